@@ -1,0 +1,78 @@
+# pmregs: header-only performance-monitoring register definitions.
+#
+#   make            regenerate include/pmregs/*.h when a spec or the generator changed
+#   make demo       build and run the examples
+#   make check      run every test; the last line is "N passed, N failed"
+#   make bench      zero-overhead and compile-cost measurements (ratios, never asserts)
+#   make install    headers + pkg-config file (PREFIX, DESTDIR, includedir, pkgconfigdir)
+
+PREFIX       ?= /usr/local
+prefix       ?= $(PREFIX)
+includedir   ?= $(prefix)/include
+libdir       ?= $(prefix)/lib
+pkgconfigdir ?= $(libdir)/pkgconfig
+DESTDIR      ?=
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror
+BUILD   := build
+
+# A Python that has PyYAML and Jinja2: python3 first, then the system one.
+PYTHON ?= $(shell for p in python3 /usr/bin/python3; do \
+	$$p -c 'import yaml, jinja2' >/dev/null 2>&1 && { echo $$p; break; }; done)
+
+SPECS    := $(sort $(wildcard spec/*.yaml))
+GEN_SRC  := $(wildcard gen/*.py gen/pmregs_gen/*.py gen/templates/*.j2)
+HEADERS  := $(patsubst spec/%.yaml,include/pmregs/%.h,$(SPECS)) include/pmregs/pmregs.h
+EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+
+VERSION := $(shell sed -n 's/^VERSION = "\(.*\)"/\1/p' gen/pmregs_gen/__init__.py)
+
+.PHONY: all headers demo check check-generated install uninstall bench clean
+
+all: headers
+
+headers: $(HEADERS)
+
+$(HEADERS) &: $(SPECS) $(GEN_SRC)
+ifneq ($(PYTHON),)
+	$(PYTHON) gen/generate.py --out include/pmregs $(SPECS)
+else
+	@echo "note: no Python with PyYAML and Jinja2 found; keeping the committed headers"
+	@echo "      (Debian: apt-get install python3-yaml python3-jinja2)"
+endif
+
+check-generated:
+	@test -n "$(PYTHON)" || { echo "check-generated needs python3 with yaml and jinja2"; exit 1; }
+	$(PYTHON) gen/generate.py --check --out include/pmregs $(SPECS)
+
+$(BUILD)/examples/%: examples/%.c $(HEADERS) include/pmregs/base.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c99 $(WARN) $(CFLAGS) -Iinclude $< -o $@
+
+demo: headers $(EXAMPLES)
+	@for e in $(EXAMPLES); do echo "== $$e"; $$e || exit 1; echo; done
+
+check: headers
+	@PYTHON="$(PYTHON)" CC="$(CC)" sh tests/run.sh
+
+bench: headers
+	@PYTHON="$(PYTHON)" sh tests/bench/run.sh
+
+$(BUILD)/pmregs.pc: pkgconfig/pmregs.pc.in gen/pmregs_gen/__init__.py
+	sed -e 's|@prefix@|$(prefix)|g' -e 's|@includedir@|$(includedir)|g' \
+	    -e 's|@version@|$(VERSION)|g' $< > $@
+
+install: headers $(BUILD)/pmregs.pc
+	install -d $(DESTDIR)$(includedir)/pmregs $(DESTDIR)$(pkgconfigdir)
+	install -m 644 include/pmregs/*.h $(DESTDIR)$(includedir)/pmregs/
+	install -m 644 $(BUILD)/pmregs.pc $(DESTDIR)$(pkgconfigdir)/pmregs.pc
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(includedir)/pmregs/,$(notdir $(wildcard include/pmregs/*.h)))
+	-rmdir $(DESTDIR)$(includedir)/pmregs
+	rm -f $(DESTDIR)$(pkgconfigdir)/pmregs.pc
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,3 @@
+"""pmregs generator: YAML register specs -> static inline C headers."""
+
+VERSION = "0.1.0"

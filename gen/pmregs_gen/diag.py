@@ -1,0 +1,63 @@
+"""Located diagnostics: every error names file:line:col and a stable code."""
+
+
+class SpecError(Exception):
+    """Raised when a spec has errors; carries every diagnostic collected so far."""
+
+    def __init__(self, errors):
+        super().__init__("\n".join(str(e) for e in errors))
+        self.errors = errors
+
+
+class Diagnostic:
+    def __init__(self, path, line, col, code, message):
+        self.path, self.line, self.col = path, line, col
+        self.code, self.message = code, message
+
+    def __str__(self):
+        return f"{self.path}:{self.line}:{self.col}: error[{self.code}]: {self.message}"
+
+
+class Diag:
+    """Collects errors; `check()` raises SpecError if any were reported."""
+
+    def __init__(self):
+        self.errors = []
+
+    def error(self, node, code, message):
+        path, line, col = node.where() if node is not None else ("<spec>", 0, 0)
+        self.errors.append(Diagnostic(path, line, col, code, message))
+
+    def check(self):
+        if self.errors:
+            self.errors.sort(key=lambda e: (e.path, e.line, e.col))
+            raise SpecError(self.errors)
+
+
+# The stable error codes, documented once (README lists them too).
+CODES = {
+    "PMR001": "YAML syntax error",
+    "PMR002": "unknown key",
+    "PMR003": "missing required key",
+    "PMR004": "wrong type of value",
+    "PMR005": "duplicate key in a mapping",
+    "PMR010": "malformed bit range",
+    "PMR011": "bit outside the register width",
+    "PMR012": "fields overlap",
+    "PMR013": "bits not accounted for (gap)",
+    "PMR014": "value does not fit its field",
+    "PMR015": "split field parts out of order",
+    "PMR016": "bad register width",
+    "PMR020": "name is not a lower_snake_case identifier",
+    "PMR021": "duplicate name",
+    "PMR022": "name is a C or C++ keyword",
+    "PMR023": "two constructs emit the same C symbol",
+    "PMR030": "reference to something undefined",
+    "PMR031": "value not among the allowed choices",
+    "PMR040": "expression syntax error",
+    "PMR041": "expression names something undefined",
+    "PMR042": "expression type error",
+    "PMR050": "record fields overlap, leave a gap or exceed the record",
+    "PMR060": "table value has the wrong type or does not fit",
+    "PMR070": "variant discriminator is wrong",
+}

@@ -1,0 +1,284 @@
+"""The spec's expression language, compiled to branch-free C.
+
+Expressions use Python's syntax (parsed with the standard `ast` module) so they
+read like the manuals' formulas:
+
+    reg.field                 field of a register-typed parameter
+    reg.field.name            a named value of that field
+    enum_name.value           an enumerator
+    x[n]      x[hi:lo]        one bit (n may vary) / a constant bit range
+    and  or  not  ==  !=  <  <=  >  >=  + - * & | ^ ~ << >>
+    a if cond else b          selection (compiles to ?:, no branch needed)
+    replace(reg, f=x, g=y)    reg with fields f and g replaced
+    other_function(args)      a function defined earlier in the same spec
+
+Every value is computed in uint64_t (or int for truth values) with explicit
+casts, so the C is warning-free under -Wconversion -Wsign-conversion.
+"""
+
+import ast
+
+from .cnames import Names
+
+U64 = "uint64_t"
+
+
+class ExprError(Exception):
+    def __init__(self, node, code, msg):
+        super().__init__(msg)
+        self.node, self.code, self.msg = node, code, msg
+
+
+class Val:
+    def __init__(self, code, kind, ctype, ref=None):
+        self.code = code      # C expression text
+        self.kind = kind      # "int", "bool", "layout", "enum"
+        self.ctype = ctype    # C type of `code`
+        self.ref = ref        # Layout for "layout", Enum for "enum"
+
+
+class _At:
+    """A location inside the expression text, for diagnostics."""
+
+    def __init__(self, scalar, lineno, col):
+        self.scalar, self.lineno, self.col = scalar, lineno, col
+
+    def where(self):
+        s = self.scalar
+        if self.lineno > 1 or s.block:
+            return (s.path, s.line + self.lineno - (0 if s.block else 1), self.col + 1)
+        return (s.path, s.line, s.col + (1 if s.quoted else 0) + self.col)
+
+
+def type_info(fam, t):
+    """(kind, C type, ref) for a spec type name."""
+    n = Names(fam)
+    if t == "bool":
+        return ("bool", "int", None)
+    if t in ("u8", "u16", "u32", "u64"):
+        return ("int", f"uint{t[1:]}_t", None)
+    L = fam.layout(t)
+    if L is not None:
+        return ("layout", f"uint{L.width}_t", L)
+    E = fam.enum(t)
+    return ("enum", n.enum_type(E), E)
+
+
+class Compiler:
+    def __init__(self, fam, fn):
+        self.fam, self.fn = fam, fn
+        self.n = Names(fam)
+        self.params = {p: type_info(fam, t) for p, t in fn.params}
+        self.funcs = {f.name: f for f in fam.functions}   # only those defined earlier
+
+    def fail(self, node, code, msg):
+        raise ExprError(node, code, msg)
+
+    # -- coercions -------------------------------------------------------------------
+    def u64(self, v, node):
+        if v.kind == "enum":
+            self.fail(node, "PMR042", f"an enum value ({v.ref.name}) cannot be used as a number")
+        return v.code if v.ctype == U64 else f"(({U64})({v.code}))"
+
+    def truth(self, v, node):
+        if v.kind == "bool":
+            return v.code
+        if v.kind == "enum":
+            self.fail(node, "PMR042", f"an enum value ({v.ref.name}) is not a truth value")
+        return f"({v.code} != 0)"
+
+    def to_type(self, v, t, node):
+        """Convert Val v to spec type t, returning C text."""
+        kind, ctype, ref = type_info(self.fam, t)
+        if kind == "bool":
+            return self.truth(v, node)
+        if kind == "enum":
+            if v.kind != "enum" or v.ref is not ref:
+                self.fail(node, "PMR042", f"expected a value of enum '{ref.name}'")
+            return v.code
+        return f"(({ctype})({self.u64(v, node)}))" if ctype != U64 else self.u64(v, node)
+
+    # -- the walk ------------------------------------------------------------------------
+    def compile(self, node):
+        meth = getattr(self, "c_" + type(node).__name__, None)
+        if meth is None:
+            self.fail(node, "PMR040", f"'{type(node).__name__}' is not part of the expression language")
+        return meth(node)
+
+    def c_Constant(self, node):
+        if isinstance(node.value, bool):
+            return Val("1" if node.value else "0", "bool", "int")
+        if isinstance(node.value, int) and 0 <= node.value < (1 << 64):
+            return Val(f"PMREGS_U64({node.value:#x})" if node.value > 9 else f"PMREGS_U64({node.value})",
+                       "int", U64)
+        self.fail(node, "PMR042", f"constant {node.value!r} is not a 64-bit unsigned integer")
+
+    def c_Name(self, node):
+        if node.id in self.params:
+            kind, ctype, ref = self.params[node.id]
+            return Val(node.id, kind, ctype, ref)
+        self.fail(node, "PMR041", f"'{node.id}' is not a parameter of '{self.fn.name}'")
+
+    def c_Attribute(self, node):
+        base = node.value
+        if isinstance(base, ast.Name) and base.id not in self.params:
+            E = self.fam.enum(base.id)
+            if E is None:
+                self.fail(base, "PMR041", f"'{base.id}' is neither a parameter nor an enum")
+            for vn, _, _ in E.values:
+                if vn == node.attr:
+                    return Val(self.n.enum_value(E, vn), "enum", self.n.enum_type(E), E)
+            self.fail(node, "PMR041", f"enum '{E.name}' has no value '{node.attr}'")
+        if isinstance(base, ast.Attribute):
+            inner = self.compile(base.value)
+            if inner.kind == "layout" and inner.ref.field(base.attr) is not None:
+                F = inner.ref.field(base.attr)
+                for vn, vv, _ in F.values:
+                    if vn == node.attr:
+                        return Val(self.n.field_value(inner.ref, F, vn), "int", "const")
+                self.fail(node, "PMR041", f"field '{inner.ref.name}.{F.name}' has no named value '{node.attr}'")
+        v = self.compile(base)
+        if v.kind != "layout":
+            self.fail(node, "PMR042", f"'.{node.attr}' needs a register value, not a {v.kind}")
+        F = v.ref.field(node.attr)
+        if F is None:
+            self.fail(node, "PMR041", f"layout '{v.ref.name}' has no field '{node.attr}'")
+        code = f"{self.n.accessor(v.ref, F, 'get')}({v.code})"
+        return Val(code, "int", "int64_t" if F.signed else f"uint{v.ref.width}_t")
+
+    def const_int(self, node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            return node.value
+        self.fail(node, "PMR042", "a bit range needs constant bounds")
+
+    def c_Subscript(self, node):
+        v = self.compile(node.value)
+        x = self.u64(v, node.value)
+        sl = node.slice
+        if isinstance(sl, ast.Slice):
+            if sl.step is not None or sl.lower is None or sl.upper is None:
+                self.fail(sl, "PMR040", "a bit range is written x[hi:lo]")
+            hi, lo = self.const_int(sl.lower), self.const_int(sl.upper)
+            if not (0 <= lo <= hi < 64):
+                self.fail(sl, "PMR042", f"bit range [{hi}:{lo}] must satisfy 63 >= hi >= lo >= 0")
+            w = hi - lo + 1
+            m = "" if w == 64 else f" & PMREGS_U64({(1 << w) - 1:#x})"
+            return Val(f"(({x} >> {lo}){m})", "int", U64)
+        if isinstance(sl, ast.Constant):
+            b = self.const_int(sl)
+            if not 0 <= b < 64:
+                self.fail(sl, "PMR042", f"bit {b} is outside 0..63")
+            return Val(f"(({x} >> {b}) & 1)", "int", U64)
+        i = self.u64(self.compile(sl), sl)
+        return Val(f"(({x} >> ({i} & 63)) & 1)", "int", U64)
+
+    def c_BoolOp(self, node):
+        op = " && " if isinstance(node.op, ast.And) else " || "
+        return Val("(" + op.join(self.truth(self.compile(v), v) for v in node.values) + ")", "bool", "int")
+
+    def c_UnaryOp(self, node):
+        v = self.compile(node.operand)
+        if isinstance(node.op, ast.Not):
+            return Val(f"(!{self.truth(v, node.operand)})", "bool", "int")
+        if isinstance(node.op, ast.Invert):
+            return Val(f"(~{self.u64(v, node.operand)})", "int", U64)
+        if isinstance(node.op, ast.USub):
+            return Val(f"(PMREGS_U64(0) - {self.u64(v, node.operand)})", "int", U64)
+        self.fail(node, "PMR040", "unsupported unary operator")
+
+    BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|",
+              ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
+
+    def c_BinOp(self, node):
+        op = self.BINOPS.get(type(node.op))
+        if op is None:
+            self.fail(node, "PMR040", "unsupported operator (use + - * & | ^ << >>)")
+        a = self.u64(self.compile(node.left), node.left)
+        b = self.u64(self.compile(node.right), node.right)
+        if op in ("<<", ">>"):
+            if isinstance(node.right, ast.Constant):
+                if not 0 <= self.const_int(node.right) < 64:
+                    self.fail(node.right, "PMR042", "shift count must be 0..63")
+            else:
+                b = f"({b} & 63)"     # a variable shift never reaches 64: no undefined behaviour
+        return Val(f"({a} {op} {b})", "int", U64)
+
+    CMPOPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+
+    def c_Compare(self, node):
+        if len(node.ops) != 1:
+            self.fail(node, "PMR040", "chained comparisons are not supported; use 'and'")
+        op = self.CMPOPS.get(type(node.ops[0]))
+        if op is None:
+            self.fail(node, "PMR040", "unsupported comparison")
+        a, b = self.compile(node.left), self.compile(node.comparators[0])
+        if a.kind == "enum" or b.kind == "enum":
+            if a.kind != b.kind or a.ref is not b.ref or op not in ("==", "!="):
+                self.fail(node, "PMR042", "enum values compare only with == or != against the same enum")
+            return Val(f"({a.code} {op} {b.code})", "bool", "int")
+        return Val(f"({self.u64(a, node.left)} {op} {self.u64(b, node.comparators[0])})", "bool", "int")
+
+    def c_IfExp(self, node):
+        c = self.truth(self.compile(node.test), node.test)
+        a, b = self.compile(node.body), self.compile(node.orelse)
+        if a.kind == b.kind == "enum":
+            if a.ref is not b.ref:
+                self.fail(node, "PMR042", "both branches must be values of the same enum")
+            return Val(f"({c} ? {a.code} : {b.code})", "enum", a.ctype, a.ref)
+        if a.kind == b.kind == "bool":
+            return Val(f"({c} ? {a.code} : {b.code})", "bool", "int")
+        kind, ref = ("layout", a.ref) if a.kind == b.kind == "layout" and a.ref is b.ref else ("int", None)
+        return Val(f"({c} ? {self.u64(a, node.body)} : {self.u64(b, node.orelse)})", kind, U64, ref)
+
+    def c_Call(self, node):
+        if not isinstance(node.func, ast.Name):
+            self.fail(node.func, "PMR040", "only named functions can be called")
+        fname = node.func.id
+        if fname == "replace":
+            return self.replace(node)
+        F = self.funcs.get(fname)
+        if F is None:
+            self.fail(node.func, "PMR041", f"'{fname}' is not a function defined earlier in this spec")
+        if node.keywords or len(node.args) != len(F.params):
+            self.fail(node, "PMR042", f"'{fname}' takes {len(F.params)} positional argument(s)")
+        args = [self.to_type(self.compile(a), t, a) for a, (_, t) in zip(node.args, F.params)]
+        kind, ctype, ref = type_info(self.fam, F.returns)
+        return Val(f"{self.n.function(F)}({', '.join(args)})", kind, ctype, ref)
+
+    def replace(self, node):
+        if len(node.args) != 1 or not node.keywords:
+            self.fail(node, "PMR042", "replace(reg, field=value, ...) takes one register and field=value pairs")
+        v = self.compile(node.args[0])
+        if v.kind != "layout":
+            self.fail(node.args[0], "PMR042", "replace() needs a register value")
+        L = v.ref
+        code = v.code if v.ctype == f"uint{L.width}_t" else f"((uint{L.width}_t)({v.code}))"
+        for kw in node.keywords:
+            F = L.field(kw.arg) if kw.arg else None
+            if F is None:
+                self.fail(kw.value, "PMR041", f"layout '{L.name}' has no field '{kw.arg}'")
+            x = self.u64(self.compile(kw.value), kw.value)
+            if L.width != 64:
+                x = f"((uint{L.width}_t)({x}))"
+            code = f"{self.n.accessor(L, F, 'set')}({code}, {x})"
+        return Val(code, "layout", f"uint{L.width}_t", L)
+
+
+def compile_function(fam, fn, diag):
+    """Compile fn.expr_node into fn.c_expr; report errors to diag."""
+    scalar = fn.expr_node
+    text = scalar.text
+    src = text if not scalar.block else text
+    try:
+        tree = ast.parse(src.strip() if not scalar.block else "(" + src + ")", mode="eval")
+    except SyntaxError as e:
+        diag.error(_At(scalar, e.lineno or 1, (e.offset or 1) - 1), "PMR040", f"expression: {e.msg}")
+        return
+    c = Compiler(fam, fn)
+    try:
+        v = c.compile(tree.body)
+        fn.c_expr = c.to_type(v, fn.returns, tree.body)
+    except ExprError as e:
+        lead = len(src) - len(src.lstrip()) if not scalar.block else -1
+        diag.error(_At(scalar, getattr(e.node, "lineno", 1), getattr(e.node, "col_offset", 0) + lead),
+                   e.code, f"in function '{fn.name}': {e.msg}")

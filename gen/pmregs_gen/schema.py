@@ -1,0 +1,119 @@
+"""Typed reads of YAML nodes against the spec schema, reporting located errors."""
+
+import re
+
+from .yamlnode import Map, Scalar, Seq
+
+NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+INT_RE = re.compile(r"^[+-]?(0[xX][0-9a-fA-F_]+|0[bB][01_]+|[0-9][0-9_]*)$")
+
+# Names become C identifiers (struct members, parameters, enumerators), so none
+# may be a keyword of C99..C23 or C++98..C++20, nor a macro the standard
+# headers define in lower case.
+KEYWORDS = frozenset("""
+auto break case char const continue default do double else enum extern float for goto if
+inline int long register restrict return short signed sizeof static struct switch typedef
+union unsigned void volatile while bool true false nullptr alignas alignof constexpr
+static_assert thread_local typeof typeof_unqual and and_eq asm bitand bitor catch char8_t
+char16_t char32_t class compl concept consteval constinit const_cast co_await co_return
+co_yield decltype delete dynamic_cast explicit export friend mutable namespace new noexcept
+not not_eq operator or or_eq private protected public reinterpret_cast requires
+static_cast template this throw try typeid typename using virtual wchar_t xor xor_eq
+assert errno offsetof
+""".split())
+
+
+class Reader:
+    """Reads values of a known type from nodes; on mismatch reports and returns None."""
+
+    def __init__(self, diag):
+        self.diag = diag
+
+    def err(self, node, code, msg):
+        self.diag.error(node, code, msg)
+        return None
+
+    # -- containers -------------------------------------------------------
+    def mapping(self, node, what):
+        if isinstance(node, Map):
+            return node
+        return self.err(node, "PMR004", f"{what} must be a mapping, not a {node.kind}")
+
+    def seq(self, node, what):
+        if isinstance(node, Seq):
+            return node.items
+        return self.err(node, "PMR004", f"{what} must be a list, not a {node.kind}")
+
+    def keys(self, m, what, required=(), optional=()):
+        """Check a mapping's keys; report unknown and missing ones. Returns True if all well."""
+        ok = True
+        allowed = set(required) | set(optional)
+        for k, _ in m.pairs:
+            if k.text not in allowed:
+                hint = ", ".join(sorted(allowed))
+                self.err(k, "PMR002", f"unknown key '{k.text}' in {what} (allowed: {hint})")
+                ok = False
+        for r in required:
+            if r not in m.index:
+                self.err(m, "PMR003", f"{what} lacks required key '{r}'")
+                ok = False
+        return ok
+
+    # -- scalars -----------------------------------------------------------
+    def scalar(self, node, what):
+        if isinstance(node, Scalar):
+            return node
+        return self.err(node, "PMR004", f"{what} must be a scalar, not a {node.kind}")
+
+    def text(self, node, what):
+        s = self.scalar(node, what)
+        return None if s is None else s.text
+
+    def integer(self, node, what, lo=None, hi=None):
+        s = self.scalar(node, what)
+        if s is None:
+            return None
+        t = s.text.strip()
+        if s.quoted or not INT_RE.match(t):
+            return self.err(node, "PMR004", f"{what} must be an integer, not '{s.text}'")
+        v = int(t.replace("_", ""), 0)
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+            return self.err(node, "PMR014", f"{what} {v} is outside {rng}")
+        return v
+
+    def boolean(self, node, what):
+        s = self.scalar(node, what)
+        if s is None:
+            return None
+        if s.text in ("true", "false") and not s.quoted:
+            return s.text == "true"
+        return self.err(node, "PMR004", f"{what} must be true or false, not '{s.text}'")
+
+    def name(self, node, what):
+        s = self.scalar(node, what)
+        if s is None:
+            return None
+        return self.check_name(node, s.text, what)
+
+    def check_name(self, node, name, what):
+        if not NAME_RE.match(name):
+            return self.err(node, "PMR020", f"{what} '{name}' is not a lower_snake_case identifier")
+        if name in KEYWORDS:
+            return self.err(node, "PMR022", f"{what} '{name}' is a C/C++ keyword; choose another name")
+        return name
+
+    def choice(self, node, what, choices):
+        t = self.text(node, what)
+        if t is None:
+            return None
+        if t not in choices:
+            return self.err(node, "PMR031", f"{what} '{t}' is not one of: {', '.join(choices)}")
+        return t
+
+    def opt_text(self, m, key, what, default=""):
+        n = m.get(key)
+        if n is None:
+            return default
+        t = self.text(n, what)
+        return default if t is None else t

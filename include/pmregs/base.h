@@ -1,0 +1,398 @@
+/*
+ * pmregs/base.h - the hand-written foundation every generated pmregs header uses.
+ *
+ * Integer constant helpers (usable from C, C++ and assembler), error codes,
+ * compile-time "does this constant fit its field" checks, byte-order-independent
+ * loads and stores, the LSB-first bit stream used by trace packets, and the
+ * descriptor types behind _snprint() and introspection.
+ *
+ * Nothing here allocates, keeps state or calls the C library, so the headers
+ * work in a kernel, in a freestanding build and in user space alike.
+ */
+#ifndef PMREGS_BASE_H
+#define PMREGS_BASE_H
+
+#define PMREGS_VERSION_MAJOR 0
+#define PMREGS_VERSION_MINOR 1
+#define PMREGS_VERSION_PATCH 0
+
+/* Error codes returned (negated) by checked setters, packers and decoders. */
+#define PMREGS_OK       0
+#define PMREGS_ERANGE   (-1)  /* a value does not fit its field */
+#define PMREGS_EINVAL   (-2)  /* a value or combination the hardware does not define */
+#define PMREGS_ETRUNC   (-3)  /* input ended before a complete item */
+#define PMREGS_ETOOLONG (-4)  /* input longer than the format allows */
+#define PMREGS_ENOSPC   (-5)  /* output buffer too small */
+#define PMREGS_ENOENT   (-6)  /* nothing matches the given name or value */
+#define PMREGS_EBUSY    (-7)  /* a resource is taken by another request */
+
+#ifdef __ASSEMBLER__
+#define PMREGS_U64(c) c
+#define PMREGS_U32(c) c
+#define PMREGS_U16(c) c
+#define PMREGS_U8(c)  c
+#else /* !__ASSEMBLER__ */
+
+#if defined(__KERNEL__)
+#include <linux/types.h>
+#define PMREGS_U64(c) c##ULL
+#define PMREGS_U32(c) c##U
+#else
+#include <stddef.h>
+#include <stdint.h>
+#define PMREGS_U64(c) UINT64_C(c)
+#define PMREGS_U32(c) UINT32_C(c)
+#endif
+#define PMREGS_U16(c) ((uint16_t)c##U)
+#define PMREGS_U8(c)  ((uint8_t)c##U)
+
+/*
+ * PMREGS_FITS(x, w): the constant x as an unsigned 64-bit value, or a compile
+ * error when x does not fit in w bits.  It is what makes the generated field
+ * builders (PMREGS_<FAMILY>_<LAYOUT>_<FIELD>(x)) refuse too-wide constants.
+ * In C a negative bit-field width breaks the build; in C++ a static_assert.
+ */
+#ifdef __cplusplus
+template <unsigned long long X, int W> struct pmregs_fits_check {
+	static_assert(W >= 64 || (X >> (W % 64)) == 0, "pmregs: constant does not fit its field");
+	static const unsigned long long value = X;
+};
+#define PMREGS_FITS(x, w) (pmregs_fits_check<(unsigned long long)(x), (w)>::value)
+#else
+#define PMREGS_FITS(x, w)                                                                    \
+	((uint64_t)(x) +                                                                     \
+	 0 * sizeof(struct { int pmregs_fits : ((((uint64_t)(x) >> ((w) - 1)) >> 1) == 0) ? 1 : -1; }))
+#endif
+
+/* Field builders: the fitting constant x shifted into place, as a constant expression. */
+#define PMREGS_FIELD64(x, shift, w) ((uint64_t)(PMREGS_FITS((x), (w)) << (shift)))
+#define PMREGS_FIELD32(x, shift, w) ((uint32_t)(PMREGS_FITS((x), (w)) << (shift)))
+#define PMREGS_FIELD16(x, shift, w) ((uint16_t)(PMREGS_FITS((x), (w)) << (shift)))
+#define PMREGS_FIELD8(x, shift, w)  ((uint8_t)(PMREGS_FITS((x), (w)) << (shift)))
+
+/* ---- byte-order-independent loads and stores (records in memory, packets) ---- */
+
+static inline uint16_t pmregs_load_le16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | (uint16_t)(p[1] << 8));
+}
+static inline uint32_t pmregs_load_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline uint64_t pmregs_load_le64(const unsigned char *p)
+{
+	return (uint64_t)pmregs_load_le32(p) | ((uint64_t)pmregs_load_le32(p + 4) << 32);
+}
+static inline uint16_t pmregs_load_be16(const unsigned char *p)
+{
+	return (uint16_t)(p[1] | (uint16_t)(p[0] << 8));
+}
+static inline uint32_t pmregs_load_be32(const unsigned char *p)
+{
+	return (uint32_t)p[3] | ((uint32_t)p[2] << 8) | ((uint32_t)p[1] << 16) | ((uint32_t)p[0] << 24);
+}
+static inline uint64_t pmregs_load_be64(const unsigned char *p)
+{
+	return ((uint64_t)pmregs_load_be32(p) << 32) | (uint64_t)pmregs_load_be32(p + 4);
+}
+static inline uint8_t pmregs_load_le8(const unsigned char *p) { return p[0]; }
+static inline uint8_t pmregs_load_be8(const unsigned char *p) { return p[0]; }
+
+static inline void pmregs_store_le8(unsigned char *p, uint8_t x) { p[0] = x; }
+static inline void pmregs_store_be8(unsigned char *p, uint8_t x) { p[0] = x; }
+static inline void pmregs_store_le16(unsigned char *p, uint16_t x)
+{
+	p[0] = (unsigned char)(x & 0xFFu);
+	p[1] = (unsigned char)(x >> 8);
+}
+static inline void pmregs_store_le32(unsigned char *p, uint32_t x)
+{
+	pmregs_store_le16(p, (uint16_t)(x & 0xFFFFu));
+	pmregs_store_le16(p + 2, (uint16_t)(x >> 16));
+}
+static inline void pmregs_store_le64(unsigned char *p, uint64_t x)
+{
+	pmregs_store_le32(p, (uint32_t)(x & 0xFFFFFFFFu));
+	pmregs_store_le32(p + 4, (uint32_t)(x >> 32));
+}
+static inline void pmregs_store_be16(unsigned char *p, uint16_t x)
+{
+	p[1] = (unsigned char)(x & 0xFFu);
+	p[0] = (unsigned char)(x >> 8);
+}
+static inline void pmregs_store_be32(unsigned char *p, uint32_t x)
+{
+	pmregs_store_be16(p + 2, (uint16_t)(x & 0xFFFFu));
+	pmregs_store_be16(p, (uint16_t)(x >> 16));
+}
+static inline void pmregs_store_be64(unsigned char *p, uint64_t x)
+{
+	pmregs_store_be32(p + 4, (uint32_t)(x & 0xFFFFFFFFu));
+	pmregs_store_be32(p, (uint32_t)(x >> 32));
+}
+
+/* ---- small helpers ---- */
+
+/* Two's-complement sign extension of the low `width` bits of x (1 <= width <= 64). */
+static inline int64_t pmregs_sext(uint64_t x, unsigned width)
+{
+	uint64_t sign = (uint64_t)1 << ((width - 1) & 63);
+	uint64_t low = width >= 64 ? x : (x & ((sign << 1) - 1));
+	if (low & sign)
+		return -(int64_t)((~low & (sign - 1))) - 1;
+	return (int64_t)low;
+}
+
+/* String equality without the C library. */
+static inline int pmregs_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* ---- LSB-first bit stream (trace packets are sent least significant bit first) ---- */
+
+struct pmregs_bitreader {
+	const unsigned char *buf;
+	size_t nbits;	/* bits available */
+	size_t pos;	/* next bit to read */
+};
+
+static inline void pmregs_bitreader_init(struct pmregs_bitreader *r, const void *buf, size_t nbytes)
+{
+	r->buf = (const unsigned char *)buf;
+	r->nbits = nbytes * 8;
+	r->pos = 0;
+}
+
+/* Read `width` (0..64) bits; returns PMREGS_ETRUNC (and reads nothing) past the end. */
+static inline int pmregs_bitreader_get(struct pmregs_bitreader *r, unsigned width, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned got = 0;
+	if (width > 64 || r->nbits - r->pos < width)
+		return PMREGS_ETRUNC;
+	while (got < width) {
+		size_t byte = r->pos >> 3;
+		unsigned off = (unsigned)(r->pos & 7);
+		unsigned take = 8 - off;
+		if (take > width - got)
+			take = width - got;
+		v |= (uint64_t)((r->buf[byte] >> off) & ((1u << take) - 1)) << got;
+		got += take;
+		r->pos += take;
+	}
+	*out = v;
+	return PMREGS_OK;
+}
+
+struct pmregs_bitwriter {
+	unsigned char *buf;
+	size_t nbits;	/* capacity in bits */
+	size_t pos;	/* next bit to write */
+};
+
+static inline void pmregs_bitwriter_init(struct pmregs_bitwriter *w, void *buf, size_t nbytes)
+{
+	w->buf = (unsigned char *)buf;
+	w->nbits = nbytes * 8;
+	w->pos = 0;
+}
+
+/* Append the low `width` (0..64) bits of x; PMREGS_ENOSPC (writing nothing) when full. */
+static inline int pmregs_bitwriter_put(struct pmregs_bitwriter *w, unsigned width, uint64_t x)
+{
+	unsigned done = 0;
+	if (width > 64 || w->nbits - w->pos < width)
+		return PMREGS_ENOSPC;
+	while (done < width) {
+		size_t byte = w->pos >> 3;
+		unsigned off = (unsigned)(w->pos & 7);
+		unsigned take = 8 - off;
+		unsigned m;
+		if (take > width - done)
+			take = width - done;
+		m = ((1u << take) - 1) << off;
+		if (off == 0)
+			w->buf[byte] = 0;
+		w->buf[byte] = (unsigned char)((w->buf[byte] & ~m) | (((unsigned)(x >> done) << off) & m));
+		done += take;
+		w->pos += take;
+	}
+	return PMREGS_OK;
+}
+
+/* ---- descriptors: what every generated layout says about itself ---- */
+
+enum pmregs_access {
+	PMREGS_ACCESS_RW,      /* read/write */
+	PMREGS_ACCESS_RO,      /* read-only; writes have no effect */
+	PMREGS_ACCESS_WO,      /* write-only; reads return nothing meaningful */
+	PMREGS_ACCESS_W1C,     /* write 1 to clear */
+	PMREGS_ACCESS_W1S,     /* write 1 to set */
+	PMREGS_ACCESS_RSVD,    /* reserved: must be written 0 */
+	PMREGS_ACCESS_IGNORED, /* writes ignored, reads 0 */
+	PMREGS_ACCESS_RES1,    /* reserved: must be written 1 */
+	PMREGS_ACCESS_OTHER    /* defined for purposes outside this library: preserve */
+};
+
+struct pmregs_value_desc {
+	const char *name;
+	uint64_t value;
+	const char *doc;
+};
+
+struct pmregs_field_desc {
+	const char *name;
+	const char *doc;
+	uint8_t nparts;   /* 1, or more for a split field */
+	uint8_t lo[4];    /* lsb0 position of each part, most significant value bits first */
+	uint8_t width[4]; /* width of each part */
+	uint8_t access;   /* enum pmregs_access */
+	uint8_t is_signed;
+	uint16_t nvalues;
+	const struct pmregs_value_desc *values;
+};
+
+struct pmregs_layout_desc {
+	const char *name;
+	const char *title;
+	const char *source;
+	uint8_t width;    /* 8, 16, 32 or 64 */
+	uint8_t msb0;     /* 1: the manual numbers bit 0 as the most significant bit */
+	uint16_t nfields;
+	const struct pmregs_field_desc *fields;
+	uint64_t reset;
+	uint64_t rsvd_mask;
+	uint64_t res1_mask;
+	uint64_t writable_mask;
+};
+
+/* Value of field f in register value v (sign bits not applied). */
+static inline uint64_t pmregs_field_get(const struct pmregs_field_desc *f, uint64_t v)
+{
+	uint64_t x = 0;
+	unsigned i;
+	for (i = 0; i < f->nparts; i++) {
+		unsigned w = f->width[i];
+		uint64_t m = w >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << w) - 1);
+		x = (w >= 64 ? 0 : (x << w)) | ((v >> f->lo[i]) & m);
+	}
+	return x;
+}
+
+static inline unsigned pmregs_field_width(const struct pmregs_field_desc *f)
+{
+	unsigned i, w = 0;
+	for (i = 0; i < f->nparts; i++)
+		w += f->width[i];
+	return w;
+}
+
+/* ---- a bounded string builder with snprintf's return convention ---- */
+
+struct pmregs_sbuf {
+	char *buf;
+	size_t cap;
+	size_t len; /* length the full text would have */
+};
+
+static inline void pmregs_sb_putc(struct pmregs_sbuf *sb, char c)
+{
+	if (sb->len + 1 < sb->cap)
+		sb->buf[sb->len] = c;
+	sb->len++;
+}
+
+static inline void pmregs_sb_puts(struct pmregs_sbuf *sb, const char *s)
+{
+	while (*s)
+		pmregs_sb_putc(sb, *s++);
+}
+
+static inline void pmregs_sb_dec(struct pmregs_sbuf *sb, uint64_t x)
+{
+	char tmp[20];
+	unsigned n = 0;
+	do {
+		tmp[n++] = (char)('0' + (int)(x % 10));
+		x /= 10;
+	} while (x);
+	while (n)
+		pmregs_sb_putc(sb, tmp[--n]);
+}
+
+static inline void pmregs_sb_hex(struct pmregs_sbuf *sb, uint64_t x)
+{
+	static const char digits[] = "0123456789abcdef";
+	int shift = 60;
+	pmregs_sb_puts(sb, "0x");
+	while (shift > 0 && ((x >> shift) & 0xF) == 0)
+		shift -= 4;
+	for (; shift >= 0; shift -= 4)
+		pmregs_sb_putc(sb, digits[(x >> shift) & 0xF]);
+}
+
+static inline size_t pmregs_sb_finish(struct pmregs_sbuf *sb)
+{
+	if (sb->cap)
+		sb->buf[sb->len < sb->cap ? sb->len : sb->cap - 1] = '\0';
+	return sb->len;
+}
+
+/*
+ * Describe register value v as "name=value ..." using layout d: every field
+ * that is not reserved, with its named value in parentheses, plus every
+ * reserved field that is not as the manual requires, marked with '!'.
+ * Writes at most n bytes (always NUL-terminated when n > 0) and returns the
+ * length the whole text needs, like snprintf.
+ */
+static inline size_t pmregs_snprint_layout(char *buf, size_t n, uint64_t v, const struct pmregs_layout_desc *d)
+{
+	struct pmregs_sbuf sb;
+	unsigned i, j, first = 1;
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	for (i = 0; i < d->nfields; i++) {
+		const struct pmregs_field_desc *f = &d->fields[i];
+		uint64_t x = pmregs_field_get(f, v);
+		unsigned w = pmregs_field_width(f);
+		int bad = (f->access == PMREGS_ACCESS_RSVD && x != 0) ||
+			  (f->access == PMREGS_ACCESS_RES1 && x != (w >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << w) - 1)));
+		if ((f->access == PMREGS_ACCESS_RSVD || f->access == PMREGS_ACCESS_IGNORED ||
+		     f->access == PMREGS_ACCESS_RES1) && !bad)
+			continue;
+		if (!first)
+			pmregs_sb_putc(&sb, ' ');
+		first = 0;
+		if (bad)
+			pmregs_sb_putc(&sb, '!');
+		pmregs_sb_puts(&sb, f->name);
+		pmregs_sb_putc(&sb, '=');
+		if (f->is_signed && w < 64 && (x >> (w - 1)) & 1) {
+			pmregs_sb_putc(&sb, '-');
+			pmregs_sb_dec(&sb, ((~x) & (((uint64_t)1 << w) - 1)) + 1);
+		} else if (w <= 3) {
+			pmregs_sb_dec(&sb, x);
+		} else {
+			pmregs_sb_hex(&sb, x);
+		}
+		for (j = 0; j < f->nvalues; j++) {
+			if (f->values[j].value == x) {
+				pmregs_sb_putc(&sb, '(');
+				pmregs_sb_puts(&sb, f->values[j].name);
+				pmregs_sb_putc(&sb, ')');
+				break;
+			}
+		}
+	}
+	return pmregs_sb_finish(&sb);
+}
+
+#endif /* !__ASSEMBLER__ */
+#endif /* PMREGS_BASE_H */

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Install into a scratch DESTDIR, then build an example using nothing but
+# `pkg-config --cflags pmregs`, exactly as a user of the installed package would.
+set -eu
+dest=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+rm -rf "$dest"
+make -s install DESTDIR="$dest" PREFIX=/usr/local
+make -s uninstall DESTDIR="$dest" PREFIX=/usr/local
+test ! -e "$dest/usr/local/include/pmregs/base.h"
+make -s install DESTDIR="$dest" PREFIX=/usr/local
+test -f "$dest/usr/local/lib/pkgconfig/pmregs.pc"
+export PKG_CONFIG_PATH="$dest/usr/local/lib/pkgconfig"
+export PKG_CONFIG_SYSROOT_DIR="$dest"
+cflags=$(pkg-config --cflags pmregs)
+echo "pkg-config --cflags pmregs: $cflags"
+for ex in examples/*.c; do
+	# shellcheck disable=SC2086
+	cc -std=c99 -Wall -Werror $cflags "$ex" -o "$dest/example" -lm
+	"$dest/example" >/dev/null
+done
