@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.." || exit 2
 
 PYTHON=${PYTHON:-python3}
 CC=${CC:-cc}
-B=build/tests
+B=${PMREGS_TEST_DIR:-build/tests}
 LOG=$B/log
 rm -rf "$B"
 mkdir -p "$B" "$LOG"
