@@ -102,7 +102,7 @@ check "pmregs.h -ffreestanding -nostdlib" gcc -std=c99 $WARN -ffreestanding -nos
 for src in tests/c/fail/*.c; do
 	[ -f "$src" ] || continue
 	n=$(basename "$src" .c)
-	want=$(sed -n 's/.*expect-error: *//p' "$src" | head -n 1)
+	want=$(sed -n 's/.*expect-error: *//p' "$src" | head -n 1 | sed 's/ *\*\/ *$//')
 	for cc in gcc g++; do
 		x=c
 		[ $cc = g++ ] && x=c++
