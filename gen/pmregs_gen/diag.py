@@ -54,6 +54,7 @@ CODES = {
     "PMR023": "two constructs emit the same C symbol",
     "PMR030": "reference to something undefined",
     "PMR031": "value not among the allowed choices",
+    "PMR032": "a set() type names an enum with a value of 64 or more",
     "PMR040": "expression syntax error",
     "PMR041": "expression names something undefined",
     "PMR042": "expression type error",

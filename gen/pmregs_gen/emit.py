@@ -13,7 +13,7 @@ import jinja2
 from . import VERSION
 from .cnames import Names, small_stype, small_utype, utype
 from .diag import Diag
-from .model import ACCESS, mask_of
+from .model import ACCESS, SET_RE, mask_of, set_ctype
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
 
@@ -312,6 +312,8 @@ class HeaderView:
                 decl, kind = "uint8_t ", "bool"
             elif lm:
                 decl, kind = f"uint{lm.group(1)[1:]}_t ", "list"
+            elif SET_RE.match(t):
+                decl, kind = set_ctype(self.fam, t) + " ", "set"
             else:
                 decl, kind = f"uint{t[1:]}_t ", "int"
             out.append({"F": F, "name": F.name, "decl": decl, "kind": kind, "bit": i,
@@ -370,6 +372,8 @@ class HeaderView:
             vals = list(val or [])
             items = [f"{x:#x}" for x in vals] + ["0"] * (fv["len"] - len(vals))
             return "{" + ", ".join(items) + "}, " + str(len(vals))
+        if kind == "set":
+            return f"{(val or 0):#x}u"
         return f"{(val or 0):#x}"
 
     # -- records ----------------------------------------------------------------------------------
@@ -419,6 +423,8 @@ class HeaderView:
                 decl, kind = "uint8_t ", "bool"
             elif lm:
                 decl, kind = f"uint{lm.group(1)[1:]}_t ", "list"
+            elif SET_RE.match(C.type):
+                decl, kind = set_ctype(self.fam, C.type) + " ", "set"
             else:
                 decl, kind = f"uint{C.type[1:]}_t ", "int"
             cols.append({"C": C, "name": C.name, "decl": decl, "kind": kind,

@@ -16,6 +16,13 @@ RESERVED_KINDS = ("rsvd", "ignored", "res1")
 WIDTHS = (8, 16, 32, 64)
 SCALAR_TYPES = {"u8": 8, "u16": 16, "u32": 32, "u64": 64, "bool": 1}
 MAX_PARTS = 4
+SET_RE = re.compile(r"^set\(([a-z][a-z0-9_]*)\)$")   # a set of an enum's values, as a bit mask
+
+
+def set_ctype(fam, t):
+    """C type of a set(E) value: uint32_t when every enumerator is below 32, else uint64_t."""
+    E = fam.enum(SET_RE.match(t).group(1))
+    return "uint32_t" if all(vv < 32 for _, vv, _ in E.values) else "uint64_t"
 
 FAMILY_KEYS = ("family", "title", "doc", "sources", "bit_order", "width", "facts", "constants",
                "enums", "layouts", "registers", "records", "tables", "functions")
@@ -292,9 +299,9 @@ class Builder:
             fam.msb0 = self.r.choice(m.get("bit_order"), "bit_order", ("lsb0", "msb0")) == "msb0"
         if m.get("width") is not None:
             fam.width = self.width(m.get("width")) or 64
+        self.section(m, "enums", self.enum)        # facts and columns may be sets of an enum
         self.section(m, "facts", self.fact)
         self.section(m, "constants", self.constant)
-        self.section(m, "enums", self.enum)
         self.layouts(m.get("layouts"))
         self.diag.check()                   # later sections refer to layouts
         self.section(m, "registers", self.register, seq=True)
@@ -350,7 +357,7 @@ class Builder:
         if not self.r.keys(m, f"fact '{name}'", required=("type",),
                            optional=("doc", "address", "default", "values")):
             return
-        t = self.ctype(m.get("type"), allow_str=True, allow_list=True)
+        t = self.ctype(m.get("type"), allow_str=True, allow_list=True, allow_set=True)
         f = Fact(name, t, k)
         f.doc = self.r.opt_text(m, "doc", "doc")
         if m.get("address") is not None:
@@ -416,10 +423,21 @@ class Builder:
             out.append((name, val, doc))
         return out
 
-    def ctype(self, node, allow_str=False, allow_list=False, allow_named=False):
+    def ctype(self, node, allow_str=False, allow_list=False, allow_named=False, allow_set=False):
         t = self.r.text(node, "type")
         if t is None:
             return None
+        sm = SET_RE.match(t)
+        if allow_set and sm:
+            # set(E): a bit mask with bit v for each enumerator value v of enum E.
+            E = self.fam.enum(sm.group(1))
+            if E is None:
+                return self.r.err(node, "PMR030", f"type '{t}': '{sm.group(1)}' is not an enum defined in this spec")
+            big = [vn for vn, vv, _ in E.values if vv >= 64]
+            if big:
+                return self.r.err(node, "PMR032", f"type '{t}': enumerator '{big[0]}' is 64 or more, too big"
+                                  " for a bit of a set")
+            return t
         if t in SCALAR_TYPES or (allow_str and t == "str"):
             return t
         lm = re.match(r"^(u8|u16|u32|u64)\[(\d+)\]$", t)
@@ -440,6 +458,24 @@ class Builder:
             return s
         if t == "bool":
             return self.r.boolean(node, what)
+        sm = SET_RE.match(t)
+        if sm:
+            E = self.fam.enum(sm.group(1))
+            items = self.r.seq(node, what)
+            if items is None:
+                return None
+            mask = 0
+            for it in items:
+                n = self.r.text(it, what)
+                if n is None:
+                    return None
+                hit = [vv for vn, vv, _ in E.values if vn == n]
+                if not hit:
+                    return self.r.err(it, "PMR031", f"{what}: '{n}' is not a value of enum '{E.name}'")
+                if mask >> hit[0] & 1:
+                    return self.r.err(it, "PMR021", f"{what}: '{n}' is listed twice")
+                mask |= 1 << hit[0]
+            return mask
         lm = re.match(r"^(u\d+)\[(\d+)\]$", t)
         if lm:
             items = self.r.seq(node, what)
@@ -878,7 +914,7 @@ class Builder:
             tnode = cmap.get("type")
             tt = self.r.text(tnode, "type")
             enum = self.fam.enum(tt) if tt else None
-            ct = "enum" if enum else self.ctype(tnode, allow_str=True, allow_list=True)
+            ct = "enum" if enum else self.ctype(tnode, allow_str=True, allow_list=True, allow_set=True)
             if ct is None:
                 continue
             C = Column(cn, ct, ck)
