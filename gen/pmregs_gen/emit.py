@@ -101,6 +101,8 @@ class HeaderView:
         self.records = [self.record_view(r) for r in fam.records]
         self.tables = [self.table_view(t) for t in fam.tables]
         self.functions = [self.function_view(f) for f in fam.functions]
+        from .encoder import view as encoder_view
+        self.encoders = [encoder_view(self, E) for E in fam.encoders]
         self.diag.check()
 
     # -- layouts -------------------------------------------------------------------------
@@ -425,10 +427,15 @@ class HeaderView:
                 decl, kind = f"uint{lm.group(1)[1:]}_t ", "list"
             elif SET_RE.match(C.type):
                 decl, kind = set_ctype(self.fam, C.type) + " ", "set"
+            elif C.type == "bits":              # named bits (refs.py): mask + descriptors
+                decl, kind = "uint64_t ", "bits"
             else:
                 decl, kind = f"uint{C.type[1:]}_t ", "int"
             cols.append({"C": C, "name": C.name, "decl": decl, "kind": kind,
                          "len": int(lm.group(2)) if lm else 0, "doc": comment_text(C.doc)})
+            if kind == "bits":
+                cols[-1]["find"] = S(n.table_fn(T, C.name, "find"), C.node, f"column '{C.name}'")
+                cols[-1]["snprint"] = S(n.table_fn(T, C.name, "snprint"), C.node, f"column '{C.name}'")
         tv = {"T": T, "name": T.name, "title": T.title or T.name, "doc": wrap(T.doc) if T.doc else [],
               "source": T.source, "cols": cols, "rows": [],
               "struct": f"struct {n.table_fn(T, 'row')}",
@@ -440,9 +447,18 @@ class HeaderView:
         for i, (rn, title, doc, vals, node) in enumerate(T.rows):
             what = f"row '{rn}' of table '{T.name}'"
             row = {"name": rn, "index": i, "title": c_string(title), "doc": c_string(doc),
-                   "macro": S(n.table_macro(T, rn), node, what), "cells": [], "consts": []}
-            for c in cols:
+                   "macro": S(n.table_macro(T, rn), node, what), "cells": [], "consts": [], "bitarrays": []}
+            for ci, c in enumerate(cols):
                 val = vals.get(c["C"].name)
+                if c["kind"] == "bits":
+                    var = f"b_{ci}_{i}"
+                    items = [(bn, bd, bb) for bn, bb, bd in val.bits]
+                    row["cells"].append(f"{val.mask:#x}, {var if items else 0}, {len(items)}")
+                    if items:
+                        row["bitarrays"].append({"var": var, "items": items})
+                    row["consts"] += [(S(n.table_macro(T, rn, c["name"], bn), node, what), f"{1 << bb:#x}")
+                                      for bn, _, bb in items]
+                    continue
                 if c["kind"] == "enum":
                     ename = next(vn for vn, vv, _ in c["C"].enum.values if vv == val)
                     row["cells"].append(n.enum_value(c["C"].enum, ename))

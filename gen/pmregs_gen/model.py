@@ -25,7 +25,7 @@ def set_ctype(fam, t):
     return "uint32_t" if all(vv < 32 for _, vv, _ in E.values) else "uint64_t"
 
 FAMILY_KEYS = ("family", "title", "doc", "sources", "bit_order", "width", "facts", "constants",
-               "enums", "layouts", "registers", "records", "tables", "functions")
+               "enums", "layouts", "registers", "records", "tables", "functions", "encoders")
 
 
 def mask_of(width):
@@ -252,6 +252,7 @@ class Family:
         self.records = []
         self.tables = []
         self.functions = []
+        self.encoders = []                  # event encoders (encoder.py)
 
     def layout(self, name):
         for l in self.layouts:
@@ -308,7 +309,13 @@ class Builder:
         self.section(m, "records", self.record)
         self.section(m, "tables", self.table)
         self.diag.check()
+        from . import refs
+        refs.resolve(self)                  # ref:<target> names become row indices
+        self.diag.check()
         self.section(m, "functions", self.function, seq=True)
+        self.diag.check()
+        from . import encoder
+        self.section(m, "encoders", lambda k, v: encoder.load(self, k, v))
         self.diag.check()
         return fam
 
@@ -443,6 +450,10 @@ class Builder:
         lm = re.match(r"^(u8|u16|u32|u64)\[(\d+)\]$", t)
         if allow_list and lm and int(lm.group(2)) > 0:
             return t
+        if allow_list and t.startswith("ref:"):
+            from .refs import parse_ref_type
+            if parse_ref_type(t) is not None and parse_ref_type(t)[1] != 0:
+                return t
         if allow_named and (self.fam.layout(t) or self.fam.enum(t)):
             return t
         if allow_named and re.match(r"^[a-z][a-z0-9_]*$", t):
@@ -451,6 +462,9 @@ class Builder:
 
     def value_of(self, node, t, what, choices=None, enum=None):
         """Read a value of scalar/list type `t`."""
+        if t.startswith("ref:"):
+            from .refs import read_ref
+            return read_ref(self.r, node, t, what)
         if t == "str":
             s = self.r.text(node, what)
             if s is not None and choices and s not in choices:
@@ -914,7 +928,10 @@ class Builder:
             tnode = cmap.get("type")
             tt = self.r.text(tnode, "type")
             enum = self.fam.enum(tt) if tt else None
-            ct = "enum" if enum else self.ctype(tnode, allow_str=True, allow_list=True, allow_set=True)
+            if tt == "bits":                # named bits of a field (refs.py)
+                ct = "bits"
+            else:
+                ct = "enum" if enum else self.ctype(tnode, allow_str=True, allow_list=True, allow_set=True)
             if ct is None:
                 continue
             C = Column(cn, ct, ck)
@@ -922,7 +939,10 @@ class Builder:
             C.doc = self.r.opt_text(cmap, "doc", "doc")
             if cmap.get("field") is not None:
                 C.field = self.field_ref(cmap.get("field"))
-            if cmap.get("default") is not None:
+            if cmap.get("default") is not None and ct == "bits":
+                from .refs import read_bits
+                C.default = read_bits(self.r, cmap.get("default"), C, f"default of column '{cn}'")
+            elif cmap.get("default") is not None:
                 C.default = self.value_of(cmap.get("default"), ct if ct != "enum" else "u32",
                                           f"default of column '{cn}'", enum=enum)
             T.columns.append(C)
@@ -948,10 +968,14 @@ class Builder:
                         continue
                     vals[C.name] = C.default
                     continue
-                val = self.value_of(vn, C.type if C.type != "enum" else "u32", f"column '{C.name}'", enum=C.enum)
+                if C.type == "bits":
+                    from .refs import read_bits
+                    val = read_bits(self.r, vn, C, f"column '{C.name}'")
+                else:
+                    val = self.value_of(vn, C.type if C.type != "enum" else "u32", f"column '{C.name}'", enum=C.enum)
                 if val is None:
                     continue
-                if C.field is not None:
+                if C.field is not None and isinstance(val, (int, list)):
                     FL, FF = C.field
                     for x in (val if isinstance(val, list) else [val]):
                         if x > mask_of(FF.width):

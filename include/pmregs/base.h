@@ -501,5 +501,70 @@ static inline size_t pmregs_snprint_layout(char *buf, size_t n, uint64_t v, cons
 	return pmregs_sb_finish(&sb);
 }
 
+/* ---- named bits: a table column that names single bits of a field ---- */
+
+struct pmregs_bit_desc {
+	const char *name;
+	const char *doc;
+	uint8_t bit; /* 0..63 */
+};
+
+/* ASCII case-insensitive string equality, without the C library. */
+static inline int pmregs_strcaseeq(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		char x = *a, y = *b;
+		if (x >= 'A' && x <= 'Z')
+			x = (char)(x - 'A' + 'a');
+		if (y >= 'A' && y <= 'Z')
+			y = (char)(y - 'A' + 'a');
+		if (x != y)
+			return 0;
+		if (!x)
+			return 1;
+	}
+}
+
+/* The mask of the bit called name among d[0..n) (ignoring ASCII case), or 0 when none is. */
+static inline uint64_t pmregs_bits_find(const struct pmregs_bit_desc *d, unsigned n, const char *name)
+{
+	unsigned i;
+	for (i = 0; i < n; i++)
+		if (pmregs_strcaseeq(d[i].name, name))
+			return (uint64_t)1 << (d[i].bit & 63);
+	return 0;
+}
+
+/*
+ * "A|B|0x40" for the set bits of `bits`: the names of the named ones in the
+ * order of d[], then the rest as one hex number. Empty for 0. Like snprintf:
+ * writes at most n bytes (NUL-terminated when n > 0), returns the full length.
+ */
+static inline size_t pmregs_bits_snprint(char *buf, size_t n, const struct pmregs_bit_desc *d, unsigned count, uint64_t bits)
+{
+	struct pmregs_sbuf sb;
+	unsigned i;
+	int first = 1;
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	for (i = 0; i < count; i++) {
+		uint64_t m = (uint64_t)1 << (d[i].bit & 63);
+		if (!(bits & m))
+			continue;
+		if (!first)
+			pmregs_sb_putc(&sb, '|');
+		first = 0;
+		pmregs_sb_puts(&sb, d[i].name);
+		bits &= ~m;
+	}
+	if (bits) {
+		if (!first)
+			pmregs_sb_putc(&sb, '|');
+		pmregs_sb_hex(&sb, bits);
+	}
+	return pmregs_sb_finish(&sb);
+}
+
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_BASE_H */

@@ -1,0 +1,684 @@
+"""Event encoders: an event table, the ways an event can be placed on the
+hardware, and the register values a placement writes, turned into generated C
+that encodes, decodes and schedules events.
+
+    encoders:
+      NAME:
+        title, doc, source
+        table: EVENTS                   # one row per event
+        place:                          # the choices that place an event, outermost first
+          VAR: {from: SRC.COLUMN, doc}  # SRC is `event` or an earlier VAR; COLUMN is a
+                                        # ref:<target>, ref:<target>[N] or set(ENUM) column
+                                        # (or register fact) of SRC's row
+        exclusive: [VAR, ...]           # no two requests of one pass share one of these
+                                        # (default: every VAR)
+        params:                         # what the caller chooses besides the event
+          NAME: {type: bool | u8..u64 | ENUM, default: ..., doc}
+        checks:                         # in order; the first whose `fail` holds is the error
+          - {name, fail: EXPR, error: einval | erange | enoent | ebusy, doc}
+        outputs:                        # the encoding: register addresses and values
+          NAME: {type: u8..u64 | LAYOUT, expr: EXPR, doc}
+        decode: [OUTPUT, ...]           # the outputs a decoder is given
+
+Expressions are those of `functions` (expr.py) plus:
+
+    event.COLUMN, VAR.COLUMN      a column (register fact) of that row; a ref column gives the
+                                  row it names, so `counter.cccr.msr` follows two references
+    PARAM                         a request parameter
+    CONSTANT                      a family constant
+    make(LAYOUT, f=x, ...)        a register value: the layout's must-be-1 bits plus fields f...
+
+The generator lists every event's placements (one value per VAR) and gives
+each exclusive (target, row) pair a resource bit for base.h's
+pmregs_schedule(); both are emitted as constant data. A parameter passed
+whole into a narrower field (`threshold=threshold` into 4 bits) gets an
+implicit range check. The decoder recovers every parameter that a decoded
+output takes whole into a field, takes the others from a template request,
+and accepts the first (event, placement) whose encoding reproduces every
+decoded output exactly.
+"""
+
+import ast
+
+from .cnames import Names, utype
+from .expr import U64, Compiler, ExprError, Val, _At, type_info
+from .model import SCALAR_TYPES, SET_RE, mask_of
+from .yamlnode import Map
+
+ERRORS = {"einval": "PMREGS_EINVAL", "erange": "PMREGS_ERANGE", "enoent": "PMREGS_ENOENT",
+          "ebusy": "PMREGS_EBUSY"}
+BUILTIN_CHECKS = (
+    ("no_event", "PMREGS_ENOENT", "the event number is not a row of the event table"),
+    ("no_place", "PMREGS_ENOENT", "no placement of the event agrees with the place values the request fixes"),
+)
+MAX_RESOURCES = 64
+MAX_OPTIONS = 255
+
+
+class Place:
+    def __init__(self, name, node):
+        self.name, self.node = name, node
+        self.src = self.column = None
+        self.kind = None                    # "table" (rows of fam table or `registers`) or "enum"
+        self.target = None                  # table name / "registers", or the Enum
+        self.is_list = False
+        self.doc = ""
+
+
+class Param:
+    def __init__(self, name, ptype, node):
+        self.name, self.type, self.node = name, ptype, node
+        self.default = 0
+        self.doc = ""
+
+
+class Check:
+    def __init__(self, name, error, doc, node):
+        self.name, self.error, self.doc, self.node = name, error, doc, node
+        self.c_expr = None
+        self.level = "event"                # "event": independent of the placement; "option": not
+
+
+class Output:
+    def __init__(self, name, otype, node):
+        self.name, self.type, self.node = name, otype, node
+        self.doc = ""
+        self.c_expr = None
+        self.layout = None
+
+
+class Encoder:
+    def __init__(self, name, node):
+        self.name, self.node = name, node
+        self.title = self.doc = self.source = ""
+        self.table = None
+        self.places = []
+        self.exclusive = []
+        self.params = []
+        self.checks = []                    # implicit range checks first, then the spec's
+        self.outputs = []
+        self.decode = []
+        self.options = []                   # per event row: [(values per place, resource mask)]
+        self.resources = []                 # bit -> (target key, index)
+        self.recover = []                   # (param, output, layout, field) for the decoder
+
+
+# ---------------------------------------------------------------------------
+# loading
+
+
+def load(b, k, v):
+    """Build one encoder from spec node v (b: the model Builder); errors go to b.diag."""
+    r = b.r
+    name = b.top_name(k, k.text, "encoder")
+    m = r.mapping(v, f"encoder '{k.text}'")
+    if name is None or m is None:
+        return
+    if not r.keys(m, f"encoder '{name}'", required=("table", "place", "outputs"),
+                  optional=("title", "doc", "source", "exclusive", "params", "checks", "decode")):
+        return
+    E = Encoder(name, k)
+    b.common(E, m, "encoder")
+    tn = r.text(m.get("table"), "table")
+    E.table = next((T for T in b.fam.tables if T.name == tn), None)
+    if E.table is None:
+        r.err(m.get("table"), "PMR030", f"table '{tn}' is not defined")
+        return
+    before = len(b.diag.errors)
+    load_places(b, E, m.get("place"))
+    load_params(b, E, m.get("params"))
+    if len(b.diag.errors) > before:
+        return
+    enumerate_options(b, E, m)
+    comp = EncCompiler(b.fam, E)
+    for item in r.seq(m.get("checks"), "checks") or [] if m.get("checks") is not None else []:
+        load_check(b, E, comp, item)
+    om = r.mapping(m.get("outputs"), "outputs")
+    for ok, ov in (om.pairs if om else []):
+        load_output(b, E, comp, ok, ov)
+    if len(b.diag.errors) > before:
+        return
+    implicit_checks(b, E, comp)
+    if m.get("decode") is not None:
+        for d in r.seq(m.get("decode"), "decode") or []:
+            dn = r.text(d, "decoded output")
+            O = next((o for o in E.outputs if o.name == dn), None)
+            if O is None:
+                r.err(d, "PMR030", f"'{dn}' is not an output of encoder '{name}'")
+            elif O in E.decode:
+                r.err(d, "PMR021", f"output '{dn}' is listed twice in decode")
+            else:
+                E.decode.append(O)
+    E.recover = [(p, O, L, F) for p, O, L, F in comp.assigned if O in E.decode]
+    seen, rec = set(), []
+    for p, O, L, F in E.recover:
+        if p.name not in seen and p.type != "enum" and b.fam.enum(p.type) is None:
+            seen.add(p.name)
+            rec.append((p, O, L, F))
+    E.recover = rec
+    b.fam.encoders.append(E)
+
+
+def reserved_names(E):
+    return {"event", "r", "o", "out"} | {P.name for P in E.places} | {P.name for P in E.params}
+
+
+def load_places(b, E, node):
+    r = b.r
+    m = r.mapping(node, "place")
+    if m is None:
+        return
+    if not m.pairs:
+        r.err(node, "PMR003", f"encoder '{E.name}' needs at least one place variable")
+        return
+    for k, v in m.pairs:
+        pn = r.check_name(k, k.text, "place variable")
+        pm = r.mapping(v, f"place variable '{k.text}'")
+        if pn is None or pm is None or not r.keys(pm, f"place variable '{pn}'", required=("from",),
+                                                   optional=("doc",)):
+            continue
+        if pn in ("event", "r", "o", "out") or any(P.name == pn for P in E.places):
+            r.err(k, "PMR021", f"place variable '{pn}' is reserved or defined twice")
+            continue
+        P = Place(pn, k)
+        P.doc = r.opt_text(pm, "doc", "doc")
+        src = r.text(pm.get("from"), "from")
+        if src is None:
+            continue
+        var, _, col = src.partition(".")
+        if var == "event":
+            kind, target = "table", E.table.name
+        else:
+            prev = next((x for x in E.places if x.name == var), None)
+            if prev is None:
+                r.err(pm.get("from"), "PMR030", f"'{var}' in '{src}' is neither 'event' nor an earlier place variable")
+                continue
+            if prev.kind != "table":
+                r.err(pm.get("from"), "PMR030", f"'{var}' is an enum value; it has no columns")
+                continue
+            kind, target = prev.kind, prev.target
+        meta = column_meta(b.fam, target, col)
+        if meta is None:
+            r.err(pm.get("from"), "PMR030", f"'{col}' is not a column of {target_what(target)}")
+            continue
+        ref = getattr(meta, "ref", None)
+        sm = SET_RE.match(meta.type or "")
+        if ref is not None:
+            P.kind, P.target, P.is_list = "table", ref, "[" in meta.type
+        elif sm:
+            P.kind, P.target, P.is_list = "enum", b.fam.enum(sm.group(1)), True
+        else:
+            r.err(pm.get("from"), "PMR030", f"'{src}' is not a ref:<target> or set(enum) column,"
+                  " so it names nothing to place the event on")
+            continue
+        P.src, P.column = var, col
+        E.places.append(P)
+
+
+def target_what(target):
+    return "the registers" if target == "registers" else f"table '{target}'"
+
+
+def column_meta(fam, target, col):
+    """The Column (table) or Fact (registers) called col, or None."""
+    if target == "registers":
+        return next((F for F in fam.facts if F.name == col), None)
+    T = next((T for T in fam.tables if T.name == target), None)
+    return next((C for C in T.columns if C.name == col), None) if T else None
+
+
+def target_rows(fam, target):
+    if target == "registers":
+        return [R.name for R in fam.registers]
+    T = next(T for T in fam.tables if T.name == target)
+    return [row[0] for row in T.rows]
+
+
+def cell(fam, target, index, col):
+    """The value of column col in row `index` of target (registers use facts and defaults)."""
+    if target == "registers":
+        R = fam.registers[index]
+        F = next(F for F in fam.facts if F.name == col)
+        return R.facts.get(col, F.default)
+    T = next(T for T in fam.tables if T.name == target)
+    return T.rows[index][3].get(col)
+
+
+def load_params(b, E, node):
+    r = b.r
+    if node is None:
+        return
+    m = r.mapping(node, "params")
+    for k, v in (m.pairs if m else []):
+        pn = r.check_name(k, k.text, "parameter")
+        pm = r.mapping(v, f"parameter '{k.text}'")
+        if pn is None or pm is None or not r.keys(pm, f"parameter '{pn}'", required=("type",),
+                                                   optional=("default", "doc")):
+            continue
+        if pn in reserved_names(E):
+            r.err(k, "PMR021", f"parameter '{pn}' is reserved, a place variable, or defined twice")
+            continue
+        if any(c[0] == pn for c in b.fam.constants):
+            r.err(k, "PMR021", f"parameter '{pn}' has the name of a constant")
+            continue
+        t = r.text(pm.get("type"), "type")
+        if t is None:
+            continue
+        enum = b.fam.enum(t)
+        if t not in SCALAR_TYPES and enum is None:
+            r.err(pm.get("type"), "PMR031", f"parameter type '{t}' is not bool, u8, u16, u32, u64 or an enum")
+            continue
+        P = Param(pn, t, k)
+        P.doc = r.opt_text(pm, "doc", "doc")
+        dn = pm.get("default")
+        if dn is not None:
+            if enum is not None:
+                dv = r.text(dn, "default")
+                hit = [vv for vn, vv, _ in enum.values if vn == dv]
+                if not hit:
+                    r.err(dn, "PMR031", f"default '{dv}' is not a value of enum '{enum.name}'")
+                    continue
+                P.default = dv
+            elif t == "bool":
+                P.default = 1 if r.boolean(dn, "default") else 0
+            else:
+                dv = r.integer(dn, "default", 0, mask_of(SCALAR_TYPES[t]))
+                if dv is None:
+                    continue
+                P.default = dv
+        elif enum is not None:
+            P.default = enum.values[0][0]
+        E.params.append(P)
+
+
+def enumerate_options(b, E, m):
+    fam = b.fam
+    excl = [P.name for P in E.places]
+    if m.get("exclusive") is not None:
+        excl = []
+        for x in b.r.seq(m.get("exclusive"), "exclusive") or []:
+            xn = b.r.text(x, "exclusive")
+            if not any(P.name == xn for P in E.places):
+                b.r.err(x, "PMR030", f"'{xn}' is not a place variable of encoder '{E.name}'")
+            else:
+                excl.append(xn)
+    E.exclusive = excl
+    bits = {}
+    rows = E.table.rows
+    for ri in range(len(rows)):
+        opts = []
+
+        def walk(depth, chosen):
+            if depth == len(E.places):
+                res = 0
+                for P, val in zip(E.places, chosen):
+                    if P.name in excl:
+                        key = (P.target.name if P.kind == "enum" else P.target, val)
+                        if key not in bits:
+                            bits[key] = len(bits)
+                        res |= 1 << bits[key]
+                opts.append((tuple(chosen), res))
+                return
+            P = E.places[depth]
+            if P.src == "event":
+                src_target, src_index = E.table.name, ri
+            else:
+                si = [x.name for x in E.places].index(P.src)
+                src_target, src_index = E.places[si].target, chosen[si]
+            val = cell(fam, src_target, src_index, P.column)
+            if P.kind == "enum":
+                vals = [vv for _, vv, _ in P.target.values if (val or 0) >> vv & 1]
+            elif P.is_list:
+                vals = list(val or [])
+            else:
+                vals = [val]
+            for x in vals:
+                walk(depth + 1, chosen + [x])
+
+        walk(0, [])
+        if len(opts) > MAX_OPTIONS:
+            b.r.err(rows[ri][4], "PMR081", f"event '{rows[ri][0]}' has {len(opts)} placements;"
+                    f" an encoder allows at most {MAX_OPTIONS}")
+        E.options.append(opts)
+    if len(bits) > MAX_RESOURCES:
+        b.r.err(m.get("exclusive") or m.get("place"), "PMR080",
+                f"encoder '{E.name}' needs {len(bits)} exclusive resources; pmregs_schedule() has {MAX_RESOURCES}")
+    E.resources = sorted(bits, key=lambda key: bits[key])
+
+
+def load_check(b, E, comp, item):
+    r = b.r
+    cm = r.mapping(item, "a check")
+    if cm is None or not r.keys(cm, "a check", required=("name", "fail", "error"), optional=("doc",)):
+        return
+    cn = r.name(cm.get("name"), "check name")
+    err = r.choice(cm.get("error"), "error", tuple(ERRORS))
+    if cn is None or err is None:
+        return
+    if cn in (c[0] for c in BUILTIN_CHECKS) or any(c.name == cn for c in E.checks):
+        r.err(cm.get("name"), "PMR021", f"check '{cn}' is built in or defined twice")
+        return
+    C = Check(cn, ERRORS[err], r.opt_text(cm, "doc", "doc"), cm.get("name"))
+    if r.scalar(cm.get("fail"), "fail") is None:
+        return
+    res = compile_expr(b, comp, cm.get("fail"), f"check '{cn}'", lambda v, n: comp.truth(v, n))
+    if res is None:
+        return
+    C.c_expr, used = res
+    C.level = "option" if used else "event"
+    E.checks.append(C)
+
+
+def load_output(b, E, comp, k, v):
+    r = b.r
+    on = r.check_name(k, k.text, "output")
+    om = r.mapping(v, f"output '{k.text}'")
+    if on is None or om is None or not r.keys(om, f"output '{on}'", required=("type", "expr"), optional=("doc",)):
+        return
+    if on in ("event", "check", "pass") or any(P.name == on for P in E.places) or \
+            any(o.name == on for o in E.outputs):
+        r.err(k, "PMR021", f"output '{on}' is reserved, a place variable, or defined twice")
+        return
+    t = r.text(om.get("type"), "type")
+    L = b.fam.layout(t) if t else None
+    if t is None or (t not in ("u8", "u16", "u32", "u64") and L is None):
+        r.err(om.get("type"), "PMR031", f"output type '{t}' is not u8, u16, u32, u64 or a layout")
+        return
+    O = Output(on, t, k)
+    O.layout = L
+    O.doc = r.opt_text(om, "doc", "doc")
+    if r.scalar(om.get("expr"), "expr") is None:
+        return
+    comp.current_output = O
+    res = compile_expr(b, comp, om.get("expr"), f"output '{on}'", lambda v, n: comp.to_type(v, t, n))
+    comp.current_output = None
+    if res is None:
+        return
+    O.c_expr = res[0]
+    E.outputs.append(O)
+
+
+def implicit_checks(b, E, comp):
+    """A parameter put whole into a narrower field must fit it: PMREGS_ERANGE otherwise."""
+    narrow = {}
+    for p, O, L, F in comp.assigned:
+        pw = 1 if p.type == "bool" else SCALAR_TYPES.get(p.type, 0)
+        if pw and F.width < pw:
+            prev = narrow.get(p.name)
+            if prev is None or F.width < prev[2].width:
+                narrow[p.name] = (p, L, F)
+    implicit = []
+    for p, L, F in narrow.values():
+        cn = f"{p.name}_range"
+        if any(c.name == cn for c in E.checks):
+            b.r.err(p.node, "PMR021", f"check '{cn}' would clash with the implicit range check of '{p.name}'")
+            continue
+        C = Check(cn, "PMREGS_ERANGE", f"{p.name} does not fit the {F.width}-bit field {L.name}.{F.name}", p.node)
+        C.c_expr = f"(r->{p.name} > {mask_of(F.width):#x}u)"
+        implicit.append(C)
+    E.checks = implicit + E.checks
+
+
+def compile_expr(b, comp, scalar, what, finish):
+    """Compile one expression; returns (C text, uses a place variable) or None after reporting."""
+    text = scalar.text
+    try:
+        tree = ast.parse(text.strip() if not scalar.block else "(" + text + ")", mode="eval")
+    except SyntaxError as e:
+        b.diag.error(_At(scalar, e.lineno or 1, (e.offset or 1) - 1), "PMR040", f"expression: {e.msg}")
+        return None
+    comp.used_places = set()
+    try:
+        v = comp.compile(tree.body)
+        code = finish(v, tree.body)
+    except ExprError as e:
+        lead = len(text) - len(text.lstrip()) if not scalar.block else -1
+        b.diag.error(_At(scalar, getattr(e.node, "lineno", 1), getattr(e.node, "col_offset", 0) + lead),
+                     e.code, f"in {what} of encoder '{comp.enc.name}': {e.msg}")
+        return None
+    return code, bool(comp.used_places)
+
+
+class _Stub:
+    def __init__(self, name):
+        self.name = name
+        self.params = []
+
+
+class EncCompiler(Compiler):
+    """The expression compiler with rows, parameters, constants and make()."""
+
+    def __init__(self, fam, enc):
+        self.fam, self.fn, self.enc = fam, _Stub(enc.name), enc
+        self.n = Names(fam)
+        self.params = {}
+        self.funcs = {f.name: f for f in fam.functions}
+        self.used_places = set()
+        self.assigned = []                  # (Param, Output, Layout, Field): param put whole into a field
+        self.current_output = None
+
+    # a row value: code is a C pointer expression, ref is ("table", target)
+    def row(self, code, target):
+        return Val(code, "row", None, ("table", target))
+
+    def c_Name(self, node):
+        E, n = self.enc, node.id
+        if n == "event":
+            return self.row("row_event", E.table.name)
+        for P in E.places:
+            if P.name == n:
+                self.used_places.add(n)
+                if P.kind == "enum":
+                    return Val(f"row_{n}", "enum", self.n.enum_type(P.target), P.target)
+                return self.row(f"row_{n}", P.target)
+        for P in E.params:
+            if P.name == n:
+                enum = self.fam.enum(P.type)
+                if enum is not None:
+                    return Val(f"r->{n}", "enum", self.n.enum_type(enum), enum)
+                if P.type == "bool":
+                    return Val(f"(r->{n} != 0)", "bool", "int")
+                return Val(f"r->{n}", "int", utype(SCALAR_TYPES[P.type]))
+        for cn, _, _, _ in self.fam.constants:
+            if cn == n:
+                return Val(self.n.mac(cn), "int", "const")
+        self.fail(node, "PMR041", f"'{n}' is not 'event', a place variable, a parameter nor a constant")
+
+    def c_Attribute(self, node):
+        base = node.value
+        if isinstance(base, ast.Name):
+            E = self.fam.enum(base.id)
+            if E is not None and any(vn == node.attr for vn, _, _ in E.values):
+                return Val(self.n.enum_value(E, node.attr), "enum", self.n.enum_type(E), E)
+        v = self.compile(base)
+        if v.kind == "row":
+            return self.column(node, v)
+        if v.kind == "layout":
+            F = v.ref.field(node.attr)
+            if F is None:
+                self.fail(node, "PMR041", f"layout '{v.ref.name}' has no field '{node.attr}'")
+            return Val(f"{self.n.accessor(v.ref, F, 'get')}({v.code})", "int", f"uint{v.ref.width}_t")
+        self.fail(node, "PMR042", f"'.{node.attr}' needs a row or a register value, not a {v.kind}")
+
+    def column(self, node, v):
+        target = v.ref[1]
+        meta = column_meta(self.fam, target, node.attr)
+        if meta is None:
+            self.fail(node, "PMR041", f"'{node.attr}' is not a column of {target_what(target)}")
+        code = f"{v.code}->{node.attr}"
+        t = meta.type
+        ref = getattr(meta, "ref", None)
+        if ref is not None and "[" not in t:
+            fn = self.n.fn("registers") if ref == "registers" else self.n.table_fn(self.table(ref))
+            return self.row(f"(&{fn}(0)[{code}])", ref)
+        if t == "bool":
+            return Val(f"({code} != 0)", "bool", "int")
+        if t == "bits":
+            return Val(code, "int", U64)
+        if t in ("u8", "u16", "u32", "u64"):
+            return Val(code, "int", utype(SCALAR_TYPES[t]))
+        if SET_RE.match(t or ""):
+            return Val(code, "int", "uint64_t" if "64" in t else "set")
+        enum = getattr(meta, "enum", None)
+        if t == "enum" and enum is not None:
+            return Val(code, "enum", self.n.enum_type(enum), enum)
+        self.fail(node, "PMR042", f"column '{node.attr}' ({t}) cannot be used in an expression")
+
+    def table(self, name):
+        return next(T for T in self.fam.tables if T.name == name)
+
+    def c_Call(self, node):
+        if isinstance(node.func, ast.Name) and node.func.id == "make":
+            return self.make(node)
+        return super().c_Call(node)
+
+    def make(self, node):
+        if len(node.args) != 1 or not isinstance(node.args[0], ast.Name):
+            self.fail(node, "PMR042", "make(layout, field=value, ...) takes a layout name and field=value pairs")
+        L = self.fam.layout(node.args[0].id)
+        if L is None:
+            self.fail(node.args[0], "PMR041", f"'{node.args[0].id}' is not a layout")
+        T = f"uint{L.width}_t"
+        code = self.n.layout_macro(L, "res1_mask")
+        for kw in node.keywords:
+            F = L.field(kw.arg) if kw.arg else None
+            if F is None or F.is_reserved:
+                self.fail(kw.value, "PMR041", f"layout '{L.name}' has no settable field '{kw.arg}'")
+            x = self.u64(self.compile(kw.value), kw.value)
+            if L.width != 64:
+                x = f"(({T})({x}))"
+            code = f"{self.n.accessor(L, F, 'set')}({code}, {x})"
+            if isinstance(kw.value, ast.Name) and self.current_output is not None:
+                P = next((p for p in self.enc.params if p.name == kw.value.id), None)
+                if P is not None:
+                    self.assigned.append((P, self.current_output, L, F))
+        return Val(code, "layout", T, L)
+
+
+# ---------------------------------------------------------------------------
+# the view the template renders
+
+
+def view(hv, E):
+    """Names, declarations and data for gen/templates/encoder.h.j2 (hv: the HeaderView)."""
+    fam, n = hv.fam, hv.n
+    S = lambda name, what: hv.sym.add(name, E.node, what)   # noqa: E731
+    what = f"encoder '{E.name}'"
+    T = E.table
+    base = n.fn(E.name)
+    mac = n.mac(E.name)
+    e = {
+        "E": E, "name": E.name, "title": E.title or E.name, "doc": wrap_doc(E.doc), "source": E.source,
+        "req": f"struct {S(base + '_request', what)}",
+        "enc": f"struct {S(base + '_encoding', what)}",
+        "opt": f"struct {S(base + '_option', what)}",
+        "init": S(base + "_request_init", what),
+        "find": S(base + "_find", what),
+        "options": S(base + "_options", what),
+        "encode_option": S(base + "_encode_option", what),
+        "encode": S(base + "_encode", what),
+        "decode": S(base + "_decode", what),
+        "schedule": S(base + "_schedule", what),
+        "check_name": S(base + "_check_name", what),
+        "check_doc": S(base + "_check_doc", what),
+        "check_error": S(base + "_check_error", what),
+        "allowed": S(base + "_option_allowed", what),
+        "table_fn": n.table_fn(T), "row_struct": f"struct {n.table_fn(T, 'row')}",
+        "table_count": n.table_macro(T, "count"),
+        "max_options": S(mac + "_MAX_OPTIONS", what),
+        "max_options_v": max([len(o) for o in E.options] + [1]),
+        "resources_macro": S(mac + "_RESOURCES", what),
+        "resources_v": len(E.resources),
+        "checks_macro": S(mac + "_CHECKS", what),
+    }
+    places = []
+    for P in E.places:
+        if P.kind == "enum":
+            ptype, init = f"{n.enum_type(P.target)} ", f"({n.enum_type(P.target)})o->{P.name}"
+            domain = [(vn, vv) for vn, vv, _ in P.target.values]
+        else:
+            rs = f"struct {n.fn('register')}" if P.target == "registers" else \
+                f"struct {n.table_fn(table_of(fam, P.target), 'row')}"
+            fn = n.fn("registers") if P.target == "registers" else n.table_fn(table_of(fam, P.target))
+            ptype, init = f"const {rs} *", f"&{fn}(0)[o->{P.name}]"
+            names = target_rows(fam, P.target)
+            domain = [(names[i], i) for i in range(len(names))]
+        i = E.places.index(P)
+        used = sorted({opt[0][i] for opts in E.options for opt in opts})
+        what_p = f"place variable '{P.name}' of {what}"
+        macros = [(S(n.mac(E.name, P.name, dn), what_p), dv, "") for dn, dv in domain if dv in used]
+        places.append({"name": P.name, "doc": P.doc, "ptype": ptype, "init": init, "macros": macros,
+                       "target": "registers" if P.target == "registers" else
+                       (f"table {P.target}" if P.kind == "table" else f"enum {P.target.name}")})
+    e["places"] = places
+    params = []
+    for P in E.params:
+        enum = fam.enum(P.type)
+        if enum is not None:
+            decl, dflt = n.enum_type(enum), n.enum_value(enum, P.default)
+        elif P.type == "bool":
+            decl, dflt = "uint8_t", str(P.default)
+        else:
+            decl, dflt = utype(SCALAR_TYPES[P.type]), f"{P.default:#x}"
+        params.append({"name": P.name, "decl": decl, "default": dflt, "doc": P.doc})
+    e["params"] = params
+    checks = []
+    for i, (cn, err, doc) in enumerate(BUILTIN_CHECKS):
+        checks.append({"name": cn, "macro": S(n.mac(E.name, "check", cn), what), "index": i,
+                       "error": err, "doc": doc, "c_expr": None, "level": "builtin"})
+    for C in E.checks:
+        checks.append({"name": C.name, "macro": S(n.mac(E.name, "check", C.name), f"check '{C.name}'"),
+                       "index": len(checks), "error": C.error, "doc": C.doc, "c_expr": C.c_expr,
+                       "level": C.level})
+    e["checks"] = checks
+    e["check_macros"] = [(c["macro"], c["index"], c["doc"]) for c in checks]
+    outputs = []
+    for O in E.outputs:
+        W = O.layout.width if O.layout else SCALAR_TYPES[O.type]
+        outputs.append({"name": O.name, "decl": utype(W), "doc": O.doc, "c_expr": O.c_expr,
+                        "layout": O.layout.name if O.layout else None,
+                        "decoded": O in E.decode})
+    e["outputs"] = outputs
+    e["decoded"] = [o for o in outputs if o["decoded"]]
+    rec = []
+    for P, O, L, F in E.recover:
+        get = f"{n.accessor(L, F, 'get')}(in->{O.name})"
+        if P.type == "bool":
+            rec.append((P.name, f"(uint8_t)({get} != 0)"))
+        else:
+            rec.append((P.name, f"({utype(SCALAR_TYPES[P.type])}){get}"))
+    e["recover"] = rec
+    # option data: flattened, with the first option of each event
+    flat, first = [], []
+    for opts in E.options:
+        first.append(len(flat))
+        flat += opts
+    first.append(len(flat))
+    e["flat"] = [{"vals": list(vals), "res": f"PMREGS_U64({res:#x})"} for vals, res in flat]
+    e["first"] = first
+    e["nflat"] = len(flat)
+    e["resources"] = [(i, key[0], res_name(fam, key)) for i, key in enumerate(E.resources)]
+    e["macros"] = [(e["max_options"], e["max_options_v"], "most placements one event has"),
+                   (e["resources_macro"], e["resources_v"], "exclusive resources (scheduler bits) in use"),
+                   (e["checks_macro"], len(checks), "checks, built-in ones included")]
+    return e
+
+
+def table_of(fam, name):
+    return next(T for T in fam.tables if T.name == name)
+
+
+def res_name(fam, key):
+    target, val = key
+    if target == "registers":
+        return fam.registers[val].name
+    T = next((T for T in fam.tables if T.name == target), None)
+    if T is not None:
+        return T.rows[val][0]
+    E = fam.enum(target)
+    return next(vn for vn, vv, _ in E.values if vv == val)
+
+
+def wrap_doc(text):
+    from .emit import wrap
+    return wrap(text) if text else []
