@@ -61,4 +61,8 @@ CODES = {
     "PMR050": "record fields overlap, leave a gap or exceed the record",
     "PMR060": "table value has the wrong type or does not fit",
     "PMR070": "variant discriminator is wrong",
+    "PMR090": "packet shapes cannot be told apart by their discriminating fields",
+    "PMR091": "a width or size expression can leave its legal range",
+    "PMR092": "a parameter's default, minimum and maximum disagree",
+    "PMR093": "a packet field attribute is misused (differential, rest, value, size)",
 }

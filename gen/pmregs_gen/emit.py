@@ -103,6 +103,8 @@ class HeaderView:
         self.functions = [self.function_view(f) for f in fam.functions]
         from .encoder import view as encoder_view
         self.encoders = [encoder_view(self, E) for E in fam.encoders]
+        from .packets import view as packets_view
+        self.packets_view = packets_view(self)
         self.diag.check()
 
     # -- layouts -------------------------------------------------------------------------

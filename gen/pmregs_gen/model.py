@@ -25,7 +25,7 @@ def set_ctype(fam, t):
     return "uint32_t" if all(vv < 32 for _, vv, _ in E.values) else "uint64_t"
 
 FAMILY_KEYS = ("family", "title", "doc", "sources", "bit_order", "width", "facts", "constants",
-               "enums", "layouts", "registers", "records", "tables", "functions", "encoders")
+               "enums", "layouts", "registers", "records", "tables", "functions", "encoders", "params", "param_checks", "widths", "packets", "streams")
 
 
 def mask_of(width):
@@ -317,6 +317,8 @@ class Builder:
         from . import encoder
         self.section(m, "encoders", lambda k, v: encoder.load(self, k, v))
         self.diag.check()
+        from . import packets
+        packets.build(self, m)              # params, widths, packets, streams
         return fam
 
     # -- helpers ---------------------------------------------------------------

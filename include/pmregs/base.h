@@ -226,6 +226,248 @@ static inline int pmregs_bitwriter_put(struct pmregs_bitwriter *w, unsigned widt
 	return PMREGS_OK;
 }
 
+/* ---- bit vectors in 64-bit words: the working form of a packet being coded ---- */
+
+/*
+ * A packet is one LSB-first bit string: bit i of the packet is bit (i % 64) of
+ * word i / 64, and byte k of the wire form holds bits 8k..8k+7. Generated
+ * packet codecs keep it in a small local array of nw words (nw >= 2) and use
+ * these helpers. Positions a valid packet never reaches are clamped so that no
+ * access leaves the array, whatever the input or parameters.
+ */
+#define PMREGS_PACKET_UNCOMPRESSED 1u /* encode flag: emit every bit, no sign-based compression */
+
+/* The low w bits set (w = 0..64; anything above 64 counts as 64). */
+static inline uint64_t pmregs_lowmask(unsigned w)
+{
+	return (((uint64_t)1 << (w & 63)) - 1) | ((uint64_t)0 - (uint64_t)(w >= 64));
+}
+
+/* Does x fit in w bits? */
+static inline int pmregs_fits(uint64_t x, unsigned w)
+{
+	return w >= 64 || (x >> w) == 0;
+}
+
+/* The w (0..64) bits at position pos. */
+static inline uint64_t pmregs_bv_get(const uint64_t *b, unsigned nw, unsigned pos, unsigned w)
+{
+	unsigned i = pos >> 6, o = pos & 63;
+	if (i > nw - 2)
+		i = nw - 2;
+	return ((b[i] >> o) | ((b[i + 1] << 1) << (63 - o))) & pmregs_lowmask(w);
+}
+
+/* OR the low w bits of x in at position pos (the bits there must be 0). */
+static inline void pmregs_bv_put(uint64_t *b, unsigned nw, unsigned pos, unsigned w, uint64_t x)
+{
+	unsigned i = pos >> 6, o = pos & 63;
+	if (i > nw - 2)
+		return;
+	x &= pmregs_lowmask(w);
+	b[i] |= x << o;
+	b[i + 1] |= (x >> 1) >> (63 - o);
+}
+
+/* Put n bytes (LSB first) at bit position pos. */
+static inline void pmregs_bv_put_bytes(uint64_t *b, unsigned nw, unsigned pos, const unsigned char *p, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		pmregs_bv_put(b, nw, pos + 8u * (unsigned)i, 8, p[i]);
+}
+
+/* Set bits [from, to) to copies of bit (0 or 1); they must be 0 before. */
+static inline void pmregs_bv_fill(uint64_t *b, unsigned nw, unsigned from, unsigned to, uint64_t bit)
+{
+	while (bit && from < to) {
+		unsigned n = to - from > 64 ? 64 : to - from;
+		pmregs_bv_put(b, nw, from, n, ~(uint64_t)0);
+		from += n;
+	}
+}
+
+/* Load len bytes into b, zero-filled above them (len <= 8 * (nw - 1)). */
+static inline void pmregs_bv_load(uint64_t *b, unsigned nw, const unsigned char *p, size_t len)
+{
+	size_t i;
+	for (i = 0; i < nw; i++)
+		b[i] = 0;
+	for (i = 0; i < len; i++)
+		b[i >> 3] |= (uint64_t)p[i] << (8 * (i & 7));
+}
+
+/*
+ * Load a sign-compressed byte string (1 <= len <= 8 * (nw - 1)): every bit
+ * above the 8 * len received ones repeats the last received bit.
+ */
+static inline void pmregs_bv_load_sext(uint64_t *b, unsigned nw, const unsigned char *p, size_t len)
+{
+	size_t full = len >> 3, i;
+	unsigned rem = (unsigned)(len & 7), j;
+	uint64_t fill, last = 0;
+	for (i = 0; i < full; i++)
+		b[i] = pmregs_load_le64(p + 8 * i);
+	if (rem) {
+		for (j = 0; j < rem; j++)
+			last |= (uint64_t)p[8 * full + j] << (8 * j);
+		fill = (uint64_t)0 - ((last >> (8 * rem - 1)) & 1);
+		b[full] = last | (fill << (8 * rem));
+		i = full + 1;
+	} else {
+		fill = (uint64_t)0 - (b[full - 1] >> 63);
+		i = full;
+	}
+	for (; i < nw; i++)
+		b[i] = fill;
+}
+
+/*
+ * After a decoder has read a packet's natural nbits from len received bytes:
+ * PMREGS_ETOOLONG when a whole byte or more was sent beyond the packet,
+ * PMREGS_EINVAL when the spare bits of the last byte are not copies of the
+ * packet's last bit (sign extension), PMREGS_OK otherwise.
+ */
+static inline int pmregs_bv_check_tail(const uint64_t *b, unsigned nw, unsigned nbits, size_t len)
+{
+	unsigned have = (unsigned)(8 * len), w;
+	if (have <= nbits)
+		return PMREGS_OK;
+	if (have - nbits >= 8)
+		return PMREGS_ETOOLONG;
+	w = have - nbits + 1;
+	{
+		uint64_t t = pmregs_bv_get(b, nw, nbits - 1, w);
+		return (t == 0 || t == pmregs_lowmask(w)) ? PMREGS_OK : PMREGS_EINVAL;
+	}
+}
+
+/* Index of the highest set bit of x (x != 0). */
+static inline unsigned pmregs_msb64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return 63u - (unsigned)__builtin_clzll((unsigned long long)x);
+#else
+	unsigned n = 0;
+	while (x >>= 1)
+		n++;
+	return n;
+#endif
+}
+
+/*
+ * Emit the packet's natural nbits (>= 1) as bytes, least significant first.
+ * With compress, sign-based compression: the run of bits equal to the last
+ * bit is cut to one copy, so the result is the shortest byte string that
+ * sign-extends back to the packet; otherwise ceil(nbits / 8) bytes. The last
+ * byte is filled with copies of the sign. Returns the byte count, or
+ * PMREGS_ETOOLONG above maxbytes, or PMREGS_ENOSPC above cap (nothing written).
+ */
+static inline int pmregs_bv_emit(uint64_t *b, unsigned nw, unsigned nbits, unsigned char *out, size_t cap,
+				 size_t maxbytes, int compress)
+{
+	unsigned top = (nbits - 1) >> 6, m = nbits, i, nbytes;
+	uint64_t s = (b[top] >> ((nbits - 1) & 63)) & 1, fill = (uint64_t)0 - s;
+	uint64_t keep = pmregs_lowmask(((nbits - 1) & 63) + 1);
+	b[top] = (b[top] & keep) | (fill & ~keep);
+	for (i = top + 1; i < nw; i++)
+		b[i] = fill;
+	if (compress) {
+		m = 1;
+		for (i = top + 1; i-- > 0;) {
+			uint64_t d = b[i] ^ fill;
+			if (d) {
+				m = i * 64 + pmregs_msb64(d) + 2;
+				break;
+			}
+		}
+	}
+	nbytes = (m + 7) / 8;
+	if (nbytes > maxbytes)
+		return PMREGS_ETOOLONG;
+	if (nbytes > cap)
+		return PMREGS_ENOSPC;
+	for (i = 0; i < nbytes; i++)
+		out[i] = (unsigned char)(b[i >> 3] >> (8 * (i & 7)));
+	return (int)nbytes;
+}
+
+/* Store the first n bytes of b. */
+static inline void pmregs_bv_store(const uint64_t *b, size_t n, unsigned char *out)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		out[i] = (unsigned char)(b[i >> 3] >> (8 * (i & 7)));
+}
+
+/*
+ * Copy nbits starting at bit bitoff of src into dst from bit 0, and fill the
+ * last byte with copies of the last bit copied. A final fragment of less than
+ * a byte that only repeats the bit before it is padding from a framing and is
+ * dropped. Returns the byte count, or PMREGS_ENOSPC when dst is too small.
+ */
+static inline int pmregs_bits_extract_sext(unsigned char *dst, size_t cap, const unsigned char *src, size_t bitoff,
+					   size_t nbits)
+{
+	size_t full = nbits / 8, i;
+	unsigned rem = (unsigned)(nbits & 7), frag = 0;
+	if (full > cap)
+		return PMREGS_ENOSPC;
+	for (i = 0; i <= full; i++) {
+		size_t at = bitoff + 8 * i, k = at >> 3;
+		unsigned o = (unsigned)(at & 7), take = (i == full) ? rem : 8u;
+		unsigned v;
+		if (take == 0)
+			break;
+		v = (unsigned)src[k] >> o;
+		if (o && take > 8 - o)
+			v |= (unsigned)src[k + 1] << (8 - o);
+		v &= (1u << take) - 1;
+		if (i < full)
+			dst[i] = (unsigned char)v;
+		else
+			frag = v;
+	}
+	if (rem == 0)
+		return (int)full;
+	if (full && (frag == 0 || frag == (1u << rem) - 1) && (frag & 1u) == (unsigned)(dst[full - 1] >> 7))
+		return (int)full; /* the fragment only repeats the sign: framing padding */
+	if (full >= cap)
+		return PMREGS_ENOSPC;
+	if ((frag >> (rem - 1)) & 1u)
+		frag |= 0xFFu << rem;
+	dst[full] = (unsigned char)(frag & 0xFFu);
+	return (int)full + 1;
+}
+
+/*
+ * Packet-boundary recovery with the zero-run rule: when no run of `run` zero
+ * bytes fits inside a packet, the first non-zero byte after such a run starts
+ * a packet. Returns its index, searching from pos, or len when there is none.
+ */
+static inline size_t pmregs_zero_run_resync(const unsigned char *buf, size_t len, size_t pos, size_t run)
+{
+	size_t zeros = 0;
+	for (; pos < len; pos++) {
+		if (buf[pos] == 0)
+			zeros++;
+		else if (zeros >= run)
+			return pos;
+		else
+			zeros = 0;
+	}
+	return len;
+}
+
+/* What a generated parameter block says about each parameter. */
+struct pmregs_param_desc {
+	const char *name;
+	const char *doc;
+	uint64_t def;
+	uint64_t min;
+	uint64_t max;
+};
+
 /* ---- scheduling requests onto exclusive resources, in the fewest passes ---- */
 
 /*

@@ -7,6 +7,7 @@
 #define PMREGS_PMREGS_H
 
 #include "base.h"
+#include "etrace.h"
 #include "netburst.h"
 #include "ppc604.h"
 #include "x86.h"

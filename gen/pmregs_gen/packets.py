@@ -1,0 +1,1206 @@
+"""Run-time parameters, bit-packed packets and packet streams.
+
+Spec sections handled here (all optional):
+
+    params:        name -> {default, min, max, doc, source}; a struct of run-time
+                   parameters with defaults, legal ranges and a checker
+    param_checks:  [{expr, doc}] conditions every legal parameter set meets
+    widths:        name -> {expr, args?, doc, source}; named width expressions
+    packets:       name -> a packet: shared field definitions and `shapes`, each
+                   an ordered field list (first field sent first, LSB first)
+    streams:       name -> a frame packet carrying a payload packet, walked
+                   through a byte buffer with zero-run re-synchronisation
+
+Expressions use Python syntax (parsed with `ast`, like the function language in
+expr.py) over parameters, named widths and fields sent earlier in the shape.
+Each field of a shape is
+
+    name, width (expression), is (the values that select this shape: a value,
+    a named value or "lo..hi"), values, doc, source,
+    differential: true  -- asserted when the raw bit differs from the bit sent
+                           just before it (semantic view)
+    reported_if: expr   -- meaningful only when expr holds (over semantic
+                           values); otherwise every bit repeats the bit before
+    implied: expr       -- the value a zero-width field stands for
+    value: expr         -- computed by the encoder (frames: may use rest_bits)
+    rest: true          -- the remaining bits of a frame (its payload)
+
+A packet either has `compression: sign` (sign-based compression: the encoder
+drops the top run of identical bits, the decoder sign-extends) or a `size`
+expression in bytes (a frame). The decoder reads the fields in order and
+switches on discriminating fields exactly as far as the shapes require; the
+generator checks that the shapes can always be told apart.
+"""
+
+import ast
+
+from .cnames import small_utype
+from .expr import ExprError, _At
+from .schema import Reader
+from .yamlnode import Map, Scalar
+
+MAXW = 64
+
+
+class Param:
+    def __init__(self, name, node):
+        self.name, self.node = name, node
+        self.doc = self.source = ""
+        self.default = self.min = self.max = 0
+
+
+class PExpr:
+    """A parsed expression with the scalar it came from (for located errors)."""
+
+    def __init__(self, scalar, tree):
+        self.scalar, self.tree = scalar, tree
+        self.text = scalar.text.strip()
+
+    def at(self, node):
+        lead = len(self.scalar.text) - len(self.scalar.text.lstrip())
+        return _At(self.scalar, getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + lead)
+
+    @property
+    def const(self):
+        t = self.tree
+        if isinstance(t, ast.Constant) and isinstance(t.value, int) and not isinstance(t.value, bool):
+            return t.value
+        return None
+
+
+class Width:
+    def __init__(self, name, node):
+        self.name, self.node = name, node
+        self.doc = self.source = ""
+        self.args = []
+        self.expr = None
+        self.param_only = True
+
+
+class PField:
+    KEYS = ("width", "is", "values", "doc", "source", "differential", "reported_if", "implied", "value", "rest")
+
+    def __init__(self, name, node):
+        self.name, self.node = name, node
+        self.width = None          # PExpr
+        self.is_set = None         # [(lo, hi)] or None
+        self.is_node = None
+        self.values = []           # [(name, value, doc)]
+        self.doc = self.source = ""
+        self.differential = False
+        self.reported_if = None    # PExpr
+        self.implied = None        # PExpr
+        self.value = None          # PExpr
+        self.rest = False
+        self.max_width = 0
+        self.min_width = 0
+
+
+class Shape:
+    def __init__(self, name, node):
+        self.name, self.node = name, node
+        self.doc = self.source = ""
+        self.fields = []
+
+
+class Packet:
+    def __init__(self, name, node):
+        self.name, self.node = name, node
+        self.title = self.doc = self.source = ""
+        self.compression = None    # "sign" or None
+        self.max_bytes = None
+        self.size = None           # PExpr (frames)
+        self.pad = "sign"
+        self.defs = {}             # name -> raw mapping node of the shared definition
+        self.shapes = []
+        self.members = []          # [(name, max width)] in first-seen order
+        self.tree = None
+        self.max_bits = 0
+        self.rest = None           # name of the rest field
+
+    @property
+    def is_frame(self):
+        return self.size is not None
+
+
+class Stream:
+    def __init__(self, name, node):
+        self.name, self.node = name, node
+        self.doc = self.source = ""
+        self.frame = self.payload = None
+        self.payload_if = None
+        self.resync = None
+
+
+# ---- the decision tree ------------------------------------------------------------
+
+class Read:
+    def __init__(self, index, child):
+        self.index, self.child = index, child
+
+
+class Switch:
+    def __init__(self, index, cases):
+        self.index, self.cases = index, cases      # [(set, subtree)]
+
+
+class Leaf:
+    def __init__(self, shape, index):
+        self.shape, self.index = shape, index
+
+
+def set_text(s):
+    return ", ".join(str(lo) if lo == hi else f"{lo}..{hi}" for lo, hi in s)
+
+
+def sets_overlap(a, b):
+    return any(not (ah < bl or bh < al) for al, ah in a for bl, bh in b)
+
+
+# ---- expressions: names, ranges and C ------------------------------------------------
+
+class Scope:
+    """What names mean inside one expression."""
+
+    def __init__(self, fam, fields=None, args=None, extra=None, semantic=None):
+        self.fam = fam
+        self.fields = fields or {}      # field name -> PField sent earlier
+        self.args = args or {}          # width-function argument -> (lo, hi)
+        self.extra = extra or {}        # special names (rest_bits) -> (lo, hi)
+        self.semantic = semantic or set()
+
+
+class ExprTool:
+    BIN = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "/", ast.Mod: "%",
+           ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
+    CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+
+    def __init__(self, fam):
+        self.fam = fam
+
+    # -- checking + interval analysis ------------------------------------------------
+    def rng(self, e, node, scope):
+        """(lo, hi) the expression can take; raises ExprError for unknown names or bad syntax."""
+        f = getattr(self, "r_" + type(node).__name__, None)
+        if f is None:
+            raise ExprError(node, "PMR040", f"'{type(node).__name__}' is not part of the width expression language")
+        return f(e, node, scope)
+
+    def r_Constant(self, e, node, scope):
+        if isinstance(node.value, bool) or not isinstance(node.value, int) or node.value < 0:
+            raise ExprError(node, "PMR042", f"constant {node.value!r} is not a non-negative integer")
+        return (node.value, node.value)
+
+    def r_Name(self, e, node, scope):
+        n = node.id
+        if n in scope.args:
+            return scope.args[n]
+        if n in scope.extra:
+            return scope.extra[n]
+        if n in scope.fields:
+            F = scope.fields[n]
+            if n in scope.semantic and F.differential:
+                return (0, 1)
+            return (0, (1 << F.max_width) - 1)
+        P = self.fam.param_map.get(n)
+        if P is not None:
+            return (P.min, P.max)
+        W = self.fam.width_map.get(n)
+        if W is not None and not W.args:
+            return W.range
+        raise ExprError(node, "PMR041", f"'{n}' is not a parameter, a named width or a field sent earlier")
+
+    def r_Call(self, e, node, scope):
+        W = self.fam.width_map.get(node.func.id) if isinstance(node.func, ast.Name) else None
+        if W is None or not W.args:
+            raise ExprError(node, "PMR041", "only named widths with arguments can be called")
+        if node.keywords or len(node.args) != len(W.args):
+            raise ExprError(node, "PMR042", f"'{W.name}' takes {len(W.args)} argument(s)")
+        args = {a: self.rng(e, x, scope) for a, x in zip(W.args, node.args)}
+        return self.rng(W.expr, W.expr.tree, Scope(self.fam, args=args))
+
+    def r_BinOp(self, e, node, scope):
+        op = type(node.op)
+        if op not in self.BIN:
+            raise ExprError(node, "PMR040", "unsupported operator")
+        a, b = self.rng(e, node.left, scope), self.rng(e, node.right, scope)
+        if op in (ast.FloorDiv, ast.Mod):
+            c = node.right.value if isinstance(node.right, ast.Constant) else None
+            if not isinstance(c, int) or isinstance(c, bool) or c <= 0:
+                raise ExprError(node.right, "PMR042", "divide only by a positive constant")
+            if op is ast.FloorDiv:
+                return (a[0] // c, a[1] // c)
+            return (0, c - 1) if a[0] < 0 or a[1] >= c else a
+        if op is ast.Add:
+            return (a[0] + b[0], a[1] + b[1])
+        if op is ast.Sub:
+            return (a[0] - b[1], a[1] - b[0])
+        if op is ast.Mult:
+            p = [x * y for x in a for y in b]
+            return (min(p), max(p))
+        if op in (ast.LShift, ast.RShift):
+            if b[1] > 63:
+                raise ExprError(node.right, "PMR042", "shift count can exceed 63")
+            if op is ast.LShift:
+                return (max(a[0], 0) << b[0], max(a[1], 0) << b[1])
+            return (max(a[0], 0) >> b[1], max(a[1], 0) >> b[0])
+        hi = max(a[1], b[1], 0)
+        return (0, (1 << hi.bit_length()) - 1)
+
+    def r_UnaryOp(self, e, node, scope):
+        a = self.rng(e, node.operand, scope)
+        if isinstance(node.op, ast.Not):
+            return (0, 1)
+        raise ExprError(node, "PMR040", "only 'not' is allowed as a unary operator in width expressions")
+
+    def r_Compare(self, e, node, scope):
+        if len(node.ops) != 1 or type(node.ops[0]) not in self.CMP:
+            raise ExprError(node, "PMR040", "one comparison (== != < <= > >=) at a time")
+        self.rng(e, node.left, scope)
+        self.rng(e, node.comparators[0], scope)
+        return (0, 1)
+
+    def r_BoolOp(self, e, node, scope):
+        for v in node.values:
+            self.rng(e, v, scope)
+        return (0, 1)
+
+    def r_IfExp(self, e, node, scope):
+        self.rng(e, node.test, scope)
+        a, b = self.rng(e, node.body, scope), self.rng(e, node.orelse, scope)
+        return (min(a[0], b[0]), max(a[1], b[1]))
+
+    # -- C -------------------------------------------------------------------------------
+    def c(self, node, res):
+        """C text of type uint64_t. res(name) gives C text for names."""
+        t = type(node)
+        if t is ast.Constant:
+            return f"PMREGS_U64({node.value})"
+        if t is ast.Name:
+            return res(node.id)
+        if t is ast.Call:
+            W = self.fam.width_map[node.func.id]
+            args = ", ".join(self.c(a, res) for a in node.args)
+            return f"(uint64_t){self.fam.cprefix}_{W.name}(p, {args})"
+        if t is ast.BinOp:
+            op = self.BIN[type(node.op)]
+            a, b = self.c(node.left, res), self.c(node.right, res)
+            if op in ("<<", ">>") and not isinstance(node.right, ast.Constant):
+                b = f"({b} & 63)"
+            return f"({a} {op} {b})"
+        if t in (ast.Compare, ast.BoolOp) or (t is ast.UnaryOp and isinstance(node.op, ast.Not)):
+            return f"(uint64_t){self.truth(node, res)}"
+        if t is ast.IfExp:
+            return f"({self.truth(node.test, res)} ? {self.c(node.body, res)} : {self.c(node.orelse, res)})"
+        raise AssertionError(t)
+
+    def truth(self, node, res):
+        t = type(node)
+        if t is ast.Compare:
+            op = self.CMP[type(node.ops[0])]
+            return f"({self.c(node.left, res)} {op} {self.c(node.comparators[0], res)})"
+        if t is ast.BoolOp:
+            op = " && " if isinstance(node.op, ast.And) else " || "
+            return "(" + op.join(self.truth(v, res) for v in node.values) + ")"
+        if t is ast.UnaryOp and isinstance(node.op, ast.Not):
+            return f"(!{self.truth(node.operand, res)})"
+        return f"({self.c(node, res)} != 0)"
+
+    def names(self, node):
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} - \
+            {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+
+
+# ---- building from YAML -----------------------------------------------------------------
+
+class PacketBuilder:
+    def __init__(self, b):
+        self.b = b                  # the model Builder
+        self.r = b.r
+        self.fam = b.fam
+        self.diag = b.diag
+        fam = self.fam
+        fam.params, fam.param_checks, fam.widths, fam.packets, fam.streams = [], [], [], [], []
+        fam.param_map, fam.width_map = {}, {}
+        fam.cprefix = "pmregs_" + (fam.name or "x")
+        self.tool = ExprTool(fam)
+
+    def expr(self, node, what):
+        s = self.r.scalar(node, what)
+        if s is None:
+            return None
+        src = s.text.strip()
+        try:
+            tree = ast.parse(src if not s.block else "(" + s.text + ")", mode="eval")
+        except SyntaxError as e:
+            self.diag.error(_At(s, e.lineno or 1, (e.offset or 1) - 1), "PMR040", f"{what}: {e.msg}")
+            return None
+        return PExpr(s, tree.body)
+
+    def fail(self, e, err, what):
+        self.diag.error(e.at(err.node), err.code, f"{what}: {err.msg}")
+
+    def rng(self, e, scope, what):
+        try:
+            return self.tool.rng(e, e.tree, scope)
+        except ExprError as err:
+            self.fail(e, err, what)
+            return None
+
+    def build(self, m):
+        fam = self.fam
+        self.section(m.get("params"), "params", self.param)
+        if m.get("param_checks") is not None:
+            for item in self.r.seq(m.get("param_checks"), "param_checks") or []:
+                self.param_check(item)
+        self.section(m.get("widths"), "widths", self.width)
+        self.diag.check()
+        self.section(m.get("packets"), "packets", self.packet)
+        self.diag.check()
+        self.section(m.get("streams"), "streams", self.stream)
+        self.diag.check()
+        return fam
+
+    def section(self, node, what, fn):
+        if node is None:
+            return
+        mm = self.r.mapping(node, what)
+        for k, v in (mm.pairs if mm else []):
+            fn(k, v)
+
+    # -- params ------------------------------------------------------------------------------
+    def param(self, k, v):
+        name = self.b.top_name(k, k.text, "parameter")
+        m = self.r.mapping(v, f"parameter '{k.text}'")
+        if name is None or m is None or not self.r.keys(m, f"parameter '{name}'", required=("default", "min", "max", "doc"),
+                                                         optional=("source",)):
+            return
+        P = Param(name, k)
+        P.doc = self.r.opt_text(m, "doc", "doc")
+        P.source = self.r.opt_text(m, "source", "source")
+        lo = self.r.integer(m.get("min"), "min", 0, (1 << 32) - 1)
+        hi = self.r.integer(m.get("max"), "max", 0, (1 << 32) - 1)
+        d = self.r.integer(m.get("default"), "default", 0, (1 << 32) - 1)
+        if None in (lo, hi, d):
+            return
+        if not lo <= hi:
+            self.r.err(m.get("max"), "PMR092", f"parameter '{name}': max {hi} is below min {lo}")
+            return
+        if not lo <= d <= hi:
+            self.r.err(m.get("default"), "PMR092", f"parameter '{name}': default {d} is outside {lo}..{hi}")
+            return
+        P.min, P.max, P.default = lo, hi, d
+        self.fam.params.append(P)
+        self.fam.param_map[name] = P
+
+    def param_check(self, item):
+        m = self.r.mapping(item, "a parameter check")
+        if m is None or not self.r.keys(m, "a parameter check", required=("expr", "doc")):
+            return
+        e = self.expr(m.get("expr"), "parameter check")
+        if e is None:
+            return
+        if self.rng(e, Scope(self.fam), "parameter check") is None:
+            return
+        self.fam.param_checks.append((e, self.r.opt_text(m, "doc", "doc")))
+
+    # -- widths ------------------------------------------------------------------------------
+    def width(self, k, v):
+        name = self.b.top_name(k, k.text, "width")
+        m = self.r.mapping(v, f"width '{k.text}'")
+        if name is None or m is None or not self.r.keys(m, f"width '{name}'", required=("expr", "doc"),
+                                                         optional=("source", "args")):
+            return
+        W = Width(name, k)
+        W.doc = self.r.opt_text(m, "doc", "doc")
+        W.source = self.r.opt_text(m, "source", "source")
+        if m.get("args") is not None:
+            for a in self.r.seq(m.get("args"), "args") or []:
+                an = self.r.name(a, "argument")
+                if an is None:
+                    return
+                if an in self.fam.param_map or an in W.args:
+                    self.r.err(a, "PMR021", f"argument '{an}' repeats or hides a parameter")
+                    return
+                W.args.append(an)
+        W.expr = self.expr(m.get("expr"), f"width '{name}'")
+        if W.expr is None:
+            return
+        scope = Scope(self.fam, args={a: (0, (1 << 64) - 1) for a in W.args})
+        r = self.rng(W.expr, scope, f"width '{name}'")
+        if r is None:
+            return
+        if W.args:
+            W.range = r
+        else:
+            # Parameter-only widths are checked at run time by params_check (0..64).
+            W.range = (max(r[0], 0), min(r[1], MAXW))
+            if r[1] < 0 or r[0] > MAXW:
+                self.r.err(m.get("expr"), "PMR091", f"width '{name}' is never within 0..{MAXW} ({r[0]}..{r[1]})")
+                return
+        self.fam.widths.append(W)
+        self.fam.width_map[name] = W
+
+    # -- packets -----------------------------------------------------------------------------
+    def packet(self, k, v):
+        name = self.b.top_name(k, k.text, "packet")
+        m = self.r.mapping(v, f"packet '{k.text}'")
+        if name is None or m is None:
+            return
+        if not self.r.keys(m, f"packet '{name}'", required=("doc", "fields", "shapes"),
+                           optional=("title", "source", "compression", "max_bytes", "size")):
+            return
+        P = Packet(name, k)
+        P.title = self.r.opt_text(m, "title", "title")
+        P.doc = self.r.opt_text(m, "doc", "doc")
+        P.source = self.r.opt_text(m, "source", "source")
+        if m.get("compression") is not None:
+            P.compression = self.r.choice(m.get("compression"), "compression", ("sign",))
+        if m.get("max_bytes") is not None:
+            P.max_bytes = self.r.integer(m.get("max_bytes"), "max_bytes", 1, 1024)
+        if m.get("size") is not None:
+            if P.compression is not None:
+                self.r.err(m.key_node("size"), "PMR093", f"packet '{name}' is sign-compressed, so it cannot have a size")
+                return
+            P.size = self.expr(m.get("size"), "size")
+            if P.size is None:
+                return
+        elif P.compression is None:
+            self.r.err(k, "PMR093", f"packet '{name}' needs 'compression: sign' or a 'size' expression")
+            return
+        if P.compression and P.max_bytes is None:
+            self.r.err(k, "PMR003", f"sign-compressed packet '{name}' lacks required key 'max_bytes'")
+            return
+        dm = self.r.mapping(m.get("fields"), "fields")
+        for fk, fv in (dm.pairs if dm else []):
+            fn = self.r.check_name(fk, fk.text, "field name")
+            fmm = self.r.mapping(fv, f"field '{fk.text}'")
+            if fn is None or fmm is None or not self.r.keys(fmm, f"field '{fn}'", optional=PField.KEYS):
+                continue
+            if fmm.get("width") is None and fmm.get("rest") is None:
+                self.r.err(fmm, "PMR003", f"field '{fn}' lacks required key 'width'")
+                continue
+            P.defs[fn] = (fk, fmm)
+        self.diag.check()
+        seen = set()
+        for item in self.r.seq(m.get("shapes"), "shapes") or []:
+            S = self.shape(P, item, seen)
+            if S is not None:
+                P.shapes.append(S)
+        self.diag.check()
+        if not P.shapes:
+            self.r.err(m.get("shapes"), "PMR003", f"packet '{name}' has no shapes")
+            self.diag.check()
+        self.finish_packet(P, m)
+        self.diag.check()
+        self.fam.packets.append(P)
+
+    def shape(self, P, item, seen):
+        sm = self.r.mapping(item, "a shape")
+        if sm is None or not self.r.keys(sm, "a shape", required=("name", "fields"), optional=("doc", "source")):
+            return None
+        sn = self.r.name(sm.get("name"), "shape name")
+        if sn is None:
+            return None
+        if sn in seen:
+            self.r.err(sm.get("name"), "PMR021", f"shape '{sn}' is defined twice in packet '{P.name}'")
+            return None
+        seen.add(sn)
+        S = Shape(sn, sm.get("name"))
+        S.doc = self.r.opt_text(sm, "doc", "doc")
+        S.source = self.r.opt_text(sm, "source", "source")
+        if not S.doc:
+            self.r.err(sm, "PMR003", f"shape '{sn}' lacks required key 'doc'")
+        earlier = {}
+        for it in self.r.seq(sm.get("fields"), "fields") or []:
+            F = self.shape_field(P, S, it, earlier)
+            if F is None:
+                return None
+            earlier[F.name] = F
+            S.fields.append(F)
+        return S
+
+    def shape_field(self, P, S, it, earlier):
+        """A field of a shape: a name, or a mapping {name, overrides...}."""
+        if isinstance(it, Scalar):
+            name, over, node = it.text, None, it
+        else:
+            om = self.r.mapping(it, "a shape field")
+            if om is None or not self.r.keys(om, "a shape field", required=("name",), optional=PField.KEYS):
+                return None
+            name, over, node = self.r.text(om.get("name"), "field name"), om, om.get("name")
+        if name is None:
+            return None
+        if name in earlier:
+            return self.r.err(node, "PMR021", f"field '{name}' appears twice in shape '{S.name}'")
+        base = P.defs.get(name)
+        if base is None and (over is None or (over.get("width") is None and over.get("rest") is None)):
+            return self.r.err(node, "PMR030", f"field '{name}' is not defined in packet '{P.name}' fields")
+        if base is None and self.r.check_name(node, name, "field name") is None:
+            return None
+
+        def get(key):
+            if over is not None and over.get(key) is not None:
+                return over.get(key)
+            return base[1].get(key) if base is not None else None
+
+        F = PField(name, node)
+        F.doc = self.r.text(get("doc"), "doc") if get("doc") is not None else ""
+        F.source = self.r.text(get("source"), "source") if get("source") is not None else ""
+        if get("rest") is not None:
+            F.rest = bool(self.r.boolean(get("rest"), "rest"))
+        if get("differential") is not None:
+            F.differential = bool(self.r.boolean(get("differential"), "differential"))
+        if F.rest:
+            if get("width") is not None:
+                return self.r.err(get("width"), "PMR093", f"field '{name}' is the rest of the packet and has no width")
+            if not P.is_frame:
+                return self.r.err(node, "PMR093", f"only a packet with a 'size' can end with a rest field ('{name}')")
+            F.max_width = F.min_width = 0
+            return F
+        scope = Scope(self.fam, fields=earlier)
+        F.width = self.expr(get("width"), f"width of '{name}'")
+        if F.width is None:
+            return None
+        wr = self.rng(F.width, scope, f"width of '{name}'")
+        if wr is None:
+            return None
+        dep = self.tool.names(F.width.tree) & set(earlier)
+        if dep and (wr[0] < 0 or wr[1] > MAXW):
+            return self.r.err(get("width"), "PMR091", f"width of '{name}' can be {wr[0]}..{wr[1]}, outside 0..{MAXW}")
+        F.param_only_width = not dep and F.width.const is None and (wr[0] < 0 or wr[1] > MAXW)
+        F.min_width, F.max_width = max(wr[0], 0), min(wr[1], MAXW)
+        if wr[1] < 0 or wr[0] > MAXW:
+            return self.r.err(get("width"), "PMR091", f"width of '{name}' is never within 0..{MAXW}")
+        if get("values") is not None:
+            F.values = self.b.named_values(get("values"), f"field '{name}'", max(F.max_width, 1))
+        if F.differential:
+            if F.max_width != 1 or F.min_width != 1:
+                return self.r.err(node, "PMR093", f"differential field '{name}' must be exactly 1 bit wide")
+            if not earlier:
+                return self.r.err(node, "PMR093", f"differential field '{name}' has no bit before it")
+        for key, what in (("reported_if", "reported_if"), ("implied", "implied"), ("value", "value")):
+            if get(key) is None:
+                continue
+            e = self.expr(get(key), f"{what} of '{name}'")
+            if e is None:
+                return None
+            sc = Scope(self.fam, fields=earlier, semantic=set(earlier) if key == "reported_if" else None,
+                       extra={"rest_bits": (0, 8 * 1024)} if key == "value" else None)
+            r = self.rng(e, sc, f"{what} of '{name}'")
+            if r is None:
+                return None
+            if key == "value" and not P.is_frame:
+                return self.r.err(get(key), "PMR093", f"only frames (packets with a 'size') compute field values")
+            if key == "reported_if" and not earlier:
+                return self.r.err(get(key), "PMR093", f"field '{name}' has no bit before it to repeat")
+            setattr(F, key, e)
+        if get("is") is not None:
+            F.is_node = get("is")
+            F.is_set = self.is_set(F, get("is"))
+            if F.is_set is None:
+                return None
+        return F
+
+    def is_set(self, F, node):
+        t = self.r.text(node, "is")
+        if t is None:
+            return None
+        named = {n: v for n, v, _ in F.values}
+
+        def one(x):
+            x = x.strip()
+            if x in named:
+                return named[x]
+            try:
+                return int(x.replace("_", ""), 0)
+            except ValueError:
+                return self.r.err(node, "PMR031", f"'{x}' is neither a number nor a named value of '{F.name}'")
+
+        if ".." in t:
+            a, _, b = t.partition("..")
+            lo, hi = one(a), one(b)
+            if lo is None or hi is None:
+                return None
+            if lo > hi:
+                return self.r.err(node, "PMR014", f"range {t} is empty")
+        else:
+            lo = hi = one(t)
+            if lo is None:
+                return None
+        if hi > (1 << F.max_width) - 1 and F.implied is None:
+            return self.r.err(node, "PMR014", f"'{F.name}' is at most {F.max_width} bits; {hi} does not fit")
+        return [(lo, hi)]
+
+    def finish_packet(self, P, m):
+        # Struct members: one per field name, wide enough for every shape.
+        order, widest, rest = [], {}, None
+        for S in P.shapes:
+            for F in S.fields:
+                if F.name not in widest:
+                    order.append(F.name)
+                    widest[F.name] = 0
+                imp = 0
+                if F.implied is not None:
+                    imp = self.rng(F.implied, Scope(self.fam), "implied")[1].bit_length()
+                widest[F.name] = max(widest[F.name], F.max_width, imp, 1)
+                if F.rest:
+                    if F is not S.fields[-1]:
+                        self.r.err(F.node, "PMR093", f"rest field '{F.name}' must be the last field of shape '{S.name}'")
+                    if rest not in (None, F.name):
+                        self.r.err(F.node, "PMR093", f"packet '{P.name}' has two rest fields")
+                    rest = F.name
+        P.rest = rest
+        P.members = [(n, widest[n]) for n in order if n != rest]
+        # Values: one named-value table per field name.
+        P.values = {}
+        for S in P.shapes:
+            for F in S.fields:
+                tab = P.values.setdefault(F.name, {})
+                for vn, vv, vd in F.values:
+                    if vn in tab and tab[vn][0] != vv:
+                        self.r.err(F.node, "PMR021", f"value '{vn}' of '{F.name}' means {tab[vn][0]} and {vv}")
+                    tab[vn] = (vv, vd)
+        P.tree = self.decision(P, P.shapes, 0)
+        P.max_bits = max(sum(F.max_width for F in S.fields) for S in P.shapes)
+        if P.is_frame:
+            fields = {}
+            for S in P.shapes:
+                for F in S.fields:
+                    fields.setdefault(F.name, F)
+            r = self.rng(P.size, Scope(self.fam, fields=fields), "size")
+            if r is None:
+                return
+            P.max_size = r[1]
+            if r[1] > 4096:
+                self.r.err(m.get("size"), "PMR091", f"size of '{P.name}' can reach {r[1]} bytes")
+
+    def decision(self, P, shapes, i):
+        """The decoder's decision tree; reports shapes that cannot be told apart."""
+        if len(shapes) == 1:
+            return Leaf(shapes[0], i)
+        heads = []
+        for S in shapes:
+            if i >= len(S.fields):
+                other = next(x for x in shapes if x is not S)
+                self.r.err(S.node, "PMR090", f"shapes '{S.name}' and '{other.name}' of packet '{P.name}'"
+                           f" cannot be told apart: '{S.name}' ends before a field selects it")
+                return None
+            heads.append(S.fields[i])
+        key = {(F.name, F.width.text if F.width else "") for F in heads}
+        if len(key) != 1:
+            a, b = shapes[0], next(S for S, F in zip(shapes, heads)
+                                   if (F.name, F.width.text if F.width else "") !=
+                                   (heads[0].name, heads[0].width.text if heads[0].width else ""))
+            self.r.err(b.node, "PMR090", f"shapes '{a.name}' and '{b.name}' of packet '{P.name}' differ at field"
+                       f" {i + 1} ('{heads[0].name}' vs '{b.fields[i].name}') before a field with 'is' tells them apart")
+            return None
+        with_is = [F.is_set is not None for F in heads]
+        if not any(with_is):
+            sub = self.decision(P, shapes, i + 1)
+            return None if sub is None else Read(i, sub)
+        if not all(with_is):
+            S = shapes[with_is.index(False)]
+            self.r.err(S.fields[i].node, "PMR090", f"field '{heads[0].name}' selects the shape elsewhere, so shape"
+                       f" '{S.name}' must give it an 'is' too")
+            return None
+        groups = []
+        for S, F in zip(shapes, heads):
+            for g in groups:
+                if g[0] == F.is_set:
+                    g[1].append(S)
+                    break
+            else:
+                groups.append((F.is_set, [S]))
+        for a in range(len(groups)):
+            for b in range(a + 1, len(groups)):
+                if sets_overlap(groups[a][0], groups[b][0]):
+                    A, B = groups[a][1][0], groups[b][1][0]
+                    self.r.err(B.fields[i].is_node, "PMR090", f"shapes '{A.name}' and '{B.name}' of packet '{P.name}'"
+                               f" both accept {heads[0].name} = {set_text(groups[b][0])}")
+                    return None
+        cases = []
+        for s, g in groups:
+            sub = self.decision(P, g, i + 1)
+            if sub is None:
+                return None
+            cases.append((s, sub))
+        return Switch(i, cases)
+
+    # -- streams ---------------------------------------------------------------------------------
+    def stream(self, k, v):
+        name = self.b.top_name(k, k.text, "stream")
+        m = self.r.mapping(v, f"stream '{k.text}'")
+        if name is None or m is None or not self.r.keys(
+                m, f"stream '{name}'", required=("doc", "frame", "payload", "payload_if", "resync_zeros"),
+                optional=("source",)):
+            return
+        St = Stream(name, k)
+        St.doc = self.r.opt_text(m, "doc", "doc")
+        St.source = self.r.opt_text(m, "source", "source")
+        packets = {p.name: p for p in self.fam.packets}
+        fn, pn = self.r.text(m.get("frame"), "frame"), self.r.text(m.get("payload"), "payload")
+        St.frame, St.payload = packets.get(fn), packets.get(pn)
+        if St.frame is None or not St.frame.is_frame or St.frame.rest is None:
+            self.r.err(m.get("frame"), "PMR030", f"'{fn}' is not a packet with a 'size' and a rest field")
+            return
+        if St.payload is None or St.payload.compression != "sign":
+            self.r.err(m.get("payload"), "PMR030", f"'{pn}' is not a sign-compressed packet")
+            return
+        fields = {}
+        for S in St.frame.shapes:
+            for F in S.fields:
+                fields.setdefault(F.name, F)
+        St.payload_if = self.expr(m.get("payload_if"), "payload_if")
+        St.resync = self.expr(m.get("resync_zeros"), "resync_zeros")
+        if St.payload_if is None or St.resync is None:
+            return
+        if self.rng(St.payload_if, Scope(self.fam, fields=fields), "payload_if") is None:
+            return
+        r = self.rng(St.resync, Scope(self.fam), "resync_zeros")
+        if r is None:
+            return
+        if r[0] < 1:
+            self.r.err(m.get("resync_zeros"), "PMR091", "resync_zeros can be 0")
+            return
+        self.fam.streams.append(St)
+
+
+def build(builder, m):
+    """Called by the model Builder with the family mapping."""
+    PacketBuilder(builder).build(m)
+
+
+# ---- C generation ---------------------------------------------------------------------------
+
+def _refs(tool, exprs):
+    out = set()
+    for e in exprs:
+        if e is not None:
+            out |= tool.names(e.tree)
+    return out
+
+
+class CodeGen:
+    """C text for the parameter block, one packet or one stream."""
+
+    def __init__(self, hv):
+        self.hv = hv
+        self.fam = hv.fam
+        self.n = hv.n
+        self.tool = ExprTool(self.fam)
+        self.p = self.n.p                      # pmregs_family
+        self.P = self.n.P
+        self.params_t = f"struct {self.p}_params"
+
+    def sym(self, name, node, what):
+        return self.hv.sym.add(name, node, what)
+
+    # -- names in expressions ------------------------------------------------------
+    def res(self, fields=(), local=True, struct="in", semantic=(), extra=None):
+        fields, semantic, extra = set(fields), set(semantic), extra or {}
+
+        def r(name):
+            if name in extra:
+                return extra[name]
+            if name in semantic:
+                return f"(uint64_t)s->{name}"
+            if name in fields:
+                return f"f_{name}" if local else f"(uint64_t){struct}->{name}"
+            if name in self.fam.param_map:
+                return f"(uint64_t)p->{name}"
+            return f"(uint64_t){self.p}_{name}(p)"
+        return r
+
+    def width_c(self, F, r):
+        c = F.width.const
+        if c is not None:
+            return f"{c}u"
+        return f"(unsigned)({self.tool.c(F.width.tree, r)})"
+
+    # -- parameters ------------------------------------------------------------------
+    def params_view(self):
+        fam = self.fam
+        if not fam.params:
+            return None
+        S = lambda name, node: self.sym(name, node, "the parameters")   # noqa: E731
+        node = fam.params[0].node
+        v = {"struct": self.params_t, "members": [], "macros": [],
+             "default_fn": S(f"{self.p}_params_default", node),
+             "check_fn": S(f"{self.p}_params_check", node),
+             "desc_fn": S(f"{self.p}_params_desc", node),
+             "get_fn": S(f"{self.p}_param_get", node),
+             "set_fn": S(f"{self.p}_param_set", node),
+             "count_macro": S(f"{self.P}_NPARAMS", node),
+             "count": len(fam.params), "checks": [], "widths": []}
+        S(f"{self.p}_params", node)
+        for i, P in enumerate(fam.params):
+            t = small_utype(max(P.max.bit_length(), 1))
+            tmax = (1 << int(t[4:-2])) - 1
+            base = f"{self.P}_PARAM_{P.name.upper()}"
+            mac = {k: S(f"{base}_{k.upper()}", P.node) for k in ("default", "min", "max")}
+            v["macros"] += [(mac["default"], P.default, P.doc), (mac["min"], P.min), (mac["max"], P.max)]
+            v["members"].append({"name": P.name, "T": t, "doc": P.doc, "default": P.default, "index": i,
+                                 "min": P.min, "max": P.max, "source": P.source,
+                                 "lo_check": P.min > 0, "hi_check": P.max < tmax,
+                                 "macros": mac})
+        r = self.res()
+        for e, doc in fam.param_checks:
+            v["checks"].append({"cond": self.tool.truth(e.tree, r), "doc": doc, "text": e.text})
+        # every parameter-only width must come out 0..64
+        seen = set()
+        for W in fam.widths:
+            if not W.args:
+                v["widths"].append((f"{self.tool.c(W.expr.tree, r)}", W.name))
+                seen.add(W.expr.text)
+        for Pk in fam.packets:
+            for Sh in Pk.shapes:
+                for F in Sh.fields:
+                    if F.width is not None and getattr(F, "param_only_width", False) and F.width.text not in seen:
+                        seen.add(F.width.text)
+                        v["widths"].append((self.tool.c(F.width.tree, r), f"{Pk.name}.{F.name}"))
+        return v
+
+    def widths_view(self):
+        out = []
+        for W in self.fam.widths:
+            fn = self.sym(f"{self.p}_{W.name}", W.node, f"width '{W.name}'")
+            r = self.res(extra={a: a for a in W.args})
+            used = self.tool.names(W.expr.tree)
+            uses_p = any(x not in W.args for x in used) or any(
+                isinstance(n, ast.Call) for n in ast.walk(W.expr.tree))
+            out.append({"fn": fn, "args": W.args, "body": self.tool.c(W.expr.tree, r), "doc": W.doc,
+                        "source": W.source, "expr": W.expr.text, "uses_p": uses_p})
+        return out
+
+    # -- packets ---------------------------------------------------------------------------
+    def packet_view(self, Pk):
+        p, P = self.p, self.P
+        base, BASE = f"{p}_{Pk.name}", f"{P}_{Pk.name.upper()}"
+        S = lambda name: self.sym(name, Pk.node, f"packet '{Pk.name}'")   # noqa: E731
+        members = []
+        for name, w in Pk.members:
+            members.append({"name": name, "T": small_utype(w), "w": w})
+        mtype = {m["name"]: m["T"] for m in members}
+        v = {"name": Pk.name, "title": Pk.title or Pk.name, "doc": Pk.doc, "source": Pk.source,
+             "struct": f"struct {base}", "members": members, "frame": Pk.is_frame, "rest": Pk.rest,
+             "sign": Pk.compression == "sign", "macros": [], "shapes": [],
+             "shape_enum": f"enum {base}_shape"}
+        S(base)
+        S(f"{base}_shape")
+        for i, Sh in enumerate(Pk.shapes):
+            mac = S(f"{BASE}_SHAPE_{Sh.name.upper()}")
+            v["shapes"].append({"name": Sh.name, "macro": mac, "index": i, "doc": Sh.doc, "source": Sh.source,
+                                "fields": [F.name for F in Sh.fields],
+                                "table": [(F.name, F.width.text if F.width else "rest",
+                                           set_text(F.is_set) if F.is_set else "",
+                                           (F.doc or "").split("\n")[0]) for F in Sh.fields]})
+        v["nshapes_macro"] = S(f"{BASE}_NSHAPES")
+        v["nshapes"] = len(Pk.shapes)
+        # constant widths and named values
+        widths = {}
+        for Sh in Pk.shapes:
+            for F in Sh.fields:
+                if F.rest:
+                    continue
+                widths.setdefault(F.name, set()).add(F.width.const if F.width.const is not None else -1)
+        for name, ws in widths.items():
+            if len(ws) == 1 and -1 not in ws:
+                v["macros"].append((S(f"{BASE}_{name.upper()}_WIDTH"), next(iter(ws))))
+        v["value_fns"] = []
+        for name, tab in Pk.values.items():
+            if not tab:
+                continue
+            for vn, (vv, vd) in tab.items():
+                v["macros"].append((S(f"{BASE}_{name.upper()}_{vn.upper()}"), vv, vd))
+            if len({vv for vv, _ in tab.values()}) != len(tab):
+                continue                    # the same value has different names in different shapes
+            v["value_fns"].append({"fn": S(f"{base}_{name}_name"), "field": name,
+                                   "cases": sorted(((vv, vn) for vn, (vv, _) in tab.items()))})
+        v["value_fn_of"] = {f["field"]: f["fn"] for f in v["value_fns"]}
+        if Pk.compression == "sign":
+            v["macros"].append((S(f"{BASE}_MAX_BYTES"), Pk.max_bytes, "longest payload, in bytes"))
+            nw = max((Pk.max_bits + 63) // 64 + 1, (Pk.max_bytes + 7) // 8 + 1)
+        else:
+            v["macros"].append((S(f"{BASE}_MAX_BYTES"), Pk.max_size, "longest packet, in bytes"))
+            nw = (Pk.max_size * 8 + 63) // 64 + 1
+        v["macros"].append((S(f"{BASE}_MAX_BITS"), Pk.max_bits, "longest natural length of the fields, in bits"))
+        v["nw"] = nw
+        v["max_bytes"] = Pk.max_bytes if Pk.compression else Pk.max_size
+        fns = {k: S(f"{base}_{k}") for k in ("init", "decode", "encode", "bits", "shape_name", "snprint")}
+        if Pk.compression == "sign":
+            fns["encode_ex"] = S(f"{base}_encode_ex")
+        v["fn"] = fns
+        # semantic view
+        sem = []
+        for Sh in Pk.shapes:
+            for F in Sh.fields:
+                if F.differential and F.name not in [s["name"] for s in sem]:
+                    sem.append({"name": F.name, "kind": "flag", "doc": F.doc})
+                if F.reported_if is not None and F.name not in [s["name"] for s in sem]:
+                    sem.append({"name": F.name, "kind": "reported", "T": mtype[F.name], "doc": F.doc})
+        v["sem"] = sem
+        if sem:
+            v["sem_struct"] = f"struct {base}_semantic"
+            S(f"{base}_semantic")
+            fns["semantic_get"] = S(f"{base}_semantic_get")
+            fns["semantic_set"] = S(f"{base}_semantic_set")
+        v["decode_body"] = self.decode_body(Pk, v)
+        v["encode_cases"] = [self.walk(Pk, Sh, i, "encode") for i, Sh in enumerate(Pk.shapes)]
+        v["bits_cases"] = [self.walk(Pk, Sh, i, "bits") for i, Sh in enumerate(Pk.shapes)]
+        v["print_cases"] = [self.walk(Pk, Sh, i, "print", v) for i, Sh in enumerate(Pk.shapes)]
+        v["init_cases"] = [self.init_case(Sh) for Sh in Pk.shapes]
+        if sem:
+            v["semget_cases"] = [self.walk(Pk, Sh, i, "semget") for i, Sh in enumerate(Pk.shapes)]
+            v["semset_cases"] = [self.walk(Pk, Sh, i, "semset") for i, Sh in enumerate(Pk.shapes)]
+        if Pk.is_frame:
+            v["size_c"] = self.tool.c(Pk.size.tree, self.res(fields=self.dec_refs))
+        return v
+
+    def init_case(self, Sh):
+        out = []
+        for F in Sh.fields:
+            if F.is_set is not None and F.is_set[0][0] != 0:
+                out.append(f"pkt->{F.name} = {F.is_set[0][0]};")
+        return out
+
+    def is_cond(self, F, x="x"):
+        parts = []
+        for lo, hi in F.is_set:
+            if lo == hi:
+                parts.append(f"{x} == {lo}u")
+            elif lo == 0:
+                parts.append(f"{x} <= {hi}u")
+            else:
+                parts.append(f"({x} >= {lo}u && {x} <= {hi}u)")
+        return " || ".join(parts)
+
+    # -- the decoder ---------------------------------------------------------------------------
+    def decode_body(self, Pk, v):
+        exprs = [Pk.size]
+        for Sh in Pk.shapes:
+            for F in Sh.fields:
+                exprs += [F.width, F.implied]
+        refs = sorted(_refs(self.tool, exprs) & {m["name"] for m in v["members"]})
+        self.dec_refs = set(refs)
+        lines = [f"uint64_t f_{r} = 0;" for r in refs]
+        body = []
+        self.tree_lines(Pk, Pk.tree, body, 0, v)
+        return {"locals": lines, "tree": body, "zero": [m["name"] for m in v["members"]]}
+
+    def read_lines(self, Pk, F, v, ind):
+        T = {m["name"]: m["T"] for m in v["members"]}
+        r = self.res(fields=self.dec_refs)
+        pad = "\t" * ind
+        out = []
+        if F.rest:
+            out.append(f"{pad}rest = 1;")
+            return out
+        wc = self.width_c(F, r)
+        nw = v["nw"]
+        if F.width.const is not None:
+            out.append(f"{pad}x = pmregs_bv_get(b, {nw}u, pos, {wc});")
+            out.append(f"{pad}pos += {wc};" if F.width.const else f"{pad}/* zero-width field */")
+        else:
+            out.append(f"{pad}w = {wc};")
+            out.append(f"{pad}x = pmregs_bv_get(b, {nw}u, pos, w);")
+            out.append(f"{pad}pos += w;")
+        if F.implied is not None:
+            cond = "w == 0" if F.width.const is None else ("1" if F.width.const == 0 else "0")
+            out.append(f"{pad}if ({cond})")
+            out.append(f"{pad}\tx = {self.tool.c(F.implied.tree, r)};")
+        out.append(f"{pad}out->{F.name} = ({T[F.name]})x;")
+        if F.name in self.dec_refs:
+            out.append(f"{pad}f_{F.name} = x;")
+        return out
+
+    def bad(self, Pk):
+        return "return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;" if Pk.is_frame else "return PMREGS_EINVAL;"
+
+    def tree_lines(self, Pk, node, out, ind, v):
+        pad = "\t" * (ind + 1)
+        if isinstance(node, Leaf):
+            for F in node.shape.fields[node.index:]:
+                out += self.read_lines(Pk, F, v, ind + 1)
+                if F.is_set is not None:
+                    out.append(f"{pad}if (!({self.is_cond(F)}))")
+                    out.append(f"{pad}\t{self.bad(Pk)}")
+            out.append(f"{pad}out->shape = {v['shapes'][Pk.shapes.index(node.shape)]['macro']};")
+            return
+        shape = self.any_shape(node)
+        F = shape.fields[node.index]
+        out += self.read_lines(Pk, F, v, ind + 1)
+        if isinstance(node, Read):
+            self.tree_lines(Pk, node.child, out, ind, v)
+            return
+        for k, (s, sub) in enumerate(node.cases):
+            cond = self.is_cond(type("F", (), {"is_set": s})())
+            out.append(f"{pad}{'if' if k == 0 else '} else if'} ({cond}) {{")
+            self.tree_lines(Pk, sub, out, ind + 1, v)
+        out.append(f"{pad}}} else {{")
+        out.append(f"{pad}\t{self.bad(Pk)}")
+        out.append(f"{pad}}}")
+
+    def any_shape(self, node):
+        while not isinstance(node, Leaf):
+            node = node.child if isinstance(node, Read) else node.cases[0][1]
+        return node.shape
+
+    # -- per-shape walks: encode, bits, print, semantic ---------------------------------------------
+    def walk(self, Pk, Sh, index, mode, v=None):
+        """Lines of one `case` for a walk over the fields of shape Sh."""
+        exprs = [Pk.size] if Pk.is_frame and mode == "encode" else []
+        raw_names = set()
+        for F in Sh.fields:
+            exprs += [F.width, F.implied, F.value]
+            if mode in ("semget", "semset") and F.reported_if is not None:
+                raw_names |= self.tool.names(F.reported_if.tree)
+        names = {F.name for F in Sh.fields}
+        diff = {F.name for F in Sh.fields if F.differential}
+        refs = sorted((_refs(self.tool, exprs) | (raw_names - diff)) & names)
+        need_prev = mode in ("semget", "semset") and any(F.differential or F.reported_if for F in Sh.fields)
+        semantic = set()
+        r = self.res(fields=refs)
+        out = [f"uint64_t f_{x} = 0;" for x in refs]
+        if need_prev:
+            out.append("uint64_t prev = 0;")
+        nw = self.hv_nw(Pk)
+        for F in Sh.fields:
+            if F.rest:
+                if mode == "encode":
+                    out += self.rest_encode(Pk, r)
+                continue
+            wc = self.width_c(F, r)
+            out.append(f"w = {wc};")
+            src = "pkt" if mode == "semset" else "in"
+            fixed = F.is_set is not None and len(F.is_set) == 1 and F.is_set[0][0] == F.is_set[0][1]
+            if mode == "encode" and F.value is not None and fixed:
+                out.append(f"x = {F.is_set[0][0]}u; /* the shape fixes it */")
+            elif mode == "encode" and F.value is not None:
+                out.append(f"x = {self.tool.c(F.value.tree, self.res(fields=refs, extra={'rest_bits': 'rest_bits'}))};")
+                out.append("if (!pmregs_fits(x, w))")
+                out.append("\treturn PMREGS_ETOOLONG;")
+            elif mode != "bits" or F.name in refs:
+                out.append(f"x = (uint64_t){src}->{F.name};")
+            if mode == "encode":
+                if F.is_set is not None:
+                    out.append(f"if (!({self.is_cond(F)}))")
+                    out.append("\treturn PMREGS_EINVAL;")
+                if F.value is None or fixed:
+                    if F.implied is not None:
+                        out.append(f"if (w == 0 ? x != {self.tool.c(F.implied.tree, r)} : !pmregs_fits(x, w))")
+                    else:
+                        out.append("if (!pmregs_fits(x, w))")
+                    out.append("\treturn PMREGS_ERANGE;")
+                out.append(f"pmregs_bv_put(b, {nw}u, pos, w, x);")
+            elif mode == "print":
+                out.append("if (w) {")
+                out.append(f"\tpmregs_sb_puts(&sb, \" {F.name}=\");")
+                out.append("\tif (w <= 8)")
+                out.append("\t\tpmregs_sb_dec(&sb, x);")
+                out.append("\telse")
+                out.append("\t\tpmregs_sb_hex(&sb, x);")
+                if F.values:
+                    out.append("\tswitch (x) {")
+                    for vn, vv, _ in sorted(F.values, key=lambda t: t[1]):
+                        out.append(f"\tcase {vv}:")
+                        out.append(f"\t\tpmregs_sb_puts(&sb, \"({vn})\");")
+                        out.append("\t\tbreak;")
+                    out.append("\tdefault:")
+                    out.append("\t\tbreak;")
+                    out.append("\t}")
+                out.append("}")
+            elif mode == "semget":
+                if F.differential:
+                    out.append(f"s->{F.name} = (uint8_t)((x ^ prev) & 1u);")
+                elif F.reported_if is not None:
+                    c = self.tool.truth(F.reported_if.tree, self.res(fields=refs, semantic=semantic))
+                    out.append(f"s->{F.name}_reported = (uint8_t){c};")
+                    out.append(f"s->{F.name} = s->{F.name}_reported ? x : 0;")
+            elif mode == "semset":
+                T = small_utype(max(dict(Pk.members)[F.name], 1))
+                if F.differential:
+                    out.append(f"x = (uint64_t)((s->{F.name} ^ prev) & 1u);")
+                    out.append(f"pkt->{F.name} = ({T})x;")
+                elif F.reported_if is not None:
+                    c = self.tool.truth(F.reported_if.tree, self.res(fields=refs, semantic=semantic))
+                    out.append(f"if ({c}) {{")
+                    out.append(f"\tx = (uint64_t)s->{F.name};")
+                    out.append("\tif (!pmregs_fits(x, w))")
+                    out.append("\t\treturn PMREGS_ERANGE;")
+                    out.append("} else {")
+                    out.append("\tx = prev ? pmregs_lowmask(w) : 0;")
+                    out.append("}")
+                    out.append(f"pkt->{F.name} = ({T})x;")
+            if need_prev:
+                if F.width.const == 1:
+                    out.append("prev = x & 1u;")
+                elif F.width.const is None or F.width.const > 0:
+                    out.append("if (w)")
+                    out.append("\tprev = (x >> (w - 1)) & 1u;")
+            if F.differential:
+                semantic.add(F.name)
+            if F.name in refs:
+                out.append(f"f_{F.name} = x;")
+            out.append("pos += w;")
+        if mode == "encode" and Pk.is_frame and not Pk.rest in [F.name for F in Sh.fields]:
+            out += self.frame_end(Pk, r, rest=False)
+        return out
+
+    def hv_nw(self, Pk):
+        if Pk.compression == "sign":
+            return max((Pk.max_bits + 63) // 64 + 1, (Pk.max_bytes + 7) // 8 + 1)
+        return (Pk.max_size * 8 + 63) // 64 + 1
+
+    def rest_encode(self, Pk, r):
+        nw = self.hv_nw(Pk)
+        return [f"size = {self.tool.c(Pk.size.tree, r)};",
+                f"if (size > {Pk.max_size}u || pos + rest_bits > 8u * size)",
+                "\treturn PMREGS_EINVAL;",
+                f"pmregs_bv_put_bytes(b, {nw}u, pos, payload, payload_len);",
+                "pos += (unsigned)rest_bits;",
+                f"if (rest_bits)",
+                f"\tpmregs_bv_fill(b, {nw}u, pos, (unsigned)(8u * size), pmregs_bv_get(b, {nw}u, pos - 1, 1));",
+                "pos = (unsigned)(8u * size);"]
+
+    def frame_end(self, Pk, r, rest):
+        return [f"size = {self.tool.c(Pk.size.tree, r)};",
+                "if (payload_len)",
+                "\treturn PMREGS_EINVAL;",
+                f"if (size > {Pk.max_size}u || pos > 8u * size)",
+                "\treturn PMREGS_EINVAL;",
+                "pos = (unsigned)(8u * size);"]
+
+    # -- streams ------------------------------------------------------------------------------------
+    def stream_view(self, St, pviews):
+        p, P = self.p, self.P
+        base = f"{p}_{St.name}"
+        S = lambda name: self.sym(name, St.node, f"stream '{St.name}'")   # noqa: E731
+        fv, pv = pviews[St.frame.name], pviews[St.payload.name]
+        r = self.res(fields=[m["name"] for m in fv["members"]], local=False, struct="(&it->frame)")
+        return {"name": St.name, "doc": St.doc, "source": St.source,
+                "struct": f"struct {S(base)}", "item": f"struct {S(base + '_item')}",
+                "init": S(base + "_init"), "next": S(base + "_next"),
+                "frame": fv, "payload": pv,
+                "payload_if": self.tool.truth(St.payload_if.tree, r),
+                "payload_if_text": St.payload_if.text,
+                "resync": self.tool.c(St.resync.tree, self.res()), "resync_text": St.resync.text,
+                "payload_cap": max(St.frame.max_size, 1)}
+
+
+def view(hv):
+    """Everything packets.h.j2 renders; None when the family has none of these sections."""
+    fam = hv.fam
+    if not getattr(fam, "params", None) and not getattr(fam, "packets", None):
+        return None
+    g = CodeGen(hv)
+    v = {"params": g.params_view(), "widths": g.widths_view(), "packets": [], "streams": []}
+    pviews = {}
+    for Pk in fam.packets:
+        pv = g.packet_view(Pk)
+        pviews[Pk.name] = pv
+        v["packets"].append(pv)
+    for St in fam.streams:
+        v["streams"].append(g.stream_view(St, pviews))
+    v["params_t"] = g.params_t
+    return v

@@ -1,0 +1,1023 @@
+/*
+ * Tests of <pmregs/etrace.h>: the E-Trace specification's worked examples,
+ * the choices spec/etrace.yaml makes where sources disagree, the generated
+ * codec against a naive bit-at-a-time codec written from the manual's tables
+ * (test_etrace_naive.h), random round trips (1M packets for each of 9
+ * parameter sets), every truncation of valid packets and frames, the
+ * semantic view, both framings and the stream walker's re-synchronisation.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <pmregs/etrace.h>
+#include "test_etrace_naive.h"
+
+static unsigned long failures, checks;
+#define CHECK(cond) do { checks++; if (!(cond)) { failures++; if (failures < 40) \
+	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+#define CHECK_EQ(a, b) do { unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
+	checks++; if (a_ != b_) { failures++; if (failures < 40) fprintf(stderr, \
+	"%s:%d: %s = %#llx, expected %#llx\n", __FILE__, __LINE__, #a, a_, b_); } } while (0)
+
+typedef struct pmregs_etrace_params params_t;
+typedef struct pmregs_etrace_te_inst pkt_t;
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static uint64_t mask(unsigned w)
+{
+	return w >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << w) - 1);
+}
+
+/* A random w-bit value; half the time its top bits repeat one bit (so compression varies). */
+static uint64_t rv(unsigned w)
+{
+	uint64_t x = rnd() & mask(w);
+	if (w && (rnd() & 1)) {
+		unsigned k = (unsigned)(rnd() % (w + 1));
+		if (k == 0)
+			x = (rnd() & 1) ? mask(w) : 0;
+		else if (k < w && ((x >> (k - 1)) & 1))
+			x |= mask(w) & ~mask(k);
+		else if (k < w)
+			x &= mask(k);
+	}
+	return x;
+}
+
+static int same(const pkt_t *a, const pkt_t *b)
+{
+	return a->shape == b->shape && a->format == b->format && a->subformat == b->subformat &&
+	       a->branch == b->branch && a->privilege == b->privilege && a->time == b->time &&
+	       a->context == b->context && a->address == b->address && a->ecause == b->ecause &&
+	       a->interrupt == b->interrupt && a->thaddr == b->thaddr && a->tval == b->tval &&
+	       a->ienable == b->ienable && a->encoder_mode == b->encoder_mode && a->qual_status == b->qual_status &&
+	       a->ioptions == b->ioptions && a->denable == b->denable && a->dloss == b->dloss &&
+	       a->doptions == b->doptions && a->notify == b->notify && a->updiscon == b->updiscon &&
+	       a->irreport == b->irreport && a->irdepth == b->irdepth && a->branches == b->branches &&
+	       a->branch_map == b->branch_map && a->branch_count == b->branch_count &&
+	       a->branch_fmt == b->branch_fmt && a->index == b->index;
+}
+
+static void hex(const char *what, const unsigned char *b, int n)
+{
+	int i;
+	fprintf(stderr, "  %s:", what);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, " %02x", b[i]);
+	fprintf(stderr, "\n");
+}
+
+/* A random packet of a shape that exists under p. */
+static void random_packet(const params_t *p, pkt_t *t)
+{
+	unsigned A = (unsigned)p->iaddress_width_p - p->iaddress_lsb_p;
+	unsigned P = p->privilege_width_p;
+	unsigned T = p->notime_p ? 0 : p->time_width_p;
+	unsigned C = p->nocontext_p ? 0 : p->context_width_p;
+	unsigned D = (unsigned)p->return_stack_size_p + (p->return_stack_size_p > 0 ? 1u : 0u) + p->call_counter_size_p;
+	unsigned shape;
+	for (;;) {
+		/* mostly formats 1 and 2, as in a real trace */
+		static const unsigned pick[16] = {5, 5, 5, 5, 4, 4, 4, 6, 7, 8, 9, 0, 1, 2, 3, 5};
+		shape = pick[rnd() % 16];
+		if (shape == PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE && p->f0s_width_p == 0 && p->f0s_inferred == 0)
+			continue;
+		if ((shape == PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT || shape == PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR) &&
+		    p->f0s_width_p == 0 && p->f0s_inferred == 1)
+			continue;
+		break;
+	}
+	pmregs_etrace_te_inst_init(t, shape);
+	switch (shape) {
+	case PMREGS_ETRACE_TE_INST_SHAPE_START:
+	case PMREGS_ETRACE_TE_INST_SHAPE_TRAP:
+		t->branch = (uint8_t)rv(1);
+		t->privilege = (uint8_t)rv(P);
+		t->time = rv(T);
+		t->context = rv(C);
+		if (shape == PMREGS_ETRACE_TE_INST_SHAPE_TRAP) {
+			t->ecause = rv(p->ecause_width_p);
+			t->interrupt = (uint8_t)rv(1);
+			t->thaddr = (uint8_t)rv(1);
+			t->address = (p->implicit_exception && t->thaddr) ? 0 : rv(A);
+			t->tval = t->interrupt ? 0 : rv(p->iaddress_width_p);
+		} else {
+			t->address = rv(A);
+		}
+		break;
+	case PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT:
+		t->privilege = (uint8_t)rv(P);
+		t->time = rv(T);
+		t->context = rv(C);
+		break;
+	case PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT:
+		t->ienable = (uint8_t)rv(1);
+		t->encoder_mode = (uint32_t)rv(p->encoder_mode_width);
+		t->qual_status = (uint8_t)rv(2);
+		t->ioptions = (uint32_t)rv(p->ioptions_width);
+		t->denable = (uint8_t)rv(1);
+		t->dloss = (uint8_t)rv(1);
+		t->doptions = (uint32_t)rv(p->doptions_width);
+		break;
+	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA:
+		t->branches = (uint8_t)(1 + rnd() % 31);
+		t->branch_map = (uint32_t)rv(nv_maplen(t->branches));
+		/* fall through */
+	case PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY:
+		t->address = rv(A);
+		t->notify = (uint8_t)rv(1);
+		t->updiscon = (uint8_t)rv(1);
+		t->irreport = (uint8_t)rv(1);
+		t->irdepth = rv(D);
+		break;
+	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL:
+		t->branch_map = (uint32_t)rv(31);
+		break;
+	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT:
+	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR:
+		t->subformat = 0;
+		t->branch_count = (uint32_t)rv(32);
+		if (shape == PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR) {
+			t->branch_fmt = (uint8_t)(2 + (rnd() & 1));
+			t->address = rv(A);
+			t->notify = (uint8_t)rv(1);
+			t->updiscon = (uint8_t)rv(1);
+			t->irreport = (uint8_t)rv(1);
+			t->irdepth = rv(D);
+		}
+		break;
+	default:
+		t->subformat = 1;
+		t->index = (uint32_t)rv(p->cache_size_p);
+		t->branches = (uint8_t)(rnd() % 32);
+		t->branch_map = (uint32_t)(t->branches ? rv(nv_maplen(t->branches)) : 0);
+		t->irreport = (uint8_t)rv(1);
+		t->irdepth = rv(D);
+		break;
+	}
+}
+
+/* ---- the worked examples ------------------------------------------------------------------ */
+
+/*
+ * Parameters of the E-Trace specification's "Fragment code and transport"
+ * examples: 64-bit addresses, iaddress_lsb_p 0, 2-bit privilege, no time,
+ * 32-bit context, 5-bit ecause, no return stack or call counter.
+ */
+static void specfrag(params_t *p)
+{
+	pmregs_etrace_params_default(p);
+	p->iaddress_width_p = 64;
+	p->iaddress_lsb_p = 0;
+	p->nocontext_p = 0;
+	p->context_width_p = 32;
+	p->ecause_width_p = 5;
+}
+
+static void vector(const params_t *p, const unsigned char *b, size_t n, const pkt_t *want, int natural_bits)
+{
+	pkt_t t, u;
+	unsigned char out[64];
+	int rc = pmregs_etrace_te_inst_decode(p, b, n, &t);
+	CHECK_EQ(rc, PMREGS_OK);
+	CHECK(same(&t, want));
+	CHECK_EQ(pmregs_etrace_te_inst_bits(p, &t), natural_bits);
+	/* the example's bytes are the shortest form: our encoder gives exactly them */
+	rc = pmregs_etrace_te_inst_encode(p, want, out, sizeof out);
+	CHECK_EQ(rc, n);
+	CHECK(rc == (int)n && memcmp(out, b, n) == 0);
+	CHECK_EQ(nv_decode(p, b, n, &u), 0);
+	CHECK(same(&u, &t));
+}
+
+static void test_spec_examples(void)
+{
+	params_t p;
+	pkt_t w;
+	specfrag(&p);
+	CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
+	{ /* 05 04 01 00 80 00: format 1, branches 1, map 0, address 0x80000104 (75 natural bits) */
+		static const unsigned char b[] = {0x05, 0x04, 0x01, 0x00, 0x80, 0x00};
+		pmregs_etrace_te_inst_init(&w, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA);
+		w.branches = 1;
+		w.address = 0x80000104u;
+		vector(&p, b, sizeof b, &w, 75);
+	}
+	{ /* 32 04 00 00 02: format 2, address 0x8000010c, flags 0 (69 bits) */
+		static const unsigned char b[] = {0x32, 0x04, 0x00, 0x00, 0x02};
+		pmregs_etrace_te_inst_init(&w, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
+		w.address = 0x8000010cu;
+		vector(&p, b, sizeof b, &w, 69);
+	}
+	{ /* format 3.1: branch 1, priv 3, context 0, ecause 2, exception, thaddr 0, address 0x80000222, tval 0 (174 bits) */
+		static const unsigned char b[] = {0x77, 0x00, 0x00, 0x00, 0x00, 0x81, 0x88, 0x00, 0x00, 0x20};
+		pmregs_etrace_te_inst_init(&w, PMREGS_ETRACE_TE_INST_SHAPE_TRAP);
+		w.branch = 1;
+		w.privilege = PMREGS_ETRACE_TE_INST_PRIVILEGE_M;
+		w.ecause = 2;
+		w.address = 0x80000222u;
+		vector(&p, b, sizeof b, &w, 174);
+	}
+	{ /* format 1: branches 15, map 0x5555, address 0x800001a2 */
+		static const unsigned char b[] = {0xbd, 0xaa, 0xaa, 0x68, 0x00, 0x00, 0x20};
+		pmregs_etrace_te_inst_init(&w, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA);
+		w.branches = 15;
+		w.branch_map = 0x5555;
+		w.address = 0x800001a2u;
+		vector(&p, b, sizeof b, &w, 7 + 15 + 64 + 3);
+	}
+	{ /* format 3.1: ecause 7, interrupt, thaddr 1, address 0x800001b0, no tval */
+		static const unsigned char b[] = {0x77, 0x00, 0x00, 0x00, 0x80, 0x33, 0x6c, 0x00, 0x00, 0x20};
+		pmregs_etrace_te_inst_init(&w, PMREGS_ETRACE_TE_INST_SHAPE_TRAP);
+		w.branch = 1;
+		w.privilege = 3;
+		w.ecause = 7;
+		w.interrupt = 1;
+		w.thaddr = 1;
+		w.address = 0x800001b0u;
+		vector(&p, b, sizeof b, &w, 7 + 2 + 32 + 5 + 64);
+	}
+	{ /* format 3.0: branch 1, priv 3, context 0, address 0x20010522 */
+		static const unsigned char b[] = {0x73, 0x00, 0x00, 0x00, 0x00, 0x91, 0x82, 0x00, 0x10};
+		pmregs_etrace_te_inst_init(&w, PMREGS_ETRACE_TE_INST_SHAPE_START);
+		w.branch = 1;
+		w.privilege = 3;
+		w.address = 0x20010522u;
+		vector(&p, b, sizeof b, &w, 5 + 2 + 32 + 64);
+	}
+	{ /* 1f 04: support, ienable 1, mode 0, qual_status no_change, ioptions 0b00100 = full_address (19 bits) */
+		static const unsigned char b[] = {0x1f, 0x04};
+		pmregs_etrace_te_inst_init(&w, PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT);
+		w.ienable = 1;
+		w.qual_status = PMREGS_ETRACE_TE_INST_QUAL_STATUS_NO_CHANGE;
+		w.ioptions = 4;
+		vector(&p, b, sizeof b, &w, 19);
+		CHECK(pmregs_etrace_ioptions_ref_full_address_get((uint8_t)w.ioptions) == 1);
+		CHECK(pmregs_etrace_ioptions_ref_implicit_return_get((uint8_t)w.ioptions) == 0);
+	}
+	{ /*
+	   * "f2" (reference, sign-based compression consequences): with the
+	   * default parameters, format 2 with address field -4 and raw
+	   * notify = updiscon = irreport = 1, all copies of the address's sign,
+	   * so none is asserted.
+	   */
+		static const unsigned char b[] = {0xf2};
+		params_t d;
+		pkt_t t;
+		struct pmregs_etrace_te_inst_semantic s;
+		pmregs_etrace_params_default(&d);
+		CHECK_EQ(pmregs_etrace_te_inst_decode(&d, b, 1, &t), PMREGS_OK);
+		CHECK_EQ(t.shape, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
+		CHECK_EQ(t.address, 0x7ffffffcu); /* -4 in A = 31 bits */
+		CHECK(t.notify == 1 && t.updiscon == 1 && t.irreport == 1);
+		CHECK_EQ(pmregs_etrace_te_inst_semantic_get(&d, &t, &s), PMREGS_OK);
+		CHECK(s.notify == 0 && s.updiscon == 0 && s.irreport == 0 && s.irdepth_reported == 0);
+	}
+	{ /* qual_status named values (E-Trace spec, format 3 subformat 3 table) */
+		CHECK_EQ(PMREGS_ETRACE_TE_INST_QUAL_STATUS_NO_CHANGE, 0);
+		CHECK_EQ(PMREGS_ETRACE_TE_INST_QUAL_STATUS_ENDED_REP, 1);
+		CHECK_EQ(PMREGS_ETRACE_TE_INST_QUAL_STATUS_TRACE_LOST, 2);
+		CHECK_EQ(PMREGS_ETRACE_TE_INST_QUAL_STATUS_ENDED_NTR, 3);
+		CHECK_EQ(PMREGS_ETRACE_TE_INST_BRANCH_FMT_ADDR_FAIL, 3);
+		CHECK_EQ(PMREGS_ETRACE_TE_INST_FORMAT_SYNC, 3);
+	}
+}
+
+/* ---- parameters and the choices the spec file makes ------------------------------------------- */
+
+static void test_params(void)
+{
+	params_t p;
+	size_t n, i;
+	const struct pmregs_param_desc *d = pmregs_etrace_params_desc(&n);
+	pmregs_etrace_params_default(&p);
+	/* defaults: E-Trace spec "Parameters to the encoder" (attribute + 1) */
+	CHECK_EQ(p.iaddress_width_p, 32);
+	CHECK_EQ(p.iaddress_lsb_p, 1);
+	CHECK_EQ(p.privilege_width_p, 2);
+	CHECK_EQ(p.ecause_width_p, 4);
+	CHECK_EQ(p.time_width_p, 1);
+	CHECK_EQ(p.notime_p, 1);
+	CHECK_EQ(p.context_width_p, 1);
+	CHECK_EQ(p.nocontext_p, 1);
+	CHECK_EQ(p.return_stack_size_p, 0);
+	CHECK_EQ(p.call_counter_size_p, 0);
+	CHECK_EQ(p.cache_size_p, 0);
+	CHECK_EQ(p.f0s_width_p, 0);
+	CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
+	CHECK_EQ(n, PMREGS_ETRACE_NPARAMS);
+	for (i = 0; i < n; i++) {
+		CHECK_EQ(pmregs_etrace_param_get(&p, i), d[i].def);
+		CHECK_EQ(pmregs_etrace_param_set(&p, i, d[i].max + 1), PMREGS_ERANGE);
+		CHECK_EQ(pmregs_etrace_param_get(&p, i), d[i].def);
+	}
+	CHECK_EQ(pmregs_etrace_param_set(&p, n, 0), PMREGS_ENOENT);
+	/* the traced LSB must leave at least one address bit */
+	p.iaddress_width_p = 8;
+	p.iaddress_lsb_p = 8;
+	CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_EINVAL);
+	p.iaddress_lsb_p = 7;
+	CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
+	CHECK_EQ(pmregs_etrace_address_width(&p), 1);
+	p.iaddress_width_p = 65;
+	CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_ERANGE);
+	pmregs_etrace_params_default(&p);
+	p.encap_type_bits = 1;
+	p.encap_type_inst = 2;
+	CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_EINVAL);
+	/*
+	 * irdepth width = return_stack_size_p + (return_stack_size_p > 0) + call_counter_size_p,
+	 * the formula of the format 0/1/2 tables, not 2^call_counter_size_p (spec/etrace.yaml
+	 * call_counter_size_p): 2 + 1 + 3 = 6 bits.
+	 */
+	pmregs_etrace_params_default(&p);
+	p.return_stack_size_p = 2;
+	p.call_counter_size_p = 3;
+	CHECK_EQ(pmregs_etrace_irdepth_width(&p), 6);
+	p.return_stack_size_p = 0;
+	CHECK_EQ(pmregs_etrace_irdepth_width(&p), 3);
+	p.return_stack_size_p = 31;
+	p.call_counter_size_p = 31;
+	CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK); /* 31 + 1 + 31 = 63 bits */
+	CHECK_EQ(pmregs_etrace_irdepth_width(&p), 63);
+	/* branch_map length rule (format 1 table) */
+	CHECK_EQ(pmregs_etrace_branch_map_length(&p, 1), 1);
+	CHECK_EQ(pmregs_etrace_branch_map_length(&p, 2), 3);
+	CHECK_EQ(pmregs_etrace_branch_map_length(&p, 4), 7);
+	CHECK_EQ(pmregs_etrace_branch_map_length(&p, 12), 15);
+	CHECK_EQ(pmregs_etrace_branch_map_length(&p, 16), 31);
+	CHECK_EQ(pmregs_etrace_branch_map_length(&p, 31), 31);
+}
+
+/* ---- rules of sign-based compression ---------------------------------------------------------- */
+
+static void test_compression_rules(void)
+{
+	params_t p;
+	pkt_t t, u;
+	unsigned char b[40], c[40];
+	int n, i;
+	specfrag(&p);
+	/* the support example 1f 04 (19 natural bits) also decodes with its third byte sent */
+	b[0] = 0x1f;
+	b[1] = 0x04;
+	b[2] = 0x00;
+	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, b, 3, &t), PMREGS_OK);
+	CHECK_EQ(t.ioptions, 4);
+	n = pmregs_etrace_te_inst_encode_ex(&p, &t, c, sizeof c, PMREGS_PACKET_UNCOMPRESSED);
+	CHECK_EQ(n, 3);
+	CHECK(memcmp(b, c, 3) == 0);
+	/* a fourth byte is beyond the natural length: over-long */
+	b[3] = 0x00;
+	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, b, 4, &t), PMREGS_ETOOLONG);
+	/* spare bits of the last byte that are not copies of bit 18: impossible */
+	b[2] = 0x10;
+	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, b, 3, &t), PMREGS_EINVAL);
+	/* bits inside the natural length may be anything */
+	b[2] = 0x01; /* bit 16 = doptions bit 1 */
+	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, b, 3, &t), PMREGS_OK);
+	CHECK_EQ(t.doptions, 2);
+	/* an empty payload is truncated */
+	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, b, 0, &t), PMREGS_ETRUNC);
+	/* branch_fmt 01 cannot occur (format 0 subformat 0 table) */
+	pmregs_etrace_params_default(&p);
+	memset(b, 0, sizeof b);
+	b[4] = 0x04; /* format 0, (no subformat), branch_count 0, branch_fmt bits 34..35 = 01 */
+	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, b, 5, &t), PMREGS_EINVAL);
+	CHECK_EQ(nv_decode(&p, b, 5, &u), -1);
+	/* with f0s_width_p 2, subformats 2 and 3 do not exist */
+	p.f0s_width_p = 2;
+	b[0] = 0x08;
+	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, b, 1, &t), PMREGS_EINVAL);
+	b[0] = 0x04;
+	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, b, 1, &t), PMREGS_OK);
+	CHECK_EQ(t.shape, PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE);
+	/* with f0s_width_p 0 the subformat is inferred: branch count (0) unless told otherwise */
+	p.f0s_width_p = 0;
+	b[0] = 0x00;
+	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, b, 1, &t), PMREGS_OK);
+	CHECK_EQ(t.shape, PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT);
+	p.f0s_inferred = 1;
+	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, b, 1, &t), PMREGS_OK);
+	CHECK_EQ(t.shape, PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE);
+	CHECK_EQ(t.subformat, 1);
+	/* ... and a subformat the zero-width field cannot stand for is refused by the encoder */
+	pmregs_etrace_te_inst_init(&t, PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT);
+	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ERANGE);
+	/* encoder refusals: unknown shape, value too wide, discriminator that does not select the shape */
+	pmregs_etrace_params_default(&p);
+	pmregs_etrace_te_inst_init(&t, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
+	t.address = (uint64_t)1 << 31; /* A = 31 */
+	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ERANGE);
+	t.address = 0;
+	t.format = 1;
+	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
+	t.shape = PMREGS_ETRACE_TE_INST_NSHAPES;
+	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
+	CHECK_EQ(pmregs_etrace_te_inst_init(&t, PMREGS_ETRACE_TE_INST_NSHAPES), PMREGS_EINVAL);
+	pmregs_etrace_te_inst_init(&t, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA);
+	t.branches = 0; /* branches 0 is the other format 1 table */
+	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
+	/* a buffer too small: nothing written */
+	pmregs_etrace_te_inst_init(&t, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
+	t.address = 0x12345678;
+	memset(c, 0xAB, sizeof c);
+	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, 3), PMREGS_ENOSPC);
+	CHECK_EQ(c[0], 0xAB);
+	/*
+	 * The 31-byte limit (spec/etrace.yaml max_bytes: the normal encapsulation's
+	 * 5-bit length; the reference model's 30 is not followed): a trap packet of
+	 * 2+2+1+2 + 64 time + 64 context + 8 ecause + 1+1 + 63 address + 64 tval = 272 bits.
+	 */
+	pmregs_etrace_params_default(&p);
+	p.iaddress_width_p = 64;
+	p.notime_p = 0;
+	p.time_width_p = 64;
+	p.nocontext_p = 0;
+	p.context_width_p = 64;
+	p.ecause_width_p = 8;
+	CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
+	pmregs_etrace_te_inst_init(&t, PMREGS_ETRACE_TE_INST_SHAPE_TRAP);
+	t.time = 0x5555555555555555ull;
+	t.context = 0x5555555555555555ull;
+	t.tval = 0x0055555555555555ull; /* top 10 bits 0: 262 bits -> 33 bytes */
+	CHECK_EQ(pmregs_etrace_te_inst_bits(&p, &t), 272);
+	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
+	t.tval = 0x5555ull; /* 7+64+64+8+2+63+16 = 224 bits -> 28 bytes */
+	n = pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c);
+	CHECK_EQ(n, 28);
+	t.tval = 0x0000555555555555ull; /* 7+128+8+2+63+47 + 1 sign = 256 bits: 32 bytes */
+	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
+	t.tval = 0x0000155555555555ull; /* 7+128+8+2+63+45 + 1 = 254 bits: 32 bytes */
+	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
+	t.tval = 0x0000055555555555ull; /* 7+128+8+2+63+43 + 1 = 252 bits -> 32 bytes */
+	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
+	t.tval = 0x0000015555555555ull; /* ... + 41 + 1 = 250 bits -> 32 bytes */
+	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
+	t.tval = 0x0000005555555555ull; /* ... + 39 + 1 = 248 bits -> 31 bytes: the longest payload */
+	n = pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c);
+	CHECK_EQ(n, 31);
+	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, c, 31, &u), PMREGS_OK);
+	CHECK(same(&t, &u));
+	for (i = 31; i < 40; i++)
+		c[i] = 0;
+	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, c, 32, &u), PMREGS_ETOOLONG);
+}
+
+/* ---- random round trips against the naive codec ------------------------------------------------- */
+
+static void param_set(int k, params_t *p)
+{
+	pmregs_etrace_params_default(p);
+	switch (k) {
+	case 0: /* defaults: 31-bit addresses, no time, no context, no irdepth, f0s_width_p 0 */
+		break;
+	case 1: /* the specification's fragment examples: wide addresses, lsb 0, context */
+		specfrag(p);
+		break;
+	case 2: /* narrow addresses, irdepth 3 bits, one subformat bit, a jump target cache */
+		p->iaddress_width_p = 16;
+		p->privilege_width_p = 1;
+		p->ecause_width_p = 3;
+		p->return_stack_size_p = 2;
+		p->f0s_width_p = 1;
+		p->cache_size_p = 4;
+		break;
+	case 3: /* everything wide: 64-bit time and context (some packets exceed 31 bytes) */
+		p->iaddress_width_p = 64;
+		p->notime_p = 0;
+		p->time_width_p = 64;
+		p->nocontext_p = 0;
+		p->context_width_p = 64;
+		p->ecause_width_p = 64;
+		p->call_counter_size_p = 9;
+		p->f0s_width_p = 1;
+		p->cache_size_p = 12;
+		break;
+	case 4: /* lsb 2, time present, irdepth 8 bits, implicit-exception mode */
+		p->iaddress_width_p = 40;
+		p->iaddress_lsb_p = 2;
+		p->notime_p = 0;
+		p->time_width_p = 16;
+		p->return_stack_size_p = 3;
+		p->call_counter_size_p = 4;
+		p->f0s_width_p = 1;
+		p->cache_size_p = 8;
+		p->implicit_exception = 1;
+		break;
+	case 5: /* lsb 0, small time and context, only the jump target cache format 0 */
+		p->iaddress_lsb_p = 0;
+		p->notime_p = 0;
+		p->time_width_p = 8;
+		p->nocontext_p = 0;
+		p->context_width_p = 8;
+		p->call_counter_size_p = 9;
+		p->f0s_inferred = 1;
+		p->cache_size_p = 6;
+		break;
+	case 6: /* 48-bit addresses, wider support fields, two subformat bits */
+		p->iaddress_width_p = 48;
+		p->return_stack_size_p = 1;
+		p->f0s_width_p = 2;
+		p->encoder_mode_width = 3;
+		p->ioptions_width = 7;
+		p->doptions_width = 0;
+		p->privilege_width_p = 3;
+		break;
+	case 7: /* a 1-bit address field: the flags follow immediately */
+		p->iaddress_width_p = 2;
+		p->iaddress_lsb_p = 1;
+		p->privilege_width_p = 8;
+		p->ecause_width_p = 1;
+		p->return_stack_size_p = 5;
+		break;
+	default: /* 64-bit addresses traced from bit 1, 32-bit context, 63-bit irdepth */
+		p->iaddress_width_p = 64;
+		p->nocontext_p = 0;
+		p->context_width_p = 32;
+		p->return_stack_size_p = 31;
+		p->call_counter_size_p = 31;
+		break;
+	}
+}
+
+#define NSETS 9
+#define ROUNDS 1000000
+
+static void test_round_trips(void)
+{
+	int k;
+	for (k = 0; k < NSETS; k++) {
+		params_t p;
+		long i, fails = 0, toolong = 0, naive_checked = 0;
+		param_set(k, &p);
+		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
+		for (i = 0; i < ROUNDS && fails < 5; i++) {
+			pkt_t t, u;
+			unsigned char c[64], f[64], nv[64];
+			int n, nf, j, bad = 0;
+			random_packet(&p, &t);
+			n = pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c);
+			nf = pmregs_etrace_te_inst_encode_ex(&p, &t, f, sizeof f, PMREGS_PACKET_UNCOMPRESSED);
+			if (n == PMREGS_ETOOLONG) {
+				toolong++;
+				CHECK(nv_encode(&p, &t, nv, 0) > 31);
+				continue;
+			}
+			if (n <= 0) {
+				CHECK_EQ(n, 1);
+				fails++;
+				continue;
+			}
+			/* decode the shortest form and, when it fits, the uncompressed one */
+			bad |= pmregs_etrace_te_inst_decode(&p, c, (size_t)n, &u) != PMREGS_OK || !same(&t, &u);
+			if (nf > 0)
+				bad |= pmregs_etrace_te_inst_decode(&p, f, (size_t)nf, &u) != PMREGS_OK || !same(&t, &u);
+			else
+				bad |= nf != PMREGS_ETOOLONG;
+			/* every truncation decodes to something else (or nothing): n is the shortest */
+			for (j = 1; j < n; j++) {
+				int rc = pmregs_etrace_te_inst_decode(&p, c, (size_t)j, &u);
+				bad |= rc == PMREGS_OK && same(&t, &u);
+			}
+			/* the naive codec agrees bit for bit, on a sample */
+			if ((i & 7) == 0) {
+				int m = nv_encode(&p, &t, nv, 0);
+				naive_checked++;
+				bad |= m != n || memcmp(nv, c, (size_t)n) != 0;
+				if (nf > 0) {
+					m = nv_encode(&p, &t, nv, 1);
+					bad |= m != nf || memcmp(nv, f, (size_t)nf) != 0;
+				}
+				bad |= nv_decode(&p, c, (size_t)n, &u) != 0 || !same(&t, &u);
+			}
+			if (bad) {
+				char s[512];
+				fails++;
+				pmregs_etrace_te_inst_snprint(s, sizeof s, &p, &t);
+				fprintf(stderr, "set %d packet %ld: %s\n", k, i, s);
+				hex("compressed", c, n);
+				hex("naive", nv, nv_encode(&p, &t, nv, 0));
+			}
+		}
+		CHECK_EQ(fails, 0);
+		CHECK(naive_checked >= (ROUNDS - toolong) / 10);
+		printf("parameter set %d: %d packets round-tripped (%ld over 31 bytes), %ld also against the naive codec\n",
+		       k, ROUNDS, toolong, naive_checked);
+	}
+}
+
+/* Random byte strings: the generated decoder and the naive one agree on what they accept. */
+static void test_random_bytes(void)
+{
+	int k;
+	for (k = 0; k < NSETS; k++) {
+		params_t p;
+		long i;
+		param_set(k, &p);
+		for (i = 0; i < 200000; i++) {
+			unsigned char b[32];
+			size_t n = 1 + (size_t)(rnd() % 31), j;
+			pkt_t t, u;
+			int rc, nrc;
+			for (j = 0; j < n; j++)
+				b[j] = (unsigned char)rnd();
+			rc = pmregs_etrace_te_inst_decode(&p, b, n, &t);
+			nrc = nv_decode(&p, b, n, &u);
+			if (nrc < 0)
+				CHECK_EQ(rc, PMREGS_EINVAL);
+			if (rc == PMREGS_OK) {
+				unsigned char c[64];
+				int m;
+				CHECK(nrc == 0 && same(&t, &u));
+				/* re-encoding gives the shortest form of the same bits: a prefix of b */
+				m = pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c);
+				CHECK(m > 0 && (size_t)m <= n);
+				if (m > 0 && (size_t)m < n)
+					CHECK(memcmp(c, b, (size_t)m - 1) == 0);
+			}
+		}
+	}
+}
+
+/* ---- the semantic view --------------------------------------------------------------------------- */
+
+static void test_semantic(void)
+{
+	params_t p;
+	long i;
+	param_set(4, &p); /* irdepth 8 bits */
+	for (i = 0; i < 200000; i++) {
+		pkt_t t, u;
+		struct pmregs_etrace_te_inst_semantic s, s2;
+		unsigned char c[64];
+		int n;
+		random_packet(&p, &t);
+		s.notify = (uint8_t)(rnd() & 1);
+		s.updiscon = (uint8_t)(rnd() & 1);
+		s.irreport = (uint8_t)(rnd() & 1);
+		s.irdepth_reported = s.irreport;
+		s.irdepth = rnd() & 0xFF;
+		CHECK_EQ(pmregs_etrace_te_inst_semantic_set(&p, &t, &s), PMREGS_OK);
+		n = pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c);
+		CHECK(n > 0);
+		CHECK_EQ(pmregs_etrace_te_inst_decode(&p, c, (size_t)n, &u), PMREGS_OK);
+		CHECK_EQ(pmregs_etrace_te_inst_semantic_get(&p, &u, &s2), PMREGS_OK);
+		if (t.shape == PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY || t.shape == PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA ||
+		    t.shape == PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR) {
+			CHECK(s2.notify == s.notify && s2.updiscon == s.updiscon && s2.irreport == s.irreport);
+			CHECK_EQ(s2.irdepth_reported, s.irreport);
+			CHECK_EQ(s2.irdepth, s.irreport ? s.irdepth : 0);
+			/* the raw bits as the tables define them */
+			{
+				unsigned A = 38;
+				unsigned msb = (unsigned)(t.address >> (A - 1)) & 1u;
+				CHECK_EQ(t.notify, msb ^ s.notify);
+				CHECK_EQ(t.updiscon, t.notify ^ s.updiscon);
+				CHECK_EQ(t.irreport, t.updiscon ^ s.irreport);
+				if (!s.irreport)
+					CHECK_EQ(t.irdepth, t.updiscon ? 0xFFu : 0u);
+			}
+		} else if (t.shape == PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE) {
+			/* irreport compares with the top bit of branch_map, or of branches when there is no map */
+			unsigned ref = t.branches ? (unsigned)(t.branch_map >> (nv_maplen(t.branches) - 1)) & 1u
+						  : (unsigned)(t.branches >> 4) & 1u;
+			CHECK_EQ(t.irreport, ref ^ s.irreport);
+			CHECK_EQ(s2.irreport, s.irreport);
+			CHECK_EQ(s2.notify, 0);
+		} else {
+			CHECK(s2.notify == 0 && s2.irreport == 0 && s2.irdepth_reported == 0);
+		}
+	}
+	/* nothing to report: the flags and irdepth compress away entirely */
+	{
+		pkt_t t;
+		struct pmregs_etrace_te_inst_semantic s;
+		unsigned char c[64];
+		memset(&s, 0, sizeof s);
+		pmregs_etrace_te_inst_init(&t, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
+		t.address = 0x12; /* 2 + 5 address bits + 1 sign: one byte */
+		CHECK_EQ(pmregs_etrace_te_inst_semantic_set(&p, &t, &s), PMREGS_OK);
+		CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), 1);
+		s.notify = 1; /* now bit 40 differs from the address's sign: 41 bits + 1 -> 6 bytes */
+		CHECK_EQ(pmregs_etrace_te_inst_semantic_set(&p, &t, &s), PMREGS_OK);
+		CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), 6);
+		s.notify = 0;
+		s.irreport = 1;
+		s.irdepth = 0x100; /* wider than the 8-bit irdepth */
+		CHECK_EQ(pmregs_etrace_te_inst_semantic_set(&p, &t, &s), PMREGS_ERANGE);
+	}
+}
+
+/* ---- framing ---------------------------------------------------------------------------------------- */
+
+struct frame_vec {
+	const char *what;
+	unsigned srcid_bits, ts_bytes, type_bits, type_inst;
+	unsigned char bytes[16];
+	unsigned n;
+	unsigned length, flow, extend, srcid, type;
+	uint64_t timestamp;
+	unsigned char payload[16];
+	unsigned payload_len;
+};
+
+/*
+ * Encapsulation examples: E-Trace spec "Fragment code and transport"
+ * (6-bit srcID, 2-bit type, 10 = instruction trace) and FZI's encapsulation
+ * tests (8-bit and 4-bit srcID with a 1-byte timestamp; null packets).
+ */
+static const struct frame_vec frames[] = {
+	{"spec: format 2 packet, srcID 1", 6, 0, 2, 2, {0x06, 0x81, 0x32, 0x04, 0x00, 0x00, 0x02}, 7,
+	 6, 0, 0, 1, 2, 0, {0x32, 0x04, 0x00, 0x00, 0x02}, 5},
+	{"spec: format 1 packet, srcID 0xA", 6, 0, 2, 2, {0x08, 0x8A, 0xbd, 0xaa, 0xaa, 0x68, 0x00, 0x00, 0x20}, 9,
+	 8, 0, 0, 0xA, 2, 0, {0xbd, 0xaa, 0xaa, 0x68, 0x00, 0x00, 0x20}, 7},
+	{"spec: format 3.0 packet, srcID 5", 6, 0, 2, 2,
+	 {0x0A, 0x85, 0x73, 0x00, 0x00, 0x00, 0x00, 0x91, 0x82, 0x00, 0x10}, 11,
+	 10, 0, 0, 5, 2, 0, {0x73, 0x00, 0x00, 0x00, 0x00, 0x91, 0x82, 0x00, 0x10}, 9},
+	{"FZI: 8-bit srcID, timestamp", 8, 1, 0, 0,
+	 {0xC9, 0x31, 0x8D, 0x73, 0x00, 0x00, 0x00, 0x00, 0x19, 0x41, 0x00, 0x08}, 12,
+	 9, 2, 1, 0x31, 0, 0x8D, {0x73, 0x00, 0x00, 0x00, 0x00, 0x19, 0x41, 0x00, 0x08}, 9},
+	{"FZI: 4-bit srcID, timestamp", 4, 1, 0, 0,
+	 {0xCA, 0xD3, 0x38, 0x07, 0x00, 0x00, 0x00, 0x90, 0x11, 0x04, 0x80, 0x00}, 12,
+	 10, 2, 1, 3, 0, 0x8D, {0x73, 0x00, 0x00, 0x00, 0x00, 0x19, 0x41, 0x00, 0x08}, 9},
+	{"FZI: null idle, flow 1", 8, 1, 0, 0, {0x20}, 1, 0, 1, 0, 0, 0, 0, {0}, 0},
+	{"FZI: null align, flow 3", 8, 1, 0, 0, {0xE0}, 1, 0, 3, 1, 0, 0, 0, {0}, 0},
+};
+
+static void test_encap(void)
+{
+	size_t i;
+	for (i = 0; i < sizeof frames / sizeof frames[0]; i++) {
+		const struct frame_vec *v = &frames[i];
+		params_t p;
+		struct pmregs_etrace_encap f;
+		unsigned char pay[40], out[64];
+		int rc, n;
+		size_t k;
+		pmregs_etrace_params_default(&p);
+		p.encap_srcid_bits = (uint8_t)v->srcid_bits;
+		p.encap_timestamp_bytes = (uint8_t)v->ts_bytes;
+		p.encap_type_bits = (uint8_t)v->type_bits;
+		p.encap_type_inst = (uint8_t)v->type_inst;
+		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
+		rc = pmregs_etrace_encap_decode(&p, v->bytes, v->n, &f);
+		if (rc != (int)v->n)
+			fprintf(stderr, "%s\n", v->what);
+		CHECK_EQ(rc, v->n);
+		CHECK_EQ(f.length, v->length);
+		CHECK_EQ(f.flow, v->flow);
+		CHECK_EQ(f.extend, v->extend);
+		CHECK_EQ(f.srcid, v->srcid);
+		CHECK_EQ(f.type, v->type);
+		CHECK_EQ(f.timestamp, v->timestamp);
+		CHECK_EQ(f.shape, v->length ? PMREGS_ETRACE_ENCAP_SHAPE_NORMAL
+				 : v->extend ? PMREGS_ETRACE_ENCAP_SHAPE_NULL_ALIGN : PMREGS_ETRACE_ENCAP_SHAPE_NULL_IDLE);
+		n = pmregs_bits_extract_sext(pay, sizeof pay, v->bytes, f.payload_offset, f.payload_bits);
+		CHECK_EQ(n, v->payload_len);
+		CHECK(n >= 0 && memcmp(pay, v->payload, (size_t)n) == 0);
+		/* encoding the fields and the payload gives the same bytes, length computed */
+		f.length = 0;
+		n = pmregs_etrace_encap_encode(&p, &f, v->payload, v->payload_len, out, sizeof out);
+		CHECK_EQ(n, v->n);
+		CHECK(n == (int)v->n && memcmp(out, v->bytes, v->n) == 0);
+		/* every truncation is reported as such */
+		for (k = 0; k < v->n; k++)
+			CHECK_EQ(pmregs_etrace_encap_decode(&p, v->bytes, k, &f), PMREGS_ETRUNC);
+	}
+	{ /* an extend bit with no timestamp configured is fine (0 bytes); a payload too long is refused */
+		params_t p;
+		struct pmregs_etrace_encap f;
+		unsigned char pay[32], out[64];
+		pmregs_etrace_params_default(&p);
+		memset(pay, 0x11, sizeof pay);
+		pmregs_etrace_encap_init(&f, PMREGS_ETRACE_ENCAP_SHAPE_NORMAL);
+		CHECK_EQ(pmregs_etrace_encap_encode(&p, &f, pay, 31, out, sizeof out), 32);
+		CHECK_EQ(out[0], 31);
+		CHECK_EQ(pmregs_etrace_encap_encode(&p, &f, pay, 32, out, sizeof out), PMREGS_ETOOLONG);
+		CHECK_EQ(pmregs_etrace_encap_encode(&p, &f, pay, 31, out, 31), PMREGS_ENOSPC);
+		CHECK_EQ(pmregs_etrace_encap_encode(&p, &f, pay, 0, out, sizeof out), PMREGS_EINVAL);
+	}
+}
+
+/*
+ * Siemens-style header (E-Trace spec text, "Example encapsulated packet
+ * format"; the reference flow's .te_inst_raw files): length in bits 4:0,
+ * message type in 6:5 (2 = te_inst), timestamp-present in bit 7.
+ */
+static void test_smi(void)
+{
+	params_t p;
+	struct pmregs_etrace_smi m;
+	unsigned char out[64];
+	int n;
+	pmregs_etrace_params_default(&p);
+	{ /* reference flow: no index, no timestamp: 0x45 then the 5 payload bytes */
+		static const unsigned char b[] = {0x45, 0x32, 0x04, 0x00, 0x00, 0x02};
+		CHECK_EQ(pmregs_etrace_smi_decode(&p, b, sizeof b, &m), 6);
+		CHECK_EQ(m.shape, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+		CHECK_EQ(m.length, 5);
+		CHECK_EQ(m.msg_type, PMREGS_ETRACE_SMI_MSG_TYPE_TE_INST);
+		CHECK_EQ(m.payload_offset, 8);
+		CHECK_EQ(m.payload_bits, 40);
+		n = pmregs_etrace_smi_encode(&p, &m, b + 1, 5, out, sizeof out);
+		CHECK(n == 6 && memcmp(out, b, 6) == 0);
+	}
+	{ /*
+	   * The order this spec file chooses: index, pad to a byte, then the
+	   * 2-byte timestamp (the specification's listing; FZI reads the time tag
+	   * first). A 5-bit index 0x13 and timestamp 0xBEEF.
+	   */
+		static const unsigned char b[] = {0xC2, 0x13, 0xEF, 0xBE, 0x1f, 0x04};
+		p.smi_index_bits = 5;
+		CHECK_EQ(pmregs_etrace_smi_decode(&p, b, sizeof b, &m), 6);
+		CHECK_EQ(m.index, 0x13);
+		CHECK_EQ(m.timestamp, 0xBEEF);
+		CHECK_EQ(m.timestamp_present, 1);
+		CHECK_EQ(m.payload_offset, 32);
+		n = pmregs_etrace_smi_encode(&p, &m, b + 4, 2, out, sizeof out);
+		CHECK(n == 6 && memcmp(out, b, 6) == 0);
+		/* non-zero pad bits after the index are not a message */
+		{
+			unsigned char c[6];
+			memcpy(c, b, 6);
+			c[1] = 0x33;
+			CHECK_EQ(pmregs_etrace_smi_decode(&p, c, 6, &m), PMREGS_EINVAL);
+		}
+	}
+	{ /* a zero byte between messages is fill; other length-0 headers are not defined */
+		static const unsigned char z[] = {0x00}, bad[] = {0x40};
+		CHECK_EQ(pmregs_etrace_smi_decode(&p, z, 1, &m), 1);
+		CHECK_EQ(m.shape, PMREGS_ETRACE_SMI_SHAPE_FILL);
+		CHECK_EQ(pmregs_etrace_smi_decode(&p, bad, 1, &m), PMREGS_EINVAL);
+	}
+}
+
+/* ---- the stream walker ----------------------------------------------------------------------------- */
+
+struct expect {
+	size_t offset, size;
+	int kind; /* 0 frame with te_inst, 1 null, 2 garbage (error item) */
+	pkt_t pkt;
+};
+
+static void test_stream(void)
+{
+	static unsigned char buf[1 << 16];
+	static struct expect ex[4096];
+	int round;
+	for (round = 0; round < 40; round++) {
+		params_t p;
+		size_t len = 0, nex = 0, e, covered = 0;
+		struct pmregs_etrace_encap_stream s;
+		struct pmregs_etrace_encap_stream_item it;
+		unsigned resync;
+		param_set(round % NSETS, &p);
+		p.encap_srcid_bits = (uint8_t)(rnd() % 17);
+		p.encap_timestamp_bytes = (uint8_t)(rnd() % 9);
+		p.encap_type_bits = (uint8_t)(rnd() % 3);
+		p.encap_type_inst = (uint8_t)(p.encap_type_bits ? rnd() % (1u << p.encap_type_bits) : 0);
+		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
+		resync = 32u + p.encap_srcid_bits / 8u + p.encap_timestamp_bytes;
+		while (len < sizeof buf - 200 && nex < 4000) {
+			unsigned r = (unsigned)(rnd() % 100);
+			struct expect *x = &ex[nex];
+			x->offset = len;
+			if (r < 3) { /* garbage, then a zero run long enough to resynchronise */
+				size_t g = 1 + rnd() % 40, z = resync + rnd() % 4, j;
+				buf[len++] = 0x1F; /* a header claiming 31 bytes ... */
+				for (j = 1; j < g; j++)
+					buf[len++] = (unsigned char)(rnd() | 1);
+				buf[len++] = 0xFF; /* ... ending inside an impossible payload is not guaranteed: */
+				for (j = 0; j < z; j++)
+					buf[len++] = 0;
+				x->kind = 2;
+				x->size = len - x->offset;
+			} else if (r < 8) { /* null packets */
+				struct pmregs_etrace_encap f;
+				int n;
+				pmregs_etrace_encap_init(&f, (rnd() & 1) ? PMREGS_ETRACE_ENCAP_SHAPE_NULL_ALIGN
+								     : PMREGS_ETRACE_ENCAP_SHAPE_NULL_IDLE);
+				f.flow = (uint8_t)(rnd() & 3);
+				n = pmregs_etrace_encap_encode(&p, &f, 0, 0, buf + len, sizeof buf - len);
+				CHECK_EQ(n, 1);
+				len += 1;
+				x->kind = 1;
+				x->size = 1;
+			} else {
+				struct pmregs_etrace_encap f;
+				unsigned char pay[64];
+				int n, m;
+				do {
+					random_packet(&p, &x->pkt);
+					n = pmregs_etrace_te_inst_encode(&p, &x->pkt, pay, sizeof pay);
+				} while (n < 0 || n > 28);
+				pmregs_etrace_encap_init(&f, PMREGS_ETRACE_ENCAP_SHAPE_NORMAL);
+				f.flow = (uint8_t)(rnd() & 3);
+				f.extend = (uint8_t)(p.encap_timestamp_bytes ? rnd() & 1 : 0);
+				f.srcid = (uint16_t)(rnd() & mask(p.encap_srcid_bits));
+				f.timestamp = f.extend ? rnd() & mask(8u * p.encap_timestamp_bytes) : 0;
+				f.type = p.encap_type_inst;
+				m = pmregs_etrace_encap_encode(&p, &f, pay, (size_t)n, buf + len, sizeof buf - len);
+				CHECK(m > 0);
+				if (m <= 0)
+					break;
+				len += (size_t)m;
+				x->kind = 0;
+				x->size = (size_t)m;
+			}
+			nex++;
+		}
+		/*
+		 * Walk it. Every real packet comes back at its offset; a bad item
+		 * starts inside a garbage block (garbage may also happen to read as
+		 * packets) and ends exactly where that block's zero run ends.
+		 */
+		pmregs_etrace_encap_stream_init(&s, buf, len, 1);
+		e = 0;
+		while (pmregs_etrace_encap_stream_next(&s, &p, &it)) {
+			CHECK_EQ(it.offset, covered);
+			covered += it.size;
+			while (e < nex && ex[e].offset + ex[e].size <= it.offset)
+				e++;
+			if (e == nex)
+				continue;
+			if (it.status < 0) {
+				/* zero bytes right after the run (null idle packets) extend it */
+				size_t end = ex[e].offset + ex[e].size;
+				while (end < len && buf[end] == 0)
+					end++;
+				CHECK(ex[e].kind == 2 && it.offset >= ex[e].offset && it.offset + it.size == end);
+			} else if (ex[e].kind != 2) {
+				CHECK_EQ(it.offset, ex[e].offset);
+				CHECK_EQ(it.size, ex[e].size);
+				if (ex[e].kind == 0)
+					CHECK(it.has_payload && same(&it.payload, &ex[e].pkt));
+				else
+					CHECK(!it.has_payload);
+			}
+		}
+		CHECK_EQ(covered, len);
+		/* every truncation of the stream ends in one ETRUNC item (or at a boundary) and covers it all */
+		if (round < 4) {
+			size_t cut;
+			for (cut = len > 600 ? len - 600 : 0; cut < len; cut++) {
+				size_t cov = 0;
+				int last = 0;
+				pmregs_etrace_encap_stream_init(&s, buf, cut, 1);
+				while (pmregs_etrace_encap_stream_next(&s, &p, &it)) {
+					cov += it.size;
+					last = it.status;
+				}
+				CHECK_EQ(cov, cut);
+				(void)last;
+			}
+		}
+	}
+	{ /* starting without sync: the bytes before the first zero run are one ENOENT item */
+		params_t p;
+		static const unsigned char b[] = {0x45, 0x99, 0x00, 0x00, 0x06, 0x81, 0x32, 0x04, 0x00, 0x00, 0x02};
+		struct pmregs_etrace_encap_stream s;
+		struct pmregs_etrace_encap_stream_item it;
+		unsigned char big[80];
+		pmregs_etrace_params_default(&p);
+		p.encap_srcid_bits = 6;
+		p.encap_type_bits = 2;
+		p.encap_type_inst = 2;
+		memset(big, 0, sizeof big);
+		memcpy(big, b, 2);
+		memcpy(big + 40, b + 4, 7);
+		pmregs_etrace_encap_stream_init(&s, big, 47, 0);
+		CHECK_EQ(pmregs_etrace_encap_stream_next(&s, &p, &it), 1);
+		CHECK_EQ(it.status, PMREGS_ENOENT);
+		CHECK_EQ(it.size, 40);
+		CHECK_EQ(pmregs_etrace_encap_stream_next(&s, &p, &it), 1);
+		CHECK_EQ(it.status, PMREGS_OK);
+		CHECK_EQ(it.offset, 40);
+		CHECK(it.has_payload);
+		CHECK_EQ(it.payload.shape, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
+		CHECK_EQ(pmregs_etrace_encap_stream_next(&s, &p, &it), 0);
+	}
+}
+
+int main(void)
+{
+	test_spec_examples();
+	test_params();
+	test_compression_rules();
+	test_encap();
+	test_smi();
+	test_semantic();
+	test_stream();
+	test_random_bytes();
+	test_round_trips();
+	printf("%lu checks, %lu failed\n", checks, failures);
+	return failures != 0;
+}
