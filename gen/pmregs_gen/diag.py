@@ -65,4 +65,6 @@ CODES = {
     "PMR091": "a width or size expression can leave its legal range",
     "PMR092": "a parameter's default, minimum and maximum disagree",
     "PMR093": "a packet field attribute is misused (differential, rest, value, size)",
+    "PMR080": "matcher rule or parameters are inconsistent",
+    "PMR081": "range cover cannot be built on its matcher",
 }

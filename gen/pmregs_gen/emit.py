@@ -100,6 +100,8 @@ class HeaderView:
         self.registers = self.registers_view()
         self.records = [self.record_view(r) for r in fam.records]
         self.tables = [self.table_view(t) for t in fam.tables]
+        from .matcher import views as matcher_views
+        self.matchers, self.range_covers = matcher_views(self)
         self.functions = [self.function_view(f) for f in fam.functions]
         from .encoder import view as encoder_view
         self.encoders = [encoder_view(self, E) for E in fam.encoders]
@@ -479,9 +481,10 @@ class HeaderView:
         name = S(self.n.function(F), F.node, f"function '{F.name}'")
         params = []
         for pn, pt in F.params:
-            _, ctype, _ = type_info(self.fam, pt)
+            pkind, ctype, pref = type_info(self.fam, pt)
             used = re.search(r"(?<![A-Za-z0-9_])" + re.escape(pn) + r"(?![A-Za-z0-9_])", F.c_expr or "")
-            params.append({"name": pn, "ctype": ctype, "used": bool(used)})
+            decl = f"const {ctype} {pn}[{pref}]" if pkind == "array" else f"{ctype} {pn}"
+            params.append({"name": pn, "ctype": ctype, "decl": decl, "used": bool(used)})
         _, rtype, _ = type_info(self.fam, F.returns)
         return {"name": name, "params": params, "rtype": rtype, "body": F.c_expr,
                 "doc": wrap(F.doc) if F.doc else [], "source": F.source,

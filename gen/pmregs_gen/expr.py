@@ -11,12 +11,23 @@ read like the manuals' formulas:
     a if cond else b          selection (compiles to ?:, no branch needed)
     replace(reg, f=x, g=y)    reg with fields f and g replaced
     other_function(args)      a function defined earlier in the same spec
+    arr[i]  arr[2*i+1]        element of an array parameter (type `u64[8]`); a constant
+                              index is checked against the length, a variable one is
+                              reduced modulo the length, so no index reads out of bounds
+    layout(x)                 x viewed as a register of that layout: `ibr_ctl(ibr[1]).x`
+    matcher(a, b, c)          a matcher (matcher.py): per-bit-range compare rules
+    any(e for i in range(n))  e with i = 0 .. n-1 (constants), joined by `or`;
+    all(e for i in range(n))  the same joined by `and`; unrolled, never a loop
 
-Every value is computed in uint64_t (or int for truth values) with explicit
-casts, so the C is warning-free under -Wconversion -Wsign-conversion.
+`and`, `or` and `not` work on truth values (0 or 1) and compile to the bitwise
+`&`, `|` and `!`: nothing in the language has side effects, so both operands
+can always be evaluated, and the result carries no branch. Every value is
+computed in uint64_t (or int for truth values) with explicit casts, so the C is
+warning-free under -Wconversion -Wsign-conversion.
 """
 
 import ast
+import re
 
 from .cnames import Names
 
@@ -27,6 +38,23 @@ class ExprError(Exception):
     def __init__(self, node, code, msg):
         super().__init__(msg)
         self.node, self.code, self.msg = node, code, msg
+
+
+def bool_operand(code):
+    """A truth value as an operand of & or |, cast to int."""
+    return f"(int){code}" if _one_group(code) else f"(int)({code})"
+
+
+def _one_group(code):
+    """Whether code is one parenthesised expression: '(a | b)' but not '(a) | (b)'."""
+    if not (code.startswith("(") and code.endswith(")")):
+        return False
+    depth = 0
+    for k, ch in enumerate(code):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and k < len(code) - 1:
+            return False
+    return True
 
 
 class Val:
@@ -57,6 +85,9 @@ def type_info(fam, t):
         return ("bool", "int", None)
     if t in ("u8", "u16", "u32", "u64"):
         return ("int", f"uint{t[1:]}_t", None)
+    am = re.match(r"^u(8|16|32|64)\[(\d+)\]$", t)
+    if am:                                  # an array parameter: element type, ref = length
+        return ("array", f"uint{am.group(1)}_t", int(am.group(2)))
     L = fam.layout(t)
     if L is not None:
         return ("layout", f"uint{L.width}_t", L)
@@ -70,6 +101,8 @@ class Compiler:
         self.n = Names(fam)
         self.params = {p: type_info(fam, t) for p, t in fn.params}
         self.funcs = {f.name: f for f in fam.functions}   # only those defined earlier
+        self.matchers = {m.name: m for m in getattr(fam, "matchers", [])}
+        self.consts = {}                    # loop variables of any()/all() being unrolled
 
     def fail(self, node, code, msg):
         raise ExprError(node, code, msg)
@@ -78,18 +111,24 @@ class Compiler:
     def u64(self, v, node):
         if v.kind == "enum":
             self.fail(node, "PMR042", f"an enum value ({v.ref.name}) cannot be used as a number")
+        if v.kind == "array":
+            self.fail(node, "PMR042", "an array is not a number; index it: name[i]")
         return v.code if v.ctype == U64 else f"(({U64})({v.code}))"
 
     def truth(self, v, node):
         if v.kind == "bool":
             return v.code
-        if v.kind == "enum":
-            self.fail(node, "PMR042", f"an enum value ({v.ref.name}) is not a truth value")
+        if v.kind in ("enum", "array"):
+            self.fail(node, "PMR042", f"{'an enum value' if v.kind == 'enum' else 'an array'} is not a truth value")
         return f"({v.code} != 0)"
 
     def to_type(self, v, t, node):
         """Convert Val v to spec type t, returning C text."""
         kind, ctype, ref = type_info(self.fam, t)
+        if kind == "array":
+            if v.kind != "array" or v.ctype != ctype or v.ref != ref:
+                self.fail(node, "PMR042", f"expected an array parameter of type {t}")
+            return v.code
         if kind == "bool":
             return self.truth(v, node)
         if kind == "enum":
@@ -114,8 +153,12 @@ class Compiler:
         self.fail(node, "PMR042", f"constant {node.value!r} is not a 64-bit unsigned integer")
 
     def c_Name(self, node):
+        if node.id in self.consts:
+            return self.c_Constant(ast.Constant(self.consts[node.id]))
         if node.id in self.params:
             kind, ctype, ref = self.params[node.id]
+            if kind == "bool":              # a caller may pass any non-zero int for true
+                return Val(f"({node.id} != 0)", kind, ctype, ref)
             return Val(node.id, kind, ctype, ref)
         self.fail(node, "PMR041", f"'{node.id}' is not a parameter of '{self.fn.name}'")
 
@@ -151,8 +194,36 @@ class Compiler:
             return node.value
         self.fail(node, "PMR042", "a bit range needs constant bounds")
 
+    def const_value(self, node):
+        """The value of a constant integer expression (loop variables included), else None."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            return node.value
+        if isinstance(node, ast.Name) and node.id in self.consts:
+            return self.consts[node.id]
+        if isinstance(node, ast.BinOp) and type(node.op) in (ast.Add, ast.Sub, ast.Mult):
+            a, b = self.const_value(node.left), self.const_value(node.right)
+            if a is not None and b is not None:
+                return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}[type(node.op)]
+        return None
+
+    def element(self, v, sl):
+        """arr[index] for an array parameter v of v.ref elements."""
+        n = v.ref
+        k = self.const_value(sl)
+        if k is not None:
+            if not 0 <= k < n:
+                self.fail(sl, "PMR042", f"index {k} is outside the {n} elements of '{v.code}'")
+            return Val(f"{v.code}[{k}]", "int", v.ctype)
+        i = self.u64(self.compile(sl), sl)
+        idx = f"({i} & {n - 1})" if n & (n - 1) == 0 else f"({i} % {n})"
+        return Val(f"{v.code}[{idx}]", "int", v.ctype)
+
     def c_Subscript(self, node):
         v = self.compile(node.value)
+        if v.kind == "array":
+            if isinstance(node.slice, ast.Slice):
+                self.fail(node.slice, "PMR042", "an array takes one index, not a range")
+            return self.element(v, node.slice)
         x = self.u64(v, node.value)
         sl = node.slice
         if isinstance(sl, ast.Slice):
@@ -173,8 +244,12 @@ class Compiler:
         return Val(f"(({x} >> ({i} & 63)) & 1)", "int", U64)
 
     def c_BoolOp(self, node):
-        op = " && " if isinstance(node.op, ast.And) else " || "
-        return Val("(" + op.join(self.truth(self.compile(v), v) for v in node.values) + ")", "bool", "int")
+        # Truth values are 0 or 1 and nothing has side effects: & and | need no branch.
+        # The (int) casts tell compilers the bitwise operator is meant (clang's
+        # -Wbitwise-instead-of-logical would flag comparisons and calls otherwise).
+        op = " & " if isinstance(node.op, ast.And) else " | "
+        return Val("(" + op.join(bool_operand(self.truth(self.compile(v), v)) for v in node.values) + ")",
+                   "bool", "int")
 
     def c_UnaryOp(self, node):
         v = self.compile(node.operand)
@@ -236,6 +311,21 @@ class Compiler:
         fname = node.func.id
         if fname == "replace":
             return self.replace(node)
+        if fname in ("any", "all"):
+            return self.unroll(node, fname)
+        if fname in self.matchers:
+            M = self.matchers[fname]
+            if node.keywords or len(node.args) != len(M.params):
+                self.fail(node, "PMR042", f"matcher '{fname}' takes {len(M.params)} arguments"
+                          f" ({', '.join(p for _, p in M.params)})")
+            args = [self.u64(self.compile(a), a) for a in node.args]
+            return Val(f"{self.n.function(M)}({', '.join(args)})", "bool", "int")
+        L = self.fam.layout(fname)
+        if L is not None and fname not in self.funcs:
+            if node.keywords or len(node.args) != 1:
+                self.fail(node, "PMR042", f"'{fname}(x)' views one value as a register of layout '{fname}'")
+            x = self.u64(self.compile(node.args[0]), node.args[0])
+            return Val(x if L.width == 64 else f"((uint{L.width}_t)({x}))", "layout", f"uint{L.width}_t", L)
         F = self.funcs.get(fname)
         if F is None:
             self.fail(node.func, "PMR041", f"'{fname}' is not a function defined earlier in this spec")
@@ -244,6 +334,38 @@ class Compiler:
         args = [self.to_type(self.compile(a), t, a) for a, (_, t) in zip(node.args, F.params)]
         kind, ctype, ref = type_info(self.fam, F.returns)
         return Val(f"{self.n.function(F)}({', '.join(args)})", kind, ctype, ref)
+
+    def unroll(self, node, fname):
+        """any(e for i in range(n)) / all(...): e once per constant i, joined by | or &."""
+        usage = f"write {fname}(expression for i in range(n))"
+        if node.keywords or len(node.args) != 1 or not isinstance(node.args[0], ast.GeneratorExp):
+            self.fail(node, "PMR040", usage)
+        g = node.args[0]
+        comp = g.generators[0]
+        if len(g.generators) != 1 or comp.ifs or comp.is_async or not isinstance(comp.target, ast.Name):
+            self.fail(g, "PMR040", f"{usage}: one 'for' over one name, no 'if'")
+        var = comp.target.id
+        if var in self.params or var in self.consts:
+            self.fail(comp.target, "PMR042", f"loop variable '{var}' hides a parameter or an outer loop variable")
+        it = comp.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+                and 1 <= len(it.args) <= 2 and not it.keywords):
+            self.fail(it, "PMR040", f"{usage}: the loop runs over range(n) or range(lo, hi)")
+        bounds = [self.const_value(a) for a in it.args]
+        if None in bounds:
+            self.fail(it, "PMR042", "range() needs constant bounds")
+        lo, hi = (0, bounds[0]) if len(bounds) == 1 else bounds
+        if not 0 < hi - lo <= 64:
+            self.fail(it, "PMR042", f"range({lo}, {hi}) must give 1 to 64 values")
+        parts = []
+        for k in range(lo, hi):
+            self.consts[var] = k
+            try:
+                parts.append(self.truth(self.compile(g.elt), g.elt))
+            finally:
+                del self.consts[var]
+        op = " | " if fname == "any" else " & "
+        return Val("(" + op.join(bool_operand(p) for p in parts) + ")", "bool", "int")
 
     def replace(self, node):
         if len(node.args) != 1 or not node.keywords:

@@ -25,7 +25,8 @@ def set_ctype(fam, t):
     return "uint32_t" if all(vv < 32 for _, vv, _ in E.values) else "uint64_t"
 
 FAMILY_KEYS = ("family", "title", "doc", "sources", "bit_order", "width", "facts", "constants",
-               "enums", "layouts", "registers", "records", "tables", "functions", "encoders", "params", "param_checks", "widths", "packets", "streams")
+               "enums", "layouts", "registers", "records", "tables", "matchers", "range_covers",
+               "functions", "encoders", "params", "param_checks", "widths", "packets", "streams")
 
 
 def mask_of(width):
@@ -251,6 +252,8 @@ class Family:
         self.registers = []
         self.records = []
         self.tables = []
+        self.matchers = []                  # bit-range compare rules (matcher.py)
+        self.range_covers = []              # address range -> (address, mask) pairs (matcher.py)
         self.functions = []
         self.encoders = []                  # event encoders (encoder.py)
 
@@ -311,6 +314,9 @@ class Builder:
         self.diag.check()
         from . import refs
         refs.resolve(self)                  # ref:<target> names become row indices
+        self.diag.check()
+        from . import matcher
+        matcher.load(self, m)               # functions may call matchers
         self.diag.check()
         self.section(m, "functions", self.function, seq=True)
         self.diag.check()
@@ -1019,7 +1025,7 @@ class Builder:
         pm = self.r.mapping(m.get("params"), "params") if m.get("params") is not None else None
         for k, v in (pm.pairs if pm else []):
             pn = self.r.check_name(k, k.text, "parameter")
-            pt = self.ctype(v, allow_named=True)
+            pt = self.ctype(v, allow_named=True, allow_list=True)   # u64[8]: an array of register values
             if pn is None or pt is None:
                 return
             if any(p[0] == pn for p in F.params):

@@ -3635,7 +3635,7 @@ static inline int pmregs_netburst_cccr_compare_output(uint64_t cccr, uint8_t cou
  */
 static inline uint8_t pmregs_netburst_cccr_increment(uint64_t cccr, uint8_t count, int prev)
 {
-	return ((uint8_t)(((!(pmregs_netburst_cccr_enable_get(cccr) != 0)) ? PMREGS_U64(0) : ((!(pmregs_netburst_cccr_compare_get(cccr) != 0)) ? ((uint64_t)(count)) : ((pmregs_netburst_cccr_compare_output(cccr, ((uint8_t)(((uint64_t)(count))))) && (!((pmregs_netburst_cccr_edge_get(cccr) != 0) && prev))) ? PMREGS_U64(1) : PMREGS_U64(0))))));
+	return ((uint8_t)(((!(pmregs_netburst_cccr_enable_get(cccr) != 0)) ? PMREGS_U64(0) : ((!(pmregs_netburst_cccr_compare_get(cccr) != 0)) ? ((uint64_t)(count)) : (((int)(pmregs_netburst_cccr_compare_output(cccr, ((uint8_t)(((uint64_t)(count)))))) & (int)(!((int)(pmregs_netburst_cccr_edge_get(cccr) != 0) & (int)(prev != 0)))) ? PMREGS_U64(1) : PMREGS_U64(0))))));
 }
 
 /*
@@ -4170,43 +4170,43 @@ static inline int pmregs_netburst_event_encode_option(const struct pmregs_netbur
 		out->check = PMREGS_NETBURST_EVENT_CHECK_UNKNOWN_MASK_BIT; /* a mask bit the event does not define */
 		return PMREGS_EINVAL;
 	}
-	if (((((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) && (((uint64_t)(r->model)) > PMREGS_U64(0xf)))) {
+	if (((int)(((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) & (int)(((uint64_t)(r->model)) > PMREGS_U64(0xf)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_MODEL_RANGE; /* model is not a family 0FH model number (0-15) nor PMREGS_NETBURST_MODEL_ANY */
 		return PMREGS_ERANGE;
 	}
-	if (((((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) && (!(((((uint64_t)(row_event->models)) >> (((uint64_t)(r->model)) & 63)) & PMREGS_U64(1)) != 0)))) {
+	if (((int)(((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) & (int)(!(((((uint64_t)(row_event->models)) >> (((uint64_t)(r->model)) & 63)) & PMREGS_U64(1)) != 0)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_EVENT_MODEL; /* the event does not exist on this model */
 		return PMREGS_EINVAL;
 	}
-	if (((!(r->ht != 0)) && ((r->t1_os != 0) || (r->t1_usr != 0)))) {
+	if (((int)(!(r->ht != 0)) & (int)((int)(r->t1_os != 0) | (int)(r->t1_usr != 0)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_NOHT_T1_BITS; /* T1_OS/T1_USR are reserved on processors without Hyper-Threading */
 		return PMREGS_EINVAL;
 	}
-	if (((!(r->ht != 0)) && (r->ovf_pmi_t1 != 0))) {
+	if (((int)(!(r->ht != 0)) & (int)(r->ovf_pmi_t1 != 0))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_NOHT_PMI_T1; /* OVF_PMI_T1 is reserved on processors without Hyper-Threading */
 		return PMREGS_EINVAL;
 	}
-	if (((!(r->ht != 0)) && (((uint64_t)(r->active_thread)) != ((uint64_t)(PMREGS_NETBURST_ACTIVE_THREAD_REQUIRED_NOHT))))) {
+	if (((int)(!(r->ht != 0)) & (int)(((uint64_t)(r->active_thread)) != ((uint64_t)(PMREGS_NETBURST_ACTIVE_THREAD_REQUIRED_NOHT))))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_NOHT_ACTIVE_THREAD; /* processors without Hyper-Threading require active thread 11B */
 		return PMREGS_EINVAL;
 	}
-	if (((!(r->compare != 0)) && ((r->complement != 0) || (r->edge != 0) || (((uint64_t)(r->threshold)) != PMREGS_U64(0))))) {
+	if (((int)(!(r->compare != 0)) & (int)((int)(r->complement != 0) | (int)(r->edge != 0) | (int)(((uint64_t)(r->threshold)) != PMREGS_U64(0))))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_COMPARE_NEEDED; /* complement, edge and threshold act only with compare set */
 		return PMREGS_EINVAL;
 	}
-	if (((r->ext_cascade != 0) && (((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) && (!(((((uint64_t)(PMREGS_NETBURST_EXT_CASCADE_MODELS)) >> (((uint64_t)(r->model)) & 63)) & PMREGS_U64(1)) != 0)))) {
+	if (((int)(r->ext_cascade != 0) & (int)(((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) & (int)(!(((((uint64_t)(PMREGS_NETBURST_EXT_CASCADE_MODELS)) >> (((uint64_t)(r->model)) & 63)) & PMREGS_U64(1)) != 0)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_EXT_CASCADE_MODEL; /* the extended cascade exists on models 02H, 03H, 04H and 06H only */
 		return PMREGS_EINVAL;
 	}
-	if (((((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) && (!(((((uint64_t)(row_escr->models)) >> (((uint64_t)(r->model)) & 63)) & PMREGS_U64(1)) != 0)))) {
+	if (((int)(((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) & (int)(!(((((uint64_t)(row_escr->models)) >> (((uint64_t)(r->model)) & 63)) & PMREGS_U64(1)) != 0)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_ESCR_MODEL; /* the ESCR does not exist on this model */
 		return PMREGS_EINVAL;
 	}
-	if (((((uint64_t)(row_event->cccr_select)) != ((uint64_t)(row_escr->escr_select))) && (r->select_policy == PMREGS_NETBURST_SELECT_POLICY_REFUSE))) {
+	if (((int)(((uint64_t)(row_event->cccr_select)) != ((uint64_t)(row_escr->escr_select))) & (int)(r->select_policy == PMREGS_NETBURST_SELECT_POLICY_REFUSE))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_SELECT_CONFLICT; /* the manual's CCCR select for this event picks another ESCR than the one listed for it; choose a select_policy */
 		return PMREGS_EINVAL;
 	}
-	if (((r->ext_cascade != 0) && (!((&pmregs_netburst_registers(0)[row_counter->cccr])->ext_cascade != 0)))) {
+	if (((int)(r->ext_cascade != 0) & (int)(!((&pmregs_netburst_registers(0)[row_counter->cccr])->ext_cascade != 0)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_EXT_CASCADE_COUNTER; /* only IQ_CCCR0, IQ_CCCR3, IQ_CCCR4 and IQ_CCCR5 have the extended-cascade bit */
 		return PMREGS_EINVAL;
 	}

@@ -8,6 +8,7 @@
 
 #include "base.h"
 #include "etrace.h"
+#include "itanium.h"
 #include "netburst.h"
 #include "ppc604.h"
 #include "x86.h"

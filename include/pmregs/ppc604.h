@@ -2280,7 +2280,7 @@ static inline int pmregs_ppc604_pmc_is_negative(uint32_t value)
  */
 static inline int pmregs_ppc604_counting_enabled(uint32_t mmcr0, int pr, int pm)
 {
-	return ((!(pmregs_ppc604_mmcr0_fc_get(mmcr0) != 0)) && (!((pmregs_ppc604_mmcr0_fcs_get(mmcr0) != 0) && (!pr))) && (!((pmregs_ppc604_mmcr0_fcp_get(mmcr0) != 0) && pr)) && (!((pmregs_ppc604_mmcr0_fcm1_get(mmcr0) != 0) && pm)) && (!((pmregs_ppc604_mmcr0_fcm0_get(mmcr0) != 0) && (!pm))));
+	return ((int)(!(pmregs_ppc604_mmcr0_fc_get(mmcr0) != 0)) & (int)(!((int)(pmregs_ppc604_mmcr0_fcs_get(mmcr0) != 0) & (int)(!(pr != 0)))) & (int)(!((int)(pmregs_ppc604_mmcr0_fcp_get(mmcr0) != 0) & (int)(pr != 0))) & (int)(!((int)(pmregs_ppc604_mmcr0_fcm1_get(mmcr0) != 0) & (int)(pm != 0))) & (int)(!((int)(pmregs_ppc604_mmcr0_fcm0_get(mmcr0) != 0) & (int)(!(pm != 0)))));
 }
 
 /*
@@ -2298,7 +2298,7 @@ static inline int pmregs_ppc604_counting_enabled(uint32_t mmcr0, int pr, int pm)
  */
 static inline int pmregs_ppc604_pmcn_released(uint32_t mmcr0, uint32_t pmc1, int pmi_signalled)
 {
-	return ((!(pmregs_ppc604_mmcr0_trigger_get(mmcr0) != 0)) || (pmregs_ppc604_pmc_negative_get(pmc1) != 0) || pmi_signalled);
+	return ((int)(!(pmregs_ppc604_mmcr0_trigger_get(mmcr0) != 0)) | (int)(pmregs_ppc604_pmc_negative_get(pmc1) != 0) | (int)(pmi_signalled != 0));
 }
 
 /*
@@ -2311,7 +2311,7 @@ static inline int pmregs_ppc604_pmcn_released(uint32_t mmcr0, uint32_t pmc1, int
  */
 static inline int pmregs_ppc604_pmc_counts(uint8_t n, uint32_t mmcr0, int pr, int pm, uint32_t pmc1, int pmi_signalled)
 {
-	return (pmregs_ppc604_counting_enabled(((uint32_t)(((uint64_t)(mmcr0)))), pr, pm) && ((((uint64_t)(n)) == PMREGS_U64(1)) || pmregs_ppc604_pmcn_released(((uint32_t)(((uint64_t)(mmcr0)))), ((uint32_t)(((uint64_t)(pmc1)))), pmi_signalled)));
+	return ((int)(pmregs_ppc604_counting_enabled(((uint32_t)(((uint64_t)(mmcr0)))), (pr != 0), (pm != 0))) & (int)((int)(((uint64_t)(n)) == PMREGS_U64(1)) | (int)(pmregs_ppc604_pmcn_released(((uint32_t)(((uint64_t)(mmcr0)))), ((uint32_t)(((uint64_t)(pmc1)))), (pmi_signalled != 0)))));
 }
 
 /*
@@ -2326,7 +2326,7 @@ static inline int pmregs_ppc604_pmc_counts(uint8_t n, uint32_t mmcr0, int pr, in
  */
 static inline int pmregs_ppc604_pmi_condition(uint32_t mmcr0, uint32_t pmc1, int pmcn_negative, int tb_transition)
 {
-	return ((pmregs_ppc604_mmcr0_pmxe_get(mmcr0) != 0) && (((pmregs_ppc604_mmcr0_pmc1ce_get(mmcr0) != 0) && (pmregs_ppc604_pmc_negative_get(pmc1) != 0)) || ((pmregs_ppc604_mmcr0_pmcnce_get(mmcr0) != 0) && pmcn_negative) || ((pmregs_ppc604_mmcr0_tbee_get(mmcr0) != 0) && tb_transition)));
+	return ((int)(pmregs_ppc604_mmcr0_pmxe_get(mmcr0) != 0) & (int)((int)((int)(pmregs_ppc604_mmcr0_pmc1ce_get(mmcr0) != 0) & (int)(pmregs_ppc604_pmc_negative_get(pmc1) != 0)) | (int)((int)(pmregs_ppc604_mmcr0_pmcnce_get(mmcr0) != 0) & (int)(pmcn_negative != 0)) | (int)((int)(pmregs_ppc604_mmcr0_tbee_get(mmcr0) != 0) & (int)(tb_transition != 0))));
 }
 
 /*
@@ -2343,7 +2343,7 @@ static inline int pmregs_ppc604_pmi_condition(uint32_t mmcr0, uint32_t pmc1, int
  */
 static inline int pmregs_ppc604_pmxe_after_pmi(enum pmregs_ppc604_cpu model, uint32_t mmcr0)
 {
-	return ((((model == PMREGS_PPC604_CPU_PPC604) || (model == PMREGS_PPC604_CPU_MPC7400) || (model == PMREGS_PPC604_CPU_MPC745X)) ? PMREGS_U64(0) : ((uint64_t)(pmregs_ppc604_mmcr0_pmxe_get(mmcr0)))) != 0);
+	return ((((int)(model == PMREGS_PPC604_CPU_PPC604) | (int)(model == PMREGS_PPC604_CPU_MPC7400) | (int)(model == PMREGS_PPC604_CPU_MPC745X)) ? PMREGS_U64(0) : ((uint64_t)(pmregs_ppc604_mmcr0_pmxe_get(mmcr0)))) != 0);
 }
 
 #endif /* !__ASSEMBLER__ */

@@ -11228,7 +11228,7 @@ static inline enum pmregs_x86_freeze_flavour pmregs_x86_freeze_flavour_of(uint8_
  */
 static inline uint64_t pmregs_x86_pmi_debugctl(uint8_t version, uint64_t debugctl)
 {
-	return (((pmregs_x86_debugctl_freeze_lbrs_on_pmi_get(debugctl) != 0) && (pmregs_x86_freeze_flavour_of(((uint8_t)(((uint64_t)(version))))) == PMREGS_X86_FREEZE_FLAVOUR_LEGACY)) ? pmregs_x86_debugctl_lbr_set(debugctl, PMREGS_U64(0)) : debugctl);
+	return (((int)(pmregs_x86_debugctl_freeze_lbrs_on_pmi_get(debugctl) != 0) & (int)(pmregs_x86_freeze_flavour_of(((uint8_t)(((uint64_t)(version))))) == PMREGS_X86_FREEZE_FLAVOUR_LEGACY)) ? pmregs_x86_debugctl_lbr_set(debugctl, PMREGS_U64(0)) : debugctl);
 }
 
 /*
@@ -11247,7 +11247,7 @@ static inline uint64_t pmregs_x86_pmi_debugctl(uint8_t version, uint64_t debugct
  */
 static inline uint64_t pmregs_x86_pmi_global_ctrl(uint8_t version, uint64_t debugctl, uint64_t ctrl)
 {
-	return (((pmregs_x86_debugctl_freeze_perfmon_on_pmi_get(debugctl) != 0) && (pmregs_x86_freeze_flavour_of(((uint8_t)(((uint64_t)(version))))) == PMREGS_X86_FREEZE_FLAVOUR_LEGACY)) ? PMREGS_U64(0) : ctrl);
+	return (((int)(pmregs_x86_debugctl_freeze_perfmon_on_pmi_get(debugctl) != 0) & (int)(pmregs_x86_freeze_flavour_of(((uint8_t)(((uint64_t)(version))))) == PMREGS_X86_FREEZE_FLAVOUR_LEGACY)) ? PMREGS_U64(0) : ctrl);
 }
 
 /*
@@ -11269,7 +11269,7 @@ static inline uint64_t pmregs_x86_pmi_global_ctrl(uint8_t version, uint64_t debu
  */
 static inline uint64_t pmregs_x86_pmi_global_status(uint8_t version, uint64_t debugctl, uint64_t status)
 {
-	return pmregs_x86_perf_global_status_ctr_frz_set(pmregs_x86_perf_global_status_lbr_frz_set(status, ((uint64_t)(((pmregs_x86_perf_global_status_lbr_frz_get(status) != 0) || ((pmregs_x86_debugctl_freeze_lbrs_on_pmi_get(debugctl) != 0) && (pmregs_x86_freeze_flavour_of(((uint8_t)(((uint64_t)(version))))) == PMREGS_X86_FREEZE_FLAVOUR_STREAMLINED)))))), ((uint64_t)(((pmregs_x86_perf_global_status_ctr_frz_get(status) != 0) || ((pmregs_x86_debugctl_freeze_perfmon_on_pmi_get(debugctl) != 0) && (pmregs_x86_freeze_flavour_of(((uint8_t)(((uint64_t)(version))))) == PMREGS_X86_FREEZE_FLAVOUR_STREAMLINED))))));
+	return pmregs_x86_perf_global_status_ctr_frz_set(pmregs_x86_perf_global_status_lbr_frz_set(status, ((uint64_t)(((int)(pmregs_x86_perf_global_status_lbr_frz_get(status) != 0) | (int)((int)(pmregs_x86_debugctl_freeze_lbrs_on_pmi_get(debugctl) != 0) & (int)(pmregs_x86_freeze_flavour_of(((uint8_t)(((uint64_t)(version))))) == PMREGS_X86_FREEZE_FLAVOUR_STREAMLINED)))))), ((uint64_t)(((int)(pmregs_x86_perf_global_status_ctr_frz_get(status) != 0) | (int)((int)(pmregs_x86_debugctl_freeze_perfmon_on_pmi_get(debugctl) != 0) & (int)(pmregs_x86_freeze_flavour_of(((uint8_t)(((uint64_t)(version))))) == PMREGS_X86_FREEZE_FLAVOUR_STREAMLINED))))));
 }
 
 /*
@@ -11282,7 +11282,7 @@ static inline uint64_t pmregs_x86_pmi_global_status(uint8_t version, uint64_t de
  */
 static inline int pmregs_x86_lbr_recording(uint64_t debugctl, uint64_t status)
 {
-	return ((pmregs_x86_debugctl_lbr_get(debugctl) != 0) && (!(pmregs_x86_perf_global_status_lbr_frz_get(status) != 0)));
+	return ((int)(pmregs_x86_debugctl_lbr_get(debugctl) != 0) & (int)(!(pmregs_x86_perf_global_status_lbr_frz_get(status) != 0)));
 }
 
 /*
@@ -11296,7 +11296,7 @@ static inline int pmregs_x86_lbr_recording(uint64_t debugctl, uint64_t status)
  */
 static inline int pmregs_x86_counter_counting(uint8_t n, uint64_t evtsel, uint64_t ctrl, uint64_t status)
 {
-	return ((((uint64_t)(n)) < PMREGS_U64(0x20)) && (pmregs_x86_perfevtsel_en_get(evtsel) != 0) && (((ctrl >> (((uint64_t)(n)) & 63)) & 1) != 0) && (!(pmregs_x86_perf_global_status_ctr_frz_get(status) != 0)));
+	return ((int)(((uint64_t)(n)) < PMREGS_U64(0x20)) & (int)(pmregs_x86_perfevtsel_en_get(evtsel) != 0) & (int)(((ctrl >> (((uint64_t)(n)) & 63)) & 1) != 0) & (int)(!(pmregs_x86_perf_global_status_ctr_frz_get(status) != 0)));
 }
 
 /*
@@ -11310,7 +11310,7 @@ static inline int pmregs_x86_counter_counting(uint8_t n, uint64_t evtsel, uint64
  */
 static inline int pmregs_x86_fixed_counter_counting(uint8_t i, uint64_t fixed, uint64_t ctrl, uint64_t status)
 {
-	return ((((uint64_t)(i)) < PMREGS_U64(4)) && (((fixed >> ((PMREGS_U64(4) * ((uint64_t)(i))) & 63)) & PMREGS_U64(3)) != PMREGS_U64(0)) && (((ctrl >> ((PMREGS_U64(0x20) + ((uint64_t)(i))) & 63)) & 1) != 0) && (!(pmregs_x86_perf_global_status_ctr_frz_get(status) != 0)));
+	return ((int)(((uint64_t)(i)) < PMREGS_U64(4)) & (int)(((fixed >> ((PMREGS_U64(4) * ((uint64_t)(i))) & 63)) & PMREGS_U64(3)) != PMREGS_U64(0)) & (int)(((ctrl >> ((PMREGS_U64(0x20) + ((uint64_t)(i))) & 63)) & 1) != 0) & (int)(!(pmregs_x86_perf_global_status_ctr_frz_get(status) != 0)));
 }
 
 /*
