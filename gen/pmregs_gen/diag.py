@@ -65,6 +65,9 @@ CODES = {
     "PMR091": "a width or size expression can leave its legal range",
     "PMR092": "a parameter's default, minimum and maximum disagree",
     "PMR093": "a packet field attribute is misused (differential, rest, value, size)",
+    "PMR100": "encoder: more exclusive resources than pmregs_schedule() has bits (64)",
+    "PMR101": "encoder: an event has more than 255 placements",
+    "PMR102": "encoder: a place variable's source column names nothing to place on",
     "PMR080": "matcher rule or parameters are inconsistent",
     "PMR081": "range cover cannot be built on its matcher",
 }

@@ -208,7 +208,7 @@ def load_places(b, E, node):
         elif sm:
             P.kind, P.target, P.is_list = "enum", b.fam.enum(sm.group(1)), True
         else:
-            r.err(pm.get("from"), "PMR030", f"'{src}' is not a ref:<target> or set(enum) column,"
+            r.err(pm.get("from"), "PMR102", f"'{src}' is not a ref:<target> or set(enum) column,"
                   " so it names nothing to place the event on")
             continue
         P.src, P.column = var, col
@@ -337,11 +337,11 @@ def enumerate_options(b, E, m):
 
         walk(0, [])
         if len(opts) > MAX_OPTIONS:
-            b.r.err(rows[ri][4], "PMR081", f"event '{rows[ri][0]}' has {len(opts)} placements;"
+            b.r.err(rows[ri][4], "PMR101", f"event '{rows[ri][0]}' has {len(opts)} placements;"
                     f" an encoder allows at most {MAX_OPTIONS}")
         E.options.append(opts)
     if len(bits) > MAX_RESOURCES:
-        b.r.err(m.get("exclusive") or m.get("place"), "PMR080",
+        b.r.err(m.get("exclusive") or m.get("place"), "PMR100",
                 f"encoder '{E.name}' needs {len(bits)} exclusive resources; pmregs_schedule() has {MAX_RESOURCES}")
     E.resources = sorted(bits, key=lambda key: bits[key])
 
