@@ -4,6 +4,7 @@
 #   make demo       build and run the examples
 #   make check      run every test; the last line is "N passed, N failed"
 #   make bench      zero-overhead and compile-cost measurements (ratios, never asserts)
+#   make fuzz       libFuzzer + ASan/UBSan on every tests/fuzz/fuzz_*.c (FUZZTIME seconds each)
 #   make install    headers + pkg-config file (PREFIX, DESTDIR, includedir, pkgconfigdir)
 
 PREFIX       ?= /usr/local
@@ -29,7 +30,7 @@ EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c)
 
 VERSION := $(shell sed -n 's/^VERSION = "\(.*\)"/\1/p' gen/pmregs_gen/__init__.py)
 
-.PHONY: all headers demo check check-generated install uninstall bench clean
+.PHONY: all headers demo check check-generated install uninstall bench fuzz clean
 
 all: headers
 
@@ -59,6 +60,16 @@ check: headers
 
 bench: headers
 	@PYTHON="$(PYTHON)" sh tests/bench/run.sh
+
+FUZZTIME ?= 60
+fuzz: headers
+	@mkdir -p $(BUILD)/fuzz
+	@for src in tests/fuzz/fuzz_*.c; do n=$$(basename $$src .c); name=$${n#fuzz_}; \
+		echo "== $$n ($(FUZZTIME) s)"; mkdir -p $(BUILD)/fuzz/$$name.new; \
+		clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+			-Iinclude $$src -o $(BUILD)/fuzz/$$n && \
+		$(BUILD)/fuzz/$$n -max_total_time=$(FUZZTIME) -max_len=256 $(BUILD)/fuzz/$$name.new \
+			tests/fuzz/corpus/$$name || exit 1; done
 
 $(BUILD)/pmregs.pc: pkgconfig/pmregs.pc.in gen/pmregs_gen/__init__.py
 	sed -e 's|@prefix@|$(prefix)|g' -e 's|@includedir@|$(includedir)|g' \

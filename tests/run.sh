@@ -128,6 +128,9 @@ else
 	skip "install test" "pkg-config not installed"
 fi
 
+# ---- libFuzzer smoke runs (tests/fuzz) ----------------------------------------------
+. tests/fuzz/checks.sh
+
 echo "$skipped skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -304,19 +304,25 @@ static inline void pmregs_bv_load(uint64_t *b, unsigned nw, const unsigned char 
 static inline void pmregs_bv_load_sext(uint64_t *b, unsigned nw, const unsigned char *p, size_t len)
 {
 	size_t full = len >> 3, i;
-	unsigned rem = (unsigned)(len & 7), j;
-	uint64_t fill, last = 0;
+	unsigned rem = (unsigned)(len & 7);
+	uint64_t fill, last;
+	/* whole words, then the last 1..7 bytes with overlapping loads instead of a byte loop */
 	for (i = 0; i < full; i++)
 		b[i] = pmregs_load_le64(p + 8 * i);
-	if (rem) {
-		for (j = 0; j < rem; j++)
-			last |= (uint64_t)p[8 * full + j] << (8 * j);
+	if (rem == 0) {
+		fill = (uint64_t)0 - (b[full - 1] >> 63);
+		i = full;
+	} else {
+		const unsigned char *q = p + 8 * full;
+		if (full)
+			last = pmregs_load_le64(p + len - 8) >> (64 - 8 * rem);
+		else if (rem >= 4)
+			last = (uint64_t)pmregs_load_le32(q) | ((uint64_t)pmregs_load_le32(q + rem - 4) << (8 * (rem - 4)));
+		else
+			last = (uint64_t)q[0] | ((uint64_t)q[rem >> 1] << (8 * (rem >> 1))) | ((uint64_t)q[rem - 1] << (8 * (rem - 1)));
 		fill = (uint64_t)0 - ((last >> (8 * rem - 1)) & 1);
 		b[full] = last | (fill << (8 * rem));
 		i = full + 1;
-	} else {
-		fill = (uint64_t)0 - (b[full - 1] >> 63);
-		i = full;
 	}
 	for (; i < nw; i++)
 		b[i] = fill;

@@ -1,0 +1,24 @@
+# libFuzzer smoke runs, sourced by tests/run.sh (it uses check, skip, have, $B).
+#
+# Every tests/fuzz/fuzz_NAME.c is built with clang -fsanitize=fuzzer,address,undefined
+# and run for 50000 inputs starting from its checked-in corpus tests/fuzz/corpus/NAME/
+# (new inputs go to the build folder, never into the corpus). `make fuzz` runs longer.
+FZ=$B/fuzz
+mkdir -p "$FZ"
+fuzz_ok=
+if have clang; then
+	printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$FZ/probe.c"
+	clang -fsanitize=fuzzer "$FZ/probe.c" -o "$FZ/probe" >/dev/null 2>&1 && fuzz_ok=1
+fi
+for src in tests/fuzz/fuzz_*.c; do
+	[ -f "$src" ] || continue
+	n=$(basename "$src" .c)
+	name=${n#fuzz_}
+	if [ -z "$fuzz_ok" ]; then
+		skip "$n (libFuzzer smoke run)" "clang cannot link -fsanitize=fuzzer (Debian: clang, libclang-rt-14-dev)"
+		continue
+	fi
+	mkdir -p "$FZ/$name.new"
+	check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c 'clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all '"$WARN"' -Iinclude "$1" -o "$2" && "$2" -runs=50000 -max_len=256 "$3" "$4"' \
+		_ "$src" "$FZ/$n" "$FZ/$name.new" "tests/fuzz/corpus/$name"
+done

@@ -1,0 +1,157 @@
+/*
+ * libFuzzer target for <pmregs/etrace.h>: the te_inst decoder, both frame
+ * decoders and both stream walkers, under ASan and UBSan.
+ *
+ * Input: byte 0 picks the parameters (bit 7 clear: one of eight fixed sets,
+ * bits 0-2; bit 7 set: the next NPARAMS bytes give every parameter, reduced
+ * into its range, and the input is skipped unless the set is legal). The rest
+ * is fed to the decoders. Anything accepted must re-encode and decode to the
+ * same packet, and the walkers' items must cover the input exactly.
+ *
+ *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <pmregs/etrace.h>
+
+#define REQUIRE(c) do { if (!(c)) abort(); } while (0)
+
+static void fixed_params(unsigned k, struct pmregs_etrace_params *p)
+{
+	pmregs_etrace_params_default(p);
+	switch (k & 7) {
+	case 1: /* the specification's transport examples */
+		p->iaddress_width_p = 64;
+		p->iaddress_lsb_p = 0;
+		p->nocontext_p = 0;
+		p->context_width_p = 32;
+		p->ecause_width_p = 5;
+		p->encap_srcid_bits = 6;
+		p->encap_type_bits = 2;
+		p->encap_type_inst = 2;
+		break;
+	case 2:
+		p->iaddress_width_p = 16;
+		p->return_stack_size_p = 2;
+		p->f0s_width_p = 1;
+		p->cache_size_p = 4;
+		p->encap_srcid_bits = 4;
+		p->encap_timestamp_bytes = 1;
+		break;
+	case 3:
+		p->iaddress_width_p = 64;
+		p->notime_p = 0;
+		p->time_width_p = 64;
+		p->nocontext_p = 0;
+		p->context_width_p = 64;
+		p->ecause_width_p = 64;
+		p->call_counter_size_p = 9;
+		p->encap_srcid_bits = 16;
+		p->encap_timestamp_bytes = 8;
+		break;
+	case 4:
+		p->iaddress_width_p = 40;
+		p->iaddress_lsb_p = 2;
+		p->implicit_exception = 1;
+		p->f0s_width_p = 2;
+		p->smi_index_bits = 5;
+		break;
+	case 5:
+		p->iaddress_lsb_p = 0;
+		p->f0s_inferred = 1;
+		p->cache_size_p = 6;
+		p->encap_srcid_bits = 8;
+		break;
+	case 6:
+		p->iaddress_width_p = 2;
+		p->privilege_width_p = 8;
+		p->return_stack_size_p = 31;
+		p->call_counter_size_p = 31;
+		p->encap_type_bits = 1;
+		break;
+	case 7:
+		p->encoder_mode_width = 32;
+		p->ioptions_width = 32;
+		p->doptions_width = 32;
+		p->smi_index_bits = 16;
+		break;
+	default:
+		break;
+	}
+}
+
+static void check_te_inst(const struct pmregs_etrace_params *p, const unsigned char *d, size_t n)
+{
+	struct pmregs_etrace_te_inst t, u;
+	struct pmregs_etrace_te_inst_semantic s;
+	unsigned char c[64];
+	char text[64];
+	int m;
+	if (pmregs_etrace_te_inst_decode(p, d, n, &t) != PMREGS_OK)
+		return;
+	m = pmregs_etrace_te_inst_encode(p, &t, c, sizeof c);
+	REQUIRE(m > 0 && (size_t)m <= n);
+	REQUIRE(pmregs_etrace_te_inst_decode(p, c, (size_t)m, &u) == PMREGS_OK);
+	REQUIRE(memcmp(&t, &u, sizeof t) == 0 || pmregs_etrace_te_inst_encode(p, &u, c, sizeof c) == m);
+	REQUIRE(pmregs_etrace_te_inst_bits(p, &t) > 0);
+	REQUIRE(pmregs_etrace_te_inst_semantic_get(p, &t, &s) == PMREGS_OK);
+	u = t;
+	REQUIRE(pmregs_etrace_te_inst_semantic_set(p, &u, &s) == PMREGS_OK);
+	REQUIRE(u.notify == t.notify && u.updiscon == t.updiscon && u.irreport == t.irreport);
+	pmregs_etrace_te_inst_snprint(text, sizeof text, p, &t);
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	struct pmregs_etrace_params p;
+	struct pmregs_etrace_encap f;
+	struct pmregs_etrace_smi sm;
+	struct pmregs_etrace_encap_stream es;
+	struct pmregs_etrace_encap_stream_item ei;
+	struct pmregs_etrace_smi_stream ss;
+	struct pmregs_etrace_smi_stream_item si;
+	size_t i, covered;
+	if (size < 1)
+		return 0;
+	if (data[0] & 0x80) {
+		size_t n;
+		const struct pmregs_param_desc *d = pmregs_etrace_params_desc(&n);
+		if (size < 1 + n)
+			return 0;
+		for (i = 0; i < n; i++)
+			pmregs_etrace_param_set(&p, i, d[i].min + data[1 + i] % (d[i].max - d[i].min + 1));
+		if (pmregs_etrace_params_check(&p) != PMREGS_OK)
+			return 0;
+		data += 1 + n;
+		size -= 1 + n;
+	} else {
+		fixed_params(data[0], &p);
+		REQUIRE(pmregs_etrace_params_check(&p) == PMREGS_OK);
+		data++;
+		size--;
+	}
+	check_te_inst(&p, data, size);
+	if (pmregs_etrace_encap_decode(&p, data, size, &f) > 0)
+		REQUIRE((size_t)f.payload_offset + f.payload_bits <= 8 * size);
+	if (pmregs_etrace_smi_decode(&p, data, size, &sm) > 0)
+		REQUIRE((size_t)sm.payload_offset + sm.payload_bits <= 8 * size);
+	covered = 0;
+	pmregs_etrace_encap_stream_init(&es, data, size, size ? data[0] & 1 : 1);
+	while (pmregs_etrace_encap_stream_next(&es, &p, &ei)) {
+		REQUIRE(ei.offset == covered && ei.size > 0);
+		covered += ei.size;
+		if (ei.has_payload)
+			check_te_inst(&p, ei.payload_bytes, ei.payload_len);
+	}
+	REQUIRE(covered == size);
+	covered = 0;
+	pmregs_etrace_smi_stream_init(&ss, data, size, 1);
+	while (pmregs_etrace_smi_stream_next(&ss, &p, &si)) {
+		REQUIRE(si.offset == covered && si.size > 0);
+		covered += si.size;
+	}
+	REQUIRE(covered == size);
+	return 0;
+}
