@@ -70,4 +70,6 @@ CODES = {
     "PMR102": "encoder: a place variable's source column names nothing to place on",
     "PMR080": "matcher rule or parameters are inconsistent",
     "PMR081": "range cover cannot be built on its matcher",
+    "PMR120": "passes: an event, counter, column or table does not fit the construct",
+    "PMR121": "passes: the registers of one pass differ in width",
 }

@@ -107,6 +107,8 @@ class HeaderView:
         self.encoders = [encoder_view(self, E) for E in fam.encoders]
         from .packets import view as packets_view
         self.packets_view = packets_view(self)
+        from .passes import passes_view
+        self.passes = [passes_view(self, P) for P in fam.passes]
         self.diag.check()
 
     # -- layouts -------------------------------------------------------------------------

@@ -26,7 +26,7 @@ def set_ctype(fam, t):
 
 FAMILY_KEYS = ("family", "title", "doc", "sources", "bit_order", "width", "facts", "constants",
                "enums", "layouts", "registers", "records", "tables", "matchers", "range_covers",
-               "functions", "encoders", "params", "param_checks", "widths", "packets", "streams")
+               "functions", "encoders", "params", "param_checks", "widths", "packets", "streams", "passes")
 
 
 def mask_of(width):
@@ -255,6 +255,7 @@ class Family:
         self.matchers = []                  # bit-range compare rules (matcher.py)
         self.range_covers = []              # address range -> (address, mask) pairs (matcher.py)
         self.functions = []
+        self.passes = []                    # several events into shared control registers, by pass (passes.py)
         self.encoders = []                  # event encoders (encoder.py)
 
     def layout(self, name):
@@ -325,6 +326,10 @@ class Builder:
         self.diag.check()
         from . import packets
         packets.build(self, m)              # params, widths, packets, streams
+        if m.get("passes") is not None:
+            from .passes import build_passes
+            build_passes(self, m.get("passes"))
+            self.diag.check()
         return fam
 
     # -- helpers ---------------------------------------------------------------
