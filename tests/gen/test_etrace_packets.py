@@ -1,0 +1,177 @@
+"""Unit tests of the packets construct (gen/pmregs_gen/packets.py) and of spec/etrace.yaml's model."""
+
+import ast
+import os
+import sys
+import textwrap
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "gen"))
+
+from pmregs_gen.diag import SpecError  # noqa: E402
+from pmregs_gen.model import Builder, load_family  # noqa: E402
+from pmregs_gen.packets import ExprTool, Leaf, Read, Scope, Switch  # noqa: E402
+from pmregs_gen.yamlnode import load  # noqa: E402
+
+HEAD = "family: t\ntitle: test\nlayouts: {}\n"
+
+
+def family(body):
+    return Builder(load("t.yaml", text=HEAD + textwrap.dedent(body)), "t.yaml").build()
+
+
+def codes(body):
+    try:
+        family(body)
+    except SpecError as e:
+        return [d.code for d in e.errors]
+    return []
+
+
+PACKET = """
+params:
+  w_p: {doc: a width, default: 8, min: 1, max: 16}
+packets:
+  p:
+    doc: a packet
+    compression: sign
+    max_bytes: 8
+    fields:
+      kind: {width: 2, doc: kind, values: {small: 0, big: 1, other: 2}}
+      n: {width: 3, doc: count}
+      data: {width: "n * 2", doc: data}
+      wide: {width: w_p, doc: wide}
+      flag: {width: 1, differential: true, doc: flag}
+      depth: {width: 3, reported_if: flag, doc: depth}
+    shapes:
+      - {name: small, doc: small, fields: [{name: kind, is: small}, n, data, flag, depth]}
+      - {name: big, doc: big, fields: [{name: kind, is: "big..other"}, wide]}
+"""
+
+
+class TestPacketModel(unittest.TestCase):
+    def test_loads(self):
+        fam = family(PACKET)
+        P = fam.packets[0]
+        self.assertEqual([s.name for s in P.shapes], ["small", "big"])
+        self.assertEqual(dict(P.members), {"kind": 2, "n": 3, "data": 14, "wide": 16, "flag": 1, "depth": 3})
+        # natural length bound: small = 2 + 3 + 14 + 1 + 3, big = 2 + 16
+        self.assertEqual(P.max_bits, 23)
+
+    def test_decision_tree(self):
+        P = family(PACKET).packets[0]
+        self.assertIsInstance(P.tree, Switch)
+        self.assertEqual(P.tree.index, 0)
+        sets = [s for s, _ in P.tree.cases]
+        self.assertEqual(sets, [[(0, 0)], [(1, 2)]])
+        self.assertTrue(all(isinstance(sub, Leaf) for _, sub in P.tree.cases))
+
+    def test_common_prefix_is_read_once(self):
+        P = family(PACKET.replace("[{name: kind, is: small}, n,", "[n, {name: kind, is: small},")
+                   .replace("[{name: kind, is: \"big..other\"}, wide]", "[n, {name: kind, is: \"big..other\"}, wide]")).packets[0]
+        self.assertIsInstance(P.tree, Read)
+        self.assertIsInstance(P.tree.child, Switch)
+        self.assertEqual(P.tree.child.index, 1)
+
+    def test_overlapping_shapes(self):
+        self.assertIn("PMR090", codes(PACKET.replace('is: "big..other"', 'is: "small..big"')))
+
+    def test_missing_discriminator(self):
+        self.assertIn("PMR090", codes(PACKET.replace('{name: kind, is: "big..other"}', "kind")))
+
+    def test_width_range(self):
+        self.assertIn("PMR091", codes(PACKET.replace('"n * 2"', '"n * 20"')))
+
+    def test_unknown_name(self):
+        self.assertIn("PMR041", codes(PACKET.replace('"n * 2"', '"m * 2"')))
+
+    def test_field_sent_later(self):
+        self.assertIn("PMR041", codes(PACKET.replace('"n * 2"', '"depth"')))
+
+    def test_param_range(self):
+        self.assertIn("PMR092", codes(PACKET.replace("default: 8", "default: 17")))
+
+    def test_differential_first(self):
+        body = PACKET.replace("[{name: kind, is: small}, n, data, flag, depth]", "[flag, {name: kind, is: small}]")
+        self.assertIn("PMR093", codes(body))
+
+    def test_value_only_in_frames(self):
+        self.assertIn("PMR093", codes(PACKET.replace("n: {width: 3, doc: count}", 'n: {width: 3, doc: count, value: "1"}')))
+
+    def test_is_must_fit(self):
+        self.assertIn("PMR014", codes(PACKET.replace('is: "big..other"', 'is: "1..4"')))
+
+
+class TestExpressions(unittest.TestCase):
+    def setUp(self):
+        self.fam = family(PACKET)
+        self.tool = ExprTool(self.fam)
+
+    def rng(self, text, **args):
+        tree = ast.parse(text, mode="eval").body
+        return self.tool.rng(None, tree, Scope(self.fam, args=args))
+
+    def test_intervals(self):
+        self.assertEqual(self.rng("w_p - 1"), (0, 15))
+        self.assertEqual(self.rng("0 if w_p > 4 else w_p"), (0, 16))
+        self.assertEqual(self.rng("w_p // 8"), (0, 2))
+        self.assertEqual(self.rng("w_p % 8"), (0, 7))
+        self.assertEqual(self.rng("8 * w_p"), (8, 128))
+        self.assertEqual(self.rng("x + 1", x=(0, 4)), (1, 5))
+
+    def test_c_text(self):
+        tree = ast.parse("0 if w_p > 4 else w_p - 1", mode="eval").body
+        c = self.tool.c(tree, lambda n: f"P_{n}")
+        self.assertEqual(c, "((P_w_p > PMREGS_U64(4)) ? PMREGS_U64(0) : (P_w_p - PMREGS_U64(1)))")
+
+
+class TestEtraceSpec(unittest.TestCase):
+    """The spec file itself: what the manual's tables say, as the model sees it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.fam = load_family(os.path.join(ROOT, "spec", "etrace.yaml"))
+        cls.te = next(p for p in cls.fam.packets if p.name == "te_inst")
+
+    def shape(self, name):
+        return next(s for s in self.te.shapes if s.name == name)
+
+    def test_every_payload(self):
+        self.assertEqual(sorted(s.name for s in self.te.shapes),
+                         sorted(["start", "trap", "context", "support", "addr_only", "diff_delta", "diff_delta_full",
+                                 "branch_count", "branch_count_addr", "jump_target_cache"]))
+
+    def test_field_order(self):
+        # E-Trace spec format 2 and format 3.1 tables, transmission order
+        self.assertEqual([f.name for f in self.shape("addr_only").fields],
+                         ["format", "address", "notify", "updiscon", "irreport", "irdepth"])
+        self.assertEqual([f.name for f in self.shape("trap").fields],
+                         ["format", "subformat", "branch", "privilege", "time", "context", "ecause", "interrupt",
+                          "thaddr", "address", "tval"])
+        self.assertEqual([f.name for f in self.shape("support").fields],
+                         ["format", "subformat", "ienable", "encoder_mode", "qual_status", "ioptions", "denable",
+                          "dloss", "doptions"])
+
+    def test_root_switch_is_format(self):
+        self.assertIsInstance(self.te.tree, Switch)
+        self.assertEqual(self.shape("start").fields[self.te.tree.index].name, "format")
+        self.assertEqual(len(self.te.tree.cases), 4)
+
+    def test_qual_status_values(self):
+        f = next(f for f in self.shape("support").fields if f.name == "qual_status")
+        self.assertEqual([(n, v) for n, v, _ in f.values],
+                         [("no_change", 0), ("ended_rep", 1), ("trace_lost", 2), ("ended_ntr", 3)])
+
+    def test_flags_are_differential(self):
+        for s in ("addr_only", "diff_delta", "branch_count_addr"):
+            fl = {f.name: f for f in self.shape(s).fields}
+            self.assertTrue(fl["notify"].differential and fl["updiscon"].differential and fl["irreport"].differential)
+            self.assertEqual(fl["irdepth"].reported_if.text, "irreport")
+
+    def test_max_payload(self):
+        self.assertEqual(self.te.max_bytes, 31)
+
+
+if __name__ == "__main__":
+    unittest.main()
