@@ -572,6 +572,7 @@ def view(hv, E):
         "req": f"struct {S(base + '_request', what)}",
         "enc": f"struct {S(base + '_encoding', what)}",
         "opt": f"struct {S(base + '_option', what)}",
+        "work": f"struct {S(base + '_work', what)}",
         "init": S(base + "_request_init", what),
         "find": S(base + "_find", what),
         "options": S(base + "_options", what),

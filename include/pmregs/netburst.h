@@ -4310,6 +4310,15 @@ static inline int pmregs_netburst_event_decode(const struct pmregs_netburst_even
 	return PMREGS_ENOENT;
 }
 
+/* Scratch space for pmregs_netburst_event_schedule(): the caller provides it, so scheduling needs no heap,
+ * little stack (kernel code has a small stack) and is reentrant. */
+struct pmregs_netburst_event_work {
+	uint64_t res[PMREGS_SCHED_MAX][PMREGS_NETBURST_EVENT_MAX_OPTIONS];
+	uint8_t idx[PMREGS_SCHED_MAX][PMREGS_NETBURST_EVENT_MAX_OPTIONS];
+	struct pmregs_sched_request req[PMREGS_SCHED_MAX];
+	struct pmregs_sched_assign as[PMREGS_SCHED_MAX];
+};
+
 /*
  * Place the n requests r[0..n) so that no exclusive resource serves two of them
  * in one pass, in as few passes as possible (base.h pmregs_schedule(); budget 0
@@ -4319,12 +4328,9 @@ static inline int pmregs_netburst_event_decode(const struct pmregs_netburst_even
  * no placement at all (that out[i].check says why). *minimal (may be null)
  * is 1 when the pass count is proved to be the fewest.
  */
-static inline int pmregs_netburst_event_schedule(const struct pmregs_netburst_event_request *r, unsigned n, struct pmregs_netburst_event_encoding *out, unsigned long budget, int *minimal)
+static inline int pmregs_netburst_event_schedule(const struct pmregs_netburst_event_request *r, unsigned n, struct pmregs_netburst_event_encoding *out, struct pmregs_netburst_event_work *w,
+				   unsigned long budget, int *minimal)
 {
-	uint64_t res[PMREGS_SCHED_MAX][PMREGS_NETBURST_EVENT_MAX_OPTIONS];
-	uint8_t idx[PMREGS_SCHED_MAX][PMREGS_NETBURST_EVENT_MAX_OPTIONS];
-	struct pmregs_sched_request req[PMREGS_SCHED_MAX];
-	struct pmregs_sched_assign as[PMREGS_SCHED_MAX];
 	unsigned i;
 	int passes;
 	if (n > PMREGS_SCHED_MAX)
@@ -4333,24 +4339,23 @@ static inline int pmregs_netburst_event_schedule(const struct pmregs_netburst_ev
 		size_t m, k;
 		unsigned c = 0;
 		const struct pmregs_netburst_event_option *o = pmregs_netburst_event_options(r[i].event, &m);
-		struct pmregs_netburst_event_encoding tmp;
 		for (k = 0; k < m && c < PMREGS_NETBURST_EVENT_MAX_OPTIONS; k++)
-			if (pmregs_netburst_event_option_allowed(&r[i], &o[k]) && pmregs_netburst_event_encode_option(&r[i], (unsigned)k, &tmp) == PMREGS_OK) {
-				res[i][c] = o[k].resources;
-				idx[i][c] = (uint8_t)k;
+			if (pmregs_netburst_event_option_allowed(&r[i], &o[k]) && pmregs_netburst_event_encode_option(&r[i], (unsigned)k, &out[i]) == PMREGS_OK) {
+				w->res[i][c] = o[k].resources;
+				w->idx[i][c] = (uint8_t)k;
 				c++;
 			}
 		if (c == 0)
 			return pmregs_netburst_event_encode(&r[i], &out[i]);
-		req[i].options = res[i];
-		req[i].noptions = c;
+		w->req[i].options = w->res[i];
+		w->req[i].noptions = c;
 	}
-	passes = pmregs_schedule(req, n, as, budget, minimal);
+	passes = pmregs_schedule(w->req, n, w->as, budget, minimal);
 	if (passes < 0)
 		return passes;
 	for (i = 0; i < n; i++) {
-		pmregs_netburst_event_encode_option(&r[i], idx[i][as[i].option], &out[i]);
-		out[i].pass = (int16_t)as[i].pass;
+		pmregs_netburst_event_encode_option(&r[i], w->idx[i][w->as[i].option], &out[i]);
+		out[i].pass = (int16_t)w->as[i].pass;
 	}
 	return passes;
 }

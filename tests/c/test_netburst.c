@@ -774,6 +774,8 @@ static int brute_passes(const uint64_t opts[][8], const unsigned *nopts, unsigne
 	return (int)best;
 }
 
+static struct pmregs_netburst_event_work work;
+
 static void test_scheduler(void)
 {
 	size_t nev;
@@ -807,7 +809,7 @@ static void test_scheduler(void)
 				if (r[i].counter < 0 || o[k].counter == (unsigned)r[i].counter)
 					opts[i][nopts[i]++] = o[k].resources;
 		}
-		passes = pmregs_netburst_event_schedule(r, n, out, 0, &minimal);
+		passes = pmregs_netburst_event_schedule(r, n, out, &work, 0, &minimal);
 		CHECK(passes >= 1);
 		if (passes < 1)
 			continue;
@@ -850,19 +852,19 @@ static void test_scheduler(void)
 			r[i].mask = 1;
 			r[i].t0_os = 1;
 		}
-		CHECK(pmregs_netburst_event_schedule(r, 2, out, 0, &minimal) == 1 && out[0].escr != out[1].escr);
-		CHECK(pmregs_netburst_event_schedule(r, 3, out, 0, &minimal) == 2 && minimal);
+		CHECK(pmregs_netburst_event_schedule(r, 2, out, &work, 0, &minimal) == 1 && out[0].escr != out[1].escr);
+		CHECK(pmregs_netburst_event_schedule(r, 3, out, &work, 0, &minimal) == 2 && minimal);
 		for (i = 0; i < 2; i++) {
 			pmregs_netburst_event_request_init(&r[i], ev("IOQ_active_entries"));
 			r[i].mask = 1;
 		}
-		CHECK(pmregs_netburst_event_schedule(r, 2, out, 0, &minimal) == 2);
+		CHECK(pmregs_netburst_event_schedule(r, 2, out, &work, 0, &minimal) == 2);
 		/* a request with no placement at all: the error of its encoding */
 		r[1].mask = 0x1000; /* bit 12 is not an IOQ mask bit */
-		CHECK(pmregs_netburst_event_schedule(r, 2, out, 0, &minimal) == PMREGS_EINVAL &&
+		CHECK(pmregs_netburst_event_schedule(r, 2, out, &work, 0, &minimal) == PMREGS_EINVAL &&
 		      out[1].check == PMREGS_NETBURST_EVENT_CHECK_UNKNOWN_MASK_BIT);
-		CHECK(pmregs_netburst_event_schedule(r, PMREGS_SCHED_MAX + 1, out, 0, &minimal) == PMREGS_EINVAL);
-		CHECK(pmregs_netburst_event_schedule(r, 0, out, 0, &minimal) == 0);
+		CHECK(pmregs_netburst_event_schedule(r, PMREGS_SCHED_MAX + 1, out, &work, 0, &minimal) == PMREGS_EINVAL);
+		CHECK(pmregs_netburst_event_schedule(r, 0, out, &work, 0, &minimal) == 0);
 	}
 }
 

@@ -172,6 +172,7 @@ class Encoders(unittest.TestCase):
                 {
                 	struct pmregs_t_enc_request r[3], d;
                 	struct pmregs_t_enc_encoding e[3];
+                	static struct pmregs_t_enc_work w;
                 	int bad = 0, i;
                 	pmregs_t_enc_request_init(&r[0], 1);
                 	r[0].mask = 0x80;
@@ -194,7 +195,7 @@ class Encoders(unittest.TestCase):
                 		pmregs_t_enc_request_init(&r[i], 1);
                 		r[i].mask = 0x80;
                 	}
-                	bad |= pmregs_t_enc_schedule(r, 3, e, 0, &i) != 2 || !i;
+                	bad |= pmregs_t_enc_schedule(r, 3, e, &w, 0, &i) != 2 || !i;
                 	printf("%s\\n", bad ? "FAIL" : "ok");
                 	return bad;
                 }
