@@ -362,6 +362,21 @@ def passes_view(hv, P):
                             "models": emodels & P.counters[ci]["models"] & P.models, "resources": 1 << ci})
             writes.append((slot, F.mask, field_value(F, code)))
     first.append(len(options))
+    # Decoding index: for a contiguous select field of at most 8 bits, selector value -> first option.
+    lut, lut_first, lut_slot, lut_shift, lut_mask = [], [], [], [], []
+    for ci, c in enumerate(P.counters):
+        slot, _, F = c["select"]
+        lut_first.append(len(lut))
+        if not F.contiguous or F.width > 8:
+            lut_slot.append(0), lut_shift.append(0), lut_mask.append(0)
+            continue
+        t = [-1] * (1 << F.width)
+        for oi, o in enumerate(options):
+            code = writes[o["first_write"]][2] >> F.shift
+            if o["counter"] == ci and t[code] < 0:
+                t[code] = oi
+        lut += t
+        lut_slot.append(slot), lut_shift.append(F.shift), lut_mask.append(mask_of(F.width))
     # the interrupt-enable writes follow the option writes
     intr_base = len(writes)
     writes += intr_writes
@@ -404,6 +419,8 @@ def passes_view(hv, P):
                             "macros": [(S(n.mac(P.name, "interval", rn)), i) for i, (rn, _, _, _) in
                                        enumerate(P.interval["rows"])]}
     view["owned"] = owned
+    view["lut"] = {"table": lut or [-1], "first": lut_first, "slot": lut_slot, "shift": lut_shift, "mask": lut_mask,
+                   "all": all(lut_mask)}
     view["res1"] = [R.layout.res1_mask for R, _ in P.slots]
     view["all_counters"] = (1 << len(counters)) - 1
     view["irq_counters"] = sum(1 << c["index"] for c in counters if c["interrupt"] >= 0)

@@ -915,6 +915,29 @@ static inline int pmregs_pm_match(const struct pmregs_pm_table *t, unsigned mode
 	return PMREGS_ENOENT;
 }
 
+/*
+ * The event regs[] program on each of counters 0..n-1 (n <= 64) of `model`, in
+ * one walk over the options: ev[c] is the event, or PMREGS_ENOENT when none is.
+ */
+static inline void pmregs_pm_match_all(const struct pmregs_pm_table *t, unsigned model, const uint64_t *regs,
+				       int *ev, unsigned n)
+{
+	unsigned o, c;
+	uint64_t open = 0;
+	for (c = 0; c < n; c++) {
+		ev[c] = PMREGS_ENOENT;
+		open |= (uint64_t)1 << c;
+	}
+	for (o = 0; o < t->noptions && open; o++) {
+		c = t->options[o].counter;
+		if (c < n && ((open >> c) & 1u) && pmregs_pm_option_on(&t->options[o], model) &&
+		    pmregs_pm_option_matches(t, o, regs)) {
+			ev[c] = t->options[o].event;
+			open &= ~((uint64_t)1 << c);
+		}
+	}
+}
+
 /* The option of `event` on `counter` for `model`, or -1. */
 static inline int pmregs_pm_option_of(const struct pmregs_pm_table *t, unsigned model, unsigned event, unsigned counter)
 {

@@ -2951,6 +2951,21 @@ static inline int pmregs_ppc604_pm_decode(enum pmregs_ppc604_cpu model, const ui
 {
 	static const uint32_t counter_models[] = { 0x3u, 0x3u, 0x2u, 0x2u };
 	static const int16_t irq_write[] = { 126, 127, 128, 129 };
+	/* selector value -> option, per counter (lut_mask 0: no index, the options are scanned) */
+	static const int16_t lut[] = {
+		0, 4, 8, 12, 16, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+		31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46,
+		1, 5, 9, 13, 17, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57,
+		58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73,
+		2, 6, 10, 14, 18, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84,
+		85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, -1,
+		3, 7, 11, 15, 19, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110,
+		111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, -1,
+	};
+	static const uint16_t lut_first[] = { 0, 32, 64, 96 };
+	static const uint8_t lut_slot[] = { 0, 0, 1, 1 };
+	static const uint8_t lut_shift[] = { 6, 0, 27, 22 };
+	static const uint8_t lut_mask[] = { 31, 31, 31, 31 };
 	static const uint8_t log2s[] = { 1, 9, 13, 17 };
 	static const uint8_t values[] = { 0, 1, 2, 3 };
 	const struct pmregs_pm_table *t = pmregs_ppc604_pm_table();
@@ -2970,15 +2985,22 @@ static inline int pmregs_ppc604_pm_decode(enum pmregs_ppc604_cpu model, const ui
 	d->interval_interrupt = 0;
 	master = pmregs_ppc604_mmcr0_604_pmxe_get((uint32_t)r[0]) != 0;
 	for (c = 0; c < PMREGS_PPC604_PM_NCOUNTERS; c++) {
-		int e;
 		if (!((counter_models[c] >> m) & 1u)) {
 			d->event[c] = PMREGS_PPC604_PM_NONE;
 			continue;
 		}
-		e = pmregs_pm_match(t, m, r, c);
-		if (e == 0)
-			e = PMREGS_PPC604_PM_NONE;
-		d->event[c] = e;
+		if (lut_mask[c]) {
+			/* the selector value names the option directly; another model's option falls back to a scan */
+			int o = lut[lut_first[c] + ((r[lut_slot[c]] >> lut_shift[c]) & lut_mask[c])];
+			if (o < 0)
+				d->event[c] = PMREGS_ENOENT;
+			else if (pmregs_pm_option_on(&t->options[o], m) && pmregs_pm_option_matches(t, (unsigned)o, r))
+				d->event[c] = t->options[o].event;
+			else
+				d->event[c] = pmregs_pm_match(t, m, r, c);
+		}
+		if (d->event[c] == 0)
+			d->event[c] = PMREGS_PPC604_PM_NONE;
 		if (irq_write[c] >= 0 && master) {
 			const struct pmregs_pm_write *wr = &t->writes[irq_write[c]];
 			if ((r[wr->slot] & wr->mask) == wr->value)

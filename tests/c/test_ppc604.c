@@ -485,6 +485,22 @@ static void encode_golden(void)
 	CHECK_EQ(enc.counter[0], PMREGS_PPC604_PM_NONE);
 	CHECK_EQ(enc.counted, 1);
 
+	/* decoding selectors no event of the model has: PMREGS_ENOENT on that counter */
+	{
+		uint32_t r[2] = { PMREGS_PPC604_MMCR0_604_PMC1SEL(0x1F), 0 }; /* IABR hits: 604e only */
+		CHECK_EQ(pmregs_ppc604_pm_decode(PPC604, r, &d), 0);
+		CHECK_EQ(d.event[0], PMREGS_ENOENT);
+		CHECK_EQ(pmregs_ppc604_pm_decode(PPC604E, r, &d), 1);
+		CHECK_EQ(d.event[0], EV(INSTRUCTION_BREAKPOINT_HITS));
+		r[1] = PMREGS_PPC604_MMCR1_PMC3SEL(0x1F); /* PMC3 has no event 0x1F */
+		CHECK_EQ(pmregs_ppc604_pm_decode(PPC604E, r, &d), 1);
+		CHECK_EQ(d.event[2], PMREGS_ENOENT);
+		CHECK_EQ(d.event[3], PMREGS_PPC604_PM_NONE); /* selector 0: nothing */
+		CHECK_EQ(pmregs_ppc604_pm_decode(PPC604, r, &d), 0); /* the 604 has no MMCR1: ignored */
+		CHECK_EQ(d.event[2], PMREGS_PPC604_PM_NONE);
+		CHECK_EQ(pmregs_ppc604_pm_decode(PMREGS_PPC604_CPU_MPC750, r, &d), PMREGS_EINVAL);
+	}
+
 	/* bad requests */
 	pmregs_ppc604_pm_request_init(&rq, PMREGS_PPC604_CPU_MPC750); /* no event table for the 750 */
 	CHECK_EQ(pmregs_ppc604_pm_encode(&rq, &work, &enc), PMREGS_EINVAL);
