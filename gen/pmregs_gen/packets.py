@@ -930,6 +930,12 @@ class CodeGen:
         fns = {k: S(f"{base}_{k}") for k in ("init", "decode", "encode", "bits", "shape_name", "snprint")}
         if Pk.compression == "sign":
             fns["encode_ex"] = S(f"{base}_encode_ex")
+            fns["decode_words"] = S(f"{base}_decode_words")
+            fns["decode_padded"] = S(f"{base}_decode_padded")
+            v["pad_words"] = (Pk.max_bytes + 7) // 8
+            v["pad_macro"] = S(f"{BASE}_PAD_BYTES")
+            v["macros"].append((v["pad_macro"], 8 * v["pad_words"],
+                                "readable bytes the padded decoder needs at the packet"))
         v["fn"] = fns
         # semantic view
         sem = []
@@ -1185,7 +1191,7 @@ class CodeGen:
                 "payload_if": self.tool.truth(St.payload_if.tree, r),
                 "payload_if_text": St.payload_if.text,
                 "resync": self.tool.c(St.resync.tree, self.res()), "resync_text": St.resync.text,
-                "payload_cap": max(St.frame.max_size, 1)}
+                "payload_cap": max(St.frame.max_size, 8 * ((St.payload.max_bytes + 7) // 8))}
 
 
 def view(hv):

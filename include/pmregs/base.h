@@ -290,42 +290,57 @@ static inline void pmregs_bv_fill(uint64_t *b, unsigned nw, unsigned from, unsig
 /* Load len bytes into b, zero-filled above them (len <= 8 * (nw - 1)). */
 static inline void pmregs_bv_load(uint64_t *b, unsigned nw, const unsigned char *p, size_t len)
 {
-	size_t i;
+	size_t full = len >> 3, i;
 	for (i = 0; i < nw; i++)
 		b[i] = 0;
-	for (i = 0; i < len; i++)
-		b[i >> 3] |= (uint64_t)p[i] << (8 * (i & 7));
+	for (i = 0; i < full; i++)
+		b[i] = pmregs_load_le64(p + 8 * i);
+	for (i = 8 * full; i < len; i++)
+		b[full] |= (uint64_t)p[i] << (8 * (i & 7));
+}
+
+/* The sign of a sign-compressed byte string (len >= 1): all ones when its last bit is set. */
+static inline uint64_t pmregs_sext_fill(const unsigned char *p, size_t len)
+{
+	return (uint64_t)0 - (uint64_t)(p[len - 1] >> 7);
 }
 
 /*
- * Load a sign-compressed byte string (1 <= len <= 8 * (nw - 1)): every bit
- * above the 8 * len received ones repeats the last received bit.
+ * Load a sign-compressed byte string (1 <= len <= 8 * (words of b)) into the
+ * words of b that it touches; b must already hold `fill` (pmregs_sext_fill())
+ * in every word, so that every bit above the received ones repeats the last one.
  */
-static inline void pmregs_bv_load_sext(uint64_t *b, unsigned nw, const unsigned char *p, size_t len)
+static inline void pmregs_bv_load_sext(uint64_t *b, const unsigned char *p, size_t len, uint64_t fill)
 {
 	size_t full = len >> 3, i;
 	unsigned rem = (unsigned)(len & 7);
-	uint64_t fill, last;
-	/* whole words, then the last 1..7 bytes with overlapping loads instead of a byte loop */
 	for (i = 0; i < full; i++)
 		b[i] = pmregs_load_le64(p + 8 * i);
-	if (rem == 0) {
-		fill = (uint64_t)0 - (b[full - 1] >> 63);
-		i = full;
-	} else {
+	if (rem) {
+		/* the last 1..7 bytes with overlapping loads instead of a byte loop */
 		const unsigned char *q = p + 8 * full;
+		uint64_t last;
 		if (full)
 			last = pmregs_load_le64(p + len - 8) >> (64 - 8 * rem);
 		else if (rem >= 4)
 			last = (uint64_t)pmregs_load_le32(q) | ((uint64_t)pmregs_load_le32(q + rem - 4) << (8 * (rem - 4)));
 		else
 			last = (uint64_t)q[0] | ((uint64_t)q[rem >> 1] << (8 * (rem >> 1))) | ((uint64_t)q[rem - 1] << (8 * (rem - 1)));
-		fill = (uint64_t)0 - ((last >> (8 * rem - 1)) & 1);
 		b[full] = last | (fill << (8 * rem));
-		i = full + 1;
 	}
-	for (; i < nw; i++)
-		b[i] = fill;
+}
+
+/*
+ * Word k of a sign-compressed byte string of len bytes, for a buffer that can
+ * be read 8 bytes past word k's start whatever len is (padded input): the
+ * received bits, and `fill` above them. No branch on the length.
+ */
+static inline uint64_t pmregs_sext_word(const unsigned char *p, size_t len, unsigned k, uint64_t fill)
+{
+	size_t have = 8 * len, at = 64 * (size_t)k;
+	unsigned n = have <= at ? 0u : (have - at >= 64 ? 64u : (unsigned)(have - at));
+	uint64_t m = pmregs_lowmask(n);
+	return (pmregs_load_le64(p + 8 * k) & m) | (fill & ~m);
 }
 
 /*

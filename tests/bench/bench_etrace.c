@@ -167,6 +167,18 @@ int main(void)
 		reps += 10;
 	} while ((t = now() - t0) < 1.0);
 	print_row("decode, pmregs_etrace_te_inst_decode", t, reps * NPKT, reps * total, base_dec);
+	/* the same from a capture buffer with room after each packet: no branch on the length */
+	reps = 0;
+	t0 = now();
+	do {
+		for (k = 0; k < 10; k++)
+			for (i = 0; i < NPKT; i++) {
+				pmregs_etrace_te_inst_decode_padded(&P, bytes + off[i], off[i + 1] - off[i], &one);
+				sink += one.address ^ one.branch_map;
+			}
+		reps += 10;
+	} while ((t = now() - t0) < 1.0);
+	print_row("decode, ..._decode_padded (capture buffer)", t, reps * NPKT, reps * total, base_dec);
 	for (i = 0; i < NPKT; i++)
 		pmregs_etrace_te_inst_decode(&P, bytes + off[i], off[i + 1] - off[i], &out[i]);
 	for (i = 0; i < NPKT; i++) {

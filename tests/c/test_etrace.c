@@ -347,7 +347,9 @@ static void test_params(void)
 	p.call_counter_size_p = 31;
 	CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK); /* 31 + 1 + 31 = 63 bits */
 	CHECK_EQ(pmregs_etrace_irdepth_width(&p), 63);
-	/* branch_map length rule (format 1 table) */
+	/* branch_map length rule (format 1 table: 1 -> 1, 2-3 -> 3, 4-7 -> 7, 8-15 -> 15, 16-31 -> 31), every n */
+	for (i = 1; i <= 31; i++)
+		CHECK_EQ(pmregs_etrace_branch_map_length(&p, i), i == 1 ? 1 : i <= 3 ? 3 : i <= 7 ? 7 : i <= 15 ? 15 : 31);
 	CHECK_EQ(pmregs_etrace_branch_map_length(&p, 1), 1);
 	CHECK_EQ(pmregs_etrace_branch_map_length(&p, 2), 3);
 	CHECK_EQ(pmregs_etrace_branch_map_length(&p, 4), 7);
