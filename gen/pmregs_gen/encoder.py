@@ -85,6 +85,7 @@ class Output:
         self.doc = ""
         self.c_expr = None
         self.layout = None
+        self.uses_params = True             # False: the output follows from the placement alone
 
 
 class Encoder:
@@ -395,6 +396,7 @@ def load_output(b, E, comp, k, v):
     if res is None:
         return
     O.c_expr = res[0]
+    O.uses_params = bool(comp.used_params)
     E.outputs.append(O)
 
 
@@ -428,6 +430,7 @@ def compile_expr(b, comp, scalar, what, finish):
         b.diag.error(_At(scalar, e.lineno or 1, (e.offset or 1) - 1), "PMR040", f"expression: {e.msg}")
         return None
     comp.used_places = set()
+    comp.used_params = set()
     try:
         v = comp.compile(tree.body)
         code = finish(v, tree.body)
@@ -454,6 +457,7 @@ class EncCompiler(Compiler):
         self.params = {}
         self.funcs = {f.name: f for f in fam.functions}
         self.used_places = set()
+        self.used_params = set()
         self.assigned = []                  # (Param, Output, Layout, Field): param put whole into a field
         self.current_output = None
 
@@ -473,6 +477,7 @@ class EncCompiler(Compiler):
                 return self.row(f"row_{n}", P.target)
         for P in E.params:
             if P.name == n:
+                self.used_params.add(n)
                 enum = self.fam.enum(P.type)
                 if enum is not None:
                     return Val(f"r->{n}", "enum", self.n.enum_type(enum), enum)
@@ -638,7 +643,7 @@ def view(hv, E):
         W = O.layout.width if O.layout else SCALAR_TYPES[O.type]
         outputs.append({"name": O.name, "decl": utype(W), "doc": O.doc, "c_expr": O.c_expr,
                         "layout": O.layout.name if O.layout else None,
-                        "decoded": O in E.decode})
+                        "decoded": O in E.decode, "placement_only": not O.uses_params})
     e["outputs"] = outputs
     e["decoded"] = [o for o in outputs if o["decoded"]]
     rec = []

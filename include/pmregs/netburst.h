@@ -4274,6 +4274,21 @@ static inline int pmregs_netburst_event_decode(const struct pmregs_netburst_even
 		for (k = 0; k < n; k++) {
 			struct pmregs_netburst_event_request q = *tmpl;
 			struct pmregs_netburst_event_encoding got;
+			{
+				/* outputs that follow from the placement alone rule most candidates out cheaply */
+				const struct pmregs_netburst_event_request *r = tmpl;
+				const struct pmregs_netburst_events_row *row_event = &pmregs_netburst_events(0)[ev];
+				const struct pmregs_netburst_register *row_escr = &pmregs_netburst_registers(0)[o[k].escr];
+				const struct pmregs_netburst_register *row_counter = &pmregs_netburst_registers(0)[o[k].counter];
+				(void)r;
+				(void)row_event;
+				(void)row_escr;
+				(void)row_counter;
+				if ((uint32_t)(((uint32_t)(((uint64_t)(row_escr->msr))))) != in->escr_msr)
+					continue;
+				if ((uint32_t)(((uint32_t)(((uint64_t)((&pmregs_netburst_registers(0)[row_counter->cccr])->msr))))) != in->cccr_msr)
+					continue;
+			}
 			q.event = (uint16_t)ev;
 			q.escr = (int16_t)o[k].escr;
 			q.counter = (int16_t)o[k].counter;
