@@ -626,14 +626,25 @@ static void test_random_bytes(void)
 		param_set(k, &p);
 		for (i = 0; i < 200000; i++) {
 			unsigned char b[32];
-			size_t n = 1 + (size_t)(rnd() % 31), j;
+			size_t n = 1 + (size_t)(rnd() % 32), j;
 			pkt_t t, u;
 			int rc, nrc;
 			for (j = 0; j < n; j++)
 				b[j] = (unsigned char)rnd();
 			rc = pmregs_etrace_te_inst_decode(&p, b, n, &t);
 			nrc = nv_decode(&p, b, n, &u);
-			if (nrc < 0)
+			{ /* the padded decoder agrees, whatever follows the packet */
+				unsigned char pad[PMREGS_ETRACE_TE_INST_PAD_BYTES];
+				pkt_t v;
+				for (j = 0; j < sizeof pad; j++)
+					pad[j] = j < n ? b[j] : (unsigned char)rnd();
+				CHECK_EQ(pmregs_etrace_te_inst_decode_padded(&p, pad, n, &v), rc);
+				if (rc == PMREGS_OK)
+					CHECK(same(&t, &v));
+			}
+			if (n > 31)
+				CHECK_EQ(rc, PMREGS_ETOOLONG);
+			else if (nrc < 0)
 				CHECK_EQ(rc, PMREGS_EINVAL);
 			if (rc == PMREGS_OK) {
 				unsigned char c[64];
