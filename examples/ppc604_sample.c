@@ -5,6 +5,8 @@
  *    every N processor cycles (the cycle counter preloaded with 0x80000000 - N,
  *    its interrupt enable and PMXE set); the handler reads SIA, adds the counter
  *    into a 64-bit total and reloads it.
+ *    Then a time-base interrupt every millisecond, and a threshold in cycles,
+ *    with what the encoder could only approximate.
  * 2. A list of six events that a 604e cannot count at once: the encoder places
  *    them in two passes, and each pass's MMCR0/MMCR1 is decoded back.
  *
@@ -60,6 +62,9 @@ static void show_pass(enum pmregs_ppc604_cpu model, int p)
 		printf(" %s", event_name(d.events[i]));
 	printf("%s%s\n", d.interrupts ? "  (interrupt on overflow)" : "",
 	       d.trigger >= 0 ? "  (trigger on PMC1)" : "");
+	if (d.threshold_value || d.interval_interrupt)
+		printf("    threshold %lu cycles; time-base bit every %llu ticks%s\n", (unsigned long)d.threshold_cycles,
+		       (unsigned long long)d.interval_ticks, d.interval_interrupt ? ", interrupting" : "");
 }
 
 int main(void)
@@ -111,6 +116,31 @@ int main(void)
 		printf("  simulated: %u interrupts (vector 0x%x), %llu cycles counted in total; after each, PMXE reads %d\n",
 		       pmis, PMREGS_PPC604_PMI_VECTOR, (unsigned long long)cycles,
 		       pmregs_ppc604_pmxe_after_pmi(PMREGS_PPC604_CPU_PPC604, enc.pass[0].regs[0]));
+	}
+
+	/* ---- 1b. a snapshot every millisecond from the time base ---- */
+	{
+		/* UM604 p.55: the time base ticks at a quarter of the bus clock; say a 66 MHz bus */
+		const uint64_t tb_hz = 66000000u / 4u, want_ns = 1000000u;
+		printf("\nA time-base interrupt every %llu ns (time base %llu Hz):\n", (unsigned long long)want_ns,
+		       (unsigned long long)tb_hz);
+		pmregs_ppc604_pm_request_init(&rq, PMREGS_PPC604_CPU_PPC604E);
+		rq.interval_ticks = pmregs_ns_to_ticks(want_ns, tb_hz);
+		rq.interval_interrupt = 1;
+		rq.events[rq.nevents++] = (uint16_t)pmregs_ppc604_pm_event("instructions_completed");
+		rq.events[rq.nevents++] = (uint16_t)pmregs_ppc604_pm_event("dcache_load_misses");
+		rq.threshold_on = 1;
+		rq.threshold_cycles = 10;
+		pmregs_ppc604_pm_encode(&rq, &work, &enc);
+		printf("  asked %llu ticks, programmed TB[%u]: every %llu ticks = %llu ns%s\n",
+		       (unsigned long long)rq.interval_ticks, pmregs_ppc604_tb_bits(0)[enc.interval].tb_bit,
+		       (unsigned long long)enc.interval_ticks,
+		       (unsigned long long)pmregs_ticks_to_ns(enc.interval_ticks, tb_hz),
+		       enc.notes & PMREGS_PPC604_PM_APPROX_INTERVAL ? " (approximated)" : "");
+		printf("  asked a threshold of 10 cycles, programmed %lu units = %lu cycles on the 604e%s\n",
+		       (unsigned long)enc.threshold_value, (unsigned long)enc.threshold_cycles,
+		       enc.notes & PMREGS_PPC604_PM_APPROX_THRESHOLD ? " (approximated)" : "");
+		show_pass(PMREGS_PPC604_CPU_PPC604E, 0);
 	}
 
 	/* ---- 2. six events, two passes on a 604e ---- */

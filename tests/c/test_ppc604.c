@@ -643,7 +643,7 @@ static void encode_threshold_interval(void)
 			CHECK_EQ(pmregs_square_below_pow2(x, s), (u128)x * x < ((u128)1 << s));
 		}
 	}
-	/* ns <-> ticks: a 16.5 MHz time base (33 MHz bus / 4 per UM604 p.55 ... any rate works) */
+	/* ns <-> ticks: a 16.5 MHz time base (a 66 MHz bus / 4, UM604 p.55) */
 	CHECK_EQ(pmregs_ns_to_ticks(1000000000u, 16500000u), 16500000u);
 	CHECK_EQ(pmregs_ns_to_ticks(2500000000u, 16500000u), 41250000u);
 	CHECK_EQ(pmregs_ticks_to_ns(8192, 16500000u), 496485u);
