@@ -2775,7 +2775,7 @@ static inline int pmregs_ppc604_pm_threshold(enum pmregs_ppc604_cpu model, uint3
 	return PMREGS_OK;
 }
 
-/* Apply option o of the table to pass ps: its writes, and the event it puts on its counter. */
+/* Apply option o of the table to pass ps: its writes, and (record != 0) the event it puts on its counter. */
 static inline void pmregs_ppc604_pm_put(struct pmregs_ppc604_pm_pass *ps, const struct pmregs_pm_table *t, unsigned o, int record)
 {
 	unsigned k;
