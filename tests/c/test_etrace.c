@@ -280,6 +280,19 @@ static void test_spec_examples(void)
 		CHECK_EQ(pmregs_etrace_te_inst_semantic_get(&d, &t, &s), PMREGS_OK);
 		CHECK(s.notify == 0 && s.updiscon == 0 && s.irreport == 0 && s.irdepth_reported == 0);
 	}
+	{ /*
+	   * Where the specification contradicts itself: its illegal-opcode example
+	   * labels the start packet 73 00 00 00 00 6c 00 00 10 as address 0x800001b0,
+	   * but under the example's own parameters (and every other set tried) the
+	   * bytes say 0x200000d8. We decode the bytes as the payload table defines
+	   * them; this pins that choice.
+	   */
+		static const unsigned char b[] = {0x73, 0x00, 0x00, 0x00, 0x00, 0x6c, 0x00, 0x00, 0x10};
+		pkt_t t;
+		CHECK_EQ(pmregs_etrace_te_inst_decode(&p, b, sizeof b, &t), PMREGS_OK);
+		CHECK_EQ(t.shape, PMREGS_ETRACE_TE_INST_SHAPE_START);
+		CHECK_EQ(t.address, 0x200000d8u);
+	}
 	{ /* qual_status named values (E-Trace spec, format 3 subformat 3 table) */
 		CHECK_EQ(PMREGS_ETRACE_TE_INST_QUAL_STATUS_NO_CHANGE, 0);
 		CHECK_EQ(PMREGS_ETRACE_TE_INST_QUAL_STATUS_ENDED_REP, 1);
@@ -904,7 +917,7 @@ static void test_stream(void)
 			struct expect *x = &ex[nex];
 			x->offset = len;
 			if (r < 3) { /* garbage, then a zero run long enough to resynchronise */
-				size_t g = 1 + rnd() % 40, z = resync + rnd() % 4, j;
+				size_t g = 1 + (size_t)(rnd() % 40), z = resync + (size_t)(rnd() % 4), j;
 				buf[len++] = 0x1F; /* a header claiming 31 bytes ... */
 				for (j = 1; j < g; j++)
 					buf[len++] = (unsigned char)(rnd() | 1);

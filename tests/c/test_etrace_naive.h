@@ -170,7 +170,7 @@ static unsigned nv_bit(const struct nv_reader *r, unsigned k)
 {
 	if (k >= 8 * r->len)
 		k = (unsigned)(8 * r->len - 1);
-	return (r->b[k / 8] >> (k % 8)) & 1u;
+	return ((unsigned)r->b[k / 8] >> (k % 8)) & 1u;
 }
 
 static uint64_t nv_get(struct nv_reader *r, unsigned w)
