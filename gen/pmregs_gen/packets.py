@@ -881,6 +881,8 @@ class CodeGen:
         members = []
         for name, w in Pk.members:
             members.append({"name": name, "T": small_utype(w), "w": w})
+        # widest first: no padding, and adjacent stores the compiler can merge
+        members.sort(key=lambda m: -int(m["T"][4:-2]))
         mtype = {m["name"]: m["T"] for m in members}
         v = {"name": Pk.name, "title": Pk.title or Pk.name, "doc": Pk.doc, "source": Pk.source,
              "struct": f"struct {base}", "members": members, "frame": Pk.is_frame, "rest": Pk.rest,
@@ -926,6 +928,7 @@ class CodeGen:
             nw = (Pk.max_size * 8 + 63) // 64 + 1
         v["macros"].append((S(f"{BASE}_MAX_BITS"), Pk.max_bits, "longest natural length of the fields, in bits"))
         v["nw"] = nw
+        v["nb"] = 8 * nw + 8
         v["max_bytes"] = Pk.max_bytes if Pk.compression else Pk.max_size
         fns = {k: S(f"{base}_{k}") for k in ("init", "decode", "encode", "bits", "shape_name", "snprint")}
         if Pk.compression == "sign":
@@ -1003,13 +1006,16 @@ class CodeGen:
             out.append(f"{pad}rest = 1;")
             return out
         wc = self.width_c(F, r)
-        nw = v["nw"]
+        if Pk.compression == "sign":
+            get, buf, size = ("pmregs_bb_get57" if F.max_width <= 57 else "pmregs_bb_get"), "bb", v["nb"]
+        else:
+            get, buf, size = "pmregs_bv_get", "b", v["nw"]
         if F.width.const is not None:
-            out.append(f"{pad}x = pmregs_bv_get(b, {nw}u, pos, {wc});")
+            out.append(f"{pad}x = {get}({buf}, {size}u, pos, {wc});")
             out.append(f"{pad}pos += {wc};" if F.width.const else f"{pad}/* zero-width field */")
         else:
             out.append(f"{pad}w = {wc};")
-            out.append(f"{pad}x = pmregs_bv_get(b, {nw}u, pos, w);")
+            out.append(f"{pad}x = {get}({buf}, {size}u, pos, w);")
             out.append(f"{pad}pos += w;")
         if F.implied is not None:
             cond = "w == 0" if F.width.const is None else ("1" if F.width.const == 0 else "0")

@@ -363,6 +363,51 @@ static inline int pmregs_bv_check_tail(const uint64_t *b, unsigned nw, unsigned 
 	}
 }
 
+/*
+ * The same packet bits as bytes (byte k = bits 8k..8k+7, whatever the host's
+ * byte order), read with one unaligned 64-bit load per field: the decoders'
+ * fast path. bb holds nb bytes (nb >= 16); positions past the end are clamped.
+ */
+static inline uint64_t pmregs_bb_get57(const unsigned char *bb, unsigned nb, unsigned pos, unsigned w)
+{
+	unsigned i = pos >> 3;
+	if (i > nb - 16)
+		i = nb - 16;
+	return (pmregs_load_le64(bb + i) >> (pos & 7)) & (((uint64_t)1 << (w & 63)) - 1); /* w <= 57 */
+}
+
+/* Store x as bytes 0..7 (little-endian) at p: a single store where the host allows. */
+static inline void pmregs_bb_put64(unsigned char *p, uint64_t x)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	__builtin_memcpy(p, &x, 8);
+#else
+	pmregs_store_le64(p, x);
+#endif
+}
+
+static inline uint64_t pmregs_bb_get(const unsigned char *bb, unsigned nb, unsigned pos, unsigned w)
+{
+	unsigned i = pos >> 3, o = pos & 7;
+	if (i > nb - 16)
+		i = nb - 16;
+	return ((pmregs_load_le64(bb + i) >> o) | (((uint64_t)bb[i + 8] << 1) << (63 - o))) & pmregs_lowmask(w);
+}
+
+/* pmregs_bv_check_tail() for the byte form. */
+static inline int pmregs_bb_check_tail(const unsigned char *bb, unsigned nb, unsigned nbits, size_t len)
+{
+	unsigned have = (unsigned)(8 * len), w;
+	uint64_t t;
+	if (have <= nbits)
+		return PMREGS_OK;
+	if (have - nbits >= 8)
+		return PMREGS_ETOOLONG;
+	w = have - nbits + 1;
+	t = pmregs_bb_get57(bb, nb, nbits - 1, w);
+	return (t == 0 || t == pmregs_lowmask(w)) ? PMREGS_OK : PMREGS_EINVAL;
+}
+
 /* Index of the highest set bit of x (x != 0). */
 static inline unsigned pmregs_msb64(uint64_t x)
 {

@@ -1180,36 +1180,39 @@ enum pmregs_etrace_te_inst_shape {
 	PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE = 9, /* Format 0.1, a jump target cache index instead of an address */
 };
 
-/* One te_inst packet: the shape and the wire value of every field (0 when the shape lacks it). */
+/*
+ * One te_inst packet: the shape and the wire value of every field (0 when
+ * the shape lacks it). Members go widest first, so the struct has no padding.
+ */
 struct pmregs_etrace_te_inst {
-	uint8_t shape; /* enum pmregs_etrace_te_inst_shape */
-	uint8_t format;
-	uint8_t subformat;
-	uint8_t branch;
-	uint8_t privilege;
 	uint64_t time;
 	uint64_t context;
 	uint64_t address;
 	uint64_t ecause;
+	uint64_t tval;
+	uint64_t irdepth;
+	uint32_t encoder_mode;
+	uint32_t ioptions;
+	uint32_t doptions;
+	uint32_t branch_map;
+	uint32_t branch_count;
+	uint32_t index;
+	uint8_t format;
+	uint8_t subformat;
+	uint8_t branch;
+	uint8_t privilege;
 	uint8_t interrupt;
 	uint8_t thaddr;
-	uint64_t tval;
 	uint8_t ienable;
-	uint32_t encoder_mode;
 	uint8_t qual_status;
-	uint32_t ioptions;
 	uint8_t denable;
 	uint8_t dloss;
-	uint32_t doptions;
 	uint8_t notify;
 	uint8_t updiscon;
 	uint8_t irreport;
-	uint64_t irdepth;
 	uint8_t branches;
-	uint32_t branch_map;
-	uint32_t branch_count;
 	uint8_t branch_fmt;
-	uint32_t index;
+	uint8_t shape; /* enum pmregs_etrace_te_inst_shape */
 };
 
 /* The name of te_inst.format value x, or a null pointer. */
@@ -1325,33 +1328,33 @@ static inline const char *pmregs_etrace_te_inst_shape_name(unsigned shape)
 /* An empty packet of the given shape: fields 0 except those that select the shape. */
 static inline int pmregs_etrace_te_inst_init(struct pmregs_etrace_te_inst *pkt, unsigned shape)
 {
-	pkt->format = 0;
-	pkt->subformat = 0;
-	pkt->branch = 0;
-	pkt->privilege = 0;
 	pkt->time = 0;
 	pkt->context = 0;
 	pkt->address = 0;
 	pkt->ecause = 0;
+	pkt->tval = 0;
+	pkt->irdepth = 0;
+	pkt->encoder_mode = 0;
+	pkt->ioptions = 0;
+	pkt->doptions = 0;
+	pkt->branch_map = 0;
+	pkt->branch_count = 0;
+	pkt->index = 0;
+	pkt->format = 0;
+	pkt->subformat = 0;
+	pkt->branch = 0;
+	pkt->privilege = 0;
 	pkt->interrupt = 0;
 	pkt->thaddr = 0;
-	pkt->tval = 0;
 	pkt->ienable = 0;
-	pkt->encoder_mode = 0;
 	pkt->qual_status = 0;
-	pkt->ioptions = 0;
 	pkt->denable = 0;
 	pkt->dloss = 0;
-	pkt->doptions = 0;
 	pkt->notify = 0;
 	pkt->updiscon = 0;
 	pkt->irreport = 0;
-	pkt->irdepth = 0;
 	pkt->branches = 0;
-	pkt->branch_map = 0;
-	pkt->branch_count = 0;
 	pkt->branch_fmt = 0;
-	pkt->index = 0;
 	pkt->shape = (uint8_t)shape;
 	switch (shape) {
 	case PMREGS_ETRACE_TE_INST_SHAPE_START:
@@ -1392,8 +1395,8 @@ static inline int pmregs_etrace_te_inst_init(struct pmregs_etrace_te_inst *pkt, 
 	}
 }
 
-/* The decoder proper, over the natural bits already in b (7 words) received as len bytes. */
-static inline int pmregs_etrace_te_inst_decode_words(const struct pmregs_etrace_params *p, const uint64_t *b, size_t len, struct pmregs_etrace_te_inst *out)
+/* The decoder proper, over the natural bits already in bb (64 bytes) received as len bytes. */
+static inline int pmregs_etrace_te_inst_decode_words(const struct pmregs_etrace_params *p, const unsigned char *bb, size_t len, struct pmregs_etrace_te_inst *out)
 {
 	unsigned pos = 0, w;
 	uint64_t x;
@@ -1401,135 +1404,135 @@ static inline int pmregs_etrace_te_inst_decode_words(const struct pmregs_etrace_
 	uint64_t f_interrupt = 0;
 	uint64_t f_thaddr = 0;
 	(void)w;
-	out->format = 0;
-	out->subformat = 0;
-	out->branch = 0;
-	out->privilege = 0;
 	out->time = 0;
 	out->context = 0;
 	out->address = 0;
 	out->ecause = 0;
+	out->tval = 0;
+	out->irdepth = 0;
+	out->encoder_mode = 0;
+	out->ioptions = 0;
+	out->doptions = 0;
+	out->branch_map = 0;
+	out->branch_count = 0;
+	out->index = 0;
+	out->format = 0;
+	out->subformat = 0;
+	out->branch = 0;
+	out->privilege = 0;
 	out->interrupt = 0;
 	out->thaddr = 0;
-	out->tval = 0;
 	out->ienable = 0;
-	out->encoder_mode = 0;
 	out->qual_status = 0;
-	out->ioptions = 0;
 	out->denable = 0;
 	out->dloss = 0;
-	out->doptions = 0;
 	out->notify = 0;
 	out->updiscon = 0;
 	out->irreport = 0;
-	out->irdepth = 0;
 	out->branches = 0;
-	out->branch_map = 0;
-	out->branch_count = 0;
 	out->branch_fmt = 0;
-	out->index = 0;
-	x = pmregs_bv_get(b, 7u, pos, 2u);
+	x = pmregs_bb_get57(bb, 64u, pos, 2u);
 	pos += 2u;
 	out->format = (uint8_t)x;
 	if (x == 3u) {
-		x = pmregs_bv_get(b, 7u, pos, 2u);
+		x = pmregs_bb_get57(bb, 64u, pos, 2u);
 		pos += 2u;
 		out->subformat = (uint8_t)x;
 		if (x == 0u) {
-			x = pmregs_bv_get(b, 7u, pos, 1u);
+			x = pmregs_bb_get57(bb, 64u, pos, 1u);
 			pos += 1u;
 			out->branch = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get57(bb, 64u, pos, w);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get(bb, 64u, pos, w);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get(bb, 64u, pos, w);
 			pos += w;
 			out->context = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get(bb, 64u, pos, w);
 			pos += w;
 			out->address = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_START;
 		} else if (x == 1u) {
-			x = pmregs_bv_get(b, 7u, pos, 1u);
+			x = pmregs_bb_get57(bb, 64u, pos, 1u);
 			pos += 1u;
 			out->branch = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get57(bb, 64u, pos, w);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get(bb, 64u, pos, w);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get(bb, 64u, pos, w);
 			pos += w;
 			out->context = (uint64_t)x;
 			w = (unsigned)((uint64_t)p->ecause_width_p);
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get(bb, 64u, pos, w);
 			pos += w;
 			out->ecause = (uint64_t)x;
-			x = pmregs_bv_get(b, 7u, pos, 1u);
+			x = pmregs_bb_get57(bb, 64u, pos, 1u);
 			pos += 1u;
 			out->interrupt = (uint8_t)x;
 			f_interrupt = x;
-			x = pmregs_bv_get(b, 7u, pos, 1u);
+			x = pmregs_bb_get57(bb, 64u, pos, 1u);
 			pos += 1u;
 			out->thaddr = (uint8_t)x;
 			f_thaddr = x;
 			w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get(bb, 64u, pos, w);
 			pos += w;
 			out->address = (uint64_t)x;
 			w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get(bb, 64u, pos, w);
 			pos += w;
 			out->tval = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_TRAP;
 		} else if (x == 2u) {
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get57(bb, 64u, pos, w);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get(bb, 64u, pos, w);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get(bb, 64u, pos, w);
 			pos += w;
 			out->context = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT;
 		} else if (x == 3u) {
-			x = pmregs_bv_get(b, 7u, pos, 1u);
+			x = pmregs_bb_get57(bb, 64u, pos, 1u);
 			pos += 1u;
 			out->ienable = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->encoder_mode_width);
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get57(bb, 64u, pos, w);
 			pos += w;
 			out->encoder_mode = (uint32_t)x;
-			x = pmregs_bv_get(b, 7u, pos, 2u);
+			x = pmregs_bb_get57(bb, 64u, pos, 2u);
 			pos += 2u;
 			out->qual_status = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->ioptions_width);
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get57(bb, 64u, pos, w);
 			pos += w;
 			out->ioptions = (uint32_t)x;
-			x = pmregs_bv_get(b, 7u, pos, 1u);
+			x = pmregs_bb_get57(bb, 64u, pos, 1u);
 			pos += 1u;
 			out->denable = (uint8_t)x;
-			x = pmregs_bv_get(b, 7u, pos, 1u);
+			x = pmregs_bb_get57(bb, 64u, pos, 1u);
 			pos += 1u;
 			out->dloss = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->doptions_width);
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get57(bb, 64u, pos, w);
 			pos += w;
 			out->doptions = (uint32_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT;
@@ -1538,54 +1541,54 @@ static inline int pmregs_etrace_te_inst_decode_words(const struct pmregs_etrace_
 		}
 	} else if (x == 2u) {
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = pmregs_bv_get(b, 7u, pos, w);
+		x = pmregs_bb_get(bb, 64u, pos, w);
 		pos += w;
 		out->address = (uint64_t)x;
-		x = pmregs_bv_get(b, 7u, pos, 1u);
+		x = pmregs_bb_get57(bb, 64u, pos, 1u);
 		pos += 1u;
 		out->notify = (uint8_t)x;
-		x = pmregs_bv_get(b, 7u, pos, 1u);
+		x = pmregs_bb_get57(bb, 64u, pos, 1u);
 		pos += 1u;
 		out->updiscon = (uint8_t)x;
-		x = pmregs_bv_get(b, 7u, pos, 1u);
+		x = pmregs_bb_get57(bb, 64u, pos, 1u);
 		pos += 1u;
 		out->irreport = (uint8_t)x;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-		x = pmregs_bv_get(b, 7u, pos, w);
+		x = pmregs_bb_get(bb, 64u, pos, w);
 		pos += w;
 		out->irdepth = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY;
 	} else if (x == 1u) {
-		x = pmregs_bv_get(b, 7u, pos, 5u);
+		x = pmregs_bb_get57(bb, 64u, pos, 5u);
 		pos += 5u;
 		out->branches = (uint8_t)x;
 		f_branches = x;
 		if ((x >= 1u && x <= 31u)) {
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get57(bb, 64u, pos, w);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get(bb, 64u, pos, w);
 			pos += w;
 			out->address = (uint64_t)x;
-			x = pmregs_bv_get(b, 7u, pos, 1u);
+			x = pmregs_bb_get57(bb, 64u, pos, 1u);
 			pos += 1u;
 			out->notify = (uint8_t)x;
-			x = pmregs_bv_get(b, 7u, pos, 1u);
+			x = pmregs_bb_get57(bb, 64u, pos, 1u);
 			pos += 1u;
 			out->updiscon = (uint8_t)x;
-			x = pmregs_bv_get(b, 7u, pos, 1u);
+			x = pmregs_bb_get57(bb, 64u, pos, 1u);
 			pos += 1u;
 			out->irreport = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get(bb, 64u, pos, w);
 			pos += w;
 			out->irdepth = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA;
 		} else if (x == 0u) {
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get57(bb, 64u, pos, w);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL;
@@ -1594,36 +1597,36 @@ static inline int pmregs_etrace_te_inst_decode_words(const struct pmregs_etrace_
 		}
 	} else if (x == 0u) {
 		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = pmregs_bv_get(b, 7u, pos, w);
+		x = pmregs_bb_get57(bb, 64u, pos, w);
 		pos += w;
 		if (w == 0)
 			x = (uint64_t)p->f0s_inferred;
 		out->subformat = (uint8_t)x;
 		if (x == 0u) {
-			x = pmregs_bv_get(b, 7u, pos, 32u);
+			x = pmregs_bb_get57(bb, 64u, pos, 32u);
 			pos += 32u;
 			out->branch_count = (uint32_t)x;
-			x = pmregs_bv_get(b, 7u, pos, 2u);
+			x = pmregs_bb_get57(bb, 64u, pos, 2u);
 			pos += 2u;
 			out->branch_fmt = (uint8_t)x;
 			if (x == 0u) {
 				out->shape = PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT;
 			} else if ((x >= 2u && x <= 3u)) {
 				w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-				x = pmregs_bv_get(b, 7u, pos, w);
+				x = pmregs_bb_get(bb, 64u, pos, w);
 				pos += w;
 				out->address = (uint64_t)x;
-				x = pmregs_bv_get(b, 7u, pos, 1u);
+				x = pmregs_bb_get57(bb, 64u, pos, 1u);
 				pos += 1u;
 				out->notify = (uint8_t)x;
-				x = pmregs_bv_get(b, 7u, pos, 1u);
+				x = pmregs_bb_get57(bb, 64u, pos, 1u);
 				pos += 1u;
 				out->updiscon = (uint8_t)x;
-				x = pmregs_bv_get(b, 7u, pos, 1u);
+				x = pmregs_bb_get57(bb, 64u, pos, 1u);
 				pos += 1u;
 				out->irreport = (uint8_t)x;
 				w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-				x = pmregs_bv_get(b, 7u, pos, w);
+				x = pmregs_bb_get(bb, 64u, pos, w);
 				pos += w;
 				out->irdepth = (uint64_t)x;
 				out->shape = PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR;
@@ -1632,22 +1635,22 @@ static inline int pmregs_etrace_te_inst_decode_words(const struct pmregs_etrace_
 			}
 		} else if (x == 1u) {
 			w = (unsigned)((uint64_t)p->cache_size_p);
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get57(bb, 64u, pos, w);
 			pos += w;
 			out->index = (uint32_t)x;
-			x = pmregs_bv_get(b, 7u, pos, 5u);
+			x = pmregs_bb_get57(bb, 64u, pos, 5u);
 			pos += 5u;
 			out->branches = (uint8_t)x;
 			f_branches = x;
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get57(bb, 64u, pos, w);
 			pos += w;
 			out->branch_map = (uint32_t)x;
-			x = pmregs_bv_get(b, 7u, pos, 1u);
+			x = pmregs_bb_get57(bb, 64u, pos, 1u);
 			pos += 1u;
 			out->irreport = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-			x = pmregs_bv_get(b, 7u, pos, w);
+			x = pmregs_bb_get(bb, 64u, pos, w);
 			pos += w;
 			out->irdepth = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE;
@@ -1657,7 +1660,7 @@ static inline int pmregs_etrace_te_inst_decode_words(const struct pmregs_etrace_
 	} else {
 		return PMREGS_EINVAL;
 	}
-	return pmregs_bv_check_tail(b, 7u, pos, len);
+	return pmregs_bb_check_tail(bb, 64u, pos, len);
 }
 
 /*
@@ -1672,6 +1675,7 @@ static inline int pmregs_etrace_te_inst_decode(const struct pmregs_etrace_params
 {
 	const unsigned char *c = (const unsigned char *)buf;
 	uint64_t b[7], fill;
+	unsigned char bb[64];
 	if (len == 0)
 		return PMREGS_ETRUNC;
 	if (len > 31)
@@ -1685,7 +1689,15 @@ static inline int pmregs_etrace_te_inst_decode(const struct pmregs_etrace_params
 	b[5] = fill;
 	b[6] = fill;
 	pmregs_bv_load_sext(b, c, len, fill);
-	return pmregs_etrace_te_inst_decode_words(p, b, len, out);
+	pmregs_bb_put64(bb + 0, b[0]);
+	pmregs_bb_put64(bb + 8, b[1]);
+	pmregs_bb_put64(bb + 16, b[2]);
+	pmregs_bb_put64(bb + 24, b[3]);
+	pmregs_bb_put64(bb + 32, b[4]);
+	pmregs_bb_put64(bb + 40, b[5]);
+	pmregs_bb_put64(bb + 48, b[6]);
+	pmregs_bb_put64(bb + 56, fill);
+	return pmregs_etrace_te_inst_decode_words(p, bb, len, out);
 }
 
 /*
@@ -1696,20 +1708,22 @@ static inline int pmregs_etrace_te_inst_decode(const struct pmregs_etrace_params
 static inline int pmregs_etrace_te_inst_decode_padded(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_te_inst *out)
 {
 	const unsigned char *c = (const unsigned char *)buf;
-	uint64_t b[7], fill;
+	unsigned char bb[64];
+	uint64_t fill;
 	if (len == 0)
 		return PMREGS_ETRUNC;
 	if (len > 31)
 		return PMREGS_ETOOLONG;
 	fill = pmregs_sext_fill(c, len);
-	b[0] = pmregs_sext_word(c, len, 0, fill);
-	b[1] = pmregs_sext_word(c, len, 1, fill);
-	b[2] = pmregs_sext_word(c, len, 2, fill);
-	b[3] = pmregs_sext_word(c, len, 3, fill);
-	b[4] = fill;
-	b[5] = fill;
-	b[6] = fill;
-	return pmregs_etrace_te_inst_decode_words(p, b, len, out);
+	pmregs_bb_put64(bb + 0, pmregs_sext_word(c, len, 0, fill));
+	pmregs_bb_put64(bb + 8, pmregs_sext_word(c, len, 1, fill));
+	pmregs_bb_put64(bb + 16, pmregs_sext_word(c, len, 2, fill));
+	pmregs_bb_put64(bb + 24, pmregs_sext_word(c, len, 3, fill));
+	pmregs_bb_put64(bb + 32, fill);
+	pmregs_bb_put64(bb + 40, fill);
+	pmregs_bb_put64(bb + 48, fill);
+	pmregs_bb_put64(bb + 56, fill);
+	return pmregs_etrace_te_inst_decode_words(p, bb, len, out);
 }
 
 /*
@@ -4329,15 +4343,18 @@ enum pmregs_etrace_encap_shape {
 	PMREGS_ETRACE_ENCAP_SHAPE_NORMAL = 2, /* normal packet */
 };
 
-/* One encap packet: the shape and the wire value of every field (0 when the shape lacks it). */
+/*
+ * One encap packet: the shape and the wire value of every field (0 when
+ * the shape lacks it). Members go widest first, so the struct has no padding.
+ */
 struct pmregs_etrace_encap {
-	uint8_t shape; /* enum pmregs_etrace_encap_shape */
+	uint64_t timestamp;
+	uint16_t srcid;
 	uint8_t length;
 	uint8_t flow;
 	uint8_t extend;
-	uint16_t srcid;
-	uint64_t timestamp;
 	uint8_t type;
+	uint8_t shape; /* enum pmregs_etrace_encap_shape */
 	uint16_t payload_offset; /* bit where the payload starts (decode) */
 	uint16_t payload_bits;   /* bits from there to the end of the packet (decode) */
 };
@@ -4360,11 +4377,11 @@ static inline const char *pmregs_etrace_encap_shape_name(unsigned shape)
 /* An empty packet of the given shape: fields 0 except those that select the shape. */
 static inline int pmregs_etrace_encap_init(struct pmregs_etrace_encap *pkt, unsigned shape)
 {
+	pkt->timestamp = 0;
+	pkt->srcid = 0;
 	pkt->length = 0;
 	pkt->flow = 0;
 	pkt->extend = 0;
-	pkt->srcid = 0;
-	pkt->timestamp = 0;
 	pkt->type = 0;
 	pkt->payload_offset = 0;
 	pkt->payload_bits = 0;
@@ -4403,11 +4420,11 @@ static inline int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *
 	if (len == 0)
 		return PMREGS_ETRUNC;
 	pmregs_bv_load(b, 7u, (const unsigned char *)buf, have);
+	out->timestamp = 0;
+	out->srcid = 0;
 	out->length = 0;
 	out->flow = 0;
 	out->extend = 0;
-	out->srcid = 0;
-	out->timestamp = 0;
 	out->type = 0;
 	out->payload_offset = 0;
 	out->payload_bits = 0;
@@ -4864,15 +4881,18 @@ enum pmregs_etrace_smi_shape {
 	PMREGS_ETRACE_SMI_SHAPE_MESSAGE = 1, /* a message */
 };
 
-/* One smi packet: the shape and the wire value of every field (0 when the shape lacks it). */
+/*
+ * One smi packet: the shape and the wire value of every field (0 when
+ * the shape lacks it). Members go widest first, so the struct has no padding.
+ */
 struct pmregs_etrace_smi {
-	uint8_t shape; /* enum pmregs_etrace_smi_shape */
+	uint16_t index;
+	uint16_t timestamp;
 	uint8_t length;
 	uint8_t msg_type;
 	uint8_t timestamp_present;
-	uint16_t index;
 	uint8_t index_pad;
-	uint16_t timestamp;
+	uint8_t shape; /* enum pmregs_etrace_smi_shape */
 	uint16_t payload_offset; /* bit where the payload starts (decode) */
 	uint16_t payload_bits;   /* bits from there to the end of the packet (decode) */
 };
@@ -4906,12 +4926,12 @@ static inline const char *pmregs_etrace_smi_shape_name(unsigned shape)
 /* An empty packet of the given shape: fields 0 except those that select the shape. */
 static inline int pmregs_etrace_smi_init(struct pmregs_etrace_smi *pkt, unsigned shape)
 {
+	pkt->index = 0;
+	pkt->timestamp = 0;
 	pkt->length = 0;
 	pkt->msg_type = 0;
 	pkt->timestamp_present = 0;
-	pkt->index = 0;
 	pkt->index_pad = 0;
-	pkt->timestamp = 0;
 	pkt->payload_offset = 0;
 	pkt->payload_bits = 0;
 	pkt->shape = (uint8_t)shape;
@@ -4946,12 +4966,12 @@ static inline int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p,
 	if (len == 0)
 		return PMREGS_ETRUNC;
 	pmregs_bv_load(b, 6u, (const unsigned char *)buf, have);
+	out->index = 0;
+	out->timestamp = 0;
 	out->length = 0;
 	out->msg_type = 0;
 	out->timestamp_present = 0;
-	out->index = 0;
 	out->index_pad = 0;
-	out->timestamp = 0;
 	out->payload_offset = 0;
 	out->payload_bits = 0;
 	x = pmregs_bv_get(b, 6u, pos, 5u);
