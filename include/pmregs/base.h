@@ -727,15 +727,20 @@ static inline int pmregs_range_cover(uint64_t start, uint64_t end, uint64_t slac
 		return PMREGS_EINVAL;
 	for (q = granule; q <= max_block; q++) {
 		uint64_t lowq = q >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << q) - 1);
-		uint64_t a = start & ~lowq, below = start - a;
-		if (below > slack)
+		uint64_t a = start & ~lowq, below = start - a, prev_b = 0;
+		if (below > slack || (best_n && below > best_extra))
 			break;
+		if (q > granule && (start & (lowq >> 1)) == (start & lowq))
+			continue; /* start is aligned to 2^q already: the same bounds as for q - 1 */
 		for (r = granule; r <= max_block; r++) {
 			uint64_t lowr = r >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << r) - 1);
 			uint64_t b = last | lowr, above = b - last;
 			unsigned n;
-			if (above > slack - below)
+			if (above > slack - below || (best_n && below + above > best_extra))
 				break;
+			if (r > granule && b == prev_b)
+				continue;
+			prev_b = b;
 			n = pmregs_range_tiles(a, b, max_block, mask_bits, max_pairs, 0);
 			if (n <= max_pairs &&
 			    (best_n == 0 || below + above < best_extra || (below + above == best_extra && n < best_n))) {

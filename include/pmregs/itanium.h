@@ -5707,8 +5707,10 @@ static inline int pmregs_itanium_ematch(uint64_t enco, uint64_t match, uint64_t 
  * block of 2^k addresses, 4 <= k <= 50, and its mask is
  * PMREGS_ITANIUM_VA_MATCH_CARE_BITS with the k low bits cleared. Of the covers that fit, the one adding the
  * fewest addresses outside the range wins, then the one with the fewest pairs.
- * Returns the number of pairs written to pairs[], and in [*covered_start,
- * *covered_end) (0 = 2^64) exactly the addresses they match; PMREGS_ENOSPC when
+ * Returns the number n of distinct pairs, and in [*covered_start, *covered_end)
+ * (0 = 2^64) exactly the addresses they match. All 4 entries of pairs[] are
+ * written, those from n on repeating the last pair, so every register pair can be
+ * programmed from them and none matches anything else. PMREGS_ENOSPC when
  * 4 pairs cannot cover the range adding at most `slack` addresses;
  * PMREGS_EINVAL for an empty range or one holding an address pmregs_itanium_va_match()
  * can never match. Nothing is written on failure.
@@ -5729,8 +5731,8 @@ static inline int pmregs_itanium_ibr_cover(uint64_t start, uint64_t end, uint64_
 	for (i = 0; i < n; i++)
 		if (!pmregs_itanium_va_match(t[i].addr, t[i].addr, t[i].mask))
 			return PMREGS_EINVAL;
-	for (i = 0; i < n; i++)
-		pairs[i] = t[i];
+	for (i = 0; i < 4; i++)
+		pairs[i] = t[i < n ? i : n - 1];
 	*covered_start = cs;
 	*covered_end = ce;
 	return n;
@@ -5747,8 +5749,10 @@ static inline int pmregs_itanium_ibr_cover(uint64_t start, uint64_t end, uint64_
  * block of 2^k addresses, 0 <= k <= 50, and its mask is
  * PMREGS_ITANIUM_VA_MATCH_CARE_BITS with the k low bits cleared. Of the covers that fit, the one adding the
  * fewest addresses outside the range wins, then the one with the fewest pairs.
- * Returns the number of pairs written to pairs[], and in [*covered_start,
- * *covered_end) (0 = 2^64) exactly the addresses they match; PMREGS_ENOSPC when
+ * Returns the number n of distinct pairs, and in [*covered_start, *covered_end)
+ * (0 = 2^64) exactly the addresses they match. All 4 entries of pairs[] are
+ * written, those from n on repeating the last pair, so every register pair can be
+ * programmed from them and none matches anything else. PMREGS_ENOSPC when
  * 4 pairs cannot cover the range adding at most `slack` addresses;
  * PMREGS_EINVAL for an empty range or one holding an address pmregs_itanium_va_match()
  * can never match. Nothing is written on failure.
@@ -5769,8 +5773,8 @@ static inline int pmregs_itanium_dbr_cover(uint64_t start, uint64_t end, uint64_
 	for (i = 0; i < n; i++)
 		if (!pmregs_itanium_va_match(t[i].addr, t[i].addr, t[i].mask))
 			return PMREGS_EINVAL;
-	for (i = 0; i < n; i++)
-		pairs[i] = t[i];
+	for (i = 0; i < 4; i++)
+		pairs[i] = t[i < n ? i : n - 1];
 	*covered_start = cs;
 	*covered_end = ce;
 	return n;
