@@ -18,38 +18,6 @@
 typedef struct pmregs_netburst_event_request req_t;
 typedef struct pmregs_netburst_event_encoding enc_t;
 
-/* Build a request from "event:MASK:MASK..." names; returns 0 or a PMREGS_ error. */
-static int request_from_names(req_t *r, const char *spec)
-{
-	char tok[64];
-	const char *p = spec;
-	int event = PMREGS_ENOENT;
-	const struct pmregs_netburst_events_row *row = 0;
-	while (*p) {
-		size_t n = strcspn(p, ":");
-		if (n == 0 || n >= sizeof tok)
-			return PMREGS_EINVAL;
-		memcpy(tok, p, n);
-		tok[n] = 0;
-		p += n + (p[n] == ':');
-		if (row == 0) {
-			event = pmregs_netburst_event_find(tok);
-			if (event < 0)
-				return event;
-			pmregs_netburst_event_request_init(r, (unsigned)event);
-			row = &pmregs_netburst_events(0)[event];
-		} else {
-			uint64_t bit = pmregs_netburst_events_mask_find(row, tok);
-			if (bit == 0) {
-				fprintf(stderr, "%s has no mask bit %s\n", row->title, tok);
-				return PMREGS_ENOENT;
-			}
-			r->mask = (uint16_t)(r->mask | bit);
-		}
-	}
-	return row ? PMREGS_OK : PMREGS_EINVAL;
-}
-
 /* The ESCR a CCCR value selects for a counter: the one wired to it with that select value. */
 static int escr_of(unsigned counter, uint64_t cccr)
 {
@@ -107,13 +75,10 @@ static int describe(const char *perfex)
 		printf("  event    (none of the %d events)\n", PMREGS_NETBURST_EVENTS_COUNT);
 		return PMREGS_ENOENT;
 	}
-	{
-		const struct pmregs_netburst_events_row *row = &pmregs_netburst_events(0)[d.event];
-		pmregs_netburst_events_mask_snprint(line, sizeof line, row, d.mask);
-		printf("  event    %s:%s%s%s%s%s\n", row->title, line, d.t0_os ? " T0_OS" : "", d.t0_usr ? " T0_USR" : "",
-		       d.t1_os ? " T1_OS" : "", d.t1_usr ? " T1_USR" : "");
-		printf("           %s\n", row->doc);
-	}
+	pmregs_netburst_event_snprint(line, sizeof line, &d);
+	printf("  event    %s%s%s%s%s\n", line, d.t0_os ? " T0_OS" : "", d.t0_usr ? " T0_USR" : "",
+	       d.t1_os ? " T1_OS" : "", d.t1_usr ? " T1_USR" : "");
+	printf("           %s\n", pmregs_netburst_events(0)[d.event].doc);
 	return PMREGS_OK;
 }
 
@@ -126,7 +91,7 @@ int main(void)
 	int rc;
 
 	/* 1. From names: instr_retired, NBOGUSNTAG, user level, IQ_COUNTER0, fast RDPMC. */
-	rc = request_from_names(&r, "instr_retired:NBOGUSNTAG");
+	rc = pmregs_netburst_event_parse(&r, "instr_retired:NBOGUSNTAG", 0);
 	if (rc != PMREGS_OK)
 		return 1;
 	r.t0_usr = 1;
@@ -156,7 +121,7 @@ int main(void)
 		return 1;
 
 	/* 3. What the encoder refuses, and why. */
-	rc = request_from_names(&r, "b2b_cycles:BIT1");
+	rc = pmregs_netburst_event_parse(&r, "b2b_cycles:BIT1", 0);
 	if (rc == PMREGS_OK && pmregs_netburst_event_encode(&r, &e) != PMREGS_OK)
 		printf("\nb2b_cycles: refused (%s): %s\n", pmregs_netburst_event_check_name(e.check),
 		       pmregs_netburst_event_check_doc(e.check));

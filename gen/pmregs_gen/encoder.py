@@ -70,6 +70,7 @@ class Param:
         self.name, self.type, self.node = name, ptype, node
         self.default = 0
         self.doc = ""
+        self.names = None                   # the event table's bits column whose names set this param
 
 
 class Check:
@@ -254,7 +255,7 @@ def load_params(b, E, node):
         pn = r.check_name(k, k.text, "parameter")
         pm = r.mapping(v, f"parameter '{k.text}'")
         if pn is None or pm is None or not r.keys(pm, f"parameter '{pn}'", required=("type",),
-                                                   optional=("default", "doc")):
+                                                   optional=("default", "doc", "names")):
             continue
         if pn in reserved_names(E):
             r.err(k, "PMR021", f"parameter '{pn}' is reserved, a place variable, or defined twice")
@@ -271,6 +272,16 @@ def load_params(b, E, node):
             continue
         P = Param(pn, t, k)
         P.doc = r.opt_text(pm, "doc", "doc")
+        if pm.get("names") is not None:
+            # names: event.COLUMN, a bits column of the event table whose bit names set this parameter
+            src = r.text(pm.get("names"), "names")
+            var, _, col = (src or "").partition(".")
+            C = next((c for c in E.table.columns if c.name == col), None)
+            if var != "event" or C is None or C.type != "bits" or t not in ("u8", "u16", "u32", "u64"):
+                r.err(pm.get("names"), "PMR030", f"names '{src}' must be event.<bits column> of table"
+                      f" '{E.table.name}', on an integer parameter")
+                continue
+            P.names = C
         dn = pm.get("default")
         if dn is not None:
             if enum is not None:
@@ -626,8 +637,14 @@ def view(hv, E):
             decl, dflt = "uint8_t", str(P.default)
         else:
             decl, dflt = utype(SCALAR_TYPES[P.type]), f"{P.default:#x}"
-        params.append({"name": P.name, "decl": decl, "default": dflt, "doc": P.doc})
+        params.append({"name": P.name, "decl": decl, "default": dflt, "doc": P.doc,
+                       "names": P.names.name if P.names else None,
+                       "names_find": n.table_fn(T, P.names.name, "find") if P.names else None})
     e["params"] = params
+    e["named"] = [p for p in params if p["names"]]
+    if e["named"]:
+        e["parse"] = S(base + "_parse", what)
+        e["snprint"] = S(base + "_snprint", what)
     checks = []
     for i, (cn, err, doc) in enumerate(BUILTIN_CHECKS):
         checks.append({"name": cn, "macro": S(n.mac(E.name, "check", cn), what), "index": i,

@@ -450,6 +450,42 @@ static void test_event_table(void)
 	}
 }
 
+/* ---- names: "EVENT:MASK:MASK" ---------------------------------------------------------- */
+
+static void test_names(void)
+{
+	req_t r;
+	enc_t e;
+	char buf[128];
+	const char *bad = 0;
+	/* the seed's perfex event, from names alone */
+	CHECK(pmregs_netburst_event_parse(&r, "instr_retired:nbogusntag", &bad) == PMREGS_OK);
+	r.t0_usr = 1;
+	r.counter = PMREGS_NETBURST_EVENT_COUNTER_IQ_COUNTER0;
+	CHECK(pmregs_netburst_event_encode(&r, &e) == PMREGS_OK && e.escr_value == 0x04000204 && e.cccr_value == 0x00039000);
+	CHECK(pmregs_netburst_event_parse(&r, "IOQ_allocation:REQA0:ALL_READ:ALL_WRITE", &bad) == PMREGS_OK && r.mask == 0x61);
+	CHECK(pmregs_netburst_event_snprint(buf, sizeof buf, &r) == 39 && strcmp(buf, "IOQ_allocation:REQA0:ALL_READ:ALL_WRITE") == 0);
+	r.mask |= 0x1000; /* bit 12 has no name in IOQ_allocation */
+	pmregs_netburst_event_snprint(buf, sizeof buf, &r);
+	CHECK(strcmp(buf, "IOQ_allocation:REQA0:ALL_READ:ALL_WRITE:0x1000") == 0);
+	CHECK(pmregs_netburst_event_parse(&r, "64bit_MMX_uop:ALL", &bad) == PMREGS_OK && r.mask == 0x8000);
+	CHECK(pmregs_netburst_event_parse(&r, "x87_assist", &bad) == PMREGS_OK && r.mask == 0 && r.event == ev("x87_assist"));
+	/* errors point at the item */
+	{
+		static const char s1[] = "instr_retired:NBOGUSNTAG:TAGGED";
+		static const char s2[] = "instr_retierd:NBOGUSNTAG";
+		static const char s3[] = "instr_retired::NBOGUSNTAG";
+		req_t keep = r;
+		CHECK(pmregs_netburst_event_parse(&r, s1, &bad) == PMREGS_ENOENT && bad == s1 + 25);
+		CHECK(memcmp(&keep, &r, sizeof r) == 0); /* nothing half-written */
+		CHECK(pmregs_netburst_event_parse(&r, s2, &bad) == PMREGS_ENOENT && bad == s2);
+		CHECK(pmregs_netburst_event_parse(&r, s3, &bad) == PMREGS_EINVAL && bad == s3 + 14);
+		CHECK(pmregs_netburst_event_parse(&r, "", &bad) == PMREGS_EINVAL);
+		CHECK(pmregs_netburst_event_parse(&r, "instr_retired:", 0) == PMREGS_EINVAL);
+		CHECK(pmregs_netburst_event_parse(&r, "x0123456789012345678901234567890123456789012345678901234567890123", 0) == PMREGS_EINVAL);
+	}
+}
+
 /* ---- the encoder ---------------------------------------------------------------------- */
 
 static int encode_check(const req_t *r, int want_rc, int want_check)
@@ -950,6 +986,7 @@ int main(void)
 	test_register_map();
 	test_layouts();
 	test_event_table();
+	test_names();
 	test_encoder_errors();
 	test_encoder_all();
 	test_decoder();
