@@ -894,9 +894,7 @@ class CodeGen:
             mac = S(f"{BASE}_SHAPE_{Sh.name.upper()}")
             v["shapes"].append({"name": Sh.name, "macro": mac, "index": i, "doc": Sh.doc, "source": Sh.source,
                                 "fields": [F.name for F in Sh.fields],
-                                "table": [(F.name, F.width.text if F.width else "rest",
-                                           set_text(F.is_set) if F.is_set else "",
-                                           (F.doc or "").split("\n")[0]) for F in Sh.fields]})
+                                "table": self.shape_table(Sh)})
         v["nshapes_macro"] = S(f"{BASE}_NSHAPES")
         v["nshapes"] = len(Pk.shapes)
         # constant widths and named values
@@ -965,6 +963,26 @@ class CodeGen:
         if Pk.is_frame:
             v["size_c"] = self.tool.c(Pk.size.tree, self.res(fields=self.dec_refs))
         return v
+
+    def shape_table(self, Sh):
+        """Comment lines: name, width expression, the selecting values, how to read it."""
+        rows = []
+        for F in Sh.fields:
+            note = []
+            if F.is_set:
+                note.append("= " + set_text(F.is_set))
+            if F.differential:
+                note.append("asserted when it differs from the bit before")
+            if F.reported_if is not None:
+                note.append(f"meaningful when {F.reported_if.text}")
+            if F.implied is not None:
+                note.append(f"{F.implied.text} when 0 bits wide")
+            if F.rest:
+                note.append("the rest of the packet")
+            rows.append((F.name, F.width.text if F.width else "-", "; ".join(note)))
+        w0 = max(len(r[0]) for r in rows)
+        w1 = max(len(r[1]) for r in rows)
+        return [f"{a:<{w0}}  {b:<{w1}}  {c}".rstrip() for a, b, c in rows]
 
     def init_case(self, Sh):
         out = []

@@ -1036,93 +1036,93 @@ static inline int pmregs_etrace_param_set(struct pmregs_etrace_params *p, size_t
  * Shapes, fields in transmission order (each sent least significant bit first):
  *
  *   start: Format 3.0, start of tracing or resync [ETRACE "Format 3 subformat 0"]
- *     format         2                                                        = 3
- *     subformat      2                                                        = 0
- *     branch         1                                                       
- *     privilege      privilege_width_p                                       
- *     time           time_width                                              
- *     context        context_width                                           
- *     address        address_width                                           
+ *     format     2                  = 3
+ *     subformat  2                  = 0
+ *     branch     1
+ *     privilege  privilege_width_p
+ *     time       time_width
+ *     context    context_width
+ *     address    address_width
  *
  *   trap: Format 3.1, exception or interrupt [ETRACE "Format 3 subformat 1"]
- *     format         2                                                        = 3
- *     subformat      2                                                        = 1
- *     branch         1                                                       
- *     privilege      privilege_width_p                                       
- *     time           time_width                                              
- *     context        context_width                                           
- *     ecause         ecause_width_p                                          
- *     interrupt      1                                                       
- *     thaddr         1                                                       
- *     address        0 if implicit_exception and thaddr else address_width   
- *     tval           0 if interrupt else iaddress_width_p                    
+ *     format     2                                                      = 3
+ *     subformat  2                                                      = 1
+ *     branch     1
+ *     privilege  privilege_width_p
+ *     time       time_width
+ *     context    context_width
+ *     ecause     ecause_width_p
+ *     interrupt  1
+ *     thaddr     1
+ *     address    0 if implicit_exception and thaddr else address_width
+ *     tval       0 if interrupt else iaddress_width_p
  *
  *   context: Format 3.2, context and/or time change (no branch bit) [ETRACE "Format 3 subformat 2"]
- *     format         2                                                        = 3
- *     subformat      2                                                        = 2
- *     privilege      privilege_width_p                                       
- *     time           time_width                                              
- *     context        context_width                                           
+ *     format     2                  = 3
+ *     subformat  2                  = 2
+ *     privilege  privilege_width_p
+ *     time       time_width
+ *     context    context_width
  *
  *   support: Format 3.3, supporting information for the decoder [ETRACE "Format 3 subformat 3"]
- *     format         2                                                        = 3
- *     subformat      2                                                        = 3
- *     ienable        1                                                       
- *     encoder_mode   encoder_mode_width                                      
- *     qual_status    2                                                       
- *     ioptions       ioptions_width                                          
- *     denable        1                                                       
- *     dloss          1                                                       
- *     doptions       doptions_width                                          
+ *     format        2                   = 3
+ *     subformat     2                   = 3
+ *     ienable       1
+ *     encoder_mode  encoder_mode_width
+ *     qual_status   2
+ *     ioptions      ioptions_width
+ *     denable       1
+ *     dloss         1
+ *     doptions      doptions_width
  *
  *   addr_only: Format 2, an address and no branch information [ETRACE "Format 2"]
- *     format         2                                                        = 2
- *     address        address_width                                           
- *     notify         1                                                       
- *     updiscon       1                                                       
- *     irreport       1                                                       
- *     irdepth        irdepth_width                                           
+ *     format    2              = 2
+ *     address   address_width
+ *     notify    1              asserted when it differs from the bit before
+ *     updiscon  1              asserted when it differs from the bit before
+ *     irreport  1              asserted when it differs from the bit before
+ *     irdepth   irdepth_width  meaningful when irreport
  *
  *   diff_delta: Format 1 with 1..31 branches and an address [ETRACE "Format 1", first table]
- *     format         2                                                        = 1
- *     branches       5                                                        = 1..31
- *     branch_map     31 if branches == 0 else branch_map_length(branches)    
- *     address        address_width                                           
- *     notify         1                                                       
- *     updiscon       1                                                       
- *     irreport       1                                                       
- *     irdepth        irdepth_width                                           
+ *     format      2                                                     = 1
+ *     branches    5                                                     = 1..31
+ *     branch_map  31 if branches == 0 else branch_map_length(branches)
+ *     address     address_width
+ *     notify      1                                                     asserted when it differs from the bit before
+ *     updiscon    1                                                     asserted when it differs from the bit before
+ *     irreport    1                                                     asserted when it differs from the bit before
+ *     irdepth     irdepth_width                                         meaningful when irreport
  *
  *   diff_delta_full: Format 1 with branches = 0, a full 31-branch map and no address [ETRACE "Format 1", second table]
- *     format         2                                                        = 1
- *     branches       5                                                        = 0
- *     branch_map     31 if branches == 0 else branch_map_length(branches)    
+ *     format      2                                                     = 1
+ *     branches    5                                                     = 0
+ *     branch_map  31 if branches == 0 else branch_map_length(branches)
  *
  *   branch_count: Format 0.0 with branch_fmt = no_addr, a correctly-predicted branch count and no address [ETRACE "Format 0 subformat 0", first table]
- *     format         2                                                        = 0
- *     subformat      f0s_width_p                                              = 0
- *     branch_count   32                                                      
- *     branch_fmt     2                                                        = 0
+ *     format        2            = 0
+ *     subformat     f0s_width_p  = 0; f0s_inferred when 0 bits wide
+ *     branch_count  32
+ *     branch_fmt    2            = 0
  *
  *   branch_count_addr: Format 0.0 with an address (branch_fmt = addr or addr_fail) [ETRACE "Format 0 subformat 0", second table]
- *     format         2                                                        = 0
- *     subformat      f0s_width_p                                              = 0
- *     branch_count   32                                                      
- *     branch_fmt     2                                                        = 2..3
- *     address        address_width                                           
- *     notify         1                                                       
- *     updiscon       1                                                       
- *     irreport       1                                                       
- *     irdepth        irdepth_width                                           
+ *     format        2              = 0
+ *     subformat     f0s_width_p    = 0; f0s_inferred when 0 bits wide
+ *     branch_count  32
+ *     branch_fmt    2              = 2..3
+ *     address       address_width
+ *     notify        1              asserted when it differs from the bit before
+ *     updiscon      1              asserted when it differs from the bit before
+ *     irreport      1              asserted when it differs from the bit before
+ *     irdepth       irdepth_width  meaningful when irreport
  *
  *   jump_target_cache: Format 0.1, a jump target cache index instead of an address [ETRACE "Format 0 subformat 1"]
- *     format         2                                                        = 0
- *     subformat      f0s_width_p                                              = 1
- *     index          cache_size_p                                            
- *     branches       5                                                       
- *     branch_map     0 if branches == 0 else branch_map_length(branches)     
- *     irreport       1                                                       
- *     irdepth        irdepth_width                                           
+ *     format      2                                                    = 0
+ *     subformat   f0s_width_p                                          = 1; f0s_inferred when 0 bits wide
+ *     index       cache_size_p
+ *     branches    5
+ *     branch_map  0 if branches == 0 else branch_map_length(branches)
+ *     irreport    1                                                    asserted when it differs from the bit before
+ *     irdepth     irdepth_width                                        meaningful when irreport
  */
 #define PMREGS_ETRACE_TE_INST_FORMAT_WIDTH                2
 #define PMREGS_ETRACE_TE_INST_BRANCH_WIDTH                1
@@ -4312,23 +4312,23 @@ static inline size_t pmregs_etrace_te_inst_snprint(char *buf, size_t n, const st
  * Shapes, fields in transmission order (each sent least significant bit first):
  *
  *   null_idle: null packet, idle (a single 0 byte when flow is 0)
- *     length         5                                                        = 0
- *     flow           2                                                       
- *     extend         1                                                        = 0
+ *     length  5  = 0
+ *     flow    2
+ *     extend  1  = 0
  *
  *   null_align: null packet, alignment
- *     length         5                                                        = 0
- *     flow           2                                                       
- *     extend         1                                                        = 1
+ *     length  5  = 0
+ *     flow    2
+ *     extend  1  = 1
  *
  *   normal: normal packet
- *     length         5                                                        = 1..31
- *     flow           2                                                       
- *     extend         1                                                       
- *     srcid          encap_srcid_bits                                        
- *     timestamp      8 * encap_timestamp_bytes if extend else 0              
- *     type           encap_type_bits                                         
- *     payload        rest                                                    
+ *     length     5                                           = 1..31
+ *     flow       2
+ *     extend     1
+ *     srcid      encap_srcid_bits
+ *     timestamp  8 * encap_timestamp_bytes if extend else 0
+ *     type       encap_type_bits
+ *     payload    -                                           the rest of the packet
  */
 #define PMREGS_ETRACE_ENCAP_LENGTH_WIDTH 5
 #define PMREGS_ETRACE_ENCAP_FLOW_WIDTH   2
@@ -4854,18 +4854,18 @@ static inline size_t pmregs_etrace_encap_snprint(char *buf, size_t n, const stru
  * Shapes, fields in transmission order (each sent least significant bit first):
  *
  *   fill: a zero byte between messages
- *     length         5                                                        = 0
- *     msg_type       2                                                        = 0
- *     timestamp_present 1                                                        = 0
+ *     length             5  = 0
+ *     msg_type           2  = 0
+ *     timestamp_present  1  = 0
  *
  *   message: a message
- *     length         5                                                        = 1..31
- *     msg_type       2                                                       
- *     timestamp_present 1                                                       
- *     index          smi_index_bits                                          
- *     index_pad      (8 - smi_index_bits % 8) % 8                             = 0
- *     timestamp      16 if timestamp_present else 0                          
- *     payload        rest                                                    
+ *     length             5                               = 1..31
+ *     msg_type           2
+ *     timestamp_present  1
+ *     index              smi_index_bits
+ *     index_pad          (8 - smi_index_bits % 8) % 8    = 0
+ *     timestamp          16 if timestamp_present else 0
+ *     payload            -                               the rest of the packet
  */
 #define PMREGS_ETRACE_SMI_LENGTH_WIDTH            5
 #define PMREGS_ETRACE_SMI_MSG_TYPE_WIDTH          2
