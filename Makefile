@@ -5,13 +5,16 @@
 #   make check      run every test; the last line is "N passed, N failed"
 #   make bench      zero-overhead and compile-cost measurements (ratios, never asserts)
 #   make fuzz       libFuzzer + ASan/UBSan on every tests/fuzz/fuzz_*.c (FUZZTIME seconds each)
-#   make install    headers + pkg-config file (PREFIX, DESTDIR, includedir, pkgconfigdir)
+#   make install    headers + pkg-config file + CMake package files
+#                   (PREFIX, DESTDIR, includedir, pkgconfigdir, cmakedir)
 
 PREFIX       ?= /usr/local
 prefix       ?= $(PREFIX)
 includedir   ?= $(prefix)/include
 libdir       ?= $(prefix)/lib
 pkgconfigdir ?= $(libdir)/pkgconfig
+datarootdir  ?= $(prefix)/share
+cmakedir     ?= $(datarootdir)/cmake/pmregs
 DESTDIR      ?=
 
 CC      ?= cc
@@ -79,11 +82,21 @@ install: headers $(BUILD)/pmregs.pc
 	install -d $(DESTDIR)$(includedir)/pmregs $(DESTDIR)$(pkgconfigdir)
 	install -m 644 include/pmregs/*.h $(DESTDIR)$(includedir)/pmregs/
 	install -m 644 $(BUILD)/pmregs.pc $(DESTDIR)$(pkgconfigdir)/pmregs.pc
+	@# CMake: pmregsConfig.cmake finds the headers relative to itself (relocatable)
+	install -d $(DESTDIR)$(cmakedir) $(BUILD)/cmake
+	rel=$$(realpath -m --relative-to='$(cmakedir)' '$(includedir)') && \
+	for f in pmregsConfig pmregsConfigVersion; do \
+		sed -e "s|@includedir_rel@|$$rel|g" -e 's|@version@|$(VERSION)|g' \
+		    cmake/$$f.cmake.in >$(BUILD)/cmake/$$f.cmake && \
+		install -m 644 $(BUILD)/cmake/$$f.cmake $(DESTDIR)$(cmakedir)/$$f.cmake || exit 1; \
+	done
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(includedir)/pmregs/,$(notdir $(wildcard include/pmregs/*.h)))
 	-rmdir $(DESTDIR)$(includedir)/pmregs
 	rm -f $(DESTDIR)$(pkgconfigdir)/pmregs.pc
+	rm -f $(DESTDIR)$(cmakedir)/pmregsConfig.cmake $(DESTDIR)$(cmakedir)/pmregsConfigVersion.cmake
+	-rmdir $(DESTDIR)$(cmakedir)
 
 clean:
 	rm -rf $(BUILD)

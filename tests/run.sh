@@ -128,6 +128,9 @@ else
 	skip "install test" "pkg-config not installed"
 fi
 
+# ---- where drivers live: kernel module, assembler, 32-bit, big-endian, CMake --------
+. tests/port/checks.sh
+
 # ---- libFuzzer smoke runs (tests/fuzz) ----------------------------------------------
 . tests/fuzz/checks.sh
 
