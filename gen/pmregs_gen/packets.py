@@ -36,8 +36,7 @@ import ast
 
 from .cnames import small_utype
 from .expr import ExprError, _At
-from .schema import Reader
-from .yamlnode import Map, Scalar
+from .yamlnode import Scalar
 
 MAXW = 64
 
@@ -248,7 +247,7 @@ class ExprTool:
         return (0, (1 << hi.bit_length()) - 1)
 
     def r_UnaryOp(self, e, node, scope):
-        a = self.rng(e, node.operand, scope)
+        self.rng(e, node.operand, scope)
         if isinstance(node.op, ast.Not):
             return (0, 1)
         raise ExprError(node, "PMR040", "only 'not' is allowed as a unary operator in width expressions")
