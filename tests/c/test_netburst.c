@@ -309,6 +309,9 @@ static void test_register_map(void)
 	CHECK_EQ(PMREGS_NETBURST_MSR_LASTBRANCH_3, 0x1DE);
 	CHECK_EQ(PMREGS_NETBURST_MSR_LASTBRANCH_15_TO_IP, 0x6CF);
 	CHECK(reg_index("ssu_escr1") < 0); /* Linux's guessed 0x3BF is not in the manual */
+	/* PEBS: IQ_COUNTER4, and IQ_COUNTER5 for logical processor 1 with HT */
+	for (i = 0; i < n; i++)
+		CHECK(r[i].pebs == (i == 16 || i == 17) && r[i].pebs_ht_only == (i == 17));
 	/* extended cascade: exactly IQ_CCCR0/3/4/5 (SDM Table 18-65) */
 	for (i = 0; i < n; i++)
 		CHECK(r[i].ext_cascade == (strcmp(r[i].name, "iq_cccr0") == 0 || strcmp(r[i].name, "iq_cccr3") == 0 ||
@@ -587,6 +590,24 @@ static void test_encoder_errors(void)
 	CHECK(encode_check(&r, PMREGS_OK, -1));
 	r.model = PMREGS_NETBURST_MODEL_ANY;
 	CHECK(encode_check(&r, PMREGS_OK, -1));
+	/* precise sampling: PEBS-capable events only, on IQ_COUNTER4, or IQ_COUNTER5 with HT
+	 * (SDM 18.15.7: only IQ_COUNTER4 without HT; 18.16.3: IQ_CCCR4/5 serve logical processors 0/1) */
+	pmregs_netburst_event_request_init(&r, ev("replay_event"));
+	r.mask = 1;
+	r.pebs = 1;
+	CHECK(pmregs_netburst_event_encode(&r, &e) == PMREGS_OK && e.counter == 16 && e.escr == reg_index("cru_escr2"));
+	r.escr = PMREGS_NETBURST_EVENT_ESCR_CRU_ESCR3;
+	CHECK(pmregs_netburst_event_encode(&r, &e) == PMREGS_OK && e.counter == 17);
+	r.ht = 0;
+	CHECK(encode_check(&r, PMREGS_EINVAL, PMREGS_NETBURST_EVENT_CHECK_PEBS_COUNTER));
+	r.escr = -1;
+	CHECK(pmregs_netburst_event_encode(&r, &e) == PMREGS_OK && e.counter == 16);
+	r.counter = PMREGS_NETBURST_EVENT_COUNTER_IQ_COUNTER0;
+	CHECK(encode_check(&r, PMREGS_EINVAL, PMREGS_NETBURST_EVENT_CHECK_PEBS_COUNTER));
+	pmregs_netburst_event_request_init(&r, ir);
+	r.mask = 1;
+	r.pebs = 1;
+	CHECK(encode_check(&r, PMREGS_EINVAL, PMREGS_NETBURST_EVENT_CHECK_PEBS_EVENT));
 	/* BSQ_cache_reference: Table 19-34's extra bits 6, 7 and 11 are refused (Table 19-28 wins) */
 	pmregs_netburst_event_request_init(&r, ev("BSQ_cache_reference"));
 	r.mask = 1u << 6;
