@@ -143,6 +143,8 @@ def resolve(builder):
             return None
         obj.ref = target
         obj.type = "u16" if n is None else f"u16[{n}]"
+        fn = f"pmregs_{fam.name}_{target}"
+        obj.doc = (obj.doc + "; " if obj.doc else "") + f"{'indices' if n else 'index'} into {fn}()"
         return target, {name: i for i, name in enumerate(targets[target])}
 
     for F in fam.facts:

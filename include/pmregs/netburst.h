@@ -3045,8 +3045,8 @@ struct pmregs_netburst_register {
 	uint32_t msr; /* MSR address (ECX of RDMSR/WRMSR) */
 	const char *group; /* counter group (SDM3 18.15.2): BPU, MS, FLAME or IQ */
 	uint8_t counter; /* counter number n, 0-17: the RDPMC index and the offset of the counter from 0x300 and of its CCCR from 0x360 */
-	uint16_t cccr; /* the CCCR that controls this counter */
-	uint16_t counters[3]; /* the counters this ESCR can feed (SDM3 Table 18-63) */
+	uint16_t cccr; /* the CCCR that controls this counter; index into pmregs_netburst_registers() */
+	uint16_t counters[3]; /* the counters this ESCR can feed (SDM3 Table 18-63); indices into pmregs_netburst_registers() */
 	uint8_t counters_count;
 	uint8_t escr_select; /* the CCCR ESCR_SELECT value that picks this ESCR (SDM3 Table 18-63, column No.) */
 	uint8_t ext_cascade; /* bit 11 of this CCCR is an extended-cascade flag (SDM3 Table 18-65) */
@@ -3201,7 +3201,7 @@ struct pmregs_netburst_events_row {
 	const char *doc;
 	uint8_t event_select; /* ESCR event select */
 	uint8_t cccr_select; /* CCCR ESCR-select value the event table gives */
-	uint16_t escrs[2]; /* the ESCRs that can count the event */
+	uint16_t escrs[2]; /* the ESCRs that can count the event; indices into pmregs_netburst_registers() */
 	uint8_t escrs_count;
 	uint64_t mask; /* named event-mask bits: every named bit */
 	const struct pmregs_bit_desc *mask_names; /* the named bits, for lookups by name */
@@ -3567,10 +3567,10 @@ struct pmregs_netburst_replay_metrics_row {
 	const char *doc;
 	uint32_t pebs_enable; /* metric-select bits of IA32_PEBS_ENABLE (add uop_tag, bit 24) */
 	uint32_t matrix_vert; /* MSR_PEBS_MATRIX_VERT value */
-	uint16_t upstream[1]; /* extra event to program, if any */
+	uint16_t upstream[1]; /* extra event to program, if any; indices into pmregs_netburst_events() */
 	uint8_t upstream_count;
 	uint16_t upstream_mask; /* event-mask bits of that extra event */
-	uint16_t upstream_escr[1]; /* the ESCR the extra event must use, when the SDM requires one */
+	uint16_t upstream_escr[1]; /* the ESCR the extra event must use, when the SDM requires one; indices into pmregs_netburst_registers() */
 	uint8_t upstream_escr_count;
 };
 

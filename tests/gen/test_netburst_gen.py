@@ -209,6 +209,82 @@ class Encoders(unittest.TestCase):
             p = subprocess.run([exe], capture_output=True, text=True)
             self.assertEqual((p.returncode, p.stdout.strip()), (0, "ok"))
 
+    def test_set_of_enum_as_placement(self):
+        # A PowerPC-like shape: each event lists the counters (an enum set) that can count it,
+        # and the selector field written depends on the counter chosen.
+        spec = textwrap.dedent("""\
+            family: s
+            title: test
+            width: 32
+            enums:
+              counter: {values: {pmc1: 0, pmc2: 1}}
+            layouts:
+              mmcr0:
+                fields:
+                  - {name: pmc2sel, bits: "5:0"}
+                  - {name: pmc1sel, bits: "12:6"}
+                  - {name: rsvd_hi, bits: "31:13", access: rsvd}
+            tables:
+              events:
+                columns:
+                  code: {type: u8}
+                  counters: {type: "set(counter)"}
+                rows:
+                  - {name: cycles, code: 1, counters: [pmc1, pmc2]}
+                  - {name: misses, code: 5, counters: [pmc1]}
+            encoders:
+              pm:
+                table: events
+                place:
+                  counter: {from: event.counters}
+                outputs:
+                  mmcr0:
+                    type: mmcr0
+                    expr: >-
+                      make(mmcr0, pmc1sel=(event.code if counter == counter.pmc1 else 0),
+                           pmc2sel=(event.code if counter == counter.pmc2 else 0))
+                decode: [mmcr0]
+            """)
+        fam = family(spec)
+        (E,) = fam.encoders
+        self.assertEqual([v for v, _ in E.options[0]], [(0,), (1,)])
+        self.assertEqual(len(E.resources), 2)
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "spec"))
+            with open(os.path.join(tmp, "spec", "s.yaml"), "w") as f:
+                f.write(spec)
+            subprocess.run([sys.executable, os.path.join(ROOT, "gen", "generate.py"), "--out", tmp,
+                            os.path.join(tmp, "spec", "s.yaml")], check=True)
+            with open(os.path.join(ROOT, "include", "pmregs", "base.h")) as f, \
+                    open(os.path.join(tmp, "base.h"), "w") as g:
+                g.write(f.read())
+            prog = textwrap.dedent("""\
+                #include "s.h"
+                int main(void)
+                {
+                	static struct pmregs_s_pm_work w;
+                	struct pmregs_s_pm_request r[3], d;
+                	struct pmregs_s_pm_encoding e[3];
+                	int bad = 0, m;
+                	pmregs_s_pm_request_init(&r[0], 0);
+                	r[0].counter = PMREGS_S_PM_COUNTER_PMC2;
+                	bad |= pmregs_s_pm_encode(&r[0], &e[0]) != PMREGS_OK || e[0].mmcr0 != 1;
+                	bad |= pmregs_s_pm_decode(&e[0], &r[0], &d) != PMREGS_OK || d.event != 0 || d.counter != 1;
+                	pmregs_s_pm_request_init(&r[0], 1);
+                	pmregs_s_pm_request_init(&r[1], 0);
+                	pmregs_s_pm_request_init(&r[2], 1);
+                	/* misses twice need two passes (pmc1 only); cycles goes on pmc2 */
+                	bad |= pmregs_s_pm_schedule(r, 3, e, &w, 0, &m) != 2 || !m || e[1].counter != 1;
+                	return bad;
+                }
+                """)
+            with open(os.path.join(tmp, "main.c"), "w") as f:
+                f.write(prog)
+            warn = "-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror".split()
+            exe = os.path.join(tmp, "main")
+            subprocess.run(["cc", "-std=c99", *warn, "-I", tmp, os.path.join(tmp, "main.c"), "-o", exe], check=True)
+            self.assertEqual(subprocess.run([exe]).returncode, 0)
+
     def test_netburst_spec_numbers(self):
         fam = load_family(os.path.join(ROOT, "spec", "netburst.yaml"))
         (E,) = fam.encoders
