@@ -447,7 +447,7 @@ class PacketBuilder:
         if name is None or m is None:
             return
         if not self.r.keys(m, f"packet '{name}'", required=("doc", "fields", "shapes"),
-                           optional=("title", "source", "compression", "max_bytes", "size")):
+                           optional=("title", "source", "compression", "max_bytes", "size", "checks")):
             return
         P = Packet(name, k)
         P.title = self.r.opt_text(m, "title", "title")
@@ -492,6 +492,21 @@ class PacketBuilder:
             self.diag.check()
         self.finish_packet(P, m)
         self.diag.check()
+        P.checks = []
+        if m.get("checks") is not None:
+            fields = {}
+            for S in P.shapes:
+                for F in S.fields:
+                    if not F.rest:
+                        fields.setdefault(F.name, F)
+            for item in self.r.seq(m.get("checks"), "checks") or []:
+                cm = self.r.mapping(item, "a packet check")
+                if cm is None or not self.r.keys(cm, "a packet check", required=("expr", "doc")):
+                    continue
+                e = self.expr(cm.get("expr"), "packet check")
+                if e is not None and self.rng(e, Scope(self.fam, fields=fields), "packet check") is not None:
+                    P.checks.append((e, self.r.opt_text(cm, "doc", "doc")))
+            self.diag.check()
         self.fam.packets.append(P)
 
     def shape(self, P, item, seen):
@@ -961,6 +976,10 @@ class CodeGen:
             v["semset_cases"] = [self.walk(Pk, Sh, i, "semset") for i, Sh in enumerate(Pk.shapes)]
         if Pk.is_frame:
             v["size_c"] = self.tool.c(Pk.size.tree, self.res(fields=self.dec_refs))
+        members = {m["name"] for m in v["members"]}
+        v["checks"] = [{"doc": doc, "text": e.text,
+                        "out": self.tool.truth(e.tree, self.res(fields=members, local=False, struct="out"))}
+                       for e, doc in getattr(Pk, "checks", [])]
         return v
 
     def shape_table(self, Sh):
@@ -1079,6 +1098,8 @@ class CodeGen:
     def walk(self, Pk, Sh, index, mode, v=None):
         """Lines of one `case` for a walk over the fields of shape Sh."""
         exprs = [Pk.size] if Pk.is_frame and mode == "encode" else []
+        if mode == "encode":
+            exprs += [e for e, _ in getattr(Pk, "checks", [])]
         raw_names = set()
         for F in Sh.fields:
             exprs += [F.width, F.implied, F.value]
@@ -1172,7 +1193,15 @@ class CodeGen:
             if F.name in refs:
                 out.append(f"f_{F.name} = x;")
             out.append("pos += w;")
-        if mode == "encode" and Pk.is_frame and not Pk.rest in [F.name for F in Sh.fields]:
+        if mode == "encode":
+            from .emit import comment_text
+            # the packet's checks, on the values just encoded (a field the shape lacks is 0)
+            absent = {x: "PMREGS_U64(0)" for x in dict(Pk.members) if x not in names}
+            rc = self.res(fields=refs, extra=absent)
+            for e, doc in getattr(Pk, "checks", []):
+                out.append(f"if (!{self.tool.truth(e.tree, rc)}) /* {comment_text(doc)} */")
+                out.append("\treturn PMREGS_EINVAL;")
+        if mode == "encode" and Pk.is_frame and Pk.rest not in [F.name for F in Sh.fields]:
             out += self.frame_end(Pk, r, rest=False)
         return out
 

@@ -821,7 +821,25 @@ static void test_encap(void)
 		for (k = 0; k < v->n; k++)
 			CHECK_EQ(pmregs_etrace_encap_decode(&p, v->bytes, k, &f), PMREGS_ETRUNC);
 	}
-	{ /* an extend bit with no timestamp configured is fine (0 bytes); a payload too long is refused */
+	{ /* extend = 1 must not appear in a normal packet when timestamps have no width (encapsulation spec) */
+		params_t p;
+		struct pmregs_etrace_encap f;
+		static const unsigned char b[] = {0x82, 0x1f, 0x04}; /* length 2, extend 1 */
+		unsigned char out[8];
+		pmregs_etrace_params_default(&p);
+		CHECK_EQ(pmregs_etrace_encap_decode(&p, b, sizeof b, &f), PMREGS_EINVAL);
+		pmregs_etrace_encap_init(&f, PMREGS_ETRACE_ENCAP_SHAPE_NORMAL);
+		f.extend = 1;
+		CHECK_EQ(pmregs_etrace_encap_encode(&p, &f, b + 1, 2, out, sizeof out), PMREGS_EINVAL);
+		p.encap_timestamp_bytes = 1; /* with a timestamp byte the same header is fine */
+		CHECK_EQ(pmregs_etrace_encap_encode(&p, &f, b + 1, 2, out, sizeof out), 4);
+		CHECK_EQ(pmregs_etrace_encap_decode(&p, out, 4, &f), 4);
+		/* null.align keeps extend = 1 whatever the timestamp width */
+		p.encap_timestamp_bytes = 0;
+		CHECK_EQ(pmregs_etrace_encap_decode(&p, (const unsigned char *)"\x80", 1, &f), 1);
+		CHECK_EQ(f.shape, PMREGS_ETRACE_ENCAP_SHAPE_NULL_ALIGN);
+	}
+	{ /* a payload too long is refused, and so is a buffer too small or an empty payload */
 		params_t p;
 		struct pmregs_etrace_encap f;
 		unsigned char pay[32], out[64];

@@ -99,6 +99,11 @@ class TestPacketModel(unittest.TestCase):
     def test_value_only_in_frames(self):
         self.assertIn("PMR093", codes(PACKET.replace("n: {width: 3, doc: count}", 'n: {width: 3, doc: count, value: "1"}')))
 
+    def test_checks(self):
+        body = PACKET.replace("    compression: sign\n", "    compression: sign\n    checks:\n      - {expr: \"n < 7 or w_p > 2\", doc: a rule}\n", 1)
+        self.assertEqual(len(family(body).packets[0].checks), 1)
+        self.assertIn("PMR041", codes(body.replace("n < 7", "q < 7")))
+
     def test_is_must_fit(self):
         self.assertIn("PMR014", codes(PACKET.replace('is: "big..other"', 'is: "1..4"')))
 
