@@ -1,8 +1,9 @@
 /*
  * A Linux kernel module that uses pmregs the way a driver would: it builds an
  * IA32_PERFEVTSELx value, edits IA32_DEBUGCTL bits and decodes a field, all
- * with the kernel's own compiler flags (-Wdeclaration-after-statement, -Wvla,
- * no floating point, -std=gnu11 ...) plus -Werror.  The module is only built,
+ * with the kernel's own compiler flags (-Wvla, -Wundef, -Wframe-larger-than,
+ * no floating point, -std=gnu11 ...) plus W=1, -Werror and the
+ * -Wdeclaration-after-statement of older kernels.  The module is only built,
  * never loaded: it proves that <pmregs/pmregs.h> (every family) compiles inside
  * the kernel and that no pmregs name collides with one of the kernel's.
  */
