@@ -75,6 +75,7 @@ fuzz: headers
 			tests/fuzz/corpus/$$name || exit 1; done
 
 $(BUILD)/pmregs.pc: pkgconfig/pmregs.pc.in gen/pmregs_gen/__init__.py
+	@mkdir -p $(dir $@)
 	sed -e 's|@prefix@|$(prefix)|g' -e 's|@includedir@|$(includedir)|g' \
 	    -e 's|@version@|$(VERSION)|g' $< > $@
 

@@ -1072,7 +1072,6 @@
 #define PMREGS_ITANIUM_INDEX_DBR7  0x7
 
 /* Itanium events (table events): row indices and column values. */
-#define PMREGS_ITANIUM_EVENTS_COUNT 230
 #define PMREGS_ITANIUM_EVENTS_COUNT                                                            230
 #define PMREGS_ITANIUM_EVENTS_ALAT_INST_CHKA_LDC_ALL                                           0
 #define PMREGS_ITANIUM_EVENTS_ALAT_INST_CHKA_LDC_ALL_ES                                        0x36

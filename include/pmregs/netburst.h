@@ -717,7 +717,6 @@
 #define PMREGS_NETBURST_MSR_LASTBRANCH__TO_IP(n) (0x6c0 + 1 * (n)) /* 16 registers */
 
 /* NetBurst events (table events): row indices and column values. */
-#define PMREGS_NETBURST_EVENTS_COUNT 47
 #define PMREGS_NETBURST_EVENTS_COUNT                                        47
 #define PMREGS_NETBURST_EVENTS_TC_DELIVER_MODE                              0
 #define PMREGS_NETBURST_EVENTS_TC_DELIVER_MODE_EVENT_SELECT                 0x1
@@ -1082,7 +1081,6 @@
 #define PMREGS_NETBURST_EVENTS_INSTR_COMPLETED_MODELS                       0x58
 
 /* Replay tagging metrics (table replay_metrics): row indices and column values. */
-#define PMREGS_NETBURST_REPLAY_METRICS_COUNT 9
 #define PMREGS_NETBURST_REPLAY_METRICS_COUNT                                    9
 #define PMREGS_NETBURST_REPLAY_METRICS_L1_CACHE_LOAD_MISS_RETIRED               0
 #define PMREGS_NETBURST_REPLAY_METRICS_L1_CACHE_LOAD_MISS_RETIRED_PEBS_ENABLE   0x1

@@ -403,7 +403,6 @@
 #define PMREGS_PPC604_USER_SPR_BAMR       0x3a7
 
 /* CPU models and their PVR version numbers (table cpus): row indices. */
-#define PMREGS_PPC604_CPUS_COUNT 5
 #define PMREGS_PPC604_CPUS_COUNT   5
 #define PMREGS_PPC604_CPUS_PPC604  0
 #define PMREGS_PPC604_CPUS_PPC604E 1
@@ -412,7 +411,6 @@
 #define PMREGS_PPC604_CPUS_MPC745X 4
 
 /* Time-base bits MMCR0[TBSEL] selects (table tb_bits): row indices and column values. */
-#define PMREGS_PPC604_TB_BITS_COUNT 4
 #define PMREGS_PPC604_TB_BITS_COUNT            4
 #define PMREGS_PPC604_TB_BITS_TB63             0
 #define PMREGS_PPC604_TB_BITS_TB63_TBSEL       0x0
@@ -436,7 +434,6 @@
 #define PMREGS_PPC604_TB_BITS_TB47_PERIOD_LOG2 0x11
 
 /* Cycles per unit of MMCR0[THRESHOLD] (table threshold_scale): row indices and column values. */
-#define PMREGS_PPC604_THRESHOLD_SCALE_COUNT 5
 #define PMREGS_PPC604_THRESHOLD_SCALE_COUNT             5
 #define PMREGS_PPC604_THRESHOLD_SCALE_PPC604            0
 #define PMREGS_PPC604_THRESHOLD_SCALE_PPC604_SCALE      0x1
@@ -455,7 +452,6 @@
 #define PMREGS_PPC604_THRESHOLD_SCALE_MPC745X_SCALE_ALT 0x20
 
 /* 604/604e events (table events): row indices and column values. */
-#define PMREGS_PPC604_EVENTS_COUNT 111
 #define PMREGS_PPC604_EVENTS_COUNT                                 111
 #define PMREGS_PPC604_EVENTS_NOTHING                               0
 #define PMREGS_PPC604_EVENTS_NOTHING_CODE                          0x0

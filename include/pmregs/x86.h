@@ -2339,7 +2339,6 @@
 #define PMREGS_X86_PEBS_RECORD64_R15_SIZE      8
 
 /* Architectural performance events (table arch_events): row indices and column values. */
-#define PMREGS_X86_ARCH_EVENTS_COUNT 7
 #define PMREGS_X86_ARCH_EVENTS_COUNT                                   7
 #define PMREGS_X86_ARCH_EVENTS_UNHALTED_CORE_CYCLES                    0
 #define PMREGS_X86_ARCH_EVENTS_UNHALTED_CORE_CYCLES_EVENT_SELECT       0x3c

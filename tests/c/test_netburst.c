@@ -661,7 +661,7 @@ static void test_encoder_all(void)
 			CHECK(feeds && listed);
 			for (b = 0; b < 16; b++) {
 				req_t r;
-				enc_t e;
+				enc_t e = {0};
 				int rc;
 				if (!((t[i].mask >> b) & 1))
 					continue;

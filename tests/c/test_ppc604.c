@@ -633,14 +633,19 @@ static void encode_threshold_interval(void)
 		CHECK_EQ(pmregs_nearest_pow2(2048, l2, 0, 4), 1);
 		CHECK_EQ(pmregs_nearest_pow2(2049, l2, 0, 4), 2);
 	}
-	/* x*x < 2^s, against 128-bit arithmetic */
+	/* x*x < 2^s, against a schoolbook 64x64 -> 128-bit product (portable to 32-bit hosts) */
 	{
-		__extension__ typedef unsigned __int128 u128;
 		unsigned i;
 		for (i = 0; i < 100000; i++) {
 			uint64_t x = rnd() >> (rnd() % 64);
 			unsigned s = (unsigned)(rnd() % 128);
-			CHECK_EQ(pmregs_square_below_pow2(x, s), (u128)x * x < ((u128)1 << s));
+			uint64_t lo32 = x & 0xFFFFFFFFu, hi32 = x >> 32;
+			uint64_t ll = lo32 * lo32, lh = lo32 * hi32, hh = hi32 * hi32;
+			uint64_t mid = (ll >> 32) + (lh & 0xFFFFFFFFu) * 2;
+			uint64_t lo = (ll & 0xFFFFFFFFu) | (mid << 32);
+			uint64_t hi = hh + (lh >> 32) * 2 + (mid >> 32);
+			int below = s >= 64 ? (hi >> (s - 64)) == 0 : hi == 0 && (lo >> s) == 0;
+			CHECK_EQ(pmregs_square_below_pow2(x, s), below);
 		}
 	}
 	/* ns <-> ticks: a 16.5 MHz time base (a 66 MHz bus / 4, UM604 p.55) */
