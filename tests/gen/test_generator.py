@@ -316,5 +316,21 @@ class Output(unittest.TestCase):
             self.assertEqual(sorted(os.listdir(out)), ["pmregs.h", "t.h"])
 
 
+
+class Documentation(unittest.TestCase):
+    def test_every_error_code_is_documented_and_has_a_bad_spec(self):
+        from pmregs_gen.diag import CODES
+        import glob
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        covered = set()
+        for path in glob.glob(os.path.join(ROOT, "tests", "specs", "bad", "*.yaml")):
+            with open(path, encoding="utf-8") as f:
+                covered.add(f.readline().split()[2])
+        for code in CODES:
+            self.assertIn(code, readme, f"{code} is not in the README's error table")
+            self.assertIn(code, covered, f"{code} has no case in tests/specs/bad/")
+
+
 if __name__ == "__main__":
     unittest.main()
