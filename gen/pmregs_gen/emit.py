@@ -109,6 +109,8 @@ class HeaderView:
         self.packets_view = packets_view(self)
         from .passes import passes_view
         self.passes = [passes_view(self, P) for P in fam.passes]
+        from .introspect import view as introspect_view
+        self.introspect = introspect_view(self)
         self.diag.check()
 
     # -- layouts -------------------------------------------------------------------------
@@ -135,6 +137,8 @@ class HeaderView:
             "snprint": S(n.layout_fn(L, "snprint"), f"layout '{L.name}'"),
             "desc": S(n.layout_fn(L, "desc"), f"layout '{L.name}'"),
             "variant_fn": None, "variants": [],
+            "variant_field": L.fields.index(L.variants.discriminator) if L.variants is not None else -1,
+            "variant_of": self.fam.layouts.index(L.variant_of[0]) if L.variant_of else -1,
         }
         S(n.fn(L.name, "fields"), f"layout '{L.name}'")
         v["rows"] = self.layout_rows(L)

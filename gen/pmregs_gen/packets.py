@@ -942,7 +942,9 @@ class CodeGen:
         v["nw"] = nw
         v["nb"] = 8 * nw + 8
         v["max_bytes"] = Pk.max_bytes if Pk.compression else Pk.max_size
-        fns = {k: S(f"{base}_{k}") for k in ("init", "decode", "encode", "bits", "shape_name", "snprint")}
+        fns = {k: S(f"{base}_{k}") for k in ("init", "decode", "encode", "bits", "shape_name", "snprint", "fields")}
+        v["max_fields"] = max(len([F for F in Sh.fields if not F.rest]) for Sh in Pk.shapes)
+        v["macros"].append((S(f"{BASE}_MAX_FIELDS"), v["max_fields"], "most fields one shape has"))
         if Pk.compression == "sign":
             fns["encode_ex"] = S(f"{base}_encode_ex")
             fns["decode_words"] = S(f"{base}_decode_words")
@@ -970,6 +972,7 @@ class CodeGen:
         v["encode_cases"] = [self.walk(Pk, Sh, i, "encode") for i, Sh in enumerate(Pk.shapes)]
         v["bits_cases"] = [self.walk(Pk, Sh, i, "bits") for i, Sh in enumerate(Pk.shapes)]
         v["print_cases"] = [self.walk(Pk, Sh, i, "print", v) for i, Sh in enumerate(Pk.shapes)]
+        v["fields_cases"] = [self.walk(Pk, Sh, i, "fields", v) for i, Sh in enumerate(Pk.shapes)]
         v["init_cases"] = [self.init_case(Sh) for Sh in Pk.shapes]
         if sem:
             v["semget_cases"] = [self.walk(Pk, Sh, i, "semget") for i, Sh in enumerate(Pk.shapes)]
@@ -1159,6 +1162,25 @@ class CodeGen:
                     out.append("\tdefault:")
                     out.append("\t\tbreak;")
                     out.append("\t}")
+                out.append("}")
+            elif mode == "fields":
+                out.append("if (w) {")
+                out.append("\tif (k < cap) {")
+                out.append(f"\t\tout[k].name = \"{F.name}\";")
+                out.append("\t\tout[k].value = x;")
+                out.append("\t\tout[k].width = (uint8_t)w;")
+                out.append("\t\tout[k].meaning = 0;")
+                if F.values:
+                    out.append("\t\tswitch (x) {")
+                    for vn, vv, _ in sorted(F.values, key=lambda t: t[1]):
+                        out.append(f"\t\tcase {vv}:")
+                        out.append(f"\t\t\tout[k].meaning = \"{vn}\";")
+                        out.append("\t\t\tbreak;")
+                    out.append("\t\tdefault:")
+                    out.append("\t\t\tbreak;")
+                    out.append("\t\t}")
+                out.append("\t}")
+                out.append("\tk++;")
                 out.append("}")
             elif mode == "semget":
                 if F.differential:

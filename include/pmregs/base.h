@@ -1126,6 +1126,13 @@ struct pmregs_field_desc {
 	const struct pmregs_value_desc *values;
 };
 
+/* A variant of a layout: the field set that applies when the discriminator field holds `value`. */
+struct pmregs_variant_desc {
+	const char *name;
+	uint64_t value;  /* discriminator value that selects it */
+	uint16_t layout; /* index of the variant's own layout among the family's layouts */
+};
+
 struct pmregs_layout_desc {
 	const char *name;
 	const char *title;
@@ -1138,6 +1145,11 @@ struct pmregs_layout_desc {
 	uint64_t rsvd_mask;
 	uint64_t res1_mask;
 	uint64_t writable_mask;
+	const char *doc;
+	int16_t variant_field; /* index of the field that selects a variant, or -1 (no variants) */
+	int16_t variant_of;    /* index of the layout this one is a variant of, or -1 */
+	uint16_t nvariants;
+	const struct pmregs_variant_desc *variants;
 };
 
 /* Value of field f in register value v (sign bits not applied). */
@@ -1159,6 +1171,26 @@ static inline unsigned pmregs_field_width(const struct pmregs_field_desc *f)
 	for (i = 0; i < f->nparts; i++)
 		w += f->width[i];
 	return w;
+}
+
+/*
+ * The layout that describes value v of a register with layout d: d itself, or
+ * the variant that d's discriminator field selects in v. `layouts` is the
+ * family's array (pmregs_<family>_layouts()). A discriminator value no variant
+ * names leaves d, whose fields are then the ones every variant shares.
+ */
+static inline const struct pmregs_layout_desc *pmregs_layout_for_value(const struct pmregs_layout_desc *layouts,
+								       const struct pmregs_layout_desc *d, uint64_t v)
+{
+	unsigned i;
+	uint64_t x;
+	if (d->variant_field < 0 || (unsigned)d->variant_field >= d->nfields)
+		return d;
+	x = pmregs_field_get(&d->fields[d->variant_field], v);
+	for (i = 0; i < d->nvariants; i++)
+		if (d->variants[i].value == x)
+			return &layouts[d->variants[i].layout];
+	return d;
 }
 
 /* ---- a bounded string builder with snprintf's return convention ---- */
@@ -1355,6 +1387,83 @@ static inline size_t pmregs_bits_snprint(char *buf, size_t n, const struct pmreg
 	}
 	return pmregs_sb_finish(&sb);
 }
+
+/* ---- introspection: registers, packet streams and whole families, the same for every family ---- */
+
+/*
+ * A register as a tool sees it, whatever facts its family records: the
+ * generated pmregs_<family>_register_descs() lists every register this way
+ * (the family's own pmregs_<family>_registers() has the typed facts).
+ */
+struct pmregs_register_desc {
+	const char *name;      /* identifier used in the header */
+	const char *title;     /* the manual's name */
+	const char *doc;
+	const char *source;
+	const char *addr_kind; /* the register's first address fact ("msr", "spr", "index"...), or a null pointer */
+	uint64_t addr;         /* its value (0 without one) */
+	uint64_t reset;        /* reset value: the register's own, else its layout's (0 without a layout) */
+	int16_t layout;        /* index into pmregs_<family>_layouts(), or -1 when the value has no fields */
+	const char *facts;     /* the register's other facts as "name=value" words separated by spaces, or "" */
+};
+
+/* One field of a decoded packet, as a generic stream walk reports it. */
+struct pmregs_packet_field {
+	const char *name;
+	const char *meaning; /* the name of the value, or a null pointer */
+	uint64_t value;
+	uint8_t width;       /* bits the field has under the parameters (before compression) */
+};
+
+/* A decoded packet: which packet and shape, and the fields present under the parameters. */
+struct pmregs_packet_view {
+	const char *packet; /* the packet's name in the spec */
+	const char *shape;  /* its shape, or a null pointer when nothing was decoded */
+	unsigned nfields;
+	const struct pmregs_packet_field *fields;
+};
+
+/* One item of a stream walk: a packet (maybe carrying a payload packet) or bytes that could not be read. */
+struct pmregs_stream_event {
+	size_t offset;   /* first byte of the item in the buffer */
+	size_t size;     /* bytes it covers */
+	int status;      /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes
+			    before the first packet boundary; other negative: why the bytes were skipped */
+	int has_payload; /* 1: payload is decoded */
+	struct pmregs_packet_view frame;
+	struct pmregs_packet_view payload;
+};
+
+/* Called for each item of a walk; a non-zero return stops the walk, which returns that value. */
+typedef int (*pmregs_stream_fn)(void *ctx, const struct pmregs_stream_event *ev);
+
+struct pmregs_stream_desc {
+	const char *name;
+	const char *doc;
+	const char *frame;   /* name of the frame packet */
+	const char *payload; /* name of the payload packet it may carry */
+	/*
+	 * Walk buf[0..len) (synced = 1 when buf starts at a packet boundary) with
+	 * the family's run-time parameters set to params[0..nparams) in the order of
+	 * its parameter descriptors (the rest keep their defaults), calling fn for
+	 * every item. Returns 0 at the end of the buffer, fn's non-zero value when
+	 * it stops the walk, PMREGS_ERANGE when a parameter is outside its range
+	 * and PMREGS_EINVAL for an illegal combination or too many parameters (fn
+	 * is not called then).
+	 */
+	int (*walk)(const uint64_t *params, size_t nparams, const void *buf, size_t len, int synced,
+		    pmregs_stream_fn fn, void *ctx);
+};
+
+/* What a family header says about itself; pmregs.h's pmregs_families() lists them all. */
+struct pmregs_family_desc {
+	const char *name;  /* as in the header's name and prefix */
+	const char *title;
+	const struct pmregs_layout_desc *(*layouts)(size_t *count);
+	const struct pmregs_register_desc *(*registers)(size_t *count);
+	const struct pmregs_param_desc *(*params)(size_t *count);   /* a null pointer: no run-time parameters */
+	const struct pmregs_stream_desc *(*streams)(size_t *count); /* a null pointer: no packet streams */
+};
 
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_BASE_H */

@@ -540,11 +540,14 @@ static inline const struct pmregs_layout_desc *pmregs_etrace_layouts(size_t *cou
 	};
 	static const struct pmregs_layout_desc layouts[] = {
 		{ "ioptions_ref", "ioptions (reference flow layout)", "REFFLOW TE_OPTIONS_*; FZI ReferenceIOptions", 8, 0, 6, f_0,
-		  PMREGS_U8(0x00), PMREGS_U8(0xe0), PMREGS_U8(0x00), PMREGS_U8(0x1f) },
+		  PMREGS_U8(0x00), PMREGS_U8(0xe0), PMREGS_U8(0x00), PMREGS_U8(0x1f),
+		  "The 5-bit ioptions of the reference encoder (set ioptions_width to 5).", -1, -1, 0, 0 },
 		{ "ioptions_pulp", "ioptions (PULP rv_tracer layout)", "FZI PULPIOptions; PULP rv_tracer decoder", 8, 0, 8, f_1,
-		  PMREGS_U8(0x00), PMREGS_U8(0x80), PMREGS_U8(0x00), PMREGS_U8(0x7f) },
+		  PMREGS_U8(0x00), PMREGS_U8(0x80), PMREGS_U8(0x00), PMREGS_U8(0x7f),
+		  "The 7-bit ioptions of the PULP encoder (set ioptions_width to 7).", -1, -1, 0, 0 },
 		{ "doptions_ref", "doptions (reference data trace layout)", "REFFLOW data trace model; FZI ReferenceDOptions", 8, 0, 5, f_2,
-		  PMREGS_U8(0x00), PMREGS_U8(0xf0), PMREGS_U8(0x00), PMREGS_U8(0x0f) },
+		  PMREGS_U8(0x00), PMREGS_U8(0xf0), PMREGS_U8(0x00), PMREGS_U8(0x0f),
+		  "The 4-bit doptions of the reference data-trace encoder (set doptions_width to 4).", -1, -1, 0, 0 },
 	};
 	if (count)
 		*count = sizeof layouts / sizeof layouts[0];
@@ -1164,6 +1167,7 @@ static inline int pmregs_etrace_param_set(struct pmregs_etrace_params *p, size_t
 #define PMREGS_ETRACE_TE_INST_BRANCH_FMT_ADDR_FAIL        3
 #define PMREGS_ETRACE_TE_INST_MAX_BYTES                   31 /* longest payload, in bytes */
 #define PMREGS_ETRACE_TE_INST_MAX_BITS                    335 /* longest natural length of the fields, in bits */
+#define PMREGS_ETRACE_TE_INST_MAX_FIELDS                  11 /* most fields one shape has */
 #define PMREGS_ETRACE_TE_INST_PAD_BYTES                   32 /* readable bytes the padded decoder needs at the packet */
 #define PMREGS_ETRACE_TE_INST_NSHAPES 10
 
@@ -4298,6 +4302,1267 @@ static inline size_t pmregs_etrace_te_inst_snprint(char *buf, size_t n, const st
 }
 
 /*
+ * The fields pmregs_etrace_te_inst_snprint() prints, as data: those of *in's shape that
+ * are present under these parameters, in transmission order, with their named
+ * values. Fills out[0..cap) and returns how many there are (at most
+ * 11); 0 for a shape that does not exist.
+ */
+static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_inst *in, struct pmregs_packet_field *out,
+		size_t cap)
+{
+	size_t k = 0;
+	unsigned pos = 0, w;
+	uint64_t x;
+	switch (in->shape) {
+	case PMREGS_ETRACE_TE_INST_SHAPE_START: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->subformat;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "subformat";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "start";
+					break;
+				case 1:
+					out[k].meaning = "trap";
+					break;
+				case 2:
+					out[k].meaning = "context";
+					break;
+				case 3:
+					out[k].meaning = "support";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->branch;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->privilege_width_p);
+		x = (uint64_t)in->privilege;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "privilege";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "u";
+					break;
+				case 1:
+					out[k].meaning = "s";
+					break;
+				case 3:
+					out[k].meaning = "m";
+					break;
+				case 4:
+					out[k].meaning = "d";
+					break;
+				case 5:
+					out[k].meaning = "vu";
+					break;
+				case 6:
+					out[k].meaning = "vs";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+		x = (uint64_t)in->time;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "time";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+		x = (uint64_t)in->context;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "context";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		x = (uint64_t)in->address;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "address";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_TRAP: {
+		uint64_t f_interrupt = 0;
+		uint64_t f_thaddr = 0;
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->subformat;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "subformat";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "start";
+					break;
+				case 1:
+					out[k].meaning = "trap";
+					break;
+				case 2:
+					out[k].meaning = "context";
+					break;
+				case 3:
+					out[k].meaning = "support";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->branch;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->privilege_width_p);
+		x = (uint64_t)in->privilege;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "privilege";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "u";
+					break;
+				case 1:
+					out[k].meaning = "s";
+					break;
+				case 3:
+					out[k].meaning = "m";
+					break;
+				case 4:
+					out[k].meaning = "d";
+					break;
+				case 5:
+					out[k].meaning = "vu";
+					break;
+				case 6:
+					out[k].meaning = "vs";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+		x = (uint64_t)in->time;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "time";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+		x = (uint64_t)in->context;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "context";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->ecause_width_p);
+		x = (uint64_t)in->ecause;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "ecause";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->interrupt;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "interrupt";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		f_interrupt = x;
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->thaddr;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "thaddr";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		f_thaddr = x;
+		pos += w;
+		w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
+		x = (uint64_t)in->address;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "address";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
+		x = (uint64_t)in->tval;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "tval";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->subformat;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "subformat";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "start";
+					break;
+				case 1:
+					out[k].meaning = "trap";
+					break;
+				case 2:
+					out[k].meaning = "context";
+					break;
+				case 3:
+					out[k].meaning = "support";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->privilege_width_p);
+		x = (uint64_t)in->privilege;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "privilege";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "u";
+					break;
+				case 1:
+					out[k].meaning = "s";
+					break;
+				case 3:
+					out[k].meaning = "m";
+					break;
+				case 4:
+					out[k].meaning = "d";
+					break;
+				case 5:
+					out[k].meaning = "vu";
+					break;
+				case 6:
+					out[k].meaning = "vs";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+		x = (uint64_t)in->time;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "time";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+		x = (uint64_t)in->context;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "context";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->subformat;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "subformat";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "start";
+					break;
+				case 1:
+					out[k].meaning = "trap";
+					break;
+				case 2:
+					out[k].meaning = "context";
+					break;
+				case 3:
+					out[k].meaning = "support";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->ienable;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "ienable";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->encoder_mode_width);
+		x = (uint64_t)in->encoder_mode;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "encoder_mode";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "branch_trace";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->qual_status;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "qual_status";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "no_change";
+					break;
+				case 1:
+					out[k].meaning = "ended_rep";
+					break;
+				case 2:
+					out[k].meaning = "trace_lost";
+					break;
+				case 3:
+					out[k].meaning = "ended_ntr";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->ioptions_width);
+		x = (uint64_t)in->ioptions;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "ioptions";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->denable;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "denable";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->dloss;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "dloss";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->doptions_width);
+		x = (uint64_t)in->doptions;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "doptions";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		x = (uint64_t)in->address;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "address";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->notify;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "notify";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->updiscon;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "updiscon";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->irreport;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irreport";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		x = (uint64_t)in->irdepth;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irdepth";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA: {
+		uint64_t f_branches = 0;
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 5u;
+		x = (uint64_t)in->branches;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branches";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		f_branches = x;
+		pos += w;
+		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+		x = (uint64_t)in->branch_map;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch_map";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		x = (uint64_t)in->address;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "address";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->notify;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "notify";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->updiscon;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "updiscon";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->irreport;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irreport";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		x = (uint64_t)in->irdepth;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irdepth";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL: {
+		uint64_t f_branches = 0;
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 5u;
+		x = (uint64_t)in->branches;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branches";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		f_branches = x;
+		pos += w;
+		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+		x = (uint64_t)in->branch_map;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch_map";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->f0s_width_p);
+		x = (uint64_t)in->subformat;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "subformat";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "branch_count";
+					break;
+				case 1:
+					out[k].meaning = "jump_target_cache";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 32u;
+		x = (uint64_t)in->branch_count;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch_count";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->branch_fmt;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch_fmt";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "no_addr";
+					break;
+				case 2:
+					out[k].meaning = "addr";
+					break;
+				case 3:
+					out[k].meaning = "addr_fail";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->f0s_width_p);
+		x = (uint64_t)in->subformat;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "subformat";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "branch_count";
+					break;
+				case 1:
+					out[k].meaning = "jump_target_cache";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 32u;
+		x = (uint64_t)in->branch_count;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch_count";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->branch_fmt;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch_fmt";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "no_addr";
+					break;
+				case 2:
+					out[k].meaning = "addr";
+					break;
+				case 3:
+					out[k].meaning = "addr_fail";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		x = (uint64_t)in->address;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "address";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->notify;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "notify";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->updiscon;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "updiscon";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->irreport;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irreport";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		x = (uint64_t)in->irdepth;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irdepth";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE: {
+		uint64_t f_branches = 0;
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->f0s_width_p);
+		x = (uint64_t)in->subformat;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "subformat";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "branch_count";
+					break;
+				case 1:
+					out[k].meaning = "jump_target_cache";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->cache_size_p);
+		x = (uint64_t)in->index;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "index";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 5u;
+		x = (uint64_t)in->branches;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branches";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		f_branches = x;
+		pos += w;
+		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+		x = (uint64_t)in->branch_map;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch_map";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->irreport;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irreport";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		x = (uint64_t)in->irdepth;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irdepth";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	default:
+		break;
+	}
+	(void)p;
+	(void)pos;
+	(void)x;
+	(void)out;
+	(void)cap;
+	return k;
+}
+
+/*
  * ---- RISC-V trace encapsulation packet (encap) ----
  *
  * A normal packet (length 1..31) carrying one E-Trace payload, or a
@@ -4335,6 +5600,7 @@ static inline size_t pmregs_etrace_te_inst_snprint(char *buf, size_t n, const st
 #define PMREGS_ETRACE_ENCAP_EXTEND_WIDTH 1
 #define PMREGS_ETRACE_ENCAP_MAX_BYTES    42 /* longest packet, in bytes */
 #define PMREGS_ETRACE_ENCAP_MAX_BITS     96 /* longest natural length of the fields, in bits */
+#define PMREGS_ETRACE_ENCAP_MAX_FIELDS   6 /* most fields one shape has */
 #define PMREGS_ETRACE_ENCAP_NSHAPES 3
 
 enum pmregs_etrace_encap_shape {
@@ -4852,6 +6118,185 @@ static inline size_t pmregs_etrace_encap_snprint(char *buf, size_t n, const stru
 }
 
 /*
+ * The fields pmregs_etrace_encap_snprint() prints, as data: those of *in's shape that
+ * are present under these parameters, in transmission order, with their named
+ * values. Fills out[0..cap) and returns how many there are (at most
+ * 6); 0 for a shape that does not exist.
+ */
+static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *in, struct pmregs_packet_field *out,
+		size_t cap)
+{
+	size_t k = 0;
+	unsigned pos = 0, w;
+	uint64_t x;
+	switch (in->shape) {
+	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_IDLE: {
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "length";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->flow;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "flow";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->extend;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "extend";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_ALIGN: {
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "length";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->flow;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "flow";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->extend;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "extend";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_ENCAP_SHAPE_NORMAL: {
+		uint64_t f_extend = 0;
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "length";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->flow;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "flow";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->extend;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "extend";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		f_extend = x;
+		pos += w;
+		w = (unsigned)((uint64_t)p->encap_srcid_bits);
+		x = (uint64_t)in->srcid;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "srcid";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)(((f_extend != 0) ? (PMREGS_U64(8) * (uint64_t)p->encap_timestamp_bytes) : PMREGS_U64(0)));
+		x = (uint64_t)in->timestamp;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "timestamp";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->encap_type_bits);
+		x = (uint64_t)in->type;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "type";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	default:
+		break;
+	}
+	(void)p;
+	(void)pos;
+	(void)x;
+	(void)out;
+	(void)cap;
+	return k;
+}
+
+/*
  * ---- Siemens-style message (the older illustrative transport) (smi) ----
  *
  * A header byte (payload length, message type, timestamp present), the
@@ -4882,6 +6327,7 @@ static inline size_t pmregs_etrace_encap_snprint(char *buf, size_t n, const stru
 #define PMREGS_ETRACE_SMI_MSG_TYPE_TE_DATA        3
 #define PMREGS_ETRACE_SMI_MAX_BYTES               36 /* longest packet, in bytes */
 #define PMREGS_ETRACE_SMI_MAX_BITS                47 /* longest natural length of the fields, in bits */
+#define PMREGS_ETRACE_SMI_MAX_FIELDS              6 /* most fields one shape has */
 #define PMREGS_ETRACE_SMI_NSHAPES 2
 
 enum pmregs_etrace_smi_shape {
@@ -5345,6 +6791,166 @@ static inline size_t pmregs_etrace_smi_snprint(char *buf, size_t n, const struct
 }
 
 /*
+ * The fields pmregs_etrace_smi_snprint() prints, as data: those of *in's shape that
+ * are present under these parameters, in transmission order, with their named
+ * values. Fills out[0..cap) and returns how many there are (at most
+ * 6); 0 for a shape that does not exist.
+ */
+static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *in, struct pmregs_packet_field *out,
+		size_t cap)
+{
+	size_t k = 0;
+	unsigned pos = 0, w;
+	uint64_t x;
+	switch (in->shape) {
+	case PMREGS_ETRACE_SMI_SHAPE_FILL: {
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "length";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->msg_type;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "msg_type";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 2:
+					out[k].meaning = "te_inst";
+					break;
+				case 3:
+					out[k].meaning = "te_data";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->timestamp_present;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "timestamp_present";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_SMI_SHAPE_MESSAGE: {
+		uint64_t f_timestamp_present = 0;
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "length";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->msg_type;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "msg_type";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 2:
+					out[k].meaning = "te_inst";
+					break;
+				case 3:
+					out[k].meaning = "te_data";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->timestamp_present;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "timestamp_present";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		f_timestamp_present = x;
+		pos += w;
+		w = (unsigned)((uint64_t)p->smi_index_bits);
+		x = (uint64_t)in->index;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "index";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)));
+		x = (uint64_t)in->index_pad;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "index_pad";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
+		x = (uint64_t)in->timestamp;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "timestamp";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	default:
+		break;
+	}
+	(void)p;
+	(void)pos;
+	(void)x;
+	(void)out;
+	(void)cap;
+	return k;
+}
+
+/*
  * ---- encap_stream: Encapsulation packets in a byte buffer, each normal packet of the instruction-trace type decoded as te_inst ----
  * Source: ENCAP; SEED2 packet boundaries
  *
@@ -5530,6 +7136,129 @@ static inline int pmregs_etrace_smi_stream_next(struct pmregs_etrace_smi_stream 
 	it->size = (size_t)rc;
 	s->pos = start + (size_t)rc;
 	return 1;
+}
+
+/* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
+
+/* Every register as a struct pmregs_register_desc (the same order as pmregs_etrace_registers()). */
+static inline const struct pmregs_register_desc *pmregs_etrace_register_descs(size_t *count)
+{
+	if (count)
+		*count = 0;
+	return 0;
+}
+
+/*
+ * The encap_stream stream through the generic interface (struct pmregs_stream_desc):
+ * parameters by index as in pmregs_etrace_params_desc(), each item as packet views.
+ */
+static inline int pmregs_etrace_encap_stream_walk(const uint64_t *params, size_t nparams, const void *buf, size_t len, int synced,
+		pmregs_stream_fn fn, void *ctx)
+{
+	struct pmregs_etrace_params p;
+	struct pmregs_etrace_encap_stream s;
+	struct pmregs_etrace_encap_stream_item it;
+	struct pmregs_packet_field ff[6], pf[11];
+	struct pmregs_stream_event ev;
+	size_t i;
+	int rc;
+	pmregs_etrace_params_default(&p);
+	if (nparams > 24u)
+		return PMREGS_EINVAL;
+	for (i = 0; i < nparams; i++) {
+		rc = pmregs_etrace_param_set(&p, i, params[i]);
+		if (rc != PMREGS_OK)
+			return rc;
+	}
+	rc = pmregs_etrace_params_check(&p);
+	if (rc != PMREGS_OK)
+		return rc;
+	pmregs_etrace_encap_stream_init(&s, buf, len, synced);
+	while (pmregs_etrace_encap_stream_next(&s, &p, &it)) {
+		ev.offset = it.offset;
+		ev.size = it.size;
+		ev.status = it.status;
+		ev.has_payload = it.has_payload;
+		ev.frame.packet = "encap";
+		ev.frame.shape = it.status < 0 ? 0 : pmregs_etrace_encap_shape_name(it.frame.shape);
+		ev.frame.nfields = it.status < 0 ? 0u : (unsigned)pmregs_etrace_encap_fields(&p, &it.frame, ff, 6u);
+		ev.frame.fields = ff;
+		ev.payload.packet = "te_inst";
+		ev.payload.shape = it.has_payload ? pmregs_etrace_te_inst_shape_name(it.payload.shape) : 0;
+		ev.payload.nfields = it.has_payload ? (unsigned)pmregs_etrace_te_inst_fields(&p, &it.payload, pf, 11u) : 0u;
+		ev.payload.fields = pf;
+		rc = fn(ctx, &ev);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * The smi_stream stream through the generic interface (struct pmregs_stream_desc):
+ * parameters by index as in pmregs_etrace_params_desc(), each item as packet views.
+ */
+static inline int pmregs_etrace_smi_stream_walk(const uint64_t *params, size_t nparams, const void *buf, size_t len, int synced,
+		pmregs_stream_fn fn, void *ctx)
+{
+	struct pmregs_etrace_params p;
+	struct pmregs_etrace_smi_stream s;
+	struct pmregs_etrace_smi_stream_item it;
+	struct pmregs_packet_field ff[6], pf[11];
+	struct pmregs_stream_event ev;
+	size_t i;
+	int rc;
+	pmregs_etrace_params_default(&p);
+	if (nparams > 24u)
+		return PMREGS_EINVAL;
+	for (i = 0; i < nparams; i++) {
+		rc = pmregs_etrace_param_set(&p, i, params[i]);
+		if (rc != PMREGS_OK)
+			return rc;
+	}
+	rc = pmregs_etrace_params_check(&p);
+	if (rc != PMREGS_OK)
+		return rc;
+	pmregs_etrace_smi_stream_init(&s, buf, len, synced);
+	while (pmregs_etrace_smi_stream_next(&s, &p, &it)) {
+		ev.offset = it.offset;
+		ev.size = it.size;
+		ev.status = it.status;
+		ev.has_payload = it.has_payload;
+		ev.frame.packet = "smi";
+		ev.frame.shape = it.status < 0 ? 0 : pmregs_etrace_smi_shape_name(it.frame.shape);
+		ev.frame.nfields = it.status < 0 ? 0u : (unsigned)pmregs_etrace_smi_fields(&p, &it.frame, ff, 6u);
+		ev.frame.fields = ff;
+		ev.payload.packet = "te_inst";
+		ev.payload.shape = it.has_payload ? pmregs_etrace_te_inst_shape_name(it.payload.shape) : 0;
+		ev.payload.nfields = it.has_payload ? (unsigned)pmregs_etrace_te_inst_fields(&p, &it.payload, pf, 11u) : 0u;
+		ev.payload.fields = pf;
+		rc = fn(ctx, &ev);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Every packet stream of the family, for tools that walk any family's streams. */
+static inline const struct pmregs_stream_desc *pmregs_etrace_streams(size_t *count)
+{
+	static const struct pmregs_stream_desc d[] = {
+		{ "encap_stream", "Encapsulation packets in a byte buffer, each normal packet of the instruction-trace type decoded as te_inst", "encap", "te_inst", pmregs_etrace_encap_stream_walk },
+		{ "smi_stream", "Siemens-style messages in a byte buffer, te_inst messages decoded", "smi", "te_inst", pmregs_etrace_smi_stream_walk },
+	};
+	if (count)
+		*count = sizeof d / sizeof d[0];
+	return d;
+}
+
+/* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
+#define PMREGS_ETRACE_FAMILY_INIT { "etrace", "RISC-V Efficient Trace (E-Trace) te_inst packets, compression and encapsulation", pmregs_etrace_layouts, pmregs_etrace_register_descs, pmregs_etrace_params_desc, pmregs_etrace_streams }
+
+static inline const struct pmregs_family_desc *pmregs_etrace_family(void)
+{
+	static const struct pmregs_family_desc d = PMREGS_ETRACE_FAMILY_INIT;
+	return &d;
 }
 
 #endif /* !__ASSEMBLER__ */

@@ -4775,6 +4775,10 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_6_1 },
 		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
 	};
+	static const struct pmregs_variant_desc n_6[] = {
+		{ "cache", 0u, 7 },
+		{ "tlb", 1u, 8 },
+	};
 	static const struct pmregs_value_desc v_7_0[] = {
 		{ "cache_mode", 0u, "" },
 		{ "tlb_mode", 1u, "" },
@@ -4880,6 +4884,10 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "ig_27_26", "", 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
 		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
 		{ "ig_63_29", "", 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+	};
+	static const struct pmregs_variant_desc n_13[] = {
+		{ "cache", 0u, 14 },
+		{ "tlb", 1u, 15 },
 	};
 	static const struct pmregs_value_desc v_14_0[] = {
 		{ "cache_mode", 0u, "" },
@@ -5034,57 +5042,83 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 	};
 	static const struct pmregs_layout_desc layouts[] = {
 		{ "pmc0", "PMC0 (freeze and overflow status)", "SEED Fig 6-14, Table 6-8; reset (frozen) from KITA", 64, 0, 4, f_0,
-		  PMREGS_U64(0x0000000000000001), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000000f1) },
+		  PMREGS_U64(0x0000000000000001), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000000f1),
+		  "", -1, -1, 0, 0 },
 		{ "pmc_ignored", "PMC1-PMC3 (overflow status, unused)", "SEED Fig 6-14, Table 6-8", 64, 0, 1, f_1,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
+		  "Architected overflow status registers; every bit is ignored on Itanium.", -1, -1, 0, 0 },
 		{ "pmc_counting", "PMC4/PMC5 (generic counter configuration)", "L3H pmc_ita_count_reg; VTUNE; KITA; KPFM", 64, 0, 12, f_2,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000037f7f7f) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000037f7f7f),
+		  "Configuration of counters PMD4 and PMD5; they alone have a 3-bit threshold.", -1, -1, 0, 0 },
 		{ "pmc_counting_narrow", "PMC6/PMC7 (generic counter configuration, 2-bit threshold)", "VTUNE; L3H pmc_ita_count_reg", 64, 0, 12, f_3,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000033f7f7f) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000033f7f7f),
+		  "Configuration of counters PMD6 and PMD7; bit 22 is not implemented here.", -1, -1, 0, 0 },
 		{ "pmd_counter", "PMD4-PMD7 (generic counters)", "L3H pmd_ita_counter_reg; SDM 2:157; KITA ovfl_val", 64, 0, 2, f_4,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000ffffffff) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000ffffffff),
+		  "", -1, -1, 0, 0 },
 		{ "pmc8_9", "PMC8/PMC9 (IA-64 opcode match)", "SEED Fig 6-16, Table 6-11; resets from KITA", 64, 0, 8, f_5,
-		  PMREGS_U64(0xf00000003ffffff8), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffe3ffffff8) },
+		  PMREGS_U64(0xf00000003ffffff8), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffe3ffffff8),
+		  "An instruction matches when its type is enabled (m, i, f, b) and its encoding\nbits {40:27} and {12:0} equal `match` wherever `mask` is 0. A-type instructions\nneed m and i. The reset value (Linux perfmon's default) matches everything.\n", -1, -1, 0, 0 },
 		{ "pmc10", "PMC10 (instruction EAR configuration)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", 64, 0, 8, f_6,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030000cf) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030000cf),
+		  "Selects what the instruction EAR captures; the umask means a latency threshold (tlb = 0) or a TLB resolution (tlb = 1).", 3, -1, 2, n_6 },
 		{ "pmc10_cache", "PMC10 (instruction EAR configuration) (cache variant)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", 64, 0, 9, f_7,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030f00cf) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030f00cf),
+		  "Cache mode; PMD0/PMD1 hold the missing line and its latency.", -1, 6, 0, 0 },
 		{ "pmc10_tlb", "PMC10 (instruction EAR configuration) (tlb variant)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", 64, 0, 9, f_8,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030f00cf) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030f00cf),
+		  "TLB mode; PMD0 holds the missing address.", -1, 6, 0, 0 },
 		{ "pmd0_cache", "PMD0 (instruction EAR address, cache mode)", "SEED Fig 6-18 and 6.2.7.2; L3H pmd0_ita_reg", 64, 0, 4, f_9,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffe1) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffe1),
+		  "Valid only while PMC0.fr = 1. The line address is the value with bits 4:0 cleared.", -1, -1, 0, 0 },
 		{ "pmd0_tlb", "PMD0 (instruction EAR address, TLB mode)", "SEED Fig 6-18; the meaning of tlb from PF11 (pfmon decoder only)", 64, 0, 4, f_10,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffe3) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffe3),
+		  "", -1, -1, 0, 0 },
 		{ "pmd1_cache", "PMD1 (instruction EAR latency, cache mode)", "SEED Fig 6-18 and 6.2.7.2", 64, 0, 2, f_11,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000fff) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000fff),
+		  "", -1, -1, 0, 0 },
 		{ "pmd1_tlb", "PMD1 (instruction EAR, TLB mode)", "SEED Fig 6-18; PF11 reads PMD1 only in cache mode", 64, 0, 2, f_12,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
+		  "Nothing is defined in TLB mode.", -1, -1, 0, 0 },
 		{ "pmc11", "PMC11 (data EAR configuration and data address range check)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", 64, 0, 10, f_13,
-		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130000cf) },
+		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130000cf),
+		  "Selects what the data EAR captures, and with pt = 0 applies the DBR data address range check.", 3, -1, 2, n_13 },
 		{ "pmc11_cache", "PMC11 (data EAR configuration and data address range check) (cache variant)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", 64, 0, 11, f_14,
-		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130f00cf) },
+		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130f00cf),
+		  "Cache mode; PMD2/PMD3/PMD17 hold the data address, latency and instruction address.", -1, 13, 0, 0 },
 		{ "pmc11_tlb", "PMC11 (data EAR configuration and data address range check) (tlb variant)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", 64, 0, 11, f_15,
-		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130f00cf) },
+		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130f00cf),
+		  "TLB mode; PMD3.level says how the miss was resolved.", -1, 13, 0, 0 },
 		{ "pmd2", "PMD2 (data EAR address)", "L3H pmd2_ita_reg", 64, 0, 1, f_16,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
+		  "Valid only while PMC0.fr = 1.", -1, -1, 0, 0 },
 		{ "pmd3", "PMD3 (data EAR latency or TLB level)", "L3H pmd3_ita_reg; the level values from PF11 (pfmon decoder only)", 64, 0, 3, f_17,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xc000000000000fff) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xc000000000000fff),
+		  "Valid only while PMC0.fr = 1. latency is meaningful in cache mode, level in TLB mode.", -1, -1, 0, 0 },
 		{ "pmd17", "PMD17 (data EAR instruction address)", "L3H pmd17_ita_reg; PF11", 64, 0, 4, f_18,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffffd) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffffd),
+		  "Valid only while PMC0.fr = 1. The instruction address is (value & ~0xF) | slot.", -1, -1, 0, 0 },
 		{ "pmc12", "PMC12 (branch trace buffer configuration)", "L3H pmc12_ita_reg; value meanings from the libpfm-3 manual page and PF11", 64, 0, 10, f_19,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000ffcf) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000ffcf),
+		  "Which branches the BTB records; there is no ism field (VTUNE).", -1, -1, 0, 0 },
 		{ "pmd_btb", "PMD8-PMD15 (branch trace buffer entries)", "L3H pmd8_15_ita_reg; PF11", 64, 0, 4, f_20,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
+		  "An entry is valid when b or mp is set. A branch uses two entries, source (b = 1) then target (b = 0).", -1, -1, 0, 0 },
 		{ "pmd16", "PMD16 (branch trace buffer index)", "L3H pmd16_ita_reg; PF11", 64, 0, 3, f_21,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000000f) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000000f),
+		  "", -1, -1, 0, 0 },
 		{ "pmc13", "PMC13 (instruction address range check)", "SEED Fig 6-15, Tables 6-9 and 6-10", 64, 0, 2, f_22,
-		  PMREGS_U64(0x0000000000000001), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000001) },
+		  PMREGS_U64(0x0000000000000001), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000001),
+		  "", -1, -1, 0, 0 },
 		{ "br_addr", "IBR/DBR even register (breakpoint address)", "SDM Table 7-1 (p. 2:153)", 64, 0, 1, f_23,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
+		  "IBR[2i] and DBR[2i], the address of pair i. IA-64 instruction fetches ignore IBR addr{3:0}.", -1, -1, 0, 0 },
 		{ "ibr_ctl", "IBR odd register (instruction breakpoint mask and control)", "SDM Table 7-1 (p. 2:153); KPFM ibr_mask_reg_t", 64, 0, 4, f_24,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x8fffffffffffffff) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x8fffffffffffffff),
+		  "IBR[2i+1], mask and control of pair i.", -1, -1, 0, 0 },
 		{ "dbr_ctl", "DBR odd register (data breakpoint mask and control)", "SDM Table 7-1 (p. 2:153); KPFM dbr_mask_reg_t", 64, 0, 5, f_25,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xcfffffffffffffff) },
+		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xcfffffffffffffff),
+		  "DBR[2i+1], mask and control of pair i. The PMU range check ignores plm, r and w (SEED 6.2.6).", -1, -1, 0, 0 },
 	};
 	if (count)
 		*count = sizeof layouts / sizeof layouts[0];
@@ -5954,6 +5988,75 @@ static inline int pmregs_itanium_dbr_range_tag(int pmc8_tag, uint64_t pmc11, int
 static inline uint64_t pmregs_itanium_counter_read(uint64_t written)
 {
 	return ((written & PMREGS_U64(0xffffffff)) | ((((written >> 31) & 1) != 0) ? PMREGS_U64(0xffffffff00000000) : PMREGS_U64(0)));
+}
+
+/* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
+
+/* Every register as a struct pmregs_register_desc (the same order as pmregs_itanium_registers()). */
+static inline const struct pmregs_register_desc *pmregs_itanium_register_descs(size_t *count)
+{
+	static const struct pmregs_register_desc d[] = {
+		{ "pmc0", "PMC[0]", "", "", "index", PMREGS_U64(0x0), PMREGS_U64(0x1), 0, "file=pmc kernel_type=control" },
+		{ "pmc1", "PMC[1]", "", "", "index", PMREGS_U64(0x1), PMREGS_U64(0x0), 1, "file=pmc kernel_type=control" },
+		{ "pmc2", "PMC[2]", "", "", "index", PMREGS_U64(0x2), PMREGS_U64(0x0), 1, "file=pmc kernel_type=control" },
+		{ "pmc3", "PMC[3]", "", "", "index", PMREGS_U64(0x3), PMREGS_U64(0x0), 1, "file=pmc kernel_type=control" },
+		{ "pmc4", "PMC[4]", "", "", "index", PMREGS_U64(0x4), PMREGS_U64(0x0), 2, "file=pmc kernel_type=counting pmd_deps=4" },
+		{ "pmc5", "PMC[5]", "", "", "index", PMREGS_U64(0x5), PMREGS_U64(0x0), 2, "file=pmc kernel_type=counting pmd_deps=5" },
+		{ "pmc6", "PMC[6]", "", "", "index", PMREGS_U64(0x6), PMREGS_U64(0x0), 3, "file=pmc kernel_type=counting pmd_deps=6" },
+		{ "pmc7", "PMC[7]", "", "", "index", PMREGS_U64(0x7), PMREGS_U64(0x0), 3, "file=pmc kernel_type=counting pmd_deps=7" },
+		{ "pmc8", "PMC[8]", "Tag(PMC[8]) qualifies most events downstream", "", "index", PMREGS_U64(0x8), PMREGS_U64(0xf00000003ffffff8), 5, "file=pmc kernel_type=config" },
+		{ "pmc9", "PMC[9]", "Tag(PMC[9]) qualifies nothing; count it with IA64_TAGGED_INST_RETIRED_PMC9", "", "index", PMREGS_U64(0x9), PMREGS_U64(0xf00000003ffffff8), 5, "file=pmc kernel_type=config" },
+		{ "pmc10", "PMC[10]", "", "", "index", PMREGS_U64(0xa), PMREGS_U64(0x0), 6, "file=pmc kernel_type=monitor pmd_deps=0,1" },
+		{ "pmc11", "PMC[11]", "", "", "index", PMREGS_U64(0xb), PMREGS_U64(0x10000000), 13, "file=pmc kernel_type=monitor pmd_deps=2,3,17" },
+		{ "pmc12", "PMC[12]", "", "", "index", PMREGS_U64(0xc), PMREGS_U64(0x0), 19, "file=pmc kernel_type=monitor pmd_deps=8,9,10,11,12,13,14,15,16" },
+		{ "pmc13", "PMC[13]", "", "", "index", PMREGS_U64(0xd), PMREGS_U64(0x1), 22, "file=pmc kernel_type=config" },
+		{ "pmd0", "PMD[0]", "Layout pmd0_tlb when PMC10.tlb = 1", "", "index", PMREGS_U64(0x0), PMREGS_U64(0x0), 9, "file=pmd kernel_type=buffer frozen_only=yes" },
+		{ "pmd1", "PMD[1]", "Layout pmd1_tlb when PMC10.tlb = 1", "", "index", PMREGS_U64(0x1), PMREGS_U64(0x0), 11, "file=pmd kernel_type=buffer frozen_only=yes" },
+		{ "pmd2", "PMD[2]", "", "", "index", PMREGS_U64(0x2), PMREGS_U64(0x0), 16, "file=pmd kernel_type=buffer frozen_only=yes" },
+		{ "pmd3", "PMD[3]", "", "", "index", PMREGS_U64(0x3), PMREGS_U64(0x0), 17, "file=pmd kernel_type=buffer frozen_only=yes" },
+		{ "pmd4", "PMD[4]", "", "", "index", PMREGS_U64(0x4), PMREGS_U64(0x0), 4, "file=pmd kernel_type=counting" },
+		{ "pmd5", "PMD[5]", "", "", "index", PMREGS_U64(0x5), PMREGS_U64(0x0), 4, "file=pmd kernel_type=counting" },
+		{ "pmd6", "PMD[6]", "", "", "index", PMREGS_U64(0x6), PMREGS_U64(0x0), 4, "file=pmd kernel_type=counting" },
+		{ "pmd7", "PMD[7]", "", "", "index", PMREGS_U64(0x7), PMREGS_U64(0x0), 4, "file=pmd kernel_type=counting" },
+		{ "pmd8", "PMD[8]", "", "", "index", PMREGS_U64(0x8), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
+		{ "pmd9", "PMD[9]", "", "", "index", PMREGS_U64(0x9), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
+		{ "pmd10", "PMD[10]", "", "", "index", PMREGS_U64(0xa), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
+		{ "pmd11", "PMD[11]", "", "", "index", PMREGS_U64(0xb), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
+		{ "pmd12", "PMD[12]", "", "", "index", PMREGS_U64(0xc), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
+		{ "pmd13", "PMD[13]", "", "", "index", PMREGS_U64(0xd), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
+		{ "pmd14", "PMD[14]", "", "", "index", PMREGS_U64(0xe), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
+		{ "pmd15", "PMD[15]", "", "", "index", PMREGS_U64(0xf), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
+		{ "pmd16", "PMD[16]", "", "", "index", PMREGS_U64(0x10), PMREGS_U64(0x0), 21, "file=pmd kernel_type=buffer" },
+		{ "pmd17", "PMD[17]", "", "", "index", PMREGS_U64(0x11), PMREGS_U64(0x0), 18, "file=pmd kernel_type=buffer frozen_only=yes" },
+		{ "ibr0", "IBR[0]", "", "", "index", PMREGS_U64(0x0), PMREGS_U64(0x0), 23, "file=ibr" },
+		{ "ibr1", "IBR[1]", "", "", "index", PMREGS_U64(0x1), PMREGS_U64(0x0), 24, "file=ibr" },
+		{ "ibr2", "IBR[2]", "", "", "index", PMREGS_U64(0x2), PMREGS_U64(0x0), 23, "file=ibr" },
+		{ "ibr3", "IBR[3]", "", "", "index", PMREGS_U64(0x3), PMREGS_U64(0x0), 24, "file=ibr" },
+		{ "ibr4", "IBR[4]", "", "", "index", PMREGS_U64(0x4), PMREGS_U64(0x0), 23, "file=ibr" },
+		{ "ibr5", "IBR[5]", "", "", "index", PMREGS_U64(0x5), PMREGS_U64(0x0), 24, "file=ibr" },
+		{ "ibr6", "IBR[6]", "", "", "index", PMREGS_U64(0x6), PMREGS_U64(0x0), 23, "file=ibr" },
+		{ "ibr7", "IBR[7]", "", "", "index", PMREGS_U64(0x7), PMREGS_U64(0x0), 24, "file=ibr" },
+		{ "dbr0", "DBR[0]", "", "", "index", PMREGS_U64(0x0), PMREGS_U64(0x0), 23, "file=dbr" },
+		{ "dbr1", "DBR[1]", "", "", "index", PMREGS_U64(0x1), PMREGS_U64(0x0), 25, "file=dbr" },
+		{ "dbr2", "DBR[2]", "", "", "index", PMREGS_U64(0x2), PMREGS_U64(0x0), 23, "file=dbr" },
+		{ "dbr3", "DBR[3]", "", "", "index", PMREGS_U64(0x3), PMREGS_U64(0x0), 25, "file=dbr" },
+		{ "dbr4", "DBR[4]", "", "", "index", PMREGS_U64(0x4), PMREGS_U64(0x0), 23, "file=dbr" },
+		{ "dbr5", "DBR[5]", "", "", "index", PMREGS_U64(0x5), PMREGS_U64(0x0), 25, "file=dbr" },
+		{ "dbr6", "DBR[6]", "", "", "index", PMREGS_U64(0x6), PMREGS_U64(0x0), 23, "file=dbr" },
+		{ "dbr7", "DBR[7]", "", "", "index", PMREGS_U64(0x7), PMREGS_U64(0x0), 25, "file=dbr" },
+	};
+	if (count)
+		*count = sizeof d / sizeof d[0];
+	return d;
+}
+
+/* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
+#define PMREGS_ITANIUM_FAMILY_INIT { "itanium", "Intel Itanium PMC0-13, PMD0-17, IBR/DBR range registers, events and match functions", pmregs_itanium_layouts, pmregs_itanium_register_descs, 0, 0 }
+
+static inline const struct pmregs_family_desc *pmregs_itanium_family(void)
+{
+	static const struct pmregs_family_desc d = PMREGS_ITANIUM_FAMILY_INIT;
+	return &d;
 }
 
 #endif /* !__ASSEMBLER__ */

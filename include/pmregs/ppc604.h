@@ -1829,23 +1829,32 @@ static inline const struct pmregs_layout_desc *pmregs_ppc604_layouts(size_t *cou
 	};
 	static const struct pmregs_layout_desc layouts[] = {
 		{ "mmcr0", "MMCR0 (750, 7400, 745x)", "UM604 Table 9-4 (bits 0-6); UM750GX p.73; LINUX reg.h; BSD spr.h; XNU hw_perfmon_mmcr.h (IBM ranges); DOLPHIN Gekko.h (lsb0 shifts); PERFCTR ppc.c", 32, 1, 15, f_0,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff) },
+		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
+		  "Monitor mode control register 0, with the full 7-bit PMC1 and 6-bit PMC2 selectors\nof the 750 and later. Supervisor-only; cleared at power-up (UM604 Table 9-4).\nThe fields cover all 32 bits: MMCR0 has no reserved bit.\n", -1, -1, 0, 0 },
 		{ "mmcr0_604", "MMCR0 (604, 604e)", "UM604 p.373: 'Only the low order 5 bits are used for selection. The higher order bits are reserved'", 32, 1, 17, f_1,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00001820), PMREGS_U32(0x00000000), PMREGS_U32(0xffffe7df) },
+		  PMREGS_U32(0x00000000), PMREGS_U32(0x00001820), PMREGS_U32(0x00000000), PMREGS_U32(0xffffe7df),
+		  "MMCR0 as the 604 and 604e define it: PMC1SELECT and PMC2SELECT are 7 and 6 bits wide,\nbut only their low 5 bits select an event; the high bits are reserved (UM604 p.373).\nThe 604e's events never go above 0x1F either, so both models share this layout.\n", -1, -1, 0, 0 },
 		{ "mmcr1", "MMCR1 (604e, 750, 7400)", "LINUX reg.h MMCR1_PMC3SEL/PMC4SEL; PERFCTR ppc.c (shifts 31-4, 31-9); BSD spr.h; XNU; DOLPHIN Gekko.h. UM750GX p.356 prints MMCR0[0:4]/[5:9] for these, a typo for MMCR1 (C8)", 32, 1, 3, f_2,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x003fffff), PMREGS_U32(0x00000000), PMREGS_U32(0xffc00000) },
+		  PMREGS_U32(0x00000000), PMREGS_U32(0x003fffff), PMREGS_U32(0x00000000), PMREGS_U32(0xffc00000),
+		  "Monitor mode control register 1. Absent on the 604.", -1, -1, 0, 0 },
 		{ "mmcr1_745x", "MMCR1 (745x)", "LINUX reg.h MMCR1_PMC5SEL/PMC6SEL and mpc7450-pmu.c (shifts 17, 11; masks 0x1f, 0x3f); PERFCTR ppc_compat.h (MMCR1__RESERVED 0x7FF)", 32, 1, 5, f_3,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x000007ff), PMREGS_U32(0x00000000), PMREGS_U32(0xfffff800) },
+		  PMREGS_U32(0x00000000), PMREGS_U32(0x000007ff), PMREGS_U32(0x00000000), PMREGS_U32(0xfffff800),
+		  "MMCR1 of the 7450 family, which adds the PMC5 and PMC6 selectors.", -1, -1, 0, 0 },
 		{ "mmcr2", "MMCR2 (7400, 7410)", "BSD SPR_MMCR2_THRESHMULT_32/_2; PERFCTR ppc_compat.h; XNU hw_perfmon_mmcr.h; LINUX mpc7450-pmu.c", 32, 1, 4, f_4,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x1fffffff), PMREGS_U32(0x00000000), PMREGS_U32(0xe0000000) },
+		  PMREGS_U32(0x00000000), PMREGS_U32(0x1fffffff), PMREGS_U32(0x00000000), PMREGS_U32(0xe0000000),
+		  "Monitor mode control register 2. SMCNTEN and SMINTEN are known only from PERFCTR, which says to keep them 0.", -1, -1, 0, 0 },
 		{ "mmcr2_745x", "MMCR2 (745x)", "PERFCTR ppc_compat.h (SMCNTEN/SMINTEN are 7400/7410 only)", 32, 1, 3, f_5,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x7fffffff), PMREGS_U32(0x00000000), PMREGS_U32(0x80000000) },
+		  PMREGS_U32(0x00000000), PMREGS_U32(0x7fffffff), PMREGS_U32(0x00000000), PMREGS_U32(0x80000000),
+		  "MMCR2 of the 7450 family; only THRESHMULT is defined.", -1, -1, 0, 0 },
 		{ "pmc", "PMCn", "UM604 p.373; XNU processor_info.h (ov:1, cv:31); DOLPHIN SDK (PMCn_OV, PMCn_COUNTER)", 32, 1, 2, f_6,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff) },
+		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
+		  "A 32-bit performance-monitor counter. It counts up and is \"negative\" when bit 0\n(the MSB) is set, which is the interrupt condition; the whole register value is the\ncount. To sample every N events, load 0x80000000 - N (see pmregs_ppc604_pmc_preload).\n", -1, -1, 0, 0 },
 		{ "address", "SIA / SDA", "SEED; UM604 p.80", 32, 1, 1, f_7,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000) },
+		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
+		  "Sampled instruction (SIA) or data (SDA) address: loaded when a PMI is signalled and\nfrozen until exceptions are enabled again (SEED). UM604 p.80 warns that they \"may not\nhave any relationship to the type of instruction being counted\".\n", -1, -1, 0, 0 },
 		{ "bamr", "BAMR", "QEMU cpu.h SPR_BAMR; reference section 1", 32, 1, 1, f_8,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff) },
+		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
+		  "Breakpoint address mask used by the IABR/DABR-match events of the 7400/745x.", -1, -1, 0, 0 },
 	};
 	if (count)
 		*count = sizeof layouts / sizeof layouts[0];
@@ -3029,6 +3038,43 @@ static inline int pmregs_ppc604_pm_decode(enum pmregs_ppc604_cpu model, const ui
 		d->interval_interrupt = master && pmregs_ppc604_mmcr0_604_tbee_get((uint32_t)r[0]) != 0;
 	}
 	return (int)d->nevents;
+}
+
+/* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
+
+/* Every register as a struct pmregs_register_desc (the same order as pmregs_ppc604_registers()). */
+static inline const struct pmregs_register_desc *pmregs_ppc604_register_descs(size_t *count)
+{
+	static const struct pmregs_register_desc d[] = {
+		{ "mmcr0", "MMCR0", "Monitor mode control register 0 of the 604/604e", "", "spr", PMREGS_U64(0x3b8), PMREGS_U64(0x0), 1, "models=ppc604|ppc604e" },
+		{ "mmcr0_7xx", "MMCR0 (750 and later)", "", "", "spr", PMREGS_U64(0x3b8), PMREGS_U64(0x0), 0, "user_spr=0x3a8 models=mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UMMCR0 (user alias)\"" },
+		{ "pmc1", "PMC1", "", "", "spr", PMREGS_U64(0x3b9), PMREGS_U64(0x0), 6, "user_spr=0x3a9 models=ppc604|ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC1 (user alias)\"" },
+		{ "pmc2", "PMC2", "", "", "spr", PMREGS_U64(0x3ba), PMREGS_U64(0x0), 6, "user_spr=0x3aa models=ppc604|ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC2 (user alias)\"" },
+		{ "siar", "SIA", "", "", "spr", PMREGS_U64(0x3bb), PMREGS_U64(0x0), 7, "user_spr=0x3ab models=ppc604|ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"SIAR (QEMU, LINUX 32-bit SPRN_SIAR); USIA (user alias)\"" },
+		{ "mmcr1", "MMCR1", "Monitor mode control register 1 of the 604e; the 604 has none", "", "spr", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 2, "models=ppc604e" },
+		{ "mmcr1_7xx", "MMCR1 (750, 7400)", "", "", "spr", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 2, "user_spr=0x3ac models=mpc750|mpc7400 user_models=mpc750|mpc7400 aka=\"UMMCR1 (user alias)\"" },
+		{ "mmcr1_745x", "MMCR1 (745x)", "", "", "spr", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 3, "user_spr=0x3ac models=mpc745x user_models=mpc745x aka=\"UMMCR1 (user alias)\"" },
+		{ "pmc3", "PMC3", "", "", "spr", PMREGS_U64(0x3bd), PMREGS_U64(0x0), 6, "user_spr=0x3ad models=ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC3 (user alias)\"" },
+		{ "pmc4", "PMC4", "", "", "spr", PMREGS_U64(0x3be), PMREGS_U64(0x0), 6, "user_spr=0x3ae models=ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC4 (user alias)\"" },
+		{ "sdar", "SDA", "", "", "spr", PMREGS_U64(0x3bf), PMREGS_U64(0x0), 7, "models=ppc604|ppc604e aka=\"SDAR (QEMU, LINUX 64-bit naming)\"" },
+		{ "mmcr2", "MMCR2 (7400)", "", "", "spr", PMREGS_U64(0x3b0), PMREGS_U64(0x0), 4, "user_spr=0x3a0 models=mpc7400 user_models=mpc7400 aka=\"UMMCR2 (user alias)\"" },
+		{ "mmcr2_745x", "MMCR2 (745x)", "", "", "spr", PMREGS_U64(0x3b0), PMREGS_U64(0x0), 5, "user_spr=0x3a0 models=mpc745x user_models=mpc745x aka=\"UMMCR2 (user alias)\"" },
+		{ "pmc5", "PMC5", "", "", "spr", PMREGS_U64(0x3b1), PMREGS_U64(0x0), 6, "user_spr=0x3a1 models=mpc745x user_models=mpc745x aka=\"UPMC5 (user alias)\"" },
+		{ "pmc6", "PMC6", "", "", "spr", PMREGS_U64(0x3b2), PMREGS_U64(0x0), 6, "user_spr=0x3a2 models=mpc745x user_models=mpc745x aka=\"UPMC6 (user alias)\"" },
+		{ "bamr", "BAMR", "", "", "spr", PMREGS_U64(0x3b7), PMREGS_U64(0x0), 8, "user_spr=0x3a7 models=mpc7400|mpc745x user_models=mpc7400|mpc745x aka=\"UBAMR (user alias, QEMU only)\"" },
+	};
+	if (count)
+		*count = sizeof d / sizeof d[0];
+	return d;
+}
+
+/* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
+#define PMREGS_PPC604_FAMILY_INIT { "ppc604", "PowerPC 604/604e performance monitor (MMCR0, MMCR1, PMC1-4, SIA, SDA) and its PM API encoder", pmregs_ppc604_layouts, pmregs_ppc604_register_descs, 0, 0 }
+
+static inline const struct pmregs_family_desc *pmregs_ppc604_family(void)
+{
+	static const struct pmregs_family_desc d = PMREGS_PPC604_FAMILY_INIT;
+	return &d;
 }
 
 #endif /* !__ASSEMBLER__ */

@@ -1,0 +1,1366 @@
+/*
+ * pmregs-decode: decode a register value or a packet stream of any pmregs
+ * family, using nothing but the generated introspection tables of
+ * <pmregs/pmregs.h> (pmregs_families(), the layouts, register and stream
+ * descriptors). No family is named in this file.
+ *
+ * Run it without arguments for a list of families; --help explains the rest.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmregs/pmregs.h>
+
+/* Exit statuses (also in the usage text). */
+#define ST_OK       0 /* decoded; every reserved bit as required, every packet readable */
+#define ST_WARN     1 /* decoded, but reserved bits are not as required or some bytes were unreadable */
+#define ST_USAGE    2 /* bad command line */
+#define ST_NAME     3 /* unknown family, register, layout, stream or parameter */
+#define ST_VALUE    4 /* a value that cannot be read, does not fit, or parameters that are not legal */
+#define ST_IO       5 /* a file that cannot be read or written */
+
+static const char *prog = "pmregs-decode";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s [--json] [--svg FILE] FAMILY REGISTER|LAYOUT VALUE\n"
+		"       %s [--json] [--stream NAME] [--params NAME=VALUE,...] [--unsynced] FAMILY FILE\n"
+		"       %s [--json] --list [FAMILY [REGISTER|LAYOUT]]\n"
+		"\n"
+		"Decode VALUE as the register or layout REGISTER of FAMILY: every field with its\n"
+		"value, named value and bits (in both numberings where the manual numbers bit 0 as\n"
+		"the most significant), an ASCII ruler of the bits, and a warning for each reserved\n"
+		"field that is not as the manual requires. Names are matched ignoring case; a\n"
+		"register's manual name (its title) works too. VALUE is decimal, 0x hexadecimal or\n"
+		"0b binary; '_' may separate digits.\n"
+		"\n"
+		"With FILE (\"-\" for standard input), decode the packet stream in it; FAMILY must\n"
+		"have packet streams (--list shows them and the parameters with their defaults).\n"
+		"\n"
+		"  --list        list families; with FAMILY its registers, layouts, streams and\n"
+		"                parameters; with a register or layout too, its fields\n"
+		"  --json        print JSON instead of text\n"
+		"  --svg FILE    also write a bit diagram of the decoded value to FILE (SVG)\n"
+		"  --stream NAME the stream to decode (default: the family's first)\n"
+		"  --params L    parameters as NAME=VALUE pairs separated by commas (repeatable)\n"
+		"  --unsynced    do not assume that FILE starts at a packet boundary\n"
+		"\n"
+		"Exit status: 0 decoded; 1 decoded, but a reserved field is not as required or\n"
+		"some stream bytes could not be read; 2 bad command line; 3 unknown family,\n"
+		"register, layout, stream or parameter name; 4 a value that cannot be read or does\n"
+		"not fit, or parameters that are out of range or not a legal combination; 5 a\n"
+		"file that cannot be read or written.\n",
+		prog, prog, prog);
+}
+
+/* ---- small helpers ---- */
+
+static int eq_nocase(const char *a, const char *b)
+{
+	return pmregs_strcaseeq(a, b);
+}
+
+/*
+ * Read a number: decimal, 0x hexadecimal or 0b binary, '_' between digits.
+ * Returns 0, or -1 when it is not a number, -2 when it needs more than 64 bits.
+ */
+static int parse_u64(const char *s, uint64_t *out)
+{
+	unsigned base = 10, digits = 0;
+	uint64_t x = 0;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		base = 16, s += 2;
+	else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+		base = 2, s += 2;
+	for (; *s; s++) {
+		unsigned d;
+		char c = *s;
+		if (c == '_' && digits && s[1] && s[1] != '_')
+			continue;
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a') + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A') + 10;
+		else
+			return -1;
+		if (d >= base)
+			return -1;
+		if (x > (UINT64_MAX - d) / base)
+			return -2;
+		x = x * base + d;
+		digits++;
+	}
+	if (!digits)
+		return -1;
+	*out = x;
+	return 0;
+}
+
+static const char *access_name(unsigned a)
+{
+	static const char *const names[] = { "rw", "ro", "wo", "w1c", "w1s", "rsvd", "ignored", "res1", "other" };
+	return a < sizeof names / sizeof names[0] ? names[a] : "?";
+}
+
+static int is_reserved(const struct pmregs_field_desc *f)
+{
+	return f->access == PMREGS_ACCESS_RSVD || f->access == PMREGS_ACCESS_IGNORED || f->access == PMREGS_ACCESS_RES1;
+}
+
+static uint64_t low_mask(unsigned w)
+{
+	return w >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << w) - 1);
+}
+
+/* Register bits (lsb0) that field f holds. */
+static uint64_t field_mask(const struct pmregs_field_desc *f)
+{
+	uint64_t m = 0;
+	unsigned i;
+	for (i = 0; i < f->nparts; i++)
+		m |= low_mask(f->width[i]) << f->lo[i];
+	return m;
+}
+
+/* Bits of f in register value v that are not as the manual requires (0 when all are). */
+static uint64_t bad_bits(const struct pmregs_field_desc *f, uint64_t v)
+{
+	uint64_t m = field_mask(f);
+	if (f->access == PMREGS_ACCESS_RSVD)
+		return v & m;
+	if (f->access == PMREGS_ACCESS_RES1)
+		return ~v & m;
+	return 0;
+}
+
+/* "17:16" (lsb0), or the manual's msb0 numbers "14:15"; parts of a split field separated by ','. */
+static void bits_text(char *buf, size_t n, const struct pmregs_field_desc *f, unsigned width, int msb0)
+{
+	size_t len = 0;
+	unsigned i;
+	buf[0] = '\0';
+	for (i = 0; i < f->nparts && len < n; i++) {
+		unsigned lo = f->lo[i], hi = lo + f->width[i] - 1u;
+		unsigned a = msb0 ? width - 1u - hi : hi, b = msb0 ? width - 1u - lo : lo;
+		int k = a == b ? snprintf(buf + len, n - len, "%s%u", i ? "," : "", a)
+			       : snprintf(buf + len, n - len, "%s%u:%u", i ? "," : "", a, b);
+		if (k < 0)
+			break;
+		len += (size_t)k;
+	}
+}
+
+static int is_negative(const struct pmregs_field_desc *f, uint64_t x)
+{
+	unsigned w = pmregs_field_width(f);
+	return f->is_signed && w < 64 && ((x >> (w - 1)) & 1u);
+}
+
+/* The value as pmregs_snprint_layout() shows it: negative decimal, small decimal, else hex. */
+static void value_text(char *buf, size_t n, const struct pmregs_field_desc *f, uint64_t x)
+{
+	unsigned w = pmregs_field_width(f);
+	if (is_negative(f, x))
+		snprintf(buf, n, "-%llu", (unsigned long long)(((~x) & low_mask(w)) + 1));
+	else if (w <= 3)
+		snprintf(buf, n, "%llu", (unsigned long long)x);
+	else
+		snprintf(buf, n, "0x%llx", (unsigned long long)x);
+}
+
+static const struct pmregs_value_desc *named_value(const struct pmregs_field_desc *f, uint64_t x)
+{
+	unsigned j;
+	for (j = 0; j < f->nvalues; j++)
+		if (f->values[j].value == x)
+			return &f->values[j];
+	return 0;
+}
+
+/* ---- JSON output ---- */
+
+static void json_str(FILE *o, const char *s)
+{
+	if (!s) {
+		fputs("null", o);
+		return;
+	}
+	fputc('"', o);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(o, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", o);
+		else if (c == '\t')
+			fputs("\\t", o);
+		else if (c < 0x20)
+			fprintf(o, "\\u%04x", c);
+		else
+			fputc(c, o);
+	}
+	fputc('"', o);
+}
+
+static void json_bits(FILE *o, const struct pmregs_field_desc *f, unsigned width, int msb0)
+{
+	unsigned i;
+	fputc('[', o);
+	for (i = 0; i < f->nparts; i++) {
+		unsigned lo = f->lo[i], hi = lo + f->width[i] - 1u;
+		if (msb0)
+			fprintf(o, "%s[%u, %u]", i ? ", " : "", width - 1u - hi, width - 1u - lo);
+		else
+			fprintf(o, "%s[%u, %u]", i ? ", " : "", hi, lo);
+	}
+	fputc(']', o);
+}
+
+/* ---- the family registry ---- */
+
+static const struct pmregs_family_desc *find_family(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_family_desc *d = pmregs_families(&n);
+	for (i = 0; i < n; i++)
+		if (eq_nocase(d[i].name, name))
+			return &d[i];
+	return 0;
+}
+
+static int unknown_family(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_family_desc *d = pmregs_families(&n);
+	fprintf(stderr, "%s: unknown family '%s' (families:", prog, name);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, " %s", d[i].name);
+	fprintf(stderr, ")\n");
+	return ST_NAME;
+}
+
+/* What a name on the command line stands for: a register, or a bare layout. */
+struct target {
+	const struct pmregs_family_desc *fam;
+	const struct pmregs_layout_desc *layouts; /* the family's */
+	const struct pmregs_register_desc *reg;   /* null for a bare layout */
+	const struct pmregs_layout_desc *layout;  /* null for a register whose value has no fields */
+};
+
+/* Register names first, then layout names, then the registers' manual names. */
+static int find_target(const struct pmregs_family_desc *fam, const char *name, struct target *t)
+{
+	size_t nr, nl, i;
+	const struct pmregs_register_desc *regs = fam->registers(&nr);
+	t->fam = fam;
+	t->layouts = fam->layouts(&nl);
+	t->reg = 0;
+	t->layout = 0;
+	for (i = 0; i < nr; i++)
+		if (eq_nocase(regs[i].name, name))
+			goto reg;
+	for (i = 0; i < nl; i++) {
+		if (eq_nocase(t->layouts[i].name, name)) {
+			t->layout = &t->layouts[i];
+			return 0;
+		}
+	}
+	for (i = 0; i < nr; i++)
+		if (eq_nocase(regs[i].title, name))
+			goto reg;
+	fprintf(stderr, "%s: %s has no register or layout '%s' (try: %s --list %s)\n", prog, fam->name, name, prog,
+		fam->name);
+	return ST_NAME;
+reg:
+	t->reg = &regs[i];
+	if (regs[i].layout >= 0 && (size_t)regs[i].layout < nl)
+		t->layout = &t->layouts[regs[i].layout];
+	return 0;
+}
+
+static void address_text(char *buf, size_t n, const struct pmregs_register_desc *r)
+{
+	if (r->addr_kind)
+		snprintf(buf, n, "%s 0x%llx", r->addr_kind, (unsigned long long)r->addr);
+	else
+		snprintf(buf, n, "no address");
+}
+
+/* ---- decoding one value ---- */
+
+#define MAXF 128
+
+/* Fields in the order a table shows them: from bit 0 up, or from the manual's bit 0 (the MSB) down. */
+static size_t field_order(const struct pmregs_layout_desc *d, unsigned *order)
+{
+	size_t n = d->nfields < MAXF ? d->nfields : MAXF, i, j;
+	for (i = 0; i < n; i++)
+		order[i] = (unsigned)i;
+	for (i = 1; i < n; i++) {
+		unsigned k = order[i];
+		unsigned lo_k = d->fields[k].lo[d->fields[k].nparts - 1u];
+		for (j = i; j > 0; j--) {
+			unsigned p = order[j - 1];
+			unsigned lo_p = d->fields[p].lo[d->fields[p].nparts - 1u];
+			if (d->msb0 ? lo_p >= lo_k : lo_p <= lo_k)
+				break;
+			order[j] = p;
+		}
+		order[j] = k;
+	}
+	return n;
+}
+
+static const char keys[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/* The ruler's key of each field (in table order): a letter or digit, '.' for a reserved field. */
+static void field_keys(const struct pmregs_layout_desc *d, const unsigned *order, size_t n, char *key)
+{
+	size_t i, k = 0;
+	for (i = 0; i < n; i++) {
+		const struct pmregs_field_desc *f = &d->fields[order[i]];
+		if (is_reserved(f))
+			key[order[i]] = '.';
+		else
+			key[order[i]] = k < sizeof keys - 1 ? keys[k++] : '*';
+	}
+}
+
+/* One line of group labels: every group of 8 bits shows its first and last bit number. */
+static void ruler_numbers(FILE *o, const char *label, unsigned width, int msb0)
+{
+	unsigned top;
+	fprintf(o, "%-6s", label);
+	for (top = width; top >= 8; top -= 8) {
+		unsigned hi = top - 1u, lo = top - 8u;
+		unsigned a = msb0 ? width - 1u - hi : hi, b = msb0 ? width - 1u - lo : lo;
+		char right[8];
+		int rl = snprintf(right, sizeof right, "%u", b);
+		fprintf(o, "%s%-*u%s", top == width ? "" : " ", 8 - rl, a, right);
+	}
+	fputc('\n', o);
+}
+
+static void ruler(FILE *o, const struct pmregs_layout_desc *d, uint64_t v, const char *key)
+{
+	char map[64];
+	unsigned width = d->width, b, i, j;
+	for (b = 0; b < 64; b++)
+		map[b] = '?';
+	for (i = 0; i < d->nfields && i < MAXF; i++) {
+		const struct pmregs_field_desc *f = &d->fields[i];
+		uint64_t bad = bad_bits(f, v);
+		for (j = 0; j < f->nparts; j++)
+			for (b = f->lo[j]; b < (unsigned)f->lo[j] + f->width[j] && b < 64; b++)
+				map[b] = ((bad >> b) & 1u) ? '!' : key[i];
+	}
+	if (d->msb0) {
+		ruler_numbers(o, "msb0", width, 1);
+		ruler_numbers(o, "lsb0", width, 0);
+	} else {
+		ruler_numbers(o, "bit", width, 0);
+	}
+	fprintf(o, "%-6s", "value");
+	for (b = width; b-- > 0;)
+		fprintf(o, "%c%s", (v >> b) & 1u ? '1' : '0', b && b % 8 == 0 ? " " : "");
+	fprintf(o, "\n%-6s", "field");
+	for (b = width; b-- > 0;)
+		fprintf(o, "%c%s", map[b], b && b % 8 == 0 ? " " : "");
+	fputc('\n', o);
+}
+
+/* The doc text as one paragraph, wrapped at 96 columns. */
+static void print_doc(FILE *o, const char *doc)
+{
+	size_t col = 0;
+	while (*doc) {
+		size_t n = 0;
+		while (*doc == ' ' || *doc == '\n' || *doc == '\t')
+			doc++;
+		while (doc[n] && doc[n] != ' ' && doc[n] != '\n' && doc[n] != '\t')
+			n++;
+		if (!n)
+			break;
+		if (col && col + 1 + n > 96) {
+			fputc('\n', o);
+			col = 0;
+		} else if (col) {
+			fputc(' ', o);
+			col++;
+		}
+		fprintf(o, "%.*s", (int)n, doc);
+		col += n;
+		doc += n;
+	}
+	if (col)
+		fputc('\n', o);
+}
+
+static int write_svg(const char *path, const struct target *t, const struct pmregs_layout_desc *d, uint64_t v);
+
+static int decode_value(const struct target *t, const char *text, int json, const char *svg)
+{
+	const struct pmregs_layout_desc *base = t->layout, *d;
+	const struct pmregs_register_desc *r = t->reg;
+	unsigned order[MAXF];
+	char key[MAXF];
+	size_t n, i;
+	uint64_t v, bad = 0;
+	unsigned width = base ? base->width : 64;
+	int rc = parse_u64(text, &v), nbad = 0;
+	char addr[64];
+	if (rc < 0) {
+		fprintf(stderr, "%s: '%s' is not a value: %s\n", prog, text,
+			rc == -2 ? "it needs more than 64 bits" : "give decimal, 0x hexadecimal or 0b binary digits");
+		return ST_VALUE;
+	}
+	if (width < 64 && (v >> width) != 0) {
+		fprintf(stderr, "%s: %s does not fit the %u-bit %s\n", prog, text, width, r ? r->name : base->name);
+		return ST_VALUE;
+	}
+	if (r)
+		address_text(addr, sizeof addr, r);
+	if (!base) {
+		/* a register whose value is one quantity */
+		if (svg) {
+			fprintf(stderr, "%s: %s has no fields to draw\n", prog, r->name);
+			return ST_USAGE;
+		}
+		if (json) {
+			printf("{\"family\": ");
+			json_str(stdout, t->fam->name);
+			printf(", \"register\": ");
+			json_str(stdout, r->name);
+			printf(", \"title\": ");
+			json_str(stdout, r->title);
+			printf(", \"address\": ");
+			if (r->addr_kind) {
+				printf("{\"kind\": ");
+				json_str(stdout, r->addr_kind);
+				printf(", \"value\": %llu}", (unsigned long long)r->addr);
+			} else {
+				printf("null");
+			}
+			printf(", \"layout\": null, \"value\": %llu, \"fields\": [], \"valid\": true}\n", (unsigned long long)v);
+		} else {
+			printf("%s %s (%s, %s) = 0x%llx\n", t->fam->name, r->name, r->title, addr, (unsigned long long)v);
+			print_doc(stdout, r->doc);
+			printf("no fields: the value is one quantity (%llu)\n", (unsigned long long)v);
+		}
+		return ST_OK;
+	}
+	d = pmregs_layout_for_value(t->layouts, base, v);
+	n = field_order(d, order);
+	field_keys(d, order, n, key);
+	for (i = 0; i < n; i++) {
+		uint64_t b = bad_bits(&d->fields[i], v);
+		bad |= b;
+		nbad += b != 0;
+	}
+	if (json) {
+		printf("{\n  \"family\": ");
+		json_str(stdout, t->fam->name);
+		printf(",\n  \"register\": ");
+		json_str(stdout, r ? r->name : 0);
+		printf(",\n  \"title\": ");
+		json_str(stdout, r ? r->title : d->title);
+		printf(",\n  \"address\": ");
+		if (r && r->addr_kind) {
+			printf("{\"kind\": ");
+			json_str(stdout, r->addr_kind);
+			printf(", \"value\": %llu}", (unsigned long long)r->addr);
+		} else {
+			printf("null");
+		}
+		printf(",\n  \"layout\": ");
+		json_str(stdout, base->name);
+		printf(",\n  \"variant\": ");
+		json_str(stdout, d != base ? d->name : 0);
+		printf(",\n  \"width\": %u,\n  \"msb0\": %s,\n  \"value\": %llu,\n  \"valid\": %s,\n  \"fields\": [", width,
+		       d->msb0 ? "true" : "false", (unsigned long long)v, bad ? "false" : "true");
+		for (i = 0; i < n; i++) {
+			const struct pmregs_field_desc *f = &d->fields[order[i]];
+			uint64_t x = pmregs_field_get(f, v);
+			const struct pmregs_value_desc *nv = named_value(f, x);
+			printf("%s\n    {\"name\": ", i ? "," : "");
+			json_str(stdout, f->name);
+			printf(", \"bits\": ");
+			json_bits(stdout, f, width, 0);
+			if (d->msb0) {
+				printf(", \"msb0_bits\": ");
+				json_bits(stdout, f, width, 1);
+			}
+			printf(", \"access\": \"%s\", \"value\": %llu", access_name(f->access), (unsigned long long)x);
+			if (is_negative(f, x))
+				printf(", \"signed_value\": -%llu", (unsigned long long)(((~x) & low_mask(pmregs_field_width(f))) + 1));
+			else if (f->is_signed)
+				printf(", \"signed_value\": %llu", (unsigned long long)x);
+			printf(", \"meaning\": ");
+			json_str(stdout, nv ? nv->name : 0);
+			printf(", \"ok\": %s}", bad_bits(f, v) ? "false" : "true");
+		}
+		printf("\n  ]\n}\n");
+	} else {
+		size_t wn = 5, wb = 4, wm = 4, wv = 5;
+		char bits[64], mbits[64], val[32];
+		if (r)
+			printf("%s %s (%s, %s) = 0x%0*llx\n", t->fam->name, r->name, r->title, addr, (int)(width / 4),
+			       (unsigned long long)v);
+		else
+			printf("%s layout %s (%s) = 0x%0*llx\n", t->fam->name, base->name, base->title, (int)(width / 4),
+			       (unsigned long long)v);
+		printf("layout %s, %u bits%s", base->name, width, d->msb0 ? ", the manual numbers bit 0 as the MSB" : "");
+		if (d != base)
+			printf("; variant %s (%s = %llu)", d->name, base->fields[base->variant_field].name,
+			       (unsigned long long)pmregs_field_get(&base->fields[base->variant_field], v));
+		printf("\n");
+		if (r) {
+			print_doc(stdout, r->doc);
+			if (r->facts[0])
+				printf("facts: %s\n", r->facts);
+		} else {
+			print_doc(stdout, d->doc);
+		}
+		printf("\n");
+		ruler(stdout, d, v, key);
+		printf("\n");
+		for (i = 0; i < n; i++) {
+			const struct pmregs_field_desc *f = &d->fields[order[i]];
+			size_t l = strlen(f->name);
+			wn = l > wn ? l : wn;
+			bits_text(bits, sizeof bits, f, width, 0);
+			wb = strlen(bits) > wb ? strlen(bits) : wb;
+			bits_text(mbits, sizeof mbits, f, width, 1);
+			wm = strlen(mbits) > wm ? strlen(mbits) : wm;
+			value_text(val, sizeof val, f, pmregs_field_get(f, v));
+			wv = strlen(val) > wv ? strlen(val) : wv;
+		}
+		if (d->msb0)
+			printf("key  %-*s  %-*s  %-*s  %-7s  %-*s  meaning\n", (int)wn, "field", (int)wm, "msb0", (int)wb, "lsb0",
+			       "access", (int)wv, "value");
+		else
+			printf("key  %-*s  %-*s  %-7s  %-*s  meaning\n", (int)wn, "field", (int)wb, "bits", "access", (int)wv,
+			       "value");
+		for (i = 0; i < n; i++) {
+			const struct pmregs_field_desc *f = &d->fields[order[i]];
+			uint64_t x = pmregs_field_get(f, v);
+			const struct pmregs_value_desc *nv = named_value(f, x);
+			uint64_t b = bad_bits(f, v);
+			bits_text(bits, sizeof bits, f, width, 0);
+			bits_text(mbits, sizeof mbits, f, width, 1);
+			value_text(val, sizeof val, f, x);
+			printf("  %c  %-*s  ", key[order[i]], (int)wn, f->name);
+			if (d->msb0)
+				printf("%-*s  ", (int)wm, mbits);
+			printf("%-*s  %-7s  ", (int)wb, bits, access_name(f->access));
+			if (b)
+				printf("%-*s  ! must be %s\n", (int)wv, val, f->access == PMREGS_ACCESS_RES1 ? "all ones" : "0");
+			else if (nv)
+				printf("%-*s  %s\n", (int)wv, val, nv->name);
+			else
+				printf("%s\n", val);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const struct pmregs_field_desc *f = &d->fields[order[i]];
+		uint64_t b = bad_bits(f, v);
+		char bits[64];
+		if (!b)
+			continue;
+		bits_text(bits, sizeof bits, f, width, d->msb0);
+		fprintf(stderr, "%s: warning: reserved field %s (bits %s%s) is 0x%llx; it must be %s\n", prog, f->name, bits,
+			d->msb0 ? ", msb0" : "", (unsigned long long)pmregs_field_get(f, v),
+			f->access == PMREGS_ACCESS_RES1 ? "all ones" : "0");
+	}
+	if (svg && write_svg(svg, t, d, v) != 0)
+		return ST_IO;
+	return nbad ? ST_WARN : ST_OK;
+}
+
+/* ---- the SVG diagram (the same drawing as the reference pages' diagrams, plus the value) ---- */
+
+#define SVG_CELL   22 /* pixels per bit */
+#define SVG_LEFT   44 /* room for the numbering captions */
+#define SVG_RIGHT  12
+#define SVG_TITLE  28
+#define SVG_NUM    13 /* one line of bit numbers */
+#define SVG_BOX    42 /* box height with bit digits and label */
+#define SVG_GAP    14
+#define SVG_CHARW  66 /* tenths of a pixel per character at font size 11 */
+
+static unsigned text_w(const char *s)
+{
+	return (unsigned)(strlen(s) * SVG_CHARW + 9) / 10;
+}
+
+static void svg_text(FILE *o, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '&')
+			fputs("&amp;", o);
+		else if (*s == '<')
+			fputs("&lt;", o);
+		else if (*s == '>')
+			fputs("&gt;", o);
+		else if (*s == '"')
+			fputs("&quot;", o);
+		else
+			fputc(*s, o);
+	}
+}
+
+static void label_of(char *buf, size_t n, const struct pmregs_field_desc *f, uint64_t v)
+{
+	char val[32];
+	uint64_t x = pmregs_field_get(f, v);
+	const struct pmregs_value_desc *nv = named_value(f, x);
+	value_text(val, sizeof val, f, x);
+	if (nv)
+		snprintf(buf, n, "%s=%s (%s)", f->name, val, nv->name);
+	else
+		snprintf(buf, n, "%s=%s", f->name, val);
+}
+
+static int write_svg(const char *path, const struct target *t, const struct pmregs_layout_desc *d, uint64_t v)
+{
+	unsigned width = d->width, per_row = width < 32 ? width : 32, rows = width / per_row;
+	unsigned nums = d->msb0 ? 2u : 1u, row, i, j, total_w = SVG_LEFT + per_row * SVG_CELL + SVG_RIGHT;
+	unsigned band[2] = { 0, 0 }, y, height;
+	char label[256], title[256];
+	FILE *o = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+	if (!o) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	/* the band under each row holds the labels that do not fit their box, turned 90 degrees */
+	for (i = 0; i < d->nfields; i++) {
+		const struct pmregs_field_desc *f = &d->fields[i];
+		label_of(label, sizeof label, f, v);
+		for (j = 0; j < f->nparts; j++) {
+			unsigned lo = f->lo[j], hi = lo + f->width[j] - 1u;
+			for (row = 0; row < rows; row++) {
+				unsigned rhi = width - 1u - row * per_row, rlo = rhi + 1u - per_row;
+				unsigned a = hi < rhi ? hi : rhi, b = lo > rlo ? lo : rlo;
+				if (a < b || hi < rlo || lo > rhi)
+					continue;
+				if (text_w(label) + 6 > (a - b + 1u) * SVG_CELL && text_w(label) + 8 > band[row])
+					band[row] = text_w(label) + 8;
+			}
+		}
+	}
+	height = SVG_TITLE;
+	for (row = 0; row < rows; row++)
+		height += nums * SVG_NUM + SVG_BOX + band[row] + SVG_GAP;
+	if (t->reg)
+		snprintf(title, sizeof title, "%s %s (%s) = 0x%0*llx", t->fam->name, t->reg->name, t->reg->title,
+			 (int)(width / 4), (unsigned long long)v);
+	else
+		snprintf(title, sizeof title, "%s %s (%s) = 0x%0*llx", t->fam->name, d->name, d->title, (int)(width / 4),
+			 (unsigned long long)v);
+	fprintf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
+		   "font-family=\"monospace\" font-size=\"11\">\n", total_w, height, total_w, height);
+	fprintf(o, "<title>");
+	svg_text(o, title);
+	fprintf(o, "</title>\n<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", total_w, height);
+	fprintf(o, "<text x=\"%u\" y=\"18\" font-size=\"13\" font-weight=\"bold\">", SVG_LEFT);
+	svg_text(o, title);
+	fprintf(o, "</text>\n");
+	y = SVG_TITLE;
+	for (row = 0; row < rows; row++) {
+		unsigned rhi = width - 1u - row * per_row, rlo = rhi + 1u - per_row, by = y + nums * SVG_NUM, b;
+		if (d->msb0) {
+			fprintf(o, "<text x=\"4\" y=\"%u\" font-size=\"9\" fill=\"#555555\">msb0</text>\n", y + 10);
+			fprintf(o, "<text x=\"4\" y=\"%u\" font-size=\"9\" fill=\"#555555\">lsb0</text>\n", y + SVG_NUM + 10);
+		}
+		for (i = 0; i < d->nfields; i++) {
+			const struct pmregs_field_desc *f = &d->fields[i];
+			uint64_t bad = bad_bits(f, v);
+			label_of(label, sizeof label, f, v);
+			for (j = 0; j < f->nparts; j++) {
+				unsigned lo = f->lo[j], hi = lo + f->width[j] - 1u, a, c, x0, w, k;
+				const char *fill = is_reserved(f) ? "#e4e4e4" : "#ffffff";
+				if (hi < rlo || lo > rhi)
+					continue;
+				a = hi < rhi ? hi : rhi;
+				c = lo > rlo ? lo : rlo;
+				x0 = SVG_LEFT + (rhi - a) * SVG_CELL;
+				w = (a - c + 1u) * SVG_CELL;
+				if (bad)
+					fill = "#ffd0d0";
+				fprintf(o, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"%s\" stroke=\"%s\"/>\n", x0, by, w,
+					SVG_BOX, fill, bad ? "#cc0000" : "#000000");
+				/* bit numbers at the edges of the part */
+				for (k = 0; k < nums; k++) {
+					int m = d->msb0 && k == 0;
+					unsigned na = m ? width - 1u - a : a, nc = m ? width - 1u - c : c;
+					unsigned ty = y + k * SVG_NUM + 10;
+					fprintf(o, "<text x=\"%u\" y=\"%u\" font-size=\"9\" text-anchor=\"middle\">%u</text>\n",
+						x0 + SVG_CELL / 2, ty, na);
+					if (a != c)
+						fprintf(o, "<text x=\"%u\" y=\"%u\" font-size=\"9\" text-anchor=\"middle\">%u</text>\n",
+							x0 + w - SVG_CELL / 2, ty, nc);
+				}
+				/* one digit per bit, with ticks between the bits */
+				for (b = c; b <= a; b++) {
+					unsigned cx = SVG_LEFT + (rhi - b) * SVG_CELL;
+					fprintf(o, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\"%s>%c</text>\n", cx + SVG_CELL / 2,
+						by + 14, ((bad >> b) & 1u) ? " fill=\"#cc0000\" font-weight=\"bold\"" : "",
+						(v >> b) & 1u ? '1' : '0');
+					if (b != c)
+						fprintf(o, "<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#999999\"/>\n",
+							cx + SVG_CELL, by + SVG_BOX - 5, cx + SVG_CELL, by + SVG_BOX);
+				}
+				if (text_w(label) + 6 <= w) {
+					fprintf(o, "<text x=\"%u\" y=\"%u\" text-anchor=\"middle\">", x0 + w / 2, by + 32);
+					svg_text(o, label);
+					fprintf(o, "</text>\n");
+				} else {
+					fprintf(o, "<text transform=\"translate(%u,%u) rotate(90)\">", x0 + w / 2 - 4,
+						by + SVG_BOX + 4);
+					svg_text(o, label);
+					fprintf(o, "</text>\n");
+				}
+			}
+		}
+		y = by + SVG_BOX + band[row] + SVG_GAP;
+	}
+	fprintf(o, "</svg>\n");
+	if (o != stdout && fclose(o) != 0) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- --list ---- */
+
+static void list_families(int json)
+{
+	size_t i, j, n, nl, nr, ns;
+	const struct pmregs_family_desc *d = pmregs_families(&n);
+	if (json)
+		printf("[");
+	for (i = 0; i < n; i++) {
+		const struct pmregs_stream_desc *st = d[i].streams ? d[i].streams(&ns) : 0;
+		d[i].layouts(&nl);
+		d[i].registers(&nr);
+		if (!st)
+			ns = 0;
+		if (json) {
+			printf("%s\n  {\"name\": ", i ? "," : "");
+			json_str(stdout, d[i].name);
+			printf(", \"title\": ");
+			json_str(stdout, d[i].title);
+			printf(", \"registers\": %zu, \"layouts\": %zu, \"streams\": [", nr, nl);
+			for (j = 0; j < ns; j++) {
+				printf("%s", j ? ", " : "");
+				json_str(stdout, st[j].name);
+			}
+			printf("]}");
+		} else {
+			printf("%-10s %3zu registers %3zu layouts", d[i].name, nr, nl);
+			if (ns)
+				printf(" %zu stream%s", ns, ns == 1 ? " " : "s");
+			else
+				printf("          ");
+			printf("  %s\n", d[i].title);
+		}
+	}
+	if (json)
+		printf("\n]\n");
+}
+
+static void list_family(const struct pmregs_family_desc *fam, int json)
+{
+	size_t nr, nl, np = 0, ns = 0, i;
+	const struct pmregs_register_desc *r = fam->registers(&nr);
+	const struct pmregs_layout_desc *l = fam->layouts(&nl);
+	const struct pmregs_param_desc *p = fam->params ? fam->params(&np) : 0;
+	const struct pmregs_stream_desc *s = fam->streams ? fam->streams(&ns) : 0;
+	char addr[64];
+	if (json) {
+		printf("{\n  \"family\": ");
+		json_str(stdout, fam->name);
+		printf(",\n  \"title\": ");
+		json_str(stdout, fam->title);
+		printf(",\n  \"registers\": [");
+		for (i = 0; i < nr; i++) {
+			printf("%s\n    {\"name\": ", i ? "," : "");
+			json_str(stdout, r[i].name);
+			printf(", \"title\": ");
+			json_str(stdout, r[i].title);
+			printf(", \"address\": ");
+			if (r[i].addr_kind) {
+				printf("{\"kind\": ");
+				json_str(stdout, r[i].addr_kind);
+				printf(", \"value\": %llu}", (unsigned long long)r[i].addr);
+			} else {
+				printf("null");
+			}
+			printf(", \"layout\": ");
+			json_str(stdout, r[i].layout >= 0 ? l[r[i].layout].name : 0);
+			printf(", \"reset\": %llu}", (unsigned long long)r[i].reset);
+		}
+		printf("\n  ],\n  \"layouts\": [");
+		for (i = 0; i < nl; i++) {
+			printf("%s\n    {\"name\": ", i ? "," : "");
+			json_str(stdout, l[i].name);
+			printf(", \"title\": ");
+			json_str(stdout, l[i].title);
+			printf(", \"width\": %u, \"msb0\": %s, \"fields\": %u}", l[i].width, l[i].msb0 ? "true" : "false",
+			       l[i].nfields);
+		}
+		printf("\n  ],\n  \"params\": [");
+		for (i = 0; i < np; i++) {
+			printf("%s\n    {\"name\": ", i ? "," : "");
+			json_str(stdout, p[i].name);
+			printf(", \"default\": %llu, \"min\": %llu, \"max\": %llu, \"doc\": ", (unsigned long long)p[i].def,
+			       (unsigned long long)p[i].min, (unsigned long long)p[i].max);
+			json_str(stdout, p[i].doc);
+			printf("}");
+		}
+		printf("%s],\n  \"streams\": [", np ? "\n  " : "");
+		for (i = 0; i < ns; i++) {
+			printf("%s\n    {\"name\": ", i ? "," : "");
+			json_str(stdout, s[i].name);
+			printf(", \"frame\": ");
+			json_str(stdout, s[i].frame);
+			printf(", \"payload\": ");
+			json_str(stdout, s[i].payload);
+			printf(", \"doc\": ");
+			json_str(stdout, s[i].doc);
+			printf("}");
+		}
+		printf("%s]\n}\n", ns ? "\n  " : "");
+		return;
+	}
+	printf("%s: %s\n", fam->name, fam->title);
+	if (nr) {
+		size_t wn = 8, wt = 5;
+		for (i = 0; i < nr; i++) {
+			wn = strlen(r[i].name) > wn ? strlen(r[i].name) : wn;
+			wt = strlen(r[i].title) > wt ? strlen(r[i].title) : wt;
+		}
+		printf("\n%-*s  %-*s  %-18s  %s\n", (int)wn, "register", (int)wt, "title", "address", "layout");
+		for (i = 0; i < nr; i++) {
+			address_text(addr, sizeof addr, &r[i]);
+			printf("%-*s  %-*s  %-18s  %s\n", (int)wn, r[i].name, (int)wt, r[i].title, addr,
+			       r[i].layout >= 0 ? l[r[i].layout].name : "-");
+		}
+	}
+	if (nl) {
+		size_t wn = 6;
+		for (i = 0; i < nl; i++)
+			wn = strlen(l[i].name) > wn ? strlen(l[i].name) : wn;
+		printf("\n%-*s  bits  fields  title\n", (int)wn, "layout");
+		for (i = 0; i < nl; i++)
+			printf("%-*s  %4u  %6u  %s\n", (int)wn, l[i].name, l[i].width, l[i].nfields, l[i].title);
+	}
+	if (ns) {
+		printf("\nstreams (decode one with: %s %s [--stream NAME] [--params NAME=VALUE,...] FILE)\n", prog, fam->name);
+		for (i = 0; i < ns; i++)
+			printf("  %s: %s packets carrying %s: %s\n", s[i].name, s[i].frame, s[i].payload, s[i].doc);
+	}
+	if (np) {
+		size_t wn = 9;
+		for (i = 0; i < np; i++)
+			wn = strlen(p[i].name) > wn ? strlen(p[i].name) : wn;
+		printf("\n%-*s  %7s  %s\n", (int)wn, "parameter", "default", "range: meaning");
+		for (i = 0; i < np; i++)
+			printf("%-*s  %7llu  %llu..%llu: %s\n", (int)wn, p[i].name, (unsigned long long)p[i].def,
+			       (unsigned long long)p[i].min, (unsigned long long)p[i].max, p[i].doc);
+	}
+}
+
+/* The fields of d in table order, with their named values; without those of `skip` (a parent layout). */
+static void list_fields(const struct pmregs_layout_desc *d, const struct pmregs_layout_desc *skip)
+{
+	unsigned order[MAXF];
+	size_t n = field_order(d, order), i, j, k;
+	char bits[64], mbits[64];
+	for (i = 0; i < n; i++) {
+		const struct pmregs_field_desc *f = &d->fields[order[i]];
+		for (k = 0; skip && k < skip->nfields; k++)
+			if (strcmp(skip->fields[k].name, f->name) == 0)
+				break;
+		if (skip && k < skip->nfields)
+			continue;
+		bits_text(bits, sizeof bits, f, d->width, 0);
+		if (d->msb0) {
+			bits_text(mbits, sizeof mbits, f, d->width, 1);
+			printf("  %-9s %-9s", mbits, bits);
+		} else {
+			printf("  %-9s", bits);
+		}
+		if (f->doc[0])
+			printf(" %-24s %-7s %s\n", f->name, access_name(f->access), f->doc);
+		else
+			printf(" %-24s %s\n", f->name, access_name(f->access));
+		for (j = 0; j < f->nvalues; j++)
+			printf("  %*s %-24s   %llu = %s%s%s\n", d->msb0 ? 19 : 9, "", "", (unsigned long long)f->values[j].value,
+			       f->values[j].name, f->values[j].doc[0] ? ": " : "", f->values[j].doc);
+	}
+}
+
+static void list_target(const struct target *t, int json)
+{
+	const struct pmregs_layout_desc *d = t->layout;
+	const struct pmregs_register_desc *r = t->reg;
+	unsigned order[MAXF];
+	size_t n, i, j;
+	char addr[64];
+	if (r)
+		address_text(addr, sizeof addr, r);
+	if (json) {
+		printf("{\n  \"family\": ");
+		json_str(stdout, t->fam->name);
+		printf(",\n  \"register\": ");
+		json_str(stdout, r ? r->name : 0);
+		printf(",\n  \"title\": ");
+		json_str(stdout, r ? r->title : d->title);
+		printf(",\n  \"layout\": ");
+		json_str(stdout, d ? d->name : 0);
+		printf(",\n  \"fields\": [");
+		n = d ? field_order(d, order) : 0;
+		for (i = 0; i < n; i++) {
+			const struct pmregs_field_desc *f = &d->fields[order[i]];
+			printf("%s\n    {\"name\": ", i ? "," : "");
+			json_str(stdout, f->name);
+			printf(", \"bits\": ");
+			json_bits(stdout, f, d->width, 0);
+			if (d->msb0) {
+				printf(", \"msb0_bits\": ");
+				json_bits(stdout, f, d->width, 1);
+			}
+			printf(", \"access\": \"%s\", \"doc\": ", access_name(f->access));
+			json_str(stdout, f->doc);
+			printf(", \"values\": [");
+			for (j = 0; j < f->nvalues; j++) {
+				printf("%s{\"name\": ", j ? ", " : "");
+				json_str(stdout, f->values[j].name);
+				printf(", \"value\": %llu}", (unsigned long long)f->values[j].value);
+			}
+			printf("]}");
+		}
+		printf("%s]\n}\n", n ? "\n  " : "");
+		return;
+	}
+	if (r)
+		printf("%s %s (%s, %s)\n", t->fam->name, r->name, r->title, addr);
+	else
+		printf("%s layout %s (%s)\n", t->fam->name, d->name, d->title);
+	if (r)
+		print_doc(stdout, r->doc);
+	if (!d) {
+		printf("no fields: the value is one quantity\n");
+		return;
+	}
+	printf("layout %s, %u bits, reset 0x%0*llx%s\n", d->name, d->width, (int)(d->width / 4),
+	       (unsigned long long)(r ? r->reset : d->reset), d->msb0 ? ", the manual numbers bit 0 as the MSB" : "");
+	if (d->nvariants) {
+		printf("variants by %s:", d->fields[d->variant_field].name);
+		for (i = 0; i < d->nvariants; i++)
+			printf(" %s (= %llu: layout %s)", d->variants[i].name, (unsigned long long)d->variants[i].value,
+			       t->layouts[d->variants[i].layout].name);
+		printf("\n");
+	}
+	list_fields(d, 0);
+	for (i = 0; i < d->nvariants; i++) {
+		printf("variant %s (%s = %llu), layout %s, adds:\n", d->variants[i].name, d->fields[d->variant_field].name,
+		       (unsigned long long)d->variants[i].value, t->layouts[d->variants[i].layout].name);
+		list_fields(&t->layouts[d->variants[i].layout], d);
+	}
+}
+
+/* ---- packet streams ---- */
+
+struct walk_ctx {
+	const unsigned char *buf;
+	int json;
+	unsigned long items, bad;
+};
+
+static const char *status_name(int status)
+{
+	switch (status) {
+	case PMREGS_OK:
+		return "ok";
+	case PMREGS_ETRUNC:
+		return "truncated";
+	case PMREGS_ENOENT:
+		return "unsynced";
+	case PMREGS_ETOOLONG:
+		return "too-long";
+	case PMREGS_EINVAL:
+		return "invalid";
+	default:
+		return "error";
+	}
+}
+
+static const char *status_text(int status)
+{
+	switch (status) {
+	case PMREGS_ETRUNC:
+		return "the data ends inside this packet";
+	case PMREGS_ENOENT:
+		return "before the first packet boundary";
+	case PMREGS_ETOOLONG:
+		return "over-long packet";
+	case PMREGS_EINVAL:
+		return "not a valid packet";
+	default:
+		return "unreadable";
+	}
+}
+
+static void print_packet(const struct pmregs_packet_view *p)
+{
+	unsigned i;
+	printf("%s", p->shape ? p->shape : "?");
+	for (i = 0; i < p->nfields; i++) {
+		const struct pmregs_packet_field *f = &p->fields[i];
+		if (f->width <= 8)
+			printf(" %s=%llu", f->name, (unsigned long long)f->value);
+		else
+			printf(" %s=0x%llx", f->name, (unsigned long long)f->value);
+		if (f->meaning)
+			printf("(%s)", f->meaning);
+	}
+}
+
+static void json_packet(const struct pmregs_packet_view *p)
+{
+	unsigned i;
+	printf("{\"packet\": ");
+	json_str(stdout, p->packet);
+	printf(", \"shape\": ");
+	json_str(stdout, p->shape);
+	printf(", \"fields\": [");
+	for (i = 0; i < p->nfields; i++) {
+		const struct pmregs_packet_field *f = &p->fields[i];
+		printf("%s{\"name\": ", i ? ", " : "");
+		json_str(stdout, f->name);
+		printf(", \"value\": %llu, \"width\": %u, \"meaning\": ", (unsigned long long)f->value, f->width);
+		json_str(stdout, f->meaning);
+		printf("}");
+	}
+	printf("]}");
+}
+
+static int on_item(void *vctx, const struct pmregs_stream_event *ev)
+{
+	struct walk_ctx *c = (struct walk_ctx *)vctx;
+	size_t i;
+	if (ev->status < 0)
+		c->bad++;
+	if (c->json) {
+		printf("%s\n    {\"offset\": %zu, \"size\": %zu, \"status\": \"%s\"", c->items ? "," : "", ev->offset, ev->size,
+		       status_name(ev->status));
+		if (ev->status >= 0) {
+			printf(", \"frame\": ");
+			json_packet(&ev->frame);
+			printf(", \"payload\": ");
+			if (ev->has_payload)
+				json_packet(&ev->payload);
+			else
+				printf("null");
+		}
+		printf("}");
+	} else {
+		printf("%08zx ", ev->offset);
+		for (i = 0; i < 12; i++) {
+			if (i < ev->size && (i < 11 || ev->size == 12))
+				printf(" %02x", c->buf[ev->offset + i]);
+			else if (i == 11 && ev->size > 12)
+				printf(" ..");
+			else
+				printf("   ");
+		}
+		if (ev->status < 0) {
+			printf("  ** %s: %s; %zu byte%s skipped\n", status_name(ev->status), status_text(ev->status), ev->size,
+			       ev->size == 1 ? "" : "s");
+		} else {
+			printf("  ");
+			print_packet(&ev->frame);
+			if (ev->has_payload) {
+				printf(" | ");
+				print_packet(&ev->payload);
+			}
+			printf("\n");
+		}
+	}
+	c->items++;
+	return 0;
+}
+
+static int read_file(const char *path, unsigned char **out, size_t *len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	size_t cap = 1 << 16, got;
+	unsigned char *buf;
+	*len = 0;
+	if (!f) {
+		fprintf(stderr, "%s: cannot read %s: %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	buf = (unsigned char *)malloc(cap);
+	while (buf && (got = fread(buf + *len, 1, cap - *len, f)) > 0) {
+		*len += got;
+		if (*len == cap) {
+			unsigned char *nb = (unsigned char *)realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = 0;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	if (buf && ferror(f)) {
+		fprintf(stderr, "%s: cannot read %s: %s\n", prog, path, strerror(errno));
+		free(buf);
+		buf = 0;
+	} else if (!buf) {
+		fprintf(stderr, "%s: out of memory reading %s\n", prog, path);
+	}
+	if (f != stdin)
+		fclose(f);
+	*out = buf;
+	return buf ? 0 : -1;
+}
+
+#define MAXP 64
+
+/* Apply "name=value,name=value" to vals[] (the family's parameters, by index). */
+static int apply_params(const struct pmregs_family_desc *fam, const char *list, uint64_t *vals, size_t np)
+{
+	size_t i;
+	const struct pmregs_param_desc *d = fam->params ? fam->params(&np) : 0;
+	while (*list) {
+		const char *end = strchr(list, ','), *eq;
+		size_t len = end ? (size_t)(end - list) : strlen(list);
+		char item[256], *num;
+		uint64_t x;
+		if (len == 0 || len >= sizeof item) {
+			fprintf(stderr, "%s: --params wants NAME=VALUE pairs separated by commas\n", prog);
+			return ST_USAGE;
+		}
+		memcpy(item, list, len);
+		item[len] = '\0';
+		list += len + (end ? 1 : 0);
+		eq = strchr(item, '=');
+		if (!eq) {
+			fprintf(stderr, "%s: --params: '%s' is not NAME=VALUE\n", prog, item);
+			return ST_USAGE;
+		}
+		num = item + (eq - item);
+		*num++ = '\0';
+		for (i = 0; i < np; i++)
+			if (eq_nocase(d[i].name, item))
+				break;
+		if (i == np || i >= MAXP) {
+			fprintf(stderr, "%s: %s has no parameter '%s' (try: %s --list %s)\n", prog, fam->name, item, prog,
+				fam->name);
+			return ST_NAME;
+		}
+		if (parse_u64(num, &x) != 0) {
+			fprintf(stderr, "%s: --params: '%s' is not a value for %s\n", prog, num, d[i].name);
+			return ST_VALUE;
+		}
+		if (x < d[i].min || x > d[i].max) {
+			fprintf(stderr, "%s: %s=%llu is outside %llu..%llu\n", prog, d[i].name, (unsigned long long)x,
+				(unsigned long long)d[i].min, (unsigned long long)d[i].max);
+			return ST_VALUE;
+		}
+		vals[i] = x;
+	}
+	return ST_OK;
+}
+
+static int decode_stream(const struct pmregs_family_desc *fam, const char *stream, const char *const *params,
+			 int nparams_opt, int synced, const char *path, int json)
+{
+	size_t ns = 0, np = 0, i;
+	const struct pmregs_stream_desc *s = fam->streams ? fam->streams(&ns) : 0, *st = 0;
+	const struct pmregs_param_desc *d = fam->params ? fam->params(&np) : 0;
+	uint64_t vals[MAXP];
+	unsigned char *buf = 0;
+	size_t len = 0;
+	struct walk_ctx c;
+	int rc, k;
+	if (ns == 0) {
+		fprintf(stderr, "%s: %s has no packet streams; give a register or layout and a value\n", prog, fam->name);
+		return ST_USAGE;
+	}
+	if (!stream) {
+		st = &s[0];
+	} else {
+		size_t hits = 0, sl = strlen(stream);
+		for (i = 0; i < ns; i++) {
+			if (eq_nocase(s[i].name, stream)) {
+				st = &s[i];
+				hits = 1;
+				break;
+			}
+			if (strncmp(s[i].name, stream, sl) == 0) {
+				st = &s[i];
+				hits++;
+			}
+		}
+		if (hits != 1) {
+			fprintf(stderr, "%s: %s has %s stream '%s' (streams:", prog, fam->name, hits ? "more than one" : "no",
+				stream);
+			for (i = 0; i < ns; i++)
+				fprintf(stderr, " %s", s[i].name);
+			fprintf(stderr, ")\n");
+			return ST_NAME;
+		}
+	}
+	np = np < MAXP ? np : MAXP;
+	for (i = 0; i < np; i++)
+		vals[i] = d[i].def;
+	for (k = 0; k < nparams_opt; k++)
+		if ((rc = apply_params(fam, params[k], vals, np)) != ST_OK)
+			return rc;
+	if (read_file(path, &buf, &len) != 0)
+		return ST_IO;
+	c.buf = buf;
+	c.json = json;
+	c.items = 0;
+	c.bad = 0;
+	if (json) {
+		printf("{\n  \"family\": ");
+		json_str(stdout, fam->name);
+		printf(",\n  \"stream\": ");
+		json_str(stdout, st->name);
+		printf(",\n  \"params\": {");
+		for (i = 0; i < np; i++) {
+			printf("%s", i ? ", " : "");
+			json_str(stdout, d[i].name);
+			printf(": %llu", (unsigned long long)vals[i]);
+		}
+		printf("},\n  \"items\": [");
+	}
+	rc = st->walk(vals, np, buf, len, synced, on_item, &c);
+	free(buf);
+	if (rc != 0) {
+		if (json)
+			printf("\n  ]\n}\n");
+		fprintf(stderr, "%s: the parameters are not a legal combination for %s (see %s --list %s)\n", prog, st->name,
+			prog, fam->name);
+		return ST_VALUE;
+	}
+	if (json)
+		printf("%s],\n  \"unreadable\": %lu\n}\n", c.items ? "\n  " : "", c.bad);
+	else
+		printf("%lu item%s, %lu unreadable\n", c.items, c.items == 1 ? "" : "s", c.bad);
+	return c.bad ? ST_WARN : ST_OK;
+}
+
+/* ---- main ---- */
+
+int main(int argc, char **argv)
+{
+	const char *pos[3], *svg = 0, *stream = 0;
+	const char *params[16];
+	int npos = 0, nparams = 0, json = 0, list = 0, synced = 1, i;
+	const struct pmregs_family_desc *fam;
+	struct target t;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--json") == 0) {
+			json = 1;
+		} else if (strcmp(a, "--list") == 0) {
+			list = 1;
+		} else if (strcmp(a, "--unsynced") == 0) {
+			synced = 0;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage(stdout);
+			return ST_OK;
+		} else if (strcmp(a, "--svg") == 0 || strcmp(a, "--stream") == 0 || strcmp(a, "--params") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "%s: %s needs an argument\n", prog, a);
+				return ST_USAGE;
+			}
+			if (a[2] == 's' && a[3] == 'v')
+				svg = argv[++i];
+			else if (a[2] == 's')
+				stream = argv[++i];
+			else if (nparams < (int)(sizeof params / sizeof params[0]))
+				params[nparams++] = argv[++i];
+			else {
+				fprintf(stderr, "%s: too many --params\n", prog);
+				return ST_USAGE;
+			}
+		} else if (a[0] == '-' && a[1] != '\0' && !(a[1] >= '0' && a[1] <= '9')) {
+			fprintf(stderr, "%s: unknown option %s\n", prog, a);
+			usage(stderr);
+			return ST_USAGE;
+		} else if (npos < 3) {
+			pos[npos++] = a;
+		} else {
+			fprintf(stderr, "%s: too many arguments\n", prog);
+			usage(stderr);
+			return ST_USAGE;
+		}
+	}
+	if (npos == 0 && !list) {
+		if (json || svg || stream || nparams || !synced) {
+			usage(stderr);
+			return ST_USAGE;
+		}
+		printf("pmregs-decode: registers and packet streams of every pmregs family\n\n");
+		list_families(0);
+		printf("\ntry: %s --help, %s --list FAMILY, %s FAMILY REGISTER VALUE\n", prog, prog, prog);
+		return ST_OK;
+	}
+	if (list) {
+		if (svg || stream || nparams || npos > 2) {
+			fprintf(stderr, "%s: --list takes at most a family and a register or layout\n", prog);
+			return ST_USAGE;
+		}
+		if (npos == 0) {
+			list_families(json);
+			return ST_OK;
+		}
+		if (!(fam = find_family(pos[0])))
+			return unknown_family(pos[0]);
+		if (npos == 1) {
+			list_family(fam, json);
+			return ST_OK;
+		}
+		if ((i = find_target(fam, pos[1], &t)) != 0)
+			return i;
+		list_target(&t, json);
+		return ST_OK;
+	}
+	if (!(fam = find_family(pos[0])))
+		return unknown_family(pos[0]);
+	if (npos == 2) {
+		if (svg) {
+			fprintf(stderr, "%s: --svg draws a register value, not a stream\n", prog);
+			return ST_USAGE;
+		}
+		return decode_stream(fam, stream, params, nparams, synced, pos[1], json);
+	}
+	if (npos != 3) {
+		fprintf(stderr, "%s: give a register or layout and a value (or a stream file)\n", prog);
+		usage(stderr);
+		return ST_USAGE;
+	}
+	if (stream || nparams || !synced) {
+		fprintf(stderr, "%s: --stream, --params and --unsynced are for streams\n", prog);
+		return ST_USAGE;
+	}
+	if ((i = find_target(fam, pos[1], &t)) != 0)
+		return i;
+	return decode_value(&t, pos[2], json, svg);
+}

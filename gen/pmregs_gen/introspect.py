@@ -1,0 +1,114 @@
+"""Generic introspection: what a tool needs to walk any family without knowing it.
+
+Every family header gets, from this module and templates/introspect.h.j2:
+
+    pmregs_<family>_register_descs(&n)   every register as a struct pmregs_register_desc:
+                                         name, title, doc, source, its first address fact
+                                         (kind and value), reset value, layout index and
+                                         its other facts as text
+    pmregs_<family>_streams(&n)          (families with packet streams) each stream as a
+                                         struct pmregs_stream_desc whose walk() takes the
+                                         parameters as an array and reports every item as
+                                         generic packet views
+    PMREGS_<FAMILY>_FAMILY_INIT          an initializer of struct pmregs_family_desc;
+    pmregs_<family>_family()             the same as an object
+
+and the umbrella header lists the families (pmregs_families()). The layouts
+themselves are described by pmregs_<family>_layouts() (family.h.j2).
+"""
+
+from .model import SET_RE, field_value
+
+
+def fact_text(fam, F, val):
+    """The value of fact F as it reads in a tool or a page: hex addresses, names for references."""
+    ref = getattr(F, "ref", None)
+    if ref is not None:
+        rows = [R.name for R in fam.registers] if ref == "registers" else \
+            [row[0] for T in fam.tables if T.name == ref for row in T.rows]
+        items = val if isinstance(val, list) else [val]
+        return ",".join(rows[i] if 0 <= i < len(rows) else str(i) for i in items)
+    t = F.type
+    if t == "str":
+        return val or ""
+    if t == "bool":
+        return "yes" if val else "no"
+    if SET_RE.match(t):
+        E = fam.enum(SET_RE.match(t).group(1))
+        return "|".join(vn for vn, vv, _ in E.values if (val or 0) >> vv & 1) or "none"
+    if isinstance(val, list):
+        return ",".join(str(x) for x in val)
+    if F.address:
+        return f"{val:#x}"
+    return str(val)
+
+
+def quoted(text):
+    """A fact value as one word: quoted when it has spaces or quotes."""
+    if text and not any(c in text for c in " \t\"="):
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def register_address(fam, R):
+    """(fact name, value) of the register's first address fact, or (None, 0)."""
+    for F in fam.facts:
+        if F.address and F.name in R.facts:
+            return F.name, R.facts[F.name]
+    return None, 0
+
+
+def register_facts(fam, R, skip=None):
+    """[(fact name, text)] for every fact the register has, in the spec's fact order, except `skip`."""
+    return [(F.name, fact_text(fam, F, R.facts[F.name])) for F in fam.facts
+            if F.name in R.facts and F.name != skip]
+
+
+def register_reset(R):
+    if R.reset is not None:
+        return R.reset
+    return R.layout.reset if R.layout is not None else 0
+
+
+def view(hv):
+    """Everything introspect.h.j2 renders."""
+    fam, n = hv.fam, hv.n
+    S = hv.sym.add
+    p, P = n.p, n.P
+    regs = []
+    for R in fam.registers:
+        kind, addr = register_address(fam, R)
+        regs.append({
+            "name": R.name, "title": R.title or R.name.upper(), "doc": R.doc, "source": R.source,
+            "addr_kind": kind, "addr": f"PMREGS_U64({addr:#x})",
+            "reset": f"PMREGS_U64({register_reset(R):#x})",
+            "layout": fam.layouts.index(R.layout) if R.layout is not None else -1,
+            "facts": " ".join(f"{k}={quoted(t)}" for k, t in register_facts(fam, R, skip=kind)),
+        })
+    v = {"registers": regs,
+         "register_descs": S(f"{p}_register_descs", None, "the generic register table"),
+         "family_fn": S(f"{p}_family", None, "the family descriptor"),
+         "family_init": S(f"{P}_FAMILY_INIT", None, "the family descriptor"),
+         "name": fam.name, "title": fam.title or fam.name, "layouts_fn": f"{p}_layouts",
+         "params_fn": None, "streams": [], "streams_fn": None}
+    v["variant_checks"] = []
+    for i, L in enumerate(fam.layouts):
+        if L.variants is not None:
+            D = L.variants.discriminator
+            for _, when, sub in L.variants.cases:
+                v["variant_checks"].append((i, fam.layouts.index(sub), f"{field_value(D, when):#x}"))
+    k = hv.packets_view
+    if k and k.get("params"):
+        pr = k["params"]
+        v["params_fn"] = pr["desc_fn"]
+        v["params"] = pr
+    if k and k.get("streams"):
+        v["params_t"] = k["params_t"]
+        v["streams_fn"] = S(f"{p}_streams", None, "the stream table")
+        for st in k["streams"]:
+            v["streams"].append({
+                "st": st, "name": st["name"], "doc": st["doc"],
+                "walk": S(f"{p}_{st['name']}_walk", None, f"stream '{st['name']}'"),
+                "frame": st["frame"], "payload": st["payload"],
+            })
+    return v
