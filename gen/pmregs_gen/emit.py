@@ -250,11 +250,15 @@ class HeaderView:
         xs = "(uint64_t)x" if F.signed else "x"
         if F.signed and W < 64:
             xs = f"({utype(W)})(uint64_t)x"
+        if F.width == W and F.contiguous:
+            # The field is the whole register: the new value is x itself.
+            return get, f"((void)v, ({utype(W)})x)"
         sets = []
         for lo, w, off in parts:
             e = f"({xs} >> {off})" if off else xs
-            e = f"({e} << {lo})" if lo else e
-            sets.append(f"({e} & {u(mask_of(w) << lo)})")
+            # mask, then shift, as a hand-written setter does
+            e = f"({e} & {u(mask_of(w))})" if w < W else e
+            sets.append(f"({e} << {lo})" if lo else e)
         mask = self.n.field_macro(L, F, "mask")
         keep = f"(v & ({utype(W)})~{mask})" if W < 32 else f"(v & ~{mask})"
         setx = f"{keep} | " + " | ".join(sets)

@@ -163,7 +163,7 @@ static inline int pmregs_etrace_ioptions_ref_implicit_return_set_checked(uint8_t
 
 /* implicit_exception: bits 1, rw. implicit exception mode (trap packets with thaddr = 1 may omit the address) */
 static inline uint8_t pmregs_etrace_ioptions_ref_implicit_exception_get(uint8_t v) { return (uint8_t)(((v >> 1) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_ref_implicit_exception_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_IMPLICIT_EXCEPTION_MASK) | ((x << 1) & PMREGS_U8(0x02))); }
+static inline uint8_t pmregs_etrace_ioptions_ref_implicit_exception_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_IMPLICIT_EXCEPTION_MASK) | ((x & PMREGS_U8(0x01)) << 1)); }
 static inline int pmregs_etrace_ioptions_ref_implicit_exception_set_checked(uint8_t *v, uint8_t x)
 {
 	if (x > PMREGS_U8(0x01))
@@ -174,7 +174,7 @@ static inline int pmregs_etrace_ioptions_ref_implicit_exception_set_checked(uint
 
 /* full_address: bits 2, rw. addresses are full, not differential */
 static inline uint8_t pmregs_etrace_ioptions_ref_full_address_get(uint8_t v) { return (uint8_t)(((v >> 2) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_ref_full_address_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_FULL_ADDRESS_MASK) | ((x << 2) & PMREGS_U8(0x04))); }
+static inline uint8_t pmregs_etrace_ioptions_ref_full_address_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_FULL_ADDRESS_MASK) | ((x & PMREGS_U8(0x01)) << 2)); }
 static inline int pmregs_etrace_ioptions_ref_full_address_set_checked(uint8_t *v, uint8_t x)
 {
 	if (x > PMREGS_U8(0x01))
@@ -185,7 +185,7 @@ static inline int pmregs_etrace_ioptions_ref_full_address_set_checked(uint8_t *v
 
 /* jump_target_cache: bits 3, rw. jump target cache enabled (format 0.1) */
 static inline uint8_t pmregs_etrace_ioptions_ref_jump_target_cache_get(uint8_t v) { return (uint8_t)(((v >> 3) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_ref_jump_target_cache_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_JUMP_TARGET_CACHE_MASK) | ((x << 3) & PMREGS_U8(0x08))); }
+static inline uint8_t pmregs_etrace_ioptions_ref_jump_target_cache_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_JUMP_TARGET_CACHE_MASK) | ((x & PMREGS_U8(0x01)) << 3)); }
 static inline int pmregs_etrace_ioptions_ref_jump_target_cache_set_checked(uint8_t *v, uint8_t x)
 {
 	if (x > PMREGS_U8(0x01))
@@ -196,7 +196,7 @@ static inline int pmregs_etrace_ioptions_ref_jump_target_cache_set_checked(uint8
 
 /* branch_prediction: bits 4, rw. branch prediction enabled (format 0.0) */
 static inline uint8_t pmregs_etrace_ioptions_ref_branch_prediction_get(uint8_t v) { return (uint8_t)(((v >> 4) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_ref_branch_prediction_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_BRANCH_PREDICTION_MASK) | ((x << 4) & PMREGS_U8(0x10))); }
+static inline uint8_t pmregs_etrace_ioptions_ref_branch_prediction_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_BRANCH_PREDICTION_MASK) | ((x & PMREGS_U8(0x01)) << 4)); }
 static inline int pmregs_etrace_ioptions_ref_branch_prediction_set_checked(uint8_t *v, uint8_t x)
 {
 	if (x > PMREGS_U8(0x01))
@@ -282,7 +282,7 @@ static inline int pmregs_etrace_ioptions_pulp_jump_target_cache_set_checked(uint
 
 /* branch_prediction: bits 1, rw. branch prediction enabled */
 static inline uint8_t pmregs_etrace_ioptions_pulp_branch_prediction_get(uint8_t v) { return (uint8_t)(((v >> 1) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_pulp_branch_prediction_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_BRANCH_PREDICTION_MASK) | ((x << 1) & PMREGS_U8(0x02))); }
+static inline uint8_t pmregs_etrace_ioptions_pulp_branch_prediction_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_BRANCH_PREDICTION_MASK) | ((x & PMREGS_U8(0x01)) << 1)); }
 static inline int pmregs_etrace_ioptions_pulp_branch_prediction_set_checked(uint8_t *v, uint8_t x)
 {
 	if (x > PMREGS_U8(0x01))
@@ -293,7 +293,7 @@ static inline int pmregs_etrace_ioptions_pulp_branch_prediction_set_checked(uint
 
 /* implicit_return: bits 2, rw. implicit return mode */
 static inline uint8_t pmregs_etrace_ioptions_pulp_implicit_return_get(uint8_t v) { return (uint8_t)(((v >> 2) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_pulp_implicit_return_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_RETURN_MASK) | ((x << 2) & PMREGS_U8(0x04))); }
+static inline uint8_t pmregs_etrace_ioptions_pulp_implicit_return_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_RETURN_MASK) | ((x & PMREGS_U8(0x01)) << 2)); }
 static inline int pmregs_etrace_ioptions_pulp_implicit_return_set_checked(uint8_t *v, uint8_t x)
 {
 	if (x > PMREGS_U8(0x01))
@@ -304,7 +304,7 @@ static inline int pmregs_etrace_ioptions_pulp_implicit_return_set_checked(uint8_
 
 /* sijump: bits 3, rw. sequentially inferable jumps */
 static inline uint8_t pmregs_etrace_ioptions_pulp_sijump_get(uint8_t v) { return (uint8_t)(((v >> 3) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_pulp_sijump_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_SIJUMP_MASK) | ((x << 3) & PMREGS_U8(0x08))); }
+static inline uint8_t pmregs_etrace_ioptions_pulp_sijump_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_SIJUMP_MASK) | ((x & PMREGS_U8(0x01)) << 3)); }
 static inline int pmregs_etrace_ioptions_pulp_sijump_set_checked(uint8_t *v, uint8_t x)
 {
 	if (x > PMREGS_U8(0x01))
@@ -315,7 +315,7 @@ static inline int pmregs_etrace_ioptions_pulp_sijump_set_checked(uint8_t *v, uin
 
 /* implicit_exception: bits 4, rw. implicit exception mode */
 static inline uint8_t pmregs_etrace_ioptions_pulp_implicit_exception_get(uint8_t v) { return (uint8_t)(((v >> 4) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_pulp_implicit_exception_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_EXCEPTION_MASK) | ((x << 4) & PMREGS_U8(0x10))); }
+static inline uint8_t pmregs_etrace_ioptions_pulp_implicit_exception_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_EXCEPTION_MASK) | ((x & PMREGS_U8(0x01)) << 4)); }
 static inline int pmregs_etrace_ioptions_pulp_implicit_exception_set_checked(uint8_t *v, uint8_t x)
 {
 	if (x > PMREGS_U8(0x01))
@@ -326,7 +326,7 @@ static inline int pmregs_etrace_ioptions_pulp_implicit_exception_set_checked(uin
 
 /* full_address: bits 5, rw. addresses are full, not differential */
 static inline uint8_t pmregs_etrace_ioptions_pulp_full_address_get(uint8_t v) { return (uint8_t)(((v >> 5) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_pulp_full_address_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_FULL_ADDRESS_MASK) | ((x << 5) & PMREGS_U8(0x20))); }
+static inline uint8_t pmregs_etrace_ioptions_pulp_full_address_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_FULL_ADDRESS_MASK) | ((x & PMREGS_U8(0x01)) << 5)); }
 static inline int pmregs_etrace_ioptions_pulp_full_address_set_checked(uint8_t *v, uint8_t x)
 {
 	if (x > PMREGS_U8(0x01))
@@ -337,7 +337,7 @@ static inline int pmregs_etrace_ioptions_pulp_full_address_set_checked(uint8_t *
 
 /* delta_address: bits 6, rw. addresses are differential */
 static inline uint8_t pmregs_etrace_ioptions_pulp_delta_address_get(uint8_t v) { return (uint8_t)(((v >> 6) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_pulp_delta_address_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_DELTA_ADDRESS_MASK) | ((x << 6) & PMREGS_U8(0x40))); }
+static inline uint8_t pmregs_etrace_ioptions_pulp_delta_address_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_DELTA_ADDRESS_MASK) | ((x & PMREGS_U8(0x01)) << 6)); }
 static inline int pmregs_etrace_ioptions_pulp_delta_address_set_checked(uint8_t *v, uint8_t x)
 {
 	if (x > PMREGS_U8(0x01))
@@ -430,7 +430,7 @@ static inline int pmregs_etrace_doptions_ref_no_address_set_checked(uint8_t *v, 
 
 /* no_data: bits 1, rw. data trace omits data */
 static inline uint8_t pmregs_etrace_doptions_ref_no_data_get(uint8_t v) { return (uint8_t)(((v >> 1) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_doptions_ref_no_data_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_NO_DATA_MASK) | ((x << 1) & PMREGS_U8(0x02))); }
+static inline uint8_t pmregs_etrace_doptions_ref_no_data_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_NO_DATA_MASK) | ((x & PMREGS_U8(0x01)) << 1)); }
 static inline int pmregs_etrace_doptions_ref_no_data_set_checked(uint8_t *v, uint8_t x)
 {
 	if (x > PMREGS_U8(0x01))
@@ -441,7 +441,7 @@ static inline int pmregs_etrace_doptions_ref_no_data_set_checked(uint8_t *v, uin
 
 /* full_address: bits 2, rw. data addresses are full */
 static inline uint8_t pmregs_etrace_doptions_ref_full_address_get(uint8_t v) { return (uint8_t)(((v >> 2) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_doptions_ref_full_address_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_FULL_ADDRESS_MASK) | ((x << 2) & PMREGS_U8(0x04))); }
+static inline uint8_t pmregs_etrace_doptions_ref_full_address_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_FULL_ADDRESS_MASK) | ((x & PMREGS_U8(0x01)) << 2)); }
 static inline int pmregs_etrace_doptions_ref_full_address_set_checked(uint8_t *v, uint8_t x)
 {
 	if (x > PMREGS_U8(0x01))
@@ -452,7 +452,7 @@ static inline int pmregs_etrace_doptions_ref_full_address_set_checked(uint8_t *v
 
 /* full_data: bits 3, rw. data values are full */
 static inline uint8_t pmregs_etrace_doptions_ref_full_data_get(uint8_t v) { return (uint8_t)(((v >> 3) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_doptions_ref_full_data_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_FULL_DATA_MASK) | ((x << 3) & PMREGS_U8(0x08))); }
+static inline uint8_t pmregs_etrace_doptions_ref_full_data_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_FULL_DATA_MASK) | ((x & PMREGS_U8(0x01)) << 3)); }
 static inline int pmregs_etrace_doptions_ref_full_data_set_checked(uint8_t *v, uint8_t x)
 {
 	if (x > PMREGS_U8(0x01))

@@ -2267,7 +2267,7 @@ static inline int pmregs_itanium_pmc0_fr_set_checked(uint64_t *v, uint64_t x)
 
 /* overflow: bits 7:4, rw. Bit n-4 = 1: PMDn overflowed (n = 4..7); set whatever oi is; sticky */
 static inline uint64_t pmregs_itanium_pmc0_overflow_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc0_overflow_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC0_OVERFLOW_MASK) | ((x << 4) & PMREGS_U64(0x00000000000000f0)); }
+static inline uint64_t pmregs_itanium_pmc0_overflow_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC0_OVERFLOW_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 4); }
 static inline int pmregs_itanium_pmc0_overflow_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -2377,7 +2377,7 @@ static inline int pmregs_itanium_pmc_counting_plm_set_checked(uint64_t *v, uint6
 
 /* ev: bits 4, rw. External visibility */
 static inline uint64_t pmregs_itanium_pmc_counting_ev_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc_counting_ev_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_EV_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_itanium_pmc_counting_ev_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_EV_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_itanium_pmc_counting_ev_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2388,7 +2388,7 @@ static inline int pmregs_itanium_pmc_counting_ev_set_checked(uint64_t *v, uint64
 
 /* oi: bits 5, rw. Overflow interrupt: an overflow also sets PMC0.fr and interrupts */
 static inline uint64_t pmregs_itanium_pmc_counting_oi_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc_counting_oi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_OI_MASK) | ((x << 5) & PMREGS_U64(0x0000000000000020)); }
+static inline uint64_t pmregs_itanium_pmc_counting_oi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_OI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
 static inline int pmregs_itanium_pmc_counting_oi_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2399,7 +2399,7 @@ static inline int pmregs_itanium_pmc_counting_oi_set_checked(uint64_t *v, uint64
 
 /* pm: bits 6, rw. Privileged monitor */
 static inline uint64_t pmregs_itanium_pmc_counting_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc_counting_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_PM_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_itanium_pmc_counting_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_itanium_pmc_counting_pm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2410,7 +2410,7 @@ static inline int pmregs_itanium_pmc_counting_pm_set_checked(uint64_t *v, uint64
 
 /* es: bits 14:8, rw. Event select */
 static inline uint64_t pmregs_itanium_pmc_counting_es_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x000000000000007f)); }
-static inline uint64_t pmregs_itanium_pmc_counting_es_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_ES_MASK) | ((x << 8) & PMREGS_U64(0x0000000000007f00)); }
+static inline uint64_t pmregs_itanium_pmc_counting_es_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_ES_MASK) | ((x & PMREGS_U64(0x000000000000007f)) << 8); }
 static inline int pmregs_itanium_pmc_counting_es_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000007f))
@@ -2421,7 +2421,7 @@ static inline int pmregs_itanium_pmc_counting_es_set_checked(uint64_t *v, uint64
 
 /* umask: bits 19:16, rw. Unit mask (0 for EAR events: their umask goes to PMC10/PMC11) */
 static inline uint64_t pmregs_itanium_pmc_counting_umask_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc_counting_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_UMASK_MASK) | ((x << 16) & PMREGS_U64(0x00000000000f0000)); }
+static inline uint64_t pmregs_itanium_pmc_counting_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_UMASK_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 16); }
 static inline int pmregs_itanium_pmc_counting_umask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -2432,7 +2432,7 @@ static inline int pmregs_itanium_pmc_counting_umask_set_checked(uint64_t *v, uin
 
 /* threshold: bits 22:20, rw. 0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..max_incr-1) */
 static inline uint64_t pmregs_itanium_pmc_counting_threshold_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_itanium_pmc_counting_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_THRESHOLD_MASK) | ((x << 20) & PMREGS_U64(0x0000000000700000)); }
+static inline uint64_t pmregs_itanium_pmc_counting_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_THRESHOLD_MASK) | ((x & PMREGS_U64(0x0000000000000007)) << 20); }
 static inline int pmregs_itanium_pmc_counting_threshold_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000007))
@@ -2443,7 +2443,7 @@ static inline int pmregs_itanium_pmc_counting_threshold_set_checked(uint64_t *v,
 
 /* ism: bits 25:24, rw. Instruction set mask */
 static inline uint64_t pmregs_itanium_pmc_counting_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc_counting_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_ISM_MASK) | ((x << 24) & PMREGS_U64(0x0000000003000000)); }
+static inline uint64_t pmregs_itanium_pmc_counting_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
 static inline int pmregs_itanium_pmc_counting_ism_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -2546,7 +2546,7 @@ static inline int pmregs_itanium_pmc_counting_narrow_plm_set_checked(uint64_t *v
 
 /* ev: bits 4, rw. External visibility */
 static inline uint64_t pmregs_itanium_pmc_counting_narrow_ev_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_ev_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_EV_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_itanium_pmc_counting_narrow_ev_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_EV_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_itanium_pmc_counting_narrow_ev_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2557,7 +2557,7 @@ static inline int pmregs_itanium_pmc_counting_narrow_ev_set_checked(uint64_t *v,
 
 /* oi: bits 5, rw. Overflow interrupt: an overflow also sets PMC0.fr and interrupts */
 static inline uint64_t pmregs_itanium_pmc_counting_narrow_oi_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_oi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_OI_MASK) | ((x << 5) & PMREGS_U64(0x0000000000000020)); }
+static inline uint64_t pmregs_itanium_pmc_counting_narrow_oi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_OI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
 static inline int pmregs_itanium_pmc_counting_narrow_oi_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2568,7 +2568,7 @@ static inline int pmregs_itanium_pmc_counting_narrow_oi_set_checked(uint64_t *v,
 
 /* pm: bits 6, rw. Privileged monitor */
 static inline uint64_t pmregs_itanium_pmc_counting_narrow_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_PM_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_itanium_pmc_counting_narrow_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_itanium_pmc_counting_narrow_pm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2579,7 +2579,7 @@ static inline int pmregs_itanium_pmc_counting_narrow_pm_set_checked(uint64_t *v,
 
 /* es: bits 14:8, rw. Event select */
 static inline uint64_t pmregs_itanium_pmc_counting_narrow_es_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x000000000000007f)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_es_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_ES_MASK) | ((x << 8) & PMREGS_U64(0x0000000000007f00)); }
+static inline uint64_t pmregs_itanium_pmc_counting_narrow_es_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_ES_MASK) | ((x & PMREGS_U64(0x000000000000007f)) << 8); }
 static inline int pmregs_itanium_pmc_counting_narrow_es_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000007f))
@@ -2590,7 +2590,7 @@ static inline int pmregs_itanium_pmc_counting_narrow_es_set_checked(uint64_t *v,
 
 /* umask: bits 19:16, rw. Unit mask (0 for EAR events: their umask goes to PMC10/PMC11) */
 static inline uint64_t pmregs_itanium_pmc_counting_narrow_umask_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_UMASK_MASK) | ((x << 16) & PMREGS_U64(0x00000000000f0000)); }
+static inline uint64_t pmregs_itanium_pmc_counting_narrow_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_UMASK_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 16); }
 static inline int pmregs_itanium_pmc_counting_narrow_umask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -2601,7 +2601,7 @@ static inline int pmregs_itanium_pmc_counting_narrow_umask_set_checked(uint64_t 
 
 /* ism: bits 25:24, rw. Instruction set mask */
 static inline uint64_t pmregs_itanium_pmc_counting_narrow_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_ISM_MASK) | ((x << 24) & PMREGS_U64(0x0000000003000000)); }
+static inline uint64_t pmregs_itanium_pmc_counting_narrow_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
 static inline int pmregs_itanium_pmc_counting_narrow_ism_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -2612,7 +2612,7 @@ static inline int pmregs_itanium_pmc_counting_narrow_ism_set_checked(uint64_t *v
 
 /* threshold: bits 21:20, rw. 0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..3) */
 static inline uint64_t pmregs_itanium_pmc_counting_narrow_threshold_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_THRESHOLD_MASK) | ((x << 20) & PMREGS_U64(0x0000000000300000)); }
+static inline uint64_t pmregs_itanium_pmc_counting_narrow_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_THRESHOLD_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 20); }
 static inline int pmregs_itanium_pmc_counting_narrow_threshold_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -2709,7 +2709,7 @@ static inline int pmregs_itanium_pmd_counter_count_set_checked(uint64_t *v, uint
 
 /* sxt: bits 63:32, ro. Reads return copies of bit 31; writes ignored */
 static inline uint64_t pmregs_itanium_pmd_counter_sxt_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x00000000ffffffff)); }
-static inline uint64_t pmregs_itanium_pmd_counter_sxt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD_COUNTER_SXT_MASK) | ((x << 32) & PMREGS_U64(0xffffffff00000000)); }
+static inline uint64_t pmregs_itanium_pmd_counter_sxt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD_COUNTER_SXT_MASK) | ((x & PMREGS_U64(0x00000000ffffffff)) << 32); }
 static inline int pmregs_itanium_pmd_counter_sxt_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x00000000ffffffff))
@@ -2765,7 +2765,7 @@ static inline int pmregs_itanium_pmd_counter_valid(uint64_t v)
 
 /* mask: bits 29:3, rw. 1 = don't care: mask{26:13} covers enco{40:27}, mask{12:0} covers enco{12:0} */
 static inline uint64_t pmregs_itanium_pmc8_9_mask_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000007ffffff)); }
-static inline uint64_t pmregs_itanium_pmc8_9_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_MASK_MASK) | ((x << 3) & PMREGS_U64(0x000000003ffffff8)); }
+static inline uint64_t pmregs_itanium_pmc8_9_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_MASK_MASK) | ((x & PMREGS_U64(0x0000000007ffffff)) << 3); }
 static inline int pmregs_itanium_pmc8_9_mask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000007ffffff))
@@ -2776,7 +2776,7 @@ static inline int pmregs_itanium_pmc8_9_mask_set_checked(uint64_t *v, uint64_t x
 
 /* match: bits 59:33, rw. Opcode bits: match{26:13} = enco{40:27}, match{12:0} = enco{12:0} */
 static inline uint64_t pmregs_itanium_pmc8_9_match_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000007ffffff)); }
-static inline uint64_t pmregs_itanium_pmc8_9_match_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_MATCH_MASK) | ((x << 33) & PMREGS_U64(0x0ffffffe00000000)); }
+static inline uint64_t pmregs_itanium_pmc8_9_match_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_MATCH_MASK) | ((x & PMREGS_U64(0x0000000007ffffff)) << 33); }
 static inline int pmregs_itanium_pmc8_9_match_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000007ffffff))
@@ -2787,7 +2787,7 @@ static inline int pmregs_itanium_pmc8_9_match_set_checked(uint64_t *v, uint64_t 
 
 /* b: bits 60, rw. Match B-syllable instructions */
 static inline uint64_t pmregs_itanium_pmc8_9_b_get(uint64_t v) { return ((v >> 60) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc8_9_b_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_B_MASK) | ((x << 60) & PMREGS_U64(0x1000000000000000)); }
+static inline uint64_t pmregs_itanium_pmc8_9_b_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_B_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 60); }
 static inline int pmregs_itanium_pmc8_9_b_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2798,7 +2798,7 @@ static inline int pmregs_itanium_pmc8_9_b_set_checked(uint64_t *v, uint64_t x)
 
 /* f: bits 61, rw. Match F-syllable instructions */
 static inline uint64_t pmregs_itanium_pmc8_9_f_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc8_9_f_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_F_MASK) | ((x << 61) & PMREGS_U64(0x2000000000000000)); }
+static inline uint64_t pmregs_itanium_pmc8_9_f_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_F_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
 static inline int pmregs_itanium_pmc8_9_f_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2809,7 +2809,7 @@ static inline int pmregs_itanium_pmc8_9_f_set_checked(uint64_t *v, uint64_t x)
 
 /* i: bits 62, rw. Match I-syllable instructions */
 static inline uint64_t pmregs_itanium_pmc8_9_i_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc8_9_i_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_I_MASK) | ((x << 62) & PMREGS_U64(0x4000000000000000)); }
+static inline uint64_t pmregs_itanium_pmc8_9_i_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_I_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
 static inline int pmregs_itanium_pmc8_9_i_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2820,7 +2820,7 @@ static inline int pmregs_itanium_pmc8_9_i_set_checked(uint64_t *v, uint64_t x)
 
 /* m: bits 63, rw. Match M-syllable instructions */
 static inline uint64_t pmregs_itanium_pmc8_9_m_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc8_9_m_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_M_MASK) | ((x << 63) & PMREGS_U64(0x8000000000000000)); }
+static inline uint64_t pmregs_itanium_pmc8_9_m_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_M_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
 static inline int pmregs_itanium_pmc8_9_m_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2909,7 +2909,7 @@ static inline int pmregs_itanium_pmc10_plm_set_checked(uint64_t *v, uint64_t x)
 
 /* pm: bits 6, rw. Privileged monitor */
 static inline uint64_t pmregs_itanium_pmc10_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc10_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_PM_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_itanium_pmc10_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_itanium_pmc10_pm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2920,7 +2920,7 @@ static inline int pmregs_itanium_pmc10_pm_set_checked(uint64_t *v, uint64_t x)
 
 /* tlb: bits 7, rw. 0: capture L1 instruction cache misses; 1: capture instruction TLB misses */
 static inline uint64_t pmregs_itanium_pmc10_tlb_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc10_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_itanium_pmc10_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_itanium_pmc10_tlb_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2931,7 +2931,7 @@ static inline int pmregs_itanium_pmc10_tlb_set_checked(uint64_t *v, uint64_t x)
 
 /* ism: bits 25:24, rw. Instruction set mask */
 static inline uint64_t pmregs_itanium_pmc10_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc10_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_ISM_MASK) | ((x << 24) & PMREGS_U64(0x0000000003000000)); }
+static inline uint64_t pmregs_itanium_pmc10_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
 static inline int pmregs_itanium_pmc10_ism_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -3022,7 +3022,7 @@ static inline int pmregs_itanium_pmc10_cache_plm_set_checked(uint64_t *v, uint64
 
 /* pm: bits 6, rw. Privileged monitor */
 static inline uint64_t pmregs_itanium_pmc10_cache_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc10_cache_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_CACHE_PM_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_itanium_pmc10_cache_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_CACHE_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_itanium_pmc10_cache_pm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3033,7 +3033,7 @@ static inline int pmregs_itanium_pmc10_cache_pm_set_checked(uint64_t *v, uint64_
 
 /* tlb: bits 7, rw. 0: capture L1 instruction cache misses; 1: capture instruction TLB misses */
 static inline uint64_t pmregs_itanium_pmc10_cache_tlb_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc10_cache_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_CACHE_TLB_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_itanium_pmc10_cache_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_CACHE_TLB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_itanium_pmc10_cache_tlb_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3044,7 +3044,7 @@ static inline int pmregs_itanium_pmc10_cache_tlb_set_checked(uint64_t *v, uint64
 
 /* ism: bits 25:24, rw. Instruction set mask */
 static inline uint64_t pmregs_itanium_pmc10_cache_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc10_cache_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_CACHE_ISM_MASK) | ((x << 24) & PMREGS_U64(0x0000000003000000)); }
+static inline uint64_t pmregs_itanium_pmc10_cache_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_CACHE_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
 static inline int pmregs_itanium_pmc10_cache_ism_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -3055,7 +3055,7 @@ static inline int pmregs_itanium_pmc10_cache_ism_set_checked(uint64_t *v, uint64
 
 /* umask: bits 19:16, rw. Capture misses whose latency is at least this many cycles */
 static inline uint64_t pmregs_itanium_pmc10_cache_umask_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc10_cache_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_CACHE_UMASK_MASK) | ((x << 16) & PMREGS_U64(0x00000000000f0000)); }
+static inline uint64_t pmregs_itanium_pmc10_cache_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_CACHE_UMASK_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 16); }
 static inline int pmregs_itanium_pmc10_cache_umask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -3140,7 +3140,7 @@ static inline int pmregs_itanium_pmc10_tlb_plm_set_checked(uint64_t *v, uint64_t
 
 /* pm: bits 6, rw. Privileged monitor */
 static inline uint64_t pmregs_itanium_pmc10_tlb_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc10_tlb_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_PM_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_itanium_pmc10_tlb_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_itanium_pmc10_tlb_pm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3151,7 +3151,7 @@ static inline int pmregs_itanium_pmc10_tlb_pm_set_checked(uint64_t *v, uint64_t 
 
 /* tlb: bits 7, rw. 0: capture L1 instruction cache misses; 1: capture instruction TLB misses */
 static inline uint64_t pmregs_itanium_pmc10_tlb_tlb_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc10_tlb_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_TLB_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_itanium_pmc10_tlb_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_TLB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_itanium_pmc10_tlb_tlb_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3162,7 +3162,7 @@ static inline int pmregs_itanium_pmc10_tlb_tlb_set_checked(uint64_t *v, uint64_t
 
 /* ism: bits 25:24, rw. Instruction set mask */
 static inline uint64_t pmregs_itanium_pmc10_tlb_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc10_tlb_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_ISM_MASK) | ((x << 24) & PMREGS_U64(0x0000000003000000)); }
+static inline uint64_t pmregs_itanium_pmc10_tlb_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
 static inline int pmregs_itanium_pmc10_tlb_ism_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -3173,7 +3173,7 @@ static inline int pmregs_itanium_pmc10_tlb_ism_set_checked(uint64_t *v, uint64_t
 
 /* umask: bits 19:16, rw. Which TLB misses to capture */
 static inline uint64_t pmregs_itanium_pmc10_tlb_umask_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc10_tlb_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_UMASK_MASK) | ((x << 16) & PMREGS_U64(0x00000000000f0000)); }
+static inline uint64_t pmregs_itanium_pmc10_tlb_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_UMASK_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 16); }
 static inline int pmregs_itanium_pmc10_tlb_umask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -3255,7 +3255,7 @@ static inline int pmregs_itanium_pmd0_cache_v_set_checked(uint64_t *v, uint64_t 
 
 /* iaddr: bits 63:5, rw. Instruction cache line address, bits 63:5 */
 static inline uint64_t pmregs_itanium_pmd0_cache_iaddr_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x07ffffffffffffff)); }
-static inline uint64_t pmregs_itanium_pmd0_cache_iaddr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD0_CACHE_IADDR_MASK) | ((x << 5) & PMREGS_U64(0xffffffffffffffe0)); }
+static inline uint64_t pmregs_itanium_pmd0_cache_iaddr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD0_CACHE_IADDR_MASK) | ((x & PMREGS_U64(0x07ffffffffffffff)) << 5); }
 static inline int pmregs_itanium_pmd0_cache_iaddr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x07ffffffffffffff))
@@ -3323,7 +3323,7 @@ static inline int pmregs_itanium_pmd0_tlb_v_set_checked(uint64_t *v, uint64_t x)
 
 /* iaddr: bits 63:5, rw. Address that missed the instruction TLB, bits 63:5 */
 static inline uint64_t pmregs_itanium_pmd0_tlb_iaddr_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x07ffffffffffffff)); }
-static inline uint64_t pmregs_itanium_pmd0_tlb_iaddr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD0_TLB_IADDR_MASK) | ((x << 5) & PMREGS_U64(0xffffffffffffffe0)); }
+static inline uint64_t pmregs_itanium_pmd0_tlb_iaddr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD0_TLB_IADDR_MASK) | ((x & PMREGS_U64(0x07ffffffffffffff)) << 5); }
 static inline int pmregs_itanium_pmd0_tlb_iaddr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x07ffffffffffffff))
@@ -3334,7 +3334,7 @@ static inline int pmregs_itanium_pmd0_tlb_iaddr_set_checked(uint64_t *v, uint64_
 
 /* tlb: bits 1, rw. How the miss was resolved (PF11) */
 static inline uint64_t pmregs_itanium_pmd0_tlb_tlb_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmd0_tlb_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD0_TLB_TLB_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_itanium_pmd0_tlb_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD0_TLB_TLB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_itanium_pmd0_tlb_tlb_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3496,7 +3496,7 @@ static inline int pmregs_itanium_pmc11_plm_set_checked(uint64_t *v, uint64_t x)
 
 /* pm: bits 6, rw. Privileged monitor */
 static inline uint64_t pmregs_itanium_pmc11_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_PM_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_itanium_pmc11_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_itanium_pmc11_pm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3507,7 +3507,7 @@ static inline int pmregs_itanium_pmc11_pm_set_checked(uint64_t *v, uint64_t x)
 
 /* tlb: bits 7, rw. 0: capture L1 data cache load misses; 1: capture data TLB misses */
 static inline uint64_t pmregs_itanium_pmc11_tlb_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_itanium_pmc11_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_itanium_pmc11_tlb_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3518,7 +3518,7 @@ static inline int pmregs_itanium_pmc11_tlb_set_checked(uint64_t *v, uint64_t x)
 
 /* ism: bits 25:24, rw. Instruction set mask */
 static inline uint64_t pmregs_itanium_pmc11_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc11_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_ISM_MASK) | ((x << 24) & PMREGS_U64(0x0000000003000000)); }
+static inline uint64_t pmregs_itanium_pmc11_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
 static inline int pmregs_itanium_pmc11_ism_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -3529,7 +3529,7 @@ static inline int pmregs_itanium_pmc11_ism_set_checked(uint64_t *v, uint64_t x)
 
 /* pt: bits 28, rw. Pass tags: 1 = no data address range check; 0 = apply the DBR range check */
 static inline uint64_t pmregs_itanium_pmc11_pt_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_pt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_PT_MASK) | ((x << 28) & PMREGS_U64(0x0000000010000000)); }
+static inline uint64_t pmregs_itanium_pmc11_pt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_PT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
 static inline int pmregs_itanium_pmc11_pt_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3626,7 +3626,7 @@ static inline int pmregs_itanium_pmc11_cache_plm_set_checked(uint64_t *v, uint64
 
 /* pm: bits 6, rw. Privileged monitor */
 static inline uint64_t pmregs_itanium_pmc11_cache_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_cache_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_PM_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_itanium_pmc11_cache_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_itanium_pmc11_cache_pm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3637,7 +3637,7 @@ static inline int pmregs_itanium_pmc11_cache_pm_set_checked(uint64_t *v, uint64_
 
 /* tlb: bits 7, rw. 0: capture L1 data cache load misses; 1: capture data TLB misses */
 static inline uint64_t pmregs_itanium_pmc11_cache_tlb_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_cache_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_TLB_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_itanium_pmc11_cache_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_TLB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_itanium_pmc11_cache_tlb_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3648,7 +3648,7 @@ static inline int pmregs_itanium_pmc11_cache_tlb_set_checked(uint64_t *v, uint64
 
 /* ism: bits 25:24, rw. Instruction set mask */
 static inline uint64_t pmregs_itanium_pmc11_cache_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc11_cache_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_ISM_MASK) | ((x << 24) & PMREGS_U64(0x0000000003000000)); }
+static inline uint64_t pmregs_itanium_pmc11_cache_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
 static inline int pmregs_itanium_pmc11_cache_ism_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -3659,7 +3659,7 @@ static inline int pmregs_itanium_pmc11_cache_ism_set_checked(uint64_t *v, uint64
 
 /* pt: bits 28, rw. Pass tags: 1 = no data address range check; 0 = apply the DBR range check */
 static inline uint64_t pmregs_itanium_pmc11_cache_pt_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_cache_pt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_PT_MASK) | ((x << 28) & PMREGS_U64(0x0000000010000000)); }
+static inline uint64_t pmregs_itanium_pmc11_cache_pt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_PT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
 static inline int pmregs_itanium_pmc11_cache_pt_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3670,7 +3670,7 @@ static inline int pmregs_itanium_pmc11_cache_pt_set_checked(uint64_t *v, uint64_
 
 /* umask: bits 19:16, rw. Capture load misses whose latency is at least this many cycles */
 static inline uint64_t pmregs_itanium_pmc11_cache_umask_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc11_cache_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_UMASK_MASK) | ((x << 16) & PMREGS_U64(0x00000000000f0000)); }
+static inline uint64_t pmregs_itanium_pmc11_cache_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_UMASK_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 16); }
 static inline int pmregs_itanium_pmc11_cache_umask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -3761,7 +3761,7 @@ static inline int pmregs_itanium_pmc11_tlb_plm_set_checked(uint64_t *v, uint64_t
 
 /* pm: bits 6, rw. Privileged monitor */
 static inline uint64_t pmregs_itanium_pmc11_tlb_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_tlb_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_PM_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_itanium_pmc11_tlb_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_itanium_pmc11_tlb_pm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3772,7 +3772,7 @@ static inline int pmregs_itanium_pmc11_tlb_pm_set_checked(uint64_t *v, uint64_t 
 
 /* tlb: bits 7, rw. 0: capture L1 data cache load misses; 1: capture data TLB misses */
 static inline uint64_t pmregs_itanium_pmc11_tlb_tlb_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_tlb_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_TLB_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_itanium_pmc11_tlb_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_TLB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_itanium_pmc11_tlb_tlb_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3783,7 +3783,7 @@ static inline int pmregs_itanium_pmc11_tlb_tlb_set_checked(uint64_t *v, uint64_t
 
 /* ism: bits 25:24, rw. Instruction set mask */
 static inline uint64_t pmregs_itanium_pmc11_tlb_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc11_tlb_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_ISM_MASK) | ((x << 24) & PMREGS_U64(0x0000000003000000)); }
+static inline uint64_t pmregs_itanium_pmc11_tlb_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
 static inline int pmregs_itanium_pmc11_tlb_ism_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -3794,7 +3794,7 @@ static inline int pmregs_itanium_pmc11_tlb_ism_set_checked(uint64_t *v, uint64_t
 
 /* pt: bits 28, rw. Pass tags: 1 = no data address range check; 0 = apply the DBR range check */
 static inline uint64_t pmregs_itanium_pmc11_tlb_pt_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_tlb_pt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_PT_MASK) | ((x << 28) & PMREGS_U64(0x0000000010000000)); }
+static inline uint64_t pmregs_itanium_pmc11_tlb_pt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_PT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
 static inline int pmregs_itanium_pmc11_tlb_pt_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3805,7 +3805,7 @@ static inline int pmregs_itanium_pmc11_tlb_pt_set_checked(uint64_t *v, uint64_t 
 
 /* umask: bits 19:16, rw. Which data TLB misses to capture */
 static inline uint64_t pmregs_itanium_pmc11_tlb_umask_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc11_tlb_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_UMASK_MASK) | ((x << 16) & PMREGS_U64(0x00000000000f0000)); }
+static inline uint64_t pmregs_itanium_pmc11_tlb_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_UMASK_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 16); }
 static inline int pmregs_itanium_pmc11_tlb_umask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -3880,7 +3880,7 @@ static inline int pmregs_itanium_pmc11_tlb_valid(uint64_t v)
 
 /* daddr: bits 63:0, rw. Data address of the captured miss */
 static inline uint64_t pmregs_itanium_pmd2_daddr_get(uint64_t v) { return v; }
-static inline uint64_t pmregs_itanium_pmd2_daddr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD2_DADDR_MASK) | (x & PMREGS_U64(0xffffffffffffffff)); }
+static inline uint64_t pmregs_itanium_pmd2_daddr_set(uint64_t v, uint64_t x) { return ((void)v, (uint64_t)x); }
 static inline int pmregs_itanium_pmd2_daddr_set_checked(uint64_t *v, uint64_t x)
 {
 	*v = pmregs_itanium_pmd2_daddr_set(*v, x);
@@ -3938,7 +3938,7 @@ static inline int pmregs_itanium_pmd3_latency_set_checked(uint64_t *v, uint64_t 
 
 /* level: bits 63:62, rw. TLB mode: how the miss was resolved */
 static inline uint64_t pmregs_itanium_pmd3_level_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmd3_level_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD3_LEVEL_MASK) | ((x << 62) & PMREGS_U64(0xc000000000000000)); }
+static inline uint64_t pmregs_itanium_pmd3_level_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD3_LEVEL_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 62); }
 static inline int pmregs_itanium_pmd3_level_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -4006,7 +4006,7 @@ static inline int pmregs_itanium_pmd17_vl_set_checked(uint64_t *v, uint64_t x)
 
 /* slot: bits 3:2, rw. Slot (0-2) of the instruction in its bundle */
 static inline uint64_t pmregs_itanium_pmd17_slot_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmd17_slot_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD17_SLOT_MASK) | ((x << 2) & PMREGS_U64(0x000000000000000c)); }
+static inline uint64_t pmregs_itanium_pmd17_slot_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD17_SLOT_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 2); }
 static inline int pmregs_itanium_pmd17_slot_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -4017,7 +4017,7 @@ static inline int pmregs_itanium_pmd17_slot_set_checked(uint64_t *v, uint64_t x)
 
 /* iaddr: bits 63:4, rw. Bundle address of the instruction, bits 63:4 */
 static inline uint64_t pmregs_itanium_pmd17_iaddr_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0fffffffffffffff)); }
-static inline uint64_t pmregs_itanium_pmd17_iaddr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD17_IADDR_MASK) | ((x << 4) & PMREGS_U64(0xfffffffffffffff0)); }
+static inline uint64_t pmregs_itanium_pmd17_iaddr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD17_IADDR_MASK) | ((x & PMREGS_U64(0x0fffffffffffffff)) << 4); }
 static inline int pmregs_itanium_pmd17_iaddr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0fffffffffffffff))
@@ -4095,7 +4095,7 @@ static inline int pmregs_itanium_pmc12_plm_set_checked(uint64_t *v, uint64_t x)
 
 /* pm: bits 6, rw. Privileged monitor */
 static inline uint64_t pmregs_itanium_pmc12_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc12_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_PM_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_itanium_pmc12_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_itanium_pmc12_pm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4106,7 +4106,7 @@ static inline int pmregs_itanium_pmc12_pm_set_checked(uint64_t *v, uint64_t x)
 
 /* tar: bits 7, rw. Record branches predicted by the Target Address Register */
 static inline uint64_t pmregs_itanium_pmc12_tar_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc12_tar_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_TAR_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_itanium_pmc12_tar_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_TAR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_itanium_pmc12_tar_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4117,7 +4117,7 @@ static inline int pmregs_itanium_pmc12_tar_set_checked(uint64_t *v, uint64_t x)
 
 /* tm: bits 9:8, rw. Taken mask */
 static inline uint64_t pmregs_itanium_pmc12_tm_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc12_tm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_TM_MASK) | ((x << 8) & PMREGS_U64(0x0000000000000300)); }
+static inline uint64_t pmregs_itanium_pmc12_tm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_TM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 8); }
 static inline int pmregs_itanium_pmc12_tm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -4128,7 +4128,7 @@ static inline int pmregs_itanium_pmc12_tm_set_checked(uint64_t *v, uint64_t x)
 
 /* ptm: bits 11:10, rw. Predicted target mask */
 static inline uint64_t pmregs_itanium_pmc12_ptm_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc12_ptm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_PTM_MASK) | ((x << 10) & PMREGS_U64(0x0000000000000c00)); }
+static inline uint64_t pmregs_itanium_pmc12_ptm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_PTM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 10); }
 static inline int pmregs_itanium_pmc12_ptm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -4139,7 +4139,7 @@ static inline int pmregs_itanium_pmc12_ptm_set_checked(uint64_t *v, uint64_t x)
 
 /* ppm: bits 13:12, rw. Predicted predicate (path) mask */
 static inline uint64_t pmregs_itanium_pmc12_ppm_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc12_ppm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_PPM_MASK) | ((x << 12) & PMREGS_U64(0x0000000000003000)); }
+static inline uint64_t pmregs_itanium_pmc12_ppm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_PPM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 12); }
 static inline int pmregs_itanium_pmc12_ppm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -4150,7 +4150,7 @@ static inline int pmregs_itanium_pmc12_ppm_set_checked(uint64_t *v, uint64_t x)
 
 /* bpt: bits 14, rw. Record branches predicted by this predictor (libpfm's API and pfmon call it tac) */
 static inline uint64_t pmregs_itanium_pmc12_bpt_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc12_bpt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_BPT_MASK) | ((x << 14) & PMREGS_U64(0x0000000000004000)); }
+static inline uint64_t pmregs_itanium_pmc12_bpt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_BPT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
 static inline int pmregs_itanium_pmc12_bpt_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4161,7 +4161,7 @@ static inline int pmregs_itanium_pmc12_bpt_set_checked(uint64_t *v, uint64_t x)
 
 /* bac: bits 15, rw. Record branches predicted or corrected by the Branch Address Calculator */
 static inline uint64_t pmregs_itanium_pmc12_bac_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc12_bac_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_BAC_MASK) | ((x << 15) & PMREGS_U64(0x0000000000008000)); }
+static inline uint64_t pmregs_itanium_pmc12_bac_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_BAC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
 static inline int pmregs_itanium_pmc12_bac_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4260,7 +4260,7 @@ static inline int pmregs_itanium_pmd_btb_b_set_checked(uint64_t *v, uint64_t x)
 
 /* mp: bits 1, rw. Source record: the prediction failed (target records show 1 in PF11 samples) */
 static inline uint64_t pmregs_itanium_pmd_btb_mp_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmd_btb_mp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD_BTB_MP_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_itanium_pmd_btb_mp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD_BTB_MP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_itanium_pmd_btb_mp_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4271,7 +4271,7 @@ static inline int pmregs_itanium_pmd_btb_mp_set_checked(uint64_t *v, uint64_t x)
 
 /* slot: bits 3:2, rw. Source record: slot of the branch in its bundle */
 static inline uint64_t pmregs_itanium_pmd_btb_slot_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmd_btb_slot_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD_BTB_SLOT_MASK) | ((x << 2) & PMREGS_U64(0x000000000000000c)); }
+static inline uint64_t pmregs_itanium_pmd_btb_slot_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD_BTB_SLOT_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 2); }
 static inline int pmregs_itanium_pmd_btb_slot_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -4282,7 +4282,7 @@ static inline int pmregs_itanium_pmd_btb_slot_set_checked(uint64_t *v, uint64_t 
 
 /* addr: bits 63:4, rw. Bundle address (b = 1) or target bundle address (b = 0), bits 63:4 */
 static inline uint64_t pmregs_itanium_pmd_btb_addr_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0fffffffffffffff)); }
-static inline uint64_t pmregs_itanium_pmd_btb_addr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD_BTB_ADDR_MASK) | ((x << 4) & PMREGS_U64(0xfffffffffffffff0)); }
+static inline uint64_t pmregs_itanium_pmd_btb_addr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD_BTB_ADDR_MASK) | ((x & PMREGS_U64(0x0fffffffffffffff)) << 4); }
 static inline int pmregs_itanium_pmd_btb_addr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0fffffffffffffff))
@@ -4359,7 +4359,7 @@ static inline int pmregs_itanium_pmd16_bbi_set_checked(uint64_t *v, uint64_t x)
 
 /* full: bits 3, rw. Sticky: the buffer has wrapped; the oldest entry is bbi when set, else 0 */
 static inline uint64_t pmregs_itanium_pmd16_full_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmd16_full_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD16_FULL_MASK) | ((x << 3) & PMREGS_U64(0x0000000000000008)); }
+static inline uint64_t pmregs_itanium_pmd16_full_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD16_FULL_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
 static inline int pmregs_itanium_pmd16_full_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4464,7 +4464,7 @@ static inline int pmregs_itanium_pmc13_valid(uint64_t v)
 
 /* addr: bits 63:0, rw. Match address */
 static inline uint64_t pmregs_itanium_br_addr_addr_get(uint64_t v) { return v; }
-static inline uint64_t pmregs_itanium_br_addr_addr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_BR_ADDR_ADDR_MASK) | (x & PMREGS_U64(0xffffffffffffffff)); }
+static inline uint64_t pmregs_itanium_br_addr_addr_set(uint64_t v, uint64_t x) { return ((void)v, (uint64_t)x); }
 static inline int pmregs_itanium_br_addr_addr_set_checked(uint64_t *v, uint64_t x)
 {
 	*v = pmregs_itanium_br_addr_addr_set(*v, x);
@@ -4523,7 +4523,7 @@ static inline int pmregs_itanium_ibr_ctl_mask_set_checked(uint64_t *v, uint64_t 
 
 /* plm: bits 59:56, rw. Privilege levels the pair matches at: bit 56 = PL0 ... bit 59 = PL3 */
 static inline uint64_t pmregs_itanium_ibr_ctl_plm_get(uint64_t v) { return ((v >> 56) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_ibr_ctl_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_IBR_CTL_PLM_MASK) | ((x << 56) & PMREGS_U64(0x0f00000000000000)); }
+static inline uint64_t pmregs_itanium_ibr_ctl_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_IBR_CTL_PLM_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 56); }
 static inline int pmregs_itanium_ibr_ctl_plm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -4534,7 +4534,7 @@ static inline int pmregs_itanium_ibr_ctl_plm_set_checked(uint64_t *v, uint64_t x
 
 /* x: bits 63, rw. Execute breakpoint enable; any set x bit disables PMU range checking */
 static inline uint64_t pmregs_itanium_ibr_ctl_x_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_ibr_ctl_x_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_IBR_CTL_X_MASK) | ((x << 63) & PMREGS_U64(0x8000000000000000)); }
+static inline uint64_t pmregs_itanium_ibr_ctl_x_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_IBR_CTL_X_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
 static inline int pmregs_itanium_ibr_ctl_x_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4608,7 +4608,7 @@ static inline int pmregs_itanium_dbr_ctl_mask_set_checked(uint64_t *v, uint64_t 
 
 /* plm: bits 59:56, rw. Privilege levels the pair matches at (breakpoints only) */
 static inline uint64_t pmregs_itanium_dbr_ctl_plm_get(uint64_t v) { return ((v >> 56) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_dbr_ctl_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_DBR_CTL_PLM_MASK) | ((x << 56) & PMREGS_U64(0x0f00000000000000)); }
+static inline uint64_t pmregs_itanium_dbr_ctl_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_DBR_CTL_PLM_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 56); }
 static inline int pmregs_itanium_dbr_ctl_plm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -4619,7 +4619,7 @@ static inline int pmregs_itanium_dbr_ctl_plm_set_checked(uint64_t *v, uint64_t x
 
 /* w: bits 62, rw. Write breakpoint enable */
 static inline uint64_t pmregs_itanium_dbr_ctl_w_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_dbr_ctl_w_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_DBR_CTL_W_MASK) | ((x << 62) & PMREGS_U64(0x4000000000000000)); }
+static inline uint64_t pmregs_itanium_dbr_ctl_w_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_DBR_CTL_W_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
 static inline int pmregs_itanium_dbr_ctl_w_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4630,7 +4630,7 @@ static inline int pmregs_itanium_dbr_ctl_w_set_checked(uint64_t *v, uint64_t x)
 
 /* r: bits 63, rw. Read breakpoint enable */
 static inline uint64_t pmregs_itanium_dbr_ctl_r_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_dbr_ctl_r_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_DBR_CTL_R_MASK) | ((x << 63) & PMREGS_U64(0x8000000000000000)); }
+static inline uint64_t pmregs_itanium_dbr_ctl_r_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_DBR_CTL_R_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
 static inline int pmregs_itanium_dbr_ctl_r_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))

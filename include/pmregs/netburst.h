@@ -1157,7 +1157,7 @@ static inline int pmregs_netburst_escr_t1_usr_set_checked(uint64_t *v, uint64_t 
 
 /* t1_os: bits 1, rw. Count while logical processor 1 runs at CPL 0 */
 static inline uint64_t pmregs_netburst_escr_t1_os_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_t1_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_T1_OS_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_netburst_escr_t1_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_T1_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_netburst_escr_t1_os_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1168,7 +1168,7 @@ static inline int pmregs_netburst_escr_t1_os_set_checked(uint64_t *v, uint64_t x
 
 /* t0_usr: bits 2, rw. Count while logical processor 0 runs at CPL 1-3 */
 static inline uint64_t pmregs_netburst_escr_t0_usr_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_t0_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_T0_USR_MASK) | ((x << 2) & PMREGS_U64(0x0000000000000004)); }
+static inline uint64_t pmregs_netburst_escr_t0_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_T0_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
 static inline int pmregs_netburst_escr_t0_usr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1179,7 +1179,7 @@ static inline int pmregs_netburst_escr_t0_usr_set_checked(uint64_t *v, uint64_t 
 
 /* t0_os: bits 3, rw. Count while logical processor 0 runs at CPL 0 */
 static inline uint64_t pmregs_netburst_escr_t0_os_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_t0_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_T0_OS_MASK) | ((x << 3) & PMREGS_U64(0x0000000000000008)); }
+static inline uint64_t pmregs_netburst_escr_t0_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_T0_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
 static inline int pmregs_netburst_escr_t0_os_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1190,7 +1190,7 @@ static inline int pmregs_netburst_escr_t0_os_set_checked(uint64_t *v, uint64_t x
 
 /* tag_enable: bits 4, rw. Tag the micro-ops counted, for at-retirement counting */
 static inline uint64_t pmregs_netburst_escr_tag_enable_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_tag_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_TAG_ENABLE_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_netburst_escr_tag_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_TAG_ENABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_netburst_escr_tag_enable_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1201,7 +1201,7 @@ static inline int pmregs_netburst_escr_tag_enable_set_checked(uint64_t *v, uint6
 
 /* tag_value: bits 8:5, rw. Tag written into the micro-ops when tag_enable is set */
 static inline uint64_t pmregs_netburst_escr_tag_value_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_netburst_escr_tag_value_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_TAG_VALUE_MASK) | ((x << 5) & PMREGS_U64(0x00000000000001e0)); }
+static inline uint64_t pmregs_netburst_escr_tag_value_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_TAG_VALUE_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 5); }
 static inline int pmregs_netburst_escr_tag_value_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -1212,7 +1212,7 @@ static inline int pmregs_netburst_escr_tag_value_set_checked(uint64_t *v, uint64
 
 /* event_mask: bits 24:9, rw. Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b) */
 static inline uint64_t pmregs_netburst_escr_event_mask_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_netburst_escr_event_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_EVENT_MASK_MASK) | ((x << 9) & PMREGS_U64(0x0000000001fffe00)); }
+static inline uint64_t pmregs_netburst_escr_event_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_EVENT_MASK_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 9); }
 static inline int pmregs_netburst_escr_event_mask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000ffff))
@@ -1223,7 +1223,7 @@ static inline int pmregs_netburst_escr_event_mask_set_checked(uint64_t *v, uint6
 
 /* event_select: bits 30:25, rw. Event class */
 static inline uint64_t pmregs_netburst_escr_event_select_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x000000000000003f)); }
-static inline uint64_t pmregs_netburst_escr_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_EVENT_SELECT_MASK) | ((x << 25) & PMREGS_U64(0x000000007e000000)); }
+static inline uint64_t pmregs_netburst_escr_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_EVENT_SELECT_MASK) | ((x & PMREGS_U64(0x000000000000003f)) << 25); }
 static inline int pmregs_netburst_escr_event_select_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000003f))
@@ -1310,7 +1310,7 @@ static inline int pmregs_netburst_escr_valid(uint64_t v)
 
 /* tag_enable: bits 4, rw. Tag the micro-ops counted, for at-retirement counting */
 static inline uint64_t pmregs_netburst_escr_noht_tag_enable_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_noht_tag_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_TAG_ENABLE_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_netburst_escr_noht_tag_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_TAG_ENABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_netburst_escr_noht_tag_enable_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1321,7 +1321,7 @@ static inline int pmregs_netburst_escr_noht_tag_enable_set_checked(uint64_t *v, 
 
 /* tag_value: bits 8:5, rw. Tag written into the micro-ops when tag_enable is set */
 static inline uint64_t pmregs_netburst_escr_noht_tag_value_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_netburst_escr_noht_tag_value_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_TAG_VALUE_MASK) | ((x << 5) & PMREGS_U64(0x00000000000001e0)); }
+static inline uint64_t pmregs_netburst_escr_noht_tag_value_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_TAG_VALUE_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 5); }
 static inline int pmregs_netburst_escr_noht_tag_value_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -1332,7 +1332,7 @@ static inline int pmregs_netburst_escr_noht_tag_value_set_checked(uint64_t *v, u
 
 /* event_mask: bits 24:9, rw. Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b) */
 static inline uint64_t pmregs_netburst_escr_noht_event_mask_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_netburst_escr_noht_event_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_EVENT_MASK_MASK) | ((x << 9) & PMREGS_U64(0x0000000001fffe00)); }
+static inline uint64_t pmregs_netburst_escr_noht_event_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_EVENT_MASK_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 9); }
 static inline int pmregs_netburst_escr_noht_event_mask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000ffff))
@@ -1343,7 +1343,7 @@ static inline int pmregs_netburst_escr_noht_event_mask_set_checked(uint64_t *v, 
 
 /* event_select: bits 30:25, rw. Event class */
 static inline uint64_t pmregs_netburst_escr_noht_event_select_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x000000000000003f)); }
-static inline uint64_t pmregs_netburst_escr_noht_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_EVENT_SELECT_MASK) | ((x << 25) & PMREGS_U64(0x000000007e000000)); }
+static inline uint64_t pmregs_netburst_escr_noht_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_EVENT_SELECT_MASK) | ((x & PMREGS_U64(0x000000000000003f)) << 25); }
 static inline int pmregs_netburst_escr_noht_event_select_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000003f))
@@ -1354,7 +1354,7 @@ static inline int pmregs_netburst_escr_noht_event_select_set_checked(uint64_t *v
 
 /* usr: bits 2, rw. Count at CPL 1-3 */
 static inline uint64_t pmregs_netburst_escr_noht_usr_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_noht_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_USR_MASK) | ((x << 2) & PMREGS_U64(0x0000000000000004)); }
+static inline uint64_t pmregs_netburst_escr_noht_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
 static inline int pmregs_netburst_escr_noht_usr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1365,7 +1365,7 @@ static inline int pmregs_netburst_escr_noht_usr_set_checked(uint64_t *v, uint64_
 
 /* os: bits 3, rw. Count at CPL 0 */
 static inline uint64_t pmregs_netburst_escr_noht_os_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_noht_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_OS_MASK) | ((x << 3) & PMREGS_U64(0x0000000000000008)); }
+static inline uint64_t pmregs_netburst_escr_noht_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
 static inline int pmregs_netburst_escr_noht_os_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1448,7 +1448,7 @@ static inline int pmregs_netburst_escr_noht_valid(uint64_t v)
 
 /* enable: bits 12, rw. Enable counting */
 static inline uint64_t pmregs_netburst_cccr_enable_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_ENABLE_MASK) | ((x << 12) & PMREGS_U64(0x0000000000001000)); }
+static inline uint64_t pmregs_netburst_cccr_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_ENABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
 static inline int pmregs_netburst_cccr_enable_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1459,7 +1459,7 @@ static inline int pmregs_netburst_cccr_enable_set_checked(uint64_t *v, uint64_t 
 
 /* escr_select: bits 15:13, rw. Which of the ESCRs wired to this counter supplies the events */
 static inline uint64_t pmregs_netburst_cccr_escr_select_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_netburst_cccr_escr_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_ESCR_SELECT_MASK) | ((x << 13) & PMREGS_U64(0x000000000000e000)); }
+static inline uint64_t pmregs_netburst_cccr_escr_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_ESCR_SELECT_MASK) | ((x & PMREGS_U64(0x0000000000000007)) << 13); }
 static inline int pmregs_netburst_cccr_escr_select_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000007))
@@ -1470,7 +1470,7 @@ static inline int pmregs_netburst_cccr_escr_select_set_checked(uint64_t *v, uint
 
 /* active_thread: bits 17:16, rw. Count according to which logical processors are active */
 static inline uint64_t pmregs_netburst_cccr_active_thread_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_netburst_cccr_active_thread_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_ACTIVE_THREAD_MASK) | ((x << 16) & PMREGS_U64(0x0000000000030000)); }
+static inline uint64_t pmregs_netburst_cccr_active_thread_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_ACTIVE_THREAD_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 16); }
 static inline int pmregs_netburst_cccr_active_thread_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -1481,7 +1481,7 @@ static inline int pmregs_netburst_cccr_active_thread_set_checked(uint64_t *v, ui
 
 /* compare: bits 18, rw. Filter the event count through the threshold comparison */
 static inline uint64_t pmregs_netburst_cccr_compare_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_compare_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_COMPARE_MASK) | ((x << 18) & PMREGS_U64(0x0000000000040000)); }
+static inline uint64_t pmregs_netburst_cccr_compare_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_COMPARE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
 static inline int pmregs_netburst_cccr_compare_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1492,7 +1492,7 @@ static inline int pmregs_netburst_cccr_compare_set_checked(uint64_t *v, uint64_t
 
 /* complement: bits 19, rw. With compare: count when the event count is <= threshold (0: when it is > threshold) */
 static inline uint64_t pmregs_netburst_cccr_complement_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_complement_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_COMPLEMENT_MASK) | ((x << 19) & PMREGS_U64(0x0000000000080000)); }
+static inline uint64_t pmregs_netburst_cccr_complement_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_COMPLEMENT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
 static inline int pmregs_netburst_cccr_complement_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1503,7 +1503,7 @@ static inline int pmregs_netburst_cccr_complement_set_checked(uint64_t *v, uint6
 
 /* threshold: bits 23:20, rw. Threshold for the comparison, 0-15 */
 static inline uint64_t pmregs_netburst_cccr_threshold_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_netburst_cccr_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_THRESHOLD_MASK) | ((x << 20) & PMREGS_U64(0x0000000000f00000)); }
+static inline uint64_t pmregs_netburst_cccr_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_THRESHOLD_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 20); }
 static inline int pmregs_netburst_cccr_threshold_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -1514,7 +1514,7 @@ static inline int pmregs_netburst_cccr_threshold_set_checked(uint64_t *v, uint64
 
 /* edge: bits 24, rw. With compare: count only false-to-true transitions of the comparison output */
 static inline uint64_t pmregs_netburst_cccr_edge_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EDGE_MASK) | ((x << 24) & PMREGS_U64(0x0000000001000000)); }
+static inline uint64_t pmregs_netburst_cccr_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
 static inline int pmregs_netburst_cccr_edge_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1525,7 +1525,7 @@ static inline int pmregs_netburst_cccr_edge_set_checked(uint64_t *v, uint64_t x)
 
 /* force_ovf: bits 25, rw. Force an overflow on every counter increment */
 static inline uint64_t pmregs_netburst_cccr_force_ovf_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_force_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_FORCE_OVF_MASK) | ((x << 25) & PMREGS_U64(0x0000000002000000)); }
+static inline uint64_t pmregs_netburst_cccr_force_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_FORCE_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
 static inline int pmregs_netburst_cccr_force_ovf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1536,7 +1536,7 @@ static inline int pmregs_netburst_cccr_force_ovf_set_checked(uint64_t *v, uint64
 
 /* ovf_pmi_t0: bits 26, rw. Performance-monitoring interrupt to logical processor 0 on overflow */
 static inline uint64_t pmregs_netburst_cccr_ovf_pmi_t0_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ovf_pmi_t0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_OVF_PMI_T0_MASK) | ((x << 26) & PMREGS_U64(0x0000000004000000)); }
+static inline uint64_t pmregs_netburst_cccr_ovf_pmi_t0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_OVF_PMI_T0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
 static inline int pmregs_netburst_cccr_ovf_pmi_t0_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1547,7 +1547,7 @@ static inline int pmregs_netburst_cccr_ovf_pmi_t0_set_checked(uint64_t *v, uint6
 
 /* ovf_pmi_t1: bits 27, rw. Performance-monitoring interrupt to logical processor 1 on overflow */
 static inline uint64_t pmregs_netburst_cccr_ovf_pmi_t1_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ovf_pmi_t1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_OVF_PMI_T1_MASK) | ((x << 27) & PMREGS_U64(0x0000000008000000)); }
+static inline uint64_t pmregs_netburst_cccr_ovf_pmi_t1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_OVF_PMI_T1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
 static inline int pmregs_netburst_cccr_ovf_pmi_t1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1558,7 +1558,7 @@ static inline int pmregs_netburst_cccr_ovf_pmi_t1_set_checked(uint64_t *v, uint6
 
 /* cascade: bits 30, rw. Start counting when the alternate counter of the pair group overflows */
 static inline uint64_t pmregs_netburst_cccr_cascade_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_cascade_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_CASCADE_MASK) | ((x << 30) & PMREGS_U64(0x0000000040000000)); }
+static inline uint64_t pmregs_netburst_cccr_cascade_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_CASCADE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
 static inline int pmregs_netburst_cccr_cascade_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1569,7 +1569,7 @@ static inline int pmregs_netburst_cccr_cascade_set_checked(uint64_t *v, uint64_t
 
 /* ovf: bits 31, rw. Sticky: the counter has overflowed; software must clear it */
 static inline uint64_t pmregs_netburst_cccr_ovf_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_OVF_MASK) | ((x << 31) & PMREGS_U64(0x0000000080000000)); }
+static inline uint64_t pmregs_netburst_cccr_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
 static inline int pmregs_netburst_cccr_ovf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1685,7 +1685,7 @@ static inline int pmregs_netburst_cccr_valid(uint64_t v)
 
 /* enable: bits 12, rw. Enable counting */
 static inline uint64_t pmregs_netburst_cccr_ext_enable_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_ENABLE_MASK) | ((x << 12) & PMREGS_U64(0x0000000000001000)); }
+static inline uint64_t pmregs_netburst_cccr_ext_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_ENABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
 static inline int pmregs_netburst_cccr_ext_enable_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1696,7 +1696,7 @@ static inline int pmregs_netburst_cccr_ext_enable_set_checked(uint64_t *v, uint6
 
 /* escr_select: bits 15:13, rw. Which of the ESCRs wired to this counter supplies the events */
 static inline uint64_t pmregs_netburst_cccr_ext_escr_select_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_netburst_cccr_ext_escr_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_ESCR_SELECT_MASK) | ((x << 13) & PMREGS_U64(0x000000000000e000)); }
+static inline uint64_t pmregs_netburst_cccr_ext_escr_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_ESCR_SELECT_MASK) | ((x & PMREGS_U64(0x0000000000000007)) << 13); }
 static inline int pmregs_netburst_cccr_ext_escr_select_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000007))
@@ -1707,7 +1707,7 @@ static inline int pmregs_netburst_cccr_ext_escr_select_set_checked(uint64_t *v, 
 
 /* active_thread: bits 17:16, rw. Count according to which logical processors are active */
 static inline uint64_t pmregs_netburst_cccr_ext_active_thread_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_netburst_cccr_ext_active_thread_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_ACTIVE_THREAD_MASK) | ((x << 16) & PMREGS_U64(0x0000000000030000)); }
+static inline uint64_t pmregs_netburst_cccr_ext_active_thread_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_ACTIVE_THREAD_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 16); }
 static inline int pmregs_netburst_cccr_ext_active_thread_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -1718,7 +1718,7 @@ static inline int pmregs_netburst_cccr_ext_active_thread_set_checked(uint64_t *v
 
 /* compare: bits 18, rw. Filter the event count through the threshold comparison */
 static inline uint64_t pmregs_netburst_cccr_ext_compare_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_compare_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_COMPARE_MASK) | ((x << 18) & PMREGS_U64(0x0000000000040000)); }
+static inline uint64_t pmregs_netburst_cccr_ext_compare_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_COMPARE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
 static inline int pmregs_netburst_cccr_ext_compare_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1729,7 +1729,7 @@ static inline int pmregs_netburst_cccr_ext_compare_set_checked(uint64_t *v, uint
 
 /* complement: bits 19, rw. With compare: count when the event count is <= threshold (0: when it is > threshold) */
 static inline uint64_t pmregs_netburst_cccr_ext_complement_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_complement_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_COMPLEMENT_MASK) | ((x << 19) & PMREGS_U64(0x0000000000080000)); }
+static inline uint64_t pmregs_netburst_cccr_ext_complement_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_COMPLEMENT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
 static inline int pmregs_netburst_cccr_ext_complement_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1740,7 +1740,7 @@ static inline int pmregs_netburst_cccr_ext_complement_set_checked(uint64_t *v, u
 
 /* threshold: bits 23:20, rw. Threshold for the comparison, 0-15 */
 static inline uint64_t pmregs_netburst_cccr_ext_threshold_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_netburst_cccr_ext_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_THRESHOLD_MASK) | ((x << 20) & PMREGS_U64(0x0000000000f00000)); }
+static inline uint64_t pmregs_netburst_cccr_ext_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_THRESHOLD_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 20); }
 static inline int pmregs_netburst_cccr_ext_threshold_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -1751,7 +1751,7 @@ static inline int pmregs_netburst_cccr_ext_threshold_set_checked(uint64_t *v, ui
 
 /* edge: bits 24, rw. With compare: count only false-to-true transitions of the comparison output */
 static inline uint64_t pmregs_netburst_cccr_ext_edge_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_EDGE_MASK) | ((x << 24) & PMREGS_U64(0x0000000001000000)); }
+static inline uint64_t pmregs_netburst_cccr_ext_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
 static inline int pmregs_netburst_cccr_ext_edge_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1762,7 +1762,7 @@ static inline int pmregs_netburst_cccr_ext_edge_set_checked(uint64_t *v, uint64_
 
 /* force_ovf: bits 25, rw. Force an overflow on every counter increment */
 static inline uint64_t pmregs_netburst_cccr_ext_force_ovf_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_force_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_FORCE_OVF_MASK) | ((x << 25) & PMREGS_U64(0x0000000002000000)); }
+static inline uint64_t pmregs_netburst_cccr_ext_force_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_FORCE_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
 static inline int pmregs_netburst_cccr_ext_force_ovf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1773,7 +1773,7 @@ static inline int pmregs_netburst_cccr_ext_force_ovf_set_checked(uint64_t *v, ui
 
 /* ovf_pmi_t0: bits 26, rw. Performance-monitoring interrupt to logical processor 0 on overflow */
 static inline uint64_t pmregs_netburst_cccr_ext_ovf_pmi_t0_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_ovf_pmi_t0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_OVF_PMI_T0_MASK) | ((x << 26) & PMREGS_U64(0x0000000004000000)); }
+static inline uint64_t pmregs_netburst_cccr_ext_ovf_pmi_t0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_OVF_PMI_T0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
 static inline int pmregs_netburst_cccr_ext_ovf_pmi_t0_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1784,7 +1784,7 @@ static inline int pmregs_netburst_cccr_ext_ovf_pmi_t0_set_checked(uint64_t *v, u
 
 /* ovf_pmi_t1: bits 27, rw. Performance-monitoring interrupt to logical processor 1 on overflow */
 static inline uint64_t pmregs_netburst_cccr_ext_ovf_pmi_t1_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_ovf_pmi_t1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_OVF_PMI_T1_MASK) | ((x << 27) & PMREGS_U64(0x0000000008000000)); }
+static inline uint64_t pmregs_netburst_cccr_ext_ovf_pmi_t1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_OVF_PMI_T1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
 static inline int pmregs_netburst_cccr_ext_ovf_pmi_t1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1795,7 +1795,7 @@ static inline int pmregs_netburst_cccr_ext_ovf_pmi_t1_set_checked(uint64_t *v, u
 
 /* cascade: bits 30, rw. Start counting when the alternate counter of the pair group overflows */
 static inline uint64_t pmregs_netburst_cccr_ext_cascade_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_cascade_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_CASCADE_MASK) | ((x << 30) & PMREGS_U64(0x0000000040000000)); }
+static inline uint64_t pmregs_netburst_cccr_ext_cascade_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_CASCADE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
 static inline int pmregs_netburst_cccr_ext_cascade_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1806,7 +1806,7 @@ static inline int pmregs_netburst_cccr_ext_cascade_set_checked(uint64_t *v, uint
 
 /* ovf: bits 31, rw. Sticky: the counter has overflowed; software must clear it */
 static inline uint64_t pmregs_netburst_cccr_ext_ovf_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_OVF_MASK) | ((x << 31) & PMREGS_U64(0x0000000080000000)); }
+static inline uint64_t pmregs_netburst_cccr_ext_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
 static inline int pmregs_netburst_cccr_ext_ovf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1817,7 +1817,7 @@ static inline int pmregs_netburst_cccr_ext_ovf_set_checked(uint64_t *v, uint64_t
 
 /* ext_cascade: bits 11, rw. Extended cascade (see each IQ CCCR's register title for which counter) */
 static inline uint64_t pmregs_netburst_cccr_ext_ext_cascade_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_ext_cascade_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_EXT_CASCADE_MASK) | ((x << 11) & PMREGS_U64(0x0000000000000800)); }
+static inline uint64_t pmregs_netburst_cccr_ext_ext_cascade_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_EXT_CASCADE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
 static inline int pmregs_netburst_cccr_ext_ext_cascade_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1935,7 +1935,7 @@ static inline int pmregs_netburst_cccr_ext_valid(uint64_t v)
 
 /* enable: bits 12, rw. Enable counting */
 static inline uint64_t pmregs_netburst_cccr_noht_enable_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_ENABLE_MASK) | ((x << 12) & PMREGS_U64(0x0000000000001000)); }
+static inline uint64_t pmregs_netburst_cccr_noht_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_ENABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
 static inline int pmregs_netburst_cccr_noht_enable_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1946,7 +1946,7 @@ static inline int pmregs_netburst_cccr_noht_enable_set_checked(uint64_t *v, uint
 
 /* escr_select: bits 15:13, rw. Which of the ESCRs wired to this counter supplies the events */
 static inline uint64_t pmregs_netburst_cccr_noht_escr_select_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_netburst_cccr_noht_escr_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_ESCR_SELECT_MASK) | ((x << 13) & PMREGS_U64(0x000000000000e000)); }
+static inline uint64_t pmregs_netburst_cccr_noht_escr_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_ESCR_SELECT_MASK) | ((x & PMREGS_U64(0x0000000000000007)) << 13); }
 static inline int pmregs_netburst_cccr_noht_escr_select_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000007))
@@ -1957,7 +1957,7 @@ static inline int pmregs_netburst_cccr_noht_escr_select_set_checked(uint64_t *v,
 
 /* compare: bits 18, rw. Filter the event count through the threshold comparison */
 static inline uint64_t pmregs_netburst_cccr_noht_compare_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_compare_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_COMPARE_MASK) | ((x << 18) & PMREGS_U64(0x0000000000040000)); }
+static inline uint64_t pmregs_netburst_cccr_noht_compare_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_COMPARE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
 static inline int pmregs_netburst_cccr_noht_compare_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1968,7 +1968,7 @@ static inline int pmregs_netburst_cccr_noht_compare_set_checked(uint64_t *v, uin
 
 /* complement: bits 19, rw. With compare: count when the event count is <= threshold (0: when it is > threshold) */
 static inline uint64_t pmregs_netburst_cccr_noht_complement_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_complement_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_COMPLEMENT_MASK) | ((x << 19) & PMREGS_U64(0x0000000000080000)); }
+static inline uint64_t pmregs_netburst_cccr_noht_complement_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_COMPLEMENT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
 static inline int pmregs_netburst_cccr_noht_complement_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -1979,7 +1979,7 @@ static inline int pmregs_netburst_cccr_noht_complement_set_checked(uint64_t *v, 
 
 /* threshold: bits 23:20, rw. Threshold for the comparison, 0-15 */
 static inline uint64_t pmregs_netburst_cccr_noht_threshold_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_netburst_cccr_noht_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_THRESHOLD_MASK) | ((x << 20) & PMREGS_U64(0x0000000000f00000)); }
+static inline uint64_t pmregs_netburst_cccr_noht_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_THRESHOLD_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 20); }
 static inline int pmregs_netburst_cccr_noht_threshold_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -1990,7 +1990,7 @@ static inline int pmregs_netburst_cccr_noht_threshold_set_checked(uint64_t *v, u
 
 /* edge: bits 24, rw. With compare: count only false-to-true transitions of the comparison output */
 static inline uint64_t pmregs_netburst_cccr_noht_edge_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_EDGE_MASK) | ((x << 24) & PMREGS_U64(0x0000000001000000)); }
+static inline uint64_t pmregs_netburst_cccr_noht_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
 static inline int pmregs_netburst_cccr_noht_edge_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2001,7 +2001,7 @@ static inline int pmregs_netburst_cccr_noht_edge_set_checked(uint64_t *v, uint64
 
 /* force_ovf: bits 25, rw. Force an overflow on every counter increment */
 static inline uint64_t pmregs_netburst_cccr_noht_force_ovf_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_force_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_FORCE_OVF_MASK) | ((x << 25) & PMREGS_U64(0x0000000002000000)); }
+static inline uint64_t pmregs_netburst_cccr_noht_force_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_FORCE_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
 static inline int pmregs_netburst_cccr_noht_force_ovf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2012,7 +2012,7 @@ static inline int pmregs_netburst_cccr_noht_force_ovf_set_checked(uint64_t *v, u
 
 /* cascade: bits 30, rw. Start counting when the alternate counter of the pair group overflows */
 static inline uint64_t pmregs_netburst_cccr_noht_cascade_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_cascade_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_CASCADE_MASK) | ((x << 30) & PMREGS_U64(0x0000000040000000)); }
+static inline uint64_t pmregs_netburst_cccr_noht_cascade_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_CASCADE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
 static inline int pmregs_netburst_cccr_noht_cascade_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2023,7 +2023,7 @@ static inline int pmregs_netburst_cccr_noht_cascade_set_checked(uint64_t *v, uin
 
 /* ovf: bits 31, rw. Sticky: the counter has overflowed; software must clear it */
 static inline uint64_t pmregs_netburst_cccr_noht_ovf_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_OVF_MASK) | ((x << 31) & PMREGS_U64(0x0000000080000000)); }
+static inline uint64_t pmregs_netburst_cccr_noht_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
 static inline int pmregs_netburst_cccr_noht_ovf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2034,7 +2034,7 @@ static inline int pmregs_netburst_cccr_noht_ovf_set_checked(uint64_t *v, uint64_
 
 /* ovf_pmi: bits 26, rw. Performance-monitoring interrupt on overflow */
 static inline uint64_t pmregs_netburst_cccr_noht_ovf_pmi_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_ovf_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_OVF_PMI_MASK) | ((x << 26) & PMREGS_U64(0x0000000004000000)); }
+static inline uint64_t pmregs_netburst_cccr_noht_ovf_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_OVF_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
 static inline int pmregs_netburst_cccr_noht_ovf_pmi_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2189,7 +2189,7 @@ static inline int pmregs_netburst_rdpmc_ecx_index_set_checked(uint32_t *v, uint3
 
 /* fast: bits 31, rw. Fast read: the low 32 bits in EAX, EDX = 0 */
 static inline uint32_t pmregs_netburst_rdpmc_ecx_fast_get(uint32_t v) { return ((v >> 31) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_netburst_rdpmc_ecx_fast_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_NETBURST_RDPMC_ECX_FAST_MASK) | ((x << 31) & PMREGS_U32(0x80000000)); }
+static inline uint32_t pmregs_netburst_rdpmc_ecx_fast_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_NETBURST_RDPMC_ECX_FAST_MASK) | ((x & PMREGS_U32(0x00000001)) << 31); }
 static inline int pmregs_netburst_rdpmc_ecx_fast_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x00000001))
@@ -2263,7 +2263,7 @@ static inline int pmregs_netburst_pebs_enable_metric_l1_load_miss_set_checked(ui
 
 /* metric_l2_load_miss: bits 1, rw. Replay tag: 2nd-level cache load misses (2ndL_cache_load_miss_retired) */
 static inline uint64_t pmregs_netburst_pebs_enable_metric_l2_load_miss_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_metric_l2_load_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_L2_LOAD_MISS_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_netburst_pebs_enable_metric_l2_load_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_L2_LOAD_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_netburst_pebs_enable_metric_l2_load_miss_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2274,7 +2274,7 @@ static inline int pmregs_netburst_pebs_enable_metric_l2_load_miss_set_checked(ui
 
 /* metric_dtlb_miss: bits 2, rw. Replay tag: DTLB misses (DTLB_*_miss_retired) */
 static inline uint64_t pmregs_netburst_pebs_enable_metric_dtlb_miss_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_metric_dtlb_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_DTLB_MISS_MASK) | ((x << 2) & PMREGS_U64(0x0000000000000004)); }
+static inline uint64_t pmregs_netburst_pebs_enable_metric_dtlb_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_DTLB_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
 static inline int pmregs_netburst_pebs_enable_metric_dtlb_miss_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2285,7 +2285,7 @@ static inline int pmregs_netburst_pebs_enable_metric_dtlb_miss_set_checked(uint6
 
 /* metric_mob_load_replay: bits 9, rw. Replay tag: MOB load replays (MOB_load_replay_retired) */
 static inline uint64_t pmregs_netburst_pebs_enable_metric_mob_load_replay_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_metric_mob_load_replay_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_MOB_LOAD_REPLAY_MASK) | ((x << 9) & PMREGS_U64(0x0000000000000200)); }
+static inline uint64_t pmregs_netburst_pebs_enable_metric_mob_load_replay_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_MOB_LOAD_REPLAY_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
 static inline int pmregs_netburst_pebs_enable_metric_mob_load_replay_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2296,7 +2296,7 @@ static inline int pmregs_netburst_pebs_enable_metric_mob_load_replay_set_checked
 
 /* metric_split: bits 10, rw. Replay tag: split loads or stores (split_load/store_retired) */
 static inline uint64_t pmregs_netburst_pebs_enable_metric_split_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_metric_split_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_SPLIT_MASK) | ((x << 10) & PMREGS_U64(0x0000000000000400)); }
+static inline uint64_t pmregs_netburst_pebs_enable_metric_split_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_SPLIT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
 static inline int pmregs_netburst_pebs_enable_metric_split_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2307,7 +2307,7 @@ static inline int pmregs_netburst_pebs_enable_metric_split_set_checked(uint64_t 
 
 /* metric_mispred_branch: bits 16:15, rw. Replay tag: mispredicted branches, both bits set (Table 19-33; reserved in Table 35-41) */
 static inline uint64_t pmregs_netburst_pebs_enable_metric_mispred_branch_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_netburst_pebs_enable_metric_mispred_branch_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_MISPRED_BRANCH_MASK) | ((x << 15) & PMREGS_U64(0x0000000000018000)); }
+static inline uint64_t pmregs_netburst_pebs_enable_metric_mispred_branch_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_MISPRED_BRANCH_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 15); }
 static inline int pmregs_netburst_pebs_enable_metric_mispred_branch_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -2318,7 +2318,7 @@ static inline int pmregs_netburst_pebs_enable_metric_mispred_branch_set_checked(
 
 /* uop_tag: bits 24, rw. UOP_Tag: enable replay tagging */
 static inline uint64_t pmregs_netburst_pebs_enable_uop_tag_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_uop_tag_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_UOP_TAG_MASK) | ((x << 24) & PMREGS_U64(0x0000000001000000)); }
+static inline uint64_t pmregs_netburst_pebs_enable_uop_tag_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_UOP_TAG_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
 static inline int pmregs_netburst_pebs_enable_uop_tag_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2329,7 +2329,7 @@ static inline int pmregs_netburst_pebs_enable_uop_tag_set_checked(uint64_t *v, u
 
 /* enable_pebs_my_thr: bits 25, rw. PEBS for the logical processor that writes (ENABLE_PEBS without HT) */
 static inline uint64_t pmregs_netburst_pebs_enable_enable_pebs_my_thr_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_enable_pebs_my_thr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_MY_THR_MASK) | ((x << 25) & PMREGS_U64(0x0000000002000000)); }
+static inline uint64_t pmregs_netburst_pebs_enable_enable_pebs_my_thr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_MY_THR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
 static inline int pmregs_netburst_pebs_enable_enable_pebs_my_thr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2340,7 +2340,7 @@ static inline int pmregs_netburst_pebs_enable_enable_pebs_my_thr_set_checked(uin
 
 /* enable_pebs_oth_thr: bits 26, rw. PEBS for the other logical processor (reserved without HT) */
 static inline uint64_t pmregs_netburst_pebs_enable_enable_pebs_oth_thr_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_OTH_THR_MASK) | ((x << 26) & PMREGS_U64(0x0000000004000000)); }
+static inline uint64_t pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_OTH_THR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
 static inline int pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2442,7 +2442,7 @@ static inline int pmregs_netburst_pebs_matrix_vert_loads_set_checked(uint64_t *v
 
 /* stores: bits 1, rw. Tag store micro-ops */
 static inline uint64_t pmregs_netburst_pebs_matrix_vert_stores_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_matrix_vert_stores_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_MATRIX_VERT_STORES_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_netburst_pebs_matrix_vert_stores_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_MATRIX_VERT_STORES_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_netburst_pebs_matrix_vert_stores_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2453,7 +2453,7 @@ static inline int pmregs_netburst_pebs_matrix_vert_stores_set_checked(uint64_t *
 
 /* branches: bits 4, rw. Tag branch micro-ops (Tagged_mispred_branch) */
 static inline uint64_t pmregs_netburst_pebs_matrix_vert_branches_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_matrix_vert_branches_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_MATRIX_VERT_BRANCHES_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_netburst_pebs_matrix_vert_branches_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_MATRIX_VERT_BRANCHES_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_netburst_pebs_matrix_vert_branches_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2529,7 +2529,7 @@ static inline int pmregs_netburst_debugctla_lbr_set_checked(uint64_t *v, uint64_
 
 /* btf: bits 1, rw. EFLAGS.TF single-steps on branches */
 static inline uint64_t pmregs_netburst_debugctla_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_debugctla_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTF_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_netburst_debugctla_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_netburst_debugctla_btf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2540,7 +2540,7 @@ static inline int pmregs_netburst_debugctla_btf_set_checked(uint64_t *v, uint64_
 
 /* tr: bits 2, rw. Send branch trace messages */
 static inline uint64_t pmregs_netburst_debugctla_tr_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_debugctla_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_TR_MASK) | ((x << 2) & PMREGS_U64(0x0000000000000004)); }
+static inline uint64_t pmregs_netburst_debugctla_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_TR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
 static inline int pmregs_netburst_debugctla_tr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2551,7 +2551,7 @@ static inline int pmregs_netburst_debugctla_tr_set_checked(uint64_t *v, uint64_t
 
 /* bts: bits 3, rw. Store branch trace messages in the BTS buffer */
 static inline uint64_t pmregs_netburst_debugctla_bts_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_debugctla_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTS_MASK) | ((x << 3) & PMREGS_U64(0x0000000000000008)); }
+static inline uint64_t pmregs_netburst_debugctla_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
 static inline int pmregs_netburst_debugctla_bts_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2562,7 +2562,7 @@ static inline int pmregs_netburst_debugctla_bts_set_checked(uint64_t *v, uint64_
 
 /* btint: bits 4, rw. Interrupt when the BTS buffer is full; 0 = circular buffer */
 static inline uint64_t pmregs_netburst_debugctla_btint_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_debugctla_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTINT_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_netburst_debugctla_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTINT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_netburst_debugctla_btint_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2573,7 +2573,7 @@ static inline int pmregs_netburst_debugctla_btint_set_checked(uint64_t *v, uint6
 
 /* bts_off_os: bits 5, rw. Do not store branches taken at CPL 0 */
 static inline uint64_t pmregs_netburst_debugctla_bts_off_os_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_debugctla_bts_off_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_OS_MASK) | ((x << 5) & PMREGS_U64(0x0000000000000020)); }
+static inline uint64_t pmregs_netburst_debugctla_bts_off_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
 static inline int pmregs_netburst_debugctla_bts_off_os_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2584,7 +2584,7 @@ static inline int pmregs_netburst_debugctla_bts_off_os_set_checked(uint64_t *v, 
 
 /* bts_off_usr: bits 6, rw. Do not store branches taken at CPL > 0 */
 static inline uint64_t pmregs_netburst_debugctla_bts_off_usr_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_debugctla_bts_off_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_USR_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_netburst_debugctla_bts_off_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_netburst_debugctla_bts_off_usr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2675,7 +2675,7 @@ static inline int pmregs_netburst_lastbranch_from_ip_set_checked(uint64_t *v, ui
 
 /* to_ip: bits 63:32, rw. Linear address of the branch target */
 static inline uint64_t pmregs_netburst_lastbranch_to_ip_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x00000000ffffffff)); }
-static inline uint64_t pmregs_netburst_lastbranch_to_ip_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_LASTBRANCH_TO_IP_MASK) | ((x << 32) & PMREGS_U64(0xffffffff00000000)); }
+static inline uint64_t pmregs_netburst_lastbranch_to_ip_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_LASTBRANCH_TO_IP_MASK) | ((x & PMREGS_U64(0x00000000ffffffff)) << 32); }
 static inline int pmregs_netburst_lastbranch_to_ip_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x00000000ffffffff))

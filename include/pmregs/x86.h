@@ -2420,7 +2420,7 @@ static inline int pmregs_x86_debugctl_lbr_set_checked(uint64_t *v, uint64_t x)
 
 /* btf: bits 1, rw. EFLAGS.TF single-steps on branches instead of instructions; cleared on #DB */
 static inline uint64_t pmregs_x86_debugctl_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTF_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_x86_debugctl_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_x86_debugctl_btf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2431,7 +2431,7 @@ static inline int pmregs_x86_debugctl_btf_set_checked(uint64_t *v, uint64_t x)
 
 /* bus_lock_detect: bits 2, rw. Raise #DB after an instruction that acquired a bus lock (LINUX DEBUGCTLMSR_BUS_LOCK_DETECT; reserved in SDM3 2016) */
 static inline uint64_t pmregs_x86_debugctl_bus_lock_detect_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_bus_lock_detect_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BUS_LOCK_DETECT_MASK) | ((x << 2) & PMREGS_U64(0x0000000000000004)); }
+static inline uint64_t pmregs_x86_debugctl_bus_lock_detect_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BUS_LOCK_DETECT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
 static inline int pmregs_x86_debugctl_bus_lock_detect_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2442,7 +2442,7 @@ static inline int pmregs_x86_debugctl_bus_lock_detect_set_checked(uint64_t *v, u
 
 /* tr: bits 6, rw. Send branch trace messages (BTMs) */
 static inline uint64_t pmregs_x86_debugctl_tr_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_TR_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_x86_debugctl_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_TR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_x86_debugctl_tr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2453,7 +2453,7 @@ static inline int pmregs_x86_debugctl_tr_set_checked(uint64_t *v, uint64_t x)
 
 /* bts: bits 7, rw. Log BTMs to the BTS buffer in the DS save area */
 static inline uint64_t pmregs_x86_debugctl_bts_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTS_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_x86_debugctl_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_x86_debugctl_bts_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2464,7 +2464,7 @@ static inline int pmregs_x86_debugctl_bts_set_checked(uint64_t *v, uint64_t x)
 
 /* btint: bits 8, rw. Interrupt when the BTS buffer is full; 0 = circular buffer */
 static inline uint64_t pmregs_x86_debugctl_btint_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTINT_MASK) | ((x << 8) & PMREGS_U64(0x0000000000000100)); }
+static inline uint64_t pmregs_x86_debugctl_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTINT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
 static inline int pmregs_x86_debugctl_btint_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2475,7 +2475,7 @@ static inline int pmregs_x86_debugctl_btint_set_checked(uint64_t *v, uint64_t x)
 
 /* bts_off_os: bits 9, rw. Do not store BTMs when CPL = 0 (needs CPUID.01H:ECX.DS_CPL[4]) */
 static inline uint64_t pmregs_x86_debugctl_bts_off_os_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_bts_off_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTS_OFF_OS_MASK) | ((x << 9) & PMREGS_U64(0x0000000000000200)); }
+static inline uint64_t pmregs_x86_debugctl_bts_off_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTS_OFF_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
 static inline int pmregs_x86_debugctl_bts_off_os_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2486,7 +2486,7 @@ static inline int pmregs_x86_debugctl_bts_off_os_set_checked(uint64_t *v, uint64
 
 /* bts_off_usr: bits 10, rw. Do not store BTMs when CPL > 0 (needs CPUID.01H:ECX.DS_CPL[4]) */
 static inline uint64_t pmregs_x86_debugctl_bts_off_usr_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_bts_off_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTS_OFF_USR_MASK) | ((x << 10) & PMREGS_U64(0x0000000000000400)); }
+static inline uint64_t pmregs_x86_debugctl_bts_off_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTS_OFF_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
 static inline int pmregs_x86_debugctl_bts_off_usr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2497,7 +2497,7 @@ static inline int pmregs_x86_debugctl_bts_off_usr_set_checked(uint64_t *v, uint6
 
 /* freeze_lbrs_on_pmi: bits 11, rw. Freeze the LBR stack on a PMI (legacy: clears LBR; streamlined: sets LBR_Frz) */
 static inline uint64_t pmregs_x86_debugctl_freeze_lbrs_on_pmi_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_freeze_lbrs_on_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_FREEZE_LBRS_ON_PMI_MASK) | ((x << 11) & PMREGS_U64(0x0000000000000800)); }
+static inline uint64_t pmregs_x86_debugctl_freeze_lbrs_on_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_FREEZE_LBRS_ON_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
 static inline int pmregs_x86_debugctl_freeze_lbrs_on_pmi_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2508,7 +2508,7 @@ static inline int pmregs_x86_debugctl_freeze_lbrs_on_pmi_set_checked(uint64_t *v
 
 /* freeze_perfmon_on_pmi: bits 12, rw. Freeze the counters on a PMI (legacy: clears GLOBAL_CTRL; streamlined: sets CTR_Frz) */
 static inline uint64_t pmregs_x86_debugctl_freeze_perfmon_on_pmi_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_freeze_perfmon_on_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI_MASK) | ((x << 12) & PMREGS_U64(0x0000000000001000)); }
+static inline uint64_t pmregs_x86_debugctl_freeze_perfmon_on_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
 static inline int pmregs_x86_debugctl_freeze_perfmon_on_pmi_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2519,7 +2519,7 @@ static inline int pmregs_x86_debugctl_freeze_perfmon_on_pmi_set_checked(uint64_t
 
 /* enable_uncore_pmi: bits 13, rw. This logical processor receives uncore counter-overflow PMIs (ENABLE_UNCORE_PMI / UNCORE_PMI_EN) */
 static inline uint64_t pmregs_x86_debugctl_enable_uncore_pmi_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_enable_uncore_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_ENABLE_UNCORE_PMI_MASK) | ((x << 13) & PMREGS_U64(0x0000000000002000)); }
+static inline uint64_t pmregs_x86_debugctl_enable_uncore_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_ENABLE_UNCORE_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
 static inline int pmregs_x86_debugctl_enable_uncore_pmi_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2530,7 +2530,7 @@ static inline int pmregs_x86_debugctl_enable_uncore_pmi_set_checked(uint64_t *v,
 
 /* freeze_while_smm: bits 14, rw. Freeze counters and tracing in SMM (needs IA32_PERF_CAPABILITIES.SMM_FREEZE[12]) */
 static inline uint64_t pmregs_x86_debugctl_freeze_while_smm_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_freeze_while_smm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_FREEZE_WHILE_SMM_MASK) | ((x << 14) & PMREGS_U64(0x0000000000004000)); }
+static inline uint64_t pmregs_x86_debugctl_freeze_while_smm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_FREEZE_WHILE_SMM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
 static inline int pmregs_x86_debugctl_freeze_while_smm_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2541,7 +2541,7 @@ static inline int pmregs_x86_debugctl_freeze_while_smm_set_checked(uint64_t *v, 
 
 /* rtm_debug: bits 15, rw. Advanced RTM debugging together with DR7.RTM (needs CPUID.(07H,0):EBX.RTM[11]) */
 static inline uint64_t pmregs_x86_debugctl_rtm_debug_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_rtm_debug_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_RTM_DEBUG_MASK) | ((x << 15) & PMREGS_U64(0x0000000000008000)); }
+static inline uint64_t pmregs_x86_debugctl_rtm_debug_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_RTM_DEBUG_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
 static inline int pmregs_x86_debugctl_rtm_debug_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2667,7 +2667,7 @@ static inline int pmregs_x86_p6_debugctl_lbr_set_checked(uint64_t *v, uint64_t x
 
 /* btf: bits 1, rw. EFLAGS.TF single-steps on branches */
 static inline uint64_t pmregs_x86_p6_debugctl_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_BTF_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_x86_p6_debugctl_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_x86_p6_debugctl_btf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2678,7 +2678,7 @@ static inline int pmregs_x86_p6_debugctl_btf_set_checked(uint64_t *v, uint64_t x
 
 /* pb0: bits 2, rw. BP0# pin signals a DR0 breakpoint match instead of a performance event */
 static inline uint64_t pmregs_x86_p6_debugctl_pb0_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_pb0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB0_MASK) | ((x << 2) & PMREGS_U64(0x0000000000000004)); }
+static inline uint64_t pmregs_x86_p6_debugctl_pb0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
 static inline int pmregs_x86_p6_debugctl_pb0_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2689,7 +2689,7 @@ static inline int pmregs_x86_p6_debugctl_pb0_set_checked(uint64_t *v, uint64_t x
 
 /* pb1: bits 3, rw. BP1# pin signals a DR1 breakpoint match instead of a performance event */
 static inline uint64_t pmregs_x86_p6_debugctl_pb1_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_pb1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB1_MASK) | ((x << 3) & PMREGS_U64(0x0000000000000008)); }
+static inline uint64_t pmregs_x86_p6_debugctl_pb1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
 static inline int pmregs_x86_p6_debugctl_pb1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2700,7 +2700,7 @@ static inline int pmregs_x86_p6_debugctl_pb1_set_checked(uint64_t *v, uint64_t x
 
 /* pb2: bits 4, rw. BP2# pin signals a DR2 breakpoint match instead of a performance event */
 static inline uint64_t pmregs_x86_p6_debugctl_pb2_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_pb2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB2_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_x86_p6_debugctl_pb2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_x86_p6_debugctl_pb2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2711,7 +2711,7 @@ static inline int pmregs_x86_p6_debugctl_pb2_set_checked(uint64_t *v, uint64_t x
 
 /* pb3: bits 5, rw. BP3# pin signals a DR3 breakpoint match instead of a performance event */
 static inline uint64_t pmregs_x86_p6_debugctl_pb3_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_pb3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB3_MASK) | ((x << 5) & PMREGS_U64(0x0000000000000020)); }
+static inline uint64_t pmregs_x86_p6_debugctl_pb3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
 static inline int pmregs_x86_p6_debugctl_pb3_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2722,7 +2722,7 @@ static inline int pmregs_x86_p6_debugctl_pb3_set_checked(uint64_t *v, uint64_t x
 
 /* tr: bits 6, rw. Send branch trace messages on the bus */
 static inline uint64_t pmregs_x86_p6_debugctl_tr_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_TR_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_x86_p6_debugctl_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_TR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_x86_p6_debugctl_tr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2830,7 +2830,7 @@ static inline int pmregs_x86_debugctlb_lbr_set_checked(uint64_t *v, uint64_t x)
 
 /* btf: bits 1, rw. EFLAGS.TF single-steps on branches */
 static inline uint64_t pmregs_x86_debugctlb_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_BTF_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_x86_debugctlb_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_x86_debugctlb_btf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2841,7 +2841,7 @@ static inline int pmregs_x86_debugctlb_btf_set_checked(uint64_t *v, uint64_t x)
 
 /* pb0: bits 2, rw. BP0# pin signals a DR0 breakpoint match instead of a performance event */
 static inline uint64_t pmregs_x86_debugctlb_pb0_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_pb0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB0_MASK) | ((x << 2) & PMREGS_U64(0x0000000000000004)); }
+static inline uint64_t pmregs_x86_debugctlb_pb0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
 static inline int pmregs_x86_debugctlb_pb0_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2852,7 +2852,7 @@ static inline int pmregs_x86_debugctlb_pb0_set_checked(uint64_t *v, uint64_t x)
 
 /* pb1: bits 3, rw. BP1# pin signals a DR1 breakpoint match instead of a performance event */
 static inline uint64_t pmregs_x86_debugctlb_pb1_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_pb1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB1_MASK) | ((x << 3) & PMREGS_U64(0x0000000000000008)); }
+static inline uint64_t pmregs_x86_debugctlb_pb1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
 static inline int pmregs_x86_debugctlb_pb1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2863,7 +2863,7 @@ static inline int pmregs_x86_debugctlb_pb1_set_checked(uint64_t *v, uint64_t x)
 
 /* pb2: bits 4, rw. BP2# pin signals a DR2 breakpoint match instead of a performance event */
 static inline uint64_t pmregs_x86_debugctlb_pb2_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_pb2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB2_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_x86_debugctlb_pb2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_x86_debugctlb_pb2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2874,7 +2874,7 @@ static inline int pmregs_x86_debugctlb_pb2_set_checked(uint64_t *v, uint64_t x)
 
 /* pb3: bits 5, rw. BP3# pin signals a DR3 breakpoint match instead of a performance event */
 static inline uint64_t pmregs_x86_debugctlb_pb3_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_pb3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB3_MASK) | ((x << 5) & PMREGS_U64(0x0000000000000020)); }
+static inline uint64_t pmregs_x86_debugctlb_pb3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
 static inline int pmregs_x86_debugctlb_pb3_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2885,7 +2885,7 @@ static inline int pmregs_x86_debugctlb_pb3_set_checked(uint64_t *v, uint64_t x)
 
 /* tr: bits 6, rw. Send branch trace messages on the bus */
 static inline uint64_t pmregs_x86_debugctlb_tr_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_TR_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_x86_debugctlb_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_TR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_x86_debugctlb_tr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2896,7 +2896,7 @@ static inline int pmregs_x86_debugctlb_tr_set_checked(uint64_t *v, uint64_t x)
 
 /* bts: bits 7, rw. Log branch trace messages to the BTS buffer */
 static inline uint64_t pmregs_x86_debugctlb_bts_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_BTS_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_x86_debugctlb_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_BTS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_x86_debugctlb_bts_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -2907,7 +2907,7 @@ static inline int pmregs_x86_debugctlb_bts_set_checked(uint64_t *v, uint64_t x)
 
 /* btint: bits 8, rw. Interrupt when the BTS buffer is full */
 static inline uint64_t pmregs_x86_debugctlb_btint_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_BTINT_MASK) | ((x << 8) & PMREGS_U64(0x0000000000000100)); }
+static inline uint64_t pmregs_x86_debugctlb_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_BTINT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
 static inline int pmregs_x86_debugctlb_btint_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3021,7 +3021,7 @@ static inline int pmregs_x86_core_debugctl_lbr_set_checked(uint64_t *v, uint64_t
 
 /* btf: bits 1, rw. EFLAGS.TF single-steps on branches */
 static inline uint64_t pmregs_x86_core_debugctl_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_core_debugctl_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_BTF_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_x86_core_debugctl_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_x86_core_debugctl_btf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3032,7 +3032,7 @@ static inline int pmregs_x86_core_debugctl_btf_set_checked(uint64_t *v, uint64_t
 
 /* tr: bits 6, rw. Send branch trace messages on the bus */
 static inline uint64_t pmregs_x86_core_debugctl_tr_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_core_debugctl_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_TR_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_x86_core_debugctl_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_TR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_x86_core_debugctl_tr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3043,7 +3043,7 @@ static inline int pmregs_x86_core_debugctl_tr_set_checked(uint64_t *v, uint64_t 
 
 /* bts: bits 7, rw. Log branch trace messages to the BTS buffer */
 static inline uint64_t pmregs_x86_core_debugctl_bts_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_core_debugctl_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_BTS_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_x86_core_debugctl_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_BTS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_x86_core_debugctl_bts_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3054,7 +3054,7 @@ static inline int pmregs_x86_core_debugctl_bts_set_checked(uint64_t *v, uint64_t
 
 /* btint: bits 8, rw. Interrupt when the BTS buffer is full */
 static inline uint64_t pmregs_x86_core_debugctl_btint_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_core_debugctl_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_BTINT_MASK) | ((x << 8) & PMREGS_U64(0x0000000000000100)); }
+static inline uint64_t pmregs_x86_core_debugctl_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_BTINT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
 static inline int pmregs_x86_core_debugctl_btint_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3150,7 +3150,7 @@ static inline int pmregs_x86_perfevtsel_event_select_set_checked(uint64_t *v, ui
 
 /* umask: bits 15:8, rw. Unit mask */
 static inline uint64_t pmregs_x86_perfevtsel_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perfevtsel_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_UMASK_MASK) | ((x << 8) & PMREGS_U64(0x000000000000ff00)); }
+static inline uint64_t pmregs_x86_perfevtsel_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
 static inline int pmregs_x86_perfevtsel_umask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x00000000000000ff))
@@ -3161,7 +3161,7 @@ static inline int pmregs_x86_perfevtsel_umask_set_checked(uint64_t *v, uint64_t 
 
 /* usr: bits 16, rw. Count while CPL > 0 */
 static inline uint64_t pmregs_x86_perfevtsel_usr_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_USR_MASK) | ((x << 16) & PMREGS_U64(0x0000000000010000)); }
+static inline uint64_t pmregs_x86_perfevtsel_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
 static inline int pmregs_x86_perfevtsel_usr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3172,7 +3172,7 @@ static inline int pmregs_x86_perfevtsel_usr_set_checked(uint64_t *v, uint64_t x)
 
 /* os: bits 17, rw. Count while CPL = 0 */
 static inline uint64_t pmregs_x86_perfevtsel_os_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_OS_MASK) | ((x << 17) & PMREGS_U64(0x0000000000020000)); }
+static inline uint64_t pmregs_x86_perfevtsel_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
 static inline int pmregs_x86_perfevtsel_os_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3183,7 +3183,7 @@ static inline int pmregs_x86_perfevtsel_os_set_checked(uint64_t *v, uint64_t x)
 
 /* edge: bits 18, rw. Edge detect: count deasserted-to-asserted transitions */
 static inline uint64_t pmregs_x86_perfevtsel_edge_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_EDGE_MASK) | ((x << 18) & PMREGS_U64(0x0000000000040000)); }
+static inline uint64_t pmregs_x86_perfevtsel_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
 static inline int pmregs_x86_perfevtsel_edge_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3194,7 +3194,7 @@ static inline int pmregs_x86_perfevtsel_edge_set_checked(uint64_t *v, uint64_t x
 
 /* pc: bits 19, rw. Pin control: toggle the PMi pin on increments or overflow */
 static inline uint64_t pmregs_x86_perfevtsel_pc_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_pc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_PC_MASK) | ((x << 19) & PMREGS_U64(0x0000000000080000)); }
+static inline uint64_t pmregs_x86_perfevtsel_pc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_PC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
 static inline int pmregs_x86_perfevtsel_pc_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3205,7 +3205,7 @@ static inline int pmregs_x86_perfevtsel_pc_set_checked(uint64_t *v, uint64_t x)
 
 /* int_en: bits 20, rw. INT: APIC interrupt (PMI) on counter overflow */
 static inline uint64_t pmregs_x86_perfevtsel_int_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_INT_EN_MASK) | ((x << 20) & PMREGS_U64(0x0000000000100000)); }
+static inline uint64_t pmregs_x86_perfevtsel_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_INT_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
 static inline int pmregs_x86_perfevtsel_int_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3216,7 +3216,7 @@ static inline int pmregs_x86_perfevtsel_int_en_set_checked(uint64_t *v, uint64_t
 
 /* any_thread: bits 21, rw. AnyThread: count for every logical processor of the core (version 3+; deprecated when CPUID.0AH:EDX[15] = 1) */
 static inline uint64_t pmregs_x86_perfevtsel_any_thread_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_any_thread_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_ANY_THREAD_MASK) | ((x << 21) & PMREGS_U64(0x0000000000200000)); }
+static inline uint64_t pmregs_x86_perfevtsel_any_thread_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_ANY_THREAD_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
 static inline int pmregs_x86_perfevtsel_any_thread_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3227,7 +3227,7 @@ static inline int pmregs_x86_perfevtsel_any_thread_set_checked(uint64_t *v, uint
 
 /* en: bits 22, rw. Enable the counter */
 static inline uint64_t pmregs_x86_perfevtsel_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_EN_MASK) | ((x << 22) & PMREGS_U64(0x0000000000400000)); }
+static inline uint64_t pmregs_x86_perfevtsel_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
 static inline int pmregs_x86_perfevtsel_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3238,7 +3238,7 @@ static inline int pmregs_x86_perfevtsel_en_set_checked(uint64_t *v, uint64_t x)
 
 /* inv: bits 23, rw. Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0 */
 static inline uint64_t pmregs_x86_perfevtsel_inv_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_inv_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_INV_MASK) | ((x << 23) & PMREGS_U64(0x0000000000800000)); }
+static inline uint64_t pmregs_x86_perfevtsel_inv_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_INV_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
 static inline int pmregs_x86_perfevtsel_inv_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3249,7 +3249,7 @@ static inline int pmregs_x86_perfevtsel_inv_set_checked(uint64_t *v, uint64_t x)
 
 /* cmask: bits 31:24, rw. Counter mask: count cycles with at least CMASK events; 0 = count events */
 static inline uint64_t pmregs_x86_perfevtsel_cmask_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perfevtsel_cmask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_CMASK_MASK) | ((x << 24) & PMREGS_U64(0x00000000ff000000)); }
+static inline uint64_t pmregs_x86_perfevtsel_cmask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_CMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 24); }
 static inline int pmregs_x86_perfevtsel_cmask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x00000000000000ff))
@@ -3260,7 +3260,7 @@ static inline int pmregs_x86_perfevtsel_cmask_set_checked(uint64_t *v, uint64_t 
 
 /* in_tx: bits 32, rw. Count only inside transactional regions (Haswell+, LINUX HSW_IN_TX) */
 static inline uint64_t pmregs_x86_perfevtsel_in_tx_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_in_tx_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_IN_TX_MASK) | ((x << 32) & PMREGS_U64(0x0000000100000000)); }
+static inline uint64_t pmregs_x86_perfevtsel_in_tx_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_IN_TX_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
 static inline int pmregs_x86_perfevtsel_in_tx_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3271,7 +3271,7 @@ static inline int pmregs_x86_perfevtsel_in_tx_set_checked(uint64_t *v, uint64_t 
 
 /* in_txcp: bits 33, rw. Count excluding aborted transactional regions (Haswell+, LINUX HSW_IN_TX_CHECKPOINTED) */
 static inline uint64_t pmregs_x86_perfevtsel_in_txcp_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_in_txcp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_IN_TXCP_MASK) | ((x << 33) & PMREGS_U64(0x0000000200000000)); }
+static inline uint64_t pmregs_x86_perfevtsel_in_txcp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_IN_TXCP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
 static inline int pmregs_x86_perfevtsel_in_txcp_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3282,7 +3282,7 @@ static inline int pmregs_x86_perfevtsel_in_txcp_set_checked(uint64_t *v, uint64_
 
 /* adaptive: bits 34, rw. Adaptive PEBS record for this counter (Ice Lake+, LINUX ICL_EVENTSEL_ADAPTIVE) */
 static inline uint64_t pmregs_x86_perfevtsel_adaptive_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_adaptive_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_ADAPTIVE_MASK) | ((x << 34) & PMREGS_U64(0x0000000400000000)); }
+static inline uint64_t pmregs_x86_perfevtsel_adaptive_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_ADAPTIVE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
 static inline int pmregs_x86_perfevtsel_adaptive_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3293,7 +3293,7 @@ static inline int pmregs_x86_perfevtsel_adaptive_set_checked(uint64_t *v, uint64
 
 /* br_cntr: bits 35, rw. Branch counters logging (LINUX ARCH_PERFMON_EVENTSEL_BR_CNTR) */
 static inline uint64_t pmregs_x86_perfevtsel_br_cntr_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_br_cntr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_BR_CNTR_MASK) | ((x << 35) & PMREGS_U64(0x0000000800000000)); }
+static inline uint64_t pmregs_x86_perfevtsel_br_cntr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_BR_CNTR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
 static inline int pmregs_x86_perfevtsel_br_cntr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3304,7 +3304,7 @@ static inline int pmregs_x86_perfevtsel_br_cntr_set_checked(uint64_t *v, uint64_
 
 /* eq: bits 36, rw. Count when the event count equals CMASK (CPUID.23H:EBX[1], LINUX) */
 static inline uint64_t pmregs_x86_perfevtsel_eq_get(uint64_t v) { return ((v >> 36) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_eq_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_EQ_MASK) | ((x << 36) & PMREGS_U64(0x0000001000000000)); }
+static inline uint64_t pmregs_x86_perfevtsel_eq_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_EQ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 36); }
 static inline int pmregs_x86_perfevtsel_eq_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3315,7 +3315,7 @@ static inline int pmregs_x86_perfevtsel_eq_set_checked(uint64_t *v, uint64_t x)
 
 /* umask2: bits 47:40, rw. Second unit mask (CPUID.23H:EBX[0], LINUX) */
 static inline uint64_t pmregs_x86_perfevtsel_umask2_get(uint64_t v) { return ((v >> 40) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perfevtsel_umask2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_UMASK2_MASK) | ((x << 40) & PMREGS_U64(0x0000ff0000000000)); }
+static inline uint64_t pmregs_x86_perfevtsel_umask2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_UMASK2_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 40); }
 static inline int pmregs_x86_perfevtsel_umask2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x00000000000000ff))
@@ -3456,7 +3456,7 @@ static inline int pmregs_x86_p6_perfevtsel0_event_select_set_checked(uint64_t *v
 
 /* umask: bits 15:8, rw. Unit mask */
 static inline uint64_t pmregs_x86_p6_perfevtsel0_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_UMASK_MASK) | ((x << 8) & PMREGS_U64(0x000000000000ff00)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel0_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
 static inline int pmregs_x86_p6_perfevtsel0_umask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x00000000000000ff))
@@ -3467,7 +3467,7 @@ static inline int pmregs_x86_p6_perfevtsel0_umask_set_checked(uint64_t *v, uint6
 
 /* usr: bits 16, rw. Count while CPL > 0 */
 static inline uint64_t pmregs_x86_p6_perfevtsel0_usr_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_USR_MASK) | ((x << 16) & PMREGS_U64(0x0000000000010000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel0_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
 static inline int pmregs_x86_p6_perfevtsel0_usr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3478,7 +3478,7 @@ static inline int pmregs_x86_p6_perfevtsel0_usr_set_checked(uint64_t *v, uint64_
 
 /* os: bits 17, rw. Count while CPL = 0 */
 static inline uint64_t pmregs_x86_p6_perfevtsel0_os_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_OS_MASK) | ((x << 17) & PMREGS_U64(0x0000000000020000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel0_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
 static inline int pmregs_x86_p6_perfevtsel0_os_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3489,7 +3489,7 @@ static inline int pmregs_x86_p6_perfevtsel0_os_set_checked(uint64_t *v, uint64_t
 
 /* edge: bits 18, rw. Edge detect: count deasserted-to-asserted transitions */
 static inline uint64_t pmregs_x86_p6_perfevtsel0_edge_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_EDGE_MASK) | ((x << 18) & PMREGS_U64(0x0000000000040000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel0_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
 static inline int pmregs_x86_p6_perfevtsel0_edge_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3500,7 +3500,7 @@ static inline int pmregs_x86_p6_perfevtsel0_edge_set_checked(uint64_t *v, uint64
 
 /* pc: bits 19, rw. Pin control: toggle the PMi pin on increments or overflow */
 static inline uint64_t pmregs_x86_p6_perfevtsel0_pc_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_pc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_PC_MASK) | ((x << 19) & PMREGS_U64(0x0000000000080000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel0_pc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_PC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
 static inline int pmregs_x86_p6_perfevtsel0_pc_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3511,7 +3511,7 @@ static inline int pmregs_x86_p6_perfevtsel0_pc_set_checked(uint64_t *v, uint64_t
 
 /* int_en: bits 20, rw. INT: APIC interrupt (PMI) on counter overflow */
 static inline uint64_t pmregs_x86_p6_perfevtsel0_int_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_INT_EN_MASK) | ((x << 20) & PMREGS_U64(0x0000000000100000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel0_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_INT_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
 static inline int pmregs_x86_p6_perfevtsel0_int_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3522,7 +3522,7 @@ static inline int pmregs_x86_p6_perfevtsel0_int_en_set_checked(uint64_t *v, uint
 
 /* en: bits 22, rw. Enable both PerfCtr0 and PerfCtr1 */
 static inline uint64_t pmregs_x86_p6_perfevtsel0_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_EN_MASK) | ((x << 22) & PMREGS_U64(0x0000000000400000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel0_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
 static inline int pmregs_x86_p6_perfevtsel0_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3533,7 +3533,7 @@ static inline int pmregs_x86_p6_perfevtsel0_en_set_checked(uint64_t *v, uint64_t
 
 /* inv: bits 23, rw. Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0 */
 static inline uint64_t pmregs_x86_p6_perfevtsel0_inv_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_inv_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_INV_MASK) | ((x << 23) & PMREGS_U64(0x0000000000800000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel0_inv_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_INV_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
 static inline int pmregs_x86_p6_perfevtsel0_inv_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3544,7 +3544,7 @@ static inline int pmregs_x86_p6_perfevtsel0_inv_set_checked(uint64_t *v, uint64_
 
 /* cmask: bits 31:24, rw. Counter mask: count cycles with at least CMASK events; 0 = count events */
 static inline uint64_t pmregs_x86_p6_perfevtsel0_cmask_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_cmask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_CMASK_MASK) | ((x << 24) & PMREGS_U64(0x00000000ff000000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel0_cmask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_CMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 24); }
 static inline int pmregs_x86_p6_perfevtsel0_cmask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x00000000000000ff))
@@ -3651,7 +3651,7 @@ static inline int pmregs_x86_p6_perfevtsel1_event_select_set_checked(uint64_t *v
 
 /* umask: bits 15:8, rw. Unit mask */
 static inline uint64_t pmregs_x86_p6_perfevtsel1_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_UMASK_MASK) | ((x << 8) & PMREGS_U64(0x000000000000ff00)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel1_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
 static inline int pmregs_x86_p6_perfevtsel1_umask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x00000000000000ff))
@@ -3662,7 +3662,7 @@ static inline int pmregs_x86_p6_perfevtsel1_umask_set_checked(uint64_t *v, uint6
 
 /* usr: bits 16, rw. Count while CPL > 0 */
 static inline uint64_t pmregs_x86_p6_perfevtsel1_usr_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_USR_MASK) | ((x << 16) & PMREGS_U64(0x0000000000010000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel1_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
 static inline int pmregs_x86_p6_perfevtsel1_usr_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3673,7 +3673,7 @@ static inline int pmregs_x86_p6_perfevtsel1_usr_set_checked(uint64_t *v, uint64_
 
 /* os: bits 17, rw. Count while CPL = 0 */
 static inline uint64_t pmregs_x86_p6_perfevtsel1_os_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_OS_MASK) | ((x << 17) & PMREGS_U64(0x0000000000020000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel1_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
 static inline int pmregs_x86_p6_perfevtsel1_os_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3684,7 +3684,7 @@ static inline int pmregs_x86_p6_perfevtsel1_os_set_checked(uint64_t *v, uint64_t
 
 /* edge: bits 18, rw. Edge detect: count deasserted-to-asserted transitions */
 static inline uint64_t pmregs_x86_p6_perfevtsel1_edge_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_EDGE_MASK) | ((x << 18) & PMREGS_U64(0x0000000000040000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel1_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
 static inline int pmregs_x86_p6_perfevtsel1_edge_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3695,7 +3695,7 @@ static inline int pmregs_x86_p6_perfevtsel1_edge_set_checked(uint64_t *v, uint64
 
 /* pc: bits 19, rw. Pin control: toggle the PMi pin on increments or overflow */
 static inline uint64_t pmregs_x86_p6_perfevtsel1_pc_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_pc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_PC_MASK) | ((x << 19) & PMREGS_U64(0x0000000000080000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel1_pc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_PC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
 static inline int pmregs_x86_p6_perfevtsel1_pc_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3706,7 +3706,7 @@ static inline int pmregs_x86_p6_perfevtsel1_pc_set_checked(uint64_t *v, uint64_t
 
 /* int_en: bits 20, rw. INT: APIC interrupt (PMI) on counter overflow */
 static inline uint64_t pmregs_x86_p6_perfevtsel1_int_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_INT_EN_MASK) | ((x << 20) & PMREGS_U64(0x0000000000100000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel1_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_INT_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
 static inline int pmregs_x86_p6_perfevtsel1_int_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3717,7 +3717,7 @@ static inline int pmregs_x86_p6_perfevtsel1_int_en_set_checked(uint64_t *v, uint
 
 /* inv: bits 23, rw. Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0 */
 static inline uint64_t pmregs_x86_p6_perfevtsel1_inv_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_inv_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_INV_MASK) | ((x << 23) & PMREGS_U64(0x0000000000800000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel1_inv_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_INV_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
 static inline int pmregs_x86_p6_perfevtsel1_inv_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3728,7 +3728,7 @@ static inline int pmregs_x86_p6_perfevtsel1_inv_set_checked(uint64_t *v, uint64_
 
 /* cmask: bits 31:24, rw. Counter mask: count cycles with at least CMASK events; 0 = count events */
 static inline uint64_t pmregs_x86_p6_perfevtsel1_cmask_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_cmask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_CMASK_MASK) | ((x << 24) & PMREGS_U64(0x00000000ff000000)); }
+static inline uint64_t pmregs_x86_p6_perfevtsel1_cmask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_CMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 24); }
 static inline int pmregs_x86_p6_perfevtsel1_cmask_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x00000000000000ff))
@@ -3860,7 +3860,7 @@ static inline int pmregs_x86_p6_perfctr_valid(uint64_t v)
 
 /* count: bits 63:0, rw. Event count */
 static inline uint64_t pmregs_x86_counter_count_get(uint64_t v) { return v; }
-static inline uint64_t pmregs_x86_counter_count_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_COUNTER_COUNT_MASK) | (x & PMREGS_U64(0xffffffffffffffff)); }
+static inline uint64_t pmregs_x86_counter_count_set(uint64_t v, uint64_t x) { return ((void)v, (uint64_t)x); }
 static inline int pmregs_x86_counter_count_set_checked(uint64_t *v, uint64_t x)
 {
 	*v = pmregs_x86_counter_count_set(*v, x);
@@ -3932,7 +3932,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_en0_set_checked(uint64_t *v, uint64_
 
 /* any_thread0: bits 2, rw. AnyThread for counter 0 (version 3+) */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread0_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD0_MASK) | ((x << 2) & PMREGS_U64(0x0000000000000004)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
 static inline int pmregs_x86_fixed_ctr_ctrl_any_thread0_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3943,7 +3943,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_any_thread0_set_checked(uint64_t *v,
 
 /* pmi0: bits 3, rw. PMI on counter 0 overflow */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi0_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI0_MASK) | ((x << 3) & PMREGS_U64(0x0000000000000008)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
 static inline int pmregs_x86_fixed_ctr_ctrl_pmi0_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3954,7 +3954,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_pmi0_set_checked(uint64_t *v, uint64
 
 /* en1: bits 5:4, rw. Counter 1 enable by privilege level */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en1_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_EN1_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000030)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_EN1_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 4); }
 static inline int pmregs_x86_fixed_ctr_ctrl_en1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -3965,7 +3965,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_en1_set_checked(uint64_t *v, uint64_
 
 /* any_thread1: bits 6, rw. AnyThread for counter 1 (version 3+) */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread1_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD1_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_x86_fixed_ctr_ctrl_any_thread1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3976,7 +3976,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_any_thread1_set_checked(uint64_t *v,
 
 /* pmi1: bits 7, rw. PMI on counter 1 overflow */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi1_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI1_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_x86_fixed_ctr_ctrl_pmi1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -3987,7 +3987,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_pmi1_set_checked(uint64_t *v, uint64
 
 /* en2: bits 9:8, rw. Counter 2 enable by privilege level */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en2_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_EN2_MASK) | ((x << 8) & PMREGS_U64(0x0000000000000300)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_EN2_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 8); }
 static inline int pmregs_x86_fixed_ctr_ctrl_en2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -3998,7 +3998,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_en2_set_checked(uint64_t *v, uint64_
 
 /* any_thread2: bits 10, rw. AnyThread for counter 2 (version 3+) */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread2_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD2_MASK) | ((x << 10) & PMREGS_U64(0x0000000000000400)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
 static inline int pmregs_x86_fixed_ctr_ctrl_any_thread2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4009,7 +4009,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_any_thread2_set_checked(uint64_t *v,
 
 /* pmi2: bits 11, rw. PMI on counter 2 overflow */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi2_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI2_MASK) | ((x << 11) & PMREGS_U64(0x0000000000000800)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
 static inline int pmregs_x86_fixed_ctr_ctrl_pmi2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4020,7 +4020,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_pmi2_set_checked(uint64_t *v, uint64
 
 /* en3: bits 13:12, rw. Counter 3 enable by privilege level */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en3_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_EN3_MASK) | ((x << 12) & PMREGS_U64(0x0000000000003000)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_EN3_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 12); }
 static inline int pmregs_x86_fixed_ctr_ctrl_en3_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000003))
@@ -4031,7 +4031,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_en3_set_checked(uint64_t *v, uint64_
 
 /* any_thread3: bits 14, rw. AnyThread for counter 3 (version 3+) */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread3_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD3_MASK) | ((x << 14) & PMREGS_U64(0x0000000000004000)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
 static inline int pmregs_x86_fixed_ctr_ctrl_any_thread3_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4042,7 +4042,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_any_thread3_set_checked(uint64_t *v,
 
 /* pmi3: bits 15, rw. PMI on counter 3 overflow */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi3_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI3_MASK) | ((x << 15) & PMREGS_U64(0x0000000000008000)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
 static inline int pmregs_x86_fixed_ctr_ctrl_pmi3_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4053,7 +4053,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_pmi3_set_checked(uint64_t *v, uint64
 
 /* adaptive0: bits 32, rw. Adaptive PEBS for fixed counter 0 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE0_MASK) | ((x << 32) & PMREGS_U64(0x0000000100000000)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
 static inline int pmregs_x86_fixed_ctr_ctrl_adaptive0_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4064,7 +4064,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_adaptive0_set_checked(uint64_t *v, u
 
 /* adaptive1: bits 36, rw. Adaptive PEBS for fixed counter 1 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive1_get(uint64_t v) { return ((v >> 36) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE1_MASK) | ((x << 36) & PMREGS_U64(0x0000001000000000)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 36); }
 static inline int pmregs_x86_fixed_ctr_ctrl_adaptive1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4075,7 +4075,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_adaptive1_set_checked(uint64_t *v, u
 
 /* adaptive2: bits 40, rw. Adaptive PEBS for fixed counter 2 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive2_get(uint64_t v) { return ((v >> 40) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE2_MASK) | ((x << 40) & PMREGS_U64(0x0000010000000000)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 40); }
 static inline int pmregs_x86_fixed_ctr_ctrl_adaptive2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4086,7 +4086,7 @@ static inline int pmregs_x86_fixed_ctr_ctrl_adaptive2_set_checked(uint64_t *v, u
 
 /* adaptive3: bits 44, rw. Adaptive PEBS for fixed counter 3 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive3_get(uint64_t v) { return ((v >> 44) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE3_MASK) | ((x << 44) & PMREGS_U64(0x0000100000000000)); }
+static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 44); }
 static inline int pmregs_x86_fixed_ctr_ctrl_adaptive3_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4307,7 +4307,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc0_en_set_checked(uint64_t *v, u
 
 /* pmc1_en: bits 1, rw. Enable IA32_PMC1 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc1_en_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc1_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC1_EN_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc1_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC1_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_x86_perf_global_ctrl_pmc1_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4318,7 +4318,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc1_en_set_checked(uint64_t *v, u
 
 /* pmc2_en: bits 2, rw. Enable IA32_PMC2 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc2_en_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc2_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC2_EN_MASK) | ((x << 2) & PMREGS_U64(0x0000000000000004)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc2_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC2_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
 static inline int pmregs_x86_perf_global_ctrl_pmc2_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4329,7 +4329,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc2_en_set_checked(uint64_t *v, u
 
 /* pmc3_en: bits 3, rw. Enable IA32_PMC3 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc3_en_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc3_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC3_EN_MASK) | ((x << 3) & PMREGS_U64(0x0000000000000008)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc3_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC3_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
 static inline int pmregs_x86_perf_global_ctrl_pmc3_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4340,7 +4340,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc3_en_set_checked(uint64_t *v, u
 
 /* pmc4_en: bits 4, rw. Enable IA32_PMC4 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc4_en_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc4_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC4_EN_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc4_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC4_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_x86_perf_global_ctrl_pmc4_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4351,7 +4351,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc4_en_set_checked(uint64_t *v, u
 
 /* pmc5_en: bits 5, rw. Enable IA32_PMC5 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc5_en_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc5_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC5_EN_MASK) | ((x << 5) & PMREGS_U64(0x0000000000000020)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc5_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC5_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
 static inline int pmregs_x86_perf_global_ctrl_pmc5_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4362,7 +4362,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc5_en_set_checked(uint64_t *v, u
 
 /* pmc6_en: bits 6, rw. Enable IA32_PMC6 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc6_en_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc6_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC6_EN_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc6_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC6_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_x86_perf_global_ctrl_pmc6_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4373,7 +4373,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc6_en_set_checked(uint64_t *v, u
 
 /* pmc7_en: bits 7, rw. Enable IA32_PMC7 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc7_en_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc7_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC7_EN_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc7_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC7_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_x86_perf_global_ctrl_pmc7_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4384,7 +4384,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc7_en_set_checked(uint64_t *v, u
 
 /* pmc8_en: bits 8, rw. Enable IA32_PMC8 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc8_en_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc8_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC8_EN_MASK) | ((x << 8) & PMREGS_U64(0x0000000000000100)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc8_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC8_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
 static inline int pmregs_x86_perf_global_ctrl_pmc8_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4395,7 +4395,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc8_en_set_checked(uint64_t *v, u
 
 /* pmc9_en: bits 9, rw. Enable IA32_PMC9 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc9_en_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc9_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC9_EN_MASK) | ((x << 9) & PMREGS_U64(0x0000000000000200)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc9_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC9_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
 static inline int pmregs_x86_perf_global_ctrl_pmc9_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4406,7 +4406,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc9_en_set_checked(uint64_t *v, u
 
 /* pmc10_en: bits 10, rw. Enable IA32_PMC10 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc10_en_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc10_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC10_EN_MASK) | ((x << 10) & PMREGS_U64(0x0000000000000400)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc10_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC10_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
 static inline int pmregs_x86_perf_global_ctrl_pmc10_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4417,7 +4417,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc10_en_set_checked(uint64_t *v, 
 
 /* pmc11_en: bits 11, rw. Enable IA32_PMC11 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc11_en_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc11_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC11_EN_MASK) | ((x << 11) & PMREGS_U64(0x0000000000000800)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc11_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC11_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
 static inline int pmregs_x86_perf_global_ctrl_pmc11_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4428,7 +4428,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc11_en_set_checked(uint64_t *v, 
 
 /* pmc12_en: bits 12, rw. Enable IA32_PMC12 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc12_en_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc12_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC12_EN_MASK) | ((x << 12) & PMREGS_U64(0x0000000000001000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc12_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC12_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
 static inline int pmregs_x86_perf_global_ctrl_pmc12_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4439,7 +4439,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc12_en_set_checked(uint64_t *v, 
 
 /* pmc13_en: bits 13, rw. Enable IA32_PMC13 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc13_en_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc13_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC13_EN_MASK) | ((x << 13) & PMREGS_U64(0x0000000000002000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc13_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC13_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
 static inline int pmregs_x86_perf_global_ctrl_pmc13_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4450,7 +4450,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc13_en_set_checked(uint64_t *v, 
 
 /* pmc14_en: bits 14, rw. Enable IA32_PMC14 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc14_en_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc14_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC14_EN_MASK) | ((x << 14) & PMREGS_U64(0x0000000000004000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc14_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC14_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
 static inline int pmregs_x86_perf_global_ctrl_pmc14_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4461,7 +4461,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc14_en_set_checked(uint64_t *v, 
 
 /* pmc15_en: bits 15, rw. Enable IA32_PMC15 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc15_en_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc15_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC15_EN_MASK) | ((x << 15) & PMREGS_U64(0x0000000000008000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc15_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC15_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
 static inline int pmregs_x86_perf_global_ctrl_pmc15_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4472,7 +4472,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc15_en_set_checked(uint64_t *v, 
 
 /* pmc16_en: bits 16, rw. Enable IA32_PMC16 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc16_en_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc16_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC16_EN_MASK) | ((x << 16) & PMREGS_U64(0x0000000000010000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc16_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC16_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
 static inline int pmregs_x86_perf_global_ctrl_pmc16_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4483,7 +4483,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc16_en_set_checked(uint64_t *v, 
 
 /* pmc17_en: bits 17, rw. Enable IA32_PMC17 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc17_en_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc17_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC17_EN_MASK) | ((x << 17) & PMREGS_U64(0x0000000000020000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc17_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC17_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
 static inline int pmregs_x86_perf_global_ctrl_pmc17_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4494,7 +4494,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc17_en_set_checked(uint64_t *v, 
 
 /* pmc18_en: bits 18, rw. Enable IA32_PMC18 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc18_en_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc18_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC18_EN_MASK) | ((x << 18) & PMREGS_U64(0x0000000000040000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc18_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC18_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
 static inline int pmregs_x86_perf_global_ctrl_pmc18_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4505,7 +4505,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc18_en_set_checked(uint64_t *v, 
 
 /* pmc19_en: bits 19, rw. Enable IA32_PMC19 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc19_en_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc19_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC19_EN_MASK) | ((x << 19) & PMREGS_U64(0x0000000000080000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc19_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC19_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
 static inline int pmregs_x86_perf_global_ctrl_pmc19_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4516,7 +4516,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc19_en_set_checked(uint64_t *v, 
 
 /* pmc20_en: bits 20, rw. Enable IA32_PMC20 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc20_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc20_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC20_EN_MASK) | ((x << 20) & PMREGS_U64(0x0000000000100000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc20_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC20_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
 static inline int pmregs_x86_perf_global_ctrl_pmc20_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4527,7 +4527,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc20_en_set_checked(uint64_t *v, 
 
 /* pmc21_en: bits 21, rw. Enable IA32_PMC21 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc21_en_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc21_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC21_EN_MASK) | ((x << 21) & PMREGS_U64(0x0000000000200000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc21_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC21_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
 static inline int pmregs_x86_perf_global_ctrl_pmc21_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4538,7 +4538,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc21_en_set_checked(uint64_t *v, 
 
 /* pmc22_en: bits 22, rw. Enable IA32_PMC22 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc22_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc22_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC22_EN_MASK) | ((x << 22) & PMREGS_U64(0x0000000000400000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc22_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC22_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
 static inline int pmregs_x86_perf_global_ctrl_pmc22_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4549,7 +4549,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc22_en_set_checked(uint64_t *v, 
 
 /* pmc23_en: bits 23, rw. Enable IA32_PMC23 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc23_en_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc23_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC23_EN_MASK) | ((x << 23) & PMREGS_U64(0x0000000000800000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc23_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC23_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
 static inline int pmregs_x86_perf_global_ctrl_pmc23_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4560,7 +4560,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc23_en_set_checked(uint64_t *v, 
 
 /* pmc24_en: bits 24, rw. Enable IA32_PMC24 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc24_en_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc24_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC24_EN_MASK) | ((x << 24) & PMREGS_U64(0x0000000001000000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc24_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC24_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
 static inline int pmregs_x86_perf_global_ctrl_pmc24_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4571,7 +4571,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc24_en_set_checked(uint64_t *v, 
 
 /* pmc25_en: bits 25, rw. Enable IA32_PMC25 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc25_en_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc25_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC25_EN_MASK) | ((x << 25) & PMREGS_U64(0x0000000002000000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc25_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC25_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
 static inline int pmregs_x86_perf_global_ctrl_pmc25_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4582,7 +4582,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc25_en_set_checked(uint64_t *v, 
 
 /* pmc26_en: bits 26, rw. Enable IA32_PMC26 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc26_en_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc26_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC26_EN_MASK) | ((x << 26) & PMREGS_U64(0x0000000004000000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc26_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC26_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
 static inline int pmregs_x86_perf_global_ctrl_pmc26_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4593,7 +4593,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc26_en_set_checked(uint64_t *v, 
 
 /* pmc27_en: bits 27, rw. Enable IA32_PMC27 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc27_en_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc27_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC27_EN_MASK) | ((x << 27) & PMREGS_U64(0x0000000008000000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc27_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC27_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
 static inline int pmregs_x86_perf_global_ctrl_pmc27_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4604,7 +4604,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc27_en_set_checked(uint64_t *v, 
 
 /* pmc28_en: bits 28, rw. Enable IA32_PMC28 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc28_en_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc28_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC28_EN_MASK) | ((x << 28) & PMREGS_U64(0x0000000010000000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc28_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC28_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
 static inline int pmregs_x86_perf_global_ctrl_pmc28_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4615,7 +4615,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc28_en_set_checked(uint64_t *v, 
 
 /* pmc29_en: bits 29, rw. Enable IA32_PMC29 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc29_en_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc29_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC29_EN_MASK) | ((x << 29) & PMREGS_U64(0x0000000020000000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc29_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC29_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
 static inline int pmregs_x86_perf_global_ctrl_pmc29_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4626,7 +4626,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc29_en_set_checked(uint64_t *v, 
 
 /* pmc30_en: bits 30, rw. Enable IA32_PMC30 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc30_en_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc30_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC30_EN_MASK) | ((x << 30) & PMREGS_U64(0x0000000040000000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc30_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC30_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
 static inline int pmregs_x86_perf_global_ctrl_pmc30_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4637,7 +4637,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc30_en_set_checked(uint64_t *v, 
 
 /* pmc31_en: bits 31, rw. Enable IA32_PMC31 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc31_en_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc31_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC31_EN_MASK) | ((x << 31) & PMREGS_U64(0x0000000080000000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_pmc31_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC31_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
 static inline int pmregs_x86_perf_global_ctrl_pmc31_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4648,7 +4648,7 @@ static inline int pmregs_x86_perf_global_ctrl_pmc31_en_set_checked(uint64_t *v, 
 
 /* fixed0_en: bits 32, rw. Enable IA32_FIXED_CTR0 */
 static inline uint64_t pmregs_x86_perf_global_ctrl_fixed0_en_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed0_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED0_EN_MASK) | ((x << 32) & PMREGS_U64(0x0000000100000000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_fixed0_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED0_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
 static inline int pmregs_x86_perf_global_ctrl_fixed0_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4659,7 +4659,7 @@ static inline int pmregs_x86_perf_global_ctrl_fixed0_en_set_checked(uint64_t *v,
 
 /* fixed1_en: bits 33, rw. Enable IA32_FIXED_CTR1 */
 static inline uint64_t pmregs_x86_perf_global_ctrl_fixed1_en_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed1_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED1_EN_MASK) | ((x << 33) & PMREGS_U64(0x0000000200000000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_fixed1_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED1_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
 static inline int pmregs_x86_perf_global_ctrl_fixed1_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4670,7 +4670,7 @@ static inline int pmregs_x86_perf_global_ctrl_fixed1_en_set_checked(uint64_t *v,
 
 /* fixed2_en: bits 34, rw. Enable IA32_FIXED_CTR2 */
 static inline uint64_t pmregs_x86_perf_global_ctrl_fixed2_en_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed2_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED2_EN_MASK) | ((x << 34) & PMREGS_U64(0x0000000400000000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_fixed2_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED2_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
 static inline int pmregs_x86_perf_global_ctrl_fixed2_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4681,7 +4681,7 @@ static inline int pmregs_x86_perf_global_ctrl_fixed2_en_set_checked(uint64_t *v,
 
 /* fixed3_en: bits 35, rw. Enable IA32_FIXED_CTR3 */
 static inline uint64_t pmregs_x86_perf_global_ctrl_fixed3_en_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed3_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED3_EN_MASK) | ((x << 35) & PMREGS_U64(0x0000000800000000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_fixed3_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED3_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
 static inline int pmregs_x86_perf_global_ctrl_fixed3_en_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4692,7 +4692,7 @@ static inline int pmregs_x86_perf_global_ctrl_fixed3_en_set_checked(uint64_t *v,
 
 /* en_perf_metrics: bits 48, rw. Enable the topdown PERF_METRICS counter (LINUX) */
 static inline uint64_t pmregs_x86_perf_global_ctrl_en_perf_metrics_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_en_perf_metrics_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_EN_PERF_METRICS_MASK) | ((x << 48) & PMREGS_U64(0x0001000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_ctrl_en_perf_metrics_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_EN_PERF_METRICS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
 static inline int pmregs_x86_perf_global_ctrl_en_perf_metrics_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -4995,7 +4995,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc0_set_checked(uint64_t *v
 
 /* ovf_pmc1: bits 1, ro. IA32_PMC1 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC1_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5006,7 +5006,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc1_set_checked(uint64_t *v
 
 /* ovf_pmc2: bits 2, ro. IA32_PMC2 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC2_MASK) | ((x << 2) & PMREGS_U64(0x0000000000000004)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5017,7 +5017,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc2_set_checked(uint64_t *v
 
 /* ovf_pmc3: bits 3, ro. IA32_PMC3 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC3_MASK) | ((x << 3) & PMREGS_U64(0x0000000000000008)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc3_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5028,7 +5028,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc3_set_checked(uint64_t *v
 
 /* ovf_pmc4: bits 4, ro. IA32_PMC4 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC4_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc4_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5039,7 +5039,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc4_set_checked(uint64_t *v
 
 /* ovf_pmc5: bits 5, ro. IA32_PMC5 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC5_MASK) | ((x << 5) & PMREGS_U64(0x0000000000000020)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc5_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5050,7 +5050,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc5_set_checked(uint64_t *v
 
 /* ovf_pmc6: bits 6, ro. IA32_PMC6 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc6_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC6_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC6_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc6_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5061,7 +5061,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc6_set_checked(uint64_t *v
 
 /* ovf_pmc7: bits 7, ro. IA32_PMC7 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc7_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC7_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC7_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc7_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5072,7 +5072,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc7_set_checked(uint64_t *v
 
 /* ovf_pmc8: bits 8, ro. IA32_PMC8 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC8_MASK) | ((x << 8) & PMREGS_U64(0x0000000000000100)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC8_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc8_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5083,7 +5083,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc8_set_checked(uint64_t *v
 
 /* ovf_pmc9: bits 9, ro. IA32_PMC9 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc9_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC9_MASK) | ((x << 9) & PMREGS_U64(0x0000000000000200)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC9_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc9_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5094,7 +5094,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc9_set_checked(uint64_t *v
 
 /* ovf_pmc10: bits 10, ro. IA32_PMC10 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc10_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC10_MASK) | ((x << 10) & PMREGS_U64(0x0000000000000400)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC10_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc10_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5105,7 +5105,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc10_set_checked(uint64_t *
 
 /* ovf_pmc11: bits 11, ro. IA32_PMC11 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc11_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC11_MASK) | ((x << 11) & PMREGS_U64(0x0000000000000800)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC11_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc11_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5116,7 +5116,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc11_set_checked(uint64_t *
 
 /* ovf_pmc12: bits 12, ro. IA32_PMC12 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc12_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC12_MASK) | ((x << 12) & PMREGS_U64(0x0000000000001000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC12_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc12_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5127,7 +5127,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc12_set_checked(uint64_t *
 
 /* ovf_pmc13: bits 13, ro. IA32_PMC13 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC13_MASK) | ((x << 13) & PMREGS_U64(0x0000000000002000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC13_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc13_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5138,7 +5138,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc13_set_checked(uint64_t *
 
 /* ovf_pmc14: bits 14, ro. IA32_PMC14 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc14_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC14_MASK) | ((x << 14) & PMREGS_U64(0x0000000000004000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC14_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc14_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5149,7 +5149,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc14_set_checked(uint64_t *
 
 /* ovf_pmc15: bits 15, ro. IA32_PMC15 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc15_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC15_MASK) | ((x << 15) & PMREGS_U64(0x0000000000008000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC15_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc15_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5160,7 +5160,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc15_set_checked(uint64_t *
 
 /* ovf_pmc16: bits 16, ro. IA32_PMC16 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc16_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC16_MASK) | ((x << 16) & PMREGS_U64(0x0000000000010000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC16_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc16_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5171,7 +5171,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc16_set_checked(uint64_t *
 
 /* ovf_pmc17: bits 17, ro. IA32_PMC17 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc17_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC17_MASK) | ((x << 17) & PMREGS_U64(0x0000000000020000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC17_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc17_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5182,7 +5182,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc17_set_checked(uint64_t *
 
 /* ovf_pmc18: bits 18, ro. IA32_PMC18 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc18_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC18_MASK) | ((x << 18) & PMREGS_U64(0x0000000000040000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC18_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc18_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5193,7 +5193,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc18_set_checked(uint64_t *
 
 /* ovf_pmc19: bits 19, ro. IA32_PMC19 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc19_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC19_MASK) | ((x << 19) & PMREGS_U64(0x0000000000080000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC19_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc19_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5204,7 +5204,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc19_set_checked(uint64_t *
 
 /* ovf_pmc20: bits 20, ro. IA32_PMC20 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc20_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC20_MASK) | ((x << 20) & PMREGS_U64(0x0000000000100000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC20_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc20_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5215,7 +5215,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc20_set_checked(uint64_t *
 
 /* ovf_pmc21: bits 21, ro. IA32_PMC21 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc21_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC21_MASK) | ((x << 21) & PMREGS_U64(0x0000000000200000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC21_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc21_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5226,7 +5226,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc21_set_checked(uint64_t *
 
 /* ovf_pmc22: bits 22, ro. IA32_PMC22 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc22_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC22_MASK) | ((x << 22) & PMREGS_U64(0x0000000000400000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC22_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc22_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5237,7 +5237,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc22_set_checked(uint64_t *
 
 /* ovf_pmc23: bits 23, ro. IA32_PMC23 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc23_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC23_MASK) | ((x << 23) & PMREGS_U64(0x0000000000800000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC23_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc23_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5248,7 +5248,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc23_set_checked(uint64_t *
 
 /* ovf_pmc24: bits 24, ro. IA32_PMC24 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc24_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC24_MASK) | ((x << 24) & PMREGS_U64(0x0000000001000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC24_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc24_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5259,7 +5259,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc24_set_checked(uint64_t *
 
 /* ovf_pmc25: bits 25, ro. IA32_PMC25 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc25_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC25_MASK) | ((x << 25) & PMREGS_U64(0x0000000002000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC25_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc25_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5270,7 +5270,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc25_set_checked(uint64_t *
 
 /* ovf_pmc26: bits 26, ro. IA32_PMC26 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc26_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC26_MASK) | ((x << 26) & PMREGS_U64(0x0000000004000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC26_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc26_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5281,7 +5281,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc26_set_checked(uint64_t *
 
 /* ovf_pmc27: bits 27, ro. IA32_PMC27 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc27_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC27_MASK) | ((x << 27) & PMREGS_U64(0x0000000008000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC27_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc27_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5292,7 +5292,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc27_set_checked(uint64_t *
 
 /* ovf_pmc28: bits 28, ro. IA32_PMC28 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc28_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC28_MASK) | ((x << 28) & PMREGS_U64(0x0000000010000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC28_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc28_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5303,7 +5303,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc28_set_checked(uint64_t *
 
 /* ovf_pmc29: bits 29, ro. IA32_PMC29 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc29_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC29_MASK) | ((x << 29) & PMREGS_U64(0x0000000020000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC29_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc29_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5314,7 +5314,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc29_set_checked(uint64_t *
 
 /* ovf_pmc30: bits 30, ro. IA32_PMC30 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc30_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC30_MASK) | ((x << 30) & PMREGS_U64(0x0000000040000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC30_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc30_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5325,7 +5325,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc30_set_checked(uint64_t *
 
 /* ovf_pmc31: bits 31, ro. IA32_PMC31 overflowed */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc31_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC31_MASK) | ((x << 31) & PMREGS_U64(0x0000000080000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC31_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
 static inline int pmregs_x86_perf_global_status_ovf_pmc31_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5336,7 +5336,7 @@ static inline int pmregs_x86_perf_global_status_ovf_pmc31_set_checked(uint64_t *
 
 /* ovf_fixed0: bits 32, ro. IA32_FIXED_CTR0 overflowed (version 2+) */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED0_MASK) | ((x << 32) & PMREGS_U64(0x0000000100000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
 static inline int pmregs_x86_perf_global_status_ovf_fixed0_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5347,7 +5347,7 @@ static inline int pmregs_x86_perf_global_status_ovf_fixed0_set_checked(uint64_t 
 
 /* ovf_fixed1: bits 33, ro. IA32_FIXED_CTR1 overflowed (version 2+) */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed1_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED1_MASK) | ((x << 33) & PMREGS_U64(0x0000000200000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
 static inline int pmregs_x86_perf_global_status_ovf_fixed1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5358,7 +5358,7 @@ static inline int pmregs_x86_perf_global_status_ovf_fixed1_set_checked(uint64_t 
 
 /* ovf_fixed2: bits 34, ro. IA32_FIXED_CTR2 overflowed (version 2+) */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed2_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED2_MASK) | ((x << 34) & PMREGS_U64(0x0000000400000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
 static inline int pmregs_x86_perf_global_status_ovf_fixed2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5369,7 +5369,7 @@ static inline int pmregs_x86_perf_global_status_ovf_fixed2_set_checked(uint64_t 
 
 /* ovf_fixed3: bits 35, ro. IA32_FIXED_CTR3 overflowed (version 2+) */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed3_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED3_MASK) | ((x << 35) & PMREGS_U64(0x0000000800000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
 static inline int pmregs_x86_perf_global_status_ovf_fixed3_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5380,7 +5380,7 @@ static inline int pmregs_x86_perf_global_status_ovf_fixed3_set_checked(uint64_t 
 
 /* perf_metrics_ovf: bits 48, ro. PERF_METRICS overflowed (LINUX) */
 static inline uint64_t pmregs_x86_perf_global_status_perf_metrics_ovf_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_PERF_METRICS_OVF_MASK) | ((x << 48) & PMREGS_U64(0x0001000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_PERF_METRICS_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
 static inline int pmregs_x86_perf_global_status_perf_metrics_ovf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5391,7 +5391,7 @@ static inline int pmregs_x86_perf_global_status_perf_metrics_ovf_set_checked(uin
 
 /* trace_topa_pmi: bits 55, ro. Intel PT ToPA PMI pending */
 static inline uint64_t pmregs_x86_perf_global_status_trace_topa_pmi_get(uint64_t v) { return ((v >> 55) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_TRACE_TOPA_PMI_MASK) | ((x << 55) & PMREGS_U64(0x0080000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_TRACE_TOPA_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 55); }
 static inline int pmregs_x86_perf_global_status_trace_topa_pmi_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5402,7 +5402,7 @@ static inline int pmregs_x86_perf_global_status_trace_topa_pmi_set_checked(uint6
 
 /* lbr_frz: bits 58, ro. LBRs frozen by a PMI (version 4+, streamlined freeze) */
 static inline uint64_t pmregs_x86_perf_global_status_lbr_frz_get(uint64_t v) { return ((v >> 58) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_lbr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_LBR_FRZ_MASK) | ((x << 58) & PMREGS_U64(0x0400000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_lbr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_LBR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 58); }
 static inline int pmregs_x86_perf_global_status_lbr_frz_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5413,7 +5413,7 @@ static inline int pmregs_x86_perf_global_status_lbr_frz_set_checked(uint64_t *v,
 
 /* ctr_frz: bits 59, ro. Counters frozen by a PMI (version 4+, streamlined freeze) */
 static inline uint64_t pmregs_x86_perf_global_status_ctr_frz_get(uint64_t v) { return ((v >> 59) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ctr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_CTR_FRZ_MASK) | ((x << 59) & PMREGS_U64(0x0800000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ctr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_CTR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 59); }
 static inline int pmregs_x86_perf_global_status_ctr_frz_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5424,7 +5424,7 @@ static inline int pmregs_x86_perf_global_status_ctr_frz_set_checked(uint64_t *v,
 
 /* asci: bits 60, ro. Counters stopped by an SGX enclave (ASCI; LINUX calls it ASIF) */
 static inline uint64_t pmregs_x86_perf_global_status_asci_get(uint64_t v) { return ((v >> 60) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_asci_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_ASCI_MASK) | ((x << 60) & PMREGS_U64(0x1000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_asci_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_ASCI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 60); }
 static inline int pmregs_x86_perf_global_status_asci_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5435,7 +5435,7 @@ static inline int pmregs_x86_perf_global_status_asci_set_checked(uint64_t *v, ui
 
 /* ovf_uncore: bits 61, ro. Uncore counter overflow (version 3+) */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_uncore_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_UNCORE_MASK) | ((x << 61) & PMREGS_U64(0x2000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_UNCORE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
 static inline int pmregs_x86_perf_global_status_ovf_uncore_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5446,7 +5446,7 @@ static inline int pmregs_x86_perf_global_status_ovf_uncore_set_checked(uint64_t 
 
 /* ovf_buf: bits 62, ro. DS buffer (PEBS) reached its threshold (OvfBuf / OvfBuffer / OvfDSBuffer) */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_buf_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_BUF_MASK) | ((x << 62) & PMREGS_U64(0x4000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_BUF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
 static inline int pmregs_x86_perf_global_status_ovf_buf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5457,7 +5457,7 @@ static inline int pmregs_x86_perf_global_status_ovf_buf_set_checked(uint64_t *v,
 
 /* cond_chgd: bits 63, ro. Performance-monitoring configuration changed */
 static inline uint64_t pmregs_x86_perf_global_status_cond_chgd_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_cond_chgd_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_COND_CHGD_MASK) | ((x << 63) & PMREGS_U64(0x8000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_cond_chgd_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_COND_CHGD_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
 static inline int pmregs_x86_perf_global_status_cond_chgd_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5795,7 +5795,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc0_set_checked(uint6
 
 /* ovf_pmc1: bits 1, wo. Write 1 to clear Ovf_PMC1 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC1_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5806,7 +5806,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc1_set_checked(uint6
 
 /* ovf_pmc2: bits 2, wo. Write 1 to clear Ovf_PMC2 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC2_MASK) | ((x << 2) & PMREGS_U64(0x0000000000000004)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5817,7 +5817,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc2_set_checked(uint6
 
 /* ovf_pmc3: bits 3, wo. Write 1 to clear Ovf_PMC3 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC3_MASK) | ((x << 3) & PMREGS_U64(0x0000000000000008)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc3_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5828,7 +5828,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc3_set_checked(uint6
 
 /* ovf_pmc4: bits 4, wo. Write 1 to clear Ovf_PMC4 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC4_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc4_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5839,7 +5839,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc4_set_checked(uint6
 
 /* ovf_pmc5: bits 5, wo. Write 1 to clear Ovf_PMC5 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC5_MASK) | ((x << 5) & PMREGS_U64(0x0000000000000020)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc5_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5850,7 +5850,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc5_set_checked(uint6
 
 /* ovf_pmc6: bits 6, wo. Write 1 to clear Ovf_PMC6 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc6_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC6_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC6_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc6_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5861,7 +5861,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc6_set_checked(uint6
 
 /* ovf_pmc7: bits 7, wo. Write 1 to clear Ovf_PMC7 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc7_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC7_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC7_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc7_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5872,7 +5872,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc7_set_checked(uint6
 
 /* ovf_pmc8: bits 8, wo. Write 1 to clear Ovf_PMC8 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC8_MASK) | ((x << 8) & PMREGS_U64(0x0000000000000100)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC8_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc8_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5883,7 +5883,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc8_set_checked(uint6
 
 /* ovf_pmc9: bits 9, wo. Write 1 to clear Ovf_PMC9 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc9_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC9_MASK) | ((x << 9) & PMREGS_U64(0x0000000000000200)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC9_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc9_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5894,7 +5894,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc9_set_checked(uint6
 
 /* ovf_pmc10: bits 10, wo. Write 1 to clear Ovf_PMC10 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc10_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC10_MASK) | ((x << 10) & PMREGS_U64(0x0000000000000400)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC10_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc10_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5905,7 +5905,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc10_set_checked(uint
 
 /* ovf_pmc11: bits 11, wo. Write 1 to clear Ovf_PMC11 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc11_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC11_MASK) | ((x << 11) & PMREGS_U64(0x0000000000000800)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC11_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc11_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5916,7 +5916,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc11_set_checked(uint
 
 /* ovf_pmc12: bits 12, wo. Write 1 to clear Ovf_PMC12 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc12_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC12_MASK) | ((x << 12) & PMREGS_U64(0x0000000000001000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC12_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc12_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5927,7 +5927,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc12_set_checked(uint
 
 /* ovf_pmc13: bits 13, wo. Write 1 to clear Ovf_PMC13 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC13_MASK) | ((x << 13) & PMREGS_U64(0x0000000000002000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC13_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc13_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5938,7 +5938,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc13_set_checked(uint
 
 /* ovf_pmc14: bits 14, wo. Write 1 to clear Ovf_PMC14 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc14_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC14_MASK) | ((x << 14) & PMREGS_U64(0x0000000000004000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC14_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc14_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5949,7 +5949,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc14_set_checked(uint
 
 /* ovf_pmc15: bits 15, wo. Write 1 to clear Ovf_PMC15 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc15_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC15_MASK) | ((x << 15) & PMREGS_U64(0x0000000000008000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC15_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc15_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5960,7 +5960,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc15_set_checked(uint
 
 /* ovf_pmc16: bits 16, wo. Write 1 to clear Ovf_PMC16 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc16_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC16_MASK) | ((x << 16) & PMREGS_U64(0x0000000000010000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC16_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc16_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5971,7 +5971,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc16_set_checked(uint
 
 /* ovf_pmc17: bits 17, wo. Write 1 to clear Ovf_PMC17 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc17_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC17_MASK) | ((x << 17) & PMREGS_U64(0x0000000000020000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC17_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc17_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5982,7 +5982,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc17_set_checked(uint
 
 /* ovf_pmc18: bits 18, wo. Write 1 to clear Ovf_PMC18 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc18_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC18_MASK) | ((x << 18) & PMREGS_U64(0x0000000000040000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC18_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc18_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -5993,7 +5993,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc18_set_checked(uint
 
 /* ovf_pmc19: bits 19, wo. Write 1 to clear Ovf_PMC19 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc19_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC19_MASK) | ((x << 19) & PMREGS_U64(0x0000000000080000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC19_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc19_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6004,7 +6004,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc19_set_checked(uint
 
 /* ovf_pmc20: bits 20, wo. Write 1 to clear Ovf_PMC20 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc20_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC20_MASK) | ((x << 20) & PMREGS_U64(0x0000000000100000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC20_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc20_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6015,7 +6015,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc20_set_checked(uint
 
 /* ovf_pmc21: bits 21, wo. Write 1 to clear Ovf_PMC21 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc21_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC21_MASK) | ((x << 21) & PMREGS_U64(0x0000000000200000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC21_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc21_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6026,7 +6026,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc21_set_checked(uint
 
 /* ovf_pmc22: bits 22, wo. Write 1 to clear Ovf_PMC22 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc22_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC22_MASK) | ((x << 22) & PMREGS_U64(0x0000000000400000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC22_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc22_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6037,7 +6037,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc22_set_checked(uint
 
 /* ovf_pmc23: bits 23, wo. Write 1 to clear Ovf_PMC23 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc23_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC23_MASK) | ((x << 23) & PMREGS_U64(0x0000000000800000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC23_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc23_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6048,7 +6048,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc23_set_checked(uint
 
 /* ovf_pmc24: bits 24, wo. Write 1 to clear Ovf_PMC24 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc24_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC24_MASK) | ((x << 24) & PMREGS_U64(0x0000000001000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC24_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc24_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6059,7 +6059,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc24_set_checked(uint
 
 /* ovf_pmc25: bits 25, wo. Write 1 to clear Ovf_PMC25 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc25_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC25_MASK) | ((x << 25) & PMREGS_U64(0x0000000002000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC25_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc25_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6070,7 +6070,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc25_set_checked(uint
 
 /* ovf_pmc26: bits 26, wo. Write 1 to clear Ovf_PMC26 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc26_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC26_MASK) | ((x << 26) & PMREGS_U64(0x0000000004000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC26_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc26_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6081,7 +6081,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc26_set_checked(uint
 
 /* ovf_pmc27: bits 27, wo. Write 1 to clear Ovf_PMC27 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc27_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC27_MASK) | ((x << 27) & PMREGS_U64(0x0000000008000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC27_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc27_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6092,7 +6092,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc27_set_checked(uint
 
 /* ovf_pmc28: bits 28, wo. Write 1 to clear Ovf_PMC28 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc28_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC28_MASK) | ((x << 28) & PMREGS_U64(0x0000000010000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC28_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc28_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6103,7 +6103,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc28_set_checked(uint
 
 /* ovf_pmc29: bits 29, wo. Write 1 to clear Ovf_PMC29 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc29_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC29_MASK) | ((x << 29) & PMREGS_U64(0x0000000020000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC29_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc29_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6114,7 +6114,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc29_set_checked(uint
 
 /* ovf_pmc30: bits 30, wo. Write 1 to clear Ovf_PMC30 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc30_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC30_MASK) | ((x << 30) & PMREGS_U64(0x0000000040000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC30_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc30_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6125,7 +6125,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc30_set_checked(uint
 
 /* ovf_pmc31: bits 31, wo. Write 1 to clear Ovf_PMC31 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc31_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC31_MASK) | ((x << 31) & PMREGS_U64(0x0000000080000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC31_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_pmc31_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6136,7 +6136,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_pmc31_set_checked(uint
 
 /* ovf_fixed0: bits 32, wo. Write 1 to clear Ovf_FixedCtr0 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED0_MASK) | ((x << 32) & PMREGS_U64(0x0000000100000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_fixed0_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6147,7 +6147,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_fixed0_set_checked(uin
 
 /* ovf_fixed1: bits 33, wo. Write 1 to clear Ovf_FixedCtr1 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed1_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED1_MASK) | ((x << 33) & PMREGS_U64(0x0000000200000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_fixed1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6158,7 +6158,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_fixed1_set_checked(uin
 
 /* ovf_fixed2: bits 34, wo. Write 1 to clear Ovf_FixedCtr2 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed2_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED2_MASK) | ((x << 34) & PMREGS_U64(0x0000000400000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_fixed2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6169,7 +6169,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_fixed2_set_checked(uin
 
 /* ovf_fixed3: bits 35, wo. Write 1 to clear Ovf_FixedCtr3 */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed3_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED3_MASK) | ((x << 35) & PMREGS_U64(0x0000000800000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_fixed3_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6180,7 +6180,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_fixed3_set_checked(uin
 
 /* perf_metrics_ovf: bits 48, wo. Write 1 to clear the PERF_METRICS overflow (LINUX) */
 static inline uint64_t pmregs_x86_perf_global_status_reset_perf_metrics_ovf_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_PERF_METRICS_OVF_MASK) | ((x << 48) & PMREGS_U64(0x0001000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_PERF_METRICS_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
 static inline int pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6191,7 +6191,7 @@ static inline int pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set_check
 
 /* trace_topa_pmi: bits 55, wo. Write 1 to clear Trace_ToPA_PMI */
 static inline uint64_t pmregs_x86_perf_global_status_reset_trace_topa_pmi_get(uint64_t v) { return ((v >> 55) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_TRACE_TOPA_PMI_MASK) | ((x << 55) & PMREGS_U64(0x0080000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_TRACE_TOPA_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 55); }
 static inline int pmregs_x86_perf_global_status_reset_trace_topa_pmi_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6202,7 +6202,7 @@ static inline int pmregs_x86_perf_global_status_reset_trace_topa_pmi_set_checked
 
 /* lbr_frz: bits 58, wo. Write 1 to clear LBR_Frz (resumes LBR recording) */
 static inline uint64_t pmregs_x86_perf_global_status_reset_lbr_frz_get(uint64_t v) { return ((v >> 58) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_lbr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_LBR_FRZ_MASK) | ((x << 58) & PMREGS_U64(0x0400000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_lbr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_LBR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 58); }
 static inline int pmregs_x86_perf_global_status_reset_lbr_frz_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6213,7 +6213,7 @@ static inline int pmregs_x86_perf_global_status_reset_lbr_frz_set_checked(uint64
 
 /* ctr_frz: bits 59, wo. Write 1 to clear CTR_Frz (resumes counting) */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ctr_frz_get(uint64_t v) { return ((v >> 59) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ctr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_CTR_FRZ_MASK) | ((x << 59) & PMREGS_U64(0x0800000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ctr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_CTR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 59); }
 static inline int pmregs_x86_perf_global_status_reset_ctr_frz_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6224,7 +6224,7 @@ static inline int pmregs_x86_perf_global_status_reset_ctr_frz_set_checked(uint64
 
 /* asci: bits 60, wo. Write 1 to clear ASCI */
 static inline uint64_t pmregs_x86_perf_global_status_reset_asci_get(uint64_t v) { return ((v >> 60) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_asci_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_ASCI_MASK) | ((x << 60) & PMREGS_U64(0x1000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_asci_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_ASCI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 60); }
 static inline int pmregs_x86_perf_global_status_reset_asci_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6235,7 +6235,7 @@ static inline int pmregs_x86_perf_global_status_reset_asci_set_checked(uint64_t 
 
 /* ovf_uncore: bits 61, wo. Write 1 to clear Ovf_Uncore */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_uncore_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_UNCORE_MASK) | ((x << 61) & PMREGS_U64(0x2000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_UNCORE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_uncore_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6246,7 +6246,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_uncore_set_checked(uin
 
 /* ovf_buf: bits 62, wo. Write 1 to clear OvfBuf */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_buf_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_BUF_MASK) | ((x << 62) & PMREGS_U64(0x4000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_BUF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
 static inline int pmregs_x86_perf_global_status_reset_ovf_buf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6257,7 +6257,7 @@ static inline int pmregs_x86_perf_global_status_reset_ovf_buf_set_checked(uint64
 
 /* cond_chgd: bits 63, wo. Write 1 to clear CondChgd */
 static inline uint64_t pmregs_x86_perf_global_status_reset_cond_chgd_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_cond_chgd_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_COND_CHGD_MASK) | ((x << 63) & PMREGS_U64(0x8000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_reset_cond_chgd_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_COND_CHGD_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
 static inline int pmregs_x86_perf_global_status_reset_cond_chgd_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6592,7 +6592,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set_checked(uint64_t 
 
 /* ovf_pmc1: bits 1, wo. Write 1 to clear Ovf_PMC1 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC1_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6603,7 +6603,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set_checked(uint64_t 
 
 /* ovf_pmc2: bits 2, wo. Write 1 to clear Ovf_PMC2 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC2_MASK) | ((x << 2) & PMREGS_U64(0x0000000000000004)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6614,7 +6614,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set_checked(uint64_t 
 
 /* ovf_pmc3: bits 3, wo. Write 1 to clear Ovf_PMC3 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC3_MASK) | ((x << 3) & PMREGS_U64(0x0000000000000008)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6625,7 +6625,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set_checked(uint64_t 
 
 /* ovf_pmc4: bits 4, wo. Write 1 to clear Ovf_PMC4 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC4_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6636,7 +6636,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set_checked(uint64_t 
 
 /* ovf_pmc5: bits 5, wo. Write 1 to clear Ovf_PMC5 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC5_MASK) | ((x << 5) & PMREGS_U64(0x0000000000000020)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6647,7 +6647,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set_checked(uint64_t 
 
 /* ovf_pmc6: bits 6, wo. Write 1 to clear Ovf_PMC6 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC6_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC6_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6658,7 +6658,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set_checked(uint64_t 
 
 /* ovf_pmc7: bits 7, wo. Write 1 to clear Ovf_PMC7 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC7_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC7_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6669,7 +6669,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set_checked(uint64_t 
 
 /* ovf_pmc8: bits 8, wo. Write 1 to clear Ovf_PMC8 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC8_MASK) | ((x << 8) & PMREGS_U64(0x0000000000000100)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC8_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6680,7 +6680,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set_checked(uint64_t 
 
 /* ovf_pmc9: bits 9, wo. Write 1 to clear Ovf_PMC9 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC9_MASK) | ((x << 9) & PMREGS_U64(0x0000000000000200)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC9_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6691,7 +6691,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set_checked(uint64_t 
 
 /* ovf_pmc10: bits 10, wo. Write 1 to clear Ovf_PMC10 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC10_MASK) | ((x << 10) & PMREGS_U64(0x0000000000000400)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC10_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6702,7 +6702,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set_checked(uint64_t
 
 /* ovf_pmc11: bits 11, wo. Write 1 to clear Ovf_PMC11 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC11_MASK) | ((x << 11) & PMREGS_U64(0x0000000000000800)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC11_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6713,7 +6713,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set_checked(uint64_t
 
 /* ovf_pmc12: bits 12, wo. Write 1 to clear Ovf_PMC12 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC12_MASK) | ((x << 12) & PMREGS_U64(0x0000000000001000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC12_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6724,7 +6724,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set_checked(uint64_t
 
 /* ovf_pmc13: bits 13, wo. Write 1 to clear Ovf_PMC13 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC13_MASK) | ((x << 13) & PMREGS_U64(0x0000000000002000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC13_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6735,7 +6735,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set_checked(uint64_t
 
 /* ovf_pmc14: bits 14, wo. Write 1 to clear Ovf_PMC14 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC14_MASK) | ((x << 14) & PMREGS_U64(0x0000000000004000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC14_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6746,7 +6746,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set_checked(uint64_t
 
 /* ovf_pmc15: bits 15, wo. Write 1 to clear Ovf_PMC15 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC15_MASK) | ((x << 15) & PMREGS_U64(0x0000000000008000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC15_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6757,7 +6757,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set_checked(uint64_t
 
 /* ovf_pmc16: bits 16, wo. Write 1 to clear Ovf_PMC16 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC16_MASK) | ((x << 16) & PMREGS_U64(0x0000000000010000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC16_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6768,7 +6768,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set_checked(uint64_t
 
 /* ovf_pmc17: bits 17, wo. Write 1 to clear Ovf_PMC17 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC17_MASK) | ((x << 17) & PMREGS_U64(0x0000000000020000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC17_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6779,7 +6779,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set_checked(uint64_t
 
 /* ovf_pmc18: bits 18, wo. Write 1 to clear Ovf_PMC18 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC18_MASK) | ((x << 18) & PMREGS_U64(0x0000000000040000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC18_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6790,7 +6790,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set_checked(uint64_t
 
 /* ovf_pmc19: bits 19, wo. Write 1 to clear Ovf_PMC19 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC19_MASK) | ((x << 19) & PMREGS_U64(0x0000000000080000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC19_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6801,7 +6801,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set_checked(uint64_t
 
 /* ovf_pmc20: bits 20, wo. Write 1 to clear Ovf_PMC20 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC20_MASK) | ((x << 20) & PMREGS_U64(0x0000000000100000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC20_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6812,7 +6812,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set_checked(uint64_t
 
 /* ovf_pmc21: bits 21, wo. Write 1 to clear Ovf_PMC21 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC21_MASK) | ((x << 21) & PMREGS_U64(0x0000000000200000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC21_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6823,7 +6823,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set_checked(uint64_t
 
 /* ovf_pmc22: bits 22, wo. Write 1 to clear Ovf_PMC22 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC22_MASK) | ((x << 22) & PMREGS_U64(0x0000000000400000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC22_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6834,7 +6834,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set_checked(uint64_t
 
 /* ovf_pmc23: bits 23, wo. Write 1 to clear Ovf_PMC23 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC23_MASK) | ((x << 23) & PMREGS_U64(0x0000000000800000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC23_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6845,7 +6845,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set_checked(uint64_t
 
 /* ovf_pmc24: bits 24, wo. Write 1 to clear Ovf_PMC24 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC24_MASK) | ((x << 24) & PMREGS_U64(0x0000000001000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC24_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6856,7 +6856,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set_checked(uint64_t
 
 /* ovf_pmc25: bits 25, wo. Write 1 to clear Ovf_PMC25 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC25_MASK) | ((x << 25) & PMREGS_U64(0x0000000002000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC25_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6867,7 +6867,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set_checked(uint64_t
 
 /* ovf_pmc26: bits 26, wo. Write 1 to clear Ovf_PMC26 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC26_MASK) | ((x << 26) & PMREGS_U64(0x0000000004000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC26_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6878,7 +6878,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set_checked(uint64_t
 
 /* ovf_pmc27: bits 27, wo. Write 1 to clear Ovf_PMC27 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC27_MASK) | ((x << 27) & PMREGS_U64(0x0000000008000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC27_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6889,7 +6889,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set_checked(uint64_t
 
 /* ovf_pmc28: bits 28, wo. Write 1 to clear Ovf_PMC28 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC28_MASK) | ((x << 28) & PMREGS_U64(0x0000000010000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC28_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6900,7 +6900,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set_checked(uint64_t
 
 /* ovf_pmc29: bits 29, wo. Write 1 to clear Ovf_PMC29 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC29_MASK) | ((x << 29) & PMREGS_U64(0x0000000020000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC29_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6911,7 +6911,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set_checked(uint64_t
 
 /* ovf_pmc30: bits 30, wo. Write 1 to clear Ovf_PMC30 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC30_MASK) | ((x << 30) & PMREGS_U64(0x0000000040000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC30_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6922,7 +6922,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set_checked(uint64_t
 
 /* ovf_pmc31: bits 31, wo. Write 1 to clear Ovf_PMC31 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC31_MASK) | ((x << 31) & PMREGS_U64(0x0000000080000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC31_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6933,7 +6933,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set_checked(uint64_t
 
 /* ovf_fixed0: bits 32, wo. Write 1 to clear Ovf_FixedCtr0 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED0_MASK) | ((x << 32) & PMREGS_U64(0x0000000100000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6944,7 +6944,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set_checked(uint64_
 
 /* ovf_fixed1: bits 33, wo. Write 1 to clear Ovf_FixedCtr1 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED1_MASK) | ((x << 33) & PMREGS_U64(0x0000000200000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6955,7 +6955,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set_checked(uint64_
 
 /* ovf_fixed2: bits 34, wo. Write 1 to clear Ovf_FixedCtr2 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED2_MASK) | ((x << 34) & PMREGS_U64(0x0000000400000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6966,7 +6966,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set_checked(uint64_
 
 /* ovf_fixed3: bits 35, wo. Write 1 to clear Ovf_FixedCtr3 */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED3_MASK) | ((x << 35) & PMREGS_U64(0x0000000800000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6977,7 +6977,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set_checked(uint64_
 
 /* perf_metrics_ovf: bits 48, wo. Write 1 to clear the PERF_METRICS overflow (LINUX) */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_PERF_METRICS_OVF_MASK) | ((x << 48) & PMREGS_U64(0x0001000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_PERF_METRICS_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6988,7 +6988,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set_checked(u
 
 /* trace_topa_pmi: bits 55, wo. Write 1 to clear Trace_ToPA_PMI */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_get(uint64_t v) { return ((v >> 55) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_TRACE_TOPA_PMI_MASK) | ((x << 55) & PMREGS_U64(0x0080000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_TRACE_TOPA_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 55); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -6999,7 +6999,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set_checked(uin
 
 /* ovf_uncore: bits 61, wo. Write 1 to clear Ovf_Uncore */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_UNCORE_MASK) | ((x << 61) & PMREGS_U64(0x2000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_UNCORE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7010,7 +7010,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set_checked(uint64_
 
 /* ovf_buf: bits 62, wo. Write 1 to clear OvfBuf */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_buf_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_BUF_MASK) | ((x << 62) & PMREGS_U64(0x4000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_BUF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7021,7 +7021,7 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set_checked(uint64_t *
 
 /* cond_chgd: bits 63, wo. Write 1 to clear CondChgd */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_cond_chgd_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_COND_CHGD_MASK) | ((x << 63) & PMREGS_U64(0x8000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_COND_CHGD_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
 static inline int pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7343,7 +7343,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc0_set_checked(uint64_
 
 /* ovf_pmc1: bits 1, wo. Write 1 to clear Ovf_PMC1 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC1_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7354,7 +7354,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc1_set_checked(uint64_
 
 /* ovf_pmc2: bits 2, wo. Write 1 to clear Ovf_PMC2 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC2_MASK) | ((x << 2) & PMREGS_U64(0x0000000000000004)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7365,7 +7365,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc2_set_checked(uint64_
 
 /* ovf_pmc3: bits 3, wo. Write 1 to clear Ovf_PMC3 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC3_MASK) | ((x << 3) & PMREGS_U64(0x0000000000000008)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc3_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7376,7 +7376,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc3_set_checked(uint64_
 
 /* ovf_pmc4: bits 4, wo. Write 1 to clear Ovf_PMC4 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC4_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc4_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7387,7 +7387,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc4_set_checked(uint64_
 
 /* ovf_pmc5: bits 5, wo. Write 1 to clear Ovf_PMC5 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC5_MASK) | ((x << 5) & PMREGS_U64(0x0000000000000020)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc5_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7398,7 +7398,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc5_set_checked(uint64_
 
 /* ovf_pmc6: bits 6, wo. Write 1 to clear Ovf_PMC6 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc6_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC6_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC6_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc6_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7409,7 +7409,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc6_set_checked(uint64_
 
 /* ovf_pmc7: bits 7, wo. Write 1 to clear Ovf_PMC7 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc7_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC7_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC7_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc7_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7420,7 +7420,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc7_set_checked(uint64_
 
 /* ovf_pmc8: bits 8, wo. Write 1 to clear Ovf_PMC8 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC8_MASK) | ((x << 8) & PMREGS_U64(0x0000000000000100)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC8_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc8_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7431,7 +7431,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc8_set_checked(uint64_
 
 /* ovf_pmc9: bits 9, wo. Write 1 to clear Ovf_PMC9 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc9_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC9_MASK) | ((x << 9) & PMREGS_U64(0x0000000000000200)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC9_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc9_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7442,7 +7442,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc9_set_checked(uint64_
 
 /* ovf_pmc10: bits 10, wo. Write 1 to clear Ovf_PMC10 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc10_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC10_MASK) | ((x << 10) & PMREGS_U64(0x0000000000000400)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC10_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc10_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7453,7 +7453,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc10_set_checked(uint64
 
 /* ovf_pmc11: bits 11, wo. Write 1 to clear Ovf_PMC11 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc11_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC11_MASK) | ((x << 11) & PMREGS_U64(0x0000000000000800)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC11_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc11_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7464,7 +7464,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc11_set_checked(uint64
 
 /* ovf_pmc12: bits 12, wo. Write 1 to clear Ovf_PMC12 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc12_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC12_MASK) | ((x << 12) & PMREGS_U64(0x0000000000001000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC12_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc12_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7475,7 +7475,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc12_set_checked(uint64
 
 /* ovf_pmc13: bits 13, wo. Write 1 to clear Ovf_PMC13 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC13_MASK) | ((x << 13) & PMREGS_U64(0x0000000000002000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC13_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc13_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7486,7 +7486,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc13_set_checked(uint64
 
 /* ovf_pmc14: bits 14, wo. Write 1 to clear Ovf_PMC14 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc14_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC14_MASK) | ((x << 14) & PMREGS_U64(0x0000000000004000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC14_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc14_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7497,7 +7497,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc14_set_checked(uint64
 
 /* ovf_pmc15: bits 15, wo. Write 1 to clear Ovf_PMC15 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc15_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC15_MASK) | ((x << 15) & PMREGS_U64(0x0000000000008000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC15_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc15_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7508,7 +7508,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc15_set_checked(uint64
 
 /* ovf_pmc16: bits 16, wo. Write 1 to clear Ovf_PMC16 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc16_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC16_MASK) | ((x << 16) & PMREGS_U64(0x0000000000010000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC16_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc16_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7519,7 +7519,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc16_set_checked(uint64
 
 /* ovf_pmc17: bits 17, wo. Write 1 to clear Ovf_PMC17 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc17_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC17_MASK) | ((x << 17) & PMREGS_U64(0x0000000000020000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC17_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc17_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7530,7 +7530,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc17_set_checked(uint64
 
 /* ovf_pmc18: bits 18, wo. Write 1 to clear Ovf_PMC18 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc18_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC18_MASK) | ((x << 18) & PMREGS_U64(0x0000000000040000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC18_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc18_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7541,7 +7541,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc18_set_checked(uint64
 
 /* ovf_pmc19: bits 19, wo. Write 1 to clear Ovf_PMC19 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc19_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC19_MASK) | ((x << 19) & PMREGS_U64(0x0000000000080000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC19_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc19_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7552,7 +7552,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc19_set_checked(uint64
 
 /* ovf_pmc20: bits 20, wo. Write 1 to clear Ovf_PMC20 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc20_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC20_MASK) | ((x << 20) & PMREGS_U64(0x0000000000100000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC20_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc20_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7563,7 +7563,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc20_set_checked(uint64
 
 /* ovf_pmc21: bits 21, wo. Write 1 to clear Ovf_PMC21 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc21_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC21_MASK) | ((x << 21) & PMREGS_U64(0x0000000000200000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC21_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc21_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7574,7 +7574,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc21_set_checked(uint64
 
 /* ovf_pmc22: bits 22, wo. Write 1 to clear Ovf_PMC22 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc22_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC22_MASK) | ((x << 22) & PMREGS_U64(0x0000000000400000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC22_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc22_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7585,7 +7585,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc22_set_checked(uint64
 
 /* ovf_pmc23: bits 23, wo. Write 1 to clear Ovf_PMC23 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc23_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC23_MASK) | ((x << 23) & PMREGS_U64(0x0000000000800000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC23_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc23_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7596,7 +7596,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc23_set_checked(uint64
 
 /* ovf_pmc24: bits 24, wo. Write 1 to clear Ovf_PMC24 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc24_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC24_MASK) | ((x << 24) & PMREGS_U64(0x0000000001000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC24_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc24_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7607,7 +7607,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc24_set_checked(uint64
 
 /* ovf_pmc25: bits 25, wo. Write 1 to clear Ovf_PMC25 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc25_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC25_MASK) | ((x << 25) & PMREGS_U64(0x0000000002000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC25_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc25_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7618,7 +7618,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc25_set_checked(uint64
 
 /* ovf_pmc26: bits 26, wo. Write 1 to clear Ovf_PMC26 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc26_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC26_MASK) | ((x << 26) & PMREGS_U64(0x0000000004000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC26_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc26_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7629,7 +7629,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc26_set_checked(uint64
 
 /* ovf_pmc27: bits 27, wo. Write 1 to clear Ovf_PMC27 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc27_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC27_MASK) | ((x << 27) & PMREGS_U64(0x0000000008000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC27_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc27_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7640,7 +7640,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc27_set_checked(uint64
 
 /* ovf_pmc28: bits 28, wo. Write 1 to clear Ovf_PMC28 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc28_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC28_MASK) | ((x << 28) & PMREGS_U64(0x0000000010000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC28_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc28_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7651,7 +7651,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc28_set_checked(uint64
 
 /* ovf_pmc29: bits 29, wo. Write 1 to clear Ovf_PMC29 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc29_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC29_MASK) | ((x << 29) & PMREGS_U64(0x0000000020000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC29_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc29_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7662,7 +7662,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc29_set_checked(uint64
 
 /* ovf_pmc30: bits 30, wo. Write 1 to clear Ovf_PMC30 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc30_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC30_MASK) | ((x << 30) & PMREGS_U64(0x0000000040000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC30_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc30_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7673,7 +7673,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc30_set_checked(uint64
 
 /* ovf_pmc31: bits 31, wo. Write 1 to clear Ovf_PMC31 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc31_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC31_MASK) | ((x << 31) & PMREGS_U64(0x0000000080000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC31_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
 static inline int pmregs_x86_perf_global_status_set_ovf_pmc31_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7684,7 +7684,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_pmc31_set_checked(uint64
 
 /* ovf_fixed0: bits 32, wo. Write 1 to clear Ovf_FixedCtr0 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED0_MASK) | ((x << 32) & PMREGS_U64(0x0000000100000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
 static inline int pmregs_x86_perf_global_status_set_ovf_fixed0_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7695,7 +7695,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_fixed0_set_checked(uint6
 
 /* ovf_fixed1: bits 33, wo. Write 1 to clear Ovf_FixedCtr1 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed1_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED1_MASK) | ((x << 33) & PMREGS_U64(0x0000000200000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
 static inline int pmregs_x86_perf_global_status_set_ovf_fixed1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7706,7 +7706,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_fixed1_set_checked(uint6
 
 /* ovf_fixed2: bits 34, wo. Write 1 to clear Ovf_FixedCtr2 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed2_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED2_MASK) | ((x << 34) & PMREGS_U64(0x0000000400000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
 static inline int pmregs_x86_perf_global_status_set_ovf_fixed2_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7717,7 +7717,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_fixed2_set_checked(uint6
 
 /* ovf_fixed3: bits 35, wo. Write 1 to clear Ovf_FixedCtr3 */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed3_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED3_MASK) | ((x << 35) & PMREGS_U64(0x0000000800000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
 static inline int pmregs_x86_perf_global_status_set_ovf_fixed3_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7728,7 +7728,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_fixed3_set_checked(uint6
 
 /* perf_metrics_ovf: bits 48, wo. Write 1 to clear the PERF_METRICS overflow (LINUX) */
 static inline uint64_t pmregs_x86_perf_global_status_set_perf_metrics_ovf_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_PERF_METRICS_OVF_MASK) | ((x << 48) & PMREGS_U64(0x0001000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_PERF_METRICS_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
 static inline int pmregs_x86_perf_global_status_set_perf_metrics_ovf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7739,7 +7739,7 @@ static inline int pmregs_x86_perf_global_status_set_perf_metrics_ovf_set_checked
 
 /* trace_topa_pmi: bits 55, wo. Write 1 to clear Trace_ToPA_PMI */
 static inline uint64_t pmregs_x86_perf_global_status_set_trace_topa_pmi_get(uint64_t v) { return ((v >> 55) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_TRACE_TOPA_PMI_MASK) | ((x << 55) & PMREGS_U64(0x0080000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_TRACE_TOPA_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 55); }
 static inline int pmregs_x86_perf_global_status_set_trace_topa_pmi_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7750,7 +7750,7 @@ static inline int pmregs_x86_perf_global_status_set_trace_topa_pmi_set_checked(u
 
 /* lbr_frz: bits 58, wo. Write 1 to clear LBR_Frz (resumes LBR recording) */
 static inline uint64_t pmregs_x86_perf_global_status_set_lbr_frz_get(uint64_t v) { return ((v >> 58) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_lbr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_LBR_FRZ_MASK) | ((x << 58) & PMREGS_U64(0x0400000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_lbr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_LBR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 58); }
 static inline int pmregs_x86_perf_global_status_set_lbr_frz_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7761,7 +7761,7 @@ static inline int pmregs_x86_perf_global_status_set_lbr_frz_set_checked(uint64_t
 
 /* ctr_frz: bits 59, wo. Write 1 to clear CTR_Frz (resumes counting) */
 static inline uint64_t pmregs_x86_perf_global_status_set_ctr_frz_get(uint64_t v) { return ((v >> 59) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ctr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_CTR_FRZ_MASK) | ((x << 59) & PMREGS_U64(0x0800000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ctr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_CTR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 59); }
 static inline int pmregs_x86_perf_global_status_set_ctr_frz_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7772,7 +7772,7 @@ static inline int pmregs_x86_perf_global_status_set_ctr_frz_set_checked(uint64_t
 
 /* asci: bits 60, wo. Write 1 to clear ASCI */
 static inline uint64_t pmregs_x86_perf_global_status_set_asci_get(uint64_t v) { return ((v >> 60) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_asci_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_ASCI_MASK) | ((x << 60) & PMREGS_U64(0x1000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_asci_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_ASCI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 60); }
 static inline int pmregs_x86_perf_global_status_set_asci_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7783,7 +7783,7 @@ static inline int pmregs_x86_perf_global_status_set_asci_set_checked(uint64_t *v
 
 /* ovf_uncore: bits 61, wo. Write 1 to clear Ovf_Uncore */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_uncore_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_UNCORE_MASK) | ((x << 61) & PMREGS_U64(0x2000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_UNCORE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
 static inline int pmregs_x86_perf_global_status_set_ovf_uncore_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -7794,7 +7794,7 @@ static inline int pmregs_x86_perf_global_status_set_ovf_uncore_set_checked(uint6
 
 /* ovf_buf: bits 62, wo. Write 1 to clear OvfBuf */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_buf_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_BUF_MASK) | ((x << 62) & PMREGS_U64(0x4000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_status_set_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_BUF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
 static inline int pmregs_x86_perf_global_status_set_ovf_buf_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8119,7 +8119,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc0_inuse_set_checked(uint64_t *
 
 /* pmc1_inuse: bits 1, ro. IA32_PERFEVTSEL1[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc1_inuse_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc1_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC1_INUSE_MASK) | ((x << 1) & PMREGS_U64(0x0000000000000002)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc1_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC1_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
 static inline int pmregs_x86_perf_global_inuse_pmc1_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8130,7 +8130,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc1_inuse_set_checked(uint64_t *
 
 /* pmc2_inuse: bits 2, ro. IA32_PERFEVTSEL2[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc2_inuse_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc2_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC2_INUSE_MASK) | ((x << 2) & PMREGS_U64(0x0000000000000004)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc2_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC2_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
 static inline int pmregs_x86_perf_global_inuse_pmc2_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8141,7 +8141,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc2_inuse_set_checked(uint64_t *
 
 /* pmc3_inuse: bits 3, ro. IA32_PERFEVTSEL3[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc3_inuse_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc3_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC3_INUSE_MASK) | ((x << 3) & PMREGS_U64(0x0000000000000008)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc3_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC3_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
 static inline int pmregs_x86_perf_global_inuse_pmc3_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8152,7 +8152,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc3_inuse_set_checked(uint64_t *
 
 /* pmc4_inuse: bits 4, ro. IA32_PERFEVTSEL4[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc4_inuse_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc4_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC4_INUSE_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc4_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC4_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_x86_perf_global_inuse_pmc4_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8163,7 +8163,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc4_inuse_set_checked(uint64_t *
 
 /* pmc5_inuse: bits 5, ro. IA32_PERFEVTSEL5[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc5_inuse_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc5_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC5_INUSE_MASK) | ((x << 5) & PMREGS_U64(0x0000000000000020)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc5_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC5_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
 static inline int pmregs_x86_perf_global_inuse_pmc5_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8174,7 +8174,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc5_inuse_set_checked(uint64_t *
 
 /* pmc6_inuse: bits 6, ro. IA32_PERFEVTSEL6[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc6_inuse_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc6_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC6_INUSE_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc6_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC6_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_x86_perf_global_inuse_pmc6_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8185,7 +8185,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc6_inuse_set_checked(uint64_t *
 
 /* pmc7_inuse: bits 7, ro. IA32_PERFEVTSEL7[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc7_inuse_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc7_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC7_INUSE_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc7_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC7_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_x86_perf_global_inuse_pmc7_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8196,7 +8196,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc7_inuse_set_checked(uint64_t *
 
 /* pmc8_inuse: bits 8, ro. IA32_PERFEVTSEL8[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc8_inuse_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc8_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC8_INUSE_MASK) | ((x << 8) & PMREGS_U64(0x0000000000000100)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc8_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC8_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
 static inline int pmregs_x86_perf_global_inuse_pmc8_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8207,7 +8207,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc8_inuse_set_checked(uint64_t *
 
 /* pmc9_inuse: bits 9, ro. IA32_PERFEVTSEL9[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc9_inuse_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc9_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC9_INUSE_MASK) | ((x << 9) & PMREGS_U64(0x0000000000000200)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc9_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC9_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
 static inline int pmregs_x86_perf_global_inuse_pmc9_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8218,7 +8218,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc9_inuse_set_checked(uint64_t *
 
 /* pmc10_inuse: bits 10, ro. IA32_PERFEVTSEL10[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc10_inuse_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc10_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC10_INUSE_MASK) | ((x << 10) & PMREGS_U64(0x0000000000000400)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc10_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC10_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
 static inline int pmregs_x86_perf_global_inuse_pmc10_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8229,7 +8229,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc10_inuse_set_checked(uint64_t 
 
 /* pmc11_inuse: bits 11, ro. IA32_PERFEVTSEL11[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc11_inuse_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc11_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC11_INUSE_MASK) | ((x << 11) & PMREGS_U64(0x0000000000000800)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc11_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC11_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
 static inline int pmregs_x86_perf_global_inuse_pmc11_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8240,7 +8240,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc11_inuse_set_checked(uint64_t 
 
 /* pmc12_inuse: bits 12, ro. IA32_PERFEVTSEL12[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc12_inuse_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc12_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC12_INUSE_MASK) | ((x << 12) & PMREGS_U64(0x0000000000001000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc12_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC12_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
 static inline int pmregs_x86_perf_global_inuse_pmc12_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8251,7 +8251,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc12_inuse_set_checked(uint64_t 
 
 /* pmc13_inuse: bits 13, ro. IA32_PERFEVTSEL13[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc13_inuse_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc13_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC13_INUSE_MASK) | ((x << 13) & PMREGS_U64(0x0000000000002000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc13_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC13_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
 static inline int pmregs_x86_perf_global_inuse_pmc13_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8262,7 +8262,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc13_inuse_set_checked(uint64_t 
 
 /* pmc14_inuse: bits 14, ro. IA32_PERFEVTSEL14[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc14_inuse_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc14_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC14_INUSE_MASK) | ((x << 14) & PMREGS_U64(0x0000000000004000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc14_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC14_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
 static inline int pmregs_x86_perf_global_inuse_pmc14_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8273,7 +8273,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc14_inuse_set_checked(uint64_t 
 
 /* pmc15_inuse: bits 15, ro. IA32_PERFEVTSEL15[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc15_inuse_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc15_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC15_INUSE_MASK) | ((x << 15) & PMREGS_U64(0x0000000000008000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc15_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC15_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
 static inline int pmregs_x86_perf_global_inuse_pmc15_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8284,7 +8284,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc15_inuse_set_checked(uint64_t 
 
 /* pmc16_inuse: bits 16, ro. IA32_PERFEVTSEL16[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc16_inuse_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc16_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC16_INUSE_MASK) | ((x << 16) & PMREGS_U64(0x0000000000010000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc16_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC16_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
 static inline int pmregs_x86_perf_global_inuse_pmc16_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8295,7 +8295,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc16_inuse_set_checked(uint64_t 
 
 /* pmc17_inuse: bits 17, ro. IA32_PERFEVTSEL17[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc17_inuse_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc17_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC17_INUSE_MASK) | ((x << 17) & PMREGS_U64(0x0000000000020000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc17_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC17_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
 static inline int pmregs_x86_perf_global_inuse_pmc17_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8306,7 +8306,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc17_inuse_set_checked(uint64_t 
 
 /* pmc18_inuse: bits 18, ro. IA32_PERFEVTSEL18[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc18_inuse_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc18_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC18_INUSE_MASK) | ((x << 18) & PMREGS_U64(0x0000000000040000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc18_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC18_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
 static inline int pmregs_x86_perf_global_inuse_pmc18_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8317,7 +8317,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc18_inuse_set_checked(uint64_t 
 
 /* pmc19_inuse: bits 19, ro. IA32_PERFEVTSEL19[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc19_inuse_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc19_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC19_INUSE_MASK) | ((x << 19) & PMREGS_U64(0x0000000000080000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc19_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC19_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
 static inline int pmregs_x86_perf_global_inuse_pmc19_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8328,7 +8328,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc19_inuse_set_checked(uint64_t 
 
 /* pmc20_inuse: bits 20, ro. IA32_PERFEVTSEL20[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc20_inuse_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc20_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC20_INUSE_MASK) | ((x << 20) & PMREGS_U64(0x0000000000100000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc20_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC20_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
 static inline int pmregs_x86_perf_global_inuse_pmc20_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8339,7 +8339,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc20_inuse_set_checked(uint64_t 
 
 /* pmc21_inuse: bits 21, ro. IA32_PERFEVTSEL21[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc21_inuse_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc21_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC21_INUSE_MASK) | ((x << 21) & PMREGS_U64(0x0000000000200000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc21_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC21_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
 static inline int pmregs_x86_perf_global_inuse_pmc21_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8350,7 +8350,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc21_inuse_set_checked(uint64_t 
 
 /* pmc22_inuse: bits 22, ro. IA32_PERFEVTSEL22[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc22_inuse_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc22_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC22_INUSE_MASK) | ((x << 22) & PMREGS_U64(0x0000000000400000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc22_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC22_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
 static inline int pmregs_x86_perf_global_inuse_pmc22_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8361,7 +8361,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc22_inuse_set_checked(uint64_t 
 
 /* pmc23_inuse: bits 23, ro. IA32_PERFEVTSEL23[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc23_inuse_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc23_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC23_INUSE_MASK) | ((x << 23) & PMREGS_U64(0x0000000000800000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc23_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC23_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
 static inline int pmregs_x86_perf_global_inuse_pmc23_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8372,7 +8372,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc23_inuse_set_checked(uint64_t 
 
 /* pmc24_inuse: bits 24, ro. IA32_PERFEVTSEL24[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc24_inuse_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc24_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC24_INUSE_MASK) | ((x << 24) & PMREGS_U64(0x0000000001000000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc24_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC24_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
 static inline int pmregs_x86_perf_global_inuse_pmc24_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8383,7 +8383,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc24_inuse_set_checked(uint64_t 
 
 /* pmc25_inuse: bits 25, ro. IA32_PERFEVTSEL25[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc25_inuse_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc25_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC25_INUSE_MASK) | ((x << 25) & PMREGS_U64(0x0000000002000000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc25_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC25_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
 static inline int pmregs_x86_perf_global_inuse_pmc25_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8394,7 +8394,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc25_inuse_set_checked(uint64_t 
 
 /* pmc26_inuse: bits 26, ro. IA32_PERFEVTSEL26[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc26_inuse_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc26_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC26_INUSE_MASK) | ((x << 26) & PMREGS_U64(0x0000000004000000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc26_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC26_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
 static inline int pmregs_x86_perf_global_inuse_pmc26_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8405,7 +8405,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc26_inuse_set_checked(uint64_t 
 
 /* pmc27_inuse: bits 27, ro. IA32_PERFEVTSEL27[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc27_inuse_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc27_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC27_INUSE_MASK) | ((x << 27) & PMREGS_U64(0x0000000008000000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc27_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC27_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
 static inline int pmregs_x86_perf_global_inuse_pmc27_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8416,7 +8416,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc27_inuse_set_checked(uint64_t 
 
 /* pmc28_inuse: bits 28, ro. IA32_PERFEVTSEL28[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc28_inuse_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc28_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC28_INUSE_MASK) | ((x << 28) & PMREGS_U64(0x0000000010000000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc28_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC28_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
 static inline int pmregs_x86_perf_global_inuse_pmc28_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8427,7 +8427,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc28_inuse_set_checked(uint64_t 
 
 /* pmc29_inuse: bits 29, ro. IA32_PERFEVTSEL29[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc29_inuse_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc29_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC29_INUSE_MASK) | ((x << 29) & PMREGS_U64(0x0000000020000000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc29_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC29_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
 static inline int pmregs_x86_perf_global_inuse_pmc29_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8438,7 +8438,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc29_inuse_set_checked(uint64_t 
 
 /* pmc30_inuse: bits 30, ro. IA32_PERFEVTSEL30[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc30_inuse_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc30_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC30_INUSE_MASK) | ((x << 30) & PMREGS_U64(0x0000000040000000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc30_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC30_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
 static inline int pmregs_x86_perf_global_inuse_pmc30_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8449,7 +8449,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc30_inuse_set_checked(uint64_t 
 
 /* pmc31_inuse: bits 31, ro. IA32_PERFEVTSEL31[7:0] is not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc31_inuse_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc31_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC31_INUSE_MASK) | ((x << 31) & PMREGS_U64(0x0000000080000000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmc31_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC31_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
 static inline int pmregs_x86_perf_global_inuse_pmc31_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8460,7 +8460,7 @@ static inline int pmregs_x86_perf_global_inuse_pmc31_inuse_set_checked(uint64_t 
 
 /* fixed0_inuse: bits 32, ro. IA32_FIXED_CTR_CTRL enable bits of counter 0 are not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_fixed0_inuse_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed0_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED0_INUSE_MASK) | ((x << 32) & PMREGS_U64(0x0000000100000000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_fixed0_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED0_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
 static inline int pmregs_x86_perf_global_inuse_fixed0_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8471,7 +8471,7 @@ static inline int pmregs_x86_perf_global_inuse_fixed0_inuse_set_checked(uint64_t
 
 /* fixed1_inuse: bits 33, ro. IA32_FIXED_CTR_CTRL enable bits of counter 1 are not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_fixed1_inuse_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed1_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED1_INUSE_MASK) | ((x << 33) & PMREGS_U64(0x0000000200000000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_fixed1_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED1_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
 static inline int pmregs_x86_perf_global_inuse_fixed1_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8482,7 +8482,7 @@ static inline int pmregs_x86_perf_global_inuse_fixed1_inuse_set_checked(uint64_t
 
 /* fixed2_inuse: bits 34, ro. IA32_FIXED_CTR_CTRL enable bits of counter 2 are not zero */
 static inline uint64_t pmregs_x86_perf_global_inuse_fixed2_inuse_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed2_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED2_INUSE_MASK) | ((x << 34) & PMREGS_U64(0x0000000400000000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_fixed2_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED2_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
 static inline int pmregs_x86_perf_global_inuse_fixed2_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8493,7 +8493,7 @@ static inline int pmregs_x86_perf_global_inuse_fixed2_inuse_set_checked(uint64_t
 
 /* pmi_inuse: bits 63, ro. Some PERFEVTSEL.INT, fixed-counter PMI or PEBS_ENABLE bit is set */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmi_inuse_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmi_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMI_INUSE_MASK) | ((x << 63) & PMREGS_U64(0x8000000000000000)); }
+static inline uint64_t pmregs_x86_perf_global_inuse_pmi_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMI_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
 static inline int pmregs_x86_perf_global_inuse_pmi_inuse_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8758,7 +8758,7 @@ static inline int pmregs_x86_perf_capabilities_lbr_fmt_set_checked(uint64_t *v, 
 
 /* pebs_trap: bits 6, ro. PEBS records are trap-like (recorded after the instruction) */
 static inline uint64_t pmregs_x86_perf_capabilities_pebs_trap_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_trap_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_TRAP_MASK) | ((x << 6) & PMREGS_U64(0x0000000000000040)); }
+static inline uint64_t pmregs_x86_perf_capabilities_pebs_trap_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_TRAP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
 static inline int pmregs_x86_perf_capabilities_pebs_trap_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8769,7 +8769,7 @@ static inline int pmregs_x86_perf_capabilities_pebs_trap_set_checked(uint64_t *v
 
 /* pebs_arch_reg: bits 7, ro. PEBS records hold architectural registers (PEBSSaveArchRegs) */
 static inline uint64_t pmregs_x86_perf_capabilities_pebs_arch_reg_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_arch_reg_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_ARCH_REG_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_x86_perf_capabilities_pebs_arch_reg_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_ARCH_REG_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_x86_perf_capabilities_pebs_arch_reg_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8780,7 +8780,7 @@ static inline int pmregs_x86_perf_capabilities_pebs_arch_reg_set_checked(uint64_
 
 /* pebs_rec_fmt: bits 11:8, ro. PEBS record format */
 static inline uint64_t pmregs_x86_perf_capabilities_pebs_rec_fmt_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_rec_fmt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT_MASK) | ((x << 8) & PMREGS_U64(0x0000000000000f00)); }
+static inline uint64_t pmregs_x86_perf_capabilities_pebs_rec_fmt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 8); }
 static inline int pmregs_x86_perf_capabilities_pebs_rec_fmt_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000000000000f))
@@ -8791,7 +8791,7 @@ static inline int pmregs_x86_perf_capabilities_pebs_rec_fmt_set_checked(uint64_t
 
 /* smm_freeze: bits 12, ro. IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported */
 static inline uint64_t pmregs_x86_perf_capabilities_smm_freeze_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_smm_freeze_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_SMM_FREEZE_MASK) | ((x << 12) & PMREGS_U64(0x0000000000001000)); }
+static inline uint64_t pmregs_x86_perf_capabilities_smm_freeze_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_SMM_FREEZE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
 static inline int pmregs_x86_perf_capabilities_smm_freeze_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8802,7 +8802,7 @@ static inline int pmregs_x86_perf_capabilities_smm_freeze_set_checked(uint64_t *
 
 /* fw_write: bits 13, ro. Full-width counter writes through IA32_A_PMCx */
 static inline uint64_t pmregs_x86_perf_capabilities_fw_write_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_fw_write_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_FW_WRITE_MASK) | ((x << 13) & PMREGS_U64(0x0000000000002000)); }
+static inline uint64_t pmregs_x86_perf_capabilities_fw_write_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_FW_WRITE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
 static inline int pmregs_x86_perf_capabilities_fw_write_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8813,7 +8813,7 @@ static inline int pmregs_x86_perf_capabilities_fw_write_set_checked(uint64_t *v,
 
 /* pebs_baseline: bits 14, ro. Adaptive PEBS baseline (LINUX PERF_CAP_PEBS_BASELINE) */
 static inline uint64_t pmregs_x86_perf_capabilities_pebs_baseline_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_baseline_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_BASELINE_MASK) | ((x << 14) & PMREGS_U64(0x0000000000004000)); }
+static inline uint64_t pmregs_x86_perf_capabilities_pebs_baseline_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_BASELINE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
 static inline int pmregs_x86_perf_capabilities_pebs_baseline_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8824,7 +8824,7 @@ static inline int pmregs_x86_perf_capabilities_pebs_baseline_set_checked(uint64_
 
 /* perf_metrics: bits 15, ro. PERF_METRICS available (LINUX PERF_CAP_METRICS_IDX) */
 static inline uint64_t pmregs_x86_perf_capabilities_perf_metrics_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_perf_metrics_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PERF_METRICS_MASK) | ((x << 15) & PMREGS_U64(0x0000000000008000)); }
+static inline uint64_t pmregs_x86_perf_capabilities_perf_metrics_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PERF_METRICS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
 static inline int pmregs_x86_perf_capabilities_perf_metrics_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8835,7 +8835,7 @@ static inline int pmregs_x86_perf_capabilities_perf_metrics_set_checked(uint64_t
 
 /* pebs_output_pt: bits 16, ro. PEBS output to Intel PT available (LINUX PERF_CAP_PT_IDX) */
 static inline uint64_t pmregs_x86_perf_capabilities_pebs_output_pt_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_output_pt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_OUTPUT_PT_MASK) | ((x << 16) & PMREGS_U64(0x0000000000010000)); }
+static inline uint64_t pmregs_x86_perf_capabilities_pebs_output_pt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_OUTPUT_PT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
 static inline int pmregs_x86_perf_capabilities_pebs_output_pt_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8846,7 +8846,7 @@ static inline int pmregs_x86_perf_capabilities_pebs_output_pt_set_checked(uint64
 
 /* pebs_timing_info: bits 17, ro. PEBS timing information (LINUX union perf_capabilities) */
 static inline uint64_t pmregs_x86_perf_capabilities_pebs_timing_info_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_timing_info_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_TIMING_INFO_MASK) | ((x << 17) & PMREGS_U64(0x0000000000020000)); }
+static inline uint64_t pmregs_x86_perf_capabilities_pebs_timing_info_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_TIMING_INFO_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
 static inline int pmregs_x86_perf_capabilities_pebs_timing_info_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8857,7 +8857,7 @@ static inline int pmregs_x86_perf_capabilities_pebs_timing_info_set_checked(uint
 
 /* rdpmc_metrics_clear: bits 19, ro. RDPMC of PERF_METRICS clears it (LINUX) */
 static inline uint64_t pmregs_x86_perf_capabilities_rdpmc_metrics_clear_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_RDPMC_METRICS_CLEAR_MASK) | ((x << 19) & PMREGS_U64(0x0000000000080000)); }
+static inline uint64_t pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_RDPMC_METRICS_CLEAR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
 static inline int pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -8969,7 +8969,7 @@ static inline int pmregs_x86_pebs_enable_pebs_en_pmc0_set_checked(uint64_t *v, u
 
 /* model_specific_31_1: bits 31:1, other. Model-specific (later cores: PEBS on further counters) */
 static inline uint64_t pmregs_x86_pebs_enable_model_specific_31_1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x000000007fffffff)); }
-static inline uint64_t pmregs_x86_pebs_enable_model_specific_31_1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_31_1_MASK) | ((x << 1) & PMREGS_U64(0x00000000fffffffe)); }
+static inline uint64_t pmregs_x86_pebs_enable_model_specific_31_1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_31_1_MASK) | ((x & PMREGS_U64(0x000000007fffffff)) << 1); }
 static inline int pmregs_x86_pebs_enable_model_specific_31_1_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x000000007fffffff))
@@ -8980,7 +8980,7 @@ static inline int pmregs_x86_pebs_enable_model_specific_31_1_set_checked(uint64_
 
 /* model_specific_63_32: bits 63:32, other. Model-specific (later cores: PEBS on fixed counters, load latency) */
 static inline uint64_t pmregs_x86_pebs_enable_model_specific_63_32_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x00000000ffffffff)); }
-static inline uint64_t pmregs_x86_pebs_enable_model_specific_63_32_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_63_32_MASK) | ((x << 32) & PMREGS_U64(0xffffffff00000000)); }
+static inline uint64_t pmregs_x86_pebs_enable_model_specific_63_32_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_63_32_MASK) | ((x & PMREGS_U64(0x00000000ffffffff)) << 32); }
 static inline int pmregs_x86_pebs_enable_model_specific_63_32_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x00000000ffffffff))
@@ -9054,7 +9054,7 @@ static inline int pmregs_x86_misc_enable_other_6_0_set_checked(uint64_t *v, uint
 
 /* perfmon_available: bits 7, ro. Performance monitoring is available */
 static inline uint64_t pmregs_x86_misc_enable_perfmon_available_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_misc_enable_perfmon_available_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_PERFMON_AVAILABLE_MASK) | ((x << 7) & PMREGS_U64(0x0000000000000080)); }
+static inline uint64_t pmregs_x86_misc_enable_perfmon_available_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_PERFMON_AVAILABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
 static inline int pmregs_x86_misc_enable_perfmon_available_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -9065,7 +9065,7 @@ static inline int pmregs_x86_misc_enable_perfmon_available_set_checked(uint64_t 
 
 /* other_10_8: bits 10:8, other */
 static inline uint64_t pmregs_x86_misc_enable_other_10_8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_x86_misc_enable_other_10_8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_OTHER_10_8_MASK) | ((x << 8) & PMREGS_U64(0x0000000000000700)); }
+static inline uint64_t pmregs_x86_misc_enable_other_10_8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_OTHER_10_8_MASK) | ((x & PMREGS_U64(0x0000000000000007)) << 8); }
 static inline int pmregs_x86_misc_enable_other_10_8_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000007))
@@ -9076,7 +9076,7 @@ static inline int pmregs_x86_misc_enable_other_10_8_set_checked(uint64_t *v, uin
 
 /* bts_unavailable: bits 11, ro. Branch trace store is not supported */
 static inline uint64_t pmregs_x86_misc_enable_bts_unavailable_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_misc_enable_bts_unavailable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_BTS_UNAVAILABLE_MASK) | ((x << 11) & PMREGS_U64(0x0000000000000800)); }
+static inline uint64_t pmregs_x86_misc_enable_bts_unavailable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_BTS_UNAVAILABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
 static inline int pmregs_x86_misc_enable_bts_unavailable_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -9087,7 +9087,7 @@ static inline int pmregs_x86_misc_enable_bts_unavailable_set_checked(uint64_t *v
 
 /* pebs_unavailable: bits 12, ro. PEBS is not supported */
 static inline uint64_t pmregs_x86_misc_enable_pebs_unavailable_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_misc_enable_pebs_unavailable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_PEBS_UNAVAILABLE_MASK) | ((x << 12) & PMREGS_U64(0x0000000000001000)); }
+static inline uint64_t pmregs_x86_misc_enable_pebs_unavailable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_PEBS_UNAVAILABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
 static inline int pmregs_x86_misc_enable_pebs_unavailable_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -9098,7 +9098,7 @@ static inline int pmregs_x86_misc_enable_pebs_unavailable_set_checked(uint64_t *
 
 /* other_63_13: bits 63:13, other */
 static inline uint64_t pmregs_x86_misc_enable_other_63_13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0007ffffffffffff)); }
-static inline uint64_t pmregs_x86_misc_enable_other_63_13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_OTHER_63_13_MASK) | ((x << 13) & PMREGS_U64(0xffffffffffffe000)); }
+static inline uint64_t pmregs_x86_misc_enable_other_63_13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_OTHER_63_13_MASK) | ((x & PMREGS_U64(0x0007ffffffffffff)) << 13); }
 static inline int pmregs_x86_misc_enable_other_63_13_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0007ffffffffffff))
@@ -9173,7 +9173,7 @@ static inline int pmregs_x86_misc_enable_valid(uint64_t v)
 
 /* address: bits 63:0, rw. Linear address of the DS save area */
 static inline uint64_t pmregs_x86_linear_address_address_get(uint64_t v) { return v; }
-static inline uint64_t pmregs_x86_linear_address_address_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LINEAR_ADDRESS_ADDRESS_MASK) | (x & PMREGS_U64(0xffffffffffffffff)); }
+static inline uint64_t pmregs_x86_linear_address_address_set(uint64_t v, uint64_t x) { return ((void)v, (uint64_t)x); }
 static inline int pmregs_x86_linear_address_address_set_checked(uint64_t *v, uint64_t x)
 {
 	*v = pmregs_x86_linear_address_address_set(*v, x);
@@ -9233,7 +9233,7 @@ static inline int pmregs_x86_cpuid_0a_eax_version_id_set_checked(uint32_t *v, ui
 
 /* num_gp_counters: bits 15:8, ro. General-purpose counters per logical processor */
 static inline uint32_t pmregs_x86_cpuid_0a_eax_num_gp_counters_get(uint32_t v) { return ((v >> 8) & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_0a_eax_num_gp_counters_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EAX_NUM_GP_COUNTERS_MASK) | ((x << 8) & PMREGS_U32(0x0000ff00)); }
+static inline uint32_t pmregs_x86_cpuid_0a_eax_num_gp_counters_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EAX_NUM_GP_COUNTERS_MASK) | ((x & PMREGS_U32(0x000000ff)) << 8); }
 static inline int pmregs_x86_cpuid_0a_eax_num_gp_counters_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x000000ff))
@@ -9244,7 +9244,7 @@ static inline int pmregs_x86_cpuid_0a_eax_num_gp_counters_set_checked(uint32_t *
 
 /* gp_counter_width: bits 23:16, ro. Bit width of the general-purpose counters */
 static inline uint32_t pmregs_x86_cpuid_0a_eax_gp_counter_width_get(uint32_t v) { return ((v >> 16) & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_0a_eax_gp_counter_width_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EAX_GP_COUNTER_WIDTH_MASK) | ((x << 16) & PMREGS_U32(0x00ff0000)); }
+static inline uint32_t pmregs_x86_cpuid_0a_eax_gp_counter_width_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EAX_GP_COUNTER_WIDTH_MASK) | ((x & PMREGS_U32(0x000000ff)) << 16); }
 static inline int pmregs_x86_cpuid_0a_eax_gp_counter_width_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x000000ff))
@@ -9255,7 +9255,7 @@ static inline int pmregs_x86_cpuid_0a_eax_gp_counter_width_set_checked(uint32_t 
 
 /* ebx_length: bits 31:24, ro. Length of the EBX event-availability bit vector */
 static inline uint32_t pmregs_x86_cpuid_0a_eax_ebx_length_get(uint32_t v) { return ((v >> 24) & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_0a_eax_ebx_length_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EAX_EBX_LENGTH_MASK) | ((x << 24) & PMREGS_U32(0xff000000)); }
+static inline uint32_t pmregs_x86_cpuid_0a_eax_ebx_length_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EAX_EBX_LENGTH_MASK) | ((x & PMREGS_U32(0x000000ff)) << 24); }
 static inline int pmregs_x86_cpuid_0a_eax_ebx_length_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x000000ff))
@@ -9329,7 +9329,7 @@ static inline int pmregs_x86_cpuid_0a_ebx_no_core_cycles_set_checked(uint32_t *v
 
 /* no_instructions_retired: bits 1, ro. Instruction Retired not available */
 static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_instructions_retired_get(uint32_t v) { return ((v >> 1) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_INSTRUCTIONS_RETIRED_MASK) | ((x << 1) & PMREGS_U32(0x00000002)); }
+static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_INSTRUCTIONS_RETIRED_MASK) | ((x & PMREGS_U32(0x00000001)) << 1); }
 static inline int pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x00000001))
@@ -9340,7 +9340,7 @@ static inline int pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set_checked(ui
 
 /* no_ref_cycles: bits 2, ro. UnHalted Reference Cycles not available */
 static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_ref_cycles_get(uint32_t v) { return ((v >> 2) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_REF_CYCLES_MASK) | ((x << 2) & PMREGS_U32(0x00000004)); }
+static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_REF_CYCLES_MASK) | ((x & PMREGS_U32(0x00000001)) << 2); }
 static inline int pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x00000001))
@@ -9351,7 +9351,7 @@ static inline int pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set_checked(uint32_t *v,
 
 /* no_llc_references: bits 3, ro. LLC Reference not available */
 static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_llc_references_get(uint32_t v) { return ((v >> 3) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_llc_references_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_LLC_REFERENCES_MASK) | ((x << 3) & PMREGS_U32(0x00000008)); }
+static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_llc_references_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_LLC_REFERENCES_MASK) | ((x & PMREGS_U32(0x00000001)) << 3); }
 static inline int pmregs_x86_cpuid_0a_ebx_no_llc_references_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x00000001))
@@ -9362,7 +9362,7 @@ static inline int pmregs_x86_cpuid_0a_ebx_no_llc_references_set_checked(uint32_t
 
 /* no_llc_misses: bits 4, ro. LLC Misses not available */
 static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_llc_misses_get(uint32_t v) { return ((v >> 4) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_llc_misses_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_LLC_MISSES_MASK) | ((x << 4) & PMREGS_U32(0x00000010)); }
+static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_llc_misses_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_LLC_MISSES_MASK) | ((x & PMREGS_U32(0x00000001)) << 4); }
 static inline int pmregs_x86_cpuid_0a_ebx_no_llc_misses_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x00000001))
@@ -9373,7 +9373,7 @@ static inline int pmregs_x86_cpuid_0a_ebx_no_llc_misses_set_checked(uint32_t *v,
 
 /* no_branch_instructions: bits 5, ro. Branch Instruction Retired not available */
 static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_branch_instructions_get(uint32_t v) { return ((v >> 5) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_INSTRUCTIONS_MASK) | ((x << 5) & PMREGS_U32(0x00000020)); }
+static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_INSTRUCTIONS_MASK) | ((x & PMREGS_U32(0x00000001)) << 5); }
 static inline int pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x00000001))
@@ -9384,7 +9384,7 @@ static inline int pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set_checked(uin
 
 /* no_branch_misses: bits 6, ro. Branch Misses Retired not available */
 static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_branch_misses_get(uint32_t v) { return ((v >> 6) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_branch_misses_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_MISSES_MASK) | ((x << 6) & PMREGS_U32(0x00000040)); }
+static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_branch_misses_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_MISSES_MASK) | ((x & PMREGS_U32(0x00000001)) << 6); }
 static inline int pmregs_x86_cpuid_0a_ebx_no_branch_misses_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x00000001))
@@ -9476,7 +9476,7 @@ static inline int pmregs_x86_cpuid_0a_edx_num_fixed_counters_set_checked(uint32_
 
 /* fixed_counter_width: bits 12:5, ro. Bit width of the fixed-function counters */
 static inline uint32_t pmregs_x86_cpuid_0a_edx_fixed_counter_width_get(uint32_t v) { return ((v >> 5) & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_0a_edx_fixed_counter_width_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EDX_FIXED_COUNTER_WIDTH_MASK) | ((x << 5) & PMREGS_U32(0x00001fe0)); }
+static inline uint32_t pmregs_x86_cpuid_0a_edx_fixed_counter_width_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EDX_FIXED_COUNTER_WIDTH_MASK) | ((x & PMREGS_U32(0x000000ff)) << 5); }
 static inline int pmregs_x86_cpuid_0a_edx_fixed_counter_width_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x000000ff))
@@ -9487,7 +9487,7 @@ static inline int pmregs_x86_cpuid_0a_edx_fixed_counter_width_set_checked(uint32
 
 /* anythread_deprecated: bits 15, ro. AnyThread is deprecated (LINUX; not in SDM2 2016) */
 static inline uint32_t pmregs_x86_cpuid_0a_edx_anythread_deprecated_get(uint32_t v) { return ((v >> 15) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_edx_anythread_deprecated_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EDX_ANYTHREAD_DEPRECATED_MASK) | ((x << 15) & PMREGS_U32(0x00008000)); }
+static inline uint32_t pmregs_x86_cpuid_0a_edx_anythread_deprecated_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EDX_ANYTHREAD_DEPRECATED_MASK) | ((x & PMREGS_U32(0x00000001)) << 15); }
 static inline int pmregs_x86_cpuid_0a_edx_anythread_deprecated_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x00000001))
@@ -9561,7 +9561,7 @@ static inline int pmregs_x86_cpuid_01_ecx_other_1_0_set_checked(uint32_t *v, uin
 
 /* dtes64: bits 2, ro. 64-bit DS save area layout */
 static inline uint32_t pmregs_x86_cpuid_01_ecx_dtes64_get(uint32_t v) { return ((v >> 2) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_dtes64_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_DTES64_MASK) | ((x << 2) & PMREGS_U32(0x00000004)); }
+static inline uint32_t pmregs_x86_cpuid_01_ecx_dtes64_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_DTES64_MASK) | ((x & PMREGS_U32(0x00000001)) << 2); }
 static inline int pmregs_x86_cpuid_01_ecx_dtes64_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x00000001))
@@ -9572,7 +9572,7 @@ static inline int pmregs_x86_cpuid_01_ecx_dtes64_set_checked(uint32_t *v, uint32
 
 /* other_3: bits 3, other */
 static inline uint32_t pmregs_x86_cpuid_01_ecx_other_3_get(uint32_t v) { return ((v >> 3) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_3_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_OTHER_3_MASK) | ((x << 3) & PMREGS_U32(0x00000008)); }
+static inline uint32_t pmregs_x86_cpuid_01_ecx_other_3_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_OTHER_3_MASK) | ((x & PMREGS_U32(0x00000001)) << 3); }
 static inline int pmregs_x86_cpuid_01_ecx_other_3_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x00000001))
@@ -9583,7 +9583,7 @@ static inline int pmregs_x86_cpuid_01_ecx_other_3_set_checked(uint32_t *v, uint3
 
 /* ds_cpl: bits 4, ro. CPL-qualified debug store (BTS_OFF_OS/BTS_OFF_USR) */
 static inline uint32_t pmregs_x86_cpuid_01_ecx_ds_cpl_get(uint32_t v) { return ((v >> 4) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_ds_cpl_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_DS_CPL_MASK) | ((x << 4) & PMREGS_U32(0x00000010)); }
+static inline uint32_t pmregs_x86_cpuid_01_ecx_ds_cpl_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_DS_CPL_MASK) | ((x & PMREGS_U32(0x00000001)) << 4); }
 static inline int pmregs_x86_cpuid_01_ecx_ds_cpl_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x00000001))
@@ -9594,7 +9594,7 @@ static inline int pmregs_x86_cpuid_01_ecx_ds_cpl_set_checked(uint32_t *v, uint32
 
 /* other_14_5: bits 14:5, other */
 static inline uint32_t pmregs_x86_cpuid_01_ecx_other_14_5_get(uint32_t v) { return ((v >> 5) & PMREGS_U32(0x000003ff)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_14_5_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_OTHER_14_5_MASK) | ((x << 5) & PMREGS_U32(0x00007fe0)); }
+static inline uint32_t pmregs_x86_cpuid_01_ecx_other_14_5_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_OTHER_14_5_MASK) | ((x & PMREGS_U32(0x000003ff)) << 5); }
 static inline int pmregs_x86_cpuid_01_ecx_other_14_5_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x000003ff))
@@ -9605,7 +9605,7 @@ static inline int pmregs_x86_cpuid_01_ecx_other_14_5_set_checked(uint32_t *v, ui
 
 /* pdcm: bits 15, ro. IA32_PERF_CAPABILITIES is present (perfmon and debug capability) */
 static inline uint32_t pmregs_x86_cpuid_01_ecx_pdcm_get(uint32_t v) { return ((v >> 15) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_pdcm_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_PDCM_MASK) | ((x << 15) & PMREGS_U32(0x00008000)); }
+static inline uint32_t pmregs_x86_cpuid_01_ecx_pdcm_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_PDCM_MASK) | ((x & PMREGS_U32(0x00000001)) << 15); }
 static inline int pmregs_x86_cpuid_01_ecx_pdcm_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x00000001))
@@ -9616,7 +9616,7 @@ static inline int pmregs_x86_cpuid_01_ecx_pdcm_set_checked(uint32_t *v, uint32_t
 
 /* other_31_16: bits 31:16, other */
 static inline uint32_t pmregs_x86_cpuid_01_ecx_other_31_16_get(uint32_t v) { return ((v >> 16) & PMREGS_U32(0x0000ffff)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_31_16_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_OTHER_31_16_MASK) | ((x << 16) & PMREGS_U32(0xffff0000)); }
+static inline uint32_t pmregs_x86_cpuid_01_ecx_other_31_16_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_OTHER_31_16_MASK) | ((x & PMREGS_U32(0x0000ffff)) << 16); }
 static inline int pmregs_x86_cpuid_01_ecx_other_31_16_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x0000ffff))
@@ -9707,7 +9707,7 @@ static inline int pmregs_x86_cpuid_01_edx_other_20_0_set_checked(uint32_t *v, ui
 
 /* ds: bits 21, ro. Debug store (BTS and PEBS) is supported */
 static inline uint32_t pmregs_x86_cpuid_01_edx_ds_get(uint32_t v) { return ((v >> 21) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_edx_ds_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_EDX_DS_MASK) | ((x << 21) & PMREGS_U32(0x00200000)); }
+static inline uint32_t pmregs_x86_cpuid_01_edx_ds_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_EDX_DS_MASK) | ((x & PMREGS_U32(0x00000001)) << 21); }
 static inline int pmregs_x86_cpuid_01_edx_ds_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x00000001))
@@ -9718,7 +9718,7 @@ static inline int pmregs_x86_cpuid_01_edx_ds_set_checked(uint32_t *v, uint32_t x
 
 /* other_31_22: bits 31:22, other */
 static inline uint32_t pmregs_x86_cpuid_01_edx_other_31_22_get(uint32_t v) { return ((v >> 22) & PMREGS_U32(0x000003ff)); }
-static inline uint32_t pmregs_x86_cpuid_01_edx_other_31_22_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_EDX_OTHER_31_22_MASK) | ((x << 22) & PMREGS_U32(0xffc00000)); }
+static inline uint32_t pmregs_x86_cpuid_01_edx_other_31_22_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_EDX_OTHER_31_22_MASK) | ((x & PMREGS_U32(0x000003ff)) << 22); }
 static inline int pmregs_x86_cpuid_01_edx_other_31_22_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x000003ff))
@@ -9827,7 +9827,7 @@ static inline int pmregs_x86_pebs_counter_reset_valid(uint64_t v)
 
 /* predicted: bits 4, rw. Branch was predicted (not supported by Core or Atom microarchitectures) */
 static inline uint64_t pmregs_x86_bts_flags64_predicted_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_bts_flags64_predicted_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_BTS_FLAGS64_PREDICTED_MASK) | ((x << 4) & PMREGS_U64(0x0000000000000010)); }
+static inline uint64_t pmregs_x86_bts_flags64_predicted_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_BTS_FLAGS64_PREDICTED_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
 static inline int pmregs_x86_bts_flags64_predicted_set_checked(uint64_t *v, uint64_t x)
 {
 	if (x > PMREGS_U64(0x0000000000000001))
@@ -9876,7 +9876,7 @@ static inline int pmregs_x86_bts_flags64_valid(uint64_t v)
 
 /* predicted: bits 4, rw. Branch was predicted (not supported by Core or Atom microarchitectures) */
 static inline uint32_t pmregs_x86_bts_flags32_predicted_get(uint32_t v) { return ((v >> 4) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_bts_flags32_predicted_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_BTS_FLAGS32_PREDICTED_MASK) | ((x << 4) & PMREGS_U32(0x00000010)); }
+static inline uint32_t pmregs_x86_bts_flags32_predicted_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_BTS_FLAGS32_PREDICTED_MASK) | ((x & PMREGS_U32(0x00000001)) << 4); }
 static inline int pmregs_x86_bts_flags32_predicted_set_checked(uint32_t *v, uint32_t x)
 {
 	if (x > PMREGS_U32(0x00000001))
