@@ -1,12 +1,14 @@
 # pmregs: header-only performance-monitoring register definitions.
 #
-#   make            regenerate include/pmregs/*.h when a spec or the generator changed
-#   make demo       build and run the examples
+#   make            regenerate include/pmregs/*.h when a spec or the generator changed,
+#                   and build the pmregs-decode tool (build/examples/pmregs-decode)
+#   make demo       build and run the examples (pmregs-decode without arguments lists the families)
+#   make doc        regenerate the reference pages doc/*.md and their diagrams doc/*/*.svg
 #   make check      run every test; the last line is "N passed, N failed"
 #   make bench      zero-overhead and compile-cost measurements (ratios, never asserts)
 #   make fuzz       libFuzzer + ASan/UBSan on every tests/fuzz/fuzz_*.c (FUZZTIME seconds each)
-#   make install    headers + pkg-config file + CMake package files
-#                   (PREFIX, DESTDIR, includedir, pkgconfigdir, cmakedir)
+#   make install    headers + pkg-config file + CMake package files + pmregs-decode
+#                   (PREFIX, DESTDIR, includedir, pkgconfigdir, cmakedir, bindir)
 
 PREFIX       ?= /usr/local
 prefix       ?= $(PREFIX)
@@ -15,6 +17,7 @@ libdir       ?= $(prefix)/lib
 pkgconfigdir ?= $(libdir)/pkgconfig
 datarootdir  ?= $(prefix)/share
 cmakedir     ?= $(datarootdir)/cmake/pmregs
+bindir       ?= $(prefix)/bin
 DESTDIR      ?=
 
 CC      ?= cc
@@ -30,12 +33,13 @@ SPECS    := $(sort $(wildcard spec/*.yaml))
 GEN_SRC  := $(wildcard gen/*.py gen/pmregs_gen/*.py gen/templates/*.j2)
 HEADERS  := $(patsubst spec/%.yaml,include/pmregs/%.h,$(SPECS)) include/pmregs/pmregs.h
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+TOOL     := $(BUILD)/examples/pmregs-decode
 
 VERSION := $(shell sed -n 's/^VERSION = "\(.*\)"/\1/p' gen/pmregs_gen/__init__.py)
 
-.PHONY: all headers demo check check-generated install uninstall bench fuzz clean
+.PHONY: all headers demo doc check check-generated install uninstall bench fuzz clean
 
-all: headers
+all: headers $(TOOL)
 
 headers: $(HEADERS)
 
@@ -50,6 +54,12 @@ endif
 check-generated:
 	@test -n "$(PYTHON)" || { echo "check-generated needs python3 with yaml and jinja2"; exit 1; }
 	$(PYTHON) gen/generate.py --check --out include/pmregs $(SPECS)
+	$(PYTHON) gen/generate.py --doc --check --out doc $(SPECS)
+
+# The reference pages: one Markdown page per family, a bit diagram per layout, committed like the headers.
+doc:
+	@test -n "$(PYTHON)" || { echo "make doc needs python3 with yaml and jinja2 (Debian: python3-yaml python3-jinja2)"; exit 1; }
+	$(PYTHON) gen/generate.py --doc --out doc $(SPECS)
 
 $(BUILD)/examples/%: examples/%.c $(HEADERS) include/pmregs/base.h
 	@mkdir -p $(dir $@)
@@ -79,8 +89,9 @@ $(BUILD)/pmregs.pc: pkgconfig/pmregs.pc.in gen/pmregs_gen/__init__.py
 	sed -e 's|@prefix@|$(prefix)|g' -e 's|@includedir@|$(includedir)|g' \
 	    -e 's|@version@|$(VERSION)|g' $< > $@
 
-install: headers $(BUILD)/pmregs.pc
-	install -d $(DESTDIR)$(includedir)/pmregs $(DESTDIR)$(pkgconfigdir)
+install: headers $(BUILD)/pmregs.pc $(TOOL)
+	install -d $(DESTDIR)$(includedir)/pmregs $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(bindir)
+	install -m 755 $(TOOL) $(DESTDIR)$(bindir)/pmregs-decode
 	install -m 644 include/pmregs/*.h $(DESTDIR)$(includedir)/pmregs/
 	install -m 644 $(BUILD)/pmregs.pc $(DESTDIR)$(pkgconfigdir)/pmregs.pc
 	@# CMake: pmregsConfig.cmake finds the headers relative to itself (relocatable)
@@ -93,6 +104,7 @@ install: headers $(BUILD)/pmregs.pc
 	done
 
 uninstall:
+	rm -f $(DESTDIR)$(bindir)/pmregs-decode
 	rm -f $(addprefix $(DESTDIR)$(includedir)/pmregs/,$(notdir $(wildcard include/pmregs/*.h)))
 	-rmdir $(DESTDIR)$(includedir)/pmregs
 	rm -f $(DESTDIR)$(pkgconfigdir)/pmregs.pc

@@ -6,7 +6,6 @@
  *
  * Run it without arguments for a list of families; --help explains the rest.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +33,8 @@ static void usage(FILE *f)
 		"value, named value and bits (in both numberings where the manual numbers bit 0 as\n"
 		"the most significant), an ASCII ruler of the bits, and a warning for each reserved\n"
 		"field that is not as the manual requires. Names are matched ignoring case; a\n"
-		"register's manual name (its title) works too. VALUE is decimal, 0x hexadecimal or\n"
+		"register's manual name (its title) works too, and a register name wins over a\n"
+		"layout name: write layout:NAME for the layout. VALUE is decimal, 0x hexadecimal or\n"
 		"0b binary; '_' may separate digits.\n"
 		"\n"
 		"With FILE (\"-\" for standard input), decode the packet stream in it; FAMILY must\n"
@@ -252,15 +252,20 @@ struct target {
 	const struct pmregs_layout_desc *layout;  /* null for a register whose value has no fields */
 };
 
-/* Register names first, then layout names, then the registers' manual names. */
+/* Register names first, then layout names, then the registers' manual names; "layout:NAME" is a layout only. */
 static int find_target(const struct pmregs_family_desc *fam, const char *name, struct target *t)
 {
 	size_t nr, nl, i;
 	const struct pmregs_register_desc *regs = fam->registers(&nr);
+	int layout_only = strncmp(name, "layout:", 7) == 0;
 	t->fam = fam;
 	t->layouts = fam->layouts(&nl);
 	t->reg = 0;
 	t->layout = 0;
+	if (layout_only) {
+		name += 7;
+		nr = 0;
+	}
 	for (i = 0; i < nr; i++)
 		if (eq_nocase(regs[i].name, name))
 			goto reg;
@@ -634,7 +639,8 @@ static int write_svg(const char *path, const struct target *t, const struct pmre
 	char label[256], title[256];
 	FILE *o = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
 	if (!o) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", prog, path, strerror(errno));
+		fprintf(stderr, "%s: cannot write ", prog);
+		perror(path);
 		return -1;
 	}
 	/* the band under each row holds the labels that do not fit their box, turned 90 degrees */
@@ -732,7 +738,8 @@ static int write_svg(const char *path, const struct target *t, const struct pmre
 	}
 	fprintf(o, "</svg>\n");
 	if (o != stdout && fclose(o) != 0) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", prog, path, strerror(errno));
+		fprintf(stderr, "%s: cannot write ", prog);
+		perror(path);
 		return -1;
 	}
 	return 0;
@@ -884,6 +891,8 @@ static void list_fields(const struct pmregs_layout_desc *d, const struct pmregs_
 	unsigned order[MAXF];
 	size_t n = field_order(d, order), i, j, k;
 	char bits[64], mbits[64];
+	if (!skip)
+		printf("  %-*s %-24s %-7s meaning\n", d->msb0 ? 19 : 9, d->msb0 ? "msb0      lsb0" : "bits", "field", "access");
 	for (i = 0; i < n; i++) {
 		const struct pmregs_field_desc *f = &d->fields[order[i]];
 		for (k = 0; skip && k < skip->nfields; k++)
@@ -1107,7 +1116,8 @@ static int read_file(const char *path, unsigned char **out, size_t *len)
 	unsigned char *buf;
 	*len = 0;
 	if (!f) {
-		fprintf(stderr, "%s: cannot read %s: %s\n", prog, path, strerror(errno));
+		fprintf(stderr, "%s: cannot read ", prog);
+		perror(path);
 		return -1;
 	}
 	buf = (unsigned char *)malloc(cap);
@@ -1125,7 +1135,8 @@ static int read_file(const char *path, unsigned char **out, size_t *len)
 		}
 	}
 	if (buf && ferror(f)) {
-		fprintf(stderr, "%s: cannot read %s: %s\n", prog, path, strerror(errno));
+		fprintf(stderr, "%s: cannot read ", prog);
+		perror(path);
 		free(buf);
 		buf = 0;
 	} else if (!buf) {

@@ -7,8 +7,11 @@ rm -rf "$dest"
 make -s install DESTDIR="$dest" PREFIX=/usr/local
 make -s uninstall DESTDIR="$dest" PREFIX=/usr/local
 test ! -e "$dest/usr/local/include/pmregs/base.h"
+test ! -e "$dest/usr/local/bin/pmregs-decode"
 make -s install DESTDIR="$dest" PREFIX=/usr/local
 test -f "$dest/usr/local/lib/pkgconfig/pmregs.pc"
+# the tool is installed and runs from there
+"$dest/usr/local/bin/pmregs-decode" netburst cccr 0x0003D000 | grep -q "escr_select"
 export PKG_CONFIG_PATH="$dest/usr/local/lib/pkgconfig"
 export PKG_CONFIG_SYSROOT_DIR="$dest"
 cflags=$(pkg-config --cflags pmregs)

@@ -52,6 +52,7 @@ build_run() {
 if [ -n "$PYTHON" ] && "$PYTHON" -c 'import yaml, jinja2' 2>/dev/null; then
 	check "generator unit tests" "$PYTHON" -m unittest discover -s tests/gen -t . -q
 	check "headers match the specs (no drift)" "$PYTHON" gen/generate.py --check --out include/pmregs spec/*.yaml
+	check "reference pages match the specs (no drift)" "$PYTHON" gen/generate.py --doc --check --out doc spec/*.yaml
 	for spec in tests/specs/bad/*.yaml; do
 		[ -f "$spec" ] || continue
 		check "bad spec $(basename "$spec")" "$PYTHON" tests/gen/expect_error.py "$spec"
@@ -127,6 +128,9 @@ if have pkg-config; then
 else
 	skip "install test" "pkg-config not installed"
 fi
+
+# ---- pmregs-decode: golden outputs, --json against the accessors, SVG, bad arguments ----
+. tests/cli/checks.sh
 
 # ---- where drivers live: kernel module, assembler, 32-bit, big-endian, CMake --------
 . tests/port/checks.sh

@@ -373,6 +373,7 @@ def load_check(b, E, comp, item):
     C = Check(cn, ERRORS[err], r.opt_text(cm, "doc", "doc"), cm.get("name"))
     if r.scalar(cm.get("fail"), "fail") is None:
         return
+    C.fail_text = cm.get("fail").text.strip()           # for the reference pages
     res = compile_expr(b, comp, cm.get("fail"), f"check '{cn}'", lambda v, n: comp.truth(v, n))
     if res is None:
         return
@@ -401,6 +402,7 @@ def load_output(b, E, comp, k, v):
     O.doc = r.opt_text(om, "doc", "doc")
     if r.scalar(om.get("expr"), "expr") is None:
         return
+    O.expr_text = om.get("expr").text.strip()           # for the reference pages
     comp.current_output = O
     res = compile_expr(b, comp, om.get("expr"), f"output '{on}'", lambda v, n: comp.to_type(v, t, n))
     comp.current_output = None

@@ -852,7 +852,9 @@ class Builder:
             R.title = R.title.replace("{i}", str(i))
             R.doc = R.doc.replace("{i}", str(i))
             R.layout, R.reset = L, reset
-            R.facts = {k: (v + i * stride if facts[k].address and count else v) for k, v in values.items()}
+            R.facts = {k: (v + i * stride if facts[k].address and count else
+                           v.replace("{i}", str(i)) if isinstance(v, str) and count else v)
+                       for k, v in values.items()}
             R.array = (raw, i) if count else None
             self.fam.registers.append(R)
 

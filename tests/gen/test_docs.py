@@ -1,0 +1,125 @@
+"""The reference pages (generate.py --doc): links resolve, content is complete, output is reproducible."""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "gen"))
+
+from pmregs_gen.docs import render_page  # noqa: E402
+from pmregs_gen.model import load_family  # noqa: E402
+
+SPECS = sorted(glob.glob(os.path.join(ROOT, "spec", "*.yaml")))
+
+
+def slug(heading):
+    """The anchor a forge (GitHub, GitLab, Gitea) derives from a heading's text."""
+    text = re.sub(r"[`*]", "", heading.strip()).lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+class Pages(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.pages = {}
+        cls.fams = {}
+        for path in SPECS:
+            fam = load_family(path)
+            with open(path, "rb") as f:
+                raw = f.read()
+            cls.fams[fam.name] = fam
+            cls.pages[fam.name] = render_page(fam, f"spec/{os.path.basename(path)}", raw)
+
+    def test_anchor_links_resolve(self):
+        for name, files in self.pages.items():
+            md = files[f"{name}.md"]
+            anchors = {slug(m) for m in re.findall(r"^#+ (.*)$", md, re.M)}
+            links = re.findall(r"\]\(#([^)]+)\)", md)
+            self.assertTrue(links, name)
+            for a in links:
+                self.assertIn(a, anchors, f"{name}.md links to #{a}, which no heading defines")
+
+    def test_relative_links_exist(self):
+        for name, files in self.pages.items():
+            md = files[f"{name}.md"]
+            for target in re.findall(r"\]\(([^)#][^)]*)\)", md):
+                self.assertFalse(target.startswith("/"), target)
+                if target.startswith("http"):
+                    continue
+                generated = target in files
+                on_disk = os.path.exists(os.path.normpath(os.path.join(ROOT, "doc", target)))
+                self.assertTrue(generated or on_disk, f"{name}.md links to {target}, which does not exist")
+
+    def test_every_register_and_layout_has_its_section(self):
+        for name, fam in self.fams.items():
+            md = self.pages[name][f"{name}.md"]
+            for L in fam.layouts:
+                self.assertIn(f"\n### Layout {L.name}\n", md)
+                self.assertIn(f"({name}/{L.name}.svg)", md)
+                self.assertIn(f"{name}/{L.name}.svg", self.pages[name])
+                for F in L.fields:
+                    self.assertIn(f"`{F.name}`", md)
+            for R in fam.registers:
+                row = next(line for line in md.split("\n") if line.startswith(f"| `{R.name}` |"))
+                # the address is in the register's row (and its layout's section)
+                for fact in fam.facts:
+                    if fact.address and fact.name in R.facts:
+                        self.assertIn(f"{fact.name} {R.facts[fact.name]:#x}", row)
+                        break
+
+    def test_msb0_pages_show_both_numberings(self):
+        md = self.pages["ppc604"]["ppc604.md"]
+        # PowerPC MMCR0: FC is bit 0 in the manual and bit 31 counted from the LSB (UM604 Table 9-4)
+        self.assertIn("| 0 | 31 | `fc` |", md)
+        self.assertIn("| 26:31 | 5:0 | `pmc2sel` |", md)
+        svg = self.pages["ppc604"]["ppc604/mmcr0.svg"]
+        self.assertIn(">msb0<", svg)
+        self.assertIn(">lsb0<", svg)
+
+    def test_formulas_are_shown(self):
+        for name, fam in self.fams.items():
+            md = self.pages[name][f"{name}.md"]
+            for F in fam.functions:
+                self.assertIn(F.expr_node.text.strip(), md)
+                if F.formula:
+                    self.assertIn(F.formula.strip(), md)
+            for M in fam.matchers:
+                self.assertIn(f"### Matcher {M.name}", md)
+
+    def test_reproducible(self):
+        fam = self.fams["netburst"]
+        path = os.path.join(ROOT, "spec", "netburst.yaml")
+        with open(path, "rb") as f:
+            again = render_page(load_family(path), "spec/netburst.yaml", f.read())
+        self.assertEqual(again, self.pages[fam.name])
+
+    def test_check_finds_stale_and_stray_files(self):
+        gen = os.path.join(ROOT, "gen", "generate.py")
+        spec = os.path.join(ROOT, "spec", "ppc604.yaml")
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "doc")
+            subprocess.run([sys.executable, gen, "--doc", "--out", out, spec], check=True)
+            ok = subprocess.run([sys.executable, gen, "--doc", "--check", "--out", out, spec],
+                                stderr=subprocess.PIPE)
+            self.assertEqual(ok.returncode, 0, ok.stderr)
+            shutil.copy(os.path.join(out, "ppc604", "mmcr0.svg"), os.path.join(out, "ppc604", "gone.svg"))
+            with open(os.path.join(out, "ppc604.md"), "a", encoding="utf-8") as f:
+                f.write("edited\n")
+            bad = subprocess.run([sys.executable, gen, "--doc", "--check", "--out", out, spec],
+                                 stderr=subprocess.PIPE, universal_newlines=True)
+            self.assertEqual(bad.returncode, 1)
+            self.assertIn("ppc604.md: differs", bad.stderr)
+            self.assertIn("gone.svg: no longer generated", bad.stderr)
+            # writing again removes the stray diagram and restores the page
+            subprocess.run([sys.executable, gen, "--doc", "--out", out, spec], check=True)
+            self.assertFalse(os.path.exists(os.path.join(out, "ppc604", "gone.svg")))
+
+
+if __name__ == "__main__":
+    unittest.main()
