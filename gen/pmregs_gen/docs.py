@@ -204,7 +204,7 @@ class PageView:
         self.tables = [self.table_view(T) for T in fam.tables]
         self.functions = [self.function_view(F) for F in fam.functions]
         self.matchers = [self.matcher_view(M) for M in fam.matchers]
-        self.range_covers = [{"name": C.name, "title": C.title, "doc": md_par(C.doc), "source": md(C.source),
+        self.range_covers = [{"name": C.name, "title": C.title, "doc": md(C.doc), "source": md(C.source),
                               "matcher": C.matcher.name if C.matcher else "", "pairs": C.pairs,
                               "granule": C.granule, "anchor": anchor("matcher", C.matcher.name) if C.matcher else ""}
                              for C in fam.range_covers]

@@ -45,6 +45,14 @@ class Pages(unittest.TestCase):
             for a in links:
                 self.assertIn(a, anchors, f"{name}.md links to #{a}, which no heading defines")
 
+    def test_tables_start_a_block(self):
+        # a Markdown table only renders when a blank line (or another table row) comes before it
+        for name, files in self.pages.items():
+            lines = files[f"{name}.md"].split("\n")
+            for i in range(1, len(lines)):
+                if lines[i].startswith("|") and not lines[i - 1].startswith("|"):
+                    self.assertEqual(lines[i - 1], "", f"{name}.md line {i + 1}: a table right after text")
+
     def test_relative_links_exist(self):
         for name, files in self.pages.items():
             md = files[f"{name}.md"]
