@@ -668,6 +668,9 @@ static int write_svg(const char *path, const struct target *t, const struct pmre
 	else
 		snprintf(title, sizeof title, "%s %s (%s) = 0x%0*llx", t->fam->name, d->name, d->title, (int)(width / 4),
 			 (unsigned long long)v);
+	/* the title is 13px bold: 7.8px a character */
+	if (SVG_LEFT + (unsigned)(strlen(title) * 78 + 9) / 10 + SVG_RIGHT > total_w)
+		total_w = SVG_LEFT + (unsigned)(strlen(title) * 78 + 9) / 10 + SVG_RIGHT;
 	fprintf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
 		   "font-family=\"monospace\" font-size=\"11\">\n", total_w, height, total_w, height);

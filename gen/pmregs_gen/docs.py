@@ -114,9 +114,10 @@ def diagram(fam, L):
             pieces.append((row, name, a, c, kind))
             if text_w(name) + 6 > (a - c + 1) * CELL:
                 band[row] = max(band[row], text_w(name) + 8)
-    width = LEFT + per_row * CELL + RIGHT
-    height = TITLE + sum(nums * NUM + BOX + band[r] + GAP for r in range(rows))
     title = f"{L.title or L.name} ({L.name}, {W} bits)"
+    # the title is 13px bold: 7.8px a character
+    width = max(LEFT + per_row * CELL + RIGHT, LEFT + (len(title) * 78 + 9) // 10 + RIGHT)
+    height = TITLE + sum(nums * NUM + BOX + band[r] + GAP for r in range(rows))
     els = []            # ("rect", x, y, w, h, fill, stroke, dash) / ("text", x, y, attrs, text) / ("line", ...)
     y = TITLE
     pieces.sort(key=lambda p: (p[0], -p[2]))
