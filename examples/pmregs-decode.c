@@ -408,6 +408,60 @@ static void print_doc(FILE *o, const char *doc)
 
 static int write_svg(const char *path, const struct target *t, const struct pmregs_layout_desc *d, uint64_t v);
 
+/* "used by NAME (msr 0x...), ...": the registers whose layout is t's, wrapped at 96 columns between items. */
+static void print_users(const struct target *t)
+{
+	size_t nr, i, col = 0, k = 0;
+	const struct pmregs_register_desc *regs = t->fam->registers(&nr);
+	long idx = (long)(t->layout - t->layouts);
+	char item[160], addr[64];
+	for (i = 0; i < nr; i++) {
+		int n;
+		if (regs[i].layout != idx)
+			continue;
+		address_text(addr, sizeof addr, &regs[i]);
+		n = snprintf(item, sizeof item, "%s (%s)", regs[i].name, addr);
+		if (n < 0)
+			continue;
+		if (k == 0) {
+			printf("used by %s", item);
+			col = 8 + (size_t)n;
+		} else if (col + 2 + (size_t)n + 1 > 96) {
+			printf(",\n%s", item);
+			col = (size_t)n;
+		} else {
+			printf(", %s", item);
+			col += 2 + (size_t)n;
+		}
+		k++;
+	}
+	if (k)
+		printf("\n");
+}
+
+static void json_users(const struct target *t)
+{
+	size_t nr, i, k = 0;
+	const struct pmregs_register_desc *regs = t->fam->registers(&nr);
+	long idx = (long)(t->layout - t->layouts);
+	printf(",\n  \"registers\": [");
+	for (i = 0; i < nr; i++) {
+		if (regs[i].layout != idx)
+			continue;
+		printf("%s{\"name\": ", k++ ? ", " : "");
+		json_str(stdout, regs[i].name);
+		printf(", \"address\": ");
+		if (regs[i].addr_kind) {
+			printf("{\"kind\": ");
+			json_str(stdout, regs[i].addr_kind);
+			printf(", \"value\": %llu}}", (unsigned long long)regs[i].addr);
+		} else {
+			printf("null}");
+		}
+	}
+	printf("]");
+}
+
 static int decode_value(const struct target *t, const char *text, int json, const char *svg)
 {
 	const struct pmregs_layout_desc *base = t->layout, *d;
@@ -482,6 +536,8 @@ static int decode_value(const struct target *t, const char *text, int json, cons
 		} else {
 			printf("null");
 		}
+		if (!r)
+			json_users(t);
 		printf(",\n  \"layout\": ");
 		json_str(stdout, base->name);
 		printf(",\n  \"variant\": ");
@@ -530,6 +586,7 @@ static int decode_value(const struct target *t, const char *text, int json, cons
 				printf("facts: %s\n", r->facts);
 		} else {
 			print_doc(stdout, d->doc);
+			print_users(t);
 		}
 		printf("\n");
 		ruler(stdout, d, v, key);
