@@ -34,14 +34,8 @@
 
 #define NPKT 200000
 
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#define TEST_SEED 0x9E3779B97F4A7C15u
+#include "../common/xorshift.h"
 
 static double now(void)
 {

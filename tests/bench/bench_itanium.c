@@ -15,21 +15,10 @@
 #define N 256       /* inputs (they stay in the L1 cache), reused round after round */
 #define ROUNDS 2000
 
-static uint64_t rng = 0x1A64DEADBEEF1A64u;
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#define TEST_SEED 0x1A64DEADBEEF1A64u
+#include "../common/xorshift.h"
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "../common/clock.h"
 
 #define BITS_60_51 (((uint64_t)1 << 61) - ((uint64_t)1 << 51))
 static uint64_t canonical(uint64_t x)

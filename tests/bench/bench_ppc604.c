@@ -12,21 +12,10 @@
 
 #define NREQ 20000
 
-static uint64_t rng = 0x604E604E604E604Eull;
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#define TEST_SEED 0x604E604E604E604Eu
+#include "../common/xorshift.h"
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "../common/clock.h"
 
 static struct pmregs_ppc604_pm_request req[NREQ];
 static struct pmregs_pm_work work;

@@ -21,14 +21,8 @@ static unsigned long failures, checks;
 typedef struct pmregs_etrace_params params_t;
 typedef struct pmregs_etrace_te_inst pkt_t;
 
-static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#define TEST_SEED 0x2545F4914F6CDD1Du
+#include "../common/xorshift.h"
 
 static uint64_t mask(unsigned w)
 {

@@ -32,14 +32,8 @@ static unsigned long failures, checks;
 		}                                                                                   \
 	} while (0)
 
-static uint64_t rng_state = 0x2545F4914F6CDD1Du;
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
+#define TEST_SEED 0x2545F4914F6CDD1Du
+#include "../common/xorshift.h"
 
 typedef struct pmregs_netburst_event_request req_t;
 typedef struct pmregs_netburst_event_encoding enc_t;

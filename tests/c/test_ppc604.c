@@ -25,14 +25,8 @@ static int failures, checks;
 #define CHECK_EQ(a, b) do { unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); checks++; \
 	if (a_ != b_) { failures++; fprintf(stderr, "%s:%d: %s = %#llx, expected %#llx\n", __FILE__, __LINE__, #a, a_, b_); } } while (0)
 
-static uint64_t rng = 0x604E604E12345678u;
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#define TEST_SEED 0x604E604E12345678u
+#include "../common/xorshift.h"
 
 #define EV(name) PMREGS_PPC604_EVENTS_##name
 #define PPC604 PMREGS_PPC604_CPU_PPC604

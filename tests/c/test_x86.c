@@ -222,14 +222,8 @@ static void naive_pmi(unsigned version, uint64_t *dbg, uint64_t *ctrl, uint64_t 
 		*status |= (uint64_t)1 << 59;  /* "sets IA32_PERF_GLOBAL_STATUS.CTR_Frz" */
 }
 
-static uint64_t rng = 0x243F6A8885A308D3u;
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+#define TEST_SEED 0x243F6A8885A308D3u
+#include "../common/xorshift.h"
 
 static void freeze_semantics(void)
 {

@@ -1,0 +1,13 @@
+/* Wall-clock seconds for the benchmarks (monotonic, so the differences are meaningful). */
+#ifndef PMREGS_TEST_CLOCK_H
+#define PMREGS_TEST_CLOCK_H
+#include <time.h>
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+#endif
