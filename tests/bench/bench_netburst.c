@@ -40,47 +40,7 @@ static void hand_encode(const req_t *r, uint64_t *escr, uint64_t *cccr)
 		((uint64_t)r->edge << 24) | ((uint64_t)r->ovf_pmi_t0 << 26);
 }
 
-static int brute(const uint64_t opts[][8], const unsigned *nopts, unsigned n)
-{
-	unsigned choice[8] = {0}, i, j, best = n;
-	for (;;) {
-		unsigned k;
-		for (k = 1; k < best; k++) {
-			unsigned col[8] = {0};
-			int found = 0;
-			for (;;) {
-				int good = 1;
-				for (i = 0; i < n && good; i++)
-					for (j = i + 1; j < n && good; j++)
-						if (col[i] == col[j] && (opts[i][choice[i]] & opts[j][choice[j]]))
-							good = 0;
-				if (good) {
-					found = 1;
-					break;
-				}
-				for (i = 0; i < n; i++) {
-					if (++col[i] < k)
-						break;
-					col[i] = 0;
-				}
-				if (i == n)
-					break;
-			}
-			if (found) {
-				best = k;
-				break;
-			}
-		}
-		for (i = 0; i < n; i++) {
-			if (++choice[i] < nopts[i])
-				break;
-			choice[i] = 0;
-		}
-		if (i == n)
-			break;
-	}
-	return (int)best;
-}
+#include "../common/brute_passes.h"
 
 int main(void)
 {
@@ -168,7 +128,7 @@ int main(void)
 		sink += (uint64_t)pmregs_netburst_event_schedule(r, 5, out, &work, 0, &minimal);
 		t_sched += now() - t0;
 		t0 = now();
-		sink += (uint64_t)brute((const uint64_t(*)[8])opts, nopts, 5);
+		sink += (uint64_t)brute_passes((const uint64_t(*)[8])opts, nopts, 5);
 		t_brute += now() - t0;
 	}
 	t_sched /= lists;

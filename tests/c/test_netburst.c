@@ -779,51 +779,7 @@ static void test_decoder(void)
 
 /* ---- the scheduler --------------------------------------------------------------------- */
 
-/* Fewest passes by brute force: every option combination, then the chromatic number of the
- * conflict graph by trying every colouring. Small n only. */
-static int brute_passes(const uint64_t opts[][8], const unsigned *nopts, unsigned n)
-{
-	unsigned choice[8] = {0}, i, j, best = n ? n : 0;
-	if (n == 0)
-		return 0;
-	for (;;) {
-		unsigned k;
-		for (k = 1; k < best; k++) {
-			unsigned col[8] = {0};
-			int found = 0;
-			for (;;) {
-				int good = 1;
-				for (i = 0; i < n && good; i++)
-					for (j = i + 1; j < n && good; j++)
-						if (col[i] == col[j] && (opts[i][choice[i]] & opts[j][choice[j]]))
-							good = 0;
-				if (good) {
-					found = 1;
-					break;
-				}
-				for (i = 0; i < n; i++) {
-					if (++col[i] < k)
-						break;
-					col[i] = 0;
-				}
-				if (i == n)
-					break;
-			}
-			if (found) {
-				best = k;
-				break;
-			}
-		}
-		for (i = 0; i < n; i++) {
-			if (++choice[i] < nopts[i])
-				break;
-			choice[i] = 0;
-		}
-		if (i == n)
-			break;
-	}
-	return (int)best;
-}
+#include "../common/brute_passes.h"
 
 static struct pmregs_netburst_event_work work;
 
