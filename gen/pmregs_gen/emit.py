@@ -321,7 +321,7 @@ class HeaderView:
         out = []
         for i, F in enumerate(self.fam.facts):
             t = F.type
-            lm = re.match(r"^(u\d+)\[(\d+)\]$", t)
+            lm = re.match(r"^(u\d+)\[(\d+)\]\Z", t, re.ASCII)
             if t == "str":
                 decl, kind = "const char *", "str"
             elif t == "bool":
@@ -430,7 +430,7 @@ class HeaderView:
         S = lambda name, node, what: self.sym.add(name, node, what)   # noqa: E731
         cols = []
         for C in T.columns:
-            lm = re.match(r"^(u\d+)\[(\d+)\]$", C.type)
+            lm = re.match(r"^(u\d+)\[(\d+)\]\Z", C.type, re.ASCII)
             if C.type == "str":
                 decl, kind = "const char *", "str"
             elif C.type == "enum":

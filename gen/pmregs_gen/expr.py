@@ -33,6 +33,12 @@ from .cnames import Names
 
 U64 = "uint64_t"
 
+# Bounds: the real specs nest expressions about 12 deep and unroll to a few
+# hundred terms. Deeper nesting would also pass the C standard's guaranteed
+# 63 levels of parentheses in the generated C.
+MAX_DEPTH = 48           # nested operations in one expression, as written
+MAX_TERMS = 20000        # expression nodes compiled, counting every unrolled any()/all() copy
+
 
 class ExprError(Exception):
     def __init__(self, node, code, msg):
@@ -85,7 +91,7 @@ def type_info(fam, t):
         return ("bool", "int", None)
     if t in ("u8", "u16", "u32", "u64"):
         return ("int", f"uint{t[1:]}_t", None)
-    am = re.match(r"^u(8|16|32|64)\[(\d+)\]$", t)
+    am = re.match(r"^u(8|16|32|64)\[(\d+)\]\Z", t, re.ASCII)
     if am:                                  # an array parameter: element type, ref = length
         return ("array", f"uint{am.group(1)}_t", int(am.group(2)))
     L = fam.layout(t)
@@ -96,6 +102,8 @@ def type_info(fam, t):
 
 
 class Compiler:
+    terms = 0                               # nodes compiled so far (MAX_TERMS)
+
     def __init__(self, fam, fn):
         self.fam, self.fn = fam, fn
         self.n = Names(fam)
@@ -139,6 +147,10 @@ class Compiler:
 
     # -- the walk ------------------------------------------------------------------------
     def compile(self, node):
+        self.terms += 1
+        if self.terms > MAX_TERMS:
+            self.fail(node, "PMR044", f"the expression expands to more than {MAX_TERMS} terms"
+                      " once any()/all() are unrolled")
         meth = getattr(self, "c_" + type(node).__name__, None)
         if meth is None:
             self.fail(node, "PMR040", f"'{type(node).__name__}' is not part of the expression language")
@@ -396,6 +408,17 @@ def compile_function(fam, fn, diag):
     except SyntaxError as e:
         diag.error(_At(scalar, e.lineno or 1, (e.offset or 1) - 1), "PMR040", f"expression: {e.msg}")
         return
+    except (RecursionError, MemoryError):
+        diag.error(_At(scalar, 1, 0), "PMR043", f"in function '{fn.name}': the expression is nested"
+                   f" too deeply to parse (at most {MAX_DEPTH} levels)")
+        return
+    deep = too_deep(tree.body)
+    if deep is not None:
+        lead = len(src) - len(src.lstrip()) if not scalar.block else -1
+        diag.error(_At(scalar, getattr(deep, "lineno", 1), getattr(deep, "col_offset", 0) + lead), "PMR043",
+                   f"in function '{fn.name}': the expression nests more than {MAX_DEPTH} operations"
+                   " (split it into functions)")
+        return
     c = Compiler(fam, fn)
     try:
         v = c.compile(tree.body)
@@ -404,3 +427,16 @@ def compile_function(fam, fn, diag):
         lead = len(src) - len(src.lstrip()) if not scalar.block else -1
         diag.error(_At(scalar, getattr(e.node, "lineno", 1), getattr(e.node, "col_offset", 0) + lead),
                    e.code, f"in function '{fn.name}': {e.msg}")
+
+
+def too_deep(tree):
+    """The first node nested more than MAX_DEPTH operations deep, else None (no recursion)."""
+    stack = [(tree, 0)]
+    while stack:
+        node, d = stack.pop()
+        if isinstance(node, (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)):
+            continue
+        if d > MAX_DEPTH:
+            return node
+        stack.extend((c, d + 1) for c in ast.iter_child_nodes(node))
+    return None

@@ -16,7 +16,7 @@ RESERVED_KINDS = ("rsvd", "ignored", "res1")
 WIDTHS = (8, 16, 32, 64)
 SCALAR_TYPES = {"u8": 8, "u16": 16, "u32": 32, "u64": 64, "bool": 1}
 MAX_PARTS = 4
-SET_RE = re.compile(r"^set\(([a-z][a-z0-9_]*)\)$")   # a set of an enum's values, as a bit mask
+SET_RE = re.compile(r"^set\(([a-z][a-z0-9_]*)\)\Z", re.ASCII)   # a set of an enum's values, as a bit mask
 
 
 def set_ctype(fam, t):
@@ -273,7 +273,7 @@ class Family:
 
 # ---------------------------------------------------------------------------
 
-BIT_RE = re.compile(r"^\s*(\d+)\s*(?::\s*(\d+)\s*)?$")
+BIT_RE = re.compile(r"^\s*(\d{1,4})\s*(?::\s*(\d{1,4})\s*)?\Z", re.ASCII)
 
 
 class Builder:
@@ -460,7 +460,7 @@ class Builder:
             return t
         if t in SCALAR_TYPES or (allow_str and t == "str"):
             return t
-        lm = re.match(r"^(u8|u16|u32|u64)\[(\d+)\]$", t)
+        lm = re.match(r"^(u8|u16|u32|u64)\[(\d+)\]\Z", t, re.ASCII)
         if allow_list and lm and int(lm.group(2)) > 0:
             return t
         if allow_list and t.startswith("ref:"):
@@ -469,7 +469,7 @@ class Builder:
                 return t
         if allow_named and (self.fam.layout(t) or self.fam.enum(t)):
             return t
-        if allow_named and re.match(r"^[a-z][a-z0-9_]*$", t):
+        if allow_named and re.match(r"^[a-z][a-z0-9_]*\Z", t, re.ASCII):
             return self.r.err(node, "PMR030", f"type '{t}' is neither a scalar type, a layout nor an enum")
         return self.r.err(node, "PMR031", f"type '{t}' is not a supported type")
 
@@ -503,7 +503,7 @@ class Builder:
                     return self.r.err(it, "PMR021", f"{what}: '{n}' is listed twice")
                 mask |= 1 << hit[0]
             return mask
-        lm = re.match(r"^(u\d+)\[(\d+)\]$", t)
+        lm = re.match(r"^(u\d+)\[(\d+)\]\Z", t, re.ASCII)
         if lm:
             items = self.r.seq(node, what)
             if items is None:

@@ -36,7 +36,7 @@ import ast
 
 from .cnames import small_utype
 from .expr import ExprError, _At
-from .yamlnode import Scalar
+from .yamlnode import Scalar, parse_int
 
 MAXW = 64
 
@@ -626,10 +626,10 @@ class PacketBuilder:
             x = x.strip()
             if x in named:
                 return named[x]
-            try:
-                return int(x.replace("_", ""), 0)
-            except ValueError:
+            v, why = parse_int(x)
+            if why is not None:
                 return self.r.err(node, "PMR031", f"'{x}' is neither a number nor a named value of '{F.name}'")
+            return v
 
         if ".." in t:
             a, _, b = t.partition("..")

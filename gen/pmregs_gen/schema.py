@@ -2,10 +2,9 @@
 
 import re
 
-from .yamlnode import Map, Scalar, Seq
+from .yamlnode import Map, Scalar, Seq, parse_int
 
-NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
-INT_RE = re.compile(r"^[+-]?(0[xX][0-9a-fA-F_]+|0[bB][01_]+|[0-9][0-9_]*)$")
+NAME_RE = re.compile(r"[a-z][a-z0-9_]*", re.ASCII)      # used with fullmatch: no trailing newline
 
 # Names become C identifiers (struct members, parameters, enumerators), so none
 # may be a keyword of C99..C23 or C++98..C++20, nor a macro the standard
@@ -73,10 +72,11 @@ class Reader:
         s = self.scalar(node, what)
         if s is None:
             return None
-        t = s.text.strip()
-        if s.quoted or not INT_RE.match(t):
-            return self.err(node, "PMR004", f"{what} must be an integer, not '{s.text}'")
-        v = int(t.replace("_", ""), 0)
+        if s.quoted:
+            return self.err(node, "PMR004", f"{what} must be an integer, not the string '{s.text}'")
+        v, why = parse_int(s.text)
+        if why is not None:
+            return self.err(node, "PMR004", f"{what}: {why}")
         if (lo is not None and v < lo) or (hi is not None and v > hi):
             rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
             return self.err(node, "PMR014", f"{what} {v} is outside {rng}")
@@ -97,7 +97,7 @@ class Reader:
         return self.check_name(node, s.text, what)
 
     def check_name(self, node, name, what):
-        if not NAME_RE.match(name):
+        if not NAME_RE.fullmatch(name):
             return self.err(node, "PMR020", f"{what} '{name}' is not a lower_snake_case identifier")
         if name in KEYWORDS:
             return self.err(node, "PMR022", f"{what} '{name}' is a C/C++ keyword; choose another name")
