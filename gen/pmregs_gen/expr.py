@@ -404,20 +404,10 @@ def compile_function(fam, fn, diag):
     text = scalar.text
     src = text if not scalar.block else text
     try:
-        tree = ast.parse(src.strip() if not scalar.block else "(" + src + ")", mode="eval")
+        tree = parse(src.strip() if not scalar.block else "(" + src + ")")
     except SyntaxError as e:
-        diag.error(_At(scalar, e.lineno or 1, (e.offset or 1) - 1), "PMR040", f"expression: {e.msg}")
-        return
-    except (RecursionError, MemoryError):
-        diag.error(_At(scalar, 1, 0), "PMR043", f"in function '{fn.name}': the expression is nested"
-                   f" too deeply to parse (at most {MAX_DEPTH} levels)")
-        return
-    deep = too_deep(tree.body)
-    if deep is not None:
-        lead = len(src) - len(src.lstrip()) if not scalar.block else -1
-        diag.error(_At(scalar, getattr(deep, "lineno", 1), getattr(deep, "col_offset", 0) + lead), "PMR043",
-                   f"in function '{fn.name}': the expression nests more than {MAX_DEPTH} operations"
-                   " (split it into functions)")
+        diag.error(_At(scalar, e.lineno or 1, (e.offset or 1) - 1), getattr(e, "pmr", "PMR040"),
+                   f"in function '{fn.name}': {e.msg}" if hasattr(e, "pmr") else f"expression: {e.msg}")
         return
     c = Compiler(fam, fn)
     try:
@@ -429,14 +419,27 @@ def compile_function(fam, fn, diag):
                    e.code, f"in function '{fn.name}': {e.msg}")
 
 
-def too_deep(tree):
-    """The first node nested more than MAX_DEPTH operations deep, else None (no recursion)."""
-    stack = [(tree, 0)]
+class TooDeep(SyntaxError):
+    """An expression nested beyond MAX_DEPTH: reported as PMR043, not as a syntax error."""
+    pmr = "PMR043"
+
+
+def parse(src):
+    """ast.parse(src, mode="eval"), refusing expressions nested more than MAX_DEPTH
+    operations deep (TooDeep) before anything walks them recursively."""
+    try:
+        tree = ast.parse(src, mode="eval")
+    except (RecursionError, MemoryError):
+        raise TooDeep(f"the expression is nested too deeply to parse (at most {MAX_DEPTH} levels)",
+                      ("<expr>", 1, 1, "")) from None
+    stack = [(tree.body, 0)]
     while stack:
         node, d = stack.pop()
         if isinstance(node, (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)):
             continue
         if d > MAX_DEPTH:
-            return node
+            line = getattr(node, "lineno", 1)
+            raise TooDeep(f"the expression nests more than {MAX_DEPTH} operations (split it into functions)",
+                          ("<expr>", line, getattr(node, "col_offset", 0) + 1, ""))
         stack.extend((c, d + 1) for c in ast.iter_child_nodes(node))
-    return None
+    return tree

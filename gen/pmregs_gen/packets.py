@@ -35,7 +35,7 @@ generator checks that the shapes can always be told apart.
 import ast
 
 from .cnames import small_utype
-from .expr import ExprError, _At
+from .expr import ExprError, _At, parse
 from .yamlnode import Scalar, parse_int
 
 MAXW = 64
@@ -330,9 +330,10 @@ class PacketBuilder:
             return None
         src = s.text.strip()
         try:
-            tree = ast.parse(src if not s.block else "(" + s.text + ")", mode="eval")
+            tree = parse(src if not s.block else "(" + s.text + ")")
         except SyntaxError as e:
-            self.diag.error(_At(s, e.lineno or 1, (e.offset or 1) - 1), "PMR040", f"{what}: {e.msg}")
+            self.diag.error(_At(s, e.lineno or 1, (e.offset or 1) - 1), getattr(e, "pmr", "PMR040"),
+                            f"{what}: {e.msg}")
             return None
         return PExpr(s, tree.body)
 

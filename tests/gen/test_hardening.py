@@ -132,6 +132,13 @@ class Bounds(unittest.TestCase):
         self.assertEqual(self.expr_codes("+".join(["v"] * 40)), [])
         self.assertEqual(self.expr_codes(" or ".join(["v[3]"] * 3000), "bool"), [])    # flat: fine
 
+    def test_long_packet_width_expressions(self):
+        spec = ("family: t\ntitle: t\nlayouts: {}\npackets:\n  p:\n    doc: p\n    compression: sign\n"
+                "    max_bytes: 4\n    fields:\n      a: {width: 4, doc: a}\n      b: {width: \"W\", doc: b}\n"
+                "    shapes:\n      - {name: only, doc: d, fields: [a, b]}\n")
+        self.assertEqual(codes(spec.replace("W", "+".join(["a"] * 100000))), [("PMR043", 11)])
+        self.assertEqual(codes(spec.replace("W", "1+(" * 60 + "a" + ")" * 60)), [("PMR043", 11)])
+
     def test_exponential_unrolling(self):
         e = "v[a] != v[b] + c + d"
         for k in "dcba":
