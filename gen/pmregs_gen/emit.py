@@ -220,8 +220,9 @@ class HeaderView:
         }
         f["get_expr"], f["set_expr"] = self.access_exprs(L, F)
         if F.signed:
-            f["min_s"] = -(1 << (fw - 1))
-            f["max_s"] = (1 << (fw - 1)) - 1
+            # as int64_t constants: a plain -9223372036854775808 is an unsigned literal to some compilers
+            f["min_s"] = "INT64_MIN" if fw == 64 else f"INT64_C({-(1 << (fw - 1))})"
+            f["max_s"] = "INT64_MAX" if fw == 64 else f"INT64_C({(1 << (fw - 1)) - 1})"
         f["builder_expr"] = self.builder_expr(L, F)
         return f
 
@@ -301,6 +302,7 @@ class HeaderView:
             "gget": S(n.fn(L.name, gname, "get")),
             "gset": S(n.fn(L.name, gname, "set")),
             "fmask": ulit(mask_of(first.width), W),
+            "signed": first.signed,
         }
 
     # -- constants, enums ------------------------------------------------------------------
