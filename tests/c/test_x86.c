@@ -343,6 +343,24 @@ static void snprint_and_tables(void)
 	CHECK(strcmp(pmregs_x86_layouts(0)[r[0].layout].name, "debugctl") == 0);
 }
 
+static void perf_raw(void)
+{
+	/* Linux perf_event.h X86_RAW_EVENT_MASK = EVENT | UMASK | EDGE | INV | CMASK = 0xFF84FFFF; intel/core.c adds
+	 * ANY (21), HSW_IN_TX (32), HSW_IN_TX_CHECKPOINTED (33), EQ (36) and UMASK2 (47:40) where supported */
+	uint64_t all = ~UINT64_C(0);
+	CHECK_EQ(pmregs_x86_perf_raw_config(0x5300C0), 0xC0);
+	CHECK_EQ(pmregs_x86_perf_raw_refused(0x5300C0), 0x530000);
+	CHECK_EQ(pmregs_x86_perf_raw_config(all), UINT64_C(0xFF84FFFF) | (1u << 21) | (UINT64_C(3) << 32) |
+		 (UINT64_C(1) << 36) | (UINT64_C(0xFF) << 40));
+	CHECK_EQ(pmregs_x86_perf_raw_config(all) | pmregs_x86_perf_raw_refused(all), all);
+	/* pc (19) is in the sysfs format but not in X86_RAW_EVENT_MASK; adaptive (34) and br_cntr (35) are the kernel's */
+	CHECK_EQ(pmregs_x86_perf_raw_refused(PMREGS_X86_PERFEVTSEL_PC(1)), 1u << 19);
+	CHECK_EQ(pmregs_x86_perf_raw_refused(PMREGS_X86_PERFEVTSEL_ADAPTIVE(1) | PMREGS_X86_PERFEVTSEL_BR_CNTR(1)),
+		 UINT64_C(3) << 34);
+	CHECK(pmregs_x86_perf_exclude_kernel(0x5100C0) && !pmregs_x86_perf_exclude_user(0x5100C0));
+	CHECK(pmregs_x86_perf_exclude_user(0x5200C0) && !pmregs_x86_perf_exclude_kernel(0x5200C0));
+}
+
 int main(void)
 {
 	msr_addresses();
@@ -354,6 +372,7 @@ int main(void)
 	freeze_semantics();
 	ds_records();
 	snprint_and_tables();
+	perf_raw();
 	printf("test_x86: %d checks, %d failed\n", checks, failures);
 	return failures != 0;
 }
