@@ -30,7 +30,7 @@ PYTHON ?= $(shell for p in python3 /usr/bin/python3; do \
 	$$p -c 'import yaml, jinja2' >/dev/null 2>&1 && { echo $$p; break; }; done)
 
 SPECS    := $(sort $(wildcard spec/*.yaml))
-GEN_SRC  := $(wildcard gen/*.py gen/pmregs_gen/*.py gen/templates/*.j2)
+GEN_SRC  := $(wildcard gen/*.py gen/pmregs_gen/*.py gen/pmregs_gen/constructs/*.py gen/templates/*.j2)
 HEADERS  := $(patsubst spec/%.yaml,include/pmregs/%.h,$(SPECS)) include/pmregs/pmregs.h
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 TOOL     := $(BUILD)/examples/pmregs-decode
