@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 # pmregs: header-only performance-monitoring register definitions.
 #
 #   make            regenerate include/pmregs/*.h when a spec or the generator changed,

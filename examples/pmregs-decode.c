@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs-decode: decode a register value or a packet stream of any pmregs
  * family, using nothing but the generated introspection tables of

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """pmregs-gen: turn spec/*.yaml into include/pmregs/*.h.
 
     generate.py [--out DIR] [--check] [--selftest | --doc] SPEC.yaml...

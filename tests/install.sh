@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 # Install into a scratch DESTDIR, then build an example using nothing but
 # `pkg-config --cflags pmregs`, exactly as a user of the installed package would.
 set -eu

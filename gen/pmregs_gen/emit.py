@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """From a validated Family to header text: names, values and C snippets for the templates.
 
 The symbol table lives here: every name the header will define is registered

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 # pmregs-decode (examples/pmregs-decode.c) and the reference pages, sourced by tests/run.sh
 # (it uses check, skip, $B, $WARN and $PYTHON).
 #

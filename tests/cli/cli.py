@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Tests of examples/pmregs-decode, run by tests/cli/checks.sh (make check).
 
     cli.py golden TOOL FILE...      each golden file: run the command it names, compare status,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Unit tests of the generator: loader, validator, model, expression compiler, output discipline."""
 
 import os

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 # Every constant of every header, through the assembler and through C, must agree.
 #
 #   sh tests/port/asm_consts.sh OUTDIR CC [RUNNER...]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 # `make install` into a scratch DESTDIR, then configure and build a tiny CMake
 # project that uses nothing but find_package(pmregs) and pmregs::pmregs, as a
 # user of the installed package would; run it; check the version file refuses
