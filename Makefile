@@ -32,11 +32,12 @@ PYTHON ?= $(shell for p in python3 /usr/bin/python3; do \
 
 SPECS    := $(sort $(wildcard spec/*.yaml))
 GEN_SRC  := $(wildcard gen/*.py gen/pmregs_gen/*.py gen/templates/*.j2)
-HEADERS  := $(patsubst spec/%.yaml,include/pmregs/%.h,$(SPECS)) include/pmregs/pmregs.h
+HEADERS  := $(patsubst spec/%.yaml,include/pmregs/%.h,$(SPECS)) include/pmregs/pmregs.h include/pmregs/version.h
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 TOOL     := $(BUILD)/examples/pmregs-decode
 
-VERSION := $(shell sed -n 's/^VERSION = "\(.*\)"/\1/p' gen/pmregs_gen/__init__.py)
+# The one version source: headers (PMREGS_VERSION_*), pmregs.pc, the CMake package, pmregs-decode --version.
+VERSION := $(shell cat VERSION)
 
 .PHONY: all headers demo doc check check-generated install uninstall bench fuzz clean
 
@@ -44,7 +45,7 @@ all: headers $(TOOL)
 
 headers: $(HEADERS)
 
-$(HEADERS) &: $(SPECS) $(GEN_SRC)
+$(HEADERS) &: $(SPECS) $(GEN_SRC) VERSION
 ifneq ($(PYTHON),)
 	$(PYTHON) gen/generate.py --out include/pmregs $(SPECS)
 else
@@ -85,7 +86,7 @@ fuzz: headers
 		$(BUILD)/fuzz/$$n -max_total_time=$(FUZZTIME) -max_len=256 $(BUILD)/fuzz/$$name.new \
 			tests/fuzz/corpus/$$name || exit 1; done
 
-$(BUILD)/pmregs.pc: pkgconfig/pmregs.pc.in gen/pmregs_gen/__init__.py
+$(BUILD)/pmregs.pc: pkgconfig/pmregs.pc.in VERSION
 	@mkdir -p $(dir $@)
 	sed -e 's|@prefix@|$(prefix)|g' -e 's|@includedir@|$(includedir)|g' \
 	    -e 's|@version@|$(VERSION)|g' $< > $@

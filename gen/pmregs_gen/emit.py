@@ -540,5 +540,11 @@ def render_selftest(fam, spec_path, spec_bytes):
     return make_env().get_template("selftest.c.j2").render(v=view)
 
 
+def render_version():
+    major, minor, patch = (int(x) for x in VERSION.split("."))
+    return make_env().get_template("version.h.j2").render(
+        version=VERSION, major=major, minor=minor, patch=patch, number=major * 10000 + minor * 100 + patch)
+
+
 def render_umbrella(names):
     return make_env().get_template("umbrella.h.j2").render(families=names, version=VERSION)

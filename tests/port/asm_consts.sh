@@ -35,6 +35,7 @@ for h in include/pmregs/*.h; do
 			print name "(" a1 ")"
 			next
 		}
+		/^#[ \t]*define[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+"/ { next }
 		/^#[ \t]*define[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+[^ \t]/ {
 			line = $0
 			sub(/^#[ \t]*define[ \t]+/, "", line)

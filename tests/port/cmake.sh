@@ -16,7 +16,7 @@ make -s install DESTDIR="$dest" PREFIX=/usr/local
 cfgdir=$dest/usr/local/share/cmake/pmregs
 test -f "$cfgdir/pmregsConfig.cmake"
 test -f "$cfgdir/pmregsConfigVersion.cmake"
-version=$(sed -n 's/^VERSION = "\(.*\)"/\1/p' gen/pmregs_gen/__init__.py)
+version=$(cat VERSION)
 major=${version%%.*}
 minor=${version#*.}
 minor=${minor%%.*}
