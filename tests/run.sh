@@ -128,7 +128,7 @@ fi
 
 # ---- install + pkg-config ------------------------------------------------------------
 if have pkg-config; then
-	check "make install DESTDIR + pkg-config build" sh tests/install.sh "$B/install"
+	check "make install/uninstall: DESTDIR and prefix with spaces, a second prefix, pkg-config build" sh tests/install.sh "$B/install"
 else
 	skip "install test" "pkg-config not installed"
 fi

@@ -12,7 +12,7 @@ mkdir -p "$1"
 out=$(cd "$1" && pwd)
 dest=$out/root
 rm -rf "$dest" "$out/proj" "$out/build"
-make -s install DESTDIR="$dest" PREFIX=/usr/local
+make -s BUILD="$out/make" install DESTDIR="$dest" PREFIX=/usr/local
 cfgdir=$dest/usr/local/share/cmake/pmregs
 test -f "$cfgdir/pmregsConfig.cmake"
 test -f "$cfgdir/pmregsConfigVersion.cmake"
@@ -76,7 +76,7 @@ fi
 grep -q "version: $version" "$out/refused.log"
 echo "find_package(pmregs $((major + 1)).0) refused, as it should be"
 
-make -s uninstall DESTDIR="$dest" PREFIX=/usr/local
+make -s BUILD="$out/make" uninstall DESTDIR="$dest" PREFIX=/usr/local
 test ! -e "$cfgdir/pmregsConfig.cmake"
 test ! -e "$cfgdir/pmregsConfigVersion.cmake"
 echo "CMake package: ok"
