@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """From a validated Family to header text: names, values and C snippets for the templates.
 
 The symbol table lives here: every name the header will define is registered
@@ -537,6 +538,12 @@ def render_family(fam, spec_path, spec_bytes):
 def render_selftest(fam, spec_path, spec_bytes):
     view = HeaderView(fam, spec_path, spec_bytes)
     return make_env().get_template("selftest.c.j2").render(v=view)
+
+
+def render_version():
+    major, minor, patch = (int(x) for x in VERSION.split("."))
+    return make_env().get_template("version.h.j2").render(
+        version=VERSION, major=major, minor=minor, patch=patch, number=major * 10000 + minor * 100 + patch)
 
 
 def render_umbrella(names):

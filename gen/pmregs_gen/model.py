@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The spec model: load one family YAML file, validate it strictly, build objects.
 
 Everything a header needs is decided here; templates only lay the C text out.

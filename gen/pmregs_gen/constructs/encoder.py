@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Event encoders: an event table, the ways an event can be placed on the
 hardware, and the register values a placement writes, turned into generated C
 that encodes, decodes and schedules events.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Matchers and range covers: bit-range compare rules as data, compiled to mask arithmetic.
 
 A *matcher* compares a value (an instruction address, an instruction encoding)

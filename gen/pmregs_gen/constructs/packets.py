@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Run-time parameters, bit-packed packets and packet streams.
 
 Spec sections handled here (all optional):

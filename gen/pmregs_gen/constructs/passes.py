@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The `passes` construct: program several events at once, in as few passes as possible.
 
 A family whose counters take their event from selector fields of shared control
