@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * perf_count: count an event with Linux perf_event_open, from the event-select value a driver
  * would write (an AMD PERF_CTL or an Intel IA32_PERFEVTSELx), and show what the IBS PMUs take.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * AMD golden vectors and cross-checks, each with the document its numbers come from.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Cross-check of the AMD PERF_CTL packing (spec/amd.yaml) against libpfm4, an independent encoder:
  * every event and every unit mask of the Zen core PMUs libpfm4 knows (amd64_fam17h_zen1/zen2,
