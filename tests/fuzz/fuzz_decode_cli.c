@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * libFuzzer target for the pmregs-decode command line (examples/pmregs-decode.c,
  * built in with its main() renamed) and the stream files it reads, under ASan

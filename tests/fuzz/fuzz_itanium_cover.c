@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * libFuzzer target for pmregs_itanium_ibr_cover() and pmregs_itanium_dbr_cover()
  * in <pmregs/itanium.h>, checked against brute force, under ASan and UBSan.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * libFuzzer target for the PowerPC 604/604e PM API in <pmregs/ppc604.h>, under
  * ASan and UBSan: arbitrary requests to pmregs_ppc604_pm_encode() and arbitrary

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Adversarial input: every bad spec or command line gives one located error line, never a
 traceback, a hang or a half-written output directory."""
 
