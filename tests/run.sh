@@ -66,7 +66,7 @@ if [ -n "$PYTHON" ] && "$PYTHON" -c 'import yaml, jinja2' 2>/dev/null; then
 	# their headers go to $B/good/pmregs, their self-tests to $B/good, and run like the ones above
 	for spec in tests/specs/good/*.yaml; do
 		[ -f "$spec" ] || continue
-		check "good spec $(basename "$spec")" sh -c 'mkdir -p "$3/good/pmregs" && cp include/pmregs/base.h "$3/good/pmregs/" &&
+		check "good spec $(basename "$spec")" sh -c 'mkdir -p "$3/good/pmregs" && cp include/pmregs/base*.h include/pmregs/version.h "$3/good/pmregs/" &&
 			"$1" gen/generate.py --out "$3/good/pmregs" "$2" && "$1" gen/generate.py --selftest --out "$3/good" "$2"' \
 			_ "$PYTHON" "$spec" "$B"
 	done

@@ -5,6 +5,7 @@ The symbol table lives here: every name the header will define is registered
 once, and two constructs that would emit the same name are a spec error.
 """
 
+import functools
 import hashlib
 import os
 import re
@@ -56,7 +57,9 @@ class Symbols:
 
     def add(self, name, node, what):
         prev = self.seen.get(name)
-        if prev is not None and prev[0] is not node:
+        # the same construct may register a name again (views are built more than once), but two
+        # roles of one construct may not share a name (a value named 'mask' and the field's _MASK)
+        if prev is not None and (prev[0] is not node or prev[1] != what):
             pn, pwhat = prev
             self.diag.error(node, "PMR023", f"{what} would define C symbol '{name}', already defined by"
                             f" {pwhat} (line {pn.line})")
@@ -209,7 +212,8 @@ class HeaderView:
             "set_checked": None if F.is_reserved else S(n.accessor(L, F, "set_checked")),
             "doc": comment_text(F.doc.split("\n")[0]) if F.doc else "",
             "bits": self.bits_text(L, F),
-            "values": [(S(n.field_value(L, F, vn)), vv, vd) for vn, vv, vd in F.values],
+            "values": [(self.sym.add(n.field_value(L, F, vn), node, f"named value '{vn}' of {what}"), vv, vd)
+                       for vn, vv, vd in F.values],
             "value_names": [(vn, vv, vd) for vn, vv, vd in F.values],
             "signed": F.signed,
             "member_t": small_stype(fw) if F.signed else small_utype(fw),
@@ -505,7 +509,9 @@ class HeaderView:
                 "expr": wrap(F.expr_node.text)}
 
 
+@functools.lru_cache(maxsize=None)
 def make_env():
+    """The template environment, made once: its compiled templates serve every family."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                              autoescape=False)
@@ -531,15 +537,22 @@ def defines(pairs, indent=""):
     return "\n".join(lines)
 
 
+def no_trigraphs(text):
+    """C text with every '??' broken by a backslash ('?\\?'), so that no trigraph (??/ ??= ...)
+    forms in a string or a comment of a spec's text; '\\?' is '?' in a string, and nothing in the
+    generated code itself writes '??'."""
+    return re.sub(r"\?(?=\?)", "?\\\\", text)
+
+
 def render_family(fam, spec_path, spec_bytes):
     view = HeaderView(fam, spec_path, spec_bytes)
     text = make_env().get_template("family.h.j2").render(v=view, access=ACCESS)
-    return re.sub(r"\n{3,}", "\n\n", text)
+    return no_trigraphs(re.sub(r"\n{3,}", "\n\n", text))
 
 
 def render_selftest(fam, spec_path, spec_bytes):
     view = HeaderView(fam, spec_path, spec_bytes)
-    return make_env().get_template("selftest.c.j2").render(v=view)
+    return no_trigraphs(make_env().get_template("selftest.c.j2").render(v=view))
 
 
 def render_version():

@@ -422,18 +422,31 @@ class Builder:
         self.fam.enums.append(e)
 
     def named_values(self, node, what, width):
-        """A mapping name -> int or name -> {value, doc}; values must fit `width` bits."""
+        """A mapping name -> int or name -> {value, doc, alias}; values must fit `width` bits.
+
+        Two names for one value need `alias: true` on the later one: decoders print the first."""
         m = self.r.mapping(node, f"values of {what}")
-        out, seen = [], set()
+        out, seen, primary = [], set(), {}
         for k, v in (m.pairs if m else []):
             name = self.r.check_name(k, k.text, "value name")
-            doc = ""
+            doc, alias = "", False
             if isinstance(v, Map):
-                if not self.r.keys(v, f"value '{k.text}'", required=("value",), optional=("doc",)):
+                if not self.r.keys(v, f"value '{k.text}'", required=("value",), optional=("doc", "alias")):
                     continue
                 doc = self.r.opt_text(v, "doc", "doc")
+                alias = bool(v.get("alias") is not None and self.r.boolean(v.get("alias"), "alias"))
                 v = v.get("value")
             val = self.r.integer(v, f"value '{k.text}'")
+            if val is not None and name is not None:
+                if val in primary and not alias:
+                    self.r.err(k, "PMR021", f"value '{name}' = {val} repeats '{primary[val]}' of {what}; decoders"
+                               f" print '{primary[val]}': mark the second name 'alias: true'")
+                    continue
+                if alias and val not in primary:
+                    self.r.err(k, "PMR021", f"value '{name}' is marked alias, but no earlier name of {what}"
+                               f" has the value {val}")
+                    continue
+                primary.setdefault(val, name)
             if name is None or val is None:
                 continue
             if val < 0 or val > mask_of(width):
@@ -843,6 +856,13 @@ class Builder:
                 self.r.err(m.get("reset"), "PMR030", "a register without a layout cannot have a reset value")
                 return
             reset = self.r.integer(m.get("reset"), "reset", 0, mask_of(L.width))
+        for k, v in values.items():
+            top = v + (count - 1) * stride if facts[k].address and count else None
+            bits = int(facts[k].type[1:]) if facts[k].type in ("u8", "u16", "u32", "u64") else 64
+            if top is not None and top > mask_of(bits):
+                self.r.err(m.get(k), "PMR014", f"the address of the last of the {count} registers,"
+                           f" {v:#x} + {count - 1} * {stride:#x} = {top:#x}, does not fit fact '{k}' ({facts[k].type})")
+                return
         for i in range(count or 1):
             name = raw.replace("{i}", str(i)) if count else raw
             if self.r.check_name(m.get("name"), name, "register name") is None:

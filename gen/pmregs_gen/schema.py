@@ -22,6 +22,20 @@ static_cast template this throw try typeid typename using virtual wchar_t xor xo
 assert errno offsetof
 """.split())
 
+# Nor a name <stdint.h>, <stddef.h> or <stdbool.h> define (a field called uint8_t would be a struct
+# member hiding the type), nor a lower-case macro that compilers predefine in their GNU modes
+# (-std=gnu11 defines linux and unix to 1, i386 on x86, and so on).
+RESERVED = frozenset("""
+int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t
+int_least8_t int_least16_t int_least32_t int_least64_t uint_least8_t uint_least16_t uint_least32_t
+uint_least64_t int_fast8_t int_fast16_t int_fast32_t int_fast64_t uint_fast8_t uint_fast16_t
+uint_fast32_t uint_fast64_t intptr_t uintptr_t intmax_t uintmax_t size_t ptrdiff_t max_align_t
+nullptr_t wint_t char16_t char32_t
+linux unix i386 i486 i586 i686 sun sparc mips vax m68k mc68000 hppa alpha powerpc ppc arm
+""".split())
+
+MAX_NAME = 64          # characters in one spec name; the C names built from it are longer
+
 
 class Reader:
     """Reads values of a known type from nodes; on mismatch reports and returns None."""
@@ -102,6 +116,11 @@ class Reader:
             return self.err(node, "PMR020", f"{what} '{name}' is not a lower_snake_case identifier")
         if name in KEYWORDS:
             return self.err(node, "PMR022", f"{what} '{name}' is a C/C++ keyword; choose another name")
+        if name in RESERVED:
+            return self.err(node, "PMR022", f"{what} '{name}' is a standard C type or a predefined macro;"
+                            " choose another name")
+        if len(name) > MAX_NAME:
+            return self.err(node, "PMR020", f"{what} '{name[:20]}...' is longer than {MAX_NAME} characters")
         return name
 
     def choice(self, node, what, choices):

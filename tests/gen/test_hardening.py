@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.join(ROOT, "gen"))
 import generate  # noqa: E402
 from pmregs_gen import yamlnode  # noqa: E402
 from pmregs_gen.diag import SpecError  # noqa: E402
+from pmregs_gen.emit import render_family  # noqa: E402
 from pmregs_gen.model import Builder  # noqa: E402
 from pmregs_gen.yamlnode import load, parse_int  # noqa: E402
 
@@ -31,6 +32,15 @@ def codes(text):
     except SpecError as e:
         for d in e.errors:
             assert "\n" not in str(d), str(d)
+        return [(d.code, d.line) for d in e.errors]
+    return []
+
+
+def codes_rendered(text):
+    """codes() including the errors found while emitting C (the symbol table)."""
+    try:
+        render_family(Builder(load("t.yaml", text=text), "t.yaml").build(), "spec/t.yaml", b"")
+    except SpecError as e:
         return [(d.code, d.line) for d in e.errors]
     return []
 
@@ -73,6 +83,49 @@ class Names(unittest.TestCase):
     def test_a_trailing_newline_is_not_part_of_a_name(self):
         self.assertEqual(codes(GOOD.replace("name: x", 'name: "x\\n"')), [("PMR020", 4)])
         self.assertEqual(codes(GOOD.replace("\n  a:", '\n  "a\\n":')), [("PMR020", 4)])
+
+
+class CNames(unittest.TestCase):
+    """Every spec name becomes part of C identifiers: it must be one in every compiler mode."""
+
+    def test_reserved_names(self):
+        for name in ["int", "class", "uint8_t", "size_t", "intptr_t", "linux", "unix", "i386"]:
+            self.assertEqual(codes(GOOD.replace("name: x", f"name: {name}")), [("PMR022", 4)], name)
+            self.assertEqual(codes(GOOD.replace("\n  a:", f"\n  {name}:")), [("PMR022", 4)], name)
+        self.assertEqual(codes(GOOD.replace("name: x", "name: " + "x" * 65)), [("PMR020", 4)])
+        self.assertEqual(codes(GOOD.replace("name: x", "name: " + "x" * 64)), [])
+
+    def test_every_emitted_symbol_is_unique(self):
+        # a named value 'mask' would redefine the field's _MASK macro (and _set would write other bits)
+        for v in ("mask", "shift", "width"):
+            spec = GOOD.replace('bits: "63:0"', f'bits: "63:0", values: {{{v}: 1}}')
+            self.assertEqual(codes_rendered(spec), [("PMR023", 4)], v)
+        self.assertEqual(codes_rendered(GOOD.replace('bits: "63:0"', 'bits: "63:0", values: {one: 1}')), [])
+
+    def test_two_names_for_one_value_need_an_alias_marker(self):
+        two = GOOD.replace('bits: "63:0"', 'bits: "63:0", values: {off: 0, none: 0}')
+        self.assertEqual(codes(two), [("PMR021", 4)])
+        alias = GOOD.replace('bits: "63:0"', 'bits: "63:0", values: {off: 0, none: {value: 0, alias: true}}')
+        self.assertEqual(codes_rendered(alias), [])
+        fam = Builder(load("t.yaml", text=alias), "t.yaml").build()
+        self.assertEqual([n for n, _, _ in fam.layouts[0].fields[0].values], ["off", "none"])   # off prints
+        lonely = GOOD.replace('bits: "63:0"', 'bits: "63:0", values: {one: {value: 1, alias: true}}')
+        self.assertEqual(codes(lonely), [("PMR021", 4)])
+        enum = GOOD + "enums:\n  e: {values: {a: 1, b: 1}}\n"
+        self.assertEqual(codes(enum), [("PMR021", 6)])
+
+    def test_register_array_addresses_fit_their_fact(self):
+        spec = (GOOD.replace("layouts:", "facts:\n  port: {type: u16, address: true}\nlayouts:") +
+                'registers:\n  - {name: "r{i}", layout: a, count: 4, stride: 0x100, port: BASE}\n')
+        self.assertEqual(codes(spec.replace("BASE", "0xFC00")), [])
+        self.assertEqual(codes(spec.replace("BASE", "0xFE00")), [("PMR014", 8)])
+
+    def test_trigraphs_in_text_are_broken(self):
+        spec = GOOD.replace("title: t", 'title: "what??/"').replace('bits: "63:0"', 'bits: "63:0", doc: "a ??= b ??/"')
+        fam = Builder(load("t.yaml", text=spec), "t.yaml").build()
+        text = render_family(fam, "spec/t.yaml", b"")
+        self.assertNotRegex(text, r"\?\?[=(/)'<!>-]")
+        self.assertIn("?\\?/", text)
 
 
 class Encoding(unittest.TestCase):
