@@ -31,7 +31,7 @@ int_least8_t int_least16_t int_least32_t int_least64_t uint_least8_t uint_least1
 uint_least64_t int_fast8_t int_fast16_t int_fast32_t int_fast64_t uint_fast8_t uint_fast16_t
 uint_fast32_t uint_fast64_t intptr_t uintptr_t intmax_t uintmax_t size_t ptrdiff_t max_align_t
 nullptr_t wint_t char16_t char32_t
-linux unix i386 i486 i586 i686 sun sparc mips vax m68k mc68000 hppa alpha powerpc ppc arm
+linux unix i386 sun sparc mips vax
 """.split())
 
 MAX_NAME = 64          # characters in one spec name; the C names built from it are longer
