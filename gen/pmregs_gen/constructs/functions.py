@@ -34,7 +34,7 @@ def page(pv):
 def function(b, node):
     m = b.r.mapping(node, "a function")
     if m is None or not b.r.keys(m, "a function", required=("name", "returns", "expr"),
-                                    optional=("doc", "source", "formula", "params")):
+                                 optional=("doc", "source", "formula", "params")):
         return
     name = b.r.name(m.get("name"), "function name")
     if name is None:

@@ -91,7 +91,7 @@ def layouts(b, node):
 def layout(b, name, k, m, base):
     what = f"layout '{name}'"
     if not b.r.keys(m, what, optional=("title", "doc", "source", "width", "fields", "base",
-                                          "drop", "reset", "variants")):
+                                       "drop", "reset", "variants")):
         return None
     before = len(b.diag.errors)
     L = Layout(name, k)
@@ -167,7 +167,7 @@ def repeat(b, fm, L, offset):
 
 def field(b, fm, L, offset, index):
     if not b.r.keys(fm, "a field", required=("name", "bits"),
-                       optional=("access", "reset", "signed", "values", "doc", "source")):
+                    optional=("access", "reset", "signed", "values", "doc", "source")):
         return None
     raw = b.r.text(fm.get("name"), "field name")
     if raw is None:
@@ -176,7 +176,7 @@ def field(b, fm, L, offset, index):
     if index is not None:
         if "{i}" not in raw:
             return b.r.err(fm.get("name"), "PMR020",
-                              f"field '{raw}' in a repeat group must contain '{{i}}'")
+                           f"field '{raw}' in a repeat group must contain '{{i}}'")
         gname = re.sub(r"_+", "_", raw.replace("{i}", "")).strip("_")
         raw = raw.replace("{i}", str(index))
     name = b.r.check_name(fm.get("name"), raw, "field name")
@@ -250,7 +250,7 @@ def check_layout(b, L, node, complete=True):
     for f in L.fields:
         if f.name in seen:
             b.r.err(f.node, "PMR021", f"field '{f.name}' is defined twice in layout '{L.name}'"
-                       f" (first at line {seen[f.name].node.line})")
+                    f" (first at line {seen[f.name].node.line})")
         seen[f.name] = f
     owner = [None] * L.width
     for f in L.fields:
@@ -262,7 +262,7 @@ def check_layout(b, L, node, complete=True):
                 owner[bit] = owner[bit] or f
         if clash is not None:
             b.r.err(f.node, "PMR012", f"field '{f.name}' overlaps field '{clash[0].name}'"
-                       f" at bit {show_bit(L, clash[1])} of layout '{L.name}'")
+                    f" at bit {show_bit(L, clash[1])} of layout '{L.name}'")
     if complete:
         check_gaps(b, L, owner, node)
 
@@ -273,7 +273,7 @@ def check_gaps(b, L, owner, node):
         runs = runs_of(gaps)
         txt = ", ".join(show_range(L, hi, lo) for hi, lo in runs)
         b.r.err(node, "PMR013", f"layout '{L.name}' leaves bits {txt} unaccounted for;"
-                   " declare them (access: rsvd or ignored)")
+                " declare them (access: rsvd or ignored)")
 
 
 def show_bit(L, bit):
@@ -301,7 +301,7 @@ def variants(b, L, node):
     for c in b.r.seq(m.get("cases"), "cases") or []:
         cm = b.r.mapping(c, "a variant case")
         if cm is None or not b.r.keys(cm, "a variant case", required=("name", "when", "fields"),
-                                         optional=("title", "doc", "source")):
+                                      optional=("title", "doc", "source")):
             continue
         cname = b.r.name(cm.get("name"), "variant name")
         when = when_value(b, cm.get("when"), disc)
@@ -309,7 +309,7 @@ def variants(b, L, node):
             continue
         if when in whens:
             b.r.err(cm.get("when"), "PMR070", f"variant '{cname}' repeats the value {when} of '{dn}'"
-                       f" already chosen by '{whens[when]}'")
+                    f" already chosen by '{whens[when]}'")
             continue
         whens[when] = cname
         sub_name = f"{L.name}_{cname}"

@@ -36,7 +36,7 @@ def record(b, k, v):
     if name is None or m is None:
         return
     if not b.r.keys(m, f"record '{name}'", required=("size", "fields"),
-                       optional=("title", "doc", "source", "byte_order")):
+                    optional=("title", "doc", "source", "byte_order")):
         return
     R = Record(name, k)
     b.common(R, m, "record")
@@ -47,7 +47,7 @@ def record(b, k, v):
     for item in b.r.seq(m.get("fields"), "fields") or []:
         fm = b.r.mapping(item, "a record field")
         if fm is None or not b.r.keys(fm, "a record field", required=("name", "offset", "size"),
-                                         optional=("layout", "access", "doc")):
+                                      optional=("layout", "access", "doc")):
             continue
         fname = b.r.name(fm.get("name"), "record field name")
         off = b.r.integer(fm.get("offset"), "offset", 0)
@@ -59,7 +59,7 @@ def record(b, k, v):
             continue
         if off + size > R.size:
             b.r.err(fm.get("offset"), "PMR050", f"field '{fname}' ends at byte {off + size},"
-                       f" beyond the {R.size}-byte record '{name}'")
+                    f" beyond the {R.size}-byte record '{name}'")
             continue
         clash = next((o for o in owner[off:off + size] if o is not None), None)
         if clash is not None:
@@ -79,7 +79,7 @@ def record(b, k, v):
                 b.r.err(fm.get("layout"), "PMR030", f"layout '{ln}' is not defined")
             elif F.layout.width != size * 8:
                 b.r.err(fm.get("layout"), "PMR050", f"layout '{ln}' is {F.layout.width} bits"
-                           f" but field '{fname}' is {size * 8}")
+                        f" but field '{fname}' is {size * 8}")
         for i in range(off, off + size):
             owner[i] = F
         R.fields.append(F)

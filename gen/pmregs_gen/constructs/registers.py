@@ -38,8 +38,8 @@ def register(b, node):
         return
     facts = {f.name: f for f in b.fam.facts}
     if not b.r.keys(m, "a register", required=("name",),
-                       optional=("title", "doc", "source", "layout", "reset", "count", "stride")
-                       + tuple(facts)):
+                    optional=("title", "doc", "source", "layout", "reset", "count", "stride")
+                    + tuple(facts)):
         return
     raw = b.r.text(m.get("name"), "register name")
     count = b.r.integer(m.get("count"), "count", 1, 256) if m.get("count") is not None else None
@@ -134,7 +134,7 @@ def registers_view(hv):
                     key = (F.name, tmpl)
                     if key not in arrays:
                         fmac = hv.sym.add(hv.n.address_fn(F, tmpl) + "(n)", R.node,
-                                            f"register array '{tmpl}'")
+                                          f"register array '{tmpl}'")
                         arrays[key] = {"macro": fmac, "base": val, "stride": None, "count": 0,
                                        "fact": F.name}
                     a = arrays[key]

@@ -44,7 +44,7 @@ def table(b, k, v):
     if name is None or m is None:
         return
     if not b.r.keys(m, f"table '{name}'", required=("columns", "rows"),
-                       optional=("title", "doc", "source")):
+                    optional=("title", "doc", "source")):
         return
     T = Table(name, k)
     b.common(T, m, "table")
@@ -77,13 +77,13 @@ def table(b, k, v):
                 C.default = read_bits(b.r, cmap.get("default"), C, f"default of column '{cn}'")
         elif cmap.get("default") is not None:
             C.default = b.value_of(cmap.get("default"), ct if ct != "enum" else "u32",
-                                      f"default of column '{cn}'", enum=enum)
+                                   f"default of column '{cn}'", enum=enum)
         T.columns.append(C)
     seen = {}
     for row in b.r.seq(m.get("rows"), "rows") or []:
         rm = b.r.mapping(row, "a row")
         if rm is None or not b.r.keys(rm, "a row", required=("name",),
-                                         optional=("title", "doc") + tuple(c.name for c in T.columns)):
+                                      optional=("title", "doc") + tuple(c.name for c in T.columns)):
             continue
         rn = b.r.name(rm.get("name"), "row name")
         if rn is None:
@@ -112,7 +112,7 @@ def table(b, k, v):
                 for x in (val if isinstance(val, list) else [val]):
                     if x > mask_of(FF.width):
                         b.r.err(vn, "PMR060", f"{C.name} = {x:#x} does not fit field '{FL.name}.{FF.name}'"
-                                   f" ({FF.width} bits)")
+                                f" ({FF.width} bits)")
             vals[C.name] = val
         T.rows.append((rn, b.r.opt_text(rm, "title", "title"), b.r.opt_text(rm, "doc", "doc"),
                        vals, rm))

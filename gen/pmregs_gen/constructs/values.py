@@ -56,7 +56,7 @@ def fact(b, k, v):
     if name is None or m is None:
         return
     if not b.r.keys(m, f"fact '{name}'", required=("type",),
-                       optional=("doc", "address", "default", "values")):
+                    optional=("doc", "address", "default", "values")):
         return
     t = b.ctype(m.get("type"), allow_str=True, allow_list=True, allow_set=True)
     f = Fact(name, t, k)
