@@ -22,8 +22,8 @@ import re
 
 from . import VERSION
 from .constructs import CONSTRUCTS, ordered
-from .emit import make_env as header_env
-from .mdtext import anchor, code, md, md_par
+from .emit import make_env
+from .mdtext import anchor, md, md_par
 
 
 class PageView:
@@ -43,12 +43,6 @@ class PageView:
         self.page_parts = [c.PAGE for c in parts]
         self.contents = [(title, f"#{anchor(title, '').rstrip('-')}") for c in parts
                          for title, attr in c.CONTENTS if getattr(self, attr)]
-
-
-def make_env():
-    env = header_env()
-    env.filters["md_code"] = code
-    return env
 
 
 def render_page(fam, spec_path, spec_bytes, env=None):

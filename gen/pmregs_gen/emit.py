@@ -18,6 +18,7 @@ from .constructs import CONSTRUCTS, ordered
 from .core import ACCESS
 from .ctext import c_string, comment_text, defines, hexw
 from .diag import Diag
+from .mdtext import code
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
 
@@ -59,15 +60,22 @@ class HeaderView:
 
 
 def make_env():
-    dirs = [TEMPLATES] + [c.TEMPLATE_DIR for c in CONSTRUCTS if hasattr(c, "TEMPLATE_DIR")]
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
-                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-                             autoescape=False)
-    env.filters["defines"] = defines
-    env.filters["cstr"] = c_string
-    env.filters["ctext"] = comment_text
-    env.filters["hexw"] = hexw
+    """The Jinja environment of every template; one per set of template folders, so each template compiles once."""
+    dirs = (TEMPLATES,) + tuple(c.TEMPLATE_DIR for c in CONSTRUCTS if hasattr(c, "TEMPLATE_DIR"))
+    env = _ENVS.get(dirs)
+    if env is None:
+        env = _ENVS[dirs] = jinja2.Environment(loader=jinja2.FileSystemLoader(list(dirs)),
+                                               undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                                               trim_blocks=True, lstrip_blocks=True, autoescape=False)
+        env.filters["defines"] = defines
+        env.filters["cstr"] = c_string
+        env.filters["ctext"] = comment_text
+        env.filters["hexw"] = hexw
+        env.filters["md_code"] = code
     return env
+
+
+_ENVS = {}
 
 
 def render_family(fam, spec_path, spec_bytes):
