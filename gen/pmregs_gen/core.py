@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The core model: the objects a loaded family is made of, and queries on them.
 
 Construct modules (constructs/) fill these objects from the YAML tree and turn

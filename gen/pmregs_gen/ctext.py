@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """C text helpers shared by every construct: literals, comments, word-wrapped doc text."""
 
 

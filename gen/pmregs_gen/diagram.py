@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The bit diagram of a layout on its reference page (doc/<family>/<layout>.svg, diagram.svg.j2).
 
 The geometry is shared in spirit with examples/pmregs-decode.c, whose --svg

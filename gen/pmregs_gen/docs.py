@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Reference pages: doc/<family>.md with a bit diagram (doc/<family>/<layout>.svg) per layout.
 
 Everything a page says comes from the validated model, the same one the

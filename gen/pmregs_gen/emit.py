@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """From a validated Family to header text: the template data of every construct, rendered.
 
 The symbol table lives here: every name the header will define is registered
@@ -20,6 +21,9 @@ from .ctext import c_string, comment_text, defines, hexw
 from .diag import Diag
 from .mdtext import code
 
+# The hand-written base headers, in the order a generated header includes them.
+BASE_HEADERS = ("base_core.h", "base_bitstream.h", "base_schedule.h", "base_cover.h", "base_plan.h",
+                "base_counter.h", "base_desc.h")
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
 
 
@@ -52,8 +56,10 @@ class HeaderView:
         self.version = VERSION
         self.guard = f"PMREGS_{fam.name.upper()}_H"
         self.prefix = self.n.p
+        self.uses = {"base_core.h"}         # the hand-written base headers the constructs' code calls
         for c in CONSTRUCTS:
             c.view(self)
+        self.base_headers = sorted(self.uses, key=lambda h: (BASE_HEADERS + (h,)).index(h))
         self.header_parts = [c.HEADER for c in ordered("header") if c.HEADER]
         self.selftest_parts = [c.SELFTEST for c in ordered("selftest") if c.SELFTEST]
         self.diag.check()
@@ -87,6 +93,12 @@ def render_family(fam, spec_path, spec_bytes):
 def render_selftest(fam, spec_path, spec_bytes):
     view = HeaderView(fam, spec_path, spec_bytes)
     return make_env().get_template("selftest.c.j2").render(v=view)
+
+
+def render_version():
+    major, minor, patch = (int(x) for x in VERSION.split("."))
+    return make_env().get_template("version.h.j2").render(
+        version=VERSION, major=major, minor=minor, patch=patch, number=major * 10000 + minor * 100 + patch)
 
 
 def render_umbrella(names):

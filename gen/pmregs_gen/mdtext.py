@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Markdown text helpers of the reference pages: table cells, paragraphs, inline code, anchors."""
 
 import re

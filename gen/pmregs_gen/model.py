@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Load one family YAML file: the family's own keys, then every construct in registry order.
 
 The Builder holds what every construct's loader shares: the error list (Diag),

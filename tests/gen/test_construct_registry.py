@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """A new kind of spec section takes its own module, its templates and one registry entry.
 
 tests/gen/construct_example/limits.py is such a construct, kept out of the real registry;
@@ -6,7 +7,6 @@ the rest of the generator (loader, symbol table, emit, docs) needed no change.
 """
 
 import os
-import re
 import subprocess
 import sys
 import tempfile

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Unit tests of the packets construct (gen/pmregs_gen/constructs/packets.py) and of spec/etrace.yaml's model."""
 
 import ast

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The generator's imports flow one way: no import circle, no import inside a function, and the layers hold.
 
     yamlnode, diag, schema, cnames, expr, refs, core, ctext, mdtext, diagram   (shared, low)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The registry: every kind of spec section, in the order the core loads and emits them.
 
 A construct is a module with the same parts (README, "How the generator works"):

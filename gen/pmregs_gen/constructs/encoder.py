@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Event encoders: an event table, the ways an event can be placed on the
 hardware, and the register values a placement writes, turned into generated C
 that encodes, decodes and schedules events.
@@ -738,6 +739,8 @@ def load(b, m):
 
 def view(hv):
     hv.encoders = [encoder_view(hv, E) for E in hv.fam.encoders]
+    if hv.encoders:
+        hv.uses.add("base_schedule.h")
 
 
 def page(pv):

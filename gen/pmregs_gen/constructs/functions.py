@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Functions: typed formulas from the manuals, compiled to static inline C (expr.py).
 
     functions:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Generic introspection: what a tool needs to walk any family without knowing it.
 
 Every family header gets, from this module and templates/introspect.h.j2:

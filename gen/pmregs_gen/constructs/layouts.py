@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Layouts: the bit fields of a register value.
 
     layouts:
@@ -37,6 +38,7 @@ def load(b, m):
 
 
 def view(hv):
+    hv.uses.add("base_desc.h")          # descriptors and printing
     hv.layouts = [layout_view(hv, L, i) for i, L in enumerate(hv.fam.layouts)]
     hv.layout_index = {L.name: i for i, L in enumerate(hv.fam.layouts)}
 

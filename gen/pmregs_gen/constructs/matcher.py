@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Matchers and range covers: bit-range compare rules as data, compiled to mask arithmetic.
 
 A *matcher* compares a value (an instruction address, an instruction encoding)
@@ -418,6 +419,8 @@ CONTENTS = (("Matchers", "matchers"), ("Range covers", "range_covers"))
 
 def view(hv):
     hv.matchers, hv.range_covers = views(hv)
+    if hv.range_covers:
+        hv.uses.add("base_cover.h")
 
 
 def page(pv):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Run-time parameters, bit-packed packets and packet streams.
 
 Spec sections handled here (all optional):
@@ -1335,6 +1336,8 @@ def load(b, m):
 
 def view(hv):
     hv.packets_view = packets_view(hv)
+    if hv.packets_view:
+        hv.uses.add("base_bitstream.h")
 
 
 def page(pv):

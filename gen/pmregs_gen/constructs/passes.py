@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The `passes` construct: program several events at once, in as few passes as possible.
 
 A family whose counters take their event from selector fields of shared control
@@ -450,6 +451,8 @@ def load(b, m):
 
 def view(hv):
     hv.passes = [passes_view(hv, P) for P in hv.fam.passes]
+    if hv.passes:
+        hv.uses |= {"base_plan.h", "base_counter.h"}
 
 
 def page(pv):

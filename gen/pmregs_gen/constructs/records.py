@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Records: fixed-size byte structures (little- or big-endian) whose fields may carry a layout.
 
     records:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Registers: named instances of a layout with their facts (addresses, numbers, text).
 
     registers:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Tables: rows of typed columns (events, encodings), with row-index and value macros.
 
     tables:

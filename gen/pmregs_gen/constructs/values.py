@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Enums, facts and constants: named values the other sections use.
 
     enums:      NAME: {values: {name: value}}          -> enum pmregs_<f>_NAME

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """A construct that exists only for the tests: named limits, each a #define and a row of the page.
 
     limits:
