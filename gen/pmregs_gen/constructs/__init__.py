@@ -7,7 +7,8 @@ A construct is a module with the same parts (README, "How the generator works"):
     KEYS        the top-level spec keys it reads
     load(b, m)  YAML -> model: reads its keys of the family mapping m into b.fam,
                 reporting through b.diag (b is the loader, model.Builder)
-    view(hv)    model -> the header and self-test template data, set on hv (emit.HeaderView)
+    view(hv)    model -> the header and self-test template data, set on hv (emit.HeaderView);
+                the base headers its C code calls go into hv.uses
     page(pv)    model -> the reference-page data, set on pv (docs.PageView)
     HEADER      its part of the header (templates/NAME.h.j2; parts chosen by `slot`:
                 defines, types, body)
