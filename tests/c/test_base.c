@@ -5,9 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <pmregs/base_core.h>
-
-static int failures, checks;
-#define CHECK(c) do { checks++; if (!(c)) { failures++; fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)
+#include "../common/check.h"
 
 static void strerror_messages(void)
 {
@@ -33,6 +31,5 @@ static void strerror_messages(void)
 int main(void)
 {
 	strerror_messages();
-	printf("base: %d checks, %d failures\n", checks, failures);
-	return failures != 0;
+	return check_done("test_base");
 }
