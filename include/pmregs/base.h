@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/base.h - the hand-written foundation every generated pmregs header uses.
  *

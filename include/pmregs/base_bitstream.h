@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/base_bitstream.h - LSB-first bit streams and packet bit vectors.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/base_core.h - constants, error codes, bit helpers, loads and stores.
  *
@@ -13,9 +14,7 @@
 #ifndef PMREGS_BASE_CORE_H
 #define PMREGS_BASE_CORE_H
 
-#define PMREGS_VERSION_MAJOR 0
-#define PMREGS_VERSION_MINOR 1
-#define PMREGS_VERSION_PATCH 0
+#include "version.h" /* PMREGS_VERSION_MAJOR, _MINOR, _PATCH, _STRING, _NUMBER (generated from VERSION) */
 
 /* Error codes returned (negated) by checked setters, packers and decoders. */
 #define PMREGS_OK       0

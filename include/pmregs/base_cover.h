@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/base_cover.h - covering an address range with (address, mask) pairs.
  *

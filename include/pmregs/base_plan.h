@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/base_plan.h - programming several events at once: counters, selector registers, passes.
  *

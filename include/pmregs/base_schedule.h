@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/base_schedule.h - scheduling requests onto exclusive resources, in the fewest passes.
  *

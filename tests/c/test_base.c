@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * The hand-written base on its own: <pmregs/base_core.h> alone is enough for
  * the error codes and pmregs_strerror(), and every code has its own message;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * The C tests' checks. CHECK(cond) and CHECK_EQ(a, b) count every check and
  * report each failure with its file and line (the first CHECK_REPORT_MAX of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Generator tests for what the NetBurst spec brought: ref:<target> facts and columns,
 named-bit columns, and the `encoders` construct (placements, resources, checks, decoding)."""
 
