@@ -236,6 +236,7 @@ class Family:
         self.path = path
         self.name = ""
         self.title = self.doc = ""
+        self.vendor = ""                    # who defines the registers ("Intel", "AMD", ...)
         self.sources = []                   # [(key, text)]
         self.msb0 = False
         self.width = 64

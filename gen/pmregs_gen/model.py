@@ -16,7 +16,7 @@ from .refs import parse_ref_type, read_ref
 from .schema import Reader
 from .yamlnode import Map, load
 
-FAMILY_KEYS = ("family", "title", "doc", "sources", "bit_order", "width")
+FAMILY_KEYS = ("family", "title", "vendor", "doc", "sources", "bit_order", "width")
 
 
 class Builder:
@@ -38,6 +38,7 @@ class Builder:
         fam.name = self.r.name(m.get("family"), "family name") if m.get("family") else ""
         fam.node = m.get("family") or m
         fam.title = self.r.opt_text(m, "title", "title")
+        fam.vendor = self.r.opt_text(m, "vendor", "vendor")
         fam.doc = self.r.opt_text(m, "doc", "doc")
         if m.get("sources") is not None:
             sm = self.r.mapping(m.get("sources"), "sources")
