@@ -10,7 +10,7 @@
 #   make bench      zero-overhead and compile-cost measurements (ratios, never asserts)
 #   make fuzz       libFuzzer + ASan/UBSan on every tests/fuzz/fuzz_*.c (FUZZTIME seconds each)
 #   make install    headers + pkg-config file + CMake package files + pmregs-decode
-#                   (PREFIX, DESTDIR, includedir, pkgconfigdir, cmakedir, bindir; paths may
+#                   + man pages (PREFIX, DESTDIR, includedir, pkgconfigdir, cmakedir, bindir, mandir; paths may
 #                   contain spaces; nothing is written in the checkout outside $(BUILD))
 #   make uninstall  remove exactly the files make install writes (same variables)
 
@@ -22,6 +22,7 @@ pkgconfigdir ?= $(libdir)/pkgconfig
 datarootdir  ?= $(prefix)/share
 cmakedir     ?= $(datarootdir)/cmake/pmregs
 bindir       ?= $(prefix)/bin
+mandir       ?= $(datarootdir)/man
 DESTDIR      ?=
 
 CC      ?= cc
@@ -137,14 +138,17 @@ INSTALL_DEPS := headers $(TOOL) $(BUILD)/pmregs.pc $(addprefix $(BUILD)/cmake/,$
 
 install: $(INSTALL_DEPS)
 	install -d '$(DESTDIR)$(includedir)/pmregs' '$(DESTDIR)$(pkgconfigdir)' '$(DESTDIR)$(bindir)' \
-	    '$(DESTDIR)$(cmakedir)'
+	    '$(DESTDIR)$(cmakedir)' '$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(mandir)/man7'
 	install -m 755 $(TOOL) '$(DESTDIR)$(bindir)/pmregs-decode'
 	install -m 644 $(addprefix include/pmregs/,$(INST_HEADERS)) '$(DESTDIR)$(includedir)/pmregs/'
 	install -m 644 $(BUILD)/pmregs.pc '$(DESTDIR)$(pkgconfigdir)/pmregs.pc'
 	install -m 644 $(addprefix $(BUILD)/cmake/,$(CMAKE_FILES)) '$(DESTDIR)$(cmakedir)/'
+	install -m 644 man/pmregs-decode.1 '$(DESTDIR)$(mandir)/man1/pmregs-decode.1'
+	install -m 644 man/pmregs.7 '$(DESTDIR)$(mandir)/man7/pmregs.7'
 
 uninstall:
 	rm -f '$(DESTDIR)$(bindir)/pmregs-decode' '$(DESTDIR)$(pkgconfigdir)/pmregs.pc'
+	rm -f '$(DESTDIR)$(mandir)/man1/pmregs-decode.1' '$(DESTDIR)$(mandir)/man7/pmregs.7'
 	cd '$(DESTDIR)$(includedir)/pmregs' 2>/dev/null && rm -f $(INST_HEADERS) || true
 	cd '$(DESTDIR)$(cmakedir)' 2>/dev/null && rm -f $(CMAKE_FILES) || true
 	rmdir '$(DESTDIR)$(includedir)/pmregs' '$(DESTDIR)$(cmakedir)' 2>/dev/null || true

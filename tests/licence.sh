@@ -14,7 +14,7 @@ for f in $(find . \( -path ./build -o -path ./.git -o -name __pycache__ \
 		-o -path ./tests/specs/bad -o -path ./tests/cli/golden -o -path ./tests/cli/data \
 		-o -path ./tests/fuzz/corpus \) -prune -o -type f -print | sed 's|^\./||' | sort); do
 	case $f in
-	*.c | *.h | *.S | *.py | *.sh | *.yaml | *.cmake | *.in | *.j2 | Makefile | */Kbuild | .ci/run) ;;
+	*.c | *.h | *.S | *.py | *.sh | *.yaml | *.cmake | *.in | *.j2 | man/*.[1-9] | Makefile | */Kbuild | .ci/run) ;;
 	*) continue ;;
 	esac
 	# the templates and what they generate get the line with the template restructuring

@@ -24,7 +24,13 @@ if [ -n "$PYTHON" ] && "$PYTHON" -c 'import json, xml.etree.ElementTree' 2>/dev/
 	after=$cli_built check "pmregs-decode --json agrees with the accessors" "$PYTHON" tests/cli/cli.py json "$CB/pmregs-decode" "$CB/accessor_dump"
 	after=$cli_built check "pmregs-decode --svg and doc/ diagrams are well-formed SVG" "$PYTHON" tests/cli/cli.py svg "$CB/pmregs-decode" doc
 	after=$cli_built check "pmregs-decode bad arguments: documented errors and statuses" "$PYTHON" tests/cli/cli.py errors "$CB/pmregs-decode"
+	after=$cli_built check "man/pmregs-decode.1 says what pmregs-decode --help says" "$PYTHON" tests/cli/cli.py man "$CB/pmregs-decode" man/pmregs-decode.1
 	after=$cli_built check "pmregs-decode --version prints VERSION" "$PYTHON" tests/cli/cli.py version "$CB/pmregs-decode" VERSION
+	if have groff; then
+		check "man pages format without warnings (groff -man -ww)" sh -c 'for p in man/*.[1-9]; do w=$(groff -man -ww -z "$p" 2>&1); [ -z "$w" ] || { echo "$w"; exit 1; }; done'
+	else
+		skip "man page formatting" "groff not installed (Debian: apt-get install groff)"
+	fi
 else
 	skip "pmregs-decode tests" "no python3 (Debian: apt-get install python3)"
 fi
