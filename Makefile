@@ -35,7 +35,7 @@ PYTHON ?= $(shell for p in python3 /usr/bin/python3; do \
 	$$p -c 'import yaml, jinja2' >/dev/null 2>&1 && { echo $$p; break; }; done)
 
 SPECS    := $(sort $(wildcard spec/*.yaml))
-GEN_SRC  := $(wildcard gen/*.py gen/pmregs_gen/*.py gen/templates/*.j2)
+GEN_SRC  := $(wildcard gen/*.py gen/pmregs_gen/*.py gen/pmregs_gen/constructs/*.py gen/templates/*.j2)
 HEADERS  := $(patsubst spec/%.yaml,include/pmregs/%.h,$(SPECS)) include/pmregs/pmregs.h include/pmregs/version.h
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 TOOL     := $(BUILD)/examples/pmregs-decode
@@ -81,7 +81,7 @@ doc:
 	@test -n "$(PYTHON)" || { echo "make doc needs python3 with yaml and jinja2 (Debian: python3-yaml python3-jinja2)"; exit 1; }
 	$(PYTHON) gen/generate.py --doc --out doc $(SPECS)
 
-$(BUILD)/examples/%: examples/%.c $(HEADERS) include/pmregs/base.h
+$(BUILD)/examples/%: examples/%.c $(HEADERS) $(wildcard include/pmregs/base*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -Iinclude $< -o $@
 

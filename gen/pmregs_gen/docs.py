@@ -21,7 +21,7 @@ import os
 import re
 
 from . import VERSION
-from .introspect import fact_text, register_address, register_facts, register_reset
+from .constructs.introspect import fact_text, register_address, register_facts, register_reset
 from .model import SET_RE
 
 # Diagram geometry, in pixels (integers, so the SVG text is the same everywhere).
@@ -367,7 +367,7 @@ class PageView:
 
     # -- packets ------------------------------------------------------------------------------------------
     def packet_view(self, Pk):
-        from .packets import set_text
+        from .constructs.packets import set_text
         shapes = []
         for Sh in Pk.shapes:
             rows = []

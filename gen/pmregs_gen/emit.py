@@ -101,16 +101,16 @@ class HeaderView:
         self.registers = self.registers_view()
         self.records = [self.record_view(r) for r in fam.records]
         self.tables = [self.table_view(t) for t in fam.tables]
-        from .matcher import views as matcher_views
+        from .constructs.matcher import views as matcher_views
         self.matchers, self.range_covers = matcher_views(self)
         self.functions = [self.function_view(f) for f in fam.functions]
-        from .encoder import view as encoder_view
+        from .constructs.encoder import view as encoder_view
         self.encoders = [encoder_view(self, E) for E in fam.encoders]
-        from .packets import view as packets_view
+        from .constructs.packets import view as packets_view
         self.packets_view = packets_view(self)
-        from .passes import passes_view
+        from .constructs.passes import passes_view
         self.passes = [passes_view(self, P) for P in fam.passes]
-        from .introspect import view as introspect_view
+        from .constructs.introspect import view as introspect_view
         self.introspect = introspect_view(self)
         self.diag.check()
 

@@ -24,7 +24,9 @@
 #ifndef PMREGS_ETRACE_H
 #define PMREGS_ETRACE_H
 
-#include "base.h"
+#include "base_core.h"
+#include "base_bitstream.h"
+#include "base_desc.h"
 
 /*
  * Constants: plain integer macros, usable from C, C++ and assembler.

@@ -30,7 +30,9 @@
 #ifndef PMREGS_ITANIUM_H
 #define PMREGS_ITANIUM_H
 
-#include "base.h"
+#include "base_core.h"
+#include "base_cover.h"
+#include "base_desc.h"
 
 /*
  * Constants: plain integer macros, usable from C, C++ and assembler.

@@ -27,7 +27,9 @@
 #ifndef PMREGS_NETBURST_H
 #define PMREGS_NETBURST_H
 
-#include "base.h"
+#include "base_core.h"
+#include "base_schedule.h"
+#include "base_desc.h"
 
 /*
  * Constants: plain integer macros, usable from C, C++ and assembler.

@@ -33,7 +33,10 @@
 #ifndef PMREGS_PPC604_H
 #define PMREGS_PPC604_H
 
-#include "base.h"
+#include "base_core.h"
+#include "base_plan.h"
+#include "base_counter.h"
+#include "base_desc.h"
 
 /*
  * Constants: plain integer macros, usable from C, C++ and assembler.

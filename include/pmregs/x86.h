@@ -21,7 +21,8 @@
 #ifndef PMREGS_X86_H
 #define PMREGS_X86_H
 
-#include "base.h"
+#include "base_core.h"
+#include "base_desc.h"
 
 /*
  * Constants: plain integer macros, usable from C, C++ and assembler.

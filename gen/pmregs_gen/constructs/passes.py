@@ -35,8 +35,8 @@ constant tables plus typed encode/decode functions (templates/passes.h.j2);
 the search itself is the family-independent pmregs_pm_plan() in base.h.
 """
 
-from .model import SET_RE, field_value, mask_of
-from .yamlnode import Map
+from ..model import SET_RE, field_value, mask_of
+from ..yamlnode import Map
 
 
 class Passes:

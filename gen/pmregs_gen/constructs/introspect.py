@@ -18,7 +18,7 @@ and the umbrella header lists the families (pmregs_families()). The layouts
 themselves are described by pmregs_<family>_layouts() (family.h.j2).
 """
 
-from .model import SET_RE, field_value
+from ..model import SET_RE, field_value
 
 
 def fact_text(fam, F, val):
