@@ -1089,20 +1089,10 @@ static const char *status_name(int status)
 	}
 }
 
+/* pmregs_strerror(), except for a stream walker's PMREGS_ENOENT: no packet boundary found yet. */
 static const char *status_text(int status)
 {
-	switch (status) {
-	case PMREGS_ETRUNC:
-		return "the data ends inside this packet";
-	case PMREGS_ENOENT:
-		return "before the first packet boundary";
-	case PMREGS_ETOOLONG:
-		return "over-long packet";
-	case PMREGS_EINVAL:
-		return "not a valid packet";
-	default:
-		return "unreadable";
-	}
+	return status == PMREGS_ENOENT ? "before the first packet boundary" : pmregs_strerror(status);
 }
 
 static void print_packet(const struct pmregs_packet_view *p)
