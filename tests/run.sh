@@ -293,6 +293,12 @@ suite() {
 			[ $cc = g++ ] && x=c++
 			check "$n must not compile ($cc)" sh -c '! '"$cc"' -x '"$x"' -std='"$([ $x = c ] && echo c99 || echo c++11)"' -Iinclude -c "$1" -o /dev/null 2>"$2" && cat "$2" && grep -Eq "$3" "$2"' _ "$src" "$LOG/$n.$cc.err" "$want"
 		done
+		# C11 and later: a too-wide constant is refused by a static assertion that says so
+		case $want in *"does not fit its field"*) want11="static.assert.*pmregs: constant does not fit its field" ;; *) want11=$want ;; esac
+		for cc in gcc clang; do
+			have $cc || continue
+			check "$n must not compile ($cc -std=c11)" sh -c '! '"$cc"' -std=c11 -Iinclude -c "$1" -o /dev/null 2>"$2" && cat "$2" && grep -Eq "$3" "$2"' _ "$src" "$LOG/$n.$cc.c11.err" "$want11"
+		done
 	done
 
 	# ---- cross-check against libpfm4 ---------------------------------------------------
