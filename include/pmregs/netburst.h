@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/netburst.h - NetBurst (Pentium 4 / Xeon) ESCRs, CCCRs, counters, events and event encoder
  *
