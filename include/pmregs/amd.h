@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/amd.h - AMD x86 core counters, PerfMonV2, L3/DF/UMC counters, LBR and IBS
  *
