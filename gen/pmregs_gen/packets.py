@@ -148,6 +148,10 @@ class Leaf:
         self.shape, self.index = shape, index
 
 
+# PMREGS_INPLACE_SLACK of base_inplace.h: bytes an in-place reader may load past the last received one.
+INPLACE_SLACK = 16
+
+
 def set_text(s):
     return ", ".join(str(lo) if lo == hi else f"{lo}..{hi}" for lo, hi in s)
 
@@ -947,11 +951,10 @@ class CodeGen:
         v["macros"].append((S(f"{BASE}_MAX_FIELDS"), v["max_fields"], "most fields one shape has"))
         if Pk.compression == "sign":
             fns["encode_ex"] = S(f"{base}_encode_ex")
-            fns["decode_words"] = S(f"{base}_decode_words")
+            fns["decode_at"] = S(f"{base}_decode_at")
             fns["decode_padded"] = S(f"{base}_decode_padded")
-            v["pad_words"] = (Pk.max_bytes + 7) // 8
             v["pad_macro"] = S(f"{BASE}_PAD_BYTES")
-            v["macros"].append((v["pad_macro"], 8 * v["pad_words"],
+            v["macros"].append((v["pad_macro"], Pk.max_bytes + INPLACE_SLACK,
                                 "readable bytes the padded decoder needs at the packet"))
         v["fn"] = fns
         # semantic view
@@ -979,6 +982,7 @@ class CodeGen:
             v["semset_cases"] = [self.walk(Pk, Sh, i, "semset") for i, Sh in enumerate(Pk.shapes)]
         if Pk.is_frame:
             v["size_c"] = self.tool.c(Pk.size.tree, self.res(fields=self.dec_refs))
+            v["safe_bytes"] = self.header_bytes(Pk) + INPLACE_SLACK
         members = {m["name"] for m in v["members"]}
         v["checks"] = [{"doc": doc, "text": e.text,
                         "out": self.tool.truth(e.tree, self.res(fields=members, local=False, struct="out"))}
@@ -1045,16 +1049,13 @@ class CodeGen:
             out.append(f"{pad}rest = 1;")
             return out
         wc = self.width_c(F, r)
-        if Pk.compression == "sign":
-            get, buf, size = ("pmregs_bb_get57" if F.max_width <= 57 else "pmregs_bb_get"), "bb", v["nb"]
-        else:
-            get, buf, size = "pmregs_bv_get", "b", v["nw"]
+        get = self.inplace_get(Pk, F)
         if F.width.const is not None:
-            out.append(f"{pad}x = {get}({buf}, {size}u, pos, {wc});")
+            out.append(f"{pad}x = {get(wc)};")
             out.append(f"{pad}pos += {wc};" if F.width.const else f"{pad}/* zero-width field */")
         else:
             out.append(f"{pad}w = {wc};")
-            out.append(f"{pad}x = {get}({buf}, {size}u, pos, w);")
+            out.append(f"{pad}x = {get('w')};")
             out.append(f"{pad}pos += w;")
         if F.implied is not None:
             cond = "w == 0" if F.width.const is None else ("1" if F.width.const == 0 else "0")
@@ -1064,6 +1065,18 @@ class CodeGen:
         if F.name in self.dec_refs:
             out.append(f"{pad}f_{F.name} = x;")
         return out
+
+    def inplace_get(self, Pk, F):
+        """The in-place read of field F (base_inplace.h): a payload at bit `at`, sign-filled past `end`;
+        a frame from bit 0, zeros past the received bytes."""
+        fn = "pmregs_ip_get57" if F.max_width <= 57 else "pmregs_ip_get"
+        if Pk.compression == "sign":
+            return lambda w: f"{fn}(c, at + pos, end, fill, {w})"
+        return lambda w: f"{fn}(c, pos, nbits, 0, {w})"
+
+    def header_bytes(self, Pk):
+        """Bytes a frame decoder reads at most: every field before the rest of the packet at its widest."""
+        return (max(sum(F.max_width for F in S.fields if not F.rest) for S in Pk.shapes) + 7) // 8
 
     def bad(self, Pk):
         return "return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;" if Pk.is_frame else "return PMREGS_EINVAL;"
@@ -1257,15 +1270,15 @@ class CodeGen:
         base = f"{p}_{St.name}"
         S = lambda name: self.sym(name, St.node, f"stream '{St.name}'")   # noqa: E731
         fv, pv = pviews[St.frame.name], pviews[St.payload.name]
-        r = self.res(fields=[m["name"] for m in fv["members"]], local=False, struct="(&it->frame)")
+        r = self.res(fields=[m["name"] for m in fv["members"]], local=False, struct="f")
         return {"name": St.name, "doc": St.doc, "source": St.source,
                 "struct": f"struct {S(base)}", "item": f"struct {S(base + '_item')}",
                 "init": S(base + "_init"), "next": S(base + "_next"),
+                "read": S(base + "_read"), "batch": S(base + "_batch"),
                 "frame": fv, "payload": pv,
                 "payload_if": self.tool.truth(St.payload_if.tree, r),
                 "payload_if_text": St.payload_if.text,
-                "resync": self.tool.c(St.resync.tree, self.res()), "resync_text": St.resync.text,
-                "payload_cap": max(St.frame.max_size, 8 * ((St.payload.max_bytes + 7) // 8))}
+                "resync": self.tool.c(St.resync.tree, self.res()), "resync_text": St.resync.text}
 
 
 def view(hv):

@@ -575,6 +575,8 @@ static inline size_t pmregs_etrace_doptions_ref_snprint(char *buf, size_t n, uin
 	return pmregs_snprint_layout(buf, n, v, pmregs_etrace_doptions_ref_desc());
 }
 
+#include "base_inplace.h"
+
 /*
  * Run-time parameters. Fill a struct with pmregs_etrace_params_default(), change what
  * differs, and check it once with pmregs_etrace_params_check(): the codecs below
@@ -1168,7 +1170,7 @@ static inline int pmregs_etrace_param_set(struct pmregs_etrace_params *p, size_t
 #define PMREGS_ETRACE_TE_INST_MAX_BYTES                   31 /* longest payload, in bytes */
 #define PMREGS_ETRACE_TE_INST_MAX_BITS                    335 /* longest natural length of the fields, in bits */
 #define PMREGS_ETRACE_TE_INST_MAX_FIELDS                  11 /* most fields one shape has */
-#define PMREGS_ETRACE_TE_INST_PAD_BYTES                   32 /* readable bytes the padded decoder needs at the packet */
+#define PMREGS_ETRACE_TE_INST_PAD_BYTES                   47 /* readable bytes the padded decoder needs at the packet */
 #define PMREGS_ETRACE_TE_INST_NSHAPES 10
 
 enum pmregs_etrace_te_inst_shape {
@@ -1399,11 +1401,19 @@ static inline int pmregs_etrace_te_inst_init(struct pmregs_etrace_te_inst *pkt, 
 	}
 }
 
-/* The decoder proper, over the natural bits already in bb (64 bytes) received as len bytes. */
-static inline int pmregs_etrace_te_inst_decode_words(const struct pmregs_etrace_params *p, const unsigned char *bb, size_t len, struct pmregs_etrace_te_inst *out)
+/*
+ * The decoder proper, in place: the payload starts at bit at of c, its
+ * received bits end at bit end (> at; every bit past it reads as bit end - 1)
+ * and have is its received length in bits (whole bytes, for the check that
+ * nothing but sign copies follows the fields). c must be readable
+ * PMREGS_INPLACE_SLACK bytes past the byte that holds bit end - 1; the bytes
+ * there never change the result.
+ */
+static inline int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params *p, const unsigned char *c, size_t at, size_t end, size_t have,
+		struct pmregs_etrace_te_inst *out)
 {
 	unsigned pos = 0, w;
-	uint64_t x;
+	uint64_t x, fill = pmregs_ip_fill(c, end);
 	uint64_t f_branches = 0;
 	uint64_t f_interrupt = 0;
 	uint64_t f_thaddr = 0;
@@ -1435,108 +1445,108 @@ static inline int pmregs_etrace_te_inst_decode_words(const struct pmregs_etrace_
 	out->irreport = 0;
 	out->branches = 0;
 	out->branch_fmt = 0;
-	x = pmregs_bb_get57(bb, 64u, pos, 2u);
+	x = pmregs_ip_get57(c, at + pos, end, fill, 2u);
 	pos += 2u;
 	out->format = (uint8_t)x;
 	if (x == 3u) {
-		x = pmregs_bb_get57(bb, 64u, pos, 2u);
+		x = pmregs_ip_get57(c, at + pos, end, fill, 2u);
 		pos += 2u;
 		out->subformat = (uint8_t)x;
 		if (x == 0u) {
-			x = pmregs_bb_get57(bb, 64u, pos, 1u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 			pos += 1u;
 			out->branch = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = pmregs_bb_get57(bb, 64u, pos, w);
+			x = pmregs_ip_get57(c, at + pos, end, fill, w);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_bb_get(bb, 64u, pos, w);
+			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pmregs_bb_get(bb, 64u, pos, w);
+			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->context = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-			x = pmregs_bb_get(bb, 64u, pos, w);
+			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->address = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_START;
 		} else if (x == 1u) {
-			x = pmregs_bb_get57(bb, 64u, pos, 1u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 			pos += 1u;
 			out->branch = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = pmregs_bb_get57(bb, 64u, pos, w);
+			x = pmregs_ip_get57(c, at + pos, end, fill, w);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_bb_get(bb, 64u, pos, w);
+			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pmregs_bb_get(bb, 64u, pos, w);
+			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->context = (uint64_t)x;
 			w = (unsigned)((uint64_t)p->ecause_width_p);
-			x = pmregs_bb_get(bb, 64u, pos, w);
+			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->ecause = (uint64_t)x;
-			x = pmregs_bb_get57(bb, 64u, pos, 1u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 			pos += 1u;
 			out->interrupt = (uint8_t)x;
 			f_interrupt = x;
-			x = pmregs_bb_get57(bb, 64u, pos, 1u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 			pos += 1u;
 			out->thaddr = (uint8_t)x;
 			f_thaddr = x;
 			w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
-			x = pmregs_bb_get(bb, 64u, pos, w);
+			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->address = (uint64_t)x;
 			w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
-			x = pmregs_bb_get(bb, 64u, pos, w);
+			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->tval = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_TRAP;
 		} else if (x == 2u) {
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = pmregs_bb_get57(bb, 64u, pos, w);
+			x = pmregs_ip_get57(c, at + pos, end, fill, w);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_bb_get(bb, 64u, pos, w);
+			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pmregs_bb_get(bb, 64u, pos, w);
+			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->context = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT;
 		} else if (x == 3u) {
-			x = pmregs_bb_get57(bb, 64u, pos, 1u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 			pos += 1u;
 			out->ienable = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->encoder_mode_width);
-			x = pmregs_bb_get57(bb, 64u, pos, w);
+			x = pmregs_ip_get57(c, at + pos, end, fill, w);
 			pos += w;
 			out->encoder_mode = (uint32_t)x;
-			x = pmregs_bb_get57(bb, 64u, pos, 2u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 2u);
 			pos += 2u;
 			out->qual_status = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->ioptions_width);
-			x = pmregs_bb_get57(bb, 64u, pos, w);
+			x = pmregs_ip_get57(c, at + pos, end, fill, w);
 			pos += w;
 			out->ioptions = (uint32_t)x;
-			x = pmregs_bb_get57(bb, 64u, pos, 1u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 			pos += 1u;
 			out->denable = (uint8_t)x;
-			x = pmregs_bb_get57(bb, 64u, pos, 1u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 			pos += 1u;
 			out->dloss = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->doptions_width);
-			x = pmregs_bb_get57(bb, 64u, pos, w);
+			x = pmregs_ip_get57(c, at + pos, end, fill, w);
 			pos += w;
 			out->doptions = (uint32_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT;
@@ -1545,54 +1555,54 @@ static inline int pmregs_etrace_te_inst_decode_words(const struct pmregs_etrace_
 		}
 	} else if (x == 2u) {
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = pmregs_bb_get(bb, 64u, pos, w);
+		x = pmregs_ip_get(c, at + pos, end, fill, w);
 		pos += w;
 		out->address = (uint64_t)x;
-		x = pmregs_bb_get57(bb, 64u, pos, 1u);
+		x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 		pos += 1u;
 		out->notify = (uint8_t)x;
-		x = pmregs_bb_get57(bb, 64u, pos, 1u);
+		x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 		pos += 1u;
 		out->updiscon = (uint8_t)x;
-		x = pmregs_bb_get57(bb, 64u, pos, 1u);
+		x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 		pos += 1u;
 		out->irreport = (uint8_t)x;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-		x = pmregs_bb_get(bb, 64u, pos, w);
+		x = pmregs_ip_get(c, at + pos, end, fill, w);
 		pos += w;
 		out->irdepth = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY;
 	} else if (x == 1u) {
-		x = pmregs_bb_get57(bb, 64u, pos, 5u);
+		x = pmregs_ip_get57(c, at + pos, end, fill, 5u);
 		pos += 5u;
 		out->branches = (uint8_t)x;
 		f_branches = x;
 		if ((x >= 1u && x <= 31u)) {
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = pmregs_bb_get57(bb, 64u, pos, w);
+			x = pmregs_ip_get57(c, at + pos, end, fill, w);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-			x = pmregs_bb_get(bb, 64u, pos, w);
+			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->address = (uint64_t)x;
-			x = pmregs_bb_get57(bb, 64u, pos, 1u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 			pos += 1u;
 			out->notify = (uint8_t)x;
-			x = pmregs_bb_get57(bb, 64u, pos, 1u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 			pos += 1u;
 			out->updiscon = (uint8_t)x;
-			x = pmregs_bb_get57(bb, 64u, pos, 1u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 			pos += 1u;
 			out->irreport = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-			x = pmregs_bb_get(bb, 64u, pos, w);
+			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->irdepth = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA;
 		} else if (x == 0u) {
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = pmregs_bb_get57(bb, 64u, pos, w);
+			x = pmregs_ip_get57(c, at + pos, end, fill, w);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL;
@@ -1601,36 +1611,36 @@ static inline int pmregs_etrace_te_inst_decode_words(const struct pmregs_etrace_
 		}
 	} else if (x == 0u) {
 		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = pmregs_bb_get57(bb, 64u, pos, w);
+		x = pmregs_ip_get57(c, at + pos, end, fill, w);
 		pos += w;
 		if (w == 0)
 			x = (uint64_t)p->f0s_inferred;
 		out->subformat = (uint8_t)x;
 		if (x == 0u) {
-			x = pmregs_bb_get57(bb, 64u, pos, 32u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 32u);
 			pos += 32u;
 			out->branch_count = (uint32_t)x;
-			x = pmregs_bb_get57(bb, 64u, pos, 2u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 2u);
 			pos += 2u;
 			out->branch_fmt = (uint8_t)x;
 			if (x == 0u) {
 				out->shape = PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT;
 			} else if ((x >= 2u && x <= 3u)) {
 				w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-				x = pmregs_bb_get(bb, 64u, pos, w);
+				x = pmregs_ip_get(c, at + pos, end, fill, w);
 				pos += w;
 				out->address = (uint64_t)x;
-				x = pmregs_bb_get57(bb, 64u, pos, 1u);
+				x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 				pos += 1u;
 				out->notify = (uint8_t)x;
-				x = pmregs_bb_get57(bb, 64u, pos, 1u);
+				x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 				pos += 1u;
 				out->updiscon = (uint8_t)x;
-				x = pmregs_bb_get57(bb, 64u, pos, 1u);
+				x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 				pos += 1u;
 				out->irreport = (uint8_t)x;
 				w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-				x = pmregs_bb_get(bb, 64u, pos, w);
+				x = pmregs_ip_get(c, at + pos, end, fill, w);
 				pos += w;
 				out->irdepth = (uint64_t)x;
 				out->shape = PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR;
@@ -1639,22 +1649,22 @@ static inline int pmregs_etrace_te_inst_decode_words(const struct pmregs_etrace_
 			}
 		} else if (x == 1u) {
 			w = (unsigned)((uint64_t)p->cache_size_p);
-			x = pmregs_bb_get57(bb, 64u, pos, w);
+			x = pmregs_ip_get57(c, at + pos, end, fill, w);
 			pos += w;
 			out->index = (uint32_t)x;
-			x = pmregs_bb_get57(bb, 64u, pos, 5u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 5u);
 			pos += 5u;
 			out->branches = (uint8_t)x;
 			f_branches = x;
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = pmregs_bb_get57(bb, 64u, pos, w);
+			x = pmregs_ip_get57(c, at + pos, end, fill, w);
 			pos += w;
 			out->branch_map = (uint32_t)x;
-			x = pmregs_bb_get57(bb, 64u, pos, 1u);
+			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
 			pos += 1u;
 			out->irreport = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-			x = pmregs_bb_get(bb, 64u, pos, w);
+			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->irdepth = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE;
@@ -1664,7 +1674,7 @@ static inline int pmregs_etrace_te_inst_decode_words(const struct pmregs_etrace_
 	} else {
 		return PMREGS_EINVAL;
 	}
-	return pmregs_bb_check_tail(bb, 64u, pos, len);
+	return pmregs_ip_check_tail(c, at, end, fill, pos, have);
 }
 
 /*
@@ -1678,56 +1688,31 @@ static inline int pmregs_etrace_te_inst_decode_words(const struct pmregs_etrace_
 static inline int pmregs_etrace_te_inst_decode(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_te_inst *out)
 {
 	const unsigned char *c = (const unsigned char *)buf;
-	uint64_t b[7], fill;
-	unsigned char bb[64];
+	unsigned char t[31 + PMREGS_INPLACE_SLACK];
+	size_t i;
 	if (len == 0)
 		return PMREGS_ETRUNC;
 	if (len > 31)
 		return PMREGS_ETOOLONG;
-	fill = pmregs_sext_fill(c, len);
-	b[0] = fill;
-	b[1] = fill;
-	b[2] = fill;
-	b[3] = fill;
-	b[4] = fill;
-	b[5] = fill;
-	b[6] = fill;
-	pmregs_bv_load_sext(b, c, len, fill);
-	pmregs_bb_put64(bb + 0, b[0]);
-	pmregs_bb_put64(bb + 8, b[1]);
-	pmregs_bb_put64(bb + 16, b[2]);
-	pmregs_bb_put64(bb + 24, b[3]);
-	pmregs_bb_put64(bb + 32, b[4]);
-	pmregs_bb_put64(bb + 40, b[5]);
-	pmregs_bb_put64(bb + 48, b[6]);
-	pmregs_bb_put64(bb + 56, fill);
-	return pmregs_etrace_te_inst_decode_words(p, bb, len, out);
+	for (i = 0; i < len; i++)
+		t[i] = c[i];
+	for (; i < sizeof t; i++)
+		t[i] = 0;
+	return pmregs_etrace_te_inst_decode_at(p, t, 0, 8 * len, 8 * len, out);
 }
 
 /*
- * pmregs_etrace_te_inst_decode() for a buffer with at least PMREGS_ETRACE_TE_INST_PAD_BYTES readable
- * bytes from buf, whatever len is (a packet inside a larger capture, or a
- * padded copy): the same result without a branch on the length.
+ * pmregs_etrace_te_inst_decode() in place, for a buffer with at least PMREGS_ETRACE_TE_INST_PAD_BYTES
+ * readable bytes from buf whatever len is (a packet inside a larger capture,
+ * or a padded copy): the same result without copying.
  */
 static inline int pmregs_etrace_te_inst_decode_padded(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_te_inst *out)
 {
-	const unsigned char *c = (const unsigned char *)buf;
-	unsigned char bb[64];
-	uint64_t fill;
 	if (len == 0)
 		return PMREGS_ETRUNC;
 	if (len > 31)
 		return PMREGS_ETOOLONG;
-	fill = pmregs_sext_fill(c, len);
-	pmregs_bb_put64(bb + 0, pmregs_sext_word(c, len, 0, fill));
-	pmregs_bb_put64(bb + 8, pmregs_sext_word(c, len, 1, fill));
-	pmregs_bb_put64(bb + 16, pmregs_sext_word(c, len, 2, fill));
-	pmregs_bb_put64(bb + 24, pmregs_sext_word(c, len, 3, fill));
-	pmregs_bb_put64(bb + 32, fill);
-	pmregs_bb_put64(bb + 40, fill);
-	pmregs_bb_put64(bb + 48, fill);
-	pmregs_bb_put64(bb + 56, fill);
-	return pmregs_etrace_te_inst_decode_words(p, bb, len, out);
+	return pmregs_etrace_te_inst_decode_at(p, (const unsigned char *)buf, 0, 8 * len, 8 * len, out);
 }
 
 /*
@@ -5674,7 +5659,8 @@ static inline int pmregs_etrace_encap_init(struct pmregs_etrace_encap *pkt, unsi
  */
 static inline int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_encap *out)
 {
-	uint64_t b[7];
+	const unsigned char *c = (const unsigned char *)buf;
+	unsigned char t[28]; /* a zero-padded copy when fewer bytes than that are left */
 	unsigned pos = 0, w;
 	int rest = 0;
 	uint64_t x, size;
@@ -5685,7 +5671,14 @@ static inline int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *
 	(void)w;
 	if (len == 0)
 		return PMREGS_ETRUNC;
-	pmregs_bv_load(b, 7u, (const unsigned char *)buf, have);
+	if (len < sizeof t) {
+		size_t i;
+		for (i = 0; i < len; i++)
+			t[i] = c[i];
+		for (; i < sizeof t; i++)
+			t[i] = 0;
+		c = t;
+	}
 	out->timestamp = 0;
 	out->srcid = 0;
 	out->length = 0;
@@ -5694,15 +5687,15 @@ static inline int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *
 	out->type = 0;
 	out->payload_offset = 0;
 	out->payload_bits = 0;
-	x = pmregs_bv_get(b, 7u, pos, 5u);
+	x = pmregs_ip_get57(c, pos, nbits, 0, 5u);
 	pos += 5u;
 	out->length = (uint8_t)x;
 	f_length = x;
 	if (x == 0u) {
-		x = pmregs_bv_get(b, 7u, pos, 2u);
+		x = pmregs_ip_get57(c, pos, nbits, 0, 2u);
 		pos += 2u;
 		out->flow = (uint8_t)x;
-		x = pmregs_bv_get(b, 7u, pos, 1u);
+		x = pmregs_ip_get57(c, pos, nbits, 0, 1u);
 		pos += 1u;
 		out->extend = (uint8_t)x;
 		f_extend = x;
@@ -5714,23 +5707,23 @@ static inline int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *
 			return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;
 		}
 	} else if ((x >= 1u && x <= 31u)) {
-		x = pmregs_bv_get(b, 7u, pos, 2u);
+		x = pmregs_ip_get57(c, pos, nbits, 0, 2u);
 		pos += 2u;
 		out->flow = (uint8_t)x;
-		x = pmregs_bv_get(b, 7u, pos, 1u);
+		x = pmregs_ip_get57(c, pos, nbits, 0, 1u);
 		pos += 1u;
 		out->extend = (uint8_t)x;
 		f_extend = x;
 		w = (unsigned)((uint64_t)p->encap_srcid_bits);
-		x = pmregs_bv_get(b, 7u, pos, w);
+		x = pmregs_ip_get57(c, pos, nbits, 0, w);
 		pos += w;
 		out->srcid = (uint16_t)x;
 		w = (unsigned)(((f_extend != 0) ? (PMREGS_U64(8) * (uint64_t)p->encap_timestamp_bytes) : PMREGS_U64(0)));
-		x = pmregs_bv_get(b, 7u, pos, w);
+		x = pmregs_ip_get(c, pos, nbits, 0, w);
 		pos += w;
 		out->timestamp = (uint64_t)x;
 		w = (unsigned)((uint64_t)p->encap_type_bits);
-		x = pmregs_bv_get(b, 7u, pos, w);
+		x = pmregs_ip_get57(c, pos, nbits, 0, w);
 		pos += w;
 		out->type = (uint8_t)x;
 		rest = 1;
@@ -6408,7 +6401,8 @@ static inline int pmregs_etrace_smi_init(struct pmregs_etrace_smi *pkt, unsigned
  */
 static inline int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_smi *out)
 {
-	uint64_t b[6];
+	const unsigned char *c = (const unsigned char *)buf;
+	unsigned char t[22]; /* a zero-padded copy when fewer bytes than that are left */
 	unsigned pos = 0, w;
 	int rest = 0;
 	uint64_t x, size;
@@ -6419,7 +6413,14 @@ static inline int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p,
 	(void)w;
 	if (len == 0)
 		return PMREGS_ETRUNC;
-	pmregs_bv_load(b, 6u, (const unsigned char *)buf, have);
+	if (len < sizeof t) {
+		size_t i;
+		for (i = 0; i < len; i++)
+			t[i] = c[i];
+		for (; i < sizeof t; i++)
+			t[i] = 0;
+		c = t;
+	}
 	out->index = 0;
 	out->timestamp = 0;
 	out->length = 0;
@@ -6428,17 +6429,17 @@ static inline int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p,
 	out->index_pad = 0;
 	out->payload_offset = 0;
 	out->payload_bits = 0;
-	x = pmregs_bv_get(b, 6u, pos, 5u);
+	x = pmregs_ip_get57(c, pos, nbits, 0, 5u);
 	pos += 5u;
 	out->length = (uint8_t)x;
 	f_length = x;
 	if (x == 0u) {
-		x = pmregs_bv_get(b, 6u, pos, 2u);
+		x = pmregs_ip_get57(c, pos, nbits, 0, 2u);
 		pos += 2u;
 		out->msg_type = (uint8_t)x;
 		if (!(x == 0u))
 			return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;
-		x = pmregs_bv_get(b, 6u, pos, 1u);
+		x = pmregs_ip_get57(c, pos, nbits, 0, 1u);
 		pos += 1u;
 		out->timestamp_present = (uint8_t)x;
 		f_timestamp_present = x;
@@ -6446,25 +6447,25 @@ static inline int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p,
 			return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;
 		out->shape = PMREGS_ETRACE_SMI_SHAPE_FILL;
 	} else if ((x >= 1u && x <= 31u)) {
-		x = pmregs_bv_get(b, 6u, pos, 2u);
+		x = pmregs_ip_get57(c, pos, nbits, 0, 2u);
 		pos += 2u;
 		out->msg_type = (uint8_t)x;
-		x = pmregs_bv_get(b, 6u, pos, 1u);
+		x = pmregs_ip_get57(c, pos, nbits, 0, 1u);
 		pos += 1u;
 		out->timestamp_present = (uint8_t)x;
 		f_timestamp_present = x;
 		w = (unsigned)((uint64_t)p->smi_index_bits);
-		x = pmregs_bv_get(b, 6u, pos, w);
+		x = pmregs_ip_get57(c, pos, nbits, 0, w);
 		pos += w;
 		out->index = (uint16_t)x;
 		w = (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)));
-		x = pmregs_bv_get(b, 6u, pos, w);
+		x = pmregs_ip_get57(c, pos, nbits, 0, w);
 		pos += w;
 		out->index_pad = (uint8_t)x;
 		if (!(x == 0u))
 			return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;
 		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
-		x = pmregs_bv_get(b, 6u, pos, w);
+		x = pmregs_ip_get57(c, pos, nbits, 0, w);
 		pos += w;
 		out->timestamp = (uint16_t)x;
 		rest = 1;
@@ -6977,8 +6978,7 @@ struct pmregs_etrace_encap_stream_item {
 	int has_payload; /* 1: payload holds the decoded te_inst */
 	struct pmregs_etrace_encap frame;
 	struct pmregs_etrace_te_inst payload;
-	unsigned char payload_bytes[42]; /* the payload from its first bit, sign-padded */
-	size_t payload_len;
+	size_t payload_len; /* the payload's received length in bytes (its bits from frame.payload_offset) */
 };
 
 /* Walk buf[0..len); synced = 1 when buf starts at a packet boundary. */
@@ -6988,6 +6988,67 @@ static inline void pmregs_etrace_encap_stream_init(struct pmregs_etrace_encap_st
 	s->len = len;
 	s->pos = 0;
 	s->synced = synced;
+}
+
+/*
+ * The packet at buf[start..len): its frame into *f and, when type == encap_type_inst,
+ * its te_inst payload decoded in place into *pl (*plen = its received bytes, *has = 1).
+ * Returns the packet's size, or a negative status. Reads in place while
+ * PMREGS_INPLACE_SLACK bytes are left after the packet, else from a
+ * zero-padded copy of it (the tail path).
+ */
+static inline int pmregs_etrace_encap_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+		struct pmregs_etrace_encap *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
+{
+	const unsigned char *c = buf + start;
+	int rc = pmregs_etrace_encap_decode(p, c, len - start, f);
+	*has = 0;
+	*plen = 0;
+	if (rc > 0 && f->payload_bits && ((uint64_t)f->type == (uint64_t)p->encap_type_inst)) {
+		unsigned char t[42 + PMREGS_INPLACE_SLACK];
+		size_t at = f->payload_offset, nb = f->payload_bits, n, i;
+		int prc;
+		if (len - start < (size_t)rc + PMREGS_INPLACE_SLACK) {
+			for (i = 0; i < (size_t)rc; i++)
+				t[i] = c[i];
+			for (; i < sizeof t; i++)
+				t[i] = 0;
+			c = t;
+		}
+		n = pmregs_ip_payload_bytes(c, at, nb);
+		*plen = n;
+		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, 8 * n, pl);
+		if (prc < 0)
+			return prc;
+		*has = 1;
+	}
+	return rc;
+}
+
+/*
+ * The batch decoder: up to n te_inst payloads into out[0..n) in
+ * one call; returns how many. It stops early, with the walker at that
+ * packet, at the end of the buffer and at any packet that is not a good
+ * encap packet with a te_inst payload (fill, another
+ * type, a bad or truncated packet, unsynchronised bytes): pmregs_etrace_encap_stream_next()
+ * reports that one, then batches resume. s->pos tells the bytes consumed.
+ * out[k] past the returned count may have been written.
+ */
+static inline size_t pmregs_etrace_encap_stream_batch(struct pmregs_etrace_encap_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_te_inst *out, size_t n)
+{
+	struct pmregs_etrace_encap f;
+	size_t k = 0, plen;
+	int has, rc;
+	if (!s->synced)
+		return 0;
+	while (k < n && s->pos < s->len) {
+		rc = pmregs_etrace_encap_stream_read(s->buf, s->len, s->pos, p, &f, &out[k], &plen, &has);
+		if (rc <= 0 || !has)
+			break;
+		s->pos += (size_t)rc;
+		k++;
+	}
+	return k;
 }
 
 /* The next item: returns 1 with *it filled, 0 at the end of the buffer. */
@@ -7012,23 +7073,12 @@ static inline int pmregs_etrace_encap_stream_next(struct pmregs_etrace_encap_str
 			return 1;
 		}
 	}
-	rc = pmregs_etrace_encap_decode(p, s->buf + start, s->len - start, &it->frame);
+	rc = pmregs_etrace_encap_stream_read(s->buf, s->len, start, p, &it->frame, &it->payload, &it->payload_len, &it->has_payload);
 	if (rc == PMREGS_ETRUNC) {
 		it->status = rc;
 		it->size = s->len - start;
 		s->pos = s->len;
 		return 1;
-	}
-	if (rc > 0 && it->frame.payload_bits && ((uint64_t)(&it->frame)->type == (uint64_t)p->encap_type_inst)) {
-		int n = pmregs_bits_extract_sext(it->payload_bytes, sizeof it->payload_bytes, s->buf + start,
-						 it->frame.payload_offset, it->frame.payload_bits);
-		int prc = n < 0 ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_padded(p, it->payload_bytes, (size_t)n, &it->payload);
-		if (n > 0)
-			it->payload_len = (size_t)n;
-		if (prc < 0)
-			rc = prc;
-		else
-			it->has_payload = 1;
 	}
 	if (rc < 0) {
 		/* lost the boundaries: skip to the zero-run resynchronisation point */
@@ -7071,8 +7121,7 @@ struct pmregs_etrace_smi_stream_item {
 	int has_payload; /* 1: payload holds the decoded te_inst */
 	struct pmregs_etrace_smi frame;
 	struct pmregs_etrace_te_inst payload;
-	unsigned char payload_bytes[36]; /* the payload from its first bit, sign-padded */
-	size_t payload_len;
+	size_t payload_len; /* the payload's received length in bytes (its bits from frame.payload_offset) */
 };
 
 /* Walk buf[0..len); synced = 1 when buf starts at a packet boundary. */
@@ -7082,6 +7131,67 @@ static inline void pmregs_etrace_smi_stream_init(struct pmregs_etrace_smi_stream
 	s->len = len;
 	s->pos = 0;
 	s->synced = synced;
+}
+
+/*
+ * The packet at buf[start..len): its frame into *f and, when msg_type == 2,
+ * its te_inst payload decoded in place into *pl (*plen = its received bytes, *has = 1).
+ * Returns the packet's size, or a negative status. Reads in place while
+ * PMREGS_INPLACE_SLACK bytes are left after the packet, else from a
+ * zero-padded copy of it (the tail path).
+ */
+static inline int pmregs_etrace_smi_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+		struct pmregs_etrace_smi *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
+{
+	const unsigned char *c = buf + start;
+	int rc = pmregs_etrace_smi_decode(p, c, len - start, f);
+	*has = 0;
+	*plen = 0;
+	if (rc > 0 && f->payload_bits && ((uint64_t)f->msg_type == PMREGS_U64(2))) {
+		unsigned char t[36 + PMREGS_INPLACE_SLACK];
+		size_t at = f->payload_offset, nb = f->payload_bits, n, i;
+		int prc;
+		if (len - start < (size_t)rc + PMREGS_INPLACE_SLACK) {
+			for (i = 0; i < (size_t)rc; i++)
+				t[i] = c[i];
+			for (; i < sizeof t; i++)
+				t[i] = 0;
+			c = t;
+		}
+		n = pmregs_ip_payload_bytes(c, at, nb);
+		*plen = n;
+		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, 8 * n, pl);
+		if (prc < 0)
+			return prc;
+		*has = 1;
+	}
+	return rc;
+}
+
+/*
+ * The batch decoder: up to n te_inst payloads into out[0..n) in
+ * one call; returns how many. It stops early, with the walker at that
+ * packet, at the end of the buffer and at any packet that is not a good
+ * smi packet with a te_inst payload (fill, another
+ * type, a bad or truncated packet, unsynchronised bytes): pmregs_etrace_smi_stream_next()
+ * reports that one, then batches resume. s->pos tells the bytes consumed.
+ * out[k] past the returned count may have been written.
+ */
+static inline size_t pmregs_etrace_smi_stream_batch(struct pmregs_etrace_smi_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_te_inst *out, size_t n)
+{
+	struct pmregs_etrace_smi f;
+	size_t k = 0, plen;
+	int has, rc;
+	if (!s->synced)
+		return 0;
+	while (k < n && s->pos < s->len) {
+		rc = pmregs_etrace_smi_stream_read(s->buf, s->len, s->pos, p, &f, &out[k], &plen, &has);
+		if (rc <= 0 || !has)
+			break;
+		s->pos += (size_t)rc;
+		k++;
+	}
+	return k;
 }
 
 /* The next item: returns 1 with *it filled, 0 at the end of the buffer. */
@@ -7106,23 +7216,12 @@ static inline int pmregs_etrace_smi_stream_next(struct pmregs_etrace_smi_stream 
 			return 1;
 		}
 	}
-	rc = pmregs_etrace_smi_decode(p, s->buf + start, s->len - start, &it->frame);
+	rc = pmregs_etrace_smi_stream_read(s->buf, s->len, start, p, &it->frame, &it->payload, &it->payload_len, &it->has_payload);
 	if (rc == PMREGS_ETRUNC) {
 		it->status = rc;
 		it->size = s->len - start;
 		s->pos = s->len;
 		return 1;
-	}
-	if (rc > 0 && it->frame.payload_bits && ((uint64_t)(&it->frame)->msg_type == PMREGS_U64(2))) {
-		int n = pmregs_bits_extract_sext(it->payload_bytes, sizeof it->payload_bytes, s->buf + start,
-						 it->frame.payload_offset, it->frame.payload_bits);
-		int prc = n < 0 ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_padded(p, it->payload_bytes, (size_t)n, &it->payload);
-		if (n > 0)
-			it->payload_len = (size_t)n;
-		if (prc < 0)
-			rc = prc;
-		else
-			it->has_payload = 1;
 	}
 	if (rc < 0) {
 		/* lost the boundaries: skip to the zero-run resynchronisation point */

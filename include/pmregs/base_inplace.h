@@ -1,0 +1,102 @@
+/*
+ * pmregs/base_inplace.h - hand-written: reading bit-packed, sign-compressed
+ * packets in place, straight from a capture buffer, without copying them out.
+ *
+ * A payload starts at bit `at` of a byte buffer and its received bits end at
+ * bit `end` (bits count LSB first from byte 0). Under sign-based compression
+ * every bit at `end` or beyond reads as bit end - 1, so a reader loads the
+ * word the field starts in and replaces what lies past `end` with that bit:
+ * one load, a few ALU operations, no branch and no copy.
+ *
+ * The slack contract: a reader may load up to PMREGS_INPLACE_SLACK bytes
+ * after the byte that holds bit end - 1 (whatever they hold, they never
+ * change a result). Stream walkers keep to it by reading in place while that
+ * much of the buffer is left and copying only the last packets into a small
+ * zero-padded buffer (the tail path).
+ *
+ * Nothing here allocates, keeps state or calls the C library.
+ */
+#ifndef PMREGS_BASE_INPLACE_H
+#define PMREGS_BASE_INPLACE_H
+
+#include "base.h"
+
+#define PMREGS_INPLACE_SLACK 16 /* readable bytes a reader needs after the last received byte */
+
+/* 8 bytes at p, little-endian: a single unaligned load where the host allows. */
+static inline uint64_t pmregs_ip_load64(const unsigned char *p)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x;
+	__builtin_memcpy(&x, p, 8);
+	return x;
+#else
+	return pmregs_load_le64(p);
+#endif
+}
+
+/* All ones when bit end - 1 of c is set, else 0 (end >= 1): what every bit past the end reads as. */
+static inline uint64_t pmregs_ip_fill(const unsigned char *c, size_t end)
+{
+	return (uint64_t)0 - (uint64_t)((c[(end - 1) >> 3] >> ((end - 1) & 7)) & 1u);
+}
+
+/* The w (0..57) bits at bit a of c; bits at end and beyond read as fill. */
+static inline uint64_t pmregs_ip_get57(const unsigned char *c, size_t a, size_t end, uint64_t fill, unsigned w)
+{
+	size_t la = a < end ? a : end, k = end - la;
+	uint64_t x = pmregs_ip_load64(c + (la >> 3)) >> (la & 7);
+	uint64_t keep = k >= 57 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
+	return ((x & keep) | (fill & ~keep)) & (((uint64_t)1 << (w & 63)) - 1);
+}
+
+/* The w (0..64) bits at bit a of c; bits at end and beyond read as fill. */
+static inline uint64_t pmregs_ip_get(const unsigned char *c, size_t a, size_t end, uint64_t fill, unsigned w)
+{
+	size_t la = a < end ? a : end, k = end - la, i = la >> 3;
+	unsigned o = (unsigned)(la & 7);
+	uint64_t x = (pmregs_ip_load64(c + i) >> o) | (((uint64_t)c[i + 8] << 1) << (63 - o));
+	uint64_t keep = k >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
+	return ((x & keep) | (fill & ~keep)) & pmregs_lowmask(w);
+}
+
+/*
+ * After a decoder has read the natural nbits of a payload that starts at bit
+ * at, received as have bits (a whole number of bytes): pmregs_bv_check_tail()
+ * in place. PMREGS_ETOOLONG when a whole byte or more was sent beyond the
+ * packet, PMREGS_EINVAL when the spare bits are not copies of its last bit.
+ */
+static inline int pmregs_ip_check_tail(const unsigned char *c, size_t at, size_t end, uint64_t fill, size_t nbits,
+				       size_t have)
+{
+	unsigned w;
+	uint64_t t;
+	if (have <= nbits)
+		return PMREGS_OK;
+	if (have - nbits >= 8)
+		return PMREGS_ETOOLONG;
+	w = (unsigned)(have - nbits + 1);
+	t = pmregs_ip_get57(c, at + nbits - 1, end, fill, w);
+	return (t == 0 || t == pmregs_lowmask(w)) ? PMREGS_OK : PMREGS_EINVAL;
+}
+
+/*
+ * The received length, in bytes, of a payload of nbits (>= 1) bits at bit at
+ * that a framing cut from a byte stream: whole bytes, plus the final fragment
+ * of less than a byte unless it only repeats the bit before it (then it is
+ * the framing's padding). The same count as pmregs_bits_extract_sext().
+ */
+static inline size_t pmregs_ip_payload_bytes(const unsigned char *c, size_t at, size_t nbits)
+{
+	size_t full = nbits >> 3, end = at + nbits;
+	unsigned rem = (unsigned)(nbits & 7);
+	uint64_t t;
+	if (rem == 0)
+		return full;
+	if (full == 0)
+		return 1;
+	t = pmregs_ip_get57(c, end - rem - 1, end, pmregs_ip_fill(c, end), rem + 1);
+	return full + (t == 0 || t == pmregs_lowmask(rem + 1) ? 0u : 1u);
+}
+
+#endif
