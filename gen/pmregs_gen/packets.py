@@ -150,6 +150,8 @@ class Leaf:
 
 # PMREGS_INPLACE_SLACK of base_inplace.h: bytes an in-place reader may load past the last received one.
 INPLACE_SLACK = 16
+# The decoders read a packet's first HEAD_BITS bits once (`head`); fields that always end within them come from there.
+HEAD_BITS = 57
 
 
 def set_text(s):
@@ -1040,7 +1042,7 @@ class CodeGen:
         self.tree_lines(Pk, Pk.tree, body, 0, v)
         return {"locals": lines, "tree": body, "zero": [m["name"] for m in v["members"]]}
 
-    def read_lines(self, Pk, F, v, ind):
+    def read_lines(self, Pk, F, v, ind, maxstart=HEAD_BITS, group=None):
         T = {m["name"]: m["T"] for m in v["members"]}
         r = self.res(fields=self.dec_refs)
         pad = "\t" * ind
@@ -1049,7 +1051,9 @@ class CodeGen:
             out.append(f"{pad}rest = 1;")
             return out
         wc = self.width_c(F, r)
-        get = self.inplace_get(Pk, F)
+        get = self.inplace_get(Pk, F, maxstart)
+        if group is not None:
+            get = lambda w: f"(grp >> {group}) & PMREGS_U64({(1 << F.width.const) - 1:#x})"   # noqa: E731
         if F.width.const is not None:
             out.append(f"{pad}x = {get(wc)};")
             out.append(f"{pad}pos += {wc};" if F.width.const else f"{pad}/* zero-width field */")
@@ -1066,13 +1070,33 @@ class CodeGen:
             out.append(f"{pad}f_{F.name} = x;")
         return out
 
-    def inplace_get(self, Pk, F):
+    def inplace_get(self, Pk, F, maxstart):
         """The in-place read of field F (base_inplace.h): a payload at bit `at`, sign-filled past `end`;
-        a frame from bit 0, zeros past the received bytes."""
-        fn = "pmregs_ip_get57" if F.max_width <= 57 else "pmregs_ip_get"
+        a frame from bit 0, zeros past the received bytes. A field that ends within the first HEAD_BITS
+        bits whatever the parameters comes from `head`, those bits read once per packet."""
+        if maxstart + F.max_width <= HEAD_BITS:
+            m = f"PMREGS_U64({(1 << F.width.const) - 1:#x})" if F.width.const is not None else \
+                "(((uint64_t)1 << {}) - 1)"
+            return lambda w: f"(head >> pos) & {m.format(w)}"
+        return self.inplace_read(Pk, "pmregs_ip_get57" if F.max_width <= 57 else "pmregs_ip_get")
+
+    def inplace_read(self, Pk, fn):
         if Pk.compression == "sign":
             return lambda w: f"{fn}(c, at + pos, end, fill, {w})"
         return lambda w: f"{fn}(c, pos, nbits, 0, {w})"
+
+    def shared_read(self, fields, shape):
+        """The leading run of fields (constant widths, together at most 57 bits, past the head) that one
+        read can serve: e.g. the flag bits after an address."""
+        run, total = [], 0
+        for i, F in fields:
+            w = None if F.rest else F.width.const
+            if not w or F.implied is not None or total + w > 57 or \
+                    self.max_start(shape, i) + F.max_width <= HEAD_BITS:
+                break
+            run.append((i, F))
+            total += w
+        return run, total
 
     def header_bytes(self, Pk):
         """Bytes a frame decoder reads at most: every field before the rest of the packet at its widest."""
@@ -1084,16 +1108,28 @@ class CodeGen:
     def tree_lines(self, Pk, node, out, ind, v):
         pad = "\t" * (ind + 1)
         if isinstance(node, Leaf):
-            for F in node.shape.fields[node.index:]:
-                out += self.read_lines(Pk, F, v, ind + 1)
-                if F.is_set is not None:
-                    out.append(f"{pad}if (!({self.is_cond(F)}))")
-                    out.append(f"{pad}\t{self.bad(Pk)}")
+            fields = list(enumerate(node.shape.fields[node.index:], node.index))
+            k = 0
+            while k < len(fields):
+                run, total = self.shared_read(fields[k:], node.shape)
+                if len(run) < 2:
+                    run = fields[k:k + 1]
+                else:
+                    out.append(f"{pad}grp = {self.inplace_read(Pk, 'pmregs_ip_get57')(f'{total}u')};")
+                off = 0
+                for i, F in run:
+                    out += self.read_lines(Pk, F, v, ind + 1, self.max_start(node.shape, i),
+                                           group=off if len(run) > 1 else None)
+                    off += 0 if F.rest else F.width.const or 0
+                    if F.is_set is not None:
+                        out.append(f"{pad}if (!({self.is_cond(F)}))")
+                        out.append(f"{pad}\t{self.bad(Pk)}")
+                k += len(run)
             out.append(f"{pad}out->shape = {v['shapes'][Pk.shapes.index(node.shape)]['macro']};")
             return
         shape = self.any_shape(node)
         F = shape.fields[node.index]
-        out += self.read_lines(Pk, F, v, ind + 1)
+        out += self.read_lines(Pk, F, v, ind + 1, self.max_start(shape, node.index))
         if isinstance(node, Read):
             self.tree_lines(Pk, node.child, out, ind, v)
             return
@@ -1104,6 +1140,10 @@ class CodeGen:
         out.append(f"{pad}}} else {{")
         out.append(f"{pad}\t{self.bad(Pk)}")
         out.append(f"{pad}}}")
+
+    def max_start(self, shape, i):
+        """The furthest bit where field i of shape can start, over all legal parameters."""
+        return sum(F.max_width for F in shape.fields[:i])
 
     def any_shape(self, node):
         while not isinstance(node, Leaf):

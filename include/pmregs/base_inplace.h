@@ -23,6 +23,17 @@
 
 #define PMREGS_INPLACE_SLACK 16 /* readable bytes a reader needs after the last received byte */
 
+/*
+ * A decoder's hot path is inlined into its caller whatever the compiler's
+ * size heuristics say, so that a constant parameter block (a preset) folds
+ * every width and position into the code.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define PMREGS_HOT static inline __attribute__((always_inline))
+#else
+#define PMREGS_HOT static inline
+#endif
+
 /* 8 bytes at p, little-endian: a single unaligned load where the host allows. */
 static inline uint64_t pmregs_ip_load64(const unsigned char *p)
 {

@@ -1409,15 +1409,16 @@ static inline int pmregs_etrace_te_inst_init(struct pmregs_etrace_te_inst *pkt, 
  * PMREGS_INPLACE_SLACK bytes past the byte that holds bit end - 1; the bytes
  * there never change the result.
  */
-static inline int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params *p, const unsigned char *c, size_t at, size_t end, size_t have,
+PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params *p, const unsigned char *c, size_t at, size_t end, size_t have,
 		struct pmregs_etrace_te_inst *out)
 {
 	unsigned pos = 0, w;
-	uint64_t x, fill = pmregs_ip_fill(c, end);
+	uint64_t x, grp, fill = pmregs_ip_fill(c, end), head = pmregs_ip_get57(c, at, end, fill, 57);
 	uint64_t f_branches = 0;
 	uint64_t f_interrupt = 0;
 	uint64_t f_thaddr = 0;
 	(void)w;
+	(void)grp;
 	out->time = 0;
 	out->context = 0;
 	out->address = 0;
@@ -1445,19 +1446,19 @@ static inline int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_par
 	out->irreport = 0;
 	out->branches = 0;
 	out->branch_fmt = 0;
-	x = pmregs_ip_get57(c, at + pos, end, fill, 2u);
+	x = (head >> pos) & PMREGS_U64(0x3);
 	pos += 2u;
 	out->format = (uint8_t)x;
 	if (x == 3u) {
-		x = pmregs_ip_get57(c, at + pos, end, fill, 2u);
+		x = (head >> pos) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->subformat = (uint8_t)x;
 		if (x == 0u) {
-			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+			x = (head >> pos) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->branch = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = pmregs_ip_get57(c, at + pos, end, fill, w);
+			x = (head >> pos) & (((uint64_t)1 << w) - 1);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
@@ -1474,11 +1475,11 @@ static inline int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_par
 			out->address = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_START;
 		} else if (x == 1u) {
-			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+			x = (head >> pos) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->branch = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = pmregs_ip_get57(c, at + pos, end, fill, w);
+			x = (head >> pos) & (((uint64_t)1 << w) - 1);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
@@ -1493,11 +1494,12 @@ static inline int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_par
 			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->ecause = (uint64_t)x;
-			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+			grp = pmregs_ip_get57(c, at + pos, end, fill, 2u);
+			x = (grp >> 0) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->interrupt = (uint8_t)x;
 			f_interrupt = x;
-			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+			x = (grp >> 1) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->thaddr = (uint8_t)x;
 			f_thaddr = x;
@@ -1512,7 +1514,7 @@ static inline int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_par
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_TRAP;
 		} else if (x == 2u) {
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = pmregs_ip_get57(c, at + pos, end, fill, w);
+			x = (head >> pos) & (((uint64_t)1 << w) - 1);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
@@ -1525,24 +1527,25 @@ static inline int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_par
 			out->context = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT;
 		} else if (x == 3u) {
-			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+			x = (head >> pos) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->ienable = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->encoder_mode_width);
-			x = pmregs_ip_get57(c, at + pos, end, fill, w);
+			x = (head >> pos) & (((uint64_t)1 << w) - 1);
 			pos += w;
 			out->encoder_mode = (uint32_t)x;
-			x = pmregs_ip_get57(c, at + pos, end, fill, 2u);
+			x = (head >> pos) & PMREGS_U64(0x3);
 			pos += 2u;
 			out->qual_status = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->ioptions_width);
 			x = pmregs_ip_get57(c, at + pos, end, fill, w);
 			pos += w;
 			out->ioptions = (uint32_t)x;
-			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+			grp = pmregs_ip_get57(c, at + pos, end, fill, 2u);
+			x = (grp >> 0) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->denable = (uint8_t)x;
-			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+			x = (grp >> 1) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->dloss = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->doptions_width);
@@ -1558,13 +1561,14 @@ static inline int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_par
 		x = pmregs_ip_get(c, at + pos, end, fill, w);
 		pos += w;
 		out->address = (uint64_t)x;
-		x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+		grp = pmregs_ip_get57(c, at + pos, end, fill, 3u);
+		x = (grp >> 0) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->notify = (uint8_t)x;
-		x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+		x = (grp >> 1) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->updiscon = (uint8_t)x;
-		x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+		x = (grp >> 2) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->irreport = (uint8_t)x;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
@@ -1573,26 +1577,27 @@ static inline int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_par
 		out->irdepth = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY;
 	} else if (x == 1u) {
-		x = pmregs_ip_get57(c, at + pos, end, fill, 5u);
+		x = (head >> pos) & PMREGS_U64(0x1f);
 		pos += 5u;
 		out->branches = (uint8_t)x;
 		f_branches = x;
 		if ((x >= 1u && x <= 31u)) {
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = pmregs_ip_get57(c, at + pos, end, fill, w);
+			x = (head >> pos) & (((uint64_t)1 << w) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 			x = pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->address = (uint64_t)x;
-			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+			grp = pmregs_ip_get57(c, at + pos, end, fill, 3u);
+			x = (grp >> 0) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->notify = (uint8_t)x;
-			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+			x = (grp >> 1) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->updiscon = (uint8_t)x;
-			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+			x = (grp >> 2) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->irreport = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
@@ -1602,7 +1607,7 @@ static inline int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_par
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA;
 		} else if (x == 0u) {
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = pmregs_ip_get57(c, at + pos, end, fill, w);
+			x = (head >> pos) & (((uint64_t)1 << w) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL;
@@ -1611,16 +1616,16 @@ static inline int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_par
 		}
 	} else if (x == 0u) {
 		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = pmregs_ip_get57(c, at + pos, end, fill, w);
+		x = (head >> pos) & (((uint64_t)1 << w) - 1);
 		pos += w;
 		if (w == 0)
 			x = (uint64_t)p->f0s_inferred;
 		out->subformat = (uint8_t)x;
 		if (x == 0u) {
-			x = pmregs_ip_get57(c, at + pos, end, fill, 32u);
+			x = (head >> pos) & PMREGS_U64(0xffffffff);
 			pos += 32u;
 			out->branch_count = (uint32_t)x;
-			x = pmregs_ip_get57(c, at + pos, end, fill, 2u);
+			x = (head >> pos) & PMREGS_U64(0x3);
 			pos += 2u;
 			out->branch_fmt = (uint8_t)x;
 			if (x == 0u) {
@@ -1630,13 +1635,14 @@ static inline int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_par
 				x = pmregs_ip_get(c, at + pos, end, fill, w);
 				pos += w;
 				out->address = (uint64_t)x;
-				x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+				grp = pmregs_ip_get57(c, at + pos, end, fill, 3u);
+				x = (grp >> 0) & PMREGS_U64(0x1);
 				pos += 1u;
 				out->notify = (uint8_t)x;
-				x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+				x = (grp >> 1) & PMREGS_U64(0x1);
 				pos += 1u;
 				out->updiscon = (uint8_t)x;
-				x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+				x = (grp >> 2) & PMREGS_U64(0x1);
 				pos += 1u;
 				out->irreport = (uint8_t)x;
 				w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
@@ -1649,10 +1655,10 @@ static inline int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_par
 			}
 		} else if (x == 1u) {
 			w = (unsigned)((uint64_t)p->cache_size_p);
-			x = pmregs_ip_get57(c, at + pos, end, fill, w);
+			x = (head >> pos) & (((uint64_t)1 << w) - 1);
 			pos += w;
 			out->index = (uint32_t)x;
-			x = pmregs_ip_get57(c, at + pos, end, fill, 5u);
+			x = (head >> pos) & PMREGS_U64(0x1f);
 			pos += 5u;
 			out->branches = (uint8_t)x;
 			f_branches = x;
@@ -5657,18 +5663,19 @@ static inline int pmregs_etrace_encap_init(struct pmregs_etrace_encap *pkt, unsi
  * PMREGS_ETRUNC when buf ends inside it, PMREGS_EINVAL when no shape has these
  * discriminating values or the fields overrun the packet's size.
  */
-static inline int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_encap *out)
+PMREGS_HOT int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_encap *out)
 {
 	const unsigned char *c = (const unsigned char *)buf;
 	unsigned char t[28]; /* a zero-padded copy when fewer bytes than that are left */
 	unsigned pos = 0, w;
 	int rest = 0;
-	uint64_t x, size;
+	uint64_t x, size, head, grp;
 	size_t have = len < 42u ? len : 42u;
 	size_t nbits = 8 * have;
 	uint64_t f_extend = 0;
 	uint64_t f_length = 0;
 	(void)w;
+	(void)grp;
 	if (len == 0)
 		return PMREGS_ETRUNC;
 	if (len < sizeof t) {
@@ -5679,6 +5686,7 @@ static inline int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *
 			t[i] = 0;
 		c = t;
 	}
+	head = pmregs_ip_load64(c); /* the first 8 bytes are there, or zeros in the copy */
 	out->timestamp = 0;
 	out->srcid = 0;
 	out->length = 0;
@@ -5687,15 +5695,15 @@ static inline int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *
 	out->type = 0;
 	out->payload_offset = 0;
 	out->payload_bits = 0;
-	x = pmregs_ip_get57(c, pos, nbits, 0, 5u);
+	x = (head >> pos) & PMREGS_U64(0x1f);
 	pos += 5u;
 	out->length = (uint8_t)x;
 	f_length = x;
 	if (x == 0u) {
-		x = pmregs_ip_get57(c, pos, nbits, 0, 2u);
+		x = (head >> pos) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->flow = (uint8_t)x;
-		x = pmregs_ip_get57(c, pos, nbits, 0, 1u);
+		x = (head >> pos) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->extend = (uint8_t)x;
 		f_extend = x;
@@ -5707,15 +5715,15 @@ static inline int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *
 			return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;
 		}
 	} else if ((x >= 1u && x <= 31u)) {
-		x = pmregs_ip_get57(c, pos, nbits, 0, 2u);
+		x = (head >> pos) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->flow = (uint8_t)x;
-		x = pmregs_ip_get57(c, pos, nbits, 0, 1u);
+		x = (head >> pos) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->extend = (uint8_t)x;
 		f_extend = x;
 		w = (unsigned)((uint64_t)p->encap_srcid_bits);
-		x = pmregs_ip_get57(c, pos, nbits, 0, w);
+		x = (head >> pos) & (((uint64_t)1 << w) - 1);
 		pos += w;
 		out->srcid = (uint16_t)x;
 		w = (unsigned)(((f_extend != 0) ? (PMREGS_U64(8) * (uint64_t)p->encap_timestamp_bytes) : PMREGS_U64(0)));
@@ -6399,18 +6407,19 @@ static inline int pmregs_etrace_smi_init(struct pmregs_etrace_smi *pkt, unsigned
  * PMREGS_ETRUNC when buf ends inside it, PMREGS_EINVAL when no shape has these
  * discriminating values or the fields overrun the packet's size.
  */
-static inline int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_smi *out)
+PMREGS_HOT int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_smi *out)
 {
 	const unsigned char *c = (const unsigned char *)buf;
 	unsigned char t[22]; /* a zero-padded copy when fewer bytes than that are left */
 	unsigned pos = 0, w;
 	int rest = 0;
-	uint64_t x, size;
+	uint64_t x, size, head, grp;
 	size_t have = len < 36u ? len : 36u;
 	size_t nbits = 8 * have;
 	uint64_t f_length = 0;
 	uint64_t f_timestamp_present = 0;
 	(void)w;
+	(void)grp;
 	if (len == 0)
 		return PMREGS_ETRUNC;
 	if (len < sizeof t) {
@@ -6421,6 +6430,7 @@ static inline int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p,
 			t[i] = 0;
 		c = t;
 	}
+	head = pmregs_ip_load64(c); /* the first 8 bytes are there, or zeros in the copy */
 	out->index = 0;
 	out->timestamp = 0;
 	out->length = 0;
@@ -6429,17 +6439,17 @@ static inline int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p,
 	out->index_pad = 0;
 	out->payload_offset = 0;
 	out->payload_bits = 0;
-	x = pmregs_ip_get57(c, pos, nbits, 0, 5u);
+	x = (head >> pos) & PMREGS_U64(0x1f);
 	pos += 5u;
 	out->length = (uint8_t)x;
 	f_length = x;
 	if (x == 0u) {
-		x = pmregs_ip_get57(c, pos, nbits, 0, 2u);
+		x = (head >> pos) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->msg_type = (uint8_t)x;
 		if (!(x == 0u))
 			return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;
-		x = pmregs_ip_get57(c, pos, nbits, 0, 1u);
+		x = (head >> pos) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->timestamp_present = (uint8_t)x;
 		f_timestamp_present = x;
@@ -6447,25 +6457,25 @@ static inline int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p,
 			return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;
 		out->shape = PMREGS_ETRACE_SMI_SHAPE_FILL;
 	} else if ((x >= 1u && x <= 31u)) {
-		x = pmregs_ip_get57(c, pos, nbits, 0, 2u);
+		x = (head >> pos) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->msg_type = (uint8_t)x;
-		x = pmregs_ip_get57(c, pos, nbits, 0, 1u);
+		x = (head >> pos) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->timestamp_present = (uint8_t)x;
 		f_timestamp_present = x;
 		w = (unsigned)((uint64_t)p->smi_index_bits);
-		x = pmregs_ip_get57(c, pos, nbits, 0, w);
+		x = (head >> pos) & (((uint64_t)1 << w) - 1);
 		pos += w;
 		out->index = (uint16_t)x;
 		w = (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)));
-		x = pmregs_ip_get57(c, pos, nbits, 0, w);
+		x = (head >> pos) & (((uint64_t)1 << w) - 1);
 		pos += w;
 		out->index_pad = (uint8_t)x;
 		if (!(x == 0u))
 			return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;
 		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
-		x = pmregs_ip_get57(c, pos, nbits, 0, w);
+		x = (head >> pos) & (((uint64_t)1 << w) - 1);
 		pos += w;
 		out->timestamp = (uint16_t)x;
 		rest = 1;
@@ -6997,7 +7007,7 @@ static inline void pmregs_etrace_encap_stream_init(struct pmregs_etrace_encap_st
  * PMREGS_INPLACE_SLACK bytes are left after the packet, else from a
  * zero-padded copy of it (the tail path).
  */
-static inline int pmregs_etrace_encap_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+PMREGS_HOT int pmregs_etrace_encap_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
 		struct pmregs_etrace_encap *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
@@ -7140,7 +7150,7 @@ static inline void pmregs_etrace_smi_stream_init(struct pmregs_etrace_smi_stream
  * PMREGS_INPLACE_SLACK bytes are left after the packet, else from a
  * zero-padded copy of it (the tail path).
  */
-static inline int pmregs_etrace_smi_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+PMREGS_HOT int pmregs_etrace_smi_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
 		struct pmregs_etrace_smi *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;

@@ -151,6 +151,18 @@ static void run_walker(void)
 		sink += it.payload.address ^ it.payload.branch_map;
 }
 
+/* The batch decoder, 64 payloads per call (this stream has no fill or other message types to stop it). */
+static void run_batch(void)
+{
+	struct pmregs_etrace_smi_stream s;
+	static struct pmregs_etrace_te_inst out[64];
+	size_t k, j;
+	pmregs_etrace_smi_stream_init(&s, stream, stream_len, 1);
+	while ((k = pmregs_etrace_smi_stream_batch(&s, &P, out, 64)) > 0)
+		for (j = 0; j < k; j++)
+			sink += out[j].address ^ out[j].branch_map;
+}
+
 /* Naive framed encode: the bit-at-a-time encoder, then a header byte. */
 static void run_naive_encode(void)
 {
@@ -181,7 +193,14 @@ static void run_encode(void)
 	sink += o;
 }
 
-int main(void)
+/* One row's work once, for an instruction count: valgrind --tool=callgrind build/bench/bench_etrace walker */
+static const struct {
+	const char *name;
+	run_fn fn;
+} one_run[] = {{"naive", run_naive_decode}, {"walker", run_walker}, {"batch", run_batch},
+	       {"naive_encode", run_naive_encode}, {"encode", run_encode}};
+
+int main(int argc, char **argv)
 {
 	unsigned i;
 	double naive;
@@ -210,6 +229,14 @@ int main(void)
 			return 1;
 		stream_len += (size_t)n;
 	}
+	if (argc > 1) {
+		for (i = 0; i < sizeof one_run / sizeof one_run[0]; i++)
+			if (strcmp(argv[1], one_run[i].name) == 0) {
+				one_run[i].fn();
+				return 0;
+			}
+		return 2;
+	}
 	printf("stream: %u SMI messages, %zu bytes (%.2f bytes/message); median of %d runs of CPU time\n\n", NPKT,
 	       stream_len, (double)stream_len / NPKT, RUNS);
 	t_memcpy = median_time(run_memcpy);
@@ -217,6 +244,7 @@ int main(void)
 	naive = median_time(run_naive_decode);
 	row("walk + decode, naive bit-at-a-time", naive, naive);
 	row("walk + decode, smi_stream_next", median_time(run_walker), naive);
+	row("walk + decode, smi_stream_batch", median_time(run_batch), naive);
 	run_encode();
 	if (memcmp(copy, stream, stream_len) != 0) {
 		printf("framed encode does not reproduce the stream\n");
