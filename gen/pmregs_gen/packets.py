@@ -1076,8 +1076,8 @@ class CodeGen:
         bits whatever the parameters comes from `head`, those bits read once per packet."""
         if maxstart + F.max_width <= HEAD_BITS:
             m = f"PMREGS_U64({(1 << F.width.const) - 1:#x})" if F.width.const is not None else \
-                "(((uint64_t)1 << {}) - 1)"
-            return lambda w: f"(head >> pos) & {m.format(w)}"
+                "(((uint64_t)1 << ({} & 63)) - 1)"
+            return lambda w: f"(head >> (pos & 63)) & {m.format(w)}"
         return self.inplace_read(Pk, "pmregs_ip_get57" if F.max_width <= 57 else "pmregs_ip_get")
 
     def inplace_read(self, Pk, fn):
@@ -1085,14 +1085,14 @@ class CodeGen:
             return lambda w: f"{fn}(c, at + pos, end, fill, {w})"
         return lambda w: f"{fn}(c, pos, nbits, 0, {w})"
 
-    def shared_read(self, fields, shape):
+    def shared_read(self, fields, shape, head=HEAD_BITS):
         """The leading run of fields (constant widths, together at most 57 bits, past the head) that one
-        read can serve: e.g. the flag bits after an address."""
+        read or write can serve: e.g. the flag bits after an address."""
         run, total = [], 0
         for i, F in fields:
             w = None if F.rest else F.width.const
             if not w or F.implied is not None or total + w > 57 or \
-                    self.max_start(shape, i) + F.max_width <= HEAD_BITS:
+                    self.max_start(shape, i) + F.max_width <= head:
                 break
             run.append((i, F))
             total += w
@@ -1171,7 +1171,18 @@ class CodeGen:
         if need_prev:
             out.append("uint64_t prev = 0;")
         nw = self.hv_nw(Pk)
-        for F in Sh.fields:
+        runs = {}                   # encode: field index -> (its offset in a shared write, the run's last index)
+        if mode == "encode":
+            fields = list(enumerate(Sh.fields))
+            k = 0
+            while k < len(fields):
+                run, _ = self.shared_read(fields[k:], Sh, 64)
+                off = 0
+                for i, F in run if len(run) > 1 else []:
+                    runs[i] = (off, run[-1][0])
+                    off += F.width.const
+                k += max(len(run), 1)
+        for idx, F in enumerate(Sh.fields):
             if F.rest:
                 if mode == "encode":
                     out += self.rest_encode(Pk, r)
@@ -1195,10 +1206,20 @@ class CodeGen:
                 if F.value is None or fixed:
                     if F.implied is not None:
                         out.append(f"if (w == 0 ? x != {self.tool.c(F.implied.tree, r)} : !pmregs_fits(x, w))")
+                        out.append("\treturn PMREGS_ERANGE;")
+                    elif F.width.const is not None and F.width.const < 64:
+                        out.append(f"over |= x >> {F.width.const}u; /* range errors are reported after the fields */")
                     else:
-                        out.append("if (!pmregs_fits(x, w))")
-                    out.append("\treturn PMREGS_ERANGE;")
-                out.append(f"pmregs_bv_put(b, {nw}u, pos, w, x);")
+                        out.append("over |= pmregs_ip_over(x, w);")
+                if idx in runs:
+                    off, last = runs[idx]
+                    if off == 0:
+                        out.append("gpos = pos;")
+                    out.append(f"grp {'|' if off else ''}= x << {off}u;")
+                    if last == idx:
+                        out.append(f"pmregs_ip_put(b, {nw}u, gpos, grp);")
+                else:
+                    out.append(self.put_line(Pk, Sh, idx, F, nw))
             elif mode == "print":
                 out.append("if (w) {")
                 out.append(f"\tpmregs_sb_puts(&sb, \" {F.name}=\");")
@@ -1269,6 +1290,8 @@ class CodeGen:
                 out.append(f"f_{F.name} = x;")
             out.append("pos += w;")
         if mode == "encode":
+            out.append("if (over)")
+            out.append("\treturn PMREGS_ERANGE;")
             from .emit import comment_text
             # the packet's checks, on the values just encoded (a field the shape lacks is 0)
             absent = {x: "PMREGS_U64(0)" for x in dict(Pk.members) if x not in names}
@@ -1280,6 +1303,15 @@ class CodeGen:
             out += self.frame_end(Pk, r, rest=False)
         return out
 
+    def put_line(self, Pk, Sh, idx, F, nw):
+        """The encoder's write of field F, whose value is known to fit: into `hd`, a register, when the field
+        always ends within the first 64 bits of a payload, else straight into the words of b."""
+        if F.implied is not None:
+            return f"pmregs_bv_put(b, {nw}u, pos, w, x);"     # a 0-bit implied field must write nothing
+        if self.max_start(Sh, idx) + F.max_width <= 64:
+            return "hd |= x << (pos & 63);"
+        return f"pmregs_ip_put(b, {nw}u, pos, x);"
+
     def hv_nw(self, Pk):
         if Pk.compression == "sign":
             return max((Pk.max_bits + 63) // 64 + 1, (Pk.max_bytes + 7) // 8 + 1)
@@ -1290,9 +1322,11 @@ class CodeGen:
         return [f"size = {self.tool.c(Pk.size.tree, r)};",
                 f"if (size > {Pk.max_size}u || pos + rest_bits > 8u * size)",
                 "\treturn PMREGS_EINVAL;",
-                f"pmregs_bv_put_bytes(b, {nw}u, pos, payload, payload_len);",
+                "b[0] |= hd;",
+                "hd = 0;",
+                f"pmregs_ip_put_bytes(b, {nw}u, pos, payload, payload_len);",
                 "pos += (unsigned)rest_bits;",
-                f"if (rest_bits)",
+                "if (rest_bits && pos < 8u * size)",
                 f"\tpmregs_bv_fill(b, {nw}u, pos, (unsigned)(8u * size), pmregs_bv_get(b, {nw}u, pos - 1, 1));",
                 "pos = (unsigned)(8u * size);"]
 

@@ -110,4 +110,104 @@ static inline size_t pmregs_ip_payload_bytes(const unsigned char *c, size_t at, 
 	return full + (t == 0 || t == pmregs_lowmask(rem + 1) ? 0u : 1u);
 }
 
+/* ---- writing: the encoders build a packet in words and store it with word stores ---- */
+
+/* OR x (which fits the field) in at bit pos of b (nw >= 2 words; a position past the end lands in the last two). */
+static inline void pmregs_ip_put(uint64_t *b, unsigned nw, unsigned pos, uint64_t x)
+{
+	unsigned i = pos >> 6, o = pos & 63;
+	i = i < nw - 1 ? i : nw - 2;
+	b[i] |= x << o;
+	b[i + 1] |= (x >> 1) >> (63 - o);
+}
+
+/* Non-zero when x does not fit in w (0..64) bits: encoders OR these together and test once. */
+static inline uint64_t pmregs_ip_over(uint64_t x, unsigned w)
+{
+	return (x >> (w & 63)) & ((uint64_t)0 - (uint64_t)(w < 64));
+}
+
+/* Store x as 8 little-endian bytes at p: a single store where the host allows. */
+static inline void pmregs_ip_store64(unsigned char *p, uint64_t x)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	__builtin_memcpy(p, &x, 8);
+#else
+	pmregs_store_le64(p, x);
+#endif
+}
+
+/* Store the first n bytes of b: whole words first, then the last 0..7 bytes. */
+static inline void pmregs_ip_store(const uint64_t *b, size_t n, unsigned char *out)
+{
+	size_t i, k = n >> 3;
+	uint64_t last;
+	for (i = 0; i < k; i++)
+		pmregs_ip_store64(out + 8 * i, b[i]);
+	for (i = 8 * k, last = k < (n + 7) >> 3 ? b[k] : 0; i < n; i++, last >>= 8)
+		out[i] = (unsigned char)last;
+}
+
+/*
+ * Store the first n bytes of b where the buffer has room for cap bytes: whole
+ * words while they fit in cap (so up to 7 bytes past n, and within cap, may
+ * be written with scratch), then the rest byte by byte.
+ */
+static inline void pmregs_ip_store_room(const uint64_t *b, size_t n, unsigned char *out, size_t cap)
+{
+	size_t i, k = (n + 7) >> 3;
+	if (8 * k <= cap) {
+		for (i = 0; i < k; i++)
+			pmregs_ip_store64(out + 8 * i, b[i]);
+		return;
+	}
+	pmregs_ip_store(b, n, out);
+}
+
+/* Put n bytes (LSB first) at bit position pos of b: a word at a time. */
+static inline void pmregs_ip_put_bytes(uint64_t *b, unsigned nw, unsigned pos, const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+	uint64_t x = 0;
+	unsigned k;
+	for (; i + 8 <= n; i += 8)
+		pmregs_ip_put(b, nw, pos + 8u * (unsigned)i, pmregs_ip_load64(p + i));
+	k = (unsigned)(n - i);
+	if (k >= 4) /* the last 1..7 bytes with two overlapping loads, not a byte loop */
+		x = (uint64_t)pmregs_load_le32(p + i) | ((uint64_t)pmregs_load_le32(p + n - 4) << (8 * (k - 4)));
+	else if (k)
+		x = (uint64_t)p[i] | ((uint64_t)p[i + (k >> 1)] << (8 * (k >> 1))) | ((uint64_t)p[n - 1] << (8 * (k - 1)));
+	if (k)
+		pmregs_ip_put(b, nw, pos + 8u * (unsigned)i, x);
+}
+
+/* pmregs_bv_emit() with word stores. */
+static inline int pmregs_ip_emit(uint64_t *b, unsigned nw, unsigned nbits, unsigned char *out, size_t cap,
+				 size_t maxbytes, int compress)
+{
+	unsigned top = (nbits - 1) >> 6, m = nbits, i, nbytes;
+	uint64_t s = (b[top] >> ((nbits - 1) & 63)) & 1, fill = (uint64_t)0 - s;
+	uint64_t keep = pmregs_lowmask(((nbits - 1) & 63) + 1);
+	b[top] = (b[top] & keep) | (fill & ~keep);
+	if (top + 1 < nw)
+		b[top + 1] = fill;
+	if (compress) {
+		m = 1;
+		for (i = top + 1; i-- > 0;) {
+			uint64_t d = b[i] ^ fill;
+			if (d) {
+				m = i * 64 + pmregs_msb64(d) + 2;
+				break;
+			}
+		}
+	}
+	nbytes = (m + 7) / 8;
+	if (nbytes > maxbytes)
+		return PMREGS_ETOOLONG;
+	if (nbytes > cap)
+		return PMREGS_ENOSPC;
+	pmregs_ip_store_room(b, nbytes, out, cap);
+	return (int)nbytes;
+}
+
 #endif

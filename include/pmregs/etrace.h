@@ -1446,19 +1446,20 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 	out->irreport = 0;
 	out->branches = 0;
 	out->branch_fmt = 0;
-	x = (head >> pos) & PMREGS_U64(0x3);
+	out->shape = 0;
+	x = (head >> (pos & 63)) & PMREGS_U64(0x3);
 	pos += 2u;
 	out->format = (uint8_t)x;
 	if (x == 3u) {
-		x = (head >> pos) & PMREGS_U64(0x3);
+		x = (head >> (pos & 63)) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->subformat = (uint8_t)x;
 		if (x == 0u) {
-			x = (head >> pos) & PMREGS_U64(0x1);
+			x = (head >> (pos & 63)) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->branch = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = (head >> pos) & (((uint64_t)1 << w) - 1);
+			x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
@@ -1475,11 +1476,11 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 			out->address = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_START;
 		} else if (x == 1u) {
-			x = (head >> pos) & PMREGS_U64(0x1);
+			x = (head >> (pos & 63)) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->branch = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = (head >> pos) & (((uint64_t)1 << w) - 1);
+			x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
@@ -1514,7 +1515,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_TRAP;
 		} else if (x == 2u) {
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = (head >> pos) & (((uint64_t)1 << w) - 1);
+			x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
@@ -1527,14 +1528,14 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 			out->context = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT;
 		} else if (x == 3u) {
-			x = (head >> pos) & PMREGS_U64(0x1);
+			x = (head >> (pos & 63)) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->ienable = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->encoder_mode_width);
-			x = (head >> pos) & (((uint64_t)1 << w) - 1);
+			x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->encoder_mode = (uint32_t)x;
-			x = (head >> pos) & PMREGS_U64(0x3);
+			x = (head >> (pos & 63)) & PMREGS_U64(0x3);
 			pos += 2u;
 			out->qual_status = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->ioptions_width);
@@ -1577,13 +1578,13 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 		out->irdepth = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY;
 	} else if (x == 1u) {
-		x = (head >> pos) & PMREGS_U64(0x1f);
+		x = (head >> (pos & 63)) & PMREGS_U64(0x1f);
 		pos += 5u;
 		out->branches = (uint8_t)x;
 		f_branches = x;
 		if ((x >= 1u && x <= 31u)) {
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = (head >> pos) & (((uint64_t)1 << w) - 1);
+			x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
@@ -1607,7 +1608,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA;
 		} else if (x == 0u) {
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = (head >> pos) & (((uint64_t)1 << w) - 1);
+			x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL;
@@ -1616,16 +1617,16 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 		}
 	} else if (x == 0u) {
 		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = (head >> pos) & (((uint64_t)1 << w) - 1);
+		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		if (w == 0)
 			x = (uint64_t)p->f0s_inferred;
 		out->subformat = (uint8_t)x;
 		if (x == 0u) {
-			x = (head >> pos) & PMREGS_U64(0xffffffff);
+			x = (head >> (pos & 63)) & PMREGS_U64(0xffffffff);
 			pos += 32u;
 			out->branch_count = (uint32_t)x;
-			x = (head >> pos) & PMREGS_U64(0x3);
+			x = (head >> (pos & 63)) & PMREGS_U64(0x3);
 			pos += 2u;
 			out->branch_fmt = (uint8_t)x;
 			if (x == 0u) {
@@ -1655,10 +1656,10 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 			}
 		} else if (x == 1u) {
 			w = (unsigned)((uint64_t)p->cache_size_p);
-			x = (head >> pos) & (((uint64_t)1 << w) - 1);
+			x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->index = (uint32_t)x;
-			x = (head >> pos) & PMREGS_U64(0x1f);
+			x = (head >> (pos & 63)) & PMREGS_U64(0x1f);
 			pos += 5u;
 			out->branches = (uint8_t)x;
 			f_branches = x;
@@ -1732,9 +1733,9 @@ static inline int pmregs_etrace_te_inst_decode_padded(const struct pmregs_etrace
 static inline int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_inst *in, void *buf, size_t cap,
 		unsigned flags)
 {
-	uint64_t b[7];
-	unsigned pos = 0, w, i;
-	uint64_t x;
+	uint64_t b[7], hd = 0, grp = 0; /* hd: the first 64 bits, built in a register; grp: a run of fields */
+	unsigned pos = 0, w, i, gpos = 0;
+	uint64_t x, over = 0;
 	for (i = 0; i < 7u; i++)
 		b[i] = 0;
 	switch (in->shape) {
@@ -1743,48 +1744,43 @@ static inline int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_par
 		x = (uint64_t)in->format;
 		if (!(x == 3u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subformat;
 		if (!(x == 0u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->branch;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)((uint64_t)p->privilege_width_p);
 		x = (uint64_t)in->privilege;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
 		x = (uint64_t)in->time;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
 		x = (uint64_t)in->context;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
+		if (over)
+			return PMREGS_ERANGE;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_TRAP: {
@@ -1794,74 +1790,67 @@ static inline int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_par
 		x = (uint64_t)in->format;
 		if (!(x == 3u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subformat;
 		if (!(x == 1u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->branch;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)((uint64_t)p->privilege_width_p);
 		x = (uint64_t)in->privilege;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
 		x = (uint64_t)in->time;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
 		x = (uint64_t)in->context;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		w = (unsigned)((uint64_t)p->ecause_width_p);
 		x = (uint64_t)in->ecause;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->interrupt;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		gpos = pos;
+		grp = x << 0u;
 		f_interrupt = x;
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->thaddr;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		grp |= x << 1u;
+		pmregs_ip_put(b, 7u, gpos, grp);
 		f_thaddr = x;
 		pos += w;
 		w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
 		x = (uint64_t)in->address;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
 		x = (uint64_t)in->tval;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
+		if (over)
+			return PMREGS_ERANGE;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT: {
@@ -1869,36 +1858,33 @@ static inline int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_par
 		x = (uint64_t)in->format;
 		if (!(x == 3u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subformat;
 		if (!(x == 2u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)((uint64_t)p->privilege_width_p);
 		x = (uint64_t)in->privilege;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
 		x = (uint64_t)in->time;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
 		x = (uint64_t)in->context;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
+		if (over)
+			return PMREGS_ERANGE;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT: {
@@ -1906,60 +1892,55 @@ static inline int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_par
 		x = (uint64_t)in->format;
 		if (!(x == 3u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subformat;
 		if (!(x == 3u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->ienable;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)((uint64_t)p->encoder_mode_width);
 		x = (uint64_t)in->encoder_mode;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->qual_status;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)((uint64_t)p->ioptions_width);
 		x = (uint64_t)in->ioptions;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->denable;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		gpos = pos;
+		grp = x << 0u;
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->dloss;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		grp |= x << 1u;
+		pmregs_ip_put(b, 7u, gpos, grp);
 		pos += w;
 		w = (unsigned)((uint64_t)p->doptions_width);
 		x = (uint64_t)in->doptions;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
+		if (over)
+			return PMREGS_ERANGE;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY: {
@@ -1967,40 +1948,38 @@ static inline int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_par
 		x = (uint64_t)in->format;
 		if (!(x == 2u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->notify;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		gpos = pos;
+		grp = x << 0u;
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->updiscon;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		grp |= x << 1u;
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		grp |= x << 2u;
+		pmregs_ip_put(b, 7u, gpos, grp);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
+		if (over)
+			return PMREGS_ERANGE;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA: {
@@ -2009,55 +1988,51 @@ static inline int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_par
 		x = (uint64_t)in->format;
 		if (!(x == 1u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 5u;
 		x = (uint64_t)in->branches;
 		if (!((x >= 1u && x <= 31u)))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 5u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		f_branches = x;
 		pos += w;
 		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
 		x = (uint64_t)in->branch_map;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->notify;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		gpos = pos;
+		grp = x << 0u;
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->updiscon;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		grp |= x << 1u;
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		grp |= x << 2u;
+		pmregs_ip_put(b, 7u, gpos, grp);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
+		if (over)
+			return PMREGS_ERANGE;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL: {
@@ -2066,25 +2041,24 @@ static inline int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_par
 		x = (uint64_t)in->format;
 		if (!(x == 1u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 5u;
 		x = (uint64_t)in->branches;
 		if (!(x == 0u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 5u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		f_branches = x;
 		pos += w;
 		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
 		x = (uint64_t)in->branch_map;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		hd |= x << (pos & 63);
 		pos += w;
+		if (over)
+			return PMREGS_ERANGE;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT: {
@@ -2092,9 +2066,8 @@ static inline int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_par
 		x = (uint64_t)in->format;
 		if (!(x == 0u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)((uint64_t)p->f0s_width_p);
 		x = (uint64_t)in->subformat;
@@ -2106,18 +2079,18 @@ static inline int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_par
 		pos += w;
 		w = 32u;
 		x = (uint64_t)in->branch_count;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 32u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->branch_fmt;
 		if (!(x == 0u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
+		if (over)
+			return PMREGS_ERANGE;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR: {
@@ -2125,9 +2098,8 @@ static inline int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_par
 		x = (uint64_t)in->format;
 		if (!(x == 0u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)((uint64_t)p->f0s_width_p);
 		x = (uint64_t)in->subformat;
@@ -2139,48 +2111,45 @@ static inline int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_par
 		pos += w;
 		w = 32u;
 		x = (uint64_t)in->branch_count;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 32u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->branch_fmt;
 		if (!((x >= 2u && x <= 3u)))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->notify;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		gpos = pos;
+		grp = x << 0u;
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->updiscon;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		grp |= x << 1u;
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		grp |= x << 2u;
+		pmregs_ip_put(b, 7u, gpos, grp);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
+		if (over)
+			return PMREGS_ERANGE;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE: {
@@ -2189,9 +2158,8 @@ static inline int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_par
 		x = (uint64_t)in->format;
 		if (!(x == 0u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)((uint64_t)p->f0s_width_p);
 		x = (uint64_t)in->subformat;
@@ -2203,42 +2171,44 @@ static inline int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_par
 		pos += w;
 		w = (unsigned)((uint64_t)p->cache_size_p);
 		x = (uint64_t)in->index;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 5u;
 		x = (uint64_t)in->branches;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 5u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		f_branches = x;
 		pos += w;
 		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
 		x = (uint64_t)in->branch_map;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
+		if (over)
+			return PMREGS_ERANGE;
 		break;
 	}
 	default:
 		return PMREGS_EINVAL;
 	}
 	(void)x;
-	return pmregs_bv_emit(b, 7u, pos, (unsigned char *)buf, cap, 31u,
+	(void)grp;
+	(void)gpos;
+	if (pos > 384u) /* only with a parameter block that fails the check */
+		return PMREGS_EINVAL;
+	b[0] |= hd;
+	return pmregs_ip_emit(b, 7u, pos, (unsigned char *)buf, cap, 31u,
 			      !(flags & PMREGS_PACKET_UNCOMPRESSED));
 }
 
@@ -5676,6 +5646,7 @@ PMREGS_HOT int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *p, 
 	uint64_t f_length = 0;
 	(void)w;
 	(void)grp;
+	out->shape = 0;
 	if (len == 0)
 		return PMREGS_ETRUNC;
 	if (len < sizeof t) {
@@ -5695,15 +5666,15 @@ PMREGS_HOT int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *p, 
 	out->type = 0;
 	out->payload_offset = 0;
 	out->payload_bits = 0;
-	x = (head >> pos) & PMREGS_U64(0x1f);
+	x = (head >> (pos & 63)) & PMREGS_U64(0x1f);
 	pos += 5u;
 	out->length = (uint8_t)x;
 	f_length = x;
 	if (x == 0u) {
-		x = (head >> pos) & PMREGS_U64(0x3);
+		x = (head >> (pos & 63)) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->flow = (uint8_t)x;
-		x = (head >> pos) & PMREGS_U64(0x1);
+		x = (head >> (pos & 63)) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->extend = (uint8_t)x;
 		f_extend = x;
@@ -5715,15 +5686,15 @@ PMREGS_HOT int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *p, 
 			return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;
 		}
 	} else if ((x >= 1u && x <= 31u)) {
-		x = (head >> pos) & PMREGS_U64(0x3);
+		x = (head >> (pos & 63)) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->flow = (uint8_t)x;
-		x = (head >> pos) & PMREGS_U64(0x1);
+		x = (head >> (pos & 63)) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->extend = (uint8_t)x;
 		f_extend = x;
 		w = (unsigned)((uint64_t)p->encap_srcid_bits);
-		x = (head >> pos) & (((uint64_t)1 << w) - 1);
+		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->srcid = (uint16_t)x;
 		w = (unsigned)(((f_extend != 0) ? (PMREGS_U64(8) * (uint64_t)p->encap_timestamp_bytes) : PMREGS_U64(0)));
@@ -5762,9 +5733,9 @@ PMREGS_HOT int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *p, 
 static inline int pmregs_etrace_encap_encode(const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *in, const void *payload_buf,
 		size_t payload_len, void *buf, size_t cap)
 {
-	uint64_t b[7];
-	unsigned pos = 0, w, i;
-	uint64_t x, size = 0;
+	uint64_t b[7], hd = 0, grp = 0;
+	unsigned pos = 0, w, i, gpos = 0;
+	uint64_t x, size = 0, over = 0;
 	const unsigned char *payload = (const unsigned char *)payload_buf;
 	uint64_t rest_bits = 8u * (uint64_t)payload_len;
 	for (i = 0; i < 7u; i++)
@@ -5779,26 +5750,25 @@ static inline int pmregs_etrace_encap_encode(const struct pmregs_etrace_params *
 		x = 0u; /* the shape fixes it */
 		if (!(x == 0u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 5u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		f_length = x;
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->flow;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->extend;
 		if (!(x == 0u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		f_extend = x;
 		pos += w;
+		if (over)
+			return PMREGS_ERANGE;
 		if (!((f_length == PMREGS_U64(0)) || (!(f_extend != 0)) || ((uint64_t)p->encap_timestamp_bytes > PMREGS_U64(0)))) /* a normal packet's extend bit must be 0 when timestamps have no width (ENCAP) */
 			return PMREGS_EINVAL;
 		size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((PMREGS_U64(1) + ((uint64_t)p->encap_srcid_bits / PMREGS_U64(8))) + ((f_extend != 0) ? (uint64_t)p->encap_timestamp_bytes : PMREGS_U64(0))) + f_length));
@@ -5816,26 +5786,25 @@ static inline int pmregs_etrace_encap_encode(const struct pmregs_etrace_params *
 		x = 0u; /* the shape fixes it */
 		if (!(x == 0u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 5u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		f_length = x;
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->flow;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->extend;
 		if (!(x == 1u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		f_extend = x;
 		pos += w;
+		if (over)
+			return PMREGS_ERANGE;
 		if (!((f_length == PMREGS_U64(0)) || (!(f_extend != 0)) || ((uint64_t)p->encap_timestamp_bytes > PMREGS_U64(0)))) /* a normal packet's extend bit must be 0 when timestamps have no width (ENCAP) */
 			return PMREGS_EINVAL;
 		size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((PMREGS_U64(1) + ((uint64_t)p->encap_srcid_bits / PMREGS_U64(8))) + ((f_extend != 0) ? (uint64_t)p->encap_timestamp_bytes : PMREGS_U64(0))) + f_length));
@@ -5855,48 +5824,47 @@ static inline int pmregs_etrace_encap_encode(const struct pmregs_etrace_params *
 			return PMREGS_ETOOLONG;
 		if (!((x >= 1u && x <= 31u)))
 			return PMREGS_EINVAL;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		hd |= x << (pos & 63);
 		f_length = x;
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->flow;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->extend;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		f_extend = x;
 		pos += w;
 		w = (unsigned)((uint64_t)p->encap_srcid_bits);
 		x = (uint64_t)in->srcid;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)(((f_extend != 0) ? (PMREGS_U64(8) * (uint64_t)p->encap_timestamp_bytes) : PMREGS_U64(0)));
 		x = (uint64_t)in->timestamp;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		w = (unsigned)((uint64_t)p->encap_type_bits);
 		x = (uint64_t)in->type;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 7u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		pmregs_ip_put(b, 7u, pos, x);
 		pos += w;
 		size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((PMREGS_U64(1) + ((uint64_t)p->encap_srcid_bits / PMREGS_U64(8))) + ((f_extend != 0) ? (uint64_t)p->encap_timestamp_bytes : PMREGS_U64(0))) + f_length));
 		if (size > 42u || pos + rest_bits > 8u * size)
 			return PMREGS_EINVAL;
-		pmregs_bv_put_bytes(b, 7u, pos, payload, payload_len);
+		b[0] |= hd;
+		hd = 0;
+		pmregs_ip_put_bytes(b, 7u, pos, payload, payload_len);
 		pos += (unsigned)rest_bits;
-		if (rest_bits)
+		if (rest_bits && pos < 8u * size)
 			pmregs_bv_fill(b, 7u, pos, (unsigned)(8u * size), pmregs_bv_get(b, 7u, pos - 1, 1));
 		pos = (unsigned)(8u * size);
+		if (over)
+			return PMREGS_ERANGE;
 		if (!((f_length == PMREGS_U64(0)) || (!(f_extend != 0)) || ((uint64_t)p->encap_timestamp_bytes > PMREGS_U64(0)))) /* a normal packet's extend bit must be 0 when timestamps have no width (ENCAP) */
 			return PMREGS_EINVAL;
 		break;
@@ -5906,9 +5874,12 @@ static inline int pmregs_etrace_encap_encode(const struct pmregs_etrace_params *
 	}
 	(void)x;
 	(void)pos;
+	(void)grp;
+	(void)gpos;
 	if (size > cap)
 		return PMREGS_ENOSPC;
-	pmregs_bv_store(b, (size_t)size, (unsigned char *)buf);
+	b[0] |= hd;
+	pmregs_ip_store_room(b, (size_t)size, (unsigned char *)buf, cap);
 	return (int)size;
 }
 
@@ -6420,6 +6391,7 @@ PMREGS_HOT int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p, co
 	uint64_t f_timestamp_present = 0;
 	(void)w;
 	(void)grp;
+	out->shape = 0;
 	if (len == 0)
 		return PMREGS_ETRUNC;
 	if (len < sizeof t) {
@@ -6439,17 +6411,17 @@ PMREGS_HOT int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p, co
 	out->index_pad = 0;
 	out->payload_offset = 0;
 	out->payload_bits = 0;
-	x = (head >> pos) & PMREGS_U64(0x1f);
+	x = (head >> (pos & 63)) & PMREGS_U64(0x1f);
 	pos += 5u;
 	out->length = (uint8_t)x;
 	f_length = x;
 	if (x == 0u) {
-		x = (head >> pos) & PMREGS_U64(0x3);
+		x = (head >> (pos & 63)) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->msg_type = (uint8_t)x;
 		if (!(x == 0u))
 			return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;
-		x = (head >> pos) & PMREGS_U64(0x1);
+		x = (head >> (pos & 63)) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->timestamp_present = (uint8_t)x;
 		f_timestamp_present = x;
@@ -6457,25 +6429,25 @@ PMREGS_HOT int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p, co
 			return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;
 		out->shape = PMREGS_ETRACE_SMI_SHAPE_FILL;
 	} else if ((x >= 1u && x <= 31u)) {
-		x = (head >> pos) & PMREGS_U64(0x3);
+		x = (head >> (pos & 63)) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->msg_type = (uint8_t)x;
-		x = (head >> pos) & PMREGS_U64(0x1);
+		x = (head >> (pos & 63)) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->timestamp_present = (uint8_t)x;
 		f_timestamp_present = x;
 		w = (unsigned)((uint64_t)p->smi_index_bits);
-		x = (head >> pos) & (((uint64_t)1 << w) - 1);
+		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->index = (uint16_t)x;
 		w = (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)));
-		x = (head >> pos) & (((uint64_t)1 << w) - 1);
+		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->index_pad = (uint8_t)x;
 		if (!(x == 0u))
 			return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;
 		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
-		x = (head >> pos) & (((uint64_t)1 << w) - 1);
+		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->timestamp = (uint16_t)x;
 		rest = 1;
@@ -6504,9 +6476,9 @@ PMREGS_HOT int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p, co
 static inline int pmregs_etrace_smi_encode(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *in, const void *payload_buf,
 		size_t payload_len, void *buf, size_t cap)
 {
-	uint64_t b[6];
-	unsigned pos = 0, w, i;
-	uint64_t x, size = 0;
+	uint64_t b[6], hd = 0, grp = 0;
+	unsigned pos = 0, w, i, gpos = 0;
+	uint64_t x, size = 0, over = 0;
 	const unsigned char *payload = (const unsigned char *)payload_buf;
 	uint64_t rest_bits = 8u * (uint64_t)payload_len;
 	for (i = 0; i < 6u; i++)
@@ -6521,28 +6493,27 @@ static inline int pmregs_etrace_smi_encode(const struct pmregs_etrace_params *p,
 		x = 0u; /* the shape fixes it */
 		if (!(x == 0u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 6u, pos, w, x);
+		over |= x >> 5u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		f_length = x;
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->msg_type;
 		if (!(x == 0u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 6u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->timestamp_present;
 		if (!(x == 0u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 6u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		f_timestamp_present = x;
 		pos += w;
+		if (over)
+			return PMREGS_ERANGE;
 		size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) + ((f_timestamp_present != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
 		if (payload_len)
 			return PMREGS_EINVAL;
@@ -6560,50 +6531,49 @@ static inline int pmregs_etrace_smi_encode(const struct pmregs_etrace_params *p,
 			return PMREGS_ETOOLONG;
 		if (!((x >= 1u && x <= 31u)))
 			return PMREGS_EINVAL;
-		pmregs_bv_put(b, 6u, pos, w, x);
+		hd |= x << (pos & 63);
 		f_length = x;
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->msg_type;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 6u, pos, w, x);
+		over |= x >> 2u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->timestamp_present;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 6u, pos, w, x);
+		over |= x >> 1u; /* range errors are reported after the fields */
+		hd |= x << (pos & 63);
 		f_timestamp_present = x;
 		pos += w;
 		w = (unsigned)((uint64_t)p->smi_index_bits);
 		x = (uint64_t)in->index;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 6u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)));
 		x = (uint64_t)in->index_pad;
 		if (!(x == 0u))
 			return PMREGS_EINVAL;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 6u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		hd |= x << (pos & 63);
 		pos += w;
 		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
 		x = (uint64_t)in->timestamp;
-		if (!pmregs_fits(x, w))
-			return PMREGS_ERANGE;
-		pmregs_bv_put(b, 6u, pos, w, x);
+		over |= pmregs_ip_over(x, w);
+		hd |= x << (pos & 63);
 		pos += w;
 		size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) + ((f_timestamp_present != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
 		if (size > 36u || pos + rest_bits > 8u * size)
 			return PMREGS_EINVAL;
-		pmregs_bv_put_bytes(b, 6u, pos, payload, payload_len);
+		b[0] |= hd;
+		hd = 0;
+		pmregs_ip_put_bytes(b, 6u, pos, payload, payload_len);
 		pos += (unsigned)rest_bits;
-		if (rest_bits)
+		if (rest_bits && pos < 8u * size)
 			pmregs_bv_fill(b, 6u, pos, (unsigned)(8u * size), pmregs_bv_get(b, 6u, pos - 1, 1));
 		pos = (unsigned)(8u * size);
+		if (over)
+			return PMREGS_ERANGE;
 		break;
 	}
 	default:
@@ -6611,9 +6581,12 @@ static inline int pmregs_etrace_smi_encode(const struct pmregs_etrace_params *p,
 	}
 	(void)x;
 	(void)pos;
+	(void)grp;
+	(void)gpos;
 	if (size > cap)
 		return PMREGS_ENOSPC;
-	pmregs_bv_store(b, (size_t)size, (unsigned char *)buf);
+	b[0] |= hd;
+	pmregs_ip_store_room(b, (size_t)size, (unsigned char *)buf, cap);
 	return (int)size;
 }
 
