@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The spec model: load one family YAML file, validate it strictly, build objects.
 
 Everything a header needs is decided here; templates only lay the C text out.
@@ -24,7 +25,7 @@ def set_ctype(fam, t):
     E = fam.enum(SET_RE.match(t).group(1))
     return "uint32_t" if all(vv < 32 for _, vv, _ in E.values) else "uint64_t"
 
-FAMILY_KEYS = ("family", "title", "doc", "sources", "bit_order", "width", "facts", "constants",
+FAMILY_KEYS = ("family", "title", "vendor", "doc", "sources", "bit_order", "width", "facts", "constants",
                "enums", "layouts", "registers", "records", "tables", "matchers", "range_covers",
                "functions", "encoders", "params", "param_checks", "widths", "packets", "streams", "passes")
 
@@ -242,6 +243,7 @@ class Family:
         self.path = path
         self.name = ""
         self.title = self.doc = ""
+        self.vendor = ""                    # who defines the registers ("Intel", "AMD", ...)
         self.sources = []                   # [(key, text)]
         self.msb0 = False
         self.width = 64
@@ -295,6 +297,7 @@ class Builder:
         fam.name = self.r.name(m.get("family"), "family name") if m.get("family") else ""
         fam.node = m.get("family") or m
         fam.title = self.r.opt_text(m, "title", "title")
+        fam.vendor = self.r.opt_text(m, "vendor", "vendor")
         fam.doc = self.r.opt_text(m, "doc", "doc")
         if m.get("sources") is not None:
             sm = self.r.mapping(m.get("sources"), "sources")
@@ -316,18 +319,18 @@ class Builder:
         from . import refs
         refs.resolve(self)                  # ref:<target> names become row indices
         self.diag.check()
-        from . import matcher
+        from .constructs import matcher
         matcher.load(self, m)               # functions may call matchers
         self.diag.check()
         self.section(m, "functions", self.function, seq=True)
         self.diag.check()
-        from . import encoder
+        from .constructs import encoder
         self.section(m, "encoders", lambda k, v: encoder.load(self, k, v))
         self.diag.check()
-        from . import packets
+        from .constructs import packets
         packets.build(self, m)              # params, widths, packets, streams
         if m.get("passes") is not None:
-            from .passes import build_passes
+            from .constructs.passes import build_passes
             build_passes(self, m.get("passes"))
             self.diag.check()
         return fam

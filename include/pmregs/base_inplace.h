@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/base_inplace.h - hand-written: reading bit-packed, sign-compressed
  * packets in place, straight from a capture buffer, without copying them out.
@@ -19,7 +20,7 @@
 #ifndef PMREGS_BASE_INPLACE_H
 #define PMREGS_BASE_INPLACE_H
 
-#include "base.h"
+#include "base_bitstream.h"
 
 #define PMREGS_INPLACE_SLACK 16 /* readable bytes a reader needs after the last received byte */
 

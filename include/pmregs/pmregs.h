@@ -7,6 +7,7 @@
 #define PMREGS_PMREGS_H
 
 #include "base.h"
+#include "amd.h"
 #include "etrace.h"
 #include "itanium.h"
 #include "netburst.h"
@@ -19,6 +20,7 @@
 static inline const struct pmregs_family_desc *pmregs_families(size_t *count)
 {
 	static const struct pmregs_family_desc d[] = {
+		PMREGS_AMD_FAMILY_INIT,
 		PMREGS_ETRACE_FAMILY_INIT,
 		PMREGS_ITANIUM_FAMILY_INIT,
 		PMREGS_NETBURST_FAMILY_INIT,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * E-Trace stream throughput (`make bench`): a seeded stream of 4 M te_inst
  * packets in Siemens-style (SMI) messages, 64-bit addresses traced from bit 1,

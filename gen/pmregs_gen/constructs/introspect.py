@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Generic introspection: what a tool needs to walk any family without knowing it.
 
 Every family header gets, from this module and templates/introspect.h.j2:
@@ -17,7 +18,7 @@ and the umbrella header lists the families (pmregs_families()). The layouts
 themselves are described by pmregs_<family>_layouts() (family.h.j2).
 """
 
-from .model import SET_RE, field_value
+from ..model import SET_RE, field_value
 
 
 def fact_text(fam, F, val):
@@ -89,7 +90,7 @@ def view(hv):
          "register_descs": S(f"{p}_register_descs", None, "the generic register table"),
          "family_fn": S(f"{p}_family", None, "the family descriptor"),
          "family_init": S(f"{P}_FAMILY_INIT", None, "the family descriptor"),
-         "name": fam.name, "title": fam.title or fam.name, "layouts_fn": f"{p}_layouts",
+         "name": fam.name, "title": fam.title or fam.name, "vendor": fam.vendor, "layouts_fn": f"{p}_layouts",
          "params_fn": None, "streams": [], "streams_fn": None}
     v["variant_checks"] = []
     for i, L in enumerate(fam.layouts):
