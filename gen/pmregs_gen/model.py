@@ -27,7 +27,7 @@ def set_ctype(fam, t):
 
 FAMILY_KEYS = ("family", "title", "vendor", "doc", "sources", "bit_order", "width", "facts", "constants",
                "enums", "layouts", "registers", "records", "tables", "matchers", "range_covers",
-               "functions", "encoders", "params", "param_checks", "widths", "packets", "streams", "passes")
+               "functions", "encoders", "params", "param_checks", "param_presets", "widths", "packets", "streams", "passes")
 
 
 def mask_of(width):

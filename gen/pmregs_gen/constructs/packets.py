@@ -327,6 +327,7 @@ class PacketBuilder:
         self.diag = b.diag
         fam = self.fam
         fam.params, fam.param_checks, fam.widths, fam.packets, fam.streams = [], [], [], [], []
+        fam.param_presets = []
         fam.param_map, fam.width_map = {}, {}
         fam.cprefix = "pmregs_" + (fam.name or "x")
         self.tool = ExprTool(fam)
@@ -359,6 +360,7 @@ class PacketBuilder:
         if m.get("param_checks") is not None:
             for item in self.r.seq(m.get("param_checks"), "param_checks") or []:
                 self.param_check(item)
+        self.section(m.get("param_presets"), "param_presets", self.preset)
         self.section(m.get("widths"), "widths", self.width)
         self.diag.check()
         self.section(m.get("packets"), "packets", self.packet)
@@ -409,6 +411,36 @@ class PacketBuilder:
         if self.rng(e, Scope(self.fam), "parameter check") is None:
             return
         self.fam.param_checks.append((e, self.r.opt_text(m, "doc", "doc")))
+
+    def preset(self, k, v):
+        """A named parameter set: the listed parameters, every other one at its default."""
+        name = self.r.check_name(k, k.text, "parameter preset")
+        m = self.r.mapping(v, f"parameter preset '{k.text}'")
+        if name is None or m is None or not self.r.keys(m, f"parameter preset '{name}'", required=("doc", "values"),
+                                                         optional=("source",)):
+            return
+        if name in [p[0] for p in self.fam.param_presets]:
+            self.r.err(k, "PMR021", f"parameter preset '{name}' is defined twice")
+            return
+        vals = self.r.mapping(m.get("values"), f"parameter preset '{name}' values")
+        if vals is None:
+            return
+        got = {}
+        for pk, pv in vals.pairs:
+            P = self.fam.param_map.get(pk.text)
+            if P is None:
+                self.r.err(pk, "PMR041", f"parameter preset '{name}': '{pk.text}' is not a parameter")
+                return
+            x = self.r.integer(pv, pk.text, 0, (1 << 32) - 1)
+            if x is None:
+                return
+            if not P.min <= x <= P.max:
+                self.r.err(pv, "PMR092", f"parameter preset '{name}': {P.name} {x} is outside {P.min}..{P.max}")
+                return
+            got[P.name] = x
+        values = [got.get(P.name, P.default) for P in self.fam.params]
+        self.fam.param_presets.append((name, self.r.opt_text(m, "doc", "doc"), self.r.opt_text(m, "source", "source"),
+                                       values, k))
 
     # -- widths ------------------------------------------------------------------------------
     def width(self, k, v):
@@ -853,7 +885,15 @@ class CodeGen:
              "get_fn": S(f"{self.p}_param_get", node),
              "set_fn": S(f"{self.p}_param_set", node),
              "count_macro": S(f"{self.P}_NPARAMS", node),
-             "count": len(fam.params), "checks": [], "widths": []}
+             "check_why_fn": S(f"{self.p}_params_check_why", node),
+             "check_values_fn": S(f"{self.p}_params_check_values", node),
+             "count": len(fam.params), "checks": [], "widths": [], "presets": []}
+        if fam.param_presets:
+            v["preset_fn"] = S(f"{self.p}_params_preset", node)
+            v["presets_fn"] = S(f"{self.p}_param_presets", node)
+        for name, doc, source, values, pnode in fam.param_presets:
+            v["presets"].append({"name": name, "doc": doc, "source": source, "vals": values,
+                                 "macro": S(f"{self.P}_PRESET_{name.upper()}", pnode)})
         S(f"{self.p}_params", node)
         for i, P in enumerate(fam.params):
             t = small_utype(max(P.max.bit_length(), 1))
