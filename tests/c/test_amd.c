@@ -11,11 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <pmregs/amd.h>
-
-static int failures, checks;
-#define CHECK(c) do { checks++; if (!(c)) { failures++; fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)
-#define CHECK_EQ(a, b) do { unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); checks++; \
-	if (a_ != b_) { failures++; fprintf(stderr, "%s:%d: %s = %#llx, expected %#llx\n", __FILE__, __LINE__, #a, a_, b_); } } while (0)
+#include "../common/check.h"
 
 #define BIT(n) (1ULL << (n))
 #define GENMASK(h, l) ((~0ULL >> (63 - (h))) & ~((1ULL << (l)) - 1))
@@ -89,8 +85,7 @@ static void check_fields(const struct ref_field *f, size_t n)
 	size_t i;
 	for (i = 0; i < n; i++) {
 		checks++;
-		if (f[i].linux_mask != f[i].pmregs_mask) {
-			failures++;
+		if (f[i].linux_mask != f[i].pmregs_mask && check_failed()) {
 			fprintf(stderr, "%s: Linux %#llx, pmregs %#llx\n", f[i].what, (unsigned long long)f[i].linux_mask,
 				(unsigned long long)f[i].pmregs_mask);
 		}
@@ -461,6 +456,5 @@ int main(void)
 	ibs_rules();
 	perf_configs();
 	layouts_by_generation();
-	printf("test_amd: %d checks, %d failed\n", checks, failures);
-	return failures != 0;
+	return check_done("test_amd");
 }

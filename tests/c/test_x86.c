@@ -9,11 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <pmregs/x86.h>
-
-static int failures, checks;
-#define CHECK(c) do { checks++; if (!(c)) { failures++; fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)
-#define CHECK_EQ(a, b) do { unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); checks++; \
-	if (a_ != b_) { failures++; fprintf(stderr, "%s:%d: %s = %#llx, expected %#llx\n", __FILE__, __LINE__, #a, a_, b_); } } while (0)
+#include "../common/check.h"
 
 static void msr_addresses(void)
 {
@@ -448,6 +444,5 @@ int main(void)
 	snprint_and_tables();
 	perf_raw();
 	pebs_lbr_topdown();
-	printf("test_x86: %d checks, %d failed\n", checks, failures);
-	return failures != 0;
+	return check_done("test_x86");
 }
