@@ -961,6 +961,13 @@ static void list_family(const struct pmregs_family_desc *fam, int json)
 			printf("%-*s  %7llu  %llu..%llu: %s\n", (int)wn, p[i].name, (unsigned long long)p[i].def,
 			       (unsigned long long)p[i].min, (unsigned long long)p[i].max, p[i].doc);
 	}
+	if (fam->presets) {
+		size_t nps;
+		const struct pmregs_param_preset *ps = fam->presets(&nps);
+		printf("\nparameter presets (use one with: --params preset=NAME)\n");
+		for (i = 0; i < nps; i++)
+			printf("  %s: %s\n", ps[i].name, ps[i].doc);
+	}
 }
 
 /* The fields of d in table order, with their named values; without those of `skip` (a parent layout). */
@@ -1242,6 +1249,24 @@ static int apply_params(const struct pmregs_family_desc *fam, const char *list, 
 		}
 		num = item + (eq - item);
 		*num++ = '\0';
+		if (eq_nocase(item, "preset")) {
+			/* a named parameter set: every parameter, before the NAME=VALUE pairs after it */
+			size_t nps = 0, k;
+			const struct pmregs_param_preset *ps = fam->presets ? fam->presets(&nps) : 0;
+			for (k = 0; k < nps; k++)
+				if (eq_nocase(ps[k].name, num))
+					break;
+			if (k == nps) {
+				fprintf(stderr, "%s: %s has no parameter preset '%s' (presets:", prog, fam->name, num);
+				for (k = 0; k < nps; k++)
+					fprintf(stderr, " %s", ps[k].name);
+				fprintf(stderr, ")\n");
+				return ST_NAME;
+			}
+			for (i = 0; i < np && i < MAXP; i++)
+				vals[i] = ps[k].values[i];
+			continue;
+		}
 		for (i = 0; i < np; i++)
 			if (eq_nocase(d[i].name, item))
 				break;
@@ -1309,6 +1334,15 @@ static int decode_stream(const struct pmregs_family_desc *fam, const char *strea
 	for (k = 0; k < nparams_opt; k++)
 		if ((rc = apply_params(fam, params[k], vals, np)) != ST_OK)
 			return rc;
+	if (fam->params_check) {
+		const char *why = "";
+		rc = fam->params_check(vals, np, &why);
+		if (rc != PMREGS_OK) {
+			fprintf(stderr, "%s: the parameters are not a legal combination for %s: %s (%s)\n", prog, fam->name,
+				why, pmregs_strerror(rc));
+			return ST_VALUE;
+		}
+	}
 	if (read_file(path, &buf, &len) != 0)
 		return ST_IO;
 	c.buf = buf;

@@ -10275,7 +10275,7 @@ static inline const struct pmregs_register_desc *pmregs_amd_register_descs(size_
 }
 
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_AMD_FAMILY_INIT { "amd", "AMD x86 core counters, PerfMonV2, L3/DF/UMC counters, LBR and IBS", pmregs_amd_layouts, pmregs_amd_register_descs, 0, 0, "AMD" }
+#define PMREGS_AMD_FAMILY_INIT { "amd", "AMD x86 core counters, PerfMonV2, L3/DF/UMC counters, LBR and IBS", pmregs_amd_layouts, pmregs_amd_register_descs, 0, 0, "AMD", 0, 0 }
 
 static inline const struct pmregs_family_desc *pmregs_amd_family(void)
 {

@@ -4644,7 +4644,7 @@ static inline const struct pmregs_register_desc *pmregs_netburst_register_descs(
 }
 
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_NETBURST_FAMILY_INIT { "netburst", "NetBurst (Pentium 4 / Xeon) ESCRs, CCCRs, counters, events and event encoder", pmregs_netburst_layouts, pmregs_netburst_register_descs, 0, 0, "Intel" }
+#define PMREGS_NETBURST_FAMILY_INIT { "netburst", "NetBurst (Pentium 4 / Xeon) ESCRs, CCCRs, counters, events and event encoder", pmregs_netburst_layouts, pmregs_netburst_register_descs, 0, 0, "Intel", 0, 0 }
 
 static inline const struct pmregs_family_desc *pmregs_netburst_family(void)
 {
