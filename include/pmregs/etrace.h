@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/etrace.h - RISC-V Efficient Trace (E-Trace) te_inst packets, compression and encapsulation
  *

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
-# libFuzzer smoke runs, sourced by tests/run.sh (it uses check, skip, have, $B).
+# libFuzzer smoke runs, sourced by tests/run.sh (it uses check, skip, probe, have, $B).
 #
 # Every tests/fuzz/fuzz_NAME.c is built with clang -fsanitize=fuzzer,address,undefined
 # and run for 50000 inputs starting from its checked-in corpus tests/fuzz/corpus/NAME/
@@ -9,7 +9,7 @@ mkdir -p "$FZ"
 fuzz_ok=
 if have clang; then
 	printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$FZ/probe.c"
-	clang -fsanitize=fuzzer "$FZ/probe.c" -o "$FZ/probe" >/dev/null 2>&1 && fuzz_ok=1
+	probe fuzzer clang -fsanitize=fuzzer "$FZ/probe.c" -o "$FZ/probe" && fuzz_ok=1
 fi
 for src in tests/fuzz/fuzz_*.c; do
 	[ -f "$src" ] || continue
