@@ -34,7 +34,9 @@ class Symbols:
 
     def add(self, name, node, what):
         prev = self.seen.get(name)
-        if prev is not None and prev[0] is not node:
+        # the same construct may register a name again (views are built more than once), but two
+        # roles of one construct may not share a name (a value named 'mask' and the field's _MASK)
+        if prev is not None and (prev[0] is not node or prev[1] != what):
             pn, pwhat = prev
             self.diag.error(node, "PMR023", f"{what} would define C symbol '{name}', already defined by"
                             f" {pwhat} (line {pn.line})")
@@ -84,15 +86,22 @@ def make_env():
 _ENVS = {}
 
 
+def no_trigraphs(text):
+    """C text with every '??' broken by a backslash ('?\\?'), so that no trigraph (??/ ??= ...)
+    forms in a string or a comment of a spec's text; '\\?' is '?' in a string, and nothing in the
+    generated code itself writes '??'."""
+    return re.sub(r"\?(?=\?)", "?\\\\", text)
+
+
 def render_family(fam, spec_path, spec_bytes):
     view = HeaderView(fam, spec_path, spec_bytes)
     text = make_env().get_template("family.h.j2").render(v=view, access=ACCESS)
-    return re.sub(r"\n{3,}", "\n\n", text)
+    return no_trigraphs(re.sub(r"\n{3,}", "\n\n", text))
 
 
 def render_selftest(fam, spec_path, spec_bytes):
     view = HeaderView(fam, spec_path, spec_bytes)
-    return make_env().get_template("selftest.c.j2").render(v=view)
+    return no_trigraphs(make_env().get_template("selftest.c.j2").render(v=view))
 
 
 def render_version():

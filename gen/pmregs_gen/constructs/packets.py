@@ -40,8 +40,8 @@ import ast
 from ..cnames import small_utype
 from ..ctext import comment_text
 from ..mdtext import md, md_par
-from ..expr import ExprError, _At
-from ..yamlnode import Scalar
+from ..expr import ExprError, _At, parse
+from ..yamlnode import Scalar, parse_int
 
 MAXW = 64
 
@@ -342,9 +342,10 @@ class PacketBuilder:
             return None
         src = s.text.strip()
         try:
-            tree = ast.parse(src if not s.block else "(" + s.text + ")", mode="eval")
+            tree = parse(src if not s.block else "(" + s.text + ")")
         except SyntaxError as e:
-            self.diag.error(_At(s, e.lineno or 1, (e.offset or 1) - 1), "PMR040", f"{what}: {e.msg}")
+            self.diag.error(_At(s, e.lineno or 1, (e.offset or 1) - 1), getattr(e, "pmr", "PMR040"),
+                            f"{what}: {e.msg}")
             return None
         return PExpr(s, tree.body)
 
@@ -669,10 +670,10 @@ class PacketBuilder:
             x = x.strip()
             if x in named:
                 return named[x]
-            try:
-                return int(x.replace("_", ""), 0)
-            except ValueError:
+            v, why = parse_int(x)
+            if why is not None:
                 return self.r.err(node, "PMR031", f"'{x}' is neither a number nor a named value of '{F.name}'")
+            return v
 
         if ".." in t:
             a, _, b = t.partition("..")
