@@ -8108,6 +8108,10 @@ static inline int pmregs_etrace_encap_stream_walk(const uint64_t *params, size_t
 	rc = pmregs_etrace_params_check(&p);
 	if (rc != PMREGS_OK)
 		return rc;
+	/* The decoder writes only the fields of the shape it finds; clear the
+	 * item once so no compiler sees a read of an unwritten member. */
+	for (i = 0; i < sizeof it; i++)
+		((unsigned char *)&it)[i] = 0;
 	pmregs_etrace_encap_stream_init(&s, buf, len, synced);
 	while (pmregs_etrace_encap_stream_next(&s, &p, &it)) {
 		ev.offset = it.offset;
@@ -8154,6 +8158,10 @@ static inline int pmregs_etrace_smi_stream_walk(const uint64_t *params, size_t n
 	rc = pmregs_etrace_params_check(&p);
 	if (rc != PMREGS_OK)
 		return rc;
+	/* The decoder writes only the fields of the shape it finds; clear the
+	 * item once so no compiler sees a read of an unwritten member. */
+	for (i = 0; i < sizeof it; i++)
+		((unsigned char *)&it)[i] = 0;
 	pmregs_etrace_smi_stream_init(&s, buf, len, synced);
 	while (pmregs_etrace_smi_stream_next(&s, &p, &it)) {
 		ev.offset = it.offset;
@@ -8200,6 +8208,10 @@ static inline int pmregs_etrace_atb_stream_walk(const uint64_t *params, size_t n
 	rc = pmregs_etrace_params_check(&p);
 	if (rc != PMREGS_OK)
 		return rc;
+	/* The decoder writes only the fields of the shape it finds; clear the
+	 * item once so no compiler sees a read of an unwritten member. */
+	for (i = 0; i < sizeof it; i++)
+		((unsigned char *)&it)[i] = 0;
 	pmregs_etrace_atb_stream_init(&s, buf, len, synced);
 	while (pmregs_etrace_atb_stream_next(&s, &p, &it)) {
 		ev.offset = it.offset;
