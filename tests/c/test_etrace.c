@@ -1261,6 +1261,370 @@ static void test_atb(void)
 	CHECK_EQ(k, 4);
 }
 
+/* ---- data trace (te_data) ------------------------------------------------------------------------ */
+
+typedef struct pmregs_etrace_te_data dpkt_t;
+
+static int dsame(const dpkt_t *a, const dpkt_t *b)
+{
+	return a->shape == b->shape && a->format == b->format && a->size == b->size && a->lrid == b->lrid &&
+	       a->diff == b->diff && a->data_len == b->data_len && a->data == b->data && a->resp == b->resp &&
+	       a->subtype == b->subtype && a->op_len == b->op_len && a->operand == b->operand &&
+	       a->address == b->address && a->addr_msbs == b->addr_msbs && a->addr_lsbs == b->addr_lsbs;
+}
+
+/*
+ * A random te_data packet under p, its field widths written here from the tables of
+ * RISC-V Efficient Trace for RISC-V, v2.0, chapter "Data Trace Encoder Output Packets"
+ * (load and store, atomic and CSR tables), independently of spec/etrace.yaml.
+ * Returns the natural length in bits.
+ */
+static unsigned random_data(const params_t *p, dpkt_t *t)
+{
+	unsigned sw = p->data_width_p <= 16 ? 1u : 2u, n = p->dformat_width, w;
+	unsigned nd = p->dno_data, na = p->dno_address, f = (unsigned)(rnd() % (p->dformat_width == 3 ? 8 : 4));
+	static const unsigned char shape_of[8] = {0, 0, 0, 0, 1, 2, 3, 4};
+	pmregs_etrace_te_data_init(t, shape_of[f]);
+	t->format = (uint8_t)f;
+	if (f < 4) {
+		unsigned req = p->dsplit && f < 2;
+		t->size = (uint8_t)rv(sw);
+		n += sw;
+		w = req ? p->lrid_width_p : 0;
+		t->lrid = (uint16_t)rv(w);
+		n += w;
+		w = nd || req ? 1 : p->ddiff_width;
+		t->diff = (uint8_t)rv(w);
+		n += w;
+		w = nd || na || req ? 0 : t->size;
+		t->data_len = (uint8_t)rv(w);
+		n += w;
+		w = nd || req ? 0 : na ? p->data_width_p : 8u * (t->data_len + 1u);
+		t->data = rv(w);
+		n += w;
+		w = na ? 0 : p->daddress_width_p;
+		t->address = rv(w);
+		n += w;
+	} else if (f == 4) {
+		t->size = (uint8_t)rv(sw);
+		t->lrid = (uint16_t)rv(p->lrid_width_p);
+		t->resp = (uint8_t)rv(2);
+		w = t->resp == 0 ? 0 : p->data_width_p;
+		t->data = rv(w);
+		n += sw + p->lrid_width_p + 2 + w;
+	} else if (f == 5) {
+		unsigned op = p->dcsr_operand && !nd;
+		t->subtype = (uint8_t)rv(2);
+		n += 2;
+		w = nd ? 1 : p->ddiff_width;
+		t->diff = (uint8_t)rv(w);
+		n += w;
+		w = nd ? 0 : p->dcsr_len_width;
+		t->data_len = (uint8_t)rv(w);
+		n += w;
+		w = nd ? 0 : 8u * (t->data_len + 1u);
+		t->data = rv(w);
+		n += w;
+		w = na ? 0 : 6;
+		t->addr_msbs = (uint8_t)rv(w);
+		t->addr_lsbs = (uint8_t)rv(w);
+		n += 2 * w;
+		w = op ? p->dcsr_len_width : 0;
+		t->op_len = (uint8_t)rv(w);
+		n += w;
+		w = op ? 8u * (t->op_len + 1u) : 0;
+		t->operand = rv(w);
+		n += w;
+	} else if (f == 6) {
+		t->subtype = (uint8_t)rv(3);
+		t->size = (uint8_t)rv(sw);
+		n += 3 + sw;
+		w = p->dsplit ? p->lrid_width_p : 0;
+		t->lrid = (uint16_t)rv(w);
+		n += w;
+		w = nd ? 1 : p->ddiff_width;
+		t->diff = (uint8_t)rv(w);
+		n += w;
+		w = nd ? 0 : t->size;
+		t->op_len = (uint8_t)rv(w);
+		n += w;
+		w = nd ? 0 : 8u * (t->op_len + 1u);
+		t->operand = rv(w);
+		n += w;
+		w = nd || na || p->dsplit ? 0 : t->size;
+		t->data_len = (uint8_t)rv(w);
+		n += w;
+		w = nd || p->dsplit ? 0 : na ? p->data_width_p : 8u * (t->data_len + 1u);
+		t->data = rv(w);
+		n += w;
+		w = na ? 0 : p->daddress_width_p;
+		t->address = rv(w);
+		n += w;
+	} else {
+		unsigned lw = p->data_width_p <= 8 ? 0u : p->data_width_p <= 16 ? 1u : p->data_width_p <= 32 ? 2u : 3u;
+		t->lrid = (uint16_t)rv(p->lrid_width_p);
+		t->resp = (uint8_t)rv(2);
+		w = t->resp == 0 ? 0 : lw;
+		t->data_len = (uint8_t)rv(w);
+		n += p->lrid_width_p + 2 + w;
+		w = t->resp == 0 ? 0 : 8u * (t->data_len + 1u);
+		t->data = rv(w);
+		n += w;
+	}
+	return n;
+}
+
+static void data_param_set(int k, params_t *p)
+{
+	pmregs_etrace_params_default(p);
+	switch (k) {
+	case 0: /* defaults: 32-bit data and addresses, 3-bit format, 2-bit diff, unified */
+		break;
+	case 1: /* 64-bit data and addresses, split transfers with 5-bit request IDs, 64-bit CSRs */
+		p->data_width_p = 64;
+		p->daddress_width_p = 64;
+		p->dsplit = 1;
+		p->lrid_width_p = 5;
+		p->dcsr_len_width = 3;
+		break;
+	case 2: /* unified loads and stores only (2-bit format), one compression type, byte-wide data */
+		p->dformat_width = 2;
+		p->ddiff_width = 1;
+		p->data_width_p = 8;
+		p->daddress_width_p = 16;
+		break;
+	case 3: /* addresses only (doptions no_data), split, CSR packets without operand */
+		p->dno_data = 1;
+		p->dsplit = 1;
+		p->lrid_width_p = 0;
+		p->dcsr_operand = 0;
+		p->daddress_width_p = 40;
+		break;
+	case 4: /* data only (doptions no_address), 16-bit bus */
+		p->dno_address = 1;
+		p->data_width_p = 16;
+		p->lrid_width_p = 16;
+		break;
+	default: /* data only, 64-bit data, split, 1-bit diff */
+		p->dno_address = 1;
+		p->data_width_p = 64;
+		p->dsplit = 1;
+		p->ddiff_width = 1;
+		break;
+	}
+}
+
+#define NDSETS 6
+
+/*
+ * Hand-assembled payloads under the default parameters, from the tables of RISC-V
+ * Efficient Trace for RISC-V, v2.0, chapter "Data Trace Encoder Output Packets" (the
+ * chapter has no worked examples): fields in table order, each LSB first, then the top
+ * run of identical bits dropped as for every E-Trace payload.
+ */
+static void test_data_vectors(void)
+{
+	params_t p;
+	dpkt_t t, u;
+	unsigned char c[64];
+	/* store, aligned: 4 bytes of full data 0x12345678 at byte address 0x80001000 (0x20000400 << size) */
+	static const unsigned char v_store[] = {0x92, 0xf1, 0xac, 0x68, 0x24, 0x00, 0x08, 0x00, 0x40};
+	/* load, unaligned, one byte 0xff, differential address 0x1003 */
+	static const unsigned char v_load[] = {0xa1, 0xff, 0x01, 0x08};
+	/* csrrw mstatus (0x300): old value 0x1800, operand 0x08 */
+	static const unsigned char v_csr[] = {0x85, 0x01, 0x30, 0x00, 0x00, 0x18, 0x10};
+	/* amoadd.w: operand 1, old value 5, aligned address 0x20000400 */
+	static const unsigned char v_amo[] = {0x8e, 0x10, 0x40, 0x01, 0x00, 0x01, 0x00, 0x08};
+	/* split atomic data, request 1, error response: no data */
+	static const unsigned char v_err[] = {0x0f};
+	pmregs_etrace_params_default(&p);
+	p.dsplit = 1;
+	CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
+
+	pmregs_etrace_te_data_init(&t, PMREGS_ETRACE_TE_DATA_SHAPE_LOAD_STORE);
+	t.format = PMREGS_ETRACE_TE_DATA_FORMAT_STORE_ALIGNED;
+	t.size = 2;
+	t.data_len = 3;
+	t.data = 0x12345678;
+	t.address = 0x20000400;
+	CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_store);
+	CHECK(memcmp(c, v_store, sizeof v_store) == 0);
+	CHECK_EQ(pmregs_etrace_te_data_bits(&p, &t), 73);
+	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_store, sizeof v_store, &u), PMREGS_OK);
+	CHECK(dsame(&t, &u));
+
+	pmregs_etrace_te_data_init(&t, PMREGS_ETRACE_TE_DATA_SHAPE_LOAD_STORE);
+	t.format = PMREGS_ETRACE_TE_DATA_FORMAT_LOAD_UNALIGNED;
+	t.diff = 1;
+	t.data = 0xff;
+	t.address = 0x1003;
+	/* a load is a split load request when split transfers are on: no data, a request ID */
+	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_load, sizeof v_load, &u), PMREGS_OK);
+	CHECK(!dsame(&t, &u));
+	p.dsplit = 0;
+	CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_load);
+	CHECK(memcmp(c, v_load, sizeof v_load) == 0);
+	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_load, sizeof v_load, &u), PMREGS_OK);
+	CHECK(dsame(&t, &u));
+
+	pmregs_etrace_te_data_init(&t, PMREGS_ETRACE_TE_DATA_SHAPE_CSR);
+	t.subtype = PMREGS_ETRACE_TE_DATA_SUBTYPE_RW;
+	t.data_len = 3;
+	t.data = 0x1800;
+	t.addr_msbs = 0x300 >> 6;
+	t.operand = 0x08;
+	CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_csr);
+	CHECK(memcmp(c, v_csr, sizeof v_csr) == 0);
+	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_csr, sizeof v_csr, &u), PMREGS_OK);
+	CHECK(dsame(&t, &u));
+
+	pmregs_etrace_te_data_init(&t, PMREGS_ETRACE_TE_DATA_SHAPE_ATOMIC);
+	t.subtype = PMREGS_ETRACE_TE_DATA_SUBTYPE_AMOADD;
+	t.size = 2;
+	t.operand = 1;
+	t.data = 5;
+	t.address = 0x20000400;
+	CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_amo);
+	CHECK(memcmp(c, v_amo, sizeof v_amo) == 0);
+	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_amo, sizeof v_amo, &u), PMREGS_OK);
+	CHECK(dsame(&t, &u));
+
+	pmregs_etrace_te_data_init(&t, PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_ATOMIC_DATA);
+	t.lrid = 1;
+	CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), 1);
+	CHECK_EQ(c[0], v_err[0]);
+	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_err, 1, &u), PMREGS_OK);
+	CHECK(dsame(&t, &u));
+	CHECK_EQ(u.resp, PMREGS_ETRACE_TE_DATA_RESP_ERROR);
+
+	/* the rules between the data trace parameters */
+	p.dno_address = p.dno_data = 1;
+	CHECK(pmregs_etrace_params_check(&p) != PMREGS_OK);
+	pmregs_etrace_params_default(&p);
+	p.dformat_width = 2;
+	p.dsplit = 1;
+	CHECK(pmregs_etrace_params_check(&p) != PMREGS_OK);
+	/* with a 2-bit format the codes 4-7 do not exist */
+	p.dsplit = 0;
+	pmregs_etrace_te_data_init(&t, PMREGS_ETRACE_TE_DATA_SHAPE_CSR);
+	CHECK(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c) < 0);
+}
+
+#define DROUNDS 200000
+
+/* Every shape under each parameter set: the natural length, shortest and uncompressed round trips, every truncation. */
+static void test_data_round_trips(void)
+{
+	int k;
+	for (k = 0; k < NDSETS; k++) {
+		params_t p;
+		long i, fails = 0, shapes[5] = {0, 0, 0, 0, 0};
+		data_param_set(k, &p);
+		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
+		for (i = 0; i < DROUNDS && fails < 5; i++) {
+			dpkt_t t, u;
+			unsigned char c[64], f[64];
+			unsigned natural = random_data(&p, &t);
+			int n, nf, j, bad = 0;
+			shapes[t.shape]++;
+			n = pmregs_etrace_te_data_encode(&p, &t, c, sizeof c);
+			nf = pmregs_etrace_te_data_encode_ex(&p, &t, f, sizeof f, PMREGS_PACKET_UNCOMPRESSED);
+			bad |= pmregs_etrace_te_data_bits(&p, &t) != (int)natural;
+			bad |= n <= 0 || nf != (int)(natural + 7) / 8 || n > nf;
+			if (!bad) {
+				bad |= pmregs_etrace_te_data_decode(&p, c, (size_t)n, &u) != PMREGS_OK || !dsame(&t, &u);
+				bad |= pmregs_etrace_te_data_decode(&p, f, (size_t)nf, &u) != PMREGS_OK || !dsame(&t, &u);
+				for (j = 0; j < n; j++) { /* every truncation (j = 0: empty) */
+					int rc = pmregs_etrace_te_data_decode(&p, c, (size_t)j, &u);
+					bad |= rc == PMREGS_OK && dsame(&t, &u);
+					bad |= j == 0 && rc != PMREGS_ETRUNC;
+				}
+				{ /* the padded decoder agrees */
+					unsigned char pad[PMREGS_ETRACE_TE_DATA_PAD_BYTES];
+					size_t m;
+					for (m = 0; m < sizeof pad; m++)
+						pad[m] = m < (size_t)n ? c[m] : (unsigned char)rnd();
+					bad |= pmregs_etrace_te_data_decode_padded(&p, pad, (size_t)n, &u) != PMREGS_OK || !dsame(&t, &u);
+				}
+			}
+			if (bad) {
+				char s[512];
+				fails++;
+				pmregs_etrace_te_data_snprint(s, sizeof s, &p, &t);
+				fprintf(stderr, "data set %d packet %ld (natural %u bits): %s\n", k, i, natural, s);
+				if (n > 0)
+					hex("compressed", c, n);
+			}
+		}
+		CHECK_EQ(fails, 0);
+		/* each shape the parameters allow was drawn */
+		CHECK(shapes[0] > 0);
+		CHECK(p.dformat_width == 2 ? shapes[1] + shapes[2] + shapes[3] + shapes[4] == 0
+					   : shapes[1] > 0 && shapes[2] > 0 && shapes[3] > 0 && shapes[4] > 0);
+		printf("data parameter set %d: %d te_data packets round-tripped\n", k, DROUNDS);
+	}
+}
+
+/* Random bytes: whatever decodes re-encodes to a prefix of the input and decodes the same. */
+static void test_data_random_bytes(void)
+{
+	int k;
+	for (k = 0; k < NDSETS; k++) {
+		params_t p;
+		long i, ok = 0;
+		data_param_set(k, &p);
+		for (i = 0; i < 100000; i++) {
+			unsigned char b[40], c[64];
+			size_t n = (size_t)(rnd() % 34), j;
+			dpkt_t t, u;
+			int rc, m;
+			for (j = 0; j < n; j++)
+				b[j] = (unsigned char)rnd();
+			rc = pmregs_etrace_te_data_decode(&p, b, n, &t);
+			if (n == 0)
+				CHECK_EQ(rc, PMREGS_ETRUNC);
+			if (n > 31)
+				CHECK_EQ(rc, PMREGS_ETOOLONG);
+			if (rc != PMREGS_OK)
+				continue;
+			ok++;
+			m = pmregs_etrace_te_data_encode(&p, &t, c, sizeof c);
+			CHECK(m > 0 && (size_t)m <= n);
+			if (m > 0 && (size_t)m < n)
+				CHECK(memcmp(c, b, (size_t)m - 1) == 0);
+			CHECK(m > 0 && pmregs_etrace_te_data_decode(&p, c, (size_t)m, &u) == PMREGS_OK && dsame(&t, &u));
+		}
+		CHECK(ok > 0);
+	}
+}
+
+/* Data trace in Siemens messages of type 3 (te_data); type 2 (te_inst) messages are passed over. */
+static void test_data_stream(void)
+{
+	params_t p;
+	struct pmregs_etrace_smi_data_stream s;
+	struct pmregs_etrace_smi_data_stream_item it;
+	/* a te_data message (the amoadd.w vector), a te_inst message (the format 2 example), fill, the store vector */
+	static const unsigned char buf[] = {0x68, 0x8e, 0x10, 0x40, 0x01, 0x00, 0x01, 0x00, 0x08,
+					    0x45, 0x32, 0x04, 0x00, 0x00, 0x02,
+					    0x00,
+					    0x69, 0x92, 0xf1, 0xac, 0x68, 0x24, 0x00, 0x08, 0x00, 0x40};
+	int i = 0, k = 0;
+	pmregs_etrace_params_default(&p);
+	pmregs_etrace_smi_data_stream_init(&s, buf, sizeof buf, 1);
+	while (pmregs_etrace_smi_data_stream_next(&s, &p, &it)) {
+		CHECK(it.status >= 0);
+		if (it.has_payload) {
+			CHECK_EQ(it.payload.shape, k == 0 ? PMREGS_ETRACE_TE_DATA_SHAPE_ATOMIC : PMREGS_ETRACE_TE_DATA_SHAPE_LOAD_STORE);
+			CHECK_EQ(it.payload.address, 0x20000400);
+			k++;
+		}
+		i++;
+	}
+	CHECK_EQ(i, 4);
+	CHECK_EQ(k, 2);
+}
+
 int main(void)
 {
 	test_spec_examples();
@@ -1273,6 +1637,10 @@ int main(void)
 	test_presets();
 	test_atb();
 	test_fast_paths();
+	test_data_vectors();
+	test_data_stream();
+	test_data_random_bytes();
+	test_data_round_trips();
 	test_random_bytes();
 	test_round_trips();
 	return check_done("test_etrace");

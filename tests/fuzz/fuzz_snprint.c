@@ -209,6 +209,8 @@ static size_t print_packet(char *buf, size_t n, const void *ctx)
 	const struct packet *x = (const struct packet *)ctx;
 	if (x->kind == 0)
 		return pmregs_etrace_te_inst_snprint(buf, n, x->p, (const struct pmregs_etrace_te_inst *)x->pkt);
+	if (x->kind == 4)
+		return pmregs_etrace_te_data_snprint(buf, n, x->p, (const struct pmregs_etrace_te_data *)x->pkt);
 	if (x->kind == 1)
 		return pmregs_etrace_encap_snprint(buf, n, x->p, (const struct pmregs_etrace_encap *)x->pkt);
 	return pmregs_etrace_smi_snprint(buf, n, x->p, (const struct pmregs_etrace_smi *)x->pkt);
@@ -244,6 +246,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, unsigned long size)
 	struct packet pk;
 	struct pmregs_etrace_params p;
 	struct pmregs_etrace_te_inst t;
+	struct pmregs_etrace_te_data d;
 	struct pmregs_etrace_encap e;
 	struct pmregs_etrace_smi s;
 	struct pmregs_netburst_event_request r;
@@ -275,6 +278,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, unsigned long size)
 	pk.kind = (int)which;
 	if (which == 0 && pmregs_etrace_te_inst_decode(&p, rest, nrest, &t) == PMREGS_OK) {
 		pk.pkt = &t;
+		check_sizes(print_packet, &pk);
+	}
+	if (which == 0 && pmregs_etrace_te_data_decode(&p, rest, nrest, &d) == PMREGS_OK) {
+		pk.kind = 4; /* the same bytes as a data trace payload */
+		pk.pkt = &d;
 		check_sizes(print_packet, &pk);
 	}
 	if (which == 1 && pmregs_etrace_encap_decode(&p, rest, nrest, &e) == PMREGS_OK) {
