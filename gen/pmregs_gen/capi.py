@@ -102,6 +102,65 @@ def close_errors(fns):
                 changed = True
 
 
+def name_tables(api, prefix, owners, claimed):
+    """{owner: {"fields": text, "rows": [row]}}: the C names (macros and functions of api, as header_api
+    gives it) of each owner, e.g. a layout: owners is [(owner, [(member, [value names])])], prefix the
+    family's C prefix. One row per name, or per pattern (FIELD for any member, VALUE for a member's named
+    values) with the members that have it: "" for the most common set (listed once in "fields"), "every
+    field", a list, or "—" for the owner's own names. The functions placed go into the set claimed."""
+    api = api or {"functions": [], "macros": []}
+    longest_first = sorted(owners, key=lambda o: -len(o[0]))
+
+    def place(name):
+        upper = name.startswith(prefix.upper() + "_")
+        pre = (prefix.upper() if upper else prefix) + "_"
+        cased = (lambda x: x.upper()) if upper else (lambda x: x)
+        for owner, members in longest_first:
+            op = pre + cased(owner) + "_"
+            if not name.startswith(op):
+                continue
+            rest = name[len(op):]
+            for m, values in sorted(members, key=lambda mv: -len(mv[0])):
+                if rest == cased(m) or rest.startswith(cased(m) + "_"):
+                    tail = rest[len(m):]
+                    if upper and tail[1:] in {v.upper() for v in values}:
+                        tail = "_VALUE"
+                    return owner, op + "FIELD" + tail, m
+            return owner, name, None
+        return None
+
+    rows = {}
+
+    def add(name, kind, sig, fn):
+        placed = place(name)
+        if placed is None:
+            return
+        owner, pattern, member = placed
+        table = rows.setdefault(owner, {})
+        psig = sig.replace(name, pattern) if sig else ""
+        row = table.setdefault((pattern, psig), {"name": pattern, "kind": kind, "sig": psig, "fields": []})
+        if member and member not in row["fields"]:
+            row["fields"].append(member)
+        if fn:
+            claimed.add(name)
+
+    for name, args in api["macros"]:
+        add(name, "macro", name + args if args else "", False)
+    for f in api["functions"]:
+        add(f.name, "function", f.signature, True)
+    out = {}
+    for owner, members in owners:
+        table = list(rows.get(owner, {}).values())
+        lists = [tuple(r["fields"]) for r in table if r["fields"]]
+        common = max(lists, key=lists.count) if lists else ()
+        every = [m for m, _ in members]
+        out[owner] = {"fields": ", ".join(f"`{x}`" for x in common),
+                      "rows": [dict(r, fields="—" if not r["fields"] else "" if tuple(r["fields"]) == common
+                                    else "every field" if r["fields"] == every
+                                    else ", ".join(f"`{x}`" for x in r["fields"])) for r in table]}
+    return out
+
+
 SCALARS = re.compile(r"^(u?int(8|16|32|64)_t|int|unsigned|unsigned long|size_t|enum \w+)$")
 
 

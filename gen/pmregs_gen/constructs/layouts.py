@@ -14,6 +14,7 @@ import re
 
 from ..core import ACCESS, BIT_RE, MAX_PARTS, Field, Layout, Variants, collect_groups, mask_of, \
     register_address, runs_of
+from ..capi import name_tables
 from ..cnames import small_stype, small_utype, utype
 from ..ctext import comment_text, hexw, ulit, wrap
 from ..diagram import diagram
@@ -52,61 +53,10 @@ def page(pv):
 
 
 def layout_names(pv):
-    """{layout: [row]}: the C names each layout generates (pv.api), one row per name, or per pattern
-    (FIELD for any of its fields, VALUE for a field's named values) with the fields that have it.
-    Claims those functions for the layout tables (pv.api_claimed), so the C API section skips them."""
-    api = pv.api.get(NAME, {"functions": [], "macros": []})
-    p = f"pmregs_{pv.fam.name}"
-    longest_first = sorted(pv.fam.layouts, key=lambda L: -len(L.name))
-
-    def place(name, upper):
-        """(layout, pattern, field or None) of a C name, or None."""
-        pre = (p.upper() if upper else p) + "_"
-        for L in longest_first:
-            lp = pre + (L.name.upper() if upper else L.name) + "_"
-            if not name.startswith(lp):
-                continue
-            rest = name[len(lp):]
-            for F in sorted(L.fields, key=lambda F: -len(F.name)):
-                fn = F.name.upper() if upper else F.name
-                if rest == fn or rest.startswith(fn + "_"):
-                    tail = rest[len(fn):]
-                    if upper and tail[1:] in {v.upper() for v, _, _ in F.values}:
-                        tail = "_VALUE"
-                    return L, lp + "FIELD" + tail, F.name
-            return L, name, None
-        return None
-
-    rows = {}
-    def add(name, upper, kind, sig):
-        placed = place(name, upper)
-        if placed is None:
-            return
-        L, pattern, field = placed
-        table = rows.setdefault(L.name, {})
-        row = table.get(pattern)
-        if row is None:
-            row = table[pattern] = {"name": pattern, "kind": kind,
-                                    "sig": sig.replace(name, pattern) if sig else "", "fields": []}
-        if field and field not in row["fields"]:
-            row["fields"].append(field)
-        if kind == "function":
-            pv.api_claimed.add(name)
-
-    for name, args in api["macros"]:
-        add(name, name.startswith("PMREGS_"), "macro", name + args if args else "")
-    for f in api["functions"]:
-        add(f.name, False, "function", f.signature)
-    out = {}
-    for L in pv.fam.layouts:
-        table = list(rows.get(L.name, {}).values())
-        lists = [tuple(r["fields"]) for r in table if r["fields"]]
-        common = max(lists, key=lists.count) if lists else ()
-        out[L.name] = {"fields": ", ".join(f"`{x}`" for x in common),
-                       "rows": [dict(r, fields="—" if not r["fields"] else "" if tuple(r["fields"]) == common
-                                     else "every field" if r["fields"] == [F.name for F in L.fields]
-                                     else ", ".join(f"`{x}`" for x in r["fields"])) for r in table]}
-    return out
+    """{layout: name table} (capi.name_tables): the C names each layout generates; claims its functions."""
+    return name_tables(pv.api.get(NAME), f"pmregs_{pv.fam.name}",
+                       [(L.name, [(F.name, [v for v, _, _ in F.values]) for F in L.fields]) for L in pv.fam.layouts],
+                       pv.api_claimed)
 
 
 def page_files(pv, env):
