@@ -14,6 +14,7 @@ import re
 
 from ..core import ACCESS, BIT_RE, MAX_PARTS, Field, Layout, Variants, collect_groups, mask_of, \
     register_address, runs_of
+from ..capi import name_tables
 from ..cnames import small_stype, small_utype, utype
 from ..ctext import comment_text, hexw, ulit, wrap
 from ..diagram import diagram
@@ -46,6 +47,16 @@ def view(hv):
 def page(pv):
     pv.layout_links = {L.name: f"#{anchor('layout', L.name)}" for L in pv.fam.layouts}
     pv.layouts = [layout_page(pv, i, L) for i, L in enumerate(pv.fam.layouts)]
+    names = layout_names(pv)
+    for lp in pv.layouts:
+        lp["names"] = names[lp["name"]]
+
+
+def layout_names(pv):
+    """{layout: name table} (capi.name_tables): the C names each layout generates; claims its functions."""
+    return name_tables(pv.api.get(NAME), f"pmregs_{pv.fam.name}",
+                       [(L.name, [(F.name, [v for v, _, _ in F.values]) for F in L.fields]) for L in pv.fam.layouts],
+                       pv.api_claimed)
 
 
 def page_files(pv, env):
