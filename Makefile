@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 # pmregs: header-only performance-monitoring register definitions.
 #
 #   make            regenerate include/pmregs/*.h when a spec or the generator changed,
@@ -8,7 +9,9 @@
 #   make bench      zero-overhead and compile-cost measurements (ratios, never asserts)
 #   make fuzz       libFuzzer + ASan/UBSan on every tests/fuzz/fuzz_*.c (FUZZTIME seconds each)
 #   make install    headers + pkg-config file + CMake package files + pmregs-decode
-#                   (PREFIX, DESTDIR, includedir, pkgconfigdir, cmakedir, bindir)
+#                   (PREFIX, DESTDIR, includedir, pkgconfigdir, cmakedir, bindir; paths may
+#                   contain spaces; nothing is written in the checkout outside $(BUILD))
+#   make uninstall  remove exactly the files make install writes (same variables)
 
 PREFIX       ?= /usr/local
 prefix       ?= $(PREFIX)
@@ -23,19 +26,20 @@ DESTDIR      ?=
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror
-BUILD   := build
+BUILD   ?= build
 
 # A Python that has PyYAML and Jinja2: python3 first, then the system one.
 PYTHON ?= $(shell for p in python3 /usr/bin/python3; do \
 	$$p -c 'import yaml, jinja2' >/dev/null 2>&1 && { echo $$p; break; }; done)
 
 SPECS    := $(sort $(wildcard spec/*.yaml))
-GEN_SRC  := $(wildcard gen/*.py gen/pmregs_gen/*.py gen/templates/*.j2)
-HEADERS  := $(patsubst spec/%.yaml,include/pmregs/%.h,$(SPECS)) include/pmregs/pmregs.h
+GEN_SRC  := $(wildcard gen/*.py gen/pmregs_gen/*.py gen/pmregs_gen/constructs/*.py gen/templates/*.j2)
+HEADERS  := $(patsubst spec/%.yaml,include/pmregs/%.h,$(SPECS)) include/pmregs/pmregs.h include/pmregs/version.h
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 TOOL     := $(BUILD)/examples/pmregs-decode
 
-VERSION := $(shell sed -n 's/^VERSION = "\(.*\)"/\1/p' gen/pmregs_gen/__init__.py)
+# The one version source: headers (PMREGS_VERSION_*), pmregs.pc, the CMake package, pmregs-decode --version.
+VERSION := $(shell cat VERSION)
 
 .PHONY: all headers demo doc check check-generated install uninstall bench fuzz clean
 
@@ -43,7 +47,7 @@ all: headers $(TOOL)
 
 headers: $(HEADERS)
 
-$(HEADERS) &: $(SPECS) $(GEN_SRC)
+$(HEADERS) &: $(SPECS) $(GEN_SRC) VERSION
 ifneq ($(PYTHON),)
 	$(PYTHON) gen/generate.py --out include/pmregs $(SPECS)
 else
@@ -61,7 +65,7 @@ doc:
 	@test -n "$(PYTHON)" || { echo "make doc needs python3 with yaml and jinja2 (Debian: python3-yaml python3-jinja2)"; exit 1; }
 	$(PYTHON) gen/generate.py --doc --out doc $(SPECS)
 
-$(BUILD)/examples/%: examples/%.c $(HEADERS) include/pmregs/base.h
+$(BUILD)/examples/%: examples/%.c $(HEADERS) $(wildcard include/pmregs/base*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -Iinclude $< -o $@
 
@@ -84,32 +88,51 @@ fuzz: headers
 		$(BUILD)/fuzz/$$n -max_total_time=$(FUZZTIME) -max_len=256 $(BUILD)/fuzz/$$name.new \
 			tests/fuzz/corpus/$$name || exit 1; done
 
-$(BUILD)/pmregs.pc: pkgconfig/pmregs.pc.in gen/pmregs_gen/__init__.py
-	@mkdir -p $(dir $@)
-	sed -e 's|@prefix@|$(prefix)|g' -e 's|@includedir@|$(includedir)|g' \
-	    -e 's|@version@|$(VERSION)|g' $< > $@
+# ---- install ------------------------------------------------------------------------
+# Paths may contain spaces: recipes quote them, and pmregs.pc escapes them as pkg-config expects.
+# Everything generated for an install lives in $(BUILD) and depends on $(BUILD)/install.vars, which
+# changes (and only then) when an install variable that ends up in a file changes.
 
-install: headers $(BUILD)/pmregs.pc $(TOOL)
-	install -d $(DESTDIR)$(includedir)/pmregs $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(bindir)
-	install -m 755 $(TOOL) $(DESTDIR)$(bindir)/pmregs-decode
-	install -m 644 include/pmregs/*.h $(DESTDIR)$(includedir)/pmregs/
-	install -m 644 $(BUILD)/pmregs.pc $(DESTDIR)$(pkgconfigdir)/pmregs.pc
-	@# CMake: pmregsConfig.cmake finds the headers relative to itself (relocatable)
-	install -d $(DESTDIR)$(cmakedir) $(BUILD)/cmake
+INSTALL_VARS := version=$(VERSION) prefix=$(prefix) includedir=$(includedir) cmakedir=$(cmakedir)
+empty :=
+space := $(empty) $(empty)
+pc_escape = $(subst $(space),\\ ,$(1))
+
+.PHONY: FORCE
+FORCE:
+$(BUILD)/install.vars: FORCE
+	@mkdir -p $(BUILD)
+	@printf '%s\n' '$(INSTALL_VARS)' >$@.new
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv -f $@.new $@; fi
+
+$(BUILD)/pmregs.pc: pkgconfig/pmregs.pc.in $(BUILD)/install.vars
+	sed -e 's|@prefix@|$(call pc_escape,$(prefix))|g' -e 's|@includedir@|$(call pc_escape,$(includedir))|g' \
+	    -e 's|@version@|$(VERSION)|g' $< >$@.tmp && mv -f $@.tmp $@
+
+# pmregsConfig.cmake finds the headers relative to itself, so the installed tree is relocatable.
+$(BUILD)/cmake/%.cmake: cmake/%.cmake.in $(BUILD)/install.vars
+	@mkdir -p $(dir $@)
 	rel=$$(realpath -m --relative-to='$(cmakedir)' '$(includedir)') && \
-	for f in pmregsConfig pmregsConfigVersion; do \
-		sed -e "s|@includedir_rel@|$$rel|g" -e 's|@version@|$(VERSION)|g' \
-		    cmake/$$f.cmake.in >$(BUILD)/cmake/$$f.cmake && \
-		install -m 644 $(BUILD)/cmake/$$f.cmake $(DESTDIR)$(cmakedir)/$$f.cmake || exit 1; \
-	done
+	sed -e "s|@includedir_rel@|$$rel|g" -e 's|@version@|$(VERSION)|g' $< >$@.tmp && mv -f $@.tmp $@
+
+# What make install writes, and so what make uninstall removes (relative to DESTDIR).
+INST_HEADERS := $(sort $(notdir $(HEADERS) $(wildcard include/pmregs/*.h)))
+CMAKE_FILES  := pmregsConfig.cmake pmregsConfigVersion.cmake
+INSTALL_DEPS := headers $(TOOL) $(BUILD)/pmregs.pc $(addprefix $(BUILD)/cmake/,$(CMAKE_FILES))
+
+install: $(INSTALL_DEPS)
+	install -d '$(DESTDIR)$(includedir)/pmregs' '$(DESTDIR)$(pkgconfigdir)' '$(DESTDIR)$(bindir)' \
+	    '$(DESTDIR)$(cmakedir)'
+	install -m 755 $(TOOL) '$(DESTDIR)$(bindir)/pmregs-decode'
+	install -m 644 $(addprefix include/pmregs/,$(INST_HEADERS)) '$(DESTDIR)$(includedir)/pmregs/'
+	install -m 644 $(BUILD)/pmregs.pc '$(DESTDIR)$(pkgconfigdir)/pmregs.pc'
+	install -m 644 $(addprefix $(BUILD)/cmake/,$(CMAKE_FILES)) '$(DESTDIR)$(cmakedir)/'
 
 uninstall:
-	rm -f $(DESTDIR)$(bindir)/pmregs-decode
-	rm -f $(addprefix $(DESTDIR)$(includedir)/pmregs/,$(notdir $(wildcard include/pmregs/*.h)))
-	-rmdir $(DESTDIR)$(includedir)/pmregs
-	rm -f $(DESTDIR)$(pkgconfigdir)/pmregs.pc
-	rm -f $(DESTDIR)$(cmakedir)/pmregsConfig.cmake $(DESTDIR)$(cmakedir)/pmregsConfigVersion.cmake
-	-rmdir $(DESTDIR)$(cmakedir)
+	rm -f '$(DESTDIR)$(bindir)/pmregs-decode' '$(DESTDIR)$(pkgconfigdir)/pmregs.pc'
+	cd '$(DESTDIR)$(includedir)/pmregs' 2>/dev/null && rm -f $(INST_HEADERS) || true
+	cd '$(DESTDIR)$(cmakedir)' 2>/dev/null && rm -f $(CMAKE_FILES) || true
+	rmdir '$(DESTDIR)$(includedir)/pmregs' '$(DESTDIR)$(cmakedir)' 2>/dev/null || true
 
 clean:
 	rm -rf $(BUILD)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * etrace_dump: print a RISC-V E-Trace stream one packet per line, like objdump
  * for trace.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * itanium_range_restrict: count one kind of instruction inside one function only.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * netburst_perfex: program a Pentium 4 event from names, and read register
  * values back as names.

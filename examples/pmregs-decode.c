@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs-decode: decode a register value or a packet stream of any pmregs
  * family, using nothing but the generated introspection tables of
@@ -28,6 +29,7 @@ static void usage(FILE *f)
 		"usage: %s [--json] [--svg FILE] FAMILY REGISTER|LAYOUT VALUE\n"
 		"       %s [--json] [--stream NAME] [--params NAME=VALUE,...] [--unsynced] FAMILY FILE\n"
 		"       %s [--json] --list [FAMILY [REGISTER|LAYOUT]]\n"
+		"       %s --help | --version\n"
 		"\n"
 		"Decode VALUE as the register or layout REGISTER of FAMILY: every field with its\n"
 		"value, named value and bits (in both numberings where the manual numbers bit 0 as\n"
@@ -47,13 +49,15 @@ static void usage(FILE *f)
 		"  --stream NAME the stream to decode (default: the family's first)\n"
 		"  --params L    parameters as NAME=VALUE pairs separated by commas (repeatable)\n"
 		"  --unsynced    do not assume that FILE starts at a packet boundary\n"
+		"  --help        print this text\n"
+		"  --version     print the pmregs version\n"
 		"\n"
 		"Exit status: 0 decoded; 1 decoded, but a reserved field is not as required or\n"
 		"some stream bytes could not be read; 2 bad command line; 3 unknown family,\n"
 		"register, layout, stream or parameter name; 4 a value that cannot be read or does\n"
 		"not fit, or parameters that are out of range or not a legal combination; 5 a\n"
 		"file that cannot be read or written.\n",
-		prog, prog, prog);
+		prog, prog, prog, prog);
 }
 
 /* ---- small helpers ---- */
@@ -1355,6 +1359,9 @@ int main(int argc, char **argv)
 			synced = 0;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
+			return ST_OK;
+		} else if (strcmp(a, "--version") == 0) {
+			printf("%s %s\n", prog, PMREGS_VERSION_STRING);
 			return ST_OK;
 		} else if (strcmp(a, "--svg") == 0 || strcmp(a, "--stream") == 0 || strcmp(a, "--params") == 0) {
 			if (i + 1 >= argc) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * PowerPC 604/604e performance monitor: what a driver would program.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Program IA32_DEBUGCTL for LBR recording with freeze-on-PMI, choosing the freeze
  * behaviour from CPUID leaf 0AH, and show what a PMI then does to the registers.

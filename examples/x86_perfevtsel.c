@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Encode IA32_PERFEVTSEL0 for "instructions retired, user and kernel, PMI on overflow"
  * from the architectural event table, preload the counter for one PMI every N events,

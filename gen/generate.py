@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """pmregs-gen: turn spec/*.yaml into include/pmregs/*.h.
 
     generate.py [--out DIR] [--check] [--selftest | --doc] SPEC.yaml...
@@ -17,7 +18,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from pmregs_gen.diag import Diag, SpecError  # noqa: E402
-from pmregs_gen.emit import render_family, render_selftest, render_umbrella  # noqa: E402
+from pmregs_gen.emit import render_family, render_selftest, render_umbrella, render_version  # noqa: E402
 from pmregs_gen.docs import doc_files, render_index, render_page  # noqa: E402
 from pmregs_gen.model import load_family  # noqa: E402
 
@@ -55,6 +56,7 @@ def build(specs, selftests=False, docs=False):
     spec_dir = os.path.dirname(os.path.abspath(specs[0]))
     names = sorted(f[:-5] for f in os.listdir(spec_dir) if f.endswith(".yaml"))
     out["pmregs.h"] = render_umbrella(names)
+    out["version.h"] = render_version()
     return out
 
 

@@ -1,23 +1,88 @@
 #!/bin/sh
-# Install into a scratch DESTDIR, then build an example using nothing but
-# `pkg-config --cflags pmregs`, exactly as a user of the installed package would.
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
+# make install / make uninstall as a packager and a user would run them:
+#   1. into a DESTDIR whose path contains a space; uninstall removes every file it wrote;
+#   2. again to a second prefix (with a space, no DESTDIR): pmregs.pc and the CMake files
+#      must name the second prefix, not the first; the examples build with nothing but
+#      `pkg-config --cflags pmregs`; the installed tool runs; uninstall leaves no file;
+#   3. nothing is written in the checkout outside the build folder.
+#
+#   sh tests/install.sh OUTDIR        (OUTDIR itself must not contain a space: it holds make's BUILD)
 set -eu
-dest=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-rm -rf "$dest"
-make -s install DESTDIR="$dest" PREFIX=/usr/local
-make -s uninstall DESTDIR="$dest" PREFIX=/usr/local
-test ! -e "$dest/usr/local/include/pmregs/base.h"
-test ! -e "$dest/usr/local/bin/pmregs-decode"
-make -s install DESTDIR="$dest" PREFIX=/usr/local
-test -f "$dest/usr/local/lib/pkgconfig/pmregs.pc"
-# the tool is installed and runs from there
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
+cd "$(dirname "$0")/.." || exit 2
+version=$(cat VERSION)
+build=$out/build
+dest="$out/dest dir"
+second="$out/second prefix"
+rm -rf "$build" "$dest" "$second"
+mkdir -p "$build"
+touch "$build/started"
+# the files a make run wrote in the checkout, outside the build folders
+written_in_checkout() {
+	find . \( -path ./build -o -path ./.git -o -name __pycache__ -o -path "./${out#"$(pwd)"/}" \) -prune \
+		-o -newer "$build/started" -print
+}
+files_under() { (cd "$1" && find . -type f | sort); }
+
+echo "== 1. DESTDIR with a space: '$dest'"
+make -s BUILD="$build" install DESTDIR="$dest" PREFIX=/usr/local
+files_under "$dest/usr/local" >"$build/installed.txt"
+sed 's/^/    /' "$build/installed.txt"
+test -f "$dest/usr/local/include/pmregs/pmregs.h"
+test -f "$dest/usr/local/include/pmregs/version.h"
+test -x "$dest/usr/local/bin/pmregs-decode"
+grep -qx 'prefix=/usr/local' "$dest/usr/local/lib/pkgconfig/pmregs.pc"
 "$dest/usr/local/bin/pmregs-decode" netburst cccr 0x0003D000 | grep -q "escr_select"
-export PKG_CONFIG_PATH="$dest/usr/local/lib/pkgconfig"
-export PKG_CONFIG_SYSROOT_DIR="$dest"
+test "$("$dest/usr/local/bin/pmregs-decode" --version)" = "pmregs-decode $version"
+make -s BUILD="$build" uninstall DESTDIR="$dest" PREFIX=/usr/local
+left=$(files_under "$dest")
+if [ -n "$left" ]; then
+	echo "make uninstall left files behind:"
+	echo "$left"
+	exit 1
+fi
+test ! -e "$dest/usr/local/include/pmregs"
+test ! -e "$dest/usr/local/share/cmake/pmregs"
+
+echo "== 2. a second prefix, with a space, no DESTDIR: '$second'"
+make -s BUILD="$build" install PREFIX="$second"
+files_under "$second" >"$build/installed2.txt"
+cmp "$build/installed.txt" "$build/installed2.txt" || {
+	echo "the second install wrote other files than the first"
+	exit 1
+}
+pc=$second/lib/pkgconfig/pmregs.pc
+grep -Fqx "prefix=$(echo "$second" | sed 's/ /\\ /g')" "$pc" || {
+	echo "$pc does not name the second prefix:"
+	cat "$pc"
+	exit 1
+}
+! grep -q '@[a-z_]*@' "$pc" "$second"/share/cmake/pmregs/*.cmake
+export PKG_CONFIG_PATH="$second/lib/pkgconfig"
+test "$(pkg-config --modversion pmregs)" = "$version"
 cflags=$(pkg-config --cflags pmregs)
 echo "pkg-config --cflags pmregs: $cflags"
 for ex in examples/*.c; do
-	# shellcheck disable=SC2086
-	cc -std=c99 -Wall -Werror $cflags "$ex" -o "$dest/example" -lm
-	"$dest/example" >/dev/null
+	# pkg-config escapes the space with a backslash, for the shell to read: eval
+	eval "cc -std=c99 -Wall -Werror $cflags \"\$ex\" -o \"\$out/example\" -lm"
+	"$out/example" >/dev/null
 done
+"$second/bin/pmregs-decode" --version
+make -s BUILD="$build" uninstall PREFIX="$second"
+left=$(files_under "$second")
+if [ -n "$left" ]; then
+	echo "make uninstall left files behind:"
+	echo "$left"
+	exit 1
+fi
+
+echo "== 3. the checkout is untouched outside the build folders"
+w=$(written_in_checkout)
+if [ -n "$w" ]; then
+	echo "written in the checkout:"
+	echo "$w"
+	exit 1
+fi
+echo "install and uninstall: ok"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 # The whole test suite (`make check`). Every check prints one line:
 #   PASS name | FAIL name (then the tail of its log) | SKIP name: reason
 # and the last line is "N passed, N failed" (skips are counted on the line before).
@@ -47,6 +48,9 @@ build_run() {
 	shift
 	"$@" -o "$out" && "$out"
 }
+
+# ---- licence -------------------------------------------------------------------
+check "every source and generated file carries the SPDX licence line" sh tests/licence.sh
 
 # ---- generator ----------------------------------------------------------------
 if [ -n "$PYTHON" ] && "$PYTHON" -c 'import yaml, jinja2' 2>/dev/null; then
@@ -124,7 +128,7 @@ fi
 
 # ---- install + pkg-config ------------------------------------------------------------
 if have pkg-config; then
-	check "make install DESTDIR + pkg-config build" sh tests/install.sh "$B/install"
+	check "make install/uninstall: DESTDIR and prefix with spaces, a second prefix, pkg-config build" sh tests/install.sh "$B/install"
 else
 	skip "install test" "pkg-config not installed"
 fi

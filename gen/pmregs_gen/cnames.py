@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The C names of everything the generator emits, in one place."""
 
 

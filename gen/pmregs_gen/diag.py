@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Located diagnostics: every error names file:line:col and a stable code."""
 
 

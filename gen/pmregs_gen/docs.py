@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Reference pages: doc/<family>.md with a bit diagram (doc/<family>/<layout>.svg) per layout.
 
 Everything a page says comes from the validated model, the same one the
@@ -20,7 +21,7 @@ import os
 import re
 
 from . import VERSION
-from .introspect import fact_text, register_address, register_facts, register_reset
+from .constructs.introspect import fact_text, register_address, register_facts, register_reset
 from .model import SET_RE
 
 # Diagram geometry, in pixels (integers, so the SVG text is the same everywhere).
@@ -366,7 +367,7 @@ class PageView:
 
     # -- packets ------------------------------------------------------------------------------------------
     def packet_view(self, Pk):
-        from .packets import set_text
+        from .constructs.packets import set_text
         shapes = []
         for Sh in Pk.shapes:
             rows = []

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """From a validated Family to header text: names, values and C snippets for the templates.
 
 The symbol table lives here: every name the header will define is registered
@@ -100,16 +101,16 @@ class HeaderView:
         self.registers = self.registers_view()
         self.records = [self.record_view(r) for r in fam.records]
         self.tables = [self.table_view(t) for t in fam.tables]
-        from .matcher import views as matcher_views
+        from .constructs.matcher import views as matcher_views
         self.matchers, self.range_covers = matcher_views(self)
         self.functions = [self.function_view(f) for f in fam.functions]
-        from .encoder import view as encoder_view
+        from .constructs.encoder import view as encoder_view
         self.encoders = [encoder_view(self, E) for E in fam.encoders]
-        from .packets import view as packets_view
+        from .constructs.packets import view as packets_view
         self.packets_view = packets_view(self)
-        from .passes import passes_view
+        from .constructs.passes import passes_view
         self.passes = [passes_view(self, P) for P in fam.passes]
-        from .introspect import view as introspect_view
+        from .constructs.introspect import view as introspect_view
         self.introspect = introspect_view(self)
         self.diag.check()
 
@@ -537,6 +538,12 @@ def render_family(fam, spec_path, spec_bytes):
 def render_selftest(fam, spec_path, spec_bytes):
     view = HeaderView(fam, spec_path, spec_bytes)
     return make_env().get_template("selftest.c.j2").render(v=view)
+
+
+def render_version():
+    major, minor, patch = (int(x) for x in VERSION.split("."))
+    return make_env().get_template("version.h.j2").render(
+        version=VERSION, major=major, minor=minor, patch=patch, number=major * 10000 + minor * 100 + patch)
 
 
 def render_umbrella(names):

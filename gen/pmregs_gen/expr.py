@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The spec's expression language, compiled to branch-free C.
 
 Expressions use Python's syntax (parsed with the standard `ast` module) so they

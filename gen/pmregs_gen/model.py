@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The spec model: load one family YAML file, validate it strictly, build objects.
 
 Everything a header needs is decided here; templates only lay the C text out.
@@ -316,18 +317,18 @@ class Builder:
         from . import refs
         refs.resolve(self)                  # ref:<target> names become row indices
         self.diag.check()
-        from . import matcher
+        from .constructs import matcher
         matcher.load(self, m)               # functions may call matchers
         self.diag.check()
         self.section(m, "functions", self.function, seq=True)
         self.diag.check()
-        from . import encoder
+        from .constructs import encoder
         self.section(m, "encoders", lambda k, v: encoder.load(self, k, v))
         self.diag.check()
-        from . import packets
+        from .constructs import packets
         packets.build(self, m)              # params, widths, packets, streams
         if m.get("passes") is not None:
-            from .passes import build_passes
+            from .constructs.passes import build_passes
             build_passes(self, m.get("passes"))
             self.diag.check()
         return fam

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Column and fact types that name other rows, and columns of named bits.
 
 Beyond scalars, strings and lists, a table column or a register fact may be

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Typed reads of YAML nodes against the spec schema, reporting located errors."""
 
 import re

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """YAML loading that keeps the line and column of every node.
 
 Scalars are kept as their source text: the schema decides what a value means,

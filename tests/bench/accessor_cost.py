@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Zero-overhead check for `make bench`: instruction counts of every generated _get/_set
 next to a hand-written shift-and-mask of the same field, with gcc and clang at -O2.
 (What including a header costs is budget.py's table.)

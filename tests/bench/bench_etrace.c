@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * E-Trace codec throughput (`make bench`): the generated te_inst decoder and
  * encoder against a naive bit-at-a-time codec written from the manual's tables

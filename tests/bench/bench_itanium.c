@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Itanium match functions (`make bench`): nanoseconds per evaluation of the
  * generated branch-free functions next to the naive bit-by-bit transcriptions of

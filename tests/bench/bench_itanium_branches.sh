@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 # Evidence that the generated Itanium match functions carry no branch: each one is
 # wrapped in an external function, compiled at -O2 with gcc and clang, and the
 # conditional jumps in its disassembly are counted (x86 j<cc>, jrcxz, loop*; on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * NetBurst encoder costs (`make bench`), measured side by side in one run:
  * the generated encoder (every check, automatic placement) against a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * PowerPC 604/604e PM API encoder and decoder speed (`make bench`), side by side
  * with naive versions written here from the reference's tables: a brute-force

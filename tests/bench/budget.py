@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Compile budgets for `make bench`: what including a header costs a translation unit.
 
 For every header in include/pmregs/, a translation unit that includes only that header is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 # `make bench`: measurements printed as ratios taken side by side in one run.
 # Never a pass/fail timing test: these numbers depend on the machine.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Tests of <pmregs/etrace.h>: the E-Trace specification's worked examples,
  * the choices spec/etrace.yaml makes where sources disagree, the generated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * A naive E-Trace te_inst codec written by hand from the payload tables of the
  * E-Trace specification, one bit at a time, independent of the generated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Itanium registers, reset values, ignored bits and events, each checked against
  * the document its numbers come from.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Itanium match functions against naive transcriptions of the manual's formulas.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Naive, bit-by-bit transcriptions of the Itanium match formulas, one loop per
  * "AND b=..", as the manual writes them (Intel Itanium Processor Reference Manual

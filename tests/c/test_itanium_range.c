@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Range restriction: address ranges to IBR/DBR (address, mask) pairs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Tests of <pmregs/netburst.h>: golden vectors from the seed note and the
  * manual, the ESCR-to-counter map against an independent transcription of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * PowerPC 604/604e: golden vectors with the documents their numbers come from,
  * msb0 <-> lsb0 conversion properties for every field, the conflicts the spec

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * x86 golden vectors and semantics, each with the document its numbers come from.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * accessor_dump FAMILY LAYOUT VALUE: print "field=value" for every settable
  * field of the layout, read with the layout's own generated _get accessors

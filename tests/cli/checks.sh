@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 # pmregs-decode (examples/pmregs-decode.c) and the reference pages, sourced by tests/run.sh
 # (it uses check, skip, $B, $WARN and $PYTHON).
 #
@@ -19,6 +20,7 @@ if [ -n "$PYTHON" ] && "$PYTHON" -c 'import json, xml.etree.ElementTree' 2>/dev/
 		check "pmregs-decode --json agrees with the accessors" "$PYTHON" tests/cli/cli.py json "$CB/pmregs-decode" "$CB/accessor_dump"
 		check "pmregs-decode --svg and doc/ diagrams are well-formed SVG" "$PYTHON" tests/cli/cli.py svg "$CB/pmregs-decode" doc
 		check "pmregs-decode bad arguments: documented errors and statuses" "$PYTHON" tests/cli/cli.py errors "$CB/pmregs-decode"
+		check "pmregs-decode --version prints VERSION" "$PYTHON" tests/cli/cli.py version "$CB/pmregs-decode" VERSION
 	else
 		check "pmregs-decode and tests/cli/accessor_dump.c build" sh -c 'cat "$1"; false' _ "$LOG/cli-build.log"
 	fi

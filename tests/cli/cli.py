@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Tests of examples/pmregs-decode, run by tests/cli/checks.sh (make check).
 
     cli.py golden TOOL FILE...      each golden file: run the command it names, compare status,
@@ -7,6 +8,7 @@
     cli.py json TOOL ACCESSOR_DUMP  --json output parsed back and compared with the typed accessors
     cli.py svg TOOL DOC_DIR         every reference-page diagram and every --svg output is well-formed
     cli.py errors TOOL              bad arguments give the documented message and exit status
+    cli.py version TOOL VERSION     --version prints the release named in the VERSION file
 
 A golden file starts with '#' header lines:
 
@@ -281,6 +283,17 @@ def errors(tool):
     return bad
 
 
+def version(tool, version_file):
+    with open(version_file, encoding="ascii") as f:
+        want = f"pmregs-decode {f.read().strip()}\n"
+    st, out, err = run(tool, ["--version"])
+    print(f"--version: status {st}, {out!r}")
+    if st != 0 or out != want or err:
+        print(f"want status 0 and {want!r} on stdout, nothing on stderr")
+        return 1
+    return 0
+
+
 def main(argv):
     mode = argv[1]
     if mode == "golden":
@@ -293,6 +306,8 @@ def main(argv):
         return 1 if svg_check(argv[2], argv[3]) else 0
     if mode == "errors":
         return 1 if errors(argv[2]) else 0
+    if mode == "version":
+        return 1 if version(argv[2], argv[3]) else 0
     print(__doc__)
     return 2
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * The reference for scheduler tests and benchmarks: the fewest passes by brute force,
  * trying every combination of options and then every colouring of the conflict graph

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /* Wall-clock seconds for the benchmarks (monotonic, so the differences are meaningful). */
 #ifndef PMREGS_TEST_CLOCK_H
 #define PMREGS_TEST_CLOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * The tests' and benchmarks' random numbers: xorshift64 from a fixed seed, so
  * every run checks the same inputs and a failure can be replayed. A file may

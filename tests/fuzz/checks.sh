@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 # libFuzzer smoke runs, sourced by tests/run.sh (it uses check, skip, have, $B).
 #
 # Every tests/fuzz/fuzz_NAME.c is built with clang -fsanitize=fuzzer,address,undefined

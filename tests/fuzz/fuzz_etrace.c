@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * libFuzzer target for <pmregs/etrace.h>: the te_inst decoder, both frame
  * decoders and both stream walkers, under ASan and UBSan.

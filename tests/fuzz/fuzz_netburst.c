@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * libFuzzer target for the NetBurst event encoder in <pmregs/netburst.h>, under
  * ASan and UBSan: arbitrary requests (every field from the input, out of range

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Run the generator on one bad spec and check it fails as the spec's first line says.
 
 The first line of every file in tests/specs/bad/ reads

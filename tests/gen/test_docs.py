@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The reference pages (generate.py --doc): links resolve, content is complete, output is reproducible."""
 
 import glob

@@ -1,4 +1,5 @@
-"""Unit tests of the packets construct (gen/pmregs_gen/packets.py) and of spec/etrace.yaml's model."""
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
+"""Unit tests of the packets construct (gen/pmregs_gen/constructs/packets.py) and of spec/etrace.yaml's model."""
 
 import ast
 import os
@@ -11,7 +12,7 @@ sys.path.insert(0, os.path.join(ROOT, "gen"))
 
 from pmregs_gen.diag import SpecError  # noqa: E402
 from pmregs_gen.model import Builder, load_family  # noqa: E402
-from pmregs_gen.packets import ExprTool, Leaf, Read, Scope, Switch  # noqa: E402
+from pmregs_gen.constructs.packets import ExprTool, Leaf, Read, Scope, Switch  # noqa: E402
 from pmregs_gen.yamlnode import load  # noqa: E402
 
 HEAD = "family: t\ntitle: test\nlayouts: {}\n"

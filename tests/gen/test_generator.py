@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Unit tests of the generator: loader, validator, model, expression compiler, output discipline."""
 
 import os
@@ -313,7 +314,7 @@ class Output(unittest.TestCase):
             p = subprocess.run([sys.executable, os.path.join(ROOT, "gen", "generate.py"), "--out", out, good],
                                capture_output=True, text=True)
             self.assertEqual(p.returncode, 0, p.stderr)
-            self.assertEqual(sorted(os.listdir(out)), ["pmregs.h", "t.h"])
+            self.assertEqual(sorted(os.listdir(out)), ["pmregs.h", "t.h", "version.h"])
 
 
 

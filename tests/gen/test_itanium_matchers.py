@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Generator tests for the constructs the Itanium spec brought: matchers, range covers,
 array parameters, layout views, any()/all() and branch-free boolean operators.
 They hold for any family; the Itanium spec is only the main user."""

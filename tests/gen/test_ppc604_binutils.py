@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Cross-check of <pmregs/ppc604.h>'s SPR numbers against the PowerPC binutils.
 
 GNU binutils' opcode table (opcodes/ppc-opc.c) has extended mnemonics for the

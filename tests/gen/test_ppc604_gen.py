@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Generator tests for what the PowerPC 604 spec brought: msb0 conversion of every
 field of spec/ppc604.yaml, set(enum) facts and columns, and the `passes` construct
 (options, owned bits, per-model data, validation)."""

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 # Build tests/kmod as an out-of-tree Linux kernel module against installed
 # kernel headers, with every pmregs header included and every static inline
 # function pmregs defines instantiated (so the kernel's flags see all of it).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * A Linux kernel module that uses pmregs the way a driver would: it builds an
  * IA32_PERFEVTSELx value, edits IA32_DEBUGCTL bits and decodes a field, all

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Cross-check of the NetBurst event encoder against libpfm4, an independent
  * implementation (Debian libpfm4/libpfm4-dev; PMU "netburst_p", forced so no

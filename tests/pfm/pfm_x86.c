@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Cross-check of the architectural event table (SDM3 Table 18-1, spec/x86.yaml) and of the
  * PERFEVTSEL packer against libpfm4, an independent encoder, with its ix86arch PMU forced

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Links tests/port/asm_fields.S and checks that the values the assembler built
  * from the pmregs field macros are the ones the C accessors produce, and the

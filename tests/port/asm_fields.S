@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs from assembler: the constants part of every header (field shifts,
  * widths, masks, named values, reset values, register addresses) is plain

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 # Portability checks, sourced by tests/run.sh (they use its check, skip, have,
 # build_run, $B, $LOG and $WARN).  Each prints PASS, FAIL or SKIP with a reason.
 #

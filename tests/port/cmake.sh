@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 # `make install` into a scratch DESTDIR, then configure and build a tiny CMake
 # project that uses nothing but find_package(pmregs) and pmregs::pmregs, as a
 # user of the installed package would; run it; check the version file refuses
@@ -11,11 +12,11 @@ mkdir -p "$1"
 out=$(cd "$1" && pwd)
 dest=$out/root
 rm -rf "$dest" "$out/proj" "$out/build"
-make -s install DESTDIR="$dest" PREFIX=/usr/local
+make -s BUILD="$out/make" install DESTDIR="$dest" PREFIX=/usr/local
 cfgdir=$dest/usr/local/share/cmake/pmregs
 test -f "$cfgdir/pmregsConfig.cmake"
 test -f "$cfgdir/pmregsConfigVersion.cmake"
-version=$(sed -n 's/^VERSION = "\(.*\)"/\1/p' gen/pmregs_gen/__init__.py)
+version=$(cat VERSION)
 major=${version%%.*}
 minor=${version#*.}
 minor=${minor%%.*}
@@ -75,7 +76,7 @@ fi
 grep -q "version: $version" "$out/refused.log"
 echo "find_package(pmregs $((major + 1)).0) refused, as it should be"
 
-make -s uninstall DESTDIR="$dest" PREFIX=/usr/local
+make -s BUILD="$out/make" uninstall DESTDIR="$dest" PREFIX=/usr/local
 test ! -e "$cfgdir/pmregsConfig.cmake"
 test ! -e "$cfgdir/pmregsConfigVersion.cmake"
 echo "CMake package: ok"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Wire formats do not depend on the host: this test is built and run natively,
  * with -m32 and on a big-endian target under qemu-user, and must pass on each.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /* A negative constant is not a field value.
  * expect-error: pmregs_fits|does not fit its field */
 #include <pmregs/x86.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /* The builders are for constants; a run-time value must use the _set() accessor.
  * expect-error: bit-field|constant|template argument */
 #include <pmregs/x86.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /* A constant wider than its field must not compile: CMASK is 8 bits (SDM3 Fig 18-1).
  * expect-error: pmregs_fits|does not fit its field */
 #include <pmregs/x86.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /* Reserved bits get masks but no builder or setter: they cannot be set by name.
  * expect-error: PMREGS_X86_DEBUGCTL_RSVD_5_3 */
 #include <pmregs/x86.h>

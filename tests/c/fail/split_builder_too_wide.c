@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /* A value too wide for a field's total width fails even where the builder places parts.
  * expect-error: pmregs_fits|does not fit its field */
 #include <pmregs/x86.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The `passes` construct: program several events at once, in as few passes as possible.
 
 A family whose counters take their event from selector fields of shared control
@@ -34,8 +35,8 @@ constant tables plus typed encode/decode functions (templates/passes.h.j2);
 the search itself is the family-independent pmregs_pm_plan() in base.h.
 """
 
-from .model import SET_RE, field_value, mask_of
-from .yamlnode import Map
+from ..model import SET_RE, field_value, mask_of
+from ..yamlnode import Map
 
 
 class Passes:

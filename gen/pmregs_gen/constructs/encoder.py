@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Event encoders: an event table, the ways an event can be placed on the
 hardware, and the register values a placement writes, turned into generated C
 that encodes, decodes and schedules events.
@@ -40,10 +41,10 @@ decoded output exactly.
 
 import ast
 
-from .cnames import Names, utype
-from .expr import U64, Compiler, ExprError, Val, _At, type_info
-from .model import SCALAR_TYPES, SET_RE, mask_of
-from .yamlnode import Map
+from ..cnames import Names, utype
+from ..expr import U64, Compiler, ExprError, Val, _At, type_info
+from ..model import SCALAR_TYPES, SET_RE, mask_of
+from ..yamlnode import Map
 
 ERRORS = {"einval": "PMREGS_EINVAL", "erange": "PMREGS_ERANGE", "enoent": "PMREGS_ENOENT",
           "ebusy": "PMREGS_EBUSY"}
@@ -705,5 +706,5 @@ def res_name(fam, key):
 
 
 def wrap_doc(text):
-    from .emit import wrap
+    from ..emit import wrap
     return wrap(text) if text else []

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Matchers and range covers: bit-range compare rules as data, compiled to mask arithmetic.
 
 A *matcher* compares a value (an instruction address, an instruction encoding)
@@ -220,7 +221,7 @@ def matcher(b, k, v):
         return None
     gaps = [x for x in range(M.width) if owner[x] is None]
     if gaps:
-        from .model import runs_of
+        from ..model import runs_of
         txt = ", ".join(f"{hi}" if hi == lo else f"{hi}:{lo}" for hi, lo in runs_of(gaps))
         r.err(m.key_node("rules"), "PMR013", f"matcher '{name}' leaves bits {txt} without a rule;"
               " add them (mask: ignored if they are never compared)")
@@ -254,7 +255,7 @@ def rule(b, M, item):
 
 
 def bit_range(b, node, width, what):
-    from .model import BIT_RE
+    from ..model import BIT_RE
     t = b.r.text(node, "bits")
     if t is None:
         return None
@@ -353,7 +354,7 @@ def matcher_view(hv, M):
         rows.append((f"{ref}{{{rb}}}", "-" if R.kind == "ignored" else f"{val}{{{sb}}}", meaning[R.kind]))
     w0 = max(len(x[0]) for x in rows)
     w1 = max(len(x[1]) for x in rows)
-    from .emit import wrap
+    from ..emit import wrap
     return {
         "name": S(n.fn(M.name)), "title": M.title or M.name,
         "doc": wrap(M.doc) if M.doc else [], "formula": wrap(M.formula) if M.formula else [],
@@ -383,7 +384,7 @@ def cover_view(hv, C):
 
 
 def wrap_doc(text):
-    from .emit import wrap
+    from ..emit import wrap
     return wrap(text) if text else []
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Run-time parameters, bit-packed packets and packet streams.
 
 Spec sections handled here (all optional):
@@ -34,9 +35,9 @@ generator checks that the shapes can always be told apart.
 
 import ast
 
-from .cnames import small_utype
-from .expr import ExprError, _At
-from .yamlnode import Scalar
+from ..cnames import small_utype
+from ..expr import ExprError, _At
+from ..yamlnode import Scalar
 
 MAXW = 64
 
@@ -1216,7 +1217,7 @@ class CodeGen:
                 out.append(f"f_{F.name} = x;")
             out.append("pos += w;")
         if mode == "encode":
-            from .emit import comment_text
+            from ..emit import comment_text
             # the packet's checks, on the values just encoded (a field the shape lacks is 0)
             absent = {x: "PMREGS_U64(0)" for x in dict(Pk.members) if x not in names}
             rc = self.res(fields=refs, extra=absent)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Generic introspection: what a tool needs to walk any family without knowing it.
 
 Every family header gets, from this module and templates/introspect.h.j2:
@@ -17,7 +18,7 @@ and the umbrella header lists the families (pmregs_families()). The layouts
 themselves are described by pmregs_<family>_layouts() (family.h.j2).
 """
 
-from .model import SET_RE, field_value
+from ..model import SET_RE, field_value
 
 
 def fact_text(fam, F, val):

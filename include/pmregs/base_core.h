@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * pmregs/base_core.h - constants, error codes, bit helpers, loads and stores.
+ *
+ * The part of the hand-written base that every generated pmregs header uses:
+ * integer constant helpers (usable from C, C++ and assembler), the error codes
+ * and pmregs_strerror(), compile-time "does this constant fit its field"
+ * checks, bit helpers, byte-order-independent loads and stores and sign
+ * extension. The other base_*.h headers build on it; base.h includes them all.
+ *
+ * Nothing here allocates, keeps state or calls the C library, so the headers
+ * work in a kernel, in a freestanding build and in user space alike.
+ */
+#ifndef PMREGS_BASE_CORE_H
+#define PMREGS_BASE_CORE_H
+
+#include "version.h" /* PMREGS_VERSION_MAJOR, _MINOR, _PATCH, _STRING, _NUMBER (generated from VERSION) */
+
+/* Error codes returned (negated) by checked setters, packers and decoders. */
+#define PMREGS_OK       0
+#define PMREGS_ERANGE   (-1)  /* a value does not fit its field */
+#define PMREGS_EINVAL   (-2)  /* a value or combination the hardware does not define */
+#define PMREGS_ETRUNC   (-3)  /* input ended before a complete item */
+#define PMREGS_ETOOLONG (-4)  /* input longer than the format allows */
+#define PMREGS_ENOSPC   (-5)  /* output buffer too small */
+#define PMREGS_ENOENT   (-6)  /* nothing matches the given name or value */
+#define PMREGS_EBUSY    (-7)  /* a resource is taken by another request */
+
+#ifdef __ASSEMBLER__
+#define PMREGS_U64(c) c
+#define PMREGS_U32(c) c
+#define PMREGS_U16(c) c
+#define PMREGS_U8(c)  c
+#else /* !__ASSEMBLER__ */
+
+#if defined(__KERNEL__)
+#include <linux/types.h>
+#define PMREGS_U64(c) c##ULL
+#define PMREGS_U32(c) c##U
+#else
+#include <stddef.h>
+#include <stdint.h>
+#define PMREGS_U64(c) UINT64_C(c)
+#define PMREGS_U32(c) UINT32_C(c)
+#endif
+#define PMREGS_U16(c) ((uint16_t)c##U)
+#define PMREGS_U8(c)  ((uint8_t)c##U)
+
+/*
+ * PMREGS_FITS(x, w): the constant x as an unsigned 64-bit value, or a compile
+ * error when x does not fit in w bits.  It is what makes the generated field
+ * builders (PMREGS_<FAMILY>_<LAYOUT>_<FIELD>(x)) refuse too-wide constants.
+ * In C a negative bit-field width breaks the build; in C++ a static_assert.
+ */
+#ifdef __cplusplus
+template <unsigned long long X, int W> struct pmregs_fits_check {
+	static_assert(W >= 64 || (X >> (W % 64)) == 0, "pmregs: constant does not fit its field");
+	static const unsigned long long value = X;
+};
+#define PMREGS_FITS(x, w) (pmregs_fits_check<(unsigned long long)(x), (w)>::value)
+#else
+#define PMREGS_FITS(x, w)                                                                    \
+	((uint64_t)(x) +                                                                     \
+	 0 * sizeof(struct { int pmregs_fits : ((((uint64_t)(x) >> ((w) - 1)) >> 1) == 0) ? 1 : -1; }))
+#endif
+
+/* Field builders: the fitting constant x shifted into place, as a constant expression. */
+#define PMREGS_FIELD64(x, shift, w) ((uint64_t)(PMREGS_FITS((x), (w)) << (shift)))
+#define PMREGS_FIELD32(x, shift, w) ((uint32_t)(PMREGS_FITS((x), (w)) << (shift)))
+#define PMREGS_FIELD16(x, shift, w) ((uint16_t)(PMREGS_FITS((x), (w)) << (shift)))
+#define PMREGS_FIELD8(x, shift, w)  ((uint8_t)(PMREGS_FITS((x), (w)) << (shift)))
+
+/* ---- byte-order-independent loads and stores (records in memory, packets) ---- */
+
+static inline uint16_t pmregs_load_le16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | (uint16_t)(p[1] << 8));
+}
+static inline uint32_t pmregs_load_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline uint64_t pmregs_load_le64(const unsigned char *p)
+{
+	return (uint64_t)pmregs_load_le32(p) | ((uint64_t)pmregs_load_le32(p + 4) << 32);
+}
+static inline uint16_t pmregs_load_be16(const unsigned char *p)
+{
+	return (uint16_t)(p[1] | (uint16_t)(p[0] << 8));
+}
+static inline uint32_t pmregs_load_be32(const unsigned char *p)
+{
+	return (uint32_t)p[3] | ((uint32_t)p[2] << 8) | ((uint32_t)p[1] << 16) | ((uint32_t)p[0] << 24);
+}
+static inline uint64_t pmregs_load_be64(const unsigned char *p)
+{
+	return ((uint64_t)pmregs_load_be32(p) << 32) | (uint64_t)pmregs_load_be32(p + 4);
+}
+static inline uint8_t pmregs_load_le8(const unsigned char *p) { return p[0]; }
+static inline uint8_t pmregs_load_be8(const unsigned char *p) { return p[0]; }
+
+static inline void pmregs_store_le8(unsigned char *p, uint8_t x) { p[0] = x; }
+static inline void pmregs_store_be8(unsigned char *p, uint8_t x) { p[0] = x; }
+static inline void pmregs_store_le16(unsigned char *p, uint16_t x)
+{
+	p[0] = (unsigned char)(x & 0xFFu);
+	p[1] = (unsigned char)(x >> 8);
+}
+static inline void pmregs_store_le32(unsigned char *p, uint32_t x)
+{
+	pmregs_store_le16(p, (uint16_t)(x & 0xFFFFu));
+	pmregs_store_le16(p + 2, (uint16_t)(x >> 16));
+}
+static inline void pmregs_store_le64(unsigned char *p, uint64_t x)
+{
+	pmregs_store_le32(p, (uint32_t)(x & 0xFFFFFFFFu));
+	pmregs_store_le32(p + 4, (uint32_t)(x >> 32));
+}
+static inline void pmregs_store_be16(unsigned char *p, uint16_t x)
+{
+	p[1] = (unsigned char)(x & 0xFFu);
+	p[0] = (unsigned char)(x >> 8);
+}
+static inline void pmregs_store_be32(unsigned char *p, uint32_t x)
+{
+	pmregs_store_be16(p + 2, (uint16_t)(x & 0xFFFFu));
+	pmregs_store_be16(p, (uint16_t)(x >> 16));
+}
+static inline void pmregs_store_be64(unsigned char *p, uint64_t x)
+{
+	pmregs_store_be32(p + 4, (uint32_t)(x & 0xFFFFFFFFu));
+	pmregs_store_be32(p, (uint32_t)(x >> 32));
+}
+
+/* ---- small helpers ---- */
+
+/* Two's-complement sign extension of the low `width` bits of x (1 <= width <= 64). */
+static inline int64_t pmregs_sext(uint64_t x, unsigned width)
+{
+	uint64_t sign = (uint64_t)1 << ((width - 1) & 63);
+	uint64_t low = width >= 64 ? x : (x & ((sign << 1) - 1));
+	if (low & sign)
+		return -(int64_t)((~low & (sign - 1))) - 1;
+	return (int64_t)low;
+}
+
+/* String equality without the C library. */
+static inline int pmregs_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* ---- bits ---- */
+
+/* The low w bits set (w = 0..64; anything above 64 counts as 64). */
+static inline uint64_t pmregs_lowmask(unsigned w)
+{
+	return (((uint64_t)1 << (w & 63)) - 1) | ((uint64_t)0 - (uint64_t)(w >= 64));
+}
+
+/* Does x fit in w bits? */
+static inline int pmregs_fits(uint64_t x, unsigned w)
+{
+	return w >= 64 || (x >> w) == 0;
+}
+
+/* Index of the highest set bit of x (x != 0). */
+static inline unsigned pmregs_msb64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return 63u - (unsigned)__builtin_clzll((unsigned long long)x);
+#else
+	unsigned n = 0;
+	while (x >>= 1)
+		n++;
+	return n;
+#endif
+}
+
+/* floor(log2(x)) for x > 0, and the number of trailing zero bits of x > 0. */
+static inline unsigned pmregs_log2_floor(uint64_t x)
+{
+	unsigned n = 0;
+	if (x >> 32) { x >>= 32; n += 32; }
+	if (x >> 16) { x >>= 16; n += 16; }
+	if (x >> 8) { x >>= 8; n += 8; }
+	if (x >> 4) { x >>= 4; n += 4; }
+	if (x >> 2) { x >>= 2; n += 2; }
+	return n + (unsigned)(x >> 1);
+}
+static inline unsigned pmregs_ctz64(uint64_t x)
+{
+	return pmregs_log2_floor(x & (~x + 1));
+}
+
+/* ---- error messages ---- */
+
+/*
+ * A short message for a pmregs return value: one for each PMREGS_E* code,
+ * "success" for PMREGS_OK and any other non-negative value (a count), and
+ * "unknown error" for a negative value that is no pmregs code.
+ */
+static inline const char *pmregs_strerror(int err)
+{
+	switch (err) {
+	case PMREGS_ERANGE:
+		return "value does not fit its field";
+	case PMREGS_EINVAL:
+		return "value or combination the hardware does not define";
+	case PMREGS_ETRUNC:
+		return "input ended before a complete item";
+	case PMREGS_ETOOLONG:
+		return "input longer than the format allows";
+	case PMREGS_ENOSPC:
+		return "output buffer too small";
+	case PMREGS_ENOENT:
+		return "nothing matches the given name or value";
+	case PMREGS_EBUSY:
+		return "resource taken by another request";
+	default:
+		return err >= 0 ? "success" : "unknown error";
+	}
+}
+
+#endif /* !__ASSEMBLER__ */
+#endif /* PMREGS_BASE_CORE_H */
