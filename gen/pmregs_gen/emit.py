@@ -5,6 +5,7 @@ The symbol table lives here: every name the header will define is registered
 once, and two constructs that would emit the same name are a spec error.
 """
 
+import functools
 import hashlib
 import os
 import re
@@ -92,6 +93,7 @@ class HeaderView:
         self.sha256 = hashlib.sha256(spec_bytes).hexdigest()
         self.version = VERSION
         self.guard = f"PMREGS_{fam.name.upper()}_H"
+        self.tools_guard = f"PMREGS_{fam.name.upper()}_TOOLS_H"
         self.prefix = self.n.p
         self.layouts = [self.layout_view(L, i) for i, L in enumerate(fam.layouts)]
         self.layout_index = {L.name: i for i, L in enumerate(fam.layouts)}
@@ -224,20 +226,32 @@ class HeaderView:
             f["min_s"] = -(1 << (fw - 1))
             f["max_s"] = (1 << (fw - 1)) - 1
         f["builder_expr"] = self.builder_expr(L, F)
+        # A plain field (one contiguous part, unsigned) gets macro accessors and a pack/unpack term
+        # without calls; a split or signed field keeps its functions.
+        f["plain"] = not F.is_reserved and F.contiguous and not F.signed
+        if f["plain"]:
+            g, s = self.access_exprs(L, F, f"pmregs_u{W}(v)", f"pmregs_u{W}(x)")
+            f["acc_macros"] = [(f["fget"] + "(v)", parenthesized(g)), (f["fset"] + "(v, x)", parenthesized(s)),
+                               (f["set_checked"] + "(v, x)",
+                                f"pmregs_set_checked{W}((v), {F.shift}, {ulit(fmax, W)}, (x))")]
+            m = f"{fmax:#x}u" if fmax <= 0xFFFFFFFF else ulit(fmax, W)
+            shl = f" << {F.shift}" if F.shift else ""
+            f["pack_term"] = f"({T})(({T})f->{F.name} & {m}){shl}" if fw < W else f"({T})f->{F.name}"
+            f["unpack_term"] = (f"((v >> {F.shift}) & {m})" if F.shift else f"(v & {m})") if fw < W else "v"
         return f
 
     def bits_text(self, L, F):
         lsb = ", ".join(f"{hi}" if hi == lo else f"{hi}:{lo}" for hi, lo in F.parts)
         return f"bits {F.spec_bits} (msb0) = {lsb} (lsb0)" if L.msb0 else f"bits {lsb}"
 
-    def access_exprs(self, L, F):
-        """C expressions for get(v) and set(v, x)."""
+    def access_exprs(self, L, F, v="v", x="x"):
+        """C expressions for get(v) and set(v, x), each argument written once."""
         W = L.width
-        u = lambda x: ulit(x, W)   # noqa: E731
+        u = lambda c: ulit(c, W)   # noqa: E731
         parts = F.part_shifts()
         gets = []
         for lo, w, off in parts:
-            e = f"(v >> {lo})" if lo else "v"
+            e = f"({v} >> {lo})" if lo else v
             if w < W:
                 e = f"({e} & {u(mask_of(w))})"
             if off:
@@ -248,12 +262,12 @@ class HeaderView:
             get = f"({utype(W)})({get})"
         if F.signed:
             get = f"pmregs_sext((uint64_t)({get}), {F.width})"
-        xs = "(uint64_t)x" if F.signed else "x"
+        xs = f"(uint64_t){x}" if F.signed else x
         if F.signed and W < 64:
-            xs = f"({utype(W)})(uint64_t)x"
+            xs = f"({utype(W)})(uint64_t){x}"
         if F.width == W and F.contiguous:
             # The field is the whole register: the new value is x itself.
-            return get, f"((void)v, ({utype(W)})x)"
+            return get, f"((void){v}, ({utype(W)}){x})"
         sets = []
         for lo, w, off in parts:
             e = f"({xs} >> {off})" if off else xs
@@ -261,7 +275,7 @@ class HeaderView:
             e = f"({e} & {u(mask_of(w))})" if w < W else e
             sets.append(f"({e} << {lo})" if lo else e)
         mask = self.n.field_macro(L, F, "mask")
-        keep = f"(v & ({utype(W)})~{mask})" if W < 32 else f"(v & ~{mask})"
+        keep = f"({v} & ({utype(W)})~{mask})" if W < 32 else f"({v} & ~{mask})"
         setx = f"{keep} | " + " | ".join(sets)
         if W < 32:
             setx = f"({utype(W)})({setx})"
@@ -503,7 +517,19 @@ class HeaderView:
                 "expr": wrap(F.expr_node.text)}
 
 
+def parenthesized(e):
+    """e as one primary expression: wrapped in parentheses unless its outer pair already spans it."""
+    depth = 0
+    for i, ch in enumerate(e):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and i < len(e) - 1:
+            return f"({e})"
+    return e if e.startswith("(") else f"({e})"
+
+
+@functools.lru_cache(maxsize=None)
 def make_env():
+    """The one Jinja2 environment: each template is compiled once however many files are rendered."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), undefined=jinja2.StrictUndefined,
                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                              autoescape=False)
@@ -530,9 +556,15 @@ def defines(pairs, indent=""):
 
 
 def render_family(fam, spec_path, spec_bytes):
+    """The text of FAMILY.h."""
+    return render_headers(fam, spec_path, spec_bytes)[f"{fam.name}.h"]
+
+
+def render_headers(fam, spec_path, spec_bytes):
+    """{file name: text}: FAMILY.h, and FAMILY_tools.h with what only tools need (descriptors, printers)."""
     view = HeaderView(fam, spec_path, spec_bytes)
-    text = make_env().get_template("family.h.j2").render(v=view, access=ACCESS)
-    return re.sub(r"\n{3,}", "\n\n", text)
+    return {f"{fam.name}{suffix}.h": re.sub(r"\n{3,}", "\n\n", make_env().get_template(t).render(v=view, access=ACCESS))
+            for suffix, t in (("", "family.h.j2"), ("_tools", "family_tools.h.j2"))}
 
 
 def render_selftest(fam, spec_path, spec_bytes):
@@ -547,4 +579,6 @@ def render_version():
 
 
 def render_umbrella(names):
-    return make_env().get_template("umbrella.h.j2").render(families=names, version=VERSION)
+    """{file name: text}: pmregs.h (every family header) and tools.h (every family with its tools part)."""
+    return {out: make_env().get_template(t).render(families=names, version=VERSION)
+            for out, t in (("pmregs.h", "umbrella.h.j2"), ("tools.h", "tools.h.j2"))}

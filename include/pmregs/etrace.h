@@ -152,60 +152,22 @@
 #define PMREGS_ETRACE_IOPTIONS_REF_JUMP_TARGET_CACHE(x)  PMREGS_FIELD8((x), 3, 1)
 #define PMREGS_ETRACE_IOPTIONS_REF_BRANCH_PREDICTION(x)  PMREGS_FIELD8((x), 4, 1)
 
-/* implicit_return: bits 0, rw. implicit return mode */
-static inline uint8_t pmregs_etrace_ioptions_ref_implicit_return_get(uint8_t v) { return (uint8_t)((v & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_ref_implicit_return_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_IMPLICIT_RETURN_MASK) | (x & PMREGS_U8(0x01))); }
-static inline int pmregs_etrace_ioptions_ref_implicit_return_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_ioptions_ref_implicit_return_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* implicit_exception: bits 1, rw. implicit exception mode (trap packets with thaddr = 1 may omit the address) */
-static inline uint8_t pmregs_etrace_ioptions_ref_implicit_exception_get(uint8_t v) { return (uint8_t)(((v >> 1) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_ref_implicit_exception_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_IMPLICIT_EXCEPTION_MASK) | ((x & PMREGS_U8(0x01)) << 1)); }
-static inline int pmregs_etrace_ioptions_ref_implicit_exception_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_ioptions_ref_implicit_exception_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* full_address: bits 2, rw. addresses are full, not differential */
-static inline uint8_t pmregs_etrace_ioptions_ref_full_address_get(uint8_t v) { return (uint8_t)(((v >> 2) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_ref_full_address_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_FULL_ADDRESS_MASK) | ((x & PMREGS_U8(0x01)) << 2)); }
-static inline int pmregs_etrace_ioptions_ref_full_address_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_ioptions_ref_full_address_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* jump_target_cache: bits 3, rw. jump target cache enabled (format 0.1) */
-static inline uint8_t pmregs_etrace_ioptions_ref_jump_target_cache_get(uint8_t v) { return (uint8_t)(((v >> 3) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_ref_jump_target_cache_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_JUMP_TARGET_CACHE_MASK) | ((x & PMREGS_U8(0x01)) << 3)); }
-static inline int pmregs_etrace_ioptions_ref_jump_target_cache_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_ioptions_ref_jump_target_cache_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* branch_prediction: bits 4, rw. branch prediction enabled (format 0.0) */
-static inline uint8_t pmregs_etrace_ioptions_ref_branch_prediction_get(uint8_t v) { return (uint8_t)(((v >> 4) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_ref_branch_prediction_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_BRANCH_PREDICTION_MASK) | ((x & PMREGS_U8(0x01)) << 4)); }
-static inline int pmregs_etrace_ioptions_ref_branch_prediction_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_ioptions_ref_branch_prediction_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_etrace_ioptions_ref_implicit_return_get(v)               ((uint8_t)((pmregs_u8(v) & PMREGS_U8(0x01))))
+#define pmregs_etrace_ioptions_ref_implicit_return_set(v, x)            ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_IMPLICIT_RETURN_MASK) | (pmregs_u8(x) & PMREGS_U8(0x01))))
+#define pmregs_etrace_ioptions_ref_implicit_return_set_checked(v, x)    pmregs_set_checked8((v), 0, PMREGS_U8(0x01), (x))
+#define pmregs_etrace_ioptions_ref_implicit_exception_get(v)            ((uint8_t)(((pmregs_u8(v) >> 1) & PMREGS_U8(0x01))))
+#define pmregs_etrace_ioptions_ref_implicit_exception_set(v, x)         ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_IMPLICIT_EXCEPTION_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 1)))
+#define pmregs_etrace_ioptions_ref_implicit_exception_set_checked(v, x) pmregs_set_checked8((v), 1, PMREGS_U8(0x01), (x))
+#define pmregs_etrace_ioptions_ref_full_address_get(v)                  ((uint8_t)(((pmregs_u8(v) >> 2) & PMREGS_U8(0x01))))
+#define pmregs_etrace_ioptions_ref_full_address_set(v, x)               ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_FULL_ADDRESS_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 2)))
+#define pmregs_etrace_ioptions_ref_full_address_set_checked(v, x)       pmregs_set_checked8((v), 2, PMREGS_U8(0x01), (x))
+#define pmregs_etrace_ioptions_ref_jump_target_cache_get(v)             ((uint8_t)(((pmregs_u8(v) >> 3) & PMREGS_U8(0x01))))
+#define pmregs_etrace_ioptions_ref_jump_target_cache_set(v, x)          ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_JUMP_TARGET_CACHE_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 3)))
+#define pmregs_etrace_ioptions_ref_jump_target_cache_set_checked(v, x)  pmregs_set_checked8((v), 3, PMREGS_U8(0x01), (x))
+#define pmregs_etrace_ioptions_ref_branch_prediction_get(v)             ((uint8_t)(((pmregs_u8(v) >> 4) & PMREGS_U8(0x01))))
+#define pmregs_etrace_ioptions_ref_branch_prediction_set(v, x)          ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_BRANCH_PREDICTION_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 4)))
+#define pmregs_etrace_ioptions_ref_branch_prediction_set_checked(v, x)  pmregs_set_checked8((v), 4, PMREGS_U8(0x01), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_etrace_ioptions_ref_fields {
@@ -220,11 +182,11 @@ struct pmregs_etrace_ioptions_ref_fields {
 static inline uint8_t pmregs_etrace_ioptions_ref_pack(const struct pmregs_etrace_ioptions_ref_fields *f)
 {
 	uint8_t v = PMREGS_ETRACE_IOPTIONS_REF_RES1_MASK;
-	v = pmregs_etrace_ioptions_ref_implicit_return_set(v, (uint8_t)f->implicit_return);
-	v = pmregs_etrace_ioptions_ref_implicit_exception_set(v, (uint8_t)f->implicit_exception);
-	v = pmregs_etrace_ioptions_ref_full_address_set(v, (uint8_t)f->full_address);
-	v = pmregs_etrace_ioptions_ref_jump_target_cache_set(v, (uint8_t)f->jump_target_cache);
-	v = pmregs_etrace_ioptions_ref_branch_prediction_set(v, (uint8_t)f->branch_prediction);
+	v |= (uint8_t)((uint8_t)f->implicit_return & 0x1u);
+	v |= (uint8_t)((uint8_t)f->implicit_exception & 0x1u) << 1;
+	v |= (uint8_t)((uint8_t)f->full_address & 0x1u) << 2;
+	v |= (uint8_t)((uint8_t)f->jump_target_cache & 0x1u) << 3;
+	v |= (uint8_t)((uint8_t)f->branch_prediction & 0x1u) << 4;
 	return v;
 }
 
@@ -247,11 +209,11 @@ static inline int pmregs_etrace_ioptions_ref_pack_checked(const struct pmregs_et
 
 static inline void pmregs_etrace_ioptions_ref_unpack(uint8_t v, struct pmregs_etrace_ioptions_ref_fields *f)
 {
-	f->implicit_return = (uint8_t)pmregs_etrace_ioptions_ref_implicit_return_get(v);
-	f->implicit_exception = (uint8_t)pmregs_etrace_ioptions_ref_implicit_exception_get(v);
-	f->full_address = (uint8_t)pmregs_etrace_ioptions_ref_full_address_get(v);
-	f->jump_target_cache = (uint8_t)pmregs_etrace_ioptions_ref_jump_target_cache_get(v);
-	f->branch_prediction = (uint8_t)pmregs_etrace_ioptions_ref_branch_prediction_get(v);
+	f->implicit_return = (uint8_t)(v & 0x1u);
+	f->implicit_exception = (uint8_t)((v >> 1) & 0x1u);
+	f->full_address = (uint8_t)((v >> 2) & 0x1u);
+	f->jump_target_cache = (uint8_t)((v >> 3) & 0x1u);
+	f->branch_prediction = (uint8_t)((v >> 4) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -271,82 +233,28 @@ static inline int pmregs_etrace_ioptions_ref_valid(uint8_t v)
 #define PMREGS_ETRACE_IOPTIONS_PULP_FULL_ADDRESS(x)       PMREGS_FIELD8((x), 5, 1)
 #define PMREGS_ETRACE_IOPTIONS_PULP_DELTA_ADDRESS(x)      PMREGS_FIELD8((x), 6, 1)
 
-/* jump_target_cache: bits 0, rw. jump target cache enabled */
-static inline uint8_t pmregs_etrace_ioptions_pulp_jump_target_cache_get(uint8_t v) { return (uint8_t)((v & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_pulp_jump_target_cache_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_JUMP_TARGET_CACHE_MASK) | (x & PMREGS_U8(0x01))); }
-static inline int pmregs_etrace_ioptions_pulp_jump_target_cache_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_ioptions_pulp_jump_target_cache_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* branch_prediction: bits 1, rw. branch prediction enabled */
-static inline uint8_t pmregs_etrace_ioptions_pulp_branch_prediction_get(uint8_t v) { return (uint8_t)(((v >> 1) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_pulp_branch_prediction_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_BRANCH_PREDICTION_MASK) | ((x & PMREGS_U8(0x01)) << 1)); }
-static inline int pmregs_etrace_ioptions_pulp_branch_prediction_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_ioptions_pulp_branch_prediction_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* implicit_return: bits 2, rw. implicit return mode */
-static inline uint8_t pmregs_etrace_ioptions_pulp_implicit_return_get(uint8_t v) { return (uint8_t)(((v >> 2) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_pulp_implicit_return_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_RETURN_MASK) | ((x & PMREGS_U8(0x01)) << 2)); }
-static inline int pmregs_etrace_ioptions_pulp_implicit_return_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_ioptions_pulp_implicit_return_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* sijump: bits 3, rw. sequentially inferable jumps */
-static inline uint8_t pmregs_etrace_ioptions_pulp_sijump_get(uint8_t v) { return (uint8_t)(((v >> 3) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_pulp_sijump_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_SIJUMP_MASK) | ((x & PMREGS_U8(0x01)) << 3)); }
-static inline int pmregs_etrace_ioptions_pulp_sijump_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_ioptions_pulp_sijump_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* implicit_exception: bits 4, rw. implicit exception mode */
-static inline uint8_t pmregs_etrace_ioptions_pulp_implicit_exception_get(uint8_t v) { return (uint8_t)(((v >> 4) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_pulp_implicit_exception_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_EXCEPTION_MASK) | ((x & PMREGS_U8(0x01)) << 4)); }
-static inline int pmregs_etrace_ioptions_pulp_implicit_exception_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_ioptions_pulp_implicit_exception_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* full_address: bits 5, rw. addresses are full, not differential */
-static inline uint8_t pmregs_etrace_ioptions_pulp_full_address_get(uint8_t v) { return (uint8_t)(((v >> 5) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_pulp_full_address_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_FULL_ADDRESS_MASK) | ((x & PMREGS_U8(0x01)) << 5)); }
-static inline int pmregs_etrace_ioptions_pulp_full_address_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_ioptions_pulp_full_address_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* delta_address: bits 6, rw. addresses are differential */
-static inline uint8_t pmregs_etrace_ioptions_pulp_delta_address_get(uint8_t v) { return (uint8_t)(((v >> 6) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_ioptions_pulp_delta_address_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_DELTA_ADDRESS_MASK) | ((x & PMREGS_U8(0x01)) << 6)); }
-static inline int pmregs_etrace_ioptions_pulp_delta_address_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_ioptions_pulp_delta_address_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_etrace_ioptions_pulp_jump_target_cache_get(v)             ((uint8_t)((pmregs_u8(v) & PMREGS_U8(0x01))))
+#define pmregs_etrace_ioptions_pulp_jump_target_cache_set(v, x)          ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_JUMP_TARGET_CACHE_MASK) | (pmregs_u8(x) & PMREGS_U8(0x01))))
+#define pmregs_etrace_ioptions_pulp_jump_target_cache_set_checked(v, x)  pmregs_set_checked8((v), 0, PMREGS_U8(0x01), (x))
+#define pmregs_etrace_ioptions_pulp_branch_prediction_get(v)             ((uint8_t)(((pmregs_u8(v) >> 1) & PMREGS_U8(0x01))))
+#define pmregs_etrace_ioptions_pulp_branch_prediction_set(v, x)          ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_BRANCH_PREDICTION_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 1)))
+#define pmregs_etrace_ioptions_pulp_branch_prediction_set_checked(v, x)  pmregs_set_checked8((v), 1, PMREGS_U8(0x01), (x))
+#define pmregs_etrace_ioptions_pulp_implicit_return_get(v)               ((uint8_t)(((pmregs_u8(v) >> 2) & PMREGS_U8(0x01))))
+#define pmregs_etrace_ioptions_pulp_implicit_return_set(v, x)            ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_RETURN_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 2)))
+#define pmregs_etrace_ioptions_pulp_implicit_return_set_checked(v, x)    pmregs_set_checked8((v), 2, PMREGS_U8(0x01), (x))
+#define pmregs_etrace_ioptions_pulp_sijump_get(v)                        ((uint8_t)(((pmregs_u8(v) >> 3) & PMREGS_U8(0x01))))
+#define pmregs_etrace_ioptions_pulp_sijump_set(v, x)                     ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_SIJUMP_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 3)))
+#define pmregs_etrace_ioptions_pulp_sijump_set_checked(v, x)             pmregs_set_checked8((v), 3, PMREGS_U8(0x01), (x))
+#define pmregs_etrace_ioptions_pulp_implicit_exception_get(v)            ((uint8_t)(((pmregs_u8(v) >> 4) & PMREGS_U8(0x01))))
+#define pmregs_etrace_ioptions_pulp_implicit_exception_set(v, x)         ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_EXCEPTION_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 4)))
+#define pmregs_etrace_ioptions_pulp_implicit_exception_set_checked(v, x) pmregs_set_checked8((v), 4, PMREGS_U8(0x01), (x))
+#define pmregs_etrace_ioptions_pulp_full_address_get(v)                  ((uint8_t)(((pmregs_u8(v) >> 5) & PMREGS_U8(0x01))))
+#define pmregs_etrace_ioptions_pulp_full_address_set(v, x)               ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_FULL_ADDRESS_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 5)))
+#define pmregs_etrace_ioptions_pulp_full_address_set_checked(v, x)       pmregs_set_checked8((v), 5, PMREGS_U8(0x01), (x))
+#define pmregs_etrace_ioptions_pulp_delta_address_get(v)                 ((uint8_t)(((pmregs_u8(v) >> 6) & PMREGS_U8(0x01))))
+#define pmregs_etrace_ioptions_pulp_delta_address_set(v, x)              ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_DELTA_ADDRESS_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 6)))
+#define pmregs_etrace_ioptions_pulp_delta_address_set_checked(v, x)      pmregs_set_checked8((v), 6, PMREGS_U8(0x01), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_etrace_ioptions_pulp_fields {
@@ -363,13 +271,13 @@ struct pmregs_etrace_ioptions_pulp_fields {
 static inline uint8_t pmregs_etrace_ioptions_pulp_pack(const struct pmregs_etrace_ioptions_pulp_fields *f)
 {
 	uint8_t v = PMREGS_ETRACE_IOPTIONS_PULP_RES1_MASK;
-	v = pmregs_etrace_ioptions_pulp_jump_target_cache_set(v, (uint8_t)f->jump_target_cache);
-	v = pmregs_etrace_ioptions_pulp_branch_prediction_set(v, (uint8_t)f->branch_prediction);
-	v = pmregs_etrace_ioptions_pulp_implicit_return_set(v, (uint8_t)f->implicit_return);
-	v = pmregs_etrace_ioptions_pulp_sijump_set(v, (uint8_t)f->sijump);
-	v = pmregs_etrace_ioptions_pulp_implicit_exception_set(v, (uint8_t)f->implicit_exception);
-	v = pmregs_etrace_ioptions_pulp_full_address_set(v, (uint8_t)f->full_address);
-	v = pmregs_etrace_ioptions_pulp_delta_address_set(v, (uint8_t)f->delta_address);
+	v |= (uint8_t)((uint8_t)f->jump_target_cache & 0x1u);
+	v |= (uint8_t)((uint8_t)f->branch_prediction & 0x1u) << 1;
+	v |= (uint8_t)((uint8_t)f->implicit_return & 0x1u) << 2;
+	v |= (uint8_t)((uint8_t)f->sijump & 0x1u) << 3;
+	v |= (uint8_t)((uint8_t)f->implicit_exception & 0x1u) << 4;
+	v |= (uint8_t)((uint8_t)f->full_address & 0x1u) << 5;
+	v |= (uint8_t)((uint8_t)f->delta_address & 0x1u) << 6;
 	return v;
 }
 
@@ -396,13 +304,13 @@ static inline int pmregs_etrace_ioptions_pulp_pack_checked(const struct pmregs_e
 
 static inline void pmregs_etrace_ioptions_pulp_unpack(uint8_t v, struct pmregs_etrace_ioptions_pulp_fields *f)
 {
-	f->jump_target_cache = (uint8_t)pmregs_etrace_ioptions_pulp_jump_target_cache_get(v);
-	f->branch_prediction = (uint8_t)pmregs_etrace_ioptions_pulp_branch_prediction_get(v);
-	f->implicit_return = (uint8_t)pmregs_etrace_ioptions_pulp_implicit_return_get(v);
-	f->sijump = (uint8_t)pmregs_etrace_ioptions_pulp_sijump_get(v);
-	f->implicit_exception = (uint8_t)pmregs_etrace_ioptions_pulp_implicit_exception_get(v);
-	f->full_address = (uint8_t)pmregs_etrace_ioptions_pulp_full_address_get(v);
-	f->delta_address = (uint8_t)pmregs_etrace_ioptions_pulp_delta_address_get(v);
+	f->jump_target_cache = (uint8_t)(v & 0x1u);
+	f->branch_prediction = (uint8_t)((v >> 1) & 0x1u);
+	f->implicit_return = (uint8_t)((v >> 2) & 0x1u);
+	f->sijump = (uint8_t)((v >> 3) & 0x1u);
+	f->implicit_exception = (uint8_t)((v >> 4) & 0x1u);
+	f->full_address = (uint8_t)((v >> 5) & 0x1u);
+	f->delta_address = (uint8_t)((v >> 6) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -419,49 +327,19 @@ static inline int pmregs_etrace_ioptions_pulp_valid(uint8_t v)
 #define PMREGS_ETRACE_DOPTIONS_REF_FULL_ADDRESS(x) PMREGS_FIELD8((x), 2, 1)
 #define PMREGS_ETRACE_DOPTIONS_REF_FULL_DATA(x)    PMREGS_FIELD8((x), 3, 1)
 
-/* no_address: bits 0, rw. data trace omits addresses */
-static inline uint8_t pmregs_etrace_doptions_ref_no_address_get(uint8_t v) { return (uint8_t)((v & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_doptions_ref_no_address_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_NO_ADDRESS_MASK) | (x & PMREGS_U8(0x01))); }
-static inline int pmregs_etrace_doptions_ref_no_address_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_doptions_ref_no_address_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* no_data: bits 1, rw. data trace omits data */
-static inline uint8_t pmregs_etrace_doptions_ref_no_data_get(uint8_t v) { return (uint8_t)(((v >> 1) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_doptions_ref_no_data_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_NO_DATA_MASK) | ((x & PMREGS_U8(0x01)) << 1)); }
-static inline int pmregs_etrace_doptions_ref_no_data_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_doptions_ref_no_data_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* full_address: bits 2, rw. data addresses are full */
-static inline uint8_t pmregs_etrace_doptions_ref_full_address_get(uint8_t v) { return (uint8_t)(((v >> 2) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_doptions_ref_full_address_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_FULL_ADDRESS_MASK) | ((x & PMREGS_U8(0x01)) << 2)); }
-static inline int pmregs_etrace_doptions_ref_full_address_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_doptions_ref_full_address_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* full_data: bits 3, rw. data values are full */
-static inline uint8_t pmregs_etrace_doptions_ref_full_data_get(uint8_t v) { return (uint8_t)(((v >> 3) & PMREGS_U8(0x01))); }
-static inline uint8_t pmregs_etrace_doptions_ref_full_data_set(uint8_t v, uint8_t x) { return (uint8_t)((v & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_FULL_DATA_MASK) | ((x & PMREGS_U8(0x01)) << 3)); }
-static inline int pmregs_etrace_doptions_ref_full_data_set_checked(uint8_t *v, uint8_t x)
-{
-	if (x > PMREGS_U8(0x01))
-		return PMREGS_ERANGE;
-	*v = pmregs_etrace_doptions_ref_full_data_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_etrace_doptions_ref_no_address_get(v)              ((uint8_t)((pmregs_u8(v) & PMREGS_U8(0x01))))
+#define pmregs_etrace_doptions_ref_no_address_set(v, x)           ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_NO_ADDRESS_MASK) | (pmregs_u8(x) & PMREGS_U8(0x01))))
+#define pmregs_etrace_doptions_ref_no_address_set_checked(v, x)   pmregs_set_checked8((v), 0, PMREGS_U8(0x01), (x))
+#define pmregs_etrace_doptions_ref_no_data_get(v)                 ((uint8_t)(((pmregs_u8(v) >> 1) & PMREGS_U8(0x01))))
+#define pmregs_etrace_doptions_ref_no_data_set(v, x)              ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_NO_DATA_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 1)))
+#define pmregs_etrace_doptions_ref_no_data_set_checked(v, x)      pmregs_set_checked8((v), 1, PMREGS_U8(0x01), (x))
+#define pmregs_etrace_doptions_ref_full_address_get(v)            ((uint8_t)(((pmregs_u8(v) >> 2) & PMREGS_U8(0x01))))
+#define pmregs_etrace_doptions_ref_full_address_set(v, x)         ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_FULL_ADDRESS_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 2)))
+#define pmregs_etrace_doptions_ref_full_address_set_checked(v, x) pmregs_set_checked8((v), 2, PMREGS_U8(0x01), (x))
+#define pmregs_etrace_doptions_ref_full_data_get(v)               ((uint8_t)(((pmregs_u8(v) >> 3) & PMREGS_U8(0x01))))
+#define pmregs_etrace_doptions_ref_full_data_set(v, x)            ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_FULL_DATA_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 3)))
+#define pmregs_etrace_doptions_ref_full_data_set_checked(v, x)    pmregs_set_checked8((v), 3, PMREGS_U8(0x01), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_etrace_doptions_ref_fields {
@@ -475,10 +353,10 @@ struct pmregs_etrace_doptions_ref_fields {
 static inline uint8_t pmregs_etrace_doptions_ref_pack(const struct pmregs_etrace_doptions_ref_fields *f)
 {
 	uint8_t v = PMREGS_ETRACE_DOPTIONS_REF_RES1_MASK;
-	v = pmregs_etrace_doptions_ref_no_address_set(v, (uint8_t)f->no_address);
-	v = pmregs_etrace_doptions_ref_no_data_set(v, (uint8_t)f->no_data);
-	v = pmregs_etrace_doptions_ref_full_address_set(v, (uint8_t)f->full_address);
-	v = pmregs_etrace_doptions_ref_full_data_set(v, (uint8_t)f->full_data);
+	v |= (uint8_t)((uint8_t)f->no_address & 0x1u);
+	v |= (uint8_t)((uint8_t)f->no_data & 0x1u) << 1;
+	v |= (uint8_t)((uint8_t)f->full_address & 0x1u) << 2;
+	v |= (uint8_t)((uint8_t)f->full_data & 0x1u) << 3;
 	return v;
 }
 
@@ -499,82 +377,16 @@ static inline int pmregs_etrace_doptions_ref_pack_checked(const struct pmregs_et
 
 static inline void pmregs_etrace_doptions_ref_unpack(uint8_t v, struct pmregs_etrace_doptions_ref_fields *f)
 {
-	f->no_address = (uint8_t)pmregs_etrace_doptions_ref_no_address_get(v);
-	f->no_data = (uint8_t)pmregs_etrace_doptions_ref_no_data_get(v);
-	f->full_address = (uint8_t)pmregs_etrace_doptions_ref_full_address_get(v);
-	f->full_data = (uint8_t)pmregs_etrace_doptions_ref_full_data_get(v);
+	f->no_address = (uint8_t)(v & 0x1u);
+	f->no_data = (uint8_t)((v >> 1) & 0x1u);
+	f->full_address = (uint8_t)((v >> 2) & 0x1u);
+	f->full_data = (uint8_t)((v >> 3) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_etrace_doptions_ref_valid(uint8_t v)
 {
 	return (v & PMREGS_ETRACE_DOPTIONS_REF_RSVD_MASK) == 0;
-}
-
-/* ---- introspection: every layout with its fields, as constant data ---- */
-
-static inline const struct pmregs_layout_desc *pmregs_etrace_layouts(size_t *count)
-{
-	static const struct pmregs_field_desc f_0[] = {
-		{ "implicit_return", "implicit return mode", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "implicit_exception", "implicit exception mode (trap packets with thaddr = 1 may omit the address)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "full_address", "addresses are full, not differential", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "jump_target_cache", "jump target cache enabled (format 0.1)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "branch_prediction", "branch prediction enabled (format 0.0)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "unused", "", 1, { 5, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_1[] = {
-		{ "jump_target_cache", "jump target cache enabled", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "branch_prediction", "branch prediction enabled", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "implicit_return", "implicit return mode", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "sijump", "sequentially inferable jumps", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "implicit_exception", "implicit exception mode", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "full_address", "addresses are full, not differential", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "delta_address", "addresses are differential", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "unused", "", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_2[] = {
-		{ "no_address", "data trace omits addresses", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "no_data", "data trace omits data", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "full_address", "data addresses are full", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "full_data", "data values are full", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "unused", "", 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_layout_desc layouts[] = {
-		{ "ioptions_ref", "ioptions (reference flow layout)", "REFFLOW TE_OPTIONS_*; FZI ReferenceIOptions", 8, 0, 6, f_0,
-		  PMREGS_U8(0x00), PMREGS_U8(0xe0), PMREGS_U8(0x00), PMREGS_U8(0x1f),
-		  "The 5-bit ioptions of the reference encoder (set ioptions_width to 5).", -1, -1, 0, 0 },
-		{ "ioptions_pulp", "ioptions (PULP rv_tracer layout)", "FZI PULPIOptions; PULP rv_tracer decoder", 8, 0, 8, f_1,
-		  PMREGS_U8(0x00), PMREGS_U8(0x80), PMREGS_U8(0x00), PMREGS_U8(0x7f),
-		  "The 7-bit ioptions of the PULP encoder (set ioptions_width to 7).", -1, -1, 0, 0 },
-		{ "doptions_ref", "doptions (reference data trace layout)", "REFFLOW data trace model; FZI ReferenceDOptions", 8, 0, 5, f_2,
-		  PMREGS_U8(0x00), PMREGS_U8(0xf0), PMREGS_U8(0x00), PMREGS_U8(0x0f),
-		  "The 4-bit doptions of the reference data-trace encoder (set doptions_width to 4).", -1, -1, 0, 0 },
-	};
-	if (count)
-		*count = sizeof layouts / sizeof layouts[0];
-	return layouts;
-}
-
-static inline const struct pmregs_layout_desc *pmregs_etrace_ioptions_ref_desc(void) { return &pmregs_etrace_layouts(0)[0]; }
-/* "implicit_return=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_etrace_ioptions_ref_snprint(char *buf, size_t n, uint8_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_etrace_ioptions_ref_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_etrace_ioptions_pulp_desc(void) { return &pmregs_etrace_layouts(0)[1]; }
-/* "jump_target_cache=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_etrace_ioptions_pulp_snprint(char *buf, size_t n, uint8_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_etrace_ioptions_pulp_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_etrace_doptions_ref_desc(void) { return &pmregs_etrace_layouts(0)[2]; }
-/* "no_address=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_etrace_doptions_ref_snprint(char *buf, size_t n, uint8_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_etrace_doptions_ref_desc());
 }
 
 /*
@@ -7138,129 +6950,6 @@ static inline int pmregs_etrace_smi_stream_next(struct pmregs_etrace_smi_stream 
 	it->size = (size_t)rc;
 	s->pos = start + (size_t)rc;
 	return 1;
-}
-
-/* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
-
-/* Every register as a struct pmregs_register_desc (the same order as pmregs_etrace_registers()). */
-static inline const struct pmregs_register_desc *pmregs_etrace_register_descs(size_t *count)
-{
-	if (count)
-		*count = 0;
-	return 0;
-}
-
-/*
- * The encap_stream stream through the generic interface (struct pmregs_stream_desc):
- * parameters by index as in pmregs_etrace_params_desc(), each item as packet views.
- */
-static inline int pmregs_etrace_encap_stream_walk(const uint64_t *params, size_t nparams, const void *buf, size_t len, int synced,
-		pmregs_stream_fn fn, void *ctx)
-{
-	struct pmregs_etrace_params p;
-	struct pmregs_etrace_encap_stream s;
-	struct pmregs_etrace_encap_stream_item it;
-	struct pmregs_packet_field ff[6], pf[11];
-	struct pmregs_stream_event ev;
-	size_t i;
-	int rc;
-	pmregs_etrace_params_default(&p);
-	if (nparams > 24u)
-		return PMREGS_EINVAL;
-	for (i = 0; i < nparams; i++) {
-		rc = pmregs_etrace_param_set(&p, i, params[i]);
-		if (rc != PMREGS_OK)
-			return rc;
-	}
-	rc = pmregs_etrace_params_check(&p);
-	if (rc != PMREGS_OK)
-		return rc;
-	pmregs_etrace_encap_stream_init(&s, buf, len, synced);
-	while (pmregs_etrace_encap_stream_next(&s, &p, &it)) {
-		ev.offset = it.offset;
-		ev.size = it.size;
-		ev.status = it.status;
-		ev.has_payload = it.has_payload;
-		ev.frame.packet = "encap";
-		ev.frame.shape = it.status < 0 ? 0 : pmregs_etrace_encap_shape_name(it.frame.shape);
-		ev.frame.nfields = it.status < 0 ? 0u : (unsigned)pmregs_etrace_encap_fields(&p, &it.frame, ff, 6u);
-		ev.frame.fields = ff;
-		ev.payload.packet = "te_inst";
-		ev.payload.shape = it.has_payload ? pmregs_etrace_te_inst_shape_name(it.payload.shape) : 0;
-		ev.payload.nfields = it.has_payload ? (unsigned)pmregs_etrace_te_inst_fields(&p, &it.payload, pf, 11u) : 0u;
-		ev.payload.fields = pf;
-		rc = fn(ctx, &ev);
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
-}
-
-/*
- * The smi_stream stream through the generic interface (struct pmregs_stream_desc):
- * parameters by index as in pmregs_etrace_params_desc(), each item as packet views.
- */
-static inline int pmregs_etrace_smi_stream_walk(const uint64_t *params, size_t nparams, const void *buf, size_t len, int synced,
-		pmregs_stream_fn fn, void *ctx)
-{
-	struct pmregs_etrace_params p;
-	struct pmregs_etrace_smi_stream s;
-	struct pmregs_etrace_smi_stream_item it;
-	struct pmregs_packet_field ff[6], pf[11];
-	struct pmregs_stream_event ev;
-	size_t i;
-	int rc;
-	pmregs_etrace_params_default(&p);
-	if (nparams > 24u)
-		return PMREGS_EINVAL;
-	for (i = 0; i < nparams; i++) {
-		rc = pmregs_etrace_param_set(&p, i, params[i]);
-		if (rc != PMREGS_OK)
-			return rc;
-	}
-	rc = pmregs_etrace_params_check(&p);
-	if (rc != PMREGS_OK)
-		return rc;
-	pmregs_etrace_smi_stream_init(&s, buf, len, synced);
-	while (pmregs_etrace_smi_stream_next(&s, &p, &it)) {
-		ev.offset = it.offset;
-		ev.size = it.size;
-		ev.status = it.status;
-		ev.has_payload = it.has_payload;
-		ev.frame.packet = "smi";
-		ev.frame.shape = it.status < 0 ? 0 : pmregs_etrace_smi_shape_name(it.frame.shape);
-		ev.frame.nfields = it.status < 0 ? 0u : (unsigned)pmregs_etrace_smi_fields(&p, &it.frame, ff, 6u);
-		ev.frame.fields = ff;
-		ev.payload.packet = "te_inst";
-		ev.payload.shape = it.has_payload ? pmregs_etrace_te_inst_shape_name(it.payload.shape) : 0;
-		ev.payload.nfields = it.has_payload ? (unsigned)pmregs_etrace_te_inst_fields(&p, &it.payload, pf, 11u) : 0u;
-		ev.payload.fields = pf;
-		rc = fn(ctx, &ev);
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* Every packet stream of the family, for tools that walk any family's streams. */
-static inline const struct pmregs_stream_desc *pmregs_etrace_streams(size_t *count)
-{
-	static const struct pmregs_stream_desc d[] = {
-		{ "encap_stream", "Encapsulation packets in a byte buffer, each normal packet of the instruction-trace type decoded as te_inst", "encap", "te_inst", pmregs_etrace_encap_stream_walk },
-		{ "smi_stream", "Siemens-style messages in a byte buffer, te_inst messages decoded", "smi", "te_inst", pmregs_etrace_smi_stream_walk },
-	};
-	if (count)
-		*count = sizeof d / sizeof d[0];
-	return d;
-}
-
-/* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_ETRACE_FAMILY_INIT { "etrace", "RISC-V Efficient Trace (E-Trace) te_inst packets, compression and encapsulation", pmregs_etrace_layouts, pmregs_etrace_register_descs, pmregs_etrace_params_desc, pmregs_etrace_streams }
-
-static inline const struct pmregs_family_desc *pmregs_etrace_family(void)
-{
-	static const struct pmregs_family_desc d = PMREGS_ETRACE_FAMILY_INIT;
-	return &d;
 }
 
 #endif /* !__ASSEMBLER__ */

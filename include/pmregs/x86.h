@@ -2208,7 +2208,6 @@
 #define PMREGS_X86_MSR_RELOAD_FIXED_CTR(n) (0x1309 + 1 * (n)) /* 4 registers */
 
 /* DS buffer management area (32-bit format) (record ds_area32, 48 bytes, little-endian): SDM3 17.4.9 Fig 17-5 */
-#define PMREGS_X86_DS_AREA32_SIZE 48
 #define PMREGS_X86_DS_AREA32_SIZE                            48
 #define PMREGS_X86_DS_AREA32_BTS_BUFFER_BASE_OFFSET          0
 #define PMREGS_X86_DS_AREA32_BTS_BUFFER_BASE_SIZE            4
@@ -2232,7 +2231,6 @@
 #define PMREGS_X86_DS_AREA32_RESERVED_SIZE                   8
 
 /* DS buffer management area (64-bit format) (record ds_area64, 80 bytes, little-endian): SDM3 17.4.9 Fig 17-6 */
-#define PMREGS_X86_DS_AREA64_SIZE 80
 #define PMREGS_X86_DS_AREA64_SIZE                            80
 #define PMREGS_X86_DS_AREA64_BTS_BUFFER_BASE_OFFSET          0
 #define PMREGS_X86_DS_AREA64_BTS_BUFFER_BASE_SIZE            8
@@ -2256,7 +2254,6 @@
 #define PMREGS_X86_DS_AREA64_RESERVED_SIZE                   8
 
 /* BTS record (32-bit format) (record bts_record32, 12 bytes, little-endian): SDM3 17.4.9.1 Fig 17-7 */
-#define PMREGS_X86_BTS_RECORD32_SIZE 12
 #define PMREGS_X86_BTS_RECORD32_SIZE         12
 #define PMREGS_X86_BTS_RECORD32_FROM_OFFSET  0
 #define PMREGS_X86_BTS_RECORD32_FROM_SIZE    4
@@ -2266,7 +2263,6 @@
 #define PMREGS_X86_BTS_RECORD32_FLAGS_SIZE   4
 
 /* BTS record (64-bit format) (record bts_record64, 24 bytes, little-endian): SDM3 17.4.9.1 Fig 17-9 */
-#define PMREGS_X86_BTS_RECORD64_SIZE 24
 #define PMREGS_X86_BTS_RECORD64_SIZE         24
 #define PMREGS_X86_BTS_RECORD64_FROM_OFFSET  0
 #define PMREGS_X86_BTS_RECORD64_FROM_SIZE    8
@@ -2276,7 +2272,6 @@
 #define PMREGS_X86_BTS_RECORD64_FLAGS_SIZE   8
 
 /* PEBS record (32-bit format, NetBurst) (record pebs_record32, 40 bytes, little-endian): SDM3 17.4.9.2 Fig 17-8 */
-#define PMREGS_X86_PEBS_RECORD32_SIZE 40
 #define PMREGS_X86_PEBS_RECORD32_SIZE             40
 #define PMREGS_X86_PEBS_RECORD32_EFLAGS_OFFSET    0
 #define PMREGS_X86_PEBS_RECORD32_EFLAGS_SIZE      4
@@ -2300,7 +2295,6 @@
 #define PMREGS_X86_PEBS_RECORD32_ESP_SIZE         4
 
 /* PEBS record (64-bit format, NetBurst) (record pebs_record64, 144 bytes, little-endian): SDM3 17.4.9.2 Fig 17-10 */
-#define PMREGS_X86_PEBS_RECORD64_SIZE 144
 #define PMREGS_X86_PEBS_RECORD64_SIZE          144
 #define PMREGS_X86_PEBS_RECORD64_RFLAGS_OFFSET 0
 #define PMREGS_X86_PEBS_RECORD64_RFLAGS_SIZE   8
@@ -2408,148 +2402,46 @@ enum pmregs_x86_bts_mode {
 #define PMREGS_X86_DEBUGCTL_FREEZE_WHILE_SMM(x)      PMREGS_FIELD64((x), 14, 1)
 #define PMREGS_X86_DEBUGCTL_RTM_DEBUG(x)             PMREGS_FIELD64((x), 15, 1)
 
-/* lbr: bits 0, rw. Record taken branches, interrupts and exceptions in the LBR stack; cleared on #DB */
-static inline uint64_t pmregs_x86_debugctl_lbr_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_lbr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_LBR_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_debugctl_lbr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_lbr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btf: bits 1, rw. EFLAGS.TF single-steps on branches instead of instructions; cleared on #DB */
-static inline uint64_t pmregs_x86_debugctl_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_debugctl_btf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_btf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bus_lock_detect: bits 2, rw. Raise #DB after an instruction that acquired a bus lock (LINUX DEBUGCTLMSR_BUS_LOCK_DETECT; reserved in SDM3 2016) */
-static inline uint64_t pmregs_x86_debugctl_bus_lock_detect_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_bus_lock_detect_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BUS_LOCK_DETECT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_debugctl_bus_lock_detect_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_bus_lock_detect_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tr: bits 6, rw. Send branch trace messages (BTMs) */
-static inline uint64_t pmregs_x86_debugctl_tr_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_TR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_debugctl_tr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_tr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts: bits 7, rw. Log BTMs to the BTS buffer in the DS save area */
-static inline uint64_t pmregs_x86_debugctl_bts_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_debugctl_bts_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_bts_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btint: bits 8, rw. Interrupt when the BTS buffer is full; 0 = circular buffer */
-static inline uint64_t pmregs_x86_debugctl_btint_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTINT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_debugctl_btint_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_btint_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts_off_os: bits 9, rw. Do not store BTMs when CPL = 0 (needs CPUID.01H:ECX.DS_CPL[4]) */
-static inline uint64_t pmregs_x86_debugctl_bts_off_os_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_bts_off_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTS_OFF_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_x86_debugctl_bts_off_os_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_bts_off_os_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts_off_usr: bits 10, rw. Do not store BTMs when CPL > 0 (needs CPUID.01H:ECX.DS_CPL[4]) */
-static inline uint64_t pmregs_x86_debugctl_bts_off_usr_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_bts_off_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTS_OFF_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_debugctl_bts_off_usr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_bts_off_usr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* freeze_lbrs_on_pmi: bits 11, rw. Freeze the LBR stack on a PMI (legacy: clears LBR; streamlined: sets LBR_Frz) */
-static inline uint64_t pmregs_x86_debugctl_freeze_lbrs_on_pmi_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_freeze_lbrs_on_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_FREEZE_LBRS_ON_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_debugctl_freeze_lbrs_on_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_freeze_lbrs_on_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* freeze_perfmon_on_pmi: bits 12, rw. Freeze the counters on a PMI (legacy: clears GLOBAL_CTRL; streamlined: sets CTR_Frz) */
-static inline uint64_t pmregs_x86_debugctl_freeze_perfmon_on_pmi_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_freeze_perfmon_on_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_debugctl_freeze_perfmon_on_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_freeze_perfmon_on_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* enable_uncore_pmi: bits 13, rw. This logical processor receives uncore counter-overflow PMIs (ENABLE_UNCORE_PMI / UNCORE_PMI_EN) */
-static inline uint64_t pmregs_x86_debugctl_enable_uncore_pmi_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_enable_uncore_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_ENABLE_UNCORE_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_debugctl_enable_uncore_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_enable_uncore_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* freeze_while_smm: bits 14, rw. Freeze counters and tracing in SMM (needs IA32_PERF_CAPABILITIES.SMM_FREEZE[12]) */
-static inline uint64_t pmregs_x86_debugctl_freeze_while_smm_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_freeze_while_smm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_FREEZE_WHILE_SMM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_debugctl_freeze_while_smm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_freeze_while_smm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* rtm_debug: bits 15, rw. Advanced RTM debugging together with DR7.RTM (needs CPUID.(07H,0):EBX.RTM[11]) */
-static inline uint64_t pmregs_x86_debugctl_rtm_debug_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_rtm_debug_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_RTM_DEBUG_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_debugctl_rtm_debug_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_rtm_debug_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_debugctl_lbr_get(v)                              (pmregs_u64(v) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctl_lbr_set(v, x)                           ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTL_LBR_MASK) | (pmregs_u64(x) & PMREGS_U64(0x0000000000000001)))
+#define pmregs_x86_debugctl_lbr_set_checked(v, x)                   pmregs_set_checked64((v), 0, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctl_btf_get(v)                              ((pmregs_u64(v) >> 1) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctl_btf_set(v, x)                           ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTL_BTF_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 1))
+#define pmregs_x86_debugctl_btf_set_checked(v, x)                   pmregs_set_checked64((v), 1, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctl_bus_lock_detect_get(v)                  ((pmregs_u64(v) >> 2) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctl_bus_lock_detect_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTL_BUS_LOCK_DETECT_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 2))
+#define pmregs_x86_debugctl_bus_lock_detect_set_checked(v, x)       pmregs_set_checked64((v), 2, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctl_tr_get(v)                               ((pmregs_u64(v) >> 6) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctl_tr_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTL_TR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 6))
+#define pmregs_x86_debugctl_tr_set_checked(v, x)                    pmregs_set_checked64((v), 6, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctl_bts_get(v)                              ((pmregs_u64(v) >> 7) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctl_bts_set(v, x)                           ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTL_BTS_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 7))
+#define pmregs_x86_debugctl_bts_set_checked(v, x)                   pmregs_set_checked64((v), 7, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctl_btint_get(v)                            ((pmregs_u64(v) >> 8) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctl_btint_set(v, x)                         ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTL_BTINT_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 8))
+#define pmregs_x86_debugctl_btint_set_checked(v, x)                 pmregs_set_checked64((v), 8, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctl_bts_off_os_get(v)                       ((pmregs_u64(v) >> 9) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctl_bts_off_os_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTL_BTS_OFF_OS_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 9))
+#define pmregs_x86_debugctl_bts_off_os_set_checked(v, x)            pmregs_set_checked64((v), 9, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctl_bts_off_usr_get(v)                      ((pmregs_u64(v) >> 10) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctl_bts_off_usr_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTL_BTS_OFF_USR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 10))
+#define pmregs_x86_debugctl_bts_off_usr_set_checked(v, x)           pmregs_set_checked64((v), 10, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctl_freeze_lbrs_on_pmi_get(v)               ((pmregs_u64(v) >> 11) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctl_freeze_lbrs_on_pmi_set(v, x)            ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTL_FREEZE_LBRS_ON_PMI_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 11))
+#define pmregs_x86_debugctl_freeze_lbrs_on_pmi_set_checked(v, x)    pmregs_set_checked64((v), 11, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctl_freeze_perfmon_on_pmi_get(v)            ((pmregs_u64(v) >> 12) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctl_freeze_perfmon_on_pmi_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 12))
+#define pmregs_x86_debugctl_freeze_perfmon_on_pmi_set_checked(v, x) pmregs_set_checked64((v), 12, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctl_enable_uncore_pmi_get(v)                ((pmregs_u64(v) >> 13) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctl_enable_uncore_pmi_set(v, x)             ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTL_ENABLE_UNCORE_PMI_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 13))
+#define pmregs_x86_debugctl_enable_uncore_pmi_set_checked(v, x)     pmregs_set_checked64((v), 13, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctl_freeze_while_smm_get(v)                 ((pmregs_u64(v) >> 14) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctl_freeze_while_smm_set(v, x)              ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTL_FREEZE_WHILE_SMM_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 14))
+#define pmregs_x86_debugctl_freeze_while_smm_set_checked(v, x)      pmregs_set_checked64((v), 14, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctl_rtm_debug_get(v)                        ((pmregs_u64(v) >> 15) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctl_rtm_debug_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTL_RTM_DEBUG_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 15))
+#define pmregs_x86_debugctl_rtm_debug_set_checked(v, x)             pmregs_set_checked64((v), 15, PMREGS_U64(0x0000000000000001), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_debugctl_fields {
@@ -2572,19 +2464,19 @@ struct pmregs_x86_debugctl_fields {
 static inline uint64_t pmregs_x86_debugctl_pack(const struct pmregs_x86_debugctl_fields *f)
 {
 	uint64_t v = PMREGS_X86_DEBUGCTL_RES1_MASK;
-	v = pmregs_x86_debugctl_lbr_set(v, (uint64_t)f->lbr);
-	v = pmregs_x86_debugctl_btf_set(v, (uint64_t)f->btf);
-	v = pmregs_x86_debugctl_bus_lock_detect_set(v, (uint64_t)f->bus_lock_detect);
-	v = pmregs_x86_debugctl_tr_set(v, (uint64_t)f->tr);
-	v = pmregs_x86_debugctl_bts_set(v, (uint64_t)f->bts);
-	v = pmregs_x86_debugctl_btint_set(v, (uint64_t)f->btint);
-	v = pmregs_x86_debugctl_bts_off_os_set(v, (uint64_t)f->bts_off_os);
-	v = pmregs_x86_debugctl_bts_off_usr_set(v, (uint64_t)f->bts_off_usr);
-	v = pmregs_x86_debugctl_freeze_lbrs_on_pmi_set(v, (uint64_t)f->freeze_lbrs_on_pmi);
-	v = pmregs_x86_debugctl_freeze_perfmon_on_pmi_set(v, (uint64_t)f->freeze_perfmon_on_pmi);
-	v = pmregs_x86_debugctl_enable_uncore_pmi_set(v, (uint64_t)f->enable_uncore_pmi);
-	v = pmregs_x86_debugctl_freeze_while_smm_set(v, (uint64_t)f->freeze_while_smm);
-	v = pmregs_x86_debugctl_rtm_debug_set(v, (uint64_t)f->rtm_debug);
+	v |= (uint64_t)((uint64_t)f->lbr & 0x1u);
+	v |= (uint64_t)((uint64_t)f->btf & 0x1u) << 1;
+	v |= (uint64_t)((uint64_t)f->bus_lock_detect & 0x1u) << 2;
+	v |= (uint64_t)((uint64_t)f->tr & 0x1u) << 6;
+	v |= (uint64_t)((uint64_t)f->bts & 0x1u) << 7;
+	v |= (uint64_t)((uint64_t)f->btint & 0x1u) << 8;
+	v |= (uint64_t)((uint64_t)f->bts_off_os & 0x1u) << 9;
+	v |= (uint64_t)((uint64_t)f->bts_off_usr & 0x1u) << 10;
+	v |= (uint64_t)((uint64_t)f->freeze_lbrs_on_pmi & 0x1u) << 11;
+	v |= (uint64_t)((uint64_t)f->freeze_perfmon_on_pmi & 0x1u) << 12;
+	v |= (uint64_t)((uint64_t)f->enable_uncore_pmi & 0x1u) << 13;
+	v |= (uint64_t)((uint64_t)f->freeze_while_smm & 0x1u) << 14;
+	v |= (uint64_t)((uint64_t)f->rtm_debug & 0x1u) << 15;
 	return v;
 }
 
@@ -2623,19 +2515,19 @@ static inline int pmregs_x86_debugctl_pack_checked(const struct pmregs_x86_debug
 
 static inline void pmregs_x86_debugctl_unpack(uint64_t v, struct pmregs_x86_debugctl_fields *f)
 {
-	f->lbr = (uint8_t)pmregs_x86_debugctl_lbr_get(v);
-	f->btf = (uint8_t)pmregs_x86_debugctl_btf_get(v);
-	f->bus_lock_detect = (uint8_t)pmregs_x86_debugctl_bus_lock_detect_get(v);
-	f->tr = (uint8_t)pmregs_x86_debugctl_tr_get(v);
-	f->bts = (uint8_t)pmregs_x86_debugctl_bts_get(v);
-	f->btint = (uint8_t)pmregs_x86_debugctl_btint_get(v);
-	f->bts_off_os = (uint8_t)pmregs_x86_debugctl_bts_off_os_get(v);
-	f->bts_off_usr = (uint8_t)pmregs_x86_debugctl_bts_off_usr_get(v);
-	f->freeze_lbrs_on_pmi = (uint8_t)pmregs_x86_debugctl_freeze_lbrs_on_pmi_get(v);
-	f->freeze_perfmon_on_pmi = (uint8_t)pmregs_x86_debugctl_freeze_perfmon_on_pmi_get(v);
-	f->enable_uncore_pmi = (uint8_t)pmregs_x86_debugctl_enable_uncore_pmi_get(v);
-	f->freeze_while_smm = (uint8_t)pmregs_x86_debugctl_freeze_while_smm_get(v);
-	f->rtm_debug = (uint8_t)pmregs_x86_debugctl_rtm_debug_get(v);
+	f->lbr = (uint8_t)(v & 0x1u);
+	f->btf = (uint8_t)((v >> 1) & 0x1u);
+	f->bus_lock_detect = (uint8_t)((v >> 2) & 0x1u);
+	f->tr = (uint8_t)((v >> 6) & 0x1u);
+	f->bts = (uint8_t)((v >> 7) & 0x1u);
+	f->btint = (uint8_t)((v >> 8) & 0x1u);
+	f->bts_off_os = (uint8_t)((v >> 9) & 0x1u);
+	f->bts_off_usr = (uint8_t)((v >> 10) & 0x1u);
+	f->freeze_lbrs_on_pmi = (uint8_t)((v >> 11) & 0x1u);
+	f->freeze_perfmon_on_pmi = (uint8_t)((v >> 12) & 0x1u);
+	f->enable_uncore_pmi = (uint8_t)((v >> 13) & 0x1u);
+	f->freeze_while_smm = (uint8_t)((v >> 14) & 0x1u);
+	f->rtm_debug = (uint8_t)((v >> 15) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -2655,82 +2547,28 @@ static inline int pmregs_x86_debugctl_valid(uint64_t v)
 #define PMREGS_X86_P6_DEBUGCTL_PB3(x) PMREGS_FIELD64((x), 5, 1)
 #define PMREGS_X86_P6_DEBUGCTL_TR(x)  PMREGS_FIELD64((x), 6, 1)
 
-/* lbr: bits 0, rw. Record the last branch, interrupt and exception in the LBR MSRs */
-static inline uint64_t pmregs_x86_p6_debugctl_lbr_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_lbr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_LBR_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_p6_debugctl_lbr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_debugctl_lbr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btf: bits 1, rw. EFLAGS.TF single-steps on branches */
-static inline uint64_t pmregs_x86_p6_debugctl_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_p6_debugctl_btf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_debugctl_btf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb0: bits 2, rw. BP0# pin signals a DR0 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_p6_debugctl_pb0_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_pb0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_p6_debugctl_pb0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_debugctl_pb0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb1: bits 3, rw. BP1# pin signals a DR1 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_p6_debugctl_pb1_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_pb1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_p6_debugctl_pb1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_debugctl_pb1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb2: bits 4, rw. BP2# pin signals a DR2 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_p6_debugctl_pb2_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_pb2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_p6_debugctl_pb2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_debugctl_pb2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb3: bits 5, rw. BP3# pin signals a DR3 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_p6_debugctl_pb3_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_pb3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_p6_debugctl_pb3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_debugctl_pb3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tr: bits 6, rw. Send branch trace messages on the bus */
-static inline uint64_t pmregs_x86_p6_debugctl_tr_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_TR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_p6_debugctl_tr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_debugctl_tr_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_p6_debugctl_lbr_get(v)            (pmregs_u64(v) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_debugctl_lbr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_P6_DEBUGCTL_LBR_MASK) | (pmregs_u64(x) & PMREGS_U64(0x0000000000000001)))
+#define pmregs_x86_p6_debugctl_lbr_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_debugctl_btf_get(v)            ((pmregs_u64(v) >> 1) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_debugctl_btf_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_P6_DEBUGCTL_BTF_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 1))
+#define pmregs_x86_p6_debugctl_btf_set_checked(v, x) pmregs_set_checked64((v), 1, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_debugctl_pb0_get(v)            ((pmregs_u64(v) >> 2) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_debugctl_pb0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_P6_DEBUGCTL_PB0_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 2))
+#define pmregs_x86_p6_debugctl_pb0_set_checked(v, x) pmregs_set_checked64((v), 2, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_debugctl_pb1_get(v)            ((pmregs_u64(v) >> 3) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_debugctl_pb1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_P6_DEBUGCTL_PB1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 3))
+#define pmregs_x86_p6_debugctl_pb1_set_checked(v, x) pmregs_set_checked64((v), 3, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_debugctl_pb2_get(v)            ((pmregs_u64(v) >> 4) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_debugctl_pb2_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_P6_DEBUGCTL_PB2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 4))
+#define pmregs_x86_p6_debugctl_pb2_set_checked(v, x) pmregs_set_checked64((v), 4, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_debugctl_pb3_get(v)            ((pmregs_u64(v) >> 5) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_debugctl_pb3_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_P6_DEBUGCTL_PB3_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 5))
+#define pmregs_x86_p6_debugctl_pb3_set_checked(v, x) pmregs_set_checked64((v), 5, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_debugctl_tr_get(v)             ((pmregs_u64(v) >> 6) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_debugctl_tr_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_P6_DEBUGCTL_TR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 6))
+#define pmregs_x86_p6_debugctl_tr_set_checked(v, x)  pmregs_set_checked64((v), 6, PMREGS_U64(0x0000000000000001), (x))
 
 /* pb(i): the 4 fields pb-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_p6_debugctl_pb_get(uint64_t v, unsigned i)
@@ -2757,13 +2595,13 @@ struct pmregs_x86_p6_debugctl_fields {
 static inline uint64_t pmregs_x86_p6_debugctl_pack(const struct pmregs_x86_p6_debugctl_fields *f)
 {
 	uint64_t v = PMREGS_X86_P6_DEBUGCTL_RES1_MASK;
-	v = pmregs_x86_p6_debugctl_lbr_set(v, (uint64_t)f->lbr);
-	v = pmregs_x86_p6_debugctl_btf_set(v, (uint64_t)f->btf);
-	v = pmregs_x86_p6_debugctl_pb0_set(v, (uint64_t)f->pb0);
-	v = pmregs_x86_p6_debugctl_pb1_set(v, (uint64_t)f->pb1);
-	v = pmregs_x86_p6_debugctl_pb2_set(v, (uint64_t)f->pb2);
-	v = pmregs_x86_p6_debugctl_pb3_set(v, (uint64_t)f->pb3);
-	v = pmregs_x86_p6_debugctl_tr_set(v, (uint64_t)f->tr);
+	v |= (uint64_t)((uint64_t)f->lbr & 0x1u);
+	v |= (uint64_t)((uint64_t)f->btf & 0x1u) << 1;
+	v |= (uint64_t)((uint64_t)f->pb0 & 0x1u) << 2;
+	v |= (uint64_t)((uint64_t)f->pb1 & 0x1u) << 3;
+	v |= (uint64_t)((uint64_t)f->pb2 & 0x1u) << 4;
+	v |= (uint64_t)((uint64_t)f->pb3 & 0x1u) << 5;
+	v |= (uint64_t)((uint64_t)f->tr & 0x1u) << 6;
 	return v;
 }
 
@@ -2790,13 +2628,13 @@ static inline int pmregs_x86_p6_debugctl_pack_checked(const struct pmregs_x86_p6
 
 static inline void pmregs_x86_p6_debugctl_unpack(uint64_t v, struct pmregs_x86_p6_debugctl_fields *f)
 {
-	f->lbr = (uint8_t)pmregs_x86_p6_debugctl_lbr_get(v);
-	f->btf = (uint8_t)pmregs_x86_p6_debugctl_btf_get(v);
-	f->pb0 = (uint8_t)pmregs_x86_p6_debugctl_pb0_get(v);
-	f->pb1 = (uint8_t)pmregs_x86_p6_debugctl_pb1_get(v);
-	f->pb2 = (uint8_t)pmregs_x86_p6_debugctl_pb2_get(v);
-	f->pb3 = (uint8_t)pmregs_x86_p6_debugctl_pb3_get(v);
-	f->tr = (uint8_t)pmregs_x86_p6_debugctl_tr_get(v);
+	f->lbr = (uint8_t)(v & 0x1u);
+	f->btf = (uint8_t)((v >> 1) & 0x1u);
+	f->pb0 = (uint8_t)((v >> 2) & 0x1u);
+	f->pb1 = (uint8_t)((v >> 3) & 0x1u);
+	f->pb2 = (uint8_t)((v >> 4) & 0x1u);
+	f->pb3 = (uint8_t)((v >> 5) & 0x1u);
+	f->tr = (uint8_t)((v >> 6) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -2818,104 +2656,34 @@ static inline int pmregs_x86_p6_debugctl_valid(uint64_t v)
 #define PMREGS_X86_DEBUGCTLB_BTS(x)   PMREGS_FIELD64((x), 7, 1)
 #define PMREGS_X86_DEBUGCTLB_BTINT(x) PMREGS_FIELD64((x), 8, 1)
 
-/* lbr: bits 0, rw. Record the last branch, interrupt and exception in the LBR MSRs */
-static inline uint64_t pmregs_x86_debugctlb_lbr_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_lbr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_LBR_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_debugctlb_lbr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_lbr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btf: bits 1, rw. EFLAGS.TF single-steps on branches */
-static inline uint64_t pmregs_x86_debugctlb_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_debugctlb_btf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_btf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb0: bits 2, rw. BP0# pin signals a DR0 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_debugctlb_pb0_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_pb0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_debugctlb_pb0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_pb0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb1: bits 3, rw. BP1# pin signals a DR1 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_debugctlb_pb1_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_pb1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_debugctlb_pb1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_pb1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb2: bits 4, rw. BP2# pin signals a DR2 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_debugctlb_pb2_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_pb2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_debugctlb_pb2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_pb2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb3: bits 5, rw. BP3# pin signals a DR3 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_debugctlb_pb3_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_pb3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_debugctlb_pb3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_pb3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tr: bits 6, rw. Send branch trace messages on the bus */
-static inline uint64_t pmregs_x86_debugctlb_tr_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_TR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_debugctlb_tr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_tr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts: bits 7, rw. Log branch trace messages to the BTS buffer */
-static inline uint64_t pmregs_x86_debugctlb_bts_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_BTS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_debugctlb_bts_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_bts_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btint: bits 8, rw. Interrupt when the BTS buffer is full */
-static inline uint64_t pmregs_x86_debugctlb_btint_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_BTINT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_debugctlb_btint_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_btint_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_debugctlb_lbr_get(v)              (pmregs_u64(v) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctlb_lbr_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTLB_LBR_MASK) | (pmregs_u64(x) & PMREGS_U64(0x0000000000000001)))
+#define pmregs_x86_debugctlb_lbr_set_checked(v, x)   pmregs_set_checked64((v), 0, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctlb_btf_get(v)              ((pmregs_u64(v) >> 1) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctlb_btf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTLB_BTF_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 1))
+#define pmregs_x86_debugctlb_btf_set_checked(v, x)   pmregs_set_checked64((v), 1, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctlb_pb0_get(v)              ((pmregs_u64(v) >> 2) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctlb_pb0_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTLB_PB0_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 2))
+#define pmregs_x86_debugctlb_pb0_set_checked(v, x)   pmregs_set_checked64((v), 2, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctlb_pb1_get(v)              ((pmregs_u64(v) >> 3) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctlb_pb1_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTLB_PB1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 3))
+#define pmregs_x86_debugctlb_pb1_set_checked(v, x)   pmregs_set_checked64((v), 3, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctlb_pb2_get(v)              ((pmregs_u64(v) >> 4) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctlb_pb2_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTLB_PB2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 4))
+#define pmregs_x86_debugctlb_pb2_set_checked(v, x)   pmregs_set_checked64((v), 4, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctlb_pb3_get(v)              ((pmregs_u64(v) >> 5) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctlb_pb3_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTLB_PB3_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 5))
+#define pmregs_x86_debugctlb_pb3_set_checked(v, x)   pmregs_set_checked64((v), 5, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctlb_tr_get(v)               ((pmregs_u64(v) >> 6) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctlb_tr_set(v, x)            ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTLB_TR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 6))
+#define pmregs_x86_debugctlb_tr_set_checked(v, x)    pmregs_set_checked64((v), 6, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctlb_bts_get(v)              ((pmregs_u64(v) >> 7) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctlb_bts_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTLB_BTS_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 7))
+#define pmregs_x86_debugctlb_bts_set_checked(v, x)   pmregs_set_checked64((v), 7, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_debugctlb_btint_get(v)            ((pmregs_u64(v) >> 8) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_debugctlb_btint_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_DEBUGCTLB_BTINT_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 8))
+#define pmregs_x86_debugctlb_btint_set_checked(v, x) pmregs_set_checked64((v), 8, PMREGS_U64(0x0000000000000001), (x))
 
 /* pb(i): the 4 fields pb-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_debugctlb_pb_get(uint64_t v, unsigned i)
@@ -2944,15 +2712,15 @@ struct pmregs_x86_debugctlb_fields {
 static inline uint64_t pmregs_x86_debugctlb_pack(const struct pmregs_x86_debugctlb_fields *f)
 {
 	uint64_t v = PMREGS_X86_DEBUGCTLB_RES1_MASK;
-	v = pmregs_x86_debugctlb_lbr_set(v, (uint64_t)f->lbr);
-	v = pmregs_x86_debugctlb_btf_set(v, (uint64_t)f->btf);
-	v = pmregs_x86_debugctlb_pb0_set(v, (uint64_t)f->pb0);
-	v = pmregs_x86_debugctlb_pb1_set(v, (uint64_t)f->pb1);
-	v = pmregs_x86_debugctlb_pb2_set(v, (uint64_t)f->pb2);
-	v = pmregs_x86_debugctlb_pb3_set(v, (uint64_t)f->pb3);
-	v = pmregs_x86_debugctlb_tr_set(v, (uint64_t)f->tr);
-	v = pmregs_x86_debugctlb_bts_set(v, (uint64_t)f->bts);
-	v = pmregs_x86_debugctlb_btint_set(v, (uint64_t)f->btint);
+	v |= (uint64_t)((uint64_t)f->lbr & 0x1u);
+	v |= (uint64_t)((uint64_t)f->btf & 0x1u) << 1;
+	v |= (uint64_t)((uint64_t)f->pb0 & 0x1u) << 2;
+	v |= (uint64_t)((uint64_t)f->pb1 & 0x1u) << 3;
+	v |= (uint64_t)((uint64_t)f->pb2 & 0x1u) << 4;
+	v |= (uint64_t)((uint64_t)f->pb3 & 0x1u) << 5;
+	v |= (uint64_t)((uint64_t)f->tr & 0x1u) << 6;
+	v |= (uint64_t)((uint64_t)f->bts & 0x1u) << 7;
+	v |= (uint64_t)((uint64_t)f->btint & 0x1u) << 8;
 	return v;
 }
 
@@ -2983,15 +2751,15 @@ static inline int pmregs_x86_debugctlb_pack_checked(const struct pmregs_x86_debu
 
 static inline void pmregs_x86_debugctlb_unpack(uint64_t v, struct pmregs_x86_debugctlb_fields *f)
 {
-	f->lbr = (uint8_t)pmregs_x86_debugctlb_lbr_get(v);
-	f->btf = (uint8_t)pmregs_x86_debugctlb_btf_get(v);
-	f->pb0 = (uint8_t)pmregs_x86_debugctlb_pb0_get(v);
-	f->pb1 = (uint8_t)pmregs_x86_debugctlb_pb1_get(v);
-	f->pb2 = (uint8_t)pmregs_x86_debugctlb_pb2_get(v);
-	f->pb3 = (uint8_t)pmregs_x86_debugctlb_pb3_get(v);
-	f->tr = (uint8_t)pmregs_x86_debugctlb_tr_get(v);
-	f->bts = (uint8_t)pmregs_x86_debugctlb_bts_get(v);
-	f->btint = (uint8_t)pmregs_x86_debugctlb_btint_get(v);
+	f->lbr = (uint8_t)(v & 0x1u);
+	f->btf = (uint8_t)((v >> 1) & 0x1u);
+	f->pb0 = (uint8_t)((v >> 2) & 0x1u);
+	f->pb1 = (uint8_t)((v >> 3) & 0x1u);
+	f->pb2 = (uint8_t)((v >> 4) & 0x1u);
+	f->pb3 = (uint8_t)((v >> 5) & 0x1u);
+	f->tr = (uint8_t)((v >> 6) & 0x1u);
+	f->bts = (uint8_t)((v >> 7) & 0x1u);
+	f->btint = (uint8_t)((v >> 8) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3009,60 +2777,22 @@ static inline int pmregs_x86_debugctlb_valid(uint64_t v)
 #define PMREGS_X86_CORE_DEBUGCTL_BTS(x)   PMREGS_FIELD64((x), 7, 1)
 #define PMREGS_X86_CORE_DEBUGCTL_BTINT(x) PMREGS_FIELD64((x), 8, 1)
 
-/* lbr: bits 0, rw. Record the last branch, interrupt and exception in the LBR MSRs */
-static inline uint64_t pmregs_x86_core_debugctl_lbr_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_core_debugctl_lbr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_LBR_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_core_debugctl_lbr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_core_debugctl_lbr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btf: bits 1, rw. EFLAGS.TF single-steps on branches */
-static inline uint64_t pmregs_x86_core_debugctl_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_core_debugctl_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_core_debugctl_btf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_core_debugctl_btf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tr: bits 6, rw. Send branch trace messages on the bus */
-static inline uint64_t pmregs_x86_core_debugctl_tr_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_core_debugctl_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_TR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_core_debugctl_tr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_core_debugctl_tr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts: bits 7, rw. Log branch trace messages to the BTS buffer */
-static inline uint64_t pmregs_x86_core_debugctl_bts_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_core_debugctl_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_BTS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_core_debugctl_bts_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_core_debugctl_bts_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btint: bits 8, rw. Interrupt when the BTS buffer is full */
-static inline uint64_t pmregs_x86_core_debugctl_btint_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_core_debugctl_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_BTINT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_core_debugctl_btint_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_core_debugctl_btint_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_core_debugctl_lbr_get(v)              (pmregs_u64(v) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_core_debugctl_lbr_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_CORE_DEBUGCTL_LBR_MASK) | (pmregs_u64(x) & PMREGS_U64(0x0000000000000001)))
+#define pmregs_x86_core_debugctl_lbr_set_checked(v, x)   pmregs_set_checked64((v), 0, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_core_debugctl_btf_get(v)              ((pmregs_u64(v) >> 1) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_core_debugctl_btf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_CORE_DEBUGCTL_BTF_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 1))
+#define pmregs_x86_core_debugctl_btf_set_checked(v, x)   pmregs_set_checked64((v), 1, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_core_debugctl_tr_get(v)               ((pmregs_u64(v) >> 6) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_core_debugctl_tr_set(v, x)            ((pmregs_u64(v) & ~PMREGS_X86_CORE_DEBUGCTL_TR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 6))
+#define pmregs_x86_core_debugctl_tr_set_checked(v, x)    pmregs_set_checked64((v), 6, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_core_debugctl_bts_get(v)              ((pmregs_u64(v) >> 7) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_core_debugctl_bts_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_CORE_DEBUGCTL_BTS_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 7))
+#define pmregs_x86_core_debugctl_bts_set_checked(v, x)   pmregs_set_checked64((v), 7, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_core_debugctl_btint_get(v)            ((pmregs_u64(v) >> 8) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_core_debugctl_btint_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_CORE_DEBUGCTL_BTINT_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 8))
+#define pmregs_x86_core_debugctl_btint_set_checked(v, x) pmregs_set_checked64((v), 8, PMREGS_U64(0x0000000000000001), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_core_debugctl_fields {
@@ -3077,11 +2807,11 @@ struct pmregs_x86_core_debugctl_fields {
 static inline uint64_t pmregs_x86_core_debugctl_pack(const struct pmregs_x86_core_debugctl_fields *f)
 {
 	uint64_t v = PMREGS_X86_CORE_DEBUGCTL_RES1_MASK;
-	v = pmregs_x86_core_debugctl_lbr_set(v, (uint64_t)f->lbr);
-	v = pmregs_x86_core_debugctl_btf_set(v, (uint64_t)f->btf);
-	v = pmregs_x86_core_debugctl_tr_set(v, (uint64_t)f->tr);
-	v = pmregs_x86_core_debugctl_bts_set(v, (uint64_t)f->bts);
-	v = pmregs_x86_core_debugctl_btint_set(v, (uint64_t)f->btint);
+	v |= (uint64_t)((uint64_t)f->lbr & 0x1u);
+	v |= (uint64_t)((uint64_t)f->btf & 0x1u) << 1;
+	v |= (uint64_t)((uint64_t)f->tr & 0x1u) << 6;
+	v |= (uint64_t)((uint64_t)f->bts & 0x1u) << 7;
+	v |= (uint64_t)((uint64_t)f->btint & 0x1u) << 8;
 	return v;
 }
 
@@ -3104,11 +2834,11 @@ static inline int pmregs_x86_core_debugctl_pack_checked(const struct pmregs_x86_
 
 static inline void pmregs_x86_core_debugctl_unpack(uint64_t v, struct pmregs_x86_core_debugctl_fields *f)
 {
-	f->lbr = (uint8_t)pmregs_x86_core_debugctl_lbr_get(v);
-	f->btf = (uint8_t)pmregs_x86_core_debugctl_btf_get(v);
-	f->tr = (uint8_t)pmregs_x86_core_debugctl_tr_get(v);
-	f->bts = (uint8_t)pmregs_x86_core_debugctl_bts_get(v);
-	f->btint = (uint8_t)pmregs_x86_core_debugctl_btint_get(v);
+	f->lbr = (uint8_t)(v & 0x1u);
+	f->btf = (uint8_t)((v >> 1) & 0x1u);
+	f->tr = (uint8_t)((v >> 6) & 0x1u);
+	f->bts = (uint8_t)((v >> 7) & 0x1u);
+	f->btint = (uint8_t)((v >> 8) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3138,192 +2868,58 @@ static inline int pmregs_x86_core_debugctl_valid(uint64_t v)
 #define PMREGS_X86_PERFEVTSEL_EQ(x)           PMREGS_FIELD64((x), 36, 1)
 #define PMREGS_X86_PERFEVTSEL_UMASK2(x)       PMREGS_FIELD64((x), 40, 8)
 
-/* event_select: bits 7:0, rw. Event select */
-static inline uint64_t pmregs_x86_perfevtsel_event_select_get(uint64_t v) { return (v & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perfevtsel_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_EVENT_SELECT_MASK) | (x & PMREGS_U64(0x00000000000000ff)); }
-static inline int pmregs_x86_perfevtsel_event_select_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_event_select_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask: bits 15:8, rw. Unit mask */
-static inline uint64_t pmregs_x86_perfevtsel_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perfevtsel_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
-static inline int pmregs_x86_perfevtsel_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* usr: bits 16, rw. Count while CPL > 0 */
-static inline uint64_t pmregs_x86_perfevtsel_usr_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perfevtsel_usr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_usr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* os: bits 17, rw. Count while CPL = 0 */
-static inline uint64_t pmregs_x86_perfevtsel_os_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perfevtsel_os_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_os_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* edge: bits 18, rw. Edge detect: count deasserted-to-asserted transitions */
-static inline uint64_t pmregs_x86_perfevtsel_edge_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_perfevtsel_edge_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_edge_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pc: bits 19, rw. Pin control: toggle the PMi pin on increments or overflow */
-static inline uint64_t pmregs_x86_perfevtsel_pc_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_pc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_PC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perfevtsel_pc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_pc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* int_en: bits 20, rw. INT: APIC interrupt (PMI) on counter overflow */
-static inline uint64_t pmregs_x86_perfevtsel_int_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_INT_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_perfevtsel_int_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_int_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* any_thread: bits 21, rw. AnyThread: count for every logical processor of the core (version 3+; deprecated when CPUID.0AH:EDX[15] = 1) */
-static inline uint64_t pmregs_x86_perfevtsel_any_thread_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_any_thread_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_ANY_THREAD_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_perfevtsel_any_thread_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_any_thread_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en: bits 22, rw. Enable the counter */
-static inline uint64_t pmregs_x86_perfevtsel_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_perfevtsel_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* inv: bits 23, rw. Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0 */
-static inline uint64_t pmregs_x86_perfevtsel_inv_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_inv_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_INV_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_perfevtsel_inv_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_inv_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cmask: bits 31:24, rw. Counter mask: count cycles with at least CMASK events; 0 = count events */
-static inline uint64_t pmregs_x86_perfevtsel_cmask_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perfevtsel_cmask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_CMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 24); }
-static inline int pmregs_x86_perfevtsel_cmask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_cmask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* in_tx: bits 32, rw. Count only inside transactional regions (Haswell+, LINUX HSW_IN_TX) */
-static inline uint64_t pmregs_x86_perfevtsel_in_tx_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_in_tx_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_IN_TX_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_perfevtsel_in_tx_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_in_tx_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* in_txcp: bits 33, rw. Count excluding aborted transactional regions (Haswell+, LINUX HSW_IN_TX_CHECKPOINTED) */
-static inline uint64_t pmregs_x86_perfevtsel_in_txcp_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_in_txcp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_IN_TXCP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_perfevtsel_in_txcp_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_in_txcp_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* adaptive: bits 34, rw. Adaptive PEBS record for this counter (Ice Lake+, LINUX ICL_EVENTSEL_ADAPTIVE) */
-static inline uint64_t pmregs_x86_perfevtsel_adaptive_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_adaptive_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_ADAPTIVE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_perfevtsel_adaptive_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_adaptive_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* br_cntr: bits 35, rw. Branch counters logging (LINUX ARCH_PERFMON_EVENTSEL_BR_CNTR) */
-static inline uint64_t pmregs_x86_perfevtsel_br_cntr_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_br_cntr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_BR_CNTR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_x86_perfevtsel_br_cntr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_br_cntr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* eq: bits 36, rw. Count when the event count equals CMASK (CPUID.23H:EBX[1], LINUX) */
-static inline uint64_t pmregs_x86_perfevtsel_eq_get(uint64_t v) { return ((v >> 36) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_eq_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_EQ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 36); }
-static inline int pmregs_x86_perfevtsel_eq_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_eq_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask2: bits 47:40, rw. Second unit mask (CPUID.23H:EBX[0], LINUX) */
-static inline uint64_t pmregs_x86_perfevtsel_umask2_get(uint64_t v) { return ((v >> 40) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perfevtsel_umask2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_UMASK2_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 40); }
-static inline int pmregs_x86_perfevtsel_umask2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_umask2_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perfevtsel_event_select_get(v)            (pmregs_u64(v) & PMREGS_U64(0x00000000000000ff))
+#define pmregs_x86_perfevtsel_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_EVENT_SELECT_MASK) | (pmregs_u64(x) & PMREGS_U64(0x00000000000000ff)))
+#define pmregs_x86_perfevtsel_event_select_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0x00000000000000ff), (x))
+#define pmregs_x86_perfevtsel_umask_get(v)                   ((pmregs_u64(v) >> 8) & PMREGS_U64(0x00000000000000ff))
+#define pmregs_x86_perfevtsel_umask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_UMASK_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x00000000000000ff)) << 8))
+#define pmregs_x86_perfevtsel_umask_set_checked(v, x)        pmregs_set_checked64((v), 8, PMREGS_U64(0x00000000000000ff), (x))
+#define pmregs_x86_perfevtsel_usr_get(v)                     ((pmregs_u64(v) >> 16) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perfevtsel_usr_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_USR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 16))
+#define pmregs_x86_perfevtsel_usr_set_checked(v, x)          pmregs_set_checked64((v), 16, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perfevtsel_os_get(v)                      ((pmregs_u64(v) >> 17) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perfevtsel_os_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_OS_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 17))
+#define pmregs_x86_perfevtsel_os_set_checked(v, x)           pmregs_set_checked64((v), 17, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perfevtsel_edge_get(v)                    ((pmregs_u64(v) >> 18) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perfevtsel_edge_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_EDGE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 18))
+#define pmregs_x86_perfevtsel_edge_set_checked(v, x)         pmregs_set_checked64((v), 18, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perfevtsel_pc_get(v)                      ((pmregs_u64(v) >> 19) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perfevtsel_pc_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_PC_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 19))
+#define pmregs_x86_perfevtsel_pc_set_checked(v, x)           pmregs_set_checked64((v), 19, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perfevtsel_int_en_get(v)                  ((pmregs_u64(v) >> 20) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perfevtsel_int_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_INT_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 20))
+#define pmregs_x86_perfevtsel_int_en_set_checked(v, x)       pmregs_set_checked64((v), 20, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perfevtsel_any_thread_get(v)              ((pmregs_u64(v) >> 21) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perfevtsel_any_thread_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_ANY_THREAD_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 21))
+#define pmregs_x86_perfevtsel_any_thread_set_checked(v, x)   pmregs_set_checked64((v), 21, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perfevtsel_en_get(v)                      ((pmregs_u64(v) >> 22) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perfevtsel_en_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 22))
+#define pmregs_x86_perfevtsel_en_set_checked(v, x)           pmregs_set_checked64((v), 22, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perfevtsel_inv_get(v)                     ((pmregs_u64(v) >> 23) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perfevtsel_inv_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_INV_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 23))
+#define pmregs_x86_perfevtsel_inv_set_checked(v, x)          pmregs_set_checked64((v), 23, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perfevtsel_cmask_get(v)                   ((pmregs_u64(v) >> 24) & PMREGS_U64(0x00000000000000ff))
+#define pmregs_x86_perfevtsel_cmask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_CMASK_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x00000000000000ff)) << 24))
+#define pmregs_x86_perfevtsel_cmask_set_checked(v, x)        pmregs_set_checked64((v), 24, PMREGS_U64(0x00000000000000ff), (x))
+#define pmregs_x86_perfevtsel_in_tx_get(v)                   ((pmregs_u64(v) >> 32) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perfevtsel_in_tx_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_IN_TX_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 32))
+#define pmregs_x86_perfevtsel_in_tx_set_checked(v, x)        pmregs_set_checked64((v), 32, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perfevtsel_in_txcp_get(v)                 ((pmregs_u64(v) >> 33) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perfevtsel_in_txcp_set(v, x)              ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_IN_TXCP_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 33))
+#define pmregs_x86_perfevtsel_in_txcp_set_checked(v, x)      pmregs_set_checked64((v), 33, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perfevtsel_adaptive_get(v)                ((pmregs_u64(v) >> 34) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perfevtsel_adaptive_set(v, x)             ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_ADAPTIVE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 34))
+#define pmregs_x86_perfevtsel_adaptive_set_checked(v, x)     pmregs_set_checked64((v), 34, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perfevtsel_br_cntr_get(v)                 ((pmregs_u64(v) >> 35) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perfevtsel_br_cntr_set(v, x)              ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_BR_CNTR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 35))
+#define pmregs_x86_perfevtsel_br_cntr_set_checked(v, x)      pmregs_set_checked64((v), 35, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perfevtsel_eq_get(v)                      ((pmregs_u64(v) >> 36) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perfevtsel_eq_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_EQ_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 36))
+#define pmregs_x86_perfevtsel_eq_set_checked(v, x)           pmregs_set_checked64((v), 36, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perfevtsel_umask2_get(v)                  ((pmregs_u64(v) >> 40) & PMREGS_U64(0x00000000000000ff))
+#define pmregs_x86_perfevtsel_umask2_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERFEVTSEL_UMASK2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x00000000000000ff)) << 40))
+#define pmregs_x86_perfevtsel_umask2_set_checked(v, x)       pmregs_set_checked64((v), 40, PMREGS_U64(0x00000000000000ff), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_perfevtsel_fields {
@@ -3350,23 +2946,23 @@ struct pmregs_x86_perfevtsel_fields {
 static inline uint64_t pmregs_x86_perfevtsel_pack(const struct pmregs_x86_perfevtsel_fields *f)
 {
 	uint64_t v = PMREGS_X86_PERFEVTSEL_RES1_MASK;
-	v = pmregs_x86_perfevtsel_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_x86_perfevtsel_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_x86_perfevtsel_usr_set(v, (uint64_t)f->usr);
-	v = pmregs_x86_perfevtsel_os_set(v, (uint64_t)f->os);
-	v = pmregs_x86_perfevtsel_edge_set(v, (uint64_t)f->edge);
-	v = pmregs_x86_perfevtsel_pc_set(v, (uint64_t)f->pc);
-	v = pmregs_x86_perfevtsel_int_en_set(v, (uint64_t)f->int_en);
-	v = pmregs_x86_perfevtsel_any_thread_set(v, (uint64_t)f->any_thread);
-	v = pmregs_x86_perfevtsel_en_set(v, (uint64_t)f->en);
-	v = pmregs_x86_perfevtsel_inv_set(v, (uint64_t)f->inv);
-	v = pmregs_x86_perfevtsel_cmask_set(v, (uint64_t)f->cmask);
-	v = pmregs_x86_perfevtsel_in_tx_set(v, (uint64_t)f->in_tx);
-	v = pmregs_x86_perfevtsel_in_txcp_set(v, (uint64_t)f->in_txcp);
-	v = pmregs_x86_perfevtsel_adaptive_set(v, (uint64_t)f->adaptive);
-	v = pmregs_x86_perfevtsel_br_cntr_set(v, (uint64_t)f->br_cntr);
-	v = pmregs_x86_perfevtsel_eq_set(v, (uint64_t)f->eq);
-	v = pmregs_x86_perfevtsel_umask2_set(v, (uint64_t)f->umask2);
+	v |= (uint64_t)((uint64_t)f->event_select & 0xffu);
+	v |= (uint64_t)((uint64_t)f->umask & 0xffu) << 8;
+	v |= (uint64_t)((uint64_t)f->usr & 0x1u) << 16;
+	v |= (uint64_t)((uint64_t)f->os & 0x1u) << 17;
+	v |= (uint64_t)((uint64_t)f->edge & 0x1u) << 18;
+	v |= (uint64_t)((uint64_t)f->pc & 0x1u) << 19;
+	v |= (uint64_t)((uint64_t)f->int_en & 0x1u) << 20;
+	v |= (uint64_t)((uint64_t)f->any_thread & 0x1u) << 21;
+	v |= (uint64_t)((uint64_t)f->en & 0x1u) << 22;
+	v |= (uint64_t)((uint64_t)f->inv & 0x1u) << 23;
+	v |= (uint64_t)((uint64_t)f->cmask & 0xffu) << 24;
+	v |= (uint64_t)((uint64_t)f->in_tx & 0x1u) << 32;
+	v |= (uint64_t)((uint64_t)f->in_txcp & 0x1u) << 33;
+	v |= (uint64_t)((uint64_t)f->adaptive & 0x1u) << 34;
+	v |= (uint64_t)((uint64_t)f->br_cntr & 0x1u) << 35;
+	v |= (uint64_t)((uint64_t)f->eq & 0x1u) << 36;
+	v |= (uint64_t)((uint64_t)f->umask2 & 0xffu) << 40;
 	return v;
 }
 
@@ -3405,23 +3001,23 @@ static inline int pmregs_x86_perfevtsel_pack_checked(const struct pmregs_x86_per
 
 static inline void pmregs_x86_perfevtsel_unpack(uint64_t v, struct pmregs_x86_perfevtsel_fields *f)
 {
-	f->event_select = (uint8_t)pmregs_x86_perfevtsel_event_select_get(v);
-	f->umask = (uint8_t)pmregs_x86_perfevtsel_umask_get(v);
-	f->usr = (uint8_t)pmregs_x86_perfevtsel_usr_get(v);
-	f->os = (uint8_t)pmregs_x86_perfevtsel_os_get(v);
-	f->edge = (uint8_t)pmregs_x86_perfevtsel_edge_get(v);
-	f->pc = (uint8_t)pmregs_x86_perfevtsel_pc_get(v);
-	f->int_en = (uint8_t)pmregs_x86_perfevtsel_int_en_get(v);
-	f->any_thread = (uint8_t)pmregs_x86_perfevtsel_any_thread_get(v);
-	f->en = (uint8_t)pmregs_x86_perfevtsel_en_get(v);
-	f->inv = (uint8_t)pmregs_x86_perfevtsel_inv_get(v);
-	f->cmask = (uint8_t)pmregs_x86_perfevtsel_cmask_get(v);
-	f->in_tx = (uint8_t)pmregs_x86_perfevtsel_in_tx_get(v);
-	f->in_txcp = (uint8_t)pmregs_x86_perfevtsel_in_txcp_get(v);
-	f->adaptive = (uint8_t)pmregs_x86_perfevtsel_adaptive_get(v);
-	f->br_cntr = (uint8_t)pmregs_x86_perfevtsel_br_cntr_get(v);
-	f->eq = (uint8_t)pmregs_x86_perfevtsel_eq_get(v);
-	f->umask2 = (uint8_t)pmregs_x86_perfevtsel_umask2_get(v);
+	f->event_select = (uint8_t)(v & 0xffu);
+	f->umask = (uint8_t)((v >> 8) & 0xffu);
+	f->usr = (uint8_t)((v >> 16) & 0x1u);
+	f->os = (uint8_t)((v >> 17) & 0x1u);
+	f->edge = (uint8_t)((v >> 18) & 0x1u);
+	f->pc = (uint8_t)((v >> 19) & 0x1u);
+	f->int_en = (uint8_t)((v >> 20) & 0x1u);
+	f->any_thread = (uint8_t)((v >> 21) & 0x1u);
+	f->en = (uint8_t)((v >> 22) & 0x1u);
+	f->inv = (uint8_t)((v >> 23) & 0x1u);
+	f->cmask = (uint8_t)((v >> 24) & 0xffu);
+	f->in_tx = (uint8_t)((v >> 32) & 0x1u);
+	f->in_txcp = (uint8_t)((v >> 33) & 0x1u);
+	f->adaptive = (uint8_t)((v >> 34) & 0x1u);
+	f->br_cntr = (uint8_t)((v >> 35) & 0x1u);
+	f->eq = (uint8_t)((v >> 36) & 0x1u);
+	f->umask2 = (uint8_t)((v >> 40) & 0xffu);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3444,115 +3040,37 @@ static inline int pmregs_x86_perfevtsel_valid(uint64_t v)
 #define PMREGS_X86_P6_PERFEVTSEL0_INV(x)          PMREGS_FIELD64((x), 23, 1)
 #define PMREGS_X86_P6_PERFEVTSEL0_CMASK(x)        PMREGS_FIELD64((x), 24, 8)
 
-/* event_select: bits 7:0, rw. Event select */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_event_select_get(uint64_t v) { return (v & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_EVENT_SELECT_MASK) | (x & PMREGS_U64(0x00000000000000ff)); }
-static inline int pmregs_x86_p6_perfevtsel0_event_select_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_event_select_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask: bits 15:8, rw. Unit mask */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
-static inline int pmregs_x86_p6_perfevtsel0_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* usr: bits 16, rw. Count while CPL > 0 */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_usr_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_p6_perfevtsel0_usr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_usr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* os: bits 17, rw. Count while CPL = 0 */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_os_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_p6_perfevtsel0_os_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_os_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* edge: bits 18, rw. Edge detect: count deasserted-to-asserted transitions */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_edge_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_p6_perfevtsel0_edge_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_edge_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pc: bits 19, rw. Pin control: toggle the PMi pin on increments or overflow */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_pc_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_pc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_PC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_p6_perfevtsel0_pc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_pc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* int_en: bits 20, rw. INT: APIC interrupt (PMI) on counter overflow */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_int_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_INT_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_p6_perfevtsel0_int_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_int_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en: bits 22, rw. Enable both PerfCtr0 and PerfCtr1 */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_p6_perfevtsel0_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* inv: bits 23, rw. Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0 */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_inv_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_inv_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_INV_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_p6_perfevtsel0_inv_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_inv_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cmask: bits 31:24, rw. Counter mask: count cycles with at least CMASK events; 0 = count events */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_cmask_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_cmask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_CMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 24); }
-static inline int pmregs_x86_p6_perfevtsel0_cmask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_cmask_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_p6_perfevtsel0_event_select_get(v)            (pmregs_u64(v) & PMREGS_U64(0x00000000000000ff))
+#define pmregs_x86_p6_perfevtsel0_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL0_EVENT_SELECT_MASK) | (pmregs_u64(x) & PMREGS_U64(0x00000000000000ff)))
+#define pmregs_x86_p6_perfevtsel0_event_select_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0x00000000000000ff), (x))
+#define pmregs_x86_p6_perfevtsel0_umask_get(v)                   ((pmregs_u64(v) >> 8) & PMREGS_U64(0x00000000000000ff))
+#define pmregs_x86_p6_perfevtsel0_umask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL0_UMASK_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x00000000000000ff)) << 8))
+#define pmregs_x86_p6_perfevtsel0_umask_set_checked(v, x)        pmregs_set_checked64((v), 8, PMREGS_U64(0x00000000000000ff), (x))
+#define pmregs_x86_p6_perfevtsel0_usr_get(v)                     ((pmregs_u64(v) >> 16) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_perfevtsel0_usr_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL0_USR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 16))
+#define pmregs_x86_p6_perfevtsel0_usr_set_checked(v, x)          pmregs_set_checked64((v), 16, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_perfevtsel0_os_get(v)                      ((pmregs_u64(v) >> 17) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_perfevtsel0_os_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL0_OS_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 17))
+#define pmregs_x86_p6_perfevtsel0_os_set_checked(v, x)           pmregs_set_checked64((v), 17, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_perfevtsel0_edge_get(v)                    ((pmregs_u64(v) >> 18) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_perfevtsel0_edge_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL0_EDGE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 18))
+#define pmregs_x86_p6_perfevtsel0_edge_set_checked(v, x)         pmregs_set_checked64((v), 18, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_perfevtsel0_pc_get(v)                      ((pmregs_u64(v) >> 19) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_perfevtsel0_pc_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL0_PC_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 19))
+#define pmregs_x86_p6_perfevtsel0_pc_set_checked(v, x)           pmregs_set_checked64((v), 19, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_perfevtsel0_int_en_get(v)                  ((pmregs_u64(v) >> 20) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_perfevtsel0_int_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL0_INT_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 20))
+#define pmregs_x86_p6_perfevtsel0_int_en_set_checked(v, x)       pmregs_set_checked64((v), 20, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_perfevtsel0_en_get(v)                      ((pmregs_u64(v) >> 22) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_perfevtsel0_en_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL0_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 22))
+#define pmregs_x86_p6_perfevtsel0_en_set_checked(v, x)           pmregs_set_checked64((v), 22, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_perfevtsel0_inv_get(v)                     ((pmregs_u64(v) >> 23) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_perfevtsel0_inv_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL0_INV_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 23))
+#define pmregs_x86_p6_perfevtsel0_inv_set_checked(v, x)          pmregs_set_checked64((v), 23, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_perfevtsel0_cmask_get(v)                   ((pmregs_u64(v) >> 24) & PMREGS_U64(0x00000000000000ff))
+#define pmregs_x86_p6_perfevtsel0_cmask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL0_CMASK_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x00000000000000ff)) << 24))
+#define pmregs_x86_p6_perfevtsel0_cmask_set_checked(v, x)        pmregs_set_checked64((v), 24, PMREGS_U64(0x00000000000000ff), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_p6_perfevtsel0_fields {
@@ -3572,16 +3090,16 @@ struct pmregs_x86_p6_perfevtsel0_fields {
 static inline uint64_t pmregs_x86_p6_perfevtsel0_pack(const struct pmregs_x86_p6_perfevtsel0_fields *f)
 {
 	uint64_t v = PMREGS_X86_P6_PERFEVTSEL0_RES1_MASK;
-	v = pmregs_x86_p6_perfevtsel0_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_x86_p6_perfevtsel0_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_x86_p6_perfevtsel0_usr_set(v, (uint64_t)f->usr);
-	v = pmregs_x86_p6_perfevtsel0_os_set(v, (uint64_t)f->os);
-	v = pmregs_x86_p6_perfevtsel0_edge_set(v, (uint64_t)f->edge);
-	v = pmregs_x86_p6_perfevtsel0_pc_set(v, (uint64_t)f->pc);
-	v = pmregs_x86_p6_perfevtsel0_int_en_set(v, (uint64_t)f->int_en);
-	v = pmregs_x86_p6_perfevtsel0_en_set(v, (uint64_t)f->en);
-	v = pmregs_x86_p6_perfevtsel0_inv_set(v, (uint64_t)f->inv);
-	v = pmregs_x86_p6_perfevtsel0_cmask_set(v, (uint64_t)f->cmask);
+	v |= (uint64_t)((uint64_t)f->event_select & 0xffu);
+	v |= (uint64_t)((uint64_t)f->umask & 0xffu) << 8;
+	v |= (uint64_t)((uint64_t)f->usr & 0x1u) << 16;
+	v |= (uint64_t)((uint64_t)f->os & 0x1u) << 17;
+	v |= (uint64_t)((uint64_t)f->edge & 0x1u) << 18;
+	v |= (uint64_t)((uint64_t)f->pc & 0x1u) << 19;
+	v |= (uint64_t)((uint64_t)f->int_en & 0x1u) << 20;
+	v |= (uint64_t)((uint64_t)f->en & 0x1u) << 22;
+	v |= (uint64_t)((uint64_t)f->inv & 0x1u) << 23;
+	v |= (uint64_t)((uint64_t)f->cmask & 0xffu) << 24;
 	return v;
 }
 
@@ -3608,16 +3126,16 @@ static inline int pmregs_x86_p6_perfevtsel0_pack_checked(const struct pmregs_x86
 
 static inline void pmregs_x86_p6_perfevtsel0_unpack(uint64_t v, struct pmregs_x86_p6_perfevtsel0_fields *f)
 {
-	f->event_select = (uint8_t)pmregs_x86_p6_perfevtsel0_event_select_get(v);
-	f->umask = (uint8_t)pmregs_x86_p6_perfevtsel0_umask_get(v);
-	f->usr = (uint8_t)pmregs_x86_p6_perfevtsel0_usr_get(v);
-	f->os = (uint8_t)pmregs_x86_p6_perfevtsel0_os_get(v);
-	f->edge = (uint8_t)pmregs_x86_p6_perfevtsel0_edge_get(v);
-	f->pc = (uint8_t)pmregs_x86_p6_perfevtsel0_pc_get(v);
-	f->int_en = (uint8_t)pmregs_x86_p6_perfevtsel0_int_en_get(v);
-	f->en = (uint8_t)pmregs_x86_p6_perfevtsel0_en_get(v);
-	f->inv = (uint8_t)pmregs_x86_p6_perfevtsel0_inv_get(v);
-	f->cmask = (uint8_t)pmregs_x86_p6_perfevtsel0_cmask_get(v);
+	f->event_select = (uint8_t)(v & 0xffu);
+	f->umask = (uint8_t)((v >> 8) & 0xffu);
+	f->usr = (uint8_t)((v >> 16) & 0x1u);
+	f->os = (uint8_t)((v >> 17) & 0x1u);
+	f->edge = (uint8_t)((v >> 18) & 0x1u);
+	f->pc = (uint8_t)((v >> 19) & 0x1u);
+	f->int_en = (uint8_t)((v >> 20) & 0x1u);
+	f->en = (uint8_t)((v >> 22) & 0x1u);
+	f->inv = (uint8_t)((v >> 23) & 0x1u);
+	f->cmask = (uint8_t)((v >> 24) & 0xffu);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3639,104 +3157,34 @@ static inline int pmregs_x86_p6_perfevtsel0_valid(uint64_t v)
 #define PMREGS_X86_P6_PERFEVTSEL1_INV(x)          PMREGS_FIELD64((x), 23, 1)
 #define PMREGS_X86_P6_PERFEVTSEL1_CMASK(x)        PMREGS_FIELD64((x), 24, 8)
 
-/* event_select: bits 7:0, rw. Event select */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_event_select_get(uint64_t v) { return (v & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_EVENT_SELECT_MASK) | (x & PMREGS_U64(0x00000000000000ff)); }
-static inline int pmregs_x86_p6_perfevtsel1_event_select_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_event_select_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask: bits 15:8, rw. Unit mask */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
-static inline int pmregs_x86_p6_perfevtsel1_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* usr: bits 16, rw. Count while CPL > 0 */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_usr_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_p6_perfevtsel1_usr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_usr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* os: bits 17, rw. Count while CPL = 0 */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_os_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_p6_perfevtsel1_os_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_os_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* edge: bits 18, rw. Edge detect: count deasserted-to-asserted transitions */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_edge_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_p6_perfevtsel1_edge_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_edge_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pc: bits 19, rw. Pin control: toggle the PMi pin on increments or overflow */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_pc_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_pc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_PC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_p6_perfevtsel1_pc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_pc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* int_en: bits 20, rw. INT: APIC interrupt (PMI) on counter overflow */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_int_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_INT_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_p6_perfevtsel1_int_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_int_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* inv: bits 23, rw. Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0 */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_inv_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_inv_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_INV_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_p6_perfevtsel1_inv_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_inv_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cmask: bits 31:24, rw. Counter mask: count cycles with at least CMASK events; 0 = count events */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_cmask_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_cmask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_CMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 24); }
-static inline int pmregs_x86_p6_perfevtsel1_cmask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_cmask_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_p6_perfevtsel1_event_select_get(v)            (pmregs_u64(v) & PMREGS_U64(0x00000000000000ff))
+#define pmregs_x86_p6_perfevtsel1_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL1_EVENT_SELECT_MASK) | (pmregs_u64(x) & PMREGS_U64(0x00000000000000ff)))
+#define pmregs_x86_p6_perfevtsel1_event_select_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0x00000000000000ff), (x))
+#define pmregs_x86_p6_perfevtsel1_umask_get(v)                   ((pmregs_u64(v) >> 8) & PMREGS_U64(0x00000000000000ff))
+#define pmregs_x86_p6_perfevtsel1_umask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL1_UMASK_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x00000000000000ff)) << 8))
+#define pmregs_x86_p6_perfevtsel1_umask_set_checked(v, x)        pmregs_set_checked64((v), 8, PMREGS_U64(0x00000000000000ff), (x))
+#define pmregs_x86_p6_perfevtsel1_usr_get(v)                     ((pmregs_u64(v) >> 16) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_perfevtsel1_usr_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL1_USR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 16))
+#define pmregs_x86_p6_perfevtsel1_usr_set_checked(v, x)          pmregs_set_checked64((v), 16, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_perfevtsel1_os_get(v)                      ((pmregs_u64(v) >> 17) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_perfevtsel1_os_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL1_OS_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 17))
+#define pmregs_x86_p6_perfevtsel1_os_set_checked(v, x)           pmregs_set_checked64((v), 17, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_perfevtsel1_edge_get(v)                    ((pmregs_u64(v) >> 18) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_perfevtsel1_edge_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL1_EDGE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 18))
+#define pmregs_x86_p6_perfevtsel1_edge_set_checked(v, x)         pmregs_set_checked64((v), 18, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_perfevtsel1_pc_get(v)                      ((pmregs_u64(v) >> 19) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_perfevtsel1_pc_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL1_PC_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 19))
+#define pmregs_x86_p6_perfevtsel1_pc_set_checked(v, x)           pmregs_set_checked64((v), 19, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_perfevtsel1_int_en_get(v)                  ((pmregs_u64(v) >> 20) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_perfevtsel1_int_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL1_INT_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 20))
+#define pmregs_x86_p6_perfevtsel1_int_en_set_checked(v, x)       pmregs_set_checked64((v), 20, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_perfevtsel1_inv_get(v)                     ((pmregs_u64(v) >> 23) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_p6_perfevtsel1_inv_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL1_INV_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 23))
+#define pmregs_x86_p6_perfevtsel1_inv_set_checked(v, x)          pmregs_set_checked64((v), 23, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_p6_perfevtsel1_cmask_get(v)                   ((pmregs_u64(v) >> 24) & PMREGS_U64(0x00000000000000ff))
+#define pmregs_x86_p6_perfevtsel1_cmask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFEVTSEL1_CMASK_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x00000000000000ff)) << 24))
+#define pmregs_x86_p6_perfevtsel1_cmask_set_checked(v, x)        pmregs_set_checked64((v), 24, PMREGS_U64(0x00000000000000ff), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_p6_perfevtsel1_fields {
@@ -3755,15 +3203,15 @@ struct pmregs_x86_p6_perfevtsel1_fields {
 static inline uint64_t pmregs_x86_p6_perfevtsel1_pack(const struct pmregs_x86_p6_perfevtsel1_fields *f)
 {
 	uint64_t v = PMREGS_X86_P6_PERFEVTSEL1_RES1_MASK;
-	v = pmregs_x86_p6_perfevtsel1_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_x86_p6_perfevtsel1_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_x86_p6_perfevtsel1_usr_set(v, (uint64_t)f->usr);
-	v = pmregs_x86_p6_perfevtsel1_os_set(v, (uint64_t)f->os);
-	v = pmregs_x86_p6_perfevtsel1_edge_set(v, (uint64_t)f->edge);
-	v = pmregs_x86_p6_perfevtsel1_pc_set(v, (uint64_t)f->pc);
-	v = pmregs_x86_p6_perfevtsel1_int_en_set(v, (uint64_t)f->int_en);
-	v = pmregs_x86_p6_perfevtsel1_inv_set(v, (uint64_t)f->inv);
-	v = pmregs_x86_p6_perfevtsel1_cmask_set(v, (uint64_t)f->cmask);
+	v |= (uint64_t)((uint64_t)f->event_select & 0xffu);
+	v |= (uint64_t)((uint64_t)f->umask & 0xffu) << 8;
+	v |= (uint64_t)((uint64_t)f->usr & 0x1u) << 16;
+	v |= (uint64_t)((uint64_t)f->os & 0x1u) << 17;
+	v |= (uint64_t)((uint64_t)f->edge & 0x1u) << 18;
+	v |= (uint64_t)((uint64_t)f->pc & 0x1u) << 19;
+	v |= (uint64_t)((uint64_t)f->int_en & 0x1u) << 20;
+	v |= (uint64_t)((uint64_t)f->inv & 0x1u) << 23;
+	v |= (uint64_t)((uint64_t)f->cmask & 0xffu) << 24;
 	return v;
 }
 
@@ -3788,15 +3236,15 @@ static inline int pmregs_x86_p6_perfevtsel1_pack_checked(const struct pmregs_x86
 
 static inline void pmregs_x86_p6_perfevtsel1_unpack(uint64_t v, struct pmregs_x86_p6_perfevtsel1_fields *f)
 {
-	f->event_select = (uint8_t)pmregs_x86_p6_perfevtsel1_event_select_get(v);
-	f->umask = (uint8_t)pmregs_x86_p6_perfevtsel1_umask_get(v);
-	f->usr = (uint8_t)pmregs_x86_p6_perfevtsel1_usr_get(v);
-	f->os = (uint8_t)pmregs_x86_p6_perfevtsel1_os_get(v);
-	f->edge = (uint8_t)pmregs_x86_p6_perfevtsel1_edge_get(v);
-	f->pc = (uint8_t)pmregs_x86_p6_perfevtsel1_pc_get(v);
-	f->int_en = (uint8_t)pmregs_x86_p6_perfevtsel1_int_en_get(v);
-	f->inv = (uint8_t)pmregs_x86_p6_perfevtsel1_inv_get(v);
-	f->cmask = (uint8_t)pmregs_x86_p6_perfevtsel1_cmask_get(v);
+	f->event_select = (uint8_t)(v & 0xffu);
+	f->umask = (uint8_t)((v >> 8) & 0xffu);
+	f->usr = (uint8_t)((v >> 16) & 0x1u);
+	f->os = (uint8_t)((v >> 17) & 0x1u);
+	f->edge = (uint8_t)((v >> 18) & 0x1u);
+	f->pc = (uint8_t)((v >> 19) & 0x1u);
+	f->int_en = (uint8_t)((v >> 20) & 0x1u);
+	f->inv = (uint8_t)((v >> 23) & 0x1u);
+	f->cmask = (uint8_t)((v >> 24) & 0xffu);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3810,16 +3258,10 @@ static inline int pmregs_x86_p6_perfevtsel1_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_X86_P6_PERFCTR_COUNT(x) PMREGS_FIELD64((x), 0, 40)
 
-/* count: bits 39:0, rw. Event count */
-static inline uint64_t pmregs_x86_p6_perfctr_count_get(uint64_t v) { return (v & PMREGS_U64(0x000000ffffffffff)); }
-static inline uint64_t pmregs_x86_p6_perfctr_count_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFCTR_COUNT_MASK) | (x & PMREGS_U64(0x000000ffffffffff)); }
-static inline int pmregs_x86_p6_perfctr_count_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000ffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfctr_count_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_p6_perfctr_count_get(v)            (pmregs_u64(v) & PMREGS_U64(0x000000ffffffffff))
+#define pmregs_x86_p6_perfctr_count_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_P6_PERFCTR_COUNT_MASK) | (pmregs_u64(x) & PMREGS_U64(0x000000ffffffffff)))
+#define pmregs_x86_p6_perfctr_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0x000000ffffffffff), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_p6_perfctr_fields {
@@ -3830,7 +3272,7 @@ struct pmregs_x86_p6_perfctr_fields {
 static inline uint64_t pmregs_x86_p6_perfctr_pack(const struct pmregs_x86_p6_perfctr_fields *f)
 {
 	uint64_t v = PMREGS_X86_P6_PERFCTR_RES1_MASK;
-	v = pmregs_x86_p6_perfctr_count_set(v, (uint64_t)f->count);
+	v |= (uint64_t)((uint64_t)f->count & PMREGS_U64(0x000000ffffffffff));
 	return v;
 }
 
@@ -3845,7 +3287,7 @@ static inline int pmregs_x86_p6_perfctr_pack_checked(const struct pmregs_x86_p6_
 
 static inline void pmregs_x86_p6_perfctr_unpack(uint64_t v, struct pmregs_x86_p6_perfctr_fields *f)
 {
-	f->count = (uint64_t)pmregs_x86_p6_perfctr_count_get(v);
+	f->count = (uint64_t)(v & PMREGS_U64(0x000000ffffffffff));
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3859,14 +3301,10 @@ static inline int pmregs_x86_p6_perfctr_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_X86_COUNTER_COUNT(x) PMREGS_FIELD64((x), 0, 64)
 
-/* count: bits 63:0, rw. Event count */
-static inline uint64_t pmregs_x86_counter_count_get(uint64_t v) { return v; }
-static inline uint64_t pmregs_x86_counter_count_set(uint64_t v, uint64_t x) { return ((void)v, (uint64_t)x); }
-static inline int pmregs_x86_counter_count_set_checked(uint64_t *v, uint64_t x)
-{
-	*v = pmregs_x86_counter_count_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_counter_count_get(v)            (pmregs_u64(v))
+#define pmregs_x86_counter_count_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
+#define pmregs_x86_counter_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_counter_fields {
@@ -3877,7 +3315,7 @@ struct pmregs_x86_counter_fields {
 static inline uint64_t pmregs_x86_counter_pack(const struct pmregs_x86_counter_fields *f)
 {
 	uint64_t v = PMREGS_X86_COUNTER_RES1_MASK;
-	v = pmregs_x86_counter_count_set(v, (uint64_t)f->count);
+	v |= (uint64_t)f->count;
 	return v;
 }
 
@@ -3890,7 +3328,7 @@ static inline int pmregs_x86_counter_pack_checked(const struct pmregs_x86_counte
 
 static inline void pmregs_x86_counter_unpack(uint64_t v, struct pmregs_x86_counter_fields *f)
 {
-	f->count = (uint64_t)pmregs_x86_counter_count_get(v);
+	f->count = (uint64_t)v;
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3920,181 +3358,55 @@ static inline int pmregs_x86_counter_valid(uint64_t v)
 #define PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE2(x)   PMREGS_FIELD64((x), 40, 1)
 #define PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE3(x)   PMREGS_FIELD64((x), 44, 1)
 
-/* en0: bits 1:0, rw. Counter 0 enable by privilege level */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_EN0_MASK) | (x & PMREGS_U64(0x0000000000000003)); }
-static inline int pmregs_x86_fixed_ctr_ctrl_en0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_en0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* any_thread0: bits 2, rw. AnyThread for counter 0 (version 3+) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread0_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_fixed_ctr_ctrl_any_thread0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_any_thread0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmi0: bits 3, rw. PMI on counter 0 overflow */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi0_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_fixed_ctr_ctrl_pmi0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_pmi0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en1: bits 5:4, rw. Counter 1 enable by privilege level */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en1_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_EN1_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 4); }
-static inline int pmregs_x86_fixed_ctr_ctrl_en1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_en1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* any_thread1: bits 6, rw. AnyThread for counter 1 (version 3+) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread1_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_fixed_ctr_ctrl_any_thread1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_any_thread1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmi1: bits 7, rw. PMI on counter 1 overflow */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi1_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_fixed_ctr_ctrl_pmi1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_pmi1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en2: bits 9:8, rw. Counter 2 enable by privilege level */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en2_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_EN2_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 8); }
-static inline int pmregs_x86_fixed_ctr_ctrl_en2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_en2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* any_thread2: bits 10, rw. AnyThread for counter 2 (version 3+) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread2_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_fixed_ctr_ctrl_any_thread2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_any_thread2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmi2: bits 11, rw. PMI on counter 2 overflow */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi2_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_fixed_ctr_ctrl_pmi2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_pmi2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en3: bits 13:12, rw. Counter 3 enable by privilege level */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en3_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_EN3_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 12); }
-static inline int pmregs_x86_fixed_ctr_ctrl_en3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_en3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* any_thread3: bits 14, rw. AnyThread for counter 3 (version 3+) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread3_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_fixed_ctr_ctrl_any_thread3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_any_thread3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmi3: bits 15, rw. PMI on counter 3 overflow */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi3_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_fixed_ctr_ctrl_pmi3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_pmi3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* adaptive0: bits 32, rw. Adaptive PEBS for fixed counter 0 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_fixed_ctr_ctrl_adaptive0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_adaptive0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* adaptive1: bits 36, rw. Adaptive PEBS for fixed counter 1 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive1_get(uint64_t v) { return ((v >> 36) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 36); }
-static inline int pmregs_x86_fixed_ctr_ctrl_adaptive1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_adaptive1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* adaptive2: bits 40, rw. Adaptive PEBS for fixed counter 2 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive2_get(uint64_t v) { return ((v >> 40) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 40); }
-static inline int pmregs_x86_fixed_ctr_ctrl_adaptive2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_adaptive2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* adaptive3: bits 44, rw. Adaptive PEBS for fixed counter 3 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive3_get(uint64_t v) { return ((v >> 44) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 44); }
-static inline int pmregs_x86_fixed_ctr_ctrl_adaptive3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_adaptive3_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_fixed_ctr_ctrl_en0_get(v)                    (pmregs_u64(v) & PMREGS_U64(0x0000000000000003))
+#define pmregs_x86_fixed_ctr_ctrl_en0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_EN0_MASK) | (pmregs_u64(x) & PMREGS_U64(0x0000000000000003)))
+#define pmregs_x86_fixed_ctr_ctrl_en0_set_checked(v, x)         pmregs_set_checked64((v), 0, PMREGS_U64(0x0000000000000003), (x))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread0_get(v)            ((pmregs_u64(v) >> 2) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD0_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 2))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread0_set_checked(v, x) pmregs_set_checked64((v), 2, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_fixed_ctr_ctrl_pmi0_get(v)                   ((pmregs_u64(v) >> 3) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_fixed_ctr_ctrl_pmi0_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_PMI0_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 3))
+#define pmregs_x86_fixed_ctr_ctrl_pmi0_set_checked(v, x)        pmregs_set_checked64((v), 3, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_fixed_ctr_ctrl_en1_get(v)                    ((pmregs_u64(v) >> 4) & PMREGS_U64(0x0000000000000003))
+#define pmregs_x86_fixed_ctr_ctrl_en1_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_EN1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000003)) << 4))
+#define pmregs_x86_fixed_ctr_ctrl_en1_set_checked(v, x)         pmregs_set_checked64((v), 4, PMREGS_U64(0x0000000000000003), (x))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread1_get(v)            ((pmregs_u64(v) >> 6) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 6))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread1_set_checked(v, x) pmregs_set_checked64((v), 6, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_fixed_ctr_ctrl_pmi1_get(v)                   ((pmregs_u64(v) >> 7) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_fixed_ctr_ctrl_pmi1_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_PMI1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 7))
+#define pmregs_x86_fixed_ctr_ctrl_pmi1_set_checked(v, x)        pmregs_set_checked64((v), 7, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_fixed_ctr_ctrl_en2_get(v)                    ((pmregs_u64(v) >> 8) & PMREGS_U64(0x0000000000000003))
+#define pmregs_x86_fixed_ctr_ctrl_en2_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_EN2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000003)) << 8))
+#define pmregs_x86_fixed_ctr_ctrl_en2_set_checked(v, x)         pmregs_set_checked64((v), 8, PMREGS_U64(0x0000000000000003), (x))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread2_get(v)            ((pmregs_u64(v) >> 10) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread2_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 10))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread2_set_checked(v, x) pmregs_set_checked64((v), 10, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_fixed_ctr_ctrl_pmi2_get(v)                   ((pmregs_u64(v) >> 11) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_fixed_ctr_ctrl_pmi2_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_PMI2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 11))
+#define pmregs_x86_fixed_ctr_ctrl_pmi2_set_checked(v, x)        pmregs_set_checked64((v), 11, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_fixed_ctr_ctrl_en3_get(v)                    ((pmregs_u64(v) >> 12) & PMREGS_U64(0x0000000000000003))
+#define pmregs_x86_fixed_ctr_ctrl_en3_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_EN3_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000003)) << 12))
+#define pmregs_x86_fixed_ctr_ctrl_en3_set_checked(v, x)         pmregs_set_checked64((v), 12, PMREGS_U64(0x0000000000000003), (x))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread3_get(v)            ((pmregs_u64(v) >> 14) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread3_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD3_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 14))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread3_set_checked(v, x) pmregs_set_checked64((v), 14, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_fixed_ctr_ctrl_pmi3_get(v)                   ((pmregs_u64(v) >> 15) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_fixed_ctr_ctrl_pmi3_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_PMI3_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 15))
+#define pmregs_x86_fixed_ctr_ctrl_pmi3_set_checked(v, x)        pmregs_set_checked64((v), 15, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive0_get(v)              ((pmregs_u64(v) >> 32) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive0_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE0_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 32))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive0_set_checked(v, x)   pmregs_set_checked64((v), 32, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive1_get(v)              ((pmregs_u64(v) >> 36) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive1_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 36))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive1_set_checked(v, x)   pmregs_set_checked64((v), 36, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive2_get(v)              ((pmregs_u64(v) >> 40) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive2_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 40))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive2_set_checked(v, x)   pmregs_set_checked64((v), 40, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive3_get(v)              ((pmregs_u64(v) >> 44) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive3_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE3_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 44))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive3_set_checked(v, x)   pmregs_set_checked64((v), 44, PMREGS_U64(0x0000000000000001), (x))
 
 /* en(i): the 4 fields en-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en_get(uint64_t v, unsigned i)
@@ -4170,22 +3482,22 @@ struct pmregs_x86_fixed_ctr_ctrl_fields {
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pack(const struct pmregs_x86_fixed_ctr_ctrl_fields *f)
 {
 	uint64_t v = PMREGS_X86_FIXED_CTR_CTRL_RES1_MASK;
-	v = pmregs_x86_fixed_ctr_ctrl_en0_set(v, (uint64_t)f->en0);
-	v = pmregs_x86_fixed_ctr_ctrl_any_thread0_set(v, (uint64_t)f->any_thread0);
-	v = pmregs_x86_fixed_ctr_ctrl_pmi0_set(v, (uint64_t)f->pmi0);
-	v = pmregs_x86_fixed_ctr_ctrl_en1_set(v, (uint64_t)f->en1);
-	v = pmregs_x86_fixed_ctr_ctrl_any_thread1_set(v, (uint64_t)f->any_thread1);
-	v = pmregs_x86_fixed_ctr_ctrl_pmi1_set(v, (uint64_t)f->pmi1);
-	v = pmregs_x86_fixed_ctr_ctrl_en2_set(v, (uint64_t)f->en2);
-	v = pmregs_x86_fixed_ctr_ctrl_any_thread2_set(v, (uint64_t)f->any_thread2);
-	v = pmregs_x86_fixed_ctr_ctrl_pmi2_set(v, (uint64_t)f->pmi2);
-	v = pmregs_x86_fixed_ctr_ctrl_en3_set(v, (uint64_t)f->en3);
-	v = pmregs_x86_fixed_ctr_ctrl_any_thread3_set(v, (uint64_t)f->any_thread3);
-	v = pmregs_x86_fixed_ctr_ctrl_pmi3_set(v, (uint64_t)f->pmi3);
-	v = pmregs_x86_fixed_ctr_ctrl_adaptive0_set(v, (uint64_t)f->adaptive0);
-	v = pmregs_x86_fixed_ctr_ctrl_adaptive1_set(v, (uint64_t)f->adaptive1);
-	v = pmregs_x86_fixed_ctr_ctrl_adaptive2_set(v, (uint64_t)f->adaptive2);
-	v = pmregs_x86_fixed_ctr_ctrl_adaptive3_set(v, (uint64_t)f->adaptive3);
+	v |= (uint64_t)((uint64_t)f->en0 & 0x3u);
+	v |= (uint64_t)((uint64_t)f->any_thread0 & 0x1u) << 2;
+	v |= (uint64_t)((uint64_t)f->pmi0 & 0x1u) << 3;
+	v |= (uint64_t)((uint64_t)f->en1 & 0x3u) << 4;
+	v |= (uint64_t)((uint64_t)f->any_thread1 & 0x1u) << 6;
+	v |= (uint64_t)((uint64_t)f->pmi1 & 0x1u) << 7;
+	v |= (uint64_t)((uint64_t)f->en2 & 0x3u) << 8;
+	v |= (uint64_t)((uint64_t)f->any_thread2 & 0x1u) << 10;
+	v |= (uint64_t)((uint64_t)f->pmi2 & 0x1u) << 11;
+	v |= (uint64_t)((uint64_t)f->en3 & 0x3u) << 12;
+	v |= (uint64_t)((uint64_t)f->any_thread3 & 0x1u) << 14;
+	v |= (uint64_t)((uint64_t)f->pmi3 & 0x1u) << 15;
+	v |= (uint64_t)((uint64_t)f->adaptive0 & 0x1u) << 32;
+	v |= (uint64_t)((uint64_t)f->adaptive1 & 0x1u) << 36;
+	v |= (uint64_t)((uint64_t)f->adaptive2 & 0x1u) << 40;
+	v |= (uint64_t)((uint64_t)f->adaptive3 & 0x1u) << 44;
 	return v;
 }
 
@@ -4230,22 +3542,22 @@ static inline int pmregs_x86_fixed_ctr_ctrl_pack_checked(const struct pmregs_x86
 
 static inline void pmregs_x86_fixed_ctr_ctrl_unpack(uint64_t v, struct pmregs_x86_fixed_ctr_ctrl_fields *f)
 {
-	f->en0 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_en0_get(v);
-	f->any_thread0 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_any_thread0_get(v);
-	f->pmi0 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_pmi0_get(v);
-	f->en1 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_en1_get(v);
-	f->any_thread1 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_any_thread1_get(v);
-	f->pmi1 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_pmi1_get(v);
-	f->en2 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_en2_get(v);
-	f->any_thread2 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_any_thread2_get(v);
-	f->pmi2 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_pmi2_get(v);
-	f->en3 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_en3_get(v);
-	f->any_thread3 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_any_thread3_get(v);
-	f->pmi3 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_pmi3_get(v);
-	f->adaptive0 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_adaptive0_get(v);
-	f->adaptive1 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_adaptive1_get(v);
-	f->adaptive2 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_adaptive2_get(v);
-	f->adaptive3 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_adaptive3_get(v);
+	f->en0 = (uint8_t)(v & 0x3u);
+	f->any_thread0 = (uint8_t)((v >> 2) & 0x1u);
+	f->pmi0 = (uint8_t)((v >> 3) & 0x1u);
+	f->en1 = (uint8_t)((v >> 4) & 0x3u);
+	f->any_thread1 = (uint8_t)((v >> 6) & 0x1u);
+	f->pmi1 = (uint8_t)((v >> 7) & 0x1u);
+	f->en2 = (uint8_t)((v >> 8) & 0x3u);
+	f->any_thread2 = (uint8_t)((v >> 10) & 0x1u);
+	f->pmi2 = (uint8_t)((v >> 11) & 0x1u);
+	f->en3 = (uint8_t)((v >> 12) & 0x3u);
+	f->any_thread3 = (uint8_t)((v >> 14) & 0x1u);
+	f->pmi3 = (uint8_t)((v >> 15) & 0x1u);
+	f->adaptive0 = (uint8_t)((v >> 32) & 0x1u);
+	f->adaptive1 = (uint8_t)((v >> 36) & 0x1u);
+	f->adaptive2 = (uint8_t)((v >> 40) & 0x1u);
+	f->adaptive3 = (uint8_t)((v >> 44) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -4295,412 +3607,118 @@ static inline int pmregs_x86_fixed_ctr_ctrl_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_CTRL_FIXED3_EN(x)       PMREGS_FIELD64((x), 35, 1)
 #define PMREGS_X86_PERF_GLOBAL_CTRL_EN_PERF_METRICS(x) PMREGS_FIELD64((x), 48, 1)
 
-/* pmc0_en: bits 0, rw. Enable IA32_PMC0 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc0_en_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc0_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC0_EN_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_perf_global_ctrl_pmc0_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc0_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc1_en: bits 1, rw. Enable IA32_PMC1 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc1_en_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc1_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC1_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_perf_global_ctrl_pmc1_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc1_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc2_en: bits 2, rw. Enable IA32_PMC2 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc2_en_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc2_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC2_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_perf_global_ctrl_pmc2_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc2_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc3_en: bits 3, rw. Enable IA32_PMC3 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc3_en_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc3_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC3_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_perf_global_ctrl_pmc3_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc3_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc4_en: bits 4, rw. Enable IA32_PMC4 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc4_en_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc4_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC4_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_perf_global_ctrl_pmc4_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc4_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc5_en: bits 5, rw. Enable IA32_PMC5 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc5_en_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc5_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC5_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_perf_global_ctrl_pmc5_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc5_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc6_en: bits 6, rw. Enable IA32_PMC6 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc6_en_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc6_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC6_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_perf_global_ctrl_pmc6_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc6_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc7_en: bits 7, rw. Enable IA32_PMC7 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc7_en_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc7_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC7_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_perf_global_ctrl_pmc7_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc7_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc8_en: bits 8, rw. Enable IA32_PMC8 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc8_en_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc8_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC8_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_perf_global_ctrl_pmc8_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc8_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc9_en: bits 9, rw. Enable IA32_PMC9 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc9_en_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc9_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC9_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_x86_perf_global_ctrl_pmc9_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc9_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc10_en: bits 10, rw. Enable IA32_PMC10 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc10_en_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc10_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC10_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_perf_global_ctrl_pmc10_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc10_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc11_en: bits 11, rw. Enable IA32_PMC11 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc11_en_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc11_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC11_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_perf_global_ctrl_pmc11_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc11_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc12_en: bits 12, rw. Enable IA32_PMC12 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc12_en_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc12_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC12_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_perf_global_ctrl_pmc12_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc12_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc13_en: bits 13, rw. Enable IA32_PMC13 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc13_en_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc13_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC13_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_perf_global_ctrl_pmc13_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc13_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc14_en: bits 14, rw. Enable IA32_PMC14 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc14_en_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc14_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC14_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_perf_global_ctrl_pmc14_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc14_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc15_en: bits 15, rw. Enable IA32_PMC15 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc15_en_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc15_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC15_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_perf_global_ctrl_pmc15_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc15_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc16_en: bits 16, rw. Enable IA32_PMC16 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc16_en_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc16_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC16_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perf_global_ctrl_pmc16_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc16_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc17_en: bits 17, rw. Enable IA32_PMC17 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc17_en_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc17_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC17_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perf_global_ctrl_pmc17_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc17_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc18_en: bits 18, rw. Enable IA32_PMC18 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc18_en_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc18_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC18_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_perf_global_ctrl_pmc18_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc18_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc19_en: bits 19, rw. Enable IA32_PMC19 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc19_en_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc19_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC19_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perf_global_ctrl_pmc19_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc19_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc20_en: bits 20, rw. Enable IA32_PMC20 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc20_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc20_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC20_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_perf_global_ctrl_pmc20_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc20_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc21_en: bits 21, rw. Enable IA32_PMC21 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc21_en_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc21_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC21_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_perf_global_ctrl_pmc21_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc21_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc22_en: bits 22, rw. Enable IA32_PMC22 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc22_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc22_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC22_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_perf_global_ctrl_pmc22_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc22_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc23_en: bits 23, rw. Enable IA32_PMC23 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc23_en_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc23_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC23_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_perf_global_ctrl_pmc23_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc23_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc24_en: bits 24, rw. Enable IA32_PMC24 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc24_en_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc24_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC24_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_x86_perf_global_ctrl_pmc24_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc24_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc25_en: bits 25, rw. Enable IA32_PMC25 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc25_en_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc25_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC25_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_x86_perf_global_ctrl_pmc25_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc25_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc26_en: bits 26, rw. Enable IA32_PMC26 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc26_en_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc26_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC26_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_x86_perf_global_ctrl_pmc26_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc26_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc27_en: bits 27, rw. Enable IA32_PMC27 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc27_en_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc27_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC27_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
-static inline int pmregs_x86_perf_global_ctrl_pmc27_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc27_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc28_en: bits 28, rw. Enable IA32_PMC28 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc28_en_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc28_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC28_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_x86_perf_global_ctrl_pmc28_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc28_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc29_en: bits 29, rw. Enable IA32_PMC29 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc29_en_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc29_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC29_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
-static inline int pmregs_x86_perf_global_ctrl_pmc29_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc29_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc30_en: bits 30, rw. Enable IA32_PMC30 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc30_en_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc30_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC30_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_x86_perf_global_ctrl_pmc30_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc30_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc31_en: bits 31, rw. Enable IA32_PMC31 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc31_en_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc31_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC31_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_x86_perf_global_ctrl_pmc31_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc31_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed0_en: bits 32, rw. Enable IA32_FIXED_CTR0 */
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed0_en_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed0_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED0_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_perf_global_ctrl_fixed0_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_fixed0_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed1_en: bits 33, rw. Enable IA32_FIXED_CTR1 */
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed1_en_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed1_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED1_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_perf_global_ctrl_fixed1_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_fixed1_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed2_en: bits 34, rw. Enable IA32_FIXED_CTR2 */
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed2_en_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed2_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED2_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_perf_global_ctrl_fixed2_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_fixed2_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed3_en: bits 35, rw. Enable IA32_FIXED_CTR3 */
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed3_en_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed3_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED3_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_x86_perf_global_ctrl_fixed3_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_fixed3_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en_perf_metrics: bits 48, rw. Enable the topdown PERF_METRICS counter (LINUX) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_en_perf_metrics_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_en_perf_metrics_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_EN_PERF_METRICS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
-static inline int pmregs_x86_perf_global_ctrl_en_perf_metrics_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_en_perf_metrics_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_global_ctrl_pmc0_en_get(v)                    (pmregs_u64(v) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc0_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC0_EN_MASK) | (pmregs_u64(x) & PMREGS_U64(0x0000000000000001)))
+#define pmregs_x86_perf_global_ctrl_pmc0_en_set_checked(v, x)         pmregs_set_checked64((v), 0, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc1_en_get(v)                    ((pmregs_u64(v) >> 1) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc1_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC1_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 1))
+#define pmregs_x86_perf_global_ctrl_pmc1_en_set_checked(v, x)         pmregs_set_checked64((v), 1, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc2_en_get(v)                    ((pmregs_u64(v) >> 2) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc2_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC2_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 2))
+#define pmregs_x86_perf_global_ctrl_pmc2_en_set_checked(v, x)         pmregs_set_checked64((v), 2, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc3_en_get(v)                    ((pmregs_u64(v) >> 3) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc3_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC3_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 3))
+#define pmregs_x86_perf_global_ctrl_pmc3_en_set_checked(v, x)         pmregs_set_checked64((v), 3, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc4_en_get(v)                    ((pmregs_u64(v) >> 4) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc4_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC4_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 4))
+#define pmregs_x86_perf_global_ctrl_pmc4_en_set_checked(v, x)         pmregs_set_checked64((v), 4, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc5_en_get(v)                    ((pmregs_u64(v) >> 5) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc5_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC5_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 5))
+#define pmregs_x86_perf_global_ctrl_pmc5_en_set_checked(v, x)         pmregs_set_checked64((v), 5, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc6_en_get(v)                    ((pmregs_u64(v) >> 6) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc6_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC6_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 6))
+#define pmregs_x86_perf_global_ctrl_pmc6_en_set_checked(v, x)         pmregs_set_checked64((v), 6, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc7_en_get(v)                    ((pmregs_u64(v) >> 7) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc7_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC7_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 7))
+#define pmregs_x86_perf_global_ctrl_pmc7_en_set_checked(v, x)         pmregs_set_checked64((v), 7, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc8_en_get(v)                    ((pmregs_u64(v) >> 8) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc8_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC8_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 8))
+#define pmregs_x86_perf_global_ctrl_pmc8_en_set_checked(v, x)         pmregs_set_checked64((v), 8, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc9_en_get(v)                    ((pmregs_u64(v) >> 9) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc9_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC9_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 9))
+#define pmregs_x86_perf_global_ctrl_pmc9_en_set_checked(v, x)         pmregs_set_checked64((v), 9, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc10_en_get(v)                   ((pmregs_u64(v) >> 10) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc10_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC10_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 10))
+#define pmregs_x86_perf_global_ctrl_pmc10_en_set_checked(v, x)        pmregs_set_checked64((v), 10, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc11_en_get(v)                   ((pmregs_u64(v) >> 11) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc11_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC11_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 11))
+#define pmregs_x86_perf_global_ctrl_pmc11_en_set_checked(v, x)        pmregs_set_checked64((v), 11, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc12_en_get(v)                   ((pmregs_u64(v) >> 12) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc12_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC12_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 12))
+#define pmregs_x86_perf_global_ctrl_pmc12_en_set_checked(v, x)        pmregs_set_checked64((v), 12, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc13_en_get(v)                   ((pmregs_u64(v) >> 13) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc13_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC13_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 13))
+#define pmregs_x86_perf_global_ctrl_pmc13_en_set_checked(v, x)        pmregs_set_checked64((v), 13, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc14_en_get(v)                   ((pmregs_u64(v) >> 14) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc14_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC14_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 14))
+#define pmregs_x86_perf_global_ctrl_pmc14_en_set_checked(v, x)        pmregs_set_checked64((v), 14, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc15_en_get(v)                   ((pmregs_u64(v) >> 15) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc15_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC15_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 15))
+#define pmregs_x86_perf_global_ctrl_pmc15_en_set_checked(v, x)        pmregs_set_checked64((v), 15, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc16_en_get(v)                   ((pmregs_u64(v) >> 16) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc16_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC16_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 16))
+#define pmregs_x86_perf_global_ctrl_pmc16_en_set_checked(v, x)        pmregs_set_checked64((v), 16, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc17_en_get(v)                   ((pmregs_u64(v) >> 17) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc17_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC17_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 17))
+#define pmregs_x86_perf_global_ctrl_pmc17_en_set_checked(v, x)        pmregs_set_checked64((v), 17, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc18_en_get(v)                   ((pmregs_u64(v) >> 18) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc18_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC18_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 18))
+#define pmregs_x86_perf_global_ctrl_pmc18_en_set_checked(v, x)        pmregs_set_checked64((v), 18, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc19_en_get(v)                   ((pmregs_u64(v) >> 19) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc19_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC19_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 19))
+#define pmregs_x86_perf_global_ctrl_pmc19_en_set_checked(v, x)        pmregs_set_checked64((v), 19, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc20_en_get(v)                   ((pmregs_u64(v) >> 20) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc20_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC20_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 20))
+#define pmregs_x86_perf_global_ctrl_pmc20_en_set_checked(v, x)        pmregs_set_checked64((v), 20, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc21_en_get(v)                   ((pmregs_u64(v) >> 21) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc21_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC21_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 21))
+#define pmregs_x86_perf_global_ctrl_pmc21_en_set_checked(v, x)        pmregs_set_checked64((v), 21, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc22_en_get(v)                   ((pmregs_u64(v) >> 22) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc22_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC22_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 22))
+#define pmregs_x86_perf_global_ctrl_pmc22_en_set_checked(v, x)        pmregs_set_checked64((v), 22, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc23_en_get(v)                   ((pmregs_u64(v) >> 23) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc23_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC23_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 23))
+#define pmregs_x86_perf_global_ctrl_pmc23_en_set_checked(v, x)        pmregs_set_checked64((v), 23, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc24_en_get(v)                   ((pmregs_u64(v) >> 24) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc24_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC24_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 24))
+#define pmregs_x86_perf_global_ctrl_pmc24_en_set_checked(v, x)        pmregs_set_checked64((v), 24, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc25_en_get(v)                   ((pmregs_u64(v) >> 25) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc25_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC25_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 25))
+#define pmregs_x86_perf_global_ctrl_pmc25_en_set_checked(v, x)        pmregs_set_checked64((v), 25, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc26_en_get(v)                   ((pmregs_u64(v) >> 26) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc26_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC26_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 26))
+#define pmregs_x86_perf_global_ctrl_pmc26_en_set_checked(v, x)        pmregs_set_checked64((v), 26, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc27_en_get(v)                   ((pmregs_u64(v) >> 27) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc27_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC27_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 27))
+#define pmregs_x86_perf_global_ctrl_pmc27_en_set_checked(v, x)        pmregs_set_checked64((v), 27, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc28_en_get(v)                   ((pmregs_u64(v) >> 28) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc28_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC28_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 28))
+#define pmregs_x86_perf_global_ctrl_pmc28_en_set_checked(v, x)        pmregs_set_checked64((v), 28, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc29_en_get(v)                   ((pmregs_u64(v) >> 29) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc29_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC29_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 29))
+#define pmregs_x86_perf_global_ctrl_pmc29_en_set_checked(v, x)        pmregs_set_checked64((v), 29, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc30_en_get(v)                   ((pmregs_u64(v) >> 30) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc30_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC30_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 30))
+#define pmregs_x86_perf_global_ctrl_pmc30_en_set_checked(v, x)        pmregs_set_checked64((v), 30, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_pmc31_en_get(v)                   ((pmregs_u64(v) >> 31) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_pmc31_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC31_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 31))
+#define pmregs_x86_perf_global_ctrl_pmc31_en_set_checked(v, x)        pmregs_set_checked64((v), 31, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_fixed0_en_get(v)                  ((pmregs_u64(v) >> 32) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_fixed0_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED0_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 32))
+#define pmregs_x86_perf_global_ctrl_fixed0_en_set_checked(v, x)       pmregs_set_checked64((v), 32, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_fixed1_en_get(v)                  ((pmregs_u64(v) >> 33) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_fixed1_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED1_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 33))
+#define pmregs_x86_perf_global_ctrl_fixed1_en_set_checked(v, x)       pmregs_set_checked64((v), 33, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_fixed2_en_get(v)                  ((pmregs_u64(v) >> 34) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_fixed2_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED2_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 34))
+#define pmregs_x86_perf_global_ctrl_fixed2_en_set_checked(v, x)       pmregs_set_checked64((v), 34, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_fixed3_en_get(v)                  ((pmregs_u64(v) >> 35) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_fixed3_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED3_EN_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 35))
+#define pmregs_x86_perf_global_ctrl_fixed3_en_set_checked(v, x)       pmregs_set_checked64((v), 35, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ctrl_en_perf_metrics_get(v)            ((pmregs_u64(v) >> 48) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ctrl_en_perf_metrics_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_CTRL_EN_PERF_METRICS_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 48))
+#define pmregs_x86_perf_global_ctrl_en_perf_metrics_set_checked(v, x) pmregs_set_checked64((v), 48, PMREGS_U64(0x0000000000000001), (x))
 
 /* pmc_en(i): the 32 fields pmc_en-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc_en_get(uint64_t v, unsigned i)
@@ -4767,43 +3785,43 @@ struct pmregs_x86_perf_global_ctrl_fields {
 static inline uint64_t pmregs_x86_perf_global_ctrl_pack(const struct pmregs_x86_perf_global_ctrl_fields *f)
 {
 	uint64_t v = PMREGS_X86_PERF_GLOBAL_CTRL_RES1_MASK;
-	v = pmregs_x86_perf_global_ctrl_pmc0_en_set(v, (uint64_t)f->pmc0_en);
-	v = pmregs_x86_perf_global_ctrl_pmc1_en_set(v, (uint64_t)f->pmc1_en);
-	v = pmregs_x86_perf_global_ctrl_pmc2_en_set(v, (uint64_t)f->pmc2_en);
-	v = pmregs_x86_perf_global_ctrl_pmc3_en_set(v, (uint64_t)f->pmc3_en);
-	v = pmregs_x86_perf_global_ctrl_pmc4_en_set(v, (uint64_t)f->pmc4_en);
-	v = pmregs_x86_perf_global_ctrl_pmc5_en_set(v, (uint64_t)f->pmc5_en);
-	v = pmregs_x86_perf_global_ctrl_pmc6_en_set(v, (uint64_t)f->pmc6_en);
-	v = pmregs_x86_perf_global_ctrl_pmc7_en_set(v, (uint64_t)f->pmc7_en);
-	v = pmregs_x86_perf_global_ctrl_pmc8_en_set(v, (uint64_t)f->pmc8_en);
-	v = pmregs_x86_perf_global_ctrl_pmc9_en_set(v, (uint64_t)f->pmc9_en);
-	v = pmregs_x86_perf_global_ctrl_pmc10_en_set(v, (uint64_t)f->pmc10_en);
-	v = pmregs_x86_perf_global_ctrl_pmc11_en_set(v, (uint64_t)f->pmc11_en);
-	v = pmregs_x86_perf_global_ctrl_pmc12_en_set(v, (uint64_t)f->pmc12_en);
-	v = pmregs_x86_perf_global_ctrl_pmc13_en_set(v, (uint64_t)f->pmc13_en);
-	v = pmregs_x86_perf_global_ctrl_pmc14_en_set(v, (uint64_t)f->pmc14_en);
-	v = pmregs_x86_perf_global_ctrl_pmc15_en_set(v, (uint64_t)f->pmc15_en);
-	v = pmregs_x86_perf_global_ctrl_pmc16_en_set(v, (uint64_t)f->pmc16_en);
-	v = pmregs_x86_perf_global_ctrl_pmc17_en_set(v, (uint64_t)f->pmc17_en);
-	v = pmregs_x86_perf_global_ctrl_pmc18_en_set(v, (uint64_t)f->pmc18_en);
-	v = pmregs_x86_perf_global_ctrl_pmc19_en_set(v, (uint64_t)f->pmc19_en);
-	v = pmregs_x86_perf_global_ctrl_pmc20_en_set(v, (uint64_t)f->pmc20_en);
-	v = pmregs_x86_perf_global_ctrl_pmc21_en_set(v, (uint64_t)f->pmc21_en);
-	v = pmregs_x86_perf_global_ctrl_pmc22_en_set(v, (uint64_t)f->pmc22_en);
-	v = pmregs_x86_perf_global_ctrl_pmc23_en_set(v, (uint64_t)f->pmc23_en);
-	v = pmregs_x86_perf_global_ctrl_pmc24_en_set(v, (uint64_t)f->pmc24_en);
-	v = pmregs_x86_perf_global_ctrl_pmc25_en_set(v, (uint64_t)f->pmc25_en);
-	v = pmregs_x86_perf_global_ctrl_pmc26_en_set(v, (uint64_t)f->pmc26_en);
-	v = pmregs_x86_perf_global_ctrl_pmc27_en_set(v, (uint64_t)f->pmc27_en);
-	v = pmregs_x86_perf_global_ctrl_pmc28_en_set(v, (uint64_t)f->pmc28_en);
-	v = pmregs_x86_perf_global_ctrl_pmc29_en_set(v, (uint64_t)f->pmc29_en);
-	v = pmregs_x86_perf_global_ctrl_pmc30_en_set(v, (uint64_t)f->pmc30_en);
-	v = pmregs_x86_perf_global_ctrl_pmc31_en_set(v, (uint64_t)f->pmc31_en);
-	v = pmregs_x86_perf_global_ctrl_fixed0_en_set(v, (uint64_t)f->fixed0_en);
-	v = pmregs_x86_perf_global_ctrl_fixed1_en_set(v, (uint64_t)f->fixed1_en);
-	v = pmregs_x86_perf_global_ctrl_fixed2_en_set(v, (uint64_t)f->fixed2_en);
-	v = pmregs_x86_perf_global_ctrl_fixed3_en_set(v, (uint64_t)f->fixed3_en);
-	v = pmregs_x86_perf_global_ctrl_en_perf_metrics_set(v, (uint64_t)f->en_perf_metrics);
+	v |= (uint64_t)((uint64_t)f->pmc0_en & 0x1u);
+	v |= (uint64_t)((uint64_t)f->pmc1_en & 0x1u) << 1;
+	v |= (uint64_t)((uint64_t)f->pmc2_en & 0x1u) << 2;
+	v |= (uint64_t)((uint64_t)f->pmc3_en & 0x1u) << 3;
+	v |= (uint64_t)((uint64_t)f->pmc4_en & 0x1u) << 4;
+	v |= (uint64_t)((uint64_t)f->pmc5_en & 0x1u) << 5;
+	v |= (uint64_t)((uint64_t)f->pmc6_en & 0x1u) << 6;
+	v |= (uint64_t)((uint64_t)f->pmc7_en & 0x1u) << 7;
+	v |= (uint64_t)((uint64_t)f->pmc8_en & 0x1u) << 8;
+	v |= (uint64_t)((uint64_t)f->pmc9_en & 0x1u) << 9;
+	v |= (uint64_t)((uint64_t)f->pmc10_en & 0x1u) << 10;
+	v |= (uint64_t)((uint64_t)f->pmc11_en & 0x1u) << 11;
+	v |= (uint64_t)((uint64_t)f->pmc12_en & 0x1u) << 12;
+	v |= (uint64_t)((uint64_t)f->pmc13_en & 0x1u) << 13;
+	v |= (uint64_t)((uint64_t)f->pmc14_en & 0x1u) << 14;
+	v |= (uint64_t)((uint64_t)f->pmc15_en & 0x1u) << 15;
+	v |= (uint64_t)((uint64_t)f->pmc16_en & 0x1u) << 16;
+	v |= (uint64_t)((uint64_t)f->pmc17_en & 0x1u) << 17;
+	v |= (uint64_t)((uint64_t)f->pmc18_en & 0x1u) << 18;
+	v |= (uint64_t)((uint64_t)f->pmc19_en & 0x1u) << 19;
+	v |= (uint64_t)((uint64_t)f->pmc20_en & 0x1u) << 20;
+	v |= (uint64_t)((uint64_t)f->pmc21_en & 0x1u) << 21;
+	v |= (uint64_t)((uint64_t)f->pmc22_en & 0x1u) << 22;
+	v |= (uint64_t)((uint64_t)f->pmc23_en & 0x1u) << 23;
+	v |= (uint64_t)((uint64_t)f->pmc24_en & 0x1u) << 24;
+	v |= (uint64_t)((uint64_t)f->pmc25_en & 0x1u) << 25;
+	v |= (uint64_t)((uint64_t)f->pmc26_en & 0x1u) << 26;
+	v |= (uint64_t)((uint64_t)f->pmc27_en & 0x1u) << 27;
+	v |= (uint64_t)((uint64_t)f->pmc28_en & 0x1u) << 28;
+	v |= (uint64_t)((uint64_t)f->pmc29_en & 0x1u) << 29;
+	v |= (uint64_t)((uint64_t)f->pmc30_en & 0x1u) << 30;
+	v |= (uint64_t)((uint64_t)f->pmc31_en & 0x1u) << 31;
+	v |= (uint64_t)((uint64_t)f->fixed0_en & 0x1u) << 32;
+	v |= (uint64_t)((uint64_t)f->fixed1_en & 0x1u) << 33;
+	v |= (uint64_t)((uint64_t)f->fixed2_en & 0x1u) << 34;
+	v |= (uint64_t)((uint64_t)f->fixed3_en & 0x1u) << 35;
+	v |= (uint64_t)((uint64_t)f->en_perf_metrics & 0x1u) << 48;
 	return v;
 }
 
@@ -4890,43 +3908,43 @@ static inline int pmregs_x86_perf_global_ctrl_pack_checked(const struct pmregs_x
 
 static inline void pmregs_x86_perf_global_ctrl_unpack(uint64_t v, struct pmregs_x86_perf_global_ctrl_fields *f)
 {
-	f->pmc0_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc0_en_get(v);
-	f->pmc1_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc1_en_get(v);
-	f->pmc2_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc2_en_get(v);
-	f->pmc3_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc3_en_get(v);
-	f->pmc4_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc4_en_get(v);
-	f->pmc5_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc5_en_get(v);
-	f->pmc6_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc6_en_get(v);
-	f->pmc7_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc7_en_get(v);
-	f->pmc8_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc8_en_get(v);
-	f->pmc9_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc9_en_get(v);
-	f->pmc10_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc10_en_get(v);
-	f->pmc11_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc11_en_get(v);
-	f->pmc12_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc12_en_get(v);
-	f->pmc13_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc13_en_get(v);
-	f->pmc14_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc14_en_get(v);
-	f->pmc15_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc15_en_get(v);
-	f->pmc16_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc16_en_get(v);
-	f->pmc17_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc17_en_get(v);
-	f->pmc18_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc18_en_get(v);
-	f->pmc19_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc19_en_get(v);
-	f->pmc20_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc20_en_get(v);
-	f->pmc21_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc21_en_get(v);
-	f->pmc22_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc22_en_get(v);
-	f->pmc23_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc23_en_get(v);
-	f->pmc24_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc24_en_get(v);
-	f->pmc25_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc25_en_get(v);
-	f->pmc26_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc26_en_get(v);
-	f->pmc27_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc27_en_get(v);
-	f->pmc28_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc28_en_get(v);
-	f->pmc29_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc29_en_get(v);
-	f->pmc30_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc30_en_get(v);
-	f->pmc31_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc31_en_get(v);
-	f->fixed0_en = (uint8_t)pmregs_x86_perf_global_ctrl_fixed0_en_get(v);
-	f->fixed1_en = (uint8_t)pmregs_x86_perf_global_ctrl_fixed1_en_get(v);
-	f->fixed2_en = (uint8_t)pmregs_x86_perf_global_ctrl_fixed2_en_get(v);
-	f->fixed3_en = (uint8_t)pmregs_x86_perf_global_ctrl_fixed3_en_get(v);
-	f->en_perf_metrics = (uint8_t)pmregs_x86_perf_global_ctrl_en_perf_metrics_get(v);
+	f->pmc0_en = (uint8_t)(v & 0x1u);
+	f->pmc1_en = (uint8_t)((v >> 1) & 0x1u);
+	f->pmc2_en = (uint8_t)((v >> 2) & 0x1u);
+	f->pmc3_en = (uint8_t)((v >> 3) & 0x1u);
+	f->pmc4_en = (uint8_t)((v >> 4) & 0x1u);
+	f->pmc5_en = (uint8_t)((v >> 5) & 0x1u);
+	f->pmc6_en = (uint8_t)((v >> 6) & 0x1u);
+	f->pmc7_en = (uint8_t)((v >> 7) & 0x1u);
+	f->pmc8_en = (uint8_t)((v >> 8) & 0x1u);
+	f->pmc9_en = (uint8_t)((v >> 9) & 0x1u);
+	f->pmc10_en = (uint8_t)((v >> 10) & 0x1u);
+	f->pmc11_en = (uint8_t)((v >> 11) & 0x1u);
+	f->pmc12_en = (uint8_t)((v >> 12) & 0x1u);
+	f->pmc13_en = (uint8_t)((v >> 13) & 0x1u);
+	f->pmc14_en = (uint8_t)((v >> 14) & 0x1u);
+	f->pmc15_en = (uint8_t)((v >> 15) & 0x1u);
+	f->pmc16_en = (uint8_t)((v >> 16) & 0x1u);
+	f->pmc17_en = (uint8_t)((v >> 17) & 0x1u);
+	f->pmc18_en = (uint8_t)((v >> 18) & 0x1u);
+	f->pmc19_en = (uint8_t)((v >> 19) & 0x1u);
+	f->pmc20_en = (uint8_t)((v >> 20) & 0x1u);
+	f->pmc21_en = (uint8_t)((v >> 21) & 0x1u);
+	f->pmc22_en = (uint8_t)((v >> 22) & 0x1u);
+	f->pmc23_en = (uint8_t)((v >> 23) & 0x1u);
+	f->pmc24_en = (uint8_t)((v >> 24) & 0x1u);
+	f->pmc25_en = (uint8_t)((v >> 25) & 0x1u);
+	f->pmc26_en = (uint8_t)((v >> 26) & 0x1u);
+	f->pmc27_en = (uint8_t)((v >> 27) & 0x1u);
+	f->pmc28_en = (uint8_t)((v >> 28) & 0x1u);
+	f->pmc29_en = (uint8_t)((v >> 29) & 0x1u);
+	f->pmc30_en = (uint8_t)((v >> 30) & 0x1u);
+	f->pmc31_en = (uint8_t)((v >> 31) & 0x1u);
+	f->fixed0_en = (uint8_t)((v >> 32) & 0x1u);
+	f->fixed1_en = (uint8_t)((v >> 33) & 0x1u);
+	f->fixed2_en = (uint8_t)((v >> 34) & 0x1u);
+	f->fixed3_en = (uint8_t)((v >> 35) & 0x1u);
+	f->en_perf_metrics = (uint8_t)((v >> 48) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -4983,489 +4001,139 @@ static inline int pmregs_x86_perf_global_ctrl_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_BUF(x)          PMREGS_FIELD64((x), 62, 1)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_COND_CHGD(x)        PMREGS_FIELD64((x), 63, 1)
 
-/* ovf_pmc0: bits 0, ro. IA32_PMC0 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc1: bits 1, ro. IA32_PMC1 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc2: bits 2, ro. IA32_PMC2 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc3: bits 3, ro. IA32_PMC3 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc4: bits 4, ro. IA32_PMC4 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc4_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc4_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc5: bits 5, ro. IA32_PMC5 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc5_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc5_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc6: bits 6, ro. IA32_PMC6 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc6_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC6_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc6_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc6_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc7: bits 7, ro. IA32_PMC7 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc7_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC7_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc7_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc7_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc8: bits 8, ro. IA32_PMC8 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC8_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc8_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc8_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc9: bits 9, ro. IA32_PMC9 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc9_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC9_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc9_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc9_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc10: bits 10, ro. IA32_PMC10 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc10_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC10_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc10_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc10_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc11: bits 11, ro. IA32_PMC11 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc11_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC11_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc11_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc11_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc12: bits 12, ro. IA32_PMC12 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc12_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC12_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc12_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc12_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc13: bits 13, ro. IA32_PMC13 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC13_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc13_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc13_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc14: bits 14, ro. IA32_PMC14 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc14_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC14_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc14_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc14_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc15: bits 15, ro. IA32_PMC15 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc15_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC15_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc15_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc15_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc16: bits 16, ro. IA32_PMC16 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc16_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC16_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc16_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc16_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc17: bits 17, ro. IA32_PMC17 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc17_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC17_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc17_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc17_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc18: bits 18, ro. IA32_PMC18 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc18_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC18_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc18_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc18_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc19: bits 19, ro. IA32_PMC19 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc19_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC19_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc19_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc19_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc20: bits 20, ro. IA32_PMC20 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc20_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC20_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc20_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc20_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc21: bits 21, ro. IA32_PMC21 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc21_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC21_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc21_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc21_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc22: bits 22, ro. IA32_PMC22 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc22_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC22_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc22_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc22_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc23: bits 23, ro. IA32_PMC23 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc23_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC23_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc23_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc23_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc24: bits 24, ro. IA32_PMC24 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc24_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC24_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc24_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc24_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc25: bits 25, ro. IA32_PMC25 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc25_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC25_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc25_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc25_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc26: bits 26, ro. IA32_PMC26 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc26_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC26_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc26_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc26_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc27: bits 27, ro. IA32_PMC27 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc27_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC27_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc27_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc27_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc28: bits 28, ro. IA32_PMC28 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc28_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC28_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc28_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc28_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc29: bits 29, ro. IA32_PMC29 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc29_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC29_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc29_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc29_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc30: bits 30, ro. IA32_PMC30 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc30_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC30_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc30_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc30_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc31: bits 31, ro. IA32_PMC31 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc31_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC31_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc31_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc31_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed0: bits 32, ro. IA32_FIXED_CTR0 overflowed (version 2+) */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_perf_global_status_ovf_fixed0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_fixed0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed1: bits 33, ro. IA32_FIXED_CTR1 overflowed (version 2+) */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed1_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_perf_global_status_ovf_fixed1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_fixed1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed2: bits 34, ro. IA32_FIXED_CTR2 overflowed (version 2+) */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed2_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_perf_global_status_ovf_fixed2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_fixed2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed3: bits 35, ro. IA32_FIXED_CTR3 overflowed (version 2+) */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed3_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_x86_perf_global_status_ovf_fixed3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_fixed3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perf_metrics_ovf: bits 48, ro. PERF_METRICS overflowed (LINUX) */
-static inline uint64_t pmregs_x86_perf_global_status_perf_metrics_ovf_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_PERF_METRICS_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
-static inline int pmregs_x86_perf_global_status_perf_metrics_ovf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_perf_metrics_ovf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* trace_topa_pmi: bits 55, ro. Intel PT ToPA PMI pending */
-static inline uint64_t pmregs_x86_perf_global_status_trace_topa_pmi_get(uint64_t v) { return ((v >> 55) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_TRACE_TOPA_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 55); }
-static inline int pmregs_x86_perf_global_status_trace_topa_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_trace_topa_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_frz: bits 58, ro. LBRs frozen by a PMI (version 4+, streamlined freeze) */
-static inline uint64_t pmregs_x86_perf_global_status_lbr_frz_get(uint64_t v) { return ((v >> 58) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_lbr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_LBR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 58); }
-static inline int pmregs_x86_perf_global_status_lbr_frz_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_lbr_frz_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ctr_frz: bits 59, ro. Counters frozen by a PMI (version 4+, streamlined freeze) */
-static inline uint64_t pmregs_x86_perf_global_status_ctr_frz_get(uint64_t v) { return ((v >> 59) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ctr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_CTR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 59); }
-static inline int pmregs_x86_perf_global_status_ctr_frz_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ctr_frz_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* asci: bits 60, ro. Counters stopped by an SGX enclave (ASCI; LINUX calls it ASIF) */
-static inline uint64_t pmregs_x86_perf_global_status_asci_get(uint64_t v) { return ((v >> 60) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_asci_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_ASCI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 60); }
-static inline int pmregs_x86_perf_global_status_asci_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_asci_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_uncore: bits 61, ro. Uncore counter overflow (version 3+) */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_uncore_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_UNCORE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
-static inline int pmregs_x86_perf_global_status_ovf_uncore_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_uncore_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_buf: bits 62, ro. DS buffer (PEBS) reached its threshold (OvfBuf / OvfBuffer / OvfDSBuffer) */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_buf_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_BUF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
-static inline int pmregs_x86_perf_global_status_ovf_buf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_buf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cond_chgd: bits 63, ro. Performance-monitoring configuration changed */
-static inline uint64_t pmregs_x86_perf_global_status_cond_chgd_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_cond_chgd_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_COND_CHGD_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_x86_perf_global_status_cond_chgd_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_cond_chgd_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_global_status_ovf_pmc0_get(v)                    (pmregs_u64(v) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC0_MASK) | (pmregs_u64(x) & PMREGS_U64(0x0000000000000001)))
+#define pmregs_x86_perf_global_status_ovf_pmc0_set_checked(v, x)         pmregs_set_checked64((v), 0, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc1_get(v)                    ((pmregs_u64(v) >> 1) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc1_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 1))
+#define pmregs_x86_perf_global_status_ovf_pmc1_set_checked(v, x)         pmregs_set_checked64((v), 1, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc2_get(v)                    ((pmregs_u64(v) >> 2) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc2_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 2))
+#define pmregs_x86_perf_global_status_ovf_pmc2_set_checked(v, x)         pmregs_set_checked64((v), 2, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc3_get(v)                    ((pmregs_u64(v) >> 3) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc3_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC3_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 3))
+#define pmregs_x86_perf_global_status_ovf_pmc3_set_checked(v, x)         pmregs_set_checked64((v), 3, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc4_get(v)                    ((pmregs_u64(v) >> 4) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc4_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC4_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 4))
+#define pmregs_x86_perf_global_status_ovf_pmc4_set_checked(v, x)         pmregs_set_checked64((v), 4, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc5_get(v)                    ((pmregs_u64(v) >> 5) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc5_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC5_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 5))
+#define pmregs_x86_perf_global_status_ovf_pmc5_set_checked(v, x)         pmregs_set_checked64((v), 5, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc6_get(v)                    ((pmregs_u64(v) >> 6) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc6_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC6_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 6))
+#define pmregs_x86_perf_global_status_ovf_pmc6_set_checked(v, x)         pmregs_set_checked64((v), 6, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc7_get(v)                    ((pmregs_u64(v) >> 7) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc7_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC7_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 7))
+#define pmregs_x86_perf_global_status_ovf_pmc7_set_checked(v, x)         pmregs_set_checked64((v), 7, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc8_get(v)                    ((pmregs_u64(v) >> 8) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc8_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC8_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 8))
+#define pmregs_x86_perf_global_status_ovf_pmc8_set_checked(v, x)         pmregs_set_checked64((v), 8, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc9_get(v)                    ((pmregs_u64(v) >> 9) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc9_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC9_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 9))
+#define pmregs_x86_perf_global_status_ovf_pmc9_set_checked(v, x)         pmregs_set_checked64((v), 9, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc10_get(v)                   ((pmregs_u64(v) >> 10) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc10_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC10_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 10))
+#define pmregs_x86_perf_global_status_ovf_pmc10_set_checked(v, x)        pmregs_set_checked64((v), 10, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc11_get(v)                   ((pmregs_u64(v) >> 11) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc11_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC11_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 11))
+#define pmregs_x86_perf_global_status_ovf_pmc11_set_checked(v, x)        pmregs_set_checked64((v), 11, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc12_get(v)                   ((pmregs_u64(v) >> 12) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc12_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC12_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 12))
+#define pmregs_x86_perf_global_status_ovf_pmc12_set_checked(v, x)        pmregs_set_checked64((v), 12, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc13_get(v)                   ((pmregs_u64(v) >> 13) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc13_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC13_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 13))
+#define pmregs_x86_perf_global_status_ovf_pmc13_set_checked(v, x)        pmregs_set_checked64((v), 13, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc14_get(v)                   ((pmregs_u64(v) >> 14) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc14_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC14_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 14))
+#define pmregs_x86_perf_global_status_ovf_pmc14_set_checked(v, x)        pmregs_set_checked64((v), 14, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc15_get(v)                   ((pmregs_u64(v) >> 15) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc15_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC15_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 15))
+#define pmregs_x86_perf_global_status_ovf_pmc15_set_checked(v, x)        pmregs_set_checked64((v), 15, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc16_get(v)                   ((pmregs_u64(v) >> 16) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc16_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC16_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 16))
+#define pmregs_x86_perf_global_status_ovf_pmc16_set_checked(v, x)        pmregs_set_checked64((v), 16, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc17_get(v)                   ((pmregs_u64(v) >> 17) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc17_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC17_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 17))
+#define pmregs_x86_perf_global_status_ovf_pmc17_set_checked(v, x)        pmregs_set_checked64((v), 17, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc18_get(v)                   ((pmregs_u64(v) >> 18) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc18_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC18_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 18))
+#define pmregs_x86_perf_global_status_ovf_pmc18_set_checked(v, x)        pmregs_set_checked64((v), 18, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc19_get(v)                   ((pmregs_u64(v) >> 19) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc19_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC19_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 19))
+#define pmregs_x86_perf_global_status_ovf_pmc19_set_checked(v, x)        pmregs_set_checked64((v), 19, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc20_get(v)                   ((pmregs_u64(v) >> 20) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc20_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC20_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 20))
+#define pmregs_x86_perf_global_status_ovf_pmc20_set_checked(v, x)        pmregs_set_checked64((v), 20, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc21_get(v)                   ((pmregs_u64(v) >> 21) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc21_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC21_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 21))
+#define pmregs_x86_perf_global_status_ovf_pmc21_set_checked(v, x)        pmregs_set_checked64((v), 21, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc22_get(v)                   ((pmregs_u64(v) >> 22) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc22_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC22_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 22))
+#define pmregs_x86_perf_global_status_ovf_pmc22_set_checked(v, x)        pmregs_set_checked64((v), 22, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc23_get(v)                   ((pmregs_u64(v) >> 23) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc23_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC23_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 23))
+#define pmregs_x86_perf_global_status_ovf_pmc23_set_checked(v, x)        pmregs_set_checked64((v), 23, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc24_get(v)                   ((pmregs_u64(v) >> 24) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc24_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC24_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 24))
+#define pmregs_x86_perf_global_status_ovf_pmc24_set_checked(v, x)        pmregs_set_checked64((v), 24, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc25_get(v)                   ((pmregs_u64(v) >> 25) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc25_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC25_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 25))
+#define pmregs_x86_perf_global_status_ovf_pmc25_set_checked(v, x)        pmregs_set_checked64((v), 25, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc26_get(v)                   ((pmregs_u64(v) >> 26) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc26_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC26_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 26))
+#define pmregs_x86_perf_global_status_ovf_pmc26_set_checked(v, x)        pmregs_set_checked64((v), 26, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc27_get(v)                   ((pmregs_u64(v) >> 27) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc27_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC27_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 27))
+#define pmregs_x86_perf_global_status_ovf_pmc27_set_checked(v, x)        pmregs_set_checked64((v), 27, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc28_get(v)                   ((pmregs_u64(v) >> 28) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc28_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC28_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 28))
+#define pmregs_x86_perf_global_status_ovf_pmc28_set_checked(v, x)        pmregs_set_checked64((v), 28, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc29_get(v)                   ((pmregs_u64(v) >> 29) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc29_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC29_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 29))
+#define pmregs_x86_perf_global_status_ovf_pmc29_set_checked(v, x)        pmregs_set_checked64((v), 29, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc30_get(v)                   ((pmregs_u64(v) >> 30) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc30_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC30_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 30))
+#define pmregs_x86_perf_global_status_ovf_pmc30_set_checked(v, x)        pmregs_set_checked64((v), 30, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_pmc31_get(v)                   ((pmregs_u64(v) >> 31) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_pmc31_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC31_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 31))
+#define pmregs_x86_perf_global_status_ovf_pmc31_set_checked(v, x)        pmregs_set_checked64((v), 31, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_fixed0_get(v)                  ((pmregs_u64(v) >> 32) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_fixed0_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED0_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 32))
+#define pmregs_x86_perf_global_status_ovf_fixed0_set_checked(v, x)       pmregs_set_checked64((v), 32, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_fixed1_get(v)                  ((pmregs_u64(v) >> 33) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_fixed1_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 33))
+#define pmregs_x86_perf_global_status_ovf_fixed1_set_checked(v, x)       pmregs_set_checked64((v), 33, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_fixed2_get(v)                  ((pmregs_u64(v) >> 34) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_fixed2_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 34))
+#define pmregs_x86_perf_global_status_ovf_fixed2_set_checked(v, x)       pmregs_set_checked64((v), 34, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_fixed3_get(v)                  ((pmregs_u64(v) >> 35) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_fixed3_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED3_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 35))
+#define pmregs_x86_perf_global_status_ovf_fixed3_set_checked(v, x)       pmregs_set_checked64((v), 35, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_perf_metrics_ovf_get(v)            ((pmregs_u64(v) >> 48) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_perf_metrics_ovf_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_PERF_METRICS_OVF_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 48))
+#define pmregs_x86_perf_global_status_perf_metrics_ovf_set_checked(v, x) pmregs_set_checked64((v), 48, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_trace_topa_pmi_get(v)              ((pmregs_u64(v) >> 55) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_trace_topa_pmi_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_TRACE_TOPA_PMI_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 55))
+#define pmregs_x86_perf_global_status_trace_topa_pmi_set_checked(v, x)   pmregs_set_checked64((v), 55, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_lbr_frz_get(v)                     ((pmregs_u64(v) >> 58) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_lbr_frz_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_LBR_FRZ_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 58))
+#define pmregs_x86_perf_global_status_lbr_frz_set_checked(v, x)          pmregs_set_checked64((v), 58, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ctr_frz_get(v)                     ((pmregs_u64(v) >> 59) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ctr_frz_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_CTR_FRZ_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 59))
+#define pmregs_x86_perf_global_status_ctr_frz_set_checked(v, x)          pmregs_set_checked64((v), 59, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_asci_get(v)                        ((pmregs_u64(v) >> 60) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_asci_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_ASCI_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 60))
+#define pmregs_x86_perf_global_status_asci_set_checked(v, x)             pmregs_set_checked64((v), 60, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_uncore_get(v)                  ((pmregs_u64(v) >> 61) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_uncore_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_UNCORE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 61))
+#define pmregs_x86_perf_global_status_ovf_uncore_set_checked(v, x)       pmregs_set_checked64((v), 61, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_ovf_buf_get(v)                     ((pmregs_u64(v) >> 62) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_ovf_buf_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_BUF_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 62))
+#define pmregs_x86_perf_global_status_ovf_buf_set_checked(v, x)          pmregs_set_checked64((v), 62, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_cond_chgd_get(v)                   ((pmregs_u64(v) >> 63) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_cond_chgd_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_COND_CHGD_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 63))
+#define pmregs_x86_perf_global_status_cond_chgd_set_checked(v, x)        pmregs_set_checked64((v), 63, PMREGS_U64(0x0000000000000001), (x))
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc_get(uint64_t v, unsigned i)
@@ -5539,50 +4207,50 @@ struct pmregs_x86_perf_global_status_fields {
 static inline uint64_t pmregs_x86_perf_global_status_pack(const struct pmregs_x86_perf_global_status_fields *f)
 {
 	uint64_t v = PMREGS_X86_PERF_GLOBAL_STATUS_RES1_MASK;
-	v = pmregs_x86_perf_global_status_ovf_pmc0_set(v, (uint64_t)f->ovf_pmc0);
-	v = pmregs_x86_perf_global_status_ovf_pmc1_set(v, (uint64_t)f->ovf_pmc1);
-	v = pmregs_x86_perf_global_status_ovf_pmc2_set(v, (uint64_t)f->ovf_pmc2);
-	v = pmregs_x86_perf_global_status_ovf_pmc3_set(v, (uint64_t)f->ovf_pmc3);
-	v = pmregs_x86_perf_global_status_ovf_pmc4_set(v, (uint64_t)f->ovf_pmc4);
-	v = pmregs_x86_perf_global_status_ovf_pmc5_set(v, (uint64_t)f->ovf_pmc5);
-	v = pmregs_x86_perf_global_status_ovf_pmc6_set(v, (uint64_t)f->ovf_pmc6);
-	v = pmregs_x86_perf_global_status_ovf_pmc7_set(v, (uint64_t)f->ovf_pmc7);
-	v = pmregs_x86_perf_global_status_ovf_pmc8_set(v, (uint64_t)f->ovf_pmc8);
-	v = pmregs_x86_perf_global_status_ovf_pmc9_set(v, (uint64_t)f->ovf_pmc9);
-	v = pmregs_x86_perf_global_status_ovf_pmc10_set(v, (uint64_t)f->ovf_pmc10);
-	v = pmregs_x86_perf_global_status_ovf_pmc11_set(v, (uint64_t)f->ovf_pmc11);
-	v = pmregs_x86_perf_global_status_ovf_pmc12_set(v, (uint64_t)f->ovf_pmc12);
-	v = pmregs_x86_perf_global_status_ovf_pmc13_set(v, (uint64_t)f->ovf_pmc13);
-	v = pmregs_x86_perf_global_status_ovf_pmc14_set(v, (uint64_t)f->ovf_pmc14);
-	v = pmregs_x86_perf_global_status_ovf_pmc15_set(v, (uint64_t)f->ovf_pmc15);
-	v = pmregs_x86_perf_global_status_ovf_pmc16_set(v, (uint64_t)f->ovf_pmc16);
-	v = pmregs_x86_perf_global_status_ovf_pmc17_set(v, (uint64_t)f->ovf_pmc17);
-	v = pmregs_x86_perf_global_status_ovf_pmc18_set(v, (uint64_t)f->ovf_pmc18);
-	v = pmregs_x86_perf_global_status_ovf_pmc19_set(v, (uint64_t)f->ovf_pmc19);
-	v = pmregs_x86_perf_global_status_ovf_pmc20_set(v, (uint64_t)f->ovf_pmc20);
-	v = pmregs_x86_perf_global_status_ovf_pmc21_set(v, (uint64_t)f->ovf_pmc21);
-	v = pmregs_x86_perf_global_status_ovf_pmc22_set(v, (uint64_t)f->ovf_pmc22);
-	v = pmregs_x86_perf_global_status_ovf_pmc23_set(v, (uint64_t)f->ovf_pmc23);
-	v = pmregs_x86_perf_global_status_ovf_pmc24_set(v, (uint64_t)f->ovf_pmc24);
-	v = pmregs_x86_perf_global_status_ovf_pmc25_set(v, (uint64_t)f->ovf_pmc25);
-	v = pmregs_x86_perf_global_status_ovf_pmc26_set(v, (uint64_t)f->ovf_pmc26);
-	v = pmregs_x86_perf_global_status_ovf_pmc27_set(v, (uint64_t)f->ovf_pmc27);
-	v = pmregs_x86_perf_global_status_ovf_pmc28_set(v, (uint64_t)f->ovf_pmc28);
-	v = pmregs_x86_perf_global_status_ovf_pmc29_set(v, (uint64_t)f->ovf_pmc29);
-	v = pmregs_x86_perf_global_status_ovf_pmc30_set(v, (uint64_t)f->ovf_pmc30);
-	v = pmregs_x86_perf_global_status_ovf_pmc31_set(v, (uint64_t)f->ovf_pmc31);
-	v = pmregs_x86_perf_global_status_ovf_fixed0_set(v, (uint64_t)f->ovf_fixed0);
-	v = pmregs_x86_perf_global_status_ovf_fixed1_set(v, (uint64_t)f->ovf_fixed1);
-	v = pmregs_x86_perf_global_status_ovf_fixed2_set(v, (uint64_t)f->ovf_fixed2);
-	v = pmregs_x86_perf_global_status_ovf_fixed3_set(v, (uint64_t)f->ovf_fixed3);
-	v = pmregs_x86_perf_global_status_perf_metrics_ovf_set(v, (uint64_t)f->perf_metrics_ovf);
-	v = pmregs_x86_perf_global_status_trace_topa_pmi_set(v, (uint64_t)f->trace_topa_pmi);
-	v = pmregs_x86_perf_global_status_lbr_frz_set(v, (uint64_t)f->lbr_frz);
-	v = pmregs_x86_perf_global_status_ctr_frz_set(v, (uint64_t)f->ctr_frz);
-	v = pmregs_x86_perf_global_status_asci_set(v, (uint64_t)f->asci);
-	v = pmregs_x86_perf_global_status_ovf_uncore_set(v, (uint64_t)f->ovf_uncore);
-	v = pmregs_x86_perf_global_status_ovf_buf_set(v, (uint64_t)f->ovf_buf);
-	v = pmregs_x86_perf_global_status_cond_chgd_set(v, (uint64_t)f->cond_chgd);
+	v |= (uint64_t)((uint64_t)f->ovf_pmc0 & 0x1u);
+	v |= (uint64_t)((uint64_t)f->ovf_pmc1 & 0x1u) << 1;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc2 & 0x1u) << 2;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc3 & 0x1u) << 3;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc4 & 0x1u) << 4;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc5 & 0x1u) << 5;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc6 & 0x1u) << 6;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc7 & 0x1u) << 7;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc8 & 0x1u) << 8;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc9 & 0x1u) << 9;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc10 & 0x1u) << 10;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc11 & 0x1u) << 11;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc12 & 0x1u) << 12;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc13 & 0x1u) << 13;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc14 & 0x1u) << 14;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc15 & 0x1u) << 15;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc16 & 0x1u) << 16;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc17 & 0x1u) << 17;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc18 & 0x1u) << 18;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc19 & 0x1u) << 19;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc20 & 0x1u) << 20;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc21 & 0x1u) << 21;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc22 & 0x1u) << 22;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc23 & 0x1u) << 23;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc24 & 0x1u) << 24;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc25 & 0x1u) << 25;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc26 & 0x1u) << 26;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc27 & 0x1u) << 27;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc28 & 0x1u) << 28;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc29 & 0x1u) << 29;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc30 & 0x1u) << 30;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc31 & 0x1u) << 31;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed0 & 0x1u) << 32;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed1 & 0x1u) << 33;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed2 & 0x1u) << 34;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed3 & 0x1u) << 35;
+	v |= (uint64_t)((uint64_t)f->perf_metrics_ovf & 0x1u) << 48;
+	v |= (uint64_t)((uint64_t)f->trace_topa_pmi & 0x1u) << 55;
+	v |= (uint64_t)((uint64_t)f->lbr_frz & 0x1u) << 58;
+	v |= (uint64_t)((uint64_t)f->ctr_frz & 0x1u) << 59;
+	v |= (uint64_t)((uint64_t)f->asci & 0x1u) << 60;
+	v |= (uint64_t)((uint64_t)f->ovf_uncore & 0x1u) << 61;
+	v |= (uint64_t)((uint64_t)f->ovf_buf & 0x1u) << 62;
+	v |= (uint64_t)((uint64_t)f->cond_chgd & 0x1u) << 63;
 	return v;
 }
 
@@ -5683,50 +4351,50 @@ static inline int pmregs_x86_perf_global_status_pack_checked(const struct pmregs
 
 static inline void pmregs_x86_perf_global_status_unpack(uint64_t v, struct pmregs_x86_perf_global_status_fields *f)
 {
-	f->ovf_pmc0 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc0_get(v);
-	f->ovf_pmc1 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc1_get(v);
-	f->ovf_pmc2 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc2_get(v);
-	f->ovf_pmc3 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc3_get(v);
-	f->ovf_pmc4 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc4_get(v);
-	f->ovf_pmc5 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc5_get(v);
-	f->ovf_pmc6 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc6_get(v);
-	f->ovf_pmc7 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc7_get(v);
-	f->ovf_pmc8 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc8_get(v);
-	f->ovf_pmc9 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc9_get(v);
-	f->ovf_pmc10 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc10_get(v);
-	f->ovf_pmc11 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc11_get(v);
-	f->ovf_pmc12 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc12_get(v);
-	f->ovf_pmc13 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc13_get(v);
-	f->ovf_pmc14 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc14_get(v);
-	f->ovf_pmc15 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc15_get(v);
-	f->ovf_pmc16 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc16_get(v);
-	f->ovf_pmc17 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc17_get(v);
-	f->ovf_pmc18 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc18_get(v);
-	f->ovf_pmc19 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc19_get(v);
-	f->ovf_pmc20 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc20_get(v);
-	f->ovf_pmc21 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc21_get(v);
-	f->ovf_pmc22 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc22_get(v);
-	f->ovf_pmc23 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc23_get(v);
-	f->ovf_pmc24 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc24_get(v);
-	f->ovf_pmc25 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc25_get(v);
-	f->ovf_pmc26 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc26_get(v);
-	f->ovf_pmc27 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc27_get(v);
-	f->ovf_pmc28 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc28_get(v);
-	f->ovf_pmc29 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc29_get(v);
-	f->ovf_pmc30 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc30_get(v);
-	f->ovf_pmc31 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc31_get(v);
-	f->ovf_fixed0 = (uint8_t)pmregs_x86_perf_global_status_ovf_fixed0_get(v);
-	f->ovf_fixed1 = (uint8_t)pmregs_x86_perf_global_status_ovf_fixed1_get(v);
-	f->ovf_fixed2 = (uint8_t)pmregs_x86_perf_global_status_ovf_fixed2_get(v);
-	f->ovf_fixed3 = (uint8_t)pmregs_x86_perf_global_status_ovf_fixed3_get(v);
-	f->perf_metrics_ovf = (uint8_t)pmregs_x86_perf_global_status_perf_metrics_ovf_get(v);
-	f->trace_topa_pmi = (uint8_t)pmregs_x86_perf_global_status_trace_topa_pmi_get(v);
-	f->lbr_frz = (uint8_t)pmregs_x86_perf_global_status_lbr_frz_get(v);
-	f->ctr_frz = (uint8_t)pmregs_x86_perf_global_status_ctr_frz_get(v);
-	f->asci = (uint8_t)pmregs_x86_perf_global_status_asci_get(v);
-	f->ovf_uncore = (uint8_t)pmregs_x86_perf_global_status_ovf_uncore_get(v);
-	f->ovf_buf = (uint8_t)pmregs_x86_perf_global_status_ovf_buf_get(v);
-	f->cond_chgd = (uint8_t)pmregs_x86_perf_global_status_cond_chgd_get(v);
+	f->ovf_pmc0 = (uint8_t)(v & 0x1u);
+	f->ovf_pmc1 = (uint8_t)((v >> 1) & 0x1u);
+	f->ovf_pmc2 = (uint8_t)((v >> 2) & 0x1u);
+	f->ovf_pmc3 = (uint8_t)((v >> 3) & 0x1u);
+	f->ovf_pmc4 = (uint8_t)((v >> 4) & 0x1u);
+	f->ovf_pmc5 = (uint8_t)((v >> 5) & 0x1u);
+	f->ovf_pmc6 = (uint8_t)((v >> 6) & 0x1u);
+	f->ovf_pmc7 = (uint8_t)((v >> 7) & 0x1u);
+	f->ovf_pmc8 = (uint8_t)((v >> 8) & 0x1u);
+	f->ovf_pmc9 = (uint8_t)((v >> 9) & 0x1u);
+	f->ovf_pmc10 = (uint8_t)((v >> 10) & 0x1u);
+	f->ovf_pmc11 = (uint8_t)((v >> 11) & 0x1u);
+	f->ovf_pmc12 = (uint8_t)((v >> 12) & 0x1u);
+	f->ovf_pmc13 = (uint8_t)((v >> 13) & 0x1u);
+	f->ovf_pmc14 = (uint8_t)((v >> 14) & 0x1u);
+	f->ovf_pmc15 = (uint8_t)((v >> 15) & 0x1u);
+	f->ovf_pmc16 = (uint8_t)((v >> 16) & 0x1u);
+	f->ovf_pmc17 = (uint8_t)((v >> 17) & 0x1u);
+	f->ovf_pmc18 = (uint8_t)((v >> 18) & 0x1u);
+	f->ovf_pmc19 = (uint8_t)((v >> 19) & 0x1u);
+	f->ovf_pmc20 = (uint8_t)((v >> 20) & 0x1u);
+	f->ovf_pmc21 = (uint8_t)((v >> 21) & 0x1u);
+	f->ovf_pmc22 = (uint8_t)((v >> 22) & 0x1u);
+	f->ovf_pmc23 = (uint8_t)((v >> 23) & 0x1u);
+	f->ovf_pmc24 = (uint8_t)((v >> 24) & 0x1u);
+	f->ovf_pmc25 = (uint8_t)((v >> 25) & 0x1u);
+	f->ovf_pmc26 = (uint8_t)((v >> 26) & 0x1u);
+	f->ovf_pmc27 = (uint8_t)((v >> 27) & 0x1u);
+	f->ovf_pmc28 = (uint8_t)((v >> 28) & 0x1u);
+	f->ovf_pmc29 = (uint8_t)((v >> 29) & 0x1u);
+	f->ovf_pmc30 = (uint8_t)((v >> 30) & 0x1u);
+	f->ovf_pmc31 = (uint8_t)((v >> 31) & 0x1u);
+	f->ovf_fixed0 = (uint8_t)((v >> 32) & 0x1u);
+	f->ovf_fixed1 = (uint8_t)((v >> 33) & 0x1u);
+	f->ovf_fixed2 = (uint8_t)((v >> 34) & 0x1u);
+	f->ovf_fixed3 = (uint8_t)((v >> 35) & 0x1u);
+	f->perf_metrics_ovf = (uint8_t)((v >> 48) & 0x1u);
+	f->trace_topa_pmi = (uint8_t)((v >> 55) & 0x1u);
+	f->lbr_frz = (uint8_t)((v >> 58) & 0x1u);
+	f->ctr_frz = (uint8_t)((v >> 59) & 0x1u);
+	f->asci = (uint8_t)((v >> 60) & 0x1u);
+	f->ovf_uncore = (uint8_t)((v >> 61) & 0x1u);
+	f->ovf_buf = (uint8_t)((v >> 62) & 0x1u);
+	f->cond_chgd = (uint8_t)((v >> 63) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -5783,489 +4451,139 @@ static inline int pmregs_x86_perf_global_status_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_BUF(x)          PMREGS_FIELD64((x), 62, 1)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_COND_CHGD(x)        PMREGS_FIELD64((x), 63, 1)
 
-/* ovf_pmc0: bits 0, wo. Write 1 to clear Ovf_PMC0 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc1: bits 1, wo. Write 1 to clear Ovf_PMC1 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc2: bits 2, wo. Write 1 to clear Ovf_PMC2 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc3: bits 3, wo. Write 1 to clear Ovf_PMC3 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc4: bits 4, wo. Write 1 to clear Ovf_PMC4 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc4_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc4_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc5: bits 5, wo. Write 1 to clear Ovf_PMC5 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc5_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc5_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc6: bits 6, wo. Write 1 to clear Ovf_PMC6 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc6_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC6_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc6_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc6_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc7: bits 7, wo. Write 1 to clear Ovf_PMC7 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc7_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC7_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc7_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc7_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc8: bits 8, wo. Write 1 to clear Ovf_PMC8 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC8_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc8_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc8_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc9: bits 9, wo. Write 1 to clear Ovf_PMC9 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc9_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC9_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc9_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc9_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc10: bits 10, wo. Write 1 to clear Ovf_PMC10 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc10_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC10_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc10_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc10_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc11: bits 11, wo. Write 1 to clear Ovf_PMC11 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc11_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC11_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc11_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc11_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc12: bits 12, wo. Write 1 to clear Ovf_PMC12 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc12_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC12_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc12_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc12_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc13: bits 13, wo. Write 1 to clear Ovf_PMC13 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC13_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc13_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc13_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc14: bits 14, wo. Write 1 to clear Ovf_PMC14 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc14_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC14_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc14_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc14_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc15: bits 15, wo. Write 1 to clear Ovf_PMC15 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc15_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC15_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc15_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc15_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc16: bits 16, wo. Write 1 to clear Ovf_PMC16 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc16_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC16_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc16_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc16_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc17: bits 17, wo. Write 1 to clear Ovf_PMC17 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc17_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC17_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc17_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc17_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc18: bits 18, wo. Write 1 to clear Ovf_PMC18 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc18_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC18_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc18_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc18_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc19: bits 19, wo. Write 1 to clear Ovf_PMC19 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc19_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC19_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc19_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc19_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc20: bits 20, wo. Write 1 to clear Ovf_PMC20 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc20_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC20_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc20_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc20_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc21: bits 21, wo. Write 1 to clear Ovf_PMC21 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc21_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC21_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc21_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc21_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc22: bits 22, wo. Write 1 to clear Ovf_PMC22 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc22_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC22_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc22_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc22_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc23: bits 23, wo. Write 1 to clear Ovf_PMC23 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc23_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC23_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc23_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc23_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc24: bits 24, wo. Write 1 to clear Ovf_PMC24 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc24_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC24_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc24_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc24_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc25: bits 25, wo. Write 1 to clear Ovf_PMC25 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc25_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC25_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc25_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc25_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc26: bits 26, wo. Write 1 to clear Ovf_PMC26 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc26_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC26_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc26_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc26_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc27: bits 27, wo. Write 1 to clear Ovf_PMC27 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc27_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC27_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc27_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc27_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc28: bits 28, wo. Write 1 to clear Ovf_PMC28 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc28_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC28_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc28_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc28_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc29: bits 29, wo. Write 1 to clear Ovf_PMC29 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc29_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC29_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc29_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc29_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc30: bits 30, wo. Write 1 to clear Ovf_PMC30 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc30_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC30_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc30_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc30_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc31: bits 31, wo. Write 1 to clear Ovf_PMC31 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc31_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC31_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc31_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc31_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed0: bits 32, wo. Write 1 to clear Ovf_FixedCtr0 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_fixed0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_fixed0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed1: bits 33, wo. Write 1 to clear Ovf_FixedCtr1 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed1_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_fixed1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_fixed1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed2: bits 34, wo. Write 1 to clear Ovf_FixedCtr2 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed2_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_fixed2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_fixed2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed3: bits 35, wo. Write 1 to clear Ovf_FixedCtr3 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed3_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_fixed3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_fixed3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perf_metrics_ovf: bits 48, wo. Write 1 to clear the PERF_METRICS overflow (LINUX) */
-static inline uint64_t pmregs_x86_perf_global_status_reset_perf_metrics_ovf_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_PERF_METRICS_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
-static inline int pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* trace_topa_pmi: bits 55, wo. Write 1 to clear Trace_ToPA_PMI */
-static inline uint64_t pmregs_x86_perf_global_status_reset_trace_topa_pmi_get(uint64_t v) { return ((v >> 55) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_TRACE_TOPA_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 55); }
-static inline int pmregs_x86_perf_global_status_reset_trace_topa_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_trace_topa_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_frz: bits 58, wo. Write 1 to clear LBR_Frz (resumes LBR recording) */
-static inline uint64_t pmregs_x86_perf_global_status_reset_lbr_frz_get(uint64_t v) { return ((v >> 58) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_lbr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_LBR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 58); }
-static inline int pmregs_x86_perf_global_status_reset_lbr_frz_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_lbr_frz_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ctr_frz: bits 59, wo. Write 1 to clear CTR_Frz (resumes counting) */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ctr_frz_get(uint64_t v) { return ((v >> 59) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ctr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_CTR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 59); }
-static inline int pmregs_x86_perf_global_status_reset_ctr_frz_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ctr_frz_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* asci: bits 60, wo. Write 1 to clear ASCI */
-static inline uint64_t pmregs_x86_perf_global_status_reset_asci_get(uint64_t v) { return ((v >> 60) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_asci_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_ASCI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 60); }
-static inline int pmregs_x86_perf_global_status_reset_asci_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_asci_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_uncore: bits 61, wo. Write 1 to clear Ovf_Uncore */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_uncore_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_UNCORE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_uncore_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_uncore_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_buf: bits 62, wo. Write 1 to clear OvfBuf */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_buf_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_BUF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_buf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_buf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cond_chgd: bits 63, wo. Write 1 to clear CondChgd */
-static inline uint64_t pmregs_x86_perf_global_status_reset_cond_chgd_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_cond_chgd_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_COND_CHGD_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_x86_perf_global_status_reset_cond_chgd_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_cond_chgd_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_global_status_reset_ovf_pmc0_get(v)                    (pmregs_u64(v) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC0_MASK) | (pmregs_u64(x) & PMREGS_U64(0x0000000000000001)))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc0_set_checked(v, x)         pmregs_set_checked64((v), 0, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc1_get(v)                    ((pmregs_u64(v) >> 1) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc1_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 1))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc1_set_checked(v, x)         pmregs_set_checked64((v), 1, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc2_get(v)                    ((pmregs_u64(v) >> 2) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc2_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 2))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc2_set_checked(v, x)         pmregs_set_checked64((v), 2, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc3_get(v)                    ((pmregs_u64(v) >> 3) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc3_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC3_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 3))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc3_set_checked(v, x)         pmregs_set_checked64((v), 3, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc4_get(v)                    ((pmregs_u64(v) >> 4) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc4_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC4_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 4))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc4_set_checked(v, x)         pmregs_set_checked64((v), 4, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc5_get(v)                    ((pmregs_u64(v) >> 5) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc5_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC5_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 5))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc5_set_checked(v, x)         pmregs_set_checked64((v), 5, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc6_get(v)                    ((pmregs_u64(v) >> 6) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc6_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC6_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 6))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc6_set_checked(v, x)         pmregs_set_checked64((v), 6, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc7_get(v)                    ((pmregs_u64(v) >> 7) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc7_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC7_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 7))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc7_set_checked(v, x)         pmregs_set_checked64((v), 7, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc8_get(v)                    ((pmregs_u64(v) >> 8) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc8_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC8_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 8))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc8_set_checked(v, x)         pmregs_set_checked64((v), 8, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc9_get(v)                    ((pmregs_u64(v) >> 9) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc9_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC9_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 9))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc9_set_checked(v, x)         pmregs_set_checked64((v), 9, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc10_get(v)                   ((pmregs_u64(v) >> 10) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc10_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC10_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 10))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc10_set_checked(v, x)        pmregs_set_checked64((v), 10, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc11_get(v)                   ((pmregs_u64(v) >> 11) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc11_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC11_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 11))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc11_set_checked(v, x)        pmregs_set_checked64((v), 11, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc12_get(v)                   ((pmregs_u64(v) >> 12) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc12_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC12_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 12))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc12_set_checked(v, x)        pmregs_set_checked64((v), 12, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc13_get(v)                   ((pmregs_u64(v) >> 13) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc13_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC13_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 13))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc13_set_checked(v, x)        pmregs_set_checked64((v), 13, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc14_get(v)                   ((pmregs_u64(v) >> 14) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc14_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC14_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 14))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc14_set_checked(v, x)        pmregs_set_checked64((v), 14, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc15_get(v)                   ((pmregs_u64(v) >> 15) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc15_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC15_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 15))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc15_set_checked(v, x)        pmregs_set_checked64((v), 15, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc16_get(v)                   ((pmregs_u64(v) >> 16) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc16_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC16_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 16))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc16_set_checked(v, x)        pmregs_set_checked64((v), 16, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc17_get(v)                   ((pmregs_u64(v) >> 17) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc17_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC17_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 17))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc17_set_checked(v, x)        pmregs_set_checked64((v), 17, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc18_get(v)                   ((pmregs_u64(v) >> 18) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc18_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC18_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 18))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc18_set_checked(v, x)        pmregs_set_checked64((v), 18, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc19_get(v)                   ((pmregs_u64(v) >> 19) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc19_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC19_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 19))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc19_set_checked(v, x)        pmregs_set_checked64((v), 19, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc20_get(v)                   ((pmregs_u64(v) >> 20) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc20_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC20_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 20))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc20_set_checked(v, x)        pmregs_set_checked64((v), 20, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc21_get(v)                   ((pmregs_u64(v) >> 21) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc21_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC21_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 21))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc21_set_checked(v, x)        pmregs_set_checked64((v), 21, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc22_get(v)                   ((pmregs_u64(v) >> 22) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc22_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC22_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 22))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc22_set_checked(v, x)        pmregs_set_checked64((v), 22, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc23_get(v)                   ((pmregs_u64(v) >> 23) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc23_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC23_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 23))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc23_set_checked(v, x)        pmregs_set_checked64((v), 23, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc24_get(v)                   ((pmregs_u64(v) >> 24) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc24_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC24_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 24))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc24_set_checked(v, x)        pmregs_set_checked64((v), 24, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc25_get(v)                   ((pmregs_u64(v) >> 25) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc25_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC25_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 25))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc25_set_checked(v, x)        pmregs_set_checked64((v), 25, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc26_get(v)                   ((pmregs_u64(v) >> 26) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc26_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC26_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 26))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc26_set_checked(v, x)        pmregs_set_checked64((v), 26, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc27_get(v)                   ((pmregs_u64(v) >> 27) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc27_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC27_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 27))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc27_set_checked(v, x)        pmregs_set_checked64((v), 27, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc28_get(v)                   ((pmregs_u64(v) >> 28) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc28_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC28_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 28))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc28_set_checked(v, x)        pmregs_set_checked64((v), 28, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc29_get(v)                   ((pmregs_u64(v) >> 29) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc29_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC29_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 29))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc29_set_checked(v, x)        pmregs_set_checked64((v), 29, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc30_get(v)                   ((pmregs_u64(v) >> 30) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc30_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC30_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 30))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc30_set_checked(v, x)        pmregs_set_checked64((v), 30, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc31_get(v)                   ((pmregs_u64(v) >> 31) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc31_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC31_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 31))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc31_set_checked(v, x)        pmregs_set_checked64((v), 31, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed0_get(v)                  ((pmregs_u64(v) >> 32) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed0_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED0_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 32))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed0_set_checked(v, x)       pmregs_set_checked64((v), 32, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed1_get(v)                  ((pmregs_u64(v) >> 33) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed1_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 33))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed1_set_checked(v, x)       pmregs_set_checked64((v), 33, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed2_get(v)                  ((pmregs_u64(v) >> 34) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed2_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 34))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed2_set_checked(v, x)       pmregs_set_checked64((v), 34, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed3_get(v)                  ((pmregs_u64(v) >> 35) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed3_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED3_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 35))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed3_set_checked(v, x)       pmregs_set_checked64((v), 35, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_perf_metrics_ovf_get(v)            ((pmregs_u64(v) >> 48) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_PERF_METRICS_OVF_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 48))
+#define pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set_checked(v, x) pmregs_set_checked64((v), 48, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_trace_topa_pmi_get(v)              ((pmregs_u64(v) >> 55) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_trace_topa_pmi_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_TRACE_TOPA_PMI_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 55))
+#define pmregs_x86_perf_global_status_reset_trace_topa_pmi_set_checked(v, x)   pmregs_set_checked64((v), 55, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_lbr_frz_get(v)                     ((pmregs_u64(v) >> 58) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_lbr_frz_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_LBR_FRZ_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 58))
+#define pmregs_x86_perf_global_status_reset_lbr_frz_set_checked(v, x)          pmregs_set_checked64((v), 58, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ctr_frz_get(v)                     ((pmregs_u64(v) >> 59) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ctr_frz_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_CTR_FRZ_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 59))
+#define pmregs_x86_perf_global_status_reset_ctr_frz_set_checked(v, x)          pmregs_set_checked64((v), 59, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_asci_get(v)                        ((pmregs_u64(v) >> 60) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_asci_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_ASCI_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 60))
+#define pmregs_x86_perf_global_status_reset_asci_set_checked(v, x)             pmregs_set_checked64((v), 60, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_uncore_get(v)                  ((pmregs_u64(v) >> 61) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_uncore_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_UNCORE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 61))
+#define pmregs_x86_perf_global_status_reset_ovf_uncore_set_checked(v, x)       pmregs_set_checked64((v), 61, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_ovf_buf_get(v)                     ((pmregs_u64(v) >> 62) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_ovf_buf_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_BUF_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 62))
+#define pmregs_x86_perf_global_status_reset_ovf_buf_set_checked(v, x)          pmregs_set_checked64((v), 62, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_reset_cond_chgd_get(v)                   ((pmregs_u64(v) >> 63) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_reset_cond_chgd_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_COND_CHGD_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 63))
+#define pmregs_x86_perf_global_status_reset_cond_chgd_set_checked(v, x)        pmregs_set_checked64((v), 63, PMREGS_U64(0x0000000000000001), (x))
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc_get(uint64_t v, unsigned i)
@@ -6339,50 +4657,50 @@ struct pmregs_x86_perf_global_status_reset_fields {
 static inline uint64_t pmregs_x86_perf_global_status_reset_pack(const struct pmregs_x86_perf_global_status_reset_fields *f)
 {
 	uint64_t v = PMREGS_X86_PERF_GLOBAL_STATUS_RESET_RES1_MASK;
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc0_set(v, (uint64_t)f->ovf_pmc0);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc1_set(v, (uint64_t)f->ovf_pmc1);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc2_set(v, (uint64_t)f->ovf_pmc2);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc3_set(v, (uint64_t)f->ovf_pmc3);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc4_set(v, (uint64_t)f->ovf_pmc4);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc5_set(v, (uint64_t)f->ovf_pmc5);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc6_set(v, (uint64_t)f->ovf_pmc6);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc7_set(v, (uint64_t)f->ovf_pmc7);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc8_set(v, (uint64_t)f->ovf_pmc8);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc9_set(v, (uint64_t)f->ovf_pmc9);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc10_set(v, (uint64_t)f->ovf_pmc10);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc11_set(v, (uint64_t)f->ovf_pmc11);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc12_set(v, (uint64_t)f->ovf_pmc12);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc13_set(v, (uint64_t)f->ovf_pmc13);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc14_set(v, (uint64_t)f->ovf_pmc14);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc15_set(v, (uint64_t)f->ovf_pmc15);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc16_set(v, (uint64_t)f->ovf_pmc16);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc17_set(v, (uint64_t)f->ovf_pmc17);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc18_set(v, (uint64_t)f->ovf_pmc18);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc19_set(v, (uint64_t)f->ovf_pmc19);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc20_set(v, (uint64_t)f->ovf_pmc20);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc21_set(v, (uint64_t)f->ovf_pmc21);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc22_set(v, (uint64_t)f->ovf_pmc22);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc23_set(v, (uint64_t)f->ovf_pmc23);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc24_set(v, (uint64_t)f->ovf_pmc24);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc25_set(v, (uint64_t)f->ovf_pmc25);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc26_set(v, (uint64_t)f->ovf_pmc26);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc27_set(v, (uint64_t)f->ovf_pmc27);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc28_set(v, (uint64_t)f->ovf_pmc28);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc29_set(v, (uint64_t)f->ovf_pmc29);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc30_set(v, (uint64_t)f->ovf_pmc30);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc31_set(v, (uint64_t)f->ovf_pmc31);
-	v = pmregs_x86_perf_global_status_reset_ovf_fixed0_set(v, (uint64_t)f->ovf_fixed0);
-	v = pmregs_x86_perf_global_status_reset_ovf_fixed1_set(v, (uint64_t)f->ovf_fixed1);
-	v = pmregs_x86_perf_global_status_reset_ovf_fixed2_set(v, (uint64_t)f->ovf_fixed2);
-	v = pmregs_x86_perf_global_status_reset_ovf_fixed3_set(v, (uint64_t)f->ovf_fixed3);
-	v = pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set(v, (uint64_t)f->perf_metrics_ovf);
-	v = pmregs_x86_perf_global_status_reset_trace_topa_pmi_set(v, (uint64_t)f->trace_topa_pmi);
-	v = pmregs_x86_perf_global_status_reset_lbr_frz_set(v, (uint64_t)f->lbr_frz);
-	v = pmregs_x86_perf_global_status_reset_ctr_frz_set(v, (uint64_t)f->ctr_frz);
-	v = pmregs_x86_perf_global_status_reset_asci_set(v, (uint64_t)f->asci);
-	v = pmregs_x86_perf_global_status_reset_ovf_uncore_set(v, (uint64_t)f->ovf_uncore);
-	v = pmregs_x86_perf_global_status_reset_ovf_buf_set(v, (uint64_t)f->ovf_buf);
-	v = pmregs_x86_perf_global_status_reset_cond_chgd_set(v, (uint64_t)f->cond_chgd);
+	v |= (uint64_t)((uint64_t)f->ovf_pmc0 & 0x1u);
+	v |= (uint64_t)((uint64_t)f->ovf_pmc1 & 0x1u) << 1;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc2 & 0x1u) << 2;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc3 & 0x1u) << 3;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc4 & 0x1u) << 4;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc5 & 0x1u) << 5;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc6 & 0x1u) << 6;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc7 & 0x1u) << 7;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc8 & 0x1u) << 8;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc9 & 0x1u) << 9;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc10 & 0x1u) << 10;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc11 & 0x1u) << 11;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc12 & 0x1u) << 12;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc13 & 0x1u) << 13;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc14 & 0x1u) << 14;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc15 & 0x1u) << 15;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc16 & 0x1u) << 16;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc17 & 0x1u) << 17;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc18 & 0x1u) << 18;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc19 & 0x1u) << 19;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc20 & 0x1u) << 20;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc21 & 0x1u) << 21;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc22 & 0x1u) << 22;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc23 & 0x1u) << 23;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc24 & 0x1u) << 24;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc25 & 0x1u) << 25;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc26 & 0x1u) << 26;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc27 & 0x1u) << 27;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc28 & 0x1u) << 28;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc29 & 0x1u) << 29;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc30 & 0x1u) << 30;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc31 & 0x1u) << 31;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed0 & 0x1u) << 32;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed1 & 0x1u) << 33;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed2 & 0x1u) << 34;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed3 & 0x1u) << 35;
+	v |= (uint64_t)((uint64_t)f->perf_metrics_ovf & 0x1u) << 48;
+	v |= (uint64_t)((uint64_t)f->trace_topa_pmi & 0x1u) << 55;
+	v |= (uint64_t)((uint64_t)f->lbr_frz & 0x1u) << 58;
+	v |= (uint64_t)((uint64_t)f->ctr_frz & 0x1u) << 59;
+	v |= (uint64_t)((uint64_t)f->asci & 0x1u) << 60;
+	v |= (uint64_t)((uint64_t)f->ovf_uncore & 0x1u) << 61;
+	v |= (uint64_t)((uint64_t)f->ovf_buf & 0x1u) << 62;
+	v |= (uint64_t)((uint64_t)f->cond_chgd & 0x1u) << 63;
 	return v;
 }
 
@@ -6483,50 +4801,50 @@ static inline int pmregs_x86_perf_global_status_reset_pack_checked(const struct 
 
 static inline void pmregs_x86_perf_global_status_reset_unpack(uint64_t v, struct pmregs_x86_perf_global_status_reset_fields *f)
 {
-	f->ovf_pmc0 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc0_get(v);
-	f->ovf_pmc1 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc1_get(v);
-	f->ovf_pmc2 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc2_get(v);
-	f->ovf_pmc3 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc3_get(v);
-	f->ovf_pmc4 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc4_get(v);
-	f->ovf_pmc5 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc5_get(v);
-	f->ovf_pmc6 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc6_get(v);
-	f->ovf_pmc7 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc7_get(v);
-	f->ovf_pmc8 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc8_get(v);
-	f->ovf_pmc9 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc9_get(v);
-	f->ovf_pmc10 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc10_get(v);
-	f->ovf_pmc11 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc11_get(v);
-	f->ovf_pmc12 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc12_get(v);
-	f->ovf_pmc13 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc13_get(v);
-	f->ovf_pmc14 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc14_get(v);
-	f->ovf_pmc15 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc15_get(v);
-	f->ovf_pmc16 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc16_get(v);
-	f->ovf_pmc17 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc17_get(v);
-	f->ovf_pmc18 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc18_get(v);
-	f->ovf_pmc19 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc19_get(v);
-	f->ovf_pmc20 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc20_get(v);
-	f->ovf_pmc21 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc21_get(v);
-	f->ovf_pmc22 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc22_get(v);
-	f->ovf_pmc23 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc23_get(v);
-	f->ovf_pmc24 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc24_get(v);
-	f->ovf_pmc25 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc25_get(v);
-	f->ovf_pmc26 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc26_get(v);
-	f->ovf_pmc27 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc27_get(v);
-	f->ovf_pmc28 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc28_get(v);
-	f->ovf_pmc29 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc29_get(v);
-	f->ovf_pmc30 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc30_get(v);
-	f->ovf_pmc31 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc31_get(v);
-	f->ovf_fixed0 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_fixed0_get(v);
-	f->ovf_fixed1 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_fixed1_get(v);
-	f->ovf_fixed2 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_fixed2_get(v);
-	f->ovf_fixed3 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_fixed3_get(v);
-	f->perf_metrics_ovf = (uint8_t)pmregs_x86_perf_global_status_reset_perf_metrics_ovf_get(v);
-	f->trace_topa_pmi = (uint8_t)pmregs_x86_perf_global_status_reset_trace_topa_pmi_get(v);
-	f->lbr_frz = (uint8_t)pmregs_x86_perf_global_status_reset_lbr_frz_get(v);
-	f->ctr_frz = (uint8_t)pmregs_x86_perf_global_status_reset_ctr_frz_get(v);
-	f->asci = (uint8_t)pmregs_x86_perf_global_status_reset_asci_get(v);
-	f->ovf_uncore = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_uncore_get(v);
-	f->ovf_buf = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_buf_get(v);
-	f->cond_chgd = (uint8_t)pmregs_x86_perf_global_status_reset_cond_chgd_get(v);
+	f->ovf_pmc0 = (uint8_t)(v & 0x1u);
+	f->ovf_pmc1 = (uint8_t)((v >> 1) & 0x1u);
+	f->ovf_pmc2 = (uint8_t)((v >> 2) & 0x1u);
+	f->ovf_pmc3 = (uint8_t)((v >> 3) & 0x1u);
+	f->ovf_pmc4 = (uint8_t)((v >> 4) & 0x1u);
+	f->ovf_pmc5 = (uint8_t)((v >> 5) & 0x1u);
+	f->ovf_pmc6 = (uint8_t)((v >> 6) & 0x1u);
+	f->ovf_pmc7 = (uint8_t)((v >> 7) & 0x1u);
+	f->ovf_pmc8 = (uint8_t)((v >> 8) & 0x1u);
+	f->ovf_pmc9 = (uint8_t)((v >> 9) & 0x1u);
+	f->ovf_pmc10 = (uint8_t)((v >> 10) & 0x1u);
+	f->ovf_pmc11 = (uint8_t)((v >> 11) & 0x1u);
+	f->ovf_pmc12 = (uint8_t)((v >> 12) & 0x1u);
+	f->ovf_pmc13 = (uint8_t)((v >> 13) & 0x1u);
+	f->ovf_pmc14 = (uint8_t)((v >> 14) & 0x1u);
+	f->ovf_pmc15 = (uint8_t)((v >> 15) & 0x1u);
+	f->ovf_pmc16 = (uint8_t)((v >> 16) & 0x1u);
+	f->ovf_pmc17 = (uint8_t)((v >> 17) & 0x1u);
+	f->ovf_pmc18 = (uint8_t)((v >> 18) & 0x1u);
+	f->ovf_pmc19 = (uint8_t)((v >> 19) & 0x1u);
+	f->ovf_pmc20 = (uint8_t)((v >> 20) & 0x1u);
+	f->ovf_pmc21 = (uint8_t)((v >> 21) & 0x1u);
+	f->ovf_pmc22 = (uint8_t)((v >> 22) & 0x1u);
+	f->ovf_pmc23 = (uint8_t)((v >> 23) & 0x1u);
+	f->ovf_pmc24 = (uint8_t)((v >> 24) & 0x1u);
+	f->ovf_pmc25 = (uint8_t)((v >> 25) & 0x1u);
+	f->ovf_pmc26 = (uint8_t)((v >> 26) & 0x1u);
+	f->ovf_pmc27 = (uint8_t)((v >> 27) & 0x1u);
+	f->ovf_pmc28 = (uint8_t)((v >> 28) & 0x1u);
+	f->ovf_pmc29 = (uint8_t)((v >> 29) & 0x1u);
+	f->ovf_pmc30 = (uint8_t)((v >> 30) & 0x1u);
+	f->ovf_pmc31 = (uint8_t)((v >> 31) & 0x1u);
+	f->ovf_fixed0 = (uint8_t)((v >> 32) & 0x1u);
+	f->ovf_fixed1 = (uint8_t)((v >> 33) & 0x1u);
+	f->ovf_fixed2 = (uint8_t)((v >> 34) & 0x1u);
+	f->ovf_fixed3 = (uint8_t)((v >> 35) & 0x1u);
+	f->perf_metrics_ovf = (uint8_t)((v >> 48) & 0x1u);
+	f->trace_topa_pmi = (uint8_t)((v >> 55) & 0x1u);
+	f->lbr_frz = (uint8_t)((v >> 58) & 0x1u);
+	f->ctr_frz = (uint8_t)((v >> 59) & 0x1u);
+	f->asci = (uint8_t)((v >> 60) & 0x1u);
+	f->ovf_uncore = (uint8_t)((v >> 61) & 0x1u);
+	f->ovf_buf = (uint8_t)((v >> 62) & 0x1u);
+	f->cond_chgd = (uint8_t)((v >> 63) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -6580,456 +4898,130 @@ static inline int pmregs_x86_perf_global_status_reset_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_BUF(x)          PMREGS_FIELD64((x), 62, 1)
 #define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_COND_CHGD(x)        PMREGS_FIELD64((x), 63, 1)
 
-/* ovf_pmc0: bits 0, wo. Write 1 to clear Ovf_PMC0 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc1: bits 1, wo. Write 1 to clear Ovf_PMC1 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc2: bits 2, wo. Write 1 to clear Ovf_PMC2 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc3: bits 3, wo. Write 1 to clear Ovf_PMC3 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc4: bits 4, wo. Write 1 to clear Ovf_PMC4 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc5: bits 5, wo. Write 1 to clear Ovf_PMC5 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc6: bits 6, wo. Write 1 to clear Ovf_PMC6 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC6_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc7: bits 7, wo. Write 1 to clear Ovf_PMC7 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC7_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc8: bits 8, wo. Write 1 to clear Ovf_PMC8 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC8_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc9: bits 9, wo. Write 1 to clear Ovf_PMC9 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC9_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc10: bits 10, wo. Write 1 to clear Ovf_PMC10 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC10_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc11: bits 11, wo. Write 1 to clear Ovf_PMC11 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC11_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc12: bits 12, wo. Write 1 to clear Ovf_PMC12 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC12_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc13: bits 13, wo. Write 1 to clear Ovf_PMC13 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC13_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc14: bits 14, wo. Write 1 to clear Ovf_PMC14 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC14_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc15: bits 15, wo. Write 1 to clear Ovf_PMC15 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC15_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc16: bits 16, wo. Write 1 to clear Ovf_PMC16 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC16_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc17: bits 17, wo. Write 1 to clear Ovf_PMC17 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC17_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc18: bits 18, wo. Write 1 to clear Ovf_PMC18 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC18_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc19: bits 19, wo. Write 1 to clear Ovf_PMC19 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC19_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc20: bits 20, wo. Write 1 to clear Ovf_PMC20 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC20_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc21: bits 21, wo. Write 1 to clear Ovf_PMC21 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC21_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc22: bits 22, wo. Write 1 to clear Ovf_PMC22 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC22_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc23: bits 23, wo. Write 1 to clear Ovf_PMC23 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC23_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc24: bits 24, wo. Write 1 to clear Ovf_PMC24 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC24_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc25: bits 25, wo. Write 1 to clear Ovf_PMC25 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC25_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc26: bits 26, wo. Write 1 to clear Ovf_PMC26 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC26_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc27: bits 27, wo. Write 1 to clear Ovf_PMC27 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC27_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc28: bits 28, wo. Write 1 to clear Ovf_PMC28 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC28_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc29: bits 29, wo. Write 1 to clear Ovf_PMC29 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC29_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc30: bits 30, wo. Write 1 to clear Ovf_PMC30 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC30_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc31: bits 31, wo. Write 1 to clear Ovf_PMC31 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC31_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed0: bits 32, wo. Write 1 to clear Ovf_FixedCtr0 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed1: bits 33, wo. Write 1 to clear Ovf_FixedCtr1 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed2: bits 34, wo. Write 1 to clear Ovf_FixedCtr2 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed3: bits 35, wo. Write 1 to clear Ovf_FixedCtr3 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perf_metrics_ovf: bits 48, wo. Write 1 to clear the PERF_METRICS overflow (LINUX) */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_PERF_METRICS_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* trace_topa_pmi: bits 55, wo. Write 1 to clear Trace_ToPA_PMI */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_get(uint64_t v) { return ((v >> 55) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_TRACE_TOPA_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 55); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_uncore: bits 61, wo. Write 1 to clear Ovf_Uncore */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_UNCORE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_buf: bits 62, wo. Write 1 to clear OvfBuf */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_buf_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_BUF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cond_chgd: bits 63, wo. Write 1 to clear CondChgd */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_cond_chgd_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_COND_CHGD_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_get(v)                    (pmregs_u64(v) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC0_MASK) | (pmregs_u64(x) & PMREGS_U64(0x0000000000000001)))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set_checked(v, x)         pmregs_set_checked64((v), 0, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_get(v)                    ((pmregs_u64(v) >> 1) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 1))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set_checked(v, x)         pmregs_set_checked64((v), 1, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_get(v)                    ((pmregs_u64(v) >> 2) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 2))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set_checked(v, x)         pmregs_set_checked64((v), 2, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_get(v)                    ((pmregs_u64(v) >> 3) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC3_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 3))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set_checked(v, x)         pmregs_set_checked64((v), 3, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_get(v)                    ((pmregs_u64(v) >> 4) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC4_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 4))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set_checked(v, x)         pmregs_set_checked64((v), 4, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_get(v)                    ((pmregs_u64(v) >> 5) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC5_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 5))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set_checked(v, x)         pmregs_set_checked64((v), 5, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_get(v)                    ((pmregs_u64(v) >> 6) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC6_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 6))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set_checked(v, x)         pmregs_set_checked64((v), 6, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_get(v)                    ((pmregs_u64(v) >> 7) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC7_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 7))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set_checked(v, x)         pmregs_set_checked64((v), 7, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_get(v)                    ((pmregs_u64(v) >> 8) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC8_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 8))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set_checked(v, x)         pmregs_set_checked64((v), 8, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_get(v)                    ((pmregs_u64(v) >> 9) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC9_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 9))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set_checked(v, x)         pmregs_set_checked64((v), 9, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_get(v)                   ((pmregs_u64(v) >> 10) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC10_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 10))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set_checked(v, x)        pmregs_set_checked64((v), 10, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_get(v)                   ((pmregs_u64(v) >> 11) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC11_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 11))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set_checked(v, x)        pmregs_set_checked64((v), 11, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_get(v)                   ((pmregs_u64(v) >> 12) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC12_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 12))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set_checked(v, x)        pmregs_set_checked64((v), 12, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_get(v)                   ((pmregs_u64(v) >> 13) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC13_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 13))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set_checked(v, x)        pmregs_set_checked64((v), 13, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_get(v)                   ((pmregs_u64(v) >> 14) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC14_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 14))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set_checked(v, x)        pmregs_set_checked64((v), 14, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_get(v)                   ((pmregs_u64(v) >> 15) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC15_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 15))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set_checked(v, x)        pmregs_set_checked64((v), 15, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_get(v)                   ((pmregs_u64(v) >> 16) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC16_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 16))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set_checked(v, x)        pmregs_set_checked64((v), 16, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_get(v)                   ((pmregs_u64(v) >> 17) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC17_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 17))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set_checked(v, x)        pmregs_set_checked64((v), 17, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_get(v)                   ((pmregs_u64(v) >> 18) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC18_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 18))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set_checked(v, x)        pmregs_set_checked64((v), 18, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_get(v)                   ((pmregs_u64(v) >> 19) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC19_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 19))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set_checked(v, x)        pmregs_set_checked64((v), 19, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_get(v)                   ((pmregs_u64(v) >> 20) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC20_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 20))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set_checked(v, x)        pmregs_set_checked64((v), 20, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_get(v)                   ((pmregs_u64(v) >> 21) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC21_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 21))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set_checked(v, x)        pmregs_set_checked64((v), 21, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_get(v)                   ((pmregs_u64(v) >> 22) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC22_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 22))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set_checked(v, x)        pmregs_set_checked64((v), 22, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_get(v)                   ((pmregs_u64(v) >> 23) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC23_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 23))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set_checked(v, x)        pmregs_set_checked64((v), 23, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_get(v)                   ((pmregs_u64(v) >> 24) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC24_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 24))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set_checked(v, x)        pmregs_set_checked64((v), 24, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_get(v)                   ((pmregs_u64(v) >> 25) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC25_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 25))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set_checked(v, x)        pmregs_set_checked64((v), 25, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_get(v)                   ((pmregs_u64(v) >> 26) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC26_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 26))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set_checked(v, x)        pmregs_set_checked64((v), 26, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_get(v)                   ((pmregs_u64(v) >> 27) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC27_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 27))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set_checked(v, x)        pmregs_set_checked64((v), 27, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_get(v)                   ((pmregs_u64(v) >> 28) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC28_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 28))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set_checked(v, x)        pmregs_set_checked64((v), 28, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_get(v)                   ((pmregs_u64(v) >> 29) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC29_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 29))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set_checked(v, x)        pmregs_set_checked64((v), 29, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_get(v)                   ((pmregs_u64(v) >> 30) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC30_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 30))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set_checked(v, x)        pmregs_set_checked64((v), 30, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_get(v)                   ((pmregs_u64(v) >> 31) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC31_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 31))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set_checked(v, x)        pmregs_set_checked64((v), 31, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_get(v)                  ((pmregs_u64(v) >> 32) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED0_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 32))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set_checked(v, x)       pmregs_set_checked64((v), 32, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_get(v)                  ((pmregs_u64(v) >> 33) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 33))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set_checked(v, x)       pmregs_set_checked64((v), 33, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_get(v)                  ((pmregs_u64(v) >> 34) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 34))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set_checked(v, x)       pmregs_set_checked64((v), 34, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_get(v)                  ((pmregs_u64(v) >> 35) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED3_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 35))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set_checked(v, x)       pmregs_set_checked64((v), 35, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_get(v)            ((pmregs_u64(v) >> 48) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_PERF_METRICS_OVF_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 48))
+#define pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set_checked(v, x) pmregs_set_checked64((v), 48, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_get(v)              ((pmregs_u64(v) >> 55) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_TRACE_TOPA_PMI_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 55))
+#define pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set_checked(v, x)   pmregs_set_checked64((v), 55, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_get(v)                  ((pmregs_u64(v) >> 61) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_UNCORE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 61))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set_checked(v, x)       pmregs_set_checked64((v), 61, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_buf_get(v)                     ((pmregs_u64(v) >> 62) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_BUF_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 62))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set_checked(v, x)          pmregs_set_checked64((v), 62, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_ovf_ctrl_cond_chgd_get(v)                   ((pmregs_u64(v) >> 63) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_COND_CHGD_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 63))
+#define pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set_checked(v, x)        pmregs_set_checked64((v), 63, PMREGS_U64(0x0000000000000001), (x))
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc_get(uint64_t v, unsigned i)
@@ -7100,47 +5092,47 @@ struct pmregs_x86_perf_global_ovf_ctrl_fields {
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_pack(const struct pmregs_x86_perf_global_ovf_ctrl_fields *f)
 {
 	uint64_t v = PMREGS_X86_PERF_GLOBAL_OVF_CTRL_RES1_MASK;
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set(v, (uint64_t)f->ovf_pmc0);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set(v, (uint64_t)f->ovf_pmc1);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set(v, (uint64_t)f->ovf_pmc2);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set(v, (uint64_t)f->ovf_pmc3);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set(v, (uint64_t)f->ovf_pmc4);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set(v, (uint64_t)f->ovf_pmc5);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set(v, (uint64_t)f->ovf_pmc6);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set(v, (uint64_t)f->ovf_pmc7);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set(v, (uint64_t)f->ovf_pmc8);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set(v, (uint64_t)f->ovf_pmc9);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set(v, (uint64_t)f->ovf_pmc10);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set(v, (uint64_t)f->ovf_pmc11);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set(v, (uint64_t)f->ovf_pmc12);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set(v, (uint64_t)f->ovf_pmc13);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set(v, (uint64_t)f->ovf_pmc14);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set(v, (uint64_t)f->ovf_pmc15);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set(v, (uint64_t)f->ovf_pmc16);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set(v, (uint64_t)f->ovf_pmc17);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set(v, (uint64_t)f->ovf_pmc18);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set(v, (uint64_t)f->ovf_pmc19);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set(v, (uint64_t)f->ovf_pmc20);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set(v, (uint64_t)f->ovf_pmc21);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set(v, (uint64_t)f->ovf_pmc22);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set(v, (uint64_t)f->ovf_pmc23);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set(v, (uint64_t)f->ovf_pmc24);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set(v, (uint64_t)f->ovf_pmc25);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set(v, (uint64_t)f->ovf_pmc26);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set(v, (uint64_t)f->ovf_pmc27);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set(v, (uint64_t)f->ovf_pmc28);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set(v, (uint64_t)f->ovf_pmc29);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set(v, (uint64_t)f->ovf_pmc30);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set(v, (uint64_t)f->ovf_pmc31);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set(v, (uint64_t)f->ovf_fixed0);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set(v, (uint64_t)f->ovf_fixed1);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set(v, (uint64_t)f->ovf_fixed2);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set(v, (uint64_t)f->ovf_fixed3);
-	v = pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set(v, (uint64_t)f->perf_metrics_ovf);
-	v = pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set(v, (uint64_t)f->trace_topa_pmi);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set(v, (uint64_t)f->ovf_uncore);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set(v, (uint64_t)f->ovf_buf);
-	v = pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set(v, (uint64_t)f->cond_chgd);
+	v |= (uint64_t)((uint64_t)f->ovf_pmc0 & 0x1u);
+	v |= (uint64_t)((uint64_t)f->ovf_pmc1 & 0x1u) << 1;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc2 & 0x1u) << 2;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc3 & 0x1u) << 3;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc4 & 0x1u) << 4;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc5 & 0x1u) << 5;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc6 & 0x1u) << 6;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc7 & 0x1u) << 7;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc8 & 0x1u) << 8;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc9 & 0x1u) << 9;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc10 & 0x1u) << 10;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc11 & 0x1u) << 11;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc12 & 0x1u) << 12;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc13 & 0x1u) << 13;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc14 & 0x1u) << 14;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc15 & 0x1u) << 15;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc16 & 0x1u) << 16;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc17 & 0x1u) << 17;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc18 & 0x1u) << 18;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc19 & 0x1u) << 19;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc20 & 0x1u) << 20;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc21 & 0x1u) << 21;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc22 & 0x1u) << 22;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc23 & 0x1u) << 23;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc24 & 0x1u) << 24;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc25 & 0x1u) << 25;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc26 & 0x1u) << 26;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc27 & 0x1u) << 27;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc28 & 0x1u) << 28;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc29 & 0x1u) << 29;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc30 & 0x1u) << 30;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc31 & 0x1u) << 31;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed0 & 0x1u) << 32;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed1 & 0x1u) << 33;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed2 & 0x1u) << 34;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed3 & 0x1u) << 35;
+	v |= (uint64_t)((uint64_t)f->perf_metrics_ovf & 0x1u) << 48;
+	v |= (uint64_t)((uint64_t)f->trace_topa_pmi & 0x1u) << 55;
+	v |= (uint64_t)((uint64_t)f->ovf_uncore & 0x1u) << 61;
+	v |= (uint64_t)((uint64_t)f->ovf_buf & 0x1u) << 62;
+	v |= (uint64_t)((uint64_t)f->cond_chgd & 0x1u) << 63;
 	return v;
 }
 
@@ -7235,47 +5227,47 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_pack_checked(const struct pmre
 
 static inline void pmregs_x86_perf_global_ovf_ctrl_unpack(uint64_t v, struct pmregs_x86_perf_global_ovf_ctrl_fields *f)
 {
-	f->ovf_pmc0 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_get(v);
-	f->ovf_pmc1 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_get(v);
-	f->ovf_pmc2 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_get(v);
-	f->ovf_pmc3 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_get(v);
-	f->ovf_pmc4 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_get(v);
-	f->ovf_pmc5 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_get(v);
-	f->ovf_pmc6 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_get(v);
-	f->ovf_pmc7 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_get(v);
-	f->ovf_pmc8 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_get(v);
-	f->ovf_pmc9 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_get(v);
-	f->ovf_pmc10 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_get(v);
-	f->ovf_pmc11 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_get(v);
-	f->ovf_pmc12 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_get(v);
-	f->ovf_pmc13 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_get(v);
-	f->ovf_pmc14 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_get(v);
-	f->ovf_pmc15 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_get(v);
-	f->ovf_pmc16 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_get(v);
-	f->ovf_pmc17 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_get(v);
-	f->ovf_pmc18 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_get(v);
-	f->ovf_pmc19 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_get(v);
-	f->ovf_pmc20 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_get(v);
-	f->ovf_pmc21 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_get(v);
-	f->ovf_pmc22 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_get(v);
-	f->ovf_pmc23 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_get(v);
-	f->ovf_pmc24 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_get(v);
-	f->ovf_pmc25 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_get(v);
-	f->ovf_pmc26 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_get(v);
-	f->ovf_pmc27 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_get(v);
-	f->ovf_pmc28 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_get(v);
-	f->ovf_pmc29 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_get(v);
-	f->ovf_pmc30 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_get(v);
-	f->ovf_pmc31 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_get(v);
-	f->ovf_fixed0 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_get(v);
-	f->ovf_fixed1 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_get(v);
-	f->ovf_fixed2 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_get(v);
-	f->ovf_fixed3 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_get(v);
-	f->perf_metrics_ovf = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_get(v);
-	f->trace_topa_pmi = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_get(v);
-	f->ovf_uncore = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_get(v);
-	f->ovf_buf = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_buf_get(v);
-	f->cond_chgd = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_cond_chgd_get(v);
+	f->ovf_pmc0 = (uint8_t)(v & 0x1u);
+	f->ovf_pmc1 = (uint8_t)((v >> 1) & 0x1u);
+	f->ovf_pmc2 = (uint8_t)((v >> 2) & 0x1u);
+	f->ovf_pmc3 = (uint8_t)((v >> 3) & 0x1u);
+	f->ovf_pmc4 = (uint8_t)((v >> 4) & 0x1u);
+	f->ovf_pmc5 = (uint8_t)((v >> 5) & 0x1u);
+	f->ovf_pmc6 = (uint8_t)((v >> 6) & 0x1u);
+	f->ovf_pmc7 = (uint8_t)((v >> 7) & 0x1u);
+	f->ovf_pmc8 = (uint8_t)((v >> 8) & 0x1u);
+	f->ovf_pmc9 = (uint8_t)((v >> 9) & 0x1u);
+	f->ovf_pmc10 = (uint8_t)((v >> 10) & 0x1u);
+	f->ovf_pmc11 = (uint8_t)((v >> 11) & 0x1u);
+	f->ovf_pmc12 = (uint8_t)((v >> 12) & 0x1u);
+	f->ovf_pmc13 = (uint8_t)((v >> 13) & 0x1u);
+	f->ovf_pmc14 = (uint8_t)((v >> 14) & 0x1u);
+	f->ovf_pmc15 = (uint8_t)((v >> 15) & 0x1u);
+	f->ovf_pmc16 = (uint8_t)((v >> 16) & 0x1u);
+	f->ovf_pmc17 = (uint8_t)((v >> 17) & 0x1u);
+	f->ovf_pmc18 = (uint8_t)((v >> 18) & 0x1u);
+	f->ovf_pmc19 = (uint8_t)((v >> 19) & 0x1u);
+	f->ovf_pmc20 = (uint8_t)((v >> 20) & 0x1u);
+	f->ovf_pmc21 = (uint8_t)((v >> 21) & 0x1u);
+	f->ovf_pmc22 = (uint8_t)((v >> 22) & 0x1u);
+	f->ovf_pmc23 = (uint8_t)((v >> 23) & 0x1u);
+	f->ovf_pmc24 = (uint8_t)((v >> 24) & 0x1u);
+	f->ovf_pmc25 = (uint8_t)((v >> 25) & 0x1u);
+	f->ovf_pmc26 = (uint8_t)((v >> 26) & 0x1u);
+	f->ovf_pmc27 = (uint8_t)((v >> 27) & 0x1u);
+	f->ovf_pmc28 = (uint8_t)((v >> 28) & 0x1u);
+	f->ovf_pmc29 = (uint8_t)((v >> 29) & 0x1u);
+	f->ovf_pmc30 = (uint8_t)((v >> 30) & 0x1u);
+	f->ovf_pmc31 = (uint8_t)((v >> 31) & 0x1u);
+	f->ovf_fixed0 = (uint8_t)((v >> 32) & 0x1u);
+	f->ovf_fixed1 = (uint8_t)((v >> 33) & 0x1u);
+	f->ovf_fixed2 = (uint8_t)((v >> 34) & 0x1u);
+	f->ovf_fixed3 = (uint8_t)((v >> 35) & 0x1u);
+	f->perf_metrics_ovf = (uint8_t)((v >> 48) & 0x1u);
+	f->trace_topa_pmi = (uint8_t)((v >> 55) & 0x1u);
+	f->ovf_uncore = (uint8_t)((v >> 61) & 0x1u);
+	f->ovf_buf = (uint8_t)((v >> 62) & 0x1u);
+	f->cond_chgd = (uint8_t)((v >> 63) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -7331,478 +5323,136 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_UNCORE(x)       PMREGS_FIELD64((x), 61, 1)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_BUF(x)          PMREGS_FIELD64((x), 62, 1)
 
-/* ovf_pmc0: bits 0, wo. Write 1 to clear Ovf_PMC0 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc1: bits 1, wo. Write 1 to clear Ovf_PMC1 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc2: bits 2, wo. Write 1 to clear Ovf_PMC2 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc3: bits 3, wo. Write 1 to clear Ovf_PMC3 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc4: bits 4, wo. Write 1 to clear Ovf_PMC4 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc4_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc4_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc5: bits 5, wo. Write 1 to clear Ovf_PMC5 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc5_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc5_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc6: bits 6, wo. Write 1 to clear Ovf_PMC6 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc6_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC6_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc6_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc6_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc7: bits 7, wo. Write 1 to clear Ovf_PMC7 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc7_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC7_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc7_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc7_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc8: bits 8, wo. Write 1 to clear Ovf_PMC8 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC8_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc8_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc8_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc9: bits 9, wo. Write 1 to clear Ovf_PMC9 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc9_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC9_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc9_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc9_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc10: bits 10, wo. Write 1 to clear Ovf_PMC10 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc10_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC10_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc10_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc10_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc11: bits 11, wo. Write 1 to clear Ovf_PMC11 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc11_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC11_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc11_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc11_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc12: bits 12, wo. Write 1 to clear Ovf_PMC12 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc12_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC12_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc12_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc12_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc13: bits 13, wo. Write 1 to clear Ovf_PMC13 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC13_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc13_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc13_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc14: bits 14, wo. Write 1 to clear Ovf_PMC14 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc14_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC14_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc14_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc14_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc15: bits 15, wo. Write 1 to clear Ovf_PMC15 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc15_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC15_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc15_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc15_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc16: bits 16, wo. Write 1 to clear Ovf_PMC16 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc16_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC16_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc16_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc16_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc17: bits 17, wo. Write 1 to clear Ovf_PMC17 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc17_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC17_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc17_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc17_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc18: bits 18, wo. Write 1 to clear Ovf_PMC18 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc18_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC18_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc18_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc18_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc19: bits 19, wo. Write 1 to clear Ovf_PMC19 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc19_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC19_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc19_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc19_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc20: bits 20, wo. Write 1 to clear Ovf_PMC20 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc20_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC20_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc20_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc20_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc21: bits 21, wo. Write 1 to clear Ovf_PMC21 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc21_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC21_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc21_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc21_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc22: bits 22, wo. Write 1 to clear Ovf_PMC22 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc22_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC22_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc22_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc22_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc23: bits 23, wo. Write 1 to clear Ovf_PMC23 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc23_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC23_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc23_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc23_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc24: bits 24, wo. Write 1 to clear Ovf_PMC24 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc24_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC24_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc24_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc24_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc25: bits 25, wo. Write 1 to clear Ovf_PMC25 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc25_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC25_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc25_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc25_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc26: bits 26, wo. Write 1 to clear Ovf_PMC26 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc26_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC26_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc26_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc26_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc27: bits 27, wo. Write 1 to clear Ovf_PMC27 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc27_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC27_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc27_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc27_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc28: bits 28, wo. Write 1 to clear Ovf_PMC28 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc28_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC28_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc28_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc28_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc29: bits 29, wo. Write 1 to clear Ovf_PMC29 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc29_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC29_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc29_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc29_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc30: bits 30, wo. Write 1 to clear Ovf_PMC30 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc30_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC30_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc30_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc30_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc31: bits 31, wo. Write 1 to clear Ovf_PMC31 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc31_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC31_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc31_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc31_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed0: bits 32, wo. Write 1 to clear Ovf_FixedCtr0 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_perf_global_status_set_ovf_fixed0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_fixed0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed1: bits 33, wo. Write 1 to clear Ovf_FixedCtr1 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed1_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_perf_global_status_set_ovf_fixed1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_fixed1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed2: bits 34, wo. Write 1 to clear Ovf_FixedCtr2 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed2_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_perf_global_status_set_ovf_fixed2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_fixed2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed3: bits 35, wo. Write 1 to clear Ovf_FixedCtr3 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed3_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_x86_perf_global_status_set_ovf_fixed3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_fixed3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perf_metrics_ovf: bits 48, wo. Write 1 to clear the PERF_METRICS overflow (LINUX) */
-static inline uint64_t pmregs_x86_perf_global_status_set_perf_metrics_ovf_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_PERF_METRICS_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
-static inline int pmregs_x86_perf_global_status_set_perf_metrics_ovf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_perf_metrics_ovf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* trace_topa_pmi: bits 55, wo. Write 1 to clear Trace_ToPA_PMI */
-static inline uint64_t pmregs_x86_perf_global_status_set_trace_topa_pmi_get(uint64_t v) { return ((v >> 55) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_TRACE_TOPA_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 55); }
-static inline int pmregs_x86_perf_global_status_set_trace_topa_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_trace_topa_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_frz: bits 58, wo. Write 1 to clear LBR_Frz (resumes LBR recording) */
-static inline uint64_t pmregs_x86_perf_global_status_set_lbr_frz_get(uint64_t v) { return ((v >> 58) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_lbr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_LBR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 58); }
-static inline int pmregs_x86_perf_global_status_set_lbr_frz_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_lbr_frz_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ctr_frz: bits 59, wo. Write 1 to clear CTR_Frz (resumes counting) */
-static inline uint64_t pmregs_x86_perf_global_status_set_ctr_frz_get(uint64_t v) { return ((v >> 59) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ctr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_CTR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 59); }
-static inline int pmregs_x86_perf_global_status_set_ctr_frz_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ctr_frz_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* asci: bits 60, wo. Write 1 to clear ASCI */
-static inline uint64_t pmregs_x86_perf_global_status_set_asci_get(uint64_t v) { return ((v >> 60) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_asci_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_ASCI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 60); }
-static inline int pmregs_x86_perf_global_status_set_asci_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_asci_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_uncore: bits 61, wo. Write 1 to clear Ovf_Uncore */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_uncore_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_UNCORE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
-static inline int pmregs_x86_perf_global_status_set_ovf_uncore_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_uncore_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_buf: bits 62, wo. Write 1 to clear OvfBuf */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_buf_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_BUF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
-static inline int pmregs_x86_perf_global_status_set_ovf_buf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_buf_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_global_status_set_ovf_pmc0_get(v)                    (pmregs_u64(v) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC0_MASK) | (pmregs_u64(x) & PMREGS_U64(0x0000000000000001)))
+#define pmregs_x86_perf_global_status_set_ovf_pmc0_set_checked(v, x)         pmregs_set_checked64((v), 0, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc1_get(v)                    ((pmregs_u64(v) >> 1) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc1_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 1))
+#define pmregs_x86_perf_global_status_set_ovf_pmc1_set_checked(v, x)         pmregs_set_checked64((v), 1, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc2_get(v)                    ((pmregs_u64(v) >> 2) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc2_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 2))
+#define pmregs_x86_perf_global_status_set_ovf_pmc2_set_checked(v, x)         pmregs_set_checked64((v), 2, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc3_get(v)                    ((pmregs_u64(v) >> 3) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc3_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC3_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 3))
+#define pmregs_x86_perf_global_status_set_ovf_pmc3_set_checked(v, x)         pmregs_set_checked64((v), 3, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc4_get(v)                    ((pmregs_u64(v) >> 4) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc4_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC4_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 4))
+#define pmregs_x86_perf_global_status_set_ovf_pmc4_set_checked(v, x)         pmregs_set_checked64((v), 4, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc5_get(v)                    ((pmregs_u64(v) >> 5) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc5_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC5_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 5))
+#define pmregs_x86_perf_global_status_set_ovf_pmc5_set_checked(v, x)         pmregs_set_checked64((v), 5, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc6_get(v)                    ((pmregs_u64(v) >> 6) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc6_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC6_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 6))
+#define pmregs_x86_perf_global_status_set_ovf_pmc6_set_checked(v, x)         pmregs_set_checked64((v), 6, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc7_get(v)                    ((pmregs_u64(v) >> 7) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc7_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC7_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 7))
+#define pmregs_x86_perf_global_status_set_ovf_pmc7_set_checked(v, x)         pmregs_set_checked64((v), 7, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc8_get(v)                    ((pmregs_u64(v) >> 8) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc8_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC8_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 8))
+#define pmregs_x86_perf_global_status_set_ovf_pmc8_set_checked(v, x)         pmregs_set_checked64((v), 8, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc9_get(v)                    ((pmregs_u64(v) >> 9) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc9_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC9_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 9))
+#define pmregs_x86_perf_global_status_set_ovf_pmc9_set_checked(v, x)         pmregs_set_checked64((v), 9, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc10_get(v)                   ((pmregs_u64(v) >> 10) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc10_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC10_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 10))
+#define pmregs_x86_perf_global_status_set_ovf_pmc10_set_checked(v, x)        pmregs_set_checked64((v), 10, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc11_get(v)                   ((pmregs_u64(v) >> 11) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc11_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC11_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 11))
+#define pmregs_x86_perf_global_status_set_ovf_pmc11_set_checked(v, x)        pmregs_set_checked64((v), 11, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc12_get(v)                   ((pmregs_u64(v) >> 12) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc12_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC12_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 12))
+#define pmregs_x86_perf_global_status_set_ovf_pmc12_set_checked(v, x)        pmregs_set_checked64((v), 12, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc13_get(v)                   ((pmregs_u64(v) >> 13) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc13_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC13_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 13))
+#define pmregs_x86_perf_global_status_set_ovf_pmc13_set_checked(v, x)        pmregs_set_checked64((v), 13, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc14_get(v)                   ((pmregs_u64(v) >> 14) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc14_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC14_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 14))
+#define pmregs_x86_perf_global_status_set_ovf_pmc14_set_checked(v, x)        pmregs_set_checked64((v), 14, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc15_get(v)                   ((pmregs_u64(v) >> 15) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc15_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC15_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 15))
+#define pmregs_x86_perf_global_status_set_ovf_pmc15_set_checked(v, x)        pmregs_set_checked64((v), 15, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc16_get(v)                   ((pmregs_u64(v) >> 16) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc16_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC16_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 16))
+#define pmregs_x86_perf_global_status_set_ovf_pmc16_set_checked(v, x)        pmregs_set_checked64((v), 16, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc17_get(v)                   ((pmregs_u64(v) >> 17) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc17_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC17_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 17))
+#define pmregs_x86_perf_global_status_set_ovf_pmc17_set_checked(v, x)        pmregs_set_checked64((v), 17, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc18_get(v)                   ((pmregs_u64(v) >> 18) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc18_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC18_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 18))
+#define pmregs_x86_perf_global_status_set_ovf_pmc18_set_checked(v, x)        pmregs_set_checked64((v), 18, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc19_get(v)                   ((pmregs_u64(v) >> 19) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc19_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC19_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 19))
+#define pmregs_x86_perf_global_status_set_ovf_pmc19_set_checked(v, x)        pmregs_set_checked64((v), 19, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc20_get(v)                   ((pmregs_u64(v) >> 20) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc20_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC20_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 20))
+#define pmregs_x86_perf_global_status_set_ovf_pmc20_set_checked(v, x)        pmregs_set_checked64((v), 20, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc21_get(v)                   ((pmregs_u64(v) >> 21) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc21_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC21_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 21))
+#define pmregs_x86_perf_global_status_set_ovf_pmc21_set_checked(v, x)        pmregs_set_checked64((v), 21, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc22_get(v)                   ((pmregs_u64(v) >> 22) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc22_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC22_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 22))
+#define pmregs_x86_perf_global_status_set_ovf_pmc22_set_checked(v, x)        pmregs_set_checked64((v), 22, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc23_get(v)                   ((pmregs_u64(v) >> 23) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc23_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC23_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 23))
+#define pmregs_x86_perf_global_status_set_ovf_pmc23_set_checked(v, x)        pmregs_set_checked64((v), 23, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc24_get(v)                   ((pmregs_u64(v) >> 24) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc24_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC24_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 24))
+#define pmregs_x86_perf_global_status_set_ovf_pmc24_set_checked(v, x)        pmregs_set_checked64((v), 24, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc25_get(v)                   ((pmregs_u64(v) >> 25) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc25_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC25_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 25))
+#define pmregs_x86_perf_global_status_set_ovf_pmc25_set_checked(v, x)        pmregs_set_checked64((v), 25, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc26_get(v)                   ((pmregs_u64(v) >> 26) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc26_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC26_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 26))
+#define pmregs_x86_perf_global_status_set_ovf_pmc26_set_checked(v, x)        pmregs_set_checked64((v), 26, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc27_get(v)                   ((pmregs_u64(v) >> 27) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc27_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC27_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 27))
+#define pmregs_x86_perf_global_status_set_ovf_pmc27_set_checked(v, x)        pmregs_set_checked64((v), 27, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc28_get(v)                   ((pmregs_u64(v) >> 28) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc28_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC28_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 28))
+#define pmregs_x86_perf_global_status_set_ovf_pmc28_set_checked(v, x)        pmregs_set_checked64((v), 28, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc29_get(v)                   ((pmregs_u64(v) >> 29) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc29_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC29_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 29))
+#define pmregs_x86_perf_global_status_set_ovf_pmc29_set_checked(v, x)        pmregs_set_checked64((v), 29, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc30_get(v)                   ((pmregs_u64(v) >> 30) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc30_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC30_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 30))
+#define pmregs_x86_perf_global_status_set_ovf_pmc30_set_checked(v, x)        pmregs_set_checked64((v), 30, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc31_get(v)                   ((pmregs_u64(v) >> 31) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_pmc31_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC31_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 31))
+#define pmregs_x86_perf_global_status_set_ovf_pmc31_set_checked(v, x)        pmregs_set_checked64((v), 31, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_fixed0_get(v)                  ((pmregs_u64(v) >> 32) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_fixed0_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED0_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 32))
+#define pmregs_x86_perf_global_status_set_ovf_fixed0_set_checked(v, x)       pmregs_set_checked64((v), 32, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_fixed1_get(v)                  ((pmregs_u64(v) >> 33) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_fixed1_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 33))
+#define pmregs_x86_perf_global_status_set_ovf_fixed1_set_checked(v, x)       pmregs_set_checked64((v), 33, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_fixed2_get(v)                  ((pmregs_u64(v) >> 34) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_fixed2_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED2_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 34))
+#define pmregs_x86_perf_global_status_set_ovf_fixed2_set_checked(v, x)       pmregs_set_checked64((v), 34, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_fixed3_get(v)                  ((pmregs_u64(v) >> 35) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_fixed3_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED3_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 35))
+#define pmregs_x86_perf_global_status_set_ovf_fixed3_set_checked(v, x)       pmregs_set_checked64((v), 35, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_perf_metrics_ovf_get(v)            ((pmregs_u64(v) >> 48) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_perf_metrics_ovf_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_PERF_METRICS_OVF_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 48))
+#define pmregs_x86_perf_global_status_set_perf_metrics_ovf_set_checked(v, x) pmregs_set_checked64((v), 48, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_trace_topa_pmi_get(v)              ((pmregs_u64(v) >> 55) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_trace_topa_pmi_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_TRACE_TOPA_PMI_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 55))
+#define pmregs_x86_perf_global_status_set_trace_topa_pmi_set_checked(v, x)   pmregs_set_checked64((v), 55, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_lbr_frz_get(v)                     ((pmregs_u64(v) >> 58) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_lbr_frz_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_LBR_FRZ_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 58))
+#define pmregs_x86_perf_global_status_set_lbr_frz_set_checked(v, x)          pmregs_set_checked64((v), 58, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ctr_frz_get(v)                     ((pmregs_u64(v) >> 59) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ctr_frz_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_CTR_FRZ_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 59))
+#define pmregs_x86_perf_global_status_set_ctr_frz_set_checked(v, x)          pmregs_set_checked64((v), 59, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_asci_get(v)                        ((pmregs_u64(v) >> 60) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_asci_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_ASCI_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 60))
+#define pmregs_x86_perf_global_status_set_asci_set_checked(v, x)             pmregs_set_checked64((v), 60, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_uncore_get(v)                  ((pmregs_u64(v) >> 61) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_uncore_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_UNCORE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 61))
+#define pmregs_x86_perf_global_status_set_ovf_uncore_set_checked(v, x)       pmregs_set_checked64((v), 61, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_status_set_ovf_buf_get(v)                     ((pmregs_u64(v) >> 62) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_status_set_ovf_buf_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_BUF_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 62))
+#define pmregs_x86_perf_global_status_set_ovf_buf_set_checked(v, x)          pmregs_set_checked64((v), 62, PMREGS_U64(0x0000000000000001), (x))
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc_get(uint64_t v, unsigned i)
@@ -7875,49 +5525,49 @@ struct pmregs_x86_perf_global_status_set_fields {
 static inline uint64_t pmregs_x86_perf_global_status_set_pack(const struct pmregs_x86_perf_global_status_set_fields *f)
 {
 	uint64_t v = PMREGS_X86_PERF_GLOBAL_STATUS_SET_RES1_MASK;
-	v = pmregs_x86_perf_global_status_set_ovf_pmc0_set(v, (uint64_t)f->ovf_pmc0);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc1_set(v, (uint64_t)f->ovf_pmc1);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc2_set(v, (uint64_t)f->ovf_pmc2);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc3_set(v, (uint64_t)f->ovf_pmc3);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc4_set(v, (uint64_t)f->ovf_pmc4);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc5_set(v, (uint64_t)f->ovf_pmc5);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc6_set(v, (uint64_t)f->ovf_pmc6);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc7_set(v, (uint64_t)f->ovf_pmc7);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc8_set(v, (uint64_t)f->ovf_pmc8);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc9_set(v, (uint64_t)f->ovf_pmc9);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc10_set(v, (uint64_t)f->ovf_pmc10);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc11_set(v, (uint64_t)f->ovf_pmc11);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc12_set(v, (uint64_t)f->ovf_pmc12);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc13_set(v, (uint64_t)f->ovf_pmc13);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc14_set(v, (uint64_t)f->ovf_pmc14);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc15_set(v, (uint64_t)f->ovf_pmc15);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc16_set(v, (uint64_t)f->ovf_pmc16);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc17_set(v, (uint64_t)f->ovf_pmc17);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc18_set(v, (uint64_t)f->ovf_pmc18);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc19_set(v, (uint64_t)f->ovf_pmc19);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc20_set(v, (uint64_t)f->ovf_pmc20);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc21_set(v, (uint64_t)f->ovf_pmc21);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc22_set(v, (uint64_t)f->ovf_pmc22);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc23_set(v, (uint64_t)f->ovf_pmc23);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc24_set(v, (uint64_t)f->ovf_pmc24);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc25_set(v, (uint64_t)f->ovf_pmc25);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc26_set(v, (uint64_t)f->ovf_pmc26);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc27_set(v, (uint64_t)f->ovf_pmc27);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc28_set(v, (uint64_t)f->ovf_pmc28);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc29_set(v, (uint64_t)f->ovf_pmc29);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc30_set(v, (uint64_t)f->ovf_pmc30);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc31_set(v, (uint64_t)f->ovf_pmc31);
-	v = pmregs_x86_perf_global_status_set_ovf_fixed0_set(v, (uint64_t)f->ovf_fixed0);
-	v = pmregs_x86_perf_global_status_set_ovf_fixed1_set(v, (uint64_t)f->ovf_fixed1);
-	v = pmregs_x86_perf_global_status_set_ovf_fixed2_set(v, (uint64_t)f->ovf_fixed2);
-	v = pmregs_x86_perf_global_status_set_ovf_fixed3_set(v, (uint64_t)f->ovf_fixed3);
-	v = pmregs_x86_perf_global_status_set_perf_metrics_ovf_set(v, (uint64_t)f->perf_metrics_ovf);
-	v = pmregs_x86_perf_global_status_set_trace_topa_pmi_set(v, (uint64_t)f->trace_topa_pmi);
-	v = pmregs_x86_perf_global_status_set_lbr_frz_set(v, (uint64_t)f->lbr_frz);
-	v = pmregs_x86_perf_global_status_set_ctr_frz_set(v, (uint64_t)f->ctr_frz);
-	v = pmregs_x86_perf_global_status_set_asci_set(v, (uint64_t)f->asci);
-	v = pmregs_x86_perf_global_status_set_ovf_uncore_set(v, (uint64_t)f->ovf_uncore);
-	v = pmregs_x86_perf_global_status_set_ovf_buf_set(v, (uint64_t)f->ovf_buf);
+	v |= (uint64_t)((uint64_t)f->ovf_pmc0 & 0x1u);
+	v |= (uint64_t)((uint64_t)f->ovf_pmc1 & 0x1u) << 1;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc2 & 0x1u) << 2;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc3 & 0x1u) << 3;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc4 & 0x1u) << 4;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc5 & 0x1u) << 5;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc6 & 0x1u) << 6;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc7 & 0x1u) << 7;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc8 & 0x1u) << 8;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc9 & 0x1u) << 9;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc10 & 0x1u) << 10;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc11 & 0x1u) << 11;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc12 & 0x1u) << 12;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc13 & 0x1u) << 13;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc14 & 0x1u) << 14;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc15 & 0x1u) << 15;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc16 & 0x1u) << 16;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc17 & 0x1u) << 17;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc18 & 0x1u) << 18;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc19 & 0x1u) << 19;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc20 & 0x1u) << 20;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc21 & 0x1u) << 21;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc22 & 0x1u) << 22;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc23 & 0x1u) << 23;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc24 & 0x1u) << 24;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc25 & 0x1u) << 25;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc26 & 0x1u) << 26;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc27 & 0x1u) << 27;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc28 & 0x1u) << 28;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc29 & 0x1u) << 29;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc30 & 0x1u) << 30;
+	v |= (uint64_t)((uint64_t)f->ovf_pmc31 & 0x1u) << 31;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed0 & 0x1u) << 32;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed1 & 0x1u) << 33;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed2 & 0x1u) << 34;
+	v |= (uint64_t)((uint64_t)f->ovf_fixed3 & 0x1u) << 35;
+	v |= (uint64_t)((uint64_t)f->perf_metrics_ovf & 0x1u) << 48;
+	v |= (uint64_t)((uint64_t)f->trace_topa_pmi & 0x1u) << 55;
+	v |= (uint64_t)((uint64_t)f->lbr_frz & 0x1u) << 58;
+	v |= (uint64_t)((uint64_t)f->ctr_frz & 0x1u) << 59;
+	v |= (uint64_t)((uint64_t)f->asci & 0x1u) << 60;
+	v |= (uint64_t)((uint64_t)f->ovf_uncore & 0x1u) << 61;
+	v |= (uint64_t)((uint64_t)f->ovf_buf & 0x1u) << 62;
 	return v;
 }
 
@@ -8016,49 +5666,49 @@ static inline int pmregs_x86_perf_global_status_set_pack_checked(const struct pm
 
 static inline void pmregs_x86_perf_global_status_set_unpack(uint64_t v, struct pmregs_x86_perf_global_status_set_fields *f)
 {
-	f->ovf_pmc0 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc0_get(v);
-	f->ovf_pmc1 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc1_get(v);
-	f->ovf_pmc2 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc2_get(v);
-	f->ovf_pmc3 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc3_get(v);
-	f->ovf_pmc4 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc4_get(v);
-	f->ovf_pmc5 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc5_get(v);
-	f->ovf_pmc6 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc6_get(v);
-	f->ovf_pmc7 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc7_get(v);
-	f->ovf_pmc8 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc8_get(v);
-	f->ovf_pmc9 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc9_get(v);
-	f->ovf_pmc10 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc10_get(v);
-	f->ovf_pmc11 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc11_get(v);
-	f->ovf_pmc12 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc12_get(v);
-	f->ovf_pmc13 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc13_get(v);
-	f->ovf_pmc14 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc14_get(v);
-	f->ovf_pmc15 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc15_get(v);
-	f->ovf_pmc16 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc16_get(v);
-	f->ovf_pmc17 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc17_get(v);
-	f->ovf_pmc18 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc18_get(v);
-	f->ovf_pmc19 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc19_get(v);
-	f->ovf_pmc20 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc20_get(v);
-	f->ovf_pmc21 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc21_get(v);
-	f->ovf_pmc22 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc22_get(v);
-	f->ovf_pmc23 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc23_get(v);
-	f->ovf_pmc24 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc24_get(v);
-	f->ovf_pmc25 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc25_get(v);
-	f->ovf_pmc26 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc26_get(v);
-	f->ovf_pmc27 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc27_get(v);
-	f->ovf_pmc28 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc28_get(v);
-	f->ovf_pmc29 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc29_get(v);
-	f->ovf_pmc30 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc30_get(v);
-	f->ovf_pmc31 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc31_get(v);
-	f->ovf_fixed0 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_fixed0_get(v);
-	f->ovf_fixed1 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_fixed1_get(v);
-	f->ovf_fixed2 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_fixed2_get(v);
-	f->ovf_fixed3 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_fixed3_get(v);
-	f->perf_metrics_ovf = (uint8_t)pmregs_x86_perf_global_status_set_perf_metrics_ovf_get(v);
-	f->trace_topa_pmi = (uint8_t)pmregs_x86_perf_global_status_set_trace_topa_pmi_get(v);
-	f->lbr_frz = (uint8_t)pmregs_x86_perf_global_status_set_lbr_frz_get(v);
-	f->ctr_frz = (uint8_t)pmregs_x86_perf_global_status_set_ctr_frz_get(v);
-	f->asci = (uint8_t)pmregs_x86_perf_global_status_set_asci_get(v);
-	f->ovf_uncore = (uint8_t)pmregs_x86_perf_global_status_set_ovf_uncore_get(v);
-	f->ovf_buf = (uint8_t)pmregs_x86_perf_global_status_set_ovf_buf_get(v);
+	f->ovf_pmc0 = (uint8_t)(v & 0x1u);
+	f->ovf_pmc1 = (uint8_t)((v >> 1) & 0x1u);
+	f->ovf_pmc2 = (uint8_t)((v >> 2) & 0x1u);
+	f->ovf_pmc3 = (uint8_t)((v >> 3) & 0x1u);
+	f->ovf_pmc4 = (uint8_t)((v >> 4) & 0x1u);
+	f->ovf_pmc5 = (uint8_t)((v >> 5) & 0x1u);
+	f->ovf_pmc6 = (uint8_t)((v >> 6) & 0x1u);
+	f->ovf_pmc7 = (uint8_t)((v >> 7) & 0x1u);
+	f->ovf_pmc8 = (uint8_t)((v >> 8) & 0x1u);
+	f->ovf_pmc9 = (uint8_t)((v >> 9) & 0x1u);
+	f->ovf_pmc10 = (uint8_t)((v >> 10) & 0x1u);
+	f->ovf_pmc11 = (uint8_t)((v >> 11) & 0x1u);
+	f->ovf_pmc12 = (uint8_t)((v >> 12) & 0x1u);
+	f->ovf_pmc13 = (uint8_t)((v >> 13) & 0x1u);
+	f->ovf_pmc14 = (uint8_t)((v >> 14) & 0x1u);
+	f->ovf_pmc15 = (uint8_t)((v >> 15) & 0x1u);
+	f->ovf_pmc16 = (uint8_t)((v >> 16) & 0x1u);
+	f->ovf_pmc17 = (uint8_t)((v >> 17) & 0x1u);
+	f->ovf_pmc18 = (uint8_t)((v >> 18) & 0x1u);
+	f->ovf_pmc19 = (uint8_t)((v >> 19) & 0x1u);
+	f->ovf_pmc20 = (uint8_t)((v >> 20) & 0x1u);
+	f->ovf_pmc21 = (uint8_t)((v >> 21) & 0x1u);
+	f->ovf_pmc22 = (uint8_t)((v >> 22) & 0x1u);
+	f->ovf_pmc23 = (uint8_t)((v >> 23) & 0x1u);
+	f->ovf_pmc24 = (uint8_t)((v >> 24) & 0x1u);
+	f->ovf_pmc25 = (uint8_t)((v >> 25) & 0x1u);
+	f->ovf_pmc26 = (uint8_t)((v >> 26) & 0x1u);
+	f->ovf_pmc27 = (uint8_t)((v >> 27) & 0x1u);
+	f->ovf_pmc28 = (uint8_t)((v >> 28) & 0x1u);
+	f->ovf_pmc29 = (uint8_t)((v >> 29) & 0x1u);
+	f->ovf_pmc30 = (uint8_t)((v >> 30) & 0x1u);
+	f->ovf_pmc31 = (uint8_t)((v >> 31) & 0x1u);
+	f->ovf_fixed0 = (uint8_t)((v >> 32) & 0x1u);
+	f->ovf_fixed1 = (uint8_t)((v >> 33) & 0x1u);
+	f->ovf_fixed2 = (uint8_t)((v >> 34) & 0x1u);
+	f->ovf_fixed3 = (uint8_t)((v >> 35) & 0x1u);
+	f->perf_metrics_ovf = (uint8_t)((v >> 48) & 0x1u);
+	f->trace_topa_pmi = (uint8_t)((v >> 55) & 0x1u);
+	f->lbr_frz = (uint8_t)((v >> 58) & 0x1u);
+	f->ctr_frz = (uint8_t)((v >> 59) & 0x1u);
+	f->asci = (uint8_t)((v >> 60) & 0x1u);
+	f->ovf_uncore = (uint8_t)((v >> 61) & 0x1u);
+	f->ovf_buf = (uint8_t)((v >> 62) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -8107,401 +5757,115 @@ static inline int pmregs_x86_perf_global_status_set_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_INUSE_FIXED2_INUSE(x) PMREGS_FIELD64((x), 34, 1)
 #define PMREGS_X86_PERF_GLOBAL_INUSE_PMI_INUSE(x)    PMREGS_FIELD64((x), 63, 1)
 
-/* pmc0_inuse: bits 0, ro. IA32_PERFEVTSEL0[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc0_inuse_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc0_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC0_INUSE_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_perf_global_inuse_pmc0_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc0_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc1_inuse: bits 1, ro. IA32_PERFEVTSEL1[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc1_inuse_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc1_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC1_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_perf_global_inuse_pmc1_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc1_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc2_inuse: bits 2, ro. IA32_PERFEVTSEL2[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc2_inuse_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc2_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC2_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_perf_global_inuse_pmc2_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc2_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc3_inuse: bits 3, ro. IA32_PERFEVTSEL3[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc3_inuse_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc3_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC3_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_perf_global_inuse_pmc3_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc3_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc4_inuse: bits 4, ro. IA32_PERFEVTSEL4[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc4_inuse_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc4_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC4_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_perf_global_inuse_pmc4_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc4_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc5_inuse: bits 5, ro. IA32_PERFEVTSEL5[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc5_inuse_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc5_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC5_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_perf_global_inuse_pmc5_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc5_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc6_inuse: bits 6, ro. IA32_PERFEVTSEL6[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc6_inuse_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc6_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC6_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_perf_global_inuse_pmc6_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc6_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc7_inuse: bits 7, ro. IA32_PERFEVTSEL7[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc7_inuse_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc7_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC7_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_perf_global_inuse_pmc7_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc7_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc8_inuse: bits 8, ro. IA32_PERFEVTSEL8[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc8_inuse_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc8_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC8_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_perf_global_inuse_pmc8_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc8_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc9_inuse: bits 9, ro. IA32_PERFEVTSEL9[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc9_inuse_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc9_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC9_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_x86_perf_global_inuse_pmc9_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc9_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc10_inuse: bits 10, ro. IA32_PERFEVTSEL10[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc10_inuse_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc10_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC10_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_perf_global_inuse_pmc10_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc10_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc11_inuse: bits 11, ro. IA32_PERFEVTSEL11[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc11_inuse_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc11_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC11_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_perf_global_inuse_pmc11_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc11_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc12_inuse: bits 12, ro. IA32_PERFEVTSEL12[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc12_inuse_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc12_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC12_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_perf_global_inuse_pmc12_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc12_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc13_inuse: bits 13, ro. IA32_PERFEVTSEL13[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc13_inuse_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc13_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC13_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_perf_global_inuse_pmc13_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc13_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc14_inuse: bits 14, ro. IA32_PERFEVTSEL14[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc14_inuse_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc14_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC14_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_perf_global_inuse_pmc14_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc14_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc15_inuse: bits 15, ro. IA32_PERFEVTSEL15[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc15_inuse_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc15_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC15_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_perf_global_inuse_pmc15_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc15_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc16_inuse: bits 16, ro. IA32_PERFEVTSEL16[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc16_inuse_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc16_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC16_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perf_global_inuse_pmc16_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc16_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc17_inuse: bits 17, ro. IA32_PERFEVTSEL17[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc17_inuse_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc17_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC17_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perf_global_inuse_pmc17_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc17_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc18_inuse: bits 18, ro. IA32_PERFEVTSEL18[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc18_inuse_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc18_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC18_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_perf_global_inuse_pmc18_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc18_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc19_inuse: bits 19, ro. IA32_PERFEVTSEL19[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc19_inuse_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc19_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC19_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perf_global_inuse_pmc19_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc19_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc20_inuse: bits 20, ro. IA32_PERFEVTSEL20[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc20_inuse_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc20_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC20_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_perf_global_inuse_pmc20_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc20_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc21_inuse: bits 21, ro. IA32_PERFEVTSEL21[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc21_inuse_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc21_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC21_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_perf_global_inuse_pmc21_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc21_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc22_inuse: bits 22, ro. IA32_PERFEVTSEL22[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc22_inuse_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc22_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC22_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_perf_global_inuse_pmc22_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc22_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc23_inuse: bits 23, ro. IA32_PERFEVTSEL23[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc23_inuse_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc23_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC23_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_perf_global_inuse_pmc23_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc23_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc24_inuse: bits 24, ro. IA32_PERFEVTSEL24[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc24_inuse_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc24_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC24_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_x86_perf_global_inuse_pmc24_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc24_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc25_inuse: bits 25, ro. IA32_PERFEVTSEL25[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc25_inuse_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc25_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC25_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_x86_perf_global_inuse_pmc25_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc25_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc26_inuse: bits 26, ro. IA32_PERFEVTSEL26[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc26_inuse_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc26_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC26_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_x86_perf_global_inuse_pmc26_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc26_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc27_inuse: bits 27, ro. IA32_PERFEVTSEL27[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc27_inuse_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc27_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC27_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
-static inline int pmregs_x86_perf_global_inuse_pmc27_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc27_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc28_inuse: bits 28, ro. IA32_PERFEVTSEL28[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc28_inuse_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc28_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC28_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_x86_perf_global_inuse_pmc28_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc28_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc29_inuse: bits 29, ro. IA32_PERFEVTSEL29[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc29_inuse_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc29_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC29_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
-static inline int pmregs_x86_perf_global_inuse_pmc29_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc29_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc30_inuse: bits 30, ro. IA32_PERFEVTSEL30[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc30_inuse_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc30_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC30_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_x86_perf_global_inuse_pmc30_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc30_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc31_inuse: bits 31, ro. IA32_PERFEVTSEL31[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc31_inuse_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc31_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC31_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_x86_perf_global_inuse_pmc31_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc31_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed0_inuse: bits 32, ro. IA32_FIXED_CTR_CTRL enable bits of counter 0 are not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed0_inuse_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed0_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED0_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_perf_global_inuse_fixed0_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_fixed0_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed1_inuse: bits 33, ro. IA32_FIXED_CTR_CTRL enable bits of counter 1 are not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed1_inuse_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed1_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED1_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_perf_global_inuse_fixed1_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_fixed1_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed2_inuse: bits 34, ro. IA32_FIXED_CTR_CTRL enable bits of counter 2 are not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed2_inuse_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed2_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED2_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_perf_global_inuse_fixed2_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_fixed2_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmi_inuse: bits 63, ro. Some PERFEVTSEL.INT, fixed-counter PMI or PEBS_ENABLE bit is set */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmi_inuse_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmi_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMI_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_x86_perf_global_inuse_pmi_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmi_inuse_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_global_inuse_pmc0_inuse_get(v)              (pmregs_u64(v) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc0_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC0_INUSE_MASK) | (pmregs_u64(x) & PMREGS_U64(0x0000000000000001)))
+#define pmregs_x86_perf_global_inuse_pmc0_inuse_set_checked(v, x)   pmregs_set_checked64((v), 0, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc1_inuse_get(v)              ((pmregs_u64(v) >> 1) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc1_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC1_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 1))
+#define pmregs_x86_perf_global_inuse_pmc1_inuse_set_checked(v, x)   pmregs_set_checked64((v), 1, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc2_inuse_get(v)              ((pmregs_u64(v) >> 2) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc2_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC2_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 2))
+#define pmregs_x86_perf_global_inuse_pmc2_inuse_set_checked(v, x)   pmregs_set_checked64((v), 2, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc3_inuse_get(v)              ((pmregs_u64(v) >> 3) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc3_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC3_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 3))
+#define pmregs_x86_perf_global_inuse_pmc3_inuse_set_checked(v, x)   pmregs_set_checked64((v), 3, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc4_inuse_get(v)              ((pmregs_u64(v) >> 4) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc4_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC4_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 4))
+#define pmregs_x86_perf_global_inuse_pmc4_inuse_set_checked(v, x)   pmregs_set_checked64((v), 4, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc5_inuse_get(v)              ((pmregs_u64(v) >> 5) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc5_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC5_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 5))
+#define pmregs_x86_perf_global_inuse_pmc5_inuse_set_checked(v, x)   pmregs_set_checked64((v), 5, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc6_inuse_get(v)              ((pmregs_u64(v) >> 6) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc6_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC6_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 6))
+#define pmregs_x86_perf_global_inuse_pmc6_inuse_set_checked(v, x)   pmregs_set_checked64((v), 6, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc7_inuse_get(v)              ((pmregs_u64(v) >> 7) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc7_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC7_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 7))
+#define pmregs_x86_perf_global_inuse_pmc7_inuse_set_checked(v, x)   pmregs_set_checked64((v), 7, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc8_inuse_get(v)              ((pmregs_u64(v) >> 8) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc8_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC8_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 8))
+#define pmregs_x86_perf_global_inuse_pmc8_inuse_set_checked(v, x)   pmregs_set_checked64((v), 8, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc9_inuse_get(v)              ((pmregs_u64(v) >> 9) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc9_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC9_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 9))
+#define pmregs_x86_perf_global_inuse_pmc9_inuse_set_checked(v, x)   pmregs_set_checked64((v), 9, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc10_inuse_get(v)             ((pmregs_u64(v) >> 10) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc10_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC10_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 10))
+#define pmregs_x86_perf_global_inuse_pmc10_inuse_set_checked(v, x)  pmregs_set_checked64((v), 10, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc11_inuse_get(v)             ((pmregs_u64(v) >> 11) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc11_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC11_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 11))
+#define pmregs_x86_perf_global_inuse_pmc11_inuse_set_checked(v, x)  pmregs_set_checked64((v), 11, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc12_inuse_get(v)             ((pmregs_u64(v) >> 12) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc12_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC12_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 12))
+#define pmregs_x86_perf_global_inuse_pmc12_inuse_set_checked(v, x)  pmregs_set_checked64((v), 12, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc13_inuse_get(v)             ((pmregs_u64(v) >> 13) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc13_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC13_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 13))
+#define pmregs_x86_perf_global_inuse_pmc13_inuse_set_checked(v, x)  pmregs_set_checked64((v), 13, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc14_inuse_get(v)             ((pmregs_u64(v) >> 14) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc14_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC14_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 14))
+#define pmregs_x86_perf_global_inuse_pmc14_inuse_set_checked(v, x)  pmregs_set_checked64((v), 14, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc15_inuse_get(v)             ((pmregs_u64(v) >> 15) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc15_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC15_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 15))
+#define pmregs_x86_perf_global_inuse_pmc15_inuse_set_checked(v, x)  pmregs_set_checked64((v), 15, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc16_inuse_get(v)             ((pmregs_u64(v) >> 16) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc16_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC16_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 16))
+#define pmregs_x86_perf_global_inuse_pmc16_inuse_set_checked(v, x)  pmregs_set_checked64((v), 16, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc17_inuse_get(v)             ((pmregs_u64(v) >> 17) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc17_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC17_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 17))
+#define pmregs_x86_perf_global_inuse_pmc17_inuse_set_checked(v, x)  pmregs_set_checked64((v), 17, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc18_inuse_get(v)             ((pmregs_u64(v) >> 18) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc18_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC18_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 18))
+#define pmregs_x86_perf_global_inuse_pmc18_inuse_set_checked(v, x)  pmregs_set_checked64((v), 18, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc19_inuse_get(v)             ((pmregs_u64(v) >> 19) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc19_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC19_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 19))
+#define pmregs_x86_perf_global_inuse_pmc19_inuse_set_checked(v, x)  pmregs_set_checked64((v), 19, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc20_inuse_get(v)             ((pmregs_u64(v) >> 20) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc20_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC20_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 20))
+#define pmregs_x86_perf_global_inuse_pmc20_inuse_set_checked(v, x)  pmregs_set_checked64((v), 20, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc21_inuse_get(v)             ((pmregs_u64(v) >> 21) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc21_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC21_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 21))
+#define pmregs_x86_perf_global_inuse_pmc21_inuse_set_checked(v, x)  pmregs_set_checked64((v), 21, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc22_inuse_get(v)             ((pmregs_u64(v) >> 22) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc22_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC22_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 22))
+#define pmregs_x86_perf_global_inuse_pmc22_inuse_set_checked(v, x)  pmregs_set_checked64((v), 22, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc23_inuse_get(v)             ((pmregs_u64(v) >> 23) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc23_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC23_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 23))
+#define pmregs_x86_perf_global_inuse_pmc23_inuse_set_checked(v, x)  pmregs_set_checked64((v), 23, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc24_inuse_get(v)             ((pmregs_u64(v) >> 24) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc24_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC24_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 24))
+#define pmregs_x86_perf_global_inuse_pmc24_inuse_set_checked(v, x)  pmregs_set_checked64((v), 24, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc25_inuse_get(v)             ((pmregs_u64(v) >> 25) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc25_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC25_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 25))
+#define pmregs_x86_perf_global_inuse_pmc25_inuse_set_checked(v, x)  pmregs_set_checked64((v), 25, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc26_inuse_get(v)             ((pmregs_u64(v) >> 26) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc26_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC26_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 26))
+#define pmregs_x86_perf_global_inuse_pmc26_inuse_set_checked(v, x)  pmregs_set_checked64((v), 26, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc27_inuse_get(v)             ((pmregs_u64(v) >> 27) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc27_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC27_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 27))
+#define pmregs_x86_perf_global_inuse_pmc27_inuse_set_checked(v, x)  pmregs_set_checked64((v), 27, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc28_inuse_get(v)             ((pmregs_u64(v) >> 28) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc28_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC28_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 28))
+#define pmregs_x86_perf_global_inuse_pmc28_inuse_set_checked(v, x)  pmregs_set_checked64((v), 28, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc29_inuse_get(v)             ((pmregs_u64(v) >> 29) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc29_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC29_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 29))
+#define pmregs_x86_perf_global_inuse_pmc29_inuse_set_checked(v, x)  pmregs_set_checked64((v), 29, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc30_inuse_get(v)             ((pmregs_u64(v) >> 30) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc30_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC30_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 30))
+#define pmregs_x86_perf_global_inuse_pmc30_inuse_set_checked(v, x)  pmregs_set_checked64((v), 30, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmc31_inuse_get(v)             ((pmregs_u64(v) >> 31) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmc31_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC31_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 31))
+#define pmregs_x86_perf_global_inuse_pmc31_inuse_set_checked(v, x)  pmregs_set_checked64((v), 31, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_fixed0_inuse_get(v)            ((pmregs_u64(v) >> 32) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_fixed0_inuse_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED0_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 32))
+#define pmregs_x86_perf_global_inuse_fixed0_inuse_set_checked(v, x) pmregs_set_checked64((v), 32, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_fixed1_inuse_get(v)            ((pmregs_u64(v) >> 33) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_fixed1_inuse_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED1_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 33))
+#define pmregs_x86_perf_global_inuse_fixed1_inuse_set_checked(v, x) pmregs_set_checked64((v), 33, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_fixed2_inuse_get(v)            ((pmregs_u64(v) >> 34) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_fixed2_inuse_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED2_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 34))
+#define pmregs_x86_perf_global_inuse_fixed2_inuse_set_checked(v, x) pmregs_set_checked64((v), 34, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_global_inuse_pmi_inuse_get(v)               ((pmregs_u64(v) >> 63) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_global_inuse_pmi_inuse_set(v, x)            ((pmregs_u64(v) & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMI_INUSE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 63))
+#define pmregs_x86_perf_global_inuse_pmi_inuse_set_checked(v, x)    pmregs_set_checked64((v), 63, PMREGS_U64(0x0000000000000001), (x))
 
 /* pmc_inuse(i): the 32 fields pmc_inuse-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc_inuse_get(uint64_t v, unsigned i)
@@ -8567,42 +5931,42 @@ struct pmregs_x86_perf_global_inuse_fields {
 static inline uint64_t pmregs_x86_perf_global_inuse_pack(const struct pmregs_x86_perf_global_inuse_fields *f)
 {
 	uint64_t v = PMREGS_X86_PERF_GLOBAL_INUSE_RES1_MASK;
-	v = pmregs_x86_perf_global_inuse_pmc0_inuse_set(v, (uint64_t)f->pmc0_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc1_inuse_set(v, (uint64_t)f->pmc1_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc2_inuse_set(v, (uint64_t)f->pmc2_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc3_inuse_set(v, (uint64_t)f->pmc3_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc4_inuse_set(v, (uint64_t)f->pmc4_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc5_inuse_set(v, (uint64_t)f->pmc5_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc6_inuse_set(v, (uint64_t)f->pmc6_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc7_inuse_set(v, (uint64_t)f->pmc7_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc8_inuse_set(v, (uint64_t)f->pmc8_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc9_inuse_set(v, (uint64_t)f->pmc9_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc10_inuse_set(v, (uint64_t)f->pmc10_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc11_inuse_set(v, (uint64_t)f->pmc11_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc12_inuse_set(v, (uint64_t)f->pmc12_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc13_inuse_set(v, (uint64_t)f->pmc13_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc14_inuse_set(v, (uint64_t)f->pmc14_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc15_inuse_set(v, (uint64_t)f->pmc15_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc16_inuse_set(v, (uint64_t)f->pmc16_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc17_inuse_set(v, (uint64_t)f->pmc17_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc18_inuse_set(v, (uint64_t)f->pmc18_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc19_inuse_set(v, (uint64_t)f->pmc19_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc20_inuse_set(v, (uint64_t)f->pmc20_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc21_inuse_set(v, (uint64_t)f->pmc21_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc22_inuse_set(v, (uint64_t)f->pmc22_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc23_inuse_set(v, (uint64_t)f->pmc23_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc24_inuse_set(v, (uint64_t)f->pmc24_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc25_inuse_set(v, (uint64_t)f->pmc25_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc26_inuse_set(v, (uint64_t)f->pmc26_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc27_inuse_set(v, (uint64_t)f->pmc27_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc28_inuse_set(v, (uint64_t)f->pmc28_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc29_inuse_set(v, (uint64_t)f->pmc29_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc30_inuse_set(v, (uint64_t)f->pmc30_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc31_inuse_set(v, (uint64_t)f->pmc31_inuse);
-	v = pmregs_x86_perf_global_inuse_fixed0_inuse_set(v, (uint64_t)f->fixed0_inuse);
-	v = pmregs_x86_perf_global_inuse_fixed1_inuse_set(v, (uint64_t)f->fixed1_inuse);
-	v = pmregs_x86_perf_global_inuse_fixed2_inuse_set(v, (uint64_t)f->fixed2_inuse);
-	v = pmregs_x86_perf_global_inuse_pmi_inuse_set(v, (uint64_t)f->pmi_inuse);
+	v |= (uint64_t)((uint64_t)f->pmc0_inuse & 0x1u);
+	v |= (uint64_t)((uint64_t)f->pmc1_inuse & 0x1u) << 1;
+	v |= (uint64_t)((uint64_t)f->pmc2_inuse & 0x1u) << 2;
+	v |= (uint64_t)((uint64_t)f->pmc3_inuse & 0x1u) << 3;
+	v |= (uint64_t)((uint64_t)f->pmc4_inuse & 0x1u) << 4;
+	v |= (uint64_t)((uint64_t)f->pmc5_inuse & 0x1u) << 5;
+	v |= (uint64_t)((uint64_t)f->pmc6_inuse & 0x1u) << 6;
+	v |= (uint64_t)((uint64_t)f->pmc7_inuse & 0x1u) << 7;
+	v |= (uint64_t)((uint64_t)f->pmc8_inuse & 0x1u) << 8;
+	v |= (uint64_t)((uint64_t)f->pmc9_inuse & 0x1u) << 9;
+	v |= (uint64_t)((uint64_t)f->pmc10_inuse & 0x1u) << 10;
+	v |= (uint64_t)((uint64_t)f->pmc11_inuse & 0x1u) << 11;
+	v |= (uint64_t)((uint64_t)f->pmc12_inuse & 0x1u) << 12;
+	v |= (uint64_t)((uint64_t)f->pmc13_inuse & 0x1u) << 13;
+	v |= (uint64_t)((uint64_t)f->pmc14_inuse & 0x1u) << 14;
+	v |= (uint64_t)((uint64_t)f->pmc15_inuse & 0x1u) << 15;
+	v |= (uint64_t)((uint64_t)f->pmc16_inuse & 0x1u) << 16;
+	v |= (uint64_t)((uint64_t)f->pmc17_inuse & 0x1u) << 17;
+	v |= (uint64_t)((uint64_t)f->pmc18_inuse & 0x1u) << 18;
+	v |= (uint64_t)((uint64_t)f->pmc19_inuse & 0x1u) << 19;
+	v |= (uint64_t)((uint64_t)f->pmc20_inuse & 0x1u) << 20;
+	v |= (uint64_t)((uint64_t)f->pmc21_inuse & 0x1u) << 21;
+	v |= (uint64_t)((uint64_t)f->pmc22_inuse & 0x1u) << 22;
+	v |= (uint64_t)((uint64_t)f->pmc23_inuse & 0x1u) << 23;
+	v |= (uint64_t)((uint64_t)f->pmc24_inuse & 0x1u) << 24;
+	v |= (uint64_t)((uint64_t)f->pmc25_inuse & 0x1u) << 25;
+	v |= (uint64_t)((uint64_t)f->pmc26_inuse & 0x1u) << 26;
+	v |= (uint64_t)((uint64_t)f->pmc27_inuse & 0x1u) << 27;
+	v |= (uint64_t)((uint64_t)f->pmc28_inuse & 0x1u) << 28;
+	v |= (uint64_t)((uint64_t)f->pmc29_inuse & 0x1u) << 29;
+	v |= (uint64_t)((uint64_t)f->pmc30_inuse & 0x1u) << 30;
+	v |= (uint64_t)((uint64_t)f->pmc31_inuse & 0x1u) << 31;
+	v |= (uint64_t)((uint64_t)f->fixed0_inuse & 0x1u) << 32;
+	v |= (uint64_t)((uint64_t)f->fixed1_inuse & 0x1u) << 33;
+	v |= (uint64_t)((uint64_t)f->fixed2_inuse & 0x1u) << 34;
+	v |= (uint64_t)((uint64_t)f->pmi_inuse & 0x1u) << 63;
 	return v;
 }
 
@@ -8687,42 +6051,42 @@ static inline int pmregs_x86_perf_global_inuse_pack_checked(const struct pmregs_
 
 static inline void pmregs_x86_perf_global_inuse_unpack(uint64_t v, struct pmregs_x86_perf_global_inuse_fields *f)
 {
-	f->pmc0_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc0_inuse_get(v);
-	f->pmc1_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc1_inuse_get(v);
-	f->pmc2_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc2_inuse_get(v);
-	f->pmc3_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc3_inuse_get(v);
-	f->pmc4_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc4_inuse_get(v);
-	f->pmc5_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc5_inuse_get(v);
-	f->pmc6_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc6_inuse_get(v);
-	f->pmc7_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc7_inuse_get(v);
-	f->pmc8_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc8_inuse_get(v);
-	f->pmc9_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc9_inuse_get(v);
-	f->pmc10_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc10_inuse_get(v);
-	f->pmc11_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc11_inuse_get(v);
-	f->pmc12_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc12_inuse_get(v);
-	f->pmc13_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc13_inuse_get(v);
-	f->pmc14_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc14_inuse_get(v);
-	f->pmc15_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc15_inuse_get(v);
-	f->pmc16_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc16_inuse_get(v);
-	f->pmc17_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc17_inuse_get(v);
-	f->pmc18_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc18_inuse_get(v);
-	f->pmc19_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc19_inuse_get(v);
-	f->pmc20_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc20_inuse_get(v);
-	f->pmc21_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc21_inuse_get(v);
-	f->pmc22_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc22_inuse_get(v);
-	f->pmc23_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc23_inuse_get(v);
-	f->pmc24_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc24_inuse_get(v);
-	f->pmc25_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc25_inuse_get(v);
-	f->pmc26_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc26_inuse_get(v);
-	f->pmc27_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc27_inuse_get(v);
-	f->pmc28_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc28_inuse_get(v);
-	f->pmc29_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc29_inuse_get(v);
-	f->pmc30_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc30_inuse_get(v);
-	f->pmc31_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc31_inuse_get(v);
-	f->fixed0_inuse = (uint8_t)pmregs_x86_perf_global_inuse_fixed0_inuse_get(v);
-	f->fixed1_inuse = (uint8_t)pmregs_x86_perf_global_inuse_fixed1_inuse_get(v);
-	f->fixed2_inuse = (uint8_t)pmregs_x86_perf_global_inuse_fixed2_inuse_get(v);
-	f->pmi_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmi_inuse_get(v);
+	f->pmc0_inuse = (uint8_t)(v & 0x1u);
+	f->pmc1_inuse = (uint8_t)((v >> 1) & 0x1u);
+	f->pmc2_inuse = (uint8_t)((v >> 2) & 0x1u);
+	f->pmc3_inuse = (uint8_t)((v >> 3) & 0x1u);
+	f->pmc4_inuse = (uint8_t)((v >> 4) & 0x1u);
+	f->pmc5_inuse = (uint8_t)((v >> 5) & 0x1u);
+	f->pmc6_inuse = (uint8_t)((v >> 6) & 0x1u);
+	f->pmc7_inuse = (uint8_t)((v >> 7) & 0x1u);
+	f->pmc8_inuse = (uint8_t)((v >> 8) & 0x1u);
+	f->pmc9_inuse = (uint8_t)((v >> 9) & 0x1u);
+	f->pmc10_inuse = (uint8_t)((v >> 10) & 0x1u);
+	f->pmc11_inuse = (uint8_t)((v >> 11) & 0x1u);
+	f->pmc12_inuse = (uint8_t)((v >> 12) & 0x1u);
+	f->pmc13_inuse = (uint8_t)((v >> 13) & 0x1u);
+	f->pmc14_inuse = (uint8_t)((v >> 14) & 0x1u);
+	f->pmc15_inuse = (uint8_t)((v >> 15) & 0x1u);
+	f->pmc16_inuse = (uint8_t)((v >> 16) & 0x1u);
+	f->pmc17_inuse = (uint8_t)((v >> 17) & 0x1u);
+	f->pmc18_inuse = (uint8_t)((v >> 18) & 0x1u);
+	f->pmc19_inuse = (uint8_t)((v >> 19) & 0x1u);
+	f->pmc20_inuse = (uint8_t)((v >> 20) & 0x1u);
+	f->pmc21_inuse = (uint8_t)((v >> 21) & 0x1u);
+	f->pmc22_inuse = (uint8_t)((v >> 22) & 0x1u);
+	f->pmc23_inuse = (uint8_t)((v >> 23) & 0x1u);
+	f->pmc24_inuse = (uint8_t)((v >> 24) & 0x1u);
+	f->pmc25_inuse = (uint8_t)((v >> 25) & 0x1u);
+	f->pmc26_inuse = (uint8_t)((v >> 26) & 0x1u);
+	f->pmc27_inuse = (uint8_t)((v >> 27) & 0x1u);
+	f->pmc28_inuse = (uint8_t)((v >> 28) & 0x1u);
+	f->pmc29_inuse = (uint8_t)((v >> 29) & 0x1u);
+	f->pmc30_inuse = (uint8_t)((v >> 30) & 0x1u);
+	f->pmc31_inuse = (uint8_t)((v >> 31) & 0x1u);
+	f->fixed0_inuse = (uint8_t)((v >> 32) & 0x1u);
+	f->fixed1_inuse = (uint8_t)((v >> 33) & 0x1u);
+	f->fixed2_inuse = (uint8_t)((v >> 34) & 0x1u);
+	f->pmi_inuse = (uint8_t)((v >> 63) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -8746,126 +6110,40 @@ static inline int pmregs_x86_perf_global_inuse_valid(uint64_t v)
 #define PMREGS_X86_PERF_CAPABILITIES_PEBS_TIMING_INFO(x)    PMREGS_FIELD64((x), 17, 1)
 #define PMREGS_X86_PERF_CAPABILITIES_RDPMC_METRICS_CLEAR(x) PMREGS_FIELD64((x), 19, 1)
 
-/* lbr_fmt: bits 5:0, ro. Format of the LBR records */
-static inline uint64_t pmregs_x86_perf_capabilities_lbr_fmt_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000003f)); }
-static inline uint64_t pmregs_x86_perf_capabilities_lbr_fmt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_LBR_FMT_MASK) | (x & PMREGS_U64(0x000000000000003f)); }
-static inline int pmregs_x86_perf_capabilities_lbr_fmt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000003f))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_lbr_fmt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pebs_trap: bits 6, ro. PEBS records are trap-like (recorded after the instruction) */
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_trap_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_trap_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_TRAP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_perf_capabilities_pebs_trap_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_pebs_trap_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pebs_arch_reg: bits 7, ro. PEBS records hold architectural registers (PEBSSaveArchRegs) */
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_arch_reg_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_arch_reg_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_ARCH_REG_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_perf_capabilities_pebs_arch_reg_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_pebs_arch_reg_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pebs_rec_fmt: bits 11:8, ro. PEBS record format */
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_rec_fmt_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_rec_fmt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 8); }
-static inline int pmregs_x86_perf_capabilities_pebs_rec_fmt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_pebs_rec_fmt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* smm_freeze: bits 12, ro. IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported */
-static inline uint64_t pmregs_x86_perf_capabilities_smm_freeze_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_smm_freeze_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_SMM_FREEZE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_perf_capabilities_smm_freeze_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_smm_freeze_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fw_write: bits 13, ro. Full-width counter writes through IA32_A_PMCx */
-static inline uint64_t pmregs_x86_perf_capabilities_fw_write_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_fw_write_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_FW_WRITE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_perf_capabilities_fw_write_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_fw_write_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pebs_baseline: bits 14, ro. Adaptive PEBS baseline (LINUX PERF_CAP_PEBS_BASELINE) */
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_baseline_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_baseline_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_BASELINE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_perf_capabilities_pebs_baseline_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_pebs_baseline_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perf_metrics: bits 15, ro. PERF_METRICS available (LINUX PERF_CAP_METRICS_IDX) */
-static inline uint64_t pmregs_x86_perf_capabilities_perf_metrics_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_perf_metrics_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PERF_METRICS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_perf_capabilities_perf_metrics_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_perf_metrics_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pebs_output_pt: bits 16, ro. PEBS output to Intel PT available (LINUX PERF_CAP_PT_IDX) */
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_output_pt_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_output_pt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_OUTPUT_PT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perf_capabilities_pebs_output_pt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_pebs_output_pt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pebs_timing_info: bits 17, ro. PEBS timing information (LINUX union perf_capabilities) */
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_timing_info_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_timing_info_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_TIMING_INFO_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perf_capabilities_pebs_timing_info_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_pebs_timing_info_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* rdpmc_metrics_clear: bits 19, ro. RDPMC of PERF_METRICS clears it (LINUX) */
-static inline uint64_t pmregs_x86_perf_capabilities_rdpmc_metrics_clear_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_RDPMC_METRICS_CLEAR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_capabilities_lbr_fmt_get(v)                        (pmregs_u64(v) & PMREGS_U64(0x000000000000003f))
+#define pmregs_x86_perf_capabilities_lbr_fmt_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_X86_PERF_CAPABILITIES_LBR_FMT_MASK) | (pmregs_u64(x) & PMREGS_U64(0x000000000000003f)))
+#define pmregs_x86_perf_capabilities_lbr_fmt_set_checked(v, x)             pmregs_set_checked64((v), 0, PMREGS_U64(0x000000000000003f), (x))
+#define pmregs_x86_perf_capabilities_pebs_trap_get(v)                      ((pmregs_u64(v) >> 6) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_capabilities_pebs_trap_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_TRAP_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 6))
+#define pmregs_x86_perf_capabilities_pebs_trap_set_checked(v, x)           pmregs_set_checked64((v), 6, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_capabilities_pebs_arch_reg_get(v)                  ((pmregs_u64(v) >> 7) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_capabilities_pebs_arch_reg_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_ARCH_REG_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 7))
+#define pmregs_x86_perf_capabilities_pebs_arch_reg_set_checked(v, x)       pmregs_set_checked64((v), 7, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_capabilities_pebs_rec_fmt_get(v)                   ((pmregs_u64(v) >> 8) & PMREGS_U64(0x000000000000000f))
+#define pmregs_x86_perf_capabilities_pebs_rec_fmt_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x000000000000000f)) << 8))
+#define pmregs_x86_perf_capabilities_pebs_rec_fmt_set_checked(v, x)        pmregs_set_checked64((v), 8, PMREGS_U64(0x000000000000000f), (x))
+#define pmregs_x86_perf_capabilities_smm_freeze_get(v)                     ((pmregs_u64(v) >> 12) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_capabilities_smm_freeze_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_X86_PERF_CAPABILITIES_SMM_FREEZE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 12))
+#define pmregs_x86_perf_capabilities_smm_freeze_set_checked(v, x)          pmregs_set_checked64((v), 12, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_capabilities_fw_write_get(v)                       ((pmregs_u64(v) >> 13) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_capabilities_fw_write_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_X86_PERF_CAPABILITIES_FW_WRITE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 13))
+#define pmregs_x86_perf_capabilities_fw_write_set_checked(v, x)            pmregs_set_checked64((v), 13, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_capabilities_pebs_baseline_get(v)                  ((pmregs_u64(v) >> 14) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_capabilities_pebs_baseline_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_BASELINE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 14))
+#define pmregs_x86_perf_capabilities_pebs_baseline_set_checked(v, x)       pmregs_set_checked64((v), 14, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_capabilities_perf_metrics_get(v)                   ((pmregs_u64(v) >> 15) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_capabilities_perf_metrics_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_PERF_CAPABILITIES_PERF_METRICS_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 15))
+#define pmregs_x86_perf_capabilities_perf_metrics_set_checked(v, x)        pmregs_set_checked64((v), 15, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_capabilities_pebs_output_pt_get(v)                 ((pmregs_u64(v) >> 16) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_capabilities_pebs_output_pt_set(v, x)              ((pmregs_u64(v) & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_OUTPUT_PT_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 16))
+#define pmregs_x86_perf_capabilities_pebs_output_pt_set_checked(v, x)      pmregs_set_checked64((v), 16, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_capabilities_pebs_timing_info_get(v)               ((pmregs_u64(v) >> 17) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_capabilities_pebs_timing_info_set(v, x)            ((pmregs_u64(v) & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_TIMING_INFO_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 17))
+#define pmregs_x86_perf_capabilities_pebs_timing_info_set_checked(v, x)    pmregs_set_checked64((v), 17, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_get(v)            ((pmregs_u64(v) >> 19) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_PERF_CAPABILITIES_RDPMC_METRICS_CLEAR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 19))
+#define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set_checked(v, x) pmregs_set_checked64((v), 19, PMREGS_U64(0x0000000000000001), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_perf_capabilities_fields {
@@ -8886,17 +6164,17 @@ struct pmregs_x86_perf_capabilities_fields {
 static inline uint64_t pmregs_x86_perf_capabilities_pack(const struct pmregs_x86_perf_capabilities_fields *f)
 {
 	uint64_t v = PMREGS_X86_PERF_CAPABILITIES_RES1_MASK;
-	v = pmregs_x86_perf_capabilities_lbr_fmt_set(v, (uint64_t)f->lbr_fmt);
-	v = pmregs_x86_perf_capabilities_pebs_trap_set(v, (uint64_t)f->pebs_trap);
-	v = pmregs_x86_perf_capabilities_pebs_arch_reg_set(v, (uint64_t)f->pebs_arch_reg);
-	v = pmregs_x86_perf_capabilities_pebs_rec_fmt_set(v, (uint64_t)f->pebs_rec_fmt);
-	v = pmregs_x86_perf_capabilities_smm_freeze_set(v, (uint64_t)f->smm_freeze);
-	v = pmregs_x86_perf_capabilities_fw_write_set(v, (uint64_t)f->fw_write);
-	v = pmregs_x86_perf_capabilities_pebs_baseline_set(v, (uint64_t)f->pebs_baseline);
-	v = pmregs_x86_perf_capabilities_perf_metrics_set(v, (uint64_t)f->perf_metrics);
-	v = pmregs_x86_perf_capabilities_pebs_output_pt_set(v, (uint64_t)f->pebs_output_pt);
-	v = pmregs_x86_perf_capabilities_pebs_timing_info_set(v, (uint64_t)f->pebs_timing_info);
-	v = pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set(v, (uint64_t)f->rdpmc_metrics_clear);
+	v |= (uint64_t)((uint64_t)f->lbr_fmt & 0x3fu);
+	v |= (uint64_t)((uint64_t)f->pebs_trap & 0x1u) << 6;
+	v |= (uint64_t)((uint64_t)f->pebs_arch_reg & 0x1u) << 7;
+	v |= (uint64_t)((uint64_t)f->pebs_rec_fmt & 0xfu) << 8;
+	v |= (uint64_t)((uint64_t)f->smm_freeze & 0x1u) << 12;
+	v |= (uint64_t)((uint64_t)f->fw_write & 0x1u) << 13;
+	v |= (uint64_t)((uint64_t)f->pebs_baseline & 0x1u) << 14;
+	v |= (uint64_t)((uint64_t)f->perf_metrics & 0x1u) << 15;
+	v |= (uint64_t)((uint64_t)f->pebs_output_pt & 0x1u) << 16;
+	v |= (uint64_t)((uint64_t)f->pebs_timing_info & 0x1u) << 17;
+	v |= (uint64_t)((uint64_t)f->rdpmc_metrics_clear & 0x1u) << 19;
 	return v;
 }
 
@@ -8931,17 +6209,17 @@ static inline int pmregs_x86_perf_capabilities_pack_checked(const struct pmregs_
 
 static inline void pmregs_x86_perf_capabilities_unpack(uint64_t v, struct pmregs_x86_perf_capabilities_fields *f)
 {
-	f->lbr_fmt = (uint8_t)pmregs_x86_perf_capabilities_lbr_fmt_get(v);
-	f->pebs_trap = (uint8_t)pmregs_x86_perf_capabilities_pebs_trap_get(v);
-	f->pebs_arch_reg = (uint8_t)pmregs_x86_perf_capabilities_pebs_arch_reg_get(v);
-	f->pebs_rec_fmt = (uint8_t)pmregs_x86_perf_capabilities_pebs_rec_fmt_get(v);
-	f->smm_freeze = (uint8_t)pmregs_x86_perf_capabilities_smm_freeze_get(v);
-	f->fw_write = (uint8_t)pmregs_x86_perf_capabilities_fw_write_get(v);
-	f->pebs_baseline = (uint8_t)pmregs_x86_perf_capabilities_pebs_baseline_get(v);
-	f->perf_metrics = (uint8_t)pmregs_x86_perf_capabilities_perf_metrics_get(v);
-	f->pebs_output_pt = (uint8_t)pmregs_x86_perf_capabilities_pebs_output_pt_get(v);
-	f->pebs_timing_info = (uint8_t)pmregs_x86_perf_capabilities_pebs_timing_info_get(v);
-	f->rdpmc_metrics_clear = (uint8_t)pmregs_x86_perf_capabilities_rdpmc_metrics_clear_get(v);
+	f->lbr_fmt = (uint8_t)(v & 0x3fu);
+	f->pebs_trap = (uint8_t)((v >> 6) & 0x1u);
+	f->pebs_arch_reg = (uint8_t)((v >> 7) & 0x1u);
+	f->pebs_rec_fmt = (uint8_t)((v >> 8) & 0xfu);
+	f->smm_freeze = (uint8_t)((v >> 12) & 0x1u);
+	f->fw_write = (uint8_t)((v >> 13) & 0x1u);
+	f->pebs_baseline = (uint8_t)((v >> 14) & 0x1u);
+	f->perf_metrics = (uint8_t)((v >> 15) & 0x1u);
+	f->pebs_output_pt = (uint8_t)((v >> 16) & 0x1u);
+	f->pebs_timing_info = (uint8_t)((v >> 17) & 0x1u);
+	f->rdpmc_metrics_clear = (uint8_t)((v >> 19) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -8957,38 +6235,16 @@ static inline int pmregs_x86_perf_capabilities_valid(uint64_t v)
 #define PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_31_1(x)  PMREGS_FIELD64((x), 1, 31)
 #define PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_63_32(x) PMREGS_FIELD64((x), 32, 32)
 
-/* pebs_en_pmc0: bits 0, rw. PEBS on IA32_PMC0 (06_0FH) */
-static inline uint64_t pmregs_x86_pebs_enable_pebs_en_pmc0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_pebs_enable_pebs_en_pmc0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_ENABLE_PEBS_EN_PMC0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_pebs_enable_pebs_en_pmc0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_enable_pebs_en_pmc0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* model_specific_31_1: bits 31:1, other. Model-specific (later cores: PEBS on further counters) */
-static inline uint64_t pmregs_x86_pebs_enable_model_specific_31_1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x000000007fffffff)); }
-static inline uint64_t pmregs_x86_pebs_enable_model_specific_31_1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_31_1_MASK) | ((x & PMREGS_U64(0x000000007fffffff)) << 1); }
-static inline int pmregs_x86_pebs_enable_model_specific_31_1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000007fffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_enable_model_specific_31_1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* model_specific_63_32: bits 63:32, other. Model-specific (later cores: PEBS on fixed counters, load latency) */
-static inline uint64_t pmregs_x86_pebs_enable_model_specific_63_32_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x00000000ffffffff)); }
-static inline uint64_t pmregs_x86_pebs_enable_model_specific_63_32_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_63_32_MASK) | ((x & PMREGS_U64(0x00000000ffffffff)) << 32); }
-static inline int pmregs_x86_pebs_enable_model_specific_63_32_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000ffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_enable_model_specific_63_32_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_pebs_enable_pebs_en_pmc0_get(v)                    (pmregs_u64(v) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_pebs_enable_pebs_en_pmc0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_PEBS_ENABLE_PEBS_EN_PMC0_MASK) | (pmregs_u64(x) & PMREGS_U64(0x0000000000000001)))
+#define pmregs_x86_pebs_enable_pebs_en_pmc0_set_checked(v, x)         pmregs_set_checked64((v), 0, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_pebs_enable_model_specific_31_1_get(v)             ((pmregs_u64(v) >> 1) & PMREGS_U64(0x000000007fffffff))
+#define pmregs_x86_pebs_enable_model_specific_31_1_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_31_1_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x000000007fffffff)) << 1))
+#define pmregs_x86_pebs_enable_model_specific_31_1_set_checked(v, x)  pmregs_set_checked64((v), 1, PMREGS_U64(0x000000007fffffff), (x))
+#define pmregs_x86_pebs_enable_model_specific_63_32_get(v)            ((pmregs_u64(v) >> 32) & PMREGS_U64(0x00000000ffffffff))
+#define pmregs_x86_pebs_enable_model_specific_63_32_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_63_32_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x00000000ffffffff)) << 32))
+#define pmregs_x86_pebs_enable_model_specific_63_32_set_checked(v, x) pmregs_set_checked64((v), 32, PMREGS_U64(0x00000000ffffffff), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_pebs_enable_fields {
@@ -9001,9 +6257,9 @@ struct pmregs_x86_pebs_enable_fields {
 static inline uint64_t pmregs_x86_pebs_enable_pack(const struct pmregs_x86_pebs_enable_fields *f)
 {
 	uint64_t v = PMREGS_X86_PEBS_ENABLE_RES1_MASK;
-	v = pmregs_x86_pebs_enable_pebs_en_pmc0_set(v, (uint64_t)f->pebs_en_pmc0);
-	v = pmregs_x86_pebs_enable_model_specific_31_1_set(v, (uint64_t)f->model_specific_31_1);
-	v = pmregs_x86_pebs_enable_model_specific_63_32_set(v, (uint64_t)f->model_specific_63_32);
+	v |= (uint64_t)((uint64_t)f->pebs_en_pmc0 & 0x1u);
+	v |= (uint64_t)((uint64_t)f->model_specific_31_1 & 0x7fffffffu) << 1;
+	v |= (uint64_t)((uint64_t)f->model_specific_63_32 & 0xffffffffu) << 32;
 	return v;
 }
 
@@ -9020,9 +6276,9 @@ static inline int pmregs_x86_pebs_enable_pack_checked(const struct pmregs_x86_pe
 
 static inline void pmregs_x86_pebs_enable_unpack(uint64_t v, struct pmregs_x86_pebs_enable_fields *f)
 {
-	f->pebs_en_pmc0 = (uint8_t)pmregs_x86_pebs_enable_pebs_en_pmc0_get(v);
-	f->model_specific_31_1 = (uint32_t)pmregs_x86_pebs_enable_model_specific_31_1_get(v);
-	f->model_specific_63_32 = (uint32_t)pmregs_x86_pebs_enable_model_specific_63_32_get(v);
+	f->pebs_en_pmc0 = (uint8_t)(v & 0x1u);
+	f->model_specific_31_1 = (uint32_t)((v >> 1) & 0x7fffffffu);
+	f->model_specific_63_32 = (uint32_t)((v >> 32) & 0xffffffffu);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -9042,71 +6298,25 @@ static inline int pmregs_x86_pebs_enable_valid(uint64_t v)
 #define PMREGS_X86_MISC_ENABLE_PEBS_UNAVAILABLE(x)  PMREGS_FIELD64((x), 12, 1)
 #define PMREGS_X86_MISC_ENABLE_OTHER_63_13(x)       PMREGS_FIELD64((x), 13, 51)
 
-/* other_6_0: bits 6:0, other */
-static inline uint64_t pmregs_x86_misc_enable_other_6_0_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000007f)); }
-static inline uint64_t pmregs_x86_misc_enable_other_6_0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_OTHER_6_0_MASK) | (x & PMREGS_U64(0x000000000000007f)); }
-static inline int pmregs_x86_misc_enable_other_6_0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000007f))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_misc_enable_other_6_0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perfmon_available: bits 7, ro. Performance monitoring is available */
-static inline uint64_t pmregs_x86_misc_enable_perfmon_available_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_misc_enable_perfmon_available_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_PERFMON_AVAILABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_misc_enable_perfmon_available_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_misc_enable_perfmon_available_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_10_8: bits 10:8, other */
-static inline uint64_t pmregs_x86_misc_enable_other_10_8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_x86_misc_enable_other_10_8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_OTHER_10_8_MASK) | ((x & PMREGS_U64(0x0000000000000007)) << 8); }
-static inline int pmregs_x86_misc_enable_other_10_8_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000007))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_misc_enable_other_10_8_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts_unavailable: bits 11, ro. Branch trace store is not supported */
-static inline uint64_t pmregs_x86_misc_enable_bts_unavailable_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_misc_enable_bts_unavailable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_BTS_UNAVAILABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_misc_enable_bts_unavailable_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_misc_enable_bts_unavailable_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pebs_unavailable: bits 12, ro. PEBS is not supported */
-static inline uint64_t pmregs_x86_misc_enable_pebs_unavailable_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_misc_enable_pebs_unavailable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_PEBS_UNAVAILABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_misc_enable_pebs_unavailable_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_misc_enable_pebs_unavailable_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_63_13: bits 63:13, other */
-static inline uint64_t pmregs_x86_misc_enable_other_63_13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0007ffffffffffff)); }
-static inline uint64_t pmregs_x86_misc_enable_other_63_13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_OTHER_63_13_MASK) | ((x & PMREGS_U64(0x0007ffffffffffff)) << 13); }
-static inline int pmregs_x86_misc_enable_other_63_13_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0007ffffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_misc_enable_other_63_13_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_misc_enable_other_6_0_get(v)                    (pmregs_u64(v) & PMREGS_U64(0x000000000000007f))
+#define pmregs_x86_misc_enable_other_6_0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_X86_MISC_ENABLE_OTHER_6_0_MASK) | (pmregs_u64(x) & PMREGS_U64(0x000000000000007f)))
+#define pmregs_x86_misc_enable_other_6_0_set_checked(v, x)         pmregs_set_checked64((v), 0, PMREGS_U64(0x000000000000007f), (x))
+#define pmregs_x86_misc_enable_perfmon_available_get(v)            ((pmregs_u64(v) >> 7) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_misc_enable_perfmon_available_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_MISC_ENABLE_PERFMON_AVAILABLE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 7))
+#define pmregs_x86_misc_enable_perfmon_available_set_checked(v, x) pmregs_set_checked64((v), 7, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_misc_enable_other_10_8_get(v)                   ((pmregs_u64(v) >> 8) & PMREGS_U64(0x0000000000000007))
+#define pmregs_x86_misc_enable_other_10_8_set(v, x)                ((pmregs_u64(v) & ~PMREGS_X86_MISC_ENABLE_OTHER_10_8_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000007)) << 8))
+#define pmregs_x86_misc_enable_other_10_8_set_checked(v, x)        pmregs_set_checked64((v), 8, PMREGS_U64(0x0000000000000007), (x))
+#define pmregs_x86_misc_enable_bts_unavailable_get(v)              ((pmregs_u64(v) >> 11) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_misc_enable_bts_unavailable_set(v, x)           ((pmregs_u64(v) & ~PMREGS_X86_MISC_ENABLE_BTS_UNAVAILABLE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 11))
+#define pmregs_x86_misc_enable_bts_unavailable_set_checked(v, x)   pmregs_set_checked64((v), 11, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_misc_enable_pebs_unavailable_get(v)             ((pmregs_u64(v) >> 12) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_misc_enable_pebs_unavailable_set(v, x)          ((pmregs_u64(v) & ~PMREGS_X86_MISC_ENABLE_PEBS_UNAVAILABLE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 12))
+#define pmregs_x86_misc_enable_pebs_unavailable_set_checked(v, x)  pmregs_set_checked64((v), 12, PMREGS_U64(0x0000000000000001), (x))
+#define pmregs_x86_misc_enable_other_63_13_get(v)                  ((pmregs_u64(v) >> 13) & PMREGS_U64(0x0007ffffffffffff))
+#define pmregs_x86_misc_enable_other_63_13_set(v, x)               ((pmregs_u64(v) & ~PMREGS_X86_MISC_ENABLE_OTHER_63_13_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0007ffffffffffff)) << 13))
+#define pmregs_x86_misc_enable_other_63_13_set_checked(v, x)       pmregs_set_checked64((v), 13, PMREGS_U64(0x0007ffffffffffff), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_misc_enable_fields {
@@ -9122,12 +6332,12 @@ struct pmregs_x86_misc_enable_fields {
 static inline uint64_t pmregs_x86_misc_enable_pack(const struct pmregs_x86_misc_enable_fields *f)
 {
 	uint64_t v = PMREGS_X86_MISC_ENABLE_RES1_MASK;
-	v = pmregs_x86_misc_enable_other_6_0_set(v, (uint64_t)f->other_6_0);
-	v = pmregs_x86_misc_enable_perfmon_available_set(v, (uint64_t)f->perfmon_available);
-	v = pmregs_x86_misc_enable_other_10_8_set(v, (uint64_t)f->other_10_8);
-	v = pmregs_x86_misc_enable_bts_unavailable_set(v, (uint64_t)f->bts_unavailable);
-	v = pmregs_x86_misc_enable_pebs_unavailable_set(v, (uint64_t)f->pebs_unavailable);
-	v = pmregs_x86_misc_enable_other_63_13_set(v, (uint64_t)f->other_63_13);
+	v |= (uint64_t)((uint64_t)f->other_6_0 & 0x7fu);
+	v |= (uint64_t)((uint64_t)f->perfmon_available & 0x1u) << 7;
+	v |= (uint64_t)((uint64_t)f->other_10_8 & 0x7u) << 8;
+	v |= (uint64_t)((uint64_t)f->bts_unavailable & 0x1u) << 11;
+	v |= (uint64_t)((uint64_t)f->pebs_unavailable & 0x1u) << 12;
+	v |= (uint64_t)((uint64_t)f->other_63_13 & PMREGS_U64(0x0007ffffffffffff)) << 13;
 	return v;
 }
 
@@ -9152,12 +6362,12 @@ static inline int pmregs_x86_misc_enable_pack_checked(const struct pmregs_x86_mi
 
 static inline void pmregs_x86_misc_enable_unpack(uint64_t v, struct pmregs_x86_misc_enable_fields *f)
 {
-	f->other_6_0 = (uint8_t)pmregs_x86_misc_enable_other_6_0_get(v);
-	f->perfmon_available = (uint8_t)pmregs_x86_misc_enable_perfmon_available_get(v);
-	f->other_10_8 = (uint8_t)pmregs_x86_misc_enable_other_10_8_get(v);
-	f->bts_unavailable = (uint8_t)pmregs_x86_misc_enable_bts_unavailable_get(v);
-	f->pebs_unavailable = (uint8_t)pmregs_x86_misc_enable_pebs_unavailable_get(v);
-	f->other_63_13 = (uint64_t)pmregs_x86_misc_enable_other_63_13_get(v);
+	f->other_6_0 = (uint8_t)(v & 0x7fu);
+	f->perfmon_available = (uint8_t)((v >> 7) & 0x1u);
+	f->other_10_8 = (uint8_t)((v >> 8) & 0x7u);
+	f->bts_unavailable = (uint8_t)((v >> 11) & 0x1u);
+	f->pebs_unavailable = (uint8_t)((v >> 12) & 0x1u);
+	f->other_63_13 = (uint64_t)((v >> 13) & PMREGS_U64(0x0007ffffffffffff));
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -9172,14 +6382,10 @@ static inline int pmregs_x86_misc_enable_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_X86_LINEAR_ADDRESS_ADDRESS(x) PMREGS_FIELD64((x), 0, 64)
 
-/* address: bits 63:0, rw. Linear address of the DS save area */
-static inline uint64_t pmregs_x86_linear_address_address_get(uint64_t v) { return v; }
-static inline uint64_t pmregs_x86_linear_address_address_set(uint64_t v, uint64_t x) { return ((void)v, (uint64_t)x); }
-static inline int pmregs_x86_linear_address_address_set_checked(uint64_t *v, uint64_t x)
-{
-	*v = pmregs_x86_linear_address_address_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_linear_address_address_get(v)            (pmregs_u64(v))
+#define pmregs_x86_linear_address_address_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
+#define pmregs_x86_linear_address_address_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_linear_address_fields {
@@ -9190,7 +6396,7 @@ struct pmregs_x86_linear_address_fields {
 static inline uint64_t pmregs_x86_linear_address_pack(const struct pmregs_x86_linear_address_fields *f)
 {
 	uint64_t v = PMREGS_X86_LINEAR_ADDRESS_RES1_MASK;
-	v = pmregs_x86_linear_address_address_set(v, (uint64_t)f->address);
+	v |= (uint64_t)f->address;
 	return v;
 }
 
@@ -9203,7 +6409,7 @@ static inline int pmregs_x86_linear_address_pack_checked(const struct pmregs_x86
 
 static inline void pmregs_x86_linear_address_unpack(uint64_t v, struct pmregs_x86_linear_address_fields *f)
 {
-	f->address = (uint64_t)pmregs_x86_linear_address_address_get(v);
+	f->address = (uint64_t)v;
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -9221,49 +6427,19 @@ static inline int pmregs_x86_linear_address_valid(uint64_t v)
 #define PMREGS_X86_CPUID_0A_EAX_GP_COUNTER_WIDTH(x) PMREGS_FIELD32((x), 16, 8)
 #define PMREGS_X86_CPUID_0A_EAX_EBX_LENGTH(x)       PMREGS_FIELD32((x), 24, 8)
 
-/* version_id: bits 7:0, ro. Architectural performance monitoring version (ArchPerfMonVerID) */
-static inline uint32_t pmregs_x86_cpuid_0a_eax_version_id_get(uint32_t v) { return (v & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_0a_eax_version_id_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EAX_VERSION_ID_MASK) | (x & PMREGS_U32(0x000000ff)); }
-static inline int pmregs_x86_cpuid_0a_eax_version_id_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_eax_version_id_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* num_gp_counters: bits 15:8, ro. General-purpose counters per logical processor */
-static inline uint32_t pmregs_x86_cpuid_0a_eax_num_gp_counters_get(uint32_t v) { return ((v >> 8) & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_0a_eax_num_gp_counters_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EAX_NUM_GP_COUNTERS_MASK) | ((x & PMREGS_U32(0x000000ff)) << 8); }
-static inline int pmregs_x86_cpuid_0a_eax_num_gp_counters_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_eax_num_gp_counters_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* gp_counter_width: bits 23:16, ro. Bit width of the general-purpose counters */
-static inline uint32_t pmregs_x86_cpuid_0a_eax_gp_counter_width_get(uint32_t v) { return ((v >> 16) & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_0a_eax_gp_counter_width_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EAX_GP_COUNTER_WIDTH_MASK) | ((x & PMREGS_U32(0x000000ff)) << 16); }
-static inline int pmregs_x86_cpuid_0a_eax_gp_counter_width_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_eax_gp_counter_width_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ebx_length: bits 31:24, ro. Length of the EBX event-availability bit vector */
-static inline uint32_t pmregs_x86_cpuid_0a_eax_ebx_length_get(uint32_t v) { return ((v >> 24) & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_0a_eax_ebx_length_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EAX_EBX_LENGTH_MASK) | ((x & PMREGS_U32(0x000000ff)) << 24); }
-static inline int pmregs_x86_cpuid_0a_eax_ebx_length_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_eax_ebx_length_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_cpuid_0a_eax_version_id_get(v)                  (pmregs_u32(v) & PMREGS_U32(0x000000ff))
+#define pmregs_x86_cpuid_0a_eax_version_id_set(v, x)               ((pmregs_u32(v) & ~PMREGS_X86_CPUID_0A_EAX_VERSION_ID_MASK) | (pmregs_u32(x) & PMREGS_U32(0x000000ff)))
+#define pmregs_x86_cpuid_0a_eax_version_id_set_checked(v, x)       pmregs_set_checked32((v), 0, PMREGS_U32(0x000000ff), (x))
+#define pmregs_x86_cpuid_0a_eax_num_gp_counters_get(v)             ((pmregs_u32(v) >> 8) & PMREGS_U32(0x000000ff))
+#define pmregs_x86_cpuid_0a_eax_num_gp_counters_set(v, x)          ((pmregs_u32(v) & ~PMREGS_X86_CPUID_0A_EAX_NUM_GP_COUNTERS_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x000000ff)) << 8))
+#define pmregs_x86_cpuid_0a_eax_num_gp_counters_set_checked(v, x)  pmregs_set_checked32((v), 8, PMREGS_U32(0x000000ff), (x))
+#define pmregs_x86_cpuid_0a_eax_gp_counter_width_get(v)            ((pmregs_u32(v) >> 16) & PMREGS_U32(0x000000ff))
+#define pmregs_x86_cpuid_0a_eax_gp_counter_width_set(v, x)         ((pmregs_u32(v) & ~PMREGS_X86_CPUID_0A_EAX_GP_COUNTER_WIDTH_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x000000ff)) << 16))
+#define pmregs_x86_cpuid_0a_eax_gp_counter_width_set_checked(v, x) pmregs_set_checked32((v), 16, PMREGS_U32(0x000000ff), (x))
+#define pmregs_x86_cpuid_0a_eax_ebx_length_get(v)                  ((pmregs_u32(v) >> 24) & PMREGS_U32(0x000000ff))
+#define pmregs_x86_cpuid_0a_eax_ebx_length_set(v, x)               ((pmregs_u32(v) & ~PMREGS_X86_CPUID_0A_EAX_EBX_LENGTH_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x000000ff)) << 24))
+#define pmregs_x86_cpuid_0a_eax_ebx_length_set_checked(v, x)       pmregs_set_checked32((v), 24, PMREGS_U32(0x000000ff), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_cpuid_0a_eax_fields {
@@ -9277,10 +6453,10 @@ struct pmregs_x86_cpuid_0a_eax_fields {
 static inline uint32_t pmregs_x86_cpuid_0a_eax_pack(const struct pmregs_x86_cpuid_0a_eax_fields *f)
 {
 	uint32_t v = PMREGS_X86_CPUID_0A_EAX_RES1_MASK;
-	v = pmregs_x86_cpuid_0a_eax_version_id_set(v, (uint32_t)f->version_id);
-	v = pmregs_x86_cpuid_0a_eax_num_gp_counters_set(v, (uint32_t)f->num_gp_counters);
-	v = pmregs_x86_cpuid_0a_eax_gp_counter_width_set(v, (uint32_t)f->gp_counter_width);
-	v = pmregs_x86_cpuid_0a_eax_ebx_length_set(v, (uint32_t)f->ebx_length);
+	v |= (uint32_t)((uint32_t)f->version_id & 0xffu);
+	v |= (uint32_t)((uint32_t)f->num_gp_counters & 0xffu) << 8;
+	v |= (uint32_t)((uint32_t)f->gp_counter_width & 0xffu) << 16;
+	v |= (uint32_t)((uint32_t)f->ebx_length & 0xffu) << 24;
 	return v;
 }
 
@@ -9293,10 +6469,10 @@ static inline int pmregs_x86_cpuid_0a_eax_pack_checked(const struct pmregs_x86_c
 
 static inline void pmregs_x86_cpuid_0a_eax_unpack(uint32_t v, struct pmregs_x86_cpuid_0a_eax_fields *f)
 {
-	f->version_id = (uint8_t)pmregs_x86_cpuid_0a_eax_version_id_get(v);
-	f->num_gp_counters = (uint8_t)pmregs_x86_cpuid_0a_eax_num_gp_counters_get(v);
-	f->gp_counter_width = (uint8_t)pmregs_x86_cpuid_0a_eax_gp_counter_width_get(v);
-	f->ebx_length = (uint8_t)pmregs_x86_cpuid_0a_eax_ebx_length_get(v);
+	f->version_id = (uint8_t)(v & 0xffu);
+	f->num_gp_counters = (uint8_t)((v >> 8) & 0xffu);
+	f->gp_counter_width = (uint8_t)((v >> 16) & 0xffu);
+	f->ebx_length = (uint8_t)((v >> 24) & 0xffu);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -9317,82 +6493,28 @@ static inline int pmregs_x86_cpuid_0a_eax_valid(uint32_t v)
 #define PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_INSTRUCTIONS(x)  PMREGS_FIELD32((x), 5, 1)
 #define PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_MISSES(x)        PMREGS_FIELD32((x), 6, 1)
 
-/* no_core_cycles: bits 0, ro. UnHalted Core Cycles not available */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_core_cycles_get(uint32_t v) { return (v & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_core_cycles_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_CORE_CYCLES_MASK) | (x & PMREGS_U32(0x00000001)); }
-static inline int pmregs_x86_cpuid_0a_ebx_no_core_cycles_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_ebx_no_core_cycles_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* no_instructions_retired: bits 1, ro. Instruction Retired not available */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_instructions_retired_get(uint32_t v) { return ((v >> 1) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_INSTRUCTIONS_RETIRED_MASK) | ((x & PMREGS_U32(0x00000001)) << 1); }
-static inline int pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* no_ref_cycles: bits 2, ro. UnHalted Reference Cycles not available */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_ref_cycles_get(uint32_t v) { return ((v >> 2) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_REF_CYCLES_MASK) | ((x & PMREGS_U32(0x00000001)) << 2); }
-static inline int pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* no_llc_references: bits 3, ro. LLC Reference not available */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_llc_references_get(uint32_t v) { return ((v >> 3) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_llc_references_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_LLC_REFERENCES_MASK) | ((x & PMREGS_U32(0x00000001)) << 3); }
-static inline int pmregs_x86_cpuid_0a_ebx_no_llc_references_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_ebx_no_llc_references_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* no_llc_misses: bits 4, ro. LLC Misses not available */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_llc_misses_get(uint32_t v) { return ((v >> 4) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_llc_misses_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_LLC_MISSES_MASK) | ((x & PMREGS_U32(0x00000001)) << 4); }
-static inline int pmregs_x86_cpuid_0a_ebx_no_llc_misses_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_ebx_no_llc_misses_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* no_branch_instructions: bits 5, ro. Branch Instruction Retired not available */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_branch_instructions_get(uint32_t v) { return ((v >> 5) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_INSTRUCTIONS_MASK) | ((x & PMREGS_U32(0x00000001)) << 5); }
-static inline int pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* no_branch_misses: bits 6, ro. Branch Misses Retired not available */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_branch_misses_get(uint32_t v) { return ((v >> 6) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_branch_misses_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_MISSES_MASK) | ((x & PMREGS_U32(0x00000001)) << 6); }
-static inline int pmregs_x86_cpuid_0a_ebx_no_branch_misses_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_ebx_no_branch_misses_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_cpuid_0a_ebx_no_core_cycles_get(v)                     (pmregs_u32(v) & PMREGS_U32(0x00000001))
+#define pmregs_x86_cpuid_0a_ebx_no_core_cycles_set(v, x)                  ((pmregs_u32(v) & ~PMREGS_X86_CPUID_0A_EBX_NO_CORE_CYCLES_MASK) | (pmregs_u32(x) & PMREGS_U32(0x00000001)))
+#define pmregs_x86_cpuid_0a_ebx_no_core_cycles_set_checked(v, x)          pmregs_set_checked32((v), 0, PMREGS_U32(0x00000001), (x))
+#define pmregs_x86_cpuid_0a_ebx_no_instructions_retired_get(v)            ((pmregs_u32(v) >> 1) & PMREGS_U32(0x00000001))
+#define pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set(v, x)         ((pmregs_u32(v) & ~PMREGS_X86_CPUID_0A_EBX_NO_INSTRUCTIONS_RETIRED_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 1))
+#define pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set_checked(v, x) pmregs_set_checked32((v), 1, PMREGS_U32(0x00000001), (x))
+#define pmregs_x86_cpuid_0a_ebx_no_ref_cycles_get(v)                      ((pmregs_u32(v) >> 2) & PMREGS_U32(0x00000001))
+#define pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set(v, x)                   ((pmregs_u32(v) & ~PMREGS_X86_CPUID_0A_EBX_NO_REF_CYCLES_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 2))
+#define pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set_checked(v, x)           pmregs_set_checked32((v), 2, PMREGS_U32(0x00000001), (x))
+#define pmregs_x86_cpuid_0a_ebx_no_llc_references_get(v)                  ((pmregs_u32(v) >> 3) & PMREGS_U32(0x00000001))
+#define pmregs_x86_cpuid_0a_ebx_no_llc_references_set(v, x)               ((pmregs_u32(v) & ~PMREGS_X86_CPUID_0A_EBX_NO_LLC_REFERENCES_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 3))
+#define pmregs_x86_cpuid_0a_ebx_no_llc_references_set_checked(v, x)       pmregs_set_checked32((v), 3, PMREGS_U32(0x00000001), (x))
+#define pmregs_x86_cpuid_0a_ebx_no_llc_misses_get(v)                      ((pmregs_u32(v) >> 4) & PMREGS_U32(0x00000001))
+#define pmregs_x86_cpuid_0a_ebx_no_llc_misses_set(v, x)                   ((pmregs_u32(v) & ~PMREGS_X86_CPUID_0A_EBX_NO_LLC_MISSES_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 4))
+#define pmregs_x86_cpuid_0a_ebx_no_llc_misses_set_checked(v, x)           pmregs_set_checked32((v), 4, PMREGS_U32(0x00000001), (x))
+#define pmregs_x86_cpuid_0a_ebx_no_branch_instructions_get(v)             ((pmregs_u32(v) >> 5) & PMREGS_U32(0x00000001))
+#define pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set(v, x)          ((pmregs_u32(v) & ~PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_INSTRUCTIONS_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 5))
+#define pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set_checked(v, x)  pmregs_set_checked32((v), 5, PMREGS_U32(0x00000001), (x))
+#define pmregs_x86_cpuid_0a_ebx_no_branch_misses_get(v)                   ((pmregs_u32(v) >> 6) & PMREGS_U32(0x00000001))
+#define pmregs_x86_cpuid_0a_ebx_no_branch_misses_set(v, x)                ((pmregs_u32(v) & ~PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_MISSES_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 6))
+#define pmregs_x86_cpuid_0a_ebx_no_branch_misses_set_checked(v, x)        pmregs_set_checked32((v), 6, PMREGS_U32(0x00000001), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_cpuid_0a_ebx_fields {
@@ -9409,13 +6531,13 @@ struct pmregs_x86_cpuid_0a_ebx_fields {
 static inline uint32_t pmregs_x86_cpuid_0a_ebx_pack(const struct pmregs_x86_cpuid_0a_ebx_fields *f)
 {
 	uint32_t v = PMREGS_X86_CPUID_0A_EBX_RES1_MASK;
-	v = pmregs_x86_cpuid_0a_ebx_no_core_cycles_set(v, (uint32_t)f->no_core_cycles);
-	v = pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set(v, (uint32_t)f->no_instructions_retired);
-	v = pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set(v, (uint32_t)f->no_ref_cycles);
-	v = pmregs_x86_cpuid_0a_ebx_no_llc_references_set(v, (uint32_t)f->no_llc_references);
-	v = pmregs_x86_cpuid_0a_ebx_no_llc_misses_set(v, (uint32_t)f->no_llc_misses);
-	v = pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set(v, (uint32_t)f->no_branch_instructions);
-	v = pmregs_x86_cpuid_0a_ebx_no_branch_misses_set(v, (uint32_t)f->no_branch_misses);
+	v |= (uint32_t)((uint32_t)f->no_core_cycles & 0x1u);
+	v |= (uint32_t)((uint32_t)f->no_instructions_retired & 0x1u) << 1;
+	v |= (uint32_t)((uint32_t)f->no_ref_cycles & 0x1u) << 2;
+	v |= (uint32_t)((uint32_t)f->no_llc_references & 0x1u) << 3;
+	v |= (uint32_t)((uint32_t)f->no_llc_misses & 0x1u) << 4;
+	v |= (uint32_t)((uint32_t)f->no_branch_instructions & 0x1u) << 5;
+	v |= (uint32_t)((uint32_t)f->no_branch_misses & 0x1u) << 6;
 	return v;
 }
 
@@ -9442,13 +6564,13 @@ static inline int pmregs_x86_cpuid_0a_ebx_pack_checked(const struct pmregs_x86_c
 
 static inline void pmregs_x86_cpuid_0a_ebx_unpack(uint32_t v, struct pmregs_x86_cpuid_0a_ebx_fields *f)
 {
-	f->no_core_cycles = (uint8_t)pmregs_x86_cpuid_0a_ebx_no_core_cycles_get(v);
-	f->no_instructions_retired = (uint8_t)pmregs_x86_cpuid_0a_ebx_no_instructions_retired_get(v);
-	f->no_ref_cycles = (uint8_t)pmregs_x86_cpuid_0a_ebx_no_ref_cycles_get(v);
-	f->no_llc_references = (uint8_t)pmregs_x86_cpuid_0a_ebx_no_llc_references_get(v);
-	f->no_llc_misses = (uint8_t)pmregs_x86_cpuid_0a_ebx_no_llc_misses_get(v);
-	f->no_branch_instructions = (uint8_t)pmregs_x86_cpuid_0a_ebx_no_branch_instructions_get(v);
-	f->no_branch_misses = (uint8_t)pmregs_x86_cpuid_0a_ebx_no_branch_misses_get(v);
+	f->no_core_cycles = (uint8_t)(v & 0x1u);
+	f->no_instructions_retired = (uint8_t)((v >> 1) & 0x1u);
+	f->no_ref_cycles = (uint8_t)((v >> 2) & 0x1u);
+	f->no_llc_references = (uint8_t)((v >> 3) & 0x1u);
+	f->no_llc_misses = (uint8_t)((v >> 4) & 0x1u);
+	f->no_branch_instructions = (uint8_t)((v >> 5) & 0x1u);
+	f->no_branch_misses = (uint8_t)((v >> 6) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -9464,38 +6586,16 @@ static inline int pmregs_x86_cpuid_0a_ebx_valid(uint32_t v)
 #define PMREGS_X86_CPUID_0A_EDX_FIXED_COUNTER_WIDTH(x)  PMREGS_FIELD32((x), 5, 8)
 #define PMREGS_X86_CPUID_0A_EDX_ANYTHREAD_DEPRECATED(x) PMREGS_FIELD32((x), 15, 1)
 
-/* num_fixed_counters: bits 4:0, ro. Fixed-function counters (when version > 1) */
-static inline uint32_t pmregs_x86_cpuid_0a_edx_num_fixed_counters_get(uint32_t v) { return (v & PMREGS_U32(0x0000001f)); }
-static inline uint32_t pmregs_x86_cpuid_0a_edx_num_fixed_counters_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EDX_NUM_FIXED_COUNTERS_MASK) | (x & PMREGS_U32(0x0000001f)); }
-static inline int pmregs_x86_cpuid_0a_edx_num_fixed_counters_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000001f))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_edx_num_fixed_counters_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed_counter_width: bits 12:5, ro. Bit width of the fixed-function counters */
-static inline uint32_t pmregs_x86_cpuid_0a_edx_fixed_counter_width_get(uint32_t v) { return ((v >> 5) & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_0a_edx_fixed_counter_width_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EDX_FIXED_COUNTER_WIDTH_MASK) | ((x & PMREGS_U32(0x000000ff)) << 5); }
-static inline int pmregs_x86_cpuid_0a_edx_fixed_counter_width_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_edx_fixed_counter_width_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* anythread_deprecated: bits 15, ro. AnyThread is deprecated (LINUX; not in SDM2 2016) */
-static inline uint32_t pmregs_x86_cpuid_0a_edx_anythread_deprecated_get(uint32_t v) { return ((v >> 15) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_edx_anythread_deprecated_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EDX_ANYTHREAD_DEPRECATED_MASK) | ((x & PMREGS_U32(0x00000001)) << 15); }
-static inline int pmregs_x86_cpuid_0a_edx_anythread_deprecated_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_edx_anythread_deprecated_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_cpuid_0a_edx_num_fixed_counters_get(v)              (pmregs_u32(v) & PMREGS_U32(0x0000001f))
+#define pmregs_x86_cpuid_0a_edx_num_fixed_counters_set(v, x)           ((pmregs_u32(v) & ~PMREGS_X86_CPUID_0A_EDX_NUM_FIXED_COUNTERS_MASK) | (pmregs_u32(x) & PMREGS_U32(0x0000001f)))
+#define pmregs_x86_cpuid_0a_edx_num_fixed_counters_set_checked(v, x)   pmregs_set_checked32((v), 0, PMREGS_U32(0x0000001f), (x))
+#define pmregs_x86_cpuid_0a_edx_fixed_counter_width_get(v)             ((pmregs_u32(v) >> 5) & PMREGS_U32(0x000000ff))
+#define pmregs_x86_cpuid_0a_edx_fixed_counter_width_set(v, x)          ((pmregs_u32(v) & ~PMREGS_X86_CPUID_0A_EDX_FIXED_COUNTER_WIDTH_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x000000ff)) << 5))
+#define pmregs_x86_cpuid_0a_edx_fixed_counter_width_set_checked(v, x)  pmregs_set_checked32((v), 5, PMREGS_U32(0x000000ff), (x))
+#define pmregs_x86_cpuid_0a_edx_anythread_deprecated_get(v)            ((pmregs_u32(v) >> 15) & PMREGS_U32(0x00000001))
+#define pmregs_x86_cpuid_0a_edx_anythread_deprecated_set(v, x)         ((pmregs_u32(v) & ~PMREGS_X86_CPUID_0A_EDX_ANYTHREAD_DEPRECATED_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 15))
+#define pmregs_x86_cpuid_0a_edx_anythread_deprecated_set_checked(v, x) pmregs_set_checked32((v), 15, PMREGS_U32(0x00000001), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_cpuid_0a_edx_fields {
@@ -9508,9 +6608,9 @@ struct pmregs_x86_cpuid_0a_edx_fields {
 static inline uint32_t pmregs_x86_cpuid_0a_edx_pack(const struct pmregs_x86_cpuid_0a_edx_fields *f)
 {
 	uint32_t v = PMREGS_X86_CPUID_0A_EDX_RES1_MASK;
-	v = pmregs_x86_cpuid_0a_edx_num_fixed_counters_set(v, (uint32_t)f->num_fixed_counters);
-	v = pmregs_x86_cpuid_0a_edx_fixed_counter_width_set(v, (uint32_t)f->fixed_counter_width);
-	v = pmregs_x86_cpuid_0a_edx_anythread_deprecated_set(v, (uint32_t)f->anythread_deprecated);
+	v |= (uint32_t)((uint32_t)f->num_fixed_counters & 0x1fu);
+	v |= (uint32_t)((uint32_t)f->fixed_counter_width & 0xffu) << 5;
+	v |= (uint32_t)((uint32_t)f->anythread_deprecated & 0x1u) << 15;
 	return v;
 }
 
@@ -9527,9 +6627,9 @@ static inline int pmregs_x86_cpuid_0a_edx_pack_checked(const struct pmregs_x86_c
 
 static inline void pmregs_x86_cpuid_0a_edx_unpack(uint32_t v, struct pmregs_x86_cpuid_0a_edx_fields *f)
 {
-	f->num_fixed_counters = (uint8_t)pmregs_x86_cpuid_0a_edx_num_fixed_counters_get(v);
-	f->fixed_counter_width = (uint8_t)pmregs_x86_cpuid_0a_edx_fixed_counter_width_get(v);
-	f->anythread_deprecated = (uint8_t)pmregs_x86_cpuid_0a_edx_anythread_deprecated_get(v);
+	f->num_fixed_counters = (uint8_t)(v & 0x1fu);
+	f->fixed_counter_width = (uint8_t)((v >> 5) & 0xffu);
+	f->anythread_deprecated = (uint8_t)((v >> 15) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -9549,82 +6649,28 @@ static inline int pmregs_x86_cpuid_0a_edx_valid(uint32_t v)
 #define PMREGS_X86_CPUID_01_ECX_PDCM(x)        PMREGS_FIELD32((x), 15, 1)
 #define PMREGS_X86_CPUID_01_ECX_OTHER_31_16(x) PMREGS_FIELD32((x), 16, 16)
 
-/* other_1_0: bits 1:0, other */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_1_0_get(uint32_t v) { return (v & PMREGS_U32(0x00000003)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_1_0_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_OTHER_1_0_MASK) | (x & PMREGS_U32(0x00000003)); }
-static inline int pmregs_x86_cpuid_01_ecx_other_1_0_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_ecx_other_1_0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dtes64: bits 2, ro. 64-bit DS save area layout */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_dtes64_get(uint32_t v) { return ((v >> 2) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_dtes64_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_DTES64_MASK) | ((x & PMREGS_U32(0x00000001)) << 2); }
-static inline int pmregs_x86_cpuid_01_ecx_dtes64_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_ecx_dtes64_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_3: bits 3, other */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_3_get(uint32_t v) { return ((v >> 3) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_3_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_OTHER_3_MASK) | ((x & PMREGS_U32(0x00000001)) << 3); }
-static inline int pmregs_x86_cpuid_01_ecx_other_3_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_ecx_other_3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ds_cpl: bits 4, ro. CPL-qualified debug store (BTS_OFF_OS/BTS_OFF_USR) */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_ds_cpl_get(uint32_t v) { return ((v >> 4) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_ds_cpl_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_DS_CPL_MASK) | ((x & PMREGS_U32(0x00000001)) << 4); }
-static inline int pmregs_x86_cpuid_01_ecx_ds_cpl_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_ecx_ds_cpl_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_14_5: bits 14:5, other */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_14_5_get(uint32_t v) { return ((v >> 5) & PMREGS_U32(0x000003ff)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_14_5_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_OTHER_14_5_MASK) | ((x & PMREGS_U32(0x000003ff)) << 5); }
-static inline int pmregs_x86_cpuid_01_ecx_other_14_5_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000003ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_ecx_other_14_5_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pdcm: bits 15, ro. IA32_PERF_CAPABILITIES is present (perfmon and debug capability) */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_pdcm_get(uint32_t v) { return ((v >> 15) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_pdcm_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_PDCM_MASK) | ((x & PMREGS_U32(0x00000001)) << 15); }
-static inline int pmregs_x86_cpuid_01_ecx_pdcm_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_ecx_pdcm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_31_16: bits 31:16, other */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_31_16_get(uint32_t v) { return ((v >> 16) & PMREGS_U32(0x0000ffff)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_31_16_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_OTHER_31_16_MASK) | ((x & PMREGS_U32(0x0000ffff)) << 16); }
-static inline int pmregs_x86_cpuid_01_ecx_other_31_16_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_ecx_other_31_16_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_cpuid_01_ecx_other_1_0_get(v)              (pmregs_u32(v) & PMREGS_U32(0x00000003))
+#define pmregs_x86_cpuid_01_ecx_other_1_0_set(v, x)           ((pmregs_u32(v) & ~PMREGS_X86_CPUID_01_ECX_OTHER_1_0_MASK) | (pmregs_u32(x) & PMREGS_U32(0x00000003)))
+#define pmregs_x86_cpuid_01_ecx_other_1_0_set_checked(v, x)   pmregs_set_checked32((v), 0, PMREGS_U32(0x00000003), (x))
+#define pmregs_x86_cpuid_01_ecx_dtes64_get(v)                 ((pmregs_u32(v) >> 2) & PMREGS_U32(0x00000001))
+#define pmregs_x86_cpuid_01_ecx_dtes64_set(v, x)              ((pmregs_u32(v) & ~PMREGS_X86_CPUID_01_ECX_DTES64_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 2))
+#define pmregs_x86_cpuid_01_ecx_dtes64_set_checked(v, x)      pmregs_set_checked32((v), 2, PMREGS_U32(0x00000001), (x))
+#define pmregs_x86_cpuid_01_ecx_other_3_get(v)                ((pmregs_u32(v) >> 3) & PMREGS_U32(0x00000001))
+#define pmregs_x86_cpuid_01_ecx_other_3_set(v, x)             ((pmregs_u32(v) & ~PMREGS_X86_CPUID_01_ECX_OTHER_3_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 3))
+#define pmregs_x86_cpuid_01_ecx_other_3_set_checked(v, x)     pmregs_set_checked32((v), 3, PMREGS_U32(0x00000001), (x))
+#define pmregs_x86_cpuid_01_ecx_ds_cpl_get(v)                 ((pmregs_u32(v) >> 4) & PMREGS_U32(0x00000001))
+#define pmregs_x86_cpuid_01_ecx_ds_cpl_set(v, x)              ((pmregs_u32(v) & ~PMREGS_X86_CPUID_01_ECX_DS_CPL_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 4))
+#define pmregs_x86_cpuid_01_ecx_ds_cpl_set_checked(v, x)      pmregs_set_checked32((v), 4, PMREGS_U32(0x00000001), (x))
+#define pmregs_x86_cpuid_01_ecx_other_14_5_get(v)             ((pmregs_u32(v) >> 5) & PMREGS_U32(0x000003ff))
+#define pmregs_x86_cpuid_01_ecx_other_14_5_set(v, x)          ((pmregs_u32(v) & ~PMREGS_X86_CPUID_01_ECX_OTHER_14_5_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x000003ff)) << 5))
+#define pmregs_x86_cpuid_01_ecx_other_14_5_set_checked(v, x)  pmregs_set_checked32((v), 5, PMREGS_U32(0x000003ff), (x))
+#define pmregs_x86_cpuid_01_ecx_pdcm_get(v)                   ((pmregs_u32(v) >> 15) & PMREGS_U32(0x00000001))
+#define pmregs_x86_cpuid_01_ecx_pdcm_set(v, x)                ((pmregs_u32(v) & ~PMREGS_X86_CPUID_01_ECX_PDCM_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 15))
+#define pmregs_x86_cpuid_01_ecx_pdcm_set_checked(v, x)        pmregs_set_checked32((v), 15, PMREGS_U32(0x00000001), (x))
+#define pmregs_x86_cpuid_01_ecx_other_31_16_get(v)            ((pmregs_u32(v) >> 16) & PMREGS_U32(0x0000ffff))
+#define pmregs_x86_cpuid_01_ecx_other_31_16_set(v, x)         ((pmregs_u32(v) & ~PMREGS_X86_CPUID_01_ECX_OTHER_31_16_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x0000ffff)) << 16))
+#define pmregs_x86_cpuid_01_ecx_other_31_16_set_checked(v, x) pmregs_set_checked32((v), 16, PMREGS_U32(0x0000ffff), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_cpuid_01_ecx_fields {
@@ -9641,13 +6687,13 @@ struct pmregs_x86_cpuid_01_ecx_fields {
 static inline uint32_t pmregs_x86_cpuid_01_ecx_pack(const struct pmregs_x86_cpuid_01_ecx_fields *f)
 {
 	uint32_t v = PMREGS_X86_CPUID_01_ECX_RES1_MASK;
-	v = pmregs_x86_cpuid_01_ecx_other_1_0_set(v, (uint32_t)f->other_1_0);
-	v = pmregs_x86_cpuid_01_ecx_dtes64_set(v, (uint32_t)f->dtes64);
-	v = pmregs_x86_cpuid_01_ecx_other_3_set(v, (uint32_t)f->other_3);
-	v = pmregs_x86_cpuid_01_ecx_ds_cpl_set(v, (uint32_t)f->ds_cpl);
-	v = pmregs_x86_cpuid_01_ecx_other_14_5_set(v, (uint32_t)f->other_14_5);
-	v = pmregs_x86_cpuid_01_ecx_pdcm_set(v, (uint32_t)f->pdcm);
-	v = pmregs_x86_cpuid_01_ecx_other_31_16_set(v, (uint32_t)f->other_31_16);
+	v |= (uint32_t)((uint32_t)f->other_1_0 & 0x3u);
+	v |= (uint32_t)((uint32_t)f->dtes64 & 0x1u) << 2;
+	v |= (uint32_t)((uint32_t)f->other_3 & 0x1u) << 3;
+	v |= (uint32_t)((uint32_t)f->ds_cpl & 0x1u) << 4;
+	v |= (uint32_t)((uint32_t)f->other_14_5 & 0x3ffu) << 5;
+	v |= (uint32_t)((uint32_t)f->pdcm & 0x1u) << 15;
+	v |= (uint32_t)((uint32_t)f->other_31_16 & 0xffffu) << 16;
 	return v;
 }
 
@@ -9672,13 +6718,13 @@ static inline int pmregs_x86_cpuid_01_ecx_pack_checked(const struct pmregs_x86_c
 
 static inline void pmregs_x86_cpuid_01_ecx_unpack(uint32_t v, struct pmregs_x86_cpuid_01_ecx_fields *f)
 {
-	f->other_1_0 = (uint8_t)pmregs_x86_cpuid_01_ecx_other_1_0_get(v);
-	f->dtes64 = (uint8_t)pmregs_x86_cpuid_01_ecx_dtes64_get(v);
-	f->other_3 = (uint8_t)pmregs_x86_cpuid_01_ecx_other_3_get(v);
-	f->ds_cpl = (uint8_t)pmregs_x86_cpuid_01_ecx_ds_cpl_get(v);
-	f->other_14_5 = (uint16_t)pmregs_x86_cpuid_01_ecx_other_14_5_get(v);
-	f->pdcm = (uint8_t)pmregs_x86_cpuid_01_ecx_pdcm_get(v);
-	f->other_31_16 = (uint16_t)pmregs_x86_cpuid_01_ecx_other_31_16_get(v);
+	f->other_1_0 = (uint8_t)(v & 0x3u);
+	f->dtes64 = (uint8_t)((v >> 2) & 0x1u);
+	f->other_3 = (uint8_t)((v >> 3) & 0x1u);
+	f->ds_cpl = (uint8_t)((v >> 4) & 0x1u);
+	f->other_14_5 = (uint16_t)((v >> 5) & 0x3ffu);
+	f->pdcm = (uint8_t)((v >> 15) & 0x1u);
+	f->other_31_16 = (uint16_t)((v >> 16) & 0xffffu);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -9695,38 +6741,16 @@ static inline int pmregs_x86_cpuid_01_ecx_valid(uint32_t v)
 #define PMREGS_X86_CPUID_01_EDX_DS(x)          PMREGS_FIELD32((x), 21, 1)
 #define PMREGS_X86_CPUID_01_EDX_OTHER_31_22(x) PMREGS_FIELD32((x), 22, 10)
 
-/* other_20_0: bits 20:0, other */
-static inline uint32_t pmregs_x86_cpuid_01_edx_other_20_0_get(uint32_t v) { return (v & PMREGS_U32(0x001fffff)); }
-static inline uint32_t pmregs_x86_cpuid_01_edx_other_20_0_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_EDX_OTHER_20_0_MASK) | (x & PMREGS_U32(0x001fffff)); }
-static inline int pmregs_x86_cpuid_01_edx_other_20_0_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x001fffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_edx_other_20_0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ds: bits 21, ro. Debug store (BTS and PEBS) is supported */
-static inline uint32_t pmregs_x86_cpuid_01_edx_ds_get(uint32_t v) { return ((v >> 21) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_edx_ds_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_EDX_DS_MASK) | ((x & PMREGS_U32(0x00000001)) << 21); }
-static inline int pmregs_x86_cpuid_01_edx_ds_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_edx_ds_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_31_22: bits 31:22, other */
-static inline uint32_t pmregs_x86_cpuid_01_edx_other_31_22_get(uint32_t v) { return ((v >> 22) & PMREGS_U32(0x000003ff)); }
-static inline uint32_t pmregs_x86_cpuid_01_edx_other_31_22_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_EDX_OTHER_31_22_MASK) | ((x & PMREGS_U32(0x000003ff)) << 22); }
-static inline int pmregs_x86_cpuid_01_edx_other_31_22_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000003ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_edx_other_31_22_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_cpuid_01_edx_other_20_0_get(v)             (pmregs_u32(v) & PMREGS_U32(0x001fffff))
+#define pmregs_x86_cpuid_01_edx_other_20_0_set(v, x)          ((pmregs_u32(v) & ~PMREGS_X86_CPUID_01_EDX_OTHER_20_0_MASK) | (pmregs_u32(x) & PMREGS_U32(0x001fffff)))
+#define pmregs_x86_cpuid_01_edx_other_20_0_set_checked(v, x)  pmregs_set_checked32((v), 0, PMREGS_U32(0x001fffff), (x))
+#define pmregs_x86_cpuid_01_edx_ds_get(v)                     ((pmregs_u32(v) >> 21) & PMREGS_U32(0x00000001))
+#define pmregs_x86_cpuid_01_edx_ds_set(v, x)                  ((pmregs_u32(v) & ~PMREGS_X86_CPUID_01_EDX_DS_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 21))
+#define pmregs_x86_cpuid_01_edx_ds_set_checked(v, x)          pmregs_set_checked32((v), 21, PMREGS_U32(0x00000001), (x))
+#define pmregs_x86_cpuid_01_edx_other_31_22_get(v)            ((pmregs_u32(v) >> 22) & PMREGS_U32(0x000003ff))
+#define pmregs_x86_cpuid_01_edx_other_31_22_set(v, x)         ((pmregs_u32(v) & ~PMREGS_X86_CPUID_01_EDX_OTHER_31_22_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x000003ff)) << 22))
+#define pmregs_x86_cpuid_01_edx_other_31_22_set_checked(v, x) pmregs_set_checked32((v), 22, PMREGS_U32(0x000003ff), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_cpuid_01_edx_fields {
@@ -9739,9 +6763,9 @@ struct pmregs_x86_cpuid_01_edx_fields {
 static inline uint32_t pmregs_x86_cpuid_01_edx_pack(const struct pmregs_x86_cpuid_01_edx_fields *f)
 {
 	uint32_t v = PMREGS_X86_CPUID_01_EDX_RES1_MASK;
-	v = pmregs_x86_cpuid_01_edx_other_20_0_set(v, (uint32_t)f->other_20_0);
-	v = pmregs_x86_cpuid_01_edx_ds_set(v, (uint32_t)f->ds);
-	v = pmregs_x86_cpuid_01_edx_other_31_22_set(v, (uint32_t)f->other_31_22);
+	v |= (uint32_t)((uint32_t)f->other_20_0 & 0x1fffffu);
+	v |= (uint32_t)((uint32_t)f->ds & 0x1u) << 21;
+	v |= (uint32_t)((uint32_t)f->other_31_22 & 0x3ffu) << 22;
 	return v;
 }
 
@@ -9760,9 +6784,9 @@ static inline int pmregs_x86_cpuid_01_edx_pack_checked(const struct pmregs_x86_c
 
 static inline void pmregs_x86_cpuid_01_edx_unpack(uint32_t v, struct pmregs_x86_cpuid_01_edx_fields *f)
 {
-	f->other_20_0 = (uint32_t)pmregs_x86_cpuid_01_edx_other_20_0_get(v);
-	f->ds = (uint8_t)pmregs_x86_cpuid_01_edx_ds_get(v);
-	f->other_31_22 = (uint16_t)pmregs_x86_cpuid_01_edx_other_31_22_get(v);
+	f->other_20_0 = (uint32_t)(v & 0x1fffffu);
+	f->ds = (uint8_t)((v >> 21) & 0x1u);
+	f->other_31_22 = (uint16_t)((v >> 22) & 0x3ffu);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -9777,16 +6801,10 @@ static inline int pmregs_x86_cpuid_01_edx_valid(uint32_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_X86_PEBS_COUNTER_RESET_VALUE(x) PMREGS_FIELD64((x), 0, 40)
 
-/* value: bits 39:0, rw. Reload value */
-static inline uint64_t pmregs_x86_pebs_counter_reset_value_get(uint64_t v) { return (v & PMREGS_U64(0x000000ffffffffff)); }
-static inline uint64_t pmregs_x86_pebs_counter_reset_value_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_COUNTER_RESET_VALUE_MASK) | (x & PMREGS_U64(0x000000ffffffffff)); }
-static inline int pmregs_x86_pebs_counter_reset_value_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000ffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_counter_reset_value_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_pebs_counter_reset_value_get(v)            (pmregs_u64(v) & PMREGS_U64(0x000000ffffffffff))
+#define pmregs_x86_pebs_counter_reset_value_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_PEBS_COUNTER_RESET_VALUE_MASK) | (pmregs_u64(x) & PMREGS_U64(0x000000ffffffffff)))
+#define pmregs_x86_pebs_counter_reset_value_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0x000000ffffffffff), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_pebs_counter_reset_fields {
@@ -9797,7 +6815,7 @@ struct pmregs_x86_pebs_counter_reset_fields {
 static inline uint64_t pmregs_x86_pebs_counter_reset_pack(const struct pmregs_x86_pebs_counter_reset_fields *f)
 {
 	uint64_t v = PMREGS_X86_PEBS_COUNTER_RESET_RES1_MASK;
-	v = pmregs_x86_pebs_counter_reset_value_set(v, (uint64_t)f->value);
+	v |= (uint64_t)((uint64_t)f->value & PMREGS_U64(0x000000ffffffffff));
 	return v;
 }
 
@@ -9812,7 +6830,7 @@ static inline int pmregs_x86_pebs_counter_reset_pack_checked(const struct pmregs
 
 static inline void pmregs_x86_pebs_counter_reset_unpack(uint64_t v, struct pmregs_x86_pebs_counter_reset_fields *f)
 {
-	f->value = (uint64_t)pmregs_x86_pebs_counter_reset_value_get(v);
+	f->value = (uint64_t)(v & PMREGS_U64(0x000000ffffffffff));
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -9826,16 +6844,10 @@ static inline int pmregs_x86_pebs_counter_reset_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_X86_BTS_FLAGS64_PREDICTED(x) PMREGS_FIELD64((x), 4, 1)
 
-/* predicted: bits 4, rw. Branch was predicted (not supported by Core or Atom microarchitectures) */
-static inline uint64_t pmregs_x86_bts_flags64_predicted_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_bts_flags64_predicted_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_BTS_FLAGS64_PREDICTED_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_bts_flags64_predicted_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_bts_flags64_predicted_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_bts_flags64_predicted_get(v)            ((pmregs_u64(v) >> 4) & PMREGS_U64(0x0000000000000001))
+#define pmregs_x86_bts_flags64_predicted_set(v, x)         ((pmregs_u64(v) & ~PMREGS_X86_BTS_FLAGS64_PREDICTED_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 4))
+#define pmregs_x86_bts_flags64_predicted_set_checked(v, x) pmregs_set_checked64((v), 4, PMREGS_U64(0x0000000000000001), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_bts_flags64_fields {
@@ -9846,7 +6858,7 @@ struct pmregs_x86_bts_flags64_fields {
 static inline uint64_t pmregs_x86_bts_flags64_pack(const struct pmregs_x86_bts_flags64_fields *f)
 {
 	uint64_t v = PMREGS_X86_BTS_FLAGS64_RES1_MASK;
-	v = pmregs_x86_bts_flags64_predicted_set(v, (uint64_t)f->predicted);
+	v |= (uint64_t)((uint64_t)f->predicted & 0x1u) << 4;
 	return v;
 }
 
@@ -9861,7 +6873,7 @@ static inline int pmregs_x86_bts_flags64_pack_checked(const struct pmregs_x86_bt
 
 static inline void pmregs_x86_bts_flags64_unpack(uint64_t v, struct pmregs_x86_bts_flags64_fields *f)
 {
-	f->predicted = (uint8_t)pmregs_x86_bts_flags64_predicted_get(v);
+	f->predicted = (uint8_t)((v >> 4) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -9875,16 +6887,10 @@ static inline int pmregs_x86_bts_flags64_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_X86_BTS_FLAGS32_PREDICTED(x) PMREGS_FIELD32((x), 4, 1)
 
-/* predicted: bits 4, rw. Branch was predicted (not supported by Core or Atom microarchitectures) */
-static inline uint32_t pmregs_x86_bts_flags32_predicted_get(uint32_t v) { return ((v >> 4) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_bts_flags32_predicted_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_BTS_FLAGS32_PREDICTED_MASK) | ((x & PMREGS_U32(0x00000001)) << 4); }
-static inline int pmregs_x86_bts_flags32_predicted_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_bts_flags32_predicted_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_bts_flags32_predicted_get(v)            ((pmregs_u32(v) >> 4) & PMREGS_U32(0x00000001))
+#define pmregs_x86_bts_flags32_predicted_set(v, x)         ((pmregs_u32(v) & ~PMREGS_X86_BTS_FLAGS32_PREDICTED_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 4))
+#define pmregs_x86_bts_flags32_predicted_set_checked(v, x) pmregs_set_checked32((v), 4, PMREGS_U32(0x00000001), (x))
 
 /* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
 struct pmregs_x86_bts_flags32_fields {
@@ -9895,7 +6901,7 @@ struct pmregs_x86_bts_flags32_fields {
 static inline uint32_t pmregs_x86_bts_flags32_pack(const struct pmregs_x86_bts_flags32_fields *f)
 {
 	uint32_t v = PMREGS_X86_BTS_FLAGS32_RES1_MASK;
-	v = pmregs_x86_bts_flags32_predicted_set(v, (uint32_t)f->predicted);
+	v |= (uint32_t)((uint32_t)f->predicted & 0x1u) << 4;
 	return v;
 }
 
@@ -9910,821 +6916,13 @@ static inline int pmregs_x86_bts_flags32_pack_checked(const struct pmregs_x86_bt
 
 static inline void pmregs_x86_bts_flags32_unpack(uint32_t v, struct pmregs_x86_bts_flags32_fields *f)
 {
-	f->predicted = (uint8_t)pmregs_x86_bts_flags32_predicted_get(v);
+	f->predicted = (uint8_t)((v >> 4) & 0x1u);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_bts_flags32_valid(uint32_t v)
 {
 	return (v & PMREGS_X86_BTS_FLAGS32_RSVD_MASK) == 0;
-}
-
-/* ---- introspection: every layout with its fields, as constant data ---- */
-
-static inline const struct pmregs_layout_desc *pmregs_x86_layouts(size_t *count)
-{
-	static const struct pmregs_field_desc f_0[] = {
-		{ "lbr", "Record taken branches, interrupts and exceptions in the LBR stack; cleared on #DB", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btf", "EFLAGS.TF single-steps on branches instead of instructions; cleared on #DB", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bus_lock_detect", "Raise #DB after an instruction that acquired a bus lock (LINUX DEBUGCTLMSR_BUS_LOCK_DETECT; reserved in SDM3 2016)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_5_3", "", 1, { 3, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "tr", "Send branch trace messages (BTMs)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts", "Log BTMs to the BTS buffer in the DS save area", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btint", "Interrupt when the BTS buffer is full; 0 = circular buffer", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts_off_os", "Do not store BTMs when CPL = 0 (needs CPUID.01H:ECX.DS_CPL[4])", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts_off_usr", "Do not store BTMs when CPL > 0 (needs CPUID.01H:ECX.DS_CPL[4])", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "freeze_lbrs_on_pmi", "Freeze the LBR stack on a PMI (legacy: clears LBR; streamlined: sets LBR_Frz)", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "freeze_perfmon_on_pmi", "Freeze the counters on a PMI (legacy: clears GLOBAL_CTRL; streamlined: sets CTR_Frz)", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "enable_uncore_pmi", "This logical processor receives uncore counter-overflow PMIs (ENABLE_UNCORE_PMI / UNCORE_PMI_EN)", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "freeze_while_smm", "Freeze counters and tracing in SMM (needs IA32_PERF_CAPABILITIES.SMM_FREEZE[12])", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rtm_debug", "Advanced RTM debugging together with DR7.RTM (needs CPUID.(07H,0):EBX.RTM[11])", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_16", "", 1, { 16, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_1[] = {
-		{ "lbr", "Record the last branch, interrupt and exception in the LBR MSRs", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btf", "EFLAGS.TF single-steps on branches", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb0", "BP0# pin signals a DR0 breakpoint match instead of a performance event", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb1", "BP1# pin signals a DR1 breakpoint match instead of a performance event", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb2", "BP2# pin signals a DR2 breakpoint match instead of a performance event", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb3", "BP3# pin signals a DR3 breakpoint match instead of a performance event", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tr", "Send branch trace messages on the bus", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_2[] = {
-		{ "lbr", "Record the last branch, interrupt and exception in the LBR MSRs", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btf", "EFLAGS.TF single-steps on branches", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb0", "BP0# pin signals a DR0 breakpoint match instead of a performance event", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb1", "BP1# pin signals a DR1 breakpoint match instead of a performance event", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb2", "BP2# pin signals a DR2 breakpoint match instead of a performance event", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb3", "BP3# pin signals a DR3 breakpoint match instead of a performance event", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tr", "Send branch trace messages on the bus", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts", "Log branch trace messages to the BTS buffer", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btint", "Interrupt when the BTS buffer is full", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_3[] = {
-		{ "lbr", "Record the last branch, interrupt and exception in the LBR MSRs", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btf", "EFLAGS.TF single-steps on branches", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tr", "Send branch trace messages on the bus", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts", "Log branch trace messages to the BTS buffer", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btint", "Interrupt when the BTS buffer is full", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_5_2", "", 1, { 2, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_4[] = {
-		{ "event_select", "Event select", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "usr", "Count while CPL > 0", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "os", "Count while CPL = 0", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "edge", "Edge detect: count deasserted-to-asserted transitions", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pc", "Pin control: toggle the PMi pin on increments or overflow", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "int_en", "INT: APIC interrupt (PMI) on counter overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "any_thread", "AnyThread: count for every logical processor of the core (version 3+; deprecated when CPUID.0AH:EDX[15] = 1)", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en", "Enable the counter", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "inv", "Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cmask", "Counter mask: count cycles with at least CMASK events; 0 = count events", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "in_tx", "Count only inside transactional regions (Haswell+, LINUX HSW_IN_TX)", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "in_txcp", "Count excluding aborted transactional regions (Haswell+, LINUX HSW_IN_TX_CHECKPOINTED)", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "adaptive", "Adaptive PEBS record for this counter (Ice Lake+, LINUX ICL_EVENTSEL_ADAPTIVE)", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "br_cntr", "Branch counters logging (LINUX ARCH_PERFMON_EVENTSEL_BR_CNTR)", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "eq", "Count when the event count equals CMASK (CPUID.23H:EBX[1], LINUX)", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_39_37", "", 1, { 37, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "umask2", "Second unit mask (CPUID.23H:EBX[0], LINUX)", 1, { 40, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_48", "", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_5[] = {
-		{ "event_select", "Event select", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "usr", "Count while CPL > 0", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "os", "Count while CPL = 0", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "edge", "Edge detect: count deasserted-to-asserted transitions", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pc", "Pin control: toggle the PMi pin on increments or overflow", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "int_en", "INT: APIC interrupt (PMI) on counter overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en", "Enable both PerfCtr0 and PerfCtr1", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "inv", "Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cmask", "Counter mask: count cycles with at least CMASK events; 0 = count events", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_6[] = {
-		{ "event_select", "Event select", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "usr", "Count while CPL > 0", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "os", "Count while CPL = 0", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "edge", "Edge detect: count deasserted-to-asserted transitions", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pc", "Pin control: toggle the PMi pin on increments or overflow", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "int_en", "INT: APIC interrupt (PMI) on counter overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "inv", "Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cmask", "Counter mask: count cycles with at least CMASK events; 0 = count events", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_22", "", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_7[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 40, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_40", "", 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_8[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_9_0[] = {
-		{ "disabled", 0u, "" },
-		{ "os", 1u, "" },
-		{ "usr", 2u, "" },
-		{ "all", 3u, "" },
-	};
-	static const struct pmregs_value_desc v_9_1[] = {
-		{ "disabled", 0u, "" },
-		{ "os", 1u, "" },
-		{ "usr", 2u, "" },
-		{ "all", 3u, "" },
-	};
-	static const struct pmregs_value_desc v_9_2[] = {
-		{ "disabled", 0u, "" },
-		{ "os", 1u, "" },
-		{ "usr", 2u, "" },
-		{ "all", 3u, "" },
-	};
-	static const struct pmregs_value_desc v_9_3[] = {
-		{ "disabled", 0u, "" },
-		{ "os", 1u, "" },
-		{ "usr", 2u, "" },
-		{ "all", 3u, "" },
-	};
-	static const struct pmregs_field_desc f_9[] = {
-		{ "en0", "Counter 0 enable by privilege level", 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_9_0 },
-		{ "any_thread0", "AnyThread for counter 0 (version 3+)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmi0", "PMI on counter 0 overflow", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en1", "Counter 1 enable by privilege level", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_9_1 },
-		{ "any_thread1", "AnyThread for counter 1 (version 3+)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmi1", "PMI on counter 1 overflow", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en2", "Counter 2 enable by privilege level", 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_9_2 },
-		{ "any_thread2", "AnyThread for counter 2 (version 3+)", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmi2", "PMI on counter 2 overflow", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en3", "Counter 3 enable by privilege level", 1, { 12, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_9_3 },
-		{ "any_thread3", "AnyThread for counter 3 (version 3+)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmi3", "PMI on counter 3 overflow", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31_16", "", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "adaptive0", "Adaptive PEBS for fixed counter 0 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_adaptive0", "", 1, { 33, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "adaptive1", "Adaptive PEBS for fixed counter 1 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_adaptive1", "", 1, { 37, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "adaptive2", "Adaptive PEBS for fixed counter 2 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_adaptive2", "", 1, { 41, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "adaptive3", "Adaptive PEBS for fixed counter 3 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", 1, { 44, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_adaptive3", "", 1, { 45, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_48", "", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_10[] = {
-		{ "pmc0_en", "Enable IA32_PMC0 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc1_en", "Enable IA32_PMC1 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc2_en", "Enable IA32_PMC2 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc3_en", "Enable IA32_PMC3 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc4_en", "Enable IA32_PMC4 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc5_en", "Enable IA32_PMC5 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc6_en", "Enable IA32_PMC6 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc7_en", "Enable IA32_PMC7 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc8_en", "Enable IA32_PMC8 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc9_en", "Enable IA32_PMC9 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc10_en", "Enable IA32_PMC10 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc11_en", "Enable IA32_PMC11 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc12_en", "Enable IA32_PMC12 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc13_en", "Enable IA32_PMC13 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc14_en", "Enable IA32_PMC14 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc15_en", "Enable IA32_PMC15 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc16_en", "Enable IA32_PMC16 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc17_en", "Enable IA32_PMC17 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc18_en", "Enable IA32_PMC18 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc19_en", "Enable IA32_PMC19 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc20_en", "Enable IA32_PMC20 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc21_en", "Enable IA32_PMC21 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc22_en", "Enable IA32_PMC22 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc23_en", "Enable IA32_PMC23 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc24_en", "Enable IA32_PMC24 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc25_en", "Enable IA32_PMC25 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc26_en", "Enable IA32_PMC26 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc27_en", "Enable IA32_PMC27 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc28_en", "Enable IA32_PMC28 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc29_en", "Enable IA32_PMC29 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc30_en", "Enable IA32_PMC30 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc31_en", "Enable IA32_PMC31 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fixed0_en", "Enable IA32_FIXED_CTR0", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fixed1_en", "Enable IA32_FIXED_CTR1", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fixed2_en", "Enable IA32_FIXED_CTR2", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fixed3_en", "Enable IA32_FIXED_CTR3", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en_perf_metrics", "Enable the topdown PERF_METRICS counter (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_49", "", 1, { 49, 0, 0, 0 }, { 15, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_11[] = {
-		{ "ovf_pmc0", "IA32_PMC0 overflowed", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc1", "IA32_PMC1 overflowed", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc2", "IA32_PMC2 overflowed", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc3", "IA32_PMC3 overflowed", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc4", "IA32_PMC4 overflowed", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc5", "IA32_PMC5 overflowed", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc6", "IA32_PMC6 overflowed", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc7", "IA32_PMC7 overflowed", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc8", "IA32_PMC8 overflowed", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc9", "IA32_PMC9 overflowed", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc10", "IA32_PMC10 overflowed", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc11", "IA32_PMC11 overflowed", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc12", "IA32_PMC12 overflowed", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc13", "IA32_PMC13 overflowed", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc14", "IA32_PMC14 overflowed", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc15", "IA32_PMC15 overflowed", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc16", "IA32_PMC16 overflowed", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc17", "IA32_PMC17 overflowed", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc18", "IA32_PMC18 overflowed", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc19", "IA32_PMC19 overflowed", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc20", "IA32_PMC20 overflowed", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc21", "IA32_PMC21 overflowed", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc22", "IA32_PMC22 overflowed", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc23", "IA32_PMC23 overflowed", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc24", "IA32_PMC24 overflowed", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc25", "IA32_PMC25 overflowed", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc26", "IA32_PMC26 overflowed", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc27", "IA32_PMC27 overflowed", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc28", "IA32_PMC28 overflowed", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc29", "IA32_PMC29 overflowed", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc30", "IA32_PMC30 overflowed", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc31", "IA32_PMC31 overflowed", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_fixed0", "IA32_FIXED_CTR0 overflowed (version 2+)", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_fixed1", "IA32_FIXED_CTR1 overflowed (version 2+)", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_fixed2", "IA32_FIXED_CTR2 overflowed (version 2+)", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_fixed3", "IA32_FIXED_CTR3 overflowed (version 2+)", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "perf_metrics_ovf", "PERF_METRICS overflowed (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_54_49", "", 1, { 49, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "trace_topa_pmi", "Intel PT ToPA PMI pending", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_57_56", "", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbr_frz", "LBRs frozen by a PMI (version 4+, streamlined freeze)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ctr_frz", "Counters frozen by a PMI (version 4+, streamlined freeze)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "asci", "Counters stopped by an SGX enclave (ASCI; LINUX calls it ASIF)", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_uncore", "Uncore counter overflow (version 3+)", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_buf", "DS buffer (PEBS) reached its threshold (OvfBuf / OvfBuffer / OvfDSBuffer)", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "cond_chgd", "Performance-monitoring configuration changed", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_12[] = {
-		{ "ovf_pmc0", "Write 1 to clear Ovf_PMC0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc1", "Write 1 to clear Ovf_PMC1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc2", "Write 1 to clear Ovf_PMC2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc3", "Write 1 to clear Ovf_PMC3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc4", "Write 1 to clear Ovf_PMC4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc5", "Write 1 to clear Ovf_PMC5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc6", "Write 1 to clear Ovf_PMC6", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc7", "Write 1 to clear Ovf_PMC7", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc8", "Write 1 to clear Ovf_PMC8", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc9", "Write 1 to clear Ovf_PMC9", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc10", "Write 1 to clear Ovf_PMC10", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc11", "Write 1 to clear Ovf_PMC11", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc12", "Write 1 to clear Ovf_PMC12", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc13", "Write 1 to clear Ovf_PMC13", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc14", "Write 1 to clear Ovf_PMC14", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc15", "Write 1 to clear Ovf_PMC15", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc16", "Write 1 to clear Ovf_PMC16", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc17", "Write 1 to clear Ovf_PMC17", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc18", "Write 1 to clear Ovf_PMC18", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc19", "Write 1 to clear Ovf_PMC19", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc20", "Write 1 to clear Ovf_PMC20", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc21", "Write 1 to clear Ovf_PMC21", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc22", "Write 1 to clear Ovf_PMC22", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc23", "Write 1 to clear Ovf_PMC23", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc24", "Write 1 to clear Ovf_PMC24", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc25", "Write 1 to clear Ovf_PMC25", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc26", "Write 1 to clear Ovf_PMC26", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc27", "Write 1 to clear Ovf_PMC27", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc28", "Write 1 to clear Ovf_PMC28", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc29", "Write 1 to clear Ovf_PMC29", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc30", "Write 1 to clear Ovf_PMC30", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc31", "Write 1 to clear Ovf_PMC31", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed0", "Write 1 to clear Ovf_FixedCtr0", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed1", "Write 1 to clear Ovf_FixedCtr1", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed2", "Write 1 to clear Ovf_FixedCtr2", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed3", "Write 1 to clear Ovf_FixedCtr3", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "perf_metrics_ovf", "Write 1 to clear the PERF_METRICS overflow (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_54_49", "", 1, { 49, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "trace_topa_pmi", "Write 1 to clear Trace_ToPA_PMI", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_57_56", "", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbr_frz", "Write 1 to clear LBR_Frz (resumes LBR recording)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ctr_frz", "Write 1 to clear CTR_Frz (resumes counting)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "asci", "Write 1 to clear ASCI", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_uncore", "Write 1 to clear Ovf_Uncore", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_buf", "Write 1 to clear OvfBuf", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cond_chgd", "Write 1 to clear CondChgd", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_13[] = {
-		{ "ovf_pmc0", "Write 1 to clear Ovf_PMC0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc1", "Write 1 to clear Ovf_PMC1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc2", "Write 1 to clear Ovf_PMC2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc3", "Write 1 to clear Ovf_PMC3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc4", "Write 1 to clear Ovf_PMC4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc5", "Write 1 to clear Ovf_PMC5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc6", "Write 1 to clear Ovf_PMC6", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc7", "Write 1 to clear Ovf_PMC7", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc8", "Write 1 to clear Ovf_PMC8", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc9", "Write 1 to clear Ovf_PMC9", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc10", "Write 1 to clear Ovf_PMC10", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc11", "Write 1 to clear Ovf_PMC11", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc12", "Write 1 to clear Ovf_PMC12", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc13", "Write 1 to clear Ovf_PMC13", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc14", "Write 1 to clear Ovf_PMC14", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc15", "Write 1 to clear Ovf_PMC15", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc16", "Write 1 to clear Ovf_PMC16", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc17", "Write 1 to clear Ovf_PMC17", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc18", "Write 1 to clear Ovf_PMC18", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc19", "Write 1 to clear Ovf_PMC19", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc20", "Write 1 to clear Ovf_PMC20", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc21", "Write 1 to clear Ovf_PMC21", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc22", "Write 1 to clear Ovf_PMC22", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc23", "Write 1 to clear Ovf_PMC23", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc24", "Write 1 to clear Ovf_PMC24", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc25", "Write 1 to clear Ovf_PMC25", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc26", "Write 1 to clear Ovf_PMC26", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc27", "Write 1 to clear Ovf_PMC27", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc28", "Write 1 to clear Ovf_PMC28", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc29", "Write 1 to clear Ovf_PMC29", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc30", "Write 1 to clear Ovf_PMC30", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc31", "Write 1 to clear Ovf_PMC31", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed0", "Write 1 to clear Ovf_FixedCtr0", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed1", "Write 1 to clear Ovf_FixedCtr1", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed2", "Write 1 to clear Ovf_FixedCtr2", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed3", "Write 1 to clear Ovf_FixedCtr3", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "perf_metrics_ovf", "Write 1 to clear the PERF_METRICS overflow (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_54_49", "", 1, { 49, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "trace_topa_pmi", "Write 1 to clear Trace_ToPA_PMI", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_57_56", "", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "ovf_uncore", "Write 1 to clear Ovf_Uncore", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_buf", "Write 1 to clear OvfBuf", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cond_chgd", "Write 1 to clear CondChgd", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_60_58", "", 1, { 58, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_14[] = {
-		{ "ovf_pmc0", "Write 1 to clear Ovf_PMC0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc1", "Write 1 to clear Ovf_PMC1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc2", "Write 1 to clear Ovf_PMC2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc3", "Write 1 to clear Ovf_PMC3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc4", "Write 1 to clear Ovf_PMC4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc5", "Write 1 to clear Ovf_PMC5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc6", "Write 1 to clear Ovf_PMC6", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc7", "Write 1 to clear Ovf_PMC7", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc8", "Write 1 to clear Ovf_PMC8", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc9", "Write 1 to clear Ovf_PMC9", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc10", "Write 1 to clear Ovf_PMC10", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc11", "Write 1 to clear Ovf_PMC11", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc12", "Write 1 to clear Ovf_PMC12", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc13", "Write 1 to clear Ovf_PMC13", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc14", "Write 1 to clear Ovf_PMC14", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc15", "Write 1 to clear Ovf_PMC15", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc16", "Write 1 to clear Ovf_PMC16", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc17", "Write 1 to clear Ovf_PMC17", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc18", "Write 1 to clear Ovf_PMC18", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc19", "Write 1 to clear Ovf_PMC19", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc20", "Write 1 to clear Ovf_PMC20", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc21", "Write 1 to clear Ovf_PMC21", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc22", "Write 1 to clear Ovf_PMC22", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc23", "Write 1 to clear Ovf_PMC23", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc24", "Write 1 to clear Ovf_PMC24", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc25", "Write 1 to clear Ovf_PMC25", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc26", "Write 1 to clear Ovf_PMC26", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc27", "Write 1 to clear Ovf_PMC27", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc28", "Write 1 to clear Ovf_PMC28", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc29", "Write 1 to clear Ovf_PMC29", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc30", "Write 1 to clear Ovf_PMC30", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc31", "Write 1 to clear Ovf_PMC31", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed0", "Write 1 to clear Ovf_FixedCtr0", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed1", "Write 1 to clear Ovf_FixedCtr1", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed2", "Write 1 to clear Ovf_FixedCtr2", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed3", "Write 1 to clear Ovf_FixedCtr3", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "perf_metrics_ovf", "Write 1 to clear the PERF_METRICS overflow (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_54_49", "", 1, { 49, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "trace_topa_pmi", "Write 1 to clear Trace_ToPA_PMI", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_57_56", "", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbr_frz", "Write 1 to clear LBR_Frz (resumes LBR recording)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ctr_frz", "Write 1 to clear CTR_Frz (resumes counting)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "asci", "Write 1 to clear ASCI", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_uncore", "Write 1 to clear Ovf_Uncore", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_buf", "Write 1 to clear OvfBuf", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_63", "", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_15[] = {
-		{ "pmc0_inuse", "IA32_PERFEVTSEL0[7:0] is not zero", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc1_inuse", "IA32_PERFEVTSEL1[7:0] is not zero", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc2_inuse", "IA32_PERFEVTSEL2[7:0] is not zero", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc3_inuse", "IA32_PERFEVTSEL3[7:0] is not zero", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc4_inuse", "IA32_PERFEVTSEL4[7:0] is not zero", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc5_inuse", "IA32_PERFEVTSEL5[7:0] is not zero", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc6_inuse", "IA32_PERFEVTSEL6[7:0] is not zero", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc7_inuse", "IA32_PERFEVTSEL7[7:0] is not zero", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc8_inuse", "IA32_PERFEVTSEL8[7:0] is not zero", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc9_inuse", "IA32_PERFEVTSEL9[7:0] is not zero", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc10_inuse", "IA32_PERFEVTSEL10[7:0] is not zero", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc11_inuse", "IA32_PERFEVTSEL11[7:0] is not zero", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc12_inuse", "IA32_PERFEVTSEL12[7:0] is not zero", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc13_inuse", "IA32_PERFEVTSEL13[7:0] is not zero", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc14_inuse", "IA32_PERFEVTSEL14[7:0] is not zero", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc15_inuse", "IA32_PERFEVTSEL15[7:0] is not zero", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc16_inuse", "IA32_PERFEVTSEL16[7:0] is not zero", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc17_inuse", "IA32_PERFEVTSEL17[7:0] is not zero", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc18_inuse", "IA32_PERFEVTSEL18[7:0] is not zero", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc19_inuse", "IA32_PERFEVTSEL19[7:0] is not zero", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc20_inuse", "IA32_PERFEVTSEL20[7:0] is not zero", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc21_inuse", "IA32_PERFEVTSEL21[7:0] is not zero", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc22_inuse", "IA32_PERFEVTSEL22[7:0] is not zero", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc23_inuse", "IA32_PERFEVTSEL23[7:0] is not zero", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc24_inuse", "IA32_PERFEVTSEL24[7:0] is not zero", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc25_inuse", "IA32_PERFEVTSEL25[7:0] is not zero", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc26_inuse", "IA32_PERFEVTSEL26[7:0] is not zero", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc27_inuse", "IA32_PERFEVTSEL27[7:0] is not zero", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc28_inuse", "IA32_PERFEVTSEL28[7:0] is not zero", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc29_inuse", "IA32_PERFEVTSEL29[7:0] is not zero", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc30_inuse", "IA32_PERFEVTSEL30[7:0] is not zero", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc31_inuse", "IA32_PERFEVTSEL31[7:0] is not zero", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "fixed0_inuse", "IA32_FIXED_CTR_CTRL enable bits of counter 0 are not zero", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "fixed1_inuse", "IA32_FIXED_CTR_CTRL enable bits of counter 1 are not zero", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "fixed2_inuse", "IA32_FIXED_CTR_CTRL enable bits of counter 2 are not zero", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_62_35", "", 1, { 35, 0, 0, 0 }, { 28, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "pmi_inuse", "Some PERFEVTSEL.INT, fixed-counter PMI or PEBS_ENABLE bit is set", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_16_0[] = {
-		{ "lbr_32", 0u, "32-bit offsets" },
-		{ "lip_64", 1u, "64-bit linear IP" },
-		{ "eip_64", 2u, "64-bit effective IP" },
-		{ "eip_flags", 3u, "64-bit EIP with the mispredict flag in FROM bit 63" },
-		{ "eip_flags_tsx", 4u, "as 3, plus TSX flags" },
-		{ "lbr_info", 5u, "as 4, plus LBR_INFO MSRs" },
-		{ "lip_cycles", 6u, "linear IP with cycle counts in TO[63:48]" },
-	};
-	static const struct pmregs_field_desc f_16[] = {
-		{ "lbr_fmt", "Format of the LBR records", 1, { 0, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 7, v_16_0 },
-		{ "pebs_trap", "PEBS records are trap-like (recorded after the instruction)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pebs_arch_reg", "PEBS records hold architectural registers (PEBSSaveArchRegs)", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pebs_rec_fmt", "PEBS record format", 1, { 8, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "smm_freeze", "IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "fw_write", "Full-width counter writes through IA32_A_PMCx", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pebs_baseline", "Adaptive PEBS baseline (LINUX PERF_CAP_PEBS_BASELINE)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "perf_metrics", "PERF_METRICS available (LINUX PERF_CAP_METRICS_IDX)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pebs_output_pt", "PEBS output to Intel PT available (LINUX PERF_CAP_PT_IDX)", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pebs_timing_info", "PEBS timing information (LINUX union perf_capabilities)", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_18", "", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rdpmc_metrics_clear", "RDPMC of PERF_METRICS clears it (LINUX)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_63_20", "", 1, { 20, 0, 0, 0 }, { 44, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_17[] = {
-		{ "pebs_en_pmc0", "PEBS on IA32_PMC0 (06_0FH)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "model_specific_31_1", "Model-specific (later cores: PEBS on further counters)", 1, { 1, 0, 0, 0 }, { 31, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "model_specific_63_32", "Model-specific (later cores: PEBS on fixed counters, load latency)", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_18[] = {
-		{ "other_6_0", "", 1, { 0, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "perfmon_available", "Performance monitoring is available", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_10_8", "", 1, { 8, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "bts_unavailable", "Branch trace store is not supported", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pebs_unavailable", "PEBS is not supported", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_63_13", "", 1, { 13, 0, 0, 0 }, { 51, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_19[] = {
-		{ "address", "Linear address of the DS save area", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_20[] = {
-		{ "version_id", "Architectural performance monitoring version (ArchPerfMonVerID)", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "num_gp_counters", "General-purpose counters per logical processor", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "gp_counter_width", "Bit width of the general-purpose counters", 1, { 16, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ebx_length", "Length of the EBX event-availability bit vector", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_21[] = {
-		{ "no_core_cycles", "UnHalted Core Cycles not available", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "no_instructions_retired", "Instruction Retired not available", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "no_ref_cycles", "UnHalted Reference Cycles not available", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "no_llc_references", "LLC Reference not available", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "no_llc_misses", "LLC Misses not available", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "no_branch_instructions", "Branch Instruction Retired not available", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "no_branch_misses", "Branch Misses Retired not available", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_31_7", "", 1, { 7, 0, 0, 0 }, { 25, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_22[] = {
-		{ "num_fixed_counters", "Fixed-function counters (when version > 1)", 1, { 0, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "fixed_counter_width", "Bit width of the fixed-function counters", 1, { 5, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_14_13", "", 1, { 13, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "anythread_deprecated", "AnyThread is deprecated (LINUX; not in SDM2 2016)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_31_16", "", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_23[] = {
-		{ "other_1_0", "", 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "dtes64", "64-bit DS save area layout", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_3", "", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "ds_cpl", "CPL-qualified debug store (BTS_OFF_OS/BTS_OFF_USR)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_14_5", "", 1, { 5, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "pdcm", "IA32_PERF_CAPABILITIES is present (perfmon and debug capability)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_31_16", "", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_24[] = {
-		{ "other_20_0", "", 1, { 0, 0, 0, 0 }, { 21, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "ds", "Debug store (BTS and PEBS) is supported", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_31_22", "", 1, { 22, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_25[] = {
-		{ "value", "Reload value", 1, { 0, 0, 0, 0 }, { 40, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_40", "", 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_26[] = {
-		{ "rsvd_3_0", "", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "predicted", "Branch was predicted (not supported by Core or Atom microarchitectures)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_5", "", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_27[] = {
-		{ "rsvd_3_0", "", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "predicted", "Branch was predicted (not supported by Core or Atom microarchitectures)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31_5", "", 1, { 5, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_layout_desc layouts[] = {
-		{ "debugctl", "IA32_DEBUGCTL", "SDM3 17.4.1 Fig 17-3 and Table 35-2; SEED4; bit 2 from LINUX", 64, 0, 15, f_0,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffff0038), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000ffc7),
-		  "Architectural debug control (MSR 1D9H) as defined from the Core 2 generation on.", -1, -1, 0, 0 },
-		{ "p6_debugctl", "DebugCtlMSR (P6 family)", "SDM3 17.14 Fig 17-18", 64, 0, 8, f_1,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffff80), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000007f),
-		  "The P6 family's debug control at MSR 1D9H. PBi route DRi breakpoint matches to the BPi# pins.", -1, -1, 0, 0 },
-		{ "debugctlb", "MSR_DEBUGCTLB (Pentium M)", "SDM3 17.13 Fig 17-16", 64, 0, 10, f_2,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffe00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000001ff),
-		  "The Pentium M's debug control at MSR 1D9H; the P6 layout plus BTS and BTINT.", -1, -1, 0, 0 },
-		{ "core_debugctl", "IA32_DEBUGCTL (Core Solo and Core Duo)", "SDM3 Fig 17-14", 64, 0, 7, f_3,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffe3c), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000001c3),
-		  "Core Solo/Duo's IA32_DEBUGCTL; bits 5:2 are reserved here (no PB flags, no bus-lock detection).", -1, -1, 0, 0 },
-		{ "perfevtsel", "IA32_PERFEVTSELx", "SDM3 Fig 18-1/18-6 and Table 35-2; bits 32 and above from LINUX", 64, 0, 19, f_4,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffff00e000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000ff1fffffffff),
-		  "Event select for general-purpose counter x (MSR 186H + x).", -1, -1, 0, 0 },
-		{ "p6_perfevtsel0", "PerfEvtSel0 (P6 family)", "SDM3 18.22", 64, 0, 12, f_5,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff00200000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000ffdfffff),
-		  "The P6 family's PerfEvtSel0; its EN bit starts and stops both counters.", -1, -1, 0, 0 },
-		{ "p6_perfevtsel1", "PerfEvtSel1 (P6 family)", "SDM3 18.22", 64, 0, 12, f_6,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff00600000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000ff9fffff),
-		  "The P6 family's PerfEvtSel1; bit 22 is reserved (PerfEvtSel0.EN controls both counters).", -1, -1, 0, 0 },
-		{ "p6_perfctr", "PerfCtr0/PerfCtr1 (P6 family)", "SDM3 18.22", 64, 0, 2, f_7,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffff0000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000ffffffffff),
-		  "40-bit counter; WRMSR writes EAX and sign-extends bit 31 into bits 39:32.", -1, -1, 0, 0 },
-		{ "counter", "IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx", "SDM3 18.2.1, 18.2.2, Table 35-2", 64, 0, 1, f_8,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "A counter; only the low CPUID.0AH:EAX[23:16] (general) or EDX[12:5] (fixed) bits are implemented.", -1, -1, 0, 0 },
-		{ "fixed_ctr_ctrl", "IA32_FIXED_CTR_CTRL", "SDM3 Fig 18-2/18-7 and Table 35-2; counter 3 and the adaptive bits from LINUX", 64, 0, 22, f_9,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffeeeeffff0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000011110000ffff),
-		  "One 4-bit control nibble per fixed-function counter (SDM3 defines counters 0-2).", -1, -1, 0, 0 },
-		{ "perf_global_ctrl", "IA32_PERF_GLOBAL_CTRL", "SDM3 Fig 18-3 and Table 35-2; bit 48 from LINUX", 64, 0, 39, f_10,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffefff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0001000fffffffff),
-		  "Global enables; a counter counts only when its bit here and its own enable are both set.", -1, -1, 0, 0 },
-		{ "perf_global_status", "IA32_PERF_GLOBAL_STATUS", "SDM3 Fig 18-4/18-8/18-11 and Table 35-2; bit 48 from LINUX", 64, 0, 47, f_11,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x037efff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Overflow and freeze status (read-only; cleared through IA32_PERF_GLOBAL_STATUS_RESET).", -1, -1, 0, 0 },
-		{ "perf_global_status_reset", "IA32_PERF_GLOBAL_STATUS_RESET", "SDM3 Fig 18-12 and Table 35-2", 64, 0, 47, f_12,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x037efff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfc81000fffffffff),
-		  "Writing 1 to a bit clears the same bit of IA32_PERF_GLOBAL_STATUS (version 4+; MSR 390H).", -1, -1, 0, 0 },
-		{ "perf_global_ovf_ctrl", "IA32_PERF_GLOBAL_OVF_CTRL", "SDM3 Fig 18-5 and Table 35-2", 64, 0, 45, f_13,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x1f7efff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xe081000fffffffff),
-		  "The same MSR (390H) before version 4, when bits 58-60 were reserved.", -1, -1, 0, 0 },
-		{ "perf_global_status_set", "IA32_PERF_GLOBAL_STATUS_SET", "SDM3 Fig 18-13 and Table 35-2", 64, 0, 47, f_14,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x837efff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x7c81000fffffffff),
-		  "Writing 1 to a bit sets the same bit of IA32_PERF_GLOBAL_STATUS (version 4+); bit 63 is reserved.", -1, -1, 0, 0 },
-		{ "perf_global_inuse", "IA32_PERF_GLOBAL_INUSE", "SDM3 Table 35-2 (the text's \"PMI_InUse[bit 32]\" is a typo for 63)", 64, 0, 37, f_15,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x7ffffff800000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Which counters and PMI sources are programmed (read-only, version 4+).", -1, -1, 0, 0 },
-		{ "perf_capabilities", "IA32_PERF_CAPABILITIES", "SDM3 18.18 Fig 18-49 and Table 35-2; bits 14-19 from LINUX", 64, 0, 13, f_16,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffff40000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Read-only description of LBR, PEBS and counter-write features (present when CPUID.01H:ECX.PDCM[15] = 1).", -1, -1, 0, 0 },
-		{ "pebs_enable", "IA32_PEBS_ENABLE (Core and later)", "SDM3 Table 35-2", 64, 0, 3, f_17,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000001),
-		  "PEBS enables; only bit 0 is architectural. NetBurst's layout at the same address is in <pmregs/netburst.h>.", -1, -1, 0, 0 },
-		{ "misc_enable", "IA32_MISC_ENABLE (performance-monitoring bits)", "SDM3 Table 35-2", 64, 0, 6, f_18,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Only the bits that describe performance monitoring and BTS/PEBS are named; the rest belong to other features.", -1, -1, 0, 0 },
-		{ "linear_address", "IA32_DS_AREA", "SDM3 17.4.9", 64, 0, 1, f_19,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "Linear address of the DS buffer management area.", -1, -1, 0, 0 },
-		{ "cpuid_0a_eax", "CPUID.0AH:EAX", "SDM2 CPUID leaf 0AH", 32, 0, 4, f_20,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
-		{ "cpuid_0a_ebx", "CPUID.0AH:EBX", "SDM2 CPUID leaf 0AH; SDM3 Table 18-1", 32, 0, 8, f_21,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0xffffff80), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "A set bit means the architectural event is NOT available.", -1, -1, 0, 0 },
-		{ "cpuid_0a_edx", "CPUID.0AH:EDX", "SDM2 CPUID leaf 0AH; bit 15 from LINUX", 32, 0, 5, f_22,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0xffff6000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
-		{ "cpuid_01_ecx", "CPUID.01H:ECX (debug-store and perfmon flags)", "SDM2 CPUID leaf 01H; SEED4 (DS-CPL); SDM3 18.18 (PDCM)", 32, 0, 7, f_23,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "Only the flags about the debug store and performance monitoring are named.", -1, -1, 0, 0 },
-		{ "cpuid_01_edx", "CPUID.01H:EDX (debug store flag)", "SDM2 CPUID leaf 01H", 32, 0, 3, f_24,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
-		{ "pebs_counter_reset", "PEBS counter reset value", "SDM3 17.4.9 Fig 17-5/17-6", 64, 0, 2, f_25,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffff0000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000ffffffffff),
-		  "The value the PEBS counter is reloaded with after a PEBS record is written (40 bits).", -1, -1, 0, 0 },
-		{ "bts_flags64", "BTS record flags (64-bit record)", "SDM3 17.4.9.1 Fig 17-9", 64, 0, 3, f_26,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffef), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000010),
-		  "", -1, -1, 0, 0 },
-		{ "bts_flags32", "BTS record flags (32-bit record)", "SDM3 17.4.9.1 Fig 17-7", 32, 0, 3, f_27,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0xffffffef), PMREGS_U32(0x00000000), PMREGS_U32(0x00000010),
-		  "", -1, -1, 0, 0 },
-	};
-	if (count)
-		*count = sizeof layouts / sizeof layouts[0];
-	return layouts;
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_debugctl_desc(void) { return &pmregs_x86_layouts(0)[0]; }
-/* "lbr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_debugctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_debugctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_p6_debugctl_desc(void) { return &pmregs_x86_layouts(0)[1]; }
-/* "lbr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_p6_debugctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_p6_debugctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_debugctlb_desc(void) { return &pmregs_x86_layouts(0)[2]; }
-/* "lbr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_debugctlb_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_debugctlb_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_core_debugctl_desc(void) { return &pmregs_x86_layouts(0)[3]; }
-/* "lbr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_core_debugctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_core_debugctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perfevtsel_desc(void) { return &pmregs_x86_layouts(0)[4]; }
-/* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perfevtsel_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perfevtsel_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_p6_perfevtsel0_desc(void) { return &pmregs_x86_layouts(0)[5]; }
-/* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_p6_perfevtsel0_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_p6_perfevtsel0_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_p6_perfevtsel1_desc(void) { return &pmregs_x86_layouts(0)[6]; }
-/* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_p6_perfevtsel1_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_p6_perfevtsel1_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_p6_perfctr_desc(void) { return &pmregs_x86_layouts(0)[7]; }
-/* "count=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_p6_perfctr_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_p6_perfctr_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_counter_desc(void) { return &pmregs_x86_layouts(0)[8]; }
-/* "count=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_counter_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_counter_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_fixed_ctr_ctrl_desc(void) { return &pmregs_x86_layouts(0)[9]; }
-/* "en0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_fixed_ctr_ctrl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_fixed_ctr_ctrl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_global_ctrl_desc(void) { return &pmregs_x86_layouts(0)[10]; }
-/* "pmc0_en=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_global_ctrl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_global_ctrl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_global_status_desc(void) { return &pmregs_x86_layouts(0)[11]; }
-/* "ovf_pmc0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_global_status_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_global_status_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_global_status_reset_desc(void) { return &pmregs_x86_layouts(0)[12]; }
-/* "ovf_pmc0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_global_status_reset_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_global_status_reset_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_global_ovf_ctrl_desc(void) { return &pmregs_x86_layouts(0)[13]; }
-/* "ovf_pmc0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_global_ovf_ctrl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_global_ovf_ctrl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_global_status_set_desc(void) { return &pmregs_x86_layouts(0)[14]; }
-/* "ovf_pmc0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_global_status_set_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_global_status_set_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_global_inuse_desc(void) { return &pmregs_x86_layouts(0)[15]; }
-/* "pmc0_inuse=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_global_inuse_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_global_inuse_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_capabilities_desc(void) { return &pmregs_x86_layouts(0)[16]; }
-/* "lbr_fmt=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_capabilities_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_capabilities_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_pebs_enable_desc(void) { return &pmregs_x86_layouts(0)[17]; }
-/* "pebs_en_pmc0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_pebs_enable_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_pebs_enable_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_misc_enable_desc(void) { return &pmregs_x86_layouts(0)[18]; }
-/* "other_6_0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_misc_enable_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_misc_enable_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_linear_address_desc(void) { return &pmregs_x86_layouts(0)[19]; }
-/* "address=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_linear_address_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_linear_address_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_cpuid_0a_eax_desc(void) { return &pmregs_x86_layouts(0)[20]; }
-/* "version_id=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_cpuid_0a_eax_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_0a_eax_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_cpuid_0a_ebx_desc(void) { return &pmregs_x86_layouts(0)[21]; }
-/* "no_core_cycles=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_cpuid_0a_ebx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_0a_ebx_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_cpuid_0a_edx_desc(void) { return &pmregs_x86_layouts(0)[22]; }
-/* "num_fixed_counters=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_cpuid_0a_edx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_0a_edx_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_cpuid_01_ecx_desc(void) { return &pmregs_x86_layouts(0)[23]; }
-/* "other_1_0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_cpuid_01_ecx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_01_ecx_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_cpuid_01_edx_desc(void) { return &pmregs_x86_layouts(0)[24]; }
-/* "other_20_0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_cpuid_01_edx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_01_edx_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_pebs_counter_reset_desc(void) { return &pmregs_x86_layouts(0)[25]; }
-/* "value=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_pebs_counter_reset_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_pebs_counter_reset_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_bts_flags64_desc(void) { return &pmregs_x86_layouts(0)[26]; }
-/* "predicted=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_bts_flags64_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_bts_flags64_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_bts_flags32_desc(void) { return &pmregs_x86_layouts(0)[27]; }
-/* "predicted=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_bts_flags32_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_bts_flags32_desc());
 }
 
 /* ---- register instances ---- */
@@ -11353,95 +7551,6 @@ static inline int pmregs_x86_fixed_counter_counting(uint8_t i, uint64_t fixed, u
 static inline enum pmregs_x86_bts_mode pmregs_x86_bts_mode_of(uint64_t debugctl)
 {
 	return ((!(pmregs_x86_debugctl_tr_get(debugctl) != 0)) ? PMREGS_X86_BTS_MODE_OFF : ((!(pmregs_x86_debugctl_bts_get(debugctl) != 0)) ? PMREGS_X86_BTS_MODE_BUS : ((pmregs_x86_debugctl_btint_get(debugctl) != 0) ? PMREGS_X86_BTS_MODE_INTERRUPT : PMREGS_X86_BTS_MODE_CIRCULAR)));
-}
-
-/* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
-
-/* Every register as a struct pmregs_register_desc (the same order as pmregs_x86_registers()). */
-static inline const struct pmregs_register_desc *pmregs_x86_register_descs(size_t *count)
-{
-	static const struct pmregs_register_desc d[] = {
-		{ "ia32_debugctl", "IA32_DEBUGCTL", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 0, "availability=\"06_0EH and later\"" },
-		{ "debugctlmsr", "DebugCtlMSR", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 1, "availability=\"P6 family\"" },
-		{ "debugctlb", "MSR_DEBUGCTLB", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 2, "availability=\"Pentium M\"" },
-		{ "core_debugctl", "IA32_DEBUGCTL (Core Solo/Duo)", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 3, "availability=\"Core Solo, Core Duo\"" },
-		{ "ia32_pmc0", "IA32_PMC0", "", "", "msr", PMREGS_U64(0xc1), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 0\"" },
-		{ "ia32_pmc1", "IA32_PMC1", "", "", "msr", PMREGS_U64(0xc2), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 1\"" },
-		{ "ia32_pmc2", "IA32_PMC2", "", "", "msr", PMREGS_U64(0xc3), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 2\"" },
-		{ "ia32_pmc3", "IA32_PMC3", "", "", "msr", PMREGS_U64(0xc4), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 3\"" },
-		{ "ia32_pmc4", "IA32_PMC4", "", "", "msr", PMREGS_U64(0xc5), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 4\"" },
-		{ "ia32_pmc5", "IA32_PMC5", "", "", "msr", PMREGS_U64(0xc6), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 5\"" },
-		{ "ia32_pmc6", "IA32_PMC6", "", "", "msr", PMREGS_U64(0xc7), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 6\"" },
-		{ "ia32_pmc7", "IA32_PMC7", "", "", "msr", PMREGS_U64(0xc8), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 7\"" },
-		{ "ia32_perfevtsel0", "IA32_PERFEVTSEL0", "", "", "msr", PMREGS_U64(0x186), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 0\"" },
-		{ "ia32_perfevtsel1", "IA32_PERFEVTSEL1", "", "", "msr", PMREGS_U64(0x187), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 1\"" },
-		{ "ia32_perfevtsel2", "IA32_PERFEVTSEL2", "", "", "msr", PMREGS_U64(0x188), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 2\"" },
-		{ "ia32_perfevtsel3", "IA32_PERFEVTSEL3", "", "", "msr", PMREGS_U64(0x189), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 3\"" },
-		{ "ia32_perfevtsel4", "IA32_PERFEVTSEL4", "", "", "msr", PMREGS_U64(0x18a), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 4\"" },
-		{ "ia32_perfevtsel5", "IA32_PERFEVTSEL5", "", "", "msr", PMREGS_U64(0x18b), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 5\"" },
-		{ "ia32_perfevtsel6", "IA32_PERFEVTSEL6", "", "", "msr", PMREGS_U64(0x18c), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 6\"" },
-		{ "ia32_perfevtsel7", "IA32_PERFEVTSEL7", "", "", "msr", PMREGS_U64(0x18d), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 7\"" },
-		{ "ia32_a_pmc0", "IA32_A_PMC0", "", "", "msr", PMREGS_U64(0x4c1), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc1", "IA32_A_PMC1", "", "", "msr", PMREGS_U64(0x4c2), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc2", "IA32_A_PMC2", "", "", "msr", PMREGS_U64(0x4c3), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc3", "IA32_A_PMC3", "", "", "msr", PMREGS_U64(0x4c4), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc4", "IA32_A_PMC4", "", "", "msr", PMREGS_U64(0x4c5), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc5", "IA32_A_PMC5", "", "", "msr", PMREGS_U64(0x4c6), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc6", "IA32_A_PMC6", "", "", "msr", PMREGS_U64(0x4c7), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc7", "IA32_A_PMC7", "", "", "msr", PMREGS_U64(0x4c8), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_fixed_ctr0", "IA32_FIXED_CTR0", "", "", "msr", PMREGS_U64(0x309), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EDX[4:0] > 0\"" },
-		{ "ia32_fixed_ctr1", "IA32_FIXED_CTR1", "", "", "msr", PMREGS_U64(0x30a), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EDX[4:0] > 1\"" },
-		{ "ia32_fixed_ctr2", "IA32_FIXED_CTR2", "", "", "msr", PMREGS_U64(0x30b), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EDX[4:0] > 2\"" },
-		{ "ia32_fixed_ctr3", "IA32_FIXED_CTR3", "", "", "msr", PMREGS_U64(0x30c), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EDX[4:0] > 3\"" },
-		{ "ia32_perf_capabilities", "IA32_PERF_CAPABILITIES", "", "", "msr", PMREGS_U64(0x345), PMREGS_U64(0x0), 16, "availability=\"CPUID.01H:ECX.PDCM[15] = 1\"" },
-		{ "ia32_fixed_ctr_ctrl", "IA32_FIXED_CTR_CTRL", "", "", "msr", PMREGS_U64(0x38d), PMREGS_U64(0x0), 9, "availability=\"version > 1\"" },
-		{ "ia32_perf_global_status", "IA32_PERF_GLOBAL_STATUS", "", "", "msr", PMREGS_U64(0x38e), PMREGS_U64(0x0), 11, "availability=\"version > 0\"" },
-		{ "ia32_perf_global_ctrl", "IA32_PERF_GLOBAL_CTRL", "", "", "msr", PMREGS_U64(0x38f), PMREGS_U64(0x0), 10, "availability=\"version > 0\"" },
-		{ "ia32_perf_global_ovf_ctrl", "IA32_PERF_GLOBAL_OVF_CTRL", "", "", "msr", PMREGS_U64(0x390), PMREGS_U64(0x0), 13, "availability=\"version 1 to 3 (renamed STATUS_RESET from version 4)\"" },
-		{ "ia32_perf_global_status_reset", "IA32_PERF_GLOBAL_STATUS_RESET", "", "", "msr", PMREGS_U64(0x390), PMREGS_U64(0x0), 12, "availability=\"version > 3\"" },
-		{ "ia32_perf_global_status_set", "IA32_PERF_GLOBAL_STATUS_SET", "", "", "msr", PMREGS_U64(0x391), PMREGS_U64(0x0), 14, "availability=\"version > 3\"" },
-		{ "ia32_perf_global_inuse", "IA32_PERF_GLOBAL_INUSE", "", "", "msr", PMREGS_U64(0x392), PMREGS_U64(0x0), 15, "availability=\"version > 3\"" },
-		{ "ia32_pebs_enable", "IA32_PEBS_ENABLE", "", "", "msr", PMREGS_U64(0x3f1), PMREGS_U64(0x0), 17, "availability=\"06_0FH and later\"" },
-		{ "ia32_ds_area", "IA32_DS_AREA", "", "", "msr", PMREGS_U64(0x600), PMREGS_U64(0x0), 19, "availability=\"CPUID.01H:EDX.DS[21] = 1\"" },
-		{ "ia32_misc_enable", "IA32_MISC_ENABLE", "", "", "msr", PMREGS_U64(0x1a0), PMREGS_U64(0x0), 18, "" },
-		{ "p6_perfevtsel0", "PerfEvtSel0", "", "", "msr", PMREGS_U64(0x186), PMREGS_U64(0x0), 5, "availability=\"P6 family\"" },
-		{ "p6_perfevtsel1", "PerfEvtSel1", "", "", "msr", PMREGS_U64(0x187), PMREGS_U64(0x0), 6, "availability=\"P6 family\"" },
-		{ "p6_perfctr0", "PerfCtr0", "", "", "msr", PMREGS_U64(0xc1), PMREGS_U64(0x0), 7, "availability=\"P6 family\"" },
-		{ "p6_perfctr1", "PerfCtr1", "", "", "msr", PMREGS_U64(0xc2), PMREGS_U64(0x0), 7, "availability=\"P6 family\"" },
-		{ "pebs_data_cfg", "MSR_PEBS_DATA_CFG", "", "", "msr", PMREGS_U64(0x3f2), PMREGS_U64(0x0), -1, "availability=\"Ice Lake and later (LINUX)\"" },
-		{ "pebs_ld_lat_threshold", "MSR_PEBS_LD_LAT_THRESHOLD", "", "", "msr", PMREGS_U64(0x3f6), PMREGS_U64(0x0), -1, "availability=\"model-specific (LINUX)\"" },
-		{ "pebs_frontend", "MSR_PEBS_FRONTEND", "", "", "msr", PMREGS_U64(0x3f7), PMREGS_U64(0x0), -1, "availability=\"model-specific (LINUX)\"" },
-		{ "perf_metrics", "MSR_PERF_METRICS", "", "", "msr", PMREGS_U64(0x329), PMREGS_U64(0x0), -1, "availability=\"IA32_PERF_CAPABILITIES.PERF_METRICS[15] = 1 (LINUX)\"" },
-		{ "reload_pmc0", "MSR_RELOAD_PMC0", "", "", "msr", PMREGS_U64(0x14c1), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc1", "MSR_RELOAD_PMC1", "", "", "msr", PMREGS_U64(0x14c2), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc2", "MSR_RELOAD_PMC2", "", "", "msr", PMREGS_U64(0x14c3), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc3", "MSR_RELOAD_PMC3", "", "", "msr", PMREGS_U64(0x14c4), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc4", "MSR_RELOAD_PMC4", "", "", "msr", PMREGS_U64(0x14c5), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc5", "MSR_RELOAD_PMC5", "", "", "msr", PMREGS_U64(0x14c6), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc6", "MSR_RELOAD_PMC6", "", "", "msr", PMREGS_U64(0x14c7), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc7", "MSR_RELOAD_PMC7", "", "", "msr", PMREGS_U64(0x14c8), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_fixed_ctr0", "MSR_RELOAD_FIXED_CTR0", "", "", "msr", PMREGS_U64(0x1309), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_fixed_ctr1", "MSR_RELOAD_FIXED_CTR1", "", "", "msr", PMREGS_U64(0x130a), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_fixed_ctr2", "MSR_RELOAD_FIXED_CTR2", "", "", "msr", PMREGS_U64(0x130b), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_fixed_ctr3", "MSR_RELOAD_FIXED_CTR3", "", "", "msr", PMREGS_U64(0x130c), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "cpuid_0a_eax", "CPUID.0AH:EAX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 20, "cpuid_leaf=10 cpuid_reg=eax" },
-		{ "cpuid_0a_ebx", "CPUID.0AH:EBX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 21, "cpuid_leaf=10 cpuid_reg=ebx" },
-		{ "cpuid_0a_edx", "CPUID.0AH:EDX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 22, "cpuid_leaf=10 cpuid_reg=edx" },
-		{ "cpuid_01_ecx", "CPUID.01H:ECX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 23, "cpuid_leaf=1 cpuid_reg=ecx" },
-		{ "cpuid_01_edx", "CPUID.01H:EDX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 24, "cpuid_leaf=1 cpuid_reg=edx" },
-	};
-	if (count)
-		*count = sizeof d / sizeof d[0];
-	return d;
-}
-
-/* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_X86_FAMILY_INIT { "x86", "x86 IA32_DEBUGCTL, architectural performance monitoring, DS save area", pmregs_x86_layouts, pmregs_x86_register_descs, 0, 0 }
-
-static inline const struct pmregs_family_desc *pmregs_x86_family(void)
-{
-	static const struct pmregs_family_desc d = PMREGS_X86_FAMILY_INIT;
-	return &d;
 }
 
 #endif /* !__ASSEMBLER__ */

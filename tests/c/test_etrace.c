@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <pmregs/etrace.h>
+#include <pmregs/etrace_tools.h>
 #include "test_etrace_naive.h"
 
 static unsigned long failures, checks;

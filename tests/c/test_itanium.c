@@ -15,7 +15,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <pmregs/itanium.h>
+#include <pmregs/itanium_tools.h>
 
 static int failures, checks;
 #define CHECK(c) do { checks++; if (!(c)) { failures++; fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)

@@ -12,7 +12,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <pmregs/netburst.h>
+#include <pmregs/netburst_tools.h>
 
 static unsigned long failures, checks;
 #define CHECK(cond)                                                                          \

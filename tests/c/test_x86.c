@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <pmregs/x86.h>
+#include <pmregs/x86_tools.h>
 
 static int failures, checks;
 #define CHECK(c) do { checks++; if (!(c)) { failures++; fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)
