@@ -169,53 +169,6 @@
 #define pmregs_etrace_ioptions_ref_branch_prediction_set(v, x)          ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_IOPTIONS_REF_BRANCH_PREDICTION_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 4)))
 #define pmregs_etrace_ioptions_ref_branch_prediction_set_checked(v, x)  pmregs_set_checked8((v), 4, PMREGS_U8(0x01), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_etrace_ioptions_ref_fields {
-	uint8_t implicit_return; /* bits 0: implicit return mode */
-	uint8_t implicit_exception; /* bits 1: implicit exception mode (trap packets with thaddr = 1 may omit the address) */
-	uint8_t full_address; /* bits 2: addresses are full, not differential */
-	uint8_t jump_target_cache; /* bits 3: jump target cache enabled (format 0.1) */
-	uint8_t branch_prediction; /* bits 4: branch prediction enabled (format 0.0) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint8_t pmregs_etrace_ioptions_ref_pack(const struct pmregs_etrace_ioptions_ref_fields *f)
-{
-	uint8_t v = PMREGS_ETRACE_IOPTIONS_REF_RES1_MASK;
-	v |= (uint8_t)((uint8_t)f->implicit_return & 0x1u);
-	v |= (uint8_t)((uint8_t)f->implicit_exception & 0x1u) << 1;
-	v |= (uint8_t)((uint8_t)f->full_address & 0x1u) << 2;
-	v |= (uint8_t)((uint8_t)f->jump_target_cache & 0x1u) << 3;
-	v |= (uint8_t)((uint8_t)f->branch_prediction & 0x1u) << 4;
-	return v;
-}
-
-/* Like pmregs_etrace_ioptions_ref_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_etrace_ioptions_ref_pack_checked(const struct pmregs_etrace_ioptions_ref_fields *f, uint8_t *out)
-{
-	if (f->implicit_return > 1u)
-		return PMREGS_ERANGE;
-	if (f->implicit_exception > 1u)
-		return PMREGS_ERANGE;
-	if (f->full_address > 1u)
-		return PMREGS_ERANGE;
-	if (f->jump_target_cache > 1u)
-		return PMREGS_ERANGE;
-	if (f->branch_prediction > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_etrace_ioptions_ref_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_etrace_ioptions_ref_unpack(uint8_t v, struct pmregs_etrace_ioptions_ref_fields *f)
-{
-	f->implicit_return = (uint8_t)(v & 0x1u);
-	f->implicit_exception = (uint8_t)((v >> 1) & 0x1u);
-	f->full_address = (uint8_t)((v >> 2) & 0x1u);
-	f->jump_target_cache = (uint8_t)((v >> 3) & 0x1u);
-	f->branch_prediction = (uint8_t)((v >> 4) & 0x1u);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_etrace_ioptions_ref_valid(uint8_t v)
 {
@@ -256,63 +209,6 @@ static inline int pmregs_etrace_ioptions_ref_valid(uint8_t v)
 #define pmregs_etrace_ioptions_pulp_delta_address_set(v, x)              ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_IOPTIONS_PULP_DELTA_ADDRESS_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 6)))
 #define pmregs_etrace_ioptions_pulp_delta_address_set_checked(v, x)      pmregs_set_checked8((v), 6, PMREGS_U8(0x01), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_etrace_ioptions_pulp_fields {
-	uint8_t jump_target_cache; /* bits 0: jump target cache enabled */
-	uint8_t branch_prediction; /* bits 1: branch prediction enabled */
-	uint8_t implicit_return; /* bits 2: implicit return mode */
-	uint8_t sijump; /* bits 3: sequentially inferable jumps */
-	uint8_t implicit_exception; /* bits 4: implicit exception mode */
-	uint8_t full_address; /* bits 5: addresses are full, not differential */
-	uint8_t delta_address; /* bits 6: addresses are differential */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint8_t pmregs_etrace_ioptions_pulp_pack(const struct pmregs_etrace_ioptions_pulp_fields *f)
-{
-	uint8_t v = PMREGS_ETRACE_IOPTIONS_PULP_RES1_MASK;
-	v |= (uint8_t)((uint8_t)f->jump_target_cache & 0x1u);
-	v |= (uint8_t)((uint8_t)f->branch_prediction & 0x1u) << 1;
-	v |= (uint8_t)((uint8_t)f->implicit_return & 0x1u) << 2;
-	v |= (uint8_t)((uint8_t)f->sijump & 0x1u) << 3;
-	v |= (uint8_t)((uint8_t)f->implicit_exception & 0x1u) << 4;
-	v |= (uint8_t)((uint8_t)f->full_address & 0x1u) << 5;
-	v |= (uint8_t)((uint8_t)f->delta_address & 0x1u) << 6;
-	return v;
-}
-
-/* Like pmregs_etrace_ioptions_pulp_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_etrace_ioptions_pulp_pack_checked(const struct pmregs_etrace_ioptions_pulp_fields *f, uint8_t *out)
-{
-	if (f->jump_target_cache > 1u)
-		return PMREGS_ERANGE;
-	if (f->branch_prediction > 1u)
-		return PMREGS_ERANGE;
-	if (f->implicit_return > 1u)
-		return PMREGS_ERANGE;
-	if (f->sijump > 1u)
-		return PMREGS_ERANGE;
-	if (f->implicit_exception > 1u)
-		return PMREGS_ERANGE;
-	if (f->full_address > 1u)
-		return PMREGS_ERANGE;
-	if (f->delta_address > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_etrace_ioptions_pulp_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_etrace_ioptions_pulp_unpack(uint8_t v, struct pmregs_etrace_ioptions_pulp_fields *f)
-{
-	f->jump_target_cache = (uint8_t)(v & 0x1u);
-	f->branch_prediction = (uint8_t)((v >> 1) & 0x1u);
-	f->implicit_return = (uint8_t)((v >> 2) & 0x1u);
-	f->sijump = (uint8_t)((v >> 3) & 0x1u);
-	f->implicit_exception = (uint8_t)((v >> 4) & 0x1u);
-	f->full_address = (uint8_t)((v >> 5) & 0x1u);
-	f->delta_address = (uint8_t)((v >> 6) & 0x1u);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_etrace_ioptions_pulp_valid(uint8_t v)
 {
@@ -340,48 +236,6 @@ static inline int pmregs_etrace_ioptions_pulp_valid(uint8_t v)
 #define pmregs_etrace_doptions_ref_full_data_get(v)               ((uint8_t)(((pmregs_u8(v) >> 3) & PMREGS_U8(0x01))))
 #define pmregs_etrace_doptions_ref_full_data_set(v, x)            ((uint8_t)((pmregs_u8(v) & (uint8_t)~PMREGS_ETRACE_DOPTIONS_REF_FULL_DATA_MASK) | ((pmregs_u8(x) & PMREGS_U8(0x01)) << 3)))
 #define pmregs_etrace_doptions_ref_full_data_set_checked(v, x)    pmregs_set_checked8((v), 3, PMREGS_U8(0x01), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_etrace_doptions_ref_fields {
-	uint8_t no_address; /* bits 0: data trace omits addresses */
-	uint8_t no_data; /* bits 1: data trace omits data */
-	uint8_t full_address; /* bits 2: data addresses are full */
-	uint8_t full_data; /* bits 3: data values are full */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint8_t pmregs_etrace_doptions_ref_pack(const struct pmregs_etrace_doptions_ref_fields *f)
-{
-	uint8_t v = PMREGS_ETRACE_DOPTIONS_REF_RES1_MASK;
-	v |= (uint8_t)((uint8_t)f->no_address & 0x1u);
-	v |= (uint8_t)((uint8_t)f->no_data & 0x1u) << 1;
-	v |= (uint8_t)((uint8_t)f->full_address & 0x1u) << 2;
-	v |= (uint8_t)((uint8_t)f->full_data & 0x1u) << 3;
-	return v;
-}
-
-/* Like pmregs_etrace_doptions_ref_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_etrace_doptions_ref_pack_checked(const struct pmregs_etrace_doptions_ref_fields *f, uint8_t *out)
-{
-	if (f->no_address > 1u)
-		return PMREGS_ERANGE;
-	if (f->no_data > 1u)
-		return PMREGS_ERANGE;
-	if (f->full_address > 1u)
-		return PMREGS_ERANGE;
-	if (f->full_data > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_etrace_doptions_ref_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_etrace_doptions_ref_unpack(uint8_t v, struct pmregs_etrace_doptions_ref_fields *f)
-{
-	f->no_address = (uint8_t)(v & 0x1u);
-	f->no_data = (uint8_t)((v >> 1) & 0x1u);
-	f->full_address = (uint8_t)((v >> 2) & 0x1u);
-	f->full_data = (uint8_t)((v >> 3) & 0x1u);
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_etrace_doptions_ref_valid(uint8_t v)

@@ -2264,38 +2264,6 @@ enum pmregs_itanium_event_kind {
 #define pmregs_itanium_pmc0_overflow_set(v, x)         ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMC0_OVERFLOW_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x000000000000000f)) << 4))
 #define pmregs_itanium_pmc0_overflow_set_checked(v, x) pmregs_set_checked64((v), 4, PMREGS_U64(0x000000000000000f), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc0_fields {
-	uint8_t fr; /* bits 0: Freeze: 1 = monitoring disabled; set by an overflow of a counter whose oi = 1; software clears it */
-	uint8_t overflow; /* bits 7:4: Bit n-4 = 1: PMDn overflowed (n = 4..7); set whatever oi is; sticky */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc0_pack(const struct pmregs_itanium_pmc0_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC0_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->fr & 0x1u);
-	v |= (uint64_t)((uint64_t)f->overflow & 0xfu) << 4;
-	return v;
-}
-
-/* Like pmregs_itanium_pmc0_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc0_pack_checked(const struct pmregs_itanium_pmc0_fields *f, uint64_t *out)
-{
-	if (f->fr > 1u)
-		return PMREGS_ERANGE;
-	if (f->overflow > 15u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc0_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc0_unpack(uint64_t v, struct pmregs_itanium_pmc0_fields *f)
-{
-	f->fr = (uint8_t)(v & 0x1u);
-	f->overflow = (uint8_t)((v >> 4) & 0xfu);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc0_valid(uint64_t v)
 {
@@ -2306,32 +2274,6 @@ static inline int pmregs_itanium_pmc0_valid(uint64_t v)
 /* ---- PMC1-PMC3 (overflow status, unused) (pmc_ignored) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc_ignored_fields {
-	uint8_t unused_; /* the layout has no settable field */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc_ignored_pack(const struct pmregs_itanium_pmc_ignored_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC_IGNORED_RES1_MASK;
-	(void)f;
-	return v;
-}
-
-/* Like pmregs_itanium_pmc_ignored_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc_ignored_pack_checked(const struct pmregs_itanium_pmc_ignored_fields *f, uint64_t *out)
-{
-	*out = pmregs_itanium_pmc_ignored_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc_ignored_unpack(uint64_t v, struct pmregs_itanium_pmc_ignored_fields *f)
-{
-	(void)v;
-	f->unused_ = 0;
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc_ignored_valid(uint64_t v)
@@ -2378,68 +2320,6 @@ static inline int pmregs_itanium_pmc_ignored_valid(uint64_t v)
 #define pmregs_itanium_pmc_counting_ism_set(v, x)               ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMC_COUNTING_ISM_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000003)) << 24))
 #define pmregs_itanium_pmc_counting_ism_set_checked(v, x)       pmregs_set_checked64((v), 24, PMREGS_U64(0x0000000000000003), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc_counting_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter */
-	uint8_t ev; /* bits 4: External visibility */
-	uint8_t oi; /* bits 5: Overflow interrupt: an overflow also sets PMC0.fr and interrupts */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t es; /* bits 14:8: Event select */
-	uint8_t umask; /* bits 19:16: Unit mask (0 for EAR events: their umask goes to PMC10/PMC11) */
-	uint8_t threshold; /* bits 22:20: 0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..max_incr-1) */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc_counting_pack(const struct pmregs_itanium_pmc_counting_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC_COUNTING_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->plm & 0xfu);
-	v |= (uint64_t)((uint64_t)f->ev & 0x1u) << 4;
-	v |= (uint64_t)((uint64_t)f->oi & 0x1u) << 5;
-	v |= (uint64_t)((uint64_t)f->pm & 0x1u) << 6;
-	v |= (uint64_t)((uint64_t)f->es & 0x7fu) << 8;
-	v |= (uint64_t)((uint64_t)f->umask & 0xfu) << 16;
-	v |= (uint64_t)((uint64_t)f->threshold & 0x7u) << 20;
-	v |= (uint64_t)((uint64_t)f->ism & 0x3u) << 24;
-	return v;
-}
-
-/* Like pmregs_itanium_pmc_counting_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc_counting_pack_checked(const struct pmregs_itanium_pmc_counting_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->ev > 1u)
-		return PMREGS_ERANGE;
-	if (f->oi > 1u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->es > 127u)
-		return PMREGS_ERANGE;
-	if (f->umask > 15u)
-		return PMREGS_ERANGE;
-	if (f->threshold > 7u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc_counting_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc_counting_unpack(uint64_t v, struct pmregs_itanium_pmc_counting_fields *f)
-{
-	f->plm = (uint8_t)(v & 0xfu);
-	f->ev = (uint8_t)((v >> 4) & 0x1u);
-	f->oi = (uint8_t)((v >> 5) & 0x1u);
-	f->pm = (uint8_t)((v >> 6) & 0x1u);
-	f->es = (uint8_t)((v >> 8) & 0x7fu);
-	f->umask = (uint8_t)((v >> 16) & 0xfu);
-	f->threshold = (uint8_t)((v >> 20) & 0x7u);
-	f->ism = (uint8_t)((v >> 24) & 0x3u);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc_counting_valid(uint64_t v)
 {
@@ -2485,68 +2365,6 @@ static inline int pmregs_itanium_pmc_counting_valid(uint64_t v)
 #define pmregs_itanium_pmc_counting_narrow_threshold_set(v, x)         ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_THRESHOLD_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000003)) << 20))
 #define pmregs_itanium_pmc_counting_narrow_threshold_set_checked(v, x) pmregs_set_checked64((v), 20, PMREGS_U64(0x0000000000000003), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc_counting_narrow_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter */
-	uint8_t ev; /* bits 4: External visibility */
-	uint8_t oi; /* bits 5: Overflow interrupt: an overflow also sets PMC0.fr and interrupts */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t es; /* bits 14:8: Event select */
-	uint8_t umask; /* bits 19:16: Unit mask (0 for EAR events: their umask goes to PMC10/PMC11) */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-	uint8_t threshold; /* bits 21:20: 0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..3) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_pack(const struct pmregs_itanium_pmc_counting_narrow_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC_COUNTING_NARROW_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->plm & 0xfu);
-	v |= (uint64_t)((uint64_t)f->ev & 0x1u) << 4;
-	v |= (uint64_t)((uint64_t)f->oi & 0x1u) << 5;
-	v |= (uint64_t)((uint64_t)f->pm & 0x1u) << 6;
-	v |= (uint64_t)((uint64_t)f->es & 0x7fu) << 8;
-	v |= (uint64_t)((uint64_t)f->umask & 0xfu) << 16;
-	v |= (uint64_t)((uint64_t)f->ism & 0x3u) << 24;
-	v |= (uint64_t)((uint64_t)f->threshold & 0x3u) << 20;
-	return v;
-}
-
-/* Like pmregs_itanium_pmc_counting_narrow_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc_counting_narrow_pack_checked(const struct pmregs_itanium_pmc_counting_narrow_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->ev > 1u)
-		return PMREGS_ERANGE;
-	if (f->oi > 1u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->es > 127u)
-		return PMREGS_ERANGE;
-	if (f->umask > 15u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	if (f->threshold > 3u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc_counting_narrow_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc_counting_narrow_unpack(uint64_t v, struct pmregs_itanium_pmc_counting_narrow_fields *f)
-{
-	f->plm = (uint8_t)(v & 0xfu);
-	f->ev = (uint8_t)((v >> 4) & 0x1u);
-	f->oi = (uint8_t)((v >> 5) & 0x1u);
-	f->pm = (uint8_t)((v >> 6) & 0x1u);
-	f->es = (uint8_t)((v >> 8) & 0x7fu);
-	f->umask = (uint8_t)((v >> 16) & 0xfu);
-	f->ism = (uint8_t)((v >> 24) & 0x3u);
-	f->threshold = (uint8_t)((v >> 20) & 0x3u);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc_counting_narrow_valid(uint64_t v)
 {
@@ -2567,34 +2385,6 @@ static inline int pmregs_itanium_pmc_counting_narrow_valid(uint64_t v)
 #define pmregs_itanium_pmd_counter_sxt_get(v)              ((pmregs_u64(v) >> 32) & PMREGS_U64(0x00000000ffffffff))
 #define pmregs_itanium_pmd_counter_sxt_set(v, x)           ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMD_COUNTER_SXT_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x00000000ffffffff)) << 32))
 #define pmregs_itanium_pmd_counter_sxt_set_checked(v, x)   pmregs_set_checked64((v), 32, PMREGS_U64(0x00000000ffffffff), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd_counter_fields {
-	uint32_t count; /* bits 31:0: Event count; a carry out of bit 31 sets PMC0.overflow (and PMC0.fr when oi = 1) */
-	uint32_t sxt; /* bits 63:32: Reads return copies of bit 31; writes ignored */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd_counter_pack(const struct pmregs_itanium_pmd_counter_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD_COUNTER_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->count & 0xffffffffu);
-	v |= (uint64_t)((uint64_t)f->sxt & 0xffffffffu) << 32;
-	return v;
-}
-
-/* Like pmregs_itanium_pmd_counter_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd_counter_pack_checked(const struct pmregs_itanium_pmd_counter_fields *f, uint64_t *out)
-{
-	*out = pmregs_itanium_pmd_counter_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd_counter_unpack(uint64_t v, struct pmregs_itanium_pmd_counter_fields *f)
-{
-	f->count = (uint32_t)(v & 0xffffffffu);
-	f->sxt = (uint32_t)((v >> 32) & 0xffffffffu);
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd_counter_valid(uint64_t v)
@@ -2633,58 +2423,6 @@ static inline int pmregs_itanium_pmd_counter_valid(uint64_t v)
 #define pmregs_itanium_pmc8_9_m_set(v, x)             ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMC8_9_M_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 63))
 #define pmregs_itanium_pmc8_9_m_set_checked(v, x)     pmregs_set_checked64((v), 63, PMREGS_U64(0x0000000000000001), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc8_9_fields {
-	uint32_t mask; /* bits 29:3: 1 = don't care: mask{26:13} covers enco{40:27}, mask{12:0} covers enco{12:0} */
-	uint32_t match; /* bits 59:33: Opcode bits: match{26:13} = enco{40:27}, match{12:0} = enco{12:0} */
-	uint8_t b; /* bits 60: Match B-syllable instructions */
-	uint8_t f; /* bits 61: Match F-syllable instructions */
-	uint8_t i; /* bits 62: Match I-syllable instructions */
-	uint8_t m; /* bits 63: Match M-syllable instructions */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc8_9_pack(const struct pmregs_itanium_pmc8_9_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC8_9_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->mask & 0x7ffffffu) << 3;
-	v |= (uint64_t)((uint64_t)f->match & 0x7ffffffu) << 33;
-	v |= (uint64_t)((uint64_t)f->b & 0x1u) << 60;
-	v |= (uint64_t)((uint64_t)f->f & 0x1u) << 61;
-	v |= (uint64_t)((uint64_t)f->i & 0x1u) << 62;
-	v |= (uint64_t)((uint64_t)f->m & 0x1u) << 63;
-	return v;
-}
-
-/* Like pmregs_itanium_pmc8_9_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc8_9_pack_checked(const struct pmregs_itanium_pmc8_9_fields *f, uint64_t *out)
-{
-	if (f->mask > 134217727u)
-		return PMREGS_ERANGE;
-	if (f->match > 134217727u)
-		return PMREGS_ERANGE;
-	if (f->b > 1u)
-		return PMREGS_ERANGE;
-	if (f->f > 1u)
-		return PMREGS_ERANGE;
-	if (f->i > 1u)
-		return PMREGS_ERANGE;
-	if (f->m > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc8_9_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc8_9_unpack(uint64_t v, struct pmregs_itanium_pmc8_9_fields *f)
-{
-	f->mask = (uint32_t)((v >> 3) & 0x7ffffffu);
-	f->match = (uint32_t)((v >> 33) & 0x7ffffffu);
-	f->b = (uint8_t)((v >> 60) & 0x1u);
-	f->f = (uint8_t)((v >> 61) & 0x1u);
-	f->i = (uint8_t)((v >> 62) & 0x1u);
-	f->m = (uint8_t)((v >> 63) & 0x1u);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc8_9_valid(uint64_t v)
 {
@@ -2713,48 +2451,6 @@ static inline int pmregs_itanium_pmc8_9_valid(uint64_t v)
 #define pmregs_itanium_pmc10_ism_get(v)            ((pmregs_u64(v) >> 24) & PMREGS_U64(0x0000000000000003))
 #define pmregs_itanium_pmc10_ism_set(v, x)         ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMC10_ISM_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000003)) << 24))
 #define pmregs_itanium_pmc10_ism_set_checked(v, x) pmregs_set_checked64((v), 24, PMREGS_U64(0x0000000000000003), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc10_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t tlb; /* bits 7: 0: capture L1 instruction cache misses; 1: capture instruction TLB misses */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc10_pack(const struct pmregs_itanium_pmc10_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC10_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->plm & 0xfu);
-	v |= (uint64_t)((uint64_t)f->pm & 0x1u) << 6;
-	v |= (uint64_t)((uint64_t)f->tlb & 0x1u) << 7;
-	v |= (uint64_t)((uint64_t)f->ism & 0x3u) << 24;
-	return v;
-}
-
-/* Like pmregs_itanium_pmc10_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc10_pack_checked(const struct pmregs_itanium_pmc10_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->tlb > 1u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc10_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc10_unpack(uint64_t v, struct pmregs_itanium_pmc10_fields *f)
-{
-	f->plm = (uint8_t)(v & 0xfu);
-	f->pm = (uint8_t)((v >> 6) & 0x1u);
-	f->tlb = (uint8_t)((v >> 7) & 0x1u);
-	f->ism = (uint8_t)((v >> 24) & 0x3u);
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc10_valid(uint64_t v)
@@ -2800,53 +2496,6 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 #define pmregs_itanium_pmc10_cache_umask_set(v, x)         ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMC10_CACHE_UMASK_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x000000000000000f)) << 16))
 #define pmregs_itanium_pmc10_cache_umask_set_checked(v, x) pmregs_set_checked64((v), 16, PMREGS_U64(0x000000000000000f), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc10_cache_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t tlb; /* bits 7: 0: capture L1 instruction cache misses; 1: capture instruction TLB misses */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-	uint8_t umask; /* bits 19:16: Capture misses whose latency is at least this many cycles */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc10_cache_pack(const struct pmregs_itanium_pmc10_cache_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC10_CACHE_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->plm & 0xfu);
-	v |= (uint64_t)((uint64_t)f->pm & 0x1u) << 6;
-	v |= (uint64_t)((uint64_t)f->tlb & 0x1u) << 7;
-	v |= (uint64_t)((uint64_t)f->ism & 0x3u) << 24;
-	v |= (uint64_t)((uint64_t)f->umask & 0xfu) << 16;
-	return v;
-}
-
-/* Like pmregs_itanium_pmc10_cache_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc10_cache_pack_checked(const struct pmregs_itanium_pmc10_cache_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->tlb > 1u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	if (f->umask > 15u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc10_cache_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc10_cache_unpack(uint64_t v, struct pmregs_itanium_pmc10_cache_fields *f)
-{
-	f->plm = (uint8_t)(v & 0xfu);
-	f->pm = (uint8_t)((v >> 6) & 0x1u);
-	f->tlb = (uint8_t)((v >> 7) & 0x1u);
-	f->ism = (uint8_t)((v >> 24) & 0x3u);
-	f->umask = (uint8_t)((v >> 16) & 0xfu);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc10_cache_valid(uint64_t v)
 {
@@ -2880,53 +2529,6 @@ static inline int pmregs_itanium_pmc10_cache_valid(uint64_t v)
 #define pmregs_itanium_pmc10_tlb_umask_set(v, x)         ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMC10_TLB_UMASK_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x000000000000000f)) << 16))
 #define pmregs_itanium_pmc10_tlb_umask_set_checked(v, x) pmregs_set_checked64((v), 16, PMREGS_U64(0x000000000000000f), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc10_tlb_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t tlb; /* bits 7: 0: capture L1 instruction cache misses; 1: capture instruction TLB misses */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-	uint8_t umask; /* bits 19:16: Which TLB misses to capture */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc10_tlb_pack(const struct pmregs_itanium_pmc10_tlb_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC10_TLB_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->plm & 0xfu);
-	v |= (uint64_t)((uint64_t)f->pm & 0x1u) << 6;
-	v |= (uint64_t)((uint64_t)f->tlb & 0x1u) << 7;
-	v |= (uint64_t)((uint64_t)f->ism & 0x3u) << 24;
-	v |= (uint64_t)((uint64_t)f->umask & 0xfu) << 16;
-	return v;
-}
-
-/* Like pmregs_itanium_pmc10_tlb_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc10_tlb_pack_checked(const struct pmregs_itanium_pmc10_tlb_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->tlb > 1u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	if (f->umask > 15u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc10_tlb_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc10_tlb_unpack(uint64_t v, struct pmregs_itanium_pmc10_tlb_fields *f)
-{
-	f->plm = (uint8_t)(v & 0xfu);
-	f->pm = (uint8_t)((v >> 6) & 0x1u);
-	f->tlb = (uint8_t)((v >> 7) & 0x1u);
-	f->ism = (uint8_t)((v >> 24) & 0x3u);
-	f->umask = (uint8_t)((v >> 16) & 0xfu);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc10_tlb_valid(uint64_t v)
 {
@@ -2947,38 +2549,6 @@ static inline int pmregs_itanium_pmc10_tlb_valid(uint64_t v)
 #define pmregs_itanium_pmd0_cache_iaddr_get(v)            ((pmregs_u64(v) >> 5) & PMREGS_U64(0x07ffffffffffffff))
 #define pmregs_itanium_pmd0_cache_iaddr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMD0_CACHE_IADDR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x07ffffffffffffff)) << 5))
 #define pmregs_itanium_pmd0_cache_iaddr_set_checked(v, x) pmregs_set_checked64((v), 5, PMREGS_U64(0x07ffffffffffffff), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd0_cache_fields {
-	uint8_t v; /* bits 0: Valid: 0 = nothing captured */
-	uint64_t iaddr; /* bits 63:5: Instruction cache line address, bits 63:5 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd0_cache_pack(const struct pmregs_itanium_pmd0_cache_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD0_CACHE_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->v & 0x1u);
-	v |= (uint64_t)((uint64_t)f->iaddr & PMREGS_U64(0x07ffffffffffffff)) << 5;
-	return v;
-}
-
-/* Like pmregs_itanium_pmd0_cache_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd0_cache_pack_checked(const struct pmregs_itanium_pmd0_cache_fields *f, uint64_t *out)
-{
-	if (f->v > 1u)
-		return PMREGS_ERANGE;
-	if (f->iaddr > 576460752303423487u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmd0_cache_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd0_cache_unpack(uint64_t v, struct pmregs_itanium_pmd0_cache_fields *f)
-{
-	f->v = (uint8_t)(v & 0x1u);
-	f->iaddr = (uint64_t)((v >> 5) & PMREGS_U64(0x07ffffffffffffff));
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd0_cache_valid(uint64_t v)
@@ -3005,43 +2575,6 @@ static inline int pmregs_itanium_pmd0_cache_valid(uint64_t v)
 #define pmregs_itanium_pmd0_tlb_tlb_set(v, x)           ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMD0_TLB_TLB_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 1))
 #define pmregs_itanium_pmd0_tlb_tlb_set_checked(v, x)   pmregs_set_checked64((v), 1, PMREGS_U64(0x0000000000000001), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd0_tlb_fields {
-	uint8_t v; /* bits 0: Valid: 0 = nothing captured */
-	uint64_t iaddr; /* bits 63:5: Address that missed the instruction TLB, bits 63:5 */
-	uint8_t tlb; /* bits 1: How the miss was resolved (PF11) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd0_tlb_pack(const struct pmregs_itanium_pmd0_tlb_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD0_TLB_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->v & 0x1u);
-	v |= (uint64_t)((uint64_t)f->iaddr & PMREGS_U64(0x07ffffffffffffff)) << 5;
-	v |= (uint64_t)((uint64_t)f->tlb & 0x1u) << 1;
-	return v;
-}
-
-/* Like pmregs_itanium_pmd0_tlb_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd0_tlb_pack_checked(const struct pmregs_itanium_pmd0_tlb_fields *f, uint64_t *out)
-{
-	if (f->v > 1u)
-		return PMREGS_ERANGE;
-	if (f->iaddr > 576460752303423487u)
-		return PMREGS_ERANGE;
-	if (f->tlb > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmd0_tlb_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd0_tlb_unpack(uint64_t v, struct pmregs_itanium_pmd0_tlb_fields *f)
-{
-	f->v = (uint8_t)(v & 0x1u);
-	f->iaddr = (uint64_t)((v >> 5) & PMREGS_U64(0x07ffffffffffffff));
-	f->tlb = (uint8_t)((v >> 1) & 0x1u);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd0_tlb_valid(uint64_t v)
 {
@@ -3059,33 +2592,6 @@ static inline int pmregs_itanium_pmd0_tlb_valid(uint64_t v)
 #define pmregs_itanium_pmd1_cache_latency_set(v, x)         ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMD1_CACHE_LATENCY_MASK) | (pmregs_u64(x) & PMREGS_U64(0x0000000000000fff)))
 #define pmregs_itanium_pmd1_cache_latency_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0x0000000000000fff), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd1_cache_fields {
-	uint16_t latency; /* bits 11:0: Latency of the captured miss in cycles */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd1_cache_pack(const struct pmregs_itanium_pmd1_cache_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD1_CACHE_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->latency & 0xfffu);
-	return v;
-}
-
-/* Like pmregs_itanium_pmd1_cache_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd1_cache_pack_checked(const struct pmregs_itanium_pmd1_cache_fields *f, uint64_t *out)
-{
-	if (f->latency > 4095u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmd1_cache_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd1_cache_unpack(uint64_t v, struct pmregs_itanium_pmd1_cache_fields *f)
-{
-	f->latency = (uint16_t)(v & 0xfffu);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd1_cache_valid(uint64_t v)
 {
@@ -3096,32 +2602,6 @@ static inline int pmregs_itanium_pmd1_cache_valid(uint64_t v)
 /* ---- PMD1 (instruction EAR, TLB mode) (pmd1_tlb) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd1_tlb_fields {
-	uint8_t unused_; /* the layout has no settable field */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd1_tlb_pack(const struct pmregs_itanium_pmd1_tlb_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD1_TLB_RES1_MASK;
-	(void)f;
-	return v;
-}
-
-/* Like pmregs_itanium_pmd1_tlb_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd1_tlb_pack_checked(const struct pmregs_itanium_pmd1_tlb_fields *f, uint64_t *out)
-{
-	*out = pmregs_itanium_pmd1_tlb_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd1_tlb_unpack(uint64_t v, struct pmregs_itanium_pmd1_tlb_fields *f)
-{
-	(void)v;
-	f->unused_ = 0;
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd1_tlb_valid(uint64_t v)
@@ -3155,53 +2635,6 @@ static inline int pmregs_itanium_pmd1_tlb_valid(uint64_t v)
 #define pmregs_itanium_pmc11_pt_get(v)             ((pmregs_u64(v) >> 28) & PMREGS_U64(0x0000000000000001))
 #define pmregs_itanium_pmc11_pt_set(v, x)          ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMC11_PT_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 28))
 #define pmregs_itanium_pmc11_pt_set_checked(v, x)  pmregs_set_checked64((v), 28, PMREGS_U64(0x0000000000000001), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc11_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t tlb; /* bits 7: 0: capture L1 data cache load misses; 1: capture data TLB misses */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-	uint8_t pt; /* bits 28: Pass tags: 1 = no data address range check; 0 = apply the DBR range check */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc11_pack(const struct pmregs_itanium_pmc11_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC11_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->plm & 0xfu);
-	v |= (uint64_t)((uint64_t)f->pm & 0x1u) << 6;
-	v |= (uint64_t)((uint64_t)f->tlb & 0x1u) << 7;
-	v |= (uint64_t)((uint64_t)f->ism & 0x3u) << 24;
-	v |= (uint64_t)((uint64_t)f->pt & 0x1u) << 28;
-	return v;
-}
-
-/* Like pmregs_itanium_pmc11_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc11_pack_checked(const struct pmregs_itanium_pmc11_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->tlb > 1u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	if (f->pt > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc11_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc11_unpack(uint64_t v, struct pmregs_itanium_pmc11_fields *f)
-{
-	f->plm = (uint8_t)(v & 0xfu);
-	f->pm = (uint8_t)((v >> 6) & 0x1u);
-	f->tlb = (uint8_t)((v >> 7) & 0x1u);
-	f->ism = (uint8_t)((v >> 24) & 0x3u);
-	f->pt = (uint8_t)((v >> 28) & 0x1u);
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc11_valid(uint64_t v)
@@ -3251,58 +2684,6 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define pmregs_itanium_pmc11_cache_umask_set(v, x)         ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMC11_CACHE_UMASK_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x000000000000000f)) << 16))
 #define pmregs_itanium_pmc11_cache_umask_set_checked(v, x) pmregs_set_checked64((v), 16, PMREGS_U64(0x000000000000000f), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc11_cache_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t tlb; /* bits 7: 0: capture L1 data cache load misses; 1: capture data TLB misses */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-	uint8_t pt; /* bits 28: Pass tags: 1 = no data address range check; 0 = apply the DBR range check */
-	uint8_t umask; /* bits 19:16: Capture load misses whose latency is at least this many cycles */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc11_cache_pack(const struct pmregs_itanium_pmc11_cache_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC11_CACHE_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->plm & 0xfu);
-	v |= (uint64_t)((uint64_t)f->pm & 0x1u) << 6;
-	v |= (uint64_t)((uint64_t)f->tlb & 0x1u) << 7;
-	v |= (uint64_t)((uint64_t)f->ism & 0x3u) << 24;
-	v |= (uint64_t)((uint64_t)f->pt & 0x1u) << 28;
-	v |= (uint64_t)((uint64_t)f->umask & 0xfu) << 16;
-	return v;
-}
-
-/* Like pmregs_itanium_pmc11_cache_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc11_cache_pack_checked(const struct pmregs_itanium_pmc11_cache_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->tlb > 1u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	if (f->pt > 1u)
-		return PMREGS_ERANGE;
-	if (f->umask > 15u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc11_cache_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc11_cache_unpack(uint64_t v, struct pmregs_itanium_pmc11_cache_fields *f)
-{
-	f->plm = (uint8_t)(v & 0xfu);
-	f->pm = (uint8_t)((v >> 6) & 0x1u);
-	f->tlb = (uint8_t)((v >> 7) & 0x1u);
-	f->ism = (uint8_t)((v >> 24) & 0x3u);
-	f->pt = (uint8_t)((v >> 28) & 0x1u);
-	f->umask = (uint8_t)((v >> 16) & 0xfu);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc11_cache_valid(uint64_t v)
 {
@@ -3340,58 +2721,6 @@ static inline int pmregs_itanium_pmc11_cache_valid(uint64_t v)
 #define pmregs_itanium_pmc11_tlb_umask_set(v, x)         ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMC11_TLB_UMASK_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x000000000000000f)) << 16))
 #define pmregs_itanium_pmc11_tlb_umask_set_checked(v, x) pmregs_set_checked64((v), 16, PMREGS_U64(0x000000000000000f), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc11_tlb_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t tlb; /* bits 7: 0: capture L1 data cache load misses; 1: capture data TLB misses */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-	uint8_t pt; /* bits 28: Pass tags: 1 = no data address range check; 0 = apply the DBR range check */
-	uint8_t umask; /* bits 19:16: Which data TLB misses to capture */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc11_tlb_pack(const struct pmregs_itanium_pmc11_tlb_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC11_TLB_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->plm & 0xfu);
-	v |= (uint64_t)((uint64_t)f->pm & 0x1u) << 6;
-	v |= (uint64_t)((uint64_t)f->tlb & 0x1u) << 7;
-	v |= (uint64_t)((uint64_t)f->ism & 0x3u) << 24;
-	v |= (uint64_t)((uint64_t)f->pt & 0x1u) << 28;
-	v |= (uint64_t)((uint64_t)f->umask & 0xfu) << 16;
-	return v;
-}
-
-/* Like pmregs_itanium_pmc11_tlb_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc11_tlb_pack_checked(const struct pmregs_itanium_pmc11_tlb_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->tlb > 1u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	if (f->pt > 1u)
-		return PMREGS_ERANGE;
-	if (f->umask > 15u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc11_tlb_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc11_tlb_unpack(uint64_t v, struct pmregs_itanium_pmc11_tlb_fields *f)
-{
-	f->plm = (uint8_t)(v & 0xfu);
-	f->pm = (uint8_t)((v >> 6) & 0x1u);
-	f->tlb = (uint8_t)((v >> 7) & 0x1u);
-	f->ism = (uint8_t)((v >> 24) & 0x3u);
-	f->pt = (uint8_t)((v >> 28) & 0x1u);
-	f->umask = (uint8_t)((v >> 16) & 0xfu);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc11_tlb_valid(uint64_t v)
 {
@@ -3408,31 +2737,6 @@ static inline int pmregs_itanium_pmc11_tlb_valid(uint64_t v)
 #define pmregs_itanium_pmd2_daddr_get(v)            (pmregs_u64(v))
 #define pmregs_itanium_pmd2_daddr_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
 #define pmregs_itanium_pmd2_daddr_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd2_fields {
-	uint64_t daddr; /* bits 63:0: Data address of the captured miss */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd2_pack(const struct pmregs_itanium_pmd2_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD2_RES1_MASK;
-	v |= (uint64_t)f->daddr;
-	return v;
-}
-
-/* Like pmregs_itanium_pmd2_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd2_pack_checked(const struct pmregs_itanium_pmd2_fields *f, uint64_t *out)
-{
-	*out = pmregs_itanium_pmd2_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd2_unpack(uint64_t v, struct pmregs_itanium_pmd2_fields *f)
-{
-	f->daddr = (uint64_t)v;
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd2_valid(uint64_t v)
@@ -3454,38 +2758,6 @@ static inline int pmregs_itanium_pmd2_valid(uint64_t v)
 #define pmregs_itanium_pmd3_level_get(v)              ((pmregs_u64(v) >> 62) & PMREGS_U64(0x0000000000000003))
 #define pmregs_itanium_pmd3_level_set(v, x)           ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMD3_LEVEL_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000003)) << 62))
 #define pmregs_itanium_pmd3_level_set_checked(v, x)   pmregs_set_checked64((v), 62, PMREGS_U64(0x0000000000000003), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd3_fields {
-	uint16_t latency; /* bits 11:0: Cache mode: latency of the captured load miss in cycles */
-	uint8_t level; /* bits 63:62: TLB mode: how the miss was resolved */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd3_pack(const struct pmregs_itanium_pmd3_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD3_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->latency & 0xfffu);
-	v |= (uint64_t)((uint64_t)f->level & 0x3u) << 62;
-	return v;
-}
-
-/* Like pmregs_itanium_pmd3_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd3_pack_checked(const struct pmregs_itanium_pmd3_fields *f, uint64_t *out)
-{
-	if (f->latency > 4095u)
-		return PMREGS_ERANGE;
-	if (f->level > 3u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmd3_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd3_unpack(uint64_t v, struct pmregs_itanium_pmd3_fields *f)
-{
-	f->latency = (uint16_t)(v & 0xfffu);
-	f->level = (uint8_t)((v >> 62) & 0x3u);
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd3_valid(uint64_t v)
@@ -3511,43 +2783,6 @@ static inline int pmregs_itanium_pmd3_valid(uint64_t v)
 #define pmregs_itanium_pmd17_iaddr_get(v)            ((pmregs_u64(v) >> 4) & PMREGS_U64(0x0fffffffffffffff))
 #define pmregs_itanium_pmd17_iaddr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMD17_IADDR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0fffffffffffffff)) << 4))
 #define pmregs_itanium_pmd17_iaddr_set_checked(v, x) pmregs_set_checked64((v), 4, PMREGS_U64(0x0fffffffffffffff), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd17_fields {
-	uint8_t vl; /* bits 0: Valid */
-	uint8_t slot; /* bits 3:2: Slot (0-2) of the instruction in its bundle */
-	uint64_t iaddr; /* bits 63:4: Bundle address of the instruction, bits 63:4 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd17_pack(const struct pmregs_itanium_pmd17_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD17_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->vl & 0x1u);
-	v |= (uint64_t)((uint64_t)f->slot & 0x3u) << 2;
-	v |= (uint64_t)((uint64_t)f->iaddr & PMREGS_U64(0x0fffffffffffffff)) << 4;
-	return v;
-}
-
-/* Like pmregs_itanium_pmd17_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd17_pack_checked(const struct pmregs_itanium_pmd17_fields *f, uint64_t *out)
-{
-	if (f->vl > 1u)
-		return PMREGS_ERANGE;
-	if (f->slot > 3u)
-		return PMREGS_ERANGE;
-	if (f->iaddr > 1152921504606846975u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmd17_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd17_unpack(uint64_t v, struct pmregs_itanium_pmd17_fields *f)
-{
-	f->vl = (uint8_t)(v & 0x1u);
-	f->slot = (uint8_t)((v >> 2) & 0x3u);
-	f->iaddr = (uint64_t)((v >> 4) & PMREGS_U64(0x0fffffffffffffff));
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd17_valid(uint64_t v)
@@ -3594,68 +2829,6 @@ static inline int pmregs_itanium_pmd17_valid(uint64_t v)
 #define pmregs_itanium_pmc12_bac_set(v, x)         ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMC12_BAC_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 15))
 #define pmregs_itanium_pmc12_bac_set_checked(v, x) pmregs_set_checked64((v), 15, PMREGS_U64(0x0000000000000001), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc12_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t tar; /* bits 7: Record branches predicted by the Target Address Register */
-	uint8_t tm; /* bits 9:8: Taken mask */
-	uint8_t ptm; /* bits 11:10: Predicted target mask */
-	uint8_t ppm; /* bits 13:12: Predicted predicate (path) mask */
-	uint8_t bpt; /* bits 14: Record branches predicted by this predictor (libpfm's API and pfmon call it tac) */
-	uint8_t bac; /* bits 15: Record branches predicted or corrected by the Branch Address Calculator */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc12_pack(const struct pmregs_itanium_pmc12_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC12_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->plm & 0xfu);
-	v |= (uint64_t)((uint64_t)f->pm & 0x1u) << 6;
-	v |= (uint64_t)((uint64_t)f->tar & 0x1u) << 7;
-	v |= (uint64_t)((uint64_t)f->tm & 0x3u) << 8;
-	v |= (uint64_t)((uint64_t)f->ptm & 0x3u) << 10;
-	v |= (uint64_t)((uint64_t)f->ppm & 0x3u) << 12;
-	v |= (uint64_t)((uint64_t)f->bpt & 0x1u) << 14;
-	v |= (uint64_t)((uint64_t)f->bac & 0x1u) << 15;
-	return v;
-}
-
-/* Like pmregs_itanium_pmc12_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc12_pack_checked(const struct pmregs_itanium_pmc12_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->tar > 1u)
-		return PMREGS_ERANGE;
-	if (f->tm > 3u)
-		return PMREGS_ERANGE;
-	if (f->ptm > 3u)
-		return PMREGS_ERANGE;
-	if (f->ppm > 3u)
-		return PMREGS_ERANGE;
-	if (f->bpt > 1u)
-		return PMREGS_ERANGE;
-	if (f->bac > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc12_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc12_unpack(uint64_t v, struct pmregs_itanium_pmc12_fields *f)
-{
-	f->plm = (uint8_t)(v & 0xfu);
-	f->pm = (uint8_t)((v >> 6) & 0x1u);
-	f->tar = (uint8_t)((v >> 7) & 0x1u);
-	f->tm = (uint8_t)((v >> 8) & 0x3u);
-	f->ptm = (uint8_t)((v >> 10) & 0x3u);
-	f->ppm = (uint8_t)((v >> 12) & 0x3u);
-	f->bpt = (uint8_t)((v >> 14) & 0x1u);
-	f->bac = (uint8_t)((v >> 15) & 0x1u);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc12_valid(uint64_t v)
 {
@@ -3685,48 +2858,6 @@ static inline int pmregs_itanium_pmc12_valid(uint64_t v)
 #define pmregs_itanium_pmd_btb_addr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMD_BTB_ADDR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0fffffffffffffff)) << 4))
 #define pmregs_itanium_pmd_btb_addr_set_checked(v, x) pmregs_set_checked64((v), 4, PMREGS_U64(0x0fffffffffffffff), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd_btb_fields {
-	uint8_t b; /* bits 0: 1 = branch source record, 0 = target record */
-	uint8_t mp; /* bits 1: Source record: the prediction failed (target records show 1 in PF11 samples) */
-	uint8_t slot; /* bits 3:2: Source record: slot of the branch in its bundle */
-	uint64_t addr; /* bits 63:4: Bundle address (b = 1) or target bundle address (b = 0), bits 63:4 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd_btb_pack(const struct pmregs_itanium_pmd_btb_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD_BTB_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->b & 0x1u);
-	v |= (uint64_t)((uint64_t)f->mp & 0x1u) << 1;
-	v |= (uint64_t)((uint64_t)f->slot & 0x3u) << 2;
-	v |= (uint64_t)((uint64_t)f->addr & PMREGS_U64(0x0fffffffffffffff)) << 4;
-	return v;
-}
-
-/* Like pmregs_itanium_pmd_btb_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd_btb_pack_checked(const struct pmregs_itanium_pmd_btb_fields *f, uint64_t *out)
-{
-	if (f->b > 1u)
-		return PMREGS_ERANGE;
-	if (f->mp > 1u)
-		return PMREGS_ERANGE;
-	if (f->slot > 3u)
-		return PMREGS_ERANGE;
-	if (f->addr > 1152921504606846975u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmd_btb_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd_btb_unpack(uint64_t v, struct pmregs_itanium_pmd_btb_fields *f)
-{
-	f->b = (uint8_t)(v & 0x1u);
-	f->mp = (uint8_t)((v >> 1) & 0x1u);
-	f->slot = (uint8_t)((v >> 2) & 0x3u);
-	f->addr = (uint64_t)((v >> 4) & PMREGS_U64(0x0fffffffffffffff));
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd_btb_valid(uint64_t v)
 {
@@ -3748,38 +2879,6 @@ static inline int pmregs_itanium_pmd_btb_valid(uint64_t v)
 #define pmregs_itanium_pmd16_full_set(v, x)         ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMD16_FULL_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 3))
 #define pmregs_itanium_pmd16_full_set_checked(v, x) pmregs_set_checked64((v), 3, PMREGS_U64(0x0000000000000001), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd16_fields {
-	uint8_t bbi; /* bits 2:0: Next entry to be written (0-7 = PMD8-15) */
-	uint8_t full; /* bits 3: Sticky: the buffer has wrapped; the oldest entry is bbi when set, else 0 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd16_pack(const struct pmregs_itanium_pmd16_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD16_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->bbi & 0x7u);
-	v |= (uint64_t)((uint64_t)f->full & 0x1u) << 3;
-	return v;
-}
-
-/* Like pmregs_itanium_pmd16_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd16_pack_checked(const struct pmregs_itanium_pmd16_fields *f, uint64_t *out)
-{
-	if (f->bbi > 7u)
-		return PMREGS_ERANGE;
-	if (f->full > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmd16_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd16_unpack(uint64_t v, struct pmregs_itanium_pmd16_fields *f)
-{
-	f->bbi = (uint8_t)(v & 0x7u);
-	f->full = (uint8_t)((v >> 3) & 0x1u);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd16_valid(uint64_t v)
 {
@@ -3797,33 +2896,6 @@ static inline int pmregs_itanium_pmd16_valid(uint64_t v)
 #define pmregs_itanium_pmc13_ta_set(v, x)         ((pmregs_u64(v) & ~PMREGS_ITANIUM_PMC13_TA_MASK) | (pmregs_u64(x) & PMREGS_U64(0x0000000000000001)))
 #define pmregs_itanium_pmc13_ta_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0x0000000000000001), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc13_fields {
-	uint8_t ta; /* bits 0: Tag all: 1 = tag every instruction and ignore the IBRs; set at reset */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc13_pack(const struct pmregs_itanium_pmc13_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC13_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->ta & 0x1u);
-	return v;
-}
-
-/* Like pmregs_itanium_pmc13_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc13_pack_checked(const struct pmregs_itanium_pmc13_fields *f, uint64_t *out)
-{
-	if (f->ta > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc13_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc13_unpack(uint64_t v, struct pmregs_itanium_pmc13_fields *f)
-{
-	f->ta = (uint8_t)(v & 0x1u);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc13_valid(uint64_t v)
 {
@@ -3840,31 +2912,6 @@ static inline int pmregs_itanium_pmc13_valid(uint64_t v)
 #define pmregs_itanium_br_addr_addr_get(v)            (pmregs_u64(v))
 #define pmregs_itanium_br_addr_addr_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
 #define pmregs_itanium_br_addr_addr_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_br_addr_fields {
-	uint64_t addr; /* bits 63:0: Match address */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_br_addr_pack(const struct pmregs_itanium_br_addr_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_BR_ADDR_RES1_MASK;
-	v |= (uint64_t)f->addr;
-	return v;
-}
-
-/* Like pmregs_itanium_br_addr_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_br_addr_pack_checked(const struct pmregs_itanium_br_addr_fields *f, uint64_t *out)
-{
-	*out = pmregs_itanium_br_addr_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_br_addr_unpack(uint64_t v, struct pmregs_itanium_br_addr_fields *f)
-{
-	f->addr = (uint64_t)v;
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_br_addr_valid(uint64_t v)
@@ -3890,43 +2937,6 @@ static inline int pmregs_itanium_br_addr_valid(uint64_t v)
 #define pmregs_itanium_ibr_ctl_x_get(v)               ((pmregs_u64(v) >> 63) & PMREGS_U64(0x0000000000000001))
 #define pmregs_itanium_ibr_ctl_x_set(v, x)            ((pmregs_u64(v) & ~PMREGS_ITANIUM_IBR_CTL_X_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 63))
 #define pmregs_itanium_ibr_ctl_x_set_checked(v, x)    pmregs_set_checked64((v), 63, PMREGS_U64(0x0000000000000001), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_ibr_ctl_fields {
-	uint64_t mask; /* bits 55:0: 1 = the address bit must match; address bits 63:56 are always compared */
-	uint8_t plm; /* bits 59:56: Privilege levels the pair matches at: bit 56 = PL0 ... bit 59 = PL3 */
-	uint8_t x; /* bits 63: Execute breakpoint enable; any set x bit disables PMU range checking */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_ibr_ctl_pack(const struct pmregs_itanium_ibr_ctl_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_IBR_CTL_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->mask & PMREGS_U64(0x00ffffffffffffff));
-	v |= (uint64_t)((uint64_t)f->plm & 0xfu) << 56;
-	v |= (uint64_t)((uint64_t)f->x & 0x1u) << 63;
-	return v;
-}
-
-/* Like pmregs_itanium_ibr_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_ibr_ctl_pack_checked(const struct pmregs_itanium_ibr_ctl_fields *f, uint64_t *out)
-{
-	if (f->mask > 72057594037927935u)
-		return PMREGS_ERANGE;
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->x > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_ibr_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_ibr_ctl_unpack(uint64_t v, struct pmregs_itanium_ibr_ctl_fields *f)
-{
-	f->mask = (uint64_t)(v & PMREGS_U64(0x00ffffffffffffff));
-	f->plm = (uint8_t)((v >> 56) & 0xfu);
-	f->x = (uint8_t)((v >> 63) & 0x1u);
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_ibr_ctl_valid(uint64_t v)
@@ -3956,48 +2966,6 @@ static inline int pmregs_itanium_ibr_ctl_valid(uint64_t v)
 #define pmregs_itanium_dbr_ctl_r_get(v)               ((pmregs_u64(v) >> 63) & PMREGS_U64(0x0000000000000001))
 #define pmregs_itanium_dbr_ctl_r_set(v, x)            ((pmregs_u64(v) & ~PMREGS_ITANIUM_DBR_CTL_R_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 63))
 #define pmregs_itanium_dbr_ctl_r_set_checked(v, x)    pmregs_set_checked64((v), 63, PMREGS_U64(0x0000000000000001), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_dbr_ctl_fields {
-	uint64_t mask; /* bits 55:0: 1 = the address bit must match; address bits 63:56 are always compared */
-	uint8_t plm; /* bits 59:56: Privilege levels the pair matches at (breakpoints only) */
-	uint8_t w; /* bits 62: Write breakpoint enable */
-	uint8_t r; /* bits 63: Read breakpoint enable */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_dbr_ctl_pack(const struct pmregs_itanium_dbr_ctl_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_DBR_CTL_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->mask & PMREGS_U64(0x00ffffffffffffff));
-	v |= (uint64_t)((uint64_t)f->plm & 0xfu) << 56;
-	v |= (uint64_t)((uint64_t)f->w & 0x1u) << 62;
-	v |= (uint64_t)((uint64_t)f->r & 0x1u) << 63;
-	return v;
-}
-
-/* Like pmregs_itanium_dbr_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_dbr_ctl_pack_checked(const struct pmregs_itanium_dbr_ctl_fields *f, uint64_t *out)
-{
-	if (f->mask > 72057594037927935u)
-		return PMREGS_ERANGE;
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->w > 1u)
-		return PMREGS_ERANGE;
-	if (f->r > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_dbr_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_dbr_ctl_unpack(uint64_t v, struct pmregs_itanium_dbr_ctl_fields *f)
-{
-	f->mask = (uint64_t)(v & PMREGS_U64(0x00ffffffffffffff));
-	f->plm = (uint8_t)((v >> 56) & 0xfu);
-	f->w = (uint8_t)((v >> 62) & 0x1u);
-	f->r = (uint8_t)((v >> 63) & 0x1u);
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_dbr_ctl_valid(uint64_t v)

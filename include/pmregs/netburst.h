@@ -1172,66 +1172,6 @@ enum pmregs_netburst_select_policy {
 #define pmregs_netburst_escr_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_NETBURST_ESCR_EVENT_SELECT_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x000000000000003f)) << 25))
 #define pmregs_netburst_escr_event_select_set_checked(v, x) pmregs_set_checked64((v), 25, PMREGS_U64(0x000000000000003f), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_escr_fields {
-	uint8_t t1_usr; /* bits 0: Count while logical processor 1 runs at CPL 1-3 */
-	uint8_t t1_os; /* bits 1: Count while logical processor 1 runs at CPL 0 */
-	uint8_t t0_usr; /* bits 2: Count while logical processor 0 runs at CPL 1-3 */
-	uint8_t t0_os; /* bits 3: Count while logical processor 0 runs at CPL 0 */
-	uint8_t tag_enable; /* bits 4: Tag the micro-ops counted, for at-retirement counting */
-	uint8_t tag_value; /* bits 8:5: Tag written into the micro-ops when tag_enable is set */
-	uint16_t event_mask; /* bits 24:9: Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b) */
-	uint8_t event_select; /* bits 30:25: Event class */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_escr_pack(const struct pmregs_netburst_escr_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_ESCR_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->t1_usr & 0x1u);
-	v |= (uint64_t)((uint64_t)f->t1_os & 0x1u) << 1;
-	v |= (uint64_t)((uint64_t)f->t0_usr & 0x1u) << 2;
-	v |= (uint64_t)((uint64_t)f->t0_os & 0x1u) << 3;
-	v |= (uint64_t)((uint64_t)f->tag_enable & 0x1u) << 4;
-	v |= (uint64_t)((uint64_t)f->tag_value & 0xfu) << 5;
-	v |= (uint64_t)((uint64_t)f->event_mask & 0xffffu) << 9;
-	v |= (uint64_t)((uint64_t)f->event_select & 0x3fu) << 25;
-	return v;
-}
-
-/* Like pmregs_netburst_escr_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_escr_pack_checked(const struct pmregs_netburst_escr_fields *f, uint64_t *out)
-{
-	if (f->t1_usr > 1u)
-		return PMREGS_ERANGE;
-	if (f->t1_os > 1u)
-		return PMREGS_ERANGE;
-	if (f->t0_usr > 1u)
-		return PMREGS_ERANGE;
-	if (f->t0_os > 1u)
-		return PMREGS_ERANGE;
-	if (f->tag_enable > 1u)
-		return PMREGS_ERANGE;
-	if (f->tag_value > 15u)
-		return PMREGS_ERANGE;
-	if (f->event_select > 63u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_escr_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_escr_unpack(uint64_t v, struct pmregs_netburst_escr_fields *f)
-{
-	f->t1_usr = (uint8_t)(v & 0x1u);
-	f->t1_os = (uint8_t)((v >> 1) & 0x1u);
-	f->t0_usr = (uint8_t)((v >> 2) & 0x1u);
-	f->t0_os = (uint8_t)((v >> 3) & 0x1u);
-	f->tag_enable = (uint8_t)((v >> 4) & 0x1u);
-	f->tag_value = (uint8_t)((v >> 5) & 0xfu);
-	f->event_mask = (uint16_t)((v >> 9) & 0xffffu);
-	f->event_select = (uint8_t)((v >> 25) & 0x3fu);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_escr_valid(uint64_t v)
 {
@@ -1267,56 +1207,6 @@ static inline int pmregs_netburst_escr_valid(uint64_t v)
 #define pmregs_netburst_escr_noht_os_get(v)                      ((pmregs_u64(v) >> 3) & PMREGS_U64(0x0000000000000001))
 #define pmregs_netburst_escr_noht_os_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_NETBURST_ESCR_NOHT_OS_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 3))
 #define pmregs_netburst_escr_noht_os_set_checked(v, x)           pmregs_set_checked64((v), 3, PMREGS_U64(0x0000000000000001), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_escr_noht_fields {
-	uint8_t tag_enable; /* bits 4: Tag the micro-ops counted, for at-retirement counting */
-	uint8_t tag_value; /* bits 8:5: Tag written into the micro-ops when tag_enable is set */
-	uint16_t event_mask; /* bits 24:9: Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b) */
-	uint8_t event_select; /* bits 30:25: Event class */
-	uint8_t usr; /* bits 2: Count at CPL 1-3 */
-	uint8_t os; /* bits 3: Count at CPL 0 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_escr_noht_pack(const struct pmregs_netburst_escr_noht_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_ESCR_NOHT_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->tag_enable & 0x1u) << 4;
-	v |= (uint64_t)((uint64_t)f->tag_value & 0xfu) << 5;
-	v |= (uint64_t)((uint64_t)f->event_mask & 0xffffu) << 9;
-	v |= (uint64_t)((uint64_t)f->event_select & 0x3fu) << 25;
-	v |= (uint64_t)((uint64_t)f->usr & 0x1u) << 2;
-	v |= (uint64_t)((uint64_t)f->os & 0x1u) << 3;
-	return v;
-}
-
-/* Like pmregs_netburst_escr_noht_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_escr_noht_pack_checked(const struct pmregs_netburst_escr_noht_fields *f, uint64_t *out)
-{
-	if (f->tag_enable > 1u)
-		return PMREGS_ERANGE;
-	if (f->tag_value > 15u)
-		return PMREGS_ERANGE;
-	if (f->event_select > 63u)
-		return PMREGS_ERANGE;
-	if (f->usr > 1u)
-		return PMREGS_ERANGE;
-	if (f->os > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_escr_noht_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_escr_noht_unpack(uint64_t v, struct pmregs_netburst_escr_noht_fields *f)
-{
-	f->tag_enable = (uint8_t)((v >> 4) & 0x1u);
-	f->tag_value = (uint8_t)((v >> 5) & 0xfu);
-	f->event_mask = (uint16_t)((v >> 9) & 0xffffu);
-	f->event_select = (uint8_t)((v >> 25) & 0x3fu);
-	f->usr = (uint8_t)((v >> 2) & 0x1u);
-	f->os = (uint8_t)((v >> 3) & 0x1u);
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_escr_noht_valid(uint64_t v)
@@ -1377,88 +1267,6 @@ static inline int pmregs_netburst_escr_noht_valid(uint64_t v)
 #define pmregs_netburst_cccr_ovf_get(v)                      ((pmregs_u64(v) >> 31) & PMREGS_U64(0x0000000000000001))
 #define pmregs_netburst_cccr_ovf_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_NETBURST_CCCR_OVF_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 31))
 #define pmregs_netburst_cccr_ovf_set_checked(v, x)           pmregs_set_checked64((v), 31, PMREGS_U64(0x0000000000000001), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_cccr_fields {
-	uint8_t enable; /* bits 12: Enable counting */
-	uint8_t escr_select; /* bits 15:13: Which of the ESCRs wired to this counter supplies the events */
-	uint8_t active_thread; /* bits 17:16: Count according to which logical processors are active */
-	uint8_t compare; /* bits 18: Filter the event count through the threshold comparison */
-	uint8_t complement; /* bits 19: With compare: count when the event count is <= threshold (0: when it is > threshold) */
-	uint8_t threshold; /* bits 23:20: Threshold for the comparison, 0-15 */
-	uint8_t edge; /* bits 24: With compare: count only false-to-true transitions of the comparison output */
-	uint8_t force_ovf; /* bits 25: Force an overflow on every counter increment */
-	uint8_t ovf_pmi_t0; /* bits 26: Performance-monitoring interrupt to logical processor 0 on overflow */
-	uint8_t ovf_pmi_t1; /* bits 27: Performance-monitoring interrupt to logical processor 1 on overflow */
-	uint8_t cascade; /* bits 30: Start counting when the alternate counter of the pair group overflows */
-	uint8_t ovf; /* bits 31: Sticky: the counter has overflowed; software must clear it */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_cccr_pack(const struct pmregs_netburst_cccr_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_CCCR_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->enable & 0x1u) << 12;
-	v |= (uint64_t)((uint64_t)f->escr_select & 0x7u) << 13;
-	v |= (uint64_t)((uint64_t)f->active_thread & 0x3u) << 16;
-	v |= (uint64_t)((uint64_t)f->compare & 0x1u) << 18;
-	v |= (uint64_t)((uint64_t)f->complement & 0x1u) << 19;
-	v |= (uint64_t)((uint64_t)f->threshold & 0xfu) << 20;
-	v |= (uint64_t)((uint64_t)f->edge & 0x1u) << 24;
-	v |= (uint64_t)((uint64_t)f->force_ovf & 0x1u) << 25;
-	v |= (uint64_t)((uint64_t)f->ovf_pmi_t0 & 0x1u) << 26;
-	v |= (uint64_t)((uint64_t)f->ovf_pmi_t1 & 0x1u) << 27;
-	v |= (uint64_t)((uint64_t)f->cascade & 0x1u) << 30;
-	v |= (uint64_t)((uint64_t)f->ovf & 0x1u) << 31;
-	return v;
-}
-
-/* Like pmregs_netburst_cccr_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_cccr_pack_checked(const struct pmregs_netburst_cccr_fields *f, uint64_t *out)
-{
-	if (f->enable > 1u)
-		return PMREGS_ERANGE;
-	if (f->escr_select > 7u)
-		return PMREGS_ERANGE;
-	if (f->active_thread > 3u)
-		return PMREGS_ERANGE;
-	if (f->compare > 1u)
-		return PMREGS_ERANGE;
-	if (f->complement > 1u)
-		return PMREGS_ERANGE;
-	if (f->threshold > 15u)
-		return PMREGS_ERANGE;
-	if (f->edge > 1u)
-		return PMREGS_ERANGE;
-	if (f->force_ovf > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmi_t0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmi_t1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cascade > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_cccr_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_cccr_unpack(uint64_t v, struct pmregs_netburst_cccr_fields *f)
-{
-	f->enable = (uint8_t)((v >> 12) & 0x1u);
-	f->escr_select = (uint8_t)((v >> 13) & 0x7u);
-	f->active_thread = (uint8_t)((v >> 16) & 0x3u);
-	f->compare = (uint8_t)((v >> 18) & 0x1u);
-	f->complement = (uint8_t)((v >> 19) & 0x1u);
-	f->threshold = (uint8_t)((v >> 20) & 0xfu);
-	f->edge = (uint8_t)((v >> 24) & 0x1u);
-	f->force_ovf = (uint8_t)((v >> 25) & 0x1u);
-	f->ovf_pmi_t0 = (uint8_t)((v >> 26) & 0x1u);
-	f->ovf_pmi_t1 = (uint8_t)((v >> 27) & 0x1u);
-	f->cascade = (uint8_t)((v >> 30) & 0x1u);
-	f->ovf = (uint8_t)((v >> 31) & 0x1u);
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_cccr_valid(uint64_t v)
@@ -1524,93 +1332,6 @@ static inline int pmregs_netburst_cccr_valid(uint64_t v)
 #define pmregs_netburst_cccr_ext_ext_cascade_set(v, x)           ((pmregs_u64(v) & ~PMREGS_NETBURST_CCCR_EXT_EXT_CASCADE_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 11))
 #define pmregs_netburst_cccr_ext_ext_cascade_set_checked(v, x)   pmregs_set_checked64((v), 11, PMREGS_U64(0x0000000000000001), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_cccr_ext_fields {
-	uint8_t enable; /* bits 12: Enable counting */
-	uint8_t escr_select; /* bits 15:13: Which of the ESCRs wired to this counter supplies the events */
-	uint8_t active_thread; /* bits 17:16: Count according to which logical processors are active */
-	uint8_t compare; /* bits 18: Filter the event count through the threshold comparison */
-	uint8_t complement; /* bits 19: With compare: count when the event count is <= threshold (0: when it is > threshold) */
-	uint8_t threshold; /* bits 23:20: Threshold for the comparison, 0-15 */
-	uint8_t edge; /* bits 24: With compare: count only false-to-true transitions of the comparison output */
-	uint8_t force_ovf; /* bits 25: Force an overflow on every counter increment */
-	uint8_t ovf_pmi_t0; /* bits 26: Performance-monitoring interrupt to logical processor 0 on overflow */
-	uint8_t ovf_pmi_t1; /* bits 27: Performance-monitoring interrupt to logical processor 1 on overflow */
-	uint8_t cascade; /* bits 30: Start counting when the alternate counter of the pair group overflows */
-	uint8_t ovf; /* bits 31: Sticky: the counter has overflowed; software must clear it */
-	uint8_t ext_cascade; /* bits 11: Extended cascade (see each IQ CCCR's register title for which counter) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_cccr_ext_pack(const struct pmregs_netburst_cccr_ext_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_CCCR_EXT_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->enable & 0x1u) << 12;
-	v |= (uint64_t)((uint64_t)f->escr_select & 0x7u) << 13;
-	v |= (uint64_t)((uint64_t)f->active_thread & 0x3u) << 16;
-	v |= (uint64_t)((uint64_t)f->compare & 0x1u) << 18;
-	v |= (uint64_t)((uint64_t)f->complement & 0x1u) << 19;
-	v |= (uint64_t)((uint64_t)f->threshold & 0xfu) << 20;
-	v |= (uint64_t)((uint64_t)f->edge & 0x1u) << 24;
-	v |= (uint64_t)((uint64_t)f->force_ovf & 0x1u) << 25;
-	v |= (uint64_t)((uint64_t)f->ovf_pmi_t0 & 0x1u) << 26;
-	v |= (uint64_t)((uint64_t)f->ovf_pmi_t1 & 0x1u) << 27;
-	v |= (uint64_t)((uint64_t)f->cascade & 0x1u) << 30;
-	v |= (uint64_t)((uint64_t)f->ovf & 0x1u) << 31;
-	v |= (uint64_t)((uint64_t)f->ext_cascade & 0x1u) << 11;
-	return v;
-}
-
-/* Like pmregs_netburst_cccr_ext_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_cccr_ext_pack_checked(const struct pmregs_netburst_cccr_ext_fields *f, uint64_t *out)
-{
-	if (f->enable > 1u)
-		return PMREGS_ERANGE;
-	if (f->escr_select > 7u)
-		return PMREGS_ERANGE;
-	if (f->active_thread > 3u)
-		return PMREGS_ERANGE;
-	if (f->compare > 1u)
-		return PMREGS_ERANGE;
-	if (f->complement > 1u)
-		return PMREGS_ERANGE;
-	if (f->threshold > 15u)
-		return PMREGS_ERANGE;
-	if (f->edge > 1u)
-		return PMREGS_ERANGE;
-	if (f->force_ovf > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmi_t0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmi_t1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cascade > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf > 1u)
-		return PMREGS_ERANGE;
-	if (f->ext_cascade > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_cccr_ext_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_cccr_ext_unpack(uint64_t v, struct pmregs_netburst_cccr_ext_fields *f)
-{
-	f->enable = (uint8_t)((v >> 12) & 0x1u);
-	f->escr_select = (uint8_t)((v >> 13) & 0x7u);
-	f->active_thread = (uint8_t)((v >> 16) & 0x3u);
-	f->compare = (uint8_t)((v >> 18) & 0x1u);
-	f->complement = (uint8_t)((v >> 19) & 0x1u);
-	f->threshold = (uint8_t)((v >> 20) & 0xfu);
-	f->edge = (uint8_t)((v >> 24) & 0x1u);
-	f->force_ovf = (uint8_t)((v >> 25) & 0x1u);
-	f->ovf_pmi_t0 = (uint8_t)((v >> 26) & 0x1u);
-	f->ovf_pmi_t1 = (uint8_t)((v >> 27) & 0x1u);
-	f->cascade = (uint8_t)((v >> 30) & 0x1u);
-	f->ovf = (uint8_t)((v >> 31) & 0x1u);
-	f->ext_cascade = (uint8_t)((v >> 11) & 0x1u);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_cccr_ext_valid(uint64_t v)
 {
@@ -1663,78 +1384,6 @@ static inline int pmregs_netburst_cccr_ext_valid(uint64_t v)
 #define pmregs_netburst_cccr_noht_ovf_pmi_set(v, x)             ((pmregs_u64(v) & ~PMREGS_NETBURST_CCCR_NOHT_OVF_PMI_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 26))
 #define pmregs_netburst_cccr_noht_ovf_pmi_set_checked(v, x)     pmregs_set_checked64((v), 26, PMREGS_U64(0x0000000000000001), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_cccr_noht_fields {
-	uint8_t enable; /* bits 12: Enable counting */
-	uint8_t escr_select; /* bits 15:13: Which of the ESCRs wired to this counter supplies the events */
-	uint8_t compare; /* bits 18: Filter the event count through the threshold comparison */
-	uint8_t complement; /* bits 19: With compare: count when the event count is <= threshold (0: when it is > threshold) */
-	uint8_t threshold; /* bits 23:20: Threshold for the comparison, 0-15 */
-	uint8_t edge; /* bits 24: With compare: count only false-to-true transitions of the comparison output */
-	uint8_t force_ovf; /* bits 25: Force an overflow on every counter increment */
-	uint8_t cascade; /* bits 30: Start counting when the alternate counter of the pair group overflows */
-	uint8_t ovf; /* bits 31: Sticky: the counter has overflowed; software must clear it */
-	uint8_t ovf_pmi; /* bits 26: Performance-monitoring interrupt on overflow */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_cccr_noht_pack(const struct pmregs_netburst_cccr_noht_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_CCCR_NOHT_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->enable & 0x1u) << 12;
-	v |= (uint64_t)((uint64_t)f->escr_select & 0x7u) << 13;
-	v |= (uint64_t)((uint64_t)f->compare & 0x1u) << 18;
-	v |= (uint64_t)((uint64_t)f->complement & 0x1u) << 19;
-	v |= (uint64_t)((uint64_t)f->threshold & 0xfu) << 20;
-	v |= (uint64_t)((uint64_t)f->edge & 0x1u) << 24;
-	v |= (uint64_t)((uint64_t)f->force_ovf & 0x1u) << 25;
-	v |= (uint64_t)((uint64_t)f->cascade & 0x1u) << 30;
-	v |= (uint64_t)((uint64_t)f->ovf & 0x1u) << 31;
-	v |= (uint64_t)((uint64_t)f->ovf_pmi & 0x1u) << 26;
-	return v;
-}
-
-/* Like pmregs_netburst_cccr_noht_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_cccr_noht_pack_checked(const struct pmregs_netburst_cccr_noht_fields *f, uint64_t *out)
-{
-	if (f->enable > 1u)
-		return PMREGS_ERANGE;
-	if (f->escr_select > 7u)
-		return PMREGS_ERANGE;
-	if (f->compare > 1u)
-		return PMREGS_ERANGE;
-	if (f->complement > 1u)
-		return PMREGS_ERANGE;
-	if (f->threshold > 15u)
-		return PMREGS_ERANGE;
-	if (f->edge > 1u)
-		return PMREGS_ERANGE;
-	if (f->force_ovf > 1u)
-		return PMREGS_ERANGE;
-	if (f->cascade > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmi > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_cccr_noht_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_cccr_noht_unpack(uint64_t v, struct pmregs_netburst_cccr_noht_fields *f)
-{
-	f->enable = (uint8_t)((v >> 12) & 0x1u);
-	f->escr_select = (uint8_t)((v >> 13) & 0x7u);
-	f->compare = (uint8_t)((v >> 18) & 0x1u);
-	f->complement = (uint8_t)((v >> 19) & 0x1u);
-	f->threshold = (uint8_t)((v >> 20) & 0xfu);
-	f->edge = (uint8_t)((v >> 24) & 0x1u);
-	f->force_ovf = (uint8_t)((v >> 25) & 0x1u);
-	f->cascade = (uint8_t)((v >> 30) & 0x1u);
-	f->ovf = (uint8_t)((v >> 31) & 0x1u);
-	f->ovf_pmi = (uint8_t)((v >> 26) & 0x1u);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_cccr_noht_valid(uint64_t v)
 {
@@ -1750,33 +1399,6 @@ static inline int pmregs_netburst_cccr_noht_valid(uint64_t v)
 #define pmregs_netburst_counter_count_get(v)            (pmregs_u64(v) & PMREGS_U64(0x000000ffffffffff))
 #define pmregs_netburst_counter_count_set(v, x)         ((pmregs_u64(v) & ~PMREGS_NETBURST_COUNTER_COUNT_MASK) | (pmregs_u64(x) & PMREGS_U64(0x000000ffffffffff)))
 #define pmregs_netburst_counter_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0x000000ffffffffff), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_counter_fields {
-	uint64_t count; /* bits 39:0: Event count */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_counter_pack(const struct pmregs_netburst_counter_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_COUNTER_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->count & PMREGS_U64(0x000000ffffffffff));
-	return v;
-}
-
-/* Like pmregs_netburst_counter_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_counter_pack_checked(const struct pmregs_netburst_counter_fields *f, uint64_t *out)
-{
-	if (f->count > 1099511627775u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_counter_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_counter_unpack(uint64_t v, struct pmregs_netburst_counter_fields *f)
-{
-	f->count = (uint64_t)(v & PMREGS_U64(0x000000ffffffffff));
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_counter_valid(uint64_t v)
@@ -1797,38 +1419,6 @@ static inline int pmregs_netburst_counter_valid(uint64_t v)
 #define pmregs_netburst_rdpmc_ecx_fast_get(v)             ((pmregs_u32(v) >> 31) & PMREGS_U32(0x00000001))
 #define pmregs_netburst_rdpmc_ecx_fast_set(v, x)          ((pmregs_u32(v) & ~PMREGS_NETBURST_RDPMC_ECX_FAST_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 31))
 #define pmregs_netburst_rdpmc_ecx_fast_set_checked(v, x)  pmregs_set_checked32((v), 31, PMREGS_U32(0x00000001), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_rdpmc_ecx_fields {
-	uint32_t index; /* bits 30:0: Counter number 0-17 (18-25: the extra 32-bit counters of 64-bit parts with an L3) */
-	uint8_t fast; /* bits 31: Fast read: the low 32 bits in EAX, EDX = 0 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_netburst_rdpmc_ecx_pack(const struct pmregs_netburst_rdpmc_ecx_fields *f)
-{
-	uint32_t v = PMREGS_NETBURST_RDPMC_ECX_RES1_MASK;
-	v |= (uint32_t)((uint32_t)f->index & 0x7fffffffu);
-	v |= (uint32_t)((uint32_t)f->fast & 0x1u) << 31;
-	return v;
-}
-
-/* Like pmregs_netburst_rdpmc_ecx_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_rdpmc_ecx_pack_checked(const struct pmregs_netburst_rdpmc_ecx_fields *f, uint32_t *out)
-{
-	if (f->index > 2147483647u)
-		return PMREGS_ERANGE;
-	if (f->fast > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_rdpmc_ecx_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_rdpmc_ecx_unpack(uint32_t v, struct pmregs_netburst_rdpmc_ecx_fields *f)
-{
-	f->index = (uint32_t)(v & 0x7fffffffu);
-	f->fast = (uint8_t)((v >> 31) & 0x1u);
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_rdpmc_ecx_valid(uint32_t v)
@@ -1879,73 +1469,6 @@ static inline int pmregs_netburst_rdpmc_ecx_valid(uint32_t v)
 #define pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set(v, x)            ((pmregs_u64(v) & ~PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_OTH_THR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 26))
 #define pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set_checked(v, x)    pmregs_set_checked64((v), 26, PMREGS_U64(0x0000000000000001), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_pebs_enable_fields {
-	uint8_t metric_l1_load_miss; /* bits 0: Replay tag: 1st-level cache load misses (1stL_cache_load_miss_retired) */
-	uint8_t metric_l2_load_miss; /* bits 1: Replay tag: 2nd-level cache load misses (2ndL_cache_load_miss_retired) */
-	uint8_t metric_dtlb_miss; /* bits 2: Replay tag: DTLB misses (DTLB_*_miss_retired) */
-	uint8_t metric_mob_load_replay; /* bits 9: Replay tag: MOB load replays (MOB_load_replay_retired) */
-	uint8_t metric_split; /* bits 10: Replay tag: split loads or stores (split_load/store_retired) */
-	uint8_t metric_mispred_branch; /* bits 16:15: Replay tag: mispredicted branches, both bits set (Table 19-33; reserved in Table 35-41) */
-	uint8_t uop_tag; /* bits 24: UOP_Tag: enable replay tagging */
-	uint8_t enable_pebs_my_thr; /* bits 25: PEBS for the logical processor that writes (ENABLE_PEBS without HT) */
-	uint8_t enable_pebs_oth_thr; /* bits 26: PEBS for the other logical processor (reserved without HT) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_pebs_enable_pack(const struct pmregs_netburst_pebs_enable_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_PEBS_ENABLE_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->metric_l1_load_miss & 0x1u);
-	v |= (uint64_t)((uint64_t)f->metric_l2_load_miss & 0x1u) << 1;
-	v |= (uint64_t)((uint64_t)f->metric_dtlb_miss & 0x1u) << 2;
-	v |= (uint64_t)((uint64_t)f->metric_mob_load_replay & 0x1u) << 9;
-	v |= (uint64_t)((uint64_t)f->metric_split & 0x1u) << 10;
-	v |= (uint64_t)((uint64_t)f->metric_mispred_branch & 0x3u) << 15;
-	v |= (uint64_t)((uint64_t)f->uop_tag & 0x1u) << 24;
-	v |= (uint64_t)((uint64_t)f->enable_pebs_my_thr & 0x1u) << 25;
-	v |= (uint64_t)((uint64_t)f->enable_pebs_oth_thr & 0x1u) << 26;
-	return v;
-}
-
-/* Like pmregs_netburst_pebs_enable_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_pebs_enable_pack_checked(const struct pmregs_netburst_pebs_enable_fields *f, uint64_t *out)
-{
-	if (f->metric_l1_load_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->metric_l2_load_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->metric_dtlb_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->metric_mob_load_replay > 1u)
-		return PMREGS_ERANGE;
-	if (f->metric_split > 1u)
-		return PMREGS_ERANGE;
-	if (f->metric_mispred_branch > 3u)
-		return PMREGS_ERANGE;
-	if (f->uop_tag > 1u)
-		return PMREGS_ERANGE;
-	if (f->enable_pebs_my_thr > 1u)
-		return PMREGS_ERANGE;
-	if (f->enable_pebs_oth_thr > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_pebs_enable_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_pebs_enable_unpack(uint64_t v, struct pmregs_netburst_pebs_enable_fields *f)
-{
-	f->metric_l1_load_miss = (uint8_t)(v & 0x1u);
-	f->metric_l2_load_miss = (uint8_t)((v >> 1) & 0x1u);
-	f->metric_dtlb_miss = (uint8_t)((v >> 2) & 0x1u);
-	f->metric_mob_load_replay = (uint8_t)((v >> 9) & 0x1u);
-	f->metric_split = (uint8_t)((v >> 10) & 0x1u);
-	f->metric_mispred_branch = (uint8_t)((v >> 15) & 0x3u);
-	f->uop_tag = (uint8_t)((v >> 24) & 0x1u);
-	f->enable_pebs_my_thr = (uint8_t)((v >> 25) & 0x1u);
-	f->enable_pebs_oth_thr = (uint8_t)((v >> 26) & 0x1u);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_pebs_enable_valid(uint64_t v)
 {
@@ -1969,43 +1492,6 @@ static inline int pmregs_netburst_pebs_enable_valid(uint64_t v)
 #define pmregs_netburst_pebs_matrix_vert_branches_get(v)            ((pmregs_u64(v) >> 4) & PMREGS_U64(0x0000000000000001))
 #define pmregs_netburst_pebs_matrix_vert_branches_set(v, x)         ((pmregs_u64(v) & ~PMREGS_NETBURST_PEBS_MATRIX_VERT_BRANCHES_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 4))
 #define pmregs_netburst_pebs_matrix_vert_branches_set_checked(v, x) pmregs_set_checked64((v), 4, PMREGS_U64(0x0000000000000001), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_pebs_matrix_vert_fields {
-	uint8_t loads; /* bits 0: Tag load micro-ops */
-	uint8_t stores; /* bits 1: Tag store micro-ops */
-	uint8_t branches; /* bits 4: Tag branch micro-ops (Tagged_mispred_branch) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_pebs_matrix_vert_pack(const struct pmregs_netburst_pebs_matrix_vert_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_PEBS_MATRIX_VERT_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->loads & 0x1u);
-	v |= (uint64_t)((uint64_t)f->stores & 0x1u) << 1;
-	v |= (uint64_t)((uint64_t)f->branches & 0x1u) << 4;
-	return v;
-}
-
-/* Like pmregs_netburst_pebs_matrix_vert_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_pebs_matrix_vert_pack_checked(const struct pmregs_netburst_pebs_matrix_vert_fields *f, uint64_t *out)
-{
-	if (f->loads > 1u)
-		return PMREGS_ERANGE;
-	if (f->stores > 1u)
-		return PMREGS_ERANGE;
-	if (f->branches > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_pebs_matrix_vert_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_pebs_matrix_vert_unpack(uint64_t v, struct pmregs_netburst_pebs_matrix_vert_fields *f)
-{
-	f->loads = (uint8_t)(v & 0x1u);
-	f->stores = (uint8_t)((v >> 1) & 0x1u);
-	f->branches = (uint8_t)((v >> 4) & 0x1u);
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_pebs_matrix_vert_valid(uint64_t v)
@@ -2047,63 +1533,6 @@ static inline int pmregs_netburst_pebs_matrix_vert_valid(uint64_t v)
 #define pmregs_netburst_debugctla_bts_off_usr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_USR_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x0000000000000001)) << 6))
 #define pmregs_netburst_debugctla_bts_off_usr_set_checked(v, x) pmregs_set_checked64((v), 6, PMREGS_U64(0x0000000000000001), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_debugctla_fields {
-	uint8_t lbr; /* bits 0: Record branches, interrupts and exceptions in the last-branch stack */
-	uint8_t btf; /* bits 1: EFLAGS.TF single-steps on branches */
-	uint8_t tr; /* bits 2: Send branch trace messages */
-	uint8_t bts; /* bits 3: Store branch trace messages in the BTS buffer */
-	uint8_t btint; /* bits 4: Interrupt when the BTS buffer is full; 0 = circular buffer */
-	uint8_t bts_off_os; /* bits 5: Do not store branches taken at CPL 0 */
-	uint8_t bts_off_usr; /* bits 6: Do not store branches taken at CPL > 0 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_debugctla_pack(const struct pmregs_netburst_debugctla_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_DEBUGCTLA_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->lbr & 0x1u);
-	v |= (uint64_t)((uint64_t)f->btf & 0x1u) << 1;
-	v |= (uint64_t)((uint64_t)f->tr & 0x1u) << 2;
-	v |= (uint64_t)((uint64_t)f->bts & 0x1u) << 3;
-	v |= (uint64_t)((uint64_t)f->btint & 0x1u) << 4;
-	v |= (uint64_t)((uint64_t)f->bts_off_os & 0x1u) << 5;
-	v |= (uint64_t)((uint64_t)f->bts_off_usr & 0x1u) << 6;
-	return v;
-}
-
-/* Like pmregs_netburst_debugctla_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_debugctla_pack_checked(const struct pmregs_netburst_debugctla_fields *f, uint64_t *out)
-{
-	if (f->lbr > 1u)
-		return PMREGS_ERANGE;
-	if (f->btf > 1u)
-		return PMREGS_ERANGE;
-	if (f->tr > 1u)
-		return PMREGS_ERANGE;
-	if (f->bts > 1u)
-		return PMREGS_ERANGE;
-	if (f->btint > 1u)
-		return PMREGS_ERANGE;
-	if (f->bts_off_os > 1u)
-		return PMREGS_ERANGE;
-	if (f->bts_off_usr > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_debugctla_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_debugctla_unpack(uint64_t v, struct pmregs_netburst_debugctla_fields *f)
-{
-	f->lbr = (uint8_t)(v & 0x1u);
-	f->btf = (uint8_t)((v >> 1) & 0x1u);
-	f->tr = (uint8_t)((v >> 2) & 0x1u);
-	f->bts = (uint8_t)((v >> 3) & 0x1u);
-	f->btint = (uint8_t)((v >> 4) & 0x1u);
-	f->bts_off_os = (uint8_t)((v >> 5) & 0x1u);
-	f->bts_off_usr = (uint8_t)((v >> 6) & 0x1u);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_debugctla_valid(uint64_t v)
 {
@@ -2124,34 +1553,6 @@ static inline int pmregs_netburst_debugctla_valid(uint64_t v)
 #define pmregs_netburst_lastbranch_to_ip_set(v, x)           ((pmregs_u64(v) & ~PMREGS_NETBURST_LASTBRANCH_TO_IP_MASK) | ((pmregs_u64(x) & PMREGS_U64(0x00000000ffffffff)) << 32))
 #define pmregs_netburst_lastbranch_to_ip_set_checked(v, x)   pmregs_set_checked64((v), 32, PMREGS_U64(0x00000000ffffffff), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_lastbranch_fields {
-	uint32_t from_ip; /* bits 31:0: Linear address of the branch instruction */
-	uint32_t to_ip; /* bits 63:32: Linear address of the branch target */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_lastbranch_pack(const struct pmregs_netburst_lastbranch_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_LASTBRANCH_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->from_ip & 0xffffffffu);
-	v |= (uint64_t)((uint64_t)f->to_ip & 0xffffffffu) << 32;
-	return v;
-}
-
-/* Like pmregs_netburst_lastbranch_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_lastbranch_pack_checked(const struct pmregs_netburst_lastbranch_fields *f, uint64_t *out)
-{
-	*out = pmregs_netburst_lastbranch_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_lastbranch_unpack(uint64_t v, struct pmregs_netburst_lastbranch_fields *f)
-{
-	f->from_ip = (uint32_t)(v & 0xffffffffu);
-	f->to_ip = (uint32_t)((v >> 32) & 0xffffffffu);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_lastbranch_valid(uint64_t v)
 {
@@ -2168,33 +1569,6 @@ static inline int pmregs_netburst_lastbranch_valid(uint64_t v)
 #define pmregs_netburst_lastbranch_tos_tos_get(v)            (pmregs_u64(v) & PMREGS_U64(0x000000000000000f))
 #define pmregs_netburst_lastbranch_tos_tos_set(v, x)         ((pmregs_u64(v) & ~PMREGS_NETBURST_LASTBRANCH_TOS_TOS_MASK) | (pmregs_u64(x) & PMREGS_U64(0x000000000000000f)))
 #define pmregs_netburst_lastbranch_tos_tos_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0x000000000000000f), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_lastbranch_tos_fields {
-	uint8_t tos; /* bits 3:0: Index of the most recent last-branch record */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_lastbranch_tos_pack(const struct pmregs_netburst_lastbranch_tos_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_LASTBRANCH_TOS_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->tos & 0xfu);
-	return v;
-}
-
-/* Like pmregs_netburst_lastbranch_tos_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_lastbranch_tos_pack_checked(const struct pmregs_netburst_lastbranch_tos_fields *f, uint64_t *out)
-{
-	if (f->tos > 15u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_lastbranch_tos_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_lastbranch_tos_unpack(uint64_t v, struct pmregs_netburst_lastbranch_tos_fields *f)
-{
-	f->tos = (uint8_t)(v & 0xfu);
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_lastbranch_tos_valid(uint64_t v)

@@ -771,103 +771,6 @@ enum pmregs_ppc604_counter {
 #define pmregs_ppc604_mmcr0_pmc2sel_set(v, x)           ((pmregs_u32(v) & ~PMREGS_PPC604_MMCR0_PMC2SEL_MASK) | (pmregs_u32(x) & PMREGS_U32(0x0000003f)))
 #define pmregs_ppc604_mmcr0_pmc2sel_set_checked(v, x)   pmregs_set_checked32((v), 0, PMREGS_U32(0x0000003f), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_mmcr0_fields {
-	uint8_t fc; /* bits 0 (msb0) = 31 (lsb0): Freeze counters: no PMC counts (604 name DIS) */
-	uint8_t fcs; /* bits 1 (msb0) = 30 (lsb0): No counting in supervisor state, MSR[PR] = 0 (604 name DP) */
-	uint8_t fcp; /* bits 2 (msb0) = 29 (lsb0): No counting in problem state, MSR[PR] = 1 (604 name DU) */
-	uint8_t fcm1; /* bits 3 (msb0) = 28 (lsb0): No counting while MSR[PM] = 1, marked (604 name DMS) */
-	uint8_t fcm0; /* bits 4 (msb0) = 27 (lsb0): No counting while MSR[PM] = 0, unmarked (604 name DMR) */
-	uint8_t pmxe; /* bits 5 (msb0) = 26 (lsb0): Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI */
-	uint8_t fcece; /* bits 6 (msb0) = 25 (lsb0): Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT) */
-	uint8_t tbsel; /* bits 7:8 (msb0) = 24:23 (lsb0): Time-base bit whose 0-to-1 transitions are counted (event 3) or signal a PMI (TBEE) (604 name RTCSELECT) */
-	uint8_t tbee; /* bits 9 (msb0) = 22 (lsb0): Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS) */
-	uint8_t threshold; /* bits 10:15 (msb0) = 21:16 (lsb0): Threshold for the threshold events, 0-63 (units: see the threshold_scale table) */
-	uint8_t pmc1ce; /* bits 16 (msb0) = 15 (lsb0): PMC1 negative may signal a PMI (604 name PMC1INTCONTROL) */
-	uint8_t pmcnce; /* bits 17 (msb0) = 14 (lsb0): Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE) */
-	uint8_t trigger; /* bits 18 (msb0) = 13 (lsb0): PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function) */
-	uint8_t pmc1sel; /* bits 19:25 (msb0) = 12:6 (lsb0): PMC1 event selector (604 name PMC1SELECT); 7 bits */
-	uint8_t pmc2sel; /* bits 26:31 (msb0) = 5:0 (lsb0): PMC2 event selector (604 name PMC2SELECT); 6 bits */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_mmcr0_pack(const struct pmregs_ppc604_mmcr0_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_MMCR0_RES1_MASK;
-	v |= (uint32_t)((uint32_t)f->fc & 0x1u) << 31;
-	v |= (uint32_t)((uint32_t)f->fcs & 0x1u) << 30;
-	v |= (uint32_t)((uint32_t)f->fcp & 0x1u) << 29;
-	v |= (uint32_t)((uint32_t)f->fcm1 & 0x1u) << 28;
-	v |= (uint32_t)((uint32_t)f->fcm0 & 0x1u) << 27;
-	v |= (uint32_t)((uint32_t)f->pmxe & 0x1u) << 26;
-	v |= (uint32_t)((uint32_t)f->fcece & 0x1u) << 25;
-	v |= (uint32_t)((uint32_t)f->tbsel & 0x3u) << 23;
-	v |= (uint32_t)((uint32_t)f->tbee & 0x1u) << 22;
-	v |= (uint32_t)((uint32_t)f->threshold & 0x3fu) << 16;
-	v |= (uint32_t)((uint32_t)f->pmc1ce & 0x1u) << 15;
-	v |= (uint32_t)((uint32_t)f->pmcnce & 0x1u) << 14;
-	v |= (uint32_t)((uint32_t)f->trigger & 0x1u) << 13;
-	v |= (uint32_t)((uint32_t)f->pmc1sel & 0x7fu) << 6;
-	v |= (uint32_t)((uint32_t)f->pmc2sel & 0x3fu);
-	return v;
-}
-
-/* Like pmregs_ppc604_mmcr0_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_mmcr0_pack_checked(const struct pmregs_ppc604_mmcr0_fields *f, uint32_t *out)
-{
-	if (f->fc > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcs > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcp > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcm1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcm0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmxe > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcece > 1u)
-		return PMREGS_ERANGE;
-	if (f->tbsel > 3u)
-		return PMREGS_ERANGE;
-	if (f->tbee > 1u)
-		return PMREGS_ERANGE;
-	if (f->threshold > 63u)
-		return PMREGS_ERANGE;
-	if (f->pmc1ce > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmcnce > 1u)
-		return PMREGS_ERANGE;
-	if (f->trigger > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc1sel > 127u)
-		return PMREGS_ERANGE;
-	if (f->pmc2sel > 63u)
-		return PMREGS_ERANGE;
-	*out = pmregs_ppc604_mmcr0_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_mmcr0_unpack(uint32_t v, struct pmregs_ppc604_mmcr0_fields *f)
-{
-	f->fc = (uint8_t)((v >> 31) & 0x1u);
-	f->fcs = (uint8_t)((v >> 30) & 0x1u);
-	f->fcp = (uint8_t)((v >> 29) & 0x1u);
-	f->fcm1 = (uint8_t)((v >> 28) & 0x1u);
-	f->fcm0 = (uint8_t)((v >> 27) & 0x1u);
-	f->pmxe = (uint8_t)((v >> 26) & 0x1u);
-	f->fcece = (uint8_t)((v >> 25) & 0x1u);
-	f->tbsel = (uint8_t)((v >> 23) & 0x3u);
-	f->tbee = (uint8_t)((v >> 22) & 0x1u);
-	f->threshold = (uint8_t)((v >> 16) & 0x3fu);
-	f->pmc1ce = (uint8_t)((v >> 15) & 0x1u);
-	f->pmcnce = (uint8_t)((v >> 14) & 0x1u);
-	f->trigger = (uint8_t)((v >> 13) & 0x1u);
-	f->pmc1sel = (uint8_t)((v >> 6) & 0x7fu);
-	f->pmc2sel = (uint8_t)(v & 0x3fu);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr0_valid(uint32_t v)
 {
@@ -941,103 +844,6 @@ static inline int pmregs_ppc604_mmcr0_valid(uint32_t v)
 #define pmregs_ppc604_mmcr0_604_pmc2sel_set(v, x)           ((pmregs_u32(v) & ~PMREGS_PPC604_MMCR0_604_PMC2SEL_MASK) | (pmregs_u32(x) & PMREGS_U32(0x0000001f)))
 #define pmregs_ppc604_mmcr0_604_pmc2sel_set_checked(v, x)   pmregs_set_checked32((v), 0, PMREGS_U32(0x0000001f), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_mmcr0_604_fields {
-	uint8_t fc; /* bits 0 (msb0) = 31 (lsb0): Freeze counters: no PMC counts (604 name DIS) */
-	uint8_t fcs; /* bits 1 (msb0) = 30 (lsb0): No counting in supervisor state, MSR[PR] = 0 (604 name DP) */
-	uint8_t fcp; /* bits 2 (msb0) = 29 (lsb0): No counting in problem state, MSR[PR] = 1 (604 name DU) */
-	uint8_t fcm1; /* bits 3 (msb0) = 28 (lsb0): No counting while MSR[PM] = 1, marked (604 name DMS) */
-	uint8_t fcm0; /* bits 4 (msb0) = 27 (lsb0): No counting while MSR[PM] = 0, unmarked (604 name DMR) */
-	uint8_t pmxe; /* bits 5 (msb0) = 26 (lsb0): Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI */
-	uint8_t fcece; /* bits 6 (msb0) = 25 (lsb0): Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT) */
-	uint8_t tbsel; /* bits 7:8 (msb0) = 24:23 (lsb0): Time-base bit whose 0-to-1 transitions are counted (event 3) or signal a PMI (TBEE) (604 name RTCSELECT) */
-	uint8_t tbee; /* bits 9 (msb0) = 22 (lsb0): Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS) */
-	uint8_t threshold; /* bits 10:15 (msb0) = 21:16 (lsb0): Threshold for the threshold events, 0-63 (units: see the threshold_scale table) */
-	uint8_t pmc1ce; /* bits 16 (msb0) = 15 (lsb0): PMC1 negative may signal a PMI (604 name PMC1INTCONTROL) */
-	uint8_t pmcnce; /* bits 17 (msb0) = 14 (lsb0): Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE) */
-	uint8_t trigger; /* bits 18 (msb0) = 13 (lsb0): PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function) */
-	uint8_t pmc1sel; /* bits 21:25 (msb0) = 10:6 (lsb0): PMC1 event selector (604 name PMC1SELECT); the low 5 bits */
-	uint8_t pmc2sel; /* bits 27:31 (msb0) = 4:0 (lsb0): PMC2 event selector (604 name PMC2SELECT); the low 5 bits */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_mmcr0_604_pack(const struct pmregs_ppc604_mmcr0_604_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_MMCR0_604_RES1_MASK;
-	v |= (uint32_t)((uint32_t)f->fc & 0x1u) << 31;
-	v |= (uint32_t)((uint32_t)f->fcs & 0x1u) << 30;
-	v |= (uint32_t)((uint32_t)f->fcp & 0x1u) << 29;
-	v |= (uint32_t)((uint32_t)f->fcm1 & 0x1u) << 28;
-	v |= (uint32_t)((uint32_t)f->fcm0 & 0x1u) << 27;
-	v |= (uint32_t)((uint32_t)f->pmxe & 0x1u) << 26;
-	v |= (uint32_t)((uint32_t)f->fcece & 0x1u) << 25;
-	v |= (uint32_t)((uint32_t)f->tbsel & 0x3u) << 23;
-	v |= (uint32_t)((uint32_t)f->tbee & 0x1u) << 22;
-	v |= (uint32_t)((uint32_t)f->threshold & 0x3fu) << 16;
-	v |= (uint32_t)((uint32_t)f->pmc1ce & 0x1u) << 15;
-	v |= (uint32_t)((uint32_t)f->pmcnce & 0x1u) << 14;
-	v |= (uint32_t)((uint32_t)f->trigger & 0x1u) << 13;
-	v |= (uint32_t)((uint32_t)f->pmc1sel & 0x1fu) << 6;
-	v |= (uint32_t)((uint32_t)f->pmc2sel & 0x1fu);
-	return v;
-}
-
-/* Like pmregs_ppc604_mmcr0_604_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_mmcr0_604_pack_checked(const struct pmregs_ppc604_mmcr0_604_fields *f, uint32_t *out)
-{
-	if (f->fc > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcs > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcp > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcm1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcm0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmxe > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcece > 1u)
-		return PMREGS_ERANGE;
-	if (f->tbsel > 3u)
-		return PMREGS_ERANGE;
-	if (f->tbee > 1u)
-		return PMREGS_ERANGE;
-	if (f->threshold > 63u)
-		return PMREGS_ERANGE;
-	if (f->pmc1ce > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmcnce > 1u)
-		return PMREGS_ERANGE;
-	if (f->trigger > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc1sel > 31u)
-		return PMREGS_ERANGE;
-	if (f->pmc2sel > 31u)
-		return PMREGS_ERANGE;
-	*out = pmregs_ppc604_mmcr0_604_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_mmcr0_604_unpack(uint32_t v, struct pmregs_ppc604_mmcr0_604_fields *f)
-{
-	f->fc = (uint8_t)((v >> 31) & 0x1u);
-	f->fcs = (uint8_t)((v >> 30) & 0x1u);
-	f->fcp = (uint8_t)((v >> 29) & 0x1u);
-	f->fcm1 = (uint8_t)((v >> 28) & 0x1u);
-	f->fcm0 = (uint8_t)((v >> 27) & 0x1u);
-	f->pmxe = (uint8_t)((v >> 26) & 0x1u);
-	f->fcece = (uint8_t)((v >> 25) & 0x1u);
-	f->tbsel = (uint8_t)((v >> 23) & 0x3u);
-	f->tbee = (uint8_t)((v >> 22) & 0x1u);
-	f->threshold = (uint8_t)((v >> 16) & 0x3fu);
-	f->pmc1ce = (uint8_t)((v >> 15) & 0x1u);
-	f->pmcnce = (uint8_t)((v >> 14) & 0x1u);
-	f->trigger = (uint8_t)((v >> 13) & 0x1u);
-	f->pmc1sel = (uint8_t)((v >> 6) & 0x1fu);
-	f->pmc2sel = (uint8_t)(v & 0x1fu);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr0_604_valid(uint32_t v)
 {
@@ -1057,38 +863,6 @@ static inline int pmregs_ppc604_mmcr0_604_valid(uint32_t v)
 #define pmregs_ppc604_mmcr1_pmc4sel_get(v)            ((pmregs_u32(v) >> 22) & PMREGS_U32(0x0000001f))
 #define pmregs_ppc604_mmcr1_pmc4sel_set(v, x)         ((pmregs_u32(v) & ~PMREGS_PPC604_MMCR1_PMC4SEL_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x0000001f)) << 22))
 #define pmregs_ppc604_mmcr1_pmc4sel_set_checked(v, x) pmregs_set_checked32((v), 22, PMREGS_U32(0x0000001f), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_mmcr1_fields {
-	uint8_t pmc3sel; /* bits 0:4 (msb0) = 31:27 (lsb0): PMC3 event selector (PMC3SELECT) */
-	uint8_t pmc4sel; /* bits 5:9 (msb0) = 26:22 (lsb0): PMC4 event selector (PMC4SELECT) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_mmcr1_pack(const struct pmregs_ppc604_mmcr1_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_MMCR1_RES1_MASK;
-	v |= (uint32_t)((uint32_t)f->pmc3sel & 0x1fu) << 27;
-	v |= (uint32_t)((uint32_t)f->pmc4sel & 0x1fu) << 22;
-	return v;
-}
-
-/* Like pmregs_ppc604_mmcr1_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_mmcr1_pack_checked(const struct pmregs_ppc604_mmcr1_fields *f, uint32_t *out)
-{
-	if (f->pmc3sel > 31u)
-		return PMREGS_ERANGE;
-	if (f->pmc4sel > 31u)
-		return PMREGS_ERANGE;
-	*out = pmregs_ppc604_mmcr1_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_mmcr1_unpack(uint32_t v, struct pmregs_ppc604_mmcr1_fields *f)
-{
-	f->pmc3sel = (uint8_t)((v >> 27) & 0x1fu);
-	f->pmc4sel = (uint8_t)((v >> 22) & 0x1fu);
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr1_valid(uint32_t v)
@@ -1118,48 +892,6 @@ static inline int pmregs_ppc604_mmcr1_valid(uint32_t v)
 #define pmregs_ppc604_mmcr1_745x_pmc6sel_set(v, x)         ((pmregs_u32(v) & ~PMREGS_PPC604_MMCR1_745X_PMC6SEL_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x0000003f)) << 11))
 #define pmregs_ppc604_mmcr1_745x_pmc6sel_set_checked(v, x) pmregs_set_checked32((v), 11, PMREGS_U32(0x0000003f), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_mmcr1_745x_fields {
-	uint8_t pmc3sel; /* bits 0:4 (msb0) = 31:27 (lsb0): PMC3 event selector (PMC3SELECT) */
-	uint8_t pmc4sel; /* bits 5:9 (msb0) = 26:22 (lsb0): PMC4 event selector (PMC4SELECT) */
-	uint8_t pmc5sel; /* bits 10:14 (msb0) = 21:17 (lsb0): PMC5 event selector */
-	uint8_t pmc6sel; /* bits 15:20 (msb0) = 16:11 (lsb0): PMC6 event selector */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_mmcr1_745x_pack(const struct pmregs_ppc604_mmcr1_745x_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_MMCR1_745X_RES1_MASK;
-	v |= (uint32_t)((uint32_t)f->pmc3sel & 0x1fu) << 27;
-	v |= (uint32_t)((uint32_t)f->pmc4sel & 0x1fu) << 22;
-	v |= (uint32_t)((uint32_t)f->pmc5sel & 0x1fu) << 17;
-	v |= (uint32_t)((uint32_t)f->pmc6sel & 0x3fu) << 11;
-	return v;
-}
-
-/* Like pmregs_ppc604_mmcr1_745x_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_mmcr1_745x_pack_checked(const struct pmregs_ppc604_mmcr1_745x_fields *f, uint32_t *out)
-{
-	if (f->pmc3sel > 31u)
-		return PMREGS_ERANGE;
-	if (f->pmc4sel > 31u)
-		return PMREGS_ERANGE;
-	if (f->pmc5sel > 31u)
-		return PMREGS_ERANGE;
-	if (f->pmc6sel > 63u)
-		return PMREGS_ERANGE;
-	*out = pmregs_ppc604_mmcr1_745x_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_mmcr1_745x_unpack(uint32_t v, struct pmregs_ppc604_mmcr1_745x_fields *f)
-{
-	f->pmc3sel = (uint8_t)((v >> 27) & 0x1fu);
-	f->pmc4sel = (uint8_t)((v >> 22) & 0x1fu);
-	f->pmc5sel = (uint8_t)((v >> 17) & 0x1fu);
-	f->pmc6sel = (uint8_t)((v >> 11) & 0x3fu);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr1_745x_valid(uint32_t v)
 {
@@ -1184,43 +916,6 @@ static inline int pmregs_ppc604_mmcr1_745x_valid(uint32_t v)
 #define pmregs_ppc604_mmcr2_sminten_set(v, x)            ((pmregs_u32(v) & ~PMREGS_PPC604_MMCR2_SMINTEN_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 29))
 #define pmregs_ppc604_mmcr2_sminten_set_checked(v, x)    pmregs_set_checked32((v), 29, PMREGS_U32(0x00000001), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_mmcr2_fields {
-	uint8_t threshmult; /* bits 0 (msb0) = 31 (lsb0): Unit of MMCR0[THRESHOLD] */
-	uint8_t smcnten; /* bits 1 (msb0) = 30 (lsb0): 7400/7410 only (PERFCTR: keep 0; meaning uncertain) */
-	uint8_t sminten; /* bits 2 (msb0) = 29 (lsb0): 7400/7410 only (PERFCTR: keep 0; meaning uncertain) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_mmcr2_pack(const struct pmregs_ppc604_mmcr2_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_MMCR2_RES1_MASK;
-	v |= (uint32_t)((uint32_t)f->threshmult & 0x1u) << 31;
-	v |= (uint32_t)((uint32_t)f->smcnten & 0x1u) << 30;
-	v |= (uint32_t)((uint32_t)f->sminten & 0x1u) << 29;
-	return v;
-}
-
-/* Like pmregs_ppc604_mmcr2_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_mmcr2_pack_checked(const struct pmregs_ppc604_mmcr2_fields *f, uint32_t *out)
-{
-	if (f->threshmult > 1u)
-		return PMREGS_ERANGE;
-	if (f->smcnten > 1u)
-		return PMREGS_ERANGE;
-	if (f->sminten > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_ppc604_mmcr2_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_mmcr2_unpack(uint32_t v, struct pmregs_ppc604_mmcr2_fields *f)
-{
-	f->threshmult = (uint8_t)((v >> 31) & 0x1u);
-	f->smcnten = (uint8_t)((v >> 30) & 0x1u);
-	f->sminten = (uint8_t)((v >> 29) & 0x1u);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr2_valid(uint32_t v)
 {
@@ -1236,33 +931,6 @@ static inline int pmregs_ppc604_mmcr2_valid(uint32_t v)
 #define pmregs_ppc604_mmcr2_745x_threshmult_get(v)            ((pmregs_u32(v) >> 31) & PMREGS_U32(0x00000001))
 #define pmregs_ppc604_mmcr2_745x_threshmult_set(v, x)         ((pmregs_u32(v) & ~PMREGS_PPC604_MMCR2_745X_THRESHMULT_MASK) | ((pmregs_u32(x) & PMREGS_U32(0x00000001)) << 31))
 #define pmregs_ppc604_mmcr2_745x_threshmult_set_checked(v, x) pmregs_set_checked32((v), 31, PMREGS_U32(0x00000001), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_mmcr2_745x_fields {
-	uint8_t threshmult; /* bits 0 (msb0) = 31 (lsb0): Unit of MMCR0[THRESHOLD] */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_mmcr2_745x_pack(const struct pmregs_ppc604_mmcr2_745x_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_MMCR2_745X_RES1_MASK;
-	v |= (uint32_t)((uint32_t)f->threshmult & 0x1u) << 31;
-	return v;
-}
-
-/* Like pmregs_ppc604_mmcr2_745x_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_mmcr2_745x_pack_checked(const struct pmregs_ppc604_mmcr2_745x_fields *f, uint32_t *out)
-{
-	if (f->threshmult > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_ppc604_mmcr2_745x_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_mmcr2_745x_unpack(uint32_t v, struct pmregs_ppc604_mmcr2_745x_fields *f)
-{
-	f->threshmult = (uint8_t)((v >> 31) & 0x1u);
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr2_745x_valid(uint32_t v)
@@ -1284,38 +952,6 @@ static inline int pmregs_ppc604_mmcr2_745x_valid(uint32_t v)
 #define pmregs_ppc604_pmc_count_set(v, x)            ((pmregs_u32(v) & ~PMREGS_PPC604_PMC_COUNT_MASK) | (pmregs_u32(x) & PMREGS_U32(0x7fffffff)))
 #define pmregs_ppc604_pmc_count_set_checked(v, x)    pmregs_set_checked32((v), 0, PMREGS_U32(0x7fffffff), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_pmc_fields {
-	uint8_t negative; /* bits 0 (msb0) = 31 (lsb0): Bit 0, the MSB: the counter is negative (an interrupt condition when enabled) */
-	uint32_t count; /* bits 1:31 (msb0) = 30:0 (lsb0): The low 31 bits of the count */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_pmc_pack(const struct pmregs_ppc604_pmc_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_PMC_RES1_MASK;
-	v |= (uint32_t)((uint32_t)f->negative & 0x1u) << 31;
-	v |= (uint32_t)((uint32_t)f->count & 0x7fffffffu);
-	return v;
-}
-
-/* Like pmregs_ppc604_pmc_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_pmc_pack_checked(const struct pmregs_ppc604_pmc_fields *f, uint32_t *out)
-{
-	if (f->negative > 1u)
-		return PMREGS_ERANGE;
-	if (f->count > 2147483647u)
-		return PMREGS_ERANGE;
-	*out = pmregs_ppc604_pmc_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_pmc_unpack(uint32_t v, struct pmregs_ppc604_pmc_fields *f)
-{
-	f->negative = (uint8_t)((v >> 31) & 0x1u);
-	f->count = (uint32_t)(v & 0x7fffffffu);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_pmc_valid(uint32_t v)
 {
@@ -1333,31 +969,6 @@ static inline int pmregs_ppc604_pmc_valid(uint32_t v)
 #define pmregs_ppc604_address_address_set(v, x)         ((void)pmregs_u32(v), (uint32_t)pmregs_u32(x))
 #define pmregs_ppc604_address_address_set_checked(v, x) pmregs_set_checked32((v), 0, PMREGS_U32(0xffffffff), (x))
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_address_fields {
-	uint32_t address; /* bits 0:31 (msb0) = 31:0 (lsb0): Effective address */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_address_pack(const struct pmregs_ppc604_address_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_ADDRESS_RES1_MASK;
-	v |= (uint32_t)f->address;
-	return v;
-}
-
-/* Like pmregs_ppc604_address_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_address_pack_checked(const struct pmregs_ppc604_address_fields *f, uint32_t *out)
-{
-	*out = pmregs_ppc604_address_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_address_unpack(uint32_t v, struct pmregs_ppc604_address_fields *f)
-{
-	f->address = (uint32_t)v;
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_address_valid(uint32_t v)
 {
@@ -1374,31 +985,6 @@ static inline int pmregs_ppc604_address_valid(uint32_t v)
 #define pmregs_ppc604_bamr_mask_get(v)            (pmregs_u32(v))
 #define pmregs_ppc604_bamr_mask_set(v, x)         ((void)pmregs_u32(v), (uint32_t)pmregs_u32(x))
 #define pmregs_ppc604_bamr_mask_set_checked(v, x) pmregs_set_checked32((v), 0, PMREGS_U32(0xffffffff), (x))
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_bamr_fields {
-	uint32_t mask; /* bits 0:31 (msb0) = 31:0 (lsb0): Address mask */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_bamr_pack(const struct pmregs_ppc604_bamr_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_BAMR_RES1_MASK;
-	v |= (uint32_t)f->mask;
-	return v;
-}
-
-/* Like pmregs_ppc604_bamr_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_bamr_pack_checked(const struct pmregs_ppc604_bamr_fields *f, uint32_t *out)
-{
-	*out = pmregs_ppc604_bamr_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_bamr_unpack(uint32_t v, struct pmregs_ppc604_bamr_fields *f)
-{
-	f->mask = (uint32_t)v;
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_bamr_valid(uint32_t v)
