@@ -3,7 +3,8 @@
  *
  * What decoders and tools need on top of <pmregs/etrace.h>: each layout as a plain
  * struct (pmregs_etrace_LAYOUT_pack, _pack_checked, _unpack), every layout and register as
- * constant data, a printer per layout (pmregs_etrace_LAYOUT_snprint), and the family descriptor
+ * constant data, a printer per layout (pmregs_etrace_LAYOUT_snprint) and per packet
+ * (pmregs_etrace_PACKET_snprint, _PACKET_fields, the names of field values), and the family descriptor
  * that <pmregs/tools.h> lists. A driver programs registers with the builders and accessors of
  * <pmregs/etrace.h>, which compiles in a fraction of the time without these.
  *
@@ -229,6 +230,3126 @@ static inline const struct pmregs_layout_desc *pmregs_etrace_doptions_ref_desc(v
 static inline size_t pmregs_etrace_doptions_ref_snprint(char *buf, size_t n, uint8_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_etrace_doptions_ref_desc());
+}
+
+/* ---- te_inst packets as text and as field lists ---- */
+
+/* The name of te_inst.format value x, or a null pointer. */
+static inline const char *pmregs_etrace_te_inst_format_name(uint64_t x)
+{
+	switch (x) {
+	case 0:
+		return "opt_ext";
+	case 1:
+		return "diff_delta";
+	case 2:
+		return "addr_only";
+	case 3:
+		return "sync";
+	default:
+		return 0;
+	}
+}
+
+/* The name of te_inst.privilege value x, or a null pointer. */
+static inline const char *pmregs_etrace_te_inst_privilege_name(uint64_t x)
+{
+	switch (x) {
+	case 0:
+		return "u";
+	case 1:
+		return "s";
+	case 3:
+		return "m";
+	case 4:
+		return "d";
+	case 5:
+		return "vu";
+	case 6:
+		return "vs";
+	default:
+		return 0;
+	}
+}
+
+/* The name of te_inst.encoder_mode value x, or a null pointer. */
+static inline const char *pmregs_etrace_te_inst_encoder_mode_name(uint64_t x)
+{
+	switch (x) {
+	case 0:
+		return "branch_trace";
+	default:
+		return 0;
+	}
+}
+
+/* The name of te_inst.qual_status value x, or a null pointer. */
+static inline const char *pmregs_etrace_te_inst_qual_status_name(uint64_t x)
+{
+	switch (x) {
+	case 0:
+		return "no_change";
+	case 1:
+		return "ended_rep";
+	case 2:
+		return "trace_lost";
+	case 3:
+		return "ended_ntr";
+	default:
+		return 0;
+	}
+}
+
+/* The name of te_inst.branch_fmt value x, or a null pointer. */
+static inline const char *pmregs_etrace_te_inst_branch_fmt_name(uint64_t x)
+{
+	switch (x) {
+	case 0:
+		return "no_addr";
+	case 2:
+		return "addr";
+	case 3:
+		return "addr_fail";
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Describe *in as "shape field=value ...": the fields of its shape that are
+ * present under these parameters, named values in parentheses. Writes at most
+ * n bytes (NUL-terminated when n > 0); returns the length the text needs.
+ */
+static inline size_t pmregs_etrace_te_inst_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_inst *in)
+{
+	struct pmregs_sbuf sb;
+	unsigned pos = 0, w;
+	uint64_t x;
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	pmregs_sb_puts(&sb, pmregs_etrace_te_inst_shape_name(in->shape) ? pmregs_etrace_te_inst_shape_name(in->shape) : "?");
+	switch (in->shape) {
+	case PMREGS_ETRACE_TE_INST_SHAPE_START: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			pmregs_sb_puts(&sb, " format=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(opt_ext)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(diff_delta)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(addr_only)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(sync)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->subformat;
+		if (w) {
+			pmregs_sb_puts(&sb, " subformat=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(start)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(trap)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(context)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(support)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->branch;
+		if (w) {
+			pmregs_sb_puts(&sb, " branch=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->privilege_width_p);
+		x = (uint64_t)in->privilege;
+		if (w) {
+			pmregs_sb_puts(&sb, " privilege=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(u)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(s)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(m)");
+				break;
+			case 4:
+				pmregs_sb_puts(&sb, "(d)");
+				break;
+			case 5:
+				pmregs_sb_puts(&sb, "(vu)");
+				break;
+			case 6:
+				pmregs_sb_puts(&sb, "(vs)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+		x = (uint64_t)in->time;
+		if (w) {
+			pmregs_sb_puts(&sb, " time=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+		x = (uint64_t)in->context;
+		if (w) {
+			pmregs_sb_puts(&sb, " context=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		x = (uint64_t)in->address;
+		if (w) {
+			pmregs_sb_puts(&sb, " address=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_TRAP: {
+		uint64_t f_interrupt = 0;
+		uint64_t f_thaddr = 0;
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			pmregs_sb_puts(&sb, " format=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(opt_ext)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(diff_delta)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(addr_only)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(sync)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->subformat;
+		if (w) {
+			pmregs_sb_puts(&sb, " subformat=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(start)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(trap)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(context)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(support)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->branch;
+		if (w) {
+			pmregs_sb_puts(&sb, " branch=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->privilege_width_p);
+		x = (uint64_t)in->privilege;
+		if (w) {
+			pmregs_sb_puts(&sb, " privilege=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(u)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(s)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(m)");
+				break;
+			case 4:
+				pmregs_sb_puts(&sb, "(d)");
+				break;
+			case 5:
+				pmregs_sb_puts(&sb, "(vu)");
+				break;
+			case 6:
+				pmregs_sb_puts(&sb, "(vs)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+		x = (uint64_t)in->time;
+		if (w) {
+			pmregs_sb_puts(&sb, " time=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+		x = (uint64_t)in->context;
+		if (w) {
+			pmregs_sb_puts(&sb, " context=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->ecause_width_p);
+		x = (uint64_t)in->ecause;
+		if (w) {
+			pmregs_sb_puts(&sb, " ecause=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->interrupt;
+		if (w) {
+			pmregs_sb_puts(&sb, " interrupt=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		f_interrupt = x;
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->thaddr;
+		if (w) {
+			pmregs_sb_puts(&sb, " thaddr=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		f_thaddr = x;
+		pos += w;
+		w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
+		x = (uint64_t)in->address;
+		if (w) {
+			pmregs_sb_puts(&sb, " address=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
+		x = (uint64_t)in->tval;
+		if (w) {
+			pmregs_sb_puts(&sb, " tval=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			pmregs_sb_puts(&sb, " format=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(opt_ext)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(diff_delta)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(addr_only)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(sync)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->subformat;
+		if (w) {
+			pmregs_sb_puts(&sb, " subformat=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(start)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(trap)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(context)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(support)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->privilege_width_p);
+		x = (uint64_t)in->privilege;
+		if (w) {
+			pmregs_sb_puts(&sb, " privilege=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(u)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(s)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(m)");
+				break;
+			case 4:
+				pmregs_sb_puts(&sb, "(d)");
+				break;
+			case 5:
+				pmregs_sb_puts(&sb, "(vu)");
+				break;
+			case 6:
+				pmregs_sb_puts(&sb, "(vs)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+		x = (uint64_t)in->time;
+		if (w) {
+			pmregs_sb_puts(&sb, " time=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+		x = (uint64_t)in->context;
+		if (w) {
+			pmregs_sb_puts(&sb, " context=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			pmregs_sb_puts(&sb, " format=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(opt_ext)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(diff_delta)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(addr_only)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(sync)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->subformat;
+		if (w) {
+			pmregs_sb_puts(&sb, " subformat=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(start)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(trap)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(context)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(support)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->ienable;
+		if (w) {
+			pmregs_sb_puts(&sb, " ienable=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->encoder_mode_width);
+		x = (uint64_t)in->encoder_mode;
+		if (w) {
+			pmregs_sb_puts(&sb, " encoder_mode=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(branch_trace)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->qual_status;
+		if (w) {
+			pmregs_sb_puts(&sb, " qual_status=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(no_change)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(ended_rep)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(trace_lost)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(ended_ntr)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->ioptions_width);
+		x = (uint64_t)in->ioptions;
+		if (w) {
+			pmregs_sb_puts(&sb, " ioptions=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->denable;
+		if (w) {
+			pmregs_sb_puts(&sb, " denable=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->dloss;
+		if (w) {
+			pmregs_sb_puts(&sb, " dloss=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->doptions_width);
+		x = (uint64_t)in->doptions;
+		if (w) {
+			pmregs_sb_puts(&sb, " doptions=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			pmregs_sb_puts(&sb, " format=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(opt_ext)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(diff_delta)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(addr_only)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(sync)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		x = (uint64_t)in->address;
+		if (w) {
+			pmregs_sb_puts(&sb, " address=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->notify;
+		if (w) {
+			pmregs_sb_puts(&sb, " notify=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->updiscon;
+		if (w) {
+			pmregs_sb_puts(&sb, " updiscon=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->irreport;
+		if (w) {
+			pmregs_sb_puts(&sb, " irreport=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		x = (uint64_t)in->irdepth;
+		if (w) {
+			pmregs_sb_puts(&sb, " irdepth=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA: {
+		uint64_t f_branches = 0;
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			pmregs_sb_puts(&sb, " format=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(opt_ext)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(diff_delta)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(addr_only)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(sync)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = 5u;
+		x = (uint64_t)in->branches;
+		if (w) {
+			pmregs_sb_puts(&sb, " branches=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		f_branches = x;
+		pos += w;
+		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+		x = (uint64_t)in->branch_map;
+		if (w) {
+			pmregs_sb_puts(&sb, " branch_map=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		x = (uint64_t)in->address;
+		if (w) {
+			pmregs_sb_puts(&sb, " address=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->notify;
+		if (w) {
+			pmregs_sb_puts(&sb, " notify=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->updiscon;
+		if (w) {
+			pmregs_sb_puts(&sb, " updiscon=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->irreport;
+		if (w) {
+			pmregs_sb_puts(&sb, " irreport=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		x = (uint64_t)in->irdepth;
+		if (w) {
+			pmregs_sb_puts(&sb, " irdepth=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL: {
+		uint64_t f_branches = 0;
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			pmregs_sb_puts(&sb, " format=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(opt_ext)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(diff_delta)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(addr_only)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(sync)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = 5u;
+		x = (uint64_t)in->branches;
+		if (w) {
+			pmregs_sb_puts(&sb, " branches=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		f_branches = x;
+		pos += w;
+		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+		x = (uint64_t)in->branch_map;
+		if (w) {
+			pmregs_sb_puts(&sb, " branch_map=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			pmregs_sb_puts(&sb, " format=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(opt_ext)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(diff_delta)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(addr_only)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(sync)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->f0s_width_p);
+		x = (uint64_t)in->subformat;
+		if (w) {
+			pmregs_sb_puts(&sb, " subformat=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(branch_count)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(jump_target_cache)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = 32u;
+		x = (uint64_t)in->branch_count;
+		if (w) {
+			pmregs_sb_puts(&sb, " branch_count=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->branch_fmt;
+		if (w) {
+			pmregs_sb_puts(&sb, " branch_fmt=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(no_addr)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(addr)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(addr_fail)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			pmregs_sb_puts(&sb, " format=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(opt_ext)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(diff_delta)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(addr_only)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(sync)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->f0s_width_p);
+		x = (uint64_t)in->subformat;
+		if (w) {
+			pmregs_sb_puts(&sb, " subformat=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(branch_count)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(jump_target_cache)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = 32u;
+		x = (uint64_t)in->branch_count;
+		if (w) {
+			pmregs_sb_puts(&sb, " branch_count=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->branch_fmt;
+		if (w) {
+			pmregs_sb_puts(&sb, " branch_fmt=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(no_addr)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(addr)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(addr_fail)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		x = (uint64_t)in->address;
+		if (w) {
+			pmregs_sb_puts(&sb, " address=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->notify;
+		if (w) {
+			pmregs_sb_puts(&sb, " notify=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->updiscon;
+		if (w) {
+			pmregs_sb_puts(&sb, " updiscon=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->irreport;
+		if (w) {
+			pmregs_sb_puts(&sb, " irreport=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		x = (uint64_t)in->irdepth;
+		if (w) {
+			pmregs_sb_puts(&sb, " irdepth=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE: {
+		uint64_t f_branches = 0;
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			pmregs_sb_puts(&sb, " format=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(opt_ext)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(diff_delta)");
+				break;
+			case 2:
+				pmregs_sb_puts(&sb, "(addr_only)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(sync)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->f0s_width_p);
+		x = (uint64_t)in->subformat;
+		if (w) {
+			pmregs_sb_puts(&sb, " subformat=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 0:
+				pmregs_sb_puts(&sb, "(branch_count)");
+				break;
+			case 1:
+				pmregs_sb_puts(&sb, "(jump_target_cache)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->cache_size_p);
+		x = (uint64_t)in->index;
+		if (w) {
+			pmregs_sb_puts(&sb, " index=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 5u;
+		x = (uint64_t)in->branches;
+		if (w) {
+			pmregs_sb_puts(&sb, " branches=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		f_branches = x;
+		pos += w;
+		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+		x = (uint64_t)in->branch_map;
+		if (w) {
+			pmregs_sb_puts(&sb, " branch_map=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->irreport;
+		if (w) {
+			pmregs_sb_puts(&sb, " irreport=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		x = (uint64_t)in->irdepth;
+		if (w) {
+			pmregs_sb_puts(&sb, " irdepth=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		break;
+	}
+	default:
+		break;
+	}
+	(void)p;
+	(void)pos;
+	(void)x;
+	return pmregs_sb_finish(&sb);
+}
+
+/*
+ * The fields pmregs_etrace_te_inst_snprint() prints, as data: those of *in's shape that
+ * are present under these parameters, in transmission order, with their named
+ * values. Fills out[0..cap) and returns how many there are (at most
+ * 11); 0 for a shape that does not exist.
+ */
+static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_inst *in, struct pmregs_packet_field *out,
+		size_t cap)
+{
+	size_t k = 0;
+	unsigned pos = 0, w;
+	uint64_t x;
+	switch (in->shape) {
+	case PMREGS_ETRACE_TE_INST_SHAPE_START: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->subformat;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "subformat";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "start";
+					break;
+				case 1:
+					out[k].meaning = "trap";
+					break;
+				case 2:
+					out[k].meaning = "context";
+					break;
+				case 3:
+					out[k].meaning = "support";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->branch;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->privilege_width_p);
+		x = (uint64_t)in->privilege;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "privilege";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "u";
+					break;
+				case 1:
+					out[k].meaning = "s";
+					break;
+				case 3:
+					out[k].meaning = "m";
+					break;
+				case 4:
+					out[k].meaning = "d";
+					break;
+				case 5:
+					out[k].meaning = "vu";
+					break;
+				case 6:
+					out[k].meaning = "vs";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+		x = (uint64_t)in->time;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "time";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+		x = (uint64_t)in->context;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "context";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		x = (uint64_t)in->address;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "address";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_TRAP: {
+		uint64_t f_interrupt = 0;
+		uint64_t f_thaddr = 0;
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->subformat;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "subformat";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "start";
+					break;
+				case 1:
+					out[k].meaning = "trap";
+					break;
+				case 2:
+					out[k].meaning = "context";
+					break;
+				case 3:
+					out[k].meaning = "support";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->branch;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->privilege_width_p);
+		x = (uint64_t)in->privilege;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "privilege";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "u";
+					break;
+				case 1:
+					out[k].meaning = "s";
+					break;
+				case 3:
+					out[k].meaning = "m";
+					break;
+				case 4:
+					out[k].meaning = "d";
+					break;
+				case 5:
+					out[k].meaning = "vu";
+					break;
+				case 6:
+					out[k].meaning = "vs";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+		x = (uint64_t)in->time;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "time";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+		x = (uint64_t)in->context;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "context";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->ecause_width_p);
+		x = (uint64_t)in->ecause;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "ecause";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->interrupt;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "interrupt";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		f_interrupt = x;
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->thaddr;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "thaddr";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		f_thaddr = x;
+		pos += w;
+		w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
+		x = (uint64_t)in->address;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "address";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
+		x = (uint64_t)in->tval;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "tval";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->subformat;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "subformat";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "start";
+					break;
+				case 1:
+					out[k].meaning = "trap";
+					break;
+				case 2:
+					out[k].meaning = "context";
+					break;
+				case 3:
+					out[k].meaning = "support";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->privilege_width_p);
+		x = (uint64_t)in->privilege;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "privilege";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "u";
+					break;
+				case 1:
+					out[k].meaning = "s";
+					break;
+				case 3:
+					out[k].meaning = "m";
+					break;
+				case 4:
+					out[k].meaning = "d";
+					break;
+				case 5:
+					out[k].meaning = "vu";
+					break;
+				case 6:
+					out[k].meaning = "vs";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+		x = (uint64_t)in->time;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "time";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+		x = (uint64_t)in->context;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "context";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->subformat;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "subformat";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "start";
+					break;
+				case 1:
+					out[k].meaning = "trap";
+					break;
+				case 2:
+					out[k].meaning = "context";
+					break;
+				case 3:
+					out[k].meaning = "support";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->ienable;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "ienable";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->encoder_mode_width);
+		x = (uint64_t)in->encoder_mode;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "encoder_mode";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "branch_trace";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->qual_status;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "qual_status";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "no_change";
+					break;
+				case 1:
+					out[k].meaning = "ended_rep";
+					break;
+				case 2:
+					out[k].meaning = "trace_lost";
+					break;
+				case 3:
+					out[k].meaning = "ended_ntr";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->ioptions_width);
+		x = (uint64_t)in->ioptions;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "ioptions";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->denable;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "denable";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->dloss;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "dloss";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->doptions_width);
+		x = (uint64_t)in->doptions;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "doptions";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		x = (uint64_t)in->address;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "address";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->notify;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "notify";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->updiscon;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "updiscon";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->irreport;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irreport";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		x = (uint64_t)in->irdepth;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irdepth";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA: {
+		uint64_t f_branches = 0;
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 5u;
+		x = (uint64_t)in->branches;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branches";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		f_branches = x;
+		pos += w;
+		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+		x = (uint64_t)in->branch_map;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch_map";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		x = (uint64_t)in->address;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "address";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->notify;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "notify";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->updiscon;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "updiscon";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->irreport;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irreport";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		x = (uint64_t)in->irdepth;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irdepth";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL: {
+		uint64_t f_branches = 0;
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 5u;
+		x = (uint64_t)in->branches;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branches";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		f_branches = x;
+		pos += w;
+		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+		x = (uint64_t)in->branch_map;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch_map";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->f0s_width_p);
+		x = (uint64_t)in->subformat;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "subformat";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "branch_count";
+					break;
+				case 1:
+					out[k].meaning = "jump_target_cache";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 32u;
+		x = (uint64_t)in->branch_count;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch_count";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->branch_fmt;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch_fmt";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "no_addr";
+					break;
+				case 2:
+					out[k].meaning = "addr";
+					break;
+				case 3:
+					out[k].meaning = "addr_fail";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR: {
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->f0s_width_p);
+		x = (uint64_t)in->subformat;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "subformat";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "branch_count";
+					break;
+				case 1:
+					out[k].meaning = "jump_target_cache";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 32u;
+		x = (uint64_t)in->branch_count;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch_count";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->branch_fmt;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch_fmt";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "no_addr";
+					break;
+				case 2:
+					out[k].meaning = "addr";
+					break;
+				case 3:
+					out[k].meaning = "addr_fail";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		x = (uint64_t)in->address;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "address";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->notify;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "notify";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->updiscon;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "updiscon";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->irreport;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irreport";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		x = (uint64_t)in->irdepth;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irdepth";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE: {
+		uint64_t f_branches = 0;
+		w = 2u;
+		x = (uint64_t)in->format;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "format";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "opt_ext";
+					break;
+				case 1:
+					out[k].meaning = "diff_delta";
+					break;
+				case 2:
+					out[k].meaning = "addr_only";
+					break;
+				case 3:
+					out[k].meaning = "sync";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->f0s_width_p);
+		x = (uint64_t)in->subformat;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "subformat";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 0:
+					out[k].meaning = "branch_count";
+					break;
+				case 1:
+					out[k].meaning = "jump_target_cache";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->cache_size_p);
+		x = (uint64_t)in->index;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "index";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 5u;
+		x = (uint64_t)in->branches;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branches";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		f_branches = x;
+		pos += w;
+		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+		x = (uint64_t)in->branch_map;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "branch_map";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->irreport;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irreport";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		x = (uint64_t)in->irdepth;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "irdepth";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	default:
+		break;
+	}
+	(void)p;
+	(void)pos;
+	(void)x;
+	(void)out;
+	(void)cap;
+	return k;
+}
+
+/* ---- encap packets as text and as field lists ---- */
+
+/*
+ * Describe *in as "shape field=value ...": the fields of its shape that are
+ * present under these parameters, named values in parentheses. Writes at most
+ * n bytes (NUL-terminated when n > 0); returns the length the text needs.
+ */
+static inline size_t pmregs_etrace_encap_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *in)
+{
+	struct pmregs_sbuf sb;
+	unsigned pos = 0, w;
+	uint64_t x;
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	pmregs_sb_puts(&sb, pmregs_etrace_encap_shape_name(in->shape) ? pmregs_etrace_encap_shape_name(in->shape) : "?");
+	switch (in->shape) {
+	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_IDLE: {
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			pmregs_sb_puts(&sb, " length=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->flow;
+		if (w) {
+			pmregs_sb_puts(&sb, " flow=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->extend;
+		if (w) {
+			pmregs_sb_puts(&sb, " extend=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_ALIGN: {
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			pmregs_sb_puts(&sb, " length=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->flow;
+		if (w) {
+			pmregs_sb_puts(&sb, " flow=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->extend;
+		if (w) {
+			pmregs_sb_puts(&sb, " extend=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_ENCAP_SHAPE_NORMAL: {
+		uint64_t f_extend = 0;
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			pmregs_sb_puts(&sb, " length=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->flow;
+		if (w) {
+			pmregs_sb_puts(&sb, " flow=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->extend;
+		if (w) {
+			pmregs_sb_puts(&sb, " extend=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		f_extend = x;
+		pos += w;
+		w = (unsigned)((uint64_t)p->encap_srcid_bits);
+		x = (uint64_t)in->srcid;
+		if (w) {
+			pmregs_sb_puts(&sb, " srcid=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)(((f_extend != 0) ? (PMREGS_U64(8) * (uint64_t)p->encap_timestamp_bytes) : PMREGS_U64(0)));
+		x = (uint64_t)in->timestamp;
+		if (w) {
+			pmregs_sb_puts(&sb, " timestamp=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->encap_type_bits);
+		x = (uint64_t)in->type;
+		if (w) {
+			pmregs_sb_puts(&sb, " type=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		break;
+	}
+	default:
+		break;
+	}
+	(void)p;
+	(void)pos;
+	(void)x;
+	return pmregs_sb_finish(&sb);
+}
+
+/*
+ * The fields pmregs_etrace_encap_snprint() prints, as data: those of *in's shape that
+ * are present under these parameters, in transmission order, with their named
+ * values. Fills out[0..cap) and returns how many there are (at most
+ * 6); 0 for a shape that does not exist.
+ */
+static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *in, struct pmregs_packet_field *out,
+		size_t cap)
+{
+	size_t k = 0;
+	unsigned pos = 0, w;
+	uint64_t x;
+	switch (in->shape) {
+	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_IDLE: {
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "length";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->flow;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "flow";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->extend;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "extend";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_ALIGN: {
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "length";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->flow;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "flow";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->extend;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "extend";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_ENCAP_SHAPE_NORMAL: {
+		uint64_t f_extend = 0;
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "length";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->flow;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "flow";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->extend;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "extend";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		f_extend = x;
+		pos += w;
+		w = (unsigned)((uint64_t)p->encap_srcid_bits);
+		x = (uint64_t)in->srcid;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "srcid";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)(((f_extend != 0) ? (PMREGS_U64(8) * (uint64_t)p->encap_timestamp_bytes) : PMREGS_U64(0)));
+		x = (uint64_t)in->timestamp;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "timestamp";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)((uint64_t)p->encap_type_bits);
+		x = (uint64_t)in->type;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "type";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	default:
+		break;
+	}
+	(void)p;
+	(void)pos;
+	(void)x;
+	(void)out;
+	(void)cap;
+	return k;
+}
+
+/* ---- smi packets as text and as field lists ---- */
+
+/* The name of smi.msg_type value x, or a null pointer. */
+static inline const char *pmregs_etrace_smi_msg_type_name(uint64_t x)
+{
+	switch (x) {
+	case 2:
+		return "te_inst";
+	case 3:
+		return "te_data";
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Describe *in as "shape field=value ...": the fields of its shape that are
+ * present under these parameters, named values in parentheses. Writes at most
+ * n bytes (NUL-terminated when n > 0); returns the length the text needs.
+ */
+static inline size_t pmregs_etrace_smi_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *in)
+{
+	struct pmregs_sbuf sb;
+	unsigned pos = 0, w;
+	uint64_t x;
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	pmregs_sb_puts(&sb, pmregs_etrace_smi_shape_name(in->shape) ? pmregs_etrace_smi_shape_name(in->shape) : "?");
+	switch (in->shape) {
+	case PMREGS_ETRACE_SMI_SHAPE_FILL: {
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			pmregs_sb_puts(&sb, " length=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->msg_type;
+		if (w) {
+			pmregs_sb_puts(&sb, " msg_type=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 2:
+				pmregs_sb_puts(&sb, "(te_inst)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(te_data)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->timestamp_present;
+		if (w) {
+			pmregs_sb_puts(&sb, " timestamp_present=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_SMI_SHAPE_MESSAGE: {
+		uint64_t f_timestamp_present = 0;
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			pmregs_sb_puts(&sb, " length=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->msg_type;
+		if (w) {
+			pmregs_sb_puts(&sb, " msg_type=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+			switch (x) {
+			case 2:
+				pmregs_sb_puts(&sb, "(te_inst)");
+				break;
+			case 3:
+				pmregs_sb_puts(&sb, "(te_data)");
+				break;
+			default:
+				break;
+			}
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->timestamp_present;
+		if (w) {
+			pmregs_sb_puts(&sb, " timestamp_present=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		f_timestamp_present = x;
+		pos += w;
+		w = (unsigned)((uint64_t)p->smi_index_bits);
+		x = (uint64_t)in->index;
+		if (w) {
+			pmregs_sb_puts(&sb, " index=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)));
+		x = (uint64_t)in->index_pad;
+		if (w) {
+			pmregs_sb_puts(&sb, " index_pad=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
+		x = (uint64_t)in->timestamp;
+		if (w) {
+			pmregs_sb_puts(&sb, " timestamp=");
+			if (w <= 8)
+				pmregs_sb_dec(&sb, x);
+			else
+				pmregs_sb_hex(&sb, x);
+		}
+		pos += w;
+		break;
+	}
+	default:
+		break;
+	}
+	(void)p;
+	(void)pos;
+	(void)x;
+	return pmregs_sb_finish(&sb);
+}
+
+/*
+ * The fields pmregs_etrace_smi_snprint() prints, as data: those of *in's shape that
+ * are present under these parameters, in transmission order, with their named
+ * values. Fills out[0..cap) and returns how many there are (at most
+ * 6); 0 for a shape that does not exist.
+ */
+static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *in, struct pmregs_packet_field *out,
+		size_t cap)
+{
+	size_t k = 0;
+	unsigned pos = 0, w;
+	uint64_t x;
+	switch (in->shape) {
+	case PMREGS_ETRACE_SMI_SHAPE_FILL: {
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "length";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->msg_type;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "msg_type";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 2:
+					out[k].meaning = "te_inst";
+					break;
+				case 3:
+					out[k].meaning = "te_data";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->timestamp_present;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "timestamp_present";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_SMI_SHAPE_MESSAGE: {
+		uint64_t f_timestamp_present = 0;
+		w = 5u;
+		x = (uint64_t)in->length;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "length";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->msg_type;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "msg_type";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+				switch (x) {
+				case 2:
+					out[k].meaning = "te_inst";
+					break;
+				case 3:
+					out[k].meaning = "te_data";
+					break;
+				default:
+					break;
+				}
+			}
+			k++;
+		}
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->timestamp_present;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "timestamp_present";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		f_timestamp_present = x;
+		pos += w;
+		w = (unsigned)((uint64_t)p->smi_index_bits);
+		x = (uint64_t)in->index;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "index";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)));
+		x = (uint64_t)in->index_pad;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "index_pad";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
+		x = (uint64_t)in->timestamp;
+		if (w) {
+			if (k < cap) {
+				out[k].name = "timestamp";
+				out[k].value = x;
+				out[k].width = (uint8_t)w;
+				out[k].meaning = 0;
+			}
+			k++;
+		}
+		pos += w;
+		break;
+	}
+	default:
+		break;
+	}
+	(void)p;
+	(void)pos;
+	(void)x;
+	(void)out;
+	(void)cap;
+	return k;
 }
 
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
