@@ -828,6 +828,8 @@ static void list_families(int json)
 			json_str(stdout, d[i].name);
 			printf(", \"title\": ");
 			json_str(stdout, d[i].title);
+			printf(", \"vendor\": ");
+			json_str(stdout, d[i].vendor ? d[i].vendor : "");
 			printf(", \"registers\": %zu, \"layouts\": %zu, \"streams\": [", nr, nl);
 			for (j = 0; j < ns; j++) {
 				printf("%s", j ? ", " : "");
@@ -840,7 +842,7 @@ static void list_families(int json)
 				printf(" %zu stream%s", ns, ns == 1 ? " " : "s");
 			else
 				printf("          ");
-			printf("  %s\n", d[i].title);
+			printf("  %-20s %s\n", d[i].vendor ? d[i].vendor : "", d[i].title);
 		}
 	}
 	if (json)

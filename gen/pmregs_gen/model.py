@@ -25,7 +25,7 @@ def set_ctype(fam, t):
     E = fam.enum(SET_RE.match(t).group(1))
     return "uint32_t" if all(vv < 32 for _, vv, _ in E.values) else "uint64_t"
 
-FAMILY_KEYS = ("family", "title", "doc", "sources", "bit_order", "width", "facts", "constants",
+FAMILY_KEYS = ("family", "title", "vendor", "doc", "sources", "bit_order", "width", "facts", "constants",
                "enums", "layouts", "registers", "records", "tables", "matchers", "range_covers",
                "functions", "encoders", "params", "param_checks", "widths", "packets", "streams", "passes")
 
@@ -243,6 +243,7 @@ class Family:
         self.path = path
         self.name = ""
         self.title = self.doc = ""
+        self.vendor = ""                    # who defines the registers ("Intel", "AMD", ...)
         self.sources = []                   # [(key, text)]
         self.msb0 = False
         self.width = 64
@@ -296,6 +297,7 @@ class Builder:
         fam.name = self.r.name(m.get("family"), "family name") if m.get("family") else ""
         fam.node = m.get("family") or m
         fam.title = self.r.opt_text(m, "title", "title")
+        fam.vendor = self.r.opt_text(m, "vendor", "vendor")
         fam.doc = self.r.opt_text(m, "doc", "doc")
         if m.get("sources") is not None:
             sm = self.r.mapping(m.get("sources"), "sources")

@@ -391,6 +391,7 @@ struct pmregs_family_desc {
 	const struct pmregs_register_desc *(*registers)(size_t *count);
 	const struct pmregs_param_desc *(*params)(size_t *count);   /* a null pointer: no run-time parameters */
 	const struct pmregs_stream_desc *(*streams)(size_t *count); /* a null pointer: no packet streams */
+	const char *vendor; /* who defines the registers (the spec's `vendor:`), "" when it names none */
 };
 
 #endif /* !__ASSEMBLER__ */

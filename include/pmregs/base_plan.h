@@ -129,7 +129,7 @@ static inline int pmregs_pm_plan(const struct pmregs_pm_table *t, unsigned model
 	for (;;) {
 		uint64_t reserved = 0;
 		unsigned lost = 0, unc = 0, k = 0;
-		int clash = 0, passes, min = 1, lb = 0;
+		int clash = 0, passes, min = 1, lb;
 		for (p = 0; p < npins; p++) {
 			if (idx[p] == ncand[p]) {
 				lost |= 1u << (npins - 1 - p); /* losing an earlier pin weighs more */
@@ -161,20 +161,7 @@ static inline int pmregs_pm_plan(const struct pmregs_pm_table *t, unsigned model
 			passes = pmregs_schedule(w->req, k, w->out, 0, &min);
 			if (passes < 0)
 				return passes;
-			if (!min) {
-				/* a lower bound: events that all need one same resource need a pass each */
-				unsigned cnt[64] = { 0 }, r;
-				for (j = 0; j < k; j++) {
-					uint64_t common = ~(uint64_t)0;
-					for (r = 0; r < w->req[j].noptions; r++)
-						common &= w->req[j].options[r];
-					for (r = 0; r < 64; r++)
-						if (((common >> r) & 1u) && (int)++cnt[r] > lb)
-							lb = (int)cnt[r];
-				}
-			} else {
-				lb = passes;
-			}
+			lb = min ? passes : (int)pmregs_sched_lower_bound(w->req, k);
 			if (lost < best_lost || (lost == best_lost && unc < best_unc))
 				floor = lb; /* a better class of result: its proof starts afresh */
 			else if (lost == best_lost && unc == best_unc && lb < floor)

@@ -35,17 +35,43 @@ struct pmregs_sched_assign {
 };
 
 /*
+ * A lower bound on the passes of any schedule of the n requests: requests
+ * whose every option takes one same resource need a pass each (at least 1
+ * when n > 0). Requests without an option are left out.
+ */
+static inline unsigned pmregs_sched_lower_bound(const struct pmregs_sched_request *req, unsigned n)
+{
+	unsigned cnt[64] = { 0 }, i, o, lb = n ? 1u : 0u;
+	for (i = 0; i < n; i++) {
+		uint64_t common = ~(uint64_t)0;
+		if (req[i].noptions == 0)
+			continue;
+		for (o = 0; o < req[i].noptions; o++)
+			common &= req[i].options[o];
+		for (; common; common &= common - 1) {
+			unsigned r = pmregs_ctz64(common);
+			if (++cnt[r] > lb)
+				lb = cnt[r];
+		}
+	}
+	return lb;
+}
+
+/*
  * Assign out[i] for each of the n requests. Returns the number of passes
  * (0 when n is 0), or PMREGS_EINVAL when n > PMREGS_SCHED_MAX or a request
- * has no option. The search is exact: passes are tried in increasing number
- * and each count is searched exhaustively unless `budget` steps (0 = a
- * default of one million) run out first; *minimal (may be null) tells
- * whether the result was proved to need the fewest passes.
+ * has no option. The search is exact: pass counts are tried in increasing
+ * number from pmregs_sched_lower_bound(), and each count is searched
+ * exhaustively unless `budget` steps (0 = a default of one million) run out
+ * first; *minimal (may be null) tells whether the result was proved to need
+ * the fewest passes. This is the one search behind every scheduler: the
+ * encoders' generated _schedule() functions and pmregs_pm_plan().
  */
 static inline int pmregs_schedule(const struct pmregs_sched_request *req, unsigned n,
 				  struct pmregs_sched_assign *out, unsigned long budget, int *minimal)
 {
 	uint64_t used[PMREGS_SCHED_MAX];
+	uint8_t fresh[PMREGS_SCHED_MAX]; /* fresh[i]: 1 + the highest pass of requests 0..i-1, 0 for none */
 	unsigned k, i;
 	int proved = 1;
 	if (n > PMREGS_SCHED_MAX)
@@ -60,7 +86,7 @@ static inline int pmregs_schedule(const struct pmregs_sched_request *req, unsign
 			return PMREGS_EINVAL;
 	if (budget == 0)
 		budget = 1000000ul;
-	for (k = 1; k <= n; k++) {
+	for (k = pmregs_sched_lower_bound(req, n); k <= n; k++) {
 		unsigned long steps = 0;
 		unsigned p;
 		int found = 0;
@@ -68,16 +94,13 @@ static inline int pmregs_schedule(const struct pmregs_sched_request *req, unsign
 			used[p] = 0;
 		/* Depth-first over requests; out[] is the stack: (pass, option) tried last. */
 		i = 0;
+		fresh[0] = 0;
 		out[0].pass = 0;
 		out[0].option = -1;
 		while (steps++ < budget) {
-			/* the highest pass in use by requests before i, for symmetry breaking */
-			int top = -1, placed = 0;
-			unsigned j;
-			for (j = 0; j < i; j++)
-				if (out[j].pass > top)
-					top = out[j].pass;
-			while (out[i].pass < (int)k && out[i].pass <= top + 1) {
+			/* symmetry breaking: request i goes to a pass in use before it, or the first unused one */
+			int placed = 0;
+			while (out[i].pass < (int)k && out[i].pass <= (int)fresh[i]) {
 				const struct pmregs_sched_request *r = &req[i];
 				unsigned o = (unsigned)(out[i].option + 1);
 				for (; o < r->noptions; o++) {
@@ -98,6 +121,7 @@ static inline int pmregs_schedule(const struct pmregs_sched_request *req, unsign
 					found = 1;
 					break;
 				}
+				fresh[i] = fresh[i - 1] > out[i - 1].pass ? fresh[i - 1] : (uint8_t)(out[i - 1].pass + 1);
 				out[i].pass = 0;
 				out[i].option = -1;
 				continue;

@@ -7,6 +7,7 @@
 #define PMREGS_PMREGS_H
 
 #include "base.h"
+#include "amd.h"
 #include "etrace.h"
 #include "itanium.h"
 #include "netburst.h"

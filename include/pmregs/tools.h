@@ -8,6 +8,7 @@
 #define PMREGS_TOOLS_H
 
 #include "pmregs.h"
+#include "amd_tools.h"
 #include "etrace_tools.h"
 #include "itanium_tools.h"
 #include "netburst_tools.h"
@@ -20,6 +21,7 @@
 static inline const struct pmregs_family_desc *pmregs_families(size_t *count)
 {
 	static const struct pmregs_family_desc d[] = {
+		PMREGS_AMD_FAMILY_INIT,
 		PMREGS_ETRACE_FAMILY_INIT,
 		PMREGS_ITANIUM_FAMILY_INIT,
 		PMREGS_NETBURST_FAMILY_INIT,

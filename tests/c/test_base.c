@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * The hand-written base on its own: <pmregs/base_core.h> alone is enough for
- * the error codes and pmregs_strerror(), and every code has its own message.
+ * the error codes and pmregs_strerror(), and every code has its own message;
+ * pmregs_schedule() (<pmregs/base_schedule.h>), the search behind every
+ * scheduler, against brute force on random small instances.
  */
 #include <stdio.h>
 #include <string.h>
 #include <pmregs/base_core.h>
-
-static int failures, checks;
-#define CHECK(c) do { checks++; if (!(c)) { failures++; fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)
+#include <pmregs/base_schedule.h>
+#include "../common/check.h"
+#include "../common/brute_passes.h"
+#define TEST_SEED 0x5C4ED01E5C4ED01Eu
+#include "../common/xorshift.h"
 
 static void strerror_messages(void)
 {
@@ -31,9 +35,64 @@ static void strerror_messages(void)
 	CHECK(strcmp(pmregs_strerror(-2147483647 - 1), "unknown error") == 0);
 }
 
+/* Random requests over few resources, so that passes are shared and conflicts common. */
+static void schedule_vs_brute_force(void)
+{
+	unsigned t;
+	for (t = 0; t < 3000; t++) {
+		uint64_t opts[8][8];
+		unsigned nopts[8], n = 1 + (unsigned)(rnd() % 6), nres = 2 + (unsigned)(rnd() % 6), i, o;
+		struct pmregs_sched_request req[8];
+		struct pmregs_sched_assign as[8];
+		uint64_t used[8] = { 0 };
+		int passes, minimal = 0, ok = 1;
+		for (i = 0; i < n; i++) {
+			nopts[i] = 1 + (unsigned)(rnd() % 3);
+			for (o = 0; o < nopts[i]; o++) {
+				opts[i][o] = rnd() & (((uint64_t)1 << nres) - 1);
+				if (rnd() % 3 == 0)
+					opts[i][o] |= 1; /* a resource many requests need */
+			}
+			req[i].options = opts[i];
+			req[i].noptions = nopts[i];
+		}
+		passes = pmregs_schedule(req, n, as, 0, &minimal);
+		CHECK_EQ(passes, brute_passes((const uint64_t(*)[8])opts, nopts, n));
+		CHECK(minimal);
+		CHECK(pmregs_sched_lower_bound(req, n) <= (unsigned)passes);
+		for (i = 0; i < n && ok; i++) {
+			ok = as[i].pass >= 0 && as[i].pass < passes && as[i].option >= 0 && (unsigned)as[i].option < nopts[i] &&
+			     (used[as[i].pass] & opts[i][as[i].option]) == 0;
+			if (ok)
+				used[as[i].pass] |= opts[i][as[i].option];
+		}
+		CHECK(ok); /* every request placed on its own option, no resource twice in a pass */
+	}
+}
+
+static void schedule_edges(void)
+{
+	static const uint64_t one[] = { 1 }, two[] = { 1, 2 };
+	struct pmregs_sched_request req[4] = { { one, 1 }, { one, 1 }, { one, 1 }, { two, 2 } };
+	struct pmregs_sched_assign as[4];
+	int minimal = 0;
+	/* three requests that all need resource 0: the bound alone proves 3 passes */
+	CHECK_EQ(pmregs_sched_lower_bound(req, 3), 3);
+	CHECK_EQ(pmregs_schedule(req, 4, as, 0, &minimal), 3);
+	CHECK(minimal);
+	CHECK_EQ(as[3].option, 1); /* the fourth takes resource 1 in the first pass */
+	CHECK_EQ(as[3].pass, 0);
+	CHECK_EQ(pmregs_sched_lower_bound(req, 0), 0);
+	CHECK_EQ(pmregs_schedule(req, 0, as, 0, &minimal), 0);
+	req[1].noptions = 0;
+	CHECK_EQ(pmregs_schedule(req, 2, as, 0, &minimal), PMREGS_EINVAL);
+	CHECK_EQ(pmregs_schedule(req, PMREGS_SCHED_MAX + 1, as, 0, &minimal), PMREGS_EINVAL);
+}
+
 int main(void)
 {
 	strerror_messages();
-	printf("base: %d checks, %d failures\n", checks, failures);
-	return failures != 0;
+	schedule_vs_brute_force();
+	schedule_edges();
+	return check_done("test_base");
 }

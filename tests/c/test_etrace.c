@@ -10,14 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <pmregs/etrace_tools.h>
+#include "../common/check.h"
 #include "test_etrace_naive.h"
-
-static unsigned long failures, checks;
-#define CHECK(cond) do { checks++; if (!(cond)) { failures++; if (failures < 40) \
-	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
-#define CHECK_EQ(a, b) do { unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
-	checks++; if (a_ != b_) { failures++; if (failures < 40) fprintf(stderr, \
-	"%s:%d: %s = %#llx, expected %#llx\n", __FILE__, __LINE__, #a, a_, b_); } } while (0)
 
 typedef struct pmregs_etrace_params params_t;
 typedef struct pmregs_etrace_te_inst pkt_t;
@@ -1060,6 +1054,5 @@ int main(void)
 	test_stream();
 	test_random_bytes();
 	test_round_trips();
-	printf("%lu checks, %lu failed\n", checks, failures);
-	return failures != 0;
+	return check_done("test_etrace");
 }

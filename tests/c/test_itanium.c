@@ -16,11 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <pmregs/itanium_tools.h>
-
-static int failures, checks;
-#define CHECK(c) do { checks++; if (!(c)) { failures++; fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)
-#define CHECK_EQ(a, b) do { unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); checks++; \
-	if (a_ != b_) { failures++; fprintf(stderr, "%s:%d: %s = %#llx, expected %#llx\n", __FILE__, __LINE__, #a, a_, b_); } } while (0)
+#include "../common/check.h"
 
 /* Union of the masks of the fields of layout d whose access is `acc`, from the descriptors. */
 static uint64_t access_mask(const struct pmregs_layout_desc *d, int acc)
@@ -374,6 +370,5 @@ int main(void)
 	btb();
 	range_registers();
 	events();
-	printf("test_itanium: %d checks, %d failed\n", checks, failures);
-	return failures != 0;
+	return check_done("test_itanium");
 }

@@ -15,26 +15,18 @@
 #include <stdio.h>
 #include <string.h>
 #include <pmregs/itanium.h>
+#include "../common/check.h"
 #include "test_itanium_naive.h"
 
-static unsigned long failures, checks;
-#define CHECK(c) do { checks++; if (!(c)) { failures++; if (failures < 20) \
-	fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)
-#define SAME(fast, naive, what, a, b) do { checks++; if ((fast) != (naive)) { failures++; if (failures < 20) \
+#define SAME(fast, naive, what, a, b) do { checks++; if ((fast) != (naive) && check_failed()) \
 	fprintf(stderr, "%s:%d: %s differs (fast %d, naive %d) at %#llx %#llx\n", __FILE__, __LINE__, what, \
-		(int)(fast), (int)(naive), (unsigned long long)(a), (unsigned long long)(b)); } } while (0)
+		(int)(fast), (int)(naive), (unsigned long long)(a), (unsigned long long)(b)); } while (0)
 
 #define RANDOM_RUNS 10000000ul
 
-/* ---- random numbers: splitmix64 ---- */
-static uint64_t seed = 0x243F6A8885A308D3u;
-static uint64_t rnd(void)
-{
-	uint64_t z = (seed += 0x9E3779B97F4A7C15u);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-	return z ^ (z >> 31);
-}
+/* ---- random numbers: the shared xorshift64 ---- */
+#define TEST_SEED 0x243F6A8885A308D3u
+#include "../common/xorshift.h"
 
 /* ---- inputs that make both answers common ---- */
 
@@ -442,6 +434,5 @@ int main(void)
 	ibr_range_tag_random();
 	opcode_random();
 	dbr_random();
-	printf("test_itanium_match: %lu checks, %lu failed\n", checks, failures);
-	return failures != 0;
+	return check_done("test_itanium_match");
 }

@@ -13,25 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <pmregs/netburst_tools.h>
-
-static unsigned long failures, checks;
-#define CHECK(cond)                                                                          \
-	do {                                                                                 \
-		checks++;                                                                    \
-		if (!(cond)) {                                                               \
-			failures++;                                                          \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		}                                                                            \
-	} while (0)
-#define CHECK_EQ(a, b)                                                                              \
-	do {                                                                                        \
-		unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b);      \
-		checks++;                                                                           \
-		if (a_ != b_) {                                                                     \
-			failures++;                                                                 \
-			fprintf(stderr, "%s:%d: %s = %#llx, expected %#llx\n", __FILE__, __LINE__, #a, a_, b_); \
-		}                                                                                   \
-	} while (0)
+#include "../common/check.h"
 
 #define TEST_SEED 0x2545F4914F6CDD1Du
 #include "../common/xorshift.h"
@@ -964,6 +946,5 @@ int main(void)
 	test_decoder();
 	test_scheduler();
 	test_counting_rule();
-	printf("test_netburst: %lu checks, %lu failed\n", checks, failures);
-	return failures != 0;
+	return check_done("test_netburst");
 }

@@ -20,11 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <pmregs/ppc604_tools.h>
-
-static int failures, checks;
-#define CHECK(c) do { checks++; if (!(c)) { failures++; fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)
-#define CHECK_EQ(a, b) do { unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); checks++; \
-	if (a_ != b_) { failures++; fprintf(stderr, "%s:%d: %s = %#llx, expected %#llx\n", __FILE__, __LINE__, #a, a_, b_); } } while (0)
+#include "../common/check.h"
 
 #define TEST_SEED 0x604E604E12345678u
 #include "../common/xorshift.h"
@@ -872,6 +868,5 @@ int main(void)
 	round_trips();
 	accumulation();
 	snprint();
-	printf("test_ppc604: %d checks, %d failed\n", checks, failures);
-	return failures != 0;
+	return check_done("test_ppc604");
 }

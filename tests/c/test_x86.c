@@ -9,11 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <pmregs/x86_tools.h>
-
-static int failures, checks;
-#define CHECK(c) do { checks++; if (!(c)) { failures++; fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #c); } } while (0)
-#define CHECK_EQ(a, b) do { unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); checks++; \
-	if (a_ != b_) { failures++; fprintf(stderr, "%s:%d: %s = %#llx, expected %#llx\n", __FILE__, __LINE__, #a, a_, b_); } } while (0)
+#include "../common/check.h"
 
 static void msr_addresses(void)
 {
@@ -344,6 +340,97 @@ static void snprint_and_tables(void)
 	CHECK(strcmp(pmregs_x86_layouts(0)[r[0].layout].name, "debugctl") == 0);
 }
 
+static void perf_raw(void)
+{
+	/* Linux perf_event.h X86_RAW_EVENT_MASK = EVENT | UMASK | EDGE | INV | CMASK = 0xFF84FFFF; intel/core.c adds
+	 * ANY (21), HSW_IN_TX (32), HSW_IN_TX_CHECKPOINTED (33), EQ (36) and UMASK2 (47:40) where supported */
+	uint64_t all = ~UINT64_C(0);
+	CHECK_EQ(pmregs_x86_perf_raw_config(0x5300C0), 0xC0);
+	CHECK_EQ(pmregs_x86_perf_raw_refused(0x5300C0), 0x530000);
+	CHECK_EQ(pmregs_x86_perf_raw_config(all), UINT64_C(0xFF84FFFF) | (1u << 21) | (UINT64_C(3) << 32) |
+		 (UINT64_C(1) << 36) | (UINT64_C(0xFF) << 40));
+	CHECK_EQ(pmregs_x86_perf_raw_config(all) | pmregs_x86_perf_raw_refused(all), all);
+	/* pc (19) is in the sysfs format but not in X86_RAW_EVENT_MASK; adaptive (34) and br_cntr (35) are the kernel's */
+	CHECK_EQ(pmregs_x86_perf_raw_refused(PMREGS_X86_PERFEVTSEL_PC(1)), 1u << 19);
+	CHECK_EQ(pmregs_x86_perf_raw_refused(PMREGS_X86_PERFEVTSEL_ADAPTIVE(1) | PMREGS_X86_PERFEVTSEL_BR_CNTR(1)),
+		 UINT64_C(3) << 34);
+	CHECK(pmregs_x86_perf_exclude_kernel(0x5100C0) && !pmregs_x86_perf_exclude_user(0x5100C0));
+	CHECK(pmregs_x86_perf_exclude_user(0x5200C0) && !pmregs_x86_perf_exclude_kernel(0x5200C0));
+}
+
+static void pebs_lbr_topdown(void)
+{
+	/* Linux perf_event.h PEBS_DATACFG_*: MEMINFO 0, GP 1, XMMS 2, LBRS 3, CNTR 4, METRICS 5, LBR_SHIFT 24,
+	 * CNTR_SHIFT 32 / CNTR_MASK GENMASK(15,0), FIX_SHIFT 48 / FIX_MASK GENMASK(7,0) */
+	CHECK_EQ(PMREGS_X86_PEBS_DATA_CFG_MEMINFO_MASK, 1u << 0);
+	CHECK_EQ(PMREGS_X86_PEBS_DATA_CFG_GP_MASK, 1u << 1);
+	CHECK_EQ(PMREGS_X86_PEBS_DATA_CFG_XMMS_MASK, 1u << 2);
+	CHECK_EQ(PMREGS_X86_PEBS_DATA_CFG_LBRS_MASK, 1u << 3);
+	CHECK_EQ(PMREGS_X86_PEBS_DATA_CFG_CNTR_MASK, 1u << 4);
+	CHECK_EQ(PMREGS_X86_PEBS_DATA_CFG_METRICS_MASK, 1u << 5);
+	CHECK_EQ(PMREGS_X86_PEBS_DATA_CFG_LBR_ENTRIES_SHIFT, 24);
+	CHECK_EQ(PMREGS_X86_PEBS_DATA_CFG_CNTR_GP_MASK, UINT64_C(0xFFFF) << 32);
+	CHECK_EQ(PMREGS_X86_PEBS_DATA_CFG_CNTR_FIXED_MASK, UINT64_C(0xFF) << 48);
+	CHECK_EQ(PMREGS_X86_MSR_PEBS_DATA_CFG, 0x3F2);
+	/* struct pebs_basic: format_group:32, retire_latency:16, format_size:16 (INTEL_ADAPTIVE_PEBS_SIZE_OFF 48) */
+	CHECK_EQ(PMREGS_X86_PEBS_BASIC_FORMAT_RECORD_SIZE_SHIFT, 48);
+	CHECK_EQ(PMREGS_X86_PEBS_BASIC_FORMAT_RETIRE_LATENCY_MASK, UINT64_C(0xFFFF) << 32);
+	CHECK_EQ(PMREGS_X86_PEBS_BASIC_SIZE, 32);
+	CHECK_EQ(PMREGS_X86_PEBS_MEMINFO_SIZE, 32);
+	CHECK_EQ(PMREGS_X86_PEBS_GPRS_SIZE, 144);
+	CHECK_EQ(PMREGS_X86_PEBS_XMM_SIZE, 256);
+	CHECK_EQ(PMREGS_X86_LBR_ENTRY_SIZE, 24);
+	CHECK_EQ(PMREGS_X86_PEBS_GPRS_RCX_OFFSET, 0x18);   /* flags, ip, ax, cx: not the format 0-3 order */
+	CHECK_EQ(PMREGS_X86_PEBS_RECORD64_RBX_OFFSET, 0x18);
+	/* ds.c struct pebs_record_core/nhm/hsw/skl: 144, 176, 192, 200 bytes */
+	CHECK_EQ(pmregs_x86_pebs_record_size(PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT(0)), PMREGS_X86_PEBS_RECORD64_SIZE);
+	CHECK_EQ(pmregs_x86_pebs_record_size(PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT(1)), PMREGS_X86_PEBS_RECORD_NHM_SIZE);
+	CHECK_EQ(pmregs_x86_pebs_record_size(PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT(2)), PMREGS_X86_PEBS_RECORD_HSW_SIZE);
+	CHECK_EQ(pmregs_x86_pebs_record_size(PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT(3)), 200);
+	CHECK_EQ(PMREGS_X86_PEBS_RECORD_SKL_TSC_OFFSET, 0xC0);
+	CHECK_EQ(PMREGS_X86_PEBS_RECORD_NHM_STATUS_OFFSET, 0x90);
+	CHECK_EQ(pmregs_x86_pebs_record_size(PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT(4)), 0);
+	CHECK(pmregs_x86_pebs_adaptive(PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT(4) | PMREGS_X86_PERF_CAPABILITIES_PEBS_BASELINE(1)));
+	CHECK(!pmregs_x86_pebs_adaptive(PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT(4)));
+	CHECK(!pmregs_x86_pebs_adaptive(PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT(3) | PMREGS_X86_PERF_CAPABILITIES_PEBS_BASELINE(1)));
+	/* adaptive_pebs_record_size_update: basic 32 + meminfo 32 + gprs 144 + xmm 256 + 32 LBR entries * 24 */
+	CHECK_EQ(pmregs_x86_adaptive_pebs_record_size(0), 32);
+	CHECK_EQ(pmregs_x86_adaptive_pebs_record_size(0xF | (UINT64_C(31) << 24)), 32 + 32 + 144 + 256 + 32 * 24);
+	CHECK_EQ(pmregs_x86_adaptive_pebs_record_size(PMREGS_X86_PEBS_DATA_CFG_GP(1)), 176);
+	/* ds.c PEBS_HSW_TSX_FLAGS 0xff00000000 */
+	CHECK_EQ(PMREGS_X86_HSW_TSX_TUNING_WRITABLE_MASK & ~UINT64_C(0xFFFFFFFF), UINT64_C(0xFF00000000));
+	/* INTEL_TD_METRIC_*: metric i is byte i of MSR_PERF_METRICS (0x329) */
+	CHECK_EQ(PMREGS_X86_MSR_PERF_METRICS, 0x329);
+	CHECK_EQ(pmregs_x86_perf_metric(UINT64_C(0x0807060504030201), 3), 4);
+	CHECK_EQ(pmregs_x86_perf_metric(UINT64_C(0x0807060504030201), 7), 8);
+	CHECK_EQ(pmregs_x86_perf_metrics_mem_bound_get(UINT64_C(0x0807060504030201)), 8);
+	CHECK_EQ(PMREGS_X86_PERF_METRICS_RETIRING_MASK, 0xFF);
+	/* msr-index.h MSR_ARCH_LBR_CTL 14CE, _DEPTH 14CF, _FROM_0 1500, _TO_0 1600, _INFO_0 1200; MSR_LBR_INFO_0 DC0 */
+	CHECK_EQ(PMREGS_X86_MSR_IA32_LBR_CTL, 0x14CE);
+	CHECK_EQ(PMREGS_X86_MSR_IA32_LBR_DEPTH, 0x14CF);
+	CHECK_EQ(PMREGS_X86_MSR_IA32_LBR_FROM_IP(0), 0x1500);
+	CHECK_EQ(PMREGS_X86_MSR_IA32_LBR_TO_IP(31), 0x161F);
+	CHECK_EQ(PMREGS_X86_MSR_IA32_LBR_INFO(0), 0x1200);
+	CHECK_EQ(PMREGS_X86_MSR_LBR_INFO(0), 0xDC0);
+	/* ARCH_LBR_CTL_MASK 0x7f000e plus LBREN; lbr.c ARCH_LBR_*_BIT 1-3, 16-22 */
+	CHECK_EQ(PMREGS_X86_LBR_CTL_WRITABLE_MASK, UINT64_C(0x7F000E) | 1);
+	CHECK_EQ(PMREGS_X86_LBR_CTL_NEAR_REL_JMP_MASK, 1u << 17);
+	CHECK_EQ(PMREGS_X86_LBR_CTL_NEAR_IND_CALL_MASK, 1u << 20);
+	/* LBR_INFO_MISPRED 63, IN_TX 62, ABORT 61, CYC_CNT_VALID 60, BR_TYPE 0xf << 56, EVENTS 0xff << 32, CYCLES 0xffff */
+	CHECK_EQ(PMREGS_X86_LBR_INFO_MISPRED_MASK, UINT64_C(1) << 63);
+	CHECK_EQ(PMREGS_X86_LBR_INFO_IN_TSX_MASK, UINT64_C(1) << 62);
+	CHECK_EQ(PMREGS_X86_LBR_INFO_TSX_ABORT_MASK, UINT64_C(1) << 61);
+	CHECK_EQ(PMREGS_X86_LBR_INFO_CYC_CNT_VALID_MASK, UINT64_C(1) << 60);
+	CHECK_EQ(PMREGS_X86_LBR_INFO_BR_TYPE_MASK, UINT64_C(0xF) << 56);
+	CHECK_EQ(PMREGS_X86_LBR_INFO_EVENTS_MASK, UINT64_C(0xFF) << 32);
+	CHECK_EQ(PMREGS_X86_LBR_INFO_CYC_CNT_MASK, 0xFFFF);
+	/* union cpuid28_ecx: lbr_events:4 after 13 reserved bits */
+	CHECK_EQ(PMREGS_X86_CPUID_1C_ECX_LBR_EVENTS_MASK, UINT32_C(0xF) << 16);
+	CHECK_EQ(PMREGS_X86_CPUID_1C_EAX_LBR_LIP_MASK, UINT32_C(1) << 31);
+	/* GLOBAL_STATUS_ARCH_PEBS_THRESHOLD_BIT 54 */
+	CHECK_EQ(PMREGS_X86_PERF_GLOBAL_STATUS_ARCH_PEBS_THRESHOLD_MASK, UINT64_C(1) << 54);
+}
+
 int main(void)
 {
 	msr_addresses();
@@ -355,6 +442,7 @@ int main(void)
 	freeze_semantics();
 	ds_records();
 	snprint_and_tables();
-	printf("test_x86: %d checks, %d failed\n", checks, failures);
-	return failures != 0;
+	perf_raw();
+	pebs_lbr_topdown();
+	return check_done("test_x86");
 }

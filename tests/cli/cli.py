@@ -235,7 +235,7 @@ def svg_check(tool, doc_dir):
 
 # (arguments, exit status, a regular expression the error message must match); see the tool's usage text
 ERROR_CASES = [
-    (["nosuchfamily", "cccr", "0"], 3, r"unknown family 'nosuchfamily' \(families: etrace itanium netburst"),
+    (["nosuchfamily", "cccr", "0"], 3, r"unknown family 'nosuchfamily' \(families: amd etrace itanium netburst"),
     (["netburst", "nosuchreg", "0"], 3, r"netburst has no register or layout 'nosuchreg'"),
     (["--list", "nosuchfamily"], 3, r"unknown family"),
     (["--list", "x86", "nosuchreg"], 3, r"x86 has no register or layout"),

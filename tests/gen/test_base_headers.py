@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The hand-written base headers stay small and by topic: none is over 600 lines, and base.h includes them all."""
 
 import glob

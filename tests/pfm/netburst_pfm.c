@@ -18,16 +18,9 @@
 #include <string.h>
 #include <perfmon/pfmlib.h>
 #include <pmregs/netburst.h>
+#include "../common/check.h"
 
-static unsigned long failures, checks, compared;
-#define CHECK(cond)                                                                          \
-	do {                                                                                 \
-		checks++;                                                                    \
-		if (!(cond)) {                                                               \
-			failures++;                                                          \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		}                                                                            \
-	} while (0)
+static unsigned long compared;
 
 typedef struct pmregs_netburst_event_request req_t;
 typedef struct pmregs_netburst_event_encoding enc_t;
@@ -297,6 +290,6 @@ int main(void)
 		}
 	}
 	pfm_terminate();
-	printf("netburst_pfm: %lu encodings compared, %lu checks, %lu failed\n", compared, checks, failures);
-	return failures != 0;
+	printf("netburst_pfm: %lu encodings compared\n", compared);
+	return check_done("netburst_pfm");
 }

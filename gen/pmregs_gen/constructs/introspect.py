@@ -90,7 +90,7 @@ def view(hv):
          "register_descs": S(f"{p}_register_descs", None, "the generic register table"),
          "family_fn": S(f"{p}_family", None, "the family descriptor"),
          "family_init": S(f"{P}_FAMILY_INIT", None, "the family descriptor"),
-         "name": fam.name, "title": fam.title or fam.name, "layouts_fn": f"{p}_layouts",
+         "name": fam.name, "title": fam.title or fam.name, "vendor": fam.vendor, "layouts_fn": f"{p}_layouts",
          "params_fn": None, "streams": [], "streams_fn": None}
     v["variant_checks"] = []
     for i, L in enumerate(fam.layouts):

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * The C tests' checks. CHECK(cond) and CHECK_EQ(a, b) count every check and
+ * report each failure with its file and line (the first CHECK_REPORT_MAX of
+ * them: after that they are only counted); check_done(name) prints the totals
+ * and returns main's exit status. A file may set CHECK_REPORT_MAX before
+ * including this.
+ */
+#ifndef PMREGS_TEST_CHECK_H
+#define PMREGS_TEST_CHECK_H
+#include <stdio.h>
+
+#ifndef CHECK_REPORT_MAX
+#define CHECK_REPORT_MAX 40
+#endif
+
+static unsigned long failures, checks;
+
+/* Count a failed check; true while it should still be reported. */
+static inline int check_failed(void)
+{
+	return ++failures <= CHECK_REPORT_MAX;
+}
+
+#define CHECK(cond)                                                                             \
+	do {                                                                                    \
+		checks++;                                                                       \
+		if (!(cond) && check_failed())                                                  \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+	} while (0)
+
+/* Equality as unsigned 64-bit values, printing both on failure. */
+#define CHECK_EQ(a, b)                                                                               \
+	do {                                                                                         \
+		unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b);       \
+		checks++;                                                                            \
+		if (a_ != b_ && check_failed())                                                      \
+			fprintf(stderr, "%s:%d: %s = %#llx, expected %#llx\n", __FILE__, __LINE__, #a, a_, b_); \
+	} while (0)
+
+static inline int check_done(const char *name)
+{
+	printf("%s: %lu checks, %lu failed\n", name, checks, failures);
+	if (failures > CHECK_REPORT_MAX)
+		fprintf(stderr, "%s: only the first %d failures were reported\n", name, CHECK_REPORT_MAX);
+	return failures != 0;
+}
+
+#endif
