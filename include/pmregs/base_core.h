@@ -72,6 +72,12 @@ template <unsigned long long X, int W> struct pmregs_fits_check {
 
 /* ---- byte-order-independent loads and stores (records in memory, packets) ---- */
 
+/* The bytes of a record: a generated PREFIX_RECORD_FIELD_load(rec) / _store(rec, x) is a macro over
+ * pmregs_load_*(pmregs_crec(rec) + offset) / pmregs_store_*(pmregs_rec(rec) + offset, x), so rec is
+ * checked as an object pointer and x converted as a function's parameters would be. */
+static inline const unsigned char *pmregs_crec(const void *rec) { return (const unsigned char *)rec; }
+static inline unsigned char *pmregs_rec(void *rec) { return (unsigned char *)rec; }
+
 static inline uint16_t pmregs_load_le16(const unsigned char *p)
 {
 	return (uint16_t)(p[0] | (uint16_t)(p[1] << 8));

@@ -1,8 +1,8 @@
 /*
  * pmregs/x86_tools.h - Intel x86 IA32_DEBUGCTL, architectural performance monitoring, PEBS, LBR, DS save area: structs, descriptors and printers
  *
- * What decoders and tools need on top of <pmregs/x86.h>: each layout as a plain
- * struct (pmregs_x86_LAYOUT_pack, _pack_checked, _unpack), every layout and register as
+ * What decoders and tools need on top of <pmregs/x86.h>: each layout and record as a plain
+ * struct (pmregs_x86_LAYOUT_pack, _pack_checked, _unpack; _RECORD_pack, _unpack), every layout and register as
  * constant data, a printer per layout (pmregs_x86_LAYOUT_snprint), and the family descriptor
  * that <pmregs/tools.h> lists. A driver programs registers with the builders and accessors of
  * <pmregs/x86.h>, which compiles in a fraction of the time without these.
@@ -3982,6 +3982,756 @@ static inline const struct pmregs_layout_desc *pmregs_x86_cpuid_1c_ecx_desc(void
 static inline size_t pmregs_x86_cpuid_1c_ecx_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_1c_ecx_desc());
+}
+
+/* ---- DS buffer management area (32-bit format) (ds_area32): the record as a struct ---- */
+struct pmregs_x86_ds_area32 {
+	uint32_t bts_buffer_base; /* @0x0: First byte of the BTS buffer */
+	uint32_t bts_index; /* @0x4: Where the next BTS record goes */
+	uint32_t bts_absolute_maximum; /* @0x8: One past the last BTS record */
+	uint32_t bts_interrupt_threshold; /* @0xc: BTS index that raises the interrupt */
+	uint32_t pebs_buffer_base; /* @0x10: First byte of the PEBS buffer */
+	uint32_t pebs_index; /* @0x14: Where the next PEBS record goes */
+	uint32_t pebs_absolute_maximum; /* @0x18: One past the last PEBS record */
+	uint32_t pebs_interrupt_threshold; /* @0x1c: PEBS index that raises the interrupt */
+	uint64_t pebs_counter_reset; /* @0x20, layout pebs_counter_reset: Counter reload value (40 bits) */
+};
+
+/* Decode the 48-byte record at rec. */
+static inline void pmregs_x86_ds_area32_unpack(const void *rec, struct pmregs_x86_ds_area32 *out)
+{
+	out->bts_buffer_base = pmregs_x86_ds_area32_bts_buffer_base_load(rec);
+	out->bts_index = pmregs_x86_ds_area32_bts_index_load(rec);
+	out->bts_absolute_maximum = pmregs_x86_ds_area32_bts_absolute_maximum_load(rec);
+	out->bts_interrupt_threshold = pmregs_x86_ds_area32_bts_interrupt_threshold_load(rec);
+	out->pebs_buffer_base = pmregs_x86_ds_area32_pebs_buffer_base_load(rec);
+	out->pebs_index = pmregs_x86_ds_area32_pebs_index_load(rec);
+	out->pebs_absolute_maximum = pmregs_x86_ds_area32_pebs_absolute_maximum_load(rec);
+	out->pebs_interrupt_threshold = pmregs_x86_ds_area32_pebs_interrupt_threshold_load(rec);
+	out->pebs_counter_reset = pmregs_x86_ds_area32_pebs_counter_reset_load(rec);
+}
+
+/* Encode into the 48-byte buffer rec; reserved bytes are written as 0. */
+static inline void pmregs_x86_ds_area32_pack(void *rec, const struct pmregs_x86_ds_area32 *in)
+{
+	pmregs_x86_ds_area32_bts_buffer_base_store(rec, in->bts_buffer_base);
+	pmregs_x86_ds_area32_bts_index_store(rec, in->bts_index);
+	pmregs_x86_ds_area32_bts_absolute_maximum_store(rec, in->bts_absolute_maximum);
+	pmregs_x86_ds_area32_bts_interrupt_threshold_store(rec, in->bts_interrupt_threshold);
+	pmregs_x86_ds_area32_pebs_buffer_base_store(rec, in->pebs_buffer_base);
+	pmregs_x86_ds_area32_pebs_index_store(rec, in->pebs_index);
+	pmregs_x86_ds_area32_pebs_absolute_maximum_store(rec, in->pebs_absolute_maximum);
+	pmregs_x86_ds_area32_pebs_interrupt_threshold_store(rec, in->pebs_interrupt_threshold);
+	pmregs_x86_ds_area32_pebs_counter_reset_store(rec, in->pebs_counter_reset);
+	pmregs_x86_ds_area32_reserved_store(rec, 0);
+}
+
+/* ---- DS buffer management area (64-bit format) (ds_area64): the record as a struct ---- */
+struct pmregs_x86_ds_area64 {
+	uint64_t bts_buffer_base; /* @0x0: First byte of the BTS buffer */
+	uint64_t bts_index; /* @0x8: Where the next BTS record goes */
+	uint64_t bts_absolute_maximum; /* @0x10: One past the last BTS record */
+	uint64_t bts_interrupt_threshold; /* @0x18: BTS index that raises the interrupt */
+	uint64_t pebs_buffer_base; /* @0x20: First byte of the PEBS buffer */
+	uint64_t pebs_index; /* @0x28: Where the next PEBS record goes */
+	uint64_t pebs_absolute_maximum; /* @0x30: One past the last PEBS record */
+	uint64_t pebs_interrupt_threshold; /* @0x38: PEBS index that raises the interrupt */
+	uint64_t pebs_counter_reset; /* @0x40, layout pebs_counter_reset: Counter reload value (40 bits) */
+};
+
+/* Decode the 80-byte record at rec. */
+static inline void pmregs_x86_ds_area64_unpack(const void *rec, struct pmregs_x86_ds_area64 *out)
+{
+	out->bts_buffer_base = pmregs_x86_ds_area64_bts_buffer_base_load(rec);
+	out->bts_index = pmregs_x86_ds_area64_bts_index_load(rec);
+	out->bts_absolute_maximum = pmregs_x86_ds_area64_bts_absolute_maximum_load(rec);
+	out->bts_interrupt_threshold = pmregs_x86_ds_area64_bts_interrupt_threshold_load(rec);
+	out->pebs_buffer_base = pmregs_x86_ds_area64_pebs_buffer_base_load(rec);
+	out->pebs_index = pmregs_x86_ds_area64_pebs_index_load(rec);
+	out->pebs_absolute_maximum = pmregs_x86_ds_area64_pebs_absolute_maximum_load(rec);
+	out->pebs_interrupt_threshold = pmregs_x86_ds_area64_pebs_interrupt_threshold_load(rec);
+	out->pebs_counter_reset = pmregs_x86_ds_area64_pebs_counter_reset_load(rec);
+}
+
+/* Encode into the 80-byte buffer rec; reserved bytes are written as 0. */
+static inline void pmregs_x86_ds_area64_pack(void *rec, const struct pmregs_x86_ds_area64 *in)
+{
+	pmregs_x86_ds_area64_bts_buffer_base_store(rec, in->bts_buffer_base);
+	pmregs_x86_ds_area64_bts_index_store(rec, in->bts_index);
+	pmregs_x86_ds_area64_bts_absolute_maximum_store(rec, in->bts_absolute_maximum);
+	pmregs_x86_ds_area64_bts_interrupt_threshold_store(rec, in->bts_interrupt_threshold);
+	pmregs_x86_ds_area64_pebs_buffer_base_store(rec, in->pebs_buffer_base);
+	pmregs_x86_ds_area64_pebs_index_store(rec, in->pebs_index);
+	pmregs_x86_ds_area64_pebs_absolute_maximum_store(rec, in->pebs_absolute_maximum);
+	pmregs_x86_ds_area64_pebs_interrupt_threshold_store(rec, in->pebs_interrupt_threshold);
+	pmregs_x86_ds_area64_pebs_counter_reset_store(rec, in->pebs_counter_reset);
+	pmregs_x86_ds_area64_reserved_store(rec, 0);
+}
+
+/* ---- BTS record (32-bit format) (bts_record32): the record as a struct ---- */
+struct pmregs_x86_bts_record32 {
+	uint32_t from; /* @0x0: Linear address of the branch instruction */
+	uint32_t to; /* @0x4: Linear address of the branch target */
+	uint32_t flags; /* @0x8, layout bts_flags32: Bit 4: branch predicted */
+};
+
+/* Decode the 12-byte record at rec. */
+static inline void pmregs_x86_bts_record32_unpack(const void *rec, struct pmregs_x86_bts_record32 *out)
+{
+	out->from = pmregs_x86_bts_record32_from_load(rec);
+	out->to = pmregs_x86_bts_record32_to_load(rec);
+	out->flags = pmregs_x86_bts_record32_flags_load(rec);
+}
+
+/* Encode into the 12-byte buffer rec; reserved bytes are written as 0. */
+static inline void pmregs_x86_bts_record32_pack(void *rec, const struct pmregs_x86_bts_record32 *in)
+{
+	pmregs_x86_bts_record32_from_store(rec, in->from);
+	pmregs_x86_bts_record32_to_store(rec, in->to);
+	pmregs_x86_bts_record32_flags_store(rec, in->flags);
+}
+
+/* ---- BTS record (64-bit format) (bts_record64): the record as a struct ---- */
+struct pmregs_x86_bts_record64 {
+	uint64_t from; /* @0x0: Linear address of the branch instruction */
+	uint64_t to; /* @0x8: Linear address of the branch target */
+	uint64_t flags; /* @0x10, layout bts_flags64: Bit 4: branch predicted */
+};
+
+/* Decode the 24-byte record at rec. */
+static inline void pmregs_x86_bts_record64_unpack(const void *rec, struct pmregs_x86_bts_record64 *out)
+{
+	out->from = pmregs_x86_bts_record64_from_load(rec);
+	out->to = pmregs_x86_bts_record64_to_load(rec);
+	out->flags = pmregs_x86_bts_record64_flags_load(rec);
+}
+
+/* Encode into the 24-byte buffer rec; reserved bytes are written as 0. */
+static inline void pmregs_x86_bts_record64_pack(void *rec, const struct pmregs_x86_bts_record64 *in)
+{
+	pmregs_x86_bts_record64_from_store(rec, in->from);
+	pmregs_x86_bts_record64_to_store(rec, in->to);
+	pmregs_x86_bts_record64_flags_store(rec, in->flags);
+}
+
+/* ---- PEBS record (32-bit format, NetBurst) (pebs_record32): the record as a struct ---- */
+struct pmregs_x86_pebs_record32 {
+	uint32_t eflags; /* @0x0 */
+	uint32_t linear_ip; /* @0x4 */
+	uint32_t eax; /* @0x8 */
+	uint32_t ebx; /* @0xc */
+	uint32_t ecx; /* @0x10 */
+	uint32_t edx; /* @0x14 */
+	uint32_t esi; /* @0x18 */
+	uint32_t edi; /* @0x1c */
+	uint32_t ebp; /* @0x20 */
+	uint32_t esp; /* @0x24 */
+};
+
+/* Decode the 40-byte record at rec. */
+static inline void pmregs_x86_pebs_record32_unpack(const void *rec, struct pmregs_x86_pebs_record32 *out)
+{
+	out->eflags = pmregs_x86_pebs_record32_eflags_load(rec);
+	out->linear_ip = pmregs_x86_pebs_record32_linear_ip_load(rec);
+	out->eax = pmregs_x86_pebs_record32_eax_load(rec);
+	out->ebx = pmregs_x86_pebs_record32_ebx_load(rec);
+	out->ecx = pmregs_x86_pebs_record32_ecx_load(rec);
+	out->edx = pmregs_x86_pebs_record32_edx_load(rec);
+	out->esi = pmregs_x86_pebs_record32_esi_load(rec);
+	out->edi = pmregs_x86_pebs_record32_edi_load(rec);
+	out->ebp = pmregs_x86_pebs_record32_ebp_load(rec);
+	out->esp = pmregs_x86_pebs_record32_esp_load(rec);
+}
+
+/* Encode into the 40-byte buffer rec; reserved bytes are written as 0. */
+static inline void pmregs_x86_pebs_record32_pack(void *rec, const struct pmregs_x86_pebs_record32 *in)
+{
+	pmregs_x86_pebs_record32_eflags_store(rec, in->eflags);
+	pmregs_x86_pebs_record32_linear_ip_store(rec, in->linear_ip);
+	pmregs_x86_pebs_record32_eax_store(rec, in->eax);
+	pmregs_x86_pebs_record32_ebx_store(rec, in->ebx);
+	pmregs_x86_pebs_record32_ecx_store(rec, in->ecx);
+	pmregs_x86_pebs_record32_edx_store(rec, in->edx);
+	pmregs_x86_pebs_record32_esi_store(rec, in->esi);
+	pmregs_x86_pebs_record32_edi_store(rec, in->edi);
+	pmregs_x86_pebs_record32_ebp_store(rec, in->ebp);
+	pmregs_x86_pebs_record32_esp_store(rec, in->esp);
+}
+
+/* ---- PEBS record (64-bit format, NetBurst) (pebs_record64): the record as a struct ---- */
+struct pmregs_x86_pebs_record64 {
+	uint64_t rflags; /* @0x0 */
+	uint64_t rip; /* @0x8 */
+	uint64_t rax; /* @0x10 */
+	uint64_t rbx; /* @0x18 */
+	uint64_t rcx; /* @0x20 */
+	uint64_t rdx; /* @0x28 */
+	uint64_t rsi; /* @0x30 */
+	uint64_t rdi; /* @0x38 */
+	uint64_t rbp; /* @0x40 */
+	uint64_t rsp; /* @0x48 */
+	uint64_t r8; /* @0x50 */
+	uint64_t r9; /* @0x58 */
+	uint64_t r10; /* @0x60 */
+	uint64_t r11; /* @0x68 */
+	uint64_t r12; /* @0x70 */
+	uint64_t r13; /* @0x78 */
+	uint64_t r14; /* @0x80 */
+	uint64_t r15; /* @0x88 */
+};
+
+/* Decode the 144-byte record at rec. */
+static inline void pmregs_x86_pebs_record64_unpack(const void *rec, struct pmregs_x86_pebs_record64 *out)
+{
+	out->rflags = pmregs_x86_pebs_record64_rflags_load(rec);
+	out->rip = pmregs_x86_pebs_record64_rip_load(rec);
+	out->rax = pmregs_x86_pebs_record64_rax_load(rec);
+	out->rbx = pmregs_x86_pebs_record64_rbx_load(rec);
+	out->rcx = pmregs_x86_pebs_record64_rcx_load(rec);
+	out->rdx = pmregs_x86_pebs_record64_rdx_load(rec);
+	out->rsi = pmregs_x86_pebs_record64_rsi_load(rec);
+	out->rdi = pmregs_x86_pebs_record64_rdi_load(rec);
+	out->rbp = pmregs_x86_pebs_record64_rbp_load(rec);
+	out->rsp = pmregs_x86_pebs_record64_rsp_load(rec);
+	out->r8 = pmregs_x86_pebs_record64_r8_load(rec);
+	out->r9 = pmregs_x86_pebs_record64_r9_load(rec);
+	out->r10 = pmregs_x86_pebs_record64_r10_load(rec);
+	out->r11 = pmregs_x86_pebs_record64_r11_load(rec);
+	out->r12 = pmregs_x86_pebs_record64_r12_load(rec);
+	out->r13 = pmregs_x86_pebs_record64_r13_load(rec);
+	out->r14 = pmregs_x86_pebs_record64_r14_load(rec);
+	out->r15 = pmregs_x86_pebs_record64_r15_load(rec);
+}
+
+/* Encode into the 144-byte buffer rec; reserved bytes are written as 0. */
+static inline void pmregs_x86_pebs_record64_pack(void *rec, const struct pmregs_x86_pebs_record64 *in)
+{
+	pmregs_x86_pebs_record64_rflags_store(rec, in->rflags);
+	pmregs_x86_pebs_record64_rip_store(rec, in->rip);
+	pmregs_x86_pebs_record64_rax_store(rec, in->rax);
+	pmregs_x86_pebs_record64_rbx_store(rec, in->rbx);
+	pmregs_x86_pebs_record64_rcx_store(rec, in->rcx);
+	pmregs_x86_pebs_record64_rdx_store(rec, in->rdx);
+	pmregs_x86_pebs_record64_rsi_store(rec, in->rsi);
+	pmregs_x86_pebs_record64_rdi_store(rec, in->rdi);
+	pmregs_x86_pebs_record64_rbp_store(rec, in->rbp);
+	pmregs_x86_pebs_record64_rsp_store(rec, in->rsp);
+	pmregs_x86_pebs_record64_r8_store(rec, in->r8);
+	pmregs_x86_pebs_record64_r9_store(rec, in->r9);
+	pmregs_x86_pebs_record64_r10_store(rec, in->r10);
+	pmregs_x86_pebs_record64_r11_store(rec, in->r11);
+	pmregs_x86_pebs_record64_r12_store(rec, in->r12);
+	pmregs_x86_pebs_record64_r13_store(rec, in->r13);
+	pmregs_x86_pebs_record64_r14_store(rec, in->r14);
+	pmregs_x86_pebs_record64_r15_store(rec, in->r15);
+}
+
+/* ---- PEBS record, format 1 (Nehalem) (pebs_record_nhm): the record as a struct ---- */
+struct pmregs_x86_pebs_record_nhm {
+	uint64_t rflags; /* @0x0 */
+	uint64_t rip; /* @0x8 */
+	uint64_t rax; /* @0x10 */
+	uint64_t rbx; /* @0x18 */
+	uint64_t rcx; /* @0x20 */
+	uint64_t rdx; /* @0x28 */
+	uint64_t rsi; /* @0x30 */
+	uint64_t rdi; /* @0x38 */
+	uint64_t rbp; /* @0x40 */
+	uint64_t rsp; /* @0x48 */
+	uint64_t r8; /* @0x50 */
+	uint64_t r9; /* @0x58 */
+	uint64_t r10; /* @0x60 */
+	uint64_t r11; /* @0x68 */
+	uint64_t r12; /* @0x70 */
+	uint64_t r13; /* @0x78 */
+	uint64_t r14; /* @0x80 */
+	uint64_t r15; /* @0x88 */
+	uint64_t status; /* @0x90: IA32_PERF_GLOBAL_STATUS bits of the counters that caused the record */
+	uint64_t dla; /* @0x98: Data linear address (load-latency and precise store events) */
+	uint64_t dse; /* @0xa0: Data source encoding (model-specific) */
+	uint64_t lat; /* @0xa8: Load latency in core cycles */
+};
+
+/* Decode the 176-byte record at rec. */
+static inline void pmregs_x86_pebs_record_nhm_unpack(const void *rec, struct pmregs_x86_pebs_record_nhm *out)
+{
+	out->rflags = pmregs_x86_pebs_record_nhm_rflags_load(rec);
+	out->rip = pmregs_x86_pebs_record_nhm_rip_load(rec);
+	out->rax = pmregs_x86_pebs_record_nhm_rax_load(rec);
+	out->rbx = pmregs_x86_pebs_record_nhm_rbx_load(rec);
+	out->rcx = pmregs_x86_pebs_record_nhm_rcx_load(rec);
+	out->rdx = pmregs_x86_pebs_record_nhm_rdx_load(rec);
+	out->rsi = pmregs_x86_pebs_record_nhm_rsi_load(rec);
+	out->rdi = pmregs_x86_pebs_record_nhm_rdi_load(rec);
+	out->rbp = pmregs_x86_pebs_record_nhm_rbp_load(rec);
+	out->rsp = pmregs_x86_pebs_record_nhm_rsp_load(rec);
+	out->r8 = pmregs_x86_pebs_record_nhm_r8_load(rec);
+	out->r9 = pmregs_x86_pebs_record_nhm_r9_load(rec);
+	out->r10 = pmregs_x86_pebs_record_nhm_r10_load(rec);
+	out->r11 = pmregs_x86_pebs_record_nhm_r11_load(rec);
+	out->r12 = pmregs_x86_pebs_record_nhm_r12_load(rec);
+	out->r13 = pmregs_x86_pebs_record_nhm_r13_load(rec);
+	out->r14 = pmregs_x86_pebs_record_nhm_r14_load(rec);
+	out->r15 = pmregs_x86_pebs_record_nhm_r15_load(rec);
+	out->status = pmregs_x86_pebs_record_nhm_status_load(rec);
+	out->dla = pmregs_x86_pebs_record_nhm_dla_load(rec);
+	out->dse = pmregs_x86_pebs_record_nhm_dse_load(rec);
+	out->lat = pmregs_x86_pebs_record_nhm_lat_load(rec);
+}
+
+/* Encode into the 176-byte buffer rec; reserved bytes are written as 0. */
+static inline void pmregs_x86_pebs_record_nhm_pack(void *rec, const struct pmregs_x86_pebs_record_nhm *in)
+{
+	pmregs_x86_pebs_record_nhm_rflags_store(rec, in->rflags);
+	pmregs_x86_pebs_record_nhm_rip_store(rec, in->rip);
+	pmregs_x86_pebs_record_nhm_rax_store(rec, in->rax);
+	pmregs_x86_pebs_record_nhm_rbx_store(rec, in->rbx);
+	pmregs_x86_pebs_record_nhm_rcx_store(rec, in->rcx);
+	pmregs_x86_pebs_record_nhm_rdx_store(rec, in->rdx);
+	pmregs_x86_pebs_record_nhm_rsi_store(rec, in->rsi);
+	pmregs_x86_pebs_record_nhm_rdi_store(rec, in->rdi);
+	pmregs_x86_pebs_record_nhm_rbp_store(rec, in->rbp);
+	pmregs_x86_pebs_record_nhm_rsp_store(rec, in->rsp);
+	pmregs_x86_pebs_record_nhm_r8_store(rec, in->r8);
+	pmregs_x86_pebs_record_nhm_r9_store(rec, in->r9);
+	pmregs_x86_pebs_record_nhm_r10_store(rec, in->r10);
+	pmregs_x86_pebs_record_nhm_r11_store(rec, in->r11);
+	pmregs_x86_pebs_record_nhm_r12_store(rec, in->r12);
+	pmregs_x86_pebs_record_nhm_r13_store(rec, in->r13);
+	pmregs_x86_pebs_record_nhm_r14_store(rec, in->r14);
+	pmregs_x86_pebs_record_nhm_r15_store(rec, in->r15);
+	pmregs_x86_pebs_record_nhm_status_store(rec, in->status);
+	pmregs_x86_pebs_record_nhm_dla_store(rec, in->dla);
+	pmregs_x86_pebs_record_nhm_dse_store(rec, in->dse);
+	pmregs_x86_pebs_record_nhm_lat_store(rec, in->lat);
+}
+
+/* ---- PEBS record, format 2 (Haswell) (pebs_record_hsw): the record as a struct ---- */
+struct pmregs_x86_pebs_record_hsw {
+	uint64_t rflags; /* @0x0 */
+	uint64_t rip; /* @0x8 */
+	uint64_t rax; /* @0x10 */
+	uint64_t rbx; /* @0x18 */
+	uint64_t rcx; /* @0x20 */
+	uint64_t rdx; /* @0x28 */
+	uint64_t rsi; /* @0x30 */
+	uint64_t rdi; /* @0x38 */
+	uint64_t rbp; /* @0x40 */
+	uint64_t rsp; /* @0x48 */
+	uint64_t r8; /* @0x50 */
+	uint64_t r9; /* @0x58 */
+	uint64_t r10; /* @0x60 */
+	uint64_t r11; /* @0x68 */
+	uint64_t r12; /* @0x70 */
+	uint64_t r13; /* @0x78 */
+	uint64_t r14; /* @0x80 */
+	uint64_t r15; /* @0x88 */
+	uint64_t status; /* @0x90: IA32_PERF_GLOBAL_STATUS bits of the counters that caused the record */
+	uint64_t dla; /* @0x98: Data linear address (load-latency and precise store events) */
+	uint64_t dse; /* @0xa0: Data source encoding (model-specific) */
+	uint64_t lat; /* @0xa8: Load latency in core cycles */
+	uint64_t eventing_ip; /* @0xb0: Address of the instruction that caused the event (real_ip) */
+	uint64_t tsx_tuning; /* @0xb8, layout hsw_tsx_tuning: TSX abort information */
+};
+
+/* Decode the 192-byte record at rec. */
+static inline void pmregs_x86_pebs_record_hsw_unpack(const void *rec, struct pmregs_x86_pebs_record_hsw *out)
+{
+	out->rflags = pmregs_x86_pebs_record_hsw_rflags_load(rec);
+	out->rip = pmregs_x86_pebs_record_hsw_rip_load(rec);
+	out->rax = pmregs_x86_pebs_record_hsw_rax_load(rec);
+	out->rbx = pmregs_x86_pebs_record_hsw_rbx_load(rec);
+	out->rcx = pmregs_x86_pebs_record_hsw_rcx_load(rec);
+	out->rdx = pmregs_x86_pebs_record_hsw_rdx_load(rec);
+	out->rsi = pmregs_x86_pebs_record_hsw_rsi_load(rec);
+	out->rdi = pmregs_x86_pebs_record_hsw_rdi_load(rec);
+	out->rbp = pmregs_x86_pebs_record_hsw_rbp_load(rec);
+	out->rsp = pmregs_x86_pebs_record_hsw_rsp_load(rec);
+	out->r8 = pmregs_x86_pebs_record_hsw_r8_load(rec);
+	out->r9 = pmregs_x86_pebs_record_hsw_r9_load(rec);
+	out->r10 = pmregs_x86_pebs_record_hsw_r10_load(rec);
+	out->r11 = pmregs_x86_pebs_record_hsw_r11_load(rec);
+	out->r12 = pmregs_x86_pebs_record_hsw_r12_load(rec);
+	out->r13 = pmregs_x86_pebs_record_hsw_r13_load(rec);
+	out->r14 = pmregs_x86_pebs_record_hsw_r14_load(rec);
+	out->r15 = pmregs_x86_pebs_record_hsw_r15_load(rec);
+	out->status = pmregs_x86_pebs_record_hsw_status_load(rec);
+	out->dla = pmregs_x86_pebs_record_hsw_dla_load(rec);
+	out->dse = pmregs_x86_pebs_record_hsw_dse_load(rec);
+	out->lat = pmregs_x86_pebs_record_hsw_lat_load(rec);
+	out->eventing_ip = pmregs_x86_pebs_record_hsw_eventing_ip_load(rec);
+	out->tsx_tuning = pmregs_x86_pebs_record_hsw_tsx_tuning_load(rec);
+}
+
+/* Encode into the 192-byte buffer rec; reserved bytes are written as 0. */
+static inline void pmregs_x86_pebs_record_hsw_pack(void *rec, const struct pmregs_x86_pebs_record_hsw *in)
+{
+	pmregs_x86_pebs_record_hsw_rflags_store(rec, in->rflags);
+	pmregs_x86_pebs_record_hsw_rip_store(rec, in->rip);
+	pmregs_x86_pebs_record_hsw_rax_store(rec, in->rax);
+	pmregs_x86_pebs_record_hsw_rbx_store(rec, in->rbx);
+	pmregs_x86_pebs_record_hsw_rcx_store(rec, in->rcx);
+	pmregs_x86_pebs_record_hsw_rdx_store(rec, in->rdx);
+	pmregs_x86_pebs_record_hsw_rsi_store(rec, in->rsi);
+	pmregs_x86_pebs_record_hsw_rdi_store(rec, in->rdi);
+	pmregs_x86_pebs_record_hsw_rbp_store(rec, in->rbp);
+	pmregs_x86_pebs_record_hsw_rsp_store(rec, in->rsp);
+	pmregs_x86_pebs_record_hsw_r8_store(rec, in->r8);
+	pmregs_x86_pebs_record_hsw_r9_store(rec, in->r9);
+	pmregs_x86_pebs_record_hsw_r10_store(rec, in->r10);
+	pmregs_x86_pebs_record_hsw_r11_store(rec, in->r11);
+	pmregs_x86_pebs_record_hsw_r12_store(rec, in->r12);
+	pmregs_x86_pebs_record_hsw_r13_store(rec, in->r13);
+	pmregs_x86_pebs_record_hsw_r14_store(rec, in->r14);
+	pmregs_x86_pebs_record_hsw_r15_store(rec, in->r15);
+	pmregs_x86_pebs_record_hsw_status_store(rec, in->status);
+	pmregs_x86_pebs_record_hsw_dla_store(rec, in->dla);
+	pmregs_x86_pebs_record_hsw_dse_store(rec, in->dse);
+	pmregs_x86_pebs_record_hsw_lat_store(rec, in->lat);
+	pmregs_x86_pebs_record_hsw_eventing_ip_store(rec, in->eventing_ip);
+	pmregs_x86_pebs_record_hsw_tsx_tuning_store(rec, in->tsx_tuning);
+}
+
+/* ---- PEBS record, format 3 (Skylake) (pebs_record_skl): the record as a struct ---- */
+struct pmregs_x86_pebs_record_skl {
+	uint64_t rflags; /* @0x0 */
+	uint64_t rip; /* @0x8 */
+	uint64_t rax; /* @0x10 */
+	uint64_t rbx; /* @0x18 */
+	uint64_t rcx; /* @0x20 */
+	uint64_t rdx; /* @0x28 */
+	uint64_t rsi; /* @0x30 */
+	uint64_t rdi; /* @0x38 */
+	uint64_t rbp; /* @0x40 */
+	uint64_t rsp; /* @0x48 */
+	uint64_t r8; /* @0x50 */
+	uint64_t r9; /* @0x58 */
+	uint64_t r10; /* @0x60 */
+	uint64_t r11; /* @0x68 */
+	uint64_t r12; /* @0x70 */
+	uint64_t r13; /* @0x78 */
+	uint64_t r14; /* @0x80 */
+	uint64_t r15; /* @0x88 */
+	uint64_t status; /* @0x90: IA32_PERF_GLOBAL_STATUS bits of the counters that caused the record */
+	uint64_t dla; /* @0x98: Data linear address (load-latency and precise store events) */
+	uint64_t dse; /* @0xa0: Data source encoding (model-specific) */
+	uint64_t lat; /* @0xa8: Load latency in core cycles */
+	uint64_t eventing_ip; /* @0xb0: Address of the instruction that caused the event (real_ip) */
+	uint64_t tsx_tuning; /* @0xb8, layout hsw_tsx_tuning: TSX abort information */
+	uint64_t tsc; /* @0xc0: Time-stamp counter when the record was written */
+};
+
+/* Decode the 200-byte record at rec. */
+static inline void pmregs_x86_pebs_record_skl_unpack(const void *rec, struct pmregs_x86_pebs_record_skl *out)
+{
+	out->rflags = pmregs_x86_pebs_record_skl_rflags_load(rec);
+	out->rip = pmregs_x86_pebs_record_skl_rip_load(rec);
+	out->rax = pmregs_x86_pebs_record_skl_rax_load(rec);
+	out->rbx = pmregs_x86_pebs_record_skl_rbx_load(rec);
+	out->rcx = pmregs_x86_pebs_record_skl_rcx_load(rec);
+	out->rdx = pmregs_x86_pebs_record_skl_rdx_load(rec);
+	out->rsi = pmregs_x86_pebs_record_skl_rsi_load(rec);
+	out->rdi = pmregs_x86_pebs_record_skl_rdi_load(rec);
+	out->rbp = pmregs_x86_pebs_record_skl_rbp_load(rec);
+	out->rsp = pmregs_x86_pebs_record_skl_rsp_load(rec);
+	out->r8 = pmregs_x86_pebs_record_skl_r8_load(rec);
+	out->r9 = pmregs_x86_pebs_record_skl_r9_load(rec);
+	out->r10 = pmregs_x86_pebs_record_skl_r10_load(rec);
+	out->r11 = pmregs_x86_pebs_record_skl_r11_load(rec);
+	out->r12 = pmregs_x86_pebs_record_skl_r12_load(rec);
+	out->r13 = pmregs_x86_pebs_record_skl_r13_load(rec);
+	out->r14 = pmregs_x86_pebs_record_skl_r14_load(rec);
+	out->r15 = pmregs_x86_pebs_record_skl_r15_load(rec);
+	out->status = pmregs_x86_pebs_record_skl_status_load(rec);
+	out->dla = pmregs_x86_pebs_record_skl_dla_load(rec);
+	out->dse = pmregs_x86_pebs_record_skl_dse_load(rec);
+	out->lat = pmregs_x86_pebs_record_skl_lat_load(rec);
+	out->eventing_ip = pmregs_x86_pebs_record_skl_eventing_ip_load(rec);
+	out->tsx_tuning = pmregs_x86_pebs_record_skl_tsx_tuning_load(rec);
+	out->tsc = pmregs_x86_pebs_record_skl_tsc_load(rec);
+}
+
+/* Encode into the 200-byte buffer rec; reserved bytes are written as 0. */
+static inline void pmregs_x86_pebs_record_skl_pack(void *rec, const struct pmregs_x86_pebs_record_skl *in)
+{
+	pmregs_x86_pebs_record_skl_rflags_store(rec, in->rflags);
+	pmregs_x86_pebs_record_skl_rip_store(rec, in->rip);
+	pmregs_x86_pebs_record_skl_rax_store(rec, in->rax);
+	pmregs_x86_pebs_record_skl_rbx_store(rec, in->rbx);
+	pmregs_x86_pebs_record_skl_rcx_store(rec, in->rcx);
+	pmregs_x86_pebs_record_skl_rdx_store(rec, in->rdx);
+	pmregs_x86_pebs_record_skl_rsi_store(rec, in->rsi);
+	pmregs_x86_pebs_record_skl_rdi_store(rec, in->rdi);
+	pmregs_x86_pebs_record_skl_rbp_store(rec, in->rbp);
+	pmregs_x86_pebs_record_skl_rsp_store(rec, in->rsp);
+	pmregs_x86_pebs_record_skl_r8_store(rec, in->r8);
+	pmregs_x86_pebs_record_skl_r9_store(rec, in->r9);
+	pmregs_x86_pebs_record_skl_r10_store(rec, in->r10);
+	pmregs_x86_pebs_record_skl_r11_store(rec, in->r11);
+	pmregs_x86_pebs_record_skl_r12_store(rec, in->r12);
+	pmregs_x86_pebs_record_skl_r13_store(rec, in->r13);
+	pmregs_x86_pebs_record_skl_r14_store(rec, in->r14);
+	pmregs_x86_pebs_record_skl_r15_store(rec, in->r15);
+	pmregs_x86_pebs_record_skl_status_store(rec, in->status);
+	pmregs_x86_pebs_record_skl_dla_store(rec, in->dla);
+	pmregs_x86_pebs_record_skl_dse_store(rec, in->dse);
+	pmregs_x86_pebs_record_skl_lat_store(rec, in->lat);
+	pmregs_x86_pebs_record_skl_eventing_ip_store(rec, in->eventing_ip);
+	pmregs_x86_pebs_record_skl_tsx_tuning_store(rec, in->tsx_tuning);
+	pmregs_x86_pebs_record_skl_tsc_store(rec, in->tsc);
+}
+
+/* ---- Adaptive PEBS basic group (pebs_basic): the record as a struct ---- */
+struct pmregs_x86_pebs_basic {
+	uint64_t format; /* @0x0, layout pebs_basic_format: Groups present, retire latency, record size */
+	uint64_t ip; /* @0x8: Instruction pointer */
+	uint64_t applicable_counters; /* @0x10: Counters (IA32_PERF_GLOBAL_STATUS layout) the record is for */
+	uint64_t tsc; /* @0x18: Time-stamp counter */
+};
+
+/* Decode the 32-byte record at rec. */
+static inline void pmregs_x86_pebs_basic_unpack(const void *rec, struct pmregs_x86_pebs_basic *out)
+{
+	out->format = pmregs_x86_pebs_basic_format_load(rec);
+	out->ip = pmregs_x86_pebs_basic_ip_load(rec);
+	out->applicable_counters = pmregs_x86_pebs_basic_applicable_counters_load(rec);
+	out->tsc = pmregs_x86_pebs_basic_tsc_load(rec);
+}
+
+/* Encode into the 32-byte buffer rec; reserved bytes are written as 0. */
+static inline void pmregs_x86_pebs_basic_pack(void *rec, const struct pmregs_x86_pebs_basic *in)
+{
+	pmregs_x86_pebs_basic_format_store(rec, in->format);
+	pmregs_x86_pebs_basic_ip_store(rec, in->ip);
+	pmregs_x86_pebs_basic_applicable_counters_store(rec, in->applicable_counters);
+	pmregs_x86_pebs_basic_tsc_store(rec, in->tsc);
+}
+
+/* ---- Adaptive PEBS memory-info group (pebs_meminfo): the record as a struct ---- */
+struct pmregs_x86_pebs_meminfo {
+	uint64_t address; /* @0x0: Data linear address */
+	uint64_t aux; /* @0x8: Data source (model-specific encoding) */
+	uint64_t latency; /* @0x10: Memory access latency in core cycles */
+	uint64_t tsx_tuning; /* @0x18, layout hsw_tsx_tuning: TSX abort information */
+};
+
+/* Decode the 32-byte record at rec. */
+static inline void pmregs_x86_pebs_meminfo_unpack(const void *rec, struct pmregs_x86_pebs_meminfo *out)
+{
+	out->address = pmregs_x86_pebs_meminfo_address_load(rec);
+	out->aux = pmregs_x86_pebs_meminfo_aux_load(rec);
+	out->latency = pmregs_x86_pebs_meminfo_latency_load(rec);
+	out->tsx_tuning = pmregs_x86_pebs_meminfo_tsx_tuning_load(rec);
+}
+
+/* Encode into the 32-byte buffer rec; reserved bytes are written as 0. */
+static inline void pmregs_x86_pebs_meminfo_pack(void *rec, const struct pmregs_x86_pebs_meminfo *in)
+{
+	pmregs_x86_pebs_meminfo_address_store(rec, in->address);
+	pmregs_x86_pebs_meminfo_aux_store(rec, in->aux);
+	pmregs_x86_pebs_meminfo_latency_store(rec, in->latency);
+	pmregs_x86_pebs_meminfo_tsx_tuning_store(rec, in->tsx_tuning);
+}
+
+/* ---- Adaptive PEBS general-purpose register group (pebs_gprs): the record as a struct ---- */
+struct pmregs_x86_pebs_gprs {
+	uint64_t rflags; /* @0x0 */
+	uint64_t rip; /* @0x8 */
+	uint64_t rax; /* @0x10 */
+	uint64_t rcx; /* @0x18 */
+	uint64_t rdx; /* @0x20 */
+	uint64_t rbx; /* @0x28 */
+	uint64_t rsp; /* @0x30 */
+	uint64_t rbp; /* @0x38 */
+	uint64_t rsi; /* @0x40 */
+	uint64_t rdi; /* @0x48 */
+	uint64_t r8; /* @0x50 */
+	uint64_t r9; /* @0x58 */
+	uint64_t r10; /* @0x60 */
+	uint64_t r11; /* @0x68 */
+	uint64_t r12; /* @0x70 */
+	uint64_t r13; /* @0x78 */
+	uint64_t r14; /* @0x80 */
+	uint64_t r15; /* @0x88 */
+};
+
+/* Decode the 144-byte record at rec. */
+static inline void pmregs_x86_pebs_gprs_unpack(const void *rec, struct pmregs_x86_pebs_gprs *out)
+{
+	out->rflags = pmregs_x86_pebs_gprs_rflags_load(rec);
+	out->rip = pmregs_x86_pebs_gprs_rip_load(rec);
+	out->rax = pmregs_x86_pebs_gprs_rax_load(rec);
+	out->rcx = pmregs_x86_pebs_gprs_rcx_load(rec);
+	out->rdx = pmregs_x86_pebs_gprs_rdx_load(rec);
+	out->rbx = pmregs_x86_pebs_gprs_rbx_load(rec);
+	out->rsp = pmregs_x86_pebs_gprs_rsp_load(rec);
+	out->rbp = pmregs_x86_pebs_gprs_rbp_load(rec);
+	out->rsi = pmregs_x86_pebs_gprs_rsi_load(rec);
+	out->rdi = pmregs_x86_pebs_gprs_rdi_load(rec);
+	out->r8 = pmregs_x86_pebs_gprs_r8_load(rec);
+	out->r9 = pmregs_x86_pebs_gprs_r9_load(rec);
+	out->r10 = pmregs_x86_pebs_gprs_r10_load(rec);
+	out->r11 = pmregs_x86_pebs_gprs_r11_load(rec);
+	out->r12 = pmregs_x86_pebs_gprs_r12_load(rec);
+	out->r13 = pmregs_x86_pebs_gprs_r13_load(rec);
+	out->r14 = pmregs_x86_pebs_gprs_r14_load(rec);
+	out->r15 = pmregs_x86_pebs_gprs_r15_load(rec);
+}
+
+/* Encode into the 144-byte buffer rec; reserved bytes are written as 0. */
+static inline void pmregs_x86_pebs_gprs_pack(void *rec, const struct pmregs_x86_pebs_gprs *in)
+{
+	pmregs_x86_pebs_gprs_rflags_store(rec, in->rflags);
+	pmregs_x86_pebs_gprs_rip_store(rec, in->rip);
+	pmregs_x86_pebs_gprs_rax_store(rec, in->rax);
+	pmregs_x86_pebs_gprs_rcx_store(rec, in->rcx);
+	pmregs_x86_pebs_gprs_rdx_store(rec, in->rdx);
+	pmregs_x86_pebs_gprs_rbx_store(rec, in->rbx);
+	pmregs_x86_pebs_gprs_rsp_store(rec, in->rsp);
+	pmregs_x86_pebs_gprs_rbp_store(rec, in->rbp);
+	pmregs_x86_pebs_gprs_rsi_store(rec, in->rsi);
+	pmregs_x86_pebs_gprs_rdi_store(rec, in->rdi);
+	pmregs_x86_pebs_gprs_r8_store(rec, in->r8);
+	pmregs_x86_pebs_gprs_r9_store(rec, in->r9);
+	pmregs_x86_pebs_gprs_r10_store(rec, in->r10);
+	pmregs_x86_pebs_gprs_r11_store(rec, in->r11);
+	pmregs_x86_pebs_gprs_r12_store(rec, in->r12);
+	pmregs_x86_pebs_gprs_r13_store(rec, in->r13);
+	pmregs_x86_pebs_gprs_r14_store(rec, in->r14);
+	pmregs_x86_pebs_gprs_r15_store(rec, in->r15);
+}
+
+/* ---- Adaptive PEBS XMM group (pebs_xmm): the record as a struct ---- */
+struct pmregs_x86_pebs_xmm {
+	uint64_t xmm0_lo; /* @0x0 */
+	uint64_t xmm0_hi; /* @0x8 */
+	uint64_t xmm1_lo; /* @0x10 */
+	uint64_t xmm1_hi; /* @0x18 */
+	uint64_t xmm2_lo; /* @0x20 */
+	uint64_t xmm2_hi; /* @0x28 */
+	uint64_t xmm3_lo; /* @0x30 */
+	uint64_t xmm3_hi; /* @0x38 */
+	uint64_t xmm4_lo; /* @0x40 */
+	uint64_t xmm4_hi; /* @0x48 */
+	uint64_t xmm5_lo; /* @0x50 */
+	uint64_t xmm5_hi; /* @0x58 */
+	uint64_t xmm6_lo; /* @0x60 */
+	uint64_t xmm6_hi; /* @0x68 */
+	uint64_t xmm7_lo; /* @0x70 */
+	uint64_t xmm7_hi; /* @0x78 */
+	uint64_t xmm8_lo; /* @0x80 */
+	uint64_t xmm8_hi; /* @0x88 */
+	uint64_t xmm9_lo; /* @0x90 */
+	uint64_t xmm9_hi; /* @0x98 */
+	uint64_t xmm10_lo; /* @0xa0 */
+	uint64_t xmm10_hi; /* @0xa8 */
+	uint64_t xmm11_lo; /* @0xb0 */
+	uint64_t xmm11_hi; /* @0xb8 */
+	uint64_t xmm12_lo; /* @0xc0 */
+	uint64_t xmm12_hi; /* @0xc8 */
+	uint64_t xmm13_lo; /* @0xd0 */
+	uint64_t xmm13_hi; /* @0xd8 */
+	uint64_t xmm14_lo; /* @0xe0 */
+	uint64_t xmm14_hi; /* @0xe8 */
+	uint64_t xmm15_lo; /* @0xf0 */
+	uint64_t xmm15_hi; /* @0xf8 */
+};
+
+/* Decode the 256-byte record at rec. */
+static inline void pmregs_x86_pebs_xmm_unpack(const void *rec, struct pmregs_x86_pebs_xmm *out)
+{
+	out->xmm0_lo = pmregs_x86_pebs_xmm_xmm0_lo_load(rec);
+	out->xmm0_hi = pmregs_x86_pebs_xmm_xmm0_hi_load(rec);
+	out->xmm1_lo = pmregs_x86_pebs_xmm_xmm1_lo_load(rec);
+	out->xmm1_hi = pmregs_x86_pebs_xmm_xmm1_hi_load(rec);
+	out->xmm2_lo = pmregs_x86_pebs_xmm_xmm2_lo_load(rec);
+	out->xmm2_hi = pmregs_x86_pebs_xmm_xmm2_hi_load(rec);
+	out->xmm3_lo = pmregs_x86_pebs_xmm_xmm3_lo_load(rec);
+	out->xmm3_hi = pmregs_x86_pebs_xmm_xmm3_hi_load(rec);
+	out->xmm4_lo = pmregs_x86_pebs_xmm_xmm4_lo_load(rec);
+	out->xmm4_hi = pmregs_x86_pebs_xmm_xmm4_hi_load(rec);
+	out->xmm5_lo = pmregs_x86_pebs_xmm_xmm5_lo_load(rec);
+	out->xmm5_hi = pmregs_x86_pebs_xmm_xmm5_hi_load(rec);
+	out->xmm6_lo = pmregs_x86_pebs_xmm_xmm6_lo_load(rec);
+	out->xmm6_hi = pmregs_x86_pebs_xmm_xmm6_hi_load(rec);
+	out->xmm7_lo = pmregs_x86_pebs_xmm_xmm7_lo_load(rec);
+	out->xmm7_hi = pmregs_x86_pebs_xmm_xmm7_hi_load(rec);
+	out->xmm8_lo = pmregs_x86_pebs_xmm_xmm8_lo_load(rec);
+	out->xmm8_hi = pmregs_x86_pebs_xmm_xmm8_hi_load(rec);
+	out->xmm9_lo = pmregs_x86_pebs_xmm_xmm9_lo_load(rec);
+	out->xmm9_hi = pmregs_x86_pebs_xmm_xmm9_hi_load(rec);
+	out->xmm10_lo = pmregs_x86_pebs_xmm_xmm10_lo_load(rec);
+	out->xmm10_hi = pmregs_x86_pebs_xmm_xmm10_hi_load(rec);
+	out->xmm11_lo = pmregs_x86_pebs_xmm_xmm11_lo_load(rec);
+	out->xmm11_hi = pmregs_x86_pebs_xmm_xmm11_hi_load(rec);
+	out->xmm12_lo = pmregs_x86_pebs_xmm_xmm12_lo_load(rec);
+	out->xmm12_hi = pmregs_x86_pebs_xmm_xmm12_hi_load(rec);
+	out->xmm13_lo = pmregs_x86_pebs_xmm_xmm13_lo_load(rec);
+	out->xmm13_hi = pmregs_x86_pebs_xmm_xmm13_hi_load(rec);
+	out->xmm14_lo = pmregs_x86_pebs_xmm_xmm14_lo_load(rec);
+	out->xmm14_hi = pmregs_x86_pebs_xmm_xmm14_hi_load(rec);
+	out->xmm15_lo = pmregs_x86_pebs_xmm_xmm15_lo_load(rec);
+	out->xmm15_hi = pmregs_x86_pebs_xmm_xmm15_hi_load(rec);
+}
+
+/* Encode into the 256-byte buffer rec; reserved bytes are written as 0. */
+static inline void pmregs_x86_pebs_xmm_pack(void *rec, const struct pmregs_x86_pebs_xmm *in)
+{
+	pmregs_x86_pebs_xmm_xmm0_lo_store(rec, in->xmm0_lo);
+	pmregs_x86_pebs_xmm_xmm0_hi_store(rec, in->xmm0_hi);
+	pmregs_x86_pebs_xmm_xmm1_lo_store(rec, in->xmm1_lo);
+	pmregs_x86_pebs_xmm_xmm1_hi_store(rec, in->xmm1_hi);
+	pmregs_x86_pebs_xmm_xmm2_lo_store(rec, in->xmm2_lo);
+	pmregs_x86_pebs_xmm_xmm2_hi_store(rec, in->xmm2_hi);
+	pmregs_x86_pebs_xmm_xmm3_lo_store(rec, in->xmm3_lo);
+	pmregs_x86_pebs_xmm_xmm3_hi_store(rec, in->xmm3_hi);
+	pmregs_x86_pebs_xmm_xmm4_lo_store(rec, in->xmm4_lo);
+	pmregs_x86_pebs_xmm_xmm4_hi_store(rec, in->xmm4_hi);
+	pmregs_x86_pebs_xmm_xmm5_lo_store(rec, in->xmm5_lo);
+	pmregs_x86_pebs_xmm_xmm5_hi_store(rec, in->xmm5_hi);
+	pmregs_x86_pebs_xmm_xmm6_lo_store(rec, in->xmm6_lo);
+	pmregs_x86_pebs_xmm_xmm6_hi_store(rec, in->xmm6_hi);
+	pmregs_x86_pebs_xmm_xmm7_lo_store(rec, in->xmm7_lo);
+	pmregs_x86_pebs_xmm_xmm7_hi_store(rec, in->xmm7_hi);
+	pmregs_x86_pebs_xmm_xmm8_lo_store(rec, in->xmm8_lo);
+	pmregs_x86_pebs_xmm_xmm8_hi_store(rec, in->xmm8_hi);
+	pmregs_x86_pebs_xmm_xmm9_lo_store(rec, in->xmm9_lo);
+	pmregs_x86_pebs_xmm_xmm9_hi_store(rec, in->xmm9_hi);
+	pmregs_x86_pebs_xmm_xmm10_lo_store(rec, in->xmm10_lo);
+	pmregs_x86_pebs_xmm_xmm10_hi_store(rec, in->xmm10_hi);
+	pmregs_x86_pebs_xmm_xmm11_lo_store(rec, in->xmm11_lo);
+	pmregs_x86_pebs_xmm_xmm11_hi_store(rec, in->xmm11_hi);
+	pmregs_x86_pebs_xmm_xmm12_lo_store(rec, in->xmm12_lo);
+	pmregs_x86_pebs_xmm_xmm12_hi_store(rec, in->xmm12_hi);
+	pmregs_x86_pebs_xmm_xmm13_lo_store(rec, in->xmm13_lo);
+	pmregs_x86_pebs_xmm_xmm13_hi_store(rec, in->xmm13_hi);
+	pmregs_x86_pebs_xmm_xmm14_lo_store(rec, in->xmm14_lo);
+	pmregs_x86_pebs_xmm_xmm14_hi_store(rec, in->xmm14_hi);
+	pmregs_x86_pebs_xmm_xmm15_lo_store(rec, in->xmm15_lo);
+	pmregs_x86_pebs_xmm_xmm15_hi_store(rec, in->xmm15_hi);
+}
+
+/* ---- Adaptive PEBS LBR group entry (lbr_entry): the record as a struct ---- */
+struct pmregs_x86_lbr_entry {
+	uint64_t from; /* @0x0: Branch source (FROM_IP) */
+	uint64_t to; /* @0x8: Branch target (TO_IP) */
+	uint64_t info; /* @0x10, layout lbr_info: LBR_INFO */
+};
+
+/* Decode the 24-byte record at rec. */
+static inline void pmregs_x86_lbr_entry_unpack(const void *rec, struct pmregs_x86_lbr_entry *out)
+{
+	out->from = pmregs_x86_lbr_entry_from_load(rec);
+	out->to = pmregs_x86_lbr_entry_to_load(rec);
+	out->info = pmregs_x86_lbr_entry_info_load(rec);
+}
+
+/* Encode into the 24-byte buffer rec; reserved bytes are written as 0. */
+static inline void pmregs_x86_lbr_entry_pack(void *rec, const struct pmregs_x86_lbr_entry *in)
+{
+	pmregs_x86_lbr_entry_from_store(rec, in->from);
+	pmregs_x86_lbr_entry_to_store(rec, in->to);
+	pmregs_x86_lbr_entry_info_store(rec, in->info);
 }
 
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
