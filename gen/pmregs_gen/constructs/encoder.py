@@ -43,7 +43,9 @@ import ast
 
 from ..cnames import Names, utype
 from ..expr import U64, Compiler, ExprError, Val, _At, type_info
-from ..model import SCALAR_TYPES, SET_RE, mask_of
+from ..core import SCALAR_TYPES, SET_RE, mask_of
+from ..ctext import wrap
+from ..mdtext import md, md_par
 from ..yamlnode import Map
 
 ERRORS = {"einval": "PMREGS_EINVAL", "erange": "PMREGS_ERANGE", "enoent": "PMREGS_ENOENT",
@@ -110,7 +112,7 @@ class Encoder:
 # loading
 
 
-def load(b, k, v):
+def load_encoder(b, k, v):
     """Build one encoder from spec node v (b: the model Builder); errors go to b.diag."""
     r = b.r
     name = b.top_name(k, k.text, "encoder")
@@ -578,7 +580,7 @@ class EncCompiler(Compiler):
 # the view the template renders
 
 
-def view(hv, E):
+def encoder_view(hv, E):
     """Names, declarations and data for gen/templates/encoder.h.j2 (hv: the HeaderView)."""
     fam, n = hv.fam, hv.n
     S = lambda name, what: hv.sym.add(name, E.node, what)   # noqa: E731
@@ -706,5 +708,42 @@ def res_name(fam, key):
 
 
 def wrap_doc(text):
-    from ..emit import wrap
     return wrap(text) if text else []
+
+
+# -- reference page -----------------------------------------------------------------------------
+
+def encoder_page(pv, E):
+    return {"name": E.name, "title": md(E.title or E.name), "doc": md_par(E.doc), "source": md(E.source),
+            "table": E.table.name,
+            "places": [{"name": P.name, "from": f"{P.src}.{P.column}", "doc": md(P.doc)} for P in E.places],
+            "params": [{"name": P.name, "type": P.type if isinstance(P.type, str) else getattr(P.type, "name", ""),
+                        "default": P.default, "doc": md(P.doc)} for P in E.params],
+            "checks": [{"name": C.name, "fail": getattr(C, "fail_text", ""), "error": C.error,
+                        "doc": md(C.doc)} for C in E.checks if getattr(C, "fail_text", "")],
+            "outputs": [{"name": O.name, "type": O.type, "expr": getattr(O, "expr_text", ""), "doc": md(O.doc),
+                         "link": pv.layout_links.get(O.type, "")} for O in E.outputs]}
+
+
+# -- construct interface (constructs/__init__.py) -----------------------------------------------
+NAME = "encoder"
+KEYS = ("encoders",)
+HEADER, SELFTEST, PAGE = "encoder.h.j2", "encoder_selftest.c.j2", "encoder.md.j2"
+CONTENTS = (("Encoders", "encoders"),)
+
+
+def load(b, m):
+    b.section(m, "encoders", lambda k, v: load_encoder(b, k, v))
+    b.diag.check()
+
+
+def view(hv):
+    hv.encoders = [encoder_view(hv, E) for E in hv.fam.encoders]
+    if hv.encoders:
+        hv.uses.add("base_schedule.h")
+
+
+def page(pv):
+    pv.encoders = [encoder_page(pv, E) for E in pv.fam.encoders]
+
+

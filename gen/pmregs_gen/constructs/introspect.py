@@ -18,30 +18,7 @@ and the umbrella header lists the families (pmregs_families()). The layouts
 themselves are described by pmregs_<family>_layouts() (family.h.j2).
 """
 
-from ..model import SET_RE, field_value
-
-
-def fact_text(fam, F, val):
-    """The value of fact F as it reads in a tool or a page: hex addresses, names for references."""
-    ref = getattr(F, "ref", None)
-    if ref is not None:
-        rows = [R.name for R in fam.registers] if ref == "registers" else \
-            [row[0] for T in fam.tables if T.name == ref for row in T.rows]
-        items = val if isinstance(val, list) else [val]
-        return ",".join(rows[i] if 0 <= i < len(rows) else str(i) for i in items)
-    t = F.type
-    if t == "str":
-        return val or ""
-    if t == "bool":
-        return "yes" if val else "no"
-    if SET_RE.match(t):
-        E = fam.enum(SET_RE.match(t).group(1))
-        return "|".join(vn for vn, vv, _ in E.values if (val or 0) >> vv & 1) or "none"
-    if isinstance(val, list):
-        return ",".join(str(x) for x in val)
-    if F.address:
-        return f"{val:#x}"
-    return str(val)
+from ..core import field_value, register_address, register_facts, register_reset
 
 
 def quoted(text):
@@ -51,27 +28,7 @@ def quoted(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def register_address(fam, R):
-    """(fact name, value) of the register's first address fact, or (None, 0)."""
-    for F in fam.facts:
-        if F.address and F.name in R.facts:
-            return F.name, R.facts[F.name]
-    return None, 0
-
-
-def register_facts(fam, R, skip=None):
-    """[(fact name, text)] for every fact the register has, in the spec's fact order, except `skip`."""
-    return [(F.name, fact_text(fam, F, R.facts[F.name])) for F in fam.facts
-            if F.name in R.facts and F.name != skip]
-
-
-def register_reset(R):
-    if R.reset is not None:
-        return R.reset
-    return R.layout.reset if R.layout is not None else 0
-
-
-def view(hv):
+def introspect_view(hv):
     """Everything introspect.h.j2 renders."""
     fam, n = hv.fam, hv.n
     S = hv.sym.add
@@ -113,3 +70,22 @@ def view(hv):
                 "frame": st["frame"], "payload": st["payload"],
             })
     return v
+
+
+# -- construct interface (constructs/__init__.py) -----------------------------------------------
+NAME = "introspect"
+KEYS = ()
+HEADER, SELFTEST, PAGE = "introspect.h.j2", "introspect_selftest.c.j2", None
+CONTENTS = ()
+
+
+def load(b, m):
+    pass
+
+
+def view(hv):
+    hv.introspect = introspect_view(hv)
+
+
+def page(pv):
+    pass

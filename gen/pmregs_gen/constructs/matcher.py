@@ -43,6 +43,10 @@ comparing each bit with itself, and no rule above them may read a value bit
 below K. The search itself is pmregs_range_cover() in base.h.
 """
 
+from ..core import BIT_RE, runs_of
+from ..ctext import wrap
+from ..mdtext import anchor, md, md_par
+
 ROLES = ("ref", "mask", "value")
 MASK_KINDS = ("care", "dont_care", "none", "ignored")
 
@@ -167,6 +171,7 @@ def load(b, m):
             C = range_cover(b, k, v)
             if C is not None:
                 fam.range_covers.append(C)
+    b.diag.check()                  # functions may call matchers
 
 
 def matcher(b, k, v):
@@ -221,7 +226,6 @@ def matcher(b, k, v):
         return None
     gaps = [x for x in range(M.width) if owner[x] is None]
     if gaps:
-        from ..model import runs_of
         txt = ", ".join(f"{hi}" if hi == lo else f"{hi}:{lo}" for hi, lo in runs_of(gaps))
         r.err(m.key_node("rules"), "PMR013", f"matcher '{name}' leaves bits {txt} without a rule;"
               " add them (mask: ignored if they are never compared)")
@@ -255,7 +259,6 @@ def rule(b, M, item):
 
 
 def bit_range(b, node, width, what):
-    from ..model import BIT_RE
     t = b.r.text(node, "bits")
     if t is None:
         return None
@@ -354,7 +357,6 @@ def matcher_view(hv, M):
         rows.append((f"{ref}{{{rb}}}", "-" if R.kind == "ignored" else f"{val}{{{sb}}}", meaning[R.kind]))
     w0 = max(len(x[0]) for x in rows)
     w1 = max(len(x[1]) for x in rows)
-    from ..emit import wrap
     return {
         "name": S(n.fn(M.name)), "title": M.title or M.name,
         "doc": wrap(M.doc) if M.doc else [], "formula": wrap(M.formula) if M.formula else [],
@@ -384,7 +386,6 @@ def cover_view(hv, C):
 
 
 def wrap_doc(text):
-    from ..emit import wrap
     return wrap(text) if text else []
 
 
@@ -395,4 +396,38 @@ def views(hv):
             [cover_view(hv, C) for C in getattr(fam, "range_covers", [])])
 
 
-__all__ = ["load", "views", "Matcher", "RangeCover"]
+# -- reference page -----------------------------------------------------------------------------
+
+def matcher_page(pv, M):
+    rules = []
+    for r in sorted(M.rules, key=lambda r: -r.hi):
+        ref = f"{r.hi}" if r.hi == r.lo else f"{r.hi}:{r.lo}"
+        src = f"{r.src[0]}" if r.src[0] == r.src[1] else f"{r.src[0]}:{r.src[1]}"
+        rules.append({"bits": ref, "from": src, "kind": r.kind})
+    return {"name": M.name, "title": md(M.title or M.name), "doc": md_par(M.doc), "source": md(M.source),
+            "formula": (M.formula or "").strip(), "width": M.width,
+            "params": ", ".join(f"{role} = `{cn}`" for role, cn in M.params), "rules": rules,
+            "cname": f"pmregs_{pv.name}_{M.name}"}
+
+
+# -- construct interface (constructs/__init__.py) -----------------------------------------------
+NAME = "matcher"
+KEYS = ("matchers", "range_covers")
+HEADER, SELFTEST, PAGE = "matcher.h.j2", None, "matcher.md.j2"
+CONTENTS = (("Matchers", "matchers"), ("Range covers", "range_covers"))
+
+
+def view(hv):
+    hv.matchers, hv.range_covers = views(hv)
+    if hv.range_covers:
+        hv.uses.add("base_cover.h")
+
+
+def page(pv):
+    pv.matchers = [matcher_page(pv, M) for M in pv.fam.matchers]
+    pv.range_covers = [{"name": C.name, "title": C.title, "doc": md(C.doc), "source": md(C.source),
+                        "matcher": C.matcher.name if C.matcher else "", "pairs": C.pairs,
+                        "granule": C.granule, "anchor": anchor("matcher", C.matcher.name) if C.matcher else ""}
+                       for C in pv.fam.range_covers]
+
+

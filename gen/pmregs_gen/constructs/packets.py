@@ -36,6 +36,8 @@ generator checks that the shapes can always be told apart.
 import ast
 
 from ..cnames import small_utype
+from ..ctext import comment_text
+from ..mdtext import md, md_par
 from ..expr import ExprError, _At
 from ..yamlnode import Scalar
 
@@ -1217,7 +1219,6 @@ class CodeGen:
                 out.append(f"f_{F.name} = x;")
             out.append("pos += w;")
         if mode == "encode":
-            from ..emit import comment_text
             # the packet's checks, on the values just encoded (a field the shape lacks is 0)
             absent = {x: "PMREGS_U64(0)" for x in dict(Pk.members) if x not in names}
             rc = self.res(fields=refs, extra=absent)
@@ -1269,7 +1270,7 @@ class CodeGen:
                 "payload_cap": max(St.frame.max_size, 8 * ((St.payload.max_bytes + 7) // 8))}
 
 
-def view(hv):
+def packets_view(hv):
     """Everything packets.h.j2 renders; None when the family has none of these sections."""
     fam = hv.fam
     if not getattr(fam, "params", None) and not getattr(fam, "packets", None):
@@ -1285,3 +1286,71 @@ def view(hv):
         v["streams"].append(g.stream_view(St, pviews))
     v["params_t"] = g.params_t
     return v
+
+
+# -- reference page -----------------------------------------------------------------------------
+
+def packet_page(pv, Pk):
+    shapes = []
+    for Sh in Pk.shapes:
+        rows = []
+        for F in Sh.fields:
+            notes = []
+            if F.differential:
+                notes.append("asserted when it differs from the bit before it")
+            if F.reported_if is not None:
+                notes.append(f"meaningful when `{F.reported_if.text}`")
+            if F.implied is not None:
+                notes.append(f"`{F.implied.text}` when 0 bits wide")
+            if F.value is not None:
+                notes.append(f"computed: `{F.value.text}`")
+            if F.rest:
+                notes.append("the rest of the packet")
+            doc = md(F.doc)
+            rows.append({"name": F.name, "width": F.width.text if F.width is not None else "rest",
+                         "is": set_text(F.is_set) if F.is_set else "", "notes": "; ".join(notes),
+                         "doc": doc})
+        shapes.append({"name": Sh.name, "doc": md(Sh.doc), "source": md(Sh.source), "fields": rows})
+    values = []
+    for fname, tab in Pk.values.items():
+        if tab:
+            values.append({"field": fname, "values": sorted(((vv, vn, md(vd)) for vn, (vv, vd) in tab.items()))})
+    size = "sign-based compression (the top run of identical bits is dropped)" if Pk.compression == "sign" \
+        else f"`{Pk.size.text}` bytes" if Pk.size is not None else ""
+    return {"name": Pk.name, "title": md(Pk.title or Pk.name), "doc": md_par(Pk.doc), "source": md(Pk.source),
+            "size": size, "max_bytes": Pk.max_bytes if Pk.compression else getattr(Pk, "max_size", None),
+            "shapes": shapes, "values": values,
+            "checks": [(e.text, md(doc)) for e, doc in getattr(Pk, "checks", [])]}
+
+
+# -- construct interface (constructs/__init__.py) -----------------------------------------------
+NAME = "packets"
+KEYS = ("params", "param_checks", "widths", "packets", "streams")
+HEADER, SELFTEST, PAGE = "packets.h.j2", "packets_selftest.c.j2", "packets.md.j2"
+CONTENTS = (("Parameters", "params"), ("Packets", "packets"), ("Streams", "streams"))
+
+
+def load(b, m):
+    build(b, m)
+
+
+def view(hv):
+    hv.packets_view = packets_view(hv)
+    if hv.packets_view:
+        hv.uses.add("base_bitstream.h")
+
+
+def page(pv):
+    fam = pv.fam
+    pv.params = [{"name": P.name, "default": P.default, "min": P.min, "max": P.max, "doc": md(P.doc),
+                  "source": md(P.source)} for P in getattr(fam, "params", [])]
+    pv.param_checks = [(e.text, md(doc)) for e, doc in getattr(fam, "param_checks", [])]
+    pv.widths = [{"name": W.name, "args": W.args, "expr": W.expr.text, "doc": md(W.doc),
+                  "source": md(W.source)} for W in getattr(fam, "widths", [])]
+    pv.packets = [packet_page(pv, Pk) for Pk in getattr(fam, "packets", [])]
+    pv.streams = [{"name": St.name, "doc": md_par(St.doc), "source": md(St.source),
+                   "frame": St.frame.name, "payload": St.payload.name,
+                   "payload_if": St.payload_if.text, "resync": St.resync.text}
+                  for St in getattr(fam, "streams", [])]
+
+

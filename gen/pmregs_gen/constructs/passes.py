@@ -35,7 +35,8 @@ constant tables plus typed encode/decode functions (templates/passes.h.j2);
 the search itself is the family-independent pmregs_pm_plan() in base.h.
 """
 
-from ..model import SET_RE, field_value, mask_of
+from ..core import SET_RE, field_value, mask_of
+from ..mdtext import md, md_par
 from ..yamlnode import Map
 
 
@@ -433,3 +434,29 @@ def passes_view(hv, P):
                    "threshold_unused"):
         S(n.mac(P.name, suffix))
     return view
+
+
+# -- construct interface (constructs/__init__.py) -----------------------------------------------
+NAME = "passes"
+KEYS = ("passes",)
+HEADER, SELFTEST, PAGE = "passes.h.j2", "passes_selftest.c.j2", "passes.md.j2"
+CONTENTS = (("Passes", "passes"),)
+
+
+def load(b, m):
+    if m.get("passes") is not None:
+        build_passes(b, m.get("passes"))
+        b.diag.check()
+
+
+def view(hv):
+    hv.passes = [passes_view(hv, P) for P in hv.fam.passes]
+    if hv.passes:
+        hv.uses |= {"base_plan.h", "base_counter.h"}
+
+
+def page(pv):
+    pv.passes = [{"name": P.name, "title": P.title or P.name, "doc": md_par(P.doc), "source": md(P.source),
+                  "registers": [R.name for R, _ in P.slots],
+                  "counters": [c["name"] for c in P.counters],
+                  "table": P.table.name if P.table else ""} for P in pv.fam.passes]

@@ -1,0 +1,217 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
+"""Tables: rows of typed columns (events, encodings), with row-index and value macros.
+
+    tables:
+      NAME: {columns: {col: {type, doc, field, default}}, rows: [{name, title, doc, col: value...}]}
+
+A column's type is a scalar, a list, str, an enum, set(E), bits (named bits of a
+field) or ref:<target> (a row of another table or a register, refs.py); once all
+tables are read, references are resolved to row indices.
+"""
+
+import re
+
+from .. import refs
+from ..core import SET_RE, Column, Table, fact_text, mask_of, set_ctype
+from ..ctext import c_string, comment_text, fact_literal, wrap
+from ..mdtext import md, md_par
+from ..refs import read_bits
+
+NAME = "tables"
+KEYS = ("tables",)
+HEADER, SELFTEST, PAGE = "tables.h.j2", None, "tables.md.j2"
+CONTENTS = (("Tables", "tables"),)
+
+
+def load(b, m):
+    b.section(m, "tables", lambda k, v: table(b, k, v))
+    b.diag.check()
+    refs.resolve(b)                     # ref:<target> names become row indices
+    b.diag.check()
+
+
+def view(hv):
+    hv.tables = [table_view(hv, T) for T in hv.fam.tables]
+
+
+def page(pv):
+    pv.tables = [table_page(pv, T) for T in pv.fam.tables]
+
+
+# -- load ---------------------------------------------------------------------------------------
+def table(b, k, v):
+    name = b.top_name(k, k.text, "table")
+    m = b.r.mapping(v, f"table '{k.text}'")
+    if name is None or m is None:
+        return
+    if not b.r.keys(m, f"table '{name}'", required=("columns", "rows"),
+                    optional=("title", "doc", "source")):
+        return
+    T = Table(name, k)
+    b.common(T, m, "table")
+    cm = b.r.mapping(m.get("columns"), "columns")
+    for ck, cv in (cm.pairs if cm else []):
+        cn = b.r.check_name(ck, ck.text, "column name")
+        cmap = b.r.mapping(cv, f"column '{ck.text}'")
+        if cn is None or cmap is None:
+            continue
+        if cn in ("name", "title", "doc") or any(c.name == cn for c in T.columns):
+            b.r.err(ck, "PMR021", f"column '{cn}' is reserved or defined twice")
+            continue
+        if not b.r.keys(cmap, f"column '{cn}'", required=("type",), optional=("doc", "field", "default")):
+            continue
+        tnode = cmap.get("type")
+        tt = b.r.text(tnode, "type")
+        enum = b.fam.enum(tt) if tt else None
+        if tt == "bits":                # named bits of a field (refs.py)
+            ct = "bits"
+        else:
+            ct = "enum" if enum else b.ctype(tnode, allow_str=True, allow_list=True, allow_set=True)
+        if ct is None:
+            continue
+        C = Column(cn, ct, ck)
+        C.enum = enum
+        C.doc = b.r.opt_text(cmap, "doc", "doc")
+        if cmap.get("field") is not None:
+            C.field = b.field_ref(cmap.get("field"))
+        if cmap.get("default") is not None and ct == "bits":
+                C.default = read_bits(b.r, cmap.get("default"), C, f"default of column '{cn}'")
+        elif cmap.get("default") is not None:
+            C.default = b.value_of(cmap.get("default"), ct if ct != "enum" else "u32",
+                                   f"default of column '{cn}'", enum=enum)
+        T.columns.append(C)
+    seen = {}
+    for row in b.r.seq(m.get("rows"), "rows") or []:
+        rm = b.r.mapping(row, "a row")
+        if rm is None or not b.r.keys(rm, "a row", required=("name",),
+                                      optional=("title", "doc") + tuple(c.name for c in T.columns)):
+            continue
+        rn = b.r.name(rm.get("name"), "row name")
+        if rn is None:
+            continue
+        if rn in seen:
+            b.r.err(rm.get("name"), "PMR021", f"row '{rn}' is already in table '{name}' (line {seen[rn]})")
+            continue
+        seen[rn] = rm.line
+        vals = {}
+        for C in T.columns:
+            vn = rm.get(C.name)
+            if vn is None:
+                if C.default is None:
+                    b.r.err(rm, "PMR003", f"row '{rn}' lacks column '{C.name}' (it has no default)")
+                    continue
+                vals[C.name] = C.default
+                continue
+            if C.type == "bits":
+                        val = read_bits(b.r, vn, C, f"column '{C.name}'")
+            else:
+                val = b.value_of(vn, C.type if C.type != "enum" else "u32", f"column '{C.name}'", enum=C.enum)
+            if val is None:
+                continue
+            if C.field is not None and isinstance(val, (int, list)):
+                FL, FF = C.field
+                for x in (val if isinstance(val, list) else [val]):
+                    if x > mask_of(FF.width):
+                        b.r.err(vn, "PMR060", f"{C.name} = {x:#x} does not fit field '{FL.name}.{FF.name}'"
+                                f" ({FF.width} bits)")
+            vals[C.name] = val
+        T.rows.append((rn, b.r.opt_text(rm, "title", "title"), b.r.opt_text(rm, "doc", "doc"),
+                       vals, rm))
+    b.fam.tables.append(T)
+
+
+# -- header view ---------------------------------------------------------------------------------
+def table_view(hv, T):
+    n = hv.n
+    S = lambda name, node, what: hv.sym.add(name, node, what)   # noqa: E731
+    cols = []
+    for C in T.columns:
+        lm = re.match(r"^(u\d+)\[(\d+)\]$", C.type)
+        if C.type == "str":
+            decl, kind = "const char *", "str"
+        elif C.type == "enum":
+            decl, kind = n.enum_type(C.enum) + " ", "enum"
+        elif C.type == "bool":
+            decl, kind = "uint8_t ", "bool"
+        elif lm:
+            decl, kind = f"uint{lm.group(1)[1:]}_t ", "list"
+        elif SET_RE.match(C.type):
+            decl, kind = set_ctype(hv.fam, C.type) + " ", "set"
+        elif C.type == "bits":              # named bits (refs.py): mask + descriptors
+            decl, kind = "uint64_t ", "bits"
+        else:
+            decl, kind = f"uint{C.type[1:]}_t ", "int"
+        cols.append({"C": C, "name": C.name, "decl": decl, "kind": kind,
+                     "len": int(lm.group(2)) if lm else 0, "doc": comment_text(C.doc)})
+        if kind == "bits":
+            cols[-1]["find"] = S(n.table_fn(T, C.name, "find"), C.node, f"column '{C.name}'")
+            cols[-1]["snprint"] = S(n.table_fn(T, C.name, "snprint"), C.node, f"column '{C.name}'")
+    tv = {"T": T, "name": T.name, "title": T.title or T.name, "doc": wrap(T.doc) if T.doc else [],
+          "source": T.source, "cols": cols, "rows": [],
+          "struct": f"struct {n.table_fn(T, 'row')}",
+          "fn": S(n.table_fn(T), T.node, f"table '{T.name}'"),
+          "find": S(n.table_fn(T, "find"), T.node, f"table '{T.name}'"),
+          "count_macro": S(n.table_macro(T, "count"), T.node, f"table '{T.name}'")}
+    S(n.table_fn(T, "row"), T.node, f"table '{T.name}'")
+    tv["macros"] = [(tv["count_macro"], len(T.rows))]
+    for i, (rn, title, doc, vals, node) in enumerate(T.rows):
+        what = f"row '{rn}' of table '{T.name}'"
+        row = {"name": rn, "index": i, "title": c_string(title), "doc": c_string(doc),
+               "macro": S(n.table_macro(T, rn), node, what), "cells": [], "consts": [], "bitarrays": []}
+        for ci, c in enumerate(cols):
+            val = vals.get(c["C"].name)
+            if c["kind"] == "bits":
+                var = f"b_{ci}_{i}"
+                items = [(bn, bd, bb) for bn, bb, bd in val.bits]
+                row["cells"].append(f"{val.mask:#x}, {var if items else 0}, {len(items)}")
+                if items:
+                    row["bitarrays"].append({"var": var, "items": items})
+                row["consts"] += [(S(n.table_macro(T, rn, c["name"], bn), node, what), f"{1 << bb:#x}")
+                                  for bn, _, bb in items]
+                continue
+            if c["kind"] == "enum":
+                ename = next(vn for vn, vv, _ in c["C"].enum.values if vv == val)
+                row["cells"].append(n.enum_value(c["C"].enum, ename))
+            else:
+                row["cells"].append(fact_literal(c, val))
+            if c["kind"] == "int":
+                row["consts"].append((S(n.table_macro(T, rn, c["name"]), node, what), f"{val:#x}"))
+        tv["rows"].append(row)
+        tv["macros"] += [(row["macro"], i)] + row["consts"]
+    return tv
+
+
+# -- reference page ------------------------------------------------------------------------------
+def table_page(pv, T):
+    cols = [{"name": C.name, "doc": md(C.doc)} for C in T.columns]
+    rows = []
+    for rn, title, doc, vals, _ in T.rows:
+        cells = [md(column_text(pv.fam, C, vals.get(C.name, C.default))) for C in T.columns]
+        rows.append({"name": rn, "title": md(title), "doc": md(doc), "cells": cells})
+    return {"name": T.name, "title": md(T.title or T.name), "doc": md_par(T.doc), "source": md(T.source),
+            "cols": cols, "rows": rows, "has_title": any(r["title"] for r in rows),
+            "has_doc": any(r["doc"] for r in rows)}
+
+
+def column_text(fam, C, val):
+    """A table cell value as the page shows it."""
+    if val is None:
+        return ""
+    ref = getattr(C, "ref", None)
+    if ref is not None:
+        return fact_text(fam, C, val)
+    t = C.type
+    if t == "enum":
+        return next((vn for vn, vv, _ in C.enum.values if vv == val), str(val))
+    if t == "bits":
+        return ", ".join(f"{bn}={bb}" for bn, bb, _ in val.bits)
+    if t == "str":
+        return val
+    if t == "bool":
+        return "yes" if val else "no"
+    if SET_RE.match(t):
+        E = fam.enum(SET_RE.match(t).group(1))
+        return ", ".join(vn for vn, vv, _ in E.values if val >> vv & 1) or "none"
+    if isinstance(val, list):
+        return ", ".join(f"{x:#x}" for x in val)
+    return f"{val:#x}"
