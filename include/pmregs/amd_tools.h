@@ -106,7 +106,7 @@ struct pmregs_amd_perf_ctr_fields {
 static inline uint64_t pmregs_amd_perf_ctr_pack(const struct pmregs_amd_perf_ctr_fields *f)
 {
 	uint64_t v = PMREGS_AMD_PERF_CTR_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->count & PMREGS_U64(0x0000ffffffffffff));
+	v |= (uint64_t)((uint64_t)f->count & PMREGS_U64(0xffffffffffff));
 	return v;
 }
 
@@ -121,7 +121,7 @@ static inline int pmregs_amd_perf_ctr_pack_checked(const struct pmregs_amd_perf_
 
 static inline void pmregs_amd_perf_ctr_unpack(uint64_t v, struct pmregs_amd_perf_ctr_fields *f)
 {
-	f->count = (uint64_t)(v & PMREGS_U64(0x0000ffffffffffff));
+	f->count = (uint64_t)(v & PMREGS_U64(0xffffffffffff));
 }
 
 /* ---- 64-bit counter (counter64): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
@@ -162,7 +162,7 @@ static inline uint64_t pmregs_amd_hwcr_pack(const struct pmregs_amd_hwcr_fields 
 	uint64_t v = PMREGS_AMD_HWCR_RES1_MASK;
 	v |= (uint64_t)((uint64_t)f->other_29_0 & 0x3fffffffu);
 	v |= (uint64_t)((uint64_t)f->ir_perf_en & 0x1u) << 30;
-	v |= (uint64_t)((uint64_t)f->other_63_31 & PMREGS_U64(0x00000001ffffffff)) << 31;
+	v |= (uint64_t)((uint64_t)f->other_63_31 & PMREGS_U64(0x1ffffffff)) << 31;
 	return v;
 }
 
@@ -183,7 +183,7 @@ static inline void pmregs_amd_hwcr_unpack(uint64_t v, struct pmregs_amd_hwcr_fie
 {
 	f->other_29_0 = (uint32_t)(v & 0x3fffffffu);
 	f->ir_perf_en = (uint8_t)((v >> 30) & 0x1u);
-	f->other_63_31 = (uint64_t)((v >> 31) & PMREGS_U64(0x00000001ffffffff));
+	f->other_63_31 = (uint64_t)((v >> 31) & PMREGS_U64(0x1ffffffff));
 }
 
 /* ---- PerfCntrGlobalCtl (perf_cntr_global_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
@@ -651,7 +651,7 @@ struct pmregs_amd_uncore_ctr_fields {
 static inline uint64_t pmregs_amd_uncore_ctr_pack(const struct pmregs_amd_uncore_ctr_fields *f)
 {
 	uint64_t v = PMREGS_AMD_UNCORE_CTR_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->count & PMREGS_U64(0x0000ffffffffffff));
+	v |= (uint64_t)((uint64_t)f->count & PMREGS_U64(0xffffffffffff));
 	return v;
 }
 
@@ -666,7 +666,7 @@ static inline int pmregs_amd_uncore_ctr_pack_checked(const struct pmregs_amd_unc
 
 static inline void pmregs_amd_uncore_ctr_unpack(uint64_t v, struct pmregs_amd_uncore_ctr_fields *f)
 {
-	f->count = (uint64_t)(v & PMREGS_U64(0x0000ffffffffffff));
+	f->count = (uint64_t)(v & PMREGS_U64(0xffffffffffff));
 }
 
 /* ---- NB_PerfEvtSeln (family 15h/16h) (nb_perf_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
@@ -1235,7 +1235,7 @@ struct pmregs_amd_lbr_from_fields {
 static inline uint64_t pmregs_amd_lbr_from_pack(const struct pmregs_amd_lbr_from_fields *f)
 {
 	uint64_t v = PMREGS_AMD_LBR_FROM_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->ip & PMREGS_U64(0x01ffffffffffffff));
+	v |= (uint64_t)((uint64_t)f->ip & PMREGS_U64(0x1ffffffffffffff));
 	v |= (uint64_t)((uint64_t)f->mispredict & 0x1u) << 63;
 	return v;
 }
@@ -1253,7 +1253,7 @@ static inline int pmregs_amd_lbr_from_pack_checked(const struct pmregs_amd_lbr_f
 
 static inline void pmregs_amd_lbr_from_unpack(uint64_t v, struct pmregs_amd_lbr_from_fields *f)
 {
-	f->ip = (uint64_t)(v & PMREGS_U64(0x01ffffffffffffff));
+	f->ip = (uint64_t)(v & PMREGS_U64(0x1ffffffffffffff));
 	f->mispredict = (uint8_t)((v >> 63) & 0x1u);
 }
 
@@ -1268,7 +1268,7 @@ struct pmregs_amd_lbr_to_fields {
 static inline uint64_t pmregs_amd_lbr_to_pack(const struct pmregs_amd_lbr_to_fields *f)
 {
 	uint64_t v = PMREGS_AMD_LBR_TO_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->ip & PMREGS_U64(0x01ffffffffffffff));
+	v |= (uint64_t)((uint64_t)f->ip & PMREGS_U64(0x1ffffffffffffff));
 	v |= (uint64_t)((uint64_t)f->spec & 0x1u) << 62;
 	v |= (uint64_t)((uint64_t)f->valid & 0x1u) << 63;
 	return v;
@@ -1289,7 +1289,7 @@ static inline int pmregs_amd_lbr_to_pack_checked(const struct pmregs_amd_lbr_to_
 
 static inline void pmregs_amd_lbr_to_unpack(uint64_t v, struct pmregs_amd_lbr_to_fields *f)
 {
-	f->ip = (uint64_t)(v & PMREGS_U64(0x01ffffffffffffff));
+	f->ip = (uint64_t)(v & PMREGS_U64(0x1ffffffffffffff));
 	f->spec = (uint8_t)((v >> 62) & 0x1u);
 	f->valid = (uint8_t)((v >> 63) & 0x1u);
 }
@@ -1536,7 +1536,7 @@ struct pmregs_amd_physical_address_fields {
 static inline uint64_t pmregs_amd_physical_address_pack(const struct pmregs_amd_physical_address_fields *f)
 {
 	uint64_t v = PMREGS_AMD_PHYSICAL_ADDRESS_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->address & PMREGS_U64(0x000fffffffffffff));
+	v |= (uint64_t)((uint64_t)f->address & PMREGS_U64(0xfffffffffffff));
 	return v;
 }
 
@@ -1551,7 +1551,7 @@ static inline int pmregs_amd_physical_address_pack_checked(const struct pmregs_a
 
 static inline void pmregs_amd_physical_address_unpack(uint64_t v, struct pmregs_amd_physical_address_fields *f)
 {
-	f->address = (uint64_t)(v & PMREGS_U64(0x000fffffffffffff));
+	f->address = (uint64_t)(v & PMREGS_U64(0xfffffffffffff));
 }
 
 /* ---- IC_IBS_EXTD_CTL (ic_ibs_extd_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */

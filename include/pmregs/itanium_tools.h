@@ -428,7 +428,7 @@ static inline uint64_t pmregs_itanium_pmd0_cache_pack(const struct pmregs_itaniu
 {
 	uint64_t v = PMREGS_ITANIUM_PMD0_CACHE_RES1_MASK;
 	v |= (uint64_t)((uint64_t)f->v & 0x1u);
-	v |= (uint64_t)((uint64_t)f->iaddr & PMREGS_U64(0x07ffffffffffffff)) << 5;
+	v |= (uint64_t)((uint64_t)f->iaddr & PMREGS_U64(0x7ffffffffffffff)) << 5;
 	return v;
 }
 
@@ -446,7 +446,7 @@ static inline int pmregs_itanium_pmd0_cache_pack_checked(const struct pmregs_ita
 static inline void pmregs_itanium_pmd0_cache_unpack(uint64_t v, struct pmregs_itanium_pmd0_cache_fields *f)
 {
 	f->v = (uint8_t)(v & 0x1u);
-	f->iaddr = (uint64_t)((v >> 5) & PMREGS_U64(0x07ffffffffffffff));
+	f->iaddr = (uint64_t)((v >> 5) & PMREGS_U64(0x7ffffffffffffff));
 }
 
 /* ---- PMD0 (instruction EAR address, TLB mode) (pmd0_tlb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
@@ -461,7 +461,7 @@ static inline uint64_t pmregs_itanium_pmd0_tlb_pack(const struct pmregs_itanium_
 {
 	uint64_t v = PMREGS_ITANIUM_PMD0_TLB_RES1_MASK;
 	v |= (uint64_t)((uint64_t)f->v & 0x1u);
-	v |= (uint64_t)((uint64_t)f->iaddr & PMREGS_U64(0x07ffffffffffffff)) << 5;
+	v |= (uint64_t)((uint64_t)f->iaddr & PMREGS_U64(0x7ffffffffffffff)) << 5;
 	v |= (uint64_t)((uint64_t)f->tlb & 0x1u) << 1;
 	return v;
 }
@@ -482,7 +482,7 @@ static inline int pmregs_itanium_pmd0_tlb_pack_checked(const struct pmregs_itani
 static inline void pmregs_itanium_pmd0_tlb_unpack(uint64_t v, struct pmregs_itanium_pmd0_tlb_fields *f)
 {
 	f->v = (uint8_t)(v & 0x1u);
-	f->iaddr = (uint64_t)((v >> 5) & PMREGS_U64(0x07ffffffffffffff));
+	f->iaddr = (uint64_t)((v >> 5) & PMREGS_U64(0x7ffffffffffffff));
 	f->tlb = (uint8_t)((v >> 1) & 0x1u);
 }
 
@@ -760,7 +760,7 @@ static inline uint64_t pmregs_itanium_pmd17_pack(const struct pmregs_itanium_pmd
 	uint64_t v = PMREGS_ITANIUM_PMD17_RES1_MASK;
 	v |= (uint64_t)((uint64_t)f->vl & 0x1u);
 	v |= (uint64_t)((uint64_t)f->slot & 0x3u) << 2;
-	v |= (uint64_t)((uint64_t)f->iaddr & PMREGS_U64(0x0fffffffffffffff)) << 4;
+	v |= (uint64_t)((uint64_t)f->iaddr & PMREGS_U64(0xfffffffffffffff)) << 4;
 	return v;
 }
 
@@ -781,7 +781,7 @@ static inline void pmregs_itanium_pmd17_unpack(uint64_t v, struct pmregs_itanium
 {
 	f->vl = (uint8_t)(v & 0x1u);
 	f->slot = (uint8_t)((v >> 2) & 0x3u);
-	f->iaddr = (uint64_t)((v >> 4) & PMREGS_U64(0x0fffffffffffffff));
+	f->iaddr = (uint64_t)((v >> 4) & PMREGS_U64(0xfffffffffffffff));
 }
 
 /* ---- PMC12 (branch trace buffer configuration) (pmc12): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
@@ -861,7 +861,7 @@ static inline uint64_t pmregs_itanium_pmd_btb_pack(const struct pmregs_itanium_p
 	v |= (uint64_t)((uint64_t)f->b & 0x1u);
 	v |= (uint64_t)((uint64_t)f->mp & 0x1u) << 1;
 	v |= (uint64_t)((uint64_t)f->slot & 0x3u) << 2;
-	v |= (uint64_t)((uint64_t)f->addr & PMREGS_U64(0x0fffffffffffffff)) << 4;
+	v |= (uint64_t)((uint64_t)f->addr & PMREGS_U64(0xfffffffffffffff)) << 4;
 	return v;
 }
 
@@ -885,7 +885,7 @@ static inline void pmregs_itanium_pmd_btb_unpack(uint64_t v, struct pmregs_itani
 	f->b = (uint8_t)(v & 0x1u);
 	f->mp = (uint8_t)((v >> 1) & 0x1u);
 	f->slot = (uint8_t)((v >> 2) & 0x3u);
-	f->addr = (uint64_t)((v >> 4) & PMREGS_U64(0x0fffffffffffffff));
+	f->addr = (uint64_t)((v >> 4) & PMREGS_U64(0xfffffffffffffff));
 }
 
 /* ---- PMD16 (branch trace buffer index) (pmd16): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
@@ -983,7 +983,7 @@ struct pmregs_itanium_ibr_ctl_fields {
 static inline uint64_t pmregs_itanium_ibr_ctl_pack(const struct pmregs_itanium_ibr_ctl_fields *f)
 {
 	uint64_t v = PMREGS_ITANIUM_IBR_CTL_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->mask & PMREGS_U64(0x00ffffffffffffff));
+	v |= (uint64_t)((uint64_t)f->mask & PMREGS_U64(0xffffffffffffff));
 	v |= (uint64_t)((uint64_t)f->plm & 0xfu) << 56;
 	v |= (uint64_t)((uint64_t)f->x & 0x1u) << 63;
 	return v;
@@ -1004,7 +1004,7 @@ static inline int pmregs_itanium_ibr_ctl_pack_checked(const struct pmregs_itaniu
 
 static inline void pmregs_itanium_ibr_ctl_unpack(uint64_t v, struct pmregs_itanium_ibr_ctl_fields *f)
 {
-	f->mask = (uint64_t)(v & PMREGS_U64(0x00ffffffffffffff));
+	f->mask = (uint64_t)(v & PMREGS_U64(0xffffffffffffff));
 	f->plm = (uint8_t)((v >> 56) & 0xfu);
 	f->x = (uint8_t)((v >> 63) & 0x1u);
 }
@@ -1021,7 +1021,7 @@ struct pmregs_itanium_dbr_ctl_fields {
 static inline uint64_t pmregs_itanium_dbr_ctl_pack(const struct pmregs_itanium_dbr_ctl_fields *f)
 {
 	uint64_t v = PMREGS_ITANIUM_DBR_CTL_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->mask & PMREGS_U64(0x00ffffffffffffff));
+	v |= (uint64_t)((uint64_t)f->mask & PMREGS_U64(0xffffffffffffff));
 	v |= (uint64_t)((uint64_t)f->plm & 0xfu) << 56;
 	v |= (uint64_t)((uint64_t)f->w & 0x1u) << 62;
 	v |= (uint64_t)((uint64_t)f->r & 0x1u) << 63;
@@ -1045,7 +1045,7 @@ static inline int pmregs_itanium_dbr_ctl_pack_checked(const struct pmregs_itaniu
 
 static inline void pmregs_itanium_dbr_ctl_unpack(uint64_t v, struct pmregs_itanium_dbr_ctl_fields *f)
 {
-	f->mask = (uint64_t)(v & PMREGS_U64(0x00ffffffffffffff));
+	f->mask = (uint64_t)(v & PMREGS_U64(0xffffffffffffff));
 	f->plm = (uint8_t)((v >> 56) & 0xfu);
 	f->w = (uint8_t)((v >> 62) & 0x1u);
 	f->r = (uint8_t)((v >> 63) & 0x1u);

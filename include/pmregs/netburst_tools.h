@@ -379,7 +379,7 @@ struct pmregs_netburst_counter_fields {
 static inline uint64_t pmregs_netburst_counter_pack(const struct pmregs_netburst_counter_fields *f)
 {
 	uint64_t v = PMREGS_NETBURST_COUNTER_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->count & PMREGS_U64(0x000000ffffffffff));
+	v |= (uint64_t)((uint64_t)f->count & PMREGS_U64(0xffffffffff));
 	return v;
 }
 
@@ -394,7 +394,7 @@ static inline int pmregs_netburst_counter_pack_checked(const struct pmregs_netbu
 
 static inline void pmregs_netburst_counter_unpack(uint64_t v, struct pmregs_netburst_counter_fields *f)
 {
-	f->count = (uint64_t)(v & PMREGS_U64(0x000000ffffffffff));
+	f->count = (uint64_t)(v & PMREGS_U64(0xffffffffff));
 }
 
 /* ---- RDPMC operand (ECX) (rdpmc_ecx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */

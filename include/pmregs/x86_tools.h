@@ -512,7 +512,7 @@ struct pmregs_x86_p6_perfctr_fields {
 static inline uint64_t pmregs_x86_p6_perfctr_pack(const struct pmregs_x86_p6_perfctr_fields *f)
 {
 	uint64_t v = PMREGS_X86_P6_PERFCTR_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->count & PMREGS_U64(0x000000ffffffffff));
+	v |= (uint64_t)((uint64_t)f->count & PMREGS_U64(0xffffffffff));
 	return v;
 }
 
@@ -527,7 +527,7 @@ static inline int pmregs_x86_p6_perfctr_pack_checked(const struct pmregs_x86_p6_
 
 static inline void pmregs_x86_p6_perfctr_unpack(uint64_t v, struct pmregs_x86_p6_perfctr_fields *f)
 {
-	f->count = (uint64_t)(v & PMREGS_U64(0x000000ffffffffff));
+	f->count = (uint64_t)(v & PMREGS_U64(0xffffffffff));
 }
 
 /* ---- IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx (counter): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
@@ -2150,7 +2150,7 @@ static inline uint64_t pmregs_x86_misc_enable_pack(const struct pmregs_x86_misc_
 	v |= (uint64_t)((uint64_t)f->other_10_8 & 0x7u) << 8;
 	v |= (uint64_t)((uint64_t)f->bts_unavailable & 0x1u) << 11;
 	v |= (uint64_t)((uint64_t)f->pebs_unavailable & 0x1u) << 12;
-	v |= (uint64_t)((uint64_t)f->other_63_13 & PMREGS_U64(0x0007ffffffffffff)) << 13;
+	v |= (uint64_t)((uint64_t)f->other_63_13 & PMREGS_U64(0x7ffffffffffff)) << 13;
 	return v;
 }
 
@@ -2180,7 +2180,7 @@ static inline void pmregs_x86_misc_enable_unpack(uint64_t v, struct pmregs_x86_m
 	f->other_10_8 = (uint8_t)((v >> 8) & 0x7u);
 	f->bts_unavailable = (uint8_t)((v >> 11) & 0x1u);
 	f->pebs_unavailable = (uint8_t)((v >> 12) & 0x1u);
-	f->other_63_13 = (uint64_t)((v >> 13) & PMREGS_U64(0x0007ffffffffffff));
+	f->other_63_13 = (uint64_t)((v >> 13) & PMREGS_U64(0x7ffffffffffff));
 }
 
 /* ---- IA32_DS_AREA (linear_address): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
@@ -2435,7 +2435,7 @@ struct pmregs_x86_pebs_counter_reset_fields {
 static inline uint64_t pmregs_x86_pebs_counter_reset_pack(const struct pmregs_x86_pebs_counter_reset_fields *f)
 {
 	uint64_t v = PMREGS_X86_PEBS_COUNTER_RESET_RES1_MASK;
-	v |= (uint64_t)((uint64_t)f->value & PMREGS_U64(0x000000ffffffffff));
+	v |= (uint64_t)((uint64_t)f->value & PMREGS_U64(0xffffffffff));
 	return v;
 }
 
@@ -2450,7 +2450,7 @@ static inline int pmregs_x86_pebs_counter_reset_pack_checked(const struct pmregs
 
 static inline void pmregs_x86_pebs_counter_reset_unpack(uint64_t v, struct pmregs_x86_pebs_counter_reset_fields *f)
 {
-	f->value = (uint64_t)(v & PMREGS_U64(0x000000ffffffffff));
+	f->value = (uint64_t)(v & PMREGS_U64(0xffffffffff));
 }
 
 /* ---- BTS record flags (64-bit record) (bts_flags64): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */

@@ -464,10 +464,10 @@ def field_view(hv, L, F):
     # without calls; a split or signed field keeps its functions.
     f["plain"] = not F.is_reserved and F.contiguous and not F.signed
     if f["plain"]:
-        g, s = access_exprs(hv, L, F, f"pmregs_u{W}(v)", f"pmregs_u{W}(x)")
+        g, s = access_exprs(hv, L, F, f"pmregs_u{W}(v)", f"pmregs_u{W}(x)", short=True)
+        m = f"{fmax:#x}u" if fmax <= 0xFFFFFFFF else f"PMREGS_U64({fmax:#x})"
         f["acc_macros"] = [(f["fget"] + "(v)", parenthesized(g)), (f["fset"] + "(v, x)", parenthesized(s)),
-                           (f["set_checked"] + "(v, x)", f"pmregs_set_checked{W}((v), {F.shift}, {ulit(fmax, W)}, (x))")]
-        m = f"{fmax:#x}u" if fmax <= 0xFFFFFFFF else ulit(fmax, W)
+                           (f["set_checked"] + "(v, x)", f"pmregs_set_checked{W}((v), {F.shift}, {m}, (x))")]
         shl = f" << {F.shift}" if F.shift else ""
         f["pack_term"] = f"({T})(({T})f->{F.name} & {m}){shl}" if fw < W else f"({T})f->{F.name}"
         f["unpack_term"] = (f"((v >> {F.shift}) & {m})" if F.shift else f"(v & {m})") if fw < W else "v"
@@ -479,10 +479,11 @@ def bits_text(hv, L, F):
     return f"bits {F.spec_bits} (msb0) = {lsb} (lsb0)" if L.msb0 else f"bits {lsb}"
 
 
-def access_exprs(hv, L, F, v="v", x="x"):
-    """C expressions for get(v) and set(v, x), each argument written once."""
+def access_exprs(hv, L, F, v="v", x="x", short=False):
+    """C expressions for get(v) and set(v, x), each argument written once; short: masks as the shortest
+    literals (the macro accessors, whose text every translation unit reads) instead of the padded ones."""
     W = L.width
-    u = lambda c: ulit(c, W)   # noqa: E731
+    u = (lambda c: f"{c:#x}u" if c <= 0xFFFFFFFF else f"PMREGS_U64({c:#x})") if short else (lambda c: ulit(c, W))
     parts = F.part_shifts()
     gets = []
     for lo, w, off in parts:
@@ -509,7 +510,8 @@ def access_exprs(hv, L, F, v="v", x="x"):
         # mask, then shift, as a hand-written setter does
         e = f"({e} & {u(mask_of(w))})" if w < W else e
         sets.append(f"({e} << {lo})" if lo else e)
-    mask = hv.n.field_macro(L, F, "mask")
+    # the mask to keep must be as wide as the register: ~ of a 32-bit literal would clear a 64-bit value's top half
+    mask = (f"PMREGS_U64({F.mask:#x})" if W == 64 else u(F.mask)) if short else hv.n.field_macro(L, F, "mask")
     keep = f"({v} & ({utype(W)})~{mask})" if W < 32 else f"({v} & ~{mask})"
     setx = f"{keep} | " + " | ".join(sets)
     if W < 32:
