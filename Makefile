@@ -1,15 +1,17 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 # pmregs: header-only performance-monitoring register definitions.
 #
-#   make            regenerate include/pmregs/*.h when a spec or the generator changed,
+#   make            regenerate include/pmregs/*.h and doc/ when a spec or the generator changed,
 #                   and build the pmregs-decode tool (build/examples/pmregs-decode)
 #   make demo       build and run the examples (pmregs-decode without arguments lists the families)
 #   make doc        regenerate the reference pages doc/*.md and their diagrams doc/*/*.svg
-#   make check      run every test; the last line is "N passed, N failed"
+#   make check      run every test in parallel (JOBS, default: all CPUs; T=pattern for a subset);
+#                   the last line is "N passed, N failed"
 #   make bench      zero-overhead and compile-cost measurements (ratios, never asserts)
-#   make fuzz       libFuzzer + ASan/UBSan on every tests/fuzz/fuzz_*.c (FUZZTIME seconds each)
+#   make fuzz       libFuzzer + ASan/UBSan on every tests/fuzz/fuzz_*.c (FUZZTIME seconds each, on
+#                   FUZZJOBS cores; the default runs about 100 M inputs in all, see below)
 #   make install    headers + pkg-config file + CMake package files + pmregs-decode
-#                   (PREFIX, DESTDIR, includedir, pkgconfigdir, cmakedir, bindir; paths may
+#                   + man pages (PREFIX, DESTDIR, includedir, pkgconfigdir, cmakedir, bindir, mandir; paths may
 #                   contain spaces; nothing is written in the checkout outside $(BUILD))
 #   make uninstall  remove exactly the files make install writes (same variables)
 
@@ -21,6 +23,7 @@ pkgconfigdir ?= $(libdir)/pkgconfig
 datarootdir  ?= $(prefix)/share
 cmakedir     ?= $(datarootdir)/cmake/pmregs
 bindir       ?= $(prefix)/bin
+mandir       ?= $(datarootdir)/man
 DESTDIR      ?=
 
 CC      ?= cc
@@ -48,12 +51,26 @@ all: headers $(TOOL)
 
 headers: $(HEADERS)
 
+# With a Python that has PyYAML and Jinja2, the headers and the reference pages are regenerated
+# together. Without one, the committed headers are kept if they were generated from the specs as
+# they are (each header records its spec's SHA-256): a fresh clone, whose file times are those of
+# the checkout, never needs Python. A spec edited since is an error.
 $(HEADERS) &: $(SPECS) $(GEN_SRC) VERSION
 ifneq ($(PYTHON),)
 	$(PYTHON) gen/generate.py --out include/pmregs $(SPECS)
+	$(PYTHON) gen/generate.py --doc --out doc $(SPECS)
 else
-	@echo "note: no Python with PyYAML and Jinja2 found; keeping the committed headers"
-	@echo "      (Debian: apt-get install python3-yaml python3-jinja2)"
+	@for s in $(SPECS); do h=include/pmregs/$$(basename $$s .yaml).h; \
+		sum=$$(sha256sum <$$s | cut -d ' ' -f 1); \
+		grep -q "(sha256 $$sum)" $$h || { \
+			echo "error: $$s changed since $$h was generated; regenerating it needs Python with PyYAML"; \
+			echo "       and Jinja2 (Debian: apt-get install python3-yaml python3-jinja2), then run make"; \
+			exit 1; }; done
+	@grep -q 'PMREGS_VERSION_STRING "$(VERSION)"' include/pmregs/version.h || { \
+		echo "error: VERSION changed since include/pmregs/version.h was generated; regenerating it needs"; \
+		echo "       Python with PyYAML and Jinja2 (Debian: apt-get install python3-yaml python3-jinja2)"; \
+		exit 1; }
+	@touch $(HEADERS)
 endif
 
 check-generated:
@@ -74,19 +91,26 @@ demo: headers $(EXAMPLES)
 	@for e in $(EXAMPLES); do echo "== $$e"; $$e || exit 1; echo; done
 
 check: headers
-	@PYTHON="$(PYTHON)" CC="$(CC)" sh tests/run.sh
+	@PYTHON="$(PYTHON)" CC="$(CC)" T='$(T)' JOBS='$(JOBS)' sh tests/run.sh
 
 bench: headers
 	@PYTHON="$(PYTHON)" sh tests/bench/run.sh
 
-FUZZTIME ?= 60
+# FUZZTIME seconds per target, each on FUZZJOBS cores (libFuzzer -fork). Measured execs/s on one
+# core (short runs from the committed corpora): netburst 21000, itanium_cover 7900, etrace 4900,
+# snprint 1300-3300, ppc604_pm 290, decode_cli 280 -- about 36000 in all, so 1400 s per target on
+# 2 cores runs 1400 * 2 * 36000 = 101 M inputs across the six targets (2 h 20 min in all).
+# A short run: make fuzz FUZZTIME=60.
+FUZZTIME ?= 1400
+FUZZJOBS ?= 2
 fuzz: headers
 	@mkdir -p $(BUILD)/fuzz
 	@for src in tests/fuzz/fuzz_*.c; do n=$$(basename $$src .c); name=$${n#fuzz_}; \
-		echo "== $$n ($(FUZZTIME) s)"; mkdir -p $(BUILD)/fuzz/$$name.new; \
+		echo "== $$n ($(FUZZTIME) s on $(FUZZJOBS) cores)"; mkdir -p $(BUILD)/fuzz/$$name.new; \
 		clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 			-Iinclude $$src -o $(BUILD)/fuzz/$$n && \
-		$(BUILD)/fuzz/$$n -max_total_time=$(FUZZTIME) -max_len=256 $(BUILD)/fuzz/$$name.new \
+		$(BUILD)/fuzz/$$n -fork=$(FUZZJOBS) -max_total_time=$(FUZZTIME) -max_len=256 \
+			-artifact_prefix=$(BUILD)/fuzz/$$name- $(BUILD)/fuzz/$$name.new \
 			tests/fuzz/corpus/$$name || exit 1; done
 
 # ---- install ------------------------------------------------------------------------
@@ -123,14 +147,17 @@ INSTALL_DEPS := headers $(TOOL) $(BUILD)/pmregs.pc $(addprefix $(BUILD)/cmake/,$
 
 install: $(INSTALL_DEPS)
 	install -d '$(DESTDIR)$(includedir)/pmregs' '$(DESTDIR)$(pkgconfigdir)' '$(DESTDIR)$(bindir)' \
-	    '$(DESTDIR)$(cmakedir)'
+	    '$(DESTDIR)$(cmakedir)' '$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(mandir)/man7'
 	install -m 755 $(TOOL) '$(DESTDIR)$(bindir)/pmregs-decode'
 	install -m 644 $(addprefix include/pmregs/,$(INST_HEADERS)) '$(DESTDIR)$(includedir)/pmregs/'
 	install -m 644 $(BUILD)/pmregs.pc '$(DESTDIR)$(pkgconfigdir)/pmregs.pc'
 	install -m 644 $(addprefix $(BUILD)/cmake/,$(CMAKE_FILES)) '$(DESTDIR)$(cmakedir)/'
+	install -m 644 man/pmregs-decode.1 '$(DESTDIR)$(mandir)/man1/pmregs-decode.1'
+	install -m 644 man/pmregs.7 '$(DESTDIR)$(mandir)/man7/pmregs.7'
 
 uninstall:
 	rm -f '$(DESTDIR)$(bindir)/pmregs-decode' '$(DESTDIR)$(pkgconfigdir)/pmregs.pc'
+	rm -f '$(DESTDIR)$(mandir)/man1/pmregs-decode.1' '$(DESTDIR)$(mandir)/man7/pmregs.7'
 	cd '$(DESTDIR)$(includedir)/pmregs' 2>/dev/null && rm -f $(INST_HEADERS) || true
 	cd '$(DESTDIR)$(cmakedir)' 2>/dev/null && rm -f $(CMAKE_FILES) || true
 	rmdir '$(DESTDIR)$(includedir)/pmregs' '$(DESTDIR)$(cmakedir)' 2>/dev/null || true

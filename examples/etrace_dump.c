@@ -59,20 +59,10 @@ static void spec_example_params(struct pmregs_etrace_params *p)
 	p->encap_type_inst = 2;
 }
 
+/* pmregs_strerror(), except for the stream walker's PMREGS_ENOENT: no packet boundary found yet. */
 static const char *why(int status)
 {
-	switch (status) {
-	case PMREGS_ETRUNC:
-		return "truncated: the data ends inside this packet";
-	case PMREGS_ETOOLONG:
-		return "over-long payload";
-	case PMREGS_EINVAL:
-		return "not a valid packet";
-	case PMREGS_ENOENT:
-		return "before the first packet boundary";
-	default:
-		return "unreadable";
-	}
+	return status == PMREGS_ENOENT ? "before the first packet boundary" : pmregs_strerror(status);
 }
 
 static int set_param(struct pmregs_etrace_params *p, const char *arg)
@@ -203,7 +193,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if ((rc = pmregs_etrace_params_check(&p)) != PMREGS_OK) {
-		fprintf(stderr, "etrace_dump: the parameters are not a legal combination (%d)\n", rc);
+		fprintf(stderr, "etrace_dump: the parameters are not a legal combination: %s\n", pmregs_strerror(rc));
 		return 2;
 	}
 	if (file) {

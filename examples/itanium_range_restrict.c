@@ -54,7 +54,7 @@ int main(void)
 	printf("exact cover with four IBR pairs: %s\n", n == PMREGS_ENOSPC ? "impossible" : "possible");
 	n = pmregs_itanium_ibr_cover(FUNC_START, FUNC_END, 256, pairs, &covered_start, &covered_end);
 	if (n < 0 || !ev) {
-		fprintf(stderr, "cannot restrict to the range (%d)\n", n);
+		fprintf(stderr, "cannot restrict to the range: %s\n", pmregs_strerror(n));
 		return 1;
 	}
 	printf("count %s for br.cloop in [%#llx, %#llx)\n", ev->title, (unsigned long long)FUNC_START,

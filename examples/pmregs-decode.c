@@ -26,7 +26,7 @@ static const char *prog = "pmregs-decode";
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [--json] [--svg FILE] FAMILY REGISTER|LAYOUT VALUE\n"
+		"usage: %s [--json | --long] [--svg FILE] FAMILY REGISTER|LAYOUT VALUE\n"
 		"       %s [--json] [--stream NAME] [--params NAME=VALUE,...] [--unsynced] FAMILY FILE\n"
 		"       %s [--json] --list [FAMILY [REGISTER|LAYOUT]]\n"
 		"       %s --help | --version\n"
@@ -45,6 +45,7 @@ static void usage(FILE *f)
 		"  --list        list families; with FAMILY its registers, layouts, streams and\n"
 		"                parameters; with a register or layout too, its fields\n"
 		"  --json        print JSON instead of text\n"
+		"  --long        print each field's description under its line\n"
 		"  --svg FILE    also write a bit diagram of the decoded value to FILE (SVG)\n"
 		"  --stream NAME the stream to decode (default: the family's first)\n"
 		"  --params L    parameters as NAME=VALUE pairs separated by commas (repeatable)\n"
@@ -383,8 +384,8 @@ static void ruler(FILE *o, const struct pmregs_layout_desc *d, uint64_t v, const
 	fputc('\n', o);
 }
 
-/* The doc text as one paragraph, wrapped at 96 columns. */
-static void print_doc(FILE *o, const char *doc)
+/* The doc text as one paragraph, wrapped at 96 columns, each line indented by `indent` spaces. */
+static void print_doc_indented(FILE *o, const char *doc, size_t indent)
 {
 	size_t col = 0;
 	while (*doc) {
@@ -402,12 +403,21 @@ static void print_doc(FILE *o, const char *doc)
 			fputc(' ', o);
 			col++;
 		}
+		if (!col) {
+			fprintf(o, "%*s", (int)indent, "");
+			col = indent;
+		}
 		fprintf(o, "%.*s", (int)n, doc);
 		col += n;
 		doc += n;
 	}
 	if (col)
 		fputc('\n', o);
+}
+
+static void print_doc(FILE *o, const char *doc)
+{
+	print_doc_indented(o, doc, 0);
 }
 
 static int write_svg(const char *path, const struct target *t, const struct pmregs_layout_desc *d, uint64_t v);
@@ -466,7 +476,7 @@ static void json_users(const struct target *t)
 	printf("]");
 }
 
-static int decode_value(const struct target *t, const char *text, int json, const char *svg)
+static int decode_value(const struct target *t, const char *text, int json, const char *svg, int long_doc)
 {
 	const struct pmregs_layout_desc *base = t->layout, *d;
 	const struct pmregs_register_desc *r = t->reg;
@@ -630,6 +640,8 @@ static int decode_value(const struct target *t, const char *text, int json, cons
 				printf("%-*s  %s\n", (int)wv, val, nv->name);
 			else
 				printf("%s\n", val);
+			if (long_doc && f->doc && *f->doc)
+				print_doc_indented(stdout, f->doc, 7);
 		}
 	}
 	for (i = 0; i < n; i++) {
@@ -949,6 +961,13 @@ static void list_family(const struct pmregs_family_desc *fam, int json)
 			printf("%-*s  %7llu  %llu..%llu: %s\n", (int)wn, p[i].name, (unsigned long long)p[i].def,
 			       (unsigned long long)p[i].min, (unsigned long long)p[i].max, p[i].doc);
 	}
+	if (fam->presets) {
+		size_t nps;
+		const struct pmregs_param_preset *ps = fam->presets(&nps);
+		printf("\nparameter presets (use one with: --params preset=NAME)\n");
+		for (i = 0; i < nps; i++)
+			printf("  %s: %s\n", ps[i].name, ps[i].doc);
+	}
 }
 
 /* The fields of d in table order, with their named values; without those of `skip` (a parent layout). */
@@ -1079,20 +1098,10 @@ static const char *status_name(int status)
 	}
 }
 
+/* pmregs_strerror(), except for a stream walker's PMREGS_ENOENT: no packet boundary found yet. */
 static const char *status_text(int status)
 {
-	switch (status) {
-	case PMREGS_ETRUNC:
-		return "the data ends inside this packet";
-	case PMREGS_ENOENT:
-		return "before the first packet boundary";
-	case PMREGS_ETOOLONG:
-		return "over-long packet";
-	case PMREGS_EINVAL:
-		return "not a valid packet";
-	default:
-		return "unreadable";
-	}
+	return status == PMREGS_ENOENT ? "before the first packet boundary" : pmregs_strerror(status);
 }
 
 static void print_packet(const struct pmregs_packet_view *p)
@@ -1240,6 +1249,24 @@ static int apply_params(const struct pmregs_family_desc *fam, const char *list, 
 		}
 		num = item + (eq - item);
 		*num++ = '\0';
+		if (eq_nocase(item, "preset")) {
+			/* a named parameter set: every parameter, before the NAME=VALUE pairs after it */
+			size_t nps = 0, k;
+			const struct pmregs_param_preset *ps = fam->presets ? fam->presets(&nps) : 0;
+			for (k = 0; k < nps; k++)
+				if (eq_nocase(ps[k].name, num))
+					break;
+			if (k == nps) {
+				fprintf(stderr, "%s: %s has no parameter preset '%s' (presets:", prog, fam->name, num);
+				for (k = 0; k < nps; k++)
+					fprintf(stderr, " %s", ps[k].name);
+				fprintf(stderr, ")\n");
+				return ST_NAME;
+			}
+			for (i = 0; i < np && i < MAXP; i++)
+				vals[i] = ps[k].values[i];
+			continue;
+		}
 		for (i = 0; i < np; i++)
 			if (eq_nocase(d[i].name, item))
 				break;
@@ -1307,6 +1334,15 @@ static int decode_stream(const struct pmregs_family_desc *fam, const char *strea
 	for (k = 0; k < nparams_opt; k++)
 		if ((rc = apply_params(fam, params[k], vals, np)) != ST_OK)
 			return rc;
+	if (fam->params_check) {
+		const char *why = "";
+		rc = fam->params_check(vals, np, &why);
+		if (rc != PMREGS_OK) {
+			fprintf(stderr, "%s: the parameters are not a legal combination for %s: %s (%s)\n", prog, fam->name,
+				why, pmregs_strerror(rc));
+			return ST_VALUE;
+		}
+	}
 	if (read_file(path, &buf, &len) != 0)
 		return ST_IO;
 	c.buf = buf;
@@ -1348,7 +1384,7 @@ int main(int argc, char **argv)
 {
 	const char *pos[3], *svg = 0, *stream = 0;
 	const char *params[16];
-	int npos = 0, nparams = 0, json = 0, list = 0, synced = 1, i;
+	int npos = 0, nparams = 0, json = 0, list = 0, synced = 1, long_doc = 0, i;
 	const struct pmregs_family_desc *fam;
 	struct target t;
 	for (i = 1; i < argc; i++) {
@@ -1357,6 +1393,8 @@ int main(int argc, char **argv)
 			json = 1;
 		} else if (strcmp(a, "--list") == 0) {
 			list = 1;
+		} else if (strcmp(a, "--long") == 0) {
+			long_doc = 1;
 		} else if (strcmp(a, "--unsynced") == 0) {
 			synced = 0;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -1442,5 +1480,5 @@ int main(int argc, char **argv)
 	}
 	if ((i = find_target(fam, pos[1], &t)) != 0)
 		return i;
-	return decode_value(&t, pos[2], json, svg);
+	return decode_value(&t, pos[2], json, svg, long_doc);
 }

@@ -5,9 +5,16 @@
     generate.py [--out DIR] [--check] [--selftest | --doc] SPEC.yaml...
 
 Every spec is loaded and validated, and every header rendered, before any file
-is written; a single error anywhere means no file is touched. Files are
-replaced atomically (write to a temporary file, then rename). With --check
-nothing is written: the exit status says whether the headers are up to date.
+is written; a single error anywhere means no file is touched. Every output is
+first written to a temporary file beside its target, then all are renamed into
+place; if any step fails, the files already replaced are put back, so the
+output directory is left as it was. With --check nothing is written: the exit
+status says whether the headers are up to date.
+
+Exit status: 0 done (or, with --check, up to date); 1 a spec error or a file
+that cannot be read or written (with --check: some output differs from what
+the specs generate); 2 a usage error (with --check: also a spec error or an
+unreadable spec); 3 an internal error of the generator (please report it).
 """
 
 import argparse
@@ -21,6 +28,15 @@ from pmregs_gen.diag import Diag, SpecError  # noqa: E402
 from pmregs_gen.emit import render_headers, render_selftest, render_umbrella, render_version  # noqa: E402
 from pmregs_gen.docs import doc_files, render_index, render_page  # noqa: E402
 from pmregs_gen.model import load_family  # noqa: E402
+from pmregs_gen.yamlnode import load as load_yaml, read_spec  # noqa: E402
+
+
+class FileError(Exception):
+    """A file or directory that cannot be read or written: one line naming the path."""
+
+    def __init__(self, path, what, err=None):
+        reason = f" ({err.strerror or err})" if isinstance(err, OSError) else (f" ({err})" if err else "")
+        super().__init__(f"{path}: error: {what}{reason}")
 
 
 def build(specs, selftests=False, docs=False):
@@ -28,9 +44,11 @@ def build(specs, selftests=False, docs=False):
     out, errors, titles = {}, [], {}
     for path in specs:
         try:
-            fam = load_family(path, display=os.path.relpath(path))
-            with open(path, "rb") as f:
-                raw = f.read()
+            try:
+                fam = load_family(path, display=os.path.relpath(path))
+                raw = read_spec(path)
+            except OSError as e:
+                raise FileError(path, "cannot read the spec", e) from None
             if os.path.basename(path) != f"{fam.name}.yaml":
                 d = Diag()
                 d.error(fam.node, "PMR031", f"family '{fam.name}' must live in spec/{fam.name}.yaml")
@@ -61,8 +79,8 @@ def build(specs, selftests=False, docs=False):
 
 
 def family_titles(specs, loaded):
-    """[(name, title)] of every family in the spec folder; titles of specs not loaded are read from the YAML."""
-    import yaml
+    """[(name, title)] of every family in the spec folder; titles of specs not loaded are read from
+    their YAML (a spec that cannot be read or parsed is listed by its name)."""
     spec_dir = os.path.dirname(os.path.abspath(specs[0]))
     out = []
     for f in sorted(os.listdir(spec_dir)):
@@ -71,28 +89,203 @@ def family_titles(specs, loaded):
         name = f[:-5]
         title = loaded.get(name)
         if title is None:
-            with open(os.path.join(spec_dir, f), encoding="utf-8") as fh:
-                title = (yaml.safe_load(fh) or {}).get("title") or name
+            try:
+                t = load_yaml(os.path.join(spec_dir, f)).get("title")
+                title = getattr(t, "text", None) or name
+            except (OSError, SpecError, AttributeError):
+                title = name
         out.append((name, " ".join(str(title).split())))
     return out
 
 
-def write_atomic(path, text):
-    d = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".pmregs-", dir=d)
+class Staged:
+    """Replace a set of files all together or not at all.
+
+    write() puts each new text in a temporary file beside its target; commit()
+    renames them all into place, keeping a hard link to every file it replaces
+    so that a failure part-way puts every earlier target back; remove() marks
+    files to delete at commit. On failure every temporary file and every
+    directory made here is removed again."""
+
+    def __init__(self):
+        self.temps = []          # (temporary path, target path)
+        self.removals = []
+        self.made_dirs = []
+
+    def makedirs(self, d):
+        d = d or "."
+        todo = []
+        while not os.path.isdir(d):
+            if os.path.lexists(d):
+                raise FileError(d, "is not a directory")
+            todo.append(d)
+            parent = os.path.dirname(d)
+            if parent == d or not parent:
+                break
+            d = parent
+        for x in reversed(todo):
+            try:
+                os.mkdir(x)
+            except OSError as e:
+                raise FileError(x, "cannot create the directory", e) from None
+            self.made_dirs.append(x)
+
+    def write(self, path, text):
+        d = os.path.dirname(path) or "."
+        self.makedirs(d)
+        if os.path.isdir(path):
+            raise FileError(path, "is a directory, not a file that can be replaced")
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".pmregs-", dir=d)
+        except OSError as e:
+            raise FileError(d, "cannot write in the output directory", e) from None
+        self.temps.append((tmp, path))
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+            os.chmod(tmp, 0o644)
+        except OSError as e:
+            raise FileError(path, "cannot write", e) from None
+
+    def remove(self, path):
+        self.removals.append(path)
+
+    def commit(self):
+        done = []                # (target, backup link or None)
+        try:
+            for tmp, path in self.temps:
+                backup = None
+                if os.path.lexists(path):
+                    backup = self._link(path)
+                done.append((path, backup))
+                os.replace(tmp, path)
+            for path in self.removals:
+                done.append((path, self._link(path)))
+                os.unlink(path)
+        except OSError as e:
+            failed = e.filename or (self.temps[len(done) - 1][1] if done else "")
+            for path, backup in reversed(done):
+                try:
+                    if backup is not None:
+                        os.replace(backup, path)
+                        if os.path.lexists(backup):    # rename() of two links to one file does nothing
+                            os.unlink(backup)
+                    elif os.path.lexists(path) and not os.path.isdir(path):
+                        os.unlink(path)
+                except OSError:
+                    pass
+            self.abort()
+            raise FileError(failed, "cannot replace the file; nothing was changed", e) from None
+        for _, backup in done:
+            if backup is not None:
+                os.unlink(backup)
+        self.temps, self.made_dirs = [], []
+
+    @staticmethod
+    def _link(path):
+        d = os.path.dirname(path) or "."
+        for k in range(100):
+            b = os.path.join(d, f".pmregs-old-{os.getpid()}-{k}-{os.path.basename(path)}")
+            try:
+                os.link(path, b)
+                return b
+            except FileExistsError:
+                continue
+        raise FileExistsError(path)
+
+    def abort(self):
+        for tmp, _ in self.temps:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        for d in reversed(self.made_dirs):
+            try:
+                os.rmdir(d)
+            except OSError:
+                pass
+        self.temps, self.made_dirs = [], []
+
+
+def check(out, docs, files):
+    """--check: name every output that differs; exit status 1 if any does."""
+    stale = []
+    for name, text in sorted(files.items()):
+        path = os.path.join(out, name)
+        try:
+            with open(path, encoding="utf-8", newline="") as f:
+                same = f.read() == text
+        except FileNotFoundError:
+            same = False
+        except (OSError, UnicodeDecodeError):
+            same = False
+        if not same:
+            stale.append(path)
+    for p in stale:
+        print(f"{p}: differs from what the specs generate", file=sys.stderr)
+    extra = []
+    if docs:
+        names = [n for n in files if n.endswith(".md") and "/" not in n and n != "README.md"]
+        extra = [os.path.join(out, f) for f in doc_files(out, [n[:-3] for n in names]) if f not in files]
+        for p in extra:
+            print(f"{p}: no longer generated by the specs (remove it)", file=sys.stderr)
+    return 1 if stale or extra else 0
+
+
+def write(out, docs, files):
+    """Write every file, or none."""
+    st = Staged()
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+        st.makedirs(out)
+        for name, text in sorted(files.items()):
+            st.write(os.path.join(out, name), text)
+        if docs:
+            # diagrams of layouts that no longer exist
+            names = [n[:-3] for n in files if n.endswith(".md") and "/" not in n and n != "README.md"]
+            for f in doc_files(out, names):
+                if f not in files:
+                    st.remove(os.path.join(out, f))
+        st.commit()
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        st.abort()
         raise
+    return 0
+
+
+def run(args):
+    bad = 2 if args.check else 1
+    for p in args.specs:
+        if not os.path.isfile(p):
+            what = ("is a directory, not a spec file" if os.path.isdir(p) else
+                    "is not a regular file" if os.path.exists(p) else "no such spec file")
+            print(f"{p}: error: {what}", file=sys.stderr)
+            return bad
+    out = args.out or ("doc" if args.doc else "include/pmregs")
+    if os.path.lexists(out) and not os.path.isdir(out):
+        print(f"{out}: error: --out must name a directory, and this is a file", file=sys.stderr)
+        return bad
+    try:
+        files = build(args.specs, selftests=args.selftest, docs=args.doc)
+    except SpecError as e:
+        for d in e.errors:
+            print(d, file=sys.stderr)
+        return bad
+    except FileError as e:
+        print(e, file=sys.stderr)
+        return bad
+    if args.check:
+        return check(out, args.doc, files)
+    try:
+        return write(out, args.doc, files)
+    except FileError as e:
+        print(e, file=sys.stderr)
+        return 1
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="pmregs-gen", description=__doc__.split("\n")[1])
+    doc = __doc__.split("\n\n")
+    ap = argparse.ArgumentParser(prog="pmregs-gen", description=doc[0].split(": ", 1)[1],
+                                 epilog=doc[-1].strip(), formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=None, help="output directory (default: include/pmregs, or doc with --doc)")
     ap.add_argument("--check", action="store_true", help="only report headers that differ from the specs")
     ap.add_argument("--selftest", action="store_true", help="write the generated self-test programs instead")
@@ -101,45 +294,21 @@ def main(argv=None):
     ap.add_argument("specs", nargs="+", help="family spec files")
     args = ap.parse_args(argv)
     try:
-        headers = build(args.specs, selftests=args.selftest, docs=args.doc)
-        args.out = args.out or ("doc" if args.doc else "include/pmregs")
-    except SpecError as e:
-        for d in e.errors:
-            print(d, file=sys.stderr)
-        return 1
-    if args.check:
-        stale = []
-        for name, text in sorted(headers.items()):
-            path = os.path.join(args.out, name)
-            try:
-                with open(path, encoding="utf-8", newline="") as f:
-                    same = f.read() == text
-            except FileNotFoundError:
-                same = False
-            if not same:
-                stale.append(path)
-        for p in stale:
-            print(f"{p}: differs from what the specs generate", file=sys.stderr)
-        extra = []
-        if args.doc:
-            names = [n for n in headers if n.endswith(".md") and "/" not in n and n != "README.md"]
-            extra = [os.path.join(args.out, f) for f in doc_files(args.out, [n[:-3] for n in names])
-                     if f not in headers]
-            for p in extra:
-                print(f"{p}: no longer generated by the specs (remove it)", file=sys.stderr)
-        return 1 if stale or extra else 0
-    os.makedirs(args.out, exist_ok=True)
-    for name, text in sorted(headers.items()):
-        path = os.path.join(args.out, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        write_atomic(path, text)
-    if args.doc:
-        # diagrams of layouts that no longer exist
-        names = [n[:-3] for n in headers if n.endswith(".md") and "/" not in n and n != "README.md"]
-        for f in doc_files(args.out, names):
-            if f not in headers:
-                os.unlink(os.path.join(args.out, f))
-    return 0
+        return run(args)
+    except KeyboardInterrupt:
+        print("pmregs-gen: interrupted; no file was changed", file=sys.stderr)
+        return 130
+    except Exception as e:     # a bug: say so in one line, never a traceback
+        where = ""
+        tb = e.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is not None:
+            where = f" at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}"
+        msg = " ".join(str(e).split())[:200]
+        print(f"pmregs-gen: internal error{where}: {type(e).__name__}: {msg}; no file was changed"
+              " (please report this with the spec that caused it)", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ RESERVED_KINDS = ("rsvd", "ignored", "res1")
 WIDTHS = (8, 16, 32, 64)
 SCALAR_TYPES = {"u8": 8, "u16": 16, "u32": 32, "u64": 64, "bool": 1}
 MAX_PARTS = 4
-SET_RE = re.compile(r"^set\(([a-z][a-z0-9_]*)\)$")   # a set of an enum's values, as a bit mask
+SET_RE = re.compile(r"^set\(([a-z][a-z0-9_]*)\)\Z", re.ASCII)   # a set of an enum's values, as a bit mask
 
 
 def set_ctype(fam, t):
@@ -266,7 +266,7 @@ class Family:
         return None
 
 
-BIT_RE = re.compile(r"^\s*(\d+)\s*(?::\s*(\d+)\s*)?$")
+BIT_RE = re.compile(r"^\s*(\d{1,4})\s*(?::\s*(\d{1,4})\s*)?\Z", re.ASCII)
 
 
 def collect_groups(fields):

@@ -13,7 +13,9 @@ class SpecError(Exception):
 class Diagnostic:
     def __init__(self, path, line, col, code, message):
         self.path, self.line, self.col = path, line, col
-        self.code, self.message = code, message
+        # one line, whatever the spec's text held: control characters are shown escaped
+        self.code = code
+        self.message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
 
     def __str__(self):
         return f"{self.path}:{self.line}:{self.col}: error[{self.code}]: {self.message}"
@@ -42,6 +44,10 @@ CODES = {
     "PMR003": "missing required key",
     "PMR004": "wrong type of value",
     "PMR005": "duplicate key in a mapping",
+    "PMR006": "the spec file is larger than the generator accepts (2 MiB)",
+    "PMR007": "the spec is not UTF-8 text",
+    "PMR008": "YAML aliases expand to too many nodes, or an alias is inside the node it names",
+    "PMR009": "mappings and lists nested too deeply",
     "PMR010": "malformed bit range",
     "PMR011": "bit outside the register width",
     "PMR012": "fields overlap",
@@ -49,9 +55,9 @@ CODES = {
     "PMR014": "value does not fit its field",
     "PMR015": "split field parts out of order",
     "PMR016": "bad register width",
-    "PMR020": "name is not a lower_snake_case identifier",
+    "PMR020": "name is not a lower_snake_case identifier of at most 64 characters",
     "PMR021": "duplicate name",
-    "PMR022": "name is a C or C++ keyword",
+    "PMR022": "name is a C or C++ keyword, a standard C type or a predefined macro",
     "PMR023": "two constructs emit the same C symbol",
     "PMR030": "reference to something undefined",
     "PMR031": "value not among the allowed choices",
@@ -59,6 +65,8 @@ CODES = {
     "PMR040": "expression syntax error",
     "PMR041": "expression names something undefined",
     "PMR042": "expression type error",
+    "PMR043": "expression nested too deeply",
+    "PMR044": "expression expands to too many terms (any()/all() unrolled)",
     "PMR050": "record fields overlap, leave a gap or exceed the record",
     "PMR060": "table value has the wrong type or does not fit",
     "PMR070": "variant discriminator is wrong",

@@ -22,7 +22,7 @@ from .diag import Diag
 from .mdtext import code
 
 # The hand-written base headers, in the order a generated header includes them.
-BASE_HEADERS = ("base_core.h", "base_bitstream.h", "base_schedule.h", "base_cover.h", "base_plan.h",
+BASE_HEADERS = ("base_core.h", "base_bitstream.h", "base_inplace.h", "base_schedule.h", "base_cover.h", "base_plan.h",
                 "base_counter.h", "base_desc.h")
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
 
@@ -34,7 +34,9 @@ class Symbols:
 
     def add(self, name, node, what):
         prev = self.seen.get(name)
-        if prev is not None and prev[0] is not node:
+        # the same construct may register a name again (views are built more than once), but two
+        # roles of one construct may not share a name (a value named 'mask' and the field's _MASK)
+        if prev is not None and (prev[0] is not node or prev[1] != what):
             pn, pwhat = prev
             self.diag.error(node, "PMR023", f"{what} would define C symbol '{name}', already defined by"
                             f" {pwhat} (line {pn.line})")
@@ -85,6 +87,13 @@ def make_env():
 _ENVS = {}
 
 
+def no_trigraphs(text):
+    """C text with every '??' broken by a backslash ('?\\?'), so that no trigraph (??/ ??= ...)
+    forms in a string or a comment of a spec's text; '\\?' is '?' in a string, and nothing in the
+    generated code itself writes '??'."""
+    return re.sub(r"\?(?=\?)", "?\\\\", text)
+
+
 def render_family(fam, spec_path, spec_bytes):
     """The text of FAMILY.h."""
     return render_headers(fam, spec_path, spec_bytes)[f"{fam.name}.h"]
@@ -94,13 +103,13 @@ def render_headers(fam, spec_path, spec_bytes):
     """{file name: text}: FAMILY.h, and FAMILY_tools.h with what only decoders and tools need (structs,
     descriptors, printers: every construct's "tools" slot)."""
     view = HeaderView(fam, spec_path, spec_bytes)
-    return {f"{fam.name}{suffix}.h": re.sub(r"\n{3,}", "\n\n", make_env().get_template(t).render(v=view, access=ACCESS))
+    return {f"{fam.name}{suffix}.h": no_trigraphs(re.sub(r"\n{3,}", "\n\n", make_env().get_template(t).render(v=view, access=ACCESS)))
             for suffix, t in (("", "family.h.j2"), ("_tools", "family_tools.h.j2"))}
 
 
 def render_selftest(fam, spec_path, spec_bytes):
     view = HeaderView(fam, spec_path, spec_bytes)
-    return make_env().get_template("selftest.c.j2").render(v=view)
+    return no_trigraphs(make_env().get_template("selftest.c.j2").render(v=view))
 
 
 def render_version():

@@ -34,6 +34,12 @@ from .cnames import Names
 
 U64 = "uint64_t"
 
+# Bounds: the real specs nest expressions about 12 deep and unroll to a few
+# hundred terms. Deeper nesting would also pass the C standard's guaranteed
+# 63 levels of parentheses in the generated C.
+MAX_DEPTH = 48           # nested operations in one expression, as written
+MAX_TERMS = 20000        # expression nodes compiled, counting every unrolled any()/all() copy
+
 
 class ExprError(Exception):
     def __init__(self, node, code, msg):
@@ -86,7 +92,7 @@ def type_info(fam, t):
         return ("bool", "int", None)
     if t in ("u8", "u16", "u32", "u64"):
         return ("int", f"uint{t[1:]}_t", None)
-    am = re.match(r"^u(8|16|32|64)\[(\d+)\]$", t)
+    am = re.match(r"^u(8|16|32|64)\[(\d+)\]\Z", t, re.ASCII)
     if am:                                  # an array parameter: element type, ref = length
         return ("array", f"uint{am.group(1)}_t", int(am.group(2)))
     L = fam.layout(t)
@@ -97,6 +103,8 @@ def type_info(fam, t):
 
 
 class Compiler:
+    terms = 0                               # nodes compiled so far (MAX_TERMS)
+
     def __init__(self, fam, fn):
         self.fam, self.fn = fam, fn
         self.n = Names(fam)
@@ -140,6 +148,10 @@ class Compiler:
 
     # -- the walk ------------------------------------------------------------------------
     def compile(self, node):
+        self.terms += 1
+        if self.terms > MAX_TERMS:
+            self.fail(node, "PMR044", f"the expression expands to more than {MAX_TERMS} terms"
+                      " once any()/all() are unrolled")
         meth = getattr(self, "c_" + type(node).__name__, None)
         if meth is None:
             self.fail(node, "PMR040", f"'{type(node).__name__}' is not part of the expression language")
@@ -393,9 +405,10 @@ def compile_function(fam, fn, diag):
     text = scalar.text
     src = text if not scalar.block else text
     try:
-        tree = ast.parse(src.strip() if not scalar.block else "(" + src + ")", mode="eval")
+        tree = parse(src.strip() if not scalar.block else "(" + src + ")")
     except SyntaxError as e:
-        diag.error(_At(scalar, e.lineno or 1, (e.offset or 1) - 1), "PMR040", f"expression: {e.msg}")
+        diag.error(_At(scalar, e.lineno or 1, (e.offset or 1) - 1), getattr(e, "pmr", "PMR040"),
+                   f"in function '{fn.name}': {e.msg}" if hasattr(e, "pmr") else f"expression: {e.msg}")
         return
     c = Compiler(fam, fn)
     try:
@@ -405,3 +418,29 @@ def compile_function(fam, fn, diag):
         lead = len(src) - len(src.lstrip()) if not scalar.block else -1
         diag.error(_At(scalar, getattr(e.node, "lineno", 1), getattr(e.node, "col_offset", 0) + lead),
                    e.code, f"in function '{fn.name}': {e.msg}")
+
+
+class TooDeep(SyntaxError):
+    """An expression nested beyond MAX_DEPTH: reported as PMR043, not as a syntax error."""
+    pmr = "PMR043"
+
+
+def parse(src):
+    """ast.parse(src, mode="eval"), refusing expressions nested more than MAX_DEPTH
+    operations deep (TooDeep) before anything walks them recursively."""
+    try:
+        tree = ast.parse(src, mode="eval")
+    except (RecursionError, MemoryError):
+        raise TooDeep(f"the expression is nested too deeply to parse (at most {MAX_DEPTH} levels)",
+                      ("<expr>", 1, 1, "")) from None
+    stack = [(tree.body, 0)]
+    while stack:
+        node, d = stack.pop()
+        if isinstance(node, (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)):
+            continue
+        if d > MAX_DEPTH:
+            line = getattr(node, "lineno", 1)
+            raise TooDeep(f"the expression nests more than {MAX_DEPTH} operations (split it into functions)",
+                          ("<expr>", line, getattr(node, "col_offset", 0) + 1, ""))
+        stack.extend((c, d + 1) for c in ast.iter_child_nodes(node))
+    return tree

@@ -89,18 +89,31 @@ class Builder:
             obj.source = self.r.opt_text(m, "source", f"{what} source")
 
     def named_values(self, node, what, width):
-        """A mapping name -> int or name -> {value, doc}; values must fit `width` bits."""
+        """A mapping name -> int or name -> {value, doc, alias}; values must fit `width` bits.
+
+        Two names for one value need `alias: true` on the later one: decoders print the first."""
         m = self.r.mapping(node, f"values of {what}")
-        out, seen = [], set()
+        out, seen, primary = [], set(), {}
         for k, v in (m.pairs if m else []):
             name = self.r.check_name(k, k.text, "value name")
-            doc = ""
+            doc, alias = "", False
             if isinstance(v, Map):
-                if not self.r.keys(v, f"value '{k.text}'", required=("value",), optional=("doc",)):
+                if not self.r.keys(v, f"value '{k.text}'", required=("value",), optional=("doc", "alias")):
                     continue
                 doc = self.r.opt_text(v, "doc", "doc")
+                alias = bool(v.get("alias") is not None and self.r.boolean(v.get("alias"), "alias"))
                 v = v.get("value")
             val = self.r.integer(v, f"value '{k.text}'")
+            if val is not None and name is not None:
+                if val in primary and not alias:
+                    self.r.err(k, "PMR021", f"value '{name}' = {val} repeats '{primary[val]}' of {what}; decoders"
+                               f" print '{primary[val]}': mark the second name 'alias: true'")
+                    continue
+                if alias and val not in primary:
+                    self.r.err(k, "PMR021", f"value '{name}' is marked alias, but no earlier name of {what}"
+                               f" has the value {val}")
+                    continue
+                primary.setdefault(val, name)
             if name is None or val is None:
                 continue
             if val < 0 or val > mask_of(width):
@@ -130,7 +143,7 @@ class Builder:
             return t
         if t in SCALAR_TYPES or (allow_str and t == "str"):
             return t
-        lm = re.match(r"^(u8|u16|u32|u64)\[(\d+)\]$", t)
+        lm = re.match(r"^(u8|u16|u32|u64)\[(\d+)\]\Z", t, re.ASCII)
         if allow_list and lm and int(lm.group(2)) > 0:
             return t
         if allow_list and t.startswith("ref:"):
@@ -138,7 +151,7 @@ class Builder:
                 return t
         if allow_named and (self.fam.layout(t) or self.fam.enum(t)):
             return t
-        if allow_named and re.match(r"^[a-z][a-z0-9_]*$", t):
+        if allow_named and re.match(r"^[a-z][a-z0-9_]*\Z", t, re.ASCII):
             return self.r.err(node, "PMR030", f"type '{t}' is neither a scalar type, a layout nor an enum")
         return self.r.err(node, "PMR031", f"type '{t}' is not a supported type")
 
@@ -171,7 +184,7 @@ class Builder:
                     return self.r.err(it, "PMR021", f"{what}: '{n}' is listed twice")
                 mask |= 1 << hit[0]
             return mask
-        lm = re.match(r"^(u\d+)\[(\d+)\]$", t)
+        lm = re.match(r"^(u\d+)\[(\d+)\]\Z", t, re.ASCII)
         if lm:
             items = self.r.seq(node, what)
             if items is None:

@@ -21,8 +21,8 @@ descriptor array that base.h's pmregs_bits_find()/pmregs_bits_snprint() use.
 
 import re
 
-REF_RE = re.compile(r"^ref:([a-z][a-z0-9_]*)(?:\[(\d+)\])?$")
-BIT_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_]*$")
+REF_RE = re.compile(r"^ref:([a-z][a-z0-9_]*)(?:\[(\d+)\])?\Z", re.ASCII)
+BIT_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_]*\Z", re.ASCII)
 
 
 def parse_ref_type(t):

@@ -3,10 +3,9 @@
 
 import re
 
-from .yamlnode import Map, Scalar, Seq
+from .yamlnode import Map, Scalar, Seq, parse_int
 
-NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
-INT_RE = re.compile(r"^[+-]?(0[xX][0-9a-fA-F_]+|0[bB][01_]+|[0-9][0-9_]*)$")
+NAME_RE = re.compile(r"[a-z][a-z0-9_]*", re.ASCII)      # used with fullmatch: no trailing newline
 
 # Names become C identifiers (struct members, parameters, enumerators), so none
 # may be a keyword of C99..C23 or C++98..C++20, nor a macro the standard
@@ -22,6 +21,20 @@ not not_eq operator or or_eq private protected public reinterpret_cast requires
 static_cast template this throw try typeid typename using virtual wchar_t xor xor_eq
 assert errno offsetof
 """.split())
+
+# Nor a name <stdint.h>, <stddef.h> or <stdbool.h> define (a field called uint8_t would be a struct
+# member hiding the type), nor a lower-case macro that compilers predefine in their GNU modes
+# (-std=gnu11 defines linux and unix to 1, i386 on x86, and so on).
+RESERVED = frozenset("""
+int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t
+int_least8_t int_least16_t int_least32_t int_least64_t uint_least8_t uint_least16_t uint_least32_t
+uint_least64_t int_fast8_t int_fast16_t int_fast32_t int_fast64_t uint_fast8_t uint_fast16_t
+uint_fast32_t uint_fast64_t intptr_t uintptr_t intmax_t uintmax_t size_t ptrdiff_t max_align_t
+nullptr_t wint_t char16_t char32_t
+linux unix i386 sun sparc mips vax
+""".split())
+
+MAX_NAME = 64          # characters in one spec name; the C names built from it are longer
 
 
 class Reader:
@@ -74,10 +87,11 @@ class Reader:
         s = self.scalar(node, what)
         if s is None:
             return None
-        t = s.text.strip()
-        if s.quoted or not INT_RE.match(t):
-            return self.err(node, "PMR004", f"{what} must be an integer, not '{s.text}'")
-        v = int(t.replace("_", ""), 0)
+        if s.quoted:
+            return self.err(node, "PMR004", f"{what} must be an integer, not the string '{s.text}'")
+        v, why = parse_int(s.text)
+        if why is not None:
+            return self.err(node, "PMR004", f"{what}: {why}")
         if (lo is not None and v < lo) or (hi is not None and v > hi):
             rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
             return self.err(node, "PMR014", f"{what} {v} is outside {rng}")
@@ -98,10 +112,15 @@ class Reader:
         return self.check_name(node, s.text, what)
 
     def check_name(self, node, name, what):
-        if not NAME_RE.match(name):
+        if not NAME_RE.fullmatch(name):
             return self.err(node, "PMR020", f"{what} '{name}' is not a lower_snake_case identifier")
         if name in KEYWORDS:
             return self.err(node, "PMR022", f"{what} '{name}' is a C/C++ keyword; choose another name")
+        if name in RESERVED:
+            return self.err(node, "PMR022", f"{what} '{name}' is a standard C type or a predefined macro;"
+                            " choose another name")
+        if len(name) > MAX_NAME:
+            return self.err(node, "PMR020", f"{what} '{name[:20]}...' is longer than {MAX_NAME} characters")
         return name
 
     def choice(self, node, what, choices):

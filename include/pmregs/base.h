@@ -8,6 +8,8 @@
  *   base_core.h       constants, error codes and pmregs_strerror(), bit helpers,
  *                     loads and stores, sign extension
  *   base_bitstream.h  LSB-first bit streams and packet bit vectors
+ *   base_inplace.h    packets read and written in place: sign-compressed fields
+ *                     straight from a capture buffer, word stores
  *   base_schedule.h   scheduling requests onto exclusive resources, in the fewest passes
  *   base_cover.h      covering an address range with (address, mask) pairs
  *   base_plan.h       programming several events at once (passes)
@@ -22,6 +24,7 @@
 
 #include "base_core.h"
 #include "base_bitstream.h"
+#include "base_inplace.h"
 #include "base_schedule.h"
 #include "base_cover.h"
 #include "base_plan.h"

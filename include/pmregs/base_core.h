@@ -50,7 +50,9 @@
  * PMREGS_FITS(x, w): the constant x as an unsigned 64-bit value, or a compile
  * error when x does not fit in w bits.  It is what makes the generated field
  * builders (PMREGS_<FAMILY>_<LAYOUT>_<FIELD>(x)) refuse too-wide constants.
- * In C a negative bit-field width breaks the build; in C++ a static_assert.
+ * In C++ and C11 or later a static assertion says "pmregs: constant does not
+ * fit its field"; in C99 a negative bit-field width named pmregs_fits breaks
+ * the build.
  */
 #ifdef __cplusplus
 template <unsigned long long X, int W> struct pmregs_fits_check {
@@ -58,6 +60,13 @@ template <unsigned long long X, int W> struct pmregs_fits_check {
 	static const unsigned long long value = X;
 };
 #define PMREGS_FITS(x, w) (pmregs_fits_check<(unsigned long long)(x), (w)>::value)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define PMREGS_FITS(x, w)                                                                        \
+	((uint64_t)(x) + 0 * sizeof(struct {                                                     \
+		 _Static_assert((((uint64_t)(x) >> ((w) - 1)) >> 1) == 0,                        \
+				"pmregs: constant does not fit its field");                      \
+		 int pmregs_fits;                                                                \
+	 }))
 #else
 #define PMREGS_FITS(x, w)                                                                    \
 	((uint64_t)(x) +                                                                     \

@@ -316,6 +316,13 @@ struct pmregs_param_desc {
 	uint64_t max;
 };
 
+/* A named parameter set: values[i] is the value of parameter i (in the order of the family's param descs). */
+struct pmregs_param_preset {
+	const char *name;
+	const char *doc;
+	const uint64_t *values;
+};
+
 /* ---- introspection: registers, packet streams and whole families, the same for every family ---- */
 
 /*
@@ -392,6 +399,9 @@ struct pmregs_family_desc {
 	const struct pmregs_param_desc *(*params)(size_t *count);   /* a null pointer: no run-time parameters */
 	const struct pmregs_stream_desc *(*streams)(size_t *count); /* a null pointer: no packet streams */
 	const char *vendor; /* who defines the registers (the spec's `vendor:`), "" when it names none */
+	const struct pmregs_param_preset *(*presets)(size_t *count); /* a null pointer: no named parameter sets */
+	/* parameters given by index (the others at their defaults): PMREGS_OK, or an error and the rule broken */
+	int (*params_check)(const uint64_t *values, size_t n, const char **why);
 };
 
 #endif /* !__ASSEMBLER__ */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/itanium.h - Intel Itanium PMC0-13, PMD0-17, IBR/DBR range registers, events and match functions
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/itanium_tools.h - Intel Itanium PMC0-13, PMD0-17, IBR/DBR range registers, events and match functions: structs, descriptors and printers
  *
@@ -1741,7 +1742,7 @@ static inline const struct pmregs_register_desc *pmregs_itanium_register_descs(s
 }
 
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_ITANIUM_FAMILY_INIT { "itanium", "Intel Itanium PMC0-13, PMD0-17, IBR/DBR range registers, events and match functions", pmregs_itanium_layouts, pmregs_itanium_register_descs, 0, 0, "Intel" }
+#define PMREGS_ITANIUM_FAMILY_INIT { "itanium", "Intel Itanium PMC0-13, PMD0-17, IBR/DBR range registers, events and match functions", pmregs_itanium_layouts, pmregs_itanium_register_descs, 0, 0, "Intel", 0, 0 }
 
 static inline const struct pmregs_family_desc *pmregs_itanium_family(void)
 {

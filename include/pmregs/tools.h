@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/tools.h - every pmregs family with its descriptors and printers
  * (each <pmregs/FAMILY_tools.h>), and pmregs_families() over all of them.

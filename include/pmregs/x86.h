@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/x86.h - Intel x86 IA32_DEBUGCTL, architectural performance monitoring, PEBS, LBR, DS save area
  *

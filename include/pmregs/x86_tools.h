@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * pmregs/x86_tools.h - Intel x86 IA32_DEBUGCTL, architectural performance monitoring, PEBS, LBR, DS save area: structs, descriptors and printers
  *
@@ -4948,7 +4949,7 @@ static inline const struct pmregs_register_desc *pmregs_x86_register_descs(size_
 }
 
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_X86_FAMILY_INIT { "x86", "Intel x86 IA32_DEBUGCTL, architectural performance monitoring, PEBS, LBR, DS save area", pmregs_x86_layouts, pmregs_x86_register_descs, 0, 0, "Intel" }
+#define PMREGS_X86_FAMILY_INIT { "x86", "Intel x86 IA32_DEBUGCTL, architectural performance monitoring, PEBS, LBR, DS save area", pmregs_x86_layouts, pmregs_x86_register_descs, 0, 0, "Intel", 0, 0 }
 
 static inline const struct pmregs_family_desc *pmregs_x86_family(void)
 {

@@ -1,29 +1,15 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
- * E-Trace codec throughput (`make bench`): the generated te_inst decoder and
- * encoder against a naive bit-at-a-time codec written from the manual's tables
- * (tests/c/test_etrace_naive.h), measured side by side on the same realistic
- * stream, plus the encapsulation stream walker. Numbers depend on the machine;
- * the ratios are the point. Never a pass/fail test.
- *
- * The stream: 64-bit addresses traced from bit 1, a 4-entry return stack;
- * 45% format 1 with 1..31 branches and a small differential address, 30%
- * format 2, 10% format 1 with a full map and no address, 10% format 3
- * (start, trap, context, support), 5% format 0, in random order. Times are
- * CPU time of this process, so a busy machine slows the numbers less.
- *
- * What limits decoding (measured with valgrind --tool=callgrind
- * --branch-sim=yes on this stream; the target was 100M packets/s on one core):
- *   - about 140 instructions per packet in the decoder proper, some 8 per
- *     field (position, width from the parameters, one unaligned load, shift,
- *     mask, store) plus zeroing the 27-member packet struct, plus about 40 to
- *     build the sign-extended copy (plain decode: 60 and a branch on the
- *     length class, which mispredicts on a random mix of lengths);
- *   - one branch mispredict per packet on average, on the format/branches
- *     decisions: on a random mix of shapes they are unpredictable by nature.
- * The "format 1 packets only" row shows the cost without shape mispredicts.
- * Baking a parameter set in at compile time, or decoding only the fields a
- * caller needs, would be the next steps towards 100M packets/s on a mix.
+ * E-Trace stream throughput (`make bench`): a seeded stream of 4 M te_inst
+ * packets in Siemens-style (SMI) messages, 64-bit addresses traced from bit 1,
+ * about 59% format 1, 37% format 2 and 4% format 3, walked and decoded, and
+ * encoded and framed, by the generated header and by a naive bit-at-a-time
+ * codec written from the manual's tables (tests/c/test_etrace_naive.h). Every
+ * figure is the median of several runs of CPU time (a busy machine slows it
+ * less than wall time); each row prints packets/s, MB/s of stream bytes, the
+ * ratio to the naive codec and the ratio of its time to a memcpy of the same
+ * bytes (the physical bound: 1.0x would be as fast as copying). Numbers depend
+ * on the machine; the ratios are the point. Never a pass/fail test.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
@@ -33,24 +19,31 @@
 #include <pmregs/etrace.h>
 #include "../c/test_etrace_naive.h"
 
-#define NPKT 200000
+#define NPKT (4u << 20)  /* packets in the stream */
+#define NPOOL (1u << 16) /* distinct packets the encoder cycles through */
+#define RUNS 5
 
 #define TEST_SEED 0x9E3779B97F4A7C15u
 #include "../common/xorshift.h"
 
-static double now(void)
+static double cpu_now(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); /* CPU time: one core's throughput, fair on a busy machine */
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static struct pmregs_etrace_params P;
-static struct pmregs_etrace_te_inst pk[NPKT], out[NPKT];
-static unsigned char bytes[NPKT * 32];
-static size_t off[NPKT + 1];
-static unsigned char stream[NPKT * 40];
+/*
+ * The same block as a compile-time constant (main() checks that it equals P):
+ * the default parameters with 64-bit addresses and a 4-entry return stack, in
+ * struct order like the spec's PMREGS_ETRACE_PRESET_* initialisers.
+ */
+static const struct pmregs_etrace_params PC = {64, 1, 2, 4, 1, 1, 1, 1, 2, 0, 0, 0, 0, 0, 1, 5, 4, 0, 0, 0, 0, 0, 0, 0};
+static struct pmregs_etrace_te_inst pool[NPOOL];
+static unsigned char *stream, *copy;
 static size_t stream_len;
+static uint64_t sink;
 
 /* A small signed differential address in A bits. */
 static uint64_t diff(unsigned A, unsigned bits)
@@ -61,26 +54,27 @@ static uint64_t diff(unsigned A, unsigned bits)
 	return A >= 64 ? d : d & ((1ull << A) - 1);
 }
 
+/* 59% format 1 (one in ten with a full map and no address), 37% format 2, 4% format 3. */
 static void make_packet(struct pmregs_etrace_te_inst *t)
 {
 	unsigned A = 63, r = (unsigned)(rnd() % 100);
 	struct pmregs_etrace_te_inst_semantic s;
 	memset(&s, 0, sizeof s);
-	if (r < 45) {
+	if (r < 53) {
 		pmregs_etrace_te_inst_init(t, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA);
 		t->branches = (uint8_t)(1 + rnd() % 31);
 		t->branch_map = (uint32_t)(rnd() & ((1u << nv_maplen(t->branches)) - 1) & ((1u << t->branches) - 1));
 		t->address = diff(A, 4 + (unsigned)(rnd() % 12));
-	} else if (r < 75) {
+	} else if (r < 59) {
+		pmregs_etrace_te_inst_init(t, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL);
+		t->branch_map = (uint32_t)(rnd() & 0x7FFFFFFF);
+	} else if (r < 96) {
 		pmregs_etrace_te_inst_init(t, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
 		t->address = diff(A, 4 + (unsigned)(rnd() % 16));
 		s.irreport = (rnd() % 16) == 0;
 		s.irdepth_reported = s.irreport;
 		s.irdepth = rnd() % 8;
-	} else if (r < 85) {
-		pmregs_etrace_te_inst_init(t, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL);
-		t->branch_map = (uint32_t)(rnd() & 0x7FFFFFFF);
-	} else if (r < 95) {
+	} else {
 		static const unsigned sh[4] = {PMREGS_ETRACE_TE_INST_SHAPE_START, PMREGS_ETRACE_TE_INST_SHAPE_TRAP,
 					       PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT, PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT};
 		pmregs_etrace_te_inst_init(t, sh[rnd() % 4]);
@@ -93,182 +87,211 @@ static void make_packet(struct pmregs_etrace_te_inst *t)
 		t->tval = t->interrupt ? 0 : (rnd() & 0xFFFF);
 		t->ienable = 1;
 		t->ioptions = 4;
-	} else {
-		pmregs_etrace_te_inst_init(t, PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR);
-		t->branch_count = (uint32_t)(rnd() % 1000);
-		t->branch_fmt = 2;
-		t->address = diff(A, 8);
 	}
 	pmregs_etrace_te_inst_semantic_set(&P, t, &s);
 }
 
-struct row {
-	const char *what;
-	double pps, mbs;
-};
-
-static void print_row(const char *what, double secs, long packets, size_t nbytes, double base)
+static int cmp_double(const void *a, const void *b)
 {
-	double pps = (double)packets / secs, mbs = (double)nbytes / secs / 1e6;
-	printf("%-44s %10.1f M packets/s %9.1f MB/s", what, pps / 1e6, mbs);
-	if (base > 0)
-		printf("   %6.1fx naive", pps / base);
-	printf("\n");
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
 }
 
-int main(void)
+typedef void (*run_fn)(void);
+
+/* The median CPU time of RUNS calls. */
+static double median_time(run_fn f)
 {
-	long i, reps, k;
-	double t0, t, base_dec, base_enc;
-	uint64_t sink = 0;
-	size_t total;
-	static struct pmregs_etrace_te_inst one;
+	double t[RUNS];
+	int i;
+	for (i = 0; i < RUNS; i++) {
+		double t0 = cpu_now();
+		f();
+		t[i] = cpu_now() - t0;
+	}
+	qsort(t, RUNS, sizeof t[0], cmp_double);
+	return t[RUNS / 2];
+}
+
+static double t_memcpy;
+
+static void row(const char *what, double secs, double naive_secs)
+{
+	printf("%-40s %8.1f M packets/s %8.1f MB/s", what, NPKT / secs / 1e6, (double)stream_len / secs / 1e6);
+	if (naive_secs > 0)
+		printf(" %7.1fx naive", naive_secs / secs);
+	else
+		printf(" %13s", "");
+	printf(" %7.1fx memcpy\n", secs / t_memcpy);
+}
+
+static void run_memcpy(void)
+{
+	memcpy(copy, stream, stream_len);
+	sink += copy[stream_len / 2];
+}
+
+/* Naive walker: the SMI header by hand (no index, no timestamp), then the bit-at-a-time decoder. */
+static void run_naive_decode(void)
+{
+	size_t pos = 0;
+	struct pmregs_etrace_te_inst t;
+	while (pos < stream_len) {
+		unsigned h = stream[pos], n = h & 31u;
+		if (n == 0) {
+			pos++;
+			continue;
+		}
+		if (nv_decode(&P, stream + pos + 1, n, &t) == 0)
+			sink += t.address ^ t.branch_map;
+		pos += 1 + n;
+	}
+}
+
+/* The documented walker: pmregs_etrace_smi_stream_next() with the full te_inst decode. */
+static void run_walker(void)
+{
+	struct pmregs_etrace_smi_stream s;
+	static struct pmregs_etrace_smi_stream_item it;
+	pmregs_etrace_smi_stream_init(&s, stream, stream_len, 1);
+	while (pmregs_etrace_smi_stream_next(&s, &P, &it))
+		sink += it.payload.address ^ it.payload.branch_map;
+}
+
+/* The batch decoder, 64 payloads per call (this stream has no fill or other message types to stop it). */
+static void run_batch(void)
+{
+	struct pmregs_etrace_smi_stream s;
+	static struct pmregs_etrace_te_inst out[64];
+	size_t k, j;
+	pmregs_etrace_smi_stream_init(&s, stream, stream_len, 1);
+	while ((k = pmregs_etrace_smi_stream_batch(&s, &P, out, 64)) > 0)
+		for (j = 0; j < k; j++)
+			sink += out[j].address ^ out[j].branch_map;
+}
+
+/* The batch decoder with the constant block: every width folds into the code. */
+static void run_batch_const(void)
+{
+	struct pmregs_etrace_smi_stream s;
+	static struct pmregs_etrace_te_inst out[64];
+	size_t k, j;
+	pmregs_etrace_smi_stream_init(&s, stream, stream_len, 1);
+	while ((k = pmregs_etrace_smi_stream_batch(&s, &PC, out, 64)) > 0)
+		for (j = 0; j < k; j++)
+			sink += out[j].address ^ out[j].branch_map;
+}
+
+/* Framed encode with the constant block. */
+static void run_encode_const(void)
+{
+	size_t o = 0;
+	unsigned i;
+	struct pmregs_etrace_smi f;
+	pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+	f.msg_type = 2;
+	for (i = 0; i < NPKT; i++) {
+		unsigned char pl[32];
+		int n = pmregs_etrace_te_inst_encode(&PC, &pool[i & (NPOOL - 1)], pl, sizeof pl);
+		n = pmregs_etrace_smi_encode(&PC, &f, pl, (size_t)n, copy + o, 64);
+		o += (size_t)n;
+	}
+	sink += o;
+}
+
+/* Naive framed encode: the bit-at-a-time encoder, then a header byte. */
+static void run_naive_encode(void)
+{
+	size_t o = 0;
+	unsigned i;
+	for (i = 0; i < NPKT; i++) {
+		int n = nv_encode(&P, &pool[i & (NPOOL - 1)], copy + o + 1, 0);
+		copy[o] = (unsigned char)(n | (2 << 5));
+		o += 1 + (size_t)n;
+	}
+	sink += o;
+}
+
+/* Framed encode: pmregs_etrace_te_inst_encode() then pmregs_etrace_smi_encode(). */
+static void run_encode(void)
+{
+	size_t o = 0;
+	unsigned i;
+	struct pmregs_etrace_smi f;
+	pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+	f.msg_type = 2;
+	for (i = 0; i < NPKT; i++) {
+		unsigned char pl[32];
+		int n = pmregs_etrace_te_inst_encode(&P, &pool[i & (NPOOL - 1)], pl, sizeof pl);
+		n = pmregs_etrace_smi_encode(&P, &f, pl, (size_t)n, copy + o, 64);
+		o += (size_t)n;
+	}
+	sink += o;
+}
+
+/* One row's work once, for an instruction count: valgrind --tool=callgrind build/bench/bench_etrace walker */
+static const struct {
+	const char *name;
+	run_fn fn;
+} one_run[] = {{"naive", run_naive_decode}, {"walker", run_walker}, {"batch", run_batch},
+	       {"naive_encode", run_naive_encode}, {"encode", run_encode},
+	       {"batch_const", run_batch_const}, {"encode_const", run_encode_const}};
+
+int main(int argc, char **argv)
+{
+	unsigned i;
+	double naive;
 	pmregs_etrace_params_default(&P);
 	P.iaddress_width_p = 64;
 	P.return_stack_size_p = 2;
-	P.encap_srcid_bits = 8;
-	if (pmregs_etrace_params_check(&P) != PMREGS_OK)
+	if (pmregs_etrace_params_check(&P) != PMREGS_OK || memcmp(&P, &PC, sizeof P) != 0)
 		return 1;
-	off[0] = 0;
+	stream = malloc((size_t)NPKT * 40 + 64);
+	copy = malloc((size_t)NPKT * 40 + 64);
+	if (!stream || !copy)
+		return 1;
+	for (i = 0; i < NPOOL; i++)
+		make_packet(&pool[i]);
+	/* the stream: the pool in order, so the encoder rows produce the same bytes */
 	for (i = 0; i < NPKT; i++) {
-		int n;
-		make_packet(&pk[i]);
-		n = pmregs_etrace_te_inst_encode(&P, &pk[i], bytes + off[i], 32);
+		struct pmregs_etrace_smi f;
+		unsigned char pl[32];
+		int n = pmregs_etrace_te_inst_encode(&P, &pool[i & (NPOOL - 1)], pl, sizeof pl);
 		if (n <= 0)
 			return 1;
-		off[i + 1] = off[i] + (size_t)n;
-	}
-	total = off[NPKT];
-	for (i = 0; i < NPKT; i++) {
-		struct pmregs_etrace_encap f;
-		int n;
-		pmregs_etrace_encap_init(&f, PMREGS_ETRACE_ENCAP_SHAPE_NORMAL);
-		f.srcid = 1;
-		n = pmregs_etrace_encap_encode(&P, &f, bytes + off[i], off[i + 1] - off[i], stream + stream_len, 64);
+		pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+		f.msg_type = 2;
+		n = pmregs_etrace_smi_encode(&P, &f, pl, (size_t)n, stream + stream_len, 64);
 		if (n <= 0)
 			return 1;
 		stream_len += (size_t)n;
 	}
-	printf("stream: %d packets, %zu payload bytes (%.2f bytes/packet), %zu bytes encapsulated\n\n", NPKT, total,
-	       (double)total / NPKT, stream_len);
-
-	/* naive decode */
-	reps = 0;
-	t0 = now();
-	do {
-		for (i = 0; i < NPKT; i++) {
-			nv_decode(&P, bytes + off[i], off[i + 1] - off[i], &one);
-			sink += one.address ^ one.branch_map;
-		}
-		reps++;
-	} while ((t = now() - t0) < 0.5);
-	base_dec = (double)(reps * NPKT) / t;
-	print_row("decode, naive bit-at-a-time", t, reps * NPKT, reps * total, 0);
-	/* generated decode */
-	reps = 0;
-	t0 = now();
-	do {
-		for (k = 0; k < 10; k++)
-			for (i = 0; i < NPKT; i++) {
-				pmregs_etrace_te_inst_decode(&P, bytes + off[i], off[i + 1] - off[i], &one);
-				sink += one.address ^ one.branch_map;
+	if (argc > 1) {
+		for (i = 0; i < sizeof one_run / sizeof one_run[0]; i++)
+			if (strcmp(argv[1], one_run[i].name) == 0) {
+				one_run[i].fn();
+				return 0;
 			}
-		reps += 10;
-	} while ((t = now() - t0) < 1.0);
-	print_row("decode, pmregs_etrace_te_inst_decode", t, reps * NPKT, reps * total, base_dec);
-	/* the same from a capture buffer with room after each packet: no branch on the length */
-	reps = 0;
-	t0 = now();
-	do {
-		for (k = 0; k < 10; k++)
-			for (i = 0; i < NPKT; i++) {
-				pmregs_etrace_te_inst_decode_padded(&P, bytes + off[i], off[i + 1] - off[i], &one);
-				sink += one.address ^ one.branch_map;
-			}
-		reps += 10;
-	} while ((t = now() - t0) < 1.0);
-	print_row("decode, ..._decode_padded (capture buffer)", t, reps * NPKT, reps * total, base_dec);
-	for (i = 0; i < NPKT; i++)
-		pmregs_etrace_te_inst_decode(&P, bytes + off[i], off[i + 1] - off[i], &out[i]);
-	for (i = 0; i < NPKT; i++) {
-		unsigned char c[32];
-		int n = pmregs_etrace_te_inst_encode(&P, &out[i], c, sizeof c);
-		if (n != (int)(off[i + 1] - off[i]) || memcmp(c, bytes + off[i], (size_t)n) != 0) {
-			printf("decode mismatch at packet %ld\n", i);
-			return 1;
-		}
+		return 2;
 	}
-	/* the same decoder on a stream of format 1 packets only: no shape mispredicts */
-	{
-		static unsigned char one_bytes[NPKT * 16];
-		static size_t one_off[NPKT + 1];
-		size_t ototal;
-		one_off[0] = 0;
-		for (i = 0; i < NPKT; i++) {
-			struct pmregs_etrace_te_inst q;
-			int n;
-			pmregs_etrace_te_inst_init(&q, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA);
-			q.branches = (uint8_t)(1 + rnd() % 31);
-			q.branch_map = (uint32_t)(rnd() & ((1u << nv_maplen(q.branches)) - 1));
-			q.address = diff(63, 4 + (unsigned)(rnd() % 12));
-			n = pmregs_etrace_te_inst_encode(&P, &q, one_bytes + one_off[i], 16);
-			if (n <= 0)
-				return 1;
-			one_off[i + 1] = one_off[i] + (size_t)n;
-		}
-		ototal = one_off[NPKT];
-		reps = 0;
-		t0 = now();
-		do {
-			for (k = 0; k < 10; k++)
-				for (i = 0; i < NPKT; i++) {
-					pmregs_etrace_te_inst_decode_padded(&P, one_bytes + one_off[i], one_off[i + 1] - one_off[i],
-									    &one);
-					sink += one.address ^ one.branch_map;
-				}
-			reps += 10;
-		} while ((t = now() - t0) < 1.0);
-		print_row("decode_padded, format 1 packets only", t, reps * NPKT, reps * ototal, base_dec);
+	printf("stream: %u SMI messages, %zu bytes (%.2f bytes/message); median of %d runs of CPU time\n\n", NPKT,
+	       stream_len, (double)stream_len / NPKT, RUNS);
+	t_memcpy = median_time(run_memcpy);
+	row("memcpy of the stream", t_memcpy, 0);
+	naive = median_time(run_naive_decode);
+	row("walk + decode, naive bit-at-a-time", naive, naive);
+	row("walk + decode, smi_stream_next", median_time(run_walker), naive);
+	row("walk + decode, smi_stream_batch", median_time(run_batch), naive);
+	row("walk + decode, batch, constant params", median_time(run_batch_const), naive);
+	run_encode();
+	if (memcmp(copy, stream, stream_len) != 0) {
+		printf("framed encode does not reproduce the stream\n");
+		return 1;
 	}
-	/* naive encode */
-	reps = 0;
-	t0 = now();
-	do {
-		size_t o = 0;
-		for (i = 0; i < NPKT; i++)
-			o += (size_t)nv_encode(&P, &pk[i], bytes + o, 0);
-		sink += o;
-		reps++;
-	} while ((t = now() - t0) < 0.5);
-	base_enc = (double)(reps * NPKT) / t;
-	print_row("encode, naive bit-at-a-time", t, reps * NPKT, reps * total, 0);
-	/* generated encode */
-	reps = 0;
-	t0 = now();
-	do {
-		size_t o = 0;
-		for (k = 0; k < 5; k++) {
-			o = 0;
-			for (i = 0; i < NPKT; i++)
-				o += (size_t)pmregs_etrace_te_inst_encode(&P, &pk[i], bytes + o, 32);
-		}
-		sink += o;
-		reps += 5;
-	} while ((t = now() - t0) < 1.0);
-	print_row("encode, pmregs_etrace_te_inst_encode", t, reps * NPKT, reps * total, base_enc);
-	/* the stream walker: frame header + payload realignment + decode */
-	reps = 0;
-	t0 = now();
-	do {
-		struct pmregs_etrace_encap_stream s;
-		static struct pmregs_etrace_encap_stream_item it;
-		pmregs_etrace_encap_stream_init(&s, stream, stream_len, 1);
-		while (pmregs_etrace_encap_stream_next(&s, &P, &it))
-			sink += it.payload.address;
-		reps++;
-	} while ((t = now() - t0) < 1.0);
-	print_row("encapsulated stream walk + decode", t, reps * NPKT, reps * stream_len, base_dec);
+	naive = median_time(run_naive_encode);
+	row("framed encode, naive bit-at-a-time", naive, naive);
+	row("framed encode, te_inst_encode+smi_encode", median_time(run_encode), naive);
+	row("framed encode, constant params", median_time(run_encode_const), naive);
 	printf("\n(checksum %llx)\n", (unsigned long long)sink);
-	printf("what limits it: instructions per field and one shape mispredict per packet (see bench_etrace.c)\n");
 	return 0;
 }

@@ -59,6 +59,8 @@ int main(void)
 		while (t[e].select_conflict);
 		pmregs_netburst_event_request_init(&reqs[i], e);
 		reqs[i].mask = (uint16_t)(t[e].mask & rnd());
+		if (!reqs[i].mask) /* an empty mask is refused; measure full encodings */
+			reqs[i].mask = (uint16_t)(t[e].mask & (~t[e].mask + 1u));
 		reqs[i].t0_os = 1;
 		reqs[i].t0_usr = (uint8_t)(rnd() & 1);
 		reqs[i].compare = 1;

@@ -1043,6 +1043,156 @@ static void test_stream(void)
 	}
 }
 
+/*
+ * Parameter presets (spec/etrace.yaml param_presets): each is legal, the
+ * lookup by name agrees with the list and the initialiser macro, and the
+ * specification's examples decode with spec_examples exactly as with the
+ * parameters spelled out (specfrag() above).
+ */
+static void test_presets(void)
+{
+	size_t n, i, j, np;
+	const struct pmregs_param_preset *ps = pmregs_etrace_param_presets(&n);
+	const struct pmregs_param_desc *d = pmregs_etrace_params_desc(&np);
+	static const params_t spec = PMREGS_ETRACE_PRESET_SPEC_EXAMPLES;
+	params_t p, q;
+	const char *why = "x";
+	CHECK(n >= 4);
+	for (i = 0; i < n; i++) {
+		const params_t *x = pmregs_etrace_params_preset(ps[i].name);
+		CHECK(x != 0);
+		if (!x)
+			continue;
+		CHECK_EQ(pmregs_etrace_params_check_why(x, &why), PMREGS_OK);
+		CHECK(why && why[0] == 0);
+		CHECK_EQ(pmregs_etrace_params_check_values(ps[i].values, np, 0), PMREGS_OK);
+		for (j = 0; j < np; j++) {
+			uint64_t v = pmregs_etrace_param_get(x, j);
+			CHECK_EQ(v, ps[i].values[j]);
+			CHECK(v >= d[j].min && v <= d[j].max);
+		}
+	}
+	CHECK(pmregs_etrace_params_preset("no_such_preset") == 0);
+	/* spec_examples is the specification's fragment parameters plus its 6-bit srcID and 2-bit type */
+	specfrag(&p);
+	p.encap_srcid_bits = 6;
+	p.encap_type_bits = 2;
+	p.encap_type_inst = 2;
+	CHECK(memcmp(&p, &spec, sizeof p) == 0);
+	CHECK(memcmp(&p, pmregs_etrace_params_preset("spec_examples"), sizeof p) == 0);
+	{
+		/* E-Trace spec, "Fragment code and transport": srcID 1, type 10, format 2 address 0x8000010c */
+		static const unsigned char m[] = {0x06, 0x81, 0x32, 0x04, 0x00, 0x00, 0x02};
+		struct pmregs_etrace_encap_stream st;
+		pkt_t out[2];
+		pmregs_etrace_encap_stream_init(&st, m, sizeof m, 1);
+		CHECK_EQ(pmregs_etrace_encap_stream_batch(&st, &spec, out, 2), 1);
+		CHECK_EQ(out[0].shape, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
+		CHECK_EQ(out[0].address, 0x8000010c);
+		CHECK_EQ(st.pos, sizeof m);
+	}
+	/* the rule a block breaks, by its code and in words */
+	q = spec;
+	q.iaddress_lsb_p = 64 - 1;
+	q.iaddress_width_p = 63;
+	CHECK_EQ(pmregs_etrace_params_check_why(&q, &why), PMREGS_EINVAL);
+	CHECK(why && strstr(why, "iaddress_lsb_p < iaddress_width_p") != 0);
+	q = spec;
+	q.iaddress_width_p = 0;
+	CHECK_EQ(pmregs_etrace_params_check_why(&q, &why), PMREGS_ERANGE);
+	CHECK(why && strcmp(why, "iaddress_width_p is outside 1..64") == 0);
+	CHECK_EQ(pmregs_etrace_params_check(&q), PMREGS_ERANGE);
+	q = spec;
+	q.encap_type_inst = 4;
+	CHECK_EQ(pmregs_etrace_params_check_why(&q, &why), PMREGS_EINVAL);
+	CHECK(why && strstr(why, "encap_type_inst") != 0);
+}
+
+/*
+ * The fast paths against the naive codec: random packets of every shape,
+ * under every parameter set of the round trips, framed as SMI messages and as
+ * encapsulation packets with a srcID that is not a whole number of bytes (so
+ * every payload starts mid-byte), walked with the batch decoder (in place,
+ * and the tail path for the last packets) and item by item; every payload
+ * must equal the naive decoder's reading of its bytes.
+ */
+static void test_fast_paths(void)
+{
+	enum { NP = 3000 };
+	static unsigned char smi[NP * 48], enc[NP * 56];
+	static unsigned char pay[NP][32];
+	static size_t plen[NP];
+	static pkt_t in[NP], got[NP];
+	int k;
+	for (k = 0; k < NSETS; k++) {
+		params_t p;
+		size_t ns = 0, ne = 0, i, n, bad = 0;
+		struct pmregs_etrace_smi_stream ss;
+		struct pmregs_etrace_encap_stream es;
+		struct pmregs_etrace_encap_stream_item it;
+		param_set(k, &p);
+		p.encap_srcid_bits = 3;
+		p.encap_type_bits = 1;
+		p.encap_type_inst = 0;
+		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
+		for (i = 0; i < NP; i++) {
+			struct pmregs_etrace_smi f;
+			struct pmregs_etrace_encap e;
+			int m;
+			do { /* a 31-byte payload does not fit beside a 4-bit srcID and type (length 32) */
+				random_packet(&p, &in[i]);
+				m = pmregs_etrace_te_inst_encode(&p, &in[i], pay[i], sizeof pay[i]);
+			} while (m <= 0 || m > 30);
+			plen[i] = (size_t)m;
+			pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+			f.msg_type = 2;
+			m = pmregs_etrace_smi_encode(&p, &f, pay[i], plen[i], smi + ns, 48);
+			CHECK(m > 0);
+			ns += m > 0 ? (size_t)m : 0;
+			pmregs_etrace_encap_init(&e, PMREGS_ETRACE_ENCAP_SHAPE_NORMAL);
+			e.srcid = (uint16_t)(i & 7);
+			m = pmregs_etrace_encap_encode(&p, &e, pay[i], plen[i], enc + ne, 56);
+			CHECK(m > 0);
+			ne += m > 0 ? (size_t)m : 0;
+		}
+		/* SMI, in batches of 64 */
+		pmregs_etrace_smi_stream_init(&ss, smi, ns, 1);
+		for (n = 0; n < NP;) {
+			size_t got_n = pmregs_etrace_smi_stream_batch(&ss, &p, got + n, 64);
+			if (got_n == 0)
+				break;
+			n += got_n;
+		}
+		CHECK_EQ(n, NP);
+		CHECK_EQ(ss.pos, ns);
+		for (i = 0; i < n && i < NP; i++) {
+			pkt_t want;
+			CHECK_EQ(nv_decode(&p, pay[i], plen[i], &want), 0);
+			bad += !same(&want, &got[i]) || !same(&in[i], &got[i]);
+		}
+		CHECK_EQ(bad, 0);
+		/* encapsulation (payloads at bit 3 + 1 of a byte), item by item and in batches */
+		pmregs_etrace_encap_stream_init(&es, enc, ne, 1);
+		for (i = 0; pmregs_etrace_encap_stream_next(&es, &p, &it); i++) {
+			pkt_t want;
+			CHECK(i < NP && it.status == PMREGS_OK && it.has_payload);
+			if (i >= NP || !it.has_payload)
+				break;
+			CHECK_EQ(nv_decode(&p, pay[i], plen[i], &want), 0);
+			bad += !same(&want, &it.payload);
+			bad += it.payload_len != plen[i];
+		}
+		CHECK_EQ(i, NP);
+		pmregs_etrace_encap_stream_init(&es, enc, ne, 1);
+		n = pmregs_etrace_encap_stream_batch(&es, &p, got, NP);
+		CHECK_EQ(n, NP);
+		CHECK_EQ(es.pos, ne);
+		for (i = 0; i < n && i < NP; i++)
+			bad += !same(&in[i], &got[i]);
+		CHECK_EQ(bad, 0);
+	}
+}
+
 int main(void)
 {
 	test_spec_examples();
@@ -1052,6 +1202,8 @@ int main(void)
 	test_smi();
 	test_semantic();
 	test_stream();
+	test_presets();
+	test_fast_paths();
 	test_random_bytes();
 	test_round_trips();
 	return check_done("test_etrace");

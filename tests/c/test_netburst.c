@@ -690,6 +690,8 @@ static void test_decoder(void)
 				uint64_t x = rnd();
 				pmregs_netburst_event_request_init(&r, (unsigned)i);
 				r.mask = (uint16_t)(x & t[i].mask);
+				if (!r.mask && !t[i].mask_optional) /* an empty mask is refused (test_empty_mask) */
+					r.mask = (uint16_t)(t[i].mask & (~t[i].mask + 1u));
 				r.t0_os = (uint8_t)(x >> 16 & 1);
 				r.t0_usr = (uint8_t)(x >> 17 & 1);
 				r.t1_os = (uint8_t)(x >> 18 & 1);
@@ -932,6 +934,52 @@ static void test_counting_rule(void)
 	}
 }
 
+/*
+ * The event mask selects which events of the class chosen by the event select are
+ * counted (SDM3 18.15.1; SEED3 section 2.2: "the event mask selects one or several
+ * events of that class"), so an ESCR with no mask bit counts nothing: the encoder
+ * refuses it, e.g. IOQ_allocation with no mask bit (libpfm4 refuses it too). The BSQ
+ * events (mask bits are encoded request fields) and the four undocumented FSB events
+ * (LINUX programs them with no mask bit) count with an empty mask.
+ */
+static void test_empty_mask(void)
+{
+	size_t n, i;
+	const struct pmregs_netburst_events_row *t = pmregs_netburst_events(&n);
+	req_t r;
+	enc_t e;
+	unsigned ioq = ev("ioq_allocation");
+	unsigned optional = 0;
+
+	pmregs_netburst_event_request_init(&r, ioq);
+	r.t0_usr = 1;
+	CHECK(encode_check(&r, PMREGS_EINVAL, PMREGS_NETBURST_EVENT_CHECK_EMPTY_MASK));
+	CHECK(strcmp(pmregs_netburst_event_check_name(PMREGS_NETBURST_EVENT_CHECK_EMPTY_MASK), "empty_mask") == 0);
+	/* SEED3's IOQ_allocation example, ESCR 0x0600C205: REQA0 (request type 00001), ALL_READ, ALL_WRITE */
+	r.mask = (uint16_t)((1u << 0) | (1u << 5) | (1u << 6));
+	r.t0_os = 1;
+	CHECK(encode_check(&r, PMREGS_OK, -1));
+	/* the parser leaves the mask empty when the name has none: refused at encoding */
+	CHECK(pmregs_netburst_event_parse(&r, "IOQ_allocation", 0) == PMREGS_OK);
+	r.t0_usr = 1;
+	CHECK(pmregs_netburst_event_encode(&r, &e) == PMREGS_EINVAL && e.check == PMREGS_NETBURST_EVENT_CHECK_EMPTY_MASK);
+	/* every event: an empty mask is refused exactly when the table does not mark it optional */
+	for (i = 0; i < n; i++) {
+		pmregs_netburst_event_request_init(&r, (unsigned)i);
+		r.t0_usr = 1;
+		r.select_policy = PMREGS_NETBURST_SELECT_POLICY_EVENT_TABLE;
+		if (t[i].mask_optional) {
+			optional++;
+			CHECK(encode_check(&r, PMREGS_OK, -1));
+		} else {
+			CHECK(encode_check(&r, PMREGS_EINVAL, PMREGS_NETBURST_EVENT_CHECK_EMPTY_MASK));
+		}
+	}
+	/* BSQ_allocation, BSQ_active_entries, b2b_cycles, bnr, snoop, response */
+	CHECK(optional == 6);
+	CHECK(t[ev("bsq_allocation")].mask_optional && t[ev("bnr")].mask_optional && !t[ioq].mask_optional);
+}
+
 int main(void)
 {
 	test_seed_examples();
@@ -942,6 +990,7 @@ int main(void)
 	test_event_table();
 	test_names();
 	test_encoder_errors();
+	test_empty_mask();
 	test_encoder_all();
 	test_decoder();
 	test_scheduler();

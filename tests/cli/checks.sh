@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 # pmregs-decode (examples/pmregs-decode.c) and the reference pages, sourced by tests/run.sh
-# (it uses check, skip, $B, $WARN and $PYTHON).
+# (it uses check, skip, after=, always=, $last, $B, $WARN and $PYTHON).
 #
 #   - golden outputs (tests/cli/golden/*.txt): status, stdout and stderr of a command line,
 #     plus the field values the cited source states, checked through --json
@@ -10,20 +10,27 @@
 #   - bad command lines get the documented message and exit status
 CB=$B/cli
 mkdir -p "$CB"
+cli_build() {
+	gcc -std=c99 $WARN -O1 -g -Iinclude examples/pmregs-decode.c -o "$CB/pmregs-decode" &&
+		gcc -std=c99 $WARN -O1 -Iinclude tests/cli/accessor_dump.c -o "$CB/accessor_dump"
+}
 if [ -n "$PYTHON" ] && "$PYTHON" -c 'import json, xml.etree.ElementTree' 2>/dev/null; then
-	if gcc -std=c99 $WARN -O1 -g -Iinclude examples/pmregs-decode.c -o "$CB/pmregs-decode" >"$LOG/cli-build.log" 2>&1 &&
-		gcc -std=c99 $WARN -O1 -Iinclude tests/cli/accessor_dump.c -o "$CB/accessor_dump" >>"$LOG/cli-build.log" 2>&1; then
-		for g in tests/cli/golden/*.txt; do
-			[ -f "$g" ] || continue
-			check "pmregs-decode golden $(basename "$g" .txt)" "$PYTHON" tests/cli/cli.py golden "$CB/pmregs-decode" "$g"
-		done
-		check "pmregs-decode --json agrees with the accessors" "$PYTHON" tests/cli/cli.py json "$CB/pmregs-decode" "$CB/accessor_dump"
-		check "pmregs-decode --svg and doc/ diagrams are well-formed SVG" "$PYTHON" tests/cli/cli.py svg "$CB/pmregs-decode" doc
-		check "pmregs-decode bad arguments: documented errors and statuses" "$PYTHON" tests/cli/cli.py errors "$CB/pmregs-decode"
-		check "pmregs-decode --version prints VERSION" "$PYTHON" tests/cli/cli.py version "$CB/pmregs-decode" VERSION
+	always=1 check "pmregs-decode and tests/cli/accessor_dump.c build" cli_build
+	cli_built=$last
+	for g in tests/cli/golden/*.txt; do
+		[ -f "$g" ] || continue
+		after=$cli_built check "pmregs-decode golden $(basename "$g" .txt)" "$PYTHON" tests/cli/cli.py golden "$CB/pmregs-decode" "$g"
+	done
+	after=$cli_built check "pmregs-decode --json agrees with the accessors" "$PYTHON" tests/cli/cli.py json "$CB/pmregs-decode" "$CB/accessor_dump"
+	after=$cli_built check "pmregs-decode --svg and doc/ diagrams are well-formed SVG" "$PYTHON" tests/cli/cli.py svg "$CB/pmregs-decode" doc
+	after=$cli_built check "pmregs-decode bad arguments: documented errors and statuses" "$PYTHON" tests/cli/cli.py errors "$CB/pmregs-decode"
+	after=$cli_built check "man/pmregs-decode.1 says what pmregs-decode --help says" "$PYTHON" tests/cli/cli.py man "$CB/pmregs-decode" man/pmregs-decode.1
+	after=$cli_built check "pmregs-decode --version prints VERSION" "$PYTHON" tests/cli/cli.py version "$CB/pmregs-decode" VERSION
+	if have groff; then
+		check "man pages format without warnings (groff -man -ww)" sh -c 'for p in man/*.[1-9]; do w=$(groff -man -ww -z "$p" 2>&1); [ -z "$w" ] || { echo "$w"; exit 1; }; done'
 	else
-		check "pmregs-decode and tests/cli/accessor_dump.c build" sh -c 'cat "$1"; false' _ "$LOG/cli-build.log"
+		skip "man page formatting" "groff not installed (Debian: apt-get install groff)"
 	fi
 else
-	skip "pmregs-decode tests" "no python3"
+	skip "pmregs-decode tests" "no python3 (Debian: apt-get install python3)"
 fi

@@ -9,6 +9,7 @@
     cli.py svg TOOL DOC_DIR         every reference-page diagram and every --svg output is well-formed
     cli.py errors TOOL              bad arguments give the documented message and exit status
     cli.py version TOOL VERSION     --version prints the release named in the VERSION file
+    cli.py man TOOL PAGE            the man page (SYNOPSIS to EXIT STATUS) says what --help says, word for word
 
 A golden file starts with '#' header lines:
 
@@ -294,6 +295,44 @@ def version(tool, version_file):
     return 0
 
 
+def roff_words(path):
+    """The words of a man page from SYNOPSIS up to EXAMPLES, without the markup and the section names."""
+    words, inside = [], False
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith(".SH"):
+                name = line[3:].strip().strip('"')
+                inside = name in ("SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS")
+                continue
+            if not inside or line.startswith('.\\"'):
+                continue
+            if line.startswith("."):
+                macro, _, rest = line.partition(" ")
+                if macro not in (".B", ".I", ".BI", ".IB", ".BR", ".RB", ".IR", ".RI"):
+                    continue
+                line = rest.replace('"', "")
+            line = re.sub(r"\\f[BIRP]", "", line).replace("\\-", "-").replace("\\(aq", "'")
+            words += line.split()
+    return words
+
+
+def man_check(tool, page):
+    st, out, _ = run(tool, ["--help"])
+    want = out.split()
+    if want and want[0] == "usage:":
+        want = want[1:]
+    got = roff_words(page)
+    if st == 0 and got == want:
+        print(f"{page}: the same {len(got)} words as --help")
+        return 0
+    i = next((k for k, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+    print(f"{page} and --help differ at word {i}: change both together")
+    print(f"  man page: {' '.join(got[max(0, i - 8):i + 8])}")
+    print(f"  --help:   {' '.join(want[max(0, i - 8):i + 8])}")
+    return 1
+
+
 def main(argv):
     mode = argv[1]
     if mode == "golden":
@@ -306,6 +345,8 @@ def main(argv):
         return 1 if svg_check(argv[2], argv[3]) else 0
     if mode == "errors":
         return 1 if errors(argv[2]) else 0
+    if mode == "man":
+        return 1 if man_check(argv[2], argv[3]) else 0
     if mode == "version":
         return 1 if version(argv[2], argv[3]) else 0
     print(__doc__)

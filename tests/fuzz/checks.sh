@@ -1,15 +1,16 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
-# libFuzzer smoke runs, sourced by tests/run.sh (it uses check, skip, have, $B).
+# libFuzzer smoke runs, sourced by tests/run.sh (it uses check, skip, probe, have, $B).
 #
 # Every tests/fuzz/fuzz_NAME.c is built with clang -fsanitize=fuzzer,address,undefined
-# and run for 50000 inputs starting from its checked-in corpus tests/fuzz/corpus/NAME/
-# (new inputs go to the build folder, never into the corpus). `make fuzz` runs longer.
+# and run for 50000 inputs (or the number a `pmregs-fuzz-runs: N` line in it gives, for the
+# slower targets) starting from its checked-in corpus tests/fuzz/corpus/NAME/ (new inputs go
+# to the build folder, never into the corpus). `make fuzz` runs longer.
 FZ=$B/fuzz
 mkdir -p "$FZ"
 fuzz_ok=
 if have clang; then
 	printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$FZ/probe.c"
-	clang -fsanitize=fuzzer "$FZ/probe.c" -o "$FZ/probe" >/dev/null 2>&1 && fuzz_ok=1
+	probe fuzzer clang -fsanitize=fuzzer "$FZ/probe.c" -o "$FZ/probe" && fuzz_ok=1
 fi
 for src in tests/fuzz/fuzz_*.c; do
 	[ -f "$src" ] || continue
@@ -20,6 +21,17 @@ for src in tests/fuzz/fuzz_*.c; do
 		continue
 	fi
 	mkdir -p "$FZ/$name.new"
-	check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c 'clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all '"$WARN"' -Iinclude "$1" -o "$2" && "$2" -runs=50000 -max_len=256 "$3" "$4"' \
-		_ "$src" "$FZ/$n" "$FZ/$name.new" "tests/fuzz/corpus/$name"
+	runs=$(sed -n 's/.*pmregs-fuzz-runs: *\([0-9]*\).*/\1/p' "$src" | head -n 1)
+	check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c 'clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all '"$WARN"' -Iinclude "$1" -o "$2" && "$2" -runs="$5" -max_len=256 "$3" "$4"' \
+		_ "$src" "$FZ/$n" "$FZ/$name.new" "tests/fuzz/corpus/$name" "${runs:-50000}"
 done
+
+# fuzz_snprint.c must call every _snprint function the headers define
+fuzz_snprint_all() {
+	missing=0
+	for f in $(sed -n 's/^static inline size_t \(pmregs_[a-z0-9_]*snprint\)(.*/\1/p' include/pmregs/*.h); do
+		grep -q "\<$f\>" tests/fuzz/fuzz_snprint.c || { echo "not in tests/fuzz/fuzz_snprint.c: $f"; missing=1; }
+	done
+	return $missing
+}
+check "fuzz_snprint.c covers every _snprint function" fuzz_snprint_all

@@ -113,6 +113,42 @@ static void check_te_inst(const struct pmregs_etrace_params *p, const unsigned c
 	pmregs_etrace_te_inst_snprint(text, sizeof text, p, &t);
 }
 
+/* Walk the buffer as SMI and as encapsulation twice: item by item, and with batches of 3 (then one item
+ * whenever a batch stops); both must see the same payloads in the same order and end at the same place. */
+#define BATCH_CHECK(prefix)                                                                                     \
+	do {                                                                                                    \
+		struct pmregs_etrace_##prefix##_stream a, b;                                                    \
+		struct pmregs_etrace_##prefix##_stream_item it;                                                 \
+		struct pmregs_etrace_te_inst got[3], want[64];                                                  \
+		size_t nw = 0, ng = 0, k, j;                                                                    \
+		pmregs_etrace_##prefix##_stream_init(&a, data, size, 1);                                         \
+		while (pmregs_etrace_##prefix##_stream_next(&a, p, &it))                                         \
+			if (it.has_payload && nw < 64)                                                          \
+				want[nw++] = it.payload;                                                        \
+		pmregs_etrace_##prefix##_stream_init(&b, data, size, 1);                                         \
+		for (;;) {                                                                                      \
+			k = pmregs_etrace_##prefix##_stream_batch(&b, p, got, 3);                               \
+			for (j = 0; j < k; j++, ng++)                                                           \
+				REQUIRE(ng >= 64 || memcmp(&got[j], &want[ng], sizeof got[j]) == 0);            \
+			if (k == 3)                                                                             \
+				continue;                                                                       \
+			if (!pmregs_etrace_##prefix##_stream_next(&b, p, &it))                                   \
+				break;                                                                          \
+			if (it.has_payload) {                                                                   \
+				REQUIRE(ng >= 64 || memcmp(&it.payload, &want[ng], sizeof it.payload) == 0);    \
+				ng++;                                                                           \
+			}                                                                                       \
+		}                                                                                               \
+		REQUIRE(ng == nw || (ng > 64 && nw == 64));                                                     \
+		REQUIRE(a.pos == b.pos && b.pos == size);                                                       \
+	} while (0)
+
+static void check_batches(const struct pmregs_etrace_params *p, const unsigned char *data, size_t size)
+{
+	BATCH_CHECK(smi);
+	BATCH_CHECK(encap);
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
@@ -154,8 +190,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	while (pmregs_etrace_encap_stream_next(&es, &p, &ei)) {
 		REQUIRE(ei.offset == covered && ei.size > 0);
 		covered += ei.size;
-		if (ei.has_payload)
-			check_te_inst(&p, ei.payload_bytes, ei.payload_len);
+		if (ei.has_payload) {
+			/* the payload read in place is the payload copied out and decoded */
+			unsigned char pb[64];
+			struct pmregs_etrace_te_inst t;
+			int n = pmregs_bits_extract_sext(pb, sizeof pb, data + ei.offset, ei.frame.payload_offset,
+							 ei.frame.payload_bits);
+			REQUIRE(n > 0 && (size_t)n == ei.payload_len);
+			REQUIRE(pmregs_etrace_te_inst_decode(&p, pb, (size_t)n, &t) == PMREGS_OK);
+			REQUIRE(memcmp(&t, &ei.payload, sizeof t) == 0);
+			check_te_inst(&p, pb, (size_t)n);
+		}
 	}
 	REQUIRE(covered == size);
 	covered = 0;
@@ -165,5 +210,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		covered += si.size;
 	}
 	REQUIRE(covered == size);
+	/* batches interleaved with single items give the same payloads as the walker alone */
+	check_batches(&p, data, size);
 	return 0;
 }

@@ -5,7 +5,9 @@
 The first line of every file in tests/specs/bad/ reads
     # expect: PMRnnn line N
 The generator must exit with status 1, print that code at that line first,
-print no traceback, and write no file.
+print no traceback, and write no file. A first line ending in "padded to N bytes"
+runs the generator on a copy of the spec with comment lines appended up to N
+bytes (so that the size bound is tested without committing a huge file).
 """
 
 import os
@@ -15,18 +17,28 @@ import sys
 import tempfile
 
 spec = sys.argv[1]
-with open(spec, encoding="utf-8") as f:
-    m = re.match(r"#\s*expect:\s*(PMR\d{3})\s+line\s+(\d+)", f.readline())
+with open(spec, "rb") as f:          # bytes: a bad spec may be deliberately not UTF-8
+    head = f.readline().decode("ascii", "replace")
+m = re.match(r"#\s*expect:\s*(PMR\d{3})\s+line\s+(\d+)(?:.*padded to (\d+) bytes)?", head)
 if not m:
     sys.exit(f"{spec}: first line must be '# expect: PMRnnn line N'")
 code, line = m.group(1), int(m.group(2))
 gen = os.path.join(os.path.dirname(__file__), "..", "..", "gen", "generate.py")
 with tempfile.TemporaryDirectory() as out:
-    p = subprocess.run([sys.executable, gen, "--out", out, spec], capture_output=True, text=True)
-    written = os.listdir(out)
+    run = spec
+    if m.group(3):
+        run = os.path.join(out, "in", os.path.basename(spec))
+        os.mkdir(os.path.dirname(run))
+        with open(spec, "rb") as f, open(run, "wb") as g:
+            g.write(f.read())
+            pad = b"#" + b"-" * 78 + b"\n"
+            g.write(pad * (int(m.group(3)) // len(pad) + 1))
+    p = subprocess.run([sys.executable, gen, "--out", out, run], capture_output=True, text=True)
+    written = [f for f in os.listdir(out) if f != "in"]
+    shown = os.path.relpath(run)
 first = p.stderr.splitlines()[0] if p.stderr else ""
 print(p.stderr, end="")
-want = re.compile(rf"^{re.escape(os.path.relpath(spec))}:{line}:\d+: error\[{code}\]: \S")
+want = re.compile(rf"^{re.escape(shown)}:{line}:\d+: error\[{code}\]: \S")
 problems = []
 if p.returncode != 1:
     problems.append(f"exit status {p.returncode}, expected 1")

@@ -59,7 +59,9 @@ echo "headers: $(cd include/pmregs && echo *.h)"
 echo "functions instantiated: $n"
 [ "$n" -gt 0 ]
 
-make -C "$kdir" M="$out" PMREGS_INCLUDE="$(pwd)/include" PMREGS_EXTRA="${PMREGS_EXTRA:-}" W=1 -j"$(nproc 2>/dev/null || echo 2)" modules >"$out/build.log" 2>&1 || {
+# Not a submake of a caller's `make -jN` (its jobserver flags would make the kernel build warn
+# "-jN forced in submake", which the check below counts as a failure).
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u GNUMAKEFLAGS make -C "$kdir" M="$out" PMREGS_INCLUDE="$(pwd)/include" PMREGS_EXTRA="${PMREGS_EXTRA:-}" W=1 -j"$(nproc 2>/dev/null || echo 2)" modules >"$out/build.log" 2>&1 || {
 	cat "$out/build.log"
 	exit 1
 }

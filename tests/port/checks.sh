@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
-# Portability checks, sourced by tests/run.sh (they use its check, skip, have,
-# build_run, $B, $LOG and $WARN).  Each prints PASS, FAIL or SKIP with a reason.
+# Portability checks, sourced by tests/run.sh (they use its check, skip, probe, have,
+# build_run, selftests, after=, always=, $native_NAME, $B, $LOG and $WARN).  Each prints
+# PASS, FAIL or SKIP with a reason.
 #
 #   - Linux kernel module: every header, every function, the kernel's flags + -Werror
 #   - assembler: tests/port/asm_fields.S and every constant of every header
@@ -17,92 +18,63 @@ PB=$B/port
 mkdir -p "$PB/native" "$PB/m32" "$PB/be" "$PB/kmod"
 port_timeout=
 have timeout && port_timeout="timeout 900"
-port_jobs=$(nproc 2>/dev/null || echo 2)
 port_ubsan_trap="-fsanitize=undefined -fsanitize-undefined-trap-on-error"
 
 port_programs() {
-	for f in "$B"/selftest/selftest_*.c tests/c/test_*.c examples/*.c tests/port/test_*.c; do
+	selftests
+	for f in tests/c/test_*.c examples/*.c tests/port/test_*.c; do
 		[ -f "$f" ] && echo "$f"
 	done
 }
 
 port_libs() {
-	grep -q 'pmregs-test: libm' "$1" && echo -lm
+	[ -f "$1" ] && grep -q 'pmregs-test: libm' "$1" && echo -lm
 	return 0
 }
 
-# port_build MODE SRC CC... : build SRC for MODE with CC...; the log and exit
-# status are kept for port_target.  Builds run in parallel (port_build_all).
-port_build() {
-	bmode=$1 bsrc=$2
-	shift 2
-	bn=$(basename "$bsrc" .c)
-	# shellcheck disable=SC2046
-	"$@" -std=c99 $WARN -O2 -Iinclude "$bsrc" -o "$PB/$bmode/$bn" $(port_libs "$bsrc") >"$PB/$bmode/$bn.build.log" 2>&1
-	echo $? >"$PB/$bmode/$bn.build.rc"
+# port_native SRC: the check whose run leaves SRC's native output in $B/NAME.out (0: none)
+port_native() {
+	eval "echo \${native_$(basename "$1" .c | tr -c 'A-Za-z0-9_' '_'):-0}"
 }
 
-# port_build_all MODE CC... : port_build every program, as many at once as there are CPUs.
-port_build_all() {
-	amode=$1
-	shift
-	ai=0
-	for asrc in $(port_programs); do
-		port_build "$amode" "$asrc" "$@" &
-		ai=$((ai + 1))
-		if [ $ai -ge "$port_jobs" ]; then
-			wait
-			ai=0
-		fi
-	done
-	wait
-}
-
-# port_target MODE SRC : run what port_build made (through $port_runner) and
-# compare its stdout with the native run's.
+# port_target MODE SRC CC... : build SRC for MODE with CC..., run it (through
+# $port_runner) and compare its stdout with the native run's.
 port_target() {
 	mode=$1 src=$2
+	shift 2
 	pn=$(basename "$src" .c)
-	cat "$PB/$mode/$pn.build.log"
-	[ "$(cat "$PB/$mode/$pn.build.rc")" = 0 ] || return 1
+	# shellcheck disable=SC2046
+	"$@" -std=c99 $WARN -O2 -Iinclude "$src" -o "$PB/$mode/$pn" $(port_libs "$src") || return 1
 	$port_timeout $port_runner "$PB/$mode/$pn" >"$PB/$mode/$pn.out" || {
 		echo "exit status $?; output:"
 		cat "$PB/$mode/$pn.out"
 		return 1
 	}
 	grep -q 'pmregs-test: host-specific-output' "$src" && return 0
-	if [ ! -f "$PB/native/$pn.out" ]; then
+	if [ ! -f "$B/$pn.out" ]; then
 		echo "no native output to compare with: the native build or run of $src failed"
 		return 1
 	fi
-	if ! cmp -s "$PB/native/$pn.out" "$PB/$mode/$pn.out"; then
+	if ! cmp -s "$B/$pn.out" "$PB/$mode/$pn.out"; then
 		echo "output differs from the native run (< native, > this target):"
-		diff "$PB/native/$pn.out" "$PB/$mode/$pn.out" | head -n 40
+		diff "$B/$pn.out" "$PB/$mode/$pn.out" | head -n 40
 		return 1
 	fi
 }
 
-# ---- native reference runs (also the first run of tests/port/test_*.c) ----------------
+# ---- native runs of tests/port/test_*.c (the others ran in the C section) ---------------
 port_runner=
-for src in $(port_programs); do
+for src in tests/port/test_*.c; do
+	[ -f "$src" ] || continue
 	pn=$(basename "$src" .c)
-	case $src in
-	tests/port/*)
-		port_build native "$src" gcc
-		check "$pn (gcc)" port_target native "$src"
-		if have clang; then
-			# shellcheck disable=SC2046
-			check "$pn (clang, ASan+UBSan)" build_run "$PB/native/$pn.san" \
-				clang -std=c99 $WARN -O1 -g $SAN -Iinclude "$src" $(port_libs "$src")
-		fi
-		;;
-	*)
-		# checked by the native section above, which left its binary in $B:
-		# only record the output, for comparison
-		[ -x "$B/$pn" ] && "$B/$pn" >"$PB/native/$pn.out.tmp" 2>/dev/null &&
-			mv "$PB/native/$pn.out.tmp" "$PB/native/$pn.out"
-		;;
-	esac
+	# shellcheck disable=SC2046
+	always=1 check "$pn (gcc)" build_run "$B/$pn" gcc -std=c99 $WARN -O2 -Iinclude "$src" $(port_libs "$src")
+	eval "native_$(printf '%s' "$pn" | tr -c 'A-Za-z0-9_' '_')=$last"
+	if have clang; then
+		# shellcheck disable=SC2046
+		check "$pn (clang, ASan+UBSan)" build_run "$PB/$pn.san" \
+			clang -std=c99 $WARN -O1 -g $SAN -Iinclude "$src" $(port_libs "$src")
+	fi
 done
 
 # ---- Linux kernel module -----------------------------------------------------------
@@ -130,18 +102,19 @@ done
 
 # ---- 32-bit ------------------------------------------------------------------------
 port_runner=
-if printf 'int main(void) { return sizeof(void *) != 4; }\n' >"$PB/m32/probe.c" &&
-	gcc -m32 "$PB/m32/probe.c" -o "$PB/m32/probe" >"$LOG/port_m32_probe.log" 2>&1 && "$PB/m32/probe"; then
-	port_build_all m32 gcc -m32 $port_ubsan_trap
+printf 'int main(void) { return sizeof(void *) != 4; }\n' >"$PB/m32/probe.c"
+if ! probe m32-build gcc -m32 "$PB/m32/probe.c" -o "$PB/m32/probe"; then
+	skip "32-bit (gcc -m32)" "gcc -m32 cannot build a program (Debian: apt-get install libc6-dev-i386 lib32gcc-12-dev; see $LOG/probe-m32-build.log)"
+elif ! probe m32-run "$PB/m32/probe"; then
+	skip "32-bit (gcc -m32)" "gcc -m32 builds, but this kernel cannot run 32-bit programs (IA-32 emulation is off: CONFIG_IA32_EMULATION or ia32_emulation=0; see $LOG/probe-m32-run.log)"
+else
 	for src in $(port_programs); do
-		check "$(basename "$src" .c) (gcc -m32, UBSan)" port_target m32 "$src"
+		after=$(port_native "$src") check "$(basename "$src" .c) (gcc -m32, UBSan)" port_target m32 "$src" gcc -m32 $port_ubsan_trap
 	done
 	check "assembler: asm_fields.S (gcc -m32)" build_run "$PB/m32/asm" \
 		gcc -m32 -std=c99 $WARN -O2 -Iinclude tests/port/asm_check.c tests/port/asm_fields.S
 	check "assembler: every constant of every header, .S vs C (gcc -m32)" \
 		sh tests/port/asm_consts.sh "$PB/asm_m32" "gcc -m32"
-else
-	skip "32-bit (gcc -m32)" "gcc -m32 cannot build a program (Debian: apt-get install libc6-dev-i386 lib32gcc-12-dev)"
 fi
 
 # ---- big-endian under qemu-user ---------------------------------------------------------
@@ -160,12 +133,14 @@ else
 	port_runner="$port_qemu -L /usr/$port_be"
 	printf '#include <stdint.h>\nint main(void) { const uint32_t x = 1; return *(const unsigned char *)&x != 0; }\n' \
 		>"$PB/be/probe.c"
-	if "$port_be-gcc" "$PB/be/probe.c" -o "$PB/be/probe" >"$LOG/port_be_probe.log" 2>&1 &&
-		$port_runner "$PB/be/probe" >>"$LOG/port_be_probe.log" 2>&1; then
+	if ! probe be-build "$port_be-gcc" "$PB/be/probe.c" -o "$PB/be/probe"; then
+		skip "big-endian (qemu-user)" "$port_be-gcc cannot build a program (Debian: apt-get install libc6-dev-${port_be%%-*}-cross; see $LOG/probe-be-build.log)"
+	elif ! probe be-run $port_runner "$PB/be/probe"; then
+		skip "big-endian (qemu-user)" "$port_be-gcc builds, but $port_qemu cannot run the program as big-endian (see $LOG/probe-be-run.log)"
+	else
 		# no UBSan here: it runs natively and with -m32, and would double the emulated time
-		port_build_all be "$port_be-gcc"
 		for src in $(port_programs); do
-			check "$(basename "$src" .c) ($port_be, big-endian, qemu-user)" port_target be "$src"
+			after=$(port_native "$src") check "$(basename "$src" .c) ($port_be, big-endian, qemu-user)" port_target be "$src" "$port_be-gcc"
 		done
 		check "assembler: asm_fields.S ($port_be)" sh -c \
 			'"$1" -std=c99 $2 -O2 -Iinclude tests/port/asm_check.c tests/port/asm_fields.S -o "$3" && $4 "$3"' \
@@ -173,8 +148,6 @@ else
 		# shellcheck disable=SC2086
 		check "assembler: every constant of every header, .S vs C ($port_be)" \
 			sh tests/port/asm_consts.sh "$PB/asm_be" "$port_be-gcc" $port_runner
-	else
-		skip "big-endian (qemu-user)" "$port_be-gcc cannot build, or $port_qemu cannot run, a big-endian program (see $LOG/port_be_probe.log)"
 	fi
 fi
 port_runner=

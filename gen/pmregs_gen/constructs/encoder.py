@@ -42,7 +42,7 @@ decoded output exactly.
 import ast
 
 from ..cnames import Names, utype
-from ..expr import U64, Compiler, ExprError, Val, _At, type_info
+from ..expr import U64, Compiler, ExprError, Val, _At, parse, type_info
 from ..core import SCALAR_TYPES, SET_RE, mask_of
 from ..ctext import wrap
 from ..mdtext import md, md_par
@@ -441,9 +441,10 @@ def compile_expr(b, comp, scalar, what, finish):
     """Compile one expression; returns (C text, uses a place variable) or None after reporting."""
     text = scalar.text
     try:
-        tree = ast.parse(text.strip() if not scalar.block else "(" + text + ")", mode="eval")
+        tree = parse(text.strip() if not scalar.block else "(" + text + ")")
     except SyntaxError as e:
-        b.diag.error(_At(scalar, e.lineno or 1, (e.offset or 1) - 1), "PMR040", f"expression: {e.msg}")
+        b.diag.error(_At(scalar, e.lineno or 1, (e.offset or 1) - 1), getattr(e, "pmr", "PMR040"),
+                     f"expression: {e.msg}")
         return None
     comp.used_places = set()
     comp.used_params = set()

@@ -48,7 +48,7 @@ def introspect_view(hv):
          "family_fn": S(f"{p}_family", None, "the family descriptor"),
          "family_init": S(f"{P}_FAMILY_INIT", None, "the family descriptor"),
          "name": fam.name, "title": fam.title or fam.name, "vendor": fam.vendor, "layouts_fn": f"{p}_layouts",
-         "params_fn": None, "streams": [], "streams_fn": None}
+         "params_fn": None, "presets_fn": None, "params_check_fn": None, "streams": [], "streams_fn": None}
     v["variant_checks"] = []
     for i, L in enumerate(fam.layouts):
         if L.variants is not None:
@@ -59,6 +59,8 @@ def introspect_view(hv):
     if k and k.get("params"):
         pr = k["params"]
         v["params_fn"] = pr["desc_fn"]
+        v["presets_fn"] = pr.get("presets_fn")
+        v["params_check_fn"] = pr["check_values_fn"]
         v["params"] = pr
     if k and k.get("streams"):
         v["params_t"] = k["params_t"]

@@ -445,7 +445,8 @@ def field_view(hv, L, F):
         "set_checked": None if F.is_reserved else S(n.accessor(L, F, "set_checked")),
         "doc": comment_text(F.doc.split("\n")[0]) if F.doc else "",
         "bits": bits_text(hv, L, F),
-        "values": [(S(n.field_value(L, F, vn)), vv, vd) for vn, vv, vd in F.values],
+        "values": [(hv.sym.add(n.field_value(L, F, vn), node, f"named value '{vn}' of {what}"), vv, vd)
+                   for vn, vv, vd in F.values],
         "value_names": [(vn, vv, vd) for vn, vv, vd in F.values],
         "signed": F.signed,
         "member_t": small_stype(fw) if F.signed else small_utype(fw),
@@ -457,8 +458,9 @@ def field_view(hv, L, F):
     }
     f["get_expr"], f["set_expr"] = access_exprs(hv, L, F)
     if F.signed:
-        f["min_s"] = -(1 << (fw - 1))
-        f["max_s"] = (1 << (fw - 1)) - 1
+        # as int64_t constants: a plain -9223372036854775808 is an unsigned literal to some compilers
+        f["min_s"] = "INT64_MIN" if fw == 64 else f"INT64_C({-(1 << (fw - 1))})"
+        f["max_s"] = "INT64_MAX" if fw == 64 else f"INT64_C({(1 << (fw - 1)) - 1})"
     f["builder_expr"] = builder_expr(hv, L, F)
     # A plain field (one contiguous part, unsigned) gets macro accessors and a pack/unpack term
     # without calls; a split or signed field keeps its functions.
@@ -555,6 +557,7 @@ def group_view(hv, L, gname, fs):
         "gget": S(n.fn(L.name, gname, "get")),
         "gset": S(n.fn(L.name, gname, "set")),
         "fmask": ulit(mask_of(first.width), W),
+        "signed": first.signed,
     }
 
 

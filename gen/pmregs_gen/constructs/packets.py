@@ -6,6 +6,8 @@ Spec sections handled here (all optional):
     params:        name -> {default, min, max, doc, source}; a struct of run-time
                    parameters with defaults, legal ranges and a checker
     param_checks:  [{expr, doc}] conditions every legal parameter set meets
+    param_presets: name -> {doc, source, values: {param: value}}; named parameter
+                   sets (the others at their defaults)
     widths:        name -> {expr, args?, doc, source}; named width expressions
     packets:       name -> a packet: shared field definitions and `shapes`, each
                    an ordered field list (first field sent first, LSB first)
@@ -38,8 +40,8 @@ import ast
 from ..cnames import small_utype
 from ..ctext import comment_text
 from ..mdtext import md, md_par
-from ..expr import ExprError, _At
-from ..yamlnode import Scalar
+from ..expr import ExprError, _At, parse
+from ..yamlnode import Scalar, parse_int
 
 MAXW = 64
 
@@ -149,6 +151,12 @@ class Switch:
 class Leaf:
     def __init__(self, shape, index):
         self.shape, self.index = shape, index
+
+
+# PMREGS_INPLACE_SLACK of base_inplace.h: bytes an in-place reader may load past the last received one.
+INPLACE_SLACK = 16
+# The decoders read a packet's first HEAD_BITS bits once (`head`); fields that always end within them come from there.
+HEAD_BITS = 57
 
 
 def set_text(s):
@@ -323,6 +331,7 @@ class PacketBuilder:
         self.diag = b.diag
         fam = self.fam
         fam.params, fam.param_checks, fam.widths, fam.packets, fam.streams = [], [], [], [], []
+        fam.param_presets = []
         fam.param_map, fam.width_map = {}, {}
         fam.cprefix = "pmregs_" + (fam.name or "x")
         self.tool = ExprTool(fam)
@@ -333,9 +342,10 @@ class PacketBuilder:
             return None
         src = s.text.strip()
         try:
-            tree = ast.parse(src if not s.block else "(" + s.text + ")", mode="eval")
+            tree = parse(src if not s.block else "(" + s.text + ")")
         except SyntaxError as e:
-            self.diag.error(_At(s, e.lineno or 1, (e.offset or 1) - 1), "PMR040", f"{what}: {e.msg}")
+            self.diag.error(_At(s, e.lineno or 1, (e.offset or 1) - 1), getattr(e, "pmr", "PMR040"),
+                            f"{what}: {e.msg}")
             return None
         return PExpr(s, tree.body)
 
@@ -355,6 +365,7 @@ class PacketBuilder:
         if m.get("param_checks") is not None:
             for item in self.r.seq(m.get("param_checks"), "param_checks") or []:
                 self.param_check(item)
+        self.section(m.get("param_presets"), "param_presets", self.preset)
         self.section(m.get("widths"), "widths", self.width)
         self.diag.check()
         self.section(m.get("packets"), "packets", self.packet)
@@ -405,6 +416,36 @@ class PacketBuilder:
         if self.rng(e, Scope(self.fam), "parameter check") is None:
             return
         self.fam.param_checks.append((e, self.r.opt_text(m, "doc", "doc")))
+
+    def preset(self, k, v):
+        """A named parameter set: the listed parameters, every other one at its default."""
+        name = self.r.check_name(k, k.text, "parameter preset")
+        m = self.r.mapping(v, f"parameter preset '{k.text}'")
+        if name is None or m is None or not self.r.keys(m, f"parameter preset '{name}'", required=("doc", "values"),
+                                                         optional=("source",)):
+            return
+        if name in [p[0] for p in self.fam.param_presets]:
+            self.r.err(k, "PMR021", f"parameter preset '{name}' is defined twice")
+            return
+        vals = self.r.mapping(m.get("values"), f"parameter preset '{name}' values")
+        if vals is None:
+            return
+        got = {}
+        for pk, pv in vals.pairs:
+            P = self.fam.param_map.get(pk.text)
+            if P is None:
+                self.r.err(pk, "PMR041", f"parameter preset '{name}': '{pk.text}' is not a parameter")
+                return
+            x = self.r.integer(pv, pk.text, 0, (1 << 32) - 1)
+            if x is None:
+                return
+            if not P.min <= x <= P.max:
+                self.r.err(pv, "PMR092", f"parameter preset '{name}': {P.name} {x} is outside {P.min}..{P.max}")
+                return
+            got[P.name] = x
+        values = [got.get(P.name, P.default) for P in self.fam.params]
+        self.fam.param_presets.append((name, self.r.opt_text(m, "doc", "doc"), self.r.opt_text(m, "source", "source"),
+                                       values, k))
 
     # -- widths ------------------------------------------------------------------------------
     def width(self, k, v):
@@ -629,10 +670,10 @@ class PacketBuilder:
             x = x.strip()
             if x in named:
                 return named[x]
-            try:
-                return int(x.replace("_", ""), 0)
-            except ValueError:
+            v, why = parse_int(x)
+            if why is not None:
                 return self.r.err(node, "PMR031", f"'{x}' is neither a number nor a named value of '{F.name}'")
+            return v
 
         if ".." in t:
             a, _, b = t.partition("..")
@@ -849,7 +890,15 @@ class CodeGen:
              "get_fn": S(f"{self.p}_param_get", node),
              "set_fn": S(f"{self.p}_param_set", node),
              "count_macro": S(f"{self.P}_NPARAMS", node),
-             "count": len(fam.params), "checks": [], "widths": []}
+             "check_why_fn": S(f"{self.p}_params_check_why", node),
+             "check_values_fn": S(f"{self.p}_params_check_values", node),
+             "count": len(fam.params), "checks": [], "widths": [], "presets": []}
+        if fam.param_presets:
+            v["preset_fn"] = S(f"{self.p}_params_preset", node)
+            v["presets_fn"] = S(f"{self.p}_param_presets", node)
+        for name, doc, source, values, pnode in fam.param_presets:
+            v["presets"].append({"name": name, "doc": doc, "source": source, "vals": values,
+                                 "macro": S(f"{self.P}_PRESET_{name.upper()}", pnode)})
         S(f"{self.p}_params", node)
         for i, P in enumerate(fam.params):
             t = small_utype(max(P.max.bit_length(), 1))
@@ -950,11 +999,10 @@ class CodeGen:
         v["macros"].append((S(f"{BASE}_MAX_FIELDS"), v["max_fields"], "most fields one shape has"))
         if Pk.compression == "sign":
             fns["encode_ex"] = S(f"{base}_encode_ex")
-            fns["decode_words"] = S(f"{base}_decode_words")
+            fns["decode_at"] = S(f"{base}_decode_at")
             fns["decode_padded"] = S(f"{base}_decode_padded")
-            v["pad_words"] = (Pk.max_bytes + 7) // 8
             v["pad_macro"] = S(f"{BASE}_PAD_BYTES")
-            v["macros"].append((v["pad_macro"], 8 * v["pad_words"],
+            v["macros"].append((v["pad_macro"], Pk.max_bytes + INPLACE_SLACK,
                                 "readable bytes the padded decoder needs at the packet"))
         v["fn"] = fns
         # semantic view
@@ -982,6 +1030,7 @@ class CodeGen:
             v["semset_cases"] = [self.walk(Pk, Sh, i, "semset") for i, Sh in enumerate(Pk.shapes)]
         if Pk.is_frame:
             v["size_c"] = self.tool.c(Pk.size.tree, self.res(fields=self.dec_refs))
+            v["safe_bytes"] = self.header_bytes(Pk) + INPLACE_SLACK
         members = {m["name"] for m in v["members"]}
         v["checks"] = [{"doc": doc, "text": e.text,
                         "out": self.tool.truth(e.tree, self.res(fields=members, local=False, struct="out"))}
@@ -1039,7 +1088,7 @@ class CodeGen:
         self.tree_lines(Pk, Pk.tree, body, 0, v)
         return {"locals": lines, "tree": body, "zero": [m["name"] for m in v["members"]]}
 
-    def read_lines(self, Pk, F, v, ind):
+    def read_lines(self, Pk, F, v, ind, maxstart=HEAD_BITS, group=None):
         T = {m["name"]: m["T"] for m in v["members"]}
         r = self.res(fields=self.dec_refs)
         pad = "\t" * ind
@@ -1048,16 +1097,15 @@ class CodeGen:
             out.append(f"{pad}rest = 1;")
             return out
         wc = self.width_c(F, r)
-        if Pk.compression == "sign":
-            get, buf, size = ("pmregs_bb_get57" if F.max_width <= 57 else "pmregs_bb_get"), "bb", v["nb"]
-        else:
-            get, buf, size = "pmregs_bv_get", "b", v["nw"]
+        get = self.inplace_get(Pk, F, maxstart)
+        if group is not None:
+            get = lambda w: f"(grp >> {group}) & PMREGS_U64({(1 << F.width.const) - 1:#x})"   # noqa: E731
         if F.width.const is not None:
-            out.append(f"{pad}x = {get}({buf}, {size}u, pos, {wc});")
+            out.append(f"{pad}x = {get(wc)};")
             out.append(f"{pad}pos += {wc};" if F.width.const else f"{pad}/* zero-width field */")
         else:
             out.append(f"{pad}w = {wc};")
-            out.append(f"{pad}x = {get}({buf}, {size}u, pos, w);")
+            out.append(f"{pad}x = {get('w')};")
             out.append(f"{pad}pos += w;")
         if F.implied is not None:
             cond = "w == 0" if F.width.const is None else ("1" if F.width.const == 0 else "0")
@@ -1068,22 +1116,66 @@ class CodeGen:
             out.append(f"{pad}f_{F.name} = x;")
         return out
 
+    def inplace_get(self, Pk, F, maxstart):
+        """The in-place read of field F (base_inplace.h): a payload at bit `at`, sign-filled past `end`;
+        a frame from bit 0, zeros past the received bytes. A field that ends within the first HEAD_BITS
+        bits whatever the parameters comes from `head`, those bits read once per packet."""
+        if maxstart + F.max_width <= HEAD_BITS:
+            m = f"PMREGS_U64({(1 << F.width.const) - 1:#x})" if F.width.const is not None else \
+                "(((uint64_t)1 << ({} & 63)) - 1)"
+            return lambda w: f"(head >> (pos & 63)) & {m.format(w)}"
+        return self.inplace_read(Pk, "pmregs_ip_get57" if F.max_width <= 57 else "pmregs_ip_get")
+
+    def inplace_read(self, Pk, fn):
+        if Pk.compression == "sign":
+            return lambda w: f"{fn}(c, at + pos, end, fill, {w})"
+        return lambda w: f"{fn}(c, pos, nbits, 0, {w})"
+
+    def shared_read(self, fields, shape, head=HEAD_BITS):
+        """The leading run of fields (constant widths, together at most 57 bits, past the head) that one
+        read or write can serve: e.g. the flag bits after an address."""
+        run, total = [], 0
+        for i, F in fields:
+            w = None if F.rest else F.width.const
+            if not w or F.implied is not None or total + w > 57 or \
+                    self.max_start(shape, i) + F.max_width <= head:
+                break
+            run.append((i, F))
+            total += w
+        return run, total
+
+    def header_bytes(self, Pk):
+        """Bytes a frame decoder reads at most: every field before the rest of the packet at its widest."""
+        return (max(sum(F.max_width for F in S.fields if not F.rest) for S in Pk.shapes) + 7) // 8
+
     def bad(self, Pk):
         return "return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;" if Pk.is_frame else "return PMREGS_EINVAL;"
 
     def tree_lines(self, Pk, node, out, ind, v):
         pad = "\t" * (ind + 1)
         if isinstance(node, Leaf):
-            for F in node.shape.fields[node.index:]:
-                out += self.read_lines(Pk, F, v, ind + 1)
-                if F.is_set is not None:
-                    out.append(f"{pad}if (!({self.is_cond(F)}))")
-                    out.append(f"{pad}\t{self.bad(Pk)}")
+            fields = list(enumerate(node.shape.fields[node.index:], node.index))
+            k = 0
+            while k < len(fields):
+                run, total = self.shared_read(fields[k:], node.shape)
+                if len(run) < 2:
+                    run = fields[k:k + 1]
+                else:
+                    out.append(f"{pad}grp = {self.inplace_read(Pk, 'pmregs_ip_get57')(f'{total}u')};")
+                off = 0
+                for i, F in run:
+                    out += self.read_lines(Pk, F, v, ind + 1, self.max_start(node.shape, i),
+                                           group=off if len(run) > 1 else None)
+                    off += 0 if F.rest else F.width.const or 0
+                    if F.is_set is not None:
+                        out.append(f"{pad}if (!({self.is_cond(F)}))")
+                        out.append(f"{pad}\t{self.bad(Pk)}")
+                k += len(run)
             out.append(f"{pad}out->shape = {v['shapes'][Pk.shapes.index(node.shape)]['macro']};")
             return
         shape = self.any_shape(node)
         F = shape.fields[node.index]
-        out += self.read_lines(Pk, F, v, ind + 1)
+        out += self.read_lines(Pk, F, v, ind + 1, self.max_start(shape, node.index))
         if isinstance(node, Read):
             self.tree_lines(Pk, node.child, out, ind, v)
             return
@@ -1094,6 +1186,10 @@ class CodeGen:
         out.append(f"{pad}}} else {{")
         out.append(f"{pad}\t{self.bad(Pk)}")
         out.append(f"{pad}}}")
+
+    def max_start(self, shape, i):
+        """The furthest bit where field i of shape can start, over all legal parameters."""
+        return sum(F.max_width for F in shape.fields[:i])
 
     def any_shape(self, node):
         while not isinstance(node, Leaf):
@@ -1121,7 +1217,18 @@ class CodeGen:
         if need_prev:
             out.append("uint64_t prev = 0;")
         nw = self.hv_nw(Pk)
-        for F in Sh.fields:
+        runs = {}                   # encode: field index -> (its offset in a shared write, the run's last index)
+        if mode == "encode":
+            fields = list(enumerate(Sh.fields))
+            k = 0
+            while k < len(fields):
+                run, _ = self.shared_read(fields[k:], Sh, 64)
+                off = 0
+                for i, F in run if len(run) > 1 else []:
+                    runs[i] = (off, run[-1][0])
+                    off += F.width.const
+                k += max(len(run), 1)
+        for idx, F in enumerate(Sh.fields):
             if F.rest:
                 if mode == "encode":
                     out += self.rest_encode(Pk, r)
@@ -1145,10 +1252,20 @@ class CodeGen:
                 if F.value is None or fixed:
                     if F.implied is not None:
                         out.append(f"if (w == 0 ? x != {self.tool.c(F.implied.tree, r)} : !pmregs_fits(x, w))")
+                        out.append("\treturn PMREGS_ERANGE;")
+                    elif F.width.const is not None and F.width.const < 64:
+                        out.append(f"over |= x >> {F.width.const}u; /* range errors are reported after the fields */")
                     else:
-                        out.append("if (!pmregs_fits(x, w))")
-                    out.append("\treturn PMREGS_ERANGE;")
-                out.append(f"pmregs_bv_put(b, {nw}u, pos, w, x);")
+                        out.append("over |= pmregs_ip_over(x, w);")
+                if idx in runs:
+                    off, last = runs[idx]
+                    if off == 0:
+                        out.append("gpos = pos;")
+                    out.append(f"grp {'|' if off else ''}= x << {off}u;")
+                    if last == idx:
+                        out.append(f"pmregs_ip_put(b, {nw}u, gpos, grp);")
+                else:
+                    out.append(self.put_line(Pk, Sh, idx, F, nw))
             elif mode == "print":
                 out.append("if (w) {")
                 out.append(f"\tpmregs_sb_puts(&sb, \" {F.name}=\");")
@@ -1219,6 +1336,8 @@ class CodeGen:
                 out.append(f"f_{F.name} = x;")
             out.append("pos += w;")
         if mode == "encode":
+            out.append("if (over)")
+            out.append("\treturn PMREGS_ERANGE;")
             # the packet's checks, on the values just encoded (a field the shape lacks is 0)
             absent = {x: "PMREGS_U64(0)" for x in dict(Pk.members) if x not in names}
             rc = self.res(fields=refs, extra=absent)
@@ -1228,6 +1347,15 @@ class CodeGen:
         if mode == "encode" and Pk.is_frame and Pk.rest not in [F.name for F in Sh.fields]:
             out += self.frame_end(Pk, r, rest=False)
         return out
+
+    def put_line(self, Pk, Sh, idx, F, nw):
+        """The encoder's write of field F, whose value is known to fit: into `hd`, a register, when the field
+        always ends within the first 64 bits of a payload, else straight into the words of b."""
+        if F.implied is not None:
+            return f"pmregs_bv_put(b, {nw}u, pos, w, x);"     # a 0-bit implied field must write nothing
+        if self.max_start(Sh, idx) + F.max_width <= 64:
+            return "hd |= x << (pos & 63);"
+        return f"pmregs_ip_put(b, {nw}u, pos, x);"
 
     def hv_nw(self, Pk):
         if Pk.compression == "sign":
@@ -1239,9 +1367,11 @@ class CodeGen:
         return [f"size = {self.tool.c(Pk.size.tree, r)};",
                 f"if (size > {Pk.max_size}u || pos + rest_bits > 8u * size)",
                 "\treturn PMREGS_EINVAL;",
-                f"pmregs_bv_put_bytes(b, {nw}u, pos, payload, payload_len);",
+                "b[0] |= hd;",
+                "hd = 0;",
+                f"pmregs_ip_put_bytes(b, {nw}u, pos, payload, payload_len);",
                 "pos += (unsigned)rest_bits;",
-                f"if (rest_bits)",
+                "if (rest_bits && pos < 8u * size)",
                 f"\tpmregs_bv_fill(b, {nw}u, pos, (unsigned)(8u * size), pmregs_bv_get(b, {nw}u, pos - 1, 1));",
                 "pos = (unsigned)(8u * size);"]
 
@@ -1259,15 +1389,15 @@ class CodeGen:
         base = f"{p}_{St.name}"
         S = lambda name: self.sym(name, St.node, f"stream '{St.name}'")   # noqa: E731
         fv, pv = pviews[St.frame.name], pviews[St.payload.name]
-        r = self.res(fields=[m["name"] for m in fv["members"]], local=False, struct="(&it->frame)")
+        r = self.res(fields=[m["name"] for m in fv["members"]], local=False, struct="f")
         return {"name": St.name, "doc": St.doc, "source": St.source,
                 "struct": f"struct {S(base)}", "item": f"struct {S(base + '_item')}",
                 "init": S(base + "_init"), "next": S(base + "_next"),
+                "read": S(base + "_read"), "batch": S(base + "_batch"),
                 "frame": fv, "payload": pv,
                 "payload_if": self.tool.truth(St.payload_if.tree, r),
                 "payload_if_text": St.payload_if.text,
-                "resync": self.tool.c(St.resync.tree, self.res()), "resync_text": St.resync.text,
-                "payload_cap": max(St.frame.max_size, 8 * ((St.payload.max_bytes + 7) // 8))}
+                "resync": self.tool.c(St.resync.tree, self.res()), "resync_text": St.resync.text}
 
 
 def packets_view(hv):
@@ -1325,7 +1455,7 @@ def packet_page(pv, Pk):
 
 # -- construct interface (constructs/__init__.py) -----------------------------------------------
 NAME = "packets"
-KEYS = ("params", "param_checks", "widths", "packets", "streams")
+KEYS = ("params", "param_checks", "param_presets", "widths", "packets", "streams")
 HEADER, SELFTEST, PAGE = "packets.h.j2", "packets_selftest.c.j2", "packets.md.j2"
 CONTENTS = (("Parameters", "params"), ("Packets", "packets"), ("Streams", "streams"))
 
@@ -1338,6 +1468,8 @@ def view(hv):
     hv.packets_view = packets_view(hv)
     if hv.packets_view:
         hv.uses.add("base_bitstream.h")
+        if hv.packets_view["packets"]:
+            hv.uses.add("base_inplace.h")
 
 
 def page(pv):

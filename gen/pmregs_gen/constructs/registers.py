@@ -70,6 +70,13 @@ def register(b, node):
             b.r.err(m.get("reset"), "PMR030", "a register without a layout cannot have a reset value")
             return
         reset = b.r.integer(m.get("reset"), "reset", 0, mask_of(L.width))
+    for k, v in values.items():
+        top = v + (count - 1) * stride if facts[k].address and count else None
+        bits = int(facts[k].type[1:]) if facts[k].type in ("u8", "u16", "u32", "u64") else 64
+        if top is not None and top > mask_of(bits):
+            b.r.err(m.get(k), "PMR014", f"the address of the last of the {count} registers,"
+                    f" {v:#x} + {count - 1} * {stride:#x} = {top:#x}, does not fit fact '{k}' ({facts[k].type})")
+            return
     for i in range(count or 1):
         name = raw.replace("{i}", str(i)) if count else raw
         if b.r.check_name(m.get("name"), name, "register name") is None:
@@ -94,7 +101,7 @@ def facts_view(hv):
     out = []
     for i, F in enumerate(hv.fam.facts):
         t = F.type
-        lm = re.match(r"^(u\d+)\[(\d+)\]$", t)
+        lm = re.match(r"^(u\d+)\[(\d+)\]\Z", t, re.ASCII)
         if t == "str":
             decl, kind = "const char *", "str"
         elif t == "bool":

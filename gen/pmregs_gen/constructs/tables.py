@@ -126,7 +126,7 @@ def table_view(hv, T):
     S = lambda name, node, what: hv.sym.add(name, node, what)   # noqa: E731
     cols = []
     for C in T.columns:
-        lm = re.match(r"^(u\d+)\[(\d+)\]$", C.type)
+        lm = re.match(r"^(u\d+)\[(\d+)\]\Z", C.type, re.ASCII)
         if C.type == "str":
             decl, kind = "const char *", "str"
         elif C.type == "enum":

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * pmregs/base_inplace.h - hand-written: reading bit-packed, sign-compressed
+ * packets in place, straight from a capture buffer, without copying them out.
+ *
+ * A payload starts at bit `at` of a byte buffer and its received bits end at
+ * bit `end` (bits count LSB first from byte 0). Under sign-based compression
+ * every bit at `end` or beyond reads as bit end - 1, so a reader loads the
+ * word the field starts in and replaces what lies past `end` with that bit:
+ * one load, a few ALU operations, no branch and no copy.
+ *
+ * The slack contract: a reader may load up to PMREGS_INPLACE_SLACK bytes
+ * after the byte that holds bit end - 1 (whatever they hold, they never
+ * change a result). Stream walkers keep to it by reading in place while that
+ * much of the buffer is left and copying only the last packets into a small
+ * zero-padded buffer (the tail path).
+ *
+ * Nothing here allocates, keeps state or calls the C library.
+ */
+#ifndef PMREGS_BASE_INPLACE_H
+#define PMREGS_BASE_INPLACE_H
+
+#include "base_bitstream.h"
+
+#define PMREGS_INPLACE_SLACK 16 /* readable bytes a reader needs after the last received byte */
+
+/*
+ * A decoder's hot path is inlined into its caller whatever the compiler's
+ * size heuristics say, so that a constant parameter block (a preset) folds
+ * every width and position into the code.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define PMREGS_HOT static inline __attribute__((always_inline))
+#else
+#define PMREGS_HOT static inline
+#endif
+
+/* 8 bytes at p, little-endian: a single unaligned load where the host allows. */
+static inline uint64_t pmregs_ip_load64(const unsigned char *p)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x;
+	__builtin_memcpy(&x, p, 8);
+	return x;
+#else
+	return pmregs_load_le64(p);
+#endif
+}
+
+/* All ones when bit end - 1 of c is set, else 0 (end >= 1): what every bit past the end reads as. */
+static inline uint64_t pmregs_ip_fill(const unsigned char *c, size_t end)
+{
+	return (uint64_t)0 - (uint64_t)((c[(end - 1) >> 3] >> ((end - 1) & 7)) & 1u);
+}
+
+/* The w (0..57) bits at bit a of c; bits at end and beyond read as fill. */
+static inline uint64_t pmregs_ip_get57(const unsigned char *c, size_t a, size_t end, uint64_t fill, unsigned w)
+{
+	size_t la = a < end ? a : end, k = end - la;
+	uint64_t x = pmregs_ip_load64(c + (la >> 3)) >> (la & 7);
+	uint64_t keep = k >= 57 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
+	return ((x & keep) | (fill & ~keep)) & (((uint64_t)1 << (w & 63)) - 1);
+}
+
+/* The w (0..64) bits at bit a of c; bits at end and beyond read as fill. */
+static inline uint64_t pmregs_ip_get(const unsigned char *c, size_t a, size_t end, uint64_t fill, unsigned w)
+{
+	size_t la = a < end ? a : end, k = end - la, i = la >> 3;
+	unsigned o = (unsigned)(la & 7);
+	uint64_t x = (pmregs_ip_load64(c + i) >> o) | (((uint64_t)c[i + 8] << 1) << (63 - o));
+	uint64_t keep = k >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
+	return ((x & keep) | (fill & ~keep)) & pmregs_lowmask(w);
+}
+
+/*
+ * After a decoder has read the natural nbits of a payload that starts at bit
+ * at, received as have bits (a whole number of bytes): pmregs_bv_check_tail()
+ * in place. PMREGS_ETOOLONG when a whole byte or more was sent beyond the
+ * packet, PMREGS_EINVAL when the spare bits are not copies of its last bit.
+ */
+static inline int pmregs_ip_check_tail(const unsigned char *c, size_t at, size_t end, uint64_t fill, size_t nbits,
+				       size_t have)
+{
+	unsigned w;
+	uint64_t t;
+	if (have <= nbits)
+		return PMREGS_OK;
+	if (have - nbits >= 8)
+		return PMREGS_ETOOLONG;
+	w = (unsigned)(have - nbits + 1);
+	t = pmregs_ip_get57(c, at + nbits - 1, end, fill, w);
+	return (t == 0 || t == pmregs_lowmask(w)) ? PMREGS_OK : PMREGS_EINVAL;
+}
+
+/*
+ * The received length, in bytes, of a payload of nbits (>= 1) bits at bit at
+ * that a framing cut from a byte stream: whole bytes, plus the final fragment
+ * of less than a byte unless it only repeats the bit before it (then it is
+ * the framing's padding). The same count as pmregs_bits_extract_sext().
+ */
+static inline size_t pmregs_ip_payload_bytes(const unsigned char *c, size_t at, size_t nbits)
+{
+	size_t full = nbits >> 3, end = at + nbits;
+	unsigned rem = (unsigned)(nbits & 7);
+	uint64_t t;
+	if (rem == 0)
+		return full;
+	if (full == 0)
+		return 1;
+	t = pmregs_ip_get57(c, end - rem - 1, end, pmregs_ip_fill(c, end), rem + 1);
+	return full + (t == 0 || t == pmregs_lowmask(rem + 1) ? 0u : 1u);
+}
+
+/* ---- writing: the encoders build a packet in words and store it with word stores ---- */
+
+/* OR x (which fits the field) in at bit pos of b (nw >= 2 words; a position past the end lands in the last two). */
+static inline void pmregs_ip_put(uint64_t *b, unsigned nw, unsigned pos, uint64_t x)
+{
+	unsigned i = pos >> 6, o = pos & 63;
+	i = i < nw - 1 ? i : nw - 2;
+	b[i] |= x << o;
+	b[i + 1] |= (x >> 1) >> (63 - o);
+}
+
+/* Non-zero when x does not fit in w (0..64) bits: encoders OR these together and test once. */
+static inline uint64_t pmregs_ip_over(uint64_t x, unsigned w)
+{
+	return (x >> (w & 63)) & ((uint64_t)0 - (uint64_t)(w < 64));
+}
+
+/* Store x as 8 little-endian bytes at p: a single store where the host allows. */
+static inline void pmregs_ip_store64(unsigned char *p, uint64_t x)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	__builtin_memcpy(p, &x, 8);
+#else
+	pmregs_store_le64(p, x);
+#endif
+}
+
+/* Store the first n bytes of b: whole words first, then the last 0..7 bytes. */
+static inline void pmregs_ip_store(const uint64_t *b, size_t n, unsigned char *out)
+{
+	size_t i, k = n >> 3;
+	uint64_t last;
+	for (i = 0; i < k; i++)
+		pmregs_ip_store64(out + 8 * i, b[i]);
+	for (i = 8 * k, last = k < (n + 7) >> 3 ? b[k] : 0; i < n; i++, last >>= 8)
+		out[i] = (unsigned char)last;
+}
+
+/*
+ * Store the first n bytes of b where the buffer has room for cap bytes: whole
+ * words while they fit in cap (so up to 7 bytes past n, and within cap, may
+ * be written with scratch), then the rest byte by byte.
+ */
+static inline void pmregs_ip_store_room(const uint64_t *b, size_t n, unsigned char *out, size_t cap)
+{
+	size_t i, k = (n + 7) >> 3;
+	if (8 * k <= cap) {
+		for (i = 0; i < k; i++)
+			pmregs_ip_store64(out + 8 * i, b[i]);
+		return;
+	}
+	pmregs_ip_store(b, n, out);
+}
+
+/* Put n bytes (LSB first) at bit position pos of b: a word at a time. */
+static inline void pmregs_ip_put_bytes(uint64_t *b, unsigned nw, unsigned pos, const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+	uint64_t x = 0;
+	unsigned k;
+	for (; i + 8 <= n; i += 8)
+		pmregs_ip_put(b, nw, pos + 8u * (unsigned)i, pmregs_ip_load64(p + i));
+	k = (unsigned)(n - i);
+	if (k >= 4) /* the last 1..7 bytes with two overlapping loads, not a byte loop */
+		x = (uint64_t)pmregs_load_le32(p + i) | ((uint64_t)pmregs_load_le32(p + n - 4) << (8 * (k - 4)));
+	else if (k)
+		x = (uint64_t)p[i] | ((uint64_t)p[i + (k >> 1)] << (8 * (k >> 1))) | ((uint64_t)p[n - 1] << (8 * (k - 1)));
+	if (k)
+		pmregs_ip_put(b, nw, pos + 8u * (unsigned)i, x);
+}
+
+/* pmregs_bv_emit() with word stores. */
+static inline int pmregs_ip_emit(uint64_t *b, unsigned nw, unsigned nbits, unsigned char *out, size_t cap,
+				 size_t maxbytes, int compress)
+{
+	unsigned top = (nbits - 1) >> 6, m = nbits, i, nbytes;
+	uint64_t s = (b[top] >> ((nbits - 1) & 63)) & 1, fill = (uint64_t)0 - s;
+	uint64_t keep = pmregs_lowmask(((nbits - 1) & 63) + 1);
+	b[top] = (b[top] & keep) | (fill & ~keep);
+	if (top + 1 < nw)
+		b[top + 1] = fill;
+	if (compress) {
+		m = 1;
+		for (i = top + 1; i-- > 0;) {
+			uint64_t d = b[i] ^ fill;
+			if (d) {
+				m = i * 64 + pmregs_msb64(d) + 2;
+				break;
+			}
+		}
+	}
+	nbytes = (m + 7) / 8;
+	if (nbytes > maxbytes)
+		return PMREGS_ETOOLONG;
+	if (nbytes > cap)
+		return PMREGS_ENOSPC;
+	pmregs_ip_store_room(b, nbytes, out, cap);
+	return (int)nbytes;
+}
+
+#endif

@@ -1,0 +1,488 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
+"""Property-based test of the generator: random valid specs must give C that compiles
+warning-free everywhere and passes its generated self-tests; random mutations of them
+must give located errors.
+
+    random_specs.py [--seed N] [--count N] [--mutants N] [--keep DIR]
+
+Every spec is built from a seeded random generator, exercising: lsb0 and msb0
+layouts of 8 to 64 bits, split fields, signed fields, named values, reserved,
+ignored and must-be-one ranges, repeat groups, variants, register arrays with
+address facts, enums, constants, tables with field checks, functions (field
+reads, replace(), any()), matchers, encoders and packets with a stream. The
+valid specs are generated in one run, all headers are compiled in one
+translation unit as gcc -std=c99, gcc -std=gnu11, clang -std=c99,
+g++ -std=c++11 and clang++ -std=c++17 under the strict warning set, and all
+self-tests are linked into one program per compiler (gcc, clang) and run.
+Each mutant must fail with one located error line per problem and no traceback.
+A failure prints the seed and the spec that failed (and --keep keeps the files).
+"""
+
+import argparse
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GEN = os.path.join(ROOT, "gen", "generate.py")
+WARN = "-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror".split()
+MODES = [("gcc", "c99", "c"), ("gcc", "gnu11", "c"), ("clang", "c99", "c"),
+         ("g++", "c++11", "c++"), ("clang++", "c++17", "c++")]
+
+
+class Spec:
+    """One random family spec, built as YAML text."""
+
+    def __init__(self, rnd, name):
+        self.r = rnd
+        self.name = name
+        self.lines = []
+        self.layouts = []          # (name, width, [(field, width, signed, values)])
+        self.n = 0
+
+    def uid(self, base):
+        self.n += 1
+        return f"{base}{self.n}"
+
+    def out(self, s=""):
+        self.lines.append(s)
+
+    # -- layouts ------------------------------------------------------------------------
+    def fields(self, width, msb0, allow_variant=True):
+        """Random fields tiling [0, width): list of dicts (bits as written)."""
+        r = self.r
+        pos, items, user = 0, [], []
+        while pos < width:
+            w = min(width - pos, r.choice([1, 1, 2, 3, 4, 5, 8, 12, 16, 31, 32, 64]))
+            kind = r.random()
+            lo, hi = pos, pos + w - 1
+            pos += w
+            if msb0:                       # msb0 bit k is lsb0 bit width-1-k
+                bits = f"{width - 1 - hi}:{width - 1 - lo}" if w > 1 else f"{width - 1 - hi}"
+            else:
+                bits = f"{hi}:{lo}" if w > 1 else f"{hi}"
+            if kind < 0.15:
+                items.append({"name": self.uid("rsvd"), "bits": bits,
+                              "access": r.choice(["rsvd", "ignored", "res1"])})
+                continue
+            f = {"name": self.uid("f"), "bits": bits, "w": w}
+            if kind < 0.3 and w >= 2:
+                f["signed"] = True
+            elif kind < 0.5 and 1 <= w <= 16:
+                nv = r.randint(1, min(4, 1 << w))
+                f["values"] = {self.uid("v"): v for v in r.sample(range(1 << w), nv)}
+            if r.random() < 0.3:
+                f["reset"] = r.randint(0, (1 << w) - 1)      # the raw bits, signed or not
+            if r.random() < 0.2:
+                f["access"] = r.choice(["ro", "wo", "w1c"])
+            items.append(f)
+            user.append(f)
+        # a split field: join two user fields of the same layout into one with two parts
+        cand = [f for f in user if ":" in f["bits"] or f["w"] == 1]
+        if len(cand) >= 2 and r.random() < 0.4:
+            a, b = sorted(r.sample(cand, 2), key=lambda f: -self.lsb(f, width, msb0))
+            if not a.get("values") and not b.get("values"):
+                items.remove(b)
+                a["bits"] = [a["bits"], b["bits"]]
+                a["w"] += b["w"]
+                a.pop("reset", None)
+                a.pop("signed", None)
+        return items
+
+    @staticmethod
+    def lsb(f, width, msb0):
+        b = f["bits"] if isinstance(f["bits"], str) else f["bits"][-1]
+        hi = int(b.split(":")[0])
+        lo = int(b.split(":")[-1])
+        return width - 1 - lo if msb0 else lo
+
+    def field_yaml(self, f, indent):
+        parts = [f"name: {f['name']}"]
+        bits = f["bits"]
+        parts.append("bits: [" + ", ".join(f'"{b}"' for b in bits) + "]" if isinstance(bits, list)
+                     else f'bits: "{bits}"')
+        for k in ("access", "reset"):
+            if k in f:
+                parts.append(f"{k}: {f[k]}")
+        if f.get("signed"):
+            parts.append("signed: true")
+        if f.get("values"):
+            parts.append("values: {" + ", ".join(f"{k}: {v}" for k, v in f["values"].items()) + "}")
+        parts.append(f'doc: "field {f["name"]}"')
+        return " " * indent + "- {" + ", ".join(parts) + "}"
+
+    def layout(self, width, msb0):
+        r = self.r
+        name = self.uid("lay")
+        self.out(f"  {name}:")
+        self.out(f"    title: Layout {name}")
+        self.out(f"    doc: A random layout.")
+        self.out(f"    width: {width}")
+        self.out("    fields:")
+        items = self.fields(width, msb0)
+        user = [f for f in items if "w" in f]
+        # variants on a 1-bit discriminator: one other field exists only in the cases
+        disc = [f for f in user if f["w"] == 1 and isinstance(f["bits"], str) and not f.get("values")
+                and not f.get("signed")]
+        others = [f for f in user if f not in disc[:1] and isinstance(f["bits"], str) and not f.get("values")
+                  and f["w"] <= 16 and not f.get("access")]
+        variant = None
+        if disc and others and r.random() < 0.4:
+            variant = (disc[0], others[0])
+            disc[0]["values"] = {"off": 0, "on": 1}
+        # a repeat group of 1-bit or 2-bit fields in place of the first reserved range wide enough
+        group = None
+        for f in items:
+            if f.get("access") == "rsvd" and isinstance(f["bits"], str) and not msb0:
+                hi, lo = (int(x) for x in (f["bits"].split(":") + [f["bits"]])[:2])
+                if hi - lo + 1 >= 4 and r.random() < 0.5:
+                    w = r.choice([1, 2])
+                    cnt = (hi - lo + 1) // w
+                    group = (f, w, cnt, lo)
+                    break
+        for f in items:
+            if variant and f is variant[1]:
+                continue
+            if group and f is group[0]:
+                _, w, cnt, lo = group
+                g = self.uid("g")
+                self.out("      - repeat: %d" % cnt)
+                self.out("        stride: %d" % w)
+                self.out("        fields:")
+                b = f"{lo + w - 1}:{lo}" if w > 1 else f"{lo}"
+                sg = ", signed: true" if w == 2 and r.random() < 0.5 else ""
+                self.out(f'          - {{name: "{g}_{{i}}", bits: "{b}"{sg}, doc: "member {{i}}"}}')
+                top = lo + w * cnt - 1
+                if top < int(f["bits"].split(":")[0]):
+                    self.out(f'      - {{name: {self.uid("rsvd")}, bits: "{f["bits"].split(":")[0]}:{top + 1}"'
+                             if int(f["bits"].split(":")[0]) > top + 1 else
+                             f'      - {{name: {self.uid("rsvd")}, bits: "{top + 1}"', )
+                    self.lines[-1] += ", access: rsvd}"
+                continue
+            self.out(self.field_yaml(f, 6))
+        self.layouts.append((name, width, [f for f in user if not variant or f is not variant[1]], msb0))
+        if variant:
+            d, o = variant
+            self.out("    variants:")
+            self.out(f"      discriminator: {d['name']}")
+            self.out("      cases:")
+            for case in ("off", "on"):
+                self.out(f"        - name: {self.uid('case')}")
+                self.out(f"          when: {case}")
+                self.out(f"          doc: case {case}")
+                self.out("          fields:")
+                self.out(f'            - {{name: {o["name"]}, bits: "{o["bits"]}", doc: "in case {case}",'
+                         f' values: {{{self.uid("cv")}: 0}}}}')
+        return name
+
+    # -- the whole family ------------------------------------------------------------------
+    def build(self):
+        r = self.r
+        self.out(f"family: {self.name}")
+        self.out(f"title: Random family {self.name}")
+        self.out("doc: A family built by tests/gen/random_specs.py.")
+        self.out("sources: {RND: random_specs.py}")
+        self.out(f"width: {r.choice([32, 64])}")
+        msb0 = r.random() < 0.25
+        self.out(f"bit_order: {'msb0' if msb0 else 'lsb0'}")
+        self.out("facts:")
+        self.out('  addr: {type: u32, address: true, doc: "address"}')
+        self.out('  note: {type: str, doc: "a note"}')
+        self.out("constants:")
+        for _ in range(r.randint(1, 3)):
+            self.out(f"  {self.uid('k')}: {{value: {r.randint(0, 1 << 40):#x}, doc: \"a constant\"}}")
+        enum = self.uid("en")
+        evals = [self.uid("e") for _ in range(r.randint(1, 4))]
+        self.out("enums:")
+        self.out(f"  {enum}:")
+        self.out("    doc: an enum")
+        self.out("    values:")
+        for k, v in enumerate(evals):
+            self.out(f"      {v}: {{value: {k}, doc: \"value {k}\"}}")
+        self.out("layouts:")
+        for _ in range(r.randint(1, 3)):
+            self.layout(r.choice([8, 16, 32, 32, 64, 64]), msb0)
+        self.out("registers:")
+        for (lname, width, user, _) in self.layouts:
+            if r.random() < 0.5:
+                cnt = r.randint(2, 4)
+                self.out(f'  - {{name: "{self.uid("reg")}_{{i}}", layout: {lname}, count: {cnt}, stride: 2,'
+                         f' addr: {r.randint(0, 0xFFFF):#x}, note: "instance {{i}}"}}')
+            else:
+                self.out(f"  - {{name: {self.uid('reg')}, layout: {lname}, addr: {r.randint(0, 0xFFFF):#x}}}")
+        # a table with a field-checked column
+        lname, width, user, _ = self.layouts[0]
+        plain = [f for f in user if isinstance(f["bits"], str) and not f.get("signed") and f["w"] <= 32]
+        if plain:
+            f = plain[0]
+            t = self.uid("tab")
+            self.out("tables:")
+            self.out(f"  {t}:")
+            self.out("    doc: a table")
+            self.out("    columns:")
+            self.out(f"      code: {{type: u32, field: {lname}.{f['name']}}}")
+            self.out(f"      kind: {{type: {enum}}}")
+            self.out("    rows:")
+            for _ in range(r.randint(1, 4)):
+                self.out(f"      - {{name: {self.uid('row')}, code: {r.randint(0, (1 << f['w']) - 1)},"
+                         f" kind: {r.choice(evals)}}}")
+        # functions over the first layout
+        self.out("functions:")
+        self.out(f"  - name: {self.uid('fn')}")
+        self.out("    doc: a boolean function")
+        self.out(f"    params: {{x: {lname}, n: u8}}")
+        self.out("    returns: bool")
+        terms = []
+        for f in user[:4]:
+            if isinstance(f["bits"], str):
+                terms.append(f"x.{f['name']} != 0" if not f.get("signed") else f"x.{f['name']} != 0")
+        terms.append(f"any(x[i] for i in range({r.randint(1, min(width, 8))}))")
+        self.out(f'    expr: "{" or ".join(terms)}"')
+        if plain:
+            f = plain[0]
+            self.out(f"  - name: {self.uid('fn')}")
+            self.out("    doc: a register function")
+            self.out(f"    params: {{x: {lname}, y: u64}}")
+            self.out(f"    returns: {lname}")
+            self.out(f'    expr: "replace(x, {f["name"]}=y & {(1 << f["w"]) - 1:#x}) if y < 100 else x"')
+        self.out(f"  - name: {self.uid('fn')}")
+        self.out("    doc: an enum function")
+        self.out("    params: {n: u8}")
+        self.out(f"    returns: {enum}")
+        self.out(f'    expr: "{enum}.{evals[-1]} if n > 3 else {enum}.{evals[0]}"')
+        if r.random() < 0.5:
+            self.matcher()
+        if r.random() < 0.5:
+            self.packets()
+        return "\n".join(self.lines) + "\n"
+
+    def matcher(self):
+        r = self.r
+        cut = r.randint(1, 62)
+        m = self.uid("m")
+        self.out("matchers:")
+        self.out(f"  {m}:")
+        self.out("    doc: a matcher")
+        self.out("    params: {value: v, ref: r, mask: k}")
+        self.out("    rules:")
+        self.out(f'      - {{bits: "{cut - 1}:0" , mask: care}}' if cut > 1 else '      - {bits: "0", mask: care}')
+        self.out(f'      - {{bits: "63:{cut}", mask: none}}')
+
+    def packets(self):
+        r = self.r
+        p = self.uid("pk")
+        wa, wb = r.randint(1, 20), r.randint(1, 40)
+        self.out("params:")
+        self.out("  w_p: {doc: a width, default: %d, min: 1, max: 40}" % r.randint(1, 40))
+        self.out("packets:")
+        self.out(f"  {p}:")
+        self.out("    doc: a packet")
+        self.out("    compression: sign")
+        self.out(f"    max_bytes: {(2 + wa + wb + 40 + 7) // 8 + 1}")
+        self.out("    fields:")
+        self.out('      kind: {width: 2, doc: "shape selector"}')
+        self.out(f'      a: {{width: {wa}, doc: "a"}}')
+        self.out(f'      b: {{width: {wb}, doc: "b"}}')
+        self.out('      c: {width: "w_p", doc: "c, as wide as the parameter says"}')
+        self.out("    shapes:")
+        self.out("      - name: one")
+        self.out("        doc: kind 0")
+        self.out("        fields: [{name: kind, is: 0}, a]")
+        self.out("      - name: two")
+        self.out("        doc: kind 1 to 3")
+        self.out('        fields: [{name: kind, is: "1..3"}, a, b, c]')
+
+
+# -- mutations: each makes a valid spec invalid in one place -----------------------------------
+def mutants(rnd, text):
+    lines = text.split("\n")
+    out = []
+    idx = [i for i, ln in enumerate(lines) if "bits: \"" in ln and "name: f" in ln]
+    muts = []
+    if idx:
+        i = rnd.choice(idx)
+        muts += [
+            ("drop a field (gap)", lambda L, i=i: L[:i] + L[i + 1:]),
+            ("keyword name", lambda L, i=i: L[:i] + [re.sub(r"name: f\d+", "name: int", L[i], 1)] + L[i + 1:]),
+            ("stdint name", lambda L, i=i: L[:i] + [re.sub(r"name: f\d+", "name: uint8_t", L[i], 1)] + L[i + 1:]),
+            ("bad name", lambda L, i=i: L[:i] + [re.sub(r"name: f\d+", "name: Bad-Name", L[i], 1)] + L[i + 1:]),
+            ("unknown key", lambda L, i=i: L[:i] + [L[i].replace("{name:", "{colour: red, name:", 1)] + L[i + 1:]),
+            ("leading zero", lambda L, i=i: L[:i] + [re.sub(r"reset: \w+", "reset: 010", L[i]) if "reset:" in L[i]
+                                                    else L[i].replace("{name:", "{reset: 010, name:", 1)] + L[i + 1:]),
+            ("bits past the width", lambda L, i=i: L[:i] + [re.sub(r'bits: "(\d+)', r'bits: "9\1', L[i], 1)] + L[i + 1:]),
+            ("duplicate field", lambda L, i=i: L[:i + 1] + [L[i]] + L[i + 1:]),
+        ]
+    e = [i for i, ln in enumerate(lines) if ln.strip().startswith("expr:")]
+    if e:
+        i = rnd.choice(e)
+        muts += [("expression syntax", lambda L, i=i: L[:i] + [L[i].replace('"', '"(', 1)] + L[i + 1:]),
+                 ("unknown name in expression",
+                  lambda L, i=i: L[:i] + [L[i].replace('"', '"nosuch + ', 1)] + L[i + 1:])]
+    muts += [("tab in YAML", lambda L: L[:3] + ["\tx: 1"] + L[3:]),
+             ("unknown top-level key", lambda L: L + ["colours: {}"])]
+    for what, f in rnd.sample(muts, min(2, len(muts))):
+        out.append((what, "\n".join(f(list(lines)))))
+    return out
+
+
+def run(cmd, cwd=None):
+    t = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    if os.environ.get("PMREGS_RANDOM_TIMES"):
+        print(f"  {time.time() - t:6.1f} s  {' '.join(os.path.basename(c) for c in cmd[:3])} ...", file=sys.stderr)
+    return p.returncode, p.stdout + p.stderr
+
+
+def run_all(cmds, jobs=2):
+    """run() every command, `jobs` at a time; [(status, output)] in order."""
+    out, running, t0 = [None] * len(cmds), [], time.time()
+    todo = list(enumerate(cmds))
+    while todo or running:
+        while todo and len(running) < jobs:
+            k, (cmd, cwd) = todo.pop(0)
+            running.append((k, cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                                     text=True, cwd=cwd)))
+        k, cmd, p = running.pop(0)
+        text = p.communicate()[0]
+        out[k] = (p.returncode, text)
+        if os.environ.get("PMREGS_RANDOM_TIMES"):
+            print(f"  {time.time() - t0:6.1f} s  {' '.join(os.path.basename(c) for c in cmd[:3])} ...", file=sys.stderr)
+    return out
+
+
+def selftest_program(d, names):
+    """One C file holding every self-test, each behind its own prefix, and a main calling them all."""
+    parts, statics = [], set()
+    for n in names:
+        with open(os.path.join(d, "st", f"selftest_{n}.c"), encoding="utf-8") as f:
+            src = f.read()
+        statics |= set(re.findall(r"^static\b[^(=;]*?\b([A-Za-z_]\w*)\s*(?:\(|\[|=|;|,)", src, re.M))
+        statics |= set(re.findall(r"^static [^;(]*,\s*([A-Za-z_]\w*)\s*;", src, re.M))
+        parts.append((n, src))
+    out = ["#include <stdio.h>"]
+    for n, _ in parts:
+        defs = [f"#define {s} {n}__{s}" for s in sorted(statics | {"main"})]
+        out += defs + [f'#include "st/selftest_{n}.c"'] + [f"#undef {s}" for s in sorted(statics | {"main"})]
+        out += ["#undef CHECK", "#undef CHECK_EQ"]
+    out.append("int main(void)\n{\n\tint bad = 0;")
+    for n, _ in parts:
+        out.append(f'\tif ({n}__main() != 0) {{ bad = 1; printf("self-test of {n} failed\\n"); }}')
+    out.append("\treturn bad;\n}")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--count", type=int, default=300)
+    ap.add_argument("--mutants", type=int, default=100)
+    ap.add_argument("--keep", default=None, help="keep the specs and the generated files in this folder")
+    a = ap.parse_args()
+    seed = a.seed if a.seed is not None else random.SystemRandom().randrange(1 << 32)
+    print(f"random_specs.py --seed {seed} --count {a.count} --mutants {a.mutants}")
+    rnd = random.Random(seed)
+    d = a.keep or tempfile.mkdtemp(prefix="pmregs-random-")
+    os.makedirs(os.path.join(d, "spec"), exist_ok=True)
+    failed = []
+    names, texts = [], {}
+    for k in range(a.count):
+        name = f"r{k}"
+        texts[name] = Spec(random.Random(rnd.randrange(1 << 62)), name).build()
+        with open(os.path.join(d, "spec", f"{name}.yaml"), "w", encoding="utf-8") as f:
+            f.write(texts[name])
+        names.append(name)
+    specs = [os.path.join(d, "spec", f"{n}.yaml") for n in names]
+    inc = os.path.join(d, "include", "pmregs")
+    (rc, log), (rc2, log2) = run_all([([sys.executable, GEN, "--out", inc] + specs, None),
+                                      ([sys.executable, GEN, "--selftest", "--out", os.path.join(d, "st")] + specs,
+                                       None)])
+    if rc != 0:
+        failed.append(f"valid specs refused:\n{log[:3000]}")
+    elif rc2 != 0:
+        failed.append(f"self-tests not generated:\n{log2[:3000]}")
+    if not failed:
+        for f in os.listdir(os.path.join(ROOT, "include", "pmregs")):     # the hand-written base headers
+            if f.startswith("base") or f == "version.h":
+                shutil.copy(os.path.join(ROOT, "include", "pmregs", f), inc)
+        with open(os.path.join(d, "all.c"), "w") as f:
+            f.write("".join(f"#include <pmregs/{n}_tools.h>\n" for n in names) + "int pmregs_random_tu;\n")
+        shutil.copy(os.path.join(d, "all.c"), os.path.join(d, "all.cc"))
+        cmds, what = [], []
+        for cc, std, lang in MODES:
+            if shutil.which(cc) is None:
+                print(f"skip {cc}: not installed")
+                continue
+            src = os.path.join(d, "all.c" if lang == "c" else "all.cc")
+            cmds.append(([cc, f"-std={std}"] + WARN + ["-I", os.path.join(d, "include"), "-c", src,
+                                                       "-o", os.path.join(d, f"all_{cc}_{std}.o")], None))
+            what.append(f"{cc} -std={std} rejects the generated headers")
+        with open(os.path.join(d, "selftests.c"), "w") as f:
+            f.write(selftest_program(d, names))
+        built = []
+        for cc in ("gcc", "clang"):         # the self-tests: one program holding all of them, per compiler
+            if shutil.which(cc) is None:
+                continue
+            exe = os.path.join(d, f"selftests_{cc}")
+            cmds.append(([cc, "-std=c99"] + WARN + ["-Wno-unused-function", "-O0", "-I", os.path.join(d, "include"),
+                                                    os.path.join(d, "selftests.c"), "-o", exe], d))
+            what.append(f"{cc}: the self-tests do not build")
+            built.append((len(cmds) - 1, cc, exe))
+        # the two long self-test builds first, so that the header builds fill the other core
+        order = [k for k, _, _ in built] + [k for k in range(len(cmds)) if k not in [b[0] for b in built]]
+        results = dict(zip(order, run_all([cmds[k] for k in order])))
+        for k in range(len(cmds)):
+            if results[k][0] != 0:
+                failed.append(f"{what[k]}:\n{results[k][1][:3000]}")
+        for k, cc, exe in built:
+            if results[k][0] == 0:
+                rc, log = run([exe])
+                if rc != 0:
+                    failed.append(f"{cc}: self-tests fail:\n{log[-3000:]}")
+    # mutants: every one gives located errors, no traceback, no output
+    md = os.path.join(d, "mutants")
+    os.makedirs(md, exist_ok=True)
+    made = []
+    for k in range(a.mutants):
+        name = names[k % len(names)]
+        for j, (what, text) in enumerate(mutants(rnd, texts[name])):
+            mname = f"m{k}_{j}"
+            with open(os.path.join(md, f"{mname}.yaml"), "w", encoding="utf-8") as f:
+                f.write(text.replace(f"family: {name}\n", f"family: {mname}\n", 1))
+            made.append((mname, what))
+    out = os.path.join(d, "mutant_out")
+    rc, log = run([sys.executable, GEN, "--out", out] + [os.path.join(md, f"{m}.yaml") for m, _ in made])
+    located = re.compile(r"^(\S+?\.yaml):(\d+):(\d+): error\[PMR\d{3}\]: \S")
+    hit = set()
+    for ln in log.splitlines():
+        m = located.match(ln)
+        if not m:
+            failed.append(f"mutants: an error line that is not located: {ln[:300]}")
+            break
+        hit.add(os.path.basename(m.group(1))[:-5])
+    if rc != 1:
+        failed.append(f"mutants: exit status {rc}, expected 1")
+    if os.path.exists(out) and os.listdir(out):
+        failed.append("mutants: files were written")
+    for m, what in made:
+        if m not in hit:
+            failed.append(f"mutant {m} ({what}) was accepted or gave no located error")
+    if failed:
+        for f in failed[:20]:
+            print("FAIL", f)
+        print(f"random_specs.py: {len(failed)} failure(s); reproduce with --seed {seed} --keep DIR (files in {d})")
+        return 1
+    print(f"random_specs.py: {len(names)} random specs compiled in {len(MODES)} modes and self-tested with gcc"
+          f" and clang; {len(made)} mutants refused with located errors (seed {seed})")
+    if not a.keep:
+        shutil.rmtree(d, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
