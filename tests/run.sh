@@ -345,6 +345,9 @@ suite() {
 	# ---- pmregs-decode: golden outputs, --json against the accessors, SVG, bad arguments ----
 	. tests/cli/checks.sh
 
+	# ---- the C examples and signatures in the reference pages -------------------------
+	. tests/doc/checks.sh
+
 	# ---- where drivers live: kernel module, assembler, 32-bit, big-endian, CMake ------
 	. tests/port/checks.sh
 

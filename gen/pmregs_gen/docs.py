@@ -21,9 +21,10 @@ import hashlib
 import os
 import re
 
-from . import VERSION
+from . import VERSION, capi
 from .constructs import CONSTRUCTS, ordered
-from .emit import make_env
+from .core import ACCESS
+from .emit import BASE_HEADERS, HeaderView, make_env
 from .mdtext import anchor, md, md_par
 
 
@@ -38,12 +39,78 @@ class PageView:
         self.doc = md_par(fam.doc)
         self.sources = [(k, md(t)) for k, t in fam.sources]
         self.msb0 = fam.msb0
+        self.api = header_api(fam, spec_path, spec_bytes)
+        self.errors = ERRORS
+        self.api_claimed = set()       # functions a construct's own section lists (layouts: its name tables)
         for c in CONSTRUCTS:
             c.page(self)
         parts = [c for c in ordered("page") if c.PAGE]
         self.page_parts = [c.PAGE for c in parts]
         self.contents = [(title, f"#{anchor(title, '').rstrip('-')}") for c in parts
                          for title, attr in c.CONTENTS if getattr(self, attr)]
+        self.api_sections = api_sections(self, parts)
+        if self.api_sections:
+            self.contents.append(("C API", "#c-api"))
+
+
+def api_sections(pv, parts):
+    """The C API section of the page: per construct (page order), the functions its own section does not
+    list, each with signature, parameters, return type, comment and error codes, and one example program."""
+    out = []
+    for c in parts + [c for c in CONSTRUCTS if c.HEADER and c not in parts]:
+        fns = [f for f in pv.api.get(c.NAME, {"functions": []})["functions"] if f.name not in pv.api_claimed]
+        if not fns:
+            continue
+        title = " and ".join(t for t, _ in c.CONTENTS) or c.NAME.capitalize()
+        ex = None
+        for f in sorted(fns, key=lambda f: (not f.errors, f.ret != "int")):
+            ex = capi.example(f, pv.name)
+            if ex:
+                break
+        out.append({"title": title, "example": ex,
+                    "functions": [{"name": f.name, "signature": f.signature, "doc": md(f.doc),
+                                   "params": f.params, "ret": f.ret, "errors": f.errors} for f in fns]})
+    return out
+
+
+INCLUDE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                       "include", "pmregs")
+
+
+def base_api():
+    """The functions of the hand-written base headers and the error codes with their meanings (base_core.h)."""
+    text = ""
+    for h in BASE_HEADERS:
+        with open(os.path.join(INCLUDE, h), encoding="utf-8") as f:
+            text += f.read()
+    errors = {m.group(1): (int(m.group(2)), m.group(3).strip())
+              for m in re.finditer(r"^#define (PMREGS_E[A-Z]+)\s+\((-\d+)\)\s+/\*(.*?)\*/", text, re.M)}
+    return capi.functions(text), errors
+
+
+BASE_FUNCTIONS, ERRORS = base_api()
+
+
+def header_api(fam, spec_path, spec_bytes):
+    """{construct name: {"functions": [capi.Function], "macros": [(name, args)]}} of the family's header,
+    read back from each construct's rendered part; error codes followed through calls (also into the
+    base headers; pmregs_strerror() only names the codes, it returns none)."""
+    hv = HeaderView(fam, spec_path, spec_bytes)
+    env = make_env()
+    api, every = {}, []
+    for c in CONSTRUCTS:
+        if not c.HEADER:
+            continue
+        text = "".join(env.get_template(c.HEADER).render(v=hv, access=ACCESS, slot=s)
+                       for s in ("defines", "types", "body"))
+        fns = capi.functions(text)
+        every += fns
+        api[c.NAME] = {"functions": fns, "macros": capi.macros(text)}
+    base = [f for f in BASE_FUNCTIONS if f.name != "pmregs_strerror"]
+    capi.close_errors(every + base)
+    for f in every:
+        f.errors = sorted((e for e in f.errors if e in ERRORS), key=lambda e: -ERRORS[e][0])
+    return api
 
 
 def render_page(fam, spec_path, spec_bytes, env=None):

@@ -8,6 +8,7 @@ Every byte is accounted for; fields do not overlap.
 """
 
 from ..core import ACCESS, RecordField, Record, runs_of
+from ..capi import name_tables
 from ..cnames import utype
 from ..ctext import comment_text, wrap
 from ..mdtext import md, md_par
@@ -28,6 +29,10 @@ def view(hv):
 
 def page(pv):
     pv.records = [record_page(pv, R) for R in pv.fam.records]
+    names = name_tables(pv.api.get(NAME), f"pmregs_{pv.fam.name}",
+                        [(R.name, [(F.name, []) for F in R.fields]) for R in pv.fam.records], pv.api_claimed)
+    for rp in pv.records:
+        rp["names"] = names[rp["name"]]
 
 
 # -- load ---------------------------------------------------------------------------------------
@@ -120,6 +125,8 @@ def record_view(hv, R):
             "ld": f"pmregs_load_{end}{bits}", "st": f"pmregs_store_{end}{bits}",
         })
         fv = rv["fields"][-1]
+        fv["acc_macros"] = [(fv["load"] + "(rec)", f"{fv['ld']}(pmregs_crec(rec) + {F.offset})"),
+                            (fv["store"] + "(rec, x)", f"{fv['st']}(pmregs_rec(rec) + {F.offset}, (x))")]
         rv["macros"] += [(fv["off_macro"], F.offset), (fv["size_macro"], F.size)]
     return rv
 
