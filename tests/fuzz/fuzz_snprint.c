@@ -209,6 +209,8 @@ static size_t print_packet(char *buf, size_t n, const void *ctx)
 	const struct packet *x = (const struct packet *)ctx;
 	if (x->kind == 0)
 		return pmregs_etrace_te_inst_snprint(buf, n, x->p, (const struct pmregs_etrace_te_inst *)x->pkt);
+	if (x->kind == 5)
+		return pmregs_etrace_atb_snprint(buf, n, x->p, (const struct pmregs_etrace_atb *)x->pkt);
 	if (x->kind == 4)
 		return pmregs_etrace_te_data_snprint(buf, n, x->p, (const struct pmregs_etrace_te_data *)x->pkt);
 	if (x->kind == 1)
@@ -249,6 +251,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, unsigned long size)
 	struct pmregs_etrace_te_data d;
 	struct pmregs_etrace_encap e;
 	struct pmregs_etrace_smi s;
+	struct pmregs_etrace_atb a;
 	struct pmregs_netburst_event_request r;
 	struct mask mk;
 	size_t i, count, which;
@@ -291,6 +294,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, unsigned long size)
 	}
 	if (which == 2 && pmregs_etrace_smi_decode(&p, rest, nrest, &s) == PMREGS_OK) {
 		pk.pkt = &s;
+		check_sizes(print_packet, &pk);
+	}
+	if (which == 2 && pmregs_etrace_atb_decode(&p, rest, nrest, &a) > 0) {
+		pk.kind = 5; /* the same bytes as an ATB message */
+		pk.pkt = &a;
 		check_sizes(print_packet, &pk);
 	}
 	if (which != 3)
