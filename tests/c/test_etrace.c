@@ -1193,6 +1193,74 @@ static void test_fast_paths(void)
 	}
 }
 
+/*
+ * The ATB transport, from the E-Trace specification's example: ATID 1 sends
+ * ATDATA 0x00043205 with ATBYTES 3 (4 valid bytes), then 0x00000200 with
+ * ATBYTES 1 (2 valid bytes). The valid bytes, least significant first, are
+ * one message: header 05 (5 payload bytes, no timestamp) and the format 2
+ * payload 32 04 00 00 02 (address 0x8000010c under the fragment parameters).
+ * Then fill, a message with a timestamp, garbage and resynchronisation.
+ */
+static void test_atb(void)
+{
+	static const struct { uint32_t data; unsigned atbytes; } beats[] = {{0x00043205u, 3}, {0x00000200u, 1}};
+	unsigned char b[128];
+	size_t n = 0, i, k;
+	params_t p;
+	struct pmregs_etrace_atb_stream s;
+	struct pmregs_etrace_atb_stream_item it;
+	struct pmregs_etrace_atb f;
+	pkt_t out[4];
+	int m;
+	specfrag(&p);
+	for (i = 0; i < sizeof beats / sizeof beats[0]; i++)
+		for (k = 0; k <= beats[i].atbytes; k++)
+			b[n++] = (unsigned char)(beats[i].data >> (8 * k));
+	CHECK_EQ(n, 6);
+	pmregs_etrace_atb_stream_init(&s, b, n, 1);
+	CHECK_EQ(pmregs_etrace_atb_stream_batch(&s, &p, out, 4), 1);
+	CHECK_EQ(out[0].shape, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
+	CHECK_EQ(out[0].address, 0x8000010c);
+	CHECK_EQ(s.pos, 6);
+	/* the same message re-encoded, a fill byte, one with a timestamp after the header byte */
+	pmregs_etrace_atb_init(&f, PMREGS_ETRACE_ATB_SHAPE_MESSAGE);
+	m = pmregs_etrace_atb_encode(&p, &f, b + 1, 5, b + n, sizeof b - n);
+	CHECK_EQ(m, 6);
+	CHECK(memcmp(b, b + n, 6) == 0);
+	n += 6;
+	b[n++] = 0;
+	f.timestamp_present = 1;
+	f.timestamp = 0xBEEF;
+	m = pmregs_etrace_atb_encode(&p, &f, b + 1, 5, b + n, sizeof b - n);
+	CHECK_EQ(m, 8);
+	CHECK_EQ(b[n], 0x25);
+	CHECK_EQ(b[n + 1], 0xEF);
+	CHECK_EQ(b[n + 2], 0xBE);
+	n += 8;
+	/* a header byte with its unused bits set: garbage, then 34 zero bytes and a message */
+	b[n++] = 0xC5;
+	for (i = 0; i < 34; i++)
+		b[n++] = 0;
+	memcpy(b + n, b, 6);
+	n += 6;
+	pmregs_etrace_atb_stream_init(&s, b, n, 1);
+	k = 0;
+	for (i = 0; pmregs_etrace_atb_stream_next(&s, &p, &it); i++) {
+		if (it.has_payload) {
+			CHECK_EQ(it.payload.address, 0x8000010c);
+			k++;
+		}
+		if (i == 2)
+			CHECK_EQ(it.frame.shape, PMREGS_ETRACE_ATB_SHAPE_FILL);
+		if (i == 3)
+			CHECK_EQ(it.frame.timestamp, 0xBEEF);
+		if (i == 4)
+			CHECK(it.status < 0 && it.size == 1 + 34);
+	}
+	CHECK_EQ(i, 6);
+	CHECK_EQ(k, 4);
+}
+
 int main(void)
 {
 	test_spec_examples();
@@ -1203,6 +1271,7 @@ int main(void)
 	test_semantic();
 	test_stream();
 	test_presets();
+	test_atb();
 	test_fast_paths();
 	test_random_bytes();
 	test_round_trips();

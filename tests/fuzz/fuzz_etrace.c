@@ -113,7 +113,7 @@ static void check_te_inst(const struct pmregs_etrace_params *p, const unsigned c
 	pmregs_etrace_te_inst_snprint(text, sizeof text, p, &t);
 }
 
-/* Walk the buffer as SMI and as encapsulation twice: item by item, and with batches of 3 (then one item
+/* Walk the buffer as SMI, as encapsulation and as ATB messages twice: item by item, and with batches of 3 (then one item
  * whenever a batch stops); both must see the same payloads in the same order and end at the same place. */
 #define BATCH_CHECK(prefix)                                                                                     \
 	do {                                                                                                    \
@@ -147,6 +147,7 @@ static void check_batches(const struct pmregs_etrace_params *p, const unsigned c
 {
 	BATCH_CHECK(smi);
 	BATCH_CHECK(encap);
+	BATCH_CHECK(atb);
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);

@@ -370,6 +370,11 @@ class PacketBuilder:
         self.diag.check()
         self.section(m.get("packets"), "packets", self.packet)
         self.diag.check()
+        if m.get("packets") is not None and not fam.params:
+            # every codec takes the parameter block, which C cannot declare empty
+            self.r.err(m.key_node("packets"), "PMR003", "packets need the family's 'params' (at least one"
+                       " run-time parameter: every codec takes the parameter block)")
+            self.diag.check()
         self.section(m.get("streams"), "streams", self.stream)
         self.diag.check()
         return fam
