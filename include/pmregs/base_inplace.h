@@ -24,6 +24,8 @@
 
 #define PMREGS_INPLACE_SLACK 16 /* readable bytes a reader needs after the last received byte */
 
+#ifndef __ASSEMBLER__
+
 /*
  * A decoder's hot path is inlined into its caller whatever the compiler's
  * size heuristics say, so that a constant parameter block (a preset) folds
@@ -210,5 +212,7 @@ static inline int pmregs_ip_emit(uint64_t *b, unsigned nw, unsigned nbits, unsig
 	pmregs_ip_store_room(b, nbytes, out, cap);
 	return (int)nbytes;
 }
+
+#endif /* !__ASSEMBLER__ */
 
 #endif
