@@ -37,7 +37,8 @@ PYTHON ?= $(shell for p in python3 /usr/bin/python3; do \
 
 SPECS    := $(sort $(wildcard spec/*.yaml))
 GEN_SRC  := $(wildcard gen/*.py gen/pmregs_gen/*.py gen/pmregs_gen/constructs/*.py gen/templates/*.j2)
-HEADERS  := $(patsubst spec/%.yaml,include/pmregs/%.h,$(SPECS)) include/pmregs/pmregs.h include/pmregs/version.h
+HEADERS  := $(patsubst spec/%.yaml,include/pmregs/%.h,$(SPECS)) $(patsubst spec/%.yaml,include/pmregs/%_tools.h,$(SPECS)) \
+            include/pmregs/pmregs.h include/pmregs/tools.h include/pmregs/version.h
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 TOOL     := $(BUILD)/examples/pmregs-decode
 

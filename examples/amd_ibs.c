@@ -7,7 +7,7 @@
  * Linux amd-ibs.h): a load that missed the data cache and was served from DRAM on a Zen4.
  */
 #include <stdio.h>
-#include <pmregs/amd.h>
+#include <pmregs/amd_tools.h>
 
 int main(void)
 {

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pmregs/etrace.h>
+#include <pmregs/etrace_tools.h>
 
 /* The embedded sample: encapsulated te_inst packets from the E-Trace specification's examples. */
 static const unsigned char sample[] = {

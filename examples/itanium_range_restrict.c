@@ -12,7 +12,7 @@
  * whether the hardware would tag them, using the header's IBRRangeTag and Tag(PMC[8]).
  */
 #include <stdio.h>
-#include <pmregs/itanium.h>
+#include <pmregs/itanium_tools.h>
 
 #define FUNC_START 0x4000000000012340u
 #define FUNC_END   0x40000000000125A0u

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pmregs/netburst.h>
+#include <pmregs/netburst_tools.h>
 
 typedef struct pmregs_netburst_event_request req_t;
 typedef struct pmregs_netburst_event_encoding enc_t;

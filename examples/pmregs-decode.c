@@ -2,7 +2,7 @@
 /*
  * pmregs-decode: decode a register value or a packet stream of any pmregs
  * family, using nothing but the generated introspection tables of
- * <pmregs/pmregs.h> (pmregs_families(), the layouts, register and stream
+ * <pmregs/tools.h> (pmregs_families(), the layouts, register and stream
  * descriptors). No family is named in this file.
  *
  * Run it without arguments for a list of families; --help explains the rest.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pmregs/pmregs.h>
+#include <pmregs/tools.h>
 
 /* Exit statuses (also in the usage text). */
 #define ST_OK       0 /* decoded; every reserved bit as required, every packet readable */

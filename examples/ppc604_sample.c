@@ -15,7 +15,7 @@
  * interrupt handler is fed a simulated counter.
  */
 #include <stdio.h>
-#include <pmregs/ppc604.h>
+#include <pmregs/ppc604_tools.h>
 
 static struct pmregs_pm_work work;          /* scratch space for the encoder */
 static struct pmregs_ppc604_pm_encoding enc; /* the passes */

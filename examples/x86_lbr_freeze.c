@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <pmregs/x86.h>
+#include <pmregs/x86_tools.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif

@@ -5,7 +5,7 @@
  * and print what a driver would write, decoded field by field.
  */
 #include <stdio.h>
-#include <pmregs/x86.h>
+#include <pmregs/x86_tools.h>
 
 int main(void)
 {

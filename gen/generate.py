@@ -25,7 +25,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from pmregs_gen.diag import Diag, SpecError  # noqa: E402
-from pmregs_gen.emit import render_family, render_selftest, render_umbrella, render_version  # noqa: E402
+from pmregs_gen.emit import render_headers, render_selftest, render_umbrella, render_version  # noqa: E402
 from pmregs_gen.docs import doc_files, render_index, render_page  # noqa: E402
 from pmregs_gen.model import load_family  # noqa: E402
 from pmregs_gen.yamlnode import load as load_yaml, read_spec  # noqa: E402
@@ -59,7 +59,7 @@ def build(specs, selftests=False, docs=False):
             elif selftests:
                 out[f"selftest_{fam.name}.c"] = render_selftest(fam, f"spec/{os.path.basename(path)}", raw)
             else:
-                out[f"{fam.name}.h"] = render_family(fam, f"spec/{os.path.basename(path)}", raw)
+                out.update(render_headers(fam, f"spec/{os.path.basename(path)}", raw))
         except SpecError as e:
             errors += e.errors
     if errors:
@@ -73,7 +73,7 @@ def build(specs, selftests=False, docs=False):
     # family never drops the others from it.
     spec_dir = os.path.dirname(os.path.abspath(specs[0]))
     names = sorted(f[:-5] for f in os.listdir(spec_dir) if f.endswith(".yaml"))
-    out["pmregs.h"] = render_umbrella(names)
+    out.update(render_umbrella(names))
     out["version.h"] = render_version()
     return out
 

@@ -76,3 +76,13 @@ def fact_literal(fv, val):
     if kind == "set":
         return f"{(val or 0):#x}u"
     return f"{(val or 0):#x}"
+
+
+def parenthesized(e):
+    """e as one primary expression: wrapped in parentheses unless its outer pair already spans it."""
+    depth = 0
+    for i, ch in enumerate(e):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and i < len(e) - 1:
+            return f"({e})"
+    return e if e.startswith("(") else f"({e})"

@@ -57,6 +57,7 @@ class HeaderView:
         self.sha256 = hashlib.sha256(spec_bytes).hexdigest()
         self.version = VERSION
         self.guard = f"PMREGS_{fam.name.upper()}_H"
+        self.tools_guard = f"PMREGS_{fam.name.upper()}_TOOLS_H"
         self.prefix = self.n.p
         self.uses = {"base_core.h"}         # the hand-written base headers the constructs' code calls
         for c in CONSTRUCTS:
@@ -94,9 +95,16 @@ def no_trigraphs(text):
 
 
 def render_family(fam, spec_path, spec_bytes):
+    """The text of FAMILY.h."""
+    return render_headers(fam, spec_path, spec_bytes)[f"{fam.name}.h"]
+
+
+def render_headers(fam, spec_path, spec_bytes):
+    """{file name: text}: FAMILY.h, and FAMILY_tools.h with what only decoders and tools need (structs,
+    descriptors, printers: every construct's "tools" slot)."""
     view = HeaderView(fam, spec_path, spec_bytes)
-    text = make_env().get_template("family.h.j2").render(v=view, access=ACCESS)
-    return no_trigraphs(re.sub(r"\n{3,}", "\n\n", text))
+    return {f"{fam.name}{suffix}.h": no_trigraphs(re.sub(r"\n{3,}", "\n\n", make_env().get_template(t).render(v=view, access=ACCESS)))
+            for suffix, t in (("", "family.h.j2"), ("_tools", "family_tools.h.j2"))}
 
 
 def render_selftest(fam, spec_path, spec_bytes):
@@ -111,4 +119,6 @@ def render_version():
 
 
 def render_umbrella(names):
-    return make_env().get_template("umbrella.h.j2").render(families=names, version=VERSION)
+    """{file name: text}: pmregs.h (every family header) and tools.h (every family with its tools part)."""
+    return {out: make_env().get_template(t).render(families=names, version=VERSION)
+            for out, t in (("pmregs.h", "umbrella.h.j2"), ("tools.h", "tools.h.j2"))}

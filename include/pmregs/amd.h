@@ -2288,6 +2288,41 @@ enum pmregs_amd_zen {
 #define PMREGS_AMD_PERF_CTL_HOST_ONLY(x)    PMREGS_FIELD64((x), 41, 1)
 #define PMREGS_AMD_PERF_CTL_PREC_RET(x)     PMREGS_FIELD64((x), 43, 1)
 
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_perf_ctl_umask_get(v)                 ((pmregs_u64(v) >> 8) & 0xffu)
+#define pmregs_amd_perf_ctl_umask_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
+#define pmregs_amd_perf_ctl_umask_set_checked(v, x)      pmregs_set_checked64((v), 8, 0xffu, (x))
+#define pmregs_amd_perf_ctl_usr_get(v)                   ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_amd_perf_ctl_usr_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_amd_perf_ctl_usr_set_checked(v, x)        pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_amd_perf_ctl_os_get(v)                    ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_amd_perf_ctl_os_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_amd_perf_ctl_os_set_checked(v, x)         pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_amd_perf_ctl_edge_get(v)                  ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_amd_perf_ctl_edge_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_amd_perf_ctl_edge_set_checked(v, x)       pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_amd_perf_ctl_int_en_get(v)                ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_amd_perf_ctl_int_en_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_amd_perf_ctl_int_en_set_checked(v, x)     pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_amd_perf_ctl_en_get(v)                    ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_amd_perf_ctl_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_amd_perf_ctl_en_set_checked(v, x)         pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_amd_perf_ctl_inv_get(v)                   ((pmregs_u64(v) >> 23) & 0x1u)
+#define pmregs_amd_perf_ctl_inv_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
+#define pmregs_amd_perf_ctl_inv_set_checked(v, x)        pmregs_set_checked64((v), 23, 0x1u, (x))
+#define pmregs_amd_perf_ctl_cnt_mask_get(v)              ((pmregs_u64(v) >> 24) & 0xffu)
+#define pmregs_amd_perf_ctl_cnt_mask_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0xff000000)) | ((pmregs_u64(x) & 0xffu) << 24))
+#define pmregs_amd_perf_ctl_cnt_mask_set_checked(v, x)   pmregs_set_checked64((v), 24, 0xffu, (x))
+#define pmregs_amd_perf_ctl_guest_only_get(v)            ((pmregs_u64(v) >> 40) & 0x1u)
+#define pmregs_amd_perf_ctl_guest_only_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10000000000)) | ((pmregs_u64(x) & 0x1u) << 40))
+#define pmregs_amd_perf_ctl_guest_only_set_checked(v, x) pmregs_set_checked64((v), 40, 0x1u, (x))
+#define pmregs_amd_perf_ctl_host_only_get(v)             ((pmregs_u64(v) >> 41) & 0x1u)
+#define pmregs_amd_perf_ctl_host_only_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x20000000000)) | ((pmregs_u64(x) & 0x1u) << 41))
+#define pmregs_amd_perf_ctl_host_only_set_checked(v, x)  pmregs_set_checked64((v), 41, 0x1u, (x))
+#define pmregs_amd_perf_ctl_prec_ret_get(v)              ((pmregs_u64(v) >> 43) & 0x1u)
+#define pmregs_amd_perf_ctl_prec_ret_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80000000000)) | ((pmregs_u64(x) & 0x1u) << 43))
+#define pmregs_amd_perf_ctl_prec_ret_set_checked(v, x)   pmregs_set_checked64((v), 43, 0x1u, (x))
+
 /* event_select: bits 35:32, 7:0, rw. Event number, 12 bits (EventSelect[11:8] in 35:32, EventSelect[7:0] in 7:0) */
 static inline uint64_t pmregs_amd_perf_ctl_event_select_get(uint64_t v) { return (((v >> 32) & PMREGS_U64(0x000000000000000f)) << 8) | (v & PMREGS_U64(0x00000000000000ff)); }
 static inline uint64_t pmregs_amd_perf_ctl_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CTL_EVENT_SELECT_MASK) | (((x >> 8) & PMREGS_U64(0x000000000000000f)) << 32) | (x & PMREGS_U64(0x00000000000000ff)); }
@@ -2297,205 +2332,6 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 		return PMREGS_ERANGE;
 	*v = pmregs_amd_perf_ctl_event_select_set(*v, x);
 	return PMREGS_OK;
-}
-
-/* umask: bits 15:8, rw. Unit mask: sub-event selection */
-static inline uint64_t pmregs_amd_perf_ctl_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_amd_perf_ctl_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CTL_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
-static inline int pmregs_amd_perf_ctl_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_ctl_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* usr: bits 16, rw. Count while CPL > 0 */
-static inline uint64_t pmregs_amd_perf_ctl_usr_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_ctl_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CTL_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_amd_perf_ctl_usr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_ctl_usr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* os: bits 17, rw. Count while CPL = 0 (OS = USR = 0: no counting) */
-static inline uint64_t pmregs_amd_perf_ctl_os_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_ctl_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CTL_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_amd_perf_ctl_os_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_ctl_os_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* edge: bits 18, rw. Edge detect: count deasserted-to-asserted transitions */
-static inline uint64_t pmregs_amd_perf_ctl_edge_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_ctl_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CTL_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_amd_perf_ctl_edge_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_ctl_edge_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* int_en: bits 20, rw. INT: APIC interrupt on counter overflow */
-static inline uint64_t pmregs_amd_perf_ctl_int_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_ctl_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CTL_INT_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_amd_perf_ctl_int_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_ctl_int_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en: bits 22, rw. Enable the counter (with PerfMonV2 also PerfCntrGlobalCtl bit n) */
-static inline uint64_t pmregs_amd_perf_ctl_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_ctl_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CTL_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_amd_perf_ctl_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_ctl_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* inv: bits 23, rw. Invert the CntMask comparison (count cycles with fewer than CntMask events) */
-static inline uint64_t pmregs_amd_perf_ctl_inv_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_ctl_inv_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CTL_INV_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_amd_perf_ctl_inv_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_ctl_inv_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_mask: bits 31:24, rw. Counter mask: 0 adds the events of each cycle; else +1 per cycle with at least (INV = 0) or fewer than (INV = 1) CntMask events */
-static inline uint64_t pmregs_amd_perf_ctl_cnt_mask_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_amd_perf_ctl_cnt_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CTL_CNT_MASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 24); }
-static inline int pmregs_amd_perf_ctl_cnt_mask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_ctl_cnt_mask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* guest_only: bits 40, rw. HG_ONLY[0], GuestOnly: with EFER.SVME = 1, count in the guest (Table 13-4); Linux exclude_host */
-static inline uint64_t pmregs_amd_perf_ctl_guest_only_get(uint64_t v) { return ((v >> 40) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_ctl_guest_only_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CTL_GUEST_ONLY_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 40); }
-static inline int pmregs_amd_perf_ctl_guest_only_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_ctl_guest_only_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* host_only: bits 41, rw. HG_ONLY[1], HostOnly: with EFER.SVME = 1, count in the host (Table 13-4); Linux exclude_guest */
-static inline uint64_t pmregs_amd_perf_ctl_host_only_get(uint64_t v) { return ((v >> 41) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_ctl_host_only_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CTL_HOST_ONLY_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 41); }
-static inline int pmregs_amd_perf_ctl_host_only_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_ctl_host_only_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* prec_ret: bits 43, rw. PREC_RET: precise retired-instruction counting, PerfEvtSel2 only, when CPUID Fn8000_0021 EAX[PreciseRetirePmc2Manual]; reserved otherwise (APM2) */
-static inline uint64_t pmregs_amd_perf_ctl_prec_ret_get(uint64_t v) { return ((v >> 43) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_ctl_prec_ret_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CTL_PREC_RET_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 43); }
-static inline int pmregs_amd_perf_ctl_prec_ret_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_ctl_prec_ret_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_perf_ctl_fields {
-	uint16_t event_select; /* bits 35:32, 7:0: Event number, 12 bits (EventSelect[11:8] in 35:32, EventSelect[7:0] in 7:0) */
-	uint8_t umask; /* bits 15:8: Unit mask: sub-event selection */
-	uint8_t usr; /* bits 16: Count while CPL > 0 */
-	uint8_t os; /* bits 17: Count while CPL = 0 (OS = USR = 0: no counting) */
-	uint8_t edge; /* bits 18: Edge detect: count deasserted-to-asserted transitions */
-	uint8_t int_en; /* bits 20: INT: APIC interrupt on counter overflow */
-	uint8_t en; /* bits 22: Enable the counter (with PerfMonV2 also PerfCntrGlobalCtl bit n) */
-	uint8_t inv; /* bits 23: Invert the CntMask comparison (count cycles with fewer than CntMask events) */
-	uint8_t cnt_mask; /* bits 31:24: Counter mask: 0 adds the events of each cycle; else +1 per cycle with at least (INV = 0) or fewer than (INV = 1) CntMask events */
-	uint8_t guest_only; /* bits 40: HG_ONLY[0], GuestOnly: with EFER.SVME = 1, count in the guest (Table 13-4); Linux exclude_host */
-	uint8_t host_only; /* bits 41: HG_ONLY[1], HostOnly: with EFER.SVME = 1, count in the host (Table 13-4); Linux exclude_guest */
-	uint8_t prec_ret; /* bits 43: PREC_RET: precise retired-instruction counting, PerfEvtSel2 only, when CPUID Fn8000_0021 EAX[PreciseRetirePmc2Manual]; reserved otherwise (APM2) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_perf_ctl_pack(const struct pmregs_amd_perf_ctl_fields *f)
-{
-	uint64_t v = PMREGS_AMD_PERF_CTL_RES1_MASK;
-	v = pmregs_amd_perf_ctl_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_amd_perf_ctl_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_amd_perf_ctl_usr_set(v, (uint64_t)f->usr);
-	v = pmregs_amd_perf_ctl_os_set(v, (uint64_t)f->os);
-	v = pmregs_amd_perf_ctl_edge_set(v, (uint64_t)f->edge);
-	v = pmregs_amd_perf_ctl_int_en_set(v, (uint64_t)f->int_en);
-	v = pmregs_amd_perf_ctl_en_set(v, (uint64_t)f->en);
-	v = pmregs_amd_perf_ctl_inv_set(v, (uint64_t)f->inv);
-	v = pmregs_amd_perf_ctl_cnt_mask_set(v, (uint64_t)f->cnt_mask);
-	v = pmregs_amd_perf_ctl_guest_only_set(v, (uint64_t)f->guest_only);
-	v = pmregs_amd_perf_ctl_host_only_set(v, (uint64_t)f->host_only);
-	v = pmregs_amd_perf_ctl_prec_ret_set(v, (uint64_t)f->prec_ret);
-	return v;
-}
-
-/* Like pmregs_amd_perf_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_perf_ctl_pack_checked(const struct pmregs_amd_perf_ctl_fields *f, uint64_t *out)
-{
-	if (f->event_select > 4095u)
-		return PMREGS_ERANGE;
-	if (f->usr > 1u)
-		return PMREGS_ERANGE;
-	if (f->os > 1u)
-		return PMREGS_ERANGE;
-	if (f->edge > 1u)
-		return PMREGS_ERANGE;
-	if (f->int_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->en > 1u)
-		return PMREGS_ERANGE;
-	if (f->inv > 1u)
-		return PMREGS_ERANGE;
-	if (f->guest_only > 1u)
-		return PMREGS_ERANGE;
-	if (f->host_only > 1u)
-		return PMREGS_ERANGE;
-	if (f->prec_ret > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_perf_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_perf_ctl_unpack(uint64_t v, struct pmregs_amd_perf_ctl_fields *f)
-{
-	f->event_select = (uint16_t)pmregs_amd_perf_ctl_event_select_get(v);
-	f->umask = (uint8_t)pmregs_amd_perf_ctl_umask_get(v);
-	f->usr = (uint8_t)pmregs_amd_perf_ctl_usr_get(v);
-	f->os = (uint8_t)pmregs_amd_perf_ctl_os_get(v);
-	f->edge = (uint8_t)pmregs_amd_perf_ctl_edge_get(v);
-	f->int_en = (uint8_t)pmregs_amd_perf_ctl_int_en_get(v);
-	f->en = (uint8_t)pmregs_amd_perf_ctl_en_get(v);
-	f->inv = (uint8_t)pmregs_amd_perf_ctl_inv_get(v);
-	f->cnt_mask = (uint8_t)pmregs_amd_perf_ctl_cnt_mask_get(v);
-	f->guest_only = (uint8_t)pmregs_amd_perf_ctl_guest_only_get(v);
-	f->host_only = (uint8_t)pmregs_amd_perf_ctl_host_only_get(v);
-	f->prec_ret = (uint8_t)pmregs_amd_perf_ctl_prec_ret_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -2509,43 +2345,10 @@ static inline int pmregs_amd_perf_ctl_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_AMD_PERF_CTR_COUNT(x) PMREGS_FIELD64((x), 0, 48)
 
-/* count: bits 47:0, rw. Event count */
-static inline uint64_t pmregs_amd_perf_ctr_count_get(uint64_t v) { return (v & PMREGS_U64(0x0000ffffffffffff)); }
-static inline uint64_t pmregs_amd_perf_ctr_count_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CTR_COUNT_MASK) | (x & PMREGS_U64(0x0000ffffffffffff)); }
-static inline int pmregs_amd_perf_ctr_count_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000ffffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_ctr_count_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_perf_ctr_fields {
-	uint64_t count; /* bits 47:0: Event count */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_perf_ctr_pack(const struct pmregs_amd_perf_ctr_fields *f)
-{
-	uint64_t v = PMREGS_AMD_PERF_CTR_RES1_MASK;
-	v = pmregs_amd_perf_ctr_count_set(v, (uint64_t)f->count);
-	return v;
-}
-
-/* Like pmregs_amd_perf_ctr_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_perf_ctr_pack_checked(const struct pmregs_amd_perf_ctr_fields *f, uint64_t *out)
-{
-	if (f->count > 281474976710655u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_perf_ctr_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_perf_ctr_unpack(uint64_t v, struct pmregs_amd_perf_ctr_fields *f)
-{
-	f->count = (uint64_t)pmregs_amd_perf_ctr_count_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_perf_ctr_count_get(v)            (pmregs_u64(v) & PMREGS_U64(0xffffffffffff))
+#define pmregs_amd_perf_ctr_count_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0xffffffffffff)))
+#define pmregs_amd_perf_ctr_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_perf_ctr_valid(uint64_t v)
@@ -2558,39 +2361,10 @@ static inline int pmregs_amd_perf_ctr_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_AMD_COUNTER64_COUNT(x) PMREGS_FIELD64((x), 0, 64)
 
-/* count: bits 63:0, rw. Count */
-static inline uint64_t pmregs_amd_counter64_count_get(uint64_t v) { return v; }
-static inline uint64_t pmregs_amd_counter64_count_set(uint64_t v, uint64_t x) { return ((void)v, (uint64_t)x); }
-static inline int pmregs_amd_counter64_count_set_checked(uint64_t *v, uint64_t x)
-{
-	*v = pmregs_amd_counter64_count_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_counter64_fields {
-	uint64_t count; /* bits 63:0: Count */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_counter64_pack(const struct pmregs_amd_counter64_fields *f)
-{
-	uint64_t v = PMREGS_AMD_COUNTER64_RES1_MASK;
-	v = pmregs_amd_counter64_count_set(v, (uint64_t)f->count);
-	return v;
-}
-
-/* Like pmregs_amd_counter64_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_counter64_pack_checked(const struct pmregs_amd_counter64_fields *f, uint64_t *out)
-{
-	*out = pmregs_amd_counter64_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_counter64_unpack(uint64_t v, struct pmregs_amd_counter64_fields *f)
-{
-	f->count = (uint64_t)pmregs_amd_counter64_count_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_counter64_count_get(v)            (pmregs_u64(v))
+#define pmregs_amd_counter64_count_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
+#define pmregs_amd_counter64_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_counter64_valid(uint64_t v)
@@ -2606,75 +2380,16 @@ static inline int pmregs_amd_counter64_valid(uint64_t v)
 #define PMREGS_AMD_HWCR_IR_PERF_EN(x)  PMREGS_FIELD64((x), 30, 1)
 #define PMREGS_AMD_HWCR_OTHER_63_31(x) PMREGS_FIELD64((x), 31, 33)
 
-/* other_29_0: bits 29:0, other */
-static inline uint64_t pmregs_amd_hwcr_other_29_0_get(uint64_t v) { return (v & PMREGS_U64(0x000000003fffffff)); }
-static inline uint64_t pmregs_amd_hwcr_other_29_0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_HWCR_OTHER_29_0_MASK) | (x & PMREGS_U64(0x000000003fffffff)); }
-static inline int pmregs_amd_hwcr_other_29_0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000003fffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_hwcr_other_29_0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ir_perf_en: bits 30, rw. Enable IRPerfCount (C000_00E9h), when CPUID Fn8000_0008 EBX[1] */
-static inline uint64_t pmregs_amd_hwcr_ir_perf_en_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_hwcr_ir_perf_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_HWCR_IR_PERF_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_amd_hwcr_ir_perf_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_hwcr_ir_perf_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_63_31: bits 63:31, other */
-static inline uint64_t pmregs_amd_hwcr_other_63_31_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x00000001ffffffff)); }
-static inline uint64_t pmregs_amd_hwcr_other_63_31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_HWCR_OTHER_63_31_MASK) | ((x & PMREGS_U64(0x00000001ffffffff)) << 31); }
-static inline int pmregs_amd_hwcr_other_63_31_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000001ffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_hwcr_other_63_31_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_hwcr_fields {
-	uint32_t other_29_0; /* bits 29:0 */
-	uint8_t ir_perf_en; /* bits 30: Enable IRPerfCount (C000_00E9h), when CPUID Fn8000_0008 EBX[1] */
-	uint64_t other_63_31; /* bits 63:31 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_hwcr_pack(const struct pmregs_amd_hwcr_fields *f)
-{
-	uint64_t v = PMREGS_AMD_HWCR_RES1_MASK;
-	v = pmregs_amd_hwcr_other_29_0_set(v, (uint64_t)f->other_29_0);
-	v = pmregs_amd_hwcr_ir_perf_en_set(v, (uint64_t)f->ir_perf_en);
-	v = pmregs_amd_hwcr_other_63_31_set(v, (uint64_t)f->other_63_31);
-	return v;
-}
-
-/* Like pmregs_amd_hwcr_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_hwcr_pack_checked(const struct pmregs_amd_hwcr_fields *f, uint64_t *out)
-{
-	if (f->other_29_0 > 1073741823u)
-		return PMREGS_ERANGE;
-	if (f->ir_perf_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->other_63_31 > 8589934591u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_hwcr_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_hwcr_unpack(uint64_t v, struct pmregs_amd_hwcr_fields *f)
-{
-	f->other_29_0 = (uint32_t)pmregs_amd_hwcr_other_29_0_get(v);
-	f->ir_perf_en = (uint8_t)pmregs_amd_hwcr_ir_perf_en_get(v);
-	f->other_63_31 = (uint64_t)pmregs_amd_hwcr_other_63_31_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_hwcr_other_29_0_get(v)             (pmregs_u64(v) & 0x3fffffffu)
+#define pmregs_amd_hwcr_other_29_0_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x3fffffff)) | (pmregs_u64(x) & 0x3fffffffu))
+#define pmregs_amd_hwcr_other_29_0_set_checked(v, x)  pmregs_set_checked64((v), 0, 0x3fffffffu, (x))
+#define pmregs_amd_hwcr_ir_perf_en_get(v)             ((pmregs_u64(v) >> 30) & 0x1u)
+#define pmregs_amd_hwcr_ir_perf_en_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
+#define pmregs_amd_hwcr_ir_perf_en_set_checked(v, x)  pmregs_set_checked64((v), 30, 0x1u, (x))
+#define pmregs_amd_hwcr_other_63_31_get(v)            ((pmregs_u64(v) >> 31) & PMREGS_U64(0x1ffffffff))
+#define pmregs_amd_hwcr_other_63_31_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffff80000000)) | ((pmregs_u64(x) & PMREGS_U64(0x1ffffffff)) << 31))
+#define pmregs_amd_hwcr_other_63_31_set_checked(v, x) pmregs_set_checked64((v), 31, PMREGS_U64(0x1ffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_hwcr_valid(uint64_t v)
@@ -2693,71 +2408,25 @@ static inline int pmregs_amd_hwcr_valid(uint64_t v)
 #define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN4(x) PMREGS_FIELD64((x), 4, 1)
 #define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN5(x) PMREGS_FIELD64((x), 5, 1)
 
-/* cnt_en0: bits 0, rw. Enable core counter 0 */
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_amd_perf_cntr_global_ctl_cnt_en0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_ctl_cnt_en0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_en1: bits 1, rw. Enable core counter 1 */
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_amd_perf_cntr_global_ctl_cnt_en1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_ctl_cnt_en1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_en2: bits 2, rw. Enable core counter 2 */
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_amd_perf_cntr_global_ctl_cnt_en2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_ctl_cnt_en2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_en3: bits 3, rw. Enable core counter 3 */
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_amd_perf_cntr_global_ctl_cnt_en3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_ctl_cnt_en3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_en4: bits 4, rw. Enable core counter 4 */
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_amd_perf_cntr_global_ctl_cnt_en4_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_ctl_cnt_en4_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_en5: bits 5, rw. Enable core counter 5 */
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_amd_perf_cntr_global_ctl_cnt_en5_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_ctl_cnt_en5_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en0_get(v)            (pmregs_u64(v) & 0x1u)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en0_set_checked(v, x) pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en1_get(v)            ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en1_set_checked(v, x) pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en2_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en2_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en2_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en3_get(v)            ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en3_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en3_set_checked(v, x) pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en4_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en4_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en4_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en5_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en5_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en5_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
 
 /* cnt_en(i): the 6 fields cnt_en-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en_get(uint64_t v, unsigned i)
@@ -2767,58 +2436,6 @@ static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en_get(uint64_t v, un
 static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en_set(uint64_t v, unsigned i, uint64_t x)
 {
 	return i < 6u ? (uint64_t)((v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN_SHIFT(i))) : v;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_perf_cntr_global_ctl_fields {
-	uint8_t cnt_en0; /* bits 0: Enable core counter 0 */
-	uint8_t cnt_en1; /* bits 1: Enable core counter 1 */
-	uint8_t cnt_en2; /* bits 2: Enable core counter 2 */
-	uint8_t cnt_en3; /* bits 3: Enable core counter 3 */
-	uint8_t cnt_en4; /* bits 4: Enable core counter 4 */
-	uint8_t cnt_en5; /* bits 5: Enable core counter 5 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_pack(const struct pmregs_amd_perf_cntr_global_ctl_fields *f)
-{
-	uint64_t v = PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_RES1_MASK;
-	v = pmregs_amd_perf_cntr_global_ctl_cnt_en0_set(v, (uint64_t)f->cnt_en0);
-	v = pmregs_amd_perf_cntr_global_ctl_cnt_en1_set(v, (uint64_t)f->cnt_en1);
-	v = pmregs_amd_perf_cntr_global_ctl_cnt_en2_set(v, (uint64_t)f->cnt_en2);
-	v = pmregs_amd_perf_cntr_global_ctl_cnt_en3_set(v, (uint64_t)f->cnt_en3);
-	v = pmregs_amd_perf_cntr_global_ctl_cnt_en4_set(v, (uint64_t)f->cnt_en4);
-	v = pmregs_amd_perf_cntr_global_ctl_cnt_en5_set(v, (uint64_t)f->cnt_en5);
-	return v;
-}
-
-/* Like pmregs_amd_perf_cntr_global_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_perf_cntr_global_ctl_pack_checked(const struct pmregs_amd_perf_cntr_global_ctl_fields *f, uint64_t *out)
-{
-	if (f->cnt_en0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_en1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_en2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_en3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_en4 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_en5 > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_perf_cntr_global_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_perf_cntr_global_ctl_unpack(uint64_t v, struct pmregs_amd_perf_cntr_global_ctl_fields *f)
-{
-	f->cnt_en0 = (uint8_t)pmregs_amd_perf_cntr_global_ctl_cnt_en0_get(v);
-	f->cnt_en1 = (uint8_t)pmregs_amd_perf_cntr_global_ctl_cnt_en1_get(v);
-	f->cnt_en2 = (uint8_t)pmregs_amd_perf_cntr_global_ctl_cnt_en2_get(v);
-	f->cnt_en3 = (uint8_t)pmregs_amd_perf_cntr_global_ctl_cnt_en3_get(v);
-	f->cnt_en4 = (uint8_t)pmregs_amd_perf_cntr_global_ctl_cnt_en4_get(v);
-	f->cnt_en5 = (uint8_t)pmregs_amd_perf_cntr_global_ctl_cnt_en5_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -2839,93 +2456,31 @@ static inline int pmregs_amd_perf_cntr_global_ctl_valid(uint64_t v)
 #define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_LBRSF(x)   PMREGS_FIELD64((x), 58, 1)
 #define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_PMCF(x)    PMREGS_FIELD64((x), 59, 1)
 
-/* cnt_of0: bits 0, ro. Core counter 0 overflowed (set even when PerfEvtSel0.INT = 0) */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_amd_perf_cntr_global_status_cnt_of0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_cnt_of0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of1: bits 1, ro. Core counter 1 overflowed (set even when PerfEvtSel1.INT = 0) */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_amd_perf_cntr_global_status_cnt_of1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_cnt_of1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of2: bits 2, ro. Core counter 2 overflowed (set even when PerfEvtSel2.INT = 0) */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_amd_perf_cntr_global_status_cnt_of2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_cnt_of2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of3: bits 3, ro. Core counter 3 overflowed (set even when PerfEvtSel3.INT = 0) */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_amd_perf_cntr_global_status_cnt_of3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_cnt_of3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of4: bits 4, ro. Core counter 4 overflowed (set even when PerfEvtSel4.INT = 0) */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_amd_perf_cntr_global_status_cnt_of4_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_cnt_of4_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of5: bits 5, ro. Core counter 5 overflowed (set even when PerfEvtSel5.INT = 0) */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_amd_perf_cntr_global_status_cnt_of5_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_cnt_of5_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbrsf: bits 58, ro. LBR stack frozen by a PMC-overflow interrupt (DebugCtl.FLBRI) */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_lbrsf_get(uint64_t v) { return ((v >> 58) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_lbrsf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_LBRSF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 58); }
-static inline int pmregs_amd_perf_cntr_global_status_lbrsf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_lbrsf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmcf: bits 59, ro. Core counters frozen by a PMC-overflow interrupt (DebugCtl.FPMCI) */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_pmcf_get(uint64_t v) { return ((v >> 59) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_pmcf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_PMCF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 59); }
-static inline int pmregs_amd_perf_cntr_global_status_pmcf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_pmcf_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_perf_cntr_global_status_cnt_of0_get(v)            (pmregs_u64(v) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_cnt_of0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_amd_perf_cntr_global_status_cnt_of0_set_checked(v, x) pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_cnt_of1_get(v)            ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_cnt_of1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_amd_perf_cntr_global_status_cnt_of1_set_checked(v, x) pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_cnt_of2_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_cnt_of2_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_amd_perf_cntr_global_status_cnt_of2_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_cnt_of3_get(v)            ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_cnt_of3_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_amd_perf_cntr_global_status_cnt_of3_set_checked(v, x) pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_cnt_of4_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_cnt_of4_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_amd_perf_cntr_global_status_cnt_of4_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_cnt_of5_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_cnt_of5_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_amd_perf_cntr_global_status_cnt_of5_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_lbrsf_get(v)              ((pmregs_u64(v) >> 58) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_lbrsf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000000)) | ((pmregs_u64(x) & 0x1u) << 58))
+#define pmregs_amd_perf_cntr_global_status_lbrsf_set_checked(v, x)   pmregs_set_checked64((v), 58, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_pmcf_get(v)               ((pmregs_u64(v) >> 59) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_pmcf_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000000)) | ((pmregs_u64(x) & 0x1u) << 59))
+#define pmregs_amd_perf_cntr_global_status_pmcf_set_checked(v, x)    pmregs_set_checked64((v), 59, 0x1u, (x))
 
 /* cnt_of(i): the 6 fields cnt_of-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of_get(uint64_t v, unsigned i)
@@ -2935,68 +2490,6 @@ static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of_get(uint64_t v,
 static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of_set(uint64_t v, unsigned i, uint64_t x)
 {
 	return i < 6u ? (uint64_t)((v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF_SHIFT(i))) : v;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_perf_cntr_global_status_fields {
-	uint8_t cnt_of0; /* bits 0: Core counter 0 overflowed (set even when PerfEvtSel0.INT = 0) */
-	uint8_t cnt_of1; /* bits 1: Core counter 1 overflowed (set even when PerfEvtSel1.INT = 0) */
-	uint8_t cnt_of2; /* bits 2: Core counter 2 overflowed (set even when PerfEvtSel2.INT = 0) */
-	uint8_t cnt_of3; /* bits 3: Core counter 3 overflowed (set even when PerfEvtSel3.INT = 0) */
-	uint8_t cnt_of4; /* bits 4: Core counter 4 overflowed (set even when PerfEvtSel4.INT = 0) */
-	uint8_t cnt_of5; /* bits 5: Core counter 5 overflowed (set even when PerfEvtSel5.INT = 0) */
-	uint8_t lbrsf; /* bits 58: LBR stack frozen by a PMC-overflow interrupt (DebugCtl.FLBRI) */
-	uint8_t pmcf; /* bits 59: Core counters frozen by a PMC-overflow interrupt (DebugCtl.FPMCI) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_pack(const struct pmregs_amd_perf_cntr_global_status_fields *f)
-{
-	uint64_t v = PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_RES1_MASK;
-	v = pmregs_amd_perf_cntr_global_status_cnt_of0_set(v, (uint64_t)f->cnt_of0);
-	v = pmregs_amd_perf_cntr_global_status_cnt_of1_set(v, (uint64_t)f->cnt_of1);
-	v = pmregs_amd_perf_cntr_global_status_cnt_of2_set(v, (uint64_t)f->cnt_of2);
-	v = pmregs_amd_perf_cntr_global_status_cnt_of3_set(v, (uint64_t)f->cnt_of3);
-	v = pmregs_amd_perf_cntr_global_status_cnt_of4_set(v, (uint64_t)f->cnt_of4);
-	v = pmregs_amd_perf_cntr_global_status_cnt_of5_set(v, (uint64_t)f->cnt_of5);
-	v = pmregs_amd_perf_cntr_global_status_lbrsf_set(v, (uint64_t)f->lbrsf);
-	v = pmregs_amd_perf_cntr_global_status_pmcf_set(v, (uint64_t)f->pmcf);
-	return v;
-}
-
-/* Like pmregs_amd_perf_cntr_global_status_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_perf_cntr_global_status_pack_checked(const struct pmregs_amd_perf_cntr_global_status_fields *f, uint64_t *out)
-{
-	if (f->cnt_of0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of4 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of5 > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbrsf > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmcf > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_perf_cntr_global_status_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_perf_cntr_global_status_unpack(uint64_t v, struct pmregs_amd_perf_cntr_global_status_fields *f)
-{
-	f->cnt_of0 = (uint8_t)pmregs_amd_perf_cntr_global_status_cnt_of0_get(v);
-	f->cnt_of1 = (uint8_t)pmregs_amd_perf_cntr_global_status_cnt_of1_get(v);
-	f->cnt_of2 = (uint8_t)pmregs_amd_perf_cntr_global_status_cnt_of2_get(v);
-	f->cnt_of3 = (uint8_t)pmregs_amd_perf_cntr_global_status_cnt_of3_get(v);
-	f->cnt_of4 = (uint8_t)pmregs_amd_perf_cntr_global_status_cnt_of4_get(v);
-	f->cnt_of5 = (uint8_t)pmregs_amd_perf_cntr_global_status_cnt_of5_get(v);
-	f->lbrsf = (uint8_t)pmregs_amd_perf_cntr_global_status_lbrsf_get(v);
-	f->pmcf = (uint8_t)pmregs_amd_perf_cntr_global_status_pmcf_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3017,93 +2510,31 @@ static inline int pmregs_amd_perf_cntr_global_status_valid(uint64_t v)
 #define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_LBRSF(x)   PMREGS_FIELD64((x), 58, 1)
 #define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_PMCF(x)    PMREGS_FIELD64((x), 59, 1)
 
-/* cnt_of0: bits 0, wo. Write 1 to clear CNT_OF0 */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_amd_perf_cntr_global_status_clr_cnt_of0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_clr_cnt_of0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of1: bits 1, wo. Write 1 to clear CNT_OF1 */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_amd_perf_cntr_global_status_clr_cnt_of1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_clr_cnt_of1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of2: bits 2, wo. Write 1 to clear CNT_OF2 */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_amd_perf_cntr_global_status_clr_cnt_of2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_clr_cnt_of2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of3: bits 3, wo. Write 1 to clear CNT_OF3 */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_amd_perf_cntr_global_status_clr_cnt_of3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_clr_cnt_of3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of4: bits 4, wo. Write 1 to clear CNT_OF4 */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_amd_perf_cntr_global_status_clr_cnt_of4_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_clr_cnt_of4_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of5: bits 5, wo. Write 1 to clear CNT_OF5 */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_amd_perf_cntr_global_status_clr_cnt_of5_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_clr_cnt_of5_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbrsf: bits 58, wo. Write 1 to clear LBRSF */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_lbrsf_get(uint64_t v) { return ((v >> 58) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_lbrsf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_LBRSF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 58); }
-static inline int pmregs_amd_perf_cntr_global_status_clr_lbrsf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_clr_lbrsf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmcf: bits 59, wo. Write 1 to clear PMCF */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_pmcf_get(uint64_t v) { return ((v >> 59) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_pmcf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_PMCF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 59); }
-static inline int pmregs_amd_perf_cntr_global_status_clr_pmcf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_clr_pmcf_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of0_get(v)            (pmregs_u64(v) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of0_set_checked(v, x) pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of1_get(v)            ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of1_set_checked(v, x) pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of2_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of2_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of2_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of3_get(v)            ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of3_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of3_set_checked(v, x) pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of4_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of4_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of4_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of5_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of5_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of5_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_clr_lbrsf_get(v)              ((pmregs_u64(v) >> 58) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_clr_lbrsf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000000)) | ((pmregs_u64(x) & 0x1u) << 58))
+#define pmregs_amd_perf_cntr_global_status_clr_lbrsf_set_checked(v, x)   pmregs_set_checked64((v), 58, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_clr_pmcf_get(v)               ((pmregs_u64(v) >> 59) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_clr_pmcf_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000000)) | ((pmregs_u64(x) & 0x1u) << 59))
+#define pmregs_amd_perf_cntr_global_status_clr_pmcf_set_checked(v, x)    pmregs_set_checked64((v), 59, 0x1u, (x))
 
 /* cnt_of(i): the 6 fields cnt_of-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of_get(uint64_t v, unsigned i)
@@ -3113,68 +2544,6 @@ static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of_get(uint64_
 static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of_set(uint64_t v, unsigned i, uint64_t x)
 {
 	return i < 6u ? (uint64_t)((v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF_SHIFT(i))) : v;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_perf_cntr_global_status_clr_fields {
-	uint8_t cnt_of0; /* bits 0: Write 1 to clear CNT_OF0 */
-	uint8_t cnt_of1; /* bits 1: Write 1 to clear CNT_OF1 */
-	uint8_t cnt_of2; /* bits 2: Write 1 to clear CNT_OF2 */
-	uint8_t cnt_of3; /* bits 3: Write 1 to clear CNT_OF3 */
-	uint8_t cnt_of4; /* bits 4: Write 1 to clear CNT_OF4 */
-	uint8_t cnt_of5; /* bits 5: Write 1 to clear CNT_OF5 */
-	uint8_t lbrsf; /* bits 58: Write 1 to clear LBRSF */
-	uint8_t pmcf; /* bits 59: Write 1 to clear PMCF */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_pack(const struct pmregs_amd_perf_cntr_global_status_clr_fields *f)
-{
-	uint64_t v = PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_RES1_MASK;
-	v = pmregs_amd_perf_cntr_global_status_clr_cnt_of0_set(v, (uint64_t)f->cnt_of0);
-	v = pmregs_amd_perf_cntr_global_status_clr_cnt_of1_set(v, (uint64_t)f->cnt_of1);
-	v = pmregs_amd_perf_cntr_global_status_clr_cnt_of2_set(v, (uint64_t)f->cnt_of2);
-	v = pmregs_amd_perf_cntr_global_status_clr_cnt_of3_set(v, (uint64_t)f->cnt_of3);
-	v = pmregs_amd_perf_cntr_global_status_clr_cnt_of4_set(v, (uint64_t)f->cnt_of4);
-	v = pmregs_amd_perf_cntr_global_status_clr_cnt_of5_set(v, (uint64_t)f->cnt_of5);
-	v = pmregs_amd_perf_cntr_global_status_clr_lbrsf_set(v, (uint64_t)f->lbrsf);
-	v = pmregs_amd_perf_cntr_global_status_clr_pmcf_set(v, (uint64_t)f->pmcf);
-	return v;
-}
-
-/* Like pmregs_amd_perf_cntr_global_status_clr_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_perf_cntr_global_status_clr_pack_checked(const struct pmregs_amd_perf_cntr_global_status_clr_fields *f, uint64_t *out)
-{
-	if (f->cnt_of0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of4 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of5 > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbrsf > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmcf > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_perf_cntr_global_status_clr_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_perf_cntr_global_status_clr_unpack(uint64_t v, struct pmregs_amd_perf_cntr_global_status_clr_fields *f)
-{
-	f->cnt_of0 = (uint8_t)pmregs_amd_perf_cntr_global_status_clr_cnt_of0_get(v);
-	f->cnt_of1 = (uint8_t)pmregs_amd_perf_cntr_global_status_clr_cnt_of1_get(v);
-	f->cnt_of2 = (uint8_t)pmregs_amd_perf_cntr_global_status_clr_cnt_of2_get(v);
-	f->cnt_of3 = (uint8_t)pmregs_amd_perf_cntr_global_status_clr_cnt_of3_get(v);
-	f->cnt_of4 = (uint8_t)pmregs_amd_perf_cntr_global_status_clr_cnt_of4_get(v);
-	f->cnt_of5 = (uint8_t)pmregs_amd_perf_cntr_global_status_clr_cnt_of5_get(v);
-	f->lbrsf = (uint8_t)pmregs_amd_perf_cntr_global_status_clr_lbrsf_get(v);
-	f->pmcf = (uint8_t)pmregs_amd_perf_cntr_global_status_clr_pmcf_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3195,93 +2564,31 @@ static inline int pmregs_amd_perf_cntr_global_status_clr_valid(uint64_t v)
 #define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_LBRSF(x)   PMREGS_FIELD64((x), 58, 1)
 #define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_PMCF(x)    PMREGS_FIELD64((x), 59, 1)
 
-/* cnt_of0: bits 0, wo. Write 1 to set CNT_OF0 */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_amd_perf_cntr_global_status_set_cnt_of0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_set_cnt_of0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of1: bits 1, wo. Write 1 to set CNT_OF1 */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_amd_perf_cntr_global_status_set_cnt_of1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_set_cnt_of1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of2: bits 2, wo. Write 1 to set CNT_OF2 */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_amd_perf_cntr_global_status_set_cnt_of2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_set_cnt_of2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of3: bits 3, wo. Write 1 to set CNT_OF3 */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_amd_perf_cntr_global_status_set_cnt_of3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_set_cnt_of3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of4: bits 4, wo. Write 1 to set CNT_OF4 */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_amd_perf_cntr_global_status_set_cnt_of4_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_set_cnt_of4_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_of5: bits 5, wo. Write 1 to set CNT_OF5 */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_amd_perf_cntr_global_status_set_cnt_of5_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_set_cnt_of5_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbrsf: bits 58, wo. Write 1 to set LBRSF (freezes the LBR stack) */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_lbrsf_get(uint64_t v) { return ((v >> 58) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_lbrsf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_LBRSF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 58); }
-static inline int pmregs_amd_perf_cntr_global_status_set_lbrsf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_set_lbrsf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmcf: bits 59, wo. Write 1 to set PMCF (freezes the core counters) */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_pmcf_get(uint64_t v) { return ((v >> 59) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_pmcf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_PMCF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 59); }
-static inline int pmregs_amd_perf_cntr_global_status_set_pmcf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_perf_cntr_global_status_set_pmcf_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of0_get(v)            (pmregs_u64(v) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of0_set_checked(v, x) pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of1_get(v)            ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of1_set_checked(v, x) pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of2_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of2_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of2_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of3_get(v)            ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of3_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of3_set_checked(v, x) pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of4_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of4_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of4_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of5_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of5_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of5_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_set_lbrsf_get(v)              ((pmregs_u64(v) >> 58) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_set_lbrsf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000000)) | ((pmregs_u64(x) & 0x1u) << 58))
+#define pmregs_amd_perf_cntr_global_status_set_lbrsf_set_checked(v, x)   pmregs_set_checked64((v), 58, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_set_pmcf_get(v)               ((pmregs_u64(v) >> 59) & 0x1u)
+#define pmregs_amd_perf_cntr_global_status_set_pmcf_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000000)) | ((pmregs_u64(x) & 0x1u) << 59))
+#define pmregs_amd_perf_cntr_global_status_set_pmcf_set_checked(v, x)    pmregs_set_checked64((v), 59, 0x1u, (x))
 
 /* cnt_of(i): the 6 fields cnt_of-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of_get(uint64_t v, unsigned i)
@@ -3291,68 +2598,6 @@ static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of_get(uint64_
 static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of_set(uint64_t v, unsigned i, uint64_t x)
 {
 	return i < 6u ? (uint64_t)((v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF_SHIFT(i))) : v;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_perf_cntr_global_status_set_fields {
-	uint8_t cnt_of0; /* bits 0: Write 1 to set CNT_OF0 */
-	uint8_t cnt_of1; /* bits 1: Write 1 to set CNT_OF1 */
-	uint8_t cnt_of2; /* bits 2: Write 1 to set CNT_OF2 */
-	uint8_t cnt_of3; /* bits 3: Write 1 to set CNT_OF3 */
-	uint8_t cnt_of4; /* bits 4: Write 1 to set CNT_OF4 */
-	uint8_t cnt_of5; /* bits 5: Write 1 to set CNT_OF5 */
-	uint8_t lbrsf; /* bits 58: Write 1 to set LBRSF (freezes the LBR stack) */
-	uint8_t pmcf; /* bits 59: Write 1 to set PMCF (freezes the core counters) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_pack(const struct pmregs_amd_perf_cntr_global_status_set_fields *f)
-{
-	uint64_t v = PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_RES1_MASK;
-	v = pmregs_amd_perf_cntr_global_status_set_cnt_of0_set(v, (uint64_t)f->cnt_of0);
-	v = pmregs_amd_perf_cntr_global_status_set_cnt_of1_set(v, (uint64_t)f->cnt_of1);
-	v = pmregs_amd_perf_cntr_global_status_set_cnt_of2_set(v, (uint64_t)f->cnt_of2);
-	v = pmregs_amd_perf_cntr_global_status_set_cnt_of3_set(v, (uint64_t)f->cnt_of3);
-	v = pmregs_amd_perf_cntr_global_status_set_cnt_of4_set(v, (uint64_t)f->cnt_of4);
-	v = pmregs_amd_perf_cntr_global_status_set_cnt_of5_set(v, (uint64_t)f->cnt_of5);
-	v = pmregs_amd_perf_cntr_global_status_set_lbrsf_set(v, (uint64_t)f->lbrsf);
-	v = pmregs_amd_perf_cntr_global_status_set_pmcf_set(v, (uint64_t)f->pmcf);
-	return v;
-}
-
-/* Like pmregs_amd_perf_cntr_global_status_set_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_perf_cntr_global_status_set_pack_checked(const struct pmregs_amd_perf_cntr_global_status_set_fields *f, uint64_t *out)
-{
-	if (f->cnt_of0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of4 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_of5 > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbrsf > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmcf > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_perf_cntr_global_status_set_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_perf_cntr_global_status_set_unpack(uint64_t v, struct pmregs_amd_perf_cntr_global_status_set_fields *f)
-{
-	f->cnt_of0 = (uint8_t)pmregs_amd_perf_cntr_global_status_set_cnt_of0_get(v);
-	f->cnt_of1 = (uint8_t)pmregs_amd_perf_cntr_global_status_set_cnt_of1_get(v);
-	f->cnt_of2 = (uint8_t)pmregs_amd_perf_cntr_global_status_set_cnt_of2_get(v);
-	f->cnt_of3 = (uint8_t)pmregs_amd_perf_cntr_global_status_set_cnt_of3_get(v);
-	f->cnt_of4 = (uint8_t)pmregs_amd_perf_cntr_global_status_set_cnt_of4_get(v);
-	f->cnt_of5 = (uint8_t)pmregs_amd_perf_cntr_global_status_set_cnt_of5_get(v);
-	f->lbrsf = (uint8_t)pmregs_amd_perf_cntr_global_status_set_lbrsf_get(v);
-	f->pmcf = (uint8_t)pmregs_amd_perf_cntr_global_status_set_pmcf_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3375,187 +2620,37 @@ static inline int pmregs_amd_perf_cntr_global_status_set_valid(uint64_t v)
 #define PMREGS_AMD_CPUID_80000001_ECX_PERF_CTR_EXT_LLC(x)  PMREGS_FIELD32((x), 28, 1)
 #define PMREGS_AMD_CPUID_80000001_ECX_OTHER_31_29(x)       PMREGS_FIELD32((x), 29, 3)
 
-/* other_9_0: bits 9:0, other */
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_other_9_0_get(uint32_t v) { return (v & PMREGS_U32(0x000003ff)); }
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_other_9_0_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000001_ECX_OTHER_9_0_MASK) | (x & PMREGS_U32(0x000003ff)); }
-static inline int pmregs_amd_cpuid_80000001_ecx_other_9_0_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000003ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000001_ecx_other_9_0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ibs: bits 10, ro. Instruction-Based Sampling */
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_ibs_get(uint32_t v) { return ((v >> 10) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_ibs_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000001_ECX_IBS_MASK) | ((x & PMREGS_U32(0x00000001)) << 10); }
-static inline int pmregs_amd_cpuid_80000001_ecx_ibs_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000001_ecx_ibs_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_22_11: bits 22:11, other */
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_other_22_11_get(uint32_t v) { return ((v >> 11) & PMREGS_U32(0x00000fff)); }
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_other_22_11_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000001_ECX_OTHER_22_11_MASK) | ((x & PMREGS_U32(0x00000fff)) << 11); }
-static inline int pmregs_amd_cpuid_80000001_ecx_other_22_11_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000fff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000001_ecx_other_22_11_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perf_ctr_ext_core: bits 23, ro. PerfCtrExtCore: six core counter pairs at C001_0200h */
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_get(uint32_t v) { return ((v >> 23) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000001_ECX_PERF_CTR_EXT_CORE_MASK) | ((x & PMREGS_U32(0x00000001)) << 23); }
-static inline int pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perf_ctr_ext_nb: bits 24, ro. PerfCtrExtNB (PerfCtrExtDF on Zen): four NB/DF counter pairs at C001_0240h */
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_get(uint32_t v) { return ((v >> 24) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000001_ECX_PERF_CTR_EXT_NB_MASK) | ((x & PMREGS_U32(0x00000001)) << 24); }
-static inline int pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_25: bits 25, other */
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_other_25_get(uint32_t v) { return ((v >> 25) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_other_25_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000001_ECX_OTHER_25_MASK) | ((x & PMREGS_U32(0x00000001)) << 25); }
-static inline int pmregs_amd_cpuid_80000001_ecx_other_25_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000001_ecx_other_25_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* data_bkpt_ext: bits 26, ro. DataBkptExt: address masks for DR0-DR3 */
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_get(uint32_t v) { return ((v >> 26) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000001_ECX_DATA_BKPT_EXT_MASK) | ((x & PMREGS_U32(0x00000001)) << 26); }
-static inline int pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perf_tsc: bits 27, ro. PerfTsc: performance timestamp counter C001_0280h */
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_perf_tsc_get(uint32_t v) { return ((v >> 27) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_perf_tsc_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000001_ECX_PERF_TSC_MASK) | ((x & PMREGS_U32(0x00000001)) << 27); }
-static inline int pmregs_amd_cpuid_80000001_ecx_perf_tsc_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000001_ecx_perf_tsc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perf_ctr_ext_llc: bits 28, ro. PerfCtrExtL2I (APM2) / PerfCtrExtLLC (PPR): L2I (family 16h) or L3 counters at C001_0230h */
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_get(uint32_t v) { return ((v >> 28) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000001_ECX_PERF_CTR_EXT_LLC_MASK) | ((x & PMREGS_U32(0x00000001)) << 28); }
-static inline int pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_31_29: bits 31:29, other */
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_other_31_29_get(uint32_t v) { return ((v >> 29) & PMREGS_U32(0x00000007)); }
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_other_31_29_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000001_ECX_OTHER_31_29_MASK) | ((x & PMREGS_U32(0x00000007)) << 29); }
-static inline int pmregs_amd_cpuid_80000001_ecx_other_31_29_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000007))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000001_ecx_other_31_29_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_cpuid_80000001_ecx_fields {
-	uint16_t other_9_0; /* bits 9:0 */
-	uint8_t ibs; /* bits 10: Instruction-Based Sampling */
-	uint16_t other_22_11; /* bits 22:11 */
-	uint8_t perf_ctr_ext_core; /* bits 23: PerfCtrExtCore: six core counter pairs at C001_0200h */
-	uint8_t perf_ctr_ext_nb; /* bits 24: PerfCtrExtNB (PerfCtrExtDF on Zen): four NB/DF counter pairs at C001_0240h */
-	uint8_t other_25; /* bits 25 */
-	uint8_t data_bkpt_ext; /* bits 26: DataBkptExt: address masks for DR0-DR3 */
-	uint8_t perf_tsc; /* bits 27: PerfTsc: performance timestamp counter C001_0280h */
-	uint8_t perf_ctr_ext_llc; /* bits 28: PerfCtrExtL2I (APM2) / PerfCtrExtLLC (PPR): L2I (family 16h) or L3 counters at C001_0230h */
-	uint8_t other_31_29; /* bits 31:29 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_amd_cpuid_80000001_ecx_pack(const struct pmregs_amd_cpuid_80000001_ecx_fields *f)
-{
-	uint32_t v = PMREGS_AMD_CPUID_80000001_ECX_RES1_MASK;
-	v = pmregs_amd_cpuid_80000001_ecx_other_9_0_set(v, (uint32_t)f->other_9_0);
-	v = pmregs_amd_cpuid_80000001_ecx_ibs_set(v, (uint32_t)f->ibs);
-	v = pmregs_amd_cpuid_80000001_ecx_other_22_11_set(v, (uint32_t)f->other_22_11);
-	v = pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_set(v, (uint32_t)f->perf_ctr_ext_core);
-	v = pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_set(v, (uint32_t)f->perf_ctr_ext_nb);
-	v = pmregs_amd_cpuid_80000001_ecx_other_25_set(v, (uint32_t)f->other_25);
-	v = pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_set(v, (uint32_t)f->data_bkpt_ext);
-	v = pmregs_amd_cpuid_80000001_ecx_perf_tsc_set(v, (uint32_t)f->perf_tsc);
-	v = pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_set(v, (uint32_t)f->perf_ctr_ext_llc);
-	v = pmregs_amd_cpuid_80000001_ecx_other_31_29_set(v, (uint32_t)f->other_31_29);
-	return v;
-}
-
-/* Like pmregs_amd_cpuid_80000001_ecx_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_cpuid_80000001_ecx_pack_checked(const struct pmregs_amd_cpuid_80000001_ecx_fields *f, uint32_t *out)
-{
-	if (f->other_9_0 > 1023u)
-		return PMREGS_ERANGE;
-	if (f->ibs > 1u)
-		return PMREGS_ERANGE;
-	if (f->other_22_11 > 4095u)
-		return PMREGS_ERANGE;
-	if (f->perf_ctr_ext_core > 1u)
-		return PMREGS_ERANGE;
-	if (f->perf_ctr_ext_nb > 1u)
-		return PMREGS_ERANGE;
-	if (f->other_25 > 1u)
-		return PMREGS_ERANGE;
-	if (f->data_bkpt_ext > 1u)
-		return PMREGS_ERANGE;
-	if (f->perf_tsc > 1u)
-		return PMREGS_ERANGE;
-	if (f->perf_ctr_ext_llc > 1u)
-		return PMREGS_ERANGE;
-	if (f->other_31_29 > 7u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_cpuid_80000001_ecx_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_cpuid_80000001_ecx_unpack(uint32_t v, struct pmregs_amd_cpuid_80000001_ecx_fields *f)
-{
-	f->other_9_0 = (uint16_t)pmregs_amd_cpuid_80000001_ecx_other_9_0_get(v);
-	f->ibs = (uint8_t)pmregs_amd_cpuid_80000001_ecx_ibs_get(v);
-	f->other_22_11 = (uint16_t)pmregs_amd_cpuid_80000001_ecx_other_22_11_get(v);
-	f->perf_ctr_ext_core = (uint8_t)pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_get(v);
-	f->perf_ctr_ext_nb = (uint8_t)pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_get(v);
-	f->other_25 = (uint8_t)pmregs_amd_cpuid_80000001_ecx_other_25_get(v);
-	f->data_bkpt_ext = (uint8_t)pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_get(v);
-	f->perf_tsc = (uint8_t)pmregs_amd_cpuid_80000001_ecx_perf_tsc_get(v);
-	f->perf_ctr_ext_llc = (uint8_t)pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_get(v);
-	f->other_31_29 = (uint8_t)pmregs_amd_cpuid_80000001_ecx_other_31_29_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_cpuid_80000001_ecx_other_9_0_get(v)                    (pmregs_u32(v) & 0x3ffu)
+#define pmregs_amd_cpuid_80000001_ecx_other_9_0_set(v, x)                 ((pmregs_u32(v) & ~0x3ffu) | (pmregs_u32(x) & 0x3ffu))
+#define pmregs_amd_cpuid_80000001_ecx_other_9_0_set_checked(v, x)         pmregs_set_checked32((v), 0, 0x3ffu, (x))
+#define pmregs_amd_cpuid_80000001_ecx_ibs_get(v)                          ((pmregs_u32(v) >> 10) & 0x1u)
+#define pmregs_amd_cpuid_80000001_ecx_ibs_set(v, x)                       ((pmregs_u32(v) & ~0x400u) | ((pmregs_u32(x) & 0x1u) << 10))
+#define pmregs_amd_cpuid_80000001_ecx_ibs_set_checked(v, x)               pmregs_set_checked32((v), 10, 0x1u, (x))
+#define pmregs_amd_cpuid_80000001_ecx_other_22_11_get(v)                  ((pmregs_u32(v) >> 11) & 0xfffu)
+#define pmregs_amd_cpuid_80000001_ecx_other_22_11_set(v, x)               ((pmregs_u32(v) & ~0x7ff800u) | ((pmregs_u32(x) & 0xfffu) << 11))
+#define pmregs_amd_cpuid_80000001_ecx_other_22_11_set_checked(v, x)       pmregs_set_checked32((v), 11, 0xfffu, (x))
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_get(v)            ((pmregs_u32(v) >> 23) & 0x1u)
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_set(v, x)         ((pmregs_u32(v) & ~0x800000u) | ((pmregs_u32(x) & 0x1u) << 23))
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_set_checked(v, x) pmregs_set_checked32((v), 23, 0x1u, (x))
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_get(v)              ((pmregs_u32(v) >> 24) & 0x1u)
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_set(v, x)           ((pmregs_u32(v) & ~0x1000000u) | ((pmregs_u32(x) & 0x1u) << 24))
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_set_checked(v, x)   pmregs_set_checked32((v), 24, 0x1u, (x))
+#define pmregs_amd_cpuid_80000001_ecx_other_25_get(v)                     ((pmregs_u32(v) >> 25) & 0x1u)
+#define pmregs_amd_cpuid_80000001_ecx_other_25_set(v, x)                  ((pmregs_u32(v) & ~0x2000000u) | ((pmregs_u32(x) & 0x1u) << 25))
+#define pmregs_amd_cpuid_80000001_ecx_other_25_set_checked(v, x)          pmregs_set_checked32((v), 25, 0x1u, (x))
+#define pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_get(v)                ((pmregs_u32(v) >> 26) & 0x1u)
+#define pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_set(v, x)             ((pmregs_u32(v) & ~0x4000000u) | ((pmregs_u32(x) & 0x1u) << 26))
+#define pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_set_checked(v, x)     pmregs_set_checked32((v), 26, 0x1u, (x))
+#define pmregs_amd_cpuid_80000001_ecx_perf_tsc_get(v)                     ((pmregs_u32(v) >> 27) & 0x1u)
+#define pmregs_amd_cpuid_80000001_ecx_perf_tsc_set(v, x)                  ((pmregs_u32(v) & ~0x8000000u) | ((pmregs_u32(x) & 0x1u) << 27))
+#define pmregs_amd_cpuid_80000001_ecx_perf_tsc_set_checked(v, x)          pmregs_set_checked32((v), 27, 0x1u, (x))
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_get(v)             ((pmregs_u32(v) >> 28) & 0x1u)
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_set(v, x)          ((pmregs_u32(v) & ~0x10000000u) | ((pmregs_u32(x) & 0x1u) << 28))
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_set_checked(v, x)  pmregs_set_checked32((v), 28, 0x1u, (x))
+#define pmregs_amd_cpuid_80000001_ecx_other_31_29_get(v)                  ((pmregs_u32(v) >> 29) & 0x7u)
+#define pmregs_amd_cpuid_80000001_ecx_other_31_29_set(v, x)               ((pmregs_u32(v) & ~0xe0000000u) | ((pmregs_u32(x) & 0x7u) << 29))
+#define pmregs_amd_cpuid_80000001_ecx_other_31_29_set_checked(v, x)       pmregs_set_checked32((v), 29, 0x7u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_cpuid_80000001_ecx_valid(uint32_t v)
@@ -3572,91 +2667,19 @@ static inline int pmregs_amd_cpuid_80000001_ecx_valid(uint32_t v)
 #define PMREGS_AMD_CPUID_80000008_EBX_OTHER_30_2(x) PMREGS_FIELD32((x), 2, 29)
 #define PMREGS_AMD_CPUID_80000008_EBX_BRS(x)        PMREGS_FIELD32((x), 31, 1)
 
-/* other_0: bits 0, other */
-static inline uint32_t pmregs_amd_cpuid_80000008_ebx_other_0_get(uint32_t v) { return (v & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_80000008_ebx_other_0_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000008_EBX_OTHER_0_MASK) | (x & PMREGS_U32(0x00000001)); }
-static inline int pmregs_amd_cpuid_80000008_ebx_other_0_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000008_ebx_other_0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ir_perf: bits 1, ro. IRPerfCount C000_00E9h (instructions retired) */
-static inline uint32_t pmregs_amd_cpuid_80000008_ebx_ir_perf_get(uint32_t v) { return ((v >> 1) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_80000008_ebx_ir_perf_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000008_EBX_IR_PERF_MASK) | ((x & PMREGS_U32(0x00000001)) << 1); }
-static inline int pmregs_amd_cpuid_80000008_ebx_ir_perf_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000008_ebx_ir_perf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_30_2: bits 30:2, other */
-static inline uint32_t pmregs_amd_cpuid_80000008_ebx_other_30_2_get(uint32_t v) { return ((v >> 2) & PMREGS_U32(0x1fffffff)); }
-static inline uint32_t pmregs_amd_cpuid_80000008_ebx_other_30_2_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000008_EBX_OTHER_30_2_MASK) | ((x & PMREGS_U32(0x1fffffff)) << 2); }
-static inline int pmregs_amd_cpuid_80000008_ebx_other_30_2_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x1fffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000008_ebx_other_30_2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* brs: bits 31, ro. Branch sampling (Zen3) */
-static inline uint32_t pmregs_amd_cpuid_80000008_ebx_brs_get(uint32_t v) { return ((v >> 31) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_80000008_ebx_brs_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000008_EBX_BRS_MASK) | ((x & PMREGS_U32(0x00000001)) << 31); }
-static inline int pmregs_amd_cpuid_80000008_ebx_brs_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000008_ebx_brs_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_cpuid_80000008_ebx_fields {
-	uint8_t other_0; /* bits 0 */
-	uint8_t ir_perf; /* bits 1: IRPerfCount C000_00E9h (instructions retired) */
-	uint32_t other_30_2; /* bits 30:2 */
-	uint8_t brs; /* bits 31: Branch sampling (Zen3) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_amd_cpuid_80000008_ebx_pack(const struct pmregs_amd_cpuid_80000008_ebx_fields *f)
-{
-	uint32_t v = PMREGS_AMD_CPUID_80000008_EBX_RES1_MASK;
-	v = pmregs_amd_cpuid_80000008_ebx_other_0_set(v, (uint32_t)f->other_0);
-	v = pmregs_amd_cpuid_80000008_ebx_ir_perf_set(v, (uint32_t)f->ir_perf);
-	v = pmregs_amd_cpuid_80000008_ebx_other_30_2_set(v, (uint32_t)f->other_30_2);
-	v = pmregs_amd_cpuid_80000008_ebx_brs_set(v, (uint32_t)f->brs);
-	return v;
-}
-
-/* Like pmregs_amd_cpuid_80000008_ebx_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_cpuid_80000008_ebx_pack_checked(const struct pmregs_amd_cpuid_80000008_ebx_fields *f, uint32_t *out)
-{
-	if (f->other_0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ir_perf > 1u)
-		return PMREGS_ERANGE;
-	if (f->other_30_2 > 536870911u)
-		return PMREGS_ERANGE;
-	if (f->brs > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_cpuid_80000008_ebx_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_cpuid_80000008_ebx_unpack(uint32_t v, struct pmregs_amd_cpuid_80000008_ebx_fields *f)
-{
-	f->other_0 = (uint8_t)pmregs_amd_cpuid_80000008_ebx_other_0_get(v);
-	f->ir_perf = (uint8_t)pmregs_amd_cpuid_80000008_ebx_ir_perf_get(v);
-	f->other_30_2 = (uint32_t)pmregs_amd_cpuid_80000008_ebx_other_30_2_get(v);
-	f->brs = (uint8_t)pmregs_amd_cpuid_80000008_ebx_brs_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_cpuid_80000008_ebx_other_0_get(v)               (pmregs_u32(v) & 0x1u)
+#define pmregs_amd_cpuid_80000008_ebx_other_0_set(v, x)            ((pmregs_u32(v) & ~0x1u) | (pmregs_u32(x) & 0x1u))
+#define pmregs_amd_cpuid_80000008_ebx_other_0_set_checked(v, x)    pmregs_set_checked32((v), 0, 0x1u, (x))
+#define pmregs_amd_cpuid_80000008_ebx_ir_perf_get(v)               ((pmregs_u32(v) >> 1) & 0x1u)
+#define pmregs_amd_cpuid_80000008_ebx_ir_perf_set(v, x)            ((pmregs_u32(v) & ~0x2u) | ((pmregs_u32(x) & 0x1u) << 1))
+#define pmregs_amd_cpuid_80000008_ebx_ir_perf_set_checked(v, x)    pmregs_set_checked32((v), 1, 0x1u, (x))
+#define pmregs_amd_cpuid_80000008_ebx_other_30_2_get(v)            ((pmregs_u32(v) >> 2) & 0x1fffffffu)
+#define pmregs_amd_cpuid_80000008_ebx_other_30_2_set(v, x)         ((pmregs_u32(v) & ~0x7ffffffcu) | ((pmregs_u32(x) & 0x1fffffffu) << 2))
+#define pmregs_amd_cpuid_80000008_ebx_other_30_2_set_checked(v, x) pmregs_set_checked32((v), 2, 0x1fffffffu, (x))
+#define pmregs_amd_cpuid_80000008_ebx_brs_get(v)                   ((pmregs_u32(v) >> 31) & 0x1u)
+#define pmregs_amd_cpuid_80000008_ebx_brs_set(v, x)                ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
+#define pmregs_amd_cpuid_80000008_ebx_brs_set_checked(v, x)        pmregs_set_checked32((v), 31, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_cpuid_80000008_ebx_valid(uint32_t v)
@@ -3672,75 +2695,16 @@ static inline int pmregs_amd_cpuid_80000008_ebx_valid(uint32_t v)
 #define PMREGS_AMD_CPUID_80000022_EAX_LBR_STACK(x)          PMREGS_FIELD32((x), 1, 1)
 #define PMREGS_AMD_CPUID_80000022_EAX_LBR_AND_PMC_FREEZE(x) PMREGS_FIELD32((x), 2, 1)
 
-/* perf_mon_v2: bits 0, ro. PerfMonV2: PerfCntrGlobalCtl/Status/StatusClr/StatusSet */
-static inline uint32_t pmregs_amd_cpuid_80000022_eax_perf_mon_v2_get(uint32_t v) { return (v & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_80000022_eax_perf_mon_v2_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000022_EAX_PERF_MON_V2_MASK) | (x & PMREGS_U32(0x00000001)); }
-static inline int pmregs_amd_cpuid_80000022_eax_perf_mon_v2_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000022_eax_perf_mon_v2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_stack: bits 1, ro. LbrStack: LBR stack at C001_0300h, LBR_SELECT and DebugExtnCtl.LBRSE (Linux AMD_LBR_V2) */
-static inline uint32_t pmregs_amd_cpuid_80000022_eax_lbr_stack_get(uint32_t v) { return ((v >> 1) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_80000022_eax_lbr_stack_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000022_EAX_LBR_STACK_MASK) | ((x & PMREGS_U32(0x00000001)) << 1); }
-static inline int pmregs_amd_cpuid_80000022_eax_lbr_stack_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000022_eax_lbr_stack_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_and_pmc_freeze: bits 2, ro. LbrAndPmcFreeze: DebugCtl.FLBRI and FPMCI */
-static inline uint32_t pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_get(uint32_t v) { return ((v >> 2) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000022_EAX_LBR_AND_PMC_FREEZE_MASK) | ((x & PMREGS_U32(0x00000001)) << 2); }
-static inline int pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_cpuid_80000022_eax_fields {
-	uint8_t perf_mon_v2; /* bits 0: PerfMonV2: PerfCntrGlobalCtl/Status/StatusClr/StatusSet */
-	uint8_t lbr_stack; /* bits 1: LbrStack: LBR stack at C001_0300h, LBR_SELECT and DebugExtnCtl.LBRSE (Linux AMD_LBR_V2) */
-	uint8_t lbr_and_pmc_freeze; /* bits 2: LbrAndPmcFreeze: DebugCtl.FLBRI and FPMCI */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_amd_cpuid_80000022_eax_pack(const struct pmregs_amd_cpuid_80000022_eax_fields *f)
-{
-	uint32_t v = PMREGS_AMD_CPUID_80000022_EAX_RES1_MASK;
-	v = pmregs_amd_cpuid_80000022_eax_perf_mon_v2_set(v, (uint32_t)f->perf_mon_v2);
-	v = pmregs_amd_cpuid_80000022_eax_lbr_stack_set(v, (uint32_t)f->lbr_stack);
-	v = pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_set(v, (uint32_t)f->lbr_and_pmc_freeze);
-	return v;
-}
-
-/* Like pmregs_amd_cpuid_80000022_eax_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_cpuid_80000022_eax_pack_checked(const struct pmregs_amd_cpuid_80000022_eax_fields *f, uint32_t *out)
-{
-	if (f->perf_mon_v2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbr_stack > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbr_and_pmc_freeze > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_cpuid_80000022_eax_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_cpuid_80000022_eax_unpack(uint32_t v, struct pmregs_amd_cpuid_80000022_eax_fields *f)
-{
-	f->perf_mon_v2 = (uint8_t)pmregs_amd_cpuid_80000022_eax_perf_mon_v2_get(v);
-	f->lbr_stack = (uint8_t)pmregs_amd_cpuid_80000022_eax_lbr_stack_get(v);
-	f->lbr_and_pmc_freeze = (uint8_t)pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_cpuid_80000022_eax_perf_mon_v2_get(v)                   (pmregs_u32(v) & 0x1u)
+#define pmregs_amd_cpuid_80000022_eax_perf_mon_v2_set(v, x)                ((pmregs_u32(v) & ~0x1u) | (pmregs_u32(x) & 0x1u))
+#define pmregs_amd_cpuid_80000022_eax_perf_mon_v2_set_checked(v, x)        pmregs_set_checked32((v), 0, 0x1u, (x))
+#define pmregs_amd_cpuid_80000022_eax_lbr_stack_get(v)                     ((pmregs_u32(v) >> 1) & 0x1u)
+#define pmregs_amd_cpuid_80000022_eax_lbr_stack_set(v, x)                  ((pmregs_u32(v) & ~0x2u) | ((pmregs_u32(x) & 0x1u) << 1))
+#define pmregs_amd_cpuid_80000022_eax_lbr_stack_set_checked(v, x)          pmregs_set_checked32((v), 1, 0x1u, (x))
+#define pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_get(v)            ((pmregs_u32(v) >> 2) & 0x1u)
+#define pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_set(v, x)         ((pmregs_u32(v) & ~0x4u) | ((pmregs_u32(x) & 0x1u) << 2))
+#define pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_set_checked(v, x) pmregs_set_checked32((v), 2, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_cpuid_80000022_eax_valid(uint32_t v)
@@ -3756,91 +2720,19 @@ static inline int pmregs_amd_cpuid_80000022_eax_valid(uint32_t v)
 #define PMREGS_AMD_CPUID_80000022_EBX_NUM_PERF_CTR_NB(x)   PMREGS_FIELD32((x), 10, 6)
 #define PMREGS_AMD_CPUID_80000022_EBX_NUM_PERF_CTR_UMC(x)  PMREGS_FIELD32((x), 16, 6)
 
-/* num_perf_ctr_core: bits 3:0, ro. Core counters */
-static inline uint32_t pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_get(uint32_t v) { return (v & PMREGS_U32(0x0000000f)); }
-static inline uint32_t pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000022_EBX_NUM_PERF_CTR_CORE_MASK) | (x & PMREGS_U32(0x0000000f)); }
-static inline int pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_stack_size: bits 9:4, ro. LBR stack entries */
-static inline uint32_t pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_get(uint32_t v) { return ((v >> 4) & PMREGS_U32(0x0000003f)); }
-static inline uint32_t pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000022_EBX_LBR_STACK_SIZE_MASK) | ((x & PMREGS_U32(0x0000003f)) << 4); }
-static inline int pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000003f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* num_perf_ctr_nb: bits 15:10, ro. Data Fabric counters */
-static inline uint32_t pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_get(uint32_t v) { return ((v >> 10) & PMREGS_U32(0x0000003f)); }
-static inline uint32_t pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000022_EBX_NUM_PERF_CTR_NB_MASK) | ((x & PMREGS_U32(0x0000003f)) << 10); }
-static inline int pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000003f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* num_perf_ctr_umc: bits 21:16, ro. UMC counters, all UMCs together (LINUX) */
-static inline uint32_t pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_get(uint32_t v) { return ((v >> 16) & PMREGS_U32(0x0000003f)); }
-static inline uint32_t pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_80000022_EBX_NUM_PERF_CTR_UMC_MASK) | ((x & PMREGS_U32(0x0000003f)) << 16); }
-static inline int pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000003f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_cpuid_80000022_ebx_fields {
-	uint8_t num_perf_ctr_core; /* bits 3:0: Core counters */
-	uint8_t lbr_stack_size; /* bits 9:4: LBR stack entries */
-	uint8_t num_perf_ctr_nb; /* bits 15:10: Data Fabric counters */
-	uint8_t num_perf_ctr_umc; /* bits 21:16: UMC counters, all UMCs together (LINUX) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_amd_cpuid_80000022_ebx_pack(const struct pmregs_amd_cpuid_80000022_ebx_fields *f)
-{
-	uint32_t v = PMREGS_AMD_CPUID_80000022_EBX_RES1_MASK;
-	v = pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_set(v, (uint32_t)f->num_perf_ctr_core);
-	v = pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_set(v, (uint32_t)f->lbr_stack_size);
-	v = pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_set(v, (uint32_t)f->num_perf_ctr_nb);
-	v = pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_set(v, (uint32_t)f->num_perf_ctr_umc);
-	return v;
-}
-
-/* Like pmregs_amd_cpuid_80000022_ebx_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_cpuid_80000022_ebx_pack_checked(const struct pmregs_amd_cpuid_80000022_ebx_fields *f, uint32_t *out)
-{
-	if (f->num_perf_ctr_core > 15u)
-		return PMREGS_ERANGE;
-	if (f->lbr_stack_size > 63u)
-		return PMREGS_ERANGE;
-	if (f->num_perf_ctr_nb > 63u)
-		return PMREGS_ERANGE;
-	if (f->num_perf_ctr_umc > 63u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_cpuid_80000022_ebx_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_cpuid_80000022_ebx_unpack(uint32_t v, struct pmregs_amd_cpuid_80000022_ebx_fields *f)
-{
-	f->num_perf_ctr_core = (uint8_t)pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_get(v);
-	f->lbr_stack_size = (uint8_t)pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_get(v);
-	f->num_perf_ctr_nb = (uint8_t)pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_get(v);
-	f->num_perf_ctr_umc = (uint8_t)pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_get(v)            (pmregs_u32(v) & 0xfu)
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_set(v, x)         ((pmregs_u32(v) & ~0xfu) | (pmregs_u32(x) & 0xfu))
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_set_checked(v, x) pmregs_set_checked32((v), 0, 0xfu, (x))
+#define pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_get(v)               ((pmregs_u32(v) >> 4) & 0x3fu)
+#define pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_set(v, x)            ((pmregs_u32(v) & ~0x3f0u) | ((pmregs_u32(x) & 0x3fu) << 4))
+#define pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_set_checked(v, x)    pmregs_set_checked32((v), 4, 0x3fu, (x))
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_get(v)              ((pmregs_u32(v) >> 10) & 0x3fu)
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_set(v, x)           ((pmregs_u32(v) & ~0xfc00u) | ((pmregs_u32(x) & 0x3fu) << 10))
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_set_checked(v, x)   pmregs_set_checked32((v), 10, 0x3fu, (x))
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_get(v)             ((pmregs_u32(v) >> 16) & 0x3fu)
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_set(v, x)          ((pmregs_u32(v) & ~0x3f0000u) | ((pmregs_u32(x) & 0x3fu) << 16))
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_set_checked(v, x)  pmregs_set_checked32((v), 16, 0x3fu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_cpuid_80000022_ebx_valid(uint32_t v)
@@ -3853,39 +2745,10 @@ static inline int pmregs_amd_cpuid_80000022_ebx_valid(uint32_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_AMD_CPUID_80000022_ECX_ACTIVE_UMC_MASK(x) PMREGS_FIELD32((x), 0, 32)
 
-/* active_umc_mask: bits 31:0, ro. One bit per enabled UMC */
-static inline uint32_t pmregs_amd_cpuid_80000022_ecx_active_umc_mask_get(uint32_t v) { return v; }
-static inline uint32_t pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set(uint32_t v, uint32_t x) { return ((void)v, (uint32_t)x); }
-static inline int pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set_checked(uint32_t *v, uint32_t x)
-{
-	*v = pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_cpuid_80000022_ecx_fields {
-	uint32_t active_umc_mask; /* bits 31:0: One bit per enabled UMC */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_amd_cpuid_80000022_ecx_pack(const struct pmregs_amd_cpuid_80000022_ecx_fields *f)
-{
-	uint32_t v = PMREGS_AMD_CPUID_80000022_ECX_RES1_MASK;
-	v = pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set(v, (uint32_t)f->active_umc_mask);
-	return v;
-}
-
-/* Like pmregs_amd_cpuid_80000022_ecx_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_cpuid_80000022_ecx_pack_checked(const struct pmregs_amd_cpuid_80000022_ecx_fields *f, uint32_t *out)
-{
-	*out = pmregs_amd_cpuid_80000022_ecx_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_cpuid_80000022_ecx_unpack(uint32_t v, struct pmregs_amd_cpuid_80000022_ecx_fields *f)
-{
-	f->active_umc_mask = (uint32_t)pmregs_amd_cpuid_80000022_ecx_active_umc_mask_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_get(v)            (pmregs_u32(v))
+#define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set(v, x)         ((void)pmregs_u32(v), (uint32_t)pmregs_u32(x))
+#define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set_checked(v, x) pmregs_set_checked32((v), 0, 0xffffffffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_cpuid_80000022_ecx_valid(uint32_t v)
@@ -3899,43 +2762,10 @@ static inline int pmregs_amd_cpuid_80000022_ecx_valid(uint32_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_AMD_UNCORE_CTR_COUNT(x) PMREGS_FIELD64((x), 0, 48)
 
-/* count: bits 47:0, rw. Event count */
-static inline uint64_t pmregs_amd_uncore_ctr_count_get(uint64_t v) { return (v & PMREGS_U64(0x0000ffffffffffff)); }
-static inline uint64_t pmregs_amd_uncore_ctr_count_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_UNCORE_CTR_COUNT_MASK) | (x & PMREGS_U64(0x0000ffffffffffff)); }
-static inline int pmregs_amd_uncore_ctr_count_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000ffffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_uncore_ctr_count_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_uncore_ctr_fields {
-	uint64_t count; /* bits 47:0: Event count */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_uncore_ctr_pack(const struct pmregs_amd_uncore_ctr_fields *f)
-{
-	uint64_t v = PMREGS_AMD_UNCORE_CTR_RES1_MASK;
-	v = pmregs_amd_uncore_ctr_count_set(v, (uint64_t)f->count);
-	return v;
-}
-
-/* Like pmregs_amd_uncore_ctr_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_uncore_ctr_pack_checked(const struct pmregs_amd_uncore_ctr_fields *f, uint64_t *out)
-{
-	if (f->count > 281474976710655u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_uncore_ctr_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_uncore_ctr_unpack(uint64_t v, struct pmregs_amd_uncore_ctr_fields *f)
-{
-	f->count = (uint64_t)pmregs_amd_uncore_ctr_count_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_uncore_ctr_count_get(v)            (pmregs_u64(v) & PMREGS_U64(0xffffffffffff))
+#define pmregs_amd_uncore_ctr_count_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0xffffffffffff)))
+#define pmregs_amd_uncore_ctr_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_uncore_ctr_valid(uint64_t v)
@@ -3951,6 +2781,17 @@ static inline int pmregs_amd_uncore_ctr_valid(uint64_t v)
 #define PMREGS_AMD_NB_PERF_CTL_INT_EN(x)       PMREGS_FIELD64((x), 20, 1)
 #define PMREGS_AMD_NB_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1)
 
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_nb_perf_ctl_umask_get(v)             ((pmregs_u64(v) >> 8) & 0xffu)
+#define pmregs_amd_nb_perf_ctl_umask_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
+#define pmregs_amd_nb_perf_ctl_umask_set_checked(v, x)  pmregs_set_checked64((v), 8, 0xffu, (x))
+#define pmregs_amd_nb_perf_ctl_int_en_get(v)            ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_amd_nb_perf_ctl_int_en_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_amd_nb_perf_ctl_int_en_set_checked(v, x) pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_amd_nb_perf_ctl_en_get(v)                ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_amd_nb_perf_ctl_en_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_amd_nb_perf_ctl_en_set_checked(v, x)     pmregs_set_checked64((v), 22, 0x1u, (x))
+
 /* event_select: bits 35:32, 7:0, rw. Event number, 12 bits */
 static inline uint64_t pmregs_amd_nb_perf_ctl_event_select_get(uint64_t v) { return (((v >> 32) & PMREGS_U64(0x000000000000000f)) << 8) | (v & PMREGS_U64(0x00000000000000ff)); }
 static inline uint64_t pmregs_amd_nb_perf_ctl_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_NB_PERF_CTL_EVENT_SELECT_MASK) | (((x >> 8) & PMREGS_U64(0x000000000000000f)) << 32) | (x & PMREGS_U64(0x00000000000000ff)); }
@@ -3960,79 +2801,6 @@ static inline int pmregs_amd_nb_perf_ctl_event_select_set_checked(uint64_t *v, u
 		return PMREGS_ERANGE;
 	*v = pmregs_amd_nb_perf_ctl_event_select_set(*v, x);
 	return PMREGS_OK;
-}
-
-/* umask: bits 15:8, rw. Unit mask */
-static inline uint64_t pmregs_amd_nb_perf_ctl_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_amd_nb_perf_ctl_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_NB_PERF_CTL_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
-static inline int pmregs_amd_nb_perf_ctl_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_nb_perf_ctl_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* int_en: bits 20, rw. Interrupt on overflow */
-static inline uint64_t pmregs_amd_nb_perf_ctl_int_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_nb_perf_ctl_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_NB_PERF_CTL_INT_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_amd_nb_perf_ctl_int_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_nb_perf_ctl_int_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en: bits 22, rw. Enable */
-static inline uint64_t pmregs_amd_nb_perf_ctl_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_nb_perf_ctl_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_NB_PERF_CTL_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_amd_nb_perf_ctl_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_nb_perf_ctl_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_nb_perf_ctl_fields {
-	uint16_t event_select; /* bits 35:32, 7:0: Event number, 12 bits */
-	uint8_t umask; /* bits 15:8: Unit mask */
-	uint8_t int_en; /* bits 20: Interrupt on overflow */
-	uint8_t en; /* bits 22: Enable */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_nb_perf_ctl_pack(const struct pmregs_amd_nb_perf_ctl_fields *f)
-{
-	uint64_t v = PMREGS_AMD_NB_PERF_CTL_RES1_MASK;
-	v = pmregs_amd_nb_perf_ctl_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_amd_nb_perf_ctl_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_amd_nb_perf_ctl_int_en_set(v, (uint64_t)f->int_en);
-	v = pmregs_amd_nb_perf_ctl_en_set(v, (uint64_t)f->en);
-	return v;
-}
-
-/* Like pmregs_amd_nb_perf_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_nb_perf_ctl_pack_checked(const struct pmregs_amd_nb_perf_ctl_fields *f, uint64_t *out)
-{
-	if (f->event_select > 4095u)
-		return PMREGS_ERANGE;
-	if (f->int_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->en > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_nb_perf_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_nb_perf_ctl_unpack(uint64_t v, struct pmregs_amd_nb_perf_ctl_fields *f)
-{
-	f->event_select = (uint16_t)pmregs_amd_nb_perf_ctl_event_select_get(v);
-	f->umask = (uint8_t)pmregs_amd_nb_perf_ctl_umask_get(v);
-	f->int_en = (uint8_t)pmregs_amd_nb_perf_ctl_int_en_get(v);
-	f->en = (uint8_t)pmregs_amd_nb_perf_ctl_en_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -4049,6 +2817,17 @@ static inline int pmregs_amd_nb_perf_ctl_valid(uint64_t v)
 #define PMREGS_AMD_L2I_PERF_CTL_INT_EN(x)       PMREGS_FIELD64((x), 20, 1)
 #define PMREGS_AMD_L2I_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1)
 
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_l2i_perf_ctl_umask_get(v)             ((pmregs_u64(v) >> 8) & 0xffu)
+#define pmregs_amd_l2i_perf_ctl_umask_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
+#define pmregs_amd_l2i_perf_ctl_umask_set_checked(v, x)  pmregs_set_checked64((v), 8, 0xffu, (x))
+#define pmregs_amd_l2i_perf_ctl_int_en_get(v)            ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_amd_l2i_perf_ctl_int_en_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_amd_l2i_perf_ctl_int_en_set_checked(v, x) pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_amd_l2i_perf_ctl_en_get(v)                ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_amd_l2i_perf_ctl_en_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_amd_l2i_perf_ctl_en_set_checked(v, x)     pmregs_set_checked64((v), 22, 0x1u, (x))
+
 /* event_select: bits 35:32, 7:0, rw. Event number, 12 bits */
 static inline uint64_t pmregs_amd_l2i_perf_ctl_event_select_get(uint64_t v) { return (((v >> 32) & PMREGS_U64(0x000000000000000f)) << 8) | (v & PMREGS_U64(0x00000000000000ff)); }
 static inline uint64_t pmregs_amd_l2i_perf_ctl_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L2I_PERF_CTL_EVENT_SELECT_MASK) | (((x >> 8) & PMREGS_U64(0x000000000000000f)) << 32) | (x & PMREGS_U64(0x00000000000000ff)); }
@@ -4058,79 +2837,6 @@ static inline int pmregs_amd_l2i_perf_ctl_event_select_set_checked(uint64_t *v, 
 		return PMREGS_ERANGE;
 	*v = pmregs_amd_l2i_perf_ctl_event_select_set(*v, x);
 	return PMREGS_OK;
-}
-
-/* umask: bits 15:8, rw. Unit mask */
-static inline uint64_t pmregs_amd_l2i_perf_ctl_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_amd_l2i_perf_ctl_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L2I_PERF_CTL_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
-static inline int pmregs_amd_l2i_perf_ctl_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l2i_perf_ctl_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* int_en: bits 20, rw. Interrupt on overflow */
-static inline uint64_t pmregs_amd_l2i_perf_ctl_int_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_l2i_perf_ctl_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L2I_PERF_CTL_INT_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_amd_l2i_perf_ctl_int_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l2i_perf_ctl_int_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en: bits 22, rw. Enable */
-static inline uint64_t pmregs_amd_l2i_perf_ctl_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_l2i_perf_ctl_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L2I_PERF_CTL_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_amd_l2i_perf_ctl_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l2i_perf_ctl_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_l2i_perf_ctl_fields {
-	uint16_t event_select; /* bits 35:32, 7:0: Event number, 12 bits */
-	uint8_t umask; /* bits 15:8: Unit mask */
-	uint8_t int_en; /* bits 20: Interrupt on overflow */
-	uint8_t en; /* bits 22: Enable */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_l2i_perf_ctl_pack(const struct pmregs_amd_l2i_perf_ctl_fields *f)
-{
-	uint64_t v = PMREGS_AMD_L2I_PERF_CTL_RES1_MASK;
-	v = pmregs_amd_l2i_perf_ctl_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_amd_l2i_perf_ctl_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_amd_l2i_perf_ctl_int_en_set(v, (uint64_t)f->int_en);
-	v = pmregs_amd_l2i_perf_ctl_en_set(v, (uint64_t)f->en);
-	return v;
-}
-
-/* Like pmregs_amd_l2i_perf_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_l2i_perf_ctl_pack_checked(const struct pmregs_amd_l2i_perf_ctl_fields *f, uint64_t *out)
-{
-	if (f->event_select > 4095u)
-		return PMREGS_ERANGE;
-	if (f->int_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->en > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_l2i_perf_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_l2i_perf_ctl_unpack(uint64_t v, struct pmregs_amd_l2i_perf_ctl_fields *f)
-{
-	f->event_select = (uint16_t)pmregs_amd_l2i_perf_ctl_event_select_get(v);
-	f->umask = (uint8_t)pmregs_amd_l2i_perf_ctl_umask_get(v);
-	f->int_en = (uint8_t)pmregs_amd_l2i_perf_ctl_int_en_get(v);
-	f->en = (uint8_t)pmregs_amd_l2i_perf_ctl_en_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -4148,101 +2854,22 @@ static inline int pmregs_amd_l2i_perf_ctl_valid(uint64_t v)
 #define PMREGS_AMD_L3_PMC_CFG_F17H_SLICE_MASK(x)   PMREGS_FIELD64((x), 48, 4)
 #define PMREGS_AMD_L3_PMC_CFG_F17H_THREAD_MASK(x)  PMREGS_FIELD64((x), 56, 8)
 
-/* event_select: bits 7:0, rw. Event number */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_f17h_event_select_get(uint64_t v) { return (v & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_amd_l3_pmc_cfg_f17h_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L3_PMC_CFG_F17H_EVENT_SELECT_MASK) | (x & PMREGS_U64(0x00000000000000ff)); }
-static inline int pmregs_amd_l3_pmc_cfg_f17h_event_select_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l3_pmc_cfg_f17h_event_select_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask: bits 15:8, rw. Unit mask */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_f17h_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_amd_l3_pmc_cfg_f17h_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L3_PMC_CFG_F17H_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
-static inline int pmregs_amd_l3_pmc_cfg_f17h_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l3_pmc_cfg_f17h_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en: bits 22, rw. Enable */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_f17h_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_l3_pmc_cfg_f17h_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L3_PMC_CFG_F17H_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_amd_l3_pmc_cfg_f17h_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l3_pmc_cfg_f17h_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* slice_mask: bits 51:48, rw. Bit s: count L3 slice s */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_f17h_slice_mask_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_amd_l3_pmc_cfg_f17h_slice_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L3_PMC_CFG_F17H_SLICE_MASK_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 48); }
-static inline int pmregs_amd_l3_pmc_cfg_f17h_slice_mask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l3_pmc_cfg_f17h_slice_mask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* thread_mask: bits 63:56, rw. Bit 2c+t: count thread t of core c of the CCX */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_f17h_thread_mask_get(uint64_t v) { return ((v >> 56) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_amd_l3_pmc_cfg_f17h_thread_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L3_PMC_CFG_F17H_THREAD_MASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 56); }
-static inline int pmregs_amd_l3_pmc_cfg_f17h_thread_mask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l3_pmc_cfg_f17h_thread_mask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_l3_pmc_cfg_f17h_fields {
-	uint8_t event_select; /* bits 7:0: Event number */
-	uint8_t umask; /* bits 15:8: Unit mask */
-	uint8_t en; /* bits 22: Enable */
-	uint8_t slice_mask; /* bits 51:48: Bit s: count L3 slice s */
-	uint8_t thread_mask; /* bits 63:56: Bit 2c+t: count thread t of core c of the CCX */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_f17h_pack(const struct pmregs_amd_l3_pmc_cfg_f17h_fields *f)
-{
-	uint64_t v = PMREGS_AMD_L3_PMC_CFG_F17H_RES1_MASK;
-	v = pmregs_amd_l3_pmc_cfg_f17h_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_amd_l3_pmc_cfg_f17h_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_amd_l3_pmc_cfg_f17h_en_set(v, (uint64_t)f->en);
-	v = pmregs_amd_l3_pmc_cfg_f17h_slice_mask_set(v, (uint64_t)f->slice_mask);
-	v = pmregs_amd_l3_pmc_cfg_f17h_thread_mask_set(v, (uint64_t)f->thread_mask);
-	return v;
-}
-
-/* Like pmregs_amd_l3_pmc_cfg_f17h_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_l3_pmc_cfg_f17h_pack_checked(const struct pmregs_amd_l3_pmc_cfg_f17h_fields *f, uint64_t *out)
-{
-	if (f->en > 1u)
-		return PMREGS_ERANGE;
-	if (f->slice_mask > 15u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_l3_pmc_cfg_f17h_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_l3_pmc_cfg_f17h_unpack(uint64_t v, struct pmregs_amd_l3_pmc_cfg_f17h_fields *f)
-{
-	f->event_select = (uint8_t)pmregs_amd_l3_pmc_cfg_f17h_event_select_get(v);
-	f->umask = (uint8_t)pmregs_amd_l3_pmc_cfg_f17h_umask_get(v);
-	f->en = (uint8_t)pmregs_amd_l3_pmc_cfg_f17h_en_get(v);
-	f->slice_mask = (uint8_t)pmregs_amd_l3_pmc_cfg_f17h_slice_mask_get(v);
-	f->thread_mask = (uint8_t)pmregs_amd_l3_pmc_cfg_f17h_thread_mask_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_l3_pmc_cfg_f17h_event_select_get(v)            (pmregs_u64(v) & 0xffu)
+#define pmregs_amd_l3_pmc_cfg_f17h_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff)) | (pmregs_u64(x) & 0xffu))
+#define pmregs_amd_l3_pmc_cfg_f17h_event_select_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffu, (x))
+#define pmregs_amd_l3_pmc_cfg_f17h_umask_get(v)                   ((pmregs_u64(v) >> 8) & 0xffu)
+#define pmregs_amd_l3_pmc_cfg_f17h_umask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
+#define pmregs_amd_l3_pmc_cfg_f17h_umask_set_checked(v, x)        pmregs_set_checked64((v), 8, 0xffu, (x))
+#define pmregs_amd_l3_pmc_cfg_f17h_en_get(v)                      ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_amd_l3_pmc_cfg_f17h_en_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_amd_l3_pmc_cfg_f17h_en_set_checked(v, x)           pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_amd_l3_pmc_cfg_f17h_slice_mask_get(v)              ((pmregs_u64(v) >> 48) & 0xfu)
+#define pmregs_amd_l3_pmc_cfg_f17h_slice_mask_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0xf000000000000)) | ((pmregs_u64(x) & 0xfu) << 48))
+#define pmregs_amd_l3_pmc_cfg_f17h_slice_mask_set_checked(v, x)   pmregs_set_checked64((v), 48, 0xfu, (x))
+#define pmregs_amd_l3_pmc_cfg_f17h_thread_mask_get(v)             ((pmregs_u64(v) >> 56) & 0xffu)
+#define pmregs_amd_l3_pmc_cfg_f17h_thread_mask_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xff00000000000000)) | ((pmregs_u64(x) & 0xffu) << 56))
+#define pmregs_amd_l3_pmc_cfg_f17h_thread_mask_set_checked(v, x)  pmregs_set_checked64((v), 56, 0xffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_l3_pmc_cfg_f17h_valid(uint64_t v)
@@ -4262,151 +2889,31 @@ static inline int pmregs_amd_l3_pmc_cfg_f17h_valid(uint64_t v)
 #define PMREGS_AMD_L3_PMC_CFG_SLICE_ID(x)      PMREGS_FIELD64((x), 48, 3)
 #define PMREGS_AMD_L3_PMC_CFG_THREAD_MASK(x)   PMREGS_FIELD64((x), 56, 2)
 
-/* event_select: bits 7:0, rw. Event number */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_event_select_get(uint64_t v) { return (v & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_amd_l3_pmc_cfg_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L3_PMC_CFG_EVENT_SELECT_MASK) | (x & PMREGS_U64(0x00000000000000ff)); }
-static inline int pmregs_amd_l3_pmc_cfg_event_select_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l3_pmc_cfg_event_select_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask: bits 15:8, rw. Unit mask */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_amd_l3_pmc_cfg_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L3_PMC_CFG_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
-static inline int pmregs_amd_l3_pmc_cfg_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l3_pmc_cfg_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en: bits 22, rw. Enable */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_l3_pmc_cfg_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L3_PMC_CFG_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_amd_l3_pmc_cfg_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l3_pmc_cfg_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* core_id: bits 44:42, rw. Core within the CCX to count (when EnAllCores = 0) */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_core_id_get(uint64_t v) { return ((v >> 42) & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_amd_l3_pmc_cfg_core_id_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L3_PMC_CFG_CORE_ID_MASK) | ((x & PMREGS_U64(0x0000000000000007)) << 42); }
-static inline int pmregs_amd_l3_pmc_cfg_core_id_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000007))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l3_pmc_cfg_core_id_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en_all_slices: bits 46, rw. Count every L3 slice */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_en_all_slices_get(uint64_t v) { return ((v >> 46) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_l3_pmc_cfg_en_all_slices_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L3_PMC_CFG_EN_ALL_SLICES_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 46); }
-static inline int pmregs_amd_l3_pmc_cfg_en_all_slices_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l3_pmc_cfg_en_all_slices_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en_all_cores: bits 47, rw. Count every core of the CCX */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_en_all_cores_get(uint64_t v) { return ((v >> 47) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_l3_pmc_cfg_en_all_cores_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L3_PMC_CFG_EN_ALL_CORES_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 47); }
-static inline int pmregs_amd_l3_pmc_cfg_en_all_cores_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l3_pmc_cfg_en_all_cores_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* slice_id: bits 50:48, rw. L3 slice to count (when EnAllSlices = 0) */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_slice_id_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_amd_l3_pmc_cfg_slice_id_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L3_PMC_CFG_SLICE_ID_MASK) | ((x & PMREGS_U64(0x0000000000000007)) << 48); }
-static inline int pmregs_amd_l3_pmc_cfg_slice_id_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000007))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l3_pmc_cfg_slice_id_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* thread_mask: bits 57:56, rw. Threads 0 and 1 of the selected core */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_thread_mask_get(uint64_t v) { return ((v >> 56) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_amd_l3_pmc_cfg_thread_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_L3_PMC_CFG_THREAD_MASK_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 56); }
-static inline int pmregs_amd_l3_pmc_cfg_thread_mask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_l3_pmc_cfg_thread_mask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_l3_pmc_cfg_fields {
-	uint8_t event_select; /* bits 7:0: Event number */
-	uint8_t umask; /* bits 15:8: Unit mask */
-	uint8_t en; /* bits 22: Enable */
-	uint8_t core_id; /* bits 44:42: Core within the CCX to count (when EnAllCores = 0) */
-	uint8_t en_all_slices; /* bits 46: Count every L3 slice */
-	uint8_t en_all_cores; /* bits 47: Count every core of the CCX */
-	uint8_t slice_id; /* bits 50:48: L3 slice to count (when EnAllSlices = 0) */
-	uint8_t thread_mask; /* bits 57:56: Threads 0 and 1 of the selected core */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_l3_pmc_cfg_pack(const struct pmregs_amd_l3_pmc_cfg_fields *f)
-{
-	uint64_t v = PMREGS_AMD_L3_PMC_CFG_RES1_MASK;
-	v = pmregs_amd_l3_pmc_cfg_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_amd_l3_pmc_cfg_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_amd_l3_pmc_cfg_en_set(v, (uint64_t)f->en);
-	v = pmregs_amd_l3_pmc_cfg_core_id_set(v, (uint64_t)f->core_id);
-	v = pmregs_amd_l3_pmc_cfg_en_all_slices_set(v, (uint64_t)f->en_all_slices);
-	v = pmregs_amd_l3_pmc_cfg_en_all_cores_set(v, (uint64_t)f->en_all_cores);
-	v = pmregs_amd_l3_pmc_cfg_slice_id_set(v, (uint64_t)f->slice_id);
-	v = pmregs_amd_l3_pmc_cfg_thread_mask_set(v, (uint64_t)f->thread_mask);
-	return v;
-}
-
-/* Like pmregs_amd_l3_pmc_cfg_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_l3_pmc_cfg_pack_checked(const struct pmregs_amd_l3_pmc_cfg_fields *f, uint64_t *out)
-{
-	if (f->en > 1u)
-		return PMREGS_ERANGE;
-	if (f->core_id > 7u)
-		return PMREGS_ERANGE;
-	if (f->en_all_slices > 1u)
-		return PMREGS_ERANGE;
-	if (f->en_all_cores > 1u)
-		return PMREGS_ERANGE;
-	if (f->slice_id > 7u)
-		return PMREGS_ERANGE;
-	if (f->thread_mask > 3u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_l3_pmc_cfg_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_l3_pmc_cfg_unpack(uint64_t v, struct pmregs_amd_l3_pmc_cfg_fields *f)
-{
-	f->event_select = (uint8_t)pmregs_amd_l3_pmc_cfg_event_select_get(v);
-	f->umask = (uint8_t)pmregs_amd_l3_pmc_cfg_umask_get(v);
-	f->en = (uint8_t)pmregs_amd_l3_pmc_cfg_en_get(v);
-	f->core_id = (uint8_t)pmregs_amd_l3_pmc_cfg_core_id_get(v);
-	f->en_all_slices = (uint8_t)pmregs_amd_l3_pmc_cfg_en_all_slices_get(v);
-	f->en_all_cores = (uint8_t)pmregs_amd_l3_pmc_cfg_en_all_cores_get(v);
-	f->slice_id = (uint8_t)pmregs_amd_l3_pmc_cfg_slice_id_get(v);
-	f->thread_mask = (uint8_t)pmregs_amd_l3_pmc_cfg_thread_mask_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_l3_pmc_cfg_event_select_get(v)             (pmregs_u64(v) & 0xffu)
+#define pmregs_amd_l3_pmc_cfg_event_select_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xff)) | (pmregs_u64(x) & 0xffu))
+#define pmregs_amd_l3_pmc_cfg_event_select_set_checked(v, x)  pmregs_set_checked64((v), 0, 0xffu, (x))
+#define pmregs_amd_l3_pmc_cfg_umask_get(v)                    ((pmregs_u64(v) >> 8) & 0xffu)
+#define pmregs_amd_l3_pmc_cfg_umask_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
+#define pmregs_amd_l3_pmc_cfg_umask_set_checked(v, x)         pmregs_set_checked64((v), 8, 0xffu, (x))
+#define pmregs_amd_l3_pmc_cfg_en_get(v)                       ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_amd_l3_pmc_cfg_en_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_amd_l3_pmc_cfg_en_set_checked(v, x)            pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_amd_l3_pmc_cfg_core_id_get(v)                  ((pmregs_u64(v) >> 42) & 0x7u)
+#define pmregs_amd_l3_pmc_cfg_core_id_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x1c0000000000)) | ((pmregs_u64(x) & 0x7u) << 42))
+#define pmregs_amd_l3_pmc_cfg_core_id_set_checked(v, x)       pmregs_set_checked64((v), 42, 0x7u, (x))
+#define pmregs_amd_l3_pmc_cfg_en_all_slices_get(v)            ((pmregs_u64(v) >> 46) & 0x1u)
+#define pmregs_amd_l3_pmc_cfg_en_all_slices_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000)) | ((pmregs_u64(x) & 0x1u) << 46))
+#define pmregs_amd_l3_pmc_cfg_en_all_slices_set_checked(v, x) pmregs_set_checked64((v), 46, 0x1u, (x))
+#define pmregs_amd_l3_pmc_cfg_en_all_cores_get(v)             ((pmregs_u64(v) >> 47) & 0x1u)
+#define pmregs_amd_l3_pmc_cfg_en_all_cores_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000)) | ((pmregs_u64(x) & 0x1u) << 47))
+#define pmregs_amd_l3_pmc_cfg_en_all_cores_set_checked(v, x)  pmregs_set_checked64((v), 47, 0x1u, (x))
+#define pmregs_amd_l3_pmc_cfg_slice_id_get(v)                 ((pmregs_u64(v) >> 48) & 0x7u)
+#define pmregs_amd_l3_pmc_cfg_slice_id_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x7000000000000)) | ((pmregs_u64(x) & 0x7u) << 48))
+#define pmregs_amd_l3_pmc_cfg_slice_id_set_checked(v, x)      pmregs_set_checked64((v), 48, 0x7u, (x))
+#define pmregs_amd_l3_pmc_cfg_thread_mask_get(v)              ((pmregs_u64(v) >> 56) & 0x3u)
+#define pmregs_amd_l3_pmc_cfg_thread_mask_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x300000000000000)) | ((pmregs_u64(x) & 0x3u) << 56))
+#define pmregs_amd_l3_pmc_cfg_thread_mask_set_checked(v, x)   pmregs_set_checked64((v), 56, 0x3u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_l3_pmc_cfg_valid(uint64_t v)
@@ -4421,6 +2928,14 @@ static inline int pmregs_amd_l3_pmc_cfg_valid(uint64_t v)
 #define PMREGS_AMD_DF_PERF_CTL_UMASK(x)        PMREGS_FIELD64((x), 8, 8)
 #define PMREGS_AMD_DF_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1)
 
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_df_perf_ctl_umask_get(v)            ((pmregs_u64(v) >> 8) & 0xffu)
+#define pmregs_amd_df_perf_ctl_umask_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
+#define pmregs_amd_df_perf_ctl_umask_set_checked(v, x) pmregs_set_checked64((v), 8, 0xffu, (x))
+#define pmregs_amd_df_perf_ctl_en_get(v)               ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_amd_df_perf_ctl_en_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_amd_df_perf_ctl_en_set_checked(v, x)    pmregs_set_checked64((v), 22, 0x1u, (x))
+
 /* event_select: bits 60:59, 35:32, 7:0, rw. Event number, 14 bits */
 static inline uint64_t pmregs_amd_df_perf_ctl_event_select_get(uint64_t v) { return (((v >> 59) & PMREGS_U64(0x0000000000000003)) << 12) | (((v >> 32) & PMREGS_U64(0x000000000000000f)) << 8) | (v & PMREGS_U64(0x00000000000000ff)); }
 static inline uint64_t pmregs_amd_df_perf_ctl_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DF_PERF_CTL_EVENT_SELECT_MASK) | (((x >> 12) & PMREGS_U64(0x0000000000000003)) << 59) | (((x >> 8) & PMREGS_U64(0x000000000000000f)) << 32) | (x & PMREGS_U64(0x00000000000000ff)); }
@@ -4430,63 +2945,6 @@ static inline int pmregs_amd_df_perf_ctl_event_select_set_checked(uint64_t *v, u
 		return PMREGS_ERANGE;
 	*v = pmregs_amd_df_perf_ctl_event_select_set(*v, x);
 	return PMREGS_OK;
-}
-
-/* umask: bits 15:8, rw. Unit mask */
-static inline uint64_t pmregs_amd_df_perf_ctl_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_amd_df_perf_ctl_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DF_PERF_CTL_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
-static inline int pmregs_amd_df_perf_ctl_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_df_perf_ctl_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en: bits 22, rw. Enable */
-static inline uint64_t pmregs_amd_df_perf_ctl_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_df_perf_ctl_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DF_PERF_CTL_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_amd_df_perf_ctl_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_df_perf_ctl_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_df_perf_ctl_fields {
-	uint16_t event_select; /* bits 60:59, 35:32, 7:0: Event number, 14 bits */
-	uint8_t umask; /* bits 15:8: Unit mask */
-	uint8_t en; /* bits 22: Enable */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_df_perf_ctl_pack(const struct pmregs_amd_df_perf_ctl_fields *f)
-{
-	uint64_t v = PMREGS_AMD_DF_PERF_CTL_RES1_MASK;
-	v = pmregs_amd_df_perf_ctl_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_amd_df_perf_ctl_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_amd_df_perf_ctl_en_set(v, (uint64_t)f->en);
-	return v;
-}
-
-/* Like pmregs_amd_df_perf_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_df_perf_ctl_pack_checked(const struct pmregs_amd_df_perf_ctl_fields *f, uint64_t *out)
-{
-	if (f->event_select > 16383u)
-		return PMREGS_ERANGE;
-	if (f->en > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_df_perf_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_df_perf_ctl_unpack(uint64_t v, struct pmregs_amd_df_perf_ctl_fields *f)
-{
-	f->event_select = (uint16_t)pmregs_amd_df_perf_ctl_event_select_get(v);
-	f->umask = (uint8_t)pmregs_amd_df_perf_ctl_umask_get(v);
-	f->en = (uint8_t)pmregs_amd_df_perf_ctl_en_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -4501,6 +2959,11 @@ static inline int pmregs_amd_df_perf_ctl_valid(uint64_t v)
 #define PMREGS_AMD_DF_PERF_CTL_V2_EVENT_SELECT(x) ((uint64_t)(((PMREGS_FITS((x), 14) >> 8 & 0x3fu) << 32) | ((PMREGS_FITS((x), 14) >> 0 & 0xffu) << 0)))
 #define PMREGS_AMD_DF_PERF_CTL_V2_UMASK(x)        ((uint64_t)(((PMREGS_FITS((x), 12) >> 8 & 0xfu) << 24) | ((PMREGS_FITS((x), 12) >> 0 & 0xffu) << 8)))
 #define PMREGS_AMD_DF_PERF_CTL_V2_EN(x)           PMREGS_FIELD64((x), 22, 1)
+
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_df_perf_ctl_v2_en_get(v)            ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_amd_df_perf_ctl_v2_en_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_amd_df_perf_ctl_v2_en_set_checked(v, x) pmregs_set_checked64((v), 22, 0x1u, (x))
 
 /* event_select: bits 37:32, 7:0, rw. Event number, 14 bits */
 static inline uint64_t pmregs_amd_df_perf_ctl_v2_event_select_get(uint64_t v) { return (((v >> 32) & PMREGS_U64(0x000000000000003f)) << 8) | (v & PMREGS_U64(0x00000000000000ff)); }
@@ -4524,54 +2987,6 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 	return PMREGS_OK;
 }
 
-/* en: bits 22, rw. Enable */
-static inline uint64_t pmregs_amd_df_perf_ctl_v2_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_df_perf_ctl_v2_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DF_PERF_CTL_V2_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_amd_df_perf_ctl_v2_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_df_perf_ctl_v2_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_df_perf_ctl_v2_fields {
-	uint16_t event_select; /* bits 37:32, 7:0: Event number, 14 bits */
-	uint16_t umask; /* bits 27:24, 15:8: Unit mask, 12 bits */
-	uint8_t en; /* bits 22: Enable */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_df_perf_ctl_v2_pack(const struct pmregs_amd_df_perf_ctl_v2_fields *f)
-{
-	uint64_t v = PMREGS_AMD_DF_PERF_CTL_V2_RES1_MASK;
-	v = pmregs_amd_df_perf_ctl_v2_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_amd_df_perf_ctl_v2_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_amd_df_perf_ctl_v2_en_set(v, (uint64_t)f->en);
-	return v;
-}
-
-/* Like pmregs_amd_df_perf_ctl_v2_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_df_perf_ctl_v2_pack_checked(const struct pmregs_amd_df_perf_ctl_v2_fields *f, uint64_t *out)
-{
-	if (f->event_select > 16383u)
-		return PMREGS_ERANGE;
-	if (f->umask > 4095u)
-		return PMREGS_ERANGE;
-	if (f->en > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_df_perf_ctl_v2_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_df_perf_ctl_v2_unpack(uint64_t v, struct pmregs_amd_df_perf_ctl_v2_fields *f)
-{
-	f->event_select = (uint16_t)pmregs_amd_df_perf_ctl_v2_event_select_get(v);
-	f->umask = (uint16_t)pmregs_amd_df_perf_ctl_v2_umask_get(v);
-	f->en = (uint8_t)pmregs_amd_df_perf_ctl_v2_en_get(v);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_df_perf_ctl_v2_valid(uint64_t v)
 {
@@ -4585,73 +3000,16 @@ static inline int pmregs_amd_df_perf_ctl_v2_valid(uint64_t v)
 #define PMREGS_AMD_UMC_PERF_CTL_RD_WR_MASK(x)   PMREGS_FIELD64((x), 8, 2)
 #define PMREGS_AMD_UMC_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 31, 1)
 
-/* event_select: bits 7:0, rw. Event number */
-static inline uint64_t pmregs_amd_umc_perf_ctl_event_select_get(uint64_t v) { return (v & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_amd_umc_perf_ctl_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_UMC_PERF_CTL_EVENT_SELECT_MASK) | (x & PMREGS_U64(0x00000000000000ff)); }
-static inline int pmregs_amd_umc_perf_ctl_event_select_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_umc_perf_ctl_event_select_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* rd_wr_mask: bits 9:8, rw. Which requests to count */
-static inline uint64_t pmregs_amd_umc_perf_ctl_rd_wr_mask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_amd_umc_perf_ctl_rd_wr_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_UMC_PERF_CTL_RD_WR_MASK_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 8); }
-static inline int pmregs_amd_umc_perf_ctl_rd_wr_mask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_umc_perf_ctl_rd_wr_mask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en: bits 31, rw. Enable */
-static inline uint64_t pmregs_amd_umc_perf_ctl_en_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_umc_perf_ctl_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_UMC_PERF_CTL_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_amd_umc_perf_ctl_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_umc_perf_ctl_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_umc_perf_ctl_fields {
-	uint8_t event_select; /* bits 7:0: Event number */
-	uint8_t rd_wr_mask; /* bits 9:8: Which requests to count */
-	uint8_t en; /* bits 31: Enable */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_umc_perf_ctl_pack(const struct pmregs_amd_umc_perf_ctl_fields *f)
-{
-	uint64_t v = PMREGS_AMD_UMC_PERF_CTL_RES1_MASK;
-	v = pmregs_amd_umc_perf_ctl_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_amd_umc_perf_ctl_rd_wr_mask_set(v, (uint64_t)f->rd_wr_mask);
-	v = pmregs_amd_umc_perf_ctl_en_set(v, (uint64_t)f->en);
-	return v;
-}
-
-/* Like pmregs_amd_umc_perf_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_umc_perf_ctl_pack_checked(const struct pmregs_amd_umc_perf_ctl_fields *f, uint64_t *out)
-{
-	if (f->rd_wr_mask > 3u)
-		return PMREGS_ERANGE;
-	if (f->en > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_umc_perf_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_umc_perf_ctl_unpack(uint64_t v, struct pmregs_amd_umc_perf_ctl_fields *f)
-{
-	f->event_select = (uint8_t)pmregs_amd_umc_perf_ctl_event_select_get(v);
-	f->rd_wr_mask = (uint8_t)pmregs_amd_umc_perf_ctl_rd_wr_mask_get(v);
-	f->en = (uint8_t)pmregs_amd_umc_perf_ctl_en_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_umc_perf_ctl_event_select_get(v)            (pmregs_u64(v) & 0xffu)
+#define pmregs_amd_umc_perf_ctl_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff)) | (pmregs_u64(x) & 0xffu))
+#define pmregs_amd_umc_perf_ctl_event_select_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffu, (x))
+#define pmregs_amd_umc_perf_ctl_rd_wr_mask_get(v)              ((pmregs_u64(v) >> 8) & 0x3u)
+#define pmregs_amd_umc_perf_ctl_rd_wr_mask_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x300)) | ((pmregs_u64(x) & 0x3u) << 8))
+#define pmregs_amd_umc_perf_ctl_rd_wr_mask_set_checked(v, x)   pmregs_set_checked64((v), 8, 0x3u, (x))
+#define pmregs_amd_umc_perf_ctl_en_get(v)                      ((pmregs_u64(v) >> 31) & 0x1u)
+#define pmregs_amd_umc_perf_ctl_en_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
+#define pmregs_amd_umc_perf_ctl_en_set_checked(v, x)           pmregs_set_checked64((v), 31, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_umc_perf_ctl_valid(uint64_t v)
@@ -4668,107 +3026,22 @@ static inline int pmregs_amd_umc_perf_ctl_valid(uint64_t v)
 #define PMREGS_AMD_DEBUGCTL_FLBRI(x)  PMREGS_FIELD64((x), 11, 1)
 #define PMREGS_AMD_DEBUGCTL_FPMCI(x)  PMREGS_FIELD64((x), 12, 1)
 
-/* lbr: bits 0, rw. Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB */
-static inline uint64_t pmregs_amd_debugctl_lbr_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_debugctl_lbr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DEBUGCTL_LBR_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_amd_debugctl_lbr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_debugctl_lbr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btf: bits 1, rw. EFLAGS.TF single-steps control transfers; cleared on #DB */
-static inline uint64_t pmregs_amd_debugctl_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_debugctl_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DEBUGCTL_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_amd_debugctl_btf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_debugctl_btf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* blckdb: bits 2, rw. #DB trap after an instruction that locked the bus, at CPL > 0 (BusLockTrap parts) */
-static inline uint64_t pmregs_amd_debugctl_blckdb_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_debugctl_blckdb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DEBUGCTL_BLCKDB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_amd_debugctl_blckdb_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_debugctl_blckdb_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* flbri: bits 11, rw. FLBRI: freeze the LBR stack on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]); Linux FREEZE_LBRS_ON_PMI */
-static inline uint64_t pmregs_amd_debugctl_flbri_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_debugctl_flbri_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DEBUGCTL_FLBRI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_amd_debugctl_flbri_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_debugctl_flbri_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fpmci: bits 12, rw. FPMCI (also spelled FPCI): freeze the core counters on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]) */
-static inline uint64_t pmregs_amd_debugctl_fpmci_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_debugctl_fpmci_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DEBUGCTL_FPMCI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_amd_debugctl_fpmci_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_debugctl_fpmci_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_debugctl_fields {
-	uint8_t lbr; /* bits 0: Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB */
-	uint8_t btf; /* bits 1: EFLAGS.TF single-steps control transfers; cleared on #DB */
-	uint8_t blckdb; /* bits 2: #DB trap after an instruction that locked the bus, at CPL > 0 (BusLockTrap parts) */
-	uint8_t flbri; /* bits 11: FLBRI: freeze the LBR stack on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]); Linux FREEZE_LBRS_ON_PMI */
-	uint8_t fpmci; /* bits 12: FPMCI (also spelled FPCI): freeze the core counters on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_debugctl_pack(const struct pmregs_amd_debugctl_fields *f)
-{
-	uint64_t v = PMREGS_AMD_DEBUGCTL_RES1_MASK;
-	v = pmregs_amd_debugctl_lbr_set(v, (uint64_t)f->lbr);
-	v = pmregs_amd_debugctl_btf_set(v, (uint64_t)f->btf);
-	v = pmregs_amd_debugctl_blckdb_set(v, (uint64_t)f->blckdb);
-	v = pmregs_amd_debugctl_flbri_set(v, (uint64_t)f->flbri);
-	v = pmregs_amd_debugctl_fpmci_set(v, (uint64_t)f->fpmci);
-	return v;
-}
-
-/* Like pmregs_amd_debugctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_debugctl_pack_checked(const struct pmregs_amd_debugctl_fields *f, uint64_t *out)
-{
-	if (f->lbr > 1u)
-		return PMREGS_ERANGE;
-	if (f->btf > 1u)
-		return PMREGS_ERANGE;
-	if (f->blckdb > 1u)
-		return PMREGS_ERANGE;
-	if (f->flbri > 1u)
-		return PMREGS_ERANGE;
-	if (f->fpmci > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_debugctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_debugctl_unpack(uint64_t v, struct pmregs_amd_debugctl_fields *f)
-{
-	f->lbr = (uint8_t)pmregs_amd_debugctl_lbr_get(v);
-	f->btf = (uint8_t)pmregs_amd_debugctl_btf_get(v);
-	f->blckdb = (uint8_t)pmregs_amd_debugctl_blckdb_get(v);
-	f->flbri = (uint8_t)pmregs_amd_debugctl_flbri_get(v);
-	f->fpmci = (uint8_t)pmregs_amd_debugctl_fpmci_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_debugctl_lbr_get(v)               (pmregs_u64(v) & 0x1u)
+#define pmregs_amd_debugctl_lbr_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_amd_debugctl_lbr_set_checked(v, x)    pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_amd_debugctl_btf_get(v)               ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_amd_debugctl_btf_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_amd_debugctl_btf_set_checked(v, x)    pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_amd_debugctl_blckdb_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_amd_debugctl_blckdb_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_amd_debugctl_blckdb_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_amd_debugctl_flbri_get(v)             ((pmregs_u64(v) >> 11) & 0x1u)
+#define pmregs_amd_debugctl_flbri_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
+#define pmregs_amd_debugctl_flbri_set_checked(v, x)  pmregs_set_checked64((v), 11, 0x1u, (x))
+#define pmregs_amd_debugctl_fpmci_get(v)             ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_amd_debugctl_fpmci_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_amd_debugctl_fpmci_set_checked(v, x)  pmregs_set_checked64((v), 12, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_debugctl_valid(uint64_t v)
@@ -4788,93 +3061,31 @@ static inline int pmregs_amd_debugctl_valid(uint64_t v)
 #define PMREGS_AMD_DEBUGCTL_PB_PB2(x)   PMREGS_FIELD64((x), 4, 1)
 #define PMREGS_AMD_DEBUGCTL_PB_PB3(x)   PMREGS_FIELD64((x), 5, 1)
 
-/* lbr: bits 0, rw. Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB */
-static inline uint64_t pmregs_amd_debugctl_pb_lbr_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_debugctl_pb_lbr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DEBUGCTL_PB_LBR_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_amd_debugctl_pb_lbr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_debugctl_pb_lbr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btf: bits 1, rw. EFLAGS.TF single-steps control transfers; cleared on #DB */
-static inline uint64_t pmregs_amd_debugctl_pb_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_debugctl_pb_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DEBUGCTL_PB_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_amd_debugctl_pb_btf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_debugctl_pb_btf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* flbri: bits 11, rw. FLBRI: freeze the LBR stack on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]); Linux FREEZE_LBRS_ON_PMI */
-static inline uint64_t pmregs_amd_debugctl_pb_flbri_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_debugctl_pb_flbri_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DEBUGCTL_PB_FLBRI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_amd_debugctl_pb_flbri_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_debugctl_pb_flbri_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fpmci: bits 12, rw. FPMCI (also spelled FPCI): freeze the core counters on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]) */
-static inline uint64_t pmregs_amd_debugctl_pb_fpmci_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_debugctl_pb_fpmci_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DEBUGCTL_PB_FPMCI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_amd_debugctl_pb_fpmci_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_debugctl_pb_fpmci_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb0: bits 2, rw. BP0 pin shows breakpoint (1) or performance-monitor (0) information */
-static inline uint64_t pmregs_amd_debugctl_pb_pb0_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_debugctl_pb_pb0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DEBUGCTL_PB_PB0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_amd_debugctl_pb_pb0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_debugctl_pb_pb0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb1: bits 3, rw. BP1 pin shows breakpoint (1) or performance-monitor (0) information */
-static inline uint64_t pmregs_amd_debugctl_pb_pb1_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_debugctl_pb_pb1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DEBUGCTL_PB_PB1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_amd_debugctl_pb_pb1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_debugctl_pb_pb1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb2: bits 4, rw. BP2 pin shows breakpoint (1) or performance-monitor (0) information */
-static inline uint64_t pmregs_amd_debugctl_pb_pb2_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_debugctl_pb_pb2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DEBUGCTL_PB_PB2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_amd_debugctl_pb_pb2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_debugctl_pb_pb2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb3: bits 5, rw. BP3 pin shows breakpoint (1) or performance-monitor (0) information */
-static inline uint64_t pmregs_amd_debugctl_pb_pb3_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_debugctl_pb_pb3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DEBUGCTL_PB_PB3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_amd_debugctl_pb_pb3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_debugctl_pb_pb3_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_debugctl_pb_lbr_get(v)              (pmregs_u64(v) & 0x1u)
+#define pmregs_amd_debugctl_pb_lbr_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_amd_debugctl_pb_lbr_set_checked(v, x)   pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_amd_debugctl_pb_btf_get(v)              ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_amd_debugctl_pb_btf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_amd_debugctl_pb_btf_set_checked(v, x)   pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_amd_debugctl_pb_flbri_get(v)            ((pmregs_u64(v) >> 11) & 0x1u)
+#define pmregs_amd_debugctl_pb_flbri_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
+#define pmregs_amd_debugctl_pb_flbri_set_checked(v, x) pmregs_set_checked64((v), 11, 0x1u, (x))
+#define pmregs_amd_debugctl_pb_fpmci_get(v)            ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_amd_debugctl_pb_fpmci_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_amd_debugctl_pb_fpmci_set_checked(v, x) pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_amd_debugctl_pb_pb0_get(v)              ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_amd_debugctl_pb_pb0_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_amd_debugctl_pb_pb0_set_checked(v, x)   pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_amd_debugctl_pb_pb1_get(v)              ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_amd_debugctl_pb_pb1_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_amd_debugctl_pb_pb1_set_checked(v, x)   pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_amd_debugctl_pb_pb2_get(v)              ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_amd_debugctl_pb_pb2_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_amd_debugctl_pb_pb2_set_checked(v, x)   pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_amd_debugctl_pb_pb3_get(v)              ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_amd_debugctl_pb_pb3_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_amd_debugctl_pb_pb3_set_checked(v, x)   pmregs_set_checked64((v), 5, 0x1u, (x))
 
 /* pb(i): the 4 fields pb-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_amd_debugctl_pb_pb_get(uint64_t v, unsigned i)
@@ -4884,68 +3095,6 @@ static inline uint64_t pmregs_amd_debugctl_pb_pb_get(uint64_t v, unsigned i)
 static inline uint64_t pmregs_amd_debugctl_pb_pb_set(uint64_t v, unsigned i, uint64_t x)
 {
 	return i < 4u ? (uint64_t)((v & ~PMREGS_AMD_DEBUGCTL_PB_PB_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_DEBUGCTL_PB_PB_SHIFT(i))) : v;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_debugctl_pb_fields {
-	uint8_t lbr; /* bits 0: Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB */
-	uint8_t btf; /* bits 1: EFLAGS.TF single-steps control transfers; cleared on #DB */
-	uint8_t flbri; /* bits 11: FLBRI: freeze the LBR stack on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]); Linux FREEZE_LBRS_ON_PMI */
-	uint8_t fpmci; /* bits 12: FPMCI (also spelled FPCI): freeze the core counters on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]) */
-	uint8_t pb0; /* bits 2: BP0 pin shows breakpoint (1) or performance-monitor (0) information */
-	uint8_t pb1; /* bits 3: BP1 pin shows breakpoint (1) or performance-monitor (0) information */
-	uint8_t pb2; /* bits 4: BP2 pin shows breakpoint (1) or performance-monitor (0) information */
-	uint8_t pb3; /* bits 5: BP3 pin shows breakpoint (1) or performance-monitor (0) information */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_debugctl_pb_pack(const struct pmregs_amd_debugctl_pb_fields *f)
-{
-	uint64_t v = PMREGS_AMD_DEBUGCTL_PB_RES1_MASK;
-	v = pmregs_amd_debugctl_pb_lbr_set(v, (uint64_t)f->lbr);
-	v = pmregs_amd_debugctl_pb_btf_set(v, (uint64_t)f->btf);
-	v = pmregs_amd_debugctl_pb_flbri_set(v, (uint64_t)f->flbri);
-	v = pmregs_amd_debugctl_pb_fpmci_set(v, (uint64_t)f->fpmci);
-	v = pmregs_amd_debugctl_pb_pb0_set(v, (uint64_t)f->pb0);
-	v = pmregs_amd_debugctl_pb_pb1_set(v, (uint64_t)f->pb1);
-	v = pmregs_amd_debugctl_pb_pb2_set(v, (uint64_t)f->pb2);
-	v = pmregs_amd_debugctl_pb_pb3_set(v, (uint64_t)f->pb3);
-	return v;
-}
-
-/* Like pmregs_amd_debugctl_pb_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_debugctl_pb_pack_checked(const struct pmregs_amd_debugctl_pb_fields *f, uint64_t *out)
-{
-	if (f->lbr > 1u)
-		return PMREGS_ERANGE;
-	if (f->btf > 1u)
-		return PMREGS_ERANGE;
-	if (f->flbri > 1u)
-		return PMREGS_ERANGE;
-	if (f->fpmci > 1u)
-		return PMREGS_ERANGE;
-	if (f->pb0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pb1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pb2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pb3 > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_debugctl_pb_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_debugctl_pb_unpack(uint64_t v, struct pmregs_amd_debugctl_pb_fields *f)
-{
-	f->lbr = (uint8_t)pmregs_amd_debugctl_pb_lbr_get(v);
-	f->btf = (uint8_t)pmregs_amd_debugctl_pb_btf_get(v);
-	f->flbri = (uint8_t)pmregs_amd_debugctl_pb_flbri_get(v);
-	f->fpmci = (uint8_t)pmregs_amd_debugctl_pb_fpmci_get(v);
-	f->pb0 = (uint8_t)pmregs_amd_debugctl_pb_pb0_get(v);
-	f->pb1 = (uint8_t)pmregs_amd_debugctl_pb_pb1_get(v);
-	f->pb2 = (uint8_t)pmregs_amd_debugctl_pb_pb2_get(v);
-	f->pb3 = (uint8_t)pmregs_amd_debugctl_pb_pb3_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -4959,39 +3108,10 @@ static inline int pmregs_amd_debugctl_pb_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_AMD_BRANCH_IP_IP(x) PMREGS_FIELD64((x), 0, 64)
 
-/* ip: bits 63:0, ro. Instruction address */
-static inline uint64_t pmregs_amd_branch_ip_ip_get(uint64_t v) { return v; }
-static inline uint64_t pmregs_amd_branch_ip_ip_set(uint64_t v, uint64_t x) { return ((void)v, (uint64_t)x); }
-static inline int pmregs_amd_branch_ip_ip_set_checked(uint64_t *v, uint64_t x)
-{
-	*v = pmregs_amd_branch_ip_ip_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_branch_ip_fields {
-	uint64_t ip; /* bits 63:0: Instruction address */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_branch_ip_pack(const struct pmregs_amd_branch_ip_fields *f)
-{
-	uint64_t v = PMREGS_AMD_BRANCH_IP_RES1_MASK;
-	v = pmregs_amd_branch_ip_ip_set(v, (uint64_t)f->ip);
-	return v;
-}
-
-/* Like pmregs_amd_branch_ip_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_branch_ip_pack_checked(const struct pmregs_amd_branch_ip_fields *f, uint64_t *out)
-{
-	*out = pmregs_amd_branch_ip_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_branch_ip_unpack(uint64_t v, struct pmregs_amd_branch_ip_fields *f)
-{
-	f->ip = (uint64_t)pmregs_amd_branch_ip_ip_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_branch_ip_ip_get(v)            (pmregs_u64(v))
+#define pmregs_amd_branch_ip_ip_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
+#define pmregs_amd_branch_ip_ip_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_branch_ip_valid(uint64_t v)
@@ -5013,171 +3133,34 @@ static inline int pmregs_amd_branch_ip_valid(uint64_t v)
 #define PMREGS_AMD_LBR_SELECT_JMP_NEAR_REL(x)  PMREGS_FIELD64((x), 7, 1)
 #define PMREGS_AMD_LBR_SELECT_FAR_BRANCH(x)    PMREGS_FIELD64((x), 8, 1)
 
-/* cpl_eq0: bits 0, rw. Suppress branches that end at CPL = 0 */
-static inline uint64_t pmregs_amd_lbr_select_cpl_eq0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_lbr_select_cpl_eq0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_LBR_SELECT_CPL_EQ0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_amd_lbr_select_cpl_eq0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_lbr_select_cpl_eq0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cpl_gt0: bits 1, rw. Suppress branches that end at CPL > 0 */
-static inline uint64_t pmregs_amd_lbr_select_cpl_gt0_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_lbr_select_cpl_gt0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_LBR_SELECT_CPL_GT0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_amd_lbr_select_cpl_gt0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_lbr_select_cpl_gt0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* jcc: bits 2, rw. Suppress conditional branches */
-static inline uint64_t pmregs_amd_lbr_select_jcc_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_lbr_select_jcc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_LBR_SELECT_JCC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_amd_lbr_select_jcc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_lbr_select_jcc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* call_near_rel: bits 3, rw. Suppress near relative calls */
-static inline uint64_t pmregs_amd_lbr_select_call_near_rel_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_lbr_select_call_near_rel_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_LBR_SELECT_CALL_NEAR_REL_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_amd_lbr_select_call_near_rel_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_lbr_select_call_near_rel_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* call_near_ind: bits 4, rw. Suppress near indirect calls */
-static inline uint64_t pmregs_amd_lbr_select_call_near_ind_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_lbr_select_call_near_ind_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_LBR_SELECT_CALL_NEAR_IND_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_amd_lbr_select_call_near_ind_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_lbr_select_call_near_ind_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ret_near: bits 5, rw. Suppress near returns */
-static inline uint64_t pmregs_amd_lbr_select_ret_near_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_lbr_select_ret_near_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_LBR_SELECT_RET_NEAR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_amd_lbr_select_ret_near_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_lbr_select_ret_near_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* jmp_near_ind: bits 6, rw. Suppress near indirect jumps */
-static inline uint64_t pmregs_amd_lbr_select_jmp_near_ind_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_lbr_select_jmp_near_ind_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_LBR_SELECT_JMP_NEAR_IND_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_amd_lbr_select_jmp_near_ind_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_lbr_select_jmp_near_ind_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* jmp_near_rel: bits 7, rw. Suppress near relative jumps */
-static inline uint64_t pmregs_amd_lbr_select_jmp_near_rel_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_lbr_select_jmp_near_rel_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_LBR_SELECT_JMP_NEAR_REL_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_amd_lbr_select_jmp_near_rel_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_lbr_select_jmp_near_rel_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* far_branch: bits 8, rw. Suppress far branches */
-static inline uint64_t pmregs_amd_lbr_select_far_branch_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_lbr_select_far_branch_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_LBR_SELECT_FAR_BRANCH_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_amd_lbr_select_far_branch_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_lbr_select_far_branch_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_lbr_select_fields {
-	uint8_t cpl_eq0; /* bits 0: Suppress branches that end at CPL = 0 */
-	uint8_t cpl_gt0; /* bits 1: Suppress branches that end at CPL > 0 */
-	uint8_t jcc; /* bits 2: Suppress conditional branches */
-	uint8_t call_near_rel; /* bits 3: Suppress near relative calls */
-	uint8_t call_near_ind; /* bits 4: Suppress near indirect calls */
-	uint8_t ret_near; /* bits 5: Suppress near returns */
-	uint8_t jmp_near_ind; /* bits 6: Suppress near indirect jumps */
-	uint8_t jmp_near_rel; /* bits 7: Suppress near relative jumps */
-	uint8_t far_branch; /* bits 8: Suppress far branches */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_lbr_select_pack(const struct pmregs_amd_lbr_select_fields *f)
-{
-	uint64_t v = PMREGS_AMD_LBR_SELECT_RES1_MASK;
-	v = pmregs_amd_lbr_select_cpl_eq0_set(v, (uint64_t)f->cpl_eq0);
-	v = pmregs_amd_lbr_select_cpl_gt0_set(v, (uint64_t)f->cpl_gt0);
-	v = pmregs_amd_lbr_select_jcc_set(v, (uint64_t)f->jcc);
-	v = pmregs_amd_lbr_select_call_near_rel_set(v, (uint64_t)f->call_near_rel);
-	v = pmregs_amd_lbr_select_call_near_ind_set(v, (uint64_t)f->call_near_ind);
-	v = pmregs_amd_lbr_select_ret_near_set(v, (uint64_t)f->ret_near);
-	v = pmregs_amd_lbr_select_jmp_near_ind_set(v, (uint64_t)f->jmp_near_ind);
-	v = pmregs_amd_lbr_select_jmp_near_rel_set(v, (uint64_t)f->jmp_near_rel);
-	v = pmregs_amd_lbr_select_far_branch_set(v, (uint64_t)f->far_branch);
-	return v;
-}
-
-/* Like pmregs_amd_lbr_select_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_lbr_select_pack_checked(const struct pmregs_amd_lbr_select_fields *f, uint64_t *out)
-{
-	if (f->cpl_eq0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cpl_gt0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->jcc > 1u)
-		return PMREGS_ERANGE;
-	if (f->call_near_rel > 1u)
-		return PMREGS_ERANGE;
-	if (f->call_near_ind > 1u)
-		return PMREGS_ERANGE;
-	if (f->ret_near > 1u)
-		return PMREGS_ERANGE;
-	if (f->jmp_near_ind > 1u)
-		return PMREGS_ERANGE;
-	if (f->jmp_near_rel > 1u)
-		return PMREGS_ERANGE;
-	if (f->far_branch > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_lbr_select_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_lbr_select_unpack(uint64_t v, struct pmregs_amd_lbr_select_fields *f)
-{
-	f->cpl_eq0 = (uint8_t)pmregs_amd_lbr_select_cpl_eq0_get(v);
-	f->cpl_gt0 = (uint8_t)pmregs_amd_lbr_select_cpl_gt0_get(v);
-	f->jcc = (uint8_t)pmregs_amd_lbr_select_jcc_get(v);
-	f->call_near_rel = (uint8_t)pmregs_amd_lbr_select_call_near_rel_get(v);
-	f->call_near_ind = (uint8_t)pmregs_amd_lbr_select_call_near_ind_get(v);
-	f->ret_near = (uint8_t)pmregs_amd_lbr_select_ret_near_get(v);
-	f->jmp_near_ind = (uint8_t)pmregs_amd_lbr_select_jmp_near_ind_get(v);
-	f->jmp_near_rel = (uint8_t)pmregs_amd_lbr_select_jmp_near_rel_get(v);
-	f->far_branch = (uint8_t)pmregs_amd_lbr_select_far_branch_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_lbr_select_cpl_eq0_get(v)                  (pmregs_u64(v) & 0x1u)
+#define pmregs_amd_lbr_select_cpl_eq0_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_amd_lbr_select_cpl_eq0_set_checked(v, x)       pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_amd_lbr_select_cpl_gt0_get(v)                  ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_amd_lbr_select_cpl_gt0_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_amd_lbr_select_cpl_gt0_set_checked(v, x)       pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_amd_lbr_select_jcc_get(v)                      ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_amd_lbr_select_jcc_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_amd_lbr_select_jcc_set_checked(v, x)           pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_amd_lbr_select_call_near_rel_get(v)            ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_amd_lbr_select_call_near_rel_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_amd_lbr_select_call_near_rel_set_checked(v, x) pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_amd_lbr_select_call_near_ind_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_amd_lbr_select_call_near_ind_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_amd_lbr_select_call_near_ind_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_amd_lbr_select_ret_near_get(v)                 ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_amd_lbr_select_ret_near_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_amd_lbr_select_ret_near_set_checked(v, x)      pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_amd_lbr_select_jmp_near_ind_get(v)             ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_amd_lbr_select_jmp_near_ind_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_amd_lbr_select_jmp_near_ind_set_checked(v, x)  pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_amd_lbr_select_jmp_near_rel_get(v)             ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_amd_lbr_select_jmp_near_rel_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_amd_lbr_select_jmp_near_rel_set_checked(v, x)  pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_amd_lbr_select_far_branch_get(v)               ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_amd_lbr_select_far_branch_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_amd_lbr_select_far_branch_set_checked(v, x)    pmregs_set_checked64((v), 8, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_lbr_select_valid(uint64_t v)
@@ -5190,43 +3173,10 @@ static inline int pmregs_amd_lbr_select_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_AMD_DBG_EXTN_CFG_LBRSE(x) PMREGS_FIELD64((x), 6, 1)
 
-/* lbrse: bits 6, rw. LBRSE: enable the LBR stack; cleared by the processor on #DB */
-static inline uint64_t pmregs_amd_dbg_extn_cfg_lbrse_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_dbg_extn_cfg_lbrse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DBG_EXTN_CFG_LBRSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_amd_dbg_extn_cfg_lbrse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_dbg_extn_cfg_lbrse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_dbg_extn_cfg_fields {
-	uint8_t lbrse; /* bits 6: LBRSE: enable the LBR stack; cleared by the processor on #DB */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_dbg_extn_cfg_pack(const struct pmregs_amd_dbg_extn_cfg_fields *f)
-{
-	uint64_t v = PMREGS_AMD_DBG_EXTN_CFG_RES1_MASK;
-	v = pmregs_amd_dbg_extn_cfg_lbrse_set(v, (uint64_t)f->lbrse);
-	return v;
-}
-
-/* Like pmregs_amd_dbg_extn_cfg_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_dbg_extn_cfg_pack_checked(const struct pmregs_amd_dbg_extn_cfg_fields *f, uint64_t *out)
-{
-	if (f->lbrse > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_dbg_extn_cfg_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_dbg_extn_cfg_unpack(uint64_t v, struct pmregs_amd_dbg_extn_cfg_fields *f)
-{
-	f->lbrse = (uint8_t)pmregs_amd_dbg_extn_cfg_lbrse_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_dbg_extn_cfg_lbrse_get(v)            ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_amd_dbg_extn_cfg_lbrse_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_amd_dbg_extn_cfg_lbrse_set_checked(v, x) pmregs_set_checked64((v), 6, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_dbg_extn_cfg_valid(uint64_t v)
@@ -5242,91 +3192,19 @@ static inline int pmregs_amd_dbg_extn_cfg_valid(uint64_t v)
 #define PMREGS_AMD_DBG_EXTN_CFG_BRS_MSROFF(x) PMREGS_FIELD64((x), 16, 4)
 #define PMREGS_AMD_DBG_EXTN_CFG_BRS_PMC(x)    PMREGS_FIELD64((x), 24, 3)
 
-/* brsmen: bits 2, rw. Branch-sample enable */
-static inline uint64_t pmregs_amd_dbg_extn_cfg_brs_brsmen_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_dbg_extn_cfg_brs_brsmen_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DBG_EXTN_CFG_BRS_BRSMEN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_amd_dbg_extn_cfg_brs_brsmen_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_dbg_extn_cfg_brs_brsmen_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* vb: bits 5, rw. Valid branches recorded (set by hardware) */
-static inline uint64_t pmregs_amd_dbg_extn_cfg_brs_vb_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_dbg_extn_cfg_brs_vb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DBG_EXTN_CFG_BRS_VB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_amd_dbg_extn_cfg_brs_vb_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_dbg_extn_cfg_brs_vb_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* msroff: bits 19:16, rw. Index of the next entry to write */
-static inline uint64_t pmregs_amd_dbg_extn_cfg_brs_msroff_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_amd_dbg_extn_cfg_brs_msroff_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DBG_EXTN_CFG_BRS_MSROFF_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 16); }
-static inline int pmregs_amd_dbg_extn_cfg_brs_msroff_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_dbg_extn_cfg_brs_msroff_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc: bits 26:24, rw. Core counter that holds the sampling event (event 0xC4) */
-static inline uint64_t pmregs_amd_dbg_extn_cfg_brs_pmc_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_amd_dbg_extn_cfg_brs_pmc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_DBG_EXTN_CFG_BRS_PMC_MASK) | ((x & PMREGS_U64(0x0000000000000007)) << 24); }
-static inline int pmregs_amd_dbg_extn_cfg_brs_pmc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000007))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_dbg_extn_cfg_brs_pmc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_dbg_extn_cfg_brs_fields {
-	uint8_t brsmen; /* bits 2: Branch-sample enable */
-	uint8_t vb; /* bits 5: Valid branches recorded (set by hardware) */
-	uint8_t msroff; /* bits 19:16: Index of the next entry to write */
-	uint8_t pmc; /* bits 26:24: Core counter that holds the sampling event (event 0xC4) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_dbg_extn_cfg_brs_pack(const struct pmregs_amd_dbg_extn_cfg_brs_fields *f)
-{
-	uint64_t v = PMREGS_AMD_DBG_EXTN_CFG_BRS_RES1_MASK;
-	v = pmregs_amd_dbg_extn_cfg_brs_brsmen_set(v, (uint64_t)f->brsmen);
-	v = pmregs_amd_dbg_extn_cfg_brs_vb_set(v, (uint64_t)f->vb);
-	v = pmregs_amd_dbg_extn_cfg_brs_msroff_set(v, (uint64_t)f->msroff);
-	v = pmregs_amd_dbg_extn_cfg_brs_pmc_set(v, (uint64_t)f->pmc);
-	return v;
-}
-
-/* Like pmregs_amd_dbg_extn_cfg_brs_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_dbg_extn_cfg_brs_pack_checked(const struct pmregs_amd_dbg_extn_cfg_brs_fields *f, uint64_t *out)
-{
-	if (f->brsmen > 1u)
-		return PMREGS_ERANGE;
-	if (f->vb > 1u)
-		return PMREGS_ERANGE;
-	if (f->msroff > 15u)
-		return PMREGS_ERANGE;
-	if (f->pmc > 7u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_dbg_extn_cfg_brs_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_dbg_extn_cfg_brs_unpack(uint64_t v, struct pmregs_amd_dbg_extn_cfg_brs_fields *f)
-{
-	f->brsmen = (uint8_t)pmregs_amd_dbg_extn_cfg_brs_brsmen_get(v);
-	f->vb = (uint8_t)pmregs_amd_dbg_extn_cfg_brs_vb_get(v);
-	f->msroff = (uint8_t)pmregs_amd_dbg_extn_cfg_brs_msroff_get(v);
-	f->pmc = (uint8_t)pmregs_amd_dbg_extn_cfg_brs_pmc_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_dbg_extn_cfg_brs_brsmen_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_amd_dbg_extn_cfg_brs_brsmen_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_amd_dbg_extn_cfg_brs_brsmen_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_amd_dbg_extn_cfg_brs_vb_get(v)                ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_amd_dbg_extn_cfg_brs_vb_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_amd_dbg_extn_cfg_brs_vb_set_checked(v, x)     pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_amd_dbg_extn_cfg_brs_msroff_get(v)            ((pmregs_u64(v) >> 16) & 0xfu)
+#define pmregs_amd_dbg_extn_cfg_brs_msroff_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xf0000)) | ((pmregs_u64(x) & 0xfu) << 16))
+#define pmregs_amd_dbg_extn_cfg_brs_msroff_set_checked(v, x) pmregs_set_checked64((v), 16, 0xfu, (x))
+#define pmregs_amd_dbg_extn_cfg_brs_pmc_get(v)               ((pmregs_u64(v) >> 24) & 0x7u)
+#define pmregs_amd_dbg_extn_cfg_brs_pmc_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x7000000)) | ((pmregs_u64(x) & 0x7u) << 24))
+#define pmregs_amd_dbg_extn_cfg_brs_pmc_set_checked(v, x)    pmregs_set_checked64((v), 24, 0x7u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_dbg_extn_cfg_brs_valid(uint64_t v)
@@ -5340,59 +3218,13 @@ static inline int pmregs_amd_dbg_extn_cfg_brs_valid(uint64_t v)
 #define PMREGS_AMD_LBR_FROM_IP(x)         PMREGS_FIELD64((x), 0, 57)
 #define PMREGS_AMD_LBR_FROM_MISPREDICT(x) PMREGS_FIELD64((x), 63, 1)
 
-/* ip: bits 56:0, rw. Address of the branch (or of the instruction before a fused branch unless DebugCtl.LBR = 1) */
-static inline uint64_t pmregs_amd_lbr_from_ip_get(uint64_t v) { return (v & PMREGS_U64(0x01ffffffffffffff)); }
-static inline uint64_t pmregs_amd_lbr_from_ip_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_LBR_FROM_IP_MASK) | (x & PMREGS_U64(0x01ffffffffffffff)); }
-static inline int pmregs_amd_lbr_from_ip_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x01ffffffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_lbr_from_ip_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* mispredict: bits 63, rw. M: the branch was mispredicted */
-static inline uint64_t pmregs_amd_lbr_from_mispredict_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_lbr_from_mispredict_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_LBR_FROM_MISPREDICT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_amd_lbr_from_mispredict_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_lbr_from_mispredict_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_lbr_from_fields {
-	uint64_t ip; /* bits 56:0: Address of the branch (or of the instruction before a fused branch unless DebugCtl.LBR = 1) */
-	uint8_t mispredict; /* bits 63: M: the branch was mispredicted */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_lbr_from_pack(const struct pmregs_amd_lbr_from_fields *f)
-{
-	uint64_t v = PMREGS_AMD_LBR_FROM_RES1_MASK;
-	v = pmregs_amd_lbr_from_ip_set(v, (uint64_t)f->ip);
-	v = pmregs_amd_lbr_from_mispredict_set(v, (uint64_t)f->mispredict);
-	return v;
-}
-
-/* Like pmregs_amd_lbr_from_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_lbr_from_pack_checked(const struct pmregs_amd_lbr_from_fields *f, uint64_t *out)
-{
-	if (f->ip > 144115188075855871u)
-		return PMREGS_ERANGE;
-	if (f->mispredict > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_lbr_from_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_lbr_from_unpack(uint64_t v, struct pmregs_amd_lbr_from_fields *f)
-{
-	f->ip = (uint64_t)pmregs_amd_lbr_from_ip_get(v);
-	f->mispredict = (uint8_t)pmregs_amd_lbr_from_mispredict_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_lbr_from_ip_get(v)                    (pmregs_u64(v) & PMREGS_U64(0x1ffffffffffffff))
+#define pmregs_amd_lbr_from_ip_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x1ffffffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0x1ffffffffffffff)))
+#define pmregs_amd_lbr_from_ip_set_checked(v, x)         pmregs_set_checked64((v), 0, PMREGS_U64(0x1ffffffffffffff), (x))
+#define pmregs_amd_lbr_from_mispredict_get(v)            ((pmregs_u64(v) >> 63) & 0x1u)
+#define pmregs_amd_lbr_from_mispredict_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
+#define pmregs_amd_lbr_from_mispredict_set_checked(v, x) pmregs_set_checked64((v), 63, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_lbr_from_valid(uint64_t v)
@@ -5407,75 +3239,16 @@ static inline int pmregs_amd_lbr_from_valid(uint64_t v)
 #define PMREGS_AMD_LBR_TO_SPEC(x)  PMREGS_FIELD64((x), 62, 1)
 #define PMREGS_AMD_LBR_TO_VALID(x) PMREGS_FIELD64((x), 63, 1)
 
-/* ip: bits 56:0, rw. Branch target address */
-static inline uint64_t pmregs_amd_lbr_to_ip_get(uint64_t v) { return (v & PMREGS_U64(0x01ffffffffffffff)); }
-static inline uint64_t pmregs_amd_lbr_to_ip_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_LBR_TO_IP_MASK) | (x & PMREGS_U64(0x01ffffffffffffff)); }
-static inline int pmregs_amd_lbr_to_ip_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x01ffffffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_lbr_to_ip_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* spec: bits 62, rw. SPEC: recorded under a speculative feature */
-static inline uint64_t pmregs_amd_lbr_to_spec_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_lbr_to_spec_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_LBR_TO_SPEC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
-static inline int pmregs_amd_lbr_to_spec_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_lbr_to_spec_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* valid: bits 63, rw. V: valid (not a failed speculation) */
-static inline uint64_t pmregs_amd_lbr_to_valid_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_lbr_to_valid_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_LBR_TO_VALID_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_amd_lbr_to_valid_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_lbr_to_valid_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_lbr_to_fields {
-	uint64_t ip; /* bits 56:0: Branch target address */
-	uint8_t spec; /* bits 62: SPEC: recorded under a speculative feature */
-	uint8_t valid; /* bits 63: V: valid (not a failed speculation) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_lbr_to_pack(const struct pmregs_amd_lbr_to_fields *f)
-{
-	uint64_t v = PMREGS_AMD_LBR_TO_RES1_MASK;
-	v = pmregs_amd_lbr_to_ip_set(v, (uint64_t)f->ip);
-	v = pmregs_amd_lbr_to_spec_set(v, (uint64_t)f->spec);
-	v = pmregs_amd_lbr_to_valid_set(v, (uint64_t)f->valid);
-	return v;
-}
-
-/* Like pmregs_amd_lbr_to_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_lbr_to_pack_checked(const struct pmregs_amd_lbr_to_fields *f, uint64_t *out)
-{
-	if (f->ip > 144115188075855871u)
-		return PMREGS_ERANGE;
-	if (f->spec > 1u)
-		return PMREGS_ERANGE;
-	if (f->valid > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_lbr_to_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_lbr_to_unpack(uint64_t v, struct pmregs_amd_lbr_to_fields *f)
-{
-	f->ip = (uint64_t)pmregs_amd_lbr_to_ip_get(v);
-	f->spec = (uint8_t)pmregs_amd_lbr_to_spec_get(v);
-	f->valid = (uint8_t)pmregs_amd_lbr_to_valid_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_lbr_to_ip_get(v)               (pmregs_u64(v) & PMREGS_U64(0x1ffffffffffffff))
+#define pmregs_amd_lbr_to_ip_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x1ffffffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0x1ffffffffffffff)))
+#define pmregs_amd_lbr_to_ip_set_checked(v, x)    pmregs_set_checked64((v), 0, PMREGS_U64(0x1ffffffffffffff), (x))
+#define pmregs_amd_lbr_to_spec_get(v)             ((pmregs_u64(v) >> 62) & 0x1u)
+#define pmregs_amd_lbr_to_spec_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000000)) | ((pmregs_u64(x) & 0x1u) << 62))
+#define pmregs_amd_lbr_to_spec_set_checked(v, x)  pmregs_set_checked64((v), 62, 0x1u, (x))
+#define pmregs_amd_lbr_to_valid_get(v)            ((pmregs_u64(v) >> 63) & 0x1u)
+#define pmregs_amd_lbr_to_valid_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
+#define pmregs_amd_lbr_to_valid_set_checked(v, x) pmregs_set_checked64((v), 63, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_lbr_to_valid(uint64_t v)
@@ -5505,315 +3278,61 @@ static inline int pmregs_amd_lbr_to_valid(uint64_t v)
 #define PMREGS_AMD_CPUID_8000001B_EAX_STRM_ST_RMT_SOCKET(x)    PMREGS_FIELD32((x), 16, 1)
 #define PMREGS_AMD_CPUID_8000001B_EAX_OP_DTLB_PG_SIZE(x)       PMREGS_FIELD32((x), 19, 1)
 
-/* ibsffv: bits 0, ro. IBS feature flags valid */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_ibsffv_get(uint32_t v) { return (v & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_ibsffv_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_IBSFFV_MASK) | (x & PMREGS_U32(0x00000001)); }
-static inline int pmregs_amd_cpuid_8000001b_eax_ibsffv_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_ibsffv_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fetch_sam: bits 1, ro. Fetch sampling */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_fetch_sam_get(uint32_t v) { return ((v >> 1) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_fetch_sam_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_FETCH_SAM_MASK) | ((x & PMREGS_U32(0x00000001)) << 1); }
-static inline int pmregs_amd_cpuid_8000001b_eax_fetch_sam_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_fetch_sam_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* op_sam: bits 2, ro. Op sampling */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_op_sam_get(uint32_t v) { return ((v >> 2) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_op_sam_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_OP_SAM_MASK) | ((x & PMREGS_U32(0x00000001)) << 2); }
-static inline int pmregs_amd_cpuid_8000001b_eax_op_sam_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_op_sam_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* rd_wr_op_cnt: bits 3, ro. IbsOpCurCnt is readable and writable */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_get(uint32_t v) { return ((v >> 3) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_RD_WR_OP_CNT_MASK) | ((x & PMREGS_U32(0x00000001)) << 3); }
-static inline int pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* op_cnt: bits 4, ro. IbsOpCntCtl: count dispatched ops */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_op_cnt_get(uint32_t v) { return ((v >> 4) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_op_cnt_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_OP_CNT_MASK) | ((x & PMREGS_U32(0x00000001)) << 4); }
-static inline int pmregs_amd_cpuid_8000001b_eax_op_cnt_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_op_cnt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* brn_trgt: bits 5, ro. IbsBrTarget MSR */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_brn_trgt_get(uint32_t v) { return ((v >> 5) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_brn_trgt_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_BRN_TRGT_MASK) | ((x & PMREGS_U32(0x00000001)) << 5); }
-static inline int pmregs_amd_cpuid_8000001b_eax_brn_trgt_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_brn_trgt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* op_cnt_ext: bits 6, ro. IbsOpMaxCnt[26:20] and the 27-bit op counter */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_get(uint32_t v) { return ((v >> 6) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_OP_CNT_EXT_MASK) | ((x & PMREGS_U32(0x00000001)) << 6); }
-static inline int pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* rip_invalid_chk: bits 7, ro. IbsOpData.IbsRipInvalid */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_get(uint32_t v) { return ((v >> 7) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_RIP_INVALID_CHK_MASK) | ((x & PMREGS_U32(0x00000001)) << 7); }
-static inline int pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* op_brn_fuse: bits 8, ro. IbsOpData.IbsOpBrnFuse */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_get(uint32_t v) { return ((v >> 8) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_OP_BRN_FUSE_MASK) | ((x & PMREGS_U32(0x00000001)) << 8); }
-static inline int pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ibs_fetch_ctl_extd: bits 9, ro. IC_IBS_EXTD_CTL (C001_103Ch) */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_get(uint32_t v) { return ((v >> 9) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_IBS_FETCH_CTL_EXTD_MASK) | ((x & PMREGS_U32(0x00000001)) << 9); }
-static inline int pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ibs_op_data4: bits 10, ro. IbsOpData4 (C001_103Dh) */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_get(uint32_t v) { return ((v >> 10) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_IBS_OP_DATA4_MASK) | ((x & PMREGS_U32(0x00000001)) << 10); }
-static inline int pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ibs_l3_miss_filtering: bits 11, ro. L3-miss filters, OcMiss/L3Miss flags, 5-bit DataSrc (Linux IBS_CAPS_ZEN4) */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_get(uint32_t v) { return ((v >> 11) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_IBS_L3_MISS_FILTERING_MASK) | ((x & PMREGS_U32(0x00000001)) << 11); }
-static inline int pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* op_ld_lat: bits 12, ro. Load-latency filter in IbsOpCtl[63:59] (Zen5) */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_op_ld_lat_get(uint32_t v) { return ((v >> 12) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_op_ld_lat_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_OP_LD_LAT_MASK) | ((x & PMREGS_U32(0x00000001)) << 12); }
-static inline int pmregs_amd_cpuid_8000001b_eax_op_ld_lat_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_op_ld_lat_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dis: bits 13, ro. Alternate disable bits in IbsFetchCtl2/IbsOpCtl2 */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_dis_get(uint32_t v) { return ((v >> 13) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_dis_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_DIS_MASK) | ((x & PMREGS_U32(0x00000001)) << 13); }
-static inline int pmregs_amd_cpuid_8000001b_eax_dis_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_dis_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fetch_lat: bits 14, ro. Fetch-latency filter in IbsFetchCtl2 */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_fetch_lat_get(uint32_t v) { return ((v >> 14) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_fetch_lat_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_FETCH_LAT_MASK) | ((x & PMREGS_U32(0x00000001)) << 14); }
-static inline int pmregs_amd_cpuid_8000001b_eax_fetch_lat_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_fetch_lat_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bit63_filter: bits 15, ro. Filters on linear-address bit 63 */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_bit63_filter_get(uint32_t v) { return ((v >> 15) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_bit63_filter_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_BIT63_FILTER_MASK) | ((x & PMREGS_U32(0x00000001)) << 15); }
-static inline int pmregs_amd_cpuid_8000001b_eax_bit63_filter_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_bit63_filter_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* strm_st_rmt_socket: bits 16, ro. Streaming-store filter and indicator, remote-socket indicator */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_get(uint32_t v) { return ((v >> 16) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_STRM_ST_RMT_SOCKET_MASK) | ((x & PMREGS_U32(0x00000001)) << 16); }
-static inline int pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* op_dtlb_pg_size: bits 19, ro. DTLB/page-size layout of IbsOpData3 (Zen5) */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_get(uint32_t v) { return ((v >> 19) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_AMD_CPUID_8000001B_EAX_OP_DTLB_PG_SIZE_MASK) | ((x & PMREGS_U32(0x00000001)) << 19); }
-static inline int pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_cpuid_8000001b_eax_fields {
-	uint8_t ibsffv; /* bits 0: IBS feature flags valid */
-	uint8_t fetch_sam; /* bits 1: Fetch sampling */
-	uint8_t op_sam; /* bits 2: Op sampling */
-	uint8_t rd_wr_op_cnt; /* bits 3: IbsOpCurCnt is readable and writable */
-	uint8_t op_cnt; /* bits 4: IbsOpCntCtl: count dispatched ops */
-	uint8_t brn_trgt; /* bits 5: IbsBrTarget MSR */
-	uint8_t op_cnt_ext; /* bits 6: IbsOpMaxCnt[26:20] and the 27-bit op counter */
-	uint8_t rip_invalid_chk; /* bits 7: IbsOpData.IbsRipInvalid */
-	uint8_t op_brn_fuse; /* bits 8: IbsOpData.IbsOpBrnFuse */
-	uint8_t ibs_fetch_ctl_extd; /* bits 9: IC_IBS_EXTD_CTL (C001_103Ch) */
-	uint8_t ibs_op_data4; /* bits 10: IbsOpData4 (C001_103Dh) */
-	uint8_t ibs_l3_miss_filtering; /* bits 11: L3-miss filters, OcMiss/L3Miss flags, 5-bit DataSrc (Linux IBS_CAPS_ZEN4) */
-	uint8_t op_ld_lat; /* bits 12: Load-latency filter in IbsOpCtl[63:59] (Zen5) */
-	uint8_t dis; /* bits 13: Alternate disable bits in IbsFetchCtl2/IbsOpCtl2 */
-	uint8_t fetch_lat; /* bits 14: Fetch-latency filter in IbsFetchCtl2 */
-	uint8_t bit63_filter; /* bits 15: Filters on linear-address bit 63 */
-	uint8_t strm_st_rmt_socket; /* bits 16: Streaming-store filter and indicator, remote-socket indicator */
-	uint8_t op_dtlb_pg_size; /* bits 19: DTLB/page-size layout of IbsOpData3 (Zen5) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_amd_cpuid_8000001b_eax_pack(const struct pmregs_amd_cpuid_8000001b_eax_fields *f)
-{
-	uint32_t v = PMREGS_AMD_CPUID_8000001B_EAX_RES1_MASK;
-	v = pmregs_amd_cpuid_8000001b_eax_ibsffv_set(v, (uint32_t)f->ibsffv);
-	v = pmregs_amd_cpuid_8000001b_eax_fetch_sam_set(v, (uint32_t)f->fetch_sam);
-	v = pmregs_amd_cpuid_8000001b_eax_op_sam_set(v, (uint32_t)f->op_sam);
-	v = pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_set(v, (uint32_t)f->rd_wr_op_cnt);
-	v = pmregs_amd_cpuid_8000001b_eax_op_cnt_set(v, (uint32_t)f->op_cnt);
-	v = pmregs_amd_cpuid_8000001b_eax_brn_trgt_set(v, (uint32_t)f->brn_trgt);
-	v = pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_set(v, (uint32_t)f->op_cnt_ext);
-	v = pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_set(v, (uint32_t)f->rip_invalid_chk);
-	v = pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_set(v, (uint32_t)f->op_brn_fuse);
-	v = pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_set(v, (uint32_t)f->ibs_fetch_ctl_extd);
-	v = pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_set(v, (uint32_t)f->ibs_op_data4);
-	v = pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_set(v, (uint32_t)f->ibs_l3_miss_filtering);
-	v = pmregs_amd_cpuid_8000001b_eax_op_ld_lat_set(v, (uint32_t)f->op_ld_lat);
-	v = pmregs_amd_cpuid_8000001b_eax_dis_set(v, (uint32_t)f->dis);
-	v = pmregs_amd_cpuid_8000001b_eax_fetch_lat_set(v, (uint32_t)f->fetch_lat);
-	v = pmregs_amd_cpuid_8000001b_eax_bit63_filter_set(v, (uint32_t)f->bit63_filter);
-	v = pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_set(v, (uint32_t)f->strm_st_rmt_socket);
-	v = pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_set(v, (uint32_t)f->op_dtlb_pg_size);
-	return v;
-}
-
-/* Like pmregs_amd_cpuid_8000001b_eax_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_cpuid_8000001b_eax_pack_checked(const struct pmregs_amd_cpuid_8000001b_eax_fields *f, uint32_t *out)
-{
-	if (f->ibsffv > 1u)
-		return PMREGS_ERANGE;
-	if (f->fetch_sam > 1u)
-		return PMREGS_ERANGE;
-	if (f->op_sam > 1u)
-		return PMREGS_ERANGE;
-	if (f->rd_wr_op_cnt > 1u)
-		return PMREGS_ERANGE;
-	if (f->op_cnt > 1u)
-		return PMREGS_ERANGE;
-	if (f->brn_trgt > 1u)
-		return PMREGS_ERANGE;
-	if (f->op_cnt_ext > 1u)
-		return PMREGS_ERANGE;
-	if (f->rip_invalid_chk > 1u)
-		return PMREGS_ERANGE;
-	if (f->op_brn_fuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->ibs_fetch_ctl_extd > 1u)
-		return PMREGS_ERANGE;
-	if (f->ibs_op_data4 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ibs_l3_miss_filtering > 1u)
-		return PMREGS_ERANGE;
-	if (f->op_ld_lat > 1u)
-		return PMREGS_ERANGE;
-	if (f->dis > 1u)
-		return PMREGS_ERANGE;
-	if (f->fetch_lat > 1u)
-		return PMREGS_ERANGE;
-	if (f->bit63_filter > 1u)
-		return PMREGS_ERANGE;
-	if (f->strm_st_rmt_socket > 1u)
-		return PMREGS_ERANGE;
-	if (f->op_dtlb_pg_size > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_cpuid_8000001b_eax_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_cpuid_8000001b_eax_unpack(uint32_t v, struct pmregs_amd_cpuid_8000001b_eax_fields *f)
-{
-	f->ibsffv = (uint8_t)pmregs_amd_cpuid_8000001b_eax_ibsffv_get(v);
-	f->fetch_sam = (uint8_t)pmregs_amd_cpuid_8000001b_eax_fetch_sam_get(v);
-	f->op_sam = (uint8_t)pmregs_amd_cpuid_8000001b_eax_op_sam_get(v);
-	f->rd_wr_op_cnt = (uint8_t)pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_get(v);
-	f->op_cnt = (uint8_t)pmregs_amd_cpuid_8000001b_eax_op_cnt_get(v);
-	f->brn_trgt = (uint8_t)pmregs_amd_cpuid_8000001b_eax_brn_trgt_get(v);
-	f->op_cnt_ext = (uint8_t)pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_get(v);
-	f->rip_invalid_chk = (uint8_t)pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_get(v);
-	f->op_brn_fuse = (uint8_t)pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_get(v);
-	f->ibs_fetch_ctl_extd = (uint8_t)pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_get(v);
-	f->ibs_op_data4 = (uint8_t)pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_get(v);
-	f->ibs_l3_miss_filtering = (uint8_t)pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_get(v);
-	f->op_ld_lat = (uint8_t)pmregs_amd_cpuid_8000001b_eax_op_ld_lat_get(v);
-	f->dis = (uint8_t)pmregs_amd_cpuid_8000001b_eax_dis_get(v);
-	f->fetch_lat = (uint8_t)pmregs_amd_cpuid_8000001b_eax_fetch_lat_get(v);
-	f->bit63_filter = (uint8_t)pmregs_amd_cpuid_8000001b_eax_bit63_filter_get(v);
-	f->strm_st_rmt_socket = (uint8_t)pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_get(v);
-	f->op_dtlb_pg_size = (uint8_t)pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_cpuid_8000001b_eax_ibsffv_get(v)                           (pmregs_u32(v) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_ibsffv_set(v, x)                        ((pmregs_u32(v) & ~0x1u) | (pmregs_u32(x) & 0x1u))
+#define pmregs_amd_cpuid_8000001b_eax_ibsffv_set_checked(v, x)                pmregs_set_checked32((v), 0, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_fetch_sam_get(v)                        ((pmregs_u32(v) >> 1) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_fetch_sam_set(v, x)                     ((pmregs_u32(v) & ~0x2u) | ((pmregs_u32(x) & 0x1u) << 1))
+#define pmregs_amd_cpuid_8000001b_eax_fetch_sam_set_checked(v, x)             pmregs_set_checked32((v), 1, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_op_sam_get(v)                           ((pmregs_u32(v) >> 2) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_op_sam_set(v, x)                        ((pmregs_u32(v) & ~0x4u) | ((pmregs_u32(x) & 0x1u) << 2))
+#define pmregs_amd_cpuid_8000001b_eax_op_sam_set_checked(v, x)                pmregs_set_checked32((v), 2, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_get(v)                     ((pmregs_u32(v) >> 3) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_set(v, x)                  ((pmregs_u32(v) & ~0x8u) | ((pmregs_u32(x) & 0x1u) << 3))
+#define pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_set_checked(v, x)          pmregs_set_checked32((v), 3, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_op_cnt_get(v)                           ((pmregs_u32(v) >> 4) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_op_cnt_set(v, x)                        ((pmregs_u32(v) & ~0x10u) | ((pmregs_u32(x) & 0x1u) << 4))
+#define pmregs_amd_cpuid_8000001b_eax_op_cnt_set_checked(v, x)                pmregs_set_checked32((v), 4, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_brn_trgt_get(v)                         ((pmregs_u32(v) >> 5) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_brn_trgt_set(v, x)                      ((pmregs_u32(v) & ~0x20u) | ((pmregs_u32(x) & 0x1u) << 5))
+#define pmregs_amd_cpuid_8000001b_eax_brn_trgt_set_checked(v, x)              pmregs_set_checked32((v), 5, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_get(v)                       ((pmregs_u32(v) >> 6) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_set(v, x)                    ((pmregs_u32(v) & ~0x40u) | ((pmregs_u32(x) & 0x1u) << 6))
+#define pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_set_checked(v, x)            pmregs_set_checked32((v), 6, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_get(v)                  ((pmregs_u32(v) >> 7) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_set(v, x)               ((pmregs_u32(v) & ~0x80u) | ((pmregs_u32(x) & 0x1u) << 7))
+#define pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_set_checked(v, x)       pmregs_set_checked32((v), 7, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_get(v)                      ((pmregs_u32(v) >> 8) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_set(v, x)                   ((pmregs_u32(v) & ~0x100u) | ((pmregs_u32(x) & 0x1u) << 8))
+#define pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_set_checked(v, x)           pmregs_set_checked32((v), 8, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_get(v)               ((pmregs_u32(v) >> 9) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_set(v, x)            ((pmregs_u32(v) & ~0x200u) | ((pmregs_u32(x) & 0x1u) << 9))
+#define pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_set_checked(v, x)    pmregs_set_checked32((v), 9, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_get(v)                     ((pmregs_u32(v) >> 10) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_set(v, x)                  ((pmregs_u32(v) & ~0x400u) | ((pmregs_u32(x) & 0x1u) << 10))
+#define pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_set_checked(v, x)          pmregs_set_checked32((v), 10, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_get(v)            ((pmregs_u32(v) >> 11) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_set(v, x)         ((pmregs_u32(v) & ~0x800u) | ((pmregs_u32(x) & 0x1u) << 11))
+#define pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_set_checked(v, x) pmregs_set_checked32((v), 11, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_op_ld_lat_get(v)                        ((pmregs_u32(v) >> 12) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_op_ld_lat_set(v, x)                     ((pmregs_u32(v) & ~0x1000u) | ((pmregs_u32(x) & 0x1u) << 12))
+#define pmregs_amd_cpuid_8000001b_eax_op_ld_lat_set_checked(v, x)             pmregs_set_checked32((v), 12, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_dis_get(v)                              ((pmregs_u32(v) >> 13) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_dis_set(v, x)                           ((pmregs_u32(v) & ~0x2000u) | ((pmregs_u32(x) & 0x1u) << 13))
+#define pmregs_amd_cpuid_8000001b_eax_dis_set_checked(v, x)                   pmregs_set_checked32((v), 13, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_fetch_lat_get(v)                        ((pmregs_u32(v) >> 14) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_fetch_lat_set(v, x)                     ((pmregs_u32(v) & ~0x4000u) | ((pmregs_u32(x) & 0x1u) << 14))
+#define pmregs_amd_cpuid_8000001b_eax_fetch_lat_set_checked(v, x)             pmregs_set_checked32((v), 14, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_bit63_filter_get(v)                     ((pmregs_u32(v) >> 15) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_bit63_filter_set(v, x)                  ((pmregs_u32(v) & ~0x8000u) | ((pmregs_u32(x) & 0x1u) << 15))
+#define pmregs_amd_cpuid_8000001b_eax_bit63_filter_set_checked(v, x)          pmregs_set_checked32((v), 15, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_get(v)               ((pmregs_u32(v) >> 16) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_set(v, x)            ((pmregs_u32(v) & ~0x10000u) | ((pmregs_u32(x) & 0x1u) << 16))
+#define pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_set_checked(v, x)    pmregs_set_checked32((v), 16, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_get(v)                  ((pmregs_u32(v) >> 19) & 0x1u)
+#define pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_set(v, x)               ((pmregs_u32(v) & ~0x80000u) | ((pmregs_u32(x) & 0x1u) << 19))
+#define pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_set_checked(v, x)       pmregs_set_checked32((v), 19, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_cpuid_8000001b_eax_valid(uint32_t v)
@@ -5841,277 +3360,55 @@ static inline int pmregs_amd_cpuid_8000001b_eax_valid(uint32_t v)
 #define PMREGS_AMD_IBS_FETCH_CTL_OC_MISS(x)        PMREGS_FIELD64((x), 60, 1)
 #define PMREGS_AMD_IBS_FETCH_CTL_L3_MISS(x)        PMREGS_FIELD64((x), 61, 1)
 
-/* max_cnt: bits 15:0, rw. Compare value for bits 19:4 of the fetch interval counter */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_max_cnt_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_max_cnt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_MAX_CNT_MASK) | (x & PMREGS_U64(0x000000000000ffff)); }
-static inline int pmregs_amd_ibs_fetch_ctl_max_cnt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_max_cnt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt: bits 31:16, rw. Fetch counter bits 19:4 (write: initial value) */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_cnt_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_cnt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_CNT_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 16); }
-static inline int pmregs_amd_ibs_fetch_ctl_cnt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_cnt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lat: bits 47:32, rw. Core clocks from fetch start to delivery or abort */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_lat_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_lat_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_LAT_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 32); }
-static inline int pmregs_amd_ibs_fetch_ctl_lat_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_lat_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en: bits 48, rw. Enable fetch sampling */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_en_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
-static inline int pmregs_amd_ibs_fetch_ctl_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* val: bits 49, rw. Sample valid: counting stops and an interrupt is raised */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_val_get(uint64_t v) { return ((v >> 49) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_val_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_VAL_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 49); }
-static inline int pmregs_amd_ibs_fetch_ctl_val_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_val_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* comp: bits 50, rw. Fetch completed (data delivered to the decoder) */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_comp_get(uint64_t v) { return ((v >> 50) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_comp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_COMP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 50); }
-static inline int pmregs_amd_ibs_fetch_ctl_comp_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_comp_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ic_miss: bits 51, rw. Instruction cache miss */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_ic_miss_get(uint64_t v) { return ((v >> 51) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_ic_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_IC_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 51); }
-static inline int pmregs_amd_ibs_fetch_ctl_ic_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_ic_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* phy_addr_valid: bits 52, rw. IbsFetchPhysAd and L1TlbPgSz are valid */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_phy_addr_valid_get(uint64_t v) { return ((v >> 52) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_phy_addr_valid_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_PHY_ADDR_VALID_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 52); }
-static inline int pmregs_amd_ibs_fetch_ctl_phy_addr_valid_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_phy_addr_valid_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* l1_tlb_pg_sz: bits 54:53, rw. Page size of the L1 ITLB entry */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_get(uint64_t v) { return ((v >> 53) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_L1_TLB_PG_SZ_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 53); }
-static inline int pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* l1_tlb_miss: bits 55, rw. L1 ITLB miss */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_get(uint64_t v) { return ((v >> 55) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_L1_TLB_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 55); }
-static inline int pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* l2_tlb_miss: bits 56, rw. L2 ITLB miss (APM2: reserved) */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_get(uint64_t v) { return ((v >> 56) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_L2_TLB_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 56); }
-static inline int pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* rand_en: bits 57, rw. Randomize counter bits 3:0 when the counter starts (else cleared) */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_rand_en_get(uint64_t v) { return ((v >> 57) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_rand_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_RAND_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 57); }
-static inline int pmregs_amd_ibs_fetch_ctl_rand_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_rand_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* l2_miss: bits 58, rw. L2 miss, valid with Comp (family 15h CZ/ST and Zen; APM2: reserved) */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_l2_miss_get(uint64_t v) { return ((v >> 58) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_l2_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_L2_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 58); }
-static inline int pmregs_amd_ibs_fetch_ctl_l2_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_l2_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* l3_miss_only: bits 59, rw. Report only samples that missed the L3 (CPUID bit 11) */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_l3_miss_only_get(uint64_t v) { return ((v >> 59) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_l3_miss_only_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_L3_MISS_ONLY_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 59); }
-static inline int pmregs_amd_ibs_fetch_ctl_l3_miss_only_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_l3_miss_only_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* oc_miss: bits 60, rw. Op-cache miss (CPUID bit 11) */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_oc_miss_get(uint64_t v) { return ((v >> 60) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_oc_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_OC_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 60); }
-static inline int pmregs_amd_ibs_fetch_ctl_oc_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_oc_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* l3_miss: bits 61, rw. L3 miss (CPUID bit 11) */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_l3_miss_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_l3_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL_L3_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
-static inline int pmregs_amd_ibs_fetch_ctl_l3_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl_l3_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_ibs_fetch_ctl_fields {
-	uint16_t max_cnt; /* bits 15:0: Compare value for bits 19:4 of the fetch interval counter */
-	uint16_t cnt; /* bits 31:16: Fetch counter bits 19:4 (write: initial value) */
-	uint16_t lat; /* bits 47:32: Core clocks from fetch start to delivery or abort */
-	uint8_t en; /* bits 48: Enable fetch sampling */
-	uint8_t val; /* bits 49: Sample valid: counting stops and an interrupt is raised */
-	uint8_t comp; /* bits 50: Fetch completed (data delivered to the decoder) */
-	uint8_t ic_miss; /* bits 51: Instruction cache miss */
-	uint8_t phy_addr_valid; /* bits 52: IbsFetchPhysAd and L1TlbPgSz are valid */
-	uint8_t l1_tlb_pg_sz; /* bits 54:53: Page size of the L1 ITLB entry */
-	uint8_t l1_tlb_miss; /* bits 55: L1 ITLB miss */
-	uint8_t l2_tlb_miss; /* bits 56: L2 ITLB miss (APM2: reserved) */
-	uint8_t rand_en; /* bits 57: Randomize counter bits 3:0 when the counter starts (else cleared) */
-	uint8_t l2_miss; /* bits 58: L2 miss, valid with Comp (family 15h CZ/ST and Zen; APM2: reserved) */
-	uint8_t l3_miss_only; /* bits 59: Report only samples that missed the L3 (CPUID bit 11) */
-	uint8_t oc_miss; /* bits 60: Op-cache miss (CPUID bit 11) */
-	uint8_t l3_miss; /* bits 61: L3 miss (CPUID bit 11) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl_pack(const struct pmregs_amd_ibs_fetch_ctl_fields *f)
-{
-	uint64_t v = PMREGS_AMD_IBS_FETCH_CTL_RES1_MASK;
-	v = pmregs_amd_ibs_fetch_ctl_max_cnt_set(v, (uint64_t)f->max_cnt);
-	v = pmregs_amd_ibs_fetch_ctl_cnt_set(v, (uint64_t)f->cnt);
-	v = pmregs_amd_ibs_fetch_ctl_lat_set(v, (uint64_t)f->lat);
-	v = pmregs_amd_ibs_fetch_ctl_en_set(v, (uint64_t)f->en);
-	v = pmregs_amd_ibs_fetch_ctl_val_set(v, (uint64_t)f->val);
-	v = pmregs_amd_ibs_fetch_ctl_comp_set(v, (uint64_t)f->comp);
-	v = pmregs_amd_ibs_fetch_ctl_ic_miss_set(v, (uint64_t)f->ic_miss);
-	v = pmregs_amd_ibs_fetch_ctl_phy_addr_valid_set(v, (uint64_t)f->phy_addr_valid);
-	v = pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_set(v, (uint64_t)f->l1_tlb_pg_sz);
-	v = pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_set(v, (uint64_t)f->l1_tlb_miss);
-	v = pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_set(v, (uint64_t)f->l2_tlb_miss);
-	v = pmregs_amd_ibs_fetch_ctl_rand_en_set(v, (uint64_t)f->rand_en);
-	v = pmregs_amd_ibs_fetch_ctl_l2_miss_set(v, (uint64_t)f->l2_miss);
-	v = pmregs_amd_ibs_fetch_ctl_l3_miss_only_set(v, (uint64_t)f->l3_miss_only);
-	v = pmregs_amd_ibs_fetch_ctl_oc_miss_set(v, (uint64_t)f->oc_miss);
-	v = pmregs_amd_ibs_fetch_ctl_l3_miss_set(v, (uint64_t)f->l3_miss);
-	return v;
-}
-
-/* Like pmregs_amd_ibs_fetch_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_ibs_fetch_ctl_pack_checked(const struct pmregs_amd_ibs_fetch_ctl_fields *f, uint64_t *out)
-{
-	if (f->en > 1u)
-		return PMREGS_ERANGE;
-	if (f->val > 1u)
-		return PMREGS_ERANGE;
-	if (f->comp > 1u)
-		return PMREGS_ERANGE;
-	if (f->ic_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->phy_addr_valid > 1u)
-		return PMREGS_ERANGE;
-	if (f->l1_tlb_pg_sz > 3u)
-		return PMREGS_ERANGE;
-	if (f->l1_tlb_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->l2_tlb_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->rand_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->l2_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->l3_miss_only > 1u)
-		return PMREGS_ERANGE;
-	if (f->oc_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->l3_miss > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_ibs_fetch_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_ibs_fetch_ctl_unpack(uint64_t v, struct pmregs_amd_ibs_fetch_ctl_fields *f)
-{
-	f->max_cnt = (uint16_t)pmregs_amd_ibs_fetch_ctl_max_cnt_get(v);
-	f->cnt = (uint16_t)pmregs_amd_ibs_fetch_ctl_cnt_get(v);
-	f->lat = (uint16_t)pmregs_amd_ibs_fetch_ctl_lat_get(v);
-	f->en = (uint8_t)pmregs_amd_ibs_fetch_ctl_en_get(v);
-	f->val = (uint8_t)pmregs_amd_ibs_fetch_ctl_val_get(v);
-	f->comp = (uint8_t)pmregs_amd_ibs_fetch_ctl_comp_get(v);
-	f->ic_miss = (uint8_t)pmregs_amd_ibs_fetch_ctl_ic_miss_get(v);
-	f->phy_addr_valid = (uint8_t)pmregs_amd_ibs_fetch_ctl_phy_addr_valid_get(v);
-	f->l1_tlb_pg_sz = (uint8_t)pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_get(v);
-	f->l1_tlb_miss = (uint8_t)pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_get(v);
-	f->l2_tlb_miss = (uint8_t)pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_get(v);
-	f->rand_en = (uint8_t)pmregs_amd_ibs_fetch_ctl_rand_en_get(v);
-	f->l2_miss = (uint8_t)pmregs_amd_ibs_fetch_ctl_l2_miss_get(v);
-	f->l3_miss_only = (uint8_t)pmregs_amd_ibs_fetch_ctl_l3_miss_only_get(v);
-	f->oc_miss = (uint8_t)pmregs_amd_ibs_fetch_ctl_oc_miss_get(v);
-	f->l3_miss = (uint8_t)pmregs_amd_ibs_fetch_ctl_l3_miss_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_ibs_fetch_ctl_max_cnt_get(v)                   (pmregs_u64(v) & 0xffffu)
+#define pmregs_amd_ibs_fetch_ctl_max_cnt_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xffff)) | (pmregs_u64(x) & 0xffffu))
+#define pmregs_amd_ibs_fetch_ctl_max_cnt_set_checked(v, x)        pmregs_set_checked64((v), 0, 0xffffu, (x))
+#define pmregs_amd_ibs_fetch_ctl_cnt_get(v)                       ((pmregs_u64(v) >> 16) & 0xffffu)
+#define pmregs_amd_ibs_fetch_ctl_cnt_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0xffff0000)) | ((pmregs_u64(x) & 0xffffu) << 16))
+#define pmregs_amd_ibs_fetch_ctl_cnt_set_checked(v, x)            pmregs_set_checked64((v), 16, 0xffffu, (x))
+#define pmregs_amd_ibs_fetch_ctl_lat_get(v)                       ((pmregs_u64(v) >> 32) & 0xffffu)
+#define pmregs_amd_ibs_fetch_ctl_lat_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0xffff00000000)) | ((pmregs_u64(x) & 0xffffu) << 32))
+#define pmregs_amd_ibs_fetch_ctl_lat_set_checked(v, x)            pmregs_set_checked64((v), 32, 0xffffu, (x))
+#define pmregs_amd_ibs_fetch_ctl_en_get(v)                        ((pmregs_u64(v) >> 48) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl_en_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000)) | ((pmregs_u64(x) & 0x1u) << 48))
+#define pmregs_amd_ibs_fetch_ctl_en_set_checked(v, x)             pmregs_set_checked64((v), 48, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl_val_get(v)                       ((pmregs_u64(v) >> 49) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl_val_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000)) | ((pmregs_u64(x) & 0x1u) << 49))
+#define pmregs_amd_ibs_fetch_ctl_val_set_checked(v, x)            pmregs_set_checked64((v), 49, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl_comp_get(v)                      ((pmregs_u64(v) >> 50) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl_comp_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000)) | ((pmregs_u64(x) & 0x1u) << 50))
+#define pmregs_amd_ibs_fetch_ctl_comp_set_checked(v, x)           pmregs_set_checked64((v), 50, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl_ic_miss_get(v)                   ((pmregs_u64(v) >> 51) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl_ic_miss_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000)) | ((pmregs_u64(x) & 0x1u) << 51))
+#define pmregs_amd_ibs_fetch_ctl_ic_miss_set_checked(v, x)        pmregs_set_checked64((v), 51, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl_phy_addr_valid_get(v)            ((pmregs_u64(v) >> 52) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl_phy_addr_valid_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10000000000000)) | ((pmregs_u64(x) & 0x1u) << 52))
+#define pmregs_amd_ibs_fetch_ctl_phy_addr_valid_set_checked(v, x) pmregs_set_checked64((v), 52, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_get(v)              ((pmregs_u64(v) >> 53) & 0x3u)
+#define pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x60000000000000)) | ((pmregs_u64(x) & 0x3u) << 53))
+#define pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_set_checked(v, x)   pmregs_set_checked64((v), 53, 0x3u, (x))
+#define pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_get(v)               ((pmregs_u64(v) >> 55) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x80000000000000)) | ((pmregs_u64(x) & 0x1u) << 55))
+#define pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_set_checked(v, x)    pmregs_set_checked64((v), 55, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_get(v)               ((pmregs_u64(v) >> 56) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x100000000000000)) | ((pmregs_u64(x) & 0x1u) << 56))
+#define pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_set_checked(v, x)    pmregs_set_checked64((v), 56, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl_rand_en_get(v)                   ((pmregs_u64(v) >> 57) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl_rand_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x200000000000000)) | ((pmregs_u64(x) & 0x1u) << 57))
+#define pmregs_amd_ibs_fetch_ctl_rand_en_set_checked(v, x)        pmregs_set_checked64((v), 57, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl_l2_miss_get(v)                   ((pmregs_u64(v) >> 58) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl_l2_miss_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000000)) | ((pmregs_u64(x) & 0x1u) << 58))
+#define pmregs_amd_ibs_fetch_ctl_l2_miss_set_checked(v, x)        pmregs_set_checked64((v), 58, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl_l3_miss_only_get(v)              ((pmregs_u64(v) >> 59) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl_l3_miss_only_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000000)) | ((pmregs_u64(x) & 0x1u) << 59))
+#define pmregs_amd_ibs_fetch_ctl_l3_miss_only_set_checked(v, x)   pmregs_set_checked64((v), 59, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl_oc_miss_get(v)                   ((pmregs_u64(v) >> 60) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl_oc_miss_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000000)) | ((pmregs_u64(x) & 0x1u) << 60))
+#define pmregs_amd_ibs_fetch_ctl_oc_miss_set_checked(v, x)        pmregs_set_checked64((v), 60, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl_l3_miss_get(v)                   ((pmregs_u64(v) >> 61) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl_l3_miss_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000000)) | ((pmregs_u64(x) & 0x1u) << 61))
+#define pmregs_amd_ibs_fetch_ctl_l3_miss_set_checked(v, x)        pmregs_set_checked64((v), 61, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_ibs_fetch_ctl_valid(uint64_t v)
@@ -6124,39 +3421,10 @@ static inline int pmregs_amd_ibs_fetch_ctl_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_AMD_LINEAR_ADDRESS_ADDRESS(x) PMREGS_FIELD64((x), 0, 64)
 
-/* address: bits 63:0, rw. Linear address */
-static inline uint64_t pmregs_amd_linear_address_address_get(uint64_t v) { return v; }
-static inline uint64_t pmregs_amd_linear_address_address_set(uint64_t v, uint64_t x) { return ((void)v, (uint64_t)x); }
-static inline int pmregs_amd_linear_address_address_set_checked(uint64_t *v, uint64_t x)
-{
-	*v = pmregs_amd_linear_address_address_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_linear_address_fields {
-	uint64_t address; /* bits 63:0: Linear address */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_linear_address_pack(const struct pmregs_amd_linear_address_fields *f)
-{
-	uint64_t v = PMREGS_AMD_LINEAR_ADDRESS_RES1_MASK;
-	v = pmregs_amd_linear_address_address_set(v, (uint64_t)f->address);
-	return v;
-}
-
-/* Like pmregs_amd_linear_address_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_linear_address_pack_checked(const struct pmregs_amd_linear_address_fields *f, uint64_t *out)
-{
-	*out = pmregs_amd_linear_address_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_linear_address_unpack(uint64_t v, struct pmregs_amd_linear_address_fields *f)
-{
-	f->address = (uint64_t)pmregs_amd_linear_address_address_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_linear_address_address_get(v)            (pmregs_u64(v))
+#define pmregs_amd_linear_address_address_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
+#define pmregs_amd_linear_address_address_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_linear_address_valid(uint64_t v)
@@ -6170,43 +3438,10 @@ static inline int pmregs_amd_linear_address_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_AMD_PHYSICAL_ADDRESS_ADDRESS(x) PMREGS_FIELD64((x), 0, 52)
 
-/* address: bits 51:0, rw. Physical address */
-static inline uint64_t pmregs_amd_physical_address_address_get(uint64_t v) { return (v & PMREGS_U64(0x000fffffffffffff)); }
-static inline uint64_t pmregs_amd_physical_address_address_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_PHYSICAL_ADDRESS_ADDRESS_MASK) | (x & PMREGS_U64(0x000fffffffffffff)); }
-static inline int pmregs_amd_physical_address_address_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000fffffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_physical_address_address_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_physical_address_fields {
-	uint64_t address; /* bits 51:0: Physical address */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_physical_address_pack(const struct pmregs_amd_physical_address_fields *f)
-{
-	uint64_t v = PMREGS_AMD_PHYSICAL_ADDRESS_RES1_MASK;
-	v = pmregs_amd_physical_address_address_set(v, (uint64_t)f->address);
-	return v;
-}
-
-/* Like pmregs_amd_physical_address_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_physical_address_pack_checked(const struct pmregs_amd_physical_address_fields *f, uint64_t *out)
-{
-	if (f->address > 4503599627370495u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_physical_address_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_physical_address_unpack(uint64_t v, struct pmregs_amd_physical_address_fields *f)
-{
-	f->address = (uint64_t)pmregs_amd_physical_address_address_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_physical_address_address_get(v)            (pmregs_u64(v) & PMREGS_U64(0xfffffffffffff))
+#define pmregs_amd_physical_address_address_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xfffffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0xfffffffffffff)))
+#define pmregs_amd_physical_address_address_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xfffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_physical_address_valid(uint64_t v)
@@ -6219,41 +3454,10 @@ static inline int pmregs_amd_physical_address_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_AMD_IC_IBS_EXTD_CTL_ITLB_REFILL_LAT(x) PMREGS_FIELD64((x), 0, 16)
 
-/* itlb_refill_lat: bits 15:0, rw. ITLB refill latency of the sampled fetch */
-static inline uint64_t pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IC_IBS_EXTD_CTL_ITLB_REFILL_LAT_MASK) | (x & PMREGS_U64(0x000000000000ffff)); }
-static inline int pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_ic_ibs_extd_ctl_fields {
-	uint16_t itlb_refill_lat; /* bits 15:0: ITLB refill latency of the sampled fetch */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_ic_ibs_extd_ctl_pack(const struct pmregs_amd_ic_ibs_extd_ctl_fields *f)
-{
-	uint64_t v = PMREGS_AMD_IC_IBS_EXTD_CTL_RES1_MASK;
-	v = pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_set(v, (uint64_t)f->itlb_refill_lat);
-	return v;
-}
-
-/* Like pmregs_amd_ic_ibs_extd_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_ic_ibs_extd_ctl_pack_checked(const struct pmregs_amd_ic_ibs_extd_ctl_fields *f, uint64_t *out)
-{
-	*out = pmregs_amd_ic_ibs_extd_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_ic_ibs_extd_ctl_unpack(uint64_t v, struct pmregs_amd_ic_ibs_extd_ctl_fields *f)
-{
-	f->itlb_refill_lat = (uint16_t)pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_get(v)            (pmregs_u64(v) & 0xffffu)
+#define pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffff)) | (pmregs_u64(x) & 0xffffu))
+#define pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_ic_ibs_extd_ctl_valid(uint64_t v)
@@ -6273,6 +3477,29 @@ static inline int pmregs_amd_ic_ibs_extd_ctl_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_CTL_LDLAT_THRSH(x)  PMREGS_FIELD64((x), 59, 4)
 #define PMREGS_AMD_IBS_OP_CTL_LDLAT_EN(x)     PMREGS_FIELD64((x), 63, 1)
 
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_ibs_op_ctl_l3_miss_only_get(v)            ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_amd_ibs_op_ctl_l3_miss_only_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_amd_ibs_op_ctl_l3_miss_only_set_checked(v, x) pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_amd_ibs_op_ctl_en_get(v)                      ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_amd_ibs_op_ctl_en_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_amd_ibs_op_ctl_en_set_checked(v, x)           pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_amd_ibs_op_ctl_val_get(v)                     ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_amd_ibs_op_ctl_val_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_amd_ibs_op_ctl_val_set_checked(v, x)          pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_amd_ibs_op_ctl_cnt_ctl_get(v)                 ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_amd_ibs_op_ctl_cnt_ctl_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_amd_ibs_op_ctl_cnt_ctl_set_checked(v, x)      pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_amd_ibs_op_ctl_cur_cnt_get(v)                 ((pmregs_u64(v) >> 32) & 0x7ffffffu)
+#define pmregs_amd_ibs_op_ctl_cur_cnt_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x7ffffff00000000)) | ((pmregs_u64(x) & 0x7ffffffu) << 32))
+#define pmregs_amd_ibs_op_ctl_cur_cnt_set_checked(v, x)      pmregs_set_checked64((v), 32, 0x7ffffffu, (x))
+#define pmregs_amd_ibs_op_ctl_ldlat_thrsh_get(v)             ((pmregs_u64(v) >> 59) & 0xfu)
+#define pmregs_amd_ibs_op_ctl_ldlat_thrsh_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x7800000000000000)) | ((pmregs_u64(x) & 0xfu) << 59))
+#define pmregs_amd_ibs_op_ctl_ldlat_thrsh_set_checked(v, x)  pmregs_set_checked64((v), 59, 0xfu, (x))
+#define pmregs_amd_ibs_op_ctl_ldlat_en_get(v)                ((pmregs_u64(v) >> 63) & 0x1u)
+#define pmregs_amd_ibs_op_ctl_ldlat_en_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
+#define pmregs_amd_ibs_op_ctl_ldlat_en_set_checked(v, x)     pmregs_set_checked64((v), 63, 0x1u, (x))
+
 /* max_cnt: bits 26:20, 15:0, rw. Op interval bits 26:4 (IbsOpMaxCnt) */
 static inline uint64_t pmregs_amd_ibs_op_ctl_max_cnt_get(uint64_t v) { return (((v >> 20) & PMREGS_U64(0x000000000000007f)) << 16) | (v & PMREGS_U64(0x000000000000ffff)); }
 static inline uint64_t pmregs_amd_ibs_op_ctl_max_cnt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_CTL_MAX_CNT_MASK) | (((x >> 16) & PMREGS_U64(0x000000000000007f)) << 20) | (x & PMREGS_U64(0x000000000000ffff)); }
@@ -6282,145 +3509,6 @@ static inline int pmregs_amd_ibs_op_ctl_max_cnt_set_checked(uint64_t *v, uint64_
 		return PMREGS_ERANGE;
 	*v = pmregs_amd_ibs_op_ctl_max_cnt_set(*v, x);
 	return PMREGS_OK;
-}
-
-/* l3_miss_only: bits 16, rw. Report only samples that missed the L3 (CPUID bit 11) */
-static inline uint64_t pmregs_amd_ibs_op_ctl_l3_miss_only_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_ctl_l3_miss_only_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_CTL_L3_MISS_ONLY_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_amd_ibs_op_ctl_l3_miss_only_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_ctl_l3_miss_only_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en: bits 17, rw. Enable op sampling */
-static inline uint64_t pmregs_amd_ibs_op_ctl_en_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_ctl_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_CTL_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_amd_ibs_op_ctl_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_ctl_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* val: bits 18, rw. Sample valid: counting stops and an interrupt is raised */
-static inline uint64_t pmregs_amd_ibs_op_ctl_val_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_ctl_val_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_CTL_VAL_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_amd_ibs_op_ctl_val_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_ctl_val_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cnt_ctl: bits 19, rw. What the interval counts (CPUID bit 4) */
-static inline uint64_t pmregs_amd_ibs_op_ctl_cnt_ctl_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_ctl_cnt_ctl_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_CTL_CNT_CTL_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_amd_ibs_op_ctl_cnt_ctl_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_ctl_cnt_ctl_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cur_cnt: bits 58:32, rw. Current op counter (27 bits); software may seed the low bits (CPUID bit 3) */
-static inline uint64_t pmregs_amd_ibs_op_ctl_cur_cnt_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000007ffffff)); }
-static inline uint64_t pmregs_amd_ibs_op_ctl_cur_cnt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_CTL_CUR_CNT_MASK) | ((x & PMREGS_U64(0x0000000007ffffff)) << 32); }
-static inline int pmregs_amd_ibs_op_ctl_cur_cnt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000007ffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_ctl_cur_cnt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ldlat_thrsh: bits 62:59, rw. Load-latency threshold (n + 1) * 128 cycles (Zen5, CPUID bit 12) */
-static inline uint64_t pmregs_amd_ibs_op_ctl_ldlat_thrsh_get(uint64_t v) { return ((v >> 59) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_amd_ibs_op_ctl_ldlat_thrsh_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_CTL_LDLAT_THRSH_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 59); }
-static inline int pmregs_amd_ibs_op_ctl_ldlat_thrsh_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_ctl_ldlat_thrsh_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ldlat_en: bits 63, rw. Load-latency filter enable (Zen5, CPUID bit 12) */
-static inline uint64_t pmregs_amd_ibs_op_ctl_ldlat_en_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_ctl_ldlat_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_CTL_LDLAT_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_amd_ibs_op_ctl_ldlat_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_ctl_ldlat_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_ibs_op_ctl_fields {
-	uint32_t max_cnt; /* bits 26:20, 15:0: Op interval bits 26:4 (IbsOpMaxCnt) */
-	uint8_t l3_miss_only; /* bits 16: Report only samples that missed the L3 (CPUID bit 11) */
-	uint8_t en; /* bits 17: Enable op sampling */
-	uint8_t val; /* bits 18: Sample valid: counting stops and an interrupt is raised */
-	uint8_t cnt_ctl; /* bits 19: What the interval counts (CPUID bit 4) */
-	uint32_t cur_cnt; /* bits 58:32: Current op counter (27 bits); software may seed the low bits (CPUID bit 3) */
-	uint8_t ldlat_thrsh; /* bits 62:59: Load-latency threshold (n + 1) * 128 cycles (Zen5, CPUID bit 12) */
-	uint8_t ldlat_en; /* bits 63: Load-latency filter enable (Zen5, CPUID bit 12) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_ibs_op_ctl_pack(const struct pmregs_amd_ibs_op_ctl_fields *f)
-{
-	uint64_t v = PMREGS_AMD_IBS_OP_CTL_RES1_MASK;
-	v = pmregs_amd_ibs_op_ctl_max_cnt_set(v, (uint64_t)f->max_cnt);
-	v = pmregs_amd_ibs_op_ctl_l3_miss_only_set(v, (uint64_t)f->l3_miss_only);
-	v = pmregs_amd_ibs_op_ctl_en_set(v, (uint64_t)f->en);
-	v = pmregs_amd_ibs_op_ctl_val_set(v, (uint64_t)f->val);
-	v = pmregs_amd_ibs_op_ctl_cnt_ctl_set(v, (uint64_t)f->cnt_ctl);
-	v = pmregs_amd_ibs_op_ctl_cur_cnt_set(v, (uint64_t)f->cur_cnt);
-	v = pmregs_amd_ibs_op_ctl_ldlat_thrsh_set(v, (uint64_t)f->ldlat_thrsh);
-	v = pmregs_amd_ibs_op_ctl_ldlat_en_set(v, (uint64_t)f->ldlat_en);
-	return v;
-}
-
-/* Like pmregs_amd_ibs_op_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_ibs_op_ctl_pack_checked(const struct pmregs_amd_ibs_op_ctl_fields *f, uint64_t *out)
-{
-	if (f->max_cnt > 8388607u)
-		return PMREGS_ERANGE;
-	if (f->l3_miss_only > 1u)
-		return PMREGS_ERANGE;
-	if (f->en > 1u)
-		return PMREGS_ERANGE;
-	if (f->val > 1u)
-		return PMREGS_ERANGE;
-	if (f->cnt_ctl > 1u)
-		return PMREGS_ERANGE;
-	if (f->cur_cnt > 134217727u)
-		return PMREGS_ERANGE;
-	if (f->ldlat_thrsh > 15u)
-		return PMREGS_ERANGE;
-	if (f->ldlat_en > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_ibs_op_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_ibs_op_ctl_unpack(uint64_t v, struct pmregs_amd_ibs_op_ctl_fields *f)
-{
-	f->max_cnt = (uint32_t)pmregs_amd_ibs_op_ctl_max_cnt_get(v);
-	f->l3_miss_only = (uint8_t)pmregs_amd_ibs_op_ctl_l3_miss_only_get(v);
-	f->en = (uint8_t)pmregs_amd_ibs_op_ctl_en_get(v);
-	f->val = (uint8_t)pmregs_amd_ibs_op_ctl_val_get(v);
-	f->cnt_ctl = (uint8_t)pmregs_amd_ibs_op_ctl_cnt_ctl_get(v);
-	f->cur_cnt = (uint32_t)pmregs_amd_ibs_op_ctl_cur_cnt_get(v);
-	f->ldlat_thrsh = (uint8_t)pmregs_amd_ibs_op_ctl_ldlat_thrsh_get(v);
-	f->ldlat_en = (uint8_t)pmregs_amd_ibs_op_ctl_ldlat_en_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -6442,167 +3530,34 @@ static inline int pmregs_amd_ibs_op_ctl_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA_BRN_FUSE(x)        PMREGS_FIELD64((x), 39, 1)
 #define PMREGS_AMD_IBS_OP_DATA_MICROCODE(x)       PMREGS_FIELD64((x), 40, 1)
 
-/* comp_to_ret_ctr: bits 15:0, rw. Cycles from op completion to retire */
-static inline uint64_t pmregs_amd_ibs_op_data_comp_to_ret_ctr_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_amd_ibs_op_data_comp_to_ret_ctr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_COMP_TO_RET_CTR_MASK) | (x & PMREGS_U64(0x000000000000ffff)); }
-static inline int pmregs_amd_ibs_op_data_comp_to_ret_ctr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_comp_to_ret_ctr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tag_to_ret_ctr: bits 31:16, rw. Cycles from tagging to retire */
-static inline uint64_t pmregs_amd_ibs_op_data_tag_to_ret_ctr_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_amd_ibs_op_data_tag_to_ret_ctr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_TAG_TO_RET_CTR_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 16); }
-static inline int pmregs_amd_ibs_op_data_tag_to_ret_ctr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_tag_to_ret_ctr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* op_return: bits 34, rw. IbsOpReturn: a retired near return */
-static inline uint64_t pmregs_amd_ibs_op_data_op_return_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_op_return_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_OP_RETURN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_amd_ibs_op_data_op_return_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_op_return_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* brn_taken: bits 35, rw. A retired taken branch */
-static inline uint64_t pmregs_amd_ibs_op_data_brn_taken_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_brn_taken_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_BRN_TAKEN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_amd_ibs_op_data_brn_taken_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_brn_taken_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* brn_misp: bits 36, rw. A retired mispredicted branch */
-static inline uint64_t pmregs_amd_ibs_op_data_brn_misp_get(uint64_t v) { return ((v >> 36) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_brn_misp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_BRN_MISP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 36); }
-static inline int pmregs_amd_ibs_op_data_brn_misp_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_brn_misp_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* brn_ret: bits 37, rw. The op is a retired branch (Return, BrnTaken, BrnMisp are meaningful only then) */
-static inline uint64_t pmregs_amd_ibs_op_data_brn_ret_get(uint64_t v) { return ((v >> 37) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_brn_ret_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_BRN_RET_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 37); }
-static inline int pmregs_amd_ibs_op_data_brn_ret_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_brn_ret_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* rip_invalid: bits 38, rw. IbsOpRip is not valid (CPUID bit 7) */
-static inline uint64_t pmregs_amd_ibs_op_data_rip_invalid_get(uint64_t v) { return ((v >> 38) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_rip_invalid_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_RIP_INVALID_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 38); }
-static inline int pmregs_amd_ibs_op_data_rip_invalid_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_rip_invalid_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* brn_fuse: bits 39, rw. A fused branch (CPUID bit 8) */
-static inline uint64_t pmregs_amd_ibs_op_data_brn_fuse_get(uint64_t v) { return ((v >> 39) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_brn_fuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_BRN_FUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 39); }
-static inline int pmregs_amd_ibs_op_data_brn_fuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_brn_fuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* microcode: bits 40, rw. A microcoded op */
-static inline uint64_t pmregs_amd_ibs_op_data_microcode_get(uint64_t v) { return ((v >> 40) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_microcode_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_MICROCODE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 40); }
-static inline int pmregs_amd_ibs_op_data_microcode_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_microcode_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_ibs_op_data_fields {
-	uint16_t comp_to_ret_ctr; /* bits 15:0: Cycles from op completion to retire */
-	uint16_t tag_to_ret_ctr; /* bits 31:16: Cycles from tagging to retire */
-	uint8_t op_return; /* bits 34: IbsOpReturn: a retired near return */
-	uint8_t brn_taken; /* bits 35: A retired taken branch */
-	uint8_t brn_misp; /* bits 36: A retired mispredicted branch */
-	uint8_t brn_ret; /* bits 37: The op is a retired branch (Return, BrnTaken, BrnMisp are meaningful only then) */
-	uint8_t rip_invalid; /* bits 38: IbsOpRip is not valid (CPUID bit 7) */
-	uint8_t brn_fuse; /* bits 39: A fused branch (CPUID bit 8) */
-	uint8_t microcode; /* bits 40: A microcoded op */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_ibs_op_data_pack(const struct pmregs_amd_ibs_op_data_fields *f)
-{
-	uint64_t v = PMREGS_AMD_IBS_OP_DATA_RES1_MASK;
-	v = pmregs_amd_ibs_op_data_comp_to_ret_ctr_set(v, (uint64_t)f->comp_to_ret_ctr);
-	v = pmregs_amd_ibs_op_data_tag_to_ret_ctr_set(v, (uint64_t)f->tag_to_ret_ctr);
-	v = pmregs_amd_ibs_op_data_op_return_set(v, (uint64_t)f->op_return);
-	v = pmregs_amd_ibs_op_data_brn_taken_set(v, (uint64_t)f->brn_taken);
-	v = pmregs_amd_ibs_op_data_brn_misp_set(v, (uint64_t)f->brn_misp);
-	v = pmregs_amd_ibs_op_data_brn_ret_set(v, (uint64_t)f->brn_ret);
-	v = pmregs_amd_ibs_op_data_rip_invalid_set(v, (uint64_t)f->rip_invalid);
-	v = pmregs_amd_ibs_op_data_brn_fuse_set(v, (uint64_t)f->brn_fuse);
-	v = pmregs_amd_ibs_op_data_microcode_set(v, (uint64_t)f->microcode);
-	return v;
-}
-
-/* Like pmregs_amd_ibs_op_data_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_ibs_op_data_pack_checked(const struct pmregs_amd_ibs_op_data_fields *f, uint64_t *out)
-{
-	if (f->op_return > 1u)
-		return PMREGS_ERANGE;
-	if (f->brn_taken > 1u)
-		return PMREGS_ERANGE;
-	if (f->brn_misp > 1u)
-		return PMREGS_ERANGE;
-	if (f->brn_ret > 1u)
-		return PMREGS_ERANGE;
-	if (f->rip_invalid > 1u)
-		return PMREGS_ERANGE;
-	if (f->brn_fuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->microcode > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_ibs_op_data_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_ibs_op_data_unpack(uint64_t v, struct pmregs_amd_ibs_op_data_fields *f)
-{
-	f->comp_to_ret_ctr = (uint16_t)pmregs_amd_ibs_op_data_comp_to_ret_ctr_get(v);
-	f->tag_to_ret_ctr = (uint16_t)pmregs_amd_ibs_op_data_tag_to_ret_ctr_get(v);
-	f->op_return = (uint8_t)pmregs_amd_ibs_op_data_op_return_get(v);
-	f->brn_taken = (uint8_t)pmregs_amd_ibs_op_data_brn_taken_get(v);
-	f->brn_misp = (uint8_t)pmregs_amd_ibs_op_data_brn_misp_get(v);
-	f->brn_ret = (uint8_t)pmregs_amd_ibs_op_data_brn_ret_get(v);
-	f->rip_invalid = (uint8_t)pmregs_amd_ibs_op_data_rip_invalid_get(v);
-	f->brn_fuse = (uint8_t)pmregs_amd_ibs_op_data_brn_fuse_get(v);
-	f->microcode = (uint8_t)pmregs_amd_ibs_op_data_microcode_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_ibs_op_data_comp_to_ret_ctr_get(v)            (pmregs_u64(v) & 0xffffu)
+#define pmregs_amd_ibs_op_data_comp_to_ret_ctr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffff)) | (pmregs_u64(x) & 0xffffu))
+#define pmregs_amd_ibs_op_data_comp_to_ret_ctr_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffffu, (x))
+#define pmregs_amd_ibs_op_data_tag_to_ret_ctr_get(v)             ((pmregs_u64(v) >> 16) & 0xffffu)
+#define pmregs_amd_ibs_op_data_tag_to_ret_ctr_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xffff0000)) | ((pmregs_u64(x) & 0xffffu) << 16))
+#define pmregs_amd_ibs_op_data_tag_to_ret_ctr_set_checked(v, x)  pmregs_set_checked64((v), 16, 0xffffu, (x))
+#define pmregs_amd_ibs_op_data_op_return_get(v)                  ((pmregs_u64(v) >> 34) & 0x1u)
+#define pmregs_amd_ibs_op_data_op_return_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
+#define pmregs_amd_ibs_op_data_op_return_set_checked(v, x)       pmregs_set_checked64((v), 34, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_brn_taken_get(v)                  ((pmregs_u64(v) >> 35) & 0x1u)
+#define pmregs_amd_ibs_op_data_brn_taken_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
+#define pmregs_amd_ibs_op_data_brn_taken_set_checked(v, x)       pmregs_set_checked64((v), 35, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_brn_misp_get(v)                   ((pmregs_u64(v) >> 36) & 0x1u)
+#define pmregs_amd_ibs_op_data_brn_misp_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000)) | ((pmregs_u64(x) & 0x1u) << 36))
+#define pmregs_amd_ibs_op_data_brn_misp_set_checked(v, x)        pmregs_set_checked64((v), 36, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_brn_ret_get(v)                    ((pmregs_u64(v) >> 37) & 0x1u)
+#define pmregs_amd_ibs_op_data_brn_ret_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000)) | ((pmregs_u64(x) & 0x1u) << 37))
+#define pmregs_amd_ibs_op_data_brn_ret_set_checked(v, x)         pmregs_set_checked64((v), 37, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_rip_invalid_get(v)                ((pmregs_u64(v) >> 38) & 0x1u)
+#define pmregs_amd_ibs_op_data_rip_invalid_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000)) | ((pmregs_u64(x) & 0x1u) << 38))
+#define pmregs_amd_ibs_op_data_rip_invalid_set_checked(v, x)     pmregs_set_checked64((v), 38, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_brn_fuse_get(v)                   ((pmregs_u64(v) >> 39) & 0x1u)
+#define pmregs_amd_ibs_op_data_brn_fuse_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000)) | ((pmregs_u64(x) & 0x1u) << 39))
+#define pmregs_amd_ibs_op_data_brn_fuse_set_checked(v, x)        pmregs_set_checked64((v), 39, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_microcode_get(v)                  ((pmregs_u64(v) >> 40) & 0x1u)
+#define pmregs_amd_ibs_op_data_microcode_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x10000000000)) | ((pmregs_u64(x) & 0x1u) << 40))
+#define pmregs_amd_ibs_op_data_microcode_set_checked(v, x)       pmregs_set_checked64((v), 40, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_ibs_op_data_valid(uint64_t v)
@@ -6625,199 +3580,40 @@ static inline int pmregs_amd_ibs_op_data_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA_F10H_BRN_RESYNC(x)      PMREGS_FIELD64((x), 32, 1)
 #define PMREGS_AMD_IBS_OP_DATA_F10H_MISP_RETURN(x)     PMREGS_FIELD64((x), 33, 1)
 
-/* comp_to_ret_ctr: bits 15:0, rw. Cycles from op completion to retire */
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_F10H_COMP_TO_RET_CTR_MASK) | (x & PMREGS_U64(0x000000000000ffff)); }
-static inline int pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tag_to_ret_ctr: bits 31:16, rw. Cycles from tagging to retire */
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_F10H_TAG_TO_RET_CTR_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 16); }
-static inline int pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* op_return: bits 34, rw. IbsOpReturn: a retired near return */
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_op_return_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_op_return_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_F10H_OP_RETURN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_amd_ibs_op_data_f10h_op_return_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_f10h_op_return_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* brn_taken: bits 35, rw. A retired taken branch */
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_brn_taken_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_brn_taken_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_F10H_BRN_TAKEN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_amd_ibs_op_data_f10h_brn_taken_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_f10h_brn_taken_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* brn_misp: bits 36, rw. A retired mispredicted branch */
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_brn_misp_get(uint64_t v) { return ((v >> 36) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_brn_misp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_F10H_BRN_MISP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 36); }
-static inline int pmregs_amd_ibs_op_data_f10h_brn_misp_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_f10h_brn_misp_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* brn_ret: bits 37, rw. The op is a retired branch (Return, BrnTaken, BrnMisp are meaningful only then) */
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_brn_ret_get(uint64_t v) { return ((v >> 37) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_brn_ret_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_F10H_BRN_RET_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 37); }
-static inline int pmregs_amd_ibs_op_data_f10h_brn_ret_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_f10h_brn_ret_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* rip_invalid: bits 38, rw. IbsOpRip is not valid (CPUID bit 7) */
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_rip_invalid_get(uint64_t v) { return ((v >> 38) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_rip_invalid_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_F10H_RIP_INVALID_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 38); }
-static inline int pmregs_amd_ibs_op_data_f10h_rip_invalid_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_f10h_rip_invalid_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* brn_fuse: bits 39, rw. A fused branch (CPUID bit 8) */
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_brn_fuse_get(uint64_t v) { return ((v >> 39) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_brn_fuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_F10H_BRN_FUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 39); }
-static inline int pmregs_amd_ibs_op_data_f10h_brn_fuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_f10h_brn_fuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* microcode: bits 40, rw. A microcoded op */
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_microcode_get(uint64_t v) { return ((v >> 40) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_microcode_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_F10H_MICROCODE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 40); }
-static inline int pmregs_amd_ibs_op_data_f10h_microcode_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_f10h_microcode_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* brn_resync: bits 32, rw. A resync branch */
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_brn_resync_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_brn_resync_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_F10H_BRN_RESYNC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_amd_ibs_op_data_f10h_brn_resync_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_f10h_brn_resync_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* misp_return: bits 33, rw. A mispredicted return */
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_misp_return_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_misp_return_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA_F10H_MISP_RETURN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_amd_ibs_op_data_f10h_misp_return_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data_f10h_misp_return_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_ibs_op_data_f10h_fields {
-	uint16_t comp_to_ret_ctr; /* bits 15:0: Cycles from op completion to retire */
-	uint16_t tag_to_ret_ctr; /* bits 31:16: Cycles from tagging to retire */
-	uint8_t op_return; /* bits 34: IbsOpReturn: a retired near return */
-	uint8_t brn_taken; /* bits 35: A retired taken branch */
-	uint8_t brn_misp; /* bits 36: A retired mispredicted branch */
-	uint8_t brn_ret; /* bits 37: The op is a retired branch (Return, BrnTaken, BrnMisp are meaningful only then) */
-	uint8_t rip_invalid; /* bits 38: IbsOpRip is not valid (CPUID bit 7) */
-	uint8_t brn_fuse; /* bits 39: A fused branch (CPUID bit 8) */
-	uint8_t microcode; /* bits 40: A microcoded op */
-	uint8_t brn_resync; /* bits 32: A resync branch */
-	uint8_t misp_return; /* bits 33: A mispredicted return */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_ibs_op_data_f10h_pack(const struct pmregs_amd_ibs_op_data_f10h_fields *f)
-{
-	uint64_t v = PMREGS_AMD_IBS_OP_DATA_F10H_RES1_MASK;
-	v = pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_set(v, (uint64_t)f->comp_to_ret_ctr);
-	v = pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_set(v, (uint64_t)f->tag_to_ret_ctr);
-	v = pmregs_amd_ibs_op_data_f10h_op_return_set(v, (uint64_t)f->op_return);
-	v = pmregs_amd_ibs_op_data_f10h_brn_taken_set(v, (uint64_t)f->brn_taken);
-	v = pmregs_amd_ibs_op_data_f10h_brn_misp_set(v, (uint64_t)f->brn_misp);
-	v = pmregs_amd_ibs_op_data_f10h_brn_ret_set(v, (uint64_t)f->brn_ret);
-	v = pmregs_amd_ibs_op_data_f10h_rip_invalid_set(v, (uint64_t)f->rip_invalid);
-	v = pmregs_amd_ibs_op_data_f10h_brn_fuse_set(v, (uint64_t)f->brn_fuse);
-	v = pmregs_amd_ibs_op_data_f10h_microcode_set(v, (uint64_t)f->microcode);
-	v = pmregs_amd_ibs_op_data_f10h_brn_resync_set(v, (uint64_t)f->brn_resync);
-	v = pmregs_amd_ibs_op_data_f10h_misp_return_set(v, (uint64_t)f->misp_return);
-	return v;
-}
-
-/* Like pmregs_amd_ibs_op_data_f10h_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_ibs_op_data_f10h_pack_checked(const struct pmregs_amd_ibs_op_data_f10h_fields *f, uint64_t *out)
-{
-	if (f->op_return > 1u)
-		return PMREGS_ERANGE;
-	if (f->brn_taken > 1u)
-		return PMREGS_ERANGE;
-	if (f->brn_misp > 1u)
-		return PMREGS_ERANGE;
-	if (f->brn_ret > 1u)
-		return PMREGS_ERANGE;
-	if (f->rip_invalid > 1u)
-		return PMREGS_ERANGE;
-	if (f->brn_fuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->microcode > 1u)
-		return PMREGS_ERANGE;
-	if (f->brn_resync > 1u)
-		return PMREGS_ERANGE;
-	if (f->misp_return > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_ibs_op_data_f10h_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_ibs_op_data_f10h_unpack(uint64_t v, struct pmregs_amd_ibs_op_data_f10h_fields *f)
-{
-	f->comp_to_ret_ctr = (uint16_t)pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_get(v);
-	f->tag_to_ret_ctr = (uint16_t)pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_get(v);
-	f->op_return = (uint8_t)pmregs_amd_ibs_op_data_f10h_op_return_get(v);
-	f->brn_taken = (uint8_t)pmregs_amd_ibs_op_data_f10h_brn_taken_get(v);
-	f->brn_misp = (uint8_t)pmregs_amd_ibs_op_data_f10h_brn_misp_get(v);
-	f->brn_ret = (uint8_t)pmregs_amd_ibs_op_data_f10h_brn_ret_get(v);
-	f->rip_invalid = (uint8_t)pmregs_amd_ibs_op_data_f10h_rip_invalid_get(v);
-	f->brn_fuse = (uint8_t)pmregs_amd_ibs_op_data_f10h_brn_fuse_get(v);
-	f->microcode = (uint8_t)pmregs_amd_ibs_op_data_f10h_microcode_get(v);
-	f->brn_resync = (uint8_t)pmregs_amd_ibs_op_data_f10h_brn_resync_get(v);
-	f->misp_return = (uint8_t)pmregs_amd_ibs_op_data_f10h_misp_return_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_get(v)            (pmregs_u64(v) & 0xffffu)
+#define pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffff)) | (pmregs_u64(x) & 0xffffu))
+#define pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffffu, (x))
+#define pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_get(v)             ((pmregs_u64(v) >> 16) & 0xffffu)
+#define pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xffff0000)) | ((pmregs_u64(x) & 0xffffu) << 16))
+#define pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_set_checked(v, x)  pmregs_set_checked64((v), 16, 0xffffu, (x))
+#define pmregs_amd_ibs_op_data_f10h_op_return_get(v)                  ((pmregs_u64(v) >> 34) & 0x1u)
+#define pmregs_amd_ibs_op_data_f10h_op_return_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
+#define pmregs_amd_ibs_op_data_f10h_op_return_set_checked(v, x)       pmregs_set_checked64((v), 34, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_f10h_brn_taken_get(v)                  ((pmregs_u64(v) >> 35) & 0x1u)
+#define pmregs_amd_ibs_op_data_f10h_brn_taken_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
+#define pmregs_amd_ibs_op_data_f10h_brn_taken_set_checked(v, x)       pmregs_set_checked64((v), 35, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_f10h_brn_misp_get(v)                   ((pmregs_u64(v) >> 36) & 0x1u)
+#define pmregs_amd_ibs_op_data_f10h_brn_misp_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000)) | ((pmregs_u64(x) & 0x1u) << 36))
+#define pmregs_amd_ibs_op_data_f10h_brn_misp_set_checked(v, x)        pmregs_set_checked64((v), 36, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_f10h_brn_ret_get(v)                    ((pmregs_u64(v) >> 37) & 0x1u)
+#define pmregs_amd_ibs_op_data_f10h_brn_ret_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000)) | ((pmregs_u64(x) & 0x1u) << 37))
+#define pmregs_amd_ibs_op_data_f10h_brn_ret_set_checked(v, x)         pmregs_set_checked64((v), 37, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_f10h_rip_invalid_get(v)                ((pmregs_u64(v) >> 38) & 0x1u)
+#define pmregs_amd_ibs_op_data_f10h_rip_invalid_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000)) | ((pmregs_u64(x) & 0x1u) << 38))
+#define pmregs_amd_ibs_op_data_f10h_rip_invalid_set_checked(v, x)     pmregs_set_checked64((v), 38, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_f10h_brn_fuse_get(v)                   ((pmregs_u64(v) >> 39) & 0x1u)
+#define pmregs_amd_ibs_op_data_f10h_brn_fuse_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000)) | ((pmregs_u64(x) & 0x1u) << 39))
+#define pmregs_amd_ibs_op_data_f10h_brn_fuse_set_checked(v, x)        pmregs_set_checked64((v), 39, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_f10h_microcode_get(v)                  ((pmregs_u64(v) >> 40) & 0x1u)
+#define pmregs_amd_ibs_op_data_f10h_microcode_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x10000000000)) | ((pmregs_u64(x) & 0x1u) << 40))
+#define pmregs_amd_ibs_op_data_f10h_microcode_set_checked(v, x)       pmregs_set_checked64((v), 40, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_f10h_brn_resync_get(v)                 ((pmregs_u64(v) >> 32) & 0x1u)
+#define pmregs_amd_ibs_op_data_f10h_brn_resync_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
+#define pmregs_amd_ibs_op_data_f10h_brn_resync_set_checked(v, x)      pmregs_set_checked64((v), 32, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_f10h_misp_return_get(v)                ((pmregs_u64(v) >> 33) & 0x1u)
+#define pmregs_amd_ibs_op_data_f10h_misp_return_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
+#define pmregs_amd_ibs_op_data_f10h_misp_return_set_checked(v, x)     pmregs_set_checked64((v), 33, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_ibs_op_data_f10h_valid(uint64_t v)
@@ -6832,75 +3628,16 @@ static inline int pmregs_amd_ibs_op_data_f10h_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA2_RMT_NODE(x)     PMREGS_FIELD64((x), 4, 1)
 #define PMREGS_AMD_IBS_OP_DATA2_CACHE_HIT_ST(x) PMREGS_FIELD64((x), 5, 1)
 
-/* data_src: bits 2:0, rw. Where the data came from */
-static inline uint64_t pmregs_amd_ibs_op_data2_data_src_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_amd_ibs_op_data2_data_src_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA2_DATA_SRC_MASK) | (x & PMREGS_U64(0x0000000000000007)); }
-static inline int pmregs_amd_ibs_op_data2_data_src_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000007))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data2_data_src_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* rmt_node: bits 4, rw. The data came from another node */
-static inline uint64_t pmregs_amd_ibs_op_data2_rmt_node_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data2_rmt_node_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA2_RMT_NODE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_amd_ibs_op_data2_rmt_node_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data2_rmt_node_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cache_hit_st: bits 5, rw. State of the line in the cache that supplied it */
-static inline uint64_t pmregs_amd_ibs_op_data2_cache_hit_st_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data2_cache_hit_st_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA2_CACHE_HIT_ST_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_amd_ibs_op_data2_cache_hit_st_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data2_cache_hit_st_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_ibs_op_data2_fields {
-	uint8_t data_src; /* bits 2:0: Where the data came from */
-	uint8_t rmt_node; /* bits 4: The data came from another node */
-	uint8_t cache_hit_st; /* bits 5: State of the line in the cache that supplied it */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_ibs_op_data2_pack(const struct pmregs_amd_ibs_op_data2_fields *f)
-{
-	uint64_t v = PMREGS_AMD_IBS_OP_DATA2_RES1_MASK;
-	v = pmregs_amd_ibs_op_data2_data_src_set(v, (uint64_t)f->data_src);
-	v = pmregs_amd_ibs_op_data2_rmt_node_set(v, (uint64_t)f->rmt_node);
-	v = pmregs_amd_ibs_op_data2_cache_hit_st_set(v, (uint64_t)f->cache_hit_st);
-	return v;
-}
-
-/* Like pmregs_amd_ibs_op_data2_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_ibs_op_data2_pack_checked(const struct pmregs_amd_ibs_op_data2_fields *f, uint64_t *out)
-{
-	if (f->data_src > 7u)
-		return PMREGS_ERANGE;
-	if (f->rmt_node > 1u)
-		return PMREGS_ERANGE;
-	if (f->cache_hit_st > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_ibs_op_data2_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_ibs_op_data2_unpack(uint64_t v, struct pmregs_amd_ibs_op_data2_fields *f)
-{
-	f->data_src = (uint8_t)pmregs_amd_ibs_op_data2_data_src_get(v);
-	f->rmt_node = (uint8_t)pmregs_amd_ibs_op_data2_rmt_node_get(v);
-	f->cache_hit_st = (uint8_t)pmregs_amd_ibs_op_data2_cache_hit_st_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_ibs_op_data2_data_src_get(v)                (pmregs_u64(v) & 0x7u)
+#define pmregs_amd_ibs_op_data2_data_src_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x7)) | (pmregs_u64(x) & 0x7u))
+#define pmregs_amd_ibs_op_data2_data_src_set_checked(v, x)     pmregs_set_checked64((v), 0, 0x7u, (x))
+#define pmregs_amd_ibs_op_data2_rmt_node_get(v)                ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_amd_ibs_op_data2_rmt_node_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_amd_ibs_op_data2_rmt_node_set_checked(v, x)     pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_amd_ibs_op_data2_cache_hit_st_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_amd_ibs_op_data2_cache_hit_st_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_amd_ibs_op_data2_cache_hit_st_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_ibs_op_data2_valid(uint64_t v)
@@ -6917,27 +3654,19 @@ static inline int pmregs_amd_ibs_op_data2_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA2_ZEN4_STRM_ST(x)      PMREGS_FIELD64((x), 8, 1)
 #define PMREGS_AMD_IBS_OP_DATA2_ZEN4_RMT_SOCKET(x)   PMREGS_FIELD64((x), 9, 1)
 
-/* rmt_node: bits 4, rw. The data came from another node */
-static inline uint64_t pmregs_amd_ibs_op_data2_zen4_rmt_node_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data2_zen4_rmt_node_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA2_ZEN4_RMT_NODE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_amd_ibs_op_data2_zen4_rmt_node_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data2_zen4_rmt_node_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cache_hit_st: bits 5, rw. State of the line in the cache that supplied it */
-static inline uint64_t pmregs_amd_ibs_op_data2_zen4_cache_hit_st_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data2_zen4_cache_hit_st_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA2_ZEN4_CACHE_HIT_ST_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_amd_ibs_op_data2_zen4_cache_hit_st_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data2_zen4_cache_hit_st_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_ibs_op_data2_zen4_rmt_node_get(v)                ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_amd_ibs_op_data2_zen4_rmt_node_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_amd_ibs_op_data2_zen4_rmt_node_set_checked(v, x)     pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_amd_ibs_op_data2_zen4_cache_hit_st_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_amd_ibs_op_data2_zen4_cache_hit_st_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_amd_ibs_op_data2_zen4_cache_hit_st_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_amd_ibs_op_data2_zen4_strm_st_get(v)                 ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_amd_ibs_op_data2_zen4_strm_st_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_amd_ibs_op_data2_zen4_strm_st_set_checked(v, x)      pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_amd_ibs_op_data2_zen4_rmt_socket_get(v)              ((pmregs_u64(v) >> 9) & 0x1u)
+#define pmregs_amd_ibs_op_data2_zen4_rmt_socket_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
+#define pmregs_amd_ibs_op_data2_zen4_rmt_socket_set_checked(v, x)   pmregs_set_checked64((v), 9, 0x1u, (x))
 
 /* data_src: bits 7:6, 2:0, rw. Where the data came from (5 bits) */
 static inline uint64_t pmregs_amd_ibs_op_data2_zen4_data_src_get(uint64_t v) { return (((v >> 6) & PMREGS_U64(0x0000000000000003)) << 3) | (v & PMREGS_U64(0x0000000000000007)); }
@@ -6948,75 +3677,6 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 		return PMREGS_ERANGE;
 	*v = pmregs_amd_ibs_op_data2_zen4_data_src_set(*v, x);
 	return PMREGS_OK;
-}
-
-/* strm_st: bits 8, rw. A streaming store (CPUID bit 16) */
-static inline uint64_t pmregs_amd_ibs_op_data2_zen4_strm_st_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data2_zen4_strm_st_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA2_ZEN4_STRM_ST_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_amd_ibs_op_data2_zen4_strm_st_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data2_zen4_strm_st_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* rmt_socket: bits 9, rw. The data came from another socket (CPUID bit 16) */
-static inline uint64_t pmregs_amd_ibs_op_data2_zen4_rmt_socket_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data2_zen4_rmt_socket_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA2_ZEN4_RMT_SOCKET_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_amd_ibs_op_data2_zen4_rmt_socket_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data2_zen4_rmt_socket_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_ibs_op_data2_zen4_fields {
-	uint8_t rmt_node; /* bits 4: The data came from another node */
-	uint8_t cache_hit_st; /* bits 5: State of the line in the cache that supplied it */
-	uint8_t data_src; /* bits 7:6, 2:0: Where the data came from (5 bits) */
-	uint8_t strm_st; /* bits 8: A streaming store (CPUID bit 16) */
-	uint8_t rmt_socket; /* bits 9: The data came from another socket (CPUID bit 16) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_ibs_op_data2_zen4_pack(const struct pmregs_amd_ibs_op_data2_zen4_fields *f)
-{
-	uint64_t v = PMREGS_AMD_IBS_OP_DATA2_ZEN4_RES1_MASK;
-	v = pmregs_amd_ibs_op_data2_zen4_rmt_node_set(v, (uint64_t)f->rmt_node);
-	v = pmregs_amd_ibs_op_data2_zen4_cache_hit_st_set(v, (uint64_t)f->cache_hit_st);
-	v = pmregs_amd_ibs_op_data2_zen4_data_src_set(v, (uint64_t)f->data_src);
-	v = pmregs_amd_ibs_op_data2_zen4_strm_st_set(v, (uint64_t)f->strm_st);
-	v = pmregs_amd_ibs_op_data2_zen4_rmt_socket_set(v, (uint64_t)f->rmt_socket);
-	return v;
-}
-
-/* Like pmregs_amd_ibs_op_data2_zen4_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_ibs_op_data2_zen4_pack_checked(const struct pmregs_amd_ibs_op_data2_zen4_fields *f, uint64_t *out)
-{
-	if (f->rmt_node > 1u)
-		return PMREGS_ERANGE;
-	if (f->cache_hit_st > 1u)
-		return PMREGS_ERANGE;
-	if (f->data_src > 31u)
-		return PMREGS_ERANGE;
-	if (f->strm_st > 1u)
-		return PMREGS_ERANGE;
-	if (f->rmt_socket > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_ibs_op_data2_zen4_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_ibs_op_data2_zen4_unpack(uint64_t v, struct pmregs_amd_ibs_op_data2_zen4_fields *f)
-{
-	f->rmt_node = (uint8_t)pmregs_amd_ibs_op_data2_zen4_rmt_node_get(v);
-	f->cache_hit_st = (uint8_t)pmregs_amd_ibs_op_data2_zen4_cache_hit_st_get(v);
-	f->data_src = (uint8_t)pmregs_amd_ibs_op_data2_zen4_data_src_get(v);
-	f->strm_st = (uint8_t)pmregs_amd_ibs_op_data2_zen4_strm_st_get(v);
-	f->rmt_socket = (uint8_t)pmregs_amd_ibs_op_data2_zen4_rmt_socket_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -7051,375 +3711,73 @@ static inline int pmregs_amd_ibs_op_data2_zen4_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA3_DC_MISS_LAT(x)              PMREGS_FIELD64((x), 32, 16)
 #define PMREGS_AMD_IBS_OP_DATA3_TLB_REFILL_LAT(x)           PMREGS_FIELD64((x), 48, 16)
 
-/* ld_op: bits 0, rw. A load */
-static inline uint64_t pmregs_amd_ibs_op_data3_ld_op_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_ld_op_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_LD_OP_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_amd_ibs_op_data3_ld_op_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_ld_op_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* st_op: bits 1, rw. A store */
-static inline uint64_t pmregs_amd_ibs_op_data3_st_op_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_st_op_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ST_OP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_amd_ibs_op_data3_st_op_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_st_op_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l1tlb_miss: bits 2, rw. L1 DTLB miss */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_l1tlb_miss_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_l1tlb_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_L1TLB_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_amd_ibs_op_data3_dc_l1tlb_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_l1tlb_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l2tlb_miss: bits 3, rw. L2 DTLB miss */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_l2tlb_miss_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_l2tlb_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_L2TLB_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_amd_ibs_op_data3_dc_l2tlb_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_l2tlb_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l1tlb_hit_2m: bits 4, rw. L1 DTLB hit in a 2M page */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_L1TLB_HIT_2M_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l1tlb_hit_1g: bits 5, rw. L1 DTLB hit in a 1G page */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_L1TLB_HIT_1G_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l2tlb_hit_2m: bits 6, rw. L2 DTLB hit in a 2M page */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_L2TLB_HIT_2M_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_miss: bits 7, rw. Data cache miss */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_miss_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_amd_ibs_op_data3_dc_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_mis_acc: bits 8, rw. Misaligned access penalty */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_mis_acc_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_mis_acc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_MIS_ACC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_amd_ibs_op_data3_dc_mis_acc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_mis_acc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_wc_mem_acc: bits 13, rw. Write-combining memory access */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_wc_mem_acc_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_wc_mem_acc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_WC_MEM_ACC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_amd_ibs_op_data3_dc_wc_mem_acc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_wc_mem_acc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_uc_mem_acc: bits 14, rw. Uncacheable memory access (the miss fields are then invalid) */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_uc_mem_acc_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_uc_mem_acc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_UC_MEM_ACC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_amd_ibs_op_data3_dc_uc_mem_acc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_uc_mem_acc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_locked_op: bits 15, rw. A locked operation */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_locked_op_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_locked_op_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_LOCKED_OP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_amd_ibs_op_data3_dc_locked_op_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_locked_op_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_miss_no_mab_alloc: bits 16, rw. A miss that allocated no miss address buffer */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_MISS_NO_MAB_ALLOC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_lin_addr_valid: bits 17, rw. IbsDcLinAd is valid */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_lin_addr_valid_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_lin_addr_valid_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_LIN_ADDR_VALID_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_amd_ibs_op_data3_dc_lin_addr_valid_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_lin_addr_valid_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_phy_addr_valid: bits 18, rw. IbsDcPhysAd is valid */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_phy_addr_valid_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_phy_addr_valid_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_PHY_ADDR_VALID_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_amd_ibs_op_data3_dc_phy_addr_valid_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_phy_addr_valid_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l2tlb_hit_1g: bits 19, rw. L2 DTLB hit in a 1G page */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_L2TLB_HIT_1G_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* l2_miss: bits 20, rw. L2 miss */
-static inline uint64_t pmregs_amd_ibs_op_data3_l2_miss_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_l2_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_L2_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_amd_ibs_op_data3_l2_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_l2_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* sw_pf: bits 21, rw. A software prefetch */
-static inline uint64_t pmregs_amd_ibs_op_data3_sw_pf_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_sw_pf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_SW_PF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_amd_ibs_op_data3_sw_pf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_sw_pf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* op_mem_width: bits 25:22, rw. Access size 2^(n-1) bytes; 0 = no memory access */
-static inline uint64_t pmregs_amd_ibs_op_data3_op_mem_width_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_op_mem_width_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_OP_MEM_WIDTH_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 22); }
-static inline int pmregs_amd_ibs_op_data3_op_mem_width_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_op_mem_width_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* op_dc_miss_open_mem_reqs: bits 31:26, rw. Outstanding memory requests when the miss was filled */
-static inline uint64_t pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x000000000000003f)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_OP_DC_MISS_OPEN_MEM_REQS_MASK) | ((x & PMREGS_U64(0x000000000000003f)) << 26); }
-static inline int pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000003f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_miss_lat: bits 47:32, rw. Cycles from miss to data (not valid for stores) */
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_miss_lat_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_dc_miss_lat_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_DC_MISS_LAT_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 32); }
-static inline int pmregs_amd_ibs_op_data3_dc_miss_lat_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_dc_miss_lat_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tlb_refill_lat: bits 63:48, rw. DTLB refill latency */
-static inline uint64_t pmregs_amd_ibs_op_data3_tlb_refill_lat_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_tlb_refill_lat_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_TLB_REFILL_LAT_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 48); }
-static inline int pmregs_amd_ibs_op_data3_tlb_refill_lat_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_tlb_refill_lat_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_ibs_op_data3_fields {
-	uint8_t ld_op; /* bits 0: A load */
-	uint8_t st_op; /* bits 1: A store */
-	uint8_t dc_l1tlb_miss; /* bits 2: L1 DTLB miss */
-	uint8_t dc_l2tlb_miss; /* bits 3: L2 DTLB miss */
-	uint8_t dc_l1tlb_hit_2m; /* bits 4: L1 DTLB hit in a 2M page */
-	uint8_t dc_l1tlb_hit_1g; /* bits 5: L1 DTLB hit in a 1G page */
-	uint8_t dc_l2tlb_hit_2m; /* bits 6: L2 DTLB hit in a 2M page */
-	uint8_t dc_miss; /* bits 7: Data cache miss */
-	uint8_t dc_mis_acc; /* bits 8: Misaligned access penalty */
-	uint8_t dc_wc_mem_acc; /* bits 13: Write-combining memory access */
-	uint8_t dc_uc_mem_acc; /* bits 14: Uncacheable memory access (the miss fields are then invalid) */
-	uint8_t dc_locked_op; /* bits 15: A locked operation */
-	uint8_t dc_miss_no_mab_alloc; /* bits 16: A miss that allocated no miss address buffer */
-	uint8_t dc_lin_addr_valid; /* bits 17: IbsDcLinAd is valid */
-	uint8_t dc_phy_addr_valid; /* bits 18: IbsDcPhysAd is valid */
-	uint8_t dc_l2tlb_hit_1g; /* bits 19: L2 DTLB hit in a 1G page */
-	uint8_t l2_miss; /* bits 20: L2 miss */
-	uint8_t sw_pf; /* bits 21: A software prefetch */
-	uint8_t op_mem_width; /* bits 25:22: Access size 2^(n-1) bytes; 0 = no memory access */
-	uint8_t op_dc_miss_open_mem_reqs; /* bits 31:26: Outstanding memory requests when the miss was filled */
-	uint16_t dc_miss_lat; /* bits 47:32: Cycles from miss to data (not valid for stores) */
-	uint16_t tlb_refill_lat; /* bits 63:48: DTLB refill latency */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_ibs_op_data3_pack(const struct pmregs_amd_ibs_op_data3_fields *f)
-{
-	uint64_t v = PMREGS_AMD_IBS_OP_DATA3_RES1_MASK;
-	v = pmregs_amd_ibs_op_data3_ld_op_set(v, (uint64_t)f->ld_op);
-	v = pmregs_amd_ibs_op_data3_st_op_set(v, (uint64_t)f->st_op);
-	v = pmregs_amd_ibs_op_data3_dc_l1tlb_miss_set(v, (uint64_t)f->dc_l1tlb_miss);
-	v = pmregs_amd_ibs_op_data3_dc_l2tlb_miss_set(v, (uint64_t)f->dc_l2tlb_miss);
-	v = pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_set(v, (uint64_t)f->dc_l1tlb_hit_2m);
-	v = pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_set(v, (uint64_t)f->dc_l1tlb_hit_1g);
-	v = pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_set(v, (uint64_t)f->dc_l2tlb_hit_2m);
-	v = pmregs_amd_ibs_op_data3_dc_miss_set(v, (uint64_t)f->dc_miss);
-	v = pmregs_amd_ibs_op_data3_dc_mis_acc_set(v, (uint64_t)f->dc_mis_acc);
-	v = pmregs_amd_ibs_op_data3_dc_wc_mem_acc_set(v, (uint64_t)f->dc_wc_mem_acc);
-	v = pmregs_amd_ibs_op_data3_dc_uc_mem_acc_set(v, (uint64_t)f->dc_uc_mem_acc);
-	v = pmregs_amd_ibs_op_data3_dc_locked_op_set(v, (uint64_t)f->dc_locked_op);
-	v = pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_set(v, (uint64_t)f->dc_miss_no_mab_alloc);
-	v = pmregs_amd_ibs_op_data3_dc_lin_addr_valid_set(v, (uint64_t)f->dc_lin_addr_valid);
-	v = pmregs_amd_ibs_op_data3_dc_phy_addr_valid_set(v, (uint64_t)f->dc_phy_addr_valid);
-	v = pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_set(v, (uint64_t)f->dc_l2tlb_hit_1g);
-	v = pmregs_amd_ibs_op_data3_l2_miss_set(v, (uint64_t)f->l2_miss);
-	v = pmregs_amd_ibs_op_data3_sw_pf_set(v, (uint64_t)f->sw_pf);
-	v = pmregs_amd_ibs_op_data3_op_mem_width_set(v, (uint64_t)f->op_mem_width);
-	v = pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_set(v, (uint64_t)f->op_dc_miss_open_mem_reqs);
-	v = pmregs_amd_ibs_op_data3_dc_miss_lat_set(v, (uint64_t)f->dc_miss_lat);
-	v = pmregs_amd_ibs_op_data3_tlb_refill_lat_set(v, (uint64_t)f->tlb_refill_lat);
-	return v;
-}
-
-/* Like pmregs_amd_ibs_op_data3_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_ibs_op_data3_pack_checked(const struct pmregs_amd_ibs_op_data3_fields *f, uint64_t *out)
-{
-	if (f->ld_op > 1u)
-		return PMREGS_ERANGE;
-	if (f->st_op > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_l1tlb_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_l2tlb_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_l1tlb_hit_2m > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_l1tlb_hit_1g > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_l2tlb_hit_2m > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_mis_acc > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_wc_mem_acc > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_uc_mem_acc > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_locked_op > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_miss_no_mab_alloc > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_lin_addr_valid > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_phy_addr_valid > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_l2tlb_hit_1g > 1u)
-		return PMREGS_ERANGE;
-	if (f->l2_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->sw_pf > 1u)
-		return PMREGS_ERANGE;
-	if (f->op_mem_width > 15u)
-		return PMREGS_ERANGE;
-	if (f->op_dc_miss_open_mem_reqs > 63u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_ibs_op_data3_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_ibs_op_data3_unpack(uint64_t v, struct pmregs_amd_ibs_op_data3_fields *f)
-{
-	f->ld_op = (uint8_t)pmregs_amd_ibs_op_data3_ld_op_get(v);
-	f->st_op = (uint8_t)pmregs_amd_ibs_op_data3_st_op_get(v);
-	f->dc_l1tlb_miss = (uint8_t)pmregs_amd_ibs_op_data3_dc_l1tlb_miss_get(v);
-	f->dc_l2tlb_miss = (uint8_t)pmregs_amd_ibs_op_data3_dc_l2tlb_miss_get(v);
-	f->dc_l1tlb_hit_2m = (uint8_t)pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_get(v);
-	f->dc_l1tlb_hit_1g = (uint8_t)pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_get(v);
-	f->dc_l2tlb_hit_2m = (uint8_t)pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_get(v);
-	f->dc_miss = (uint8_t)pmregs_amd_ibs_op_data3_dc_miss_get(v);
-	f->dc_mis_acc = (uint8_t)pmregs_amd_ibs_op_data3_dc_mis_acc_get(v);
-	f->dc_wc_mem_acc = (uint8_t)pmregs_amd_ibs_op_data3_dc_wc_mem_acc_get(v);
-	f->dc_uc_mem_acc = (uint8_t)pmregs_amd_ibs_op_data3_dc_uc_mem_acc_get(v);
-	f->dc_locked_op = (uint8_t)pmregs_amd_ibs_op_data3_dc_locked_op_get(v);
-	f->dc_miss_no_mab_alloc = (uint8_t)pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_get(v);
-	f->dc_lin_addr_valid = (uint8_t)pmregs_amd_ibs_op_data3_dc_lin_addr_valid_get(v);
-	f->dc_phy_addr_valid = (uint8_t)pmregs_amd_ibs_op_data3_dc_phy_addr_valid_get(v);
-	f->dc_l2tlb_hit_1g = (uint8_t)pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_get(v);
-	f->l2_miss = (uint8_t)pmregs_amd_ibs_op_data3_l2_miss_get(v);
-	f->sw_pf = (uint8_t)pmregs_amd_ibs_op_data3_sw_pf_get(v);
-	f->op_mem_width = (uint8_t)pmregs_amd_ibs_op_data3_op_mem_width_get(v);
-	f->op_dc_miss_open_mem_reqs = (uint8_t)pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_get(v);
-	f->dc_miss_lat = (uint16_t)pmregs_amd_ibs_op_data3_dc_miss_lat_get(v);
-	f->tlb_refill_lat = (uint16_t)pmregs_amd_ibs_op_data3_tlb_refill_lat_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_ibs_op_data3_ld_op_get(v)                               (pmregs_u64(v) & 0x1u)
+#define pmregs_amd_ibs_op_data3_ld_op_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_amd_ibs_op_data3_ld_op_set_checked(v, x)                    pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_st_op_get(v)                               ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_amd_ibs_op_data3_st_op_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_amd_ibs_op_data3_st_op_set_checked(v, x)                    pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_miss_get(v)                       ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_miss_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_miss_set_checked(v, x)            pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_miss_get(v)                       ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_miss_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_miss_set_checked(v, x)            pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_get(v)                     ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_set_checked(v, x)          pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_get(v)                     ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_set_checked(v, x)          pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_get(v)                     ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_set_checked(v, x)          pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_dc_miss_get(v)                             ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_amd_ibs_op_data3_dc_miss_set(v, x)                          ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_amd_ibs_op_data3_dc_miss_set_checked(v, x)                  pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_dc_mis_acc_get(v)                          ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_amd_ibs_op_data3_dc_mis_acc_set(v, x)                       ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_amd_ibs_op_data3_dc_mis_acc_set_checked(v, x)               pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_dc_wc_mem_acc_get(v)                       ((pmregs_u64(v) >> 13) & 0x1u)
+#define pmregs_amd_ibs_op_data3_dc_wc_mem_acc_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
+#define pmregs_amd_ibs_op_data3_dc_wc_mem_acc_set_checked(v, x)            pmregs_set_checked64((v), 13, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_dc_uc_mem_acc_get(v)                       ((pmregs_u64(v) >> 14) & 0x1u)
+#define pmregs_amd_ibs_op_data3_dc_uc_mem_acc_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
+#define pmregs_amd_ibs_op_data3_dc_uc_mem_acc_set_checked(v, x)            pmregs_set_checked64((v), 14, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_dc_locked_op_get(v)                        ((pmregs_u64(v) >> 15) & 0x1u)
+#define pmregs_amd_ibs_op_data3_dc_locked_op_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
+#define pmregs_amd_ibs_op_data3_dc_locked_op_set_checked(v, x)             pmregs_set_checked64((v), 15, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_get(v)                ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_set_checked(v, x)     pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_dc_lin_addr_valid_get(v)                   ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_amd_ibs_op_data3_dc_lin_addr_valid_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_amd_ibs_op_data3_dc_lin_addr_valid_set_checked(v, x)        pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_dc_phy_addr_valid_get(v)                   ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_amd_ibs_op_data3_dc_phy_addr_valid_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_amd_ibs_op_data3_dc_phy_addr_valid_set_checked(v, x)        pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_get(v)                     ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_set_checked(v, x)          pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_l2_miss_get(v)                             ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_amd_ibs_op_data3_l2_miss_set(v, x)                          ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_amd_ibs_op_data3_l2_miss_set_checked(v, x)                  pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_sw_pf_get(v)                               ((pmregs_u64(v) >> 21) & 0x1u)
+#define pmregs_amd_ibs_op_data3_sw_pf_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
+#define pmregs_amd_ibs_op_data3_sw_pf_set_checked(v, x)                    pmregs_set_checked64((v), 21, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_op_mem_width_get(v)                        ((pmregs_u64(v) >> 22) & 0xfu)
+#define pmregs_amd_ibs_op_data3_op_mem_width_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x3c00000)) | ((pmregs_u64(x) & 0xfu) << 22))
+#define pmregs_amd_ibs_op_data3_op_mem_width_set_checked(v, x)             pmregs_set_checked64((v), 22, 0xfu, (x))
+#define pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_get(v)            ((pmregs_u64(v) >> 26) & 0x3fu)
+#define pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xfc000000)) | ((pmregs_u64(x) & 0x3fu) << 26))
+#define pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_set_checked(v, x) pmregs_set_checked64((v), 26, 0x3fu, (x))
+#define pmregs_amd_ibs_op_data3_dc_miss_lat_get(v)                         ((pmregs_u64(v) >> 32) & 0xffffu)
+#define pmregs_amd_ibs_op_data3_dc_miss_lat_set(v, x)                      ((pmregs_u64(v) & ~PMREGS_U64(0xffff00000000)) | ((pmregs_u64(x) & 0xffffu) << 32))
+#define pmregs_amd_ibs_op_data3_dc_miss_lat_set_checked(v, x)              pmregs_set_checked64((v), 32, 0xffffu, (x))
+#define pmregs_amd_ibs_op_data3_tlb_refill_lat_get(v)                      ((pmregs_u64(v) >> 48) & 0xffffu)
+#define pmregs_amd_ibs_op_data3_tlb_refill_lat_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0xffff000000000000)) | ((pmregs_u64(x) & 0xffffu) << 48))
+#define pmregs_amd_ibs_op_data3_tlb_refill_lat_set_checked(v, x)           pmregs_set_checked64((v), 48, 0xffffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_ibs_op_data3_valid(uint64_t v)
@@ -7457,439 +3815,85 @@ static inline int pmregs_amd_ibs_op_data3_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_ST_TO_LD_CAN(x)          PMREGS_FIELD64((x), 12, 1)
 #define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_MAB_HIT(x)               PMREGS_FIELD64((x), 16, 1)
 
-/* ld_op: bits 0, rw. A load */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_ld_op_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_ld_op_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_LD_OP_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_amd_ibs_op_data3_f10h_ld_op_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_ld_op_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* st_op: bits 1, rw. A store */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_st_op_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_st_op_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_ST_OP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_amd_ibs_op_data3_f10h_st_op_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_st_op_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l1tlb_miss: bits 2, rw. L1 DTLB miss */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L1TLB_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l2tlb_miss: bits 3, rw. L2 DTLB miss */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L2TLB_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l1tlb_hit_2m: bits 4, rw. L1 DTLB hit in a 2M page */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L1TLB_HIT_2M_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l1tlb_hit_1g: bits 5, rw. L1 DTLB hit in a 1G page */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L1TLB_HIT_1G_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l2tlb_hit_2m: bits 6, rw. L2 DTLB hit in a 2M page */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L2TLB_HIT_2M_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_miss: bits 7, rw. Data cache miss */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_miss_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_mis_acc: bits 8, rw. Misaligned access penalty */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_MIS_ACC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_wc_mem_acc: bits 13, rw. Write-combining memory access */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_WC_MEM_ACC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_uc_mem_acc: bits 14, rw. Uncacheable memory access (the miss fields are then invalid) */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_UC_MEM_ACC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_locked_op: bits 15, rw. A locked operation */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_locked_op_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_locked_op_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_LOCKED_OP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_locked_op_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_locked_op_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_lin_addr_valid: bits 17, rw. IbsDcLinAd is valid */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_LIN_ADDR_VALID_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_phy_addr_valid: bits 18, rw. IbsDcPhysAd is valid */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_PHY_ADDR_VALID_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l2tlb_hit_1g: bits 19, rw. L2 DTLB hit in a 1G page */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L2TLB_HIT_1G_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* l2_miss: bits 20, rw. L2 miss */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_l2_miss_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_l2_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_L2_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_amd_ibs_op_data3_f10h_l2_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_l2_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* sw_pf: bits 21, rw. A software prefetch */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_sw_pf_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_sw_pf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_SW_PF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_amd_ibs_op_data3_f10h_sw_pf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_sw_pf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* op_mem_width: bits 25:22, rw. Access size 2^(n-1) bytes; 0 = no memory access */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_op_mem_width_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_op_mem_width_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_OP_MEM_WIDTH_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 22); }
-static inline int pmregs_amd_ibs_op_data3_f10h_op_mem_width_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_op_mem_width_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* op_dc_miss_open_mem_reqs: bits 31:26, rw. Outstanding memory requests when the miss was filled */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x000000000000003f)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_OP_DC_MISS_OPEN_MEM_REQS_MASK) | ((x & PMREGS_U64(0x000000000000003f)) << 26); }
-static inline int pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000003f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_miss_lat: bits 47:32, rw. Cycles from miss to data (not valid for stores) */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_MISS_LAT_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 32); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tlb_refill_lat: bits 63:48, rw. DTLB refill latency */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_TLB_REFILL_LAT_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 48); }
-static inline int pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_ld_bnk_con: bits 9, rw. Load bank conflict */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_LD_BNK_CON_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_st_bnk_con: bits 10, rw. Store bank conflict */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_ST_BNK_CON_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_st_to_ld_fwd: bits 11, rw. Store-to-load forwarding */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_ST_TO_LD_FWD_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_st_to_ld_can: bits 12, rw. Store-to-load forwarding cancelled */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_ST_TO_LD_CAN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_mab_hit: bits 16, rw. Hit in a miss address buffer */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_F10H_DC_MAB_HIT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_ibs_op_data3_f10h_fields {
-	uint8_t ld_op; /* bits 0: A load */
-	uint8_t st_op; /* bits 1: A store */
-	uint8_t dc_l1tlb_miss; /* bits 2: L1 DTLB miss */
-	uint8_t dc_l2tlb_miss; /* bits 3: L2 DTLB miss */
-	uint8_t dc_l1tlb_hit_2m; /* bits 4: L1 DTLB hit in a 2M page */
-	uint8_t dc_l1tlb_hit_1g; /* bits 5: L1 DTLB hit in a 1G page */
-	uint8_t dc_l2tlb_hit_2m; /* bits 6: L2 DTLB hit in a 2M page */
-	uint8_t dc_miss; /* bits 7: Data cache miss */
-	uint8_t dc_mis_acc; /* bits 8: Misaligned access penalty */
-	uint8_t dc_wc_mem_acc; /* bits 13: Write-combining memory access */
-	uint8_t dc_uc_mem_acc; /* bits 14: Uncacheable memory access (the miss fields are then invalid) */
-	uint8_t dc_locked_op; /* bits 15: A locked operation */
-	uint8_t dc_lin_addr_valid; /* bits 17: IbsDcLinAd is valid */
-	uint8_t dc_phy_addr_valid; /* bits 18: IbsDcPhysAd is valid */
-	uint8_t dc_l2tlb_hit_1g; /* bits 19: L2 DTLB hit in a 1G page */
-	uint8_t l2_miss; /* bits 20: L2 miss */
-	uint8_t sw_pf; /* bits 21: A software prefetch */
-	uint8_t op_mem_width; /* bits 25:22: Access size 2^(n-1) bytes; 0 = no memory access */
-	uint8_t op_dc_miss_open_mem_reqs; /* bits 31:26: Outstanding memory requests when the miss was filled */
-	uint16_t dc_miss_lat; /* bits 47:32: Cycles from miss to data (not valid for stores) */
-	uint16_t tlb_refill_lat; /* bits 63:48: DTLB refill latency */
-	uint8_t dc_ld_bnk_con; /* bits 9: Load bank conflict */
-	uint8_t dc_st_bnk_con; /* bits 10: Store bank conflict */
-	uint8_t dc_st_to_ld_fwd; /* bits 11: Store-to-load forwarding */
-	uint8_t dc_st_to_ld_can; /* bits 12: Store-to-load forwarding cancelled */
-	uint8_t dc_mab_hit; /* bits 16: Hit in a miss address buffer */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_ibs_op_data3_f10h_pack(const struct pmregs_amd_ibs_op_data3_f10h_fields *f)
-{
-	uint64_t v = PMREGS_AMD_IBS_OP_DATA3_F10H_RES1_MASK;
-	v = pmregs_amd_ibs_op_data3_f10h_ld_op_set(v, (uint64_t)f->ld_op);
-	v = pmregs_amd_ibs_op_data3_f10h_st_op_set(v, (uint64_t)f->st_op);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_set(v, (uint64_t)f->dc_l1tlb_miss);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_set(v, (uint64_t)f->dc_l2tlb_miss);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_set(v, (uint64_t)f->dc_l1tlb_hit_2m);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_set(v, (uint64_t)f->dc_l1tlb_hit_1g);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_set(v, (uint64_t)f->dc_l2tlb_hit_2m);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_miss_set(v, (uint64_t)f->dc_miss);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_set(v, (uint64_t)f->dc_mis_acc);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_set(v, (uint64_t)f->dc_wc_mem_acc);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_set(v, (uint64_t)f->dc_uc_mem_acc);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_locked_op_set(v, (uint64_t)f->dc_locked_op);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_set(v, (uint64_t)f->dc_lin_addr_valid);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_set(v, (uint64_t)f->dc_phy_addr_valid);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_set(v, (uint64_t)f->dc_l2tlb_hit_1g);
-	v = pmregs_amd_ibs_op_data3_f10h_l2_miss_set(v, (uint64_t)f->l2_miss);
-	v = pmregs_amd_ibs_op_data3_f10h_sw_pf_set(v, (uint64_t)f->sw_pf);
-	v = pmregs_amd_ibs_op_data3_f10h_op_mem_width_set(v, (uint64_t)f->op_mem_width);
-	v = pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_set(v, (uint64_t)f->op_dc_miss_open_mem_reqs);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_set(v, (uint64_t)f->dc_miss_lat);
-	v = pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_set(v, (uint64_t)f->tlb_refill_lat);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_set(v, (uint64_t)f->dc_ld_bnk_con);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_set(v, (uint64_t)f->dc_st_bnk_con);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_set(v, (uint64_t)f->dc_st_to_ld_fwd);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_set(v, (uint64_t)f->dc_st_to_ld_can);
-	v = pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_set(v, (uint64_t)f->dc_mab_hit);
-	return v;
-}
-
-/* Like pmregs_amd_ibs_op_data3_f10h_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_ibs_op_data3_f10h_pack_checked(const struct pmregs_amd_ibs_op_data3_f10h_fields *f, uint64_t *out)
-{
-	if (f->ld_op > 1u)
-		return PMREGS_ERANGE;
-	if (f->st_op > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_l1tlb_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_l2tlb_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_l1tlb_hit_2m > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_l1tlb_hit_1g > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_l2tlb_hit_2m > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_mis_acc > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_wc_mem_acc > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_uc_mem_acc > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_locked_op > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_lin_addr_valid > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_phy_addr_valid > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_l2tlb_hit_1g > 1u)
-		return PMREGS_ERANGE;
-	if (f->l2_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->sw_pf > 1u)
-		return PMREGS_ERANGE;
-	if (f->op_mem_width > 15u)
-		return PMREGS_ERANGE;
-	if (f->op_dc_miss_open_mem_reqs > 63u)
-		return PMREGS_ERANGE;
-	if (f->dc_ld_bnk_con > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_st_bnk_con > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_st_to_ld_fwd > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_st_to_ld_can > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_mab_hit > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_ibs_op_data3_f10h_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_ibs_op_data3_f10h_unpack(uint64_t v, struct pmregs_amd_ibs_op_data3_f10h_fields *f)
-{
-	f->ld_op = (uint8_t)pmregs_amd_ibs_op_data3_f10h_ld_op_get(v);
-	f->st_op = (uint8_t)pmregs_amd_ibs_op_data3_f10h_st_op_get(v);
-	f->dc_l1tlb_miss = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_get(v);
-	f->dc_l2tlb_miss = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_get(v);
-	f->dc_l1tlb_hit_2m = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_get(v);
-	f->dc_l1tlb_hit_1g = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_get(v);
-	f->dc_l2tlb_hit_2m = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_get(v);
-	f->dc_miss = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_miss_get(v);
-	f->dc_mis_acc = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_get(v);
-	f->dc_wc_mem_acc = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_get(v);
-	f->dc_uc_mem_acc = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_get(v);
-	f->dc_locked_op = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_locked_op_get(v);
-	f->dc_lin_addr_valid = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_get(v);
-	f->dc_phy_addr_valid = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_get(v);
-	f->dc_l2tlb_hit_1g = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_get(v);
-	f->l2_miss = (uint8_t)pmregs_amd_ibs_op_data3_f10h_l2_miss_get(v);
-	f->sw_pf = (uint8_t)pmregs_amd_ibs_op_data3_f10h_sw_pf_get(v);
-	f->op_mem_width = (uint8_t)pmregs_amd_ibs_op_data3_f10h_op_mem_width_get(v);
-	f->op_dc_miss_open_mem_reqs = (uint8_t)pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_get(v);
-	f->dc_miss_lat = (uint16_t)pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_get(v);
-	f->tlb_refill_lat = (uint16_t)pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_get(v);
-	f->dc_ld_bnk_con = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_get(v);
-	f->dc_st_bnk_con = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_get(v);
-	f->dc_st_to_ld_fwd = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_get(v);
-	f->dc_st_to_ld_can = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_get(v);
-	f->dc_mab_hit = (uint8_t)pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_ibs_op_data3_f10h_ld_op_get(v)                               (pmregs_u64(v) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_ld_op_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_amd_ibs_op_data3_f10h_ld_op_set_checked(v, x)                    pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_st_op_get(v)                               ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_st_op_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_amd_ibs_op_data3_f10h_st_op_set_checked(v, x)                    pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_get(v)                       ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_set_checked(v, x)            pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_get(v)                       ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_set_checked(v, x)            pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_get(v)                     ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_set_checked(v, x)          pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_get(v)                     ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_set_checked(v, x)          pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_get(v)                     ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_set_checked(v, x)          pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_miss_get(v)                             ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_miss_set(v, x)                          ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_amd_ibs_op_data3_f10h_dc_miss_set_checked(v, x)                  pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_get(v)                          ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_set(v, x)                       ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_set_checked(v, x)               pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_get(v)                       ((pmregs_u64(v) >> 13) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
+#define pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_set_checked(v, x)            pmregs_set_checked64((v), 13, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_get(v)                       ((pmregs_u64(v) >> 14) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
+#define pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_set_checked(v, x)            pmregs_set_checked64((v), 14, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_locked_op_get(v)                        ((pmregs_u64(v) >> 15) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_locked_op_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
+#define pmregs_amd_ibs_op_data3_f10h_dc_locked_op_set_checked(v, x)             pmregs_set_checked64((v), 15, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_get(v)                   ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_set_checked(v, x)        pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_get(v)                   ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_set_checked(v, x)        pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_get(v)                     ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_set_checked(v, x)          pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_l2_miss_get(v)                             ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_l2_miss_set(v, x)                          ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_amd_ibs_op_data3_f10h_l2_miss_set_checked(v, x)                  pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_sw_pf_get(v)                               ((pmregs_u64(v) >> 21) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_sw_pf_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
+#define pmregs_amd_ibs_op_data3_f10h_sw_pf_set_checked(v, x)                    pmregs_set_checked64((v), 21, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_op_mem_width_get(v)                        ((pmregs_u64(v) >> 22) & 0xfu)
+#define pmregs_amd_ibs_op_data3_f10h_op_mem_width_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x3c00000)) | ((pmregs_u64(x) & 0xfu) << 22))
+#define pmregs_amd_ibs_op_data3_f10h_op_mem_width_set_checked(v, x)             pmregs_set_checked64((v), 22, 0xfu, (x))
+#define pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_get(v)            ((pmregs_u64(v) >> 26) & 0x3fu)
+#define pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xfc000000)) | ((pmregs_u64(x) & 0x3fu) << 26))
+#define pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_set_checked(v, x) pmregs_set_checked64((v), 26, 0x3fu, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_get(v)                         ((pmregs_u64(v) >> 32) & 0xffffu)
+#define pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_set(v, x)                      ((pmregs_u64(v) & ~PMREGS_U64(0xffff00000000)) | ((pmregs_u64(x) & 0xffffu) << 32))
+#define pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_set_checked(v, x)              pmregs_set_checked64((v), 32, 0xffffu, (x))
+#define pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_get(v)                      ((pmregs_u64(v) >> 48) & 0xffffu)
+#define pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0xffff000000000000)) | ((pmregs_u64(x) & 0xffffu) << 48))
+#define pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_set_checked(v, x)           pmregs_set_checked64((v), 48, 0xffffu, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_get(v)                       ((pmregs_u64(v) >> 9) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
+#define pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_set_checked(v, x)            pmregs_set_checked64((v), 9, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_get(v)                       ((pmregs_u64(v) >> 10) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_set_checked(v, x)            pmregs_set_checked64((v), 10, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_get(v)                     ((pmregs_u64(v) >> 11) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_set_checked(v, x)          pmregs_set_checked64((v), 11, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_get(v)                     ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_set_checked(v, x)          pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_get(v)                          ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_set(v, x)                       ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_set_checked(v, x)               pmregs_set_checked64((v), 16, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_ibs_op_data3_f10h_valid(uint64_t v)
@@ -7921,327 +3925,64 @@ static inline int pmregs_amd_ibs_op_data3_f10h_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA3_ZEN5_TLB_REFILL_LAT(x)           PMREGS_FIELD64((x), 48, 16)
 #define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_L1TLB_PG_SIZE(x)         PMREGS_FIELD64((x), 4, 2)
 
-/* ld_op: bits 0, rw. A load */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_ld_op_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_ld_op_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_LD_OP_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_amd_ibs_op_data3_zen5_ld_op_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_ld_op_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* st_op: bits 1, rw. A store */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_st_op_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_st_op_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_ST_OP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_amd_ibs_op_data3_zen5_st_op_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_st_op_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l1tlb_miss: bits 2, rw. L1 DTLB miss */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_L1TLB_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l2tlb_miss: bits 3, rw. L2 DTLB miss */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_L2TLB_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_miss: bits 7, rw. Data cache miss */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_miss_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_amd_ibs_op_data3_zen5_dc_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_dc_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_mis_acc: bits 8, rw. Misaligned access penalty */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_MIS_ACC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_wc_mem_acc: bits 13, rw. Write-combining memory access */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_WC_MEM_ACC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_uc_mem_acc: bits 14, rw. Uncacheable memory access (the miss fields are then invalid) */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_UC_MEM_ACC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_locked_op: bits 15, rw. A locked operation */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_locked_op_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_locked_op_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_LOCKED_OP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_amd_ibs_op_data3_zen5_dc_locked_op_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_dc_locked_op_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_miss_no_mab_alloc: bits 16, rw. A miss that allocated no miss address buffer */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_MISS_NO_MAB_ALLOC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_lin_addr_valid: bits 17, rw. IbsDcLinAd is valid */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_LIN_ADDR_VALID_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_phy_addr_valid: bits 18, rw. IbsDcPhysAd is valid */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_PHY_ADDR_VALID_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* l2_miss: bits 20, rw. L2 miss */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_l2_miss_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_l2_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_L2_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_amd_ibs_op_data3_zen5_l2_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_l2_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* sw_pf: bits 21, rw. A software prefetch */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_sw_pf_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_sw_pf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_SW_PF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_amd_ibs_op_data3_zen5_sw_pf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_sw_pf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* op_mem_width: bits 25:22, rw. Access size 2^(n-1) bytes; 0 = no memory access */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_op_mem_width_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_op_mem_width_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_OP_MEM_WIDTH_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 22); }
-static inline int pmregs_amd_ibs_op_data3_zen5_op_mem_width_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_op_mem_width_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* op_dc_miss_open_mem_reqs: bits 31:26, rw. Outstanding memory requests when the miss was filled */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x000000000000003f)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_OP_DC_MISS_OPEN_MEM_REQS_MASK) | ((x & PMREGS_U64(0x000000000000003f)) << 26); }
-static inline int pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000003f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_miss_lat: bits 47:32, rw. Cycles from miss to data (not valid for stores) */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_MISS_LAT_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 32); }
-static inline int pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tlb_refill_lat: bits 63:48, rw. DTLB refill latency */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_TLB_REFILL_LAT_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 48); }
-static inline int pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dc_l1tlb_pg_size: bits 5:4, rw. Page size of the access */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_L1TLB_PG_SIZE_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 4); }
-static inline int pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_ibs_op_data3_zen5_fields {
-	uint8_t ld_op; /* bits 0: A load */
-	uint8_t st_op; /* bits 1: A store */
-	uint8_t dc_l1tlb_miss; /* bits 2: L1 DTLB miss */
-	uint8_t dc_l2tlb_miss; /* bits 3: L2 DTLB miss */
-	uint8_t dc_miss; /* bits 7: Data cache miss */
-	uint8_t dc_mis_acc; /* bits 8: Misaligned access penalty */
-	uint8_t dc_wc_mem_acc; /* bits 13: Write-combining memory access */
-	uint8_t dc_uc_mem_acc; /* bits 14: Uncacheable memory access (the miss fields are then invalid) */
-	uint8_t dc_locked_op; /* bits 15: A locked operation */
-	uint8_t dc_miss_no_mab_alloc; /* bits 16: A miss that allocated no miss address buffer */
-	uint8_t dc_lin_addr_valid; /* bits 17: IbsDcLinAd is valid */
-	uint8_t dc_phy_addr_valid; /* bits 18: IbsDcPhysAd is valid */
-	uint8_t l2_miss; /* bits 20: L2 miss */
-	uint8_t sw_pf; /* bits 21: A software prefetch */
-	uint8_t op_mem_width; /* bits 25:22: Access size 2^(n-1) bytes; 0 = no memory access */
-	uint8_t op_dc_miss_open_mem_reqs; /* bits 31:26: Outstanding memory requests when the miss was filled */
-	uint16_t dc_miss_lat; /* bits 47:32: Cycles from miss to data (not valid for stores) */
-	uint16_t tlb_refill_lat; /* bits 63:48: DTLB refill latency */
-	uint8_t dc_l1tlb_pg_size; /* bits 5:4: Page size of the access */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_ibs_op_data3_zen5_pack(const struct pmregs_amd_ibs_op_data3_zen5_fields *f)
-{
-	uint64_t v = PMREGS_AMD_IBS_OP_DATA3_ZEN5_RES1_MASK;
-	v = pmregs_amd_ibs_op_data3_zen5_ld_op_set(v, (uint64_t)f->ld_op);
-	v = pmregs_amd_ibs_op_data3_zen5_st_op_set(v, (uint64_t)f->st_op);
-	v = pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_set(v, (uint64_t)f->dc_l1tlb_miss);
-	v = pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_set(v, (uint64_t)f->dc_l2tlb_miss);
-	v = pmregs_amd_ibs_op_data3_zen5_dc_miss_set(v, (uint64_t)f->dc_miss);
-	v = pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_set(v, (uint64_t)f->dc_mis_acc);
-	v = pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_set(v, (uint64_t)f->dc_wc_mem_acc);
-	v = pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_set(v, (uint64_t)f->dc_uc_mem_acc);
-	v = pmregs_amd_ibs_op_data3_zen5_dc_locked_op_set(v, (uint64_t)f->dc_locked_op);
-	v = pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_set(v, (uint64_t)f->dc_miss_no_mab_alloc);
-	v = pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_set(v, (uint64_t)f->dc_lin_addr_valid);
-	v = pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_set(v, (uint64_t)f->dc_phy_addr_valid);
-	v = pmregs_amd_ibs_op_data3_zen5_l2_miss_set(v, (uint64_t)f->l2_miss);
-	v = pmregs_amd_ibs_op_data3_zen5_sw_pf_set(v, (uint64_t)f->sw_pf);
-	v = pmregs_amd_ibs_op_data3_zen5_op_mem_width_set(v, (uint64_t)f->op_mem_width);
-	v = pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_set(v, (uint64_t)f->op_dc_miss_open_mem_reqs);
-	v = pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_set(v, (uint64_t)f->dc_miss_lat);
-	v = pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_set(v, (uint64_t)f->tlb_refill_lat);
-	v = pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_set(v, (uint64_t)f->dc_l1tlb_pg_size);
-	return v;
-}
-
-/* Like pmregs_amd_ibs_op_data3_zen5_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_ibs_op_data3_zen5_pack_checked(const struct pmregs_amd_ibs_op_data3_zen5_fields *f, uint64_t *out)
-{
-	if (f->ld_op > 1u)
-		return PMREGS_ERANGE;
-	if (f->st_op > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_l1tlb_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_l2tlb_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_mis_acc > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_wc_mem_acc > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_uc_mem_acc > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_locked_op > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_miss_no_mab_alloc > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_lin_addr_valid > 1u)
-		return PMREGS_ERANGE;
-	if (f->dc_phy_addr_valid > 1u)
-		return PMREGS_ERANGE;
-	if (f->l2_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->sw_pf > 1u)
-		return PMREGS_ERANGE;
-	if (f->op_mem_width > 15u)
-		return PMREGS_ERANGE;
-	if (f->op_dc_miss_open_mem_reqs > 63u)
-		return PMREGS_ERANGE;
-	if (f->dc_l1tlb_pg_size > 3u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_ibs_op_data3_zen5_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_ibs_op_data3_zen5_unpack(uint64_t v, struct pmregs_amd_ibs_op_data3_zen5_fields *f)
-{
-	f->ld_op = (uint8_t)pmregs_amd_ibs_op_data3_zen5_ld_op_get(v);
-	f->st_op = (uint8_t)pmregs_amd_ibs_op_data3_zen5_st_op_get(v);
-	f->dc_l1tlb_miss = (uint8_t)pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_get(v);
-	f->dc_l2tlb_miss = (uint8_t)pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_get(v);
-	f->dc_miss = (uint8_t)pmregs_amd_ibs_op_data3_zen5_dc_miss_get(v);
-	f->dc_mis_acc = (uint8_t)pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_get(v);
-	f->dc_wc_mem_acc = (uint8_t)pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_get(v);
-	f->dc_uc_mem_acc = (uint8_t)pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_get(v);
-	f->dc_locked_op = (uint8_t)pmregs_amd_ibs_op_data3_zen5_dc_locked_op_get(v);
-	f->dc_miss_no_mab_alloc = (uint8_t)pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_get(v);
-	f->dc_lin_addr_valid = (uint8_t)pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_get(v);
-	f->dc_phy_addr_valid = (uint8_t)pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_get(v);
-	f->l2_miss = (uint8_t)pmregs_amd_ibs_op_data3_zen5_l2_miss_get(v);
-	f->sw_pf = (uint8_t)pmregs_amd_ibs_op_data3_zen5_sw_pf_get(v);
-	f->op_mem_width = (uint8_t)pmregs_amd_ibs_op_data3_zen5_op_mem_width_get(v);
-	f->op_dc_miss_open_mem_reqs = (uint8_t)pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_get(v);
-	f->dc_miss_lat = (uint16_t)pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_get(v);
-	f->tlb_refill_lat = (uint16_t)pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_get(v);
-	f->dc_l1tlb_pg_size = (uint8_t)pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_ibs_op_data3_zen5_ld_op_get(v)                               (pmregs_u64(v) & 0x1u)
+#define pmregs_amd_ibs_op_data3_zen5_ld_op_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_amd_ibs_op_data3_zen5_ld_op_set_checked(v, x)                    pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_st_op_get(v)                               ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_amd_ibs_op_data3_zen5_st_op_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_amd_ibs_op_data3_zen5_st_op_set_checked(v, x)                    pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_get(v)                       ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_set_checked(v, x)            pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_get(v)                       ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_set_checked(v, x)            pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_get(v)                             ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_set(v, x)                          ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_set_checked(v, x)                  pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_get(v)                          ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_set(v, x)                       ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_set_checked(v, x)               pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_get(v)                       ((pmregs_u64(v) >> 13) & 0x1u)
+#define pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
+#define pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_set_checked(v, x)            pmregs_set_checked64((v), 13, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_get(v)                       ((pmregs_u64(v) >> 14) & 0x1u)
+#define pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
+#define pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_set_checked(v, x)            pmregs_set_checked64((v), 14, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_dc_locked_op_get(v)                        ((pmregs_u64(v) >> 15) & 0x1u)
+#define pmregs_amd_ibs_op_data3_zen5_dc_locked_op_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
+#define pmregs_amd_ibs_op_data3_zen5_dc_locked_op_set_checked(v, x)             pmregs_set_checked64((v), 15, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_get(v)                ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_set_checked(v, x)     pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_get(v)                   ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_set_checked(v, x)        pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_get(v)                   ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_set_checked(v, x)        pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_l2_miss_get(v)                             ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_amd_ibs_op_data3_zen5_l2_miss_set(v, x)                          ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_amd_ibs_op_data3_zen5_l2_miss_set_checked(v, x)                  pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_sw_pf_get(v)                               ((pmregs_u64(v) >> 21) & 0x1u)
+#define pmregs_amd_ibs_op_data3_zen5_sw_pf_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
+#define pmregs_amd_ibs_op_data3_zen5_sw_pf_set_checked(v, x)                    pmregs_set_checked64((v), 21, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_op_mem_width_get(v)                        ((pmregs_u64(v) >> 22) & 0xfu)
+#define pmregs_amd_ibs_op_data3_zen5_op_mem_width_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x3c00000)) | ((pmregs_u64(x) & 0xfu) << 22))
+#define pmregs_amd_ibs_op_data3_zen5_op_mem_width_set_checked(v, x)             pmregs_set_checked64((v), 22, 0xfu, (x))
+#define pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_get(v)            ((pmregs_u64(v) >> 26) & 0x3fu)
+#define pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xfc000000)) | ((pmregs_u64(x) & 0x3fu) << 26))
+#define pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_set_checked(v, x) pmregs_set_checked64((v), 26, 0x3fu, (x))
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_get(v)                         ((pmregs_u64(v) >> 32) & 0xffffu)
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_set(v, x)                      ((pmregs_u64(v) & ~PMREGS_U64(0xffff00000000)) | ((pmregs_u64(x) & 0xffffu) << 32))
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_set_checked(v, x)              pmregs_set_checked64((v), 32, 0xffffu, (x))
+#define pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_get(v)                      ((pmregs_u64(v) >> 48) & 0xffffu)
+#define pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0xffff000000000000)) | ((pmregs_u64(x) & 0xffffu) << 48))
+#define pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_set_checked(v, x)           pmregs_set_checked64((v), 48, 0xffffu, (x))
+#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_get(v)                    ((pmregs_u64(v) >> 4) & 0x3u)
+#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x30)) | ((pmregs_u64(x) & 0x3u) << 4))
+#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_set_checked(v, x)         pmregs_set_checked64((v), 4, 0x3u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_ibs_op_data3_zen5_valid(uint64_t v)
@@ -8254,43 +3995,10 @@ static inline int pmregs_amd_ibs_op_data3_zen5_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_AMD_IBS_OP_DATA4_LD_RESYNC(x) PMREGS_FIELD64((x), 0, 1)
 
-/* ld_resync: bits 0, rw. The load caused a resync (family 15h CZ/ST) */
-static inline uint64_t pmregs_amd_ibs_op_data4_ld_resync_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_data4_ld_resync_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_DATA4_LD_RESYNC_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_amd_ibs_op_data4_ld_resync_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_data4_ld_resync_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_ibs_op_data4_fields {
-	uint8_t ld_resync; /* bits 0: The load caused a resync (family 15h CZ/ST) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_ibs_op_data4_pack(const struct pmregs_amd_ibs_op_data4_fields *f)
-{
-	uint64_t v = PMREGS_AMD_IBS_OP_DATA4_RES1_MASK;
-	v = pmregs_amd_ibs_op_data4_ld_resync_set(v, (uint64_t)f->ld_resync);
-	return v;
-}
-
-/* Like pmregs_amd_ibs_op_data4_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_ibs_op_data4_pack_checked(const struct pmregs_amd_ibs_op_data4_fields *f, uint64_t *out)
-{
-	if (f->ld_resync > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_ibs_op_data4_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_ibs_op_data4_unpack(uint64_t v, struct pmregs_amd_ibs_op_data4_fields *f)
-{
-	f->ld_resync = (uint8_t)pmregs_amd_ibs_op_data4_ld_resync_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_ibs_op_data4_ld_resync_get(v)            (pmregs_u64(v) & 0x1u)
+#define pmregs_amd_ibs_op_data4_ld_resync_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_amd_ibs_op_data4_ld_resync_set_checked(v, x) pmregs_set_checked64((v), 0, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_ibs_op_data4_valid(uint64_t v)
@@ -8304,59 +4012,13 @@ static inline int pmregs_amd_ibs_op_data4_valid(uint64_t v)
 #define PMREGS_AMD_IBS_CTL_LVT_OFFSET(x)     PMREGS_FIELD64((x), 0, 4)
 #define PMREGS_AMD_IBS_CTL_LVT_OFFSET_VAL(x) PMREGS_FIELD64((x), 8, 1)
 
-/* lvt_offset: bits 3:0, rw. Extended APIC LVT entry of the IBS interrupt */
-static inline uint64_t pmregs_amd_ibs_ctl_lvt_offset_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_amd_ibs_ctl_lvt_offset_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_CTL_LVT_OFFSET_MASK) | (x & PMREGS_U64(0x000000000000000f)); }
-static inline int pmregs_amd_ibs_ctl_lvt_offset_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_ctl_lvt_offset_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lvt_offset_val: bits 8, rw. LvtOffset is valid */
-static inline uint64_t pmregs_amd_ibs_ctl_lvt_offset_val_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_ctl_lvt_offset_val_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_CTL_LVT_OFFSET_VAL_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_amd_ibs_ctl_lvt_offset_val_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_ctl_lvt_offset_val_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_ibs_ctl_fields {
-	uint8_t lvt_offset; /* bits 3:0: Extended APIC LVT entry of the IBS interrupt */
-	uint8_t lvt_offset_val; /* bits 8: LvtOffset is valid */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_ibs_ctl_pack(const struct pmregs_amd_ibs_ctl_fields *f)
-{
-	uint64_t v = PMREGS_AMD_IBS_CTL_RES1_MASK;
-	v = pmregs_amd_ibs_ctl_lvt_offset_set(v, (uint64_t)f->lvt_offset);
-	v = pmregs_amd_ibs_ctl_lvt_offset_val_set(v, (uint64_t)f->lvt_offset_val);
-	return v;
-}
-
-/* Like pmregs_amd_ibs_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_ibs_ctl_pack_checked(const struct pmregs_amd_ibs_ctl_fields *f, uint64_t *out)
-{
-	if (f->lvt_offset > 15u)
-		return PMREGS_ERANGE;
-	if (f->lvt_offset_val > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_ibs_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_ibs_ctl_unpack(uint64_t v, struct pmregs_amd_ibs_ctl_fields *f)
-{
-	f->lvt_offset = (uint8_t)pmregs_amd_ibs_ctl_lvt_offset_get(v);
-	f->lvt_offset_val = (uint8_t)pmregs_amd_ibs_ctl_lvt_offset_val_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_ibs_ctl_lvt_offset_get(v)                (pmregs_u64(v) & 0xfu)
+#define pmregs_amd_ibs_ctl_lvt_offset_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xf)) | (pmregs_u64(x) & 0xfu))
+#define pmregs_amd_ibs_ctl_lvt_offset_set_checked(v, x)     pmregs_set_checked64((v), 0, 0xfu, (x))
+#define pmregs_amd_ibs_ctl_lvt_offset_val_get(v)            ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_amd_ibs_ctl_lvt_offset_val_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_amd_ibs_ctl_lvt_offset_val_set_checked(v, x) pmregs_set_checked64((v), 8, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_ibs_ctl_valid(uint64_t v)
@@ -8372,91 +4034,19 @@ static inline int pmregs_amd_ibs_ctl_valid(uint64_t v)
 #define PMREGS_AMD_IBS_FETCH_CTL2_EXCL_RIP63_EQ1(x) PMREGS_FIELD64((x), 5, 1)
 #define PMREGS_AMD_IBS_FETCH_CTL2_EXCL_RIP63_EQ0(x) PMREGS_FIELD64((x), 6, 1)
 
-/* dis: bits 0, rw. Disable fetch sampling (alternate disable, CPUID bit 13) */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl2_dis_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl2_dis_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL2_DIS_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_amd_ibs_fetch_ctl2_dis_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl2_dis_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fetch_lat: bits 4:1, rw. Fetch-latency filter: report fetches of at least n * 128 cycles (CPUID bit 14) */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl2_fetch_lat_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl2_fetch_lat_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL2_FETCH_LAT_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 1); }
-static inline int pmregs_amd_ibs_fetch_ctl2_fetch_lat_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl2_fetch_lat_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* excl_rip63_eq1: bits 5, rw. Exclude fetches with RIP[63] = 1 (CPUID bit 15) */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL2_EXCL_RIP63_EQ1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* excl_rip63_eq0: bits 6, rw. Exclude fetches with RIP[63] = 0 (CPUID bit 15) */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_FETCH_CTL2_EXCL_RIP63_EQ0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_ibs_fetch_ctl2_fields {
-	uint8_t dis; /* bits 0: Disable fetch sampling (alternate disable, CPUID bit 13) */
-	uint8_t fetch_lat; /* bits 4:1: Fetch-latency filter: report fetches of at least n * 128 cycles (CPUID bit 14) */
-	uint8_t excl_rip63_eq1; /* bits 5: Exclude fetches with RIP[63] = 1 (CPUID bit 15) */
-	uint8_t excl_rip63_eq0; /* bits 6: Exclude fetches with RIP[63] = 0 (CPUID bit 15) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_ibs_fetch_ctl2_pack(const struct pmregs_amd_ibs_fetch_ctl2_fields *f)
-{
-	uint64_t v = PMREGS_AMD_IBS_FETCH_CTL2_RES1_MASK;
-	v = pmregs_amd_ibs_fetch_ctl2_dis_set(v, (uint64_t)f->dis);
-	v = pmregs_amd_ibs_fetch_ctl2_fetch_lat_set(v, (uint64_t)f->fetch_lat);
-	v = pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_set(v, (uint64_t)f->excl_rip63_eq1);
-	v = pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_set(v, (uint64_t)f->excl_rip63_eq0);
-	return v;
-}
-
-/* Like pmregs_amd_ibs_fetch_ctl2_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_ibs_fetch_ctl2_pack_checked(const struct pmregs_amd_ibs_fetch_ctl2_fields *f, uint64_t *out)
-{
-	if (f->dis > 1u)
-		return PMREGS_ERANGE;
-	if (f->fetch_lat > 15u)
-		return PMREGS_ERANGE;
-	if (f->excl_rip63_eq1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->excl_rip63_eq0 > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_ibs_fetch_ctl2_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_ibs_fetch_ctl2_unpack(uint64_t v, struct pmregs_amd_ibs_fetch_ctl2_fields *f)
-{
-	f->dis = (uint8_t)pmregs_amd_ibs_fetch_ctl2_dis_get(v);
-	f->fetch_lat = (uint8_t)pmregs_amd_ibs_fetch_ctl2_fetch_lat_get(v);
-	f->excl_rip63_eq1 = (uint8_t)pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_get(v);
-	f->excl_rip63_eq0 = (uint8_t)pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_ibs_fetch_ctl2_dis_get(v)                       (pmregs_u64(v) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl2_dis_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_amd_ibs_fetch_ctl2_dis_set_checked(v, x)            pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl2_fetch_lat_get(v)                 ((pmregs_u64(v) >> 1) & 0xfu)
+#define pmregs_amd_ibs_fetch_ctl2_fetch_lat_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x1e)) | ((pmregs_u64(x) & 0xfu) << 1))
+#define pmregs_amd_ibs_fetch_ctl2_fetch_lat_set_checked(v, x)      pmregs_set_checked64((v), 1, 0xfu, (x))
+#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_get(v)            ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_set_checked(v, x) pmregs_set_checked64((v), 6, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_ibs_fetch_ctl2_valid(uint64_t v)
@@ -8472,1069 +4062,24 @@ static inline int pmregs_amd_ibs_fetch_ctl2_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_CTL2_EXCL_RIP63_EQ1(x) PMREGS_FIELD64((x), 2, 1)
 #define PMREGS_AMD_IBS_OP_CTL2_STRM_ST(x)        PMREGS_FIELD64((x), 3, 1)
 
-/* dis: bits 0, rw. Disable op sampling (alternate disable, CPUID bit 13) */
-static inline uint64_t pmregs_amd_ibs_op_ctl2_dis_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_ctl2_dis_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_CTL2_DIS_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_amd_ibs_op_ctl2_dis_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_ctl2_dis_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* excl_rip63_eq0: bits 1, rw. Exclude ops with RIP[63] = 0 (CPUID bit 15) */
-static inline uint64_t pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_CTL2_EXCL_RIP63_EQ0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* excl_rip63_eq1: bits 2, rw. Exclude ops with RIP[63] = 1 (CPUID bit 15) */
-static inline uint64_t pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_CTL2_EXCL_RIP63_EQ1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* strm_st: bits 3, rw. Report only streaming stores (CPUID bit 16) */
-static inline uint64_t pmregs_amd_ibs_op_ctl2_strm_st_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_amd_ibs_op_ctl2_strm_st_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_AMD_IBS_OP_CTL2_STRM_ST_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_amd_ibs_op_ctl2_strm_st_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_amd_ibs_op_ctl2_strm_st_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_amd_ibs_op_ctl2_fields {
-	uint8_t dis; /* bits 0: Disable op sampling (alternate disable, CPUID bit 13) */
-	uint8_t excl_rip63_eq0; /* bits 1: Exclude ops with RIP[63] = 0 (CPUID bit 15) */
-	uint8_t excl_rip63_eq1; /* bits 2: Exclude ops with RIP[63] = 1 (CPUID bit 15) */
-	uint8_t strm_st; /* bits 3: Report only streaming stores (CPUID bit 16) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_amd_ibs_op_ctl2_pack(const struct pmregs_amd_ibs_op_ctl2_fields *f)
-{
-	uint64_t v = PMREGS_AMD_IBS_OP_CTL2_RES1_MASK;
-	v = pmregs_amd_ibs_op_ctl2_dis_set(v, (uint64_t)f->dis);
-	v = pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_set(v, (uint64_t)f->excl_rip63_eq0);
-	v = pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_set(v, (uint64_t)f->excl_rip63_eq1);
-	v = pmregs_amd_ibs_op_ctl2_strm_st_set(v, (uint64_t)f->strm_st);
-	return v;
-}
-
-/* Like pmregs_amd_ibs_op_ctl2_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_amd_ibs_op_ctl2_pack_checked(const struct pmregs_amd_ibs_op_ctl2_fields *f, uint64_t *out)
-{
-	if (f->dis > 1u)
-		return PMREGS_ERANGE;
-	if (f->excl_rip63_eq0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->excl_rip63_eq1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->strm_st > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_amd_ibs_op_ctl2_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_amd_ibs_op_ctl2_unpack(uint64_t v, struct pmregs_amd_ibs_op_ctl2_fields *f)
-{
-	f->dis = (uint8_t)pmregs_amd_ibs_op_ctl2_dis_get(v);
-	f->excl_rip63_eq0 = (uint8_t)pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_get(v);
-	f->excl_rip63_eq1 = (uint8_t)pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_get(v);
-	f->strm_st = (uint8_t)pmregs_amd_ibs_op_ctl2_strm_st_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_amd_ibs_op_ctl2_dis_get(v)                       (pmregs_u64(v) & 0x1u)
+#define pmregs_amd_ibs_op_ctl2_dis_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_amd_ibs_op_ctl2_dis_set_checked(v, x)            pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_get(v)            ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_set_checked(v, x) pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_amd_ibs_op_ctl2_strm_st_get(v)                   ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_amd_ibs_op_ctl2_strm_st_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_amd_ibs_op_ctl2_strm_st_set_checked(v, x)        pmregs_set_checked64((v), 3, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_amd_ibs_op_ctl2_valid(uint64_t v)
 {
 	return (v & PMREGS_AMD_IBS_OP_CTL2_RSVD_MASK) == 0;
-}
-
-/* ---- introspection: every layout with its fields, as constant data ---- */
-
-static inline const struct pmregs_layout_desc *pmregs_amd_layouts(size_t *count)
-{
-	static const struct pmregs_field_desc f_0[] = {
-		{ "event_select", "Event number, 12 bits (EventSelect[11:8] in 35:32, EventSelect[7:0] in 7:0)", 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask: sub-event selection", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "usr", "Count while CPL > 0", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "os", "Count while CPL = 0 (OS = USR = 0: no counting)", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "edge", "Edge detect: count deasserted-to-asserted transitions", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_19", "", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "int_en", "INT: APIC interrupt on counter overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable the counter (with PerfMonV2 also PerfCntrGlobalCtl bit n)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "inv", "Invert the CntMask comparison (count cycles with fewer than CntMask events)", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt_mask", "Counter mask: 0 adds the events of each cycle; else +1 per cycle with at least (INV = 0) or fewer than (INV = 1) CntMask events", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_39_36", "", 1, { 36, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "guest_only", "HG_ONLY[0], GuestOnly: with EFER.SVME = 1, count in the guest (Table 13-4); Linux exclude_host", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "host_only", "HG_ONLY[1], HostOnly: with EFER.SVME = 1, count in the host (Table 13-4); Linux exclude_guest", 1, { 41, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_42", "", 1, { 42, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "prec_ret", "PREC_RET: precise retired-instruction counting, PerfEvtSel2 only, when CPUID Fn8000_0021 EAX[PreciseRetirePmc2Manual]; reserved otherwise (APM2)", 1, { 43, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_44", "", 1, { 44, 0, 0, 0 }, { 20, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_1[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_48", "", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_2[] = {
-		{ "count", "Count", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_3[] = {
-		{ "other_29_0", "", 1, { 0, 0, 0, 0 }, { 30, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "ir_perf_en", "Enable IRPerfCount (C000_00E9h), when CPUID Fn8000_0008 EBX[1]", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "other_63_31", "", 1, { 31, 0, 0, 0 }, { 33, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_4[] = {
-		{ "cnt_en0", "Enable core counter 0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt_en1", "Enable core counter 1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt_en2", "Enable core counter 2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt_en3", "Enable core counter 3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt_en4", "Enable core counter 4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt_en5", "Enable core counter 5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_6", "", 1, { 6, 0, 0, 0 }, { 58, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_5[] = {
-		{ "cnt_of0", "Core counter 0 overflowed (set even when PerfEvtSel0.INT = 0)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "cnt_of1", "Core counter 1 overflowed (set even when PerfEvtSel1.INT = 0)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "cnt_of2", "Core counter 2 overflowed (set even when PerfEvtSel2.INT = 0)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "cnt_of3", "Core counter 3 overflowed (set even when PerfEvtSel3.INT = 0)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "cnt_of4", "Core counter 4 overflowed (set even when PerfEvtSel4.INT = 0)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "cnt_of5", "Core counter 5 overflowed (set even when PerfEvtSel5.INT = 0)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_57_6", "", 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbrsf", "LBR stack frozen by a PMC-overflow interrupt (DebugCtl.FLBRI)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmcf", "Core counters frozen by a PMC-overflow interrupt (DebugCtl.FPMCI)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_63_60", "", 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_6[] = {
-		{ "cnt_of0", "Write 1 to clear CNT_OF0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of1", "Write 1 to clear CNT_OF1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of2", "Write 1 to clear CNT_OF2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of3", "Write 1 to clear CNT_OF3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of4", "Write 1 to clear CNT_OF4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of5", "Write 1 to clear CNT_OF5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_57_6", "", 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbrsf", "Write 1 to clear LBRSF", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "pmcf", "Write 1 to clear PMCF", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_63_60", "", 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_7[] = {
-		{ "cnt_of0", "Write 1 to set CNT_OF0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of1", "Write 1 to set CNT_OF1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of2", "Write 1 to set CNT_OF2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of3", "Write 1 to set CNT_OF3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of4", "Write 1 to set CNT_OF4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of5", "Write 1 to set CNT_OF5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_57_6", "", 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbrsf", "Write 1 to set LBRSF (freezes the LBR stack)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "pmcf", "Write 1 to set PMCF (freezes the core counters)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_63_60", "", 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_8[] = {
-		{ "other_9_0", "", 1, { 0, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "ibs", "Instruction-Based Sampling", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_22_11", "", 1, { 11, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "perf_ctr_ext_core", "PerfCtrExtCore: six core counter pairs at C001_0200h", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "perf_ctr_ext_nb", "PerfCtrExtNB (PerfCtrExtDF on Zen): four NB/DF counter pairs at C001_0240h", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_25", "", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "data_bkpt_ext", "DataBkptExt: address masks for DR0-DR3", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "perf_tsc", "PerfTsc: performance timestamp counter C001_0280h", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "perf_ctr_ext_llc", "PerfCtrExtL2I (APM2) / PerfCtrExtLLC (PPR): L2I (family 16h) or L3 counters at C001_0230h", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_31_29", "", 1, { 29, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_9[] = {
-		{ "other_0", "", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "ir_perf", "IRPerfCount C000_00E9h (instructions retired)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_30_2", "", 1, { 2, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "brs", "Branch sampling (Zen3)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_10[] = {
-		{ "perf_mon_v2", "PerfMonV2: PerfCntrGlobalCtl/Status/StatusClr/StatusSet", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "lbr_stack", "LbrStack: LBR stack at C001_0300h, LBR_SELECT and DebugExtnCtl.LBRSE (Linux AMD_LBR_V2)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "lbr_and_pmc_freeze", "LbrAndPmcFreeze: DebugCtl.FLBRI and FPMCI", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_31_3", "", 1, { 3, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_11[] = {
-		{ "num_perf_ctr_core", "Core counters", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "lbr_stack_size", "LBR stack entries", 1, { 4, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "num_perf_ctr_nb", "Data Fabric counters", 1, { 10, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "num_perf_ctr_umc", "UMC counters, all UMCs together (LINUX)", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_31_22", "", 1, { 22, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_12[] = {
-		{ "active_umc_mask", "One bit per enabled UMC", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_13[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_48", "", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_14[] = {
-		{ "event_select", "Event number, 12 bits", 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_19_16", "", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "int_en", "Interrupt on overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31_23", "", 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_36", "", 1, { 36, 0, 0, 0 }, { 28, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_15[] = {
-		{ "event_select", "Event number, 12 bits", 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_19_16", "", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "int_en", "Interrupt on overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31_23", "", 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_36", "", 1, { 36, 0, 0, 0 }, { 28, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_16[] = {
-		{ "event_select", "Event number", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_47_23", "", 1, { 23, 0, 0, 0 }, { 25, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "slice_mask", "Bit s: count L3 slice s", 1, { 48, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_55_52", "", 1, { 52, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "thread_mask", "Bit 2c+t: count thread t of core c of the CCX", 1, { 56, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_17[] = {
-		{ "event_select", "Event number", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_41_23", "", 1, { 23, 0, 0, 0 }, { 19, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "core_id", "Core within the CCX to count (when EnAllCores = 0)", 1, { 42, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_45", "", 1, { 45, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en_all_slices", "Count every L3 slice", 1, { 46, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en_all_cores", "Count every core of the CCX", 1, { 47, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "slice_id", "L3 slice to count (when EnAllSlices = 0)", 1, { 48, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_55_51", "", 1, { 51, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "thread_mask", "Threads 0 and 1 of the selected core", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_58", "", 1, { 58, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_18[] = {
-		{ "event_select", "Event number, 14 bits", 3, { 59, 32, 0, 0 }, { 2, 4, 8, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31_23", "", 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_58_36", "", 1, { 36, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_61", "", 1, { 61, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_19[] = {
-		{ "event_select", "Event number, 14 bits", 2, { 32, 0, 0, 0 }, { 6, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask, 12 bits", 2, { 24, 8, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_23", "", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_31_28", "", 1, { 28, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_38", "", 1, { 38, 0, 0, 0 }, { 26, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_20_0[] = {
-		{ "all", 0u, "" },
-		{ "rd", 1u, "" },
-		{ "wr", 2u, "" },
-	};
-	static const struct pmregs_field_desc f_20[] = {
-		{ "event_select", "Event number", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rd_wr_mask", "Which requests to count", 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 3, v_20_0 },
-		{ "rsvd_30_10", "", 1, { 10, 0, 0, 0 }, { 21, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_21[] = {
-		{ "lbr", "Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btf", "EFLAGS.TF single-steps control transfers; cleared on #DB", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "blckdb", "#DB trap after an instruction that locked the bus, at CPL > 0 (BusLockTrap parts)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_6_3", "", 1, { 3, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_10_7", "", 1, { 7, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "flbri", "FLBRI: freeze the LBR stack on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]); Linux FREEZE_LBRS_ON_PMI", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fpmci", "FPMCI (also spelled FPCI): freeze the core counters on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2])", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_13", "", 1, { 13, 0, 0, 0 }, { 51, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_22[] = {
-		{ "lbr", "Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btf", "EFLAGS.TF single-steps control transfers; cleared on #DB", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_10_7", "", 1, { 7, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "flbri", "FLBRI: freeze the LBR stack on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]); Linux FREEZE_LBRS_ON_PMI", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fpmci", "FPMCI (also spelled FPCI): freeze the core counters on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2])", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_13", "", 1, { 13, 0, 0, 0 }, { 51, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "pb0", "BP0 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb1", "BP1 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb2", "BP2 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb3", "BP3 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_6", "", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_23[] = {
-		{ "ip", "Instruction address", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_24[] = {
-		{ "cpl_eq0", "Suppress branches that end at CPL = 0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cpl_gt0", "Suppress branches that end at CPL > 0", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "jcc", "Suppress conditional branches", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "call_near_rel", "Suppress near relative calls", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "call_near_ind", "Suppress near indirect calls", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ret_near", "Suppress near returns", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "jmp_near_ind", "Suppress near indirect jumps", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "jmp_near_rel", "Suppress near relative jumps", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "far_branch", "Suppress far branches", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_25[] = {
-		{ "rsvd_5_0", "", 1, { 0, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbrse", "LBRSE: enable the LBR stack; cleared by the processor on #DB", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_26[] = {
-		{ "rsvd_1_0", "", 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "brsmen", "Branch-sample enable", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "res1_4_3", "Must be written as 11b", 1, { 3, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RES1, 0, 0, 0 },
-		{ "vb", "Valid branches recorded (set by hardware)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_15_6", "", 1, { 6, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "msroff", "Index of the next entry to write", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "pmc", "Core counter that holds the sampling event (event 0xC4)", 1, { 24, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_27", "", 1, { 27, 0, 0, 0 }, { 37, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_27[] = {
-		{ "ip", "Address of the branch (or of the instruction before a fused branch unless DebugCtl.LBR = 1)", 1, { 0, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_62_57", "", 1, { 57, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "mispredict", "M: the branch was mispredicted", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_28[] = {
-		{ "ip", "Branch target address", 1, { 0, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_61_57", "", 1, { 57, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "spec", "SPEC: recorded under a speculative feature", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "valid", "V: valid (not a failed speculation)", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_29[] = {
-		{ "ibsffv", "IBS feature flags valid", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "fetch_sam", "Fetch sampling", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "op_sam", "Op sampling", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rd_wr_op_cnt", "IbsOpCurCnt is readable and writable", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "op_cnt", "IbsOpCntCtl: count dispatched ops", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "brn_trgt", "IbsBrTarget MSR", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "op_cnt_ext", "IbsOpMaxCnt[26:20] and the 27-bit op counter", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rip_invalid_chk", "IbsOpData.IbsRipInvalid", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "op_brn_fuse", "IbsOpData.IbsOpBrnFuse", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ibs_fetch_ctl_extd", "IC_IBS_EXTD_CTL (C001_103Ch)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ibs_op_data4", "IbsOpData4 (C001_103Dh)", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ibs_l3_miss_filtering", "L3-miss filters, OcMiss/L3Miss flags, 5-bit DataSrc (Linux IBS_CAPS_ZEN4)", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "op_ld_lat", "Load-latency filter in IbsOpCtl[63:59] (Zen5)", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "dis", "Alternate disable bits in IbsFetchCtl2/IbsOpCtl2", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "fetch_lat", "Fetch-latency filter in IbsFetchCtl2", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "bit63_filter", "Filters on linear-address bit 63", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "strm_st_rmt_socket", "Streaming-store filter and indicator, remote-socket indicator", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_18_17", "", 1, { 17, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "op_dtlb_pg_size", "DTLB/page-size layout of IbsOpData3 (Zen5)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_31_20", "", 1, { 20, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_30_0[] = {
-		{ "pg_4k", 0u, "" },
-		{ "pg_2m", 1u, "" },
-		{ "pg_1g", 2u, "" },
-		{ "pg_4k_coalesced", 3u, "" },
-	};
-	static const struct pmregs_field_desc f_30[] = {
-		{ "max_cnt", "Compare value for bits 19:4 of the fetch interval counter", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt", "Fetch counter bits 19:4 (write: initial value)", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "lat", "Core clocks from fetch start to delivery or abort", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en", "Enable fetch sampling", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "val", "Sample valid: counting stops and an interrupt is raised", 1, { 49, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "comp", "Fetch completed (data delivered to the decoder)", 1, { 50, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ic_miss", "Instruction cache miss", 1, { 51, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "phy_addr_valid", "IbsFetchPhysAd and L1TlbPgSz are valid", 1, { 52, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l1_tlb_pg_sz", "Page size of the L1 ITLB entry", 1, { 53, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_30_0 },
-		{ "l1_tlb_miss", "L1 ITLB miss", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l2_tlb_miss", "L2 ITLB miss (APM2: reserved)", 1, { 56, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rand_en", "Randomize counter bits 3:0 when the counter starts (else cleared)", 1, { 57, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l2_miss", "L2 miss, valid with Comp (family 15h CZ/ST and Zen; APM2: reserved)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l3_miss_only", "Report only samples that missed the L3 (CPUID bit 11)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "oc_miss", "Op-cache miss (CPUID bit 11)", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l3_miss", "L3 miss (CPUID bit 11)", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_62", "", 1, { 62, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_31[] = {
-		{ "address", "Linear address", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_32[] = {
-		{ "address", "Physical address", 1, { 0, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_52", "", 1, { 52, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_33[] = {
-		{ "itlb_refill_lat", "ITLB refill latency of the sampled fetch", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_16", "", 1, { 16, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_34_0[] = {
-		{ "cycles", 0u, "" },
-		{ "dispatched_ops", 1u, "" },
-	};
-	static const struct pmregs_field_desc f_34[] = {
-		{ "max_cnt", "Op interval bits 26:4 (IbsOpMaxCnt)", 2, { 20, 0, 0, 0 }, { 7, 16, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l3_miss_only", "Report only samples that missed the L3 (CPUID bit 11)", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en", "Enable op sampling", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "val", "Sample valid: counting stops and an interrupt is raised", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt_ctl", "What the interval counts (CPUID bit 4)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_34_0 },
-		{ "rsvd_31_27", "", 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "cur_cnt", "Current op counter (27 bits); software may seed the low bits (CPUID bit 3)", 1, { 32, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ldlat_thrsh", "Load-latency threshold (n + 1) * 128 cycles (Zen5, CPUID bit 12)", 1, { 59, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ldlat_en", "Load-latency filter enable (Zen5, CPUID bit 12)", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_35[] = {
-		{ "comp_to_ret_ctr", "Cycles from op completion to retire", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tag_to_ret_ctr", "Cycles from tagging to retire", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_33_32", "", 1, { 32, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "op_return", "IbsOpReturn: a retired near return", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_taken", "A retired taken branch", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_misp", "A retired mispredicted branch", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_ret", "The op is a retired branch (Return, BrnTaken, BrnMisp are meaningful only then)", 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rip_invalid", "IbsOpRip is not valid (CPUID bit 7)", 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_fuse", "A fused branch (CPUID bit 8)", 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "microcode", "A microcoded op", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_41", "", 1, { 41, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_36[] = {
-		{ "comp_to_ret_ctr", "Cycles from op completion to retire", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tag_to_ret_ctr", "Cycles from tagging to retire", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "op_return", "IbsOpReturn: a retired near return", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_taken", "A retired taken branch", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_misp", "A retired mispredicted branch", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_ret", "The op is a retired branch (Return, BrnTaken, BrnMisp are meaningful only then)", 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rip_invalid", "IbsOpRip is not valid (CPUID bit 7)", 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_fuse", "A fused branch (CPUID bit 8)", 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "microcode", "A microcoded op", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_41", "", 1, { 41, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "brn_resync", "A resync branch", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "misp_return", "A mispredicted return", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_37_0[] = {
-		{ "none", 0u, "" },
-		{ "local_cache", 2u, "" },
-		{ "dram", 3u, "" },
-		{ "remote_cache", 4u, "" },
-		{ "io", 7u, "" },
-	};
-	static const struct pmregs_value_desc v_37_1[] = {
-		{ "modified", 0u, "" },
-		{ "owned", 1u, "" },
-	};
-	static const struct pmregs_field_desc f_37[] = {
-		{ "data_src", "Where the data came from", 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 5, v_37_0 },
-		{ "rsvd_3", "", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rmt_node", "The data came from another node", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cache_hit_st", "State of the line in the cache that supplied it", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_37_1 },
-		{ "rsvd_63_6", "", 1, { 6, 0, 0, 0 }, { 58, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_38_0[] = {
-		{ "modified", 0u, "" },
-		{ "owned", 1u, "" },
-	};
-	static const struct pmregs_value_desc v_38_1[] = {
-		{ "none", 0u, "" },
-		{ "local_cache", 1u, "" },
-		{ "near_ccx_cache", 2u, "" },
-		{ "dram", 3u, "" },
-		{ "far_ccx_cache", 5u, "" },
-		{ "long_lat_dram", 6u, "" },
-		{ "io", 7u, "" },
-		{ "ext_mem", 8u, "" },
-		{ "peer_agent_mem", 12u, "" },
-	};
-	static const struct pmregs_field_desc f_38[] = {
-		{ "rsvd_3", "", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rmt_node", "The data came from another node", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cache_hit_st", "State of the line in the cache that supplied it", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_38_0 },
-		{ "data_src", "Where the data came from (5 bits)", 2, { 6, 0, 0, 0 }, { 2, 3, 0, 0 }, PMREGS_ACCESS_RW, 0, 9, v_38_1 },
-		{ "strm_st", "A streaming store (CPUID bit 16)", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rmt_socket", "The data came from another socket (CPUID bit 16)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_10", "", 1, { 10, 0, 0, 0 }, { 54, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_39[] = {
-		{ "ld_op", "A load", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "st_op", "A store", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_miss", "L1 DTLB miss", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l2tlb_miss", "L2 DTLB miss", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_hit_2m", "L1 DTLB hit in a 2M page", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_hit_1g", "L1 DTLB hit in a 1G page", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l2tlb_hit_2m", "L2 DTLB hit in a 2M page", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss", "Data cache miss", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_mis_acc", "Misaligned access penalty", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_12_9", "", 1, { 9, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "dc_wc_mem_acc", "Write-combining memory access", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_locked_op", "A locked operation", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss_no_mab_alloc", "A miss that allocated no miss address buffer", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l2tlb_hit_1g", "L2 DTLB hit in a 1G page", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l2_miss", "L2 miss", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "sw_pf", "A software prefetch", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tlb_refill_lat", "DTLB refill latency", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_40[] = {
-		{ "ld_op", "A load", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "st_op", "A store", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_miss", "L1 DTLB miss", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l2tlb_miss", "L2 DTLB miss", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_hit_2m", "L1 DTLB hit in a 2M page", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_hit_1g", "L1 DTLB hit in a 1G page", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l2tlb_hit_2m", "L2 DTLB hit in a 2M page", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss", "Data cache miss", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_mis_acc", "Misaligned access penalty", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_wc_mem_acc", "Write-combining memory access", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_locked_op", "A locked operation", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l2tlb_hit_1g", "L2 DTLB hit in a 1G page", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l2_miss", "L2 miss", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "sw_pf", "A software prefetch", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tlb_refill_lat", "DTLB refill latency", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_ld_bnk_con", "Load bank conflict", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_st_bnk_con", "Store bank conflict", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_st_to_ld_fwd", "Store-to-load forwarding", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_st_to_ld_can", "Store-to-load forwarding cancelled", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_mab_hit", "Hit in a miss address buffer", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_41_0[] = {
-		{ "pg_4k", 0u, "" },
-		{ "pg_2m", 1u, "" },
-		{ "pg_1g", 2u, "" },
-	};
-	static const struct pmregs_field_desc f_41[] = {
-		{ "ld_op", "A load", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "st_op", "A store", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_miss", "L1 DTLB miss", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l2tlb_miss", "L2 DTLB miss", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss", "Data cache miss", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_mis_acc", "Misaligned access penalty", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_12_9", "", 1, { 9, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "dc_wc_mem_acc", "Write-combining memory access", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_locked_op", "A locked operation", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss_no_mab_alloc", "A miss that allocated no miss address buffer", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l2_miss", "L2 miss", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "sw_pf", "A software prefetch", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tlb_refill_lat", "DTLB refill latency", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_pg_size", "Page size of the access", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 3, v_41_0 },
-		{ "rsvd_6", "", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_19", "", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_42[] = {
-		{ "ld_resync", "The load caused a resync (family 15h CZ/ST)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_1", "", 1, { 1, 0, 0, 0 }, { 63, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_43[] = {
-		{ "lvt_offset", "Extended APIC LVT entry of the IBS interrupt", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_7_4", "", 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lvt_offset_val", "LvtOffset is valid", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_44[] = {
-		{ "dis", "Disable fetch sampling (alternate disable, CPUID bit 13)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fetch_lat", "Fetch-latency filter: report fetches of at least n * 128 cycles (CPUID bit 14)", 1, { 1, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "excl_rip63_eq1", "Exclude fetches with RIP[63] = 1 (CPUID bit 15)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "excl_rip63_eq0", "Exclude fetches with RIP[63] = 0 (CPUID bit 15)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_45[] = {
-		{ "dis", "Disable op sampling (alternate disable, CPUID bit 13)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "excl_rip63_eq0", "Exclude ops with RIP[63] = 0 (CPUID bit 15)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "excl_rip63_eq1", "Exclude ops with RIP[63] = 1 (CPUID bit 15)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "strm_st", "Report only streaming stores (CPUID bit 16)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_4", "", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_layout_desc layouts[] = {
-		{ "perf_ctl", "PerfEvtSeln (PERF_CTL)", "APM2 13.2.1 Fig 13-11, Table 13-4, Table A-6; LINUX AMD64_EVENTSEL_*", 64, 0, 17, f_0,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffff4f000280000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000b0fffd7ffff),
-		  "Core event select, at C001_0000h+n (legacy, n = 0-3) and C001_0200h+2n\n(PerfCtrExtCore, n = 0-5; n = 0-3 alias the legacy registers). The event\nnumber is one 12-bit field: EventSelect[11:8] in bits 35:32, [7:0] in bits 7:0.\nKVM's virtual PMU treats bits 63:36, 21 and 19 as reserved and drops them,\nso a guest cannot set HostOnly/GuestOnly or PREC_RET (LINUX kvm/svm/pmu.c).\n", -1, -1, 0, 0 },
-		{ "perf_ctr", "PerfCtrn (PERF_CTR)", "APM2 13.2.1; LINUX core.c (cntval_bits = 48), kvm/svm/pmu.c", 64, 0, 2, f_1,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffff000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000ffffffffffff),
-		  "Core counter at C001_0004h+n or C001_0201h+2n. Architecturally up to 64\nbits; every part Linux supports implements 48 (bits 63:48 read as zero).\nPreload 2^48 - period to overflow after `period` events (counter_preload).\n", -1, -1, 0, 0 },
-		{ "counter64", "64-bit counter", "APM2 13.2.1 (IRPerfCount), 13.4.2 (PTSC)", 64, 0, 1, f_2,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "", -1, -1, 0, 0 },
-		{ "hwcr", "HWCR (performance-monitoring bit)", "APM2 13.2.1, Table A-6", 64, 0, 3, f_3,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000040000000),
-		  "Hardware configuration register; only the bit that enables IRPerfCount is named here.", -1, -1, 0, 0 },
-		{ "perf_cntr_global_ctl", "PerfCntrGlobalCtl", "APM2 13.2.2 Fig 13-12; LINUX MSR_AMD64_PERF_CNTR_GLOBAL_CTL", 64, 0, 7, f_4,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000003f),
-		  "Global counter enables (PerfMonV2, CPUID Fn8000_0022 EAX[0]): counter n\ncounts only when bit n here and PerfEvtSeln.EN are both 1. APM2 draws 6\nbits; Linux writes NumPerfCtrCore bits. The reset value (0x3F on six-counter\nparts, quoted from a PPR on the Linux list) is not in APM2, so none is given.\n", -1, -1, 0, 0 },
-		{ "perf_cntr_global_status", "PerfCntrGlobalStatus", "APM2 13.2.2 Fig 13-13; LINUX core.c (v2 NMI handler)", 64, 0, 10, f_5,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xf3ffffffffffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Overflow and freeze status (read-only; cleared through PerfCntrGlobalStatusClr, set through ...Set).", -1, -1, 0, 0 },
-		{ "perf_cntr_global_status_clr", "PerfCntrGlobalStatusClr", "APM2 13.2.2 Fig 13-15; LINUX MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR", 64, 0, 10, f_6,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xf3ffffffffffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0c0000000000003f),
-		  "Writing 1 clears the same bit of PerfCntrGlobalStatus; clearing PMCF/LBRSF resumes counting/recording.", -1, -1, 0, 0 },
-		{ "perf_cntr_global_status_set", "PerfCntrGlobalStatusSet", "APM2 13.2.2 Fig 13-14", 64, 0, 10, f_7,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xf3ffffffffffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0c0000000000003f),
-		  "Writing 1 sets the same status bit; a CNT_OF set this way raises no interrupt and freezes nothing, S_PMCF/S_LBRSF do freeze.", -1, -1, 0, 0 },
-		{ "cpuid_80000001_ecx", "CPUID Fn8000_0001 ECX (performance-monitoring flags)", "APM2 13.2.2, 13.3.5; LINUX cpufeatures.h", 32, 0, 10, f_8,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "Only the flags about performance monitoring are named.", -1, -1, 0, 0 },
-		{ "cpuid_80000008_ebx", "CPUID Fn8000_0008 EBX (performance-monitoring flags)", "APM2 13.2.1; LINUX cpufeatures.h (X86_FEATURE_IRPERF, X86_FEATURE_BRS)", 32, 0, 4, f_9,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
-		{ "cpuid_80000022_eax", "CPUID Fn8000_0022 EAX", "APM2 13.1.1.8-9, 13.2.2; LINUX cpufeatures.h, scattered.c", 32, 0, 4, f_10,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0xfffffff8), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
-		{ "cpuid_80000022_ebx", "CPUID Fn8000_0022 EBX", "APM2 13.2.2 (NumPerfCtrCore, also called NumCorePmc), 13.1.1.9 (LbrStackSize); LINUX perf_event.h (num_df_pmc, num_umc_pmc)", 32, 0, 5, f_11,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0xffc00000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
-		{ "cpuid_80000022_ecx", "CPUID Fn8000_0022 ECX", "LINUX uncore.c", 32, 0, 1, f_12,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
-		{ "uncore_ctr", "L3/DF/NB/L2I counter", "APM2 Table A-6; LINUX uncore.c (COUNTER_SHIFT 16)", 64, 0, 2, f_13,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffff000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000ffffffffffff),
-		  "Uncore counters have 48 implemented bits and no overflow interrupt (Linux accumulates 48-bit deltas).", -1, -1, 0, 0 },
-		{ "nb_perf_ctl", "NB_PerfEvtSeln (family 15h/16h)", "APM2 13.2.3 Fig 13-16", 64, 0, 8, f_14,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffff0ffaf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000f0050ffff),
-		  "Northbridge event select at C001_0240h+2n. LINUX's IntCoreEn/IntCoreSel (36, 40:37) are BKDG-specific; APM2 reserves them.", -1, -1, 0, 0 },
-		{ "l2i_perf_ctl", "L2I_PerfEvtSeln (family 16h)", "APM2 13.2.3 Fig 13-17; LINUX uncore.c (amd_l2)", 64, 0, 8, f_15,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffff0ffaf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000f0050ffff),
-		  "L2 interface event select at C001_0230h+2n on family 16h; the same fields as NB_PerfEvtSel.", -1, -1, 0, 0 },
-		{ "l3_pmc_cfg_f17h", "ChL3PmcCfgn (family 17h, Zen1/Zen2)", "LINUX perf_event.h AMD64_L3_SLICE_*, AMD64_L3_THREAD_*, uncore.c; PPR 17h (via AMD amd-perf-tools dump-l3-pmcs.sh)", 64, 0, 8, f_16,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00f0ffffffbf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xff0f00000040ffff),
-		  "L3 event select at C001_0230h+2n (6 per CCX, shared by its threads).\nLinux sets SliceMask and ThreadMask to all ones when either is 0.\n", -1, -1, 0, 0 },
-		{ "l3_pmc_cfg", "ChL3PmcCfgn (family 19h and later, Zen3+)", "LINUX perf_event.h AMD64_L3_EN_ALL_CORES, AMD64_L3_EN_ALL_SLICES, AMD64_L3_COREID_*, uncore.c; PPR 19h (via AMD amd-perf-tools)", 64, 0, 13, f_17,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfcf823ffffbf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0307dc000040ffff),
-		  "L3 event select from Zen3 on. Linux sets ThreadMask = 3, EnAllSlices = 1\nand EnAllCores = 1 when ThreadMask is 0.\n", -1, -1, 0, 0 },
-		{ "df_perf_ctl", "DF_PerfCtln (Zen1-Zen3)", "LINUX uncore.c (format event14 = config:0-7,32-35,59-60); Meta dynolog DFPmuMsrAmd (PPR 19h M01h)", 64, 0, 7, f_18,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xe7fffff0ffbf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x1800000f0040ffff),
-		  "Data Fabric event select at C001_0240h+2n before PerfMonV2; a 14-bit event in three parts.", -1, -1, 0, 0 },
-		{ "df_perf_ctl_v2", "DF_PerfCtln (PerfMonV2, Zen4+)", "LINUX perf_event.h AMD64_PERFMON_V2_EVENTSEL_EVENT_NB, ..._UMASK_NB (formats event14v2, umask12); Meta dynolog DFZen4PmuMsrAmd", 64, 0, 7, f_19,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffc0f0bf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000003f0f40ffff),
-		  "Data Fabric event select with PerfMonV2 (14-bit event, 12-bit unit mask); CPUID Fn8000_0022 EBX[15:10] counters.", -1, -1, 0, 0 },
-		{ "umc_perf_ctl", "UMC PerfCtl (PerfMonV2)", "LINUX uncore.c (amd_umc: event config:0-7, rdwrmask config:8-9, enable bit 31)", 64, 0, 5, f_20,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff7ffffc00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000800003ff),
-		  "Memory-controller event select at C001_0800h+2n. Linux defines only these\nfields; note that EN is bit 31 here, not 22. UMC counters have no RDPMC\nindex and saturate, flagging overflow in counter bit 48.\n", -1, -1, 0, 0 },
-		{ "debugctl", "DebugCtl", "APM2 13.1.1.6 Fig 13-4, Table A-5; LINUX DEBUGCTLMSR_*", 64, 0, 8, f_21,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffe7f8), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000001807),
-		  "Debug control (MSR 01D9h) on current parts. Older APM editions name bits\n5:2 PB0-PB3 (debugctl_pb); parts with BusLockTrap use bit 2 as BLCKDB.\nKVM drops guest writes of bits 5:2.\n", -1, -1, 0, 0 },
-		{ "debugctl_pb", "DebugCtl (performance-monitoring/breakpoint pins)", "APM2 (earlier editions) Fig 13-4", 64, 0, 11, f_22,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffe7c0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000183f),
-		  "The older layout, in which PBi routes DRi breakpoint information (1) or performance-monitor information (0) to the BPi pin.", -1, -1, 0, 0 },
-		{ "branch_ip", "Last-branch IP", "APM2 13.1.6.1, Table A-5", 64, 0, 1, f_23,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "A 64-bit RIP recorded by the legacy single-entry LBR (read-only, reset undefined).", -1, -1, 0, 0 },
-		{ "lbr_select", "LastBranchStackSelect (LBR_SELECT)", "APM2 13.1.1.9 Fig 13-9; LINUX lbr.c", 64, 0, 10, f_24,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffe00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000001ff),
-		  "Each set bit suppresses recording of that class of branch (Linux writes its wanted mask XOR 0x1FF).", -1, -1, 0, 0 },
-		{ "dbg_extn_cfg", "DebugExtnCtl", "APM2 13.1.1.9 Fig 13-6; LINUX DBG_EXTN_CFG_LBRV2EN", 64, 0, 3, f_25,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffbf), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000040),
-		  "Debug extension control (C000_010Fh) with the LBR stack (Zen4+). LBR stack recording does not need DebugCtl.LBR.", -1, -1, 0, 0 },
-		{ "dbg_extn_cfg_brs", "DebugExtnCtl (Zen3 branch sampling)", "LINUX brs.c (PPR 19h M01h); CPUID Fn8000_0008 EBX[31]", 64, 0, 9, f_26,
-		  PMREGS_U64(0x0000000000000018), PMREGS_U64(0xfffffffff8f0ffc3), PMREGS_U64(0x0000000000000018), PMREGS_U64(0x00000000070f0024),
-		  "Branch-sampling control on Zen3; 16 entries at the LBR-stack addresses, recorded when the counter PMC overflows.", -1, -1, 0, 0 },
-		{ "lbr_from", "LastBranchStackFromIp", "APM2 13.1.1.9 Fig 13-7; LINUX lbr.c", 64, 0, 3, f_27,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x7e00000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x81ffffffffffffff),
-		  "", -1, -1, 0, 0 },
-		{ "lbr_to", "LastBranchStackToIp", "APM2 13.1.1.9 Fig 13-8, Table 13-3; LINUX lbr.c", 64, 0, 4, f_28,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x3e00000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xc1ffffffffffffff),
-		  "V:SPEC = 1:0 normal branch; 1:1 under a speculation that succeeded; 0:1 on a wrong path; 0:0 empty.", -1, -1, 0, 0 },
-		{ "cpuid_8000001b_eax", "CPUID Fn8000_001B EAX (IBS capabilities)", "APM2 13.3.5; LINUX amd-ibs.h / perf_event.h IBS_CAPS_* (bits 13-16 from 'perf/amd/ibs: Add new MSRs and CPUID bits definitions', 2026)", 32, 0, 20, f_29,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0xfff60000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
-		{ "ibs_fetch_ctl", "IbsFetchCtl", "APM2 13.3.1 Fig 13-19; LINUX union ibs_fetch_ctl; IBSTK", 64, 0, 17, f_30,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xc000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x3fffffffffffffff),
-		  "Fetch sampling control and status (C001_1030h). The fetch period is\nMaxCnt << 4 (ibs_fetch_period). Bits 59-61 need CPUID Fn8000_001B EAX[11].\nOn family 19h models below 10h (erratum 1238) IcMiss is unreliable, and\n(erratum 1347) L1TlbPgSz reads 0 4K, 1 16K, 2 2M, 3 1G.\n", -1, -1, 0, 0 },
-		{ "linear_address", "IBS linear address", "APM2 13.3.1 (IbsFetchLinAd), 13.3.2 (IbsOpRip, IbsDcLinAd, IbsBrTarget)", 64, 0, 1, f_31,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "A 64-bit canonical linear address. APM2 Fig 13-23 labels IbsOpRip's upper part \"63:31\"; it is one field.", -1, -1, 0, 0 },
-		{ "physical_address", "IBS physical address", "APM2 13.3.1 (IbsFetchPhysAd), 13.3.2 (IbsDcPhysAd)", 64, 0, 2, f_32,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfff0000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000fffffffffffff),
-		  "Physical address; valid when the matching PhyAddrValid bit is 1.", -1, -1, 0, 0 },
-		{ "ic_ibs_extd_ctl", "IC_IBS_EXTD_CTL", "LINUX MSR_AMD64_ICIBSEXTDCTL, ibs.c; CPUID Fn8000_001B EAX[9]", 64, 0, 2, f_33,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffff0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000ffff),
-		  "", -1, -1, 0, 0 },
-		{ "ibs_op_ctl", "IbsOpCtl", "APM2 13.3.2 Fig 13-22; LINUX union ibs_op_ctl, ibs.c; IBSTK", 64, 0, 9, f_34,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000f8000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff07ffffff),
-		  "Op sampling control (C001_1033h). MaxCnt is one split field holding the\nop interval's bits 26:4: [26:20] in bits 26:20 (CPUID bit 6) and [19:4] in\n15:0, so the period is MaxCnt << 4 (ibs_op_period). Family 10h has a 20-bit\ncurrent count (51:32).\n", -1, -1, 0, 0 },
-		{ "ibs_op_data", "IbsOpData", "APM2 13.3.2 Fig 13-24; LINUX union ibs_op_data; IBSTK", 64, 0, 11, f_35,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffe0300000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000001fcffffffff),
-		  "Op data 1 (C001_1035h), family 15h KV/BT and later (Zen); family 10h-15h BD adds bits 32-33 (ibs_op_data_f10h).", -1, -1, 0, 0 },
-		{ "ibs_op_data_f10h", "IbsOpData (family 10h-15h BD)", "IBSTK ibs-uapi.h", 64, 0, 12, f_36,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffe0000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000001ffffffffff),
-		  "", -1, -1, 0, 0 },
-		{ "ibs_op_data2", "IbsOpData2 (before Zen4)", "LINUX union ibs_op_data2, IBS_DATA_SRC_*; IBSTK; APM2 leaves the layout to the PPR", 64, 0, 5, f_37,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffc8), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000037),
-		  "Northbridge data of a sampled load (C001_1036h), valid for load ops. Zen3 does not set CacheHitSt (Linux).", -1, -1, 0, 0 },
-		{ "ibs_op_data2_zen4", "IbsOpData2 (Zen4 and later)", "LINUX union ibs_op_data2 (data_src_hi, strm_st, rmt_socket), IBS_DATA_SRC_EXT_*; CPUID Fn8000_001B EAX[11], [16]", 64, 0, 7, f_38,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffc08), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000003f7),
-		  "", -1, -1, 0, 0 },
-		{ "ibs_op_data3", "IbsOpData3 (Zen1-Zen4)", "APM2 13.3.2 Fig 13-25; LINUX union ibs_op_data3; IBSTK", 64, 0, 23, f_39,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000001e00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffe1ff),
-		  "Data-cache information of a sampled load or store (C001_1037h). On family\n19h models below 10h (erratum 1293) ignore L2Miss, OpDcMissOpenMemReqs and\nIbsOpData2 when SwPf or DcMissNoMabAlloc is set.\n", -1, -1, 0, 0 },
-		{ "ibs_op_data3_f10h", "IbsOpData3 (family 10h-15h)", "IBSTK ibs-uapi.h (LdBnkCon: 10h/LN/BD; StBnkCon, StToLdCan: 10h/LN; StToLdFwd: 10h/LN/BD/BT; MabHit: 10h-TN)", 64, 0, 26, f_40,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "", -1, -1, 0, 0 },
-		{ "ibs_op_data3_zen5", "IbsOpData3 (Zen5, DTLB page-size layout)", "LINUX union ibs_op_data3 (dc_l1_l2tlb_miss, dc_l1tlb_pg_size; 'perf/amd/ibs: Update DTLB/PageSize decode logic', 2025); CPUID Fn8000_001B EAX[19]", 64, 0, 22, f_41,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000081e40), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffff7e1bf),
-		  "With CPUID bit 19 the TLB bits read as a page size; L1/L2 TLB miss bits are valid only with DcPhyAddrValid.", -1, -1, 0, 0 },
-		{ "ibs_op_data4", "IbsOpData4", "IBSTK ibs-msr-index.h; LINUX MSR_AMD64_IBSOPDATA4; CPUID Fn8000_001B EAX[10]", 64, 0, 2, f_42,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffffe), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000001),
-		  "", -1, -1, 0, 0 },
-		{ "ibs_ctl", "IbsCtl", "LINUX MSR_AMD64_IBSCTL, ibs.c; IBSTK", 64, 0, 4, f_43,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffef0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000010f),
-		  "Set by firmware, read by the OS (C001_103Ah); on family 10h-16h the same fields are in D18F3x1CC.", -1, -1, 0, 0 },
-		{ "ibs_fetch_ctl2", "IbsFetchCtl2", "LINUX 'perf/amd/ibs: Add new MSRs and CPUID bits definitions' (2026), ibs.c fetchlat", 64, 0, 5, f_44,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffff80), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000007f),
-		  "Extra fetch filters (C001_103Fh, CPUID Fn8000_001B EAX[13]-[15]). Note the exclude bits are in the opposite order from IbsOpCtl2.", -1, -1, 0, 0 },
-		{ "ibs_op_ctl2", "IbsOpCtl2", "LINUX 'perf/amd/ibs: Add new MSRs and CPUID bits definitions' (2026), ibs.c strmst", 64, 0, 5, f_45,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffff0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000000f),
-		  "Extra op filters (C001_103Eh, CPUID Fn8000_001B EAX[13], [15], [16]).", -1, -1, 0, 0 },
-	};
-	if (count)
-		*count = sizeof layouts / sizeof layouts[0];
-	return layouts;
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_perf_ctl_desc(void) { return &pmregs_amd_layouts(0)[0]; }
-/* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_perf_ctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_perf_ctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_perf_ctr_desc(void) { return &pmregs_amd_layouts(0)[1]; }
-/* "count=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_perf_ctr_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_perf_ctr_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_counter64_desc(void) { return &pmregs_amd_layouts(0)[2]; }
-/* "count=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_counter64_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_counter64_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_hwcr_desc(void) { return &pmregs_amd_layouts(0)[3]; }
-/* "other_29_0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_hwcr_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_hwcr_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_perf_cntr_global_ctl_desc(void) { return &pmregs_amd_layouts(0)[4]; }
-/* "cnt_en0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_perf_cntr_global_ctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_perf_cntr_global_ctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_perf_cntr_global_status_desc(void) { return &pmregs_amd_layouts(0)[5]; }
-/* "cnt_of0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_perf_cntr_global_status_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_perf_cntr_global_status_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_perf_cntr_global_status_clr_desc(void) { return &pmregs_amd_layouts(0)[6]; }
-/* "cnt_of0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_perf_cntr_global_status_clr_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_perf_cntr_global_status_clr_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_perf_cntr_global_status_set_desc(void) { return &pmregs_amd_layouts(0)[7]; }
-/* "cnt_of0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_perf_cntr_global_status_set_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_perf_cntr_global_status_set_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000001_ecx_desc(void) { return &pmregs_amd_layouts(0)[8]; }
-/* "other_9_0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_cpuid_80000001_ecx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_cpuid_80000001_ecx_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000008_ebx_desc(void) { return &pmregs_amd_layouts(0)[9]; }
-/* "other_0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_cpuid_80000008_ebx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_cpuid_80000008_ebx_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000022_eax_desc(void) { return &pmregs_amd_layouts(0)[10]; }
-/* "perf_mon_v2=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_cpuid_80000022_eax_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_cpuid_80000022_eax_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000022_ebx_desc(void) { return &pmregs_amd_layouts(0)[11]; }
-/* "num_perf_ctr_core=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_cpuid_80000022_ebx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_cpuid_80000022_ebx_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000022_ecx_desc(void) { return &pmregs_amd_layouts(0)[12]; }
-/* "active_umc_mask=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_cpuid_80000022_ecx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_cpuid_80000022_ecx_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_uncore_ctr_desc(void) { return &pmregs_amd_layouts(0)[13]; }
-/* "count=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_uncore_ctr_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_uncore_ctr_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_nb_perf_ctl_desc(void) { return &pmregs_amd_layouts(0)[14]; }
-/* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_nb_perf_ctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_nb_perf_ctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_l2i_perf_ctl_desc(void) { return &pmregs_amd_layouts(0)[15]; }
-/* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_l2i_perf_ctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_l2i_perf_ctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_l3_pmc_cfg_f17h_desc(void) { return &pmregs_amd_layouts(0)[16]; }
-/* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_l3_pmc_cfg_f17h_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_l3_pmc_cfg_f17h_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_l3_pmc_cfg_desc(void) { return &pmregs_amd_layouts(0)[17]; }
-/* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_l3_pmc_cfg_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_l3_pmc_cfg_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_df_perf_ctl_desc(void) { return &pmregs_amd_layouts(0)[18]; }
-/* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_df_perf_ctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_df_perf_ctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_df_perf_ctl_v2_desc(void) { return &pmregs_amd_layouts(0)[19]; }
-/* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_df_perf_ctl_v2_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_df_perf_ctl_v2_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_umc_perf_ctl_desc(void) { return &pmregs_amd_layouts(0)[20]; }
-/* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_umc_perf_ctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_umc_perf_ctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_debugctl_desc(void) { return &pmregs_amd_layouts(0)[21]; }
-/* "lbr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_debugctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_debugctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_debugctl_pb_desc(void) { return &pmregs_amd_layouts(0)[22]; }
-/* "lbr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_debugctl_pb_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_debugctl_pb_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_branch_ip_desc(void) { return &pmregs_amd_layouts(0)[23]; }
-/* "ip=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_branch_ip_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_branch_ip_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_lbr_select_desc(void) { return &pmregs_amd_layouts(0)[24]; }
-/* "cpl_eq0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_lbr_select_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_lbr_select_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_dbg_extn_cfg_desc(void) { return &pmregs_amd_layouts(0)[25]; }
-/* "lbrse=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_dbg_extn_cfg_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_dbg_extn_cfg_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_dbg_extn_cfg_brs_desc(void) { return &pmregs_amd_layouts(0)[26]; }
-/* "brsmen=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_dbg_extn_cfg_brs_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_dbg_extn_cfg_brs_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_lbr_from_desc(void) { return &pmregs_amd_layouts(0)[27]; }
-/* "ip=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_lbr_from_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_lbr_from_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_lbr_to_desc(void) { return &pmregs_amd_layouts(0)[28]; }
-/* "ip=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_lbr_to_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_lbr_to_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_8000001b_eax_desc(void) { return &pmregs_amd_layouts(0)[29]; }
-/* "ibsffv=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_cpuid_8000001b_eax_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_cpuid_8000001b_eax_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_fetch_ctl_desc(void) { return &pmregs_amd_layouts(0)[30]; }
-/* "max_cnt=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_ibs_fetch_ctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_fetch_ctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_linear_address_desc(void) { return &pmregs_amd_layouts(0)[31]; }
-/* "address=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_linear_address_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_linear_address_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_physical_address_desc(void) { return &pmregs_amd_layouts(0)[32]; }
-/* "address=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_physical_address_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_physical_address_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_ic_ibs_extd_ctl_desc(void) { return &pmregs_amd_layouts(0)[33]; }
-/* "itlb_refill_lat=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_ic_ibs_extd_ctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ic_ibs_extd_ctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_ctl_desc(void) { return &pmregs_amd_layouts(0)[34]; }
-/* "max_cnt=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_ibs_op_ctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_ctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data_desc(void) { return &pmregs_amd_layouts(0)[35]; }
-/* "comp_to_ret_ctr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_ibs_op_data_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data_f10h_desc(void) { return &pmregs_amd_layouts(0)[36]; }
-/* "comp_to_ret_ctr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_ibs_op_data_f10h_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data_f10h_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data2_desc(void) { return &pmregs_amd_layouts(0)[37]; }
-/* "data_src=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_ibs_op_data2_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data2_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data2_zen4_desc(void) { return &pmregs_amd_layouts(0)[38]; }
-/* "rmt_node=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_ibs_op_data2_zen4_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data2_zen4_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data3_desc(void) { return &pmregs_amd_layouts(0)[39]; }
-/* "ld_op=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_ibs_op_data3_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data3_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data3_f10h_desc(void) { return &pmregs_amd_layouts(0)[40]; }
-/* "ld_op=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_ibs_op_data3_f10h_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data3_f10h_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data3_zen5_desc(void) { return &pmregs_amd_layouts(0)[41]; }
-/* "ld_op=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_ibs_op_data3_zen5_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data3_zen5_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data4_desc(void) { return &pmregs_amd_layouts(0)[42]; }
-/* "ld_resync=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_ibs_op_data4_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data4_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_ctl_desc(void) { return &pmregs_amd_layouts(0)[43]; }
-/* "lvt_offset=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_ibs_ctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_ctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_fetch_ctl2_desc(void) { return &pmregs_amd_layouts(0)[44]; }
-/* "dis=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_ibs_fetch_ctl2_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_fetch_ctl2_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_ctl2_desc(void) { return &pmregs_amd_layouts(0)[45]; }
-/* "dis=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_amd_ibs_op_ctl2_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_ctl2_desc());
 }
 
 /* ---- register instances ---- */
@@ -10120,167 +4665,6 @@ static inline uint64_t pmregs_amd_ibs_fetch_perf_config(uint64_t ctl)
 static inline uint64_t pmregs_amd_ibs_fetch_perf_refused(uint64_t ctl)
 {
 	return (ctl & (~PMREGS_U64(0xa0000000000ffff)));
-}
-
-/* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
-
-/* Every register as a struct pmregs_register_desc (the same order as pmregs_amd_registers()). */
-static inline const struct pmregs_register_desc *pmregs_amd_register_descs(size_t *count)
-{
-	static const struct pmregs_register_desc d[] = {
-		{ "k7_evntsel0", "PerfEvtSel0", "", "", "msr", PMREGS_U64(0xc0010000), PMREGS_U64(0x0), 0, "availability=\"all parts\"" },
-		{ "k7_evntsel1", "PerfEvtSel1", "", "", "msr", PMREGS_U64(0xc0010001), PMREGS_U64(0x0), 0, "availability=\"all parts\"" },
-		{ "k7_evntsel2", "PerfEvtSel2", "", "", "msr", PMREGS_U64(0xc0010002), PMREGS_U64(0x0), 0, "availability=\"all parts\"" },
-		{ "k7_evntsel3", "PerfEvtSel3", "", "", "msr", PMREGS_U64(0xc0010003), PMREGS_U64(0x0), 0, "availability=\"all parts\"" },
-		{ "k7_perfctr0", "PerfCtr0", "", "", "msr", PMREGS_U64(0xc0010004), PMREGS_U64(0x0), 1, "availability=\"all parts\"" },
-		{ "k7_perfctr1", "PerfCtr1", "", "", "msr", PMREGS_U64(0xc0010005), PMREGS_U64(0x0), 1, "availability=\"all parts\"" },
-		{ "k7_perfctr2", "PerfCtr2", "", "", "msr", PMREGS_U64(0xc0010006), PMREGS_U64(0x0), 1, "availability=\"all parts\"" },
-		{ "k7_perfctr3", "PerfCtr3", "", "", "msr", PMREGS_U64(0xc0010007), PMREGS_U64(0x0), 1, "availability=\"all parts\"" },
-		{ "perf_ctl0", "PERF_CTL0", "", "", "msr", PMREGS_U64(0xc0010200), PMREGS_U64(0x0), 0, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctl1", "PERF_CTL1", "", "", "msr", PMREGS_U64(0xc0010202), PMREGS_U64(0x0), 0, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctl2", "PERF_CTL2", "", "", "msr", PMREGS_U64(0xc0010204), PMREGS_U64(0x0), 0, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctl3", "PERF_CTL3", "", "", "msr", PMREGS_U64(0xc0010206), PMREGS_U64(0x0), 0, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctl4", "PERF_CTL4", "", "", "msr", PMREGS_U64(0xc0010208), PMREGS_U64(0x0), 0, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctl5", "PERF_CTL5", "", "", "msr", PMREGS_U64(0xc001020a), PMREGS_U64(0x0), 0, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctr0", "PERF_CTR0", "", "", "msr", PMREGS_U64(0xc0010201), PMREGS_U64(0x0), 1, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctr1", "PERF_CTR1", "", "", "msr", PMREGS_U64(0xc0010203), PMREGS_U64(0x0), 1, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctr2", "PERF_CTR2", "", "", "msr", PMREGS_U64(0xc0010205), PMREGS_U64(0x0), 1, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctr3", "PERF_CTR3", "", "", "msr", PMREGS_U64(0xc0010207), PMREGS_U64(0x0), 1, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctr4", "PERF_CTR4", "", "", "msr", PMREGS_U64(0xc0010209), PMREGS_U64(0x0), 1, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctr5", "PERF_CTR5", "", "", "msr", PMREGS_U64(0xc001020b), PMREGS_U64(0x0), 1, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_cntr_global_status", "PerfCntrGlobalStatus", "", "", "msr", PMREGS_U64(0xc0000300), PMREGS_U64(0x0), 5, "availability=\"CPUID Fn8000_0022 EAX[0] PerfMonV2\"" },
-		{ "perf_cntr_global_ctl", "PerfCntrGlobalCtl", "", "", "msr", PMREGS_U64(0xc0000301), PMREGS_U64(0x0), 4, "availability=\"CPUID Fn8000_0022 EAX[0] PerfMonV2\"" },
-		{ "perf_cntr_global_status_clr", "PerfCntrGlobalStatusClr", "", "", "msr", PMREGS_U64(0xc0000302), PMREGS_U64(0x0), 6, "availability=\"CPUID Fn8000_0022 EAX[0] PerfMonV2\"" },
-		{ "perf_cntr_global_status_set", "PerfCntrGlobalStatusSet", "", "", "msr", PMREGS_U64(0xc0000303), PMREGS_U64(0x0), 7, "availability=\"CPUID Fn8000_0022 EAX[0] PerfMonV2\"" },
-		{ "ir_perf_count", "IRPerfCount", "", "", "msr", PMREGS_U64(0xc00000e9), PMREGS_U64(0x0), 2, "availability=\"CPUID Fn8000_0008 EBX[1]; enabled by HWCR[30]\"" },
-		{ "hwcr", "HWCR", "", "", "msr", PMREGS_U64(0xc0010015), PMREGS_U64(0x0), 3, "" },
-		{ "ptsc", "PTSC", "", "", "msr", PMREGS_U64(0xc0010280), PMREGS_U64(0x0), 2, "availability=\"CPUID Fn8000_0001 ECX[27] PerfTsc\"" },
-		{ "l2i_perf_ctl0", "L2I_PerfEvtSel0", "", "", "msr", PMREGS_U64(0xc0010230), PMREGS_U64(0x0), 15, "availability=\"family 16h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l2i_perf_ctl1", "L2I_PerfEvtSel1", "", "", "msr", PMREGS_U64(0xc0010232), PMREGS_U64(0x0), 15, "availability=\"family 16h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l2i_perf_ctl2", "L2I_PerfEvtSel2", "", "", "msr", PMREGS_U64(0xc0010234), PMREGS_U64(0x0), 15, "availability=\"family 16h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l2i_perf_ctl3", "L2I_PerfEvtSel3", "", "", "msr", PMREGS_U64(0xc0010236), PMREGS_U64(0x0), 15, "availability=\"family 16h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg_f17h0", "ChL3PmcCfg0 (family 17h)", "", "", "msr", PMREGS_U64(0xc0010230), PMREGS_U64(0x0), 16, "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg_f17h1", "ChL3PmcCfg1 (family 17h)", "", "", "msr", PMREGS_U64(0xc0010232), PMREGS_U64(0x0), 16, "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg_f17h2", "ChL3PmcCfg2 (family 17h)", "", "", "msr", PMREGS_U64(0xc0010234), PMREGS_U64(0x0), 16, "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg_f17h3", "ChL3PmcCfg3 (family 17h)", "", "", "msr", PMREGS_U64(0xc0010236), PMREGS_U64(0x0), 16, "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg_f17h4", "ChL3PmcCfg4 (family 17h)", "", "", "msr", PMREGS_U64(0xc0010238), PMREGS_U64(0x0), 16, "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg_f17h5", "ChL3PmcCfg5 (family 17h)", "", "", "msr", PMREGS_U64(0xc001023a), PMREGS_U64(0x0), 16, "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg0", "ChL3PmcCfg0", "", "", "msr", PMREGS_U64(0xc0010230), PMREGS_U64(0x0), 17, "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg1", "ChL3PmcCfg1", "", "", "msr", PMREGS_U64(0xc0010232), PMREGS_U64(0x0), 17, "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg2", "ChL3PmcCfg2", "", "", "msr", PMREGS_U64(0xc0010234), PMREGS_U64(0x0), 17, "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg3", "ChL3PmcCfg3", "", "", "msr", PMREGS_U64(0xc0010236), PMREGS_U64(0x0), 17, "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg4", "ChL3PmcCfg4", "", "", "msr", PMREGS_U64(0xc0010238), PMREGS_U64(0x0), 17, "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg5", "ChL3PmcCfg5", "", "", "msr", PMREGS_U64(0xc001023a), PMREGS_U64(0x0), 17, "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc0", "ChL3Pmc0", "", "", "msr", PMREGS_U64(0xc0010231), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"" },
-		{ "l3_pmc1", "ChL3Pmc1", "", "", "msr", PMREGS_U64(0xc0010233), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"" },
-		{ "l3_pmc2", "ChL3Pmc2", "", "", "msr", PMREGS_U64(0xc0010235), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"" },
-		{ "l3_pmc3", "ChL3Pmc3", "", "", "msr", PMREGS_U64(0xc0010237), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"" },
-		{ "l3_pmc4", "ChL3Pmc4", "", "", "msr", PMREGS_U64(0xc0010239), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"" },
-		{ "l3_pmc5", "ChL3Pmc5", "", "", "msr", PMREGS_U64(0xc001023b), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"" },
-		{ "nb_perf_ctl0", "NB_PerfEvtSel0", "", "", "msr", PMREGS_U64(0xc0010240), PMREGS_U64(0x0), 14, "availability=\"family 15h/16h, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "nb_perf_ctl1", "NB_PerfEvtSel1", "", "", "msr", PMREGS_U64(0xc0010242), PMREGS_U64(0x0), 14, "availability=\"family 15h/16h, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "nb_perf_ctl2", "NB_PerfEvtSel2", "", "", "msr", PMREGS_U64(0xc0010244), PMREGS_U64(0x0), 14, "availability=\"family 15h/16h, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "nb_perf_ctl3", "NB_PerfEvtSel3", "", "", "msr", PMREGS_U64(0xc0010246), PMREGS_U64(0x0), 14, "availability=\"family 15h/16h, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "df_perf_ctl0", "DF_PerfCtl0", "", "", "msr", PMREGS_U64(0xc0010240), PMREGS_U64(0x0), 18, "availability=\"family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "df_perf_ctl1", "DF_PerfCtl1", "", "", "msr", PMREGS_U64(0xc0010242), PMREGS_U64(0x0), 18, "availability=\"family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "df_perf_ctl2", "DF_PerfCtl2", "", "", "msr", PMREGS_U64(0xc0010244), PMREGS_U64(0x0), 18, "availability=\"family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "df_perf_ctl3", "DF_PerfCtl3", "", "", "msr", PMREGS_U64(0xc0010246), PMREGS_U64(0x0), 18, "availability=\"family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "df_perf_ctl_v2_0", "DF_PerfCtl0 (PerfMonV2)", "", "", "msr", PMREGS_U64(0xc0010240), PMREGS_U64(0x0), 19, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)\"" },
-		{ "df_perf_ctl_v2_1", "DF_PerfCtl1 (PerfMonV2)", "", "", "msr", PMREGS_U64(0xc0010242), PMREGS_U64(0x0), 19, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)\"" },
-		{ "df_perf_ctl_v2_2", "DF_PerfCtl2 (PerfMonV2)", "", "", "msr", PMREGS_U64(0xc0010244), PMREGS_U64(0x0), 19, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)\"" },
-		{ "df_perf_ctl_v2_3", "DF_PerfCtl3 (PerfMonV2)", "", "", "msr", PMREGS_U64(0xc0010246), PMREGS_U64(0x0), 19, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)\"" },
-		{ "df_perf_ctr0", "DF_PerfCtr0", "", "", "msr", PMREGS_U64(0xc0010241), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)\"" },
-		{ "df_perf_ctr1", "DF_PerfCtr1", "", "", "msr", PMREGS_U64(0xc0010243), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)\"" },
-		{ "df_perf_ctr2", "DF_PerfCtr2", "", "", "msr", PMREGS_U64(0xc0010245), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)\"" },
-		{ "df_perf_ctr3", "DF_PerfCtr3", "", "", "msr", PMREGS_U64(0xc0010247), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)\"" },
-		{ "umc_perf_ctl0", "UMC PerfCtl0", "", "", "msr", PMREGS_U64(0xc0010800), PMREGS_U64(0x0), 20, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)\"" },
-		{ "umc_perf_ctl1", "UMC PerfCtl1", "", "", "msr", PMREGS_U64(0xc0010802), PMREGS_U64(0x0), 20, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)\"" },
-		{ "umc_perf_ctl2", "UMC PerfCtl2", "", "", "msr", PMREGS_U64(0xc0010804), PMREGS_U64(0x0), 20, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)\"" },
-		{ "umc_perf_ctl3", "UMC PerfCtl3", "", "", "msr", PMREGS_U64(0xc0010806), PMREGS_U64(0x0), 20, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)\"" },
-		{ "umc_perf_ctr0", "UMC PerfCtr0", "", "", "msr", PMREGS_U64(0xc0010801), PMREGS_U64(0x0), 2, "availability=PerfMonV2" },
-		{ "umc_perf_ctr1", "UMC PerfCtr1", "", "", "msr", PMREGS_U64(0xc0010803), PMREGS_U64(0x0), 2, "availability=PerfMonV2" },
-		{ "umc_perf_ctr2", "UMC PerfCtr2", "", "", "msr", PMREGS_U64(0xc0010805), PMREGS_U64(0x0), 2, "availability=PerfMonV2" },
-		{ "umc_perf_ctr3", "UMC PerfCtr3", "", "", "msr", PMREGS_U64(0xc0010807), PMREGS_U64(0x0), 2, "availability=PerfMonV2" },
-		{ "debugctl", "DebugCtl", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 21, "availability=\"all parts\"" },
-		{ "debugctl_pb", "DebugCtl (PB0-PB3)", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 22, "availability=\"parts without BusLockTrap (earlier APM editions)\"" },
-		{ "last_branch_from_ip", "LastBranchFromIP", "", "", "msr", PMREGS_U64(0x1db), PMREGS_U64(0x0), 23, "availability=\"all parts\"" },
-		{ "last_branch_to_ip", "LastBranchToIP", "", "", "msr", PMREGS_U64(0x1dc), PMREGS_U64(0x0), 23, "availability=\"all parts\"" },
-		{ "last_int_from_ip", "LastIntFromIP", "", "", "msr", PMREGS_U64(0x1dd), PMREGS_U64(0x0), 23, "availability=\"all parts (LastExceptionFromIP in older APMs)\"" },
-		{ "last_int_to_ip", "LastIntToIP", "", "", "msr", PMREGS_U64(0x1de), PMREGS_U64(0x0), 23, "availability=\"all parts (LastExceptionToIP in older APMs)\"" },
-		{ "lbr_select", "LastBranchStackSelect", "", "", "msr", PMREGS_U64(0xc000010e), PMREGS_U64(0x0), 24, "availability=\"CPUID Fn8000_0022 EAX[1] LbrStack\"" },
-		{ "dbg_extn_cfg", "DebugExtnCtl", "", "", "msr", PMREGS_U64(0xc000010f), PMREGS_U64(0x0), 25, "availability=\"CPUID Fn8000_0022 EAX[1] LbrStack\"" },
-		{ "dbg_extn_cfg_brs", "DebugExtnCtl (BRS)", "", "", "msr", PMREGS_U64(0xc000010f), PMREGS_U64(0x18), 26, "availability=\"Zen3, CPUID Fn8000_0008 EBX[31] BRS\"" },
-		{ "lbr_from0", "LastBranchStackFromIp0", "", "", "msr", PMREGS_U64(0xc0010300), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from1", "LastBranchStackFromIp1", "", "", "msr", PMREGS_U64(0xc0010302), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from2", "LastBranchStackFromIp2", "", "", "msr", PMREGS_U64(0xc0010304), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from3", "LastBranchStackFromIp3", "", "", "msr", PMREGS_U64(0xc0010306), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from4", "LastBranchStackFromIp4", "", "", "msr", PMREGS_U64(0xc0010308), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from5", "LastBranchStackFromIp5", "", "", "msr", PMREGS_U64(0xc001030a), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from6", "LastBranchStackFromIp6", "", "", "msr", PMREGS_U64(0xc001030c), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from7", "LastBranchStackFromIp7", "", "", "msr", PMREGS_U64(0xc001030e), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from8", "LastBranchStackFromIp8", "", "", "msr", PMREGS_U64(0xc0010310), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from9", "LastBranchStackFromIp9", "", "", "msr", PMREGS_U64(0xc0010312), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from10", "LastBranchStackFromIp10", "", "", "msr", PMREGS_U64(0xc0010314), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from11", "LastBranchStackFromIp11", "", "", "msr", PMREGS_U64(0xc0010316), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from12", "LastBranchStackFromIp12", "", "", "msr", PMREGS_U64(0xc0010318), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from13", "LastBranchStackFromIp13", "", "", "msr", PMREGS_U64(0xc001031a), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from14", "LastBranchStackFromIp14", "", "", "msr", PMREGS_U64(0xc001031c), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from15", "LastBranchStackFromIp15", "", "", "msr", PMREGS_U64(0xc001031e), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to0", "LastBranchStackToIp0", "", "", "msr", PMREGS_U64(0xc0010301), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to1", "LastBranchStackToIp1", "", "", "msr", PMREGS_U64(0xc0010303), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to2", "LastBranchStackToIp2", "", "", "msr", PMREGS_U64(0xc0010305), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to3", "LastBranchStackToIp3", "", "", "msr", PMREGS_U64(0xc0010307), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to4", "LastBranchStackToIp4", "", "", "msr", PMREGS_U64(0xc0010309), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to5", "LastBranchStackToIp5", "", "", "msr", PMREGS_U64(0xc001030b), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to6", "LastBranchStackToIp6", "", "", "msr", PMREGS_U64(0xc001030d), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to7", "LastBranchStackToIp7", "", "", "msr", PMREGS_U64(0xc001030f), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to8", "LastBranchStackToIp8", "", "", "msr", PMREGS_U64(0xc0010311), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to9", "LastBranchStackToIp9", "", "", "msr", PMREGS_U64(0xc0010313), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to10", "LastBranchStackToIp10", "", "", "msr", PMREGS_U64(0xc0010315), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to11", "LastBranchStackToIp11", "", "", "msr", PMREGS_U64(0xc0010317), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to12", "LastBranchStackToIp12", "", "", "msr", PMREGS_U64(0xc0010319), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to13", "LastBranchStackToIp13", "", "", "msr", PMREGS_U64(0xc001031b), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to14", "LastBranchStackToIp14", "", "", "msr", PMREGS_U64(0xc001031d), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to15", "LastBranchStackToIp15", "", "", "msr", PMREGS_U64(0xc001031f), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "ibs_fetch_ctl", "IbsFetchCtl", "", "", "msr", PMREGS_U64(0xc0011030), PMREGS_U64(0x0), 30, "availability=\"CPUID Fn8000_0001 ECX[10] IBS\"" },
-		{ "ibs_fetch_lin_ad", "IbsFetchLinAd", "", "", "msr", PMREGS_U64(0xc0011031), PMREGS_U64(0x0), 31, "availability=\"IBS; valid when IbsFetchCtl.Val\"" },
-		{ "ibs_fetch_phys_ad", "IbsFetchPhysAd", "", "", "msr", PMREGS_U64(0xc0011032), PMREGS_U64(0x0), 32, "availability=\"IBS; valid when IbsFetchCtl.Val and PhyAddrValid\"" },
-		{ "ibs_op_ctl", "IbsOpCtl", "", "", "msr", PMREGS_U64(0xc0011033), PMREGS_U64(0x0), 34, "availability=\"CPUID Fn8000_0001 ECX[10] IBS\"" },
-		{ "ibs_op_rip", "IbsOpRip", "", "", "msr", PMREGS_U64(0xc0011034), PMREGS_U64(0x0), 31, "availability=\"IBS; valid when IbsOpCtl.Val and not IbsOpData.RipInvalid\"" },
-		{ "ibs_op_data", "IbsOpData", "", "", "msr", PMREGS_U64(0xc0011035), PMREGS_U64(0x0), 35, "availability=IBS" },
-		{ "ibs_op_data_f10h", "IbsOpData (family 10h-15h)", "", "", "msr", PMREGS_U64(0xc0011035), PMREGS_U64(0x0), 36, "availability=\"family 10h, 12h, 15h BD\"" },
-		{ "ibs_op_data2", "IbsOpData2", "", "", "msr", PMREGS_U64(0xc0011036), PMREGS_U64(0x0), 37, "availability=\"IBS, before Zen4\"" },
-		{ "ibs_op_data2_zen4", "IbsOpData2 (Zen4)", "", "", "msr", PMREGS_U64(0xc0011036), PMREGS_U64(0x0), 38, "availability=\"CPUID Fn8000_001B EAX[11]\"" },
-		{ "ibs_op_data3", "IbsOpData3", "", "", "msr", PMREGS_U64(0xc0011037), PMREGS_U64(0x0), 39, "availability=IBS" },
-		{ "ibs_op_data3_f10h", "IbsOpData3 (family 10h-15h)", "", "", "msr", PMREGS_U64(0xc0011037), PMREGS_U64(0x0), 40, "availability=\"family 10h-15h\"" },
-		{ "ibs_op_data3_zen5", "IbsOpData3 (Zen5)", "", "", "msr", PMREGS_U64(0xc0011037), PMREGS_U64(0x0), 41, "availability=\"CPUID Fn8000_001B EAX[19]\"" },
-		{ "ibs_dc_lin_ad", "IbsDcLinAd", "", "", "msr", PMREGS_U64(0xc0011038), PMREGS_U64(0x0), 31, "availability=\"IBS; valid when IbsOpData3.DcLinAddrValid\"" },
-		{ "ibs_dc_phys_ad", "IbsDcPhysAd", "", "", "msr", PMREGS_U64(0xc0011039), PMREGS_U64(0x0), 32, "availability=\"IBS; valid when IbsOpData3.DcPhyAddrValid\"" },
-		{ "ibs_ctl", "IbsCtl", "", "", "msr", PMREGS_U64(0xc001103a), PMREGS_U64(0x0), 43, "availability=IBS" },
-		{ "ibs_br_target", "IbsBrTarget", "", "", "msr", PMREGS_U64(0xc001103b), PMREGS_U64(0x0), 31, "availability=\"CPUID Fn8000_001B EAX[5]\"" },
-		{ "ic_ibs_extd_ctl", "IC_IBS_EXTD_CTL", "", "", "msr", PMREGS_U64(0xc001103c), PMREGS_U64(0x0), 33, "availability=\"CPUID Fn8000_001B EAX[9]\"" },
-		{ "ibs_op_data4", "IbsOpData4", "", "", "msr", PMREGS_U64(0xc001103d), PMREGS_U64(0x0), 42, "availability=\"CPUID Fn8000_001B EAX[10]\"" },
-		{ "ibs_op_ctl2", "IbsOpCtl2", "", "", "msr", PMREGS_U64(0xc001103e), PMREGS_U64(0x0), 45, "availability=\"CPUID Fn8000_001B EAX[13]\"" },
-		{ "ibs_fetch_ctl2", "IbsFetchCtl2", "", "", "msr", PMREGS_U64(0xc001103f), PMREGS_U64(0x0), 44, "availability=\"CPUID Fn8000_001B EAX[13]\"" },
-		{ "cpuid_80000001_ecx", "CPUID Fn8000_0001 ECX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 8, "cpuid_leaf=2147483649 cpuid_reg=ecx" },
-		{ "cpuid_80000008_ebx", "CPUID Fn8000_0008 EBX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 9, "cpuid_leaf=2147483656 cpuid_reg=ebx" },
-		{ "cpuid_8000001b_eax", "CPUID Fn8000_001B EAX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 29, "cpuid_leaf=2147483675 cpuid_reg=eax" },
-		{ "cpuid_80000022_eax", "CPUID Fn8000_0022 EAX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 10, "cpuid_leaf=2147483682 cpuid_reg=eax" },
-		{ "cpuid_80000022_ebx", "CPUID Fn8000_0022 EBX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 11, "cpuid_leaf=2147483682 cpuid_reg=ebx" },
-		{ "cpuid_80000022_ecx", "CPUID Fn8000_0022 ECX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 12, "cpuid_leaf=2147483682 cpuid_reg=ecx" },
-	};
-	if (count)
-		*count = sizeof d / sizeof d[0];
-	return d;
-}
-
-/* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_AMD_FAMILY_INIT { "amd", "AMD x86 core counters, PerfMonV2, L3/DF/UMC counters, LBR and IBS", pmregs_amd_layouts, pmregs_amd_register_descs, 0, 0, "AMD", 0, 0 }
-
-static inline const struct pmregs_family_desc *pmregs_amd_family(void)
-{
-	static const struct pmregs_family_desc d = PMREGS_AMD_FAMILY_INIT;
-	return &d;
 }
 
 #endif /* !__ASSEMBLER__ */

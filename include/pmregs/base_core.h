@@ -81,6 +81,12 @@ template <unsigned long long X, int W> struct pmregs_fits_check {
 
 /* ---- byte-order-independent loads and stores (records in memory, packets) ---- */
 
+/* The bytes of a record: a generated PREFIX_RECORD_FIELD_load(rec) / _store(rec, x) is a macro over
+ * pmregs_load_*(pmregs_crec(rec) + offset) / pmregs_store_*(pmregs_rec(rec) + offset, x), so rec is
+ * checked as an object pointer and x converted as a function's parameters would be. */
+static inline const unsigned char *pmregs_crec(const void *rec) { return (const unsigned char *)rec; }
+static inline unsigned char *pmregs_rec(void *rec) { return (unsigned char *)rec; }
+
 static inline uint16_t pmregs_load_le16(const unsigned char *p)
 {
 	return (uint16_t)(p[0] | (uint16_t)(p[1] << 8));
@@ -139,6 +145,46 @@ static inline void pmregs_store_be64(unsigned char *p, uint64_t x)
 {
 	pmregs_store_be32(p + 4, (uint32_t)(x & 0xFFFFFFFFu));
 	pmregs_store_be32(p, (uint32_t)(x >> 32));
+}
+
+/* ---- field accessors ----
+ * A generated per-field accessor PREFIX_LAYOUT_FIELD_get(v) or _set(v, x) is a macro: its arguments pass
+ * through pmregs_uN(), so they are converted (and warned about) as a function's parameters would be and
+ * evaluated once, and the shift-and-mask around them is what a hand-written accessor would write.
+ * PREFIX_LAYOUT_FIELD_set_checked(&v, x) is pmregs_set_checkedN() with the field's lowest bit lo and
+ * unshifted mask m: PMREGS_ERANGE, *v untouched, when x does not fit.
+ */
+static inline uint8_t pmregs_u8(uint8_t x) { return x; }
+static inline uint16_t pmregs_u16(uint16_t x) { return x; }
+static inline uint32_t pmregs_u32(uint32_t x) { return x; }
+static inline uint64_t pmregs_u64(uint64_t x) { return x; }
+static inline int pmregs_set_checked8(uint8_t *v, unsigned lo, uint8_t m, uint8_t x)
+{
+	if (x > m)
+		return PMREGS_ERANGE;
+	*v = (uint8_t)((*v & ~(m << lo)) | ((x & m) << lo));
+	return PMREGS_OK;
+}
+static inline int pmregs_set_checked16(uint16_t *v, unsigned lo, uint16_t m, uint16_t x)
+{
+	if (x > m)
+		return PMREGS_ERANGE;
+	*v = (uint16_t)((*v & ~(m << lo)) | ((x & m) << lo));
+	return PMREGS_OK;
+}
+static inline int pmregs_set_checked32(uint32_t *v, unsigned lo, uint32_t m, uint32_t x)
+{
+	if (x > m)
+		return PMREGS_ERANGE;
+	*v = (*v & ~(m << lo)) | ((x & m) << lo);
+	return PMREGS_OK;
+}
+static inline int pmregs_set_checked64(uint64_t *v, unsigned lo, uint64_t m, uint64_t x)
+{
+	if (x > m)
+		return PMREGS_ERANGE;
+	*v = (*v & ~(m << lo)) | ((x & m) << lo);
+	return PMREGS_OK;
 }
 
 /* ---- small helpers ---- */

@@ -2257,59 +2257,13 @@ enum pmregs_itanium_event_kind {
 #define PMREGS_ITANIUM_PMC0_FR(x)       PMREGS_FIELD64((x), 0, 1)
 #define PMREGS_ITANIUM_PMC0_OVERFLOW(x) PMREGS_FIELD64((x), 4, 4)
 
-/* fr: bits 0, rw. Freeze: 1 = monitoring disabled; set by an overflow of a counter whose oi = 1; software clears it */
-static inline uint64_t pmregs_itanium_pmc0_fr_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc0_fr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC0_FR_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_itanium_pmc0_fr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc0_fr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* overflow: bits 7:4, rw. Bit n-4 = 1: PMDn overflowed (n = 4..7); set whatever oi is; sticky */
-static inline uint64_t pmregs_itanium_pmc0_overflow_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc0_overflow_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC0_OVERFLOW_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 4); }
-static inline int pmregs_itanium_pmc0_overflow_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc0_overflow_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc0_fields {
-	uint8_t fr; /* bits 0: Freeze: 1 = monitoring disabled; set by an overflow of a counter whose oi = 1; software clears it */
-	uint8_t overflow; /* bits 7:4: Bit n-4 = 1: PMDn overflowed (n = 4..7); set whatever oi is; sticky */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc0_pack(const struct pmregs_itanium_pmc0_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC0_RES1_MASK;
-	v = pmregs_itanium_pmc0_fr_set(v, (uint64_t)f->fr);
-	v = pmregs_itanium_pmc0_overflow_set(v, (uint64_t)f->overflow);
-	return v;
-}
-
-/* Like pmregs_itanium_pmc0_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc0_pack_checked(const struct pmregs_itanium_pmc0_fields *f, uint64_t *out)
-{
-	if (f->fr > 1u)
-		return PMREGS_ERANGE;
-	if (f->overflow > 15u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc0_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc0_unpack(uint64_t v, struct pmregs_itanium_pmc0_fields *f)
-{
-	f->fr = (uint8_t)pmregs_itanium_pmc0_fr_get(v);
-	f->overflow = (uint8_t)pmregs_itanium_pmc0_overflow_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmc0_fr_get(v)                  (pmregs_u64(v) & 0x1u)
+#define pmregs_itanium_pmc0_fr_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_itanium_pmc0_fr_set_checked(v, x)       pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_itanium_pmc0_overflow_get(v)            ((pmregs_u64(v) >> 4) & 0xfu)
+#define pmregs_itanium_pmc0_overflow_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xf0)) | ((pmregs_u64(x) & 0xfu) << 4))
+#define pmregs_itanium_pmc0_overflow_set_checked(v, x) pmregs_set_checked64((v), 4, 0xfu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc0_valid(uint64_t v)
@@ -2321,32 +2275,6 @@ static inline int pmregs_itanium_pmc0_valid(uint64_t v)
 /* ---- PMC1-PMC3 (overflow status, unused) (pmc_ignored) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc_ignored_fields {
-	uint8_t unused_; /* the layout has no settable field */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc_ignored_pack(const struct pmregs_itanium_pmc_ignored_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC_IGNORED_RES1_MASK;
-	(void)f;
-	return v;
-}
-
-/* Like pmregs_itanium_pmc_ignored_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc_ignored_pack_checked(const struct pmregs_itanium_pmc_ignored_fields *f, uint64_t *out)
-{
-	*out = pmregs_itanium_pmc_ignored_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc_ignored_unpack(uint64_t v, struct pmregs_itanium_pmc_ignored_fields *f)
-{
-	(void)v;
-	f->unused_ = 0;
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc_ignored_valid(uint64_t v)
@@ -2367,155 +2295,31 @@ static inline int pmregs_itanium_pmc_ignored_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMC_COUNTING_THRESHOLD(x) PMREGS_FIELD64((x), 20, 3)
 #define PMREGS_ITANIUM_PMC_COUNTING_ISM(x)       PMREGS_FIELD64((x), 24, 2)
 
-/* plm: bits 3:0, rw. Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter */
-static inline uint64_t pmregs_itanium_pmc_counting_plm_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc_counting_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_PLM_MASK) | (x & PMREGS_U64(0x000000000000000f)); }
-static inline int pmregs_itanium_pmc_counting_plm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_plm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ev: bits 4, rw. External visibility */
-static inline uint64_t pmregs_itanium_pmc_counting_ev_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc_counting_ev_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_EV_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_itanium_pmc_counting_ev_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_ev_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* oi: bits 5, rw. Overflow interrupt: an overflow also sets PMC0.fr and interrupts */
-static inline uint64_t pmregs_itanium_pmc_counting_oi_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc_counting_oi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_OI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_itanium_pmc_counting_oi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_oi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pm: bits 6, rw. Privileged monitor */
-static inline uint64_t pmregs_itanium_pmc_counting_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc_counting_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_itanium_pmc_counting_pm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_pm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* es: bits 14:8, rw. Event select */
-static inline uint64_t pmregs_itanium_pmc_counting_es_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x000000000000007f)); }
-static inline uint64_t pmregs_itanium_pmc_counting_es_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_ES_MASK) | ((x & PMREGS_U64(0x000000000000007f)) << 8); }
-static inline int pmregs_itanium_pmc_counting_es_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000007f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_es_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask: bits 19:16, rw. Unit mask (0 for EAR events: their umask goes to PMC10/PMC11) */
-static inline uint64_t pmregs_itanium_pmc_counting_umask_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc_counting_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_UMASK_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 16); }
-static inline int pmregs_itanium_pmc_counting_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* threshold: bits 22:20, rw. 0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..max_incr-1) */
-static inline uint64_t pmregs_itanium_pmc_counting_threshold_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_itanium_pmc_counting_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_THRESHOLD_MASK) | ((x & PMREGS_U64(0x0000000000000007)) << 20); }
-static inline int pmregs_itanium_pmc_counting_threshold_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000007))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_threshold_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ism: bits 25:24, rw. Instruction set mask */
-static inline uint64_t pmregs_itanium_pmc_counting_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc_counting_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
-static inline int pmregs_itanium_pmc_counting_ism_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_ism_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc_counting_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter */
-	uint8_t ev; /* bits 4: External visibility */
-	uint8_t oi; /* bits 5: Overflow interrupt: an overflow also sets PMC0.fr and interrupts */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t es; /* bits 14:8: Event select */
-	uint8_t umask; /* bits 19:16: Unit mask (0 for EAR events: their umask goes to PMC10/PMC11) */
-	uint8_t threshold; /* bits 22:20: 0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..max_incr-1) */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc_counting_pack(const struct pmregs_itanium_pmc_counting_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC_COUNTING_RES1_MASK;
-	v = pmregs_itanium_pmc_counting_plm_set(v, (uint64_t)f->plm);
-	v = pmregs_itanium_pmc_counting_ev_set(v, (uint64_t)f->ev);
-	v = pmregs_itanium_pmc_counting_oi_set(v, (uint64_t)f->oi);
-	v = pmregs_itanium_pmc_counting_pm_set(v, (uint64_t)f->pm);
-	v = pmregs_itanium_pmc_counting_es_set(v, (uint64_t)f->es);
-	v = pmregs_itanium_pmc_counting_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_itanium_pmc_counting_threshold_set(v, (uint64_t)f->threshold);
-	v = pmregs_itanium_pmc_counting_ism_set(v, (uint64_t)f->ism);
-	return v;
-}
-
-/* Like pmregs_itanium_pmc_counting_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc_counting_pack_checked(const struct pmregs_itanium_pmc_counting_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->ev > 1u)
-		return PMREGS_ERANGE;
-	if (f->oi > 1u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->es > 127u)
-		return PMREGS_ERANGE;
-	if (f->umask > 15u)
-		return PMREGS_ERANGE;
-	if (f->threshold > 7u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc_counting_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc_counting_unpack(uint64_t v, struct pmregs_itanium_pmc_counting_fields *f)
-{
-	f->plm = (uint8_t)pmregs_itanium_pmc_counting_plm_get(v);
-	f->ev = (uint8_t)pmregs_itanium_pmc_counting_ev_get(v);
-	f->oi = (uint8_t)pmregs_itanium_pmc_counting_oi_get(v);
-	f->pm = (uint8_t)pmregs_itanium_pmc_counting_pm_get(v);
-	f->es = (uint8_t)pmregs_itanium_pmc_counting_es_get(v);
-	f->umask = (uint8_t)pmregs_itanium_pmc_counting_umask_get(v);
-	f->threshold = (uint8_t)pmregs_itanium_pmc_counting_threshold_get(v);
-	f->ism = (uint8_t)pmregs_itanium_pmc_counting_ism_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmc_counting_plm_get(v)                  (pmregs_u64(v) & 0xfu)
+#define pmregs_itanium_pmc_counting_plm_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0xf)) | (pmregs_u64(x) & 0xfu))
+#define pmregs_itanium_pmc_counting_plm_set_checked(v, x)       pmregs_set_checked64((v), 0, 0xfu, (x))
+#define pmregs_itanium_pmc_counting_ev_get(v)                   ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_itanium_pmc_counting_ev_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_itanium_pmc_counting_ev_set_checked(v, x)        pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_itanium_pmc_counting_oi_get(v)                   ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_itanium_pmc_counting_oi_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_itanium_pmc_counting_oi_set_checked(v, x)        pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_itanium_pmc_counting_pm_get(v)                   ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_itanium_pmc_counting_pm_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_itanium_pmc_counting_pm_set_checked(v, x)        pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_itanium_pmc_counting_es_get(v)                   ((pmregs_u64(v) >> 8) & 0x7fu)
+#define pmregs_itanium_pmc_counting_es_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x7f00)) | ((pmregs_u64(x) & 0x7fu) << 8))
+#define pmregs_itanium_pmc_counting_es_set_checked(v, x)        pmregs_set_checked64((v), 8, 0x7fu, (x))
+#define pmregs_itanium_pmc_counting_umask_get(v)                ((pmregs_u64(v) >> 16) & 0xfu)
+#define pmregs_itanium_pmc_counting_umask_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xf0000)) | ((pmregs_u64(x) & 0xfu) << 16))
+#define pmregs_itanium_pmc_counting_umask_set_checked(v, x)     pmregs_set_checked64((v), 16, 0xfu, (x))
+#define pmregs_itanium_pmc_counting_threshold_get(v)            ((pmregs_u64(v) >> 20) & 0x7u)
+#define pmregs_itanium_pmc_counting_threshold_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x700000)) | ((pmregs_u64(x) & 0x7u) << 20))
+#define pmregs_itanium_pmc_counting_threshold_set_checked(v, x) pmregs_set_checked64((v), 20, 0x7u, (x))
+#define pmregs_itanium_pmc_counting_ism_get(v)                  ((pmregs_u64(v) >> 24) & 0x3u)
+#define pmregs_itanium_pmc_counting_ism_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x3000000)) | ((pmregs_u64(x) & 0x3u) << 24))
+#define pmregs_itanium_pmc_counting_ism_set_checked(v, x)       pmregs_set_checked64((v), 24, 0x3u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc_counting_valid(uint64_t v)
@@ -2536,155 +2340,31 @@ static inline int pmregs_itanium_pmc_counting_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMC_COUNTING_NARROW_ISM(x)       PMREGS_FIELD64((x), 24, 2)
 #define PMREGS_ITANIUM_PMC_COUNTING_NARROW_THRESHOLD(x) PMREGS_FIELD64((x), 20, 2)
 
-/* plm: bits 3:0, rw. Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter */
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_plm_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_PLM_MASK) | (x & PMREGS_U64(0x000000000000000f)); }
-static inline int pmregs_itanium_pmc_counting_narrow_plm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_narrow_plm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ev: bits 4, rw. External visibility */
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_ev_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_ev_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_EV_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_itanium_pmc_counting_narrow_ev_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_narrow_ev_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* oi: bits 5, rw. Overflow interrupt: an overflow also sets PMC0.fr and interrupts */
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_oi_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_oi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_OI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_itanium_pmc_counting_narrow_oi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_narrow_oi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pm: bits 6, rw. Privileged monitor */
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_itanium_pmc_counting_narrow_pm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_narrow_pm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* es: bits 14:8, rw. Event select */
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_es_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x000000000000007f)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_es_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_ES_MASK) | ((x & PMREGS_U64(0x000000000000007f)) << 8); }
-static inline int pmregs_itanium_pmc_counting_narrow_es_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000007f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_narrow_es_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask: bits 19:16, rw. Unit mask (0 for EAR events: their umask goes to PMC10/PMC11) */
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_umask_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_UMASK_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 16); }
-static inline int pmregs_itanium_pmc_counting_narrow_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_narrow_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ism: bits 25:24, rw. Instruction set mask */
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
-static inline int pmregs_itanium_pmc_counting_narrow_ism_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_narrow_ism_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* threshold: bits 21:20, rw. 0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..3) */
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_threshold_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC_COUNTING_NARROW_THRESHOLD_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 20); }
-static inline int pmregs_itanium_pmc_counting_narrow_threshold_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc_counting_narrow_threshold_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc_counting_narrow_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter */
-	uint8_t ev; /* bits 4: External visibility */
-	uint8_t oi; /* bits 5: Overflow interrupt: an overflow also sets PMC0.fr and interrupts */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t es; /* bits 14:8: Event select */
-	uint8_t umask; /* bits 19:16: Unit mask (0 for EAR events: their umask goes to PMC10/PMC11) */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-	uint8_t threshold; /* bits 21:20: 0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..3) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc_counting_narrow_pack(const struct pmregs_itanium_pmc_counting_narrow_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC_COUNTING_NARROW_RES1_MASK;
-	v = pmregs_itanium_pmc_counting_narrow_plm_set(v, (uint64_t)f->plm);
-	v = pmregs_itanium_pmc_counting_narrow_ev_set(v, (uint64_t)f->ev);
-	v = pmregs_itanium_pmc_counting_narrow_oi_set(v, (uint64_t)f->oi);
-	v = pmregs_itanium_pmc_counting_narrow_pm_set(v, (uint64_t)f->pm);
-	v = pmregs_itanium_pmc_counting_narrow_es_set(v, (uint64_t)f->es);
-	v = pmregs_itanium_pmc_counting_narrow_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_itanium_pmc_counting_narrow_ism_set(v, (uint64_t)f->ism);
-	v = pmregs_itanium_pmc_counting_narrow_threshold_set(v, (uint64_t)f->threshold);
-	return v;
-}
-
-/* Like pmregs_itanium_pmc_counting_narrow_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc_counting_narrow_pack_checked(const struct pmregs_itanium_pmc_counting_narrow_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->ev > 1u)
-		return PMREGS_ERANGE;
-	if (f->oi > 1u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->es > 127u)
-		return PMREGS_ERANGE;
-	if (f->umask > 15u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	if (f->threshold > 3u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc_counting_narrow_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc_counting_narrow_unpack(uint64_t v, struct pmregs_itanium_pmc_counting_narrow_fields *f)
-{
-	f->plm = (uint8_t)pmregs_itanium_pmc_counting_narrow_plm_get(v);
-	f->ev = (uint8_t)pmregs_itanium_pmc_counting_narrow_ev_get(v);
-	f->oi = (uint8_t)pmregs_itanium_pmc_counting_narrow_oi_get(v);
-	f->pm = (uint8_t)pmregs_itanium_pmc_counting_narrow_pm_get(v);
-	f->es = (uint8_t)pmregs_itanium_pmc_counting_narrow_es_get(v);
-	f->umask = (uint8_t)pmregs_itanium_pmc_counting_narrow_umask_get(v);
-	f->ism = (uint8_t)pmregs_itanium_pmc_counting_narrow_ism_get(v);
-	f->threshold = (uint8_t)pmregs_itanium_pmc_counting_narrow_threshold_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmc_counting_narrow_plm_get(v)                  (pmregs_u64(v) & 0xfu)
+#define pmregs_itanium_pmc_counting_narrow_plm_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0xf)) | (pmregs_u64(x) & 0xfu))
+#define pmregs_itanium_pmc_counting_narrow_plm_set_checked(v, x)       pmregs_set_checked64((v), 0, 0xfu, (x))
+#define pmregs_itanium_pmc_counting_narrow_ev_get(v)                   ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_itanium_pmc_counting_narrow_ev_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_itanium_pmc_counting_narrow_ev_set_checked(v, x)        pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_itanium_pmc_counting_narrow_oi_get(v)                   ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_itanium_pmc_counting_narrow_oi_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_itanium_pmc_counting_narrow_oi_set_checked(v, x)        pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_itanium_pmc_counting_narrow_pm_get(v)                   ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_itanium_pmc_counting_narrow_pm_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_itanium_pmc_counting_narrow_pm_set_checked(v, x)        pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_itanium_pmc_counting_narrow_es_get(v)                   ((pmregs_u64(v) >> 8) & 0x7fu)
+#define pmregs_itanium_pmc_counting_narrow_es_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x7f00)) | ((pmregs_u64(x) & 0x7fu) << 8))
+#define pmregs_itanium_pmc_counting_narrow_es_set_checked(v, x)        pmregs_set_checked64((v), 8, 0x7fu, (x))
+#define pmregs_itanium_pmc_counting_narrow_umask_get(v)                ((pmregs_u64(v) >> 16) & 0xfu)
+#define pmregs_itanium_pmc_counting_narrow_umask_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xf0000)) | ((pmregs_u64(x) & 0xfu) << 16))
+#define pmregs_itanium_pmc_counting_narrow_umask_set_checked(v, x)     pmregs_set_checked64((v), 16, 0xfu, (x))
+#define pmregs_itanium_pmc_counting_narrow_ism_get(v)                  ((pmregs_u64(v) >> 24) & 0x3u)
+#define pmregs_itanium_pmc_counting_narrow_ism_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x3000000)) | ((pmregs_u64(x) & 0x3u) << 24))
+#define pmregs_itanium_pmc_counting_narrow_ism_set_checked(v, x)       pmregs_set_checked64((v), 24, 0x3u, (x))
+#define pmregs_itanium_pmc_counting_narrow_threshold_get(v)            ((pmregs_u64(v) >> 20) & 0x3u)
+#define pmregs_itanium_pmc_counting_narrow_threshold_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x300000)) | ((pmregs_u64(x) & 0x3u) << 20))
+#define pmregs_itanium_pmc_counting_narrow_threshold_set_checked(v, x) pmregs_set_checked64((v), 20, 0x3u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc_counting_narrow_valid(uint64_t v)
@@ -2699,55 +2379,13 @@ static inline int pmregs_itanium_pmc_counting_narrow_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMD_COUNTER_COUNT(x) PMREGS_FIELD64((x), 0, 32)
 #define PMREGS_ITANIUM_PMD_COUNTER_SXT(x)   PMREGS_FIELD64((x), 32, 32)
 
-/* count: bits 31:0, rw. Event count; a carry out of bit 31 sets PMC0.overflow (and PMC0.fr when oi = 1) */
-static inline uint64_t pmregs_itanium_pmd_counter_count_get(uint64_t v) { return (v & PMREGS_U64(0x00000000ffffffff)); }
-static inline uint64_t pmregs_itanium_pmd_counter_count_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD_COUNTER_COUNT_MASK) | (x & PMREGS_U64(0x00000000ffffffff)); }
-static inline int pmregs_itanium_pmd_counter_count_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000ffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd_counter_count_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* sxt: bits 63:32, ro. Reads return copies of bit 31; writes ignored */
-static inline uint64_t pmregs_itanium_pmd_counter_sxt_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x00000000ffffffff)); }
-static inline uint64_t pmregs_itanium_pmd_counter_sxt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD_COUNTER_SXT_MASK) | ((x & PMREGS_U64(0x00000000ffffffff)) << 32); }
-static inline int pmregs_itanium_pmd_counter_sxt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000ffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd_counter_sxt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd_counter_fields {
-	uint32_t count; /* bits 31:0: Event count; a carry out of bit 31 sets PMC0.overflow (and PMC0.fr when oi = 1) */
-	uint32_t sxt; /* bits 63:32: Reads return copies of bit 31; writes ignored */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd_counter_pack(const struct pmregs_itanium_pmd_counter_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD_COUNTER_RES1_MASK;
-	v = pmregs_itanium_pmd_counter_count_set(v, (uint64_t)f->count);
-	v = pmregs_itanium_pmd_counter_sxt_set(v, (uint64_t)f->sxt);
-	return v;
-}
-
-/* Like pmregs_itanium_pmd_counter_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd_counter_pack_checked(const struct pmregs_itanium_pmd_counter_fields *f, uint64_t *out)
-{
-	*out = pmregs_itanium_pmd_counter_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd_counter_unpack(uint64_t v, struct pmregs_itanium_pmd_counter_fields *f)
-{
-	f->count = (uint32_t)pmregs_itanium_pmd_counter_count_get(v);
-	f->sxt = (uint32_t)pmregs_itanium_pmd_counter_sxt_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmd_counter_count_get(v)            (pmregs_u64(v) & 0xffffffffu)
+#define pmregs_itanium_pmd_counter_count_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffff)) | (pmregs_u64(x) & 0xffffffffu))
+#define pmregs_itanium_pmd_counter_count_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffffffffu, (x))
+#define pmregs_itanium_pmd_counter_sxt_get(v)              ((pmregs_u64(v) >> 32) & 0xffffffffu)
+#define pmregs_itanium_pmd_counter_sxt_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0xffffffff00000000)) | ((pmregs_u64(x) & 0xffffffffu) << 32))
+#define pmregs_itanium_pmd_counter_sxt_set_checked(v, x)   pmregs_set_checked64((v), 32, 0xffffffffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd_counter_valid(uint64_t v)
@@ -2766,123 +2404,25 @@ static inline int pmregs_itanium_pmd_counter_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMC8_9_I(x)     PMREGS_FIELD64((x), 62, 1)
 #define PMREGS_ITANIUM_PMC8_9_M(x)     PMREGS_FIELD64((x), 63, 1)
 
-/* mask: bits 29:3, rw. 1 = don't care: mask{26:13} covers enco{40:27}, mask{12:0} covers enco{12:0} */
-static inline uint64_t pmregs_itanium_pmc8_9_mask_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000007ffffff)); }
-static inline uint64_t pmregs_itanium_pmc8_9_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_MASK_MASK) | ((x & PMREGS_U64(0x0000000007ffffff)) << 3); }
-static inline int pmregs_itanium_pmc8_9_mask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000007ffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc8_9_mask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* match: bits 59:33, rw. Opcode bits: match{26:13} = enco{40:27}, match{12:0} = enco{12:0} */
-static inline uint64_t pmregs_itanium_pmc8_9_match_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000007ffffff)); }
-static inline uint64_t pmregs_itanium_pmc8_9_match_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_MATCH_MASK) | ((x & PMREGS_U64(0x0000000007ffffff)) << 33); }
-static inline int pmregs_itanium_pmc8_9_match_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000007ffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc8_9_match_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* b: bits 60, rw. Match B-syllable instructions */
-static inline uint64_t pmregs_itanium_pmc8_9_b_get(uint64_t v) { return ((v >> 60) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc8_9_b_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_B_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 60); }
-static inline int pmregs_itanium_pmc8_9_b_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc8_9_b_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* f: bits 61, rw. Match F-syllable instructions */
-static inline uint64_t pmregs_itanium_pmc8_9_f_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc8_9_f_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_F_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
-static inline int pmregs_itanium_pmc8_9_f_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc8_9_f_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* i: bits 62, rw. Match I-syllable instructions */
-static inline uint64_t pmregs_itanium_pmc8_9_i_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc8_9_i_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_I_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
-static inline int pmregs_itanium_pmc8_9_i_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc8_9_i_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* m: bits 63, rw. Match M-syllable instructions */
-static inline uint64_t pmregs_itanium_pmc8_9_m_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc8_9_m_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC8_9_M_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_itanium_pmc8_9_m_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc8_9_m_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc8_9_fields {
-	uint32_t mask; /* bits 29:3: 1 = don't care: mask{26:13} covers enco{40:27}, mask{12:0} covers enco{12:0} */
-	uint32_t match; /* bits 59:33: Opcode bits: match{26:13} = enco{40:27}, match{12:0} = enco{12:0} */
-	uint8_t b; /* bits 60: Match B-syllable instructions */
-	uint8_t f; /* bits 61: Match F-syllable instructions */
-	uint8_t i; /* bits 62: Match I-syllable instructions */
-	uint8_t m; /* bits 63: Match M-syllable instructions */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc8_9_pack(const struct pmregs_itanium_pmc8_9_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC8_9_RES1_MASK;
-	v = pmregs_itanium_pmc8_9_mask_set(v, (uint64_t)f->mask);
-	v = pmregs_itanium_pmc8_9_match_set(v, (uint64_t)f->match);
-	v = pmregs_itanium_pmc8_9_b_set(v, (uint64_t)f->b);
-	v = pmregs_itanium_pmc8_9_f_set(v, (uint64_t)f->f);
-	v = pmregs_itanium_pmc8_9_i_set(v, (uint64_t)f->i);
-	v = pmregs_itanium_pmc8_9_m_set(v, (uint64_t)f->m);
-	return v;
-}
-
-/* Like pmregs_itanium_pmc8_9_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc8_9_pack_checked(const struct pmregs_itanium_pmc8_9_fields *f, uint64_t *out)
-{
-	if (f->mask > 134217727u)
-		return PMREGS_ERANGE;
-	if (f->match > 134217727u)
-		return PMREGS_ERANGE;
-	if (f->b > 1u)
-		return PMREGS_ERANGE;
-	if (f->f > 1u)
-		return PMREGS_ERANGE;
-	if (f->i > 1u)
-		return PMREGS_ERANGE;
-	if (f->m > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc8_9_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc8_9_unpack(uint64_t v, struct pmregs_itanium_pmc8_9_fields *f)
-{
-	f->mask = (uint32_t)pmregs_itanium_pmc8_9_mask_get(v);
-	f->match = (uint32_t)pmregs_itanium_pmc8_9_match_get(v);
-	f->b = (uint8_t)pmregs_itanium_pmc8_9_b_get(v);
-	f->f = (uint8_t)pmregs_itanium_pmc8_9_f_get(v);
-	f->i = (uint8_t)pmregs_itanium_pmc8_9_i_get(v);
-	f->m = (uint8_t)pmregs_itanium_pmc8_9_m_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmc8_9_mask_get(v)             ((pmregs_u64(v) >> 3) & 0x7ffffffu)
+#define pmregs_itanium_pmc8_9_mask_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x3ffffff8)) | ((pmregs_u64(x) & 0x7ffffffu) << 3))
+#define pmregs_itanium_pmc8_9_mask_set_checked(v, x)  pmregs_set_checked64((v), 3, 0x7ffffffu, (x))
+#define pmregs_itanium_pmc8_9_match_get(v)            ((pmregs_u64(v) >> 33) & 0x7ffffffu)
+#define pmregs_itanium_pmc8_9_match_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffe00000000)) | ((pmregs_u64(x) & 0x7ffffffu) << 33))
+#define pmregs_itanium_pmc8_9_match_set_checked(v, x) pmregs_set_checked64((v), 33, 0x7ffffffu, (x))
+#define pmregs_itanium_pmc8_9_b_get(v)                ((pmregs_u64(v) >> 60) & 0x1u)
+#define pmregs_itanium_pmc8_9_b_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000000)) | ((pmregs_u64(x) & 0x1u) << 60))
+#define pmregs_itanium_pmc8_9_b_set_checked(v, x)     pmregs_set_checked64((v), 60, 0x1u, (x))
+#define pmregs_itanium_pmc8_9_f_get(v)                ((pmregs_u64(v) >> 61) & 0x1u)
+#define pmregs_itanium_pmc8_9_f_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000000)) | ((pmregs_u64(x) & 0x1u) << 61))
+#define pmregs_itanium_pmc8_9_f_set_checked(v, x)     pmregs_set_checked64((v), 61, 0x1u, (x))
+#define pmregs_itanium_pmc8_9_i_get(v)                ((pmregs_u64(v) >> 62) & 0x1u)
+#define pmregs_itanium_pmc8_9_i_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000000)) | ((pmregs_u64(x) & 0x1u) << 62))
+#define pmregs_itanium_pmc8_9_i_set_checked(v, x)     pmregs_set_checked64((v), 62, 0x1u, (x))
+#define pmregs_itanium_pmc8_9_m_get(v)                ((pmregs_u64(v) >> 63) & 0x1u)
+#define pmregs_itanium_pmc8_9_m_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
+#define pmregs_itanium_pmc8_9_m_set_checked(v, x)     pmregs_set_checked64((v), 63, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc8_9_valid(uint64_t v)
@@ -2899,91 +2439,19 @@ static inline int pmregs_itanium_pmc8_9_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMC10_TLB(x) PMREGS_FIELD64((x), 7, 1)
 #define PMREGS_ITANIUM_PMC10_ISM(x) PMREGS_FIELD64((x), 24, 2)
 
-/* plm: bits 3:0, rw. Privilege level mask */
-static inline uint64_t pmregs_itanium_pmc10_plm_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc10_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_PLM_MASK) | (x & PMREGS_U64(0x000000000000000f)); }
-static inline int pmregs_itanium_pmc10_plm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc10_plm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pm: bits 6, rw. Privileged monitor */
-static inline uint64_t pmregs_itanium_pmc10_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc10_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_itanium_pmc10_pm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc10_pm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tlb: bits 7, rw. 0: capture L1 instruction cache misses; 1: capture instruction TLB misses */
-static inline uint64_t pmregs_itanium_pmc10_tlb_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc10_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_itanium_pmc10_tlb_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc10_tlb_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ism: bits 25:24, rw. Instruction set mask */
-static inline uint64_t pmregs_itanium_pmc10_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc10_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
-static inline int pmregs_itanium_pmc10_ism_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc10_ism_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc10_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t tlb; /* bits 7: 0: capture L1 instruction cache misses; 1: capture instruction TLB misses */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc10_pack(const struct pmregs_itanium_pmc10_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC10_RES1_MASK;
-	v = pmregs_itanium_pmc10_plm_set(v, (uint64_t)f->plm);
-	v = pmregs_itanium_pmc10_pm_set(v, (uint64_t)f->pm);
-	v = pmregs_itanium_pmc10_tlb_set(v, (uint64_t)f->tlb);
-	v = pmregs_itanium_pmc10_ism_set(v, (uint64_t)f->ism);
-	return v;
-}
-
-/* Like pmregs_itanium_pmc10_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc10_pack_checked(const struct pmregs_itanium_pmc10_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->tlb > 1u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc10_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc10_unpack(uint64_t v, struct pmregs_itanium_pmc10_fields *f)
-{
-	f->plm = (uint8_t)pmregs_itanium_pmc10_plm_get(v);
-	f->pm = (uint8_t)pmregs_itanium_pmc10_pm_get(v);
-	f->tlb = (uint8_t)pmregs_itanium_pmc10_tlb_get(v);
-	f->ism = (uint8_t)pmregs_itanium_pmc10_ism_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmc10_plm_get(v)            (pmregs_u64(v) & 0xfu)
+#define pmregs_itanium_pmc10_plm_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xf)) | (pmregs_u64(x) & 0xfu))
+#define pmregs_itanium_pmc10_plm_set_checked(v, x) pmregs_set_checked64((v), 0, 0xfu, (x))
+#define pmregs_itanium_pmc10_pm_get(v)             ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_itanium_pmc10_pm_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_itanium_pmc10_pm_set_checked(v, x)  pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_itanium_pmc10_tlb_get(v)            ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_itanium_pmc10_tlb_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_itanium_pmc10_tlb_set_checked(v, x) pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_itanium_pmc10_ism_get(v)            ((pmregs_u64(v) >> 24) & 0x3u)
+#define pmregs_itanium_pmc10_ism_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x3000000)) | ((pmregs_u64(x) & 0x3u) << 24))
+#define pmregs_itanium_pmc10_ism_set_checked(v, x) pmregs_set_checked64((v), 24, 0x3u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc10_valid(uint64_t v)
@@ -3012,107 +2480,22 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 #define PMREGS_ITANIUM_PMC10_CACHE_ISM(x)   PMREGS_FIELD64((x), 24, 2)
 #define PMREGS_ITANIUM_PMC10_CACHE_UMASK(x) PMREGS_FIELD64((x), 16, 4)
 
-/* plm: bits 3:0, rw. Privilege level mask */
-static inline uint64_t pmregs_itanium_pmc10_cache_plm_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc10_cache_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_CACHE_PLM_MASK) | (x & PMREGS_U64(0x000000000000000f)); }
-static inline int pmregs_itanium_pmc10_cache_plm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc10_cache_plm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pm: bits 6, rw. Privileged monitor */
-static inline uint64_t pmregs_itanium_pmc10_cache_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc10_cache_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_CACHE_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_itanium_pmc10_cache_pm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc10_cache_pm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tlb: bits 7, rw. 0: capture L1 instruction cache misses; 1: capture instruction TLB misses */
-static inline uint64_t pmregs_itanium_pmc10_cache_tlb_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc10_cache_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_CACHE_TLB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_itanium_pmc10_cache_tlb_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc10_cache_tlb_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ism: bits 25:24, rw. Instruction set mask */
-static inline uint64_t pmregs_itanium_pmc10_cache_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc10_cache_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_CACHE_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
-static inline int pmregs_itanium_pmc10_cache_ism_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc10_cache_ism_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask: bits 19:16, rw. Capture misses whose latency is at least this many cycles */
-static inline uint64_t pmregs_itanium_pmc10_cache_umask_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc10_cache_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_CACHE_UMASK_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 16); }
-static inline int pmregs_itanium_pmc10_cache_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc10_cache_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc10_cache_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t tlb; /* bits 7: 0: capture L1 instruction cache misses; 1: capture instruction TLB misses */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-	uint8_t umask; /* bits 19:16: Capture misses whose latency is at least this many cycles */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc10_cache_pack(const struct pmregs_itanium_pmc10_cache_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC10_CACHE_RES1_MASK;
-	v = pmregs_itanium_pmc10_cache_plm_set(v, (uint64_t)f->plm);
-	v = pmregs_itanium_pmc10_cache_pm_set(v, (uint64_t)f->pm);
-	v = pmregs_itanium_pmc10_cache_tlb_set(v, (uint64_t)f->tlb);
-	v = pmregs_itanium_pmc10_cache_ism_set(v, (uint64_t)f->ism);
-	v = pmregs_itanium_pmc10_cache_umask_set(v, (uint64_t)f->umask);
-	return v;
-}
-
-/* Like pmregs_itanium_pmc10_cache_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc10_cache_pack_checked(const struct pmregs_itanium_pmc10_cache_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->tlb > 1u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	if (f->umask > 15u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc10_cache_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc10_cache_unpack(uint64_t v, struct pmregs_itanium_pmc10_cache_fields *f)
-{
-	f->plm = (uint8_t)pmregs_itanium_pmc10_cache_plm_get(v);
-	f->pm = (uint8_t)pmregs_itanium_pmc10_cache_pm_get(v);
-	f->tlb = (uint8_t)pmregs_itanium_pmc10_cache_tlb_get(v);
-	f->ism = (uint8_t)pmregs_itanium_pmc10_cache_ism_get(v);
-	f->umask = (uint8_t)pmregs_itanium_pmc10_cache_umask_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmc10_cache_plm_get(v)              (pmregs_u64(v) & 0xfu)
+#define pmregs_itanium_pmc10_cache_plm_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0xf)) | (pmregs_u64(x) & 0xfu))
+#define pmregs_itanium_pmc10_cache_plm_set_checked(v, x)   pmregs_set_checked64((v), 0, 0xfu, (x))
+#define pmregs_itanium_pmc10_cache_pm_get(v)               ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_itanium_pmc10_cache_pm_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_itanium_pmc10_cache_pm_set_checked(v, x)    pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_itanium_pmc10_cache_tlb_get(v)              ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_itanium_pmc10_cache_tlb_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_itanium_pmc10_cache_tlb_set_checked(v, x)   pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_itanium_pmc10_cache_ism_get(v)              ((pmregs_u64(v) >> 24) & 0x3u)
+#define pmregs_itanium_pmc10_cache_ism_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x3000000)) | ((pmregs_u64(x) & 0x3u) << 24))
+#define pmregs_itanium_pmc10_cache_ism_set_checked(v, x)   pmregs_set_checked64((v), 24, 0x3u, (x))
+#define pmregs_itanium_pmc10_cache_umask_get(v)            ((pmregs_u64(v) >> 16) & 0xfu)
+#define pmregs_itanium_pmc10_cache_umask_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xf0000)) | ((pmregs_u64(x) & 0xfu) << 16))
+#define pmregs_itanium_pmc10_cache_umask_set_checked(v, x) pmregs_set_checked64((v), 16, 0xfu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc10_cache_valid(uint64_t v)
@@ -3130,107 +2513,22 @@ static inline int pmregs_itanium_pmc10_cache_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMC10_TLB_ISM(x)   PMREGS_FIELD64((x), 24, 2)
 #define PMREGS_ITANIUM_PMC10_TLB_UMASK(x) PMREGS_FIELD64((x), 16, 4)
 
-/* plm: bits 3:0, rw. Privilege level mask */
-static inline uint64_t pmregs_itanium_pmc10_tlb_plm_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc10_tlb_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_PLM_MASK) | (x & PMREGS_U64(0x000000000000000f)); }
-static inline int pmregs_itanium_pmc10_tlb_plm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc10_tlb_plm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pm: bits 6, rw. Privileged monitor */
-static inline uint64_t pmregs_itanium_pmc10_tlb_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc10_tlb_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_itanium_pmc10_tlb_pm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc10_tlb_pm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tlb: bits 7, rw. 0: capture L1 instruction cache misses; 1: capture instruction TLB misses */
-static inline uint64_t pmregs_itanium_pmc10_tlb_tlb_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc10_tlb_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_TLB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_itanium_pmc10_tlb_tlb_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc10_tlb_tlb_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ism: bits 25:24, rw. Instruction set mask */
-static inline uint64_t pmregs_itanium_pmc10_tlb_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc10_tlb_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
-static inline int pmregs_itanium_pmc10_tlb_ism_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc10_tlb_ism_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask: bits 19:16, rw. Which TLB misses to capture */
-static inline uint64_t pmregs_itanium_pmc10_tlb_umask_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc10_tlb_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC10_TLB_UMASK_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 16); }
-static inline int pmregs_itanium_pmc10_tlb_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc10_tlb_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc10_tlb_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t tlb; /* bits 7: 0: capture L1 instruction cache misses; 1: capture instruction TLB misses */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-	uint8_t umask; /* bits 19:16: Which TLB misses to capture */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc10_tlb_pack(const struct pmregs_itanium_pmc10_tlb_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC10_TLB_RES1_MASK;
-	v = pmregs_itanium_pmc10_tlb_plm_set(v, (uint64_t)f->plm);
-	v = pmregs_itanium_pmc10_tlb_pm_set(v, (uint64_t)f->pm);
-	v = pmregs_itanium_pmc10_tlb_tlb_set(v, (uint64_t)f->tlb);
-	v = pmregs_itanium_pmc10_tlb_ism_set(v, (uint64_t)f->ism);
-	v = pmregs_itanium_pmc10_tlb_umask_set(v, (uint64_t)f->umask);
-	return v;
-}
-
-/* Like pmregs_itanium_pmc10_tlb_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc10_tlb_pack_checked(const struct pmregs_itanium_pmc10_tlb_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->tlb > 1u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	if (f->umask > 15u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc10_tlb_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc10_tlb_unpack(uint64_t v, struct pmregs_itanium_pmc10_tlb_fields *f)
-{
-	f->plm = (uint8_t)pmregs_itanium_pmc10_tlb_plm_get(v);
-	f->pm = (uint8_t)pmregs_itanium_pmc10_tlb_pm_get(v);
-	f->tlb = (uint8_t)pmregs_itanium_pmc10_tlb_tlb_get(v);
-	f->ism = (uint8_t)pmregs_itanium_pmc10_tlb_ism_get(v);
-	f->umask = (uint8_t)pmregs_itanium_pmc10_tlb_umask_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmc10_tlb_plm_get(v)              (pmregs_u64(v) & 0xfu)
+#define pmregs_itanium_pmc10_tlb_plm_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0xf)) | (pmregs_u64(x) & 0xfu))
+#define pmregs_itanium_pmc10_tlb_plm_set_checked(v, x)   pmregs_set_checked64((v), 0, 0xfu, (x))
+#define pmregs_itanium_pmc10_tlb_pm_get(v)               ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_itanium_pmc10_tlb_pm_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_itanium_pmc10_tlb_pm_set_checked(v, x)    pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_itanium_pmc10_tlb_tlb_get(v)              ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_itanium_pmc10_tlb_tlb_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_itanium_pmc10_tlb_tlb_set_checked(v, x)   pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_itanium_pmc10_tlb_ism_get(v)              ((pmregs_u64(v) >> 24) & 0x3u)
+#define pmregs_itanium_pmc10_tlb_ism_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x3000000)) | ((pmregs_u64(x) & 0x3u) << 24))
+#define pmregs_itanium_pmc10_tlb_ism_set_checked(v, x)   pmregs_set_checked64((v), 24, 0x3u, (x))
+#define pmregs_itanium_pmc10_tlb_umask_get(v)            ((pmregs_u64(v) >> 16) & 0xfu)
+#define pmregs_itanium_pmc10_tlb_umask_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xf0000)) | ((pmregs_u64(x) & 0xfu) << 16))
+#define pmregs_itanium_pmc10_tlb_umask_set_checked(v, x) pmregs_set_checked64((v), 16, 0xfu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc10_tlb_valid(uint64_t v)
@@ -3245,59 +2543,13 @@ static inline int pmregs_itanium_pmc10_tlb_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMD0_CACHE_V(x)     PMREGS_FIELD64((x), 0, 1)
 #define PMREGS_ITANIUM_PMD0_CACHE_IADDR(x) PMREGS_FIELD64((x), 5, 59)
 
-/* v: bits 0, rw. Valid: 0 = nothing captured */
-static inline uint64_t pmregs_itanium_pmd0_cache_v_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmd0_cache_v_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD0_CACHE_V_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_itanium_pmd0_cache_v_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd0_cache_v_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* iaddr: bits 63:5, rw. Instruction cache line address, bits 63:5 */
-static inline uint64_t pmregs_itanium_pmd0_cache_iaddr_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x07ffffffffffffff)); }
-static inline uint64_t pmregs_itanium_pmd0_cache_iaddr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD0_CACHE_IADDR_MASK) | ((x & PMREGS_U64(0x07ffffffffffffff)) << 5); }
-static inline int pmregs_itanium_pmd0_cache_iaddr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x07ffffffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd0_cache_iaddr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd0_cache_fields {
-	uint8_t v; /* bits 0: Valid: 0 = nothing captured */
-	uint64_t iaddr; /* bits 63:5: Instruction cache line address, bits 63:5 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd0_cache_pack(const struct pmregs_itanium_pmd0_cache_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD0_CACHE_RES1_MASK;
-	v = pmregs_itanium_pmd0_cache_v_set(v, (uint64_t)f->v);
-	v = pmregs_itanium_pmd0_cache_iaddr_set(v, (uint64_t)f->iaddr);
-	return v;
-}
-
-/* Like pmregs_itanium_pmd0_cache_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd0_cache_pack_checked(const struct pmregs_itanium_pmd0_cache_fields *f, uint64_t *out)
-{
-	if (f->v > 1u)
-		return PMREGS_ERANGE;
-	if (f->iaddr > 576460752303423487u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmd0_cache_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd0_cache_unpack(uint64_t v, struct pmregs_itanium_pmd0_cache_fields *f)
-{
-	f->v = (uint8_t)pmregs_itanium_pmd0_cache_v_get(v);
-	f->iaddr = (uint64_t)pmregs_itanium_pmd0_cache_iaddr_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmd0_cache_v_get(v)                (pmregs_u64(v) & 0x1u)
+#define pmregs_itanium_pmd0_cache_v_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_itanium_pmd0_cache_v_set_checked(v, x)     pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_itanium_pmd0_cache_iaddr_get(v)            ((pmregs_u64(v) >> 5) & PMREGS_U64(0x7ffffffffffffff))
+#define pmregs_itanium_pmd0_cache_iaddr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffffffffe0)) | ((pmregs_u64(x) & PMREGS_U64(0x7ffffffffffffff)) << 5))
+#define pmregs_itanium_pmd0_cache_iaddr_set_checked(v, x) pmregs_set_checked64((v), 5, PMREGS_U64(0x7ffffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd0_cache_valid(uint64_t v)
@@ -3313,75 +2565,16 @@ static inline int pmregs_itanium_pmd0_cache_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMD0_TLB_IADDR(x) PMREGS_FIELD64((x), 5, 59)
 #define PMREGS_ITANIUM_PMD0_TLB_TLB(x)   PMREGS_FIELD64((x), 1, 1)
 
-/* v: bits 0, rw. Valid: 0 = nothing captured */
-static inline uint64_t pmregs_itanium_pmd0_tlb_v_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmd0_tlb_v_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD0_TLB_V_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_itanium_pmd0_tlb_v_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd0_tlb_v_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* iaddr: bits 63:5, rw. Address that missed the instruction TLB, bits 63:5 */
-static inline uint64_t pmregs_itanium_pmd0_tlb_iaddr_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x07ffffffffffffff)); }
-static inline uint64_t pmregs_itanium_pmd0_tlb_iaddr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD0_TLB_IADDR_MASK) | ((x & PMREGS_U64(0x07ffffffffffffff)) << 5); }
-static inline int pmregs_itanium_pmd0_tlb_iaddr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x07ffffffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd0_tlb_iaddr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tlb: bits 1, rw. How the miss was resolved (PF11) */
-static inline uint64_t pmregs_itanium_pmd0_tlb_tlb_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmd0_tlb_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD0_TLB_TLB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_itanium_pmd0_tlb_tlb_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd0_tlb_tlb_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd0_tlb_fields {
-	uint8_t v; /* bits 0: Valid: 0 = nothing captured */
-	uint64_t iaddr; /* bits 63:5: Address that missed the instruction TLB, bits 63:5 */
-	uint8_t tlb; /* bits 1: How the miss was resolved (PF11) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd0_tlb_pack(const struct pmregs_itanium_pmd0_tlb_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD0_TLB_RES1_MASK;
-	v = pmregs_itanium_pmd0_tlb_v_set(v, (uint64_t)f->v);
-	v = pmregs_itanium_pmd0_tlb_iaddr_set(v, (uint64_t)f->iaddr);
-	v = pmregs_itanium_pmd0_tlb_tlb_set(v, (uint64_t)f->tlb);
-	return v;
-}
-
-/* Like pmregs_itanium_pmd0_tlb_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd0_tlb_pack_checked(const struct pmregs_itanium_pmd0_tlb_fields *f, uint64_t *out)
-{
-	if (f->v > 1u)
-		return PMREGS_ERANGE;
-	if (f->iaddr > 576460752303423487u)
-		return PMREGS_ERANGE;
-	if (f->tlb > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmd0_tlb_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd0_tlb_unpack(uint64_t v, struct pmregs_itanium_pmd0_tlb_fields *f)
-{
-	f->v = (uint8_t)pmregs_itanium_pmd0_tlb_v_get(v);
-	f->iaddr = (uint64_t)pmregs_itanium_pmd0_tlb_iaddr_get(v);
-	f->tlb = (uint8_t)pmregs_itanium_pmd0_tlb_tlb_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmd0_tlb_v_get(v)                (pmregs_u64(v) & 0x1u)
+#define pmregs_itanium_pmd0_tlb_v_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_itanium_pmd0_tlb_v_set_checked(v, x)     pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_itanium_pmd0_tlb_iaddr_get(v)            ((pmregs_u64(v) >> 5) & PMREGS_U64(0x7ffffffffffffff))
+#define pmregs_itanium_pmd0_tlb_iaddr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffffffffe0)) | ((pmregs_u64(x) & PMREGS_U64(0x7ffffffffffffff)) << 5))
+#define pmregs_itanium_pmd0_tlb_iaddr_set_checked(v, x) pmregs_set_checked64((v), 5, PMREGS_U64(0x7ffffffffffffff), (x))
+#define pmregs_itanium_pmd0_tlb_tlb_get(v)              ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_itanium_pmd0_tlb_tlb_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_itanium_pmd0_tlb_tlb_set_checked(v, x)   pmregs_set_checked64((v), 1, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd0_tlb_valid(uint64_t v)
@@ -3395,43 +2588,10 @@ static inline int pmregs_itanium_pmd0_tlb_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_ITANIUM_PMD1_CACHE_LATENCY(x) PMREGS_FIELD64((x), 0, 12)
 
-/* latency: bits 11:0, rw. Latency of the captured miss in cycles */
-static inline uint64_t pmregs_itanium_pmd1_cache_latency_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000fff)); }
-static inline uint64_t pmregs_itanium_pmd1_cache_latency_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD1_CACHE_LATENCY_MASK) | (x & PMREGS_U64(0x0000000000000fff)); }
-static inline int pmregs_itanium_pmd1_cache_latency_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000fff))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd1_cache_latency_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd1_cache_fields {
-	uint16_t latency; /* bits 11:0: Latency of the captured miss in cycles */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd1_cache_pack(const struct pmregs_itanium_pmd1_cache_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD1_CACHE_RES1_MASK;
-	v = pmregs_itanium_pmd1_cache_latency_set(v, (uint64_t)f->latency);
-	return v;
-}
-
-/* Like pmregs_itanium_pmd1_cache_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd1_cache_pack_checked(const struct pmregs_itanium_pmd1_cache_fields *f, uint64_t *out)
-{
-	if (f->latency > 4095u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmd1_cache_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd1_cache_unpack(uint64_t v, struct pmregs_itanium_pmd1_cache_fields *f)
-{
-	f->latency = (uint16_t)pmregs_itanium_pmd1_cache_latency_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmd1_cache_latency_get(v)            (pmregs_u64(v) & 0xfffu)
+#define pmregs_itanium_pmd1_cache_latency_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xfff)) | (pmregs_u64(x) & 0xfffu))
+#define pmregs_itanium_pmd1_cache_latency_set_checked(v, x) pmregs_set_checked64((v), 0, 0xfffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd1_cache_valid(uint64_t v)
@@ -3443,32 +2603,6 @@ static inline int pmregs_itanium_pmd1_cache_valid(uint64_t v)
 /* ---- PMD1 (instruction EAR, TLB mode) (pmd1_tlb) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd1_tlb_fields {
-	uint8_t unused_; /* the layout has no settable field */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd1_tlb_pack(const struct pmregs_itanium_pmd1_tlb_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD1_TLB_RES1_MASK;
-	(void)f;
-	return v;
-}
-
-/* Like pmregs_itanium_pmd1_tlb_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd1_tlb_pack_checked(const struct pmregs_itanium_pmd1_tlb_fields *f, uint64_t *out)
-{
-	*out = pmregs_itanium_pmd1_tlb_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd1_tlb_unpack(uint64_t v, struct pmregs_itanium_pmd1_tlb_fields *f)
-{
-	(void)v;
-	f->unused_ = 0;
-}
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd1_tlb_valid(uint64_t v)
@@ -3486,107 +2620,22 @@ static inline int pmregs_itanium_pmd1_tlb_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMC11_ISM(x) PMREGS_FIELD64((x), 24, 2)
 #define PMREGS_ITANIUM_PMC11_PT(x)  PMREGS_FIELD64((x), 28, 1)
 
-/* plm: bits 3:0, rw. Privilege level mask */
-static inline uint64_t pmregs_itanium_pmc11_plm_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc11_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_PLM_MASK) | (x & PMREGS_U64(0x000000000000000f)); }
-static inline int pmregs_itanium_pmc11_plm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_plm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pm: bits 6, rw. Privileged monitor */
-static inline uint64_t pmregs_itanium_pmc11_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_itanium_pmc11_pm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_pm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tlb: bits 7, rw. 0: capture L1 data cache load misses; 1: capture data TLB misses */
-static inline uint64_t pmregs_itanium_pmc11_tlb_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_itanium_pmc11_tlb_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_tlb_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ism: bits 25:24, rw. Instruction set mask */
-static inline uint64_t pmregs_itanium_pmc11_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc11_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
-static inline int pmregs_itanium_pmc11_ism_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_ism_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pt: bits 28, rw. Pass tags: 1 = no data address range check; 0 = apply the DBR range check */
-static inline uint64_t pmregs_itanium_pmc11_pt_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_pt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_PT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_itanium_pmc11_pt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_pt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc11_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t tlb; /* bits 7: 0: capture L1 data cache load misses; 1: capture data TLB misses */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-	uint8_t pt; /* bits 28: Pass tags: 1 = no data address range check; 0 = apply the DBR range check */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc11_pack(const struct pmregs_itanium_pmc11_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC11_RES1_MASK;
-	v = pmregs_itanium_pmc11_plm_set(v, (uint64_t)f->plm);
-	v = pmregs_itanium_pmc11_pm_set(v, (uint64_t)f->pm);
-	v = pmregs_itanium_pmc11_tlb_set(v, (uint64_t)f->tlb);
-	v = pmregs_itanium_pmc11_ism_set(v, (uint64_t)f->ism);
-	v = pmregs_itanium_pmc11_pt_set(v, (uint64_t)f->pt);
-	return v;
-}
-
-/* Like pmregs_itanium_pmc11_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc11_pack_checked(const struct pmregs_itanium_pmc11_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->tlb > 1u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	if (f->pt > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc11_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc11_unpack(uint64_t v, struct pmregs_itanium_pmc11_fields *f)
-{
-	f->plm = (uint8_t)pmregs_itanium_pmc11_plm_get(v);
-	f->pm = (uint8_t)pmregs_itanium_pmc11_pm_get(v);
-	f->tlb = (uint8_t)pmregs_itanium_pmc11_tlb_get(v);
-	f->ism = (uint8_t)pmregs_itanium_pmc11_ism_get(v);
-	f->pt = (uint8_t)pmregs_itanium_pmc11_pt_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmc11_plm_get(v)            (pmregs_u64(v) & 0xfu)
+#define pmregs_itanium_pmc11_plm_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xf)) | (pmregs_u64(x) & 0xfu))
+#define pmregs_itanium_pmc11_plm_set_checked(v, x) pmregs_set_checked64((v), 0, 0xfu, (x))
+#define pmregs_itanium_pmc11_pm_get(v)             ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_itanium_pmc11_pm_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_itanium_pmc11_pm_set_checked(v, x)  pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_itanium_pmc11_tlb_get(v)            ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_itanium_pmc11_tlb_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_itanium_pmc11_tlb_set_checked(v, x) pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_itanium_pmc11_ism_get(v)            ((pmregs_u64(v) >> 24) & 0x3u)
+#define pmregs_itanium_pmc11_ism_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x3000000)) | ((pmregs_u64(x) & 0x3u) << 24))
+#define pmregs_itanium_pmc11_ism_set_checked(v, x) pmregs_set_checked64((v), 24, 0x3u, (x))
+#define pmregs_itanium_pmc11_pt_get(v)             ((pmregs_u64(v) >> 28) & 0x1u)
+#define pmregs_itanium_pmc11_pt_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
+#define pmregs_itanium_pmc11_pt_set_checked(v, x)  pmregs_set_checked64((v), 28, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc11_valid(uint64_t v)
@@ -3616,123 +2665,25 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define PMREGS_ITANIUM_PMC11_CACHE_PT(x)    PMREGS_FIELD64((x), 28, 1)
 #define PMREGS_ITANIUM_PMC11_CACHE_UMASK(x) PMREGS_FIELD64((x), 16, 4)
 
-/* plm: bits 3:0, rw. Privilege level mask */
-static inline uint64_t pmregs_itanium_pmc11_cache_plm_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc11_cache_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_PLM_MASK) | (x & PMREGS_U64(0x000000000000000f)); }
-static inline int pmregs_itanium_pmc11_cache_plm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_cache_plm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pm: bits 6, rw. Privileged monitor */
-static inline uint64_t pmregs_itanium_pmc11_cache_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_cache_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_itanium_pmc11_cache_pm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_cache_pm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tlb: bits 7, rw. 0: capture L1 data cache load misses; 1: capture data TLB misses */
-static inline uint64_t pmregs_itanium_pmc11_cache_tlb_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_cache_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_TLB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_itanium_pmc11_cache_tlb_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_cache_tlb_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ism: bits 25:24, rw. Instruction set mask */
-static inline uint64_t pmregs_itanium_pmc11_cache_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc11_cache_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
-static inline int pmregs_itanium_pmc11_cache_ism_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_cache_ism_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pt: bits 28, rw. Pass tags: 1 = no data address range check; 0 = apply the DBR range check */
-static inline uint64_t pmregs_itanium_pmc11_cache_pt_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_cache_pt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_PT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_itanium_pmc11_cache_pt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_cache_pt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask: bits 19:16, rw. Capture load misses whose latency is at least this many cycles */
-static inline uint64_t pmregs_itanium_pmc11_cache_umask_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc11_cache_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_CACHE_UMASK_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 16); }
-static inline int pmregs_itanium_pmc11_cache_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_cache_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc11_cache_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t tlb; /* bits 7: 0: capture L1 data cache load misses; 1: capture data TLB misses */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-	uint8_t pt; /* bits 28: Pass tags: 1 = no data address range check; 0 = apply the DBR range check */
-	uint8_t umask; /* bits 19:16: Capture load misses whose latency is at least this many cycles */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc11_cache_pack(const struct pmregs_itanium_pmc11_cache_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC11_CACHE_RES1_MASK;
-	v = pmregs_itanium_pmc11_cache_plm_set(v, (uint64_t)f->plm);
-	v = pmregs_itanium_pmc11_cache_pm_set(v, (uint64_t)f->pm);
-	v = pmregs_itanium_pmc11_cache_tlb_set(v, (uint64_t)f->tlb);
-	v = pmregs_itanium_pmc11_cache_ism_set(v, (uint64_t)f->ism);
-	v = pmregs_itanium_pmc11_cache_pt_set(v, (uint64_t)f->pt);
-	v = pmregs_itanium_pmc11_cache_umask_set(v, (uint64_t)f->umask);
-	return v;
-}
-
-/* Like pmregs_itanium_pmc11_cache_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc11_cache_pack_checked(const struct pmregs_itanium_pmc11_cache_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->tlb > 1u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	if (f->pt > 1u)
-		return PMREGS_ERANGE;
-	if (f->umask > 15u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc11_cache_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc11_cache_unpack(uint64_t v, struct pmregs_itanium_pmc11_cache_fields *f)
-{
-	f->plm = (uint8_t)pmregs_itanium_pmc11_cache_plm_get(v);
-	f->pm = (uint8_t)pmregs_itanium_pmc11_cache_pm_get(v);
-	f->tlb = (uint8_t)pmregs_itanium_pmc11_cache_tlb_get(v);
-	f->ism = (uint8_t)pmregs_itanium_pmc11_cache_ism_get(v);
-	f->pt = (uint8_t)pmregs_itanium_pmc11_cache_pt_get(v);
-	f->umask = (uint8_t)pmregs_itanium_pmc11_cache_umask_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmc11_cache_plm_get(v)              (pmregs_u64(v) & 0xfu)
+#define pmregs_itanium_pmc11_cache_plm_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0xf)) | (pmregs_u64(x) & 0xfu))
+#define pmregs_itanium_pmc11_cache_plm_set_checked(v, x)   pmregs_set_checked64((v), 0, 0xfu, (x))
+#define pmregs_itanium_pmc11_cache_pm_get(v)               ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_itanium_pmc11_cache_pm_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_itanium_pmc11_cache_pm_set_checked(v, x)    pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_itanium_pmc11_cache_tlb_get(v)              ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_itanium_pmc11_cache_tlb_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_itanium_pmc11_cache_tlb_set_checked(v, x)   pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_itanium_pmc11_cache_ism_get(v)              ((pmregs_u64(v) >> 24) & 0x3u)
+#define pmregs_itanium_pmc11_cache_ism_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x3000000)) | ((pmregs_u64(x) & 0x3u) << 24))
+#define pmregs_itanium_pmc11_cache_ism_set_checked(v, x)   pmregs_set_checked64((v), 24, 0x3u, (x))
+#define pmregs_itanium_pmc11_cache_pt_get(v)               ((pmregs_u64(v) >> 28) & 0x1u)
+#define pmregs_itanium_pmc11_cache_pt_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
+#define pmregs_itanium_pmc11_cache_pt_set_checked(v, x)    pmregs_set_checked64((v), 28, 0x1u, (x))
+#define pmregs_itanium_pmc11_cache_umask_get(v)            ((pmregs_u64(v) >> 16) & 0xfu)
+#define pmregs_itanium_pmc11_cache_umask_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xf0000)) | ((pmregs_u64(x) & 0xfu) << 16))
+#define pmregs_itanium_pmc11_cache_umask_set_checked(v, x) pmregs_set_checked64((v), 16, 0xfu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc11_cache_valid(uint64_t v)
@@ -3751,123 +2702,25 @@ static inline int pmregs_itanium_pmc11_cache_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMC11_TLB_PT(x)    PMREGS_FIELD64((x), 28, 1)
 #define PMREGS_ITANIUM_PMC11_TLB_UMASK(x) PMREGS_FIELD64((x), 16, 4)
 
-/* plm: bits 3:0, rw. Privilege level mask */
-static inline uint64_t pmregs_itanium_pmc11_tlb_plm_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc11_tlb_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_PLM_MASK) | (x & PMREGS_U64(0x000000000000000f)); }
-static inline int pmregs_itanium_pmc11_tlb_plm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_tlb_plm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pm: bits 6, rw. Privileged monitor */
-static inline uint64_t pmregs_itanium_pmc11_tlb_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_tlb_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_itanium_pmc11_tlb_pm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_tlb_pm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tlb: bits 7, rw. 0: capture L1 data cache load misses; 1: capture data TLB misses */
-static inline uint64_t pmregs_itanium_pmc11_tlb_tlb_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_tlb_tlb_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_TLB_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_itanium_pmc11_tlb_tlb_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_tlb_tlb_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ism: bits 25:24, rw. Instruction set mask */
-static inline uint64_t pmregs_itanium_pmc11_tlb_ism_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc11_tlb_ism_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_ISM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 24); }
-static inline int pmregs_itanium_pmc11_tlb_ism_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_tlb_ism_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pt: bits 28, rw. Pass tags: 1 = no data address range check; 0 = apply the DBR range check */
-static inline uint64_t pmregs_itanium_pmc11_tlb_pt_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc11_tlb_pt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_PT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_itanium_pmc11_tlb_pt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_tlb_pt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask: bits 19:16, rw. Which data TLB misses to capture */
-static inline uint64_t pmregs_itanium_pmc11_tlb_umask_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc11_tlb_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC11_TLB_UMASK_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 16); }
-static inline int pmregs_itanium_pmc11_tlb_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc11_tlb_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc11_tlb_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t tlb; /* bits 7: 0: capture L1 data cache load misses; 1: capture data TLB misses */
-	uint8_t ism; /* bits 25:24: Instruction set mask */
-	uint8_t pt; /* bits 28: Pass tags: 1 = no data address range check; 0 = apply the DBR range check */
-	uint8_t umask; /* bits 19:16: Which data TLB misses to capture */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc11_tlb_pack(const struct pmregs_itanium_pmc11_tlb_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC11_TLB_RES1_MASK;
-	v = pmregs_itanium_pmc11_tlb_plm_set(v, (uint64_t)f->plm);
-	v = pmregs_itanium_pmc11_tlb_pm_set(v, (uint64_t)f->pm);
-	v = pmregs_itanium_pmc11_tlb_tlb_set(v, (uint64_t)f->tlb);
-	v = pmregs_itanium_pmc11_tlb_ism_set(v, (uint64_t)f->ism);
-	v = pmregs_itanium_pmc11_tlb_pt_set(v, (uint64_t)f->pt);
-	v = pmregs_itanium_pmc11_tlb_umask_set(v, (uint64_t)f->umask);
-	return v;
-}
-
-/* Like pmregs_itanium_pmc11_tlb_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc11_tlb_pack_checked(const struct pmregs_itanium_pmc11_tlb_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->tlb > 1u)
-		return PMREGS_ERANGE;
-	if (f->ism > 3u)
-		return PMREGS_ERANGE;
-	if (f->pt > 1u)
-		return PMREGS_ERANGE;
-	if (f->umask > 15u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc11_tlb_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc11_tlb_unpack(uint64_t v, struct pmregs_itanium_pmc11_tlb_fields *f)
-{
-	f->plm = (uint8_t)pmregs_itanium_pmc11_tlb_plm_get(v);
-	f->pm = (uint8_t)pmregs_itanium_pmc11_tlb_pm_get(v);
-	f->tlb = (uint8_t)pmregs_itanium_pmc11_tlb_tlb_get(v);
-	f->ism = (uint8_t)pmregs_itanium_pmc11_tlb_ism_get(v);
-	f->pt = (uint8_t)pmregs_itanium_pmc11_tlb_pt_get(v);
-	f->umask = (uint8_t)pmregs_itanium_pmc11_tlb_umask_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmc11_tlb_plm_get(v)              (pmregs_u64(v) & 0xfu)
+#define pmregs_itanium_pmc11_tlb_plm_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0xf)) | (pmregs_u64(x) & 0xfu))
+#define pmregs_itanium_pmc11_tlb_plm_set_checked(v, x)   pmregs_set_checked64((v), 0, 0xfu, (x))
+#define pmregs_itanium_pmc11_tlb_pm_get(v)               ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_itanium_pmc11_tlb_pm_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_itanium_pmc11_tlb_pm_set_checked(v, x)    pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_itanium_pmc11_tlb_tlb_get(v)              ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_itanium_pmc11_tlb_tlb_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_itanium_pmc11_tlb_tlb_set_checked(v, x)   pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_itanium_pmc11_tlb_ism_get(v)              ((pmregs_u64(v) >> 24) & 0x3u)
+#define pmregs_itanium_pmc11_tlb_ism_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x3000000)) | ((pmregs_u64(x) & 0x3u) << 24))
+#define pmregs_itanium_pmc11_tlb_ism_set_checked(v, x)   pmregs_set_checked64((v), 24, 0x3u, (x))
+#define pmregs_itanium_pmc11_tlb_pt_get(v)               ((pmregs_u64(v) >> 28) & 0x1u)
+#define pmregs_itanium_pmc11_tlb_pt_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
+#define pmregs_itanium_pmc11_tlb_pt_set_checked(v, x)    pmregs_set_checked64((v), 28, 0x1u, (x))
+#define pmregs_itanium_pmc11_tlb_umask_get(v)            ((pmregs_u64(v) >> 16) & 0xfu)
+#define pmregs_itanium_pmc11_tlb_umask_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xf0000)) | ((pmregs_u64(x) & 0xfu) << 16))
+#define pmregs_itanium_pmc11_tlb_umask_set_checked(v, x) pmregs_set_checked64((v), 16, 0xfu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc11_tlb_valid(uint64_t v)
@@ -3881,39 +2734,10 @@ static inline int pmregs_itanium_pmc11_tlb_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_ITANIUM_PMD2_DADDR(x) PMREGS_FIELD64((x), 0, 64)
 
-/* daddr: bits 63:0, rw. Data address of the captured miss */
-static inline uint64_t pmregs_itanium_pmd2_daddr_get(uint64_t v) { return v; }
-static inline uint64_t pmregs_itanium_pmd2_daddr_set(uint64_t v, uint64_t x) { return ((void)v, (uint64_t)x); }
-static inline int pmregs_itanium_pmd2_daddr_set_checked(uint64_t *v, uint64_t x)
-{
-	*v = pmregs_itanium_pmd2_daddr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd2_fields {
-	uint64_t daddr; /* bits 63:0: Data address of the captured miss */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd2_pack(const struct pmregs_itanium_pmd2_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD2_RES1_MASK;
-	v = pmregs_itanium_pmd2_daddr_set(v, (uint64_t)f->daddr);
-	return v;
-}
-
-/* Like pmregs_itanium_pmd2_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd2_pack_checked(const struct pmregs_itanium_pmd2_fields *f, uint64_t *out)
-{
-	*out = pmregs_itanium_pmd2_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd2_unpack(uint64_t v, struct pmregs_itanium_pmd2_fields *f)
-{
-	f->daddr = (uint64_t)pmregs_itanium_pmd2_daddr_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmd2_daddr_get(v)            (pmregs_u64(v))
+#define pmregs_itanium_pmd2_daddr_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
+#define pmregs_itanium_pmd2_daddr_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd2_valid(uint64_t v)
@@ -3928,59 +2752,13 @@ static inline int pmregs_itanium_pmd2_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMD3_LATENCY(x) PMREGS_FIELD64((x), 0, 12)
 #define PMREGS_ITANIUM_PMD3_LEVEL(x)   PMREGS_FIELD64((x), 62, 2)
 
-/* latency: bits 11:0, rw. Cache mode: latency of the captured load miss in cycles */
-static inline uint64_t pmregs_itanium_pmd3_latency_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000fff)); }
-static inline uint64_t pmregs_itanium_pmd3_latency_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD3_LATENCY_MASK) | (x & PMREGS_U64(0x0000000000000fff)); }
-static inline int pmregs_itanium_pmd3_latency_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000fff))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd3_latency_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* level: bits 63:62, rw. TLB mode: how the miss was resolved */
-static inline uint64_t pmregs_itanium_pmd3_level_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmd3_level_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD3_LEVEL_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 62); }
-static inline int pmregs_itanium_pmd3_level_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd3_level_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd3_fields {
-	uint16_t latency; /* bits 11:0: Cache mode: latency of the captured load miss in cycles */
-	uint8_t level; /* bits 63:62: TLB mode: how the miss was resolved */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd3_pack(const struct pmregs_itanium_pmd3_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD3_RES1_MASK;
-	v = pmregs_itanium_pmd3_latency_set(v, (uint64_t)f->latency);
-	v = pmregs_itanium_pmd3_level_set(v, (uint64_t)f->level);
-	return v;
-}
-
-/* Like pmregs_itanium_pmd3_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd3_pack_checked(const struct pmregs_itanium_pmd3_fields *f, uint64_t *out)
-{
-	if (f->latency > 4095u)
-		return PMREGS_ERANGE;
-	if (f->level > 3u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmd3_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd3_unpack(uint64_t v, struct pmregs_itanium_pmd3_fields *f)
-{
-	f->latency = (uint16_t)pmregs_itanium_pmd3_latency_get(v);
-	f->level = (uint8_t)pmregs_itanium_pmd3_level_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmd3_latency_get(v)            (pmregs_u64(v) & 0xfffu)
+#define pmregs_itanium_pmd3_latency_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xfff)) | (pmregs_u64(x) & 0xfffu))
+#define pmregs_itanium_pmd3_latency_set_checked(v, x) pmregs_set_checked64((v), 0, 0xfffu, (x))
+#define pmregs_itanium_pmd3_level_get(v)              ((pmregs_u64(v) >> 62) & 0x3u)
+#define pmregs_itanium_pmd3_level_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0xc000000000000000)) | ((pmregs_u64(x) & 0x3u) << 62))
+#define pmregs_itanium_pmd3_level_set_checked(v, x)   pmregs_set_checked64((v), 62, 0x3u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd3_valid(uint64_t v)
@@ -3996,75 +2774,16 @@ static inline int pmregs_itanium_pmd3_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMD17_SLOT(x)  PMREGS_FIELD64((x), 2, 2)
 #define PMREGS_ITANIUM_PMD17_IADDR(x) PMREGS_FIELD64((x), 4, 60)
 
-/* vl: bits 0, rw. Valid */
-static inline uint64_t pmregs_itanium_pmd17_vl_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmd17_vl_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD17_VL_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_itanium_pmd17_vl_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd17_vl_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* slot: bits 3:2, rw. Slot (0-2) of the instruction in its bundle */
-static inline uint64_t pmregs_itanium_pmd17_slot_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmd17_slot_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD17_SLOT_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 2); }
-static inline int pmregs_itanium_pmd17_slot_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd17_slot_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* iaddr: bits 63:4, rw. Bundle address of the instruction, bits 63:4 */
-static inline uint64_t pmregs_itanium_pmd17_iaddr_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0fffffffffffffff)); }
-static inline uint64_t pmregs_itanium_pmd17_iaddr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD17_IADDR_MASK) | ((x & PMREGS_U64(0x0fffffffffffffff)) << 4); }
-static inline int pmregs_itanium_pmd17_iaddr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0fffffffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd17_iaddr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd17_fields {
-	uint8_t vl; /* bits 0: Valid */
-	uint8_t slot; /* bits 3:2: Slot (0-2) of the instruction in its bundle */
-	uint64_t iaddr; /* bits 63:4: Bundle address of the instruction, bits 63:4 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd17_pack(const struct pmregs_itanium_pmd17_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD17_RES1_MASK;
-	v = pmregs_itanium_pmd17_vl_set(v, (uint64_t)f->vl);
-	v = pmregs_itanium_pmd17_slot_set(v, (uint64_t)f->slot);
-	v = pmregs_itanium_pmd17_iaddr_set(v, (uint64_t)f->iaddr);
-	return v;
-}
-
-/* Like pmregs_itanium_pmd17_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd17_pack_checked(const struct pmregs_itanium_pmd17_fields *f, uint64_t *out)
-{
-	if (f->vl > 1u)
-		return PMREGS_ERANGE;
-	if (f->slot > 3u)
-		return PMREGS_ERANGE;
-	if (f->iaddr > 1152921504606846975u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmd17_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd17_unpack(uint64_t v, struct pmregs_itanium_pmd17_fields *f)
-{
-	f->vl = (uint8_t)pmregs_itanium_pmd17_vl_get(v);
-	f->slot = (uint8_t)pmregs_itanium_pmd17_slot_get(v);
-	f->iaddr = (uint64_t)pmregs_itanium_pmd17_iaddr_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmd17_vl_get(v)               (pmregs_u64(v) & 0x1u)
+#define pmregs_itanium_pmd17_vl_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_itanium_pmd17_vl_set_checked(v, x)    pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_itanium_pmd17_slot_get(v)             ((pmregs_u64(v) >> 2) & 0x3u)
+#define pmregs_itanium_pmd17_slot_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xc)) | ((pmregs_u64(x) & 0x3u) << 2))
+#define pmregs_itanium_pmd17_slot_set_checked(v, x)  pmregs_set_checked64((v), 2, 0x3u, (x))
+#define pmregs_itanium_pmd17_iaddr_get(v)            ((pmregs_u64(v) >> 4) & PMREGS_U64(0xfffffffffffffff))
+#define pmregs_itanium_pmd17_iaddr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xfffffffffffffff0)) | ((pmregs_u64(x) & PMREGS_U64(0xfffffffffffffff)) << 4))
+#define pmregs_itanium_pmd17_iaddr_set_checked(v, x) pmregs_set_checked64((v), 4, PMREGS_U64(0xfffffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd17_valid(uint64_t v)
@@ -4085,155 +2804,31 @@ static inline int pmregs_itanium_pmd17_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMC12_BPT(x) PMREGS_FIELD64((x), 14, 1)
 #define PMREGS_ITANIUM_PMC12_BAC(x) PMREGS_FIELD64((x), 15, 1)
 
-/* plm: bits 3:0, rw. Privilege level mask */
-static inline uint64_t pmregs_itanium_pmc12_plm_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_pmc12_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_PLM_MASK) | (x & PMREGS_U64(0x000000000000000f)); }
-static inline int pmregs_itanium_pmc12_plm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc12_plm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pm: bits 6, rw. Privileged monitor */
-static inline uint64_t pmregs_itanium_pmc12_pm_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc12_pm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_PM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_itanium_pmc12_pm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc12_pm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tar: bits 7, rw. Record branches predicted by the Target Address Register */
-static inline uint64_t pmregs_itanium_pmc12_tar_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc12_tar_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_TAR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_itanium_pmc12_tar_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc12_tar_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tm: bits 9:8, rw. Taken mask */
-static inline uint64_t pmregs_itanium_pmc12_tm_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc12_tm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_TM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 8); }
-static inline int pmregs_itanium_pmc12_tm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc12_tm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ptm: bits 11:10, rw. Predicted target mask */
-static inline uint64_t pmregs_itanium_pmc12_ptm_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc12_ptm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_PTM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 10); }
-static inline int pmregs_itanium_pmc12_ptm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc12_ptm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ppm: bits 13:12, rw. Predicted predicate (path) mask */
-static inline uint64_t pmregs_itanium_pmc12_ppm_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmc12_ppm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_PPM_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 12); }
-static inline int pmregs_itanium_pmc12_ppm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc12_ppm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bpt: bits 14, rw. Record branches predicted by this predictor (libpfm's API and pfmon call it tac) */
-static inline uint64_t pmregs_itanium_pmc12_bpt_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc12_bpt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_BPT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_itanium_pmc12_bpt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc12_bpt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bac: bits 15, rw. Record branches predicted or corrected by the Branch Address Calculator */
-static inline uint64_t pmregs_itanium_pmc12_bac_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc12_bac_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC12_BAC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_itanium_pmc12_bac_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc12_bac_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc12_fields {
-	uint8_t plm; /* bits 3:0: Privilege level mask */
-	uint8_t pm; /* bits 6: Privileged monitor */
-	uint8_t tar; /* bits 7: Record branches predicted by the Target Address Register */
-	uint8_t tm; /* bits 9:8: Taken mask */
-	uint8_t ptm; /* bits 11:10: Predicted target mask */
-	uint8_t ppm; /* bits 13:12: Predicted predicate (path) mask */
-	uint8_t bpt; /* bits 14: Record branches predicted by this predictor (libpfm's API and pfmon call it tac) */
-	uint8_t bac; /* bits 15: Record branches predicted or corrected by the Branch Address Calculator */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc12_pack(const struct pmregs_itanium_pmc12_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC12_RES1_MASK;
-	v = pmregs_itanium_pmc12_plm_set(v, (uint64_t)f->plm);
-	v = pmregs_itanium_pmc12_pm_set(v, (uint64_t)f->pm);
-	v = pmregs_itanium_pmc12_tar_set(v, (uint64_t)f->tar);
-	v = pmregs_itanium_pmc12_tm_set(v, (uint64_t)f->tm);
-	v = pmregs_itanium_pmc12_ptm_set(v, (uint64_t)f->ptm);
-	v = pmregs_itanium_pmc12_ppm_set(v, (uint64_t)f->ppm);
-	v = pmregs_itanium_pmc12_bpt_set(v, (uint64_t)f->bpt);
-	v = pmregs_itanium_pmc12_bac_set(v, (uint64_t)f->bac);
-	return v;
-}
-
-/* Like pmregs_itanium_pmc12_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc12_pack_checked(const struct pmregs_itanium_pmc12_fields *f, uint64_t *out)
-{
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->pm > 1u)
-		return PMREGS_ERANGE;
-	if (f->tar > 1u)
-		return PMREGS_ERANGE;
-	if (f->tm > 3u)
-		return PMREGS_ERANGE;
-	if (f->ptm > 3u)
-		return PMREGS_ERANGE;
-	if (f->ppm > 3u)
-		return PMREGS_ERANGE;
-	if (f->bpt > 1u)
-		return PMREGS_ERANGE;
-	if (f->bac > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc12_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc12_unpack(uint64_t v, struct pmregs_itanium_pmc12_fields *f)
-{
-	f->plm = (uint8_t)pmregs_itanium_pmc12_plm_get(v);
-	f->pm = (uint8_t)pmregs_itanium_pmc12_pm_get(v);
-	f->tar = (uint8_t)pmregs_itanium_pmc12_tar_get(v);
-	f->tm = (uint8_t)pmregs_itanium_pmc12_tm_get(v);
-	f->ptm = (uint8_t)pmregs_itanium_pmc12_ptm_get(v);
-	f->ppm = (uint8_t)pmregs_itanium_pmc12_ppm_get(v);
-	f->bpt = (uint8_t)pmregs_itanium_pmc12_bpt_get(v);
-	f->bac = (uint8_t)pmregs_itanium_pmc12_bac_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmc12_plm_get(v)            (pmregs_u64(v) & 0xfu)
+#define pmregs_itanium_pmc12_plm_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xf)) | (pmregs_u64(x) & 0xfu))
+#define pmregs_itanium_pmc12_plm_set_checked(v, x) pmregs_set_checked64((v), 0, 0xfu, (x))
+#define pmregs_itanium_pmc12_pm_get(v)             ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_itanium_pmc12_pm_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_itanium_pmc12_pm_set_checked(v, x)  pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_itanium_pmc12_tar_get(v)            ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_itanium_pmc12_tar_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_itanium_pmc12_tar_set_checked(v, x) pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_itanium_pmc12_tm_get(v)             ((pmregs_u64(v) >> 8) & 0x3u)
+#define pmregs_itanium_pmc12_tm_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x300)) | ((pmregs_u64(x) & 0x3u) << 8))
+#define pmregs_itanium_pmc12_tm_set_checked(v, x)  pmregs_set_checked64((v), 8, 0x3u, (x))
+#define pmregs_itanium_pmc12_ptm_get(v)            ((pmregs_u64(v) >> 10) & 0x3u)
+#define pmregs_itanium_pmc12_ptm_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xc00)) | ((pmregs_u64(x) & 0x3u) << 10))
+#define pmregs_itanium_pmc12_ptm_set_checked(v, x) pmregs_set_checked64((v), 10, 0x3u, (x))
+#define pmregs_itanium_pmc12_ppm_get(v)            ((pmregs_u64(v) >> 12) & 0x3u)
+#define pmregs_itanium_pmc12_ppm_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x3000)) | ((pmregs_u64(x) & 0x3u) << 12))
+#define pmregs_itanium_pmc12_ppm_set_checked(v, x) pmregs_set_checked64((v), 12, 0x3u, (x))
+#define pmregs_itanium_pmc12_bpt_get(v)            ((pmregs_u64(v) >> 14) & 0x1u)
+#define pmregs_itanium_pmc12_bpt_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
+#define pmregs_itanium_pmc12_bpt_set_checked(v, x) pmregs_set_checked64((v), 14, 0x1u, (x))
+#define pmregs_itanium_pmc12_bac_get(v)            ((pmregs_u64(v) >> 15) & 0x1u)
+#define pmregs_itanium_pmc12_bac_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
+#define pmregs_itanium_pmc12_bac_set_checked(v, x) pmregs_set_checked64((v), 15, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc12_valid(uint64_t v)
@@ -4250,91 +2845,19 @@ static inline int pmregs_itanium_pmc12_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMD_BTB_SLOT(x) PMREGS_FIELD64((x), 2, 2)
 #define PMREGS_ITANIUM_PMD_BTB_ADDR(x) PMREGS_FIELD64((x), 4, 60)
 
-/* b: bits 0, rw. 1 = branch source record, 0 = target record */
-static inline uint64_t pmregs_itanium_pmd_btb_b_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmd_btb_b_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD_BTB_B_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_itanium_pmd_btb_b_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd_btb_b_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* mp: bits 1, rw. Source record: the prediction failed (target records show 1 in PF11 samples) */
-static inline uint64_t pmregs_itanium_pmd_btb_mp_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmd_btb_mp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD_BTB_MP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_itanium_pmd_btb_mp_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd_btb_mp_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* slot: bits 3:2, rw. Source record: slot of the branch in its bundle */
-static inline uint64_t pmregs_itanium_pmd_btb_slot_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_itanium_pmd_btb_slot_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD_BTB_SLOT_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 2); }
-static inline int pmregs_itanium_pmd_btb_slot_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd_btb_slot_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* addr: bits 63:4, rw. Bundle address (b = 1) or target bundle address (b = 0), bits 63:4 */
-static inline uint64_t pmregs_itanium_pmd_btb_addr_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0fffffffffffffff)); }
-static inline uint64_t pmregs_itanium_pmd_btb_addr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD_BTB_ADDR_MASK) | ((x & PMREGS_U64(0x0fffffffffffffff)) << 4); }
-static inline int pmregs_itanium_pmd_btb_addr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0fffffffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd_btb_addr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd_btb_fields {
-	uint8_t b; /* bits 0: 1 = branch source record, 0 = target record */
-	uint8_t mp; /* bits 1: Source record: the prediction failed (target records show 1 in PF11 samples) */
-	uint8_t slot; /* bits 3:2: Source record: slot of the branch in its bundle */
-	uint64_t addr; /* bits 63:4: Bundle address (b = 1) or target bundle address (b = 0), bits 63:4 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd_btb_pack(const struct pmregs_itanium_pmd_btb_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD_BTB_RES1_MASK;
-	v = pmregs_itanium_pmd_btb_b_set(v, (uint64_t)f->b);
-	v = pmregs_itanium_pmd_btb_mp_set(v, (uint64_t)f->mp);
-	v = pmregs_itanium_pmd_btb_slot_set(v, (uint64_t)f->slot);
-	v = pmregs_itanium_pmd_btb_addr_set(v, (uint64_t)f->addr);
-	return v;
-}
-
-/* Like pmregs_itanium_pmd_btb_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd_btb_pack_checked(const struct pmregs_itanium_pmd_btb_fields *f, uint64_t *out)
-{
-	if (f->b > 1u)
-		return PMREGS_ERANGE;
-	if (f->mp > 1u)
-		return PMREGS_ERANGE;
-	if (f->slot > 3u)
-		return PMREGS_ERANGE;
-	if (f->addr > 1152921504606846975u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmd_btb_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd_btb_unpack(uint64_t v, struct pmregs_itanium_pmd_btb_fields *f)
-{
-	f->b = (uint8_t)pmregs_itanium_pmd_btb_b_get(v);
-	f->mp = (uint8_t)pmregs_itanium_pmd_btb_mp_get(v);
-	f->slot = (uint8_t)pmregs_itanium_pmd_btb_slot_get(v);
-	f->addr = (uint64_t)pmregs_itanium_pmd_btb_addr_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmd_btb_b_get(v)               (pmregs_u64(v) & 0x1u)
+#define pmregs_itanium_pmd_btb_b_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_itanium_pmd_btb_b_set_checked(v, x)    pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_itanium_pmd_btb_mp_get(v)              ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_itanium_pmd_btb_mp_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_itanium_pmd_btb_mp_set_checked(v, x)   pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_itanium_pmd_btb_slot_get(v)            ((pmregs_u64(v) >> 2) & 0x3u)
+#define pmregs_itanium_pmd_btb_slot_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xc)) | ((pmregs_u64(x) & 0x3u) << 2))
+#define pmregs_itanium_pmd_btb_slot_set_checked(v, x) pmregs_set_checked64((v), 2, 0x3u, (x))
+#define pmregs_itanium_pmd_btb_addr_get(v)            ((pmregs_u64(v) >> 4) & PMREGS_U64(0xfffffffffffffff))
+#define pmregs_itanium_pmd_btb_addr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xfffffffffffffff0)) | ((pmregs_u64(x) & PMREGS_U64(0xfffffffffffffff)) << 4))
+#define pmregs_itanium_pmd_btb_addr_set_checked(v, x) pmregs_set_checked64((v), 4, PMREGS_U64(0xfffffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd_btb_valid(uint64_t v)
@@ -4349,59 +2872,13 @@ static inline int pmregs_itanium_pmd_btb_valid(uint64_t v)
 #define PMREGS_ITANIUM_PMD16_BBI(x)  PMREGS_FIELD64((x), 0, 3)
 #define PMREGS_ITANIUM_PMD16_FULL(x) PMREGS_FIELD64((x), 3, 1)
 
-/* bbi: bits 2:0, rw. Next entry to be written (0-7 = PMD8-15) */
-static inline uint64_t pmregs_itanium_pmd16_bbi_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_itanium_pmd16_bbi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD16_BBI_MASK) | (x & PMREGS_U64(0x0000000000000007)); }
-static inline int pmregs_itanium_pmd16_bbi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000007))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd16_bbi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* full: bits 3, rw. Sticky: the buffer has wrapped; the oldest entry is bbi when set, else 0 */
-static inline uint64_t pmregs_itanium_pmd16_full_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmd16_full_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMD16_FULL_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_itanium_pmd16_full_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmd16_full_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmd16_fields {
-	uint8_t bbi; /* bits 2:0: Next entry to be written (0-7 = PMD8-15) */
-	uint8_t full; /* bits 3: Sticky: the buffer has wrapped; the oldest entry is bbi when set, else 0 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmd16_pack(const struct pmregs_itanium_pmd16_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMD16_RES1_MASK;
-	v = pmregs_itanium_pmd16_bbi_set(v, (uint64_t)f->bbi);
-	v = pmregs_itanium_pmd16_full_set(v, (uint64_t)f->full);
-	return v;
-}
-
-/* Like pmregs_itanium_pmd16_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmd16_pack_checked(const struct pmregs_itanium_pmd16_fields *f, uint64_t *out)
-{
-	if (f->bbi > 7u)
-		return PMREGS_ERANGE;
-	if (f->full > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmd16_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmd16_unpack(uint64_t v, struct pmregs_itanium_pmd16_fields *f)
-{
-	f->bbi = (uint8_t)pmregs_itanium_pmd16_bbi_get(v);
-	f->full = (uint8_t)pmregs_itanium_pmd16_full_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmd16_bbi_get(v)             (pmregs_u64(v) & 0x7u)
+#define pmregs_itanium_pmd16_bbi_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x7)) | (pmregs_u64(x) & 0x7u))
+#define pmregs_itanium_pmd16_bbi_set_checked(v, x)  pmregs_set_checked64((v), 0, 0x7u, (x))
+#define pmregs_itanium_pmd16_full_get(v)            ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_itanium_pmd16_full_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_itanium_pmd16_full_set_checked(v, x) pmregs_set_checked64((v), 3, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmd16_valid(uint64_t v)
@@ -4415,43 +2892,10 @@ static inline int pmregs_itanium_pmd16_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_ITANIUM_PMC13_TA(x) PMREGS_FIELD64((x), 0, 1)
 
-/* ta: bits 0, rw. Tag all: 1 = tag every instruction and ignore the IBRs; set at reset */
-static inline uint64_t pmregs_itanium_pmc13_ta_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_pmc13_ta_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_PMC13_TA_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_itanium_pmc13_ta_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_pmc13_ta_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_pmc13_fields {
-	uint8_t ta; /* bits 0: Tag all: 1 = tag every instruction and ignore the IBRs; set at reset */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_pmc13_pack(const struct pmregs_itanium_pmc13_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_PMC13_RES1_MASK;
-	v = pmregs_itanium_pmc13_ta_set(v, (uint64_t)f->ta);
-	return v;
-}
-
-/* Like pmregs_itanium_pmc13_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_pmc13_pack_checked(const struct pmregs_itanium_pmc13_fields *f, uint64_t *out)
-{
-	if (f->ta > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_pmc13_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_pmc13_unpack(uint64_t v, struct pmregs_itanium_pmc13_fields *f)
-{
-	f->ta = (uint8_t)pmregs_itanium_pmc13_ta_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_pmc13_ta_get(v)            (pmregs_u64(v) & 0x1u)
+#define pmregs_itanium_pmc13_ta_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_itanium_pmc13_ta_set_checked(v, x) pmregs_set_checked64((v), 0, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_pmc13_valid(uint64_t v)
@@ -4465,39 +2909,10 @@ static inline int pmregs_itanium_pmc13_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_ITANIUM_BR_ADDR_ADDR(x) PMREGS_FIELD64((x), 0, 64)
 
-/* addr: bits 63:0, rw. Match address */
-static inline uint64_t pmregs_itanium_br_addr_addr_get(uint64_t v) { return v; }
-static inline uint64_t pmregs_itanium_br_addr_addr_set(uint64_t v, uint64_t x) { return ((void)v, (uint64_t)x); }
-static inline int pmregs_itanium_br_addr_addr_set_checked(uint64_t *v, uint64_t x)
-{
-	*v = pmregs_itanium_br_addr_addr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_br_addr_fields {
-	uint64_t addr; /* bits 63:0: Match address */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_br_addr_pack(const struct pmregs_itanium_br_addr_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_BR_ADDR_RES1_MASK;
-	v = pmregs_itanium_br_addr_addr_set(v, (uint64_t)f->addr);
-	return v;
-}
-
-/* Like pmregs_itanium_br_addr_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_br_addr_pack_checked(const struct pmregs_itanium_br_addr_fields *f, uint64_t *out)
-{
-	*out = pmregs_itanium_br_addr_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_br_addr_unpack(uint64_t v, struct pmregs_itanium_br_addr_fields *f)
-{
-	f->addr = (uint64_t)pmregs_itanium_br_addr_addr_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_br_addr_addr_get(v)            (pmregs_u64(v))
+#define pmregs_itanium_br_addr_addr_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
+#define pmregs_itanium_br_addr_addr_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_br_addr_valid(uint64_t v)
@@ -4513,75 +2928,16 @@ static inline int pmregs_itanium_br_addr_valid(uint64_t v)
 #define PMREGS_ITANIUM_IBR_CTL_PLM(x)  PMREGS_FIELD64((x), 56, 4)
 #define PMREGS_ITANIUM_IBR_CTL_X(x)    PMREGS_FIELD64((x), 63, 1)
 
-/* mask: bits 55:0, rw. 1 = the address bit must match; address bits 63:56 are always compared */
-static inline uint64_t pmregs_itanium_ibr_ctl_mask_get(uint64_t v) { return (v & PMREGS_U64(0x00ffffffffffffff)); }
-static inline uint64_t pmregs_itanium_ibr_ctl_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_IBR_CTL_MASK_MASK) | (x & PMREGS_U64(0x00ffffffffffffff)); }
-static inline int pmregs_itanium_ibr_ctl_mask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00ffffffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_ibr_ctl_mask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* plm: bits 59:56, rw. Privilege levels the pair matches at: bit 56 = PL0 ... bit 59 = PL3 */
-static inline uint64_t pmregs_itanium_ibr_ctl_plm_get(uint64_t v) { return ((v >> 56) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_ibr_ctl_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_IBR_CTL_PLM_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 56); }
-static inline int pmregs_itanium_ibr_ctl_plm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_ibr_ctl_plm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* x: bits 63, rw. Execute breakpoint enable; any set x bit disables PMU range checking */
-static inline uint64_t pmregs_itanium_ibr_ctl_x_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_ibr_ctl_x_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_IBR_CTL_X_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_itanium_ibr_ctl_x_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_ibr_ctl_x_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_ibr_ctl_fields {
-	uint64_t mask; /* bits 55:0: 1 = the address bit must match; address bits 63:56 are always compared */
-	uint8_t plm; /* bits 59:56: Privilege levels the pair matches at: bit 56 = PL0 ... bit 59 = PL3 */
-	uint8_t x; /* bits 63: Execute breakpoint enable; any set x bit disables PMU range checking */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_ibr_ctl_pack(const struct pmregs_itanium_ibr_ctl_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_IBR_CTL_RES1_MASK;
-	v = pmregs_itanium_ibr_ctl_mask_set(v, (uint64_t)f->mask);
-	v = pmregs_itanium_ibr_ctl_plm_set(v, (uint64_t)f->plm);
-	v = pmregs_itanium_ibr_ctl_x_set(v, (uint64_t)f->x);
-	return v;
-}
-
-/* Like pmregs_itanium_ibr_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_ibr_ctl_pack_checked(const struct pmregs_itanium_ibr_ctl_fields *f, uint64_t *out)
-{
-	if (f->mask > 72057594037927935u)
-		return PMREGS_ERANGE;
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->x > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_ibr_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_ibr_ctl_unpack(uint64_t v, struct pmregs_itanium_ibr_ctl_fields *f)
-{
-	f->mask = (uint64_t)pmregs_itanium_ibr_ctl_mask_get(v);
-	f->plm = (uint8_t)pmregs_itanium_ibr_ctl_plm_get(v);
-	f->x = (uint8_t)pmregs_itanium_ibr_ctl_x_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_ibr_ctl_mask_get(v)            (pmregs_u64(v) & PMREGS_U64(0xffffffffffffff))
+#define pmregs_itanium_ibr_ctl_mask_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0xffffffffffffff)))
+#define pmregs_itanium_ibr_ctl_mask_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffff), (x))
+#define pmregs_itanium_ibr_ctl_plm_get(v)             ((pmregs_u64(v) >> 56) & 0xfu)
+#define pmregs_itanium_ibr_ctl_plm_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xf00000000000000)) | ((pmregs_u64(x) & 0xfu) << 56))
+#define pmregs_itanium_ibr_ctl_plm_set_checked(v, x)  pmregs_set_checked64((v), 56, 0xfu, (x))
+#define pmregs_itanium_ibr_ctl_x_get(v)               ((pmregs_u64(v) >> 63) & 0x1u)
+#define pmregs_itanium_ibr_ctl_x_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
+#define pmregs_itanium_ibr_ctl_x_set_checked(v, x)    pmregs_set_checked64((v), 63, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_ibr_ctl_valid(uint64_t v)
@@ -4598,726 +2954,25 @@ static inline int pmregs_itanium_ibr_ctl_valid(uint64_t v)
 #define PMREGS_ITANIUM_DBR_CTL_W(x)    PMREGS_FIELD64((x), 62, 1)
 #define PMREGS_ITANIUM_DBR_CTL_R(x)    PMREGS_FIELD64((x), 63, 1)
 
-/* mask: bits 55:0, rw. 1 = the address bit must match; address bits 63:56 are always compared */
-static inline uint64_t pmregs_itanium_dbr_ctl_mask_get(uint64_t v) { return (v & PMREGS_U64(0x00ffffffffffffff)); }
-static inline uint64_t pmregs_itanium_dbr_ctl_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_DBR_CTL_MASK_MASK) | (x & PMREGS_U64(0x00ffffffffffffff)); }
-static inline int pmregs_itanium_dbr_ctl_mask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00ffffffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_dbr_ctl_mask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* plm: bits 59:56, rw. Privilege levels the pair matches at (breakpoints only) */
-static inline uint64_t pmregs_itanium_dbr_ctl_plm_get(uint64_t v) { return ((v >> 56) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_itanium_dbr_ctl_plm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_DBR_CTL_PLM_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 56); }
-static inline int pmregs_itanium_dbr_ctl_plm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_dbr_ctl_plm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* w: bits 62, rw. Write breakpoint enable */
-static inline uint64_t pmregs_itanium_dbr_ctl_w_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_dbr_ctl_w_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_DBR_CTL_W_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
-static inline int pmregs_itanium_dbr_ctl_w_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_dbr_ctl_w_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* r: bits 63, rw. Read breakpoint enable */
-static inline uint64_t pmregs_itanium_dbr_ctl_r_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_itanium_dbr_ctl_r_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_ITANIUM_DBR_CTL_R_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_itanium_dbr_ctl_r_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_itanium_dbr_ctl_r_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_itanium_dbr_ctl_fields {
-	uint64_t mask; /* bits 55:0: 1 = the address bit must match; address bits 63:56 are always compared */
-	uint8_t plm; /* bits 59:56: Privilege levels the pair matches at (breakpoints only) */
-	uint8_t w; /* bits 62: Write breakpoint enable */
-	uint8_t r; /* bits 63: Read breakpoint enable */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_itanium_dbr_ctl_pack(const struct pmregs_itanium_dbr_ctl_fields *f)
-{
-	uint64_t v = PMREGS_ITANIUM_DBR_CTL_RES1_MASK;
-	v = pmregs_itanium_dbr_ctl_mask_set(v, (uint64_t)f->mask);
-	v = pmregs_itanium_dbr_ctl_plm_set(v, (uint64_t)f->plm);
-	v = pmregs_itanium_dbr_ctl_w_set(v, (uint64_t)f->w);
-	v = pmregs_itanium_dbr_ctl_r_set(v, (uint64_t)f->r);
-	return v;
-}
-
-/* Like pmregs_itanium_dbr_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_itanium_dbr_ctl_pack_checked(const struct pmregs_itanium_dbr_ctl_fields *f, uint64_t *out)
-{
-	if (f->mask > 72057594037927935u)
-		return PMREGS_ERANGE;
-	if (f->plm > 15u)
-		return PMREGS_ERANGE;
-	if (f->w > 1u)
-		return PMREGS_ERANGE;
-	if (f->r > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_itanium_dbr_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_itanium_dbr_ctl_unpack(uint64_t v, struct pmregs_itanium_dbr_ctl_fields *f)
-{
-	f->mask = (uint64_t)pmregs_itanium_dbr_ctl_mask_get(v);
-	f->plm = (uint8_t)pmregs_itanium_dbr_ctl_plm_get(v);
-	f->w = (uint8_t)pmregs_itanium_dbr_ctl_w_get(v);
-	f->r = (uint8_t)pmregs_itanium_dbr_ctl_r_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_itanium_dbr_ctl_mask_get(v)            (pmregs_u64(v) & PMREGS_U64(0xffffffffffffff))
+#define pmregs_itanium_dbr_ctl_mask_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0xffffffffffffff)))
+#define pmregs_itanium_dbr_ctl_mask_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffff), (x))
+#define pmregs_itanium_dbr_ctl_plm_get(v)             ((pmregs_u64(v) >> 56) & 0xfu)
+#define pmregs_itanium_dbr_ctl_plm_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xf00000000000000)) | ((pmregs_u64(x) & 0xfu) << 56))
+#define pmregs_itanium_dbr_ctl_plm_set_checked(v, x)  pmregs_set_checked64((v), 56, 0xfu, (x))
+#define pmregs_itanium_dbr_ctl_w_get(v)               ((pmregs_u64(v) >> 62) & 0x1u)
+#define pmregs_itanium_dbr_ctl_w_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000000)) | ((pmregs_u64(x) & 0x1u) << 62))
+#define pmregs_itanium_dbr_ctl_w_set_checked(v, x)    pmregs_set_checked64((v), 62, 0x1u, (x))
+#define pmregs_itanium_dbr_ctl_r_get(v)               ((pmregs_u64(v) >> 63) & 0x1u)
+#define pmregs_itanium_dbr_ctl_r_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
+#define pmregs_itanium_dbr_ctl_r_set_checked(v, x)    pmregs_set_checked64((v), 63, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_itanium_dbr_ctl_valid(uint64_t v)
 {
 	(void)v;
 	return 1;
-}
-
-/* ---- introspection: every layout with its fields, as constant data ---- */
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *count)
-{
-	static const struct pmregs_field_desc f_0[] = {
-		{ "fr", "Freeze: 1 = monitoring disabled; set by an overflow of a counter whose oi = 1; software clears it", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_3_1", "Reads 0, writes ignored", 1, { 1, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "overflow", "Bit n-4 = 1: PMDn overflowed (n = 4..7); set whatever oi is; sticky", 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_8", "Reads 0, writes ignored", 1, { 8, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_1[] = {
-		{ "ig", "Reads 0, writes ignored", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_2_0[] = {
-		{ "both", 0u, "count IA-64 and IA-32 instructions" },
-		{ "ia32_only", 1u, "bit 24 set: IA-64 disabled, count only while PSR.is = 1" },
-		{ "ia64_only", 2u, "bit 25 set: IA-32 disabled, count only while PSR.is = 0" },
-		{ "none", 3u, "count neither" },
-	};
-	static const struct pmregs_field_desc f_2[] = {
-		{ "plm", "Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ev", "External visibility", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "oi", "Overflow interrupt: an overflow also sets PMC0.fr and interrupts", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig7", "", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "es", "Event select", 1, { 8, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig15", "The architected es bit 7; ignored on Itanium", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "umask", "Unit mask (0 for EAR events: their umask goes to PMC10/PMC11)", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "threshold", "0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..max_incr-1)", 1, { 20, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig23", "", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_2_0 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_3_0[] = {
-		{ "both", 0u, "count IA-64 and IA-32 instructions" },
-		{ "ia32_only", 1u, "bit 24 set: IA-64 disabled, count only while PSR.is = 1" },
-		{ "ia64_only", 2u, "bit 25 set: IA-32 disabled, count only while PSR.is = 0" },
-		{ "none", 3u, "count neither" },
-	};
-	static const struct pmregs_field_desc f_3[] = {
-		{ "plm", "Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ev", "External visibility", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "oi", "Overflow interrupt: an overflow also sets PMC0.fr and interrupts", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig7", "", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "es", "Event select", 1, { 8, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig15", "The architected es bit 7; ignored on Itanium", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "umask", "Unit mask (0 for EAR events: their umask goes to PMC10/PMC11)", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_3_0 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "threshold", "0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..3)", 1, { 20, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_23_22", "Bit 22 is the threshold bit PMC4/5 have and PMC6/7 lack", 1, { 22, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_4[] = {
-		{ "count", "Event count; a carry out of bit 31 sets PMC0.overflow (and PMC0.fr when oi = 1)", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "sxt", "Reads return copies of bit 31; writes ignored", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_5[] = {
-		{ "ig_2_0", "", 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "mask", "1 = don't care: mask{26:13} covers enco{40:27}, mask{12:0} covers enco{12:0}", 1, { 3, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_32_30", "", 1, { 30, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "match", "Opcode bits: match{26:13} = enco{40:27}, match{12:0} = enco{12:0}", 1, { 33, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "b", "Match B-syllable instructions", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "f", "Match F-syllable instructions", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "i", "Match I-syllable instructions", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "m", "Match M-syllable instructions", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_6_0[] = {
-		{ "cache_mode", 0u, "" },
-		{ "tlb_mode", 1u, "" },
-	};
-	static const struct pmregs_value_desc v_6_1[] = {
-		{ "both", 0u, "" },
-		{ "ia32_only", 1u, "" },
-		{ "ia64_only", 2u, "" },
-		{ "none", 3u, "" },
-	};
-	static const struct pmregs_field_desc f_6[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tlb", "0: capture L1 instruction cache misses; 1: capture instruction TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_6_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_6_1 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-	};
-	static const struct pmregs_variant_desc n_6[] = {
-		{ "cache", 0u, 7 },
-		{ "tlb", 1u, 8 },
-	};
-	static const struct pmregs_value_desc v_7_0[] = {
-		{ "cache_mode", 0u, "" },
-		{ "tlb_mode", 1u, "" },
-	};
-	static const struct pmregs_value_desc v_7_1[] = {
-		{ "both", 0u, "" },
-		{ "ia32_only", 1u, "" },
-		{ "ia64_only", 2u, "" },
-		{ "none", 3u, "" },
-	};
-	static const struct pmregs_value_desc v_7_2[] = {
-		{ "lat4", 0u, "" },
-		{ "lat8", 1u, "" },
-		{ "lat16", 2u, "" },
-		{ "lat32", 3u, "" },
-		{ "lat64", 4u, "" },
-		{ "lat128", 5u, "" },
-		{ "lat256", 6u, "" },
-		{ "lat512", 7u, "" },
-		{ "lat1024", 8u, "" },
-		{ "lat2048", 9u, "" },
-		{ "lat4096", 10u, "" },
-		{ "lat_none", 15u, "listed by L3E without a stated meaning" },
-	};
-	static const struct pmregs_field_desc f_7[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tlb", "0: capture L1 instruction cache misses; 1: capture instruction TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_7_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_7_1 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "umask", "Capture misses whose latency is at least this many cycles", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 12, v_7_2 },
-	};
-	static const struct pmregs_value_desc v_8_0[] = {
-		{ "cache_mode", 0u, "" },
-		{ "tlb_mode", 1u, "" },
-	};
-	static const struct pmregs_value_desc v_8_1[] = {
-		{ "both", 0u, "" },
-		{ "ia32_only", 1u, "" },
-		{ "ia64_only", 2u, "" },
-		{ "none", 3u, "" },
-	};
-	static const struct pmregs_value_desc v_8_2[] = {
-		{ "vhpt", 4u, "resolved by the hardware VHPT walker" },
-		{ "sw", 8u, "resolved by software" },
-	};
-	static const struct pmregs_field_desc f_8[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tlb", "0: capture L1 instruction cache misses; 1: capture instruction TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_8_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_8_1 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "umask", "Which TLB misses to capture", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_8_2 },
-	};
-	static const struct pmregs_field_desc f_9[] = {
-		{ "v", "Valid: 0 = nothing captured", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig1", "The TLB bit; undefined in cache mode", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_4_2", "", 1, { 2, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "iaddr", "Instruction cache line address, bits 63:5", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_10_0[] = {
-		{ "vhpt", 0u, "" },
-		{ "sw", 1u, "" },
-	};
-	static const struct pmregs_field_desc f_10[] = {
-		{ "v", "Valid: 0 = nothing captured", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_4_2", "", 1, { 2, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "iaddr", "Address that missed the instruction TLB, bits 63:5", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tlb", "How the miss was resolved (PF11)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_10_0 },
-	};
-	static const struct pmregs_field_desc f_11[] = {
-		{ "latency", "Latency of the captured miss in cycles", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_12", "", 1, { 12, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_12[] = {
-		{ "ig_11_0", "The latency field; not meaningful in TLB mode", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_63_12", "", 1, { 12, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_13_0[] = {
-		{ "cache_mode", 0u, "" },
-		{ "tlb_mode", 1u, "" },
-	};
-	static const struct pmregs_value_desc v_13_1[] = {
-		{ "both", 0u, "" },
-		{ "ia32_only", 1u, "" },
-		{ "ia64_only", 2u, "" },
-		{ "none", 3u, "" },
-	};
-	static const struct pmregs_field_desc f_13[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tlb", "0: capture L1 data cache load misses; 1: capture data TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_13_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_13_1 },
-		{ "ig_27_26", "", 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_29", "", 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-	};
-	static const struct pmregs_variant_desc n_13[] = {
-		{ "cache", 0u, 14 },
-		{ "tlb", 1u, 15 },
-	};
-	static const struct pmregs_value_desc v_14_0[] = {
-		{ "cache_mode", 0u, "" },
-		{ "tlb_mode", 1u, "" },
-	};
-	static const struct pmregs_value_desc v_14_1[] = {
-		{ "both", 0u, "" },
-		{ "ia32_only", 1u, "" },
-		{ "ia64_only", 2u, "" },
-		{ "none", 3u, "" },
-	};
-	static const struct pmregs_value_desc v_14_2[] = {
-		{ "lat4", 0u, "" },
-		{ "lat8", 1u, "" },
-		{ "lat16", 2u, "" },
-		{ "lat32", 3u, "" },
-		{ "lat64", 4u, "" },
-		{ "lat128", 5u, "" },
-		{ "lat256", 6u, "" },
-		{ "lat512", 8u, "" },
-		{ "lat1024", 9u, "" },
-		{ "lat2048", 10u, "" },
-		{ "lat_none", 15u, "listed by L3E without a stated meaning" },
-	};
-	static const struct pmregs_field_desc f_14[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tlb", "0: capture L1 data cache load misses; 1: capture data TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_14_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_14_1 },
-		{ "ig_27_26", "", 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_29", "", 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "umask", "Capture load misses whose latency is at least this many cycles", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 11, v_14_2 },
-	};
-	static const struct pmregs_value_desc v_15_0[] = {
-		{ "cache_mode", 0u, "" },
-		{ "tlb_mode", 1u, "" },
-	};
-	static const struct pmregs_value_desc v_15_1[] = {
-		{ "both", 0u, "" },
-		{ "ia32_only", 1u, "" },
-		{ "ia64_only", 2u, "" },
-		{ "none", 3u, "" },
-	};
-	static const struct pmregs_value_desc v_15_2[] = {
-		{ "l2", 2u, "hit in the L2 data TLB" },
-		{ "vhpt", 4u, "resolved by the hardware VHPT walker" },
-		{ "sw", 8u, "resolved by software" },
-	};
-	static const struct pmregs_field_desc f_15[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tlb", "0: capture L1 data cache load misses; 1: capture data TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_15_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_15_1 },
-		{ "ig_27_26", "", 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_29", "", 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "umask", "Which data TLB misses to capture", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 3, v_15_2 },
-	};
-	static const struct pmregs_field_desc f_16[] = {
-		{ "daddr", "Data address of the captured miss", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_17_0[] = {
-		{ "none", 0u, "" },
-		{ "l2dtlb", 1u, "" },
-		{ "vhpt", 2u, "" },
-		{ "sw", 3u, "" },
-	};
-	static const struct pmregs_field_desc f_17[] = {
-		{ "latency", "Cache mode: latency of the captured load miss in cycles", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_61_12", "", 1, { 12, 0, 0, 0 }, { 50, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "level", "TLB mode: how the miss was resolved", 1, { 62, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_17_0 },
-	};
-	static const struct pmregs_field_desc f_18[] = {
-		{ "vl", "Valid", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig1", "", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "slot", "Slot (0-2) of the instruction in its bundle", 1, { 2, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "iaddr", "Bundle address of the instruction, bits 63:4", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_19_0[] = {
-		{ "none", 0u, "" },
-		{ "not_taken", 1u, "" },
-		{ "taken", 2u, "" },
-		{ "all", 3u, "" },
-	};
-	static const struct pmregs_value_desc v_19_1[] = {
-		{ "none", 0u, "" },
-		{ "mispredicted", 1u, "" },
-		{ "correct", 2u, "" },
-		{ "all", 3u, "" },
-	};
-	static const struct pmregs_value_desc v_19_2[] = {
-		{ "none", 0u, "" },
-		{ "mispredicted", 1u, "" },
-		{ "correct", 2u, "" },
-		{ "all", 3u, "" },
-	};
-	static const struct pmregs_field_desc f_19[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tar", "Record branches predicted by the Target Address Register", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tm", "Taken mask", 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_19_0 },
-		{ "ptm", "Predicted target mask", 1, { 10, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_19_1 },
-		{ "ppm", "Predicted predicate (path) mask", 1, { 12, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_19_2 },
-		{ "bpt", "Record branches predicted by this predictor (libpfm's API and pfmon call it tac)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bac", "Record branches predicted or corrected by the Branch Address Calculator", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_16", "", 1, { 16, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_20_0[] = {
-		{ "slot0", 0u, "" },
-		{ "slot1", 1u, "" },
-		{ "slot2", 2u, "" },
-		{ "not_taken", 3u, "" },
-	};
-	static const struct pmregs_field_desc f_20[] = {
-		{ "b", "1 = branch source record, 0 = target record", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "mp", "Source record: the prediction failed (target records show 1 in PF11 samples)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "slot", "Source record: slot of the branch in its bundle", 1, { 2, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_20_0 },
-		{ "addr", "Bundle address (b = 1) or target bundle address (b = 0), bits 63:4", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_21[] = {
-		{ "bbi", "Next entry to be written (0-7 = PMD8-15)", 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "full", "Sticky: the buffer has wrapped; the oldest entry is bbi when set, else 0", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_4", "", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_22[] = {
-		{ "ta", "Tag all: 1 = tag every instruction and ignore the IBRs; set at reset", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_1", "", 1, { 1, 0, 0, 0 }, { 63, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_23[] = {
-		{ "addr", "Match address", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_24[] = {
-		{ "mask", "1 = the address bit must match; address bits 63:56 are always compared", 1, { 0, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "plm", "Privilege levels the pair matches at: bit 56 = PL0 ... bit 59 = PL3", 1, { 56, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_62_60", "", 1, { 60, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "x", "Execute breakpoint enable; any set x bit disables PMU range checking", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_25[] = {
-		{ "mask", "1 = the address bit must match; address bits 63:56 are always compared", 1, { 0, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "plm", "Privilege levels the pair matches at (breakpoints only)", 1, { 56, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_61_60", "", 1, { 60, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "w", "Write breakpoint enable", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "r", "Read breakpoint enable", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_layout_desc layouts[] = {
-		{ "pmc0", "PMC0 (freeze and overflow status)", "SEED Fig 6-14, Table 6-8; reset (frozen) from KITA", 64, 0, 4, f_0,
-		  PMREGS_U64(0x0000000000000001), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000000f1),
-		  "", -1, -1, 0, 0 },
-		{ "pmc_ignored", "PMC1-PMC3 (overflow status, unused)", "SEED Fig 6-14, Table 6-8", 64, 0, 1, f_1,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Architected overflow status registers; every bit is ignored on Itanium.", -1, -1, 0, 0 },
-		{ "pmc_counting", "PMC4/PMC5 (generic counter configuration)", "L3H pmc_ita_count_reg; VTUNE; KITA; KPFM", 64, 0, 12, f_2,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000037f7f7f),
-		  "Configuration of counters PMD4 and PMD5; they alone have a 3-bit threshold.", -1, -1, 0, 0 },
-		{ "pmc_counting_narrow", "PMC6/PMC7 (generic counter configuration, 2-bit threshold)", "VTUNE; L3H pmc_ita_count_reg", 64, 0, 12, f_3,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000033f7f7f),
-		  "Configuration of counters PMD6 and PMD7; bit 22 is not implemented here.", -1, -1, 0, 0 },
-		{ "pmd_counter", "PMD4-PMD7 (generic counters)", "L3H pmd_ita_counter_reg; SDM 2:157; KITA ovfl_val", 64, 0, 2, f_4,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000ffffffff),
-		  "", -1, -1, 0, 0 },
-		{ "pmc8_9", "PMC8/PMC9 (IA-64 opcode match)", "SEED Fig 6-16, Table 6-11; resets from KITA", 64, 0, 8, f_5,
-		  PMREGS_U64(0xf00000003ffffff8), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffe3ffffff8),
-		  "An instruction matches when its type is enabled (m, i, f, b) and its encoding\nbits {40:27} and {12:0} equal `match` wherever `mask` is 0. A-type instructions\nneed m and i. The reset value (Linux perfmon's default) matches everything.\n", -1, -1, 0, 0 },
-		{ "pmc10", "PMC10 (instruction EAR configuration)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", 64, 0, 8, f_6,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030000cf),
-		  "Selects what the instruction EAR captures; the umask means a latency threshold (tlb = 0) or a TLB resolution (tlb = 1).", 3, -1, 2, n_6 },
-		{ "pmc10_cache", "PMC10 (instruction EAR configuration) (cache variant)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", 64, 0, 9, f_7,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030f00cf),
-		  "Cache mode; PMD0/PMD1 hold the missing line and its latency.", -1, 6, 0, 0 },
-		{ "pmc10_tlb", "PMC10 (instruction EAR configuration) (tlb variant)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", 64, 0, 9, f_8,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030f00cf),
-		  "TLB mode; PMD0 holds the missing address.", -1, 6, 0, 0 },
-		{ "pmd0_cache", "PMD0 (instruction EAR address, cache mode)", "SEED Fig 6-18 and 6.2.7.2; L3H pmd0_ita_reg", 64, 0, 4, f_9,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffe1),
-		  "Valid only while PMC0.fr = 1. The line address is the value with bits 4:0 cleared.", -1, -1, 0, 0 },
-		{ "pmd0_tlb", "PMD0 (instruction EAR address, TLB mode)", "SEED Fig 6-18; the meaning of tlb from PF11 (pfmon decoder only)", 64, 0, 4, f_10,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffe3),
-		  "", -1, -1, 0, 0 },
-		{ "pmd1_cache", "PMD1 (instruction EAR latency, cache mode)", "SEED Fig 6-18 and 6.2.7.2", 64, 0, 2, f_11,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000fff),
-		  "", -1, -1, 0, 0 },
-		{ "pmd1_tlb", "PMD1 (instruction EAR, TLB mode)", "SEED Fig 6-18; PF11 reads PMD1 only in cache mode", 64, 0, 2, f_12,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Nothing is defined in TLB mode.", -1, -1, 0, 0 },
-		{ "pmc11", "PMC11 (data EAR configuration and data address range check)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", 64, 0, 10, f_13,
-		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130000cf),
-		  "Selects what the data EAR captures, and with pt = 0 applies the DBR data address range check.", 3, -1, 2, n_13 },
-		{ "pmc11_cache", "PMC11 (data EAR configuration and data address range check) (cache variant)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", 64, 0, 11, f_14,
-		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130f00cf),
-		  "Cache mode; PMD2/PMD3/PMD17 hold the data address, latency and instruction address.", -1, 13, 0, 0 },
-		{ "pmc11_tlb", "PMC11 (data EAR configuration and data address range check) (tlb variant)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", 64, 0, 11, f_15,
-		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130f00cf),
-		  "TLB mode; PMD3.level says how the miss was resolved.", -1, 13, 0, 0 },
-		{ "pmd2", "PMD2 (data EAR address)", "L3H pmd2_ita_reg", 64, 0, 1, f_16,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "Valid only while PMC0.fr = 1.", -1, -1, 0, 0 },
-		{ "pmd3", "PMD3 (data EAR latency or TLB level)", "L3H pmd3_ita_reg; the level values from PF11 (pfmon decoder only)", 64, 0, 3, f_17,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xc000000000000fff),
-		  "Valid only while PMC0.fr = 1. latency is meaningful in cache mode, level in TLB mode.", -1, -1, 0, 0 },
-		{ "pmd17", "PMD17 (data EAR instruction address)", "L3H pmd17_ita_reg; PF11", 64, 0, 4, f_18,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffffd),
-		  "Valid only while PMC0.fr = 1. The instruction address is (value & ~0xF) | slot.", -1, -1, 0, 0 },
-		{ "pmc12", "PMC12 (branch trace buffer configuration)", "L3H pmc12_ita_reg; value meanings from the libpfm-3 manual page and PF11", 64, 0, 10, f_19,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000ffcf),
-		  "Which branches the BTB records; there is no ism field (VTUNE).", -1, -1, 0, 0 },
-		{ "pmd_btb", "PMD8-PMD15 (branch trace buffer entries)", "L3H pmd8_15_ita_reg; PF11", 64, 0, 4, f_20,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "An entry is valid when b or mp is set. A branch uses two entries, source (b = 1) then target (b = 0).", -1, -1, 0, 0 },
-		{ "pmd16", "PMD16 (branch trace buffer index)", "L3H pmd16_ita_reg; PF11", 64, 0, 3, f_21,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000000f),
-		  "", -1, -1, 0, 0 },
-		{ "pmc13", "PMC13 (instruction address range check)", "SEED Fig 6-15, Tables 6-9 and 6-10", 64, 0, 2, f_22,
-		  PMREGS_U64(0x0000000000000001), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000001),
-		  "", -1, -1, 0, 0 },
-		{ "br_addr", "IBR/DBR even register (breakpoint address)", "SDM Table 7-1 (p. 2:153)", 64, 0, 1, f_23,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "IBR[2i] and DBR[2i], the address of pair i. IA-64 instruction fetches ignore IBR addr{3:0}.", -1, -1, 0, 0 },
-		{ "ibr_ctl", "IBR odd register (instruction breakpoint mask and control)", "SDM Table 7-1 (p. 2:153); KPFM ibr_mask_reg_t", 64, 0, 4, f_24,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x8fffffffffffffff),
-		  "IBR[2i+1], mask and control of pair i.", -1, -1, 0, 0 },
-		{ "dbr_ctl", "DBR odd register (data breakpoint mask and control)", "SDM Table 7-1 (p. 2:153); KPFM dbr_mask_reg_t", 64, 0, 5, f_25,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xcfffffffffffffff),
-		  "DBR[2i+1], mask and control of pair i. The PMU range check ignores plm, r and w (SEED 6.2.6).", -1, -1, 0, 0 },
-	};
-	if (count)
-		*count = sizeof layouts / sizeof layouts[0];
-	return layouts;
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc0_desc(void) { return &pmregs_itanium_layouts(0)[0]; }
-/* "fr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmc0_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc0_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc_ignored_desc(void) { return &pmregs_itanium_layouts(0)[1]; }
-/* "=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmc_ignored_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc_ignored_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc_counting_desc(void) { return &pmregs_itanium_layouts(0)[2]; }
-/* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmc_counting_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc_counting_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc_counting_narrow_desc(void) { return &pmregs_itanium_layouts(0)[3]; }
-/* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmc_counting_narrow_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc_counting_narrow_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd_counter_desc(void) { return &pmregs_itanium_layouts(0)[4]; }
-/* "count=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmd_counter_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd_counter_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc8_9_desc(void) { return &pmregs_itanium_layouts(0)[5]; }
-/* "mask=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmc8_9_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc8_9_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc10_desc(void) { return &pmregs_itanium_layouts(0)[6]; }
-/* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmc10_snprint(char *buf, size_t n, uint64_t v)
-{
-	int k = pmregs_itanium_pmc10_variant(v);
-	if (k == PMREGS_ITANIUM_PMC10_VARIANT_CACHE)
-		return pmregs_snprint_layout(buf, n, v, &pmregs_itanium_layouts(0)[7]);
-	if (k == PMREGS_ITANIUM_PMC10_VARIANT_TLB)
-		return pmregs_snprint_layout(buf, n, v, &pmregs_itanium_layouts(0)[8]);
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc10_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc10_cache_desc(void) { return &pmregs_itanium_layouts(0)[7]; }
-/* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmc10_cache_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc10_cache_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc10_tlb_desc(void) { return &pmregs_itanium_layouts(0)[8]; }
-/* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmc10_tlb_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc10_tlb_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd0_cache_desc(void) { return &pmregs_itanium_layouts(0)[9]; }
-/* "v=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmd0_cache_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd0_cache_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd0_tlb_desc(void) { return &pmregs_itanium_layouts(0)[10]; }
-/* "v=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmd0_tlb_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd0_tlb_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd1_cache_desc(void) { return &pmregs_itanium_layouts(0)[11]; }
-/* "latency=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmd1_cache_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd1_cache_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd1_tlb_desc(void) { return &pmregs_itanium_layouts(0)[12]; }
-/* "=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmd1_tlb_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd1_tlb_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc11_desc(void) { return &pmregs_itanium_layouts(0)[13]; }
-/* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmc11_snprint(char *buf, size_t n, uint64_t v)
-{
-	int k = pmregs_itanium_pmc11_variant(v);
-	if (k == PMREGS_ITANIUM_PMC11_VARIANT_CACHE)
-		return pmregs_snprint_layout(buf, n, v, &pmregs_itanium_layouts(0)[14]);
-	if (k == PMREGS_ITANIUM_PMC11_VARIANT_TLB)
-		return pmregs_snprint_layout(buf, n, v, &pmregs_itanium_layouts(0)[15]);
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc11_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc11_cache_desc(void) { return &pmregs_itanium_layouts(0)[14]; }
-/* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmc11_cache_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc11_cache_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc11_tlb_desc(void) { return &pmregs_itanium_layouts(0)[15]; }
-/* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmc11_tlb_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc11_tlb_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd2_desc(void) { return &pmregs_itanium_layouts(0)[16]; }
-/* "daddr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmd2_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd2_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd3_desc(void) { return &pmregs_itanium_layouts(0)[17]; }
-/* "latency=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmd3_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd3_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd17_desc(void) { return &pmregs_itanium_layouts(0)[18]; }
-/* "vl=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmd17_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd17_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc12_desc(void) { return &pmregs_itanium_layouts(0)[19]; }
-/* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmc12_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc12_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd_btb_desc(void) { return &pmregs_itanium_layouts(0)[20]; }
-/* "b=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmd_btb_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd_btb_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd16_desc(void) { return &pmregs_itanium_layouts(0)[21]; }
-/* "bbi=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmd16_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd16_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc13_desc(void) { return &pmregs_itanium_layouts(0)[22]; }
-/* "ta=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_pmc13_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc13_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_br_addr_desc(void) { return &pmregs_itanium_layouts(0)[23]; }
-/* "addr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_br_addr_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_br_addr_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_ibr_ctl_desc(void) { return &pmregs_itanium_layouts(0)[24]; }
-/* "mask=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_ibr_ctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_ibr_ctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_itanium_dbr_ctl_desc(void) { return &pmregs_itanium_layouts(0)[25]; }
-/* "mask=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_itanium_dbr_ctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_dbr_ctl_desc());
 }
 
 /* ---- register instances ---- */
@@ -5991,75 +3646,6 @@ static inline int pmregs_itanium_dbr_range_tag(int pmc8_tag, uint64_t pmc11, int
 static inline uint64_t pmregs_itanium_counter_read(uint64_t written)
 {
 	return ((written & PMREGS_U64(0xffffffff)) | ((((written >> 31) & 1) != 0) ? PMREGS_U64(0xffffffff00000000) : PMREGS_U64(0)));
-}
-
-/* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
-
-/* Every register as a struct pmregs_register_desc (the same order as pmregs_itanium_registers()). */
-static inline const struct pmregs_register_desc *pmregs_itanium_register_descs(size_t *count)
-{
-	static const struct pmregs_register_desc d[] = {
-		{ "pmc0", "PMC[0]", "", "", "index", PMREGS_U64(0x0), PMREGS_U64(0x1), 0, "file=pmc kernel_type=control" },
-		{ "pmc1", "PMC[1]", "", "", "index", PMREGS_U64(0x1), PMREGS_U64(0x0), 1, "file=pmc kernel_type=control" },
-		{ "pmc2", "PMC[2]", "", "", "index", PMREGS_U64(0x2), PMREGS_U64(0x0), 1, "file=pmc kernel_type=control" },
-		{ "pmc3", "PMC[3]", "", "", "index", PMREGS_U64(0x3), PMREGS_U64(0x0), 1, "file=pmc kernel_type=control" },
-		{ "pmc4", "PMC[4]", "", "", "index", PMREGS_U64(0x4), PMREGS_U64(0x0), 2, "file=pmc kernel_type=counting pmd_deps=4" },
-		{ "pmc5", "PMC[5]", "", "", "index", PMREGS_U64(0x5), PMREGS_U64(0x0), 2, "file=pmc kernel_type=counting pmd_deps=5" },
-		{ "pmc6", "PMC[6]", "", "", "index", PMREGS_U64(0x6), PMREGS_U64(0x0), 3, "file=pmc kernel_type=counting pmd_deps=6" },
-		{ "pmc7", "PMC[7]", "", "", "index", PMREGS_U64(0x7), PMREGS_U64(0x0), 3, "file=pmc kernel_type=counting pmd_deps=7" },
-		{ "pmc8", "PMC[8]", "Tag(PMC[8]) qualifies most events downstream", "", "index", PMREGS_U64(0x8), PMREGS_U64(0xf00000003ffffff8), 5, "file=pmc kernel_type=config" },
-		{ "pmc9", "PMC[9]", "Tag(PMC[9]) qualifies nothing; count it with IA64_TAGGED_INST_RETIRED_PMC9", "", "index", PMREGS_U64(0x9), PMREGS_U64(0xf00000003ffffff8), 5, "file=pmc kernel_type=config" },
-		{ "pmc10", "PMC[10]", "", "", "index", PMREGS_U64(0xa), PMREGS_U64(0x0), 6, "file=pmc kernel_type=monitor pmd_deps=0,1" },
-		{ "pmc11", "PMC[11]", "", "", "index", PMREGS_U64(0xb), PMREGS_U64(0x10000000), 13, "file=pmc kernel_type=monitor pmd_deps=2,3,17" },
-		{ "pmc12", "PMC[12]", "", "", "index", PMREGS_U64(0xc), PMREGS_U64(0x0), 19, "file=pmc kernel_type=monitor pmd_deps=8,9,10,11,12,13,14,15,16" },
-		{ "pmc13", "PMC[13]", "", "", "index", PMREGS_U64(0xd), PMREGS_U64(0x1), 22, "file=pmc kernel_type=config" },
-		{ "pmd0", "PMD[0]", "Layout pmd0_tlb when PMC10.tlb = 1", "", "index", PMREGS_U64(0x0), PMREGS_U64(0x0), 9, "file=pmd kernel_type=buffer frozen_only=yes" },
-		{ "pmd1", "PMD[1]", "Layout pmd1_tlb when PMC10.tlb = 1", "", "index", PMREGS_U64(0x1), PMREGS_U64(0x0), 11, "file=pmd kernel_type=buffer frozen_only=yes" },
-		{ "pmd2", "PMD[2]", "", "", "index", PMREGS_U64(0x2), PMREGS_U64(0x0), 16, "file=pmd kernel_type=buffer frozen_only=yes" },
-		{ "pmd3", "PMD[3]", "", "", "index", PMREGS_U64(0x3), PMREGS_U64(0x0), 17, "file=pmd kernel_type=buffer frozen_only=yes" },
-		{ "pmd4", "PMD[4]", "", "", "index", PMREGS_U64(0x4), PMREGS_U64(0x0), 4, "file=pmd kernel_type=counting" },
-		{ "pmd5", "PMD[5]", "", "", "index", PMREGS_U64(0x5), PMREGS_U64(0x0), 4, "file=pmd kernel_type=counting" },
-		{ "pmd6", "PMD[6]", "", "", "index", PMREGS_U64(0x6), PMREGS_U64(0x0), 4, "file=pmd kernel_type=counting" },
-		{ "pmd7", "PMD[7]", "", "", "index", PMREGS_U64(0x7), PMREGS_U64(0x0), 4, "file=pmd kernel_type=counting" },
-		{ "pmd8", "PMD[8]", "", "", "index", PMREGS_U64(0x8), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd9", "PMD[9]", "", "", "index", PMREGS_U64(0x9), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd10", "PMD[10]", "", "", "index", PMREGS_U64(0xa), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd11", "PMD[11]", "", "", "index", PMREGS_U64(0xb), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd12", "PMD[12]", "", "", "index", PMREGS_U64(0xc), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd13", "PMD[13]", "", "", "index", PMREGS_U64(0xd), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd14", "PMD[14]", "", "", "index", PMREGS_U64(0xe), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd15", "PMD[15]", "", "", "index", PMREGS_U64(0xf), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd16", "PMD[16]", "", "", "index", PMREGS_U64(0x10), PMREGS_U64(0x0), 21, "file=pmd kernel_type=buffer" },
-		{ "pmd17", "PMD[17]", "", "", "index", PMREGS_U64(0x11), PMREGS_U64(0x0), 18, "file=pmd kernel_type=buffer frozen_only=yes" },
-		{ "ibr0", "IBR[0]", "", "", "index", PMREGS_U64(0x0), PMREGS_U64(0x0), 23, "file=ibr" },
-		{ "ibr1", "IBR[1]", "", "", "index", PMREGS_U64(0x1), PMREGS_U64(0x0), 24, "file=ibr" },
-		{ "ibr2", "IBR[2]", "", "", "index", PMREGS_U64(0x2), PMREGS_U64(0x0), 23, "file=ibr" },
-		{ "ibr3", "IBR[3]", "", "", "index", PMREGS_U64(0x3), PMREGS_U64(0x0), 24, "file=ibr" },
-		{ "ibr4", "IBR[4]", "", "", "index", PMREGS_U64(0x4), PMREGS_U64(0x0), 23, "file=ibr" },
-		{ "ibr5", "IBR[5]", "", "", "index", PMREGS_U64(0x5), PMREGS_U64(0x0), 24, "file=ibr" },
-		{ "ibr6", "IBR[6]", "", "", "index", PMREGS_U64(0x6), PMREGS_U64(0x0), 23, "file=ibr" },
-		{ "ibr7", "IBR[7]", "", "", "index", PMREGS_U64(0x7), PMREGS_U64(0x0), 24, "file=ibr" },
-		{ "dbr0", "DBR[0]", "", "", "index", PMREGS_U64(0x0), PMREGS_U64(0x0), 23, "file=dbr" },
-		{ "dbr1", "DBR[1]", "", "", "index", PMREGS_U64(0x1), PMREGS_U64(0x0), 25, "file=dbr" },
-		{ "dbr2", "DBR[2]", "", "", "index", PMREGS_U64(0x2), PMREGS_U64(0x0), 23, "file=dbr" },
-		{ "dbr3", "DBR[3]", "", "", "index", PMREGS_U64(0x3), PMREGS_U64(0x0), 25, "file=dbr" },
-		{ "dbr4", "DBR[4]", "", "", "index", PMREGS_U64(0x4), PMREGS_U64(0x0), 23, "file=dbr" },
-		{ "dbr5", "DBR[5]", "", "", "index", PMREGS_U64(0x5), PMREGS_U64(0x0), 25, "file=dbr" },
-		{ "dbr6", "DBR[6]", "", "", "index", PMREGS_U64(0x6), PMREGS_U64(0x0), 23, "file=dbr" },
-		{ "dbr7", "DBR[7]", "", "", "index", PMREGS_U64(0x7), PMREGS_U64(0x0), 25, "file=dbr" },
-	};
-	if (count)
-		*count = sizeof d / sizeof d[0];
-	return d;
-}
-
-/* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_ITANIUM_FAMILY_INIT { "itanium", "Intel Itanium PMC0-13, PMD0-17, IBR/DBR range registers, events and match functions", pmregs_itanium_layouts, pmregs_itanium_register_descs, 0, 0, "Intel", 0, 0 }
-
-static inline const struct pmregs_family_desc *pmregs_itanium_family(void)
-{
-	static const struct pmregs_family_desc d = PMREGS_ITANIUM_FAMILY_INIT;
-	return &d;
 }
 
 #endif /* !__ASSEMBLER__ */

@@ -1147,153 +1147,31 @@ enum pmregs_netburst_select_policy {
 #define PMREGS_NETBURST_ESCR_EVENT_MASK(x)   PMREGS_FIELD64((x), 9, 16)
 #define PMREGS_NETBURST_ESCR_EVENT_SELECT(x) PMREGS_FIELD64((x), 25, 6)
 
-/* t1_usr: bits 0, rw. Count while logical processor 1 runs at CPL 1-3 */
-static inline uint64_t pmregs_netburst_escr_t1_usr_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_t1_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_T1_USR_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_netburst_escr_t1_usr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_escr_t1_usr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* t1_os: bits 1, rw. Count while logical processor 1 runs at CPL 0 */
-static inline uint64_t pmregs_netburst_escr_t1_os_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_t1_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_T1_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_netburst_escr_t1_os_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_escr_t1_os_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* t0_usr: bits 2, rw. Count while logical processor 0 runs at CPL 1-3 */
-static inline uint64_t pmregs_netburst_escr_t0_usr_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_t0_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_T0_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_netburst_escr_t0_usr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_escr_t0_usr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* t0_os: bits 3, rw. Count while logical processor 0 runs at CPL 0 */
-static inline uint64_t pmregs_netburst_escr_t0_os_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_t0_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_T0_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_netburst_escr_t0_os_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_escr_t0_os_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tag_enable: bits 4, rw. Tag the micro-ops counted, for at-retirement counting */
-static inline uint64_t pmregs_netburst_escr_tag_enable_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_tag_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_TAG_ENABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_netburst_escr_tag_enable_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_escr_tag_enable_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tag_value: bits 8:5, rw. Tag written into the micro-ops when tag_enable is set */
-static inline uint64_t pmregs_netburst_escr_tag_value_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_netburst_escr_tag_value_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_TAG_VALUE_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 5); }
-static inline int pmregs_netburst_escr_tag_value_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_escr_tag_value_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* event_mask: bits 24:9, rw. Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b) */
-static inline uint64_t pmregs_netburst_escr_event_mask_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_netburst_escr_event_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_EVENT_MASK_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 9); }
-static inline int pmregs_netburst_escr_event_mask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_escr_event_mask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* event_select: bits 30:25, rw. Event class */
-static inline uint64_t pmregs_netburst_escr_event_select_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x000000000000003f)); }
-static inline uint64_t pmregs_netburst_escr_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_EVENT_SELECT_MASK) | ((x & PMREGS_U64(0x000000000000003f)) << 25); }
-static inline int pmregs_netburst_escr_event_select_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000003f))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_escr_event_select_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_escr_fields {
-	uint8_t t1_usr; /* bits 0: Count while logical processor 1 runs at CPL 1-3 */
-	uint8_t t1_os; /* bits 1: Count while logical processor 1 runs at CPL 0 */
-	uint8_t t0_usr; /* bits 2: Count while logical processor 0 runs at CPL 1-3 */
-	uint8_t t0_os; /* bits 3: Count while logical processor 0 runs at CPL 0 */
-	uint8_t tag_enable; /* bits 4: Tag the micro-ops counted, for at-retirement counting */
-	uint8_t tag_value; /* bits 8:5: Tag written into the micro-ops when tag_enable is set */
-	uint16_t event_mask; /* bits 24:9: Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b) */
-	uint8_t event_select; /* bits 30:25: Event class */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_escr_pack(const struct pmregs_netburst_escr_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_ESCR_RES1_MASK;
-	v = pmregs_netburst_escr_t1_usr_set(v, (uint64_t)f->t1_usr);
-	v = pmregs_netburst_escr_t1_os_set(v, (uint64_t)f->t1_os);
-	v = pmregs_netburst_escr_t0_usr_set(v, (uint64_t)f->t0_usr);
-	v = pmregs_netburst_escr_t0_os_set(v, (uint64_t)f->t0_os);
-	v = pmregs_netburst_escr_tag_enable_set(v, (uint64_t)f->tag_enable);
-	v = pmregs_netburst_escr_tag_value_set(v, (uint64_t)f->tag_value);
-	v = pmregs_netburst_escr_event_mask_set(v, (uint64_t)f->event_mask);
-	v = pmregs_netburst_escr_event_select_set(v, (uint64_t)f->event_select);
-	return v;
-}
-
-/* Like pmregs_netburst_escr_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_escr_pack_checked(const struct pmregs_netburst_escr_fields *f, uint64_t *out)
-{
-	if (f->t1_usr > 1u)
-		return PMREGS_ERANGE;
-	if (f->t1_os > 1u)
-		return PMREGS_ERANGE;
-	if (f->t0_usr > 1u)
-		return PMREGS_ERANGE;
-	if (f->t0_os > 1u)
-		return PMREGS_ERANGE;
-	if (f->tag_enable > 1u)
-		return PMREGS_ERANGE;
-	if (f->tag_value > 15u)
-		return PMREGS_ERANGE;
-	if (f->event_select > 63u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_escr_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_escr_unpack(uint64_t v, struct pmregs_netburst_escr_fields *f)
-{
-	f->t1_usr = (uint8_t)pmregs_netburst_escr_t1_usr_get(v);
-	f->t1_os = (uint8_t)pmregs_netburst_escr_t1_os_get(v);
-	f->t0_usr = (uint8_t)pmregs_netburst_escr_t0_usr_get(v);
-	f->t0_os = (uint8_t)pmregs_netburst_escr_t0_os_get(v);
-	f->tag_enable = (uint8_t)pmregs_netburst_escr_tag_enable_get(v);
-	f->tag_value = (uint8_t)pmregs_netburst_escr_tag_value_get(v);
-	f->event_mask = (uint16_t)pmregs_netburst_escr_event_mask_get(v);
-	f->event_select = (uint8_t)pmregs_netburst_escr_event_select_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_netburst_escr_t1_usr_get(v)                  (pmregs_u64(v) & 0x1u)
+#define pmregs_netburst_escr_t1_usr_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_netburst_escr_t1_usr_set_checked(v, x)       pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_netburst_escr_t1_os_get(v)                   ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_netburst_escr_t1_os_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_netburst_escr_t1_os_set_checked(v, x)        pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_netburst_escr_t0_usr_get(v)                  ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_netburst_escr_t0_usr_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_netburst_escr_t0_usr_set_checked(v, x)       pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_netburst_escr_t0_os_get(v)                   ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_netburst_escr_t0_os_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_netburst_escr_t0_os_set_checked(v, x)        pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_netburst_escr_tag_enable_get(v)              ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_netburst_escr_tag_enable_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_netburst_escr_tag_enable_set_checked(v, x)   pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_netburst_escr_tag_value_get(v)               ((pmregs_u64(v) >> 5) & 0xfu)
+#define pmregs_netburst_escr_tag_value_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x1e0)) | ((pmregs_u64(x) & 0xfu) << 5))
+#define pmregs_netburst_escr_tag_value_set_checked(v, x)    pmregs_set_checked64((v), 5, 0xfu, (x))
+#define pmregs_netburst_escr_event_mask_get(v)              ((pmregs_u64(v) >> 9) & 0xffffu)
+#define pmregs_netburst_escr_event_mask_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x1fffe00)) | ((pmregs_u64(x) & 0xffffu) << 9))
+#define pmregs_netburst_escr_event_mask_set_checked(v, x)   pmregs_set_checked64((v), 9, 0xffffu, (x))
+#define pmregs_netburst_escr_event_select_get(v)            ((pmregs_u64(v) >> 25) & 0x3fu)
+#define pmregs_netburst_escr_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x7e000000)) | ((pmregs_u64(x) & 0x3fu) << 25))
+#define pmregs_netburst_escr_event_select_set_checked(v, x) pmregs_set_checked64((v), 25, 0x3fu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_escr_valid(uint64_t v)
@@ -1311,121 +1189,25 @@ static inline int pmregs_netburst_escr_valid(uint64_t v)
 #define PMREGS_NETBURST_ESCR_NOHT_USR(x)          PMREGS_FIELD64((x), 2, 1)
 #define PMREGS_NETBURST_ESCR_NOHT_OS(x)           PMREGS_FIELD64((x), 3, 1)
 
-/* tag_enable: bits 4, rw. Tag the micro-ops counted, for at-retirement counting */
-static inline uint64_t pmregs_netburst_escr_noht_tag_enable_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_noht_tag_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_TAG_ENABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_netburst_escr_noht_tag_enable_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_escr_noht_tag_enable_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tag_value: bits 8:5, rw. Tag written into the micro-ops when tag_enable is set */
-static inline uint64_t pmregs_netburst_escr_noht_tag_value_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_netburst_escr_noht_tag_value_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_TAG_VALUE_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 5); }
-static inline int pmregs_netburst_escr_noht_tag_value_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_escr_noht_tag_value_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* event_mask: bits 24:9, rw. Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b) */
-static inline uint64_t pmregs_netburst_escr_noht_event_mask_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_netburst_escr_noht_event_mask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_EVENT_MASK_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 9); }
-static inline int pmregs_netburst_escr_noht_event_mask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_escr_noht_event_mask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* event_select: bits 30:25, rw. Event class */
-static inline uint64_t pmregs_netburst_escr_noht_event_select_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x000000000000003f)); }
-static inline uint64_t pmregs_netburst_escr_noht_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_EVENT_SELECT_MASK) | ((x & PMREGS_U64(0x000000000000003f)) << 25); }
-static inline int pmregs_netburst_escr_noht_event_select_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000003f))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_escr_noht_event_select_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* usr: bits 2, rw. Count at CPL 1-3 */
-static inline uint64_t pmregs_netburst_escr_noht_usr_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_noht_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_netburst_escr_noht_usr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_escr_noht_usr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* os: bits 3, rw. Count at CPL 0 */
-static inline uint64_t pmregs_netburst_escr_noht_os_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_escr_noht_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_ESCR_NOHT_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_netburst_escr_noht_os_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_escr_noht_os_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_escr_noht_fields {
-	uint8_t tag_enable; /* bits 4: Tag the micro-ops counted, for at-retirement counting */
-	uint8_t tag_value; /* bits 8:5: Tag written into the micro-ops when tag_enable is set */
-	uint16_t event_mask; /* bits 24:9: Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b) */
-	uint8_t event_select; /* bits 30:25: Event class */
-	uint8_t usr; /* bits 2: Count at CPL 1-3 */
-	uint8_t os; /* bits 3: Count at CPL 0 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_escr_noht_pack(const struct pmregs_netburst_escr_noht_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_ESCR_NOHT_RES1_MASK;
-	v = pmregs_netburst_escr_noht_tag_enable_set(v, (uint64_t)f->tag_enable);
-	v = pmregs_netburst_escr_noht_tag_value_set(v, (uint64_t)f->tag_value);
-	v = pmregs_netburst_escr_noht_event_mask_set(v, (uint64_t)f->event_mask);
-	v = pmregs_netburst_escr_noht_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_netburst_escr_noht_usr_set(v, (uint64_t)f->usr);
-	v = pmregs_netburst_escr_noht_os_set(v, (uint64_t)f->os);
-	return v;
-}
-
-/* Like pmregs_netburst_escr_noht_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_escr_noht_pack_checked(const struct pmregs_netburst_escr_noht_fields *f, uint64_t *out)
-{
-	if (f->tag_enable > 1u)
-		return PMREGS_ERANGE;
-	if (f->tag_value > 15u)
-		return PMREGS_ERANGE;
-	if (f->event_select > 63u)
-		return PMREGS_ERANGE;
-	if (f->usr > 1u)
-		return PMREGS_ERANGE;
-	if (f->os > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_escr_noht_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_escr_noht_unpack(uint64_t v, struct pmregs_netburst_escr_noht_fields *f)
-{
-	f->tag_enable = (uint8_t)pmregs_netburst_escr_noht_tag_enable_get(v);
-	f->tag_value = (uint8_t)pmregs_netburst_escr_noht_tag_value_get(v);
-	f->event_mask = (uint16_t)pmregs_netburst_escr_noht_event_mask_get(v);
-	f->event_select = (uint8_t)pmregs_netburst_escr_noht_event_select_get(v);
-	f->usr = (uint8_t)pmregs_netburst_escr_noht_usr_get(v);
-	f->os = (uint8_t)pmregs_netburst_escr_noht_os_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_netburst_escr_noht_tag_enable_get(v)              ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_netburst_escr_noht_tag_enable_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_netburst_escr_noht_tag_enable_set_checked(v, x)   pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_netburst_escr_noht_tag_value_get(v)               ((pmregs_u64(v) >> 5) & 0xfu)
+#define pmregs_netburst_escr_noht_tag_value_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x1e0)) | ((pmregs_u64(x) & 0xfu) << 5))
+#define pmregs_netburst_escr_noht_tag_value_set_checked(v, x)    pmregs_set_checked64((v), 5, 0xfu, (x))
+#define pmregs_netburst_escr_noht_event_mask_get(v)              ((pmregs_u64(v) >> 9) & 0xffffu)
+#define pmregs_netburst_escr_noht_event_mask_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x1fffe00)) | ((pmregs_u64(x) & 0xffffu) << 9))
+#define pmregs_netburst_escr_noht_event_mask_set_checked(v, x)   pmregs_set_checked64((v), 9, 0xffffu, (x))
+#define pmregs_netburst_escr_noht_event_select_get(v)            ((pmregs_u64(v) >> 25) & 0x3fu)
+#define pmregs_netburst_escr_noht_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x7e000000)) | ((pmregs_u64(x) & 0x3fu) << 25))
+#define pmregs_netburst_escr_noht_event_select_set_checked(v, x) pmregs_set_checked64((v), 25, 0x3fu, (x))
+#define pmregs_netburst_escr_noht_usr_get(v)                     ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_netburst_escr_noht_usr_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_netburst_escr_noht_usr_set_checked(v, x)          pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_netburst_escr_noht_os_get(v)                      ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_netburst_escr_noht_os_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_netburst_escr_noht_os_set_checked(v, x)           pmregs_set_checked64((v), 3, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_escr_noht_valid(uint64_t v)
@@ -1449,219 +1231,43 @@ static inline int pmregs_netburst_escr_noht_valid(uint64_t v)
 #define PMREGS_NETBURST_CCCR_CASCADE(x)       PMREGS_FIELD64((x), 30, 1)
 #define PMREGS_NETBURST_CCCR_OVF(x)           PMREGS_FIELD64((x), 31, 1)
 
-/* enable: bits 12, rw. Enable counting */
-static inline uint64_t pmregs_netburst_cccr_enable_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_ENABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_netburst_cccr_enable_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_enable_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* escr_select: bits 15:13, rw. Which of the ESCRs wired to this counter supplies the events */
-static inline uint64_t pmregs_netburst_cccr_escr_select_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_netburst_cccr_escr_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_ESCR_SELECT_MASK) | ((x & PMREGS_U64(0x0000000000000007)) << 13); }
-static inline int pmregs_netburst_cccr_escr_select_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000007))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_escr_select_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* active_thread: bits 17:16, rw. Count according to which logical processors are active */
-static inline uint64_t pmregs_netburst_cccr_active_thread_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_netburst_cccr_active_thread_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_ACTIVE_THREAD_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 16); }
-static inline int pmregs_netburst_cccr_active_thread_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_active_thread_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* compare: bits 18, rw. Filter the event count through the threshold comparison */
-static inline uint64_t pmregs_netburst_cccr_compare_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_compare_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_COMPARE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_netburst_cccr_compare_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_compare_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* complement: bits 19, rw. With compare: count when the event count is <= threshold (0: when it is > threshold) */
-static inline uint64_t pmregs_netburst_cccr_complement_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_complement_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_COMPLEMENT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_netburst_cccr_complement_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_complement_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* threshold: bits 23:20, rw. Threshold for the comparison, 0-15 */
-static inline uint64_t pmregs_netburst_cccr_threshold_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_netburst_cccr_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_THRESHOLD_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 20); }
-static inline int pmregs_netburst_cccr_threshold_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_threshold_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* edge: bits 24, rw. With compare: count only false-to-true transitions of the comparison output */
-static inline uint64_t pmregs_netburst_cccr_edge_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_netburst_cccr_edge_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_edge_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* force_ovf: bits 25, rw. Force an overflow on every counter increment */
-static inline uint64_t pmregs_netburst_cccr_force_ovf_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_force_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_FORCE_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_netburst_cccr_force_ovf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_force_ovf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmi_t0: bits 26, rw. Performance-monitoring interrupt to logical processor 0 on overflow */
-static inline uint64_t pmregs_netburst_cccr_ovf_pmi_t0_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ovf_pmi_t0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_OVF_PMI_T0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_netburst_cccr_ovf_pmi_t0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ovf_pmi_t0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmi_t1: bits 27, rw. Performance-monitoring interrupt to logical processor 1 on overflow */
-static inline uint64_t pmregs_netburst_cccr_ovf_pmi_t1_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ovf_pmi_t1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_OVF_PMI_T1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
-static inline int pmregs_netburst_cccr_ovf_pmi_t1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ovf_pmi_t1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cascade: bits 30, rw. Start counting when the alternate counter of the pair group overflows */
-static inline uint64_t pmregs_netburst_cccr_cascade_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_cascade_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_CASCADE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_netburst_cccr_cascade_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_cascade_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf: bits 31, rw. Sticky: the counter has overflowed; software must clear it */
-static inline uint64_t pmregs_netburst_cccr_ovf_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_netburst_cccr_ovf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ovf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_cccr_fields {
-	uint8_t enable; /* bits 12: Enable counting */
-	uint8_t escr_select; /* bits 15:13: Which of the ESCRs wired to this counter supplies the events */
-	uint8_t active_thread; /* bits 17:16: Count according to which logical processors are active */
-	uint8_t compare; /* bits 18: Filter the event count through the threshold comparison */
-	uint8_t complement; /* bits 19: With compare: count when the event count is <= threshold (0: when it is > threshold) */
-	uint8_t threshold; /* bits 23:20: Threshold for the comparison, 0-15 */
-	uint8_t edge; /* bits 24: With compare: count only false-to-true transitions of the comparison output */
-	uint8_t force_ovf; /* bits 25: Force an overflow on every counter increment */
-	uint8_t ovf_pmi_t0; /* bits 26: Performance-monitoring interrupt to logical processor 0 on overflow */
-	uint8_t ovf_pmi_t1; /* bits 27: Performance-monitoring interrupt to logical processor 1 on overflow */
-	uint8_t cascade; /* bits 30: Start counting when the alternate counter of the pair group overflows */
-	uint8_t ovf; /* bits 31: Sticky: the counter has overflowed; software must clear it */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_cccr_pack(const struct pmregs_netburst_cccr_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_CCCR_RES1_MASK;
-	v = pmregs_netburst_cccr_enable_set(v, (uint64_t)f->enable);
-	v = pmregs_netburst_cccr_escr_select_set(v, (uint64_t)f->escr_select);
-	v = pmregs_netburst_cccr_active_thread_set(v, (uint64_t)f->active_thread);
-	v = pmregs_netburst_cccr_compare_set(v, (uint64_t)f->compare);
-	v = pmregs_netburst_cccr_complement_set(v, (uint64_t)f->complement);
-	v = pmregs_netburst_cccr_threshold_set(v, (uint64_t)f->threshold);
-	v = pmregs_netburst_cccr_edge_set(v, (uint64_t)f->edge);
-	v = pmregs_netburst_cccr_force_ovf_set(v, (uint64_t)f->force_ovf);
-	v = pmregs_netburst_cccr_ovf_pmi_t0_set(v, (uint64_t)f->ovf_pmi_t0);
-	v = pmregs_netburst_cccr_ovf_pmi_t1_set(v, (uint64_t)f->ovf_pmi_t1);
-	v = pmregs_netburst_cccr_cascade_set(v, (uint64_t)f->cascade);
-	v = pmregs_netburst_cccr_ovf_set(v, (uint64_t)f->ovf);
-	return v;
-}
-
-/* Like pmregs_netburst_cccr_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_cccr_pack_checked(const struct pmregs_netburst_cccr_fields *f, uint64_t *out)
-{
-	if (f->enable > 1u)
-		return PMREGS_ERANGE;
-	if (f->escr_select > 7u)
-		return PMREGS_ERANGE;
-	if (f->active_thread > 3u)
-		return PMREGS_ERANGE;
-	if (f->compare > 1u)
-		return PMREGS_ERANGE;
-	if (f->complement > 1u)
-		return PMREGS_ERANGE;
-	if (f->threshold > 15u)
-		return PMREGS_ERANGE;
-	if (f->edge > 1u)
-		return PMREGS_ERANGE;
-	if (f->force_ovf > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmi_t0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmi_t1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cascade > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_cccr_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_cccr_unpack(uint64_t v, struct pmregs_netburst_cccr_fields *f)
-{
-	f->enable = (uint8_t)pmregs_netburst_cccr_enable_get(v);
-	f->escr_select = (uint8_t)pmregs_netburst_cccr_escr_select_get(v);
-	f->active_thread = (uint8_t)pmregs_netburst_cccr_active_thread_get(v);
-	f->compare = (uint8_t)pmregs_netburst_cccr_compare_get(v);
-	f->complement = (uint8_t)pmregs_netburst_cccr_complement_get(v);
-	f->threshold = (uint8_t)pmregs_netburst_cccr_threshold_get(v);
-	f->edge = (uint8_t)pmregs_netburst_cccr_edge_get(v);
-	f->force_ovf = (uint8_t)pmregs_netburst_cccr_force_ovf_get(v);
-	f->ovf_pmi_t0 = (uint8_t)pmregs_netburst_cccr_ovf_pmi_t0_get(v);
-	f->ovf_pmi_t1 = (uint8_t)pmregs_netburst_cccr_ovf_pmi_t1_get(v);
-	f->cascade = (uint8_t)pmregs_netburst_cccr_cascade_get(v);
-	f->ovf = (uint8_t)pmregs_netburst_cccr_ovf_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_netburst_cccr_enable_get(v)                   ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_netburst_cccr_enable_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_netburst_cccr_enable_set_checked(v, x)        pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_netburst_cccr_escr_select_get(v)              ((pmregs_u64(v) >> 13) & 0x7u)
+#define pmregs_netburst_cccr_escr_select_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0xe000)) | ((pmregs_u64(x) & 0x7u) << 13))
+#define pmregs_netburst_cccr_escr_select_set_checked(v, x)   pmregs_set_checked64((v), 13, 0x7u, (x))
+#define pmregs_netburst_cccr_active_thread_get(v)            ((pmregs_u64(v) >> 16) & 0x3u)
+#define pmregs_netburst_cccr_active_thread_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x30000)) | ((pmregs_u64(x) & 0x3u) << 16))
+#define pmregs_netburst_cccr_active_thread_set_checked(v, x) pmregs_set_checked64((v), 16, 0x3u, (x))
+#define pmregs_netburst_cccr_compare_get(v)                  ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_netburst_cccr_compare_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_netburst_cccr_compare_set_checked(v, x)       pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_netburst_cccr_complement_get(v)               ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_netburst_cccr_complement_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_netburst_cccr_complement_set_checked(v, x)    pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_netburst_cccr_threshold_get(v)                ((pmregs_u64(v) >> 20) & 0xfu)
+#define pmregs_netburst_cccr_threshold_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xf00000)) | ((pmregs_u64(x) & 0xfu) << 20))
+#define pmregs_netburst_cccr_threshold_set_checked(v, x)     pmregs_set_checked64((v), 20, 0xfu, (x))
+#define pmregs_netburst_cccr_edge_get(v)                     ((pmregs_u64(v) >> 24) & 0x1u)
+#define pmregs_netburst_cccr_edge_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
+#define pmregs_netburst_cccr_edge_set_checked(v, x)          pmregs_set_checked64((v), 24, 0x1u, (x))
+#define pmregs_netburst_cccr_force_ovf_get(v)                ((pmregs_u64(v) >> 25) & 0x1u)
+#define pmregs_netburst_cccr_force_ovf_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
+#define pmregs_netburst_cccr_force_ovf_set_checked(v, x)     pmregs_set_checked64((v), 25, 0x1u, (x))
+#define pmregs_netburst_cccr_ovf_pmi_t0_get(v)               ((pmregs_u64(v) >> 26) & 0x1u)
+#define pmregs_netburst_cccr_ovf_pmi_t0_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
+#define pmregs_netburst_cccr_ovf_pmi_t0_set_checked(v, x)    pmregs_set_checked64((v), 26, 0x1u, (x))
+#define pmregs_netburst_cccr_ovf_pmi_t1_get(v)               ((pmregs_u64(v) >> 27) & 0x1u)
+#define pmregs_netburst_cccr_ovf_pmi_t1_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x8000000)) | ((pmregs_u64(x) & 0x1u) << 27))
+#define pmregs_netburst_cccr_ovf_pmi_t1_set_checked(v, x)    pmregs_set_checked64((v), 27, 0x1u, (x))
+#define pmregs_netburst_cccr_cascade_get(v)                  ((pmregs_u64(v) >> 30) & 0x1u)
+#define pmregs_netburst_cccr_cascade_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
+#define pmregs_netburst_cccr_cascade_set_checked(v, x)       pmregs_set_checked64((v), 30, 0x1u, (x))
+#define pmregs_netburst_cccr_ovf_get(v)                      ((pmregs_u64(v) >> 31) & 0x1u)
+#define pmregs_netburst_cccr_ovf_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
+#define pmregs_netburst_cccr_ovf_set_checked(v, x)           pmregs_set_checked64((v), 31, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_cccr_valid(uint64_t v)
@@ -1686,235 +1292,46 @@ static inline int pmregs_netburst_cccr_valid(uint64_t v)
 #define PMREGS_NETBURST_CCCR_EXT_OVF(x)           PMREGS_FIELD64((x), 31, 1)
 #define PMREGS_NETBURST_CCCR_EXT_EXT_CASCADE(x)   PMREGS_FIELD64((x), 11, 1)
 
-/* enable: bits 12, rw. Enable counting */
-static inline uint64_t pmregs_netburst_cccr_ext_enable_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_ENABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_netburst_cccr_ext_enable_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ext_enable_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* escr_select: bits 15:13, rw. Which of the ESCRs wired to this counter supplies the events */
-static inline uint64_t pmregs_netburst_cccr_ext_escr_select_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_netburst_cccr_ext_escr_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_ESCR_SELECT_MASK) | ((x & PMREGS_U64(0x0000000000000007)) << 13); }
-static inline int pmregs_netburst_cccr_ext_escr_select_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000007))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ext_escr_select_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* active_thread: bits 17:16, rw. Count according to which logical processors are active */
-static inline uint64_t pmregs_netburst_cccr_ext_active_thread_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_netburst_cccr_ext_active_thread_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_ACTIVE_THREAD_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 16); }
-static inline int pmregs_netburst_cccr_ext_active_thread_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ext_active_thread_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* compare: bits 18, rw. Filter the event count through the threshold comparison */
-static inline uint64_t pmregs_netburst_cccr_ext_compare_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_compare_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_COMPARE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_netburst_cccr_ext_compare_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ext_compare_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* complement: bits 19, rw. With compare: count when the event count is <= threshold (0: when it is > threshold) */
-static inline uint64_t pmregs_netburst_cccr_ext_complement_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_complement_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_COMPLEMENT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_netburst_cccr_ext_complement_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ext_complement_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* threshold: bits 23:20, rw. Threshold for the comparison, 0-15 */
-static inline uint64_t pmregs_netburst_cccr_ext_threshold_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_netburst_cccr_ext_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_THRESHOLD_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 20); }
-static inline int pmregs_netburst_cccr_ext_threshold_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ext_threshold_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* edge: bits 24, rw. With compare: count only false-to-true transitions of the comparison output */
-static inline uint64_t pmregs_netburst_cccr_ext_edge_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_netburst_cccr_ext_edge_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ext_edge_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* force_ovf: bits 25, rw. Force an overflow on every counter increment */
-static inline uint64_t pmregs_netburst_cccr_ext_force_ovf_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_force_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_FORCE_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_netburst_cccr_ext_force_ovf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ext_force_ovf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmi_t0: bits 26, rw. Performance-monitoring interrupt to logical processor 0 on overflow */
-static inline uint64_t pmregs_netburst_cccr_ext_ovf_pmi_t0_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_ovf_pmi_t0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_OVF_PMI_T0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_netburst_cccr_ext_ovf_pmi_t0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ext_ovf_pmi_t0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmi_t1: bits 27, rw. Performance-monitoring interrupt to logical processor 1 on overflow */
-static inline uint64_t pmregs_netburst_cccr_ext_ovf_pmi_t1_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_ovf_pmi_t1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_OVF_PMI_T1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
-static inline int pmregs_netburst_cccr_ext_ovf_pmi_t1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ext_ovf_pmi_t1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cascade: bits 30, rw. Start counting when the alternate counter of the pair group overflows */
-static inline uint64_t pmregs_netburst_cccr_ext_cascade_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_cascade_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_CASCADE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_netburst_cccr_ext_cascade_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ext_cascade_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf: bits 31, rw. Sticky: the counter has overflowed; software must clear it */
-static inline uint64_t pmregs_netburst_cccr_ext_ovf_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_netburst_cccr_ext_ovf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ext_ovf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ext_cascade: bits 11, rw. Extended cascade (see each IQ CCCR's register title for which counter) */
-static inline uint64_t pmregs_netburst_cccr_ext_ext_cascade_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_ext_ext_cascade_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_EXT_EXT_CASCADE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_netburst_cccr_ext_ext_cascade_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_ext_ext_cascade_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_cccr_ext_fields {
-	uint8_t enable; /* bits 12: Enable counting */
-	uint8_t escr_select; /* bits 15:13: Which of the ESCRs wired to this counter supplies the events */
-	uint8_t active_thread; /* bits 17:16: Count according to which logical processors are active */
-	uint8_t compare; /* bits 18: Filter the event count through the threshold comparison */
-	uint8_t complement; /* bits 19: With compare: count when the event count is <= threshold (0: when it is > threshold) */
-	uint8_t threshold; /* bits 23:20: Threshold for the comparison, 0-15 */
-	uint8_t edge; /* bits 24: With compare: count only false-to-true transitions of the comparison output */
-	uint8_t force_ovf; /* bits 25: Force an overflow on every counter increment */
-	uint8_t ovf_pmi_t0; /* bits 26: Performance-monitoring interrupt to logical processor 0 on overflow */
-	uint8_t ovf_pmi_t1; /* bits 27: Performance-monitoring interrupt to logical processor 1 on overflow */
-	uint8_t cascade; /* bits 30: Start counting when the alternate counter of the pair group overflows */
-	uint8_t ovf; /* bits 31: Sticky: the counter has overflowed; software must clear it */
-	uint8_t ext_cascade; /* bits 11: Extended cascade (see each IQ CCCR's register title for which counter) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_cccr_ext_pack(const struct pmregs_netburst_cccr_ext_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_CCCR_EXT_RES1_MASK;
-	v = pmregs_netburst_cccr_ext_enable_set(v, (uint64_t)f->enable);
-	v = pmregs_netburst_cccr_ext_escr_select_set(v, (uint64_t)f->escr_select);
-	v = pmregs_netburst_cccr_ext_active_thread_set(v, (uint64_t)f->active_thread);
-	v = pmregs_netburst_cccr_ext_compare_set(v, (uint64_t)f->compare);
-	v = pmregs_netburst_cccr_ext_complement_set(v, (uint64_t)f->complement);
-	v = pmregs_netburst_cccr_ext_threshold_set(v, (uint64_t)f->threshold);
-	v = pmregs_netburst_cccr_ext_edge_set(v, (uint64_t)f->edge);
-	v = pmregs_netburst_cccr_ext_force_ovf_set(v, (uint64_t)f->force_ovf);
-	v = pmregs_netburst_cccr_ext_ovf_pmi_t0_set(v, (uint64_t)f->ovf_pmi_t0);
-	v = pmregs_netburst_cccr_ext_ovf_pmi_t1_set(v, (uint64_t)f->ovf_pmi_t1);
-	v = pmregs_netburst_cccr_ext_cascade_set(v, (uint64_t)f->cascade);
-	v = pmregs_netburst_cccr_ext_ovf_set(v, (uint64_t)f->ovf);
-	v = pmregs_netburst_cccr_ext_ext_cascade_set(v, (uint64_t)f->ext_cascade);
-	return v;
-}
-
-/* Like pmregs_netburst_cccr_ext_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_cccr_ext_pack_checked(const struct pmregs_netburst_cccr_ext_fields *f, uint64_t *out)
-{
-	if (f->enable > 1u)
-		return PMREGS_ERANGE;
-	if (f->escr_select > 7u)
-		return PMREGS_ERANGE;
-	if (f->active_thread > 3u)
-		return PMREGS_ERANGE;
-	if (f->compare > 1u)
-		return PMREGS_ERANGE;
-	if (f->complement > 1u)
-		return PMREGS_ERANGE;
-	if (f->threshold > 15u)
-		return PMREGS_ERANGE;
-	if (f->edge > 1u)
-		return PMREGS_ERANGE;
-	if (f->force_ovf > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmi_t0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmi_t1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->cascade > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf > 1u)
-		return PMREGS_ERANGE;
-	if (f->ext_cascade > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_cccr_ext_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_cccr_ext_unpack(uint64_t v, struct pmregs_netburst_cccr_ext_fields *f)
-{
-	f->enable = (uint8_t)pmregs_netburst_cccr_ext_enable_get(v);
-	f->escr_select = (uint8_t)pmregs_netburst_cccr_ext_escr_select_get(v);
-	f->active_thread = (uint8_t)pmregs_netburst_cccr_ext_active_thread_get(v);
-	f->compare = (uint8_t)pmregs_netburst_cccr_ext_compare_get(v);
-	f->complement = (uint8_t)pmregs_netburst_cccr_ext_complement_get(v);
-	f->threshold = (uint8_t)pmregs_netburst_cccr_ext_threshold_get(v);
-	f->edge = (uint8_t)pmregs_netburst_cccr_ext_edge_get(v);
-	f->force_ovf = (uint8_t)pmregs_netburst_cccr_ext_force_ovf_get(v);
-	f->ovf_pmi_t0 = (uint8_t)pmregs_netburst_cccr_ext_ovf_pmi_t0_get(v);
-	f->ovf_pmi_t1 = (uint8_t)pmregs_netburst_cccr_ext_ovf_pmi_t1_get(v);
-	f->cascade = (uint8_t)pmregs_netburst_cccr_ext_cascade_get(v);
-	f->ovf = (uint8_t)pmregs_netburst_cccr_ext_ovf_get(v);
-	f->ext_cascade = (uint8_t)pmregs_netburst_cccr_ext_ext_cascade_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_netburst_cccr_ext_enable_get(v)                   ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_netburst_cccr_ext_enable_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_netburst_cccr_ext_enable_set_checked(v, x)        pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_netburst_cccr_ext_escr_select_get(v)              ((pmregs_u64(v) >> 13) & 0x7u)
+#define pmregs_netburst_cccr_ext_escr_select_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0xe000)) | ((pmregs_u64(x) & 0x7u) << 13))
+#define pmregs_netburst_cccr_ext_escr_select_set_checked(v, x)   pmregs_set_checked64((v), 13, 0x7u, (x))
+#define pmregs_netburst_cccr_ext_active_thread_get(v)            ((pmregs_u64(v) >> 16) & 0x3u)
+#define pmregs_netburst_cccr_ext_active_thread_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x30000)) | ((pmregs_u64(x) & 0x3u) << 16))
+#define pmregs_netburst_cccr_ext_active_thread_set_checked(v, x) pmregs_set_checked64((v), 16, 0x3u, (x))
+#define pmregs_netburst_cccr_ext_compare_get(v)                  ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_netburst_cccr_ext_compare_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_netburst_cccr_ext_compare_set_checked(v, x)       pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_netburst_cccr_ext_complement_get(v)               ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_netburst_cccr_ext_complement_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_netburst_cccr_ext_complement_set_checked(v, x)    pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_netburst_cccr_ext_threshold_get(v)                ((pmregs_u64(v) >> 20) & 0xfu)
+#define pmregs_netburst_cccr_ext_threshold_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xf00000)) | ((pmregs_u64(x) & 0xfu) << 20))
+#define pmregs_netburst_cccr_ext_threshold_set_checked(v, x)     pmregs_set_checked64((v), 20, 0xfu, (x))
+#define pmregs_netburst_cccr_ext_edge_get(v)                     ((pmregs_u64(v) >> 24) & 0x1u)
+#define pmregs_netburst_cccr_ext_edge_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
+#define pmregs_netburst_cccr_ext_edge_set_checked(v, x)          pmregs_set_checked64((v), 24, 0x1u, (x))
+#define pmregs_netburst_cccr_ext_force_ovf_get(v)                ((pmregs_u64(v) >> 25) & 0x1u)
+#define pmregs_netburst_cccr_ext_force_ovf_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
+#define pmregs_netburst_cccr_ext_force_ovf_set_checked(v, x)     pmregs_set_checked64((v), 25, 0x1u, (x))
+#define pmregs_netburst_cccr_ext_ovf_pmi_t0_get(v)               ((pmregs_u64(v) >> 26) & 0x1u)
+#define pmregs_netburst_cccr_ext_ovf_pmi_t0_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
+#define pmregs_netburst_cccr_ext_ovf_pmi_t0_set_checked(v, x)    pmregs_set_checked64((v), 26, 0x1u, (x))
+#define pmregs_netburst_cccr_ext_ovf_pmi_t1_get(v)               ((pmregs_u64(v) >> 27) & 0x1u)
+#define pmregs_netburst_cccr_ext_ovf_pmi_t1_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x8000000)) | ((pmregs_u64(x) & 0x1u) << 27))
+#define pmregs_netburst_cccr_ext_ovf_pmi_t1_set_checked(v, x)    pmregs_set_checked64((v), 27, 0x1u, (x))
+#define pmregs_netburst_cccr_ext_cascade_get(v)                  ((pmregs_u64(v) >> 30) & 0x1u)
+#define pmregs_netburst_cccr_ext_cascade_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
+#define pmregs_netburst_cccr_ext_cascade_set_checked(v, x)       pmregs_set_checked64((v), 30, 0x1u, (x))
+#define pmregs_netburst_cccr_ext_ovf_get(v)                      ((pmregs_u64(v) >> 31) & 0x1u)
+#define pmregs_netburst_cccr_ext_ovf_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
+#define pmregs_netburst_cccr_ext_ovf_set_checked(v, x)           pmregs_set_checked64((v), 31, 0x1u, (x))
+#define pmregs_netburst_cccr_ext_ext_cascade_get(v)              ((pmregs_u64(v) >> 11) & 0x1u)
+#define pmregs_netburst_cccr_ext_ext_cascade_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
+#define pmregs_netburst_cccr_ext_ext_cascade_set_checked(v, x)   pmregs_set_checked64((v), 11, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_cccr_ext_valid(uint64_t v)
@@ -1936,187 +1353,37 @@ static inline int pmregs_netburst_cccr_ext_valid(uint64_t v)
 #define PMREGS_NETBURST_CCCR_NOHT_OVF(x)         PMREGS_FIELD64((x), 31, 1)
 #define PMREGS_NETBURST_CCCR_NOHT_OVF_PMI(x)     PMREGS_FIELD64((x), 26, 1)
 
-/* enable: bits 12, rw. Enable counting */
-static inline uint64_t pmregs_netburst_cccr_noht_enable_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_enable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_ENABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_netburst_cccr_noht_enable_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_noht_enable_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* escr_select: bits 15:13, rw. Which of the ESCRs wired to this counter supplies the events */
-static inline uint64_t pmregs_netburst_cccr_noht_escr_select_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_netburst_cccr_noht_escr_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_ESCR_SELECT_MASK) | ((x & PMREGS_U64(0x0000000000000007)) << 13); }
-static inline int pmregs_netburst_cccr_noht_escr_select_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000007))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_noht_escr_select_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* compare: bits 18, rw. Filter the event count through the threshold comparison */
-static inline uint64_t pmregs_netburst_cccr_noht_compare_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_compare_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_COMPARE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_netburst_cccr_noht_compare_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_noht_compare_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* complement: bits 19, rw. With compare: count when the event count is <= threshold (0: when it is > threshold) */
-static inline uint64_t pmregs_netburst_cccr_noht_complement_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_complement_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_COMPLEMENT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_netburst_cccr_noht_complement_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_noht_complement_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* threshold: bits 23:20, rw. Threshold for the comparison, 0-15 */
-static inline uint64_t pmregs_netburst_cccr_noht_threshold_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_netburst_cccr_noht_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_THRESHOLD_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 20); }
-static inline int pmregs_netburst_cccr_noht_threshold_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_noht_threshold_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* edge: bits 24, rw. With compare: count only false-to-true transitions of the comparison output */
-static inline uint64_t pmregs_netburst_cccr_noht_edge_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_netburst_cccr_noht_edge_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_noht_edge_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* force_ovf: bits 25, rw. Force an overflow on every counter increment */
-static inline uint64_t pmregs_netburst_cccr_noht_force_ovf_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_force_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_FORCE_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_netburst_cccr_noht_force_ovf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_noht_force_ovf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cascade: bits 30, rw. Start counting when the alternate counter of the pair group overflows */
-static inline uint64_t pmregs_netburst_cccr_noht_cascade_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_cascade_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_CASCADE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_netburst_cccr_noht_cascade_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_noht_cascade_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf: bits 31, rw. Sticky: the counter has overflowed; software must clear it */
-static inline uint64_t pmregs_netburst_cccr_noht_ovf_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_netburst_cccr_noht_ovf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_noht_ovf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmi: bits 26, rw. Performance-monitoring interrupt on overflow */
-static inline uint64_t pmregs_netburst_cccr_noht_ovf_pmi_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_cccr_noht_ovf_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_CCCR_NOHT_OVF_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_netburst_cccr_noht_ovf_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_cccr_noht_ovf_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_cccr_noht_fields {
-	uint8_t enable; /* bits 12: Enable counting */
-	uint8_t escr_select; /* bits 15:13: Which of the ESCRs wired to this counter supplies the events */
-	uint8_t compare; /* bits 18: Filter the event count through the threshold comparison */
-	uint8_t complement; /* bits 19: With compare: count when the event count is <= threshold (0: when it is > threshold) */
-	uint8_t threshold; /* bits 23:20: Threshold for the comparison, 0-15 */
-	uint8_t edge; /* bits 24: With compare: count only false-to-true transitions of the comparison output */
-	uint8_t force_ovf; /* bits 25: Force an overflow on every counter increment */
-	uint8_t cascade; /* bits 30: Start counting when the alternate counter of the pair group overflows */
-	uint8_t ovf; /* bits 31: Sticky: the counter has overflowed; software must clear it */
-	uint8_t ovf_pmi; /* bits 26: Performance-monitoring interrupt on overflow */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_cccr_noht_pack(const struct pmregs_netburst_cccr_noht_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_CCCR_NOHT_RES1_MASK;
-	v = pmregs_netburst_cccr_noht_enable_set(v, (uint64_t)f->enable);
-	v = pmregs_netburst_cccr_noht_escr_select_set(v, (uint64_t)f->escr_select);
-	v = pmregs_netburst_cccr_noht_compare_set(v, (uint64_t)f->compare);
-	v = pmregs_netburst_cccr_noht_complement_set(v, (uint64_t)f->complement);
-	v = pmregs_netburst_cccr_noht_threshold_set(v, (uint64_t)f->threshold);
-	v = pmregs_netburst_cccr_noht_edge_set(v, (uint64_t)f->edge);
-	v = pmregs_netburst_cccr_noht_force_ovf_set(v, (uint64_t)f->force_ovf);
-	v = pmregs_netburst_cccr_noht_cascade_set(v, (uint64_t)f->cascade);
-	v = pmregs_netburst_cccr_noht_ovf_set(v, (uint64_t)f->ovf);
-	v = pmregs_netburst_cccr_noht_ovf_pmi_set(v, (uint64_t)f->ovf_pmi);
-	return v;
-}
-
-/* Like pmregs_netburst_cccr_noht_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_cccr_noht_pack_checked(const struct pmregs_netburst_cccr_noht_fields *f, uint64_t *out)
-{
-	if (f->enable > 1u)
-		return PMREGS_ERANGE;
-	if (f->escr_select > 7u)
-		return PMREGS_ERANGE;
-	if (f->compare > 1u)
-		return PMREGS_ERANGE;
-	if (f->complement > 1u)
-		return PMREGS_ERANGE;
-	if (f->threshold > 15u)
-		return PMREGS_ERANGE;
-	if (f->edge > 1u)
-		return PMREGS_ERANGE;
-	if (f->force_ovf > 1u)
-		return PMREGS_ERANGE;
-	if (f->cascade > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmi > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_cccr_noht_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_cccr_noht_unpack(uint64_t v, struct pmregs_netburst_cccr_noht_fields *f)
-{
-	f->enable = (uint8_t)pmregs_netburst_cccr_noht_enable_get(v);
-	f->escr_select = (uint8_t)pmregs_netburst_cccr_noht_escr_select_get(v);
-	f->compare = (uint8_t)pmregs_netburst_cccr_noht_compare_get(v);
-	f->complement = (uint8_t)pmregs_netburst_cccr_noht_complement_get(v);
-	f->threshold = (uint8_t)pmregs_netburst_cccr_noht_threshold_get(v);
-	f->edge = (uint8_t)pmregs_netburst_cccr_noht_edge_get(v);
-	f->force_ovf = (uint8_t)pmregs_netburst_cccr_noht_force_ovf_get(v);
-	f->cascade = (uint8_t)pmregs_netburst_cccr_noht_cascade_get(v);
-	f->ovf = (uint8_t)pmregs_netburst_cccr_noht_ovf_get(v);
-	f->ovf_pmi = (uint8_t)pmregs_netburst_cccr_noht_ovf_pmi_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_netburst_cccr_noht_enable_get(v)                 ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_netburst_cccr_noht_enable_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_netburst_cccr_noht_enable_set_checked(v, x)      pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_netburst_cccr_noht_escr_select_get(v)            ((pmregs_u64(v) >> 13) & 0x7u)
+#define pmregs_netburst_cccr_noht_escr_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xe000)) | ((pmregs_u64(x) & 0x7u) << 13))
+#define pmregs_netburst_cccr_noht_escr_select_set_checked(v, x) pmregs_set_checked64((v), 13, 0x7u, (x))
+#define pmregs_netburst_cccr_noht_compare_get(v)                ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_netburst_cccr_noht_compare_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_netburst_cccr_noht_compare_set_checked(v, x)     pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_netburst_cccr_noht_complement_get(v)             ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_netburst_cccr_noht_complement_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_netburst_cccr_noht_complement_set_checked(v, x)  pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_netburst_cccr_noht_threshold_get(v)              ((pmregs_u64(v) >> 20) & 0xfu)
+#define pmregs_netburst_cccr_noht_threshold_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0xf00000)) | ((pmregs_u64(x) & 0xfu) << 20))
+#define pmregs_netburst_cccr_noht_threshold_set_checked(v, x)   pmregs_set_checked64((v), 20, 0xfu, (x))
+#define pmregs_netburst_cccr_noht_edge_get(v)                   ((pmregs_u64(v) >> 24) & 0x1u)
+#define pmregs_netburst_cccr_noht_edge_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
+#define pmregs_netburst_cccr_noht_edge_set_checked(v, x)        pmregs_set_checked64((v), 24, 0x1u, (x))
+#define pmregs_netburst_cccr_noht_force_ovf_get(v)              ((pmregs_u64(v) >> 25) & 0x1u)
+#define pmregs_netburst_cccr_noht_force_ovf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
+#define pmregs_netburst_cccr_noht_force_ovf_set_checked(v, x)   pmregs_set_checked64((v), 25, 0x1u, (x))
+#define pmregs_netburst_cccr_noht_cascade_get(v)                ((pmregs_u64(v) >> 30) & 0x1u)
+#define pmregs_netburst_cccr_noht_cascade_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
+#define pmregs_netburst_cccr_noht_cascade_set_checked(v, x)     pmregs_set_checked64((v), 30, 0x1u, (x))
+#define pmregs_netburst_cccr_noht_ovf_get(v)                    ((pmregs_u64(v) >> 31) & 0x1u)
+#define pmregs_netburst_cccr_noht_ovf_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
+#define pmregs_netburst_cccr_noht_ovf_set_checked(v, x)         pmregs_set_checked64((v), 31, 0x1u, (x))
+#define pmregs_netburst_cccr_noht_ovf_pmi_get(v)                ((pmregs_u64(v) >> 26) & 0x1u)
+#define pmregs_netburst_cccr_noht_ovf_pmi_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
+#define pmregs_netburst_cccr_noht_ovf_pmi_set_checked(v, x)     pmregs_set_checked64((v), 26, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_cccr_noht_valid(uint64_t v)
@@ -2129,43 +1396,10 @@ static inline int pmregs_netburst_cccr_noht_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_NETBURST_COUNTER_COUNT(x) PMREGS_FIELD64((x), 0, 40)
 
-/* count: bits 39:0, rw. Event count */
-static inline uint64_t pmregs_netburst_counter_count_get(uint64_t v) { return (v & PMREGS_U64(0x000000ffffffffff)); }
-static inline uint64_t pmregs_netburst_counter_count_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_COUNTER_COUNT_MASK) | (x & PMREGS_U64(0x000000ffffffffff)); }
-static inline int pmregs_netburst_counter_count_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000ffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_counter_count_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_counter_fields {
-	uint64_t count; /* bits 39:0: Event count */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_counter_pack(const struct pmregs_netburst_counter_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_COUNTER_RES1_MASK;
-	v = pmregs_netburst_counter_count_set(v, (uint64_t)f->count);
-	return v;
-}
-
-/* Like pmregs_netburst_counter_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_counter_pack_checked(const struct pmregs_netburst_counter_fields *f, uint64_t *out)
-{
-	if (f->count > 1099511627775u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_counter_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_counter_unpack(uint64_t v, struct pmregs_netburst_counter_fields *f)
-{
-	f->count = (uint64_t)pmregs_netburst_counter_count_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_netburst_counter_count_get(v)            (pmregs_u64(v) & PMREGS_U64(0xffffffffff))
+#define pmregs_netburst_counter_count_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0xffffffffff)))
+#define pmregs_netburst_counter_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_counter_valid(uint64_t v)
@@ -2179,59 +1413,13 @@ static inline int pmregs_netburst_counter_valid(uint64_t v)
 #define PMREGS_NETBURST_RDPMC_ECX_INDEX(x) PMREGS_FIELD32((x), 0, 31)
 #define PMREGS_NETBURST_RDPMC_ECX_FAST(x)  PMREGS_FIELD32((x), 31, 1)
 
-/* index: bits 30:0, rw. Counter number 0-17 (18-25: the extra 32-bit counters of 64-bit parts with an L3) */
-static inline uint32_t pmregs_netburst_rdpmc_ecx_index_get(uint32_t v) { return (v & PMREGS_U32(0x7fffffff)); }
-static inline uint32_t pmregs_netburst_rdpmc_ecx_index_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_NETBURST_RDPMC_ECX_INDEX_MASK) | (x & PMREGS_U32(0x7fffffff)); }
-static inline int pmregs_netburst_rdpmc_ecx_index_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x7fffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_rdpmc_ecx_index_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fast: bits 31, rw. Fast read: the low 32 bits in EAX, EDX = 0 */
-static inline uint32_t pmregs_netburst_rdpmc_ecx_fast_get(uint32_t v) { return ((v >> 31) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_netburst_rdpmc_ecx_fast_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_NETBURST_RDPMC_ECX_FAST_MASK) | ((x & PMREGS_U32(0x00000001)) << 31); }
-static inline int pmregs_netburst_rdpmc_ecx_fast_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_rdpmc_ecx_fast_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_rdpmc_ecx_fields {
-	uint32_t index; /* bits 30:0: Counter number 0-17 (18-25: the extra 32-bit counters of 64-bit parts with an L3) */
-	uint8_t fast; /* bits 31: Fast read: the low 32 bits in EAX, EDX = 0 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_netburst_rdpmc_ecx_pack(const struct pmregs_netburst_rdpmc_ecx_fields *f)
-{
-	uint32_t v = PMREGS_NETBURST_RDPMC_ECX_RES1_MASK;
-	v = pmregs_netburst_rdpmc_ecx_index_set(v, (uint32_t)f->index);
-	v = pmregs_netburst_rdpmc_ecx_fast_set(v, (uint32_t)f->fast);
-	return v;
-}
-
-/* Like pmregs_netburst_rdpmc_ecx_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_rdpmc_ecx_pack_checked(const struct pmregs_netburst_rdpmc_ecx_fields *f, uint32_t *out)
-{
-	if (f->index > 2147483647u)
-		return PMREGS_ERANGE;
-	if (f->fast > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_rdpmc_ecx_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_rdpmc_ecx_unpack(uint32_t v, struct pmregs_netburst_rdpmc_ecx_fields *f)
-{
-	f->index = (uint32_t)pmregs_netburst_rdpmc_ecx_index_get(v);
-	f->fast = (uint8_t)pmregs_netburst_rdpmc_ecx_fast_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_netburst_rdpmc_ecx_index_get(v)            (pmregs_u32(v) & 0x7fffffffu)
+#define pmregs_netburst_rdpmc_ecx_index_set(v, x)         ((pmregs_u32(v) & ~0x7fffffffu) | (pmregs_u32(x) & 0x7fffffffu))
+#define pmregs_netburst_rdpmc_ecx_index_set_checked(v, x) pmregs_set_checked32((v), 0, 0x7fffffffu, (x))
+#define pmregs_netburst_rdpmc_ecx_fast_get(v)             ((pmregs_u32(v) >> 31) & 0x1u)
+#define pmregs_netburst_rdpmc_ecx_fast_set(v, x)          ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
+#define pmregs_netburst_rdpmc_ecx_fast_set_checked(v, x)  pmregs_set_checked32((v), 31, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_rdpmc_ecx_valid(uint32_t v)
@@ -2253,171 +1441,34 @@ static inline int pmregs_netburst_rdpmc_ecx_valid(uint32_t v)
 #define PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_MY_THR(x)     PMREGS_FIELD64((x), 25, 1)
 #define PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_OTH_THR(x)    PMREGS_FIELD64((x), 26, 1)
 
-/* metric_l1_load_miss: bits 0, rw. Replay tag: 1st-level cache load misses (1stL_cache_load_miss_retired) */
-static inline uint64_t pmregs_netburst_pebs_enable_metric_l1_load_miss_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_metric_l1_load_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_L1_LOAD_MISS_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_netburst_pebs_enable_metric_l1_load_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_pebs_enable_metric_l1_load_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* metric_l2_load_miss: bits 1, rw. Replay tag: 2nd-level cache load misses (2ndL_cache_load_miss_retired) */
-static inline uint64_t pmregs_netburst_pebs_enable_metric_l2_load_miss_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_metric_l2_load_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_L2_LOAD_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_netburst_pebs_enable_metric_l2_load_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_pebs_enable_metric_l2_load_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* metric_dtlb_miss: bits 2, rw. Replay tag: DTLB misses (DTLB_*_miss_retired) */
-static inline uint64_t pmregs_netburst_pebs_enable_metric_dtlb_miss_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_metric_dtlb_miss_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_DTLB_MISS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_netburst_pebs_enable_metric_dtlb_miss_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_pebs_enable_metric_dtlb_miss_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* metric_mob_load_replay: bits 9, rw. Replay tag: MOB load replays (MOB_load_replay_retired) */
-static inline uint64_t pmregs_netburst_pebs_enable_metric_mob_load_replay_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_metric_mob_load_replay_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_MOB_LOAD_REPLAY_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_netburst_pebs_enable_metric_mob_load_replay_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_pebs_enable_metric_mob_load_replay_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* metric_split: bits 10, rw. Replay tag: split loads or stores (split_load/store_retired) */
-static inline uint64_t pmregs_netburst_pebs_enable_metric_split_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_metric_split_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_SPLIT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_netburst_pebs_enable_metric_split_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_pebs_enable_metric_split_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* metric_mispred_branch: bits 16:15, rw. Replay tag: mispredicted branches, both bits set (Table 19-33; reserved in Table 35-41) */
-static inline uint64_t pmregs_netburst_pebs_enable_metric_mispred_branch_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_netburst_pebs_enable_metric_mispred_branch_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_METRIC_MISPRED_BRANCH_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 15); }
-static inline int pmregs_netburst_pebs_enable_metric_mispred_branch_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_pebs_enable_metric_mispred_branch_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* uop_tag: bits 24, rw. UOP_Tag: enable replay tagging */
-static inline uint64_t pmregs_netburst_pebs_enable_uop_tag_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_uop_tag_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_UOP_TAG_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_netburst_pebs_enable_uop_tag_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_pebs_enable_uop_tag_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* enable_pebs_my_thr: bits 25, rw. PEBS for the logical processor that writes (ENABLE_PEBS without HT) */
-static inline uint64_t pmregs_netburst_pebs_enable_enable_pebs_my_thr_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_enable_pebs_my_thr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_MY_THR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_netburst_pebs_enable_enable_pebs_my_thr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_pebs_enable_enable_pebs_my_thr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* enable_pebs_oth_thr: bits 26, rw. PEBS for the other logical processor (reserved without HT) */
-static inline uint64_t pmregs_netburst_pebs_enable_enable_pebs_oth_thr_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_OTH_THR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_pebs_enable_fields {
-	uint8_t metric_l1_load_miss; /* bits 0: Replay tag: 1st-level cache load misses (1stL_cache_load_miss_retired) */
-	uint8_t metric_l2_load_miss; /* bits 1: Replay tag: 2nd-level cache load misses (2ndL_cache_load_miss_retired) */
-	uint8_t metric_dtlb_miss; /* bits 2: Replay tag: DTLB misses (DTLB_*_miss_retired) */
-	uint8_t metric_mob_load_replay; /* bits 9: Replay tag: MOB load replays (MOB_load_replay_retired) */
-	uint8_t metric_split; /* bits 10: Replay tag: split loads or stores (split_load/store_retired) */
-	uint8_t metric_mispred_branch; /* bits 16:15: Replay tag: mispredicted branches, both bits set (Table 19-33; reserved in Table 35-41) */
-	uint8_t uop_tag; /* bits 24: UOP_Tag: enable replay tagging */
-	uint8_t enable_pebs_my_thr; /* bits 25: PEBS for the logical processor that writes (ENABLE_PEBS without HT) */
-	uint8_t enable_pebs_oth_thr; /* bits 26: PEBS for the other logical processor (reserved without HT) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_pebs_enable_pack(const struct pmregs_netburst_pebs_enable_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_PEBS_ENABLE_RES1_MASK;
-	v = pmregs_netburst_pebs_enable_metric_l1_load_miss_set(v, (uint64_t)f->metric_l1_load_miss);
-	v = pmregs_netburst_pebs_enable_metric_l2_load_miss_set(v, (uint64_t)f->metric_l2_load_miss);
-	v = pmregs_netburst_pebs_enable_metric_dtlb_miss_set(v, (uint64_t)f->metric_dtlb_miss);
-	v = pmregs_netburst_pebs_enable_metric_mob_load_replay_set(v, (uint64_t)f->metric_mob_load_replay);
-	v = pmregs_netburst_pebs_enable_metric_split_set(v, (uint64_t)f->metric_split);
-	v = pmregs_netburst_pebs_enable_metric_mispred_branch_set(v, (uint64_t)f->metric_mispred_branch);
-	v = pmregs_netburst_pebs_enable_uop_tag_set(v, (uint64_t)f->uop_tag);
-	v = pmregs_netburst_pebs_enable_enable_pebs_my_thr_set(v, (uint64_t)f->enable_pebs_my_thr);
-	v = pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set(v, (uint64_t)f->enable_pebs_oth_thr);
-	return v;
-}
-
-/* Like pmregs_netburst_pebs_enable_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_pebs_enable_pack_checked(const struct pmregs_netburst_pebs_enable_fields *f, uint64_t *out)
-{
-	if (f->metric_l1_load_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->metric_l2_load_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->metric_dtlb_miss > 1u)
-		return PMREGS_ERANGE;
-	if (f->metric_mob_load_replay > 1u)
-		return PMREGS_ERANGE;
-	if (f->metric_split > 1u)
-		return PMREGS_ERANGE;
-	if (f->metric_mispred_branch > 3u)
-		return PMREGS_ERANGE;
-	if (f->uop_tag > 1u)
-		return PMREGS_ERANGE;
-	if (f->enable_pebs_my_thr > 1u)
-		return PMREGS_ERANGE;
-	if (f->enable_pebs_oth_thr > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_pebs_enable_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_pebs_enable_unpack(uint64_t v, struct pmregs_netburst_pebs_enable_fields *f)
-{
-	f->metric_l1_load_miss = (uint8_t)pmregs_netburst_pebs_enable_metric_l1_load_miss_get(v);
-	f->metric_l2_load_miss = (uint8_t)pmregs_netburst_pebs_enable_metric_l2_load_miss_get(v);
-	f->metric_dtlb_miss = (uint8_t)pmregs_netburst_pebs_enable_metric_dtlb_miss_get(v);
-	f->metric_mob_load_replay = (uint8_t)pmregs_netburst_pebs_enable_metric_mob_load_replay_get(v);
-	f->metric_split = (uint8_t)pmregs_netburst_pebs_enable_metric_split_get(v);
-	f->metric_mispred_branch = (uint8_t)pmregs_netburst_pebs_enable_metric_mispred_branch_get(v);
-	f->uop_tag = (uint8_t)pmregs_netburst_pebs_enable_uop_tag_get(v);
-	f->enable_pebs_my_thr = (uint8_t)pmregs_netburst_pebs_enable_enable_pebs_my_thr_get(v);
-	f->enable_pebs_oth_thr = (uint8_t)pmregs_netburst_pebs_enable_enable_pebs_oth_thr_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_netburst_pebs_enable_metric_l1_load_miss_get(v)               (pmregs_u64(v) & 0x1u)
+#define pmregs_netburst_pebs_enable_metric_l1_load_miss_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_netburst_pebs_enable_metric_l1_load_miss_set_checked(v, x)    pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_netburst_pebs_enable_metric_l2_load_miss_get(v)               ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_netburst_pebs_enable_metric_l2_load_miss_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_netburst_pebs_enable_metric_l2_load_miss_set_checked(v, x)    pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_netburst_pebs_enable_metric_dtlb_miss_get(v)                  ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_netburst_pebs_enable_metric_dtlb_miss_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_netburst_pebs_enable_metric_dtlb_miss_set_checked(v, x)       pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_netburst_pebs_enable_metric_mob_load_replay_get(v)            ((pmregs_u64(v) >> 9) & 0x1u)
+#define pmregs_netburst_pebs_enable_metric_mob_load_replay_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
+#define pmregs_netburst_pebs_enable_metric_mob_load_replay_set_checked(v, x) pmregs_set_checked64((v), 9, 0x1u, (x))
+#define pmregs_netburst_pebs_enable_metric_split_get(v)                      ((pmregs_u64(v) >> 10) & 0x1u)
+#define pmregs_netburst_pebs_enable_metric_split_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
+#define pmregs_netburst_pebs_enable_metric_split_set_checked(v, x)           pmregs_set_checked64((v), 10, 0x1u, (x))
+#define pmregs_netburst_pebs_enable_metric_mispred_branch_get(v)             ((pmregs_u64(v) >> 15) & 0x3u)
+#define pmregs_netburst_pebs_enable_metric_mispred_branch_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x18000)) | ((pmregs_u64(x) & 0x3u) << 15))
+#define pmregs_netburst_pebs_enable_metric_mispred_branch_set_checked(v, x)  pmregs_set_checked64((v), 15, 0x3u, (x))
+#define pmregs_netburst_pebs_enable_uop_tag_get(v)                           ((pmregs_u64(v) >> 24) & 0x1u)
+#define pmregs_netburst_pebs_enable_uop_tag_set(v, x)                        ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
+#define pmregs_netburst_pebs_enable_uop_tag_set_checked(v, x)                pmregs_set_checked64((v), 24, 0x1u, (x))
+#define pmregs_netburst_pebs_enable_enable_pebs_my_thr_get(v)                ((pmregs_u64(v) >> 25) & 0x1u)
+#define pmregs_netburst_pebs_enable_enable_pebs_my_thr_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
+#define pmregs_netburst_pebs_enable_enable_pebs_my_thr_set_checked(v, x)     pmregs_set_checked64((v), 25, 0x1u, (x))
+#define pmregs_netburst_pebs_enable_enable_pebs_oth_thr_get(v)               ((pmregs_u64(v) >> 26) & 0x1u)
+#define pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
+#define pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set_checked(v, x)    pmregs_set_checked64((v), 26, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_pebs_enable_valid(uint64_t v)
@@ -2432,75 +1483,16 @@ static inline int pmregs_netburst_pebs_enable_valid(uint64_t v)
 #define PMREGS_NETBURST_PEBS_MATRIX_VERT_STORES(x)   PMREGS_FIELD64((x), 1, 1)
 #define PMREGS_NETBURST_PEBS_MATRIX_VERT_BRANCHES(x) PMREGS_FIELD64((x), 4, 1)
 
-/* loads: bits 0, rw. Tag load micro-ops */
-static inline uint64_t pmregs_netburst_pebs_matrix_vert_loads_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_matrix_vert_loads_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_MATRIX_VERT_LOADS_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_netburst_pebs_matrix_vert_loads_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_pebs_matrix_vert_loads_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* stores: bits 1, rw. Tag store micro-ops */
-static inline uint64_t pmregs_netburst_pebs_matrix_vert_stores_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_matrix_vert_stores_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_MATRIX_VERT_STORES_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_netburst_pebs_matrix_vert_stores_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_pebs_matrix_vert_stores_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* branches: bits 4, rw. Tag branch micro-ops (Tagged_mispred_branch) */
-static inline uint64_t pmregs_netburst_pebs_matrix_vert_branches_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_pebs_matrix_vert_branches_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_PEBS_MATRIX_VERT_BRANCHES_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_netburst_pebs_matrix_vert_branches_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_pebs_matrix_vert_branches_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_pebs_matrix_vert_fields {
-	uint8_t loads; /* bits 0: Tag load micro-ops */
-	uint8_t stores; /* bits 1: Tag store micro-ops */
-	uint8_t branches; /* bits 4: Tag branch micro-ops (Tagged_mispred_branch) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_pebs_matrix_vert_pack(const struct pmregs_netburst_pebs_matrix_vert_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_PEBS_MATRIX_VERT_RES1_MASK;
-	v = pmregs_netburst_pebs_matrix_vert_loads_set(v, (uint64_t)f->loads);
-	v = pmregs_netburst_pebs_matrix_vert_stores_set(v, (uint64_t)f->stores);
-	v = pmregs_netburst_pebs_matrix_vert_branches_set(v, (uint64_t)f->branches);
-	return v;
-}
-
-/* Like pmregs_netburst_pebs_matrix_vert_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_pebs_matrix_vert_pack_checked(const struct pmregs_netburst_pebs_matrix_vert_fields *f, uint64_t *out)
-{
-	if (f->loads > 1u)
-		return PMREGS_ERANGE;
-	if (f->stores > 1u)
-		return PMREGS_ERANGE;
-	if (f->branches > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_pebs_matrix_vert_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_pebs_matrix_vert_unpack(uint64_t v, struct pmregs_netburst_pebs_matrix_vert_fields *f)
-{
-	f->loads = (uint8_t)pmregs_netburst_pebs_matrix_vert_loads_get(v);
-	f->stores = (uint8_t)pmregs_netburst_pebs_matrix_vert_stores_get(v);
-	f->branches = (uint8_t)pmregs_netburst_pebs_matrix_vert_branches_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_netburst_pebs_matrix_vert_loads_get(v)               (pmregs_u64(v) & 0x1u)
+#define pmregs_netburst_pebs_matrix_vert_loads_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_netburst_pebs_matrix_vert_loads_set_checked(v, x)    pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_netburst_pebs_matrix_vert_stores_get(v)              ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_netburst_pebs_matrix_vert_stores_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_netburst_pebs_matrix_vert_stores_set_checked(v, x)   pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_netburst_pebs_matrix_vert_branches_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_netburst_pebs_matrix_vert_branches_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_netburst_pebs_matrix_vert_branches_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_pebs_matrix_vert_valid(uint64_t v)
@@ -2519,139 +1511,28 @@ static inline int pmregs_netburst_pebs_matrix_vert_valid(uint64_t v)
 #define PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_OS(x)  PMREGS_FIELD64((x), 5, 1)
 #define PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_USR(x) PMREGS_FIELD64((x), 6, 1)
 
-/* lbr: bits 0, rw. Record branches, interrupts and exceptions in the last-branch stack */
-static inline uint64_t pmregs_netburst_debugctla_lbr_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_debugctla_lbr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_LBR_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_netburst_debugctla_lbr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_debugctla_lbr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btf: bits 1, rw. EFLAGS.TF single-steps on branches */
-static inline uint64_t pmregs_netburst_debugctla_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_debugctla_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_netburst_debugctla_btf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_debugctla_btf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tr: bits 2, rw. Send branch trace messages */
-static inline uint64_t pmregs_netburst_debugctla_tr_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_debugctla_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_TR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_netburst_debugctla_tr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_debugctla_tr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts: bits 3, rw. Store branch trace messages in the BTS buffer */
-static inline uint64_t pmregs_netburst_debugctla_bts_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_debugctla_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_netburst_debugctla_bts_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_debugctla_bts_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btint: bits 4, rw. Interrupt when the BTS buffer is full; 0 = circular buffer */
-static inline uint64_t pmregs_netburst_debugctla_btint_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_debugctla_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTINT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_netburst_debugctla_btint_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_debugctla_btint_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts_off_os: bits 5, rw. Do not store branches taken at CPL 0 */
-static inline uint64_t pmregs_netburst_debugctla_bts_off_os_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_debugctla_bts_off_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_netburst_debugctla_bts_off_os_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_debugctla_bts_off_os_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts_off_usr: bits 6, rw. Do not store branches taken at CPL > 0 */
-static inline uint64_t pmregs_netburst_debugctla_bts_off_usr_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_netburst_debugctla_bts_off_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_netburst_debugctla_bts_off_usr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_debugctla_bts_off_usr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_debugctla_fields {
-	uint8_t lbr; /* bits 0: Record branches, interrupts and exceptions in the last-branch stack */
-	uint8_t btf; /* bits 1: EFLAGS.TF single-steps on branches */
-	uint8_t tr; /* bits 2: Send branch trace messages */
-	uint8_t bts; /* bits 3: Store branch trace messages in the BTS buffer */
-	uint8_t btint; /* bits 4: Interrupt when the BTS buffer is full; 0 = circular buffer */
-	uint8_t bts_off_os; /* bits 5: Do not store branches taken at CPL 0 */
-	uint8_t bts_off_usr; /* bits 6: Do not store branches taken at CPL > 0 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_debugctla_pack(const struct pmregs_netburst_debugctla_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_DEBUGCTLA_RES1_MASK;
-	v = pmregs_netburst_debugctla_lbr_set(v, (uint64_t)f->lbr);
-	v = pmregs_netburst_debugctla_btf_set(v, (uint64_t)f->btf);
-	v = pmregs_netburst_debugctla_tr_set(v, (uint64_t)f->tr);
-	v = pmregs_netburst_debugctla_bts_set(v, (uint64_t)f->bts);
-	v = pmregs_netburst_debugctla_btint_set(v, (uint64_t)f->btint);
-	v = pmregs_netburst_debugctla_bts_off_os_set(v, (uint64_t)f->bts_off_os);
-	v = pmregs_netburst_debugctla_bts_off_usr_set(v, (uint64_t)f->bts_off_usr);
-	return v;
-}
-
-/* Like pmregs_netburst_debugctla_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_debugctla_pack_checked(const struct pmregs_netburst_debugctla_fields *f, uint64_t *out)
-{
-	if (f->lbr > 1u)
-		return PMREGS_ERANGE;
-	if (f->btf > 1u)
-		return PMREGS_ERANGE;
-	if (f->tr > 1u)
-		return PMREGS_ERANGE;
-	if (f->bts > 1u)
-		return PMREGS_ERANGE;
-	if (f->btint > 1u)
-		return PMREGS_ERANGE;
-	if (f->bts_off_os > 1u)
-		return PMREGS_ERANGE;
-	if (f->bts_off_usr > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_debugctla_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_debugctla_unpack(uint64_t v, struct pmregs_netburst_debugctla_fields *f)
-{
-	f->lbr = (uint8_t)pmregs_netburst_debugctla_lbr_get(v);
-	f->btf = (uint8_t)pmregs_netburst_debugctla_btf_get(v);
-	f->tr = (uint8_t)pmregs_netburst_debugctla_tr_get(v);
-	f->bts = (uint8_t)pmregs_netburst_debugctla_bts_get(v);
-	f->btint = (uint8_t)pmregs_netburst_debugctla_btint_get(v);
-	f->bts_off_os = (uint8_t)pmregs_netburst_debugctla_bts_off_os_get(v);
-	f->bts_off_usr = (uint8_t)pmregs_netburst_debugctla_bts_off_usr_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_netburst_debugctla_lbr_get(v)                    (pmregs_u64(v) & 0x1u)
+#define pmregs_netburst_debugctla_lbr_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_netburst_debugctla_lbr_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_netburst_debugctla_btf_get(v)                    ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_netburst_debugctla_btf_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_netburst_debugctla_btf_set_checked(v, x)         pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_netburst_debugctla_tr_get(v)                     ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_netburst_debugctla_tr_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_netburst_debugctla_tr_set_checked(v, x)          pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_netburst_debugctla_bts_get(v)                    ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_netburst_debugctla_bts_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_netburst_debugctla_bts_set_checked(v, x)         pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_netburst_debugctla_btint_get(v)                  ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_netburst_debugctla_btint_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_netburst_debugctla_btint_set_checked(v, x)       pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_netburst_debugctla_bts_off_os_get(v)             ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_netburst_debugctla_bts_off_os_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_netburst_debugctla_bts_off_os_set_checked(v, x)  pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_netburst_debugctla_bts_off_usr_get(v)            ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_netburst_debugctla_bts_off_usr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_netburst_debugctla_bts_off_usr_set_checked(v, x) pmregs_set_checked64((v), 6, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_debugctla_valid(uint64_t v)
@@ -2665,55 +1546,13 @@ static inline int pmregs_netburst_debugctla_valid(uint64_t v)
 #define PMREGS_NETBURST_LASTBRANCH_FROM_IP(x) PMREGS_FIELD64((x), 0, 32)
 #define PMREGS_NETBURST_LASTBRANCH_TO_IP(x)   PMREGS_FIELD64((x), 32, 32)
 
-/* from_ip: bits 31:0, rw. Linear address of the branch instruction */
-static inline uint64_t pmregs_netburst_lastbranch_from_ip_get(uint64_t v) { return (v & PMREGS_U64(0x00000000ffffffff)); }
-static inline uint64_t pmregs_netburst_lastbranch_from_ip_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_LASTBRANCH_FROM_IP_MASK) | (x & PMREGS_U64(0x00000000ffffffff)); }
-static inline int pmregs_netburst_lastbranch_from_ip_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000ffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_lastbranch_from_ip_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* to_ip: bits 63:32, rw. Linear address of the branch target */
-static inline uint64_t pmregs_netburst_lastbranch_to_ip_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x00000000ffffffff)); }
-static inline uint64_t pmregs_netburst_lastbranch_to_ip_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_LASTBRANCH_TO_IP_MASK) | ((x & PMREGS_U64(0x00000000ffffffff)) << 32); }
-static inline int pmregs_netburst_lastbranch_to_ip_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000ffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_lastbranch_to_ip_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_lastbranch_fields {
-	uint32_t from_ip; /* bits 31:0: Linear address of the branch instruction */
-	uint32_t to_ip; /* bits 63:32: Linear address of the branch target */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_lastbranch_pack(const struct pmregs_netburst_lastbranch_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_LASTBRANCH_RES1_MASK;
-	v = pmregs_netburst_lastbranch_from_ip_set(v, (uint64_t)f->from_ip);
-	v = pmregs_netburst_lastbranch_to_ip_set(v, (uint64_t)f->to_ip);
-	return v;
-}
-
-/* Like pmregs_netburst_lastbranch_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_lastbranch_pack_checked(const struct pmregs_netburst_lastbranch_fields *f, uint64_t *out)
-{
-	*out = pmregs_netburst_lastbranch_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_lastbranch_unpack(uint64_t v, struct pmregs_netburst_lastbranch_fields *f)
-{
-	f->from_ip = (uint32_t)pmregs_netburst_lastbranch_from_ip_get(v);
-	f->to_ip = (uint32_t)pmregs_netburst_lastbranch_to_ip_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_netburst_lastbranch_from_ip_get(v)            (pmregs_u64(v) & 0xffffffffu)
+#define pmregs_netburst_lastbranch_from_ip_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffff)) | (pmregs_u64(x) & 0xffffffffu))
+#define pmregs_netburst_lastbranch_from_ip_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffffffffu, (x))
+#define pmregs_netburst_lastbranch_to_ip_get(v)              ((pmregs_u64(v) >> 32) & 0xffffffffu)
+#define pmregs_netburst_lastbranch_to_ip_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0xffffffff00000000)) | ((pmregs_u64(x) & 0xffffffffu) << 32))
+#define pmregs_netburst_lastbranch_to_ip_set_checked(v, x)   pmregs_set_checked64((v), 32, 0xffffffffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_lastbranch_valid(uint64_t v)
@@ -2727,314 +1566,15 @@ static inline int pmregs_netburst_lastbranch_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_NETBURST_LASTBRANCH_TOS_TOS(x) PMREGS_FIELD64((x), 0, 4)
 
-/* tos: bits 3:0, rw. Index of the most recent last-branch record */
-static inline uint64_t pmregs_netburst_lastbranch_tos_tos_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_netburst_lastbranch_tos_tos_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_NETBURST_LASTBRANCH_TOS_TOS_MASK) | (x & PMREGS_U64(0x000000000000000f)); }
-static inline int pmregs_netburst_lastbranch_tos_tos_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_netburst_lastbranch_tos_tos_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_netburst_lastbranch_tos_fields {
-	uint8_t tos; /* bits 3:0: Index of the most recent last-branch record */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_netburst_lastbranch_tos_pack(const struct pmregs_netburst_lastbranch_tos_fields *f)
-{
-	uint64_t v = PMREGS_NETBURST_LASTBRANCH_TOS_RES1_MASK;
-	v = pmregs_netburst_lastbranch_tos_tos_set(v, (uint64_t)f->tos);
-	return v;
-}
-
-/* Like pmregs_netburst_lastbranch_tos_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_netburst_lastbranch_tos_pack_checked(const struct pmregs_netburst_lastbranch_tos_fields *f, uint64_t *out)
-{
-	if (f->tos > 15u)
-		return PMREGS_ERANGE;
-	*out = pmregs_netburst_lastbranch_tos_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_netburst_lastbranch_tos_unpack(uint64_t v, struct pmregs_netburst_lastbranch_tos_fields *f)
-{
-	f->tos = (uint8_t)pmregs_netburst_lastbranch_tos_tos_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_netburst_lastbranch_tos_tos_get(v)            (pmregs_u64(v) & 0xfu)
+#define pmregs_netburst_lastbranch_tos_tos_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xf)) | (pmregs_u64(x) & 0xfu))
+#define pmregs_netburst_lastbranch_tos_tos_set_checked(v, x) pmregs_set_checked64((v), 0, 0xfu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_netburst_lastbranch_tos_valid(uint64_t v)
 {
 	return (v & PMREGS_NETBURST_LASTBRANCH_TOS_RSVD_MASK) == 0;
-}
-
-/* ---- introspection: every layout with its fields, as constant data ---- */
-
-static inline const struct pmregs_layout_desc *pmregs_netburst_layouts(size_t *count)
-{
-	static const struct pmregs_field_desc f_0[] = {
-		{ "t1_usr", "Count while logical processor 1 runs at CPL 1-3", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "t1_os", "Count while logical processor 1 runs at CPL 0", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "t0_usr", "Count while logical processor 0 runs at CPL 1-3", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "t0_os", "Count while logical processor 0 runs at CPL 0", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tag_enable", "Tag the micro-ops counted, for at-retirement counting", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tag_value", "Tag written into the micro-ops when tag_enable is set", 1, { 5, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "event_mask", "Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b)", 1, { 9, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "event_select", "Event class", 1, { 25, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31", "", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_1[] = {
-		{ "tag_enable", "Tag the micro-ops counted, for at-retirement counting", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tag_value", "Tag written into the micro-ops when tag_enable is set", 1, { 5, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "event_mask", "Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b)", 1, { 9, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "event_select", "Event class", 1, { 25, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31", "", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_1_0", "", 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "usr", "Count at CPL 1-3", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "os", "Count at CPL 0", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_2_0[] = {
-		{ "none", 0u, "never count" },
-		{ "single", 1u, "count while exactly one logical processor is active" },
-		{ "both", 2u, "count while both logical processors are active" },
-		{ "any", 3u, "count while either logical processor is active (required on processors without HT)" },
-	};
-	static const struct pmregs_field_desc f_2[] = {
-		{ "rsvd_11_0", "", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "enable", "Enable counting", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "active_thread", "Count according to which logical processors are active", 1, { 16, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_2_0 },
-		{ "compare", "Filter the event count through the threshold comparison", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "threshold", "Threshold for the comparison, 0-15", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "edge", "With compare: count only false-to-true transitions of the comparison output", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "force_ovf", "Force an overflow on every counter increment", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ovf_pmi_t0", "Performance-monitoring interrupt to logical processor 0 on overflow", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ovf_pmi_t1", "Performance-monitoring interrupt to logical processor 1 on overflow", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_29_28", "", 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "cascade", "Start counting when the alternate counter of the pair group overflows", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ovf", "Sticky: the counter has overflowed; software must clear it", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_3_0[] = {
-		{ "none", 0u, "never count" },
-		{ "single", 1u, "count while exactly one logical processor is active" },
-		{ "both", 2u, "count while both logical processors are active" },
-		{ "any", 3u, "count while either logical processor is active (required on processors without HT)" },
-	};
-	static const struct pmregs_field_desc f_3[] = {
-		{ "enable", "Enable counting", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "active_thread", "Count according to which logical processors are active", 1, { 16, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_3_0 },
-		{ "compare", "Filter the event count through the threshold comparison", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "threshold", "Threshold for the comparison, 0-15", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "edge", "With compare: count only false-to-true transitions of the comparison output", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "force_ovf", "Force an overflow on every counter increment", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ovf_pmi_t0", "Performance-monitoring interrupt to logical processor 0 on overflow", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ovf_pmi_t1", "Performance-monitoring interrupt to logical processor 1 on overflow", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_29_28", "", 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "cascade", "Start counting when the alternate counter of the pair group overflows", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ovf", "Sticky: the counter has overflowed; software must clear it", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_10_0", "", 1, { 0, 0, 0, 0 }, { 11, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "ext_cascade", "Extended cascade (see each IQ CCCR's register title for which counter)", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_4[] = {
-		{ "rsvd_11_0", "", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "enable", "Enable counting", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "compare", "Filter the event count through the threshold comparison", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "threshold", "Threshold for the comparison, 0-15", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "edge", "With compare: count only false-to-true transitions of the comparison output", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "force_ovf", "Force an overflow on every counter increment", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_29_28", "", 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "cascade", "Start counting when the alternate counter of the pair group overflows", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ovf", "Sticky: the counter has overflowed; software must clear it", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_17_16", "Reserved: must be set to 11B", 1, { 16, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RES1, 0, 0, 0 },
-		{ "ovf_pmi", "Performance-monitoring interrupt on overflow", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_27", "", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_5[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 40, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_40", "", 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_6[] = {
-		{ "index", "Counter number 0-17 (18-25: the extra 32-bit counters of 64-bit parts with an L3)", 1, { 0, 0, 0, 0 }, { 31, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fast", "Fast read: the low 32 bits in EAX, EDX = 0", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_7[] = {
-		{ "metric_l1_load_miss", "Replay tag: 1st-level cache load misses (1stL_cache_load_miss_retired)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "metric_l2_load_miss", "Replay tag: 2nd-level cache load misses (2ndL_cache_load_miss_retired)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "metric_dtlb_miss", "Replay tag: DTLB misses (DTLB_*_miss_retired)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_8_3", "", 1, { 3, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "metric_mob_load_replay", "Replay tag: MOB load replays (MOB_load_replay_retired)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "metric_split", "Replay tag: split loads or stores (split_load/store_retired)", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_14_11", "", 1, { 11, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "metric_mispred_branch", "Replay tag: mispredicted branches, both bits set (Table 19-33; reserved in Table 35-41)", 1, { 15, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_23_17", "", 1, { 17, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "uop_tag", "UOP_Tag: enable replay tagging", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "enable_pebs_my_thr", "PEBS for the logical processor that writes (ENABLE_PEBS without HT)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "enable_pebs_oth_thr", "PEBS for the other logical processor (reserved without HT)", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_27", "", 1, { 27, 0, 0, 0 }, { 37, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_8[] = {
-		{ "loads", "Tag load micro-ops", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "stores", "Tag store micro-ops", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_3_2", "", 1, { 2, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "branches", "Tag branch micro-ops (Tagged_mispred_branch)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_5", "", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_9[] = {
-		{ "lbr", "Record branches, interrupts and exceptions in the last-branch stack", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btf", "EFLAGS.TF single-steps on branches", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tr", "Send branch trace messages", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts", "Store branch trace messages in the BTS buffer", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btint", "Interrupt when the BTS buffer is full; 0 = circular buffer", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts_off_os", "Do not store branches taken at CPL 0", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts_off_usr", "Do not store branches taken at CPL > 0", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_10[] = {
-		{ "from_ip", "Linear address of the branch instruction", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "to_ip", "Linear address of the branch target", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_11[] = {
-		{ "tos", "Index of the most recent last-branch record", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_4", "", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_layout_desc layouts[] = {
-		{ "escr", "ESCR (Hyper-Threading layout)", "SDM3 18.16.1 Fig 18-47; SEED3 (bit diagram)", 64, 0, 10, f_0,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff80000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000007fffffff),
-		  "Event selection control register, as on processors that support Hyper-Threading.\nWriting an ESCR alone does not start counting: a CCCR must select it. Reset value 0.\nProcessors without Hyper-Threading use the same bits with other names: layout escr_noht.\n", -1, -1, 0, 0 },
-		{ "escr_noht", "ESCR (no Hyper-Threading)", "SDM3 18.15.1 Fig 18-43", 64, 0, 9, f_1,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff80000003), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000007ffffffc),
-		  "The ESCR on processors without Hyper-Threading; bits 1:0 are reserved and USR/OS sit where T0_USR/T0_OS are.", -1, -1, 0, 0 },
-		{ "cccr", "CCCR (Hyper-Threading layout)", "SDM3 18.16.2 Fig 18-48; SEED3 (bit diagram)", 64, 0, 15, f_2,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff30000fff), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000cffff000),
-		  "Counter configuration control register. The filters apply in this order: the ESCR's\nevent and mask, its privilege bits, the ESCR select, then compare/complement/threshold,\nthen edge (SDM3 18.15.3). Reset value 0. Processors without Hyper-Threading: layout\ncccr_noht. IQ_CCCR0/3/4/5 of models 02H-06H: layout cccr_ext.\n", -1, -1, 0, 0 },
-		{ "cccr_ext", "IQ CCCR with extended cascade", "SDM3 18.15.5.3, Table 18-65", 64, 0, 16, f_3,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff300007ff), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000cffff800),
-		  "IQ_CCCR0, IQ_CCCR3, IQ_CCCR4 and IQ_CCCR5 on models 0FH_02H/03H/04H/06H: bit 11 cascades\na counter from outside the pair (CASCNT4INTO0, CASCNT5INTO3, CASCNT5INTO4, CASCNT4INTO5).\n", -1, -1, 0, 0 },
-		{ "cccr_noht", "CCCR (no Hyper-Threading)", "SDM3 18.15.3 Fig 18-45", 64, 0, 15, f_4,
-		  PMREGS_U64(0x0000000000030000), PMREGS_U64(0xffffffff38000fff), PMREGS_U64(0x0000000000030000), PMREGS_U64(0x00000000c7fcf000),
-		  "The CCCR on processors without Hyper-Threading; bits 17:16 must be written 11B and bit 27 is reserved.", -1, -1, 0, 0 },
-		{ "counter", "Performance counter", "SDM3 18.15.4 Fig 18-44", 64, 0, 2, f_5,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffff0000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000ffffffffff),
-		  "40-bit counter. To overflow after N events, write -N (two's complement, 40 bits); the\nmanual says to write -(N-1) to get the interrupt on exactly the Nth event.\n", -1, -1, 0, 0 },
-		{ "rdpmc_ecx", "RDPMC operand (ECX)", "SDM2 RDPMC; SEED3 (perfex @0x8000000C)", 32, 0, 2, f_6,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
-		  "The counter number and read mode RDPMC takes in ECX on NetBurst.", -1, -1, 0, 0 },
-		{ "pebs_enable", "IA32_PEBS_ENABLE (NetBurst)", "SDM3 Table 35-41 and Table 19-33", 64, 0, 13, f_7,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffff8fe79f8), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000007018607),
-		  "Replay-tagging metric selection and PEBS enables (MSR 3F1H).", -1, -1, 0, 0 },
-		{ "pebs_matrix_vert", "MSR_PEBS_MATRIX_VERT", "SDM3 Table 19-33 (no bit definitions elsewhere)", 64, 0, 5, f_8,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffec), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000013),
-		  "Which micro-ops the replay-tagging metric selected in IA32_PEBS_ENABLE applies to (MSR 3F2H).", -1, -1, 0, 0 },
-		{ "debugctla", "MSR_DEBUGCTLA", "SDM3 17.11.1 Fig 17-12", 64, 0, 8, f_9,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffff80), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000007f),
-		  "NetBurst's debug control at MSR 1D9H (the same address as IA32_DEBUGCTL, which has another layout).", -1, -1, 0, 0 },
-		{ "lastbranch", "MSR_LASTBRANCH_n (models 00H-02H)", "SDM3 17.11.2", 64, 0, 2, f_10,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "One last-branch record of the 4-entry stack of models 00H-02H.", -1, -1, 0, 0 },
-		{ "lastbranch_tos", "MSR_LASTBRANCH_TOS", "SDM3 17.11.2", 64, 0, 2, f_11,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffff0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000000f),
-		  "Top of the last-branch stack; 2 bits on models 00H-02H, 4 bits from model 03H on.", -1, -1, 0, 0 },
-	};
-	if (count)
-		*count = sizeof layouts / sizeof layouts[0];
-	return layouts;
-}
-
-static inline const struct pmregs_layout_desc *pmregs_netburst_escr_desc(void) { return &pmregs_netburst_layouts(0)[0]; }
-/* "t1_usr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_netburst_escr_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_escr_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_netburst_escr_noht_desc(void) { return &pmregs_netburst_layouts(0)[1]; }
-/* "tag_enable=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_netburst_escr_noht_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_escr_noht_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_netburst_cccr_desc(void) { return &pmregs_netburst_layouts(0)[2]; }
-/* "enable=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_netburst_cccr_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_cccr_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_netburst_cccr_ext_desc(void) { return &pmregs_netburst_layouts(0)[3]; }
-/* "enable=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_netburst_cccr_ext_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_cccr_ext_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_netburst_cccr_noht_desc(void) { return &pmregs_netburst_layouts(0)[4]; }
-/* "enable=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_netburst_cccr_noht_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_cccr_noht_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_netburst_counter_desc(void) { return &pmregs_netburst_layouts(0)[5]; }
-/* "count=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_netburst_counter_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_counter_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_netburst_rdpmc_ecx_desc(void) { return &pmregs_netburst_layouts(0)[6]; }
-/* "index=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_netburst_rdpmc_ecx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_rdpmc_ecx_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_netburst_pebs_enable_desc(void) { return &pmregs_netburst_layouts(0)[7]; }
-/* "metric_l1_load_miss=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_netburst_pebs_enable_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_pebs_enable_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_netburst_pebs_matrix_vert_desc(void) { return &pmregs_netburst_layouts(0)[8]; }
-/* "loads=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_netburst_pebs_matrix_vert_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_pebs_matrix_vert_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_netburst_debugctla_desc(void) { return &pmregs_netburst_layouts(0)[9]; }
-/* "lbr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_netburst_debugctla_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_debugctla_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_netburst_lastbranch_desc(void) { return &pmregs_netburst_layouts(0)[10]; }
-/* "from_ip=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_netburst_lastbranch_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_lastbranch_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_netburst_lastbranch_tos_desc(void) { return &pmregs_netburst_layouts(0)[11]; }
-/* "tos=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_netburst_lastbranch_tos_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_lastbranch_tos_desc());
 }
 
 /* ---- register instances ---- */
@@ -4505,151 +3045,6 @@ static inline int pmregs_netburst_event_schedule(const struct pmregs_netburst_ev
 		out[i].pass = (int16_t)w->as[i].pass;
 	}
 	return passes;
-}
-
-/* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
-
-/* Every register as a struct pmregs_register_desc (the same order as pmregs_netburst_registers()). */
-static inline const struct pmregs_register_desc *pmregs_netburst_register_descs(size_t *count)
-{
-	static const struct pmregs_register_desc d[] = {
-		{ "bpu_counter0", "MSR_BPU_COUNTER0", "", "", "msr", PMREGS_U64(0x300), PMREGS_U64(0x0), 5, "group=bpu counter=0 cccr=bpu_cccr0" },
-		{ "bpu_counter1", "MSR_BPU_COUNTER1", "", "", "msr", PMREGS_U64(0x301), PMREGS_U64(0x0), 5, "group=bpu counter=1 cccr=bpu_cccr1" },
-		{ "bpu_counter2", "MSR_BPU_COUNTER2", "", "", "msr", PMREGS_U64(0x302), PMREGS_U64(0x0), 5, "group=bpu counter=2 cccr=bpu_cccr2" },
-		{ "bpu_counter3", "MSR_BPU_COUNTER3", "", "", "msr", PMREGS_U64(0x303), PMREGS_U64(0x0), 5, "group=bpu counter=3 cccr=bpu_cccr3" },
-		{ "ms_counter0", "MSR_MS_COUNTER0", "", "", "msr", PMREGS_U64(0x304), PMREGS_U64(0x0), 5, "group=ms counter=4 cccr=ms_cccr0" },
-		{ "ms_counter1", "MSR_MS_COUNTER1", "", "", "msr", PMREGS_U64(0x305), PMREGS_U64(0x0), 5, "group=ms counter=5 cccr=ms_cccr1" },
-		{ "ms_counter2", "MSR_MS_COUNTER2", "", "", "msr", PMREGS_U64(0x306), PMREGS_U64(0x0), 5, "group=ms counter=6 cccr=ms_cccr2" },
-		{ "ms_counter3", "MSR_MS_COUNTER3", "", "", "msr", PMREGS_U64(0x307), PMREGS_U64(0x0), 5, "group=ms counter=7 cccr=ms_cccr3" },
-		{ "flame_counter0", "MSR_FLAME_COUNTER0", "", "", "msr", PMREGS_U64(0x308), PMREGS_U64(0x0), 5, "group=flame counter=8 cccr=flame_cccr0" },
-		{ "flame_counter1", "MSR_FLAME_COUNTER1", "", "", "msr", PMREGS_U64(0x309), PMREGS_U64(0x0), 5, "group=flame counter=9 cccr=flame_cccr1" },
-		{ "flame_counter2", "MSR_FLAME_COUNTER2", "", "", "msr", PMREGS_U64(0x30a), PMREGS_U64(0x0), 5, "group=flame counter=10 cccr=flame_cccr2" },
-		{ "flame_counter3", "MSR_FLAME_COUNTER3", "", "", "msr", PMREGS_U64(0x30b), PMREGS_U64(0x0), 5, "group=flame counter=11 cccr=flame_cccr3" },
-		{ "iq_counter0", "MSR_IQ_COUNTER0", "", "", "msr", PMREGS_U64(0x30c), PMREGS_U64(0x0), 5, "group=iq counter=12 cccr=iq_cccr0" },
-		{ "iq_counter1", "MSR_IQ_COUNTER1", "", "", "msr", PMREGS_U64(0x30d), PMREGS_U64(0x0), 5, "group=iq counter=13 cccr=iq_cccr1" },
-		{ "iq_counter2", "MSR_IQ_COUNTER2", "", "", "msr", PMREGS_U64(0x30e), PMREGS_U64(0x0), 5, "group=iq counter=14 cccr=iq_cccr2" },
-		{ "iq_counter3", "MSR_IQ_COUNTER3", "", "", "msr", PMREGS_U64(0x30f), PMREGS_U64(0x0), 5, "group=iq counter=15 cccr=iq_cccr3" },
-		{ "iq_counter4", "MSR_IQ_COUNTER4", "The PEBS counter (logical processor 0 with HT)", "", "msr", PMREGS_U64(0x310), PMREGS_U64(0x0), 5, "group=iq counter=16 cccr=iq_cccr4 pebs=yes" },
-		{ "iq_counter5", "MSR_IQ_COUNTER5", "The PEBS counter of logical processor 1 with HT", "", "msr", PMREGS_U64(0x311), PMREGS_U64(0x0), 5, "group=iq counter=17 cccr=iq_cccr5 pebs=yes pebs_ht_only=yes" },
-		{ "bpu_cccr0", "MSR_BPU_CCCR0", "", "", "msr", PMREGS_U64(0x360), PMREGS_U64(0x0), 2, "group=bpu counter=0" },
-		{ "bpu_cccr1", "MSR_BPU_CCCR1", "", "", "msr", PMREGS_U64(0x361), PMREGS_U64(0x0), 2, "group=bpu counter=1" },
-		{ "bpu_cccr2", "MSR_BPU_CCCR2", "", "", "msr", PMREGS_U64(0x362), PMREGS_U64(0x0), 2, "group=bpu counter=2" },
-		{ "bpu_cccr3", "MSR_BPU_CCCR3", "", "", "msr", PMREGS_U64(0x363), PMREGS_U64(0x0), 2, "group=bpu counter=3" },
-		{ "ms_cccr0", "MSR_MS_CCCR0", "", "", "msr", PMREGS_U64(0x364), PMREGS_U64(0x0), 2, "group=ms counter=4" },
-		{ "ms_cccr1", "MSR_MS_CCCR1", "", "", "msr", PMREGS_U64(0x365), PMREGS_U64(0x0), 2, "group=ms counter=5" },
-		{ "ms_cccr2", "MSR_MS_CCCR2", "", "", "msr", PMREGS_U64(0x366), PMREGS_U64(0x0), 2, "group=ms counter=6" },
-		{ "ms_cccr3", "MSR_MS_CCCR3", "", "", "msr", PMREGS_U64(0x367), PMREGS_U64(0x0), 2, "group=ms counter=7" },
-		{ "flame_cccr0", "MSR_FLAME_CCCR0", "", "", "msr", PMREGS_U64(0x368), PMREGS_U64(0x0), 2, "group=flame counter=8" },
-		{ "flame_cccr1", "MSR_FLAME_CCCR1", "", "", "msr", PMREGS_U64(0x369), PMREGS_U64(0x0), 2, "group=flame counter=9" },
-		{ "flame_cccr2", "MSR_FLAME_CCCR2", "", "", "msr", PMREGS_U64(0x36a), PMREGS_U64(0x0), 2, "group=flame counter=10" },
-		{ "flame_cccr3", "MSR_FLAME_CCCR3", "", "", "msr", PMREGS_U64(0x36b), PMREGS_U64(0x0), 2, "group=flame counter=11" },
-		{ "iq_cccr0", "MSR_IQ_CCCR0", "Bit 11 = CASCNT4INTO0: counter 16 cascades into counter 12", "", "msr", PMREGS_U64(0x36c), PMREGS_U64(0x0), 3, "group=iq counter=12 ext_cascade=yes" },
-		{ "iq_cccr1", "MSR_IQ_CCCR1", "", "", "msr", PMREGS_U64(0x36d), PMREGS_U64(0x0), 2, "group=iq counter=13" },
-		{ "iq_cccr2", "MSR_IQ_CCCR2", "", "", "msr", PMREGS_U64(0x36e), PMREGS_U64(0x0), 2, "group=iq counter=14" },
-		{ "iq_cccr3", "MSR_IQ_CCCR3", "Bit 11 = CASCNT5INTO3: counter 17 cascades into counter 15", "", "msr", PMREGS_U64(0x36f), PMREGS_U64(0x0), 3, "group=iq counter=15 ext_cascade=yes" },
-		{ "iq_cccr4", "MSR_IQ_CCCR4", "Bit 11 = CASCNT5INTO4: counter 17 cascades into counter 16", "", "msr", PMREGS_U64(0x370), PMREGS_U64(0x0), 3, "group=iq counter=16 ext_cascade=yes" },
-		{ "iq_cccr5", "MSR_IQ_CCCR5", "Bit 11 = CASCNT4INTO5: counter 16 cascades into counter 17", "", "msr", PMREGS_U64(0x371), PMREGS_U64(0x0), 3, "group=iq counter=17 ext_cascade=yes" },
-		{ "bsu_escr0", "MSR_BSU_ESCR0", "", "", "msr", PMREGS_U64(0x3a0), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=7" },
-		{ "bsu_escr1", "MSR_BSU_ESCR1", "", "", "msr", PMREGS_U64(0x3a1), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=7" },
-		{ "fsb_escr0", "MSR_FSB_ESCR0", "", "", "msr", PMREGS_U64(0x3a2), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=6" },
-		{ "fsb_escr1", "MSR_FSB_ESCR1", "", "", "msr", PMREGS_U64(0x3a3), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=6" },
-		{ "firm_escr0", "MSR_FIRM_ESCR0", "", "", "msr", PMREGS_U64(0x3a4), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter0,flame_counter1 escr_select=1" },
-		{ "firm_escr1", "MSR_FIRM_ESCR1", "", "", "msr", PMREGS_U64(0x3a5), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter2,flame_counter3 escr_select=1" },
-		{ "flame_escr0", "MSR_FLAME_ESCR0", "", "", "msr", PMREGS_U64(0x3a6), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter0,flame_counter1 escr_select=0" },
-		{ "flame_escr1", "MSR_FLAME_ESCR1", "", "", "msr", PMREGS_U64(0x3a7), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter2,flame_counter3 escr_select=0" },
-		{ "dac_escr0", "MSR_DAC_ESCR0", "", "", "msr", PMREGS_U64(0x3a8), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter0,flame_counter1 escr_select=5" },
-		{ "dac_escr1", "MSR_DAC_ESCR1", "", "", "msr", PMREGS_U64(0x3a9), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter2,flame_counter3 escr_select=5" },
-		{ "mob_escr0", "MSR_MOB_ESCR0", "", "", "msr", PMREGS_U64(0x3aa), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=2" },
-		{ "mob_escr1", "MSR_MOB_ESCR1", "", "", "msr", PMREGS_U64(0x3ab), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=2" },
-		{ "pmh_escr0", "MSR_PMH_ESCR0", "", "", "msr", PMREGS_U64(0x3ac), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=4" },
-		{ "pmh_escr1", "MSR_PMH_ESCR1", "", "", "msr", PMREGS_U64(0x3ad), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=4" },
-		{ "saat_escr0", "MSR_SAAT_ESCR0", "", "", "msr", PMREGS_U64(0x3ae), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter0,flame_counter1 escr_select=2" },
-		{ "saat_escr1", "MSR_SAAT_ESCR1", "", "", "msr", PMREGS_U64(0x3af), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter2,flame_counter3 escr_select=2" },
-		{ "u2l_escr0", "MSR_U2L_ESCR0", "", "", "msr", PMREGS_U64(0x3b0), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter0,flame_counter1 escr_select=3" },
-		{ "u2l_escr1", "MSR_U2L_ESCR1", "", "", "msr", PMREGS_U64(0x3b1), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter2,flame_counter3 escr_select=3" },
-		{ "bpu_escr0", "MSR_BPU_ESCR0", "", "", "msr", PMREGS_U64(0x3b2), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=0" },
-		{ "bpu_escr1", "MSR_BPU_ESCR1", "", "", "msr", PMREGS_U64(0x3b3), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=0" },
-		{ "is_escr0", "MSR_IS_ESCR0", "", "", "msr", PMREGS_U64(0x3b4), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=1" },
-		{ "is_escr1", "MSR_IS_ESCR1", "", "", "msr", PMREGS_U64(0x3b5), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=1" },
-		{ "itlb_escr0", "MSR_ITLB_ESCR0", "", "", "msr", PMREGS_U64(0x3b6), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=3" },
-		{ "itlb_escr1", "MSR_ITLB_ESCR1", "", "", "msr", PMREGS_U64(0x3b7), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=3" },
-		{ "cru_escr0", "MSR_CRU_ESCR0", "", "", "msr", PMREGS_U64(0x3b8), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=4" },
-		{ "cru_escr1", "MSR_CRU_ESCR1", "", "", "msr", PMREGS_U64(0x3b9), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=4" },
-		{ "iq_escr0", "MSR_IQ_ESCR0", "", "", "msr", PMREGS_U64(0x3ba), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=0 models=6" },
-		{ "iq_escr1", "MSR_IQ_ESCR1", "", "", "msr", PMREGS_U64(0x3bb), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=0 models=6" },
-		{ "rat_escr0", "MSR_RAT_ESCR0", "", "", "msr", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=2" },
-		{ "rat_escr1", "MSR_RAT_ESCR1", "", "", "msr", PMREGS_U64(0x3bd), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=2" },
-		{ "ssu_escr0", "MSR_SSU_ESCR0", "", "", "msr", PMREGS_U64(0x3be), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=3" },
-		{ "ms_escr0", "MSR_MS_ESCR0", "", "", "msr", PMREGS_U64(0x3c0), PMREGS_U64(0x0), 0, "group=ms counters=ms_counter0,ms_counter1 escr_select=0" },
-		{ "ms_escr1", "MSR_MS_ESCR1", "", "", "msr", PMREGS_U64(0x3c1), PMREGS_U64(0x0), 0, "group=ms counters=ms_counter2,ms_counter3 escr_select=0" },
-		{ "tbpu_escr0", "MSR_TBPU_ESCR0", "", "", "msr", PMREGS_U64(0x3c2), PMREGS_U64(0x0), 0, "group=ms counters=ms_counter0,ms_counter1 escr_select=2" },
-		{ "tbpu_escr1", "MSR_TBPU_ESCR1", "", "", "msr", PMREGS_U64(0x3c3), PMREGS_U64(0x0), 0, "group=ms counters=ms_counter2,ms_counter3 escr_select=2" },
-		{ "tc_escr0", "MSR_TC_ESCR0", "", "", "msr", PMREGS_U64(0x3c4), PMREGS_U64(0x0), 0, "group=ms counters=ms_counter0,ms_counter1 escr_select=1" },
-		{ "tc_escr1", "MSR_TC_ESCR1", "", "", "msr", PMREGS_U64(0x3c5), PMREGS_U64(0x0), 0, "group=ms counters=ms_counter2,ms_counter3 escr_select=1" },
-		{ "ix_escr0", "MSR_IX_ESCR0", "", "", "msr", PMREGS_U64(0x3c8), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=5" },
-		{ "ix_escr1", "MSR_IX_ESCR1", "", "", "msr", PMREGS_U64(0x3c9), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=5" },
-		{ "alf_escr0", "MSR_ALF_ESCR0", "", "", "msr", PMREGS_U64(0x3ca), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=1" },
-		{ "alf_escr1", "MSR_ALF_ESCR1", "", "", "msr", PMREGS_U64(0x3cb), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=1" },
-		{ "cru_escr2", "MSR_CRU_ESCR2", "", "", "msr", PMREGS_U64(0x3cc), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=5" },
-		{ "cru_escr3", "MSR_CRU_ESCR3", "", "", "msr", PMREGS_U64(0x3cd), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=5" },
-		{ "cru_escr4", "MSR_CRU_ESCR4", "", "", "msr", PMREGS_U64(0x3e0), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=6" },
-		{ "cru_escr5", "MSR_CRU_ESCR5", "", "", "msr", PMREGS_U64(0x3e1), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=6" },
-		{ "tc_precise_event", "MSR_TC_PRECISE_EVENT", "Front-end tagging control; no event in the tables needs it (SDM3 18.15.6.2)", "", "msr", PMREGS_U64(0x3f0), PMREGS_U64(0x0), -1, "" },
-		{ "pebs_enable", "IA32_PEBS_ENABLE", "", "", "msr", PMREGS_U64(0x3f1), PMREGS_U64(0x0), 7, "" },
-		{ "pebs_matrix_vert", "MSR_PEBS_MATRIX_VERT", "", "", "msr", PMREGS_U64(0x3f2), PMREGS_U64(0x0), 8, "" },
-		{ "ler_from_lip", "MSR_LER_FROM_LIP", "Last exception record: from linear IP", "", "msr", PMREGS_U64(0x1d7), PMREGS_U64(0x0), -1, "" },
-		{ "ler_to_lip", "MSR_LER_TO_LIP", "Last exception record: to linear IP", "", "msr", PMREGS_U64(0x1d8), PMREGS_U64(0x0), -1, "" },
-		{ "debugctla", "MSR_DEBUGCTLA", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 9, "" },
-		{ "lastbranch_tos", "MSR_LASTBRANCH_TOS", "", "", "msr", PMREGS_U64(0x1da), PMREGS_U64(0x0), 11, "" },
-		{ "lastbranch_0", "MSR_LASTBRANCH_0", "", "", "msr", PMREGS_U64(0x1db), PMREGS_U64(0x0), 10, "models=7" },
-		{ "lastbranch_1", "MSR_LASTBRANCH_1", "", "", "msr", PMREGS_U64(0x1dc), PMREGS_U64(0x0), 10, "models=7" },
-		{ "lastbranch_2", "MSR_LASTBRANCH_2", "", "", "msr", PMREGS_U64(0x1dd), PMREGS_U64(0x0), 10, "models=7" },
-		{ "lastbranch_3", "MSR_LASTBRANCH_3", "", "", "msr", PMREGS_U64(0x1de), PMREGS_U64(0x0), 10, "models=7" },
-		{ "lastbranch_0_from_ip", "MSR_LASTBRANCH_0_FROM_IP", "", "", "msr", PMREGS_U64(0x680), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_1_from_ip", "MSR_LASTBRANCH_1_FROM_IP", "", "", "msr", PMREGS_U64(0x681), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_2_from_ip", "MSR_LASTBRANCH_2_FROM_IP", "", "", "msr", PMREGS_U64(0x682), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_3_from_ip", "MSR_LASTBRANCH_3_FROM_IP", "", "", "msr", PMREGS_U64(0x683), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_4_from_ip", "MSR_LASTBRANCH_4_FROM_IP", "", "", "msr", PMREGS_U64(0x684), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_5_from_ip", "MSR_LASTBRANCH_5_FROM_IP", "", "", "msr", PMREGS_U64(0x685), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_6_from_ip", "MSR_LASTBRANCH_6_FROM_IP", "", "", "msr", PMREGS_U64(0x686), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_7_from_ip", "MSR_LASTBRANCH_7_FROM_IP", "", "", "msr", PMREGS_U64(0x687), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_8_from_ip", "MSR_LASTBRANCH_8_FROM_IP", "", "", "msr", PMREGS_U64(0x688), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_9_from_ip", "MSR_LASTBRANCH_9_FROM_IP", "", "", "msr", PMREGS_U64(0x689), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_10_from_ip", "MSR_LASTBRANCH_10_FROM_IP", "", "", "msr", PMREGS_U64(0x68a), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_11_from_ip", "MSR_LASTBRANCH_11_FROM_IP", "", "", "msr", PMREGS_U64(0x68b), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_12_from_ip", "MSR_LASTBRANCH_12_FROM_IP", "", "", "msr", PMREGS_U64(0x68c), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_13_from_ip", "MSR_LASTBRANCH_13_FROM_IP", "", "", "msr", PMREGS_U64(0x68d), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_14_from_ip", "MSR_LASTBRANCH_14_FROM_IP", "", "", "msr", PMREGS_U64(0x68e), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_15_from_ip", "MSR_LASTBRANCH_15_FROM_IP", "", "", "msr", PMREGS_U64(0x68f), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_0_to_ip", "MSR_LASTBRANCH_0_TO_IP", "", "", "msr", PMREGS_U64(0x6c0), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_1_to_ip", "MSR_LASTBRANCH_1_TO_IP", "", "", "msr", PMREGS_U64(0x6c1), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_2_to_ip", "MSR_LASTBRANCH_2_TO_IP", "", "", "msr", PMREGS_U64(0x6c2), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_3_to_ip", "MSR_LASTBRANCH_3_TO_IP", "", "", "msr", PMREGS_U64(0x6c3), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_4_to_ip", "MSR_LASTBRANCH_4_TO_IP", "", "", "msr", PMREGS_U64(0x6c4), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_5_to_ip", "MSR_LASTBRANCH_5_TO_IP", "", "", "msr", PMREGS_U64(0x6c5), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_6_to_ip", "MSR_LASTBRANCH_6_TO_IP", "", "", "msr", PMREGS_U64(0x6c6), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_7_to_ip", "MSR_LASTBRANCH_7_TO_IP", "", "", "msr", PMREGS_U64(0x6c7), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_8_to_ip", "MSR_LASTBRANCH_8_TO_IP", "", "", "msr", PMREGS_U64(0x6c8), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_9_to_ip", "MSR_LASTBRANCH_9_TO_IP", "", "", "msr", PMREGS_U64(0x6c9), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_10_to_ip", "MSR_LASTBRANCH_10_TO_IP", "", "", "msr", PMREGS_U64(0x6ca), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_11_to_ip", "MSR_LASTBRANCH_11_TO_IP", "", "", "msr", PMREGS_U64(0x6cb), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_12_to_ip", "MSR_LASTBRANCH_12_TO_IP", "", "", "msr", PMREGS_U64(0x6cc), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_13_to_ip", "MSR_LASTBRANCH_13_TO_IP", "", "", "msr", PMREGS_U64(0x6cd), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_14_to_ip", "MSR_LASTBRANCH_14_TO_IP", "", "", "msr", PMREGS_U64(0x6ce), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_15_to_ip", "MSR_LASTBRANCH_15_TO_IP", "", "", "msr", PMREGS_U64(0x6cf), PMREGS_U64(0x0), -1, "models=65528" },
-	};
-	if (count)
-		*count = sizeof d / sizeof d[0];
-	return d;
-}
-
-/* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_NETBURST_FAMILY_INIT { "netburst", "NetBurst (Pentium 4 / Xeon) ESCRs, CCCRs, counters, events and event encoder", pmregs_netburst_layouts, pmregs_netburst_register_descs, 0, 0, "Intel", 0, 0 }
-
-static inline const struct pmregs_family_desc *pmregs_netburst_family(void)
-{
-	static const struct pmregs_family_desc d = PMREGS_NETBURST_FAMILY_INIT;
-	return &d;
 }
 
 #endif /* !__ASSEMBLER__ */

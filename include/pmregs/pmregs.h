@@ -15,34 +15,4 @@
 #include "ppc604.h"
 #include "x86.h"
 
-#ifndef __ASSEMBLER__
-
-/* Every family, in name order: layouts, registers, parameters and packet streams of each (base.h). */
-static inline const struct pmregs_family_desc *pmregs_families(size_t *count)
-{
-	static const struct pmregs_family_desc d[] = {
-		PMREGS_AMD_FAMILY_INIT,
-		PMREGS_ETRACE_FAMILY_INIT,
-		PMREGS_ITANIUM_FAMILY_INIT,
-		PMREGS_NETBURST_FAMILY_INIT,
-		PMREGS_PPC604_FAMILY_INIT,
-		PMREGS_X86_FAMILY_INIT,
-	};
-	if (count)
-		*count = sizeof d / sizeof d[0];
-	return d;
-}
-
-/* The family called name, or a null pointer. */
-static inline const struct pmregs_family_desc *pmregs_family_find(const char *name)
-{
-	size_t i, n;
-	const struct pmregs_family_desc *d = pmregs_families(&n);
-	for (i = 0; i < n; i++)
-		if (pmregs_streq(d[i].name, name))
-			return &d[i];
-	return 0;
-}
-
-#endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_PMREGS_H */

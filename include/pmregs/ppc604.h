@@ -725,267 +725,52 @@ enum pmregs_ppc604_counter {
 #define PMREGS_PPC604_MMCR0_PMC1SEL(x)   PMREGS_FIELD32((x), 6, 7)
 #define PMREGS_PPC604_MMCR0_PMC2SEL(x)   PMREGS_FIELD32((x), 0, 6)
 
-/* fc: bits 0 (msb0) = 31 (lsb0), rw. Freeze counters: no PMC counts (604 name DIS) */
-static inline uint32_t pmregs_ppc604_mmcr0_fc_get(uint32_t v) { return ((v >> 31) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_fc_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_FC_MASK) | ((x & PMREGS_U32(0x00000001)) << 31); }
-static inline int pmregs_ppc604_mmcr0_fc_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_fc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fcs: bits 1 (msb0) = 30 (lsb0), rw. No counting in supervisor state, MSR[PR] = 0 (604 name DP) */
-static inline uint32_t pmregs_ppc604_mmcr0_fcs_get(uint32_t v) { return ((v >> 30) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_fcs_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_FCS_MASK) | ((x & PMREGS_U32(0x00000001)) << 30); }
-static inline int pmregs_ppc604_mmcr0_fcs_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_fcs_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fcp: bits 2 (msb0) = 29 (lsb0), rw. No counting in problem state, MSR[PR] = 1 (604 name DU) */
-static inline uint32_t pmregs_ppc604_mmcr0_fcp_get(uint32_t v) { return ((v >> 29) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_fcp_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_FCP_MASK) | ((x & PMREGS_U32(0x00000001)) << 29); }
-static inline int pmregs_ppc604_mmcr0_fcp_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_fcp_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fcm1: bits 3 (msb0) = 28 (lsb0), rw. No counting while MSR[PM] = 1, marked (604 name DMS) */
-static inline uint32_t pmregs_ppc604_mmcr0_fcm1_get(uint32_t v) { return ((v >> 28) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_fcm1_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_FCM1_MASK) | ((x & PMREGS_U32(0x00000001)) << 28); }
-static inline int pmregs_ppc604_mmcr0_fcm1_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_fcm1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fcm0: bits 4 (msb0) = 27 (lsb0), rw. No counting while MSR[PM] = 0, unmarked (604 name DMR) */
-static inline uint32_t pmregs_ppc604_mmcr0_fcm0_get(uint32_t v) { return ((v >> 27) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_fcm0_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_FCM0_MASK) | ((x & PMREGS_U32(0x00000001)) << 27); }
-static inline int pmregs_ppc604_mmcr0_fcm0_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_fcm0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmxe: bits 5 (msb0) = 26 (lsb0), rw. Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI */
-static inline uint32_t pmregs_ppc604_mmcr0_pmxe_get(uint32_t v) { return ((v >> 26) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_pmxe_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_PMXE_MASK) | ((x & PMREGS_U32(0x00000001)) << 26); }
-static inline int pmregs_ppc604_mmcr0_pmxe_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_pmxe_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fcece: bits 6 (msb0) = 25 (lsb0), rw. Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT) */
-static inline uint32_t pmregs_ppc604_mmcr0_fcece_get(uint32_t v) { return ((v >> 25) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_fcece_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_FCECE_MASK) | ((x & PMREGS_U32(0x00000001)) << 25); }
-static inline int pmregs_ppc604_mmcr0_fcece_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_fcece_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tbsel: bits 7:8 (msb0) = 24:23 (lsb0), rw. Time-base bit whose 0-to-1 transitions are counted (event 3) or signal a PMI (TBEE) (604 name RTCSELECT) */
-static inline uint32_t pmregs_ppc604_mmcr0_tbsel_get(uint32_t v) { return ((v >> 23) & PMREGS_U32(0x00000003)); }
-static inline uint32_t pmregs_ppc604_mmcr0_tbsel_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_TBSEL_MASK) | ((x & PMREGS_U32(0x00000003)) << 23); }
-static inline int pmregs_ppc604_mmcr0_tbsel_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_tbsel_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tbee: bits 9 (msb0) = 22 (lsb0), rw. Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS) */
-static inline uint32_t pmregs_ppc604_mmcr0_tbee_get(uint32_t v) { return ((v >> 22) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_tbee_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_TBEE_MASK) | ((x & PMREGS_U32(0x00000001)) << 22); }
-static inline int pmregs_ppc604_mmcr0_tbee_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_tbee_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* threshold: bits 10:15 (msb0) = 21:16 (lsb0), rw. Threshold for the threshold events, 0-63 (units: see the threshold_scale table) */
-static inline uint32_t pmregs_ppc604_mmcr0_threshold_get(uint32_t v) { return ((v >> 16) & PMREGS_U32(0x0000003f)); }
-static inline uint32_t pmregs_ppc604_mmcr0_threshold_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_THRESHOLD_MASK) | ((x & PMREGS_U32(0x0000003f)) << 16); }
-static inline int pmregs_ppc604_mmcr0_threshold_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000003f))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_threshold_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc1ce: bits 16 (msb0) = 15 (lsb0), rw. PMC1 negative may signal a PMI (604 name PMC1INTCONTROL) */
-static inline uint32_t pmregs_ppc604_mmcr0_pmc1ce_get(uint32_t v) { return ((v >> 15) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_pmc1ce_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_PMC1CE_MASK) | ((x & PMREGS_U32(0x00000001)) << 15); }
-static inline int pmregs_ppc604_mmcr0_pmc1ce_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_pmc1ce_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmcnce: bits 17 (msb0) = 14 (lsb0), rw. Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE) */
-static inline uint32_t pmregs_ppc604_mmcr0_pmcnce_get(uint32_t v) { return ((v >> 14) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_pmcnce_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_PMCNCE_MASK) | ((x & PMREGS_U32(0x00000001)) << 14); }
-static inline int pmregs_ppc604_mmcr0_pmcnce_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_pmcnce_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* trigger: bits 18 (msb0) = 13 (lsb0), rw. PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function) */
-static inline uint32_t pmregs_ppc604_mmcr0_trigger_get(uint32_t v) { return ((v >> 13) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_trigger_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_TRIGGER_MASK) | ((x & PMREGS_U32(0x00000001)) << 13); }
-static inline int pmregs_ppc604_mmcr0_trigger_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_trigger_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc1sel: bits 19:25 (msb0) = 12:6 (lsb0), rw. PMC1 event selector (604 name PMC1SELECT); 7 bits */
-static inline uint32_t pmregs_ppc604_mmcr0_pmc1sel_get(uint32_t v) { return ((v >> 6) & PMREGS_U32(0x0000007f)); }
-static inline uint32_t pmregs_ppc604_mmcr0_pmc1sel_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_PMC1SEL_MASK) | ((x & PMREGS_U32(0x0000007f)) << 6); }
-static inline int pmregs_ppc604_mmcr0_pmc1sel_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000007f))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_pmc1sel_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc2sel: bits 26:31 (msb0) = 5:0 (lsb0), rw. PMC2 event selector (604 name PMC2SELECT); 6 bits */
-static inline uint32_t pmregs_ppc604_mmcr0_pmc2sel_get(uint32_t v) { return (v & PMREGS_U32(0x0000003f)); }
-static inline uint32_t pmregs_ppc604_mmcr0_pmc2sel_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_PMC2SEL_MASK) | (x & PMREGS_U32(0x0000003f)); }
-static inline int pmregs_ppc604_mmcr0_pmc2sel_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000003f))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_pmc2sel_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_mmcr0_fields {
-	uint8_t fc; /* bits 0 (msb0) = 31 (lsb0): Freeze counters: no PMC counts (604 name DIS) */
-	uint8_t fcs; /* bits 1 (msb0) = 30 (lsb0): No counting in supervisor state, MSR[PR] = 0 (604 name DP) */
-	uint8_t fcp; /* bits 2 (msb0) = 29 (lsb0): No counting in problem state, MSR[PR] = 1 (604 name DU) */
-	uint8_t fcm1; /* bits 3 (msb0) = 28 (lsb0): No counting while MSR[PM] = 1, marked (604 name DMS) */
-	uint8_t fcm0; /* bits 4 (msb0) = 27 (lsb0): No counting while MSR[PM] = 0, unmarked (604 name DMR) */
-	uint8_t pmxe; /* bits 5 (msb0) = 26 (lsb0): Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI */
-	uint8_t fcece; /* bits 6 (msb0) = 25 (lsb0): Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT) */
-	uint8_t tbsel; /* bits 7:8 (msb0) = 24:23 (lsb0): Time-base bit whose 0-to-1 transitions are counted (event 3) or signal a PMI (TBEE) (604 name RTCSELECT) */
-	uint8_t tbee; /* bits 9 (msb0) = 22 (lsb0): Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS) */
-	uint8_t threshold; /* bits 10:15 (msb0) = 21:16 (lsb0): Threshold for the threshold events, 0-63 (units: see the threshold_scale table) */
-	uint8_t pmc1ce; /* bits 16 (msb0) = 15 (lsb0): PMC1 negative may signal a PMI (604 name PMC1INTCONTROL) */
-	uint8_t pmcnce; /* bits 17 (msb0) = 14 (lsb0): Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE) */
-	uint8_t trigger; /* bits 18 (msb0) = 13 (lsb0): PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function) */
-	uint8_t pmc1sel; /* bits 19:25 (msb0) = 12:6 (lsb0): PMC1 event selector (604 name PMC1SELECT); 7 bits */
-	uint8_t pmc2sel; /* bits 26:31 (msb0) = 5:0 (lsb0): PMC2 event selector (604 name PMC2SELECT); 6 bits */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_mmcr0_pack(const struct pmregs_ppc604_mmcr0_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_MMCR0_RES1_MASK;
-	v = pmregs_ppc604_mmcr0_fc_set(v, (uint32_t)f->fc);
-	v = pmregs_ppc604_mmcr0_fcs_set(v, (uint32_t)f->fcs);
-	v = pmregs_ppc604_mmcr0_fcp_set(v, (uint32_t)f->fcp);
-	v = pmregs_ppc604_mmcr0_fcm1_set(v, (uint32_t)f->fcm1);
-	v = pmregs_ppc604_mmcr0_fcm0_set(v, (uint32_t)f->fcm0);
-	v = pmregs_ppc604_mmcr0_pmxe_set(v, (uint32_t)f->pmxe);
-	v = pmregs_ppc604_mmcr0_fcece_set(v, (uint32_t)f->fcece);
-	v = pmregs_ppc604_mmcr0_tbsel_set(v, (uint32_t)f->tbsel);
-	v = pmregs_ppc604_mmcr0_tbee_set(v, (uint32_t)f->tbee);
-	v = pmregs_ppc604_mmcr0_threshold_set(v, (uint32_t)f->threshold);
-	v = pmregs_ppc604_mmcr0_pmc1ce_set(v, (uint32_t)f->pmc1ce);
-	v = pmregs_ppc604_mmcr0_pmcnce_set(v, (uint32_t)f->pmcnce);
-	v = pmregs_ppc604_mmcr0_trigger_set(v, (uint32_t)f->trigger);
-	v = pmregs_ppc604_mmcr0_pmc1sel_set(v, (uint32_t)f->pmc1sel);
-	v = pmregs_ppc604_mmcr0_pmc2sel_set(v, (uint32_t)f->pmc2sel);
-	return v;
-}
-
-/* Like pmregs_ppc604_mmcr0_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_mmcr0_pack_checked(const struct pmregs_ppc604_mmcr0_fields *f, uint32_t *out)
-{
-	if (f->fc > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcs > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcp > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcm1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcm0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmxe > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcece > 1u)
-		return PMREGS_ERANGE;
-	if (f->tbsel > 3u)
-		return PMREGS_ERANGE;
-	if (f->tbee > 1u)
-		return PMREGS_ERANGE;
-	if (f->threshold > 63u)
-		return PMREGS_ERANGE;
-	if (f->pmc1ce > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmcnce > 1u)
-		return PMREGS_ERANGE;
-	if (f->trigger > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc1sel > 127u)
-		return PMREGS_ERANGE;
-	if (f->pmc2sel > 63u)
-		return PMREGS_ERANGE;
-	*out = pmregs_ppc604_mmcr0_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_mmcr0_unpack(uint32_t v, struct pmregs_ppc604_mmcr0_fields *f)
-{
-	f->fc = (uint8_t)pmregs_ppc604_mmcr0_fc_get(v);
-	f->fcs = (uint8_t)pmregs_ppc604_mmcr0_fcs_get(v);
-	f->fcp = (uint8_t)pmregs_ppc604_mmcr0_fcp_get(v);
-	f->fcm1 = (uint8_t)pmregs_ppc604_mmcr0_fcm1_get(v);
-	f->fcm0 = (uint8_t)pmregs_ppc604_mmcr0_fcm0_get(v);
-	f->pmxe = (uint8_t)pmregs_ppc604_mmcr0_pmxe_get(v);
-	f->fcece = (uint8_t)pmregs_ppc604_mmcr0_fcece_get(v);
-	f->tbsel = (uint8_t)pmregs_ppc604_mmcr0_tbsel_get(v);
-	f->tbee = (uint8_t)pmregs_ppc604_mmcr0_tbee_get(v);
-	f->threshold = (uint8_t)pmregs_ppc604_mmcr0_threshold_get(v);
-	f->pmc1ce = (uint8_t)pmregs_ppc604_mmcr0_pmc1ce_get(v);
-	f->pmcnce = (uint8_t)pmregs_ppc604_mmcr0_pmcnce_get(v);
-	f->trigger = (uint8_t)pmregs_ppc604_mmcr0_trigger_get(v);
-	f->pmc1sel = (uint8_t)pmregs_ppc604_mmcr0_pmc1sel_get(v);
-	f->pmc2sel = (uint8_t)pmregs_ppc604_mmcr0_pmc2sel_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_ppc604_mmcr0_fc_get(v)                   ((pmregs_u32(v) >> 31) & 0x1u)
+#define pmregs_ppc604_mmcr0_fc_set(v, x)                ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
+#define pmregs_ppc604_mmcr0_fc_set_checked(v, x)        pmregs_set_checked32((v), 31, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_fcs_get(v)                  ((pmregs_u32(v) >> 30) & 0x1u)
+#define pmregs_ppc604_mmcr0_fcs_set(v, x)               ((pmregs_u32(v) & ~0x40000000u) | ((pmregs_u32(x) & 0x1u) << 30))
+#define pmregs_ppc604_mmcr0_fcs_set_checked(v, x)       pmregs_set_checked32((v), 30, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_fcp_get(v)                  ((pmregs_u32(v) >> 29) & 0x1u)
+#define pmregs_ppc604_mmcr0_fcp_set(v, x)               ((pmregs_u32(v) & ~0x20000000u) | ((pmregs_u32(x) & 0x1u) << 29))
+#define pmregs_ppc604_mmcr0_fcp_set_checked(v, x)       pmregs_set_checked32((v), 29, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_fcm1_get(v)                 ((pmregs_u32(v) >> 28) & 0x1u)
+#define pmregs_ppc604_mmcr0_fcm1_set(v, x)              ((pmregs_u32(v) & ~0x10000000u) | ((pmregs_u32(x) & 0x1u) << 28))
+#define pmregs_ppc604_mmcr0_fcm1_set_checked(v, x)      pmregs_set_checked32((v), 28, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_fcm0_get(v)                 ((pmregs_u32(v) >> 27) & 0x1u)
+#define pmregs_ppc604_mmcr0_fcm0_set(v, x)              ((pmregs_u32(v) & ~0x8000000u) | ((pmregs_u32(x) & 0x1u) << 27))
+#define pmregs_ppc604_mmcr0_fcm0_set_checked(v, x)      pmregs_set_checked32((v), 27, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_pmxe_get(v)                 ((pmregs_u32(v) >> 26) & 0x1u)
+#define pmregs_ppc604_mmcr0_pmxe_set(v, x)              ((pmregs_u32(v) & ~0x4000000u) | ((pmregs_u32(x) & 0x1u) << 26))
+#define pmregs_ppc604_mmcr0_pmxe_set_checked(v, x)      pmregs_set_checked32((v), 26, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_fcece_get(v)                ((pmregs_u32(v) >> 25) & 0x1u)
+#define pmregs_ppc604_mmcr0_fcece_set(v, x)             ((pmregs_u32(v) & ~0x2000000u) | ((pmregs_u32(x) & 0x1u) << 25))
+#define pmregs_ppc604_mmcr0_fcece_set_checked(v, x)     pmregs_set_checked32((v), 25, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_tbsel_get(v)                ((pmregs_u32(v) >> 23) & 0x3u)
+#define pmregs_ppc604_mmcr0_tbsel_set(v, x)             ((pmregs_u32(v) & ~0x1800000u) | ((pmregs_u32(x) & 0x3u) << 23))
+#define pmregs_ppc604_mmcr0_tbsel_set_checked(v, x)     pmregs_set_checked32((v), 23, 0x3u, (x))
+#define pmregs_ppc604_mmcr0_tbee_get(v)                 ((pmregs_u32(v) >> 22) & 0x1u)
+#define pmregs_ppc604_mmcr0_tbee_set(v, x)              ((pmregs_u32(v) & ~0x400000u) | ((pmregs_u32(x) & 0x1u) << 22))
+#define pmregs_ppc604_mmcr0_tbee_set_checked(v, x)      pmregs_set_checked32((v), 22, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_threshold_get(v)            ((pmregs_u32(v) >> 16) & 0x3fu)
+#define pmregs_ppc604_mmcr0_threshold_set(v, x)         ((pmregs_u32(v) & ~0x3f0000u) | ((pmregs_u32(x) & 0x3fu) << 16))
+#define pmregs_ppc604_mmcr0_threshold_set_checked(v, x) pmregs_set_checked32((v), 16, 0x3fu, (x))
+#define pmregs_ppc604_mmcr0_pmc1ce_get(v)               ((pmregs_u32(v) >> 15) & 0x1u)
+#define pmregs_ppc604_mmcr0_pmc1ce_set(v, x)            ((pmregs_u32(v) & ~0x8000u) | ((pmregs_u32(x) & 0x1u) << 15))
+#define pmregs_ppc604_mmcr0_pmc1ce_set_checked(v, x)    pmregs_set_checked32((v), 15, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_pmcnce_get(v)               ((pmregs_u32(v) >> 14) & 0x1u)
+#define pmregs_ppc604_mmcr0_pmcnce_set(v, x)            ((pmregs_u32(v) & ~0x4000u) | ((pmregs_u32(x) & 0x1u) << 14))
+#define pmregs_ppc604_mmcr0_pmcnce_set_checked(v, x)    pmregs_set_checked32((v), 14, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_trigger_get(v)              ((pmregs_u32(v) >> 13) & 0x1u)
+#define pmregs_ppc604_mmcr0_trigger_set(v, x)           ((pmregs_u32(v) & ~0x2000u) | ((pmregs_u32(x) & 0x1u) << 13))
+#define pmregs_ppc604_mmcr0_trigger_set_checked(v, x)   pmregs_set_checked32((v), 13, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_pmc1sel_get(v)              ((pmregs_u32(v) >> 6) & 0x7fu)
+#define pmregs_ppc604_mmcr0_pmc1sel_set(v, x)           ((pmregs_u32(v) & ~0x1fc0u) | ((pmregs_u32(x) & 0x7fu) << 6))
+#define pmregs_ppc604_mmcr0_pmc1sel_set_checked(v, x)   pmregs_set_checked32((v), 6, 0x7fu, (x))
+#define pmregs_ppc604_mmcr0_pmc2sel_get(v)              (pmregs_u32(v) & 0x3fu)
+#define pmregs_ppc604_mmcr0_pmc2sel_set(v, x)           ((pmregs_u32(v) & ~0x3fu) | (pmregs_u32(x) & 0x3fu))
+#define pmregs_ppc604_mmcr0_pmc2sel_set_checked(v, x)   pmregs_set_checked32((v), 0, 0x3fu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr0_valid(uint32_t v)
@@ -1013,267 +798,52 @@ static inline int pmregs_ppc604_mmcr0_valid(uint32_t v)
 #define PMREGS_PPC604_MMCR0_604_PMC1SEL(x)   PMREGS_FIELD32((x), 6, 5)
 #define PMREGS_PPC604_MMCR0_604_PMC2SEL(x)   PMREGS_FIELD32((x), 0, 5)
 
-/* fc: bits 0 (msb0) = 31 (lsb0), rw. Freeze counters: no PMC counts (604 name DIS) */
-static inline uint32_t pmregs_ppc604_mmcr0_604_fc_get(uint32_t v) { return ((v >> 31) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_fc_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_FC_MASK) | ((x & PMREGS_U32(0x00000001)) << 31); }
-static inline int pmregs_ppc604_mmcr0_604_fc_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_fc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fcs: bits 1 (msb0) = 30 (lsb0), rw. No counting in supervisor state, MSR[PR] = 0 (604 name DP) */
-static inline uint32_t pmregs_ppc604_mmcr0_604_fcs_get(uint32_t v) { return ((v >> 30) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_fcs_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_FCS_MASK) | ((x & PMREGS_U32(0x00000001)) << 30); }
-static inline int pmregs_ppc604_mmcr0_604_fcs_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_fcs_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fcp: bits 2 (msb0) = 29 (lsb0), rw. No counting in problem state, MSR[PR] = 1 (604 name DU) */
-static inline uint32_t pmregs_ppc604_mmcr0_604_fcp_get(uint32_t v) { return ((v >> 29) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_fcp_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_FCP_MASK) | ((x & PMREGS_U32(0x00000001)) << 29); }
-static inline int pmregs_ppc604_mmcr0_604_fcp_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_fcp_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fcm1: bits 3 (msb0) = 28 (lsb0), rw. No counting while MSR[PM] = 1, marked (604 name DMS) */
-static inline uint32_t pmregs_ppc604_mmcr0_604_fcm1_get(uint32_t v) { return ((v >> 28) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_fcm1_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_FCM1_MASK) | ((x & PMREGS_U32(0x00000001)) << 28); }
-static inline int pmregs_ppc604_mmcr0_604_fcm1_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_fcm1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fcm0: bits 4 (msb0) = 27 (lsb0), rw. No counting while MSR[PM] = 0, unmarked (604 name DMR) */
-static inline uint32_t pmregs_ppc604_mmcr0_604_fcm0_get(uint32_t v) { return ((v >> 27) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_fcm0_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_FCM0_MASK) | ((x & PMREGS_U32(0x00000001)) << 27); }
-static inline int pmregs_ppc604_mmcr0_604_fcm0_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_fcm0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmxe: bits 5 (msb0) = 26 (lsb0), rw. Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI */
-static inline uint32_t pmregs_ppc604_mmcr0_604_pmxe_get(uint32_t v) { return ((v >> 26) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_pmxe_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_PMXE_MASK) | ((x & PMREGS_U32(0x00000001)) << 26); }
-static inline int pmregs_ppc604_mmcr0_604_pmxe_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_pmxe_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fcece: bits 6 (msb0) = 25 (lsb0), rw. Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT) */
-static inline uint32_t pmregs_ppc604_mmcr0_604_fcece_get(uint32_t v) { return ((v >> 25) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_fcece_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_FCECE_MASK) | ((x & PMREGS_U32(0x00000001)) << 25); }
-static inline int pmregs_ppc604_mmcr0_604_fcece_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_fcece_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tbsel: bits 7:8 (msb0) = 24:23 (lsb0), rw. Time-base bit whose 0-to-1 transitions are counted (event 3) or signal a PMI (TBEE) (604 name RTCSELECT) */
-static inline uint32_t pmregs_ppc604_mmcr0_604_tbsel_get(uint32_t v) { return ((v >> 23) & PMREGS_U32(0x00000003)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_tbsel_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_TBSEL_MASK) | ((x & PMREGS_U32(0x00000003)) << 23); }
-static inline int pmregs_ppc604_mmcr0_604_tbsel_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_tbsel_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tbee: bits 9 (msb0) = 22 (lsb0), rw. Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS) */
-static inline uint32_t pmregs_ppc604_mmcr0_604_tbee_get(uint32_t v) { return ((v >> 22) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_tbee_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_TBEE_MASK) | ((x & PMREGS_U32(0x00000001)) << 22); }
-static inline int pmregs_ppc604_mmcr0_604_tbee_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_tbee_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* threshold: bits 10:15 (msb0) = 21:16 (lsb0), rw. Threshold for the threshold events, 0-63 (units: see the threshold_scale table) */
-static inline uint32_t pmregs_ppc604_mmcr0_604_threshold_get(uint32_t v) { return ((v >> 16) & PMREGS_U32(0x0000003f)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_threshold_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_THRESHOLD_MASK) | ((x & PMREGS_U32(0x0000003f)) << 16); }
-static inline int pmregs_ppc604_mmcr0_604_threshold_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000003f))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_threshold_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc1ce: bits 16 (msb0) = 15 (lsb0), rw. PMC1 negative may signal a PMI (604 name PMC1INTCONTROL) */
-static inline uint32_t pmregs_ppc604_mmcr0_604_pmc1ce_get(uint32_t v) { return ((v >> 15) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_pmc1ce_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_PMC1CE_MASK) | ((x & PMREGS_U32(0x00000001)) << 15); }
-static inline int pmregs_ppc604_mmcr0_604_pmc1ce_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_pmc1ce_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmcnce: bits 17 (msb0) = 14 (lsb0), rw. Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE) */
-static inline uint32_t pmregs_ppc604_mmcr0_604_pmcnce_get(uint32_t v) { return ((v >> 14) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_pmcnce_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_PMCNCE_MASK) | ((x & PMREGS_U32(0x00000001)) << 14); }
-static inline int pmregs_ppc604_mmcr0_604_pmcnce_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_pmcnce_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* trigger: bits 18 (msb0) = 13 (lsb0), rw. PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function) */
-static inline uint32_t pmregs_ppc604_mmcr0_604_trigger_get(uint32_t v) { return ((v >> 13) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_trigger_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_TRIGGER_MASK) | ((x & PMREGS_U32(0x00000001)) << 13); }
-static inline int pmregs_ppc604_mmcr0_604_trigger_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_trigger_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc1sel: bits 21:25 (msb0) = 10:6 (lsb0), rw. PMC1 event selector (604 name PMC1SELECT); the low 5 bits */
-static inline uint32_t pmregs_ppc604_mmcr0_604_pmc1sel_get(uint32_t v) { return ((v >> 6) & PMREGS_U32(0x0000001f)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_pmc1sel_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_PMC1SEL_MASK) | ((x & PMREGS_U32(0x0000001f)) << 6); }
-static inline int pmregs_ppc604_mmcr0_604_pmc1sel_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000001f))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_pmc1sel_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc2sel: bits 27:31 (msb0) = 4:0 (lsb0), rw. PMC2 event selector (604 name PMC2SELECT); the low 5 bits */
-static inline uint32_t pmregs_ppc604_mmcr0_604_pmc2sel_get(uint32_t v) { return (v & PMREGS_U32(0x0000001f)); }
-static inline uint32_t pmregs_ppc604_mmcr0_604_pmc2sel_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR0_604_PMC2SEL_MASK) | (x & PMREGS_U32(0x0000001f)); }
-static inline int pmregs_ppc604_mmcr0_604_pmc2sel_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000001f))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr0_604_pmc2sel_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_mmcr0_604_fields {
-	uint8_t fc; /* bits 0 (msb0) = 31 (lsb0): Freeze counters: no PMC counts (604 name DIS) */
-	uint8_t fcs; /* bits 1 (msb0) = 30 (lsb0): No counting in supervisor state, MSR[PR] = 0 (604 name DP) */
-	uint8_t fcp; /* bits 2 (msb0) = 29 (lsb0): No counting in problem state, MSR[PR] = 1 (604 name DU) */
-	uint8_t fcm1; /* bits 3 (msb0) = 28 (lsb0): No counting while MSR[PM] = 1, marked (604 name DMS) */
-	uint8_t fcm0; /* bits 4 (msb0) = 27 (lsb0): No counting while MSR[PM] = 0, unmarked (604 name DMR) */
-	uint8_t pmxe; /* bits 5 (msb0) = 26 (lsb0): Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI */
-	uint8_t fcece; /* bits 6 (msb0) = 25 (lsb0): Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT) */
-	uint8_t tbsel; /* bits 7:8 (msb0) = 24:23 (lsb0): Time-base bit whose 0-to-1 transitions are counted (event 3) or signal a PMI (TBEE) (604 name RTCSELECT) */
-	uint8_t tbee; /* bits 9 (msb0) = 22 (lsb0): Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS) */
-	uint8_t threshold; /* bits 10:15 (msb0) = 21:16 (lsb0): Threshold for the threshold events, 0-63 (units: see the threshold_scale table) */
-	uint8_t pmc1ce; /* bits 16 (msb0) = 15 (lsb0): PMC1 negative may signal a PMI (604 name PMC1INTCONTROL) */
-	uint8_t pmcnce; /* bits 17 (msb0) = 14 (lsb0): Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE) */
-	uint8_t trigger; /* bits 18 (msb0) = 13 (lsb0): PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function) */
-	uint8_t pmc1sel; /* bits 21:25 (msb0) = 10:6 (lsb0): PMC1 event selector (604 name PMC1SELECT); the low 5 bits */
-	uint8_t pmc2sel; /* bits 27:31 (msb0) = 4:0 (lsb0): PMC2 event selector (604 name PMC2SELECT); the low 5 bits */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_mmcr0_604_pack(const struct pmregs_ppc604_mmcr0_604_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_MMCR0_604_RES1_MASK;
-	v = pmregs_ppc604_mmcr0_604_fc_set(v, (uint32_t)f->fc);
-	v = pmregs_ppc604_mmcr0_604_fcs_set(v, (uint32_t)f->fcs);
-	v = pmregs_ppc604_mmcr0_604_fcp_set(v, (uint32_t)f->fcp);
-	v = pmregs_ppc604_mmcr0_604_fcm1_set(v, (uint32_t)f->fcm1);
-	v = pmregs_ppc604_mmcr0_604_fcm0_set(v, (uint32_t)f->fcm0);
-	v = pmregs_ppc604_mmcr0_604_pmxe_set(v, (uint32_t)f->pmxe);
-	v = pmregs_ppc604_mmcr0_604_fcece_set(v, (uint32_t)f->fcece);
-	v = pmregs_ppc604_mmcr0_604_tbsel_set(v, (uint32_t)f->tbsel);
-	v = pmregs_ppc604_mmcr0_604_tbee_set(v, (uint32_t)f->tbee);
-	v = pmregs_ppc604_mmcr0_604_threshold_set(v, (uint32_t)f->threshold);
-	v = pmregs_ppc604_mmcr0_604_pmc1ce_set(v, (uint32_t)f->pmc1ce);
-	v = pmregs_ppc604_mmcr0_604_pmcnce_set(v, (uint32_t)f->pmcnce);
-	v = pmregs_ppc604_mmcr0_604_trigger_set(v, (uint32_t)f->trigger);
-	v = pmregs_ppc604_mmcr0_604_pmc1sel_set(v, (uint32_t)f->pmc1sel);
-	v = pmregs_ppc604_mmcr0_604_pmc2sel_set(v, (uint32_t)f->pmc2sel);
-	return v;
-}
-
-/* Like pmregs_ppc604_mmcr0_604_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_mmcr0_604_pack_checked(const struct pmregs_ppc604_mmcr0_604_fields *f, uint32_t *out)
-{
-	if (f->fc > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcs > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcp > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcm1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcm0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmxe > 1u)
-		return PMREGS_ERANGE;
-	if (f->fcece > 1u)
-		return PMREGS_ERANGE;
-	if (f->tbsel > 3u)
-		return PMREGS_ERANGE;
-	if (f->tbee > 1u)
-		return PMREGS_ERANGE;
-	if (f->threshold > 63u)
-		return PMREGS_ERANGE;
-	if (f->pmc1ce > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmcnce > 1u)
-		return PMREGS_ERANGE;
-	if (f->trigger > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc1sel > 31u)
-		return PMREGS_ERANGE;
-	if (f->pmc2sel > 31u)
-		return PMREGS_ERANGE;
-	*out = pmregs_ppc604_mmcr0_604_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_mmcr0_604_unpack(uint32_t v, struct pmregs_ppc604_mmcr0_604_fields *f)
-{
-	f->fc = (uint8_t)pmregs_ppc604_mmcr0_604_fc_get(v);
-	f->fcs = (uint8_t)pmregs_ppc604_mmcr0_604_fcs_get(v);
-	f->fcp = (uint8_t)pmregs_ppc604_mmcr0_604_fcp_get(v);
-	f->fcm1 = (uint8_t)pmregs_ppc604_mmcr0_604_fcm1_get(v);
-	f->fcm0 = (uint8_t)pmregs_ppc604_mmcr0_604_fcm0_get(v);
-	f->pmxe = (uint8_t)pmregs_ppc604_mmcr0_604_pmxe_get(v);
-	f->fcece = (uint8_t)pmregs_ppc604_mmcr0_604_fcece_get(v);
-	f->tbsel = (uint8_t)pmregs_ppc604_mmcr0_604_tbsel_get(v);
-	f->tbee = (uint8_t)pmregs_ppc604_mmcr0_604_tbee_get(v);
-	f->threshold = (uint8_t)pmregs_ppc604_mmcr0_604_threshold_get(v);
-	f->pmc1ce = (uint8_t)pmregs_ppc604_mmcr0_604_pmc1ce_get(v);
-	f->pmcnce = (uint8_t)pmregs_ppc604_mmcr0_604_pmcnce_get(v);
-	f->trigger = (uint8_t)pmregs_ppc604_mmcr0_604_trigger_get(v);
-	f->pmc1sel = (uint8_t)pmregs_ppc604_mmcr0_604_pmc1sel_get(v);
-	f->pmc2sel = (uint8_t)pmregs_ppc604_mmcr0_604_pmc2sel_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_ppc604_mmcr0_604_fc_get(v)                   ((pmregs_u32(v) >> 31) & 0x1u)
+#define pmregs_ppc604_mmcr0_604_fc_set(v, x)                ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
+#define pmregs_ppc604_mmcr0_604_fc_set_checked(v, x)        pmregs_set_checked32((v), 31, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_604_fcs_get(v)                  ((pmregs_u32(v) >> 30) & 0x1u)
+#define pmregs_ppc604_mmcr0_604_fcs_set(v, x)               ((pmregs_u32(v) & ~0x40000000u) | ((pmregs_u32(x) & 0x1u) << 30))
+#define pmregs_ppc604_mmcr0_604_fcs_set_checked(v, x)       pmregs_set_checked32((v), 30, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_604_fcp_get(v)                  ((pmregs_u32(v) >> 29) & 0x1u)
+#define pmregs_ppc604_mmcr0_604_fcp_set(v, x)               ((pmregs_u32(v) & ~0x20000000u) | ((pmregs_u32(x) & 0x1u) << 29))
+#define pmregs_ppc604_mmcr0_604_fcp_set_checked(v, x)       pmregs_set_checked32((v), 29, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_604_fcm1_get(v)                 ((pmregs_u32(v) >> 28) & 0x1u)
+#define pmregs_ppc604_mmcr0_604_fcm1_set(v, x)              ((pmregs_u32(v) & ~0x10000000u) | ((pmregs_u32(x) & 0x1u) << 28))
+#define pmregs_ppc604_mmcr0_604_fcm1_set_checked(v, x)      pmregs_set_checked32((v), 28, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_604_fcm0_get(v)                 ((pmregs_u32(v) >> 27) & 0x1u)
+#define pmregs_ppc604_mmcr0_604_fcm0_set(v, x)              ((pmregs_u32(v) & ~0x8000000u) | ((pmregs_u32(x) & 0x1u) << 27))
+#define pmregs_ppc604_mmcr0_604_fcm0_set_checked(v, x)      pmregs_set_checked32((v), 27, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_604_pmxe_get(v)                 ((pmregs_u32(v) >> 26) & 0x1u)
+#define pmregs_ppc604_mmcr0_604_pmxe_set(v, x)              ((pmregs_u32(v) & ~0x4000000u) | ((pmregs_u32(x) & 0x1u) << 26))
+#define pmregs_ppc604_mmcr0_604_pmxe_set_checked(v, x)      pmregs_set_checked32((v), 26, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_604_fcece_get(v)                ((pmregs_u32(v) >> 25) & 0x1u)
+#define pmregs_ppc604_mmcr0_604_fcece_set(v, x)             ((pmregs_u32(v) & ~0x2000000u) | ((pmregs_u32(x) & 0x1u) << 25))
+#define pmregs_ppc604_mmcr0_604_fcece_set_checked(v, x)     pmregs_set_checked32((v), 25, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_604_tbsel_get(v)                ((pmregs_u32(v) >> 23) & 0x3u)
+#define pmregs_ppc604_mmcr0_604_tbsel_set(v, x)             ((pmregs_u32(v) & ~0x1800000u) | ((pmregs_u32(x) & 0x3u) << 23))
+#define pmregs_ppc604_mmcr0_604_tbsel_set_checked(v, x)     pmregs_set_checked32((v), 23, 0x3u, (x))
+#define pmregs_ppc604_mmcr0_604_tbee_get(v)                 ((pmregs_u32(v) >> 22) & 0x1u)
+#define pmregs_ppc604_mmcr0_604_tbee_set(v, x)              ((pmregs_u32(v) & ~0x400000u) | ((pmregs_u32(x) & 0x1u) << 22))
+#define pmregs_ppc604_mmcr0_604_tbee_set_checked(v, x)      pmregs_set_checked32((v), 22, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_604_threshold_get(v)            ((pmregs_u32(v) >> 16) & 0x3fu)
+#define pmregs_ppc604_mmcr0_604_threshold_set(v, x)         ((pmregs_u32(v) & ~0x3f0000u) | ((pmregs_u32(x) & 0x3fu) << 16))
+#define pmregs_ppc604_mmcr0_604_threshold_set_checked(v, x) pmregs_set_checked32((v), 16, 0x3fu, (x))
+#define pmregs_ppc604_mmcr0_604_pmc1ce_get(v)               ((pmregs_u32(v) >> 15) & 0x1u)
+#define pmregs_ppc604_mmcr0_604_pmc1ce_set(v, x)            ((pmregs_u32(v) & ~0x8000u) | ((pmregs_u32(x) & 0x1u) << 15))
+#define pmregs_ppc604_mmcr0_604_pmc1ce_set_checked(v, x)    pmregs_set_checked32((v), 15, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_604_pmcnce_get(v)               ((pmregs_u32(v) >> 14) & 0x1u)
+#define pmregs_ppc604_mmcr0_604_pmcnce_set(v, x)            ((pmregs_u32(v) & ~0x4000u) | ((pmregs_u32(x) & 0x1u) << 14))
+#define pmregs_ppc604_mmcr0_604_pmcnce_set_checked(v, x)    pmregs_set_checked32((v), 14, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_604_trigger_get(v)              ((pmregs_u32(v) >> 13) & 0x1u)
+#define pmregs_ppc604_mmcr0_604_trigger_set(v, x)           ((pmregs_u32(v) & ~0x2000u) | ((pmregs_u32(x) & 0x1u) << 13))
+#define pmregs_ppc604_mmcr0_604_trigger_set_checked(v, x)   pmregs_set_checked32((v), 13, 0x1u, (x))
+#define pmregs_ppc604_mmcr0_604_pmc1sel_get(v)              ((pmregs_u32(v) >> 6) & 0x1fu)
+#define pmregs_ppc604_mmcr0_604_pmc1sel_set(v, x)           ((pmregs_u32(v) & ~0x7c0u) | ((pmregs_u32(x) & 0x1fu) << 6))
+#define pmregs_ppc604_mmcr0_604_pmc1sel_set_checked(v, x)   pmregs_set_checked32((v), 6, 0x1fu, (x))
+#define pmregs_ppc604_mmcr0_604_pmc2sel_get(v)              (pmregs_u32(v) & 0x1fu)
+#define pmregs_ppc604_mmcr0_604_pmc2sel_set(v, x)           ((pmregs_u32(v) & ~0x1fu) | (pmregs_u32(x) & 0x1fu))
+#define pmregs_ppc604_mmcr0_604_pmc2sel_set_checked(v, x)   pmregs_set_checked32((v), 0, 0x1fu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr0_604_valid(uint32_t v)
@@ -1287,59 +857,13 @@ static inline int pmregs_ppc604_mmcr0_604_valid(uint32_t v)
 #define PMREGS_PPC604_MMCR1_PMC3SEL(x) PMREGS_FIELD32((x), 27, 5)
 #define PMREGS_PPC604_MMCR1_PMC4SEL(x) PMREGS_FIELD32((x), 22, 5)
 
-/* pmc3sel: bits 0:4 (msb0) = 31:27 (lsb0), rw. PMC3 event selector (PMC3SELECT) */
-static inline uint32_t pmregs_ppc604_mmcr1_pmc3sel_get(uint32_t v) { return ((v >> 27) & PMREGS_U32(0x0000001f)); }
-static inline uint32_t pmregs_ppc604_mmcr1_pmc3sel_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR1_PMC3SEL_MASK) | ((x & PMREGS_U32(0x0000001f)) << 27); }
-static inline int pmregs_ppc604_mmcr1_pmc3sel_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000001f))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr1_pmc3sel_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc4sel: bits 5:9 (msb0) = 26:22 (lsb0), rw. PMC4 event selector (PMC4SELECT) */
-static inline uint32_t pmregs_ppc604_mmcr1_pmc4sel_get(uint32_t v) { return ((v >> 22) & PMREGS_U32(0x0000001f)); }
-static inline uint32_t pmregs_ppc604_mmcr1_pmc4sel_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR1_PMC4SEL_MASK) | ((x & PMREGS_U32(0x0000001f)) << 22); }
-static inline int pmregs_ppc604_mmcr1_pmc4sel_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000001f))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr1_pmc4sel_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_mmcr1_fields {
-	uint8_t pmc3sel; /* bits 0:4 (msb0) = 31:27 (lsb0): PMC3 event selector (PMC3SELECT) */
-	uint8_t pmc4sel; /* bits 5:9 (msb0) = 26:22 (lsb0): PMC4 event selector (PMC4SELECT) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_mmcr1_pack(const struct pmregs_ppc604_mmcr1_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_MMCR1_RES1_MASK;
-	v = pmregs_ppc604_mmcr1_pmc3sel_set(v, (uint32_t)f->pmc3sel);
-	v = pmregs_ppc604_mmcr1_pmc4sel_set(v, (uint32_t)f->pmc4sel);
-	return v;
-}
-
-/* Like pmregs_ppc604_mmcr1_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_mmcr1_pack_checked(const struct pmregs_ppc604_mmcr1_fields *f, uint32_t *out)
-{
-	if (f->pmc3sel > 31u)
-		return PMREGS_ERANGE;
-	if (f->pmc4sel > 31u)
-		return PMREGS_ERANGE;
-	*out = pmregs_ppc604_mmcr1_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_mmcr1_unpack(uint32_t v, struct pmregs_ppc604_mmcr1_fields *f)
-{
-	f->pmc3sel = (uint8_t)pmregs_ppc604_mmcr1_pmc3sel_get(v);
-	f->pmc4sel = (uint8_t)pmregs_ppc604_mmcr1_pmc4sel_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_ppc604_mmcr1_pmc3sel_get(v)            ((pmregs_u32(v) >> 27) & 0x1fu)
+#define pmregs_ppc604_mmcr1_pmc3sel_set(v, x)         ((pmregs_u32(v) & ~0xf8000000u) | ((pmregs_u32(x) & 0x1fu) << 27))
+#define pmregs_ppc604_mmcr1_pmc3sel_set_checked(v, x) pmregs_set_checked32((v), 27, 0x1fu, (x))
+#define pmregs_ppc604_mmcr1_pmc4sel_get(v)            ((pmregs_u32(v) >> 22) & 0x1fu)
+#define pmregs_ppc604_mmcr1_pmc4sel_set(v, x)         ((pmregs_u32(v) & ~0x7c00000u) | ((pmregs_u32(x) & 0x1fu) << 22))
+#define pmregs_ppc604_mmcr1_pmc4sel_set_checked(v, x) pmregs_set_checked32((v), 22, 0x1fu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr1_valid(uint32_t v)
@@ -1355,91 +879,19 @@ static inline int pmregs_ppc604_mmcr1_valid(uint32_t v)
 #define PMREGS_PPC604_MMCR1_745X_PMC5SEL(x) PMREGS_FIELD32((x), 17, 5)
 #define PMREGS_PPC604_MMCR1_745X_PMC6SEL(x) PMREGS_FIELD32((x), 11, 6)
 
-/* pmc3sel: bits 0:4 (msb0) = 31:27 (lsb0), rw. PMC3 event selector (PMC3SELECT) */
-static inline uint32_t pmregs_ppc604_mmcr1_745x_pmc3sel_get(uint32_t v) { return ((v >> 27) & PMREGS_U32(0x0000001f)); }
-static inline uint32_t pmregs_ppc604_mmcr1_745x_pmc3sel_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR1_745X_PMC3SEL_MASK) | ((x & PMREGS_U32(0x0000001f)) << 27); }
-static inline int pmregs_ppc604_mmcr1_745x_pmc3sel_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000001f))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr1_745x_pmc3sel_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc4sel: bits 5:9 (msb0) = 26:22 (lsb0), rw. PMC4 event selector (PMC4SELECT) */
-static inline uint32_t pmregs_ppc604_mmcr1_745x_pmc4sel_get(uint32_t v) { return ((v >> 22) & PMREGS_U32(0x0000001f)); }
-static inline uint32_t pmregs_ppc604_mmcr1_745x_pmc4sel_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR1_745X_PMC4SEL_MASK) | ((x & PMREGS_U32(0x0000001f)) << 22); }
-static inline int pmregs_ppc604_mmcr1_745x_pmc4sel_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000001f))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr1_745x_pmc4sel_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc5sel: bits 10:14 (msb0) = 21:17 (lsb0), rw. PMC5 event selector */
-static inline uint32_t pmregs_ppc604_mmcr1_745x_pmc5sel_get(uint32_t v) { return ((v >> 17) & PMREGS_U32(0x0000001f)); }
-static inline uint32_t pmregs_ppc604_mmcr1_745x_pmc5sel_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR1_745X_PMC5SEL_MASK) | ((x & PMREGS_U32(0x0000001f)) << 17); }
-static inline int pmregs_ppc604_mmcr1_745x_pmc5sel_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000001f))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr1_745x_pmc5sel_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc6sel: bits 15:20 (msb0) = 16:11 (lsb0), rw. PMC6 event selector */
-static inline uint32_t pmregs_ppc604_mmcr1_745x_pmc6sel_get(uint32_t v) { return ((v >> 11) & PMREGS_U32(0x0000003f)); }
-static inline uint32_t pmregs_ppc604_mmcr1_745x_pmc6sel_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR1_745X_PMC6SEL_MASK) | ((x & PMREGS_U32(0x0000003f)) << 11); }
-static inline int pmregs_ppc604_mmcr1_745x_pmc6sel_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000003f))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr1_745x_pmc6sel_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_mmcr1_745x_fields {
-	uint8_t pmc3sel; /* bits 0:4 (msb0) = 31:27 (lsb0): PMC3 event selector (PMC3SELECT) */
-	uint8_t pmc4sel; /* bits 5:9 (msb0) = 26:22 (lsb0): PMC4 event selector (PMC4SELECT) */
-	uint8_t pmc5sel; /* bits 10:14 (msb0) = 21:17 (lsb0): PMC5 event selector */
-	uint8_t pmc6sel; /* bits 15:20 (msb0) = 16:11 (lsb0): PMC6 event selector */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_mmcr1_745x_pack(const struct pmregs_ppc604_mmcr1_745x_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_MMCR1_745X_RES1_MASK;
-	v = pmregs_ppc604_mmcr1_745x_pmc3sel_set(v, (uint32_t)f->pmc3sel);
-	v = pmregs_ppc604_mmcr1_745x_pmc4sel_set(v, (uint32_t)f->pmc4sel);
-	v = pmregs_ppc604_mmcr1_745x_pmc5sel_set(v, (uint32_t)f->pmc5sel);
-	v = pmregs_ppc604_mmcr1_745x_pmc6sel_set(v, (uint32_t)f->pmc6sel);
-	return v;
-}
-
-/* Like pmregs_ppc604_mmcr1_745x_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_mmcr1_745x_pack_checked(const struct pmregs_ppc604_mmcr1_745x_fields *f, uint32_t *out)
-{
-	if (f->pmc3sel > 31u)
-		return PMREGS_ERANGE;
-	if (f->pmc4sel > 31u)
-		return PMREGS_ERANGE;
-	if (f->pmc5sel > 31u)
-		return PMREGS_ERANGE;
-	if (f->pmc6sel > 63u)
-		return PMREGS_ERANGE;
-	*out = pmregs_ppc604_mmcr1_745x_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_mmcr1_745x_unpack(uint32_t v, struct pmregs_ppc604_mmcr1_745x_fields *f)
-{
-	f->pmc3sel = (uint8_t)pmregs_ppc604_mmcr1_745x_pmc3sel_get(v);
-	f->pmc4sel = (uint8_t)pmregs_ppc604_mmcr1_745x_pmc4sel_get(v);
-	f->pmc5sel = (uint8_t)pmregs_ppc604_mmcr1_745x_pmc5sel_get(v);
-	f->pmc6sel = (uint8_t)pmregs_ppc604_mmcr1_745x_pmc6sel_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_ppc604_mmcr1_745x_pmc3sel_get(v)            ((pmregs_u32(v) >> 27) & 0x1fu)
+#define pmregs_ppc604_mmcr1_745x_pmc3sel_set(v, x)         ((pmregs_u32(v) & ~0xf8000000u) | ((pmregs_u32(x) & 0x1fu) << 27))
+#define pmregs_ppc604_mmcr1_745x_pmc3sel_set_checked(v, x) pmregs_set_checked32((v), 27, 0x1fu, (x))
+#define pmregs_ppc604_mmcr1_745x_pmc4sel_get(v)            ((pmregs_u32(v) >> 22) & 0x1fu)
+#define pmregs_ppc604_mmcr1_745x_pmc4sel_set(v, x)         ((pmregs_u32(v) & ~0x7c00000u) | ((pmregs_u32(x) & 0x1fu) << 22))
+#define pmregs_ppc604_mmcr1_745x_pmc4sel_set_checked(v, x) pmregs_set_checked32((v), 22, 0x1fu, (x))
+#define pmregs_ppc604_mmcr1_745x_pmc5sel_get(v)            ((pmregs_u32(v) >> 17) & 0x1fu)
+#define pmregs_ppc604_mmcr1_745x_pmc5sel_set(v, x)         ((pmregs_u32(v) & ~0x3e0000u) | ((pmregs_u32(x) & 0x1fu) << 17))
+#define pmregs_ppc604_mmcr1_745x_pmc5sel_set_checked(v, x) pmregs_set_checked32((v), 17, 0x1fu, (x))
+#define pmregs_ppc604_mmcr1_745x_pmc6sel_get(v)            ((pmregs_u32(v) >> 11) & 0x3fu)
+#define pmregs_ppc604_mmcr1_745x_pmc6sel_set(v, x)         ((pmregs_u32(v) & ~0x1f800u) | ((pmregs_u32(x) & 0x3fu) << 11))
+#define pmregs_ppc604_mmcr1_745x_pmc6sel_set_checked(v, x) pmregs_set_checked32((v), 11, 0x3fu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr1_745x_valid(uint32_t v)
@@ -1454,75 +906,16 @@ static inline int pmregs_ppc604_mmcr1_745x_valid(uint32_t v)
 #define PMREGS_PPC604_MMCR2_SMCNTEN(x)    PMREGS_FIELD32((x), 30, 1)
 #define PMREGS_PPC604_MMCR2_SMINTEN(x)    PMREGS_FIELD32((x), 29, 1)
 
-/* threshmult: bits 0 (msb0) = 31 (lsb0), rw. Unit of MMCR0[THRESHOLD] */
-static inline uint32_t pmregs_ppc604_mmcr2_threshmult_get(uint32_t v) { return ((v >> 31) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr2_threshmult_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR2_THRESHMULT_MASK) | ((x & PMREGS_U32(0x00000001)) << 31); }
-static inline int pmregs_ppc604_mmcr2_threshmult_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr2_threshmult_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* smcnten: bits 1 (msb0) = 30 (lsb0), rw. 7400/7410 only (PERFCTR: keep 0; meaning uncertain) */
-static inline uint32_t pmregs_ppc604_mmcr2_smcnten_get(uint32_t v) { return ((v >> 30) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr2_smcnten_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR2_SMCNTEN_MASK) | ((x & PMREGS_U32(0x00000001)) << 30); }
-static inline int pmregs_ppc604_mmcr2_smcnten_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr2_smcnten_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* sminten: bits 2 (msb0) = 29 (lsb0), rw. 7400/7410 only (PERFCTR: keep 0; meaning uncertain) */
-static inline uint32_t pmregs_ppc604_mmcr2_sminten_get(uint32_t v) { return ((v >> 29) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr2_sminten_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR2_SMINTEN_MASK) | ((x & PMREGS_U32(0x00000001)) << 29); }
-static inline int pmregs_ppc604_mmcr2_sminten_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr2_sminten_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_mmcr2_fields {
-	uint8_t threshmult; /* bits 0 (msb0) = 31 (lsb0): Unit of MMCR0[THRESHOLD] */
-	uint8_t smcnten; /* bits 1 (msb0) = 30 (lsb0): 7400/7410 only (PERFCTR: keep 0; meaning uncertain) */
-	uint8_t sminten; /* bits 2 (msb0) = 29 (lsb0): 7400/7410 only (PERFCTR: keep 0; meaning uncertain) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_mmcr2_pack(const struct pmregs_ppc604_mmcr2_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_MMCR2_RES1_MASK;
-	v = pmregs_ppc604_mmcr2_threshmult_set(v, (uint32_t)f->threshmult);
-	v = pmregs_ppc604_mmcr2_smcnten_set(v, (uint32_t)f->smcnten);
-	v = pmregs_ppc604_mmcr2_sminten_set(v, (uint32_t)f->sminten);
-	return v;
-}
-
-/* Like pmregs_ppc604_mmcr2_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_mmcr2_pack_checked(const struct pmregs_ppc604_mmcr2_fields *f, uint32_t *out)
-{
-	if (f->threshmult > 1u)
-		return PMREGS_ERANGE;
-	if (f->smcnten > 1u)
-		return PMREGS_ERANGE;
-	if (f->sminten > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_ppc604_mmcr2_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_mmcr2_unpack(uint32_t v, struct pmregs_ppc604_mmcr2_fields *f)
-{
-	f->threshmult = (uint8_t)pmregs_ppc604_mmcr2_threshmult_get(v);
-	f->smcnten = (uint8_t)pmregs_ppc604_mmcr2_smcnten_get(v);
-	f->sminten = (uint8_t)pmregs_ppc604_mmcr2_sminten_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_ppc604_mmcr2_threshmult_get(v)            ((pmregs_u32(v) >> 31) & 0x1u)
+#define pmregs_ppc604_mmcr2_threshmult_set(v, x)         ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
+#define pmregs_ppc604_mmcr2_threshmult_set_checked(v, x) pmregs_set_checked32((v), 31, 0x1u, (x))
+#define pmregs_ppc604_mmcr2_smcnten_get(v)               ((pmregs_u32(v) >> 30) & 0x1u)
+#define pmregs_ppc604_mmcr2_smcnten_set(v, x)            ((pmregs_u32(v) & ~0x40000000u) | ((pmregs_u32(x) & 0x1u) << 30))
+#define pmregs_ppc604_mmcr2_smcnten_set_checked(v, x)    pmregs_set_checked32((v), 30, 0x1u, (x))
+#define pmregs_ppc604_mmcr2_sminten_get(v)               ((pmregs_u32(v) >> 29) & 0x1u)
+#define pmregs_ppc604_mmcr2_sminten_set(v, x)            ((pmregs_u32(v) & ~0x20000000u) | ((pmregs_u32(x) & 0x1u) << 29))
+#define pmregs_ppc604_mmcr2_sminten_set_checked(v, x)    pmregs_set_checked32((v), 29, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr2_valid(uint32_t v)
@@ -1535,43 +928,10 @@ static inline int pmregs_ppc604_mmcr2_valid(uint32_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_PPC604_MMCR2_745X_THRESHMULT(x) PMREGS_FIELD32((x), 31, 1)
 
-/* threshmult: bits 0 (msb0) = 31 (lsb0), rw. Unit of MMCR0[THRESHOLD] */
-static inline uint32_t pmregs_ppc604_mmcr2_745x_threshmult_get(uint32_t v) { return ((v >> 31) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_mmcr2_745x_threshmult_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_MMCR2_745X_THRESHMULT_MASK) | ((x & PMREGS_U32(0x00000001)) << 31); }
-static inline int pmregs_ppc604_mmcr2_745x_threshmult_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_mmcr2_745x_threshmult_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_mmcr2_745x_fields {
-	uint8_t threshmult; /* bits 0 (msb0) = 31 (lsb0): Unit of MMCR0[THRESHOLD] */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_mmcr2_745x_pack(const struct pmregs_ppc604_mmcr2_745x_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_MMCR2_745X_RES1_MASK;
-	v = pmregs_ppc604_mmcr2_745x_threshmult_set(v, (uint32_t)f->threshmult);
-	return v;
-}
-
-/* Like pmregs_ppc604_mmcr2_745x_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_mmcr2_745x_pack_checked(const struct pmregs_ppc604_mmcr2_745x_fields *f, uint32_t *out)
-{
-	if (f->threshmult > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_ppc604_mmcr2_745x_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_mmcr2_745x_unpack(uint32_t v, struct pmregs_ppc604_mmcr2_745x_fields *f)
-{
-	f->threshmult = (uint8_t)pmregs_ppc604_mmcr2_745x_threshmult_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_ppc604_mmcr2_745x_threshmult_get(v)            ((pmregs_u32(v) >> 31) & 0x1u)
+#define pmregs_ppc604_mmcr2_745x_threshmult_set(v, x)         ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
+#define pmregs_ppc604_mmcr2_745x_threshmult_set_checked(v, x) pmregs_set_checked32((v), 31, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr2_745x_valid(uint32_t v)
@@ -1585,59 +945,13 @@ static inline int pmregs_ppc604_mmcr2_745x_valid(uint32_t v)
 #define PMREGS_PPC604_PMC_NEGATIVE(x) PMREGS_FIELD32((x), 31, 1)
 #define PMREGS_PPC604_PMC_COUNT(x)    PMREGS_FIELD32((x), 0, 31)
 
-/* negative: bits 0 (msb0) = 31 (lsb0), rw. Bit 0, the MSB: the counter is negative (an interrupt condition when enabled) */
-static inline uint32_t pmregs_ppc604_pmc_negative_get(uint32_t v) { return ((v >> 31) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_ppc604_pmc_negative_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_PMC_NEGATIVE_MASK) | ((x & PMREGS_U32(0x00000001)) << 31); }
-static inline int pmregs_ppc604_pmc_negative_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_pmc_negative_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* count: bits 1:31 (msb0) = 30:0 (lsb0), rw. The low 31 bits of the count */
-static inline uint32_t pmregs_ppc604_pmc_count_get(uint32_t v) { return (v & PMREGS_U32(0x7fffffff)); }
-static inline uint32_t pmregs_ppc604_pmc_count_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_PPC604_PMC_COUNT_MASK) | (x & PMREGS_U32(0x7fffffff)); }
-static inline int pmregs_ppc604_pmc_count_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x7fffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_ppc604_pmc_count_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_pmc_fields {
-	uint8_t negative; /* bits 0 (msb0) = 31 (lsb0): Bit 0, the MSB: the counter is negative (an interrupt condition when enabled) */
-	uint32_t count; /* bits 1:31 (msb0) = 30:0 (lsb0): The low 31 bits of the count */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_pmc_pack(const struct pmregs_ppc604_pmc_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_PMC_RES1_MASK;
-	v = pmregs_ppc604_pmc_negative_set(v, (uint32_t)f->negative);
-	v = pmregs_ppc604_pmc_count_set(v, (uint32_t)f->count);
-	return v;
-}
-
-/* Like pmregs_ppc604_pmc_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_pmc_pack_checked(const struct pmregs_ppc604_pmc_fields *f, uint32_t *out)
-{
-	if (f->negative > 1u)
-		return PMREGS_ERANGE;
-	if (f->count > 2147483647u)
-		return PMREGS_ERANGE;
-	*out = pmregs_ppc604_pmc_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_pmc_unpack(uint32_t v, struct pmregs_ppc604_pmc_fields *f)
-{
-	f->negative = (uint8_t)pmregs_ppc604_pmc_negative_get(v);
-	f->count = (uint32_t)pmregs_ppc604_pmc_count_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_ppc604_pmc_negative_get(v)            ((pmregs_u32(v) >> 31) & 0x1u)
+#define pmregs_ppc604_pmc_negative_set(v, x)         ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
+#define pmregs_ppc604_pmc_negative_set_checked(v, x) pmregs_set_checked32((v), 31, 0x1u, (x))
+#define pmregs_ppc604_pmc_count_get(v)               (pmregs_u32(v) & 0x7fffffffu)
+#define pmregs_ppc604_pmc_count_set(v, x)            ((pmregs_u32(v) & ~0x7fffffffu) | (pmregs_u32(x) & 0x7fffffffu))
+#define pmregs_ppc604_pmc_count_set_checked(v, x)    pmregs_set_checked32((v), 0, 0x7fffffffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_pmc_valid(uint32_t v)
@@ -1651,39 +965,10 @@ static inline int pmregs_ppc604_pmc_valid(uint32_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_PPC604_ADDRESS_ADDRESS(x) PMREGS_FIELD32((x), 0, 32)
 
-/* address: bits 0:31 (msb0) = 31:0 (lsb0), ro. Effective address */
-static inline uint32_t pmregs_ppc604_address_address_get(uint32_t v) { return v; }
-static inline uint32_t pmregs_ppc604_address_address_set(uint32_t v, uint32_t x) { return ((void)v, (uint32_t)x); }
-static inline int pmregs_ppc604_address_address_set_checked(uint32_t *v, uint32_t x)
-{
-	*v = pmregs_ppc604_address_address_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_address_fields {
-	uint32_t address; /* bits 0:31 (msb0) = 31:0 (lsb0): Effective address */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_address_pack(const struct pmregs_ppc604_address_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_ADDRESS_RES1_MASK;
-	v = pmregs_ppc604_address_address_set(v, (uint32_t)f->address);
-	return v;
-}
-
-/* Like pmregs_ppc604_address_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_address_pack_checked(const struct pmregs_ppc604_address_fields *f, uint32_t *out)
-{
-	*out = pmregs_ppc604_address_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_address_unpack(uint32_t v, struct pmregs_ppc604_address_fields *f)
-{
-	f->address = (uint32_t)pmregs_ppc604_address_address_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_ppc604_address_address_get(v)            (pmregs_u32(v))
+#define pmregs_ppc604_address_address_set(v, x)         ((void)pmregs_u32(v), (uint32_t)pmregs_u32(x))
+#define pmregs_ppc604_address_address_set_checked(v, x) pmregs_set_checked32((v), 0, 0xffffffffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_address_valid(uint32_t v)
@@ -1697,235 +982,16 @@ static inline int pmregs_ppc604_address_valid(uint32_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_PPC604_BAMR_MASK(x) PMREGS_FIELD32((x), 0, 32)
 
-/* mask: bits 0:31 (msb0) = 31:0 (lsb0), rw. Address mask */
-static inline uint32_t pmregs_ppc604_bamr_mask_get(uint32_t v) { return v; }
-static inline uint32_t pmregs_ppc604_bamr_mask_set(uint32_t v, uint32_t x) { return ((void)v, (uint32_t)x); }
-static inline int pmregs_ppc604_bamr_mask_set_checked(uint32_t *v, uint32_t x)
-{
-	*v = pmregs_ppc604_bamr_mask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_ppc604_bamr_fields {
-	uint32_t mask; /* bits 0:31 (msb0) = 31:0 (lsb0): Address mask */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_ppc604_bamr_pack(const struct pmregs_ppc604_bamr_fields *f)
-{
-	uint32_t v = PMREGS_PPC604_BAMR_RES1_MASK;
-	v = pmregs_ppc604_bamr_mask_set(v, (uint32_t)f->mask);
-	return v;
-}
-
-/* Like pmregs_ppc604_bamr_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_ppc604_bamr_pack_checked(const struct pmregs_ppc604_bamr_fields *f, uint32_t *out)
-{
-	*out = pmregs_ppc604_bamr_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_ppc604_bamr_unpack(uint32_t v, struct pmregs_ppc604_bamr_fields *f)
-{
-	f->mask = (uint32_t)pmregs_ppc604_bamr_mask_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_ppc604_bamr_mask_get(v)            (pmregs_u32(v))
+#define pmregs_ppc604_bamr_mask_set(v, x)         ((void)pmregs_u32(v), (uint32_t)pmregs_u32(x))
+#define pmregs_ppc604_bamr_mask_set_checked(v, x) pmregs_set_checked32((v), 0, 0xffffffffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_bamr_valid(uint32_t v)
 {
 	(void)v;
 	return 1;
-}
-
-/* ---- introspection: every layout with its fields, as constant data ---- */
-
-static inline const struct pmregs_layout_desc *pmregs_ppc604_layouts(size_t *count)
-{
-	static const struct pmregs_value_desc v_0_0[] = {
-		{ "tb63", 0u, "TB[63] = TBL[31], lsb0 bit 0: a 0-to-1 transition every 2 ticks" },
-		{ "tb55", 1u, "TB[55] = TBL[23], lsb0 bit 8: every 2^9 ticks" },
-		{ "tb51", 2u, "TB[51] = TBL[19], lsb0 bit 12: every 2^13 ticks" },
-		{ "tb47", 3u, "TB[47] = TBL[15], lsb0 bit 16: every 2^17 ticks" },
-	};
-	static const struct pmregs_field_desc f_0[] = {
-		{ "fc", "Freeze counters: no PMC counts (604 name DIS)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcs", "No counting in supervisor state, MSR[PR] = 0 (604 name DP)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcp", "No counting in problem state, MSR[PR] = 1 (604 name DU)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcm1", "No counting while MSR[PM] = 1, marked (604 name DMS)", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcm0", "No counting while MSR[PM] = 0, unmarked (604 name DMR)", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmxe", "Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcece", "Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tbsel", "Time-base bit whose 0-to-1 transitions are counted (event 3) or signal a PMI (TBEE) (604 name RTCSELECT)", 1, { 23, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_0_0 },
-		{ "tbee", "Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "threshold", "Threshold for the threshold events, 0-63 (units: see the threshold_scale table)", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc1ce", "PMC1 negative may signal a PMI (604 name PMC1INTCONTROL)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmcnce", "Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "trigger", "PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function)", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc1sel", "PMC1 event selector (604 name PMC1SELECT); 7 bits", 1, { 6, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc2sel", "PMC2 event selector (604 name PMC2SELECT); 6 bits", 1, { 0, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_1_0[] = {
-		{ "tb63", 0u, "TB[63] = TBL[31], lsb0 bit 0: a 0-to-1 transition every 2 ticks" },
-		{ "tb55", 1u, "TB[55] = TBL[23], lsb0 bit 8: every 2^9 ticks" },
-		{ "tb51", 2u, "TB[51] = TBL[19], lsb0 bit 12: every 2^13 ticks" },
-		{ "tb47", 3u, "TB[47] = TBL[15], lsb0 bit 16: every 2^17 ticks" },
-	};
-	static const struct pmregs_field_desc f_1[] = {
-		{ "fc", "Freeze counters: no PMC counts (604 name DIS)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcs", "No counting in supervisor state, MSR[PR] = 0 (604 name DP)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcp", "No counting in problem state, MSR[PR] = 1 (604 name DU)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcm1", "No counting while MSR[PM] = 1, marked (604 name DMS)", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcm0", "No counting while MSR[PM] = 0, unmarked (604 name DMR)", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmxe", "Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcece", "Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tbsel", "Time-base bit whose 0-to-1 transitions are counted (event 3) or signal a PMI (TBEE) (604 name RTCSELECT)", 1, { 23, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_1_0 },
-		{ "tbee", "Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "threshold", "Threshold for the threshold events, 0-63 (units: see the threshold_scale table)", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc1ce", "PMC1 negative may signal a PMI (604 name PMC1INTCONTROL)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmcnce", "Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "trigger", "PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function)", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc1sel_rsvd", "High bits of PMC1SELECT, reserved on the 604/604e", 1, { 11, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "pmc1sel", "PMC1 event selector (604 name PMC1SELECT); the low 5 bits", 1, { 6, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc2sel_rsvd", "High bit of PMC2SELECT, reserved on the 604/604e", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "pmc2sel", "PMC2 event selector (604 name PMC2SELECT); the low 5 bits", 1, { 0, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_2[] = {
-		{ "pmc3sel", "PMC3 event selector (PMC3SELECT)", 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc4sel", "PMC4 event selector (PMC4SELECT)", 1, { 22, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_10_31", "Reserved (PMC5SEL/PMC6SEL on the 745x)", 1, { 0, 0, 0, 0 }, { 22, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_3[] = {
-		{ "pmc3sel", "PMC3 event selector (PMC3SELECT)", 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc4sel", "PMC4 event selector (PMC4SELECT)", 1, { 22, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc5sel", "PMC5 event selector", 1, { 17, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc6sel", "PMC6 event selector", 1, { 11, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21_31", "", 1, { 0, 0, 0, 0 }, { 11, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_4_0[] = {
-		{ "x2", 0u, "threshold counts units of 2 cycles" },
-		{ "x32", 1u, "threshold counts units of 32 cycles" },
-	};
-	static const struct pmregs_field_desc f_4[] = {
-		{ "threshmult", "Unit of MMCR0[THRESHOLD]", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_4_0 },
-		{ "smcnten", "7400/7410 only (PERFCTR: keep 0; meaning uncertain)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "sminten", "7400/7410 only (PERFCTR: keep 0; meaning uncertain)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_3_31", "", 1, { 0, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_5_0[] = {
-		{ "x2", 0u, "threshold counts units of 2 cycles" },
-		{ "x32", 1u, "threshold counts units of 32 cycles" },
-	};
-	static const struct pmregs_field_desc f_5[] = {
-		{ "threshmult", "Unit of MMCR0[THRESHOLD]", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_5_0 },
-		{ "rsvd_3_31", "", 1, { 0, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_1_2", "", 1, { 29, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_6[] = {
-		{ "negative", "Bit 0, the MSB: the counter is negative (an interrupt condition when enabled)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "count", "The low 31 bits of the count", 1, { 0, 0, 0, 0 }, { 31, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_7[] = {
-		{ "address", "Effective address", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_8[] = {
-		{ "mask", "Address mask", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_layout_desc layouts[] = {
-		{ "mmcr0", "MMCR0 (750, 7400, 745x)", "UM604 Table 9-4 (bits 0-6); UM750GX p.73; LINUX reg.h; BSD spr.h; XNU hw_perfmon_mmcr.h (IBM ranges); DOLPHIN Gekko.h (lsb0 shifts); PERFCTR ppc.c", 32, 1, 15, f_0,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
-		  "Monitor mode control register 0, with the full 7-bit PMC1 and 6-bit PMC2 selectors\nof the 750 and later. Supervisor-only; cleared at power-up (UM604 Table 9-4).\nThe fields cover all 32 bits: MMCR0 has no reserved bit.\n", -1, -1, 0, 0 },
-		{ "mmcr0_604", "MMCR0 (604, 604e)", "UM604 p.373: 'Only the low order 5 bits are used for selection. The higher order bits are reserved'", 32, 1, 17, f_1,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00001820), PMREGS_U32(0x00000000), PMREGS_U32(0xffffe7df),
-		  "MMCR0 as the 604 and 604e define it: PMC1SELECT and PMC2SELECT are 7 and 6 bits wide,\nbut only their low 5 bits select an event; the high bits are reserved (UM604 p.373).\nThe 604e's events never go above 0x1F either, so both models share this layout.\n", -1, -1, 0, 0 },
-		{ "mmcr1", "MMCR1 (604e, 750, 7400)", "LINUX reg.h MMCR1_PMC3SEL/PMC4SEL; PERFCTR ppc.c (shifts 31-4, 31-9); BSD spr.h; XNU; DOLPHIN Gekko.h. UM750GX p.356 prints MMCR0[0:4]/[5:9] for these, a typo for MMCR1 (C8)", 32, 1, 3, f_2,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x003fffff), PMREGS_U32(0x00000000), PMREGS_U32(0xffc00000),
-		  "Monitor mode control register 1. Absent on the 604.", -1, -1, 0, 0 },
-		{ "mmcr1_745x", "MMCR1 (745x)", "LINUX reg.h MMCR1_PMC5SEL/PMC6SEL and mpc7450-pmu.c (shifts 17, 11; masks 0x1f, 0x3f); PERFCTR ppc_compat.h (MMCR1__RESERVED 0x7FF)", 32, 1, 5, f_3,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x000007ff), PMREGS_U32(0x00000000), PMREGS_U32(0xfffff800),
-		  "MMCR1 of the 7450 family, which adds the PMC5 and PMC6 selectors.", -1, -1, 0, 0 },
-		{ "mmcr2", "MMCR2 (7400, 7410)", "BSD SPR_MMCR2_THRESHMULT_32/_2; PERFCTR ppc_compat.h; XNU hw_perfmon_mmcr.h; LINUX mpc7450-pmu.c", 32, 1, 4, f_4,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x1fffffff), PMREGS_U32(0x00000000), PMREGS_U32(0xe0000000),
-		  "Monitor mode control register 2. SMCNTEN and SMINTEN are known only from PERFCTR, which says to keep them 0.", -1, -1, 0, 0 },
-		{ "mmcr2_745x", "MMCR2 (745x)", "PERFCTR ppc_compat.h (SMCNTEN/SMINTEN are 7400/7410 only)", 32, 1, 3, f_5,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x7fffffff), PMREGS_U32(0x00000000), PMREGS_U32(0x80000000),
-		  "MMCR2 of the 7450 family; only THRESHMULT is defined.", -1, -1, 0, 0 },
-		{ "pmc", "PMCn", "UM604 p.373; XNU processor_info.h (ov:1, cv:31); DOLPHIN SDK (PMCn_OV, PMCn_COUNTER)", 32, 1, 2, f_6,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
-		  "A 32-bit performance-monitor counter. It counts up and is \"negative\" when bit 0\n(the MSB) is set, which is the interrupt condition; the whole register value is the\ncount. To sample every N events, load 0x80000000 - N (see pmregs_ppc604_pmc_preload).\n", -1, -1, 0, 0 },
-		{ "address", "SIA / SDA", "SEED; UM604 p.80", 32, 1, 1, f_7,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "Sampled instruction (SIA) or data (SDA) address: loaded when a PMI is signalled and\nfrozen until exceptions are enabled again (SEED). UM604 p.80 warns that they \"may not\nhave any relationship to the type of instruction being counted\".\n", -1, -1, 0, 0 },
-		{ "bamr", "BAMR", "QEMU cpu.h SPR_BAMR; reference section 1", 32, 1, 1, f_8,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
-		  "Breakpoint address mask used by the IABR/DABR-match events of the 7400/745x.", -1, -1, 0, 0 },
-	};
-	if (count)
-		*count = sizeof layouts / sizeof layouts[0];
-	return layouts;
-}
-
-static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr0_desc(void) { return &pmregs_ppc604_layouts(0)[0]; }
-/* "fc=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_ppc604_mmcr0_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_mmcr0_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr0_604_desc(void) { return &pmregs_ppc604_layouts(0)[1]; }
-/* "fc=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_ppc604_mmcr0_604_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_mmcr0_604_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr1_desc(void) { return &pmregs_ppc604_layouts(0)[2]; }
-/* "pmc3sel=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_ppc604_mmcr1_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_mmcr1_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr1_745x_desc(void) { return &pmregs_ppc604_layouts(0)[3]; }
-/* "pmc3sel=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_ppc604_mmcr1_745x_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_mmcr1_745x_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr2_desc(void) { return &pmregs_ppc604_layouts(0)[4]; }
-/* "threshmult=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_ppc604_mmcr2_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_mmcr2_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr2_745x_desc(void) { return &pmregs_ppc604_layouts(0)[5]; }
-/* "threshmult=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_ppc604_mmcr2_745x_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_mmcr2_745x_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_ppc604_pmc_desc(void) { return &pmregs_ppc604_layouts(0)[6]; }
-/* "negative=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_ppc604_pmc_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_pmc_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_ppc604_address_desc(void) { return &pmregs_ppc604_layouts(0)[7]; }
-/* "address=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_ppc604_address_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_address_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_ppc604_bamr_desc(void) { return &pmregs_ppc604_layouts(0)[8]; }
-/* "mask=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_ppc604_bamr_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_bamr_desc());
 }
 
 /* ---- register instances ---- */
@@ -3042,43 +2108,6 @@ static inline int pmregs_ppc604_pm_decode(enum pmregs_ppc604_cpu model, const ui
 		d->interval_interrupt = master && pmregs_ppc604_mmcr0_604_tbee_get((uint32_t)r[0]) != 0;
 	}
 	return (int)d->nevents;
-}
-
-/* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
-
-/* Every register as a struct pmregs_register_desc (the same order as pmregs_ppc604_registers()). */
-static inline const struct pmregs_register_desc *pmregs_ppc604_register_descs(size_t *count)
-{
-	static const struct pmregs_register_desc d[] = {
-		{ "mmcr0", "MMCR0", "Monitor mode control register 0 of the 604/604e", "", "spr", PMREGS_U64(0x3b8), PMREGS_U64(0x0), 1, "models=ppc604|ppc604e" },
-		{ "mmcr0_7xx", "MMCR0 (750 and later)", "", "", "spr", PMREGS_U64(0x3b8), PMREGS_U64(0x0), 0, "user_spr=0x3a8 models=mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UMMCR0 (user alias)\"" },
-		{ "pmc1", "PMC1", "", "", "spr", PMREGS_U64(0x3b9), PMREGS_U64(0x0), 6, "user_spr=0x3a9 models=ppc604|ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC1 (user alias)\"" },
-		{ "pmc2", "PMC2", "", "", "spr", PMREGS_U64(0x3ba), PMREGS_U64(0x0), 6, "user_spr=0x3aa models=ppc604|ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC2 (user alias)\"" },
-		{ "siar", "SIA", "", "", "spr", PMREGS_U64(0x3bb), PMREGS_U64(0x0), 7, "user_spr=0x3ab models=ppc604|ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"SIAR (QEMU, LINUX 32-bit SPRN_SIAR); USIA (user alias)\"" },
-		{ "mmcr1", "MMCR1", "Monitor mode control register 1 of the 604e; the 604 has none", "", "spr", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 2, "models=ppc604e" },
-		{ "mmcr1_7xx", "MMCR1 (750, 7400)", "", "", "spr", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 2, "user_spr=0x3ac models=mpc750|mpc7400 user_models=mpc750|mpc7400 aka=\"UMMCR1 (user alias)\"" },
-		{ "mmcr1_745x", "MMCR1 (745x)", "", "", "spr", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 3, "user_spr=0x3ac models=mpc745x user_models=mpc745x aka=\"UMMCR1 (user alias)\"" },
-		{ "pmc3", "PMC3", "", "", "spr", PMREGS_U64(0x3bd), PMREGS_U64(0x0), 6, "user_spr=0x3ad models=ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC3 (user alias)\"" },
-		{ "pmc4", "PMC4", "", "", "spr", PMREGS_U64(0x3be), PMREGS_U64(0x0), 6, "user_spr=0x3ae models=ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC4 (user alias)\"" },
-		{ "sdar", "SDA", "", "", "spr", PMREGS_U64(0x3bf), PMREGS_U64(0x0), 7, "models=ppc604|ppc604e aka=\"SDAR (QEMU, LINUX 64-bit naming)\"" },
-		{ "mmcr2", "MMCR2 (7400)", "", "", "spr", PMREGS_U64(0x3b0), PMREGS_U64(0x0), 4, "user_spr=0x3a0 models=mpc7400 user_models=mpc7400 aka=\"UMMCR2 (user alias)\"" },
-		{ "mmcr2_745x", "MMCR2 (745x)", "", "", "spr", PMREGS_U64(0x3b0), PMREGS_U64(0x0), 5, "user_spr=0x3a0 models=mpc745x user_models=mpc745x aka=\"UMMCR2 (user alias)\"" },
-		{ "pmc5", "PMC5", "", "", "spr", PMREGS_U64(0x3b1), PMREGS_U64(0x0), 6, "user_spr=0x3a1 models=mpc745x user_models=mpc745x aka=\"UPMC5 (user alias)\"" },
-		{ "pmc6", "PMC6", "", "", "spr", PMREGS_U64(0x3b2), PMREGS_U64(0x0), 6, "user_spr=0x3a2 models=mpc745x user_models=mpc745x aka=\"UPMC6 (user alias)\"" },
-		{ "bamr", "BAMR", "", "", "spr", PMREGS_U64(0x3b7), PMREGS_U64(0x0), 8, "user_spr=0x3a7 models=mpc7400|mpc745x user_models=mpc7400|mpc745x aka=\"UBAMR (user alias, QEMU only)\"" },
-	};
-	if (count)
-		*count = sizeof d / sizeof d[0];
-	return d;
-}
-
-/* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_PPC604_FAMILY_INIT { "ppc604", "PowerPC 604/604e performance monitor (MMCR0, MMCR1, PMC1-4, SIA, SDA) and its PM API encoder", pmregs_ppc604_layouts, pmregs_ppc604_register_descs, 0, 0, "IBM and Motorola", 0, 0 }
-
-static inline const struct pmregs_family_desc *pmregs_ppc604_family(void)
-{
-	static const struct pmregs_family_desc d = PMREGS_PPC604_FAMILY_INIT;
-	return &d;
 }
 
 #endif /* !__ASSEMBLER__ */

@@ -2763,7 +2763,6 @@
 #define PMREGS_X86_MSR_LBR_INFO(n) (0xdc0 + 1 * (n)) /* 32 registers */
 
 /* DS buffer management area (32-bit format) (record ds_area32, 48 bytes, little-endian): SDM3 17.4.9 Fig 17-5 */
-#define PMREGS_X86_DS_AREA32_SIZE 48
 #define PMREGS_X86_DS_AREA32_SIZE                            48
 #define PMREGS_X86_DS_AREA32_BTS_BUFFER_BASE_OFFSET          0
 #define PMREGS_X86_DS_AREA32_BTS_BUFFER_BASE_SIZE            4
@@ -2787,7 +2786,6 @@
 #define PMREGS_X86_DS_AREA32_RESERVED_SIZE                   8
 
 /* DS buffer management area (64-bit format) (record ds_area64, 80 bytes, little-endian): SDM3 17.4.9 Fig 17-6 */
-#define PMREGS_X86_DS_AREA64_SIZE 80
 #define PMREGS_X86_DS_AREA64_SIZE                            80
 #define PMREGS_X86_DS_AREA64_BTS_BUFFER_BASE_OFFSET          0
 #define PMREGS_X86_DS_AREA64_BTS_BUFFER_BASE_SIZE            8
@@ -2811,7 +2809,6 @@
 #define PMREGS_X86_DS_AREA64_RESERVED_SIZE                   8
 
 /* BTS record (32-bit format) (record bts_record32, 12 bytes, little-endian): SDM3 17.4.9.1 Fig 17-7 */
-#define PMREGS_X86_BTS_RECORD32_SIZE 12
 #define PMREGS_X86_BTS_RECORD32_SIZE         12
 #define PMREGS_X86_BTS_RECORD32_FROM_OFFSET  0
 #define PMREGS_X86_BTS_RECORD32_FROM_SIZE    4
@@ -2821,7 +2818,6 @@
 #define PMREGS_X86_BTS_RECORD32_FLAGS_SIZE   4
 
 /* BTS record (64-bit format) (record bts_record64, 24 bytes, little-endian): SDM3 17.4.9.1 Fig 17-9 */
-#define PMREGS_X86_BTS_RECORD64_SIZE 24
 #define PMREGS_X86_BTS_RECORD64_SIZE         24
 #define PMREGS_X86_BTS_RECORD64_FROM_OFFSET  0
 #define PMREGS_X86_BTS_RECORD64_FROM_SIZE    8
@@ -2831,7 +2827,6 @@
 #define PMREGS_X86_BTS_RECORD64_FLAGS_SIZE   8
 
 /* PEBS record (32-bit format, NetBurst) (record pebs_record32, 40 bytes, little-endian): SDM3 17.4.9.2 Fig 17-8 */
-#define PMREGS_X86_PEBS_RECORD32_SIZE 40
 #define PMREGS_X86_PEBS_RECORD32_SIZE             40
 #define PMREGS_X86_PEBS_RECORD32_EFLAGS_OFFSET    0
 #define PMREGS_X86_PEBS_RECORD32_EFLAGS_SIZE      4
@@ -2855,7 +2850,6 @@
 #define PMREGS_X86_PEBS_RECORD32_ESP_SIZE         4
 
 /* PEBS record (64-bit format, NetBurst) (record pebs_record64, 144 bytes, little-endian): SDM3 17.4.9.2 Fig 17-10 */
-#define PMREGS_X86_PEBS_RECORD64_SIZE 144
 #define PMREGS_X86_PEBS_RECORD64_SIZE          144
 #define PMREGS_X86_PEBS_RECORD64_RFLAGS_OFFSET 0
 #define PMREGS_X86_PEBS_RECORD64_RFLAGS_SIZE   8
@@ -2895,7 +2889,6 @@
 #define PMREGS_X86_PEBS_RECORD64_R15_SIZE      8
 
 /* PEBS record, format 1 (Nehalem) (record pebs_record_nhm, 176 bytes, little-endian): LINUX arch/x86/events/intel/ds.c struct pebs_record_nhm; IA32_PERF_CAPABILITIES.PEBS_REC_FMT = 1 */
-#define PMREGS_X86_PEBS_RECORD_NHM_SIZE 176
 #define PMREGS_X86_PEBS_RECORD_NHM_SIZE          176
 #define PMREGS_X86_PEBS_RECORD_NHM_RFLAGS_OFFSET 0
 #define PMREGS_X86_PEBS_RECORD_NHM_RFLAGS_SIZE   8
@@ -2943,7 +2936,6 @@
 #define PMREGS_X86_PEBS_RECORD_NHM_LAT_SIZE      8
 
 /* PEBS record, format 2 (Haswell) (record pebs_record_hsw, 192 bytes, little-endian): LINUX arch/x86/events/intel/ds.c struct pebs_record_hsw; IA32_PERF_CAPABILITIES.PEBS_REC_FMT = 2 */
-#define PMREGS_X86_PEBS_RECORD_HSW_SIZE 192
 #define PMREGS_X86_PEBS_RECORD_HSW_SIZE               192
 #define PMREGS_X86_PEBS_RECORD_HSW_RFLAGS_OFFSET      0
 #define PMREGS_X86_PEBS_RECORD_HSW_RFLAGS_SIZE        8
@@ -2995,7 +2987,6 @@
 #define PMREGS_X86_PEBS_RECORD_HSW_TSX_TUNING_SIZE    8
 
 /* PEBS record, format 3 (Skylake) (record pebs_record_skl, 200 bytes, little-endian): LINUX arch/x86/events/intel/ds.c struct pebs_record_skl; IA32_PERF_CAPABILITIES.PEBS_REC_FMT = 3 */
-#define PMREGS_X86_PEBS_RECORD_SKL_SIZE 200
 #define PMREGS_X86_PEBS_RECORD_SKL_SIZE               200
 #define PMREGS_X86_PEBS_RECORD_SKL_RFLAGS_OFFSET      0
 #define PMREGS_X86_PEBS_RECORD_SKL_RFLAGS_SIZE        8
@@ -3049,7 +3040,6 @@
 #define PMREGS_X86_PEBS_RECORD_SKL_TSC_SIZE           8
 
 /* Adaptive PEBS basic group (record pebs_basic, 32 bytes, little-endian): LINUX perf_event.h struct pebs_basic; IA32_PERF_CAPABILITIES.PEBS_REC_FMT >= 4 with PEBS_BASELINE */
-#define PMREGS_X86_PEBS_BASIC_SIZE 32
 #define PMREGS_X86_PEBS_BASIC_SIZE                       32
 #define PMREGS_X86_PEBS_BASIC_FORMAT_OFFSET              0
 #define PMREGS_X86_PEBS_BASIC_FORMAT_SIZE                8
@@ -3061,7 +3051,6 @@
 #define PMREGS_X86_PEBS_BASIC_TSC_SIZE                   8
 
 /* Adaptive PEBS memory-info group (record pebs_meminfo, 32 bytes, little-endian): LINUX perf_event.h struct pebs_meminfo */
-#define PMREGS_X86_PEBS_MEMINFO_SIZE 32
 #define PMREGS_X86_PEBS_MEMINFO_SIZE              32
 #define PMREGS_X86_PEBS_MEMINFO_ADDRESS_OFFSET    0
 #define PMREGS_X86_PEBS_MEMINFO_ADDRESS_SIZE      8
@@ -3073,7 +3062,6 @@
 #define PMREGS_X86_PEBS_MEMINFO_TSX_TUNING_SIZE   8
 
 /* Adaptive PEBS general-purpose register group (record pebs_gprs, 144 bytes, little-endian): LINUX perf_event.h struct pebs_gprs */
-#define PMREGS_X86_PEBS_GPRS_SIZE 144
 #define PMREGS_X86_PEBS_GPRS_SIZE          144
 #define PMREGS_X86_PEBS_GPRS_RFLAGS_OFFSET 0
 #define PMREGS_X86_PEBS_GPRS_RFLAGS_SIZE   8
@@ -3113,7 +3101,6 @@
 #define PMREGS_X86_PEBS_GPRS_R15_SIZE      8
 
 /* Adaptive PEBS XMM group (record pebs_xmm, 256 bytes, little-endian): LINUX perf_event.h struct pebs_xmm (two quadwords per register) */
-#define PMREGS_X86_PEBS_XMM_SIZE 256
 #define PMREGS_X86_PEBS_XMM_SIZE            256
 #define PMREGS_X86_PEBS_XMM_XMM0_LO_OFFSET  0
 #define PMREGS_X86_PEBS_XMM_XMM0_LO_SIZE    8
@@ -3181,7 +3168,6 @@
 #define PMREGS_X86_PEBS_XMM_XMM15_HI_SIZE   8
 
 /* Adaptive PEBS LBR group entry (record lbr_entry, 24 bytes, little-endian): LINUX perf_event.h struct lbr_entry / pebs_lbr_entry */
-#define PMREGS_X86_LBR_ENTRY_SIZE 24
 #define PMREGS_X86_LBR_ENTRY_SIZE        24
 #define PMREGS_X86_LBR_ENTRY_FROM_OFFSET 0
 #define PMREGS_X86_LBR_ENTRY_FROM_SIZE   8
@@ -3259,235 +3245,46 @@ enum pmregs_x86_bts_mode {
 #define PMREGS_X86_DEBUGCTL_FREEZE_WHILE_SMM(x)      PMREGS_FIELD64((x), 14, 1)
 #define PMREGS_X86_DEBUGCTL_RTM_DEBUG(x)             PMREGS_FIELD64((x), 15, 1)
 
-/* lbr: bits 0, rw. Record taken branches, interrupts and exceptions in the LBR stack; cleared on #DB */
-static inline uint64_t pmregs_x86_debugctl_lbr_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_lbr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_LBR_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_debugctl_lbr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_lbr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btf: bits 1, rw. EFLAGS.TF single-steps on branches instead of instructions; cleared on #DB */
-static inline uint64_t pmregs_x86_debugctl_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_debugctl_btf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_btf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bus_lock_detect: bits 2, rw. Raise #DB after an instruction that acquired a bus lock (LINUX DEBUGCTLMSR_BUS_LOCK_DETECT; reserved in SDM3 2016) */
-static inline uint64_t pmregs_x86_debugctl_bus_lock_detect_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_bus_lock_detect_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BUS_LOCK_DETECT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_debugctl_bus_lock_detect_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_bus_lock_detect_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tr: bits 6, rw. Send branch trace messages (BTMs) */
-static inline uint64_t pmregs_x86_debugctl_tr_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_TR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_debugctl_tr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_tr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts: bits 7, rw. Log BTMs to the BTS buffer in the DS save area */
-static inline uint64_t pmregs_x86_debugctl_bts_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_debugctl_bts_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_bts_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btint: bits 8, rw. Interrupt when the BTS buffer is full; 0 = circular buffer */
-static inline uint64_t pmregs_x86_debugctl_btint_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTINT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_debugctl_btint_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_btint_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts_off_os: bits 9, rw. Do not store BTMs when CPL = 0 (needs CPUID.01H:ECX.DS_CPL[4]) */
-static inline uint64_t pmregs_x86_debugctl_bts_off_os_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_bts_off_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTS_OFF_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_x86_debugctl_bts_off_os_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_bts_off_os_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts_off_usr: bits 10, rw. Do not store BTMs when CPL > 0 (needs CPUID.01H:ECX.DS_CPL[4]) */
-static inline uint64_t pmregs_x86_debugctl_bts_off_usr_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_bts_off_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_BTS_OFF_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_debugctl_bts_off_usr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_bts_off_usr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* freeze_lbrs_on_pmi: bits 11, rw. Freeze the LBR stack on a PMI (legacy: clears LBR; streamlined: sets LBR_Frz) */
-static inline uint64_t pmregs_x86_debugctl_freeze_lbrs_on_pmi_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_freeze_lbrs_on_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_FREEZE_LBRS_ON_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_debugctl_freeze_lbrs_on_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_freeze_lbrs_on_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* freeze_perfmon_on_pmi: bits 12, rw. Freeze the counters on a PMI (legacy: clears GLOBAL_CTRL; streamlined: sets CTR_Frz) */
-static inline uint64_t pmregs_x86_debugctl_freeze_perfmon_on_pmi_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_freeze_perfmon_on_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_debugctl_freeze_perfmon_on_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_freeze_perfmon_on_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* enable_uncore_pmi: bits 13, rw. This logical processor receives uncore counter-overflow PMIs (ENABLE_UNCORE_PMI / UNCORE_PMI_EN) */
-static inline uint64_t pmregs_x86_debugctl_enable_uncore_pmi_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_enable_uncore_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_ENABLE_UNCORE_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_debugctl_enable_uncore_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_enable_uncore_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* freeze_while_smm: bits 14, rw. Freeze counters and tracing in SMM (needs IA32_PERF_CAPABILITIES.SMM_FREEZE[12]) */
-static inline uint64_t pmregs_x86_debugctl_freeze_while_smm_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_freeze_while_smm_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_FREEZE_WHILE_SMM_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_debugctl_freeze_while_smm_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_freeze_while_smm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* rtm_debug: bits 15, rw. Advanced RTM debugging together with DR7.RTM (needs CPUID.(07H,0):EBX.RTM[11]) */
-static inline uint64_t pmregs_x86_debugctl_rtm_debug_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctl_rtm_debug_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTL_RTM_DEBUG_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_debugctl_rtm_debug_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctl_rtm_debug_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_debugctl_fields {
-	uint8_t lbr; /* bits 0: Record taken branches, interrupts and exceptions in the LBR stack; cleared on #DB */
-	uint8_t btf; /* bits 1: EFLAGS.TF single-steps on branches instead of instructions; cleared on #DB */
-	uint8_t bus_lock_detect; /* bits 2: Raise #DB after an instruction that acquired a bus lock (LINUX DEBUGCTLMSR_BUS_LOCK_DETECT; reserved in SDM3 2016) */
-	uint8_t tr; /* bits 6: Send branch trace messages (BTMs) */
-	uint8_t bts; /* bits 7: Log BTMs to the BTS buffer in the DS save area */
-	uint8_t btint; /* bits 8: Interrupt when the BTS buffer is full; 0 = circular buffer */
-	uint8_t bts_off_os; /* bits 9: Do not store BTMs when CPL = 0 (needs CPUID.01H:ECX.DS_CPL[4]) */
-	uint8_t bts_off_usr; /* bits 10: Do not store BTMs when CPL > 0 (needs CPUID.01H:ECX.DS_CPL[4]) */
-	uint8_t freeze_lbrs_on_pmi; /* bits 11: Freeze the LBR stack on a PMI (legacy: clears LBR; streamlined: sets LBR_Frz) */
-	uint8_t freeze_perfmon_on_pmi; /* bits 12: Freeze the counters on a PMI (legacy: clears GLOBAL_CTRL; streamlined: sets CTR_Frz) */
-	uint8_t enable_uncore_pmi; /* bits 13: This logical processor receives uncore counter-overflow PMIs (ENABLE_UNCORE_PMI / UNCORE_PMI_EN) */
-	uint8_t freeze_while_smm; /* bits 14: Freeze counters and tracing in SMM (needs IA32_PERF_CAPABILITIES.SMM_FREEZE[12]) */
-	uint8_t rtm_debug; /* bits 15: Advanced RTM debugging together with DR7.RTM (needs CPUID.(07H,0):EBX.RTM[11]) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_debugctl_pack(const struct pmregs_x86_debugctl_fields *f)
-{
-	uint64_t v = PMREGS_X86_DEBUGCTL_RES1_MASK;
-	v = pmregs_x86_debugctl_lbr_set(v, (uint64_t)f->lbr);
-	v = pmregs_x86_debugctl_btf_set(v, (uint64_t)f->btf);
-	v = pmregs_x86_debugctl_bus_lock_detect_set(v, (uint64_t)f->bus_lock_detect);
-	v = pmregs_x86_debugctl_tr_set(v, (uint64_t)f->tr);
-	v = pmregs_x86_debugctl_bts_set(v, (uint64_t)f->bts);
-	v = pmregs_x86_debugctl_btint_set(v, (uint64_t)f->btint);
-	v = pmregs_x86_debugctl_bts_off_os_set(v, (uint64_t)f->bts_off_os);
-	v = pmregs_x86_debugctl_bts_off_usr_set(v, (uint64_t)f->bts_off_usr);
-	v = pmregs_x86_debugctl_freeze_lbrs_on_pmi_set(v, (uint64_t)f->freeze_lbrs_on_pmi);
-	v = pmregs_x86_debugctl_freeze_perfmon_on_pmi_set(v, (uint64_t)f->freeze_perfmon_on_pmi);
-	v = pmregs_x86_debugctl_enable_uncore_pmi_set(v, (uint64_t)f->enable_uncore_pmi);
-	v = pmregs_x86_debugctl_freeze_while_smm_set(v, (uint64_t)f->freeze_while_smm);
-	v = pmregs_x86_debugctl_rtm_debug_set(v, (uint64_t)f->rtm_debug);
-	return v;
-}
-
-/* Like pmregs_x86_debugctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_debugctl_pack_checked(const struct pmregs_x86_debugctl_fields *f, uint64_t *out)
-{
-	if (f->lbr > 1u)
-		return PMREGS_ERANGE;
-	if (f->btf > 1u)
-		return PMREGS_ERANGE;
-	if (f->bus_lock_detect > 1u)
-		return PMREGS_ERANGE;
-	if (f->tr > 1u)
-		return PMREGS_ERANGE;
-	if (f->bts > 1u)
-		return PMREGS_ERANGE;
-	if (f->btint > 1u)
-		return PMREGS_ERANGE;
-	if (f->bts_off_os > 1u)
-		return PMREGS_ERANGE;
-	if (f->bts_off_usr > 1u)
-		return PMREGS_ERANGE;
-	if (f->freeze_lbrs_on_pmi > 1u)
-		return PMREGS_ERANGE;
-	if (f->freeze_perfmon_on_pmi > 1u)
-		return PMREGS_ERANGE;
-	if (f->enable_uncore_pmi > 1u)
-		return PMREGS_ERANGE;
-	if (f->freeze_while_smm > 1u)
-		return PMREGS_ERANGE;
-	if (f->rtm_debug > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_debugctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_debugctl_unpack(uint64_t v, struct pmregs_x86_debugctl_fields *f)
-{
-	f->lbr = (uint8_t)pmregs_x86_debugctl_lbr_get(v);
-	f->btf = (uint8_t)pmregs_x86_debugctl_btf_get(v);
-	f->bus_lock_detect = (uint8_t)pmregs_x86_debugctl_bus_lock_detect_get(v);
-	f->tr = (uint8_t)pmregs_x86_debugctl_tr_get(v);
-	f->bts = (uint8_t)pmregs_x86_debugctl_bts_get(v);
-	f->btint = (uint8_t)pmregs_x86_debugctl_btint_get(v);
-	f->bts_off_os = (uint8_t)pmregs_x86_debugctl_bts_off_os_get(v);
-	f->bts_off_usr = (uint8_t)pmregs_x86_debugctl_bts_off_usr_get(v);
-	f->freeze_lbrs_on_pmi = (uint8_t)pmregs_x86_debugctl_freeze_lbrs_on_pmi_get(v);
-	f->freeze_perfmon_on_pmi = (uint8_t)pmregs_x86_debugctl_freeze_perfmon_on_pmi_get(v);
-	f->enable_uncore_pmi = (uint8_t)pmregs_x86_debugctl_enable_uncore_pmi_get(v);
-	f->freeze_while_smm = (uint8_t)pmregs_x86_debugctl_freeze_while_smm_get(v);
-	f->rtm_debug = (uint8_t)pmregs_x86_debugctl_rtm_debug_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_debugctl_lbr_get(v)                              (pmregs_u64(v) & 0x1u)
+#define pmregs_x86_debugctl_lbr_set(v, x)                           ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_x86_debugctl_lbr_set_checked(v, x)                   pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_x86_debugctl_btf_get(v)                              ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_x86_debugctl_btf_set(v, x)                           ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_x86_debugctl_btf_set_checked(v, x)                   pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_x86_debugctl_bus_lock_detect_get(v)                  ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_x86_debugctl_bus_lock_detect_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_x86_debugctl_bus_lock_detect_set_checked(v, x)       pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_x86_debugctl_tr_get(v)                               ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_x86_debugctl_tr_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_x86_debugctl_tr_set_checked(v, x)                    pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_x86_debugctl_bts_get(v)                              ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_x86_debugctl_bts_set(v, x)                           ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_x86_debugctl_bts_set_checked(v, x)                   pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_x86_debugctl_btint_get(v)                            ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_x86_debugctl_btint_set(v, x)                         ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_x86_debugctl_btint_set_checked(v, x)                 pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_x86_debugctl_bts_off_os_get(v)                       ((pmregs_u64(v) >> 9) & 0x1u)
+#define pmregs_x86_debugctl_bts_off_os_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
+#define pmregs_x86_debugctl_bts_off_os_set_checked(v, x)            pmregs_set_checked64((v), 9, 0x1u, (x))
+#define pmregs_x86_debugctl_bts_off_usr_get(v)                      ((pmregs_u64(v) >> 10) & 0x1u)
+#define pmregs_x86_debugctl_bts_off_usr_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
+#define pmregs_x86_debugctl_bts_off_usr_set_checked(v, x)           pmregs_set_checked64((v), 10, 0x1u, (x))
+#define pmregs_x86_debugctl_freeze_lbrs_on_pmi_get(v)               ((pmregs_u64(v) >> 11) & 0x1u)
+#define pmregs_x86_debugctl_freeze_lbrs_on_pmi_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
+#define pmregs_x86_debugctl_freeze_lbrs_on_pmi_set_checked(v, x)    pmregs_set_checked64((v), 11, 0x1u, (x))
+#define pmregs_x86_debugctl_freeze_perfmon_on_pmi_get(v)            ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_x86_debugctl_freeze_perfmon_on_pmi_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_x86_debugctl_freeze_perfmon_on_pmi_set_checked(v, x) pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_x86_debugctl_enable_uncore_pmi_get(v)                ((pmregs_u64(v) >> 13) & 0x1u)
+#define pmregs_x86_debugctl_enable_uncore_pmi_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
+#define pmregs_x86_debugctl_enable_uncore_pmi_set_checked(v, x)     pmregs_set_checked64((v), 13, 0x1u, (x))
+#define pmregs_x86_debugctl_freeze_while_smm_get(v)                 ((pmregs_u64(v) >> 14) & 0x1u)
+#define pmregs_x86_debugctl_freeze_while_smm_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
+#define pmregs_x86_debugctl_freeze_while_smm_set_checked(v, x)      pmregs_set_checked64((v), 14, 0x1u, (x))
+#define pmregs_x86_debugctl_rtm_debug_get(v)                        ((pmregs_u64(v) >> 15) & 0x1u)
+#define pmregs_x86_debugctl_rtm_debug_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
+#define pmregs_x86_debugctl_rtm_debug_set_checked(v, x)             pmregs_set_checked64((v), 15, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_debugctl_valid(uint64_t v)
@@ -3506,82 +3303,28 @@ static inline int pmregs_x86_debugctl_valid(uint64_t v)
 #define PMREGS_X86_P6_DEBUGCTL_PB3(x) PMREGS_FIELD64((x), 5, 1)
 #define PMREGS_X86_P6_DEBUGCTL_TR(x)  PMREGS_FIELD64((x), 6, 1)
 
-/* lbr: bits 0, rw. Record the last branch, interrupt and exception in the LBR MSRs */
-static inline uint64_t pmregs_x86_p6_debugctl_lbr_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_lbr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_LBR_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_p6_debugctl_lbr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_debugctl_lbr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btf: bits 1, rw. EFLAGS.TF single-steps on branches */
-static inline uint64_t pmregs_x86_p6_debugctl_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_p6_debugctl_btf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_debugctl_btf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb0: bits 2, rw. BP0# pin signals a DR0 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_p6_debugctl_pb0_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_pb0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_p6_debugctl_pb0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_debugctl_pb0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb1: bits 3, rw. BP1# pin signals a DR1 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_p6_debugctl_pb1_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_pb1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_p6_debugctl_pb1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_debugctl_pb1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb2: bits 4, rw. BP2# pin signals a DR2 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_p6_debugctl_pb2_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_pb2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_p6_debugctl_pb2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_debugctl_pb2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb3: bits 5, rw. BP3# pin signals a DR3 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_p6_debugctl_pb3_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_pb3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_PB3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_p6_debugctl_pb3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_debugctl_pb3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tr: bits 6, rw. Send branch trace messages on the bus */
-static inline uint64_t pmregs_x86_p6_debugctl_tr_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_debugctl_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_DEBUGCTL_TR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_p6_debugctl_tr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_debugctl_tr_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_p6_debugctl_lbr_get(v)            (pmregs_u64(v) & 0x1u)
+#define pmregs_x86_p6_debugctl_lbr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_x86_p6_debugctl_lbr_set_checked(v, x) pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_x86_p6_debugctl_btf_get(v)            ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_x86_p6_debugctl_btf_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_x86_p6_debugctl_btf_set_checked(v, x) pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_x86_p6_debugctl_pb0_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_x86_p6_debugctl_pb0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_x86_p6_debugctl_pb0_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_x86_p6_debugctl_pb1_get(v)            ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_x86_p6_debugctl_pb1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_x86_p6_debugctl_pb1_set_checked(v, x) pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_x86_p6_debugctl_pb2_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_x86_p6_debugctl_pb2_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_x86_p6_debugctl_pb2_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_x86_p6_debugctl_pb3_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_x86_p6_debugctl_pb3_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_x86_p6_debugctl_pb3_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_x86_p6_debugctl_tr_get(v)             ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_x86_p6_debugctl_tr_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_x86_p6_debugctl_tr_set_checked(v, x)  pmregs_set_checked64((v), 6, 0x1u, (x))
 
 /* pb(i): the 4 fields pb-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_p6_debugctl_pb_get(uint64_t v, unsigned i)
@@ -3591,63 +3334,6 @@ static inline uint64_t pmregs_x86_p6_debugctl_pb_get(uint64_t v, unsigned i)
 static inline uint64_t pmregs_x86_p6_debugctl_pb_set(uint64_t v, unsigned i, uint64_t x)
 {
 	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_P6_DEBUGCTL_PB_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_P6_DEBUGCTL_PB_SHIFT(i))) : v;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_p6_debugctl_fields {
-	uint8_t lbr; /* bits 0: Record the last branch, interrupt and exception in the LBR MSRs */
-	uint8_t btf; /* bits 1: EFLAGS.TF single-steps on branches */
-	uint8_t pb0; /* bits 2: BP0# pin signals a DR0 breakpoint match instead of a performance event */
-	uint8_t pb1; /* bits 3: BP1# pin signals a DR1 breakpoint match instead of a performance event */
-	uint8_t pb2; /* bits 4: BP2# pin signals a DR2 breakpoint match instead of a performance event */
-	uint8_t pb3; /* bits 5: BP3# pin signals a DR3 breakpoint match instead of a performance event */
-	uint8_t tr; /* bits 6: Send branch trace messages on the bus */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_p6_debugctl_pack(const struct pmregs_x86_p6_debugctl_fields *f)
-{
-	uint64_t v = PMREGS_X86_P6_DEBUGCTL_RES1_MASK;
-	v = pmregs_x86_p6_debugctl_lbr_set(v, (uint64_t)f->lbr);
-	v = pmregs_x86_p6_debugctl_btf_set(v, (uint64_t)f->btf);
-	v = pmregs_x86_p6_debugctl_pb0_set(v, (uint64_t)f->pb0);
-	v = pmregs_x86_p6_debugctl_pb1_set(v, (uint64_t)f->pb1);
-	v = pmregs_x86_p6_debugctl_pb2_set(v, (uint64_t)f->pb2);
-	v = pmregs_x86_p6_debugctl_pb3_set(v, (uint64_t)f->pb3);
-	v = pmregs_x86_p6_debugctl_tr_set(v, (uint64_t)f->tr);
-	return v;
-}
-
-/* Like pmregs_x86_p6_debugctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_p6_debugctl_pack_checked(const struct pmregs_x86_p6_debugctl_fields *f, uint64_t *out)
-{
-	if (f->lbr > 1u)
-		return PMREGS_ERANGE;
-	if (f->btf > 1u)
-		return PMREGS_ERANGE;
-	if (f->pb0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pb1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pb2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pb3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->tr > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_p6_debugctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_p6_debugctl_unpack(uint64_t v, struct pmregs_x86_p6_debugctl_fields *f)
-{
-	f->lbr = (uint8_t)pmregs_x86_p6_debugctl_lbr_get(v);
-	f->btf = (uint8_t)pmregs_x86_p6_debugctl_btf_get(v);
-	f->pb0 = (uint8_t)pmregs_x86_p6_debugctl_pb0_get(v);
-	f->pb1 = (uint8_t)pmregs_x86_p6_debugctl_pb1_get(v);
-	f->pb2 = (uint8_t)pmregs_x86_p6_debugctl_pb2_get(v);
-	f->pb3 = (uint8_t)pmregs_x86_p6_debugctl_pb3_get(v);
-	f->tr = (uint8_t)pmregs_x86_p6_debugctl_tr_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3669,104 +3355,34 @@ static inline int pmregs_x86_p6_debugctl_valid(uint64_t v)
 #define PMREGS_X86_DEBUGCTLB_BTS(x)   PMREGS_FIELD64((x), 7, 1)
 #define PMREGS_X86_DEBUGCTLB_BTINT(x) PMREGS_FIELD64((x), 8, 1)
 
-/* lbr: bits 0, rw. Record the last branch, interrupt and exception in the LBR MSRs */
-static inline uint64_t pmregs_x86_debugctlb_lbr_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_lbr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_LBR_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_debugctlb_lbr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_lbr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btf: bits 1, rw. EFLAGS.TF single-steps on branches */
-static inline uint64_t pmregs_x86_debugctlb_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_debugctlb_btf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_btf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb0: bits 2, rw. BP0# pin signals a DR0 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_debugctlb_pb0_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_pb0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_debugctlb_pb0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_pb0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb1: bits 3, rw. BP1# pin signals a DR1 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_debugctlb_pb1_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_pb1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_debugctlb_pb1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_pb1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb2: bits 4, rw. BP2# pin signals a DR2 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_debugctlb_pb2_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_pb2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_debugctlb_pb2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_pb2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pb3: bits 5, rw. BP3# pin signals a DR3 breakpoint match instead of a performance event */
-static inline uint64_t pmregs_x86_debugctlb_pb3_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_pb3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_PB3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_debugctlb_pb3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_pb3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tr: bits 6, rw. Send branch trace messages on the bus */
-static inline uint64_t pmregs_x86_debugctlb_tr_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_TR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_debugctlb_tr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_tr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts: bits 7, rw. Log branch trace messages to the BTS buffer */
-static inline uint64_t pmregs_x86_debugctlb_bts_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_BTS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_debugctlb_bts_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_bts_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btint: bits 8, rw. Interrupt when the BTS buffer is full */
-static inline uint64_t pmregs_x86_debugctlb_btint_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_debugctlb_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_DEBUGCTLB_BTINT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_debugctlb_btint_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_debugctlb_btint_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_debugctlb_lbr_get(v)              (pmregs_u64(v) & 0x1u)
+#define pmregs_x86_debugctlb_lbr_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_x86_debugctlb_lbr_set_checked(v, x)   pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_x86_debugctlb_btf_get(v)              ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_x86_debugctlb_btf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_x86_debugctlb_btf_set_checked(v, x)   pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_x86_debugctlb_pb0_get(v)              ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_x86_debugctlb_pb0_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_x86_debugctlb_pb0_set_checked(v, x)   pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_x86_debugctlb_pb1_get(v)              ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_x86_debugctlb_pb1_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_x86_debugctlb_pb1_set_checked(v, x)   pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_x86_debugctlb_pb2_get(v)              ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_x86_debugctlb_pb2_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_x86_debugctlb_pb2_set_checked(v, x)   pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_x86_debugctlb_pb3_get(v)              ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_x86_debugctlb_pb3_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_x86_debugctlb_pb3_set_checked(v, x)   pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_x86_debugctlb_tr_get(v)               ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_x86_debugctlb_tr_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_x86_debugctlb_tr_set_checked(v, x)    pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_x86_debugctlb_bts_get(v)              ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_x86_debugctlb_bts_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_x86_debugctlb_bts_set_checked(v, x)   pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_x86_debugctlb_btint_get(v)            ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_x86_debugctlb_btint_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_x86_debugctlb_btint_set_checked(v, x) pmregs_set_checked64((v), 8, 0x1u, (x))
 
 /* pb(i): the 4 fields pb-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_debugctlb_pb_get(uint64_t v, unsigned i)
@@ -3776,73 +3392,6 @@ static inline uint64_t pmregs_x86_debugctlb_pb_get(uint64_t v, unsigned i)
 static inline uint64_t pmregs_x86_debugctlb_pb_set(uint64_t v, unsigned i, uint64_t x)
 {
 	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_DEBUGCTLB_PB_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_DEBUGCTLB_PB_SHIFT(i))) : v;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_debugctlb_fields {
-	uint8_t lbr; /* bits 0: Record the last branch, interrupt and exception in the LBR MSRs */
-	uint8_t btf; /* bits 1: EFLAGS.TF single-steps on branches */
-	uint8_t pb0; /* bits 2: BP0# pin signals a DR0 breakpoint match instead of a performance event */
-	uint8_t pb1; /* bits 3: BP1# pin signals a DR1 breakpoint match instead of a performance event */
-	uint8_t pb2; /* bits 4: BP2# pin signals a DR2 breakpoint match instead of a performance event */
-	uint8_t pb3; /* bits 5: BP3# pin signals a DR3 breakpoint match instead of a performance event */
-	uint8_t tr; /* bits 6: Send branch trace messages on the bus */
-	uint8_t bts; /* bits 7: Log branch trace messages to the BTS buffer */
-	uint8_t btint; /* bits 8: Interrupt when the BTS buffer is full */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_debugctlb_pack(const struct pmregs_x86_debugctlb_fields *f)
-{
-	uint64_t v = PMREGS_X86_DEBUGCTLB_RES1_MASK;
-	v = pmregs_x86_debugctlb_lbr_set(v, (uint64_t)f->lbr);
-	v = pmregs_x86_debugctlb_btf_set(v, (uint64_t)f->btf);
-	v = pmregs_x86_debugctlb_pb0_set(v, (uint64_t)f->pb0);
-	v = pmregs_x86_debugctlb_pb1_set(v, (uint64_t)f->pb1);
-	v = pmregs_x86_debugctlb_pb2_set(v, (uint64_t)f->pb2);
-	v = pmregs_x86_debugctlb_pb3_set(v, (uint64_t)f->pb3);
-	v = pmregs_x86_debugctlb_tr_set(v, (uint64_t)f->tr);
-	v = pmregs_x86_debugctlb_bts_set(v, (uint64_t)f->bts);
-	v = pmregs_x86_debugctlb_btint_set(v, (uint64_t)f->btint);
-	return v;
-}
-
-/* Like pmregs_x86_debugctlb_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_debugctlb_pack_checked(const struct pmregs_x86_debugctlb_fields *f, uint64_t *out)
-{
-	if (f->lbr > 1u)
-		return PMREGS_ERANGE;
-	if (f->btf > 1u)
-		return PMREGS_ERANGE;
-	if (f->pb0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pb1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pb2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pb3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->tr > 1u)
-		return PMREGS_ERANGE;
-	if (f->bts > 1u)
-		return PMREGS_ERANGE;
-	if (f->btint > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_debugctlb_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_debugctlb_unpack(uint64_t v, struct pmregs_x86_debugctlb_fields *f)
-{
-	f->lbr = (uint8_t)pmregs_x86_debugctlb_lbr_get(v);
-	f->btf = (uint8_t)pmregs_x86_debugctlb_btf_get(v);
-	f->pb0 = (uint8_t)pmregs_x86_debugctlb_pb0_get(v);
-	f->pb1 = (uint8_t)pmregs_x86_debugctlb_pb1_get(v);
-	f->pb2 = (uint8_t)pmregs_x86_debugctlb_pb2_get(v);
-	f->pb3 = (uint8_t)pmregs_x86_debugctlb_pb3_get(v);
-	f->tr = (uint8_t)pmregs_x86_debugctlb_tr_get(v);
-	f->bts = (uint8_t)pmregs_x86_debugctlb_bts_get(v);
-	f->btint = (uint8_t)pmregs_x86_debugctlb_btint_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3860,107 +3409,22 @@ static inline int pmregs_x86_debugctlb_valid(uint64_t v)
 #define PMREGS_X86_CORE_DEBUGCTL_BTS(x)   PMREGS_FIELD64((x), 7, 1)
 #define PMREGS_X86_CORE_DEBUGCTL_BTINT(x) PMREGS_FIELD64((x), 8, 1)
 
-/* lbr: bits 0, rw. Record the last branch, interrupt and exception in the LBR MSRs */
-static inline uint64_t pmregs_x86_core_debugctl_lbr_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_core_debugctl_lbr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_LBR_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_core_debugctl_lbr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_core_debugctl_lbr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btf: bits 1, rw. EFLAGS.TF single-steps on branches */
-static inline uint64_t pmregs_x86_core_debugctl_btf_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_core_debugctl_btf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_BTF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_core_debugctl_btf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_core_debugctl_btf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tr: bits 6, rw. Send branch trace messages on the bus */
-static inline uint64_t pmregs_x86_core_debugctl_tr_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_core_debugctl_tr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_TR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_core_debugctl_tr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_core_debugctl_tr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts: bits 7, rw. Log branch trace messages to the BTS buffer */
-static inline uint64_t pmregs_x86_core_debugctl_bts_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_core_debugctl_bts_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_BTS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_core_debugctl_bts_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_core_debugctl_bts_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* btint: bits 8, rw. Interrupt when the BTS buffer is full */
-static inline uint64_t pmregs_x86_core_debugctl_btint_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_core_debugctl_btint_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_CORE_DEBUGCTL_BTINT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_core_debugctl_btint_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_core_debugctl_btint_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_core_debugctl_fields {
-	uint8_t lbr; /* bits 0: Record the last branch, interrupt and exception in the LBR MSRs */
-	uint8_t btf; /* bits 1: EFLAGS.TF single-steps on branches */
-	uint8_t tr; /* bits 6: Send branch trace messages on the bus */
-	uint8_t bts; /* bits 7: Log branch trace messages to the BTS buffer */
-	uint8_t btint; /* bits 8: Interrupt when the BTS buffer is full */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_core_debugctl_pack(const struct pmregs_x86_core_debugctl_fields *f)
-{
-	uint64_t v = PMREGS_X86_CORE_DEBUGCTL_RES1_MASK;
-	v = pmregs_x86_core_debugctl_lbr_set(v, (uint64_t)f->lbr);
-	v = pmregs_x86_core_debugctl_btf_set(v, (uint64_t)f->btf);
-	v = pmregs_x86_core_debugctl_tr_set(v, (uint64_t)f->tr);
-	v = pmregs_x86_core_debugctl_bts_set(v, (uint64_t)f->bts);
-	v = pmregs_x86_core_debugctl_btint_set(v, (uint64_t)f->btint);
-	return v;
-}
-
-/* Like pmregs_x86_core_debugctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_core_debugctl_pack_checked(const struct pmregs_x86_core_debugctl_fields *f, uint64_t *out)
-{
-	if (f->lbr > 1u)
-		return PMREGS_ERANGE;
-	if (f->btf > 1u)
-		return PMREGS_ERANGE;
-	if (f->tr > 1u)
-		return PMREGS_ERANGE;
-	if (f->bts > 1u)
-		return PMREGS_ERANGE;
-	if (f->btint > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_core_debugctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_core_debugctl_unpack(uint64_t v, struct pmregs_x86_core_debugctl_fields *f)
-{
-	f->lbr = (uint8_t)pmregs_x86_core_debugctl_lbr_get(v);
-	f->btf = (uint8_t)pmregs_x86_core_debugctl_btf_get(v);
-	f->tr = (uint8_t)pmregs_x86_core_debugctl_tr_get(v);
-	f->bts = (uint8_t)pmregs_x86_core_debugctl_bts_get(v);
-	f->btint = (uint8_t)pmregs_x86_core_debugctl_btint_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_core_debugctl_lbr_get(v)              (pmregs_u64(v) & 0x1u)
+#define pmregs_x86_core_debugctl_lbr_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_x86_core_debugctl_lbr_set_checked(v, x)   pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_x86_core_debugctl_btf_get(v)              ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_x86_core_debugctl_btf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_x86_core_debugctl_btf_set_checked(v, x)   pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_x86_core_debugctl_tr_get(v)               ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_x86_core_debugctl_tr_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_x86_core_debugctl_tr_set_checked(v, x)    pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_x86_core_debugctl_bts_get(v)              ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_x86_core_debugctl_bts_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_x86_core_debugctl_bts_set_checked(v, x)   pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_x86_core_debugctl_btint_get(v)            ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_x86_core_debugctl_btint_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_x86_core_debugctl_btint_set_checked(v, x) pmregs_set_checked64((v), 8, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_core_debugctl_valid(uint64_t v)
@@ -3989,291 +3453,58 @@ static inline int pmregs_x86_core_debugctl_valid(uint64_t v)
 #define PMREGS_X86_PERFEVTSEL_EQ(x)           PMREGS_FIELD64((x), 36, 1)
 #define PMREGS_X86_PERFEVTSEL_UMASK2(x)       PMREGS_FIELD64((x), 40, 8)
 
-/* event_select: bits 7:0, rw. Event select */
-static inline uint64_t pmregs_x86_perfevtsel_event_select_get(uint64_t v) { return (v & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perfevtsel_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_EVENT_SELECT_MASK) | (x & PMREGS_U64(0x00000000000000ff)); }
-static inline int pmregs_x86_perfevtsel_event_select_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_event_select_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask: bits 15:8, rw. Unit mask */
-static inline uint64_t pmregs_x86_perfevtsel_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perfevtsel_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
-static inline int pmregs_x86_perfevtsel_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* usr: bits 16, rw. Count while CPL > 0 */
-static inline uint64_t pmregs_x86_perfevtsel_usr_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perfevtsel_usr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_usr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* os: bits 17, rw. Count while CPL = 0 */
-static inline uint64_t pmregs_x86_perfevtsel_os_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perfevtsel_os_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_os_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* edge: bits 18, rw. Edge detect: count deasserted-to-asserted transitions */
-static inline uint64_t pmregs_x86_perfevtsel_edge_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_perfevtsel_edge_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_edge_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pc: bits 19, rw. Pin control: toggle the PMi pin on increments or overflow */
-static inline uint64_t pmregs_x86_perfevtsel_pc_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_pc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_PC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perfevtsel_pc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_pc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* int_en: bits 20, rw. INT: APIC interrupt (PMI) on counter overflow */
-static inline uint64_t pmregs_x86_perfevtsel_int_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_INT_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_perfevtsel_int_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_int_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* any_thread: bits 21, rw. AnyThread: count for every logical processor of the core (version 3+; deprecated when CPUID.0AH:EDX[15] = 1) */
-static inline uint64_t pmregs_x86_perfevtsel_any_thread_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_any_thread_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_ANY_THREAD_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_perfevtsel_any_thread_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_any_thread_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en: bits 22, rw. Enable the counter */
-static inline uint64_t pmregs_x86_perfevtsel_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_perfevtsel_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* inv: bits 23, rw. Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0 */
-static inline uint64_t pmregs_x86_perfevtsel_inv_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_inv_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_INV_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_perfevtsel_inv_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_inv_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cmask: bits 31:24, rw. Counter mask: count cycles with at least CMASK events; 0 = count events */
-static inline uint64_t pmregs_x86_perfevtsel_cmask_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perfevtsel_cmask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_CMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 24); }
-static inline int pmregs_x86_perfevtsel_cmask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_cmask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* in_tx: bits 32, rw. Count only inside transactional regions (Haswell+, LINUX HSW_IN_TX) */
-static inline uint64_t pmregs_x86_perfevtsel_in_tx_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_in_tx_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_IN_TX_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_perfevtsel_in_tx_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_in_tx_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* in_txcp: bits 33, rw. Count excluding aborted transactional regions (Haswell+, LINUX HSW_IN_TX_CHECKPOINTED) */
-static inline uint64_t pmregs_x86_perfevtsel_in_txcp_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_in_txcp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_IN_TXCP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_perfevtsel_in_txcp_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_in_txcp_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* adaptive: bits 34, rw. Adaptive PEBS record for this counter (Ice Lake+, LINUX ICL_EVENTSEL_ADAPTIVE) */
-static inline uint64_t pmregs_x86_perfevtsel_adaptive_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_adaptive_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_ADAPTIVE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_perfevtsel_adaptive_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_adaptive_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* br_cntr: bits 35, rw. Branch counters logging (LINUX ARCH_PERFMON_EVENTSEL_BR_CNTR) */
-static inline uint64_t pmregs_x86_perfevtsel_br_cntr_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_br_cntr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_BR_CNTR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_x86_perfevtsel_br_cntr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_br_cntr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* eq: bits 36, rw. Count when the event count equals CMASK (CPUID.23H:EBX[1], LINUX) */
-static inline uint64_t pmregs_x86_perfevtsel_eq_get(uint64_t v) { return ((v >> 36) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perfevtsel_eq_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_EQ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 36); }
-static inline int pmregs_x86_perfevtsel_eq_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_eq_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask2: bits 47:40, rw. Second unit mask (CPUID.23H:EBX[0], LINUX) */
-static inline uint64_t pmregs_x86_perfevtsel_umask2_get(uint64_t v) { return ((v >> 40) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perfevtsel_umask2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERFEVTSEL_UMASK2_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 40); }
-static inline int pmregs_x86_perfevtsel_umask2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perfevtsel_umask2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_perfevtsel_fields {
-	uint8_t event_select; /* bits 7:0: Event select */
-	uint8_t umask; /* bits 15:8: Unit mask */
-	uint8_t usr; /* bits 16: Count while CPL > 0 */
-	uint8_t os; /* bits 17: Count while CPL = 0 */
-	uint8_t edge; /* bits 18: Edge detect: count deasserted-to-asserted transitions */
-	uint8_t pc; /* bits 19: Pin control: toggle the PMi pin on increments or overflow */
-	uint8_t int_en; /* bits 20: INT: APIC interrupt (PMI) on counter overflow */
-	uint8_t any_thread; /* bits 21: AnyThread: count for every logical processor of the core (version 3+; deprecated when CPUID.0AH:EDX[15] = 1) */
-	uint8_t en; /* bits 22: Enable the counter */
-	uint8_t inv; /* bits 23: Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0 */
-	uint8_t cmask; /* bits 31:24: Counter mask: count cycles with at least CMASK events; 0 = count events */
-	uint8_t in_tx; /* bits 32: Count only inside transactional regions (Haswell+, LINUX HSW_IN_TX) */
-	uint8_t in_txcp; /* bits 33: Count excluding aborted transactional regions (Haswell+, LINUX HSW_IN_TX_CHECKPOINTED) */
-	uint8_t adaptive; /* bits 34: Adaptive PEBS record for this counter (Ice Lake+, LINUX ICL_EVENTSEL_ADAPTIVE) */
-	uint8_t br_cntr; /* bits 35: Branch counters logging (LINUX ARCH_PERFMON_EVENTSEL_BR_CNTR) */
-	uint8_t eq; /* bits 36: Count when the event count equals CMASK (CPUID.23H:EBX[1], LINUX) */
-	uint8_t umask2; /* bits 47:40: Second unit mask (CPUID.23H:EBX[0], LINUX) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_perfevtsel_pack(const struct pmregs_x86_perfevtsel_fields *f)
-{
-	uint64_t v = PMREGS_X86_PERFEVTSEL_RES1_MASK;
-	v = pmregs_x86_perfevtsel_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_x86_perfevtsel_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_x86_perfevtsel_usr_set(v, (uint64_t)f->usr);
-	v = pmregs_x86_perfevtsel_os_set(v, (uint64_t)f->os);
-	v = pmregs_x86_perfevtsel_edge_set(v, (uint64_t)f->edge);
-	v = pmregs_x86_perfevtsel_pc_set(v, (uint64_t)f->pc);
-	v = pmregs_x86_perfevtsel_int_en_set(v, (uint64_t)f->int_en);
-	v = pmregs_x86_perfevtsel_any_thread_set(v, (uint64_t)f->any_thread);
-	v = pmregs_x86_perfevtsel_en_set(v, (uint64_t)f->en);
-	v = pmregs_x86_perfevtsel_inv_set(v, (uint64_t)f->inv);
-	v = pmregs_x86_perfevtsel_cmask_set(v, (uint64_t)f->cmask);
-	v = pmregs_x86_perfevtsel_in_tx_set(v, (uint64_t)f->in_tx);
-	v = pmregs_x86_perfevtsel_in_txcp_set(v, (uint64_t)f->in_txcp);
-	v = pmregs_x86_perfevtsel_adaptive_set(v, (uint64_t)f->adaptive);
-	v = pmregs_x86_perfevtsel_br_cntr_set(v, (uint64_t)f->br_cntr);
-	v = pmregs_x86_perfevtsel_eq_set(v, (uint64_t)f->eq);
-	v = pmregs_x86_perfevtsel_umask2_set(v, (uint64_t)f->umask2);
-	return v;
-}
-
-/* Like pmregs_x86_perfevtsel_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_perfevtsel_pack_checked(const struct pmregs_x86_perfevtsel_fields *f, uint64_t *out)
-{
-	if (f->usr > 1u)
-		return PMREGS_ERANGE;
-	if (f->os > 1u)
-		return PMREGS_ERANGE;
-	if (f->edge > 1u)
-		return PMREGS_ERANGE;
-	if (f->pc > 1u)
-		return PMREGS_ERANGE;
-	if (f->int_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->any_thread > 1u)
-		return PMREGS_ERANGE;
-	if (f->en > 1u)
-		return PMREGS_ERANGE;
-	if (f->inv > 1u)
-		return PMREGS_ERANGE;
-	if (f->in_tx > 1u)
-		return PMREGS_ERANGE;
-	if (f->in_txcp > 1u)
-		return PMREGS_ERANGE;
-	if (f->adaptive > 1u)
-		return PMREGS_ERANGE;
-	if (f->br_cntr > 1u)
-		return PMREGS_ERANGE;
-	if (f->eq > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_perfevtsel_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_perfevtsel_unpack(uint64_t v, struct pmregs_x86_perfevtsel_fields *f)
-{
-	f->event_select = (uint8_t)pmregs_x86_perfevtsel_event_select_get(v);
-	f->umask = (uint8_t)pmregs_x86_perfevtsel_umask_get(v);
-	f->usr = (uint8_t)pmregs_x86_perfevtsel_usr_get(v);
-	f->os = (uint8_t)pmregs_x86_perfevtsel_os_get(v);
-	f->edge = (uint8_t)pmregs_x86_perfevtsel_edge_get(v);
-	f->pc = (uint8_t)pmregs_x86_perfevtsel_pc_get(v);
-	f->int_en = (uint8_t)pmregs_x86_perfevtsel_int_en_get(v);
-	f->any_thread = (uint8_t)pmregs_x86_perfevtsel_any_thread_get(v);
-	f->en = (uint8_t)pmregs_x86_perfevtsel_en_get(v);
-	f->inv = (uint8_t)pmregs_x86_perfevtsel_inv_get(v);
-	f->cmask = (uint8_t)pmregs_x86_perfevtsel_cmask_get(v);
-	f->in_tx = (uint8_t)pmregs_x86_perfevtsel_in_tx_get(v);
-	f->in_txcp = (uint8_t)pmregs_x86_perfevtsel_in_txcp_get(v);
-	f->adaptive = (uint8_t)pmregs_x86_perfevtsel_adaptive_get(v);
-	f->br_cntr = (uint8_t)pmregs_x86_perfevtsel_br_cntr_get(v);
-	f->eq = (uint8_t)pmregs_x86_perfevtsel_eq_get(v);
-	f->umask2 = (uint8_t)pmregs_x86_perfevtsel_umask2_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perfevtsel_event_select_get(v)            (pmregs_u64(v) & 0xffu)
+#define pmregs_x86_perfevtsel_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff)) | (pmregs_u64(x) & 0xffu))
+#define pmregs_x86_perfevtsel_event_select_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffu, (x))
+#define pmregs_x86_perfevtsel_umask_get(v)                   ((pmregs_u64(v) >> 8) & 0xffu)
+#define pmregs_x86_perfevtsel_umask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
+#define pmregs_x86_perfevtsel_umask_set_checked(v, x)        pmregs_set_checked64((v), 8, 0xffu, (x))
+#define pmregs_x86_perfevtsel_usr_get(v)                     ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_x86_perfevtsel_usr_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_x86_perfevtsel_usr_set_checked(v, x)          pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_x86_perfevtsel_os_get(v)                      ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_x86_perfevtsel_os_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_x86_perfevtsel_os_set_checked(v, x)           pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_x86_perfevtsel_edge_get(v)                    ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_x86_perfevtsel_edge_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_x86_perfevtsel_edge_set_checked(v, x)         pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_x86_perfevtsel_pc_get(v)                      ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_x86_perfevtsel_pc_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_x86_perfevtsel_pc_set_checked(v, x)           pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_x86_perfevtsel_int_en_get(v)                  ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_x86_perfevtsel_int_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_x86_perfevtsel_int_en_set_checked(v, x)       pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_x86_perfevtsel_any_thread_get(v)              ((pmregs_u64(v) >> 21) & 0x1u)
+#define pmregs_x86_perfevtsel_any_thread_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
+#define pmregs_x86_perfevtsel_any_thread_set_checked(v, x)   pmregs_set_checked64((v), 21, 0x1u, (x))
+#define pmregs_x86_perfevtsel_en_get(v)                      ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_x86_perfevtsel_en_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_x86_perfevtsel_en_set_checked(v, x)           pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_x86_perfevtsel_inv_get(v)                     ((pmregs_u64(v) >> 23) & 0x1u)
+#define pmregs_x86_perfevtsel_inv_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
+#define pmregs_x86_perfevtsel_inv_set_checked(v, x)          pmregs_set_checked64((v), 23, 0x1u, (x))
+#define pmregs_x86_perfevtsel_cmask_get(v)                   ((pmregs_u64(v) >> 24) & 0xffu)
+#define pmregs_x86_perfevtsel_cmask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff000000)) | ((pmregs_u64(x) & 0xffu) << 24))
+#define pmregs_x86_perfevtsel_cmask_set_checked(v, x)        pmregs_set_checked64((v), 24, 0xffu, (x))
+#define pmregs_x86_perfevtsel_in_tx_get(v)                   ((pmregs_u64(v) >> 32) & 0x1u)
+#define pmregs_x86_perfevtsel_in_tx_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
+#define pmregs_x86_perfevtsel_in_tx_set_checked(v, x)        pmregs_set_checked64((v), 32, 0x1u, (x))
+#define pmregs_x86_perfevtsel_in_txcp_get(v)                 ((pmregs_u64(v) >> 33) & 0x1u)
+#define pmregs_x86_perfevtsel_in_txcp_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
+#define pmregs_x86_perfevtsel_in_txcp_set_checked(v, x)      pmregs_set_checked64((v), 33, 0x1u, (x))
+#define pmregs_x86_perfevtsel_adaptive_get(v)                ((pmregs_u64(v) >> 34) & 0x1u)
+#define pmregs_x86_perfevtsel_adaptive_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
+#define pmregs_x86_perfevtsel_adaptive_set_checked(v, x)     pmregs_set_checked64((v), 34, 0x1u, (x))
+#define pmregs_x86_perfevtsel_br_cntr_get(v)                 ((pmregs_u64(v) >> 35) & 0x1u)
+#define pmregs_x86_perfevtsel_br_cntr_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
+#define pmregs_x86_perfevtsel_br_cntr_set_checked(v, x)      pmregs_set_checked64((v), 35, 0x1u, (x))
+#define pmregs_x86_perfevtsel_eq_get(v)                      ((pmregs_u64(v) >> 36) & 0x1u)
+#define pmregs_x86_perfevtsel_eq_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000)) | ((pmregs_u64(x) & 0x1u) << 36))
+#define pmregs_x86_perfevtsel_eq_set_checked(v, x)           pmregs_set_checked64((v), 36, 0x1u, (x))
+#define pmregs_x86_perfevtsel_umask2_get(v)                  ((pmregs_u64(v) >> 40) & 0xffu)
+#define pmregs_x86_perfevtsel_umask2_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0xff0000000000)) | ((pmregs_u64(x) & 0xffu) << 40))
+#define pmregs_x86_perfevtsel_umask2_set_checked(v, x)       pmregs_set_checked64((v), 40, 0xffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_perfevtsel_valid(uint64_t v)
@@ -4295,181 +3526,37 @@ static inline int pmregs_x86_perfevtsel_valid(uint64_t v)
 #define PMREGS_X86_P6_PERFEVTSEL0_INV(x)          PMREGS_FIELD64((x), 23, 1)
 #define PMREGS_X86_P6_PERFEVTSEL0_CMASK(x)        PMREGS_FIELD64((x), 24, 8)
 
-/* event_select: bits 7:0, rw. Event select */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_event_select_get(uint64_t v) { return (v & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_EVENT_SELECT_MASK) | (x & PMREGS_U64(0x00000000000000ff)); }
-static inline int pmregs_x86_p6_perfevtsel0_event_select_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_event_select_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask: bits 15:8, rw. Unit mask */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
-static inline int pmregs_x86_p6_perfevtsel0_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* usr: bits 16, rw. Count while CPL > 0 */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_usr_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_p6_perfevtsel0_usr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_usr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* os: bits 17, rw. Count while CPL = 0 */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_os_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_p6_perfevtsel0_os_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_os_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* edge: bits 18, rw. Edge detect: count deasserted-to-asserted transitions */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_edge_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_p6_perfevtsel0_edge_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_edge_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pc: bits 19, rw. Pin control: toggle the PMi pin on increments or overflow */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_pc_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_pc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_PC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_p6_perfevtsel0_pc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_pc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* int_en: bits 20, rw. INT: APIC interrupt (PMI) on counter overflow */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_int_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_INT_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_p6_perfevtsel0_int_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_int_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en: bits 22, rw. Enable both PerfCtr0 and PerfCtr1 */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_p6_perfevtsel0_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* inv: bits 23, rw. Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0 */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_inv_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_inv_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_INV_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_p6_perfevtsel0_inv_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_inv_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cmask: bits 31:24, rw. Counter mask: count cycles with at least CMASK events; 0 = count events */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_cmask_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel0_cmask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL0_CMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 24); }
-static inline int pmregs_x86_p6_perfevtsel0_cmask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel0_cmask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_p6_perfevtsel0_fields {
-	uint8_t event_select; /* bits 7:0: Event select */
-	uint8_t umask; /* bits 15:8: Unit mask */
-	uint8_t usr; /* bits 16: Count while CPL > 0 */
-	uint8_t os; /* bits 17: Count while CPL = 0 */
-	uint8_t edge; /* bits 18: Edge detect: count deasserted-to-asserted transitions */
-	uint8_t pc; /* bits 19: Pin control: toggle the PMi pin on increments or overflow */
-	uint8_t int_en; /* bits 20: INT: APIC interrupt (PMI) on counter overflow */
-	uint8_t en; /* bits 22: Enable both PerfCtr0 and PerfCtr1 */
-	uint8_t inv; /* bits 23: Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0 */
-	uint8_t cmask; /* bits 31:24: Counter mask: count cycles with at least CMASK events; 0 = count events */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_p6_perfevtsel0_pack(const struct pmregs_x86_p6_perfevtsel0_fields *f)
-{
-	uint64_t v = PMREGS_X86_P6_PERFEVTSEL0_RES1_MASK;
-	v = pmregs_x86_p6_perfevtsel0_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_x86_p6_perfevtsel0_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_x86_p6_perfevtsel0_usr_set(v, (uint64_t)f->usr);
-	v = pmregs_x86_p6_perfevtsel0_os_set(v, (uint64_t)f->os);
-	v = pmregs_x86_p6_perfevtsel0_edge_set(v, (uint64_t)f->edge);
-	v = pmregs_x86_p6_perfevtsel0_pc_set(v, (uint64_t)f->pc);
-	v = pmregs_x86_p6_perfevtsel0_int_en_set(v, (uint64_t)f->int_en);
-	v = pmregs_x86_p6_perfevtsel0_en_set(v, (uint64_t)f->en);
-	v = pmregs_x86_p6_perfevtsel0_inv_set(v, (uint64_t)f->inv);
-	v = pmregs_x86_p6_perfevtsel0_cmask_set(v, (uint64_t)f->cmask);
-	return v;
-}
-
-/* Like pmregs_x86_p6_perfevtsel0_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_p6_perfevtsel0_pack_checked(const struct pmregs_x86_p6_perfevtsel0_fields *f, uint64_t *out)
-{
-	if (f->usr > 1u)
-		return PMREGS_ERANGE;
-	if (f->os > 1u)
-		return PMREGS_ERANGE;
-	if (f->edge > 1u)
-		return PMREGS_ERANGE;
-	if (f->pc > 1u)
-		return PMREGS_ERANGE;
-	if (f->int_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->en > 1u)
-		return PMREGS_ERANGE;
-	if (f->inv > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_p6_perfevtsel0_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_p6_perfevtsel0_unpack(uint64_t v, struct pmregs_x86_p6_perfevtsel0_fields *f)
-{
-	f->event_select = (uint8_t)pmregs_x86_p6_perfevtsel0_event_select_get(v);
-	f->umask = (uint8_t)pmregs_x86_p6_perfevtsel0_umask_get(v);
-	f->usr = (uint8_t)pmregs_x86_p6_perfevtsel0_usr_get(v);
-	f->os = (uint8_t)pmregs_x86_p6_perfevtsel0_os_get(v);
-	f->edge = (uint8_t)pmregs_x86_p6_perfevtsel0_edge_get(v);
-	f->pc = (uint8_t)pmregs_x86_p6_perfevtsel0_pc_get(v);
-	f->int_en = (uint8_t)pmregs_x86_p6_perfevtsel0_int_en_get(v);
-	f->en = (uint8_t)pmregs_x86_p6_perfevtsel0_en_get(v);
-	f->inv = (uint8_t)pmregs_x86_p6_perfevtsel0_inv_get(v);
-	f->cmask = (uint8_t)pmregs_x86_p6_perfevtsel0_cmask_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_p6_perfevtsel0_event_select_get(v)            (pmregs_u64(v) & 0xffu)
+#define pmregs_x86_p6_perfevtsel0_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff)) | (pmregs_u64(x) & 0xffu))
+#define pmregs_x86_p6_perfevtsel0_event_select_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffu, (x))
+#define pmregs_x86_p6_perfevtsel0_umask_get(v)                   ((pmregs_u64(v) >> 8) & 0xffu)
+#define pmregs_x86_p6_perfevtsel0_umask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
+#define pmregs_x86_p6_perfevtsel0_umask_set_checked(v, x)        pmregs_set_checked64((v), 8, 0xffu, (x))
+#define pmregs_x86_p6_perfevtsel0_usr_get(v)                     ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_x86_p6_perfevtsel0_usr_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_x86_p6_perfevtsel0_usr_set_checked(v, x)          pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_x86_p6_perfevtsel0_os_get(v)                      ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_x86_p6_perfevtsel0_os_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_x86_p6_perfevtsel0_os_set_checked(v, x)           pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_x86_p6_perfevtsel0_edge_get(v)                    ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_x86_p6_perfevtsel0_edge_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_x86_p6_perfevtsel0_edge_set_checked(v, x)         pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_x86_p6_perfevtsel0_pc_get(v)                      ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_x86_p6_perfevtsel0_pc_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_x86_p6_perfevtsel0_pc_set_checked(v, x)           pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_x86_p6_perfevtsel0_int_en_get(v)                  ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_x86_p6_perfevtsel0_int_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_x86_p6_perfevtsel0_int_en_set_checked(v, x)       pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_x86_p6_perfevtsel0_en_get(v)                      ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_x86_p6_perfevtsel0_en_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_x86_p6_perfevtsel0_en_set_checked(v, x)           pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_x86_p6_perfevtsel0_inv_get(v)                     ((pmregs_u64(v) >> 23) & 0x1u)
+#define pmregs_x86_p6_perfevtsel0_inv_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
+#define pmregs_x86_p6_perfevtsel0_inv_set_checked(v, x)          pmregs_set_checked64((v), 23, 0x1u, (x))
+#define pmregs_x86_p6_perfevtsel0_cmask_get(v)                   ((pmregs_u64(v) >> 24) & 0xffu)
+#define pmregs_x86_p6_perfevtsel0_cmask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff000000)) | ((pmregs_u64(x) & 0xffu) << 24))
+#define pmregs_x86_p6_perfevtsel0_cmask_set_checked(v, x)        pmregs_set_checked64((v), 24, 0xffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_p6_perfevtsel0_valid(uint64_t v)
@@ -4490,165 +3577,34 @@ static inline int pmregs_x86_p6_perfevtsel0_valid(uint64_t v)
 #define PMREGS_X86_P6_PERFEVTSEL1_INV(x)          PMREGS_FIELD64((x), 23, 1)
 #define PMREGS_X86_P6_PERFEVTSEL1_CMASK(x)        PMREGS_FIELD64((x), 24, 8)
 
-/* event_select: bits 7:0, rw. Event select */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_event_select_get(uint64_t v) { return (v & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_event_select_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_EVENT_SELECT_MASK) | (x & PMREGS_U64(0x00000000000000ff)); }
-static inline int pmregs_x86_p6_perfevtsel1_event_select_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_event_select_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* umask: bits 15:8, rw. Unit mask */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_umask_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_umask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_UMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
-static inline int pmregs_x86_p6_perfevtsel1_umask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_umask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* usr: bits 16, rw. Count while CPL > 0 */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_usr_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_p6_perfevtsel1_usr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_usr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* os: bits 17, rw. Count while CPL = 0 */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_os_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_p6_perfevtsel1_os_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_os_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* edge: bits 18, rw. Edge detect: count deasserted-to-asserted transitions */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_edge_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_edge_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_EDGE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_p6_perfevtsel1_edge_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_edge_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pc: bits 19, rw. Pin control: toggle the PMi pin on increments or overflow */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_pc_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_pc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_PC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_p6_perfevtsel1_pc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_pc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* int_en: bits 20, rw. INT: APIC interrupt (PMI) on counter overflow */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_int_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_int_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_INT_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_p6_perfevtsel1_int_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_int_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* inv: bits 23, rw. Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0 */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_inv_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_inv_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_INV_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_p6_perfevtsel1_inv_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_inv_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cmask: bits 31:24, rw. Counter mask: count cycles with at least CMASK events; 0 = count events */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_cmask_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_p6_perfevtsel1_cmask_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFEVTSEL1_CMASK_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 24); }
-static inline int pmregs_x86_p6_perfevtsel1_cmask_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfevtsel1_cmask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_p6_perfevtsel1_fields {
-	uint8_t event_select; /* bits 7:0: Event select */
-	uint8_t umask; /* bits 15:8: Unit mask */
-	uint8_t usr; /* bits 16: Count while CPL > 0 */
-	uint8_t os; /* bits 17: Count while CPL = 0 */
-	uint8_t edge; /* bits 18: Edge detect: count deasserted-to-asserted transitions */
-	uint8_t pc; /* bits 19: Pin control: toggle the PMi pin on increments or overflow */
-	uint8_t int_en; /* bits 20: INT: APIC interrupt (PMI) on counter overflow */
-	uint8_t inv; /* bits 23: Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0 */
-	uint8_t cmask; /* bits 31:24: Counter mask: count cycles with at least CMASK events; 0 = count events */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_p6_perfevtsel1_pack(const struct pmregs_x86_p6_perfevtsel1_fields *f)
-{
-	uint64_t v = PMREGS_X86_P6_PERFEVTSEL1_RES1_MASK;
-	v = pmregs_x86_p6_perfevtsel1_event_select_set(v, (uint64_t)f->event_select);
-	v = pmregs_x86_p6_perfevtsel1_umask_set(v, (uint64_t)f->umask);
-	v = pmregs_x86_p6_perfevtsel1_usr_set(v, (uint64_t)f->usr);
-	v = pmregs_x86_p6_perfevtsel1_os_set(v, (uint64_t)f->os);
-	v = pmregs_x86_p6_perfevtsel1_edge_set(v, (uint64_t)f->edge);
-	v = pmregs_x86_p6_perfevtsel1_pc_set(v, (uint64_t)f->pc);
-	v = pmregs_x86_p6_perfevtsel1_int_en_set(v, (uint64_t)f->int_en);
-	v = pmregs_x86_p6_perfevtsel1_inv_set(v, (uint64_t)f->inv);
-	v = pmregs_x86_p6_perfevtsel1_cmask_set(v, (uint64_t)f->cmask);
-	return v;
-}
-
-/* Like pmregs_x86_p6_perfevtsel1_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_p6_perfevtsel1_pack_checked(const struct pmregs_x86_p6_perfevtsel1_fields *f, uint64_t *out)
-{
-	if (f->usr > 1u)
-		return PMREGS_ERANGE;
-	if (f->os > 1u)
-		return PMREGS_ERANGE;
-	if (f->edge > 1u)
-		return PMREGS_ERANGE;
-	if (f->pc > 1u)
-		return PMREGS_ERANGE;
-	if (f->int_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->inv > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_p6_perfevtsel1_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_p6_perfevtsel1_unpack(uint64_t v, struct pmregs_x86_p6_perfevtsel1_fields *f)
-{
-	f->event_select = (uint8_t)pmregs_x86_p6_perfevtsel1_event_select_get(v);
-	f->umask = (uint8_t)pmregs_x86_p6_perfevtsel1_umask_get(v);
-	f->usr = (uint8_t)pmregs_x86_p6_perfevtsel1_usr_get(v);
-	f->os = (uint8_t)pmregs_x86_p6_perfevtsel1_os_get(v);
-	f->edge = (uint8_t)pmregs_x86_p6_perfevtsel1_edge_get(v);
-	f->pc = (uint8_t)pmregs_x86_p6_perfevtsel1_pc_get(v);
-	f->int_en = (uint8_t)pmregs_x86_p6_perfevtsel1_int_en_get(v);
-	f->inv = (uint8_t)pmregs_x86_p6_perfevtsel1_inv_get(v);
-	f->cmask = (uint8_t)pmregs_x86_p6_perfevtsel1_cmask_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_p6_perfevtsel1_event_select_get(v)            (pmregs_u64(v) & 0xffu)
+#define pmregs_x86_p6_perfevtsel1_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff)) | (pmregs_u64(x) & 0xffu))
+#define pmregs_x86_p6_perfevtsel1_event_select_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffu, (x))
+#define pmregs_x86_p6_perfevtsel1_umask_get(v)                   ((pmregs_u64(v) >> 8) & 0xffu)
+#define pmregs_x86_p6_perfevtsel1_umask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
+#define pmregs_x86_p6_perfevtsel1_umask_set_checked(v, x)        pmregs_set_checked64((v), 8, 0xffu, (x))
+#define pmregs_x86_p6_perfevtsel1_usr_get(v)                     ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_x86_p6_perfevtsel1_usr_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_x86_p6_perfevtsel1_usr_set_checked(v, x)          pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_x86_p6_perfevtsel1_os_get(v)                      ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_x86_p6_perfevtsel1_os_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_x86_p6_perfevtsel1_os_set_checked(v, x)           pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_x86_p6_perfevtsel1_edge_get(v)                    ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_x86_p6_perfevtsel1_edge_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_x86_p6_perfevtsel1_edge_set_checked(v, x)         pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_x86_p6_perfevtsel1_pc_get(v)                      ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_x86_p6_perfevtsel1_pc_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_x86_p6_perfevtsel1_pc_set_checked(v, x)           pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_x86_p6_perfevtsel1_int_en_get(v)                  ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_x86_p6_perfevtsel1_int_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_x86_p6_perfevtsel1_int_en_set_checked(v, x)       pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_x86_p6_perfevtsel1_inv_get(v)                     ((pmregs_u64(v) >> 23) & 0x1u)
+#define pmregs_x86_p6_perfevtsel1_inv_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
+#define pmregs_x86_p6_perfevtsel1_inv_set_checked(v, x)          pmregs_set_checked64((v), 23, 0x1u, (x))
+#define pmregs_x86_p6_perfevtsel1_cmask_get(v)                   ((pmregs_u64(v) >> 24) & 0xffu)
+#define pmregs_x86_p6_perfevtsel1_cmask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff000000)) | ((pmregs_u64(x) & 0xffu) << 24))
+#define pmregs_x86_p6_perfevtsel1_cmask_set_checked(v, x)        pmregs_set_checked64((v), 24, 0xffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_p6_perfevtsel1_valid(uint64_t v)
@@ -4661,43 +3617,10 @@ static inline int pmregs_x86_p6_perfevtsel1_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_X86_P6_PERFCTR_COUNT(x) PMREGS_FIELD64((x), 0, 40)
 
-/* count: bits 39:0, rw. Event count */
-static inline uint64_t pmregs_x86_p6_perfctr_count_get(uint64_t v) { return (v & PMREGS_U64(0x000000ffffffffff)); }
-static inline uint64_t pmregs_x86_p6_perfctr_count_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_P6_PERFCTR_COUNT_MASK) | (x & PMREGS_U64(0x000000ffffffffff)); }
-static inline int pmregs_x86_p6_perfctr_count_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000ffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_p6_perfctr_count_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_p6_perfctr_fields {
-	uint64_t count; /* bits 39:0: Event count */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_p6_perfctr_pack(const struct pmregs_x86_p6_perfctr_fields *f)
-{
-	uint64_t v = PMREGS_X86_P6_PERFCTR_RES1_MASK;
-	v = pmregs_x86_p6_perfctr_count_set(v, (uint64_t)f->count);
-	return v;
-}
-
-/* Like pmregs_x86_p6_perfctr_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_p6_perfctr_pack_checked(const struct pmregs_x86_p6_perfctr_fields *f, uint64_t *out)
-{
-	if (f->count > 1099511627775u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_p6_perfctr_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_p6_perfctr_unpack(uint64_t v, struct pmregs_x86_p6_perfctr_fields *f)
-{
-	f->count = (uint64_t)pmregs_x86_p6_perfctr_count_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_p6_perfctr_count_get(v)            (pmregs_u64(v) & PMREGS_U64(0xffffffffff))
+#define pmregs_x86_p6_perfctr_count_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0xffffffffff)))
+#define pmregs_x86_p6_perfctr_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_p6_perfctr_valid(uint64_t v)
@@ -4710,39 +3633,10 @@ static inline int pmregs_x86_p6_perfctr_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_X86_COUNTER_COUNT(x) PMREGS_FIELD64((x), 0, 64)
 
-/* count: bits 63:0, rw. Event count */
-static inline uint64_t pmregs_x86_counter_count_get(uint64_t v) { return v; }
-static inline uint64_t pmregs_x86_counter_count_set(uint64_t v, uint64_t x) { return ((void)v, (uint64_t)x); }
-static inline int pmregs_x86_counter_count_set_checked(uint64_t *v, uint64_t x)
-{
-	*v = pmregs_x86_counter_count_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_counter_fields {
-	uint64_t count; /* bits 63:0: Event count */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_counter_pack(const struct pmregs_x86_counter_fields *f)
-{
-	uint64_t v = PMREGS_X86_COUNTER_RES1_MASK;
-	v = pmregs_x86_counter_count_set(v, (uint64_t)f->count);
-	return v;
-}
-
-/* Like pmregs_x86_counter_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_counter_pack_checked(const struct pmregs_x86_counter_fields *f, uint64_t *out)
-{
-	*out = pmregs_x86_counter_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_counter_unpack(uint64_t v, struct pmregs_x86_counter_fields *f)
-{
-	f->count = (uint64_t)pmregs_x86_counter_count_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_counter_count_get(v)            (pmregs_u64(v))
+#define pmregs_x86_counter_count_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
+#define pmregs_x86_counter_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_counter_valid(uint64_t v)
@@ -4771,181 +3665,55 @@ static inline int pmregs_x86_counter_valid(uint64_t v)
 #define PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE2(x)   PMREGS_FIELD64((x), 40, 1)
 #define PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE3(x)   PMREGS_FIELD64((x), 44, 1)
 
-/* en0: bits 1:0, rw. Counter 0 enable by privilege level */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_EN0_MASK) | (x & PMREGS_U64(0x0000000000000003)); }
-static inline int pmregs_x86_fixed_ctr_ctrl_en0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_en0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* any_thread0: bits 2, rw. AnyThread for counter 0 (version 3+) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread0_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_fixed_ctr_ctrl_any_thread0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_any_thread0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmi0: bits 3, rw. PMI on counter 0 overflow */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi0_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_fixed_ctr_ctrl_pmi0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_pmi0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en1: bits 5:4, rw. Counter 1 enable by privilege level */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en1_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_EN1_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 4); }
-static inline int pmregs_x86_fixed_ctr_ctrl_en1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_en1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* any_thread1: bits 6, rw. AnyThread for counter 1 (version 3+) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread1_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_fixed_ctr_ctrl_any_thread1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_any_thread1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmi1: bits 7, rw. PMI on counter 1 overflow */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi1_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_fixed_ctr_ctrl_pmi1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_pmi1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en2: bits 9:8, rw. Counter 2 enable by privilege level */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en2_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_EN2_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 8); }
-static inline int pmregs_x86_fixed_ctr_ctrl_en2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_en2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* any_thread2: bits 10, rw. AnyThread for counter 2 (version 3+) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread2_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_fixed_ctr_ctrl_any_thread2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_any_thread2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmi2: bits 11, rw. PMI on counter 2 overflow */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi2_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_fixed_ctr_ctrl_pmi2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_pmi2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en3: bits 13:12, rw. Counter 3 enable by privilege level */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en3_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000003)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_EN3_MASK) | ((x & PMREGS_U64(0x0000000000000003)) << 12); }
-static inline int pmregs_x86_fixed_ctr_ctrl_en3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_en3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* any_thread3: bits 14, rw. AnyThread for counter 3 (version 3+) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread3_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_fixed_ctr_ctrl_any_thread3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_any_thread3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmi3: bits 15, rw. PMI on counter 3 overflow */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi3_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_fixed_ctr_ctrl_pmi3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_pmi3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* adaptive0: bits 32, rw. Adaptive PEBS for fixed counter 0 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_fixed_ctr_ctrl_adaptive0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_adaptive0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* adaptive1: bits 36, rw. Adaptive PEBS for fixed counter 1 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive1_get(uint64_t v) { return ((v >> 36) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 36); }
-static inline int pmregs_x86_fixed_ctr_ctrl_adaptive1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_adaptive1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* adaptive2: bits 40, rw. Adaptive PEBS for fixed counter 2 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive2_get(uint64_t v) { return ((v >> 40) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 40); }
-static inline int pmregs_x86_fixed_ctr_ctrl_adaptive2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_adaptive2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* adaptive3: bits 44, rw. Adaptive PEBS for fixed counter 3 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive3_get(uint64_t v) { return ((v >> 44) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 44); }
-static inline int pmregs_x86_fixed_ctr_ctrl_adaptive3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_fixed_ctr_ctrl_adaptive3_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_fixed_ctr_ctrl_en0_get(v)                    (pmregs_u64(v) & 0x3u)
+#define pmregs_x86_fixed_ctr_ctrl_en0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x3)) | (pmregs_u64(x) & 0x3u))
+#define pmregs_x86_fixed_ctr_ctrl_en0_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x3u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread0_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread0_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_pmi0_get(v)                   ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_pmi0_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_x86_fixed_ctr_ctrl_pmi0_set_checked(v, x)        pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_en1_get(v)                    ((pmregs_u64(v) >> 4) & 0x3u)
+#define pmregs_x86_fixed_ctr_ctrl_en1_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x30)) | ((pmregs_u64(x) & 0x3u) << 4))
+#define pmregs_x86_fixed_ctr_ctrl_en1_set_checked(v, x)         pmregs_set_checked64((v), 4, 0x3u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread1_get(v)            ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread1_set_checked(v, x) pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_pmi1_get(v)                   ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_pmi1_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_x86_fixed_ctr_ctrl_pmi1_set_checked(v, x)        pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_en2_get(v)                    ((pmregs_u64(v) >> 8) & 0x3u)
+#define pmregs_x86_fixed_ctr_ctrl_en2_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x300)) | ((pmregs_u64(x) & 0x3u) << 8))
+#define pmregs_x86_fixed_ctr_ctrl_en2_set_checked(v, x)         pmregs_set_checked64((v), 8, 0x3u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread2_get(v)            ((pmregs_u64(v) >> 10) & 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread2_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread2_set_checked(v, x) pmregs_set_checked64((v), 10, 0x1u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_pmi2_get(v)                   ((pmregs_u64(v) >> 11) & 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_pmi2_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
+#define pmregs_x86_fixed_ctr_ctrl_pmi2_set_checked(v, x)        pmregs_set_checked64((v), 11, 0x1u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_en3_get(v)                    ((pmregs_u64(v) >> 12) & 0x3u)
+#define pmregs_x86_fixed_ctr_ctrl_en3_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x3000)) | ((pmregs_u64(x) & 0x3u) << 12))
+#define pmregs_x86_fixed_ctr_ctrl_en3_set_checked(v, x)         pmregs_set_checked64((v), 12, 0x3u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread3_get(v)            ((pmregs_u64(v) >> 14) & 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread3_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
+#define pmregs_x86_fixed_ctr_ctrl_any_thread3_set_checked(v, x) pmregs_set_checked64((v), 14, 0x1u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_pmi3_get(v)                   ((pmregs_u64(v) >> 15) & 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_pmi3_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
+#define pmregs_x86_fixed_ctr_ctrl_pmi3_set_checked(v, x)        pmregs_set_checked64((v), 15, 0x1u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive0_get(v)              ((pmregs_u64(v) >> 32) & 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive0_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive0_set_checked(v, x)   pmregs_set_checked64((v), 32, 0x1u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive1_get(v)              ((pmregs_u64(v) >> 36) & 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive1_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000)) | ((pmregs_u64(x) & 0x1u) << 36))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive1_set_checked(v, x)   pmregs_set_checked64((v), 36, 0x1u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive2_get(v)              ((pmregs_u64(v) >> 40) & 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive2_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x10000000000)) | ((pmregs_u64(x) & 0x1u) << 40))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive2_set_checked(v, x)   pmregs_set_checked64((v), 40, 0x1u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive3_get(v)              ((pmregs_u64(v) >> 44) & 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive3_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x100000000000)) | ((pmregs_u64(x) & 0x1u) << 44))
+#define pmregs_x86_fixed_ctr_ctrl_adaptive3_set_checked(v, x)   pmregs_set_checked64((v), 44, 0x1u, (x))
 
 /* en(i): the 4 fields en-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en_get(uint64_t v, unsigned i)
@@ -4997,108 +3765,6 @@ static inline uint64_t pmregs_x86_fixed_ctr_ctrl_rsvd_adaptive_set(uint64_t v, u
 	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_FIXED_CTR_CTRL_RSVD_ADAPTIVE_MASK(i)) | ((x & PMREGS_U64(0x0000000000000007)) << PMREGS_X86_FIXED_CTR_CTRL_RSVD_ADAPTIVE_SHIFT(i))) : v;
 }
 
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_fixed_ctr_ctrl_fields {
-	uint8_t en0; /* bits 1:0: Counter 0 enable by privilege level */
-	uint8_t any_thread0; /* bits 2: AnyThread for counter 0 (version 3+) */
-	uint8_t pmi0; /* bits 3: PMI on counter 0 overflow */
-	uint8_t en1; /* bits 5:4: Counter 1 enable by privilege level */
-	uint8_t any_thread1; /* bits 6: AnyThread for counter 1 (version 3+) */
-	uint8_t pmi1; /* bits 7: PMI on counter 1 overflow */
-	uint8_t en2; /* bits 9:8: Counter 2 enable by privilege level */
-	uint8_t any_thread2; /* bits 10: AnyThread for counter 2 (version 3+) */
-	uint8_t pmi2; /* bits 11: PMI on counter 2 overflow */
-	uint8_t en3; /* bits 13:12: Counter 3 enable by privilege level */
-	uint8_t any_thread3; /* bits 14: AnyThread for counter 3 (version 3+) */
-	uint8_t pmi3; /* bits 15: PMI on counter 3 overflow */
-	uint8_t adaptive0; /* bits 32: Adaptive PEBS for fixed counter 0 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
-	uint8_t adaptive1; /* bits 36: Adaptive PEBS for fixed counter 1 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
-	uint8_t adaptive2; /* bits 40: Adaptive PEBS for fixed counter 2 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
-	uint8_t adaptive3; /* bits 44: Adaptive PEBS for fixed counter 3 (LINUX ICL_FIXED_0_ADAPTIVE + 4i) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pack(const struct pmregs_x86_fixed_ctr_ctrl_fields *f)
-{
-	uint64_t v = PMREGS_X86_FIXED_CTR_CTRL_RES1_MASK;
-	v = pmregs_x86_fixed_ctr_ctrl_en0_set(v, (uint64_t)f->en0);
-	v = pmregs_x86_fixed_ctr_ctrl_any_thread0_set(v, (uint64_t)f->any_thread0);
-	v = pmregs_x86_fixed_ctr_ctrl_pmi0_set(v, (uint64_t)f->pmi0);
-	v = pmregs_x86_fixed_ctr_ctrl_en1_set(v, (uint64_t)f->en1);
-	v = pmregs_x86_fixed_ctr_ctrl_any_thread1_set(v, (uint64_t)f->any_thread1);
-	v = pmregs_x86_fixed_ctr_ctrl_pmi1_set(v, (uint64_t)f->pmi1);
-	v = pmregs_x86_fixed_ctr_ctrl_en2_set(v, (uint64_t)f->en2);
-	v = pmregs_x86_fixed_ctr_ctrl_any_thread2_set(v, (uint64_t)f->any_thread2);
-	v = pmregs_x86_fixed_ctr_ctrl_pmi2_set(v, (uint64_t)f->pmi2);
-	v = pmregs_x86_fixed_ctr_ctrl_en3_set(v, (uint64_t)f->en3);
-	v = pmregs_x86_fixed_ctr_ctrl_any_thread3_set(v, (uint64_t)f->any_thread3);
-	v = pmregs_x86_fixed_ctr_ctrl_pmi3_set(v, (uint64_t)f->pmi3);
-	v = pmregs_x86_fixed_ctr_ctrl_adaptive0_set(v, (uint64_t)f->adaptive0);
-	v = pmregs_x86_fixed_ctr_ctrl_adaptive1_set(v, (uint64_t)f->adaptive1);
-	v = pmregs_x86_fixed_ctr_ctrl_adaptive2_set(v, (uint64_t)f->adaptive2);
-	v = pmregs_x86_fixed_ctr_ctrl_adaptive3_set(v, (uint64_t)f->adaptive3);
-	return v;
-}
-
-/* Like pmregs_x86_fixed_ctr_ctrl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_fixed_ctr_ctrl_pack_checked(const struct pmregs_x86_fixed_ctr_ctrl_fields *f, uint64_t *out)
-{
-	if (f->en0 > 3u)
-		return PMREGS_ERANGE;
-	if (f->any_thread0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmi0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->en1 > 3u)
-		return PMREGS_ERANGE;
-	if (f->any_thread1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmi1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->en2 > 3u)
-		return PMREGS_ERANGE;
-	if (f->any_thread2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmi2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->en3 > 3u)
-		return PMREGS_ERANGE;
-	if (f->any_thread3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmi3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->adaptive0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->adaptive1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->adaptive2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->adaptive3 > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_fixed_ctr_ctrl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_fixed_ctr_ctrl_unpack(uint64_t v, struct pmregs_x86_fixed_ctr_ctrl_fields *f)
-{
-	f->en0 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_en0_get(v);
-	f->any_thread0 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_any_thread0_get(v);
-	f->pmi0 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_pmi0_get(v);
-	f->en1 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_en1_get(v);
-	f->any_thread1 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_any_thread1_get(v);
-	f->pmi1 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_pmi1_get(v);
-	f->en2 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_en2_get(v);
-	f->any_thread2 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_any_thread2_get(v);
-	f->pmi2 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_pmi2_get(v);
-	f->en3 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_en3_get(v);
-	f->any_thread3 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_any_thread3_get(v);
-	f->pmi3 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_pmi3_get(v);
-	f->adaptive0 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_adaptive0_get(v);
-	f->adaptive1 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_adaptive1_get(v);
-	f->adaptive2 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_adaptive2_get(v);
-	f->adaptive3 = (uint8_t)pmregs_x86_fixed_ctr_ctrl_adaptive3_get(v);
-}
-
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_fixed_ctr_ctrl_valid(uint64_t v)
 {
@@ -5146,412 +3812,118 @@ static inline int pmregs_x86_fixed_ctr_ctrl_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_CTRL_FIXED3_EN(x)       PMREGS_FIELD64((x), 35, 1)
 #define PMREGS_X86_PERF_GLOBAL_CTRL_EN_PERF_METRICS(x) PMREGS_FIELD64((x), 48, 1)
 
-/* pmc0_en: bits 0, rw. Enable IA32_PMC0 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc0_en_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc0_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC0_EN_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_perf_global_ctrl_pmc0_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc0_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc1_en: bits 1, rw. Enable IA32_PMC1 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc1_en_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc1_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC1_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_perf_global_ctrl_pmc1_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc1_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc2_en: bits 2, rw. Enable IA32_PMC2 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc2_en_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc2_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC2_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_perf_global_ctrl_pmc2_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc2_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc3_en: bits 3, rw. Enable IA32_PMC3 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc3_en_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc3_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC3_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_perf_global_ctrl_pmc3_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc3_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc4_en: bits 4, rw. Enable IA32_PMC4 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc4_en_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc4_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC4_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_perf_global_ctrl_pmc4_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc4_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc5_en: bits 5, rw. Enable IA32_PMC5 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc5_en_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc5_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC5_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_perf_global_ctrl_pmc5_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc5_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc6_en: bits 6, rw. Enable IA32_PMC6 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc6_en_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc6_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC6_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_perf_global_ctrl_pmc6_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc6_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc7_en: bits 7, rw. Enable IA32_PMC7 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc7_en_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc7_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC7_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_perf_global_ctrl_pmc7_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc7_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc8_en: bits 8, rw. Enable IA32_PMC8 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc8_en_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc8_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC8_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_perf_global_ctrl_pmc8_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc8_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc9_en: bits 9, rw. Enable IA32_PMC9 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc9_en_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc9_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC9_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_x86_perf_global_ctrl_pmc9_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc9_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc10_en: bits 10, rw. Enable IA32_PMC10 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc10_en_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc10_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC10_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_perf_global_ctrl_pmc10_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc10_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc11_en: bits 11, rw. Enable IA32_PMC11 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc11_en_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc11_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC11_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_perf_global_ctrl_pmc11_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc11_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc12_en: bits 12, rw. Enable IA32_PMC12 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc12_en_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc12_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC12_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_perf_global_ctrl_pmc12_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc12_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc13_en: bits 13, rw. Enable IA32_PMC13 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc13_en_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc13_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC13_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_perf_global_ctrl_pmc13_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc13_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc14_en: bits 14, rw. Enable IA32_PMC14 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc14_en_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc14_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC14_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_perf_global_ctrl_pmc14_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc14_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc15_en: bits 15, rw. Enable IA32_PMC15 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc15_en_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc15_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC15_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_perf_global_ctrl_pmc15_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc15_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc16_en: bits 16, rw. Enable IA32_PMC16 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc16_en_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc16_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC16_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perf_global_ctrl_pmc16_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc16_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc17_en: bits 17, rw. Enable IA32_PMC17 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc17_en_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc17_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC17_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perf_global_ctrl_pmc17_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc17_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc18_en: bits 18, rw. Enable IA32_PMC18 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc18_en_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc18_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC18_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_perf_global_ctrl_pmc18_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc18_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc19_en: bits 19, rw. Enable IA32_PMC19 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc19_en_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc19_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC19_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perf_global_ctrl_pmc19_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc19_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc20_en: bits 20, rw. Enable IA32_PMC20 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc20_en_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc20_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC20_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_perf_global_ctrl_pmc20_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc20_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc21_en: bits 21, rw. Enable IA32_PMC21 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc21_en_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc21_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC21_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_perf_global_ctrl_pmc21_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc21_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc22_en: bits 22, rw. Enable IA32_PMC22 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc22_en_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc22_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC22_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_perf_global_ctrl_pmc22_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc22_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc23_en: bits 23, rw. Enable IA32_PMC23 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc23_en_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc23_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC23_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_perf_global_ctrl_pmc23_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc23_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc24_en: bits 24, rw. Enable IA32_PMC24 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc24_en_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc24_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC24_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_x86_perf_global_ctrl_pmc24_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc24_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc25_en: bits 25, rw. Enable IA32_PMC25 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc25_en_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc25_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC25_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_x86_perf_global_ctrl_pmc25_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc25_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc26_en: bits 26, rw. Enable IA32_PMC26 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc26_en_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc26_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC26_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_x86_perf_global_ctrl_pmc26_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc26_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc27_en: bits 27, rw. Enable IA32_PMC27 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc27_en_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc27_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC27_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
-static inline int pmregs_x86_perf_global_ctrl_pmc27_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc27_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc28_en: bits 28, rw. Enable IA32_PMC28 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc28_en_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc28_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC28_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_x86_perf_global_ctrl_pmc28_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc28_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc29_en: bits 29, rw. Enable IA32_PMC29 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc29_en_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc29_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC29_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
-static inline int pmregs_x86_perf_global_ctrl_pmc29_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc29_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc30_en: bits 30, rw. Enable IA32_PMC30 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc30_en_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc30_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC30_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_x86_perf_global_ctrl_pmc30_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc30_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc31_en: bits 31, rw. Enable IA32_PMC31 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc31_en_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc31_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC31_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_x86_perf_global_ctrl_pmc31_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_pmc31_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed0_en: bits 32, rw. Enable IA32_FIXED_CTR0 */
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed0_en_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed0_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED0_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_perf_global_ctrl_fixed0_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_fixed0_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed1_en: bits 33, rw. Enable IA32_FIXED_CTR1 */
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed1_en_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed1_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED1_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_perf_global_ctrl_fixed1_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_fixed1_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed2_en: bits 34, rw. Enable IA32_FIXED_CTR2 */
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed2_en_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed2_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED2_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_perf_global_ctrl_fixed2_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_fixed2_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed3_en: bits 35, rw. Enable IA32_FIXED_CTR3 */
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed3_en_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed3_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED3_EN_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_x86_perf_global_ctrl_fixed3_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_fixed3_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* en_perf_metrics: bits 48, rw. Enable the topdown PERF_METRICS counter (LINUX) */
-static inline uint64_t pmregs_x86_perf_global_ctrl_en_perf_metrics_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ctrl_en_perf_metrics_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_CTRL_EN_PERF_METRICS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
-static inline int pmregs_x86_perf_global_ctrl_en_perf_metrics_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ctrl_en_perf_metrics_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_global_ctrl_pmc0_en_get(v)                    (pmregs_u64(v) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc0_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_x86_perf_global_ctrl_pmc0_en_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc1_en_get(v)                    ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc1_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_x86_perf_global_ctrl_pmc1_en_set_checked(v, x)         pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc2_en_get(v)                    ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc2_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_x86_perf_global_ctrl_pmc2_en_set_checked(v, x)         pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc3_en_get(v)                    ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc3_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_x86_perf_global_ctrl_pmc3_en_set_checked(v, x)         pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc4_en_get(v)                    ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc4_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_x86_perf_global_ctrl_pmc4_en_set_checked(v, x)         pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc5_en_get(v)                    ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc5_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_x86_perf_global_ctrl_pmc5_en_set_checked(v, x)         pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc6_en_get(v)                    ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc6_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_x86_perf_global_ctrl_pmc6_en_set_checked(v, x)         pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc7_en_get(v)                    ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc7_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_x86_perf_global_ctrl_pmc7_en_set_checked(v, x)         pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc8_en_get(v)                    ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc8_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_x86_perf_global_ctrl_pmc8_en_set_checked(v, x)         pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc9_en_get(v)                    ((pmregs_u64(v) >> 9) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc9_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
+#define pmregs_x86_perf_global_ctrl_pmc9_en_set_checked(v, x)         pmregs_set_checked64((v), 9, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc10_en_get(v)                   ((pmregs_u64(v) >> 10) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc10_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
+#define pmregs_x86_perf_global_ctrl_pmc10_en_set_checked(v, x)        pmregs_set_checked64((v), 10, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc11_en_get(v)                   ((pmregs_u64(v) >> 11) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc11_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
+#define pmregs_x86_perf_global_ctrl_pmc11_en_set_checked(v, x)        pmregs_set_checked64((v), 11, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc12_en_get(v)                   ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc12_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_x86_perf_global_ctrl_pmc12_en_set_checked(v, x)        pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc13_en_get(v)                   ((pmregs_u64(v) >> 13) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc13_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
+#define pmregs_x86_perf_global_ctrl_pmc13_en_set_checked(v, x)        pmregs_set_checked64((v), 13, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc14_en_get(v)                   ((pmregs_u64(v) >> 14) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc14_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
+#define pmregs_x86_perf_global_ctrl_pmc14_en_set_checked(v, x)        pmregs_set_checked64((v), 14, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc15_en_get(v)                   ((pmregs_u64(v) >> 15) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc15_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
+#define pmregs_x86_perf_global_ctrl_pmc15_en_set_checked(v, x)        pmregs_set_checked64((v), 15, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc16_en_get(v)                   ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc16_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_x86_perf_global_ctrl_pmc16_en_set_checked(v, x)        pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc17_en_get(v)                   ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc17_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_x86_perf_global_ctrl_pmc17_en_set_checked(v, x)        pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc18_en_get(v)                   ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc18_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_x86_perf_global_ctrl_pmc18_en_set_checked(v, x)        pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc19_en_get(v)                   ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc19_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_x86_perf_global_ctrl_pmc19_en_set_checked(v, x)        pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc20_en_get(v)                   ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc20_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_x86_perf_global_ctrl_pmc20_en_set_checked(v, x)        pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc21_en_get(v)                   ((pmregs_u64(v) >> 21) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc21_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
+#define pmregs_x86_perf_global_ctrl_pmc21_en_set_checked(v, x)        pmregs_set_checked64((v), 21, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc22_en_get(v)                   ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc22_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_x86_perf_global_ctrl_pmc22_en_set_checked(v, x)        pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc23_en_get(v)                   ((pmregs_u64(v) >> 23) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc23_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
+#define pmregs_x86_perf_global_ctrl_pmc23_en_set_checked(v, x)        pmregs_set_checked64((v), 23, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc24_en_get(v)                   ((pmregs_u64(v) >> 24) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc24_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
+#define pmregs_x86_perf_global_ctrl_pmc24_en_set_checked(v, x)        pmregs_set_checked64((v), 24, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc25_en_get(v)                   ((pmregs_u64(v) >> 25) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc25_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
+#define pmregs_x86_perf_global_ctrl_pmc25_en_set_checked(v, x)        pmregs_set_checked64((v), 25, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc26_en_get(v)                   ((pmregs_u64(v) >> 26) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc26_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
+#define pmregs_x86_perf_global_ctrl_pmc26_en_set_checked(v, x)        pmregs_set_checked64((v), 26, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc27_en_get(v)                   ((pmregs_u64(v) >> 27) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc27_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000)) | ((pmregs_u64(x) & 0x1u) << 27))
+#define pmregs_x86_perf_global_ctrl_pmc27_en_set_checked(v, x)        pmregs_set_checked64((v), 27, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc28_en_get(v)                   ((pmregs_u64(v) >> 28) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc28_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
+#define pmregs_x86_perf_global_ctrl_pmc28_en_set_checked(v, x)        pmregs_set_checked64((v), 28, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc29_en_get(v)                   ((pmregs_u64(v) >> 29) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc29_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000000)) | ((pmregs_u64(x) & 0x1u) << 29))
+#define pmregs_x86_perf_global_ctrl_pmc29_en_set_checked(v, x)        pmregs_set_checked64((v), 29, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc30_en_get(v)                   ((pmregs_u64(v) >> 30) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc30_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
+#define pmregs_x86_perf_global_ctrl_pmc30_en_set_checked(v, x)        pmregs_set_checked64((v), 30, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc31_en_get(v)                   ((pmregs_u64(v) >> 31) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc31_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
+#define pmregs_x86_perf_global_ctrl_pmc31_en_set_checked(v, x)        pmregs_set_checked64((v), 31, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_fixed0_en_get(v)                  ((pmregs_u64(v) >> 32) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_fixed0_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
+#define pmregs_x86_perf_global_ctrl_fixed0_en_set_checked(v, x)       pmregs_set_checked64((v), 32, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_fixed1_en_get(v)                  ((pmregs_u64(v) >> 33) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_fixed1_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
+#define pmregs_x86_perf_global_ctrl_fixed1_en_set_checked(v, x)       pmregs_set_checked64((v), 33, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_fixed2_en_get(v)                  ((pmregs_u64(v) >> 34) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_fixed2_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
+#define pmregs_x86_perf_global_ctrl_fixed2_en_set_checked(v, x)       pmregs_set_checked64((v), 34, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_fixed3_en_get(v)                  ((pmregs_u64(v) >> 35) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_fixed3_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
+#define pmregs_x86_perf_global_ctrl_fixed3_en_set_checked(v, x)       pmregs_set_checked64((v), 35, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_en_perf_metrics_get(v)            ((pmregs_u64(v) >> 48) & 0x1u)
+#define pmregs_x86_perf_global_ctrl_en_perf_metrics_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000)) | ((pmregs_u64(x) & 0x1u) << 48))
+#define pmregs_x86_perf_global_ctrl_en_perf_metrics_set_checked(v, x) pmregs_set_checked64((v), 48, 0x1u, (x))
 
 /* pmc_en(i): the 32 fields pmc_en-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_perf_global_ctrl_pmc_en_get(uint64_t v, unsigned i)
@@ -5571,213 +3943,6 @@ static inline uint64_t pmregs_x86_perf_global_ctrl_fixed_en_get(uint64_t v, unsi
 static inline uint64_t pmregs_x86_perf_global_ctrl_fixed_en_set(uint64_t v, unsigned i, uint64_t x)
 {
 	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED_EN_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_CTRL_FIXED_EN_SHIFT(i))) : v;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_perf_global_ctrl_fields {
-	uint8_t pmc0_en; /* bits 0: Enable IA32_PMC0 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc1_en; /* bits 1: Enable IA32_PMC1 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc2_en; /* bits 2: Enable IA32_PMC2 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc3_en; /* bits 3: Enable IA32_PMC3 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc4_en; /* bits 4: Enable IA32_PMC4 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc5_en; /* bits 5: Enable IA32_PMC5 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc6_en; /* bits 6: Enable IA32_PMC6 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc7_en; /* bits 7: Enable IA32_PMC7 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc8_en; /* bits 8: Enable IA32_PMC8 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc9_en; /* bits 9: Enable IA32_PMC9 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc10_en; /* bits 10: Enable IA32_PMC10 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc11_en; /* bits 11: Enable IA32_PMC11 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc12_en; /* bits 12: Enable IA32_PMC12 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc13_en; /* bits 13: Enable IA32_PMC13 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc14_en; /* bits 14: Enable IA32_PMC14 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc15_en; /* bits 15: Enable IA32_PMC15 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc16_en; /* bits 16: Enable IA32_PMC16 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc17_en; /* bits 17: Enable IA32_PMC17 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc18_en; /* bits 18: Enable IA32_PMC18 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc19_en; /* bits 19: Enable IA32_PMC19 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc20_en; /* bits 20: Enable IA32_PMC20 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc21_en; /* bits 21: Enable IA32_PMC21 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc22_en; /* bits 22: Enable IA32_PMC22 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc23_en; /* bits 23: Enable IA32_PMC23 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc24_en; /* bits 24: Enable IA32_PMC24 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc25_en; /* bits 25: Enable IA32_PMC25 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc26_en; /* bits 26: Enable IA32_PMC26 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc27_en; /* bits 27: Enable IA32_PMC27 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc28_en; /* bits 28: Enable IA32_PMC28 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc29_en; /* bits 29: Enable IA32_PMC29 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc30_en; /* bits 30: Enable IA32_PMC30 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t pmc31_en; /* bits 31: Enable IA32_PMC31 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
-	uint8_t fixed0_en; /* bits 32: Enable IA32_FIXED_CTR0 */
-	uint8_t fixed1_en; /* bits 33: Enable IA32_FIXED_CTR1 */
-	uint8_t fixed2_en; /* bits 34: Enable IA32_FIXED_CTR2 */
-	uint8_t fixed3_en; /* bits 35: Enable IA32_FIXED_CTR3 */
-	uint8_t en_perf_metrics; /* bits 48: Enable the topdown PERF_METRICS counter (LINUX) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pack(const struct pmregs_x86_perf_global_ctrl_fields *f)
-{
-	uint64_t v = PMREGS_X86_PERF_GLOBAL_CTRL_RES1_MASK;
-	v = pmregs_x86_perf_global_ctrl_pmc0_en_set(v, (uint64_t)f->pmc0_en);
-	v = pmregs_x86_perf_global_ctrl_pmc1_en_set(v, (uint64_t)f->pmc1_en);
-	v = pmregs_x86_perf_global_ctrl_pmc2_en_set(v, (uint64_t)f->pmc2_en);
-	v = pmregs_x86_perf_global_ctrl_pmc3_en_set(v, (uint64_t)f->pmc3_en);
-	v = pmregs_x86_perf_global_ctrl_pmc4_en_set(v, (uint64_t)f->pmc4_en);
-	v = pmregs_x86_perf_global_ctrl_pmc5_en_set(v, (uint64_t)f->pmc5_en);
-	v = pmregs_x86_perf_global_ctrl_pmc6_en_set(v, (uint64_t)f->pmc6_en);
-	v = pmregs_x86_perf_global_ctrl_pmc7_en_set(v, (uint64_t)f->pmc7_en);
-	v = pmregs_x86_perf_global_ctrl_pmc8_en_set(v, (uint64_t)f->pmc8_en);
-	v = pmregs_x86_perf_global_ctrl_pmc9_en_set(v, (uint64_t)f->pmc9_en);
-	v = pmregs_x86_perf_global_ctrl_pmc10_en_set(v, (uint64_t)f->pmc10_en);
-	v = pmregs_x86_perf_global_ctrl_pmc11_en_set(v, (uint64_t)f->pmc11_en);
-	v = pmregs_x86_perf_global_ctrl_pmc12_en_set(v, (uint64_t)f->pmc12_en);
-	v = pmregs_x86_perf_global_ctrl_pmc13_en_set(v, (uint64_t)f->pmc13_en);
-	v = pmregs_x86_perf_global_ctrl_pmc14_en_set(v, (uint64_t)f->pmc14_en);
-	v = pmregs_x86_perf_global_ctrl_pmc15_en_set(v, (uint64_t)f->pmc15_en);
-	v = pmregs_x86_perf_global_ctrl_pmc16_en_set(v, (uint64_t)f->pmc16_en);
-	v = pmregs_x86_perf_global_ctrl_pmc17_en_set(v, (uint64_t)f->pmc17_en);
-	v = pmregs_x86_perf_global_ctrl_pmc18_en_set(v, (uint64_t)f->pmc18_en);
-	v = pmregs_x86_perf_global_ctrl_pmc19_en_set(v, (uint64_t)f->pmc19_en);
-	v = pmregs_x86_perf_global_ctrl_pmc20_en_set(v, (uint64_t)f->pmc20_en);
-	v = pmregs_x86_perf_global_ctrl_pmc21_en_set(v, (uint64_t)f->pmc21_en);
-	v = pmregs_x86_perf_global_ctrl_pmc22_en_set(v, (uint64_t)f->pmc22_en);
-	v = pmregs_x86_perf_global_ctrl_pmc23_en_set(v, (uint64_t)f->pmc23_en);
-	v = pmregs_x86_perf_global_ctrl_pmc24_en_set(v, (uint64_t)f->pmc24_en);
-	v = pmregs_x86_perf_global_ctrl_pmc25_en_set(v, (uint64_t)f->pmc25_en);
-	v = pmregs_x86_perf_global_ctrl_pmc26_en_set(v, (uint64_t)f->pmc26_en);
-	v = pmregs_x86_perf_global_ctrl_pmc27_en_set(v, (uint64_t)f->pmc27_en);
-	v = pmregs_x86_perf_global_ctrl_pmc28_en_set(v, (uint64_t)f->pmc28_en);
-	v = pmregs_x86_perf_global_ctrl_pmc29_en_set(v, (uint64_t)f->pmc29_en);
-	v = pmregs_x86_perf_global_ctrl_pmc30_en_set(v, (uint64_t)f->pmc30_en);
-	v = pmregs_x86_perf_global_ctrl_pmc31_en_set(v, (uint64_t)f->pmc31_en);
-	v = pmregs_x86_perf_global_ctrl_fixed0_en_set(v, (uint64_t)f->fixed0_en);
-	v = pmregs_x86_perf_global_ctrl_fixed1_en_set(v, (uint64_t)f->fixed1_en);
-	v = pmregs_x86_perf_global_ctrl_fixed2_en_set(v, (uint64_t)f->fixed2_en);
-	v = pmregs_x86_perf_global_ctrl_fixed3_en_set(v, (uint64_t)f->fixed3_en);
-	v = pmregs_x86_perf_global_ctrl_en_perf_metrics_set(v, (uint64_t)f->en_perf_metrics);
-	return v;
-}
-
-/* Like pmregs_x86_perf_global_ctrl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_perf_global_ctrl_pack_checked(const struct pmregs_x86_perf_global_ctrl_fields *f, uint64_t *out)
-{
-	if (f->pmc0_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc1_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc2_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc3_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc4_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc5_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc6_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc7_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc8_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc9_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc10_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc11_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc12_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc13_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc14_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc15_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc16_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc17_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc18_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc19_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc20_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc21_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc22_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc23_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc24_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc25_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc26_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc27_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc28_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc29_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc30_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc31_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->fixed0_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->fixed1_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->fixed2_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->fixed3_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->en_perf_metrics > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_perf_global_ctrl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_perf_global_ctrl_unpack(uint64_t v, struct pmregs_x86_perf_global_ctrl_fields *f)
-{
-	f->pmc0_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc0_en_get(v);
-	f->pmc1_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc1_en_get(v);
-	f->pmc2_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc2_en_get(v);
-	f->pmc3_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc3_en_get(v);
-	f->pmc4_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc4_en_get(v);
-	f->pmc5_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc5_en_get(v);
-	f->pmc6_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc6_en_get(v);
-	f->pmc7_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc7_en_get(v);
-	f->pmc8_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc8_en_get(v);
-	f->pmc9_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc9_en_get(v);
-	f->pmc10_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc10_en_get(v);
-	f->pmc11_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc11_en_get(v);
-	f->pmc12_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc12_en_get(v);
-	f->pmc13_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc13_en_get(v);
-	f->pmc14_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc14_en_get(v);
-	f->pmc15_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc15_en_get(v);
-	f->pmc16_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc16_en_get(v);
-	f->pmc17_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc17_en_get(v);
-	f->pmc18_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc18_en_get(v);
-	f->pmc19_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc19_en_get(v);
-	f->pmc20_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc20_en_get(v);
-	f->pmc21_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc21_en_get(v);
-	f->pmc22_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc22_en_get(v);
-	f->pmc23_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc23_en_get(v);
-	f->pmc24_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc24_en_get(v);
-	f->pmc25_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc25_en_get(v);
-	f->pmc26_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc26_en_get(v);
-	f->pmc27_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc27_en_get(v);
-	f->pmc28_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc28_en_get(v);
-	f->pmc29_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc29_en_get(v);
-	f->pmc30_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc30_en_get(v);
-	f->pmc31_en = (uint8_t)pmregs_x86_perf_global_ctrl_pmc31_en_get(v);
-	f->fixed0_en = (uint8_t)pmregs_x86_perf_global_ctrl_fixed0_en_get(v);
-	f->fixed1_en = (uint8_t)pmregs_x86_perf_global_ctrl_fixed1_en_get(v);
-	f->fixed2_en = (uint8_t)pmregs_x86_perf_global_ctrl_fixed2_en_get(v);
-	f->fixed3_en = (uint8_t)pmregs_x86_perf_global_ctrl_fixed3_en_get(v);
-	f->en_perf_metrics = (uint8_t)pmregs_x86_perf_global_ctrl_en_perf_metrics_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -5835,500 +4000,142 @@ static inline int pmregs_x86_perf_global_ctrl_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_BUF(x)             PMREGS_FIELD64((x), 62, 1)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_COND_CHGD(x)           PMREGS_FIELD64((x), 63, 1)
 
-/* ovf_pmc0: bits 0, ro. IA32_PMC0 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc1: bits 1, ro. IA32_PMC1 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc2: bits 2, ro. IA32_PMC2 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc3: bits 3, ro. IA32_PMC3 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc4: bits 4, ro. IA32_PMC4 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc4_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc4_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc5: bits 5, ro. IA32_PMC5 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc5_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc5_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc6: bits 6, ro. IA32_PMC6 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc6_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC6_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc6_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc6_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc7: bits 7, ro. IA32_PMC7 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc7_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC7_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc7_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc7_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc8: bits 8, ro. IA32_PMC8 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC8_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc8_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc8_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc9: bits 9, ro. IA32_PMC9 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc9_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC9_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc9_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc9_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc10: bits 10, ro. IA32_PMC10 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc10_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC10_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc10_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc10_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc11: bits 11, ro. IA32_PMC11 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc11_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC11_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc11_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc11_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc12: bits 12, ro. IA32_PMC12 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc12_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC12_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc12_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc12_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc13: bits 13, ro. IA32_PMC13 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC13_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc13_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc13_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc14: bits 14, ro. IA32_PMC14 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc14_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC14_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc14_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc14_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc15: bits 15, ro. IA32_PMC15 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc15_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC15_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc15_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc15_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc16: bits 16, ro. IA32_PMC16 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc16_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC16_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc16_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc16_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc17: bits 17, ro. IA32_PMC17 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc17_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC17_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc17_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc17_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc18: bits 18, ro. IA32_PMC18 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc18_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC18_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc18_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc18_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc19: bits 19, ro. IA32_PMC19 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc19_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC19_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc19_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc19_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc20: bits 20, ro. IA32_PMC20 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc20_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC20_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc20_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc20_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc21: bits 21, ro. IA32_PMC21 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc21_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC21_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc21_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc21_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc22: bits 22, ro. IA32_PMC22 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc22_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC22_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc22_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc22_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc23: bits 23, ro. IA32_PMC23 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc23_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC23_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc23_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc23_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc24: bits 24, ro. IA32_PMC24 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc24_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC24_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc24_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc24_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc25: bits 25, ro. IA32_PMC25 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc25_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC25_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc25_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc25_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc26: bits 26, ro. IA32_PMC26 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc26_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC26_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc26_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc26_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc27: bits 27, ro. IA32_PMC27 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc27_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC27_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc27_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc27_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc28: bits 28, ro. IA32_PMC28 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc28_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC28_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc28_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc28_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc29: bits 29, ro. IA32_PMC29 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc29_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC29_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc29_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc29_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc30: bits 30, ro. IA32_PMC30 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc30_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC30_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc30_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc30_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc31: bits 31, ro. IA32_PMC31 overflowed */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc31_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC31_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_x86_perf_global_status_ovf_pmc31_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_pmc31_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed0: bits 32, ro. IA32_FIXED_CTR0 overflowed (version 2+) */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_perf_global_status_ovf_fixed0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_fixed0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed1: bits 33, ro. IA32_FIXED_CTR1 overflowed (version 2+) */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed1_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_perf_global_status_ovf_fixed1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_fixed1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed2: bits 34, ro. IA32_FIXED_CTR2 overflowed (version 2+) */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed2_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_perf_global_status_ovf_fixed2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_fixed2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed3: bits 35, ro. IA32_FIXED_CTR3 overflowed (version 2+) */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed3_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_x86_perf_global_status_ovf_fixed3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_fixed3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perf_metrics_ovf: bits 48, ro. PERF_METRICS overflowed (LINUX) */
-static inline uint64_t pmregs_x86_perf_global_status_perf_metrics_ovf_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_PERF_METRICS_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
-static inline int pmregs_x86_perf_global_status_perf_metrics_ovf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_perf_metrics_ovf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* arch_pebs_threshold: bits 54, ro. Architectural PEBS buffer reached its threshold (LINUX GLOBAL_STATUS_ARCH_PEBS_THRESHOLD_BIT) */
-static inline uint64_t pmregs_x86_perf_global_status_arch_pebs_threshold_get(uint64_t v) { return ((v >> 54) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_arch_pebs_threshold_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_ARCH_PEBS_THRESHOLD_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 54); }
-static inline int pmregs_x86_perf_global_status_arch_pebs_threshold_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_arch_pebs_threshold_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* trace_topa_pmi: bits 55, ro. Intel PT ToPA PMI pending */
-static inline uint64_t pmregs_x86_perf_global_status_trace_topa_pmi_get(uint64_t v) { return ((v >> 55) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_TRACE_TOPA_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 55); }
-static inline int pmregs_x86_perf_global_status_trace_topa_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_trace_topa_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_frz: bits 58, ro. LBRs frozen by a PMI (version 4+, streamlined freeze) */
-static inline uint64_t pmregs_x86_perf_global_status_lbr_frz_get(uint64_t v) { return ((v >> 58) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_lbr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_LBR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 58); }
-static inline int pmregs_x86_perf_global_status_lbr_frz_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_lbr_frz_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ctr_frz: bits 59, ro. Counters frozen by a PMI (version 4+, streamlined freeze) */
-static inline uint64_t pmregs_x86_perf_global_status_ctr_frz_get(uint64_t v) { return ((v >> 59) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ctr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_CTR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 59); }
-static inline int pmregs_x86_perf_global_status_ctr_frz_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ctr_frz_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* asci: bits 60, ro. Counters stopped by an SGX enclave (ASCI; LINUX calls it ASIF) */
-static inline uint64_t pmregs_x86_perf_global_status_asci_get(uint64_t v) { return ((v >> 60) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_asci_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_ASCI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 60); }
-static inline int pmregs_x86_perf_global_status_asci_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_asci_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_uncore: bits 61, ro. Uncore counter overflow (version 3+) */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_uncore_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_UNCORE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
-static inline int pmregs_x86_perf_global_status_ovf_uncore_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_uncore_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_buf: bits 62, ro. DS buffer (PEBS) reached its threshold (OvfBuf / OvfBuffer / OvfDSBuffer) */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_buf_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_BUF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
-static inline int pmregs_x86_perf_global_status_ovf_buf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_ovf_buf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cond_chgd: bits 63, ro. Performance-monitoring configuration changed */
-static inline uint64_t pmregs_x86_perf_global_status_cond_chgd_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_cond_chgd_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_COND_CHGD_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_x86_perf_global_status_cond_chgd_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_cond_chgd_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_global_status_ovf_pmc0_get(v)                       (pmregs_u64(v) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc0_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_x86_perf_global_status_ovf_pmc0_set_checked(v, x)            pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc1_get(v)                       ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc1_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_x86_perf_global_status_ovf_pmc1_set_checked(v, x)            pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc2_get(v)                       ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc2_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_x86_perf_global_status_ovf_pmc2_set_checked(v, x)            pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc3_get(v)                       ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc3_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_x86_perf_global_status_ovf_pmc3_set_checked(v, x)            pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc4_get(v)                       ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc4_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_x86_perf_global_status_ovf_pmc4_set_checked(v, x)            pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc5_get(v)                       ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc5_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_x86_perf_global_status_ovf_pmc5_set_checked(v, x)            pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc6_get(v)                       ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc6_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_x86_perf_global_status_ovf_pmc6_set_checked(v, x)            pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc7_get(v)                       ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc7_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_x86_perf_global_status_ovf_pmc7_set_checked(v, x)            pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc8_get(v)                       ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc8_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_x86_perf_global_status_ovf_pmc8_set_checked(v, x)            pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc9_get(v)                       ((pmregs_u64(v) >> 9) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc9_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
+#define pmregs_x86_perf_global_status_ovf_pmc9_set_checked(v, x)            pmregs_set_checked64((v), 9, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc10_get(v)                      ((pmregs_u64(v) >> 10) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc10_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
+#define pmregs_x86_perf_global_status_ovf_pmc10_set_checked(v, x)           pmregs_set_checked64((v), 10, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc11_get(v)                      ((pmregs_u64(v) >> 11) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc11_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
+#define pmregs_x86_perf_global_status_ovf_pmc11_set_checked(v, x)           pmregs_set_checked64((v), 11, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc12_get(v)                      ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc12_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_x86_perf_global_status_ovf_pmc12_set_checked(v, x)           pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc13_get(v)                      ((pmregs_u64(v) >> 13) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc13_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
+#define pmregs_x86_perf_global_status_ovf_pmc13_set_checked(v, x)           pmregs_set_checked64((v), 13, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc14_get(v)                      ((pmregs_u64(v) >> 14) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc14_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
+#define pmregs_x86_perf_global_status_ovf_pmc14_set_checked(v, x)           pmregs_set_checked64((v), 14, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc15_get(v)                      ((pmregs_u64(v) >> 15) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc15_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
+#define pmregs_x86_perf_global_status_ovf_pmc15_set_checked(v, x)           pmregs_set_checked64((v), 15, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc16_get(v)                      ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc16_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_x86_perf_global_status_ovf_pmc16_set_checked(v, x)           pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc17_get(v)                      ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc17_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_x86_perf_global_status_ovf_pmc17_set_checked(v, x)           pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc18_get(v)                      ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc18_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_x86_perf_global_status_ovf_pmc18_set_checked(v, x)           pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc19_get(v)                      ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc19_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_x86_perf_global_status_ovf_pmc19_set_checked(v, x)           pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc20_get(v)                      ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc20_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_x86_perf_global_status_ovf_pmc20_set_checked(v, x)           pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc21_get(v)                      ((pmregs_u64(v) >> 21) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc21_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
+#define pmregs_x86_perf_global_status_ovf_pmc21_set_checked(v, x)           pmregs_set_checked64((v), 21, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc22_get(v)                      ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc22_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_x86_perf_global_status_ovf_pmc22_set_checked(v, x)           pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc23_get(v)                      ((pmregs_u64(v) >> 23) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc23_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
+#define pmregs_x86_perf_global_status_ovf_pmc23_set_checked(v, x)           pmregs_set_checked64((v), 23, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc24_get(v)                      ((pmregs_u64(v) >> 24) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc24_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
+#define pmregs_x86_perf_global_status_ovf_pmc24_set_checked(v, x)           pmregs_set_checked64((v), 24, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc25_get(v)                      ((pmregs_u64(v) >> 25) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc25_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
+#define pmregs_x86_perf_global_status_ovf_pmc25_set_checked(v, x)           pmregs_set_checked64((v), 25, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc26_get(v)                      ((pmregs_u64(v) >> 26) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc26_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
+#define pmregs_x86_perf_global_status_ovf_pmc26_set_checked(v, x)           pmregs_set_checked64((v), 26, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc27_get(v)                      ((pmregs_u64(v) >> 27) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc27_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x8000000)) | ((pmregs_u64(x) & 0x1u) << 27))
+#define pmregs_x86_perf_global_status_ovf_pmc27_set_checked(v, x)           pmregs_set_checked64((v), 27, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc28_get(v)                      ((pmregs_u64(v) >> 28) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc28_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
+#define pmregs_x86_perf_global_status_ovf_pmc28_set_checked(v, x)           pmregs_set_checked64((v), 28, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc29_get(v)                      ((pmregs_u64(v) >> 29) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc29_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x20000000)) | ((pmregs_u64(x) & 0x1u) << 29))
+#define pmregs_x86_perf_global_status_ovf_pmc29_set_checked(v, x)           pmregs_set_checked64((v), 29, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc30_get(v)                      ((pmregs_u64(v) >> 30) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc30_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
+#define pmregs_x86_perf_global_status_ovf_pmc30_set_checked(v, x)           pmregs_set_checked64((v), 30, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc31_get(v)                      ((pmregs_u64(v) >> 31) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc31_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
+#define pmregs_x86_perf_global_status_ovf_pmc31_set_checked(v, x)           pmregs_set_checked64((v), 31, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_fixed0_get(v)                     ((pmregs_u64(v) >> 32) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_fixed0_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
+#define pmregs_x86_perf_global_status_ovf_fixed0_set_checked(v, x)          pmregs_set_checked64((v), 32, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_fixed1_get(v)                     ((pmregs_u64(v) >> 33) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_fixed1_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
+#define pmregs_x86_perf_global_status_ovf_fixed1_set_checked(v, x)          pmregs_set_checked64((v), 33, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_fixed2_get(v)                     ((pmregs_u64(v) >> 34) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_fixed2_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
+#define pmregs_x86_perf_global_status_ovf_fixed2_set_checked(v, x)          pmregs_set_checked64((v), 34, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_fixed3_get(v)                     ((pmregs_u64(v) >> 35) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_fixed3_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
+#define pmregs_x86_perf_global_status_ovf_fixed3_set_checked(v, x)          pmregs_set_checked64((v), 35, 0x1u, (x))
+#define pmregs_x86_perf_global_status_perf_metrics_ovf_get(v)               ((pmregs_u64(v) >> 48) & 0x1u)
+#define pmregs_x86_perf_global_status_perf_metrics_ovf_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000)) | ((pmregs_u64(x) & 0x1u) << 48))
+#define pmregs_x86_perf_global_status_perf_metrics_ovf_set_checked(v, x)    pmregs_set_checked64((v), 48, 0x1u, (x))
+#define pmregs_x86_perf_global_status_arch_pebs_threshold_get(v)            ((pmregs_u64(v) >> 54) & 0x1u)
+#define pmregs_x86_perf_global_status_arch_pebs_threshold_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x40000000000000)) | ((pmregs_u64(x) & 0x1u) << 54))
+#define pmregs_x86_perf_global_status_arch_pebs_threshold_set_checked(v, x) pmregs_set_checked64((v), 54, 0x1u, (x))
+#define pmregs_x86_perf_global_status_trace_topa_pmi_get(v)                 ((pmregs_u64(v) >> 55) & 0x1u)
+#define pmregs_x86_perf_global_status_trace_topa_pmi_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x80000000000000)) | ((pmregs_u64(x) & 0x1u) << 55))
+#define pmregs_x86_perf_global_status_trace_topa_pmi_set_checked(v, x)      pmregs_set_checked64((v), 55, 0x1u, (x))
+#define pmregs_x86_perf_global_status_lbr_frz_get(v)                        ((pmregs_u64(v) >> 58) & 0x1u)
+#define pmregs_x86_perf_global_status_lbr_frz_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000000)) | ((pmregs_u64(x) & 0x1u) << 58))
+#define pmregs_x86_perf_global_status_lbr_frz_set_checked(v, x)             pmregs_set_checked64((v), 58, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ctr_frz_get(v)                        ((pmregs_u64(v) >> 59) & 0x1u)
+#define pmregs_x86_perf_global_status_ctr_frz_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000000)) | ((pmregs_u64(x) & 0x1u) << 59))
+#define pmregs_x86_perf_global_status_ctr_frz_set_checked(v, x)             pmregs_set_checked64((v), 59, 0x1u, (x))
+#define pmregs_x86_perf_global_status_asci_get(v)                           ((pmregs_u64(v) >> 60) & 0x1u)
+#define pmregs_x86_perf_global_status_asci_set(v, x)                        ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000000)) | ((pmregs_u64(x) & 0x1u) << 60))
+#define pmregs_x86_perf_global_status_asci_set_checked(v, x)                pmregs_set_checked64((v), 60, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_uncore_get(v)                     ((pmregs_u64(v) >> 61) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_uncore_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000000)) | ((pmregs_u64(x) & 0x1u) << 61))
+#define pmregs_x86_perf_global_status_ovf_uncore_set_checked(v, x)          pmregs_set_checked64((v), 61, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_buf_get(v)                        ((pmregs_u64(v) >> 62) & 0x1u)
+#define pmregs_x86_perf_global_status_ovf_buf_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000000)) | ((pmregs_u64(x) & 0x1u) << 62))
+#define pmregs_x86_perf_global_status_ovf_buf_set_checked(v, x)             pmregs_set_checked64((v), 62, 0x1u, (x))
+#define pmregs_x86_perf_global_status_cond_chgd_get(v)                      ((pmregs_u64(v) >> 63) & 0x1u)
+#define pmregs_x86_perf_global_status_cond_chgd_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
+#define pmregs_x86_perf_global_status_cond_chgd_set_checked(v, x)           pmregs_set_checked64((v), 63, 0x1u, (x))
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc_get(uint64_t v, unsigned i)
@@ -6348,253 +4155,6 @@ static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed_get(uint64_t v, u
 static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed_set(uint64_t v, unsigned i, uint64_t x)
 {
 	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED_SHIFT(i))) : v;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_perf_global_status_fields {
-	uint8_t ovf_pmc0; /* bits 0: IA32_PMC0 overflowed */
-	uint8_t ovf_pmc1; /* bits 1: IA32_PMC1 overflowed */
-	uint8_t ovf_pmc2; /* bits 2: IA32_PMC2 overflowed */
-	uint8_t ovf_pmc3; /* bits 3: IA32_PMC3 overflowed */
-	uint8_t ovf_pmc4; /* bits 4: IA32_PMC4 overflowed */
-	uint8_t ovf_pmc5; /* bits 5: IA32_PMC5 overflowed */
-	uint8_t ovf_pmc6; /* bits 6: IA32_PMC6 overflowed */
-	uint8_t ovf_pmc7; /* bits 7: IA32_PMC7 overflowed */
-	uint8_t ovf_pmc8; /* bits 8: IA32_PMC8 overflowed */
-	uint8_t ovf_pmc9; /* bits 9: IA32_PMC9 overflowed */
-	uint8_t ovf_pmc10; /* bits 10: IA32_PMC10 overflowed */
-	uint8_t ovf_pmc11; /* bits 11: IA32_PMC11 overflowed */
-	uint8_t ovf_pmc12; /* bits 12: IA32_PMC12 overflowed */
-	uint8_t ovf_pmc13; /* bits 13: IA32_PMC13 overflowed */
-	uint8_t ovf_pmc14; /* bits 14: IA32_PMC14 overflowed */
-	uint8_t ovf_pmc15; /* bits 15: IA32_PMC15 overflowed */
-	uint8_t ovf_pmc16; /* bits 16: IA32_PMC16 overflowed */
-	uint8_t ovf_pmc17; /* bits 17: IA32_PMC17 overflowed */
-	uint8_t ovf_pmc18; /* bits 18: IA32_PMC18 overflowed */
-	uint8_t ovf_pmc19; /* bits 19: IA32_PMC19 overflowed */
-	uint8_t ovf_pmc20; /* bits 20: IA32_PMC20 overflowed */
-	uint8_t ovf_pmc21; /* bits 21: IA32_PMC21 overflowed */
-	uint8_t ovf_pmc22; /* bits 22: IA32_PMC22 overflowed */
-	uint8_t ovf_pmc23; /* bits 23: IA32_PMC23 overflowed */
-	uint8_t ovf_pmc24; /* bits 24: IA32_PMC24 overflowed */
-	uint8_t ovf_pmc25; /* bits 25: IA32_PMC25 overflowed */
-	uint8_t ovf_pmc26; /* bits 26: IA32_PMC26 overflowed */
-	uint8_t ovf_pmc27; /* bits 27: IA32_PMC27 overflowed */
-	uint8_t ovf_pmc28; /* bits 28: IA32_PMC28 overflowed */
-	uint8_t ovf_pmc29; /* bits 29: IA32_PMC29 overflowed */
-	uint8_t ovf_pmc30; /* bits 30: IA32_PMC30 overflowed */
-	uint8_t ovf_pmc31; /* bits 31: IA32_PMC31 overflowed */
-	uint8_t ovf_fixed0; /* bits 32: IA32_FIXED_CTR0 overflowed (version 2+) */
-	uint8_t ovf_fixed1; /* bits 33: IA32_FIXED_CTR1 overflowed (version 2+) */
-	uint8_t ovf_fixed2; /* bits 34: IA32_FIXED_CTR2 overflowed (version 2+) */
-	uint8_t ovf_fixed3; /* bits 35: IA32_FIXED_CTR3 overflowed (version 2+) */
-	uint8_t perf_metrics_ovf; /* bits 48: PERF_METRICS overflowed (LINUX) */
-	uint8_t arch_pebs_threshold; /* bits 54: Architectural PEBS buffer reached its threshold (LINUX GLOBAL_STATUS_ARCH_PEBS_THRESHOLD_BIT) */
-	uint8_t trace_topa_pmi; /* bits 55: Intel PT ToPA PMI pending */
-	uint8_t lbr_frz; /* bits 58: LBRs frozen by a PMI (version 4+, streamlined freeze) */
-	uint8_t ctr_frz; /* bits 59: Counters frozen by a PMI (version 4+, streamlined freeze) */
-	uint8_t asci; /* bits 60: Counters stopped by an SGX enclave (ASCI; LINUX calls it ASIF) */
-	uint8_t ovf_uncore; /* bits 61: Uncore counter overflow (version 3+) */
-	uint8_t ovf_buf; /* bits 62: DS buffer (PEBS) reached its threshold (OvfBuf / OvfBuffer / OvfDSBuffer) */
-	uint8_t cond_chgd; /* bits 63: Performance-monitoring configuration changed */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_perf_global_status_pack(const struct pmregs_x86_perf_global_status_fields *f)
-{
-	uint64_t v = PMREGS_X86_PERF_GLOBAL_STATUS_RES1_MASK;
-	v = pmregs_x86_perf_global_status_ovf_pmc0_set(v, (uint64_t)f->ovf_pmc0);
-	v = pmregs_x86_perf_global_status_ovf_pmc1_set(v, (uint64_t)f->ovf_pmc1);
-	v = pmregs_x86_perf_global_status_ovf_pmc2_set(v, (uint64_t)f->ovf_pmc2);
-	v = pmregs_x86_perf_global_status_ovf_pmc3_set(v, (uint64_t)f->ovf_pmc3);
-	v = pmregs_x86_perf_global_status_ovf_pmc4_set(v, (uint64_t)f->ovf_pmc4);
-	v = pmregs_x86_perf_global_status_ovf_pmc5_set(v, (uint64_t)f->ovf_pmc5);
-	v = pmregs_x86_perf_global_status_ovf_pmc6_set(v, (uint64_t)f->ovf_pmc6);
-	v = pmregs_x86_perf_global_status_ovf_pmc7_set(v, (uint64_t)f->ovf_pmc7);
-	v = pmregs_x86_perf_global_status_ovf_pmc8_set(v, (uint64_t)f->ovf_pmc8);
-	v = pmregs_x86_perf_global_status_ovf_pmc9_set(v, (uint64_t)f->ovf_pmc9);
-	v = pmregs_x86_perf_global_status_ovf_pmc10_set(v, (uint64_t)f->ovf_pmc10);
-	v = pmregs_x86_perf_global_status_ovf_pmc11_set(v, (uint64_t)f->ovf_pmc11);
-	v = pmregs_x86_perf_global_status_ovf_pmc12_set(v, (uint64_t)f->ovf_pmc12);
-	v = pmregs_x86_perf_global_status_ovf_pmc13_set(v, (uint64_t)f->ovf_pmc13);
-	v = pmregs_x86_perf_global_status_ovf_pmc14_set(v, (uint64_t)f->ovf_pmc14);
-	v = pmregs_x86_perf_global_status_ovf_pmc15_set(v, (uint64_t)f->ovf_pmc15);
-	v = pmregs_x86_perf_global_status_ovf_pmc16_set(v, (uint64_t)f->ovf_pmc16);
-	v = pmregs_x86_perf_global_status_ovf_pmc17_set(v, (uint64_t)f->ovf_pmc17);
-	v = pmregs_x86_perf_global_status_ovf_pmc18_set(v, (uint64_t)f->ovf_pmc18);
-	v = pmregs_x86_perf_global_status_ovf_pmc19_set(v, (uint64_t)f->ovf_pmc19);
-	v = pmregs_x86_perf_global_status_ovf_pmc20_set(v, (uint64_t)f->ovf_pmc20);
-	v = pmregs_x86_perf_global_status_ovf_pmc21_set(v, (uint64_t)f->ovf_pmc21);
-	v = pmregs_x86_perf_global_status_ovf_pmc22_set(v, (uint64_t)f->ovf_pmc22);
-	v = pmregs_x86_perf_global_status_ovf_pmc23_set(v, (uint64_t)f->ovf_pmc23);
-	v = pmregs_x86_perf_global_status_ovf_pmc24_set(v, (uint64_t)f->ovf_pmc24);
-	v = pmregs_x86_perf_global_status_ovf_pmc25_set(v, (uint64_t)f->ovf_pmc25);
-	v = pmregs_x86_perf_global_status_ovf_pmc26_set(v, (uint64_t)f->ovf_pmc26);
-	v = pmregs_x86_perf_global_status_ovf_pmc27_set(v, (uint64_t)f->ovf_pmc27);
-	v = pmregs_x86_perf_global_status_ovf_pmc28_set(v, (uint64_t)f->ovf_pmc28);
-	v = pmregs_x86_perf_global_status_ovf_pmc29_set(v, (uint64_t)f->ovf_pmc29);
-	v = pmregs_x86_perf_global_status_ovf_pmc30_set(v, (uint64_t)f->ovf_pmc30);
-	v = pmregs_x86_perf_global_status_ovf_pmc31_set(v, (uint64_t)f->ovf_pmc31);
-	v = pmregs_x86_perf_global_status_ovf_fixed0_set(v, (uint64_t)f->ovf_fixed0);
-	v = pmregs_x86_perf_global_status_ovf_fixed1_set(v, (uint64_t)f->ovf_fixed1);
-	v = pmregs_x86_perf_global_status_ovf_fixed2_set(v, (uint64_t)f->ovf_fixed2);
-	v = pmregs_x86_perf_global_status_ovf_fixed3_set(v, (uint64_t)f->ovf_fixed3);
-	v = pmregs_x86_perf_global_status_perf_metrics_ovf_set(v, (uint64_t)f->perf_metrics_ovf);
-	v = pmregs_x86_perf_global_status_arch_pebs_threshold_set(v, (uint64_t)f->arch_pebs_threshold);
-	v = pmregs_x86_perf_global_status_trace_topa_pmi_set(v, (uint64_t)f->trace_topa_pmi);
-	v = pmregs_x86_perf_global_status_lbr_frz_set(v, (uint64_t)f->lbr_frz);
-	v = pmregs_x86_perf_global_status_ctr_frz_set(v, (uint64_t)f->ctr_frz);
-	v = pmregs_x86_perf_global_status_asci_set(v, (uint64_t)f->asci);
-	v = pmregs_x86_perf_global_status_ovf_uncore_set(v, (uint64_t)f->ovf_uncore);
-	v = pmregs_x86_perf_global_status_ovf_buf_set(v, (uint64_t)f->ovf_buf);
-	v = pmregs_x86_perf_global_status_cond_chgd_set(v, (uint64_t)f->cond_chgd);
-	return v;
-}
-
-/* Like pmregs_x86_perf_global_status_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_perf_global_status_pack_checked(const struct pmregs_x86_perf_global_status_fields *f, uint64_t *out)
-{
-	if (f->ovf_pmc0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc4 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc5 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc6 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc7 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc8 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc9 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc10 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc11 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc12 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc13 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc14 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc15 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc16 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc17 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc18 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc19 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc20 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc21 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc22 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc23 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc24 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc25 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc26 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc27 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc28 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc29 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc30 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc31 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->perf_metrics_ovf > 1u)
-		return PMREGS_ERANGE;
-	if (f->arch_pebs_threshold > 1u)
-		return PMREGS_ERANGE;
-	if (f->trace_topa_pmi > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbr_frz > 1u)
-		return PMREGS_ERANGE;
-	if (f->ctr_frz > 1u)
-		return PMREGS_ERANGE;
-	if (f->asci > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_uncore > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_buf > 1u)
-		return PMREGS_ERANGE;
-	if (f->cond_chgd > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_perf_global_status_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_perf_global_status_unpack(uint64_t v, struct pmregs_x86_perf_global_status_fields *f)
-{
-	f->ovf_pmc0 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc0_get(v);
-	f->ovf_pmc1 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc1_get(v);
-	f->ovf_pmc2 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc2_get(v);
-	f->ovf_pmc3 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc3_get(v);
-	f->ovf_pmc4 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc4_get(v);
-	f->ovf_pmc5 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc5_get(v);
-	f->ovf_pmc6 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc6_get(v);
-	f->ovf_pmc7 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc7_get(v);
-	f->ovf_pmc8 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc8_get(v);
-	f->ovf_pmc9 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc9_get(v);
-	f->ovf_pmc10 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc10_get(v);
-	f->ovf_pmc11 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc11_get(v);
-	f->ovf_pmc12 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc12_get(v);
-	f->ovf_pmc13 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc13_get(v);
-	f->ovf_pmc14 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc14_get(v);
-	f->ovf_pmc15 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc15_get(v);
-	f->ovf_pmc16 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc16_get(v);
-	f->ovf_pmc17 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc17_get(v);
-	f->ovf_pmc18 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc18_get(v);
-	f->ovf_pmc19 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc19_get(v);
-	f->ovf_pmc20 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc20_get(v);
-	f->ovf_pmc21 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc21_get(v);
-	f->ovf_pmc22 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc22_get(v);
-	f->ovf_pmc23 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc23_get(v);
-	f->ovf_pmc24 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc24_get(v);
-	f->ovf_pmc25 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc25_get(v);
-	f->ovf_pmc26 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc26_get(v);
-	f->ovf_pmc27 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc27_get(v);
-	f->ovf_pmc28 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc28_get(v);
-	f->ovf_pmc29 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc29_get(v);
-	f->ovf_pmc30 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc30_get(v);
-	f->ovf_pmc31 = (uint8_t)pmregs_x86_perf_global_status_ovf_pmc31_get(v);
-	f->ovf_fixed0 = (uint8_t)pmregs_x86_perf_global_status_ovf_fixed0_get(v);
-	f->ovf_fixed1 = (uint8_t)pmregs_x86_perf_global_status_ovf_fixed1_get(v);
-	f->ovf_fixed2 = (uint8_t)pmregs_x86_perf_global_status_ovf_fixed2_get(v);
-	f->ovf_fixed3 = (uint8_t)pmregs_x86_perf_global_status_ovf_fixed3_get(v);
-	f->perf_metrics_ovf = (uint8_t)pmregs_x86_perf_global_status_perf_metrics_ovf_get(v);
-	f->arch_pebs_threshold = (uint8_t)pmregs_x86_perf_global_status_arch_pebs_threshold_get(v);
-	f->trace_topa_pmi = (uint8_t)pmregs_x86_perf_global_status_trace_topa_pmi_get(v);
-	f->lbr_frz = (uint8_t)pmregs_x86_perf_global_status_lbr_frz_get(v);
-	f->ctr_frz = (uint8_t)pmregs_x86_perf_global_status_ctr_frz_get(v);
-	f->asci = (uint8_t)pmregs_x86_perf_global_status_asci_get(v);
-	f->ovf_uncore = (uint8_t)pmregs_x86_perf_global_status_ovf_uncore_get(v);
-	f->ovf_buf = (uint8_t)pmregs_x86_perf_global_status_ovf_buf_get(v);
-	f->cond_chgd = (uint8_t)pmregs_x86_perf_global_status_cond_chgd_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -6651,489 +4211,139 @@ static inline int pmregs_x86_perf_global_status_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_BUF(x)          PMREGS_FIELD64((x), 62, 1)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_COND_CHGD(x)        PMREGS_FIELD64((x), 63, 1)
 
-/* ovf_pmc0: bits 0, wo. Write 1 to clear Ovf_PMC0 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc1: bits 1, wo. Write 1 to clear Ovf_PMC1 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc2: bits 2, wo. Write 1 to clear Ovf_PMC2 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc3: bits 3, wo. Write 1 to clear Ovf_PMC3 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc4: bits 4, wo. Write 1 to clear Ovf_PMC4 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc4_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc4_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc5: bits 5, wo. Write 1 to clear Ovf_PMC5 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc5_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc5_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc6: bits 6, wo. Write 1 to clear Ovf_PMC6 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc6_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC6_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc6_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc6_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc7: bits 7, wo. Write 1 to clear Ovf_PMC7 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc7_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC7_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc7_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc7_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc8: bits 8, wo. Write 1 to clear Ovf_PMC8 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC8_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc8_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc8_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc9: bits 9, wo. Write 1 to clear Ovf_PMC9 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc9_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC9_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc9_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc9_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc10: bits 10, wo. Write 1 to clear Ovf_PMC10 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc10_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC10_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc10_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc10_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc11: bits 11, wo. Write 1 to clear Ovf_PMC11 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc11_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC11_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc11_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc11_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc12: bits 12, wo. Write 1 to clear Ovf_PMC12 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc12_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC12_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc12_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc12_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc13: bits 13, wo. Write 1 to clear Ovf_PMC13 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC13_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc13_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc13_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc14: bits 14, wo. Write 1 to clear Ovf_PMC14 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc14_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC14_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc14_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc14_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc15: bits 15, wo. Write 1 to clear Ovf_PMC15 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc15_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC15_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc15_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc15_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc16: bits 16, wo. Write 1 to clear Ovf_PMC16 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc16_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC16_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc16_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc16_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc17: bits 17, wo. Write 1 to clear Ovf_PMC17 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc17_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC17_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc17_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc17_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc18: bits 18, wo. Write 1 to clear Ovf_PMC18 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc18_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC18_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc18_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc18_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc19: bits 19, wo. Write 1 to clear Ovf_PMC19 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc19_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC19_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc19_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc19_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc20: bits 20, wo. Write 1 to clear Ovf_PMC20 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc20_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC20_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc20_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc20_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc21: bits 21, wo. Write 1 to clear Ovf_PMC21 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc21_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC21_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc21_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc21_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc22: bits 22, wo. Write 1 to clear Ovf_PMC22 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc22_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC22_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc22_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc22_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc23: bits 23, wo. Write 1 to clear Ovf_PMC23 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc23_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC23_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc23_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc23_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc24: bits 24, wo. Write 1 to clear Ovf_PMC24 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc24_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC24_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc24_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc24_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc25: bits 25, wo. Write 1 to clear Ovf_PMC25 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc25_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC25_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc25_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc25_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc26: bits 26, wo. Write 1 to clear Ovf_PMC26 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc26_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC26_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc26_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc26_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc27: bits 27, wo. Write 1 to clear Ovf_PMC27 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc27_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC27_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc27_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc27_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc28: bits 28, wo. Write 1 to clear Ovf_PMC28 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc28_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC28_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc28_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc28_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc29: bits 29, wo. Write 1 to clear Ovf_PMC29 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc29_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC29_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc29_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc29_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc30: bits 30, wo. Write 1 to clear Ovf_PMC30 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc30_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC30_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc30_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc30_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc31: bits 31, wo. Write 1 to clear Ovf_PMC31 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc31_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC31_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_pmc31_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_pmc31_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed0: bits 32, wo. Write 1 to clear Ovf_FixedCtr0 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_fixed0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_fixed0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed1: bits 33, wo. Write 1 to clear Ovf_FixedCtr1 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed1_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_fixed1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_fixed1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed2: bits 34, wo. Write 1 to clear Ovf_FixedCtr2 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed2_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_fixed2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_fixed2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed3: bits 35, wo. Write 1 to clear Ovf_FixedCtr3 */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed3_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_fixed3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_fixed3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perf_metrics_ovf: bits 48, wo. Write 1 to clear the PERF_METRICS overflow (LINUX) */
-static inline uint64_t pmregs_x86_perf_global_status_reset_perf_metrics_ovf_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_PERF_METRICS_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
-static inline int pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* trace_topa_pmi: bits 55, wo. Write 1 to clear Trace_ToPA_PMI */
-static inline uint64_t pmregs_x86_perf_global_status_reset_trace_topa_pmi_get(uint64_t v) { return ((v >> 55) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_TRACE_TOPA_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 55); }
-static inline int pmregs_x86_perf_global_status_reset_trace_topa_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_trace_topa_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_frz: bits 58, wo. Write 1 to clear LBR_Frz (resumes LBR recording) */
-static inline uint64_t pmregs_x86_perf_global_status_reset_lbr_frz_get(uint64_t v) { return ((v >> 58) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_lbr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_LBR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 58); }
-static inline int pmregs_x86_perf_global_status_reset_lbr_frz_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_lbr_frz_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ctr_frz: bits 59, wo. Write 1 to clear CTR_Frz (resumes counting) */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ctr_frz_get(uint64_t v) { return ((v >> 59) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ctr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_CTR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 59); }
-static inline int pmregs_x86_perf_global_status_reset_ctr_frz_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ctr_frz_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* asci: bits 60, wo. Write 1 to clear ASCI */
-static inline uint64_t pmregs_x86_perf_global_status_reset_asci_get(uint64_t v) { return ((v >> 60) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_asci_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_ASCI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 60); }
-static inline int pmregs_x86_perf_global_status_reset_asci_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_asci_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_uncore: bits 61, wo. Write 1 to clear Ovf_Uncore */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_uncore_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_UNCORE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_uncore_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_uncore_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_buf: bits 62, wo. Write 1 to clear OvfBuf */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_buf_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_BUF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
-static inline int pmregs_x86_perf_global_status_reset_ovf_buf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_ovf_buf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cond_chgd: bits 63, wo. Write 1 to clear CondChgd */
-static inline uint64_t pmregs_x86_perf_global_status_reset_cond_chgd_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_reset_cond_chgd_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_COND_CHGD_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_x86_perf_global_status_reset_cond_chgd_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_reset_cond_chgd_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_global_status_reset_ovf_pmc0_get(v)                    (pmregs_u64(v) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc0_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc1_get(v)                    ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc1_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc1_set_checked(v, x)         pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc2_get(v)                    ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc2_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc2_set_checked(v, x)         pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc3_get(v)                    ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc3_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc3_set_checked(v, x)         pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc4_get(v)                    ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc4_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc4_set_checked(v, x)         pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc5_get(v)                    ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc5_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc5_set_checked(v, x)         pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc6_get(v)                    ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc6_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc6_set_checked(v, x)         pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc7_get(v)                    ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc7_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc7_set_checked(v, x)         pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc8_get(v)                    ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc8_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc8_set_checked(v, x)         pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc9_get(v)                    ((pmregs_u64(v) >> 9) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc9_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc9_set_checked(v, x)         pmregs_set_checked64((v), 9, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc10_get(v)                   ((pmregs_u64(v) >> 10) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc10_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc10_set_checked(v, x)        pmregs_set_checked64((v), 10, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc11_get(v)                   ((pmregs_u64(v) >> 11) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc11_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc11_set_checked(v, x)        pmregs_set_checked64((v), 11, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc12_get(v)                   ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc12_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc12_set_checked(v, x)        pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc13_get(v)                   ((pmregs_u64(v) >> 13) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc13_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc13_set_checked(v, x)        pmregs_set_checked64((v), 13, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc14_get(v)                   ((pmregs_u64(v) >> 14) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc14_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc14_set_checked(v, x)        pmregs_set_checked64((v), 14, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc15_get(v)                   ((pmregs_u64(v) >> 15) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc15_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc15_set_checked(v, x)        pmregs_set_checked64((v), 15, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc16_get(v)                   ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc16_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc16_set_checked(v, x)        pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc17_get(v)                   ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc17_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc17_set_checked(v, x)        pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc18_get(v)                   ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc18_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc18_set_checked(v, x)        pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc19_get(v)                   ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc19_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc19_set_checked(v, x)        pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc20_get(v)                   ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc20_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc20_set_checked(v, x)        pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc21_get(v)                   ((pmregs_u64(v) >> 21) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc21_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc21_set_checked(v, x)        pmregs_set_checked64((v), 21, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc22_get(v)                   ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc22_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc22_set_checked(v, x)        pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc23_get(v)                   ((pmregs_u64(v) >> 23) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc23_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc23_set_checked(v, x)        pmregs_set_checked64((v), 23, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc24_get(v)                   ((pmregs_u64(v) >> 24) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc24_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc24_set_checked(v, x)        pmregs_set_checked64((v), 24, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc25_get(v)                   ((pmregs_u64(v) >> 25) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc25_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc25_set_checked(v, x)        pmregs_set_checked64((v), 25, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc26_get(v)                   ((pmregs_u64(v) >> 26) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc26_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc26_set_checked(v, x)        pmregs_set_checked64((v), 26, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc27_get(v)                   ((pmregs_u64(v) >> 27) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc27_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000)) | ((pmregs_u64(x) & 0x1u) << 27))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc27_set_checked(v, x)        pmregs_set_checked64((v), 27, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc28_get(v)                   ((pmregs_u64(v) >> 28) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc28_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc28_set_checked(v, x)        pmregs_set_checked64((v), 28, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc29_get(v)                   ((pmregs_u64(v) >> 29) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc29_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000000)) | ((pmregs_u64(x) & 0x1u) << 29))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc29_set_checked(v, x)        pmregs_set_checked64((v), 29, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc30_get(v)                   ((pmregs_u64(v) >> 30) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc30_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc30_set_checked(v, x)        pmregs_set_checked64((v), 30, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc31_get(v)                   ((pmregs_u64(v) >> 31) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc31_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc31_set_checked(v, x)        pmregs_set_checked64((v), 31, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed0_get(v)                  ((pmregs_u64(v) >> 32) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed0_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed0_set_checked(v, x)       pmregs_set_checked64((v), 32, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed1_get(v)                  ((pmregs_u64(v) >> 33) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed1_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed1_set_checked(v, x)       pmregs_set_checked64((v), 33, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed2_get(v)                  ((pmregs_u64(v) >> 34) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed2_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed2_set_checked(v, x)       pmregs_set_checked64((v), 34, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed3_get(v)                  ((pmregs_u64(v) >> 35) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed3_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
+#define pmregs_x86_perf_global_status_reset_ovf_fixed3_set_checked(v, x)       pmregs_set_checked64((v), 35, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_perf_metrics_ovf_get(v)            ((pmregs_u64(v) >> 48) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000)) | ((pmregs_u64(x) & 0x1u) << 48))
+#define pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set_checked(v, x) pmregs_set_checked64((v), 48, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_trace_topa_pmi_get(v)              ((pmregs_u64(v) >> 55) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_trace_topa_pmi_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80000000000000)) | ((pmregs_u64(x) & 0x1u) << 55))
+#define pmregs_x86_perf_global_status_reset_trace_topa_pmi_set_checked(v, x)   pmregs_set_checked64((v), 55, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_lbr_frz_get(v)                     ((pmregs_u64(v) >> 58) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_lbr_frz_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000000)) | ((pmregs_u64(x) & 0x1u) << 58))
+#define pmregs_x86_perf_global_status_reset_lbr_frz_set_checked(v, x)          pmregs_set_checked64((v), 58, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ctr_frz_get(v)                     ((pmregs_u64(v) >> 59) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ctr_frz_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000000)) | ((pmregs_u64(x) & 0x1u) << 59))
+#define pmregs_x86_perf_global_status_reset_ctr_frz_set_checked(v, x)          pmregs_set_checked64((v), 59, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_asci_get(v)                        ((pmregs_u64(v) >> 60) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_asci_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000000)) | ((pmregs_u64(x) & 0x1u) << 60))
+#define pmregs_x86_perf_global_status_reset_asci_set_checked(v, x)             pmregs_set_checked64((v), 60, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_uncore_get(v)                  ((pmregs_u64(v) >> 61) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_uncore_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000000)) | ((pmregs_u64(x) & 0x1u) << 61))
+#define pmregs_x86_perf_global_status_reset_ovf_uncore_set_checked(v, x)       pmregs_set_checked64((v), 61, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_buf_get(v)                     ((pmregs_u64(v) >> 62) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_buf_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000000)) | ((pmregs_u64(x) & 0x1u) << 62))
+#define pmregs_x86_perf_global_status_reset_ovf_buf_set_checked(v, x)          pmregs_set_checked64((v), 62, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_cond_chgd_get(v)                   ((pmregs_u64(v) >> 63) & 0x1u)
+#define pmregs_x86_perf_global_status_reset_cond_chgd_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
+#define pmregs_x86_perf_global_status_reset_cond_chgd_set_checked(v, x)        pmregs_set_checked64((v), 63, 0x1u, (x))
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc_get(uint64_t v, unsigned i)
@@ -7153,248 +4363,6 @@ static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed_get(uint64_
 static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed_set(uint64_t v, unsigned i, uint64_t x)
 {
 	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED_SHIFT(i))) : v;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_perf_global_status_reset_fields {
-	uint8_t ovf_pmc0; /* bits 0: Write 1 to clear Ovf_PMC0 */
-	uint8_t ovf_pmc1; /* bits 1: Write 1 to clear Ovf_PMC1 */
-	uint8_t ovf_pmc2; /* bits 2: Write 1 to clear Ovf_PMC2 */
-	uint8_t ovf_pmc3; /* bits 3: Write 1 to clear Ovf_PMC3 */
-	uint8_t ovf_pmc4; /* bits 4: Write 1 to clear Ovf_PMC4 */
-	uint8_t ovf_pmc5; /* bits 5: Write 1 to clear Ovf_PMC5 */
-	uint8_t ovf_pmc6; /* bits 6: Write 1 to clear Ovf_PMC6 */
-	uint8_t ovf_pmc7; /* bits 7: Write 1 to clear Ovf_PMC7 */
-	uint8_t ovf_pmc8; /* bits 8: Write 1 to clear Ovf_PMC8 */
-	uint8_t ovf_pmc9; /* bits 9: Write 1 to clear Ovf_PMC9 */
-	uint8_t ovf_pmc10; /* bits 10: Write 1 to clear Ovf_PMC10 */
-	uint8_t ovf_pmc11; /* bits 11: Write 1 to clear Ovf_PMC11 */
-	uint8_t ovf_pmc12; /* bits 12: Write 1 to clear Ovf_PMC12 */
-	uint8_t ovf_pmc13; /* bits 13: Write 1 to clear Ovf_PMC13 */
-	uint8_t ovf_pmc14; /* bits 14: Write 1 to clear Ovf_PMC14 */
-	uint8_t ovf_pmc15; /* bits 15: Write 1 to clear Ovf_PMC15 */
-	uint8_t ovf_pmc16; /* bits 16: Write 1 to clear Ovf_PMC16 */
-	uint8_t ovf_pmc17; /* bits 17: Write 1 to clear Ovf_PMC17 */
-	uint8_t ovf_pmc18; /* bits 18: Write 1 to clear Ovf_PMC18 */
-	uint8_t ovf_pmc19; /* bits 19: Write 1 to clear Ovf_PMC19 */
-	uint8_t ovf_pmc20; /* bits 20: Write 1 to clear Ovf_PMC20 */
-	uint8_t ovf_pmc21; /* bits 21: Write 1 to clear Ovf_PMC21 */
-	uint8_t ovf_pmc22; /* bits 22: Write 1 to clear Ovf_PMC22 */
-	uint8_t ovf_pmc23; /* bits 23: Write 1 to clear Ovf_PMC23 */
-	uint8_t ovf_pmc24; /* bits 24: Write 1 to clear Ovf_PMC24 */
-	uint8_t ovf_pmc25; /* bits 25: Write 1 to clear Ovf_PMC25 */
-	uint8_t ovf_pmc26; /* bits 26: Write 1 to clear Ovf_PMC26 */
-	uint8_t ovf_pmc27; /* bits 27: Write 1 to clear Ovf_PMC27 */
-	uint8_t ovf_pmc28; /* bits 28: Write 1 to clear Ovf_PMC28 */
-	uint8_t ovf_pmc29; /* bits 29: Write 1 to clear Ovf_PMC29 */
-	uint8_t ovf_pmc30; /* bits 30: Write 1 to clear Ovf_PMC30 */
-	uint8_t ovf_pmc31; /* bits 31: Write 1 to clear Ovf_PMC31 */
-	uint8_t ovf_fixed0; /* bits 32: Write 1 to clear Ovf_FixedCtr0 */
-	uint8_t ovf_fixed1; /* bits 33: Write 1 to clear Ovf_FixedCtr1 */
-	uint8_t ovf_fixed2; /* bits 34: Write 1 to clear Ovf_FixedCtr2 */
-	uint8_t ovf_fixed3; /* bits 35: Write 1 to clear Ovf_FixedCtr3 */
-	uint8_t perf_metrics_ovf; /* bits 48: Write 1 to clear the PERF_METRICS overflow (LINUX) */
-	uint8_t trace_topa_pmi; /* bits 55: Write 1 to clear Trace_ToPA_PMI */
-	uint8_t lbr_frz; /* bits 58: Write 1 to clear LBR_Frz (resumes LBR recording) */
-	uint8_t ctr_frz; /* bits 59: Write 1 to clear CTR_Frz (resumes counting) */
-	uint8_t asci; /* bits 60: Write 1 to clear ASCI */
-	uint8_t ovf_uncore; /* bits 61: Write 1 to clear Ovf_Uncore */
-	uint8_t ovf_buf; /* bits 62: Write 1 to clear OvfBuf */
-	uint8_t cond_chgd; /* bits 63: Write 1 to clear CondChgd */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_perf_global_status_reset_pack(const struct pmregs_x86_perf_global_status_reset_fields *f)
-{
-	uint64_t v = PMREGS_X86_PERF_GLOBAL_STATUS_RESET_RES1_MASK;
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc0_set(v, (uint64_t)f->ovf_pmc0);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc1_set(v, (uint64_t)f->ovf_pmc1);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc2_set(v, (uint64_t)f->ovf_pmc2);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc3_set(v, (uint64_t)f->ovf_pmc3);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc4_set(v, (uint64_t)f->ovf_pmc4);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc5_set(v, (uint64_t)f->ovf_pmc5);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc6_set(v, (uint64_t)f->ovf_pmc6);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc7_set(v, (uint64_t)f->ovf_pmc7);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc8_set(v, (uint64_t)f->ovf_pmc8);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc9_set(v, (uint64_t)f->ovf_pmc9);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc10_set(v, (uint64_t)f->ovf_pmc10);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc11_set(v, (uint64_t)f->ovf_pmc11);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc12_set(v, (uint64_t)f->ovf_pmc12);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc13_set(v, (uint64_t)f->ovf_pmc13);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc14_set(v, (uint64_t)f->ovf_pmc14);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc15_set(v, (uint64_t)f->ovf_pmc15);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc16_set(v, (uint64_t)f->ovf_pmc16);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc17_set(v, (uint64_t)f->ovf_pmc17);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc18_set(v, (uint64_t)f->ovf_pmc18);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc19_set(v, (uint64_t)f->ovf_pmc19);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc20_set(v, (uint64_t)f->ovf_pmc20);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc21_set(v, (uint64_t)f->ovf_pmc21);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc22_set(v, (uint64_t)f->ovf_pmc22);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc23_set(v, (uint64_t)f->ovf_pmc23);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc24_set(v, (uint64_t)f->ovf_pmc24);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc25_set(v, (uint64_t)f->ovf_pmc25);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc26_set(v, (uint64_t)f->ovf_pmc26);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc27_set(v, (uint64_t)f->ovf_pmc27);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc28_set(v, (uint64_t)f->ovf_pmc28);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc29_set(v, (uint64_t)f->ovf_pmc29);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc30_set(v, (uint64_t)f->ovf_pmc30);
-	v = pmregs_x86_perf_global_status_reset_ovf_pmc31_set(v, (uint64_t)f->ovf_pmc31);
-	v = pmregs_x86_perf_global_status_reset_ovf_fixed0_set(v, (uint64_t)f->ovf_fixed0);
-	v = pmregs_x86_perf_global_status_reset_ovf_fixed1_set(v, (uint64_t)f->ovf_fixed1);
-	v = pmregs_x86_perf_global_status_reset_ovf_fixed2_set(v, (uint64_t)f->ovf_fixed2);
-	v = pmregs_x86_perf_global_status_reset_ovf_fixed3_set(v, (uint64_t)f->ovf_fixed3);
-	v = pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set(v, (uint64_t)f->perf_metrics_ovf);
-	v = pmregs_x86_perf_global_status_reset_trace_topa_pmi_set(v, (uint64_t)f->trace_topa_pmi);
-	v = pmregs_x86_perf_global_status_reset_lbr_frz_set(v, (uint64_t)f->lbr_frz);
-	v = pmregs_x86_perf_global_status_reset_ctr_frz_set(v, (uint64_t)f->ctr_frz);
-	v = pmregs_x86_perf_global_status_reset_asci_set(v, (uint64_t)f->asci);
-	v = pmregs_x86_perf_global_status_reset_ovf_uncore_set(v, (uint64_t)f->ovf_uncore);
-	v = pmregs_x86_perf_global_status_reset_ovf_buf_set(v, (uint64_t)f->ovf_buf);
-	v = pmregs_x86_perf_global_status_reset_cond_chgd_set(v, (uint64_t)f->cond_chgd);
-	return v;
-}
-
-/* Like pmregs_x86_perf_global_status_reset_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_perf_global_status_reset_pack_checked(const struct pmregs_x86_perf_global_status_reset_fields *f, uint64_t *out)
-{
-	if (f->ovf_pmc0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc4 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc5 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc6 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc7 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc8 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc9 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc10 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc11 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc12 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc13 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc14 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc15 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc16 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc17 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc18 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc19 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc20 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc21 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc22 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc23 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc24 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc25 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc26 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc27 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc28 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc29 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc30 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc31 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->perf_metrics_ovf > 1u)
-		return PMREGS_ERANGE;
-	if (f->trace_topa_pmi > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbr_frz > 1u)
-		return PMREGS_ERANGE;
-	if (f->ctr_frz > 1u)
-		return PMREGS_ERANGE;
-	if (f->asci > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_uncore > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_buf > 1u)
-		return PMREGS_ERANGE;
-	if (f->cond_chgd > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_perf_global_status_reset_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_perf_global_status_reset_unpack(uint64_t v, struct pmregs_x86_perf_global_status_reset_fields *f)
-{
-	f->ovf_pmc0 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc0_get(v);
-	f->ovf_pmc1 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc1_get(v);
-	f->ovf_pmc2 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc2_get(v);
-	f->ovf_pmc3 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc3_get(v);
-	f->ovf_pmc4 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc4_get(v);
-	f->ovf_pmc5 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc5_get(v);
-	f->ovf_pmc6 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc6_get(v);
-	f->ovf_pmc7 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc7_get(v);
-	f->ovf_pmc8 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc8_get(v);
-	f->ovf_pmc9 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc9_get(v);
-	f->ovf_pmc10 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc10_get(v);
-	f->ovf_pmc11 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc11_get(v);
-	f->ovf_pmc12 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc12_get(v);
-	f->ovf_pmc13 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc13_get(v);
-	f->ovf_pmc14 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc14_get(v);
-	f->ovf_pmc15 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc15_get(v);
-	f->ovf_pmc16 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc16_get(v);
-	f->ovf_pmc17 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc17_get(v);
-	f->ovf_pmc18 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc18_get(v);
-	f->ovf_pmc19 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc19_get(v);
-	f->ovf_pmc20 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc20_get(v);
-	f->ovf_pmc21 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc21_get(v);
-	f->ovf_pmc22 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc22_get(v);
-	f->ovf_pmc23 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc23_get(v);
-	f->ovf_pmc24 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc24_get(v);
-	f->ovf_pmc25 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc25_get(v);
-	f->ovf_pmc26 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc26_get(v);
-	f->ovf_pmc27 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc27_get(v);
-	f->ovf_pmc28 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc28_get(v);
-	f->ovf_pmc29 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc29_get(v);
-	f->ovf_pmc30 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc30_get(v);
-	f->ovf_pmc31 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_pmc31_get(v);
-	f->ovf_fixed0 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_fixed0_get(v);
-	f->ovf_fixed1 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_fixed1_get(v);
-	f->ovf_fixed2 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_fixed2_get(v);
-	f->ovf_fixed3 = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_fixed3_get(v);
-	f->perf_metrics_ovf = (uint8_t)pmregs_x86_perf_global_status_reset_perf_metrics_ovf_get(v);
-	f->trace_topa_pmi = (uint8_t)pmregs_x86_perf_global_status_reset_trace_topa_pmi_get(v);
-	f->lbr_frz = (uint8_t)pmregs_x86_perf_global_status_reset_lbr_frz_get(v);
-	f->ctr_frz = (uint8_t)pmregs_x86_perf_global_status_reset_ctr_frz_get(v);
-	f->asci = (uint8_t)pmregs_x86_perf_global_status_reset_asci_get(v);
-	f->ovf_uncore = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_uncore_get(v);
-	f->ovf_buf = (uint8_t)pmregs_x86_perf_global_status_reset_ovf_buf_get(v);
-	f->cond_chgd = (uint8_t)pmregs_x86_perf_global_status_reset_cond_chgd_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -7448,456 +4416,130 @@ static inline int pmregs_x86_perf_global_status_reset_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_BUF(x)          PMREGS_FIELD64((x), 62, 1)
 #define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_COND_CHGD(x)        PMREGS_FIELD64((x), 63, 1)
 
-/* ovf_pmc0: bits 0, wo. Write 1 to clear Ovf_PMC0 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc1: bits 1, wo. Write 1 to clear Ovf_PMC1 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc2: bits 2, wo. Write 1 to clear Ovf_PMC2 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc3: bits 3, wo. Write 1 to clear Ovf_PMC3 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc4: bits 4, wo. Write 1 to clear Ovf_PMC4 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc5: bits 5, wo. Write 1 to clear Ovf_PMC5 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc6: bits 6, wo. Write 1 to clear Ovf_PMC6 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC6_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc7: bits 7, wo. Write 1 to clear Ovf_PMC7 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC7_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc8: bits 8, wo. Write 1 to clear Ovf_PMC8 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC8_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc9: bits 9, wo. Write 1 to clear Ovf_PMC9 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC9_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc10: bits 10, wo. Write 1 to clear Ovf_PMC10 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC10_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc11: bits 11, wo. Write 1 to clear Ovf_PMC11 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC11_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc12: bits 12, wo. Write 1 to clear Ovf_PMC12 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC12_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc13: bits 13, wo. Write 1 to clear Ovf_PMC13 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC13_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc14: bits 14, wo. Write 1 to clear Ovf_PMC14 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC14_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc15: bits 15, wo. Write 1 to clear Ovf_PMC15 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC15_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc16: bits 16, wo. Write 1 to clear Ovf_PMC16 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC16_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc17: bits 17, wo. Write 1 to clear Ovf_PMC17 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC17_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc18: bits 18, wo. Write 1 to clear Ovf_PMC18 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC18_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc19: bits 19, wo. Write 1 to clear Ovf_PMC19 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC19_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc20: bits 20, wo. Write 1 to clear Ovf_PMC20 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC20_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc21: bits 21, wo. Write 1 to clear Ovf_PMC21 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC21_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc22: bits 22, wo. Write 1 to clear Ovf_PMC22 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC22_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc23: bits 23, wo. Write 1 to clear Ovf_PMC23 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC23_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc24: bits 24, wo. Write 1 to clear Ovf_PMC24 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC24_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc25: bits 25, wo. Write 1 to clear Ovf_PMC25 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC25_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc26: bits 26, wo. Write 1 to clear Ovf_PMC26 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC26_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc27: bits 27, wo. Write 1 to clear Ovf_PMC27 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC27_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc28: bits 28, wo. Write 1 to clear Ovf_PMC28 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC28_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc29: bits 29, wo. Write 1 to clear Ovf_PMC29 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC29_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc30: bits 30, wo. Write 1 to clear Ovf_PMC30 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC30_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc31: bits 31, wo. Write 1 to clear Ovf_PMC31 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC31_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed0: bits 32, wo. Write 1 to clear Ovf_FixedCtr0 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed1: bits 33, wo. Write 1 to clear Ovf_FixedCtr1 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed2: bits 34, wo. Write 1 to clear Ovf_FixedCtr2 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed3: bits 35, wo. Write 1 to clear Ovf_FixedCtr3 */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perf_metrics_ovf: bits 48, wo. Write 1 to clear the PERF_METRICS overflow (LINUX) */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_PERF_METRICS_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* trace_topa_pmi: bits 55, wo. Write 1 to clear Trace_ToPA_PMI */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_get(uint64_t v) { return ((v >> 55) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_TRACE_TOPA_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 55); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_uncore: bits 61, wo. Write 1 to clear Ovf_Uncore */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_UNCORE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_buf: bits 62, wo. Write 1 to clear OvfBuf */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_buf_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_BUF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cond_chgd: bits 63, wo. Write 1 to clear CondChgd */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_cond_chgd_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_COND_CHGD_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_get(v)                    (pmregs_u64(v) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_get(v)                    ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set_checked(v, x)         pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_get(v)                    ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set_checked(v, x)         pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_get(v)                    ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set_checked(v, x)         pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_get(v)                    ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set_checked(v, x)         pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_get(v)                    ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set_checked(v, x)         pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_get(v)                    ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set_checked(v, x)         pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_get(v)                    ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set_checked(v, x)         pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_get(v)                    ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set_checked(v, x)         pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_get(v)                    ((pmregs_u64(v) >> 9) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set_checked(v, x)         pmregs_set_checked64((v), 9, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_get(v)                   ((pmregs_u64(v) >> 10) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set_checked(v, x)        pmregs_set_checked64((v), 10, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_get(v)                   ((pmregs_u64(v) >> 11) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set_checked(v, x)        pmregs_set_checked64((v), 11, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_get(v)                   ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set_checked(v, x)        pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_get(v)                   ((pmregs_u64(v) >> 13) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set_checked(v, x)        pmregs_set_checked64((v), 13, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_get(v)                   ((pmregs_u64(v) >> 14) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set_checked(v, x)        pmregs_set_checked64((v), 14, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_get(v)                   ((pmregs_u64(v) >> 15) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set_checked(v, x)        pmregs_set_checked64((v), 15, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_get(v)                   ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set_checked(v, x)        pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_get(v)                   ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set_checked(v, x)        pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_get(v)                   ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set_checked(v, x)        pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_get(v)                   ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set_checked(v, x)        pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_get(v)                   ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set_checked(v, x)        pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_get(v)                   ((pmregs_u64(v) >> 21) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set_checked(v, x)        pmregs_set_checked64((v), 21, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_get(v)                   ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set_checked(v, x)        pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_get(v)                   ((pmregs_u64(v) >> 23) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set_checked(v, x)        pmregs_set_checked64((v), 23, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_get(v)                   ((pmregs_u64(v) >> 24) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set_checked(v, x)        pmregs_set_checked64((v), 24, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_get(v)                   ((pmregs_u64(v) >> 25) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set_checked(v, x)        pmregs_set_checked64((v), 25, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_get(v)                   ((pmregs_u64(v) >> 26) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set_checked(v, x)        pmregs_set_checked64((v), 26, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_get(v)                   ((pmregs_u64(v) >> 27) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000)) | ((pmregs_u64(x) & 0x1u) << 27))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set_checked(v, x)        pmregs_set_checked64((v), 27, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_get(v)                   ((pmregs_u64(v) >> 28) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set_checked(v, x)        pmregs_set_checked64((v), 28, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_get(v)                   ((pmregs_u64(v) >> 29) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000000)) | ((pmregs_u64(x) & 0x1u) << 29))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set_checked(v, x)        pmregs_set_checked64((v), 29, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_get(v)                   ((pmregs_u64(v) >> 30) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set_checked(v, x)        pmregs_set_checked64((v), 30, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_get(v)                   ((pmregs_u64(v) >> 31) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set_checked(v, x)        pmregs_set_checked64((v), 31, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_get(v)                  ((pmregs_u64(v) >> 32) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set_checked(v, x)       pmregs_set_checked64((v), 32, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_get(v)                  ((pmregs_u64(v) >> 33) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set_checked(v, x)       pmregs_set_checked64((v), 33, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_get(v)                  ((pmregs_u64(v) >> 34) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set_checked(v, x)       pmregs_set_checked64((v), 34, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_get(v)                  ((pmregs_u64(v) >> 35) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set_checked(v, x)       pmregs_set_checked64((v), 35, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_get(v)            ((pmregs_u64(v) >> 48) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000)) | ((pmregs_u64(x) & 0x1u) << 48))
+#define pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set_checked(v, x) pmregs_set_checked64((v), 48, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_get(v)              ((pmregs_u64(v) >> 55) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80000000000000)) | ((pmregs_u64(x) & 0x1u) << 55))
+#define pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set_checked(v, x)   pmregs_set_checked64((v), 55, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_get(v)                  ((pmregs_u64(v) >> 61) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000000)) | ((pmregs_u64(x) & 0x1u) << 61))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set_checked(v, x)       pmregs_set_checked64((v), 61, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_buf_get(v)                     ((pmregs_u64(v) >> 62) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000000)) | ((pmregs_u64(x) & 0x1u) << 62))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set_checked(v, x)          pmregs_set_checked64((v), 62, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_cond_chgd_get(v)                   ((pmregs_u64(v) >> 63) & 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
+#define pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set_checked(v, x)        pmregs_set_checked64((v), 63, 0x1u, (x))
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc_get(uint64_t v, unsigned i)
@@ -7917,233 +4559,6 @@ static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed_get(uint64_t v,
 static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed_set(uint64_t v, unsigned i, uint64_t x)
 {
 	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED_SHIFT(i))) : v;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_perf_global_ovf_ctrl_fields {
-	uint8_t ovf_pmc0; /* bits 0: Write 1 to clear Ovf_PMC0 */
-	uint8_t ovf_pmc1; /* bits 1: Write 1 to clear Ovf_PMC1 */
-	uint8_t ovf_pmc2; /* bits 2: Write 1 to clear Ovf_PMC2 */
-	uint8_t ovf_pmc3; /* bits 3: Write 1 to clear Ovf_PMC3 */
-	uint8_t ovf_pmc4; /* bits 4: Write 1 to clear Ovf_PMC4 */
-	uint8_t ovf_pmc5; /* bits 5: Write 1 to clear Ovf_PMC5 */
-	uint8_t ovf_pmc6; /* bits 6: Write 1 to clear Ovf_PMC6 */
-	uint8_t ovf_pmc7; /* bits 7: Write 1 to clear Ovf_PMC7 */
-	uint8_t ovf_pmc8; /* bits 8: Write 1 to clear Ovf_PMC8 */
-	uint8_t ovf_pmc9; /* bits 9: Write 1 to clear Ovf_PMC9 */
-	uint8_t ovf_pmc10; /* bits 10: Write 1 to clear Ovf_PMC10 */
-	uint8_t ovf_pmc11; /* bits 11: Write 1 to clear Ovf_PMC11 */
-	uint8_t ovf_pmc12; /* bits 12: Write 1 to clear Ovf_PMC12 */
-	uint8_t ovf_pmc13; /* bits 13: Write 1 to clear Ovf_PMC13 */
-	uint8_t ovf_pmc14; /* bits 14: Write 1 to clear Ovf_PMC14 */
-	uint8_t ovf_pmc15; /* bits 15: Write 1 to clear Ovf_PMC15 */
-	uint8_t ovf_pmc16; /* bits 16: Write 1 to clear Ovf_PMC16 */
-	uint8_t ovf_pmc17; /* bits 17: Write 1 to clear Ovf_PMC17 */
-	uint8_t ovf_pmc18; /* bits 18: Write 1 to clear Ovf_PMC18 */
-	uint8_t ovf_pmc19; /* bits 19: Write 1 to clear Ovf_PMC19 */
-	uint8_t ovf_pmc20; /* bits 20: Write 1 to clear Ovf_PMC20 */
-	uint8_t ovf_pmc21; /* bits 21: Write 1 to clear Ovf_PMC21 */
-	uint8_t ovf_pmc22; /* bits 22: Write 1 to clear Ovf_PMC22 */
-	uint8_t ovf_pmc23; /* bits 23: Write 1 to clear Ovf_PMC23 */
-	uint8_t ovf_pmc24; /* bits 24: Write 1 to clear Ovf_PMC24 */
-	uint8_t ovf_pmc25; /* bits 25: Write 1 to clear Ovf_PMC25 */
-	uint8_t ovf_pmc26; /* bits 26: Write 1 to clear Ovf_PMC26 */
-	uint8_t ovf_pmc27; /* bits 27: Write 1 to clear Ovf_PMC27 */
-	uint8_t ovf_pmc28; /* bits 28: Write 1 to clear Ovf_PMC28 */
-	uint8_t ovf_pmc29; /* bits 29: Write 1 to clear Ovf_PMC29 */
-	uint8_t ovf_pmc30; /* bits 30: Write 1 to clear Ovf_PMC30 */
-	uint8_t ovf_pmc31; /* bits 31: Write 1 to clear Ovf_PMC31 */
-	uint8_t ovf_fixed0; /* bits 32: Write 1 to clear Ovf_FixedCtr0 */
-	uint8_t ovf_fixed1; /* bits 33: Write 1 to clear Ovf_FixedCtr1 */
-	uint8_t ovf_fixed2; /* bits 34: Write 1 to clear Ovf_FixedCtr2 */
-	uint8_t ovf_fixed3; /* bits 35: Write 1 to clear Ovf_FixedCtr3 */
-	uint8_t perf_metrics_ovf; /* bits 48: Write 1 to clear the PERF_METRICS overflow (LINUX) */
-	uint8_t trace_topa_pmi; /* bits 55: Write 1 to clear Trace_ToPA_PMI */
-	uint8_t ovf_uncore; /* bits 61: Write 1 to clear Ovf_Uncore */
-	uint8_t ovf_buf; /* bits 62: Write 1 to clear OvfBuf */
-	uint8_t cond_chgd; /* bits 63: Write 1 to clear CondChgd */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_pack(const struct pmregs_x86_perf_global_ovf_ctrl_fields *f)
-{
-	uint64_t v = PMREGS_X86_PERF_GLOBAL_OVF_CTRL_RES1_MASK;
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set(v, (uint64_t)f->ovf_pmc0);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set(v, (uint64_t)f->ovf_pmc1);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set(v, (uint64_t)f->ovf_pmc2);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set(v, (uint64_t)f->ovf_pmc3);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set(v, (uint64_t)f->ovf_pmc4);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set(v, (uint64_t)f->ovf_pmc5);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set(v, (uint64_t)f->ovf_pmc6);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set(v, (uint64_t)f->ovf_pmc7);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set(v, (uint64_t)f->ovf_pmc8);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set(v, (uint64_t)f->ovf_pmc9);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set(v, (uint64_t)f->ovf_pmc10);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set(v, (uint64_t)f->ovf_pmc11);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set(v, (uint64_t)f->ovf_pmc12);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set(v, (uint64_t)f->ovf_pmc13);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set(v, (uint64_t)f->ovf_pmc14);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set(v, (uint64_t)f->ovf_pmc15);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set(v, (uint64_t)f->ovf_pmc16);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set(v, (uint64_t)f->ovf_pmc17);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set(v, (uint64_t)f->ovf_pmc18);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set(v, (uint64_t)f->ovf_pmc19);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set(v, (uint64_t)f->ovf_pmc20);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set(v, (uint64_t)f->ovf_pmc21);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set(v, (uint64_t)f->ovf_pmc22);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set(v, (uint64_t)f->ovf_pmc23);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set(v, (uint64_t)f->ovf_pmc24);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set(v, (uint64_t)f->ovf_pmc25);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set(v, (uint64_t)f->ovf_pmc26);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set(v, (uint64_t)f->ovf_pmc27);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set(v, (uint64_t)f->ovf_pmc28);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set(v, (uint64_t)f->ovf_pmc29);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set(v, (uint64_t)f->ovf_pmc30);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set(v, (uint64_t)f->ovf_pmc31);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set(v, (uint64_t)f->ovf_fixed0);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set(v, (uint64_t)f->ovf_fixed1);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set(v, (uint64_t)f->ovf_fixed2);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set(v, (uint64_t)f->ovf_fixed3);
-	v = pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set(v, (uint64_t)f->perf_metrics_ovf);
-	v = pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set(v, (uint64_t)f->trace_topa_pmi);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set(v, (uint64_t)f->ovf_uncore);
-	v = pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set(v, (uint64_t)f->ovf_buf);
-	v = pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set(v, (uint64_t)f->cond_chgd);
-	return v;
-}
-
-/* Like pmregs_x86_perf_global_ovf_ctrl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_perf_global_ovf_ctrl_pack_checked(const struct pmregs_x86_perf_global_ovf_ctrl_fields *f, uint64_t *out)
-{
-	if (f->ovf_pmc0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc4 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc5 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc6 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc7 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc8 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc9 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc10 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc11 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc12 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc13 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc14 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc15 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc16 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc17 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc18 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc19 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc20 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc21 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc22 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc23 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc24 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc25 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc26 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc27 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc28 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc29 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc30 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc31 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->perf_metrics_ovf > 1u)
-		return PMREGS_ERANGE;
-	if (f->trace_topa_pmi > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_uncore > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_buf > 1u)
-		return PMREGS_ERANGE;
-	if (f->cond_chgd > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_perf_global_ovf_ctrl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_perf_global_ovf_ctrl_unpack(uint64_t v, struct pmregs_x86_perf_global_ovf_ctrl_fields *f)
-{
-	f->ovf_pmc0 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_get(v);
-	f->ovf_pmc1 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_get(v);
-	f->ovf_pmc2 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_get(v);
-	f->ovf_pmc3 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_get(v);
-	f->ovf_pmc4 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_get(v);
-	f->ovf_pmc5 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_get(v);
-	f->ovf_pmc6 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_get(v);
-	f->ovf_pmc7 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_get(v);
-	f->ovf_pmc8 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_get(v);
-	f->ovf_pmc9 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_get(v);
-	f->ovf_pmc10 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_get(v);
-	f->ovf_pmc11 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_get(v);
-	f->ovf_pmc12 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_get(v);
-	f->ovf_pmc13 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_get(v);
-	f->ovf_pmc14 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_get(v);
-	f->ovf_pmc15 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_get(v);
-	f->ovf_pmc16 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_get(v);
-	f->ovf_pmc17 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_get(v);
-	f->ovf_pmc18 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_get(v);
-	f->ovf_pmc19 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_get(v);
-	f->ovf_pmc20 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_get(v);
-	f->ovf_pmc21 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_get(v);
-	f->ovf_pmc22 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_get(v);
-	f->ovf_pmc23 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_get(v);
-	f->ovf_pmc24 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_get(v);
-	f->ovf_pmc25 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_get(v);
-	f->ovf_pmc26 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_get(v);
-	f->ovf_pmc27 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_get(v);
-	f->ovf_pmc28 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_get(v);
-	f->ovf_pmc29 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_get(v);
-	f->ovf_pmc30 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_get(v);
-	f->ovf_pmc31 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_get(v);
-	f->ovf_fixed0 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_get(v);
-	f->ovf_fixed1 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_get(v);
-	f->ovf_fixed2 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_get(v);
-	f->ovf_fixed3 = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_get(v);
-	f->perf_metrics_ovf = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_get(v);
-	f->trace_topa_pmi = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_get(v);
-	f->ovf_uncore = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_get(v);
-	f->ovf_buf = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_ovf_buf_get(v);
-	f->cond_chgd = (uint8_t)pmregs_x86_perf_global_ovf_ctrl_cond_chgd_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -8199,478 +4614,136 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_UNCORE(x)       PMREGS_FIELD64((x), 61, 1)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_BUF(x)          PMREGS_FIELD64((x), 62, 1)
 
-/* ovf_pmc0: bits 0, wo. Write 1 to clear Ovf_PMC0 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc1: bits 1, wo. Write 1 to clear Ovf_PMC1 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc2: bits 2, wo. Write 1 to clear Ovf_PMC2 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc2_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc3: bits 3, wo. Write 1 to clear Ovf_PMC3 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc3_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc4: bits 4, wo. Write 1 to clear Ovf_PMC4 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc4_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc4_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC4_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc4_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc4_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc5: bits 5, wo. Write 1 to clear Ovf_PMC5 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc5_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc5_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC5_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc5_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc5_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc6: bits 6, wo. Write 1 to clear Ovf_PMC6 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc6_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc6_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC6_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc6_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc6_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc7: bits 7, wo. Write 1 to clear Ovf_PMC7 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc7_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc7_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC7_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc7_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc7_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc8: bits 8, wo. Write 1 to clear Ovf_PMC8 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC8_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc8_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc8_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc9: bits 9, wo. Write 1 to clear Ovf_PMC9 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc9_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc9_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC9_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc9_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc9_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc10: bits 10, wo. Write 1 to clear Ovf_PMC10 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc10_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc10_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC10_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc10_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc10_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc11: bits 11, wo. Write 1 to clear Ovf_PMC11 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc11_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc11_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC11_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc11_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc11_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc12: bits 12, wo. Write 1 to clear Ovf_PMC12 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc12_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc12_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC12_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc12_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc12_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc13: bits 13, wo. Write 1 to clear Ovf_PMC13 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC13_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc13_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc13_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc14: bits 14, wo. Write 1 to clear Ovf_PMC14 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc14_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc14_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC14_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc14_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc14_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc15: bits 15, wo. Write 1 to clear Ovf_PMC15 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc15_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc15_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC15_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc15_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc15_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc16: bits 16, wo. Write 1 to clear Ovf_PMC16 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc16_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc16_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC16_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc16_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc16_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc17: bits 17, wo. Write 1 to clear Ovf_PMC17 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc17_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc17_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC17_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc17_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc17_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc18: bits 18, wo. Write 1 to clear Ovf_PMC18 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc18_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc18_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC18_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc18_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc18_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc19: bits 19, wo. Write 1 to clear Ovf_PMC19 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc19_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc19_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC19_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc19_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc19_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc20: bits 20, wo. Write 1 to clear Ovf_PMC20 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc20_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc20_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC20_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc20_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc20_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc21: bits 21, wo. Write 1 to clear Ovf_PMC21 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc21_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc21_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC21_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc21_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc21_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc22: bits 22, wo. Write 1 to clear Ovf_PMC22 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc22_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc22_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC22_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc22_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc22_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc23: bits 23, wo. Write 1 to clear Ovf_PMC23 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc23_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc23_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC23_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc23_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc23_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc24: bits 24, wo. Write 1 to clear Ovf_PMC24 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc24_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc24_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC24_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc24_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc24_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc25: bits 25, wo. Write 1 to clear Ovf_PMC25 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc25_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc25_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC25_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc25_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc25_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc26: bits 26, wo. Write 1 to clear Ovf_PMC26 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc26_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc26_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC26_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc26_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc26_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc27: bits 27, wo. Write 1 to clear Ovf_PMC27 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc27_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc27_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC27_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc27_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc27_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc28: bits 28, wo. Write 1 to clear Ovf_PMC28 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc28_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc28_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC28_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc28_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc28_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc29: bits 29, wo. Write 1 to clear Ovf_PMC29 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc29_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc29_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC29_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc29_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc29_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc30: bits 30, wo. Write 1 to clear Ovf_PMC30 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc30_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc30_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC30_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc30_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc30_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_pmc31: bits 31, wo. Write 1 to clear Ovf_PMC31 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc31_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc31_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC31_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_x86_perf_global_status_set_ovf_pmc31_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_pmc31_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed0: bits 32, wo. Write 1 to clear Ovf_FixedCtr0 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed0_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED0_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_perf_global_status_set_ovf_fixed0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_fixed0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed1: bits 33, wo. Write 1 to clear Ovf_FixedCtr1 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed1_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED1_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_perf_global_status_set_ovf_fixed1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_fixed1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed2: bits 34, wo. Write 1 to clear Ovf_FixedCtr2 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed2_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed2_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED2_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_perf_global_status_set_ovf_fixed2_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_fixed2_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_fixed3: bits 35, wo. Write 1 to clear Ovf_FixedCtr3 */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed3_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed3_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED3_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_x86_perf_global_status_set_ovf_fixed3_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_fixed3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perf_metrics_ovf: bits 48, wo. Write 1 to clear the PERF_METRICS overflow (LINUX) */
-static inline uint64_t pmregs_x86_perf_global_status_set_perf_metrics_ovf_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_perf_metrics_ovf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_PERF_METRICS_OVF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 48); }
-static inline int pmregs_x86_perf_global_status_set_perf_metrics_ovf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_perf_metrics_ovf_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* trace_topa_pmi: bits 55, wo. Write 1 to clear Trace_ToPA_PMI */
-static inline uint64_t pmregs_x86_perf_global_status_set_trace_topa_pmi_get(uint64_t v) { return ((v >> 55) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_trace_topa_pmi_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_TRACE_TOPA_PMI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 55); }
-static inline int pmregs_x86_perf_global_status_set_trace_topa_pmi_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_trace_topa_pmi_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_frz: bits 58, wo. Write 1 to clear LBR_Frz (resumes LBR recording) */
-static inline uint64_t pmregs_x86_perf_global_status_set_lbr_frz_get(uint64_t v) { return ((v >> 58) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_lbr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_LBR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 58); }
-static inline int pmregs_x86_perf_global_status_set_lbr_frz_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_lbr_frz_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ctr_frz: bits 59, wo. Write 1 to clear CTR_Frz (resumes counting) */
-static inline uint64_t pmregs_x86_perf_global_status_set_ctr_frz_get(uint64_t v) { return ((v >> 59) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ctr_frz_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_CTR_FRZ_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 59); }
-static inline int pmregs_x86_perf_global_status_set_ctr_frz_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ctr_frz_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* asci: bits 60, wo. Write 1 to clear ASCI */
-static inline uint64_t pmregs_x86_perf_global_status_set_asci_get(uint64_t v) { return ((v >> 60) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_asci_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_ASCI_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 60); }
-static inline int pmregs_x86_perf_global_status_set_asci_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_asci_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_uncore: bits 61, wo. Write 1 to clear Ovf_Uncore */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_uncore_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_uncore_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_UNCORE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
-static inline int pmregs_x86_perf_global_status_set_ovf_uncore_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_uncore_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ovf_buf: bits 62, wo. Write 1 to clear OvfBuf */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_buf_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_buf_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_BUF_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
-static inline int pmregs_x86_perf_global_status_set_ovf_buf_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_status_set_ovf_buf_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_global_status_set_ovf_pmc0_get(v)                    (pmregs_u64(v) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_x86_perf_global_status_set_ovf_pmc0_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc1_get(v)                    ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc1_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_x86_perf_global_status_set_ovf_pmc1_set_checked(v, x)         pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc2_get(v)                    ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc2_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_x86_perf_global_status_set_ovf_pmc2_set_checked(v, x)         pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc3_get(v)                    ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc3_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_x86_perf_global_status_set_ovf_pmc3_set_checked(v, x)         pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc4_get(v)                    ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc4_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_x86_perf_global_status_set_ovf_pmc4_set_checked(v, x)         pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc5_get(v)                    ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc5_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_x86_perf_global_status_set_ovf_pmc5_set_checked(v, x)         pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc6_get(v)                    ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc6_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_x86_perf_global_status_set_ovf_pmc6_set_checked(v, x)         pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc7_get(v)                    ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc7_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_x86_perf_global_status_set_ovf_pmc7_set_checked(v, x)         pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc8_get(v)                    ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc8_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_x86_perf_global_status_set_ovf_pmc8_set_checked(v, x)         pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc9_get(v)                    ((pmregs_u64(v) >> 9) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc9_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
+#define pmregs_x86_perf_global_status_set_ovf_pmc9_set_checked(v, x)         pmregs_set_checked64((v), 9, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc10_get(v)                   ((pmregs_u64(v) >> 10) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc10_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
+#define pmregs_x86_perf_global_status_set_ovf_pmc10_set_checked(v, x)        pmregs_set_checked64((v), 10, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc11_get(v)                   ((pmregs_u64(v) >> 11) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc11_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
+#define pmregs_x86_perf_global_status_set_ovf_pmc11_set_checked(v, x)        pmregs_set_checked64((v), 11, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc12_get(v)                   ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc12_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_x86_perf_global_status_set_ovf_pmc12_set_checked(v, x)        pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc13_get(v)                   ((pmregs_u64(v) >> 13) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc13_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
+#define pmregs_x86_perf_global_status_set_ovf_pmc13_set_checked(v, x)        pmregs_set_checked64((v), 13, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc14_get(v)                   ((pmregs_u64(v) >> 14) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc14_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
+#define pmregs_x86_perf_global_status_set_ovf_pmc14_set_checked(v, x)        pmregs_set_checked64((v), 14, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc15_get(v)                   ((pmregs_u64(v) >> 15) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc15_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
+#define pmregs_x86_perf_global_status_set_ovf_pmc15_set_checked(v, x)        pmregs_set_checked64((v), 15, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc16_get(v)                   ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc16_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_x86_perf_global_status_set_ovf_pmc16_set_checked(v, x)        pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc17_get(v)                   ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc17_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_x86_perf_global_status_set_ovf_pmc17_set_checked(v, x)        pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc18_get(v)                   ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc18_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_x86_perf_global_status_set_ovf_pmc18_set_checked(v, x)        pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc19_get(v)                   ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc19_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_x86_perf_global_status_set_ovf_pmc19_set_checked(v, x)        pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc20_get(v)                   ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc20_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_x86_perf_global_status_set_ovf_pmc20_set_checked(v, x)        pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc21_get(v)                   ((pmregs_u64(v) >> 21) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc21_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
+#define pmregs_x86_perf_global_status_set_ovf_pmc21_set_checked(v, x)        pmregs_set_checked64((v), 21, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc22_get(v)                   ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc22_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_x86_perf_global_status_set_ovf_pmc22_set_checked(v, x)        pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc23_get(v)                   ((pmregs_u64(v) >> 23) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc23_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
+#define pmregs_x86_perf_global_status_set_ovf_pmc23_set_checked(v, x)        pmregs_set_checked64((v), 23, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc24_get(v)                   ((pmregs_u64(v) >> 24) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc24_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
+#define pmregs_x86_perf_global_status_set_ovf_pmc24_set_checked(v, x)        pmregs_set_checked64((v), 24, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc25_get(v)                   ((pmregs_u64(v) >> 25) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc25_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
+#define pmregs_x86_perf_global_status_set_ovf_pmc25_set_checked(v, x)        pmregs_set_checked64((v), 25, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc26_get(v)                   ((pmregs_u64(v) >> 26) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc26_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
+#define pmregs_x86_perf_global_status_set_ovf_pmc26_set_checked(v, x)        pmregs_set_checked64((v), 26, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc27_get(v)                   ((pmregs_u64(v) >> 27) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc27_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000)) | ((pmregs_u64(x) & 0x1u) << 27))
+#define pmregs_x86_perf_global_status_set_ovf_pmc27_set_checked(v, x)        pmregs_set_checked64((v), 27, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc28_get(v)                   ((pmregs_u64(v) >> 28) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc28_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
+#define pmregs_x86_perf_global_status_set_ovf_pmc28_set_checked(v, x)        pmregs_set_checked64((v), 28, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc29_get(v)                   ((pmregs_u64(v) >> 29) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc29_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000000)) | ((pmregs_u64(x) & 0x1u) << 29))
+#define pmregs_x86_perf_global_status_set_ovf_pmc29_set_checked(v, x)        pmregs_set_checked64((v), 29, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc30_get(v)                   ((pmregs_u64(v) >> 30) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc30_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
+#define pmregs_x86_perf_global_status_set_ovf_pmc30_set_checked(v, x)        pmregs_set_checked64((v), 30, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc31_get(v)                   ((pmregs_u64(v) >> 31) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc31_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
+#define pmregs_x86_perf_global_status_set_ovf_pmc31_set_checked(v, x)        pmregs_set_checked64((v), 31, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_fixed0_get(v)                  ((pmregs_u64(v) >> 32) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_fixed0_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
+#define pmregs_x86_perf_global_status_set_ovf_fixed0_set_checked(v, x)       pmregs_set_checked64((v), 32, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_fixed1_get(v)                  ((pmregs_u64(v) >> 33) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_fixed1_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
+#define pmregs_x86_perf_global_status_set_ovf_fixed1_set_checked(v, x)       pmregs_set_checked64((v), 33, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_fixed2_get(v)                  ((pmregs_u64(v) >> 34) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_fixed2_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
+#define pmregs_x86_perf_global_status_set_ovf_fixed2_set_checked(v, x)       pmregs_set_checked64((v), 34, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_fixed3_get(v)                  ((pmregs_u64(v) >> 35) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_fixed3_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
+#define pmregs_x86_perf_global_status_set_ovf_fixed3_set_checked(v, x)       pmregs_set_checked64((v), 35, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_perf_metrics_ovf_get(v)            ((pmregs_u64(v) >> 48) & 0x1u)
+#define pmregs_x86_perf_global_status_set_perf_metrics_ovf_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000)) | ((pmregs_u64(x) & 0x1u) << 48))
+#define pmregs_x86_perf_global_status_set_perf_metrics_ovf_set_checked(v, x) pmregs_set_checked64((v), 48, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_trace_topa_pmi_get(v)              ((pmregs_u64(v) >> 55) & 0x1u)
+#define pmregs_x86_perf_global_status_set_trace_topa_pmi_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80000000000000)) | ((pmregs_u64(x) & 0x1u) << 55))
+#define pmregs_x86_perf_global_status_set_trace_topa_pmi_set_checked(v, x)   pmregs_set_checked64((v), 55, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_lbr_frz_get(v)                     ((pmregs_u64(v) >> 58) & 0x1u)
+#define pmregs_x86_perf_global_status_set_lbr_frz_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000000)) | ((pmregs_u64(x) & 0x1u) << 58))
+#define pmregs_x86_perf_global_status_set_lbr_frz_set_checked(v, x)          pmregs_set_checked64((v), 58, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ctr_frz_get(v)                     ((pmregs_u64(v) >> 59) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ctr_frz_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000000)) | ((pmregs_u64(x) & 0x1u) << 59))
+#define pmregs_x86_perf_global_status_set_ctr_frz_set_checked(v, x)          pmregs_set_checked64((v), 59, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_asci_get(v)                        ((pmregs_u64(v) >> 60) & 0x1u)
+#define pmregs_x86_perf_global_status_set_asci_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000000)) | ((pmregs_u64(x) & 0x1u) << 60))
+#define pmregs_x86_perf_global_status_set_asci_set_checked(v, x)             pmregs_set_checked64((v), 60, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_uncore_get(v)                  ((pmregs_u64(v) >> 61) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_uncore_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000000)) | ((pmregs_u64(x) & 0x1u) << 61))
+#define pmregs_x86_perf_global_status_set_ovf_uncore_set_checked(v, x)       pmregs_set_checked64((v), 61, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_buf_get(v)                     ((pmregs_u64(v) >> 62) & 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_buf_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000000)) | ((pmregs_u64(x) & 0x1u) << 62))
+#define pmregs_x86_perf_global_status_set_ovf_buf_set_checked(v, x)          pmregs_set_checked64((v), 62, 0x1u, (x))
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc_get(uint64_t v, unsigned i)
@@ -8690,243 +4763,6 @@ static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed_get(uint64_t 
 static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed_set(uint64_t v, unsigned i, uint64_t x)
 {
 	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED_SHIFT(i))) : v;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_perf_global_status_set_fields {
-	uint8_t ovf_pmc0; /* bits 0: Write 1 to clear Ovf_PMC0 */
-	uint8_t ovf_pmc1; /* bits 1: Write 1 to clear Ovf_PMC1 */
-	uint8_t ovf_pmc2; /* bits 2: Write 1 to clear Ovf_PMC2 */
-	uint8_t ovf_pmc3; /* bits 3: Write 1 to clear Ovf_PMC3 */
-	uint8_t ovf_pmc4; /* bits 4: Write 1 to clear Ovf_PMC4 */
-	uint8_t ovf_pmc5; /* bits 5: Write 1 to clear Ovf_PMC5 */
-	uint8_t ovf_pmc6; /* bits 6: Write 1 to clear Ovf_PMC6 */
-	uint8_t ovf_pmc7; /* bits 7: Write 1 to clear Ovf_PMC7 */
-	uint8_t ovf_pmc8; /* bits 8: Write 1 to clear Ovf_PMC8 */
-	uint8_t ovf_pmc9; /* bits 9: Write 1 to clear Ovf_PMC9 */
-	uint8_t ovf_pmc10; /* bits 10: Write 1 to clear Ovf_PMC10 */
-	uint8_t ovf_pmc11; /* bits 11: Write 1 to clear Ovf_PMC11 */
-	uint8_t ovf_pmc12; /* bits 12: Write 1 to clear Ovf_PMC12 */
-	uint8_t ovf_pmc13; /* bits 13: Write 1 to clear Ovf_PMC13 */
-	uint8_t ovf_pmc14; /* bits 14: Write 1 to clear Ovf_PMC14 */
-	uint8_t ovf_pmc15; /* bits 15: Write 1 to clear Ovf_PMC15 */
-	uint8_t ovf_pmc16; /* bits 16: Write 1 to clear Ovf_PMC16 */
-	uint8_t ovf_pmc17; /* bits 17: Write 1 to clear Ovf_PMC17 */
-	uint8_t ovf_pmc18; /* bits 18: Write 1 to clear Ovf_PMC18 */
-	uint8_t ovf_pmc19; /* bits 19: Write 1 to clear Ovf_PMC19 */
-	uint8_t ovf_pmc20; /* bits 20: Write 1 to clear Ovf_PMC20 */
-	uint8_t ovf_pmc21; /* bits 21: Write 1 to clear Ovf_PMC21 */
-	uint8_t ovf_pmc22; /* bits 22: Write 1 to clear Ovf_PMC22 */
-	uint8_t ovf_pmc23; /* bits 23: Write 1 to clear Ovf_PMC23 */
-	uint8_t ovf_pmc24; /* bits 24: Write 1 to clear Ovf_PMC24 */
-	uint8_t ovf_pmc25; /* bits 25: Write 1 to clear Ovf_PMC25 */
-	uint8_t ovf_pmc26; /* bits 26: Write 1 to clear Ovf_PMC26 */
-	uint8_t ovf_pmc27; /* bits 27: Write 1 to clear Ovf_PMC27 */
-	uint8_t ovf_pmc28; /* bits 28: Write 1 to clear Ovf_PMC28 */
-	uint8_t ovf_pmc29; /* bits 29: Write 1 to clear Ovf_PMC29 */
-	uint8_t ovf_pmc30; /* bits 30: Write 1 to clear Ovf_PMC30 */
-	uint8_t ovf_pmc31; /* bits 31: Write 1 to clear Ovf_PMC31 */
-	uint8_t ovf_fixed0; /* bits 32: Write 1 to clear Ovf_FixedCtr0 */
-	uint8_t ovf_fixed1; /* bits 33: Write 1 to clear Ovf_FixedCtr1 */
-	uint8_t ovf_fixed2; /* bits 34: Write 1 to clear Ovf_FixedCtr2 */
-	uint8_t ovf_fixed3; /* bits 35: Write 1 to clear Ovf_FixedCtr3 */
-	uint8_t perf_metrics_ovf; /* bits 48: Write 1 to clear the PERF_METRICS overflow (LINUX) */
-	uint8_t trace_topa_pmi; /* bits 55: Write 1 to clear Trace_ToPA_PMI */
-	uint8_t lbr_frz; /* bits 58: Write 1 to clear LBR_Frz (resumes LBR recording) */
-	uint8_t ctr_frz; /* bits 59: Write 1 to clear CTR_Frz (resumes counting) */
-	uint8_t asci; /* bits 60: Write 1 to clear ASCI */
-	uint8_t ovf_uncore; /* bits 61: Write 1 to clear Ovf_Uncore */
-	uint8_t ovf_buf; /* bits 62: Write 1 to clear OvfBuf */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_perf_global_status_set_pack(const struct pmregs_x86_perf_global_status_set_fields *f)
-{
-	uint64_t v = PMREGS_X86_PERF_GLOBAL_STATUS_SET_RES1_MASK;
-	v = pmregs_x86_perf_global_status_set_ovf_pmc0_set(v, (uint64_t)f->ovf_pmc0);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc1_set(v, (uint64_t)f->ovf_pmc1);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc2_set(v, (uint64_t)f->ovf_pmc2);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc3_set(v, (uint64_t)f->ovf_pmc3);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc4_set(v, (uint64_t)f->ovf_pmc4);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc5_set(v, (uint64_t)f->ovf_pmc5);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc6_set(v, (uint64_t)f->ovf_pmc6);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc7_set(v, (uint64_t)f->ovf_pmc7);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc8_set(v, (uint64_t)f->ovf_pmc8);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc9_set(v, (uint64_t)f->ovf_pmc9);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc10_set(v, (uint64_t)f->ovf_pmc10);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc11_set(v, (uint64_t)f->ovf_pmc11);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc12_set(v, (uint64_t)f->ovf_pmc12);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc13_set(v, (uint64_t)f->ovf_pmc13);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc14_set(v, (uint64_t)f->ovf_pmc14);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc15_set(v, (uint64_t)f->ovf_pmc15);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc16_set(v, (uint64_t)f->ovf_pmc16);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc17_set(v, (uint64_t)f->ovf_pmc17);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc18_set(v, (uint64_t)f->ovf_pmc18);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc19_set(v, (uint64_t)f->ovf_pmc19);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc20_set(v, (uint64_t)f->ovf_pmc20);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc21_set(v, (uint64_t)f->ovf_pmc21);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc22_set(v, (uint64_t)f->ovf_pmc22);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc23_set(v, (uint64_t)f->ovf_pmc23);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc24_set(v, (uint64_t)f->ovf_pmc24);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc25_set(v, (uint64_t)f->ovf_pmc25);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc26_set(v, (uint64_t)f->ovf_pmc26);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc27_set(v, (uint64_t)f->ovf_pmc27);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc28_set(v, (uint64_t)f->ovf_pmc28);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc29_set(v, (uint64_t)f->ovf_pmc29);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc30_set(v, (uint64_t)f->ovf_pmc30);
-	v = pmregs_x86_perf_global_status_set_ovf_pmc31_set(v, (uint64_t)f->ovf_pmc31);
-	v = pmregs_x86_perf_global_status_set_ovf_fixed0_set(v, (uint64_t)f->ovf_fixed0);
-	v = pmregs_x86_perf_global_status_set_ovf_fixed1_set(v, (uint64_t)f->ovf_fixed1);
-	v = pmregs_x86_perf_global_status_set_ovf_fixed2_set(v, (uint64_t)f->ovf_fixed2);
-	v = pmregs_x86_perf_global_status_set_ovf_fixed3_set(v, (uint64_t)f->ovf_fixed3);
-	v = pmregs_x86_perf_global_status_set_perf_metrics_ovf_set(v, (uint64_t)f->perf_metrics_ovf);
-	v = pmregs_x86_perf_global_status_set_trace_topa_pmi_set(v, (uint64_t)f->trace_topa_pmi);
-	v = pmregs_x86_perf_global_status_set_lbr_frz_set(v, (uint64_t)f->lbr_frz);
-	v = pmregs_x86_perf_global_status_set_ctr_frz_set(v, (uint64_t)f->ctr_frz);
-	v = pmregs_x86_perf_global_status_set_asci_set(v, (uint64_t)f->asci);
-	v = pmregs_x86_perf_global_status_set_ovf_uncore_set(v, (uint64_t)f->ovf_uncore);
-	v = pmregs_x86_perf_global_status_set_ovf_buf_set(v, (uint64_t)f->ovf_buf);
-	return v;
-}
-
-/* Like pmregs_x86_perf_global_status_set_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_perf_global_status_set_pack_checked(const struct pmregs_x86_perf_global_status_set_fields *f, uint64_t *out)
-{
-	if (f->ovf_pmc0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc4 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc5 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc6 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc7 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc8 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc9 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc10 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc11 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc12 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc13 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc14 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc15 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc16 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc17 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc18 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc19 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc20 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc21 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc22 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc23 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc24 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc25 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc26 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc27 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc28 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc29 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc30 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_pmc31 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed1 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed2 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_fixed3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->perf_metrics_ovf > 1u)
-		return PMREGS_ERANGE;
-	if (f->trace_topa_pmi > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbr_frz > 1u)
-		return PMREGS_ERANGE;
-	if (f->ctr_frz > 1u)
-		return PMREGS_ERANGE;
-	if (f->asci > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_uncore > 1u)
-		return PMREGS_ERANGE;
-	if (f->ovf_buf > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_perf_global_status_set_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_perf_global_status_set_unpack(uint64_t v, struct pmregs_x86_perf_global_status_set_fields *f)
-{
-	f->ovf_pmc0 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc0_get(v);
-	f->ovf_pmc1 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc1_get(v);
-	f->ovf_pmc2 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc2_get(v);
-	f->ovf_pmc3 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc3_get(v);
-	f->ovf_pmc4 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc4_get(v);
-	f->ovf_pmc5 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc5_get(v);
-	f->ovf_pmc6 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc6_get(v);
-	f->ovf_pmc7 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc7_get(v);
-	f->ovf_pmc8 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc8_get(v);
-	f->ovf_pmc9 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc9_get(v);
-	f->ovf_pmc10 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc10_get(v);
-	f->ovf_pmc11 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc11_get(v);
-	f->ovf_pmc12 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc12_get(v);
-	f->ovf_pmc13 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc13_get(v);
-	f->ovf_pmc14 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc14_get(v);
-	f->ovf_pmc15 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc15_get(v);
-	f->ovf_pmc16 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc16_get(v);
-	f->ovf_pmc17 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc17_get(v);
-	f->ovf_pmc18 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc18_get(v);
-	f->ovf_pmc19 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc19_get(v);
-	f->ovf_pmc20 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc20_get(v);
-	f->ovf_pmc21 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc21_get(v);
-	f->ovf_pmc22 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc22_get(v);
-	f->ovf_pmc23 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc23_get(v);
-	f->ovf_pmc24 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc24_get(v);
-	f->ovf_pmc25 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc25_get(v);
-	f->ovf_pmc26 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc26_get(v);
-	f->ovf_pmc27 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc27_get(v);
-	f->ovf_pmc28 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc28_get(v);
-	f->ovf_pmc29 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc29_get(v);
-	f->ovf_pmc30 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc30_get(v);
-	f->ovf_pmc31 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_pmc31_get(v);
-	f->ovf_fixed0 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_fixed0_get(v);
-	f->ovf_fixed1 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_fixed1_get(v);
-	f->ovf_fixed2 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_fixed2_get(v);
-	f->ovf_fixed3 = (uint8_t)pmregs_x86_perf_global_status_set_ovf_fixed3_get(v);
-	f->perf_metrics_ovf = (uint8_t)pmregs_x86_perf_global_status_set_perf_metrics_ovf_get(v);
-	f->trace_topa_pmi = (uint8_t)pmregs_x86_perf_global_status_set_trace_topa_pmi_get(v);
-	f->lbr_frz = (uint8_t)pmregs_x86_perf_global_status_set_lbr_frz_get(v);
-	f->ctr_frz = (uint8_t)pmregs_x86_perf_global_status_set_ctr_frz_get(v);
-	f->asci = (uint8_t)pmregs_x86_perf_global_status_set_asci_get(v);
-	f->ovf_uncore = (uint8_t)pmregs_x86_perf_global_status_set_ovf_uncore_get(v);
-	f->ovf_buf = (uint8_t)pmregs_x86_perf_global_status_set_ovf_buf_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -8975,401 +4811,115 @@ static inline int pmregs_x86_perf_global_status_set_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_INUSE_FIXED2_INUSE(x) PMREGS_FIELD64((x), 34, 1)
 #define PMREGS_X86_PERF_GLOBAL_INUSE_PMI_INUSE(x)    PMREGS_FIELD64((x), 63, 1)
 
-/* pmc0_inuse: bits 0, ro. IA32_PERFEVTSEL0[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc0_inuse_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc0_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC0_INUSE_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_perf_global_inuse_pmc0_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc0_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc1_inuse: bits 1, ro. IA32_PERFEVTSEL1[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc1_inuse_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc1_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC1_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_perf_global_inuse_pmc1_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc1_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc2_inuse: bits 2, ro. IA32_PERFEVTSEL2[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc2_inuse_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc2_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC2_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_perf_global_inuse_pmc2_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc2_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc3_inuse: bits 3, ro. IA32_PERFEVTSEL3[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc3_inuse_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc3_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC3_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_perf_global_inuse_pmc3_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc3_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc4_inuse: bits 4, ro. IA32_PERFEVTSEL4[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc4_inuse_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc4_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC4_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_perf_global_inuse_pmc4_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc4_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc5_inuse: bits 5, ro. IA32_PERFEVTSEL5[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc5_inuse_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc5_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC5_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_perf_global_inuse_pmc5_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc5_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc6_inuse: bits 6, ro. IA32_PERFEVTSEL6[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc6_inuse_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc6_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC6_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_perf_global_inuse_pmc6_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc6_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc7_inuse: bits 7, ro. IA32_PERFEVTSEL7[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc7_inuse_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc7_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC7_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_perf_global_inuse_pmc7_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc7_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc8_inuse: bits 8, ro. IA32_PERFEVTSEL8[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc8_inuse_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc8_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC8_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 8); }
-static inline int pmregs_x86_perf_global_inuse_pmc8_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc8_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc9_inuse: bits 9, ro. IA32_PERFEVTSEL9[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc9_inuse_get(uint64_t v) { return ((v >> 9) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc9_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC9_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 9); }
-static inline int pmregs_x86_perf_global_inuse_pmc9_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc9_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc10_inuse: bits 10, ro. IA32_PERFEVTSEL10[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc10_inuse_get(uint64_t v) { return ((v >> 10) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc10_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC10_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 10); }
-static inline int pmregs_x86_perf_global_inuse_pmc10_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc10_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc11_inuse: bits 11, ro. IA32_PERFEVTSEL11[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc11_inuse_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc11_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC11_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_perf_global_inuse_pmc11_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc11_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc12_inuse: bits 12, ro. IA32_PERFEVTSEL12[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc12_inuse_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc12_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC12_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_perf_global_inuse_pmc12_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc12_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc13_inuse: bits 13, ro. IA32_PERFEVTSEL13[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc13_inuse_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc13_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC13_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_perf_global_inuse_pmc13_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc13_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc14_inuse: bits 14, ro. IA32_PERFEVTSEL14[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc14_inuse_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc14_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC14_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_perf_global_inuse_pmc14_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc14_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc15_inuse: bits 15, ro. IA32_PERFEVTSEL15[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc15_inuse_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc15_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC15_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_perf_global_inuse_pmc15_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc15_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc16_inuse: bits 16, ro. IA32_PERFEVTSEL16[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc16_inuse_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc16_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC16_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perf_global_inuse_pmc16_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc16_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc17_inuse: bits 17, ro. IA32_PERFEVTSEL17[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc17_inuse_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc17_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC17_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perf_global_inuse_pmc17_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc17_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc18_inuse: bits 18, ro. IA32_PERFEVTSEL18[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc18_inuse_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc18_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC18_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_perf_global_inuse_pmc18_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc18_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc19_inuse: bits 19, ro. IA32_PERFEVTSEL19[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc19_inuse_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc19_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC19_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perf_global_inuse_pmc19_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc19_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc20_inuse: bits 20, ro. IA32_PERFEVTSEL20[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc20_inuse_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc20_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC20_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_perf_global_inuse_pmc20_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc20_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc21_inuse: bits 21, ro. IA32_PERFEVTSEL21[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc21_inuse_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc21_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC21_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_perf_global_inuse_pmc21_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc21_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc22_inuse: bits 22, ro. IA32_PERFEVTSEL22[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc22_inuse_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc22_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC22_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_perf_global_inuse_pmc22_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc22_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc23_inuse: bits 23, ro. IA32_PERFEVTSEL23[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc23_inuse_get(uint64_t v) { return ((v >> 23) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc23_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC23_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 23); }
-static inline int pmregs_x86_perf_global_inuse_pmc23_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc23_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc24_inuse: bits 24, ro. IA32_PERFEVTSEL24[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc24_inuse_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc24_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC24_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 24); }
-static inline int pmregs_x86_perf_global_inuse_pmc24_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc24_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc25_inuse: bits 25, ro. IA32_PERFEVTSEL25[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc25_inuse_get(uint64_t v) { return ((v >> 25) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc25_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC25_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 25); }
-static inline int pmregs_x86_perf_global_inuse_pmc25_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc25_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc26_inuse: bits 26, ro. IA32_PERFEVTSEL26[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc26_inuse_get(uint64_t v) { return ((v >> 26) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc26_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC26_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 26); }
-static inline int pmregs_x86_perf_global_inuse_pmc26_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc26_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc27_inuse: bits 27, ro. IA32_PERFEVTSEL27[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc27_inuse_get(uint64_t v) { return ((v >> 27) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc27_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC27_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 27); }
-static inline int pmregs_x86_perf_global_inuse_pmc27_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc27_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc28_inuse: bits 28, ro. IA32_PERFEVTSEL28[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc28_inuse_get(uint64_t v) { return ((v >> 28) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc28_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC28_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 28); }
-static inline int pmregs_x86_perf_global_inuse_pmc28_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc28_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc29_inuse: bits 29, ro. IA32_PERFEVTSEL29[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc29_inuse_get(uint64_t v) { return ((v >> 29) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc29_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC29_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 29); }
-static inline int pmregs_x86_perf_global_inuse_pmc29_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc29_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc30_inuse: bits 30, ro. IA32_PERFEVTSEL30[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc30_inuse_get(uint64_t v) { return ((v >> 30) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc30_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC30_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 30); }
-static inline int pmregs_x86_perf_global_inuse_pmc30_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc30_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmc31_inuse: bits 31, ro. IA32_PERFEVTSEL31[7:0] is not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc31_inuse_get(uint64_t v) { return ((v >> 31) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc31_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC31_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 31); }
-static inline int pmregs_x86_perf_global_inuse_pmc31_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmc31_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed0_inuse: bits 32, ro. IA32_FIXED_CTR_CTRL enable bits of counter 0 are not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed0_inuse_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed0_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED0_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_perf_global_inuse_fixed0_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_fixed0_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed1_inuse: bits 33, ro. IA32_FIXED_CTR_CTRL enable bits of counter 1 are not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed1_inuse_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed1_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED1_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_perf_global_inuse_fixed1_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_fixed1_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed2_inuse: bits 34, ro. IA32_FIXED_CTR_CTRL enable bits of counter 2 are not zero */
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed2_inuse_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed2_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED2_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_perf_global_inuse_fixed2_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_fixed2_inuse_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pmi_inuse: bits 63, ro. Some PERFEVTSEL.INT, fixed-counter PMI or PEBS_ENABLE bit is set */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmi_inuse_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_global_inuse_pmi_inuse_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMI_INUSE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_x86_perf_global_inuse_pmi_inuse_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_global_inuse_pmi_inuse_set(*v, x);
-	return PMREGS_OK;
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_global_inuse_pmc0_inuse_get(v)              (pmregs_u64(v) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc0_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_x86_perf_global_inuse_pmc0_inuse_set_checked(v, x)   pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc1_inuse_get(v)              ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc1_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_x86_perf_global_inuse_pmc1_inuse_set_checked(v, x)   pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc2_inuse_get(v)              ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc2_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_x86_perf_global_inuse_pmc2_inuse_set_checked(v, x)   pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc3_inuse_get(v)              ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc3_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_x86_perf_global_inuse_pmc3_inuse_set_checked(v, x)   pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc4_inuse_get(v)              ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc4_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_x86_perf_global_inuse_pmc4_inuse_set_checked(v, x)   pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc5_inuse_get(v)              ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc5_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_x86_perf_global_inuse_pmc5_inuse_set_checked(v, x)   pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc6_inuse_get(v)              ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc6_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_x86_perf_global_inuse_pmc6_inuse_set_checked(v, x)   pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc7_inuse_get(v)              ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc7_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_x86_perf_global_inuse_pmc7_inuse_set_checked(v, x)   pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc8_inuse_get(v)              ((pmregs_u64(v) >> 8) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc8_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
+#define pmregs_x86_perf_global_inuse_pmc8_inuse_set_checked(v, x)   pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc9_inuse_get(v)              ((pmregs_u64(v) >> 9) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc9_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
+#define pmregs_x86_perf_global_inuse_pmc9_inuse_set_checked(v, x)   pmregs_set_checked64((v), 9, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc10_inuse_get(v)             ((pmregs_u64(v) >> 10) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc10_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
+#define pmregs_x86_perf_global_inuse_pmc10_inuse_set_checked(v, x)  pmregs_set_checked64((v), 10, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc11_inuse_get(v)             ((pmregs_u64(v) >> 11) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc11_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
+#define pmregs_x86_perf_global_inuse_pmc11_inuse_set_checked(v, x)  pmregs_set_checked64((v), 11, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc12_inuse_get(v)             ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc12_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_x86_perf_global_inuse_pmc12_inuse_set_checked(v, x)  pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc13_inuse_get(v)             ((pmregs_u64(v) >> 13) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc13_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
+#define pmregs_x86_perf_global_inuse_pmc13_inuse_set_checked(v, x)  pmregs_set_checked64((v), 13, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc14_inuse_get(v)             ((pmregs_u64(v) >> 14) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc14_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
+#define pmregs_x86_perf_global_inuse_pmc14_inuse_set_checked(v, x)  pmregs_set_checked64((v), 14, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc15_inuse_get(v)             ((pmregs_u64(v) >> 15) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc15_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
+#define pmregs_x86_perf_global_inuse_pmc15_inuse_set_checked(v, x)  pmregs_set_checked64((v), 15, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc16_inuse_get(v)             ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc16_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_x86_perf_global_inuse_pmc16_inuse_set_checked(v, x)  pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc17_inuse_get(v)             ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc17_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_x86_perf_global_inuse_pmc17_inuse_set_checked(v, x)  pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc18_inuse_get(v)             ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc18_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_x86_perf_global_inuse_pmc18_inuse_set_checked(v, x)  pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc19_inuse_get(v)             ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc19_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_x86_perf_global_inuse_pmc19_inuse_set_checked(v, x)  pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc20_inuse_get(v)             ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc20_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_x86_perf_global_inuse_pmc20_inuse_set_checked(v, x)  pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc21_inuse_get(v)             ((pmregs_u64(v) >> 21) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc21_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
+#define pmregs_x86_perf_global_inuse_pmc21_inuse_set_checked(v, x)  pmregs_set_checked64((v), 21, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc22_inuse_get(v)             ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc22_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_x86_perf_global_inuse_pmc22_inuse_set_checked(v, x)  pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc23_inuse_get(v)             ((pmregs_u64(v) >> 23) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc23_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
+#define pmregs_x86_perf_global_inuse_pmc23_inuse_set_checked(v, x)  pmregs_set_checked64((v), 23, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc24_inuse_get(v)             ((pmregs_u64(v) >> 24) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc24_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
+#define pmregs_x86_perf_global_inuse_pmc24_inuse_set_checked(v, x)  pmregs_set_checked64((v), 24, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc25_inuse_get(v)             ((pmregs_u64(v) >> 25) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc25_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
+#define pmregs_x86_perf_global_inuse_pmc25_inuse_set_checked(v, x)  pmregs_set_checked64((v), 25, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc26_inuse_get(v)             ((pmregs_u64(v) >> 26) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc26_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
+#define pmregs_x86_perf_global_inuse_pmc26_inuse_set_checked(v, x)  pmregs_set_checked64((v), 26, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc27_inuse_get(v)             ((pmregs_u64(v) >> 27) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc27_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x8000000)) | ((pmregs_u64(x) & 0x1u) << 27))
+#define pmregs_x86_perf_global_inuse_pmc27_inuse_set_checked(v, x)  pmregs_set_checked64((v), 27, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc28_inuse_get(v)             ((pmregs_u64(v) >> 28) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc28_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
+#define pmregs_x86_perf_global_inuse_pmc28_inuse_set_checked(v, x)  pmregs_set_checked64((v), 28, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc29_inuse_get(v)             ((pmregs_u64(v) >> 29) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc29_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x20000000)) | ((pmregs_u64(x) & 0x1u) << 29))
+#define pmregs_x86_perf_global_inuse_pmc29_inuse_set_checked(v, x)  pmregs_set_checked64((v), 29, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc30_inuse_get(v)             ((pmregs_u64(v) >> 30) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc30_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
+#define pmregs_x86_perf_global_inuse_pmc30_inuse_set_checked(v, x)  pmregs_set_checked64((v), 30, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc31_inuse_get(v)             ((pmregs_u64(v) >> 31) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc31_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
+#define pmregs_x86_perf_global_inuse_pmc31_inuse_set_checked(v, x)  pmregs_set_checked64((v), 31, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_fixed0_inuse_get(v)            ((pmregs_u64(v) >> 32) & 0x1u)
+#define pmregs_x86_perf_global_inuse_fixed0_inuse_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
+#define pmregs_x86_perf_global_inuse_fixed0_inuse_set_checked(v, x) pmregs_set_checked64((v), 32, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_fixed1_inuse_get(v)            ((pmregs_u64(v) >> 33) & 0x1u)
+#define pmregs_x86_perf_global_inuse_fixed1_inuse_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
+#define pmregs_x86_perf_global_inuse_fixed1_inuse_set_checked(v, x) pmregs_set_checked64((v), 33, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_fixed2_inuse_get(v)            ((pmregs_u64(v) >> 34) & 0x1u)
+#define pmregs_x86_perf_global_inuse_fixed2_inuse_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
+#define pmregs_x86_perf_global_inuse_fixed2_inuse_set_checked(v, x) pmregs_set_checked64((v), 34, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmi_inuse_get(v)               ((pmregs_u64(v) >> 63) & 0x1u)
+#define pmregs_x86_perf_global_inuse_pmi_inuse_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
+#define pmregs_x86_perf_global_inuse_pmi_inuse_set_checked(v, x)    pmregs_set_checked64((v), 63, 0x1u, (x))
 
 /* pmc_inuse(i): the 32 fields pmc_inuse-by-index; an index past the last one reads 0 and writes nothing. */
 static inline uint64_t pmregs_x86_perf_global_inuse_pmc_inuse_get(uint64_t v, unsigned i)
@@ -9389,208 +4939,6 @@ static inline uint64_t pmregs_x86_perf_global_inuse_fixed_inuse_get(uint64_t v, 
 static inline uint64_t pmregs_x86_perf_global_inuse_fixed_inuse_set(uint64_t v, unsigned i, uint64_t x)
 {
 	return i < 3u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED_INUSE_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_INUSE_FIXED_INUSE_SHIFT(i))) : v;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_perf_global_inuse_fields {
-	uint8_t pmc0_inuse; /* bits 0: IA32_PERFEVTSEL0[7:0] is not zero */
-	uint8_t pmc1_inuse; /* bits 1: IA32_PERFEVTSEL1[7:0] is not zero */
-	uint8_t pmc2_inuse; /* bits 2: IA32_PERFEVTSEL2[7:0] is not zero */
-	uint8_t pmc3_inuse; /* bits 3: IA32_PERFEVTSEL3[7:0] is not zero */
-	uint8_t pmc4_inuse; /* bits 4: IA32_PERFEVTSEL4[7:0] is not zero */
-	uint8_t pmc5_inuse; /* bits 5: IA32_PERFEVTSEL5[7:0] is not zero */
-	uint8_t pmc6_inuse; /* bits 6: IA32_PERFEVTSEL6[7:0] is not zero */
-	uint8_t pmc7_inuse; /* bits 7: IA32_PERFEVTSEL7[7:0] is not zero */
-	uint8_t pmc8_inuse; /* bits 8: IA32_PERFEVTSEL8[7:0] is not zero */
-	uint8_t pmc9_inuse; /* bits 9: IA32_PERFEVTSEL9[7:0] is not zero */
-	uint8_t pmc10_inuse; /* bits 10: IA32_PERFEVTSEL10[7:0] is not zero */
-	uint8_t pmc11_inuse; /* bits 11: IA32_PERFEVTSEL11[7:0] is not zero */
-	uint8_t pmc12_inuse; /* bits 12: IA32_PERFEVTSEL12[7:0] is not zero */
-	uint8_t pmc13_inuse; /* bits 13: IA32_PERFEVTSEL13[7:0] is not zero */
-	uint8_t pmc14_inuse; /* bits 14: IA32_PERFEVTSEL14[7:0] is not zero */
-	uint8_t pmc15_inuse; /* bits 15: IA32_PERFEVTSEL15[7:0] is not zero */
-	uint8_t pmc16_inuse; /* bits 16: IA32_PERFEVTSEL16[7:0] is not zero */
-	uint8_t pmc17_inuse; /* bits 17: IA32_PERFEVTSEL17[7:0] is not zero */
-	uint8_t pmc18_inuse; /* bits 18: IA32_PERFEVTSEL18[7:0] is not zero */
-	uint8_t pmc19_inuse; /* bits 19: IA32_PERFEVTSEL19[7:0] is not zero */
-	uint8_t pmc20_inuse; /* bits 20: IA32_PERFEVTSEL20[7:0] is not zero */
-	uint8_t pmc21_inuse; /* bits 21: IA32_PERFEVTSEL21[7:0] is not zero */
-	uint8_t pmc22_inuse; /* bits 22: IA32_PERFEVTSEL22[7:0] is not zero */
-	uint8_t pmc23_inuse; /* bits 23: IA32_PERFEVTSEL23[7:0] is not zero */
-	uint8_t pmc24_inuse; /* bits 24: IA32_PERFEVTSEL24[7:0] is not zero */
-	uint8_t pmc25_inuse; /* bits 25: IA32_PERFEVTSEL25[7:0] is not zero */
-	uint8_t pmc26_inuse; /* bits 26: IA32_PERFEVTSEL26[7:0] is not zero */
-	uint8_t pmc27_inuse; /* bits 27: IA32_PERFEVTSEL27[7:0] is not zero */
-	uint8_t pmc28_inuse; /* bits 28: IA32_PERFEVTSEL28[7:0] is not zero */
-	uint8_t pmc29_inuse; /* bits 29: IA32_PERFEVTSEL29[7:0] is not zero */
-	uint8_t pmc30_inuse; /* bits 30: IA32_PERFEVTSEL30[7:0] is not zero */
-	uint8_t pmc31_inuse; /* bits 31: IA32_PERFEVTSEL31[7:0] is not zero */
-	uint8_t fixed0_inuse; /* bits 32: IA32_FIXED_CTR_CTRL enable bits of counter 0 are not zero */
-	uint8_t fixed1_inuse; /* bits 33: IA32_FIXED_CTR_CTRL enable bits of counter 1 are not zero */
-	uint8_t fixed2_inuse; /* bits 34: IA32_FIXED_CTR_CTRL enable bits of counter 2 are not zero */
-	uint8_t pmi_inuse; /* bits 63: Some PERFEVTSEL.INT, fixed-counter PMI or PEBS_ENABLE bit is set */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_perf_global_inuse_pack(const struct pmregs_x86_perf_global_inuse_fields *f)
-{
-	uint64_t v = PMREGS_X86_PERF_GLOBAL_INUSE_RES1_MASK;
-	v = pmregs_x86_perf_global_inuse_pmc0_inuse_set(v, (uint64_t)f->pmc0_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc1_inuse_set(v, (uint64_t)f->pmc1_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc2_inuse_set(v, (uint64_t)f->pmc2_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc3_inuse_set(v, (uint64_t)f->pmc3_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc4_inuse_set(v, (uint64_t)f->pmc4_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc5_inuse_set(v, (uint64_t)f->pmc5_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc6_inuse_set(v, (uint64_t)f->pmc6_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc7_inuse_set(v, (uint64_t)f->pmc7_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc8_inuse_set(v, (uint64_t)f->pmc8_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc9_inuse_set(v, (uint64_t)f->pmc9_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc10_inuse_set(v, (uint64_t)f->pmc10_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc11_inuse_set(v, (uint64_t)f->pmc11_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc12_inuse_set(v, (uint64_t)f->pmc12_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc13_inuse_set(v, (uint64_t)f->pmc13_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc14_inuse_set(v, (uint64_t)f->pmc14_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc15_inuse_set(v, (uint64_t)f->pmc15_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc16_inuse_set(v, (uint64_t)f->pmc16_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc17_inuse_set(v, (uint64_t)f->pmc17_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc18_inuse_set(v, (uint64_t)f->pmc18_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc19_inuse_set(v, (uint64_t)f->pmc19_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc20_inuse_set(v, (uint64_t)f->pmc20_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc21_inuse_set(v, (uint64_t)f->pmc21_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc22_inuse_set(v, (uint64_t)f->pmc22_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc23_inuse_set(v, (uint64_t)f->pmc23_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc24_inuse_set(v, (uint64_t)f->pmc24_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc25_inuse_set(v, (uint64_t)f->pmc25_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc26_inuse_set(v, (uint64_t)f->pmc26_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc27_inuse_set(v, (uint64_t)f->pmc27_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc28_inuse_set(v, (uint64_t)f->pmc28_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc29_inuse_set(v, (uint64_t)f->pmc29_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc30_inuse_set(v, (uint64_t)f->pmc30_inuse);
-	v = pmregs_x86_perf_global_inuse_pmc31_inuse_set(v, (uint64_t)f->pmc31_inuse);
-	v = pmregs_x86_perf_global_inuse_fixed0_inuse_set(v, (uint64_t)f->fixed0_inuse);
-	v = pmregs_x86_perf_global_inuse_fixed1_inuse_set(v, (uint64_t)f->fixed1_inuse);
-	v = pmregs_x86_perf_global_inuse_fixed2_inuse_set(v, (uint64_t)f->fixed2_inuse);
-	v = pmregs_x86_perf_global_inuse_pmi_inuse_set(v, (uint64_t)f->pmi_inuse);
-	return v;
-}
-
-/* Like pmregs_x86_perf_global_inuse_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_perf_global_inuse_pack_checked(const struct pmregs_x86_perf_global_inuse_fields *f, uint64_t *out)
-{
-	if (f->pmc0_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc1_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc2_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc3_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc4_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc5_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc6_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc7_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc8_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc9_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc10_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc11_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc12_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc13_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc14_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc15_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc16_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc17_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc18_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc19_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc20_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc21_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc22_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc23_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc24_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc25_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc26_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc27_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc28_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc29_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc30_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmc31_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->fixed0_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->fixed1_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->fixed2_inuse > 1u)
-		return PMREGS_ERANGE;
-	if (f->pmi_inuse > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_perf_global_inuse_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_perf_global_inuse_unpack(uint64_t v, struct pmregs_x86_perf_global_inuse_fields *f)
-{
-	f->pmc0_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc0_inuse_get(v);
-	f->pmc1_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc1_inuse_get(v);
-	f->pmc2_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc2_inuse_get(v);
-	f->pmc3_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc3_inuse_get(v);
-	f->pmc4_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc4_inuse_get(v);
-	f->pmc5_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc5_inuse_get(v);
-	f->pmc6_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc6_inuse_get(v);
-	f->pmc7_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc7_inuse_get(v);
-	f->pmc8_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc8_inuse_get(v);
-	f->pmc9_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc9_inuse_get(v);
-	f->pmc10_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc10_inuse_get(v);
-	f->pmc11_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc11_inuse_get(v);
-	f->pmc12_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc12_inuse_get(v);
-	f->pmc13_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc13_inuse_get(v);
-	f->pmc14_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc14_inuse_get(v);
-	f->pmc15_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc15_inuse_get(v);
-	f->pmc16_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc16_inuse_get(v);
-	f->pmc17_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc17_inuse_get(v);
-	f->pmc18_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc18_inuse_get(v);
-	f->pmc19_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc19_inuse_get(v);
-	f->pmc20_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc20_inuse_get(v);
-	f->pmc21_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc21_inuse_get(v);
-	f->pmc22_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc22_inuse_get(v);
-	f->pmc23_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc23_inuse_get(v);
-	f->pmc24_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc24_inuse_get(v);
-	f->pmc25_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc25_inuse_get(v);
-	f->pmc26_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc26_inuse_get(v);
-	f->pmc27_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc27_inuse_get(v);
-	f->pmc28_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc28_inuse_get(v);
-	f->pmc29_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc29_inuse_get(v);
-	f->pmc30_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc30_inuse_get(v);
-	f->pmc31_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmc31_inuse_get(v);
-	f->fixed0_inuse = (uint8_t)pmregs_x86_perf_global_inuse_fixed0_inuse_get(v);
-	f->fixed1_inuse = (uint8_t)pmregs_x86_perf_global_inuse_fixed1_inuse_get(v);
-	f->fixed2_inuse = (uint8_t)pmregs_x86_perf_global_inuse_fixed2_inuse_get(v);
-	f->pmi_inuse = (uint8_t)pmregs_x86_perf_global_inuse_pmi_inuse_get(v);
 }
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -9614,203 +4962,40 @@ static inline int pmregs_x86_perf_global_inuse_valid(uint64_t v)
 #define PMREGS_X86_PERF_CAPABILITIES_PEBS_TIMING_INFO(x)    PMREGS_FIELD64((x), 17, 1)
 #define PMREGS_X86_PERF_CAPABILITIES_RDPMC_METRICS_CLEAR(x) PMREGS_FIELD64((x), 19, 1)
 
-/* lbr_fmt: bits 5:0, ro. Format of the LBR records */
-static inline uint64_t pmregs_x86_perf_capabilities_lbr_fmt_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000003f)); }
-static inline uint64_t pmregs_x86_perf_capabilities_lbr_fmt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_LBR_FMT_MASK) | (x & PMREGS_U64(0x000000000000003f)); }
-static inline int pmregs_x86_perf_capabilities_lbr_fmt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000003f))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_lbr_fmt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pebs_trap: bits 6, ro. PEBS records are trap-like (recorded after the instruction) */
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_trap_get(uint64_t v) { return ((v >> 6) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_trap_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_TRAP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 6); }
-static inline int pmregs_x86_perf_capabilities_pebs_trap_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_pebs_trap_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pebs_arch_reg: bits 7, ro. PEBS records hold architectural registers (PEBSSaveArchRegs) */
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_arch_reg_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_arch_reg_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_ARCH_REG_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_perf_capabilities_pebs_arch_reg_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_pebs_arch_reg_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pebs_rec_fmt: bits 11:8, ro. PEBS record format (pebs_record_size) */
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_rec_fmt_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_rec_fmt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 8); }
-static inline int pmregs_x86_perf_capabilities_pebs_rec_fmt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_pebs_rec_fmt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* smm_freeze: bits 12, ro. IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported */
-static inline uint64_t pmregs_x86_perf_capabilities_smm_freeze_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_smm_freeze_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_SMM_FREEZE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_perf_capabilities_smm_freeze_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_smm_freeze_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fw_write: bits 13, ro. Full-width counter writes through IA32_A_PMCx */
-static inline uint64_t pmregs_x86_perf_capabilities_fw_write_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_fw_write_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_FW_WRITE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 13); }
-static inline int pmregs_x86_perf_capabilities_fw_write_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_fw_write_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pebs_baseline: bits 14, ro. Adaptive PEBS baseline (LINUX PERF_CAP_PEBS_BASELINE) */
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_baseline_get(uint64_t v) { return ((v >> 14) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_baseline_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_BASELINE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 14); }
-static inline int pmregs_x86_perf_capabilities_pebs_baseline_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_pebs_baseline_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perf_metrics: bits 15, ro. PERF_METRICS available (LINUX PERF_CAP_METRICS_IDX) */
-static inline uint64_t pmregs_x86_perf_capabilities_perf_metrics_get(uint64_t v) { return ((v >> 15) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_perf_metrics_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PERF_METRICS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 15); }
-static inline int pmregs_x86_perf_capabilities_perf_metrics_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_perf_metrics_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pebs_output_pt: bits 16, ro. PEBS output to Intel PT available (LINUX PERF_CAP_PT_IDX) */
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_output_pt_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_output_pt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_OUTPUT_PT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_perf_capabilities_pebs_output_pt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_pebs_output_pt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pebs_timing_info: bits 17, ro. PEBS timing information (LINUX union perf_capabilities) */
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_timing_info_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_pebs_timing_info_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_PEBS_TIMING_INFO_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_perf_capabilities_pebs_timing_info_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_pebs_timing_info_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* rdpmc_metrics_clear: bits 19, ro. RDPMC of PERF_METRICS clears it (LINUX) */
-static inline uint64_t pmregs_x86_perf_capabilities_rdpmc_metrics_clear_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_CAPABILITIES_RDPMC_METRICS_CLEAR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_perf_capabilities_fields {
-	uint8_t lbr_fmt; /* bits 5:0: Format of the LBR records */
-	uint8_t pebs_trap; /* bits 6: PEBS records are trap-like (recorded after the instruction) */
-	uint8_t pebs_arch_reg; /* bits 7: PEBS records hold architectural registers (PEBSSaveArchRegs) */
-	uint8_t pebs_rec_fmt; /* bits 11:8: PEBS record format (pebs_record_size) */
-	uint8_t smm_freeze; /* bits 12: IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported */
-	uint8_t fw_write; /* bits 13: Full-width counter writes through IA32_A_PMCx */
-	uint8_t pebs_baseline; /* bits 14: Adaptive PEBS baseline (LINUX PERF_CAP_PEBS_BASELINE) */
-	uint8_t perf_metrics; /* bits 15: PERF_METRICS available (LINUX PERF_CAP_METRICS_IDX) */
-	uint8_t pebs_output_pt; /* bits 16: PEBS output to Intel PT available (LINUX PERF_CAP_PT_IDX) */
-	uint8_t pebs_timing_info; /* bits 17: PEBS timing information (LINUX union perf_capabilities) */
-	uint8_t rdpmc_metrics_clear; /* bits 19: RDPMC of PERF_METRICS clears it (LINUX) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_perf_capabilities_pack(const struct pmregs_x86_perf_capabilities_fields *f)
-{
-	uint64_t v = PMREGS_X86_PERF_CAPABILITIES_RES1_MASK;
-	v = pmregs_x86_perf_capabilities_lbr_fmt_set(v, (uint64_t)f->lbr_fmt);
-	v = pmregs_x86_perf_capabilities_pebs_trap_set(v, (uint64_t)f->pebs_trap);
-	v = pmregs_x86_perf_capabilities_pebs_arch_reg_set(v, (uint64_t)f->pebs_arch_reg);
-	v = pmregs_x86_perf_capabilities_pebs_rec_fmt_set(v, (uint64_t)f->pebs_rec_fmt);
-	v = pmregs_x86_perf_capabilities_smm_freeze_set(v, (uint64_t)f->smm_freeze);
-	v = pmregs_x86_perf_capabilities_fw_write_set(v, (uint64_t)f->fw_write);
-	v = pmregs_x86_perf_capabilities_pebs_baseline_set(v, (uint64_t)f->pebs_baseline);
-	v = pmregs_x86_perf_capabilities_perf_metrics_set(v, (uint64_t)f->perf_metrics);
-	v = pmregs_x86_perf_capabilities_pebs_output_pt_set(v, (uint64_t)f->pebs_output_pt);
-	v = pmregs_x86_perf_capabilities_pebs_timing_info_set(v, (uint64_t)f->pebs_timing_info);
-	v = pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set(v, (uint64_t)f->rdpmc_metrics_clear);
-	return v;
-}
-
-/* Like pmregs_x86_perf_capabilities_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_perf_capabilities_pack_checked(const struct pmregs_x86_perf_capabilities_fields *f, uint64_t *out)
-{
-	if (f->lbr_fmt > 63u)
-		return PMREGS_ERANGE;
-	if (f->pebs_trap > 1u)
-		return PMREGS_ERANGE;
-	if (f->pebs_arch_reg > 1u)
-		return PMREGS_ERANGE;
-	if (f->pebs_rec_fmt > 15u)
-		return PMREGS_ERANGE;
-	if (f->smm_freeze > 1u)
-		return PMREGS_ERANGE;
-	if (f->fw_write > 1u)
-		return PMREGS_ERANGE;
-	if (f->pebs_baseline > 1u)
-		return PMREGS_ERANGE;
-	if (f->perf_metrics > 1u)
-		return PMREGS_ERANGE;
-	if (f->pebs_output_pt > 1u)
-		return PMREGS_ERANGE;
-	if (f->pebs_timing_info > 1u)
-		return PMREGS_ERANGE;
-	if (f->rdpmc_metrics_clear > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_perf_capabilities_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_perf_capabilities_unpack(uint64_t v, struct pmregs_x86_perf_capabilities_fields *f)
-{
-	f->lbr_fmt = (uint8_t)pmregs_x86_perf_capabilities_lbr_fmt_get(v);
-	f->pebs_trap = (uint8_t)pmregs_x86_perf_capabilities_pebs_trap_get(v);
-	f->pebs_arch_reg = (uint8_t)pmregs_x86_perf_capabilities_pebs_arch_reg_get(v);
-	f->pebs_rec_fmt = (uint8_t)pmregs_x86_perf_capabilities_pebs_rec_fmt_get(v);
-	f->smm_freeze = (uint8_t)pmregs_x86_perf_capabilities_smm_freeze_get(v);
-	f->fw_write = (uint8_t)pmregs_x86_perf_capabilities_fw_write_get(v);
-	f->pebs_baseline = (uint8_t)pmregs_x86_perf_capabilities_pebs_baseline_get(v);
-	f->perf_metrics = (uint8_t)pmregs_x86_perf_capabilities_perf_metrics_get(v);
-	f->pebs_output_pt = (uint8_t)pmregs_x86_perf_capabilities_pebs_output_pt_get(v);
-	f->pebs_timing_info = (uint8_t)pmregs_x86_perf_capabilities_pebs_timing_info_get(v);
-	f->rdpmc_metrics_clear = (uint8_t)pmregs_x86_perf_capabilities_rdpmc_metrics_clear_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_capabilities_lbr_fmt_get(v)                        (pmregs_u64(v) & 0x3fu)
+#define pmregs_x86_perf_capabilities_lbr_fmt_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x3f)) | (pmregs_u64(x) & 0x3fu))
+#define pmregs_x86_perf_capabilities_lbr_fmt_set_checked(v, x)             pmregs_set_checked64((v), 0, 0x3fu, (x))
+#define pmregs_x86_perf_capabilities_pebs_trap_get(v)                      ((pmregs_u64(v) >> 6) & 0x1u)
+#define pmregs_x86_perf_capabilities_pebs_trap_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
+#define pmregs_x86_perf_capabilities_pebs_trap_set_checked(v, x)           pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_x86_perf_capabilities_pebs_arch_reg_get(v)                  ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_x86_perf_capabilities_pebs_arch_reg_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_x86_perf_capabilities_pebs_arch_reg_set_checked(v, x)       pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_x86_perf_capabilities_pebs_rec_fmt_get(v)                   ((pmregs_u64(v) >> 8) & 0xfu)
+#define pmregs_x86_perf_capabilities_pebs_rec_fmt_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xf00)) | ((pmregs_u64(x) & 0xfu) << 8))
+#define pmregs_x86_perf_capabilities_pebs_rec_fmt_set_checked(v, x)        pmregs_set_checked64((v), 8, 0xfu, (x))
+#define pmregs_x86_perf_capabilities_smm_freeze_get(v)                     ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_x86_perf_capabilities_smm_freeze_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_x86_perf_capabilities_smm_freeze_set_checked(v, x)          pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_x86_perf_capabilities_fw_write_get(v)                       ((pmregs_u64(v) >> 13) & 0x1u)
+#define pmregs_x86_perf_capabilities_fw_write_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
+#define pmregs_x86_perf_capabilities_fw_write_set_checked(v, x)            pmregs_set_checked64((v), 13, 0x1u, (x))
+#define pmregs_x86_perf_capabilities_pebs_baseline_get(v)                  ((pmregs_u64(v) >> 14) & 0x1u)
+#define pmregs_x86_perf_capabilities_pebs_baseline_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
+#define pmregs_x86_perf_capabilities_pebs_baseline_set_checked(v, x)       pmregs_set_checked64((v), 14, 0x1u, (x))
+#define pmregs_x86_perf_capabilities_perf_metrics_get(v)                   ((pmregs_u64(v) >> 15) & 0x1u)
+#define pmregs_x86_perf_capabilities_perf_metrics_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
+#define pmregs_x86_perf_capabilities_perf_metrics_set_checked(v, x)        pmregs_set_checked64((v), 15, 0x1u, (x))
+#define pmregs_x86_perf_capabilities_pebs_output_pt_get(v)                 ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_x86_perf_capabilities_pebs_output_pt_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_x86_perf_capabilities_pebs_output_pt_set_checked(v, x)      pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_x86_perf_capabilities_pebs_timing_info_get(v)               ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_x86_perf_capabilities_pebs_timing_info_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_x86_perf_capabilities_pebs_timing_info_set_checked(v, x)    pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_get(v)            ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set_checked(v, x) pmregs_set_checked64((v), 19, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_perf_capabilities_valid(uint64_t v)
@@ -9825,73 +5010,16 @@ static inline int pmregs_x86_perf_capabilities_valid(uint64_t v)
 #define PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_31_1(x)  PMREGS_FIELD64((x), 1, 31)
 #define PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_63_32(x) PMREGS_FIELD64((x), 32, 32)
 
-/* pebs_en_pmc0: bits 0, rw. PEBS on IA32_PMC0 (06_0FH) */
-static inline uint64_t pmregs_x86_pebs_enable_pebs_en_pmc0_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_pebs_enable_pebs_en_pmc0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_ENABLE_PEBS_EN_PMC0_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_pebs_enable_pebs_en_pmc0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_enable_pebs_en_pmc0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* model_specific_31_1: bits 31:1, other. Model-specific (later cores: PEBS on further counters) */
-static inline uint64_t pmregs_x86_pebs_enable_model_specific_31_1_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x000000007fffffff)); }
-static inline uint64_t pmregs_x86_pebs_enable_model_specific_31_1_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_31_1_MASK) | ((x & PMREGS_U64(0x000000007fffffff)) << 1); }
-static inline int pmregs_x86_pebs_enable_model_specific_31_1_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000007fffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_enable_model_specific_31_1_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* model_specific_63_32: bits 63:32, other. Model-specific (later cores: PEBS on fixed counters, load latency) */
-static inline uint64_t pmregs_x86_pebs_enable_model_specific_63_32_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x00000000ffffffff)); }
-static inline uint64_t pmregs_x86_pebs_enable_model_specific_63_32_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_63_32_MASK) | ((x & PMREGS_U64(0x00000000ffffffff)) << 32); }
-static inline int pmregs_x86_pebs_enable_model_specific_63_32_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000ffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_enable_model_specific_63_32_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_pebs_enable_fields {
-	uint8_t pebs_en_pmc0; /* bits 0: PEBS on IA32_PMC0 (06_0FH) */
-	uint32_t model_specific_31_1; /* bits 31:1: Model-specific (later cores: PEBS on further counters) */
-	uint32_t model_specific_63_32; /* bits 63:32: Model-specific (later cores: PEBS on fixed counters, load latency) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_pebs_enable_pack(const struct pmregs_x86_pebs_enable_fields *f)
-{
-	uint64_t v = PMREGS_X86_PEBS_ENABLE_RES1_MASK;
-	v = pmregs_x86_pebs_enable_pebs_en_pmc0_set(v, (uint64_t)f->pebs_en_pmc0);
-	v = pmregs_x86_pebs_enable_model_specific_31_1_set(v, (uint64_t)f->model_specific_31_1);
-	v = pmregs_x86_pebs_enable_model_specific_63_32_set(v, (uint64_t)f->model_specific_63_32);
-	return v;
-}
-
-/* Like pmregs_x86_pebs_enable_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_pebs_enable_pack_checked(const struct pmregs_x86_pebs_enable_fields *f, uint64_t *out)
-{
-	if (f->pebs_en_pmc0 > 1u)
-		return PMREGS_ERANGE;
-	if (f->model_specific_31_1 > 2147483647u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_pebs_enable_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_pebs_enable_unpack(uint64_t v, struct pmregs_x86_pebs_enable_fields *f)
-{
-	f->pebs_en_pmc0 = (uint8_t)pmregs_x86_pebs_enable_pebs_en_pmc0_get(v);
-	f->model_specific_31_1 = (uint32_t)pmregs_x86_pebs_enable_model_specific_31_1_get(v);
-	f->model_specific_63_32 = (uint32_t)pmregs_x86_pebs_enable_model_specific_63_32_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_pebs_enable_pebs_en_pmc0_get(v)                    (pmregs_u64(v) & 0x1u)
+#define pmregs_x86_pebs_enable_pebs_en_pmc0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_x86_pebs_enable_pebs_en_pmc0_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_x86_pebs_enable_model_specific_31_1_get(v)             ((pmregs_u64(v) >> 1) & 0x7fffffffu)
+#define pmregs_x86_pebs_enable_model_specific_31_1_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xfffffffe)) | ((pmregs_u64(x) & 0x7fffffffu) << 1))
+#define pmregs_x86_pebs_enable_model_specific_31_1_set_checked(v, x)  pmregs_set_checked64((v), 1, 0x7fffffffu, (x))
+#define pmregs_x86_pebs_enable_model_specific_63_32_get(v)            ((pmregs_u64(v) >> 32) & 0xffffffffu)
+#define pmregs_x86_pebs_enable_model_specific_63_32_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffff00000000)) | ((pmregs_u64(x) & 0xffffffffu) << 32))
+#define pmregs_x86_pebs_enable_model_specific_63_32_set_checked(v, x) pmregs_set_checked64((v), 32, 0xffffffffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_pebs_enable_valid(uint64_t v)
@@ -9910,123 +5038,25 @@ static inline int pmregs_x86_pebs_enable_valid(uint64_t v)
 #define PMREGS_X86_MISC_ENABLE_PEBS_UNAVAILABLE(x)  PMREGS_FIELD64((x), 12, 1)
 #define PMREGS_X86_MISC_ENABLE_OTHER_63_13(x)       PMREGS_FIELD64((x), 13, 51)
 
-/* other_6_0: bits 6:0, other */
-static inline uint64_t pmregs_x86_misc_enable_other_6_0_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000007f)); }
-static inline uint64_t pmregs_x86_misc_enable_other_6_0_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_OTHER_6_0_MASK) | (x & PMREGS_U64(0x000000000000007f)); }
-static inline int pmregs_x86_misc_enable_other_6_0_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000007f))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_misc_enable_other_6_0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* perfmon_available: bits 7, ro. Performance monitoring is available */
-static inline uint64_t pmregs_x86_misc_enable_perfmon_available_get(uint64_t v) { return ((v >> 7) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_misc_enable_perfmon_available_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_PERFMON_AVAILABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 7); }
-static inline int pmregs_x86_misc_enable_perfmon_available_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_misc_enable_perfmon_available_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_10_8: bits 10:8, other */
-static inline uint64_t pmregs_x86_misc_enable_other_10_8_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x0000000000000007)); }
-static inline uint64_t pmregs_x86_misc_enable_other_10_8_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_OTHER_10_8_MASK) | ((x & PMREGS_U64(0x0000000000000007)) << 8); }
-static inline int pmregs_x86_misc_enable_other_10_8_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000007))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_misc_enable_other_10_8_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bts_unavailable: bits 11, ro. Branch trace store is not supported */
-static inline uint64_t pmregs_x86_misc_enable_bts_unavailable_get(uint64_t v) { return ((v >> 11) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_misc_enable_bts_unavailable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_BTS_UNAVAILABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 11); }
-static inline int pmregs_x86_misc_enable_bts_unavailable_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_misc_enable_bts_unavailable_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pebs_unavailable: bits 12, ro. PEBS is not supported */
-static inline uint64_t pmregs_x86_misc_enable_pebs_unavailable_get(uint64_t v) { return ((v >> 12) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_misc_enable_pebs_unavailable_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_PEBS_UNAVAILABLE_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 12); }
-static inline int pmregs_x86_misc_enable_pebs_unavailable_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_misc_enable_pebs_unavailable_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_63_13: bits 63:13, other */
-static inline uint64_t pmregs_x86_misc_enable_other_63_13_get(uint64_t v) { return ((v >> 13) & PMREGS_U64(0x0007ffffffffffff)); }
-static inline uint64_t pmregs_x86_misc_enable_other_63_13_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_MISC_ENABLE_OTHER_63_13_MASK) | ((x & PMREGS_U64(0x0007ffffffffffff)) << 13); }
-static inline int pmregs_x86_misc_enable_other_63_13_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0007ffffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_misc_enable_other_63_13_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_misc_enable_fields {
-	uint8_t other_6_0; /* bits 6:0 */
-	uint8_t perfmon_available; /* bits 7: Performance monitoring is available */
-	uint8_t other_10_8; /* bits 10:8 */
-	uint8_t bts_unavailable; /* bits 11: Branch trace store is not supported */
-	uint8_t pebs_unavailable; /* bits 12: PEBS is not supported */
-	uint64_t other_63_13; /* bits 63:13 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_misc_enable_pack(const struct pmregs_x86_misc_enable_fields *f)
-{
-	uint64_t v = PMREGS_X86_MISC_ENABLE_RES1_MASK;
-	v = pmregs_x86_misc_enable_other_6_0_set(v, (uint64_t)f->other_6_0);
-	v = pmregs_x86_misc_enable_perfmon_available_set(v, (uint64_t)f->perfmon_available);
-	v = pmregs_x86_misc_enable_other_10_8_set(v, (uint64_t)f->other_10_8);
-	v = pmregs_x86_misc_enable_bts_unavailable_set(v, (uint64_t)f->bts_unavailable);
-	v = pmregs_x86_misc_enable_pebs_unavailable_set(v, (uint64_t)f->pebs_unavailable);
-	v = pmregs_x86_misc_enable_other_63_13_set(v, (uint64_t)f->other_63_13);
-	return v;
-}
-
-/* Like pmregs_x86_misc_enable_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_misc_enable_pack_checked(const struct pmregs_x86_misc_enable_fields *f, uint64_t *out)
-{
-	if (f->other_6_0 > 127u)
-		return PMREGS_ERANGE;
-	if (f->perfmon_available > 1u)
-		return PMREGS_ERANGE;
-	if (f->other_10_8 > 7u)
-		return PMREGS_ERANGE;
-	if (f->bts_unavailable > 1u)
-		return PMREGS_ERANGE;
-	if (f->pebs_unavailable > 1u)
-		return PMREGS_ERANGE;
-	if (f->other_63_13 > 2251799813685247u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_misc_enable_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_misc_enable_unpack(uint64_t v, struct pmregs_x86_misc_enable_fields *f)
-{
-	f->other_6_0 = (uint8_t)pmregs_x86_misc_enable_other_6_0_get(v);
-	f->perfmon_available = (uint8_t)pmregs_x86_misc_enable_perfmon_available_get(v);
-	f->other_10_8 = (uint8_t)pmregs_x86_misc_enable_other_10_8_get(v);
-	f->bts_unavailable = (uint8_t)pmregs_x86_misc_enable_bts_unavailable_get(v);
-	f->pebs_unavailable = (uint8_t)pmregs_x86_misc_enable_pebs_unavailable_get(v);
-	f->other_63_13 = (uint64_t)pmregs_x86_misc_enable_other_63_13_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_misc_enable_other_6_0_get(v)                    (pmregs_u64(v) & 0x7fu)
+#define pmregs_x86_misc_enable_other_6_0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x7f)) | (pmregs_u64(x) & 0x7fu))
+#define pmregs_x86_misc_enable_other_6_0_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x7fu, (x))
+#define pmregs_x86_misc_enable_perfmon_available_get(v)            ((pmregs_u64(v) >> 7) & 0x1u)
+#define pmregs_x86_misc_enable_perfmon_available_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
+#define pmregs_x86_misc_enable_perfmon_available_set_checked(v, x) pmregs_set_checked64((v), 7, 0x1u, (x))
+#define pmregs_x86_misc_enable_other_10_8_get(v)                   ((pmregs_u64(v) >> 8) & 0x7u)
+#define pmregs_x86_misc_enable_other_10_8_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x700)) | ((pmregs_u64(x) & 0x7u) << 8))
+#define pmregs_x86_misc_enable_other_10_8_set_checked(v, x)        pmregs_set_checked64((v), 8, 0x7u, (x))
+#define pmregs_x86_misc_enable_bts_unavailable_get(v)              ((pmregs_u64(v) >> 11) & 0x1u)
+#define pmregs_x86_misc_enable_bts_unavailable_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
+#define pmregs_x86_misc_enable_bts_unavailable_set_checked(v, x)   pmregs_set_checked64((v), 11, 0x1u, (x))
+#define pmregs_x86_misc_enable_pebs_unavailable_get(v)             ((pmregs_u64(v) >> 12) & 0x1u)
+#define pmregs_x86_misc_enable_pebs_unavailable_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
+#define pmregs_x86_misc_enable_pebs_unavailable_set_checked(v, x)  pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_x86_misc_enable_other_63_13_get(v)                  ((pmregs_u64(v) >> 13) & PMREGS_U64(0x7ffffffffffff))
+#define pmregs_x86_misc_enable_other_63_13_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffffffe000)) | ((pmregs_u64(x) & PMREGS_U64(0x7ffffffffffff)) << 13))
+#define pmregs_x86_misc_enable_other_63_13_set_checked(v, x)       pmregs_set_checked64((v), 13, PMREGS_U64(0x7ffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_misc_enable_valid(uint64_t v)
@@ -10040,39 +5070,10 @@ static inline int pmregs_x86_misc_enable_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_X86_LINEAR_ADDRESS_ADDRESS(x) PMREGS_FIELD64((x), 0, 64)
 
-/* address: bits 63:0, rw. Linear address of the DS save area */
-static inline uint64_t pmregs_x86_linear_address_address_get(uint64_t v) { return v; }
-static inline uint64_t pmregs_x86_linear_address_address_set(uint64_t v, uint64_t x) { return ((void)v, (uint64_t)x); }
-static inline int pmregs_x86_linear_address_address_set_checked(uint64_t *v, uint64_t x)
-{
-	*v = pmregs_x86_linear_address_address_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_linear_address_fields {
-	uint64_t address; /* bits 63:0: Linear address of the DS save area */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_linear_address_pack(const struct pmregs_x86_linear_address_fields *f)
-{
-	uint64_t v = PMREGS_X86_LINEAR_ADDRESS_RES1_MASK;
-	v = pmregs_x86_linear_address_address_set(v, (uint64_t)f->address);
-	return v;
-}
-
-/* Like pmregs_x86_linear_address_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_linear_address_pack_checked(const struct pmregs_x86_linear_address_fields *f, uint64_t *out)
-{
-	*out = pmregs_x86_linear_address_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_linear_address_unpack(uint64_t v, struct pmregs_x86_linear_address_fields *f)
-{
-	f->address = (uint64_t)pmregs_x86_linear_address_address_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_linear_address_address_get(v)            (pmregs_u64(v))
+#define pmregs_x86_linear_address_address_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
+#define pmregs_x86_linear_address_address_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_linear_address_valid(uint64_t v)
@@ -10089,83 +5090,19 @@ static inline int pmregs_x86_linear_address_valid(uint64_t v)
 #define PMREGS_X86_CPUID_0A_EAX_GP_COUNTER_WIDTH(x) PMREGS_FIELD32((x), 16, 8)
 #define PMREGS_X86_CPUID_0A_EAX_EBX_LENGTH(x)       PMREGS_FIELD32((x), 24, 8)
 
-/* version_id: bits 7:0, ro. Architectural performance monitoring version (ArchPerfMonVerID) */
-static inline uint32_t pmregs_x86_cpuid_0a_eax_version_id_get(uint32_t v) { return (v & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_0a_eax_version_id_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EAX_VERSION_ID_MASK) | (x & PMREGS_U32(0x000000ff)); }
-static inline int pmregs_x86_cpuid_0a_eax_version_id_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_eax_version_id_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* num_gp_counters: bits 15:8, ro. General-purpose counters per logical processor */
-static inline uint32_t pmregs_x86_cpuid_0a_eax_num_gp_counters_get(uint32_t v) { return ((v >> 8) & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_0a_eax_num_gp_counters_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EAX_NUM_GP_COUNTERS_MASK) | ((x & PMREGS_U32(0x000000ff)) << 8); }
-static inline int pmregs_x86_cpuid_0a_eax_num_gp_counters_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_eax_num_gp_counters_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* gp_counter_width: bits 23:16, ro. Bit width of the general-purpose counters */
-static inline uint32_t pmregs_x86_cpuid_0a_eax_gp_counter_width_get(uint32_t v) { return ((v >> 16) & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_0a_eax_gp_counter_width_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EAX_GP_COUNTER_WIDTH_MASK) | ((x & PMREGS_U32(0x000000ff)) << 16); }
-static inline int pmregs_x86_cpuid_0a_eax_gp_counter_width_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_eax_gp_counter_width_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ebx_length: bits 31:24, ro. Length of the EBX event-availability bit vector */
-static inline uint32_t pmregs_x86_cpuid_0a_eax_ebx_length_get(uint32_t v) { return ((v >> 24) & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_0a_eax_ebx_length_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EAX_EBX_LENGTH_MASK) | ((x & PMREGS_U32(0x000000ff)) << 24); }
-static inline int pmregs_x86_cpuid_0a_eax_ebx_length_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_eax_ebx_length_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_cpuid_0a_eax_fields {
-	uint8_t version_id; /* bits 7:0: Architectural performance monitoring version (ArchPerfMonVerID) */
-	uint8_t num_gp_counters; /* bits 15:8: General-purpose counters per logical processor */
-	uint8_t gp_counter_width; /* bits 23:16: Bit width of the general-purpose counters */
-	uint8_t ebx_length; /* bits 31:24: Length of the EBX event-availability bit vector */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_x86_cpuid_0a_eax_pack(const struct pmregs_x86_cpuid_0a_eax_fields *f)
-{
-	uint32_t v = PMREGS_X86_CPUID_0A_EAX_RES1_MASK;
-	v = pmregs_x86_cpuid_0a_eax_version_id_set(v, (uint32_t)f->version_id);
-	v = pmregs_x86_cpuid_0a_eax_num_gp_counters_set(v, (uint32_t)f->num_gp_counters);
-	v = pmregs_x86_cpuid_0a_eax_gp_counter_width_set(v, (uint32_t)f->gp_counter_width);
-	v = pmregs_x86_cpuid_0a_eax_ebx_length_set(v, (uint32_t)f->ebx_length);
-	return v;
-}
-
-/* Like pmregs_x86_cpuid_0a_eax_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_cpuid_0a_eax_pack_checked(const struct pmregs_x86_cpuid_0a_eax_fields *f, uint32_t *out)
-{
-	*out = pmregs_x86_cpuid_0a_eax_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_cpuid_0a_eax_unpack(uint32_t v, struct pmregs_x86_cpuid_0a_eax_fields *f)
-{
-	f->version_id = (uint8_t)pmregs_x86_cpuid_0a_eax_version_id_get(v);
-	f->num_gp_counters = (uint8_t)pmregs_x86_cpuid_0a_eax_num_gp_counters_get(v);
-	f->gp_counter_width = (uint8_t)pmregs_x86_cpuid_0a_eax_gp_counter_width_get(v);
-	f->ebx_length = (uint8_t)pmregs_x86_cpuid_0a_eax_ebx_length_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_cpuid_0a_eax_version_id_get(v)                  (pmregs_u32(v) & 0xffu)
+#define pmregs_x86_cpuid_0a_eax_version_id_set(v, x)               ((pmregs_u32(v) & ~0xffu) | (pmregs_u32(x) & 0xffu))
+#define pmregs_x86_cpuid_0a_eax_version_id_set_checked(v, x)       pmregs_set_checked32((v), 0, 0xffu, (x))
+#define pmregs_x86_cpuid_0a_eax_num_gp_counters_get(v)             ((pmregs_u32(v) >> 8) & 0xffu)
+#define pmregs_x86_cpuid_0a_eax_num_gp_counters_set(v, x)          ((pmregs_u32(v) & ~0xff00u) | ((pmregs_u32(x) & 0xffu) << 8))
+#define pmregs_x86_cpuid_0a_eax_num_gp_counters_set_checked(v, x)  pmregs_set_checked32((v), 8, 0xffu, (x))
+#define pmregs_x86_cpuid_0a_eax_gp_counter_width_get(v)            ((pmregs_u32(v) >> 16) & 0xffu)
+#define pmregs_x86_cpuid_0a_eax_gp_counter_width_set(v, x)         ((pmregs_u32(v) & ~0xff0000u) | ((pmregs_u32(x) & 0xffu) << 16))
+#define pmregs_x86_cpuid_0a_eax_gp_counter_width_set_checked(v, x) pmregs_set_checked32((v), 16, 0xffu, (x))
+#define pmregs_x86_cpuid_0a_eax_ebx_length_get(v)                  ((pmregs_u32(v) >> 24) & 0xffu)
+#define pmregs_x86_cpuid_0a_eax_ebx_length_set(v, x)               ((pmregs_u32(v) & ~0xff000000u) | ((pmregs_u32(x) & 0xffu) << 24))
+#define pmregs_x86_cpuid_0a_eax_ebx_length_set_checked(v, x)       pmregs_set_checked32((v), 24, 0xffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_cpuid_0a_eax_valid(uint32_t v)
@@ -10185,139 +5122,28 @@ static inline int pmregs_x86_cpuid_0a_eax_valid(uint32_t v)
 #define PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_INSTRUCTIONS(x)  PMREGS_FIELD32((x), 5, 1)
 #define PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_MISSES(x)        PMREGS_FIELD32((x), 6, 1)
 
-/* no_core_cycles: bits 0, ro. UnHalted Core Cycles not available */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_core_cycles_get(uint32_t v) { return (v & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_core_cycles_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_CORE_CYCLES_MASK) | (x & PMREGS_U32(0x00000001)); }
-static inline int pmregs_x86_cpuid_0a_ebx_no_core_cycles_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_ebx_no_core_cycles_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* no_instructions_retired: bits 1, ro. Instruction Retired not available */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_instructions_retired_get(uint32_t v) { return ((v >> 1) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_INSTRUCTIONS_RETIRED_MASK) | ((x & PMREGS_U32(0x00000001)) << 1); }
-static inline int pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* no_ref_cycles: bits 2, ro. UnHalted Reference Cycles not available */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_ref_cycles_get(uint32_t v) { return ((v >> 2) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_REF_CYCLES_MASK) | ((x & PMREGS_U32(0x00000001)) << 2); }
-static inline int pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* no_llc_references: bits 3, ro. LLC Reference not available */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_llc_references_get(uint32_t v) { return ((v >> 3) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_llc_references_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_LLC_REFERENCES_MASK) | ((x & PMREGS_U32(0x00000001)) << 3); }
-static inline int pmregs_x86_cpuid_0a_ebx_no_llc_references_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_ebx_no_llc_references_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* no_llc_misses: bits 4, ro. LLC Misses not available */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_llc_misses_get(uint32_t v) { return ((v >> 4) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_llc_misses_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_LLC_MISSES_MASK) | ((x & PMREGS_U32(0x00000001)) << 4); }
-static inline int pmregs_x86_cpuid_0a_ebx_no_llc_misses_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_ebx_no_llc_misses_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* no_branch_instructions: bits 5, ro. Branch Instruction Retired not available */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_branch_instructions_get(uint32_t v) { return ((v >> 5) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_INSTRUCTIONS_MASK) | ((x & PMREGS_U32(0x00000001)) << 5); }
-static inline int pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* no_branch_misses: bits 6, ro. Branch Misses Retired not available */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_branch_misses_get(uint32_t v) { return ((v >> 6) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_no_branch_misses_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_MISSES_MASK) | ((x & PMREGS_U32(0x00000001)) << 6); }
-static inline int pmregs_x86_cpuid_0a_ebx_no_branch_misses_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_ebx_no_branch_misses_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_cpuid_0a_ebx_fields {
-	uint8_t no_core_cycles; /* bits 0: UnHalted Core Cycles not available */
-	uint8_t no_instructions_retired; /* bits 1: Instruction Retired not available */
-	uint8_t no_ref_cycles; /* bits 2: UnHalted Reference Cycles not available */
-	uint8_t no_llc_references; /* bits 3: LLC Reference not available */
-	uint8_t no_llc_misses; /* bits 4: LLC Misses not available */
-	uint8_t no_branch_instructions; /* bits 5: Branch Instruction Retired not available */
-	uint8_t no_branch_misses; /* bits 6: Branch Misses Retired not available */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_x86_cpuid_0a_ebx_pack(const struct pmregs_x86_cpuid_0a_ebx_fields *f)
-{
-	uint32_t v = PMREGS_X86_CPUID_0A_EBX_RES1_MASK;
-	v = pmregs_x86_cpuid_0a_ebx_no_core_cycles_set(v, (uint32_t)f->no_core_cycles);
-	v = pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set(v, (uint32_t)f->no_instructions_retired);
-	v = pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set(v, (uint32_t)f->no_ref_cycles);
-	v = pmregs_x86_cpuid_0a_ebx_no_llc_references_set(v, (uint32_t)f->no_llc_references);
-	v = pmregs_x86_cpuid_0a_ebx_no_llc_misses_set(v, (uint32_t)f->no_llc_misses);
-	v = pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set(v, (uint32_t)f->no_branch_instructions);
-	v = pmregs_x86_cpuid_0a_ebx_no_branch_misses_set(v, (uint32_t)f->no_branch_misses);
-	return v;
-}
-
-/* Like pmregs_x86_cpuid_0a_ebx_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_cpuid_0a_ebx_pack_checked(const struct pmregs_x86_cpuid_0a_ebx_fields *f, uint32_t *out)
-{
-	if (f->no_core_cycles > 1u)
-		return PMREGS_ERANGE;
-	if (f->no_instructions_retired > 1u)
-		return PMREGS_ERANGE;
-	if (f->no_ref_cycles > 1u)
-		return PMREGS_ERANGE;
-	if (f->no_llc_references > 1u)
-		return PMREGS_ERANGE;
-	if (f->no_llc_misses > 1u)
-		return PMREGS_ERANGE;
-	if (f->no_branch_instructions > 1u)
-		return PMREGS_ERANGE;
-	if (f->no_branch_misses > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_cpuid_0a_ebx_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_cpuid_0a_ebx_unpack(uint32_t v, struct pmregs_x86_cpuid_0a_ebx_fields *f)
-{
-	f->no_core_cycles = (uint8_t)pmregs_x86_cpuid_0a_ebx_no_core_cycles_get(v);
-	f->no_instructions_retired = (uint8_t)pmregs_x86_cpuid_0a_ebx_no_instructions_retired_get(v);
-	f->no_ref_cycles = (uint8_t)pmregs_x86_cpuid_0a_ebx_no_ref_cycles_get(v);
-	f->no_llc_references = (uint8_t)pmregs_x86_cpuid_0a_ebx_no_llc_references_get(v);
-	f->no_llc_misses = (uint8_t)pmregs_x86_cpuid_0a_ebx_no_llc_misses_get(v);
-	f->no_branch_instructions = (uint8_t)pmregs_x86_cpuid_0a_ebx_no_branch_instructions_get(v);
-	f->no_branch_misses = (uint8_t)pmregs_x86_cpuid_0a_ebx_no_branch_misses_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_cpuid_0a_ebx_no_core_cycles_get(v)                     (pmregs_u32(v) & 0x1u)
+#define pmregs_x86_cpuid_0a_ebx_no_core_cycles_set(v, x)                  ((pmregs_u32(v) & ~0x1u) | (pmregs_u32(x) & 0x1u))
+#define pmregs_x86_cpuid_0a_ebx_no_core_cycles_set_checked(v, x)          pmregs_set_checked32((v), 0, 0x1u, (x))
+#define pmregs_x86_cpuid_0a_ebx_no_instructions_retired_get(v)            ((pmregs_u32(v) >> 1) & 0x1u)
+#define pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set(v, x)         ((pmregs_u32(v) & ~0x2u) | ((pmregs_u32(x) & 0x1u) << 1))
+#define pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set_checked(v, x) pmregs_set_checked32((v), 1, 0x1u, (x))
+#define pmregs_x86_cpuid_0a_ebx_no_ref_cycles_get(v)                      ((pmregs_u32(v) >> 2) & 0x1u)
+#define pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set(v, x)                   ((pmregs_u32(v) & ~0x4u) | ((pmregs_u32(x) & 0x1u) << 2))
+#define pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set_checked(v, x)           pmregs_set_checked32((v), 2, 0x1u, (x))
+#define pmregs_x86_cpuid_0a_ebx_no_llc_references_get(v)                  ((pmregs_u32(v) >> 3) & 0x1u)
+#define pmregs_x86_cpuid_0a_ebx_no_llc_references_set(v, x)               ((pmregs_u32(v) & ~0x8u) | ((pmregs_u32(x) & 0x1u) << 3))
+#define pmregs_x86_cpuid_0a_ebx_no_llc_references_set_checked(v, x)       pmregs_set_checked32((v), 3, 0x1u, (x))
+#define pmregs_x86_cpuid_0a_ebx_no_llc_misses_get(v)                      ((pmregs_u32(v) >> 4) & 0x1u)
+#define pmregs_x86_cpuid_0a_ebx_no_llc_misses_set(v, x)                   ((pmregs_u32(v) & ~0x10u) | ((pmregs_u32(x) & 0x1u) << 4))
+#define pmregs_x86_cpuid_0a_ebx_no_llc_misses_set_checked(v, x)           pmregs_set_checked32((v), 4, 0x1u, (x))
+#define pmregs_x86_cpuid_0a_ebx_no_branch_instructions_get(v)             ((pmregs_u32(v) >> 5) & 0x1u)
+#define pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set(v, x)          ((pmregs_u32(v) & ~0x20u) | ((pmregs_u32(x) & 0x1u) << 5))
+#define pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set_checked(v, x)  pmregs_set_checked32((v), 5, 0x1u, (x))
+#define pmregs_x86_cpuid_0a_ebx_no_branch_misses_get(v)                   ((pmregs_u32(v) >> 6) & 0x1u)
+#define pmregs_x86_cpuid_0a_ebx_no_branch_misses_set(v, x)                ((pmregs_u32(v) & ~0x40u) | ((pmregs_u32(x) & 0x1u) << 6))
+#define pmregs_x86_cpuid_0a_ebx_no_branch_misses_set_checked(v, x)        pmregs_set_checked32((v), 6, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_cpuid_0a_ebx_valid(uint32_t v)
@@ -10332,73 +5158,16 @@ static inline int pmregs_x86_cpuid_0a_ebx_valid(uint32_t v)
 #define PMREGS_X86_CPUID_0A_EDX_FIXED_COUNTER_WIDTH(x)  PMREGS_FIELD32((x), 5, 8)
 #define PMREGS_X86_CPUID_0A_EDX_ANYTHREAD_DEPRECATED(x) PMREGS_FIELD32((x), 15, 1)
 
-/* num_fixed_counters: bits 4:0, ro. Fixed-function counters (when version > 1) */
-static inline uint32_t pmregs_x86_cpuid_0a_edx_num_fixed_counters_get(uint32_t v) { return (v & PMREGS_U32(0x0000001f)); }
-static inline uint32_t pmregs_x86_cpuid_0a_edx_num_fixed_counters_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EDX_NUM_FIXED_COUNTERS_MASK) | (x & PMREGS_U32(0x0000001f)); }
-static inline int pmregs_x86_cpuid_0a_edx_num_fixed_counters_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000001f))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_edx_num_fixed_counters_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fixed_counter_width: bits 12:5, ro. Bit width of the fixed-function counters */
-static inline uint32_t pmregs_x86_cpuid_0a_edx_fixed_counter_width_get(uint32_t v) { return ((v >> 5) & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_0a_edx_fixed_counter_width_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EDX_FIXED_COUNTER_WIDTH_MASK) | ((x & PMREGS_U32(0x000000ff)) << 5); }
-static inline int pmregs_x86_cpuid_0a_edx_fixed_counter_width_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_edx_fixed_counter_width_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* anythread_deprecated: bits 15, ro. AnyThread is deprecated (LINUX; not in SDM2 2016) */
-static inline uint32_t pmregs_x86_cpuid_0a_edx_anythread_deprecated_get(uint32_t v) { return ((v >> 15) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_0a_edx_anythread_deprecated_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_0A_EDX_ANYTHREAD_DEPRECATED_MASK) | ((x & PMREGS_U32(0x00000001)) << 15); }
-static inline int pmregs_x86_cpuid_0a_edx_anythread_deprecated_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_0a_edx_anythread_deprecated_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_cpuid_0a_edx_fields {
-	uint8_t num_fixed_counters; /* bits 4:0: Fixed-function counters (when version > 1) */
-	uint8_t fixed_counter_width; /* bits 12:5: Bit width of the fixed-function counters */
-	uint8_t anythread_deprecated; /* bits 15: AnyThread is deprecated (LINUX; not in SDM2 2016) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_x86_cpuid_0a_edx_pack(const struct pmregs_x86_cpuid_0a_edx_fields *f)
-{
-	uint32_t v = PMREGS_X86_CPUID_0A_EDX_RES1_MASK;
-	v = pmregs_x86_cpuid_0a_edx_num_fixed_counters_set(v, (uint32_t)f->num_fixed_counters);
-	v = pmregs_x86_cpuid_0a_edx_fixed_counter_width_set(v, (uint32_t)f->fixed_counter_width);
-	v = pmregs_x86_cpuid_0a_edx_anythread_deprecated_set(v, (uint32_t)f->anythread_deprecated);
-	return v;
-}
-
-/* Like pmregs_x86_cpuid_0a_edx_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_cpuid_0a_edx_pack_checked(const struct pmregs_x86_cpuid_0a_edx_fields *f, uint32_t *out)
-{
-	if (f->num_fixed_counters > 31u)
-		return PMREGS_ERANGE;
-	if (f->anythread_deprecated > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_cpuid_0a_edx_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_cpuid_0a_edx_unpack(uint32_t v, struct pmregs_x86_cpuid_0a_edx_fields *f)
-{
-	f->num_fixed_counters = (uint8_t)pmregs_x86_cpuid_0a_edx_num_fixed_counters_get(v);
-	f->fixed_counter_width = (uint8_t)pmregs_x86_cpuid_0a_edx_fixed_counter_width_get(v);
-	f->anythread_deprecated = (uint8_t)pmregs_x86_cpuid_0a_edx_anythread_deprecated_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_cpuid_0a_edx_num_fixed_counters_get(v)              (pmregs_u32(v) & 0x1fu)
+#define pmregs_x86_cpuid_0a_edx_num_fixed_counters_set(v, x)           ((pmregs_u32(v) & ~0x1fu) | (pmregs_u32(x) & 0x1fu))
+#define pmregs_x86_cpuid_0a_edx_num_fixed_counters_set_checked(v, x)   pmregs_set_checked32((v), 0, 0x1fu, (x))
+#define pmregs_x86_cpuid_0a_edx_fixed_counter_width_get(v)             ((pmregs_u32(v) >> 5) & 0xffu)
+#define pmregs_x86_cpuid_0a_edx_fixed_counter_width_set(v, x)          ((pmregs_u32(v) & ~0x1fe0u) | ((pmregs_u32(x) & 0xffu) << 5))
+#define pmregs_x86_cpuid_0a_edx_fixed_counter_width_set_checked(v, x)  pmregs_set_checked32((v), 5, 0xffu, (x))
+#define pmregs_x86_cpuid_0a_edx_anythread_deprecated_get(v)            ((pmregs_u32(v) >> 15) & 0x1u)
+#define pmregs_x86_cpuid_0a_edx_anythread_deprecated_set(v, x)         ((pmregs_u32(v) & ~0x8000u) | ((pmregs_u32(x) & 0x1u) << 15))
+#define pmregs_x86_cpuid_0a_edx_anythread_deprecated_set_checked(v, x) pmregs_set_checked32((v), 15, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_cpuid_0a_edx_valid(uint32_t v)
@@ -10417,137 +5186,28 @@ static inline int pmregs_x86_cpuid_0a_edx_valid(uint32_t v)
 #define PMREGS_X86_CPUID_01_ECX_PDCM(x)        PMREGS_FIELD32((x), 15, 1)
 #define PMREGS_X86_CPUID_01_ECX_OTHER_31_16(x) PMREGS_FIELD32((x), 16, 16)
 
-/* other_1_0: bits 1:0, other */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_1_0_get(uint32_t v) { return (v & PMREGS_U32(0x00000003)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_1_0_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_OTHER_1_0_MASK) | (x & PMREGS_U32(0x00000003)); }
-static inline int pmregs_x86_cpuid_01_ecx_other_1_0_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000003))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_ecx_other_1_0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* dtes64: bits 2, ro. 64-bit DS save area layout */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_dtes64_get(uint32_t v) { return ((v >> 2) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_dtes64_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_DTES64_MASK) | ((x & PMREGS_U32(0x00000001)) << 2); }
-static inline int pmregs_x86_cpuid_01_ecx_dtes64_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_ecx_dtes64_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_3: bits 3, other */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_3_get(uint32_t v) { return ((v >> 3) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_3_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_OTHER_3_MASK) | ((x & PMREGS_U32(0x00000001)) << 3); }
-static inline int pmregs_x86_cpuid_01_ecx_other_3_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_ecx_other_3_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ds_cpl: bits 4, ro. CPL-qualified debug store (BTS_OFF_OS/BTS_OFF_USR) */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_ds_cpl_get(uint32_t v) { return ((v >> 4) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_ds_cpl_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_DS_CPL_MASK) | ((x & PMREGS_U32(0x00000001)) << 4); }
-static inline int pmregs_x86_cpuid_01_ecx_ds_cpl_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_ecx_ds_cpl_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_14_5: bits 14:5, other */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_14_5_get(uint32_t v) { return ((v >> 5) & PMREGS_U32(0x000003ff)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_14_5_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_OTHER_14_5_MASK) | ((x & PMREGS_U32(0x000003ff)) << 5); }
-static inline int pmregs_x86_cpuid_01_ecx_other_14_5_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000003ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_ecx_other_14_5_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* pdcm: bits 15, ro. IA32_PERF_CAPABILITIES is present (perfmon and debug capability) */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_pdcm_get(uint32_t v) { return ((v >> 15) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_pdcm_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_PDCM_MASK) | ((x & PMREGS_U32(0x00000001)) << 15); }
-static inline int pmregs_x86_cpuid_01_ecx_pdcm_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_ecx_pdcm_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_31_16: bits 31:16, other */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_31_16_get(uint32_t v) { return ((v >> 16) & PMREGS_U32(0x0000ffff)); }
-static inline uint32_t pmregs_x86_cpuid_01_ecx_other_31_16_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_ECX_OTHER_31_16_MASK) | ((x & PMREGS_U32(0x0000ffff)) << 16); }
-static inline int pmregs_x86_cpuid_01_ecx_other_31_16_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_ecx_other_31_16_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_cpuid_01_ecx_fields {
-	uint8_t other_1_0; /* bits 1:0 */
-	uint8_t dtes64; /* bits 2: 64-bit DS save area layout */
-	uint8_t other_3; /* bits 3 */
-	uint8_t ds_cpl; /* bits 4: CPL-qualified debug store (BTS_OFF_OS/BTS_OFF_USR) */
-	uint16_t other_14_5; /* bits 14:5 */
-	uint8_t pdcm; /* bits 15: IA32_PERF_CAPABILITIES is present (perfmon and debug capability) */
-	uint16_t other_31_16; /* bits 31:16 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_x86_cpuid_01_ecx_pack(const struct pmregs_x86_cpuid_01_ecx_fields *f)
-{
-	uint32_t v = PMREGS_X86_CPUID_01_ECX_RES1_MASK;
-	v = pmregs_x86_cpuid_01_ecx_other_1_0_set(v, (uint32_t)f->other_1_0);
-	v = pmregs_x86_cpuid_01_ecx_dtes64_set(v, (uint32_t)f->dtes64);
-	v = pmregs_x86_cpuid_01_ecx_other_3_set(v, (uint32_t)f->other_3);
-	v = pmregs_x86_cpuid_01_ecx_ds_cpl_set(v, (uint32_t)f->ds_cpl);
-	v = pmregs_x86_cpuid_01_ecx_other_14_5_set(v, (uint32_t)f->other_14_5);
-	v = pmregs_x86_cpuid_01_ecx_pdcm_set(v, (uint32_t)f->pdcm);
-	v = pmregs_x86_cpuid_01_ecx_other_31_16_set(v, (uint32_t)f->other_31_16);
-	return v;
-}
-
-/* Like pmregs_x86_cpuid_01_ecx_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_cpuid_01_ecx_pack_checked(const struct pmregs_x86_cpuid_01_ecx_fields *f, uint32_t *out)
-{
-	if (f->other_1_0 > 3u)
-		return PMREGS_ERANGE;
-	if (f->dtes64 > 1u)
-		return PMREGS_ERANGE;
-	if (f->other_3 > 1u)
-		return PMREGS_ERANGE;
-	if (f->ds_cpl > 1u)
-		return PMREGS_ERANGE;
-	if (f->other_14_5 > 1023u)
-		return PMREGS_ERANGE;
-	if (f->pdcm > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_cpuid_01_ecx_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_cpuid_01_ecx_unpack(uint32_t v, struct pmregs_x86_cpuid_01_ecx_fields *f)
-{
-	f->other_1_0 = (uint8_t)pmregs_x86_cpuid_01_ecx_other_1_0_get(v);
-	f->dtes64 = (uint8_t)pmregs_x86_cpuid_01_ecx_dtes64_get(v);
-	f->other_3 = (uint8_t)pmregs_x86_cpuid_01_ecx_other_3_get(v);
-	f->ds_cpl = (uint8_t)pmregs_x86_cpuid_01_ecx_ds_cpl_get(v);
-	f->other_14_5 = (uint16_t)pmregs_x86_cpuid_01_ecx_other_14_5_get(v);
-	f->pdcm = (uint8_t)pmregs_x86_cpuid_01_ecx_pdcm_get(v);
-	f->other_31_16 = (uint16_t)pmregs_x86_cpuid_01_ecx_other_31_16_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_cpuid_01_ecx_other_1_0_get(v)              (pmregs_u32(v) & 0x3u)
+#define pmregs_x86_cpuid_01_ecx_other_1_0_set(v, x)           ((pmregs_u32(v) & ~0x3u) | (pmregs_u32(x) & 0x3u))
+#define pmregs_x86_cpuid_01_ecx_other_1_0_set_checked(v, x)   pmregs_set_checked32((v), 0, 0x3u, (x))
+#define pmregs_x86_cpuid_01_ecx_dtes64_get(v)                 ((pmregs_u32(v) >> 2) & 0x1u)
+#define pmregs_x86_cpuid_01_ecx_dtes64_set(v, x)              ((pmregs_u32(v) & ~0x4u) | ((pmregs_u32(x) & 0x1u) << 2))
+#define pmregs_x86_cpuid_01_ecx_dtes64_set_checked(v, x)      pmregs_set_checked32((v), 2, 0x1u, (x))
+#define pmregs_x86_cpuid_01_ecx_other_3_get(v)                ((pmregs_u32(v) >> 3) & 0x1u)
+#define pmregs_x86_cpuid_01_ecx_other_3_set(v, x)             ((pmregs_u32(v) & ~0x8u) | ((pmregs_u32(x) & 0x1u) << 3))
+#define pmregs_x86_cpuid_01_ecx_other_3_set_checked(v, x)     pmregs_set_checked32((v), 3, 0x1u, (x))
+#define pmregs_x86_cpuid_01_ecx_ds_cpl_get(v)                 ((pmregs_u32(v) >> 4) & 0x1u)
+#define pmregs_x86_cpuid_01_ecx_ds_cpl_set(v, x)              ((pmregs_u32(v) & ~0x10u) | ((pmregs_u32(x) & 0x1u) << 4))
+#define pmregs_x86_cpuid_01_ecx_ds_cpl_set_checked(v, x)      pmregs_set_checked32((v), 4, 0x1u, (x))
+#define pmregs_x86_cpuid_01_ecx_other_14_5_get(v)             ((pmregs_u32(v) >> 5) & 0x3ffu)
+#define pmregs_x86_cpuid_01_ecx_other_14_5_set(v, x)          ((pmregs_u32(v) & ~0x7fe0u) | ((pmregs_u32(x) & 0x3ffu) << 5))
+#define pmregs_x86_cpuid_01_ecx_other_14_5_set_checked(v, x)  pmregs_set_checked32((v), 5, 0x3ffu, (x))
+#define pmregs_x86_cpuid_01_ecx_pdcm_get(v)                   ((pmregs_u32(v) >> 15) & 0x1u)
+#define pmregs_x86_cpuid_01_ecx_pdcm_set(v, x)                ((pmregs_u32(v) & ~0x8000u) | ((pmregs_u32(x) & 0x1u) << 15))
+#define pmregs_x86_cpuid_01_ecx_pdcm_set_checked(v, x)        pmregs_set_checked32((v), 15, 0x1u, (x))
+#define pmregs_x86_cpuid_01_ecx_other_31_16_get(v)            ((pmregs_u32(v) >> 16) & 0xffffu)
+#define pmregs_x86_cpuid_01_ecx_other_31_16_set(v, x)         ((pmregs_u32(v) & ~0xffff0000u) | ((pmregs_u32(x) & 0xffffu) << 16))
+#define pmregs_x86_cpuid_01_ecx_other_31_16_set_checked(v, x) pmregs_set_checked32((v), 16, 0xffffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_cpuid_01_ecx_valid(uint32_t v)
@@ -10563,75 +5223,16 @@ static inline int pmregs_x86_cpuid_01_ecx_valid(uint32_t v)
 #define PMREGS_X86_CPUID_01_EDX_DS(x)          PMREGS_FIELD32((x), 21, 1)
 #define PMREGS_X86_CPUID_01_EDX_OTHER_31_22(x) PMREGS_FIELD32((x), 22, 10)
 
-/* other_20_0: bits 20:0, other */
-static inline uint32_t pmregs_x86_cpuid_01_edx_other_20_0_get(uint32_t v) { return (v & PMREGS_U32(0x001fffff)); }
-static inline uint32_t pmregs_x86_cpuid_01_edx_other_20_0_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_EDX_OTHER_20_0_MASK) | (x & PMREGS_U32(0x001fffff)); }
-static inline int pmregs_x86_cpuid_01_edx_other_20_0_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x001fffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_edx_other_20_0_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* ds: bits 21, ro. Debug store (BTS and PEBS) is supported */
-static inline uint32_t pmregs_x86_cpuid_01_edx_ds_get(uint32_t v) { return ((v >> 21) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_01_edx_ds_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_EDX_DS_MASK) | ((x & PMREGS_U32(0x00000001)) << 21); }
-static inline int pmregs_x86_cpuid_01_edx_ds_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_edx_ds_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_31_22: bits 31:22, other */
-static inline uint32_t pmregs_x86_cpuid_01_edx_other_31_22_get(uint32_t v) { return ((v >> 22) & PMREGS_U32(0x000003ff)); }
-static inline uint32_t pmregs_x86_cpuid_01_edx_other_31_22_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_01_EDX_OTHER_31_22_MASK) | ((x & PMREGS_U32(0x000003ff)) << 22); }
-static inline int pmregs_x86_cpuid_01_edx_other_31_22_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000003ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_01_edx_other_31_22_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_cpuid_01_edx_fields {
-	uint32_t other_20_0; /* bits 20:0 */
-	uint8_t ds; /* bits 21: Debug store (BTS and PEBS) is supported */
-	uint16_t other_31_22; /* bits 31:22 */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_x86_cpuid_01_edx_pack(const struct pmregs_x86_cpuid_01_edx_fields *f)
-{
-	uint32_t v = PMREGS_X86_CPUID_01_EDX_RES1_MASK;
-	v = pmregs_x86_cpuid_01_edx_other_20_0_set(v, (uint32_t)f->other_20_0);
-	v = pmregs_x86_cpuid_01_edx_ds_set(v, (uint32_t)f->ds);
-	v = pmregs_x86_cpuid_01_edx_other_31_22_set(v, (uint32_t)f->other_31_22);
-	return v;
-}
-
-/* Like pmregs_x86_cpuid_01_edx_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_cpuid_01_edx_pack_checked(const struct pmregs_x86_cpuid_01_edx_fields *f, uint32_t *out)
-{
-	if (f->other_20_0 > 2097151u)
-		return PMREGS_ERANGE;
-	if (f->ds > 1u)
-		return PMREGS_ERANGE;
-	if (f->other_31_22 > 1023u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_cpuid_01_edx_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_cpuid_01_edx_unpack(uint32_t v, struct pmregs_x86_cpuid_01_edx_fields *f)
-{
-	f->other_20_0 = (uint32_t)pmregs_x86_cpuid_01_edx_other_20_0_get(v);
-	f->ds = (uint8_t)pmregs_x86_cpuid_01_edx_ds_get(v);
-	f->other_31_22 = (uint16_t)pmregs_x86_cpuid_01_edx_other_31_22_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_cpuid_01_edx_other_20_0_get(v)             (pmregs_u32(v) & 0x1fffffu)
+#define pmregs_x86_cpuid_01_edx_other_20_0_set(v, x)          ((pmregs_u32(v) & ~0x1fffffu) | (pmregs_u32(x) & 0x1fffffu))
+#define pmregs_x86_cpuid_01_edx_other_20_0_set_checked(v, x)  pmregs_set_checked32((v), 0, 0x1fffffu, (x))
+#define pmregs_x86_cpuid_01_edx_ds_get(v)                     ((pmregs_u32(v) >> 21) & 0x1u)
+#define pmregs_x86_cpuid_01_edx_ds_set(v, x)                  ((pmregs_u32(v) & ~0x200000u) | ((pmregs_u32(x) & 0x1u) << 21))
+#define pmregs_x86_cpuid_01_edx_ds_set_checked(v, x)          pmregs_set_checked32((v), 21, 0x1u, (x))
+#define pmregs_x86_cpuid_01_edx_other_31_22_get(v)            ((pmregs_u32(v) >> 22) & 0x3ffu)
+#define pmregs_x86_cpuid_01_edx_other_31_22_set(v, x)         ((pmregs_u32(v) & ~0xffc00000u) | ((pmregs_u32(x) & 0x3ffu) << 22))
+#define pmregs_x86_cpuid_01_edx_other_31_22_set_checked(v, x) pmregs_set_checked32((v), 22, 0x3ffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_cpuid_01_edx_valid(uint32_t v)
@@ -10645,43 +5246,10 @@ static inline int pmregs_x86_cpuid_01_edx_valid(uint32_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_X86_PEBS_COUNTER_RESET_VALUE(x) PMREGS_FIELD64((x), 0, 40)
 
-/* value: bits 39:0, rw. Reload value */
-static inline uint64_t pmregs_x86_pebs_counter_reset_value_get(uint64_t v) { return (v & PMREGS_U64(0x000000ffffffffff)); }
-static inline uint64_t pmregs_x86_pebs_counter_reset_value_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_COUNTER_RESET_VALUE_MASK) | (x & PMREGS_U64(0x000000ffffffffff)); }
-static inline int pmregs_x86_pebs_counter_reset_value_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000ffffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_counter_reset_value_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_pebs_counter_reset_fields {
-	uint64_t value; /* bits 39:0: Reload value */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_pebs_counter_reset_pack(const struct pmregs_x86_pebs_counter_reset_fields *f)
-{
-	uint64_t v = PMREGS_X86_PEBS_COUNTER_RESET_RES1_MASK;
-	v = pmregs_x86_pebs_counter_reset_value_set(v, (uint64_t)f->value);
-	return v;
-}
-
-/* Like pmregs_x86_pebs_counter_reset_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_pebs_counter_reset_pack_checked(const struct pmregs_x86_pebs_counter_reset_fields *f, uint64_t *out)
-{
-	if (f->value > 1099511627775u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_pebs_counter_reset_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_pebs_counter_reset_unpack(uint64_t v, struct pmregs_x86_pebs_counter_reset_fields *f)
-{
-	f->value = (uint64_t)pmregs_x86_pebs_counter_reset_value_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_pebs_counter_reset_value_get(v)            (pmregs_u64(v) & PMREGS_U64(0xffffffffff))
+#define pmregs_x86_pebs_counter_reset_value_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0xffffffffff)))
+#define pmregs_x86_pebs_counter_reset_value_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_pebs_counter_reset_valid(uint64_t v)
@@ -10694,43 +5262,10 @@ static inline int pmregs_x86_pebs_counter_reset_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_X86_BTS_FLAGS64_PREDICTED(x) PMREGS_FIELD64((x), 4, 1)
 
-/* predicted: bits 4, rw. Branch was predicted (not supported by Core or Atom microarchitectures) */
-static inline uint64_t pmregs_x86_bts_flags64_predicted_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_bts_flags64_predicted_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_BTS_FLAGS64_PREDICTED_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_bts_flags64_predicted_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_bts_flags64_predicted_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_bts_flags64_fields {
-	uint8_t predicted; /* bits 4: Branch was predicted (not supported by Core or Atom microarchitectures) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_bts_flags64_pack(const struct pmregs_x86_bts_flags64_fields *f)
-{
-	uint64_t v = PMREGS_X86_BTS_FLAGS64_RES1_MASK;
-	v = pmregs_x86_bts_flags64_predicted_set(v, (uint64_t)f->predicted);
-	return v;
-}
-
-/* Like pmregs_x86_bts_flags64_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_bts_flags64_pack_checked(const struct pmregs_x86_bts_flags64_fields *f, uint64_t *out)
-{
-	if (f->predicted > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_bts_flags64_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_bts_flags64_unpack(uint64_t v, struct pmregs_x86_bts_flags64_fields *f)
-{
-	f->predicted = (uint8_t)pmregs_x86_bts_flags64_predicted_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_bts_flags64_predicted_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_x86_bts_flags64_predicted_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_x86_bts_flags64_predicted_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_bts_flags64_valid(uint64_t v)
@@ -10743,43 +5278,10 @@ static inline int pmregs_x86_bts_flags64_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_X86_BTS_FLAGS32_PREDICTED(x) PMREGS_FIELD32((x), 4, 1)
 
-/* predicted: bits 4, rw. Branch was predicted (not supported by Core or Atom microarchitectures) */
-static inline uint32_t pmregs_x86_bts_flags32_predicted_get(uint32_t v) { return ((v >> 4) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_bts_flags32_predicted_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_BTS_FLAGS32_PREDICTED_MASK) | ((x & PMREGS_U32(0x00000001)) << 4); }
-static inline int pmregs_x86_bts_flags32_predicted_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_bts_flags32_predicted_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_bts_flags32_fields {
-	uint8_t predicted; /* bits 4: Branch was predicted (not supported by Core or Atom microarchitectures) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_x86_bts_flags32_pack(const struct pmregs_x86_bts_flags32_fields *f)
-{
-	uint32_t v = PMREGS_X86_BTS_FLAGS32_RES1_MASK;
-	v = pmregs_x86_bts_flags32_predicted_set(v, (uint32_t)f->predicted);
-	return v;
-}
-
-/* Like pmregs_x86_bts_flags32_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_bts_flags32_pack_checked(const struct pmregs_x86_bts_flags32_fields *f, uint32_t *out)
-{
-	if (f->predicted > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_bts_flags32_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_bts_flags32_unpack(uint32_t v, struct pmregs_x86_bts_flags32_fields *f)
-{
-	f->predicted = (uint8_t)pmregs_x86_bts_flags32_predicted_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_bts_flags32_predicted_get(v)            ((pmregs_u32(v) >> 4) & 0x1u)
+#define pmregs_x86_bts_flags32_predicted_set(v, x)         ((pmregs_u32(v) & ~0x10u) | ((pmregs_u32(x) & 0x1u) << 4))
+#define pmregs_x86_bts_flags32_predicted_set_checked(v, x) pmregs_set_checked32((v), 4, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_bts_flags32_valid(uint32_t v)
@@ -10800,165 +5302,34 @@ static inline int pmregs_x86_bts_flags32_valid(uint32_t v)
 #define PMREGS_X86_PEBS_DATA_CFG_CNTR_GP(x)     PMREGS_FIELD64((x), 32, 16)
 #define PMREGS_X86_PEBS_DATA_CFG_CNTR_FIXED(x)  PMREGS_FIELD64((x), 48, 8)
 
-/* meminfo: bits 0, rw. Memory-info group (address, data source, latency, TSX tuning) */
-static inline uint64_t pmregs_x86_pebs_data_cfg_meminfo_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_pebs_data_cfg_meminfo_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_DATA_CFG_MEMINFO_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_pebs_data_cfg_meminfo_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_data_cfg_meminfo_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* gp: bits 1, rw. General-purpose register group */
-static inline uint64_t pmregs_x86_pebs_data_cfg_gp_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_pebs_data_cfg_gp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_DATA_CFG_GP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_pebs_data_cfg_gp_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_data_cfg_gp_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* xmms: bits 2, rw. XMM register group */
-static inline uint64_t pmregs_x86_pebs_data_cfg_xmms_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_pebs_data_cfg_xmms_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_DATA_CFG_XMMS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_pebs_data_cfg_xmms_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_data_cfg_xmms_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbrs: bits 3, rw. LBR group */
-static inline uint64_t pmregs_x86_pebs_data_cfg_lbrs_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_pebs_data_cfg_lbrs_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_DATA_CFG_LBRS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_pebs_data_cfg_lbrs_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_data_cfg_lbrs_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cntr: bits 4, rw. Counter snapshot group (timed PEBS) */
-static inline uint64_t pmregs_x86_pebs_data_cfg_cntr_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_pebs_data_cfg_cntr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_DATA_CFG_CNTR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_pebs_data_cfg_cntr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_data_cfg_cntr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* metrics: bits 5, rw. PERF_METRICS snapshot in the counter group */
-static inline uint64_t pmregs_x86_pebs_data_cfg_metrics_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_pebs_data_cfg_metrics_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_DATA_CFG_METRICS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_pebs_data_cfg_metrics_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_data_cfg_metrics_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_entries: bits 31:24, rw. Number of LBR entries in the LBR group, minus 1 */
-static inline uint64_t pmregs_x86_pebs_data_cfg_lbr_entries_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_pebs_data_cfg_lbr_entries_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_DATA_CFG_LBR_ENTRIES_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 24); }
-static inline int pmregs_x86_pebs_data_cfg_lbr_entries_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_data_cfg_lbr_entries_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cntr_gp: bits 47:32, rw. General-purpose counters snapshotted by the counter group (PEBS_DATACFG_CNTR_MASK) */
-static inline uint64_t pmregs_x86_pebs_data_cfg_cntr_gp_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_x86_pebs_data_cfg_cntr_gp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_DATA_CFG_CNTR_GP_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 32); }
-static inline int pmregs_x86_pebs_data_cfg_cntr_gp_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_data_cfg_cntr_gp_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cntr_fixed: bits 55:48, rw. Fixed counters snapshotted by the counter group (PEBS_DATACFG_FIX_MASK) */
-static inline uint64_t pmregs_x86_pebs_data_cfg_cntr_fixed_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_pebs_data_cfg_cntr_fixed_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_DATA_CFG_CNTR_FIXED_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 48); }
-static inline int pmregs_x86_pebs_data_cfg_cntr_fixed_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_data_cfg_cntr_fixed_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_pebs_data_cfg_fields {
-	uint8_t meminfo; /* bits 0: Memory-info group (address, data source, latency, TSX tuning) */
-	uint8_t gp; /* bits 1: General-purpose register group */
-	uint8_t xmms; /* bits 2: XMM register group */
-	uint8_t lbrs; /* bits 3: LBR group */
-	uint8_t cntr; /* bits 4: Counter snapshot group (timed PEBS) */
-	uint8_t metrics; /* bits 5: PERF_METRICS snapshot in the counter group */
-	uint8_t lbr_entries; /* bits 31:24: Number of LBR entries in the LBR group, minus 1 */
-	uint16_t cntr_gp; /* bits 47:32: General-purpose counters snapshotted by the counter group (PEBS_DATACFG_CNTR_MASK) */
-	uint8_t cntr_fixed; /* bits 55:48: Fixed counters snapshotted by the counter group (PEBS_DATACFG_FIX_MASK) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_pebs_data_cfg_pack(const struct pmregs_x86_pebs_data_cfg_fields *f)
-{
-	uint64_t v = PMREGS_X86_PEBS_DATA_CFG_RES1_MASK;
-	v = pmregs_x86_pebs_data_cfg_meminfo_set(v, (uint64_t)f->meminfo);
-	v = pmregs_x86_pebs_data_cfg_gp_set(v, (uint64_t)f->gp);
-	v = pmregs_x86_pebs_data_cfg_xmms_set(v, (uint64_t)f->xmms);
-	v = pmregs_x86_pebs_data_cfg_lbrs_set(v, (uint64_t)f->lbrs);
-	v = pmregs_x86_pebs_data_cfg_cntr_set(v, (uint64_t)f->cntr);
-	v = pmregs_x86_pebs_data_cfg_metrics_set(v, (uint64_t)f->metrics);
-	v = pmregs_x86_pebs_data_cfg_lbr_entries_set(v, (uint64_t)f->lbr_entries);
-	v = pmregs_x86_pebs_data_cfg_cntr_gp_set(v, (uint64_t)f->cntr_gp);
-	v = pmregs_x86_pebs_data_cfg_cntr_fixed_set(v, (uint64_t)f->cntr_fixed);
-	return v;
-}
-
-/* Like pmregs_x86_pebs_data_cfg_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_pebs_data_cfg_pack_checked(const struct pmregs_x86_pebs_data_cfg_fields *f, uint64_t *out)
-{
-	if (f->meminfo > 1u)
-		return PMREGS_ERANGE;
-	if (f->gp > 1u)
-		return PMREGS_ERANGE;
-	if (f->xmms > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbrs > 1u)
-		return PMREGS_ERANGE;
-	if (f->cntr > 1u)
-		return PMREGS_ERANGE;
-	if (f->metrics > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_pebs_data_cfg_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_pebs_data_cfg_unpack(uint64_t v, struct pmregs_x86_pebs_data_cfg_fields *f)
-{
-	f->meminfo = (uint8_t)pmregs_x86_pebs_data_cfg_meminfo_get(v);
-	f->gp = (uint8_t)pmregs_x86_pebs_data_cfg_gp_get(v);
-	f->xmms = (uint8_t)pmregs_x86_pebs_data_cfg_xmms_get(v);
-	f->lbrs = (uint8_t)pmregs_x86_pebs_data_cfg_lbrs_get(v);
-	f->cntr = (uint8_t)pmregs_x86_pebs_data_cfg_cntr_get(v);
-	f->metrics = (uint8_t)pmregs_x86_pebs_data_cfg_metrics_get(v);
-	f->lbr_entries = (uint8_t)pmregs_x86_pebs_data_cfg_lbr_entries_get(v);
-	f->cntr_gp = (uint16_t)pmregs_x86_pebs_data_cfg_cntr_gp_get(v);
-	f->cntr_fixed = (uint8_t)pmregs_x86_pebs_data_cfg_cntr_fixed_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_pebs_data_cfg_meminfo_get(v)                (pmregs_u64(v) & 0x1u)
+#define pmregs_x86_pebs_data_cfg_meminfo_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_x86_pebs_data_cfg_meminfo_set_checked(v, x)     pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_x86_pebs_data_cfg_gp_get(v)                     ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_x86_pebs_data_cfg_gp_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_x86_pebs_data_cfg_gp_set_checked(v, x)          pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_x86_pebs_data_cfg_xmms_get(v)                   ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_x86_pebs_data_cfg_xmms_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_x86_pebs_data_cfg_xmms_set_checked(v, x)        pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_x86_pebs_data_cfg_lbrs_get(v)                   ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_x86_pebs_data_cfg_lbrs_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_x86_pebs_data_cfg_lbrs_set_checked(v, x)        pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_x86_pebs_data_cfg_cntr_get(v)                   ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_x86_pebs_data_cfg_cntr_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_x86_pebs_data_cfg_cntr_set_checked(v, x)        pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_x86_pebs_data_cfg_metrics_get(v)                ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_x86_pebs_data_cfg_metrics_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_x86_pebs_data_cfg_metrics_set_checked(v, x)     pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_x86_pebs_data_cfg_lbr_entries_get(v)            ((pmregs_u64(v) >> 24) & 0xffu)
+#define pmregs_x86_pebs_data_cfg_lbr_entries_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff000000)) | ((pmregs_u64(x) & 0xffu) << 24))
+#define pmregs_x86_pebs_data_cfg_lbr_entries_set_checked(v, x) pmregs_set_checked64((v), 24, 0xffu, (x))
+#define pmregs_x86_pebs_data_cfg_cntr_gp_get(v)                ((pmregs_u64(v) >> 32) & 0xffffu)
+#define pmregs_x86_pebs_data_cfg_cntr_gp_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xffff00000000)) | ((pmregs_u64(x) & 0xffffu) << 32))
+#define pmregs_x86_pebs_data_cfg_cntr_gp_set_checked(v, x)     pmregs_set_checked64((v), 32, 0xffffu, (x))
+#define pmregs_x86_pebs_data_cfg_cntr_fixed_get(v)             ((pmregs_u64(v) >> 48) & 0xffu)
+#define pmregs_x86_pebs_data_cfg_cntr_fixed_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xff000000000000)) | ((pmregs_u64(x) & 0xffu) << 48))
+#define pmregs_x86_pebs_data_cfg_cntr_fixed_set_checked(v, x)  pmregs_set_checked64((v), 48, 0xffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_pebs_data_cfg_valid(uint64_t v)
@@ -10979,165 +5350,34 @@ static inline int pmregs_x86_pebs_data_cfg_valid(uint64_t v)
 #define PMREGS_X86_PEBS_BASIC_FORMAT_RETIRE_LATENCY(x) PMREGS_FIELD64((x), 32, 16)
 #define PMREGS_X86_PEBS_BASIC_FORMAT_RECORD_SIZE(x)    PMREGS_FIELD64((x), 48, 16)
 
-/* meminfo: bits 0, rw. The record has the memory-info group */
-static inline uint64_t pmregs_x86_pebs_basic_format_meminfo_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_pebs_basic_format_meminfo_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_BASIC_FORMAT_MEMINFO_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_pebs_basic_format_meminfo_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_basic_format_meminfo_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* gp: bits 1, rw. The record has the general-purpose register group */
-static inline uint64_t pmregs_x86_pebs_basic_format_gp_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_pebs_basic_format_gp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_BASIC_FORMAT_GP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_pebs_basic_format_gp_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_basic_format_gp_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* xmms: bits 2, rw. The record has the XMM group */
-static inline uint64_t pmregs_x86_pebs_basic_format_xmms_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_pebs_basic_format_xmms_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_BASIC_FORMAT_XMMS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_pebs_basic_format_xmms_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_basic_format_xmms_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbrs: bits 3, rw. The record has the LBR group */
-static inline uint64_t pmregs_x86_pebs_basic_format_lbrs_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_pebs_basic_format_lbrs_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_BASIC_FORMAT_LBRS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_pebs_basic_format_lbrs_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_basic_format_lbrs_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cntr: bits 4, rw. The record has the counter group */
-static inline uint64_t pmregs_x86_pebs_basic_format_cntr_get(uint64_t v) { return ((v >> 4) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_pebs_basic_format_cntr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_BASIC_FORMAT_CNTR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 4); }
-static inline int pmregs_x86_pebs_basic_format_cntr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_basic_format_cntr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* metrics: bits 5, rw. The counter group holds PERF_METRICS */
-static inline uint64_t pmregs_x86_pebs_basic_format_metrics_get(uint64_t v) { return ((v >> 5) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_pebs_basic_format_metrics_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_BASIC_FORMAT_METRICS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 5); }
-static inline int pmregs_x86_pebs_basic_format_metrics_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_basic_format_metrics_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_entries: bits 31:24, rw. LBR entries in the record, minus 1 */
-static inline uint64_t pmregs_x86_pebs_basic_format_lbr_entries_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_pebs_basic_format_lbr_entries_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_BASIC_FORMAT_LBR_ENTRIES_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 24); }
-static inline int pmregs_x86_pebs_basic_format_lbr_entries_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_basic_format_lbr_entries_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* retire_latency: bits 47:32, rw. Cycles from the previous retirement (IA32_PERF_CAPABILITIES.PEBS_TIMING_INFO) */
-static inline uint64_t pmregs_x86_pebs_basic_format_retire_latency_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_x86_pebs_basic_format_retire_latency_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_BASIC_FORMAT_RETIRE_LATENCY_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 32); }
-static inline int pmregs_x86_pebs_basic_format_retire_latency_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_basic_format_retire_latency_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* record_size: bits 63:48, rw. Size of this record in bytes */
-static inline uint64_t pmregs_x86_pebs_basic_format_record_size_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_x86_pebs_basic_format_record_size_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PEBS_BASIC_FORMAT_RECORD_SIZE_MASK) | ((x & PMREGS_U64(0x000000000000ffff)) << 48); }
-static inline int pmregs_x86_pebs_basic_format_record_size_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_pebs_basic_format_record_size_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_pebs_basic_format_fields {
-	uint8_t meminfo; /* bits 0: The record has the memory-info group */
-	uint8_t gp; /* bits 1: The record has the general-purpose register group */
-	uint8_t xmms; /* bits 2: The record has the XMM group */
-	uint8_t lbrs; /* bits 3: The record has the LBR group */
-	uint8_t cntr; /* bits 4: The record has the counter group */
-	uint8_t metrics; /* bits 5: The counter group holds PERF_METRICS */
-	uint8_t lbr_entries; /* bits 31:24: LBR entries in the record, minus 1 */
-	uint16_t retire_latency; /* bits 47:32: Cycles from the previous retirement (IA32_PERF_CAPABILITIES.PEBS_TIMING_INFO) */
-	uint16_t record_size; /* bits 63:48: Size of this record in bytes */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_pebs_basic_format_pack(const struct pmregs_x86_pebs_basic_format_fields *f)
-{
-	uint64_t v = PMREGS_X86_PEBS_BASIC_FORMAT_RES1_MASK;
-	v = pmregs_x86_pebs_basic_format_meminfo_set(v, (uint64_t)f->meminfo);
-	v = pmregs_x86_pebs_basic_format_gp_set(v, (uint64_t)f->gp);
-	v = pmregs_x86_pebs_basic_format_xmms_set(v, (uint64_t)f->xmms);
-	v = pmregs_x86_pebs_basic_format_lbrs_set(v, (uint64_t)f->lbrs);
-	v = pmregs_x86_pebs_basic_format_cntr_set(v, (uint64_t)f->cntr);
-	v = pmregs_x86_pebs_basic_format_metrics_set(v, (uint64_t)f->metrics);
-	v = pmregs_x86_pebs_basic_format_lbr_entries_set(v, (uint64_t)f->lbr_entries);
-	v = pmregs_x86_pebs_basic_format_retire_latency_set(v, (uint64_t)f->retire_latency);
-	v = pmregs_x86_pebs_basic_format_record_size_set(v, (uint64_t)f->record_size);
-	return v;
-}
-
-/* Like pmregs_x86_pebs_basic_format_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_pebs_basic_format_pack_checked(const struct pmregs_x86_pebs_basic_format_fields *f, uint64_t *out)
-{
-	if (f->meminfo > 1u)
-		return PMREGS_ERANGE;
-	if (f->gp > 1u)
-		return PMREGS_ERANGE;
-	if (f->xmms > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbrs > 1u)
-		return PMREGS_ERANGE;
-	if (f->cntr > 1u)
-		return PMREGS_ERANGE;
-	if (f->metrics > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_pebs_basic_format_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_pebs_basic_format_unpack(uint64_t v, struct pmregs_x86_pebs_basic_format_fields *f)
-{
-	f->meminfo = (uint8_t)pmregs_x86_pebs_basic_format_meminfo_get(v);
-	f->gp = (uint8_t)pmregs_x86_pebs_basic_format_gp_get(v);
-	f->xmms = (uint8_t)pmregs_x86_pebs_basic_format_xmms_get(v);
-	f->lbrs = (uint8_t)pmregs_x86_pebs_basic_format_lbrs_get(v);
-	f->cntr = (uint8_t)pmregs_x86_pebs_basic_format_cntr_get(v);
-	f->metrics = (uint8_t)pmregs_x86_pebs_basic_format_metrics_get(v);
-	f->lbr_entries = (uint8_t)pmregs_x86_pebs_basic_format_lbr_entries_get(v);
-	f->retire_latency = (uint16_t)pmregs_x86_pebs_basic_format_retire_latency_get(v);
-	f->record_size = (uint16_t)pmregs_x86_pebs_basic_format_record_size_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_pebs_basic_format_meminfo_get(v)                   (pmregs_u64(v) & 0x1u)
+#define pmregs_x86_pebs_basic_format_meminfo_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_x86_pebs_basic_format_meminfo_set_checked(v, x)        pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_x86_pebs_basic_format_gp_get(v)                        ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_x86_pebs_basic_format_gp_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_x86_pebs_basic_format_gp_set_checked(v, x)             pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_x86_pebs_basic_format_xmms_get(v)                      ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_x86_pebs_basic_format_xmms_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_x86_pebs_basic_format_xmms_set_checked(v, x)           pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_x86_pebs_basic_format_lbrs_get(v)                      ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_x86_pebs_basic_format_lbrs_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_x86_pebs_basic_format_lbrs_set_checked(v, x)           pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_x86_pebs_basic_format_cntr_get(v)                      ((pmregs_u64(v) >> 4) & 0x1u)
+#define pmregs_x86_pebs_basic_format_cntr_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
+#define pmregs_x86_pebs_basic_format_cntr_set_checked(v, x)           pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_x86_pebs_basic_format_metrics_get(v)                   ((pmregs_u64(v) >> 5) & 0x1u)
+#define pmregs_x86_pebs_basic_format_metrics_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
+#define pmregs_x86_pebs_basic_format_metrics_set_checked(v, x)        pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_x86_pebs_basic_format_lbr_entries_get(v)               ((pmregs_u64(v) >> 24) & 0xffu)
+#define pmregs_x86_pebs_basic_format_lbr_entries_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0xff000000)) | ((pmregs_u64(x) & 0xffu) << 24))
+#define pmregs_x86_pebs_basic_format_lbr_entries_set_checked(v, x)    pmregs_set_checked64((v), 24, 0xffu, (x))
+#define pmregs_x86_pebs_basic_format_retire_latency_get(v)            ((pmregs_u64(v) >> 32) & 0xffffu)
+#define pmregs_x86_pebs_basic_format_retire_latency_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffff00000000)) | ((pmregs_u64(x) & 0xffffu) << 32))
+#define pmregs_x86_pebs_basic_format_retire_latency_set_checked(v, x) pmregs_set_checked64((v), 32, 0xffffu, (x))
+#define pmregs_x86_pebs_basic_format_record_size_get(v)               ((pmregs_u64(v) >> 48) & 0xffffu)
+#define pmregs_x86_pebs_basic_format_record_size_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0xffff000000000000)) | ((pmregs_u64(x) & 0xffffu) << 48))
+#define pmregs_x86_pebs_basic_format_record_size_set_checked(v, x)    pmregs_set_checked64((v), 48, 0xffffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_pebs_basic_format_valid(uint64_t v)
@@ -11158,169 +5398,34 @@ static inline int pmregs_x86_pebs_basic_format_valid(uint64_t v)
 #define PMREGS_X86_HSW_TSX_TUNING_CAPACITY_WRITES(x)       PMREGS_FIELD64((x), 38, 1)
 #define PMREGS_X86_HSW_TSX_TUNING_CAPACITY_READS(x)        PMREGS_FIELD64((x), 39, 1)
 
-/* cycles_last_block: bits 31:0, rw. Cycles in the last transactional block */
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_cycles_last_block_get(uint64_t v) { return (v & PMREGS_U64(0x00000000ffffffff)); }
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_cycles_last_block_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_HSW_TSX_TUNING_CYCLES_LAST_BLOCK_MASK) | (x & PMREGS_U64(0x00000000ffffffff)); }
-static inline int pmregs_x86_hsw_tsx_tuning_cycles_last_block_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000ffffffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_hsw_tsx_tuning_cycles_last_block_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* hle_abort: bits 32, rw. An HLE transaction aborted */
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_hle_abort_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_hle_abort_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_HSW_TSX_TUNING_HLE_ABORT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 32); }
-static inline int pmregs_x86_hsw_tsx_tuning_hle_abort_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_hsw_tsx_tuning_hle_abort_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* rtm_abort: bits 33, rw. An RTM transaction aborted */
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_rtm_abort_get(uint64_t v) { return ((v >> 33) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_rtm_abort_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_HSW_TSX_TUNING_RTM_ABORT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 33); }
-static inline int pmregs_x86_hsw_tsx_tuning_rtm_abort_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_hsw_tsx_tuning_rtm_abort_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* instruction_abort: bits 34, rw. Aborted by an instruction */
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_instruction_abort_get(uint64_t v) { return ((v >> 34) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_instruction_abort_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_HSW_TSX_TUNING_INSTRUCTION_ABORT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 34); }
-static inline int pmregs_x86_hsw_tsx_tuning_instruction_abort_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_hsw_tsx_tuning_instruction_abort_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* non_instruction_abort: bits 35, rw. Aborted by something other than an instruction */
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_non_instruction_abort_get(uint64_t v) { return ((v >> 35) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_non_instruction_abort_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_HSW_TSX_TUNING_NON_INSTRUCTION_ABORT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 35); }
-static inline int pmregs_x86_hsw_tsx_tuning_non_instruction_abort_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_hsw_tsx_tuning_non_instruction_abort_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* retry: bits 36, rw. Retrying may succeed */
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_retry_get(uint64_t v) { return ((v >> 36) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_retry_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_HSW_TSX_TUNING_RETRY_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 36); }
-static inline int pmregs_x86_hsw_tsx_tuning_retry_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_hsw_tsx_tuning_retry_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* data_conflict: bits 37, rw. Aborted by a data conflict */
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_data_conflict_get(uint64_t v) { return ((v >> 37) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_data_conflict_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_HSW_TSX_TUNING_DATA_CONFLICT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 37); }
-static inline int pmregs_x86_hsw_tsx_tuning_data_conflict_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_hsw_tsx_tuning_data_conflict_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* capacity_writes: bits 38, rw. Aborted by write capacity */
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_capacity_writes_get(uint64_t v) { return ((v >> 38) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_capacity_writes_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_HSW_TSX_TUNING_CAPACITY_WRITES_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 38); }
-static inline int pmregs_x86_hsw_tsx_tuning_capacity_writes_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_hsw_tsx_tuning_capacity_writes_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* capacity_reads: bits 39, rw. Aborted by read capacity */
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_capacity_reads_get(uint64_t v) { return ((v >> 39) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_capacity_reads_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_HSW_TSX_TUNING_CAPACITY_READS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 39); }
-static inline int pmregs_x86_hsw_tsx_tuning_capacity_reads_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_hsw_tsx_tuning_capacity_reads_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_hsw_tsx_tuning_fields {
-	uint32_t cycles_last_block; /* bits 31:0: Cycles in the last transactional block */
-	uint8_t hle_abort; /* bits 32: An HLE transaction aborted */
-	uint8_t rtm_abort; /* bits 33: An RTM transaction aborted */
-	uint8_t instruction_abort; /* bits 34: Aborted by an instruction */
-	uint8_t non_instruction_abort; /* bits 35: Aborted by something other than an instruction */
-	uint8_t retry; /* bits 36: Retrying may succeed */
-	uint8_t data_conflict; /* bits 37: Aborted by a data conflict */
-	uint8_t capacity_writes; /* bits 38: Aborted by write capacity */
-	uint8_t capacity_reads; /* bits 39: Aborted by read capacity */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_hsw_tsx_tuning_pack(const struct pmregs_x86_hsw_tsx_tuning_fields *f)
-{
-	uint64_t v = PMREGS_X86_HSW_TSX_TUNING_RES1_MASK;
-	v = pmregs_x86_hsw_tsx_tuning_cycles_last_block_set(v, (uint64_t)f->cycles_last_block);
-	v = pmregs_x86_hsw_tsx_tuning_hle_abort_set(v, (uint64_t)f->hle_abort);
-	v = pmregs_x86_hsw_tsx_tuning_rtm_abort_set(v, (uint64_t)f->rtm_abort);
-	v = pmregs_x86_hsw_tsx_tuning_instruction_abort_set(v, (uint64_t)f->instruction_abort);
-	v = pmregs_x86_hsw_tsx_tuning_non_instruction_abort_set(v, (uint64_t)f->non_instruction_abort);
-	v = pmregs_x86_hsw_tsx_tuning_retry_set(v, (uint64_t)f->retry);
-	v = pmregs_x86_hsw_tsx_tuning_data_conflict_set(v, (uint64_t)f->data_conflict);
-	v = pmregs_x86_hsw_tsx_tuning_capacity_writes_set(v, (uint64_t)f->capacity_writes);
-	v = pmregs_x86_hsw_tsx_tuning_capacity_reads_set(v, (uint64_t)f->capacity_reads);
-	return v;
-}
-
-/* Like pmregs_x86_hsw_tsx_tuning_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_hsw_tsx_tuning_pack_checked(const struct pmregs_x86_hsw_tsx_tuning_fields *f, uint64_t *out)
-{
-	if (f->hle_abort > 1u)
-		return PMREGS_ERANGE;
-	if (f->rtm_abort > 1u)
-		return PMREGS_ERANGE;
-	if (f->instruction_abort > 1u)
-		return PMREGS_ERANGE;
-	if (f->non_instruction_abort > 1u)
-		return PMREGS_ERANGE;
-	if (f->retry > 1u)
-		return PMREGS_ERANGE;
-	if (f->data_conflict > 1u)
-		return PMREGS_ERANGE;
-	if (f->capacity_writes > 1u)
-		return PMREGS_ERANGE;
-	if (f->capacity_reads > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_hsw_tsx_tuning_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_hsw_tsx_tuning_unpack(uint64_t v, struct pmregs_x86_hsw_tsx_tuning_fields *f)
-{
-	f->cycles_last_block = (uint32_t)pmregs_x86_hsw_tsx_tuning_cycles_last_block_get(v);
-	f->hle_abort = (uint8_t)pmregs_x86_hsw_tsx_tuning_hle_abort_get(v);
-	f->rtm_abort = (uint8_t)pmregs_x86_hsw_tsx_tuning_rtm_abort_get(v);
-	f->instruction_abort = (uint8_t)pmregs_x86_hsw_tsx_tuning_instruction_abort_get(v);
-	f->non_instruction_abort = (uint8_t)pmregs_x86_hsw_tsx_tuning_non_instruction_abort_get(v);
-	f->retry = (uint8_t)pmregs_x86_hsw_tsx_tuning_retry_get(v);
-	f->data_conflict = (uint8_t)pmregs_x86_hsw_tsx_tuning_data_conflict_get(v);
-	f->capacity_writes = (uint8_t)pmregs_x86_hsw_tsx_tuning_capacity_writes_get(v);
-	f->capacity_reads = (uint8_t)pmregs_x86_hsw_tsx_tuning_capacity_reads_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_hsw_tsx_tuning_cycles_last_block_get(v)                (pmregs_u64(v) & 0xffffffffu)
+#define pmregs_x86_hsw_tsx_tuning_cycles_last_block_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xffffffff)) | (pmregs_u64(x) & 0xffffffffu))
+#define pmregs_x86_hsw_tsx_tuning_cycles_last_block_set_checked(v, x)     pmregs_set_checked64((v), 0, 0xffffffffu, (x))
+#define pmregs_x86_hsw_tsx_tuning_hle_abort_get(v)                        ((pmregs_u64(v) >> 32) & 0x1u)
+#define pmregs_x86_hsw_tsx_tuning_hle_abort_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
+#define pmregs_x86_hsw_tsx_tuning_hle_abort_set_checked(v, x)             pmregs_set_checked64((v), 32, 0x1u, (x))
+#define pmregs_x86_hsw_tsx_tuning_rtm_abort_get(v)                        ((pmregs_u64(v) >> 33) & 0x1u)
+#define pmregs_x86_hsw_tsx_tuning_rtm_abort_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
+#define pmregs_x86_hsw_tsx_tuning_rtm_abort_set_checked(v, x)             pmregs_set_checked64((v), 33, 0x1u, (x))
+#define pmregs_x86_hsw_tsx_tuning_instruction_abort_get(v)                ((pmregs_u64(v) >> 34) & 0x1u)
+#define pmregs_x86_hsw_tsx_tuning_instruction_abort_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
+#define pmregs_x86_hsw_tsx_tuning_instruction_abort_set_checked(v, x)     pmregs_set_checked64((v), 34, 0x1u, (x))
+#define pmregs_x86_hsw_tsx_tuning_non_instruction_abort_get(v)            ((pmregs_u64(v) >> 35) & 0x1u)
+#define pmregs_x86_hsw_tsx_tuning_non_instruction_abort_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
+#define pmregs_x86_hsw_tsx_tuning_non_instruction_abort_set_checked(v, x) pmregs_set_checked64((v), 35, 0x1u, (x))
+#define pmregs_x86_hsw_tsx_tuning_retry_get(v)                            ((pmregs_u64(v) >> 36) & 0x1u)
+#define pmregs_x86_hsw_tsx_tuning_retry_set(v, x)                         ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000)) | ((pmregs_u64(x) & 0x1u) << 36))
+#define pmregs_x86_hsw_tsx_tuning_retry_set_checked(v, x)                 pmregs_set_checked64((v), 36, 0x1u, (x))
+#define pmregs_x86_hsw_tsx_tuning_data_conflict_get(v)                    ((pmregs_u64(v) >> 37) & 0x1u)
+#define pmregs_x86_hsw_tsx_tuning_data_conflict_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000)) | ((pmregs_u64(x) & 0x1u) << 37))
+#define pmregs_x86_hsw_tsx_tuning_data_conflict_set_checked(v, x)         pmregs_set_checked64((v), 37, 0x1u, (x))
+#define pmregs_x86_hsw_tsx_tuning_capacity_writes_get(v)                  ((pmregs_u64(v) >> 38) & 0x1u)
+#define pmregs_x86_hsw_tsx_tuning_capacity_writes_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000)) | ((pmregs_u64(x) & 0x1u) << 38))
+#define pmregs_x86_hsw_tsx_tuning_capacity_writes_set_checked(v, x)       pmregs_set_checked64((v), 38, 0x1u, (x))
+#define pmregs_x86_hsw_tsx_tuning_capacity_reads_get(v)                   ((pmregs_u64(v) >> 39) & 0x1u)
+#define pmregs_x86_hsw_tsx_tuning_capacity_reads_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000)) | ((pmregs_u64(x) & 0x1u) << 39))
+#define pmregs_x86_hsw_tsx_tuning_capacity_reads_set_checked(v, x)        pmregs_set_checked64((v), 39, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_hsw_tsx_tuning_valid(uint64_t v)
@@ -11340,139 +5445,31 @@ static inline int pmregs_x86_hsw_tsx_tuning_valid(uint64_t v)
 #define PMREGS_X86_PERF_METRICS_FETCH_LAT(x)     PMREGS_FIELD64((x), 48, 8)
 #define PMREGS_X86_PERF_METRICS_MEM_BOUND(x)     PMREGS_FIELD64((x), 56, 8)
 
-/* retiring: bits 7:0, rw. Retiring (level 1) */
-static inline uint64_t pmregs_x86_perf_metrics_retiring_get(uint64_t v) { return (v & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perf_metrics_retiring_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_METRICS_RETIRING_MASK) | (x & PMREGS_U64(0x00000000000000ff)); }
-static inline int pmregs_x86_perf_metrics_retiring_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_metrics_retiring_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* bad_spec: bits 15:8, rw. Bad speculation (level 1) */
-static inline uint64_t pmregs_x86_perf_metrics_bad_spec_get(uint64_t v) { return ((v >> 8) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perf_metrics_bad_spec_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_METRICS_BAD_SPEC_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 8); }
-static inline int pmregs_x86_perf_metrics_bad_spec_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_metrics_bad_spec_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fe_bound: bits 23:16, rw. Frontend bound (level 1) */
-static inline uint64_t pmregs_x86_perf_metrics_fe_bound_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perf_metrics_fe_bound_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_METRICS_FE_BOUND_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 16); }
-static inline int pmregs_x86_perf_metrics_fe_bound_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_metrics_fe_bound_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* be_bound: bits 31:24, rw. Backend bound (level 1) */
-static inline uint64_t pmregs_x86_perf_metrics_be_bound_get(uint64_t v) { return ((v >> 24) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perf_metrics_be_bound_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_METRICS_BE_BOUND_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 24); }
-static inline int pmregs_x86_perf_metrics_be_bound_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_metrics_be_bound_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* heavy_ops: bits 39:32, rw. Heavy operations (level 2, part of retiring) */
-static inline uint64_t pmregs_x86_perf_metrics_heavy_ops_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perf_metrics_heavy_ops_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_METRICS_HEAVY_OPS_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 32); }
-static inline int pmregs_x86_perf_metrics_heavy_ops_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_metrics_heavy_ops_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* br_mispredict: bits 47:40, rw. Branch mispredict (level 2, part of bad speculation) */
-static inline uint64_t pmregs_x86_perf_metrics_br_mispredict_get(uint64_t v) { return ((v >> 40) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perf_metrics_br_mispredict_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_METRICS_BR_MISPREDICT_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 40); }
-static inline int pmregs_x86_perf_metrics_br_mispredict_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_metrics_br_mispredict_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* fetch_lat: bits 55:48, rw. Fetch latency (level 2, part of frontend bound) */
-static inline uint64_t pmregs_x86_perf_metrics_fetch_lat_get(uint64_t v) { return ((v >> 48) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perf_metrics_fetch_lat_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_METRICS_FETCH_LAT_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 48); }
-static inline int pmregs_x86_perf_metrics_fetch_lat_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_metrics_fetch_lat_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* mem_bound: bits 63:56, rw. Memory bound (level 2, part of backend bound) */
-static inline uint64_t pmregs_x86_perf_metrics_mem_bound_get(uint64_t v) { return ((v >> 56) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_perf_metrics_mem_bound_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_PERF_METRICS_MEM_BOUND_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 56); }
-static inline int pmregs_x86_perf_metrics_mem_bound_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_perf_metrics_mem_bound_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_perf_metrics_fields {
-	uint8_t retiring; /* bits 7:0: Retiring (level 1) */
-	uint8_t bad_spec; /* bits 15:8: Bad speculation (level 1) */
-	uint8_t fe_bound; /* bits 23:16: Frontend bound (level 1) */
-	uint8_t be_bound; /* bits 31:24: Backend bound (level 1) */
-	uint8_t heavy_ops; /* bits 39:32: Heavy operations (level 2, part of retiring) */
-	uint8_t br_mispredict; /* bits 47:40: Branch mispredict (level 2, part of bad speculation) */
-	uint8_t fetch_lat; /* bits 55:48: Fetch latency (level 2, part of frontend bound) */
-	uint8_t mem_bound; /* bits 63:56: Memory bound (level 2, part of backend bound) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_perf_metrics_pack(const struct pmregs_x86_perf_metrics_fields *f)
-{
-	uint64_t v = PMREGS_X86_PERF_METRICS_RES1_MASK;
-	v = pmregs_x86_perf_metrics_retiring_set(v, (uint64_t)f->retiring);
-	v = pmregs_x86_perf_metrics_bad_spec_set(v, (uint64_t)f->bad_spec);
-	v = pmregs_x86_perf_metrics_fe_bound_set(v, (uint64_t)f->fe_bound);
-	v = pmregs_x86_perf_metrics_be_bound_set(v, (uint64_t)f->be_bound);
-	v = pmregs_x86_perf_metrics_heavy_ops_set(v, (uint64_t)f->heavy_ops);
-	v = pmregs_x86_perf_metrics_br_mispredict_set(v, (uint64_t)f->br_mispredict);
-	v = pmregs_x86_perf_metrics_fetch_lat_set(v, (uint64_t)f->fetch_lat);
-	v = pmregs_x86_perf_metrics_mem_bound_set(v, (uint64_t)f->mem_bound);
-	return v;
-}
-
-/* Like pmregs_x86_perf_metrics_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_perf_metrics_pack_checked(const struct pmregs_x86_perf_metrics_fields *f, uint64_t *out)
-{
-	*out = pmregs_x86_perf_metrics_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_perf_metrics_unpack(uint64_t v, struct pmregs_x86_perf_metrics_fields *f)
-{
-	f->retiring = (uint8_t)pmregs_x86_perf_metrics_retiring_get(v);
-	f->bad_spec = (uint8_t)pmregs_x86_perf_metrics_bad_spec_get(v);
-	f->fe_bound = (uint8_t)pmregs_x86_perf_metrics_fe_bound_get(v);
-	f->be_bound = (uint8_t)pmregs_x86_perf_metrics_be_bound_get(v);
-	f->heavy_ops = (uint8_t)pmregs_x86_perf_metrics_heavy_ops_get(v);
-	f->br_mispredict = (uint8_t)pmregs_x86_perf_metrics_br_mispredict_get(v);
-	f->fetch_lat = (uint8_t)pmregs_x86_perf_metrics_fetch_lat_get(v);
-	f->mem_bound = (uint8_t)pmregs_x86_perf_metrics_mem_bound_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_perf_metrics_retiring_get(v)                 (pmregs_u64(v) & 0xffu)
+#define pmregs_x86_perf_metrics_retiring_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0xff)) | (pmregs_u64(x) & 0xffu))
+#define pmregs_x86_perf_metrics_retiring_set_checked(v, x)      pmregs_set_checked64((v), 0, 0xffu, (x))
+#define pmregs_x86_perf_metrics_bad_spec_get(v)                 ((pmregs_u64(v) >> 8) & 0xffu)
+#define pmregs_x86_perf_metrics_bad_spec_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
+#define pmregs_x86_perf_metrics_bad_spec_set_checked(v, x)      pmregs_set_checked64((v), 8, 0xffu, (x))
+#define pmregs_x86_perf_metrics_fe_bound_get(v)                 ((pmregs_u64(v) >> 16) & 0xffu)
+#define pmregs_x86_perf_metrics_fe_bound_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0xff0000)) | ((pmregs_u64(x) & 0xffu) << 16))
+#define pmregs_x86_perf_metrics_fe_bound_set_checked(v, x)      pmregs_set_checked64((v), 16, 0xffu, (x))
+#define pmregs_x86_perf_metrics_be_bound_get(v)                 ((pmregs_u64(v) >> 24) & 0xffu)
+#define pmregs_x86_perf_metrics_be_bound_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0xff000000)) | ((pmregs_u64(x) & 0xffu) << 24))
+#define pmregs_x86_perf_metrics_be_bound_set_checked(v, x)      pmregs_set_checked64((v), 24, 0xffu, (x))
+#define pmregs_x86_perf_metrics_heavy_ops_get(v)                ((pmregs_u64(v) >> 32) & 0xffu)
+#define pmregs_x86_perf_metrics_heavy_ops_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xff00000000)) | ((pmregs_u64(x) & 0xffu) << 32))
+#define pmregs_x86_perf_metrics_heavy_ops_set_checked(v, x)     pmregs_set_checked64((v), 32, 0xffu, (x))
+#define pmregs_x86_perf_metrics_br_mispredict_get(v)            ((pmregs_u64(v) >> 40) & 0xffu)
+#define pmregs_x86_perf_metrics_br_mispredict_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff0000000000)) | ((pmregs_u64(x) & 0xffu) << 40))
+#define pmregs_x86_perf_metrics_br_mispredict_set_checked(v, x) pmregs_set_checked64((v), 40, 0xffu, (x))
+#define pmregs_x86_perf_metrics_fetch_lat_get(v)                ((pmregs_u64(v) >> 48) & 0xffu)
+#define pmregs_x86_perf_metrics_fetch_lat_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xff000000000000)) | ((pmregs_u64(x) & 0xffu) << 48))
+#define pmregs_x86_perf_metrics_fetch_lat_set_checked(v, x)     pmregs_set_checked64((v), 48, 0xffu, (x))
+#define pmregs_x86_perf_metrics_mem_bound_get(v)                ((pmregs_u64(v) >> 56) & 0xffu)
+#define pmregs_x86_perf_metrics_mem_bound_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xff00000000000000)) | ((pmregs_u64(x) & 0xffu) << 56))
+#define pmregs_x86_perf_metrics_mem_bound_set_checked(v, x)     pmregs_set_checked64((v), 56, 0xffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_perf_metrics_valid(uint64_t v)
@@ -11496,203 +5493,40 @@ static inline int pmregs_x86_perf_metrics_valid(uint64_t v)
 #define PMREGS_X86_LBR_CTL_NEAR_RET(x)      PMREGS_FIELD64((x), 21, 1)
 #define PMREGS_X86_LBR_CTL_OTHER_BRANCH(x)  PMREGS_FIELD64((x), 22, 1)
 
-/* lbr_en: bits 0, rw. Enable LBR recording */
-static inline uint64_t pmregs_x86_lbr_ctl_lbr_en_get(uint64_t v) { return (v & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_ctl_lbr_en_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_CTL_LBR_EN_MASK) | (x & PMREGS_U64(0x0000000000000001)); }
-static inline int pmregs_x86_lbr_ctl_lbr_en_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_ctl_lbr_en_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* os: bits 1, rw. Record branches at CPL = 0 */
-static inline uint64_t pmregs_x86_lbr_ctl_os_get(uint64_t v) { return ((v >> 1) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_ctl_os_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_CTL_OS_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 1); }
-static inline int pmregs_x86_lbr_ctl_os_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_ctl_os_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* usr: bits 2, rw. Record branches at CPL > 0 */
-static inline uint64_t pmregs_x86_lbr_ctl_usr_get(uint64_t v) { return ((v >> 2) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_ctl_usr_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_CTL_USR_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 2); }
-static inline int pmregs_x86_lbr_ctl_usr_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_ctl_usr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* call_stack: bits 3, rw. Call-stack mode (CPUID.1CH:EBX[2]) */
-static inline uint64_t pmregs_x86_lbr_ctl_call_stack_get(uint64_t v) { return ((v >> 3) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_ctl_call_stack_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_CTL_CALL_STACK_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 3); }
-static inline int pmregs_x86_lbr_ctl_call_stack_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_ctl_call_stack_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* jcc: bits 16, rw. Record conditional branches */
-static inline uint64_t pmregs_x86_lbr_ctl_jcc_get(uint64_t v) { return ((v >> 16) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_ctl_jcc_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_CTL_JCC_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 16); }
-static inline int pmregs_x86_lbr_ctl_jcc_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_ctl_jcc_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* near_rel_jmp: bits 17, rw. Record near relative jumps */
-static inline uint64_t pmregs_x86_lbr_ctl_near_rel_jmp_get(uint64_t v) { return ((v >> 17) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_ctl_near_rel_jmp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_CTL_NEAR_REL_JMP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 17); }
-static inline int pmregs_x86_lbr_ctl_near_rel_jmp_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_ctl_near_rel_jmp_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* near_ind_jmp: bits 18, rw. Record near indirect jumps */
-static inline uint64_t pmregs_x86_lbr_ctl_near_ind_jmp_get(uint64_t v) { return ((v >> 18) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_ctl_near_ind_jmp_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_CTL_NEAR_IND_JMP_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 18); }
-static inline int pmregs_x86_lbr_ctl_near_ind_jmp_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_ctl_near_ind_jmp_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* near_rel_call: bits 19, rw. Record near relative calls */
-static inline uint64_t pmregs_x86_lbr_ctl_near_rel_call_get(uint64_t v) { return ((v >> 19) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_ctl_near_rel_call_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_CTL_NEAR_REL_CALL_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 19); }
-static inline int pmregs_x86_lbr_ctl_near_rel_call_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_ctl_near_rel_call_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* near_ind_call: bits 20, rw. Record near indirect calls */
-static inline uint64_t pmregs_x86_lbr_ctl_near_ind_call_get(uint64_t v) { return ((v >> 20) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_ctl_near_ind_call_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_CTL_NEAR_IND_CALL_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 20); }
-static inline int pmregs_x86_lbr_ctl_near_ind_call_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_ctl_near_ind_call_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* near_ret: bits 21, rw. Record near returns */
-static inline uint64_t pmregs_x86_lbr_ctl_near_ret_get(uint64_t v) { return ((v >> 21) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_ctl_near_ret_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_CTL_NEAR_RET_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 21); }
-static inline int pmregs_x86_lbr_ctl_near_ret_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_ctl_near_ret_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* other_branch: bits 22, rw. Record other branches */
-static inline uint64_t pmregs_x86_lbr_ctl_other_branch_get(uint64_t v) { return ((v >> 22) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_ctl_other_branch_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_CTL_OTHER_BRANCH_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 22); }
-static inline int pmregs_x86_lbr_ctl_other_branch_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_ctl_other_branch_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_lbr_ctl_fields {
-	uint8_t lbr_en; /* bits 0: Enable LBR recording */
-	uint8_t os; /* bits 1: Record branches at CPL = 0 */
-	uint8_t usr; /* bits 2: Record branches at CPL > 0 */
-	uint8_t call_stack; /* bits 3: Call-stack mode (CPUID.1CH:EBX[2]) */
-	uint8_t jcc; /* bits 16: Record conditional branches */
-	uint8_t near_rel_jmp; /* bits 17: Record near relative jumps */
-	uint8_t near_ind_jmp; /* bits 18: Record near indirect jumps */
-	uint8_t near_rel_call; /* bits 19: Record near relative calls */
-	uint8_t near_ind_call; /* bits 20: Record near indirect calls */
-	uint8_t near_ret; /* bits 21: Record near returns */
-	uint8_t other_branch; /* bits 22: Record other branches */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_lbr_ctl_pack(const struct pmregs_x86_lbr_ctl_fields *f)
-{
-	uint64_t v = PMREGS_X86_LBR_CTL_RES1_MASK;
-	v = pmregs_x86_lbr_ctl_lbr_en_set(v, (uint64_t)f->lbr_en);
-	v = pmregs_x86_lbr_ctl_os_set(v, (uint64_t)f->os);
-	v = pmregs_x86_lbr_ctl_usr_set(v, (uint64_t)f->usr);
-	v = pmregs_x86_lbr_ctl_call_stack_set(v, (uint64_t)f->call_stack);
-	v = pmregs_x86_lbr_ctl_jcc_set(v, (uint64_t)f->jcc);
-	v = pmregs_x86_lbr_ctl_near_rel_jmp_set(v, (uint64_t)f->near_rel_jmp);
-	v = pmregs_x86_lbr_ctl_near_ind_jmp_set(v, (uint64_t)f->near_ind_jmp);
-	v = pmregs_x86_lbr_ctl_near_rel_call_set(v, (uint64_t)f->near_rel_call);
-	v = pmregs_x86_lbr_ctl_near_ind_call_set(v, (uint64_t)f->near_ind_call);
-	v = pmregs_x86_lbr_ctl_near_ret_set(v, (uint64_t)f->near_ret);
-	v = pmregs_x86_lbr_ctl_other_branch_set(v, (uint64_t)f->other_branch);
-	return v;
-}
-
-/* Like pmregs_x86_lbr_ctl_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_lbr_ctl_pack_checked(const struct pmregs_x86_lbr_ctl_fields *f, uint64_t *out)
-{
-	if (f->lbr_en > 1u)
-		return PMREGS_ERANGE;
-	if (f->os > 1u)
-		return PMREGS_ERANGE;
-	if (f->usr > 1u)
-		return PMREGS_ERANGE;
-	if (f->call_stack > 1u)
-		return PMREGS_ERANGE;
-	if (f->jcc > 1u)
-		return PMREGS_ERANGE;
-	if (f->near_rel_jmp > 1u)
-		return PMREGS_ERANGE;
-	if (f->near_ind_jmp > 1u)
-		return PMREGS_ERANGE;
-	if (f->near_rel_call > 1u)
-		return PMREGS_ERANGE;
-	if (f->near_ind_call > 1u)
-		return PMREGS_ERANGE;
-	if (f->near_ret > 1u)
-		return PMREGS_ERANGE;
-	if (f->other_branch > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_lbr_ctl_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_lbr_ctl_unpack(uint64_t v, struct pmregs_x86_lbr_ctl_fields *f)
-{
-	f->lbr_en = (uint8_t)pmregs_x86_lbr_ctl_lbr_en_get(v);
-	f->os = (uint8_t)pmregs_x86_lbr_ctl_os_get(v);
-	f->usr = (uint8_t)pmregs_x86_lbr_ctl_usr_get(v);
-	f->call_stack = (uint8_t)pmregs_x86_lbr_ctl_call_stack_get(v);
-	f->jcc = (uint8_t)pmregs_x86_lbr_ctl_jcc_get(v);
-	f->near_rel_jmp = (uint8_t)pmregs_x86_lbr_ctl_near_rel_jmp_get(v);
-	f->near_ind_jmp = (uint8_t)pmregs_x86_lbr_ctl_near_ind_jmp_get(v);
-	f->near_rel_call = (uint8_t)pmregs_x86_lbr_ctl_near_rel_call_get(v);
-	f->near_ind_call = (uint8_t)pmregs_x86_lbr_ctl_near_ind_call_get(v);
-	f->near_ret = (uint8_t)pmregs_x86_lbr_ctl_near_ret_get(v);
-	f->other_branch = (uint8_t)pmregs_x86_lbr_ctl_other_branch_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_lbr_ctl_lbr_en_get(v)                   (pmregs_u64(v) & 0x1u)
+#define pmregs_x86_lbr_ctl_lbr_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
+#define pmregs_x86_lbr_ctl_lbr_en_set_checked(v, x)        pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_x86_lbr_ctl_os_get(v)                       ((pmregs_u64(v) >> 1) & 0x1u)
+#define pmregs_x86_lbr_ctl_os_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
+#define pmregs_x86_lbr_ctl_os_set_checked(v, x)            pmregs_set_checked64((v), 1, 0x1u, (x))
+#define pmregs_x86_lbr_ctl_usr_get(v)                      ((pmregs_u64(v) >> 2) & 0x1u)
+#define pmregs_x86_lbr_ctl_usr_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
+#define pmregs_x86_lbr_ctl_usr_set_checked(v, x)           pmregs_set_checked64((v), 2, 0x1u, (x))
+#define pmregs_x86_lbr_ctl_call_stack_get(v)               ((pmregs_u64(v) >> 3) & 0x1u)
+#define pmregs_x86_lbr_ctl_call_stack_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
+#define pmregs_x86_lbr_ctl_call_stack_set_checked(v, x)    pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_x86_lbr_ctl_jcc_get(v)                      ((pmregs_u64(v) >> 16) & 0x1u)
+#define pmregs_x86_lbr_ctl_jcc_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
+#define pmregs_x86_lbr_ctl_jcc_set_checked(v, x)           pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_x86_lbr_ctl_near_rel_jmp_get(v)             ((pmregs_u64(v) >> 17) & 0x1u)
+#define pmregs_x86_lbr_ctl_near_rel_jmp_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
+#define pmregs_x86_lbr_ctl_near_rel_jmp_set_checked(v, x)  pmregs_set_checked64((v), 17, 0x1u, (x))
+#define pmregs_x86_lbr_ctl_near_ind_jmp_get(v)             ((pmregs_u64(v) >> 18) & 0x1u)
+#define pmregs_x86_lbr_ctl_near_ind_jmp_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
+#define pmregs_x86_lbr_ctl_near_ind_jmp_set_checked(v, x)  pmregs_set_checked64((v), 18, 0x1u, (x))
+#define pmregs_x86_lbr_ctl_near_rel_call_get(v)            ((pmregs_u64(v) >> 19) & 0x1u)
+#define pmregs_x86_lbr_ctl_near_rel_call_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
+#define pmregs_x86_lbr_ctl_near_rel_call_set_checked(v, x) pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_x86_lbr_ctl_near_ind_call_get(v)            ((pmregs_u64(v) >> 20) & 0x1u)
+#define pmregs_x86_lbr_ctl_near_ind_call_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
+#define pmregs_x86_lbr_ctl_near_ind_call_set_checked(v, x) pmregs_set_checked64((v), 20, 0x1u, (x))
+#define pmregs_x86_lbr_ctl_near_ret_get(v)                 ((pmregs_u64(v) >> 21) & 0x1u)
+#define pmregs_x86_lbr_ctl_near_ret_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
+#define pmregs_x86_lbr_ctl_near_ret_set_checked(v, x)      pmregs_set_checked64((v), 21, 0x1u, (x))
+#define pmregs_x86_lbr_ctl_other_branch_get(v)             ((pmregs_u64(v) >> 22) & 0x1u)
+#define pmregs_x86_lbr_ctl_other_branch_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
+#define pmregs_x86_lbr_ctl_other_branch_set_checked(v, x)  pmregs_set_checked64((v), 22, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_lbr_ctl_valid(uint64_t v)
@@ -11711,135 +5545,28 @@ static inline int pmregs_x86_lbr_ctl_valid(uint64_t v)
 #define PMREGS_X86_LBR_INFO_IN_TSX(x)        PMREGS_FIELD64((x), 62, 1)
 #define PMREGS_X86_LBR_INFO_MISPRED(x)       PMREGS_FIELD64((x), 63, 1)
 
-/* cyc_cnt: bits 15:0, rw. Cycles since the previous recorded branch (saturating) */
-static inline uint64_t pmregs_x86_lbr_info_cyc_cnt_get(uint64_t v) { return (v & PMREGS_U64(0x000000000000ffff)); }
-static inline uint64_t pmregs_x86_lbr_info_cyc_cnt_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_INFO_CYC_CNT_MASK) | (x & PMREGS_U64(0x000000000000ffff)); }
-static inline int pmregs_x86_lbr_info_cyc_cnt_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000ffff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_info_cyc_cnt_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* events: bits 39:32, rw. Branch counters: occurrences of up to four logged events, 2 bits each (CPUID.1CH:ECX[19:16]) */
-static inline uint64_t pmregs_x86_lbr_info_events_get(uint64_t v) { return ((v >> 32) & PMREGS_U64(0x00000000000000ff)); }
-static inline uint64_t pmregs_x86_lbr_info_events_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_INFO_EVENTS_MASK) | ((x & PMREGS_U64(0x00000000000000ff)) << 32); }
-static inline int pmregs_x86_lbr_info_events_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x00000000000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_info_events_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* br_type: bits 59:56, rw. Branch type (architectural LBR with CPUID.1CH:ECX[2]) */
-static inline uint64_t pmregs_x86_lbr_info_br_type_get(uint64_t v) { return ((v >> 56) & PMREGS_U64(0x000000000000000f)); }
-static inline uint64_t pmregs_x86_lbr_info_br_type_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_INFO_BR_TYPE_MASK) | ((x & PMREGS_U64(0x000000000000000f)) << 56); }
-static inline int pmregs_x86_lbr_info_br_type_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x000000000000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_info_br_type_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* cyc_cnt_valid: bits 60, rw. CYC_CNT is valid (architectural LBR) */
-static inline uint64_t pmregs_x86_lbr_info_cyc_cnt_valid_get(uint64_t v) { return ((v >> 60) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_info_cyc_cnt_valid_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_INFO_CYC_CNT_VALID_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 60); }
-static inline int pmregs_x86_lbr_info_cyc_cnt_valid_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_info_cyc_cnt_valid_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* tsx_abort: bits 61, rw. The entry records a TSX abort */
-static inline uint64_t pmregs_x86_lbr_info_tsx_abort_get(uint64_t v) { return ((v >> 61) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_info_tsx_abort_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_INFO_TSX_ABORT_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 61); }
-static inline int pmregs_x86_lbr_info_tsx_abort_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_info_tsx_abort_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* in_tsx: bits 62, rw. The branch was inside a transaction */
-static inline uint64_t pmregs_x86_lbr_info_in_tsx_get(uint64_t v) { return ((v >> 62) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_info_in_tsx_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_INFO_IN_TSX_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 62); }
-static inline int pmregs_x86_lbr_info_in_tsx_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_info_in_tsx_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* mispred: bits 63, rw. The branch was mispredicted */
-static inline uint64_t pmregs_x86_lbr_info_mispred_get(uint64_t v) { return ((v >> 63) & PMREGS_U64(0x0000000000000001)); }
-static inline uint64_t pmregs_x86_lbr_info_mispred_set(uint64_t v, uint64_t x) { return (v & ~PMREGS_X86_LBR_INFO_MISPRED_MASK) | ((x & PMREGS_U64(0x0000000000000001)) << 63); }
-static inline int pmregs_x86_lbr_info_mispred_set_checked(uint64_t *v, uint64_t x)
-{
-	if (x > PMREGS_U64(0x0000000000000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_lbr_info_mispred_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_lbr_info_fields {
-	uint16_t cyc_cnt; /* bits 15:0: Cycles since the previous recorded branch (saturating) */
-	uint8_t events; /* bits 39:32: Branch counters: occurrences of up to four logged events, 2 bits each (CPUID.1CH:ECX[19:16]) */
-	uint8_t br_type; /* bits 59:56: Branch type (architectural LBR with CPUID.1CH:ECX[2]) */
-	uint8_t cyc_cnt_valid; /* bits 60: CYC_CNT is valid (architectural LBR) */
-	uint8_t tsx_abort; /* bits 61: The entry records a TSX abort */
-	uint8_t in_tsx; /* bits 62: The branch was inside a transaction */
-	uint8_t mispred; /* bits 63: The branch was mispredicted */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint64_t pmregs_x86_lbr_info_pack(const struct pmregs_x86_lbr_info_fields *f)
-{
-	uint64_t v = PMREGS_X86_LBR_INFO_RES1_MASK;
-	v = pmregs_x86_lbr_info_cyc_cnt_set(v, (uint64_t)f->cyc_cnt);
-	v = pmregs_x86_lbr_info_events_set(v, (uint64_t)f->events);
-	v = pmregs_x86_lbr_info_br_type_set(v, (uint64_t)f->br_type);
-	v = pmregs_x86_lbr_info_cyc_cnt_valid_set(v, (uint64_t)f->cyc_cnt_valid);
-	v = pmregs_x86_lbr_info_tsx_abort_set(v, (uint64_t)f->tsx_abort);
-	v = pmregs_x86_lbr_info_in_tsx_set(v, (uint64_t)f->in_tsx);
-	v = pmregs_x86_lbr_info_mispred_set(v, (uint64_t)f->mispred);
-	return v;
-}
-
-/* Like pmregs_x86_lbr_info_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_lbr_info_pack_checked(const struct pmregs_x86_lbr_info_fields *f, uint64_t *out)
-{
-	if (f->br_type > 15u)
-		return PMREGS_ERANGE;
-	if (f->cyc_cnt_valid > 1u)
-		return PMREGS_ERANGE;
-	if (f->tsx_abort > 1u)
-		return PMREGS_ERANGE;
-	if (f->in_tsx > 1u)
-		return PMREGS_ERANGE;
-	if (f->mispred > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_lbr_info_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_lbr_info_unpack(uint64_t v, struct pmregs_x86_lbr_info_fields *f)
-{
-	f->cyc_cnt = (uint16_t)pmregs_x86_lbr_info_cyc_cnt_get(v);
-	f->events = (uint8_t)pmregs_x86_lbr_info_events_get(v);
-	f->br_type = (uint8_t)pmregs_x86_lbr_info_br_type_get(v);
-	f->cyc_cnt_valid = (uint8_t)pmregs_x86_lbr_info_cyc_cnt_valid_get(v);
-	f->tsx_abort = (uint8_t)pmregs_x86_lbr_info_tsx_abort_get(v);
-	f->in_tsx = (uint8_t)pmregs_x86_lbr_info_in_tsx_get(v);
-	f->mispred = (uint8_t)pmregs_x86_lbr_info_mispred_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_lbr_info_cyc_cnt_get(v)                  (pmregs_u64(v) & 0xffffu)
+#define pmregs_x86_lbr_info_cyc_cnt_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0xffff)) | (pmregs_u64(x) & 0xffffu))
+#define pmregs_x86_lbr_info_cyc_cnt_set_checked(v, x)       pmregs_set_checked64((v), 0, 0xffffu, (x))
+#define pmregs_x86_lbr_info_events_get(v)                   ((pmregs_u64(v) >> 32) & 0xffu)
+#define pmregs_x86_lbr_info_events_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff00000000)) | ((pmregs_u64(x) & 0xffu) << 32))
+#define pmregs_x86_lbr_info_events_set_checked(v, x)        pmregs_set_checked64((v), 32, 0xffu, (x))
+#define pmregs_x86_lbr_info_br_type_get(v)                  ((pmregs_u64(v) >> 56) & 0xfu)
+#define pmregs_x86_lbr_info_br_type_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0xf00000000000000)) | ((pmregs_u64(x) & 0xfu) << 56))
+#define pmregs_x86_lbr_info_br_type_set_checked(v, x)       pmregs_set_checked64((v), 56, 0xfu, (x))
+#define pmregs_x86_lbr_info_cyc_cnt_valid_get(v)            ((pmregs_u64(v) >> 60) & 0x1u)
+#define pmregs_x86_lbr_info_cyc_cnt_valid_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000000)) | ((pmregs_u64(x) & 0x1u) << 60))
+#define pmregs_x86_lbr_info_cyc_cnt_valid_set_checked(v, x) pmregs_set_checked64((v), 60, 0x1u, (x))
+#define pmregs_x86_lbr_info_tsx_abort_get(v)                ((pmregs_u64(v) >> 61) & 0x1u)
+#define pmregs_x86_lbr_info_tsx_abort_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000000)) | ((pmregs_u64(x) & 0x1u) << 61))
+#define pmregs_x86_lbr_info_tsx_abort_set_checked(v, x)     pmregs_set_checked64((v), 61, 0x1u, (x))
+#define pmregs_x86_lbr_info_in_tsx_get(v)                   ((pmregs_u64(v) >> 62) & 0x1u)
+#define pmregs_x86_lbr_info_in_tsx_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000000)) | ((pmregs_u64(x) & 0x1u) << 62))
+#define pmregs_x86_lbr_info_in_tsx_set_checked(v, x)        pmregs_set_checked64((v), 62, 0x1u, (x))
+#define pmregs_x86_lbr_info_mispred_get(v)                  ((pmregs_u64(v) >> 63) & 0x1u)
+#define pmregs_x86_lbr_info_mispred_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
+#define pmregs_x86_lbr_info_mispred_set_checked(v, x)       pmregs_set_checked64((v), 63, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_lbr_info_valid(uint64_t v)
@@ -11854,73 +5581,16 @@ static inline int pmregs_x86_lbr_info_valid(uint64_t v)
 #define PMREGS_X86_CPUID_1C_EAX_LBR_DEEP_C_RESET(x) PMREGS_FIELD32((x), 30, 1)
 #define PMREGS_X86_CPUID_1C_EAX_LBR_LIP(x)          PMREGS_FIELD32((x), 31, 1)
 
-/* lbr_depth_mask: bits 7:0, ro. Bit n: IA32_LBR_DEPTH may be 8 * (n + 1) */
-static inline uint32_t pmregs_x86_cpuid_1c_eax_lbr_depth_mask_get(uint32_t v) { return (v & PMREGS_U32(0x000000ff)); }
-static inline uint32_t pmregs_x86_cpuid_1c_eax_lbr_depth_mask_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_1C_EAX_LBR_DEPTH_MASK_MASK) | (x & PMREGS_U32(0x000000ff)); }
-static inline int pmregs_x86_cpuid_1c_eax_lbr_depth_mask_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x000000ff))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_1c_eax_lbr_depth_mask_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_deep_c_reset: bits 30, ro. LBRs may be cleared on deep C-state exit */
-static inline uint32_t pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_get(uint32_t v) { return ((v >> 30) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_1C_EAX_LBR_DEEP_C_RESET_MASK) | ((x & PMREGS_U32(0x00000001)) << 30); }
-static inline int pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_lip: bits 31, ro. LBR addresses are linear (1) or effective (0) IPs */
-static inline uint32_t pmregs_x86_cpuid_1c_eax_lbr_lip_get(uint32_t v) { return ((v >> 31) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_1c_eax_lbr_lip_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_1C_EAX_LBR_LIP_MASK) | ((x & PMREGS_U32(0x00000001)) << 31); }
-static inline int pmregs_x86_cpuid_1c_eax_lbr_lip_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_1c_eax_lbr_lip_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_cpuid_1c_eax_fields {
-	uint8_t lbr_depth_mask; /* bits 7:0: Bit n: IA32_LBR_DEPTH may be 8 * (n + 1) */
-	uint8_t lbr_deep_c_reset; /* bits 30: LBRs may be cleared on deep C-state exit */
-	uint8_t lbr_lip; /* bits 31: LBR addresses are linear (1) or effective (0) IPs */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_x86_cpuid_1c_eax_pack(const struct pmregs_x86_cpuid_1c_eax_fields *f)
-{
-	uint32_t v = PMREGS_X86_CPUID_1C_EAX_RES1_MASK;
-	v = pmregs_x86_cpuid_1c_eax_lbr_depth_mask_set(v, (uint32_t)f->lbr_depth_mask);
-	v = pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_set(v, (uint32_t)f->lbr_deep_c_reset);
-	v = pmregs_x86_cpuid_1c_eax_lbr_lip_set(v, (uint32_t)f->lbr_lip);
-	return v;
-}
-
-/* Like pmregs_x86_cpuid_1c_eax_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_cpuid_1c_eax_pack_checked(const struct pmregs_x86_cpuid_1c_eax_fields *f, uint32_t *out)
-{
-	if (f->lbr_deep_c_reset > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbr_lip > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_cpuid_1c_eax_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_cpuid_1c_eax_unpack(uint32_t v, struct pmregs_x86_cpuid_1c_eax_fields *f)
-{
-	f->lbr_depth_mask = (uint8_t)pmregs_x86_cpuid_1c_eax_lbr_depth_mask_get(v);
-	f->lbr_deep_c_reset = (uint8_t)pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_get(v);
-	f->lbr_lip = (uint8_t)pmregs_x86_cpuid_1c_eax_lbr_lip_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_cpuid_1c_eax_lbr_depth_mask_get(v)              (pmregs_u32(v) & 0xffu)
+#define pmregs_x86_cpuid_1c_eax_lbr_depth_mask_set(v, x)           ((pmregs_u32(v) & ~0xffu) | (pmregs_u32(x) & 0xffu))
+#define pmregs_x86_cpuid_1c_eax_lbr_depth_mask_set_checked(v, x)   pmregs_set_checked32((v), 0, 0xffu, (x))
+#define pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_get(v)            ((pmregs_u32(v) >> 30) & 0x1u)
+#define pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_set(v, x)         ((pmregs_u32(v) & ~0x40000000u) | ((pmregs_u32(x) & 0x1u) << 30))
+#define pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_set_checked(v, x) pmregs_set_checked32((v), 30, 0x1u, (x))
+#define pmregs_x86_cpuid_1c_eax_lbr_lip_get(v)                     ((pmregs_u32(v) >> 31) & 0x1u)
+#define pmregs_x86_cpuid_1c_eax_lbr_lip_set(v, x)                  ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
+#define pmregs_x86_cpuid_1c_eax_lbr_lip_set_checked(v, x)          pmregs_set_checked32((v), 31, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_cpuid_1c_eax_valid(uint32_t v)
@@ -11935,75 +5605,16 @@ static inline int pmregs_x86_cpuid_1c_eax_valid(uint32_t v)
 #define PMREGS_X86_CPUID_1C_EBX_LBR_FILTER(x)     PMREGS_FIELD32((x), 1, 1)
 #define PMREGS_X86_CPUID_1C_EBX_LBR_CALL_STACK(x) PMREGS_FIELD32((x), 2, 1)
 
-/* lbr_cpl: bits 0, ro. CPL filtering (IA32_LBR_CTL.OS/USR) */
-static inline uint32_t pmregs_x86_cpuid_1c_ebx_lbr_cpl_get(uint32_t v) { return (v & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_1c_ebx_lbr_cpl_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_1C_EBX_LBR_CPL_MASK) | (x & PMREGS_U32(0x00000001)); }
-static inline int pmregs_x86_cpuid_1c_ebx_lbr_cpl_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_1c_ebx_lbr_cpl_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_filter: bits 1, ro. Branch-type filtering */
-static inline uint32_t pmregs_x86_cpuid_1c_ebx_lbr_filter_get(uint32_t v) { return ((v >> 1) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_1c_ebx_lbr_filter_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_1C_EBX_LBR_FILTER_MASK) | ((x & PMREGS_U32(0x00000001)) << 1); }
-static inline int pmregs_x86_cpuid_1c_ebx_lbr_filter_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_1c_ebx_lbr_filter_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_call_stack: bits 2, ro. Call-stack mode */
-static inline uint32_t pmregs_x86_cpuid_1c_ebx_lbr_call_stack_get(uint32_t v) { return ((v >> 2) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_1c_ebx_lbr_call_stack_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_1C_EBX_LBR_CALL_STACK_MASK) | ((x & PMREGS_U32(0x00000001)) << 2); }
-static inline int pmregs_x86_cpuid_1c_ebx_lbr_call_stack_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_1c_ebx_lbr_call_stack_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_cpuid_1c_ebx_fields {
-	uint8_t lbr_cpl; /* bits 0: CPL filtering (IA32_LBR_CTL.OS/USR) */
-	uint8_t lbr_filter; /* bits 1: Branch-type filtering */
-	uint8_t lbr_call_stack; /* bits 2: Call-stack mode */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_x86_cpuid_1c_ebx_pack(const struct pmregs_x86_cpuid_1c_ebx_fields *f)
-{
-	uint32_t v = PMREGS_X86_CPUID_1C_EBX_RES1_MASK;
-	v = pmregs_x86_cpuid_1c_ebx_lbr_cpl_set(v, (uint32_t)f->lbr_cpl);
-	v = pmregs_x86_cpuid_1c_ebx_lbr_filter_set(v, (uint32_t)f->lbr_filter);
-	v = pmregs_x86_cpuid_1c_ebx_lbr_call_stack_set(v, (uint32_t)f->lbr_call_stack);
-	return v;
-}
-
-/* Like pmregs_x86_cpuid_1c_ebx_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_cpuid_1c_ebx_pack_checked(const struct pmregs_x86_cpuid_1c_ebx_fields *f, uint32_t *out)
-{
-	if (f->lbr_cpl > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbr_filter > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbr_call_stack > 1u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_cpuid_1c_ebx_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_cpuid_1c_ebx_unpack(uint32_t v, struct pmregs_x86_cpuid_1c_ebx_fields *f)
-{
-	f->lbr_cpl = (uint8_t)pmregs_x86_cpuid_1c_ebx_lbr_cpl_get(v);
-	f->lbr_filter = (uint8_t)pmregs_x86_cpuid_1c_ebx_lbr_filter_get(v);
-	f->lbr_call_stack = (uint8_t)pmregs_x86_cpuid_1c_ebx_lbr_call_stack_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_cpuid_1c_ebx_lbr_cpl_get(v)                   (pmregs_u32(v) & 0x1u)
+#define pmregs_x86_cpuid_1c_ebx_lbr_cpl_set(v, x)                ((pmregs_u32(v) & ~0x1u) | (pmregs_u32(x) & 0x1u))
+#define pmregs_x86_cpuid_1c_ebx_lbr_cpl_set_checked(v, x)        pmregs_set_checked32((v), 0, 0x1u, (x))
+#define pmregs_x86_cpuid_1c_ebx_lbr_filter_get(v)                ((pmregs_u32(v) >> 1) & 0x1u)
+#define pmregs_x86_cpuid_1c_ebx_lbr_filter_set(v, x)             ((pmregs_u32(v) & ~0x2u) | ((pmregs_u32(x) & 0x1u) << 1))
+#define pmregs_x86_cpuid_1c_ebx_lbr_filter_set_checked(v, x)     pmregs_set_checked32((v), 1, 0x1u, (x))
+#define pmregs_x86_cpuid_1c_ebx_lbr_call_stack_get(v)            ((pmregs_u32(v) >> 2) & 0x1u)
+#define pmregs_x86_cpuid_1c_ebx_lbr_call_stack_set(v, x)         ((pmregs_u32(v) & ~0x4u) | ((pmregs_u32(x) & 0x1u) << 2))
+#define pmregs_x86_cpuid_1c_ebx_lbr_call_stack_set_checked(v, x) pmregs_set_checked32((v), 2, 0x1u, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_cpuid_1c_ebx_valid(uint32_t v)
@@ -12019,1096 +5630,24 @@ static inline int pmregs_x86_cpuid_1c_ebx_valid(uint32_t v)
 #define PMREGS_X86_CPUID_1C_ECX_LBR_BR_TYPE(x)   PMREGS_FIELD32((x), 2, 1)
 #define PMREGS_X86_CPUID_1C_ECX_LBR_EVENTS(x)    PMREGS_FIELD32((x), 16, 4)
 
-/* lbr_mispred: bits 0, ro. Mispredict information */
-static inline uint32_t pmregs_x86_cpuid_1c_ecx_lbr_mispred_get(uint32_t v) { return (v & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_1c_ecx_lbr_mispred_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_1C_ECX_LBR_MISPRED_MASK) | (x & PMREGS_U32(0x00000001)); }
-static inline int pmregs_x86_cpuid_1c_ecx_lbr_mispred_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_1c_ecx_lbr_mispred_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_timed_lbr: bits 1, ro. Cycle counts (LBR_INFO.CYC_CNT) */
-static inline uint32_t pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_get(uint32_t v) { return ((v >> 1) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_1C_ECX_LBR_TIMED_LBR_MASK) | ((x & PMREGS_U32(0x00000001)) << 1); }
-static inline int pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_br_type: bits 2, ro. Branch type (LBR_INFO.BR_TYPE) */
-static inline uint32_t pmregs_x86_cpuid_1c_ecx_lbr_br_type_get(uint32_t v) { return ((v >> 2) & PMREGS_U32(0x00000001)); }
-static inline uint32_t pmregs_x86_cpuid_1c_ecx_lbr_br_type_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_1C_ECX_LBR_BR_TYPE_MASK) | ((x & PMREGS_U32(0x00000001)) << 2); }
-static inline int pmregs_x86_cpuid_1c_ecx_lbr_br_type_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x00000001))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_1c_ecx_lbr_br_type_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* lbr_events: bits 19:16, ro. Counters whose events may be logged in LBR_INFO (bit n: counter n) */
-static inline uint32_t pmregs_x86_cpuid_1c_ecx_lbr_events_get(uint32_t v) { return ((v >> 16) & PMREGS_U32(0x0000000f)); }
-static inline uint32_t pmregs_x86_cpuid_1c_ecx_lbr_events_set(uint32_t v, uint32_t x) { return (v & ~PMREGS_X86_CPUID_1C_ECX_LBR_EVENTS_MASK) | ((x & PMREGS_U32(0x0000000f)) << 16); }
-static inline int pmregs_x86_cpuid_1c_ecx_lbr_events_set_checked(uint32_t *v, uint32_t x)
-{
-	if (x > PMREGS_U32(0x0000000f))
-		return PMREGS_ERANGE;
-	*v = pmregs_x86_cpuid_1c_ecx_lbr_events_set(*v, x);
-	return PMREGS_OK;
-}
-
-/* Every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable). */
-struct pmregs_x86_cpuid_1c_ecx_fields {
-	uint8_t lbr_mispred; /* bits 0: Mispredict information */
-	uint8_t lbr_timed_lbr; /* bits 1: Cycle counts (LBR_INFO.CYC_CNT) */
-	uint8_t lbr_br_type; /* bits 2: Branch type (LBR_INFO.BR_TYPE) */
-	uint8_t lbr_events; /* bits 19:16: Counters whose events may be logged in LBR_INFO (bit n: counter n) */
-};
-
-/* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
-static inline uint32_t pmregs_x86_cpuid_1c_ecx_pack(const struct pmregs_x86_cpuid_1c_ecx_fields *f)
-{
-	uint32_t v = PMREGS_X86_CPUID_1C_ECX_RES1_MASK;
-	v = pmregs_x86_cpuid_1c_ecx_lbr_mispred_set(v, (uint32_t)f->lbr_mispred);
-	v = pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_set(v, (uint32_t)f->lbr_timed_lbr);
-	v = pmregs_x86_cpuid_1c_ecx_lbr_br_type_set(v, (uint32_t)f->lbr_br_type);
-	v = pmregs_x86_cpuid_1c_ecx_lbr_events_set(v, (uint32_t)f->lbr_events);
-	return v;
-}
-
-/* Like pmregs_x86_cpuid_1c_ecx_pack, but PMREGS_ERANGE (and *out untouched) when a member does not fit its field. */
-static inline int pmregs_x86_cpuid_1c_ecx_pack_checked(const struct pmregs_x86_cpuid_1c_ecx_fields *f, uint32_t *out)
-{
-	if (f->lbr_mispred > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbr_timed_lbr > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbr_br_type > 1u)
-		return PMREGS_ERANGE;
-	if (f->lbr_events > 15u)
-		return PMREGS_ERANGE;
-	*out = pmregs_x86_cpuid_1c_ecx_pack(f);
-	return PMREGS_OK;
-}
-
-static inline void pmregs_x86_cpuid_1c_ecx_unpack(uint32_t v, struct pmregs_x86_cpuid_1c_ecx_fields *f)
-{
-	f->lbr_mispred = (uint8_t)pmregs_x86_cpuid_1c_ecx_lbr_mispred_get(v);
-	f->lbr_timed_lbr = (uint8_t)pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_get(v);
-	f->lbr_br_type = (uint8_t)pmregs_x86_cpuid_1c_ecx_lbr_br_type_get(v);
-	f->lbr_events = (uint8_t)pmregs_x86_cpuid_1c_ecx_lbr_events_get(v);
-}
+/* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
+#define pmregs_x86_cpuid_1c_ecx_lbr_mispred_get(v)              (pmregs_u32(v) & 0x1u)
+#define pmregs_x86_cpuid_1c_ecx_lbr_mispred_set(v, x)           ((pmregs_u32(v) & ~0x1u) | (pmregs_u32(x) & 0x1u))
+#define pmregs_x86_cpuid_1c_ecx_lbr_mispred_set_checked(v, x)   pmregs_set_checked32((v), 0, 0x1u, (x))
+#define pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_get(v)            ((pmregs_u32(v) >> 1) & 0x1u)
+#define pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_set(v, x)         ((pmregs_u32(v) & ~0x2u) | ((pmregs_u32(x) & 0x1u) << 1))
+#define pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_set_checked(v, x) pmregs_set_checked32((v), 1, 0x1u, (x))
+#define pmregs_x86_cpuid_1c_ecx_lbr_br_type_get(v)              ((pmregs_u32(v) >> 2) & 0x1u)
+#define pmregs_x86_cpuid_1c_ecx_lbr_br_type_set(v, x)           ((pmregs_u32(v) & ~0x4u) | ((pmregs_u32(x) & 0x1u) << 2))
+#define pmregs_x86_cpuid_1c_ecx_lbr_br_type_set_checked(v, x)   pmregs_set_checked32((v), 2, 0x1u, (x))
+#define pmregs_x86_cpuid_1c_ecx_lbr_events_get(v)               ((pmregs_u32(v) >> 16) & 0xfu)
+#define pmregs_x86_cpuid_1c_ecx_lbr_events_set(v, x)            ((pmregs_u32(v) & ~0xf0000u) | ((pmregs_u32(x) & 0xfu) << 16))
+#define pmregs_x86_cpuid_1c_ecx_lbr_events_set_checked(v, x)    pmregs_set_checked32((v), 16, 0xfu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_x86_cpuid_1c_ecx_valid(uint32_t v)
 {
 	return (v & PMREGS_X86_CPUID_1C_ECX_RSVD_MASK) == 0;
-}
-
-/* ---- introspection: every layout with its fields, as constant data ---- */
-
-static inline const struct pmregs_layout_desc *pmregs_x86_layouts(size_t *count)
-{
-	static const struct pmregs_field_desc f_0[] = {
-		{ "lbr", "Record taken branches, interrupts and exceptions in the LBR stack; cleared on #DB", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btf", "EFLAGS.TF single-steps on branches instead of instructions; cleared on #DB", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bus_lock_detect", "Raise #DB after an instruction that acquired a bus lock (LINUX DEBUGCTLMSR_BUS_LOCK_DETECT; reserved in SDM3 2016)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_5_3", "", 1, { 3, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "tr", "Send branch trace messages (BTMs)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts", "Log BTMs to the BTS buffer in the DS save area", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btint", "Interrupt when the BTS buffer is full; 0 = circular buffer", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts_off_os", "Do not store BTMs when CPL = 0 (needs CPUID.01H:ECX.DS_CPL[4])", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts_off_usr", "Do not store BTMs when CPL > 0 (needs CPUID.01H:ECX.DS_CPL[4])", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "freeze_lbrs_on_pmi", "Freeze the LBR stack on a PMI (legacy: clears LBR; streamlined: sets LBR_Frz)", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "freeze_perfmon_on_pmi", "Freeze the counters on a PMI (legacy: clears GLOBAL_CTRL; streamlined: sets CTR_Frz)", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "enable_uncore_pmi", "This logical processor receives uncore counter-overflow PMIs (ENABLE_UNCORE_PMI / UNCORE_PMI_EN)", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "freeze_while_smm", "Freeze counters and tracing in SMM (needs IA32_PERF_CAPABILITIES.SMM_FREEZE[12])", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rtm_debug", "Advanced RTM debugging together with DR7.RTM (needs CPUID.(07H,0):EBX.RTM[11])", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_16", "", 1, { 16, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_1[] = {
-		{ "lbr", "Record the last branch, interrupt and exception in the LBR MSRs", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btf", "EFLAGS.TF single-steps on branches", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb0", "BP0# pin signals a DR0 breakpoint match instead of a performance event", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb1", "BP1# pin signals a DR1 breakpoint match instead of a performance event", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb2", "BP2# pin signals a DR2 breakpoint match instead of a performance event", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb3", "BP3# pin signals a DR3 breakpoint match instead of a performance event", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tr", "Send branch trace messages on the bus", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_2[] = {
-		{ "lbr", "Record the last branch, interrupt and exception in the LBR MSRs", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btf", "EFLAGS.TF single-steps on branches", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb0", "BP0# pin signals a DR0 breakpoint match instead of a performance event", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb1", "BP1# pin signals a DR1 breakpoint match instead of a performance event", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb2", "BP2# pin signals a DR2 breakpoint match instead of a performance event", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb3", "BP3# pin signals a DR3 breakpoint match instead of a performance event", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tr", "Send branch trace messages on the bus", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts", "Log branch trace messages to the BTS buffer", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btint", "Interrupt when the BTS buffer is full", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_3[] = {
-		{ "lbr", "Record the last branch, interrupt and exception in the LBR MSRs", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btf", "EFLAGS.TF single-steps on branches", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tr", "Send branch trace messages on the bus", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts", "Log branch trace messages to the BTS buffer", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btint", "Interrupt when the BTS buffer is full", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_5_2", "", 1, { 2, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_4[] = {
-		{ "event_select", "Event select", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "usr", "Count while CPL > 0", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "os", "Count while CPL = 0", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "edge", "Edge detect: count deasserted-to-asserted transitions", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pc", "Pin control: toggle the PMi pin on increments or overflow", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "int_en", "INT: APIC interrupt (PMI) on counter overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "any_thread", "AnyThread: count for every logical processor of the core (version 3+; deprecated when CPUID.0AH:EDX[15] = 1)", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en", "Enable the counter", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "inv", "Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cmask", "Counter mask: count cycles with at least CMASK events; 0 = count events", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "in_tx", "Count only inside transactional regions (Haswell+, LINUX HSW_IN_TX)", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "in_txcp", "Count excluding aborted transactional regions (Haswell+, LINUX HSW_IN_TX_CHECKPOINTED)", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "adaptive", "Adaptive PEBS record for this counter (Ice Lake+, LINUX ICL_EVENTSEL_ADAPTIVE)", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "br_cntr", "Branch counters logging (LINUX ARCH_PERFMON_EVENTSEL_BR_CNTR)", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "eq", "Count when the event count equals CMASK (CPUID.23H:EBX[1], LINUX)", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_39_37", "", 1, { 37, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "umask2", "Second unit mask (CPUID.23H:EBX[0], LINUX)", 1, { 40, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_48", "", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_5[] = {
-		{ "event_select", "Event select", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "usr", "Count while CPL > 0", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "os", "Count while CPL = 0", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "edge", "Edge detect: count deasserted-to-asserted transitions", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pc", "Pin control: toggle the PMi pin on increments or overflow", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "int_en", "INT: APIC interrupt (PMI) on counter overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en", "Enable both PerfCtr0 and PerfCtr1", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "inv", "Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cmask", "Counter mask: count cycles with at least CMASK events; 0 = count events", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_6[] = {
-		{ "event_select", "Event select", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "usr", "Count while CPL > 0", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "os", "Count while CPL = 0", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "edge", "Edge detect: count deasserted-to-asserted transitions", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pc", "Pin control: toggle the PMi pin on increments or overflow", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "int_en", "INT: APIC interrupt (PMI) on counter overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "inv", "Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cmask", "Counter mask: count cycles with at least CMASK events; 0 = count events", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_22", "", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_7[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 40, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_40", "", 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_8[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_9_0[] = {
-		{ "disabled", 0u, "" },
-		{ "os", 1u, "" },
-		{ "usr", 2u, "" },
-		{ "all", 3u, "" },
-	};
-	static const struct pmregs_value_desc v_9_1[] = {
-		{ "disabled", 0u, "" },
-		{ "os", 1u, "" },
-		{ "usr", 2u, "" },
-		{ "all", 3u, "" },
-	};
-	static const struct pmregs_value_desc v_9_2[] = {
-		{ "disabled", 0u, "" },
-		{ "os", 1u, "" },
-		{ "usr", 2u, "" },
-		{ "all", 3u, "" },
-	};
-	static const struct pmregs_value_desc v_9_3[] = {
-		{ "disabled", 0u, "" },
-		{ "os", 1u, "" },
-		{ "usr", 2u, "" },
-		{ "all", 3u, "" },
-	};
-	static const struct pmregs_field_desc f_9[] = {
-		{ "en0", "Counter 0 enable by privilege level", 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_9_0 },
-		{ "any_thread0", "AnyThread for counter 0 (version 3+)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmi0", "PMI on counter 0 overflow", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en1", "Counter 1 enable by privilege level", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_9_1 },
-		{ "any_thread1", "AnyThread for counter 1 (version 3+)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmi1", "PMI on counter 1 overflow", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en2", "Counter 2 enable by privilege level", 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_9_2 },
-		{ "any_thread2", "AnyThread for counter 2 (version 3+)", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmi2", "PMI on counter 2 overflow", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en3", "Counter 3 enable by privilege level", 1, { 12, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_9_3 },
-		{ "any_thread3", "AnyThread for counter 3 (version 3+)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmi3", "PMI on counter 3 overflow", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31_16", "", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "adaptive0", "Adaptive PEBS for fixed counter 0 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_adaptive0", "", 1, { 33, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "adaptive1", "Adaptive PEBS for fixed counter 1 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_adaptive1", "", 1, { 37, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "adaptive2", "Adaptive PEBS for fixed counter 2 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_adaptive2", "", 1, { 41, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "adaptive3", "Adaptive PEBS for fixed counter 3 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", 1, { 44, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_adaptive3", "", 1, { 45, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_48", "", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_10[] = {
-		{ "pmc0_en", "Enable IA32_PMC0 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc1_en", "Enable IA32_PMC1 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc2_en", "Enable IA32_PMC2 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc3_en", "Enable IA32_PMC3 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc4_en", "Enable IA32_PMC4 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc5_en", "Enable IA32_PMC5 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc6_en", "Enable IA32_PMC6 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc7_en", "Enable IA32_PMC7 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc8_en", "Enable IA32_PMC8 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc9_en", "Enable IA32_PMC9 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc10_en", "Enable IA32_PMC10 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc11_en", "Enable IA32_PMC11 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc12_en", "Enable IA32_PMC12 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc13_en", "Enable IA32_PMC13 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc14_en", "Enable IA32_PMC14 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc15_en", "Enable IA32_PMC15 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc16_en", "Enable IA32_PMC16 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc17_en", "Enable IA32_PMC17 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc18_en", "Enable IA32_PMC18 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc19_en", "Enable IA32_PMC19 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc20_en", "Enable IA32_PMC20 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc21_en", "Enable IA32_PMC21 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc22_en", "Enable IA32_PMC22 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc23_en", "Enable IA32_PMC23 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc24_en", "Enable IA32_PMC24 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc25_en", "Enable IA32_PMC25 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc26_en", "Enable IA32_PMC26 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc27_en", "Enable IA32_PMC27 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc28_en", "Enable IA32_PMC28 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc29_en", "Enable IA32_PMC29 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc30_en", "Enable IA32_PMC30 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc31_en", "Enable IA32_PMC31 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fixed0_en", "Enable IA32_FIXED_CTR0", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fixed1_en", "Enable IA32_FIXED_CTR1", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fixed2_en", "Enable IA32_FIXED_CTR2", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fixed3_en", "Enable IA32_FIXED_CTR3", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en_perf_metrics", "Enable the topdown PERF_METRICS counter (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_49", "", 1, { 49, 0, 0, 0 }, { 15, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_11[] = {
-		{ "ovf_pmc0", "IA32_PMC0 overflowed", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc1", "IA32_PMC1 overflowed", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc2", "IA32_PMC2 overflowed", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc3", "IA32_PMC3 overflowed", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc4", "IA32_PMC4 overflowed", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc5", "IA32_PMC5 overflowed", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc6", "IA32_PMC6 overflowed", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc7", "IA32_PMC7 overflowed", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc8", "IA32_PMC8 overflowed", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc9", "IA32_PMC9 overflowed", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc10", "IA32_PMC10 overflowed", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc11", "IA32_PMC11 overflowed", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc12", "IA32_PMC12 overflowed", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc13", "IA32_PMC13 overflowed", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc14", "IA32_PMC14 overflowed", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc15", "IA32_PMC15 overflowed", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc16", "IA32_PMC16 overflowed", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc17", "IA32_PMC17 overflowed", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc18", "IA32_PMC18 overflowed", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc19", "IA32_PMC19 overflowed", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc20", "IA32_PMC20 overflowed", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc21", "IA32_PMC21 overflowed", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc22", "IA32_PMC22 overflowed", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc23", "IA32_PMC23 overflowed", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc24", "IA32_PMC24 overflowed", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc25", "IA32_PMC25 overflowed", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc26", "IA32_PMC26 overflowed", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc27", "IA32_PMC27 overflowed", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc28", "IA32_PMC28 overflowed", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc29", "IA32_PMC29 overflowed", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc30", "IA32_PMC30 overflowed", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_pmc31", "IA32_PMC31 overflowed", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_fixed0", "IA32_FIXED_CTR0 overflowed (version 2+)", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_fixed1", "IA32_FIXED_CTR1 overflowed (version 2+)", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_fixed2", "IA32_FIXED_CTR2 overflowed (version 2+)", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_fixed3", "IA32_FIXED_CTR3 overflowed (version 2+)", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "perf_metrics_ovf", "PERF_METRICS overflowed (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_53_49", "", 1, { 49, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "arch_pebs_threshold", "Architectural PEBS buffer reached its threshold (LINUX GLOBAL_STATUS_ARCH_PEBS_THRESHOLD_BIT)", 1, { 54, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "trace_topa_pmi", "Intel PT ToPA PMI pending", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_57_56", "", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbr_frz", "LBRs frozen by a PMI (version 4+, streamlined freeze)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ctr_frz", "Counters frozen by a PMI (version 4+, streamlined freeze)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "asci", "Counters stopped by an SGX enclave (ASCI; LINUX calls it ASIF)", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_uncore", "Uncore counter overflow (version 3+)", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ovf_buf", "DS buffer (PEBS) reached its threshold (OvfBuf / OvfBuffer / OvfDSBuffer)", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "cond_chgd", "Performance-monitoring configuration changed", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_12[] = {
-		{ "ovf_pmc0", "Write 1 to clear Ovf_PMC0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc1", "Write 1 to clear Ovf_PMC1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc2", "Write 1 to clear Ovf_PMC2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc3", "Write 1 to clear Ovf_PMC3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc4", "Write 1 to clear Ovf_PMC4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc5", "Write 1 to clear Ovf_PMC5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc6", "Write 1 to clear Ovf_PMC6", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc7", "Write 1 to clear Ovf_PMC7", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc8", "Write 1 to clear Ovf_PMC8", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc9", "Write 1 to clear Ovf_PMC9", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc10", "Write 1 to clear Ovf_PMC10", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc11", "Write 1 to clear Ovf_PMC11", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc12", "Write 1 to clear Ovf_PMC12", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc13", "Write 1 to clear Ovf_PMC13", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc14", "Write 1 to clear Ovf_PMC14", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc15", "Write 1 to clear Ovf_PMC15", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc16", "Write 1 to clear Ovf_PMC16", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc17", "Write 1 to clear Ovf_PMC17", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc18", "Write 1 to clear Ovf_PMC18", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc19", "Write 1 to clear Ovf_PMC19", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc20", "Write 1 to clear Ovf_PMC20", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc21", "Write 1 to clear Ovf_PMC21", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc22", "Write 1 to clear Ovf_PMC22", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc23", "Write 1 to clear Ovf_PMC23", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc24", "Write 1 to clear Ovf_PMC24", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc25", "Write 1 to clear Ovf_PMC25", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc26", "Write 1 to clear Ovf_PMC26", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc27", "Write 1 to clear Ovf_PMC27", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc28", "Write 1 to clear Ovf_PMC28", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc29", "Write 1 to clear Ovf_PMC29", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc30", "Write 1 to clear Ovf_PMC30", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc31", "Write 1 to clear Ovf_PMC31", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed0", "Write 1 to clear Ovf_FixedCtr0", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed1", "Write 1 to clear Ovf_FixedCtr1", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed2", "Write 1 to clear Ovf_FixedCtr2", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed3", "Write 1 to clear Ovf_FixedCtr3", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "perf_metrics_ovf", "Write 1 to clear the PERF_METRICS overflow (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_54_49", "", 1, { 49, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "trace_topa_pmi", "Write 1 to clear Trace_ToPA_PMI", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_57_56", "", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbr_frz", "Write 1 to clear LBR_Frz (resumes LBR recording)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ctr_frz", "Write 1 to clear CTR_Frz (resumes counting)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "asci", "Write 1 to clear ASCI", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_uncore", "Write 1 to clear Ovf_Uncore", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_buf", "Write 1 to clear OvfBuf", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cond_chgd", "Write 1 to clear CondChgd", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_13[] = {
-		{ "ovf_pmc0", "Write 1 to clear Ovf_PMC0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc1", "Write 1 to clear Ovf_PMC1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc2", "Write 1 to clear Ovf_PMC2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc3", "Write 1 to clear Ovf_PMC3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc4", "Write 1 to clear Ovf_PMC4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc5", "Write 1 to clear Ovf_PMC5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc6", "Write 1 to clear Ovf_PMC6", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc7", "Write 1 to clear Ovf_PMC7", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc8", "Write 1 to clear Ovf_PMC8", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc9", "Write 1 to clear Ovf_PMC9", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc10", "Write 1 to clear Ovf_PMC10", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc11", "Write 1 to clear Ovf_PMC11", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc12", "Write 1 to clear Ovf_PMC12", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc13", "Write 1 to clear Ovf_PMC13", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc14", "Write 1 to clear Ovf_PMC14", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc15", "Write 1 to clear Ovf_PMC15", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc16", "Write 1 to clear Ovf_PMC16", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc17", "Write 1 to clear Ovf_PMC17", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc18", "Write 1 to clear Ovf_PMC18", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc19", "Write 1 to clear Ovf_PMC19", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc20", "Write 1 to clear Ovf_PMC20", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc21", "Write 1 to clear Ovf_PMC21", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc22", "Write 1 to clear Ovf_PMC22", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc23", "Write 1 to clear Ovf_PMC23", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc24", "Write 1 to clear Ovf_PMC24", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc25", "Write 1 to clear Ovf_PMC25", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc26", "Write 1 to clear Ovf_PMC26", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc27", "Write 1 to clear Ovf_PMC27", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc28", "Write 1 to clear Ovf_PMC28", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc29", "Write 1 to clear Ovf_PMC29", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc30", "Write 1 to clear Ovf_PMC30", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc31", "Write 1 to clear Ovf_PMC31", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed0", "Write 1 to clear Ovf_FixedCtr0", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed1", "Write 1 to clear Ovf_FixedCtr1", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed2", "Write 1 to clear Ovf_FixedCtr2", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed3", "Write 1 to clear Ovf_FixedCtr3", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "perf_metrics_ovf", "Write 1 to clear the PERF_METRICS overflow (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_54_49", "", 1, { 49, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "trace_topa_pmi", "Write 1 to clear Trace_ToPA_PMI", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_57_56", "", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "ovf_uncore", "Write 1 to clear Ovf_Uncore", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_buf", "Write 1 to clear OvfBuf", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cond_chgd", "Write 1 to clear CondChgd", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_60_58", "", 1, { 58, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_14[] = {
-		{ "ovf_pmc0", "Write 1 to clear Ovf_PMC0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc1", "Write 1 to clear Ovf_PMC1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc2", "Write 1 to clear Ovf_PMC2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc3", "Write 1 to clear Ovf_PMC3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc4", "Write 1 to clear Ovf_PMC4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc5", "Write 1 to clear Ovf_PMC5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc6", "Write 1 to clear Ovf_PMC6", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc7", "Write 1 to clear Ovf_PMC7", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc8", "Write 1 to clear Ovf_PMC8", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc9", "Write 1 to clear Ovf_PMC9", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc10", "Write 1 to clear Ovf_PMC10", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc11", "Write 1 to clear Ovf_PMC11", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc12", "Write 1 to clear Ovf_PMC12", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc13", "Write 1 to clear Ovf_PMC13", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc14", "Write 1 to clear Ovf_PMC14", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc15", "Write 1 to clear Ovf_PMC15", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc16", "Write 1 to clear Ovf_PMC16", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc17", "Write 1 to clear Ovf_PMC17", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc18", "Write 1 to clear Ovf_PMC18", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc19", "Write 1 to clear Ovf_PMC19", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc20", "Write 1 to clear Ovf_PMC20", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc21", "Write 1 to clear Ovf_PMC21", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc22", "Write 1 to clear Ovf_PMC22", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc23", "Write 1 to clear Ovf_PMC23", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc24", "Write 1 to clear Ovf_PMC24", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc25", "Write 1 to clear Ovf_PMC25", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc26", "Write 1 to clear Ovf_PMC26", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc27", "Write 1 to clear Ovf_PMC27", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc28", "Write 1 to clear Ovf_PMC28", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc29", "Write 1 to clear Ovf_PMC29", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc30", "Write 1 to clear Ovf_PMC30", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_pmc31", "Write 1 to clear Ovf_PMC31", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed0", "Write 1 to clear Ovf_FixedCtr0", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed1", "Write 1 to clear Ovf_FixedCtr1", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed2", "Write 1 to clear Ovf_FixedCtr2", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_fixed3", "Write 1 to clear Ovf_FixedCtr3", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "perf_metrics_ovf", "Write 1 to clear the PERF_METRICS overflow (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_54_49", "", 1, { 49, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "trace_topa_pmi", "Write 1 to clear Trace_ToPA_PMI", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_57_56", "", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbr_frz", "Write 1 to clear LBR_Frz (resumes LBR recording)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ctr_frz", "Write 1 to clear CTR_Frz (resumes counting)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "asci", "Write 1 to clear ASCI", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_uncore", "Write 1 to clear Ovf_Uncore", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "ovf_buf", "Write 1 to clear OvfBuf", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_63", "", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_15[] = {
-		{ "pmc0_inuse", "IA32_PERFEVTSEL0[7:0] is not zero", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc1_inuse", "IA32_PERFEVTSEL1[7:0] is not zero", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc2_inuse", "IA32_PERFEVTSEL2[7:0] is not zero", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc3_inuse", "IA32_PERFEVTSEL3[7:0] is not zero", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc4_inuse", "IA32_PERFEVTSEL4[7:0] is not zero", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc5_inuse", "IA32_PERFEVTSEL5[7:0] is not zero", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc6_inuse", "IA32_PERFEVTSEL6[7:0] is not zero", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc7_inuse", "IA32_PERFEVTSEL7[7:0] is not zero", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc8_inuse", "IA32_PERFEVTSEL8[7:0] is not zero", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc9_inuse", "IA32_PERFEVTSEL9[7:0] is not zero", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc10_inuse", "IA32_PERFEVTSEL10[7:0] is not zero", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc11_inuse", "IA32_PERFEVTSEL11[7:0] is not zero", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc12_inuse", "IA32_PERFEVTSEL12[7:0] is not zero", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc13_inuse", "IA32_PERFEVTSEL13[7:0] is not zero", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc14_inuse", "IA32_PERFEVTSEL14[7:0] is not zero", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc15_inuse", "IA32_PERFEVTSEL15[7:0] is not zero", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc16_inuse", "IA32_PERFEVTSEL16[7:0] is not zero", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc17_inuse", "IA32_PERFEVTSEL17[7:0] is not zero", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc18_inuse", "IA32_PERFEVTSEL18[7:0] is not zero", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc19_inuse", "IA32_PERFEVTSEL19[7:0] is not zero", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc20_inuse", "IA32_PERFEVTSEL20[7:0] is not zero", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc21_inuse", "IA32_PERFEVTSEL21[7:0] is not zero", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc22_inuse", "IA32_PERFEVTSEL22[7:0] is not zero", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc23_inuse", "IA32_PERFEVTSEL23[7:0] is not zero", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc24_inuse", "IA32_PERFEVTSEL24[7:0] is not zero", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc25_inuse", "IA32_PERFEVTSEL25[7:0] is not zero", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc26_inuse", "IA32_PERFEVTSEL26[7:0] is not zero", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc27_inuse", "IA32_PERFEVTSEL27[7:0] is not zero", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc28_inuse", "IA32_PERFEVTSEL28[7:0] is not zero", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc29_inuse", "IA32_PERFEVTSEL29[7:0] is not zero", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc30_inuse", "IA32_PERFEVTSEL30[7:0] is not zero", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmc31_inuse", "IA32_PERFEVTSEL31[7:0] is not zero", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "fixed0_inuse", "IA32_FIXED_CTR_CTRL enable bits of counter 0 are not zero", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "fixed1_inuse", "IA32_FIXED_CTR_CTRL enable bits of counter 1 are not zero", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "fixed2_inuse", "IA32_FIXED_CTR_CTRL enable bits of counter 2 are not zero", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_62_35", "", 1, { 35, 0, 0, 0 }, { 28, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "pmi_inuse", "Some PERFEVTSEL.INT, fixed-counter PMI or PEBS_ENABLE bit is set", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-	};
-	static const struct pmregs_value_desc v_16_0[] = {
-		{ "lbr_32", 0u, "32-bit offsets" },
-		{ "lip_64", 1u, "64-bit linear IP" },
-		{ "eip_64", 2u, "64-bit effective IP" },
-		{ "eip_flags", 3u, "64-bit EIP with the mispredict flag in FROM bit 63" },
-		{ "eip_flags_tsx", 4u, "as 3, plus TSX flags" },
-		{ "lbr_info", 5u, "as 4, plus LBR_INFO MSRs" },
-		{ "lip_cycles", 6u, "linear IP with cycle counts in TO[63:48]" },
-	};
-	static const struct pmregs_value_desc v_16_1[] = {
-		{ "core", 0u, "64-bit registers only, 144 bytes (pebs_record64)" },
-		{ "nhm", 1u, "+ global status, data address, data source, latency; 176 bytes (pebs_record_nhm)" },
-		{ "hsw", 2u, "+ eventing IP, TSX tuning; 192 bytes (pebs_record_hsw)" },
-		{ "skl", 3u, "+ TSC; 200 bytes (pebs_record_skl)" },
-		{ "adaptive", 4u, "adaptive with PEBS_BASELINE: basic group + MSR_PEBS_DATA_CFG groups" },
-		{ "adaptive_ext", 5u, "as 4; fixed-counter reset values from DS slot 32 (LINUX MAX_PEBS_EVENTS_FMT4)" },
-	};
-	static const struct pmregs_field_desc f_16[] = {
-		{ "lbr_fmt", "Format of the LBR records", 1, { 0, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 7, v_16_0 },
-		{ "pebs_trap", "PEBS records are trap-like (recorded after the instruction)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pebs_arch_reg", "PEBS records hold architectural registers (PEBSSaveArchRegs)", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pebs_rec_fmt", "PEBS record format (pebs_record_size)", 1, { 8, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 6, v_16_1 },
-		{ "smm_freeze", "IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "fw_write", "Full-width counter writes through IA32_A_PMCx", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pebs_baseline", "Adaptive PEBS baseline (LINUX PERF_CAP_PEBS_BASELINE)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "perf_metrics", "PERF_METRICS available (LINUX PERF_CAP_METRICS_IDX)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pebs_output_pt", "PEBS output to Intel PT available (LINUX PERF_CAP_PT_IDX)", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pebs_timing_info", "PEBS timing information (LINUX union perf_capabilities)", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_18", "", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rdpmc_metrics_clear", "RDPMC of PERF_METRICS clears it (LINUX)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_63_20", "", 1, { 20, 0, 0, 0 }, { 44, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_17[] = {
-		{ "pebs_en_pmc0", "PEBS on IA32_PMC0 (06_0FH)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "model_specific_31_1", "Model-specific (later cores: PEBS on further counters)", 1, { 1, 0, 0, 0 }, { 31, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "model_specific_63_32", "Model-specific (later cores: PEBS on fixed counters, load latency)", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_18[] = {
-		{ "other_6_0", "", 1, { 0, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "perfmon_available", "Performance monitoring is available", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_10_8", "", 1, { 8, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "bts_unavailable", "Branch trace store is not supported", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pebs_unavailable", "PEBS is not supported", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_63_13", "", 1, { 13, 0, 0, 0 }, { 51, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_19[] = {
-		{ "address", "Linear address of the DS save area", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_20[] = {
-		{ "version_id", "Architectural performance monitoring version (ArchPerfMonVerID)", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "num_gp_counters", "General-purpose counters per logical processor", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "gp_counter_width", "Bit width of the general-purpose counters", 1, { 16, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ebx_length", "Length of the EBX event-availability bit vector", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_21[] = {
-		{ "no_core_cycles", "UnHalted Core Cycles not available", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "no_instructions_retired", "Instruction Retired not available", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "no_ref_cycles", "UnHalted Reference Cycles not available", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "no_llc_references", "LLC Reference not available", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "no_llc_misses", "LLC Misses not available", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "no_branch_instructions", "Branch Instruction Retired not available", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "no_branch_misses", "Branch Misses Retired not available", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_31_7", "", 1, { 7, 0, 0, 0 }, { 25, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_22[] = {
-		{ "num_fixed_counters", "Fixed-function counters (when version > 1)", 1, { 0, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "fixed_counter_width", "Bit width of the fixed-function counters", 1, { 5, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_14_13", "", 1, { 13, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "anythread_deprecated", "AnyThread is deprecated (LINUX; not in SDM2 2016)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_31_16", "", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_23[] = {
-		{ "other_1_0", "", 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "dtes64", "64-bit DS save area layout", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_3", "", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "ds_cpl", "CPL-qualified debug store (BTS_OFF_OS/BTS_OFF_USR)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_14_5", "", 1, { 5, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "pdcm", "IA32_PERF_CAPABILITIES is present (perfmon and debug capability)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_31_16", "", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_24[] = {
-		{ "other_20_0", "", 1, { 0, 0, 0, 0 }, { 21, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "ds", "Debug store (BTS and PEBS) is supported", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_31_22", "", 1, { 22, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_25[] = {
-		{ "value", "Reload value", 1, { 0, 0, 0, 0 }, { 40, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_40", "", 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_26[] = {
-		{ "rsvd_3_0", "", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "predicted", "Branch was predicted (not supported by Core or Atom microarchitectures)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_5", "", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_27[] = {
-		{ "rsvd_3_0", "", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "predicted", "Branch was predicted (not supported by Core or Atom microarchitectures)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31_5", "", 1, { 5, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_28[] = {
-		{ "meminfo", "Memory-info group (address, data source, latency, TSX tuning)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "gp", "General-purpose register group", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "xmms", "XMM register group", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "lbrs", "LBR group", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cntr", "Counter snapshot group (timed PEBS)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "metrics", "PERF_METRICS snapshot in the counter group", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_23_6", "", 1, { 6, 0, 0, 0 }, { 18, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbr_entries", "Number of LBR entries in the LBR group, minus 1", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cntr_gp", "General-purpose counters snapshotted by the counter group (PEBS_DATACFG_CNTR_MASK)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cntr_fixed", "Fixed counters snapshotted by the counter group (PEBS_DATACFG_FIX_MASK)", 1, { 48, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_56", "", 1, { 56, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_29[] = {
-		{ "meminfo", "The record has the memory-info group", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "gp", "The record has the general-purpose register group", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "xmms", "The record has the XMM group", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "lbrs", "The record has the LBR group", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cntr", "The record has the counter group", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "metrics", "The counter group holds PERF_METRICS", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_23_6", "", 1, { 6, 0, 0, 0 }, { 18, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbr_entries", "LBR entries in the record, minus 1", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "retire_latency", "Cycles from the previous retirement (IA32_PERF_CAPABILITIES.PEBS_TIMING_INFO)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "record_size", "Size of this record in bytes", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_30[] = {
-		{ "cycles_last_block", "Cycles in the last transactional block", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "hle_abort", "An HLE transaction aborted", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rtm_abort", "An RTM transaction aborted", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "instruction_abort", "Aborted by an instruction", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "non_instruction_abort", "Aborted by something other than an instruction", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "retry", "Retrying may succeed", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "data_conflict", "Aborted by a data conflict", 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "capacity_writes", "Aborted by write capacity", 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "capacity_reads", "Aborted by read capacity", 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_40", "", 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_31[] = {
-		{ "retiring", "Retiring (level 1)", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bad_spec", "Bad speculation (level 1)", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fe_bound", "Frontend bound (level 1)", 1, { 16, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "be_bound", "Backend bound (level 1)", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "heavy_ops", "Heavy operations (level 2, part of retiring)", 1, { 32, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "br_mispredict", "Branch mispredict (level 2, part of bad speculation)", 1, { 40, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fetch_lat", "Fetch latency (level 2, part of frontend bound)", 1, { 48, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "mem_bound", "Memory bound (level 2, part of backend bound)", 1, { 56, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_32[] = {
-		{ "lbr_en", "Enable LBR recording", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "os", "Record branches at CPL = 0", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "usr", "Record branches at CPL > 0", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "call_stack", "Call-stack mode (CPUID.1CH:EBX[2])", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_15_4", "", 1, { 4, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "jcc", "Record conditional branches", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "near_rel_jmp", "Record near relative jumps", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "near_ind_jmp", "Record near indirect jumps", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "near_rel_call", "Record near relative calls", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "near_ind_call", "Record near indirect calls", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "near_ret", "Record near returns", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "other_branch", "Record other branches", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_23", "", 1, { 23, 0, 0, 0 }, { 41, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_33[] = {
-		{ "cyc_cnt", "Cycles since the previous recorded branch (saturating)", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31_16", "", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "events", "Branch counters: occurrences of up to four logged events, 2 bits each (CPUID.1CH:ECX[19:16])", 1, { 32, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_55_40", "", 1, { 40, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "br_type", "Branch type (architectural LBR with CPUID.1CH:ECX[2])", 1, { 56, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cyc_cnt_valid", "CYC_CNT is valid (architectural LBR)", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tsx_abort", "The entry records a TSX abort", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "in_tsx", "The branch was inside a transaction", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "mispred", "The branch was mispredicted", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_34[] = {
-		{ "lbr_depth_mask", "Bit n: IA32_LBR_DEPTH may be 8 * (n + 1)", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_29_8", "", 1, { 8, 0, 0, 0 }, { 22, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbr_deep_c_reset", "LBRs may be cleared on deep C-state exit", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "lbr_lip", "LBR addresses are linear (1) or effective (0) IPs", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_35[] = {
-		{ "lbr_cpl", "CPL filtering (IA32_LBR_CTL.OS/USR)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "lbr_filter", "Branch-type filtering", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "lbr_call_stack", "Call-stack mode", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_31_3", "", 1, { 3, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_field_desc f_36[] = {
-		{ "lbr_mispred", "Mispredict information", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "lbr_timed_lbr", "Cycle counts (LBR_INFO.CYC_CNT)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "lbr_br_type", "Branch type (LBR_INFO.BR_TYPE)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_15_3", "", 1, { 3, 0, 0, 0 }, { 13, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbr_events", "Counters whose events may be logged in LBR_INFO (bit n: counter n)", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_31_20", "", 1, { 20, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-	};
-	static const struct pmregs_layout_desc layouts[] = {
-		{ "debugctl", "IA32_DEBUGCTL", "SDM3 17.4.1 Fig 17-3 and Table 35-2; SEED4; bit 2 from LINUX", 64, 0, 15, f_0,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffff0038), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000ffc7),
-		  "Architectural debug control (MSR 1D9H) as defined from the Core 2 generation on.", -1, -1, 0, 0 },
-		{ "p6_debugctl", "DebugCtlMSR (P6 family)", "SDM3 17.14 Fig 17-18", 64, 0, 8, f_1,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffff80), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000007f),
-		  "The P6 family's debug control at MSR 1D9H. PBi route DRi breakpoint matches to the BPi# pins.", -1, -1, 0, 0 },
-		{ "debugctlb", "MSR_DEBUGCTLB (Pentium M)", "SDM3 17.13 Fig 17-16", 64, 0, 10, f_2,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffe00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000001ff),
-		  "The Pentium M's debug control at MSR 1D9H; the P6 layout plus BTS and BTINT.", -1, -1, 0, 0 },
-		{ "core_debugctl", "IA32_DEBUGCTL (Core Solo and Core Duo)", "SDM3 Fig 17-14", 64, 0, 7, f_3,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffe3c), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000001c3),
-		  "Core Solo/Duo's IA32_DEBUGCTL; bits 5:2 are reserved here (no PB flags, no bus-lock detection).", -1, -1, 0, 0 },
-		{ "perfevtsel", "IA32_PERFEVTSELx", "SDM3 Fig 18-1/18-6 and Table 35-2; bits 32 and above from LINUX", 64, 0, 19, f_4,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffff00e000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000ff1fffffffff),
-		  "Event select for general-purpose counter x (MSR 186H + x).", -1, -1, 0, 0 },
-		{ "p6_perfevtsel0", "PerfEvtSel0 (P6 family)", "SDM3 18.22", 64, 0, 12, f_5,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff00200000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000ffdfffff),
-		  "The P6 family's PerfEvtSel0; its EN bit starts and stops both counters.", -1, -1, 0, 0 },
-		{ "p6_perfevtsel1", "PerfEvtSel1 (P6 family)", "SDM3 18.22", 64, 0, 12, f_6,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff00600000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000ff9fffff),
-		  "The P6 family's PerfEvtSel1; bit 22 is reserved (PerfEvtSel0.EN controls both counters).", -1, -1, 0, 0 },
-		{ "p6_perfctr", "PerfCtr0/PerfCtr1 (P6 family)", "SDM3 18.22", 64, 0, 2, f_7,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffff0000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000ffffffffff),
-		  "40-bit counter; WRMSR writes EAX and sign-extends bit 31 into bits 39:32.", -1, -1, 0, 0 },
-		{ "counter", "IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx", "SDM3 18.2.1, 18.2.2, Table 35-2", 64, 0, 1, f_8,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "A counter; only the low CPUID.0AH:EAX[23:16] (general) or EDX[12:5] (fixed) bits are implemented.", -1, -1, 0, 0 },
-		{ "fixed_ctr_ctrl", "IA32_FIXED_CTR_CTRL", "SDM3 Fig 18-2/18-7 and Table 35-2; counter 3 and the adaptive bits from LINUX", 64, 0, 22, f_9,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffeeeeffff0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000011110000ffff),
-		  "One 4-bit control nibble per fixed-function counter (SDM3 defines counters 0-2).", -1, -1, 0, 0 },
-		{ "perf_global_ctrl", "IA32_PERF_GLOBAL_CTRL", "SDM3 Fig 18-3 and Table 35-2; bit 48 from LINUX", 64, 0, 39, f_10,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffefff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0001000fffffffff),
-		  "Global enables; a counter counts only when its bit here and its own enable are both set.", -1, -1, 0, 0 },
-		{ "perf_global_status", "IA32_PERF_GLOBAL_STATUS", "SDM3 Fig 18-4/18-8/18-11 and Table 35-2; bit 48 from LINUX", 64, 0, 48, f_11,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x033efff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Overflow and freeze status (read-only; cleared through IA32_PERF_GLOBAL_STATUS_RESET).", -1, -1, 0, 0 },
-		{ "perf_global_status_reset", "IA32_PERF_GLOBAL_STATUS_RESET", "SDM3 Fig 18-12 and Table 35-2", 64, 0, 47, f_12,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x037efff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfc81000fffffffff),
-		  "Writing 1 to a bit clears the same bit of IA32_PERF_GLOBAL_STATUS (version 4+; MSR 390H).", -1, -1, 0, 0 },
-		{ "perf_global_ovf_ctrl", "IA32_PERF_GLOBAL_OVF_CTRL", "SDM3 Fig 18-5 and Table 35-2", 64, 0, 45, f_13,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x1f7efff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xe081000fffffffff),
-		  "The same MSR (390H) before version 4, when bits 58-60 were reserved.", -1, -1, 0, 0 },
-		{ "perf_global_status_set", "IA32_PERF_GLOBAL_STATUS_SET", "SDM3 Fig 18-13 and Table 35-2", 64, 0, 47, f_14,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x837efff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x7c81000fffffffff),
-		  "Writing 1 to a bit sets the same bit of IA32_PERF_GLOBAL_STATUS (version 4+); bit 63 is reserved.", -1, -1, 0, 0 },
-		{ "perf_global_inuse", "IA32_PERF_GLOBAL_INUSE", "SDM3 Table 35-2 (the text's \"PMI_InUse[bit 32]\" is a typo for 63)", 64, 0, 37, f_15,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x7ffffff800000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Which counters and PMI sources are programmed (read-only, version 4+).", -1, -1, 0, 0 },
-		{ "perf_capabilities", "IA32_PERF_CAPABILITIES", "SDM3 18.18 Fig 18-49 and Table 35-2; bits 14-19 from LINUX", 64, 0, 13, f_16,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffff40000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Read-only description of LBR, PEBS and counter-write features (present when CPUID.01H:ECX.PDCM[15] = 1).", -1, -1, 0, 0 },
-		{ "pebs_enable", "IA32_PEBS_ENABLE (Core and later)", "SDM3 Table 35-2", 64, 0, 3, f_17,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000001),
-		  "PEBS enables; only bit 0 is architectural. NetBurst's layout at the same address is in <pmregs/netburst.h>.", -1, -1, 0, 0 },
-		{ "misc_enable", "IA32_MISC_ENABLE (performance-monitoring bits)", "SDM3 Table 35-2", 64, 0, 6, f_18,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Only the bits that describe performance monitoring and BTS/PEBS are named; the rest belong to other features.", -1, -1, 0, 0 },
-		{ "linear_address", "IA32_DS_AREA", "SDM3 17.4.9", 64, 0, 1, f_19,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "Linear address of the DS buffer management area.", -1, -1, 0, 0 },
-		{ "cpuid_0a_eax", "CPUID.0AH:EAX", "SDM2 CPUID leaf 0AH", 32, 0, 4, f_20,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
-		{ "cpuid_0a_ebx", "CPUID.0AH:EBX", "SDM2 CPUID leaf 0AH; SDM3 Table 18-1", 32, 0, 8, f_21,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0xffffff80), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "A set bit means the architectural event is NOT available.", -1, -1, 0, 0 },
-		{ "cpuid_0a_edx", "CPUID.0AH:EDX", "SDM2 CPUID leaf 0AH; bit 15 from LINUX", 32, 0, 5, f_22,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0xffff6000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
-		{ "cpuid_01_ecx", "CPUID.01H:ECX (debug-store and perfmon flags)", "SDM2 CPUID leaf 01H; SEED4 (DS-CPL); SDM3 18.18 (PDCM)", 32, 0, 7, f_23,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "Only the flags about the debug store and performance monitoring are named.", -1, -1, 0, 0 },
-		{ "cpuid_01_edx", "CPUID.01H:EDX (debug store flag)", "SDM2 CPUID leaf 01H", 32, 0, 3, f_24,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
-		{ "pebs_counter_reset", "PEBS counter reset value", "SDM3 17.4.9 Fig 17-5/17-6", 64, 0, 2, f_25,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffff0000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000ffffffffff),
-		  "The value the PEBS counter is reloaded with after a PEBS record is written (40 bits).", -1, -1, 0, 0 },
-		{ "bts_flags64", "BTS record flags (64-bit record)", "SDM3 17.4.9.1 Fig 17-9", 64, 0, 3, f_26,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffef), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000010),
-		  "", -1, -1, 0, 0 },
-		{ "bts_flags32", "BTS record flags (32-bit record)", "SDM3 17.4.9.1 Fig 17-7", 32, 0, 3, f_27,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0xffffffef), PMREGS_U32(0x00000000), PMREGS_U32(0x00000010),
-		  "", -1, -1, 0, 0 },
-		{ "pebs_data_cfg", "MSR_PEBS_DATA_CFG", "LINUX perf_event.h PEBS_DATACFG_* (adaptive PEBS, Ice Lake and later; counters group from Lunar Lake)", 64, 0, 11, f_28,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xff00000000ffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00ffffffff00003f),
-		  "Which groups an adaptive PEBS record carries after its basic group (PEBS\nrecord format 4 and later with IA32_PERF_CAPABILITIES.PEBS_BASELINE). Later\nLinux patches for architectural PEBS name bits 6-9 (YMMH, OPMASK, ZMMH,\nH16ZMM vector groups); no source here places them in this MSR, so they are\nreserved.\n", -1, -1, 0, 0 },
-		{ "pebs_basic_format", "Adaptive PEBS basic group, first quadword", "LINUX perf_event.h struct pebs_basic (format_group:32, retire_latency:16, format_size:16)", 64, 0, 10, f_29,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000ffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffff00003f),
-		  "The record's format (the PEBS_DATA_CFG groups it carries), the retire latency and the record's size.", -1, -1, 0, 0 },
-		{ "hsw_tsx_tuning", "PEBS TSX tuning", "LINUX arch/x86/events/intel/ds.c union hsw_tsx_tuning", 64, 0, 10, f_30,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffff0000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000ffffffffff),
-		  "The TSX tuning quadword of PEBS formats 2 and 3 and of the adaptive memory-info group.", -1, -1, 0, 0 },
-		{ "perf_metrics", "MSR_PERF_METRICS", "LINUX perf_event.h INTEL_TD_METRIC_* (metric i in bits 8i+7:8i), events/intel/core.c icl_get_metrics_event_value", 64, 0, 8, f_31,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "Topdown metrics (Ice Lake and later, IA32_PERF_CAPABILITIES.PERF_METRICS): each\nfield is that category's share of TOPDOWN.SLOTS (IA32_FIXED_CTR3) scaled to 255.\nLevel-2 fields are parts of their level-1 parents.\n", -1, -1, 0, 0 },
-		{ "lbr_ctl", "IA32_LBR_CTL", "LINUX msr-index.h MSR_ARCH_LBR_CTL, ARCH_LBR_CTL_*; events/intel/lbr.c ARCH_LBR_*_BIT", 64, 0, 13, f_32,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffff80fff0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000007f000f),
-		  "Architectural LBR control (CPUID.(EAX=07H,ECX=0):EDX[19]); the branch-type bits select what is recorded.", -1, -1, 0, 0 },
-		{ "lbr_info", "IA32_LBR_x_INFO / MSR_LBR_INFO_x", "LINUX msr-index.h LBR_INFO_* (MISPRED 63, IN_TX 62, ABORT 61, CYC_CNT_VALID 60, BR_TYPE 59:56, EVENTS 39:32, CYCLES 15:0)", 64, 0, 9, f_33,
-		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00ffff00ffff0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xff0000ff0000ffff),
-		  "Per-entry branch information: architectural LBR (IA32_LBR_x_INFO, 1200H + x)\nand LBR format 5 (MSR_LBR_INFO_x, DC0H + x), where bits 60:56 are reserved.\n", -1, -1, 0, 0 },
-		{ "cpuid_1c_eax", "CPUID.1CH:EAX (architectural LBR)", "LINUX perf_event.h union cpuid28_eax", 32, 0, 4, f_34,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0x3fffff00), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
-		{ "cpuid_1c_ebx", "CPUID.1CH:EBX (architectural LBR)", "LINUX perf_event.h union cpuid28_ebx", 32, 0, 4, f_35,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0xfffffff8), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
-		{ "cpuid_1c_ecx", "CPUID.1CH:ECX (architectural LBR)", "LINUX perf_event.h union cpuid28_ecx", 32, 0, 6, f_36,
-		  PMREGS_U32(0x00000000), PMREGS_U32(0xfff0fff8), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
-	};
-	if (count)
-		*count = sizeof layouts / sizeof layouts[0];
-	return layouts;
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_debugctl_desc(void) { return &pmregs_x86_layouts(0)[0]; }
-/* "lbr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_debugctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_debugctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_p6_debugctl_desc(void) { return &pmregs_x86_layouts(0)[1]; }
-/* "lbr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_p6_debugctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_p6_debugctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_debugctlb_desc(void) { return &pmregs_x86_layouts(0)[2]; }
-/* "lbr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_debugctlb_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_debugctlb_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_core_debugctl_desc(void) { return &pmregs_x86_layouts(0)[3]; }
-/* "lbr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_core_debugctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_core_debugctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perfevtsel_desc(void) { return &pmregs_x86_layouts(0)[4]; }
-/* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perfevtsel_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perfevtsel_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_p6_perfevtsel0_desc(void) { return &pmregs_x86_layouts(0)[5]; }
-/* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_p6_perfevtsel0_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_p6_perfevtsel0_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_p6_perfevtsel1_desc(void) { return &pmregs_x86_layouts(0)[6]; }
-/* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_p6_perfevtsel1_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_p6_perfevtsel1_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_p6_perfctr_desc(void) { return &pmregs_x86_layouts(0)[7]; }
-/* "count=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_p6_perfctr_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_p6_perfctr_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_counter_desc(void) { return &pmregs_x86_layouts(0)[8]; }
-/* "count=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_counter_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_counter_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_fixed_ctr_ctrl_desc(void) { return &pmregs_x86_layouts(0)[9]; }
-/* "en0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_fixed_ctr_ctrl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_fixed_ctr_ctrl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_global_ctrl_desc(void) { return &pmregs_x86_layouts(0)[10]; }
-/* "pmc0_en=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_global_ctrl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_global_ctrl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_global_status_desc(void) { return &pmregs_x86_layouts(0)[11]; }
-/* "ovf_pmc0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_global_status_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_global_status_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_global_status_reset_desc(void) { return &pmregs_x86_layouts(0)[12]; }
-/* "ovf_pmc0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_global_status_reset_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_global_status_reset_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_global_ovf_ctrl_desc(void) { return &pmregs_x86_layouts(0)[13]; }
-/* "ovf_pmc0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_global_ovf_ctrl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_global_ovf_ctrl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_global_status_set_desc(void) { return &pmregs_x86_layouts(0)[14]; }
-/* "ovf_pmc0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_global_status_set_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_global_status_set_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_global_inuse_desc(void) { return &pmregs_x86_layouts(0)[15]; }
-/* "pmc0_inuse=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_global_inuse_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_global_inuse_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_capabilities_desc(void) { return &pmregs_x86_layouts(0)[16]; }
-/* "lbr_fmt=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_capabilities_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_capabilities_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_pebs_enable_desc(void) { return &pmregs_x86_layouts(0)[17]; }
-/* "pebs_en_pmc0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_pebs_enable_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_pebs_enable_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_misc_enable_desc(void) { return &pmregs_x86_layouts(0)[18]; }
-/* "other_6_0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_misc_enable_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_misc_enable_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_linear_address_desc(void) { return &pmregs_x86_layouts(0)[19]; }
-/* "address=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_linear_address_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_linear_address_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_cpuid_0a_eax_desc(void) { return &pmregs_x86_layouts(0)[20]; }
-/* "version_id=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_cpuid_0a_eax_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_0a_eax_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_cpuid_0a_ebx_desc(void) { return &pmregs_x86_layouts(0)[21]; }
-/* "no_core_cycles=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_cpuid_0a_ebx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_0a_ebx_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_cpuid_0a_edx_desc(void) { return &pmregs_x86_layouts(0)[22]; }
-/* "num_fixed_counters=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_cpuid_0a_edx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_0a_edx_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_cpuid_01_ecx_desc(void) { return &pmregs_x86_layouts(0)[23]; }
-/* "other_1_0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_cpuid_01_ecx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_01_ecx_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_cpuid_01_edx_desc(void) { return &pmregs_x86_layouts(0)[24]; }
-/* "other_20_0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_cpuid_01_edx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_01_edx_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_pebs_counter_reset_desc(void) { return &pmregs_x86_layouts(0)[25]; }
-/* "value=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_pebs_counter_reset_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_pebs_counter_reset_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_bts_flags64_desc(void) { return &pmregs_x86_layouts(0)[26]; }
-/* "predicted=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_bts_flags64_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_bts_flags64_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_bts_flags32_desc(void) { return &pmregs_x86_layouts(0)[27]; }
-/* "predicted=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_bts_flags32_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_bts_flags32_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_pebs_data_cfg_desc(void) { return &pmregs_x86_layouts(0)[28]; }
-/* "meminfo=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_pebs_data_cfg_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_pebs_data_cfg_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_pebs_basic_format_desc(void) { return &pmregs_x86_layouts(0)[29]; }
-/* "meminfo=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_pebs_basic_format_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_pebs_basic_format_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_hsw_tsx_tuning_desc(void) { return &pmregs_x86_layouts(0)[30]; }
-/* "cycles_last_block=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_hsw_tsx_tuning_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_hsw_tsx_tuning_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_perf_metrics_desc(void) { return &pmregs_x86_layouts(0)[31]; }
-/* "retiring=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_perf_metrics_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_perf_metrics_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_lbr_ctl_desc(void) { return &pmregs_x86_layouts(0)[32]; }
-/* "lbr_en=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_lbr_ctl_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_lbr_ctl_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_lbr_info_desc(void) { return &pmregs_x86_layouts(0)[33]; }
-/* "cyc_cnt=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_lbr_info_snprint(char *buf, size_t n, uint64_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_lbr_info_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_cpuid_1c_eax_desc(void) { return &pmregs_x86_layouts(0)[34]; }
-/* "lbr_depth_mask=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_cpuid_1c_eax_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_1c_eax_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_cpuid_1c_ebx_desc(void) { return &pmregs_x86_layouts(0)[35]; }
-/* "lbr_cpl=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_cpuid_1c_ebx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_1c_ebx_desc());
-}
-
-static inline const struct pmregs_layout_desc *pmregs_x86_cpuid_1c_ecx_desc(void) { return &pmregs_x86_layouts(0)[36]; }
-/* "lbr_mispred=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
-static inline size_t pmregs_x86_cpuid_1c_ecx_snprint(char *buf, size_t n, uint32_t v)
-{
-	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_1c_ecx_desc());
 }
 
 /* ---- register instances ---- */
@@ -13341,1151 +5880,443 @@ static inline const struct pmregs_x86_register *pmregs_x86_registers(size_t *cou
 
 /* ---- DS buffer management area (32-bit format) (ds_area32, 48 bytes) ---- */
 /* Pointed to by IA32_DS_AREA when neither IA-32e mode nor DTES64 applies. */
-static inline uint32_t pmregs_x86_ds_area32_bts_buffer_base_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 0); }
-static inline void pmregs_x86_ds_area32_bts_buffer_base_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 0, x); }
-static inline uint32_t pmregs_x86_ds_area32_bts_index_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 4); }
-static inline void pmregs_x86_ds_area32_bts_index_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 4, x); }
-static inline uint32_t pmregs_x86_ds_area32_bts_absolute_maximum_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 8); }
-static inline void pmregs_x86_ds_area32_bts_absolute_maximum_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 8, x); }
-static inline uint32_t pmregs_x86_ds_area32_bts_interrupt_threshold_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 12); }
-static inline void pmregs_x86_ds_area32_bts_interrupt_threshold_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 12, x); }
-static inline uint32_t pmregs_x86_ds_area32_pebs_buffer_base_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 16); }
-static inline void pmregs_x86_ds_area32_pebs_buffer_base_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 16, x); }
-static inline uint32_t pmregs_x86_ds_area32_pebs_index_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 20); }
-static inline void pmregs_x86_ds_area32_pebs_index_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 20, x); }
-static inline uint32_t pmregs_x86_ds_area32_pebs_absolute_maximum_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 24); }
-static inline void pmregs_x86_ds_area32_pebs_absolute_maximum_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 24, x); }
-static inline uint32_t pmregs_x86_ds_area32_pebs_interrupt_threshold_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 28); }
-static inline void pmregs_x86_ds_area32_pebs_interrupt_threshold_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 28, x); }
-static inline uint64_t pmregs_x86_ds_area32_pebs_counter_reset_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 32); }
-static inline void pmregs_x86_ds_area32_pebs_counter_reset_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 32, x); }
-static inline uint64_t pmregs_x86_ds_area32_reserved_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 40); }
-static inline void pmregs_x86_ds_area32_reserved_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 40, x); }
 
-struct pmregs_x86_ds_area32 {
-	uint32_t bts_buffer_base; /* @0x0: First byte of the BTS buffer */
-	uint32_t bts_index; /* @0x4: Where the next BTS record goes */
-	uint32_t bts_absolute_maximum; /* @0x8: One past the last BTS record */
-	uint32_t bts_interrupt_threshold; /* @0xc: BTS index that raises the interrupt */
-	uint32_t pebs_buffer_base; /* @0x10: First byte of the PEBS buffer */
-	uint32_t pebs_index; /* @0x14: Where the next PEBS record goes */
-	uint32_t pebs_absolute_maximum; /* @0x18: One past the last PEBS record */
-	uint32_t pebs_interrupt_threshold; /* @0x1c: PEBS index that raises the interrupt */
-	uint64_t pebs_counter_reset; /* @0x20, layout pebs_counter_reset: Counter reload value (40 bits) */
-};
-
-/* Decode the 48-byte record at rec. */
-static inline void pmregs_x86_ds_area32_unpack(const void *rec, struct pmregs_x86_ds_area32 *out)
-{
-	out->bts_buffer_base = pmregs_x86_ds_area32_bts_buffer_base_load(rec);
-	out->bts_index = pmregs_x86_ds_area32_bts_index_load(rec);
-	out->bts_absolute_maximum = pmregs_x86_ds_area32_bts_absolute_maximum_load(rec);
-	out->bts_interrupt_threshold = pmregs_x86_ds_area32_bts_interrupt_threshold_load(rec);
-	out->pebs_buffer_base = pmregs_x86_ds_area32_pebs_buffer_base_load(rec);
-	out->pebs_index = pmregs_x86_ds_area32_pebs_index_load(rec);
-	out->pebs_absolute_maximum = pmregs_x86_ds_area32_pebs_absolute_maximum_load(rec);
-	out->pebs_interrupt_threshold = pmregs_x86_ds_area32_pebs_interrupt_threshold_load(rec);
-	out->pebs_counter_reset = pmregs_x86_ds_area32_pebs_counter_reset_load(rec);
-}
-
-/* Encode into the 48-byte buffer rec; reserved bytes are written as 0. */
-static inline void pmregs_x86_ds_area32_pack(void *rec, const struct pmregs_x86_ds_area32 *in)
-{
-	pmregs_x86_ds_area32_bts_buffer_base_store(rec, in->bts_buffer_base);
-	pmregs_x86_ds_area32_bts_index_store(rec, in->bts_index);
-	pmregs_x86_ds_area32_bts_absolute_maximum_store(rec, in->bts_absolute_maximum);
-	pmregs_x86_ds_area32_bts_interrupt_threshold_store(rec, in->bts_interrupt_threshold);
-	pmregs_x86_ds_area32_pebs_buffer_base_store(rec, in->pebs_buffer_base);
-	pmregs_x86_ds_area32_pebs_index_store(rec, in->pebs_index);
-	pmregs_x86_ds_area32_pebs_absolute_maximum_store(rec, in->pebs_absolute_maximum);
-	pmregs_x86_ds_area32_pebs_interrupt_threshold_store(rec, in->pebs_interrupt_threshold);
-	pmregs_x86_ds_area32_pebs_counter_reset_store(rec, in->pebs_counter_reset);
-	pmregs_x86_ds_area32_reserved_store(rec, 0);
-}
+/* FIELD_load(rec): the field of the record at rec; FIELD_store(rec, x): x written into it. */
+#define pmregs_x86_ds_area32_bts_buffer_base_load(rec)              pmregs_load_le32(pmregs_crec(rec) + 0)
+#define pmregs_x86_ds_area32_bts_buffer_base_store(rec, x)          pmregs_store_le32(pmregs_rec(rec) + 0, (x))
+#define pmregs_x86_ds_area32_bts_index_load(rec)                    pmregs_load_le32(pmregs_crec(rec) + 4)
+#define pmregs_x86_ds_area32_bts_index_store(rec, x)                pmregs_store_le32(pmregs_rec(rec) + 4, (x))
+#define pmregs_x86_ds_area32_bts_absolute_maximum_load(rec)         pmregs_load_le32(pmregs_crec(rec) + 8)
+#define pmregs_x86_ds_area32_bts_absolute_maximum_store(rec, x)     pmregs_store_le32(pmregs_rec(rec) + 8, (x))
+#define pmregs_x86_ds_area32_bts_interrupt_threshold_load(rec)      pmregs_load_le32(pmregs_crec(rec) + 12)
+#define pmregs_x86_ds_area32_bts_interrupt_threshold_store(rec, x)  pmregs_store_le32(pmregs_rec(rec) + 12, (x))
+#define pmregs_x86_ds_area32_pebs_buffer_base_load(rec)             pmregs_load_le32(pmregs_crec(rec) + 16)
+#define pmregs_x86_ds_area32_pebs_buffer_base_store(rec, x)         pmregs_store_le32(pmregs_rec(rec) + 16, (x))
+#define pmregs_x86_ds_area32_pebs_index_load(rec)                   pmregs_load_le32(pmregs_crec(rec) + 20)
+#define pmregs_x86_ds_area32_pebs_index_store(rec, x)               pmregs_store_le32(pmregs_rec(rec) + 20, (x))
+#define pmregs_x86_ds_area32_pebs_absolute_maximum_load(rec)        pmregs_load_le32(pmregs_crec(rec) + 24)
+#define pmregs_x86_ds_area32_pebs_absolute_maximum_store(rec, x)    pmregs_store_le32(pmregs_rec(rec) + 24, (x))
+#define pmregs_x86_ds_area32_pebs_interrupt_threshold_load(rec)     pmregs_load_le32(pmregs_crec(rec) + 28)
+#define pmregs_x86_ds_area32_pebs_interrupt_threshold_store(rec, x) pmregs_store_le32(pmregs_rec(rec) + 28, (x))
+#define pmregs_x86_ds_area32_pebs_counter_reset_load(rec)           pmregs_load_le64(pmregs_crec(rec) + 32)
+#define pmregs_x86_ds_area32_pebs_counter_reset_store(rec, x)       pmregs_store_le64(pmregs_rec(rec) + 32, (x))
+#define pmregs_x86_ds_area32_reserved_load(rec)                     pmregs_load_le64(pmregs_crec(rec) + 40)
+#define pmregs_x86_ds_area32_reserved_store(rec, x)                 pmregs_store_le64(pmregs_rec(rec) + 40, (x))
 
 /* ---- DS buffer management area (64-bit format) (ds_area64, 80 bytes) ---- */
 /* Pointed to by IA32_DS_AREA in IA-32e mode or with CPUID.01H:ECX.DTES64[2] = 1. */
-static inline uint64_t pmregs_x86_ds_area64_bts_buffer_base_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 0); }
-static inline void pmregs_x86_ds_area64_bts_buffer_base_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 0, x); }
-static inline uint64_t pmregs_x86_ds_area64_bts_index_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 8); }
-static inline void pmregs_x86_ds_area64_bts_index_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 8, x); }
-static inline uint64_t pmregs_x86_ds_area64_bts_absolute_maximum_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 16); }
-static inline void pmregs_x86_ds_area64_bts_absolute_maximum_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 16, x); }
-static inline uint64_t pmregs_x86_ds_area64_bts_interrupt_threshold_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 24); }
-static inline void pmregs_x86_ds_area64_bts_interrupt_threshold_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 24, x); }
-static inline uint64_t pmregs_x86_ds_area64_pebs_buffer_base_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 32); }
-static inline void pmregs_x86_ds_area64_pebs_buffer_base_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 32, x); }
-static inline uint64_t pmregs_x86_ds_area64_pebs_index_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 40); }
-static inline void pmregs_x86_ds_area64_pebs_index_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 40, x); }
-static inline uint64_t pmregs_x86_ds_area64_pebs_absolute_maximum_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 48); }
-static inline void pmregs_x86_ds_area64_pebs_absolute_maximum_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 48, x); }
-static inline uint64_t pmregs_x86_ds_area64_pebs_interrupt_threshold_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 56); }
-static inline void pmregs_x86_ds_area64_pebs_interrupt_threshold_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 56, x); }
-static inline uint64_t pmregs_x86_ds_area64_pebs_counter_reset_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 64); }
-static inline void pmregs_x86_ds_area64_pebs_counter_reset_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 64, x); }
-static inline uint64_t pmregs_x86_ds_area64_reserved_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 72); }
-static inline void pmregs_x86_ds_area64_reserved_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 72, x); }
 
-struct pmregs_x86_ds_area64 {
-	uint64_t bts_buffer_base; /* @0x0: First byte of the BTS buffer */
-	uint64_t bts_index; /* @0x8: Where the next BTS record goes */
-	uint64_t bts_absolute_maximum; /* @0x10: One past the last BTS record */
-	uint64_t bts_interrupt_threshold; /* @0x18: BTS index that raises the interrupt */
-	uint64_t pebs_buffer_base; /* @0x20: First byte of the PEBS buffer */
-	uint64_t pebs_index; /* @0x28: Where the next PEBS record goes */
-	uint64_t pebs_absolute_maximum; /* @0x30: One past the last PEBS record */
-	uint64_t pebs_interrupt_threshold; /* @0x38: PEBS index that raises the interrupt */
-	uint64_t pebs_counter_reset; /* @0x40, layout pebs_counter_reset: Counter reload value (40 bits) */
-};
-
-/* Decode the 80-byte record at rec. */
-static inline void pmregs_x86_ds_area64_unpack(const void *rec, struct pmregs_x86_ds_area64 *out)
-{
-	out->bts_buffer_base = pmregs_x86_ds_area64_bts_buffer_base_load(rec);
-	out->bts_index = pmregs_x86_ds_area64_bts_index_load(rec);
-	out->bts_absolute_maximum = pmregs_x86_ds_area64_bts_absolute_maximum_load(rec);
-	out->bts_interrupt_threshold = pmregs_x86_ds_area64_bts_interrupt_threshold_load(rec);
-	out->pebs_buffer_base = pmregs_x86_ds_area64_pebs_buffer_base_load(rec);
-	out->pebs_index = pmregs_x86_ds_area64_pebs_index_load(rec);
-	out->pebs_absolute_maximum = pmregs_x86_ds_area64_pebs_absolute_maximum_load(rec);
-	out->pebs_interrupt_threshold = pmregs_x86_ds_area64_pebs_interrupt_threshold_load(rec);
-	out->pebs_counter_reset = pmregs_x86_ds_area64_pebs_counter_reset_load(rec);
-}
-
-/* Encode into the 80-byte buffer rec; reserved bytes are written as 0. */
-static inline void pmregs_x86_ds_area64_pack(void *rec, const struct pmregs_x86_ds_area64 *in)
-{
-	pmregs_x86_ds_area64_bts_buffer_base_store(rec, in->bts_buffer_base);
-	pmregs_x86_ds_area64_bts_index_store(rec, in->bts_index);
-	pmregs_x86_ds_area64_bts_absolute_maximum_store(rec, in->bts_absolute_maximum);
-	pmregs_x86_ds_area64_bts_interrupt_threshold_store(rec, in->bts_interrupt_threshold);
-	pmregs_x86_ds_area64_pebs_buffer_base_store(rec, in->pebs_buffer_base);
-	pmregs_x86_ds_area64_pebs_index_store(rec, in->pebs_index);
-	pmregs_x86_ds_area64_pebs_absolute_maximum_store(rec, in->pebs_absolute_maximum);
-	pmregs_x86_ds_area64_pebs_interrupt_threshold_store(rec, in->pebs_interrupt_threshold);
-	pmregs_x86_ds_area64_pebs_counter_reset_store(rec, in->pebs_counter_reset);
-	pmregs_x86_ds_area64_reserved_store(rec, 0);
-}
+/* FIELD_load(rec): the field of the record at rec; FIELD_store(rec, x): x written into it. */
+#define pmregs_x86_ds_area64_bts_buffer_base_load(rec)              pmregs_load_le64(pmregs_crec(rec) + 0)
+#define pmregs_x86_ds_area64_bts_buffer_base_store(rec, x)          pmregs_store_le64(pmregs_rec(rec) + 0, (x))
+#define pmregs_x86_ds_area64_bts_index_load(rec)                    pmregs_load_le64(pmregs_crec(rec) + 8)
+#define pmregs_x86_ds_area64_bts_index_store(rec, x)                pmregs_store_le64(pmregs_rec(rec) + 8, (x))
+#define pmregs_x86_ds_area64_bts_absolute_maximum_load(rec)         pmregs_load_le64(pmregs_crec(rec) + 16)
+#define pmregs_x86_ds_area64_bts_absolute_maximum_store(rec, x)     pmregs_store_le64(pmregs_rec(rec) + 16, (x))
+#define pmregs_x86_ds_area64_bts_interrupt_threshold_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 24)
+#define pmregs_x86_ds_area64_bts_interrupt_threshold_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 24, (x))
+#define pmregs_x86_ds_area64_pebs_buffer_base_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 32)
+#define pmregs_x86_ds_area64_pebs_buffer_base_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 32, (x))
+#define pmregs_x86_ds_area64_pebs_index_load(rec)                   pmregs_load_le64(pmregs_crec(rec) + 40)
+#define pmregs_x86_ds_area64_pebs_index_store(rec, x)               pmregs_store_le64(pmregs_rec(rec) + 40, (x))
+#define pmregs_x86_ds_area64_pebs_absolute_maximum_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 48)
+#define pmregs_x86_ds_area64_pebs_absolute_maximum_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 48, (x))
+#define pmregs_x86_ds_area64_pebs_interrupt_threshold_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 56)
+#define pmregs_x86_ds_area64_pebs_interrupt_threshold_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 56, (x))
+#define pmregs_x86_ds_area64_pebs_counter_reset_load(rec)           pmregs_load_le64(pmregs_crec(rec) + 64)
+#define pmregs_x86_ds_area64_pebs_counter_reset_store(rec, x)       pmregs_store_le64(pmregs_rec(rec) + 64, (x))
+#define pmregs_x86_ds_area64_reserved_load(rec)                     pmregs_load_le64(pmregs_crec(rec) + 72)
+#define pmregs_x86_ds_area64_reserved_store(rec, x)                 pmregs_store_le64(pmregs_rec(rec) + 72, (x))
 
 /* ---- BTS record (32-bit format) (bts_record32, 12 bytes) ---- */
-static inline uint32_t pmregs_x86_bts_record32_from_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 0); }
-static inline void pmregs_x86_bts_record32_from_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 0, x); }
-static inline uint32_t pmregs_x86_bts_record32_to_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 4); }
-static inline void pmregs_x86_bts_record32_to_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 4, x); }
-static inline uint32_t pmregs_x86_bts_record32_flags_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 8); }
-static inline void pmregs_x86_bts_record32_flags_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 8, x); }
 
-struct pmregs_x86_bts_record32 {
-	uint32_t from; /* @0x0: Linear address of the branch instruction */
-	uint32_t to; /* @0x4: Linear address of the branch target */
-	uint32_t flags; /* @0x8, layout bts_flags32: Bit 4: branch predicted */
-};
-
-/* Decode the 12-byte record at rec. */
-static inline void pmregs_x86_bts_record32_unpack(const void *rec, struct pmregs_x86_bts_record32 *out)
-{
-	out->from = pmregs_x86_bts_record32_from_load(rec);
-	out->to = pmregs_x86_bts_record32_to_load(rec);
-	out->flags = pmregs_x86_bts_record32_flags_load(rec);
-}
-
-/* Encode into the 12-byte buffer rec; reserved bytes are written as 0. */
-static inline void pmregs_x86_bts_record32_pack(void *rec, const struct pmregs_x86_bts_record32 *in)
-{
-	pmregs_x86_bts_record32_from_store(rec, in->from);
-	pmregs_x86_bts_record32_to_store(rec, in->to);
-	pmregs_x86_bts_record32_flags_store(rec, in->flags);
-}
+/* FIELD_load(rec): the field of the record at rec; FIELD_store(rec, x): x written into it. */
+#define pmregs_x86_bts_record32_from_load(rec)      pmregs_load_le32(pmregs_crec(rec) + 0)
+#define pmregs_x86_bts_record32_from_store(rec, x)  pmregs_store_le32(pmregs_rec(rec) + 0, (x))
+#define pmregs_x86_bts_record32_to_load(rec)        pmregs_load_le32(pmregs_crec(rec) + 4)
+#define pmregs_x86_bts_record32_to_store(rec, x)    pmregs_store_le32(pmregs_rec(rec) + 4, (x))
+#define pmregs_x86_bts_record32_flags_load(rec)     pmregs_load_le32(pmregs_crec(rec) + 8)
+#define pmregs_x86_bts_record32_flags_store(rec, x) pmregs_store_le32(pmregs_rec(rec) + 8, (x))
 
 /* ---- BTS record (64-bit format) (bts_record64, 24 bytes) ---- */
-static inline uint64_t pmregs_x86_bts_record64_from_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 0); }
-static inline void pmregs_x86_bts_record64_from_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 0, x); }
-static inline uint64_t pmregs_x86_bts_record64_to_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 8); }
-static inline void pmregs_x86_bts_record64_to_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 8, x); }
-static inline uint64_t pmregs_x86_bts_record64_flags_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 16); }
-static inline void pmregs_x86_bts_record64_flags_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 16, x); }
 
-struct pmregs_x86_bts_record64 {
-	uint64_t from; /* @0x0: Linear address of the branch instruction */
-	uint64_t to; /* @0x8: Linear address of the branch target */
-	uint64_t flags; /* @0x10, layout bts_flags64: Bit 4: branch predicted */
-};
-
-/* Decode the 24-byte record at rec. */
-static inline void pmregs_x86_bts_record64_unpack(const void *rec, struct pmregs_x86_bts_record64 *out)
-{
-	out->from = pmregs_x86_bts_record64_from_load(rec);
-	out->to = pmregs_x86_bts_record64_to_load(rec);
-	out->flags = pmregs_x86_bts_record64_flags_load(rec);
-}
-
-/* Encode into the 24-byte buffer rec; reserved bytes are written as 0. */
-static inline void pmregs_x86_bts_record64_pack(void *rec, const struct pmregs_x86_bts_record64 *in)
-{
-	pmregs_x86_bts_record64_from_store(rec, in->from);
-	pmregs_x86_bts_record64_to_store(rec, in->to);
-	pmregs_x86_bts_record64_flags_store(rec, in->flags);
-}
+/* FIELD_load(rec): the field of the record at rec; FIELD_store(rec, x): x written into it. */
+#define pmregs_x86_bts_record64_from_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 0)
+#define pmregs_x86_bts_record64_from_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 0, (x))
+#define pmregs_x86_bts_record64_to_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 8)
+#define pmregs_x86_bts_record64_to_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 8, (x))
+#define pmregs_x86_bts_record64_flags_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 16)
+#define pmregs_x86_bts_record64_flags_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 16, (x))
 
 /* ---- PEBS record (32-bit format, NetBurst) (pebs_record32, 40 bytes) ---- */
-static inline uint32_t pmregs_x86_pebs_record32_eflags_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 0); }
-static inline void pmregs_x86_pebs_record32_eflags_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 0, x); }
-static inline uint32_t pmregs_x86_pebs_record32_linear_ip_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 4); }
-static inline void pmregs_x86_pebs_record32_linear_ip_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 4, x); }
-static inline uint32_t pmregs_x86_pebs_record32_eax_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 8); }
-static inline void pmregs_x86_pebs_record32_eax_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 8, x); }
-static inline uint32_t pmregs_x86_pebs_record32_ebx_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 12); }
-static inline void pmregs_x86_pebs_record32_ebx_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 12, x); }
-static inline uint32_t pmregs_x86_pebs_record32_ecx_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 16); }
-static inline void pmregs_x86_pebs_record32_ecx_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 16, x); }
-static inline uint32_t pmregs_x86_pebs_record32_edx_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 20); }
-static inline void pmregs_x86_pebs_record32_edx_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 20, x); }
-static inline uint32_t pmregs_x86_pebs_record32_esi_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 24); }
-static inline void pmregs_x86_pebs_record32_esi_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 24, x); }
-static inline uint32_t pmregs_x86_pebs_record32_edi_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 28); }
-static inline void pmregs_x86_pebs_record32_edi_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 28, x); }
-static inline uint32_t pmregs_x86_pebs_record32_ebp_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 32); }
-static inline void pmregs_x86_pebs_record32_ebp_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 32, x); }
-static inline uint32_t pmregs_x86_pebs_record32_esp_load(const void *rec) { return pmregs_load_le32((const unsigned char *)rec + 36); }
-static inline void pmregs_x86_pebs_record32_esp_store(void *rec, uint32_t x) { pmregs_store_le32((unsigned char *)rec + 36, x); }
 
-struct pmregs_x86_pebs_record32 {
-	uint32_t eflags; /* @0x0 */
-	uint32_t linear_ip; /* @0x4 */
-	uint32_t eax; /* @0x8 */
-	uint32_t ebx; /* @0xc */
-	uint32_t ecx; /* @0x10 */
-	uint32_t edx; /* @0x14 */
-	uint32_t esi; /* @0x18 */
-	uint32_t edi; /* @0x1c */
-	uint32_t ebp; /* @0x20 */
-	uint32_t esp; /* @0x24 */
-};
-
-/* Decode the 40-byte record at rec. */
-static inline void pmregs_x86_pebs_record32_unpack(const void *rec, struct pmregs_x86_pebs_record32 *out)
-{
-	out->eflags = pmregs_x86_pebs_record32_eflags_load(rec);
-	out->linear_ip = pmregs_x86_pebs_record32_linear_ip_load(rec);
-	out->eax = pmregs_x86_pebs_record32_eax_load(rec);
-	out->ebx = pmregs_x86_pebs_record32_ebx_load(rec);
-	out->ecx = pmregs_x86_pebs_record32_ecx_load(rec);
-	out->edx = pmregs_x86_pebs_record32_edx_load(rec);
-	out->esi = pmregs_x86_pebs_record32_esi_load(rec);
-	out->edi = pmregs_x86_pebs_record32_edi_load(rec);
-	out->ebp = pmregs_x86_pebs_record32_ebp_load(rec);
-	out->esp = pmregs_x86_pebs_record32_esp_load(rec);
-}
-
-/* Encode into the 40-byte buffer rec; reserved bytes are written as 0. */
-static inline void pmregs_x86_pebs_record32_pack(void *rec, const struct pmregs_x86_pebs_record32 *in)
-{
-	pmregs_x86_pebs_record32_eflags_store(rec, in->eflags);
-	pmregs_x86_pebs_record32_linear_ip_store(rec, in->linear_ip);
-	pmregs_x86_pebs_record32_eax_store(rec, in->eax);
-	pmregs_x86_pebs_record32_ebx_store(rec, in->ebx);
-	pmregs_x86_pebs_record32_ecx_store(rec, in->ecx);
-	pmregs_x86_pebs_record32_edx_store(rec, in->edx);
-	pmregs_x86_pebs_record32_esi_store(rec, in->esi);
-	pmregs_x86_pebs_record32_edi_store(rec, in->edi);
-	pmregs_x86_pebs_record32_ebp_store(rec, in->ebp);
-	pmregs_x86_pebs_record32_esp_store(rec, in->esp);
-}
+/* FIELD_load(rec): the field of the record at rec; FIELD_store(rec, x): x written into it. */
+#define pmregs_x86_pebs_record32_eflags_load(rec)        pmregs_load_le32(pmregs_crec(rec) + 0)
+#define pmregs_x86_pebs_record32_eflags_store(rec, x)    pmregs_store_le32(pmregs_rec(rec) + 0, (x))
+#define pmregs_x86_pebs_record32_linear_ip_load(rec)     pmregs_load_le32(pmregs_crec(rec) + 4)
+#define pmregs_x86_pebs_record32_linear_ip_store(rec, x) pmregs_store_le32(pmregs_rec(rec) + 4, (x))
+#define pmregs_x86_pebs_record32_eax_load(rec)           pmregs_load_le32(pmregs_crec(rec) + 8)
+#define pmregs_x86_pebs_record32_eax_store(rec, x)       pmregs_store_le32(pmregs_rec(rec) + 8, (x))
+#define pmregs_x86_pebs_record32_ebx_load(rec)           pmregs_load_le32(pmregs_crec(rec) + 12)
+#define pmregs_x86_pebs_record32_ebx_store(rec, x)       pmregs_store_le32(pmregs_rec(rec) + 12, (x))
+#define pmregs_x86_pebs_record32_ecx_load(rec)           pmregs_load_le32(pmregs_crec(rec) + 16)
+#define pmregs_x86_pebs_record32_ecx_store(rec, x)       pmregs_store_le32(pmregs_rec(rec) + 16, (x))
+#define pmregs_x86_pebs_record32_edx_load(rec)           pmregs_load_le32(pmregs_crec(rec) + 20)
+#define pmregs_x86_pebs_record32_edx_store(rec, x)       pmregs_store_le32(pmregs_rec(rec) + 20, (x))
+#define pmregs_x86_pebs_record32_esi_load(rec)           pmregs_load_le32(pmregs_crec(rec) + 24)
+#define pmregs_x86_pebs_record32_esi_store(rec, x)       pmregs_store_le32(pmregs_rec(rec) + 24, (x))
+#define pmregs_x86_pebs_record32_edi_load(rec)           pmregs_load_le32(pmregs_crec(rec) + 28)
+#define pmregs_x86_pebs_record32_edi_store(rec, x)       pmregs_store_le32(pmregs_rec(rec) + 28, (x))
+#define pmregs_x86_pebs_record32_ebp_load(rec)           pmregs_load_le32(pmregs_crec(rec) + 32)
+#define pmregs_x86_pebs_record32_ebp_store(rec, x)       pmregs_store_le32(pmregs_rec(rec) + 32, (x))
+#define pmregs_x86_pebs_record32_esp_load(rec)           pmregs_load_le32(pmregs_crec(rec) + 36)
+#define pmregs_x86_pebs_record32_esp_store(rec, x)       pmregs_store_le32(pmregs_rec(rec) + 36, (x))
 
 /* ---- PEBS record (64-bit format, NetBurst) (pebs_record64, 144 bytes) ---- */
 /* Later cores extend this record as IA32_PERF_CAPABILITIES.PEBS_REC_FMT says (not described */
 /* here). */
-static inline uint64_t pmregs_x86_pebs_record64_rflags_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 0); }
-static inline void pmregs_x86_pebs_record64_rflags_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 0, x); }
-static inline uint64_t pmregs_x86_pebs_record64_rip_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 8); }
-static inline void pmregs_x86_pebs_record64_rip_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 8, x); }
-static inline uint64_t pmregs_x86_pebs_record64_rax_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 16); }
-static inline void pmregs_x86_pebs_record64_rax_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 16, x); }
-static inline uint64_t pmregs_x86_pebs_record64_rbx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 24); }
-static inline void pmregs_x86_pebs_record64_rbx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 24, x); }
-static inline uint64_t pmregs_x86_pebs_record64_rcx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 32); }
-static inline void pmregs_x86_pebs_record64_rcx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 32, x); }
-static inline uint64_t pmregs_x86_pebs_record64_rdx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 40); }
-static inline void pmregs_x86_pebs_record64_rdx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 40, x); }
-static inline uint64_t pmregs_x86_pebs_record64_rsi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 48); }
-static inline void pmregs_x86_pebs_record64_rsi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 48, x); }
-static inline uint64_t pmregs_x86_pebs_record64_rdi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 56); }
-static inline void pmregs_x86_pebs_record64_rdi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 56, x); }
-static inline uint64_t pmregs_x86_pebs_record64_rbp_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 64); }
-static inline void pmregs_x86_pebs_record64_rbp_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 64, x); }
-static inline uint64_t pmregs_x86_pebs_record64_rsp_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 72); }
-static inline void pmregs_x86_pebs_record64_rsp_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 72, x); }
-static inline uint64_t pmregs_x86_pebs_record64_r8_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 80); }
-static inline void pmregs_x86_pebs_record64_r8_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 80, x); }
-static inline uint64_t pmregs_x86_pebs_record64_r9_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 88); }
-static inline void pmregs_x86_pebs_record64_r9_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 88, x); }
-static inline uint64_t pmregs_x86_pebs_record64_r10_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 96); }
-static inline void pmregs_x86_pebs_record64_r10_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 96, x); }
-static inline uint64_t pmregs_x86_pebs_record64_r11_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 104); }
-static inline void pmregs_x86_pebs_record64_r11_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 104, x); }
-static inline uint64_t pmregs_x86_pebs_record64_r12_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 112); }
-static inline void pmregs_x86_pebs_record64_r12_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 112, x); }
-static inline uint64_t pmregs_x86_pebs_record64_r13_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 120); }
-static inline void pmregs_x86_pebs_record64_r13_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 120, x); }
-static inline uint64_t pmregs_x86_pebs_record64_r14_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 128); }
-static inline void pmregs_x86_pebs_record64_r14_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 128, x); }
-static inline uint64_t pmregs_x86_pebs_record64_r15_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 136); }
-static inline void pmregs_x86_pebs_record64_r15_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 136, x); }
 
-struct pmregs_x86_pebs_record64 {
-	uint64_t rflags; /* @0x0 */
-	uint64_t rip; /* @0x8 */
-	uint64_t rax; /* @0x10 */
-	uint64_t rbx; /* @0x18 */
-	uint64_t rcx; /* @0x20 */
-	uint64_t rdx; /* @0x28 */
-	uint64_t rsi; /* @0x30 */
-	uint64_t rdi; /* @0x38 */
-	uint64_t rbp; /* @0x40 */
-	uint64_t rsp; /* @0x48 */
-	uint64_t r8; /* @0x50 */
-	uint64_t r9; /* @0x58 */
-	uint64_t r10; /* @0x60 */
-	uint64_t r11; /* @0x68 */
-	uint64_t r12; /* @0x70 */
-	uint64_t r13; /* @0x78 */
-	uint64_t r14; /* @0x80 */
-	uint64_t r15; /* @0x88 */
-};
-
-/* Decode the 144-byte record at rec. */
-static inline void pmregs_x86_pebs_record64_unpack(const void *rec, struct pmregs_x86_pebs_record64 *out)
-{
-	out->rflags = pmregs_x86_pebs_record64_rflags_load(rec);
-	out->rip = pmregs_x86_pebs_record64_rip_load(rec);
-	out->rax = pmregs_x86_pebs_record64_rax_load(rec);
-	out->rbx = pmregs_x86_pebs_record64_rbx_load(rec);
-	out->rcx = pmregs_x86_pebs_record64_rcx_load(rec);
-	out->rdx = pmregs_x86_pebs_record64_rdx_load(rec);
-	out->rsi = pmregs_x86_pebs_record64_rsi_load(rec);
-	out->rdi = pmregs_x86_pebs_record64_rdi_load(rec);
-	out->rbp = pmregs_x86_pebs_record64_rbp_load(rec);
-	out->rsp = pmregs_x86_pebs_record64_rsp_load(rec);
-	out->r8 = pmregs_x86_pebs_record64_r8_load(rec);
-	out->r9 = pmregs_x86_pebs_record64_r9_load(rec);
-	out->r10 = pmregs_x86_pebs_record64_r10_load(rec);
-	out->r11 = pmregs_x86_pebs_record64_r11_load(rec);
-	out->r12 = pmregs_x86_pebs_record64_r12_load(rec);
-	out->r13 = pmregs_x86_pebs_record64_r13_load(rec);
-	out->r14 = pmregs_x86_pebs_record64_r14_load(rec);
-	out->r15 = pmregs_x86_pebs_record64_r15_load(rec);
-}
-
-/* Encode into the 144-byte buffer rec; reserved bytes are written as 0. */
-static inline void pmregs_x86_pebs_record64_pack(void *rec, const struct pmregs_x86_pebs_record64 *in)
-{
-	pmregs_x86_pebs_record64_rflags_store(rec, in->rflags);
-	pmregs_x86_pebs_record64_rip_store(rec, in->rip);
-	pmregs_x86_pebs_record64_rax_store(rec, in->rax);
-	pmregs_x86_pebs_record64_rbx_store(rec, in->rbx);
-	pmregs_x86_pebs_record64_rcx_store(rec, in->rcx);
-	pmregs_x86_pebs_record64_rdx_store(rec, in->rdx);
-	pmregs_x86_pebs_record64_rsi_store(rec, in->rsi);
-	pmregs_x86_pebs_record64_rdi_store(rec, in->rdi);
-	pmregs_x86_pebs_record64_rbp_store(rec, in->rbp);
-	pmregs_x86_pebs_record64_rsp_store(rec, in->rsp);
-	pmregs_x86_pebs_record64_r8_store(rec, in->r8);
-	pmregs_x86_pebs_record64_r9_store(rec, in->r9);
-	pmregs_x86_pebs_record64_r10_store(rec, in->r10);
-	pmregs_x86_pebs_record64_r11_store(rec, in->r11);
-	pmregs_x86_pebs_record64_r12_store(rec, in->r12);
-	pmregs_x86_pebs_record64_r13_store(rec, in->r13);
-	pmregs_x86_pebs_record64_r14_store(rec, in->r14);
-	pmregs_x86_pebs_record64_r15_store(rec, in->r15);
-}
+/* FIELD_load(rec): the field of the record at rec; FIELD_store(rec, x): x written into it. */
+#define pmregs_x86_pebs_record64_rflags_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 0)
+#define pmregs_x86_pebs_record64_rflags_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 0, (x))
+#define pmregs_x86_pebs_record64_rip_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 8)
+#define pmregs_x86_pebs_record64_rip_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 8, (x))
+#define pmregs_x86_pebs_record64_rax_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 16)
+#define pmregs_x86_pebs_record64_rax_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 16, (x))
+#define pmregs_x86_pebs_record64_rbx_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 24)
+#define pmregs_x86_pebs_record64_rbx_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 24, (x))
+#define pmregs_x86_pebs_record64_rcx_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 32)
+#define pmregs_x86_pebs_record64_rcx_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 32, (x))
+#define pmregs_x86_pebs_record64_rdx_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 40)
+#define pmregs_x86_pebs_record64_rdx_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 40, (x))
+#define pmregs_x86_pebs_record64_rsi_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 48)
+#define pmregs_x86_pebs_record64_rsi_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 48, (x))
+#define pmregs_x86_pebs_record64_rdi_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 56)
+#define pmregs_x86_pebs_record64_rdi_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 56, (x))
+#define pmregs_x86_pebs_record64_rbp_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 64)
+#define pmregs_x86_pebs_record64_rbp_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 64, (x))
+#define pmregs_x86_pebs_record64_rsp_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 72)
+#define pmregs_x86_pebs_record64_rsp_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 72, (x))
+#define pmregs_x86_pebs_record64_r8_load(rec)         pmregs_load_le64(pmregs_crec(rec) + 80)
+#define pmregs_x86_pebs_record64_r8_store(rec, x)     pmregs_store_le64(pmregs_rec(rec) + 80, (x))
+#define pmregs_x86_pebs_record64_r9_load(rec)         pmregs_load_le64(pmregs_crec(rec) + 88)
+#define pmregs_x86_pebs_record64_r9_store(rec, x)     pmregs_store_le64(pmregs_rec(rec) + 88, (x))
+#define pmregs_x86_pebs_record64_r10_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 96)
+#define pmregs_x86_pebs_record64_r10_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 96, (x))
+#define pmregs_x86_pebs_record64_r11_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 104)
+#define pmregs_x86_pebs_record64_r11_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 104, (x))
+#define pmregs_x86_pebs_record64_r12_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 112)
+#define pmregs_x86_pebs_record64_r12_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 112, (x))
+#define pmregs_x86_pebs_record64_r13_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 120)
+#define pmregs_x86_pebs_record64_r13_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 120, (x))
+#define pmregs_x86_pebs_record64_r14_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 128)
+#define pmregs_x86_pebs_record64_r14_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 128, (x))
+#define pmregs_x86_pebs_record64_r15_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 136)
+#define pmregs_x86_pebs_record64_r15_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 136, (x))
 
 /* ---- PEBS record, format 1 (Nehalem) (pebs_record_nhm, 176 bytes) ---- */
 /* The 64-bit core record (pebs_record64, format 0) plus the status, data address, data source */
 /* and latency. */
-static inline uint64_t pmregs_x86_pebs_record_nhm_rflags_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 0); }
-static inline void pmregs_x86_pebs_record_nhm_rflags_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 0, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_rip_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 8); }
-static inline void pmregs_x86_pebs_record_nhm_rip_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 8, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_rax_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 16); }
-static inline void pmregs_x86_pebs_record_nhm_rax_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 16, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_rbx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 24); }
-static inline void pmregs_x86_pebs_record_nhm_rbx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 24, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_rcx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 32); }
-static inline void pmregs_x86_pebs_record_nhm_rcx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 32, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_rdx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 40); }
-static inline void pmregs_x86_pebs_record_nhm_rdx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 40, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_rsi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 48); }
-static inline void pmregs_x86_pebs_record_nhm_rsi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 48, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_rdi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 56); }
-static inline void pmregs_x86_pebs_record_nhm_rdi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 56, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_rbp_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 64); }
-static inline void pmregs_x86_pebs_record_nhm_rbp_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 64, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_rsp_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 72); }
-static inline void pmregs_x86_pebs_record_nhm_rsp_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 72, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_r8_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 80); }
-static inline void pmregs_x86_pebs_record_nhm_r8_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 80, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_r9_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 88); }
-static inline void pmregs_x86_pebs_record_nhm_r9_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 88, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_r10_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 96); }
-static inline void pmregs_x86_pebs_record_nhm_r10_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 96, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_r11_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 104); }
-static inline void pmregs_x86_pebs_record_nhm_r11_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 104, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_r12_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 112); }
-static inline void pmregs_x86_pebs_record_nhm_r12_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 112, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_r13_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 120); }
-static inline void pmregs_x86_pebs_record_nhm_r13_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 120, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_r14_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 128); }
-static inline void pmregs_x86_pebs_record_nhm_r14_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 128, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_r15_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 136); }
-static inline void pmregs_x86_pebs_record_nhm_r15_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 136, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_status_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 144); }
-static inline void pmregs_x86_pebs_record_nhm_status_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 144, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_dla_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 152); }
-static inline void pmregs_x86_pebs_record_nhm_dla_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 152, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_dse_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 160); }
-static inline void pmregs_x86_pebs_record_nhm_dse_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 160, x); }
-static inline uint64_t pmregs_x86_pebs_record_nhm_lat_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 168); }
-static inline void pmregs_x86_pebs_record_nhm_lat_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 168, x); }
 
-struct pmregs_x86_pebs_record_nhm {
-	uint64_t rflags; /* @0x0 */
-	uint64_t rip; /* @0x8 */
-	uint64_t rax; /* @0x10 */
-	uint64_t rbx; /* @0x18 */
-	uint64_t rcx; /* @0x20 */
-	uint64_t rdx; /* @0x28 */
-	uint64_t rsi; /* @0x30 */
-	uint64_t rdi; /* @0x38 */
-	uint64_t rbp; /* @0x40 */
-	uint64_t rsp; /* @0x48 */
-	uint64_t r8; /* @0x50 */
-	uint64_t r9; /* @0x58 */
-	uint64_t r10; /* @0x60 */
-	uint64_t r11; /* @0x68 */
-	uint64_t r12; /* @0x70 */
-	uint64_t r13; /* @0x78 */
-	uint64_t r14; /* @0x80 */
-	uint64_t r15; /* @0x88 */
-	uint64_t status; /* @0x90: IA32_PERF_GLOBAL_STATUS bits of the counters that caused the record */
-	uint64_t dla; /* @0x98: Data linear address (load-latency and precise store events) */
-	uint64_t dse; /* @0xa0: Data source encoding (model-specific) */
-	uint64_t lat; /* @0xa8: Load latency in core cycles */
-};
-
-/* Decode the 176-byte record at rec. */
-static inline void pmregs_x86_pebs_record_nhm_unpack(const void *rec, struct pmregs_x86_pebs_record_nhm *out)
-{
-	out->rflags = pmregs_x86_pebs_record_nhm_rflags_load(rec);
-	out->rip = pmregs_x86_pebs_record_nhm_rip_load(rec);
-	out->rax = pmregs_x86_pebs_record_nhm_rax_load(rec);
-	out->rbx = pmregs_x86_pebs_record_nhm_rbx_load(rec);
-	out->rcx = pmregs_x86_pebs_record_nhm_rcx_load(rec);
-	out->rdx = pmregs_x86_pebs_record_nhm_rdx_load(rec);
-	out->rsi = pmregs_x86_pebs_record_nhm_rsi_load(rec);
-	out->rdi = pmregs_x86_pebs_record_nhm_rdi_load(rec);
-	out->rbp = pmregs_x86_pebs_record_nhm_rbp_load(rec);
-	out->rsp = pmregs_x86_pebs_record_nhm_rsp_load(rec);
-	out->r8 = pmregs_x86_pebs_record_nhm_r8_load(rec);
-	out->r9 = pmregs_x86_pebs_record_nhm_r9_load(rec);
-	out->r10 = pmregs_x86_pebs_record_nhm_r10_load(rec);
-	out->r11 = pmregs_x86_pebs_record_nhm_r11_load(rec);
-	out->r12 = pmregs_x86_pebs_record_nhm_r12_load(rec);
-	out->r13 = pmregs_x86_pebs_record_nhm_r13_load(rec);
-	out->r14 = pmregs_x86_pebs_record_nhm_r14_load(rec);
-	out->r15 = pmregs_x86_pebs_record_nhm_r15_load(rec);
-	out->status = pmregs_x86_pebs_record_nhm_status_load(rec);
-	out->dla = pmregs_x86_pebs_record_nhm_dla_load(rec);
-	out->dse = pmregs_x86_pebs_record_nhm_dse_load(rec);
-	out->lat = pmregs_x86_pebs_record_nhm_lat_load(rec);
-}
-
-/* Encode into the 176-byte buffer rec; reserved bytes are written as 0. */
-static inline void pmregs_x86_pebs_record_nhm_pack(void *rec, const struct pmregs_x86_pebs_record_nhm *in)
-{
-	pmregs_x86_pebs_record_nhm_rflags_store(rec, in->rflags);
-	pmregs_x86_pebs_record_nhm_rip_store(rec, in->rip);
-	pmregs_x86_pebs_record_nhm_rax_store(rec, in->rax);
-	pmregs_x86_pebs_record_nhm_rbx_store(rec, in->rbx);
-	pmregs_x86_pebs_record_nhm_rcx_store(rec, in->rcx);
-	pmregs_x86_pebs_record_nhm_rdx_store(rec, in->rdx);
-	pmregs_x86_pebs_record_nhm_rsi_store(rec, in->rsi);
-	pmregs_x86_pebs_record_nhm_rdi_store(rec, in->rdi);
-	pmregs_x86_pebs_record_nhm_rbp_store(rec, in->rbp);
-	pmregs_x86_pebs_record_nhm_rsp_store(rec, in->rsp);
-	pmregs_x86_pebs_record_nhm_r8_store(rec, in->r8);
-	pmregs_x86_pebs_record_nhm_r9_store(rec, in->r9);
-	pmregs_x86_pebs_record_nhm_r10_store(rec, in->r10);
-	pmregs_x86_pebs_record_nhm_r11_store(rec, in->r11);
-	pmregs_x86_pebs_record_nhm_r12_store(rec, in->r12);
-	pmregs_x86_pebs_record_nhm_r13_store(rec, in->r13);
-	pmregs_x86_pebs_record_nhm_r14_store(rec, in->r14);
-	pmregs_x86_pebs_record_nhm_r15_store(rec, in->r15);
-	pmregs_x86_pebs_record_nhm_status_store(rec, in->status);
-	pmregs_x86_pebs_record_nhm_dla_store(rec, in->dla);
-	pmregs_x86_pebs_record_nhm_dse_store(rec, in->dse);
-	pmregs_x86_pebs_record_nhm_lat_store(rec, in->lat);
-}
+/* FIELD_load(rec): the field of the record at rec; FIELD_store(rec, x): x written into it. */
+#define pmregs_x86_pebs_record_nhm_rflags_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 0)
+#define pmregs_x86_pebs_record_nhm_rflags_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 0, (x))
+#define pmregs_x86_pebs_record_nhm_rip_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 8)
+#define pmregs_x86_pebs_record_nhm_rip_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 8, (x))
+#define pmregs_x86_pebs_record_nhm_rax_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 16)
+#define pmregs_x86_pebs_record_nhm_rax_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 16, (x))
+#define pmregs_x86_pebs_record_nhm_rbx_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 24)
+#define pmregs_x86_pebs_record_nhm_rbx_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 24, (x))
+#define pmregs_x86_pebs_record_nhm_rcx_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 32)
+#define pmregs_x86_pebs_record_nhm_rcx_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 32, (x))
+#define pmregs_x86_pebs_record_nhm_rdx_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 40)
+#define pmregs_x86_pebs_record_nhm_rdx_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 40, (x))
+#define pmregs_x86_pebs_record_nhm_rsi_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 48)
+#define pmregs_x86_pebs_record_nhm_rsi_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 48, (x))
+#define pmregs_x86_pebs_record_nhm_rdi_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 56)
+#define pmregs_x86_pebs_record_nhm_rdi_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 56, (x))
+#define pmregs_x86_pebs_record_nhm_rbp_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 64)
+#define pmregs_x86_pebs_record_nhm_rbp_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 64, (x))
+#define pmregs_x86_pebs_record_nhm_rsp_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 72)
+#define pmregs_x86_pebs_record_nhm_rsp_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 72, (x))
+#define pmregs_x86_pebs_record_nhm_r8_load(rec)         pmregs_load_le64(pmregs_crec(rec) + 80)
+#define pmregs_x86_pebs_record_nhm_r8_store(rec, x)     pmregs_store_le64(pmregs_rec(rec) + 80, (x))
+#define pmregs_x86_pebs_record_nhm_r9_load(rec)         pmregs_load_le64(pmregs_crec(rec) + 88)
+#define pmregs_x86_pebs_record_nhm_r9_store(rec, x)     pmregs_store_le64(pmregs_rec(rec) + 88, (x))
+#define pmregs_x86_pebs_record_nhm_r10_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 96)
+#define pmregs_x86_pebs_record_nhm_r10_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 96, (x))
+#define pmregs_x86_pebs_record_nhm_r11_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 104)
+#define pmregs_x86_pebs_record_nhm_r11_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 104, (x))
+#define pmregs_x86_pebs_record_nhm_r12_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 112)
+#define pmregs_x86_pebs_record_nhm_r12_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 112, (x))
+#define pmregs_x86_pebs_record_nhm_r13_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 120)
+#define pmregs_x86_pebs_record_nhm_r13_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 120, (x))
+#define pmregs_x86_pebs_record_nhm_r14_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 128)
+#define pmregs_x86_pebs_record_nhm_r14_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 128, (x))
+#define pmregs_x86_pebs_record_nhm_r15_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 136)
+#define pmregs_x86_pebs_record_nhm_r15_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 136, (x))
+#define pmregs_x86_pebs_record_nhm_status_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 144)
+#define pmregs_x86_pebs_record_nhm_status_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 144, (x))
+#define pmregs_x86_pebs_record_nhm_dla_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 152)
+#define pmregs_x86_pebs_record_nhm_dla_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 152, (x))
+#define pmregs_x86_pebs_record_nhm_dse_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 160)
+#define pmregs_x86_pebs_record_nhm_dse_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 160, (x))
+#define pmregs_x86_pebs_record_nhm_lat_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 168)
+#define pmregs_x86_pebs_record_nhm_lat_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 168, (x))
 
 /* ---- PEBS record, format 2 (Haswell) (pebs_record_hsw, 192 bytes) ---- */
 /* Format 1 plus the eventing IP and the TSX tuning information. */
-static inline uint64_t pmregs_x86_pebs_record_hsw_rflags_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 0); }
-static inline void pmregs_x86_pebs_record_hsw_rflags_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 0, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_rip_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 8); }
-static inline void pmregs_x86_pebs_record_hsw_rip_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 8, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_rax_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 16); }
-static inline void pmregs_x86_pebs_record_hsw_rax_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 16, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_rbx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 24); }
-static inline void pmregs_x86_pebs_record_hsw_rbx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 24, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_rcx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 32); }
-static inline void pmregs_x86_pebs_record_hsw_rcx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 32, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_rdx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 40); }
-static inline void pmregs_x86_pebs_record_hsw_rdx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 40, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_rsi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 48); }
-static inline void pmregs_x86_pebs_record_hsw_rsi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 48, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_rdi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 56); }
-static inline void pmregs_x86_pebs_record_hsw_rdi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 56, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_rbp_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 64); }
-static inline void pmregs_x86_pebs_record_hsw_rbp_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 64, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_rsp_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 72); }
-static inline void pmregs_x86_pebs_record_hsw_rsp_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 72, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_r8_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 80); }
-static inline void pmregs_x86_pebs_record_hsw_r8_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 80, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_r9_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 88); }
-static inline void pmregs_x86_pebs_record_hsw_r9_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 88, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_r10_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 96); }
-static inline void pmregs_x86_pebs_record_hsw_r10_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 96, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_r11_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 104); }
-static inline void pmregs_x86_pebs_record_hsw_r11_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 104, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_r12_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 112); }
-static inline void pmregs_x86_pebs_record_hsw_r12_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 112, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_r13_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 120); }
-static inline void pmregs_x86_pebs_record_hsw_r13_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 120, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_r14_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 128); }
-static inline void pmregs_x86_pebs_record_hsw_r14_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 128, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_r15_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 136); }
-static inline void pmregs_x86_pebs_record_hsw_r15_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 136, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_status_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 144); }
-static inline void pmregs_x86_pebs_record_hsw_status_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 144, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_dla_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 152); }
-static inline void pmregs_x86_pebs_record_hsw_dla_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 152, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_dse_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 160); }
-static inline void pmregs_x86_pebs_record_hsw_dse_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 160, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_lat_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 168); }
-static inline void pmregs_x86_pebs_record_hsw_lat_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 168, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_eventing_ip_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 176); }
-static inline void pmregs_x86_pebs_record_hsw_eventing_ip_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 176, x); }
-static inline uint64_t pmregs_x86_pebs_record_hsw_tsx_tuning_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 184); }
-static inline void pmregs_x86_pebs_record_hsw_tsx_tuning_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 184, x); }
 
-struct pmregs_x86_pebs_record_hsw {
-	uint64_t rflags; /* @0x0 */
-	uint64_t rip; /* @0x8 */
-	uint64_t rax; /* @0x10 */
-	uint64_t rbx; /* @0x18 */
-	uint64_t rcx; /* @0x20 */
-	uint64_t rdx; /* @0x28 */
-	uint64_t rsi; /* @0x30 */
-	uint64_t rdi; /* @0x38 */
-	uint64_t rbp; /* @0x40 */
-	uint64_t rsp; /* @0x48 */
-	uint64_t r8; /* @0x50 */
-	uint64_t r9; /* @0x58 */
-	uint64_t r10; /* @0x60 */
-	uint64_t r11; /* @0x68 */
-	uint64_t r12; /* @0x70 */
-	uint64_t r13; /* @0x78 */
-	uint64_t r14; /* @0x80 */
-	uint64_t r15; /* @0x88 */
-	uint64_t status; /* @0x90: IA32_PERF_GLOBAL_STATUS bits of the counters that caused the record */
-	uint64_t dla; /* @0x98: Data linear address (load-latency and precise store events) */
-	uint64_t dse; /* @0xa0: Data source encoding (model-specific) */
-	uint64_t lat; /* @0xa8: Load latency in core cycles */
-	uint64_t eventing_ip; /* @0xb0: Address of the instruction that caused the event (real_ip) */
-	uint64_t tsx_tuning; /* @0xb8, layout hsw_tsx_tuning: TSX abort information */
-};
-
-/* Decode the 192-byte record at rec. */
-static inline void pmregs_x86_pebs_record_hsw_unpack(const void *rec, struct pmregs_x86_pebs_record_hsw *out)
-{
-	out->rflags = pmregs_x86_pebs_record_hsw_rflags_load(rec);
-	out->rip = pmregs_x86_pebs_record_hsw_rip_load(rec);
-	out->rax = pmregs_x86_pebs_record_hsw_rax_load(rec);
-	out->rbx = pmregs_x86_pebs_record_hsw_rbx_load(rec);
-	out->rcx = pmregs_x86_pebs_record_hsw_rcx_load(rec);
-	out->rdx = pmregs_x86_pebs_record_hsw_rdx_load(rec);
-	out->rsi = pmregs_x86_pebs_record_hsw_rsi_load(rec);
-	out->rdi = pmregs_x86_pebs_record_hsw_rdi_load(rec);
-	out->rbp = pmregs_x86_pebs_record_hsw_rbp_load(rec);
-	out->rsp = pmregs_x86_pebs_record_hsw_rsp_load(rec);
-	out->r8 = pmregs_x86_pebs_record_hsw_r8_load(rec);
-	out->r9 = pmregs_x86_pebs_record_hsw_r9_load(rec);
-	out->r10 = pmregs_x86_pebs_record_hsw_r10_load(rec);
-	out->r11 = pmregs_x86_pebs_record_hsw_r11_load(rec);
-	out->r12 = pmregs_x86_pebs_record_hsw_r12_load(rec);
-	out->r13 = pmregs_x86_pebs_record_hsw_r13_load(rec);
-	out->r14 = pmregs_x86_pebs_record_hsw_r14_load(rec);
-	out->r15 = pmregs_x86_pebs_record_hsw_r15_load(rec);
-	out->status = pmregs_x86_pebs_record_hsw_status_load(rec);
-	out->dla = pmregs_x86_pebs_record_hsw_dla_load(rec);
-	out->dse = pmregs_x86_pebs_record_hsw_dse_load(rec);
-	out->lat = pmregs_x86_pebs_record_hsw_lat_load(rec);
-	out->eventing_ip = pmregs_x86_pebs_record_hsw_eventing_ip_load(rec);
-	out->tsx_tuning = pmregs_x86_pebs_record_hsw_tsx_tuning_load(rec);
-}
-
-/* Encode into the 192-byte buffer rec; reserved bytes are written as 0. */
-static inline void pmregs_x86_pebs_record_hsw_pack(void *rec, const struct pmregs_x86_pebs_record_hsw *in)
-{
-	pmregs_x86_pebs_record_hsw_rflags_store(rec, in->rflags);
-	pmregs_x86_pebs_record_hsw_rip_store(rec, in->rip);
-	pmregs_x86_pebs_record_hsw_rax_store(rec, in->rax);
-	pmregs_x86_pebs_record_hsw_rbx_store(rec, in->rbx);
-	pmregs_x86_pebs_record_hsw_rcx_store(rec, in->rcx);
-	pmregs_x86_pebs_record_hsw_rdx_store(rec, in->rdx);
-	pmregs_x86_pebs_record_hsw_rsi_store(rec, in->rsi);
-	pmregs_x86_pebs_record_hsw_rdi_store(rec, in->rdi);
-	pmregs_x86_pebs_record_hsw_rbp_store(rec, in->rbp);
-	pmregs_x86_pebs_record_hsw_rsp_store(rec, in->rsp);
-	pmregs_x86_pebs_record_hsw_r8_store(rec, in->r8);
-	pmregs_x86_pebs_record_hsw_r9_store(rec, in->r9);
-	pmregs_x86_pebs_record_hsw_r10_store(rec, in->r10);
-	pmregs_x86_pebs_record_hsw_r11_store(rec, in->r11);
-	pmregs_x86_pebs_record_hsw_r12_store(rec, in->r12);
-	pmregs_x86_pebs_record_hsw_r13_store(rec, in->r13);
-	pmregs_x86_pebs_record_hsw_r14_store(rec, in->r14);
-	pmregs_x86_pebs_record_hsw_r15_store(rec, in->r15);
-	pmregs_x86_pebs_record_hsw_status_store(rec, in->status);
-	pmregs_x86_pebs_record_hsw_dla_store(rec, in->dla);
-	pmregs_x86_pebs_record_hsw_dse_store(rec, in->dse);
-	pmregs_x86_pebs_record_hsw_lat_store(rec, in->lat);
-	pmregs_x86_pebs_record_hsw_eventing_ip_store(rec, in->eventing_ip);
-	pmregs_x86_pebs_record_hsw_tsx_tuning_store(rec, in->tsx_tuning);
-}
+/* FIELD_load(rec): the field of the record at rec; FIELD_store(rec, x): x written into it. */
+#define pmregs_x86_pebs_record_hsw_rflags_load(rec)          pmregs_load_le64(pmregs_crec(rec) + 0)
+#define pmregs_x86_pebs_record_hsw_rflags_store(rec, x)      pmregs_store_le64(pmregs_rec(rec) + 0, (x))
+#define pmregs_x86_pebs_record_hsw_rip_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 8)
+#define pmregs_x86_pebs_record_hsw_rip_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 8, (x))
+#define pmregs_x86_pebs_record_hsw_rax_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 16)
+#define pmregs_x86_pebs_record_hsw_rax_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 16, (x))
+#define pmregs_x86_pebs_record_hsw_rbx_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 24)
+#define pmregs_x86_pebs_record_hsw_rbx_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 24, (x))
+#define pmregs_x86_pebs_record_hsw_rcx_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 32)
+#define pmregs_x86_pebs_record_hsw_rcx_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 32, (x))
+#define pmregs_x86_pebs_record_hsw_rdx_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 40)
+#define pmregs_x86_pebs_record_hsw_rdx_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 40, (x))
+#define pmregs_x86_pebs_record_hsw_rsi_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 48)
+#define pmregs_x86_pebs_record_hsw_rsi_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 48, (x))
+#define pmregs_x86_pebs_record_hsw_rdi_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 56)
+#define pmregs_x86_pebs_record_hsw_rdi_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 56, (x))
+#define pmregs_x86_pebs_record_hsw_rbp_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 64)
+#define pmregs_x86_pebs_record_hsw_rbp_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 64, (x))
+#define pmregs_x86_pebs_record_hsw_rsp_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 72)
+#define pmregs_x86_pebs_record_hsw_rsp_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 72, (x))
+#define pmregs_x86_pebs_record_hsw_r8_load(rec)              pmregs_load_le64(pmregs_crec(rec) + 80)
+#define pmregs_x86_pebs_record_hsw_r8_store(rec, x)          pmregs_store_le64(pmregs_rec(rec) + 80, (x))
+#define pmregs_x86_pebs_record_hsw_r9_load(rec)              pmregs_load_le64(pmregs_crec(rec) + 88)
+#define pmregs_x86_pebs_record_hsw_r9_store(rec, x)          pmregs_store_le64(pmregs_rec(rec) + 88, (x))
+#define pmregs_x86_pebs_record_hsw_r10_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 96)
+#define pmregs_x86_pebs_record_hsw_r10_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 96, (x))
+#define pmregs_x86_pebs_record_hsw_r11_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 104)
+#define pmregs_x86_pebs_record_hsw_r11_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 104, (x))
+#define pmregs_x86_pebs_record_hsw_r12_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 112)
+#define pmregs_x86_pebs_record_hsw_r12_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 112, (x))
+#define pmregs_x86_pebs_record_hsw_r13_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 120)
+#define pmregs_x86_pebs_record_hsw_r13_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 120, (x))
+#define pmregs_x86_pebs_record_hsw_r14_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 128)
+#define pmregs_x86_pebs_record_hsw_r14_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 128, (x))
+#define pmregs_x86_pebs_record_hsw_r15_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 136)
+#define pmregs_x86_pebs_record_hsw_r15_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 136, (x))
+#define pmregs_x86_pebs_record_hsw_status_load(rec)          pmregs_load_le64(pmregs_crec(rec) + 144)
+#define pmregs_x86_pebs_record_hsw_status_store(rec, x)      pmregs_store_le64(pmregs_rec(rec) + 144, (x))
+#define pmregs_x86_pebs_record_hsw_dla_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 152)
+#define pmregs_x86_pebs_record_hsw_dla_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 152, (x))
+#define pmregs_x86_pebs_record_hsw_dse_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 160)
+#define pmregs_x86_pebs_record_hsw_dse_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 160, (x))
+#define pmregs_x86_pebs_record_hsw_lat_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 168)
+#define pmregs_x86_pebs_record_hsw_lat_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 168, (x))
+#define pmregs_x86_pebs_record_hsw_eventing_ip_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 176)
+#define pmregs_x86_pebs_record_hsw_eventing_ip_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 176, (x))
+#define pmregs_x86_pebs_record_hsw_tsx_tuning_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 184)
+#define pmregs_x86_pebs_record_hsw_tsx_tuning_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 184, (x))
 
 /* ---- PEBS record, format 3 (Skylake) (pebs_record_skl, 200 bytes) ---- */
 /* Format 2 plus the time-stamp counter. */
-static inline uint64_t pmregs_x86_pebs_record_skl_rflags_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 0); }
-static inline void pmregs_x86_pebs_record_skl_rflags_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 0, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_rip_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 8); }
-static inline void pmregs_x86_pebs_record_skl_rip_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 8, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_rax_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 16); }
-static inline void pmregs_x86_pebs_record_skl_rax_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 16, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_rbx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 24); }
-static inline void pmregs_x86_pebs_record_skl_rbx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 24, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_rcx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 32); }
-static inline void pmregs_x86_pebs_record_skl_rcx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 32, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_rdx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 40); }
-static inline void pmregs_x86_pebs_record_skl_rdx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 40, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_rsi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 48); }
-static inline void pmregs_x86_pebs_record_skl_rsi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 48, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_rdi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 56); }
-static inline void pmregs_x86_pebs_record_skl_rdi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 56, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_rbp_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 64); }
-static inline void pmregs_x86_pebs_record_skl_rbp_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 64, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_rsp_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 72); }
-static inline void pmregs_x86_pebs_record_skl_rsp_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 72, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_r8_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 80); }
-static inline void pmregs_x86_pebs_record_skl_r8_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 80, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_r9_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 88); }
-static inline void pmregs_x86_pebs_record_skl_r9_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 88, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_r10_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 96); }
-static inline void pmregs_x86_pebs_record_skl_r10_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 96, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_r11_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 104); }
-static inline void pmregs_x86_pebs_record_skl_r11_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 104, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_r12_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 112); }
-static inline void pmregs_x86_pebs_record_skl_r12_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 112, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_r13_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 120); }
-static inline void pmregs_x86_pebs_record_skl_r13_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 120, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_r14_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 128); }
-static inline void pmregs_x86_pebs_record_skl_r14_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 128, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_r15_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 136); }
-static inline void pmregs_x86_pebs_record_skl_r15_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 136, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_status_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 144); }
-static inline void pmregs_x86_pebs_record_skl_status_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 144, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_dla_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 152); }
-static inline void pmregs_x86_pebs_record_skl_dla_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 152, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_dse_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 160); }
-static inline void pmregs_x86_pebs_record_skl_dse_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 160, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_lat_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 168); }
-static inline void pmregs_x86_pebs_record_skl_lat_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 168, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_eventing_ip_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 176); }
-static inline void pmregs_x86_pebs_record_skl_eventing_ip_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 176, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_tsx_tuning_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 184); }
-static inline void pmregs_x86_pebs_record_skl_tsx_tuning_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 184, x); }
-static inline uint64_t pmregs_x86_pebs_record_skl_tsc_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 192); }
-static inline void pmregs_x86_pebs_record_skl_tsc_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 192, x); }
 
-struct pmregs_x86_pebs_record_skl {
-	uint64_t rflags; /* @0x0 */
-	uint64_t rip; /* @0x8 */
-	uint64_t rax; /* @0x10 */
-	uint64_t rbx; /* @0x18 */
-	uint64_t rcx; /* @0x20 */
-	uint64_t rdx; /* @0x28 */
-	uint64_t rsi; /* @0x30 */
-	uint64_t rdi; /* @0x38 */
-	uint64_t rbp; /* @0x40 */
-	uint64_t rsp; /* @0x48 */
-	uint64_t r8; /* @0x50 */
-	uint64_t r9; /* @0x58 */
-	uint64_t r10; /* @0x60 */
-	uint64_t r11; /* @0x68 */
-	uint64_t r12; /* @0x70 */
-	uint64_t r13; /* @0x78 */
-	uint64_t r14; /* @0x80 */
-	uint64_t r15; /* @0x88 */
-	uint64_t status; /* @0x90: IA32_PERF_GLOBAL_STATUS bits of the counters that caused the record */
-	uint64_t dla; /* @0x98: Data linear address (load-latency and precise store events) */
-	uint64_t dse; /* @0xa0: Data source encoding (model-specific) */
-	uint64_t lat; /* @0xa8: Load latency in core cycles */
-	uint64_t eventing_ip; /* @0xb0: Address of the instruction that caused the event (real_ip) */
-	uint64_t tsx_tuning; /* @0xb8, layout hsw_tsx_tuning: TSX abort information */
-	uint64_t tsc; /* @0xc0: Time-stamp counter when the record was written */
-};
-
-/* Decode the 200-byte record at rec. */
-static inline void pmregs_x86_pebs_record_skl_unpack(const void *rec, struct pmregs_x86_pebs_record_skl *out)
-{
-	out->rflags = pmregs_x86_pebs_record_skl_rflags_load(rec);
-	out->rip = pmregs_x86_pebs_record_skl_rip_load(rec);
-	out->rax = pmregs_x86_pebs_record_skl_rax_load(rec);
-	out->rbx = pmregs_x86_pebs_record_skl_rbx_load(rec);
-	out->rcx = pmregs_x86_pebs_record_skl_rcx_load(rec);
-	out->rdx = pmregs_x86_pebs_record_skl_rdx_load(rec);
-	out->rsi = pmregs_x86_pebs_record_skl_rsi_load(rec);
-	out->rdi = pmregs_x86_pebs_record_skl_rdi_load(rec);
-	out->rbp = pmregs_x86_pebs_record_skl_rbp_load(rec);
-	out->rsp = pmregs_x86_pebs_record_skl_rsp_load(rec);
-	out->r8 = pmregs_x86_pebs_record_skl_r8_load(rec);
-	out->r9 = pmregs_x86_pebs_record_skl_r9_load(rec);
-	out->r10 = pmregs_x86_pebs_record_skl_r10_load(rec);
-	out->r11 = pmregs_x86_pebs_record_skl_r11_load(rec);
-	out->r12 = pmregs_x86_pebs_record_skl_r12_load(rec);
-	out->r13 = pmregs_x86_pebs_record_skl_r13_load(rec);
-	out->r14 = pmregs_x86_pebs_record_skl_r14_load(rec);
-	out->r15 = pmregs_x86_pebs_record_skl_r15_load(rec);
-	out->status = pmregs_x86_pebs_record_skl_status_load(rec);
-	out->dla = pmregs_x86_pebs_record_skl_dla_load(rec);
-	out->dse = pmregs_x86_pebs_record_skl_dse_load(rec);
-	out->lat = pmregs_x86_pebs_record_skl_lat_load(rec);
-	out->eventing_ip = pmregs_x86_pebs_record_skl_eventing_ip_load(rec);
-	out->tsx_tuning = pmregs_x86_pebs_record_skl_tsx_tuning_load(rec);
-	out->tsc = pmregs_x86_pebs_record_skl_tsc_load(rec);
-}
-
-/* Encode into the 200-byte buffer rec; reserved bytes are written as 0. */
-static inline void pmregs_x86_pebs_record_skl_pack(void *rec, const struct pmregs_x86_pebs_record_skl *in)
-{
-	pmregs_x86_pebs_record_skl_rflags_store(rec, in->rflags);
-	pmregs_x86_pebs_record_skl_rip_store(rec, in->rip);
-	pmregs_x86_pebs_record_skl_rax_store(rec, in->rax);
-	pmregs_x86_pebs_record_skl_rbx_store(rec, in->rbx);
-	pmregs_x86_pebs_record_skl_rcx_store(rec, in->rcx);
-	pmregs_x86_pebs_record_skl_rdx_store(rec, in->rdx);
-	pmregs_x86_pebs_record_skl_rsi_store(rec, in->rsi);
-	pmregs_x86_pebs_record_skl_rdi_store(rec, in->rdi);
-	pmregs_x86_pebs_record_skl_rbp_store(rec, in->rbp);
-	pmregs_x86_pebs_record_skl_rsp_store(rec, in->rsp);
-	pmregs_x86_pebs_record_skl_r8_store(rec, in->r8);
-	pmregs_x86_pebs_record_skl_r9_store(rec, in->r9);
-	pmregs_x86_pebs_record_skl_r10_store(rec, in->r10);
-	pmregs_x86_pebs_record_skl_r11_store(rec, in->r11);
-	pmregs_x86_pebs_record_skl_r12_store(rec, in->r12);
-	pmregs_x86_pebs_record_skl_r13_store(rec, in->r13);
-	pmregs_x86_pebs_record_skl_r14_store(rec, in->r14);
-	pmregs_x86_pebs_record_skl_r15_store(rec, in->r15);
-	pmregs_x86_pebs_record_skl_status_store(rec, in->status);
-	pmregs_x86_pebs_record_skl_dla_store(rec, in->dla);
-	pmregs_x86_pebs_record_skl_dse_store(rec, in->dse);
-	pmregs_x86_pebs_record_skl_lat_store(rec, in->lat);
-	pmregs_x86_pebs_record_skl_eventing_ip_store(rec, in->eventing_ip);
-	pmregs_x86_pebs_record_skl_tsx_tuning_store(rec, in->tsx_tuning);
-	pmregs_x86_pebs_record_skl_tsc_store(rec, in->tsc);
-}
+/* FIELD_load(rec): the field of the record at rec; FIELD_store(rec, x): x written into it. */
+#define pmregs_x86_pebs_record_skl_rflags_load(rec)          pmregs_load_le64(pmregs_crec(rec) + 0)
+#define pmregs_x86_pebs_record_skl_rflags_store(rec, x)      pmregs_store_le64(pmregs_rec(rec) + 0, (x))
+#define pmregs_x86_pebs_record_skl_rip_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 8)
+#define pmregs_x86_pebs_record_skl_rip_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 8, (x))
+#define pmregs_x86_pebs_record_skl_rax_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 16)
+#define pmregs_x86_pebs_record_skl_rax_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 16, (x))
+#define pmregs_x86_pebs_record_skl_rbx_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 24)
+#define pmregs_x86_pebs_record_skl_rbx_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 24, (x))
+#define pmregs_x86_pebs_record_skl_rcx_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 32)
+#define pmregs_x86_pebs_record_skl_rcx_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 32, (x))
+#define pmregs_x86_pebs_record_skl_rdx_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 40)
+#define pmregs_x86_pebs_record_skl_rdx_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 40, (x))
+#define pmregs_x86_pebs_record_skl_rsi_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 48)
+#define pmregs_x86_pebs_record_skl_rsi_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 48, (x))
+#define pmregs_x86_pebs_record_skl_rdi_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 56)
+#define pmregs_x86_pebs_record_skl_rdi_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 56, (x))
+#define pmregs_x86_pebs_record_skl_rbp_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 64)
+#define pmregs_x86_pebs_record_skl_rbp_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 64, (x))
+#define pmregs_x86_pebs_record_skl_rsp_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 72)
+#define pmregs_x86_pebs_record_skl_rsp_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 72, (x))
+#define pmregs_x86_pebs_record_skl_r8_load(rec)              pmregs_load_le64(pmregs_crec(rec) + 80)
+#define pmregs_x86_pebs_record_skl_r8_store(rec, x)          pmregs_store_le64(pmregs_rec(rec) + 80, (x))
+#define pmregs_x86_pebs_record_skl_r9_load(rec)              pmregs_load_le64(pmregs_crec(rec) + 88)
+#define pmregs_x86_pebs_record_skl_r9_store(rec, x)          pmregs_store_le64(pmregs_rec(rec) + 88, (x))
+#define pmregs_x86_pebs_record_skl_r10_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 96)
+#define pmregs_x86_pebs_record_skl_r10_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 96, (x))
+#define pmregs_x86_pebs_record_skl_r11_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 104)
+#define pmregs_x86_pebs_record_skl_r11_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 104, (x))
+#define pmregs_x86_pebs_record_skl_r12_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 112)
+#define pmregs_x86_pebs_record_skl_r12_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 112, (x))
+#define pmregs_x86_pebs_record_skl_r13_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 120)
+#define pmregs_x86_pebs_record_skl_r13_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 120, (x))
+#define pmregs_x86_pebs_record_skl_r14_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 128)
+#define pmregs_x86_pebs_record_skl_r14_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 128, (x))
+#define pmregs_x86_pebs_record_skl_r15_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 136)
+#define pmregs_x86_pebs_record_skl_r15_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 136, (x))
+#define pmregs_x86_pebs_record_skl_status_load(rec)          pmregs_load_le64(pmregs_crec(rec) + 144)
+#define pmregs_x86_pebs_record_skl_status_store(rec, x)      pmregs_store_le64(pmregs_rec(rec) + 144, (x))
+#define pmregs_x86_pebs_record_skl_dla_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 152)
+#define pmregs_x86_pebs_record_skl_dla_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 152, (x))
+#define pmregs_x86_pebs_record_skl_dse_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 160)
+#define pmregs_x86_pebs_record_skl_dse_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 160, (x))
+#define pmregs_x86_pebs_record_skl_lat_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 168)
+#define pmregs_x86_pebs_record_skl_lat_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 168, (x))
+#define pmregs_x86_pebs_record_skl_eventing_ip_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 176)
+#define pmregs_x86_pebs_record_skl_eventing_ip_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 176, (x))
+#define pmregs_x86_pebs_record_skl_tsx_tuning_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 184)
+#define pmregs_x86_pebs_record_skl_tsx_tuning_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 184, (x))
+#define pmregs_x86_pebs_record_skl_tsc_load(rec)             pmregs_load_le64(pmregs_crec(rec) + 192)
+#define pmregs_x86_pebs_record_skl_tsc_store(rec, x)         pmregs_store_le64(pmregs_rec(rec) + 192, (x))
 
 /* ---- Adaptive PEBS basic group (pebs_basic, 32 bytes) ---- */
 /* The group every adaptive PEBS record starts with; the groups MSR_PEBS_DATA_CFG selects follow */
 /* in the order meminfo, GPRs, XMMs, LBRs. */
-static inline uint64_t pmregs_x86_pebs_basic_format_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 0); }
-static inline void pmregs_x86_pebs_basic_format_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 0, x); }
-static inline uint64_t pmregs_x86_pebs_basic_ip_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 8); }
-static inline void pmregs_x86_pebs_basic_ip_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 8, x); }
-static inline uint64_t pmregs_x86_pebs_basic_applicable_counters_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 16); }
-static inline void pmregs_x86_pebs_basic_applicable_counters_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 16, x); }
-static inline uint64_t pmregs_x86_pebs_basic_tsc_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 24); }
-static inline void pmregs_x86_pebs_basic_tsc_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 24, x); }
 
-struct pmregs_x86_pebs_basic {
-	uint64_t format; /* @0x0, layout pebs_basic_format: Groups present, retire latency, record size */
-	uint64_t ip; /* @0x8: Instruction pointer */
-	uint64_t applicable_counters; /* @0x10: Counters (IA32_PERF_GLOBAL_STATUS layout) the record is for */
-	uint64_t tsc; /* @0x18: Time-stamp counter */
-};
-
-/* Decode the 32-byte record at rec. */
-static inline void pmregs_x86_pebs_basic_unpack(const void *rec, struct pmregs_x86_pebs_basic *out)
-{
-	out->format = pmregs_x86_pebs_basic_format_load(rec);
-	out->ip = pmregs_x86_pebs_basic_ip_load(rec);
-	out->applicable_counters = pmregs_x86_pebs_basic_applicable_counters_load(rec);
-	out->tsc = pmregs_x86_pebs_basic_tsc_load(rec);
-}
-
-/* Encode into the 32-byte buffer rec; reserved bytes are written as 0. */
-static inline void pmregs_x86_pebs_basic_pack(void *rec, const struct pmregs_x86_pebs_basic *in)
-{
-	pmregs_x86_pebs_basic_format_store(rec, in->format);
-	pmregs_x86_pebs_basic_ip_store(rec, in->ip);
-	pmregs_x86_pebs_basic_applicable_counters_store(rec, in->applicable_counters);
-	pmregs_x86_pebs_basic_tsc_store(rec, in->tsc);
-}
+/* FIELD_load(rec): the field of the record at rec; FIELD_store(rec, x): x written into it. */
+#define pmregs_x86_pebs_basic_format_load(rec)                  pmregs_load_le64(pmregs_crec(rec) + 0)
+#define pmregs_x86_pebs_basic_format_store(rec, x)              pmregs_store_le64(pmregs_rec(rec) + 0, (x))
+#define pmregs_x86_pebs_basic_ip_load(rec)                      pmregs_load_le64(pmregs_crec(rec) + 8)
+#define pmregs_x86_pebs_basic_ip_store(rec, x)                  pmregs_store_le64(pmregs_rec(rec) + 8, (x))
+#define pmregs_x86_pebs_basic_applicable_counters_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 16)
+#define pmregs_x86_pebs_basic_applicable_counters_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 16, (x))
+#define pmregs_x86_pebs_basic_tsc_load(rec)                     pmregs_load_le64(pmregs_crec(rec) + 24)
+#define pmregs_x86_pebs_basic_tsc_store(rec, x)                 pmregs_store_le64(pmregs_rec(rec) + 24, (x))
 
 /* ---- Adaptive PEBS memory-info group (pebs_meminfo, 32 bytes) ---- */
-static inline uint64_t pmregs_x86_pebs_meminfo_address_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 0); }
-static inline void pmregs_x86_pebs_meminfo_address_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 0, x); }
-static inline uint64_t pmregs_x86_pebs_meminfo_aux_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 8); }
-static inline void pmregs_x86_pebs_meminfo_aux_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 8, x); }
-static inline uint64_t pmregs_x86_pebs_meminfo_latency_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 16); }
-static inline void pmregs_x86_pebs_meminfo_latency_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 16, x); }
-static inline uint64_t pmregs_x86_pebs_meminfo_tsx_tuning_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 24); }
-static inline void pmregs_x86_pebs_meminfo_tsx_tuning_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 24, x); }
 
-struct pmregs_x86_pebs_meminfo {
-	uint64_t address; /* @0x0: Data linear address */
-	uint64_t aux; /* @0x8: Data source (model-specific encoding) */
-	uint64_t latency; /* @0x10: Memory access latency in core cycles */
-	uint64_t tsx_tuning; /* @0x18, layout hsw_tsx_tuning: TSX abort information */
-};
-
-/* Decode the 32-byte record at rec. */
-static inline void pmregs_x86_pebs_meminfo_unpack(const void *rec, struct pmregs_x86_pebs_meminfo *out)
-{
-	out->address = pmregs_x86_pebs_meminfo_address_load(rec);
-	out->aux = pmregs_x86_pebs_meminfo_aux_load(rec);
-	out->latency = pmregs_x86_pebs_meminfo_latency_load(rec);
-	out->tsx_tuning = pmregs_x86_pebs_meminfo_tsx_tuning_load(rec);
-}
-
-/* Encode into the 32-byte buffer rec; reserved bytes are written as 0. */
-static inline void pmregs_x86_pebs_meminfo_pack(void *rec, const struct pmregs_x86_pebs_meminfo *in)
-{
-	pmregs_x86_pebs_meminfo_address_store(rec, in->address);
-	pmregs_x86_pebs_meminfo_aux_store(rec, in->aux);
-	pmregs_x86_pebs_meminfo_latency_store(rec, in->latency);
-	pmregs_x86_pebs_meminfo_tsx_tuning_store(rec, in->tsx_tuning);
-}
+/* FIELD_load(rec): the field of the record at rec; FIELD_store(rec, x): x written into it. */
+#define pmregs_x86_pebs_meminfo_address_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 0)
+#define pmregs_x86_pebs_meminfo_address_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 0, (x))
+#define pmregs_x86_pebs_meminfo_aux_load(rec)            pmregs_load_le64(pmregs_crec(rec) + 8)
+#define pmregs_x86_pebs_meminfo_aux_store(rec, x)        pmregs_store_le64(pmregs_rec(rec) + 8, (x))
+#define pmregs_x86_pebs_meminfo_latency_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 16)
+#define pmregs_x86_pebs_meminfo_latency_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 16, (x))
+#define pmregs_x86_pebs_meminfo_tsx_tuning_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 24)
+#define pmregs_x86_pebs_meminfo_tsx_tuning_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 24, (x))
 
 /* ---- Adaptive PEBS general-purpose register group (pebs_gprs, 144 bytes) ---- */
 /* Note the order differs from the format 0-3 records (ax, cx, dx, bx, sp, bp, si, di). */
-static inline uint64_t pmregs_x86_pebs_gprs_rflags_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 0); }
-static inline void pmregs_x86_pebs_gprs_rflags_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 0, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_rip_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 8); }
-static inline void pmregs_x86_pebs_gprs_rip_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 8, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_rax_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 16); }
-static inline void pmregs_x86_pebs_gprs_rax_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 16, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_rcx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 24); }
-static inline void pmregs_x86_pebs_gprs_rcx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 24, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_rdx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 32); }
-static inline void pmregs_x86_pebs_gprs_rdx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 32, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_rbx_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 40); }
-static inline void pmregs_x86_pebs_gprs_rbx_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 40, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_rsp_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 48); }
-static inline void pmregs_x86_pebs_gprs_rsp_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 48, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_rbp_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 56); }
-static inline void pmregs_x86_pebs_gprs_rbp_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 56, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_rsi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 64); }
-static inline void pmregs_x86_pebs_gprs_rsi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 64, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_rdi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 72); }
-static inline void pmregs_x86_pebs_gprs_rdi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 72, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_r8_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 80); }
-static inline void pmregs_x86_pebs_gprs_r8_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 80, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_r9_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 88); }
-static inline void pmregs_x86_pebs_gprs_r9_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 88, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_r10_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 96); }
-static inline void pmregs_x86_pebs_gprs_r10_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 96, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_r11_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 104); }
-static inline void pmregs_x86_pebs_gprs_r11_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 104, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_r12_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 112); }
-static inline void pmregs_x86_pebs_gprs_r12_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 112, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_r13_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 120); }
-static inline void pmregs_x86_pebs_gprs_r13_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 120, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_r14_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 128); }
-static inline void pmregs_x86_pebs_gprs_r14_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 128, x); }
-static inline uint64_t pmregs_x86_pebs_gprs_r15_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 136); }
-static inline void pmregs_x86_pebs_gprs_r15_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 136, x); }
 
-struct pmregs_x86_pebs_gprs {
-	uint64_t rflags; /* @0x0 */
-	uint64_t rip; /* @0x8 */
-	uint64_t rax; /* @0x10 */
-	uint64_t rcx; /* @0x18 */
-	uint64_t rdx; /* @0x20 */
-	uint64_t rbx; /* @0x28 */
-	uint64_t rsp; /* @0x30 */
-	uint64_t rbp; /* @0x38 */
-	uint64_t rsi; /* @0x40 */
-	uint64_t rdi; /* @0x48 */
-	uint64_t r8; /* @0x50 */
-	uint64_t r9; /* @0x58 */
-	uint64_t r10; /* @0x60 */
-	uint64_t r11; /* @0x68 */
-	uint64_t r12; /* @0x70 */
-	uint64_t r13; /* @0x78 */
-	uint64_t r14; /* @0x80 */
-	uint64_t r15; /* @0x88 */
-};
-
-/* Decode the 144-byte record at rec. */
-static inline void pmregs_x86_pebs_gprs_unpack(const void *rec, struct pmregs_x86_pebs_gprs *out)
-{
-	out->rflags = pmregs_x86_pebs_gprs_rflags_load(rec);
-	out->rip = pmregs_x86_pebs_gprs_rip_load(rec);
-	out->rax = pmregs_x86_pebs_gprs_rax_load(rec);
-	out->rcx = pmregs_x86_pebs_gprs_rcx_load(rec);
-	out->rdx = pmregs_x86_pebs_gprs_rdx_load(rec);
-	out->rbx = pmregs_x86_pebs_gprs_rbx_load(rec);
-	out->rsp = pmregs_x86_pebs_gprs_rsp_load(rec);
-	out->rbp = pmregs_x86_pebs_gprs_rbp_load(rec);
-	out->rsi = pmregs_x86_pebs_gprs_rsi_load(rec);
-	out->rdi = pmregs_x86_pebs_gprs_rdi_load(rec);
-	out->r8 = pmregs_x86_pebs_gprs_r8_load(rec);
-	out->r9 = pmregs_x86_pebs_gprs_r9_load(rec);
-	out->r10 = pmregs_x86_pebs_gprs_r10_load(rec);
-	out->r11 = pmregs_x86_pebs_gprs_r11_load(rec);
-	out->r12 = pmregs_x86_pebs_gprs_r12_load(rec);
-	out->r13 = pmregs_x86_pebs_gprs_r13_load(rec);
-	out->r14 = pmregs_x86_pebs_gprs_r14_load(rec);
-	out->r15 = pmregs_x86_pebs_gprs_r15_load(rec);
-}
-
-/* Encode into the 144-byte buffer rec; reserved bytes are written as 0. */
-static inline void pmregs_x86_pebs_gprs_pack(void *rec, const struct pmregs_x86_pebs_gprs *in)
-{
-	pmregs_x86_pebs_gprs_rflags_store(rec, in->rflags);
-	pmregs_x86_pebs_gprs_rip_store(rec, in->rip);
-	pmregs_x86_pebs_gprs_rax_store(rec, in->rax);
-	pmregs_x86_pebs_gprs_rcx_store(rec, in->rcx);
-	pmregs_x86_pebs_gprs_rdx_store(rec, in->rdx);
-	pmregs_x86_pebs_gprs_rbx_store(rec, in->rbx);
-	pmregs_x86_pebs_gprs_rsp_store(rec, in->rsp);
-	pmregs_x86_pebs_gprs_rbp_store(rec, in->rbp);
-	pmregs_x86_pebs_gprs_rsi_store(rec, in->rsi);
-	pmregs_x86_pebs_gprs_rdi_store(rec, in->rdi);
-	pmregs_x86_pebs_gprs_r8_store(rec, in->r8);
-	pmregs_x86_pebs_gprs_r9_store(rec, in->r9);
-	pmregs_x86_pebs_gprs_r10_store(rec, in->r10);
-	pmregs_x86_pebs_gprs_r11_store(rec, in->r11);
-	pmregs_x86_pebs_gprs_r12_store(rec, in->r12);
-	pmregs_x86_pebs_gprs_r13_store(rec, in->r13);
-	pmregs_x86_pebs_gprs_r14_store(rec, in->r14);
-	pmregs_x86_pebs_gprs_r15_store(rec, in->r15);
-}
+/* FIELD_load(rec): the field of the record at rec; FIELD_store(rec, x): x written into it. */
+#define pmregs_x86_pebs_gprs_rflags_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 0)
+#define pmregs_x86_pebs_gprs_rflags_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 0, (x))
+#define pmregs_x86_pebs_gprs_rip_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 8)
+#define pmregs_x86_pebs_gprs_rip_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 8, (x))
+#define pmregs_x86_pebs_gprs_rax_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 16)
+#define pmregs_x86_pebs_gprs_rax_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 16, (x))
+#define pmregs_x86_pebs_gprs_rcx_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 24)
+#define pmregs_x86_pebs_gprs_rcx_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 24, (x))
+#define pmregs_x86_pebs_gprs_rdx_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 32)
+#define pmregs_x86_pebs_gprs_rdx_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 32, (x))
+#define pmregs_x86_pebs_gprs_rbx_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 40)
+#define pmregs_x86_pebs_gprs_rbx_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 40, (x))
+#define pmregs_x86_pebs_gprs_rsp_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 48)
+#define pmregs_x86_pebs_gprs_rsp_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 48, (x))
+#define pmregs_x86_pebs_gprs_rbp_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 56)
+#define pmregs_x86_pebs_gprs_rbp_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 56, (x))
+#define pmregs_x86_pebs_gprs_rsi_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 64)
+#define pmregs_x86_pebs_gprs_rsi_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 64, (x))
+#define pmregs_x86_pebs_gprs_rdi_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 72)
+#define pmregs_x86_pebs_gprs_rdi_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 72, (x))
+#define pmregs_x86_pebs_gprs_r8_load(rec)         pmregs_load_le64(pmregs_crec(rec) + 80)
+#define pmregs_x86_pebs_gprs_r8_store(rec, x)     pmregs_store_le64(pmregs_rec(rec) + 80, (x))
+#define pmregs_x86_pebs_gprs_r9_load(rec)         pmregs_load_le64(pmregs_crec(rec) + 88)
+#define pmregs_x86_pebs_gprs_r9_store(rec, x)     pmregs_store_le64(pmregs_rec(rec) + 88, (x))
+#define pmregs_x86_pebs_gprs_r10_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 96)
+#define pmregs_x86_pebs_gprs_r10_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 96, (x))
+#define pmregs_x86_pebs_gprs_r11_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 104)
+#define pmregs_x86_pebs_gprs_r11_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 104, (x))
+#define pmregs_x86_pebs_gprs_r12_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 112)
+#define pmregs_x86_pebs_gprs_r12_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 112, (x))
+#define pmregs_x86_pebs_gprs_r13_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 120)
+#define pmregs_x86_pebs_gprs_r13_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 120, (x))
+#define pmregs_x86_pebs_gprs_r14_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 128)
+#define pmregs_x86_pebs_gprs_r14_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 128, (x))
+#define pmregs_x86_pebs_gprs_r15_load(rec)        pmregs_load_le64(pmregs_crec(rec) + 136)
+#define pmregs_x86_pebs_gprs_r15_store(rec, x)    pmregs_store_le64(pmregs_rec(rec) + 136, (x))
 
 /* ---- Adaptive PEBS XMM group (pebs_xmm, 256 bytes) ---- */
-static inline uint64_t pmregs_x86_pebs_xmm_xmm0_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 0); }
-static inline void pmregs_x86_pebs_xmm_xmm0_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 0, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm0_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 8); }
-static inline void pmregs_x86_pebs_xmm_xmm0_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 8, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm1_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 16); }
-static inline void pmregs_x86_pebs_xmm_xmm1_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 16, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm1_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 24); }
-static inline void pmregs_x86_pebs_xmm_xmm1_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 24, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm2_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 32); }
-static inline void pmregs_x86_pebs_xmm_xmm2_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 32, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm2_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 40); }
-static inline void pmregs_x86_pebs_xmm_xmm2_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 40, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm3_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 48); }
-static inline void pmregs_x86_pebs_xmm_xmm3_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 48, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm3_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 56); }
-static inline void pmregs_x86_pebs_xmm_xmm3_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 56, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm4_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 64); }
-static inline void pmregs_x86_pebs_xmm_xmm4_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 64, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm4_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 72); }
-static inline void pmregs_x86_pebs_xmm_xmm4_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 72, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm5_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 80); }
-static inline void pmregs_x86_pebs_xmm_xmm5_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 80, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm5_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 88); }
-static inline void pmregs_x86_pebs_xmm_xmm5_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 88, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm6_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 96); }
-static inline void pmregs_x86_pebs_xmm_xmm6_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 96, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm6_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 104); }
-static inline void pmregs_x86_pebs_xmm_xmm6_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 104, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm7_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 112); }
-static inline void pmregs_x86_pebs_xmm_xmm7_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 112, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm7_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 120); }
-static inline void pmregs_x86_pebs_xmm_xmm7_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 120, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm8_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 128); }
-static inline void pmregs_x86_pebs_xmm_xmm8_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 128, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm8_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 136); }
-static inline void pmregs_x86_pebs_xmm_xmm8_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 136, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm9_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 144); }
-static inline void pmregs_x86_pebs_xmm_xmm9_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 144, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm9_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 152); }
-static inline void pmregs_x86_pebs_xmm_xmm9_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 152, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm10_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 160); }
-static inline void pmregs_x86_pebs_xmm_xmm10_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 160, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm10_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 168); }
-static inline void pmregs_x86_pebs_xmm_xmm10_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 168, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm11_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 176); }
-static inline void pmregs_x86_pebs_xmm_xmm11_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 176, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm11_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 184); }
-static inline void pmregs_x86_pebs_xmm_xmm11_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 184, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm12_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 192); }
-static inline void pmregs_x86_pebs_xmm_xmm12_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 192, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm12_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 200); }
-static inline void pmregs_x86_pebs_xmm_xmm12_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 200, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm13_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 208); }
-static inline void pmregs_x86_pebs_xmm_xmm13_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 208, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm13_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 216); }
-static inline void pmregs_x86_pebs_xmm_xmm13_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 216, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm14_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 224); }
-static inline void pmregs_x86_pebs_xmm_xmm14_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 224, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm14_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 232); }
-static inline void pmregs_x86_pebs_xmm_xmm14_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 232, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm15_lo_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 240); }
-static inline void pmregs_x86_pebs_xmm_xmm15_lo_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 240, x); }
-static inline uint64_t pmregs_x86_pebs_xmm_xmm15_hi_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 248); }
-static inline void pmregs_x86_pebs_xmm_xmm15_hi_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 248, x); }
 
-struct pmregs_x86_pebs_xmm {
-	uint64_t xmm0_lo; /* @0x0 */
-	uint64_t xmm0_hi; /* @0x8 */
-	uint64_t xmm1_lo; /* @0x10 */
-	uint64_t xmm1_hi; /* @0x18 */
-	uint64_t xmm2_lo; /* @0x20 */
-	uint64_t xmm2_hi; /* @0x28 */
-	uint64_t xmm3_lo; /* @0x30 */
-	uint64_t xmm3_hi; /* @0x38 */
-	uint64_t xmm4_lo; /* @0x40 */
-	uint64_t xmm4_hi; /* @0x48 */
-	uint64_t xmm5_lo; /* @0x50 */
-	uint64_t xmm5_hi; /* @0x58 */
-	uint64_t xmm6_lo; /* @0x60 */
-	uint64_t xmm6_hi; /* @0x68 */
-	uint64_t xmm7_lo; /* @0x70 */
-	uint64_t xmm7_hi; /* @0x78 */
-	uint64_t xmm8_lo; /* @0x80 */
-	uint64_t xmm8_hi; /* @0x88 */
-	uint64_t xmm9_lo; /* @0x90 */
-	uint64_t xmm9_hi; /* @0x98 */
-	uint64_t xmm10_lo; /* @0xa0 */
-	uint64_t xmm10_hi; /* @0xa8 */
-	uint64_t xmm11_lo; /* @0xb0 */
-	uint64_t xmm11_hi; /* @0xb8 */
-	uint64_t xmm12_lo; /* @0xc0 */
-	uint64_t xmm12_hi; /* @0xc8 */
-	uint64_t xmm13_lo; /* @0xd0 */
-	uint64_t xmm13_hi; /* @0xd8 */
-	uint64_t xmm14_lo; /* @0xe0 */
-	uint64_t xmm14_hi; /* @0xe8 */
-	uint64_t xmm15_lo; /* @0xf0 */
-	uint64_t xmm15_hi; /* @0xf8 */
-};
-
-/* Decode the 256-byte record at rec. */
-static inline void pmregs_x86_pebs_xmm_unpack(const void *rec, struct pmregs_x86_pebs_xmm *out)
-{
-	out->xmm0_lo = pmregs_x86_pebs_xmm_xmm0_lo_load(rec);
-	out->xmm0_hi = pmregs_x86_pebs_xmm_xmm0_hi_load(rec);
-	out->xmm1_lo = pmregs_x86_pebs_xmm_xmm1_lo_load(rec);
-	out->xmm1_hi = pmregs_x86_pebs_xmm_xmm1_hi_load(rec);
-	out->xmm2_lo = pmregs_x86_pebs_xmm_xmm2_lo_load(rec);
-	out->xmm2_hi = pmregs_x86_pebs_xmm_xmm2_hi_load(rec);
-	out->xmm3_lo = pmregs_x86_pebs_xmm_xmm3_lo_load(rec);
-	out->xmm3_hi = pmregs_x86_pebs_xmm_xmm3_hi_load(rec);
-	out->xmm4_lo = pmregs_x86_pebs_xmm_xmm4_lo_load(rec);
-	out->xmm4_hi = pmregs_x86_pebs_xmm_xmm4_hi_load(rec);
-	out->xmm5_lo = pmregs_x86_pebs_xmm_xmm5_lo_load(rec);
-	out->xmm5_hi = pmregs_x86_pebs_xmm_xmm5_hi_load(rec);
-	out->xmm6_lo = pmregs_x86_pebs_xmm_xmm6_lo_load(rec);
-	out->xmm6_hi = pmregs_x86_pebs_xmm_xmm6_hi_load(rec);
-	out->xmm7_lo = pmregs_x86_pebs_xmm_xmm7_lo_load(rec);
-	out->xmm7_hi = pmregs_x86_pebs_xmm_xmm7_hi_load(rec);
-	out->xmm8_lo = pmregs_x86_pebs_xmm_xmm8_lo_load(rec);
-	out->xmm8_hi = pmregs_x86_pebs_xmm_xmm8_hi_load(rec);
-	out->xmm9_lo = pmregs_x86_pebs_xmm_xmm9_lo_load(rec);
-	out->xmm9_hi = pmregs_x86_pebs_xmm_xmm9_hi_load(rec);
-	out->xmm10_lo = pmregs_x86_pebs_xmm_xmm10_lo_load(rec);
-	out->xmm10_hi = pmregs_x86_pebs_xmm_xmm10_hi_load(rec);
-	out->xmm11_lo = pmregs_x86_pebs_xmm_xmm11_lo_load(rec);
-	out->xmm11_hi = pmregs_x86_pebs_xmm_xmm11_hi_load(rec);
-	out->xmm12_lo = pmregs_x86_pebs_xmm_xmm12_lo_load(rec);
-	out->xmm12_hi = pmregs_x86_pebs_xmm_xmm12_hi_load(rec);
-	out->xmm13_lo = pmregs_x86_pebs_xmm_xmm13_lo_load(rec);
-	out->xmm13_hi = pmregs_x86_pebs_xmm_xmm13_hi_load(rec);
-	out->xmm14_lo = pmregs_x86_pebs_xmm_xmm14_lo_load(rec);
-	out->xmm14_hi = pmregs_x86_pebs_xmm_xmm14_hi_load(rec);
-	out->xmm15_lo = pmregs_x86_pebs_xmm_xmm15_lo_load(rec);
-	out->xmm15_hi = pmregs_x86_pebs_xmm_xmm15_hi_load(rec);
-}
-
-/* Encode into the 256-byte buffer rec; reserved bytes are written as 0. */
-static inline void pmregs_x86_pebs_xmm_pack(void *rec, const struct pmregs_x86_pebs_xmm *in)
-{
-	pmregs_x86_pebs_xmm_xmm0_lo_store(rec, in->xmm0_lo);
-	pmregs_x86_pebs_xmm_xmm0_hi_store(rec, in->xmm0_hi);
-	pmregs_x86_pebs_xmm_xmm1_lo_store(rec, in->xmm1_lo);
-	pmregs_x86_pebs_xmm_xmm1_hi_store(rec, in->xmm1_hi);
-	pmregs_x86_pebs_xmm_xmm2_lo_store(rec, in->xmm2_lo);
-	pmregs_x86_pebs_xmm_xmm2_hi_store(rec, in->xmm2_hi);
-	pmregs_x86_pebs_xmm_xmm3_lo_store(rec, in->xmm3_lo);
-	pmregs_x86_pebs_xmm_xmm3_hi_store(rec, in->xmm3_hi);
-	pmregs_x86_pebs_xmm_xmm4_lo_store(rec, in->xmm4_lo);
-	pmregs_x86_pebs_xmm_xmm4_hi_store(rec, in->xmm4_hi);
-	pmregs_x86_pebs_xmm_xmm5_lo_store(rec, in->xmm5_lo);
-	pmregs_x86_pebs_xmm_xmm5_hi_store(rec, in->xmm5_hi);
-	pmregs_x86_pebs_xmm_xmm6_lo_store(rec, in->xmm6_lo);
-	pmregs_x86_pebs_xmm_xmm6_hi_store(rec, in->xmm6_hi);
-	pmregs_x86_pebs_xmm_xmm7_lo_store(rec, in->xmm7_lo);
-	pmregs_x86_pebs_xmm_xmm7_hi_store(rec, in->xmm7_hi);
-	pmregs_x86_pebs_xmm_xmm8_lo_store(rec, in->xmm8_lo);
-	pmregs_x86_pebs_xmm_xmm8_hi_store(rec, in->xmm8_hi);
-	pmregs_x86_pebs_xmm_xmm9_lo_store(rec, in->xmm9_lo);
-	pmregs_x86_pebs_xmm_xmm9_hi_store(rec, in->xmm9_hi);
-	pmregs_x86_pebs_xmm_xmm10_lo_store(rec, in->xmm10_lo);
-	pmregs_x86_pebs_xmm_xmm10_hi_store(rec, in->xmm10_hi);
-	pmregs_x86_pebs_xmm_xmm11_lo_store(rec, in->xmm11_lo);
-	pmregs_x86_pebs_xmm_xmm11_hi_store(rec, in->xmm11_hi);
-	pmregs_x86_pebs_xmm_xmm12_lo_store(rec, in->xmm12_lo);
-	pmregs_x86_pebs_xmm_xmm12_hi_store(rec, in->xmm12_hi);
-	pmregs_x86_pebs_xmm_xmm13_lo_store(rec, in->xmm13_lo);
-	pmregs_x86_pebs_xmm_xmm13_hi_store(rec, in->xmm13_hi);
-	pmregs_x86_pebs_xmm_xmm14_lo_store(rec, in->xmm14_lo);
-	pmregs_x86_pebs_xmm_xmm14_hi_store(rec, in->xmm14_hi);
-	pmregs_x86_pebs_xmm_xmm15_lo_store(rec, in->xmm15_lo);
-	pmregs_x86_pebs_xmm_xmm15_hi_store(rec, in->xmm15_hi);
-}
+/* FIELD_load(rec): the field of the record at rec; FIELD_store(rec, x): x written into it. */
+#define pmregs_x86_pebs_xmm_xmm0_lo_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 0)
+#define pmregs_x86_pebs_xmm_xmm0_lo_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 0, (x))
+#define pmregs_x86_pebs_xmm_xmm0_hi_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 8)
+#define pmregs_x86_pebs_xmm_xmm0_hi_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 8, (x))
+#define pmregs_x86_pebs_xmm_xmm1_lo_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 16)
+#define pmregs_x86_pebs_xmm_xmm1_lo_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 16, (x))
+#define pmregs_x86_pebs_xmm_xmm1_hi_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 24)
+#define pmregs_x86_pebs_xmm_xmm1_hi_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 24, (x))
+#define pmregs_x86_pebs_xmm_xmm2_lo_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 32)
+#define pmregs_x86_pebs_xmm_xmm2_lo_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 32, (x))
+#define pmregs_x86_pebs_xmm_xmm2_hi_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 40)
+#define pmregs_x86_pebs_xmm_xmm2_hi_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 40, (x))
+#define pmregs_x86_pebs_xmm_xmm3_lo_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 48)
+#define pmregs_x86_pebs_xmm_xmm3_lo_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 48, (x))
+#define pmregs_x86_pebs_xmm_xmm3_hi_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 56)
+#define pmregs_x86_pebs_xmm_xmm3_hi_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 56, (x))
+#define pmregs_x86_pebs_xmm_xmm4_lo_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 64)
+#define pmregs_x86_pebs_xmm_xmm4_lo_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 64, (x))
+#define pmregs_x86_pebs_xmm_xmm4_hi_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 72)
+#define pmregs_x86_pebs_xmm_xmm4_hi_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 72, (x))
+#define pmregs_x86_pebs_xmm_xmm5_lo_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 80)
+#define pmregs_x86_pebs_xmm_xmm5_lo_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 80, (x))
+#define pmregs_x86_pebs_xmm_xmm5_hi_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 88)
+#define pmregs_x86_pebs_xmm_xmm5_hi_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 88, (x))
+#define pmregs_x86_pebs_xmm_xmm6_lo_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 96)
+#define pmregs_x86_pebs_xmm_xmm6_lo_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 96, (x))
+#define pmregs_x86_pebs_xmm_xmm6_hi_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 104)
+#define pmregs_x86_pebs_xmm_xmm6_hi_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 104, (x))
+#define pmregs_x86_pebs_xmm_xmm7_lo_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 112)
+#define pmregs_x86_pebs_xmm_xmm7_lo_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 112, (x))
+#define pmregs_x86_pebs_xmm_xmm7_hi_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 120)
+#define pmregs_x86_pebs_xmm_xmm7_hi_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 120, (x))
+#define pmregs_x86_pebs_xmm_xmm8_lo_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 128)
+#define pmregs_x86_pebs_xmm_xmm8_lo_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 128, (x))
+#define pmregs_x86_pebs_xmm_xmm8_hi_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 136)
+#define pmregs_x86_pebs_xmm_xmm8_hi_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 136, (x))
+#define pmregs_x86_pebs_xmm_xmm9_lo_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 144)
+#define pmregs_x86_pebs_xmm_xmm9_lo_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 144, (x))
+#define pmregs_x86_pebs_xmm_xmm9_hi_load(rec)      pmregs_load_le64(pmregs_crec(rec) + 152)
+#define pmregs_x86_pebs_xmm_xmm9_hi_store(rec, x)  pmregs_store_le64(pmregs_rec(rec) + 152, (x))
+#define pmregs_x86_pebs_xmm_xmm10_lo_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 160)
+#define pmregs_x86_pebs_xmm_xmm10_lo_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 160, (x))
+#define pmregs_x86_pebs_xmm_xmm10_hi_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 168)
+#define pmregs_x86_pebs_xmm_xmm10_hi_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 168, (x))
+#define pmregs_x86_pebs_xmm_xmm11_lo_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 176)
+#define pmregs_x86_pebs_xmm_xmm11_lo_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 176, (x))
+#define pmregs_x86_pebs_xmm_xmm11_hi_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 184)
+#define pmregs_x86_pebs_xmm_xmm11_hi_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 184, (x))
+#define pmregs_x86_pebs_xmm_xmm12_lo_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 192)
+#define pmregs_x86_pebs_xmm_xmm12_lo_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 192, (x))
+#define pmregs_x86_pebs_xmm_xmm12_hi_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 200)
+#define pmregs_x86_pebs_xmm_xmm12_hi_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 200, (x))
+#define pmregs_x86_pebs_xmm_xmm13_lo_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 208)
+#define pmregs_x86_pebs_xmm_xmm13_lo_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 208, (x))
+#define pmregs_x86_pebs_xmm_xmm13_hi_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 216)
+#define pmregs_x86_pebs_xmm_xmm13_hi_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 216, (x))
+#define pmregs_x86_pebs_xmm_xmm14_lo_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 224)
+#define pmregs_x86_pebs_xmm_xmm14_lo_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 224, (x))
+#define pmregs_x86_pebs_xmm_xmm14_hi_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 232)
+#define pmregs_x86_pebs_xmm_xmm14_hi_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 232, (x))
+#define pmregs_x86_pebs_xmm_xmm15_lo_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 240)
+#define pmregs_x86_pebs_xmm_xmm15_lo_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 240, (x))
+#define pmregs_x86_pebs_xmm_xmm15_hi_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 248)
+#define pmregs_x86_pebs_xmm_xmm15_hi_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 248, (x))
 
 /* ---- Adaptive PEBS LBR group entry (lbr_entry, 24 bytes) ---- */
 /* One entry of the LBR group; the group has MSR_PEBS_DATA_CFG.LBR_ENTRIES + 1 of them. */
-static inline uint64_t pmregs_x86_lbr_entry_from_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 0); }
-static inline void pmregs_x86_lbr_entry_from_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 0, x); }
-static inline uint64_t pmregs_x86_lbr_entry_to_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 8); }
-static inline void pmregs_x86_lbr_entry_to_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 8, x); }
-static inline uint64_t pmregs_x86_lbr_entry_info_load(const void *rec) { return pmregs_load_le64((const unsigned char *)rec + 16); }
-static inline void pmregs_x86_lbr_entry_info_store(void *rec, uint64_t x) { pmregs_store_le64((unsigned char *)rec + 16, x); }
 
-struct pmregs_x86_lbr_entry {
-	uint64_t from; /* @0x0: Branch source (FROM_IP) */
-	uint64_t to; /* @0x8: Branch target (TO_IP) */
-	uint64_t info; /* @0x10, layout lbr_info: LBR_INFO */
-};
-
-/* Decode the 24-byte record at rec. */
-static inline void pmregs_x86_lbr_entry_unpack(const void *rec, struct pmregs_x86_lbr_entry *out)
-{
-	out->from = pmregs_x86_lbr_entry_from_load(rec);
-	out->to = pmregs_x86_lbr_entry_to_load(rec);
-	out->info = pmregs_x86_lbr_entry_info_load(rec);
-}
-
-/* Encode into the 24-byte buffer rec; reserved bytes are written as 0. */
-static inline void pmregs_x86_lbr_entry_pack(void *rec, const struct pmregs_x86_lbr_entry *in)
-{
-	pmregs_x86_lbr_entry_from_store(rec, in->from);
-	pmregs_x86_lbr_entry_to_store(rec, in->to);
-	pmregs_x86_lbr_entry_info_store(rec, in->info);
-}
+/* FIELD_load(rec): the field of the record at rec; FIELD_store(rec, x): x written into it. */
+#define pmregs_x86_lbr_entry_from_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 0)
+#define pmregs_x86_lbr_entry_from_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 0, (x))
+#define pmregs_x86_lbr_entry_to_load(rec)       pmregs_load_le64(pmregs_crec(rec) + 8)
+#define pmregs_x86_lbr_entry_to_store(rec, x)   pmregs_store_le64(pmregs_rec(rec) + 8, (x))
+#define pmregs_x86_lbr_entry_info_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 16)
+#define pmregs_x86_lbr_entry_info_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 16, (x))
 
 /* ---- Architectural performance events (arch_events) ---- */
 /* Event select and unit mask for IA32_PERFEVTSELx, and the CPUID.0AH:EBX bit that says the */
@@ -14785,228 +6616,6 @@ static inline uint32_t pmregs_x86_adaptive_pebs_record_size(uint64_t cfg)
 static inline uint8_t pmregs_x86_perf_metric(uint64_t metrics, uint8_t i)
 {
 	return ((uint8_t)(((metrics >> ((PMREGS_U64(8) * (((uint64_t)(i)) & PMREGS_U64(7))) & 63)) & PMREGS_U64(0xff))));
-}
-
-/* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
-
-/* Every register as a struct pmregs_register_desc (the same order as pmregs_x86_registers()). */
-static inline const struct pmregs_register_desc *pmregs_x86_register_descs(size_t *count)
-{
-	static const struct pmregs_register_desc d[] = {
-		{ "ia32_debugctl", "IA32_DEBUGCTL", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 0, "availability=\"06_0EH and later\"" },
-		{ "debugctlmsr", "DebugCtlMSR", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 1, "availability=\"P6 family\"" },
-		{ "debugctlb", "MSR_DEBUGCTLB", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 2, "availability=\"Pentium M\"" },
-		{ "core_debugctl", "IA32_DEBUGCTL (Core Solo/Duo)", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 3, "availability=\"Core Solo, Core Duo\"" },
-		{ "ia32_pmc0", "IA32_PMC0", "", "", "msr", PMREGS_U64(0xc1), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 0\"" },
-		{ "ia32_pmc1", "IA32_PMC1", "", "", "msr", PMREGS_U64(0xc2), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 1\"" },
-		{ "ia32_pmc2", "IA32_PMC2", "", "", "msr", PMREGS_U64(0xc3), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 2\"" },
-		{ "ia32_pmc3", "IA32_PMC3", "", "", "msr", PMREGS_U64(0xc4), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 3\"" },
-		{ "ia32_pmc4", "IA32_PMC4", "", "", "msr", PMREGS_U64(0xc5), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 4\"" },
-		{ "ia32_pmc5", "IA32_PMC5", "", "", "msr", PMREGS_U64(0xc6), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 5\"" },
-		{ "ia32_pmc6", "IA32_PMC6", "", "", "msr", PMREGS_U64(0xc7), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 6\"" },
-		{ "ia32_pmc7", "IA32_PMC7", "", "", "msr", PMREGS_U64(0xc8), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 7\"" },
-		{ "ia32_perfevtsel0", "IA32_PERFEVTSEL0", "", "", "msr", PMREGS_U64(0x186), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 0\"" },
-		{ "ia32_perfevtsel1", "IA32_PERFEVTSEL1", "", "", "msr", PMREGS_U64(0x187), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 1\"" },
-		{ "ia32_perfevtsel2", "IA32_PERFEVTSEL2", "", "", "msr", PMREGS_U64(0x188), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 2\"" },
-		{ "ia32_perfevtsel3", "IA32_PERFEVTSEL3", "", "", "msr", PMREGS_U64(0x189), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 3\"" },
-		{ "ia32_perfevtsel4", "IA32_PERFEVTSEL4", "", "", "msr", PMREGS_U64(0x18a), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 4\"" },
-		{ "ia32_perfevtsel5", "IA32_PERFEVTSEL5", "", "", "msr", PMREGS_U64(0x18b), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 5\"" },
-		{ "ia32_perfevtsel6", "IA32_PERFEVTSEL6", "", "", "msr", PMREGS_U64(0x18c), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 6\"" },
-		{ "ia32_perfevtsel7", "IA32_PERFEVTSEL7", "", "", "msr", PMREGS_U64(0x18d), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 7\"" },
-		{ "ia32_a_pmc0", "IA32_A_PMC0", "", "", "msr", PMREGS_U64(0x4c1), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc1", "IA32_A_PMC1", "", "", "msr", PMREGS_U64(0x4c2), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc2", "IA32_A_PMC2", "", "", "msr", PMREGS_U64(0x4c3), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc3", "IA32_A_PMC3", "", "", "msr", PMREGS_U64(0x4c4), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc4", "IA32_A_PMC4", "", "", "msr", PMREGS_U64(0x4c5), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc5", "IA32_A_PMC5", "", "", "msr", PMREGS_U64(0x4c6), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc6", "IA32_A_PMC6", "", "", "msr", PMREGS_U64(0x4c7), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc7", "IA32_A_PMC7", "", "", "msr", PMREGS_U64(0x4c8), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_fixed_ctr0", "IA32_FIXED_CTR0", "", "", "msr", PMREGS_U64(0x309), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EDX[4:0] > 0\"" },
-		{ "ia32_fixed_ctr1", "IA32_FIXED_CTR1", "", "", "msr", PMREGS_U64(0x30a), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EDX[4:0] > 1\"" },
-		{ "ia32_fixed_ctr2", "IA32_FIXED_CTR2", "", "", "msr", PMREGS_U64(0x30b), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EDX[4:0] > 2\"" },
-		{ "ia32_fixed_ctr3", "IA32_FIXED_CTR3", "", "", "msr", PMREGS_U64(0x30c), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EDX[4:0] > 3\"" },
-		{ "ia32_perf_capabilities", "IA32_PERF_CAPABILITIES", "", "", "msr", PMREGS_U64(0x345), PMREGS_U64(0x0), 16, "availability=\"CPUID.01H:ECX.PDCM[15] = 1\"" },
-		{ "ia32_fixed_ctr_ctrl", "IA32_FIXED_CTR_CTRL", "", "", "msr", PMREGS_U64(0x38d), PMREGS_U64(0x0), 9, "availability=\"version > 1\"" },
-		{ "ia32_perf_global_status", "IA32_PERF_GLOBAL_STATUS", "", "", "msr", PMREGS_U64(0x38e), PMREGS_U64(0x0), 11, "availability=\"version > 0\"" },
-		{ "ia32_perf_global_ctrl", "IA32_PERF_GLOBAL_CTRL", "", "", "msr", PMREGS_U64(0x38f), PMREGS_U64(0x0), 10, "availability=\"version > 0\"" },
-		{ "ia32_perf_global_ovf_ctrl", "IA32_PERF_GLOBAL_OVF_CTRL", "", "", "msr", PMREGS_U64(0x390), PMREGS_U64(0x0), 13, "availability=\"version 1 to 3 (renamed STATUS_RESET from version 4)\"" },
-		{ "ia32_perf_global_status_reset", "IA32_PERF_GLOBAL_STATUS_RESET", "", "", "msr", PMREGS_U64(0x390), PMREGS_U64(0x0), 12, "availability=\"version > 3\"" },
-		{ "ia32_perf_global_status_set", "IA32_PERF_GLOBAL_STATUS_SET", "", "", "msr", PMREGS_U64(0x391), PMREGS_U64(0x0), 14, "availability=\"version > 3\"" },
-		{ "ia32_perf_global_inuse", "IA32_PERF_GLOBAL_INUSE", "", "", "msr", PMREGS_U64(0x392), PMREGS_U64(0x0), 15, "availability=\"version > 3\"" },
-		{ "ia32_pebs_enable", "IA32_PEBS_ENABLE", "", "", "msr", PMREGS_U64(0x3f1), PMREGS_U64(0x0), 17, "availability=\"06_0FH and later\"" },
-		{ "ia32_ds_area", "IA32_DS_AREA", "", "", "msr", PMREGS_U64(0x600), PMREGS_U64(0x0), 19, "availability=\"CPUID.01H:EDX.DS[21] = 1\"" },
-		{ "ia32_misc_enable", "IA32_MISC_ENABLE", "", "", "msr", PMREGS_U64(0x1a0), PMREGS_U64(0x0), 18, "" },
-		{ "p6_perfevtsel0", "PerfEvtSel0", "", "", "msr", PMREGS_U64(0x186), PMREGS_U64(0x0), 5, "availability=\"P6 family\"" },
-		{ "p6_perfevtsel1", "PerfEvtSel1", "", "", "msr", PMREGS_U64(0x187), PMREGS_U64(0x0), 6, "availability=\"P6 family\"" },
-		{ "p6_perfctr0", "PerfCtr0", "", "", "msr", PMREGS_U64(0xc1), PMREGS_U64(0x0), 7, "availability=\"P6 family\"" },
-		{ "p6_perfctr1", "PerfCtr1", "", "", "msr", PMREGS_U64(0xc2), PMREGS_U64(0x0), 7, "availability=\"P6 family\"" },
-		{ "pebs_data_cfg", "MSR_PEBS_DATA_CFG", "", "", "msr", PMREGS_U64(0x3f2), PMREGS_U64(0x0), 28, "availability=\"Ice Lake and later (LINUX)\"" },
-		{ "pebs_ld_lat_threshold", "MSR_PEBS_LD_LAT_THRESHOLD", "", "", "msr", PMREGS_U64(0x3f6), PMREGS_U64(0x0), -1, "availability=\"model-specific (LINUX)\"" },
-		{ "pebs_frontend", "MSR_PEBS_FRONTEND", "", "", "msr", PMREGS_U64(0x3f7), PMREGS_U64(0x0), -1, "availability=\"model-specific (LINUX)\"" },
-		{ "perf_metrics", "MSR_PERF_METRICS", "", "", "msr", PMREGS_U64(0x329), PMREGS_U64(0x0), 31, "availability=\"IA32_PERF_CAPABILITIES.PERF_METRICS[15] = 1 (LINUX)\"" },
-		{ "reload_pmc0", "MSR_RELOAD_PMC0", "", "", "msr", PMREGS_U64(0x14c1), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc1", "MSR_RELOAD_PMC1", "", "", "msr", PMREGS_U64(0x14c2), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc2", "MSR_RELOAD_PMC2", "", "", "msr", PMREGS_U64(0x14c3), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc3", "MSR_RELOAD_PMC3", "", "", "msr", PMREGS_U64(0x14c4), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc4", "MSR_RELOAD_PMC4", "", "", "msr", PMREGS_U64(0x14c5), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc5", "MSR_RELOAD_PMC5", "", "", "msr", PMREGS_U64(0x14c6), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc6", "MSR_RELOAD_PMC6", "", "", "msr", PMREGS_U64(0x14c7), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc7", "MSR_RELOAD_PMC7", "", "", "msr", PMREGS_U64(0x14c8), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_fixed_ctr0", "MSR_RELOAD_FIXED_CTR0", "", "", "msr", PMREGS_U64(0x1309), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_fixed_ctr1", "MSR_RELOAD_FIXED_CTR1", "", "", "msr", PMREGS_U64(0x130a), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_fixed_ctr2", "MSR_RELOAD_FIXED_CTR2", "", "", "msr", PMREGS_U64(0x130b), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_fixed_ctr3", "MSR_RELOAD_FIXED_CTR3", "", "", "msr", PMREGS_U64(0x130c), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "cpuid_0a_eax", "CPUID.0AH:EAX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 20, "cpuid_leaf=10 cpuid_reg=eax" },
-		{ "cpuid_0a_ebx", "CPUID.0AH:EBX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 21, "cpuid_leaf=10 cpuid_reg=ebx" },
-		{ "cpuid_0a_edx", "CPUID.0AH:EDX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 22, "cpuid_leaf=10 cpuid_reg=edx" },
-		{ "cpuid_01_ecx", "CPUID.01H:ECX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 23, "cpuid_leaf=1 cpuid_reg=ecx" },
-		{ "cpuid_01_edx", "CPUID.01H:EDX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 24, "cpuid_leaf=1 cpuid_reg=edx" },
-		{ "ia32_lbr_ctl", "IA32_LBR_CTL", "", "", "msr", PMREGS_U64(0x14ce), PMREGS_U64(0x0), 32, "availability=\"CPUID.(EAX=07H,ECX=0):EDX[19] (architectural LBR; LINUX)\"" },
-		{ "ia32_lbr_depth", "IA32_LBR_DEPTH", "", "", "msr", PMREGS_U64(0x14cf), PMREGS_U64(0x0), -1, "availability=\"architectural LBR; a depth allowed by CPUID.1CH:EAX[7:0] (LINUX)\"" },
-		{ "ia32_lbr_from_ip0", "IA32_LBR_0_FROM_IP", "", "", "msr", PMREGS_U64(0x1500), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip1", "IA32_LBR_1_FROM_IP", "", "", "msr", PMREGS_U64(0x1501), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip2", "IA32_LBR_2_FROM_IP", "", "", "msr", PMREGS_U64(0x1502), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip3", "IA32_LBR_3_FROM_IP", "", "", "msr", PMREGS_U64(0x1503), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip4", "IA32_LBR_4_FROM_IP", "", "", "msr", PMREGS_U64(0x1504), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip5", "IA32_LBR_5_FROM_IP", "", "", "msr", PMREGS_U64(0x1505), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip6", "IA32_LBR_6_FROM_IP", "", "", "msr", PMREGS_U64(0x1506), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip7", "IA32_LBR_7_FROM_IP", "", "", "msr", PMREGS_U64(0x1507), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip8", "IA32_LBR_8_FROM_IP", "", "", "msr", PMREGS_U64(0x1508), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip9", "IA32_LBR_9_FROM_IP", "", "", "msr", PMREGS_U64(0x1509), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip10", "IA32_LBR_10_FROM_IP", "", "", "msr", PMREGS_U64(0x150a), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip11", "IA32_LBR_11_FROM_IP", "", "", "msr", PMREGS_U64(0x150b), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip12", "IA32_LBR_12_FROM_IP", "", "", "msr", PMREGS_U64(0x150c), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip13", "IA32_LBR_13_FROM_IP", "", "", "msr", PMREGS_U64(0x150d), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip14", "IA32_LBR_14_FROM_IP", "", "", "msr", PMREGS_U64(0x150e), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip15", "IA32_LBR_15_FROM_IP", "", "", "msr", PMREGS_U64(0x150f), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip16", "IA32_LBR_16_FROM_IP", "", "", "msr", PMREGS_U64(0x1510), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip17", "IA32_LBR_17_FROM_IP", "", "", "msr", PMREGS_U64(0x1511), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip18", "IA32_LBR_18_FROM_IP", "", "", "msr", PMREGS_U64(0x1512), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip19", "IA32_LBR_19_FROM_IP", "", "", "msr", PMREGS_U64(0x1513), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip20", "IA32_LBR_20_FROM_IP", "", "", "msr", PMREGS_U64(0x1514), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip21", "IA32_LBR_21_FROM_IP", "", "", "msr", PMREGS_U64(0x1515), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip22", "IA32_LBR_22_FROM_IP", "", "", "msr", PMREGS_U64(0x1516), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip23", "IA32_LBR_23_FROM_IP", "", "", "msr", PMREGS_U64(0x1517), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip24", "IA32_LBR_24_FROM_IP", "", "", "msr", PMREGS_U64(0x1518), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip25", "IA32_LBR_25_FROM_IP", "", "", "msr", PMREGS_U64(0x1519), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip26", "IA32_LBR_26_FROM_IP", "", "", "msr", PMREGS_U64(0x151a), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip27", "IA32_LBR_27_FROM_IP", "", "", "msr", PMREGS_U64(0x151b), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip28", "IA32_LBR_28_FROM_IP", "", "", "msr", PMREGS_U64(0x151c), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip29", "IA32_LBR_29_FROM_IP", "", "", "msr", PMREGS_U64(0x151d), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip30", "IA32_LBR_30_FROM_IP", "", "", "msr", PMREGS_U64(0x151e), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip31", "IA32_LBR_31_FROM_IP", "", "", "msr", PMREGS_U64(0x151f), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip0", "IA32_LBR_0_TO_IP", "", "", "msr", PMREGS_U64(0x1600), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip1", "IA32_LBR_1_TO_IP", "", "", "msr", PMREGS_U64(0x1601), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip2", "IA32_LBR_2_TO_IP", "", "", "msr", PMREGS_U64(0x1602), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip3", "IA32_LBR_3_TO_IP", "", "", "msr", PMREGS_U64(0x1603), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip4", "IA32_LBR_4_TO_IP", "", "", "msr", PMREGS_U64(0x1604), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip5", "IA32_LBR_5_TO_IP", "", "", "msr", PMREGS_U64(0x1605), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip6", "IA32_LBR_6_TO_IP", "", "", "msr", PMREGS_U64(0x1606), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip7", "IA32_LBR_7_TO_IP", "", "", "msr", PMREGS_U64(0x1607), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip8", "IA32_LBR_8_TO_IP", "", "", "msr", PMREGS_U64(0x1608), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip9", "IA32_LBR_9_TO_IP", "", "", "msr", PMREGS_U64(0x1609), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip10", "IA32_LBR_10_TO_IP", "", "", "msr", PMREGS_U64(0x160a), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip11", "IA32_LBR_11_TO_IP", "", "", "msr", PMREGS_U64(0x160b), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip12", "IA32_LBR_12_TO_IP", "", "", "msr", PMREGS_U64(0x160c), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip13", "IA32_LBR_13_TO_IP", "", "", "msr", PMREGS_U64(0x160d), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip14", "IA32_LBR_14_TO_IP", "", "", "msr", PMREGS_U64(0x160e), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip15", "IA32_LBR_15_TO_IP", "", "", "msr", PMREGS_U64(0x160f), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip16", "IA32_LBR_16_TO_IP", "", "", "msr", PMREGS_U64(0x1610), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip17", "IA32_LBR_17_TO_IP", "", "", "msr", PMREGS_U64(0x1611), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip18", "IA32_LBR_18_TO_IP", "", "", "msr", PMREGS_U64(0x1612), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip19", "IA32_LBR_19_TO_IP", "", "", "msr", PMREGS_U64(0x1613), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip20", "IA32_LBR_20_TO_IP", "", "", "msr", PMREGS_U64(0x1614), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip21", "IA32_LBR_21_TO_IP", "", "", "msr", PMREGS_U64(0x1615), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip22", "IA32_LBR_22_TO_IP", "", "", "msr", PMREGS_U64(0x1616), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip23", "IA32_LBR_23_TO_IP", "", "", "msr", PMREGS_U64(0x1617), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip24", "IA32_LBR_24_TO_IP", "", "", "msr", PMREGS_U64(0x1618), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip25", "IA32_LBR_25_TO_IP", "", "", "msr", PMREGS_U64(0x1619), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip26", "IA32_LBR_26_TO_IP", "", "", "msr", PMREGS_U64(0x161a), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip27", "IA32_LBR_27_TO_IP", "", "", "msr", PMREGS_U64(0x161b), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip28", "IA32_LBR_28_TO_IP", "", "", "msr", PMREGS_U64(0x161c), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip29", "IA32_LBR_29_TO_IP", "", "", "msr", PMREGS_U64(0x161d), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip30", "IA32_LBR_30_TO_IP", "", "", "msr", PMREGS_U64(0x161e), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip31", "IA32_LBR_31_TO_IP", "", "", "msr", PMREGS_U64(0x161f), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info0", "IA32_LBR_0_INFO", "", "", "msr", PMREGS_U64(0x1200), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info1", "IA32_LBR_1_INFO", "", "", "msr", PMREGS_U64(0x1201), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info2", "IA32_LBR_2_INFO", "", "", "msr", PMREGS_U64(0x1202), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info3", "IA32_LBR_3_INFO", "", "", "msr", PMREGS_U64(0x1203), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info4", "IA32_LBR_4_INFO", "", "", "msr", PMREGS_U64(0x1204), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info5", "IA32_LBR_5_INFO", "", "", "msr", PMREGS_U64(0x1205), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info6", "IA32_LBR_6_INFO", "", "", "msr", PMREGS_U64(0x1206), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info7", "IA32_LBR_7_INFO", "", "", "msr", PMREGS_U64(0x1207), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info8", "IA32_LBR_8_INFO", "", "", "msr", PMREGS_U64(0x1208), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info9", "IA32_LBR_9_INFO", "", "", "msr", PMREGS_U64(0x1209), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info10", "IA32_LBR_10_INFO", "", "", "msr", PMREGS_U64(0x120a), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info11", "IA32_LBR_11_INFO", "", "", "msr", PMREGS_U64(0x120b), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info12", "IA32_LBR_12_INFO", "", "", "msr", PMREGS_U64(0x120c), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info13", "IA32_LBR_13_INFO", "", "", "msr", PMREGS_U64(0x120d), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info14", "IA32_LBR_14_INFO", "", "", "msr", PMREGS_U64(0x120e), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info15", "IA32_LBR_15_INFO", "", "", "msr", PMREGS_U64(0x120f), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info16", "IA32_LBR_16_INFO", "", "", "msr", PMREGS_U64(0x1210), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info17", "IA32_LBR_17_INFO", "", "", "msr", PMREGS_U64(0x1211), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info18", "IA32_LBR_18_INFO", "", "", "msr", PMREGS_U64(0x1212), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info19", "IA32_LBR_19_INFO", "", "", "msr", PMREGS_U64(0x1213), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info20", "IA32_LBR_20_INFO", "", "", "msr", PMREGS_U64(0x1214), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info21", "IA32_LBR_21_INFO", "", "", "msr", PMREGS_U64(0x1215), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info22", "IA32_LBR_22_INFO", "", "", "msr", PMREGS_U64(0x1216), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info23", "IA32_LBR_23_INFO", "", "", "msr", PMREGS_U64(0x1217), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info24", "IA32_LBR_24_INFO", "", "", "msr", PMREGS_U64(0x1218), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info25", "IA32_LBR_25_INFO", "", "", "msr", PMREGS_U64(0x1219), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info26", "IA32_LBR_26_INFO", "", "", "msr", PMREGS_U64(0x121a), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info27", "IA32_LBR_27_INFO", "", "", "msr", PMREGS_U64(0x121b), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info28", "IA32_LBR_28_INFO", "", "", "msr", PMREGS_U64(0x121c), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info29", "IA32_LBR_29_INFO", "", "", "msr", PMREGS_U64(0x121d), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info30", "IA32_LBR_30_INFO", "", "", "msr", PMREGS_U64(0x121e), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info31", "IA32_LBR_31_INFO", "", "", "msr", PMREGS_U64(0x121f), PMREGS_U64(0x0), 33, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "lbr_info0", "MSR_LBR_INFO_0", "", "", "msr", PMREGS_U64(0xdc0), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info1", "MSR_LBR_INFO_1", "", "", "msr", PMREGS_U64(0xdc1), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info2", "MSR_LBR_INFO_2", "", "", "msr", PMREGS_U64(0xdc2), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info3", "MSR_LBR_INFO_3", "", "", "msr", PMREGS_U64(0xdc3), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info4", "MSR_LBR_INFO_4", "", "", "msr", PMREGS_U64(0xdc4), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info5", "MSR_LBR_INFO_5", "", "", "msr", PMREGS_U64(0xdc5), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info6", "MSR_LBR_INFO_6", "", "", "msr", PMREGS_U64(0xdc6), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info7", "MSR_LBR_INFO_7", "", "", "msr", PMREGS_U64(0xdc7), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info8", "MSR_LBR_INFO_8", "", "", "msr", PMREGS_U64(0xdc8), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info9", "MSR_LBR_INFO_9", "", "", "msr", PMREGS_U64(0xdc9), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info10", "MSR_LBR_INFO_10", "", "", "msr", PMREGS_U64(0xdca), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info11", "MSR_LBR_INFO_11", "", "", "msr", PMREGS_U64(0xdcb), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info12", "MSR_LBR_INFO_12", "", "", "msr", PMREGS_U64(0xdcc), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info13", "MSR_LBR_INFO_13", "", "", "msr", PMREGS_U64(0xdcd), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info14", "MSR_LBR_INFO_14", "", "", "msr", PMREGS_U64(0xdce), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info15", "MSR_LBR_INFO_15", "", "", "msr", PMREGS_U64(0xdcf), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info16", "MSR_LBR_INFO_16", "", "", "msr", PMREGS_U64(0xdd0), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info17", "MSR_LBR_INFO_17", "", "", "msr", PMREGS_U64(0xdd1), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info18", "MSR_LBR_INFO_18", "", "", "msr", PMREGS_U64(0xdd2), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info19", "MSR_LBR_INFO_19", "", "", "msr", PMREGS_U64(0xdd3), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info20", "MSR_LBR_INFO_20", "", "", "msr", PMREGS_U64(0xdd4), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info21", "MSR_LBR_INFO_21", "", "", "msr", PMREGS_U64(0xdd5), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info22", "MSR_LBR_INFO_22", "", "", "msr", PMREGS_U64(0xdd6), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info23", "MSR_LBR_INFO_23", "", "", "msr", PMREGS_U64(0xdd7), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info24", "MSR_LBR_INFO_24", "", "", "msr", PMREGS_U64(0xdd8), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info25", "MSR_LBR_INFO_25", "", "", "msr", PMREGS_U64(0xdd9), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info26", "MSR_LBR_INFO_26", "", "", "msr", PMREGS_U64(0xdda), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info27", "MSR_LBR_INFO_27", "", "", "msr", PMREGS_U64(0xddb), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info28", "MSR_LBR_INFO_28", "", "", "msr", PMREGS_U64(0xddc), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info29", "MSR_LBR_INFO_29", "", "", "msr", PMREGS_U64(0xddd), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info30", "MSR_LBR_INFO_30", "", "", "msr", PMREGS_U64(0xdde), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info31", "MSR_LBR_INFO_31", "", "", "msr", PMREGS_U64(0xddf), PMREGS_U64(0x0), 33, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "cpuid_1c_eax", "CPUID.1CH:EAX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 34, "cpuid_leaf=28 cpuid_reg=eax" },
-		{ "cpuid_1c_ebx", "CPUID.1CH:EBX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 35, "cpuid_leaf=28 cpuid_reg=ebx" },
-		{ "cpuid_1c_ecx", "CPUID.1CH:ECX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 36, "cpuid_leaf=28 cpuid_reg=ecx" },
-	};
-	if (count)
-		*count = sizeof d / sizeof d[0];
-	return d;
-}
-
-/* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_X86_FAMILY_INIT { "x86", "Intel x86 IA32_DEBUGCTL, architectural performance monitoring, PEBS, LBR, DS save area", pmregs_x86_layouts, pmregs_x86_register_descs, 0, 0, "Intel", 0, 0 }
-
-static inline const struct pmregs_family_desc *pmregs_x86_family(void)
-{
-	static const struct pmregs_family_desc d = PMREGS_X86_FAMILY_INIT;
-	return &d;
 }
 
 #endif /* !__ASSEMBLER__ */

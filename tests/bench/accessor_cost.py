@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Zero-overhead check for `make bench`: instruction counts of every generated _get/_set
-next to a hand-written shift-and-mask of the same field, with gcc and clang at -O2;
-then the cost of `#include <pmregs/pmregs.h>` against an empty translation unit.
+next to a hand-written shift-and-mask of the same field, with gcc and clang at -O2.
+(What including a header costs is budget.py's table.)
 
 Prints tables; exits non-zero only if a tool is missing. Excess instructions are
 listed as regressions, never asserted: this is a measurement, not a test.
@@ -12,10 +12,8 @@ import glob
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gen"))
@@ -124,39 +122,6 @@ def accessor_table(outdir):
         print("no generated accessor is longer than its hand-written equivalent")
 
 
-def compile_ms(cc, src, runs=9):
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run([cc, "-std=c99", "-O2", "-I", os.path.join(ROOT, "include"), "-c", src, "-o", os.devnull],
-                       check=True)
-        times.append((time.perf_counter() - t) * 1000)
-    return statistics.median(times)
-
-
-def include_cost(outdir):
-    empty = os.path.join(outdir, "empty.c")
-    with open(empty, "w") as f:
-        f.write("int pmregs_bench_tu;\n")
-    tus = [("pmregs.h", "#include <pmregs/pmregs.h>\n")]
-    for h in sorted(glob.glob(os.path.join(ROOT, "include", "pmregs", "*.h"))):
-        name = os.path.basename(h)
-        if name not in ("pmregs.h",):
-            tus.append((name, f"#include <pmregs/{name}>\n"))
-    print("\nCompile cost of an include (-O2, median of 9 runs)")
-    print(f"{'compiler':<8} {'header':<12} {'ms':>8} {'empty ms':>9} {'ratio':>7}")
-    for cc in ("gcc", "clang"):
-        if not shutil.which(cc):
-            continue
-        base = compile_ms(cc, empty)
-        for name, text in tus:
-            src = os.path.join(outdir, f"inc_{name}.c")
-            with open(src, "w") as f:
-                f.write(text + "int pmregs_bench_tu;\n")
-            ms = compile_ms(cc, src)
-            print(f"{cc:<8} {name:<12} {ms:>8.1f} {base:>9.1f} {ms / base:>7.2f}")
-
-
 def main():
     outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "bench")
     os.makedirs(outdir, exist_ok=True)
@@ -164,7 +129,6 @@ def main():
         print("objdump (binutils) is needed for instruction counts")
         return 1
     accessor_table(outdir)
-    include_cost(outdir)
     return 0
 
 

@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <pmregs/amd.h>
+#include <pmregs/amd_tools.h>
 #include "../common/check.h"
 
 #define BIT(n) (1ULL << (n))

@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <pmregs/etrace.h>
+#include <pmregs/etrace_tools.h>
 #include "../common/check.h"
 #include "test_etrace_naive.h"
 

@@ -15,7 +15,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <pmregs/itanium.h>
+#include <pmregs/itanium_tools.h>
 #include "../common/check.h"
 
 /* Union of the masks of the fields of layout d whose access is `acc`, from the descriptors. */

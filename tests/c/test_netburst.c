@@ -12,7 +12,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <pmregs/netburst.h>
+#include <pmregs/netburst_tools.h>
 #include "../common/check.h"
 
 #define TEST_SEED 0x2545F4914F6CDD1Du

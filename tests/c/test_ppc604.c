@@ -19,7 +19,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <pmregs/ppc604.h>
+#include <pmregs/ppc604_tools.h>
 #include "../common/check.h"
 
 #define TEST_SEED 0x604E604E12345678u

@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <pmregs/x86.h>
+#include <pmregs/x86_tools.h>
 #include "../common/check.h"
 
 static void msr_addresses(void)

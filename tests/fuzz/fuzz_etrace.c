@@ -13,7 +13,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <pmregs/etrace.h>
+#include <pmregs/etrace_tools.h>
 
 #define REQUIRE(c) do { if (!(c)) abort(); } while (0)
 

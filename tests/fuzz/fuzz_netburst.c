@@ -14,7 +14,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <pmregs/netburst.h>
+#include <pmregs/netburst_tools.h>
 
 #define REQUIRE(c) do { if (!(c)) abort(); } while (0)
 

@@ -20,7 +20,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <pmregs/pmregs.h>
+#include <pmregs/tools.h>
 
 #define REQUIRE(c) do { if (!(c)) abort(); } while (0)
 #define BIG 4096

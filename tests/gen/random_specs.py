@@ -411,7 +411,7 @@ def main():
             if f.startswith("base") or f == "version.h":
                 shutil.copy(os.path.join(ROOT, "include", "pmregs", f), inc)
         with open(os.path.join(d, "all.c"), "w") as f:
-            f.write("".join(f"#include <pmregs/{n}.h>\n" for n in names) + "int pmregs_random_tu;\n")
+            f.write("".join(f"#include <pmregs/{n}_tools.h>\n" for n in names) + "int pmregs_random_tu;\n")
         shutil.copy(os.path.join(d, "all.c"), os.path.join(d, "all.cc"))
         cmds, what = [], []
         for cc, std, lang in MODES:

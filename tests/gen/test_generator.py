@@ -314,7 +314,7 @@ class Output(unittest.TestCase):
             p = subprocess.run([sys.executable, os.path.join(ROOT, "gen", "generate.py"), "--out", out, good],
                                capture_output=True, text=True)
             self.assertEqual(p.returncode, 0, p.stderr)
-            self.assertEqual(sorted(os.listdir(out)), ["pmregs.h", "t.h", "version.h"])
+            self.assertEqual(sorted(os.listdir(out)), ["pmregs.h", "t.h", "t_tools.h", "tools.h", "version.h"])
 
 
 

@@ -5,14 +5,14 @@
  * with the kernel's own compiler flags (-Wvla, -Wundef, -Wframe-larger-than,
  * no floating point, -std=gnu11 ...) plus W=1, -Werror and the
  * -Wdeclaration-after-statement of older kernels.  The module is only built,
- * never loaded: it proves that <pmregs/pmregs.h> (every family) compiles inside
+ * never loaded: it proves that <pmregs/tools.h> (every family and its tools part) compiles inside
  * the kernel and that no pmregs name collides with one of the kernel's.
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/init.h>
 
-#include <pmregs/pmregs.h>
+#include <pmregs/tools.h>
 
 /* Defined in kmod_all.c: the address of every static inline function pmregs has. */
 extern const void *const pmregs_kmod_functions[];

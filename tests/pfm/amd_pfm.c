@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pmregs/amd.h>
+#include <pmregs/amd_tools.h>
 
 static int failures, checks, wide_events;
 

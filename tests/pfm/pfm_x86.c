@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pmregs/x86.h>
+#include <pmregs/x86_tools.h>
 
 /* libpfm4's names for the architectural events, keyed by CPUID.0AH:EBX bit (SDM3 Table 18-1 order). */
 static const char *const pfm_names[7] = {

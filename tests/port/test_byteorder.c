@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <pmregs/pmregs.h>
+#include <pmregs/tools.h>
 
 static int failures;
 

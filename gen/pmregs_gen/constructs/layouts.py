@@ -16,7 +16,7 @@ from ..core import ACCESS, BIT_RE, MAX_PARTS, Field, Layout, Variants, collect_g
     register_address, runs_of
 from ..capi import name_tables
 from ..cnames import small_stype, small_utype, utype
-from ..ctext import comment_text, hexw, ulit, wrap
+from ..ctext import comment_text, hexw, parenthesized, ulit, wrap
 from ..diagram import diagram
 from ..mdtext import anchor, bits_lsb, bits_msb0, md, md_par
 from ..yamlnode import Scalar, Seq
@@ -473,6 +473,17 @@ def field_view(hv, L, F):
         f["min_s"] = "INT64_MIN" if fw == 64 else f"INT64_C({-(1 << (fw - 1))})"
         f["max_s"] = "INT64_MAX" if fw == 64 else f"INT64_C({(1 << (fw - 1)) - 1})"
     f["builder_expr"] = builder_expr(hv, L, F)
+    # A plain field (one contiguous part, unsigned) gets macro accessors and a pack/unpack term
+    # without calls; a split or signed field keeps its functions.
+    f["plain"] = not F.is_reserved and F.contiguous and not F.signed
+    if f["plain"]:
+        g, s = access_exprs(hv, L, F, f"pmregs_u{W}(v)", f"pmregs_u{W}(x)", short=True)
+        m = f"{fmax:#x}u" if fmax <= 0xFFFFFFFF else f"PMREGS_U64({fmax:#x})"
+        f["acc_macros"] = [(f["fget"] + "(v)", parenthesized(g)), (f["fset"] + "(v, x)", parenthesized(s)),
+                           (f["set_checked"] + "(v, x)", f"pmregs_set_checked{W}((v), {F.shift}, {m}, (x))")]
+        shl = f" << {F.shift}" if F.shift else ""
+        f["pack_term"] = f"({T})(({T})f->{F.name} & {m}){shl}" if fw < W else f"({T})f->{F.name}"
+        f["unpack_term"] = (f"((v >> {F.shift}) & {m})" if F.shift else f"(v & {m})") if fw < W else "v"
     return f
 
 
@@ -481,14 +492,15 @@ def bits_text(hv, L, F):
     return f"bits {F.spec_bits} (msb0) = {lsb} (lsb0)" if L.msb0 else f"bits {lsb}"
 
 
-def access_exprs(hv, L, F):
-    """C expressions for get(v) and set(v, x)."""
+def access_exprs(hv, L, F, v="v", x="x", short=False):
+    """C expressions for get(v) and set(v, x), each argument written once; short: masks as the shortest
+    literals (the macro accessors, whose text every translation unit reads) instead of the padded ones."""
     W = L.width
-    u = lambda x: ulit(x, W)   # noqa: E731
+    u = (lambda c: f"{c:#x}u" if c <= 0xFFFFFFFF else f"PMREGS_U64({c:#x})") if short else (lambda c: ulit(c, W))
     parts = F.part_shifts()
     gets = []
     for lo, w, off in parts:
-        e = f"(v >> {lo})" if lo else "v"
+        e = f"({v} >> {lo})" if lo else v
         if w < W:
             e = f"({e} & {u(mask_of(w))})"
         if off:
@@ -499,20 +511,21 @@ def access_exprs(hv, L, F):
         get = f"({utype(W)})({get})"
     if F.signed:
         get = f"pmregs_sext((uint64_t)({get}), {F.width})"
-    xs = "(uint64_t)x" if F.signed else "x"
+    xs = f"(uint64_t){x}" if F.signed else x
     if F.signed and W < 64:
-        xs = f"({utype(W)})(uint64_t)x"
+        xs = f"({utype(W)})(uint64_t){x}"
     if F.width == W and F.contiguous:
         # The field is the whole register: the new value is x itself.
-        return get, f"((void)v, ({utype(W)})x)"
+        return get, f"((void){v}, ({utype(W)}){x})"
     sets = []
     for lo, w, off in parts:
         e = f"({xs} >> {off})" if off else xs
         # mask, then shift, as a hand-written setter does
         e = f"({e} & {u(mask_of(w))})" if w < W else e
         sets.append(f"({e} << {lo})" if lo else e)
-    mask = hv.n.field_macro(L, F, "mask")
-    keep = f"(v & ({utype(W)})~{mask})" if W < 32 else f"(v & ~{mask})"
+    # the mask to keep must be as wide as the register: ~ of a 32-bit literal would clear a 64-bit value's top half
+    mask = (f"PMREGS_U64({F.mask:#x})" if W == 64 else u(F.mask)) if short else hv.n.field_macro(L, F, "mask")
+    keep = f"({v} & ({utype(W)})~{mask})" if W < 32 else f"({v} & ~{mask})"
     setx = f"{keep} | " + " | ".join(sets)
     if W < 32:
         setx = f"({utype(W)})({setx})"

@@ -125,6 +125,8 @@ def record_view(hv, R):
             "ld": f"pmregs_load_{end}{bits}", "st": f"pmregs_store_{end}{bits}",
         })
         fv = rv["fields"][-1]
+        fv["acc_macros"] = [(fv["load"] + "(rec)", f"{fv['ld']}(pmregs_crec(rec) + {F.offset})"),
+                            (fv["store"] + "(rec, x)", f"{fv['st']}(pmregs_rec(rec) + {F.offset}, (x))")]
         rv["macros"] += [(fv["off_macro"], F.offset), (fv["size_macro"], F.size)]
     return rv
 
