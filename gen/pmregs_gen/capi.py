@@ -25,6 +25,7 @@ class Function:
         self.body = body
         self.errors = set(_ERR.findall(body))
         self.calls = set(_CALL.findall(body)) - {name}
+        self.header = None                  # where it is defined: "FAMILY.h" or "FAMILY_tools.h"
 
     @property
     def signature(self):
@@ -164,7 +165,7 @@ def name_tables(api, prefix, owners, claimed):
 SCALARS = re.compile(r"^(u?int(8|16|32|64)_t|int|unsigned|unsigned long|size_t|enum \w+)$")
 
 
-def example(f, family):
+def example(f):
     """A small C program that calls f with zeroed arguments and reports its result (an error through
     pmregs_strerror()), or None when a parameter has a type it cannot make up (a callback)."""
     decls, args, prev = [], [], None
@@ -219,5 +220,5 @@ def example(f, family):
     else:
         use = [f"{f.ret} r = {call};", f'printf("{f.name}: %llu\\n", (unsigned long long)r);']
     body = "\n".join("    " + ln for ln in decls + use + ["return 0;"])
-    return (f"#include <stdio.h>\n#include <string.h>\n#include <pmregs/{family}.h>\n\n"
+    return (f"#include <stdio.h>\n#include <string.h>\n#include <pmregs/{f.header}>\n\n"
             f"int main(void)\n{{\n{body}\n}}\n")

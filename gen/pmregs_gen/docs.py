@@ -64,11 +64,11 @@ def api_sections(pv, parts):
         title = " and ".join(t for t, _ in c.CONTENTS) or c.NAME.capitalize()
         ex = None
         for f in sorted(fns, key=lambda f: (not f.errors, f.ret != "int")):
-            ex = capi.example(f, pv.name)
+            ex = capi.example(f)
             if ex:
                 break
         out.append({"title": title, "example": ex,
-                    "functions": [{"name": f.name, "signature": f.signature, "doc": md(f.doc),
+                    "functions": [{"name": f.name, "signature": f.signature, "doc": md(f.doc), "header": f.header,
                                    "params": f.params, "ret": f.ret, "errors": f.errors} for f in fns]})
     return out
 
@@ -91,6 +91,10 @@ def base_api():
 BASE_FUNCTIONS, ERRORS = base_api()
 
 
+# The header slots of a construct's template, and where each one's C goes: "tools" into FAMILY_tools.h.
+SLOTS = ("defines", "types", "body", "tools")
+
+
 def header_api(fam, spec_path, spec_bytes):
     """{construct name: {"functions": [capi.Function], "macros": [(name, args)]}} of the family's header,
     read back from each construct's rendered part; error codes followed through calls (also into the
@@ -101,9 +105,14 @@ def header_api(fam, spec_path, spec_bytes):
     for c in CONSTRUCTS:
         if not c.HEADER:
             continue
-        text = "".join(env.get_template(c.HEADER).render(v=hv, access=ACCESS, slot=s)
-                       for s in ("defines", "types", "body"))
-        fns = capi.functions(text)
+        fns, text = [], ""
+        for slot in SLOTS:
+            part = env.get_template(c.HEADER).render(v=hv, access=ACCESS, slot=slot)
+            text += part
+            header = f"{fam.name}_tools.h" if slot == "tools" else f"{fam.name}.h"
+            for f in capi.functions(part):
+                f.header = header
+                fns.append(f)
         every += fns
         api[c.NAME] = {"functions": fns, "macros": capi.macros(text)}
     base = [f for f in BASE_FUNCTIONS if f.name != "pmregs_strerror"]

@@ -4,7 +4,7 @@
 A block with a main() is an example program: compiled and linked on its own.
 The other blocks (function signatures) of a page are compiled together in one
 translation unit after the page's #include line, so each must match the
-header's definition exactly.
+header's definition exactly; the page names its headers as `#include <pmregs/X.h>`.
 
     examples.py OUTDIR "CC FLAGS..." PAGE.md...
 
@@ -52,10 +52,10 @@ def main(argv):
             ok &= compile_c(cc, src, src[:-2], True)
             n_prog += 1
         if sigs:
-            inc = INCLUDE.search(text)
+            incs = sorted(set(INCLUDE.findall(text)))
             src = os.path.join(out, f"{stem}_signatures.c")
             with open(src, "w", encoding="utf-8") as f:
-                f.write((f"#include <{inc.group(1)}>\n" if inc else "") + "".join(sigs))
+                f.write("".join(f"#include <{h}>\n" for h in incs) + "".join(sigs))
             ok &= compile_c(cc, src, src[:-2] + ".o", False)
             n_sig += len(sigs)
     if not n_prog + n_sig:

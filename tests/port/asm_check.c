@@ -21,15 +21,7 @@ uint64_t pmregs_asm_umask_set(uint64_t v, uint64_t umask);
 uint32_t pmregs_asm_msr_evtsel(unsigned n);
 #endif
 
-static int failures;
-
-#define CHECK(cond)                                                                       \
-	do {                                                                              \
-		if (!(cond)) {                                                            \
-			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
-			failures++;                                                       \
-		}                                                                         \
-	} while (0)
+#include "../common/check.h"
 
 int main(void)
 {
@@ -73,9 +65,5 @@ int main(void)
 	(void)i;
 	printf("assembler: data checks done (no code part for this target)\n");
 #endif
-	if (failures) {
-		printf("%d failures\n", failures);
-		return 1;
-	}
-	return 0;
+	return check_done("asm_check");
 }

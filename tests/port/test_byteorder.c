@@ -16,15 +16,7 @@
 
 #include <pmregs/tools.h>
 
-static int failures;
-
-#define CHECK(cond)                                                                       \
-	do {                                                                              \
-		if (!(cond)) {                                                            \
-			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
-			failures++;                                                       \
-		}                                                                         \
-	} while (0)
+#include "../common/check.h"
 
 static int same(const unsigned char *a, const unsigned char *b, size_t n)
 {
@@ -184,10 +176,5 @@ int main(void)
 	/* stderr: the host differs between runs whose stdout is compared */
 	fprintf(stderr, "host: %s-endian, %u-bit pointers\n", first == 4 ? "little" : "big",
 		(unsigned)(8 * sizeof(void *)));
-	if (failures) {
-		printf("%d failures\n", failures);
-		return 1;
-	}
-	printf("byte order: all checks passed\n");
-	return 0;
+	return check_done("test_byteorder");
 }

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
+"""capi.py: the C API read back from header text for the reference pages (functions, their comments and
+error codes through calls, the name tables with FIELD patterns, the example programs)."""
+
+import os
+import sys
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "gen"))
+
+from pmregs_gen import capi  # noqa: E402
+
+TEXT = """
+#define PMREGS_T_L_A_MASK 0x1
+#define PMREGS_T_L_A_ON 1
+#define PMREGS_T_L_RESET 0
+/* Low level: fails with
+ * PMREGS_ERANGE. */
+static inline int pmregs_t_low(uint64_t v) { return v > 1 ? PMREGS_ERANGE : 0; }
+static inline int pmregs_t_high(const uint32_t regs[2], const char *name)
+{
+	if (!name)
+		return PMREGS_ENOENT;
+	return pmregs_t_low(regs[0]);
+}
+static inline uint64_t pmregs_t_l_a_get(uint64_t v) { return v & 1; }
+static inline uint64_t pmregs_t_l_b_get(uint64_t v) { return v >> 1 & 1; }
+static inline int pmregs_t_l_valid(uint64_t v) { return v < 4; }
+"""
+
+
+class CApi(unittest.TestCase):
+    def setUp(self):
+        self.fns = {f.name: f for f in capi.functions(TEXT)}
+
+    def test_functions(self):
+        self.assertEqual(list(self.fns), ["pmregs_t_low", "pmregs_t_high", "pmregs_t_l_a_get", "pmregs_t_l_b_get",
+                                          "pmregs_t_l_valid"])
+        self.assertEqual(self.fns["pmregs_t_low"].doc, "Low level: fails with PMREGS_ERANGE.")
+        self.assertEqual(self.fns["pmregs_t_high"].doc, "")
+        self.assertEqual(self.fns["pmregs_t_high"].signature,
+                         "int pmregs_t_high(const uint32_t regs[2], const char *name)")
+
+    def test_errors_follow_calls(self):
+        capi.close_errors(list(self.fns.values()))
+        self.assertEqual(self.fns["pmregs_t_high"].errors, {"PMREGS_ENOENT", "PMREGS_ERANGE"})
+        self.assertEqual(self.fns["pmregs_t_l_valid"].errors, set())
+
+    def test_name_tables(self):
+        claimed = set()
+        t = capi.name_tables({"functions": list(self.fns.values()), "macros": capi.macros(TEXT)}, "pmregs_t",
+                             [("l", [("a", ["on"]), ("b", [])])], claimed)["l"]
+        names = [r["name"] for r in t["rows"]]
+        self.assertEqual(names, ["PMREGS_T_L_FIELD_MASK", "PMREGS_T_L_FIELD_VALUE", "PMREGS_T_L_RESET",
+                                 "pmregs_t_l_FIELD_get", "pmregs_t_l_valid"])
+        get = t["rows"][3]
+        self.assertEqual((get["sig"], get["fields"]), ("uint64_t pmregs_t_l_FIELD_get(uint64_t v)", "every field"))
+        self.assertEqual(claimed, {"pmregs_t_l_a_get", "pmregs_t_l_b_get", "pmregs_t_l_valid"})
+
+    def test_example(self):
+        f = self.fns["pmregs_t_high"]
+        f.header = "t.h"
+        ex = capi.example(f)
+        self.assertIn("#include <pmregs/t.h>", ex)
+        self.assertIn("uint32_t regs[2];", ex)
+        self.assertIn('int rc = pmregs_t_high(regs, "name");', ex)
+        self.assertIn("pmregs_strerror(rc)", ex)
+
+
+if __name__ == "__main__":
+    unittest.main()
