@@ -258,7 +258,7 @@ ERROR_CASES = [
     (["etrace", "--params", "iaddress_width_p=99", "-"], 4, r"iaddress_width_p=99 is outside 1\.\.64"),
     (["etrace", "--params", "iaddress_width_p", "-"], 2, r"is not NAME=VALUE"),
     (["etrace", "--params", "iaddress_width_p=x", "-"], 4, r"'x' is not a value for iaddress_width_p"),
-    (["etrace", "--stream", "nosuch", "-"], 3, r"etrace has no stream 'nosuch' \(streams: encap_stream smi_stream atb_stream\)"),
+    (["etrace", "--stream", "nosuch", "-"], 3, r"etrace has no stream 'nosuch' \(streams: encap_stream smi_stream atb_stream smi_data_stream\)"),
     (["etrace", "--params", "iaddress_lsb_p=40,iaddress_width_p=32", "-"], 4, r"not a legal combination"),
     (["--svg", "x.svg", "etrace", "-"], 2, r"--svg draws a register value"),
     (["--list", "--params", "a=1"], 2, r"--list takes at most"),
