@@ -45,7 +45,7 @@ EOF
 # UnHalted Core Cycles is event 3CH (Table 18-1).
 cat >"$out/proj/main.c" <<'EOF'
 #include <stdio.h>
-#include <pmregs/pmregs.h>
+#include <pmregs/tools.h> /* pmregs.h and every family's printers */
 
 int main(void)
 {
