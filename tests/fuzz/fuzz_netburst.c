@@ -21,19 +21,7 @@
 typedef struct pmregs_netburst_event_request req_t;
 typedef struct pmregs_netburst_event_encoding enc_t;
 
-struct reader {
-	const unsigned char *d;
-	size_t n, pos;
-};
-
-static uint64_t take(struct reader *rd, unsigned bytes)
-{
-	uint64_t x = 0;
-	unsigned i;
-	for (i = 0; i < bytes; i++)
-		x |= (uint64_t)(rd->pos < rd->n ? rd->d[rd->pos++] : 0) << (8 * i);
-	return x;
-}
+#include "../common/fuzz_reader.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, unsigned long size);
 int LLVMFuzzerTestOneInput(const unsigned char *data, unsigned long size)

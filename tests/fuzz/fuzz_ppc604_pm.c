@@ -23,19 +23,7 @@
 
 #define REQUIRE(c) do { if (!(c)) abort(); } while (0)
 
-struct reader {
-	const unsigned char *d;
-	size_t n, pos;
-};
-
-static uint64_t take(struct reader *rd, unsigned bytes)
-{
-	uint64_t x = 0;
-	unsigned i;
-	for (i = 0; i < bytes; i++)
-		x |= (uint64_t)(rd->pos < rd->n ? rd->d[rd->pos++] : 0) << (8 * i);
-	return x;
-}
+#include "../common/fuzz_reader.h"
 
 static int served(unsigned m)
 {
