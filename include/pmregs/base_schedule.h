@@ -63,8 +63,9 @@ static inline unsigned pmregs_sched_lower_bound(const struct pmregs_sched_reques
  * has no option. The search is exact: pass counts are tried in increasing
  * number from pmregs_sched_lower_bound(), and each count is searched
  * exhaustively unless `budget` steps (0 = a default of one million) run out
- * first; *minimal (may be null) tells whether the result was proved to need
- * the fewest passes. This is the one search behind every scheduler: the
+ * first (a result is returned whatever the budget: n passes always fit);
+ * *minimal (may be null) tells whether the result was proved to need the
+ * fewest passes. This is the one search behind every scheduler: the
  * encoders' generated _schedule() functions and pmregs_pm_plan().
  */
 static inline int pmregs_schedule(const struct pmregs_sched_request *req, unsigned n,
@@ -86,7 +87,7 @@ static inline int pmregs_schedule(const struct pmregs_sched_request *req, unsign
 			return PMREGS_EINVAL;
 	if (budget == 0)
 		budget = 1000000ul;
-	for (k = pmregs_sched_lower_bound(req, n); k <= n; k++) {
+	for (k = pmregs_sched_lower_bound(req, n); k < n; k++) {
 		unsigned long steps = 0;
 		unsigned p;
 		int found = 0;
@@ -140,7 +141,14 @@ static inline int pmregs_schedule(const struct pmregs_sched_request *req, unsign
 		if (steps >= budget)
 			proved = 0;
 	}
-	return PMREGS_EINVAL; /* not reached: k = n always fits one request per pass */
+	/* n passes always fit, one request per pass, whatever the budget left */
+	for (i = 0; i < n; i++) {
+		out[i].pass = (int)i;
+		out[i].option = 0;
+	}
+	if (minimal)
+		*minimal = proved;
+	return (int)n;
 }
 
 #endif /* !__ASSEMBLER__ */

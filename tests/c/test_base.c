@@ -35,6 +35,21 @@ static void strerror_messages(void)
 	CHECK(strcmp(pmregs_strerror(-2147483647 - 1), "unknown error") == 0);
 }
 
+/* Every request on one of its options, in a pass below `passes`, no resource twice in a pass. */
+static int assignment_ok(uint64_t opts[8][8], const unsigned *nopts, unsigned n,
+			 const struct pmregs_sched_assign *as, int passes)
+{
+	uint64_t used[8] = { 0 };
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		if (as[i].pass < 0 || as[i].pass >= passes || as[i].option < 0 || (unsigned)as[i].option >= nopts[i] ||
+		    (used[as[i].pass] & opts[i][as[i].option]) != 0)
+			return 0;
+		used[as[i].pass] |= opts[i][as[i].option];
+	}
+	return 1;
+}
+
 /* Random requests over few resources, so that passes are shared and conflicts common. */
 static void schedule_vs_brute_force(void)
 {
@@ -44,8 +59,8 @@ static void schedule_vs_brute_force(void)
 		unsigned nopts[8], n = 1 + (unsigned)(rnd() % 6), nres = 2 + (unsigned)(rnd() % 6), i, o;
 		struct pmregs_sched_request req[8];
 		struct pmregs_sched_assign as[8];
-		uint64_t used[8] = { 0 };
-		int passes, minimal = 0, ok = 1;
+		int passes, best, minimal = 0;
+		unsigned long budget;
 		for (i = 0; i < n; i++) {
 			nopts[i] = 1 + (unsigned)(rnd() % 3);
 			for (o = 0; o < nopts[i]; o++) {
@@ -56,17 +71,20 @@ static void schedule_vs_brute_force(void)
 			req[i].options = opts[i];
 			req[i].noptions = nopts[i];
 		}
+		best = brute_passes((const uint64_t(*)[8])opts, nopts, n);
 		passes = pmregs_schedule(req, n, as, 0, &minimal);
-		CHECK_EQ(passes, brute_passes((const uint64_t(*)[8])opts, nopts, n));
+		CHECK_EQ(passes, best);
 		CHECK(minimal);
 		CHECK(pmregs_sched_lower_bound(req, n) <= (unsigned)passes);
-		for (i = 0; i < n && ok; i++) {
-			ok = as[i].pass >= 0 && as[i].pass < passes && as[i].option >= 0 && (unsigned)as[i].option < nopts[i] &&
-			     (used[as[i].pass] & opts[i][as[i].option]) == 0;
-			if (ok)
-				used[as[i].pass] |= opts[i][as[i].option];
+		CHECK(assignment_ok(opts, nopts, n, as, passes));
+		/* A tiny budget still gives a valid schedule; it claims minimality only when it is minimal. */
+		for (budget = 1; budget <= 4; budget++) {
+			minimal = -1;
+			passes = pmregs_schedule(req, n, as, budget, &minimal);
+			CHECK(passes >= best && passes <= (int)n);
+			CHECK(assignment_ok(opts, nopts, n, as, passes));
+			CHECK(minimal == 0 || (minimal == 1 && passes == best));
 		}
-		CHECK(ok); /* every request placed on its own option, no resource twice in a pass */
 	}
 }
 
