@@ -17,7 +17,7 @@
 #define ST_OK       0 /* decoded; every reserved bit as required, every packet readable */
 #define ST_WARN     1 /* decoded, but reserved bits are not as required or some bytes were unreadable */
 #define ST_USAGE    2 /* bad command line */
-#define ST_NAME     3 /* unknown family, register, layout, stream or parameter */
+#define ST_NAME     3 /* unknown family, register, layout, table, stream or parameter */
 #define ST_VALUE    4 /* a value that cannot be read, does not fit, or parameters that are not legal */
 #define ST_IO       5 /* a file that cannot be read or written */
 
@@ -28,7 +28,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: %s [--json | --long] [--svg FILE] FAMILY REGISTER|LAYOUT VALUE\n"
 		"       %s [--json] [--stream NAME] [--params NAME=VALUE,...] [--unsynced] FAMILY FILE\n"
-		"       %s [--json] --list [FAMILY [REGISTER|LAYOUT]]\n"
+		"       %s [--json | --long] --list [FAMILY [REGISTER|LAYOUT|TABLE]]\n"
 		"       %s --help | --version\n"
 		"\n"
 		"Decode VALUE as the register or layout REGISTER of FAMILY: every field with its\n"
@@ -42,8 +42,10 @@ static void usage(FILE *f)
 		"With FILE (\"-\" for standard input), decode the packet stream in it; FAMILY must\n"
 		"have packet streams (--list shows them and the parameters with their defaults).\n"
 		"\n"
-		"  --list        list families; with FAMILY its registers, layouts, streams and\n"
-		"                parameters; with a register or layout too, its fields\n"
+		"  --list        list families; with FAMILY its registers, layouts, tables, streams\n"
+		"                and parameters; with a register or layout too, its fields; with a\n"
+		"                table (e.g. an event table; table:NAME if a register has the name),\n"
+		"                its rows: name, every column, title (--long: and description)\n"
 		"  --json        print JSON instead of text\n"
 		"  --long        print each field's description under its line\n"
 		"  --svg FILE    also write a bit diagram of the decoded value to FILE (SVG)\n"
@@ -55,7 +57,7 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 decoded; 1 decoded, but a reserved field is not as required or\n"
 		"some stream bytes could not be read; 2 bad command line; 3 unknown family,\n"
-		"register, layout, stream or parameter name; 4 a value that cannot be read or does\n"
+		"register, layout, table, stream or parameter name; 4 a value that cannot be read or does\n"
 		"not fit, or parameters that are out of range or not a legal combination; 5 a\n"
 		"file that cannot be read or written.\n",
 		prog, prog, prog, prog);
@@ -283,8 +285,8 @@ static int find_target(const struct pmregs_family_desc *fam, const char *name, s
 	for (i = 0; i < nr; i++)
 		if (eq_nocase(regs[i].title, name))
 			goto reg;
-	fprintf(stderr, "%s: %s has no register or layout '%s' (try: %s --list %s)\n", prog, fam->name, name, prog,
-		fam->name);
+	fprintf(stderr, "%s: %s has no register, layout or table '%s' (try: %s --list %s)\n", prog, fam->name, name,
+		prog, fam->name);
 	return ST_NAME;
 reg:
 	t->reg = &regs[i];
@@ -868,6 +870,8 @@ static void list_family(const struct pmregs_family_desc *fam, int json)
 	const struct pmregs_layout_desc *l = fam->layouts(&nl);
 	const struct pmregs_param_desc *p = fam->params ? fam->params(&np) : 0;
 	const struct pmregs_stream_desc *s = fam->streams ? fam->streams(&ns) : 0;
+	size_t nt = 0;
+	const struct pmregs_table_desc *tb = fam->tables ? fam->tables(&nt) : 0;
 	char addr[64];
 	if (json) {
 		printf("{\n  \"family\": ");
@@ -901,7 +905,17 @@ static void list_family(const struct pmregs_family_desc *fam, int json)
 			printf(", \"width\": %u, \"msb0\": %s, \"fields\": %u}", l[i].width, l[i].msb0 ? "true" : "false",
 			       l[i].nfields);
 		}
-		printf("\n  ],\n  \"params\": [");
+		printf("\n  ],\n  \"tables\": [");
+		for (i = 0; i < nt; i++) {
+			size_t nrows;
+			tb[i].rows(&nrows);
+			printf("%s\n    {\"name\": ", i ? "," : "");
+			json_str(stdout, tb[i].name);
+			printf(", \"title\": ");
+			json_str(stdout, tb[i].title);
+			printf(", \"rows\": %zu, \"columns\": %zu}", nrows, tb[i].ncolumns);
+		}
+		printf("%s],\n  \"params\": [", nt ? "\n  " : "");
 		for (i = 0; i < np; i++) {
 			printf("%s\n    {\"name\": ", i ? "," : "");
 			json_str(stdout, p[i].name);
@@ -947,6 +961,17 @@ static void list_family(const struct pmregs_family_desc *fam, int json)
 		for (i = 0; i < nl; i++)
 			printf("%-*s  %4u  %6u  %s\n", (int)wn, l[i].name, l[i].width, l[i].nfields, l[i].title);
 	}
+	if (nt) {
+		size_t wn = 5;
+		for (i = 0; i < nt; i++)
+			wn = strlen(tb[i].name) > wn ? strlen(tb[i].name) : wn;
+		printf("\n%-*s  rows  title (list one with: %s --list %s TABLE)\n", (int)wn, "table", prog, fam->name);
+		for (i = 0; i < nt; i++) {
+			size_t nrows;
+			tb[i].rows(&nrows);
+			printf("%-*s  %4zu  %s\n", (int)wn, tb[i].name, nrows, tb[i].title);
+		}
+	}
 	if (ns) {
 		printf("\nstreams (decode one with: %s %s [--stream NAME] [--params NAME=VALUE,...] FILE)\n", prog, fam->name);
 		for (i = 0; i < ns; i++)
@@ -967,6 +992,139 @@ static void list_family(const struct pmregs_family_desc *fam, int json)
 		printf("\nparameter presets (use one with: --params preset=NAME)\n");
 		for (i = 0; i < nps; i++)
 			printf("  %s: %s\n", ps[i].name, ps[i].doc);
+	}
+}
+
+/* The table called name ("table:NAME" or NAME, ignoring case), or a null pointer. */
+static const struct pmregs_table_desc *find_table(const struct pmregs_family_desc *fam, const char *name)
+{
+	size_t n = 0, i;
+	const struct pmregs_table_desc *tb = fam->tables ? fam->tables(&n) : 0;
+	if (strncmp(name, "table:", 6) == 0)
+		name += 6;
+	for (i = 0; i < n; i++)
+		if (eq_nocase(tb[i].name, name))
+			return &tb[i];
+	return 0;
+}
+
+/* One cell of a table row as text: numbers in hex (a list's joined by ','), strings as they are, named bits by name. */
+static void cell_text(char *buf, size_t size, const unsigned char *row, const struct pmregs_column_desc *c)
+{
+	size_t k, n = pmregs_table_count(row, c), at = 0;
+	buf[0] = 0;
+	if (c->kind == PMREGS_COLUMN_STR) {
+		snprintf(buf, size, "%s", pmregs_table_str(row, c->offset));
+		return;
+	}
+	if (c->kind == PMREGS_COLUMN_BITS) {
+		const struct pmregs_bit_desc *b = pmregs_table_bits(row, c);
+		for (k = 0; k < n && at < size; k++)
+			at += (size_t)snprintf(buf + at, size - at, "%s%s", k ? "|" : "", b[k].name);
+		if (n == 0)
+			snprintf(buf, size, "-");
+		return;
+	}
+	for (k = 0; k < n && at < size; k++) {
+		uint64_t x = pmregs_table_value(row, c, k);
+		if (c->kind == PMREGS_COLUMN_BOOL || c->kind == PMREGS_COLUMN_ENUM)
+			at += (size_t)snprintf(buf + at, size - at, "%s%llu", k ? "," : "", (unsigned long long)x);
+		else
+			at += (size_t)snprintf(buf + at, size - at, "%s0x%llx", k ? "," : "", (unsigned long long)x);
+	}
+	if (n == 0)
+		snprintf(buf, size, "-");
+}
+
+/* Every row of a table: its name, every column and its title (with long_doc, its description too). */
+static void list_table(const struct pmregs_family_desc *fam, const struct pmregs_table_desc *tb, int json, int long_doc)
+{
+	size_t nrows, i, j, wn = 4, w[32];
+	size_t nc = tb->ncolumns < 32 ? tb->ncolumns : 32;
+	char cell[256];
+	tb->rows(&nrows);
+	if (json) {
+		printf("{\n  \"family\": ");
+		json_str(stdout, fam->name);
+		printf(",\n  \"table\": ");
+		json_str(stdout, tb->name);
+		printf(",\n  \"title\": ");
+		json_str(stdout, tb->title);
+		printf(",\n  \"source\": ");
+		json_str(stdout, tb->source);
+		printf(",\n  \"rows\": [");
+		for (i = 0; i < nrows; i++) {
+			const unsigned char *row = pmregs_table_row(tb, i);
+			printf("%s\n    {\"name\": ", i ? "," : "");
+			json_str(stdout, pmregs_table_str(row, 0));
+			for (j = 0; j < nc; j++) {
+				const struct pmregs_column_desc *c = &tb->columns[j];
+				size_t k, n = pmregs_table_count(row, c);
+				printf(", ");
+				json_str(stdout, c->name);
+				printf(": ");
+				if (c->kind == PMREGS_COLUMN_STR) {
+					json_str(stdout, pmregs_table_str(row, c->offset));
+				} else if (c->kind == PMREGS_COLUMN_BITS) {
+					const struct pmregs_bit_desc *b = pmregs_table_bits(row, c);
+					printf("[");
+					for (k = 0; k < n; k++) {
+						printf("%s", k ? ", " : "");
+						json_str(stdout, b[k].name);
+					}
+					printf("]");
+				} else if (c->kind == PMREGS_COLUMN_LIST) {
+					printf("[");
+					for (k = 0; k < n; k++)
+						printf("%s%llu", k ? ", " : "", (unsigned long long)pmregs_table_value(row, c, k));
+					printf("]");
+				} else {
+					printf("%llu", (unsigned long long)pmregs_table_value(row, c, 0));
+				}
+			}
+			printf(", \"title\": ");
+			json_str(stdout, pmregs_table_str(row, sizeof(const char *)));
+			printf(", \"doc\": ");
+			json_str(stdout, pmregs_table_str(row, 2 * sizeof(const char *)));
+			printf("}");
+		}
+		printf("%s]\n}\n", nrows ? "\n  " : "");
+		return;
+	}
+	for (j = 0; j < nc; j++)
+		w[j] = strlen(tb->columns[j].name);
+	for (i = 0; i < nrows; i++) {
+		const unsigned char *row = pmregs_table_row(tb, i);
+		size_t l = strlen(pmregs_table_str(row, 0));
+		wn = l > wn ? l : wn;
+		for (j = 0; j < nc; j++) {
+			cell_text(cell, sizeof cell, row, &tb->columns[j]);
+			w[j] = strlen(cell) > w[j] ? strlen(cell) : w[j];
+		}
+	}
+	printf("%s %s: %s (%zu rows)\n", fam->name, tb->name, tb->title, nrows);
+	if (tb->source[0])
+		printf("source: %s\n", tb->source);
+	printf("\n%-*s", (int)wn, "name");
+	for (j = 0; j < nc; j++)
+		printf("  %-*s", (int)w[j], tb->columns[j].name);
+	printf("  title\n");
+	for (i = 0; i < nrows; i++) {
+		const unsigned char *row = pmregs_table_row(tb, i);
+		const char *doc = pmregs_table_str(row, 2 * sizeof(const char *));
+		printf("%-*s", (int)wn, pmregs_table_str(row, 0));
+		for (j = 0; j < nc; j++) {
+			cell_text(cell, sizeof cell, row, &tb->columns[j]);
+			printf("  %-*s", (int)w[j], cell);
+		}
+		printf("  %s\n", pmregs_table_str(row, sizeof(const char *)));
+		if (long_doc && doc[0])
+			printf("%*s%s\n", (int)wn + 2, "", doc);
+	}
+	if (long_doc) {
+		printf("\ncolumns\n");
+		for (j = 0; j < nc; j++)
+			printf("  %s: %s\n", tb->columns[j].name, tb->columns[j].doc[0] ? tb->columns[j].doc : "-");
 	}
 }
 
@@ -1442,7 +1600,7 @@ int main(int argc, char **argv)
 	}
 	if (list) {
 		if (svg || stream || nparams || npos > 2) {
-			fprintf(stderr, "%s: --list takes at most a family and a register or layout\n", prog);
+			fprintf(stderr, "%s: --list takes at most a family and a register, layout or table\n", prog);
 			return ST_USAGE;
 		}
 		if (npos == 0) {
@@ -1454,6 +1612,15 @@ int main(int argc, char **argv)
 		if (npos == 1) {
 			list_family(fam, json);
 			return ST_OK;
+		}
+		if (find_table(fam, pos[1])) {
+			list_table(fam, find_table(fam, pos[1]), json, long_doc);
+			return ST_OK;
+		}
+		if (strncmp(pos[1], "table:", 6) == 0) {
+			fprintf(stderr, "%s: %s has no table '%s' (try: %s --list %s)\n", prog, fam->name, pos[1] + 6, prog,
+				fam->name);
+			return ST_NAME;
 		}
 		if ((i = find_target(fam, pos[1], &t)) != 0)
 			return i;

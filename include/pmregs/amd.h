@@ -2260,6 +2260,7 @@
 #define PMREGS_AMD_GENERIC_EVENTS_STALLED_CYCLES_BACKEND_UMASK         0x1
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /*
  * Core generations as the sources group them (family/model ranges from LINUX and PFM4).
@@ -2275,7 +2276,7 @@ enum pmregs_amd_zen {
 /* ---- PerfEvtSeln (PERF_CTL) (perf_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_PERF_CTL_EVENT_SELECT(x) ((uint64_t)(((PMREGS_FITS((x), 12) >> 8 & 0xfu) << 32) | ((PMREGS_FITS((x), 12) >> 0 & 0xffu) << 0)))
+#define PMREGS_AMD_PERF_CTL_EVENT_SELECT(x) (((PMREGS_FITS((x), 12) >> 8 & 0xfu) << 32) | ((PMREGS_FITS((x), 12) >> 0 & 0xffu) << 0))
 #define PMREGS_AMD_PERF_CTL_UMASK(x)        PMREGS_FIELD64((x), 8, 8)
 #define PMREGS_AMD_PERF_CTL_USR(x)          PMREGS_FIELD64((x), 16, 1)
 #define PMREGS_AMD_PERF_CTL_OS(x)           PMREGS_FIELD64((x), 17, 1)
@@ -2363,7 +2364,7 @@ static inline int pmregs_amd_perf_ctr_valid(uint64_t v)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_counter64_count_get(v)            (pmregs_u64(v))
-#define pmregs_amd_counter64_count_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
+#define pmregs_amd_counter64_count_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
 #define pmregs_amd_counter64_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -2747,7 +2748,7 @@ static inline int pmregs_amd_cpuid_80000022_ebx_valid(uint32_t v)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_get(v)            (pmregs_u32(v))
-#define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set(v, x)         ((void)pmregs_u32(v), (uint32_t)pmregs_u32(x))
+#define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set(v, x)         ((void)pmregs_u32(v), pmregs_u32(x))
 #define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set_checked(v, x) pmregs_set_checked32((v), 0, 0xffffffffu, (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -2776,7 +2777,7 @@ static inline int pmregs_amd_uncore_ctr_valid(uint64_t v)
 /* ---- NB_PerfEvtSeln (family 15h/16h) (nb_perf_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_NB_PERF_CTL_EVENT_SELECT(x) ((uint64_t)(((PMREGS_FITS((x), 12) >> 8 & 0xfu) << 32) | ((PMREGS_FITS((x), 12) >> 0 & 0xffu) << 0)))
+#define PMREGS_AMD_NB_PERF_CTL_EVENT_SELECT(x) (((PMREGS_FITS((x), 12) >> 8 & 0xfu) << 32) | ((PMREGS_FITS((x), 12) >> 0 & 0xffu) << 0))
 #define PMREGS_AMD_NB_PERF_CTL_UMASK(x)        PMREGS_FIELD64((x), 8, 8)
 #define PMREGS_AMD_NB_PERF_CTL_INT_EN(x)       PMREGS_FIELD64((x), 20, 1)
 #define PMREGS_AMD_NB_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1)
@@ -2812,7 +2813,7 @@ static inline int pmregs_amd_nb_perf_ctl_valid(uint64_t v)
 /* ---- L2I_PerfEvtSeln (family 16h) (l2i_perf_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_L2I_PERF_CTL_EVENT_SELECT(x) ((uint64_t)(((PMREGS_FITS((x), 12) >> 8 & 0xfu) << 32) | ((PMREGS_FITS((x), 12) >> 0 & 0xffu) << 0)))
+#define PMREGS_AMD_L2I_PERF_CTL_EVENT_SELECT(x) (((PMREGS_FITS((x), 12) >> 8 & 0xfu) << 32) | ((PMREGS_FITS((x), 12) >> 0 & 0xffu) << 0))
 #define PMREGS_AMD_L2I_PERF_CTL_UMASK(x)        PMREGS_FIELD64((x), 8, 8)
 #define PMREGS_AMD_L2I_PERF_CTL_INT_EN(x)       PMREGS_FIELD64((x), 20, 1)
 #define PMREGS_AMD_L2I_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1)
@@ -2924,7 +2925,7 @@ static inline int pmregs_amd_l3_pmc_cfg_valid(uint64_t v)
 /* ---- DF_PerfCtln (Zen1-Zen3) (df_perf_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_DF_PERF_CTL_EVENT_SELECT(x) ((uint64_t)(((PMREGS_FITS((x), 14) >> 12 & 0x3u) << 59) | ((PMREGS_FITS((x), 14) >> 8 & 0xfu) << 32) | ((PMREGS_FITS((x), 14) >> 0 & 0xffu) << 0)))
+#define PMREGS_AMD_DF_PERF_CTL_EVENT_SELECT(x) (((PMREGS_FITS((x), 14) >> 12 & 0x3u) << 59) | ((PMREGS_FITS((x), 14) >> 8 & 0xfu) << 32) | ((PMREGS_FITS((x), 14) >> 0 & 0xffu) << 0))
 #define PMREGS_AMD_DF_PERF_CTL_UMASK(x)        PMREGS_FIELD64((x), 8, 8)
 #define PMREGS_AMD_DF_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1)
 
@@ -2956,8 +2957,8 @@ static inline int pmregs_amd_df_perf_ctl_valid(uint64_t v)
 /* ---- DF_PerfCtln (PerfMonV2, Zen4+) (df_perf_ctl_v2) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_DF_PERF_CTL_V2_EVENT_SELECT(x) ((uint64_t)(((PMREGS_FITS((x), 14) >> 8 & 0x3fu) << 32) | ((PMREGS_FITS((x), 14) >> 0 & 0xffu) << 0)))
-#define PMREGS_AMD_DF_PERF_CTL_V2_UMASK(x)        ((uint64_t)(((PMREGS_FITS((x), 12) >> 8 & 0xfu) << 24) | ((PMREGS_FITS((x), 12) >> 0 & 0xffu) << 8)))
+#define PMREGS_AMD_DF_PERF_CTL_V2_EVENT_SELECT(x) (((PMREGS_FITS((x), 14) >> 8 & 0x3fu) << 32) | ((PMREGS_FITS((x), 14) >> 0 & 0xffu) << 0))
+#define PMREGS_AMD_DF_PERF_CTL_V2_UMASK(x)        (((PMREGS_FITS((x), 12) >> 8 & 0xfu) << 24) | ((PMREGS_FITS((x), 12) >> 0 & 0xffu) << 8))
 #define PMREGS_AMD_DF_PERF_CTL_V2_EN(x)           PMREGS_FIELD64((x), 22, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
@@ -3110,7 +3111,7 @@ static inline int pmregs_amd_debugctl_pb_valid(uint64_t v)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_branch_ip_ip_get(v)            (pmregs_u64(v))
-#define pmregs_amd_branch_ip_ip_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
+#define pmregs_amd_branch_ip_ip_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
 #define pmregs_amd_branch_ip_ip_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3423,7 +3424,7 @@ static inline int pmregs_amd_ibs_fetch_ctl_valid(uint64_t v)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_linear_address_address_get(v)            (pmregs_u64(v))
-#define pmregs_amd_linear_address_address_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
+#define pmregs_amd_linear_address_address_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
 #define pmregs_amd_linear_address_address_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3468,7 +3469,7 @@ static inline int pmregs_amd_ic_ibs_extd_ctl_valid(uint64_t v)
 /* ---- IbsOpCtl (ibs_op_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_OP_CTL_MAX_CNT(x)      ((uint64_t)(((PMREGS_FITS((x), 23) >> 16 & 0x7fu) << 20) | ((PMREGS_FITS((x), 23) >> 0 & 0xffffu) << 0)))
+#define PMREGS_AMD_IBS_OP_CTL_MAX_CNT(x)      (((PMREGS_FITS((x), 23) >> 16 & 0x7fu) << 20) | ((PMREGS_FITS((x), 23) >> 0 & 0xffffu) << 0))
 #define PMREGS_AMD_IBS_OP_CTL_L3_MISS_ONLY(x) PMREGS_FIELD64((x), 16, 1)
 #define PMREGS_AMD_IBS_OP_CTL_EN(x)           PMREGS_FIELD64((x), 17, 1)
 #define PMREGS_AMD_IBS_OP_CTL_VAL(x)          PMREGS_FIELD64((x), 18, 1)
@@ -3650,7 +3651,7 @@ static inline int pmregs_amd_ibs_op_data2_valid(uint64_t v)
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 #define PMREGS_AMD_IBS_OP_DATA2_ZEN4_RMT_NODE(x)     PMREGS_FIELD64((x), 4, 1)
 #define PMREGS_AMD_IBS_OP_DATA2_ZEN4_CACHE_HIT_ST(x) PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_AMD_IBS_OP_DATA2_ZEN4_DATA_SRC(x)     ((uint64_t)(((PMREGS_FITS((x), 5) >> 3 & 0x3u) << 6) | ((PMREGS_FITS((x), 5) >> 0 & 0x7u) << 0)))
+#define PMREGS_AMD_IBS_OP_DATA2_ZEN4_DATA_SRC(x)     (((PMREGS_FITS((x), 5) >> 3 & 0x3u) << 6) | ((PMREGS_FITS((x), 5) >> 0 & 0x7u) << 0))
 #define PMREGS_AMD_IBS_OP_DATA2_ZEN4_STRM_ST(x)      PMREGS_FIELD64((x), 8, 1)
 #define PMREGS_AMD_IBS_OP_DATA2_ZEN4_RMT_SOCKET(x)   PMREGS_FIELD64((x), 9, 1)
 
@@ -4285,7 +4286,7 @@ static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_eve
 	for (i = 0; i < n; i++)
 		if (pmregs_streq(rows[i].name, name))
 			return &rows[i];
-	return 0;
+	return PMREGS_NULL;
 }
 
 /*
@@ -4667,5 +4668,6 @@ static inline uint64_t pmregs_amd_ibs_fetch_perf_refused(uint64_t ctl)
 	return (ctl & (~PMREGS_U64(0xa0000000000ffff)));
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_AMD_H */

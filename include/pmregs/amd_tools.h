@@ -19,6 +19,7 @@
 #include "base_desc.h"
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /* ---- PerfEvtSeln (PERF_CTL) (perf_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
 struct pmregs_amd_perf_ctl_fields {
@@ -2399,181 +2400,181 @@ static inline void pmregs_amd_ibs_op_ctl2_unpack(uint64_t v, struct pmregs_amd_i
 static inline const struct pmregs_layout_desc *pmregs_amd_layouts(size_t *count)
 {
 	static const struct pmregs_field_desc f_0[] = {
-		{ "event_select", "Event number, 12 bits (EventSelect[11:8] in 35:32, EventSelect[7:0] in 7:0)", 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask: sub-event selection", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "usr", "Count while CPL > 0", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "os", "Count while CPL = 0 (OS = USR = 0: no counting)", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "edge", "Edge detect: count deasserted-to-asserted transitions", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_19", "", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "int_en", "INT: APIC interrupt on counter overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable the counter (with PerfMonV2 also PerfCntrGlobalCtl bit n)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "inv", "Invert the CntMask comparison (count cycles with fewer than CntMask events)", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt_mask", "Counter mask: 0 adds the events of each cycle; else +1 per cycle with at least (INV = 0) or fewer than (INV = 1) CntMask events", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_39_36", "", 1, { 36, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "guest_only", "HG_ONLY[0], GuestOnly: with EFER.SVME = 1, count in the guest (Table 13-4); Linux exclude_host", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "host_only", "HG_ONLY[1], HostOnly: with EFER.SVME = 1, count in the host (Table 13-4); Linux exclude_guest", 1, { 41, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_42", "", 1, { 42, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "prec_ret", "PREC_RET: precise retired-instruction counting, PerfEvtSel2 only, when CPUID Fn8000_0021 EAX[PreciseRetirePmc2Manual]; reserved otherwise (APM2)", 1, { 43, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_44", "", 1, { 44, 0, 0, 0 }, { 20, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "event_select", "Event number, 12 bits (EventSelect[11:8] in 35:32, EventSelect[7:0] in 7:0)", 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "umask", "Unit mask: sub-event selection", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "usr", "Count while CPL > 0", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "os", "Count while CPL = 0 (OS = USR = 0: no counting)", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "edge", "Edge detect: count deasserted-to-asserted transitions", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_19", "", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "int_en", "INT: APIC interrupt on counter overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "en", "Enable the counter (with PerfMonV2 also PerfCntrGlobalCtl bit n)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "inv", "Invert the CntMask comparison (count cycles with fewer than CntMask events)", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "cnt_mask", "Counter mask: 0 adds the events of each cycle; else +1 per cycle with at least (INV = 0) or fewer than (INV = 1) CntMask events", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_39_36", "", 1, { 36, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "guest_only", "HG_ONLY[0], GuestOnly: with EFER.SVME = 1, count in the guest (Table 13-4); Linux exclude_host", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "host_only", "HG_ONLY[1], HostOnly: with EFER.SVME = 1, count in the host (Table 13-4); Linux exclude_guest", 1, { 41, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_42", "", 1, { 42, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "prec_ret", "PREC_RET: precise retired-instruction counting, PerfEvtSel2 only, when CPUID Fn8000_0021 EAX[PreciseRetirePmc2Manual]; reserved otherwise (APM2)", 1, { 43, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_44", "", 1, { 44, 0, 0, 0 }, { 20, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_1[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_48", "", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_48", "", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_2[] = {
-		{ "count", "Count", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "count", "Count", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_3[] = {
-		{ "other_29_0", "", 1, { 0, 0, 0, 0 }, { 30, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "ir_perf_en", "Enable IRPerfCount (C000_00E9h), when CPUID Fn8000_0008 EBX[1]", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "other_63_31", "", 1, { 31, 0, 0, 0 }, { 33, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
+		{ "other_29_0", "", 1, { 0, 0, 0, 0 }, { 30, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
+		{ "ir_perf_en", "Enable IRPerfCount (C000_00E9h), when CPUID Fn8000_0008 EBX[1]", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "other_63_31", "", 1, { 31, 0, 0, 0 }, { 33, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_4[] = {
-		{ "cnt_en0", "Enable core counter 0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt_en1", "Enable core counter 1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt_en2", "Enable core counter 2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt_en3", "Enable core counter 3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt_en4", "Enable core counter 4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt_en5", "Enable core counter 5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_6", "", 1, { 6, 0, 0, 0 }, { 58, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "cnt_en0", "Enable core counter 0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "cnt_en1", "Enable core counter 1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "cnt_en2", "Enable core counter 2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "cnt_en3", "Enable core counter 3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "cnt_en4", "Enable core counter 4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "cnt_en5", "Enable core counter 5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_6", "", 1, { 6, 0, 0, 0 }, { 58, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_5[] = {
-		{ "cnt_of0", "Core counter 0 overflowed (set even when PerfEvtSel0.INT = 0)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "cnt_of1", "Core counter 1 overflowed (set even when PerfEvtSel1.INT = 0)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "cnt_of2", "Core counter 2 overflowed (set even when PerfEvtSel2.INT = 0)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "cnt_of3", "Core counter 3 overflowed (set even when PerfEvtSel3.INT = 0)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "cnt_of4", "Core counter 4 overflowed (set even when PerfEvtSel4.INT = 0)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "cnt_of5", "Core counter 5 overflowed (set even when PerfEvtSel5.INT = 0)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_57_6", "", 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbrsf", "LBR stack frozen by a PMC-overflow interrupt (DebugCtl.FLBRI)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "pmcf", "Core counters frozen by a PMC-overflow interrupt (DebugCtl.FPMCI)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_63_60", "", 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "cnt_of0", "Core counter 0 overflowed (set even when PerfEvtSel0.INT = 0)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "cnt_of1", "Core counter 1 overflowed (set even when PerfEvtSel1.INT = 0)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "cnt_of2", "Core counter 2 overflowed (set even when PerfEvtSel2.INT = 0)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "cnt_of3", "Core counter 3 overflowed (set even when PerfEvtSel3.INT = 0)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "cnt_of4", "Core counter 4 overflowed (set even when PerfEvtSel4.INT = 0)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "cnt_of5", "Core counter 5 overflowed (set even when PerfEvtSel5.INT = 0)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "rsvd_57_6", "", 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbrsf", "LBR stack frozen by a PMC-overflow interrupt (DebugCtl.FLBRI)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "pmcf", "Core counters frozen by a PMC-overflow interrupt (DebugCtl.FPMCI)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_60", "", 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_6[] = {
-		{ "cnt_of0", "Write 1 to clear CNT_OF0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of1", "Write 1 to clear CNT_OF1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of2", "Write 1 to clear CNT_OF2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of3", "Write 1 to clear CNT_OF3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of4", "Write 1 to clear CNT_OF4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of5", "Write 1 to clear CNT_OF5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_57_6", "", 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbrsf", "Write 1 to clear LBRSF", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "pmcf", "Write 1 to clear PMCF", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_63_60", "", 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "cnt_of0", "Write 1 to clear CNT_OF0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "cnt_of1", "Write 1 to clear CNT_OF1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "cnt_of2", "Write 1 to clear CNT_OF2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "cnt_of3", "Write 1 to clear CNT_OF3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "cnt_of4", "Write 1 to clear CNT_OF4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "cnt_of5", "Write 1 to clear CNT_OF5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "rsvd_57_6", "", 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbrsf", "Write 1 to clear LBRSF", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "pmcf", "Write 1 to clear PMCF", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_60", "", 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_7[] = {
-		{ "cnt_of0", "Write 1 to set CNT_OF0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of1", "Write 1 to set CNT_OF1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of2", "Write 1 to set CNT_OF2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of3", "Write 1 to set CNT_OF3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of4", "Write 1 to set CNT_OF4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "cnt_of5", "Write 1 to set CNT_OF5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_57_6", "", 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbrsf", "Write 1 to set LBRSF (freezes the LBR stack)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "pmcf", "Write 1 to set PMCF (freezes the core counters)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, 0 },
-		{ "rsvd_63_60", "", 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "cnt_of0", "Write 1 to set CNT_OF0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "cnt_of1", "Write 1 to set CNT_OF1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "cnt_of2", "Write 1 to set CNT_OF2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "cnt_of3", "Write 1 to set CNT_OF3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "cnt_of4", "Write 1 to set CNT_OF4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "cnt_of5", "Write 1 to set CNT_OF5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "rsvd_57_6", "", 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbrsf", "Write 1 to set LBRSF (freezes the LBR stack)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "pmcf", "Write 1 to set PMCF (freezes the core counters)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_60", "", 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_8[] = {
-		{ "other_9_0", "", 1, { 0, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "ibs", "Instruction-Based Sampling", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_22_11", "", 1, { 11, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "perf_ctr_ext_core", "PerfCtrExtCore: six core counter pairs at C001_0200h", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "perf_ctr_ext_nb", "PerfCtrExtNB (PerfCtrExtDF on Zen): four NB/DF counter pairs at C001_0240h", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_25", "", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "data_bkpt_ext", "DataBkptExt: address masks for DR0-DR3", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "perf_tsc", "PerfTsc: performance timestamp counter C001_0280h", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "perf_ctr_ext_llc", "PerfCtrExtL2I (APM2) / PerfCtrExtLLC (PPR): L2I (family 16h) or L3 counters at C001_0230h", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_31_29", "", 1, { 29, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
+		{ "other_9_0", "", 1, { 0, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
+		{ "ibs", "Instruction-Based Sampling", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "other_22_11", "", 1, { 11, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
+		{ "perf_ctr_ext_core", "PerfCtrExtCore: six core counter pairs at C001_0200h", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "perf_ctr_ext_nb", "PerfCtrExtNB (PerfCtrExtDF on Zen): four NB/DF counter pairs at C001_0240h", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "other_25", "", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
+		{ "data_bkpt_ext", "DataBkptExt: address masks for DR0-DR3", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "perf_tsc", "PerfTsc: performance timestamp counter C001_0280h", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "perf_ctr_ext_llc", "PerfCtrExtL2I (APM2) / PerfCtrExtLLC (PPR): L2I (family 16h) or L3 counters at C001_0230h", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "other_31_29", "", 1, { 29, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_9[] = {
-		{ "other_0", "", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "ir_perf", "IRPerfCount C000_00E9h (instructions retired)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "other_30_2", "", 1, { 2, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, 0 },
-		{ "brs", "Branch sampling (Zen3)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
+		{ "other_0", "", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
+		{ "ir_perf", "IRPerfCount C000_00E9h (instructions retired)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "other_30_2", "", 1, { 2, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
+		{ "brs", "Branch sampling (Zen3)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_10[] = {
-		{ "perf_mon_v2", "PerfMonV2: PerfCntrGlobalCtl/Status/StatusClr/StatusSet", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "lbr_stack", "LbrStack: LBR stack at C001_0300h, LBR_SELECT and DebugExtnCtl.LBRSE (Linux AMD_LBR_V2)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "lbr_and_pmc_freeze", "LbrAndPmcFreeze: DebugCtl.FLBRI and FPMCI", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_31_3", "", 1, { 3, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "perf_mon_v2", "PerfMonV2: PerfCntrGlobalCtl/Status/StatusClr/StatusSet", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "lbr_stack", "LbrStack: LBR stack at C001_0300h, LBR_SELECT and DebugExtnCtl.LBRSE (Linux AMD_LBR_V2)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "lbr_and_pmc_freeze", "LbrAndPmcFreeze: DebugCtl.FLBRI and FPMCI", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "rsvd_31_3", "", 1, { 3, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_11[] = {
-		{ "num_perf_ctr_core", "Core counters", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "lbr_stack_size", "LBR stack entries", 1, { 4, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "num_perf_ctr_nb", "Data Fabric counters", 1, { 10, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "num_perf_ctr_umc", "UMC counters, all UMCs together (LINUX)", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_31_22", "", 1, { 22, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "num_perf_ctr_core", "Core counters", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "lbr_stack_size", "LBR stack entries", 1, { 4, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "num_perf_ctr_nb", "Data Fabric counters", 1, { 10, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "num_perf_ctr_umc", "UMC counters, all UMCs together (LINUX)", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "rsvd_31_22", "", 1, { 22, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_12[] = {
-		{ "active_umc_mask", "One bit per enabled UMC", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
+		{ "active_umc_mask", "One bit per enabled UMC", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_13[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_48", "", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_48", "", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_14[] = {
-		{ "event_select", "Event number, 12 bits", 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_19_16", "", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "int_en", "Interrupt on overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31_23", "", 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_36", "", 1, { 36, 0, 0, 0 }, { 28, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "event_select", "Event number, 12 bits", 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_19_16", "", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "int_en", "Interrupt on overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_31_23", "", 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_36", "", 1, { 36, 0, 0, 0 }, { 28, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_15[] = {
-		{ "event_select", "Event number, 12 bits", 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_19_16", "", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "int_en", "Interrupt on overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31_23", "", 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_36", "", 1, { 36, 0, 0, 0 }, { 28, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "event_select", "Event number, 12 bits", 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_19_16", "", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "int_en", "Interrupt on overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_31_23", "", 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_36", "", 1, { 36, 0, 0, 0 }, { 28, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_16[] = {
-		{ "event_select", "Event number", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_47_23", "", 1, { 23, 0, 0, 0 }, { 25, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "slice_mask", "Bit s: count L3 slice s", 1, { 48, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_55_52", "", 1, { 52, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "thread_mask", "Bit 2c+t: count thread t of core c of the CCX", 1, { 56, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "event_select", "Event number", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_47_23", "", 1, { 23, 0, 0, 0 }, { 25, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "slice_mask", "Bit s: count L3 slice s", 1, { 48, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_55_52", "", 1, { 52, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "thread_mask", "Bit 2c+t: count thread t of core c of the CCX", 1, { 56, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_17[] = {
-		{ "event_select", "Event number", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_41_23", "", 1, { 23, 0, 0, 0 }, { 19, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "core_id", "Core within the CCX to count (when EnAllCores = 0)", 1, { 42, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_45", "", 1, { 45, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en_all_slices", "Count every L3 slice", 1, { 46, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en_all_cores", "Count every core of the CCX", 1, { 47, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "slice_id", "L3 slice to count (when EnAllSlices = 0)", 1, { 48, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_55_51", "", 1, { 51, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "thread_mask", "Threads 0 and 1 of the selected core", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_58", "", 1, { 58, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "event_select", "Event number", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_41_23", "", 1, { 23, 0, 0, 0 }, { 19, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "core_id", "Core within the CCX to count (when EnAllCores = 0)", 1, { 42, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_45", "", 1, { 45, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "en_all_slices", "Count every L3 slice", 1, { 46, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "en_all_cores", "Count every core of the CCX", 1, { 47, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "slice_id", "L3 slice to count (when EnAllSlices = 0)", 1, { 48, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_55_51", "", 1, { 51, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "thread_mask", "Threads 0 and 1 of the selected core", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_58", "", 1, { 58, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_18[] = {
-		{ "event_select", "Event number, 14 bits", 3, { 59, 32, 0, 0 }, { 2, 4, 8, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31_23", "", 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_58_36", "", 1, { 36, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_61", "", 1, { 61, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "event_select", "Event number, 14 bits", 3, { 59, 32, 0, 0 }, { 2, 4, 8, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_31_23", "", 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_58_36", "", 1, { 36, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_61", "", 1, { 61, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_19[] = {
-		{ "event_select", "Event number, 14 bits", 2, { 32, 0, 0, 0 }, { 6, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "umask", "Unit mask, 12 bits", 2, { 24, 8, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_23", "", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_31_28", "", 1, { 28, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_38", "", 1, { 38, 0, 0, 0 }, { 26, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "event_select", "Event number, 14 bits", 2, { 32, 0, 0, 0 }, { 6, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "umask", "Unit mask, 12 bits", 2, { 24, 8, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_23", "", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_31_28", "", 1, { 28, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_38", "", 1, { 38, 0, 0, 0 }, { 26, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_20_0[] = {
 		{ "all", 0u, "" },
@@ -2581,98 +2582,98 @@ static inline const struct pmregs_layout_desc *pmregs_amd_layouts(size_t *count)
 		{ "wr", 2u, "" },
 	};
 	static const struct pmregs_field_desc f_20[] = {
-		{ "event_select", "Event number", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "event_select", "Event number", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "rd_wr_mask", "Which requests to count", 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 3, v_20_0 },
-		{ "rsvd_30_10", "", 1, { 10, 0, 0, 0 }, { 21, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "en", "Enable", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "rsvd_30_10", "", 1, { 10, 0, 0, 0 }, { 21, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "en", "Enable", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_21[] = {
-		{ "lbr", "Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btf", "EFLAGS.TF single-steps control transfers; cleared on #DB", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "blckdb", "#DB trap after an instruction that locked the bus, at CPL > 0 (BusLockTrap parts)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_6_3", "", 1, { 3, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_10_7", "", 1, { 7, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "flbri", "FLBRI: freeze the LBR stack on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]); Linux FREEZE_LBRS_ON_PMI", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fpmci", "FPMCI (also spelled FPCI): freeze the core counters on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2])", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_13", "", 1, { 13, 0, 0, 0 }, { 51, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "lbr", "Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "btf", "EFLAGS.TF single-steps control transfers; cleared on #DB", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "blckdb", "#DB trap after an instruction that locked the bus, at CPL > 0 (BusLockTrap parts)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_6_3", "", 1, { 3, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_10_7", "", 1, { 7, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "flbri", "FLBRI: freeze the LBR stack on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]); Linux FREEZE_LBRS_ON_PMI", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fpmci", "FPMCI (also spelled FPCI): freeze the core counters on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2])", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_13", "", 1, { 13, 0, 0, 0 }, { 51, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_22[] = {
-		{ "lbr", "Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btf", "EFLAGS.TF single-steps control transfers; cleared on #DB", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_10_7", "", 1, { 7, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "flbri", "FLBRI: freeze the LBR stack on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]); Linux FREEZE_LBRS_ON_PMI", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fpmci", "FPMCI (also spelled FPCI): freeze the core counters on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2])", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_13", "", 1, { 13, 0, 0, 0 }, { 51, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "pb0", "BP0 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb1", "BP1 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb2", "BP2 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pb3", "BP3 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_6", "", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "lbr", "Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "btf", "EFLAGS.TF single-steps control transfers; cleared on #DB", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_10_7", "", 1, { 7, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "flbri", "FLBRI: freeze the LBR stack on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]); Linux FREEZE_LBRS_ON_PMI", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fpmci", "FPMCI (also spelled FPCI): freeze the core counters on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2])", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_13", "", 1, { 13, 0, 0, 0 }, { 51, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "pb0", "BP0 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pb1", "BP1 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pb2", "BP2 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pb3", "BP3 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_6", "", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_23[] = {
-		{ "ip", "Instruction address", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
+		{ "ip", "Instruction address", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_24[] = {
-		{ "cpl_eq0", "Suppress branches that end at CPL = 0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cpl_gt0", "Suppress branches that end at CPL > 0", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "jcc", "Suppress conditional branches", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "call_near_rel", "Suppress near relative calls", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "call_near_ind", "Suppress near indirect calls", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ret_near", "Suppress near returns", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "jmp_near_ind", "Suppress near indirect jumps", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "jmp_near_rel", "Suppress near relative jumps", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "far_branch", "Suppress far branches", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "cpl_eq0", "Suppress branches that end at CPL = 0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "cpl_gt0", "Suppress branches that end at CPL > 0", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "jcc", "Suppress conditional branches", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "call_near_rel", "Suppress near relative calls", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "call_near_ind", "Suppress near indirect calls", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ret_near", "Suppress near returns", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "jmp_near_ind", "Suppress near indirect jumps", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "jmp_near_rel", "Suppress near relative jumps", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "far_branch", "Suppress far branches", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_25[] = {
-		{ "rsvd_5_0", "", 1, { 0, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lbrse", "LBRSE: enable the LBR stack; cleared by the processor on #DB", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "rsvd_5_0", "", 1, { 0, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbrse", "LBRSE: enable the LBR stack; cleared by the processor on #DB", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_26[] = {
-		{ "rsvd_1_0", "", 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "brsmen", "Branch-sample enable", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "res1_4_3", "Must be written as 11b", 1, { 3, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RES1, 0, 0, 0 },
-		{ "vb", "Valid branches recorded (set by hardware)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_15_6", "", 1, { 6, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "msroff", "Index of the next entry to write", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "pmc", "Core counter that holds the sampling event (event 0xC4)", 1, { 24, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_27", "", 1, { 27, 0, 0, 0 }, { 37, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "rsvd_1_0", "", 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "brsmen", "Branch-sample enable", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "res1_4_3", "Must be written as 11b", 1, { 3, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RES1, 0, 0, PMREGS_NULL },
+		{ "vb", "Valid branches recorded (set by hardware)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_15_6", "", 1, { 6, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "msroff", "Index of the next entry to write", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "pmc", "Core counter that holds the sampling event (event 0xC4)", 1, { 24, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_27", "", 1, { 27, 0, 0, 0 }, { 37, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_27[] = {
-		{ "ip", "Address of the branch (or of the instruction before a fused branch unless DebugCtl.LBR = 1)", 1, { 0, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_62_57", "", 1, { 57, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "mispredict", "M: the branch was mispredicted", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "ip", "Address of the branch (or of the instruction before a fused branch unless DebugCtl.LBR = 1)", 1, { 0, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_62_57", "", 1, { 57, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "mispredict", "M: the branch was mispredicted", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_28[] = {
-		{ "ip", "Branch target address", 1, { 0, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_61_57", "", 1, { 57, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "spec", "SPEC: recorded under a speculative feature", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "valid", "V: valid (not a failed speculation)", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "ip", "Branch target address", 1, { 0, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_61_57", "", 1, { 57, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "spec", "SPEC: recorded under a speculative feature", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "valid", "V: valid (not a failed speculation)", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_29[] = {
-		{ "ibsffv", "IBS feature flags valid", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "fetch_sam", "Fetch sampling", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "op_sam", "Op sampling", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rd_wr_op_cnt", "IbsOpCurCnt is readable and writable", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "op_cnt", "IbsOpCntCtl: count dispatched ops", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "brn_trgt", "IbsBrTarget MSR", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "op_cnt_ext", "IbsOpMaxCnt[26:20] and the 27-bit op counter", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rip_invalid_chk", "IbsOpData.IbsRipInvalid", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "op_brn_fuse", "IbsOpData.IbsOpBrnFuse", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ibs_fetch_ctl_extd", "IC_IBS_EXTD_CTL (C001_103Ch)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ibs_op_data4", "IbsOpData4 (C001_103Dh)", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "ibs_l3_miss_filtering", "L3-miss filters, OcMiss/L3Miss flags, 5-bit DataSrc (Linux IBS_CAPS_ZEN4)", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "op_ld_lat", "Load-latency filter in IbsOpCtl[63:59] (Zen5)", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "dis", "Alternate disable bits in IbsFetchCtl2/IbsOpCtl2", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "fetch_lat", "Fetch-latency filter in IbsFetchCtl2", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "bit63_filter", "Filters on linear-address bit 63", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "strm_st_rmt_socket", "Streaming-store filter and indicator, remote-socket indicator", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_18_17", "", 1, { 17, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "op_dtlb_pg_size", "DTLB/page-size layout of IbsOpData3 (Zen5)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
-		{ "rsvd_31_20", "", 1, { 20, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "ibsffv", "IBS feature flags valid", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "fetch_sam", "Fetch sampling", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "op_sam", "Op sampling", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "rd_wr_op_cnt", "IbsOpCurCnt is readable and writable", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "op_cnt", "IbsOpCntCtl: count dispatched ops", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "brn_trgt", "IbsBrTarget MSR", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "op_cnt_ext", "IbsOpMaxCnt[26:20] and the 27-bit op counter", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "rip_invalid_chk", "IbsOpData.IbsRipInvalid", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "op_brn_fuse", "IbsOpData.IbsOpBrnFuse", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "ibs_fetch_ctl_extd", "IC_IBS_EXTD_CTL (C001_103Ch)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "ibs_op_data4", "IbsOpData4 (C001_103Dh)", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "ibs_l3_miss_filtering", "L3-miss filters, OcMiss/L3Miss flags, 5-bit DataSrc (Linux IBS_CAPS_ZEN4)", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "op_ld_lat", "Load-latency filter in IbsOpCtl[63:59] (Zen5)", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "dis", "Alternate disable bits in IbsFetchCtl2/IbsOpCtl2", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "fetch_lat", "Fetch-latency filter in IbsFetchCtl2", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "bit63_filter", "Filters on linear-address bit 63", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "strm_st_rmt_socket", "Streaming-store filter and indicator, remote-socket indicator", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "rsvd_18_17", "", 1, { 17, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "op_dtlb_pg_size", "DTLB/page-size layout of IbsOpData3 (Zen5)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "rsvd_31_20", "", 1, { 20, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_30_0[] = {
 		{ "pg_4k", 0u, "" },
@@ -2681,76 +2682,76 @@ static inline const struct pmregs_layout_desc *pmregs_amd_layouts(size_t *count)
 		{ "pg_4k_coalesced", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_30[] = {
-		{ "max_cnt", "Compare value for bits 19:4 of the fetch interval counter", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "cnt", "Fetch counter bits 19:4 (write: initial value)", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "lat", "Core clocks from fetch start to delivery or abort", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en", "Enable fetch sampling", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "val", "Sample valid: counting stops and an interrupt is raised", 1, { 49, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "comp", "Fetch completed (data delivered to the decoder)", 1, { 50, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ic_miss", "Instruction cache miss", 1, { 51, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "phy_addr_valid", "IbsFetchPhysAd and L1TlbPgSz are valid", 1, { 52, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "max_cnt", "Compare value for bits 19:4 of the fetch interval counter", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "cnt", "Fetch counter bits 19:4 (write: initial value)", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "lat", "Core clocks from fetch start to delivery or abort", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "en", "Enable fetch sampling", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "val", "Sample valid: counting stops and an interrupt is raised", 1, { 49, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "comp", "Fetch completed (data delivered to the decoder)", 1, { 50, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ic_miss", "Instruction cache miss", 1, { 51, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "phy_addr_valid", "IbsFetchPhysAd and L1TlbPgSz are valid", 1, { 52, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "l1_tlb_pg_sz", "Page size of the L1 ITLB entry", 1, { 53, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_30_0 },
-		{ "l1_tlb_miss", "L1 ITLB miss", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l2_tlb_miss", "L2 ITLB miss (APM2: reserved)", 1, { 56, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rand_en", "Randomize counter bits 3:0 when the counter starts (else cleared)", 1, { 57, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l2_miss", "L2 miss, valid with Comp (family 15h CZ/ST and Zen; APM2: reserved)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l3_miss_only", "Report only samples that missed the L3 (CPUID bit 11)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "oc_miss", "Op-cache miss (CPUID bit 11)", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l3_miss", "L3 miss (CPUID bit 11)", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_62", "", 1, { 62, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "l1_tlb_miss", "L1 ITLB miss", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "l2_tlb_miss", "L2 ITLB miss (APM2: reserved)", 1, { 56, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rand_en", "Randomize counter bits 3:0 when the counter starts (else cleared)", 1, { 57, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "l2_miss", "L2 miss, valid with Comp (family 15h CZ/ST and Zen; APM2: reserved)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "l3_miss_only", "Report only samples that missed the L3 (CPUID bit 11)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "oc_miss", "Op-cache miss (CPUID bit 11)", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "l3_miss", "L3 miss (CPUID bit 11)", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_62", "", 1, { 62, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_31[] = {
-		{ "address", "Linear address", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "address", "Linear address", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_32[] = {
-		{ "address", "Physical address", 1, { 0, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_52", "", 1, { 52, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "address", "Physical address", 1, { 0, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_52", "", 1, { 52, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_33[] = {
-		{ "itlb_refill_lat", "ITLB refill latency of the sampled fetch", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_16", "", 1, { 16, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "itlb_refill_lat", "ITLB refill latency of the sampled fetch", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_16", "", 1, { 16, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_34_0[] = {
 		{ "cycles", 0u, "" },
 		{ "dispatched_ops", 1u, "" },
 	};
 	static const struct pmregs_field_desc f_34[] = {
-		{ "max_cnt", "Op interval bits 26:4 (IbsOpMaxCnt)", 2, { 20, 0, 0, 0 }, { 7, 16, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l3_miss_only", "Report only samples that missed the L3 (CPUID bit 11)", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "en", "Enable op sampling", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "val", "Sample valid: counting stops and an interrupt is raised", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "max_cnt", "Op interval bits 26:4 (IbsOpMaxCnt)", 2, { 20, 0, 0, 0 }, { 7, 16, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "l3_miss_only", "Report only samples that missed the L3 (CPUID bit 11)", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "en", "Enable op sampling", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "val", "Sample valid: counting stops and an interrupt is raised", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "cnt_ctl", "What the interval counts (CPUID bit 4)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_34_0 },
-		{ "rsvd_31_27", "", 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "cur_cnt", "Current op counter (27 bits); software may seed the low bits (CPUID bit 3)", 1, { 32, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ldlat_thrsh", "Load-latency threshold (n + 1) * 128 cycles (Zen5, CPUID bit 12)", 1, { 59, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ldlat_en", "Load-latency filter enable (Zen5, CPUID bit 12)", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "rsvd_31_27", "", 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "cur_cnt", "Current op counter (27 bits); software may seed the low bits (CPUID bit 3)", 1, { 32, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ldlat_thrsh", "Load-latency threshold (n + 1) * 128 cycles (Zen5, CPUID bit 12)", 1, { 59, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ldlat_en", "Load-latency filter enable (Zen5, CPUID bit 12)", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_35[] = {
-		{ "comp_to_ret_ctr", "Cycles from op completion to retire", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tag_to_ret_ctr", "Cycles from tagging to retire", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_33_32", "", 1, { 32, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "op_return", "IbsOpReturn: a retired near return", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_taken", "A retired taken branch", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_misp", "A retired mispredicted branch", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_ret", "The op is a retired branch (Return, BrnTaken, BrnMisp are meaningful only then)", 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rip_invalid", "IbsOpRip is not valid (CPUID bit 7)", 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_fuse", "A fused branch (CPUID bit 8)", 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "microcode", "A microcoded op", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_41", "", 1, { 41, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "comp_to_ret_ctr", "Cycles from op completion to retire", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "tag_to_ret_ctr", "Cycles from tagging to retire", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_33_32", "", 1, { 32, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "op_return", "IbsOpReturn: a retired near return", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "brn_taken", "A retired taken branch", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "brn_misp", "A retired mispredicted branch", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "brn_ret", "The op is a retired branch (Return, BrnTaken, BrnMisp are meaningful only then)", 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rip_invalid", "IbsOpRip is not valid (CPUID bit 7)", 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "brn_fuse", "A fused branch (CPUID bit 8)", 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "microcode", "A microcoded op", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_41", "", 1, { 41, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_36[] = {
-		{ "comp_to_ret_ctr", "Cycles from op completion to retire", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tag_to_ret_ctr", "Cycles from tagging to retire", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "op_return", "IbsOpReturn: a retired near return", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_taken", "A retired taken branch", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_misp", "A retired mispredicted branch", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_ret", "The op is a retired branch (Return, BrnTaken, BrnMisp are meaningful only then)", 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rip_invalid", "IbsOpRip is not valid (CPUID bit 7)", 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "brn_fuse", "A fused branch (CPUID bit 8)", 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "microcode", "A microcoded op", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_41", "", 1, { 41, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "brn_resync", "A resync branch", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "misp_return", "A mispredicted return", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "comp_to_ret_ctr", "Cycles from op completion to retire", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "tag_to_ret_ctr", "Cycles from tagging to retire", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "op_return", "IbsOpReturn: a retired near return", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "brn_taken", "A retired taken branch", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "brn_misp", "A retired mispredicted branch", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "brn_ret", "The op is a retired branch (Return, BrnTaken, BrnMisp are meaningful only then)", 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rip_invalid", "IbsOpRip is not valid (CPUID bit 7)", 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "brn_fuse", "A fused branch (CPUID bit 8)", 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "microcode", "A microcoded op", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_41", "", 1, { 41, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "brn_resync", "A resync branch", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "misp_return", "A mispredicted return", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_37_0[] = {
 		{ "none", 0u, "" },
@@ -2765,10 +2766,10 @@ static inline const struct pmregs_layout_desc *pmregs_amd_layouts(size_t *count)
 	};
 	static const struct pmregs_field_desc f_37[] = {
 		{ "data_src", "Where the data came from", 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 5, v_37_0 },
-		{ "rsvd_3", "", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rmt_node", "The data came from another node", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "rsvd_3", "", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rmt_node", "The data came from another node", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "cache_hit_st", "State of the line in the cache that supplied it", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_37_1 },
-		{ "rsvd_63_6", "", 1, { 6, 0, 0, 0 }, { 58, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "rsvd_63_6", "", 1, { 6, 0, 0, 0 }, { 58, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_38_0[] = {
 		{ "modified", 0u, "" },
@@ -2786,66 +2787,66 @@ static inline const struct pmregs_layout_desc *pmregs_amd_layouts(size_t *count)
 		{ "peer_agent_mem", 12u, "" },
 	};
 	static const struct pmregs_field_desc f_38[] = {
-		{ "rsvd_3", "", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rmt_node", "The data came from another node", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "rsvd_3", "", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rmt_node", "The data came from another node", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "cache_hit_st", "State of the line in the cache that supplied it", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_38_0 },
 		{ "data_src", "Where the data came from (5 bits)", 2, { 6, 0, 0, 0 }, { 2, 3, 0, 0 }, PMREGS_ACCESS_RW, 0, 9, v_38_1 },
-		{ "strm_st", "A streaming store (CPUID bit 16)", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rmt_socket", "The data came from another socket (CPUID bit 16)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_10", "", 1, { 10, 0, 0, 0 }, { 54, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "strm_st", "A streaming store (CPUID bit 16)", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rmt_socket", "The data came from another socket (CPUID bit 16)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_10", "", 1, { 10, 0, 0, 0 }, { 54, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_39[] = {
-		{ "ld_op", "A load", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "st_op", "A store", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_miss", "L1 DTLB miss", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l2tlb_miss", "L2 DTLB miss", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_hit_2m", "L1 DTLB hit in a 2M page", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_hit_1g", "L1 DTLB hit in a 1G page", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l2tlb_hit_2m", "L2 DTLB hit in a 2M page", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss", "Data cache miss", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_mis_acc", "Misaligned access penalty", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_12_9", "", 1, { 9, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "dc_wc_mem_acc", "Write-combining memory access", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_locked_op", "A locked operation", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss_no_mab_alloc", "A miss that allocated no miss address buffer", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l2tlb_hit_1g", "L2 DTLB hit in a 1G page", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l2_miss", "L2 miss", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "sw_pf", "A software prefetch", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tlb_refill_lat", "DTLB refill latency", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "ld_op", "A load", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "st_op", "A store", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_l1tlb_miss", "L1 DTLB miss", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_l2tlb_miss", "L2 DTLB miss", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_l1tlb_hit_2m", "L1 DTLB hit in a 2M page", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_l1tlb_hit_1g", "L1 DTLB hit in a 1G page", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_l2tlb_hit_2m", "L2 DTLB hit in a 2M page", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_miss", "Data cache miss", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_mis_acc", "Misaligned access penalty", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_12_9", "", 1, { 9, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "dc_wc_mem_acc", "Write-combining memory access", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_locked_op", "A locked operation", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_miss_no_mab_alloc", "A miss that allocated no miss address buffer", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_l2tlb_hit_1g", "L2 DTLB hit in a 1G page", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "l2_miss", "L2 miss", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "sw_pf", "A software prefetch", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "tlb_refill_lat", "DTLB refill latency", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_40[] = {
-		{ "ld_op", "A load", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "st_op", "A store", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_miss", "L1 DTLB miss", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l2tlb_miss", "L2 DTLB miss", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_hit_2m", "L1 DTLB hit in a 2M page", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_hit_1g", "L1 DTLB hit in a 1G page", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l2tlb_hit_2m", "L2 DTLB hit in a 2M page", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss", "Data cache miss", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_mis_acc", "Misaligned access penalty", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_wc_mem_acc", "Write-combining memory access", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_locked_op", "A locked operation", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l2tlb_hit_1g", "L2 DTLB hit in a 1G page", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l2_miss", "L2 miss", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "sw_pf", "A software prefetch", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tlb_refill_lat", "DTLB refill latency", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_ld_bnk_con", "Load bank conflict", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_st_bnk_con", "Store bank conflict", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_st_to_ld_fwd", "Store-to-load forwarding", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_st_to_ld_can", "Store-to-load forwarding cancelled", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_mab_hit", "Hit in a miss address buffer", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "ld_op", "A load", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "st_op", "A store", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_l1tlb_miss", "L1 DTLB miss", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_l2tlb_miss", "L2 DTLB miss", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_l1tlb_hit_2m", "L1 DTLB hit in a 2M page", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_l1tlb_hit_1g", "L1 DTLB hit in a 1G page", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_l2tlb_hit_2m", "L2 DTLB hit in a 2M page", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_miss", "Data cache miss", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_mis_acc", "Misaligned access penalty", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_wc_mem_acc", "Write-combining memory access", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_locked_op", "A locked operation", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_l2tlb_hit_1g", "L2 DTLB hit in a 1G page", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "l2_miss", "L2 miss", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "sw_pf", "A software prefetch", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "tlb_refill_lat", "DTLB refill latency", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_ld_bnk_con", "Load bank conflict", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_st_bnk_con", "Store bank conflict", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_st_to_ld_fwd", "Store-to-load forwarding", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_st_to_ld_can", "Store-to-load forwarding cancelled", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_mab_hit", "Hit in a miss address buffer", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_41_0[] = {
 		{ "pg_4k", 0u, "" },
@@ -2853,514 +2854,514 @@ static inline const struct pmregs_layout_desc *pmregs_amd_layouts(size_t *count)
 		{ "pg_1g", 2u, "" },
 	};
 	static const struct pmregs_field_desc f_41[] = {
-		{ "ld_op", "A load", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "st_op", "A store", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l1tlb_miss", "L1 DTLB miss", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_l2tlb_miss", "L2 DTLB miss", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss", "Data cache miss", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_mis_acc", "Misaligned access penalty", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_12_9", "", 1, { 9, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "dc_wc_mem_acc", "Write-combining memory access", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_locked_op", "A locked operation", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss_no_mab_alloc", "A miss that allocated no miss address buffer", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "l2_miss", "L2 miss", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "sw_pf", "A software prefetch", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tlb_refill_lat", "DTLB refill latency", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "ld_op", "A load", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "st_op", "A store", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_l1tlb_miss", "L1 DTLB miss", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_l2tlb_miss", "L2 DTLB miss", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_miss", "Data cache miss", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_mis_acc", "Misaligned access penalty", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_12_9", "", 1, { 9, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "dc_wc_mem_acc", "Write-combining memory access", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_locked_op", "A locked operation", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_miss_no_mab_alloc", "A miss that allocated no miss address buffer", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "l2_miss", "L2 miss", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "sw_pf", "A software prefetch", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "tlb_refill_lat", "DTLB refill latency", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "dc_l1tlb_pg_size", "Page size of the access", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 3, v_41_0 },
-		{ "rsvd_6", "", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_19", "", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "rsvd_6", "", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_19", "", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_42[] = {
-		{ "ld_resync", "The load caused a resync (family 15h CZ/ST)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_1", "", 1, { 1, 0, 0, 0 }, { 63, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "ld_resync", "The load caused a resync (family 15h CZ/ST)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_1", "", 1, { 1, 0, 0, 0 }, { 63, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_43[] = {
-		{ "lvt_offset", "Extended APIC LVT entry of the IBS interrupt", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_7_4", "", 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "lvt_offset_val", "LvtOffset is valid", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "lvt_offset", "Extended APIC LVT entry of the IBS interrupt", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_7_4", "", 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lvt_offset_val", "LvtOffset is valid", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_44[] = {
-		{ "dis", "Disable fetch sampling (alternate disable, CPUID bit 13)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fetch_lat", "Fetch-latency filter: report fetches of at least n * 128 cycles (CPUID bit 14)", 1, { 1, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "excl_rip63_eq1", "Exclude fetches with RIP[63] = 1 (CPUID bit 15)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "excl_rip63_eq0", "Exclude fetches with RIP[63] = 0 (CPUID bit 15)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "dis", "Disable fetch sampling (alternate disable, CPUID bit 13)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fetch_lat", "Fetch-latency filter: report fetches of at least n * 128 cycles (CPUID bit 14)", 1, { 1, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "excl_rip63_eq1", "Exclude fetches with RIP[63] = 1 (CPUID bit 15)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "excl_rip63_eq0", "Exclude fetches with RIP[63] = 0 (CPUID bit 15)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_45[] = {
-		{ "dis", "Disable op sampling (alternate disable, CPUID bit 13)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "excl_rip63_eq0", "Exclude ops with RIP[63] = 0 (CPUID bit 15)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "excl_rip63_eq1", "Exclude ops with RIP[63] = 1 (CPUID bit 15)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "strm_st", "Report only streaming stores (CPUID bit 16)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_4", "", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "dis", "Disable op sampling (alternate disable, CPUID bit 13)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "excl_rip63_eq0", "Exclude ops with RIP[63] = 0 (CPUID bit 15)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "excl_rip63_eq1", "Exclude ops with RIP[63] = 1 (CPUID bit 15)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "strm_st", "Report only streaming stores (CPUID bit 16)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_4", "", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_layout_desc layouts[] = {
 		{ "perf_ctl", "PerfEvtSeln (PERF_CTL)", "APM2 13.2.1 Fig 13-11, Table 13-4, Table A-6; LINUX AMD64_EVENTSEL_*", 64, 0, 17, f_0,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffff4f000280000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000b0fffd7ffff),
-		  "Core event select, at C001_0000h+n (legacy, n = 0-3) and C001_0200h+2n\n(PerfCtrExtCore, n = 0-5; n = 0-3 alias the legacy registers). The event\nnumber is one 12-bit field: EventSelect[11:8] in bits 35:32, [7:0] in bits 7:0.\nKVM's virtual PMU treats bits 63:36, 21 and 19 as reserved and drops them,\nso a guest cannot set HostOnly/GuestOnly or PREC_RET (LINUX kvm/svm/pmu.c).\n", -1, -1, 0, 0 },
+		  "Core event select, at C001_0000h+n (legacy, n = 0-3) and C001_0200h+2n\n(PerfCtrExtCore, n = 0-5; n = 0-3 alias the legacy registers). The event\nnumber is one 12-bit field: EventSelect[11:8] in bits 35:32, [7:0] in bits 7:0.\nKVM's virtual PMU treats bits 63:36, 21 and 19 as reserved and drops them,\nso a guest cannot set HostOnly/GuestOnly or PREC_RET (LINUX kvm/svm/pmu.c).\n", -1, -1, 0, PMREGS_NULL },
 		{ "perf_ctr", "PerfCtrn (PERF_CTR)", "APM2 13.2.1; LINUX core.c (cntval_bits = 48), kvm/svm/pmu.c", 64, 0, 2, f_1,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffff000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000ffffffffffff),
-		  "Core counter at C001_0004h+n or C001_0201h+2n. Architecturally up to 64\nbits; every part Linux supports implements 48 (bits 63:48 read as zero).\nPreload 2^48 - period to overflow after `period` events (counter_preload).\n", -1, -1, 0, 0 },
+		  "Core counter at C001_0004h+n or C001_0201h+2n. Architecturally up to 64\nbits; every part Linux supports implements 48 (bits 63:48 read as zero).\nPreload 2^48 - period to overflow after `period` events (counter_preload).\n", -1, -1, 0, PMREGS_NULL },
 		{ "counter64", "64-bit counter", "APM2 13.2.1 (IRPerfCount), 13.4.2 (PTSC)", 64, 0, 1, f_2,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "hwcr", "HWCR (performance-monitoring bit)", "APM2 13.2.1, Table A-6", 64, 0, 3, f_3,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000040000000),
-		  "Hardware configuration register; only the bit that enables IRPerfCount is named here.", -1, -1, 0, 0 },
+		  "Hardware configuration register; only the bit that enables IRPerfCount is named here.", -1, -1, 0, PMREGS_NULL },
 		{ "perf_cntr_global_ctl", "PerfCntrGlobalCtl", "APM2 13.2.2 Fig 13-12; LINUX MSR_AMD64_PERF_CNTR_GLOBAL_CTL", 64, 0, 7, f_4,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000003f),
-		  "Global counter enables (PerfMonV2, CPUID Fn8000_0022 EAX[0]): counter n\ncounts only when bit n here and PerfEvtSeln.EN are both 1. APM2 draws 6\nbits; Linux writes NumPerfCtrCore bits. The reset value (0x3F on six-counter\nparts, quoted from a PPR on the Linux list) is not in APM2, so none is given.\n", -1, -1, 0, 0 },
+		  "Global counter enables (PerfMonV2, CPUID Fn8000_0022 EAX[0]): counter n\ncounts only when bit n here and PerfEvtSeln.EN are both 1. APM2 draws 6\nbits; Linux writes NumPerfCtrCore bits. The reset value (0x3F on six-counter\nparts, quoted from a PPR on the Linux list) is not in APM2, so none is given.\n", -1, -1, 0, PMREGS_NULL },
 		{ "perf_cntr_global_status", "PerfCntrGlobalStatus", "APM2 13.2.2 Fig 13-13; LINUX core.c (v2 NMI handler)", 64, 0, 10, f_5,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xf3ffffffffffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Overflow and freeze status (read-only; cleared through PerfCntrGlobalStatusClr, set through ...Set).", -1, -1, 0, 0 },
+		  "Overflow and freeze status (read-only; cleared through PerfCntrGlobalStatusClr, set through ...Set).", -1, -1, 0, PMREGS_NULL },
 		{ "perf_cntr_global_status_clr", "PerfCntrGlobalStatusClr", "APM2 13.2.2 Fig 13-15; LINUX MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR", 64, 0, 10, f_6,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xf3ffffffffffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0c0000000000003f),
-		  "Writing 1 clears the same bit of PerfCntrGlobalStatus; clearing PMCF/LBRSF resumes counting/recording.", -1, -1, 0, 0 },
+		  "Writing 1 clears the same bit of PerfCntrGlobalStatus; clearing PMCF/LBRSF resumes counting/recording.", -1, -1, 0, PMREGS_NULL },
 		{ "perf_cntr_global_status_set", "PerfCntrGlobalStatusSet", "APM2 13.2.2 Fig 13-14", 64, 0, 10, f_7,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xf3ffffffffffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0c0000000000003f),
-		  "Writing 1 sets the same status bit; a CNT_OF set this way raises no interrupt and freezes nothing, S_PMCF/S_LBRSF do freeze.", -1, -1, 0, 0 },
+		  "Writing 1 sets the same status bit; a CNT_OF set this way raises no interrupt and freezes nothing, S_PMCF/S_LBRSF do freeze.", -1, -1, 0, PMREGS_NULL },
 		{ "cpuid_80000001_ecx", "CPUID Fn8000_0001 ECX (performance-monitoring flags)", "APM2 13.2.2, 13.3.5; LINUX cpufeatures.h", 32, 0, 10, f_8,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "Only the flags about performance monitoring are named.", -1, -1, 0, 0 },
+		  "Only the flags about performance monitoring are named.", -1, -1, 0, PMREGS_NULL },
 		{ "cpuid_80000008_ebx", "CPUID Fn8000_0008 EBX (performance-monitoring flags)", "APM2 13.2.1; LINUX cpufeatures.h (X86_FEATURE_IRPERF, X86_FEATURE_BRS)", 32, 0, 4, f_9,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "cpuid_80000022_eax", "CPUID Fn8000_0022 EAX", "APM2 13.1.1.8-9, 13.2.2; LINUX cpufeatures.h, scattered.c", 32, 0, 4, f_10,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0xfffffff8), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "cpuid_80000022_ebx", "CPUID Fn8000_0022 EBX", "APM2 13.2.2 (NumPerfCtrCore, also called NumCorePmc), 13.1.1.9 (LbrStackSize); LINUX perf_event.h (num_df_pmc, num_umc_pmc)", 32, 0, 5, f_11,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0xffc00000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "cpuid_80000022_ecx", "CPUID Fn8000_0022 ECX", "LINUX uncore.c", 32, 0, 1, f_12,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "uncore_ctr", "L3/DF/NB/L2I counter", "APM2 Table A-6; LINUX uncore.c (COUNTER_SHIFT 16)", 64, 0, 2, f_13,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffff000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000ffffffffffff),
-		  "Uncore counters have 48 implemented bits and no overflow interrupt (Linux accumulates 48-bit deltas).", -1, -1, 0, 0 },
+		  "Uncore counters have 48 implemented bits and no overflow interrupt (Linux accumulates 48-bit deltas).", -1, -1, 0, PMREGS_NULL },
 		{ "nb_perf_ctl", "NB_PerfEvtSeln (family 15h/16h)", "APM2 13.2.3 Fig 13-16", 64, 0, 8, f_14,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffff0ffaf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000f0050ffff),
-		  "Northbridge event select at C001_0240h+2n. LINUX's IntCoreEn/IntCoreSel (36, 40:37) are BKDG-specific; APM2 reserves them.", -1, -1, 0, 0 },
+		  "Northbridge event select at C001_0240h+2n. LINUX's IntCoreEn/IntCoreSel (36, 40:37) are BKDG-specific; APM2 reserves them.", -1, -1, 0, PMREGS_NULL },
 		{ "l2i_perf_ctl", "L2I_PerfEvtSeln (family 16h)", "APM2 13.2.3 Fig 13-17; LINUX uncore.c (amd_l2)", 64, 0, 8, f_15,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffff0ffaf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000f0050ffff),
-		  "L2 interface event select at C001_0230h+2n on family 16h; the same fields as NB_PerfEvtSel.", -1, -1, 0, 0 },
+		  "L2 interface event select at C001_0230h+2n on family 16h; the same fields as NB_PerfEvtSel.", -1, -1, 0, PMREGS_NULL },
 		{ "l3_pmc_cfg_f17h", "ChL3PmcCfgn (family 17h, Zen1/Zen2)", "LINUX perf_event.h AMD64_L3_SLICE_*, AMD64_L3_THREAD_*, uncore.c; PPR 17h (via AMD amd-perf-tools dump-l3-pmcs.sh)", 64, 0, 8, f_16,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00f0ffffffbf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xff0f00000040ffff),
-		  "L3 event select at C001_0230h+2n (6 per CCX, shared by its threads).\nLinux sets SliceMask and ThreadMask to all ones when either is 0.\n", -1, -1, 0, 0 },
+		  "L3 event select at C001_0230h+2n (6 per CCX, shared by its threads).\nLinux sets SliceMask and ThreadMask to all ones when either is 0.\n", -1, -1, 0, PMREGS_NULL },
 		{ "l3_pmc_cfg", "ChL3PmcCfgn (family 19h and later, Zen3+)", "LINUX perf_event.h AMD64_L3_EN_ALL_CORES, AMD64_L3_EN_ALL_SLICES, AMD64_L3_COREID_*, uncore.c; PPR 19h (via AMD amd-perf-tools)", 64, 0, 13, f_17,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfcf823ffffbf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0307dc000040ffff),
-		  "L3 event select from Zen3 on. Linux sets ThreadMask = 3, EnAllSlices = 1\nand EnAllCores = 1 when ThreadMask is 0.\n", -1, -1, 0, 0 },
+		  "L3 event select from Zen3 on. Linux sets ThreadMask = 3, EnAllSlices = 1\nand EnAllCores = 1 when ThreadMask is 0.\n", -1, -1, 0, PMREGS_NULL },
 		{ "df_perf_ctl", "DF_PerfCtln (Zen1-Zen3)", "LINUX uncore.c (format event14 = config:0-7,32-35,59-60); Meta dynolog DFPmuMsrAmd (PPR 19h M01h)", 64, 0, 7, f_18,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xe7fffff0ffbf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x1800000f0040ffff),
-		  "Data Fabric event select at C001_0240h+2n before PerfMonV2; a 14-bit event in three parts.", -1, -1, 0, 0 },
+		  "Data Fabric event select at C001_0240h+2n before PerfMonV2; a 14-bit event in three parts.", -1, -1, 0, PMREGS_NULL },
 		{ "df_perf_ctl_v2", "DF_PerfCtln (PerfMonV2, Zen4+)", "LINUX perf_event.h AMD64_PERFMON_V2_EVENTSEL_EVENT_NB, ..._UMASK_NB (formats event14v2, umask12); Meta dynolog DFZen4PmuMsrAmd", 64, 0, 7, f_19,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffc0f0bf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000003f0f40ffff),
-		  "Data Fabric event select with PerfMonV2 (14-bit event, 12-bit unit mask); CPUID Fn8000_0022 EBX[15:10] counters.", -1, -1, 0, 0 },
+		  "Data Fabric event select with PerfMonV2 (14-bit event, 12-bit unit mask); CPUID Fn8000_0022 EBX[15:10] counters.", -1, -1, 0, PMREGS_NULL },
 		{ "umc_perf_ctl", "UMC PerfCtl (PerfMonV2)", "LINUX uncore.c (amd_umc: event config:0-7, rdwrmask config:8-9, enable bit 31)", 64, 0, 5, f_20,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff7ffffc00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000800003ff),
-		  "Memory-controller event select at C001_0800h+2n. Linux defines only these\nfields; note that EN is bit 31 here, not 22. UMC counters have no RDPMC\nindex and saturate, flagging overflow in counter bit 48.\n", -1, -1, 0, 0 },
+		  "Memory-controller event select at C001_0800h+2n. Linux defines only these\nfields; note that EN is bit 31 here, not 22. UMC counters have no RDPMC\nindex and saturate, flagging overflow in counter bit 48.\n", -1, -1, 0, PMREGS_NULL },
 		{ "debugctl", "DebugCtl", "APM2 13.1.1.6 Fig 13-4, Table A-5; LINUX DEBUGCTLMSR_*", 64, 0, 8, f_21,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffe7f8), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000001807),
-		  "Debug control (MSR 01D9h) on current parts. Older APM editions name bits\n5:2 PB0-PB3 (debugctl_pb); parts with BusLockTrap use bit 2 as BLCKDB.\nKVM drops guest writes of bits 5:2.\n", -1, -1, 0, 0 },
+		  "Debug control (MSR 01D9h) on current parts. Older APM editions name bits\n5:2 PB0-PB3 (debugctl_pb); parts with BusLockTrap use bit 2 as BLCKDB.\nKVM drops guest writes of bits 5:2.\n", -1, -1, 0, PMREGS_NULL },
 		{ "debugctl_pb", "DebugCtl (performance-monitoring/breakpoint pins)", "APM2 (earlier editions) Fig 13-4", 64, 0, 11, f_22,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffe7c0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000183f),
-		  "The older layout, in which PBi routes DRi breakpoint information (1) or performance-monitor information (0) to the BPi pin.", -1, -1, 0, 0 },
+		  "The older layout, in which PBi routes DRi breakpoint information (1) or performance-monitor information (0) to the BPi pin.", -1, -1, 0, PMREGS_NULL },
 		{ "branch_ip", "Last-branch IP", "APM2 13.1.6.1, Table A-5", 64, 0, 1, f_23,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "A 64-bit RIP recorded by the legacy single-entry LBR (read-only, reset undefined).", -1, -1, 0, 0 },
+		  "A 64-bit RIP recorded by the legacy single-entry LBR (read-only, reset undefined).", -1, -1, 0, PMREGS_NULL },
 		{ "lbr_select", "LastBranchStackSelect (LBR_SELECT)", "APM2 13.1.1.9 Fig 13-9; LINUX lbr.c", 64, 0, 10, f_24,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffe00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000001ff),
-		  "Each set bit suppresses recording of that class of branch (Linux writes its wanted mask XOR 0x1FF).", -1, -1, 0, 0 },
+		  "Each set bit suppresses recording of that class of branch (Linux writes its wanted mask XOR 0x1FF).", -1, -1, 0, PMREGS_NULL },
 		{ "dbg_extn_cfg", "DebugExtnCtl", "APM2 13.1.1.9 Fig 13-6; LINUX DBG_EXTN_CFG_LBRV2EN", 64, 0, 3, f_25,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffbf), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000040),
-		  "Debug extension control (C000_010Fh) with the LBR stack (Zen4+). LBR stack recording does not need DebugCtl.LBR.", -1, -1, 0, 0 },
+		  "Debug extension control (C000_010Fh) with the LBR stack (Zen4+). LBR stack recording does not need DebugCtl.LBR.", -1, -1, 0, PMREGS_NULL },
 		{ "dbg_extn_cfg_brs", "DebugExtnCtl (Zen3 branch sampling)", "LINUX brs.c (PPR 19h M01h); CPUID Fn8000_0008 EBX[31]", 64, 0, 9, f_26,
 		  PMREGS_U64(0x0000000000000018), PMREGS_U64(0xfffffffff8f0ffc3), PMREGS_U64(0x0000000000000018), PMREGS_U64(0x00000000070f0024),
-		  "Branch-sampling control on Zen3; 16 entries at the LBR-stack addresses, recorded when the counter PMC overflows.", -1, -1, 0, 0 },
+		  "Branch-sampling control on Zen3; 16 entries at the LBR-stack addresses, recorded when the counter PMC overflows.", -1, -1, 0, PMREGS_NULL },
 		{ "lbr_from", "LastBranchStackFromIp", "APM2 13.1.1.9 Fig 13-7; LINUX lbr.c", 64, 0, 3, f_27,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x7e00000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x81ffffffffffffff),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "lbr_to", "LastBranchStackToIp", "APM2 13.1.1.9 Fig 13-8, Table 13-3; LINUX lbr.c", 64, 0, 4, f_28,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x3e00000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xc1ffffffffffffff),
-		  "V:SPEC = 1:0 normal branch; 1:1 under a speculation that succeeded; 0:1 on a wrong path; 0:0 empty.", -1, -1, 0, 0 },
+		  "V:SPEC = 1:0 normal branch; 1:1 under a speculation that succeeded; 0:1 on a wrong path; 0:0 empty.", -1, -1, 0, PMREGS_NULL },
 		{ "cpuid_8000001b_eax", "CPUID Fn8000_001B EAX (IBS capabilities)", "APM2 13.3.5; LINUX amd-ibs.h / perf_event.h IBS_CAPS_* (bits 13-16 from 'perf/amd/ibs: Add new MSRs and CPUID bits definitions', 2026)", 32, 0, 20, f_29,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0xfff60000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "ibs_fetch_ctl", "IbsFetchCtl", "APM2 13.3.1 Fig 13-19; LINUX union ibs_fetch_ctl; IBSTK", 64, 0, 17, f_30,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xc000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x3fffffffffffffff),
-		  "Fetch sampling control and status (C001_1030h). The fetch period is\nMaxCnt << 4 (ibs_fetch_period). Bits 59-61 need CPUID Fn8000_001B EAX[11].\nOn family 19h models below 10h (erratum 1238) IcMiss is unreliable, and\n(erratum 1347) L1TlbPgSz reads 0 4K, 1 16K, 2 2M, 3 1G.\n", -1, -1, 0, 0 },
+		  "Fetch sampling control and status (C001_1030h). The fetch period is\nMaxCnt << 4 (ibs_fetch_period). Bits 59-61 need CPUID Fn8000_001B EAX[11].\nOn family 19h models below 10h (erratum 1238) IcMiss is unreliable, and\n(erratum 1347) L1TlbPgSz reads 0 4K, 1 16K, 2 2M, 3 1G.\n", -1, -1, 0, PMREGS_NULL },
 		{ "linear_address", "IBS linear address", "APM2 13.3.1 (IbsFetchLinAd), 13.3.2 (IbsOpRip, IbsDcLinAd, IbsBrTarget)", 64, 0, 1, f_31,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "A 64-bit canonical linear address. APM2 Fig 13-23 labels IbsOpRip's upper part \"63:31\"; it is one field.", -1, -1, 0, 0 },
+		  "A 64-bit canonical linear address. APM2 Fig 13-23 labels IbsOpRip's upper part \"63:31\"; it is one field.", -1, -1, 0, PMREGS_NULL },
 		{ "physical_address", "IBS physical address", "APM2 13.3.1 (IbsFetchPhysAd), 13.3.2 (IbsDcPhysAd)", 64, 0, 2, f_32,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfff0000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000fffffffffffff),
-		  "Physical address; valid when the matching PhyAddrValid bit is 1.", -1, -1, 0, 0 },
+		  "Physical address; valid when the matching PhyAddrValid bit is 1.", -1, -1, 0, PMREGS_NULL },
 		{ "ic_ibs_extd_ctl", "IC_IBS_EXTD_CTL", "LINUX MSR_AMD64_ICIBSEXTDCTL, ibs.c; CPUID Fn8000_001B EAX[9]", 64, 0, 2, f_33,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffff0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000ffff),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "ibs_op_ctl", "IbsOpCtl", "APM2 13.3.2 Fig 13-22; LINUX union ibs_op_ctl, ibs.c; IBSTK", 64, 0, 9, f_34,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000f8000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff07ffffff),
-		  "Op sampling control (C001_1033h). MaxCnt is one split field holding the\nop interval's bits 26:4: [26:20] in bits 26:20 (CPUID bit 6) and [19:4] in\n15:0, so the period is MaxCnt << 4 (ibs_op_period). Family 10h has a 20-bit\ncurrent count (51:32).\n", -1, -1, 0, 0 },
+		  "Op sampling control (C001_1033h). MaxCnt is one split field holding the\nop interval's bits 26:4: [26:20] in bits 26:20 (CPUID bit 6) and [19:4] in\n15:0, so the period is MaxCnt << 4 (ibs_op_period). Family 10h has a 20-bit\ncurrent count (51:32).\n", -1, -1, 0, PMREGS_NULL },
 		{ "ibs_op_data", "IbsOpData", "APM2 13.3.2 Fig 13-24; LINUX union ibs_op_data; IBSTK", 64, 0, 11, f_35,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffe0300000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000001fcffffffff),
-		  "Op data 1 (C001_1035h), family 15h KV/BT and later (Zen); family 10h-15h BD adds bits 32-33 (ibs_op_data_f10h).", -1, -1, 0, 0 },
+		  "Op data 1 (C001_1035h), family 15h KV/BT and later (Zen); family 10h-15h BD adds bits 32-33 (ibs_op_data_f10h).", -1, -1, 0, PMREGS_NULL },
 		{ "ibs_op_data_f10h", "IbsOpData (family 10h-15h BD)", "IBSTK ibs-uapi.h", 64, 0, 12, f_36,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffe0000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000001ffffffffff),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "ibs_op_data2", "IbsOpData2 (before Zen4)", "LINUX union ibs_op_data2, IBS_DATA_SRC_*; IBSTK; APM2 leaves the layout to the PPR", 64, 0, 5, f_37,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffc8), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000037),
-		  "Northbridge data of a sampled load (C001_1036h), valid for load ops. Zen3 does not set CacheHitSt (Linux).", -1, -1, 0, 0 },
+		  "Northbridge data of a sampled load (C001_1036h), valid for load ops. Zen3 does not set CacheHitSt (Linux).", -1, -1, 0, PMREGS_NULL },
 		{ "ibs_op_data2_zen4", "IbsOpData2 (Zen4 and later)", "LINUX union ibs_op_data2 (data_src_hi, strm_st, rmt_socket), IBS_DATA_SRC_EXT_*; CPUID Fn8000_001B EAX[11], [16]", 64, 0, 7, f_38,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffc08), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000003f7),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "ibs_op_data3", "IbsOpData3 (Zen1-Zen4)", "APM2 13.3.2 Fig 13-25; LINUX union ibs_op_data3; IBSTK", 64, 0, 23, f_39,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000001e00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffe1ff),
-		  "Data-cache information of a sampled load or store (C001_1037h). On family\n19h models below 10h (erratum 1293) ignore L2Miss, OpDcMissOpenMemReqs and\nIbsOpData2 when SwPf or DcMissNoMabAlloc is set.\n", -1, -1, 0, 0 },
+		  "Data-cache information of a sampled load or store (C001_1037h). On family\n19h models below 10h (erratum 1293) ignore L2Miss, OpDcMissOpenMemReqs and\nIbsOpData2 when SwPf or DcMissNoMabAlloc is set.\n", -1, -1, 0, PMREGS_NULL },
 		{ "ibs_op_data3_f10h", "IbsOpData3 (family 10h-15h)", "IBSTK ibs-uapi.h (LdBnkCon: 10h/LN/BD; StBnkCon, StToLdCan: 10h/LN; StToLdFwd: 10h/LN/BD/BT; MabHit: 10h-TN)", 64, 0, 26, f_40,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "ibs_op_data3_zen5", "IbsOpData3 (Zen5, DTLB page-size layout)", "LINUX union ibs_op_data3 (dc_l1_l2tlb_miss, dc_l1tlb_pg_size; 'perf/amd/ibs: Update DTLB/PageSize decode logic', 2025); CPUID Fn8000_001B EAX[19]", 64, 0, 22, f_41,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000081e40), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffff7e1bf),
-		  "With CPUID bit 19 the TLB bits read as a page size; L1/L2 TLB miss bits are valid only with DcPhyAddrValid.", -1, -1, 0, 0 },
+		  "With CPUID bit 19 the TLB bits read as a page size; L1/L2 TLB miss bits are valid only with DcPhyAddrValid.", -1, -1, 0, PMREGS_NULL },
 		{ "ibs_op_data4", "IbsOpData4", "IBSTK ibs-msr-index.h; LINUX MSR_AMD64_IBSOPDATA4; CPUID Fn8000_001B EAX[10]", 64, 0, 2, f_42,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffffe), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000001),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "ibs_ctl", "IbsCtl", "LINUX MSR_AMD64_IBSCTL, ibs.c; IBSTK", 64, 0, 4, f_43,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffef0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000010f),
-		  "Set by firmware, read by the OS (C001_103Ah); on family 10h-16h the same fields are in D18F3x1CC.", -1, -1, 0, 0 },
+		  "Set by firmware, read by the OS (C001_103Ah); on family 10h-16h the same fields are in D18F3x1CC.", -1, -1, 0, PMREGS_NULL },
 		{ "ibs_fetch_ctl2", "IbsFetchCtl2", "LINUX 'perf/amd/ibs: Add new MSRs and CPUID bits definitions' (2026), ibs.c fetchlat", 64, 0, 5, f_44,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffff80), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000007f),
-		  "Extra fetch filters (C001_103Fh, CPUID Fn8000_001B EAX[13]-[15]). Note the exclude bits are in the opposite order from IbsOpCtl2.", -1, -1, 0, 0 },
+		  "Extra fetch filters (C001_103Fh, CPUID Fn8000_001B EAX[13]-[15]). Note the exclude bits are in the opposite order from IbsOpCtl2.", -1, -1, 0, PMREGS_NULL },
 		{ "ibs_op_ctl2", "IbsOpCtl2", "LINUX 'perf/amd/ibs: Add new MSRs and CPUID bits definitions' (2026), ibs.c strmst", 64, 0, 5, f_45,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffff0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000000f),
-		  "Extra op filters (C001_103Eh, CPUID Fn8000_001B EAX[13], [15], [16]).", -1, -1, 0, 0 },
+		  "Extra op filters (C001_103Eh, CPUID Fn8000_001B EAX[13], [15], [16]).", -1, -1, 0, PMREGS_NULL },
 	};
 	if (count)
 		*count = sizeof layouts / sizeof layouts[0];
 	return layouts;
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_perf_ctl_desc(void) { return &pmregs_amd_layouts(0)[0]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_perf_ctl_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[0]; }
 /* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_perf_ctl_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_perf_ctl_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_perf_ctr_desc(void) { return &pmregs_amd_layouts(0)[1]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_perf_ctr_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[1]; }
 /* "count=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_perf_ctr_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_perf_ctr_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_counter64_desc(void) { return &pmregs_amd_layouts(0)[2]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_counter64_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[2]; }
 /* "count=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_counter64_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_counter64_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_hwcr_desc(void) { return &pmregs_amd_layouts(0)[3]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_hwcr_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[3]; }
 /* "other_29_0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_hwcr_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_hwcr_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_perf_cntr_global_ctl_desc(void) { return &pmregs_amd_layouts(0)[4]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_perf_cntr_global_ctl_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[4]; }
 /* "cnt_en0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_perf_cntr_global_ctl_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_perf_cntr_global_ctl_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_perf_cntr_global_status_desc(void) { return &pmregs_amd_layouts(0)[5]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_perf_cntr_global_status_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[5]; }
 /* "cnt_of0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_perf_cntr_global_status_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_perf_cntr_global_status_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_perf_cntr_global_status_clr_desc(void) { return &pmregs_amd_layouts(0)[6]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_perf_cntr_global_status_clr_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[6]; }
 /* "cnt_of0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_perf_cntr_global_status_clr_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_perf_cntr_global_status_clr_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_perf_cntr_global_status_set_desc(void) { return &pmregs_amd_layouts(0)[7]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_perf_cntr_global_status_set_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[7]; }
 /* "cnt_of0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_perf_cntr_global_status_set_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_perf_cntr_global_status_set_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000001_ecx_desc(void) { return &pmregs_amd_layouts(0)[8]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000001_ecx_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[8]; }
 /* "other_9_0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_cpuid_80000001_ecx_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_cpuid_80000001_ecx_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000008_ebx_desc(void) { return &pmregs_amd_layouts(0)[9]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000008_ebx_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[9]; }
 /* "other_0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_cpuid_80000008_ebx_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_cpuid_80000008_ebx_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000022_eax_desc(void) { return &pmregs_amd_layouts(0)[10]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000022_eax_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[10]; }
 /* "perf_mon_v2=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_cpuid_80000022_eax_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_cpuid_80000022_eax_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000022_ebx_desc(void) { return &pmregs_amd_layouts(0)[11]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000022_ebx_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[11]; }
 /* "num_perf_ctr_core=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_cpuid_80000022_ebx_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_cpuid_80000022_ebx_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000022_ecx_desc(void) { return &pmregs_amd_layouts(0)[12]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_80000022_ecx_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[12]; }
 /* "active_umc_mask=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_cpuid_80000022_ecx_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_cpuid_80000022_ecx_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_uncore_ctr_desc(void) { return &pmregs_amd_layouts(0)[13]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_uncore_ctr_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[13]; }
 /* "count=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_uncore_ctr_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_uncore_ctr_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_nb_perf_ctl_desc(void) { return &pmregs_amd_layouts(0)[14]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_nb_perf_ctl_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[14]; }
 /* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_nb_perf_ctl_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_nb_perf_ctl_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_l2i_perf_ctl_desc(void) { return &pmregs_amd_layouts(0)[15]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_l2i_perf_ctl_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[15]; }
 /* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_l2i_perf_ctl_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_l2i_perf_ctl_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_l3_pmc_cfg_f17h_desc(void) { return &pmregs_amd_layouts(0)[16]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_l3_pmc_cfg_f17h_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[16]; }
 /* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_l3_pmc_cfg_f17h_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_l3_pmc_cfg_f17h_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_l3_pmc_cfg_desc(void) { return &pmregs_amd_layouts(0)[17]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_l3_pmc_cfg_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[17]; }
 /* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_l3_pmc_cfg_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_l3_pmc_cfg_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_df_perf_ctl_desc(void) { return &pmregs_amd_layouts(0)[18]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_df_perf_ctl_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[18]; }
 /* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_df_perf_ctl_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_df_perf_ctl_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_df_perf_ctl_v2_desc(void) { return &pmregs_amd_layouts(0)[19]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_df_perf_ctl_v2_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[19]; }
 /* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_df_perf_ctl_v2_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_df_perf_ctl_v2_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_umc_perf_ctl_desc(void) { return &pmregs_amd_layouts(0)[20]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_umc_perf_ctl_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[20]; }
 /* "event_select=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_umc_perf_ctl_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_umc_perf_ctl_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_debugctl_desc(void) { return &pmregs_amd_layouts(0)[21]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_debugctl_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[21]; }
 /* "lbr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_debugctl_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_debugctl_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_debugctl_pb_desc(void) { return &pmregs_amd_layouts(0)[22]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_debugctl_pb_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[22]; }
 /* "lbr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_debugctl_pb_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_debugctl_pb_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_branch_ip_desc(void) { return &pmregs_amd_layouts(0)[23]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_branch_ip_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[23]; }
 /* "ip=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_branch_ip_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_branch_ip_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_lbr_select_desc(void) { return &pmregs_amd_layouts(0)[24]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_lbr_select_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[24]; }
 /* "cpl_eq0=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_lbr_select_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_lbr_select_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_dbg_extn_cfg_desc(void) { return &pmregs_amd_layouts(0)[25]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_dbg_extn_cfg_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[25]; }
 /* "lbrse=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_dbg_extn_cfg_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_dbg_extn_cfg_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_dbg_extn_cfg_brs_desc(void) { return &pmregs_amd_layouts(0)[26]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_dbg_extn_cfg_brs_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[26]; }
 /* "brsmen=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_dbg_extn_cfg_brs_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_dbg_extn_cfg_brs_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_lbr_from_desc(void) { return &pmregs_amd_layouts(0)[27]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_lbr_from_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[27]; }
 /* "ip=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_lbr_from_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_lbr_from_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_lbr_to_desc(void) { return &pmregs_amd_layouts(0)[28]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_lbr_to_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[28]; }
 /* "ip=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_lbr_to_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_lbr_to_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_8000001b_eax_desc(void) { return &pmregs_amd_layouts(0)[29]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_cpuid_8000001b_eax_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[29]; }
 /* "ibsffv=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_cpuid_8000001b_eax_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_cpuid_8000001b_eax_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_fetch_ctl_desc(void) { return &pmregs_amd_layouts(0)[30]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_ibs_fetch_ctl_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[30]; }
 /* "max_cnt=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_ibs_fetch_ctl_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_fetch_ctl_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_linear_address_desc(void) { return &pmregs_amd_layouts(0)[31]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_linear_address_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[31]; }
 /* "address=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_linear_address_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_linear_address_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_physical_address_desc(void) { return &pmregs_amd_layouts(0)[32]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_physical_address_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[32]; }
 /* "address=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_physical_address_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_physical_address_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_ic_ibs_extd_ctl_desc(void) { return &pmregs_amd_layouts(0)[33]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_ic_ibs_extd_ctl_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[33]; }
 /* "itlb_refill_lat=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_ic_ibs_extd_ctl_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ic_ibs_extd_ctl_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_ctl_desc(void) { return &pmregs_amd_layouts(0)[34]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_ctl_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[34]; }
 /* "max_cnt=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_ibs_op_ctl_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_ctl_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data_desc(void) { return &pmregs_amd_layouts(0)[35]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[35]; }
 /* "comp_to_ret_ctr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_ibs_op_data_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data_f10h_desc(void) { return &pmregs_amd_layouts(0)[36]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data_f10h_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[36]; }
 /* "comp_to_ret_ctr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_ibs_op_data_f10h_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data_f10h_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data2_desc(void) { return &pmregs_amd_layouts(0)[37]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data2_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[37]; }
 /* "data_src=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_ibs_op_data2_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data2_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data2_zen4_desc(void) { return &pmregs_amd_layouts(0)[38]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data2_zen4_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[38]; }
 /* "rmt_node=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_ibs_op_data2_zen4_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data2_zen4_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data3_desc(void) { return &pmregs_amd_layouts(0)[39]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data3_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[39]; }
 /* "ld_op=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_ibs_op_data3_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data3_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data3_f10h_desc(void) { return &pmregs_amd_layouts(0)[40]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data3_f10h_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[40]; }
 /* "ld_op=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_ibs_op_data3_f10h_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data3_f10h_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data3_zen5_desc(void) { return &pmregs_amd_layouts(0)[41]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data3_zen5_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[41]; }
 /* "ld_op=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_ibs_op_data3_zen5_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data3_zen5_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data4_desc(void) { return &pmregs_amd_layouts(0)[42]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_data4_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[42]; }
 /* "ld_resync=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_ibs_op_data4_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_data4_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_ctl_desc(void) { return &pmregs_amd_layouts(0)[43]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_ibs_ctl_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[43]; }
 /* "lvt_offset=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_ibs_ctl_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_ctl_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_fetch_ctl2_desc(void) { return &pmregs_amd_layouts(0)[44]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_ibs_fetch_ctl2_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[44]; }
 /* "dis=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_ibs_fetch_ctl2_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_fetch_ctl2_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_ctl2_desc(void) { return &pmregs_amd_layouts(0)[45]; }
+static inline const struct pmregs_layout_desc *pmregs_amd_ibs_op_ctl2_desc(void) { return &pmregs_amd_layouts(PMREGS_NULL)[45]; }
 /* "dis=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_amd_ibs_op_ctl2_snprint(char *buf, size_t n, uint64_t v)
 {
@@ -3507,12 +3508,30 @@ static inline const struct pmregs_register_desc *pmregs_amd_register_descs(size_
 		{ "ibs_op_data4", "IbsOpData4", "", "", "msr", PMREGS_U64(0xc001103d), PMREGS_U64(0x0), 42, "availability=\"CPUID Fn8000_001B EAX[10]\"" },
 		{ "ibs_op_ctl2", "IbsOpCtl2", "", "", "msr", PMREGS_U64(0xc001103e), PMREGS_U64(0x0), 45, "availability=\"CPUID Fn8000_001B EAX[13]\"" },
 		{ "ibs_fetch_ctl2", "IbsFetchCtl2", "", "", "msr", PMREGS_U64(0xc001103f), PMREGS_U64(0x0), 44, "availability=\"CPUID Fn8000_001B EAX[13]\"" },
-		{ "cpuid_80000001_ecx", "CPUID Fn8000_0001 ECX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 8, "cpuid_leaf=2147483649 cpuid_reg=ecx" },
-		{ "cpuid_80000008_ebx", "CPUID Fn8000_0008 EBX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 9, "cpuid_leaf=2147483656 cpuid_reg=ebx" },
-		{ "cpuid_8000001b_eax", "CPUID Fn8000_001B EAX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 29, "cpuid_leaf=2147483675 cpuid_reg=eax" },
-		{ "cpuid_80000022_eax", "CPUID Fn8000_0022 EAX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 10, "cpuid_leaf=2147483682 cpuid_reg=eax" },
-		{ "cpuid_80000022_ebx", "CPUID Fn8000_0022 EBX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 11, "cpuid_leaf=2147483682 cpuid_reg=ebx" },
-		{ "cpuid_80000022_ecx", "CPUID Fn8000_0022 ECX", "", "", 0, PMREGS_U64(0x0), PMREGS_U64(0x0), 12, "cpuid_leaf=2147483682 cpuid_reg=ecx" },
+		{ "cpuid_80000001_ecx", "CPUID Fn8000_0001 ECX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 8, "cpuid_leaf=2147483649 cpuid_reg=ecx" },
+		{ "cpuid_80000008_ebx", "CPUID Fn8000_0008 EBX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 9, "cpuid_leaf=2147483656 cpuid_reg=ebx" },
+		{ "cpuid_8000001b_eax", "CPUID Fn8000_001B EAX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 29, "cpuid_leaf=2147483675 cpuid_reg=eax" },
+		{ "cpuid_80000022_eax", "CPUID Fn8000_0022 EAX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 10, "cpuid_leaf=2147483682 cpuid_reg=eax" },
+		{ "cpuid_80000022_ebx", "CPUID Fn8000_0022 EBX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 11, "cpuid_leaf=2147483682 cpuid_reg=ebx" },
+		{ "cpuid_80000022_ecx", "CPUID Fn8000_0022 ECX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 12, "cpuid_leaf=2147483682 cpuid_reg=ecx" },
+	};
+	if (count)
+		*count = sizeof d / sizeof d[0];
+	return d;
+}
+
+/* Linux generic hardware events (family 17h and later): the rows of pmregs_amd_generic_events() for a struct pmregs_table_desc. */
+static inline const void *pmregs_amd_generic_events_data(size_t *count) { return pmregs_amd_generic_events(count); }
+
+/* Every table of the family, each with its columns, for tools that list any family's tables. */
+static inline const struct pmregs_table_desc *pmregs_amd_tables(size_t *count)
+{
+	static const struct pmregs_column_desc c0[] = {
+		{ "event_select", "", PMREGS_COLUMN_UINT, 2, offsetof(struct pmregs_amd_generic_events_row, event_select), 0, 0 },
+		{ "umask", "", PMREGS_COLUMN_UINT, 1, offsetof(struct pmregs_amd_generic_events_row, umask), 0, 0 },
+	};
+	static const struct pmregs_table_desc d[] = {
+		{ "generic_events", "Linux generic hardware events (family 17h and later)", "LINUX arch/x86/events/amd/core.c amd_zen1_perfmon_event_map (and later Zen maps)", pmregs_amd_generic_events_data, sizeof(struct pmregs_amd_generic_events_row), c0, sizeof c0 / sizeof c0[0] },
 	};
 	if (count)
 		*count = sizeof d / sizeof d[0];
@@ -3520,7 +3539,7 @@ static inline const struct pmregs_register_desc *pmregs_amd_register_descs(size_
 }
 
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_AMD_FAMILY_INIT { "amd", "AMD x86 core counters, PerfMonV2, L3/DF/UMC counters, LBR and IBS", pmregs_amd_layouts, pmregs_amd_register_descs, 0, 0, "AMD", 0, 0 }
+#define PMREGS_AMD_FAMILY_INIT { "amd", "AMD x86 core counters, PerfMonV2, L3/DF/UMC counters, LBR and IBS", pmregs_amd_layouts, pmregs_amd_register_descs, PMREGS_NULL, PMREGS_NULL, "AMD", PMREGS_NULL, PMREGS_NULL, pmregs_amd_tables }
 
 static inline const struct pmregs_family_desc *pmregs_amd_family(void)
 {
@@ -3528,5 +3547,6 @@ static inline const struct pmregs_family_desc *pmregs_amd_family(void)
 	return &d;
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_AMD_TOOLS_H */

@@ -237,9 +237,11 @@ def svg_check(tool, doc_dir):
 # (arguments, exit status, a regular expression the error message must match); see the tool's usage text
 ERROR_CASES = [
     (["nosuchfamily", "cccr", "0"], 3, r"unknown family 'nosuchfamily' \(families: amd etrace itanium netburst"),
-    (["netburst", "nosuchreg", "0"], 3, r"netburst has no register or layout 'nosuchreg'"),
+    (["netburst", "nosuchreg", "0"], 3, r"netburst has no register, layout or table 'nosuchreg'"),
     (["--list", "nosuchfamily"], 3, r"unknown family"),
-    (["--list", "x86", "nosuchreg"], 3, r"x86 has no register or layout"),
+    (["--list", "x86", "nosuchreg"], 3, r"x86 has no register, layout or table"),
+    (["--list", "netburst", "table:cccr"], 3, r"netburst has no table 'cccr'"),
+    (["--list", "x86", "arch_events", "extra"], 2, r"--list takes at most a family and a register, layout or table"),
     (["netburst", "cccr", "0xZZ"], 4, r"'0xZZ' is not a value"),
     (["netburst", "cccr", "12abc"], 4, r"'12abc' is not a value"),
     (["netburst", "cccr", ""], 4, r"'' is not a value"),

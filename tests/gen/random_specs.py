@@ -448,13 +448,15 @@ def main():
     md = os.path.join(d, "mutants")
     os.makedirs(md, exist_ok=True)
     made = []
-    for k in range(a.mutants):
+    k = 0
+    while names and len(made) < a.mutants:  # exactly --mutants invalid specs, a few mutations of each valid one
         name = names[k % len(names)]
-        for j, (what, text) in enumerate(mutants(rnd, texts[name])):
+        for j, (what, text) in enumerate(mutants(rnd, texts[name])[:a.mutants - len(made)]):
             mname = f"m{k}_{j}"
             with open(os.path.join(md, f"{mname}.yaml"), "w", encoding="utf-8") as f:
                 f.write(text.replace(f"family: {name}\n", f"family: {mname}\n", 1))
             made.append((mname, what))
+        k += 1
     out = os.path.join(d, "mutant_out")
     rc, log = run([sys.executable, GEN, "--out", out] + [os.path.join(md, f"{m}.yaml") for m, _ in made])
     located = re.compile(r"^(\S+?\.yaml):(\d+):(\d+): error\[PMR\d{3}\]: \S")
