@@ -445,6 +445,46 @@ static inline const struct pmregs_bit_desc *pmregs_table_bits(const unsigned cha
 	return d;
 }
 
+/*
+ * A record of register values in a fixed order, as hardware or an OS hands it to a tool (e.g. a perf
+ * raw IBS sample): pmregs_<family>_samples() lists them. With a caps register, the record starts with
+ * that register's 32-bit value, which says which items follow and how to read some of them.
+ */
+struct pmregs_sample_item {
+	int16_t reg;     /* index into pmregs_<family>_register_descs() */
+	int8_t if_bit;   /* -1: always there; else there only when this bit of the caps value is 1 */
+	int8_t alt_bit;  /* -1: none; else read as register alt_reg when this bit of the caps value is 1 */
+	int16_t alt_reg;
+};
+struct pmregs_sample_desc {
+	const char *name;
+	const char *title;
+	const char *doc;
+	const char *source;
+	int16_t caps;    /* the register whose 32-bit value leads the record, or -1 */
+	const struct pmregs_sample_item *items;
+	size_t nitems;
+};
+
+/* The registers (indices into the family's register descs) of a record with caps value `caps`, in
+ * order: their number, of which the first min(that, n) are in out[]. */
+static inline size_t pmregs_sample_registers(const struct pmregs_sample_desc *s, uint32_t caps, int16_t *out, size_t n)
+{
+	size_t i, k = 0;
+	for (i = 0; i < s->nitems; i++) {
+		const struct pmregs_sample_item *it = &s->items[i];
+		int16_t reg = it->reg;
+		if (it->if_bit >= 0 && !((caps >> it->if_bit) & 1u))
+			continue;
+		if (it->alt_bit >= 0 && ((caps >> it->alt_bit) & 1u))
+			reg = it->alt_reg;
+		if (k < n)
+			out[k] = reg;
+		k++;
+	}
+	return k;
+}
+
 /* One field of a decoded packet, as a generic stream walk reports it. */
 struct pmregs_packet_field {
 	const char *name;
@@ -506,6 +546,7 @@ struct pmregs_family_desc {
 	/* parameters given by index (the others at their defaults): PMREGS_OK, or an error and the rule broken */
 	int (*params_check)(const uint64_t *values, size_t n, const char **why);
 	const struct pmregs_table_desc *(*tables)(size_t *count); /* a null pointer: no tables */
+	const struct pmregs_sample_desc *(*samples)(size_t *count); /* a null pointer: no samples */
 };
 
 PMREGS_C_END

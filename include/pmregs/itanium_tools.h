@@ -1767,7 +1767,7 @@ static inline const struct pmregs_table_desc *pmregs_itanium_tables(size_t *coun
 }
 
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_ITANIUM_FAMILY_INIT { "itanium", "Intel Itanium PMC0-13, PMD0-17, IBR/DBR range registers, events and match functions", pmregs_itanium_layouts, pmregs_itanium_register_descs, PMREGS_NULL, PMREGS_NULL, "Intel", PMREGS_NULL, PMREGS_NULL, pmregs_itanium_tables }
+#define PMREGS_ITANIUM_FAMILY_INIT { "itanium", "Intel Itanium PMC0-13, PMD0-17, IBR/DBR range registers, events and match functions", pmregs_itanium_layouts, pmregs_itanium_register_descs, PMREGS_NULL, PMREGS_NULL, "Intel", PMREGS_NULL, PMREGS_NULL, pmregs_itanium_tables, PMREGS_NULL }
 
 static inline const struct pmregs_family_desc *pmregs_itanium_family(void)
 {

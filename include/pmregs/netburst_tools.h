@@ -1085,7 +1085,7 @@ static inline const struct pmregs_table_desc *pmregs_netburst_tables(size_t *cou
 }
 
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_NETBURST_FAMILY_INIT { "netburst", "NetBurst (Pentium 4 / Xeon) ESCRs, CCCRs, counters, events and event encoder", pmregs_netburst_layouts, pmregs_netburst_register_descs, PMREGS_NULL, PMREGS_NULL, "Intel", PMREGS_NULL, PMREGS_NULL, pmregs_netburst_tables }
+#define PMREGS_NETBURST_FAMILY_INIT { "netburst", "NetBurst (Pentium 4 / Xeon) ESCRs, CCCRs, counters, events and event encoder", pmregs_netburst_layouts, pmregs_netburst_register_descs, PMREGS_NULL, PMREGS_NULL, "Intel", PMREGS_NULL, PMREGS_NULL, pmregs_netburst_tables, PMREGS_NULL }
 
 static inline const struct pmregs_family_desc *pmregs_netburst_family(void)
 {

@@ -703,7 +703,7 @@ static inline const struct pmregs_table_desc *pmregs_ppc604_tables(size_t *count
 }
 
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_PPC604_FAMILY_INIT { "ppc604", "PowerPC 604/604e performance monitor (MMCR0, MMCR1, PMC1-4, SIA, SDA) and its PM API encoder", pmregs_ppc604_layouts, pmregs_ppc604_register_descs, PMREGS_NULL, PMREGS_NULL, "IBM and Motorola", PMREGS_NULL, PMREGS_NULL, pmregs_ppc604_tables }
+#define PMREGS_PPC604_FAMILY_INIT { "ppc604", "PowerPC 604/604e performance monitor (MMCR0, MMCR1, PMC1-4, SIA, SDA) and its PM API encoder", pmregs_ppc604_layouts, pmregs_ppc604_register_descs, PMREGS_NULL, PMREGS_NULL, "IBM and Motorola", PMREGS_NULL, PMREGS_NULL, pmregs_ppc604_tables, PMREGS_NULL }
 
 static inline const struct pmregs_family_desc *pmregs_ppc604_family(void)
 {

@@ -5107,7 +5107,7 @@ static inline const struct pmregs_table_desc *pmregs_x86_tables(size_t *count)
 }
 
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_X86_FAMILY_INIT { "x86", "Intel x86 IA32_DEBUGCTL, architectural performance monitoring, PEBS, LBR, DS save area", pmregs_x86_layouts, pmregs_x86_register_descs, PMREGS_NULL, PMREGS_NULL, "Intel", PMREGS_NULL, PMREGS_NULL, pmregs_x86_tables }
+#define PMREGS_X86_FAMILY_INIT { "x86", "Intel x86 IA32_DEBUGCTL, architectural performance monitoring, PEBS, LBR, DS save area", pmregs_x86_layouts, pmregs_x86_register_descs, PMREGS_NULL, PMREGS_NULL, "Intel", PMREGS_NULL, PMREGS_NULL, pmregs_x86_tables, PMREGS_NULL }
 
 static inline const struct pmregs_family_desc *pmregs_x86_family(void)
 {
