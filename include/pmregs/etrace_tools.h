@@ -18,6 +18,7 @@
 
 #include "etrace.h"
 #include "base_desc.h"
+#include "base_tools.h"
 
 #ifndef __ASSEMBLER__
 PMREGS_C_BEGIN

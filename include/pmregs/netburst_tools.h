@@ -17,6 +17,7 @@
 
 #include "netburst.h"
 #include "base_desc.h"
+#include "base_tools.h"
 
 #ifndef __ASSEMBLER__
 PMREGS_C_BEGIN

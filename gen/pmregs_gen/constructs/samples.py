@@ -13,7 +13,7 @@
 A perf raw IBS sample is one: a capabilities word, then the IBS registers in a
 fixed order, some only on processors that have them. The tools header gets
 each sample as a struct pmregs_sample_desc (pmregs_<family>_samples()), so a
-tool walks any family's records with pmregs_sample_registers() (base_desc.h).
+tool walks any family's records with pmregs_sample_registers() (base_tools.h).
 """
 
 from ..mdtext import md, md_par
