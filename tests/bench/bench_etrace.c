@@ -39,7 +39,8 @@ static struct pmregs_etrace_params P;
  * the default parameters with 64-bit addresses and a 4-entry return stack, in
  * struct order like the spec's PMREGS_ETRACE_PRESET_* initialisers.
  */
-static const struct pmregs_etrace_params PC = {64, 1, 2, 4, 1, 1, 1, 1, 2, 0, 0, 0, 0, 0, 1, 5, 4, 0, 0, 0, 0, 0, 0, 0};
+static const struct pmregs_etrace_params PC = {64, 1, 2, 4, 1, 1, 1, 1, 2, 0, 0, 0, 0, 0, 1, 5, 4, 0, 0, 0, 0, 0, 0, 0,
+							32, 32, 1, 3, 2, 0, 0, 0, 2, 1};
 static struct pmregs_etrace_te_inst pool[NPOOL];
 static unsigned char *stream, *copy;
 static size_t stream_len;
@@ -244,8 +245,10 @@ int main(int argc, char **argv)
 	pmregs_etrace_params_default(&P);
 	P.iaddress_width_p = 64;
 	P.return_stack_size_p = 2;
-	if (pmregs_etrace_params_check(&P) != PMREGS_OK || memcmp(&P, &PC, sizeof P) != 0)
+	if (pmregs_etrace_params_check(&P) != PMREGS_OK || memcmp(&P, &PC, sizeof P) != 0) {
+		printf("the constant parameters PC are not the defaults with 64-bit addresses and a return stack\n");
 		return 1;
+	}
 	stream = malloc((size_t)NPKT * 40 + 64);
 	copy = malloc((size_t)NPKT * 40 + 64);
 	if (!stream || !copy)
