@@ -76,6 +76,43 @@ static inline uint64_t pmregs_ip_get(const unsigned char *c, size_t a, size_t en
 }
 
 /*
+ * The window: a payload's first 128 bits in two words, w[0] and w[1], with
+ * every bit at end and beyond replaced by fill. Built once per packet from
+ * three loads (the slack contract covers them: the last byte read is 16 past
+ * the payload's first byte); every field that ends within it is then a shift
+ * and a mask, with no load and no test of the end.
+ */
+static inline void pmregs_ip_window(const unsigned char *c, size_t at, size_t end, uint64_t fill, uint64_t *w)
+{
+	const unsigned char *q = c + (at >> 3);
+	unsigned o = (unsigned)(at & 7);
+	size_t n = end - at;
+	uint64_t l1 = pmregs_ip_load64(q + 8), a, b;
+	if (o == 0) { /* a whole-byte framing: the same test for every packet of a stream */
+		a = pmregs_ip_load64(q);
+		b = l1;
+	} else {
+		a = (pmregs_ip_load64(q) >> o) | ((l1 << 1) << (63 - o));
+		b = (l1 >> o) | (((uint64_t)q[16] << 1) << (63 - o));
+	}
+	uint64_t m0 = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+	uint64_t m1 = n >= 128 ? ~(uint64_t)0 : n <= 64 ? 0 : ((uint64_t)1 << (n - 64)) - 1;
+	w[0] = (a & m0) | (fill & ~m0);
+	w[1] = (b & m1) | (fill & ~m1);
+}
+
+/*
+ * The 64 bits from bit pos (0..127) of a window; those past bit 127 are not
+ * meaningful, so a field read this way must end by bit 128. No branch.
+ */
+static inline uint64_t pmregs_ip_wget(const uint64_t *w, unsigned pos)
+{
+	unsigned s = pos & 63;
+	uint64_t lo = (pos & 64) ? w[1] : w[0];
+	return (lo >> s) | ((w[1] << 1) << (63 - s));
+}
+
+/*
  * After a decoder has read the natural nbits of a payload that starts at bit
  * at, received as have bits (a whole number of bytes): pmregs_bv_check_tail()
  * in place. PMREGS_ETOOLONG when a whole byte or more was sent beyond the
@@ -168,26 +205,39 @@ static inline void pmregs_ip_store_room(const uint64_t *b, size_t n, unsigned ch
 	pmregs_ip_store(b, n, out);
 }
 
-/* Put n bytes (LSB first) at bit position pos of b: a word at a time. */
-static inline void pmregs_ip_put_bytes(uint64_t *b, unsigned nw, unsigned pos, const unsigned char *p, size_t n)
+/* The n bytes at p as words w[0..(n + 7) / 8), LSB first; the last word's bytes past n are 0. */
+static inline void pmregs_ip_load_words(uint64_t *w, const unsigned char *p, size_t n)
 {
 	size_t i = 0;
-	uint64_t x = 0;
 	unsigned k;
 	for (; i + 8 <= n; i += 8)
-		pmregs_ip_put(b, nw, pos + 8u * (unsigned)i, pmregs_ip_load64(p + i));
+		w[i >> 3] = pmregs_ip_load64(p + i);
 	k = (unsigned)(n - i);
 	if (k >= 4) /* the last 1..7 bytes with two overlapping loads, not a byte loop */
-		x = (uint64_t)pmregs_load_le32(p + i) | ((uint64_t)pmregs_load_le32(p + n - 4) << (8 * (k - 4)));
+		w[i >> 3] = (uint64_t)pmregs_load_le32(p + i) | ((uint64_t)pmregs_load_le32(p + n - 4) << (8 * (k - 4)));
 	else if (k)
-		x = (uint64_t)p[i] | ((uint64_t)p[i + (k >> 1)] << (8 * (k >> 1))) | ((uint64_t)p[n - 1] << (8 * (k - 1)));
-	if (k)
-		pmregs_ip_put(b, nw, pos + 8u * (unsigned)i, x);
+		w[i >> 3] = (uint64_t)p[i] | ((uint64_t)p[i + (k >> 1)] << (8 * (k >> 1))) |
+			    ((uint64_t)p[n - 1] << (8 * (k - 1)));
 }
 
-/* pmregs_bv_emit() with word stores. */
-static inline int pmregs_ip_emit(uint64_t *b, unsigned nw, unsigned nbits, unsigned char *out, size_t cap,
-				 size_t maxbytes, int compress)
+/* Put the first n bytes of the words w (LSB first) at bit pos of b: a word at a time. */
+static inline void pmregs_ip_put_words(uint64_t *b, unsigned nw, unsigned pos, const uint64_t *w, size_t n)
+{
+	size_t i, k = n >> 3;
+	unsigned r = (unsigned)(n & 7);
+	for (i = 0; i < k; i++)
+		pmregs_ip_put(b, nw, pos + 64u * (unsigned)i, w[i]);
+	if (r)
+		pmregs_ip_put(b, nw, pos + 64u * (unsigned)k, w[k] & pmregs_lowmask(8u * r));
+}
+
+/*
+ * An encoder's last step before the store: the nbits-bit packet in b gets
+ * copies of its last bit above it, and its length in bytes is returned; under
+ * compression (compress != 0) the shortest length that still ends in a copy
+ * of the dropped bits. PMREGS_ETOOLONG above maxbytes.
+ */
+static inline int pmregs_ip_finish(uint64_t *b, unsigned nw, unsigned nbits, size_t maxbytes, int compress)
 {
 	unsigned top = (nbits - 1) >> 6, m = nbits, i, nbytes;
 	uint64_t s = (b[top] >> ((nbits - 1) & 63)) & 1, fill = (uint64_t)0 - s;
@@ -208,9 +258,6 @@ static inline int pmregs_ip_emit(uint64_t *b, unsigned nw, unsigned nbits, unsig
 	nbytes = (m + 7) / 8;
 	if (nbytes > maxbytes)
 		return PMREGS_ETOOLONG;
-	if (nbytes > cap)
-		return PMREGS_ENOSPC;
-	pmregs_ip_store_room(b, nbytes, out, cap);
 	return (int)nbytes;
 }
 

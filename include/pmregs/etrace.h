@@ -1382,7 +1382,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 		struct pmregs_etrace_te_inst *out)
 {
 	unsigned pos = 0, w;
-	uint64_t x, grp, fill = pmregs_ip_fill(c, end), head = pmregs_ip_get57(c, at, end, fill, 57);
+	uint64_t x, grp, fill = pmregs_ip_fill(c, end), win[2];
 	uint64_t f_branches = 0;
 	uint64_t f_interrupt = 0;
 	uint64_t f_thaddr = 0;
@@ -1416,55 +1416,56 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 	out->branches = 0;
 	out->branch_fmt = 0;
 	out->shape = 0;
-	x = (head >> (pos & 63)) & PMREGS_U64(0x3);
+	pmregs_ip_window(c, at, end, fill, win);
+	x = (win[0] >> (pos & 63)) & PMREGS_U64(0x3);
 	pos += 2u;
 	out->format = (uint8_t)x;
 	if (x == 3u) {
-		x = (head >> (pos & 63)) & PMREGS_U64(0x3);
+		x = (win[0] >> (pos & 63)) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->subformat = (uint8_t)x;
 		if (x == 0u) {
-			x = (head >> (pos & 63)) & PMREGS_U64(0x1);
+			x = (win[0] >> (pos & 63)) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->branch = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+			x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_ip_get(c, at + pos, end, fill, w);
+			x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pmregs_ip_get(c, at + pos, end, fill, w);
+			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->context = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-			x = pmregs_ip_get(c, at + pos, end, fill, w);
+			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->address = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_START;
 		} else if (x == 1u) {
-			x = (head >> (pos & 63)) & PMREGS_U64(0x1);
+			x = (win[0] >> (pos & 63)) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->branch = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+			x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_ip_get(c, at + pos, end, fill, w);
+			x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pmregs_ip_get(c, at + pos, end, fill, w);
+			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->context = (uint64_t)x;
 			w = (unsigned)((uint64_t)p->ecause_width_p);
-			x = pmregs_ip_get(c, at + pos, end, fill, w);
+			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->ecause = (uint64_t)x;
-			grp = pmregs_ip_get57(c, at + pos, end, fill, 2u);
+			grp = pos + 2u <= 128u ? pmregs_ip_wget(win, pos) & PMREGS_U64(0x3) : pmregs_ip_get57(c, at + pos, end, fill, 2u);
 			x = (grp >> 0) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->interrupt = (uint8_t)x;
@@ -1474,44 +1475,44 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 			out->thaddr = (uint8_t)x;
 			f_thaddr = x;
 			w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
-			x = pmregs_ip_get(c, at + pos, end, fill, w);
+			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->address = (uint64_t)x;
 			w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
-			x = pmregs_ip_get(c, at + pos, end, fill, w);
+			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->tval = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_TRAP;
 		} else if (x == 2u) {
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+			x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_ip_get(c, at + pos, end, fill, w);
+			x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pmregs_ip_get(c, at + pos, end, fill, w);
+			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->context = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT;
 		} else if (x == 3u) {
-			x = (head >> (pos & 63)) & PMREGS_U64(0x1);
+			x = (win[0] >> (pos & 63)) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->ienable = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->encoder_mode_width);
-			x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+			x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->encoder_mode = (uint32_t)x;
-			x = (head >> (pos & 63)) & PMREGS_U64(0x3);
+			x = (win[0] >> (pos & 63)) & PMREGS_U64(0x3);
 			pos += 2u;
 			out->qual_status = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->ioptions_width);
-			x = pmregs_ip_get57(c, at + pos, end, fill, w);
+			x = pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->ioptions = (uint32_t)x;
-			grp = pmregs_ip_get57(c, at + pos, end, fill, 2u);
+			grp = pmregs_ip_wget(win, pos) & PMREGS_U64(0x3);
 			x = (grp >> 0) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->denable = (uint8_t)x;
@@ -1519,7 +1520,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 			pos += 1u;
 			out->dloss = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->doptions_width);
-			x = pmregs_ip_get57(c, at + pos, end, fill, w);
+			x = pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->doptions = (uint32_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT;
@@ -1528,10 +1529,10 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 		}
 	} else if (x == 2u) {
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = pmregs_ip_get(c, at + pos, end, fill, w);
+		x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->address = (uint64_t)x;
-		grp = pmregs_ip_get57(c, at + pos, end, fill, 3u);
+		grp = pmregs_ip_wget(win, pos) & PMREGS_U64(0x7);
 		x = (grp >> 0) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->notify = (uint8_t)x;
@@ -1542,25 +1543,25 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 		pos += 1u;
 		out->irreport = (uint8_t)x;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-		x = pmregs_ip_get(c, at + pos, end, fill, w);
+		x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_get(c, at + pos, end, fill, w);
 		pos += w;
 		out->irdepth = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY;
 	} else if (x == 1u) {
-		x = (head >> (pos & 63)) & PMREGS_U64(0x1f);
+		x = (win[0] >> (pos & 63)) & PMREGS_U64(0x1f);
 		pos += 5u;
 		out->branches = (uint8_t)x;
 		f_branches = x;
 		if ((x >= 1u && x <= 31u)) {
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+			x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-			x = pmregs_ip_get(c, at + pos, end, fill, w);
+			x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->address = (uint64_t)x;
-			grp = pmregs_ip_get57(c, at + pos, end, fill, 3u);
+			grp = pmregs_ip_wget(win, pos) & PMREGS_U64(0x7);
 			x = (grp >> 0) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->notify = (uint8_t)x;
@@ -1571,13 +1572,13 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 			pos += 1u;
 			out->irreport = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-			x = pmregs_ip_get(c, at + pos, end, fill, w);
+			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->irdepth = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA;
 		} else if (x == 0u) {
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+			x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL;
@@ -1586,26 +1587,26 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 		}
 	} else if (x == 0u) {
 		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		if (w == 0)
 			x = (uint64_t)p->f0s_inferred;
 		out->subformat = (uint8_t)x;
 		if (x == 0u) {
-			x = (head >> (pos & 63)) & PMREGS_U64(0xffffffff);
+			x = (win[0] >> (pos & 63)) & PMREGS_U64(0xffffffff);
 			pos += 32u;
 			out->branch_count = (uint32_t)x;
-			x = (head >> (pos & 63)) & PMREGS_U64(0x3);
+			x = (win[0] >> (pos & 63)) & PMREGS_U64(0x3);
 			pos += 2u;
 			out->branch_fmt = (uint8_t)x;
 			if (x == 0u) {
 				out->shape = PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT;
 			} else if ((x >= 2u && x <= 3u)) {
 				w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-				x = pmregs_ip_get(c, at + pos, end, fill, w);
+				x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
 				pos += w;
 				out->address = (uint64_t)x;
-				grp = pmregs_ip_get57(c, at + pos, end, fill, 3u);
+				grp = pmregs_ip_wget(win, pos) & PMREGS_U64(0x7);
 				x = (grp >> 0) & PMREGS_U64(0x1);
 				pos += 1u;
 				out->notify = (uint8_t)x;
@@ -1616,7 +1617,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 				pos += 1u;
 				out->irreport = (uint8_t)x;
 				w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-				x = pmregs_ip_get(c, at + pos, end, fill, w);
+				x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_get(c, at + pos, end, fill, w);
 				pos += w;
 				out->irdepth = (uint64_t)x;
 				out->shape = PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR;
@@ -1625,22 +1626,22 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 			}
 		} else if (x == 1u) {
 			w = (unsigned)((uint64_t)p->cache_size_p);
-			x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+			x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->index = (uint32_t)x;
-			x = (head >> (pos & 63)) & PMREGS_U64(0x1f);
+			x = (win[0] >> (pos & 63)) & PMREGS_U64(0x1f);
 			pos += 5u;
 			out->branches = (uint8_t)x;
 			f_branches = x;
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = pmregs_ip_get57(c, at + pos, end, fill, w);
+			x = pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
-			x = pmregs_ip_get57(c, at + pos, end, fill, 1u);
+			x = pmregs_ip_wget(win, pos) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->irreport = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-			x = pmregs_ip_get(c, at + pos, end, fill, w);
+			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_get(c, at + pos, end, fill, w);
 			pos += w;
 			out->irdepth = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE;
@@ -1692,17 +1693,14 @@ static inline int pmregs_etrace_te_inst_decode_padded(const struct pmregs_etrace
 }
 
 /*
- * Encode *in into buf (cap bytes). flags 0: the shortest payload under
- * sign-based compression; PMREGS_PACKET_UNCOMPRESSED: all natural bits.
- * Returns the number of bytes written, or PMREGS_EINVAL (unknown shape or a
- * discriminating field that does not select it), PMREGS_ERANGE (a value
- * wider than its field), PMREGS_ETOOLONG (more than 31 bytes),
- * PMREGS_ENOSPC (cap too small); nothing is written on error.
+ * The encoder without the store: the payload's bytes, LSB first, in the
+ * words b[0..6] (the bits past its last byte copy its last bit). Returns
+ * its length in bytes, or PMREGS_EINVAL, PMREGS_ERANGE, PMREGS_ETOOLONG
+ * (as pmregs_etrace_te_inst_encode_ex()). Framing encoders take these words as they are.
  */
-PMREGS_HOT int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_inst *in, void *buf, size_t cap,
-		unsigned flags)
+PMREGS_HOT int pmregs_etrace_te_inst_encode_words(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_inst *in, uint64_t *b, unsigned flags)
 {
-	uint64_t b[7], hd = 0, grp = 0; /* hd: the first 64 bits, built in a register; grp: a run of fields */
+	uint64_t hd = 0, grp = 0; /* hd: the first 64 bits, built in a register; grp: a run of fields */
 	unsigned pos = 0, w, i, gpos = 0;
 	uint64_t x, over = 0;
 	for (i = 0; i < 7u; i++)
@@ -2177,8 +2175,28 @@ PMREGS_HOT int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_params
 	if (pos > 384u) /* only with a parameter block that fails the check */
 		return PMREGS_EINVAL;
 	b[0] |= hd;
-	return pmregs_ip_emit(b, 7u, pos, (unsigned char *)buf, cap, 31u,
-			      !(flags & PMREGS_PACKET_UNCOMPRESSED));
+	return pmregs_ip_finish(b, 7u, pos, 31u, !(flags & PMREGS_PACKET_UNCOMPRESSED));
+}
+
+/*
+ * Encode *in into buf (cap bytes). flags 0: the shortest payload under
+ * sign-based compression; PMREGS_PACKET_UNCOMPRESSED: all natural bits.
+ * Returns the number of bytes written, or PMREGS_EINVAL (unknown shape or a
+ * discriminating field that does not select it), PMREGS_ERANGE (a value
+ * wider than its field), PMREGS_ETOOLONG (more than 31 bytes),
+ * PMREGS_ENOSPC (cap too small); nothing is written on error.
+ */
+PMREGS_HOT int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_inst *in, void *buf, size_t cap,
+		unsigned flags)
+{
+	uint64_t b[7];
+	int n = pmregs_etrace_te_inst_encode_words(p, in, b, flags);
+	if (n < 0)
+		return n;
+	if ((size_t)n > cap)
+		return PMREGS_ENOSPC;
+	pmregs_ip_store_room(b, (size_t)n, (unsigned char *)buf, cap);
+	return n;
 }
 
 /* pmregs_etrace_te_inst_encode_ex() with sign-based compression: the shortest payload. */
@@ -3293,7 +3311,7 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_at(const struct pmregs_etrace_params
 		struct pmregs_etrace_te_data *out)
 {
 	unsigned pos = 0, w;
-	uint64_t x, grp, fill = pmregs_ip_fill(c, end), head = pmregs_ip_get57(c, at, end, fill, 57);
+	uint64_t x, grp, fill = pmregs_ip_fill(c, end), win[2];
 	uint64_t f_data_len = 0;
 	uint64_t f_format = 0;
 	uint64_t f_op_len = 0;
@@ -3315,149 +3333,150 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_at(const struct pmregs_etrace_params
 	out->op_len = 0;
 	out->addr_lsbs = 0;
 	out->shape = 0;
+	pmregs_ip_window(c, at, end, fill, win);
 	w = (unsigned)((uint64_t)p->dformat_width);
-	x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+	x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 	pos += w;
 	out->format = (uint8_t)x;
 	f_format = x;
 	if (x <= 3u) {
 		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->size = (uint8_t)x;
 		f_size = x;
 		w = (unsigned)((((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->lrid = (uint16_t)x;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->diff = (uint8_t)x;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : f_size));
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->data_len = (uint8_t)x;
 		f_data_len = x;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
-		x = pmregs_ip_get(c, at + pos, end, fill, w);
+		x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
 		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
-		x = pmregs_ip_get(c, at + pos, end, fill, w);
+		x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_get(c, at + pos, end, fill, w);
 		pos += w;
 		out->address = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_LOAD_STORE;
 	} else if (x == 4u) {
 		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->size = (uint8_t)x;
 		f_size = x;
 		w = (unsigned)((uint64_t)p->lrid_width_p);
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->lrid = (uint16_t)x;
-		x = (head >> (pos & 63)) & PMREGS_U64(0x3);
+		x = (win[0] >> (pos & 63)) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->resp = (uint8_t)x;
 		f_resp = x;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)p->data_width_p));
-		x = pmregs_ip_get(c, at + pos, end, fill, w);
+		x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_LOAD_DATA;
 	} else if (x == 5u) {
-		x = (head >> (pos & 63)) & PMREGS_U64(0x3);
+		x = (win[0] >> (pos & 63)) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->subtype = (uint8_t)x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->diff = (uint8_t)x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->data_len = (uint8_t)x;
 		f_data_len = x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
-		x = pmregs_ip_get(c, at + pos, end, fill, w);
+		x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
 		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : PMREGS_U64(6)));
-		x = pmregs_ip_get57(c, at + pos, end, fill, w);
+		x = pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->addr_msbs = (uint8_t)x;
 		w = (unsigned)(((((uint64_t)p->dcsr_operand != 0) && (!((uint64_t)p->dno_data != 0))) ? (uint64_t)p->dcsr_len_width : PMREGS_U64(0)));
-		x = pmregs_ip_get57(c, at + pos, end, fill, w);
+		x = pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->op_len = (uint8_t)x;
 		f_op_len = x;
 		w = (unsigned)(((((uint64_t)p->dcsr_operand != 0) && (!((uint64_t)p->dno_data != 0))) ? (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1))) : PMREGS_U64(0)));
-		x = pmregs_ip_get(c, at + pos, end, fill, w);
+		x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_get(c, at + pos, end, fill, w);
 		pos += w;
 		out->operand = (uint64_t)x;
 		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : PMREGS_U64(6)));
-		x = pmregs_ip_get57(c, at + pos, end, fill, w);
+		x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_get57(c, at + pos, end, fill, w);
 		pos += w;
 		out->addr_lsbs = (uint8_t)x;
 		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_CSR;
 	} else if (x == 6u) {
-		x = (head >> (pos & 63)) & PMREGS_U64(0x7);
+		x = (win[0] >> (pos & 63)) & PMREGS_U64(0x7);
 		pos += 3u;
 		out->subtype = (uint8_t)x;
 		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->size = (uint8_t)x;
 		f_size = x;
 		w = (unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->lrid = (uint16_t)x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->diff = (uint8_t)x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : f_size));
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->op_len = (uint8_t)x;
 		f_op_len = x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
-		x = pmregs_ip_get(c, at + pos, end, fill, w);
+		x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->operand = (uint64_t)x;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : f_size));
-		x = pmregs_ip_get57(c, at + pos, end, fill, w);
+		x = pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->data_len = (uint8_t)x;
 		f_data_len = x;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
-		x = pmregs_ip_get(c, at + pos, end, fill, w);
+		x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_get(c, at + pos, end, fill, w);
 		pos += w;
 		out->data = (uint64_t)x;
 		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
-		x = pmregs_ip_get(c, at + pos, end, fill, w);
+		x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_get(c, at + pos, end, fill, w);
 		pos += w;
 		out->address = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_ATOMIC;
 	} else if (x == 7u) {
 		w = (unsigned)((uint64_t)p->lrid_width_p);
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->lrid = (uint16_t)x;
-		x = (head >> (pos & 63)) & PMREGS_U64(0x3);
+		x = (win[0] >> (pos & 63)) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->resp = (uint8_t)x;
 		f_resp = x;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_ddata_len_width(p)));
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->data_len = (uint8_t)x;
 		f_data_len = x;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
-		x = pmregs_ip_get(c, at + pos, end, fill, w);
+		x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_ATOMIC_DATA;
@@ -3506,17 +3525,14 @@ static inline int pmregs_etrace_te_data_decode_padded(const struct pmregs_etrace
 }
 
 /*
- * Encode *in into buf (cap bytes). flags 0: the shortest payload under
- * sign-based compression; PMREGS_PACKET_UNCOMPRESSED: all natural bits.
- * Returns the number of bytes written, or PMREGS_EINVAL (unknown shape or a
- * discriminating field that does not select it), PMREGS_ERANGE (a value
- * wider than its field), PMREGS_ETOOLONG (more than 31 bytes),
- * PMREGS_ENOSPC (cap too small); nothing is written on error.
+ * The encoder without the store: the payload's bytes, LSB first, in the
+ * words b[0..4] (the bits past its last byte copy its last bit). Returns
+ * its length in bytes, or PMREGS_EINVAL, PMREGS_ERANGE, PMREGS_ETOOLONG
+ * (as pmregs_etrace_te_data_encode_ex()). Framing encoders take these words as they are.
  */
-PMREGS_HOT int pmregs_etrace_te_data_encode_ex(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_data *in, void *buf, size_t cap,
-		unsigned flags)
+PMREGS_HOT int pmregs_etrace_te_data_encode_words(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_data *in, uint64_t *b, unsigned flags)
 {
-	uint64_t b[5], hd = 0, grp = 0; /* hd: the first 64 bits, built in a register; grp: a run of fields */
+	uint64_t hd = 0, grp = 0; /* hd: the first 64 bits, built in a register; grp: a run of fields */
 	unsigned pos = 0, w, i, gpos = 0;
 	uint64_t x, over = 0;
 	for (i = 0; i < 5u; i++)
@@ -3768,8 +3784,28 @@ PMREGS_HOT int pmregs_etrace_te_data_encode_ex(const struct pmregs_etrace_params
 	if (pos > 256u) /* only with a parameter block that fails the check */
 		return PMREGS_EINVAL;
 	b[0] |= hd;
-	return pmregs_ip_emit(b, 5u, pos, (unsigned char *)buf, cap, 31u,
-			      !(flags & PMREGS_PACKET_UNCOMPRESSED));
+	return pmregs_ip_finish(b, 5u, pos, 31u, !(flags & PMREGS_PACKET_UNCOMPRESSED));
+}
+
+/*
+ * Encode *in into buf (cap bytes). flags 0: the shortest payload under
+ * sign-based compression; PMREGS_PACKET_UNCOMPRESSED: all natural bits.
+ * Returns the number of bytes written, or PMREGS_EINVAL (unknown shape or a
+ * discriminating field that does not select it), PMREGS_ERANGE (a value
+ * wider than its field), PMREGS_ETOOLONG (more than 31 bytes),
+ * PMREGS_ENOSPC (cap too small); nothing is written on error.
+ */
+PMREGS_HOT int pmregs_etrace_te_data_encode_ex(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_data *in, void *buf, size_t cap,
+		unsigned flags)
+{
+	uint64_t b[5];
+	int n = pmregs_etrace_te_data_encode_words(p, in, b, flags);
+	if (n < 0)
+		return n;
+	if ((size_t)n > cap)
+		return PMREGS_ENOSPC;
+	pmregs_ip_store_room(b, (size_t)n, (unsigned char *)buf, cap);
+	return n;
 }
 
 /* pmregs_etrace_te_data_encode_ex() with sign-based compression: the shortest payload. */
@@ -4115,19 +4151,18 @@ PMREGS_HOT int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *p, 
 }
 
 /*
- * Encode *in with payload_len bytes of payload into buf (cap bytes); fields
- * with a computed value (a length) are filled in. Returns the packet's size
- * in bytes, or PMREGS_EINVAL, PMREGS_ERANGE, PMREGS_ETOOLONG (payload too long
- * for the length field), PMREGS_ENOSPC; nothing is written on error.
+ * pmregs_etrace_encap_encode() with the payload given as the words a payload encoder
+ * built: its payload_len bytes LSB first from payload[0] (what lies past
+ * them in the last word is ignored). No copy of the payload is made.
  */
-PMREGS_HOT int pmregs_etrace_encap_encode(const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *in, const void *payload_buf,
+PMREGS_HOT int pmregs_etrace_encap_encode_words(const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *in, const uint64_t *payload,
 		size_t payload_len, void *buf, size_t cap)
 {
 	uint64_t b[7], hd = 0, grp = 0;
 	unsigned pos = 0, w, i, gpos = 0;
 	uint64_t x, size = 0, over = 0;
-	const unsigned char *payload = (const unsigned char *)payload_buf;
 	uint64_t rest_bits = 8u * (uint64_t)payload_len;
+	size_t direct = 0; /* > 0: the header's bytes, the payload stored straight after them */
 	for (i = 0; i < 7u; i++)
 		b[i] = 0;
 	if (payload_len > 42u)
@@ -4248,10 +4283,14 @@ PMREGS_HOT int pmregs_etrace_encap_encode(const struct pmregs_etrace_params *p, 
 			return PMREGS_EINVAL;
 		b[0] |= hd;
 		hd = 0;
-		pmregs_ip_put_bytes(b, 7u, pos, payload, payload_len);
-		pos += (unsigned)rest_bits;
-		if (rest_bits && pos < 8u * size)
-			pmregs_bv_fill(b, 7u, pos, (unsigned)(8u * size), pmregs_bv_get(b, 7u, pos - 1, 1));
+		if ((pos & 7u) == 0 && pos + rest_bits == 8u * size) {
+			direct = pos >> 3; /* the payload is stored as it is, after the header's bytes */
+		} else {
+			pmregs_ip_put_words(b, 7u, pos, payload, payload_len);
+			pos += (unsigned)rest_bits;
+			if (rest_bits && pos < 8u * size)
+				pmregs_bv_fill(b, 7u, pos, (unsigned)(8u * size), pmregs_bv_get(b, 7u, pos - 1, 1));
+		}
 		pos = (unsigned)(8u * size);
 		if (over)
 			return PMREGS_ERANGE;
@@ -4270,8 +4309,29 @@ PMREGS_HOT int pmregs_etrace_encap_encode(const struct pmregs_etrace_params *p, 
 	if (size > cap)
 		return PMREGS_ENOSPC;
 	b[0] |= hd;
-	pmregs_ip_store_room(b, (size_t)size, (unsigned char *)buf, cap);
+	if (direct) {
+		pmregs_ip_store_room(b, direct, (unsigned char *)buf, cap);
+		pmregs_ip_store_room(payload, payload_len, (unsigned char *)buf + direct, cap - direct);
+	} else {
+		pmregs_ip_store_room(b, (size_t)size, (unsigned char *)buf, cap);
+	}
 	return (int)size;
+}
+
+/*
+ * Encode *in with payload_len bytes of payload into buf (cap bytes); fields
+ * with a computed value (a length) are filled in. Returns the packet's size
+ * in bytes, or PMREGS_EINVAL, PMREGS_ERANGE, PMREGS_ETOOLONG (payload too long
+ * for the length field), PMREGS_ENOSPC; nothing is written on error.
+ */
+PMREGS_HOT int pmregs_etrace_encap_encode(const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *in, const void *payload_buf,
+		size_t payload_len, void *buf, size_t cap)
+{
+	uint64_t w[6];
+	if (payload_len > 42u)
+		return PMREGS_ETOOLONG;
+	pmregs_ip_load_words(w, (const unsigned char *)payload_buf, payload_len);
+	return pmregs_etrace_encap_encode_words(p, in, w, payload_len, buf, cap);
 }
 
 /* The natural length of *in in bits (before compression), or PMREGS_EINVAL for an unknown shape. */
@@ -4512,19 +4572,18 @@ PMREGS_HOT int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p, co
 }
 
 /*
- * Encode *in with payload_len bytes of payload into buf (cap bytes); fields
- * with a computed value (a length) are filled in. Returns the packet's size
- * in bytes, or PMREGS_EINVAL, PMREGS_ERANGE, PMREGS_ETOOLONG (payload too long
- * for the length field), PMREGS_ENOSPC; nothing is written on error.
+ * pmregs_etrace_smi_encode() with the payload given as the words a payload encoder
+ * built: its payload_len bytes LSB first from payload[0] (what lies past
+ * them in the last word is ignored). No copy of the payload is made.
  */
-PMREGS_HOT int pmregs_etrace_smi_encode(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *in, const void *payload_buf,
+PMREGS_HOT int pmregs_etrace_smi_encode_words(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *in, const uint64_t *payload,
 		size_t payload_len, void *buf, size_t cap)
 {
 	uint64_t b[6], hd = 0, grp = 0;
 	unsigned pos = 0, w, i, gpos = 0;
 	uint64_t x, size = 0, over = 0;
-	const unsigned char *payload = (const unsigned char *)payload_buf;
 	uint64_t rest_bits = 8u * (uint64_t)payload_len;
+	size_t direct = 0; /* > 0: the header's bytes, the payload stored straight after them */
 	for (i = 0; i < 6u; i++)
 		b[i] = 0;
 	if (payload_len > 36u)
@@ -4611,10 +4670,14 @@ PMREGS_HOT int pmregs_etrace_smi_encode(const struct pmregs_etrace_params *p, co
 			return PMREGS_EINVAL;
 		b[0] |= hd;
 		hd = 0;
-		pmregs_ip_put_bytes(b, 6u, pos, payload, payload_len);
-		pos += (unsigned)rest_bits;
-		if (rest_bits && pos < 8u * size)
-			pmregs_bv_fill(b, 6u, pos, (unsigned)(8u * size), pmregs_bv_get(b, 6u, pos - 1, 1));
+		if ((pos & 7u) == 0 && pos + rest_bits == 8u * size) {
+			direct = pos >> 3; /* the payload is stored as it is, after the header's bytes */
+		} else {
+			pmregs_ip_put_words(b, 6u, pos, payload, payload_len);
+			pos += (unsigned)rest_bits;
+			if (rest_bits && pos < 8u * size)
+				pmregs_bv_fill(b, 6u, pos, (unsigned)(8u * size), pmregs_bv_get(b, 6u, pos - 1, 1));
+		}
 		pos = (unsigned)(8u * size);
 		if (over)
 			return PMREGS_ERANGE;
@@ -4631,8 +4694,29 @@ PMREGS_HOT int pmregs_etrace_smi_encode(const struct pmregs_etrace_params *p, co
 	if (size > cap)
 		return PMREGS_ENOSPC;
 	b[0] |= hd;
-	pmregs_ip_store_room(b, (size_t)size, (unsigned char *)buf, cap);
+	if (direct) {
+		pmregs_ip_store_room(b, direct, (unsigned char *)buf, cap);
+		pmregs_ip_store_room(payload, payload_len, (unsigned char *)buf + direct, cap - direct);
+	} else {
+		pmregs_ip_store_room(b, (size_t)size, (unsigned char *)buf, cap);
+	}
 	return (int)size;
+}
+
+/*
+ * Encode *in with payload_len bytes of payload into buf (cap bytes); fields
+ * with a computed value (a length) are filled in. Returns the packet's size
+ * in bytes, or PMREGS_EINVAL, PMREGS_ERANGE, PMREGS_ETOOLONG (payload too long
+ * for the length field), PMREGS_ENOSPC; nothing is written on error.
+ */
+PMREGS_HOT int pmregs_etrace_smi_encode(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *in, const void *payload_buf,
+		size_t payload_len, void *buf, size_t cap)
+{
+	uint64_t w[5];
+	if (payload_len > 36u)
+		return PMREGS_ETOOLONG;
+	pmregs_ip_load_words(w, (const unsigned char *)payload_buf, payload_len);
+	return pmregs_etrace_smi_encode_words(p, in, w, payload_len, buf, cap);
 }
 
 /* The natural length of *in in bits (before compression), or PMREGS_EINVAL for an unknown shape. */
@@ -4847,19 +4931,18 @@ PMREGS_HOT int pmregs_etrace_atb_decode(const struct pmregs_etrace_params *p, co
 }
 
 /*
- * Encode *in with payload_len bytes of payload into buf (cap bytes); fields
- * with a computed value (a length) are filled in. Returns the packet's size
- * in bytes, or PMREGS_EINVAL, PMREGS_ERANGE, PMREGS_ETOOLONG (payload too long
- * for the length field), PMREGS_ENOSPC; nothing is written on error.
+ * pmregs_etrace_atb_encode() with the payload given as the words a payload encoder
+ * built: its payload_len bytes LSB first from payload[0] (what lies past
+ * them in the last word is ignored). No copy of the payload is made.
  */
-PMREGS_HOT int pmregs_etrace_atb_encode(const struct pmregs_etrace_params *p, const struct pmregs_etrace_atb *in, const void *payload_buf,
+PMREGS_HOT int pmregs_etrace_atb_encode_words(const struct pmregs_etrace_params *p, const struct pmregs_etrace_atb *in, const uint64_t *payload,
 		size_t payload_len, void *buf, size_t cap)
 {
 	uint64_t b[6], hd = 0, grp = 0;
 	unsigned pos = 0, w, i, gpos = 0;
 	uint64_t x, size = 0, over = 0;
-	const unsigned char *payload = (const unsigned char *)payload_buf;
 	uint64_t rest_bits = 8u * (uint64_t)payload_len;
+	size_t direct = 0; /* > 0: the header's bytes, the payload stored straight after them */
 	for (i = 0; i < 6u; i++)
 		b[i] = 0;
 	if (payload_len > 34u)
@@ -4936,10 +5019,14 @@ PMREGS_HOT int pmregs_etrace_atb_encode(const struct pmregs_etrace_params *p, co
 			return PMREGS_EINVAL;
 		b[0] |= hd;
 		hd = 0;
-		pmregs_ip_put_bytes(b, 6u, pos, payload, payload_len);
-		pos += (unsigned)rest_bits;
-		if (rest_bits && pos < 8u * size)
-			pmregs_bv_fill(b, 6u, pos, (unsigned)(8u * size), pmregs_bv_get(b, 6u, pos - 1, 1));
+		if ((pos & 7u) == 0 && pos + rest_bits == 8u * size) {
+			direct = pos >> 3; /* the payload is stored as it is, after the header's bytes */
+		} else {
+			pmregs_ip_put_words(b, 6u, pos, payload, payload_len);
+			pos += (unsigned)rest_bits;
+			if (rest_bits && pos < 8u * size)
+				pmregs_bv_fill(b, 6u, pos, (unsigned)(8u * size), pmregs_bv_get(b, 6u, pos - 1, 1));
+		}
 		pos = (unsigned)(8u * size);
 		if (over)
 			return PMREGS_ERANGE;
@@ -4956,8 +5043,29 @@ PMREGS_HOT int pmregs_etrace_atb_encode(const struct pmregs_etrace_params *p, co
 	if (size > cap)
 		return PMREGS_ENOSPC;
 	b[0] |= hd;
-	pmregs_ip_store_room(b, (size_t)size, (unsigned char *)buf, cap);
+	if (direct) {
+		pmregs_ip_store_room(b, direct, (unsigned char *)buf, cap);
+		pmregs_ip_store_room(payload, payload_len, (unsigned char *)buf + direct, cap - direct);
+	} else {
+		pmregs_ip_store_room(b, (size_t)size, (unsigned char *)buf, cap);
+	}
 	return (int)size;
+}
+
+/*
+ * Encode *in with payload_len bytes of payload into buf (cap bytes); fields
+ * with a computed value (a length) are filled in. Returns the packet's size
+ * in bytes, or PMREGS_EINVAL, PMREGS_ERANGE, PMREGS_ETOOLONG (payload too long
+ * for the length field), PMREGS_ENOSPC; nothing is written on error.
+ */
+PMREGS_HOT int pmregs_etrace_atb_encode(const struct pmregs_etrace_params *p, const struct pmregs_etrace_atb *in, const void *payload_buf,
+		size_t payload_len, void *buf, size_t cap)
+{
+	uint64_t w[5];
+	if (payload_len > 34u)
+		return PMREGS_ETOOLONG;
+	pmregs_ip_load_words(w, (const unsigned char *)payload_buf, payload_len);
+	return pmregs_etrace_atb_encode_words(p, in, w, payload_len, buf, cap);
 }
 
 /* The natural length of *in in bits (before compression), or PMREGS_EINVAL for an unknown shape. */
@@ -5081,8 +5189,10 @@ PMREGS_HOT int pmregs_etrace_encap_stream_read(const unsigned char *buf, size_t 
  * reports that one, then batches resume. s->pos tells the bytes consumed.
  * out[k] past the returned count may have been written.
  */
-PMREGS_HOT size_t pmregs_etrace_encap_stream_batch(struct pmregs_etrace_encap_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_te_inst *out, size_t n)
+PMREGS_HOT size_t pmregs_etrace_encap_stream_batch(struct pmregs_etrace_encap_stream *s, const struct pmregs_etrace_params *params, struct pmregs_etrace_te_inst *out, size_t n)
 {
+	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
+	const struct pmregs_etrace_params pv = *params, *p = &pv;
 	struct pmregs_etrace_encap f;
 	size_t k = 0, plen;
 	int has, rc;
@@ -5095,6 +5205,48 @@ PMREGS_HOT size_t pmregs_etrace_encap_stream_batch(struct pmregs_etrace_encap_st
 		s->pos += (size_t)rc;
 		k++;
 	}
+	return k;
+}
+
+/*
+ * The writer: encode *in as a te_inst payload framed by *f
+ * (encap; its computed fields, such as the length, are filled in)
+ * into buf (cap bytes), in one pass with no copy of the payload. *f's fields
+ * say what the packet carries (a reader decodes the payload when
+ * type == encap_type_inst). Returns the bytes written, or the first error of
+ * pmregs_etrace_te_inst_encode() and pmregs_etrace_encap_encode(); nothing is written on error.
+ */
+PMREGS_HOT int pmregs_etrace_encap_stream_put(const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *f, const struct pmregs_etrace_te_inst *in,
+		void *buf, size_t cap)
+{
+	uint64_t w[7];
+	int n = pmregs_etrace_te_inst_encode_words(p, in, w, 0);
+	if (n < 0)
+		return n;
+	return pmregs_etrace_encap_encode_words(p, f, w, (size_t)n, buf, cap);
+}
+
+/*
+ * The batch writer: pmregs_etrace_encap_stream_put() for in[0..n), each framed by *f, one
+ * after the other into buf (cap bytes). Returns how many were written; it
+ * stops early at a payload that fails to encode or no longer fits, which
+ * pmregs_etrace_encap_stream_put() then reports. *used is the bytes written.
+ */
+PMREGS_HOT size_t pmregs_etrace_encap_stream_put_batch(const struct pmregs_etrace_params *params, const struct pmregs_etrace_encap *f,
+		const struct pmregs_etrace_te_inst *in, size_t n, void *buf, size_t cap, size_t *used)
+{
+	/* copies that the stores to buf cannot change: widths are computed once */
+	const struct pmregs_etrace_params pv = *params, *p = &pv;
+	const struct pmregs_etrace_encap fv = *f;
+	unsigned char *out = (unsigned char *)buf;
+	size_t k, o = 0;
+	for (k = 0; k < n; k++) {
+		int rc = pmregs_etrace_encap_stream_put(p, &fv, &in[k], out + o, cap - o);
+		if (rc < 0)
+			break;
+		o += (size_t)rc;
+	}
+	*used = o;
 	return k;
 }
 
@@ -5224,8 +5376,10 @@ PMREGS_HOT int pmregs_etrace_smi_stream_read(const unsigned char *buf, size_t le
  * reports that one, then batches resume. s->pos tells the bytes consumed.
  * out[k] past the returned count may have been written.
  */
-PMREGS_HOT size_t pmregs_etrace_smi_stream_batch(struct pmregs_etrace_smi_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_te_inst *out, size_t n)
+PMREGS_HOT size_t pmregs_etrace_smi_stream_batch(struct pmregs_etrace_smi_stream *s, const struct pmregs_etrace_params *params, struct pmregs_etrace_te_inst *out, size_t n)
 {
+	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
+	const struct pmregs_etrace_params pv = *params, *p = &pv;
 	struct pmregs_etrace_smi f;
 	size_t k = 0, plen;
 	int has, rc;
@@ -5238,6 +5392,48 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_batch(struct pmregs_etrace_smi_stream
 		s->pos += (size_t)rc;
 		k++;
 	}
+	return k;
+}
+
+/*
+ * The writer: encode *in as a te_inst payload framed by *f
+ * (smi; its computed fields, such as the length, are filled in)
+ * into buf (cap bytes), in one pass with no copy of the payload. *f's fields
+ * say what the packet carries (a reader decodes the payload when
+ * msg_type == 2). Returns the bytes written, or the first error of
+ * pmregs_etrace_te_inst_encode() and pmregs_etrace_smi_encode(); nothing is written on error.
+ */
+PMREGS_HOT int pmregs_etrace_smi_stream_put(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f, const struct pmregs_etrace_te_inst *in,
+		void *buf, size_t cap)
+{
+	uint64_t w[7];
+	int n = pmregs_etrace_te_inst_encode_words(p, in, w, 0);
+	if (n < 0)
+		return n;
+	return pmregs_etrace_smi_encode_words(p, f, w, (size_t)n, buf, cap);
+}
+
+/*
+ * The batch writer: pmregs_etrace_smi_stream_put() for in[0..n), each framed by *f, one
+ * after the other into buf (cap bytes). Returns how many were written; it
+ * stops early at a payload that fails to encode or no longer fits, which
+ * pmregs_etrace_smi_stream_put() then reports. *used is the bytes written.
+ */
+PMREGS_HOT size_t pmregs_etrace_smi_stream_put_batch(const struct pmregs_etrace_params *params, const struct pmregs_etrace_smi *f,
+		const struct pmregs_etrace_te_inst *in, size_t n, void *buf, size_t cap, size_t *used)
+{
+	/* copies that the stores to buf cannot change: widths are computed once */
+	const struct pmregs_etrace_params pv = *params, *p = &pv;
+	const struct pmregs_etrace_smi fv = *f;
+	unsigned char *out = (unsigned char *)buf;
+	size_t k, o = 0;
+	for (k = 0; k < n; k++) {
+		int rc = pmregs_etrace_smi_stream_put(p, &fv, &in[k], out + o, cap - o);
+		if (rc < 0)
+			break;
+		o += (size_t)rc;
+	}
+	*used = o;
 	return k;
 }
 
@@ -5367,8 +5563,10 @@ PMREGS_HOT int pmregs_etrace_atb_stream_read(const unsigned char *buf, size_t le
  * reports that one, then batches resume. s->pos tells the bytes consumed.
  * out[k] past the returned count may have been written.
  */
-PMREGS_HOT size_t pmregs_etrace_atb_stream_batch(struct pmregs_etrace_atb_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_te_inst *out, size_t n)
+PMREGS_HOT size_t pmregs_etrace_atb_stream_batch(struct pmregs_etrace_atb_stream *s, const struct pmregs_etrace_params *params, struct pmregs_etrace_te_inst *out, size_t n)
 {
+	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
+	const struct pmregs_etrace_params pv = *params, *p = &pv;
 	struct pmregs_etrace_atb f;
 	size_t k = 0, plen;
 	int has, rc;
@@ -5381,6 +5579,48 @@ PMREGS_HOT size_t pmregs_etrace_atb_stream_batch(struct pmregs_etrace_atb_stream
 		s->pos += (size_t)rc;
 		k++;
 	}
+	return k;
+}
+
+/*
+ * The writer: encode *in as a te_inst payload framed by *f
+ * (atb; its computed fields, such as the length, are filled in)
+ * into buf (cap bytes), in one pass with no copy of the payload. *f's fields
+ * say what the packet carries (a reader decodes the payload when
+ * length > 0). Returns the bytes written, or the first error of
+ * pmregs_etrace_te_inst_encode() and pmregs_etrace_atb_encode(); nothing is written on error.
+ */
+PMREGS_HOT int pmregs_etrace_atb_stream_put(const struct pmregs_etrace_params *p, const struct pmregs_etrace_atb *f, const struct pmregs_etrace_te_inst *in,
+		void *buf, size_t cap)
+{
+	uint64_t w[7];
+	int n = pmregs_etrace_te_inst_encode_words(p, in, w, 0);
+	if (n < 0)
+		return n;
+	return pmregs_etrace_atb_encode_words(p, f, w, (size_t)n, buf, cap);
+}
+
+/*
+ * The batch writer: pmregs_etrace_atb_stream_put() for in[0..n), each framed by *f, one
+ * after the other into buf (cap bytes). Returns how many were written; it
+ * stops early at a payload that fails to encode or no longer fits, which
+ * pmregs_etrace_atb_stream_put() then reports. *used is the bytes written.
+ */
+PMREGS_HOT size_t pmregs_etrace_atb_stream_put_batch(const struct pmregs_etrace_params *params, const struct pmregs_etrace_atb *f,
+		const struct pmregs_etrace_te_inst *in, size_t n, void *buf, size_t cap, size_t *used)
+{
+	/* copies that the stores to buf cannot change: widths are computed once */
+	const struct pmregs_etrace_params pv = *params, *p = &pv;
+	const struct pmregs_etrace_atb fv = *f;
+	unsigned char *out = (unsigned char *)buf;
+	size_t k, o = 0;
+	for (k = 0; k < n; k++) {
+		int rc = pmregs_etrace_atb_stream_put(p, &fv, &in[k], out + o, cap - o);
+		if (rc < 0)
+			break;
+		o += (size_t)rc;
+	}
+	*used = o;
 	return k;
 }
 
@@ -5510,8 +5750,10 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_read(const unsigned char *buf, size
  * reports that one, then batches resume. s->pos tells the bytes consumed.
  * out[k] past the returned count may have been written.
  */
-PMREGS_HOT size_t pmregs_etrace_smi_data_stream_batch(struct pmregs_etrace_smi_data_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_te_data *out, size_t n)
+PMREGS_HOT size_t pmregs_etrace_smi_data_stream_batch(struct pmregs_etrace_smi_data_stream *s, const struct pmregs_etrace_params *params, struct pmregs_etrace_te_data *out, size_t n)
 {
+	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
+	const struct pmregs_etrace_params pv = *params, *p = &pv;
 	struct pmregs_etrace_smi f;
 	size_t k = 0, plen;
 	int has, rc;
@@ -5524,6 +5766,48 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_batch(struct pmregs_etrace_smi_d
 		s->pos += (size_t)rc;
 		k++;
 	}
+	return k;
+}
+
+/*
+ * The writer: encode *in as a te_data payload framed by *f
+ * (smi; its computed fields, such as the length, are filled in)
+ * into buf (cap bytes), in one pass with no copy of the payload. *f's fields
+ * say what the packet carries (a reader decodes the payload when
+ * msg_type == 3). Returns the bytes written, or the first error of
+ * pmregs_etrace_te_data_encode() and pmregs_etrace_smi_encode(); nothing is written on error.
+ */
+PMREGS_HOT int pmregs_etrace_smi_data_stream_put(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f, const struct pmregs_etrace_te_data *in,
+		void *buf, size_t cap)
+{
+	uint64_t w[5];
+	int n = pmregs_etrace_te_data_encode_words(p, in, w, 0);
+	if (n < 0)
+		return n;
+	return pmregs_etrace_smi_encode_words(p, f, w, (size_t)n, buf, cap);
+}
+
+/*
+ * The batch writer: pmregs_etrace_smi_data_stream_put() for in[0..n), each framed by *f, one
+ * after the other into buf (cap bytes). Returns how many were written; it
+ * stops early at a payload that fails to encode or no longer fits, which
+ * pmregs_etrace_smi_data_stream_put() then reports. *used is the bytes written.
+ */
+PMREGS_HOT size_t pmregs_etrace_smi_data_stream_put_batch(const struct pmregs_etrace_params *params, const struct pmregs_etrace_smi *f,
+		const struct pmregs_etrace_te_data *in, size_t n, void *buf, size_t cap, size_t *used)
+{
+	/* copies that the stores to buf cannot change: widths are computed once */
+	const struct pmregs_etrace_params pv = *params, *p = &pv;
+	const struct pmregs_etrace_smi fv = *f;
+	unsigned char *out = (unsigned char *)buf;
+	size_t k, o = 0;
+	for (k = 0; k < n; k++) {
+		int rc = pmregs_etrace_smi_data_stream_put(p, &fv, &in[k], out + o, cap - o);
+		if (rc < 0)
+			break;
+		o += (size_t)rc;
+	}
+	*used = o;
 	return k;
 }
 

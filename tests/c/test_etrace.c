@@ -5,7 +5,8 @@
  * codec against a naive bit-at-a-time codec written from the manual's tables
  * (test_etrace_naive.h), random round trips (1M packets for each of 9
  * parameter sets), every truncation of valid packets and frames, the
- * semantic view, both framings and the stream walker's re-synchronisation.
+ * semantic view, the framings, the stream walker's re-synchronisation and
+ * the one-pass writers.
  */
 #include <stdio.h>
 #include <string.h>
@@ -1625,6 +1626,177 @@ static void test_data_stream(void)
 	CHECK_EQ(k, 2);
 }
 
+/* ---- the writers: FRAME_stream_put(), _put_batch(), PACKET_encode_words() and FRAME_encode_words() ---- */
+
+static int untouched(const unsigned char *b, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (b[i] != 0xA5)
+			return 0;
+	return 1;
+}
+
+/* The first n bytes of the words w, LSB first, equal b[0..n). */
+static int words_equal(const uint64_t *w, const unsigned char *b, int n)
+{
+	int i;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)(w[i / 8] >> (8 * (i % 8))) != b[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * check_STREAM(): STREAM_put() against the two-step path (PAYLOAD_encode(),
+ * then FRAME_encode()): the same status and bytes; PAYLOAD_encode_words() gives
+ * the payload's length and bytes; one byte short of room is PMREGS_ENOSPC and
+ * an error writes nothing; exactly enough room writes nothing past the packet;
+ * the stream walker reads the frame and the payload back (SAME compares).
+ * Returns the packet's size or the error.
+ */
+#define WRITER_CHECK(STREAM, FRAME, PAYLOAD, SAME)                                                                   \
+	static int check_##STREAM(const params_t *p, const struct pmregs_etrace_##FRAME *f,                            \
+				  const struct pmregs_etrace_##PAYLOAD *in, size_t *bad)                                \
+	{                                                                                                             \
+		unsigned char pl[64], want[128], got[128];                                                            \
+		uint64_t w[16];                                                                                       \
+		int n = pmregs_etrace_##PAYLOAD##_encode(p, in, pl, sizeof pl), m = n, g;                                \
+		struct pmregs_etrace_##STREAM s;                                                                      \
+		struct pmregs_etrace_##STREAM##_item it;                                                              \
+		struct pmregs_etrace_##PAYLOAD back;                                                                  \
+		if (n > 0)                                                                                            \
+			m = pmregs_etrace_##FRAME##_encode(p, f, pl, (size_t)n, want, sizeof want);                    \
+		*bad += pmregs_etrace_##PAYLOAD##_encode_words(p, in, w, 0) != n || (n > 0 && !words_equal(w, pl, n)); \
+		memset(got, 0xA5, sizeof got);                                                                        \
+		g = pmregs_etrace_##STREAM##_put(p, f, in, got, sizeof got);                                          \
+		*bad += g != m || (m > 0 && memcmp(got, want, (size_t)m) != 0) || (m < 0 && !untouched(got, sizeof got)); \
+		if (m <= 0)                                                                                           \
+			return m;                                                                                     \
+		memset(got, 0xA5, sizeof got);                                                                        \
+		*bad += pmregs_etrace_##STREAM##_put(p, f, in, got, (size_t)m - 1) != PMREGS_ENOSPC;                   \
+		*bad += !untouched(got, sizeof got);                                                                  \
+		*bad += pmregs_etrace_##STREAM##_put(p, f, in, got, (size_t)m) != m || memcmp(got, want, (size_t)m) != 0; \
+		*bad += !untouched(got + m, sizeof got - (size_t)m);                                                  \
+		*bad += pmregs_etrace_##PAYLOAD##_decode(p, pl, (size_t)n, &back) != PMREGS_OK;                        \
+		pmregs_etrace_##STREAM##_init(&s, got, (size_t)m, 1);                                                 \
+		*bad += !pmregs_etrace_##STREAM##_next(&s, p, &it) || it.status != PMREGS_OK || it.size != (size_t)m;  \
+		*bad += it.has_payload && !SAME(&it.payload, &back);                                                  \
+		return m;                                                                                             \
+	}
+
+WRITER_CHECK(smi_stream, smi, te_inst, same)
+WRITER_CHECK(encap_stream, encap, te_inst, same)
+WRITER_CHECK(atb_stream, atb, te_inst, same)
+WRITER_CHECK(smi_data_stream, smi, te_data, dsame)
+
+/* A packet made bad one time in eight: a value wider than its field, or a shape that does not exist. */
+static void spoil(pkt_t *t)
+{
+	switch (rnd() % 16) {
+	case 0:
+		t->irdepth = ~(uint64_t)0;
+		t->address = ~(uint64_t)0;
+		t->ecause = ~(uint64_t)0;
+		t->branch_count = 0xFFFFFFFFu;
+		break;
+	case 1:
+		t->shape = (uint8_t)(40 + rnd() % 200);
+		break;
+	default:
+		break;
+	}
+}
+
+static void test_writers(void)
+{
+	enum { NP = 4000, NB = 64 };
+	static pkt_t in[NP];
+	static unsigned char one[NP * 48], all[NP * 48];
+	static size_t at[NP + 1];
+	int k;
+	size_t bad = 0, ok = 0, err = 0;
+	for (k = 0; k < NSETS; k++) {
+		params_t p;
+		size_t i, used, n;
+		struct pmregs_etrace_smi f;
+		param_set(k, &p);
+		p.encap_srcid_bits = (uint8_t)(k % 3 ? 3 : 8); /* a payload at bit 4, or at a whole byte */
+		p.encap_type_bits = 1;
+		p.encap_type_inst = 0;
+		p.encap_timestamp_bytes = (uint8_t)(k % 4);
+		p.smi_index_bits = (uint8_t)(k % 2 ? 5 : 0);
+		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
+		for (i = 0; i < NP; i++) {
+			struct pmregs_etrace_encap e;
+			struct pmregs_etrace_atb a;
+			int m;
+			random_packet(&p, &in[i]);
+			spoil(&in[i]);
+			pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+			f.msg_type = 2;
+			f.index = (uint16_t)(rnd() & mask(p.smi_index_bits + (unsigned)(rnd() % 16 == 0))); /* sometimes too wide */
+			f.timestamp_present = (uint8_t)(rnd() & 1);
+			f.timestamp = (uint16_t)(f.timestamp_present ? rnd() : 0);
+			m = check_smi_stream(&p, &f, &in[i], &bad);
+			ok += m > 0;
+			err += m < 0;
+			pmregs_etrace_encap_init(&e, PMREGS_ETRACE_ENCAP_SHAPE_NORMAL);
+			e.srcid = (uint16_t)(rnd() & 7);
+			e.extend = (uint8_t)(p.encap_timestamp_bytes ? rnd() & 1 : 0);
+			e.timestamp = e.extend ? rnd() & mask(8u * p.encap_timestamp_bytes) : 0;
+			check_encap_stream(&p, &e, &in[i], &bad);
+			pmregs_etrace_atb_init(&a, PMREGS_ETRACE_ATB_SHAPE_MESSAGE);
+			a.timestamp_present = (uint8_t)(rnd() & 1);
+			a.timestamp = (uint16_t)(a.timestamp_present ? rnd() : 0);
+			check_atb_stream(&p, &a, &in[i], &bad);
+		}
+		/* the batch writer: the same bytes as one put after another; it stops at a bad packet or no room */
+		pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+		f.msg_type = 2;
+		for (i = 0, at[0] = 0; i < NP; i++) {
+			int m = pmregs_etrace_smi_stream_put(&p, &f, &in[i], one + at[i], 48);
+			if (m < 0)
+				break;
+			at[i + 1] = at[i] + (size_t)m;
+		}
+		n = pmregs_etrace_smi_stream_put_batch(&p, &f, in, NP, all, sizeof all, &used);
+		CHECK_EQ(n, i);
+		CHECK_EQ(used, at[i]);
+		CHECK(memcmp(one, all, at[i]) == 0);
+		if (i > 2) { /* room for all but the last byte of packet i - 1 */
+			n = pmregs_etrace_smi_stream_put_batch(&p, &f, in, i, all, at[i] - 1, &used);
+			CHECK_EQ(n, i - 1);
+			CHECK_EQ(used, at[i - 1]);
+		}
+		n = pmregs_etrace_smi_stream_put_batch(&p, &f, in, 0, all, sizeof all, &used);
+		CHECK_EQ(n, 0);
+		CHECK_EQ(used, 0);
+	}
+	for (k = 0; k < NDSETS; k++) {
+		params_t p;
+		size_t i;
+		data_param_set(k, &p);
+		p.smi_index_bits = (uint8_t)(k % 2 ? 9 : 0);
+		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
+		for (i = 0; i < NP; i++) {
+			struct pmregs_etrace_smi f;
+			dpkt_t t;
+			random_data(&p, &t);
+			if (rnd() % 16 == 0)
+				t.address = ~(uint64_t)0;
+			pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+			f.msg_type = 3;
+			f.index = (uint16_t)(rnd() & mask(p.smi_index_bits));
+			ok += check_smi_data_stream(&p, &f, &t, &bad) > 0;
+		}
+	}
+	CHECK_EQ(bad, 0);
+	printf("writers: %zu packets framed, %zu refused alike by both paths\n", ok, err);
+	CHECK(ok > NP * (NSETS + NDSETS) * 3 / 4); /* most packets were good, */
+	CHECK(err > NP * NSETS / 20);              /* and enough were bad */
+}
+
 int main(void)
 {
 	test_spec_examples();
@@ -1637,6 +1809,7 @@ int main(void)
 	test_presets();
 	test_atb();
 	test_fast_paths();
+	test_writers();
 	test_data_vectors();
 	test_data_stream();
 	test_data_random_bytes();

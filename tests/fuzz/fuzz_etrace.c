@@ -114,7 +114,8 @@ static void check_te_inst(const struct pmregs_etrace_params *p, const unsigned c
 }
 
 /* Walk the buffer as SMI, as encapsulation and as ATB messages twice: item by item, and with batches of 3 (then one item
- * whenever a batch stops); both must see the same payloads in the same order and end at the same place. */
+ * whenever a batch stops); both must see the same payloads in the same order and end at the same place. Each payload
+ * framed again by the one-pass writer gives the bytes of te_inst_encode() and the frame's encoder. */
 #define BATCH_CHECK(prefix)                                                                                     \
 	do {                                                                                                    \
 		struct pmregs_etrace_##prefix##_stream a, b;                                                    \
@@ -123,8 +124,16 @@ static void check_te_inst(const struct pmregs_etrace_params *p, const unsigned c
 		size_t nw = 0, ng = 0, k, j;                                                                    \
 		pmregs_etrace_##prefix##_stream_init(&a, data, size, 1);                                         \
 		while (pmregs_etrace_##prefix##_stream_next(&a, p, &it))                                         \
-			if (it.has_payload && nw < 64)                                                          \
+			if (it.has_payload && nw < 64) {                                                        \
+				unsigned char pl_[64], x_[128], y_[128];                                        \
+				int n_ = pmregs_etrace_te_inst_encode(p, &it.payload, pl_, sizeof pl_), m_ = n_; \
+				/* the one-pass writer frames it as the two steps do */                         \
+				if (n_ > 0)                                                                     \
+					m_ = pmregs_etrace_##prefix##_encode(p, &it.frame, pl_, (size_t)n_, x_, sizeof x_); \
+				REQUIRE(pmregs_etrace_##prefix##_stream_put(p, &it.frame, &it.payload, y_, sizeof y_) == m_); \
+				REQUIRE(m_ <= 0 || memcmp(x_, y_, (size_t)m_) == 0);                            \
 				want[nw++] = it.payload;                                                        \
+			}                                                                                       \
 		pmregs_etrace_##prefix##_stream_init(&b, data, size, 1);                                         \
 		for (;;) {                                                                                      \
 			k = pmregs_etrace_##prefix##_stream_batch(&b, p, got, 3);                               \

@@ -125,9 +125,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		REQUIRE(it.offset == covered && it.size > 0);
 		covered += it.size;
 		if (it.has_payload) {
-			unsigned char c[64];
+			unsigned char c[64], x[128], y[128];
+			int n = pmregs_etrace_te_data_encode(&p, &it.payload, c, sizeof c), m;
 			REQUIRE(it.frame.msg_type == 3);
-			REQUIRE(pmregs_etrace_te_data_encode(&p, &it.payload, c, sizeof c) > 0);
+			REQUIRE(n > 0);
+			/* framed again in one pass: the bytes of the two steps */
+			m = pmregs_etrace_smi_encode(&p, &it.frame, c, (size_t)n, x, sizeof x);
+			REQUIRE(pmregs_etrace_smi_data_stream_put(&p, &it.frame, &it.payload, y, sizeof y) == m);
+			REQUIRE(m <= 0 || memcmp(x, y, (size_t)m) == 0);
 		}
 	}
 	REQUIRE(covered == size);

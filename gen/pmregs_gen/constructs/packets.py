@@ -157,6 +157,8 @@ class Leaf:
 INPLACE_SLACK = 16
 # The decoders read a packet's first HEAD_BITS bits once (`head`); fields that always end within them come from there.
 HEAD_BITS = 57
+# A sign-compressed payload's decoder reads its first WINDOW_BITS bits once, sign-filled (pmregs_ip_window()).
+WINDOW_BITS = 128
 
 
 def set_text(s):
@@ -1002,6 +1004,7 @@ class CodeGen:
         fns = {k: S(f"{base}_{k}") for k in ("init", "decode", "encode", "bits", "shape_name", "snprint", "fields")}
         v["max_fields"] = max(len([F for F in Sh.fields if not F.rest]) for Sh in Pk.shapes)
         v["macros"].append((S(f"{BASE}_MAX_FIELDS"), v["max_fields"], "most fields one shape has"))
+        fns["encode_words"] = S(f"{base}_encode_words")
         if Pk.compression == "sign":
             fns["encode_ex"] = S(f"{base}_encode_ex")
             fns["decode_at"] = S(f"{base}_decode_at")
@@ -1123,13 +1126,36 @@ class CodeGen:
 
     def inplace_get(self, Pk, F, maxstart):
         """The in-place read of field F (base_inplace.h): a payload at bit `at`, sign-filled past `end`;
-        a frame from bit 0, zeros past the received bytes. A field that ends within the first HEAD_BITS
-        bits whatever the parameters comes from `head`, those bits read once per packet."""
+        a frame from bit 0, zeros past the received bytes. A frame's field that ends within the first
+        HEAD_BITS bits whatever the parameters comes from `head`, those bits read once per packet; a
+        payload's fields come from its window (pmregs_ip_window(), its first WINDOW_BITS bits)."""
+        const = F.width.const
+        if Pk.compression == "sign":
+            return self.window_get(Pk, maxstart, F.max_width, const)
         if maxstart + F.max_width <= HEAD_BITS:
-            m = f"PMREGS_U64({(1 << F.width.const) - 1:#x})" if F.width.const is not None else \
-                "(((uint64_t)1 << ({} & 63)) - 1)"
-            return lambda w: f"(head >> (pos & 63)) & {m.format(w)}"
+            return lambda w: f"(head >> (pos & 63)) & {self.low_mask(w, const, F.max_width)}"
         return self.inplace_read(Pk, "pmregs_ip_get57" if F.max_width <= 57 else "pmregs_ip_get")
+
+    @staticmethod
+    def low_mask(w, const, wmax):
+        """C for the low w bits set, for a width that is the constant const or at most wmax."""
+        if const is not None:
+            return f"PMREGS_U64({(1 << const) - 1:#x})"
+        if wmax < 64:
+            return f"(((uint64_t)1 << ({w} & 63)) - 1)"
+        return f"pmregs_lowmask({w})"
+
+    def window_get(self, Pk, maxstart, wmax, const):
+        """A payload's read of a field that starts at most at bit maxstart and is at most wmax bits wide:
+        the first word of the window when it always ends there, the two words when it always ends within
+        the window, else the window while it does and the buffer beyond (a test that parameters decide)."""
+        if maxstart + wmax <= 64:
+            return lambda w: f"(win[0] >> (pos & 63)) & {self.low_mask(w, const, wmax)}"
+        if maxstart + wmax <= WINDOW_BITS:
+            return lambda w: f"pmregs_ip_wget(win, pos) & {self.low_mask(w, const, wmax)}"
+        fn = "pmregs_ip_get57" if wmax <= 57 else "pmregs_ip_get"
+        return lambda w: (f"pos + {w} <= {WINDOW_BITS}u ? pmregs_ip_wget(win, pos) & {self.low_mask(w, const, wmax)}"
+                          f" : {fn}(c, at + pos, end, fill, {w})")
 
     def inplace_read(self, Pk, fn):
         if Pk.compression == "sign":
@@ -1162,9 +1188,12 @@ class CodeGen:
             fields = list(enumerate(node.shape.fields[node.index:], node.index))
             k = 0
             while k < len(fields):
-                run, total = self.shared_read(fields[k:], node.shape)
+                run, total = self.shared_read(fields[k:], node.shape, 64 if Pk.compression == "sign" else HEAD_BITS)
                 if len(run) < 2:
                     run = fields[k:k + 1]
+                elif Pk.compression == "sign":
+                    get = self.window_get(Pk, self.max_start(node.shape, run[0][0]), total, total)
+                    out.append(f"{pad}grp = {get(f'{total}u')};")
                 else:
                     out.append(f"{pad}grp = {self.inplace_read(Pk, 'pmregs_ip_get57')(f'{total}u')};")
                 off = 0
@@ -1374,10 +1403,14 @@ class CodeGen:
                 "\treturn PMREGS_EINVAL;",
                 "b[0] |= hd;",
                 "hd = 0;",
-                f"pmregs_ip_put_bytes(b, {nw}u, pos, payload, payload_len);",
-                "pos += (unsigned)rest_bits;",
-                "if (rest_bits && pos < 8u * size)",
-                f"\tpmregs_bv_fill(b, {nw}u, pos, (unsigned)(8u * size), pmregs_bv_get(b, {nw}u, pos - 1, 1));",
+                "if ((pos & 7u) == 0 && pos + rest_bits == 8u * size) {",
+                "\tdirect = pos >> 3; /* the payload is stored as it is, after the header's bytes */",
+                "} else {",
+                f"\tpmregs_ip_put_words(b, {nw}u, pos, payload, payload_len);",
+                "\tpos += (unsigned)rest_bits;",
+                "\tif (rest_bits && pos < 8u * size)",
+                f"\t\tpmregs_bv_fill(b, {nw}u, pos, (unsigned)(8u * size), pmregs_bv_get(b, {nw}u, pos - 1, 1));",
+                "}",
                 "pos = (unsigned)(8u * size);"]
 
     def frame_end(self, Pk, r, rest):
@@ -1398,7 +1431,8 @@ class CodeGen:
         return {"name": St.name, "doc": St.doc, "source": St.source,
                 "struct": f"struct {S(base)}", "item": f"struct {S(base + '_item')}",
                 "init": S(base + "_init"), "next": S(base + "_next"),
-                "read": S(base + "_read"), "batch": S(base + "_batch"),
+                "read": S(base + "_read"), "batch": S(base + "_batch"), "put": S(base + "_put"),
+                "put_batch": S(base + "_put_batch"),
                 "frame": fv, "payload": pv,
                 "payload_if": self.tool.truth(St.payload_if.tree, r),
                 "payload_if_text": St.payload_if.text,
