@@ -87,7 +87,7 @@ static inline void pmregs_ip_window(const unsigned char *c, size_t at, size_t en
 	const unsigned char *q = c + (at >> 3);
 	unsigned o = (unsigned)(at & 7);
 	size_t n = end - at;
-	uint64_t l1 = pmregs_ip_load64(q + 8), a, b;
+	uint64_t l1 = pmregs_ip_load64(q + 8), a, b, m0, m1;
 	if (o == 0) { /* a whole-byte framing: the same test for every packet of a stream */
 		a = pmregs_ip_load64(q);
 		b = l1;
@@ -95,8 +95,8 @@ static inline void pmregs_ip_window(const unsigned char *c, size_t at, size_t en
 		a = (pmregs_ip_load64(q) >> o) | ((l1 << 1) << (63 - o));
 		b = (l1 >> o) | (((uint64_t)q[16] << 1) << (63 - o));
 	}
-	uint64_t m0 = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
-	uint64_t m1 = n >= 128 ? ~(uint64_t)0 : n <= 64 ? 0 : ((uint64_t)1 << (n - 64)) - 1;
+	m0 = n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+	m1 = n >= 128 ? ~(uint64_t)0 : n <= 64 ? 0 : ((uint64_t)1 << (n - 64)) - 1;
 	w[0] = (a & m0) | (fill & ~m0);
 	w[1] = (b & m1) | (fill & ~m1);
 }
