@@ -235,7 +235,589 @@ static inline size_t pmregs_etrace_doptions_ref_snprint(char *buf, size_t n, uin
 	return pmregs_snprint_layout(buf, n, v, pmregs_etrace_doptions_ref_desc());
 }
 
+/* ---- run-time parameters by name and by index ---- */
+
+/* The named parameter sets (values in the order of pmregs_etrace_params_desc()). */
+static inline const struct pmregs_param_preset *pmregs_etrace_param_presets(size_t *count)
+{
+	static const uint64_t v0[] = { 64, 0, 2, 5, 1, 1, 32, 0, 0, 0, 0, 0, 0, 0, 1, 5, 4, 0, 0, 0, 0, 0, 0, 0, 32, 32, 1, 3, 2, 0, 0, 0, 2, 1 };
+	static const uint64_t v1[] = { 64, 0, 2, 5, 1, 1, 32, 0, 0, 0, 0, 0, 0, 0, 1, 5, 4, 0, 0, 6, 0, 2, 2, 0, 32, 32, 1, 3, 2, 0, 0, 0, 2, 1 };
+	static const uint64_t v2[] = { 32, 1, 2, 6, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 5, 4, 0, 0, 0, 0, 0, 0, 0, 32, 32, 1, 3, 2, 0, 0, 0, 2, 1 };
+	static const uint64_t v3[] = { 32, 1, 2, 4, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 7, 4, 0, 0, 0, 0, 0, 0, 0, 32, 32, 1, 3, 2, 0, 0, 0, 2, 1 };
+	static const struct pmregs_param_preset d[] = {
+		{ "reference_flow", "The reference flow's encoder template with 64-bit addresses (its run script sets 32 for RV32 programs); SMI messages without an index", v0 },
+		{ "spec_examples", "The parameters of the specification's worked examples (full-address mode, 32-bit context, 6-bit srcID and the 2-bit type with 2 for instruction trace)", v1 },
+		{ "fzi", "The FZI decoder's default parameters", v2 },
+		{ "pulp", "The PULP rv_tracer encoder's 7-bit ioptions (layout ioptions_pulp); every other parameter at its default", v3 },
+	};
+	if (count)
+		*count = sizeof d / sizeof d[0];
+	return d;
+}
+
+/* The parameter set called name, or a null pointer. */
+static inline const struct pmregs_etrace_params *pmregs_etrace_params_preset(const char *name)
+{
+	static const struct pmregs_etrace_params d[] = {
+		PMREGS_ETRACE_PRESET_REFERENCE_FLOW,
+		PMREGS_ETRACE_PRESET_SPEC_EXAMPLES,
+		PMREGS_ETRACE_PRESET_FZI,
+		PMREGS_ETRACE_PRESET_PULP,
+	};
+	size_t i, n;
+	const struct pmregs_param_preset *ps = pmregs_etrace_param_presets(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(ps[i].name, name))
+			return &d[i];
+	return PMREGS_NULL;
+}
+
+/* Name, doc, default and range of each parameter, in struct order. */
+static inline const struct pmregs_param_desc *pmregs_etrace_params_desc(size_t *count)
+{
+	static const struct pmregs_param_desc d[] = {
+		{ "iaddress_width_p", "Width of instruction addresses in bits (DXLEN)", 32, 1, 64 },
+		{ "iaddress_lsb_p", "LSB of instruction addresses that is traced (1 with compressed instructions, 2 otherwise; 0 traces every bit)", 1, 0, 63 },
+		{ "privilege_width_p", "Width of the privilege field", 2, 1, 8 },
+		{ "ecause_width_p", "Width of the exception cause field", 4, 1, 64 },
+		{ "time_width_p", "Width of the time field (when notime_p is 0)", 1, 1, 64 },
+		{ "notime_p", "1 = te_inst packets carry no time field", 1, 0, 1 },
+		{ "context_width_p", "Width of the context field (when nocontext_p is 0)", 1, 1, 64 },
+		{ "nocontext_p", "1 = te_inst packets carry no context field", 1, 0, 1 },
+		{ "return_stack_size_p", "The implicit-return stack has 2^n entries; 0 = no return stack", 0, 0, 31 },
+		{ "call_counter_size_p", "Bits in the nested call counter (0 = none); adds directly to the irdepth width", 0, 0, 31 },
+		{ "cache_size_p", "The jump target cache has 2^n entries; also the width of the format 0.1 index field", 0, 0, 31 },
+		{ "bpred_size_p", "The branch predictor has 2^n entries (does not change any packet layout)", 0, 0, 31 },
+		{ "f0s_width_p", "Width of the format 0 subformat field; 0 when only one optional format is supported", 0, 0, 8 },
+		{ "sijump_p", "1 = sequentially inferable jumps are supported (does not change any packet layout)", 0, 0, 1 },
+		{ "encoder_mode_width", "Width N of the support packet's encoder_mode field (implementation-defined)", 1, 1, 32 },
+		{ "ioptions_width", "Width of the support packet's ioptions field, one bit per run-time instruction-trace option (implementation-defined)", 5, 0, 32 },
+		{ "doptions_width", "Width M of the support packet's doptions field (implementation-defined)", 4, 0, 32 },
+		{ "implicit_exception", "The implicit-exception run-time option is on, so a trap packet with thaddr = 1 carries no address (most implementations never omit it)", 0, 0, 1 },
+		{ "f0s_inferred", "The format 0 subformat to assume when f0s_width_p is 0 (0 = branch count, 1 = jump target cache; the specification infers it from the support packet's options)", 0, 0, 1 },
+		{ "encap_srcid_bits", "Width of the encapsulation srcID field (trTeSrcBits; 0 when there is one source or a sideband carries it)", 0, 0, 16 },
+		{ "encap_timestamp_bytes", "Bytes of timestamp in an encapsulation packet whose extend bit is 1 (trTsWidth; 0 = no timestamps)", 0, 0, 8 },
+		{ "encap_type_bits", "Width of the type field that starts an encapsulated E-Trace payload (0 = instruction trace only, 1 = instruction and data trace)", 0, 0, 8 },
+		{ "encap_type_inst", "The type value that marks an instruction trace (te_inst) payload (0 in the 1-bit scheme; the specification's own examples use a 2-bit type with 2)", 0, 0, 255 },
+		{ "smi_index_bits", "Width of the index (source) field of a Siemens-style message header, padded to whole bytes (0 in the reference flow)", 0, 0, 16 },
+		{ "data_width_p", "Width of the data bus in bits (decoded values are held in 64 bits)", 32, 8, 64 },
+		{ "daddress_width_p", "Width of data access addresses in bits", 32, 1, 64 },
+		{ "lrid_width_p", "Width of the load request ID of split loads and atomics", 1, 0, 16 },
+		{ "dformat_width", "Width of the data trace format field, 2 when only unified loads and stores are traced, 3 with atomics, CSRs or split transfers (implementation-defined)", 3, 2, 3 },
+		{ "ddiff_width", "Width of the diff field where the tables give \"1 or 2\" (1 when the encoder offers one data compression type, 2 when it chooses per packet; implementation-defined)", 2, 1, 2 },
+		{ "dsplit", "1 = loads and atomics are traced as split request and response packets (a discoverable choice of the encoder); 0 = unified", 0, 0, 1 },
+		{ "dno_address", "Run-time option (doptions no_address) - data trace packets carry data but no address", 0, 0, 1 },
+		{ "dno_data", "Run-time option (doptions no_data) - data trace packets carry an address but no data", 0, 0, 1 },
+		{ "dcsr_len_width", "Width of the CSR packets' data_len and op_len fields, 2 for a hart with 32-bit CSRs, 3 with 64-bit", 2, 2, 3 },
+		{ "dcsr_operand", "1 = CSR packets that carry data also carry the operand (the specification gives both layouts and does not say which applies when; implementation-defined)", 1, 0, 1 },
+	};
+	if (count)
+		*count = sizeof d / sizeof d[0];
+	return d;
+}
+
+/* Parameter i (as in pmregs_etrace_params_desc()), or 0 for an unknown index. */
+static inline uint64_t pmregs_etrace_param_get(const struct pmregs_etrace_params *p, size_t i)
+{
+	switch (i) {
+	case 0:
+		return p->iaddress_width_p;
+	case 1:
+		return p->iaddress_lsb_p;
+	case 2:
+		return p->privilege_width_p;
+	case 3:
+		return p->ecause_width_p;
+	case 4:
+		return p->time_width_p;
+	case 5:
+		return p->notime_p;
+	case 6:
+		return p->context_width_p;
+	case 7:
+		return p->nocontext_p;
+	case 8:
+		return p->return_stack_size_p;
+	case 9:
+		return p->call_counter_size_p;
+	case 10:
+		return p->cache_size_p;
+	case 11:
+		return p->bpred_size_p;
+	case 12:
+		return p->f0s_width_p;
+	case 13:
+		return p->sijump_p;
+	case 14:
+		return p->encoder_mode_width;
+	case 15:
+		return p->ioptions_width;
+	case 16:
+		return p->doptions_width;
+	case 17:
+		return p->implicit_exception;
+	case 18:
+		return p->f0s_inferred;
+	case 19:
+		return p->encap_srcid_bits;
+	case 20:
+		return p->encap_timestamp_bytes;
+	case 21:
+		return p->encap_type_bits;
+	case 22:
+		return p->encap_type_inst;
+	case 23:
+		return p->smi_index_bits;
+	case 24:
+		return p->data_width_p;
+	case 25:
+		return p->daddress_width_p;
+	case 26:
+		return p->lrid_width_p;
+	case 27:
+		return p->dformat_width;
+	case 28:
+		return p->ddiff_width;
+	case 29:
+		return p->dsplit;
+	case 30:
+		return p->dno_address;
+	case 31:
+		return p->dno_data;
+	case 32:
+		return p->dcsr_len_width;
+	case 33:
+		return p->dcsr_operand;
+	default:
+		return 0;
+	}
+}
+
+/* Set parameter i; PMREGS_ERANGE (nothing changed) outside its range, PMREGS_ENOENT for an unknown index. */
+static inline int pmregs_etrace_param_set(struct pmregs_etrace_params *p, size_t i, uint64_t x)
+{
+	switch (i) {
+	case 0:
+		if (x < 1 || x > 64)
+			return PMREGS_ERANGE;
+		p->iaddress_width_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 1:
+		if (x > 63)
+			return PMREGS_ERANGE;
+		p->iaddress_lsb_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 2:
+		if (x < 1 || x > 8)
+			return PMREGS_ERANGE;
+		p->privilege_width_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 3:
+		if (x < 1 || x > 64)
+			return PMREGS_ERANGE;
+		p->ecause_width_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 4:
+		if (x < 1 || x > 64)
+			return PMREGS_ERANGE;
+		p->time_width_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 5:
+		if (x > 1)
+			return PMREGS_ERANGE;
+		p->notime_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 6:
+		if (x < 1 || x > 64)
+			return PMREGS_ERANGE;
+		p->context_width_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 7:
+		if (x > 1)
+			return PMREGS_ERANGE;
+		p->nocontext_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 8:
+		if (x > 31)
+			return PMREGS_ERANGE;
+		p->return_stack_size_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 9:
+		if (x > 31)
+			return PMREGS_ERANGE;
+		p->call_counter_size_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 10:
+		if (x > 31)
+			return PMREGS_ERANGE;
+		p->cache_size_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 11:
+		if (x > 31)
+			return PMREGS_ERANGE;
+		p->bpred_size_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 12:
+		if (x > 8)
+			return PMREGS_ERANGE;
+		p->f0s_width_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 13:
+		if (x > 1)
+			return PMREGS_ERANGE;
+		p->sijump_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 14:
+		if (x < 1 || x > 32)
+			return PMREGS_ERANGE;
+		p->encoder_mode_width = (uint8_t)x;
+		return PMREGS_OK;
+	case 15:
+		if (x > 32)
+			return PMREGS_ERANGE;
+		p->ioptions_width = (uint8_t)x;
+		return PMREGS_OK;
+	case 16:
+		if (x > 32)
+			return PMREGS_ERANGE;
+		p->doptions_width = (uint8_t)x;
+		return PMREGS_OK;
+	case 17:
+		if (x > 1)
+			return PMREGS_ERANGE;
+		p->implicit_exception = (uint8_t)x;
+		return PMREGS_OK;
+	case 18:
+		if (x > 1)
+			return PMREGS_ERANGE;
+		p->f0s_inferred = (uint8_t)x;
+		return PMREGS_OK;
+	case 19:
+		if (x > 16)
+			return PMREGS_ERANGE;
+		p->encap_srcid_bits = (uint8_t)x;
+		return PMREGS_OK;
+	case 20:
+		if (x > 8)
+			return PMREGS_ERANGE;
+		p->encap_timestamp_bytes = (uint8_t)x;
+		return PMREGS_OK;
+	case 21:
+		if (x > 8)
+			return PMREGS_ERANGE;
+		p->encap_type_bits = (uint8_t)x;
+		return PMREGS_OK;
+	case 22:
+		if (x > 255)
+			return PMREGS_ERANGE;
+		p->encap_type_inst = (uint8_t)x;
+		return PMREGS_OK;
+	case 23:
+		if (x > 16)
+			return PMREGS_ERANGE;
+		p->smi_index_bits = (uint8_t)x;
+		return PMREGS_OK;
+	case 24:
+		if (x < 8 || x > 64)
+			return PMREGS_ERANGE;
+		p->data_width_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 25:
+		if (x < 1 || x > 64)
+			return PMREGS_ERANGE;
+		p->daddress_width_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 26:
+		if (x > 16)
+			return PMREGS_ERANGE;
+		p->lrid_width_p = (uint8_t)x;
+		return PMREGS_OK;
+	case 27:
+		if (x < 2 || x > 3)
+			return PMREGS_ERANGE;
+		p->dformat_width = (uint8_t)x;
+		return PMREGS_OK;
+	case 28:
+		if (x < 1 || x > 2)
+			return PMREGS_ERANGE;
+		p->ddiff_width = (uint8_t)x;
+		return PMREGS_OK;
+	case 29:
+		if (x > 1)
+			return PMREGS_ERANGE;
+		p->dsplit = (uint8_t)x;
+		return PMREGS_OK;
+	case 30:
+		if (x > 1)
+			return PMREGS_ERANGE;
+		p->dno_address = (uint8_t)x;
+		return PMREGS_OK;
+	case 31:
+		if (x > 1)
+			return PMREGS_ERANGE;
+		p->dno_data = (uint8_t)x;
+		return PMREGS_OK;
+	case 32:
+		if (x < 2 || x > 3)
+			return PMREGS_ERANGE;
+		p->dcsr_len_width = (uint8_t)x;
+		return PMREGS_OK;
+	case 33:
+		if (x > 1)
+			return PMREGS_ERANGE;
+		p->dcsr_operand = (uint8_t)x;
+		return PMREGS_OK;
+	default:
+		return PMREGS_ENOENT;
+	}
+}
+
+/*
+ * pmregs_etrace_params_check_why() for a block given as values by index (a tool's
+ * view): every parameter at its default, then v[0..n) set in order.
+ */
+static inline int pmregs_etrace_params_check_values(const uint64_t *v, size_t n, const char **why)
+{
+	struct pmregs_etrace_params p;
+	size_t i;
+	pmregs_etrace_params_default(&p);
+	for (i = 0; i < n; i++)
+		if (pmregs_etrace_param_set(&p, i, v[i]) != PMREGS_OK) {
+			if (why)
+				*why = i < 34u ? "a parameter is outside its range" : "more values than parameters";
+			return i < 34u ? PMREGS_ERANGE : PMREGS_EINVAL;
+		}
+	return pmregs_etrace_params_check_why(&p, why);
+}
+
 /* ---- te_inst packets as text and as field lists ---- */
+
+/* The shape's name, or a null pointer for a shape that does not exist. */
+static inline const char *pmregs_etrace_te_inst_shape_name(unsigned shape)
+{
+	switch (shape) {
+	case PMREGS_ETRACE_TE_INST_SHAPE_START:
+		return "start";
+	case PMREGS_ETRACE_TE_INST_SHAPE_TRAP:
+		return "trap";
+	case PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT:
+		return "context";
+	case PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT:
+		return "support";
+	case PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY:
+		return "addr_only";
+	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA:
+		return "diff_delta";
+	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL:
+		return "diff_delta_full";
+	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT:
+		return "branch_count";
+	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR:
+		return "branch_count_addr";
+	case PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE:
+		return "jump_target_cache";
+	default:
+		return PMREGS_NULL;
+	}
+}
+
+/* The natural length of *in in bits (before compression), or PMREGS_EINVAL for an unknown shape. */
+static inline int pmregs_etrace_te_inst_bits(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_inst *in)
+{
+	unsigned pos = 0, w;
+	uint64_t x = 0;
+	switch (in->shape) {
+	case PMREGS_ETRACE_TE_INST_SHAPE_START: {
+		w = 2u;
+		pos += w;
+		w = 2u;
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = (unsigned)((uint64_t)p->privilege_width_p);
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_TRAP: {
+		uint64_t f_interrupt = 0;
+		uint64_t f_thaddr = 0;
+		w = 2u;
+		pos += w;
+		w = 2u;
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = (unsigned)((uint64_t)p->privilege_width_p);
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+		pos += w;
+		w = (unsigned)((uint64_t)p->ecause_width_p);
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->interrupt;
+		f_interrupt = x;
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->thaddr;
+		f_thaddr = x;
+		pos += w;
+		w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
+		pos += w;
+		w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT: {
+		w = 2u;
+		pos += w;
+		w = 2u;
+		pos += w;
+		w = (unsigned)((uint64_t)p->privilege_width_p);
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT: {
+		w = 2u;
+		pos += w;
+		w = 2u;
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = (unsigned)((uint64_t)p->encoder_mode_width);
+		pos += w;
+		w = 2u;
+		pos += w;
+		w = (unsigned)((uint64_t)p->ioptions_width);
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = (unsigned)((uint64_t)p->doptions_width);
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY: {
+		w = 2u;
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA: {
+		uint64_t f_branches = 0;
+		w = 2u;
+		pos += w;
+		w = 5u;
+		x = (uint64_t)in->branches;
+		f_branches = x;
+		pos += w;
+		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL: {
+		uint64_t f_branches = 0;
+		w = 2u;
+		pos += w;
+		w = 5u;
+		x = (uint64_t)in->branches;
+		f_branches = x;
+		pos += w;
+		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT: {
+		w = 2u;
+		pos += w;
+		w = (unsigned)((uint64_t)p->f0s_width_p);
+		pos += w;
+		w = 32u;
+		pos += w;
+		w = 2u;
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR: {
+		w = 2u;
+		pos += w;
+		w = (unsigned)((uint64_t)p->f0s_width_p);
+		pos += w;
+		w = 32u;
+		pos += w;
+		w = 2u;
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE: {
+		uint64_t f_branches = 0;
+		w = 2u;
+		pos += w;
+		w = (unsigned)((uint64_t)p->f0s_width_p);
+		pos += w;
+		w = (unsigned)((uint64_t)p->cache_size_p);
+		pos += w;
+		w = 5u;
+		x = (uint64_t)in->branches;
+		f_branches = x;
+		pos += w;
+		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		pos += w;
+		break;
+	}
+	default:
+		return PMREGS_EINVAL;
+	}
+	(void)p;
+	(void)w;
+	(void)x;
+	return (int)pos;
+}
 
 /* The name of te_inst.format value x, or a null pointer. */
 static inline const char *pmregs_etrace_te_inst_format_name(uint64_t x)
@@ -2704,6 +3286,160 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 
 /* ---- te_data packets as text and as field lists ---- */
 
+/* The shape's name, or a null pointer for a shape that does not exist. */
+static inline const char *pmregs_etrace_te_data_shape_name(unsigned shape)
+{
+	switch (shape) {
+	case PMREGS_ETRACE_TE_DATA_SHAPE_LOAD_STORE:
+		return "load_store";
+	case PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_LOAD_DATA:
+		return "split_load_data";
+	case PMREGS_ETRACE_TE_DATA_SHAPE_CSR:
+		return "csr";
+	case PMREGS_ETRACE_TE_DATA_SHAPE_ATOMIC:
+		return "atomic";
+	case PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_ATOMIC_DATA:
+		return "split_atomic_data";
+	default:
+		return PMREGS_NULL;
+	}
+}
+
+/* The natural length of *in in bits (before compression), or PMREGS_EINVAL for an unknown shape. */
+static inline int pmregs_etrace_te_data_bits(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_data *in)
+{
+	unsigned pos = 0, w;
+	uint64_t x = 0;
+	switch (in->shape) {
+	case PMREGS_ETRACE_TE_DATA_SHAPE_LOAD_STORE: {
+		uint64_t f_data_len = 0;
+		uint64_t f_format = 0;
+		uint64_t f_size = 0;
+		w = (unsigned)((uint64_t)p->dformat_width);
+		x = (uint64_t)in->format;
+		f_format = x;
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
+		x = (uint64_t)in->size;
+		f_size = x;
+		pos += w;
+		w = (unsigned)((((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
+		pos += w;
+		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
+		pos += w;
+		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : f_size));
+		x = (uint64_t)in->data_len;
+		f_data_len = x;
+		pos += w;
+		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
+		pos += w;
+		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_LOAD_DATA: {
+		uint64_t f_resp = 0;
+		w = (unsigned)((uint64_t)p->dformat_width);
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
+		pos += w;
+		w = (unsigned)((uint64_t)p->lrid_width_p);
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->resp;
+		f_resp = x;
+		pos += w;
+		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)p->data_width_p));
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_DATA_SHAPE_CSR: {
+		uint64_t f_data_len = 0;
+		uint64_t f_op_len = 0;
+		w = (unsigned)((uint64_t)p->dformat_width);
+		pos += w;
+		w = 2u;
+		pos += w;
+		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
+		pos += w;
+		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
+		x = (uint64_t)in->data_len;
+		f_data_len = x;
+		pos += w;
+		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
+		pos += w;
+		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : PMREGS_U64(6)));
+		pos += w;
+		w = (unsigned)(((((uint64_t)p->dcsr_operand != 0) && (!((uint64_t)p->dno_data != 0))) ? (uint64_t)p->dcsr_len_width : PMREGS_U64(0)));
+		x = (uint64_t)in->op_len;
+		f_op_len = x;
+		pos += w;
+		w = (unsigned)(((((uint64_t)p->dcsr_operand != 0) && (!((uint64_t)p->dno_data != 0))) ? (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1))) : PMREGS_U64(0)));
+		pos += w;
+		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : PMREGS_U64(6)));
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_DATA_SHAPE_ATOMIC: {
+		uint64_t f_data_len = 0;
+		uint64_t f_op_len = 0;
+		uint64_t f_size = 0;
+		w = (unsigned)((uint64_t)p->dformat_width);
+		pos += w;
+		w = 3u;
+		pos += w;
+		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
+		x = (uint64_t)in->size;
+		f_size = x;
+		pos += w;
+		w = (unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
+		pos += w;
+		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
+		pos += w;
+		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : f_size));
+		x = (uint64_t)in->op_len;
+		f_op_len = x;
+		pos += w;
+		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
+		pos += w;
+		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : f_size));
+		x = (uint64_t)in->data_len;
+		f_data_len = x;
+		pos += w;
+		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
+		pos += w;
+		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_ATOMIC_DATA: {
+		uint64_t f_data_len = 0;
+		uint64_t f_resp = 0;
+		w = (unsigned)((uint64_t)p->dformat_width);
+		pos += w;
+		w = (unsigned)((uint64_t)p->lrid_width_p);
+		pos += w;
+		w = 2u;
+		x = (uint64_t)in->resp;
+		f_resp = x;
+		pos += w;
+		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_ddata_len_width(p)));
+		x = (uint64_t)in->data_len;
+		f_data_len = x;
+		pos += w;
+		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
+		pos += w;
+		break;
+	}
+	default:
+		return PMREGS_EINVAL;
+	}
+	(void)p;
+	(void)w;
+	(void)x;
+	return (int)pos;
+}
+
 /* The name of te_data.format value x, or a null pointer. */
 static inline const char *pmregs_etrace_te_data_format_name(uint64_t x)
 {
@@ -4082,6 +4818,72 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 
 /* ---- encap packets as text and as field lists ---- */
 
+/* The shape's name, or a null pointer for a shape that does not exist. */
+static inline const char *pmregs_etrace_encap_shape_name(unsigned shape)
+{
+	switch (shape) {
+	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_IDLE:
+		return "null_idle";
+	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_ALIGN:
+		return "null_align";
+	case PMREGS_ETRACE_ENCAP_SHAPE_NORMAL:
+		return "normal";
+	default:
+		return PMREGS_NULL;
+	}
+}
+
+/* The natural length of *in in bits (before compression), or PMREGS_EINVAL for an unknown shape. */
+static inline int pmregs_etrace_encap_bits(const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *in)
+{
+	unsigned pos = 0, w;
+	uint64_t x = 0;
+	switch (in->shape) {
+	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_IDLE: {
+		w = 5u;
+		pos += w;
+		w = 2u;
+		pos += w;
+		w = 1u;
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_ALIGN: {
+		w = 5u;
+		pos += w;
+		w = 2u;
+		pos += w;
+		w = 1u;
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_ENCAP_SHAPE_NORMAL: {
+		uint64_t f_extend = 0;
+		w = 5u;
+		pos += w;
+		w = 2u;
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->extend;
+		f_extend = x;
+		pos += w;
+		w = (unsigned)((uint64_t)p->encap_srcid_bits);
+		pos += w;
+		w = (unsigned)(((f_extend != 0) ? (PMREGS_U64(8) * (uint64_t)p->encap_timestamp_bytes) : PMREGS_U64(0)));
+		pos += w;
+		w = (unsigned)((uint64_t)p->encap_type_bits);
+		pos += w;
+		break;
+	}
+	default:
+		return PMREGS_EINVAL;
+	}
+	(void)p;
+	(void)w;
+	(void)x;
+	return (int)pos;
+}
+
 /*
  * Describe *in as "shape field=value ...": the fields of its shape that are
  * present under these parameters, named values in parentheses. Writes at most
@@ -4418,6 +5220,61 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 
 /* ---- smi packets as text and as field lists ---- */
 
+/* The shape's name, or a null pointer for a shape that does not exist. */
+static inline const char *pmregs_etrace_smi_shape_name(unsigned shape)
+{
+	switch (shape) {
+	case PMREGS_ETRACE_SMI_SHAPE_FILL:
+		return "fill";
+	case PMREGS_ETRACE_SMI_SHAPE_MESSAGE:
+		return "message";
+	default:
+		return PMREGS_NULL;
+	}
+}
+
+/* The natural length of *in in bits (before compression), or PMREGS_EINVAL for an unknown shape. */
+static inline int pmregs_etrace_smi_bits(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *in)
+{
+	unsigned pos = 0, w;
+	uint64_t x = 0;
+	switch (in->shape) {
+	case PMREGS_ETRACE_SMI_SHAPE_FILL: {
+		w = 5u;
+		pos += w;
+		w = 2u;
+		pos += w;
+		w = 1u;
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_SMI_SHAPE_MESSAGE: {
+		uint64_t f_timestamp_present = 0;
+		w = 5u;
+		pos += w;
+		w = 2u;
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->timestamp_present;
+		f_timestamp_present = x;
+		pos += w;
+		w = (unsigned)((uint64_t)p->smi_index_bits);
+		pos += w;
+		w = (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)));
+		pos += w;
+		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
+		pos += w;
+		break;
+	}
+	default:
+		return PMREGS_EINVAL;
+	}
+	(void)p;
+	(void)w;
+	(void)x;
+	return (int)pos;
+}
+
 /* The name of smi.msg_type value x, or a null pointer. */
 static inline const char *pmregs_etrace_smi_msg_type_name(uint64_t x)
 {
@@ -4734,6 +5591,57 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 }
 
 /* ---- atb packets as text and as field lists ---- */
+
+/* The shape's name, or a null pointer for a shape that does not exist. */
+static inline const char *pmregs_etrace_atb_shape_name(unsigned shape)
+{
+	switch (shape) {
+	case PMREGS_ETRACE_ATB_SHAPE_FILL:
+		return "fill";
+	case PMREGS_ETRACE_ATB_SHAPE_MESSAGE:
+		return "message";
+	default:
+		return PMREGS_NULL;
+	}
+}
+
+/* The natural length of *in in bits (before compression), or PMREGS_EINVAL for an unknown shape. */
+static inline int pmregs_etrace_atb_bits(const struct pmregs_etrace_params *p, const struct pmregs_etrace_atb *in)
+{
+	unsigned pos = 0, w;
+	uint64_t x = 0;
+	switch (in->shape) {
+	case PMREGS_ETRACE_ATB_SHAPE_FILL: {
+		w = 5u;
+		pos += w;
+		w = 1u;
+		pos += w;
+		w = 2u;
+		pos += w;
+		break;
+	}
+	case PMREGS_ETRACE_ATB_SHAPE_MESSAGE: {
+		uint64_t f_timestamp_present = 0;
+		w = 5u;
+		pos += w;
+		w = 1u;
+		x = (uint64_t)in->timestamp_present;
+		f_timestamp_present = x;
+		pos += w;
+		w = 2u;
+		pos += w;
+		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
+		pos += w;
+		break;
+	}
+	default:
+		return PMREGS_EINVAL;
+	}
+	(void)p;
+	(void)w;
+	(void)x;
+	return (int)pos;
+}
 
 /*
  * Describe *in as "shape field=value ...": the fields of its shape that are
