@@ -1844,115 +1844,15 @@ static inline int pmregs_etrace_te_inst_semantic_get(const struct pmregs_etrace_
 	s->irdepth = 0;
 	switch (in->shape) {
 	case PMREGS_ETRACE_TE_INST_SHAPE_START: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subformat;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->branch;
-		pos += w;
-		w = (unsigned)((uint64_t)p->privilege_width_p);
-		x = (uint64_t)in->privilege;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-		x = (uint64_t)in->time;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-		x = (uint64_t)in->context;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = (uint64_t)in->address;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_TRAP: {
-		uint64_t f_interrupt = 0;
-		uint64_t f_thaddr = 0;
-		w = 2u;
-		x = (uint64_t)in->format;
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subformat;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->branch;
-		pos += w;
-		w = (unsigned)((uint64_t)p->privilege_width_p);
-		x = (uint64_t)in->privilege;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-		x = (uint64_t)in->time;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-		x = (uint64_t)in->context;
-		pos += w;
-		w = (unsigned)((uint64_t)p->ecause_width_p);
-		x = (uint64_t)in->ecause;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->interrupt;
-		f_interrupt = x;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->thaddr;
-		f_thaddr = x;
-		pos += w;
-		w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
-		x = (uint64_t)in->address;
-		pos += w;
-		w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
-		x = (uint64_t)in->tval;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subformat;
-		pos += w;
-		w = (unsigned)((uint64_t)p->privilege_width_p);
-		x = (uint64_t)in->privilege;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-		x = (uint64_t)in->time;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-		x = (uint64_t)in->context;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subformat;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->ienable;
-		pos += w;
-		w = (unsigned)((uint64_t)p->encoder_mode_width);
-		x = (uint64_t)in->encoder_mode;
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->qual_status;
-		pos += w;
-		w = (unsigned)((uint64_t)p->ioptions_width);
-		x = (uint64_t)in->ioptions;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->denable;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->dloss;
-		pos += w;
-		w = (unsigned)((uint64_t)p->doptions_width);
-		x = (uint64_t)in->doptions;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY: {
@@ -1961,34 +1861,28 @@ static inline int pmregs_etrace_te_inst_semantic_get(const struct pmregs_etrace_
 		x = (uint64_t)in->format;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)in->notify;
 		s->notify = (uint8_t)((x ^ prev) & 1u);
 		prev = x & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)in->updiscon;
 		s->updiscon = (uint8_t)((x ^ prev) & 1u);
 		prev = x & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
 		s->irreport = (uint8_t)((x ^ prev) & 1u);
 		prev = x & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
 		s->irdepth_reported = (uint8_t)((uint64_t)s->irreport != 0);
 		s->irdepth = s->irdepth_reported ? x : 0;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA: {
@@ -1998,74 +1892,43 @@ static inline int pmregs_etrace_te_inst_semantic_get(const struct pmregs_etrace_
 		x = (uint64_t)in->format;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 5u;
 		x = (uint64_t)in->branches;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
 		f_branches = x;
-		pos += w;
 		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
 		x = (uint64_t)in->branch_map;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)in->notify;
 		s->notify = (uint8_t)((x ^ prev) & 1u);
 		prev = x & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)in->updiscon;
 		s->updiscon = (uint8_t)((x ^ prev) & 1u);
 		prev = x & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
 		s->irreport = (uint8_t)((x ^ prev) & 1u);
 		prev = x & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
 		s->irdepth_reported = (uint8_t)((uint64_t)s->irreport != 0);
 		s->irdepth = s->irdepth_reported ? x : 0;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL: {
-		uint64_t f_branches = 0;
-		w = 2u;
-		x = (uint64_t)in->format;
-		pos += w;
-		w = 5u;
-		x = (uint64_t)in->branches;
-		f_branches = x;
-		pos += w;
-		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-		x = (uint64_t)in->branch_map;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		pos += w;
-		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = (uint64_t)in->subformat;
-		pos += w;
-		w = 32u;
-		x = (uint64_t)in->branch_count;
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->branch_fmt;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR: {
@@ -2074,49 +1937,40 @@ static inline int pmregs_etrace_te_inst_semantic_get(const struct pmregs_etrace_
 		x = (uint64_t)in->format;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)p->f0s_width_p);
 		x = (uint64_t)in->subformat;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 32u;
 		x = (uint64_t)in->branch_count;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 2u;
 		x = (uint64_t)in->branch_fmt;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)in->notify;
 		s->notify = (uint8_t)((x ^ prev) & 1u);
 		prev = x & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)in->updiscon;
 		s->updiscon = (uint8_t)((x ^ prev) & 1u);
 		prev = x & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
 		s->irreport = (uint8_t)((x ^ prev) & 1u);
 		prev = x & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
 		s->irdepth_reported = (uint8_t)((uint64_t)s->irreport != 0);
 		s->irdepth = s->irdepth_reported ? x : 0;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE: {
@@ -2126,40 +1980,33 @@ static inline int pmregs_etrace_te_inst_semantic_get(const struct pmregs_etrace_
 		x = (uint64_t)in->format;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)p->f0s_width_p);
 		x = (uint64_t)in->subformat;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)p->cache_size_p);
 		x = (uint64_t)in->index;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 5u;
 		x = (uint64_t)in->branches;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
 		f_branches = x;
-		pos += w;
 		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
 		x = (uint64_t)in->branch_map;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
 		s->irreport = (uint8_t)((x ^ prev) & 1u);
 		prev = x & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
 		s->irdepth_reported = (uint8_t)((uint64_t)s->irreport != 0);
 		s->irdepth = s->irdepth_reported ? x : 0;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		break;
 	}
 	default:
@@ -2184,115 +2031,15 @@ static inline int pmregs_etrace_te_inst_semantic_set(const struct pmregs_etrace_
 	uint64_t x;
 	switch (pkt->shape) {
 	case PMREGS_ETRACE_TE_INST_SHAPE_START: {
-		w = 2u;
-		x = (uint64_t)pkt->format;
-		pos += w;
-		w = 2u;
-		x = (uint64_t)pkt->subformat;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)pkt->branch;
-		pos += w;
-		w = (unsigned)((uint64_t)p->privilege_width_p);
-		x = (uint64_t)pkt->privilege;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-		x = (uint64_t)pkt->time;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-		x = (uint64_t)pkt->context;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = (uint64_t)pkt->address;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_TRAP: {
-		uint64_t f_interrupt = 0;
-		uint64_t f_thaddr = 0;
-		w = 2u;
-		x = (uint64_t)pkt->format;
-		pos += w;
-		w = 2u;
-		x = (uint64_t)pkt->subformat;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)pkt->branch;
-		pos += w;
-		w = (unsigned)((uint64_t)p->privilege_width_p);
-		x = (uint64_t)pkt->privilege;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-		x = (uint64_t)pkt->time;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-		x = (uint64_t)pkt->context;
-		pos += w;
-		w = (unsigned)((uint64_t)p->ecause_width_p);
-		x = (uint64_t)pkt->ecause;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)pkt->interrupt;
-		f_interrupt = x;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)pkt->thaddr;
-		f_thaddr = x;
-		pos += w;
-		w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
-		x = (uint64_t)pkt->address;
-		pos += w;
-		w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
-		x = (uint64_t)pkt->tval;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT: {
-		w = 2u;
-		x = (uint64_t)pkt->format;
-		pos += w;
-		w = 2u;
-		x = (uint64_t)pkt->subformat;
-		pos += w;
-		w = (unsigned)((uint64_t)p->privilege_width_p);
-		x = (uint64_t)pkt->privilege;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-		x = (uint64_t)pkt->time;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-		x = (uint64_t)pkt->context;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT: {
-		w = 2u;
-		x = (uint64_t)pkt->format;
-		pos += w;
-		w = 2u;
-		x = (uint64_t)pkt->subformat;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)pkt->ienable;
-		pos += w;
-		w = (unsigned)((uint64_t)p->encoder_mode_width);
-		x = (uint64_t)pkt->encoder_mode;
-		pos += w;
-		w = 2u;
-		x = (uint64_t)pkt->qual_status;
-		pos += w;
-		w = (unsigned)((uint64_t)p->ioptions_width);
-		x = (uint64_t)pkt->ioptions;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)pkt->denable;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)pkt->dloss;
-		pos += w;
-		w = (unsigned)((uint64_t)p->doptions_width);
-		x = (uint64_t)pkt->doptions;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY: {
@@ -2301,30 +2048,25 @@ static inline int pmregs_etrace_te_inst_semantic_set(const struct pmregs_etrace_
 		x = (uint64_t)pkt->format;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)pkt->address;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)pkt->notify;
 		x = (uint64_t)((s->notify ^ prev) & 1u);
 		pkt->notify = (uint8_t)x;
 		prev = x & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)pkt->updiscon;
 		x = (uint64_t)((s->updiscon ^ prev) & 1u);
 		pkt->updiscon = (uint8_t)x;
 		prev = x & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)pkt->irreport;
 		x = (uint64_t)((s->irreport ^ prev) & 1u);
 		pkt->irreport = (uint8_t)x;
 		prev = x & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)pkt->irdepth;
 		if (((uint64_t)s->irreport != 0)) {
@@ -2337,7 +2079,6 @@ static inline int pmregs_etrace_te_inst_semantic_set(const struct pmregs_etrace_
 		pkt->irdepth = (uint64_t)x;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA: {
@@ -2347,41 +2088,34 @@ static inline int pmregs_etrace_te_inst_semantic_set(const struct pmregs_etrace_
 		x = (uint64_t)pkt->format;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 5u;
 		x = (uint64_t)pkt->branches;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
 		f_branches = x;
-		pos += w;
 		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
 		x = (uint64_t)pkt->branch_map;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)pkt->address;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)pkt->notify;
 		x = (uint64_t)((s->notify ^ prev) & 1u);
 		pkt->notify = (uint8_t)x;
 		prev = x & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)pkt->updiscon;
 		x = (uint64_t)((s->updiscon ^ prev) & 1u);
 		pkt->updiscon = (uint8_t)x;
 		prev = x & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)pkt->irreport;
 		x = (uint64_t)((s->irreport ^ prev) & 1u);
 		pkt->irreport = (uint8_t)x;
 		prev = x & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)pkt->irdepth;
 		if (((uint64_t)s->irreport != 0)) {
@@ -2394,36 +2128,12 @@ static inline int pmregs_etrace_te_inst_semantic_set(const struct pmregs_etrace_
 		pkt->irdepth = (uint64_t)x;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL: {
-		uint64_t f_branches = 0;
-		w = 2u;
-		x = (uint64_t)pkt->format;
-		pos += w;
-		w = 5u;
-		x = (uint64_t)pkt->branches;
-		f_branches = x;
-		pos += w;
-		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-		x = (uint64_t)pkt->branch_map;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT: {
-		w = 2u;
-		x = (uint64_t)pkt->format;
-		pos += w;
-		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = (uint64_t)pkt->subformat;
-		pos += w;
-		w = 32u;
-		x = (uint64_t)pkt->branch_count;
-		pos += w;
-		w = 2u;
-		x = (uint64_t)pkt->branch_fmt;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR: {
@@ -2432,45 +2142,37 @@ static inline int pmregs_etrace_te_inst_semantic_set(const struct pmregs_etrace_
 		x = (uint64_t)pkt->format;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)p->f0s_width_p);
 		x = (uint64_t)pkt->subformat;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 32u;
 		x = (uint64_t)pkt->branch_count;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 2u;
 		x = (uint64_t)pkt->branch_fmt;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)pkt->address;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)pkt->notify;
 		x = (uint64_t)((s->notify ^ prev) & 1u);
 		pkt->notify = (uint8_t)x;
 		prev = x & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)pkt->updiscon;
 		x = (uint64_t)((s->updiscon ^ prev) & 1u);
 		pkt->updiscon = (uint8_t)x;
 		prev = x & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)pkt->irreport;
 		x = (uint64_t)((s->irreport ^ prev) & 1u);
 		pkt->irreport = (uint8_t)x;
 		prev = x & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)pkt->irdepth;
 		if (((uint64_t)s->irreport != 0)) {
@@ -2483,7 +2185,6 @@ static inline int pmregs_etrace_te_inst_semantic_set(const struct pmregs_etrace_
 		pkt->irdepth = (uint64_t)x;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE: {
@@ -2493,34 +2194,28 @@ static inline int pmregs_etrace_te_inst_semantic_set(const struct pmregs_etrace_
 		x = (uint64_t)pkt->format;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)p->f0s_width_p);
 		x = (uint64_t)pkt->subformat;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)p->cache_size_p);
 		x = (uint64_t)pkt->index;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 5u;
 		x = (uint64_t)pkt->branches;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
 		f_branches = x;
-		pos += w;
 		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
 		x = (uint64_t)pkt->branch_map;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		w = 1u;
 		x = (uint64_t)pkt->irreport;
 		x = (uint64_t)((s->irreport ^ prev) & 1u);
 		pkt->irreport = (uint8_t)x;
 		prev = x & 1u;
-		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)pkt->irdepth;
 		if (((uint64_t)s->irreport != 0)) {
@@ -2533,7 +2228,6 @@ static inline int pmregs_etrace_te_inst_semantic_set(const struct pmregs_etrace_
 		pkt->irdepth = (uint64_t)x;
 		if (w)
 			prev = (x >> (w - 1)) & 1u;
-		pos += w;
 		break;
 	}
 	default:

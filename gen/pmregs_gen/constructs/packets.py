@@ -1262,7 +1262,12 @@ class CodeGen:
                     runs[i] = (off, run[-1][0])
                     off += F.width.const
                 k += max(len(run), 1)
+        sem_modes = mode in ("semget", "semset")
+        # the semantic view reads and writes nothing past its last field (none: an empty case)
+        last = max([i for i, F in enumerate(Sh.fields) if F.differential or F.reported_if is not None], default=-1)
         for idx, F in enumerate(Sh.fields):
+            if sem_modes and idx > last:
+                break
             if F.rest:
                 if mode == "encode":
                     out += self.rest_encode(Pk, r)
@@ -1368,7 +1373,10 @@ class CodeGen:
                 semantic.add(F.name)
             if F.name in refs:
                 out.append(f"f_{F.name} = x;")
-            out.append("pos += w;")
+            if not sem_modes:
+                out.append("pos += w;")
+        if sem_modes and last < 0:
+            return []
         if mode == "encode":
             out.append("if (over)")
             out.append("\treturn PMREGS_ERANGE;")
