@@ -171,7 +171,7 @@ def _bounds(text, display, diag):
     open_ = []               # (anchor, expanded count at start) of every open collection
     size = {}                # anchor -> expanded size of its node
     n = 0
-    for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+    for ev in yaml.parse(text, Loader=_LOADER):
         if isinstance(ev, yaml.AliasEvent):
             if any(a == ev.anchor for a, _ in open_):
                 diag.error(_Where(display, ev.start_mark), "PMR008",
