@@ -1802,7 +1802,8 @@ PMREGS_HOT int pmregs_etrace_te_inst_encode_words(const struct pmregs_etrace_par
  * Returns the number of bytes written, or PMREGS_EINVAL (unknown shape or a
  * discriminating field that does not select it), PMREGS_ERANGE (a value
  * wider than its field), PMREGS_ETOOLONG (more than 31 bytes),
- * PMREGS_ENOSPC (cap too small); nothing is written on error.
+ * PMREGS_ENOSPC (cap too small); nothing is written on error. The stores
+ * are whole words: up to 7 bytes past the packet, within cap, may change.
  */
 PMREGS_HOT int pmregs_etrace_te_inst_encode_ex(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_inst *in, void *buf, size_t cap,
 		unsigned flags)
@@ -2888,7 +2889,8 @@ PMREGS_HOT int pmregs_etrace_te_data_encode_words(const struct pmregs_etrace_par
  * Returns the number of bytes written, or PMREGS_EINVAL (unknown shape or a
  * discriminating field that does not select it), PMREGS_ERANGE (a value
  * wider than its field), PMREGS_ETOOLONG (more than 31 bytes),
- * PMREGS_ENOSPC (cap too small); nothing is written on error.
+ * PMREGS_ENOSPC (cap too small); nothing is written on error. The stores
+ * are whole words: up to 7 bytes past the packet, within cap, may change.
  */
 PMREGS_HOT int pmregs_etrace_te_data_encode_ex(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_data *in, void *buf, size_t cap,
 		unsigned flags)
@@ -3267,7 +3269,8 @@ PMREGS_HOT int pmregs_etrace_encap_encode_words(const struct pmregs_etrace_param
  * Encode *in with payload_len bytes of payload into buf (cap bytes); fields
  * with a computed value (a length) are filled in. Returns the packet's size
  * in bytes, or PMREGS_EINVAL, PMREGS_ERANGE, PMREGS_ETOOLONG (payload too long
- * for the length field), PMREGS_ENOSPC; nothing is written on error.
+ * for the length field), PMREGS_ENOSPC; nothing is written on error. The
+ * stores are whole words: up to 7 bytes past the packet, within cap, may change.
  */
 PMREGS_HOT int pmregs_etrace_encap_encode(const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *in, const void *payload_buf,
 		size_t payload_len, void *buf, size_t cap)
@@ -3588,7 +3591,8 @@ PMREGS_HOT int pmregs_etrace_smi_encode_words(const struct pmregs_etrace_params 
  * Encode *in with payload_len bytes of payload into buf (cap bytes); fields
  * with a computed value (a length) are filled in. Returns the packet's size
  * in bytes, or PMREGS_EINVAL, PMREGS_ERANGE, PMREGS_ETOOLONG (payload too long
- * for the length field), PMREGS_ENOSPC; nothing is written on error.
+ * for the length field), PMREGS_ENOSPC; nothing is written on error. The
+ * stores are whole words: up to 7 bytes past the packet, within cap, may change.
  */
 PMREGS_HOT int pmregs_etrace_smi_encode(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *in, const void *payload_buf,
 		size_t payload_len, void *buf, size_t cap)
@@ -3882,7 +3886,8 @@ PMREGS_HOT int pmregs_etrace_atb_encode_words(const struct pmregs_etrace_params 
  * Encode *in with payload_len bytes of payload into buf (cap bytes); fields
  * with a computed value (a length) are filled in. Returns the packet's size
  * in bytes, or PMREGS_EINVAL, PMREGS_ERANGE, PMREGS_ETOOLONG (payload too long
- * for the length field), PMREGS_ENOSPC; nothing is written on error.
+ * for the length field), PMREGS_ENOSPC; nothing is written on error. The
+ * stores are whole words: up to 7 bytes past the packet, within cap, may change.
  */
 PMREGS_HOT int pmregs_etrace_atb_encode(const struct pmregs_etrace_params *p, const struct pmregs_etrace_atb *in, const void *payload_buf,
 		size_t payload_len, void *buf, size_t cap)
@@ -4003,6 +4008,7 @@ PMREGS_HOT size_t pmregs_etrace_encap_stream_batch(struct pmregs_etrace_encap_st
  * say what the packet carries (a reader decodes the payload when
  * type == encap_type_inst). Returns the bytes written, or the first error of
  * pmregs_etrace_te_inst_encode() and pmregs_etrace_encap_encode(); nothing is written on error.
+ * The stores are whole words: up to 7 bytes past the packet, within cap, may change.
  */
 PMREGS_HOT int pmregs_etrace_encap_stream_put(const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *f, const struct pmregs_etrace_te_inst *in,
 		void *buf, size_t cap)
@@ -4190,6 +4196,7 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_batch(struct pmregs_etrace_smi_stream
  * say what the packet carries (a reader decodes the payload when
  * msg_type == 2). Returns the bytes written, or the first error of
  * pmregs_etrace_te_inst_encode() and pmregs_etrace_smi_encode(); nothing is written on error.
+ * The stores are whole words: up to 7 bytes past the packet, within cap, may change.
  */
 PMREGS_HOT int pmregs_etrace_smi_stream_put(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f, const struct pmregs_etrace_te_inst *in,
 		void *buf, size_t cap)
@@ -4377,6 +4384,7 @@ PMREGS_HOT size_t pmregs_etrace_atb_stream_batch(struct pmregs_etrace_atb_stream
  * say what the packet carries (a reader decodes the payload when
  * length > 0). Returns the bytes written, or the first error of
  * pmregs_etrace_te_inst_encode() and pmregs_etrace_atb_encode(); nothing is written on error.
+ * The stores are whole words: up to 7 bytes past the packet, within cap, may change.
  */
 PMREGS_HOT int pmregs_etrace_atb_stream_put(const struct pmregs_etrace_params *p, const struct pmregs_etrace_atb *f, const struct pmregs_etrace_te_inst *in,
 		void *buf, size_t cap)
@@ -4564,6 +4572,7 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_batch(struct pmregs_etrace_smi_d
  * say what the packet carries (a reader decodes the payload when
  * msg_type == 3). Returns the bytes written, or the first error of
  * pmregs_etrace_te_data_encode() and pmregs_etrace_smi_encode(); nothing is written on error.
+ * The stores are whole words: up to 7 bytes past the packet, within cap, may change.
  */
 PMREGS_HOT int pmregs_etrace_smi_data_stream_put(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f, const struct pmregs_etrace_te_data *in,
 		void *buf, size_t cap)
