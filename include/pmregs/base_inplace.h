@@ -114,9 +114,10 @@ static inline uint64_t pmregs_ip_wget(const uint64_t *w, unsigned pos)
 
 /*
  * After a decoder has read the natural nbits of a payload that starts at bit
- * at, received as have bits (a whole number of bytes): pmregs_bv_check_tail()
- * in place. PMREGS_ETOOLONG when a whole byte or more was sent beyond the
- * packet, PMREGS_EINVAL when the spare bits are not copies of its last bit.
+ * at, received as have bits (a whole number of bytes): PMREGS_ETOOLONG when a
+ * whole byte or more was sent beyond the packet, PMREGS_EINVAL when the spare
+ * bits of the last byte are not copies of the packet's last bit (sign
+ * extension), else PMREGS_OK.
  */
 static inline int pmregs_ip_check_tail(const unsigned char *c, size_t at, size_t end, uint64_t fill, size_t nbits,
 				       size_t have)
