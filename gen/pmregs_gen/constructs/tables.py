@@ -32,6 +32,8 @@ def load(b, m):
 
 def view(hv):
     hv.tables = [table_view(hv, T) for T in hv.fam.tables]
+    if any(c["kind"] == "bits" for t in hv.tables for c in t["cols"]):
+        hv.uses.add("base_desc.h")      # pmregs_bit_desc, pmregs_bits_find, pmregs_bits_snprint
 
 
 def page(pv):
