@@ -1681,6 +1681,84 @@ static inline size_t pmregs_itanium_dbr_ctl_snprint(char *buf, size_t n, uint64_
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_dbr_ctl_desc());
 }
 
+/* ---- register instances ---- */
+
+#define PMREGS_ITANIUM_HAS_INDEX (1u << 0)
+#define PMREGS_ITANIUM_HAS_FILE (1u << 1)
+#define PMREGS_ITANIUM_HAS_KERNEL_TYPE (1u << 2)
+#define PMREGS_ITANIUM_HAS_PMD_DEPS (1u << 3)
+#define PMREGS_ITANIUM_HAS_FROZEN_ONLY (1u << 4)
+
+struct pmregs_itanium_register {
+	const char *name;   /* identifier used in this header */
+	const char *title;  /* the manual's name */
+	int16_t layout;     /* index into pmregs_itanium_layouts(), or -1 */
+	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
+	uint8_t index; /* register number within its file: n of PMC[n], PMD[n], IBR[n] or DBR[n] */
+	const char *file; /* register file (mov to/from pmc[], pmd[], ibr[], dbr[]) */
+	const char *kernel_type; /* Linux perfmon register class (KITA) */
+	uint8_t pmd_deps[9]; /* PMDs this PMC configures (KITA dependency lists) */
+	uint8_t pmd_deps_count;
+	uint8_t frozen_only; /* valid only while PMC0.fr = 1; reads while monitoring return undefined values (SEED 6.2.7) */
+};
+
+static inline const struct pmregs_itanium_register *pmregs_itanium_registers(size_t *count)
+{
+	static const struct pmregs_itanium_register regs[] = {
+		{ "pmc0", "PMC[0]", 0, 0x7, 0x0, "pmc", "control", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc1", "PMC[1]", 1, 0x7, 0x1, "pmc", "control", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc2", "PMC[2]", 1, 0x7, 0x2, "pmc", "control", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc3", "PMC[3]", 1, 0x7, 0x3, "pmc", "control", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc4", "PMC[4]", 2, 0xf, 0x4, "pmc", "counting", {0x4, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
+		{ "pmc5", "PMC[5]", 2, 0xf, 0x5, "pmc", "counting", {0x5, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
+		{ "pmc6", "PMC[6]", 3, 0xf, 0x6, "pmc", "counting", {0x6, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
+		{ "pmc7", "PMC[7]", 3, 0xf, 0x7, "pmc", "counting", {0x7, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
+		{ "pmc8", "PMC[8]", 5, 0x7, 0x8, "pmc", "config", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc9", "PMC[9]", 5, 0x7, 0x9, "pmc", "config", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc10", "PMC[10]", 6, 0xf, 0xa, "pmc", "monitor", {0x0, 0x1, 0, 0, 0, 0, 0, 0, 0}, 2, 0 },
+		{ "pmc11", "PMC[11]", 13, 0xf, 0xb, "pmc", "monitor", {0x2, 0x3, 0x11, 0, 0, 0, 0, 0, 0}, 3, 0 },
+		{ "pmc12", "PMC[12]", 19, 0xf, 0xc, "pmc", "monitor", {0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf, 0x10}, 9, 0 },
+		{ "pmc13", "PMC[13]", 22, 0x7, 0xd, "pmc", "config", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd0", "PMD[0]", 9, 0x17, 0x0, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "pmd1", "PMD[1]", 11, 0x17, 0x1, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "pmd2", "PMD[2]", 16, 0x17, 0x2, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "pmd3", "PMD[3]", 17, 0x17, 0x3, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "pmd4", "PMD[4]", 4, 0x7, 0x4, "pmd", "counting", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd5", "PMD[5]", 4, 0x7, 0x5, "pmd", "counting", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd6", "PMD[6]", 4, 0x7, 0x6, "pmd", "counting", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd7", "PMD[7]", 4, 0x7, 0x7, "pmd", "counting", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd8", "PMD[8]", 20, 0x7, 0x8, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd9", "PMD[9]", 20, 0x7, 0x9, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd10", "PMD[10]", 20, 0x7, 0xa, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd11", "PMD[11]", 20, 0x7, 0xb, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd12", "PMD[12]", 20, 0x7, 0xc, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd13", "PMD[13]", 20, 0x7, 0xd, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd14", "PMD[14]", 20, 0x7, 0xe, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd15", "PMD[15]", 20, 0x7, 0xf, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd16", "PMD[16]", 21, 0x7, 0x10, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd17", "PMD[17]", 18, 0x17, 0x11, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "ibr0", "IBR[0]", 23, 0x3, 0x0, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr1", "IBR[1]", 24, 0x3, 0x1, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr2", "IBR[2]", 23, 0x3, 0x2, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr3", "IBR[3]", 24, 0x3, 0x3, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr4", "IBR[4]", 23, 0x3, 0x4, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr5", "IBR[5]", 24, 0x3, 0x5, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr6", "IBR[6]", 23, 0x3, 0x6, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr7", "IBR[7]", 24, 0x3, 0x7, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr0", "DBR[0]", 23, 0x3, 0x0, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr1", "DBR[1]", 25, 0x3, 0x1, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr2", "DBR[2]", 23, 0x3, 0x2, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr3", "DBR[3]", 25, 0x3, 0x3, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr4", "DBR[4]", 23, 0x3, 0x4, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr5", "DBR[5]", 25, 0x3, 0x5, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr6", "DBR[6]", 23, 0x3, 0x6, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr7", "DBR[7]", 25, 0x3, 0x7, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+	};
+	if (count)
+		*count = sizeof regs / sizeof regs[0];
+	return regs;
+}
+
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
 
 /* Every register as a struct pmregs_register_desc (the same order as pmregs_itanium_registers()). */

@@ -993,51 +993,6 @@ static inline int pmregs_ppc604_bamr_valid(uint32_t v)
 	return 1;
 }
 
-/* ---- register instances ---- */
-
-#define PMREGS_PPC604_HAS_SPR (1u << 0)
-#define PMREGS_PPC604_HAS_USER_SPR (1u << 1)
-#define PMREGS_PPC604_HAS_MODELS (1u << 2)
-#define PMREGS_PPC604_HAS_USER_MODELS (1u << 3)
-#define PMREGS_PPC604_HAS_AKA (1u << 4)
-
-struct pmregs_ppc604_register {
-	const char *name;   /* identifier used in this header */
-	const char *title;  /* the manual's name */
-	int16_t layout;     /* index into pmregs_ppc604_layouts(), or -1 */
-	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
-	uint32_t spr; /* supervisor SPR number (mfspr/mtspr immediate) */
-	uint32_t user_spr; /* user-mode read-only alias SPR number (supervisor number - 16) */
-	uint32_t models; /* CPU models that implement the register (bit = enum pmregs_ppc604_cpu value) */
-	uint32_t user_models; /* CPU models that implement the user-mode alias */
-	const char *aka; /* other names the register goes by */
-};
-
-static inline const struct pmregs_ppc604_register *pmregs_ppc604_registers(size_t *count)
-{
-	static const struct pmregs_ppc604_register regs[] = {
-		{ "mmcr0", "MMCR0", 1, 0x5, 0x3b8, 0x0, 0x3u, 0x0u, "" },
-		{ "mmcr0_7xx", "MMCR0 (750 and later)", 0, 0x1f, 0x3b8, 0x3a8, 0x1cu, 0x1cu, "UMMCR0 (user alias)" },
-		{ "pmc1", "PMC1", 6, 0x1f, 0x3b9, 0x3a9, 0x1fu, 0x1cu, "UPMC1 (user alias)" },
-		{ "pmc2", "PMC2", 6, 0x1f, 0x3ba, 0x3aa, 0x1fu, 0x1cu, "UPMC2 (user alias)" },
-		{ "siar", "SIA", 7, 0x1f, 0x3bb, 0x3ab, 0x1fu, 0x1cu, "SIAR (QEMU, LINUX 32-bit SPRN_SIAR); USIA (user alias)" },
-		{ "mmcr1", "MMCR1", 2, 0x5, 0x3bc, 0x0, 0x2u, 0x0u, "" },
-		{ "mmcr1_7xx", "MMCR1 (750, 7400)", 2, 0x1f, 0x3bc, 0x3ac, 0xcu, 0xcu, "UMMCR1 (user alias)" },
-		{ "mmcr1_745x", "MMCR1 (745x)", 3, 0x1f, 0x3bc, 0x3ac, 0x10u, 0x10u, "UMMCR1 (user alias)" },
-		{ "pmc3", "PMC3", 6, 0x1f, 0x3bd, 0x3ad, 0x1eu, 0x1cu, "UPMC3 (user alias)" },
-		{ "pmc4", "PMC4", 6, 0x1f, 0x3be, 0x3ae, 0x1eu, 0x1cu, "UPMC4 (user alias)" },
-		{ "sdar", "SDA", 7, 0x15, 0x3bf, 0x0, 0x3u, 0x0u, "SDAR (QEMU, LINUX 64-bit naming)" },
-		{ "mmcr2", "MMCR2 (7400)", 4, 0x1f, 0x3b0, 0x3a0, 0x8u, 0x8u, "UMMCR2 (user alias)" },
-		{ "mmcr2_745x", "MMCR2 (745x)", 5, 0x1f, 0x3b0, 0x3a0, 0x10u, 0x10u, "UMMCR2 (user alias)" },
-		{ "pmc5", "PMC5", 6, 0x1f, 0x3b1, 0x3a1, 0x10u, 0x10u, "UPMC5 (user alias)" },
-		{ "pmc6", "PMC6", 6, 0x1f, 0x3b2, 0x3a2, 0x10u, 0x10u, "UPMC6 (user alias)" },
-		{ "bamr", "BAMR", 8, 0x1f, 0x3b7, 0x3a7, 0x18u, 0x18u, "UBAMR (user alias, QEMU only)" },
-	};
-	if (count)
-		*count = sizeof regs / sizeof regs[0];
-	return regs;
-}
-
 /* ---- CPU models and their PVR version numbers (cpus) ---- */
 /* PVR[0:15] (the version) identifies the model; the revision half is ignored. */
 /* Source: PERFCTR ppc.c known_init; LINUX reg.h; BSD spr.h; counters and scales from the reference table of family differences */
