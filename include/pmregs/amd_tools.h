@@ -3534,6 +3534,45 @@ static inline const struct pmregs_amd_register *pmregs_amd_registers(size_t *cou
 	return regs;
 }
 
+/* ---- Linux generic hardware events (family 17h and later) (generic_events) ---- */
+/* The PERF_CTL event and unit mask Linux programs for each generic perf event on Zen. */
+/* Source: LINUX arch/x86/events/amd/core.c amd_zen1_perfmon_event_map (and later Zen maps) */
+struct pmregs_amd_generic_events_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	uint16_t event_select;
+	uint8_t umask;
+};
+
+static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events(size_t *count)
+{
+	static const struct pmregs_amd_generic_events_row rows[] = {
+		{ "cycles", "cpu-cycles", "", 0x76, 0x0 },
+		{ "instructions", "instructions", "", 0xc0, 0x0 },
+		{ "cache_references", "cache-references", "", 0x60, 0xff },
+		{ "cache_misses", "cache-misses", "", 0x64, 0x9 },
+		{ "branches", "branch-instructions", "", 0xc2, 0x0 },
+		{ "branch_misses", "branch-misses", "", 0xc3, 0x0 },
+		{ "stalled_cycles_frontend", "stalled-cycles-frontend", "", 0x87, 0x2 },
+		{ "stalled_cycles_backend", "stalled-cycles-backend", "", 0x87, 0x1 },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_amd_generic_events_row *rows = pmregs_amd_generic_events(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return 0;
+}
+
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
 
 /* Every register as a struct pmregs_register_desc (the same order as pmregs_amd_registers()). */

@@ -4963,6 +4963,46 @@ static inline void pmregs_x86_lbr_entry_pack(void *rec, const struct pmregs_x86_
 	pmregs_x86_lbr_entry_info_store(rec, in->info);
 }
 
+/* ---- Architectural performance events (arch_events) ---- */
+/* Event select and unit mask for IA32_PERFEVTSELx, and the CPUID.0AH:EBX bit that says the */
+/* event is missing. */
+/* Source: SDM3 Table 18-1; SDM2 CPUID leaf 0AH (EBX bit = not available) */
+struct pmregs_x86_arch_events_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	uint8_t event_select;
+	uint8_t umask;
+	uint8_t ebx_bit; /* bit of CPUID.0AH:EBX that is 1 when the event is NOT available */
+};
+
+static inline const struct pmregs_x86_arch_events_row *pmregs_x86_arch_events(size_t *count)
+{
+	static const struct pmregs_x86_arch_events_row rows[] = {
+		{ "unhalted_core_cycles", "UnHalted Core Cycles", "", 0x3c, 0x0, 0x0 },
+		{ "instruction_retired", "Instruction Retired", "", 0xc0, 0x0, 0x1 },
+		{ "unhalted_reference_cycles", "UnHalted Reference Cycles", "", 0x3c, 0x1, 0x2 },
+		{ "llc_reference", "LLC Reference", "", 0x2e, 0x4f, 0x3 },
+		{ "llc_misses", "LLC Misses", "", 0x2e, 0x41, 0x4 },
+		{ "branch_instruction_retired", "Branch Instruction Retired", "", 0xc4, 0x0, 0x5 },
+		{ "branch_misses_retired", "Branch Misses Retired", "", 0xc5, 0x0, 0x6 },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_x86_arch_events_row *pmregs_x86_arch_events_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_x86_arch_events_row *rows = pmregs_x86_arch_events(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return 0;
+}
+
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
 
 /* Every register as a struct pmregs_register_desc (the same order as pmregs_x86_registers()). */
