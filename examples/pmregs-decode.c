@@ -17,7 +17,7 @@
 #define ST_OK       0 /* decoded; every reserved bit as required, every packet readable */
 #define ST_WARN     1 /* decoded, but reserved bits are not as required or some bytes were unreadable */
 #define ST_USAGE    2 /* bad command line */
-#define ST_NAME     3 /* unknown family, register, layout, stream or parameter */
+#define ST_NAME     3 /* unknown family, register, layout, table, sample, stream or parameter */
 #define ST_VALUE    4 /* a value that cannot be read, does not fit, or parameters that are not legal */
 #define ST_IO       5 /* a file that cannot be read or written */
 
@@ -28,7 +28,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: %s [--json | --long] [--svg FILE] FAMILY REGISTER|LAYOUT VALUE\n"
 		"       %s [--json] [--stream NAME] [--params NAME=VALUE,...] [--unsynced] FAMILY FILE\n"
-		"       %s [--json] --list [FAMILY [REGISTER|LAYOUT]]\n"
+		"       %s [--json | --long] --sample NAME FAMILY FILE|VALUE...\n"
+		"       %s [--json | --long] --list [FAMILY [REGISTER|LAYOUT|TABLE]]\n"
 		"       %s --help | --version\n"
 		"\n"
 		"Decode VALUE as the register or layout REGISTER of FAMILY: every field with its\n"
@@ -42,12 +43,21 @@ static void usage(FILE *f)
 		"With FILE (\"-\" for standard input), decode the packet stream in it; FAMILY must\n"
 		"have packet streams (--list shows them and the parameters with their defaults).\n"
 		"\n"
-		"  --list        list families; with FAMILY its registers, layouts, streams and\n"
-		"                parameters; with a register or layout too, its fields\n"
+		"With --sample, decode a record of register values in the order the family's\n"
+		"sample NAME gives (e.g. amd ibs_op, a perf raw IBS sample): from FILE, its bytes\n"
+		"(little-endian: a 32-bit capabilities value first where the sample has one, then\n"
+		"64-bit registers), or from the VALUEs, capabilities first; the capabilities say\n"
+		"which optional registers follow.\n"
+		"\n"
+		"  --list        list families; with FAMILY its registers, layouts, tables, streams\n"
+		"                and parameters; with a register or layout too, its fields; with a\n"
+		"                table (e.g. an event table; table:NAME if a register has the name),\n"
+		"                its rows: name, every column, title (--long: and description)\n"
 		"  --json        print JSON instead of text\n"
 		"  --long        print each field's description under its line\n"
 		"  --svg FILE    also write a bit diagram of the decoded value to FILE (SVG)\n"
 		"  --stream NAME the stream to decode (default: the family's first)\n"
+		"  --sample NAME the record of register values to decode (see --list FAMILY)\n"
 		"  --params L    parameters as NAME=VALUE pairs separated by commas (repeatable)\n"
 		"  --unsynced    do not assume that FILE starts at a packet boundary\n"
 		"  --help        print this text\n"
@@ -55,10 +65,10 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 decoded; 1 decoded, but a reserved field is not as required or\n"
 		"some stream bytes could not be read; 2 bad command line; 3 unknown family,\n"
-		"register, layout, stream or parameter name; 4 a value that cannot be read or does\n"
+		"register, layout, table, sample, stream or parameter name; 4 a value that cannot be read or does\n"
 		"not fit, or parameters that are out of range or not a legal combination; 5 a\n"
 		"file that cannot be read or written.\n",
-		prog, prog, prog, prog);
+		prog, prog, prog, prog, prog);
 }
 
 /* ---- small helpers ---- */
@@ -283,8 +293,8 @@ static int find_target(const struct pmregs_family_desc *fam, const char *name, s
 	for (i = 0; i < nr; i++)
 		if (eq_nocase(regs[i].title, name))
 			goto reg;
-	fprintf(stderr, "%s: %s has no register or layout '%s' (try: %s --list %s)\n", prog, fam->name, name, prog,
-		fam->name);
+	fprintf(stderr, "%s: %s has no register, layout or table '%s' (try: %s --list %s)\n", prog, fam->name, name,
+		prog, fam->name);
 	return ST_NAME;
 reg:
 	t->reg = &regs[i];
@@ -868,6 +878,10 @@ static void list_family(const struct pmregs_family_desc *fam, int json)
 	const struct pmregs_layout_desc *l = fam->layouts(&nl);
 	const struct pmregs_param_desc *p = fam->params ? fam->params(&np) : 0;
 	const struct pmregs_stream_desc *s = fam->streams ? fam->streams(&ns) : 0;
+	size_t nt = 0;
+	const struct pmregs_table_desc *tb = fam->tables ? fam->tables(&nt) : 0;
+	size_t nsam = 0;
+	const struct pmregs_sample_desc *sam = fam->samples ? fam->samples(&nsam) : 0;
 	char addr[64];
 	if (json) {
 		printf("{\n  \"family\": ");
@@ -901,7 +915,25 @@ static void list_family(const struct pmregs_family_desc *fam, int json)
 			printf(", \"width\": %u, \"msb0\": %s, \"fields\": %u}", l[i].width, l[i].msb0 ? "true" : "false",
 			       l[i].nfields);
 		}
-		printf("\n  ],\n  \"params\": [");
+		printf("\n  ],\n  \"tables\": [");
+		for (i = 0; i < nt; i++) {
+			size_t nrows;
+			tb[i].rows(&nrows);
+			printf("%s\n    {\"name\": ", i ? "," : "");
+			json_str(stdout, tb[i].name);
+			printf(", \"title\": ");
+			json_str(stdout, tb[i].title);
+			printf(", \"rows\": %zu, \"columns\": %zu}", nrows, tb[i].ncolumns);
+		}
+		printf("%s],\n  \"samples\": [", nt ? "\n  " : "");
+		for (i = 0; i < nsam; i++) {
+			printf("%s\n    {\"name\": ", i ? "," : "");
+			json_str(stdout, sam[i].name);
+			printf(", \"title\": ");
+			json_str(stdout, sam[i].title);
+			printf("}");
+		}
+		printf("%s],\n  \"params\": [", nsam ? "\n  " : "");
 		for (i = 0; i < np; i++) {
 			printf("%s\n    {\"name\": ", i ? "," : "");
 			json_str(stdout, p[i].name);
@@ -947,6 +979,29 @@ static void list_family(const struct pmregs_family_desc *fam, int json)
 		for (i = 0; i < nl; i++)
 			printf("%-*s  %4u  %6u  %s\n", (int)wn, l[i].name, l[i].width, l[i].nfields, l[i].title);
 	}
+	if (nt) {
+		size_t wn = 5;
+		for (i = 0; i < nt; i++)
+			wn = strlen(tb[i].name) > wn ? strlen(tb[i].name) : wn;
+		printf("\n%-*s  rows  title (list one with: %s --list %s TABLE)\n", (int)wn, "table", prog, fam->name);
+		for (i = 0; i < nt; i++) {
+			size_t nrows;
+			tb[i].rows(&nrows);
+			printf("%-*s  %4zu  %s\n", (int)wn, tb[i].name, nrows, tb[i].title);
+		}
+	}
+	if (nsam) {
+		printf("\nsamples (decode one with: %s --sample NAME %s FILE|VALUE...)\n", prog, fam->name);
+		for (i = 0; i < nsam; i++) {
+			size_t k;
+			printf("  %s: %s: ", sam[i].name, sam[i].title);
+			if (sam[i].caps >= 0)
+				printf("%s, then ", r[sam[i].caps].name);
+			for (k = 0; k < sam[i].nitems; k++)
+				printf("%s%s%s", k ? ", " : "", r[sam[i].items[k].reg].name, sam[i].items[k].if_bit >= 0 ? "?" : "");
+			printf("\n");
+		}
+	}
 	if (ns) {
 		printf("\nstreams (decode one with: %s %s [--stream NAME] [--params NAME=VALUE,...] FILE)\n", prog, fam->name);
 		for (i = 0; i < ns; i++)
@@ -967,6 +1022,139 @@ static void list_family(const struct pmregs_family_desc *fam, int json)
 		printf("\nparameter presets (use one with: --params preset=NAME)\n");
 		for (i = 0; i < nps; i++)
 			printf("  %s: %s\n", ps[i].name, ps[i].doc);
+	}
+}
+
+/* The table called name ("table:NAME" or NAME, ignoring case), or a null pointer. */
+static const struct pmregs_table_desc *find_table(const struct pmregs_family_desc *fam, const char *name)
+{
+	size_t n = 0, i;
+	const struct pmregs_table_desc *tb = fam->tables ? fam->tables(&n) : 0;
+	if (strncmp(name, "table:", 6) == 0)
+		name += 6;
+	for (i = 0; i < n; i++)
+		if (eq_nocase(tb[i].name, name))
+			return &tb[i];
+	return 0;
+}
+
+/* One cell of a table row as text: numbers in hex (a list's joined by ','), strings as they are, named bits by name. */
+static void cell_text(char *buf, size_t size, const unsigned char *row, const struct pmregs_column_desc *c)
+{
+	size_t k, n = pmregs_table_count(row, c), at = 0;
+	buf[0] = 0;
+	if (c->kind == PMREGS_COLUMN_STR) {
+		snprintf(buf, size, "%s", pmregs_table_str(row, c->offset));
+		return;
+	}
+	if (c->kind == PMREGS_COLUMN_BITS) {
+		const struct pmregs_bit_desc *b = pmregs_table_bits(row, c);
+		for (k = 0; k < n && at < size; k++)
+			at += (size_t)snprintf(buf + at, size - at, "%s%s", k ? "|" : "", b[k].name);
+		if (n == 0)
+			snprintf(buf, size, "-");
+		return;
+	}
+	for (k = 0; k < n && at < size; k++) {
+		uint64_t x = pmregs_table_value(row, c, k);
+		if (c->kind == PMREGS_COLUMN_BOOL || c->kind == PMREGS_COLUMN_ENUM)
+			at += (size_t)snprintf(buf + at, size - at, "%s%llu", k ? "," : "", (unsigned long long)x);
+		else
+			at += (size_t)snprintf(buf + at, size - at, "%s0x%llx", k ? "," : "", (unsigned long long)x);
+	}
+	if (n == 0)
+		snprintf(buf, size, "-");
+}
+
+/* Every row of a table: its name, every column and its title (with long_doc, its description too). */
+static void list_table(const struct pmregs_family_desc *fam, const struct pmregs_table_desc *tb, int json, int long_doc)
+{
+	size_t nrows, i, j, wn = 4, w[32];
+	size_t nc = tb->ncolumns < 32 ? tb->ncolumns : 32;
+	char cell[256];
+	tb->rows(&nrows);
+	if (json) {
+		printf("{\n  \"family\": ");
+		json_str(stdout, fam->name);
+		printf(",\n  \"table\": ");
+		json_str(stdout, tb->name);
+		printf(",\n  \"title\": ");
+		json_str(stdout, tb->title);
+		printf(",\n  \"source\": ");
+		json_str(stdout, tb->source);
+		printf(",\n  \"rows\": [");
+		for (i = 0; i < nrows; i++) {
+			const unsigned char *row = pmregs_table_row(tb, i);
+			printf("%s\n    {\"name\": ", i ? "," : "");
+			json_str(stdout, pmregs_table_str(row, 0));
+			for (j = 0; j < nc; j++) {
+				const struct pmregs_column_desc *c = &tb->columns[j];
+				size_t k, n = pmregs_table_count(row, c);
+				printf(", ");
+				json_str(stdout, c->name);
+				printf(": ");
+				if (c->kind == PMREGS_COLUMN_STR) {
+					json_str(stdout, pmregs_table_str(row, c->offset));
+				} else if (c->kind == PMREGS_COLUMN_BITS) {
+					const struct pmregs_bit_desc *b = pmregs_table_bits(row, c);
+					printf("[");
+					for (k = 0; k < n; k++) {
+						printf("%s", k ? ", " : "");
+						json_str(stdout, b[k].name);
+					}
+					printf("]");
+				} else if (c->kind == PMREGS_COLUMN_LIST) {
+					printf("[");
+					for (k = 0; k < n; k++)
+						printf("%s%llu", k ? ", " : "", (unsigned long long)pmregs_table_value(row, c, k));
+					printf("]");
+				} else {
+					printf("%llu", (unsigned long long)pmregs_table_value(row, c, 0));
+				}
+			}
+			printf(", \"title\": ");
+			json_str(stdout, pmregs_table_str(row, sizeof(const char *)));
+			printf(", \"doc\": ");
+			json_str(stdout, pmregs_table_str(row, 2 * sizeof(const char *)));
+			printf("}");
+		}
+		printf("%s]\n}\n", nrows ? "\n  " : "");
+		return;
+	}
+	for (j = 0; j < nc; j++)
+		w[j] = strlen(tb->columns[j].name);
+	for (i = 0; i < nrows; i++) {
+		const unsigned char *row = pmregs_table_row(tb, i);
+		size_t l = strlen(pmregs_table_str(row, 0));
+		wn = l > wn ? l : wn;
+		for (j = 0; j < nc; j++) {
+			cell_text(cell, sizeof cell, row, &tb->columns[j]);
+			w[j] = strlen(cell) > w[j] ? strlen(cell) : w[j];
+		}
+	}
+	printf("%s %s: %s (%zu rows)\n", fam->name, tb->name, tb->title, nrows);
+	if (tb->source[0])
+		printf("source: %s\n", tb->source);
+	printf("\n%-*s", (int)wn, "name");
+	for (j = 0; j < nc; j++)
+		printf("  %-*s", (int)w[j], tb->columns[j].name);
+	printf("  title\n");
+	for (i = 0; i < nrows; i++) {
+		const unsigned char *row = pmregs_table_row(tb, i);
+		const char *doc = pmregs_table_str(row, 2 * sizeof(const char *));
+		printf("%-*s", (int)wn, pmregs_table_str(row, 0));
+		for (j = 0; j < nc; j++) {
+			cell_text(cell, sizeof cell, row, &tb->columns[j]);
+			printf("  %-*s", (int)w[j], cell);
+		}
+		printf("  %s\n", pmregs_table_str(row, sizeof(const char *)));
+		if (long_doc && doc[0])
+			printf("%*s%s\n", (int)wn + 2, "", doc);
+	}
+	if (long_doc) {
+		printf("\ncolumns\n");
+		for (j = 0; j < nc; j++)
+			printf("  %s: %s\n", tb->columns[j].name, tb->columns[j].doc[0] ? tb->columns[j].doc : "-");
 	}
 }
 
@@ -1378,11 +1566,118 @@ static int decode_stream(const struct pmregs_family_desc *fam, const char *strea
 	return c.bad ? ST_WARN : ST_OK;
 }
 
+/* ---- --sample: a record of register values ---- */
+
+#define MAX_SAMPLE 64 /* registers in one record */
+
+/* The record called name of fam, decoded from FILE (one argument that is not a number: the bytes of
+ * the record, little-endian) or from its values given as arguments; the caps value first, if any. */
+static int decode_sample(const struct pmregs_family_desc *fam, const char *name, const char *const *args, int nargs,
+			 int json, int long_doc)
+{
+	size_t ns = 0, nregs, nl, i, n, nwords = 0;
+	const struct pmregs_sample_desc *sd = fam->samples ? fam->samples(&ns) : 0, *s = 0;
+	const struct pmregs_register_desc *regs = fam->registers(&nregs);
+	uint64_t words[MAX_SAMPLE + 1], x;
+	uint32_t caps = 0;
+	int16_t order[MAX_SAMPLE];
+	int has_caps, rc = ST_OK, k;
+	char text[32];
+	struct target t;
+	for (i = 0; i < ns; i++)
+		if (eq_nocase(sd[i].name, name))
+			s = &sd[i];
+	if (!s) {
+		fprintf(stderr, "%s: %s has no sample '%s' (try: %s --list %s)\n", prog, fam->name, name, prog, fam->name);
+		return ST_NAME;
+	}
+	has_caps = s->caps >= 0;
+	if (nargs == 0) {
+		fprintf(stderr, "%s: give the sample as a file or as its values\n", prog);
+		return ST_USAGE;
+	}
+	if (nargs == 1 && parse_u64(args[0], &x) < 0) {
+		unsigned char *buf;
+		size_t len, at = 0;
+		if (read_file(args[0], &buf, &len) != 0)
+			return ST_IO;
+		if (has_caps) {
+			if (len < 4) {
+				free(buf);
+				fprintf(stderr, "%s: %s: %zu bytes, too short for the 4-byte %s\n", prog, args[0], len,
+					regs[s->caps].name);
+				return ST_VALUE;
+			}
+			caps = (uint32_t)pmregs_load_le32(buf);
+			at = 4;
+		}
+		if ((len - at) % 8 != 0 || (len - at) / 8 > MAX_SAMPLE) {
+			free(buf);
+			fprintf(stderr, "%s: %s: %zu bytes after the caps value are not whole 64-bit registers (at most %d)\n",
+				prog, args[0], len - at, MAX_SAMPLE);
+			return ST_VALUE;
+		}
+		for (; at < len; at += 8)
+			words[nwords++] = pmregs_load_le64(buf + at);
+		free(buf);
+	} else {
+		for (k = 0; k < nargs; k++) {
+			int r = parse_u64(args[k], &x);
+			if (r < 0) {
+				fprintf(stderr, "%s: '%s' is not a value: %s\n", prog, args[k],
+					r == -2 ? "it needs more than 64 bits" : "give decimal, 0x hexadecimal or 0b binary digits");
+				return ST_VALUE;
+			}
+			if (k == 0 && has_caps) {
+				if (x >> 32) {
+					fprintf(stderr, "%s: %s does not fit the 32-bit %s\n", prog, args[k], regs[s->caps].name);
+					return ST_VALUE;
+				}
+				caps = (uint32_t)x;
+			} else if (nwords < MAX_SAMPLE) {
+				words[nwords++] = x;
+			} else {
+				fprintf(stderr, "%s: more than %d registers\n", prog, MAX_SAMPLE);
+				return ST_VALUE;
+			}
+		}
+	}
+	n = pmregs_sample_registers(s, caps, order, MAX_SAMPLE);
+	if (nwords != n) {
+		fprintf(stderr, "%s: sample %s with %s 0x%x holds %zu registers, not %zu\n", prog, s->name,
+			has_caps ? regs[s->caps].name : "no caps", (unsigned)caps, n, nwords);
+		return ST_VALUE;
+	}
+	t.fam = fam;
+	t.layouts = fam->layouts(&nl);
+	if (json)
+		printf("[");
+	else
+		printf("%s sample %s: %s; %zu registers\n\n", fam->name, s->name, s->title, n);
+	for (i = 0; i < n + (size_t)has_caps; i++) {
+		int reg = has_caps ? (i == 0 ? s->caps : order[i - 1]) : order[i];
+		int r;
+		t.reg = &regs[reg];
+		t.layout = regs[reg].layout >= 0 ? &t.layouts[regs[reg].layout] : 0;
+		snprintf(text, sizeof text, "0x%llx",
+			 (unsigned long long)(has_caps && i == 0 ? caps : words[i - (size_t)has_caps]));
+		if (json && i)
+			printf(",");
+		else if (!json && i)
+			printf("\n");
+		r = decode_value(&t, text, json, 0, long_doc);
+		rc = r > rc ? r : rc;
+	}
+	if (json)
+		printf("]\n");
+	return rc;
+}
+
 /* ---- main ---- */
 
 int main(int argc, char **argv)
 {
-	const char *pos[3], *svg = 0, *stream = 0;
+	const char *pos[MAX_SAMPLE + 2], *svg = 0, *stream = 0, *sample = 0;
 	const char *params[16];
 	int npos = 0, nparams = 0, json = 0, list = 0, synced = 1, long_doc = 0, i;
 	const struct pmregs_family_desc *fam;
@@ -1403,6 +1698,12 @@ int main(int argc, char **argv)
 		} else if (strcmp(a, "--version") == 0) {
 			printf("%s %s\n", prog, PMREGS_VERSION_STRING);
 			return ST_OK;
+		} else if (strcmp(a, "--sample") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "%s: %s needs an argument\n", prog, a);
+				return ST_USAGE;
+			}
+			sample = argv[++i];
 		} else if (strcmp(a, "--svg") == 0 || strcmp(a, "--stream") == 0 || strcmp(a, "--params") == 0) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "%s: %s needs an argument\n", prog, a);
@@ -1422,7 +1723,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: unknown option %s\n", prog, a);
 			usage(stderr);
 			return ST_USAGE;
-		} else if (npos < 3) {
+		} else if (npos < (int)(sizeof pos / sizeof pos[0])) {
 			pos[npos++] = a;
 		} else {
 			fprintf(stderr, "%s: too many arguments\n", prog);
@@ -1430,8 +1731,13 @@ int main(int argc, char **argv)
 			return ST_USAGE;
 		}
 	}
+	if (npos > 3 && !sample) {
+		fprintf(stderr, "%s: too many arguments\n", prog);
+		usage(stderr);
+		return ST_USAGE;
+	}
 	if (npos == 0 && !list) {
-		if (json || svg || stream || nparams || !synced) {
+		if (json || svg || stream || nparams || !synced || sample) {
 			usage(stderr);
 			return ST_USAGE;
 		}
@@ -1441,8 +1747,8 @@ int main(int argc, char **argv)
 		return ST_OK;
 	}
 	if (list) {
-		if (svg || stream || nparams || npos > 2) {
-			fprintf(stderr, "%s: --list takes at most a family and a register or layout\n", prog);
+		if (svg || stream || nparams || sample || npos > 2) {
+			fprintf(stderr, "%s: --list takes at most a family and a register, layout or table\n", prog);
 			return ST_USAGE;
 		}
 		if (npos == 0) {
@@ -1455,6 +1761,15 @@ int main(int argc, char **argv)
 			list_family(fam, json);
 			return ST_OK;
 		}
+		if (find_table(fam, pos[1])) {
+			list_table(fam, find_table(fam, pos[1]), json, long_doc);
+			return ST_OK;
+		}
+		if (strncmp(pos[1], "table:", 6) == 0) {
+			fprintf(stderr, "%s: %s has no table '%s' (try: %s --list %s)\n", prog, fam->name, pos[1] + 6, prog,
+				fam->name);
+			return ST_NAME;
+		}
 		if ((i = find_target(fam, pos[1], &t)) != 0)
 			return i;
 		list_target(&t, json);
@@ -1462,6 +1777,13 @@ int main(int argc, char **argv)
 	}
 	if (!(fam = find_family(pos[0])))
 		return unknown_family(pos[0]);
+	if (sample) {
+		if (svg || stream || nparams || !synced) {
+			fprintf(stderr, "%s: --sample takes no --svg, --stream, --params or --unsynced\n", prog);
+			return ST_USAGE;
+		}
+		return decode_sample(fam, sample, pos + 1, npos - 1, json, long_doc);
+	}
 	if (npos == 2) {
 		if (svg) {
 			fprintf(stderr, "%s: --svg draws a register value, not a stream\n", prog);

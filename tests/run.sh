@@ -283,7 +283,8 @@ suite() {
 	for h in include/pmregs/*.h; do
 		hn=$(basename "$h")
 		printf '#include <pmregs/%s>\nint pmregs_matrix_tu;\n' "$hn" >"$B/tu_$hn.c"
-		cp "$B/tu_$hn.c" "$B/tu_$hn.cc"
+		# C++: every builder and accessor macro expanded too, with the C++-only style warnings on
+		sh tests/cxx/macro_tu.sh "$h" >"$B/tu_$hn.cc"
 		for cc in gcc clang; do
 			have $cc || {
 				skip "$hn $cc" "$cc not installed"
@@ -298,8 +299,10 @@ suite() {
 				skip "$hn $cxx" "$cxx not installed"
 				continue
 			}
+			cxxwarn="-Wold-style-cast -Wzero-as-null-pointer-constant"
+			[ $cxx = g++ ] && cxxwarn="$cxxwarn -Wuseless-cast"
 			for std in c++11 c++17; do
-				check "$hn $cxx -std=$std" $cxx -std=$std $WARN -Iinclude -c "$B/tu_$hn.cc" -o "$B/tu_$hn.$cxx.$std.o"
+				check "$hn $cxx -std=$std" $cxx -std=$std $WARN $cxxwarn -Iinclude -c "$B/tu_$hn.cc" -o "$B/tu_$hn.$cxx.$std.o"
 			done
 		done
 	done

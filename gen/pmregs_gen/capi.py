@@ -4,8 +4,10 @@
 The pages document exactly what the headers define: each construct's rendered
 header part is read back here into its functions (name, return type,
 parameters, the comment above it, the PMREGS_E* codes it can return) and its
-macros. Error codes are followed through calls: a function that returns what
-another one returned can return that one's codes too.
+macros. An error code counts when it reaches a return statement, directly or
+through a variable; codes only compared with or stored as data do not. Codes
+are followed through calls: a function that returns what another one returned
+can return that one's codes too.
 """
 
 import re
@@ -23,8 +25,8 @@ class Function:
         self.params = [split_param(p) for p in params.split(",") if p.strip() not in ("", "void")]
         self.doc = doc
         self.body = body
-        self.errors = set(_ERR.findall(body))
-        self.calls = set(_CALL.findall(body)) - {name}
+        self.errors, self.calls = returned(body)
+        self.calls.discard(name)
         self.header = None                  # where it is defined: "FAMILY.h" or "FAMILY_tools.h"
 
     @property
@@ -32,6 +34,32 @@ class Function:
         ps = ", ".join(decl(t, n) for t, n in self.params) or "void"
         sep = "" if self.ret.endswith("*") else " "
         return f"{self.ret}{sep}{self.name}({ps})"
+
+
+_RETURN = re.compile(r"\breturn\b([^;]*);")
+_COMPARED = re.compile(r"[=!<>]=\s*PMREGS_E[A-Z]+\b|\bPMREGS_E[A-Z]+\s*[=!<>]=")
+_ASSIGN = re.compile(r"\b(\w+)\s*(?:\[[^\]]*\])?\s*(?<![=!<>])=(?!=)([^;]*);")
+
+
+def returned(body):
+    """(codes, callees) of what a function body can return: PMREGS_E* codes written in a return
+    statement, or assigned to a variable a return statement gives back; the functions whose result
+    is returned that way. A code only compared with, or stored in an output, is data, not an error."""
+    exprs = _RETURN.findall(body)
+    names = {w for e in exprs for w in re.findall(r"\b[a-z_]\w*\b", e)}
+    flows = list(exprs)
+    grew = True
+    while grew:                             # rc = f(...); n = rc; return n;  follows rc too
+        grew = False
+        for var, rhs in _ASSIGN.findall(body):
+            if var in names and rhs not in flows:
+                flows.append(rhs)
+                new = set(re.findall(r"\b[a-z_]\w*\b", rhs)) - names
+                if new:
+                    names |= new
+                    grew = True
+    text = _COMPARED.sub(" ", " ".join(flows))
+    return set(_ERR.findall(text)), set(_CALL.findall(text))
 
 
 def split_param(p):

@@ -252,6 +252,7 @@ class Family:
         self.functions = []
         self.passes = []                    # several events into shared control registers, by pass (passes.py)
         self.encoders = []                  # event encoders (encoder.py)
+        self.samples = []                   # register records a tool reads back (samples.py)
 
     def layout(self, name):
         for l in self.layouts:

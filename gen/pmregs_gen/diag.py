@@ -59,6 +59,7 @@ CODES = {
     "PMR021": "duplicate name",
     "PMR022": "name is a C or C++ keyword, a standard C type or a predefined macro",
     "PMR023": "two constructs emit the same C symbol",
+    "PMR024": "an emitted C identifier is longer than 127 characters",
     "PMR030": "reference to something undefined",
     "PMR031": "value not among the allowed choices",
     "PMR032": "a set() type names an enum with a value of 64 or more",

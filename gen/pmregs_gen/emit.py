@@ -23,16 +23,30 @@ from .mdtext import code
 
 # The hand-written base headers, in the order a generated header includes them.
 BASE_HEADERS = ("base_core.h", "base_bitstream.h", "base_inplace.h", "base_schedule.h", "base_cover.h", "base_plan.h",
-                "base_counter.h", "base_desc.h")
+                "base_counter.h", "base_desc.h", "base_tools.h")
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
+
+
+# Longest C identifier a header may define. C99 promises only 63 significant characters, but some
+# event names the manuals give are long (Itanium's reach 86 characters in a header); every compiler
+# pmregs supports treats all characters as significant (gcc, clang; MSVC 2048; C++ suggests 1024).
+MAX_IDENTIFIER = 127
 
 
 class Symbols:
     def __init__(self, diag):
         self.diag = diag
         self.seen = {}
+        self.too_long = set()
 
     def add(self, name, node, what):
+        if len(name) > MAX_IDENTIFIER:
+            if id(node) in self.too_long:     # one error per spec node, not one per symbol it makes
+                return name
+            self.too_long.add(id(node))
+            self.diag.error(node, "PMR024", f"{what} would define the C symbol '{name[:48]}...', {len(name)} characters"
+                            f" long (at most {MAX_IDENTIFIER}): shorten a name in it")
+            return name
         prev = self.seen.get(name)
         # the same construct may register a name again (views are built more than once), but two
         # roles of one construct may not share a name (a value named 'mask' and the field's _MASK)

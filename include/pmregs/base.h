@@ -15,6 +15,7 @@
  *   base_plan.h       programming several events at once (passes)
  *   base_counter.h    counter arithmetic and time conversion
  *   base_desc.h       descriptors, printing and introspection
+ *   base_tools.h      event-table and sample-record descriptors (what only tools walk)
  *
  * Nothing here allocates, keeps state or calls the C library, so the headers
  * work in a kernel, in a freestanding build and in user space alike.
@@ -30,5 +31,6 @@
 #include "base_plan.h"
 #include "base_counter.h"
 #include "base_desc.h"
+#include "base_tools.h"
 
 #endif /* PMREGS_BASE_H */

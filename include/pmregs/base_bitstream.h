@@ -12,6 +12,7 @@
 #include "base_core.h"
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /* ---- LSB-first bit stream (trace packets are sent least significant bit first) ---- */
 
@@ -359,5 +360,6 @@ static inline size_t pmregs_zero_run_resync(const unsigned char *buf, size_t len
 	return len;
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_BASE_BITSTREAM_H */

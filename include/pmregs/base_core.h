@@ -43,8 +43,40 @@
 #define PMREGS_U64(c) UINT64_C(c)
 #define PMREGS_U32(c) UINT32_C(c)
 #endif
-#define PMREGS_U16(c) ((uint16_t)c##U)
-#define PMREGS_U8(c)  ((uint8_t)c##U)
+
+/*
+ * C++: PMREGS_CAST(T, x) is a static_cast and PMREGS_NULL is nullptr, so what a macro expands to in a
+ * C++ user's code passes -Wold-style-cast and -Wzero-as-null-pointer-constant. The function bodies are
+ * C99, whose casts C++ calls old-style (and, where two typedefs name one type, useless): between
+ * PMREGS_C_BEGIN and PMREGS_C_END every header turns those two C++-only warnings off for its own text,
+ * and restores the user's settings at its end.
+ */
+#ifdef __cplusplus
+#define PMREGS_CAST(T, x) (static_cast<T>(x))
+#if __cplusplus >= 201103L
+#define PMREGS_NULL nullptr
+#else
+#define PMREGS_NULL 0
+#endif
+#else
+#define PMREGS_CAST(T, x) ((T)(x))
+#define PMREGS_NULL ((void *)0)
+#endif
+#if defined(__cplusplus) && defined(__clang__)
+#define PMREGS_C_BEGIN _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wold-style-cast\"")
+#define PMREGS_C_END   _Pragma("clang diagnostic pop")
+#elif defined(__cplusplus) && defined(__GNUC__)
+#define PMREGS_C_BEGIN                                                                                     \
+	_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wold-style-cast\"")            \
+		_Pragma("GCC diagnostic ignored \"-Wuseless-cast\"")
+#define PMREGS_C_END _Pragma("GCC diagnostic pop")
+#else
+#define PMREGS_C_BEGIN
+#define PMREGS_C_END
+#endif
+
+#define PMREGS_U16(c) PMREGS_CAST(uint16_t, c##U)
+#define PMREGS_U8(c)  PMREGS_CAST(uint8_t, c##U)
 
 /*
  * PMREGS_FITS(x, w): the constant x as an unsigned 64-bit value, or a compile
@@ -57,9 +89,9 @@
 #ifdef __cplusplus
 template <unsigned long long X, int W> struct pmregs_fits_check {
 	static_assert(W >= 64 || (X >> (W % 64)) == 0, "pmregs: constant does not fit its field");
-	static const unsigned long long value = X;
+	static const uint64_t value = X;
 };
-#define PMREGS_FITS(x, w) (pmregs_fits_check<(unsigned long long)(x), (w)>::value)
+#define PMREGS_FITS(x, w) (pmregs_fits_check<(x), (w)>::value)
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #define PMREGS_FITS(x, w)                                                                        \
 	((uint64_t)(x) + 0 * sizeof(struct {                                                     \
@@ -74,10 +106,12 @@ template <unsigned long long X, int W> struct pmregs_fits_check {
 #endif
 
 /* Field builders: the fitting constant x shifted into place, as a constant expression. */
-#define PMREGS_FIELD64(x, shift, w) ((uint64_t)(PMREGS_FITS((x), (w)) << (shift)))
-#define PMREGS_FIELD32(x, shift, w) ((uint32_t)(PMREGS_FITS((x), (w)) << (shift)))
-#define PMREGS_FIELD16(x, shift, w) ((uint16_t)(PMREGS_FITS((x), (w)) << (shift)))
-#define PMREGS_FIELD8(x, shift, w)  ((uint8_t)(PMREGS_FITS((x), (w)) << (shift)))
+#define PMREGS_FIELD64(x, shift, w) (PMREGS_FITS((x), (w)) << (shift))
+#define PMREGS_FIELD32(x, shift, w) PMREGS_CAST(uint32_t, PMREGS_FITS((x), (w)) << (shift))
+#define PMREGS_FIELD16(x, shift, w) PMREGS_CAST(uint16_t, PMREGS_FITS((x), (w)) << (shift))
+#define PMREGS_FIELD8(x, shift, w)  PMREGS_CAST(uint8_t, PMREGS_FITS((x), (w)) << (shift))
+
+PMREGS_C_BEGIN
 
 /* ---- byte-order-independent loads and stores (records in memory, packets) ---- */
 
@@ -288,5 +322,6 @@ static inline const char *pmregs_strerror(int err)
 	}
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_BASE_CORE_H */

@@ -11,6 +11,7 @@
 #include "base_core.h"
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /* ---- counter arithmetic ---- */
 
@@ -91,5 +92,6 @@ static inline uint64_t pmregs_ticks_to_ns(uint64_t ticks, uint64_t hz)
 	return (ticks / hz) * 1000000000u + pmregs_div_round((ticks % hz) * 1000000000u, hz);
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_BASE_COUNTER_H */

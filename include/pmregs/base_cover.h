@@ -10,6 +10,7 @@
 #include "base_core.h"
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /* ---- covering an address range with (address, mask) pairs ---- */
 
@@ -95,7 +96,7 @@ static inline int pmregs_range_cover(uint64_t start, uint64_t end, uint64_t slac
 			if (r > granule && b == prev_b)
 				continue;
 			prev_b = b;
-			n = pmregs_range_tiles(a, b, max_block, mask_bits, max_pairs, 0);
+			n = pmregs_range_tiles(a, b, max_block, mask_bits, max_pairs, PMREGS_NULL);
 			if (n <= max_pairs &&
 			    (best_n == 0 || below + above < best_extra || (below + above == best_extra && n < best_n))) {
 				best_n = n;
@@ -113,5 +114,6 @@ static inline int pmregs_range_cover(uint64_t start, uint64_t end, uint64_t slac
 	return (int)best_n;
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_BASE_COVER_H */

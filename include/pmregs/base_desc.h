@@ -12,6 +12,7 @@
 #include "base_core.h"
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /* ---- descriptors: what every generated layout says about itself ---- */
 
@@ -391,6 +392,8 @@ struct pmregs_stream_desc {
 };
 
 /* What a family header says about itself; pmregs.h's pmregs_families() lists them all. */
+struct pmregs_table_desc;  /* <pmregs/base_tools.h> */
+struct pmregs_sample_desc; /* <pmregs/base_tools.h> */
 struct pmregs_family_desc {
 	const char *name;  /* as in the header's name and prefix */
 	const char *title;
@@ -402,7 +405,10 @@ struct pmregs_family_desc {
 	const struct pmregs_param_preset *(*presets)(size_t *count); /* a null pointer: no named parameter sets */
 	/* parameters given by index (the others at their defaults): PMREGS_OK, or an error and the rule broken */
 	int (*params_check)(const uint64_t *values, size_t n, const char **why);
+	const struct pmregs_table_desc *(*tables)(size_t *count); /* a null pointer: no tables */
+	const struct pmregs_sample_desc *(*samples)(size_t *count); /* a null pointer: no samples */
 };
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_BASE_DESC_H */

@@ -25,6 +25,7 @@
 #define PMREGS_INPLACE_SLACK 16 /* readable bytes a reader needs after the last received byte */
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /*
  * A decoder's hot path is inlined into its caller whatever the compiler's
@@ -52,7 +53,7 @@ static inline uint64_t pmregs_ip_load64(const unsigned char *p)
 /* All ones when bit end - 1 of c is set, else 0 (end >= 1): what every bit past the end reads as. */
 static inline uint64_t pmregs_ip_fill(const unsigned char *c, size_t end)
 {
-	return (uint64_t)0 - (uint64_t)((c[(end - 1) >> 3] >> ((end - 1) & 7)) & 1u);
+	return (uint64_t)0 - (uint64_t)(((unsigned)c[(end - 1) >> 3] >> ((end - 1) & 7)) & 1u);
 }
 
 /* The w (0..57) bits at bit a of c; bits at end and beyond read as fill. */
@@ -213,6 +214,7 @@ static inline int pmregs_ip_emit(uint64_t *b, unsigned nw, unsigned nbits, unsig
 	return (int)nbytes;
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 
 #endif

@@ -12,6 +12,7 @@
 #include "base_schedule.h"
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /* ---- programming several events at once: counters, shared selector registers, passes ---- */
 
@@ -256,5 +257,6 @@ static inline int pmregs_pm_option_of(const struct pmregs_pm_table *t, unsigned 
 	return -1;
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_BASE_PLAN_H */

@@ -11,6 +11,7 @@
 #include "base_core.h"
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /* ---- scheduling requests onto exclusive resources, in the fewest passes ---- */
 
@@ -87,7 +88,7 @@ static inline int pmregs_schedule(const struct pmregs_sched_request *req, unsign
 			return PMREGS_EINVAL;
 	if (budget == 0)
 		budget = 1000000ul;
-	for (k = pmregs_sched_lower_bound(req, n); k < n; k++) {
+	for (k = pmregs_sched_lower_bound(req, n); k <= n; k++) {
 		unsigned long steps = 0;
 		unsigned p;
 		int found = 0;
@@ -141,7 +142,7 @@ static inline int pmregs_schedule(const struct pmregs_sched_request *req, unsign
 		if (steps >= budget)
 			proved = 0;
 	}
-	/* n passes always fit, one request per pass, whatever the budget left */
+	/* the budget ran out even for n passes, which always fit: one request per pass */
 	for (i = 0; i < n; i++) {
 		out[i].pass = (int)i;
 		out[i].option = 0;
@@ -151,5 +152,6 @@ static inline int pmregs_schedule(const struct pmregs_sched_request *req, unsign
 	return (int)n;
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_BASE_SCHEDULE_H */

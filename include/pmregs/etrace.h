@@ -147,6 +147,7 @@
 #define PMREGS_ETRACE_DOPTIONS_REF_WRITABLE_MASK      PMREGS_U8(0x0f)
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /* ---- ioptions (reference flow layout) (ioptions_ref) ---- */
 
@@ -158,20 +159,20 @@
 #define PMREGS_ETRACE_IOPTIONS_REF_BRANCH_PREDICTION(x)  PMREGS_FIELD8((x), 4, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_etrace_ioptions_ref_implicit_return_get(v)               ((uint8_t)((pmregs_u8(v) & 0x1u)))
-#define pmregs_etrace_ioptions_ref_implicit_return_set(v, x)            ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x1u) | (pmregs_u8(x) & 0x1u)))
+#define pmregs_etrace_ioptions_ref_implicit_return_get(v)               (PMREGS_CAST(uint8_t, (pmregs_u8(v) & 0x1u)))
+#define pmregs_etrace_ioptions_ref_implicit_return_set(v, x)            (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x1u) | (pmregs_u8(x) & 0x1u)))
 #define pmregs_etrace_ioptions_ref_implicit_return_set_checked(v, x)    pmregs_set_checked8(v, 0, 0x1u, x)
-#define pmregs_etrace_ioptions_ref_implicit_exception_get(v)            ((uint8_t)(((pmregs_u8(v) >> 1) & 0x1u)))
-#define pmregs_etrace_ioptions_ref_implicit_exception_set(v, x)         ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x2u) | ((pmregs_u8(x) & 0x1u) << 1)))
+#define pmregs_etrace_ioptions_ref_implicit_exception_get(v)            (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 1) & 0x1u)))
+#define pmregs_etrace_ioptions_ref_implicit_exception_set(v, x)         (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x2u) | ((pmregs_u8(x) & 0x1u) << 1)))
 #define pmregs_etrace_ioptions_ref_implicit_exception_set_checked(v, x) pmregs_set_checked8(v, 1, 0x1u, x)
-#define pmregs_etrace_ioptions_ref_full_address_get(v)                  ((uint8_t)(((pmregs_u8(v) >> 2) & 0x1u)))
-#define pmregs_etrace_ioptions_ref_full_address_set(v, x)               ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x4u) | ((pmregs_u8(x) & 0x1u) << 2)))
+#define pmregs_etrace_ioptions_ref_full_address_get(v)                  (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 2) & 0x1u)))
+#define pmregs_etrace_ioptions_ref_full_address_set(v, x)               (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x4u) | ((pmregs_u8(x) & 0x1u) << 2)))
 #define pmregs_etrace_ioptions_ref_full_address_set_checked(v, x)       pmregs_set_checked8(v, 2, 0x1u, x)
-#define pmregs_etrace_ioptions_ref_jump_target_cache_get(v)             ((uint8_t)(((pmregs_u8(v) >> 3) & 0x1u)))
-#define pmregs_etrace_ioptions_ref_jump_target_cache_set(v, x)          ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x8u) | ((pmregs_u8(x) & 0x1u) << 3)))
+#define pmregs_etrace_ioptions_ref_jump_target_cache_get(v)             (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 3) & 0x1u)))
+#define pmregs_etrace_ioptions_ref_jump_target_cache_set(v, x)          (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x8u) | ((pmregs_u8(x) & 0x1u) << 3)))
 #define pmregs_etrace_ioptions_ref_jump_target_cache_set_checked(v, x)  pmregs_set_checked8(v, 3, 0x1u, x)
-#define pmregs_etrace_ioptions_ref_branch_prediction_get(v)             ((uint8_t)(((pmregs_u8(v) >> 4) & 0x1u)))
-#define pmregs_etrace_ioptions_ref_branch_prediction_set(v, x)          ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x10u) | ((pmregs_u8(x) & 0x1u) << 4)))
+#define pmregs_etrace_ioptions_ref_branch_prediction_get(v)             (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 4) & 0x1u)))
+#define pmregs_etrace_ioptions_ref_branch_prediction_set(v, x)          (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x10u) | ((pmregs_u8(x) & 0x1u) << 4)))
 #define pmregs_etrace_ioptions_ref_branch_prediction_set_checked(v, x)  pmregs_set_checked8(v, 4, 0x1u, x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -192,26 +193,26 @@ static inline int pmregs_etrace_ioptions_ref_valid(uint8_t v)
 #define PMREGS_ETRACE_IOPTIONS_PULP_DELTA_ADDRESS(x)      PMREGS_FIELD8((x), 6, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_etrace_ioptions_pulp_jump_target_cache_get(v)             ((uint8_t)((pmregs_u8(v) & 0x1u)))
-#define pmregs_etrace_ioptions_pulp_jump_target_cache_set(v, x)          ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x1u) | (pmregs_u8(x) & 0x1u)))
+#define pmregs_etrace_ioptions_pulp_jump_target_cache_get(v)             (PMREGS_CAST(uint8_t, (pmregs_u8(v) & 0x1u)))
+#define pmregs_etrace_ioptions_pulp_jump_target_cache_set(v, x)          (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x1u) | (pmregs_u8(x) & 0x1u)))
 #define pmregs_etrace_ioptions_pulp_jump_target_cache_set_checked(v, x)  pmregs_set_checked8(v, 0, 0x1u, x)
-#define pmregs_etrace_ioptions_pulp_branch_prediction_get(v)             ((uint8_t)(((pmregs_u8(v) >> 1) & 0x1u)))
-#define pmregs_etrace_ioptions_pulp_branch_prediction_set(v, x)          ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x2u) | ((pmregs_u8(x) & 0x1u) << 1)))
+#define pmregs_etrace_ioptions_pulp_branch_prediction_get(v)             (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 1) & 0x1u)))
+#define pmregs_etrace_ioptions_pulp_branch_prediction_set(v, x)          (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x2u) | ((pmregs_u8(x) & 0x1u) << 1)))
 #define pmregs_etrace_ioptions_pulp_branch_prediction_set_checked(v, x)  pmregs_set_checked8(v, 1, 0x1u, x)
-#define pmregs_etrace_ioptions_pulp_implicit_return_get(v)               ((uint8_t)(((pmregs_u8(v) >> 2) & 0x1u)))
-#define pmregs_etrace_ioptions_pulp_implicit_return_set(v, x)            ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x4u) | ((pmregs_u8(x) & 0x1u) << 2)))
+#define pmregs_etrace_ioptions_pulp_implicit_return_get(v)               (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 2) & 0x1u)))
+#define pmregs_etrace_ioptions_pulp_implicit_return_set(v, x)            (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x4u) | ((pmregs_u8(x) & 0x1u) << 2)))
 #define pmregs_etrace_ioptions_pulp_implicit_return_set_checked(v, x)    pmregs_set_checked8(v, 2, 0x1u, x)
-#define pmregs_etrace_ioptions_pulp_sijump_get(v)                        ((uint8_t)(((pmregs_u8(v) >> 3) & 0x1u)))
-#define pmregs_etrace_ioptions_pulp_sijump_set(v, x)                     ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x8u) | ((pmregs_u8(x) & 0x1u) << 3)))
+#define pmregs_etrace_ioptions_pulp_sijump_get(v)                        (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 3) & 0x1u)))
+#define pmregs_etrace_ioptions_pulp_sijump_set(v, x)                     (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x8u) | ((pmregs_u8(x) & 0x1u) << 3)))
 #define pmregs_etrace_ioptions_pulp_sijump_set_checked(v, x)             pmregs_set_checked8(v, 3, 0x1u, x)
-#define pmregs_etrace_ioptions_pulp_implicit_exception_get(v)            ((uint8_t)(((pmregs_u8(v) >> 4) & 0x1u)))
-#define pmregs_etrace_ioptions_pulp_implicit_exception_set(v, x)         ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x10u) | ((pmregs_u8(x) & 0x1u) << 4)))
+#define pmregs_etrace_ioptions_pulp_implicit_exception_get(v)            (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 4) & 0x1u)))
+#define pmregs_etrace_ioptions_pulp_implicit_exception_set(v, x)         (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x10u) | ((pmregs_u8(x) & 0x1u) << 4)))
 #define pmregs_etrace_ioptions_pulp_implicit_exception_set_checked(v, x) pmregs_set_checked8(v, 4, 0x1u, x)
-#define pmregs_etrace_ioptions_pulp_full_address_get(v)                  ((uint8_t)(((pmregs_u8(v) >> 5) & 0x1u)))
-#define pmregs_etrace_ioptions_pulp_full_address_set(v, x)               ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x20u) | ((pmregs_u8(x) & 0x1u) << 5)))
+#define pmregs_etrace_ioptions_pulp_full_address_get(v)                  (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 5) & 0x1u)))
+#define pmregs_etrace_ioptions_pulp_full_address_set(v, x)               (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x20u) | ((pmregs_u8(x) & 0x1u) << 5)))
 #define pmregs_etrace_ioptions_pulp_full_address_set_checked(v, x)       pmregs_set_checked8(v, 5, 0x1u, x)
-#define pmregs_etrace_ioptions_pulp_delta_address_get(v)                 ((uint8_t)(((pmregs_u8(v) >> 6) & 0x1u)))
-#define pmregs_etrace_ioptions_pulp_delta_address_set(v, x)              ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x40u) | ((pmregs_u8(x) & 0x1u) << 6)))
+#define pmregs_etrace_ioptions_pulp_delta_address_get(v)                 (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 6) & 0x1u)))
+#define pmregs_etrace_ioptions_pulp_delta_address_set(v, x)              (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x40u) | ((pmregs_u8(x) & 0x1u) << 6)))
 #define pmregs_etrace_ioptions_pulp_delta_address_set_checked(v, x)      pmregs_set_checked8(v, 6, 0x1u, x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -229,17 +230,17 @@ static inline int pmregs_etrace_ioptions_pulp_valid(uint8_t v)
 #define PMREGS_ETRACE_DOPTIONS_REF_FULL_DATA(x)    PMREGS_FIELD8((x), 3, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_etrace_doptions_ref_no_address_get(v)              ((uint8_t)((pmregs_u8(v) & 0x1u)))
-#define pmregs_etrace_doptions_ref_no_address_set(v, x)           ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x1u) | (pmregs_u8(x) & 0x1u)))
+#define pmregs_etrace_doptions_ref_no_address_get(v)              (PMREGS_CAST(uint8_t, (pmregs_u8(v) & 0x1u)))
+#define pmregs_etrace_doptions_ref_no_address_set(v, x)           (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x1u) | (pmregs_u8(x) & 0x1u)))
 #define pmregs_etrace_doptions_ref_no_address_set_checked(v, x)   pmregs_set_checked8(v, 0, 0x1u, x)
-#define pmregs_etrace_doptions_ref_no_data_get(v)                 ((uint8_t)(((pmregs_u8(v) >> 1) & 0x1u)))
-#define pmregs_etrace_doptions_ref_no_data_set(v, x)              ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x2u) | ((pmregs_u8(x) & 0x1u) << 1)))
+#define pmregs_etrace_doptions_ref_no_data_get(v)                 (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 1) & 0x1u)))
+#define pmregs_etrace_doptions_ref_no_data_set(v, x)              (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x2u) | ((pmregs_u8(x) & 0x1u) << 1)))
 #define pmregs_etrace_doptions_ref_no_data_set_checked(v, x)      pmregs_set_checked8(v, 1, 0x1u, x)
-#define pmregs_etrace_doptions_ref_full_address_get(v)            ((uint8_t)(((pmregs_u8(v) >> 2) & 0x1u)))
-#define pmregs_etrace_doptions_ref_full_address_set(v, x)         ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x4u) | ((pmregs_u8(x) & 0x1u) << 2)))
+#define pmregs_etrace_doptions_ref_full_address_get(v)            (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 2) & 0x1u)))
+#define pmregs_etrace_doptions_ref_full_address_set(v, x)         (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x4u) | ((pmregs_u8(x) & 0x1u) << 2)))
 #define pmregs_etrace_doptions_ref_full_address_set_checked(v, x) pmregs_set_checked8(v, 2, 0x1u, x)
-#define pmregs_etrace_doptions_ref_full_data_get(v)               ((uint8_t)(((pmregs_u8(v) >> 3) & 0x1u)))
-#define pmregs_etrace_doptions_ref_full_data_set(v, x)            ((uint8_t)((pmregs_u8(v) & (uint8_t)~0x8u) | ((pmregs_u8(x) & 0x1u) << 3)))
+#define pmregs_etrace_doptions_ref_full_data_get(v)               (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 3) & 0x1u)))
+#define pmregs_etrace_doptions_ref_full_data_set(v, x)            (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x8u) | ((pmregs_u8(x) & 0x1u) << 3)))
 #define pmregs_etrace_doptions_ref_full_data_set_checked(v, x)    pmregs_set_checked8(v, 3, 0x1u, x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -706,7 +707,7 @@ static inline int pmregs_etrace_params_check_why(const struct pmregs_etrace_para
 /* pmregs_etrace_params_check_why() without the reason. */
 static inline int pmregs_etrace_params_check(const struct pmregs_etrace_params *p)
 {
-	return pmregs_etrace_params_check_why(p, 0);
+	return pmregs_etrace_params_check_why(p, PMREGS_NULL);
 }
 
 /*
@@ -755,7 +756,7 @@ static inline const struct pmregs_etrace_params *pmregs_etrace_params_preset(con
 	for (i = 0; i < n; i++)
 		if (pmregs_streq(ps[i].name, name))
 			return &d[i];
-	return 0;
+	return PMREGS_NULL;
 }
 
 /* Name, doc, default and range of each parameter, in struct order. */
@@ -1295,7 +1296,7 @@ static inline const char *pmregs_etrace_te_inst_shape_name(unsigned shape)
 	case PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE:
 		return "jump_target_cache";
 	default:
-		return 0;
+		return PMREGS_NULL;
 	}
 }
 
@@ -3239,7 +3240,7 @@ static inline const char *pmregs_etrace_te_data_shape_name(unsigned shape)
 	case PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_ATOMIC_DATA:
 		return "split_atomic_data";
 	default:
-		return 0;
+		return PMREGS_NULL;
 	}
 }
 
@@ -3985,7 +3986,7 @@ static inline const char *pmregs_etrace_encap_shape_name(unsigned shape)
 	case PMREGS_ETRACE_ENCAP_SHAPE_NORMAL:
 		return "normal";
 	default:
-		return 0;
+		return PMREGS_NULL;
 	}
 }
 
@@ -4387,7 +4388,7 @@ static inline const char *pmregs_etrace_smi_shape_name(unsigned shape)
 	case PMREGS_ETRACE_SMI_SHAPE_MESSAGE:
 		return "message";
 	default:
-		return 0;
+		return PMREGS_NULL;
 	}
 }
 
@@ -4734,7 +4735,7 @@ static inline const char *pmregs_etrace_atb_shape_name(unsigned shape)
 	case PMREGS_ETRACE_ATB_SHAPE_MESSAGE:
 		return "message";
 	default:
-		return 0;
+		return PMREGS_NULL;
 	}
 }
 
@@ -5569,5 +5570,6 @@ static inline int pmregs_etrace_smi_data_stream_next(struct pmregs_etrace_smi_da
 	return 1;
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_ETRACE_H */

@@ -18,8 +18,10 @@
 
 #include "etrace.h"
 #include "base_desc.h"
+#include "base_tools.h"
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /* ---- ioptions (reference flow layout) (ioptions_ref): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
 struct pmregs_etrace_ioptions_ref_fields {
@@ -172,61 +174,61 @@ static inline void pmregs_etrace_doptions_ref_unpack(uint8_t v, struct pmregs_et
 static inline const struct pmregs_layout_desc *pmregs_etrace_layouts(size_t *count)
 {
 	static const struct pmregs_field_desc f_0[] = {
-		{ "implicit_return", "implicit return mode", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "implicit_exception", "implicit exception mode (trap packets with thaddr = 1 may omit the address)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "full_address", "addresses are full, not differential", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "jump_target_cache", "jump target cache enabled (format 0.1)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "branch_prediction", "branch prediction enabled (format 0.0)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "unused", "", 1, { 5, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "implicit_return", "implicit return mode", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "implicit_exception", "implicit exception mode (trap packets with thaddr = 1 may omit the address)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "full_address", "addresses are full, not differential", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "jump_target_cache", "jump target cache enabled (format 0.1)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "branch_prediction", "branch prediction enabled (format 0.0)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "unused", "", 1, { 5, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_1[] = {
-		{ "jump_target_cache", "jump target cache enabled", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "branch_prediction", "branch prediction enabled", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "implicit_return", "implicit return mode", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "sijump", "sequentially inferable jumps", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "implicit_exception", "implicit exception mode", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "full_address", "addresses are full, not differential", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "delta_address", "addresses are differential", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "unused", "", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "jump_target_cache", "jump target cache enabled", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "branch_prediction", "branch prediction enabled", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "implicit_return", "implicit return mode", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "sijump", "sequentially inferable jumps", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "implicit_exception", "implicit exception mode", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "full_address", "addresses are full, not differential", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "delta_address", "addresses are differential", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "unused", "", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_2[] = {
-		{ "no_address", "data trace omits addresses", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "no_data", "data trace omits data", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "full_address", "data addresses are full", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "full_data", "data values are full", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "unused", "", 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "no_address", "data trace omits addresses", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "no_data", "data trace omits data", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "full_address", "data addresses are full", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "full_data", "data values are full", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "unused", "", 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_layout_desc layouts[] = {
 		{ "ioptions_ref", "ioptions (reference flow layout)", "REFFLOW TE_OPTIONS_*; FZI ReferenceIOptions", 8, 0, 6, f_0,
 		  PMREGS_U8(0x00), PMREGS_U8(0xe0), PMREGS_U8(0x00), PMREGS_U8(0x1f),
-		  "The 5-bit ioptions of the reference encoder (set ioptions_width to 5).", -1, -1, 0, 0 },
+		  "The 5-bit ioptions of the reference encoder (set ioptions_width to 5).", -1, -1, 0, PMREGS_NULL },
 		{ "ioptions_pulp", "ioptions (PULP rv_tracer layout)", "FZI PULPIOptions; PULP rv_tracer decoder", 8, 0, 8, f_1,
 		  PMREGS_U8(0x00), PMREGS_U8(0x80), PMREGS_U8(0x00), PMREGS_U8(0x7f),
-		  "The 7-bit ioptions of the PULP encoder (set ioptions_width to 7).", -1, -1, 0, 0 },
+		  "The 7-bit ioptions of the PULP encoder (set ioptions_width to 7).", -1, -1, 0, PMREGS_NULL },
 		{ "doptions_ref", "doptions (reference data trace layout)", "REFFLOW data trace model; FZI ReferenceDOptions", 8, 0, 5, f_2,
 		  PMREGS_U8(0x00), PMREGS_U8(0xf0), PMREGS_U8(0x00), PMREGS_U8(0x0f),
-		  "The 4-bit doptions of the reference data-trace encoder (set doptions_width to 4).", -1, -1, 0, 0 },
+		  "The 4-bit doptions of the reference data-trace encoder (set doptions_width to 4).", -1, -1, 0, PMREGS_NULL },
 	};
 	if (count)
 		*count = sizeof layouts / sizeof layouts[0];
 	return layouts;
 }
 
-static inline const struct pmregs_layout_desc *pmregs_etrace_ioptions_ref_desc(void) { return &pmregs_etrace_layouts(0)[0]; }
+static inline const struct pmregs_layout_desc *pmregs_etrace_ioptions_ref_desc(void) { return &pmregs_etrace_layouts(PMREGS_NULL)[0]; }
 /* "implicit_return=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_etrace_ioptions_ref_snprint(char *buf, size_t n, uint8_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_etrace_ioptions_ref_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_etrace_ioptions_pulp_desc(void) { return &pmregs_etrace_layouts(0)[1]; }
+static inline const struct pmregs_layout_desc *pmregs_etrace_ioptions_pulp_desc(void) { return &pmregs_etrace_layouts(PMREGS_NULL)[1]; }
 /* "jump_target_cache=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_etrace_ioptions_pulp_snprint(char *buf, size_t n, uint8_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_etrace_ioptions_pulp_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_etrace_doptions_ref_desc(void) { return &pmregs_etrace_layouts(0)[2]; }
+static inline const struct pmregs_layout_desc *pmregs_etrace_doptions_ref_desc(void) { return &pmregs_etrace_layouts(PMREGS_NULL)[2]; }
 /* "no_address=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_etrace_doptions_ref_snprint(char *buf, size_t n, uint8_t v)
 {
@@ -248,7 +250,7 @@ static inline const char *pmregs_etrace_te_inst_format_name(uint64_t x)
 	case 3:
 		return "sync";
 	default:
-		return 0;
+		return PMREGS_NULL;
 	}
 }
 
@@ -269,7 +271,7 @@ static inline const char *pmregs_etrace_te_inst_privilege_name(uint64_t x)
 	case 6:
 		return "vs";
 	default:
-		return 0;
+		return PMREGS_NULL;
 	}
 }
 
@@ -280,7 +282,7 @@ static inline const char *pmregs_etrace_te_inst_encoder_mode_name(uint64_t x)
 	case 0:
 		return "branch_trace";
 	default:
-		return 0;
+		return PMREGS_NULL;
 	}
 }
 
@@ -297,7 +299,7 @@ static inline const char *pmregs_etrace_te_inst_qual_status_name(uint64_t x)
 	case 3:
 		return "ended_ntr";
 	default:
-		return 0;
+		return PMREGS_NULL;
 	}
 }
 
@@ -312,7 +314,7 @@ static inline const char *pmregs_etrace_te_inst_branch_fmt_name(uint64_t x)
 	case 3:
 		return "addr_fail";
 	default:
-		return 0;
+		return PMREGS_NULL;
 	}
 }
 
@@ -1460,7 +1462,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "opt_ext";
@@ -1488,7 +1490,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "subformat";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "start";
@@ -1516,7 +1518,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "branch";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1528,7 +1530,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "privilege";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "u";
@@ -1562,7 +1564,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "time";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1574,7 +1576,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "context";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1586,7 +1588,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "address";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1603,7 +1605,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "opt_ext";
@@ -1631,7 +1633,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "subformat";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "start";
@@ -1659,7 +1661,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "branch";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1671,7 +1673,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "privilege";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "u";
@@ -1705,7 +1707,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "time";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1717,7 +1719,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "context";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1729,7 +1731,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "ecause";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1741,7 +1743,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "interrupt";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1754,7 +1756,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "thaddr";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1767,7 +1769,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "address";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1779,7 +1781,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "tval";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1794,7 +1796,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "opt_ext";
@@ -1822,7 +1824,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "subformat";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "start";
@@ -1850,7 +1852,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "privilege";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "u";
@@ -1884,7 +1886,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "time";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1896,7 +1898,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "context";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1911,7 +1913,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "opt_ext";
@@ -1939,7 +1941,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "subformat";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "start";
@@ -1967,7 +1969,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "ienable";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -1979,7 +1981,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "encoder_mode";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "branch_trace";
@@ -1998,7 +2000,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "qual_status";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "no_change";
@@ -2026,7 +2028,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "ioptions";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2038,7 +2040,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "denable";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2050,7 +2052,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "dloss";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2062,7 +2064,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "doptions";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2077,7 +2079,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "opt_ext";
@@ -2105,7 +2107,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "address";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2117,7 +2119,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "notify";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2129,7 +2131,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "updiscon";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2141,7 +2143,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "irreport";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2153,7 +2155,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "irdepth";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2169,7 +2171,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "opt_ext";
@@ -2197,7 +2199,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "branches";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2210,7 +2212,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "branch_map";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2222,7 +2224,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "address";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2234,7 +2236,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "notify";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2246,7 +2248,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "updiscon";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2258,7 +2260,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "irreport";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2270,7 +2272,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "irdepth";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2286,7 +2288,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "opt_ext";
@@ -2314,7 +2316,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "branches";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2327,7 +2329,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "branch_map";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2342,7 +2344,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "opt_ext";
@@ -2370,7 +2372,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "subformat";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "branch_count";
@@ -2392,7 +2394,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "branch_count";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2404,7 +2406,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "branch_fmt";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "no_addr";
@@ -2432,7 +2434,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "opt_ext";
@@ -2460,7 +2462,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "subformat";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "branch_count";
@@ -2482,7 +2484,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "branch_count";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2494,7 +2496,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "branch_fmt";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "no_addr";
@@ -2519,7 +2521,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "address";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2531,7 +2533,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "notify";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2543,7 +2545,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "updiscon";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2555,7 +2557,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "irreport";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2567,7 +2569,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "irdepth";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2583,7 +2585,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "opt_ext";
@@ -2611,7 +2613,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "subformat";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "branch_count";
@@ -2633,7 +2635,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "index";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2645,7 +2647,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "branches";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2658,7 +2660,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "branch_map";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2670,7 +2672,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "irreport";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2682,7 +2684,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 				out[k].name = "irdepth";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -2723,7 +2725,7 @@ static inline const char *pmregs_etrace_te_data_format_name(uint64_t x)
 	case 7:
 		return "split_atomic_data";
 	default:
-		return 0;
+		return PMREGS_NULL;
 	}
 }
 
@@ -2740,7 +2742,7 @@ static inline const char *pmregs_etrace_te_data_resp_name(uint64_t x)
 	case 3:
 		return "diff_data";
 	default:
-		return 0;
+		return PMREGS_NULL;
 	}
 }
 
@@ -3399,7 +3401,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "load_aligned";
@@ -3440,7 +3442,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "size";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3453,7 +3455,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "lrid";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3465,7 +3467,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "diff";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3477,7 +3479,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "data_len";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3490,7 +3492,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "data";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3502,7 +3504,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "address";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3518,7 +3520,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "load_aligned";
@@ -3558,7 +3560,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "size";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3570,7 +3572,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "lrid";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3582,7 +3584,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "resp";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "error";
@@ -3611,7 +3613,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "data";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3628,7 +3630,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "load_aligned";
@@ -3668,7 +3670,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "subtype";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "rw";
@@ -3693,7 +3695,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "diff";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3705,7 +3707,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "data_len";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3718,7 +3720,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "data";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3730,7 +3732,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "addr_msbs";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3742,7 +3744,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "op_len";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3755,7 +3757,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "operand";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3767,7 +3769,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "addr_lsbs";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3785,7 +3787,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "load_aligned";
@@ -3825,7 +3827,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "subtype";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "amoswap";
@@ -3862,7 +3864,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "size";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3875,7 +3877,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "lrid";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3887,7 +3889,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "diff";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3899,7 +3901,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "op_len";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3912,7 +3914,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "operand";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3924,7 +3926,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "data_len";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3937,7 +3939,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "data";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3949,7 +3951,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "address";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -3966,7 +3968,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "format";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "load_aligned";
@@ -4006,7 +4008,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "lrid";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4018,7 +4020,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "resp";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
 					out[k].meaning = "error";
@@ -4047,7 +4049,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "data_len";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4060,7 +4062,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 				out[k].name = "data";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4256,7 +4258,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 				out[k].name = "length";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4268,7 +4270,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 				out[k].name = "flow";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4280,7 +4282,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 				out[k].name = "extend";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4295,7 +4297,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 				out[k].name = "length";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4307,7 +4309,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 				out[k].name = "flow";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4319,7 +4321,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 				out[k].name = "extend";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4335,7 +4337,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 				out[k].name = "length";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4347,7 +4349,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 				out[k].name = "flow";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4359,7 +4361,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 				out[k].name = "extend";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4372,7 +4374,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 				out[k].name = "srcid";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4384,7 +4386,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 				out[k].name = "timestamp";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4396,7 +4398,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 				out[k].name = "type";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4425,7 +4427,7 @@ static inline const char *pmregs_etrace_smi_msg_type_name(uint64_t x)
 	case 3:
 		return "te_data";
 	default:
-		return 0;
+		return PMREGS_NULL;
 	}
 }
 
@@ -4592,7 +4594,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 				out[k].name = "length";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4604,7 +4606,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 				out[k].name = "msg_type";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 2:
 					out[k].meaning = "te_inst";
@@ -4626,7 +4628,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 				out[k].name = "timestamp_present";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4642,7 +4644,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 				out[k].name = "length";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4654,7 +4656,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 				out[k].name = "msg_type";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 2:
 					out[k].meaning = "te_inst";
@@ -4676,7 +4678,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 				out[k].name = "timestamp_present";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4689,7 +4691,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 				out[k].name = "index";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4701,7 +4703,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 				out[k].name = "index_pad";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4713,7 +4715,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 				out[k].name = "timestamp";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4856,7 +4858,7 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 				out[k].name = "length";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4868,7 +4870,7 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 				out[k].name = "timestamp_present";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4880,7 +4882,7 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 				out[k].name = "reserved";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4896,7 +4898,7 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 				out[k].name = "length";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4908,7 +4910,7 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 				out[k].name = "timestamp_present";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4921,7 +4923,7 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 				out[k].name = "reserved";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4933,7 +4935,7 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 				out[k].name = "timestamp";
 				out[k].value = x;
 				out[k].width = (uint8_t)w;
-				out[k].meaning = 0;
+				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
 		}
@@ -4958,7 +4960,7 @@ static inline const struct pmregs_register_desc *pmregs_etrace_register_descs(si
 {
 	if (count)
 		*count = 0;
-	return 0;
+	return PMREGS_NULL;
 }
 
 /*
@@ -4997,11 +4999,11 @@ static inline int pmregs_etrace_encap_stream_walk(const uint64_t *params, size_t
 		ev.status = it.status;
 		ev.has_payload = it.has_payload;
 		ev.frame.packet = "encap";
-		ev.frame.shape = it.status < 0 ? 0 : pmregs_etrace_encap_shape_name(it.frame.shape);
+		ev.frame.shape = it.status < 0 ? PMREGS_NULL : pmregs_etrace_encap_shape_name(it.frame.shape);
 		ev.frame.nfields = it.status < 0 ? 0u : (unsigned)pmregs_etrace_encap_fields(&p, &it.frame, ff, 6u);
 		ev.frame.fields = ff;
 		ev.payload.packet = "te_inst";
-		ev.payload.shape = it.has_payload ? pmregs_etrace_te_inst_shape_name(it.payload.shape) : 0;
+		ev.payload.shape = it.has_payload ? pmregs_etrace_te_inst_shape_name(it.payload.shape) : PMREGS_NULL;
 		ev.payload.nfields = it.has_payload ? (unsigned)pmregs_etrace_te_inst_fields(&p, &it.payload, pf, 11u) : 0u;
 		ev.payload.fields = pf;
 		rc = fn(ctx, &ev);
@@ -5047,11 +5049,11 @@ static inline int pmregs_etrace_smi_stream_walk(const uint64_t *params, size_t n
 		ev.status = it.status;
 		ev.has_payload = it.has_payload;
 		ev.frame.packet = "smi";
-		ev.frame.shape = it.status < 0 ? 0 : pmregs_etrace_smi_shape_name(it.frame.shape);
+		ev.frame.shape = it.status < 0 ? PMREGS_NULL : pmregs_etrace_smi_shape_name(it.frame.shape);
 		ev.frame.nfields = it.status < 0 ? 0u : (unsigned)pmregs_etrace_smi_fields(&p, &it.frame, ff, 6u);
 		ev.frame.fields = ff;
 		ev.payload.packet = "te_inst";
-		ev.payload.shape = it.has_payload ? pmregs_etrace_te_inst_shape_name(it.payload.shape) : 0;
+		ev.payload.shape = it.has_payload ? pmregs_etrace_te_inst_shape_name(it.payload.shape) : PMREGS_NULL;
 		ev.payload.nfields = it.has_payload ? (unsigned)pmregs_etrace_te_inst_fields(&p, &it.payload, pf, 11u) : 0u;
 		ev.payload.fields = pf;
 		rc = fn(ctx, &ev);
@@ -5097,11 +5099,11 @@ static inline int pmregs_etrace_atb_stream_walk(const uint64_t *params, size_t n
 		ev.status = it.status;
 		ev.has_payload = it.has_payload;
 		ev.frame.packet = "atb";
-		ev.frame.shape = it.status < 0 ? 0 : pmregs_etrace_atb_shape_name(it.frame.shape);
+		ev.frame.shape = it.status < 0 ? PMREGS_NULL : pmregs_etrace_atb_shape_name(it.frame.shape);
 		ev.frame.nfields = it.status < 0 ? 0u : (unsigned)pmregs_etrace_atb_fields(&p, &it.frame, ff, 4u);
 		ev.frame.fields = ff;
 		ev.payload.packet = "te_inst";
-		ev.payload.shape = it.has_payload ? pmregs_etrace_te_inst_shape_name(it.payload.shape) : 0;
+		ev.payload.shape = it.has_payload ? pmregs_etrace_te_inst_shape_name(it.payload.shape) : PMREGS_NULL;
 		ev.payload.nfields = it.has_payload ? (unsigned)pmregs_etrace_te_inst_fields(&p, &it.payload, pf, 11u) : 0u;
 		ev.payload.fields = pf;
 		rc = fn(ctx, &ev);
@@ -5147,11 +5149,11 @@ static inline int pmregs_etrace_smi_data_stream_walk(const uint64_t *params, siz
 		ev.status = it.status;
 		ev.has_payload = it.has_payload;
 		ev.frame.packet = "smi";
-		ev.frame.shape = it.status < 0 ? 0 : pmregs_etrace_smi_shape_name(it.frame.shape);
+		ev.frame.shape = it.status < 0 ? PMREGS_NULL : pmregs_etrace_smi_shape_name(it.frame.shape);
 		ev.frame.nfields = it.status < 0 ? 0u : (unsigned)pmregs_etrace_smi_fields(&p, &it.frame, ff, 6u);
 		ev.frame.fields = ff;
 		ev.payload.packet = "te_data";
-		ev.payload.shape = it.has_payload ? pmregs_etrace_te_data_shape_name(it.payload.shape) : 0;
+		ev.payload.shape = it.has_payload ? pmregs_etrace_te_data_shape_name(it.payload.shape) : PMREGS_NULL;
 		ev.payload.nfields = it.has_payload ? (unsigned)pmregs_etrace_te_data_fields(&p, &it.payload, pf, 10u) : 0u;
 		ev.payload.fields = pf;
 		rc = fn(ctx, &ev);
@@ -5176,7 +5178,7 @@ static inline const struct pmregs_stream_desc *pmregs_etrace_streams(size_t *cou
 }
 
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_ETRACE_FAMILY_INIT { "etrace", "RISC-V Efficient Trace (E-Trace) te_inst and te_data packets, compression and encapsulation", pmregs_etrace_layouts, pmregs_etrace_register_descs, pmregs_etrace_params_desc, pmregs_etrace_streams, "RISC-V International", pmregs_etrace_param_presets, pmregs_etrace_params_check_values }
+#define PMREGS_ETRACE_FAMILY_INIT { "etrace", "RISC-V Efficient Trace (E-Trace) te_inst and te_data packets, compression and encapsulation", pmregs_etrace_layouts, pmregs_etrace_register_descs, pmregs_etrace_params_desc, pmregs_etrace_streams, "RISC-V International", pmregs_etrace_param_presets, pmregs_etrace_params_check_values, PMREGS_NULL, PMREGS_NULL }
 
 static inline const struct pmregs_family_desc *pmregs_etrace_family(void)
 {
@@ -5184,5 +5186,6 @@ static inline const struct pmregs_family_desc *pmregs_etrace_family(void)
 	return &d;
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_ETRACE_TOOLS_H */

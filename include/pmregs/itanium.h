@@ -2227,6 +2227,7 @@
 #define PMREGS_ITANIUM_EVENTS_UNSTALLED_BACKEND_CYCLE_MAX_INCR                                 0x1
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /*
  * Instruction type of an IA-64 instruction for opcode matching (SEED 6.2.5 "itype").
@@ -2735,7 +2736,7 @@ static inline int pmregs_itanium_pmc11_tlb_valid(uint64_t v)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmd2_daddr_get(v)            (pmregs_u64(v))
-#define pmregs_itanium_pmd2_daddr_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
+#define pmregs_itanium_pmd2_daddr_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
 #define pmregs_itanium_pmd2_daddr_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -2910,7 +2911,7 @@ static inline int pmregs_itanium_pmc13_valid(uint64_t v)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_br_addr_addr_get(v)            (pmregs_u64(v))
-#define pmregs_itanium_br_addr_addr_set(v, x)         ((void)pmregs_u64(v), (uint64_t)pmregs_u64(x))
+#define pmregs_itanium_br_addr_addr_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
 #define pmregs_itanium_br_addr_addr_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -3299,5 +3300,6 @@ static inline uint64_t pmregs_itanium_counter_read(uint64_t written)
 	return ((written & PMREGS_U64(0xffffffff)) | ((((written >> 31) & 1) != 0) ? PMREGS_U64(0xffffffff00000000) : PMREGS_U64(0)));
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_ITANIUM_H */

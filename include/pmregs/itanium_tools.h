@@ -17,8 +17,10 @@
 
 #include "itanium.h"
 #include "base_desc.h"
+#include "base_tools.h"
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /* ---- PMC0 (freeze and overflow status) (pmc0): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
 struct pmregs_itanium_pmc0_fields {
@@ -1057,13 +1059,13 @@ static inline void pmregs_itanium_dbr_ctl_unpack(uint64_t v, struct pmregs_itani
 static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *count)
 {
 	static const struct pmregs_field_desc f_0[] = {
-		{ "fr", "Freeze: 1 = monitoring disabled; set by an overflow of a counter whose oi = 1; software clears it", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_3_1", "Reads 0, writes ignored", 1, { 1, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "overflow", "Bit n-4 = 1: PMDn overflowed (n = 4..7); set whatever oi is; sticky", 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_8", "Reads 0, writes ignored", 1, { 8, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "fr", "Freeze: 1 = monitoring disabled; set by an overflow of a counter whose oi = 1; software clears it", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_3_1", "Reads 0, writes ignored", 1, { 1, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "overflow", "Bit n-4 = 1: PMDn overflowed (n = 4..7); set whatever oi is; sticky", 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_63_8", "Reads 0, writes ignored", 1, { 8, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_1[] = {
-		{ "ig", "Reads 0, writes ignored", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig", "Reads 0, writes ignored", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_2_0[] = {
 		{ "both", 0u, "count IA-64 and IA-32 instructions" },
@@ -1072,18 +1074,18 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "none", 3u, "count neither" },
 	};
 	static const struct pmregs_field_desc f_2[] = {
-		{ "plm", "Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ev", "External visibility", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "oi", "Overflow interrupt: an overflow also sets PMC0.fr and interrupts", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig7", "", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "es", "Event select", 1, { 8, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig15", "The architected es bit 7; ignored on Itanium", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "umask", "Unit mask (0 for EAR events: their umask goes to PMC10/PMC11)", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "threshold", "0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..max_incr-1)", 1, { 20, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig23", "", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "plm", "Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ev", "External visibility", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "oi", "Overflow interrupt: an overflow also sets PMC0.fr and interrupts", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig7", "", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "es", "Event select", 1, { 8, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig15", "The architected es bit 7; ignored on Itanium", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "umask", "Unit mask (0 for EAR events: their umask goes to PMC10/PMC11)", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "threshold", "0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..max_incr-1)", 1, { 20, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig23", "", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_2_0 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_3_0[] = {
 		{ "both", 0u, "count IA-64 and IA-32 instructions" },
@@ -1092,32 +1094,32 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "none", 3u, "count neither" },
 	};
 	static const struct pmregs_field_desc f_3[] = {
-		{ "plm", "Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ev", "External visibility", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "oi", "Overflow interrupt: an overflow also sets PMC0.fr and interrupts", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig7", "", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "es", "Event select", 1, { 8, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig15", "The architected es bit 7; ignored on Itanium", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "umask", "Unit mask (0 for EAR events: their umask goes to PMC10/PMC11)", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "plm", "Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ev", "External visibility", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "oi", "Overflow interrupt: an overflow also sets PMC0.fr and interrupts", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig7", "", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "es", "Event select", 1, { 8, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig15", "The architected es bit 7; ignored on Itanium", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "umask", "Unit mask (0 for EAR events: their umask goes to PMC10/PMC11)", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_3_0 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "threshold", "0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..3)", 1, { 20, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_23_22", "Bit 22 is the threshold bit PMC4/5 have and PMC6/7 lack", 1, { 22, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "threshold", "0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..3)", 1, { 20, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_23_22", "Bit 22 is the threshold bit PMC4/5 have and PMC6/7 lack", 1, { 22, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_4[] = {
-		{ "count", "Event count; a carry out of bit 31 sets PMC0.overflow (and PMC0.fr when oi = 1)", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "sxt", "Reads return copies of bit 31; writes ignored", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
+		{ "count", "Event count; a carry out of bit 31 sets PMC0.overflow (and PMC0.fr when oi = 1)", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "sxt", "Reads return copies of bit 31; writes ignored", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_5[] = {
-		{ "ig_2_0", "", 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "mask", "1 = don't care: mask{26:13} covers enco{40:27}, mask{12:0} covers enco{12:0}", 1, { 3, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_32_30", "", 1, { 30, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "match", "Opcode bits: match{26:13} = enco{40:27}, match{12:0} = enco{12:0}", 1, { 33, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "b", "Match B-syllable instructions", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "f", "Match F-syllable instructions", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "i", "Match I-syllable instructions", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "m", "Match M-syllable instructions", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "ig_2_0", "", 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "mask", "1 = don't care: mask{26:13} covers enco{40:27}, mask{12:0} covers enco{12:0}", 1, { 3, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_32_30", "", 1, { 30, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "match", "Opcode bits: match{26:13} = enco{40:27}, match{12:0} = enco{12:0}", 1, { 33, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "b", "Match B-syllable instructions", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "f", "Match F-syllable instructions", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "i", "Match I-syllable instructions", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "m", "Match M-syllable instructions", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_6_0[] = {
 		{ "cache_mode", 0u, "" },
@@ -1130,14 +1132,14 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "none", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_6[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "tlb", "0: capture L1 instruction cache misses; 1: capture instruction TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_6_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_6_1 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_variant_desc n_6[] = {
 		{ "cache", 0u, 7 },
@@ -1168,14 +1170,14 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "lat_none", 15u, "listed by L3E without a stated meaning" },
 	};
 	static const struct pmregs_field_desc f_7[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "tlb", "0: capture L1 instruction cache misses; 1: capture instruction TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_7_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_7_1 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 		{ "umask", "Capture misses whose latency is at least this many cycles", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 12, v_7_2 },
 	};
 	static const struct pmregs_value_desc v_8_0[] = {
@@ -1193,39 +1195,39 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "sw", 8u, "resolved by software" },
 	};
 	static const struct pmregs_field_desc f_8[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "tlb", "0: capture L1 instruction cache misses; 1: capture instruction TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_8_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_8_1 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 		{ "umask", "Which TLB misses to capture", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_8_2 },
 	};
 	static const struct pmregs_field_desc f_9[] = {
-		{ "v", "Valid: 0 = nothing captured", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig1", "The TLB bit; undefined in cache mode", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_4_2", "", 1, { 2, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "iaddr", "Instruction cache line address, bits 63:5", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "v", "Valid: 0 = nothing captured", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig1", "The TLB bit; undefined in cache mode", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "ig_4_2", "", 1, { 2, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "iaddr", "Instruction cache line address, bits 63:5", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_10_0[] = {
 		{ "vhpt", 0u, "" },
 		{ "sw", 1u, "" },
 	};
 	static const struct pmregs_field_desc f_10[] = {
-		{ "v", "Valid: 0 = nothing captured", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_4_2", "", 1, { 2, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "iaddr", "Address that missed the instruction TLB, bits 63:5", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "v", "Valid: 0 = nothing captured", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_4_2", "", 1, { 2, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "iaddr", "Address that missed the instruction TLB, bits 63:5", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "tlb", "How the miss was resolved (PF11)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_10_0 },
 	};
 	static const struct pmregs_field_desc f_11[] = {
-		{ "latency", "Latency of the captured miss in cycles", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_12", "", 1, { 12, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "latency", "Latency of the captured miss in cycles", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_63_12", "", 1, { 12, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_12[] = {
-		{ "ig_11_0", "The latency field; not meaningful in TLB mode", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_63_12", "", 1, { 12, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_11_0", "The latency field; not meaningful in TLB mode", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "ig_63_12", "", 1, { 12, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_13_0[] = {
 		{ "cache_mode", 0u, "" },
@@ -1238,16 +1240,16 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "none", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_13[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "tlb", "0: capture L1 data cache load misses; 1: capture data TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_13_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_13_1 },
-		{ "ig_27_26", "", 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_29", "", 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_27_26", "", 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_63_29", "", 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_variant_desc n_13[] = {
 		{ "cache", 0u, 14 },
@@ -1277,16 +1279,16 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "lat_none", 15u, "listed by L3E without a stated meaning" },
 	};
 	static const struct pmregs_field_desc f_14[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "tlb", "0: capture L1 data cache load misses; 1: capture data TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_14_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_14_1 },
-		{ "ig_27_26", "", 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_29", "", 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_27_26", "", 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_63_29", "", 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 		{ "umask", "Capture load misses whose latency is at least this many cycles", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 11, v_14_2 },
 	};
 	static const struct pmregs_value_desc v_15_0[] = {
@@ -1305,20 +1307,20 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "sw", 8u, "resolved by software" },
 	};
 	static const struct pmregs_field_desc f_15[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "tlb", "0: capture L1 data cache load misses; 1: capture data TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_15_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_15_1 },
-		{ "ig_27_26", "", 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_29", "", 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ig_27_26", "", 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_63_29", "", 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 		{ "umask", "Which data TLB misses to capture", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 3, v_15_2 },
 	};
 	static const struct pmregs_field_desc f_16[] = {
-		{ "daddr", "Data address of the captured miss", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "daddr", "Data address of the captured miss", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_17_0[] = {
 		{ "none", 0u, "" },
@@ -1327,15 +1329,15 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "sw", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_17[] = {
-		{ "latency", "Cache mode: latency of the captured load miss in cycles", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_61_12", "", 1, { 12, 0, 0, 0 }, { 50, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "latency", "Cache mode: latency of the captured load miss in cycles", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_61_12", "", 1, { 12, 0, 0, 0 }, { 50, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 		{ "level", "TLB mode: how the miss was resolved", 1, { 62, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_17_0 },
 	};
 	static const struct pmregs_field_desc f_18[] = {
-		{ "vl", "Valid", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig1", "", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "slot", "Slot (0-2) of the instruction in its bundle", 1, { 2, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "iaddr", "Bundle address of the instruction, bits 63:4", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "vl", "Valid", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig1", "", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "slot", "Slot (0-2) of the instruction in its bundle", 1, { 2, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "iaddr", "Bundle address of the instruction, bits 63:4", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_19_0[] = {
 		{ "none", 0u, "" },
@@ -1356,16 +1358,16 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "all", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_19[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tar", "Record branches predicted by the Target Address Register", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "tar", "Record branches predicted by the Target Address Register", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "tm", "Taken mask", 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_19_0 },
 		{ "ptm", "Predicted target mask", 1, { 10, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_19_1 },
 		{ "ppm", "Predicted predicate (path) mask", 1, { 12, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_19_2 },
-		{ "bpt", "Record branches predicted by this predictor (libpfm's API and pfmon call it tac)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bac", "Record branches predicted or corrected by the Branch Address Calculator", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_16", "", 1, { 16, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "bpt", "Record branches predicted by this predictor (libpfm's API and pfmon call it tac)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "bac", "Record branches predicted or corrected by the Branch Address Calculator", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_63_16", "", 1, { 16, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_20_0[] = {
 		{ "slot0", 0u, "" },
@@ -1374,307 +1376,307 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "not_taken", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_20[] = {
-		{ "b", "1 = branch source record, 0 = target record", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "mp", "Source record: the prediction failed (target records show 1 in PF11 samples)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "b", "1 = branch source record, 0 = target record", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "mp", "Source record: the prediction failed (target records show 1 in PF11 samples)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "slot", "Source record: slot of the branch in its bundle", 1, { 2, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_20_0 },
-		{ "addr", "Bundle address (b = 1) or target bundle address (b = 0), bits 63:4", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "addr", "Bundle address (b = 1) or target bundle address (b = 0), bits 63:4", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_21[] = {
-		{ "bbi", "Next entry to be written (0-7 = PMD8-15)", 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "full", "Sticky: the buffer has wrapped; the oldest entry is bbi when set, else 0", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_4", "", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "bbi", "Next entry to be written (0-7 = PMD8-15)", 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "full", "Sticky: the buffer has wrapped; the oldest entry is bbi when set, else 0", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_63_4", "", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_22[] = {
-		{ "ta", "Tag all: 1 = tag every instruction and ignore the IBRs; set at reset", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_63_1", "", 1, { 1, 0, 0, 0 }, { 63, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
+		{ "ta", "Tag all: 1 = tag every instruction and ignore the IBRs; set at reset", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_63_1", "", 1, { 1, 0, 0, 0 }, { 63, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_23[] = {
-		{ "addr", "Match address", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "addr", "Match address", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_24[] = {
-		{ "mask", "1 = the address bit must match; address bits 63:56 are always compared", 1, { 0, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "plm", "Privilege levels the pair matches at: bit 56 = PL0 ... bit 59 = PL3", 1, { 56, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_62_60", "", 1, { 60, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "x", "Execute breakpoint enable; any set x bit disables PMU range checking", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "mask", "1 = the address bit must match; address bits 63:56 are always compared", 1, { 0, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "plm", "Privilege levels the pair matches at: bit 56 = PL0 ... bit 59 = PL3", 1, { 56, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_62_60", "", 1, { 60, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "x", "Execute breakpoint enable; any set x bit disables PMU range checking", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_25[] = {
-		{ "mask", "1 = the address bit must match; address bits 63:56 are always compared", 1, { 0, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "plm", "Privilege levels the pair matches at (breakpoints only)", 1, { 56, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ig_61_60", "", 1, { 60, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, 0 },
-		{ "w", "Write breakpoint enable", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "r", "Read breakpoint enable", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "mask", "1 = the address bit must match; address bits 63:56 are always compared", 1, { 0, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "plm", "Privilege levels the pair matches at (breakpoints only)", 1, { 56, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_61_60", "", 1, { 60, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "w", "Write breakpoint enable", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "r", "Read breakpoint enable", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_layout_desc layouts[] = {
 		{ "pmc0", "PMC0 (freeze and overflow status)", "SEED Fig 6-14, Table 6-8; reset (frozen) from KITA", 64, 0, 4, f_0,
 		  PMREGS_U64(0x0000000000000001), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000000f1),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "pmc_ignored", "PMC1-PMC3 (overflow status, unused)", "SEED Fig 6-14, Table 6-8", 64, 0, 1, f_1,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Architected overflow status registers; every bit is ignored on Itanium.", -1, -1, 0, 0 },
+		  "Architected overflow status registers; every bit is ignored on Itanium.", -1, -1, 0, PMREGS_NULL },
 		{ "pmc_counting", "PMC4/PMC5 (generic counter configuration)", "L3H pmc_ita_count_reg; VTUNE; KITA; KPFM", 64, 0, 12, f_2,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000037f7f7f),
-		  "Configuration of counters PMD4 and PMD5; they alone have a 3-bit threshold.", -1, -1, 0, 0 },
+		  "Configuration of counters PMD4 and PMD5; they alone have a 3-bit threshold.", -1, -1, 0, PMREGS_NULL },
 		{ "pmc_counting_narrow", "PMC6/PMC7 (generic counter configuration, 2-bit threshold)", "VTUNE; L3H pmc_ita_count_reg", 64, 0, 12, f_3,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000033f7f7f),
-		  "Configuration of counters PMD6 and PMD7; bit 22 is not implemented here.", -1, -1, 0, 0 },
+		  "Configuration of counters PMD6 and PMD7; bit 22 is not implemented here.", -1, -1, 0, PMREGS_NULL },
 		{ "pmd_counter", "PMD4-PMD7 (generic counters)", "L3H pmd_ita_counter_reg; SDM 2:157; KITA ovfl_val", 64, 0, 2, f_4,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000ffffffff),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "pmc8_9", "PMC8/PMC9 (IA-64 opcode match)", "SEED Fig 6-16, Table 6-11; resets from KITA", 64, 0, 8, f_5,
 		  PMREGS_U64(0xf00000003ffffff8), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffe3ffffff8),
-		  "An instruction matches when its type is enabled (m, i, f, b) and its encoding\nbits {40:27} and {12:0} equal `match` wherever `mask` is 0. A-type instructions\nneed m and i. The reset value (Linux perfmon's default) matches everything.\n", -1, -1, 0, 0 },
+		  "An instruction matches when its type is enabled (m, i, f, b) and its encoding\nbits {40:27} and {12:0} equal `match` wherever `mask` is 0. A-type instructions\nneed m and i. The reset value (Linux perfmon's default) matches everything.\n", -1, -1, 0, PMREGS_NULL },
 		{ "pmc10", "PMC10 (instruction EAR configuration)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", 64, 0, 8, f_6,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030000cf),
 		  "Selects what the instruction EAR captures; the umask means a latency threshold (tlb = 0) or a TLB resolution (tlb = 1).", 3, -1, 2, n_6 },
 		{ "pmc10_cache", "PMC10 (instruction EAR configuration) (cache variant)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", 64, 0, 9, f_7,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030f00cf),
-		  "Cache mode; PMD0/PMD1 hold the missing line and its latency.", -1, 6, 0, 0 },
+		  "Cache mode; PMD0/PMD1 hold the missing line and its latency.", -1, 6, 0, PMREGS_NULL },
 		{ "pmc10_tlb", "PMC10 (instruction EAR configuration) (tlb variant)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", 64, 0, 9, f_8,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030f00cf),
-		  "TLB mode; PMD0 holds the missing address.", -1, 6, 0, 0 },
+		  "TLB mode; PMD0 holds the missing address.", -1, 6, 0, PMREGS_NULL },
 		{ "pmd0_cache", "PMD0 (instruction EAR address, cache mode)", "SEED Fig 6-18 and 6.2.7.2; L3H pmd0_ita_reg", 64, 0, 4, f_9,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffe1),
-		  "Valid only while PMC0.fr = 1. The line address is the value with bits 4:0 cleared.", -1, -1, 0, 0 },
+		  "Valid only while PMC0.fr = 1. The line address is the value with bits 4:0 cleared.", -1, -1, 0, PMREGS_NULL },
 		{ "pmd0_tlb", "PMD0 (instruction EAR address, TLB mode)", "SEED Fig 6-18; the meaning of tlb from PF11 (pfmon decoder only)", 64, 0, 4, f_10,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffe3),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "pmd1_cache", "PMD1 (instruction EAR latency, cache mode)", "SEED Fig 6-18 and 6.2.7.2", 64, 0, 2, f_11,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000fff),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "pmd1_tlb", "PMD1 (instruction EAR, TLB mode)", "SEED Fig 6-18; PF11 reads PMD1 only in cache mode", 64, 0, 2, f_12,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Nothing is defined in TLB mode.", -1, -1, 0, 0 },
+		  "Nothing is defined in TLB mode.", -1, -1, 0, PMREGS_NULL },
 		{ "pmc11", "PMC11 (data EAR configuration and data address range check)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", 64, 0, 10, f_13,
 		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130000cf),
 		  "Selects what the data EAR captures, and with pt = 0 applies the DBR data address range check.", 3, -1, 2, n_13 },
 		{ "pmc11_cache", "PMC11 (data EAR configuration and data address range check) (cache variant)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", 64, 0, 11, f_14,
 		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130f00cf),
-		  "Cache mode; PMD2/PMD3/PMD17 hold the data address, latency and instruction address.", -1, 13, 0, 0 },
+		  "Cache mode; PMD2/PMD3/PMD17 hold the data address, latency and instruction address.", -1, 13, 0, PMREGS_NULL },
 		{ "pmc11_tlb", "PMC11 (data EAR configuration and data address range check) (tlb variant)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", 64, 0, 11, f_15,
 		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130f00cf),
-		  "TLB mode; PMD3.level says how the miss was resolved.", -1, 13, 0, 0 },
+		  "TLB mode; PMD3.level says how the miss was resolved.", -1, 13, 0, PMREGS_NULL },
 		{ "pmd2", "PMD2 (data EAR address)", "L3H pmd2_ita_reg", 64, 0, 1, f_16,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "Valid only while PMC0.fr = 1.", -1, -1, 0, 0 },
+		  "Valid only while PMC0.fr = 1.", -1, -1, 0, PMREGS_NULL },
 		{ "pmd3", "PMD3 (data EAR latency or TLB level)", "L3H pmd3_ita_reg; the level values from PF11 (pfmon decoder only)", 64, 0, 3, f_17,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xc000000000000fff),
-		  "Valid only while PMC0.fr = 1. latency is meaningful in cache mode, level in TLB mode.", -1, -1, 0, 0 },
+		  "Valid only while PMC0.fr = 1. latency is meaningful in cache mode, level in TLB mode.", -1, -1, 0, PMREGS_NULL },
 		{ "pmd17", "PMD17 (data EAR instruction address)", "L3H pmd17_ita_reg; PF11", 64, 0, 4, f_18,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffffd),
-		  "Valid only while PMC0.fr = 1. The instruction address is (value & ~0xF) | slot.", -1, -1, 0, 0 },
+		  "Valid only while PMC0.fr = 1. The instruction address is (value & ~0xF) | slot.", -1, -1, 0, PMREGS_NULL },
 		{ "pmc12", "PMC12 (branch trace buffer configuration)", "L3H pmc12_ita_reg; value meanings from the libpfm-3 manual page and PF11", 64, 0, 10, f_19,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000ffcf),
-		  "Which branches the BTB records; there is no ism field (VTUNE).", -1, -1, 0, 0 },
+		  "Which branches the BTB records; there is no ism field (VTUNE).", -1, -1, 0, PMREGS_NULL },
 		{ "pmd_btb", "PMD8-PMD15 (branch trace buffer entries)", "L3H pmd8_15_ita_reg; PF11", 64, 0, 4, f_20,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "An entry is valid when b or mp is set. A branch uses two entries, source (b = 1) then target (b = 0).", -1, -1, 0, 0 },
+		  "An entry is valid when b or mp is set. A branch uses two entries, source (b = 1) then target (b = 0).", -1, -1, 0, PMREGS_NULL },
 		{ "pmd16", "PMD16 (branch trace buffer index)", "L3H pmd16_ita_reg; PF11", 64, 0, 3, f_21,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000000f),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "pmc13", "PMC13 (instruction address range check)", "SEED Fig 6-15, Tables 6-9 and 6-10", 64, 0, 2, f_22,
 		  PMREGS_U64(0x0000000000000001), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000001),
-		  "", -1, -1, 0, 0 },
+		  "", -1, -1, 0, PMREGS_NULL },
 		{ "br_addr", "IBR/DBR even register (breakpoint address)", "SDM Table 7-1 (p. 2:153)", 64, 0, 1, f_23,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "IBR[2i] and DBR[2i], the address of pair i. IA-64 instruction fetches ignore IBR addr{3:0}.", -1, -1, 0, 0 },
+		  "IBR[2i] and DBR[2i], the address of pair i. IA-64 instruction fetches ignore IBR addr{3:0}.", -1, -1, 0, PMREGS_NULL },
 		{ "ibr_ctl", "IBR odd register (instruction breakpoint mask and control)", "SDM Table 7-1 (p. 2:153); KPFM ibr_mask_reg_t", 64, 0, 4, f_24,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x8fffffffffffffff),
-		  "IBR[2i+1], mask and control of pair i.", -1, -1, 0, 0 },
+		  "IBR[2i+1], mask and control of pair i.", -1, -1, 0, PMREGS_NULL },
 		{ "dbr_ctl", "DBR odd register (data breakpoint mask and control)", "SDM Table 7-1 (p. 2:153); KPFM dbr_mask_reg_t", 64, 0, 5, f_25,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xcfffffffffffffff),
-		  "DBR[2i+1], mask and control of pair i. The PMU range check ignores plm, r and w (SEED 6.2.6).", -1, -1, 0, 0 },
+		  "DBR[2i+1], mask and control of pair i. The PMU range check ignores plm, r and w (SEED 6.2.6).", -1, -1, 0, PMREGS_NULL },
 	};
 	if (count)
 		*count = sizeof layouts / sizeof layouts[0];
 	return layouts;
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc0_desc(void) { return &pmregs_itanium_layouts(0)[0]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmc0_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[0]; }
 /* "fr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmc0_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc0_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc_ignored_desc(void) { return &pmregs_itanium_layouts(0)[1]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmc_ignored_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[1]; }
 /* "=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmc_ignored_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc_ignored_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc_counting_desc(void) { return &pmregs_itanium_layouts(0)[2]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmc_counting_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[2]; }
 /* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmc_counting_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc_counting_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc_counting_narrow_desc(void) { return &pmregs_itanium_layouts(0)[3]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmc_counting_narrow_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[3]; }
 /* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmc_counting_narrow_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc_counting_narrow_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd_counter_desc(void) { return &pmregs_itanium_layouts(0)[4]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmd_counter_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[4]; }
 /* "count=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmd_counter_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd_counter_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc8_9_desc(void) { return &pmregs_itanium_layouts(0)[5]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmc8_9_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[5]; }
 /* "mask=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmc8_9_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc8_9_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc10_desc(void) { return &pmregs_itanium_layouts(0)[6]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmc10_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[6]; }
 /* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmc10_snprint(char *buf, size_t n, uint64_t v)
 {
 	int k = pmregs_itanium_pmc10_variant(v);
 	if (k == PMREGS_ITANIUM_PMC10_VARIANT_CACHE)
-		return pmregs_snprint_layout(buf, n, v, &pmregs_itanium_layouts(0)[7]);
+		return pmregs_snprint_layout(buf, n, v, &pmregs_itanium_layouts(PMREGS_NULL)[7]);
 	if (k == PMREGS_ITANIUM_PMC10_VARIANT_TLB)
-		return pmregs_snprint_layout(buf, n, v, &pmregs_itanium_layouts(0)[8]);
+		return pmregs_snprint_layout(buf, n, v, &pmregs_itanium_layouts(PMREGS_NULL)[8]);
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc10_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc10_cache_desc(void) { return &pmregs_itanium_layouts(0)[7]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmc10_cache_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[7]; }
 /* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmc10_cache_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc10_cache_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc10_tlb_desc(void) { return &pmregs_itanium_layouts(0)[8]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmc10_tlb_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[8]; }
 /* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmc10_tlb_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc10_tlb_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd0_cache_desc(void) { return &pmregs_itanium_layouts(0)[9]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmd0_cache_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[9]; }
 /* "v=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmd0_cache_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd0_cache_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd0_tlb_desc(void) { return &pmregs_itanium_layouts(0)[10]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmd0_tlb_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[10]; }
 /* "v=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmd0_tlb_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd0_tlb_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd1_cache_desc(void) { return &pmregs_itanium_layouts(0)[11]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmd1_cache_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[11]; }
 /* "latency=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmd1_cache_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd1_cache_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd1_tlb_desc(void) { return &pmregs_itanium_layouts(0)[12]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmd1_tlb_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[12]; }
 /* "=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmd1_tlb_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd1_tlb_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc11_desc(void) { return &pmregs_itanium_layouts(0)[13]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmc11_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[13]; }
 /* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmc11_snprint(char *buf, size_t n, uint64_t v)
 {
 	int k = pmregs_itanium_pmc11_variant(v);
 	if (k == PMREGS_ITANIUM_PMC11_VARIANT_CACHE)
-		return pmregs_snprint_layout(buf, n, v, &pmregs_itanium_layouts(0)[14]);
+		return pmregs_snprint_layout(buf, n, v, &pmregs_itanium_layouts(PMREGS_NULL)[14]);
 	if (k == PMREGS_ITANIUM_PMC11_VARIANT_TLB)
-		return pmregs_snprint_layout(buf, n, v, &pmregs_itanium_layouts(0)[15]);
+		return pmregs_snprint_layout(buf, n, v, &pmregs_itanium_layouts(PMREGS_NULL)[15]);
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc11_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc11_cache_desc(void) { return &pmregs_itanium_layouts(0)[14]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmc11_cache_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[14]; }
 /* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmc11_cache_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc11_cache_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc11_tlb_desc(void) { return &pmregs_itanium_layouts(0)[15]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmc11_tlb_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[15]; }
 /* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmc11_tlb_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc11_tlb_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd2_desc(void) { return &pmregs_itanium_layouts(0)[16]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmd2_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[16]; }
 /* "daddr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmd2_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd2_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd3_desc(void) { return &pmregs_itanium_layouts(0)[17]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmd3_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[17]; }
 /* "latency=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmd3_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd3_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd17_desc(void) { return &pmregs_itanium_layouts(0)[18]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmd17_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[18]; }
 /* "vl=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmd17_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd17_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc12_desc(void) { return &pmregs_itanium_layouts(0)[19]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmc12_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[19]; }
 /* "plm=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmc12_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc12_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd_btb_desc(void) { return &pmregs_itanium_layouts(0)[20]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmd_btb_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[20]; }
 /* "b=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmd_btb_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd_btb_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmd16_desc(void) { return &pmregs_itanium_layouts(0)[21]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmd16_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[21]; }
 /* "bbi=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmd16_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmd16_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_pmc13_desc(void) { return &pmregs_itanium_layouts(0)[22]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_pmc13_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[22]; }
 /* "ta=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_pmc13_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_pmc13_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_br_addr_desc(void) { return &pmregs_itanium_layouts(0)[23]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_br_addr_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[23]; }
 /* "addr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_br_addr_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_br_addr_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_ibr_ctl_desc(void) { return &pmregs_itanium_layouts(0)[24]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_ibr_ctl_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[24]; }
 /* "mask=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_ibr_ctl_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_ibr_ctl_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_itanium_dbr_ctl_desc(void) { return &pmregs_itanium_layouts(0)[25]; }
+static inline const struct pmregs_layout_desc *pmregs_itanium_dbr_ctl_desc(void) { return &pmregs_itanium_layouts(PMREGS_NULL)[25]; }
 /* "mask=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_itanium_dbr_ctl_snprint(char *buf, size_t n, uint64_t v)
 {
@@ -2026,7 +2028,7 @@ static inline const struct pmregs_itanium_events_row *pmregs_itanium_events_find
 	for (i = 0; i < n; i++)
 		if (pmregs_streq(rows[i].name, name))
 			return &rows[i];
-	return 0;
+	return PMREGS_NULL;
 }
 
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
@@ -2089,8 +2091,32 @@ static inline const struct pmregs_register_desc *pmregs_itanium_register_descs(s
 	return d;
 }
 
+/* Itanium events: the rows of pmregs_itanium_events() for a struct pmregs_table_desc. */
+static inline const void *pmregs_itanium_events_data(size_t *count) { return pmregs_itanium_events(count); }
+
+/* Every table of the family, each with its columns, for tools that list any family's tables. */
+static inline const struct pmregs_table_desc *pmregs_itanium_tables(size_t *count)
+{
+	static const struct pmregs_column_desc c0[] = {
+		{ "es", "event select (PMC4-7 bits 14:8)", PMREGS_COLUMN_UINT, 1, offsetof(struct pmregs_itanium_events_row, es), 0, 0 },
+		{ "umask", "unit mask; for EAR events the PMC10/PMC11 umask", PMREGS_COLUMN_UINT, 1, offsetof(struct pmregs_itanium_events_row, umask), 0, 0 },
+		{ "counters", "bit n set: PMCn/PMDn may count it (0xF0 = PMC4-7, 0x30 = PMC4/5 only)", PMREGS_COLUMN_UINT, 1, offsetof(struct pmregs_itanium_events_row, counters), 0, 0 },
+		{ "max_incr", "largest increment in one cycle; a threshold must be below it", PMREGS_COLUMN_UINT, 1, offsetof(struct pmregs_itanium_events_row, max_incr), 0, 0 },
+		{ "irange", "instruction address range check (IBRs, PMC13) applies", PMREGS_COLUMN_BOOL, 1, offsetof(struct pmregs_itanium_events_row, irange), 0, 0 },
+		{ "opcode", "opcode matching (PMC8) applies", PMREGS_COLUMN_BOOL, 1, offsetof(struct pmregs_itanium_events_row, opcode), 0, 0 },
+		{ "drange", "data address range check (DBRs, PMC11.pt) applies", PMREGS_COLUMN_BOOL, 1, offsetof(struct pmregs_itanium_events_row, drange), 0, 0 },
+		{ "kind", "EAR or BTB event", PMREGS_COLUMN_ENUM, sizeof(enum pmregs_itanium_event_kind), offsetof(struct pmregs_itanium_events_row, kind), 0, 0 },
+	};
+	static const struct pmregs_table_desc d[] = {
+		{ "events", "Itanium events", "L3E (230 rows; the same in pfmon-1.1 itanium_events.db)", pmregs_itanium_events_data, sizeof(struct pmregs_itanium_events_row), c0, sizeof c0 / sizeof c0[0] },
+	};
+	if (count)
+		*count = sizeof d / sizeof d[0];
+	return d;
+}
+
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_ITANIUM_FAMILY_INIT { "itanium", "Intel Itanium PMC0-13, PMD0-17, IBR/DBR range registers, events and match functions", pmregs_itanium_layouts, pmregs_itanium_register_descs, 0, 0, "Intel", 0, 0 }
+#define PMREGS_ITANIUM_FAMILY_INIT { "itanium", "Intel Itanium PMC0-13, PMD0-17, IBR/DBR range registers, events and match functions", pmregs_itanium_layouts, pmregs_itanium_register_descs, PMREGS_NULL, PMREGS_NULL, "Intel", PMREGS_NULL, PMREGS_NULL, pmregs_itanium_tables, PMREGS_NULL }
 
 static inline const struct pmregs_family_desc *pmregs_itanium_family(void)
 {
@@ -2098,5 +2124,6 @@ static inline const struct pmregs_family_desc *pmregs_itanium_family(void)
 	return &d;
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_ITANIUM_TOOLS_H */

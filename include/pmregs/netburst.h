@@ -1123,6 +1123,7 @@
 #define PMREGS_NETBURST_REPLAY_METRICS_SPLIT_STORE_RETIRED_UPSTREAM_MASK        0x2
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /*
  * What the encoder does when an event's CCCR select (SDM3 Chapter 19) is not the
@@ -2096,7 +2097,7 @@ static inline const struct pmregs_netburst_events_row *pmregs_netburst_events_fi
 	for (i = 0; i < n; i++)
 		if (pmregs_streq(rows[i].name, name))
 			return &rows[i];
-	return 0;
+	return PMREGS_NULL;
 }
 
 /* The mask bit called name (compared ignoring ASCII case) as a mask, or 0 when the row has none. */
@@ -2349,7 +2350,7 @@ static inline int pmregs_netburst_event_find(const char *name)
 static inline int pmregs_netburst_event_parse(struct pmregs_netburst_event_request *out, const char *s, const char **bad)
 {
 	char tok[64];
-	const struct pmregs_netburst_events_row *row = 0;
+	const struct pmregs_netburst_events_row *row = PMREGS_NULL;
 	struct pmregs_netburst_event_request req, *r = &req;
 	pmregs_netburst_event_request_init(r, 0); /* *out is written only on success */
 	for (;;) {
@@ -2364,7 +2365,7 @@ static inline int pmregs_netburst_event_parse(struct pmregs_netburst_event_reque
 		for (i = 0; i < n; i++)
 			tok[i] = s[i];
 		tok[n] = 0;
-		if (row == 0) {
+		if (row == PMREGS_NULL) {
 			int ev = pmregs_netburst_event_find(tok);
 			if (ev < 0) {
 				if (bad)
@@ -2372,7 +2373,7 @@ static inline int pmregs_netburst_event_parse(struct pmregs_netburst_event_reque
 				return PMREGS_ENOENT;
 			}
 			pmregs_netburst_event_request_init(r, (unsigned)ev);
-			row = &pmregs_netburst_events(0)[ev];
+			row = &pmregs_netburst_events(PMREGS_NULL)[ev];
 		} else {
 			uint64_t m;
 			if ((m = pmregs_netburst_events_mask_find(row, tok)) != 0) {
@@ -2408,7 +2409,7 @@ static inline size_t pmregs_netburst_event_snprint(char *buf, size_t n, const st
 	sb.len = 0;
 	if (r->event >= PMREGS_NETBURST_EVENTS_COUNT)
 		return pmregs_sb_finish(&sb);
-	row = &pmregs_netburst_events(0)[r->event];
+	row = &pmregs_netburst_events(PMREGS_NULL)[r->event];
 	pmregs_sb_puts(&sb, row->title);
 	left = r->mask;
 	for (i = 0; i < row->mask_count; i++) {
@@ -2642,7 +2643,7 @@ static inline const struct pmregs_netburst_event_option *pmregs_netburst_event_o
 	if (event >= PMREGS_NETBURST_EVENTS_COUNT) {
 		if (n)
 			*n = 0;
-		return 0;
+		return PMREGS_NULL;
 	}
 	if (n)
 		*n = (size_t)(first[event + 1] - first[event]);
@@ -2751,7 +2752,7 @@ static inline int pmregs_netburst_event_encode_option(const struct pmregs_netbur
 	out->cccr_value = 0;
 	out->counter_msr = 0;
 	out->rdpmc_index = 0;
-	if (o == 0) {
+	if (o == PMREGS_NULL) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_NO_EVENT;
 		return PMREGS_ENOENT;
 	}
@@ -2760,11 +2761,11 @@ static inline int pmregs_netburst_event_encode_option(const struct pmregs_netbur
 		return PMREGS_ENOENT;
 	}
 	o += k;
-	row_event = &pmregs_netburst_events(0)[r->event];
-	row_escr = &pmregs_netburst_registers(0)[o->escr];
+	row_event = &pmregs_netburst_events(PMREGS_NULL)[r->event];
+	row_escr = &pmregs_netburst_registers(PMREGS_NULL)[o->escr];
 	out->escr = (int16_t)o->escr;
 	(void)row_escr;
-	row_counter = &pmregs_netburst_registers(0)[o->counter];
+	row_counter = &pmregs_netburst_registers(PMREGS_NULL)[o->counter];
 	out->counter = (int16_t)o->counter;
 	(void)row_counter;
 	(void)row_event;
@@ -2820,7 +2821,7 @@ static inline int pmregs_netburst_event_encode_option(const struct pmregs_netbur
 		out->check = PMREGS_NETBURST_EVENT_CHECK_SELECT_CONFLICT; /* the manual's CCCR select for this event picks another ESCR than the one listed for it; choose a select_policy */
 		return PMREGS_EINVAL;
 	}
-	if (((int)(r->ext_cascade != 0) & (int)(!((&pmregs_netburst_registers(0)[row_counter->cccr])->ext_cascade != 0)))) {
+	if (((int)(r->ext_cascade != 0) & (int)(!((&pmregs_netburst_registers(PMREGS_NULL)[row_counter->cccr])->ext_cascade != 0)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_EXT_CASCADE_COUNTER; /* only IQ_CCCR0, IQ_CCCR3, IQ_CCCR4 and IQ_CCCR5 have the extended-cascade bit */
 		return PMREGS_EINVAL;
 	}
@@ -2838,7 +2839,7 @@ static inline int pmregs_netburst_event_encode_option(const struct pmregs_netbur
 	}
 	out->escr_msr = ((uint32_t)(((uint64_t)(row_escr->msr))));
 	out->escr_value = pmregs_netburst_escr_event_select_set(pmregs_netburst_escr_event_mask_set(pmregs_netburst_escr_tag_value_set(pmregs_netburst_escr_tag_enable_set(pmregs_netburst_escr_t0_os_set(pmregs_netburst_escr_t0_usr_set(pmregs_netburst_escr_t1_os_set(pmregs_netburst_escr_t1_usr_set(PMREGS_NETBURST_ESCR_RES1_MASK, ((uint64_t)((r->t1_usr != 0)))), ((uint64_t)((r->t1_os != 0)))), ((uint64_t)((r->t0_usr != 0)))), ((uint64_t)((r->t0_os != 0)))), ((uint64_t)((r->tag_enable != 0)))), ((uint64_t)(r->tag_value))), ((uint64_t)(r->mask))), ((uint64_t)(row_event->event_select)));
-	out->cccr_msr = ((uint32_t)(((uint64_t)((&pmregs_netburst_registers(0)[row_counter->cccr])->msr))));
+	out->cccr_msr = ((uint32_t)(((uint64_t)((&pmregs_netburst_registers(PMREGS_NULL)[row_counter->cccr])->msr))));
 	out->cccr_value = pmregs_netburst_cccr_ext_ovf_set(pmregs_netburst_cccr_ext_cascade_set(pmregs_netburst_cccr_ext_ovf_pmi_t1_set(pmregs_netburst_cccr_ext_ovf_pmi_t0_set(pmregs_netburst_cccr_ext_force_ovf_set(pmregs_netburst_cccr_ext_edge_set(pmregs_netburst_cccr_ext_threshold_set(pmregs_netburst_cccr_ext_complement_set(pmregs_netburst_cccr_ext_compare_set(pmregs_netburst_cccr_ext_active_thread_set(pmregs_netburst_cccr_ext_escr_select_set(pmregs_netburst_cccr_ext_enable_set(pmregs_netburst_cccr_ext_ext_cascade_set(PMREGS_NETBURST_CCCR_EXT_RES1_MASK, ((uint64_t)((r->ext_cascade != 0)))), ((uint64_t)((r->enable != 0)))), ((r->select_policy == PMREGS_NETBURST_SELECT_POLICY_EVENT_TABLE) ? ((uint64_t)(row_event->cccr_select)) : ((uint64_t)(row_escr->escr_select)))), ((uint64_t)(r->active_thread))), ((uint64_t)((r->compare != 0)))), ((uint64_t)((r->complement != 0)))), ((uint64_t)(r->threshold))), ((uint64_t)((r->edge != 0)))), ((uint64_t)((r->force_ovf != 0)))), ((uint64_t)((r->ovf_pmi_t0 != 0)))), ((uint64_t)((r->ovf_pmi_t1 != 0)))), ((uint64_t)((r->cascade != 0)))), ((uint64_t)((r->ovf != 0))));
 	out->counter_msr = ((uint32_t)(((uint64_t)(row_counter->msr))));
 	out->rdpmc_index = ((uint32_t)(((uint64_t)(pmregs_netburst_rdpmc_ecx_fast_set(pmregs_netburst_rdpmc_ecx_index_set(PMREGS_NETBURST_RDPMC_ECX_RES1_MASK, ((uint32_t)(((uint64_t)(row_counter->counter))))), ((uint32_t)(((uint64_t)((r->fast != 0))))))))));
@@ -2863,7 +2864,7 @@ static inline int pmregs_netburst_event_encode(const struct pmregs_netburst_even
 	int rc = PMREGS_OK, tried = 0;
 	const struct pmregs_netburst_event_option *o = pmregs_netburst_event_options(r->event, &n);
 	struct pmregs_netburst_event_encoding tmp;
-	if (o == 0)
+	if (o == PMREGS_NULL)
 		return pmregs_netburst_event_encode_option(r, 0, out);
 	for (k = 0; k < n; k++) {
 		int e;
@@ -2903,16 +2904,16 @@ static inline int pmregs_netburst_event_decode(const struct pmregs_netburst_even
 			{
 				/* outputs that follow from the placement alone rule most candidates out cheaply */
 				const struct pmregs_netburst_event_request *r = tmpl;
-				const struct pmregs_netburst_events_row *row_event = &pmregs_netburst_events(0)[ev];
-				const struct pmregs_netburst_register *row_escr = &pmregs_netburst_registers(0)[o[k].escr];
-				const struct pmregs_netburst_register *row_counter = &pmregs_netburst_registers(0)[o[k].counter];
+				const struct pmregs_netburst_events_row *row_event = &pmregs_netburst_events(PMREGS_NULL)[ev];
+				const struct pmregs_netburst_register *row_escr = &pmregs_netburst_registers(PMREGS_NULL)[o[k].escr];
+				const struct pmregs_netburst_register *row_counter = &pmregs_netburst_registers(PMREGS_NULL)[o[k].counter];
 				(void)r;
 				(void)row_event;
 				(void)row_escr;
 				(void)row_counter;
 				if ((uint32_t)(((uint32_t)(((uint64_t)(row_escr->msr))))) != in->escr_msr)
 					continue;
-				if ((uint32_t)(((uint32_t)(((uint64_t)((&pmregs_netburst_registers(0)[row_counter->cccr])->msr))))) != in->cccr_msr)
+				if ((uint32_t)(((uint32_t)(((uint64_t)((&pmregs_netburst_registers(PMREGS_NULL)[row_counter->cccr])->msr))))) != in->cccr_msr)
 					continue;
 			}
 			q.event = (uint16_t)ev;
@@ -3001,5 +3002,6 @@ static inline int pmregs_netburst_event_schedule(const struct pmregs_netburst_ev
 	return passes;
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_NETBURST_H */

@@ -17,8 +17,10 @@
 
 #include "netburst.h"
 #include "base_desc.h"
+#include "base_tools.h"
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /* ---- ESCR (Hyper-Threading layout) (escr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
 struct pmregs_netburst_escr_fields {
@@ -651,27 +653,27 @@ static inline void pmregs_netburst_lastbranch_tos_unpack(uint64_t v, struct pmre
 static inline const struct pmregs_layout_desc *pmregs_netburst_layouts(size_t *count)
 {
 	static const struct pmregs_field_desc f_0[] = {
-		{ "t1_usr", "Count while logical processor 1 runs at CPL 1-3", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "t1_os", "Count while logical processor 1 runs at CPL 0", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "t0_usr", "Count while logical processor 0 runs at CPL 1-3", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "t0_os", "Count while logical processor 0 runs at CPL 0", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tag_enable", "Tag the micro-ops counted, for at-retirement counting", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tag_value", "Tag written into the micro-ops when tag_enable is set", 1, { 5, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "event_mask", "Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b)", 1, { 9, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "event_select", "Event class", 1, { 25, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31", "", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "t1_usr", "Count while logical processor 1 runs at CPL 1-3", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "t1_os", "Count while logical processor 1 runs at CPL 0", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "t0_usr", "Count while logical processor 0 runs at CPL 1-3", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "t0_os", "Count while logical processor 0 runs at CPL 0", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "tag_enable", "Tag the micro-ops counted, for at-retirement counting", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "tag_value", "Tag written into the micro-ops when tag_enable is set", 1, { 5, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "event_mask", "Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b)", 1, { 9, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "event_select", "Event class", 1, { 25, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_31", "", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_1[] = {
-		{ "tag_enable", "Tag the micro-ops counted, for at-retirement counting", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tag_value", "Tag written into the micro-ops when tag_enable is set", 1, { 5, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "event_mask", "Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b)", 1, { 9, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "event_select", "Event class", 1, { 25, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_31", "", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_1_0", "", 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "usr", "Count at CPL 1-3", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "os", "Count at CPL 0", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "tag_enable", "Tag the micro-ops counted, for at-retirement counting", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "tag_value", "Tag written into the micro-ops when tag_enable is set", 1, { 5, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "event_mask", "Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b)", 1, { 9, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "event_select", "Event class", 1, { 25, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_31", "", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_1_0", "", 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "usr", "Count at CPL 1-3", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "os", "Count at CPL 0", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_2_0[] = {
 		{ "none", 0u, "never count" },
@@ -680,21 +682,21 @@ static inline const struct pmregs_layout_desc *pmregs_netburst_layouts(size_t *c
 		{ "any", 3u, "count while either logical processor is active (required on processors without HT)" },
 	};
 	static const struct pmregs_field_desc f_2[] = {
-		{ "rsvd_11_0", "", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "enable", "Enable counting", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "rsvd_11_0", "", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "enable", "Enable counting", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "active_thread", "Count according to which logical processors are active", 1, { 16, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_2_0 },
-		{ "compare", "Filter the event count through the threshold comparison", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "threshold", "Threshold for the comparison, 0-15", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "edge", "With compare: count only false-to-true transitions of the comparison output", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "force_ovf", "Force an overflow on every counter increment", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ovf_pmi_t0", "Performance-monitoring interrupt to logical processor 0 on overflow", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ovf_pmi_t1", "Performance-monitoring interrupt to logical processor 1 on overflow", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_29_28", "", 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "cascade", "Start counting when the alternate counter of the pair group overflows", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ovf", "Sticky: the counter has overflowed; software must clear it", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "compare", "Filter the event count through the threshold comparison", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "threshold", "Threshold for the comparison, 0-15", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "edge", "With compare: count only false-to-true transitions of the comparison output", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "force_ovf", "Force an overflow on every counter increment", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ovf_pmi_t0", "Performance-monitoring interrupt to logical processor 0 on overflow", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ovf_pmi_t1", "Performance-monitoring interrupt to logical processor 1 on overflow", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_29_28", "", 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "cascade", "Start counting when the alternate counter of the pair group overflows", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ovf", "Sticky: the counter has overflowed; software must clear it", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_3_0[] = {
 		{ "none", 0u, "never count" },
@@ -703,209 +705,209 @@ static inline const struct pmregs_layout_desc *pmregs_netburst_layouts(size_t *c
 		{ "any", 3u, "count while either logical processor is active (required on processors without HT)" },
 	};
 	static const struct pmregs_field_desc f_3[] = {
-		{ "enable", "Enable counting", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "enable", "Enable counting", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "active_thread", "Count according to which logical processors are active", 1, { 16, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_3_0 },
-		{ "compare", "Filter the event count through the threshold comparison", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "threshold", "Threshold for the comparison, 0-15", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "edge", "With compare: count only false-to-true transitions of the comparison output", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "force_ovf", "Force an overflow on every counter increment", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ovf_pmi_t0", "Performance-monitoring interrupt to logical processor 0 on overflow", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ovf_pmi_t1", "Performance-monitoring interrupt to logical processor 1 on overflow", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_29_28", "", 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "cascade", "Start counting when the alternate counter of the pair group overflows", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ovf", "Sticky: the counter has overflowed; software must clear it", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_10_0", "", 1, { 0, 0, 0, 0 }, { 11, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "ext_cascade", "Extended cascade (see each IQ CCCR's register title for which counter)", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "compare", "Filter the event count through the threshold comparison", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "threshold", "Threshold for the comparison, 0-15", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "edge", "With compare: count only false-to-true transitions of the comparison output", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "force_ovf", "Force an overflow on every counter increment", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ovf_pmi_t0", "Performance-monitoring interrupt to logical processor 0 on overflow", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ovf_pmi_t1", "Performance-monitoring interrupt to logical processor 1 on overflow", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_29_28", "", 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "cascade", "Start counting when the alternate counter of the pair group overflows", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ovf", "Sticky: the counter has overflowed; software must clear it", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_10_0", "", 1, { 0, 0, 0, 0 }, { 11, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "ext_cascade", "Extended cascade (see each IQ CCCR's register title for which counter)", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_4[] = {
-		{ "rsvd_11_0", "", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "enable", "Enable counting", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "compare", "Filter the event count through the threshold comparison", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "threshold", "Threshold for the comparison, 0-15", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "edge", "With compare: count only false-to-true transitions of the comparison output", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "force_ovf", "Force an overflow on every counter increment", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_29_28", "", 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "cascade", "Start counting when the alternate counter of the pair group overflows", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "ovf", "Sticky: the counter has overflowed; software must clear it", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_17_16", "Reserved: must be set to 11B", 1, { 16, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RES1, 0, 0, 0 },
-		{ "ovf_pmi", "Performance-monitoring interrupt on overflow", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_27", "", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "rsvd_11_0", "", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "enable", "Enable counting", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "compare", "Filter the event count through the threshold comparison", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "threshold", "Threshold for the comparison, 0-15", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "edge", "With compare: count only false-to-true transitions of the comparison output", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "force_ovf", "Force an overflow on every counter increment", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_29_28", "", 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "cascade", "Start counting when the alternate counter of the pair group overflows", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ovf", "Sticky: the counter has overflowed; software must clear it", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_17_16", "Reserved: must be set to 11B", 1, { 16, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RES1, 0, 0, PMREGS_NULL },
+		{ "ovf_pmi", "Performance-monitoring interrupt on overflow", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_27", "", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_5[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 40, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_40", "", 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 40, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_40", "", 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_6[] = {
-		{ "index", "Counter number 0-17 (18-25: the extra 32-bit counters of 64-bit parts with an L3)", 1, { 0, 0, 0, 0 }, { 31, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fast", "Fast read: the low 32 bits in EAX, EDX = 0", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "index", "Counter number 0-17 (18-25: the extra 32-bit counters of 64-bit parts with an L3)", 1, { 0, 0, 0, 0 }, { 31, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fast", "Fast read: the low 32 bits in EAX, EDX = 0", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_7[] = {
-		{ "metric_l1_load_miss", "Replay tag: 1st-level cache load misses (1stL_cache_load_miss_retired)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "metric_l2_load_miss", "Replay tag: 2nd-level cache load misses (2ndL_cache_load_miss_retired)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "metric_dtlb_miss", "Replay tag: DTLB misses (DTLB_*_miss_retired)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_8_3", "", 1, { 3, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "metric_mob_load_replay", "Replay tag: MOB load replays (MOB_load_replay_retired)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "metric_split", "Replay tag: split loads or stores (split_load/store_retired)", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_14_11", "", 1, { 11, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "metric_mispred_branch", "Replay tag: mispredicted branches, both bits set (Table 19-33; reserved in Table 35-41)", 1, { 15, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_23_17", "", 1, { 17, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "uop_tag", "UOP_Tag: enable replay tagging", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "enable_pebs_my_thr", "PEBS for the logical processor that writes (ENABLE_PEBS without HT)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "enable_pebs_oth_thr", "PEBS for the other logical processor (reserved without HT)", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_27", "", 1, { 27, 0, 0, 0 }, { 37, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "metric_l1_load_miss", "Replay tag: 1st-level cache load misses (1stL_cache_load_miss_retired)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "metric_l2_load_miss", "Replay tag: 2nd-level cache load misses (2ndL_cache_load_miss_retired)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "metric_dtlb_miss", "Replay tag: DTLB misses (DTLB_*_miss_retired)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_8_3", "", 1, { 3, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "metric_mob_load_replay", "Replay tag: MOB load replays (MOB_load_replay_retired)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "metric_split", "Replay tag: split loads or stores (split_load/store_retired)", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_14_11", "", 1, { 11, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "metric_mispred_branch", "Replay tag: mispredicted branches, both bits set (Table 19-33; reserved in Table 35-41)", 1, { 15, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_23_17", "", 1, { 17, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "uop_tag", "UOP_Tag: enable replay tagging", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "enable_pebs_my_thr", "PEBS for the logical processor that writes (ENABLE_PEBS without HT)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "enable_pebs_oth_thr", "PEBS for the other logical processor (reserved without HT)", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_27", "", 1, { 27, 0, 0, 0 }, { 37, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_8[] = {
-		{ "loads", "Tag load micro-ops", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "stores", "Tag store micro-ops", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_3_2", "", 1, { 2, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "branches", "Tag branch micro-ops (Tagged_mispred_branch)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_5", "", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "loads", "Tag load micro-ops", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "stores", "Tag store micro-ops", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_3_2", "", 1, { 2, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "branches", "Tag branch micro-ops (Tagged_mispred_branch)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_5", "", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_9[] = {
-		{ "lbr", "Record branches, interrupts and exceptions in the last-branch stack", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btf", "EFLAGS.TF single-steps on branches", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "tr", "Send branch trace messages", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts", "Store branch trace messages in the BTS buffer", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "btint", "Interrupt when the BTS buffer is full; 0 = circular buffer", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts_off_os", "Do not store branches taken at CPL 0", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "bts_off_usr", "Do not store branches taken at CPL > 0", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "lbr", "Record branches, interrupts and exceptions in the last-branch stack", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "btf", "EFLAGS.TF single-steps on branches", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "tr", "Send branch trace messages", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "bts", "Store branch trace messages in the BTS buffer", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "btint", "Interrupt when the BTS buffer is full; 0 = circular buffer", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "bts_off_os", "Do not store branches taken at CPL 0", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "bts_off_usr", "Do not store branches taken at CPL > 0", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_10[] = {
-		{ "from_ip", "Linear address of the branch instruction", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "to_ip", "Linear address of the branch target", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "from_ip", "Linear address of the branch instruction", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "to_ip", "Linear address of the branch target", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_11[] = {
-		{ "tos", "Index of the most recent last-branch record", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_63_4", "", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "tos", "Index of the most recent last-branch record", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_63_4", "", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_layout_desc layouts[] = {
 		{ "escr", "ESCR (Hyper-Threading layout)", "SDM3 18.16.1 Fig 18-47; SEED3 (bit diagram)", 64, 0, 10, f_0,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff80000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000007fffffff),
-		  "Event selection control register, as on processors that support Hyper-Threading.\nWriting an ESCR alone does not start counting: a CCCR must select it. Reset value 0.\nProcessors without Hyper-Threading use the same bits with other names: layout escr_noht.\n", -1, -1, 0, 0 },
+		  "Event selection control register, as on processors that support Hyper-Threading.\nWriting an ESCR alone does not start counting: a CCCR must select it. Reset value 0.\nProcessors without Hyper-Threading use the same bits with other names: layout escr_noht.\n", -1, -1, 0, PMREGS_NULL },
 		{ "escr_noht", "ESCR (no Hyper-Threading)", "SDM3 18.15.1 Fig 18-43", 64, 0, 9, f_1,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff80000003), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000007ffffffc),
-		  "The ESCR on processors without Hyper-Threading; bits 1:0 are reserved and USR/OS sit where T0_USR/T0_OS are.", -1, -1, 0, 0 },
+		  "The ESCR on processors without Hyper-Threading; bits 1:0 are reserved and USR/OS sit where T0_USR/T0_OS are.", -1, -1, 0, PMREGS_NULL },
 		{ "cccr", "CCCR (Hyper-Threading layout)", "SDM3 18.16.2 Fig 18-48; SEED3 (bit diagram)", 64, 0, 15, f_2,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff30000fff), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000cffff000),
-		  "Counter configuration control register. The filters apply in this order: the ESCR's\nevent and mask, its privilege bits, the ESCR select, then compare/complement/threshold,\nthen edge (SDM3 18.15.3). Reset value 0. Processors without Hyper-Threading: layout\ncccr_noht. IQ_CCCR0/3/4/5 of models 02H-06H: layout cccr_ext.\n", -1, -1, 0, 0 },
+		  "Counter configuration control register. The filters apply in this order: the ESCR's\nevent and mask, its privilege bits, the ESCR select, then compare/complement/threshold,\nthen edge (SDM3 18.15.3). Reset value 0. Processors without Hyper-Threading: layout\ncccr_noht. IQ_CCCR0/3/4/5 of models 02H-06H: layout cccr_ext.\n", -1, -1, 0, PMREGS_NULL },
 		{ "cccr_ext", "IQ CCCR with extended cascade", "SDM3 18.15.5.3, Table 18-65", 64, 0, 16, f_3,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff300007ff), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000cffff800),
-		  "IQ_CCCR0, IQ_CCCR3, IQ_CCCR4 and IQ_CCCR5 on models 0FH_02H/03H/04H/06H: bit 11 cascades\na counter from outside the pair (CASCNT4INTO0, CASCNT5INTO3, CASCNT5INTO4, CASCNT4INTO5).\n", -1, -1, 0, 0 },
+		  "IQ_CCCR0, IQ_CCCR3, IQ_CCCR4 and IQ_CCCR5 on models 0FH_02H/03H/04H/06H: bit 11 cascades\na counter from outside the pair (CASCNT4INTO0, CASCNT5INTO3, CASCNT5INTO4, CASCNT4INTO5).\n", -1, -1, 0, PMREGS_NULL },
 		{ "cccr_noht", "CCCR (no Hyper-Threading)", "SDM3 18.15.3 Fig 18-45", 64, 0, 15, f_4,
 		  PMREGS_U64(0x0000000000030000), PMREGS_U64(0xffffffff38000fff), PMREGS_U64(0x0000000000030000), PMREGS_U64(0x00000000c7fcf000),
-		  "The CCCR on processors without Hyper-Threading; bits 17:16 must be written 11B and bit 27 is reserved.", -1, -1, 0, 0 },
+		  "The CCCR on processors without Hyper-Threading; bits 17:16 must be written 11B and bit 27 is reserved.", -1, -1, 0, PMREGS_NULL },
 		{ "counter", "Performance counter", "SDM3 18.15.4 Fig 18-44", 64, 0, 2, f_5,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffff0000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000ffffffffff),
-		  "40-bit counter. To overflow after N events, write -N (two's complement, 40 bits); the\nmanual says to write -(N-1) to get the interrupt on exactly the Nth event.\n", -1, -1, 0, 0 },
+		  "40-bit counter. To overflow after N events, write -N (two's complement, 40 bits); the\nmanual says to write -(N-1) to get the interrupt on exactly the Nth event.\n", -1, -1, 0, PMREGS_NULL },
 		{ "rdpmc_ecx", "RDPMC operand (ECX)", "SDM2 RDPMC; SEED3 (perfex @0x8000000C)", 32, 0, 2, f_6,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
-		  "The counter number and read mode RDPMC takes in ECX on NetBurst.", -1, -1, 0, 0 },
+		  "The counter number and read mode RDPMC takes in ECX on NetBurst.", -1, -1, 0, PMREGS_NULL },
 		{ "pebs_enable", "IA32_PEBS_ENABLE (NetBurst)", "SDM3 Table 35-41 and Table 19-33", 64, 0, 13, f_7,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffff8fe79f8), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000007018607),
-		  "Replay-tagging metric selection and PEBS enables (MSR 3F1H).", -1, -1, 0, 0 },
+		  "Replay-tagging metric selection and PEBS enables (MSR 3F1H).", -1, -1, 0, PMREGS_NULL },
 		{ "pebs_matrix_vert", "MSR_PEBS_MATRIX_VERT", "SDM3 Table 19-33 (no bit definitions elsewhere)", 64, 0, 5, f_8,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffec), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000013),
-		  "Which micro-ops the replay-tagging metric selected in IA32_PEBS_ENABLE applies to (MSR 3F2H).", -1, -1, 0, 0 },
+		  "Which micro-ops the replay-tagging metric selected in IA32_PEBS_ENABLE applies to (MSR 3F2H).", -1, -1, 0, PMREGS_NULL },
 		{ "debugctla", "MSR_DEBUGCTLA", "SDM3 17.11.1 Fig 17-12", 64, 0, 8, f_9,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffff80), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000007f),
-		  "NetBurst's debug control at MSR 1D9H (the same address as IA32_DEBUGCTL, which has another layout).", -1, -1, 0, 0 },
+		  "NetBurst's debug control at MSR 1D9H (the same address as IA32_DEBUGCTL, which has another layout).", -1, -1, 0, PMREGS_NULL },
 		{ "lastbranch", "MSR_LASTBRANCH_n (models 00H-02H)", "SDM3 17.11.2", 64, 0, 2, f_10,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "One last-branch record of the 4-entry stack of models 00H-02H.", -1, -1, 0, 0 },
+		  "One last-branch record of the 4-entry stack of models 00H-02H.", -1, -1, 0, PMREGS_NULL },
 		{ "lastbranch_tos", "MSR_LASTBRANCH_TOS", "SDM3 17.11.2", 64, 0, 2, f_11,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffff0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000000f),
-		  "Top of the last-branch stack; 2 bits on models 00H-02H, 4 bits from model 03H on.", -1, -1, 0, 0 },
+		  "Top of the last-branch stack; 2 bits on models 00H-02H, 4 bits from model 03H on.", -1, -1, 0, PMREGS_NULL },
 	};
 	if (count)
 		*count = sizeof layouts / sizeof layouts[0];
 	return layouts;
 }
 
-static inline const struct pmregs_layout_desc *pmregs_netburst_escr_desc(void) { return &pmregs_netburst_layouts(0)[0]; }
+static inline const struct pmregs_layout_desc *pmregs_netburst_escr_desc(void) { return &pmregs_netburst_layouts(PMREGS_NULL)[0]; }
 /* "t1_usr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_netburst_escr_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_escr_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_netburst_escr_noht_desc(void) { return &pmregs_netburst_layouts(0)[1]; }
+static inline const struct pmregs_layout_desc *pmregs_netburst_escr_noht_desc(void) { return &pmregs_netburst_layouts(PMREGS_NULL)[1]; }
 /* "tag_enable=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_netburst_escr_noht_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_escr_noht_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_netburst_cccr_desc(void) { return &pmregs_netburst_layouts(0)[2]; }
+static inline const struct pmregs_layout_desc *pmregs_netburst_cccr_desc(void) { return &pmregs_netburst_layouts(PMREGS_NULL)[2]; }
 /* "enable=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_netburst_cccr_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_cccr_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_netburst_cccr_ext_desc(void) { return &pmregs_netburst_layouts(0)[3]; }
+static inline const struct pmregs_layout_desc *pmregs_netburst_cccr_ext_desc(void) { return &pmregs_netburst_layouts(PMREGS_NULL)[3]; }
 /* "enable=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_netburst_cccr_ext_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_cccr_ext_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_netburst_cccr_noht_desc(void) { return &pmregs_netburst_layouts(0)[4]; }
+static inline const struct pmregs_layout_desc *pmregs_netburst_cccr_noht_desc(void) { return &pmregs_netburst_layouts(PMREGS_NULL)[4]; }
 /* "enable=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_netburst_cccr_noht_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_cccr_noht_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_netburst_counter_desc(void) { return &pmregs_netburst_layouts(0)[5]; }
+static inline const struct pmregs_layout_desc *pmregs_netburst_counter_desc(void) { return &pmregs_netburst_layouts(PMREGS_NULL)[5]; }
 /* "count=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_netburst_counter_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_counter_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_netburst_rdpmc_ecx_desc(void) { return &pmregs_netburst_layouts(0)[6]; }
+static inline const struct pmregs_layout_desc *pmregs_netburst_rdpmc_ecx_desc(void) { return &pmregs_netburst_layouts(PMREGS_NULL)[6]; }
 /* "index=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_netburst_rdpmc_ecx_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_rdpmc_ecx_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_netburst_pebs_enable_desc(void) { return &pmregs_netburst_layouts(0)[7]; }
+static inline const struct pmregs_layout_desc *pmregs_netburst_pebs_enable_desc(void) { return &pmregs_netburst_layouts(PMREGS_NULL)[7]; }
 /* "metric_l1_load_miss=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_netburst_pebs_enable_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_pebs_enable_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_netburst_pebs_matrix_vert_desc(void) { return &pmregs_netburst_layouts(0)[8]; }
+static inline const struct pmregs_layout_desc *pmregs_netburst_pebs_matrix_vert_desc(void) { return &pmregs_netburst_layouts(PMREGS_NULL)[8]; }
 /* "loads=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_netburst_pebs_matrix_vert_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_pebs_matrix_vert_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_netburst_debugctla_desc(void) { return &pmregs_netburst_layouts(0)[9]; }
+static inline const struct pmregs_layout_desc *pmregs_netburst_debugctla_desc(void) { return &pmregs_netburst_layouts(PMREGS_NULL)[9]; }
 /* "lbr=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_netburst_debugctla_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_debugctla_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_netburst_lastbranch_desc(void) { return &pmregs_netburst_layouts(0)[10]; }
+static inline const struct pmregs_layout_desc *pmregs_netburst_lastbranch_desc(void) { return &pmregs_netburst_layouts(PMREGS_NULL)[10]; }
 /* "from_ip=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_netburst_lastbranch_snprint(char *buf, size_t n, uint64_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_lastbranch_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_netburst_lastbranch_tos_desc(void) { return &pmregs_netburst_layouts(0)[11]; }
+static inline const struct pmregs_layout_desc *pmregs_netburst_lastbranch_tos_desc(void) { return &pmregs_netburst_layouts(PMREGS_NULL)[11]; }
 /* "tos=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_netburst_lastbranch_tos_snprint(char *buf, size_t n, uint64_t v)
 {
@@ -955,7 +957,7 @@ static inline const struct pmregs_netburst_replay_metrics_row *pmregs_netburst_r
 	for (i = 0; i < n; i++)
 		if (pmregs_streq(rows[i].name, name))
 			return &rows[i];
-	return 0;
+	return PMREGS_NULL;
 }
 
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
@@ -1094,8 +1096,43 @@ static inline const struct pmregs_register_desc *pmregs_netburst_register_descs(
 	return d;
 }
 
+/* NetBurst events: the rows of pmregs_netburst_events() for a struct pmregs_table_desc. */
+static inline const void *pmregs_netburst_events_data(size_t *count) { return pmregs_netburst_events(count); }
+
+/* Replay tagging metrics: the rows of pmregs_netburst_replay_metrics() for a struct pmregs_table_desc. */
+static inline const void *pmregs_netburst_replay_metrics_data(size_t *count) { return pmregs_netburst_replay_metrics(count); }
+
+/* Every table of the family, each with its columns, for tools that list any family's tables. */
+static inline const struct pmregs_table_desc *pmregs_netburst_tables(size_t *count)
+{
+	static const struct pmregs_column_desc c0[] = {
+		{ "event_select", "ESCR event select", PMREGS_COLUMN_UINT, 1, offsetof(struct pmregs_netburst_events_row, event_select), 0, 0 },
+		{ "cccr_select", "CCCR ESCR-select value the event table gives", PMREGS_COLUMN_UINT, 1, offsetof(struct pmregs_netburst_events_row, cccr_select), 0, 0 },
+		{ "escrs", "the ESCRs that can count the event; indices into pmregs_netburst_registers()", PMREGS_COLUMN_LIST, 2, offsetof(struct pmregs_netburst_events_row, escrs), offsetof(struct pmregs_netburst_events_row, escrs_count), 0 },
+		{ "mask", "named event-mask bits", PMREGS_COLUMN_BITS, 8, offsetof(struct pmregs_netburst_events_row, mask), offsetof(struct pmregs_netburst_events_row, mask_count), offsetof(struct pmregs_netburst_events_row, mask_names) },
+		{ "select_conflict", "cccr_select is not the escr_select of the event's ESCRs (the manual contradicts itself)", PMREGS_COLUMN_BOOL, 1, offsetof(struct pmregs_netburst_events_row, select_conflict), 0, 0 },
+		{ "models", "bit m set: the event exists on model m (0xFFFF: not restricted)", PMREGS_COLUMN_UINT, 2, offsetof(struct pmregs_netburst_events_row, models), 0, 0 },
+		{ "pebs", "can be counted for precise event-based sampling (IQ_COUNTER4/5)", PMREGS_COLUMN_BOOL, 1, offsetof(struct pmregs_netburst_events_row, pebs), 0, 0 },
+		{ "mask_optional", "the event counts with no mask bit set (the mask qualifies rather than selects)", PMREGS_COLUMN_BOOL, 1, offsetof(struct pmregs_netburst_events_row, mask_optional), 0, 0 },
+	};
+	static const struct pmregs_column_desc c1[] = {
+		{ "pebs_enable", "metric-select bits of IA32_PEBS_ENABLE (add uop_tag, bit 24)", PMREGS_COLUMN_UINT, 4, offsetof(struct pmregs_netburst_replay_metrics_row, pebs_enable), 0, 0 },
+		{ "matrix_vert", "MSR_PEBS_MATRIX_VERT value", PMREGS_COLUMN_UINT, 4, offsetof(struct pmregs_netburst_replay_metrics_row, matrix_vert), 0, 0 },
+		{ "upstream", "extra event to program, if any; indices into pmregs_netburst_events()", PMREGS_COLUMN_LIST, 2, offsetof(struct pmregs_netburst_replay_metrics_row, upstream), offsetof(struct pmregs_netburst_replay_metrics_row, upstream_count), 0 },
+		{ "upstream_mask", "event-mask bits of that extra event", PMREGS_COLUMN_UINT, 2, offsetof(struct pmregs_netburst_replay_metrics_row, upstream_mask), 0, 0 },
+		{ "upstream_escr", "the ESCR the extra event must use, when the SDM requires one; indices into pmregs_netburst_registers()", PMREGS_COLUMN_LIST, 2, offsetof(struct pmregs_netburst_replay_metrics_row, upstream_escr), offsetof(struct pmregs_netburst_replay_metrics_row, upstream_escr_count), 0 },
+	};
+	static const struct pmregs_table_desc d[] = {
+		{ "events", "NetBurst events", "SDM3 Tables 19-28, 19-29, 19-30 (event select, ESCRs, CCCR select, mask bits); Table 18-63 (ESCR select values)", pmregs_netburst_events_data, sizeof(struct pmregs_netburst_events_row), c0, sizeof c0 / sizeof c0[0] },
+		{ "replay_metrics", "Replay tagging metrics", "SDM3 Table 19-33", pmregs_netburst_replay_metrics_data, sizeof(struct pmregs_netburst_replay_metrics_row), c1, sizeof c1 / sizeof c1[0] },
+	};
+	if (count)
+		*count = sizeof d / sizeof d[0];
+	return d;
+}
+
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_NETBURST_FAMILY_INIT { "netburst", "NetBurst (Pentium 4 / Xeon) ESCRs, CCCRs, counters, events and event encoder", pmregs_netburst_layouts, pmregs_netburst_register_descs, 0, 0, "Intel", 0, 0 }
+#define PMREGS_NETBURST_FAMILY_INIT { "netburst", "NetBurst (Pentium 4 / Xeon) ESCRs, CCCRs, counters, events and event encoder", pmregs_netburst_layouts, pmregs_netburst_register_descs, PMREGS_NULL, PMREGS_NULL, "Intel", PMREGS_NULL, PMREGS_NULL, pmregs_netburst_tables, PMREGS_NULL }
 
 static inline const struct pmregs_family_desc *pmregs_netburst_family(void)
 {
@@ -1103,5 +1140,6 @@ static inline const struct pmregs_family_desc *pmregs_netburst_family(void)
 	return &d;
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_NETBURST_TOOLS_H */

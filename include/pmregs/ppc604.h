@@ -680,6 +680,7 @@
 #define PMREGS_PPC604_EVENTS_UNDISPATCHED_INSTRUCTIONS_CODE        0x1e
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /*
  * CPU models of this family. The 604 and 604e are the subject of this header; the
@@ -966,7 +967,7 @@ static inline int pmregs_ppc604_pmc_valid(uint32_t v)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_address_address_get(v)            (pmregs_u32(v))
-#define pmregs_ppc604_address_address_set(v, x)         ((void)pmregs_u32(v), (uint32_t)pmregs_u32(x))
+#define pmregs_ppc604_address_address_set(v, x)         ((void)pmregs_u32(v), pmregs_u32(x))
 #define pmregs_ppc604_address_address_set_checked(v, x) pmregs_set_checked32(v, 0, 0xffffffffu, x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -983,7 +984,7 @@ static inline int pmregs_ppc604_address_valid(uint32_t v)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_bamr_mask_get(v)            (pmregs_u32(v))
-#define pmregs_ppc604_bamr_mask_set(v, x)         ((void)pmregs_u32(v), (uint32_t)pmregs_u32(x))
+#define pmregs_ppc604_bamr_mask_set(v, x)         ((void)pmregs_u32(v), pmregs_u32(x))
 #define pmregs_ppc604_bamr_mask_set_checked(v, x) pmregs_set_checked32(v, 0, 0xffffffffu, x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
@@ -1139,7 +1140,7 @@ static inline const struct pmregs_ppc604_events_row *pmregs_ppc604_events_find(c
 	for (i = 0; i < n; i++)
 		if (pmregs_streq(rows[i].name, name))
 			return &rows[i];
-	return 0;
+	return PMREGS_NULL;
 }
 
 /*
@@ -1753,7 +1754,7 @@ static inline int pmregs_ppc604_pm_encode(const struct pmregs_ppc604_pm_request 
 		pins[np].event = (uint16_t)rq->correlate;
 		pins[np].counters = 0xfu;
 		pinned[np] = &enc->correlate_counter;
-		preload_of[np] = 0;
+		preload_of[np] = PMREGS_NULL;
 		np++;
 	}
 	if (rq->sample != PMREGS_PPC604_PM_NONE) {
@@ -1800,7 +1801,7 @@ static inline int pmregs_ppc604_pm_encode(const struct pmregs_ppc604_pm_request 
 			enc->notes |= PMREGS_PPC604_PM_THRESHOLD_UNUSED;
 	}
 	if (rq->interval_ticks) {
-		enc->interval = pmregs_nearest_pow2(rq->interval_ticks, log2s, rq->interval_interrupt ? irq_ok : 0, 4u);
+		enc->interval = pmregs_nearest_pow2(rq->interval_ticks, log2s, rq->interval_interrupt ? irq_ok : PMREGS_NULL, 4u);
 		if (enc->interval < 0) {
 			enc->interval = PMREGS_PPC604_PM_NONE;
 			enc->notes |= PMREGS_PPC604_PM_NO_INTERVAL;
@@ -1948,5 +1949,6 @@ static inline int pmregs_ppc604_pm_decode(enum pmregs_ppc604_cpu model, const ui
 	return (int)d->nevents;
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_PPC604_H */

@@ -17,8 +17,10 @@
 
 #include "ppc604.h"
 #include "base_desc.h"
+#include "base_tools.h"
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /* ---- MMCR0 (750, 7400, 745x) (mmcr0): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
 struct pmregs_ppc604_mmcr0_fields {
@@ -445,21 +447,21 @@ static inline const struct pmregs_layout_desc *pmregs_ppc604_layouts(size_t *cou
 		{ "tb47", 3u, "TB[47] = TBL[15], lsb0 bit 16: every 2^17 ticks" },
 	};
 	static const struct pmregs_field_desc f_0[] = {
-		{ "fc", "Freeze counters: no PMC counts (604 name DIS)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcs", "No counting in supervisor state, MSR[PR] = 0 (604 name DP)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcp", "No counting in problem state, MSR[PR] = 1 (604 name DU)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcm1", "No counting while MSR[PM] = 1, marked (604 name DMS)", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcm0", "No counting while MSR[PM] = 0, unmarked (604 name DMR)", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmxe", "Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcece", "Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "fc", "Freeze counters: no PMC counts (604 name DIS)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fcs", "No counting in supervisor state, MSR[PR] = 0 (604 name DP)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fcp", "No counting in problem state, MSR[PR] = 1 (604 name DU)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fcm1", "No counting while MSR[PM] = 1, marked (604 name DMS)", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fcm0", "No counting while MSR[PM] = 0, unmarked (604 name DMR)", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pmxe", "Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fcece", "Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "tbsel", "Time-base bit whose 0-to-1 transitions are counted (event 3) or signal a PMI (TBEE) (604 name RTCSELECT)", 1, { 23, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_0_0 },
-		{ "tbee", "Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "threshold", "Threshold for the threshold events, 0-63 (units: see the threshold_scale table)", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc1ce", "PMC1 negative may signal a PMI (604 name PMC1INTCONTROL)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmcnce", "Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "trigger", "PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function)", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc1sel", "PMC1 event selector (604 name PMC1SELECT); 7 bits", 1, { 6, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc2sel", "PMC2 event selector (604 name PMC2SELECT); 6 bits", 1, { 0, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "tbee", "Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "threshold", "Threshold for the threshold events, 0-63 (units: see the threshold_scale table)", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pmc1ce", "PMC1 negative may signal a PMI (604 name PMC1INTCONTROL)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pmcnce", "Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "trigger", "PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function)", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pmc1sel", "PMC1 event selector (604 name PMC1SELECT); 7 bits", 1, { 6, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pmc2sel", "PMC2 event selector (604 name PMC2SELECT); 6 bits", 1, { 0, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_1_0[] = {
 		{ "tb63", 0u, "TB[63] = TBL[31], lsb0 bit 0: a 0-to-1 transition every 2 ticks" },
@@ -468,35 +470,35 @@ static inline const struct pmregs_layout_desc *pmregs_ppc604_layouts(size_t *cou
 		{ "tb47", 3u, "TB[47] = TBL[15], lsb0 bit 16: every 2^17 ticks" },
 	};
 	static const struct pmregs_field_desc f_1[] = {
-		{ "fc", "Freeze counters: no PMC counts (604 name DIS)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcs", "No counting in supervisor state, MSR[PR] = 0 (604 name DP)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcp", "No counting in problem state, MSR[PR] = 1 (604 name DU)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcm1", "No counting while MSR[PM] = 1, marked (604 name DMS)", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcm0", "No counting while MSR[PM] = 0, unmarked (604 name DMR)", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmxe", "Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "fcece", "Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "fc", "Freeze counters: no PMC counts (604 name DIS)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fcs", "No counting in supervisor state, MSR[PR] = 0 (604 name DP)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fcp", "No counting in problem state, MSR[PR] = 1 (604 name DU)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fcm1", "No counting while MSR[PM] = 1, marked (604 name DMS)", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fcm0", "No counting while MSR[PM] = 0, unmarked (604 name DMR)", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pmxe", "Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fcece", "Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 		{ "tbsel", "Time-base bit whose 0-to-1 transitions are counted (event 3) or signal a PMI (TBEE) (604 name RTCSELECT)", 1, { 23, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_1_0 },
-		{ "tbee", "Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "threshold", "Threshold for the threshold events, 0-63 (units: see the threshold_scale table)", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc1ce", "PMC1 negative may signal a PMI (604 name PMC1INTCONTROL)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmcnce", "Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "trigger", "PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function)", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc1sel_rsvd", "High bits of PMC1SELECT, reserved on the 604/604e", 1, { 11, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "pmc1sel", "PMC1 event selector (604 name PMC1SELECT); the low 5 bits", 1, { 6, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc2sel_rsvd", "High bit of PMC2SELECT, reserved on the 604/604e", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "pmc2sel", "PMC2 event selector (604 name PMC2SELECT); the low 5 bits", 1, { 0, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "tbee", "Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "threshold", "Threshold for the threshold events, 0-63 (units: see the threshold_scale table)", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pmc1ce", "PMC1 negative may signal a PMI (604 name PMC1INTCONTROL)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pmcnce", "Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "trigger", "PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function)", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pmc1sel_rsvd", "High bits of PMC1SELECT, reserved on the 604/604e", 1, { 11, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "pmc1sel", "PMC1 event selector (604 name PMC1SELECT); the low 5 bits", 1, { 6, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pmc2sel_rsvd", "High bit of PMC2SELECT, reserved on the 604/604e", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "pmc2sel", "PMC2 event selector (604 name PMC2SELECT); the low 5 bits", 1, { 0, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_2[] = {
-		{ "pmc3sel", "PMC3 event selector (PMC3SELECT)", 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc4sel", "PMC4 event selector (PMC4SELECT)", 1, { 22, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_10_31", "Reserved (PMC5SEL/PMC6SEL on the 745x)", 1, { 0, 0, 0, 0 }, { 22, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "pmc3sel", "PMC3 event selector (PMC3SELECT)", 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pmc4sel", "PMC4 event selector (PMC4SELECT)", 1, { 22, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_10_31", "Reserved (PMC5SEL/PMC6SEL on the 745x)", 1, { 0, 0, 0, 0 }, { 22, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_3[] = {
-		{ "pmc3sel", "PMC3 event selector (PMC3SELECT)", 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc4sel", "PMC4 event selector (PMC4SELECT)", 1, { 22, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc5sel", "PMC5 event selector", 1, { 17, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "pmc6sel", "PMC6 event selector", 1, { 11, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_21_31", "", 1, { 0, 0, 0, 0 }, { 11, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "pmc3sel", "PMC3 event selector (PMC3SELECT)", 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pmc4sel", "PMC4 event selector (PMC4SELECT)", 1, { 22, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pmc5sel", "PMC5 event selector", 1, { 17, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "pmc6sel", "PMC6 event selector", 1, { 11, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_21_31", "", 1, { 0, 0, 0, 0 }, { 11, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_4_0[] = {
 		{ "x2", 0u, "threshold counts units of 2 cycles" },
@@ -504,9 +506,9 @@ static inline const struct pmregs_layout_desc *pmregs_ppc604_layouts(size_t *cou
 	};
 	static const struct pmregs_field_desc f_4[] = {
 		{ "threshmult", "Unit of MMCR0[THRESHOLD]", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_4_0 },
-		{ "smcnten", "7400/7410 only (PERFCTR: keep 0; meaning uncertain)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "sminten", "7400/7410 only (PERFCTR: keep 0; meaning uncertain)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "rsvd_3_31", "", 1, { 0, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "smcnten", "7400/7410 only (PERFCTR: keep 0; meaning uncertain)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "sminten", "7400/7410 only (PERFCTR: keep 0; meaning uncertain)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "rsvd_3_31", "", 1, { 0, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_value_desc v_5_0[] = {
 		{ "x2", 0u, "threshold counts units of 2 cycles" },
@@ -514,110 +516,110 @@ static inline const struct pmregs_layout_desc *pmregs_ppc604_layouts(size_t *cou
 	};
 	static const struct pmregs_field_desc f_5[] = {
 		{ "threshmult", "Unit of MMCR0[THRESHOLD]", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_5_0 },
-		{ "rsvd_3_31", "", 1, { 0, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
-		{ "rsvd_1_2", "", 1, { 29, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, 0 },
+		{ "rsvd_3_31", "", 1, { 0, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_1_2", "", 1, { 29, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_6[] = {
-		{ "negative", "Bit 0, the MSB: the counter is negative (an interrupt condition when enabled)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
-		{ "count", "The low 31 bits of the count", 1, { 0, 0, 0, 0 }, { 31, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "negative", "Bit 0, the MSB: the counter is negative (an interrupt condition when enabled)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "count", "The low 31 bits of the count", 1, { 0, 0, 0, 0 }, { 31, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_7[] = {
-		{ "address", "Effective address", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, 0 },
+		{ "address", "Effective address", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_field_desc f_8[] = {
-		{ "mask", "Address mask", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, 0 },
+		{ "mask", "Address mask", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
 	};
 	static const struct pmregs_layout_desc layouts[] = {
 		{ "mmcr0", "MMCR0 (750, 7400, 745x)", "UM604 Table 9-4 (bits 0-6); UM750GX p.73; LINUX reg.h; BSD spr.h; XNU hw_perfmon_mmcr.h (IBM ranges); DOLPHIN Gekko.h (lsb0 shifts); PERFCTR ppc.c", 32, 1, 15, f_0,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
-		  "Monitor mode control register 0, with the full 7-bit PMC1 and 6-bit PMC2 selectors\nof the 750 and later. Supervisor-only; cleared at power-up (UM604 Table 9-4).\nThe fields cover all 32 bits: MMCR0 has no reserved bit.\n", -1, -1, 0, 0 },
+		  "Monitor mode control register 0, with the full 7-bit PMC1 and 6-bit PMC2 selectors\nof the 750 and later. Supervisor-only; cleared at power-up (UM604 Table 9-4).\nThe fields cover all 32 bits: MMCR0 has no reserved bit.\n", -1, -1, 0, PMREGS_NULL },
 		{ "mmcr0_604", "MMCR0 (604, 604e)", "UM604 p.373: 'Only the low order 5 bits are used for selection. The higher order bits are reserved'", 32, 1, 17, f_1,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00001820), PMREGS_U32(0x00000000), PMREGS_U32(0xffffe7df),
-		  "MMCR0 as the 604 and 604e define it: PMC1SELECT and PMC2SELECT are 7 and 6 bits wide,\nbut only their low 5 bits select an event; the high bits are reserved (UM604 p.373).\nThe 604e's events never go above 0x1F either, so both models share this layout.\n", -1, -1, 0, 0 },
+		  "MMCR0 as the 604 and 604e define it: PMC1SELECT and PMC2SELECT are 7 and 6 bits wide,\nbut only their low 5 bits select an event; the high bits are reserved (UM604 p.373).\nThe 604e's events never go above 0x1F either, so both models share this layout.\n", -1, -1, 0, PMREGS_NULL },
 		{ "mmcr1", "MMCR1 (604e, 750, 7400)", "LINUX reg.h MMCR1_PMC3SEL/PMC4SEL; PERFCTR ppc.c (shifts 31-4, 31-9); BSD spr.h; XNU; DOLPHIN Gekko.h. UM750GX p.356 prints MMCR0[0:4]/[5:9] for these, a typo for MMCR1 (C8)", 32, 1, 3, f_2,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x003fffff), PMREGS_U32(0x00000000), PMREGS_U32(0xffc00000),
-		  "Monitor mode control register 1. Absent on the 604.", -1, -1, 0, 0 },
+		  "Monitor mode control register 1. Absent on the 604.", -1, -1, 0, PMREGS_NULL },
 		{ "mmcr1_745x", "MMCR1 (745x)", "LINUX reg.h MMCR1_PMC5SEL/PMC6SEL and mpc7450-pmu.c (shifts 17, 11; masks 0x1f, 0x3f); PERFCTR ppc_compat.h (MMCR1__RESERVED 0x7FF)", 32, 1, 5, f_3,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x000007ff), PMREGS_U32(0x00000000), PMREGS_U32(0xfffff800),
-		  "MMCR1 of the 7450 family, which adds the PMC5 and PMC6 selectors.", -1, -1, 0, 0 },
+		  "MMCR1 of the 7450 family, which adds the PMC5 and PMC6 selectors.", -1, -1, 0, PMREGS_NULL },
 		{ "mmcr2", "MMCR2 (7400, 7410)", "BSD SPR_MMCR2_THRESHMULT_32/_2; PERFCTR ppc_compat.h; XNU hw_perfmon_mmcr.h; LINUX mpc7450-pmu.c", 32, 1, 4, f_4,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x1fffffff), PMREGS_U32(0x00000000), PMREGS_U32(0xe0000000),
-		  "Monitor mode control register 2. SMCNTEN and SMINTEN are known only from PERFCTR, which says to keep them 0.", -1, -1, 0, 0 },
+		  "Monitor mode control register 2. SMCNTEN and SMINTEN are known only from PERFCTR, which says to keep them 0.", -1, -1, 0, PMREGS_NULL },
 		{ "mmcr2_745x", "MMCR2 (745x)", "PERFCTR ppc_compat.h (SMCNTEN/SMINTEN are 7400/7410 only)", 32, 1, 3, f_5,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x7fffffff), PMREGS_U32(0x00000000), PMREGS_U32(0x80000000),
-		  "MMCR2 of the 7450 family; only THRESHMULT is defined.", -1, -1, 0, 0 },
+		  "MMCR2 of the 7450 family; only THRESHMULT is defined.", -1, -1, 0, PMREGS_NULL },
 		{ "pmc", "PMCn", "UM604 p.373; XNU processor_info.h (ov:1, cv:31); DOLPHIN SDK (PMCn_OV, PMCn_COUNTER)", 32, 1, 2, f_6,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
-		  "A 32-bit performance-monitor counter. It counts up and is \"negative\" when bit 0\n(the MSB) is set, which is the interrupt condition; the whole register value is the\ncount. To sample every N events, load 0x80000000 - N (see pmregs_ppc604_pmc_preload).\n", -1, -1, 0, 0 },
+		  "A 32-bit performance-monitor counter. It counts up and is \"negative\" when bit 0\n(the MSB) is set, which is the interrupt condition; the whole register value is the\ncount. To sample every N events, load 0x80000000 - N (see pmregs_ppc604_pmc_preload).\n", -1, -1, 0, PMREGS_NULL },
 		{ "address", "SIA / SDA", "SEED; UM604 p.80", 32, 1, 1, f_7,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "Sampled instruction (SIA) or data (SDA) address: loaded when a PMI is signalled and\nfrozen until exceptions are enabled again (SEED). UM604 p.80 warns that they \"may not\nhave any relationship to the type of instruction being counted\".\n", -1, -1, 0, 0 },
+		  "Sampled instruction (SIA) or data (SDA) address: loaded when a PMI is signalled and\nfrozen until exceptions are enabled again (SEED). UM604 p.80 warns that they \"may not\nhave any relationship to the type of instruction being counted\".\n", -1, -1, 0, PMREGS_NULL },
 		{ "bamr", "BAMR", "QEMU cpu.h SPR_BAMR; reference section 1", 32, 1, 1, f_8,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
-		  "Breakpoint address mask used by the IABR/DABR-match events of the 7400/745x.", -1, -1, 0, 0 },
+		  "Breakpoint address mask used by the IABR/DABR-match events of the 7400/745x.", -1, -1, 0, PMREGS_NULL },
 	};
 	if (count)
 		*count = sizeof layouts / sizeof layouts[0];
 	return layouts;
 }
 
-static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr0_desc(void) { return &pmregs_ppc604_layouts(0)[0]; }
+static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr0_desc(void) { return &pmregs_ppc604_layouts(PMREGS_NULL)[0]; }
 /* "fc=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_ppc604_mmcr0_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_mmcr0_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr0_604_desc(void) { return &pmregs_ppc604_layouts(0)[1]; }
+static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr0_604_desc(void) { return &pmregs_ppc604_layouts(PMREGS_NULL)[1]; }
 /* "fc=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_ppc604_mmcr0_604_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_mmcr0_604_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr1_desc(void) { return &pmregs_ppc604_layouts(0)[2]; }
+static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr1_desc(void) { return &pmregs_ppc604_layouts(PMREGS_NULL)[2]; }
 /* "pmc3sel=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_ppc604_mmcr1_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_mmcr1_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr1_745x_desc(void) { return &pmregs_ppc604_layouts(0)[3]; }
+static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr1_745x_desc(void) { return &pmregs_ppc604_layouts(PMREGS_NULL)[3]; }
 /* "pmc3sel=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_ppc604_mmcr1_745x_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_mmcr1_745x_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr2_desc(void) { return &pmregs_ppc604_layouts(0)[4]; }
+static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr2_desc(void) { return &pmregs_ppc604_layouts(PMREGS_NULL)[4]; }
 /* "threshmult=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_ppc604_mmcr2_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_mmcr2_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr2_745x_desc(void) { return &pmregs_ppc604_layouts(0)[5]; }
+static inline const struct pmregs_layout_desc *pmregs_ppc604_mmcr2_745x_desc(void) { return &pmregs_ppc604_layouts(PMREGS_NULL)[5]; }
 /* "threshmult=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_ppc604_mmcr2_745x_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_mmcr2_745x_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_ppc604_pmc_desc(void) { return &pmregs_ppc604_layouts(0)[6]; }
+static inline const struct pmregs_layout_desc *pmregs_ppc604_pmc_desc(void) { return &pmregs_ppc604_layouts(PMREGS_NULL)[6]; }
 /* "negative=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_ppc604_pmc_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_pmc_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_ppc604_address_desc(void) { return &pmregs_ppc604_layouts(0)[7]; }
+static inline const struct pmregs_layout_desc *pmregs_ppc604_address_desc(void) { return &pmregs_ppc604_layouts(PMREGS_NULL)[7]; }
 /* "address=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_ppc604_address_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_address_desc());
 }
 
-static inline const struct pmregs_layout_desc *pmregs_ppc604_bamr_desc(void) { return &pmregs_ppc604_layouts(0)[8]; }
+static inline const struct pmregs_layout_desc *pmregs_ppc604_bamr_desc(void) { return &pmregs_ppc604_layouts(PMREGS_NULL)[8]; }
 /* "mask=... ..." for v, like snprintf; reserved bits set are shown with '!'. */
 static inline size_t pmregs_ppc604_bamr_snprint(char *buf, size_t n, uint32_t v)
 {
@@ -704,7 +706,7 @@ static inline const struct pmregs_ppc604_cpus_row *pmregs_ppc604_cpus_find(const
 	for (i = 0; i < n; i++)
 		if (pmregs_streq(rows[i].name, name))
 			return &rows[i];
-	return 0;
+	return PMREGS_NULL;
 }
 
 /* ---- Time-base bits MMCR0[TBSEL] selects (tb_bits) ---- */
@@ -744,7 +746,7 @@ static inline const struct pmregs_ppc604_tb_bits_row *pmregs_ppc604_tb_bits_find
 	for (i = 0; i < n; i++)
 		if (pmregs_streq(rows[i].name, name))
 			return &rows[i];
-	return 0;
+	return PMREGS_NULL;
 }
 
 /* ---- Cycles per unit of MMCR0[THRESHOLD] (threshold_scale) ---- */
@@ -782,7 +784,7 @@ static inline const struct pmregs_ppc604_threshold_scale_row *pmregs_ppc604_thre
 	for (i = 0; i < n; i++)
 		if (pmregs_streq(rows[i].name, name))
 			return &rows[i];
-	return 0;
+	return PMREGS_NULL;
 }
 
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
@@ -813,8 +815,57 @@ static inline const struct pmregs_register_desc *pmregs_ppc604_register_descs(si
 	return d;
 }
 
+/* CPU models and their PVR version numbers: the rows of pmregs_ppc604_cpus() for a struct pmregs_table_desc. */
+static inline const void *pmregs_ppc604_cpus_data(size_t *count) { return pmregs_ppc604_cpus(count); }
+
+/* Time-base bits MMCR0[TBSEL] selects: the rows of pmregs_ppc604_tb_bits() for a struct pmregs_table_desc. */
+static inline const void *pmregs_ppc604_tb_bits_data(size_t *count) { return pmregs_ppc604_tb_bits(count); }
+
+/* Cycles per unit of MMCR0[THRESHOLD]: the rows of pmregs_ppc604_threshold_scale() for a struct pmregs_table_desc. */
+static inline const void *pmregs_ppc604_threshold_scale_data(size_t *count) { return pmregs_ppc604_threshold_scale(count); }
+
+/* 604/604e events: the rows of pmregs_ppc604_events() for a struct pmregs_table_desc. */
+static inline const void *pmregs_ppc604_events_data(size_t *count) { return pmregs_ppc604_events(count); }
+
+/* Every table of the family, each with its columns, for tools that list any family's tables. */
+static inline const struct pmregs_table_desc *pmregs_ppc604_tables(size_t *count)
+{
+	static const struct pmregs_column_desc c0[] = {
+		{ "cpu", "", PMREGS_COLUMN_ENUM, sizeof(enum pmregs_ppc604_cpu), offsetof(struct pmregs_ppc604_cpus_row, cpu), 0, 0 },
+		{ "pvr_versions", "PVR version numbers (PVR >> 16) of this model", PMREGS_COLUMN_LIST, 2, offsetof(struct pmregs_ppc604_cpus_row, pvr_versions), offsetof(struct pmregs_ppc604_cpus_row, pvr_versions_count), 0 },
+		{ "counters", "the PMCs it has", PMREGS_COLUMN_SET, 4, offsetof(struct pmregs_ppc604_cpus_row, counters), 0, 0 },
+	};
+	static const struct pmregs_column_desc c1[] = {
+		{ "tbsel", "", PMREGS_COLUMN_UINT, 1, offsetof(struct pmregs_ppc604_tb_bits_row, tbsel), 0, 0 },
+		{ "tb_bit", "bit of the 64-bit time base, IBM numbering", PMREGS_COLUMN_UINT, 1, offsetof(struct pmregs_ppc604_tb_bits_row, tb_bit), 0, 0 },
+		{ "tbl_bit", "the same bit in TBL, lsb0 numbering", PMREGS_COLUMN_UINT, 1, offsetof(struct pmregs_ppc604_tb_bits_row, tbl_bit), 0, 0 },
+		{ "period_log2", "a 0-to-1 transition every 2^period_log2 time-base ticks", PMREGS_COLUMN_UINT, 1, offsetof(struct pmregs_ppc604_tb_bits_row, period_log2), 0, 0 },
+		{ "interrupt_ok", "the PM API may use it to signal interrupts", PMREGS_COLUMN_BOOL, 1, offsetof(struct pmregs_ppc604_tb_bits_row, interrupt_ok), 0, 0 },
+	};
+	static const struct pmregs_column_desc c2[] = {
+		{ "cpu", "", PMREGS_COLUMN_ENUM, sizeof(enum pmregs_ppc604_cpu), offsetof(struct pmregs_ppc604_threshold_scale_row, cpu), 0, 0 },
+		{ "scale", "cycles per unit (with MMCR2[THRESHMULT] = 0 on the 7400/745x)", PMREGS_COLUMN_UINT, 1, offsetof(struct pmregs_ppc604_threshold_scale_row, scale), 0, 0 },
+		{ "scale_alt", "cycles per unit with MMCR2[THRESHMULT] = 1, or 0 when there is no MMCR2", PMREGS_COLUMN_UINT, 1, offsetof(struct pmregs_ppc604_threshold_scale_row, scale_alt), 0, 0 },
+	};
+	static const struct pmregs_column_desc c3[] = {
+		{ "code", "selector value", PMREGS_COLUMN_UINT, 1, offsetof(struct pmregs_ppc604_events_row, code), 0, 0 },
+		{ "counters", "the PMCs that can count it with this selector", PMREGS_COLUMN_SET, 4, offsetof(struct pmregs_ppc604_events_row, counters), 0, 0 },
+		{ "models", "the models that have it", PMREGS_COLUMN_SET, 4, offsetof(struct pmregs_ppc604_events_row, models), 0, 0 },
+		{ "threshold", "counts only occurrences longer than MMCR0[THRESHOLD]", PMREGS_COLUMN_BOOL, 1, offsetof(struct pmregs_ppc604_events_row, threshold), 0, 0 },
+	};
+	static const struct pmregs_table_desc d[] = {
+		{ "cpus", "CPU models and their PVR version numbers", "PERFCTR ppc.c known_init; LINUX reg.h; BSD spr.h; counters and scales from the reference table of family differences", pmregs_ppc604_cpus_data, sizeof(struct pmregs_ppc604_cpus_row), c0, sizeof c0 / sizeof c0[0] },
+		{ "tb_bits", "Time-base bits MMCR0[TBSEL] selects", "UM750GX p.73 and p.356; UM7400 p.11-13; BSD TBSEL_*; DOLPHIN SDK RTCSELECT_*; SEED (bits 47, 51, 55, 63)", pmregs_ppc604_tb_bits_data, sizeof(struct pmregs_ppc604_tb_bits_row), c1, sizeof c1 / sizeof c1[0] },
+		{ "threshold_scale", "Cycles per unit of MMCR0[THRESHOLD]", "PERFCTR ppc.c and ppc_compat.h (604e x4, C10); UM750GX; BSD/LINUX MMCR2 THRESHMULT", pmregs_ppc604_threshold_scale_data, sizeof(struct pmregs_ppc604_threshold_scale_row), c2, sizeof c2 / sizeof c2[0] },
+		{ "events", "604/604e events", "PERFCTR event_set_ppc.c (names, selectors, counters); UM604 pp.80, 368, 369 (the 604's PMC1 0x05-0x18 and PMC2 events); SEED (40 events on the 604, 111 on the 604e)", pmregs_ppc604_events_data, sizeof(struct pmregs_ppc604_events_row), c3, sizeof c3 / sizeof c3[0] },
+	};
+	if (count)
+		*count = sizeof d / sizeof d[0];
+	return d;
+}
+
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_PPC604_FAMILY_INIT { "ppc604", "PowerPC 604/604e performance monitor (MMCR0, MMCR1, PMC1-4, SIA, SDA) and its PM API encoder", pmregs_ppc604_layouts, pmregs_ppc604_register_descs, 0, 0, "IBM and Motorola", 0, 0 }
+#define PMREGS_PPC604_FAMILY_INIT { "ppc604", "PowerPC 604/604e performance monitor (MMCR0, MMCR1, PMC1-4, SIA, SDA) and its PM API encoder", pmregs_ppc604_layouts, pmregs_ppc604_register_descs, PMREGS_NULL, PMREGS_NULL, "IBM and Motorola", PMREGS_NULL, PMREGS_NULL, pmregs_ppc604_tables, PMREGS_NULL }
 
 static inline const struct pmregs_family_desc *pmregs_ppc604_family(void)
 {
@@ -822,5 +873,6 @@ static inline const struct pmregs_family_desc *pmregs_ppc604_family(void)
 	return &d;
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_PPC604_TOOLS_H */

@@ -17,6 +17,7 @@
 #include "x86_tools.h"
 
 #ifndef __ASSEMBLER__
+PMREGS_C_BEGIN
 
 /* Every family, in name order: layouts, registers, parameters and packet streams of each (base.h). */
 static inline const struct pmregs_family_desc *pmregs_families(size_t *count)
@@ -42,8 +43,9 @@ static inline const struct pmregs_family_desc *pmregs_family_find(const char *na
 	for (i = 0; i < n; i++)
 		if (pmregs_streq(d[i].name, name))
 			return &d[i];
-	return 0;
+	return PMREGS_NULL;
 }
 
+PMREGS_C_END
 #endif /* !__ASSEMBLER__ */
 #endif /* PMREGS_TOOLS_H */

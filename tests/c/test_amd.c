@@ -445,6 +445,55 @@ static void layouts_by_generation(void)
 	CHECK(strstr(buf, "!rsvd_19=1") != 0);
 }
 
+/* The names of the registers a sample holds for caps value `caps`, joined by spaces. */
+static void sample_names(const char *sample, uint32_t caps, char *out, size_t n)
+{
+	size_t ns, nr, i, k, at = 0;
+	const struct pmregs_sample_desc *s = pmregs_amd_samples(&ns);
+	const struct pmregs_register_desc *r = pmregs_amd_register_descs(&nr);
+	int16_t order[16];
+	out[0] = 0;
+	for (i = 0; i < ns; i++) {
+		size_t j;
+		if (strcmp(s[i].name, sample) != 0)
+			continue;
+		k = pmregs_sample_registers(&s[i], caps, order, 16);
+		for (j = 0; j < k && j < 16; j++)
+			at += (size_t)snprintf(out + at, n - at, "%s%s", j ? " " : "", r[order[j]].name);
+	}
+}
+
+/* LINUX events/amd/ibs.c perf_ibs_handle_irq: the raw sample is the caps word, then IbsFetchCtl, LinAd, PhysAd and,
+ * with IBS_CAPS_FETCHCTLEXTD (bit 9), IC_IBS_EXTD_CTL; or IbsOpCtl, Rip, Data, Data2, Data3, DcLinAd, DcPhysAd and,
+ * with IBS_CAPS_BRNTRGT (bit 5), IbsBrTarget, with IBS_CAPS_OPDATA4 (bit 10), IbsOpData4. */
+static void ibs_samples(void)
+{
+	char got[512];
+	size_t ns;
+	const struct pmregs_sample_desc *s = pmregs_amd_samples(&ns);
+	CHECK_EQ(ns, 2);
+	CHECK(pmregs_amd_family()->samples == pmregs_amd_samples);
+	sample_names("ibs_fetch", 0, got, sizeof got);
+	CHECK(strcmp(got, "ibs_fetch_ctl ibs_fetch_lin_ad ibs_fetch_phys_ad") == 0);
+	sample_names("ibs_fetch", 1u << 9, got, sizeof got);
+	CHECK(strcmp(got, "ibs_fetch_ctl ibs_fetch_lin_ad ibs_fetch_phys_ad ic_ibs_extd_ctl") == 0);
+	sample_names("ibs_op", 0, got, sizeof got);
+	CHECK(strcmp(got, "ibs_op_ctl ibs_op_rip ibs_op_data ibs_op_data2 ibs_op_data3 ibs_dc_lin_ad ibs_dc_phys_ad") == 0);
+	sample_names("ibs_op", 1u << 5, got, sizeof got);
+	CHECK(strcmp(got, "ibs_op_ctl ibs_op_rip ibs_op_data ibs_op_data2 ibs_op_data3 ibs_dc_lin_ad ibs_dc_phys_ad ibs_br_target") == 0);
+	sample_names("ibs_op", 1u << 10, got, sizeof got);
+	CHECK(strcmp(got, "ibs_op_ctl ibs_op_rip ibs_op_data ibs_op_data2 ibs_op_data3 ibs_dc_lin_ad ibs_dc_phys_ad ibs_op_data4") == 0);
+	/* IBS_CAPS_ZEN4 (bit 11) selects the Zen4 IbsOpData2 (data source), bit 19 the Zen5 IbsOpData3 */
+	sample_names("ibs_op", (1u << 5) | (1u << 10) | (1u << 11) | (1u << 19), got, sizeof got);
+	CHECK(strcmp(got, "ibs_op_ctl ibs_op_rip ibs_op_data ibs_op_data2_zen4 ibs_op_data3_zen5 ibs_dc_lin_ad"
+			  " ibs_dc_phys_ad ibs_br_target ibs_op_data4") == 0);
+	/* the count is whole even when out[] is short */
+	{
+		int16_t one[1];
+		CHECK_EQ(pmregs_sample_registers(&s[1], (1u << 5) | (1u << 10), one, 1), 9);
+	}
+}
+
 int main(void)
 {
 	msr_addresses();
@@ -456,5 +505,6 @@ int main(void)
 	ibs_rules();
 	perf_configs();
 	layouts_by_generation();
+	ibs_samples();
 	return check_done("test_amd");
 }

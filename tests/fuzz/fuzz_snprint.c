@@ -180,6 +180,8 @@ static size_t (*const f64[])(char *, size_t, uint64_t) = {
 	pmregs_x86_fixed_ctr_ctrl_snprint,
 	pmregs_x86_hsw_tsx_tuning_snprint,
 	pmregs_x86_lbr_ctl_snprint,
+	pmregs_x86_lbr_depth_snprint,
+	pmregs_x86_lbr_select_snprint,
 	pmregs_x86_lbr_info_snprint,
 	pmregs_x86_linear_address_snprint,
 	pmregs_x86_misc_enable_snprint,

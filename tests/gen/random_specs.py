@@ -232,6 +232,9 @@ class Spec:
             for _ in range(r.randint(1, 4)):
                 self.out(f"      - {{name: {self.uid('row')}, code: {r.randint(0, (1 << f['w']) - 1)},"
                          f" kind: {r.choice(evals)}}}")
+            enc = r.random() < 0.5
+            if enc:
+                events = self.encoder_table(lname, f, enum, evals)
         # functions over the first layout
         self.out("functions:")
         self.out(f"  - name: {self.uid('fn')}")
@@ -256,11 +259,52 @@ class Spec:
         self.out("    params: {n: u8}")
         self.out(f"    returns: {enum}")
         self.out(f'    expr: "{enum}.{evals[-1]} if n > 3 else {enum}.{evals[0]}"')
+        if plain and enc:
+            self.encoder(events, lname, plain, enum, evals)
         if r.random() < 0.5:
             self.matcher()
         if r.random() < 0.5:
             self.packets()
         return "\n".join(self.lines) + "\n"
+
+    # -- an event encoder: events placed on counters (a set of enum values), a layout value out --
+    def encoder_table(self, lname, f, enum, evals):
+        r = self.r
+        t = self.uid("evt")
+        self.out(f"  {t}:")
+        self.out("    doc: events for the encoder")
+        self.out("    columns:")
+        self.out(f"      code: {{type: u32, field: {lname}.{f['name']}}}")
+        self.out(f'      counters: {{type: "set({enum})"}}')
+        self.out("    rows:")
+        for _ in range(r.randint(1, 4)):
+            on = r.sample(evals, r.randint(1, len(evals)))
+            self.out(f"      - {{name: {self.uid('ev')}, code: {r.randint(0, (1 << f['w']) - 1)},"
+                     f" counters: [{', '.join(on)}]}}")
+        return t
+
+    def encoder(self, events, lname, plain, enum, evals):
+        r = self.r
+        code, rest = plain[0], plain[1:]
+        self.out("encoders:")
+        self.out(f"  {self.uid('enc')}:")
+        self.out("    doc: a random encoder")
+        self.out(f"    table: {events}")
+        self.out("    place:")
+        self.out("      counter: {from: event.counters, doc: the counter}")
+        fields = [f"{code['name']}=event.code"]
+        if rest:
+            g = rest[0]
+            lim = r.randint(0, (1 << g["w"]) - 1)
+            self.out("    params:")
+            self.out(f"      p: {{type: u{8 if g['w'] <= 8 else 32}, default: 0, doc: a parameter}}")
+            self.out("    checks:")
+            self.out(f'      - {{name: {self.uid("big")}, error: erange, fail: "p > {lim}", doc: too big}}')
+            fields.append(f"{g['name']}=p")
+        self.out("    outputs:")
+        self.out(f'      ctl: {{type: {lname}, expr: "make({lname}, {", ".join(fields)})", doc: the control value}}')
+        self.out(f'      sel: {{type: u32, expr: "7 if counter == {enum}.{evals[0]} else 3", doc: which counter}}')
+        self.out("    decode: [ctl, sel]")
 
     def matcher(self):
         r = self.r
@@ -297,6 +341,36 @@ class Spec:
         self.out("      - name: two")
         self.out("        doc: kind 1 to 3")
         self.out('        fields: [{name: kind, is: "1..3"}, a, b, c]')
+        if r.random() < 0.6:
+            self.stream(p)
+
+    def stream(self, payload):
+        """A framing packet (length byte, fill bytes) and a stream that carries the packet in it."""
+        r = self.r
+        fr, kw = self.uid("fr"), r.randint(1, 3)
+        self.out(f"  {fr}:")
+        self.out("    doc: a frame")
+        self.out('    size: "1 if length == 0 else 1 + length"')
+        self.out("    fields:")
+        self.out('      length: {width: 5, doc: "payload bytes", value: "(rest_bits + 7) // 8"}')
+        self.out(f'      kind: {{width: {kw}, doc: "what the payload is"}}')
+        self.out(f'      pad: {{width: {3 - kw}, doc: "zero"}}' if kw < 3 else "")
+        self.out('      payload: {rest: true, doc: "the payload"}')
+        self.out("    shapes:")
+        self.out("      - name: fill")
+        self.out("        doc: a zero byte")
+        zero = ", {name: pad, is: 0}" if kw < 3 else ""
+        self.out(f"        fields: [{{name: length, is: 0}}, {{name: kind, is: 0}}{zero}]")
+        self.out("      - name: message")
+        self.out("        doc: a message")
+        self.out(f'        fields: [{{name: length, is: "1..31"}}, kind{zero}, payload]')
+        self.out("streams:")
+        self.out(f"  {self.uid('st')}:")
+        self.out("    doc: frames in a byte buffer")
+        self.out(f"    frame: {fr}")
+        self.out(f"    payload: {payload}")
+        self.out('    payload_if: "kind == 1"')
+        self.out('    resync_zeros: "33"')
 
 
 # -- mutations: each makes a valid spec invalid in one place -----------------------------------
@@ -324,6 +398,17 @@ def mutants(rnd, text):
         muts += [("expression syntax", lambda L, i=i: L[:i] + [L[i].replace('"', '"(', 1)] + L[i + 1:]),
                  ("unknown name in expression",
                   lambda L, i=i: L[:i] + [L[i].replace('"', '"nosuch + ', 1)] + L[i + 1:])]
+    pl = [i for i, ln in enumerate(lines) if "from: event.counters" in ln]
+    if pl:
+        i = pl[0]
+        muts += [("placement from an unknown column",
+                  lambda L, i=i: L[:i] + [L[i].replace("event.counters", "event.nosuch")] + L[i + 1:]),
+                 ("encoder output of an unknown layout",
+                  lambda L: [ln.replace("ctl: {type: ", "ctl: {type: nosuch_", 1) for ln in L])]
+    ck = [i for i, ln in enumerate(lines) if "error: erange" in ln]
+    if ck:
+        i = ck[0]
+        muts += [("unknown error kind", lambda L, i=i: L[:i] + [L[i].replace("erange", "eboom")] + L[i + 1:])]
     muts += [("tab in YAML", lambda L: L[:3] + ["\tx: 1"] + L[3:]),
              ("unknown top-level key", lambda L: L + ["colours: {}"])]
     for what, f in rnd.sample(muts, min(2, len(muts))):
@@ -448,13 +533,15 @@ def main():
     md = os.path.join(d, "mutants")
     os.makedirs(md, exist_ok=True)
     made = []
-    for k in range(a.mutants):
+    k = 0
+    while names and len(made) < a.mutants:  # exactly --mutants invalid specs, a few mutations of each valid one
         name = names[k % len(names)]
-        for j, (what, text) in enumerate(mutants(rnd, texts[name])):
+        for j, (what, text) in enumerate(mutants(rnd, texts[name])[:a.mutants - len(made)]):
             mname = f"m{k}_{j}"
             with open(os.path.join(md, f"{mname}.yaml"), "w", encoding="utf-8") as f:
                 f.write(text.replace(f"family: {name}\n", f"family: {mname}\n", 1))
             made.append((mname, what))
+        k += 1
     out = os.path.join(d, "mutant_out")
     rc, log = run([sys.executable, GEN, "--out", out] + [os.path.join(md, f"{m}.yaml") for m, _ in made])
     located = re.compile(r"^(\S+?\.yaml):(\d+):(\d+): error\[PMR\d{3}\]: \S")

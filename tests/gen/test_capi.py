@@ -47,6 +47,57 @@ class CApi(unittest.TestCase):
         self.assertEqual(self.fns["pmregs_t_high"].errors, {"PMREGS_ENOENT", "PMREGS_ERANGE"})
         self.assertEqual(self.fns["pmregs_t_l_valid"].errors, set())
 
+    def test_errors_are_what_returns_give_back(self):
+        # codes that are data (a status stored in an output, compared with, or a parameter) are not errors;
+        # a code reaches a return directly, through a variable, or through a callee whose result is returned
+        text = """
+static inline int pmregs_t_next(struct it *it, int rc)
+{
+	if (rc == PMREGS_ETRUNC)
+		it->status = PMREGS_ETRUNC;
+	return 1;
+}
+static inline int pmregs_t_var(int x)
+{
+	int rc = PMREGS_OK;
+	if (x)
+		rc = PMREGS_EINVAL;
+	return rc;
+}
+static inline int pmregs_t_chain(int x)
+{
+	int n, rc;
+	rc = pmregs_t_var(x);
+	n = rc;
+	if (pmregs_t_next(0, x) != 1)
+		return PMREGS_ENOSPC;
+	return n;
+}
+static inline const char *pmregs_t_str(int code) { return code == PMREGS_ERANGE ? "range" : "?"; }
+"""
+        fns = capi.functions(text)
+        capi.close_errors(fns)
+        got = {f.name: f.errors for f in fns}
+        self.assertEqual(got["pmregs_t_next"], set())
+        self.assertEqual(got["pmregs_t_var"], {"PMREGS_EINVAL"})
+        self.assertEqual(got["pmregs_t_chain"], {"PMREGS_EINVAL", "PMREGS_ENOSPC"})
+        self.assertEqual(got["pmregs_t_str"], set())
+
+    def test_errors_of_real_functions(self):
+        # read off the generated headers: a stream step returns 0/1 with the status in the item; the NetBurst
+        # decoder returns PMREGS_OK or PMREGS_ENOENT; pmregs_strerror() takes a code and returns text
+        text = ""
+        for name in ("base_core.h", "etrace.h", "netburst.h", "ppc604.h"):
+            with open(os.path.join(ROOT, "include", "pmregs", name), encoding="utf-8") as f:
+                text += f.read()
+        fns = capi.functions(text)
+        capi.close_errors(fns)
+        got = {f.name: f.errors for f in fns}
+        self.assertEqual(got["pmregs_etrace_smi_stream_next"], set())
+        self.assertEqual(got["pmregs_netburst_event_decode"], {"PMREGS_ENOENT"})
+        self.assertEqual(got["pmregs_ppc604_pm_decode"], {"PMREGS_EINVAL"})
+        self.assertEqual(got["pmregs_strerror"], set())
+
     def test_name_tables(self):
         claimed = set()
         t = capi.name_tables({"functions": list(self.fns.values()), "macros": capi.macros(TEXT)}, "pmregs_t",

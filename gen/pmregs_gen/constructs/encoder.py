@@ -532,7 +532,7 @@ class EncCompiler(Compiler):
         ref = getattr(meta, "ref", None)
         if ref is not None and "[" not in t:
             fn = self.n.fn("registers") if ref == "registers" else self.n.table_fn(self.table(ref))
-            return self.row(f"(&{fn}(0)[{code}])", ref)
+            return self.row(f"(&{fn}(PMREGS_NULL)[{code}])", ref)
         if t == "bool":
             return Val(f"({code} != 0)", "bool", "int")
         if t == "bits":
@@ -623,7 +623,7 @@ def encoder_view(hv, E):
             rs = f"struct {n.fn('register')}" if P.target == "registers" else \
                 f"struct {n.table_fn(table_of(fam, P.target), 'row')}"
             fn = n.fn("registers") if P.target == "registers" else n.table_fn(table_of(fam, P.target))
-            ptype, init = f"const {rs} *", f"&{fn}(0)[o->{P.name}]"
+            ptype, init = f"const {rs} *", f"&{fn}(PMREGS_NULL)[o->{P.name}]"
             names = target_rows(fam, P.target)
             domain = [(names[i], i) for i in range(len(names))]
         i = E.places.index(P)

@@ -71,7 +71,37 @@ def introspect_view(hv):
                 "walk": S(f"{p}_{st['name']}_walk", None, f"stream '{st['name']}'"),
                 "frame": st["frame"], "payload": st["payload"],
             })
+    v["tables"], v["tables_fn"] = [], None
+    if getattr(hv, "tables", None):
+        v["tables_fn"] = S(f"{p}_tables", None, "the table of tables")
+        for t in hv.tables:
+            v["tables"].append({
+                "name": t["name"], "title": t["title"], "source": t["source"] or "", "struct": t["struct"],
+                "fn": t["fn"], "data": S(f"{t['fn']}_data", t["T"].node, f"table '{t['name']}'"),
+                "columns": [table_column(t["struct"], c) for c in t["cols"]]})
     return v
+
+
+COLUMN_KINDS = {"int": "UINT", "bool": "BOOL", "enum": "ENUM", "set": "SET", "str": "STR", "list": "LIST",
+                "bits": "BITS"}
+
+
+def table_column(struct, c):
+    """One struct pmregs_column_desc initializer's parts: where a column's value is in a row."""
+    at = lambda member: f"offsetof({struct}, {member})"   # noqa: E731
+    name = c["name"]
+    kind = c["kind"]
+    if kind == "enum":
+        size = f"sizeof({c['decl'].strip()})"
+    elif kind in ("str", "bits"):
+        size = "8" if kind == "bits" else "0"
+    else:
+        size = c["decl"].strip()[len("uint"):-len("_t")]
+        size = str(int(size) // 8) if size.isdigit() else "1"
+    count = at(f"{name}_count") if kind in ("list", "bits") else "0"
+    names = at(f"{name}_names") if kind == "bits" else "0"
+    return {"name": name, "doc": c["C"].doc or "", "kind": f"PMREGS_COLUMN_{COLUMN_KINDS[kind]}",
+            "size": size, "offset": at(name), "count": count, "names": names}
 
 
 # -- construct interface (constructs/__init__.py) -----------------------------------------------

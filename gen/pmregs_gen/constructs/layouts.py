@@ -515,8 +515,10 @@ def access_exprs(hv, L, F, v="v", x="x", short=False):
             e = f"({e} << {off})"
         gets.append(e)
     get = " | ".join(gets)
+    # the macro accessors cast with PMREGS_CAST, which C++ users' -Wold-style-cast accepts
+    cast = (lambda t, e: f"PMREGS_CAST({t}, {e})") if short else (lambda t, e: f"({t})({e})")
     if W < 32:
-        get = f"({utype(W)})({get})"
+        get = cast(utype(W), get)
     if F.signed:
         get = f"pmregs_sext((uint64_t)({get}), {F.width})"
     xs = f"(uint64_t){x}" if F.signed else x
@@ -524,7 +526,7 @@ def access_exprs(hv, L, F, v="v", x="x", short=False):
         xs = f"({utype(W)})(uint64_t){x}"
     if F.width == W and F.contiguous:
         # The field is the whole register: the new value is x itself.
-        return get, f"((void){v}, ({utype(W)}){x})"
+        return get, f"((void){v}, {x})" if short else f"((void){v}, ({utype(W)}){x})"
     sets = []
     for lo, w, off in parts:
         e = f"({xs} >> {off})" if off else xs
@@ -533,10 +535,10 @@ def access_exprs(hv, L, F, v="v", x="x", short=False):
         sets.append(f"({e} << {lo})" if lo else e)
     # the mask to keep must be as wide as the register: ~ of a 32-bit literal would clear a 64-bit value's top half
     mask = (f"PMREGS_U64({F.mask:#x})" if W == 64 else u(F.mask)) if short else hv.n.field_macro(L, F, "mask")
-    keep = f"({v} & ({utype(W)})~{mask})" if W < 32 else f"({v} & ~{mask})"
+    keep = f"({v} & ({utype(W)})~{mask})" if W < 32 and not short else f"({v} & ~{mask})"
     setx = f"{keep} | " + " | ".join(sets)
     if W < 32:
-        setx = f"({utype(W)})({setx})"
+        setx = cast(utype(W), setx)
     return get, setx
 
 
@@ -549,7 +551,8 @@ def builder_expr(hv, L, F):
     parts = []
     for lo, w, off in F.part_shifts():
         parts.append(f"((PMREGS_FITS((x), {F.width}) >> {off} & {hexw(mask_of(w), 4)}u) << {lo})")
-    return f"((uint{W}_t)({' | '.join(parts)}))"
+    whole = " | ".join(parts)
+    return f"({whole})" if W == 64 else f"PMREGS_CAST(uint{W}_t, {whole})"
 
 
 def group_view(hv, L, gname, fs):

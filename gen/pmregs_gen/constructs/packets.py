@@ -1294,7 +1294,7 @@ class CodeGen:
                 out.append(f"\t\tout[k].name = \"{F.name}\";")
                 out.append("\t\tout[k].value = x;")
                 out.append("\t\tout[k].width = (uint8_t)w;")
-                out.append("\t\tout[k].meaning = 0;")
+                out.append("\t\tout[k].meaning = PMREGS_NULL;")
                 if F.values:
                     out.append("\t\tswitch (x) {")
                     for vn, vv, _ in sorted(F.values, key=lambda t: t[1]):
