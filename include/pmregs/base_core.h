@@ -187,7 +187,14 @@ static inline void pmregs_store_be64(unsigned char *p, uint64_t x)
  * evaluated once, and the shift-and-mask around them is what a hand-written accessor would write.
  * PREFIX_LAYOUT_FIELD_set_checked(&v, x) is pmregs_set_checkedN() with the field's lowest bit lo and
  * unshifted mask m: PMREGS_ERANGE, *v untouched, when x does not fit.
+ * For a field of a 32- or 64-bit register narrower than the register, _get and _set are
+ * PMREGS_GETn(v, lo, m) and PMREGS_SETn(v, x, lo, m), m the field's unshifted mask as a hexadecimal
+ * literal without suffix (the macros give it the register's width).
  */
+#define PMREGS_GET32(v, lo, m)    ((pmregs_u32(v) >> (lo)) & m##u)
+#define PMREGS_SET32(v, x, lo, m) ((pmregs_u32(v) & ~(m##u << (lo))) | ((pmregs_u32(x) & m##u) << (lo)))
+#define PMREGS_GET64(v, lo, m)    ((pmregs_u64(v) >> (lo)) & PMREGS_U64(m))
+#define PMREGS_SET64(v, x, lo, m) ((pmregs_u64(v) & ~(PMREGS_U64(m) << (lo))) | ((pmregs_u64(x) & PMREGS_U64(m)) << (lo)))
 static inline uint8_t pmregs_u8(uint8_t x) { return x; }
 static inline uint16_t pmregs_u16(uint16_t x) { return x; }
 static inline uint32_t pmregs_u32(uint32_t x) { return x; }

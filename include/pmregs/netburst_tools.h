@@ -914,6 +914,52 @@ static inline size_t pmregs_netburst_lastbranch_tos_snprint(char *buf, size_t n,
 	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_lastbranch_tos_desc());
 }
 
+/* ---- Replay tagging metrics (replay_metrics) ---- */
+/* IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT settings for replay_event with mask */
+/* NBOGUS. The upstream columns name the extra event some metrics need. */
+/* Source: SDM3 Table 19-33 */
+struct pmregs_netburst_replay_metrics_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	uint32_t pebs_enable; /* metric-select bits of IA32_PEBS_ENABLE (add uop_tag, bit 24) */
+	uint32_t matrix_vert; /* MSR_PEBS_MATRIX_VERT value */
+	uint16_t upstream[1]; /* extra event to program, if any; indices into pmregs_netburst_events() */
+	uint8_t upstream_count;
+	uint16_t upstream_mask; /* event-mask bits of that extra event */
+	uint16_t upstream_escr[1]; /* the ESCR the extra event must use, when the SDM requires one; indices into pmregs_netburst_registers() */
+	uint8_t upstream_escr_count;
+};
+
+static inline const struct pmregs_netburst_replay_metrics_row *pmregs_netburst_replay_metrics(size_t *count)
+{
+	static const struct pmregs_netburst_replay_metrics_row rows[] = {
+		{ "l1_cache_load_miss_retired", "1stL_cache_load_miss_retired", "", 0x1, 0x1, {0}, 0, 0x0, {0}, 0 },
+		{ "l2_cache_load_miss_retired", "2ndL_cache_load_miss_retired", "", 0x2, 0x1, {0}, 0, 0x0, {0}, 0 },
+		{ "dtlb_load_miss_retired", "DTLB_load_miss_retired", "", 0x4, 0x1, {0}, 0, 0x0, {0}, 0 },
+		{ "dtlb_store_miss_retired", "DTLB_store_miss_retired", "", 0x4, 0x2, {0}, 0, 0x0, {0}, 0 },
+		{ "dtlb_all_miss_retired", "DTLB_all_miss_retired", "", 0x4, 0x3, {0}, 0, 0x0, {0}, 0 },
+		{ "tagged_mispred_branch", "Tagged_mispred_branch", "", 0x18000, 0x10, {0}, 0, 0x0, {0}, 0 },
+		{ "mob_load_replay_retired", "MOB_load_replay_retired", "", 0x200, 0x1, {0x7}, 1, 0x30, {0}, 0 },
+		{ "split_load_retired", "split_load_retired", "", 0x400, 0x1, {0x5}, 1, 0x2, {0x33}, 1 },
+		{ "split_store_retired", "split_store_retired", "", 0x400, 0x2, {0x6}, 1, 0x2, {0x32}, 1 },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_netburst_replay_metrics_row *pmregs_netburst_replay_metrics_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_netburst_replay_metrics_row *rows = pmregs_netburst_replay_metrics(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return PMREGS_NULL;
+}
+
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
 
 /* Every register as a struct pmregs_register_desc (the same order as pmregs_netburst_registers()). */

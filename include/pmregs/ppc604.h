@@ -37,7 +37,6 @@
 #include "base_core.h"
 #include "base_plan.h"
 #include "base_counter.h"
-#include "base_desc.h"
 
 /*
  * Constants: plain integer macros, usable from C, C++ and assembler.
@@ -727,51 +726,51 @@ enum pmregs_ppc604_counter {
 #define PMREGS_PPC604_MMCR0_PMC2SEL(x)   PMREGS_FIELD32((x), 0, 6)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_ppc604_mmcr0_fc_get(v)                   ((pmregs_u32(v) >> 31) & 0x1u)
-#define pmregs_ppc604_mmcr0_fc_set(v, x)                ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
-#define pmregs_ppc604_mmcr0_fc_set_checked(v, x)        pmregs_set_checked32((v), 31, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_fcs_get(v)                  ((pmregs_u32(v) >> 30) & 0x1u)
-#define pmregs_ppc604_mmcr0_fcs_set(v, x)               ((pmregs_u32(v) & ~0x40000000u) | ((pmregs_u32(x) & 0x1u) << 30))
-#define pmregs_ppc604_mmcr0_fcs_set_checked(v, x)       pmregs_set_checked32((v), 30, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_fcp_get(v)                  ((pmregs_u32(v) >> 29) & 0x1u)
-#define pmregs_ppc604_mmcr0_fcp_set(v, x)               ((pmregs_u32(v) & ~0x20000000u) | ((pmregs_u32(x) & 0x1u) << 29))
-#define pmregs_ppc604_mmcr0_fcp_set_checked(v, x)       pmregs_set_checked32((v), 29, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_fcm1_get(v)                 ((pmregs_u32(v) >> 28) & 0x1u)
-#define pmregs_ppc604_mmcr0_fcm1_set(v, x)              ((pmregs_u32(v) & ~0x10000000u) | ((pmregs_u32(x) & 0x1u) << 28))
-#define pmregs_ppc604_mmcr0_fcm1_set_checked(v, x)      pmregs_set_checked32((v), 28, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_fcm0_get(v)                 ((pmregs_u32(v) >> 27) & 0x1u)
-#define pmregs_ppc604_mmcr0_fcm0_set(v, x)              ((pmregs_u32(v) & ~0x8000000u) | ((pmregs_u32(x) & 0x1u) << 27))
-#define pmregs_ppc604_mmcr0_fcm0_set_checked(v, x)      pmregs_set_checked32((v), 27, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_pmxe_get(v)                 ((pmregs_u32(v) >> 26) & 0x1u)
-#define pmregs_ppc604_mmcr0_pmxe_set(v, x)              ((pmregs_u32(v) & ~0x4000000u) | ((pmregs_u32(x) & 0x1u) << 26))
-#define pmregs_ppc604_mmcr0_pmxe_set_checked(v, x)      pmregs_set_checked32((v), 26, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_fcece_get(v)                ((pmregs_u32(v) >> 25) & 0x1u)
-#define pmregs_ppc604_mmcr0_fcece_set(v, x)             ((pmregs_u32(v) & ~0x2000000u) | ((pmregs_u32(x) & 0x1u) << 25))
-#define pmregs_ppc604_mmcr0_fcece_set_checked(v, x)     pmregs_set_checked32((v), 25, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_tbsel_get(v)                ((pmregs_u32(v) >> 23) & 0x3u)
-#define pmregs_ppc604_mmcr0_tbsel_set(v, x)             ((pmregs_u32(v) & ~0x1800000u) | ((pmregs_u32(x) & 0x3u) << 23))
-#define pmregs_ppc604_mmcr0_tbsel_set_checked(v, x)     pmregs_set_checked32((v), 23, 0x3u, (x))
-#define pmregs_ppc604_mmcr0_tbee_get(v)                 ((pmregs_u32(v) >> 22) & 0x1u)
-#define pmregs_ppc604_mmcr0_tbee_set(v, x)              ((pmregs_u32(v) & ~0x400000u) | ((pmregs_u32(x) & 0x1u) << 22))
-#define pmregs_ppc604_mmcr0_tbee_set_checked(v, x)      pmregs_set_checked32((v), 22, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_threshold_get(v)            ((pmregs_u32(v) >> 16) & 0x3fu)
-#define pmregs_ppc604_mmcr0_threshold_set(v, x)         ((pmregs_u32(v) & ~0x3f0000u) | ((pmregs_u32(x) & 0x3fu) << 16))
-#define pmregs_ppc604_mmcr0_threshold_set_checked(v, x) pmregs_set_checked32((v), 16, 0x3fu, (x))
-#define pmregs_ppc604_mmcr0_pmc1ce_get(v)               ((pmregs_u32(v) >> 15) & 0x1u)
-#define pmregs_ppc604_mmcr0_pmc1ce_set(v, x)            ((pmregs_u32(v) & ~0x8000u) | ((pmregs_u32(x) & 0x1u) << 15))
-#define pmregs_ppc604_mmcr0_pmc1ce_set_checked(v, x)    pmregs_set_checked32((v), 15, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_pmcnce_get(v)               ((pmregs_u32(v) >> 14) & 0x1u)
-#define pmregs_ppc604_mmcr0_pmcnce_set(v, x)            ((pmregs_u32(v) & ~0x4000u) | ((pmregs_u32(x) & 0x1u) << 14))
-#define pmregs_ppc604_mmcr0_pmcnce_set_checked(v, x)    pmregs_set_checked32((v), 14, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_trigger_get(v)              ((pmregs_u32(v) >> 13) & 0x1u)
-#define pmregs_ppc604_mmcr0_trigger_set(v, x)           ((pmregs_u32(v) & ~0x2000u) | ((pmregs_u32(x) & 0x1u) << 13))
-#define pmregs_ppc604_mmcr0_trigger_set_checked(v, x)   pmregs_set_checked32((v), 13, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_pmc1sel_get(v)              ((pmregs_u32(v) >> 6) & 0x7fu)
-#define pmregs_ppc604_mmcr0_pmc1sel_set(v, x)           ((pmregs_u32(v) & ~0x1fc0u) | ((pmregs_u32(x) & 0x7fu) << 6))
-#define pmregs_ppc604_mmcr0_pmc1sel_set_checked(v, x)   pmregs_set_checked32((v), 6, 0x7fu, (x))
-#define pmregs_ppc604_mmcr0_pmc2sel_get(v)              (pmregs_u32(v) & 0x3fu)
-#define pmregs_ppc604_mmcr0_pmc2sel_set(v, x)           ((pmregs_u32(v) & ~0x3fu) | (pmregs_u32(x) & 0x3fu))
-#define pmregs_ppc604_mmcr0_pmc2sel_set_checked(v, x)   pmregs_set_checked32((v), 0, 0x3fu, (x))
+#define pmregs_ppc604_mmcr0_fc_get(v)                   PMREGS_GET32(v, 31, 0x1)
+#define pmregs_ppc604_mmcr0_fc_set(v, x)                PMREGS_SET32(v, x, 31, 0x1)
+#define pmregs_ppc604_mmcr0_fc_set_checked(v, x)        pmregs_set_checked32(v, 31, 0x1u, x)
+#define pmregs_ppc604_mmcr0_fcs_get(v)                  PMREGS_GET32(v, 30, 0x1)
+#define pmregs_ppc604_mmcr0_fcs_set(v, x)               PMREGS_SET32(v, x, 30, 0x1)
+#define pmregs_ppc604_mmcr0_fcs_set_checked(v, x)       pmregs_set_checked32(v, 30, 0x1u, x)
+#define pmregs_ppc604_mmcr0_fcp_get(v)                  PMREGS_GET32(v, 29, 0x1)
+#define pmregs_ppc604_mmcr0_fcp_set(v, x)               PMREGS_SET32(v, x, 29, 0x1)
+#define pmregs_ppc604_mmcr0_fcp_set_checked(v, x)       pmregs_set_checked32(v, 29, 0x1u, x)
+#define pmregs_ppc604_mmcr0_fcm1_get(v)                 PMREGS_GET32(v, 28, 0x1)
+#define pmregs_ppc604_mmcr0_fcm1_set(v, x)              PMREGS_SET32(v, x, 28, 0x1)
+#define pmregs_ppc604_mmcr0_fcm1_set_checked(v, x)      pmregs_set_checked32(v, 28, 0x1u, x)
+#define pmregs_ppc604_mmcr0_fcm0_get(v)                 PMREGS_GET32(v, 27, 0x1)
+#define pmregs_ppc604_mmcr0_fcm0_set(v, x)              PMREGS_SET32(v, x, 27, 0x1)
+#define pmregs_ppc604_mmcr0_fcm0_set_checked(v, x)      pmregs_set_checked32(v, 27, 0x1u, x)
+#define pmregs_ppc604_mmcr0_pmxe_get(v)                 PMREGS_GET32(v, 26, 0x1)
+#define pmregs_ppc604_mmcr0_pmxe_set(v, x)              PMREGS_SET32(v, x, 26, 0x1)
+#define pmregs_ppc604_mmcr0_pmxe_set_checked(v, x)      pmregs_set_checked32(v, 26, 0x1u, x)
+#define pmregs_ppc604_mmcr0_fcece_get(v)                PMREGS_GET32(v, 25, 0x1)
+#define pmregs_ppc604_mmcr0_fcece_set(v, x)             PMREGS_SET32(v, x, 25, 0x1)
+#define pmregs_ppc604_mmcr0_fcece_set_checked(v, x)     pmregs_set_checked32(v, 25, 0x1u, x)
+#define pmregs_ppc604_mmcr0_tbsel_get(v)                PMREGS_GET32(v, 23, 0x3)
+#define pmregs_ppc604_mmcr0_tbsel_set(v, x)             PMREGS_SET32(v, x, 23, 0x3)
+#define pmregs_ppc604_mmcr0_tbsel_set_checked(v, x)     pmregs_set_checked32(v, 23, 0x3u, x)
+#define pmregs_ppc604_mmcr0_tbee_get(v)                 PMREGS_GET32(v, 22, 0x1)
+#define pmregs_ppc604_mmcr0_tbee_set(v, x)              PMREGS_SET32(v, x, 22, 0x1)
+#define pmregs_ppc604_mmcr0_tbee_set_checked(v, x)      pmregs_set_checked32(v, 22, 0x1u, x)
+#define pmregs_ppc604_mmcr0_threshold_get(v)            PMREGS_GET32(v, 16, 0x3f)
+#define pmregs_ppc604_mmcr0_threshold_set(v, x)         PMREGS_SET32(v, x, 16, 0x3f)
+#define pmregs_ppc604_mmcr0_threshold_set_checked(v, x) pmregs_set_checked32(v, 16, 0x3fu, x)
+#define pmregs_ppc604_mmcr0_pmc1ce_get(v)               PMREGS_GET32(v, 15, 0x1)
+#define pmregs_ppc604_mmcr0_pmc1ce_set(v, x)            PMREGS_SET32(v, x, 15, 0x1)
+#define pmregs_ppc604_mmcr0_pmc1ce_set_checked(v, x)    pmregs_set_checked32(v, 15, 0x1u, x)
+#define pmregs_ppc604_mmcr0_pmcnce_get(v)               PMREGS_GET32(v, 14, 0x1)
+#define pmregs_ppc604_mmcr0_pmcnce_set(v, x)            PMREGS_SET32(v, x, 14, 0x1)
+#define pmregs_ppc604_mmcr0_pmcnce_set_checked(v, x)    pmregs_set_checked32(v, 14, 0x1u, x)
+#define pmregs_ppc604_mmcr0_trigger_get(v)              PMREGS_GET32(v, 13, 0x1)
+#define pmregs_ppc604_mmcr0_trigger_set(v, x)           PMREGS_SET32(v, x, 13, 0x1)
+#define pmregs_ppc604_mmcr0_trigger_set_checked(v, x)   pmregs_set_checked32(v, 13, 0x1u, x)
+#define pmregs_ppc604_mmcr0_pmc1sel_get(v)              PMREGS_GET32(v, 6, 0x7f)
+#define pmregs_ppc604_mmcr0_pmc1sel_set(v, x)           PMREGS_SET32(v, x, 6, 0x7f)
+#define pmregs_ppc604_mmcr0_pmc1sel_set_checked(v, x)   pmregs_set_checked32(v, 6, 0x7fu, x)
+#define pmregs_ppc604_mmcr0_pmc2sel_get(v)              PMREGS_GET32(v, 0, 0x3f)
+#define pmregs_ppc604_mmcr0_pmc2sel_set(v, x)           PMREGS_SET32(v, x, 0, 0x3f)
+#define pmregs_ppc604_mmcr0_pmc2sel_set_checked(v, x)   pmregs_set_checked32(v, 0, 0x3fu, x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr0_valid(uint32_t v)
@@ -800,51 +799,51 @@ static inline int pmregs_ppc604_mmcr0_valid(uint32_t v)
 #define PMREGS_PPC604_MMCR0_604_PMC2SEL(x)   PMREGS_FIELD32((x), 0, 5)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_ppc604_mmcr0_604_fc_get(v)                   ((pmregs_u32(v) >> 31) & 0x1u)
-#define pmregs_ppc604_mmcr0_604_fc_set(v, x)                ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
-#define pmregs_ppc604_mmcr0_604_fc_set_checked(v, x)        pmregs_set_checked32((v), 31, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_604_fcs_get(v)                  ((pmregs_u32(v) >> 30) & 0x1u)
-#define pmregs_ppc604_mmcr0_604_fcs_set(v, x)               ((pmregs_u32(v) & ~0x40000000u) | ((pmregs_u32(x) & 0x1u) << 30))
-#define pmregs_ppc604_mmcr0_604_fcs_set_checked(v, x)       pmregs_set_checked32((v), 30, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_604_fcp_get(v)                  ((pmregs_u32(v) >> 29) & 0x1u)
-#define pmregs_ppc604_mmcr0_604_fcp_set(v, x)               ((pmregs_u32(v) & ~0x20000000u) | ((pmregs_u32(x) & 0x1u) << 29))
-#define pmregs_ppc604_mmcr0_604_fcp_set_checked(v, x)       pmregs_set_checked32((v), 29, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_604_fcm1_get(v)                 ((pmregs_u32(v) >> 28) & 0x1u)
-#define pmregs_ppc604_mmcr0_604_fcm1_set(v, x)              ((pmregs_u32(v) & ~0x10000000u) | ((pmregs_u32(x) & 0x1u) << 28))
-#define pmregs_ppc604_mmcr0_604_fcm1_set_checked(v, x)      pmregs_set_checked32((v), 28, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_604_fcm0_get(v)                 ((pmregs_u32(v) >> 27) & 0x1u)
-#define pmregs_ppc604_mmcr0_604_fcm0_set(v, x)              ((pmregs_u32(v) & ~0x8000000u) | ((pmregs_u32(x) & 0x1u) << 27))
-#define pmregs_ppc604_mmcr0_604_fcm0_set_checked(v, x)      pmregs_set_checked32((v), 27, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_604_pmxe_get(v)                 ((pmregs_u32(v) >> 26) & 0x1u)
-#define pmregs_ppc604_mmcr0_604_pmxe_set(v, x)              ((pmregs_u32(v) & ~0x4000000u) | ((pmregs_u32(x) & 0x1u) << 26))
-#define pmregs_ppc604_mmcr0_604_pmxe_set_checked(v, x)      pmregs_set_checked32((v), 26, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_604_fcece_get(v)                ((pmregs_u32(v) >> 25) & 0x1u)
-#define pmregs_ppc604_mmcr0_604_fcece_set(v, x)             ((pmregs_u32(v) & ~0x2000000u) | ((pmregs_u32(x) & 0x1u) << 25))
-#define pmregs_ppc604_mmcr0_604_fcece_set_checked(v, x)     pmregs_set_checked32((v), 25, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_604_tbsel_get(v)                ((pmregs_u32(v) >> 23) & 0x3u)
-#define pmregs_ppc604_mmcr0_604_tbsel_set(v, x)             ((pmregs_u32(v) & ~0x1800000u) | ((pmregs_u32(x) & 0x3u) << 23))
-#define pmregs_ppc604_mmcr0_604_tbsel_set_checked(v, x)     pmregs_set_checked32((v), 23, 0x3u, (x))
-#define pmregs_ppc604_mmcr0_604_tbee_get(v)                 ((pmregs_u32(v) >> 22) & 0x1u)
-#define pmregs_ppc604_mmcr0_604_tbee_set(v, x)              ((pmregs_u32(v) & ~0x400000u) | ((pmregs_u32(x) & 0x1u) << 22))
-#define pmregs_ppc604_mmcr0_604_tbee_set_checked(v, x)      pmregs_set_checked32((v), 22, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_604_threshold_get(v)            ((pmregs_u32(v) >> 16) & 0x3fu)
-#define pmregs_ppc604_mmcr0_604_threshold_set(v, x)         ((pmregs_u32(v) & ~0x3f0000u) | ((pmregs_u32(x) & 0x3fu) << 16))
-#define pmregs_ppc604_mmcr0_604_threshold_set_checked(v, x) pmregs_set_checked32((v), 16, 0x3fu, (x))
-#define pmregs_ppc604_mmcr0_604_pmc1ce_get(v)               ((pmregs_u32(v) >> 15) & 0x1u)
-#define pmregs_ppc604_mmcr0_604_pmc1ce_set(v, x)            ((pmregs_u32(v) & ~0x8000u) | ((pmregs_u32(x) & 0x1u) << 15))
-#define pmregs_ppc604_mmcr0_604_pmc1ce_set_checked(v, x)    pmregs_set_checked32((v), 15, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_604_pmcnce_get(v)               ((pmregs_u32(v) >> 14) & 0x1u)
-#define pmregs_ppc604_mmcr0_604_pmcnce_set(v, x)            ((pmregs_u32(v) & ~0x4000u) | ((pmregs_u32(x) & 0x1u) << 14))
-#define pmregs_ppc604_mmcr0_604_pmcnce_set_checked(v, x)    pmregs_set_checked32((v), 14, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_604_trigger_get(v)              ((pmregs_u32(v) >> 13) & 0x1u)
-#define pmregs_ppc604_mmcr0_604_trigger_set(v, x)           ((pmregs_u32(v) & ~0x2000u) | ((pmregs_u32(x) & 0x1u) << 13))
-#define pmregs_ppc604_mmcr0_604_trigger_set_checked(v, x)   pmregs_set_checked32((v), 13, 0x1u, (x))
-#define pmregs_ppc604_mmcr0_604_pmc1sel_get(v)              ((pmregs_u32(v) >> 6) & 0x1fu)
-#define pmregs_ppc604_mmcr0_604_pmc1sel_set(v, x)           ((pmregs_u32(v) & ~0x7c0u) | ((pmregs_u32(x) & 0x1fu) << 6))
-#define pmregs_ppc604_mmcr0_604_pmc1sel_set_checked(v, x)   pmregs_set_checked32((v), 6, 0x1fu, (x))
-#define pmregs_ppc604_mmcr0_604_pmc2sel_get(v)              (pmregs_u32(v) & 0x1fu)
-#define pmregs_ppc604_mmcr0_604_pmc2sel_set(v, x)           ((pmregs_u32(v) & ~0x1fu) | (pmregs_u32(x) & 0x1fu))
-#define pmregs_ppc604_mmcr0_604_pmc2sel_set_checked(v, x)   pmregs_set_checked32((v), 0, 0x1fu, (x))
+#define pmregs_ppc604_mmcr0_604_fc_get(v)                   PMREGS_GET32(v, 31, 0x1)
+#define pmregs_ppc604_mmcr0_604_fc_set(v, x)                PMREGS_SET32(v, x, 31, 0x1)
+#define pmregs_ppc604_mmcr0_604_fc_set_checked(v, x)        pmregs_set_checked32(v, 31, 0x1u, x)
+#define pmregs_ppc604_mmcr0_604_fcs_get(v)                  PMREGS_GET32(v, 30, 0x1)
+#define pmregs_ppc604_mmcr0_604_fcs_set(v, x)               PMREGS_SET32(v, x, 30, 0x1)
+#define pmregs_ppc604_mmcr0_604_fcs_set_checked(v, x)       pmregs_set_checked32(v, 30, 0x1u, x)
+#define pmregs_ppc604_mmcr0_604_fcp_get(v)                  PMREGS_GET32(v, 29, 0x1)
+#define pmregs_ppc604_mmcr0_604_fcp_set(v, x)               PMREGS_SET32(v, x, 29, 0x1)
+#define pmregs_ppc604_mmcr0_604_fcp_set_checked(v, x)       pmregs_set_checked32(v, 29, 0x1u, x)
+#define pmregs_ppc604_mmcr0_604_fcm1_get(v)                 PMREGS_GET32(v, 28, 0x1)
+#define pmregs_ppc604_mmcr0_604_fcm1_set(v, x)              PMREGS_SET32(v, x, 28, 0x1)
+#define pmregs_ppc604_mmcr0_604_fcm1_set_checked(v, x)      pmregs_set_checked32(v, 28, 0x1u, x)
+#define pmregs_ppc604_mmcr0_604_fcm0_get(v)                 PMREGS_GET32(v, 27, 0x1)
+#define pmregs_ppc604_mmcr0_604_fcm0_set(v, x)              PMREGS_SET32(v, x, 27, 0x1)
+#define pmregs_ppc604_mmcr0_604_fcm0_set_checked(v, x)      pmregs_set_checked32(v, 27, 0x1u, x)
+#define pmregs_ppc604_mmcr0_604_pmxe_get(v)                 PMREGS_GET32(v, 26, 0x1)
+#define pmregs_ppc604_mmcr0_604_pmxe_set(v, x)              PMREGS_SET32(v, x, 26, 0x1)
+#define pmregs_ppc604_mmcr0_604_pmxe_set_checked(v, x)      pmregs_set_checked32(v, 26, 0x1u, x)
+#define pmregs_ppc604_mmcr0_604_fcece_get(v)                PMREGS_GET32(v, 25, 0x1)
+#define pmregs_ppc604_mmcr0_604_fcece_set(v, x)             PMREGS_SET32(v, x, 25, 0x1)
+#define pmregs_ppc604_mmcr0_604_fcece_set_checked(v, x)     pmregs_set_checked32(v, 25, 0x1u, x)
+#define pmregs_ppc604_mmcr0_604_tbsel_get(v)                PMREGS_GET32(v, 23, 0x3)
+#define pmregs_ppc604_mmcr0_604_tbsel_set(v, x)             PMREGS_SET32(v, x, 23, 0x3)
+#define pmregs_ppc604_mmcr0_604_tbsel_set_checked(v, x)     pmregs_set_checked32(v, 23, 0x3u, x)
+#define pmregs_ppc604_mmcr0_604_tbee_get(v)                 PMREGS_GET32(v, 22, 0x1)
+#define pmregs_ppc604_mmcr0_604_tbee_set(v, x)              PMREGS_SET32(v, x, 22, 0x1)
+#define pmregs_ppc604_mmcr0_604_tbee_set_checked(v, x)      pmregs_set_checked32(v, 22, 0x1u, x)
+#define pmregs_ppc604_mmcr0_604_threshold_get(v)            PMREGS_GET32(v, 16, 0x3f)
+#define pmregs_ppc604_mmcr0_604_threshold_set(v, x)         PMREGS_SET32(v, x, 16, 0x3f)
+#define pmregs_ppc604_mmcr0_604_threshold_set_checked(v, x) pmregs_set_checked32(v, 16, 0x3fu, x)
+#define pmregs_ppc604_mmcr0_604_pmc1ce_get(v)               PMREGS_GET32(v, 15, 0x1)
+#define pmregs_ppc604_mmcr0_604_pmc1ce_set(v, x)            PMREGS_SET32(v, x, 15, 0x1)
+#define pmregs_ppc604_mmcr0_604_pmc1ce_set_checked(v, x)    pmregs_set_checked32(v, 15, 0x1u, x)
+#define pmregs_ppc604_mmcr0_604_pmcnce_get(v)               PMREGS_GET32(v, 14, 0x1)
+#define pmregs_ppc604_mmcr0_604_pmcnce_set(v, x)            PMREGS_SET32(v, x, 14, 0x1)
+#define pmregs_ppc604_mmcr0_604_pmcnce_set_checked(v, x)    pmregs_set_checked32(v, 14, 0x1u, x)
+#define pmregs_ppc604_mmcr0_604_trigger_get(v)              PMREGS_GET32(v, 13, 0x1)
+#define pmregs_ppc604_mmcr0_604_trigger_set(v, x)           PMREGS_SET32(v, x, 13, 0x1)
+#define pmregs_ppc604_mmcr0_604_trigger_set_checked(v, x)   pmregs_set_checked32(v, 13, 0x1u, x)
+#define pmregs_ppc604_mmcr0_604_pmc1sel_get(v)              PMREGS_GET32(v, 6, 0x1f)
+#define pmregs_ppc604_mmcr0_604_pmc1sel_set(v, x)           PMREGS_SET32(v, x, 6, 0x1f)
+#define pmregs_ppc604_mmcr0_604_pmc1sel_set_checked(v, x)   pmregs_set_checked32(v, 6, 0x1fu, x)
+#define pmregs_ppc604_mmcr0_604_pmc2sel_get(v)              PMREGS_GET32(v, 0, 0x1f)
+#define pmregs_ppc604_mmcr0_604_pmc2sel_set(v, x)           PMREGS_SET32(v, x, 0, 0x1f)
+#define pmregs_ppc604_mmcr0_604_pmc2sel_set_checked(v, x)   pmregs_set_checked32(v, 0, 0x1fu, x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr0_604_valid(uint32_t v)
@@ -859,12 +858,12 @@ static inline int pmregs_ppc604_mmcr0_604_valid(uint32_t v)
 #define PMREGS_PPC604_MMCR1_PMC4SEL(x) PMREGS_FIELD32((x), 22, 5)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_ppc604_mmcr1_pmc3sel_get(v)            ((pmregs_u32(v) >> 27) & 0x1fu)
-#define pmregs_ppc604_mmcr1_pmc3sel_set(v, x)         ((pmregs_u32(v) & ~0xf8000000u) | ((pmregs_u32(x) & 0x1fu) << 27))
-#define pmregs_ppc604_mmcr1_pmc3sel_set_checked(v, x) pmregs_set_checked32((v), 27, 0x1fu, (x))
-#define pmregs_ppc604_mmcr1_pmc4sel_get(v)            ((pmregs_u32(v) >> 22) & 0x1fu)
-#define pmregs_ppc604_mmcr1_pmc4sel_set(v, x)         ((pmregs_u32(v) & ~0x7c00000u) | ((pmregs_u32(x) & 0x1fu) << 22))
-#define pmregs_ppc604_mmcr1_pmc4sel_set_checked(v, x) pmregs_set_checked32((v), 22, 0x1fu, (x))
+#define pmregs_ppc604_mmcr1_pmc3sel_get(v)            PMREGS_GET32(v, 27, 0x1f)
+#define pmregs_ppc604_mmcr1_pmc3sel_set(v, x)         PMREGS_SET32(v, x, 27, 0x1f)
+#define pmregs_ppc604_mmcr1_pmc3sel_set_checked(v, x) pmregs_set_checked32(v, 27, 0x1fu, x)
+#define pmregs_ppc604_mmcr1_pmc4sel_get(v)            PMREGS_GET32(v, 22, 0x1f)
+#define pmregs_ppc604_mmcr1_pmc4sel_set(v, x)         PMREGS_SET32(v, x, 22, 0x1f)
+#define pmregs_ppc604_mmcr1_pmc4sel_set_checked(v, x) pmregs_set_checked32(v, 22, 0x1fu, x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr1_valid(uint32_t v)
@@ -881,18 +880,18 @@ static inline int pmregs_ppc604_mmcr1_valid(uint32_t v)
 #define PMREGS_PPC604_MMCR1_745X_PMC6SEL(x) PMREGS_FIELD32((x), 11, 6)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_ppc604_mmcr1_745x_pmc3sel_get(v)            ((pmregs_u32(v) >> 27) & 0x1fu)
-#define pmregs_ppc604_mmcr1_745x_pmc3sel_set(v, x)         ((pmregs_u32(v) & ~0xf8000000u) | ((pmregs_u32(x) & 0x1fu) << 27))
-#define pmregs_ppc604_mmcr1_745x_pmc3sel_set_checked(v, x) pmregs_set_checked32((v), 27, 0x1fu, (x))
-#define pmregs_ppc604_mmcr1_745x_pmc4sel_get(v)            ((pmregs_u32(v) >> 22) & 0x1fu)
-#define pmregs_ppc604_mmcr1_745x_pmc4sel_set(v, x)         ((pmregs_u32(v) & ~0x7c00000u) | ((pmregs_u32(x) & 0x1fu) << 22))
-#define pmregs_ppc604_mmcr1_745x_pmc4sel_set_checked(v, x) pmregs_set_checked32((v), 22, 0x1fu, (x))
-#define pmregs_ppc604_mmcr1_745x_pmc5sel_get(v)            ((pmregs_u32(v) >> 17) & 0x1fu)
-#define pmregs_ppc604_mmcr1_745x_pmc5sel_set(v, x)         ((pmregs_u32(v) & ~0x3e0000u) | ((pmregs_u32(x) & 0x1fu) << 17))
-#define pmregs_ppc604_mmcr1_745x_pmc5sel_set_checked(v, x) pmregs_set_checked32((v), 17, 0x1fu, (x))
-#define pmregs_ppc604_mmcr1_745x_pmc6sel_get(v)            ((pmregs_u32(v) >> 11) & 0x3fu)
-#define pmregs_ppc604_mmcr1_745x_pmc6sel_set(v, x)         ((pmregs_u32(v) & ~0x1f800u) | ((pmregs_u32(x) & 0x3fu) << 11))
-#define pmregs_ppc604_mmcr1_745x_pmc6sel_set_checked(v, x) pmregs_set_checked32((v), 11, 0x3fu, (x))
+#define pmregs_ppc604_mmcr1_745x_pmc3sel_get(v)            PMREGS_GET32(v, 27, 0x1f)
+#define pmregs_ppc604_mmcr1_745x_pmc3sel_set(v, x)         PMREGS_SET32(v, x, 27, 0x1f)
+#define pmregs_ppc604_mmcr1_745x_pmc3sel_set_checked(v, x) pmregs_set_checked32(v, 27, 0x1fu, x)
+#define pmregs_ppc604_mmcr1_745x_pmc4sel_get(v)            PMREGS_GET32(v, 22, 0x1f)
+#define pmregs_ppc604_mmcr1_745x_pmc4sel_set(v, x)         PMREGS_SET32(v, x, 22, 0x1f)
+#define pmregs_ppc604_mmcr1_745x_pmc4sel_set_checked(v, x) pmregs_set_checked32(v, 22, 0x1fu, x)
+#define pmregs_ppc604_mmcr1_745x_pmc5sel_get(v)            PMREGS_GET32(v, 17, 0x1f)
+#define pmregs_ppc604_mmcr1_745x_pmc5sel_set(v, x)         PMREGS_SET32(v, x, 17, 0x1f)
+#define pmregs_ppc604_mmcr1_745x_pmc5sel_set_checked(v, x) pmregs_set_checked32(v, 17, 0x1fu, x)
+#define pmregs_ppc604_mmcr1_745x_pmc6sel_get(v)            PMREGS_GET32(v, 11, 0x3f)
+#define pmregs_ppc604_mmcr1_745x_pmc6sel_set(v, x)         PMREGS_SET32(v, x, 11, 0x3f)
+#define pmregs_ppc604_mmcr1_745x_pmc6sel_set_checked(v, x) pmregs_set_checked32(v, 11, 0x3fu, x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr1_745x_valid(uint32_t v)
@@ -908,15 +907,15 @@ static inline int pmregs_ppc604_mmcr1_745x_valid(uint32_t v)
 #define PMREGS_PPC604_MMCR2_SMINTEN(x)    PMREGS_FIELD32((x), 29, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_ppc604_mmcr2_threshmult_get(v)            ((pmregs_u32(v) >> 31) & 0x1u)
-#define pmregs_ppc604_mmcr2_threshmult_set(v, x)         ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
-#define pmregs_ppc604_mmcr2_threshmult_set_checked(v, x) pmregs_set_checked32((v), 31, 0x1u, (x))
-#define pmregs_ppc604_mmcr2_smcnten_get(v)               ((pmregs_u32(v) >> 30) & 0x1u)
-#define pmregs_ppc604_mmcr2_smcnten_set(v, x)            ((pmregs_u32(v) & ~0x40000000u) | ((pmregs_u32(x) & 0x1u) << 30))
-#define pmregs_ppc604_mmcr2_smcnten_set_checked(v, x)    pmregs_set_checked32((v), 30, 0x1u, (x))
-#define pmregs_ppc604_mmcr2_sminten_get(v)               ((pmregs_u32(v) >> 29) & 0x1u)
-#define pmregs_ppc604_mmcr2_sminten_set(v, x)            ((pmregs_u32(v) & ~0x20000000u) | ((pmregs_u32(x) & 0x1u) << 29))
-#define pmregs_ppc604_mmcr2_sminten_set_checked(v, x)    pmregs_set_checked32((v), 29, 0x1u, (x))
+#define pmregs_ppc604_mmcr2_threshmult_get(v)            PMREGS_GET32(v, 31, 0x1)
+#define pmregs_ppc604_mmcr2_threshmult_set(v, x)         PMREGS_SET32(v, x, 31, 0x1)
+#define pmregs_ppc604_mmcr2_threshmult_set_checked(v, x) pmregs_set_checked32(v, 31, 0x1u, x)
+#define pmregs_ppc604_mmcr2_smcnten_get(v)               PMREGS_GET32(v, 30, 0x1)
+#define pmregs_ppc604_mmcr2_smcnten_set(v, x)            PMREGS_SET32(v, x, 30, 0x1)
+#define pmregs_ppc604_mmcr2_smcnten_set_checked(v, x)    pmregs_set_checked32(v, 30, 0x1u, x)
+#define pmregs_ppc604_mmcr2_sminten_get(v)               PMREGS_GET32(v, 29, 0x1)
+#define pmregs_ppc604_mmcr2_sminten_set(v, x)            PMREGS_SET32(v, x, 29, 0x1)
+#define pmregs_ppc604_mmcr2_sminten_set_checked(v, x)    pmregs_set_checked32(v, 29, 0x1u, x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr2_valid(uint32_t v)
@@ -930,9 +929,9 @@ static inline int pmregs_ppc604_mmcr2_valid(uint32_t v)
 #define PMREGS_PPC604_MMCR2_745X_THRESHMULT(x) PMREGS_FIELD32((x), 31, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_ppc604_mmcr2_745x_threshmult_get(v)            ((pmregs_u32(v) >> 31) & 0x1u)
-#define pmregs_ppc604_mmcr2_745x_threshmult_set(v, x)         ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
-#define pmregs_ppc604_mmcr2_745x_threshmult_set_checked(v, x) pmregs_set_checked32((v), 31, 0x1u, (x))
+#define pmregs_ppc604_mmcr2_745x_threshmult_get(v)            PMREGS_GET32(v, 31, 0x1)
+#define pmregs_ppc604_mmcr2_745x_threshmult_set(v, x)         PMREGS_SET32(v, x, 31, 0x1)
+#define pmregs_ppc604_mmcr2_745x_threshmult_set_checked(v, x) pmregs_set_checked32(v, 31, 0x1u, x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_mmcr2_745x_valid(uint32_t v)
@@ -947,12 +946,12 @@ static inline int pmregs_ppc604_mmcr2_745x_valid(uint32_t v)
 #define PMREGS_PPC604_PMC_COUNT(x)    PMREGS_FIELD32((x), 0, 31)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_ppc604_pmc_negative_get(v)            ((pmregs_u32(v) >> 31) & 0x1u)
-#define pmregs_ppc604_pmc_negative_set(v, x)         ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
-#define pmregs_ppc604_pmc_negative_set_checked(v, x) pmregs_set_checked32((v), 31, 0x1u, (x))
-#define pmregs_ppc604_pmc_count_get(v)               (pmregs_u32(v) & 0x7fffffffu)
-#define pmregs_ppc604_pmc_count_set(v, x)            ((pmregs_u32(v) & ~0x7fffffffu) | (pmregs_u32(x) & 0x7fffffffu))
-#define pmregs_ppc604_pmc_count_set_checked(v, x)    pmregs_set_checked32((v), 0, 0x7fffffffu, (x))
+#define pmregs_ppc604_pmc_negative_get(v)            PMREGS_GET32(v, 31, 0x1)
+#define pmregs_ppc604_pmc_negative_set(v, x)         PMREGS_SET32(v, x, 31, 0x1)
+#define pmregs_ppc604_pmc_negative_set_checked(v, x) pmregs_set_checked32(v, 31, 0x1u, x)
+#define pmregs_ppc604_pmc_count_get(v)               PMREGS_GET32(v, 0, 0x7fffffff)
+#define pmregs_ppc604_pmc_count_set(v, x)            PMREGS_SET32(v, x, 0, 0x7fffffff)
+#define pmregs_ppc604_pmc_count_set_checked(v, x)    pmregs_set_checked32(v, 0, 0x7fffffffu, x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_pmc_valid(uint32_t v)
@@ -969,7 +968,7 @@ static inline int pmregs_ppc604_pmc_valid(uint32_t v)
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_address_address_get(v)            (pmregs_u32(v))
 #define pmregs_ppc604_address_address_set(v, x)         ((void)pmregs_u32(v), pmregs_u32(x))
-#define pmregs_ppc604_address_address_set_checked(v, x) pmregs_set_checked32((v), 0, 0xffffffffu, (x))
+#define pmregs_ppc604_address_address_set_checked(v, x) pmregs_set_checked32(v, 0, 0xffffffffu, x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_address_valid(uint32_t v)
@@ -986,174 +985,13 @@ static inline int pmregs_ppc604_address_valid(uint32_t v)
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_bamr_mask_get(v)            (pmregs_u32(v))
 #define pmregs_ppc604_bamr_mask_set(v, x)         ((void)pmregs_u32(v), pmregs_u32(x))
-#define pmregs_ppc604_bamr_mask_set_checked(v, x) pmregs_set_checked32((v), 0, 0xffffffffu, (x))
+#define pmregs_ppc604_bamr_mask_set_checked(v, x) pmregs_set_checked32(v, 0, 0xffffffffu, x)
 
 /* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 static inline int pmregs_ppc604_bamr_valid(uint32_t v)
 {
 	(void)v;
 	return 1;
-}
-
-/* ---- register instances ---- */
-
-#define PMREGS_PPC604_HAS_SPR (1u << 0)
-#define PMREGS_PPC604_HAS_USER_SPR (1u << 1)
-#define PMREGS_PPC604_HAS_MODELS (1u << 2)
-#define PMREGS_PPC604_HAS_USER_MODELS (1u << 3)
-#define PMREGS_PPC604_HAS_AKA (1u << 4)
-
-struct pmregs_ppc604_register {
-	const char *name;   /* identifier used in this header */
-	const char *title;  /* the manual's name */
-	int16_t layout;     /* index into pmregs_ppc604_layouts(), or -1 */
-	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
-	uint32_t spr; /* supervisor SPR number (mfspr/mtspr immediate) */
-	uint32_t user_spr; /* user-mode read-only alias SPR number (supervisor number - 16) */
-	uint32_t models; /* CPU models that implement the register (bit = enum pmregs_ppc604_cpu value) */
-	uint32_t user_models; /* CPU models that implement the user-mode alias */
-	const char *aka; /* other names the register goes by */
-};
-
-static inline const struct pmregs_ppc604_register *pmregs_ppc604_registers(size_t *count)
-{
-	static const struct pmregs_ppc604_register regs[] = {
-		{ "mmcr0", "MMCR0", 1, 0x5, 0x3b8, 0x0, 0x3u, 0x0u, "" },
-		{ "mmcr0_7xx", "MMCR0 (750 and later)", 0, 0x1f, 0x3b8, 0x3a8, 0x1cu, 0x1cu, "UMMCR0 (user alias)" },
-		{ "pmc1", "PMC1", 6, 0x1f, 0x3b9, 0x3a9, 0x1fu, 0x1cu, "UPMC1 (user alias)" },
-		{ "pmc2", "PMC2", 6, 0x1f, 0x3ba, 0x3aa, 0x1fu, 0x1cu, "UPMC2 (user alias)" },
-		{ "siar", "SIA", 7, 0x1f, 0x3bb, 0x3ab, 0x1fu, 0x1cu, "SIAR (QEMU, LINUX 32-bit SPRN_SIAR); USIA (user alias)" },
-		{ "mmcr1", "MMCR1", 2, 0x5, 0x3bc, 0x0, 0x2u, 0x0u, "" },
-		{ "mmcr1_7xx", "MMCR1 (750, 7400)", 2, 0x1f, 0x3bc, 0x3ac, 0xcu, 0xcu, "UMMCR1 (user alias)" },
-		{ "mmcr1_745x", "MMCR1 (745x)", 3, 0x1f, 0x3bc, 0x3ac, 0x10u, 0x10u, "UMMCR1 (user alias)" },
-		{ "pmc3", "PMC3", 6, 0x1f, 0x3bd, 0x3ad, 0x1eu, 0x1cu, "UPMC3 (user alias)" },
-		{ "pmc4", "PMC4", 6, 0x1f, 0x3be, 0x3ae, 0x1eu, 0x1cu, "UPMC4 (user alias)" },
-		{ "sdar", "SDA", 7, 0x15, 0x3bf, 0x0, 0x3u, 0x0u, "SDAR (QEMU, LINUX 64-bit naming)" },
-		{ "mmcr2", "MMCR2 (7400)", 4, 0x1f, 0x3b0, 0x3a0, 0x8u, 0x8u, "UMMCR2 (user alias)" },
-		{ "mmcr2_745x", "MMCR2 (745x)", 5, 0x1f, 0x3b0, 0x3a0, 0x10u, 0x10u, "UMMCR2 (user alias)" },
-		{ "pmc5", "PMC5", 6, 0x1f, 0x3b1, 0x3a1, 0x10u, 0x10u, "UPMC5 (user alias)" },
-		{ "pmc6", "PMC6", 6, 0x1f, 0x3b2, 0x3a2, 0x10u, 0x10u, "UPMC6 (user alias)" },
-		{ "bamr", "BAMR", 8, 0x1f, 0x3b7, 0x3a7, 0x18u, 0x18u, "UBAMR (user alias, QEMU only)" },
-	};
-	if (count)
-		*count = sizeof regs / sizeof regs[0];
-	return regs;
-}
-
-/* ---- CPU models and their PVR version numbers (cpus) ---- */
-/* PVR[0:15] (the version) identifies the model; the revision half is ignored. */
-/* Source: PERFCTR ppc.c known_init; LINUX reg.h; BSD spr.h; counters and scales from the reference table of family differences */
-struct pmregs_ppc604_cpus_row {
-	const char *name;
-	const char *title;
-	const char *doc;
-	enum pmregs_ppc604_cpu cpu;
-	uint16_t pvr_versions[6]; /* PVR version numbers (PVR >> 16) of this model */
-	uint8_t pvr_versions_count;
-	uint32_t counters; /* the PMCs it has */
-};
-
-static inline const struct pmregs_ppc604_cpus_row *pmregs_ppc604_cpus(size_t *count)
-{
-	static const struct pmregs_ppc604_cpus_row rows[] = {
-		{ "ppc604", "PowerPC 604", "", PMREGS_PPC604_CPU_PPC604, {0x4, 0, 0, 0, 0, 0}, 1, 0x3u },
-		{ "ppc604e", "PowerPC 604e", "", PMREGS_PPC604_CPU_PPC604E, {0x9, 0xa, 0, 0, 0, 0}, 2, 0xfu },
-		{ "mpc750", "PowerPC 750 / 740", "", PMREGS_PPC604_CPU_MPC750, {0x8, 0x7000, 0x7001, 0x7002, 0, 0}, 4, 0xfu },
-		{ "mpc7400", "MPC7400 / 7410", "", PMREGS_PPC604_CPU_MPC7400, {0xc, 0x800c, 0, 0, 0, 0}, 2, 0xfu },
-		{ "mpc745x", "MPC7450 / 7455 / 7457 / 7447A / 7448", "", PMREGS_PPC604_CPU_MPC745X, {0x8000, 0x8001, 0x8002, 0x8003, 0x8004, 0}, 5, 0x3fu },
-	};
-	if (count)
-		*count = sizeof rows / sizeof rows[0];
-	return rows;
-}
-
-/* The row called name, or a null pointer. */
-static inline const struct pmregs_ppc604_cpus_row *pmregs_ppc604_cpus_find(const char *name)
-{
-	size_t i, n;
-	const struct pmregs_ppc604_cpus_row *rows = pmregs_ppc604_cpus(&n);
-	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
-			return &rows[i];
-	return PMREGS_NULL;
-}
-
-/* ---- Time-base bits MMCR0[TBSEL] selects (tb_bits) ---- */
-/* Which bit of the 64-bit time base each TBSEL value picks (see the note on conflict */
-/* C4 at the tbsel field), and how often it goes from 0 to 1: every 2^period_log2 ticks. */
-/* SEED: the PM API does not allow bit 63 together with direct interrupts. */
-/* Source: UM750GX p.73 and p.356; UM7400 p.11-13; BSD TBSEL_*; DOLPHIN SDK RTCSELECT_*; SEED (bits 47, 51, 55, 63) */
-struct pmregs_ppc604_tb_bits_row {
-	const char *name;
-	const char *title;
-	const char *doc;
-	uint8_t tbsel;
-	uint8_t tb_bit; /* bit of the 64-bit time base, IBM numbering */
-	uint8_t tbl_bit; /* the same bit in TBL, lsb0 numbering */
-	uint8_t period_log2; /* a 0-to-1 transition every 2^period_log2 time-base ticks */
-	uint8_t interrupt_ok; /* the PM API may use it to signal interrupts */
-};
-
-static inline const struct pmregs_ppc604_tb_bits_row *pmregs_ppc604_tb_bits(size_t *count)
-{
-	static const struct pmregs_ppc604_tb_bits_row rows[] = {
-		{ "tb63", "TB[63] (TBL[31])", "", 0x0, 0x3f, 0x0, 0x1, 0 },
-		{ "tb55", "TB[55] (TBL[23])", "", 0x1, 0x37, 0x8, 0x9, 1 },
-		{ "tb51", "TB[51] (TBL[19])", "", 0x2, 0x33, 0xc, 0xd, 1 },
-		{ "tb47", "TB[47] (TBL[15])", "", 0x3, 0x2f, 0x10, 0x11, 1 },
-	};
-	if (count)
-		*count = sizeof rows / sizeof rows[0];
-	return rows;
-}
-
-/* The row called name, or a null pointer. */
-static inline const struct pmregs_ppc604_tb_bits_row *pmregs_ppc604_tb_bits_find(const char *name)
-{
-	size_t i, n;
-	const struct pmregs_ppc604_tb_bits_row *rows = pmregs_ppc604_tb_bits(&n);
-	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
-			return &rows[i];
-	return PMREGS_NULL;
-}
-
-/* ---- Cycles per unit of MMCR0[THRESHOLD] (threshold_scale) ---- */
-/* The 604e's factor of 4 comes only from PERFCTR (conflict C10); the 604 and 750 count */
-/* plain cycles; the 7400/745x count 2 or 32 cycles per unit as MMCR2[THRESHMULT] says. */
-/* Source: PERFCTR ppc.c and ppc_compat.h (604e x4, C10); UM750GX; BSD/LINUX MMCR2 THRESHMULT */
-struct pmregs_ppc604_threshold_scale_row {
-	const char *name;
-	const char *title;
-	const char *doc;
-	enum pmregs_ppc604_cpu cpu;
-	uint8_t scale; /* cycles per unit (with MMCR2[THRESHMULT] = 0 on the 7400/745x) */
-	uint8_t scale_alt; /* cycles per unit with MMCR2[THRESHMULT] = 1, or 0 when there is no MMCR2 */
-};
-
-static inline const struct pmregs_ppc604_threshold_scale_row *pmregs_ppc604_threshold_scale(size_t *count)
-{
-	static const struct pmregs_ppc604_threshold_scale_row rows[] = {
-		{ "ppc604", "", "", PMREGS_PPC604_CPU_PPC604, 0x1, 0x0 },
-		{ "ppc604e", "", "", PMREGS_PPC604_CPU_PPC604E, 0x4, 0x0 },
-		{ "mpc750", "", "", PMREGS_PPC604_CPU_MPC750, 0x1, 0x0 },
-		{ "mpc7400", "", "", PMREGS_PPC604_CPU_MPC7400, 0x2, 0x20 },
-		{ "mpc745x", "", "", PMREGS_PPC604_CPU_MPC745X, 0x2, 0x20 },
-	};
-	if (count)
-		*count = sizeof rows / sizeof rows[0];
-	return rows;
-}
-
-/* The row called name, or a null pointer. */
-static inline const struct pmregs_ppc604_threshold_scale_row *pmregs_ppc604_threshold_scale_find(const char *name)
-{
-	size_t i, n;
-	const struct pmregs_ppc604_threshold_scale_row *rows = pmregs_ppc604_threshold_scale(&n);
-	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
-			return &rows[i];
-	return PMREGS_NULL;
 }
 
 /* ---- 604/604e events (events) ---- */

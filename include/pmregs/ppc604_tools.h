@@ -626,6 +626,167 @@ static inline size_t pmregs_ppc604_bamr_snprint(char *buf, size_t n, uint32_t v)
 	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_bamr_desc());
 }
 
+/* ---- register instances ---- */
+
+#define PMREGS_PPC604_HAS_SPR (1u << 0)
+#define PMREGS_PPC604_HAS_USER_SPR (1u << 1)
+#define PMREGS_PPC604_HAS_MODELS (1u << 2)
+#define PMREGS_PPC604_HAS_USER_MODELS (1u << 3)
+#define PMREGS_PPC604_HAS_AKA (1u << 4)
+
+struct pmregs_ppc604_register {
+	const char *name;   /* identifier used in this header */
+	const char *title;  /* the manual's name */
+	int16_t layout;     /* index into pmregs_ppc604_layouts(), or -1 */
+	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
+	uint32_t spr; /* supervisor SPR number (mfspr/mtspr immediate) */
+	uint32_t user_spr; /* user-mode read-only alias SPR number (supervisor number - 16) */
+	uint32_t models; /* CPU models that implement the register (bit = enum pmregs_ppc604_cpu value) */
+	uint32_t user_models; /* CPU models that implement the user-mode alias */
+	const char *aka; /* other names the register goes by */
+};
+
+static inline const struct pmregs_ppc604_register *pmregs_ppc604_registers(size_t *count)
+{
+	static const struct pmregs_ppc604_register regs[] = {
+		{ "mmcr0", "MMCR0", 1, 0x5, 0x3b8, 0x0, 0x3u, 0x0u, "" },
+		{ "mmcr0_7xx", "MMCR0 (750 and later)", 0, 0x1f, 0x3b8, 0x3a8, 0x1cu, 0x1cu, "UMMCR0 (user alias)" },
+		{ "pmc1", "PMC1", 6, 0x1f, 0x3b9, 0x3a9, 0x1fu, 0x1cu, "UPMC1 (user alias)" },
+		{ "pmc2", "PMC2", 6, 0x1f, 0x3ba, 0x3aa, 0x1fu, 0x1cu, "UPMC2 (user alias)" },
+		{ "siar", "SIA", 7, 0x1f, 0x3bb, 0x3ab, 0x1fu, 0x1cu, "SIAR (QEMU, LINUX 32-bit SPRN_SIAR); USIA (user alias)" },
+		{ "mmcr1", "MMCR1", 2, 0x5, 0x3bc, 0x0, 0x2u, 0x0u, "" },
+		{ "mmcr1_7xx", "MMCR1 (750, 7400)", 2, 0x1f, 0x3bc, 0x3ac, 0xcu, 0xcu, "UMMCR1 (user alias)" },
+		{ "mmcr1_745x", "MMCR1 (745x)", 3, 0x1f, 0x3bc, 0x3ac, 0x10u, 0x10u, "UMMCR1 (user alias)" },
+		{ "pmc3", "PMC3", 6, 0x1f, 0x3bd, 0x3ad, 0x1eu, 0x1cu, "UPMC3 (user alias)" },
+		{ "pmc4", "PMC4", 6, 0x1f, 0x3be, 0x3ae, 0x1eu, 0x1cu, "UPMC4 (user alias)" },
+		{ "sdar", "SDA", 7, 0x15, 0x3bf, 0x0, 0x3u, 0x0u, "SDAR (QEMU, LINUX 64-bit naming)" },
+		{ "mmcr2", "MMCR2 (7400)", 4, 0x1f, 0x3b0, 0x3a0, 0x8u, 0x8u, "UMMCR2 (user alias)" },
+		{ "mmcr2_745x", "MMCR2 (745x)", 5, 0x1f, 0x3b0, 0x3a0, 0x10u, 0x10u, "UMMCR2 (user alias)" },
+		{ "pmc5", "PMC5", 6, 0x1f, 0x3b1, 0x3a1, 0x10u, 0x10u, "UPMC5 (user alias)" },
+		{ "pmc6", "PMC6", 6, 0x1f, 0x3b2, 0x3a2, 0x10u, 0x10u, "UPMC6 (user alias)" },
+		{ "bamr", "BAMR", 8, 0x1f, 0x3b7, 0x3a7, 0x18u, 0x18u, "UBAMR (user alias, QEMU only)" },
+	};
+	if (count)
+		*count = sizeof regs / sizeof regs[0];
+	return regs;
+}
+
+/* ---- CPU models and their PVR version numbers (cpus) ---- */
+/* PVR[0:15] (the version) identifies the model; the revision half is ignored. */
+/* Source: PERFCTR ppc.c known_init; LINUX reg.h; BSD spr.h; counters and scales from the reference table of family differences */
+struct pmregs_ppc604_cpus_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	enum pmregs_ppc604_cpu cpu;
+	uint16_t pvr_versions[6]; /* PVR version numbers (PVR >> 16) of this model */
+	uint8_t pvr_versions_count;
+	uint32_t counters; /* the PMCs it has */
+};
+
+static inline const struct pmregs_ppc604_cpus_row *pmregs_ppc604_cpus(size_t *count)
+{
+	static const struct pmregs_ppc604_cpus_row rows[] = {
+		{ "ppc604", "PowerPC 604", "", PMREGS_PPC604_CPU_PPC604, {0x4, 0, 0, 0, 0, 0}, 1, 0x3u },
+		{ "ppc604e", "PowerPC 604e", "", PMREGS_PPC604_CPU_PPC604E, {0x9, 0xa, 0, 0, 0, 0}, 2, 0xfu },
+		{ "mpc750", "PowerPC 750 / 740", "", PMREGS_PPC604_CPU_MPC750, {0x8, 0x7000, 0x7001, 0x7002, 0, 0}, 4, 0xfu },
+		{ "mpc7400", "MPC7400 / 7410", "", PMREGS_PPC604_CPU_MPC7400, {0xc, 0x800c, 0, 0, 0, 0}, 2, 0xfu },
+		{ "mpc745x", "MPC7450 / 7455 / 7457 / 7447A / 7448", "", PMREGS_PPC604_CPU_MPC745X, {0x8000, 0x8001, 0x8002, 0x8003, 0x8004, 0}, 5, 0x3fu },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_ppc604_cpus_row *pmregs_ppc604_cpus_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_ppc604_cpus_row *rows = pmregs_ppc604_cpus(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return PMREGS_NULL;
+}
+
+/* ---- Time-base bits MMCR0[TBSEL] selects (tb_bits) ---- */
+/* Which bit of the 64-bit time base each TBSEL value picks (see the note on conflict */
+/* C4 at the tbsel field), and how often it goes from 0 to 1: every 2^period_log2 ticks. */
+/* SEED: the PM API does not allow bit 63 together with direct interrupts. */
+/* Source: UM750GX p.73 and p.356; UM7400 p.11-13; BSD TBSEL_*; DOLPHIN SDK RTCSELECT_*; SEED (bits 47, 51, 55, 63) */
+struct pmregs_ppc604_tb_bits_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	uint8_t tbsel;
+	uint8_t tb_bit; /* bit of the 64-bit time base, IBM numbering */
+	uint8_t tbl_bit; /* the same bit in TBL, lsb0 numbering */
+	uint8_t period_log2; /* a 0-to-1 transition every 2^period_log2 time-base ticks */
+	uint8_t interrupt_ok; /* the PM API may use it to signal interrupts */
+};
+
+static inline const struct pmregs_ppc604_tb_bits_row *pmregs_ppc604_tb_bits(size_t *count)
+{
+	static const struct pmregs_ppc604_tb_bits_row rows[] = {
+		{ "tb63", "TB[63] (TBL[31])", "", 0x0, 0x3f, 0x0, 0x1, 0 },
+		{ "tb55", "TB[55] (TBL[23])", "", 0x1, 0x37, 0x8, 0x9, 1 },
+		{ "tb51", "TB[51] (TBL[19])", "", 0x2, 0x33, 0xc, 0xd, 1 },
+		{ "tb47", "TB[47] (TBL[15])", "", 0x3, 0x2f, 0x10, 0x11, 1 },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_ppc604_tb_bits_row *pmregs_ppc604_tb_bits_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_ppc604_tb_bits_row *rows = pmregs_ppc604_tb_bits(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return PMREGS_NULL;
+}
+
+/* ---- Cycles per unit of MMCR0[THRESHOLD] (threshold_scale) ---- */
+/* The 604e's factor of 4 comes only from PERFCTR (conflict C10); the 604 and 750 count */
+/* plain cycles; the 7400/745x count 2 or 32 cycles per unit as MMCR2[THRESHMULT] says. */
+/* Source: PERFCTR ppc.c and ppc_compat.h (604e x4, C10); UM750GX; BSD/LINUX MMCR2 THRESHMULT */
+struct pmregs_ppc604_threshold_scale_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	enum pmregs_ppc604_cpu cpu;
+	uint8_t scale; /* cycles per unit (with MMCR2[THRESHMULT] = 0 on the 7400/745x) */
+	uint8_t scale_alt; /* cycles per unit with MMCR2[THRESHMULT] = 1, or 0 when there is no MMCR2 */
+};
+
+static inline const struct pmregs_ppc604_threshold_scale_row *pmregs_ppc604_threshold_scale(size_t *count)
+{
+	static const struct pmregs_ppc604_threshold_scale_row rows[] = {
+		{ "ppc604", "", "", PMREGS_PPC604_CPU_PPC604, 0x1, 0x0 },
+		{ "ppc604e", "", "", PMREGS_PPC604_CPU_PPC604E, 0x4, 0x0 },
+		{ "mpc750", "", "", PMREGS_PPC604_CPU_MPC750, 0x1, 0x0 },
+		{ "mpc7400", "", "", PMREGS_PPC604_CPU_MPC7400, 0x2, 0x20 },
+		{ "mpc745x", "", "", PMREGS_PPC604_CPU_MPC745X, 0x2, 0x20 },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_ppc604_threshold_scale_row *pmregs_ppc604_threshold_scale_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_ppc604_threshold_scale_row *rows = pmregs_ppc604_threshold_scale(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return PMREGS_NULL;
+}
+
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
 
 /* Every register as a struct pmregs_register_desc (the same order as pmregs_ppc604_registers()). */

@@ -741,7 +741,7 @@ def load(b, m):
 def view(hv):
     hv.encoders = [encoder_view(hv, E) for E in hv.fam.encoders]
     if hv.encoders:
-        hv.uses.add("base_schedule.h")
+        hv.uses |= {"base_schedule.h", "base_desc.h"}   # base_desc.h: the printer's pmregs_sbuf
 
 
 def page(pv):

@@ -39,7 +39,11 @@ def load(b, m):
 
 
 def view(hv):
-    hv.uses.add("base_desc.h")          # descriptors and printing
+    # descriptors and printers are in FAMILY_tools.h, which includes base_desc.h itself; of the family
+    # header, only the bit-name tables, the encoder's printer and the parameter presets of packet
+    # families need it (packets.py lists no base header of its own for the presets)
+    if hv.fam.params:
+        hv.uses.add("base_desc.h")
     hv.layouts = [layout_view(hv, L, i) for i, L in enumerate(hv.fam.layouts)]
     hv.layout_index = {L.name: i for i, L in enumerate(hv.fam.layouts)}
 
@@ -477,10 +481,14 @@ def field_view(hv, L, F):
     # without calls; a split or signed field keeps its functions.
     f["plain"] = not F.is_reserved and F.contiguous and not F.signed
     if f["plain"]:
-        g, s = access_exprs(hv, L, F, f"pmregs_u{W}(v)", f"pmregs_u{W}(x)", short=True)
         m = f"{fmax:#x}u" if fmax <= 0xFFFFFFFF else f"PMREGS_U64({fmax:#x})"
-        f["acc_macros"] = [(f["fget"] + "(v)", parenthesized(g)), (f["fset"] + "(v, x)", parenthesized(s)),
-                           (f["set_checked"] + "(v, x)", f"pmregs_set_checked{W}((v), {F.shift}, {m}, (x))")]
+        if W >= 32 and fw < W:
+            # the shared shift-and-mask macros of base_core.h: a third of the text to read, the same code
+            g, s = (f"PMREGS_GET{W}(v, {F.shift}, {fmax:#x})", f"PMREGS_SET{W}(v, x, {F.shift}, {fmax:#x})")
+        else:
+            g, s = (parenthesized(e) for e in access_exprs(hv, L, F, f"pmregs_u{W}(v)", f"pmregs_u{W}(x)", short=True))
+        f["acc_macros"] = [(f["fget"] + "(v)", g), (f["fset"] + "(v, x)", s),
+                           (f["set_checked"] + "(v, x)", f"pmregs_set_checked{W}(v, {F.shift}, {m}, x)")]
         shl = f" << {F.shift}" if F.shift else ""
         f["pack_term"] = f"({T})(({T})f->{F.name} & {m}){shl}" if fw < W else f"({T})f->{F.name}"
         f["unpack_term"] = (f"((v >> {F.shift}) & {m})" if F.shift else f"(v & {m})") if fw < W else "v"

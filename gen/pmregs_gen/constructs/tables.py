@@ -32,6 +32,22 @@ def load(b, m):
 
 def view(hv):
     hv.tables = [table_view(hv, T) for T in hv.fam.tables]
+    hv.tables_read = tables_read(hv.fam)
+    for t in hv.tables:
+        t["in_header"] = t["name"] in hv.tables_read
+    if any(c["kind"] == "bits" for t in hv.tables if t["in_header"] for c in t["cols"]):
+        hv.uses.add("base_desc.h")      # pmregs_bit_desc, pmregs_bits_find, pmregs_bits_snprint
+
+
+def tables_read(fam):
+    """The tables the family header's own code reads: the event tables of the encoders and pass planners
+    and the tables whose rows an encoder places an event on. Those stay in FAMILY.h; every other table's
+    function (its rows with their names and descriptions) is data for tools, in FAMILY_tools.h."""
+    read = {P.table.name for P in fam.passes if P.table is not None}
+    for E in fam.encoders:
+        read.add(E.table.name)
+        read |= {P.target for P in E.places if P.kind == "table"}
+    return read
 
 
 def page(pv):
