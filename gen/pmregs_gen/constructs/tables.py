@@ -40,15 +40,10 @@ def view(hv):
 
 
 def tables_read(fam):
-    """The tables the family header's own code reads: the event tables of the encoders and the tables
-    whose rows an encoder places an event on. Those stay in FAMILY.h; every other table's function (its
-    rows with their names and descriptions) is data for tools, in FAMILY_tools.h (a pass planner reads
-    its event table only to look a name up, which is in FAMILY_tools.h too)."""
-    read = set()
-    for E in fam.encoders:
-        read.add(E.table.name)
-        read |= {P.target for P in E.places if P.kind == "table"}
-    return read
+    """The tables the family header's own code reads by name: none. An encoder reads the columns it needs
+    from compact tables of its own (encoder.py facts_view), a pass planner its option data; every table's
+    function (its rows with their names and descriptions) is data for tools, in FAMILY_tools.h."""
+    return set()
 
 
 def page(pv):
