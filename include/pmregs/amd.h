@@ -2334,11 +2334,8 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 	return PMREGS_OK;
 }
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_perf_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_PERF_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_perf_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_PERF_CTL_RSVD_MASK, 0)
 
 /* ---- PerfCtrn (PERF_CTR) (perf_ctr) ---- */
 
@@ -2350,11 +2347,8 @@ static inline int pmregs_amd_perf_ctl_valid(uint64_t v)
 #define pmregs_amd_perf_ctr_count_set(v, x)         PMREGS_SET64(v, x, 0, 0xffffffffffff)
 #define pmregs_amd_perf_ctr_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_perf_ctr_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_PERF_CTR_RSVD_MASK) == 0;
-}
+/* pmregs_amd_perf_ctr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_perf_ctr_valid(v) pmregs_valid64(v, PMREGS_AMD_PERF_CTR_RSVD_MASK, 0)
 
 /* ---- 64-bit counter (counter64) ---- */
 
@@ -2366,12 +2360,8 @@ static inline int pmregs_amd_perf_ctr_valid(uint64_t v)
 #define pmregs_amd_counter64_count_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
 #define pmregs_amd_counter64_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_counter64_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_counter64_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_counter64_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- HWCR (performance-monitoring bit) (hwcr) ---- */
 
@@ -2391,12 +2381,8 @@ static inline int pmregs_amd_counter64_valid(uint64_t v)
 #define pmregs_amd_hwcr_other_63_31_set(v, x)         PMREGS_SET64(v, x, 31, 0x1ffffffff)
 #define pmregs_amd_hwcr_other_63_31_set_checked(v, x) pmregs_set_checked64(v, 31, PMREGS_U64(0x1ffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_hwcr_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_hwcr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_hwcr_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PerfCntrGlobalCtl (perf_cntr_global_ctl) ---- */
 
@@ -2429,20 +2415,11 @@ static inline int pmregs_amd_hwcr_valid(uint64_t v)
 #define pmregs_amd_perf_cntr_global_ctl_cnt_en5_set_checked(v, x) pmregs_set_checked64(v, 5, 0x1u, x)
 
 /* cnt_en(i): the 6 fields cnt_en-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en_get(uint64_t v, unsigned i)
-{
-	return i < 6u ? (uint64_t)((v >> PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 6u ? (uint64_t)((v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN_SHIFT(i))) : v;
-}
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en_get(v, i)    pmregs_group_get64(v, i, 6u, 0u, 1, 0x1u)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en_set(v, i, x) pmregs_group_set64(v, i, x, 6u, 0u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_perf_cntr_global_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_perf_cntr_global_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_perf_cntr_global_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_RSVD_MASK, 0)
 
 /* ---- PerfCntrGlobalStatus (perf_cntr_global_status) ---- */
 
@@ -2483,20 +2460,11 @@ static inline int pmregs_amd_perf_cntr_global_ctl_valid(uint64_t v)
 #define pmregs_amd_perf_cntr_global_status_pmcf_set_checked(v, x)    pmregs_set_checked64(v, 59, 0x1u, x)
 
 /* cnt_of(i): the 6 fields cnt_of-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of_get(uint64_t v, unsigned i)
-{
-	return i < 6u ? (uint64_t)((v >> PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 6u ? (uint64_t)((v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF_SHIFT(i))) : v;
-}
+#define pmregs_amd_perf_cntr_global_status_cnt_of_get(v, i)    pmregs_group_get64(v, i, 6u, 0u, 1, 0x1u)
+#define pmregs_amd_perf_cntr_global_status_cnt_of_set(v, i, x) pmregs_group_set64(v, i, x, 6u, 0u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_perf_cntr_global_status_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_RSVD_MASK) == 0;
-}
+/* pmregs_amd_perf_cntr_global_status_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_perf_cntr_global_status_valid(v) pmregs_valid64(v, PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_RSVD_MASK, 0)
 
 /* ---- PerfCntrGlobalStatusClr (perf_cntr_global_status_clr) ---- */
 
@@ -2537,20 +2505,11 @@ static inline int pmregs_amd_perf_cntr_global_status_valid(uint64_t v)
 #define pmregs_amd_perf_cntr_global_status_clr_pmcf_set_checked(v, x)    pmregs_set_checked64(v, 59, 0x1u, x)
 
 /* cnt_of(i): the 6 fields cnt_of-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of_get(uint64_t v, unsigned i)
-{
-	return i < 6u ? (uint64_t)((v >> PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 6u ? (uint64_t)((v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF_SHIFT(i))) : v;
-}
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of_get(v, i)    pmregs_group_get64(v, i, 6u, 0u, 1, 0x1u)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of_set(v, i, x) pmregs_group_set64(v, i, x, 6u, 0u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_perf_cntr_global_status_clr_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_RSVD_MASK) == 0;
-}
+/* pmregs_amd_perf_cntr_global_status_clr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_perf_cntr_global_status_clr_valid(v) pmregs_valid64(v, PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_RSVD_MASK, 0)
 
 /* ---- PerfCntrGlobalStatusSet (perf_cntr_global_status_set) ---- */
 
@@ -2591,20 +2550,11 @@ static inline int pmregs_amd_perf_cntr_global_status_clr_valid(uint64_t v)
 #define pmregs_amd_perf_cntr_global_status_set_pmcf_set_checked(v, x)    pmregs_set_checked64(v, 59, 0x1u, x)
 
 /* cnt_of(i): the 6 fields cnt_of-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of_get(uint64_t v, unsigned i)
-{
-	return i < 6u ? (uint64_t)((v >> PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 6u ? (uint64_t)((v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF_SHIFT(i))) : v;
-}
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of_get(v, i)    pmregs_group_get64(v, i, 6u, 0u, 1, 0x1u)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of_set(v, i, x) pmregs_group_set64(v, i, x, 6u, 0u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_perf_cntr_global_status_set_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_RSVD_MASK) == 0;
-}
+/* pmregs_amd_perf_cntr_global_status_set_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_perf_cntr_global_status_set_valid(v) pmregs_valid64(v, PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_RSVD_MASK, 0)
 
 /* ---- CPUID Fn8000_0001 ECX (performance-monitoring flags) (cpuid_80000001_ecx) ---- */
 
@@ -2652,12 +2602,8 @@ static inline int pmregs_amd_perf_cntr_global_status_set_valid(uint64_t v)
 #define pmregs_amd_cpuid_80000001_ecx_other_31_29_set(v, x)               PMREGS_SET32(v, x, 29, 0x7)
 #define pmregs_amd_cpuid_80000001_ecx_other_31_29_set_checked(v, x)       pmregs_set_checked32(v, 29, 0x7u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_cpuid_80000001_ecx_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_cpuid_80000001_ecx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_cpuid_80000001_ecx_valid(v) pmregs_valid32(v, 0, 0)
 
 /* ---- CPUID Fn8000_0008 EBX (performance-monitoring flags) (cpuid_80000008_ebx) ---- */
 
@@ -2681,12 +2627,8 @@ static inline int pmregs_amd_cpuid_80000001_ecx_valid(uint32_t v)
 #define pmregs_amd_cpuid_80000008_ebx_brs_set(v, x)                PMREGS_SET32(v, x, 31, 0x1)
 #define pmregs_amd_cpuid_80000008_ebx_brs_set_checked(v, x)        pmregs_set_checked32(v, 31, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_cpuid_80000008_ebx_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_cpuid_80000008_ebx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_cpuid_80000008_ebx_valid(v) pmregs_valid32(v, 0, 0)
 
 /* ---- CPUID Fn8000_0022 EAX (cpuid_80000022_eax) ---- */
 
@@ -2706,11 +2648,8 @@ static inline int pmregs_amd_cpuid_80000008_ebx_valid(uint32_t v)
 #define pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_set(v, x)         PMREGS_SET32(v, x, 2, 0x1)
 #define pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_set_checked(v, x) pmregs_set_checked32(v, 2, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_cpuid_80000022_eax_valid(uint32_t v)
-{
-	return (v & PMREGS_AMD_CPUID_80000022_EAX_RSVD_MASK) == 0;
-}
+/* pmregs_amd_cpuid_80000022_eax_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_cpuid_80000022_eax_valid(v) pmregs_valid32(v, PMREGS_AMD_CPUID_80000022_EAX_RSVD_MASK, 0)
 
 /* ---- CPUID Fn8000_0022 EBX (cpuid_80000022_ebx) ---- */
 
@@ -2734,11 +2673,8 @@ static inline int pmregs_amd_cpuid_80000022_eax_valid(uint32_t v)
 #define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_set(v, x)          PMREGS_SET32(v, x, 16, 0x3f)
 #define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_set_checked(v, x)  pmregs_set_checked32(v, 16, 0x3fu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_cpuid_80000022_ebx_valid(uint32_t v)
-{
-	return (v & PMREGS_AMD_CPUID_80000022_EBX_RSVD_MASK) == 0;
-}
+/* pmregs_amd_cpuid_80000022_ebx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_cpuid_80000022_ebx_valid(v) pmregs_valid32(v, PMREGS_AMD_CPUID_80000022_EBX_RSVD_MASK, 0)
 
 /* ---- CPUID Fn8000_0022 ECX (cpuid_80000022_ecx) ---- */
 
@@ -2750,12 +2686,8 @@ static inline int pmregs_amd_cpuid_80000022_ebx_valid(uint32_t v)
 #define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set(v, x)         ((void)pmregs_u32(v), pmregs_u32(x))
 #define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set_checked(v, x) pmregs_set_checked32(v, 0, 0xffffffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_cpuid_80000022_ecx_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_cpuid_80000022_ecx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_cpuid_80000022_ecx_valid(v) pmregs_valid32(v, 0, 0)
 
 /* ---- L3/DF/NB/L2I counter (uncore_ctr) ---- */
 
@@ -2767,11 +2699,8 @@ static inline int pmregs_amd_cpuid_80000022_ecx_valid(uint32_t v)
 #define pmregs_amd_uncore_ctr_count_set(v, x)         PMREGS_SET64(v, x, 0, 0xffffffffffff)
 #define pmregs_amd_uncore_ctr_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_uncore_ctr_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_UNCORE_CTR_RSVD_MASK) == 0;
-}
+/* pmregs_amd_uncore_ctr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_uncore_ctr_valid(v) pmregs_valid64(v, PMREGS_AMD_UNCORE_CTR_RSVD_MASK, 0)
 
 /* ---- NB_PerfEvtSeln (family 15h/16h) (nb_perf_ctl) ---- */
 
@@ -2803,11 +2732,8 @@ static inline int pmregs_amd_nb_perf_ctl_event_select_set_checked(uint64_t *v, u
 	return PMREGS_OK;
 }
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_nb_perf_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_NB_PERF_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_nb_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_nb_perf_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_NB_PERF_CTL_RSVD_MASK, 0)
 
 /* ---- L2I_PerfEvtSeln (family 16h) (l2i_perf_ctl) ---- */
 
@@ -2839,11 +2765,8 @@ static inline int pmregs_amd_l2i_perf_ctl_event_select_set_checked(uint64_t *v, 
 	return PMREGS_OK;
 }
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_l2i_perf_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_L2I_PERF_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_l2i_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_l2i_perf_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_L2I_PERF_CTL_RSVD_MASK, 0)
 
 /* ---- ChL3PmcCfgn (family 17h, Zen1/Zen2) (l3_pmc_cfg_f17h) ---- */
 
@@ -2871,11 +2794,8 @@ static inline int pmregs_amd_l2i_perf_ctl_valid(uint64_t v)
 #define pmregs_amd_l3_pmc_cfg_f17h_thread_mask_set(v, x)          PMREGS_SET64(v, x, 56, 0xff)
 #define pmregs_amd_l3_pmc_cfg_f17h_thread_mask_set_checked(v, x)  pmregs_set_checked64(v, 56, 0xffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_l3_pmc_cfg_f17h_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_L3_PMC_CFG_F17H_RSVD_MASK) == 0;
-}
+/* pmregs_amd_l3_pmc_cfg_f17h_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_l3_pmc_cfg_f17h_valid(v) pmregs_valid64(v, PMREGS_AMD_L3_PMC_CFG_F17H_RSVD_MASK, 0)
 
 /* ---- ChL3PmcCfgn (family 19h and later, Zen3+) (l3_pmc_cfg) ---- */
 
@@ -2915,11 +2835,8 @@ static inline int pmregs_amd_l3_pmc_cfg_f17h_valid(uint64_t v)
 #define pmregs_amd_l3_pmc_cfg_thread_mask_set(v, x)           PMREGS_SET64(v, x, 56, 0x3)
 #define pmregs_amd_l3_pmc_cfg_thread_mask_set_checked(v, x)   pmregs_set_checked64(v, 56, 0x3u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_l3_pmc_cfg_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_L3_PMC_CFG_RSVD_MASK) == 0;
-}
+/* pmregs_amd_l3_pmc_cfg_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_l3_pmc_cfg_valid(v) pmregs_valid64(v, PMREGS_AMD_L3_PMC_CFG_RSVD_MASK, 0)
 
 /* ---- DF_PerfCtln (Zen1-Zen3) (df_perf_ctl) ---- */
 
@@ -2947,11 +2864,8 @@ static inline int pmregs_amd_df_perf_ctl_event_select_set_checked(uint64_t *v, u
 	return PMREGS_OK;
 }
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_df_perf_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_DF_PERF_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_df_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_df_perf_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_DF_PERF_CTL_RSVD_MASK, 0)
 
 /* ---- DF_PerfCtln (PerfMonV2, Zen4+) (df_perf_ctl_v2) ---- */
 
@@ -2987,11 +2901,8 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 	return PMREGS_OK;
 }
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_df_perf_ctl_v2_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_DF_PERF_CTL_V2_RSVD_MASK) == 0;
-}
+/* pmregs_amd_df_perf_ctl_v2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_df_perf_ctl_v2_valid(v) pmregs_valid64(v, PMREGS_AMD_DF_PERF_CTL_V2_RSVD_MASK, 0)
 
 /* ---- UMC PerfCtl (PerfMonV2) (umc_perf_ctl) ---- */
 
@@ -3011,11 +2922,8 @@ static inline int pmregs_amd_df_perf_ctl_v2_valid(uint64_t v)
 #define pmregs_amd_umc_perf_ctl_en_set(v, x)                   PMREGS_SET64(v, x, 31, 0x1)
 #define pmregs_amd_umc_perf_ctl_en_set_checked(v, x)           pmregs_set_checked64(v, 31, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_umc_perf_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_UMC_PERF_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_umc_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_umc_perf_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_UMC_PERF_CTL_RSVD_MASK, 0)
 
 /* ---- DebugCtl (debugctl) ---- */
 
@@ -3043,11 +2951,8 @@ static inline int pmregs_amd_umc_perf_ctl_valid(uint64_t v)
 #define pmregs_amd_debugctl_fpmci_set(v, x)          PMREGS_SET64(v, x, 12, 0x1)
 #define pmregs_amd_debugctl_fpmci_set_checked(v, x)  pmregs_set_checked64(v, 12, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_debugctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_DEBUGCTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_debugctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_debugctl_valid(v) pmregs_valid64(v, PMREGS_AMD_DEBUGCTL_RSVD_MASK, 0)
 
 /* ---- DebugCtl (performance-monitoring/breakpoint pins) (debugctl_pb) ---- */
 
@@ -3088,20 +2993,11 @@ static inline int pmregs_amd_debugctl_valid(uint64_t v)
 #define pmregs_amd_debugctl_pb_pb3_set_checked(v, x)   pmregs_set_checked64(v, 5, 0x1u, x)
 
 /* pb(i): the 4 fields pb-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_amd_debugctl_pb_pb_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_AMD_DEBUGCTL_PB_PB_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_amd_debugctl_pb_pb_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_AMD_DEBUGCTL_PB_PB_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_DEBUGCTL_PB_PB_SHIFT(i))) : v;
-}
+#define pmregs_amd_debugctl_pb_pb_get(v, i)    pmregs_group_get64(v, i, 4u, 2u, 1, 0x1u)
+#define pmregs_amd_debugctl_pb_pb_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 2u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_debugctl_pb_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_DEBUGCTL_PB_RSVD_MASK) == 0;
-}
+/* pmregs_amd_debugctl_pb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_debugctl_pb_valid(v) pmregs_valid64(v, PMREGS_AMD_DEBUGCTL_PB_RSVD_MASK, 0)
 
 /* ---- Last-branch IP (branch_ip) ---- */
 
@@ -3113,12 +3009,8 @@ static inline int pmregs_amd_debugctl_pb_valid(uint64_t v)
 #define pmregs_amd_branch_ip_ip_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
 #define pmregs_amd_branch_ip_ip_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_branch_ip_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_branch_ip_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_branch_ip_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- LastBranchStackSelect (LBR_SELECT) (lbr_select) ---- */
 
@@ -3162,11 +3054,8 @@ static inline int pmregs_amd_branch_ip_valid(uint64_t v)
 #define pmregs_amd_lbr_select_far_branch_set(v, x)            PMREGS_SET64(v, x, 8, 0x1)
 #define pmregs_amd_lbr_select_far_branch_set_checked(v, x)    pmregs_set_checked64(v, 8, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_lbr_select_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_LBR_SELECT_RSVD_MASK) == 0;
-}
+/* pmregs_amd_lbr_select_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_lbr_select_valid(v) pmregs_valid64(v, PMREGS_AMD_LBR_SELECT_RSVD_MASK, 0)
 
 /* ---- DebugExtnCtl (dbg_extn_cfg) ---- */
 
@@ -3178,11 +3067,8 @@ static inline int pmregs_amd_lbr_select_valid(uint64_t v)
 #define pmregs_amd_dbg_extn_cfg_lbrse_set(v, x)         PMREGS_SET64(v, x, 6, 0x1)
 #define pmregs_amd_dbg_extn_cfg_lbrse_set_checked(v, x) pmregs_set_checked64(v, 6, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_dbg_extn_cfg_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_DBG_EXTN_CFG_RSVD_MASK) == 0;
-}
+/* pmregs_amd_dbg_extn_cfg_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_dbg_extn_cfg_valid(v) pmregs_valid64(v, PMREGS_AMD_DBG_EXTN_CFG_RSVD_MASK, 0)
 
 /* ---- DebugExtnCtl (Zen3 branch sampling) (dbg_extn_cfg_brs) ---- */
 
@@ -3206,11 +3092,8 @@ static inline int pmregs_amd_dbg_extn_cfg_valid(uint64_t v)
 #define pmregs_amd_dbg_extn_cfg_brs_pmc_set(v, x)            PMREGS_SET64(v, x, 24, 0x7)
 #define pmregs_amd_dbg_extn_cfg_brs_pmc_set_checked(v, x)    pmregs_set_checked64(v, 24, 0x7u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_dbg_extn_cfg_brs_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_DBG_EXTN_CFG_BRS_RSVD_MASK) == 0 && (v & PMREGS_AMD_DBG_EXTN_CFG_BRS_RES1_MASK) == PMREGS_AMD_DBG_EXTN_CFG_BRS_RES1_MASK;
-}
+/* pmregs_amd_dbg_extn_cfg_brs_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_dbg_extn_cfg_brs_valid(v) pmregs_valid64(v, PMREGS_AMD_DBG_EXTN_CFG_BRS_RSVD_MASK | PMREGS_AMD_DBG_EXTN_CFG_BRS_RES1_MASK, PMREGS_AMD_DBG_EXTN_CFG_BRS_RES1_MASK)
 
 /* ---- LastBranchStackFromIp (lbr_from) ---- */
 
@@ -3226,11 +3109,8 @@ static inline int pmregs_amd_dbg_extn_cfg_brs_valid(uint64_t v)
 #define pmregs_amd_lbr_from_mispredict_set(v, x)         PMREGS_SET64(v, x, 63, 0x1)
 #define pmregs_amd_lbr_from_mispredict_set_checked(v, x) pmregs_set_checked64(v, 63, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_lbr_from_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_LBR_FROM_RSVD_MASK) == 0;
-}
+/* pmregs_amd_lbr_from_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_lbr_from_valid(v) pmregs_valid64(v, PMREGS_AMD_LBR_FROM_RSVD_MASK, 0)
 
 /* ---- LastBranchStackToIp (lbr_to) ---- */
 
@@ -3250,11 +3130,8 @@ static inline int pmregs_amd_lbr_from_valid(uint64_t v)
 #define pmregs_amd_lbr_to_valid_set(v, x)         PMREGS_SET64(v, x, 63, 0x1)
 #define pmregs_amd_lbr_to_valid_set_checked(v, x) pmregs_set_checked64(v, 63, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_lbr_to_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_LBR_TO_RSVD_MASK) == 0;
-}
+/* pmregs_amd_lbr_to_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_lbr_to_valid(v) pmregs_valid64(v, PMREGS_AMD_LBR_TO_RSVD_MASK, 0)
 
 /* ---- CPUID Fn8000_001B EAX (IBS capabilities) (cpuid_8000001b_eax) ---- */
 
@@ -3334,11 +3211,8 @@ static inline int pmregs_amd_lbr_to_valid(uint64_t v)
 #define pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_set(v, x)               PMREGS_SET32(v, x, 19, 0x1)
 #define pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_set_checked(v, x)       pmregs_set_checked32(v, 19, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_cpuid_8000001b_eax_valid(uint32_t v)
-{
-	return (v & PMREGS_AMD_CPUID_8000001B_EAX_RSVD_MASK) == 0;
-}
+/* pmregs_amd_cpuid_8000001b_eax_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_cpuid_8000001b_eax_valid(v) pmregs_valid32(v, PMREGS_AMD_CPUID_8000001B_EAX_RSVD_MASK, 0)
 
 /* ---- IbsFetchCtl (ibs_fetch_ctl) ---- */
 
@@ -3410,11 +3284,8 @@ static inline int pmregs_amd_cpuid_8000001b_eax_valid(uint32_t v)
 #define pmregs_amd_ibs_fetch_ctl_l3_miss_set(v, x)                PMREGS_SET64(v, x, 61, 0x1)
 #define pmregs_amd_ibs_fetch_ctl_l3_miss_set_checked(v, x)        pmregs_set_checked64(v, 61, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_fetch_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_FETCH_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_fetch_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_fetch_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_FETCH_CTL_RSVD_MASK, 0)
 
 /* ---- IBS linear address (linear_address) ---- */
 
@@ -3426,12 +3297,8 @@ static inline int pmregs_amd_ibs_fetch_ctl_valid(uint64_t v)
 #define pmregs_amd_linear_address_address_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
 #define pmregs_amd_linear_address_address_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_linear_address_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_linear_address_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_linear_address_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- IBS physical address (physical_address) ---- */
 
@@ -3443,11 +3310,8 @@ static inline int pmregs_amd_linear_address_valid(uint64_t v)
 #define pmregs_amd_physical_address_address_set(v, x)         PMREGS_SET64(v, x, 0, 0xfffffffffffff)
 #define pmregs_amd_physical_address_address_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xfffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_physical_address_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_PHYSICAL_ADDRESS_RSVD_MASK) == 0;
-}
+/* pmregs_amd_physical_address_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_physical_address_valid(v) pmregs_valid64(v, PMREGS_AMD_PHYSICAL_ADDRESS_RSVD_MASK, 0)
 
 /* ---- IC_IBS_EXTD_CTL (ic_ibs_extd_ctl) ---- */
 
@@ -3459,11 +3323,8 @@ static inline int pmregs_amd_physical_address_valid(uint64_t v)
 #define pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_set(v, x)         PMREGS_SET64(v, x, 0, 0xffff)
 #define pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_set_checked(v, x) pmregs_set_checked64(v, 0, 0xffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ic_ibs_extd_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IC_IBS_EXTD_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ic_ibs_extd_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ic_ibs_extd_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_IC_IBS_EXTD_CTL_RSVD_MASK, 0)
 
 /* ---- IbsOpCtl (ibs_op_ctl) ---- */
 
@@ -3511,11 +3372,8 @@ static inline int pmregs_amd_ibs_op_ctl_max_cnt_set_checked(uint64_t *v, uint64_
 	return PMREGS_OK;
 }
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_CTL_RSVD_MASK, 0)
 
 /* ---- IbsOpData (ibs_op_data) ---- */
 
@@ -3559,11 +3417,8 @@ static inline int pmregs_amd_ibs_op_ctl_valid(uint64_t v)
 #define pmregs_amd_ibs_op_data_microcode_set(v, x)               PMREGS_SET64(v, x, 40, 0x1)
 #define pmregs_amd_ibs_op_data_microcode_set_checked(v, x)       pmregs_set_checked64(v, 40, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_DATA_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_data_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_DATA_RSVD_MASK, 0)
 
 /* ---- IbsOpData (family 10h-15h BD) (ibs_op_data_f10h) ---- */
 
@@ -3615,11 +3470,8 @@ static inline int pmregs_amd_ibs_op_data_valid(uint64_t v)
 #define pmregs_amd_ibs_op_data_f10h_misp_return_set(v, x)             PMREGS_SET64(v, x, 33, 0x1)
 #define pmregs_amd_ibs_op_data_f10h_misp_return_set_checked(v, x)     pmregs_set_checked64(v, 33, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data_f10h_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_DATA_F10H_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_data_f10h_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data_f10h_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_DATA_F10H_RSVD_MASK, 0)
 
 /* ---- IbsOpData2 (before Zen4) (ibs_op_data2) ---- */
 
@@ -3639,11 +3491,8 @@ static inline int pmregs_amd_ibs_op_data_f10h_valid(uint64_t v)
 #define pmregs_amd_ibs_op_data2_cache_hit_st_set(v, x)         PMREGS_SET64(v, x, 5, 0x1)
 #define pmregs_amd_ibs_op_data2_cache_hit_st_set_checked(v, x) pmregs_set_checked64(v, 5, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data2_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_DATA2_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_data2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data2_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_DATA2_RSVD_MASK, 0)
 
 /* ---- IbsOpData2 (Zen4 and later) (ibs_op_data2_zen4) ---- */
 
@@ -3679,11 +3528,8 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 	return PMREGS_OK;
 }
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data2_zen4_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_DATA2_ZEN4_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_data2_zen4_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data2_zen4_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_DATA2_ZEN4_RSVD_MASK, 0)
 
 /* ---- IbsOpData3 (Zen1-Zen4) (ibs_op_data3) ---- */
 
@@ -3779,11 +3625,8 @@ static inline int pmregs_amd_ibs_op_data2_zen4_valid(uint64_t v)
 #define pmregs_amd_ibs_op_data3_tlb_refill_lat_set(v, x)                   PMREGS_SET64(v, x, 48, 0xffff)
 #define pmregs_amd_ibs_op_data3_tlb_refill_lat_set_checked(v, x)           pmregs_set_checked64(v, 48, 0xffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data3_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_DATA3_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_data3_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data3_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_DATA3_RSVD_MASK, 0)
 
 /* ---- IbsOpData3 (family 10h-15h) (ibs_op_data3_f10h) ---- */
 
@@ -3895,12 +3738,8 @@ static inline int pmregs_amd_ibs_op_data3_valid(uint64_t v)
 #define pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_set(v, x)                       PMREGS_SET64(v, x, 16, 0x1)
 #define pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_set_checked(v, x)               pmregs_set_checked64(v, 16, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data3_f10h_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_ibs_op_data3_f10h_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data3_f10h_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- IbsOpData3 (Zen5, DTLB page-size layout) (ibs_op_data3_zen5) ---- */
 
@@ -3984,11 +3823,8 @@ static inline int pmregs_amd_ibs_op_data3_f10h_valid(uint64_t v)
 #define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_set(v, x)                 PMREGS_SET64(v, x, 4, 0x3)
 #define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_set_checked(v, x)         pmregs_set_checked64(v, 4, 0x3u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data3_zen5_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_DATA3_ZEN5_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_data3_zen5_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data3_zen5_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_DATA3_ZEN5_RSVD_MASK, 0)
 
 /* ---- IbsOpData4 (ibs_op_data4) ---- */
 
@@ -4000,11 +3836,8 @@ static inline int pmregs_amd_ibs_op_data3_zen5_valid(uint64_t v)
 #define pmregs_amd_ibs_op_data4_ld_resync_set(v, x)         PMREGS_SET64(v, x, 0, 0x1)
 #define pmregs_amd_ibs_op_data4_ld_resync_set_checked(v, x) pmregs_set_checked64(v, 0, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data4_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_DATA4_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_data4_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data4_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_DATA4_RSVD_MASK, 0)
 
 /* ---- IbsCtl (ibs_ctl) ---- */
 
@@ -4020,11 +3853,8 @@ static inline int pmregs_amd_ibs_op_data4_valid(uint64_t v)
 #define pmregs_amd_ibs_ctl_lvt_offset_val_set(v, x)         PMREGS_SET64(v, x, 8, 0x1)
 #define pmregs_amd_ibs_ctl_lvt_offset_val_set_checked(v, x) pmregs_set_checked64(v, 8, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_CTL_RSVD_MASK, 0)
 
 /* ---- IbsFetchCtl2 (ibs_fetch_ctl2) ---- */
 
@@ -4048,11 +3878,8 @@ static inline int pmregs_amd_ibs_ctl_valid(uint64_t v)
 #define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_set(v, x)         PMREGS_SET64(v, x, 6, 0x1)
 #define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_set_checked(v, x) pmregs_set_checked64(v, 6, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_fetch_ctl2_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_FETCH_CTL2_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_fetch_ctl2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_fetch_ctl2_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_FETCH_CTL2_RSVD_MASK, 0)
 
 /* ---- IbsOpCtl2 (ibs_op_ctl2) ---- */
 
@@ -4076,11 +3903,8 @@ static inline int pmregs_amd_ibs_fetch_ctl2_valid(uint64_t v)
 #define pmregs_amd_ibs_op_ctl2_strm_st_set(v, x)                PMREGS_SET64(v, x, 3, 0x1)
 #define pmregs_amd_ibs_op_ctl2_strm_st_set_checked(v, x)        pmregs_set_checked64(v, 3, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_ctl2_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_CTL2_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_ctl2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_ctl2_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_CTL2_RSVD_MASK, 0)
 
 /*
  * MSR of the event select of core counter i, legacy (C001_0000h + i, i < 4) or extended

@@ -175,11 +175,8 @@ PMREGS_C_BEGIN
 #define pmregs_etrace_ioptions_ref_branch_prediction_set(v, x)          (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x10u) | ((pmregs_u8(x) & 0x1u) << 4)))
 #define pmregs_etrace_ioptions_ref_branch_prediction_set_checked(v, x)  pmregs_set_checked8(v, 4, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_etrace_ioptions_ref_valid(uint8_t v)
-{
-	return (v & PMREGS_ETRACE_IOPTIONS_REF_RSVD_MASK) == 0;
-}
+/* pmregs_etrace_ioptions_ref_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_etrace_ioptions_ref_valid(v) pmregs_valid8(v, PMREGS_ETRACE_IOPTIONS_REF_RSVD_MASK, 0)
 
 /* ---- ioptions (PULP rv_tracer layout) (ioptions_pulp) ---- */
 
@@ -215,11 +212,8 @@ static inline int pmregs_etrace_ioptions_ref_valid(uint8_t v)
 #define pmregs_etrace_ioptions_pulp_delta_address_set(v, x)              (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x40u) | ((pmregs_u8(x) & 0x1u) << 6)))
 #define pmregs_etrace_ioptions_pulp_delta_address_set_checked(v, x)      pmregs_set_checked8(v, 6, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_etrace_ioptions_pulp_valid(uint8_t v)
-{
-	return (v & PMREGS_ETRACE_IOPTIONS_PULP_RSVD_MASK) == 0;
-}
+/* pmregs_etrace_ioptions_pulp_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_etrace_ioptions_pulp_valid(v) pmregs_valid8(v, PMREGS_ETRACE_IOPTIONS_PULP_RSVD_MASK, 0)
 
 /* ---- doptions (reference data trace layout) (doptions_ref) ---- */
 
@@ -243,11 +237,8 @@ static inline int pmregs_etrace_ioptions_pulp_valid(uint8_t v)
 #define pmregs_etrace_doptions_ref_full_data_set(v, x)            (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x8u) | ((pmregs_u8(x) & 0x1u) << 3)))
 #define pmregs_etrace_doptions_ref_full_data_set_checked(v, x)    pmregs_set_checked8(v, 3, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_etrace_doptions_ref_valid(uint8_t v)
-{
-	return (v & PMREGS_ETRACE_DOPTIONS_REF_RSVD_MASK) == 0;
-}
+/* pmregs_etrace_doptions_ref_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_etrace_doptions_ref_valid(v) pmregs_valid8(v, PMREGS_ETRACE_DOPTIONS_REF_RSVD_MASK, 0)
 
 /*
  * Run-time parameters. Fill a struct with pmregs_etrace_params_default(), change what

@@ -2265,23 +2265,15 @@ enum pmregs_itanium_event_kind {
 #define pmregs_itanium_pmc0_overflow_set(v, x)         PMREGS_SET64(v, x, 4, 0xf)
 #define pmregs_itanium_pmc0_overflow_set_checked(v, x) pmregs_set_checked64(v, 4, 0xfu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmc0_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmc0_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmc0_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMC1-PMC3 (overflow status, unused) (pmc_ignored) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmc_ignored_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmc_ignored_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmc_ignored_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMC4/PMC5 (generic counter configuration) (pmc_counting) ---- */
 
@@ -2321,12 +2313,8 @@ static inline int pmregs_itanium_pmc_ignored_valid(uint64_t v)
 #define pmregs_itanium_pmc_counting_ism_set(v, x)               PMREGS_SET64(v, x, 24, 0x3)
 #define pmregs_itanium_pmc_counting_ism_set_checked(v, x)       pmregs_set_checked64(v, 24, 0x3u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmc_counting_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmc_counting_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmc_counting_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMC6/PMC7 (generic counter configuration, 2-bit threshold) (pmc_counting_narrow) ---- */
 
@@ -2366,12 +2354,8 @@ static inline int pmregs_itanium_pmc_counting_valid(uint64_t v)
 #define pmregs_itanium_pmc_counting_narrow_threshold_set(v, x)         PMREGS_SET64(v, x, 20, 0x3)
 #define pmregs_itanium_pmc_counting_narrow_threshold_set_checked(v, x) pmregs_set_checked64(v, 20, 0x3u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmc_counting_narrow_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmc_counting_narrow_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmc_counting_narrow_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMD4-PMD7 (generic counters) (pmd_counter) ---- */
 
@@ -2387,12 +2371,8 @@ static inline int pmregs_itanium_pmc_counting_narrow_valid(uint64_t v)
 #define pmregs_itanium_pmd_counter_sxt_set(v, x)           PMREGS_SET64(v, x, 32, 0xffffffff)
 #define pmregs_itanium_pmd_counter_sxt_set_checked(v, x)   pmregs_set_checked64(v, 32, 0xffffffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmd_counter_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmd_counter_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmd_counter_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMC8/PMC9 (IA-64 opcode match) (pmc8_9) ---- */
 
@@ -2424,12 +2404,8 @@ static inline int pmregs_itanium_pmd_counter_valid(uint64_t v)
 #define pmregs_itanium_pmc8_9_m_set(v, x)             PMREGS_SET64(v, x, 63, 0x1)
 #define pmregs_itanium_pmc8_9_m_set_checked(v, x)     pmregs_set_checked64(v, 63, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmc8_9_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmc8_9_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmc8_9_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMC10 (instruction EAR configuration) (pmc10) ---- */
 
@@ -2453,12 +2429,8 @@ static inline int pmregs_itanium_pmc8_9_valid(uint64_t v)
 #define pmregs_itanium_pmc10_ism_set(v, x)         PMREGS_SET64(v, x, 24, 0x3)
 #define pmregs_itanium_pmc10_ism_set_checked(v, x) pmregs_set_checked64(v, 24, 0x3u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmc10_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmc10_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmc10_valid(v) pmregs_valid64(v, 0, 0)
 
 /* Which variant of pmc10 a value is: PMREGS_ITANIUM_PMC10_VARIANT_CACHE, PMREGS_ITANIUM_PMC10_VARIANT_TLB, or -1. */
 static inline int pmregs_itanium_pmc10_variant(uint64_t v)
@@ -2497,12 +2469,8 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 #define pmregs_itanium_pmc10_cache_umask_set(v, x)         PMREGS_SET64(v, x, 16, 0xf)
 #define pmregs_itanium_pmc10_cache_umask_set_checked(v, x) pmregs_set_checked64(v, 16, 0xfu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmc10_cache_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmc10_cache_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmc10_cache_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMC10 (instruction EAR configuration) (tlb variant) (pmc10_tlb) ---- */
 
@@ -2530,12 +2498,8 @@ static inline int pmregs_itanium_pmc10_cache_valid(uint64_t v)
 #define pmregs_itanium_pmc10_tlb_umask_set(v, x)         PMREGS_SET64(v, x, 16, 0xf)
 #define pmregs_itanium_pmc10_tlb_umask_set_checked(v, x) pmregs_set_checked64(v, 16, 0xfu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmc10_tlb_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmc10_tlb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmc10_tlb_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMD0 (instruction EAR address, cache mode) (pmd0_cache) ---- */
 
@@ -2551,12 +2515,8 @@ static inline int pmregs_itanium_pmc10_tlb_valid(uint64_t v)
 #define pmregs_itanium_pmd0_cache_iaddr_set(v, x)         PMREGS_SET64(v, x, 5, 0x7ffffffffffffff)
 #define pmregs_itanium_pmd0_cache_iaddr_set_checked(v, x) pmregs_set_checked64(v, 5, PMREGS_U64(0x7ffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmd0_cache_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmd0_cache_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmd0_cache_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMD0 (instruction EAR address, TLB mode) (pmd0_tlb) ---- */
 
@@ -2576,12 +2536,8 @@ static inline int pmregs_itanium_pmd0_cache_valid(uint64_t v)
 #define pmregs_itanium_pmd0_tlb_tlb_set(v, x)           PMREGS_SET64(v, x, 1, 0x1)
 #define pmregs_itanium_pmd0_tlb_tlb_set_checked(v, x)   pmregs_set_checked64(v, 1, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmd0_tlb_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmd0_tlb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmd0_tlb_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMD1 (instruction EAR latency, cache mode) (pmd1_cache) ---- */
 
@@ -2593,23 +2549,15 @@ static inline int pmregs_itanium_pmd0_tlb_valid(uint64_t v)
 #define pmregs_itanium_pmd1_cache_latency_set(v, x)         PMREGS_SET64(v, x, 0, 0xfff)
 #define pmregs_itanium_pmd1_cache_latency_set_checked(v, x) pmregs_set_checked64(v, 0, 0xfffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmd1_cache_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmd1_cache_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmd1_cache_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMD1 (instruction EAR, TLB mode) (pmd1_tlb) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmd1_tlb_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmd1_tlb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmd1_tlb_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMC11 (data EAR configuration and data address range check) (pmc11) ---- */
 
@@ -2637,12 +2585,8 @@ static inline int pmregs_itanium_pmd1_tlb_valid(uint64_t v)
 #define pmregs_itanium_pmc11_pt_set(v, x)          PMREGS_SET64(v, x, 28, 0x1)
 #define pmregs_itanium_pmc11_pt_set_checked(v, x)  pmregs_set_checked64(v, 28, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmc11_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmc11_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmc11_valid(v) pmregs_valid64(v, 0, 0)
 
 /* Which variant of pmc11 a value is: PMREGS_ITANIUM_PMC11_VARIANT_CACHE, PMREGS_ITANIUM_PMC11_VARIANT_TLB, or -1. */
 static inline int pmregs_itanium_pmc11_variant(uint64_t v)
@@ -2685,12 +2629,8 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define pmregs_itanium_pmc11_cache_umask_set(v, x)         PMREGS_SET64(v, x, 16, 0xf)
 #define pmregs_itanium_pmc11_cache_umask_set_checked(v, x) pmregs_set_checked64(v, 16, 0xfu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmc11_cache_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmc11_cache_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmc11_cache_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMC11 (data EAR configuration and data address range check) (tlb variant) (pmc11_tlb) ---- */
 
@@ -2722,12 +2662,8 @@ static inline int pmregs_itanium_pmc11_cache_valid(uint64_t v)
 #define pmregs_itanium_pmc11_tlb_umask_set(v, x)         PMREGS_SET64(v, x, 16, 0xf)
 #define pmregs_itanium_pmc11_tlb_umask_set_checked(v, x) pmregs_set_checked64(v, 16, 0xfu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmc11_tlb_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmc11_tlb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmc11_tlb_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMD2 (data EAR address) (pmd2) ---- */
 
@@ -2739,12 +2675,8 @@ static inline int pmregs_itanium_pmc11_tlb_valid(uint64_t v)
 #define pmregs_itanium_pmd2_daddr_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
 #define pmregs_itanium_pmd2_daddr_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmd2_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmd2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmd2_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMD3 (data EAR latency or TLB level) (pmd3) ---- */
 
@@ -2760,12 +2692,8 @@ static inline int pmregs_itanium_pmd2_valid(uint64_t v)
 #define pmregs_itanium_pmd3_level_set(v, x)           PMREGS_SET64(v, x, 62, 0x3)
 #define pmregs_itanium_pmd3_level_set_checked(v, x)   pmregs_set_checked64(v, 62, 0x3u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmd3_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmd3_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmd3_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMD17 (data EAR instruction address) (pmd17) ---- */
 
@@ -2785,12 +2713,8 @@ static inline int pmregs_itanium_pmd3_valid(uint64_t v)
 #define pmregs_itanium_pmd17_iaddr_set(v, x)         PMREGS_SET64(v, x, 4, 0xfffffffffffffff)
 #define pmregs_itanium_pmd17_iaddr_set_checked(v, x) pmregs_set_checked64(v, 4, PMREGS_U64(0xfffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmd17_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmd17_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmd17_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMC12 (branch trace buffer configuration) (pmc12) ---- */
 
@@ -2830,12 +2754,8 @@ static inline int pmregs_itanium_pmd17_valid(uint64_t v)
 #define pmregs_itanium_pmc12_bac_set(v, x)         PMREGS_SET64(v, x, 15, 0x1)
 #define pmregs_itanium_pmc12_bac_set_checked(v, x) pmregs_set_checked64(v, 15, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmc12_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmc12_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmc12_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMD8-PMD15 (branch trace buffer entries) (pmd_btb) ---- */
 
@@ -2859,12 +2779,8 @@ static inline int pmregs_itanium_pmc12_valid(uint64_t v)
 #define pmregs_itanium_pmd_btb_addr_set(v, x)         PMREGS_SET64(v, x, 4, 0xfffffffffffffff)
 #define pmregs_itanium_pmd_btb_addr_set_checked(v, x) pmregs_set_checked64(v, 4, PMREGS_U64(0xfffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmd_btb_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmd_btb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmd_btb_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMD16 (branch trace buffer index) (pmd16) ---- */
 
@@ -2880,12 +2796,8 @@ static inline int pmregs_itanium_pmd_btb_valid(uint64_t v)
 #define pmregs_itanium_pmd16_full_set(v, x)         PMREGS_SET64(v, x, 3, 0x1)
 #define pmregs_itanium_pmd16_full_set_checked(v, x) pmregs_set_checked64(v, 3, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmd16_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmd16_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmd16_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- PMC13 (instruction address range check) (pmc13) ---- */
 
@@ -2897,12 +2809,8 @@ static inline int pmregs_itanium_pmd16_valid(uint64_t v)
 #define pmregs_itanium_pmc13_ta_set(v, x)         PMREGS_SET64(v, x, 0, 0x1)
 #define pmregs_itanium_pmc13_ta_set_checked(v, x) pmregs_set_checked64(v, 0, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_pmc13_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_pmc13_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_pmc13_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- IBR/DBR even register (breakpoint address) (br_addr) ---- */
 
@@ -2914,12 +2822,8 @@ static inline int pmregs_itanium_pmc13_valid(uint64_t v)
 #define pmregs_itanium_br_addr_addr_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
 #define pmregs_itanium_br_addr_addr_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_br_addr_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_br_addr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_br_addr_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- IBR odd register (instruction breakpoint mask and control) (ibr_ctl) ---- */
 
@@ -2939,12 +2843,8 @@ static inline int pmregs_itanium_br_addr_valid(uint64_t v)
 #define pmregs_itanium_ibr_ctl_x_set(v, x)            PMREGS_SET64(v, x, 63, 0x1)
 #define pmregs_itanium_ibr_ctl_x_set_checked(v, x)    pmregs_set_checked64(v, 63, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_ibr_ctl_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_ibr_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_ibr_ctl_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- DBR odd register (data breakpoint mask and control) (dbr_ctl) ---- */
 
@@ -2968,12 +2868,8 @@ static inline int pmregs_itanium_ibr_ctl_valid(uint64_t v)
 #define pmregs_itanium_dbr_ctl_r_set(v, x)            PMREGS_SET64(v, x, 63, 0x1)
 #define pmregs_itanium_dbr_ctl_r_set_checked(v, x)    pmregs_set_checked64(v, 63, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_itanium_dbr_ctl_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_itanium_dbr_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_itanium_dbr_ctl_valid(v) pmregs_valid64(v, 0, 0)
 
 /*
  * IBR/DBR address match on Itanium (54 implemented virtual address bits)

@@ -1173,11 +1173,8 @@ enum pmregs_netburst_select_policy {
 #define pmregs_netburst_escr_event_select_set(v, x)         PMREGS_SET64(v, x, 25, 0x3f)
 #define pmregs_netburst_escr_event_select_set_checked(v, x) pmregs_set_checked64(v, 25, 0x3fu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_netburst_escr_valid(uint64_t v)
-{
-	return (v & PMREGS_NETBURST_ESCR_RSVD_MASK) == 0;
-}
+/* pmregs_netburst_escr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_netburst_escr_valid(v) pmregs_valid64(v, PMREGS_NETBURST_ESCR_RSVD_MASK, 0)
 
 /* ---- ESCR (no Hyper-Threading) (escr_noht) ---- */
 
@@ -1209,11 +1206,8 @@ static inline int pmregs_netburst_escr_valid(uint64_t v)
 #define pmregs_netburst_escr_noht_os_set(v, x)                   PMREGS_SET64(v, x, 3, 0x1)
 #define pmregs_netburst_escr_noht_os_set_checked(v, x)           pmregs_set_checked64(v, 3, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_netburst_escr_noht_valid(uint64_t v)
-{
-	return (v & PMREGS_NETBURST_ESCR_NOHT_RSVD_MASK) == 0;
-}
+/* pmregs_netburst_escr_noht_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_netburst_escr_noht_valid(v) pmregs_valid64(v, PMREGS_NETBURST_ESCR_NOHT_RSVD_MASK, 0)
 
 /* ---- CCCR (Hyper-Threading layout) (cccr) ---- */
 
@@ -1269,11 +1263,8 @@ static inline int pmregs_netburst_escr_noht_valid(uint64_t v)
 #define pmregs_netburst_cccr_ovf_set(v, x)                   PMREGS_SET64(v, x, 31, 0x1)
 #define pmregs_netburst_cccr_ovf_set_checked(v, x)           pmregs_set_checked64(v, 31, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_netburst_cccr_valid(uint64_t v)
-{
-	return (v & PMREGS_NETBURST_CCCR_RSVD_MASK) == 0;
-}
+/* pmregs_netburst_cccr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_netburst_cccr_valid(v) pmregs_valid64(v, PMREGS_NETBURST_CCCR_RSVD_MASK, 0)
 
 /* ---- IQ CCCR with extended cascade (cccr_ext) ---- */
 
@@ -1333,11 +1324,8 @@ static inline int pmregs_netburst_cccr_valid(uint64_t v)
 #define pmregs_netburst_cccr_ext_ext_cascade_set(v, x)           PMREGS_SET64(v, x, 11, 0x1)
 #define pmregs_netburst_cccr_ext_ext_cascade_set_checked(v, x)   pmregs_set_checked64(v, 11, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_netburst_cccr_ext_valid(uint64_t v)
-{
-	return (v & PMREGS_NETBURST_CCCR_EXT_RSVD_MASK) == 0;
-}
+/* pmregs_netburst_cccr_ext_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_netburst_cccr_ext_valid(v) pmregs_valid64(v, PMREGS_NETBURST_CCCR_EXT_RSVD_MASK, 0)
 
 /* ---- CCCR (no Hyper-Threading) (cccr_noht) ---- */
 
@@ -1385,11 +1373,8 @@ static inline int pmregs_netburst_cccr_ext_valid(uint64_t v)
 #define pmregs_netburst_cccr_noht_ovf_pmi_set(v, x)             PMREGS_SET64(v, x, 26, 0x1)
 #define pmregs_netburst_cccr_noht_ovf_pmi_set_checked(v, x)     pmregs_set_checked64(v, 26, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_netburst_cccr_noht_valid(uint64_t v)
-{
-	return (v & PMREGS_NETBURST_CCCR_NOHT_RSVD_MASK) == 0 && (v & PMREGS_NETBURST_CCCR_NOHT_RES1_MASK) == PMREGS_NETBURST_CCCR_NOHT_RES1_MASK;
-}
+/* pmregs_netburst_cccr_noht_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_netburst_cccr_noht_valid(v) pmregs_valid64(v, PMREGS_NETBURST_CCCR_NOHT_RSVD_MASK | PMREGS_NETBURST_CCCR_NOHT_RES1_MASK, PMREGS_NETBURST_CCCR_NOHT_RES1_MASK)
 
 /* ---- Performance counter (counter) ---- */
 
@@ -1401,11 +1386,8 @@ static inline int pmregs_netburst_cccr_noht_valid(uint64_t v)
 #define pmregs_netburst_counter_count_set(v, x)         PMREGS_SET64(v, x, 0, 0xffffffffff)
 #define pmregs_netburst_counter_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_netburst_counter_valid(uint64_t v)
-{
-	return (v & PMREGS_NETBURST_COUNTER_RSVD_MASK) == 0;
-}
+/* pmregs_netburst_counter_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_netburst_counter_valid(v) pmregs_valid64(v, PMREGS_NETBURST_COUNTER_RSVD_MASK, 0)
 
 /* ---- RDPMC operand (ECX) (rdpmc_ecx) ---- */
 
@@ -1421,12 +1403,8 @@ static inline int pmregs_netburst_counter_valid(uint64_t v)
 #define pmregs_netburst_rdpmc_ecx_fast_set(v, x)          PMREGS_SET32(v, x, 31, 0x1)
 #define pmregs_netburst_rdpmc_ecx_fast_set_checked(v, x)  pmregs_set_checked32(v, 31, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_netburst_rdpmc_ecx_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_netburst_rdpmc_ecx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_netburst_rdpmc_ecx_valid(v) pmregs_valid32(v, 0, 0)
 
 /* ---- IA32_PEBS_ENABLE (NetBurst) (pebs_enable) ---- */
 
@@ -1470,11 +1448,8 @@ static inline int pmregs_netburst_rdpmc_ecx_valid(uint32_t v)
 #define pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set(v, x)            PMREGS_SET64(v, x, 26, 0x1)
 #define pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set_checked(v, x)    pmregs_set_checked64(v, 26, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_netburst_pebs_enable_valid(uint64_t v)
-{
-	return (v & PMREGS_NETBURST_PEBS_ENABLE_RSVD_MASK) == 0;
-}
+/* pmregs_netburst_pebs_enable_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_netburst_pebs_enable_valid(v) pmregs_valid64(v, PMREGS_NETBURST_PEBS_ENABLE_RSVD_MASK, 0)
 
 /* ---- MSR_PEBS_MATRIX_VERT (pebs_matrix_vert) ---- */
 
@@ -1494,11 +1469,8 @@ static inline int pmregs_netburst_pebs_enable_valid(uint64_t v)
 #define pmregs_netburst_pebs_matrix_vert_branches_set(v, x)         PMREGS_SET64(v, x, 4, 0x1)
 #define pmregs_netburst_pebs_matrix_vert_branches_set_checked(v, x) pmregs_set_checked64(v, 4, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_netburst_pebs_matrix_vert_valid(uint64_t v)
-{
-	return (v & PMREGS_NETBURST_PEBS_MATRIX_VERT_RSVD_MASK) == 0;
-}
+/* pmregs_netburst_pebs_matrix_vert_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_netburst_pebs_matrix_vert_valid(v) pmregs_valid64(v, PMREGS_NETBURST_PEBS_MATRIX_VERT_RSVD_MASK, 0)
 
 /* ---- MSR_DEBUGCTLA (debugctla) ---- */
 
@@ -1534,11 +1506,8 @@ static inline int pmregs_netburst_pebs_matrix_vert_valid(uint64_t v)
 #define pmregs_netburst_debugctla_bts_off_usr_set(v, x)         PMREGS_SET64(v, x, 6, 0x1)
 #define pmregs_netburst_debugctla_bts_off_usr_set_checked(v, x) pmregs_set_checked64(v, 6, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_netburst_debugctla_valid(uint64_t v)
-{
-	return (v & PMREGS_NETBURST_DEBUGCTLA_RSVD_MASK) == 0;
-}
+/* pmregs_netburst_debugctla_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_netburst_debugctla_valid(v) pmregs_valid64(v, PMREGS_NETBURST_DEBUGCTLA_RSVD_MASK, 0)
 
 /* ---- MSR_LASTBRANCH_n (models 00H-02H) (lastbranch) ---- */
 
@@ -1554,12 +1523,8 @@ static inline int pmregs_netburst_debugctla_valid(uint64_t v)
 #define pmregs_netburst_lastbranch_to_ip_set(v, x)           PMREGS_SET64(v, x, 32, 0xffffffff)
 #define pmregs_netburst_lastbranch_to_ip_set_checked(v, x)   pmregs_set_checked64(v, 32, 0xffffffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_netburst_lastbranch_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_netburst_lastbranch_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_netburst_lastbranch_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- MSR_LASTBRANCH_TOS (lastbranch_tos) ---- */
 
@@ -1571,11 +1536,8 @@ static inline int pmregs_netburst_lastbranch_valid(uint64_t v)
 #define pmregs_netburst_lastbranch_tos_tos_set(v, x)         PMREGS_SET64(v, x, 0, 0xf)
 #define pmregs_netburst_lastbranch_tos_tos_set_checked(v, x) pmregs_set_checked64(v, 0, 0xfu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_netburst_lastbranch_tos_valid(uint64_t v)
-{
-	return (v & PMREGS_NETBURST_LASTBRANCH_TOS_RSVD_MASK) == 0;
-}
+/* pmregs_netburst_lastbranch_tos_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_netburst_lastbranch_tos_valid(v) pmregs_valid64(v, PMREGS_NETBURST_LASTBRANCH_TOS_RSVD_MASK, 0)
 
 /*
  * The output of the CCCR's threshold comparison for an event count of `count` in one clock.

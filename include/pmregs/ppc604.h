@@ -772,12 +772,8 @@ enum pmregs_ppc604_counter {
 #define pmregs_ppc604_mmcr0_pmc2sel_set(v, x)           PMREGS_SET32(v, x, 0, 0x3f)
 #define pmregs_ppc604_mmcr0_pmc2sel_set_checked(v, x)   pmregs_set_checked32(v, 0, 0x3fu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_ppc604_mmcr0_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_ppc604_mmcr0_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_ppc604_mmcr0_valid(v) pmregs_valid32(v, 0, 0)
 
 /* ---- MMCR0 (604, 604e) (mmcr0_604) ---- */
 
@@ -845,11 +841,8 @@ static inline int pmregs_ppc604_mmcr0_valid(uint32_t v)
 #define pmregs_ppc604_mmcr0_604_pmc2sel_set(v, x)           PMREGS_SET32(v, x, 0, 0x1f)
 #define pmregs_ppc604_mmcr0_604_pmc2sel_set_checked(v, x)   pmregs_set_checked32(v, 0, 0x1fu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_ppc604_mmcr0_604_valid(uint32_t v)
-{
-	return (v & PMREGS_PPC604_MMCR0_604_RSVD_MASK) == 0;
-}
+/* pmregs_ppc604_mmcr0_604_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_ppc604_mmcr0_604_valid(v) pmregs_valid32(v, PMREGS_PPC604_MMCR0_604_RSVD_MASK, 0)
 
 /* ---- MMCR1 (604e, 750, 7400) (mmcr1) ---- */
 
@@ -865,11 +858,8 @@ static inline int pmregs_ppc604_mmcr0_604_valid(uint32_t v)
 #define pmregs_ppc604_mmcr1_pmc4sel_set(v, x)         PMREGS_SET32(v, x, 22, 0x1f)
 #define pmregs_ppc604_mmcr1_pmc4sel_set_checked(v, x) pmregs_set_checked32(v, 22, 0x1fu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_ppc604_mmcr1_valid(uint32_t v)
-{
-	return (v & PMREGS_PPC604_MMCR1_RSVD_MASK) == 0;
-}
+/* pmregs_ppc604_mmcr1_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_ppc604_mmcr1_valid(v) pmregs_valid32(v, PMREGS_PPC604_MMCR1_RSVD_MASK, 0)
 
 /* ---- MMCR1 (745x) (mmcr1_745x) ---- */
 
@@ -893,11 +883,8 @@ static inline int pmregs_ppc604_mmcr1_valid(uint32_t v)
 #define pmregs_ppc604_mmcr1_745x_pmc6sel_set(v, x)         PMREGS_SET32(v, x, 11, 0x3f)
 #define pmregs_ppc604_mmcr1_745x_pmc6sel_set_checked(v, x) pmregs_set_checked32(v, 11, 0x3fu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_ppc604_mmcr1_745x_valid(uint32_t v)
-{
-	return (v & PMREGS_PPC604_MMCR1_745X_RSVD_MASK) == 0;
-}
+/* pmregs_ppc604_mmcr1_745x_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_ppc604_mmcr1_745x_valid(v) pmregs_valid32(v, PMREGS_PPC604_MMCR1_745X_RSVD_MASK, 0)
 
 /* ---- MMCR2 (7400, 7410) (mmcr2) ---- */
 
@@ -917,11 +904,8 @@ static inline int pmregs_ppc604_mmcr1_745x_valid(uint32_t v)
 #define pmregs_ppc604_mmcr2_sminten_set(v, x)            PMREGS_SET32(v, x, 29, 0x1)
 #define pmregs_ppc604_mmcr2_sminten_set_checked(v, x)    pmregs_set_checked32(v, 29, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_ppc604_mmcr2_valid(uint32_t v)
-{
-	return (v & PMREGS_PPC604_MMCR2_RSVD_MASK) == 0;
-}
+/* pmregs_ppc604_mmcr2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_ppc604_mmcr2_valid(v) pmregs_valid32(v, PMREGS_PPC604_MMCR2_RSVD_MASK, 0)
 
 /* ---- MMCR2 (745x) (mmcr2_745x) ---- */
 
@@ -933,11 +917,8 @@ static inline int pmregs_ppc604_mmcr2_valid(uint32_t v)
 #define pmregs_ppc604_mmcr2_745x_threshmult_set(v, x)         PMREGS_SET32(v, x, 31, 0x1)
 #define pmregs_ppc604_mmcr2_745x_threshmult_set_checked(v, x) pmregs_set_checked32(v, 31, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_ppc604_mmcr2_745x_valid(uint32_t v)
-{
-	return (v & PMREGS_PPC604_MMCR2_745X_RSVD_MASK) == 0;
-}
+/* pmregs_ppc604_mmcr2_745x_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_ppc604_mmcr2_745x_valid(v) pmregs_valid32(v, PMREGS_PPC604_MMCR2_745X_RSVD_MASK, 0)
 
 /* ---- PMCn (pmc) ---- */
 
@@ -953,12 +934,8 @@ static inline int pmregs_ppc604_mmcr2_745x_valid(uint32_t v)
 #define pmregs_ppc604_pmc_count_set(v, x)            PMREGS_SET32(v, x, 0, 0x7fffffff)
 #define pmregs_ppc604_pmc_count_set_checked(v, x)    pmregs_set_checked32(v, 0, 0x7fffffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_ppc604_pmc_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_ppc604_pmc_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_ppc604_pmc_valid(v) pmregs_valid32(v, 0, 0)
 
 /* ---- SIA / SDA (address) ---- */
 
@@ -970,12 +947,8 @@ static inline int pmregs_ppc604_pmc_valid(uint32_t v)
 #define pmregs_ppc604_address_address_set(v, x)         ((void)pmregs_u32(v), pmregs_u32(x))
 #define pmregs_ppc604_address_address_set_checked(v, x) pmregs_set_checked32(v, 0, 0xffffffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_ppc604_address_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_ppc604_address_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_ppc604_address_valid(v) pmregs_valid32(v, 0, 0)
 
 /* ---- BAMR (bamr) ---- */
 
@@ -987,12 +960,8 @@ static inline int pmregs_ppc604_address_valid(uint32_t v)
 #define pmregs_ppc604_bamr_mask_set(v, x)         ((void)pmregs_u32(v), pmregs_u32(x))
 #define pmregs_ppc604_bamr_mask_set_checked(v, x) pmregs_set_checked32(v, 0, 0xffffffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_ppc604_bamr_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_ppc604_bamr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_ppc604_bamr_valid(v) pmregs_valid32(v, 0, 0)
 
 /*
  * The value to load into a PMC so that it becomes negative (and, when enabled, signals

@@ -3367,11 +3367,8 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_debugctl_rtm_debug_set(v, x)                     PMREGS_SET64(v, x, 15, 0x1)
 #define pmregs_x86_debugctl_rtm_debug_set_checked(v, x)             pmregs_set_checked64(v, 15, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_debugctl_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_DEBUGCTL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_debugctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_debugctl_valid(v) pmregs_valid64(v, PMREGS_X86_DEBUGCTL_RSVD_MASK, 0)
 
 /* ---- DebugCtlMSR (P6 family) (p6_debugctl) ---- */
 
@@ -3408,20 +3405,11 @@ static inline int pmregs_x86_debugctl_valid(uint64_t v)
 #define pmregs_x86_p6_debugctl_tr_set_checked(v, x)  pmregs_set_checked64(v, 6, 0x1u, x)
 
 /* pb(i): the 4 fields pb-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_p6_debugctl_pb_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_P6_DEBUGCTL_PB_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_p6_debugctl_pb_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_P6_DEBUGCTL_PB_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_P6_DEBUGCTL_PB_SHIFT(i))) : v;
-}
+#define pmregs_x86_p6_debugctl_pb_get(v, i)    pmregs_group_get64(v, i, 4u, 2u, 1, 0x1u)
+#define pmregs_x86_p6_debugctl_pb_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 2u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_p6_debugctl_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_P6_DEBUGCTL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_p6_debugctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_p6_debugctl_valid(v) pmregs_valid64(v, PMREGS_X86_P6_DEBUGCTL_RSVD_MASK, 0)
 
 /* ---- MSR_DEBUGCTLB (Pentium M) (debugctlb) ---- */
 
@@ -3466,20 +3454,11 @@ static inline int pmregs_x86_p6_debugctl_valid(uint64_t v)
 #define pmregs_x86_debugctlb_btint_set_checked(v, x) pmregs_set_checked64(v, 8, 0x1u, x)
 
 /* pb(i): the 4 fields pb-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_debugctlb_pb_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_DEBUGCTLB_PB_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_debugctlb_pb_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_DEBUGCTLB_PB_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_DEBUGCTLB_PB_SHIFT(i))) : v;
-}
+#define pmregs_x86_debugctlb_pb_get(v, i)    pmregs_group_get64(v, i, 4u, 2u, 1, 0x1u)
+#define pmregs_x86_debugctlb_pb_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 2u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_debugctlb_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_DEBUGCTLB_RSVD_MASK) == 0;
-}
+/* pmregs_x86_debugctlb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_debugctlb_valid(v) pmregs_valid64(v, PMREGS_X86_DEBUGCTLB_RSVD_MASK, 0)
 
 /* ---- IA32_DEBUGCTL (Core Solo and Core Duo) (core_debugctl) ---- */
 
@@ -3507,11 +3486,8 @@ static inline int pmregs_x86_debugctlb_valid(uint64_t v)
 #define pmregs_x86_core_debugctl_btint_set(v, x)         PMREGS_SET64(v, x, 8, 0x1)
 #define pmregs_x86_core_debugctl_btint_set_checked(v, x) pmregs_set_checked64(v, 8, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_core_debugctl_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_CORE_DEBUGCTL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_core_debugctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_core_debugctl_valid(v) pmregs_valid64(v, PMREGS_X86_CORE_DEBUGCTL_RSVD_MASK, 0)
 
 /* ---- IA32_PERFEVTSELx (perfevtsel) ---- */
 
@@ -3587,11 +3563,8 @@ static inline int pmregs_x86_core_debugctl_valid(uint64_t v)
 #define pmregs_x86_perfevtsel_umask2_set(v, x)               PMREGS_SET64(v, x, 40, 0xff)
 #define pmregs_x86_perfevtsel_umask2_set_checked(v, x)       pmregs_set_checked64(v, 40, 0xffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perfevtsel_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERFEVTSEL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perfevtsel_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perfevtsel_valid(v) pmregs_valid64(v, PMREGS_X86_PERFEVTSEL_RSVD_MASK, 0)
 
 /* ---- PerfEvtSel0 (P6 family) (p6_perfevtsel0) ---- */
 
@@ -3639,11 +3612,8 @@ static inline int pmregs_x86_perfevtsel_valid(uint64_t v)
 #define pmregs_x86_p6_perfevtsel0_cmask_set(v, x)                PMREGS_SET64(v, x, 24, 0xff)
 #define pmregs_x86_p6_perfevtsel0_cmask_set_checked(v, x)        pmregs_set_checked64(v, 24, 0xffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_p6_perfevtsel0_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_P6_PERFEVTSEL0_RSVD_MASK) == 0;
-}
+/* pmregs_x86_p6_perfevtsel0_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_p6_perfevtsel0_valid(v) pmregs_valid64(v, PMREGS_X86_P6_PERFEVTSEL0_RSVD_MASK, 0)
 
 /* ---- PerfEvtSel1 (P6 family) (p6_perfevtsel1) ---- */
 
@@ -3687,11 +3657,8 @@ static inline int pmregs_x86_p6_perfevtsel0_valid(uint64_t v)
 #define pmregs_x86_p6_perfevtsel1_cmask_set(v, x)                PMREGS_SET64(v, x, 24, 0xff)
 #define pmregs_x86_p6_perfevtsel1_cmask_set_checked(v, x)        pmregs_set_checked64(v, 24, 0xffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_p6_perfevtsel1_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_P6_PERFEVTSEL1_RSVD_MASK) == 0;
-}
+/* pmregs_x86_p6_perfevtsel1_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_p6_perfevtsel1_valid(v) pmregs_valid64(v, PMREGS_X86_P6_PERFEVTSEL1_RSVD_MASK, 0)
 
 /* ---- PerfCtr0/PerfCtr1 (P6 family) (p6_perfctr) ---- */
 
@@ -3703,11 +3670,8 @@ static inline int pmregs_x86_p6_perfevtsel1_valid(uint64_t v)
 #define pmregs_x86_p6_perfctr_count_set(v, x)         PMREGS_SET64(v, x, 0, 0xffffffffff)
 #define pmregs_x86_p6_perfctr_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_p6_perfctr_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_P6_PERFCTR_RSVD_MASK) == 0;
-}
+/* pmregs_x86_p6_perfctr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_p6_perfctr_valid(v) pmregs_valid64(v, PMREGS_X86_P6_PERFCTR_RSVD_MASK, 0)
 
 /* ---- IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx (counter) ---- */
 
@@ -3719,12 +3683,8 @@ static inline int pmregs_x86_p6_perfctr_valid(uint64_t v)
 #define pmregs_x86_counter_count_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
 #define pmregs_x86_counter_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_counter_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_counter_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_counter_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- IA32_FIXED_CTR_CTRL (fixed_ctr_ctrl) ---- */
 
@@ -3797,60 +3757,27 @@ static inline int pmregs_x86_counter_valid(uint64_t v)
 #define pmregs_x86_fixed_ctr_ctrl_adaptive3_set_checked(v, x)   pmregs_set_checked64(v, 44, 0x1u, x)
 
 /* en(i): the 4 fields en-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_FIXED_CTR_CTRL_EN_SHIFT(i)) & PMREGS_U64(0x0000000000000003)) : 0;
-}
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_FIXED_CTR_CTRL_EN_MASK(i)) | ((x & PMREGS_U64(0x0000000000000003)) << PMREGS_X86_FIXED_CTR_CTRL_EN_SHIFT(i))) : v;
-}
+#define pmregs_x86_fixed_ctr_ctrl_en_get(v, i)    pmregs_group_get64(v, i, 4u, 0u, 4, 0x3u)
+#define pmregs_x86_fixed_ctr_ctrl_en_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 0u, 4, 0x3u)
 
 /* any_thread(i): the 4 fields any_thread-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD_SHIFT(i))) : v;
-}
+#define pmregs_x86_fixed_ctr_ctrl_any_thread_get(v, i)    pmregs_group_get64(v, i, 4u, 2u, 4, 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 2u, 4, 0x1u)
 
 /* pmi(i): the 4 fields pmi-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_FIXED_CTR_CTRL_PMI_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_FIXED_CTR_CTRL_PMI_SHIFT(i))) : v;
-}
+#define pmregs_x86_fixed_ctr_ctrl_pmi_get(v, i)    pmregs_group_get64(v, i, 4u, 3u, 4, 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_pmi_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 3u, 4, 0x1u)
 
 /* adaptive(i): the 4 fields adaptive-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE_SHIFT(i))) : v;
-}
+#define pmregs_x86_fixed_ctr_ctrl_adaptive_get(v, i)    pmregs_group_get64(v, i, 4u, 32u, 4, 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 4, 0x1u)
 
 /* rsvd_adaptive(i): the 4 fields rsvd_adaptive-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_rsvd_adaptive_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_FIXED_CTR_CTRL_RSVD_ADAPTIVE_SHIFT(i)) & PMREGS_U64(0x0000000000000007)) : 0;
-}
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_rsvd_adaptive_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_FIXED_CTR_CTRL_RSVD_ADAPTIVE_MASK(i)) | ((x & PMREGS_U64(0x0000000000000007)) << PMREGS_X86_FIXED_CTR_CTRL_RSVD_ADAPTIVE_SHIFT(i))) : v;
-}
+#define pmregs_x86_fixed_ctr_ctrl_rsvd_adaptive_get(v, i)    pmregs_group_get64(v, i, 4u, 33u, 4, 0x7u)
+#define pmregs_x86_fixed_ctr_ctrl_rsvd_adaptive_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 33u, 4, 0x7u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_fixed_ctr_ctrl_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_FIXED_CTR_CTRL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_fixed_ctr_ctrl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_fixed_ctr_ctrl_valid(v) pmregs_valid64(v, PMREGS_X86_FIXED_CTR_CTRL_RSVD_MASK, 0)
 
 /* ---- IA32_PERF_GLOBAL_CTRL (perf_global_ctrl) ---- */
 
@@ -4007,30 +3934,15 @@ static inline int pmregs_x86_fixed_ctr_ctrl_valid(uint64_t v)
 #define pmregs_x86_perf_global_ctrl_en_perf_metrics_set_checked(v, x) pmregs_set_checked64(v, 48, 0x1u, x)
 
 /* pmc_en(i): the 32 fields pmc_en-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc_en_get(uint64_t v, unsigned i)
-{
-	return i < 32u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_CTRL_PMC_EN_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc_en_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 32u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC_EN_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_CTRL_PMC_EN_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_ctrl_pmc_en_get(v, i)    pmregs_group_get64(v, i, 32u, 0u, 1, 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc_en_set(v, i, x) pmregs_group_set64(v, i, x, 32u, 0u, 1, 0x1u)
 
 /* fixed_en(i): the 4 fields fixed_en-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed_en_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_CTRL_FIXED_EN_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed_en_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED_EN_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_CTRL_FIXED_EN_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_ctrl_fixed_en_get(v, i)    pmregs_group_get64(v, i, 4u, 32u, 1, 0x1u)
+#define pmregs_x86_perf_global_ctrl_fixed_en_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_global_ctrl_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERF_GLOBAL_CTRL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perf_global_ctrl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_global_ctrl_valid(v) pmregs_valid64(v, PMREGS_X86_PERF_GLOBAL_CTRL_RSVD_MASK, 0)
 
 /* ---- IA32_PERF_GLOBAL_STATUS (perf_global_status) ---- */
 
@@ -4219,30 +4131,15 @@ static inline int pmregs_x86_perf_global_ctrl_valid(uint64_t v)
 #define pmregs_x86_perf_global_status_cond_chgd_set_checked(v, x)           pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc_get(uint64_t v, unsigned i)
-{
-	return i < 32u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 32u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_status_ovf_pmc_get(v, i)    pmregs_group_get64(v, i, 32u, 0u, 1, 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc_set(v, i, x) pmregs_group_set64(v, i, x, 32u, 0u, 1, 0x1u)
 
 /* ovf_fixed(i): the 4 fields ovf_fixed-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_status_ovf_fixed_get(v, i)    pmregs_group_get64(v, i, 4u, 32u, 1, 0x1u)
+#define pmregs_x86_perf_global_status_ovf_fixed_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_global_status_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERF_GLOBAL_STATUS_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perf_global_status_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_global_status_valid(v) pmregs_valid64(v, PMREGS_X86_PERF_GLOBAL_STATUS_RSVD_MASK, 0)
 
 /* ---- IA32_PERF_GLOBAL_STATUS_RESET (perf_global_status_reset) ---- */
 
@@ -4427,30 +4324,15 @@ static inline int pmregs_x86_perf_global_status_valid(uint64_t v)
 #define pmregs_x86_perf_global_status_reset_cond_chgd_set_checked(v, x)        pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc_get(uint64_t v, unsigned i)
-{
-	return i < 32u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 32u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_status_reset_ovf_pmc_get(v, i)    pmregs_group_get64(v, i, 32u, 0u, 1, 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc_set(v, i, x) pmregs_group_set64(v, i, x, 32u, 0u, 1, 0x1u)
 
 /* ovf_fixed(i): the 4 fields ovf_fixed-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_status_reset_ovf_fixed_get(v, i)    pmregs_group_get64(v, i, 4u, 32u, 1, 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_global_status_reset_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERF_GLOBAL_STATUS_RESET_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perf_global_status_reset_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_global_status_reset_valid(v) pmregs_valid64(v, PMREGS_X86_PERF_GLOBAL_STATUS_RESET_RSVD_MASK, 0)
 
 /* ---- IA32_PERF_GLOBAL_OVF_CTRL (perf_global_ovf_ctrl) ---- */
 
@@ -4623,30 +4505,15 @@ static inline int pmregs_x86_perf_global_status_reset_valid(uint64_t v)
 #define pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set_checked(v, x)        pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc_get(uint64_t v, unsigned i)
-{
-	return i < 32u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 32u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc_get(v, i)    pmregs_group_get64(v, i, 32u, 0u, 1, 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc_set(v, i, x) pmregs_group_set64(v, i, x, 32u, 0u, 1, 0x1u)
 
 /* ovf_fixed(i): the 4 fields ovf_fixed-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed_get(v, i)    pmregs_group_get64(v, i, 4u, 32u, 1, 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_global_ovf_ctrl_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERF_GLOBAL_OVF_CTRL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perf_global_ovf_ctrl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_global_ovf_ctrl_valid(v) pmregs_valid64(v, PMREGS_X86_PERF_GLOBAL_OVF_CTRL_RSVD_MASK, 0)
 
 /* ---- IA32_PERF_GLOBAL_STATUS_SET (perf_global_status_set) ---- */
 
@@ -4827,30 +4694,15 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_valid(uint64_t v)
 #define pmregs_x86_perf_global_status_set_ovf_buf_set_checked(v, x)          pmregs_set_checked64(v, 62, 0x1u, x)
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc_get(uint64_t v, unsigned i)
-{
-	return i < 32u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 32u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_status_set_ovf_pmc_get(v, i)    pmregs_group_get64(v, i, 32u, 0u, 1, 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc_set(v, i, x) pmregs_group_set64(v, i, x, 32u, 0u, 1, 0x1u)
 
 /* ovf_fixed(i): the 4 fields ovf_fixed-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_status_set_ovf_fixed_get(v, i)    pmregs_group_get64(v, i, 4u, 32u, 1, 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_fixed_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_global_status_set_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERF_GLOBAL_STATUS_SET_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perf_global_status_set_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_global_status_set_valid(v) pmregs_valid64(v, PMREGS_X86_PERF_GLOBAL_STATUS_SET_RSVD_MASK, 0)
 
 /* ---- IA32_PERF_GLOBAL_INUSE (perf_global_inuse) ---- */
 
@@ -5003,30 +4855,15 @@ static inline int pmregs_x86_perf_global_status_set_valid(uint64_t v)
 #define pmregs_x86_perf_global_inuse_pmi_inuse_set_checked(v, x)    pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* pmc_inuse(i): the 32 fields pmc_inuse-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc_inuse_get(uint64_t v, unsigned i)
-{
-	return i < 32u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_INUSE_PMC_INUSE_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc_inuse_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 32u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC_INUSE_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_INUSE_PMC_INUSE_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_inuse_pmc_inuse_get(v, i)    pmregs_group_get64(v, i, 32u, 0u, 1, 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc_inuse_set(v, i, x) pmregs_group_set64(v, i, x, 32u, 0u, 1, 0x1u)
 
 /* fixed_inuse(i): the 3 fields fixed_inuse-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed_inuse_get(uint64_t v, unsigned i)
-{
-	return i < 3u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_INUSE_FIXED_INUSE_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed_inuse_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 3u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED_INUSE_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_INUSE_FIXED_INUSE_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_inuse_fixed_inuse_get(v, i)    pmregs_group_get64(v, i, 3u, 32u, 1, 0x1u)
+#define pmregs_x86_perf_global_inuse_fixed_inuse_set(v, i, x) pmregs_group_set64(v, i, x, 3u, 32u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_global_inuse_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERF_GLOBAL_INUSE_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perf_global_inuse_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_global_inuse_valid(v) pmregs_valid64(v, PMREGS_X86_PERF_GLOBAL_INUSE_RSVD_MASK, 0)
 
 /* ---- IA32_PERF_CAPABILITIES (perf_capabilities) ---- */
 
@@ -5078,11 +4915,8 @@ static inline int pmregs_x86_perf_global_inuse_valid(uint64_t v)
 #define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set(v, x)         PMREGS_SET64(v, x, 19, 0x1)
 #define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set_checked(v, x) pmregs_set_checked64(v, 19, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_capabilities_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERF_CAPABILITIES_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perf_capabilities_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_capabilities_valid(v) pmregs_valid64(v, PMREGS_X86_PERF_CAPABILITIES_RSVD_MASK, 0)
 
 /* ---- IA32_PEBS_ENABLE (Core and later) (pebs_enable) ---- */
 
@@ -5102,12 +4936,8 @@ static inline int pmregs_x86_perf_capabilities_valid(uint64_t v)
 #define pmregs_x86_pebs_enable_model_specific_63_32_set(v, x)         PMREGS_SET64(v, x, 32, 0xffffffff)
 #define pmregs_x86_pebs_enable_model_specific_63_32_set_checked(v, x) pmregs_set_checked64(v, 32, 0xffffffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_pebs_enable_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_pebs_enable_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_pebs_enable_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- IA32_MISC_ENABLE (performance-monitoring bits) (misc_enable) ---- */
 
@@ -5139,12 +4969,8 @@ static inline int pmregs_x86_pebs_enable_valid(uint64_t v)
 #define pmregs_x86_misc_enable_other_63_13_set(v, x)               PMREGS_SET64(v, x, 13, 0x7ffffffffffff)
 #define pmregs_x86_misc_enable_other_63_13_set_checked(v, x)       pmregs_set_checked64(v, 13, PMREGS_U64(0x7ffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_misc_enable_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_misc_enable_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_misc_enable_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- IA32_DS_AREA (linear_address) ---- */
 
@@ -5156,12 +4982,8 @@ static inline int pmregs_x86_misc_enable_valid(uint64_t v)
 #define pmregs_x86_linear_address_address_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
 #define pmregs_x86_linear_address_address_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_linear_address_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_linear_address_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_linear_address_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- CPUID.0AH:EAX (cpuid_0a_eax) ---- */
 
@@ -5185,12 +5007,8 @@ static inline int pmregs_x86_linear_address_valid(uint64_t v)
 #define pmregs_x86_cpuid_0a_eax_ebx_length_set(v, x)               PMREGS_SET32(v, x, 24, 0xff)
 #define pmregs_x86_cpuid_0a_eax_ebx_length_set_checked(v, x)       pmregs_set_checked32(v, 24, 0xffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_0a_eax_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_cpuid_0a_eax_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_0a_eax_valid(v) pmregs_valid32(v, 0, 0)
 
 /* ---- CPUID.0AH:EBX (cpuid_0a_ebx) ---- */
 
@@ -5226,11 +5044,8 @@ static inline int pmregs_x86_cpuid_0a_eax_valid(uint32_t v)
 #define pmregs_x86_cpuid_0a_ebx_no_branch_misses_set(v, x)                PMREGS_SET32(v, x, 6, 0x1)
 #define pmregs_x86_cpuid_0a_ebx_no_branch_misses_set_checked(v, x)        pmregs_set_checked32(v, 6, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_0a_ebx_valid(uint32_t v)
-{
-	return (v & PMREGS_X86_CPUID_0A_EBX_RSVD_MASK) == 0;
-}
+/* pmregs_x86_cpuid_0a_ebx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_0a_ebx_valid(v) pmregs_valid32(v, PMREGS_X86_CPUID_0A_EBX_RSVD_MASK, 0)
 
 /* ---- CPUID.0AH:EDX (cpuid_0a_edx) ---- */
 
@@ -5250,11 +5065,8 @@ static inline int pmregs_x86_cpuid_0a_ebx_valid(uint32_t v)
 #define pmregs_x86_cpuid_0a_edx_anythread_deprecated_set(v, x)         PMREGS_SET32(v, x, 15, 0x1)
 #define pmregs_x86_cpuid_0a_edx_anythread_deprecated_set_checked(v, x) pmregs_set_checked32(v, 15, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_0a_edx_valid(uint32_t v)
-{
-	return (v & PMREGS_X86_CPUID_0A_EDX_RSVD_MASK) == 0;
-}
+/* pmregs_x86_cpuid_0a_edx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_0a_edx_valid(v) pmregs_valid32(v, PMREGS_X86_CPUID_0A_EDX_RSVD_MASK, 0)
 
 /* ---- CPUID.01H:ECX (debug-store and perfmon flags) (cpuid_01_ecx) ---- */
 
@@ -5290,12 +5102,8 @@ static inline int pmregs_x86_cpuid_0a_edx_valid(uint32_t v)
 #define pmregs_x86_cpuid_01_ecx_other_31_16_set(v, x)         PMREGS_SET32(v, x, 16, 0xffff)
 #define pmregs_x86_cpuid_01_ecx_other_31_16_set_checked(v, x) pmregs_set_checked32(v, 16, 0xffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_01_ecx_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_cpuid_01_ecx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_01_ecx_valid(v) pmregs_valid32(v, 0, 0)
 
 /* ---- CPUID.01H:EDX (debug store flag) (cpuid_01_edx) ---- */
 
@@ -5315,12 +5123,8 @@ static inline int pmregs_x86_cpuid_01_ecx_valid(uint32_t v)
 #define pmregs_x86_cpuid_01_edx_other_31_22_set(v, x)         PMREGS_SET32(v, x, 22, 0x3ff)
 #define pmregs_x86_cpuid_01_edx_other_31_22_set_checked(v, x) pmregs_set_checked32(v, 22, 0x3ffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_01_edx_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_cpuid_01_edx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_01_edx_valid(v) pmregs_valid32(v, 0, 0)
 
 /* ---- PEBS counter reset value (pebs_counter_reset) ---- */
 
@@ -5332,11 +5136,8 @@ static inline int pmregs_x86_cpuid_01_edx_valid(uint32_t v)
 #define pmregs_x86_pebs_counter_reset_value_set(v, x)         PMREGS_SET64(v, x, 0, 0xffffffffff)
 #define pmregs_x86_pebs_counter_reset_value_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_pebs_counter_reset_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PEBS_COUNTER_RESET_RSVD_MASK) == 0;
-}
+/* pmregs_x86_pebs_counter_reset_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_pebs_counter_reset_valid(v) pmregs_valid64(v, PMREGS_X86_PEBS_COUNTER_RESET_RSVD_MASK, 0)
 
 /* ---- BTS record flags (64-bit record) (bts_flags64) ---- */
 
@@ -5348,11 +5149,8 @@ static inline int pmregs_x86_pebs_counter_reset_valid(uint64_t v)
 #define pmregs_x86_bts_flags64_predicted_set(v, x)         PMREGS_SET64(v, x, 4, 0x1)
 #define pmregs_x86_bts_flags64_predicted_set_checked(v, x) pmregs_set_checked64(v, 4, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_bts_flags64_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_BTS_FLAGS64_RSVD_MASK) == 0;
-}
+/* pmregs_x86_bts_flags64_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_bts_flags64_valid(v) pmregs_valid64(v, PMREGS_X86_BTS_FLAGS64_RSVD_MASK, 0)
 
 /* ---- BTS record flags (32-bit record) (bts_flags32) ---- */
 
@@ -5364,11 +5162,8 @@ static inline int pmregs_x86_bts_flags64_valid(uint64_t v)
 #define pmregs_x86_bts_flags32_predicted_set(v, x)         PMREGS_SET32(v, x, 4, 0x1)
 #define pmregs_x86_bts_flags32_predicted_set_checked(v, x) pmregs_set_checked32(v, 4, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_bts_flags32_valid(uint32_t v)
-{
-	return (v & PMREGS_X86_BTS_FLAGS32_RSVD_MASK) == 0;
-}
+/* pmregs_x86_bts_flags32_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_bts_flags32_valid(v) pmregs_valid32(v, PMREGS_X86_BTS_FLAGS32_RSVD_MASK, 0)
 
 /* ---- MSR_PEBS_DATA_CFG (pebs_data_cfg) ---- */
 
@@ -5412,11 +5207,8 @@ static inline int pmregs_x86_bts_flags32_valid(uint32_t v)
 #define pmregs_x86_pebs_data_cfg_cntr_fixed_set(v, x)          PMREGS_SET64(v, x, 48, 0xff)
 #define pmregs_x86_pebs_data_cfg_cntr_fixed_set_checked(v, x)  pmregs_set_checked64(v, 48, 0xffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_pebs_data_cfg_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PEBS_DATA_CFG_RSVD_MASK) == 0;
-}
+/* pmregs_x86_pebs_data_cfg_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_pebs_data_cfg_valid(v) pmregs_valid64(v, PMREGS_X86_PEBS_DATA_CFG_RSVD_MASK, 0)
 
 /* ---- Adaptive PEBS basic group, first quadword (pebs_basic_format) ---- */
 
@@ -5460,11 +5252,8 @@ static inline int pmregs_x86_pebs_data_cfg_valid(uint64_t v)
 #define pmregs_x86_pebs_basic_format_record_size_set(v, x)            PMREGS_SET64(v, x, 48, 0xffff)
 #define pmregs_x86_pebs_basic_format_record_size_set_checked(v, x)    pmregs_set_checked64(v, 48, 0xffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_pebs_basic_format_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PEBS_BASIC_FORMAT_RSVD_MASK) == 0;
-}
+/* pmregs_x86_pebs_basic_format_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_pebs_basic_format_valid(v) pmregs_valid64(v, PMREGS_X86_PEBS_BASIC_FORMAT_RSVD_MASK, 0)
 
 /* ---- PEBS TSX tuning (hsw_tsx_tuning) ---- */
 
@@ -5508,11 +5297,8 @@ static inline int pmregs_x86_pebs_basic_format_valid(uint64_t v)
 #define pmregs_x86_hsw_tsx_tuning_capacity_reads_set(v, x)                PMREGS_SET64(v, x, 39, 0x1)
 #define pmregs_x86_hsw_tsx_tuning_capacity_reads_set_checked(v, x)        pmregs_set_checked64(v, 39, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_hsw_tsx_tuning_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_HSW_TSX_TUNING_RSVD_MASK) == 0;
-}
+/* pmregs_x86_hsw_tsx_tuning_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_hsw_tsx_tuning_valid(v) pmregs_valid64(v, PMREGS_X86_HSW_TSX_TUNING_RSVD_MASK, 0)
 
 /* ---- MSR_PERF_METRICS (perf_metrics) ---- */
 
@@ -5552,12 +5338,8 @@ static inline int pmregs_x86_hsw_tsx_tuning_valid(uint64_t v)
 #define pmregs_x86_perf_metrics_mem_bound_set(v, x)             PMREGS_SET64(v, x, 56, 0xff)
 #define pmregs_x86_perf_metrics_mem_bound_set_checked(v, x)     pmregs_set_checked64(v, 56, 0xffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_metrics_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_perf_metrics_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_metrics_valid(v) pmregs_valid64(v, 0, 0)
 
 /* ---- IA32_LBR_CTL (lbr_ctl) ---- */
 
@@ -5609,11 +5391,8 @@ static inline int pmregs_x86_perf_metrics_valid(uint64_t v)
 #define pmregs_x86_lbr_ctl_other_branch_set(v, x)          PMREGS_SET64(v, x, 22, 0x1)
 #define pmregs_x86_lbr_ctl_other_branch_set_checked(v, x)  pmregs_set_checked64(v, 22, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_lbr_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_LBR_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_lbr_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_lbr_ctl_valid(v) pmregs_valid64(v, PMREGS_X86_LBR_CTL_RSVD_MASK, 0)
 
 /* ---- IA32_LBR_DEPTH (lbr_depth) ---- */
 
@@ -5625,11 +5404,8 @@ static inline int pmregs_x86_lbr_ctl_valid(uint64_t v)
 #define pmregs_x86_lbr_depth_depth_set(v, x)         PMREGS_SET64(v, x, 0, 0x1ff)
 #define pmregs_x86_lbr_depth_depth_set_checked(v, x) pmregs_set_checked64(v, 0, 0x1ffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_lbr_depth_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_LBR_DEPTH_RSVD_MASK) == 0;
-}
+/* pmregs_x86_lbr_depth_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_lbr_depth_valid(v) pmregs_valid64(v, PMREGS_X86_LBR_DEPTH_RSVD_MASK, 0)
 
 /* ---- MSR_LBR_SELECT (lbr_select) ---- */
 
@@ -5677,11 +5453,8 @@ static inline int pmregs_x86_lbr_depth_valid(uint64_t v)
 #define pmregs_x86_lbr_select_en_callstack_set(v, x)          PMREGS_SET64(v, x, 9, 0x1)
 #define pmregs_x86_lbr_select_en_callstack_set_checked(v, x)  pmregs_set_checked64(v, 9, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_lbr_select_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_LBR_SELECT_RSVD_MASK) == 0;
-}
+/* pmregs_x86_lbr_select_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_lbr_select_valid(v) pmregs_valid64(v, PMREGS_X86_LBR_SELECT_RSVD_MASK, 0)
 
 /* ---- IA32_LBR_x_INFO / MSR_LBR_INFO_x (lbr_info) ---- */
 
@@ -5717,11 +5490,8 @@ static inline int pmregs_x86_lbr_select_valid(uint64_t v)
 #define pmregs_x86_lbr_info_mispred_set(v, x)               PMREGS_SET64(v, x, 63, 0x1)
 #define pmregs_x86_lbr_info_mispred_set_checked(v, x)       pmregs_set_checked64(v, 63, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_lbr_info_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_LBR_INFO_RSVD_MASK) == 0;
-}
+/* pmregs_x86_lbr_info_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_lbr_info_valid(v) pmregs_valid64(v, PMREGS_X86_LBR_INFO_RSVD_MASK, 0)
 
 /* ---- CPUID.1CH:EAX (architectural LBR) (cpuid_1c_eax) ---- */
 
@@ -5741,11 +5511,8 @@ static inline int pmregs_x86_lbr_info_valid(uint64_t v)
 #define pmregs_x86_cpuid_1c_eax_lbr_lip_set(v, x)                  PMREGS_SET32(v, x, 31, 0x1)
 #define pmregs_x86_cpuid_1c_eax_lbr_lip_set_checked(v, x)          pmregs_set_checked32(v, 31, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_1c_eax_valid(uint32_t v)
-{
-	return (v & PMREGS_X86_CPUID_1C_EAX_RSVD_MASK) == 0;
-}
+/* pmregs_x86_cpuid_1c_eax_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_1c_eax_valid(v) pmregs_valid32(v, PMREGS_X86_CPUID_1C_EAX_RSVD_MASK, 0)
 
 /* ---- CPUID.1CH:EBX (architectural LBR) (cpuid_1c_ebx) ---- */
 
@@ -5765,11 +5532,8 @@ static inline int pmregs_x86_cpuid_1c_eax_valid(uint32_t v)
 #define pmregs_x86_cpuid_1c_ebx_lbr_call_stack_set(v, x)         PMREGS_SET32(v, x, 2, 0x1)
 #define pmregs_x86_cpuid_1c_ebx_lbr_call_stack_set_checked(v, x) pmregs_set_checked32(v, 2, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_1c_ebx_valid(uint32_t v)
-{
-	return (v & PMREGS_X86_CPUID_1C_EBX_RSVD_MASK) == 0;
-}
+/* pmregs_x86_cpuid_1c_ebx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_1c_ebx_valid(v) pmregs_valid32(v, PMREGS_X86_CPUID_1C_EBX_RSVD_MASK, 0)
 
 /* ---- CPUID.1CH:ECX (architectural LBR) (cpuid_1c_ecx) ---- */
 
@@ -5793,11 +5557,8 @@ static inline int pmregs_x86_cpuid_1c_ebx_valid(uint32_t v)
 #define pmregs_x86_cpuid_1c_ecx_lbr_events_set(v, x)            PMREGS_SET32(v, x, 16, 0xf)
 #define pmregs_x86_cpuid_1c_ecx_lbr_events_set_checked(v, x)    pmregs_set_checked32(v, 16, 0xfu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_1c_ecx_valid(uint32_t v)
-{
-	return (v & PMREGS_X86_CPUID_1C_ECX_RSVD_MASK) == 0;
-}
+/* pmregs_x86_cpuid_1c_ecx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_1c_ecx_valid(v) pmregs_valid32(v, PMREGS_X86_CPUID_1C_ECX_RSVD_MASK, 0)
 
 /* ---- DS buffer management area (32-bit format) (ds_area32, 48 bytes) ---- */
 /* Pointed to by IA32_DS_AREA when neither IA-32e mode nor DTES64 applies. */

@@ -411,6 +411,11 @@ def layout_view(hv, L, index):
     macros += [(v["reset"], ulit(L.reset, W)), (v["rsvd"], ulit(L.rsvd_mask, W)),
                (v["res1"], ulit(L.res1_mask, W)), (v["writable"], ulit(L.writable_mask, W))]
     v["macros"] = macros
+    # the validity check is a macro over pmregs_validN() of base_core.h: one masked compare, no body to parse
+    care = v["rsvd"] if not L.res1_mask else v["res1"] if not L.rsvd_mask else f"{v['rsvd']} | {v['res1']}"
+    v["valid_macro"] = (v["valid"] + "(v)",
+                        f"pmregs_valid{T[4:-2]}(v, {care if L.rsvd_mask | L.res1_mask else 0}, "
+                        f"{v['res1'] if L.res1_mask else 0})")
     v["reserved_mask"] = sum(f.mask for f in L.fields if f.is_reserved)
     v["builders"] = [(f["builder"] + "(x)", f["builder_expr"]) for f in v["user_fields"]]
     if L.variants is not None:
@@ -580,7 +585,23 @@ def group_view(hv, L, gname, fs):
         "gset": S(n.fn(L.name, gname, "set")),
         "fmask": ulit(mask_of(first.width), W),
         "signed": first.signed,
+        "acc_macros": group_macros(hv, L, fs, gname, step),
     }
+
+
+def group_macros(hv, L, fs, gname, step):
+    """The indexed accessors of a repeat group of unsigned fields of a 32- or 64-bit register, as macros over
+    pmregs_group_getN()/_setN() of base_core.h (no function body per group); None: the group keeps its
+    functions (signed fields, narrower registers)."""
+    W, first = L.width, fs[0]
+    if first.signed or W not in (32, 64):
+        return None
+    m = mask_of(first.width)
+    ml = f"{m:#x}u" if m <= 0xFFFFFFFF else f"PMREGS_U64({m:#x})"
+    args = f"{len(fs)}u, {first.shift}u, {step}, {ml}"
+    n = hv.n
+    return [(n.fn(L.name, gname, "get") + "(v, i)", f"pmregs_group_get{W}(v, i, {args})"),
+            (n.fn(L.name, gname, "set") + "(v, i, x)", f"pmregs_group_set{W}(v, i, x, {args})")]
 
 
 # -- reference page ------------------------------------------------------------------------------
