@@ -2100,55 +2100,55 @@ static inline int pmregs_netburst_event_encode_option(const struct pmregs_netbur
 		out->check = PMREGS_NETBURST_EVENT_CHECK_UNKNOWN_MASK_BIT; /* a mask bit the event does not define */
 		return PMREGS_EINVAL;
 	}
-	if (((int)(((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) & (int)(((uint64_t)(r->model)) > PMREGS_U64(0xf)))) {
+	if (((((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) && (((uint64_t)(r->model)) > PMREGS_U64(0xf)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_MODEL_RANGE; /* model is not a family 0FH model number (0-15) nor PMREGS_NETBURST_MODEL_ANY */
 		return PMREGS_ERANGE;
 	}
-	if (((int)(((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) & (int)(!(((((uint64_t)(row_event->models)) >> (((uint64_t)(r->model)) & 63)) & PMREGS_U64(1)) != 0)))) {
+	if (((((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) && (!(((((uint64_t)(row_event->models)) >> (((uint64_t)(r->model)) & 63)) & PMREGS_U64(1)) != 0)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_EVENT_MODEL; /* the event does not exist on this model */
 		return PMREGS_EINVAL;
 	}
-	if (((int)(!(r->ht != 0)) & (int)((int)(r->t1_os != 0) | (int)(r->t1_usr != 0)))) {
+	if (((!(r->ht != 0)) && ((r->t1_os != 0) || (r->t1_usr != 0)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_NOHT_T1_BITS; /* T1_OS/T1_USR are reserved on processors without Hyper-Threading */
 		return PMREGS_EINVAL;
 	}
-	if (((int)(!(r->ht != 0)) & (int)(r->ovf_pmi_t1 != 0))) {
+	if (((!(r->ht != 0)) && (r->ovf_pmi_t1 != 0))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_NOHT_PMI_T1; /* OVF_PMI_T1 is reserved on processors without Hyper-Threading */
 		return PMREGS_EINVAL;
 	}
-	if (((int)(!(r->ht != 0)) & (int)(((uint64_t)(r->active_thread)) != ((uint64_t)(PMREGS_NETBURST_ACTIVE_THREAD_REQUIRED_NOHT))))) {
+	if (((!(r->ht != 0)) && (((uint64_t)(r->active_thread)) != ((uint64_t)(PMREGS_NETBURST_ACTIVE_THREAD_REQUIRED_NOHT))))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_NOHT_ACTIVE_THREAD; /* processors without Hyper-Threading require active thread 11B */
 		return PMREGS_EINVAL;
 	}
-	if (((int)(!(r->compare != 0)) & (int)((int)(r->complement != 0) | (int)(r->edge != 0) | (int)(((uint64_t)(r->threshold)) != PMREGS_U64(0))))) {
+	if (((!(r->compare != 0)) && ((r->complement != 0) || (r->edge != 0) || (((uint64_t)(r->threshold)) != PMREGS_U64(0))))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_COMPARE_NEEDED; /* complement, edge and threshold act only with compare set */
 		return PMREGS_EINVAL;
 	}
-	if (((int)(r->ext_cascade != 0) & (int)(((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) & (int)(!(((((uint64_t)(PMREGS_NETBURST_EXT_CASCADE_MODELS)) >> (((uint64_t)(r->model)) & 63)) & PMREGS_U64(1)) != 0)))) {
+	if (((r->ext_cascade != 0) && (((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) && (!(((((uint64_t)(PMREGS_NETBURST_EXT_CASCADE_MODELS)) >> (((uint64_t)(r->model)) & 63)) & PMREGS_U64(1)) != 0)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_EXT_CASCADE_MODEL; /* the extended cascade exists on models 02H, 03H, 04H and 06H only */
 		return PMREGS_EINVAL;
 	}
-	if (((int)(((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) & (int)(!(((((uint64_t)(row_escr->models)) >> (((uint64_t)(r->model)) & 63)) & PMREGS_U64(1)) != 0)))) {
+	if (((((uint64_t)(r->model)) != ((uint64_t)(PMREGS_NETBURST_MODEL_ANY))) && (!(((((uint64_t)(row_escr->models)) >> (((uint64_t)(r->model)) & 63)) & PMREGS_U64(1)) != 0)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_ESCR_MODEL; /* the ESCR does not exist on this model */
 		return PMREGS_EINVAL;
 	}
-	if (((int)(((uint64_t)(row_event->cccr_select)) != ((uint64_t)(row_escr->escr_select))) & (int)(r->select_policy == PMREGS_NETBURST_SELECT_POLICY_REFUSE))) {
+	if (((((uint64_t)(row_event->cccr_select)) != ((uint64_t)(row_escr->escr_select))) && (r->select_policy == PMREGS_NETBURST_SELECT_POLICY_REFUSE))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_SELECT_CONFLICT; /* the manual's CCCR select for this event picks another ESCR than the one listed for it; choose a select_policy */
 		return PMREGS_EINVAL;
 	}
-	if (((int)(r->ext_cascade != 0) & (int)(!((&pmregs_netburst_event_registers_facts()[row_counter->cccr])->ext_cascade != 0)))) {
+	if (((r->ext_cascade != 0) && (!((&pmregs_netburst_event_registers_facts()[row_counter->cccr])->ext_cascade != 0)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_EXT_CASCADE_COUNTER; /* only IQ_CCCR0, IQ_CCCR3, IQ_CCCR4 and IQ_CCCR5 have the extended-cascade bit */
 		return PMREGS_EINVAL;
 	}
-	if (((int)(r->pebs != 0) & (int)(!(row_event->pebs != 0)))) {
+	if (((r->pebs != 0) && (!(row_event->pebs != 0)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_PEBS_EVENT; /* the event cannot be sampled precisely (only front_end_event, execution_event and replay_event can) */
 		return PMREGS_EINVAL;
 	}
-	if (((int)(r->pebs != 0) & (int)(!((int)(row_counter->pebs != 0) & (int)((int)(r->ht != 0) | (int)(!(row_counter->pebs_ht_only != 0))))))) {
+	if (((r->pebs != 0) && (!((row_counter->pebs != 0) && ((r->ht != 0) || (!(row_counter->pebs_ht_only != 0))))))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_PEBS_COUNTER; /* precise sampling needs IQ_COUNTER4 (or IQ_COUNTER5, for logical processor 1 with HT) */
 		return PMREGS_EINVAL;
 	}
-	if (((int)(((uint64_t)(r->mask)) == PMREGS_U64(0)) & (int)(!(row_event->mask_optional != 0)))) {
+	if (((((uint64_t)(r->mask)) == PMREGS_U64(0)) && (!(row_event->mask_optional != 0)))) {
 		out->check = PMREGS_NETBURST_EVENT_CHECK_EMPTY_MASK; /* no mask bit set: the event mask selects what the event counts, so the ESCR would count nothing (SDM3 18.15.1) */
 		return PMREGS_EINVAL;
 	}
