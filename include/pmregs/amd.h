@@ -2335,7 +2335,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 }
 
 /* pmregs_amd_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_perf_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_PERF_CTL_RSVD_MASK, 0)
+#define pmregs_amd_perf_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_PERF_CTL_RSVD_MASK) == 0)
 
 /* ---- PerfCtrn (PERF_CTR) (perf_ctr) ---- */
 
@@ -2348,7 +2348,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 #define pmregs_amd_perf_ctr_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffff), x)
 
 /* pmregs_amd_perf_ctr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_perf_ctr_valid(v) pmregs_valid64(v, PMREGS_AMD_PERF_CTR_RSVD_MASK, 0)
+#define pmregs_amd_perf_ctr_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_PERF_CTR_RSVD_MASK) == 0)
 
 /* ---- 64-bit counter (counter64) ---- */
 
@@ -2361,7 +2361,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 #define pmregs_amd_counter64_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
 /* pmregs_amd_counter64_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_counter64_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_amd_counter64_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- HWCR (performance-monitoring bit) (hwcr) ---- */
 
@@ -2382,7 +2382,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 #define pmregs_amd_hwcr_other_63_31_set_checked(v, x) pmregs_set_checked64(v, 31, PMREGS_U64(0x1ffffffff), x)
 
 /* pmregs_amd_hwcr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_hwcr_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_amd_hwcr_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PerfCntrGlobalCtl (perf_cntr_global_ctl) ---- */
 
@@ -2419,7 +2419,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 #define pmregs_amd_perf_cntr_global_ctl_cnt_en_set(v, i, x) pmregs_group_set64(v, i, x, 6u, 0u, 1, 0x1u)
 
 /* pmregs_amd_perf_cntr_global_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_perf_cntr_global_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_RSVD_MASK, 0)
+#define pmregs_amd_perf_cntr_global_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_RSVD_MASK) == 0)
 
 /* ---- PerfCntrGlobalStatus (perf_cntr_global_status) ---- */
 
@@ -2464,7 +2464,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 #define pmregs_amd_perf_cntr_global_status_cnt_of_set(v, i, x) pmregs_group_set64(v, i, x, 6u, 0u, 1, 0x1u)
 
 /* pmregs_amd_perf_cntr_global_status_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_perf_cntr_global_status_valid(v) pmregs_valid64(v, PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_RSVD_MASK, 0)
+#define pmregs_amd_perf_cntr_global_status_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_RSVD_MASK) == 0)
 
 /* ---- PerfCntrGlobalStatusClr (perf_cntr_global_status_clr) ---- */
 
@@ -2509,7 +2509,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 #define pmregs_amd_perf_cntr_global_status_clr_cnt_of_set(v, i, x) pmregs_group_set64(v, i, x, 6u, 0u, 1, 0x1u)
 
 /* pmregs_amd_perf_cntr_global_status_clr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_perf_cntr_global_status_clr_valid(v) pmregs_valid64(v, PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_RSVD_MASK, 0)
+#define pmregs_amd_perf_cntr_global_status_clr_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_RSVD_MASK) == 0)
 
 /* ---- PerfCntrGlobalStatusSet (perf_cntr_global_status_set) ---- */
 
@@ -2554,7 +2554,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 #define pmregs_amd_perf_cntr_global_status_set_cnt_of_set(v, i, x) pmregs_group_set64(v, i, x, 6u, 0u, 1, 0x1u)
 
 /* pmregs_amd_perf_cntr_global_status_set_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_perf_cntr_global_status_set_valid(v) pmregs_valid64(v, PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_RSVD_MASK, 0)
+#define pmregs_amd_perf_cntr_global_status_set_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_RSVD_MASK) == 0)
 
 /* ---- CPUID Fn8000_0001 ECX (performance-monitoring flags) (cpuid_80000001_ecx) ---- */
 
@@ -2603,7 +2603,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 #define pmregs_amd_cpuid_80000001_ecx_other_31_29_set_checked(v, x)       pmregs_set_checked32(v, 29, 0x7u, x)
 
 /* pmregs_amd_cpuid_80000001_ecx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_cpuid_80000001_ecx_valid(v) pmregs_valid32(v, 0, 0)
+#define pmregs_amd_cpuid_80000001_ecx_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- CPUID Fn8000_0008 EBX (performance-monitoring flags) (cpuid_80000008_ebx) ---- */
 
@@ -2628,7 +2628,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 #define pmregs_amd_cpuid_80000008_ebx_brs_set_checked(v, x)        pmregs_set_checked32(v, 31, 0x1u, x)
 
 /* pmregs_amd_cpuid_80000008_ebx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_cpuid_80000008_ebx_valid(v) pmregs_valid32(v, 0, 0)
+#define pmregs_amd_cpuid_80000008_ebx_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- CPUID Fn8000_0022 EAX (cpuid_80000022_eax) ---- */
 
@@ -2649,7 +2649,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 #define pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_set_checked(v, x) pmregs_set_checked32(v, 2, 0x1u, x)
 
 /* pmregs_amd_cpuid_80000022_eax_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_cpuid_80000022_eax_valid(v) pmregs_valid32(v, PMREGS_AMD_CPUID_80000022_EAX_RSVD_MASK, 0)
+#define pmregs_amd_cpuid_80000022_eax_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_AMD_CPUID_80000022_EAX_RSVD_MASK) == 0)
 
 /* ---- CPUID Fn8000_0022 EBX (cpuid_80000022_ebx) ---- */
 
@@ -2674,7 +2674,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 #define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_set_checked(v, x)  pmregs_set_checked32(v, 16, 0x3fu, x)
 
 /* pmregs_amd_cpuid_80000022_ebx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_cpuid_80000022_ebx_valid(v) pmregs_valid32(v, PMREGS_AMD_CPUID_80000022_EBX_RSVD_MASK, 0)
+#define pmregs_amd_cpuid_80000022_ebx_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_AMD_CPUID_80000022_EBX_RSVD_MASK) == 0)
 
 /* ---- CPUID Fn8000_0022 ECX (cpuid_80000022_ecx) ---- */
 
@@ -2687,7 +2687,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 #define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set_checked(v, x) pmregs_set_checked32(v, 0, 0xffffffffu, x)
 
 /* pmregs_amd_cpuid_80000022_ecx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_cpuid_80000022_ecx_valid(v) pmregs_valid32(v, 0, 0)
+#define pmregs_amd_cpuid_80000022_ecx_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- L3/DF/NB/L2I counter (uncore_ctr) ---- */
 
@@ -2700,7 +2700,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 #define pmregs_amd_uncore_ctr_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffff), x)
 
 /* pmregs_amd_uncore_ctr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_uncore_ctr_valid(v) pmregs_valid64(v, PMREGS_AMD_UNCORE_CTR_RSVD_MASK, 0)
+#define pmregs_amd_uncore_ctr_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_UNCORE_CTR_RSVD_MASK) == 0)
 
 /* ---- NB_PerfEvtSeln (family 15h/16h) (nb_perf_ctl) ---- */
 
@@ -2733,7 +2733,7 @@ static inline int pmregs_amd_nb_perf_ctl_event_select_set_checked(uint64_t *v, u
 }
 
 /* pmregs_amd_nb_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_nb_perf_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_NB_PERF_CTL_RSVD_MASK, 0)
+#define pmregs_amd_nb_perf_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_NB_PERF_CTL_RSVD_MASK) == 0)
 
 /* ---- L2I_PerfEvtSeln (family 16h) (l2i_perf_ctl) ---- */
 
@@ -2766,7 +2766,7 @@ static inline int pmregs_amd_l2i_perf_ctl_event_select_set_checked(uint64_t *v, 
 }
 
 /* pmregs_amd_l2i_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_l2i_perf_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_L2I_PERF_CTL_RSVD_MASK, 0)
+#define pmregs_amd_l2i_perf_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_L2I_PERF_CTL_RSVD_MASK) == 0)
 
 /* ---- ChL3PmcCfgn (family 17h, Zen1/Zen2) (l3_pmc_cfg_f17h) ---- */
 
@@ -2795,7 +2795,7 @@ static inline int pmregs_amd_l2i_perf_ctl_event_select_set_checked(uint64_t *v, 
 #define pmregs_amd_l3_pmc_cfg_f17h_thread_mask_set_checked(v, x)  pmregs_set_checked64(v, 56, 0xffu, x)
 
 /* pmregs_amd_l3_pmc_cfg_f17h_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_l3_pmc_cfg_f17h_valid(v) pmregs_valid64(v, PMREGS_AMD_L3_PMC_CFG_F17H_RSVD_MASK, 0)
+#define pmregs_amd_l3_pmc_cfg_f17h_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_L3_PMC_CFG_F17H_RSVD_MASK) == 0)
 
 /* ---- ChL3PmcCfgn (family 19h and later, Zen3+) (l3_pmc_cfg) ---- */
 
@@ -2836,7 +2836,7 @@ static inline int pmregs_amd_l2i_perf_ctl_event_select_set_checked(uint64_t *v, 
 #define pmregs_amd_l3_pmc_cfg_thread_mask_set_checked(v, x)   pmregs_set_checked64(v, 56, 0x3u, x)
 
 /* pmregs_amd_l3_pmc_cfg_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_l3_pmc_cfg_valid(v) pmregs_valid64(v, PMREGS_AMD_L3_PMC_CFG_RSVD_MASK, 0)
+#define pmregs_amd_l3_pmc_cfg_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_L3_PMC_CFG_RSVD_MASK) == 0)
 
 /* ---- DF_PerfCtln (Zen1-Zen3) (df_perf_ctl) ---- */
 
@@ -2865,7 +2865,7 @@ static inline int pmregs_amd_df_perf_ctl_event_select_set_checked(uint64_t *v, u
 }
 
 /* pmregs_amd_df_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_df_perf_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_DF_PERF_CTL_RSVD_MASK, 0)
+#define pmregs_amd_df_perf_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_DF_PERF_CTL_RSVD_MASK) == 0)
 
 /* ---- DF_PerfCtln (PerfMonV2, Zen4+) (df_perf_ctl_v2) ---- */
 
@@ -2902,7 +2902,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 }
 
 /* pmregs_amd_df_perf_ctl_v2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_df_perf_ctl_v2_valid(v) pmregs_valid64(v, PMREGS_AMD_DF_PERF_CTL_V2_RSVD_MASK, 0)
+#define pmregs_amd_df_perf_ctl_v2_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_DF_PERF_CTL_V2_RSVD_MASK) == 0)
 
 /* ---- UMC PerfCtl (PerfMonV2) (umc_perf_ctl) ---- */
 
@@ -2923,7 +2923,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 #define pmregs_amd_umc_perf_ctl_en_set_checked(v, x)           pmregs_set_checked64(v, 31, 0x1u, x)
 
 /* pmregs_amd_umc_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_umc_perf_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_UMC_PERF_CTL_RSVD_MASK, 0)
+#define pmregs_amd_umc_perf_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_UMC_PERF_CTL_RSVD_MASK) == 0)
 
 /* ---- DebugCtl (debugctl) ---- */
 
@@ -2952,7 +2952,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 #define pmregs_amd_debugctl_fpmci_set_checked(v, x)  pmregs_set_checked64(v, 12, 0x1u, x)
 
 /* pmregs_amd_debugctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_debugctl_valid(v) pmregs_valid64(v, PMREGS_AMD_DEBUGCTL_RSVD_MASK, 0)
+#define pmregs_amd_debugctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_DEBUGCTL_RSVD_MASK) == 0)
 
 /* ---- DebugCtl (performance-monitoring/breakpoint pins) (debugctl_pb) ---- */
 
@@ -2997,7 +2997,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 #define pmregs_amd_debugctl_pb_pb_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 2u, 1, 0x1u)
 
 /* pmregs_amd_debugctl_pb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_debugctl_pb_valid(v) pmregs_valid64(v, PMREGS_AMD_DEBUGCTL_PB_RSVD_MASK, 0)
+#define pmregs_amd_debugctl_pb_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_DEBUGCTL_PB_RSVD_MASK) == 0)
 
 /* ---- Last-branch IP (branch_ip) ---- */
 
@@ -3010,7 +3010,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 #define pmregs_amd_branch_ip_ip_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
 /* pmregs_amd_branch_ip_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_branch_ip_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_amd_branch_ip_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- LastBranchStackSelect (LBR_SELECT) (lbr_select) ---- */
 
@@ -3055,7 +3055,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 #define pmregs_amd_lbr_select_far_branch_set_checked(v, x)    pmregs_set_checked64(v, 8, 0x1u, x)
 
 /* pmregs_amd_lbr_select_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_lbr_select_valid(v) pmregs_valid64(v, PMREGS_AMD_LBR_SELECT_RSVD_MASK, 0)
+#define pmregs_amd_lbr_select_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_LBR_SELECT_RSVD_MASK) == 0)
 
 /* ---- DebugExtnCtl (dbg_extn_cfg) ---- */
 
@@ -3068,7 +3068,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 #define pmregs_amd_dbg_extn_cfg_lbrse_set_checked(v, x) pmregs_set_checked64(v, 6, 0x1u, x)
 
 /* pmregs_amd_dbg_extn_cfg_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_dbg_extn_cfg_valid(v) pmregs_valid64(v, PMREGS_AMD_DBG_EXTN_CFG_RSVD_MASK, 0)
+#define pmregs_amd_dbg_extn_cfg_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_DBG_EXTN_CFG_RSVD_MASK) == 0)
 
 /* ---- DebugExtnCtl (Zen3 branch sampling) (dbg_extn_cfg_brs) ---- */
 
@@ -3093,7 +3093,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 #define pmregs_amd_dbg_extn_cfg_brs_pmc_set_checked(v, x)    pmregs_set_checked64(v, 24, 0x7u, x)
 
 /* pmregs_amd_dbg_extn_cfg_brs_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_dbg_extn_cfg_brs_valid(v) pmregs_valid64(v, PMREGS_AMD_DBG_EXTN_CFG_BRS_RSVD_MASK | PMREGS_AMD_DBG_EXTN_CFG_BRS_RES1_MASK, PMREGS_AMD_DBG_EXTN_CFG_BRS_RES1_MASK)
+#define pmregs_amd_dbg_extn_cfg_brs_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & (PMREGS_AMD_DBG_EXTN_CFG_BRS_RSVD_MASK | PMREGS_AMD_DBG_EXTN_CFG_BRS_RES1_MASK)) == PMREGS_AMD_DBG_EXTN_CFG_BRS_RES1_MASK)
 
 /* ---- LastBranchStackFromIp (lbr_from) ---- */
 
@@ -3110,7 +3110,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 #define pmregs_amd_lbr_from_mispredict_set_checked(v, x) pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* pmregs_amd_lbr_from_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_lbr_from_valid(v) pmregs_valid64(v, PMREGS_AMD_LBR_FROM_RSVD_MASK, 0)
+#define pmregs_amd_lbr_from_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_LBR_FROM_RSVD_MASK) == 0)
 
 /* ---- LastBranchStackToIp (lbr_to) ---- */
 
@@ -3131,7 +3131,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 #define pmregs_amd_lbr_to_valid_set_checked(v, x) pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* pmregs_amd_lbr_to_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_lbr_to_valid(v) pmregs_valid64(v, PMREGS_AMD_LBR_TO_RSVD_MASK, 0)
+#define pmregs_amd_lbr_to_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_LBR_TO_RSVD_MASK) == 0)
 
 /* ---- CPUID Fn8000_001B EAX (IBS capabilities) (cpuid_8000001b_eax) ---- */
 
@@ -3212,7 +3212,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 #define pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_set_checked(v, x)       pmregs_set_checked32(v, 19, 0x1u, x)
 
 /* pmregs_amd_cpuid_8000001b_eax_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_cpuid_8000001b_eax_valid(v) pmregs_valid32(v, PMREGS_AMD_CPUID_8000001B_EAX_RSVD_MASK, 0)
+#define pmregs_amd_cpuid_8000001b_eax_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_AMD_CPUID_8000001B_EAX_RSVD_MASK) == 0)
 
 /* ---- IbsFetchCtl (ibs_fetch_ctl) ---- */
 
@@ -3285,7 +3285,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 #define pmregs_amd_ibs_fetch_ctl_l3_miss_set_checked(v, x)        pmregs_set_checked64(v, 61, 0x1u, x)
 
 /* pmregs_amd_ibs_fetch_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_ibs_fetch_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_FETCH_CTL_RSVD_MASK, 0)
+#define pmregs_amd_ibs_fetch_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_FETCH_CTL_RSVD_MASK) == 0)
 
 /* ---- IBS linear address (linear_address) ---- */
 
@@ -3298,7 +3298,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 #define pmregs_amd_linear_address_address_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
 /* pmregs_amd_linear_address_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_linear_address_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_amd_linear_address_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- IBS physical address (physical_address) ---- */
 
@@ -3311,7 +3311,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 #define pmregs_amd_physical_address_address_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xfffffffffffff), x)
 
 /* pmregs_amd_physical_address_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_physical_address_valid(v) pmregs_valid64(v, PMREGS_AMD_PHYSICAL_ADDRESS_RSVD_MASK, 0)
+#define pmregs_amd_physical_address_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_PHYSICAL_ADDRESS_RSVD_MASK) == 0)
 
 /* ---- IC_IBS_EXTD_CTL (ic_ibs_extd_ctl) ---- */
 
@@ -3324,7 +3324,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 #define pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_set_checked(v, x) pmregs_set_checked64(v, 0, 0xffffu, x)
 
 /* pmregs_amd_ic_ibs_extd_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_ic_ibs_extd_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_IC_IBS_EXTD_CTL_RSVD_MASK, 0)
+#define pmregs_amd_ic_ibs_extd_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IC_IBS_EXTD_CTL_RSVD_MASK) == 0)
 
 /* ---- IbsOpCtl (ibs_op_ctl) ---- */
 
@@ -3373,7 +3373,7 @@ static inline int pmregs_amd_ibs_op_ctl_max_cnt_set_checked(uint64_t *v, uint64_
 }
 
 /* pmregs_amd_ibs_op_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_ibs_op_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_CTL_RSVD_MASK, 0)
+#define pmregs_amd_ibs_op_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_CTL_RSVD_MASK) == 0)
 
 /* ---- IbsOpData (ibs_op_data) ---- */
 
@@ -3418,7 +3418,7 @@ static inline int pmregs_amd_ibs_op_ctl_max_cnt_set_checked(uint64_t *v, uint64_
 #define pmregs_amd_ibs_op_data_microcode_set_checked(v, x)       pmregs_set_checked64(v, 40, 0x1u, x)
 
 /* pmregs_amd_ibs_op_data_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_ibs_op_data_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_DATA_RSVD_MASK, 0)
+#define pmregs_amd_ibs_op_data_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_DATA_RSVD_MASK) == 0)
 
 /* ---- IbsOpData (family 10h-15h BD) (ibs_op_data_f10h) ---- */
 
@@ -3471,7 +3471,7 @@ static inline int pmregs_amd_ibs_op_ctl_max_cnt_set_checked(uint64_t *v, uint64_
 #define pmregs_amd_ibs_op_data_f10h_misp_return_set_checked(v, x)     pmregs_set_checked64(v, 33, 0x1u, x)
 
 /* pmregs_amd_ibs_op_data_f10h_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_ibs_op_data_f10h_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_DATA_F10H_RSVD_MASK, 0)
+#define pmregs_amd_ibs_op_data_f10h_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_DATA_F10H_RSVD_MASK) == 0)
 
 /* ---- IbsOpData2 (before Zen4) (ibs_op_data2) ---- */
 
@@ -3492,7 +3492,7 @@ static inline int pmregs_amd_ibs_op_ctl_max_cnt_set_checked(uint64_t *v, uint64_
 #define pmregs_amd_ibs_op_data2_cache_hit_st_set_checked(v, x) pmregs_set_checked64(v, 5, 0x1u, x)
 
 /* pmregs_amd_ibs_op_data2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_ibs_op_data2_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_DATA2_RSVD_MASK, 0)
+#define pmregs_amd_ibs_op_data2_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_DATA2_RSVD_MASK) == 0)
 
 /* ---- IbsOpData2 (Zen4 and later) (ibs_op_data2_zen4) ---- */
 
@@ -3529,7 +3529,7 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 }
 
 /* pmregs_amd_ibs_op_data2_zen4_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_ibs_op_data2_zen4_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_DATA2_ZEN4_RSVD_MASK, 0)
+#define pmregs_amd_ibs_op_data2_zen4_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_DATA2_ZEN4_RSVD_MASK) == 0)
 
 /* ---- IbsOpData3 (Zen1-Zen4) (ibs_op_data3) ---- */
 
@@ -3626,7 +3626,7 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 #define pmregs_amd_ibs_op_data3_tlb_refill_lat_set_checked(v, x)           pmregs_set_checked64(v, 48, 0xffffu, x)
 
 /* pmregs_amd_ibs_op_data3_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_ibs_op_data3_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_DATA3_RSVD_MASK, 0)
+#define pmregs_amd_ibs_op_data3_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_DATA3_RSVD_MASK) == 0)
 
 /* ---- IbsOpData3 (family 10h-15h) (ibs_op_data3_f10h) ---- */
 
@@ -3739,7 +3739,7 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 #define pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_set_checked(v, x)               pmregs_set_checked64(v, 16, 0x1u, x)
 
 /* pmregs_amd_ibs_op_data3_f10h_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_ibs_op_data3_f10h_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_amd_ibs_op_data3_f10h_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- IbsOpData3 (Zen5, DTLB page-size layout) (ibs_op_data3_zen5) ---- */
 
@@ -3824,7 +3824,7 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 #define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_set_checked(v, x)         pmregs_set_checked64(v, 4, 0x3u, x)
 
 /* pmregs_amd_ibs_op_data3_zen5_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_ibs_op_data3_zen5_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_DATA3_ZEN5_RSVD_MASK, 0)
+#define pmregs_amd_ibs_op_data3_zen5_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_DATA3_ZEN5_RSVD_MASK) == 0)
 
 /* ---- IbsOpData4 (ibs_op_data4) ---- */
 
@@ -3837,7 +3837,7 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 #define pmregs_amd_ibs_op_data4_ld_resync_set_checked(v, x) pmregs_set_checked64(v, 0, 0x1u, x)
 
 /* pmregs_amd_ibs_op_data4_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_ibs_op_data4_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_DATA4_RSVD_MASK, 0)
+#define pmregs_amd_ibs_op_data4_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_DATA4_RSVD_MASK) == 0)
 
 /* ---- IbsCtl (ibs_ctl) ---- */
 
@@ -3854,7 +3854,7 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 #define pmregs_amd_ibs_ctl_lvt_offset_val_set_checked(v, x) pmregs_set_checked64(v, 8, 0x1u, x)
 
 /* pmregs_amd_ibs_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_ibs_ctl_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_CTL_RSVD_MASK, 0)
+#define pmregs_amd_ibs_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_CTL_RSVD_MASK) == 0)
 
 /* ---- IbsFetchCtl2 (ibs_fetch_ctl2) ---- */
 
@@ -3879,7 +3879,7 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 #define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_set_checked(v, x) pmregs_set_checked64(v, 6, 0x1u, x)
 
 /* pmregs_amd_ibs_fetch_ctl2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_ibs_fetch_ctl2_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_FETCH_CTL2_RSVD_MASK, 0)
+#define pmregs_amd_ibs_fetch_ctl2_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_FETCH_CTL2_RSVD_MASK) == 0)
 
 /* ---- IbsOpCtl2 (ibs_op_ctl2) ---- */
 
@@ -3904,7 +3904,7 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 #define pmregs_amd_ibs_op_ctl2_strm_st_set_checked(v, x)        pmregs_set_checked64(v, 3, 0x1u, x)
 
 /* pmregs_amd_ibs_op_ctl2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_amd_ibs_op_ctl2_valid(v) pmregs_valid64(v, PMREGS_AMD_IBS_OP_CTL2_RSVD_MASK, 0)
+#define pmregs_amd_ibs_op_ctl2_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_CTL2_RSVD_MASK) == 0)
 
 /*
  * MSR of the event select of core counter i, legacy (C001_0000h + i, i < 4) or extended

@@ -228,18 +228,12 @@ static inline int pmregs_set_checked64(uint64_t *v, unsigned lo, uint64_t m, uin
 	return PMREGS_OK;
 }
 
-/* ---- validity checks and repeat groups ----
- * A generated PREFIX_LAYOUT_valid(v) is pmregs_validN(v, care, want), care the layout's must-be-0 and
- * must-be-1 bits and want its must-be-1 bits: 1 when v has them as they must be.
+/* ---- repeat groups ----
  * The indexed accessors PREFIX_LAYOUT_GROUP_get(v, i) and _set(v, i, x) of a repeat group of unsigned
  * fields of a 32- or 64-bit register are pmregs_group_getN(v, i, n, lo, step, m) and
  * pmregs_group_setN(v, i, x, n, lo, step, m): field i of n has its lowest bit at lo + step * i (step may be
  * negative) and the unshifted mask m; an index past the last one reads 0 and writes nothing.
  */
-static inline int pmregs_valid8(uint8_t v, uint8_t care, uint8_t want) { return (v & care) == want; }
-static inline int pmregs_valid16(uint16_t v, uint16_t care, uint16_t want) { return (v & care) == want; }
-static inline int pmregs_valid32(uint32_t v, uint32_t care, uint32_t want) { return (v & care) == want; }
-static inline int pmregs_valid64(uint64_t v, uint64_t care, uint64_t want) { return (v & care) == want; }
 static inline uint32_t pmregs_group_get32(uint32_t v, unsigned i, unsigned n, unsigned lo, int step, uint32_t m)
 {
 	return i < n ? (v >> (lo + (unsigned)step * i)) & m : 0;

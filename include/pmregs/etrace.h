@@ -176,7 +176,7 @@ PMREGS_C_BEGIN
 #define pmregs_etrace_ioptions_ref_branch_prediction_set_checked(v, x)  pmregs_set_checked8(v, 4, 0x1u, x)
 
 /* pmregs_etrace_ioptions_ref_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_etrace_ioptions_ref_valid(v) pmregs_valid8(v, PMREGS_ETRACE_IOPTIONS_REF_RSVD_MASK, 0)
+#define pmregs_etrace_ioptions_ref_valid(v) PMREGS_CAST(int, (pmregs_u8(v) & PMREGS_ETRACE_IOPTIONS_REF_RSVD_MASK) == 0)
 
 /* ---- ioptions (PULP rv_tracer layout) (ioptions_pulp) ---- */
 
@@ -213,7 +213,7 @@ PMREGS_C_BEGIN
 #define pmregs_etrace_ioptions_pulp_delta_address_set_checked(v, x)      pmregs_set_checked8(v, 6, 0x1u, x)
 
 /* pmregs_etrace_ioptions_pulp_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_etrace_ioptions_pulp_valid(v) pmregs_valid8(v, PMREGS_ETRACE_IOPTIONS_PULP_RSVD_MASK, 0)
+#define pmregs_etrace_ioptions_pulp_valid(v) PMREGS_CAST(int, (pmregs_u8(v) & PMREGS_ETRACE_IOPTIONS_PULP_RSVD_MASK) == 0)
 
 /* ---- doptions (reference data trace layout) (doptions_ref) ---- */
 
@@ -238,7 +238,7 @@ PMREGS_C_BEGIN
 #define pmregs_etrace_doptions_ref_full_data_set_checked(v, x)    pmregs_set_checked8(v, 3, 0x1u, x)
 
 /* pmregs_etrace_doptions_ref_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_etrace_doptions_ref_valid(v) pmregs_valid8(v, PMREGS_ETRACE_DOPTIONS_REF_RSVD_MASK, 0)
+#define pmregs_etrace_doptions_ref_valid(v) PMREGS_CAST(int, (pmregs_u8(v) & PMREGS_ETRACE_DOPTIONS_REF_RSVD_MASK) == 0)
 
 /*
  * Run-time parameters. Fill a struct with pmregs_etrace_params_default(), change what

@@ -2266,14 +2266,14 @@ enum pmregs_itanium_event_kind {
 #define pmregs_itanium_pmc0_overflow_set_checked(v, x) pmregs_set_checked64(v, 4, 0xfu, x)
 
 /* pmregs_itanium_pmc0_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmc0_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmc0_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMC1-PMC3 (overflow status, unused) (pmc_ignored) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 
 /* pmregs_itanium_pmc_ignored_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmc_ignored_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmc_ignored_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMC4/PMC5 (generic counter configuration) (pmc_counting) ---- */
 
@@ -2314,7 +2314,7 @@ enum pmregs_itanium_event_kind {
 #define pmregs_itanium_pmc_counting_ism_set_checked(v, x)       pmregs_set_checked64(v, 24, 0x3u, x)
 
 /* pmregs_itanium_pmc_counting_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmc_counting_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmc_counting_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMC6/PMC7 (generic counter configuration, 2-bit threshold) (pmc_counting_narrow) ---- */
 
@@ -2355,7 +2355,7 @@ enum pmregs_itanium_event_kind {
 #define pmregs_itanium_pmc_counting_narrow_threshold_set_checked(v, x) pmregs_set_checked64(v, 20, 0x3u, x)
 
 /* pmregs_itanium_pmc_counting_narrow_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmc_counting_narrow_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmc_counting_narrow_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMD4-PMD7 (generic counters) (pmd_counter) ---- */
 
@@ -2372,7 +2372,7 @@ enum pmregs_itanium_event_kind {
 #define pmregs_itanium_pmd_counter_sxt_set_checked(v, x)   pmregs_set_checked64(v, 32, 0xffffffffu, x)
 
 /* pmregs_itanium_pmd_counter_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmd_counter_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmd_counter_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMC8/PMC9 (IA-64 opcode match) (pmc8_9) ---- */
 
@@ -2405,7 +2405,7 @@ enum pmregs_itanium_event_kind {
 #define pmregs_itanium_pmc8_9_m_set_checked(v, x)     pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* pmregs_itanium_pmc8_9_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmc8_9_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmc8_9_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMC10 (instruction EAR configuration) (pmc10) ---- */
 
@@ -2430,7 +2430,7 @@ enum pmregs_itanium_event_kind {
 #define pmregs_itanium_pmc10_ism_set_checked(v, x) pmregs_set_checked64(v, 24, 0x3u, x)
 
 /* pmregs_itanium_pmc10_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmc10_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmc10_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* Which variant of pmc10 a value is: PMREGS_ITANIUM_PMC10_VARIANT_CACHE, PMREGS_ITANIUM_PMC10_VARIANT_TLB, or -1. */
 static inline int pmregs_itanium_pmc10_variant(uint64_t v)
@@ -2470,7 +2470,7 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 #define pmregs_itanium_pmc10_cache_umask_set_checked(v, x) pmregs_set_checked64(v, 16, 0xfu, x)
 
 /* pmregs_itanium_pmc10_cache_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmc10_cache_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmc10_cache_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMC10 (instruction EAR configuration) (tlb variant) (pmc10_tlb) ---- */
 
@@ -2499,7 +2499,7 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 #define pmregs_itanium_pmc10_tlb_umask_set_checked(v, x) pmregs_set_checked64(v, 16, 0xfu, x)
 
 /* pmregs_itanium_pmc10_tlb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmc10_tlb_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmc10_tlb_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMD0 (instruction EAR address, cache mode) (pmd0_cache) ---- */
 
@@ -2516,7 +2516,7 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 #define pmregs_itanium_pmd0_cache_iaddr_set_checked(v, x) pmregs_set_checked64(v, 5, PMREGS_U64(0x7ffffffffffffff), x)
 
 /* pmregs_itanium_pmd0_cache_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmd0_cache_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmd0_cache_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMD0 (instruction EAR address, TLB mode) (pmd0_tlb) ---- */
 
@@ -2537,7 +2537,7 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 #define pmregs_itanium_pmd0_tlb_tlb_set_checked(v, x)   pmregs_set_checked64(v, 1, 0x1u, x)
 
 /* pmregs_itanium_pmd0_tlb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmd0_tlb_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmd0_tlb_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMD1 (instruction EAR latency, cache mode) (pmd1_cache) ---- */
 
@@ -2550,14 +2550,14 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 #define pmregs_itanium_pmd1_cache_latency_set_checked(v, x) pmregs_set_checked64(v, 0, 0xfffu, x)
 
 /* pmregs_itanium_pmd1_cache_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmd1_cache_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmd1_cache_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMD1 (instruction EAR, TLB mode) (pmd1_tlb) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
 
 /* pmregs_itanium_pmd1_tlb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmd1_tlb_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmd1_tlb_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMC11 (data EAR configuration and data address range check) (pmc11) ---- */
 
@@ -2586,7 +2586,7 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 #define pmregs_itanium_pmc11_pt_set_checked(v, x)  pmregs_set_checked64(v, 28, 0x1u, x)
 
 /* pmregs_itanium_pmc11_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmc11_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmc11_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* Which variant of pmc11 a value is: PMREGS_ITANIUM_PMC11_VARIANT_CACHE, PMREGS_ITANIUM_PMC11_VARIANT_TLB, or -1. */
 static inline int pmregs_itanium_pmc11_variant(uint64_t v)
@@ -2630,7 +2630,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define pmregs_itanium_pmc11_cache_umask_set_checked(v, x) pmregs_set_checked64(v, 16, 0xfu, x)
 
 /* pmregs_itanium_pmc11_cache_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmc11_cache_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmc11_cache_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMC11 (data EAR configuration and data address range check) (tlb variant) (pmc11_tlb) ---- */
 
@@ -2663,7 +2663,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define pmregs_itanium_pmc11_tlb_umask_set_checked(v, x) pmregs_set_checked64(v, 16, 0xfu, x)
 
 /* pmregs_itanium_pmc11_tlb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmc11_tlb_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmc11_tlb_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMD2 (data EAR address) (pmd2) ---- */
 
@@ -2676,7 +2676,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define pmregs_itanium_pmd2_daddr_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
 /* pmregs_itanium_pmd2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmd2_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmd2_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMD3 (data EAR latency or TLB level) (pmd3) ---- */
 
@@ -2693,7 +2693,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define pmregs_itanium_pmd3_level_set_checked(v, x)   pmregs_set_checked64(v, 62, 0x3u, x)
 
 /* pmregs_itanium_pmd3_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmd3_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmd3_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMD17 (data EAR instruction address) (pmd17) ---- */
 
@@ -2714,7 +2714,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define pmregs_itanium_pmd17_iaddr_set_checked(v, x) pmregs_set_checked64(v, 4, PMREGS_U64(0xfffffffffffffff), x)
 
 /* pmregs_itanium_pmd17_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmd17_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmd17_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMC12 (branch trace buffer configuration) (pmc12) ---- */
 
@@ -2755,7 +2755,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define pmregs_itanium_pmc12_bac_set_checked(v, x) pmregs_set_checked64(v, 15, 0x1u, x)
 
 /* pmregs_itanium_pmc12_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmc12_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmc12_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMD8-PMD15 (branch trace buffer entries) (pmd_btb) ---- */
 
@@ -2780,7 +2780,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define pmregs_itanium_pmd_btb_addr_set_checked(v, x) pmregs_set_checked64(v, 4, PMREGS_U64(0xfffffffffffffff), x)
 
 /* pmregs_itanium_pmd_btb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmd_btb_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmd_btb_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMD16 (branch trace buffer index) (pmd16) ---- */
 
@@ -2797,7 +2797,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define pmregs_itanium_pmd16_full_set_checked(v, x) pmregs_set_checked64(v, 3, 0x1u, x)
 
 /* pmregs_itanium_pmd16_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmd16_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmd16_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PMC13 (instruction address range check) (pmc13) ---- */
 
@@ -2810,7 +2810,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define pmregs_itanium_pmc13_ta_set_checked(v, x) pmregs_set_checked64(v, 0, 0x1u, x)
 
 /* pmregs_itanium_pmc13_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_pmc13_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_pmc13_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- IBR/DBR even register (breakpoint address) (br_addr) ---- */
 
@@ -2823,7 +2823,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define pmregs_itanium_br_addr_addr_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
 /* pmregs_itanium_br_addr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_br_addr_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_br_addr_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- IBR odd register (instruction breakpoint mask and control) (ibr_ctl) ---- */
 
@@ -2844,7 +2844,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define pmregs_itanium_ibr_ctl_x_set_checked(v, x)    pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* pmregs_itanium_ibr_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_ibr_ctl_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_ibr_ctl_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- DBR odd register (data breakpoint mask and control) (dbr_ctl) ---- */
 
@@ -2869,7 +2869,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define pmregs_itanium_dbr_ctl_r_set_checked(v, x)    pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* pmregs_itanium_dbr_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_itanium_dbr_ctl_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_itanium_dbr_ctl_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /*
  * IBR/DBR address match on Itanium (54 implemented virtual address bits)

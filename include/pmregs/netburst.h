@@ -1174,7 +1174,7 @@ enum pmregs_netburst_select_policy {
 #define pmregs_netburst_escr_event_select_set_checked(v, x) pmregs_set_checked64(v, 25, 0x3fu, x)
 
 /* pmregs_netburst_escr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_netburst_escr_valid(v) pmregs_valid64(v, PMREGS_NETBURST_ESCR_RSVD_MASK, 0)
+#define pmregs_netburst_escr_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_NETBURST_ESCR_RSVD_MASK) == 0)
 
 /* ---- ESCR (no Hyper-Threading) (escr_noht) ---- */
 
@@ -1207,7 +1207,7 @@ enum pmregs_netburst_select_policy {
 #define pmregs_netburst_escr_noht_os_set_checked(v, x)           pmregs_set_checked64(v, 3, 0x1u, x)
 
 /* pmregs_netburst_escr_noht_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_netburst_escr_noht_valid(v) pmregs_valid64(v, PMREGS_NETBURST_ESCR_NOHT_RSVD_MASK, 0)
+#define pmregs_netburst_escr_noht_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_NETBURST_ESCR_NOHT_RSVD_MASK) == 0)
 
 /* ---- CCCR (Hyper-Threading layout) (cccr) ---- */
 
@@ -1264,7 +1264,7 @@ enum pmregs_netburst_select_policy {
 #define pmregs_netburst_cccr_ovf_set_checked(v, x)           pmregs_set_checked64(v, 31, 0x1u, x)
 
 /* pmregs_netburst_cccr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_netburst_cccr_valid(v) pmregs_valid64(v, PMREGS_NETBURST_CCCR_RSVD_MASK, 0)
+#define pmregs_netburst_cccr_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_NETBURST_CCCR_RSVD_MASK) == 0)
 
 /* ---- IQ CCCR with extended cascade (cccr_ext) ---- */
 
@@ -1325,7 +1325,7 @@ enum pmregs_netburst_select_policy {
 #define pmregs_netburst_cccr_ext_ext_cascade_set_checked(v, x)   pmregs_set_checked64(v, 11, 0x1u, x)
 
 /* pmregs_netburst_cccr_ext_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_netburst_cccr_ext_valid(v) pmregs_valid64(v, PMREGS_NETBURST_CCCR_EXT_RSVD_MASK, 0)
+#define pmregs_netburst_cccr_ext_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_NETBURST_CCCR_EXT_RSVD_MASK) == 0)
 
 /* ---- CCCR (no Hyper-Threading) (cccr_noht) ---- */
 
@@ -1374,7 +1374,7 @@ enum pmregs_netburst_select_policy {
 #define pmregs_netburst_cccr_noht_ovf_pmi_set_checked(v, x)     pmregs_set_checked64(v, 26, 0x1u, x)
 
 /* pmregs_netburst_cccr_noht_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_netburst_cccr_noht_valid(v) pmregs_valid64(v, PMREGS_NETBURST_CCCR_NOHT_RSVD_MASK | PMREGS_NETBURST_CCCR_NOHT_RES1_MASK, PMREGS_NETBURST_CCCR_NOHT_RES1_MASK)
+#define pmregs_netburst_cccr_noht_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & (PMREGS_NETBURST_CCCR_NOHT_RSVD_MASK | PMREGS_NETBURST_CCCR_NOHT_RES1_MASK)) == PMREGS_NETBURST_CCCR_NOHT_RES1_MASK)
 
 /* ---- Performance counter (counter) ---- */
 
@@ -1387,7 +1387,7 @@ enum pmregs_netburst_select_policy {
 #define pmregs_netburst_counter_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffff), x)
 
 /* pmregs_netburst_counter_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_netburst_counter_valid(v) pmregs_valid64(v, PMREGS_NETBURST_COUNTER_RSVD_MASK, 0)
+#define pmregs_netburst_counter_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_NETBURST_COUNTER_RSVD_MASK) == 0)
 
 /* ---- RDPMC operand (ECX) (rdpmc_ecx) ---- */
 
@@ -1404,7 +1404,7 @@ enum pmregs_netburst_select_policy {
 #define pmregs_netburst_rdpmc_ecx_fast_set_checked(v, x)  pmregs_set_checked32(v, 31, 0x1u, x)
 
 /* pmregs_netburst_rdpmc_ecx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_netburst_rdpmc_ecx_valid(v) pmregs_valid32(v, 0, 0)
+#define pmregs_netburst_rdpmc_ecx_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- IA32_PEBS_ENABLE (NetBurst) (pebs_enable) ---- */
 
@@ -1449,7 +1449,7 @@ enum pmregs_netburst_select_policy {
 #define pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set_checked(v, x)    pmregs_set_checked64(v, 26, 0x1u, x)
 
 /* pmregs_netburst_pebs_enable_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_netburst_pebs_enable_valid(v) pmregs_valid64(v, PMREGS_NETBURST_PEBS_ENABLE_RSVD_MASK, 0)
+#define pmregs_netburst_pebs_enable_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_NETBURST_PEBS_ENABLE_RSVD_MASK) == 0)
 
 /* ---- MSR_PEBS_MATRIX_VERT (pebs_matrix_vert) ---- */
 
@@ -1470,7 +1470,7 @@ enum pmregs_netburst_select_policy {
 #define pmregs_netburst_pebs_matrix_vert_branches_set_checked(v, x) pmregs_set_checked64(v, 4, 0x1u, x)
 
 /* pmregs_netburst_pebs_matrix_vert_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_netburst_pebs_matrix_vert_valid(v) pmregs_valid64(v, PMREGS_NETBURST_PEBS_MATRIX_VERT_RSVD_MASK, 0)
+#define pmregs_netburst_pebs_matrix_vert_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_NETBURST_PEBS_MATRIX_VERT_RSVD_MASK) == 0)
 
 /* ---- MSR_DEBUGCTLA (debugctla) ---- */
 
@@ -1507,7 +1507,7 @@ enum pmregs_netburst_select_policy {
 #define pmregs_netburst_debugctla_bts_off_usr_set_checked(v, x) pmregs_set_checked64(v, 6, 0x1u, x)
 
 /* pmregs_netburst_debugctla_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_netburst_debugctla_valid(v) pmregs_valid64(v, PMREGS_NETBURST_DEBUGCTLA_RSVD_MASK, 0)
+#define pmregs_netburst_debugctla_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_NETBURST_DEBUGCTLA_RSVD_MASK) == 0)
 
 /* ---- MSR_LASTBRANCH_n (models 00H-02H) (lastbranch) ---- */
 
@@ -1524,7 +1524,7 @@ enum pmregs_netburst_select_policy {
 #define pmregs_netburst_lastbranch_to_ip_set_checked(v, x)   pmregs_set_checked64(v, 32, 0xffffffffu, x)
 
 /* pmregs_netburst_lastbranch_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_netburst_lastbranch_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_netburst_lastbranch_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- MSR_LASTBRANCH_TOS (lastbranch_tos) ---- */
 
@@ -1537,7 +1537,7 @@ enum pmregs_netburst_select_policy {
 #define pmregs_netburst_lastbranch_tos_tos_set_checked(v, x) pmregs_set_checked64(v, 0, 0xfu, x)
 
 /* pmregs_netburst_lastbranch_tos_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_netburst_lastbranch_tos_valid(v) pmregs_valid64(v, PMREGS_NETBURST_LASTBRANCH_TOS_RSVD_MASK, 0)
+#define pmregs_netburst_lastbranch_tos_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_NETBURST_LASTBRANCH_TOS_RSVD_MASK) == 0)
 
 /*
  * The output of the CCCR's threshold comparison for an event count of `count` in one clock.

@@ -773,7 +773,7 @@ enum pmregs_ppc604_counter {
 #define pmregs_ppc604_mmcr0_pmc2sel_set_checked(v, x)   pmregs_set_checked32(v, 0, 0x3fu, x)
 
 /* pmregs_ppc604_mmcr0_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_ppc604_mmcr0_valid(v) pmregs_valid32(v, 0, 0)
+#define pmregs_ppc604_mmcr0_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- MMCR0 (604, 604e) (mmcr0_604) ---- */
 
@@ -842,7 +842,7 @@ enum pmregs_ppc604_counter {
 #define pmregs_ppc604_mmcr0_604_pmc2sel_set_checked(v, x)   pmregs_set_checked32(v, 0, 0x1fu, x)
 
 /* pmregs_ppc604_mmcr0_604_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_ppc604_mmcr0_604_valid(v) pmregs_valid32(v, PMREGS_PPC604_MMCR0_604_RSVD_MASK, 0)
+#define pmregs_ppc604_mmcr0_604_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_PPC604_MMCR0_604_RSVD_MASK) == 0)
 
 /* ---- MMCR1 (604e, 750, 7400) (mmcr1) ---- */
 
@@ -859,7 +859,7 @@ enum pmregs_ppc604_counter {
 #define pmregs_ppc604_mmcr1_pmc4sel_set_checked(v, x) pmregs_set_checked32(v, 22, 0x1fu, x)
 
 /* pmregs_ppc604_mmcr1_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_ppc604_mmcr1_valid(v) pmregs_valid32(v, PMREGS_PPC604_MMCR1_RSVD_MASK, 0)
+#define pmregs_ppc604_mmcr1_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_PPC604_MMCR1_RSVD_MASK) == 0)
 
 /* ---- MMCR1 (745x) (mmcr1_745x) ---- */
 
@@ -884,7 +884,7 @@ enum pmregs_ppc604_counter {
 #define pmregs_ppc604_mmcr1_745x_pmc6sel_set_checked(v, x) pmregs_set_checked32(v, 11, 0x3fu, x)
 
 /* pmregs_ppc604_mmcr1_745x_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_ppc604_mmcr1_745x_valid(v) pmregs_valid32(v, PMREGS_PPC604_MMCR1_745X_RSVD_MASK, 0)
+#define pmregs_ppc604_mmcr1_745x_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_PPC604_MMCR1_745X_RSVD_MASK) == 0)
 
 /* ---- MMCR2 (7400, 7410) (mmcr2) ---- */
 
@@ -905,7 +905,7 @@ enum pmregs_ppc604_counter {
 #define pmregs_ppc604_mmcr2_sminten_set_checked(v, x)    pmregs_set_checked32(v, 29, 0x1u, x)
 
 /* pmregs_ppc604_mmcr2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_ppc604_mmcr2_valid(v) pmregs_valid32(v, PMREGS_PPC604_MMCR2_RSVD_MASK, 0)
+#define pmregs_ppc604_mmcr2_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_PPC604_MMCR2_RSVD_MASK) == 0)
 
 /* ---- MMCR2 (745x) (mmcr2_745x) ---- */
 
@@ -918,7 +918,7 @@ enum pmregs_ppc604_counter {
 #define pmregs_ppc604_mmcr2_745x_threshmult_set_checked(v, x) pmregs_set_checked32(v, 31, 0x1u, x)
 
 /* pmregs_ppc604_mmcr2_745x_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_ppc604_mmcr2_745x_valid(v) pmregs_valid32(v, PMREGS_PPC604_MMCR2_745X_RSVD_MASK, 0)
+#define pmregs_ppc604_mmcr2_745x_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_PPC604_MMCR2_745X_RSVD_MASK) == 0)
 
 /* ---- PMCn (pmc) ---- */
 
@@ -935,7 +935,7 @@ enum pmregs_ppc604_counter {
 #define pmregs_ppc604_pmc_count_set_checked(v, x)    pmregs_set_checked32(v, 0, 0x7fffffffu, x)
 
 /* pmregs_ppc604_pmc_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_ppc604_pmc_valid(v) pmregs_valid32(v, 0, 0)
+#define pmregs_ppc604_pmc_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- SIA / SDA (address) ---- */
 
@@ -948,7 +948,7 @@ enum pmregs_ppc604_counter {
 #define pmregs_ppc604_address_address_set_checked(v, x) pmregs_set_checked32(v, 0, 0xffffffffu, x)
 
 /* pmregs_ppc604_address_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_ppc604_address_valid(v) pmregs_valid32(v, 0, 0)
+#define pmregs_ppc604_address_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- BAMR (bamr) ---- */
 
@@ -961,7 +961,7 @@ enum pmregs_ppc604_counter {
 #define pmregs_ppc604_bamr_mask_set_checked(v, x) pmregs_set_checked32(v, 0, 0xffffffffu, x)
 
 /* pmregs_ppc604_bamr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_ppc604_bamr_valid(v) pmregs_valid32(v, 0, 0)
+#define pmregs_ppc604_bamr_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /*
  * The value to load into a PMC so that it becomes negative (and, when enabled, signals

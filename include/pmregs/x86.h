@@ -3368,7 +3368,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_debugctl_rtm_debug_set_checked(v, x)             pmregs_set_checked64(v, 15, 0x1u, x)
 
 /* pmregs_x86_debugctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_debugctl_valid(v) pmregs_valid64(v, PMREGS_X86_DEBUGCTL_RSVD_MASK, 0)
+#define pmregs_x86_debugctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_DEBUGCTL_RSVD_MASK) == 0)
 
 /* ---- DebugCtlMSR (P6 family) (p6_debugctl) ---- */
 
@@ -3409,7 +3409,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_p6_debugctl_pb_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 2u, 1, 0x1u)
 
 /* pmregs_x86_p6_debugctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_p6_debugctl_valid(v) pmregs_valid64(v, PMREGS_X86_P6_DEBUGCTL_RSVD_MASK, 0)
+#define pmregs_x86_p6_debugctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_P6_DEBUGCTL_RSVD_MASK) == 0)
 
 /* ---- MSR_DEBUGCTLB (Pentium M) (debugctlb) ---- */
 
@@ -3458,7 +3458,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_debugctlb_pb_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 2u, 1, 0x1u)
 
 /* pmregs_x86_debugctlb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_debugctlb_valid(v) pmregs_valid64(v, PMREGS_X86_DEBUGCTLB_RSVD_MASK, 0)
+#define pmregs_x86_debugctlb_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_DEBUGCTLB_RSVD_MASK) == 0)
 
 /* ---- IA32_DEBUGCTL (Core Solo and Core Duo) (core_debugctl) ---- */
 
@@ -3487,7 +3487,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_core_debugctl_btint_set_checked(v, x) pmregs_set_checked64(v, 8, 0x1u, x)
 
 /* pmregs_x86_core_debugctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_core_debugctl_valid(v) pmregs_valid64(v, PMREGS_X86_CORE_DEBUGCTL_RSVD_MASK, 0)
+#define pmregs_x86_core_debugctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_CORE_DEBUGCTL_RSVD_MASK) == 0)
 
 /* ---- IA32_PERFEVTSELx (perfevtsel) ---- */
 
@@ -3564,7 +3564,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_perfevtsel_umask2_set_checked(v, x)       pmregs_set_checked64(v, 40, 0xffu, x)
 
 /* pmregs_x86_perfevtsel_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_perfevtsel_valid(v) pmregs_valid64(v, PMREGS_X86_PERFEVTSEL_RSVD_MASK, 0)
+#define pmregs_x86_perfevtsel_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERFEVTSEL_RSVD_MASK) == 0)
 
 /* ---- PerfEvtSel0 (P6 family) (p6_perfevtsel0) ---- */
 
@@ -3613,7 +3613,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_p6_perfevtsel0_cmask_set_checked(v, x)        pmregs_set_checked64(v, 24, 0xffu, x)
 
 /* pmregs_x86_p6_perfevtsel0_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_p6_perfevtsel0_valid(v) pmregs_valid64(v, PMREGS_X86_P6_PERFEVTSEL0_RSVD_MASK, 0)
+#define pmregs_x86_p6_perfevtsel0_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_P6_PERFEVTSEL0_RSVD_MASK) == 0)
 
 /* ---- PerfEvtSel1 (P6 family) (p6_perfevtsel1) ---- */
 
@@ -3658,7 +3658,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_p6_perfevtsel1_cmask_set_checked(v, x)        pmregs_set_checked64(v, 24, 0xffu, x)
 
 /* pmregs_x86_p6_perfevtsel1_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_p6_perfevtsel1_valid(v) pmregs_valid64(v, PMREGS_X86_P6_PERFEVTSEL1_RSVD_MASK, 0)
+#define pmregs_x86_p6_perfevtsel1_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_P6_PERFEVTSEL1_RSVD_MASK) == 0)
 
 /* ---- PerfCtr0/PerfCtr1 (P6 family) (p6_perfctr) ---- */
 
@@ -3671,7 +3671,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_p6_perfctr_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffff), x)
 
 /* pmregs_x86_p6_perfctr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_p6_perfctr_valid(v) pmregs_valid64(v, PMREGS_X86_P6_PERFCTR_RSVD_MASK, 0)
+#define pmregs_x86_p6_perfctr_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_P6_PERFCTR_RSVD_MASK) == 0)
 
 /* ---- IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx (counter) ---- */
 
@@ -3684,7 +3684,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_counter_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
 /* pmregs_x86_counter_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_counter_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_x86_counter_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- IA32_FIXED_CTR_CTRL (fixed_ctr_ctrl) ---- */
 
@@ -3777,7 +3777,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_fixed_ctr_ctrl_rsvd_adaptive_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 33u, 4, 0x7u)
 
 /* pmregs_x86_fixed_ctr_ctrl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_fixed_ctr_ctrl_valid(v) pmregs_valid64(v, PMREGS_X86_FIXED_CTR_CTRL_RSVD_MASK, 0)
+#define pmregs_x86_fixed_ctr_ctrl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_FIXED_CTR_CTRL_RSVD_MASK) == 0)
 
 /* ---- IA32_PERF_GLOBAL_CTRL (perf_global_ctrl) ---- */
 
@@ -3942,7 +3942,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_perf_global_ctrl_fixed_en_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
 /* pmregs_x86_perf_global_ctrl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_perf_global_ctrl_valid(v) pmregs_valid64(v, PMREGS_X86_PERF_GLOBAL_CTRL_RSVD_MASK, 0)
+#define pmregs_x86_perf_global_ctrl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERF_GLOBAL_CTRL_RSVD_MASK) == 0)
 
 /* ---- IA32_PERF_GLOBAL_STATUS (perf_global_status) ---- */
 
@@ -4139,7 +4139,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_perf_global_status_ovf_fixed_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
 /* pmregs_x86_perf_global_status_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_perf_global_status_valid(v) pmregs_valid64(v, PMREGS_X86_PERF_GLOBAL_STATUS_RSVD_MASK, 0)
+#define pmregs_x86_perf_global_status_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERF_GLOBAL_STATUS_RSVD_MASK) == 0)
 
 /* ---- IA32_PERF_GLOBAL_STATUS_RESET (perf_global_status_reset) ---- */
 
@@ -4332,7 +4332,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_perf_global_status_reset_ovf_fixed_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
 /* pmregs_x86_perf_global_status_reset_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_perf_global_status_reset_valid(v) pmregs_valid64(v, PMREGS_X86_PERF_GLOBAL_STATUS_RESET_RSVD_MASK, 0)
+#define pmregs_x86_perf_global_status_reset_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERF_GLOBAL_STATUS_RESET_RSVD_MASK) == 0)
 
 /* ---- IA32_PERF_GLOBAL_OVF_CTRL (perf_global_ovf_ctrl) ---- */
 
@@ -4513,7 +4513,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
 /* pmregs_x86_perf_global_ovf_ctrl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_perf_global_ovf_ctrl_valid(v) pmregs_valid64(v, PMREGS_X86_PERF_GLOBAL_OVF_CTRL_RSVD_MASK, 0)
+#define pmregs_x86_perf_global_ovf_ctrl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERF_GLOBAL_OVF_CTRL_RSVD_MASK) == 0)
 
 /* ---- IA32_PERF_GLOBAL_STATUS_SET (perf_global_status_set) ---- */
 
@@ -4702,7 +4702,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_perf_global_status_set_ovf_fixed_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
 /* pmregs_x86_perf_global_status_set_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_perf_global_status_set_valid(v) pmregs_valid64(v, PMREGS_X86_PERF_GLOBAL_STATUS_SET_RSVD_MASK, 0)
+#define pmregs_x86_perf_global_status_set_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERF_GLOBAL_STATUS_SET_RSVD_MASK) == 0)
 
 /* ---- IA32_PERF_GLOBAL_INUSE (perf_global_inuse) ---- */
 
@@ -4863,7 +4863,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_perf_global_inuse_fixed_inuse_set(v, i, x) pmregs_group_set64(v, i, x, 3u, 32u, 1, 0x1u)
 
 /* pmregs_x86_perf_global_inuse_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_perf_global_inuse_valid(v) pmregs_valid64(v, PMREGS_X86_PERF_GLOBAL_INUSE_RSVD_MASK, 0)
+#define pmregs_x86_perf_global_inuse_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERF_GLOBAL_INUSE_RSVD_MASK) == 0)
 
 /* ---- IA32_PERF_CAPABILITIES (perf_capabilities) ---- */
 
@@ -4916,7 +4916,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set_checked(v, x) pmregs_set_checked64(v, 19, 0x1u, x)
 
 /* pmregs_x86_perf_capabilities_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_perf_capabilities_valid(v) pmregs_valid64(v, PMREGS_X86_PERF_CAPABILITIES_RSVD_MASK, 0)
+#define pmregs_x86_perf_capabilities_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERF_CAPABILITIES_RSVD_MASK) == 0)
 
 /* ---- IA32_PEBS_ENABLE (Core and later) (pebs_enable) ---- */
 
@@ -4937,7 +4937,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_pebs_enable_model_specific_63_32_set_checked(v, x) pmregs_set_checked64(v, 32, 0xffffffffu, x)
 
 /* pmregs_x86_pebs_enable_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_pebs_enable_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_x86_pebs_enable_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- IA32_MISC_ENABLE (performance-monitoring bits) (misc_enable) ---- */
 
@@ -4970,7 +4970,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_misc_enable_other_63_13_set_checked(v, x)       pmregs_set_checked64(v, 13, PMREGS_U64(0x7ffffffffffff), x)
 
 /* pmregs_x86_misc_enable_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_misc_enable_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_x86_misc_enable_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- IA32_DS_AREA (linear_address) ---- */
 
@@ -4983,7 +4983,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_linear_address_address_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
 /* pmregs_x86_linear_address_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_linear_address_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_x86_linear_address_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- CPUID.0AH:EAX (cpuid_0a_eax) ---- */
 
@@ -5008,7 +5008,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_cpuid_0a_eax_ebx_length_set_checked(v, x)       pmregs_set_checked32(v, 24, 0xffu, x)
 
 /* pmregs_x86_cpuid_0a_eax_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_cpuid_0a_eax_valid(v) pmregs_valid32(v, 0, 0)
+#define pmregs_x86_cpuid_0a_eax_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- CPUID.0AH:EBX (cpuid_0a_ebx) ---- */
 
@@ -5045,7 +5045,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_cpuid_0a_ebx_no_branch_misses_set_checked(v, x)        pmregs_set_checked32(v, 6, 0x1u, x)
 
 /* pmregs_x86_cpuid_0a_ebx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_cpuid_0a_ebx_valid(v) pmregs_valid32(v, PMREGS_X86_CPUID_0A_EBX_RSVD_MASK, 0)
+#define pmregs_x86_cpuid_0a_ebx_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_X86_CPUID_0A_EBX_RSVD_MASK) == 0)
 
 /* ---- CPUID.0AH:EDX (cpuid_0a_edx) ---- */
 
@@ -5066,7 +5066,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_cpuid_0a_edx_anythread_deprecated_set_checked(v, x) pmregs_set_checked32(v, 15, 0x1u, x)
 
 /* pmregs_x86_cpuid_0a_edx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_cpuid_0a_edx_valid(v) pmregs_valid32(v, PMREGS_X86_CPUID_0A_EDX_RSVD_MASK, 0)
+#define pmregs_x86_cpuid_0a_edx_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_X86_CPUID_0A_EDX_RSVD_MASK) == 0)
 
 /* ---- CPUID.01H:ECX (debug-store and perfmon flags) (cpuid_01_ecx) ---- */
 
@@ -5103,7 +5103,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_cpuid_01_ecx_other_31_16_set_checked(v, x) pmregs_set_checked32(v, 16, 0xffffu, x)
 
 /* pmregs_x86_cpuid_01_ecx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_cpuid_01_ecx_valid(v) pmregs_valid32(v, 0, 0)
+#define pmregs_x86_cpuid_01_ecx_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- CPUID.01H:EDX (debug store flag) (cpuid_01_edx) ---- */
 
@@ -5124,7 +5124,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_cpuid_01_edx_other_31_22_set_checked(v, x) pmregs_set_checked32(v, 22, 0x3ffu, x)
 
 /* pmregs_x86_cpuid_01_edx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_cpuid_01_edx_valid(v) pmregs_valid32(v, 0, 0)
+#define pmregs_x86_cpuid_01_edx_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- PEBS counter reset value (pebs_counter_reset) ---- */
 
@@ -5137,7 +5137,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_pebs_counter_reset_value_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffff), x)
 
 /* pmregs_x86_pebs_counter_reset_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_pebs_counter_reset_valid(v) pmregs_valid64(v, PMREGS_X86_PEBS_COUNTER_RESET_RSVD_MASK, 0)
+#define pmregs_x86_pebs_counter_reset_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PEBS_COUNTER_RESET_RSVD_MASK) == 0)
 
 /* ---- BTS record flags (64-bit record) (bts_flags64) ---- */
 
@@ -5150,7 +5150,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_bts_flags64_predicted_set_checked(v, x) pmregs_set_checked64(v, 4, 0x1u, x)
 
 /* pmregs_x86_bts_flags64_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_bts_flags64_valid(v) pmregs_valid64(v, PMREGS_X86_BTS_FLAGS64_RSVD_MASK, 0)
+#define pmregs_x86_bts_flags64_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_BTS_FLAGS64_RSVD_MASK) == 0)
 
 /* ---- BTS record flags (32-bit record) (bts_flags32) ---- */
 
@@ -5163,7 +5163,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_bts_flags32_predicted_set_checked(v, x) pmregs_set_checked32(v, 4, 0x1u, x)
 
 /* pmregs_x86_bts_flags32_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_bts_flags32_valid(v) pmregs_valid32(v, PMREGS_X86_BTS_FLAGS32_RSVD_MASK, 0)
+#define pmregs_x86_bts_flags32_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_X86_BTS_FLAGS32_RSVD_MASK) == 0)
 
 /* ---- MSR_PEBS_DATA_CFG (pebs_data_cfg) ---- */
 
@@ -5208,7 +5208,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_pebs_data_cfg_cntr_fixed_set_checked(v, x)  pmregs_set_checked64(v, 48, 0xffu, x)
 
 /* pmregs_x86_pebs_data_cfg_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_pebs_data_cfg_valid(v) pmregs_valid64(v, PMREGS_X86_PEBS_DATA_CFG_RSVD_MASK, 0)
+#define pmregs_x86_pebs_data_cfg_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PEBS_DATA_CFG_RSVD_MASK) == 0)
 
 /* ---- Adaptive PEBS basic group, first quadword (pebs_basic_format) ---- */
 
@@ -5253,7 +5253,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_pebs_basic_format_record_size_set_checked(v, x)    pmregs_set_checked64(v, 48, 0xffffu, x)
 
 /* pmregs_x86_pebs_basic_format_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_pebs_basic_format_valid(v) pmregs_valid64(v, PMREGS_X86_PEBS_BASIC_FORMAT_RSVD_MASK, 0)
+#define pmregs_x86_pebs_basic_format_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PEBS_BASIC_FORMAT_RSVD_MASK) == 0)
 
 /* ---- PEBS TSX tuning (hsw_tsx_tuning) ---- */
 
@@ -5298,7 +5298,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_hsw_tsx_tuning_capacity_reads_set_checked(v, x)        pmregs_set_checked64(v, 39, 0x1u, x)
 
 /* pmregs_x86_hsw_tsx_tuning_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_hsw_tsx_tuning_valid(v) pmregs_valid64(v, PMREGS_X86_HSW_TSX_TUNING_RSVD_MASK, 0)
+#define pmregs_x86_hsw_tsx_tuning_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_HSW_TSX_TUNING_RSVD_MASK) == 0)
 
 /* ---- MSR_PERF_METRICS (perf_metrics) ---- */
 
@@ -5339,7 +5339,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_perf_metrics_mem_bound_set_checked(v, x)     pmregs_set_checked64(v, 56, 0xffu, x)
 
 /* pmregs_x86_perf_metrics_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_perf_metrics_valid(v) pmregs_valid64(v, 0, 0)
+#define pmregs_x86_perf_metrics_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- IA32_LBR_CTL (lbr_ctl) ---- */
 
@@ -5392,7 +5392,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_lbr_ctl_other_branch_set_checked(v, x)  pmregs_set_checked64(v, 22, 0x1u, x)
 
 /* pmregs_x86_lbr_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_lbr_ctl_valid(v) pmregs_valid64(v, PMREGS_X86_LBR_CTL_RSVD_MASK, 0)
+#define pmregs_x86_lbr_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_LBR_CTL_RSVD_MASK) == 0)
 
 /* ---- IA32_LBR_DEPTH (lbr_depth) ---- */
 
@@ -5405,7 +5405,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_lbr_depth_depth_set_checked(v, x) pmregs_set_checked64(v, 0, 0x1ffu, x)
 
 /* pmregs_x86_lbr_depth_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_lbr_depth_valid(v) pmregs_valid64(v, PMREGS_X86_LBR_DEPTH_RSVD_MASK, 0)
+#define pmregs_x86_lbr_depth_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_LBR_DEPTH_RSVD_MASK) == 0)
 
 /* ---- MSR_LBR_SELECT (lbr_select) ---- */
 
@@ -5454,7 +5454,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_lbr_select_en_callstack_set_checked(v, x)  pmregs_set_checked64(v, 9, 0x1u, x)
 
 /* pmregs_x86_lbr_select_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_lbr_select_valid(v) pmregs_valid64(v, PMREGS_X86_LBR_SELECT_RSVD_MASK, 0)
+#define pmregs_x86_lbr_select_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_LBR_SELECT_RSVD_MASK) == 0)
 
 /* ---- IA32_LBR_x_INFO / MSR_LBR_INFO_x (lbr_info) ---- */
 
@@ -5491,7 +5491,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_lbr_info_mispred_set_checked(v, x)       pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* pmregs_x86_lbr_info_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_lbr_info_valid(v) pmregs_valid64(v, PMREGS_X86_LBR_INFO_RSVD_MASK, 0)
+#define pmregs_x86_lbr_info_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_LBR_INFO_RSVD_MASK) == 0)
 
 /* ---- CPUID.1CH:EAX (architectural LBR) (cpuid_1c_eax) ---- */
 
@@ -5512,7 +5512,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_cpuid_1c_eax_lbr_lip_set_checked(v, x)          pmregs_set_checked32(v, 31, 0x1u, x)
 
 /* pmregs_x86_cpuid_1c_eax_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_cpuid_1c_eax_valid(v) pmregs_valid32(v, PMREGS_X86_CPUID_1C_EAX_RSVD_MASK, 0)
+#define pmregs_x86_cpuid_1c_eax_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_X86_CPUID_1C_EAX_RSVD_MASK) == 0)
 
 /* ---- CPUID.1CH:EBX (architectural LBR) (cpuid_1c_ebx) ---- */
 
@@ -5533,7 +5533,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_cpuid_1c_ebx_lbr_call_stack_set_checked(v, x) pmregs_set_checked32(v, 2, 0x1u, x)
 
 /* pmregs_x86_cpuid_1c_ebx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_cpuid_1c_ebx_valid(v) pmregs_valid32(v, PMREGS_X86_CPUID_1C_EBX_RSVD_MASK, 0)
+#define pmregs_x86_cpuid_1c_ebx_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_X86_CPUID_1C_EBX_RSVD_MASK) == 0)
 
 /* ---- CPUID.1CH:ECX (architectural LBR) (cpuid_1c_ecx) ---- */
 
@@ -5558,7 +5558,7 @@ enum pmregs_x86_bts_mode {
 #define pmregs_x86_cpuid_1c_ecx_lbr_events_set_checked(v, x)    pmregs_set_checked32(v, 16, 0xfu, x)
 
 /* pmregs_x86_cpuid_1c_ecx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-#define pmregs_x86_cpuid_1c_ecx_valid(v) pmregs_valid32(v, PMREGS_X86_CPUID_1C_ECX_RSVD_MASK, 0)
+#define pmregs_x86_cpuid_1c_ecx_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_X86_CPUID_1C_ECX_RSVD_MASK) == 0)
 
 /* ---- DS buffer management area (32-bit format) (ds_area32, 48 bytes) ---- */
 /* Pointed to by IA32_DS_AREA when neither IA-32e mode nor DTES64 applies. */

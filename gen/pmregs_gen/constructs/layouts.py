@@ -411,11 +411,13 @@ def layout_view(hv, L, index):
     macros += [(v["reset"], ulit(L.reset, W)), (v["rsvd"], ulit(L.rsvd_mask, W)),
                (v["res1"], ulit(L.res1_mask, W)), (v["writable"], ulit(L.writable_mask, W))]
     v["macros"] = macros
-    # the validity check is a macro over pmregs_validN() of base_core.h: one masked compare, no body to parse
-    care = v["rsvd"] if not L.res1_mask else v["res1"] if not L.rsvd_mask else f"{v['rsvd']} | {v['res1']}"
+    # the validity check is a macro: one masked compare of the argument converted as a parameter would be
+    # (pmregs_uN()), an int as the function it replaces returned; no body to parse
+    care = v["rsvd"] if not L.res1_mask else v["res1"] if not L.rsvd_mask else f"({v['rsvd']} | {v['res1']})"
+    arg = f"pmregs_{T[:-2].replace('int', '')}(v)"
     v["valid_macro"] = (v["valid"] + "(v)",
-                        f"pmregs_valid{T[4:-2]}(v, {care if L.rsvd_mask | L.res1_mask else 0}, "
-                        f"{v['res1'] if L.res1_mask else 0})")
+                        f"PMREGS_CAST(int, ({arg} & {care}) == {v['res1'] if L.res1_mask else 0})"
+                        if L.rsvd_mask | L.res1_mask else f"(PMREGS_CAST(void, {arg}), 1)")
     v["reserved_mask"] = sum(f.mask for f in L.fields if f.is_reserved)
     v["builders"] = [(f["builder"] + "(x)", f["builder_expr"]) for f in v["user_fields"]]
     if L.variants is not None:
