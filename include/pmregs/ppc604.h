@@ -1514,12 +1514,7 @@ static inline int pmregs_ppc604_pm_encode(const struct pmregs_ppc604_pm_request 
 	static const uint8_t log2s[] = { 1, 9, 13, 17 };
 	static const uint8_t irq_ok[] = { 0, 1, 1, 1 };
 	static const uint8_t values[] = { 0, 1, 2, 3 };
-	static const uint8_t uses_threshold[] = {
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	};
+	static const uint32_t uses_threshold[] = { 0x1800600u, 0x0u, 0x0u, 0x0u }; /* bit e % 32 of word e / 32: event e uses the threshold */
 	const struct pmregs_pm_table *t = pmregs_ppc604_pm_table();
 	struct pmregs_pm_pin pins[3];
 	struct pmregs_pm_place pin_place[3];
@@ -1589,9 +1584,9 @@ static inline int pmregs_ppc604_pm_encode(const struct pmregs_ppc604_pm_request 
 	if (rq->threshold_on) {
 		int used = 0;
 		for (i = 0; i < rq->nevents; i++)
-			used |= enc->where[i].option >= 0 && uses_threshold[rq->events[i]];
+			used |= enc->where[i].option >= 0 && ((uses_threshold[rq->events[i] >> 5] >> (rq->events[i] & 31u)) & 1u);
 		for (i = 0; i < np; i++)
-			used |= pin_place[i].option >= 0 && uses_threshold[pins[i].event];
+			used |= pin_place[i].option >= 0 && ((uses_threshold[pins[i].event >> 5] >> (pins[i].event & 31u)) & 1u);
 		pmregs_ppc604_pm_threshold(rq->model, rq->threshold_cycles, &enc->threshold_value, &enc->threshold_cycles);
 		if (enc->threshold_cycles != rq->threshold_cycles)
 			enc->notes |= PMREGS_PPC604_PM_APPROX_THRESHOLD;
