@@ -18,6 +18,7 @@
 #include "ppc604.h"
 #include "base_desc.h"
 #include "base_tools.h"
+#include "base_plan_tools.h"
 
 #ifndef __ASSEMBLER__
 PMREGS_C_BEGIN

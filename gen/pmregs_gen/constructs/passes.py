@@ -463,6 +463,7 @@ def view(hv):
     hv.passes = [passes_view(hv, P) for P in hv.fam.passes]
     if hv.passes:
         hv.uses |= {"base_plan.h", "base_counter.h"}
+        hv.tools_uses |= {"base_plan_tools.h"}      # the decoder's matching
 
 
 def page(pv):
