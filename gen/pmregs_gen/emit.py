@@ -23,7 +23,7 @@ from .mdtext import code
 
 # The hand-written base headers, in the order a generated header includes them.
 BASE_HEADERS = ("base_core.h", "base_bitstream.h", "base_inplace.h", "base_schedule.h", "base_cover.h", "base_plan.h",
-                "base_counter.h", "base_desc.h", "base_tools.h")
+                "base_plan_tools.h", "base_counter.h", "base_desc.h", "base_tools.h")
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
 
 
@@ -74,9 +74,11 @@ class HeaderView:
         self.tools_guard = f"PMREGS_{fam.name.upper()}_TOOLS_H"
         self.prefix = self.n.p
         self.uses = {"base_core.h"}         # the hand-written base headers the constructs' code calls
+        self.tools_uses = set()             # ... and those only their code in FAMILY_tools.h calls
         for c in CONSTRUCTS:
             c.view(self)
         self.base_headers = sorted(self.uses, key=lambda h: (BASE_HEADERS + (h,)).index(h))
+        self.tools_base_headers = sorted(self.tools_uses - self.uses, key=lambda h: (BASE_HEADERS + (h,)).index(h))
         self.header_parts = [c.HEADER for c in ordered("header") if c.HEADER]
         self.selftest_parts = [c.SELFTEST for c in ordered("selftest") if c.SELFTEST]
         self.diag.check()

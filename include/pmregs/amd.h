@@ -30,7 +30,6 @@
 #define PMREGS_AMD_H
 
 #include "base_core.h"
-#include "base_desc.h"
 
 /*
  * Constants: plain integer macros, usable from C, C++ and assembler.
@@ -2290,39 +2289,39 @@ enum pmregs_amd_zen {
 #define PMREGS_AMD_PERF_CTL_PREC_RET(x)     PMREGS_FIELD64((x), 43, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_perf_ctl_umask_get(v)                 ((pmregs_u64(v) >> 8) & 0xffu)
-#define pmregs_amd_perf_ctl_umask_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
-#define pmregs_amd_perf_ctl_umask_set_checked(v, x)      pmregs_set_checked64((v), 8, 0xffu, (x))
-#define pmregs_amd_perf_ctl_usr_get(v)                   ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_amd_perf_ctl_usr_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_amd_perf_ctl_usr_set_checked(v, x)        pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_amd_perf_ctl_os_get(v)                    ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_amd_perf_ctl_os_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_amd_perf_ctl_os_set_checked(v, x)         pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_amd_perf_ctl_edge_get(v)                  ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_amd_perf_ctl_edge_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_amd_perf_ctl_edge_set_checked(v, x)       pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_amd_perf_ctl_int_en_get(v)                ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_amd_perf_ctl_int_en_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_amd_perf_ctl_int_en_set_checked(v, x)     pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_amd_perf_ctl_en_get(v)                    ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_amd_perf_ctl_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_amd_perf_ctl_en_set_checked(v, x)         pmregs_set_checked64((v), 22, 0x1u, (x))
-#define pmregs_amd_perf_ctl_inv_get(v)                   ((pmregs_u64(v) >> 23) & 0x1u)
-#define pmregs_amd_perf_ctl_inv_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
-#define pmregs_amd_perf_ctl_inv_set_checked(v, x)        pmregs_set_checked64((v), 23, 0x1u, (x))
-#define pmregs_amd_perf_ctl_cnt_mask_get(v)              ((pmregs_u64(v) >> 24) & 0xffu)
-#define pmregs_amd_perf_ctl_cnt_mask_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0xff000000)) | ((pmregs_u64(x) & 0xffu) << 24))
-#define pmregs_amd_perf_ctl_cnt_mask_set_checked(v, x)   pmregs_set_checked64((v), 24, 0xffu, (x))
-#define pmregs_amd_perf_ctl_guest_only_get(v)            ((pmregs_u64(v) >> 40) & 0x1u)
-#define pmregs_amd_perf_ctl_guest_only_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10000000000)) | ((pmregs_u64(x) & 0x1u) << 40))
-#define pmregs_amd_perf_ctl_guest_only_set_checked(v, x) pmregs_set_checked64((v), 40, 0x1u, (x))
-#define pmregs_amd_perf_ctl_host_only_get(v)             ((pmregs_u64(v) >> 41) & 0x1u)
-#define pmregs_amd_perf_ctl_host_only_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x20000000000)) | ((pmregs_u64(x) & 0x1u) << 41))
-#define pmregs_amd_perf_ctl_host_only_set_checked(v, x)  pmregs_set_checked64((v), 41, 0x1u, (x))
-#define pmregs_amd_perf_ctl_prec_ret_get(v)              ((pmregs_u64(v) >> 43) & 0x1u)
-#define pmregs_amd_perf_ctl_prec_ret_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80000000000)) | ((pmregs_u64(x) & 0x1u) << 43))
-#define pmregs_amd_perf_ctl_prec_ret_set_checked(v, x)   pmregs_set_checked64((v), 43, 0x1u, (x))
+#define pmregs_amd_perf_ctl_umask_get(v)                 PMREGS_GET64(v, 8, 0xff)
+#define pmregs_amd_perf_ctl_umask_set(v, x)              PMREGS_SET64(v, x, 8, 0xff)
+#define pmregs_amd_perf_ctl_umask_set_checked(v, x)      pmregs_set_checked64(v, 8, 0xffu, x)
+#define pmregs_amd_perf_ctl_usr_get(v)                   PMREGS_GET64(v, 16, 0x1)
+#define pmregs_amd_perf_ctl_usr_set(v, x)                PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_amd_perf_ctl_usr_set_checked(v, x)        pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_amd_perf_ctl_os_get(v)                    PMREGS_GET64(v, 17, 0x1)
+#define pmregs_amd_perf_ctl_os_set(v, x)                 PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_amd_perf_ctl_os_set_checked(v, x)         pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_amd_perf_ctl_edge_get(v)                  PMREGS_GET64(v, 18, 0x1)
+#define pmregs_amd_perf_ctl_edge_set(v, x)               PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_amd_perf_ctl_edge_set_checked(v, x)       pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_amd_perf_ctl_int_en_get(v)                PMREGS_GET64(v, 20, 0x1)
+#define pmregs_amd_perf_ctl_int_en_set(v, x)             PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_amd_perf_ctl_int_en_set_checked(v, x)     pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_amd_perf_ctl_en_get(v)                    PMREGS_GET64(v, 22, 0x1)
+#define pmregs_amd_perf_ctl_en_set(v, x)                 PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_amd_perf_ctl_en_set_checked(v, x)         pmregs_set_checked64(v, 22, 0x1u, x)
+#define pmregs_amd_perf_ctl_inv_get(v)                   PMREGS_GET64(v, 23, 0x1)
+#define pmregs_amd_perf_ctl_inv_set(v, x)                PMREGS_SET64(v, x, 23, 0x1)
+#define pmregs_amd_perf_ctl_inv_set_checked(v, x)        pmregs_set_checked64(v, 23, 0x1u, x)
+#define pmregs_amd_perf_ctl_cnt_mask_get(v)              PMREGS_GET64(v, 24, 0xff)
+#define pmregs_amd_perf_ctl_cnt_mask_set(v, x)           PMREGS_SET64(v, x, 24, 0xff)
+#define pmregs_amd_perf_ctl_cnt_mask_set_checked(v, x)   pmregs_set_checked64(v, 24, 0xffu, x)
+#define pmregs_amd_perf_ctl_guest_only_get(v)            PMREGS_GET64(v, 40, 0x1)
+#define pmregs_amd_perf_ctl_guest_only_set(v, x)         PMREGS_SET64(v, x, 40, 0x1)
+#define pmregs_amd_perf_ctl_guest_only_set_checked(v, x) pmregs_set_checked64(v, 40, 0x1u, x)
+#define pmregs_amd_perf_ctl_host_only_get(v)             PMREGS_GET64(v, 41, 0x1)
+#define pmregs_amd_perf_ctl_host_only_set(v, x)          PMREGS_SET64(v, x, 41, 0x1)
+#define pmregs_amd_perf_ctl_host_only_set_checked(v, x)  pmregs_set_checked64(v, 41, 0x1u, x)
+#define pmregs_amd_perf_ctl_prec_ret_get(v)              PMREGS_GET64(v, 43, 0x1)
+#define pmregs_amd_perf_ctl_prec_ret_set(v, x)           PMREGS_SET64(v, x, 43, 0x1)
+#define pmregs_amd_perf_ctl_prec_ret_set_checked(v, x)   pmregs_set_checked64(v, 43, 0x1u, x)
 
 /* event_select: bits 35:32, 7:0, rw. Event number, 12 bits (EventSelect[11:8] in 35:32, EventSelect[7:0] in 7:0) */
 static inline uint64_t pmregs_amd_perf_ctl_event_select_get(uint64_t v) { return (((v >> 32) & PMREGS_U64(0x000000000000000f)) << 8) | (v & PMREGS_U64(0x00000000000000ff)); }
@@ -2335,11 +2334,8 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 	return PMREGS_OK;
 }
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_perf_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_PERF_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_perf_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_PERF_CTL_RSVD_MASK) == 0)
 
 /* ---- PerfCtrn (PERF_CTR) (perf_ctr) ---- */
 
@@ -2347,15 +2343,12 @@ static inline int pmregs_amd_perf_ctl_valid(uint64_t v)
 #define PMREGS_AMD_PERF_CTR_COUNT(x) PMREGS_FIELD64((x), 0, 48)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_perf_ctr_count_get(v)            (pmregs_u64(v) & PMREGS_U64(0xffffffffffff))
-#define pmregs_amd_perf_ctr_count_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0xffffffffffff)))
-#define pmregs_amd_perf_ctr_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffff), (x))
+#define pmregs_amd_perf_ctr_count_get(v)            PMREGS_GET64(v, 0, 0xffffffffffff)
+#define pmregs_amd_perf_ctr_count_set(v, x)         PMREGS_SET64(v, x, 0, 0xffffffffffff)
+#define pmregs_amd_perf_ctr_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_perf_ctr_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_PERF_CTR_RSVD_MASK) == 0;
-}
+/* pmregs_amd_perf_ctr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_perf_ctr_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_PERF_CTR_RSVD_MASK) == 0)
 
 /* ---- 64-bit counter (counter64) ---- */
 
@@ -2365,14 +2358,10 @@ static inline int pmregs_amd_perf_ctr_valid(uint64_t v)
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_counter64_count_get(v)            (pmregs_u64(v))
 #define pmregs_amd_counter64_count_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
-#define pmregs_amd_counter64_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
+#define pmregs_amd_counter64_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_counter64_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_counter64_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_counter64_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- HWCR (performance-monitoring bit) (hwcr) ---- */
 
@@ -2382,22 +2371,18 @@ static inline int pmregs_amd_counter64_valid(uint64_t v)
 #define PMREGS_AMD_HWCR_OTHER_63_31(x) PMREGS_FIELD64((x), 31, 33)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_hwcr_other_29_0_get(v)             (pmregs_u64(v) & 0x3fffffffu)
-#define pmregs_amd_hwcr_other_29_0_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x3fffffff)) | (pmregs_u64(x) & 0x3fffffffu))
-#define pmregs_amd_hwcr_other_29_0_set_checked(v, x)  pmregs_set_checked64((v), 0, 0x3fffffffu, (x))
-#define pmregs_amd_hwcr_ir_perf_en_get(v)             ((pmregs_u64(v) >> 30) & 0x1u)
-#define pmregs_amd_hwcr_ir_perf_en_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
-#define pmregs_amd_hwcr_ir_perf_en_set_checked(v, x)  pmregs_set_checked64((v), 30, 0x1u, (x))
-#define pmregs_amd_hwcr_other_63_31_get(v)            ((pmregs_u64(v) >> 31) & PMREGS_U64(0x1ffffffff))
-#define pmregs_amd_hwcr_other_63_31_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffff80000000)) | ((pmregs_u64(x) & PMREGS_U64(0x1ffffffff)) << 31))
-#define pmregs_amd_hwcr_other_63_31_set_checked(v, x) pmregs_set_checked64((v), 31, PMREGS_U64(0x1ffffffff), (x))
+#define pmregs_amd_hwcr_other_29_0_get(v)             PMREGS_GET64(v, 0, 0x3fffffff)
+#define pmregs_amd_hwcr_other_29_0_set(v, x)          PMREGS_SET64(v, x, 0, 0x3fffffff)
+#define pmregs_amd_hwcr_other_29_0_set_checked(v, x)  pmregs_set_checked64(v, 0, 0x3fffffffu, x)
+#define pmregs_amd_hwcr_ir_perf_en_get(v)             PMREGS_GET64(v, 30, 0x1)
+#define pmregs_amd_hwcr_ir_perf_en_set(v, x)          PMREGS_SET64(v, x, 30, 0x1)
+#define pmregs_amd_hwcr_ir_perf_en_set_checked(v, x)  pmregs_set_checked64(v, 30, 0x1u, x)
+#define pmregs_amd_hwcr_other_63_31_get(v)            PMREGS_GET64(v, 31, 0x1ffffffff)
+#define pmregs_amd_hwcr_other_63_31_set(v, x)         PMREGS_SET64(v, x, 31, 0x1ffffffff)
+#define pmregs_amd_hwcr_other_63_31_set_checked(v, x) pmregs_set_checked64(v, 31, PMREGS_U64(0x1ffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_hwcr_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_hwcr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_hwcr_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- PerfCntrGlobalCtl (perf_cntr_global_ctl) ---- */
 
@@ -2410,40 +2395,31 @@ static inline int pmregs_amd_hwcr_valid(uint64_t v)
 #define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN5(x) PMREGS_FIELD64((x), 5, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en0_get(v)            (pmregs_u64(v) & 0x1u)
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en0_set_checked(v, x) pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en1_get(v)            ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en1_set_checked(v, x) pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en2_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en2_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en2_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en3_get(v)            ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en3_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en3_set_checked(v, x) pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en4_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en4_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en4_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en5_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en5_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_amd_perf_cntr_global_ctl_cnt_en5_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en0_get(v)            PMREGS_GET64(v, 0, 0x1)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en0_set(v, x)         PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en0_set_checked(v, x) pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en1_get(v)            PMREGS_GET64(v, 1, 0x1)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en1_set(v, x)         PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en1_set_checked(v, x) pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en2_get(v)            PMREGS_GET64(v, 2, 0x1)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en2_set(v, x)         PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en2_set_checked(v, x) pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en3_get(v)            PMREGS_GET64(v, 3, 0x1)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en3_set(v, x)         PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en3_set_checked(v, x) pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en4_get(v)            PMREGS_GET64(v, 4, 0x1)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en4_set(v, x)         PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en4_set_checked(v, x) pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en5_get(v)            PMREGS_GET64(v, 5, 0x1)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en5_set(v, x)         PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en5_set_checked(v, x) pmregs_set_checked64(v, 5, 0x1u, x)
 
 /* cnt_en(i): the 6 fields cnt_en-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en_get(uint64_t v, unsigned i)
-{
-	return i < 6u ? (uint64_t)((v >> PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_amd_perf_cntr_global_ctl_cnt_en_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 6u ? (uint64_t)((v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN_SHIFT(i))) : v;
-}
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en_get(v, i)    pmregs_group_get64(v, i, 6u, 0u, 1, 0x1u)
+#define pmregs_amd_perf_cntr_global_ctl_cnt_en_set(v, i, x) pmregs_group_set64(v, i, x, 6u, 0u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_perf_cntr_global_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_perf_cntr_global_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_perf_cntr_global_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_RSVD_MASK) == 0)
 
 /* ---- PerfCntrGlobalStatus (perf_cntr_global_status) ---- */
 
@@ -2458,46 +2434,37 @@ static inline int pmregs_amd_perf_cntr_global_ctl_valid(uint64_t v)
 #define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_PMCF(x)    PMREGS_FIELD64((x), 59, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_perf_cntr_global_status_cnt_of0_get(v)            (pmregs_u64(v) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_cnt_of0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_amd_perf_cntr_global_status_cnt_of0_set_checked(v, x) pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_cnt_of1_get(v)            ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_cnt_of1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_amd_perf_cntr_global_status_cnt_of1_set_checked(v, x) pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_cnt_of2_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_cnt_of2_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_amd_perf_cntr_global_status_cnt_of2_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_cnt_of3_get(v)            ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_cnt_of3_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_amd_perf_cntr_global_status_cnt_of3_set_checked(v, x) pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_cnt_of4_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_cnt_of4_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_amd_perf_cntr_global_status_cnt_of4_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_cnt_of5_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_cnt_of5_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_amd_perf_cntr_global_status_cnt_of5_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_lbrsf_get(v)              ((pmregs_u64(v) >> 58) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_lbrsf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000000)) | ((pmregs_u64(x) & 0x1u) << 58))
-#define pmregs_amd_perf_cntr_global_status_lbrsf_set_checked(v, x)   pmregs_set_checked64((v), 58, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_pmcf_get(v)               ((pmregs_u64(v) >> 59) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_pmcf_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000000)) | ((pmregs_u64(x) & 0x1u) << 59))
-#define pmregs_amd_perf_cntr_global_status_pmcf_set_checked(v, x)    pmregs_set_checked64((v), 59, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_cnt_of0_get(v)            PMREGS_GET64(v, 0, 0x1)
+#define pmregs_amd_perf_cntr_global_status_cnt_of0_set(v, x)         PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_amd_perf_cntr_global_status_cnt_of0_set_checked(v, x) pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_cnt_of1_get(v)            PMREGS_GET64(v, 1, 0x1)
+#define pmregs_amd_perf_cntr_global_status_cnt_of1_set(v, x)         PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_amd_perf_cntr_global_status_cnt_of1_set_checked(v, x) pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_cnt_of2_get(v)            PMREGS_GET64(v, 2, 0x1)
+#define pmregs_amd_perf_cntr_global_status_cnt_of2_set(v, x)         PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_amd_perf_cntr_global_status_cnt_of2_set_checked(v, x) pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_cnt_of3_get(v)            PMREGS_GET64(v, 3, 0x1)
+#define pmregs_amd_perf_cntr_global_status_cnt_of3_set(v, x)         PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_amd_perf_cntr_global_status_cnt_of3_set_checked(v, x) pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_cnt_of4_get(v)            PMREGS_GET64(v, 4, 0x1)
+#define pmregs_amd_perf_cntr_global_status_cnt_of4_set(v, x)         PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_amd_perf_cntr_global_status_cnt_of4_set_checked(v, x) pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_cnt_of5_get(v)            PMREGS_GET64(v, 5, 0x1)
+#define pmregs_amd_perf_cntr_global_status_cnt_of5_set(v, x)         PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_amd_perf_cntr_global_status_cnt_of5_set_checked(v, x) pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_lbrsf_get(v)              PMREGS_GET64(v, 58, 0x1)
+#define pmregs_amd_perf_cntr_global_status_lbrsf_set(v, x)           PMREGS_SET64(v, x, 58, 0x1)
+#define pmregs_amd_perf_cntr_global_status_lbrsf_set_checked(v, x)   pmregs_set_checked64(v, 58, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_pmcf_get(v)               PMREGS_GET64(v, 59, 0x1)
+#define pmregs_amd_perf_cntr_global_status_pmcf_set(v, x)            PMREGS_SET64(v, x, 59, 0x1)
+#define pmregs_amd_perf_cntr_global_status_pmcf_set_checked(v, x)    pmregs_set_checked64(v, 59, 0x1u, x)
 
 /* cnt_of(i): the 6 fields cnt_of-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of_get(uint64_t v, unsigned i)
-{
-	return i < 6u ? (uint64_t)((v >> PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_amd_perf_cntr_global_status_cnt_of_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 6u ? (uint64_t)((v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF_SHIFT(i))) : v;
-}
+#define pmregs_amd_perf_cntr_global_status_cnt_of_get(v, i)    pmregs_group_get64(v, i, 6u, 0u, 1, 0x1u)
+#define pmregs_amd_perf_cntr_global_status_cnt_of_set(v, i, x) pmregs_group_set64(v, i, x, 6u, 0u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_perf_cntr_global_status_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_RSVD_MASK) == 0;
-}
+/* pmregs_amd_perf_cntr_global_status_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_perf_cntr_global_status_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_RSVD_MASK) == 0)
 
 /* ---- PerfCntrGlobalStatusClr (perf_cntr_global_status_clr) ---- */
 
@@ -2512,46 +2479,37 @@ static inline int pmregs_amd_perf_cntr_global_status_valid(uint64_t v)
 #define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_PMCF(x)    PMREGS_FIELD64((x), 59, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of0_get(v)            (pmregs_u64(v) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of0_set_checked(v, x) pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of1_get(v)            ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of1_set_checked(v, x) pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of2_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of2_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of2_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of3_get(v)            ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of3_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of3_set_checked(v, x) pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of4_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of4_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of4_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of5_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of5_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_amd_perf_cntr_global_status_clr_cnt_of5_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_clr_lbrsf_get(v)              ((pmregs_u64(v) >> 58) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_clr_lbrsf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000000)) | ((pmregs_u64(x) & 0x1u) << 58))
-#define pmregs_amd_perf_cntr_global_status_clr_lbrsf_set_checked(v, x)   pmregs_set_checked64((v), 58, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_clr_pmcf_get(v)               ((pmregs_u64(v) >> 59) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_clr_pmcf_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000000)) | ((pmregs_u64(x) & 0x1u) << 59))
-#define pmregs_amd_perf_cntr_global_status_clr_pmcf_set_checked(v, x)    pmregs_set_checked64((v), 59, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of0_get(v)            PMREGS_GET64(v, 0, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of0_set(v, x)         PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of0_set_checked(v, x) pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of1_get(v)            PMREGS_GET64(v, 1, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of1_set(v, x)         PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of1_set_checked(v, x) pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of2_get(v)            PMREGS_GET64(v, 2, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of2_set(v, x)         PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of2_set_checked(v, x) pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of3_get(v)            PMREGS_GET64(v, 3, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of3_set(v, x)         PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of3_set_checked(v, x) pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of4_get(v)            PMREGS_GET64(v, 4, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of4_set(v, x)         PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of4_set_checked(v, x) pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of5_get(v)            PMREGS_GET64(v, 5, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of5_set(v, x)         PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of5_set_checked(v, x) pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_clr_lbrsf_get(v)              PMREGS_GET64(v, 58, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_lbrsf_set(v, x)           PMREGS_SET64(v, x, 58, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_lbrsf_set_checked(v, x)   pmregs_set_checked64(v, 58, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_clr_pmcf_get(v)               PMREGS_GET64(v, 59, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_pmcf_set(v, x)            PMREGS_SET64(v, x, 59, 0x1)
+#define pmregs_amd_perf_cntr_global_status_clr_pmcf_set_checked(v, x)    pmregs_set_checked64(v, 59, 0x1u, x)
 
 /* cnt_of(i): the 6 fields cnt_of-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of_get(uint64_t v, unsigned i)
-{
-	return i < 6u ? (uint64_t)((v >> PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_amd_perf_cntr_global_status_clr_cnt_of_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 6u ? (uint64_t)((v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF_SHIFT(i))) : v;
-}
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of_get(v, i)    pmregs_group_get64(v, i, 6u, 0u, 1, 0x1u)
+#define pmregs_amd_perf_cntr_global_status_clr_cnt_of_set(v, i, x) pmregs_group_set64(v, i, x, 6u, 0u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_perf_cntr_global_status_clr_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_RSVD_MASK) == 0;
-}
+/* pmregs_amd_perf_cntr_global_status_clr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_perf_cntr_global_status_clr_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_RSVD_MASK) == 0)
 
 /* ---- PerfCntrGlobalStatusSet (perf_cntr_global_status_set) ---- */
 
@@ -2566,46 +2524,37 @@ static inline int pmregs_amd_perf_cntr_global_status_clr_valid(uint64_t v)
 #define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_PMCF(x)    PMREGS_FIELD64((x), 59, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of0_get(v)            (pmregs_u64(v) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of0_set_checked(v, x) pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of1_get(v)            ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of1_set_checked(v, x) pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of2_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of2_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of2_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of3_get(v)            ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of3_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of3_set_checked(v, x) pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of4_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of4_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of4_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of5_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of5_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_amd_perf_cntr_global_status_set_cnt_of5_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_set_lbrsf_get(v)              ((pmregs_u64(v) >> 58) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_set_lbrsf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000000)) | ((pmregs_u64(x) & 0x1u) << 58))
-#define pmregs_amd_perf_cntr_global_status_set_lbrsf_set_checked(v, x)   pmregs_set_checked64((v), 58, 0x1u, (x))
-#define pmregs_amd_perf_cntr_global_status_set_pmcf_get(v)               ((pmregs_u64(v) >> 59) & 0x1u)
-#define pmregs_amd_perf_cntr_global_status_set_pmcf_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000000)) | ((pmregs_u64(x) & 0x1u) << 59))
-#define pmregs_amd_perf_cntr_global_status_set_pmcf_set_checked(v, x)    pmregs_set_checked64((v), 59, 0x1u, (x))
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of0_get(v)            PMREGS_GET64(v, 0, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of0_set(v, x)         PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of0_set_checked(v, x) pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of1_get(v)            PMREGS_GET64(v, 1, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of1_set(v, x)         PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of1_set_checked(v, x) pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of2_get(v)            PMREGS_GET64(v, 2, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of2_set(v, x)         PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of2_set_checked(v, x) pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of3_get(v)            PMREGS_GET64(v, 3, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of3_set(v, x)         PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of3_set_checked(v, x) pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of4_get(v)            PMREGS_GET64(v, 4, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of4_set(v, x)         PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of4_set_checked(v, x) pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of5_get(v)            PMREGS_GET64(v, 5, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of5_set(v, x)         PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of5_set_checked(v, x) pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_set_lbrsf_get(v)              PMREGS_GET64(v, 58, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_lbrsf_set(v, x)           PMREGS_SET64(v, x, 58, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_lbrsf_set_checked(v, x)   pmregs_set_checked64(v, 58, 0x1u, x)
+#define pmregs_amd_perf_cntr_global_status_set_pmcf_get(v)               PMREGS_GET64(v, 59, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_pmcf_set(v, x)            PMREGS_SET64(v, x, 59, 0x1)
+#define pmregs_amd_perf_cntr_global_status_set_pmcf_set_checked(v, x)    pmregs_set_checked64(v, 59, 0x1u, x)
 
 /* cnt_of(i): the 6 fields cnt_of-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of_get(uint64_t v, unsigned i)
-{
-	return i < 6u ? (uint64_t)((v >> PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_amd_perf_cntr_global_status_set_cnt_of_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 6u ? (uint64_t)((v & ~PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF_SHIFT(i))) : v;
-}
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of_get(v, i)    pmregs_group_get64(v, i, 6u, 0u, 1, 0x1u)
+#define pmregs_amd_perf_cntr_global_status_set_cnt_of_set(v, i, x) pmregs_group_set64(v, i, x, 6u, 0u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_perf_cntr_global_status_set_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_RSVD_MASK) == 0;
-}
+/* pmregs_amd_perf_cntr_global_status_set_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_perf_cntr_global_status_set_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_RSVD_MASK) == 0)
 
 /* ---- CPUID Fn8000_0001 ECX (performance-monitoring flags) (cpuid_80000001_ecx) ---- */
 
@@ -2622,43 +2571,39 @@ static inline int pmregs_amd_perf_cntr_global_status_set_valid(uint64_t v)
 #define PMREGS_AMD_CPUID_80000001_ECX_OTHER_31_29(x)       PMREGS_FIELD32((x), 29, 3)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_cpuid_80000001_ecx_other_9_0_get(v)                    (pmregs_u32(v) & 0x3ffu)
-#define pmregs_amd_cpuid_80000001_ecx_other_9_0_set(v, x)                 ((pmregs_u32(v) & ~0x3ffu) | (pmregs_u32(x) & 0x3ffu))
-#define pmregs_amd_cpuid_80000001_ecx_other_9_0_set_checked(v, x)         pmregs_set_checked32((v), 0, 0x3ffu, (x))
-#define pmregs_amd_cpuid_80000001_ecx_ibs_get(v)                          ((pmregs_u32(v) >> 10) & 0x1u)
-#define pmregs_amd_cpuid_80000001_ecx_ibs_set(v, x)                       ((pmregs_u32(v) & ~0x400u) | ((pmregs_u32(x) & 0x1u) << 10))
-#define pmregs_amd_cpuid_80000001_ecx_ibs_set_checked(v, x)               pmregs_set_checked32((v), 10, 0x1u, (x))
-#define pmregs_amd_cpuid_80000001_ecx_other_22_11_get(v)                  ((pmregs_u32(v) >> 11) & 0xfffu)
-#define pmregs_amd_cpuid_80000001_ecx_other_22_11_set(v, x)               ((pmregs_u32(v) & ~0x7ff800u) | ((pmregs_u32(x) & 0xfffu) << 11))
-#define pmregs_amd_cpuid_80000001_ecx_other_22_11_set_checked(v, x)       pmregs_set_checked32((v), 11, 0xfffu, (x))
-#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_get(v)            ((pmregs_u32(v) >> 23) & 0x1u)
-#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_set(v, x)         ((pmregs_u32(v) & ~0x800000u) | ((pmregs_u32(x) & 0x1u) << 23))
-#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_set_checked(v, x) pmregs_set_checked32((v), 23, 0x1u, (x))
-#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_get(v)              ((pmregs_u32(v) >> 24) & 0x1u)
-#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_set(v, x)           ((pmregs_u32(v) & ~0x1000000u) | ((pmregs_u32(x) & 0x1u) << 24))
-#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_set_checked(v, x)   pmregs_set_checked32((v), 24, 0x1u, (x))
-#define pmregs_amd_cpuid_80000001_ecx_other_25_get(v)                     ((pmregs_u32(v) >> 25) & 0x1u)
-#define pmregs_amd_cpuid_80000001_ecx_other_25_set(v, x)                  ((pmregs_u32(v) & ~0x2000000u) | ((pmregs_u32(x) & 0x1u) << 25))
-#define pmregs_amd_cpuid_80000001_ecx_other_25_set_checked(v, x)          pmregs_set_checked32((v), 25, 0x1u, (x))
-#define pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_get(v)                ((pmregs_u32(v) >> 26) & 0x1u)
-#define pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_set(v, x)             ((pmregs_u32(v) & ~0x4000000u) | ((pmregs_u32(x) & 0x1u) << 26))
-#define pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_set_checked(v, x)     pmregs_set_checked32((v), 26, 0x1u, (x))
-#define pmregs_amd_cpuid_80000001_ecx_perf_tsc_get(v)                     ((pmregs_u32(v) >> 27) & 0x1u)
-#define pmregs_amd_cpuid_80000001_ecx_perf_tsc_set(v, x)                  ((pmregs_u32(v) & ~0x8000000u) | ((pmregs_u32(x) & 0x1u) << 27))
-#define pmregs_amd_cpuid_80000001_ecx_perf_tsc_set_checked(v, x)          pmregs_set_checked32((v), 27, 0x1u, (x))
-#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_get(v)             ((pmregs_u32(v) >> 28) & 0x1u)
-#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_set(v, x)          ((pmregs_u32(v) & ~0x10000000u) | ((pmregs_u32(x) & 0x1u) << 28))
-#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_set_checked(v, x)  pmregs_set_checked32((v), 28, 0x1u, (x))
-#define pmregs_amd_cpuid_80000001_ecx_other_31_29_get(v)                  ((pmregs_u32(v) >> 29) & 0x7u)
-#define pmregs_amd_cpuid_80000001_ecx_other_31_29_set(v, x)               ((pmregs_u32(v) & ~0xe0000000u) | ((pmregs_u32(x) & 0x7u) << 29))
-#define pmregs_amd_cpuid_80000001_ecx_other_31_29_set_checked(v, x)       pmregs_set_checked32((v), 29, 0x7u, (x))
+#define pmregs_amd_cpuid_80000001_ecx_other_9_0_get(v)                    PMREGS_GET32(v, 0, 0x3ff)
+#define pmregs_amd_cpuid_80000001_ecx_other_9_0_set(v, x)                 PMREGS_SET32(v, x, 0, 0x3ff)
+#define pmregs_amd_cpuid_80000001_ecx_other_9_0_set_checked(v, x)         pmregs_set_checked32(v, 0, 0x3ffu, x)
+#define pmregs_amd_cpuid_80000001_ecx_ibs_get(v)                          PMREGS_GET32(v, 10, 0x1)
+#define pmregs_amd_cpuid_80000001_ecx_ibs_set(v, x)                       PMREGS_SET32(v, x, 10, 0x1)
+#define pmregs_amd_cpuid_80000001_ecx_ibs_set_checked(v, x)               pmregs_set_checked32(v, 10, 0x1u, x)
+#define pmregs_amd_cpuid_80000001_ecx_other_22_11_get(v)                  PMREGS_GET32(v, 11, 0xfff)
+#define pmregs_amd_cpuid_80000001_ecx_other_22_11_set(v, x)               PMREGS_SET32(v, x, 11, 0xfff)
+#define pmregs_amd_cpuid_80000001_ecx_other_22_11_set_checked(v, x)       pmregs_set_checked32(v, 11, 0xfffu, x)
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_get(v)            PMREGS_GET32(v, 23, 0x1)
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_set(v, x)         PMREGS_SET32(v, x, 23, 0x1)
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_set_checked(v, x) pmregs_set_checked32(v, 23, 0x1u, x)
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_get(v)              PMREGS_GET32(v, 24, 0x1)
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_set(v, x)           PMREGS_SET32(v, x, 24, 0x1)
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_set_checked(v, x)   pmregs_set_checked32(v, 24, 0x1u, x)
+#define pmregs_amd_cpuid_80000001_ecx_other_25_get(v)                     PMREGS_GET32(v, 25, 0x1)
+#define pmregs_amd_cpuid_80000001_ecx_other_25_set(v, x)                  PMREGS_SET32(v, x, 25, 0x1)
+#define pmregs_amd_cpuid_80000001_ecx_other_25_set_checked(v, x)          pmregs_set_checked32(v, 25, 0x1u, x)
+#define pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_get(v)                PMREGS_GET32(v, 26, 0x1)
+#define pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_set(v, x)             PMREGS_SET32(v, x, 26, 0x1)
+#define pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_set_checked(v, x)     pmregs_set_checked32(v, 26, 0x1u, x)
+#define pmregs_amd_cpuid_80000001_ecx_perf_tsc_get(v)                     PMREGS_GET32(v, 27, 0x1)
+#define pmregs_amd_cpuid_80000001_ecx_perf_tsc_set(v, x)                  PMREGS_SET32(v, x, 27, 0x1)
+#define pmregs_amd_cpuid_80000001_ecx_perf_tsc_set_checked(v, x)          pmregs_set_checked32(v, 27, 0x1u, x)
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_get(v)             PMREGS_GET32(v, 28, 0x1)
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_set(v, x)          PMREGS_SET32(v, x, 28, 0x1)
+#define pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_set_checked(v, x)  pmregs_set_checked32(v, 28, 0x1u, x)
+#define pmregs_amd_cpuid_80000001_ecx_other_31_29_get(v)                  PMREGS_GET32(v, 29, 0x7)
+#define pmregs_amd_cpuid_80000001_ecx_other_31_29_set(v, x)               PMREGS_SET32(v, x, 29, 0x7)
+#define pmregs_amd_cpuid_80000001_ecx_other_31_29_set_checked(v, x)       pmregs_set_checked32(v, 29, 0x7u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_cpuid_80000001_ecx_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_cpuid_80000001_ecx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_cpuid_80000001_ecx_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- CPUID Fn8000_0008 EBX (performance-monitoring flags) (cpuid_80000008_ebx) ---- */
 
@@ -2669,25 +2614,21 @@ static inline int pmregs_amd_cpuid_80000001_ecx_valid(uint32_t v)
 #define PMREGS_AMD_CPUID_80000008_EBX_BRS(x)        PMREGS_FIELD32((x), 31, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_cpuid_80000008_ebx_other_0_get(v)               (pmregs_u32(v) & 0x1u)
-#define pmregs_amd_cpuid_80000008_ebx_other_0_set(v, x)            ((pmregs_u32(v) & ~0x1u) | (pmregs_u32(x) & 0x1u))
-#define pmregs_amd_cpuid_80000008_ebx_other_0_set_checked(v, x)    pmregs_set_checked32((v), 0, 0x1u, (x))
-#define pmregs_amd_cpuid_80000008_ebx_ir_perf_get(v)               ((pmregs_u32(v) >> 1) & 0x1u)
-#define pmregs_amd_cpuid_80000008_ebx_ir_perf_set(v, x)            ((pmregs_u32(v) & ~0x2u) | ((pmregs_u32(x) & 0x1u) << 1))
-#define pmregs_amd_cpuid_80000008_ebx_ir_perf_set_checked(v, x)    pmregs_set_checked32((v), 1, 0x1u, (x))
-#define pmregs_amd_cpuid_80000008_ebx_other_30_2_get(v)            ((pmregs_u32(v) >> 2) & 0x1fffffffu)
-#define pmregs_amd_cpuid_80000008_ebx_other_30_2_set(v, x)         ((pmregs_u32(v) & ~0x7ffffffcu) | ((pmregs_u32(x) & 0x1fffffffu) << 2))
-#define pmregs_amd_cpuid_80000008_ebx_other_30_2_set_checked(v, x) pmregs_set_checked32((v), 2, 0x1fffffffu, (x))
-#define pmregs_amd_cpuid_80000008_ebx_brs_get(v)                   ((pmregs_u32(v) >> 31) & 0x1u)
-#define pmregs_amd_cpuid_80000008_ebx_brs_set(v, x)                ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
-#define pmregs_amd_cpuid_80000008_ebx_brs_set_checked(v, x)        pmregs_set_checked32((v), 31, 0x1u, (x))
+#define pmregs_amd_cpuid_80000008_ebx_other_0_get(v)               PMREGS_GET32(v, 0, 0x1)
+#define pmregs_amd_cpuid_80000008_ebx_other_0_set(v, x)            PMREGS_SET32(v, x, 0, 0x1)
+#define pmregs_amd_cpuid_80000008_ebx_other_0_set_checked(v, x)    pmregs_set_checked32(v, 0, 0x1u, x)
+#define pmregs_amd_cpuid_80000008_ebx_ir_perf_get(v)               PMREGS_GET32(v, 1, 0x1)
+#define pmregs_amd_cpuid_80000008_ebx_ir_perf_set(v, x)            PMREGS_SET32(v, x, 1, 0x1)
+#define pmregs_amd_cpuid_80000008_ebx_ir_perf_set_checked(v, x)    pmregs_set_checked32(v, 1, 0x1u, x)
+#define pmregs_amd_cpuid_80000008_ebx_other_30_2_get(v)            PMREGS_GET32(v, 2, 0x1fffffff)
+#define pmregs_amd_cpuid_80000008_ebx_other_30_2_set(v, x)         PMREGS_SET32(v, x, 2, 0x1fffffff)
+#define pmregs_amd_cpuid_80000008_ebx_other_30_2_set_checked(v, x) pmregs_set_checked32(v, 2, 0x1fffffffu, x)
+#define pmregs_amd_cpuid_80000008_ebx_brs_get(v)                   PMREGS_GET32(v, 31, 0x1)
+#define pmregs_amd_cpuid_80000008_ebx_brs_set(v, x)                PMREGS_SET32(v, x, 31, 0x1)
+#define pmregs_amd_cpuid_80000008_ebx_brs_set_checked(v, x)        pmregs_set_checked32(v, 31, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_cpuid_80000008_ebx_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_cpuid_80000008_ebx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_cpuid_80000008_ebx_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- CPUID Fn8000_0022 EAX (cpuid_80000022_eax) ---- */
 
@@ -2697,21 +2638,18 @@ static inline int pmregs_amd_cpuid_80000008_ebx_valid(uint32_t v)
 #define PMREGS_AMD_CPUID_80000022_EAX_LBR_AND_PMC_FREEZE(x) PMREGS_FIELD32((x), 2, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_cpuid_80000022_eax_perf_mon_v2_get(v)                   (pmregs_u32(v) & 0x1u)
-#define pmregs_amd_cpuid_80000022_eax_perf_mon_v2_set(v, x)                ((pmregs_u32(v) & ~0x1u) | (pmregs_u32(x) & 0x1u))
-#define pmregs_amd_cpuid_80000022_eax_perf_mon_v2_set_checked(v, x)        pmregs_set_checked32((v), 0, 0x1u, (x))
-#define pmregs_amd_cpuid_80000022_eax_lbr_stack_get(v)                     ((pmregs_u32(v) >> 1) & 0x1u)
-#define pmregs_amd_cpuid_80000022_eax_lbr_stack_set(v, x)                  ((pmregs_u32(v) & ~0x2u) | ((pmregs_u32(x) & 0x1u) << 1))
-#define pmregs_amd_cpuid_80000022_eax_lbr_stack_set_checked(v, x)          pmregs_set_checked32((v), 1, 0x1u, (x))
-#define pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_get(v)            ((pmregs_u32(v) >> 2) & 0x1u)
-#define pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_set(v, x)         ((pmregs_u32(v) & ~0x4u) | ((pmregs_u32(x) & 0x1u) << 2))
-#define pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_set_checked(v, x) pmregs_set_checked32((v), 2, 0x1u, (x))
+#define pmregs_amd_cpuid_80000022_eax_perf_mon_v2_get(v)                   PMREGS_GET32(v, 0, 0x1)
+#define pmregs_amd_cpuid_80000022_eax_perf_mon_v2_set(v, x)                PMREGS_SET32(v, x, 0, 0x1)
+#define pmregs_amd_cpuid_80000022_eax_perf_mon_v2_set_checked(v, x)        pmregs_set_checked32(v, 0, 0x1u, x)
+#define pmregs_amd_cpuid_80000022_eax_lbr_stack_get(v)                     PMREGS_GET32(v, 1, 0x1)
+#define pmregs_amd_cpuid_80000022_eax_lbr_stack_set(v, x)                  PMREGS_SET32(v, x, 1, 0x1)
+#define pmregs_amd_cpuid_80000022_eax_lbr_stack_set_checked(v, x)          pmregs_set_checked32(v, 1, 0x1u, x)
+#define pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_get(v)            PMREGS_GET32(v, 2, 0x1)
+#define pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_set(v, x)         PMREGS_SET32(v, x, 2, 0x1)
+#define pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_set_checked(v, x) pmregs_set_checked32(v, 2, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_cpuid_80000022_eax_valid(uint32_t v)
-{
-	return (v & PMREGS_AMD_CPUID_80000022_EAX_RSVD_MASK) == 0;
-}
+/* pmregs_amd_cpuid_80000022_eax_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_cpuid_80000022_eax_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_AMD_CPUID_80000022_EAX_RSVD_MASK) == 0)
 
 /* ---- CPUID Fn8000_0022 EBX (cpuid_80000022_ebx) ---- */
 
@@ -2722,24 +2660,21 @@ static inline int pmregs_amd_cpuid_80000022_eax_valid(uint32_t v)
 #define PMREGS_AMD_CPUID_80000022_EBX_NUM_PERF_CTR_UMC(x)  PMREGS_FIELD32((x), 16, 6)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_get(v)            (pmregs_u32(v) & 0xfu)
-#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_set(v, x)         ((pmregs_u32(v) & ~0xfu) | (pmregs_u32(x) & 0xfu))
-#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_set_checked(v, x) pmregs_set_checked32((v), 0, 0xfu, (x))
-#define pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_get(v)               ((pmregs_u32(v) >> 4) & 0x3fu)
-#define pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_set(v, x)            ((pmregs_u32(v) & ~0x3f0u) | ((pmregs_u32(x) & 0x3fu) << 4))
-#define pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_set_checked(v, x)    pmregs_set_checked32((v), 4, 0x3fu, (x))
-#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_get(v)              ((pmregs_u32(v) >> 10) & 0x3fu)
-#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_set(v, x)           ((pmregs_u32(v) & ~0xfc00u) | ((pmregs_u32(x) & 0x3fu) << 10))
-#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_set_checked(v, x)   pmregs_set_checked32((v), 10, 0x3fu, (x))
-#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_get(v)             ((pmregs_u32(v) >> 16) & 0x3fu)
-#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_set(v, x)          ((pmregs_u32(v) & ~0x3f0000u) | ((pmregs_u32(x) & 0x3fu) << 16))
-#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_set_checked(v, x)  pmregs_set_checked32((v), 16, 0x3fu, (x))
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_get(v)            PMREGS_GET32(v, 0, 0xf)
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_set(v, x)         PMREGS_SET32(v, x, 0, 0xf)
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_set_checked(v, x) pmregs_set_checked32(v, 0, 0xfu, x)
+#define pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_get(v)               PMREGS_GET32(v, 4, 0x3f)
+#define pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_set(v, x)            PMREGS_SET32(v, x, 4, 0x3f)
+#define pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_set_checked(v, x)    pmregs_set_checked32(v, 4, 0x3fu, x)
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_get(v)              PMREGS_GET32(v, 10, 0x3f)
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_set(v, x)           PMREGS_SET32(v, x, 10, 0x3f)
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_set_checked(v, x)   pmregs_set_checked32(v, 10, 0x3fu, x)
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_get(v)             PMREGS_GET32(v, 16, 0x3f)
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_set(v, x)          PMREGS_SET32(v, x, 16, 0x3f)
+#define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_set_checked(v, x)  pmregs_set_checked32(v, 16, 0x3fu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_cpuid_80000022_ebx_valid(uint32_t v)
-{
-	return (v & PMREGS_AMD_CPUID_80000022_EBX_RSVD_MASK) == 0;
-}
+/* pmregs_amd_cpuid_80000022_ebx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_cpuid_80000022_ebx_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_AMD_CPUID_80000022_EBX_RSVD_MASK) == 0)
 
 /* ---- CPUID Fn8000_0022 ECX (cpuid_80000022_ecx) ---- */
 
@@ -2749,14 +2684,10 @@ static inline int pmregs_amd_cpuid_80000022_ebx_valid(uint32_t v)
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_get(v)            (pmregs_u32(v))
 #define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set(v, x)         ((void)pmregs_u32(v), pmregs_u32(x))
-#define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set_checked(v, x) pmregs_set_checked32((v), 0, 0xffffffffu, (x))
+#define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set_checked(v, x) pmregs_set_checked32(v, 0, 0xffffffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_cpuid_80000022_ecx_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_cpuid_80000022_ecx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_cpuid_80000022_ecx_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- L3/DF/NB/L2I counter (uncore_ctr) ---- */
 
@@ -2764,15 +2695,12 @@ static inline int pmregs_amd_cpuid_80000022_ecx_valid(uint32_t v)
 #define PMREGS_AMD_UNCORE_CTR_COUNT(x) PMREGS_FIELD64((x), 0, 48)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_uncore_ctr_count_get(v)            (pmregs_u64(v) & PMREGS_U64(0xffffffffffff))
-#define pmregs_amd_uncore_ctr_count_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0xffffffffffff)))
-#define pmregs_amd_uncore_ctr_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffff), (x))
+#define pmregs_amd_uncore_ctr_count_get(v)            PMREGS_GET64(v, 0, 0xffffffffffff)
+#define pmregs_amd_uncore_ctr_count_set(v, x)         PMREGS_SET64(v, x, 0, 0xffffffffffff)
+#define pmregs_amd_uncore_ctr_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_uncore_ctr_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_UNCORE_CTR_RSVD_MASK) == 0;
-}
+/* pmregs_amd_uncore_ctr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_uncore_ctr_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_UNCORE_CTR_RSVD_MASK) == 0)
 
 /* ---- NB_PerfEvtSeln (family 15h/16h) (nb_perf_ctl) ---- */
 
@@ -2783,15 +2711,15 @@ static inline int pmregs_amd_uncore_ctr_valid(uint64_t v)
 #define PMREGS_AMD_NB_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_nb_perf_ctl_umask_get(v)             ((pmregs_u64(v) >> 8) & 0xffu)
-#define pmregs_amd_nb_perf_ctl_umask_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
-#define pmregs_amd_nb_perf_ctl_umask_set_checked(v, x)  pmregs_set_checked64((v), 8, 0xffu, (x))
-#define pmregs_amd_nb_perf_ctl_int_en_get(v)            ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_amd_nb_perf_ctl_int_en_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_amd_nb_perf_ctl_int_en_set_checked(v, x) pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_amd_nb_perf_ctl_en_get(v)                ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_amd_nb_perf_ctl_en_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_amd_nb_perf_ctl_en_set_checked(v, x)     pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_amd_nb_perf_ctl_umask_get(v)             PMREGS_GET64(v, 8, 0xff)
+#define pmregs_amd_nb_perf_ctl_umask_set(v, x)          PMREGS_SET64(v, x, 8, 0xff)
+#define pmregs_amd_nb_perf_ctl_umask_set_checked(v, x)  pmregs_set_checked64(v, 8, 0xffu, x)
+#define pmregs_amd_nb_perf_ctl_int_en_get(v)            PMREGS_GET64(v, 20, 0x1)
+#define pmregs_amd_nb_perf_ctl_int_en_set(v, x)         PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_amd_nb_perf_ctl_int_en_set_checked(v, x) pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_amd_nb_perf_ctl_en_get(v)                PMREGS_GET64(v, 22, 0x1)
+#define pmregs_amd_nb_perf_ctl_en_set(v, x)             PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_amd_nb_perf_ctl_en_set_checked(v, x)     pmregs_set_checked64(v, 22, 0x1u, x)
 
 /* event_select: bits 35:32, 7:0, rw. Event number, 12 bits */
 static inline uint64_t pmregs_amd_nb_perf_ctl_event_select_get(uint64_t v) { return (((v >> 32) & PMREGS_U64(0x000000000000000f)) << 8) | (v & PMREGS_U64(0x00000000000000ff)); }
@@ -2804,11 +2732,8 @@ static inline int pmregs_amd_nb_perf_ctl_event_select_set_checked(uint64_t *v, u
 	return PMREGS_OK;
 }
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_nb_perf_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_NB_PERF_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_nb_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_nb_perf_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_NB_PERF_CTL_RSVD_MASK) == 0)
 
 /* ---- L2I_PerfEvtSeln (family 16h) (l2i_perf_ctl) ---- */
 
@@ -2819,15 +2744,15 @@ static inline int pmregs_amd_nb_perf_ctl_valid(uint64_t v)
 #define PMREGS_AMD_L2I_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_l2i_perf_ctl_umask_get(v)             ((pmregs_u64(v) >> 8) & 0xffu)
-#define pmregs_amd_l2i_perf_ctl_umask_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
-#define pmregs_amd_l2i_perf_ctl_umask_set_checked(v, x)  pmregs_set_checked64((v), 8, 0xffu, (x))
-#define pmregs_amd_l2i_perf_ctl_int_en_get(v)            ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_amd_l2i_perf_ctl_int_en_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_amd_l2i_perf_ctl_int_en_set_checked(v, x) pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_amd_l2i_perf_ctl_en_get(v)                ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_amd_l2i_perf_ctl_en_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_amd_l2i_perf_ctl_en_set_checked(v, x)     pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_amd_l2i_perf_ctl_umask_get(v)             PMREGS_GET64(v, 8, 0xff)
+#define pmregs_amd_l2i_perf_ctl_umask_set(v, x)          PMREGS_SET64(v, x, 8, 0xff)
+#define pmregs_amd_l2i_perf_ctl_umask_set_checked(v, x)  pmregs_set_checked64(v, 8, 0xffu, x)
+#define pmregs_amd_l2i_perf_ctl_int_en_get(v)            PMREGS_GET64(v, 20, 0x1)
+#define pmregs_amd_l2i_perf_ctl_int_en_set(v, x)         PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_amd_l2i_perf_ctl_int_en_set_checked(v, x) pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_amd_l2i_perf_ctl_en_get(v)                PMREGS_GET64(v, 22, 0x1)
+#define pmregs_amd_l2i_perf_ctl_en_set(v, x)             PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_amd_l2i_perf_ctl_en_set_checked(v, x)     pmregs_set_checked64(v, 22, 0x1u, x)
 
 /* event_select: bits 35:32, 7:0, rw. Event number, 12 bits */
 static inline uint64_t pmregs_amd_l2i_perf_ctl_event_select_get(uint64_t v) { return (((v >> 32) & PMREGS_U64(0x000000000000000f)) << 8) | (v & PMREGS_U64(0x00000000000000ff)); }
@@ -2840,11 +2765,8 @@ static inline int pmregs_amd_l2i_perf_ctl_event_select_set_checked(uint64_t *v, 
 	return PMREGS_OK;
 }
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_l2i_perf_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_L2I_PERF_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_l2i_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_l2i_perf_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_L2I_PERF_CTL_RSVD_MASK) == 0)
 
 /* ---- ChL3PmcCfgn (family 17h, Zen1/Zen2) (l3_pmc_cfg_f17h) ---- */
 
@@ -2856,27 +2778,24 @@ static inline int pmregs_amd_l2i_perf_ctl_valid(uint64_t v)
 #define PMREGS_AMD_L3_PMC_CFG_F17H_THREAD_MASK(x)  PMREGS_FIELD64((x), 56, 8)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_l3_pmc_cfg_f17h_event_select_get(v)            (pmregs_u64(v) & 0xffu)
-#define pmregs_amd_l3_pmc_cfg_f17h_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff)) | (pmregs_u64(x) & 0xffu))
-#define pmregs_amd_l3_pmc_cfg_f17h_event_select_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffu, (x))
-#define pmregs_amd_l3_pmc_cfg_f17h_umask_get(v)                   ((pmregs_u64(v) >> 8) & 0xffu)
-#define pmregs_amd_l3_pmc_cfg_f17h_umask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
-#define pmregs_amd_l3_pmc_cfg_f17h_umask_set_checked(v, x)        pmregs_set_checked64((v), 8, 0xffu, (x))
-#define pmregs_amd_l3_pmc_cfg_f17h_en_get(v)                      ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_amd_l3_pmc_cfg_f17h_en_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_amd_l3_pmc_cfg_f17h_en_set_checked(v, x)           pmregs_set_checked64((v), 22, 0x1u, (x))
-#define pmregs_amd_l3_pmc_cfg_f17h_slice_mask_get(v)              ((pmregs_u64(v) >> 48) & 0xfu)
-#define pmregs_amd_l3_pmc_cfg_f17h_slice_mask_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0xf000000000000)) | ((pmregs_u64(x) & 0xfu) << 48))
-#define pmregs_amd_l3_pmc_cfg_f17h_slice_mask_set_checked(v, x)   pmregs_set_checked64((v), 48, 0xfu, (x))
-#define pmregs_amd_l3_pmc_cfg_f17h_thread_mask_get(v)             ((pmregs_u64(v) >> 56) & 0xffu)
-#define pmregs_amd_l3_pmc_cfg_f17h_thread_mask_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xff00000000000000)) | ((pmregs_u64(x) & 0xffu) << 56))
-#define pmregs_amd_l3_pmc_cfg_f17h_thread_mask_set_checked(v, x)  pmregs_set_checked64((v), 56, 0xffu, (x))
+#define pmregs_amd_l3_pmc_cfg_f17h_event_select_get(v)            PMREGS_GET64(v, 0, 0xff)
+#define pmregs_amd_l3_pmc_cfg_f17h_event_select_set(v, x)         PMREGS_SET64(v, x, 0, 0xff)
+#define pmregs_amd_l3_pmc_cfg_f17h_event_select_set_checked(v, x) pmregs_set_checked64(v, 0, 0xffu, x)
+#define pmregs_amd_l3_pmc_cfg_f17h_umask_get(v)                   PMREGS_GET64(v, 8, 0xff)
+#define pmregs_amd_l3_pmc_cfg_f17h_umask_set(v, x)                PMREGS_SET64(v, x, 8, 0xff)
+#define pmregs_amd_l3_pmc_cfg_f17h_umask_set_checked(v, x)        pmregs_set_checked64(v, 8, 0xffu, x)
+#define pmregs_amd_l3_pmc_cfg_f17h_en_get(v)                      PMREGS_GET64(v, 22, 0x1)
+#define pmregs_amd_l3_pmc_cfg_f17h_en_set(v, x)                   PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_amd_l3_pmc_cfg_f17h_en_set_checked(v, x)           pmregs_set_checked64(v, 22, 0x1u, x)
+#define pmregs_amd_l3_pmc_cfg_f17h_slice_mask_get(v)              PMREGS_GET64(v, 48, 0xf)
+#define pmregs_amd_l3_pmc_cfg_f17h_slice_mask_set(v, x)           PMREGS_SET64(v, x, 48, 0xf)
+#define pmregs_amd_l3_pmc_cfg_f17h_slice_mask_set_checked(v, x)   pmregs_set_checked64(v, 48, 0xfu, x)
+#define pmregs_amd_l3_pmc_cfg_f17h_thread_mask_get(v)             PMREGS_GET64(v, 56, 0xff)
+#define pmregs_amd_l3_pmc_cfg_f17h_thread_mask_set(v, x)          PMREGS_SET64(v, x, 56, 0xff)
+#define pmregs_amd_l3_pmc_cfg_f17h_thread_mask_set_checked(v, x)  pmregs_set_checked64(v, 56, 0xffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_l3_pmc_cfg_f17h_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_L3_PMC_CFG_F17H_RSVD_MASK) == 0;
-}
+/* pmregs_amd_l3_pmc_cfg_f17h_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_l3_pmc_cfg_f17h_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_L3_PMC_CFG_F17H_RSVD_MASK) == 0)
 
 /* ---- ChL3PmcCfgn (family 19h and later, Zen3+) (l3_pmc_cfg) ---- */
 
@@ -2891,36 +2810,33 @@ static inline int pmregs_amd_l3_pmc_cfg_f17h_valid(uint64_t v)
 #define PMREGS_AMD_L3_PMC_CFG_THREAD_MASK(x)   PMREGS_FIELD64((x), 56, 2)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_l3_pmc_cfg_event_select_get(v)             (pmregs_u64(v) & 0xffu)
-#define pmregs_amd_l3_pmc_cfg_event_select_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xff)) | (pmregs_u64(x) & 0xffu))
-#define pmregs_amd_l3_pmc_cfg_event_select_set_checked(v, x)  pmregs_set_checked64((v), 0, 0xffu, (x))
-#define pmregs_amd_l3_pmc_cfg_umask_get(v)                    ((pmregs_u64(v) >> 8) & 0xffu)
-#define pmregs_amd_l3_pmc_cfg_umask_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
-#define pmregs_amd_l3_pmc_cfg_umask_set_checked(v, x)         pmregs_set_checked64((v), 8, 0xffu, (x))
-#define pmregs_amd_l3_pmc_cfg_en_get(v)                       ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_amd_l3_pmc_cfg_en_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_amd_l3_pmc_cfg_en_set_checked(v, x)            pmregs_set_checked64((v), 22, 0x1u, (x))
-#define pmregs_amd_l3_pmc_cfg_core_id_get(v)                  ((pmregs_u64(v) >> 42) & 0x7u)
-#define pmregs_amd_l3_pmc_cfg_core_id_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x1c0000000000)) | ((pmregs_u64(x) & 0x7u) << 42))
-#define pmregs_amd_l3_pmc_cfg_core_id_set_checked(v, x)       pmregs_set_checked64((v), 42, 0x7u, (x))
-#define pmregs_amd_l3_pmc_cfg_en_all_slices_get(v)            ((pmregs_u64(v) >> 46) & 0x1u)
-#define pmregs_amd_l3_pmc_cfg_en_all_slices_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000)) | ((pmregs_u64(x) & 0x1u) << 46))
-#define pmregs_amd_l3_pmc_cfg_en_all_slices_set_checked(v, x) pmregs_set_checked64((v), 46, 0x1u, (x))
-#define pmregs_amd_l3_pmc_cfg_en_all_cores_get(v)             ((pmregs_u64(v) >> 47) & 0x1u)
-#define pmregs_amd_l3_pmc_cfg_en_all_cores_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000)) | ((pmregs_u64(x) & 0x1u) << 47))
-#define pmregs_amd_l3_pmc_cfg_en_all_cores_set_checked(v, x)  pmregs_set_checked64((v), 47, 0x1u, (x))
-#define pmregs_amd_l3_pmc_cfg_slice_id_get(v)                 ((pmregs_u64(v) >> 48) & 0x7u)
-#define pmregs_amd_l3_pmc_cfg_slice_id_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x7000000000000)) | ((pmregs_u64(x) & 0x7u) << 48))
-#define pmregs_amd_l3_pmc_cfg_slice_id_set_checked(v, x)      pmregs_set_checked64((v), 48, 0x7u, (x))
-#define pmregs_amd_l3_pmc_cfg_thread_mask_get(v)              ((pmregs_u64(v) >> 56) & 0x3u)
-#define pmregs_amd_l3_pmc_cfg_thread_mask_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x300000000000000)) | ((pmregs_u64(x) & 0x3u) << 56))
-#define pmregs_amd_l3_pmc_cfg_thread_mask_set_checked(v, x)   pmregs_set_checked64((v), 56, 0x3u, (x))
+#define pmregs_amd_l3_pmc_cfg_event_select_get(v)             PMREGS_GET64(v, 0, 0xff)
+#define pmregs_amd_l3_pmc_cfg_event_select_set(v, x)          PMREGS_SET64(v, x, 0, 0xff)
+#define pmregs_amd_l3_pmc_cfg_event_select_set_checked(v, x)  pmregs_set_checked64(v, 0, 0xffu, x)
+#define pmregs_amd_l3_pmc_cfg_umask_get(v)                    PMREGS_GET64(v, 8, 0xff)
+#define pmregs_amd_l3_pmc_cfg_umask_set(v, x)                 PMREGS_SET64(v, x, 8, 0xff)
+#define pmregs_amd_l3_pmc_cfg_umask_set_checked(v, x)         pmregs_set_checked64(v, 8, 0xffu, x)
+#define pmregs_amd_l3_pmc_cfg_en_get(v)                       PMREGS_GET64(v, 22, 0x1)
+#define pmregs_amd_l3_pmc_cfg_en_set(v, x)                    PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_amd_l3_pmc_cfg_en_set_checked(v, x)            pmregs_set_checked64(v, 22, 0x1u, x)
+#define pmregs_amd_l3_pmc_cfg_core_id_get(v)                  PMREGS_GET64(v, 42, 0x7)
+#define pmregs_amd_l3_pmc_cfg_core_id_set(v, x)               PMREGS_SET64(v, x, 42, 0x7)
+#define pmregs_amd_l3_pmc_cfg_core_id_set_checked(v, x)       pmregs_set_checked64(v, 42, 0x7u, x)
+#define pmregs_amd_l3_pmc_cfg_en_all_slices_get(v)            PMREGS_GET64(v, 46, 0x1)
+#define pmregs_amd_l3_pmc_cfg_en_all_slices_set(v, x)         PMREGS_SET64(v, x, 46, 0x1)
+#define pmregs_amd_l3_pmc_cfg_en_all_slices_set_checked(v, x) pmregs_set_checked64(v, 46, 0x1u, x)
+#define pmregs_amd_l3_pmc_cfg_en_all_cores_get(v)             PMREGS_GET64(v, 47, 0x1)
+#define pmregs_amd_l3_pmc_cfg_en_all_cores_set(v, x)          PMREGS_SET64(v, x, 47, 0x1)
+#define pmregs_amd_l3_pmc_cfg_en_all_cores_set_checked(v, x)  pmregs_set_checked64(v, 47, 0x1u, x)
+#define pmregs_amd_l3_pmc_cfg_slice_id_get(v)                 PMREGS_GET64(v, 48, 0x7)
+#define pmregs_amd_l3_pmc_cfg_slice_id_set(v, x)              PMREGS_SET64(v, x, 48, 0x7)
+#define pmregs_amd_l3_pmc_cfg_slice_id_set_checked(v, x)      pmregs_set_checked64(v, 48, 0x7u, x)
+#define pmregs_amd_l3_pmc_cfg_thread_mask_get(v)              PMREGS_GET64(v, 56, 0x3)
+#define pmregs_amd_l3_pmc_cfg_thread_mask_set(v, x)           PMREGS_SET64(v, x, 56, 0x3)
+#define pmregs_amd_l3_pmc_cfg_thread_mask_set_checked(v, x)   pmregs_set_checked64(v, 56, 0x3u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_l3_pmc_cfg_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_L3_PMC_CFG_RSVD_MASK) == 0;
-}
+/* pmregs_amd_l3_pmc_cfg_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_l3_pmc_cfg_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_L3_PMC_CFG_RSVD_MASK) == 0)
 
 /* ---- DF_PerfCtln (Zen1-Zen3) (df_perf_ctl) ---- */
 
@@ -2930,12 +2846,12 @@ static inline int pmregs_amd_l3_pmc_cfg_valid(uint64_t v)
 #define PMREGS_AMD_DF_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_df_perf_ctl_umask_get(v)            ((pmregs_u64(v) >> 8) & 0xffu)
-#define pmregs_amd_df_perf_ctl_umask_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
-#define pmregs_amd_df_perf_ctl_umask_set_checked(v, x) pmregs_set_checked64((v), 8, 0xffu, (x))
-#define pmregs_amd_df_perf_ctl_en_get(v)               ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_amd_df_perf_ctl_en_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_amd_df_perf_ctl_en_set_checked(v, x)    pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_amd_df_perf_ctl_umask_get(v)            PMREGS_GET64(v, 8, 0xff)
+#define pmregs_amd_df_perf_ctl_umask_set(v, x)         PMREGS_SET64(v, x, 8, 0xff)
+#define pmregs_amd_df_perf_ctl_umask_set_checked(v, x) pmregs_set_checked64(v, 8, 0xffu, x)
+#define pmregs_amd_df_perf_ctl_en_get(v)               PMREGS_GET64(v, 22, 0x1)
+#define pmregs_amd_df_perf_ctl_en_set(v, x)            PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_amd_df_perf_ctl_en_set_checked(v, x)    pmregs_set_checked64(v, 22, 0x1u, x)
 
 /* event_select: bits 60:59, 35:32, 7:0, rw. Event number, 14 bits */
 static inline uint64_t pmregs_amd_df_perf_ctl_event_select_get(uint64_t v) { return (((v >> 59) & PMREGS_U64(0x0000000000000003)) << 12) | (((v >> 32) & PMREGS_U64(0x000000000000000f)) << 8) | (v & PMREGS_U64(0x00000000000000ff)); }
@@ -2948,11 +2864,8 @@ static inline int pmregs_amd_df_perf_ctl_event_select_set_checked(uint64_t *v, u
 	return PMREGS_OK;
 }
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_df_perf_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_DF_PERF_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_df_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_df_perf_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_DF_PERF_CTL_RSVD_MASK) == 0)
 
 /* ---- DF_PerfCtln (PerfMonV2, Zen4+) (df_perf_ctl_v2) ---- */
 
@@ -2962,9 +2875,9 @@ static inline int pmregs_amd_df_perf_ctl_valid(uint64_t v)
 #define PMREGS_AMD_DF_PERF_CTL_V2_EN(x)           PMREGS_FIELD64((x), 22, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_df_perf_ctl_v2_en_get(v)            ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_amd_df_perf_ctl_v2_en_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_amd_df_perf_ctl_v2_en_set_checked(v, x) pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_amd_df_perf_ctl_v2_en_get(v)            PMREGS_GET64(v, 22, 0x1)
+#define pmregs_amd_df_perf_ctl_v2_en_set(v, x)         PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_amd_df_perf_ctl_v2_en_set_checked(v, x) pmregs_set_checked64(v, 22, 0x1u, x)
 
 /* event_select: bits 37:32, 7:0, rw. Event number, 14 bits */
 static inline uint64_t pmregs_amd_df_perf_ctl_v2_event_select_get(uint64_t v) { return (((v >> 32) & PMREGS_U64(0x000000000000003f)) << 8) | (v & PMREGS_U64(0x00000000000000ff)); }
@@ -2988,11 +2901,8 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 	return PMREGS_OK;
 }
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_df_perf_ctl_v2_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_DF_PERF_CTL_V2_RSVD_MASK) == 0;
-}
+/* pmregs_amd_df_perf_ctl_v2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_df_perf_ctl_v2_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_DF_PERF_CTL_V2_RSVD_MASK) == 0)
 
 /* ---- UMC PerfCtl (PerfMonV2) (umc_perf_ctl) ---- */
 
@@ -3002,21 +2912,18 @@ static inline int pmregs_amd_df_perf_ctl_v2_valid(uint64_t v)
 #define PMREGS_AMD_UMC_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 31, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_umc_perf_ctl_event_select_get(v)            (pmregs_u64(v) & 0xffu)
-#define pmregs_amd_umc_perf_ctl_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff)) | (pmregs_u64(x) & 0xffu))
-#define pmregs_amd_umc_perf_ctl_event_select_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffu, (x))
-#define pmregs_amd_umc_perf_ctl_rd_wr_mask_get(v)              ((pmregs_u64(v) >> 8) & 0x3u)
-#define pmregs_amd_umc_perf_ctl_rd_wr_mask_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x300)) | ((pmregs_u64(x) & 0x3u) << 8))
-#define pmregs_amd_umc_perf_ctl_rd_wr_mask_set_checked(v, x)   pmregs_set_checked64((v), 8, 0x3u, (x))
-#define pmregs_amd_umc_perf_ctl_en_get(v)                      ((pmregs_u64(v) >> 31) & 0x1u)
-#define pmregs_amd_umc_perf_ctl_en_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
-#define pmregs_amd_umc_perf_ctl_en_set_checked(v, x)           pmregs_set_checked64((v), 31, 0x1u, (x))
+#define pmregs_amd_umc_perf_ctl_event_select_get(v)            PMREGS_GET64(v, 0, 0xff)
+#define pmregs_amd_umc_perf_ctl_event_select_set(v, x)         PMREGS_SET64(v, x, 0, 0xff)
+#define pmregs_amd_umc_perf_ctl_event_select_set_checked(v, x) pmregs_set_checked64(v, 0, 0xffu, x)
+#define pmregs_amd_umc_perf_ctl_rd_wr_mask_get(v)              PMREGS_GET64(v, 8, 0x3)
+#define pmregs_amd_umc_perf_ctl_rd_wr_mask_set(v, x)           PMREGS_SET64(v, x, 8, 0x3)
+#define pmregs_amd_umc_perf_ctl_rd_wr_mask_set_checked(v, x)   pmregs_set_checked64(v, 8, 0x3u, x)
+#define pmregs_amd_umc_perf_ctl_en_get(v)                      PMREGS_GET64(v, 31, 0x1)
+#define pmregs_amd_umc_perf_ctl_en_set(v, x)                   PMREGS_SET64(v, x, 31, 0x1)
+#define pmregs_amd_umc_perf_ctl_en_set_checked(v, x)           pmregs_set_checked64(v, 31, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_umc_perf_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_UMC_PERF_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_umc_perf_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_umc_perf_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_UMC_PERF_CTL_RSVD_MASK) == 0)
 
 /* ---- DebugCtl (debugctl) ---- */
 
@@ -3028,27 +2935,24 @@ static inline int pmregs_amd_umc_perf_ctl_valid(uint64_t v)
 #define PMREGS_AMD_DEBUGCTL_FPMCI(x)  PMREGS_FIELD64((x), 12, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_debugctl_lbr_get(v)               (pmregs_u64(v) & 0x1u)
-#define pmregs_amd_debugctl_lbr_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_amd_debugctl_lbr_set_checked(v, x)    pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_amd_debugctl_btf_get(v)               ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_amd_debugctl_btf_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_amd_debugctl_btf_set_checked(v, x)    pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_amd_debugctl_blckdb_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_amd_debugctl_blckdb_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_amd_debugctl_blckdb_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_amd_debugctl_flbri_get(v)             ((pmregs_u64(v) >> 11) & 0x1u)
-#define pmregs_amd_debugctl_flbri_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
-#define pmregs_amd_debugctl_flbri_set_checked(v, x)  pmregs_set_checked64((v), 11, 0x1u, (x))
-#define pmregs_amd_debugctl_fpmci_get(v)             ((pmregs_u64(v) >> 12) & 0x1u)
-#define pmregs_amd_debugctl_fpmci_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
-#define pmregs_amd_debugctl_fpmci_set_checked(v, x)  pmregs_set_checked64((v), 12, 0x1u, (x))
+#define pmregs_amd_debugctl_lbr_get(v)               PMREGS_GET64(v, 0, 0x1)
+#define pmregs_amd_debugctl_lbr_set(v, x)            PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_amd_debugctl_lbr_set_checked(v, x)    pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_amd_debugctl_btf_get(v)               PMREGS_GET64(v, 1, 0x1)
+#define pmregs_amd_debugctl_btf_set(v, x)            PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_amd_debugctl_btf_set_checked(v, x)    pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_amd_debugctl_blckdb_get(v)            PMREGS_GET64(v, 2, 0x1)
+#define pmregs_amd_debugctl_blckdb_set(v, x)         PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_amd_debugctl_blckdb_set_checked(v, x) pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_amd_debugctl_flbri_get(v)             PMREGS_GET64(v, 11, 0x1)
+#define pmregs_amd_debugctl_flbri_set(v, x)          PMREGS_SET64(v, x, 11, 0x1)
+#define pmregs_amd_debugctl_flbri_set_checked(v, x)  pmregs_set_checked64(v, 11, 0x1u, x)
+#define pmregs_amd_debugctl_fpmci_get(v)             PMREGS_GET64(v, 12, 0x1)
+#define pmregs_amd_debugctl_fpmci_set(v, x)          PMREGS_SET64(v, x, 12, 0x1)
+#define pmregs_amd_debugctl_fpmci_set_checked(v, x)  pmregs_set_checked64(v, 12, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_debugctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_DEBUGCTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_debugctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_debugctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_DEBUGCTL_RSVD_MASK) == 0)
 
 /* ---- DebugCtl (performance-monitoring/breakpoint pins) (debugctl_pb) ---- */
 
@@ -3063,46 +2967,37 @@ static inline int pmregs_amd_debugctl_valid(uint64_t v)
 #define PMREGS_AMD_DEBUGCTL_PB_PB3(x)   PMREGS_FIELD64((x), 5, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_debugctl_pb_lbr_get(v)              (pmregs_u64(v) & 0x1u)
-#define pmregs_amd_debugctl_pb_lbr_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_amd_debugctl_pb_lbr_set_checked(v, x)   pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_amd_debugctl_pb_btf_get(v)              ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_amd_debugctl_pb_btf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_amd_debugctl_pb_btf_set_checked(v, x)   pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_amd_debugctl_pb_flbri_get(v)            ((pmregs_u64(v) >> 11) & 0x1u)
-#define pmregs_amd_debugctl_pb_flbri_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
-#define pmregs_amd_debugctl_pb_flbri_set_checked(v, x) pmregs_set_checked64((v), 11, 0x1u, (x))
-#define pmregs_amd_debugctl_pb_fpmci_get(v)            ((pmregs_u64(v) >> 12) & 0x1u)
-#define pmregs_amd_debugctl_pb_fpmci_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
-#define pmregs_amd_debugctl_pb_fpmci_set_checked(v, x) pmregs_set_checked64((v), 12, 0x1u, (x))
-#define pmregs_amd_debugctl_pb_pb0_get(v)              ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_amd_debugctl_pb_pb0_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_amd_debugctl_pb_pb0_set_checked(v, x)   pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_amd_debugctl_pb_pb1_get(v)              ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_amd_debugctl_pb_pb1_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_amd_debugctl_pb_pb1_set_checked(v, x)   pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_amd_debugctl_pb_pb2_get(v)              ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_amd_debugctl_pb_pb2_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_amd_debugctl_pb_pb2_set_checked(v, x)   pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_amd_debugctl_pb_pb3_get(v)              ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_amd_debugctl_pb_pb3_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_amd_debugctl_pb_pb3_set_checked(v, x)   pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_amd_debugctl_pb_lbr_get(v)              PMREGS_GET64(v, 0, 0x1)
+#define pmregs_amd_debugctl_pb_lbr_set(v, x)           PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_amd_debugctl_pb_lbr_set_checked(v, x)   pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_amd_debugctl_pb_btf_get(v)              PMREGS_GET64(v, 1, 0x1)
+#define pmregs_amd_debugctl_pb_btf_set(v, x)           PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_amd_debugctl_pb_btf_set_checked(v, x)   pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_amd_debugctl_pb_flbri_get(v)            PMREGS_GET64(v, 11, 0x1)
+#define pmregs_amd_debugctl_pb_flbri_set(v, x)         PMREGS_SET64(v, x, 11, 0x1)
+#define pmregs_amd_debugctl_pb_flbri_set_checked(v, x) pmregs_set_checked64(v, 11, 0x1u, x)
+#define pmregs_amd_debugctl_pb_fpmci_get(v)            PMREGS_GET64(v, 12, 0x1)
+#define pmregs_amd_debugctl_pb_fpmci_set(v, x)         PMREGS_SET64(v, x, 12, 0x1)
+#define pmregs_amd_debugctl_pb_fpmci_set_checked(v, x) pmregs_set_checked64(v, 12, 0x1u, x)
+#define pmregs_amd_debugctl_pb_pb0_get(v)              PMREGS_GET64(v, 2, 0x1)
+#define pmregs_amd_debugctl_pb_pb0_set(v, x)           PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_amd_debugctl_pb_pb0_set_checked(v, x)   pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_amd_debugctl_pb_pb1_get(v)              PMREGS_GET64(v, 3, 0x1)
+#define pmregs_amd_debugctl_pb_pb1_set(v, x)           PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_amd_debugctl_pb_pb1_set_checked(v, x)   pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_amd_debugctl_pb_pb2_get(v)              PMREGS_GET64(v, 4, 0x1)
+#define pmregs_amd_debugctl_pb_pb2_set(v, x)           PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_amd_debugctl_pb_pb2_set_checked(v, x)   pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_amd_debugctl_pb_pb3_get(v)              PMREGS_GET64(v, 5, 0x1)
+#define pmregs_amd_debugctl_pb_pb3_set(v, x)           PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_amd_debugctl_pb_pb3_set_checked(v, x)   pmregs_set_checked64(v, 5, 0x1u, x)
 
 /* pb(i): the 4 fields pb-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_amd_debugctl_pb_pb_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_AMD_DEBUGCTL_PB_PB_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_amd_debugctl_pb_pb_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_AMD_DEBUGCTL_PB_PB_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_AMD_DEBUGCTL_PB_PB_SHIFT(i))) : v;
-}
+#define pmregs_amd_debugctl_pb_pb_get(v, i)    pmregs_group_get64(v, i, 4u, 2u, 1, 0x1u)
+#define pmregs_amd_debugctl_pb_pb_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 2u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_debugctl_pb_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_DEBUGCTL_PB_RSVD_MASK) == 0;
-}
+/* pmregs_amd_debugctl_pb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_debugctl_pb_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_DEBUGCTL_PB_RSVD_MASK) == 0)
 
 /* ---- Last-branch IP (branch_ip) ---- */
 
@@ -3112,14 +3007,10 @@ static inline int pmregs_amd_debugctl_pb_valid(uint64_t v)
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_branch_ip_ip_get(v)            (pmregs_u64(v))
 #define pmregs_amd_branch_ip_ip_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
-#define pmregs_amd_branch_ip_ip_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
+#define pmregs_amd_branch_ip_ip_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_branch_ip_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_branch_ip_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_branch_ip_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- LastBranchStackSelect (LBR_SELECT) (lbr_select) ---- */
 
@@ -3135,39 +3026,36 @@ static inline int pmregs_amd_branch_ip_valid(uint64_t v)
 #define PMREGS_AMD_LBR_SELECT_FAR_BRANCH(x)    PMREGS_FIELD64((x), 8, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_lbr_select_cpl_eq0_get(v)                  (pmregs_u64(v) & 0x1u)
-#define pmregs_amd_lbr_select_cpl_eq0_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_amd_lbr_select_cpl_eq0_set_checked(v, x)       pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_amd_lbr_select_cpl_gt0_get(v)                  ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_amd_lbr_select_cpl_gt0_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_amd_lbr_select_cpl_gt0_set_checked(v, x)       pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_amd_lbr_select_jcc_get(v)                      ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_amd_lbr_select_jcc_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_amd_lbr_select_jcc_set_checked(v, x)           pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_amd_lbr_select_call_near_rel_get(v)            ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_amd_lbr_select_call_near_rel_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_amd_lbr_select_call_near_rel_set_checked(v, x) pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_amd_lbr_select_call_near_ind_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_amd_lbr_select_call_near_ind_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_amd_lbr_select_call_near_ind_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_amd_lbr_select_ret_near_get(v)                 ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_amd_lbr_select_ret_near_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_amd_lbr_select_ret_near_set_checked(v, x)      pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_amd_lbr_select_jmp_near_ind_get(v)             ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_amd_lbr_select_jmp_near_ind_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_amd_lbr_select_jmp_near_ind_set_checked(v, x)  pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_amd_lbr_select_jmp_near_rel_get(v)             ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_amd_lbr_select_jmp_near_rel_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_amd_lbr_select_jmp_near_rel_set_checked(v, x)  pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_amd_lbr_select_far_branch_get(v)               ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_amd_lbr_select_far_branch_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_amd_lbr_select_far_branch_set_checked(v, x)    pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_amd_lbr_select_cpl_eq0_get(v)                  PMREGS_GET64(v, 0, 0x1)
+#define pmregs_amd_lbr_select_cpl_eq0_set(v, x)               PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_amd_lbr_select_cpl_eq0_set_checked(v, x)       pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_amd_lbr_select_cpl_gt0_get(v)                  PMREGS_GET64(v, 1, 0x1)
+#define pmregs_amd_lbr_select_cpl_gt0_set(v, x)               PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_amd_lbr_select_cpl_gt0_set_checked(v, x)       pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_amd_lbr_select_jcc_get(v)                      PMREGS_GET64(v, 2, 0x1)
+#define pmregs_amd_lbr_select_jcc_set(v, x)                   PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_amd_lbr_select_jcc_set_checked(v, x)           pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_amd_lbr_select_call_near_rel_get(v)            PMREGS_GET64(v, 3, 0x1)
+#define pmregs_amd_lbr_select_call_near_rel_set(v, x)         PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_amd_lbr_select_call_near_rel_set_checked(v, x) pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_amd_lbr_select_call_near_ind_get(v)            PMREGS_GET64(v, 4, 0x1)
+#define pmregs_amd_lbr_select_call_near_ind_set(v, x)         PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_amd_lbr_select_call_near_ind_set_checked(v, x) pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_amd_lbr_select_ret_near_get(v)                 PMREGS_GET64(v, 5, 0x1)
+#define pmregs_amd_lbr_select_ret_near_set(v, x)              PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_amd_lbr_select_ret_near_set_checked(v, x)      pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_amd_lbr_select_jmp_near_ind_get(v)             PMREGS_GET64(v, 6, 0x1)
+#define pmregs_amd_lbr_select_jmp_near_ind_set(v, x)          PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_amd_lbr_select_jmp_near_ind_set_checked(v, x)  pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_amd_lbr_select_jmp_near_rel_get(v)             PMREGS_GET64(v, 7, 0x1)
+#define pmregs_amd_lbr_select_jmp_near_rel_set(v, x)          PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_amd_lbr_select_jmp_near_rel_set_checked(v, x)  pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_amd_lbr_select_far_branch_get(v)               PMREGS_GET64(v, 8, 0x1)
+#define pmregs_amd_lbr_select_far_branch_set(v, x)            PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_amd_lbr_select_far_branch_set_checked(v, x)    pmregs_set_checked64(v, 8, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_lbr_select_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_LBR_SELECT_RSVD_MASK) == 0;
-}
+/* pmregs_amd_lbr_select_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_lbr_select_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_LBR_SELECT_RSVD_MASK) == 0)
 
 /* ---- DebugExtnCtl (dbg_extn_cfg) ---- */
 
@@ -3175,15 +3063,12 @@ static inline int pmregs_amd_lbr_select_valid(uint64_t v)
 #define PMREGS_AMD_DBG_EXTN_CFG_LBRSE(x) PMREGS_FIELD64((x), 6, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_dbg_extn_cfg_lbrse_get(v)            ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_amd_dbg_extn_cfg_lbrse_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_amd_dbg_extn_cfg_lbrse_set_checked(v, x) pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_amd_dbg_extn_cfg_lbrse_get(v)            PMREGS_GET64(v, 6, 0x1)
+#define pmregs_amd_dbg_extn_cfg_lbrse_set(v, x)         PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_amd_dbg_extn_cfg_lbrse_set_checked(v, x) pmregs_set_checked64(v, 6, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_dbg_extn_cfg_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_DBG_EXTN_CFG_RSVD_MASK) == 0;
-}
+/* pmregs_amd_dbg_extn_cfg_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_dbg_extn_cfg_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_DBG_EXTN_CFG_RSVD_MASK) == 0)
 
 /* ---- DebugExtnCtl (Zen3 branch sampling) (dbg_extn_cfg_brs) ---- */
 
@@ -3194,24 +3079,21 @@ static inline int pmregs_amd_dbg_extn_cfg_valid(uint64_t v)
 #define PMREGS_AMD_DBG_EXTN_CFG_BRS_PMC(x)    PMREGS_FIELD64((x), 24, 3)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_dbg_extn_cfg_brs_brsmen_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_amd_dbg_extn_cfg_brs_brsmen_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_amd_dbg_extn_cfg_brs_brsmen_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_amd_dbg_extn_cfg_brs_vb_get(v)                ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_amd_dbg_extn_cfg_brs_vb_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_amd_dbg_extn_cfg_brs_vb_set_checked(v, x)     pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_amd_dbg_extn_cfg_brs_msroff_get(v)            ((pmregs_u64(v) >> 16) & 0xfu)
-#define pmregs_amd_dbg_extn_cfg_brs_msroff_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xf0000)) | ((pmregs_u64(x) & 0xfu) << 16))
-#define pmregs_amd_dbg_extn_cfg_brs_msroff_set_checked(v, x) pmregs_set_checked64((v), 16, 0xfu, (x))
-#define pmregs_amd_dbg_extn_cfg_brs_pmc_get(v)               ((pmregs_u64(v) >> 24) & 0x7u)
-#define pmregs_amd_dbg_extn_cfg_brs_pmc_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x7000000)) | ((pmregs_u64(x) & 0x7u) << 24))
-#define pmregs_amd_dbg_extn_cfg_brs_pmc_set_checked(v, x)    pmregs_set_checked64((v), 24, 0x7u, (x))
+#define pmregs_amd_dbg_extn_cfg_brs_brsmen_get(v)            PMREGS_GET64(v, 2, 0x1)
+#define pmregs_amd_dbg_extn_cfg_brs_brsmen_set(v, x)         PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_amd_dbg_extn_cfg_brs_brsmen_set_checked(v, x) pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_amd_dbg_extn_cfg_brs_vb_get(v)                PMREGS_GET64(v, 5, 0x1)
+#define pmregs_amd_dbg_extn_cfg_brs_vb_set(v, x)             PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_amd_dbg_extn_cfg_brs_vb_set_checked(v, x)     pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_amd_dbg_extn_cfg_brs_msroff_get(v)            PMREGS_GET64(v, 16, 0xf)
+#define pmregs_amd_dbg_extn_cfg_brs_msroff_set(v, x)         PMREGS_SET64(v, x, 16, 0xf)
+#define pmregs_amd_dbg_extn_cfg_brs_msroff_set_checked(v, x) pmregs_set_checked64(v, 16, 0xfu, x)
+#define pmregs_amd_dbg_extn_cfg_brs_pmc_get(v)               PMREGS_GET64(v, 24, 0x7)
+#define pmregs_amd_dbg_extn_cfg_brs_pmc_set(v, x)            PMREGS_SET64(v, x, 24, 0x7)
+#define pmregs_amd_dbg_extn_cfg_brs_pmc_set_checked(v, x)    pmregs_set_checked64(v, 24, 0x7u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_dbg_extn_cfg_brs_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_DBG_EXTN_CFG_BRS_RSVD_MASK) == 0 && (v & PMREGS_AMD_DBG_EXTN_CFG_BRS_RES1_MASK) == PMREGS_AMD_DBG_EXTN_CFG_BRS_RES1_MASK;
-}
+/* pmregs_amd_dbg_extn_cfg_brs_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_dbg_extn_cfg_brs_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & (PMREGS_AMD_DBG_EXTN_CFG_BRS_RSVD_MASK | PMREGS_AMD_DBG_EXTN_CFG_BRS_RES1_MASK)) == PMREGS_AMD_DBG_EXTN_CFG_BRS_RES1_MASK)
 
 /* ---- LastBranchStackFromIp (lbr_from) ---- */
 
@@ -3220,18 +3102,15 @@ static inline int pmregs_amd_dbg_extn_cfg_brs_valid(uint64_t v)
 #define PMREGS_AMD_LBR_FROM_MISPREDICT(x) PMREGS_FIELD64((x), 63, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_lbr_from_ip_get(v)                    (pmregs_u64(v) & PMREGS_U64(0x1ffffffffffffff))
-#define pmregs_amd_lbr_from_ip_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x1ffffffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0x1ffffffffffffff)))
-#define pmregs_amd_lbr_from_ip_set_checked(v, x)         pmregs_set_checked64((v), 0, PMREGS_U64(0x1ffffffffffffff), (x))
-#define pmregs_amd_lbr_from_mispredict_get(v)            ((pmregs_u64(v) >> 63) & 0x1u)
-#define pmregs_amd_lbr_from_mispredict_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
-#define pmregs_amd_lbr_from_mispredict_set_checked(v, x) pmregs_set_checked64((v), 63, 0x1u, (x))
+#define pmregs_amd_lbr_from_ip_get(v)                    PMREGS_GET64(v, 0, 0x1ffffffffffffff)
+#define pmregs_amd_lbr_from_ip_set(v, x)                 PMREGS_SET64(v, x, 0, 0x1ffffffffffffff)
+#define pmregs_amd_lbr_from_ip_set_checked(v, x)         pmregs_set_checked64(v, 0, PMREGS_U64(0x1ffffffffffffff), x)
+#define pmregs_amd_lbr_from_mispredict_get(v)            PMREGS_GET64(v, 63, 0x1)
+#define pmregs_amd_lbr_from_mispredict_set(v, x)         PMREGS_SET64(v, x, 63, 0x1)
+#define pmregs_amd_lbr_from_mispredict_set_checked(v, x) pmregs_set_checked64(v, 63, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_lbr_from_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_LBR_FROM_RSVD_MASK) == 0;
-}
+/* pmregs_amd_lbr_from_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_lbr_from_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_LBR_FROM_RSVD_MASK) == 0)
 
 /* ---- LastBranchStackToIp (lbr_to) ---- */
 
@@ -3241,21 +3120,18 @@ static inline int pmregs_amd_lbr_from_valid(uint64_t v)
 #define PMREGS_AMD_LBR_TO_VALID(x) PMREGS_FIELD64((x), 63, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_lbr_to_ip_get(v)               (pmregs_u64(v) & PMREGS_U64(0x1ffffffffffffff))
-#define pmregs_amd_lbr_to_ip_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x1ffffffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0x1ffffffffffffff)))
-#define pmregs_amd_lbr_to_ip_set_checked(v, x)    pmregs_set_checked64((v), 0, PMREGS_U64(0x1ffffffffffffff), (x))
-#define pmregs_amd_lbr_to_spec_get(v)             ((pmregs_u64(v) >> 62) & 0x1u)
-#define pmregs_amd_lbr_to_spec_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000000)) | ((pmregs_u64(x) & 0x1u) << 62))
-#define pmregs_amd_lbr_to_spec_set_checked(v, x)  pmregs_set_checked64((v), 62, 0x1u, (x))
-#define pmregs_amd_lbr_to_valid_get(v)            ((pmregs_u64(v) >> 63) & 0x1u)
-#define pmregs_amd_lbr_to_valid_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
-#define pmregs_amd_lbr_to_valid_set_checked(v, x) pmregs_set_checked64((v), 63, 0x1u, (x))
+#define pmregs_amd_lbr_to_ip_get(v)               PMREGS_GET64(v, 0, 0x1ffffffffffffff)
+#define pmregs_amd_lbr_to_ip_set(v, x)            PMREGS_SET64(v, x, 0, 0x1ffffffffffffff)
+#define pmregs_amd_lbr_to_ip_set_checked(v, x)    pmregs_set_checked64(v, 0, PMREGS_U64(0x1ffffffffffffff), x)
+#define pmregs_amd_lbr_to_spec_get(v)             PMREGS_GET64(v, 62, 0x1)
+#define pmregs_amd_lbr_to_spec_set(v, x)          PMREGS_SET64(v, x, 62, 0x1)
+#define pmregs_amd_lbr_to_spec_set_checked(v, x)  pmregs_set_checked64(v, 62, 0x1u, x)
+#define pmregs_amd_lbr_to_valid_get(v)            PMREGS_GET64(v, 63, 0x1)
+#define pmregs_amd_lbr_to_valid_set(v, x)         PMREGS_SET64(v, x, 63, 0x1)
+#define pmregs_amd_lbr_to_valid_set_checked(v, x) pmregs_set_checked64(v, 63, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_lbr_to_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_LBR_TO_RSVD_MASK) == 0;
-}
+/* pmregs_amd_lbr_to_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_lbr_to_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_LBR_TO_RSVD_MASK) == 0)
 
 /* ---- CPUID Fn8000_001B EAX (IBS capabilities) (cpuid_8000001b_eax) ---- */
 
@@ -3280,66 +3156,63 @@ static inline int pmregs_amd_lbr_to_valid(uint64_t v)
 #define PMREGS_AMD_CPUID_8000001B_EAX_OP_DTLB_PG_SIZE(x)       PMREGS_FIELD32((x), 19, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_cpuid_8000001b_eax_ibsffv_get(v)                           (pmregs_u32(v) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_ibsffv_set(v, x)                        ((pmregs_u32(v) & ~0x1u) | (pmregs_u32(x) & 0x1u))
-#define pmregs_amd_cpuid_8000001b_eax_ibsffv_set_checked(v, x)                pmregs_set_checked32((v), 0, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_fetch_sam_get(v)                        ((pmregs_u32(v) >> 1) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_fetch_sam_set(v, x)                     ((pmregs_u32(v) & ~0x2u) | ((pmregs_u32(x) & 0x1u) << 1))
-#define pmregs_amd_cpuid_8000001b_eax_fetch_sam_set_checked(v, x)             pmregs_set_checked32((v), 1, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_op_sam_get(v)                           ((pmregs_u32(v) >> 2) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_op_sam_set(v, x)                        ((pmregs_u32(v) & ~0x4u) | ((pmregs_u32(x) & 0x1u) << 2))
-#define pmregs_amd_cpuid_8000001b_eax_op_sam_set_checked(v, x)                pmregs_set_checked32((v), 2, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_get(v)                     ((pmregs_u32(v) >> 3) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_set(v, x)                  ((pmregs_u32(v) & ~0x8u) | ((pmregs_u32(x) & 0x1u) << 3))
-#define pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_set_checked(v, x)          pmregs_set_checked32((v), 3, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_op_cnt_get(v)                           ((pmregs_u32(v) >> 4) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_op_cnt_set(v, x)                        ((pmregs_u32(v) & ~0x10u) | ((pmregs_u32(x) & 0x1u) << 4))
-#define pmregs_amd_cpuid_8000001b_eax_op_cnt_set_checked(v, x)                pmregs_set_checked32((v), 4, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_brn_trgt_get(v)                         ((pmregs_u32(v) >> 5) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_brn_trgt_set(v, x)                      ((pmregs_u32(v) & ~0x20u) | ((pmregs_u32(x) & 0x1u) << 5))
-#define pmregs_amd_cpuid_8000001b_eax_brn_trgt_set_checked(v, x)              pmregs_set_checked32((v), 5, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_get(v)                       ((pmregs_u32(v) >> 6) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_set(v, x)                    ((pmregs_u32(v) & ~0x40u) | ((pmregs_u32(x) & 0x1u) << 6))
-#define pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_set_checked(v, x)            pmregs_set_checked32((v), 6, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_get(v)                  ((pmregs_u32(v) >> 7) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_set(v, x)               ((pmregs_u32(v) & ~0x80u) | ((pmregs_u32(x) & 0x1u) << 7))
-#define pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_set_checked(v, x)       pmregs_set_checked32((v), 7, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_get(v)                      ((pmregs_u32(v) >> 8) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_set(v, x)                   ((pmregs_u32(v) & ~0x100u) | ((pmregs_u32(x) & 0x1u) << 8))
-#define pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_set_checked(v, x)           pmregs_set_checked32((v), 8, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_get(v)               ((pmregs_u32(v) >> 9) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_set(v, x)            ((pmregs_u32(v) & ~0x200u) | ((pmregs_u32(x) & 0x1u) << 9))
-#define pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_set_checked(v, x)    pmregs_set_checked32((v), 9, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_get(v)                     ((pmregs_u32(v) >> 10) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_set(v, x)                  ((pmregs_u32(v) & ~0x400u) | ((pmregs_u32(x) & 0x1u) << 10))
-#define pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_set_checked(v, x)          pmregs_set_checked32((v), 10, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_get(v)            ((pmregs_u32(v) >> 11) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_set(v, x)         ((pmregs_u32(v) & ~0x800u) | ((pmregs_u32(x) & 0x1u) << 11))
-#define pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_set_checked(v, x) pmregs_set_checked32((v), 11, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_op_ld_lat_get(v)                        ((pmregs_u32(v) >> 12) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_op_ld_lat_set(v, x)                     ((pmregs_u32(v) & ~0x1000u) | ((pmregs_u32(x) & 0x1u) << 12))
-#define pmregs_amd_cpuid_8000001b_eax_op_ld_lat_set_checked(v, x)             pmregs_set_checked32((v), 12, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_dis_get(v)                              ((pmregs_u32(v) >> 13) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_dis_set(v, x)                           ((pmregs_u32(v) & ~0x2000u) | ((pmregs_u32(x) & 0x1u) << 13))
-#define pmregs_amd_cpuid_8000001b_eax_dis_set_checked(v, x)                   pmregs_set_checked32((v), 13, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_fetch_lat_get(v)                        ((pmregs_u32(v) >> 14) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_fetch_lat_set(v, x)                     ((pmregs_u32(v) & ~0x4000u) | ((pmregs_u32(x) & 0x1u) << 14))
-#define pmregs_amd_cpuid_8000001b_eax_fetch_lat_set_checked(v, x)             pmregs_set_checked32((v), 14, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_bit63_filter_get(v)                     ((pmregs_u32(v) >> 15) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_bit63_filter_set(v, x)                  ((pmregs_u32(v) & ~0x8000u) | ((pmregs_u32(x) & 0x1u) << 15))
-#define pmregs_amd_cpuid_8000001b_eax_bit63_filter_set_checked(v, x)          pmregs_set_checked32((v), 15, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_get(v)               ((pmregs_u32(v) >> 16) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_set(v, x)            ((pmregs_u32(v) & ~0x10000u) | ((pmregs_u32(x) & 0x1u) << 16))
-#define pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_set_checked(v, x)    pmregs_set_checked32((v), 16, 0x1u, (x))
-#define pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_get(v)                  ((pmregs_u32(v) >> 19) & 0x1u)
-#define pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_set(v, x)               ((pmregs_u32(v) & ~0x80000u) | ((pmregs_u32(x) & 0x1u) << 19))
-#define pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_set_checked(v, x)       pmregs_set_checked32((v), 19, 0x1u, (x))
+#define pmregs_amd_cpuid_8000001b_eax_ibsffv_get(v)                           PMREGS_GET32(v, 0, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_ibsffv_set(v, x)                        PMREGS_SET32(v, x, 0, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_ibsffv_set_checked(v, x)                pmregs_set_checked32(v, 0, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_fetch_sam_get(v)                        PMREGS_GET32(v, 1, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_fetch_sam_set(v, x)                     PMREGS_SET32(v, x, 1, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_fetch_sam_set_checked(v, x)             pmregs_set_checked32(v, 1, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_op_sam_get(v)                           PMREGS_GET32(v, 2, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_op_sam_set(v, x)                        PMREGS_SET32(v, x, 2, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_op_sam_set_checked(v, x)                pmregs_set_checked32(v, 2, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_get(v)                     PMREGS_GET32(v, 3, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_set(v, x)                  PMREGS_SET32(v, x, 3, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_set_checked(v, x)          pmregs_set_checked32(v, 3, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_op_cnt_get(v)                           PMREGS_GET32(v, 4, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_op_cnt_set(v, x)                        PMREGS_SET32(v, x, 4, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_op_cnt_set_checked(v, x)                pmregs_set_checked32(v, 4, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_brn_trgt_get(v)                         PMREGS_GET32(v, 5, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_brn_trgt_set(v, x)                      PMREGS_SET32(v, x, 5, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_brn_trgt_set_checked(v, x)              pmregs_set_checked32(v, 5, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_get(v)                       PMREGS_GET32(v, 6, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_set(v, x)                    PMREGS_SET32(v, x, 6, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_set_checked(v, x)            pmregs_set_checked32(v, 6, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_get(v)                  PMREGS_GET32(v, 7, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_set(v, x)               PMREGS_SET32(v, x, 7, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_set_checked(v, x)       pmregs_set_checked32(v, 7, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_get(v)                      PMREGS_GET32(v, 8, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_set(v, x)                   PMREGS_SET32(v, x, 8, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_set_checked(v, x)           pmregs_set_checked32(v, 8, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_get(v)               PMREGS_GET32(v, 9, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_set(v, x)            PMREGS_SET32(v, x, 9, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_set_checked(v, x)    pmregs_set_checked32(v, 9, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_get(v)                     PMREGS_GET32(v, 10, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_set(v, x)                  PMREGS_SET32(v, x, 10, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_set_checked(v, x)          pmregs_set_checked32(v, 10, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_get(v)            PMREGS_GET32(v, 11, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_set(v, x)         PMREGS_SET32(v, x, 11, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_set_checked(v, x) pmregs_set_checked32(v, 11, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_op_ld_lat_get(v)                        PMREGS_GET32(v, 12, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_op_ld_lat_set(v, x)                     PMREGS_SET32(v, x, 12, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_op_ld_lat_set_checked(v, x)             pmregs_set_checked32(v, 12, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_dis_get(v)                              PMREGS_GET32(v, 13, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_dis_set(v, x)                           PMREGS_SET32(v, x, 13, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_dis_set_checked(v, x)                   pmregs_set_checked32(v, 13, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_fetch_lat_get(v)                        PMREGS_GET32(v, 14, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_fetch_lat_set(v, x)                     PMREGS_SET32(v, x, 14, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_fetch_lat_set_checked(v, x)             pmregs_set_checked32(v, 14, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_bit63_filter_get(v)                     PMREGS_GET32(v, 15, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_bit63_filter_set(v, x)                  PMREGS_SET32(v, x, 15, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_bit63_filter_set_checked(v, x)          pmregs_set_checked32(v, 15, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_get(v)               PMREGS_GET32(v, 16, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_set(v, x)            PMREGS_SET32(v, x, 16, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_set_checked(v, x)    pmregs_set_checked32(v, 16, 0x1u, x)
+#define pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_get(v)                  PMREGS_GET32(v, 19, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_set(v, x)               PMREGS_SET32(v, x, 19, 0x1)
+#define pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_set_checked(v, x)       pmregs_set_checked32(v, 19, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_cpuid_8000001b_eax_valid(uint32_t v)
-{
-	return (v & PMREGS_AMD_CPUID_8000001B_EAX_RSVD_MASK) == 0;
-}
+/* pmregs_amd_cpuid_8000001b_eax_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_cpuid_8000001b_eax_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_AMD_CPUID_8000001B_EAX_RSVD_MASK) == 0)
 
 /* ---- IbsFetchCtl (ibs_fetch_ctl) ---- */
 
@@ -3362,60 +3235,57 @@ static inline int pmregs_amd_cpuid_8000001b_eax_valid(uint32_t v)
 #define PMREGS_AMD_IBS_FETCH_CTL_L3_MISS(x)        PMREGS_FIELD64((x), 61, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_ibs_fetch_ctl_max_cnt_get(v)                   (pmregs_u64(v) & 0xffffu)
-#define pmregs_amd_ibs_fetch_ctl_max_cnt_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xffff)) | (pmregs_u64(x) & 0xffffu))
-#define pmregs_amd_ibs_fetch_ctl_max_cnt_set_checked(v, x)        pmregs_set_checked64((v), 0, 0xffffu, (x))
-#define pmregs_amd_ibs_fetch_ctl_cnt_get(v)                       ((pmregs_u64(v) >> 16) & 0xffffu)
-#define pmregs_amd_ibs_fetch_ctl_cnt_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0xffff0000)) | ((pmregs_u64(x) & 0xffffu) << 16))
-#define pmregs_amd_ibs_fetch_ctl_cnt_set_checked(v, x)            pmregs_set_checked64((v), 16, 0xffffu, (x))
-#define pmregs_amd_ibs_fetch_ctl_lat_get(v)                       ((pmregs_u64(v) >> 32) & 0xffffu)
-#define pmregs_amd_ibs_fetch_ctl_lat_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0xffff00000000)) | ((pmregs_u64(x) & 0xffffu) << 32))
-#define pmregs_amd_ibs_fetch_ctl_lat_set_checked(v, x)            pmregs_set_checked64((v), 32, 0xffffu, (x))
-#define pmregs_amd_ibs_fetch_ctl_en_get(v)                        ((pmregs_u64(v) >> 48) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl_en_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000)) | ((pmregs_u64(x) & 0x1u) << 48))
-#define pmregs_amd_ibs_fetch_ctl_en_set_checked(v, x)             pmregs_set_checked64((v), 48, 0x1u, (x))
-#define pmregs_amd_ibs_fetch_ctl_val_get(v)                       ((pmregs_u64(v) >> 49) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl_val_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000)) | ((pmregs_u64(x) & 0x1u) << 49))
-#define pmregs_amd_ibs_fetch_ctl_val_set_checked(v, x)            pmregs_set_checked64((v), 49, 0x1u, (x))
-#define pmregs_amd_ibs_fetch_ctl_comp_get(v)                      ((pmregs_u64(v) >> 50) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl_comp_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000)) | ((pmregs_u64(x) & 0x1u) << 50))
-#define pmregs_amd_ibs_fetch_ctl_comp_set_checked(v, x)           pmregs_set_checked64((v), 50, 0x1u, (x))
-#define pmregs_amd_ibs_fetch_ctl_ic_miss_get(v)                   ((pmregs_u64(v) >> 51) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl_ic_miss_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000)) | ((pmregs_u64(x) & 0x1u) << 51))
-#define pmregs_amd_ibs_fetch_ctl_ic_miss_set_checked(v, x)        pmregs_set_checked64((v), 51, 0x1u, (x))
-#define pmregs_amd_ibs_fetch_ctl_phy_addr_valid_get(v)            ((pmregs_u64(v) >> 52) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl_phy_addr_valid_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10000000000000)) | ((pmregs_u64(x) & 0x1u) << 52))
-#define pmregs_amd_ibs_fetch_ctl_phy_addr_valid_set_checked(v, x) pmregs_set_checked64((v), 52, 0x1u, (x))
-#define pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_get(v)              ((pmregs_u64(v) >> 53) & 0x3u)
-#define pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x60000000000000)) | ((pmregs_u64(x) & 0x3u) << 53))
-#define pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_set_checked(v, x)   pmregs_set_checked64((v), 53, 0x3u, (x))
-#define pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_get(v)               ((pmregs_u64(v) >> 55) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x80000000000000)) | ((pmregs_u64(x) & 0x1u) << 55))
-#define pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_set_checked(v, x)    pmregs_set_checked64((v), 55, 0x1u, (x))
-#define pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_get(v)               ((pmregs_u64(v) >> 56) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x100000000000000)) | ((pmregs_u64(x) & 0x1u) << 56))
-#define pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_set_checked(v, x)    pmregs_set_checked64((v), 56, 0x1u, (x))
-#define pmregs_amd_ibs_fetch_ctl_rand_en_get(v)                   ((pmregs_u64(v) >> 57) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl_rand_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x200000000000000)) | ((pmregs_u64(x) & 0x1u) << 57))
-#define pmregs_amd_ibs_fetch_ctl_rand_en_set_checked(v, x)        pmregs_set_checked64((v), 57, 0x1u, (x))
-#define pmregs_amd_ibs_fetch_ctl_l2_miss_get(v)                   ((pmregs_u64(v) >> 58) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl_l2_miss_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000000)) | ((pmregs_u64(x) & 0x1u) << 58))
-#define pmregs_amd_ibs_fetch_ctl_l2_miss_set_checked(v, x)        pmregs_set_checked64((v), 58, 0x1u, (x))
-#define pmregs_amd_ibs_fetch_ctl_l3_miss_only_get(v)              ((pmregs_u64(v) >> 59) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl_l3_miss_only_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000000)) | ((pmregs_u64(x) & 0x1u) << 59))
-#define pmregs_amd_ibs_fetch_ctl_l3_miss_only_set_checked(v, x)   pmregs_set_checked64((v), 59, 0x1u, (x))
-#define pmregs_amd_ibs_fetch_ctl_oc_miss_get(v)                   ((pmregs_u64(v) >> 60) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl_oc_miss_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000000)) | ((pmregs_u64(x) & 0x1u) << 60))
-#define pmregs_amd_ibs_fetch_ctl_oc_miss_set_checked(v, x)        pmregs_set_checked64((v), 60, 0x1u, (x))
-#define pmregs_amd_ibs_fetch_ctl_l3_miss_get(v)                   ((pmregs_u64(v) >> 61) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl_l3_miss_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000000)) | ((pmregs_u64(x) & 0x1u) << 61))
-#define pmregs_amd_ibs_fetch_ctl_l3_miss_set_checked(v, x)        pmregs_set_checked64((v), 61, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl_max_cnt_get(v)                   PMREGS_GET64(v, 0, 0xffff)
+#define pmregs_amd_ibs_fetch_ctl_max_cnt_set(v, x)                PMREGS_SET64(v, x, 0, 0xffff)
+#define pmregs_amd_ibs_fetch_ctl_max_cnt_set_checked(v, x)        pmregs_set_checked64(v, 0, 0xffffu, x)
+#define pmregs_amd_ibs_fetch_ctl_cnt_get(v)                       PMREGS_GET64(v, 16, 0xffff)
+#define pmregs_amd_ibs_fetch_ctl_cnt_set(v, x)                    PMREGS_SET64(v, x, 16, 0xffff)
+#define pmregs_amd_ibs_fetch_ctl_cnt_set_checked(v, x)            pmregs_set_checked64(v, 16, 0xffffu, x)
+#define pmregs_amd_ibs_fetch_ctl_lat_get(v)                       PMREGS_GET64(v, 32, 0xffff)
+#define pmregs_amd_ibs_fetch_ctl_lat_set(v, x)                    PMREGS_SET64(v, x, 32, 0xffff)
+#define pmregs_amd_ibs_fetch_ctl_lat_set_checked(v, x)            pmregs_set_checked64(v, 32, 0xffffu, x)
+#define pmregs_amd_ibs_fetch_ctl_en_get(v)                        PMREGS_GET64(v, 48, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_en_set(v, x)                     PMREGS_SET64(v, x, 48, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_en_set_checked(v, x)             pmregs_set_checked64(v, 48, 0x1u, x)
+#define pmregs_amd_ibs_fetch_ctl_val_get(v)                       PMREGS_GET64(v, 49, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_val_set(v, x)                    PMREGS_SET64(v, x, 49, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_val_set_checked(v, x)            pmregs_set_checked64(v, 49, 0x1u, x)
+#define pmregs_amd_ibs_fetch_ctl_comp_get(v)                      PMREGS_GET64(v, 50, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_comp_set(v, x)                   PMREGS_SET64(v, x, 50, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_comp_set_checked(v, x)           pmregs_set_checked64(v, 50, 0x1u, x)
+#define pmregs_amd_ibs_fetch_ctl_ic_miss_get(v)                   PMREGS_GET64(v, 51, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_ic_miss_set(v, x)                PMREGS_SET64(v, x, 51, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_ic_miss_set_checked(v, x)        pmregs_set_checked64(v, 51, 0x1u, x)
+#define pmregs_amd_ibs_fetch_ctl_phy_addr_valid_get(v)            PMREGS_GET64(v, 52, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_phy_addr_valid_set(v, x)         PMREGS_SET64(v, x, 52, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_phy_addr_valid_set_checked(v, x) pmregs_set_checked64(v, 52, 0x1u, x)
+#define pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_get(v)              PMREGS_GET64(v, 53, 0x3)
+#define pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_set(v, x)           PMREGS_SET64(v, x, 53, 0x3)
+#define pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_set_checked(v, x)   pmregs_set_checked64(v, 53, 0x3u, x)
+#define pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_get(v)               PMREGS_GET64(v, 55, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_set(v, x)            PMREGS_SET64(v, x, 55, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_set_checked(v, x)    pmregs_set_checked64(v, 55, 0x1u, x)
+#define pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_get(v)               PMREGS_GET64(v, 56, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_set(v, x)            PMREGS_SET64(v, x, 56, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_set_checked(v, x)    pmregs_set_checked64(v, 56, 0x1u, x)
+#define pmregs_amd_ibs_fetch_ctl_rand_en_get(v)                   PMREGS_GET64(v, 57, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_rand_en_set(v, x)                PMREGS_SET64(v, x, 57, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_rand_en_set_checked(v, x)        pmregs_set_checked64(v, 57, 0x1u, x)
+#define pmregs_amd_ibs_fetch_ctl_l2_miss_get(v)                   PMREGS_GET64(v, 58, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_l2_miss_set(v, x)                PMREGS_SET64(v, x, 58, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_l2_miss_set_checked(v, x)        pmregs_set_checked64(v, 58, 0x1u, x)
+#define pmregs_amd_ibs_fetch_ctl_l3_miss_only_get(v)              PMREGS_GET64(v, 59, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_l3_miss_only_set(v, x)           PMREGS_SET64(v, x, 59, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_l3_miss_only_set_checked(v, x)   pmregs_set_checked64(v, 59, 0x1u, x)
+#define pmregs_amd_ibs_fetch_ctl_oc_miss_get(v)                   PMREGS_GET64(v, 60, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_oc_miss_set(v, x)                PMREGS_SET64(v, x, 60, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_oc_miss_set_checked(v, x)        pmregs_set_checked64(v, 60, 0x1u, x)
+#define pmregs_amd_ibs_fetch_ctl_l3_miss_get(v)                   PMREGS_GET64(v, 61, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_l3_miss_set(v, x)                PMREGS_SET64(v, x, 61, 0x1)
+#define pmregs_amd_ibs_fetch_ctl_l3_miss_set_checked(v, x)        pmregs_set_checked64(v, 61, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_fetch_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_FETCH_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_fetch_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_fetch_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_FETCH_CTL_RSVD_MASK) == 0)
 
 /* ---- IBS linear address (linear_address) ---- */
 
@@ -3425,14 +3295,10 @@ static inline int pmregs_amd_ibs_fetch_ctl_valid(uint64_t v)
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_linear_address_address_get(v)            (pmregs_u64(v))
 #define pmregs_amd_linear_address_address_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
-#define pmregs_amd_linear_address_address_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
+#define pmregs_amd_linear_address_address_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_linear_address_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_linear_address_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_linear_address_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- IBS physical address (physical_address) ---- */
 
@@ -3440,15 +3306,12 @@ static inline int pmregs_amd_linear_address_valid(uint64_t v)
 #define PMREGS_AMD_PHYSICAL_ADDRESS_ADDRESS(x) PMREGS_FIELD64((x), 0, 52)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_physical_address_address_get(v)            (pmregs_u64(v) & PMREGS_U64(0xfffffffffffff))
-#define pmregs_amd_physical_address_address_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xfffffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0xfffffffffffff)))
-#define pmregs_amd_physical_address_address_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xfffffffffffff), (x))
+#define pmregs_amd_physical_address_address_get(v)            PMREGS_GET64(v, 0, 0xfffffffffffff)
+#define pmregs_amd_physical_address_address_set(v, x)         PMREGS_SET64(v, x, 0, 0xfffffffffffff)
+#define pmregs_amd_physical_address_address_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xfffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_physical_address_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_PHYSICAL_ADDRESS_RSVD_MASK) == 0;
-}
+/* pmregs_amd_physical_address_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_physical_address_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_PHYSICAL_ADDRESS_RSVD_MASK) == 0)
 
 /* ---- IC_IBS_EXTD_CTL (ic_ibs_extd_ctl) ---- */
 
@@ -3456,15 +3319,12 @@ static inline int pmregs_amd_physical_address_valid(uint64_t v)
 #define PMREGS_AMD_IC_IBS_EXTD_CTL_ITLB_REFILL_LAT(x) PMREGS_FIELD64((x), 0, 16)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_get(v)            (pmregs_u64(v) & 0xffffu)
-#define pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffff)) | (pmregs_u64(x) & 0xffffu))
-#define pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffffu, (x))
+#define pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_get(v)            PMREGS_GET64(v, 0, 0xffff)
+#define pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_set(v, x)         PMREGS_SET64(v, x, 0, 0xffff)
+#define pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_set_checked(v, x) pmregs_set_checked64(v, 0, 0xffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ic_ibs_extd_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IC_IBS_EXTD_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ic_ibs_extd_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ic_ibs_extd_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IC_IBS_EXTD_CTL_RSVD_MASK) == 0)
 
 /* ---- IbsOpCtl (ibs_op_ctl) ---- */
 
@@ -3479,27 +3339,27 @@ static inline int pmregs_amd_ic_ibs_extd_ctl_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_CTL_LDLAT_EN(x)     PMREGS_FIELD64((x), 63, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_ibs_op_ctl_l3_miss_only_get(v)            ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_amd_ibs_op_ctl_l3_miss_only_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_amd_ibs_op_ctl_l3_miss_only_set_checked(v, x) pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_amd_ibs_op_ctl_en_get(v)                      ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_amd_ibs_op_ctl_en_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_amd_ibs_op_ctl_en_set_checked(v, x)           pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_amd_ibs_op_ctl_val_get(v)                     ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_amd_ibs_op_ctl_val_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_amd_ibs_op_ctl_val_set_checked(v, x)          pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_amd_ibs_op_ctl_cnt_ctl_get(v)                 ((pmregs_u64(v) >> 19) & 0x1u)
-#define pmregs_amd_ibs_op_ctl_cnt_ctl_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
-#define pmregs_amd_ibs_op_ctl_cnt_ctl_set_checked(v, x)      pmregs_set_checked64((v), 19, 0x1u, (x))
-#define pmregs_amd_ibs_op_ctl_cur_cnt_get(v)                 ((pmregs_u64(v) >> 32) & 0x7ffffffu)
-#define pmregs_amd_ibs_op_ctl_cur_cnt_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x7ffffff00000000)) | ((pmregs_u64(x) & 0x7ffffffu) << 32))
-#define pmregs_amd_ibs_op_ctl_cur_cnt_set_checked(v, x)      pmregs_set_checked64((v), 32, 0x7ffffffu, (x))
-#define pmregs_amd_ibs_op_ctl_ldlat_thrsh_get(v)             ((pmregs_u64(v) >> 59) & 0xfu)
-#define pmregs_amd_ibs_op_ctl_ldlat_thrsh_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x7800000000000000)) | ((pmregs_u64(x) & 0xfu) << 59))
-#define pmregs_amd_ibs_op_ctl_ldlat_thrsh_set_checked(v, x)  pmregs_set_checked64((v), 59, 0xfu, (x))
-#define pmregs_amd_ibs_op_ctl_ldlat_en_get(v)                ((pmregs_u64(v) >> 63) & 0x1u)
-#define pmregs_amd_ibs_op_ctl_ldlat_en_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
-#define pmregs_amd_ibs_op_ctl_ldlat_en_set_checked(v, x)     pmregs_set_checked64((v), 63, 0x1u, (x))
+#define pmregs_amd_ibs_op_ctl_l3_miss_only_get(v)            PMREGS_GET64(v, 16, 0x1)
+#define pmregs_amd_ibs_op_ctl_l3_miss_only_set(v, x)         PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_amd_ibs_op_ctl_l3_miss_only_set_checked(v, x) pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_amd_ibs_op_ctl_en_get(v)                      PMREGS_GET64(v, 17, 0x1)
+#define pmregs_amd_ibs_op_ctl_en_set(v, x)                   PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_amd_ibs_op_ctl_en_set_checked(v, x)           pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_amd_ibs_op_ctl_val_get(v)                     PMREGS_GET64(v, 18, 0x1)
+#define pmregs_amd_ibs_op_ctl_val_set(v, x)                  PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_amd_ibs_op_ctl_val_set_checked(v, x)          pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_amd_ibs_op_ctl_cnt_ctl_get(v)                 PMREGS_GET64(v, 19, 0x1)
+#define pmregs_amd_ibs_op_ctl_cnt_ctl_set(v, x)              PMREGS_SET64(v, x, 19, 0x1)
+#define pmregs_amd_ibs_op_ctl_cnt_ctl_set_checked(v, x)      pmregs_set_checked64(v, 19, 0x1u, x)
+#define pmregs_amd_ibs_op_ctl_cur_cnt_get(v)                 PMREGS_GET64(v, 32, 0x7ffffff)
+#define pmregs_amd_ibs_op_ctl_cur_cnt_set(v, x)              PMREGS_SET64(v, x, 32, 0x7ffffff)
+#define pmregs_amd_ibs_op_ctl_cur_cnt_set_checked(v, x)      pmregs_set_checked64(v, 32, 0x7ffffffu, x)
+#define pmregs_amd_ibs_op_ctl_ldlat_thrsh_get(v)             PMREGS_GET64(v, 59, 0xf)
+#define pmregs_amd_ibs_op_ctl_ldlat_thrsh_set(v, x)          PMREGS_SET64(v, x, 59, 0xf)
+#define pmregs_amd_ibs_op_ctl_ldlat_thrsh_set_checked(v, x)  pmregs_set_checked64(v, 59, 0xfu, x)
+#define pmregs_amd_ibs_op_ctl_ldlat_en_get(v)                PMREGS_GET64(v, 63, 0x1)
+#define pmregs_amd_ibs_op_ctl_ldlat_en_set(v, x)             PMREGS_SET64(v, x, 63, 0x1)
+#define pmregs_amd_ibs_op_ctl_ldlat_en_set_checked(v, x)     pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* max_cnt: bits 26:20, 15:0, rw. Op interval bits 26:4 (IbsOpMaxCnt) */
 static inline uint64_t pmregs_amd_ibs_op_ctl_max_cnt_get(uint64_t v) { return (((v >> 20) & PMREGS_U64(0x000000000000007f)) << 16) | (v & PMREGS_U64(0x000000000000ffff)); }
@@ -3512,11 +3372,8 @@ static inline int pmregs_amd_ibs_op_ctl_max_cnt_set_checked(uint64_t *v, uint64_
 	return PMREGS_OK;
 }
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_CTL_RSVD_MASK) == 0)
 
 /* ---- IbsOpData (ibs_op_data) ---- */
 
@@ -3532,39 +3389,36 @@ static inline int pmregs_amd_ibs_op_ctl_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA_MICROCODE(x)       PMREGS_FIELD64((x), 40, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_ibs_op_data_comp_to_ret_ctr_get(v)            (pmregs_u64(v) & 0xffffu)
-#define pmregs_amd_ibs_op_data_comp_to_ret_ctr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffff)) | (pmregs_u64(x) & 0xffffu))
-#define pmregs_amd_ibs_op_data_comp_to_ret_ctr_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffffu, (x))
-#define pmregs_amd_ibs_op_data_tag_to_ret_ctr_get(v)             ((pmregs_u64(v) >> 16) & 0xffffu)
-#define pmregs_amd_ibs_op_data_tag_to_ret_ctr_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xffff0000)) | ((pmregs_u64(x) & 0xffffu) << 16))
-#define pmregs_amd_ibs_op_data_tag_to_ret_ctr_set_checked(v, x)  pmregs_set_checked64((v), 16, 0xffffu, (x))
-#define pmregs_amd_ibs_op_data_op_return_get(v)                  ((pmregs_u64(v) >> 34) & 0x1u)
-#define pmregs_amd_ibs_op_data_op_return_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
-#define pmregs_amd_ibs_op_data_op_return_set_checked(v, x)       pmregs_set_checked64((v), 34, 0x1u, (x))
-#define pmregs_amd_ibs_op_data_brn_taken_get(v)                  ((pmregs_u64(v) >> 35) & 0x1u)
-#define pmregs_amd_ibs_op_data_brn_taken_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
-#define pmregs_amd_ibs_op_data_brn_taken_set_checked(v, x)       pmregs_set_checked64((v), 35, 0x1u, (x))
-#define pmregs_amd_ibs_op_data_brn_misp_get(v)                   ((pmregs_u64(v) >> 36) & 0x1u)
-#define pmregs_amd_ibs_op_data_brn_misp_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000)) | ((pmregs_u64(x) & 0x1u) << 36))
-#define pmregs_amd_ibs_op_data_brn_misp_set_checked(v, x)        pmregs_set_checked64((v), 36, 0x1u, (x))
-#define pmregs_amd_ibs_op_data_brn_ret_get(v)                    ((pmregs_u64(v) >> 37) & 0x1u)
-#define pmregs_amd_ibs_op_data_brn_ret_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000)) | ((pmregs_u64(x) & 0x1u) << 37))
-#define pmregs_amd_ibs_op_data_brn_ret_set_checked(v, x)         pmregs_set_checked64((v), 37, 0x1u, (x))
-#define pmregs_amd_ibs_op_data_rip_invalid_get(v)                ((pmregs_u64(v) >> 38) & 0x1u)
-#define pmregs_amd_ibs_op_data_rip_invalid_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000)) | ((pmregs_u64(x) & 0x1u) << 38))
-#define pmregs_amd_ibs_op_data_rip_invalid_set_checked(v, x)     pmregs_set_checked64((v), 38, 0x1u, (x))
-#define pmregs_amd_ibs_op_data_brn_fuse_get(v)                   ((pmregs_u64(v) >> 39) & 0x1u)
-#define pmregs_amd_ibs_op_data_brn_fuse_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000)) | ((pmregs_u64(x) & 0x1u) << 39))
-#define pmregs_amd_ibs_op_data_brn_fuse_set_checked(v, x)        pmregs_set_checked64((v), 39, 0x1u, (x))
-#define pmregs_amd_ibs_op_data_microcode_get(v)                  ((pmregs_u64(v) >> 40) & 0x1u)
-#define pmregs_amd_ibs_op_data_microcode_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x10000000000)) | ((pmregs_u64(x) & 0x1u) << 40))
-#define pmregs_amd_ibs_op_data_microcode_set_checked(v, x)       pmregs_set_checked64((v), 40, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_comp_to_ret_ctr_get(v)            PMREGS_GET64(v, 0, 0xffff)
+#define pmregs_amd_ibs_op_data_comp_to_ret_ctr_set(v, x)         PMREGS_SET64(v, x, 0, 0xffff)
+#define pmregs_amd_ibs_op_data_comp_to_ret_ctr_set_checked(v, x) pmregs_set_checked64(v, 0, 0xffffu, x)
+#define pmregs_amd_ibs_op_data_tag_to_ret_ctr_get(v)             PMREGS_GET64(v, 16, 0xffff)
+#define pmregs_amd_ibs_op_data_tag_to_ret_ctr_set(v, x)          PMREGS_SET64(v, x, 16, 0xffff)
+#define pmregs_amd_ibs_op_data_tag_to_ret_ctr_set_checked(v, x)  pmregs_set_checked64(v, 16, 0xffffu, x)
+#define pmregs_amd_ibs_op_data_op_return_get(v)                  PMREGS_GET64(v, 34, 0x1)
+#define pmregs_amd_ibs_op_data_op_return_set(v, x)               PMREGS_SET64(v, x, 34, 0x1)
+#define pmregs_amd_ibs_op_data_op_return_set_checked(v, x)       pmregs_set_checked64(v, 34, 0x1u, x)
+#define pmregs_amd_ibs_op_data_brn_taken_get(v)                  PMREGS_GET64(v, 35, 0x1)
+#define pmregs_amd_ibs_op_data_brn_taken_set(v, x)               PMREGS_SET64(v, x, 35, 0x1)
+#define pmregs_amd_ibs_op_data_brn_taken_set_checked(v, x)       pmregs_set_checked64(v, 35, 0x1u, x)
+#define pmregs_amd_ibs_op_data_brn_misp_get(v)                   PMREGS_GET64(v, 36, 0x1)
+#define pmregs_amd_ibs_op_data_brn_misp_set(v, x)                PMREGS_SET64(v, x, 36, 0x1)
+#define pmregs_amd_ibs_op_data_brn_misp_set_checked(v, x)        pmregs_set_checked64(v, 36, 0x1u, x)
+#define pmregs_amd_ibs_op_data_brn_ret_get(v)                    PMREGS_GET64(v, 37, 0x1)
+#define pmregs_amd_ibs_op_data_brn_ret_set(v, x)                 PMREGS_SET64(v, x, 37, 0x1)
+#define pmregs_amd_ibs_op_data_brn_ret_set_checked(v, x)         pmregs_set_checked64(v, 37, 0x1u, x)
+#define pmregs_amd_ibs_op_data_rip_invalid_get(v)                PMREGS_GET64(v, 38, 0x1)
+#define pmregs_amd_ibs_op_data_rip_invalid_set(v, x)             PMREGS_SET64(v, x, 38, 0x1)
+#define pmregs_amd_ibs_op_data_rip_invalid_set_checked(v, x)     pmregs_set_checked64(v, 38, 0x1u, x)
+#define pmregs_amd_ibs_op_data_brn_fuse_get(v)                   PMREGS_GET64(v, 39, 0x1)
+#define pmregs_amd_ibs_op_data_brn_fuse_set(v, x)                PMREGS_SET64(v, x, 39, 0x1)
+#define pmregs_amd_ibs_op_data_brn_fuse_set_checked(v, x)        pmregs_set_checked64(v, 39, 0x1u, x)
+#define pmregs_amd_ibs_op_data_microcode_get(v)                  PMREGS_GET64(v, 40, 0x1)
+#define pmregs_amd_ibs_op_data_microcode_set(v, x)               PMREGS_SET64(v, x, 40, 0x1)
+#define pmregs_amd_ibs_op_data_microcode_set_checked(v, x)       pmregs_set_checked64(v, 40, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_DATA_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_data_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_DATA_RSVD_MASK) == 0)
 
 /* ---- IbsOpData (family 10h-15h BD) (ibs_op_data_f10h) ---- */
 
@@ -3582,45 +3436,42 @@ static inline int pmregs_amd_ibs_op_data_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA_F10H_MISP_RETURN(x)     PMREGS_FIELD64((x), 33, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_get(v)            (pmregs_u64(v) & 0xffffu)
-#define pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffff)) | (pmregs_u64(x) & 0xffffu))
-#define pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffffu, (x))
-#define pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_get(v)             ((pmregs_u64(v) >> 16) & 0xffffu)
-#define pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xffff0000)) | ((pmregs_u64(x) & 0xffffu) << 16))
-#define pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_set_checked(v, x)  pmregs_set_checked64((v), 16, 0xffffu, (x))
-#define pmregs_amd_ibs_op_data_f10h_op_return_get(v)                  ((pmregs_u64(v) >> 34) & 0x1u)
-#define pmregs_amd_ibs_op_data_f10h_op_return_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
-#define pmregs_amd_ibs_op_data_f10h_op_return_set_checked(v, x)       pmregs_set_checked64((v), 34, 0x1u, (x))
-#define pmregs_amd_ibs_op_data_f10h_brn_taken_get(v)                  ((pmregs_u64(v) >> 35) & 0x1u)
-#define pmregs_amd_ibs_op_data_f10h_brn_taken_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
-#define pmregs_amd_ibs_op_data_f10h_brn_taken_set_checked(v, x)       pmregs_set_checked64((v), 35, 0x1u, (x))
-#define pmregs_amd_ibs_op_data_f10h_brn_misp_get(v)                   ((pmregs_u64(v) >> 36) & 0x1u)
-#define pmregs_amd_ibs_op_data_f10h_brn_misp_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000)) | ((pmregs_u64(x) & 0x1u) << 36))
-#define pmregs_amd_ibs_op_data_f10h_brn_misp_set_checked(v, x)        pmregs_set_checked64((v), 36, 0x1u, (x))
-#define pmregs_amd_ibs_op_data_f10h_brn_ret_get(v)                    ((pmregs_u64(v) >> 37) & 0x1u)
-#define pmregs_amd_ibs_op_data_f10h_brn_ret_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000)) | ((pmregs_u64(x) & 0x1u) << 37))
-#define pmregs_amd_ibs_op_data_f10h_brn_ret_set_checked(v, x)         pmregs_set_checked64((v), 37, 0x1u, (x))
-#define pmregs_amd_ibs_op_data_f10h_rip_invalid_get(v)                ((pmregs_u64(v) >> 38) & 0x1u)
-#define pmregs_amd_ibs_op_data_f10h_rip_invalid_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000)) | ((pmregs_u64(x) & 0x1u) << 38))
-#define pmregs_amd_ibs_op_data_f10h_rip_invalid_set_checked(v, x)     pmregs_set_checked64((v), 38, 0x1u, (x))
-#define pmregs_amd_ibs_op_data_f10h_brn_fuse_get(v)                   ((pmregs_u64(v) >> 39) & 0x1u)
-#define pmregs_amd_ibs_op_data_f10h_brn_fuse_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000)) | ((pmregs_u64(x) & 0x1u) << 39))
-#define pmregs_amd_ibs_op_data_f10h_brn_fuse_set_checked(v, x)        pmregs_set_checked64((v), 39, 0x1u, (x))
-#define pmregs_amd_ibs_op_data_f10h_microcode_get(v)                  ((pmregs_u64(v) >> 40) & 0x1u)
-#define pmregs_amd_ibs_op_data_f10h_microcode_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x10000000000)) | ((pmregs_u64(x) & 0x1u) << 40))
-#define pmregs_amd_ibs_op_data_f10h_microcode_set_checked(v, x)       pmregs_set_checked64((v), 40, 0x1u, (x))
-#define pmregs_amd_ibs_op_data_f10h_brn_resync_get(v)                 ((pmregs_u64(v) >> 32) & 0x1u)
-#define pmregs_amd_ibs_op_data_f10h_brn_resync_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
-#define pmregs_amd_ibs_op_data_f10h_brn_resync_set_checked(v, x)      pmregs_set_checked64((v), 32, 0x1u, (x))
-#define pmregs_amd_ibs_op_data_f10h_misp_return_get(v)                ((pmregs_u64(v) >> 33) & 0x1u)
-#define pmregs_amd_ibs_op_data_f10h_misp_return_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
-#define pmregs_amd_ibs_op_data_f10h_misp_return_set_checked(v, x)     pmregs_set_checked64((v), 33, 0x1u, (x))
+#define pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_get(v)            PMREGS_GET64(v, 0, 0xffff)
+#define pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_set(v, x)         PMREGS_SET64(v, x, 0, 0xffff)
+#define pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_set_checked(v, x) pmregs_set_checked64(v, 0, 0xffffu, x)
+#define pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_get(v)             PMREGS_GET64(v, 16, 0xffff)
+#define pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_set(v, x)          PMREGS_SET64(v, x, 16, 0xffff)
+#define pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_set_checked(v, x)  pmregs_set_checked64(v, 16, 0xffffu, x)
+#define pmregs_amd_ibs_op_data_f10h_op_return_get(v)                  PMREGS_GET64(v, 34, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_op_return_set(v, x)               PMREGS_SET64(v, x, 34, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_op_return_set_checked(v, x)       pmregs_set_checked64(v, 34, 0x1u, x)
+#define pmregs_amd_ibs_op_data_f10h_brn_taken_get(v)                  PMREGS_GET64(v, 35, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_brn_taken_set(v, x)               PMREGS_SET64(v, x, 35, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_brn_taken_set_checked(v, x)       pmregs_set_checked64(v, 35, 0x1u, x)
+#define pmregs_amd_ibs_op_data_f10h_brn_misp_get(v)                   PMREGS_GET64(v, 36, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_brn_misp_set(v, x)                PMREGS_SET64(v, x, 36, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_brn_misp_set_checked(v, x)        pmregs_set_checked64(v, 36, 0x1u, x)
+#define pmregs_amd_ibs_op_data_f10h_brn_ret_get(v)                    PMREGS_GET64(v, 37, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_brn_ret_set(v, x)                 PMREGS_SET64(v, x, 37, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_brn_ret_set_checked(v, x)         pmregs_set_checked64(v, 37, 0x1u, x)
+#define pmregs_amd_ibs_op_data_f10h_rip_invalid_get(v)                PMREGS_GET64(v, 38, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_rip_invalid_set(v, x)             PMREGS_SET64(v, x, 38, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_rip_invalid_set_checked(v, x)     pmregs_set_checked64(v, 38, 0x1u, x)
+#define pmregs_amd_ibs_op_data_f10h_brn_fuse_get(v)                   PMREGS_GET64(v, 39, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_brn_fuse_set(v, x)                PMREGS_SET64(v, x, 39, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_brn_fuse_set_checked(v, x)        pmregs_set_checked64(v, 39, 0x1u, x)
+#define pmregs_amd_ibs_op_data_f10h_microcode_get(v)                  PMREGS_GET64(v, 40, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_microcode_set(v, x)               PMREGS_SET64(v, x, 40, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_microcode_set_checked(v, x)       pmregs_set_checked64(v, 40, 0x1u, x)
+#define pmregs_amd_ibs_op_data_f10h_brn_resync_get(v)                 PMREGS_GET64(v, 32, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_brn_resync_set(v, x)              PMREGS_SET64(v, x, 32, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_brn_resync_set_checked(v, x)      pmregs_set_checked64(v, 32, 0x1u, x)
+#define pmregs_amd_ibs_op_data_f10h_misp_return_get(v)                PMREGS_GET64(v, 33, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_misp_return_set(v, x)             PMREGS_SET64(v, x, 33, 0x1)
+#define pmregs_amd_ibs_op_data_f10h_misp_return_set_checked(v, x)     pmregs_set_checked64(v, 33, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data_f10h_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_DATA_F10H_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_data_f10h_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data_f10h_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_DATA_F10H_RSVD_MASK) == 0)
 
 /* ---- IbsOpData2 (before Zen4) (ibs_op_data2) ---- */
 
@@ -3630,21 +3481,18 @@ static inline int pmregs_amd_ibs_op_data_f10h_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA2_CACHE_HIT_ST(x) PMREGS_FIELD64((x), 5, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_ibs_op_data2_data_src_get(v)                (pmregs_u64(v) & 0x7u)
-#define pmregs_amd_ibs_op_data2_data_src_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x7)) | (pmregs_u64(x) & 0x7u))
-#define pmregs_amd_ibs_op_data2_data_src_set_checked(v, x)     pmregs_set_checked64((v), 0, 0x7u, (x))
-#define pmregs_amd_ibs_op_data2_rmt_node_get(v)                ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_amd_ibs_op_data2_rmt_node_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_amd_ibs_op_data2_rmt_node_set_checked(v, x)     pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_amd_ibs_op_data2_cache_hit_st_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_amd_ibs_op_data2_cache_hit_st_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_amd_ibs_op_data2_cache_hit_st_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
+#define pmregs_amd_ibs_op_data2_data_src_get(v)                PMREGS_GET64(v, 0, 0x7)
+#define pmregs_amd_ibs_op_data2_data_src_set(v, x)             PMREGS_SET64(v, x, 0, 0x7)
+#define pmregs_amd_ibs_op_data2_data_src_set_checked(v, x)     pmregs_set_checked64(v, 0, 0x7u, x)
+#define pmregs_amd_ibs_op_data2_rmt_node_get(v)                PMREGS_GET64(v, 4, 0x1)
+#define pmregs_amd_ibs_op_data2_rmt_node_set(v, x)             PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_amd_ibs_op_data2_rmt_node_set_checked(v, x)     pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_amd_ibs_op_data2_cache_hit_st_get(v)            PMREGS_GET64(v, 5, 0x1)
+#define pmregs_amd_ibs_op_data2_cache_hit_st_set(v, x)         PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_amd_ibs_op_data2_cache_hit_st_set_checked(v, x) pmregs_set_checked64(v, 5, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data2_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_DATA2_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_data2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data2_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_DATA2_RSVD_MASK) == 0)
 
 /* ---- IbsOpData2 (Zen4 and later) (ibs_op_data2_zen4) ---- */
 
@@ -3656,18 +3504,18 @@ static inline int pmregs_amd_ibs_op_data2_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA2_ZEN4_RMT_SOCKET(x)   PMREGS_FIELD64((x), 9, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_ibs_op_data2_zen4_rmt_node_get(v)                ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_amd_ibs_op_data2_zen4_rmt_node_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_amd_ibs_op_data2_zen4_rmt_node_set_checked(v, x)     pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_amd_ibs_op_data2_zen4_cache_hit_st_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_amd_ibs_op_data2_zen4_cache_hit_st_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_amd_ibs_op_data2_zen4_cache_hit_st_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_amd_ibs_op_data2_zen4_strm_st_get(v)                 ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_amd_ibs_op_data2_zen4_strm_st_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_amd_ibs_op_data2_zen4_strm_st_set_checked(v, x)      pmregs_set_checked64((v), 8, 0x1u, (x))
-#define pmregs_amd_ibs_op_data2_zen4_rmt_socket_get(v)              ((pmregs_u64(v) >> 9) & 0x1u)
-#define pmregs_amd_ibs_op_data2_zen4_rmt_socket_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
-#define pmregs_amd_ibs_op_data2_zen4_rmt_socket_set_checked(v, x)   pmregs_set_checked64((v), 9, 0x1u, (x))
+#define pmregs_amd_ibs_op_data2_zen4_rmt_node_get(v)                PMREGS_GET64(v, 4, 0x1)
+#define pmregs_amd_ibs_op_data2_zen4_rmt_node_set(v, x)             PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_amd_ibs_op_data2_zen4_rmt_node_set_checked(v, x)     pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_amd_ibs_op_data2_zen4_cache_hit_st_get(v)            PMREGS_GET64(v, 5, 0x1)
+#define pmregs_amd_ibs_op_data2_zen4_cache_hit_st_set(v, x)         PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_amd_ibs_op_data2_zen4_cache_hit_st_set_checked(v, x) pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_amd_ibs_op_data2_zen4_strm_st_get(v)                 PMREGS_GET64(v, 8, 0x1)
+#define pmregs_amd_ibs_op_data2_zen4_strm_st_set(v, x)              PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_amd_ibs_op_data2_zen4_strm_st_set_checked(v, x)      pmregs_set_checked64(v, 8, 0x1u, x)
+#define pmregs_amd_ibs_op_data2_zen4_rmt_socket_get(v)              PMREGS_GET64(v, 9, 0x1)
+#define pmregs_amd_ibs_op_data2_zen4_rmt_socket_set(v, x)           PMREGS_SET64(v, x, 9, 0x1)
+#define pmregs_amd_ibs_op_data2_zen4_rmt_socket_set_checked(v, x)   pmregs_set_checked64(v, 9, 0x1u, x)
 
 /* data_src: bits 7:6, 2:0, rw. Where the data came from (5 bits) */
 static inline uint64_t pmregs_amd_ibs_op_data2_zen4_data_src_get(uint64_t v) { return (((v >> 6) & PMREGS_U64(0x0000000000000003)) << 3) | (v & PMREGS_U64(0x0000000000000007)); }
@@ -3680,11 +3528,8 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 	return PMREGS_OK;
 }
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data2_zen4_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_DATA2_ZEN4_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_data2_zen4_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data2_zen4_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_DATA2_ZEN4_RSVD_MASK) == 0)
 
 /* ---- IbsOpData3 (Zen1-Zen4) (ibs_op_data3) ---- */
 
@@ -3713,78 +3558,75 @@ static inline int pmregs_amd_ibs_op_data2_zen4_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA3_TLB_REFILL_LAT(x)           PMREGS_FIELD64((x), 48, 16)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_ibs_op_data3_ld_op_get(v)                               (pmregs_u64(v) & 0x1u)
-#define pmregs_amd_ibs_op_data3_ld_op_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_amd_ibs_op_data3_ld_op_set_checked(v, x)                    pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_st_op_get(v)                               ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_amd_ibs_op_data3_st_op_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_amd_ibs_op_data3_st_op_set_checked(v, x)                    pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_dc_l1tlb_miss_get(v)                       ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_amd_ibs_op_data3_dc_l1tlb_miss_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_amd_ibs_op_data3_dc_l1tlb_miss_set_checked(v, x)            pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_dc_l2tlb_miss_get(v)                       ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_amd_ibs_op_data3_dc_l2tlb_miss_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_amd_ibs_op_data3_dc_l2tlb_miss_set_checked(v, x)            pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_get(v)                     ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_set_checked(v, x)          pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_get(v)                     ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_set_checked(v, x)          pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_get(v)                     ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_set_checked(v, x)          pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_dc_miss_get(v)                             ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_amd_ibs_op_data3_dc_miss_set(v, x)                          ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_amd_ibs_op_data3_dc_miss_set_checked(v, x)                  pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_dc_mis_acc_get(v)                          ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_amd_ibs_op_data3_dc_mis_acc_set(v, x)                       ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_amd_ibs_op_data3_dc_mis_acc_set_checked(v, x)               pmregs_set_checked64((v), 8, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_dc_wc_mem_acc_get(v)                       ((pmregs_u64(v) >> 13) & 0x1u)
-#define pmregs_amd_ibs_op_data3_dc_wc_mem_acc_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
-#define pmregs_amd_ibs_op_data3_dc_wc_mem_acc_set_checked(v, x)            pmregs_set_checked64((v), 13, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_dc_uc_mem_acc_get(v)                       ((pmregs_u64(v) >> 14) & 0x1u)
-#define pmregs_amd_ibs_op_data3_dc_uc_mem_acc_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
-#define pmregs_amd_ibs_op_data3_dc_uc_mem_acc_set_checked(v, x)            pmregs_set_checked64((v), 14, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_dc_locked_op_get(v)                        ((pmregs_u64(v) >> 15) & 0x1u)
-#define pmregs_amd_ibs_op_data3_dc_locked_op_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
-#define pmregs_amd_ibs_op_data3_dc_locked_op_set_checked(v, x)             pmregs_set_checked64((v), 15, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_get(v)                ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_set_checked(v, x)     pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_dc_lin_addr_valid_get(v)                   ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_amd_ibs_op_data3_dc_lin_addr_valid_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_amd_ibs_op_data3_dc_lin_addr_valid_set_checked(v, x)        pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_dc_phy_addr_valid_get(v)                   ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_amd_ibs_op_data3_dc_phy_addr_valid_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_amd_ibs_op_data3_dc_phy_addr_valid_set_checked(v, x)        pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_get(v)                     ((pmregs_u64(v) >> 19) & 0x1u)
-#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
-#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_set_checked(v, x)          pmregs_set_checked64((v), 19, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_l2_miss_get(v)                             ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_amd_ibs_op_data3_l2_miss_set(v, x)                          ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_amd_ibs_op_data3_l2_miss_set_checked(v, x)                  pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_sw_pf_get(v)                               ((pmregs_u64(v) >> 21) & 0x1u)
-#define pmregs_amd_ibs_op_data3_sw_pf_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
-#define pmregs_amd_ibs_op_data3_sw_pf_set_checked(v, x)                    pmregs_set_checked64((v), 21, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_op_mem_width_get(v)                        ((pmregs_u64(v) >> 22) & 0xfu)
-#define pmregs_amd_ibs_op_data3_op_mem_width_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x3c00000)) | ((pmregs_u64(x) & 0xfu) << 22))
-#define pmregs_amd_ibs_op_data3_op_mem_width_set_checked(v, x)             pmregs_set_checked64((v), 22, 0xfu, (x))
-#define pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_get(v)            ((pmregs_u64(v) >> 26) & 0x3fu)
-#define pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xfc000000)) | ((pmregs_u64(x) & 0x3fu) << 26))
-#define pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_set_checked(v, x) pmregs_set_checked64((v), 26, 0x3fu, (x))
-#define pmregs_amd_ibs_op_data3_dc_miss_lat_get(v)                         ((pmregs_u64(v) >> 32) & 0xffffu)
-#define pmregs_amd_ibs_op_data3_dc_miss_lat_set(v, x)                      ((pmregs_u64(v) & ~PMREGS_U64(0xffff00000000)) | ((pmregs_u64(x) & 0xffffu) << 32))
-#define pmregs_amd_ibs_op_data3_dc_miss_lat_set_checked(v, x)              pmregs_set_checked64((v), 32, 0xffffu, (x))
-#define pmregs_amd_ibs_op_data3_tlb_refill_lat_get(v)                      ((pmregs_u64(v) >> 48) & 0xffffu)
-#define pmregs_amd_ibs_op_data3_tlb_refill_lat_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0xffff000000000000)) | ((pmregs_u64(x) & 0xffffu) << 48))
-#define pmregs_amd_ibs_op_data3_tlb_refill_lat_set_checked(v, x)           pmregs_set_checked64((v), 48, 0xffffu, (x))
+#define pmregs_amd_ibs_op_data3_ld_op_get(v)                               PMREGS_GET64(v, 0, 0x1)
+#define pmregs_amd_ibs_op_data3_ld_op_set(v, x)                            PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_amd_ibs_op_data3_ld_op_set_checked(v, x)                    pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_st_op_get(v)                               PMREGS_GET64(v, 1, 0x1)
+#define pmregs_amd_ibs_op_data3_st_op_set(v, x)                            PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_amd_ibs_op_data3_st_op_set_checked(v, x)                    pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_miss_get(v)                       PMREGS_GET64(v, 2, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_miss_set(v, x)                    PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_miss_set_checked(v, x)            pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_miss_get(v)                       PMREGS_GET64(v, 3, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_miss_set(v, x)                    PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_miss_set_checked(v, x)            pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_get(v)                     PMREGS_GET64(v, 4, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_set(v, x)                  PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_set_checked(v, x)          pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_get(v)                     PMREGS_GET64(v, 5, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_set(v, x)                  PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_set_checked(v, x)          pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_get(v)                     PMREGS_GET64(v, 6, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_set(v, x)                  PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_set_checked(v, x)          pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_dc_miss_get(v)                             PMREGS_GET64(v, 7, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_miss_set(v, x)                          PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_miss_set_checked(v, x)                  pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_dc_mis_acc_get(v)                          PMREGS_GET64(v, 8, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_mis_acc_set(v, x)                       PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_mis_acc_set_checked(v, x)               pmregs_set_checked64(v, 8, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_dc_wc_mem_acc_get(v)                       PMREGS_GET64(v, 13, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_wc_mem_acc_set(v, x)                    PMREGS_SET64(v, x, 13, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_wc_mem_acc_set_checked(v, x)            pmregs_set_checked64(v, 13, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_dc_uc_mem_acc_get(v)                       PMREGS_GET64(v, 14, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_uc_mem_acc_set(v, x)                    PMREGS_SET64(v, x, 14, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_uc_mem_acc_set_checked(v, x)            pmregs_set_checked64(v, 14, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_dc_locked_op_get(v)                        PMREGS_GET64(v, 15, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_locked_op_set(v, x)                     PMREGS_SET64(v, x, 15, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_locked_op_set_checked(v, x)             pmregs_set_checked64(v, 15, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_get(v)                PMREGS_GET64(v, 16, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_set(v, x)             PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_set_checked(v, x)     pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_dc_lin_addr_valid_get(v)                   PMREGS_GET64(v, 17, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_lin_addr_valid_set(v, x)                PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_lin_addr_valid_set_checked(v, x)        pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_dc_phy_addr_valid_get(v)                   PMREGS_GET64(v, 18, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_phy_addr_valid_set(v, x)                PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_phy_addr_valid_set_checked(v, x)        pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_get(v)                     PMREGS_GET64(v, 19, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_set(v, x)                  PMREGS_SET64(v, x, 19, 0x1)
+#define pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_set_checked(v, x)          pmregs_set_checked64(v, 19, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_l2_miss_get(v)                             PMREGS_GET64(v, 20, 0x1)
+#define pmregs_amd_ibs_op_data3_l2_miss_set(v, x)                          PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_amd_ibs_op_data3_l2_miss_set_checked(v, x)                  pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_sw_pf_get(v)                               PMREGS_GET64(v, 21, 0x1)
+#define pmregs_amd_ibs_op_data3_sw_pf_set(v, x)                            PMREGS_SET64(v, x, 21, 0x1)
+#define pmregs_amd_ibs_op_data3_sw_pf_set_checked(v, x)                    pmregs_set_checked64(v, 21, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_op_mem_width_get(v)                        PMREGS_GET64(v, 22, 0xf)
+#define pmregs_amd_ibs_op_data3_op_mem_width_set(v, x)                     PMREGS_SET64(v, x, 22, 0xf)
+#define pmregs_amd_ibs_op_data3_op_mem_width_set_checked(v, x)             pmregs_set_checked64(v, 22, 0xfu, x)
+#define pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_get(v)            PMREGS_GET64(v, 26, 0x3f)
+#define pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_set(v, x)         PMREGS_SET64(v, x, 26, 0x3f)
+#define pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_set_checked(v, x) pmregs_set_checked64(v, 26, 0x3fu, x)
+#define pmregs_amd_ibs_op_data3_dc_miss_lat_get(v)                         PMREGS_GET64(v, 32, 0xffff)
+#define pmregs_amd_ibs_op_data3_dc_miss_lat_set(v, x)                      PMREGS_SET64(v, x, 32, 0xffff)
+#define pmregs_amd_ibs_op_data3_dc_miss_lat_set_checked(v, x)              pmregs_set_checked64(v, 32, 0xffffu, x)
+#define pmregs_amd_ibs_op_data3_tlb_refill_lat_get(v)                      PMREGS_GET64(v, 48, 0xffff)
+#define pmregs_amd_ibs_op_data3_tlb_refill_lat_set(v, x)                   PMREGS_SET64(v, x, 48, 0xffff)
+#define pmregs_amd_ibs_op_data3_tlb_refill_lat_set_checked(v, x)           pmregs_set_checked64(v, 48, 0xffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data3_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_DATA3_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_data3_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data3_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_DATA3_RSVD_MASK) == 0)
 
 /* ---- IbsOpData3 (family 10h-15h) (ibs_op_data3_f10h) ---- */
 
@@ -3817,91 +3659,87 @@ static inline int pmregs_amd_ibs_op_data3_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_MAB_HIT(x)               PMREGS_FIELD64((x), 16, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_ibs_op_data3_f10h_ld_op_get(v)                               (pmregs_u64(v) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_ld_op_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_amd_ibs_op_data3_f10h_ld_op_set_checked(v, x)                    pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_st_op_get(v)                               ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_st_op_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_amd_ibs_op_data3_f10h_st_op_set_checked(v, x)                    pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_get(v)                       ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_set_checked(v, x)            pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_get(v)                       ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_set_checked(v, x)            pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_get(v)                     ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_set_checked(v, x)          pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_get(v)                     ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_set_checked(v, x)          pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_get(v)                     ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_set_checked(v, x)          pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_miss_get(v)                             ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_miss_set(v, x)                          ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_amd_ibs_op_data3_f10h_dc_miss_set_checked(v, x)                  pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_get(v)                          ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_set(v, x)                       ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_set_checked(v, x)               pmregs_set_checked64((v), 8, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_get(v)                       ((pmregs_u64(v) >> 13) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
-#define pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_set_checked(v, x)            pmregs_set_checked64((v), 13, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_get(v)                       ((pmregs_u64(v) >> 14) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
-#define pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_set_checked(v, x)            pmregs_set_checked64((v), 14, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_locked_op_get(v)                        ((pmregs_u64(v) >> 15) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_locked_op_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
-#define pmregs_amd_ibs_op_data3_f10h_dc_locked_op_set_checked(v, x)             pmregs_set_checked64((v), 15, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_get(v)                   ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_set_checked(v, x)        pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_get(v)                   ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_set_checked(v, x)        pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_get(v)                     ((pmregs_u64(v) >> 19) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
-#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_set_checked(v, x)          pmregs_set_checked64((v), 19, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_l2_miss_get(v)                             ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_l2_miss_set(v, x)                          ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_amd_ibs_op_data3_f10h_l2_miss_set_checked(v, x)                  pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_sw_pf_get(v)                               ((pmregs_u64(v) >> 21) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_sw_pf_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
-#define pmregs_amd_ibs_op_data3_f10h_sw_pf_set_checked(v, x)                    pmregs_set_checked64((v), 21, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_op_mem_width_get(v)                        ((pmregs_u64(v) >> 22) & 0xfu)
-#define pmregs_amd_ibs_op_data3_f10h_op_mem_width_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x3c00000)) | ((pmregs_u64(x) & 0xfu) << 22))
-#define pmregs_amd_ibs_op_data3_f10h_op_mem_width_set_checked(v, x)             pmregs_set_checked64((v), 22, 0xfu, (x))
-#define pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_get(v)            ((pmregs_u64(v) >> 26) & 0x3fu)
-#define pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xfc000000)) | ((pmregs_u64(x) & 0x3fu) << 26))
-#define pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_set_checked(v, x) pmregs_set_checked64((v), 26, 0x3fu, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_get(v)                         ((pmregs_u64(v) >> 32) & 0xffffu)
-#define pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_set(v, x)                      ((pmregs_u64(v) & ~PMREGS_U64(0xffff00000000)) | ((pmregs_u64(x) & 0xffffu) << 32))
-#define pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_set_checked(v, x)              pmregs_set_checked64((v), 32, 0xffffu, (x))
-#define pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_get(v)                      ((pmregs_u64(v) >> 48) & 0xffffu)
-#define pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0xffff000000000000)) | ((pmregs_u64(x) & 0xffffu) << 48))
-#define pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_set_checked(v, x)           pmregs_set_checked64((v), 48, 0xffffu, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_get(v)                       ((pmregs_u64(v) >> 9) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
-#define pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_set_checked(v, x)            pmregs_set_checked64((v), 9, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_get(v)                       ((pmregs_u64(v) >> 10) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
-#define pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_set_checked(v, x)            pmregs_set_checked64((v), 10, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_get(v)                     ((pmregs_u64(v) >> 11) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
-#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_set_checked(v, x)          pmregs_set_checked64((v), 11, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_get(v)                     ((pmregs_u64(v) >> 12) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
-#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_set_checked(v, x)          pmregs_set_checked64((v), 12, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_get(v)                          ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_set(v, x)                       ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_set_checked(v, x)               pmregs_set_checked64((v), 16, 0x1u, (x))
+#define pmregs_amd_ibs_op_data3_f10h_ld_op_get(v)                               PMREGS_GET64(v, 0, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_ld_op_set(v, x)                            PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_ld_op_set_checked(v, x)                    pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_st_op_get(v)                               PMREGS_GET64(v, 1, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_st_op_set(v, x)                            PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_st_op_set_checked(v, x)                    pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_get(v)                       PMREGS_GET64(v, 2, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_set(v, x)                    PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_set_checked(v, x)            pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_get(v)                       PMREGS_GET64(v, 3, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_set(v, x)                    PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_set_checked(v, x)            pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_get(v)                     PMREGS_GET64(v, 4, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_set(v, x)                  PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_set_checked(v, x)          pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_get(v)                     PMREGS_GET64(v, 5, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_set(v, x)                  PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_set_checked(v, x)          pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_get(v)                     PMREGS_GET64(v, 6, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_set(v, x)                  PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_set_checked(v, x)          pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_miss_get(v)                             PMREGS_GET64(v, 7, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_miss_set(v, x)                          PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_miss_set_checked(v, x)                  pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_get(v)                          PMREGS_GET64(v, 8, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_set(v, x)                       PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_set_checked(v, x)               pmregs_set_checked64(v, 8, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_get(v)                       PMREGS_GET64(v, 13, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_set(v, x)                    PMREGS_SET64(v, x, 13, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_set_checked(v, x)            pmregs_set_checked64(v, 13, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_get(v)                       PMREGS_GET64(v, 14, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_set(v, x)                    PMREGS_SET64(v, x, 14, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_set_checked(v, x)            pmregs_set_checked64(v, 14, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_locked_op_get(v)                        PMREGS_GET64(v, 15, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_locked_op_set(v, x)                     PMREGS_SET64(v, x, 15, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_locked_op_set_checked(v, x)             pmregs_set_checked64(v, 15, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_get(v)                   PMREGS_GET64(v, 17, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_set(v, x)                PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_set_checked(v, x)        pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_get(v)                   PMREGS_GET64(v, 18, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_set(v, x)                PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_set_checked(v, x)        pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_get(v)                     PMREGS_GET64(v, 19, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_set(v, x)                  PMREGS_SET64(v, x, 19, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_set_checked(v, x)          pmregs_set_checked64(v, 19, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_l2_miss_get(v)                             PMREGS_GET64(v, 20, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_l2_miss_set(v, x)                          PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_l2_miss_set_checked(v, x)                  pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_sw_pf_get(v)                               PMREGS_GET64(v, 21, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_sw_pf_set(v, x)                            PMREGS_SET64(v, x, 21, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_sw_pf_set_checked(v, x)                    pmregs_set_checked64(v, 21, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_op_mem_width_get(v)                        PMREGS_GET64(v, 22, 0xf)
+#define pmregs_amd_ibs_op_data3_f10h_op_mem_width_set(v, x)                     PMREGS_SET64(v, x, 22, 0xf)
+#define pmregs_amd_ibs_op_data3_f10h_op_mem_width_set_checked(v, x)             pmregs_set_checked64(v, 22, 0xfu, x)
+#define pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_get(v)            PMREGS_GET64(v, 26, 0x3f)
+#define pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_set(v, x)         PMREGS_SET64(v, x, 26, 0x3f)
+#define pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_set_checked(v, x) pmregs_set_checked64(v, 26, 0x3fu, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_get(v)                         PMREGS_GET64(v, 32, 0xffff)
+#define pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_set(v, x)                      PMREGS_SET64(v, x, 32, 0xffff)
+#define pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_set_checked(v, x)              pmregs_set_checked64(v, 32, 0xffffu, x)
+#define pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_get(v)                      PMREGS_GET64(v, 48, 0xffff)
+#define pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_set(v, x)                   PMREGS_SET64(v, x, 48, 0xffff)
+#define pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_set_checked(v, x)           pmregs_set_checked64(v, 48, 0xffffu, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_get(v)                       PMREGS_GET64(v, 9, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_set(v, x)                    PMREGS_SET64(v, x, 9, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_set_checked(v, x)            pmregs_set_checked64(v, 9, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_get(v)                       PMREGS_GET64(v, 10, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_set(v, x)                    PMREGS_SET64(v, x, 10, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_set_checked(v, x)            pmregs_set_checked64(v, 10, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_get(v)                     PMREGS_GET64(v, 11, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_set(v, x)                  PMREGS_SET64(v, x, 11, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_set_checked(v, x)          pmregs_set_checked64(v, 11, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_get(v)                     PMREGS_GET64(v, 12, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_set(v, x)                  PMREGS_SET64(v, x, 12, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_set_checked(v, x)          pmregs_set_checked64(v, 12, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_get(v)                          PMREGS_GET64(v, 16, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_set(v, x)                       PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_set_checked(v, x)               pmregs_set_checked64(v, 16, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data3_f10h_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_amd_ibs_op_data3_f10h_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data3_f10h_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- IbsOpData3 (Zen5, DTLB page-size layout) (ibs_op_data3_zen5) ---- */
 
@@ -3927,69 +3765,66 @@ static inline int pmregs_amd_ibs_op_data3_f10h_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_L1TLB_PG_SIZE(x)         PMREGS_FIELD64((x), 4, 2)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_ibs_op_data3_zen5_ld_op_get(v)                               (pmregs_u64(v) & 0x1u)
-#define pmregs_amd_ibs_op_data3_zen5_ld_op_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_amd_ibs_op_data3_zen5_ld_op_set_checked(v, x)                    pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_zen5_st_op_get(v)                               ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_amd_ibs_op_data3_zen5_st_op_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_amd_ibs_op_data3_zen5_st_op_set_checked(v, x)                    pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_get(v)                       ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_set_checked(v, x)            pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_get(v)                       ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_set_checked(v, x)            pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_zen5_dc_miss_get(v)                             ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_amd_ibs_op_data3_zen5_dc_miss_set(v, x)                          ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_amd_ibs_op_data3_zen5_dc_miss_set_checked(v, x)                  pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_get(v)                          ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_set(v, x)                       ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_set_checked(v, x)               pmregs_set_checked64((v), 8, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_get(v)                       ((pmregs_u64(v) >> 13) & 0x1u)
-#define pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
-#define pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_set_checked(v, x)            pmregs_set_checked64((v), 13, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_get(v)                       ((pmregs_u64(v) >> 14) & 0x1u)
-#define pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
-#define pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_set_checked(v, x)            pmregs_set_checked64((v), 14, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_zen5_dc_locked_op_get(v)                        ((pmregs_u64(v) >> 15) & 0x1u)
-#define pmregs_amd_ibs_op_data3_zen5_dc_locked_op_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
-#define pmregs_amd_ibs_op_data3_zen5_dc_locked_op_set_checked(v, x)             pmregs_set_checked64((v), 15, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_get(v)                ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_set_checked(v, x)     pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_get(v)                   ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_set_checked(v, x)        pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_get(v)                   ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_set_checked(v, x)        pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_zen5_l2_miss_get(v)                             ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_amd_ibs_op_data3_zen5_l2_miss_set(v, x)                          ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_amd_ibs_op_data3_zen5_l2_miss_set_checked(v, x)                  pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_zen5_sw_pf_get(v)                               ((pmregs_u64(v) >> 21) & 0x1u)
-#define pmregs_amd_ibs_op_data3_zen5_sw_pf_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
-#define pmregs_amd_ibs_op_data3_zen5_sw_pf_set_checked(v, x)                    pmregs_set_checked64((v), 21, 0x1u, (x))
-#define pmregs_amd_ibs_op_data3_zen5_op_mem_width_get(v)                        ((pmregs_u64(v) >> 22) & 0xfu)
-#define pmregs_amd_ibs_op_data3_zen5_op_mem_width_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x3c00000)) | ((pmregs_u64(x) & 0xfu) << 22))
-#define pmregs_amd_ibs_op_data3_zen5_op_mem_width_set_checked(v, x)             pmregs_set_checked64((v), 22, 0xfu, (x))
-#define pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_get(v)            ((pmregs_u64(v) >> 26) & 0x3fu)
-#define pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xfc000000)) | ((pmregs_u64(x) & 0x3fu) << 26))
-#define pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_set_checked(v, x) pmregs_set_checked64((v), 26, 0x3fu, (x))
-#define pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_get(v)                         ((pmregs_u64(v) >> 32) & 0xffffu)
-#define pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_set(v, x)                      ((pmregs_u64(v) & ~PMREGS_U64(0xffff00000000)) | ((pmregs_u64(x) & 0xffffu) << 32))
-#define pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_set_checked(v, x)              pmregs_set_checked64((v), 32, 0xffffu, (x))
-#define pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_get(v)                      ((pmregs_u64(v) >> 48) & 0xffffu)
-#define pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0xffff000000000000)) | ((pmregs_u64(x) & 0xffffu) << 48))
-#define pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_set_checked(v, x)           pmregs_set_checked64((v), 48, 0xffffu, (x))
-#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_get(v)                    ((pmregs_u64(v) >> 4) & 0x3u)
-#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x30)) | ((pmregs_u64(x) & 0x3u) << 4))
-#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_set_checked(v, x)         pmregs_set_checked64((v), 4, 0x3u, (x))
+#define pmregs_amd_ibs_op_data3_zen5_ld_op_get(v)                               PMREGS_GET64(v, 0, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_ld_op_set(v, x)                            PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_ld_op_set_checked(v, x)                    pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_zen5_st_op_get(v)                               PMREGS_GET64(v, 1, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_st_op_set(v, x)                            PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_st_op_set_checked(v, x)                    pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_get(v)                       PMREGS_GET64(v, 2, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_set(v, x)                    PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_set_checked(v, x)            pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_get(v)                       PMREGS_GET64(v, 3, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_set(v, x)                    PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_set_checked(v, x)            pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_get(v)                             PMREGS_GET64(v, 7, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_set(v, x)                          PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_set_checked(v, x)                  pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_get(v)                          PMREGS_GET64(v, 8, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_set(v, x)                       PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_set_checked(v, x)               pmregs_set_checked64(v, 8, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_get(v)                       PMREGS_GET64(v, 13, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_set(v, x)                    PMREGS_SET64(v, x, 13, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_set_checked(v, x)            pmregs_set_checked64(v, 13, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_get(v)                       PMREGS_GET64(v, 14, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_set(v, x)                    PMREGS_SET64(v, x, 14, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_set_checked(v, x)            pmregs_set_checked64(v, 14, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_zen5_dc_locked_op_get(v)                        PMREGS_GET64(v, 15, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_locked_op_set(v, x)                     PMREGS_SET64(v, x, 15, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_locked_op_set_checked(v, x)             pmregs_set_checked64(v, 15, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_get(v)                PMREGS_GET64(v, 16, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_set(v, x)             PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_set_checked(v, x)     pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_get(v)                   PMREGS_GET64(v, 17, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_set(v, x)                PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_set_checked(v, x)        pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_get(v)                   PMREGS_GET64(v, 18, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_set(v, x)                PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_set_checked(v, x)        pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_zen5_l2_miss_get(v)                             PMREGS_GET64(v, 20, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_l2_miss_set(v, x)                          PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_l2_miss_set_checked(v, x)                  pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_zen5_sw_pf_get(v)                               PMREGS_GET64(v, 21, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_sw_pf_set(v, x)                            PMREGS_SET64(v, x, 21, 0x1)
+#define pmregs_amd_ibs_op_data3_zen5_sw_pf_set_checked(v, x)                    pmregs_set_checked64(v, 21, 0x1u, x)
+#define pmregs_amd_ibs_op_data3_zen5_op_mem_width_get(v)                        PMREGS_GET64(v, 22, 0xf)
+#define pmregs_amd_ibs_op_data3_zen5_op_mem_width_set(v, x)                     PMREGS_SET64(v, x, 22, 0xf)
+#define pmregs_amd_ibs_op_data3_zen5_op_mem_width_set_checked(v, x)             pmregs_set_checked64(v, 22, 0xfu, x)
+#define pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_get(v)            PMREGS_GET64(v, 26, 0x3f)
+#define pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_set(v, x)         PMREGS_SET64(v, x, 26, 0x3f)
+#define pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_set_checked(v, x) pmregs_set_checked64(v, 26, 0x3fu, x)
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_get(v)                         PMREGS_GET64(v, 32, 0xffff)
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_set(v, x)                      PMREGS_SET64(v, x, 32, 0xffff)
+#define pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_set_checked(v, x)              pmregs_set_checked64(v, 32, 0xffffu, x)
+#define pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_get(v)                      PMREGS_GET64(v, 48, 0xffff)
+#define pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_set(v, x)                   PMREGS_SET64(v, x, 48, 0xffff)
+#define pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_set_checked(v, x)           pmregs_set_checked64(v, 48, 0xffffu, x)
+#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_get(v)                    PMREGS_GET64(v, 4, 0x3)
+#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_set(v, x)                 PMREGS_SET64(v, x, 4, 0x3)
+#define pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_set_checked(v, x)         pmregs_set_checked64(v, 4, 0x3u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data3_zen5_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_DATA3_ZEN5_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_data3_zen5_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data3_zen5_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_DATA3_ZEN5_RSVD_MASK) == 0)
 
 /* ---- IbsOpData4 (ibs_op_data4) ---- */
 
@@ -3997,15 +3832,12 @@ static inline int pmregs_amd_ibs_op_data3_zen5_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_DATA4_LD_RESYNC(x) PMREGS_FIELD64((x), 0, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_ibs_op_data4_ld_resync_get(v)            (pmregs_u64(v) & 0x1u)
-#define pmregs_amd_ibs_op_data4_ld_resync_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_amd_ibs_op_data4_ld_resync_set_checked(v, x) pmregs_set_checked64((v), 0, 0x1u, (x))
+#define pmregs_amd_ibs_op_data4_ld_resync_get(v)            PMREGS_GET64(v, 0, 0x1)
+#define pmregs_amd_ibs_op_data4_ld_resync_set(v, x)         PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_amd_ibs_op_data4_ld_resync_set_checked(v, x) pmregs_set_checked64(v, 0, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_data4_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_DATA4_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_op_data4_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_data4_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_DATA4_RSVD_MASK) == 0)
 
 /* ---- IbsCtl (ibs_ctl) ---- */
 
@@ -4014,18 +3846,15 @@ static inline int pmregs_amd_ibs_op_data4_valid(uint64_t v)
 #define PMREGS_AMD_IBS_CTL_LVT_OFFSET_VAL(x) PMREGS_FIELD64((x), 8, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_ibs_ctl_lvt_offset_get(v)                (pmregs_u64(v) & 0xfu)
-#define pmregs_amd_ibs_ctl_lvt_offset_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xf)) | (pmregs_u64(x) & 0xfu))
-#define pmregs_amd_ibs_ctl_lvt_offset_set_checked(v, x)     pmregs_set_checked64((v), 0, 0xfu, (x))
-#define pmregs_amd_ibs_ctl_lvt_offset_val_get(v)            ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_amd_ibs_ctl_lvt_offset_val_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_amd_ibs_ctl_lvt_offset_val_set_checked(v, x) pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_amd_ibs_ctl_lvt_offset_get(v)                PMREGS_GET64(v, 0, 0xf)
+#define pmregs_amd_ibs_ctl_lvt_offset_set(v, x)             PMREGS_SET64(v, x, 0, 0xf)
+#define pmregs_amd_ibs_ctl_lvt_offset_set_checked(v, x)     pmregs_set_checked64(v, 0, 0xfu, x)
+#define pmregs_amd_ibs_ctl_lvt_offset_val_get(v)            PMREGS_GET64(v, 8, 0x1)
+#define pmregs_amd_ibs_ctl_lvt_offset_val_set(v, x)         PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_amd_ibs_ctl_lvt_offset_val_set_checked(v, x) pmregs_set_checked64(v, 8, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_CTL_RSVD_MASK) == 0)
 
 /* ---- IbsFetchCtl2 (ibs_fetch_ctl2) ---- */
 
@@ -4036,24 +3865,21 @@ static inline int pmregs_amd_ibs_ctl_valid(uint64_t v)
 #define PMREGS_AMD_IBS_FETCH_CTL2_EXCL_RIP63_EQ0(x) PMREGS_FIELD64((x), 6, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_ibs_fetch_ctl2_dis_get(v)                       (pmregs_u64(v) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl2_dis_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_amd_ibs_fetch_ctl2_dis_set_checked(v, x)            pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_amd_ibs_fetch_ctl2_fetch_lat_get(v)                 ((pmregs_u64(v) >> 1) & 0xfu)
-#define pmregs_amd_ibs_fetch_ctl2_fetch_lat_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x1e)) | ((pmregs_u64(x) & 0xfu) << 1))
-#define pmregs_amd_ibs_fetch_ctl2_fetch_lat_set_checked(v, x)      pmregs_set_checked64((v), 1, 0xfu, (x))
-#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_get(v)            ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_set_checked(v, x) pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_amd_ibs_fetch_ctl2_dis_get(v)                       PMREGS_GET64(v, 0, 0x1)
+#define pmregs_amd_ibs_fetch_ctl2_dis_set(v, x)                    PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_amd_ibs_fetch_ctl2_dis_set_checked(v, x)            pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_amd_ibs_fetch_ctl2_fetch_lat_get(v)                 PMREGS_GET64(v, 1, 0xf)
+#define pmregs_amd_ibs_fetch_ctl2_fetch_lat_set(v, x)              PMREGS_SET64(v, x, 1, 0xf)
+#define pmregs_amd_ibs_fetch_ctl2_fetch_lat_set_checked(v, x)      pmregs_set_checked64(v, 1, 0xfu, x)
+#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_get(v)            PMREGS_GET64(v, 5, 0x1)
+#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_set(v, x)         PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_set_checked(v, x) pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_get(v)            PMREGS_GET64(v, 6, 0x1)
+#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_set(v, x)         PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_set_checked(v, x) pmregs_set_checked64(v, 6, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_fetch_ctl2_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_FETCH_CTL2_RSVD_MASK) == 0;
-}
+/* pmregs_amd_ibs_fetch_ctl2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_fetch_ctl2_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_FETCH_CTL2_RSVD_MASK) == 0)
 
 /* ---- IbsOpCtl2 (ibs_op_ctl2) ---- */
 
@@ -4064,230 +3890,21 @@ static inline int pmregs_amd_ibs_fetch_ctl2_valid(uint64_t v)
 #define PMREGS_AMD_IBS_OP_CTL2_STRM_ST(x)        PMREGS_FIELD64((x), 3, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_amd_ibs_op_ctl2_dis_get(v)                       (pmregs_u64(v) & 0x1u)
-#define pmregs_amd_ibs_op_ctl2_dis_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_amd_ibs_op_ctl2_dis_set_checked(v, x)            pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_get(v)            ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_set_checked(v, x) pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_amd_ibs_op_ctl2_strm_st_get(v)                   ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_amd_ibs_op_ctl2_strm_st_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_amd_ibs_op_ctl2_strm_st_set_checked(v, x)        pmregs_set_checked64((v), 3, 0x1u, (x))
+#define pmregs_amd_ibs_op_ctl2_dis_get(v)                       PMREGS_GET64(v, 0, 0x1)
+#define pmregs_amd_ibs_op_ctl2_dis_set(v, x)                    PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_amd_ibs_op_ctl2_dis_set_checked(v, x)            pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_get(v)            PMREGS_GET64(v, 1, 0x1)
+#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_set(v, x)         PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_set_checked(v, x) pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_get(v)            PMREGS_GET64(v, 2, 0x1)
+#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_set(v, x)         PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_set_checked(v, x) pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_amd_ibs_op_ctl2_strm_st_get(v)                   PMREGS_GET64(v, 3, 0x1)
+#define pmregs_amd_ibs_op_ctl2_strm_st_set(v, x)                PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_amd_ibs_op_ctl2_strm_st_set_checked(v, x)        pmregs_set_checked64(v, 3, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_amd_ibs_op_ctl2_valid(uint64_t v)
-{
-	return (v & PMREGS_AMD_IBS_OP_CTL2_RSVD_MASK) == 0;
-}
-
-/* ---- register instances ---- */
-
-#define PMREGS_AMD_HAS_MSR (1u << 0)
-#define PMREGS_AMD_HAS_CPUID_LEAF (1u << 1)
-#define PMREGS_AMD_HAS_CPUID_REG (1u << 2)
-#define PMREGS_AMD_HAS_AVAILABILITY (1u << 3)
-
-struct pmregs_amd_register {
-	const char *name;   /* identifier used in this header */
-	const char *title;  /* the manual's name */
-	int16_t layout;     /* index into pmregs_amd_layouts(), or -1 */
-	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
-	uint32_t msr; /* MSR address (ECX of RDMSR/WRMSR) */
-	uint32_t cpuid_leaf; /* CPUID leaf (EAX input) that returns this register */
-	const char *cpuid_reg; /* CPUID output register */
-	const char *availability; /* which processors or feature flags have it */
-};
-
-static inline const struct pmregs_amd_register *pmregs_amd_registers(size_t *count)
-{
-	static const struct pmregs_amd_register regs[] = {
-		{ "k7_evntsel0", "PerfEvtSel0", 0, 0x9, 0xc0010000, 0x0, "", "all parts" },
-		{ "k7_evntsel1", "PerfEvtSel1", 0, 0x9, 0xc0010001, 0x0, "", "all parts" },
-		{ "k7_evntsel2", "PerfEvtSel2", 0, 0x9, 0xc0010002, 0x0, "", "all parts" },
-		{ "k7_evntsel3", "PerfEvtSel3", 0, 0x9, 0xc0010003, 0x0, "", "all parts" },
-		{ "k7_perfctr0", "PerfCtr0", 1, 0x9, 0xc0010004, 0x0, "", "all parts" },
-		{ "k7_perfctr1", "PerfCtr1", 1, 0x9, 0xc0010005, 0x0, "", "all parts" },
-		{ "k7_perfctr2", "PerfCtr2", 1, 0x9, 0xc0010006, 0x0, "", "all parts" },
-		{ "k7_perfctr3", "PerfCtr3", 1, 0x9, 0xc0010007, 0x0, "", "all parts" },
-		{ "perf_ctl0", "PERF_CTL0", 0, 0x9, 0xc0010200, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctl1", "PERF_CTL1", 0, 0x9, 0xc0010202, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctl2", "PERF_CTL2", 0, 0x9, 0xc0010204, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctl3", "PERF_CTL3", 0, 0x9, 0xc0010206, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctl4", "PERF_CTL4", 0, 0x9, 0xc0010208, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctl5", "PERF_CTL5", 0, 0x9, 0xc001020a, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctr0", "PERF_CTR0", 1, 0x9, 0xc0010201, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctr1", "PERF_CTR1", 1, 0x9, 0xc0010203, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctr2", "PERF_CTR2", 1, 0x9, 0xc0010205, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctr3", "PERF_CTR3", 1, 0x9, 0xc0010207, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctr4", "PERF_CTR4", 1, 0x9, 0xc0010209, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctr5", "PERF_CTR5", 1, 0x9, 0xc001020b, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_cntr_global_status", "PerfCntrGlobalStatus", 5, 0x9, 0xc0000300, 0x0, "", "CPUID Fn8000_0022 EAX[0] PerfMonV2" },
-		{ "perf_cntr_global_ctl", "PerfCntrGlobalCtl", 4, 0x9, 0xc0000301, 0x0, "", "CPUID Fn8000_0022 EAX[0] PerfMonV2" },
-		{ "perf_cntr_global_status_clr", "PerfCntrGlobalStatusClr", 6, 0x9, 0xc0000302, 0x0, "", "CPUID Fn8000_0022 EAX[0] PerfMonV2" },
-		{ "perf_cntr_global_status_set", "PerfCntrGlobalStatusSet", 7, 0x9, 0xc0000303, 0x0, "", "CPUID Fn8000_0022 EAX[0] PerfMonV2" },
-		{ "ir_perf_count", "IRPerfCount", 2, 0x9, 0xc00000e9, 0x0, "", "CPUID Fn8000_0008 EBX[1]; enabled by HWCR[30]" },
-		{ "hwcr", "HWCR", 3, 0x1, 0xc0010015, 0x0, "", "" },
-		{ "ptsc", "PTSC", 2, 0x9, 0xc0010280, 0x0, "", "CPUID Fn8000_0001 ECX[27] PerfTsc" },
-		{ "l2i_perf_ctl0", "L2I_PerfEvtSel0", 15, 0x9, 0xc0010230, 0x0, "", "family 16h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l2i_perf_ctl1", "L2I_PerfEvtSel1", 15, 0x9, 0xc0010232, 0x0, "", "family 16h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l2i_perf_ctl2", "L2I_PerfEvtSel2", 15, 0x9, 0xc0010234, 0x0, "", "family 16h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l2i_perf_ctl3", "L2I_PerfEvtSel3", 15, 0x9, 0xc0010236, 0x0, "", "family 16h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg_f17h0", "ChL3PmcCfg0 (family 17h)", 16, 0x9, 0xc0010230, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg_f17h1", "ChL3PmcCfg1 (family 17h)", 16, 0x9, 0xc0010232, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg_f17h2", "ChL3PmcCfg2 (family 17h)", 16, 0x9, 0xc0010234, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg_f17h3", "ChL3PmcCfg3 (family 17h)", 16, 0x9, 0xc0010236, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg_f17h4", "ChL3PmcCfg4 (family 17h)", 16, 0x9, 0xc0010238, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg_f17h5", "ChL3PmcCfg5 (family 17h)", 16, 0x9, 0xc001023a, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg0", "ChL3PmcCfg0", 17, 0x9, 0xc0010230, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg1", "ChL3PmcCfg1", 17, 0x9, 0xc0010232, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg2", "ChL3PmcCfg2", 17, 0x9, 0xc0010234, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg3", "ChL3PmcCfg3", 17, 0x9, 0xc0010236, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg4", "ChL3PmcCfg4", 17, 0x9, 0xc0010238, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg5", "ChL3PmcCfg5", 17, 0x9, 0xc001023a, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc0", "ChL3Pmc0", 13, 0x9, 0xc0010231, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
-		{ "l3_pmc1", "ChL3Pmc1", 13, 0x9, 0xc0010233, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
-		{ "l3_pmc2", "ChL3Pmc2", 13, 0x9, 0xc0010235, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
-		{ "l3_pmc3", "ChL3Pmc3", 13, 0x9, 0xc0010237, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
-		{ "l3_pmc4", "ChL3Pmc4", 13, 0x9, 0xc0010239, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
-		{ "l3_pmc5", "ChL3Pmc5", 13, 0x9, 0xc001023b, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
-		{ "nb_perf_ctl0", "NB_PerfEvtSel0", 14, 0x9, 0xc0010240, 0x0, "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]" },
-		{ "nb_perf_ctl1", "NB_PerfEvtSel1", 14, 0x9, 0xc0010242, 0x0, "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]" },
-		{ "nb_perf_ctl2", "NB_PerfEvtSel2", 14, 0x9, 0xc0010244, 0x0, "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]" },
-		{ "nb_perf_ctl3", "NB_PerfEvtSel3", 14, 0x9, 0xc0010246, 0x0, "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]" },
-		{ "df_perf_ctl0", "DF_PerfCtl0", 18, 0x9, 0xc0010240, 0x0, "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]" },
-		{ "df_perf_ctl1", "DF_PerfCtl1", 18, 0x9, 0xc0010242, 0x0, "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]" },
-		{ "df_perf_ctl2", "DF_PerfCtl2", 18, 0x9, 0xc0010244, 0x0, "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]" },
-		{ "df_perf_ctl3", "DF_PerfCtl3", 18, 0x9, 0xc0010246, 0x0, "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]" },
-		{ "df_perf_ctl_v2_0", "DF_PerfCtl0 (PerfMonV2)", 19, 0x9, 0xc0010240, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)" },
-		{ "df_perf_ctl_v2_1", "DF_PerfCtl1 (PerfMonV2)", 19, 0x9, 0xc0010242, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)" },
-		{ "df_perf_ctl_v2_2", "DF_PerfCtl2 (PerfMonV2)", 19, 0x9, 0xc0010244, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)" },
-		{ "df_perf_ctl_v2_3", "DF_PerfCtl3 (PerfMonV2)", 19, 0x9, 0xc0010246, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)" },
-		{ "df_perf_ctr0", "DF_PerfCtr0", 13, 0x9, 0xc0010241, 0x0, "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)" },
-		{ "df_perf_ctr1", "DF_PerfCtr1", 13, 0x9, 0xc0010243, 0x0, "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)" },
-		{ "df_perf_ctr2", "DF_PerfCtr2", 13, 0x9, 0xc0010245, 0x0, "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)" },
-		{ "df_perf_ctr3", "DF_PerfCtr3", 13, 0x9, 0xc0010247, 0x0, "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)" },
-		{ "umc_perf_ctl0", "UMC PerfCtl0", 20, 0x9, 0xc0010800, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)" },
-		{ "umc_perf_ctl1", "UMC PerfCtl1", 20, 0x9, 0xc0010802, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)" },
-		{ "umc_perf_ctl2", "UMC PerfCtl2", 20, 0x9, 0xc0010804, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)" },
-		{ "umc_perf_ctl3", "UMC PerfCtl3", 20, 0x9, 0xc0010806, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)" },
-		{ "umc_perf_ctr0", "UMC PerfCtr0", 2, 0x9, 0xc0010801, 0x0, "", "PerfMonV2" },
-		{ "umc_perf_ctr1", "UMC PerfCtr1", 2, 0x9, 0xc0010803, 0x0, "", "PerfMonV2" },
-		{ "umc_perf_ctr2", "UMC PerfCtr2", 2, 0x9, 0xc0010805, 0x0, "", "PerfMonV2" },
-		{ "umc_perf_ctr3", "UMC PerfCtr3", 2, 0x9, 0xc0010807, 0x0, "", "PerfMonV2" },
-		{ "debugctl", "DebugCtl", 21, 0x9, 0x1d9, 0x0, "", "all parts" },
-		{ "debugctl_pb", "DebugCtl (PB0-PB3)", 22, 0x9, 0x1d9, 0x0, "", "parts without BusLockTrap (earlier APM editions)" },
-		{ "last_branch_from_ip", "LastBranchFromIP", 23, 0x9, 0x1db, 0x0, "", "all parts" },
-		{ "last_branch_to_ip", "LastBranchToIP", 23, 0x9, 0x1dc, 0x0, "", "all parts" },
-		{ "last_int_from_ip", "LastIntFromIP", 23, 0x9, 0x1dd, 0x0, "", "all parts (LastExceptionFromIP in older APMs)" },
-		{ "last_int_to_ip", "LastIntToIP", 23, 0x9, 0x1de, 0x0, "", "all parts (LastExceptionToIP in older APMs)" },
-		{ "lbr_select", "LastBranchStackSelect", 24, 0x9, 0xc000010e, 0x0, "", "CPUID Fn8000_0022 EAX[1] LbrStack" },
-		{ "dbg_extn_cfg", "DebugExtnCtl", 25, 0x9, 0xc000010f, 0x0, "", "CPUID Fn8000_0022 EAX[1] LbrStack" },
-		{ "dbg_extn_cfg_brs", "DebugExtnCtl (BRS)", 26, 0x9, 0xc000010f, 0x0, "", "Zen3, CPUID Fn8000_0008 EBX[31] BRS" },
-		{ "lbr_from0", "LastBranchStackFromIp0", 27, 0x9, 0xc0010300, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from1", "LastBranchStackFromIp1", 27, 0x9, 0xc0010302, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from2", "LastBranchStackFromIp2", 27, 0x9, 0xc0010304, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from3", "LastBranchStackFromIp3", 27, 0x9, 0xc0010306, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from4", "LastBranchStackFromIp4", 27, 0x9, 0xc0010308, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from5", "LastBranchStackFromIp5", 27, 0x9, 0xc001030a, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from6", "LastBranchStackFromIp6", 27, 0x9, 0xc001030c, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from7", "LastBranchStackFromIp7", 27, 0x9, 0xc001030e, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from8", "LastBranchStackFromIp8", 27, 0x9, 0xc0010310, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from9", "LastBranchStackFromIp9", 27, 0x9, 0xc0010312, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from10", "LastBranchStackFromIp10", 27, 0x9, 0xc0010314, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from11", "LastBranchStackFromIp11", 27, 0x9, 0xc0010316, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from12", "LastBranchStackFromIp12", 27, 0x9, 0xc0010318, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from13", "LastBranchStackFromIp13", 27, 0x9, 0xc001031a, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from14", "LastBranchStackFromIp14", 27, 0x9, 0xc001031c, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from15", "LastBranchStackFromIp15", 27, 0x9, 0xc001031e, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to0", "LastBranchStackToIp0", 28, 0x9, 0xc0010301, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to1", "LastBranchStackToIp1", 28, 0x9, 0xc0010303, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to2", "LastBranchStackToIp2", 28, 0x9, 0xc0010305, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to3", "LastBranchStackToIp3", 28, 0x9, 0xc0010307, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to4", "LastBranchStackToIp4", 28, 0x9, 0xc0010309, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to5", "LastBranchStackToIp5", 28, 0x9, 0xc001030b, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to6", "LastBranchStackToIp6", 28, 0x9, 0xc001030d, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to7", "LastBranchStackToIp7", 28, 0x9, 0xc001030f, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to8", "LastBranchStackToIp8", 28, 0x9, 0xc0010311, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to9", "LastBranchStackToIp9", 28, 0x9, 0xc0010313, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to10", "LastBranchStackToIp10", 28, 0x9, 0xc0010315, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to11", "LastBranchStackToIp11", 28, 0x9, 0xc0010317, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to12", "LastBranchStackToIp12", 28, 0x9, 0xc0010319, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to13", "LastBranchStackToIp13", 28, 0x9, 0xc001031b, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to14", "LastBranchStackToIp14", 28, 0x9, 0xc001031d, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to15", "LastBranchStackToIp15", 28, 0x9, 0xc001031f, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "ibs_fetch_ctl", "IbsFetchCtl", 30, 0x9, 0xc0011030, 0x0, "", "CPUID Fn8000_0001 ECX[10] IBS" },
-		{ "ibs_fetch_lin_ad", "IbsFetchLinAd", 31, 0x9, 0xc0011031, 0x0, "", "IBS; valid when IbsFetchCtl.Val" },
-		{ "ibs_fetch_phys_ad", "IbsFetchPhysAd", 32, 0x9, 0xc0011032, 0x0, "", "IBS; valid when IbsFetchCtl.Val and PhyAddrValid" },
-		{ "ibs_op_ctl", "IbsOpCtl", 34, 0x9, 0xc0011033, 0x0, "", "CPUID Fn8000_0001 ECX[10] IBS" },
-		{ "ibs_op_rip", "IbsOpRip", 31, 0x9, 0xc0011034, 0x0, "", "IBS; valid when IbsOpCtl.Val and not IbsOpData.RipInvalid" },
-		{ "ibs_op_data", "IbsOpData", 35, 0x9, 0xc0011035, 0x0, "", "IBS" },
-		{ "ibs_op_data_f10h", "IbsOpData (family 10h-15h)", 36, 0x9, 0xc0011035, 0x0, "", "family 10h, 12h, 15h BD" },
-		{ "ibs_op_data2", "IbsOpData2", 37, 0x9, 0xc0011036, 0x0, "", "IBS, before Zen4" },
-		{ "ibs_op_data2_zen4", "IbsOpData2 (Zen4)", 38, 0x9, 0xc0011036, 0x0, "", "CPUID Fn8000_001B EAX[11]" },
-		{ "ibs_op_data3", "IbsOpData3", 39, 0x9, 0xc0011037, 0x0, "", "IBS" },
-		{ "ibs_op_data3_f10h", "IbsOpData3 (family 10h-15h)", 40, 0x9, 0xc0011037, 0x0, "", "family 10h-15h" },
-		{ "ibs_op_data3_zen5", "IbsOpData3 (Zen5)", 41, 0x9, 0xc0011037, 0x0, "", "CPUID Fn8000_001B EAX[19]" },
-		{ "ibs_dc_lin_ad", "IbsDcLinAd", 31, 0x9, 0xc0011038, 0x0, "", "IBS; valid when IbsOpData3.DcLinAddrValid" },
-		{ "ibs_dc_phys_ad", "IbsDcPhysAd", 32, 0x9, 0xc0011039, 0x0, "", "IBS; valid when IbsOpData3.DcPhyAddrValid" },
-		{ "ibs_ctl", "IbsCtl", 43, 0x9, 0xc001103a, 0x0, "", "IBS" },
-		{ "ibs_br_target", "IbsBrTarget", 31, 0x9, 0xc001103b, 0x0, "", "CPUID Fn8000_001B EAX[5]" },
-		{ "ic_ibs_extd_ctl", "IC_IBS_EXTD_CTL", 33, 0x9, 0xc001103c, 0x0, "", "CPUID Fn8000_001B EAX[9]" },
-		{ "ibs_op_data4", "IbsOpData4", 42, 0x9, 0xc001103d, 0x0, "", "CPUID Fn8000_001B EAX[10]" },
-		{ "ibs_op_ctl2", "IbsOpCtl2", 45, 0x9, 0xc001103e, 0x0, "", "CPUID Fn8000_001B EAX[13]" },
-		{ "ibs_fetch_ctl2", "IbsFetchCtl2", 44, 0x9, 0xc001103f, 0x0, "", "CPUID Fn8000_001B EAX[13]" },
-		{ "cpuid_80000001_ecx", "CPUID Fn8000_0001 ECX", 8, 0x6, 0x0, 0x80000001, "ecx", "" },
-		{ "cpuid_80000008_ebx", "CPUID Fn8000_0008 EBX", 9, 0x6, 0x0, 0x80000008, "ebx", "" },
-		{ "cpuid_8000001b_eax", "CPUID Fn8000_001B EAX", 29, 0x6, 0x0, 0x8000001b, "eax", "" },
-		{ "cpuid_80000022_eax", "CPUID Fn8000_0022 EAX", 10, 0x6, 0x0, 0x80000022, "eax", "" },
-		{ "cpuid_80000022_ebx", "CPUID Fn8000_0022 EBX", 11, 0x6, 0x0, 0x80000022, "ebx", "" },
-		{ "cpuid_80000022_ecx", "CPUID Fn8000_0022 ECX", 12, 0x6, 0x0, 0x80000022, "ecx", "" },
-	};
-	if (count)
-		*count = sizeof regs / sizeof regs[0];
-	return regs;
-}
-
-/* ---- Linux generic hardware events (family 17h and later) (generic_events) ---- */
-/* The PERF_CTL event and unit mask Linux programs for each generic perf event on Zen. */
-/* Source: LINUX arch/x86/events/amd/core.c amd_zen1_perfmon_event_map (and later Zen maps) */
-struct pmregs_amd_generic_events_row {
-	const char *name;
-	const char *title;
-	const char *doc;
-	uint16_t event_select;
-	uint8_t umask;
-};
-
-static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events(size_t *count)
-{
-	static const struct pmregs_amd_generic_events_row rows[] = {
-		{ "cycles", "cpu-cycles", "", 0x76, 0x0 },
-		{ "instructions", "instructions", "", 0xc0, 0x0 },
-		{ "cache_references", "cache-references", "", 0x60, 0xff },
-		{ "cache_misses", "cache-misses", "", 0x64, 0x9 },
-		{ "branches", "branch-instructions", "", 0xc2, 0x0 },
-		{ "branch_misses", "branch-misses", "", 0xc3, 0x0 },
-		{ "stalled_cycles_frontend", "stalled-cycles-frontend", "", 0x87, 0x2 },
-		{ "stalled_cycles_backend", "stalled-cycles-backend", "", 0x87, 0x1 },
-	};
-	if (count)
-		*count = sizeof rows / sizeof rows[0];
-	return rows;
-}
-
-/* The row called name, or a null pointer. */
-static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events_find(const char *name)
-{
-	size_t i, n;
-	const struct pmregs_amd_generic_events_row *rows = pmregs_amd_generic_events(&n);
-	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
-			return &rows[i];
-	return PMREGS_NULL;
-}
+/* pmregs_amd_ibs_op_ctl2_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_amd_ibs_op_ctl2_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_AMD_IBS_OP_CTL2_RSVD_MASK) == 0)
 
 /*
  * MSR of the event select of core counter i, legacy (C001_0000h + i, i < 4) or extended

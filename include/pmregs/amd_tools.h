@@ -3369,6 +3369,212 @@ static inline size_t pmregs_amd_ibs_op_ctl2_snprint(char *buf, size_t n, uint64_
 	return pmregs_snprint_layout(buf, n, v, pmregs_amd_ibs_op_ctl2_desc());
 }
 
+/* ---- register instances ---- */
+
+#define PMREGS_AMD_HAS_MSR (1u << 0)
+#define PMREGS_AMD_HAS_CPUID_LEAF (1u << 1)
+#define PMREGS_AMD_HAS_CPUID_REG (1u << 2)
+#define PMREGS_AMD_HAS_AVAILABILITY (1u << 3)
+
+struct pmregs_amd_register {
+	const char *name;   /* identifier used in this header */
+	const char *title;  /* the manual's name */
+	int16_t layout;     /* index into pmregs_amd_layouts(), or -1 */
+	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
+	uint32_t msr; /* MSR address (ECX of RDMSR/WRMSR) */
+	uint32_t cpuid_leaf; /* CPUID leaf (EAX input) that returns this register */
+	const char *cpuid_reg; /* CPUID output register */
+	const char *availability; /* which processors or feature flags have it */
+};
+
+static inline const struct pmregs_amd_register *pmregs_amd_registers(size_t *count)
+{
+	static const struct pmregs_amd_register regs[] = {
+		{ "k7_evntsel0", "PerfEvtSel0", 0, 0x9, 0xc0010000, 0x0, "", "all parts" },
+		{ "k7_evntsel1", "PerfEvtSel1", 0, 0x9, 0xc0010001, 0x0, "", "all parts" },
+		{ "k7_evntsel2", "PerfEvtSel2", 0, 0x9, 0xc0010002, 0x0, "", "all parts" },
+		{ "k7_evntsel3", "PerfEvtSel3", 0, 0x9, 0xc0010003, 0x0, "", "all parts" },
+		{ "k7_perfctr0", "PerfCtr0", 1, 0x9, 0xc0010004, 0x0, "", "all parts" },
+		{ "k7_perfctr1", "PerfCtr1", 1, 0x9, 0xc0010005, 0x0, "", "all parts" },
+		{ "k7_perfctr2", "PerfCtr2", 1, 0x9, 0xc0010006, 0x0, "", "all parts" },
+		{ "k7_perfctr3", "PerfCtr3", 1, 0x9, 0xc0010007, 0x0, "", "all parts" },
+		{ "perf_ctl0", "PERF_CTL0", 0, 0x9, 0xc0010200, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
+		{ "perf_ctl1", "PERF_CTL1", 0, 0x9, 0xc0010202, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
+		{ "perf_ctl2", "PERF_CTL2", 0, 0x9, 0xc0010204, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
+		{ "perf_ctl3", "PERF_CTL3", 0, 0x9, 0xc0010206, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
+		{ "perf_ctl4", "PERF_CTL4", 0, 0x9, 0xc0010208, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
+		{ "perf_ctl5", "PERF_CTL5", 0, 0x9, 0xc001020a, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
+		{ "perf_ctr0", "PERF_CTR0", 1, 0x9, 0xc0010201, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
+		{ "perf_ctr1", "PERF_CTR1", 1, 0x9, 0xc0010203, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
+		{ "perf_ctr2", "PERF_CTR2", 1, 0x9, 0xc0010205, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
+		{ "perf_ctr3", "PERF_CTR3", 1, 0x9, 0xc0010207, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
+		{ "perf_ctr4", "PERF_CTR4", 1, 0x9, 0xc0010209, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
+		{ "perf_ctr5", "PERF_CTR5", 1, 0x9, 0xc001020b, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
+		{ "perf_cntr_global_status", "PerfCntrGlobalStatus", 5, 0x9, 0xc0000300, 0x0, "", "CPUID Fn8000_0022 EAX[0] PerfMonV2" },
+		{ "perf_cntr_global_ctl", "PerfCntrGlobalCtl", 4, 0x9, 0xc0000301, 0x0, "", "CPUID Fn8000_0022 EAX[0] PerfMonV2" },
+		{ "perf_cntr_global_status_clr", "PerfCntrGlobalStatusClr", 6, 0x9, 0xc0000302, 0x0, "", "CPUID Fn8000_0022 EAX[0] PerfMonV2" },
+		{ "perf_cntr_global_status_set", "PerfCntrGlobalStatusSet", 7, 0x9, 0xc0000303, 0x0, "", "CPUID Fn8000_0022 EAX[0] PerfMonV2" },
+		{ "ir_perf_count", "IRPerfCount", 2, 0x9, 0xc00000e9, 0x0, "", "CPUID Fn8000_0008 EBX[1]; enabled by HWCR[30]" },
+		{ "hwcr", "HWCR", 3, 0x1, 0xc0010015, 0x0, "", "" },
+		{ "ptsc", "PTSC", 2, 0x9, 0xc0010280, 0x0, "", "CPUID Fn8000_0001 ECX[27] PerfTsc" },
+		{ "l2i_perf_ctl0", "L2I_PerfEvtSel0", 15, 0x9, 0xc0010230, 0x0, "", "family 16h, CPUID Fn8000_0001 ECX[28]" },
+		{ "l2i_perf_ctl1", "L2I_PerfEvtSel1", 15, 0x9, 0xc0010232, 0x0, "", "family 16h, CPUID Fn8000_0001 ECX[28]" },
+		{ "l2i_perf_ctl2", "L2I_PerfEvtSel2", 15, 0x9, 0xc0010234, 0x0, "", "family 16h, CPUID Fn8000_0001 ECX[28]" },
+		{ "l2i_perf_ctl3", "L2I_PerfEvtSel3", 15, 0x9, 0xc0010236, 0x0, "", "family 16h, CPUID Fn8000_0001 ECX[28]" },
+		{ "l3_pmc_cfg_f17h0", "ChL3PmcCfg0 (family 17h)", 16, 0x9, 0xc0010230, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
+		{ "l3_pmc_cfg_f17h1", "ChL3PmcCfg1 (family 17h)", 16, 0x9, 0xc0010232, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
+		{ "l3_pmc_cfg_f17h2", "ChL3PmcCfg2 (family 17h)", 16, 0x9, 0xc0010234, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
+		{ "l3_pmc_cfg_f17h3", "ChL3PmcCfg3 (family 17h)", 16, 0x9, 0xc0010236, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
+		{ "l3_pmc_cfg_f17h4", "ChL3PmcCfg4 (family 17h)", 16, 0x9, 0xc0010238, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
+		{ "l3_pmc_cfg_f17h5", "ChL3PmcCfg5 (family 17h)", 16, 0x9, 0xc001023a, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
+		{ "l3_pmc_cfg0", "ChL3PmcCfg0", 17, 0x9, 0xc0010230, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
+		{ "l3_pmc_cfg1", "ChL3PmcCfg1", 17, 0x9, 0xc0010232, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
+		{ "l3_pmc_cfg2", "ChL3PmcCfg2", 17, 0x9, 0xc0010234, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
+		{ "l3_pmc_cfg3", "ChL3PmcCfg3", 17, 0x9, 0xc0010236, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
+		{ "l3_pmc_cfg4", "ChL3PmcCfg4", 17, 0x9, 0xc0010238, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
+		{ "l3_pmc_cfg5", "ChL3PmcCfg5", 17, 0x9, 0xc001023a, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
+		{ "l3_pmc0", "ChL3Pmc0", 13, 0x9, 0xc0010231, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
+		{ "l3_pmc1", "ChL3Pmc1", 13, 0x9, 0xc0010233, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
+		{ "l3_pmc2", "ChL3Pmc2", 13, 0x9, 0xc0010235, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
+		{ "l3_pmc3", "ChL3Pmc3", 13, 0x9, 0xc0010237, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
+		{ "l3_pmc4", "ChL3Pmc4", 13, 0x9, 0xc0010239, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
+		{ "l3_pmc5", "ChL3Pmc5", 13, 0x9, 0xc001023b, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
+		{ "nb_perf_ctl0", "NB_PerfEvtSel0", 14, 0x9, 0xc0010240, 0x0, "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]" },
+		{ "nb_perf_ctl1", "NB_PerfEvtSel1", 14, 0x9, 0xc0010242, 0x0, "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]" },
+		{ "nb_perf_ctl2", "NB_PerfEvtSel2", 14, 0x9, 0xc0010244, 0x0, "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]" },
+		{ "nb_perf_ctl3", "NB_PerfEvtSel3", 14, 0x9, 0xc0010246, 0x0, "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]" },
+		{ "df_perf_ctl0", "DF_PerfCtl0", 18, 0x9, 0xc0010240, 0x0, "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]" },
+		{ "df_perf_ctl1", "DF_PerfCtl1", 18, 0x9, 0xc0010242, 0x0, "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]" },
+		{ "df_perf_ctl2", "DF_PerfCtl2", 18, 0x9, 0xc0010244, 0x0, "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]" },
+		{ "df_perf_ctl3", "DF_PerfCtl3", 18, 0x9, 0xc0010246, 0x0, "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]" },
+		{ "df_perf_ctl_v2_0", "DF_PerfCtl0 (PerfMonV2)", 19, 0x9, 0xc0010240, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)" },
+		{ "df_perf_ctl_v2_1", "DF_PerfCtl1 (PerfMonV2)", 19, 0x9, 0xc0010242, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)" },
+		{ "df_perf_ctl_v2_2", "DF_PerfCtl2 (PerfMonV2)", 19, 0x9, 0xc0010244, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)" },
+		{ "df_perf_ctl_v2_3", "DF_PerfCtl3 (PerfMonV2)", 19, 0x9, 0xc0010246, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)" },
+		{ "df_perf_ctr0", "DF_PerfCtr0", 13, 0x9, 0xc0010241, 0x0, "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)" },
+		{ "df_perf_ctr1", "DF_PerfCtr1", 13, 0x9, 0xc0010243, 0x0, "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)" },
+		{ "df_perf_ctr2", "DF_PerfCtr2", 13, 0x9, 0xc0010245, 0x0, "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)" },
+		{ "df_perf_ctr3", "DF_PerfCtr3", 13, 0x9, 0xc0010247, 0x0, "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)" },
+		{ "umc_perf_ctl0", "UMC PerfCtl0", 20, 0x9, 0xc0010800, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)" },
+		{ "umc_perf_ctl1", "UMC PerfCtl1", 20, 0x9, 0xc0010802, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)" },
+		{ "umc_perf_ctl2", "UMC PerfCtl2", 20, 0x9, 0xc0010804, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)" },
+		{ "umc_perf_ctl3", "UMC PerfCtl3", 20, 0x9, 0xc0010806, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)" },
+		{ "umc_perf_ctr0", "UMC PerfCtr0", 2, 0x9, 0xc0010801, 0x0, "", "PerfMonV2" },
+		{ "umc_perf_ctr1", "UMC PerfCtr1", 2, 0x9, 0xc0010803, 0x0, "", "PerfMonV2" },
+		{ "umc_perf_ctr2", "UMC PerfCtr2", 2, 0x9, 0xc0010805, 0x0, "", "PerfMonV2" },
+		{ "umc_perf_ctr3", "UMC PerfCtr3", 2, 0x9, 0xc0010807, 0x0, "", "PerfMonV2" },
+		{ "debugctl", "DebugCtl", 21, 0x9, 0x1d9, 0x0, "", "all parts" },
+		{ "debugctl_pb", "DebugCtl (PB0-PB3)", 22, 0x9, 0x1d9, 0x0, "", "parts without BusLockTrap (earlier APM editions)" },
+		{ "last_branch_from_ip", "LastBranchFromIP", 23, 0x9, 0x1db, 0x0, "", "all parts" },
+		{ "last_branch_to_ip", "LastBranchToIP", 23, 0x9, 0x1dc, 0x0, "", "all parts" },
+		{ "last_int_from_ip", "LastIntFromIP", 23, 0x9, 0x1dd, 0x0, "", "all parts (LastExceptionFromIP in older APMs)" },
+		{ "last_int_to_ip", "LastIntToIP", 23, 0x9, 0x1de, 0x0, "", "all parts (LastExceptionToIP in older APMs)" },
+		{ "lbr_select", "LastBranchStackSelect", 24, 0x9, 0xc000010e, 0x0, "", "CPUID Fn8000_0022 EAX[1] LbrStack" },
+		{ "dbg_extn_cfg", "DebugExtnCtl", 25, 0x9, 0xc000010f, 0x0, "", "CPUID Fn8000_0022 EAX[1] LbrStack" },
+		{ "dbg_extn_cfg_brs", "DebugExtnCtl (BRS)", 26, 0x9, 0xc000010f, 0x0, "", "Zen3, CPUID Fn8000_0008 EBX[31] BRS" },
+		{ "lbr_from0", "LastBranchStackFromIp0", 27, 0x9, 0xc0010300, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from1", "LastBranchStackFromIp1", 27, 0x9, 0xc0010302, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from2", "LastBranchStackFromIp2", 27, 0x9, 0xc0010304, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from3", "LastBranchStackFromIp3", 27, 0x9, 0xc0010306, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from4", "LastBranchStackFromIp4", 27, 0x9, 0xc0010308, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from5", "LastBranchStackFromIp5", 27, 0x9, 0xc001030a, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from6", "LastBranchStackFromIp6", 27, 0x9, 0xc001030c, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from7", "LastBranchStackFromIp7", 27, 0x9, 0xc001030e, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from8", "LastBranchStackFromIp8", 27, 0x9, 0xc0010310, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from9", "LastBranchStackFromIp9", 27, 0x9, 0xc0010312, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from10", "LastBranchStackFromIp10", 27, 0x9, 0xc0010314, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from11", "LastBranchStackFromIp11", 27, 0x9, 0xc0010316, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from12", "LastBranchStackFromIp12", 27, 0x9, 0xc0010318, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from13", "LastBranchStackFromIp13", 27, 0x9, 0xc001031a, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from14", "LastBranchStackFromIp14", 27, 0x9, 0xc001031c, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_from15", "LastBranchStackFromIp15", 27, 0x9, 0xc001031e, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to0", "LastBranchStackToIp0", 28, 0x9, 0xc0010301, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to1", "LastBranchStackToIp1", 28, 0x9, 0xc0010303, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to2", "LastBranchStackToIp2", 28, 0x9, 0xc0010305, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to3", "LastBranchStackToIp3", 28, 0x9, 0xc0010307, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to4", "LastBranchStackToIp4", 28, 0x9, 0xc0010309, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to5", "LastBranchStackToIp5", 28, 0x9, 0xc001030b, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to6", "LastBranchStackToIp6", 28, 0x9, 0xc001030d, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to7", "LastBranchStackToIp7", 28, 0x9, 0xc001030f, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to8", "LastBranchStackToIp8", 28, 0x9, 0xc0010311, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to9", "LastBranchStackToIp9", 28, 0x9, 0xc0010313, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to10", "LastBranchStackToIp10", 28, 0x9, 0xc0010315, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to11", "LastBranchStackToIp11", 28, 0x9, 0xc0010317, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to12", "LastBranchStackToIp12", 28, 0x9, 0xc0010319, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to13", "LastBranchStackToIp13", 28, 0x9, 0xc001031b, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to14", "LastBranchStackToIp14", 28, 0x9, 0xc001031d, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "lbr_to15", "LastBranchStackToIp15", 28, 0x9, 0xc001031f, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
+		{ "ibs_fetch_ctl", "IbsFetchCtl", 30, 0x9, 0xc0011030, 0x0, "", "CPUID Fn8000_0001 ECX[10] IBS" },
+		{ "ibs_fetch_lin_ad", "IbsFetchLinAd", 31, 0x9, 0xc0011031, 0x0, "", "IBS; valid when IbsFetchCtl.Val" },
+		{ "ibs_fetch_phys_ad", "IbsFetchPhysAd", 32, 0x9, 0xc0011032, 0x0, "", "IBS; valid when IbsFetchCtl.Val and PhyAddrValid" },
+		{ "ibs_op_ctl", "IbsOpCtl", 34, 0x9, 0xc0011033, 0x0, "", "CPUID Fn8000_0001 ECX[10] IBS" },
+		{ "ibs_op_rip", "IbsOpRip", 31, 0x9, 0xc0011034, 0x0, "", "IBS; valid when IbsOpCtl.Val and not IbsOpData.RipInvalid" },
+		{ "ibs_op_data", "IbsOpData", 35, 0x9, 0xc0011035, 0x0, "", "IBS" },
+		{ "ibs_op_data_f10h", "IbsOpData (family 10h-15h)", 36, 0x9, 0xc0011035, 0x0, "", "family 10h, 12h, 15h BD" },
+		{ "ibs_op_data2", "IbsOpData2", 37, 0x9, 0xc0011036, 0x0, "", "IBS, before Zen4" },
+		{ "ibs_op_data2_zen4", "IbsOpData2 (Zen4)", 38, 0x9, 0xc0011036, 0x0, "", "CPUID Fn8000_001B EAX[11]" },
+		{ "ibs_op_data3", "IbsOpData3", 39, 0x9, 0xc0011037, 0x0, "", "IBS" },
+		{ "ibs_op_data3_f10h", "IbsOpData3 (family 10h-15h)", 40, 0x9, 0xc0011037, 0x0, "", "family 10h-15h" },
+		{ "ibs_op_data3_zen5", "IbsOpData3 (Zen5)", 41, 0x9, 0xc0011037, 0x0, "", "CPUID Fn8000_001B EAX[19]" },
+		{ "ibs_dc_lin_ad", "IbsDcLinAd", 31, 0x9, 0xc0011038, 0x0, "", "IBS; valid when IbsOpData3.DcLinAddrValid" },
+		{ "ibs_dc_phys_ad", "IbsDcPhysAd", 32, 0x9, 0xc0011039, 0x0, "", "IBS; valid when IbsOpData3.DcPhyAddrValid" },
+		{ "ibs_ctl", "IbsCtl", 43, 0x9, 0xc001103a, 0x0, "", "IBS" },
+		{ "ibs_br_target", "IbsBrTarget", 31, 0x9, 0xc001103b, 0x0, "", "CPUID Fn8000_001B EAX[5]" },
+		{ "ic_ibs_extd_ctl", "IC_IBS_EXTD_CTL", 33, 0x9, 0xc001103c, 0x0, "", "CPUID Fn8000_001B EAX[9]" },
+		{ "ibs_op_data4", "IbsOpData4", 42, 0x9, 0xc001103d, 0x0, "", "CPUID Fn8000_001B EAX[10]" },
+		{ "ibs_op_ctl2", "IbsOpCtl2", 45, 0x9, 0xc001103e, 0x0, "", "CPUID Fn8000_001B EAX[13]" },
+		{ "ibs_fetch_ctl2", "IbsFetchCtl2", 44, 0x9, 0xc001103f, 0x0, "", "CPUID Fn8000_001B EAX[13]" },
+		{ "cpuid_80000001_ecx", "CPUID Fn8000_0001 ECX", 8, 0x6, 0x0, 0x80000001, "ecx", "" },
+		{ "cpuid_80000008_ebx", "CPUID Fn8000_0008 EBX", 9, 0x6, 0x0, 0x80000008, "ebx", "" },
+		{ "cpuid_8000001b_eax", "CPUID Fn8000_001B EAX", 29, 0x6, 0x0, 0x8000001b, "eax", "" },
+		{ "cpuid_80000022_eax", "CPUID Fn8000_0022 EAX", 10, 0x6, 0x0, 0x80000022, "eax", "" },
+		{ "cpuid_80000022_ebx", "CPUID Fn8000_0022 EBX", 11, 0x6, 0x0, 0x80000022, "ebx", "" },
+		{ "cpuid_80000022_ecx", "CPUID Fn8000_0022 ECX", 12, 0x6, 0x0, 0x80000022, "ecx", "" },
+	};
+	if (count)
+		*count = sizeof regs / sizeof regs[0];
+	return regs;
+}
+
+/* ---- Linux generic hardware events (family 17h and later) (generic_events) ---- */
+/* The PERF_CTL event and unit mask Linux programs for each generic perf event on Zen. */
+/* Source: LINUX arch/x86/events/amd/core.c amd_zen1_perfmon_event_map (and later Zen maps) */
+struct pmregs_amd_generic_events_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	uint16_t event_select;
+	uint8_t umask;
+};
+
+static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events(size_t *count)
+{
+	static const struct pmregs_amd_generic_events_row rows[] = {
+		{ "cycles", "cpu-cycles", "", 0x76, 0x0 },
+		{ "instructions", "instructions", "", 0xc0, 0x0 },
+		{ "cache_references", "cache-references", "", 0x60, 0xff },
+		{ "cache_misses", "cache-misses", "", 0x64, 0x9 },
+		{ "branches", "branch-instructions", "", 0xc2, 0x0 },
+		{ "branch_misses", "branch-misses", "", 0xc3, 0x0 },
+		{ "stalled_cycles_frontend", "stalled-cycles-frontend", "", 0x87, 0x2 },
+		{ "stalled_cycles_backend", "stalled-cycles-backend", "", 0x87, 0x1 },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_amd_generic_events_row *rows = pmregs_amd_generic_events(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return PMREGS_NULL;
+}
+
 /* ---- samples: records of register values a tool reads back, for pmregs_sample_registers() ---- */
 static inline const struct pmregs_sample_desc *pmregs_amd_samples(size_t *count)
 {

@@ -13,6 +13,7 @@
  *   base_schedule.h   scheduling requests onto exclusive resources, in the fewest passes
  *   base_cover.h      covering an address range with (address, mask) pairs
  *   base_plan.h       programming several events at once (passes)
+ *   base_plan_tools.h recognising those events in control-register values again
  *   base_counter.h    counter arithmetic and time conversion
  *   base_desc.h       descriptors, printing and introspection
  *   base_tools.h      event-table and sample-record descriptors (what only tools walk)
@@ -29,6 +30,7 @@
 #include "base_schedule.h"
 #include "base_cover.h"
 #include "base_plan.h"
+#include "base_plan_tools.h"
 #include "base_counter.h"
 #include "base_desc.h"
 #include "base_tools.h"

@@ -187,7 +187,14 @@ static inline void pmregs_store_be64(unsigned char *p, uint64_t x)
  * evaluated once, and the shift-and-mask around them is what a hand-written accessor would write.
  * PREFIX_LAYOUT_FIELD_set_checked(&v, x) is pmregs_set_checkedN() with the field's lowest bit lo and
  * unshifted mask m: PMREGS_ERANGE, *v untouched, when x does not fit.
+ * For a field of a 32- or 64-bit register narrower than the register, _get and _set are
+ * PMREGS_GETn(v, lo, m) and PMREGS_SETn(v, x, lo, m), m the field's unshifted mask as a hexadecimal
+ * literal without suffix (the macros give it the register's width).
  */
+#define PMREGS_GET32(v, lo, m)    ((pmregs_u32(v) >> (lo)) & m##u)
+#define PMREGS_SET32(v, x, lo, m) ((pmregs_u32(v) & ~(m##u << (lo))) | ((pmregs_u32(x) & m##u) << (lo)))
+#define PMREGS_GET64(v, lo, m)    ((pmregs_u64(v) >> (lo)) & PMREGS_U64(m))
+#define PMREGS_SET64(v, x, lo, m) ((pmregs_u64(v) & ~(PMREGS_U64(m) << (lo))) | ((pmregs_u64(x) & PMREGS_U64(m)) << (lo)))
 static inline uint8_t pmregs_u8(uint8_t x) { return x; }
 static inline uint16_t pmregs_u16(uint16_t x) { return x; }
 static inline uint32_t pmregs_u32(uint32_t x) { return x; }
@@ -219,6 +226,31 @@ static inline int pmregs_set_checked64(uint64_t *v, unsigned lo, uint64_t m, uin
 		return PMREGS_ERANGE;
 	*v = (*v & ~(m << lo)) | ((x & m) << lo);
 	return PMREGS_OK;
+}
+
+/* ---- repeat groups ----
+ * The indexed accessors PREFIX_LAYOUT_GROUP_get(v, i) and _set(v, i, x) of a repeat group of unsigned
+ * fields of a 32- or 64-bit register are pmregs_group_getN(v, i, n, lo, step, m) and
+ * pmregs_group_setN(v, i, x, n, lo, step, m): field i of n has its lowest bit at lo + step * i (step may be
+ * negative) and the unshifted mask m; an index past the last one reads 0 and writes nothing.
+ */
+static inline uint32_t pmregs_group_get32(uint32_t v, unsigned i, unsigned n, unsigned lo, int step, uint32_t m)
+{
+	return i < n ? (v >> (lo + (unsigned)step * i)) & m : 0;
+}
+static inline uint32_t pmregs_group_set32(uint32_t v, unsigned i, uint32_t x, unsigned n, unsigned lo, int step, uint32_t m)
+{
+	unsigned s = lo + (unsigned)step * i;
+	return i < n ? (v & ~(m << s)) | ((x & m) << s) : v;
+}
+static inline uint64_t pmregs_group_get64(uint64_t v, unsigned i, unsigned n, unsigned lo, int step, uint64_t m)
+{
+	return i < n ? (v >> (lo + (unsigned)step * i)) & m : 0;
+}
+static inline uint64_t pmregs_group_set64(uint64_t v, unsigned i, uint64_t x, unsigned n, unsigned lo, int step, uint64_t m)
+{
+	unsigned s = lo + (unsigned)step * i;
+	return i < n ? (v & ~(m << s)) | ((x & m) << s) : v;
 }
 
 /* ---- small helpers ---- */

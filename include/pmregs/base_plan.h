@@ -2,8 +2,9 @@
 /*
  * pmregs/base_plan.h - programming several events at once: counters, selector registers, passes.
  *
- * The family-independent planner and matcher behind the generated `passes`
- * construct; the search itself is pmregs_schedule() (base_schedule.h).
+ * The family-independent planner behind the generated `passes` construct; the
+ * search itself is pmregs_schedule() (base_schedule.h). Recognising events in
+ * control-register values again (decoding) is in base_plan_tools.h.
  */
 #ifndef PMREGS_BASE_PLAN_H
 #define PMREGS_BASE_PLAN_H
@@ -21,8 +22,8 @@ PMREGS_C_BEGIN
  * event can be counted: on which counter, taking which exclusive resources, and
  * which bits of which control register (a "slot") that writes. The functions
  * below use only that data: they place a list of events in as few passes as
- * possible (pmregs_schedule() does the search) and recognise events in control
- * register values again. Nothing here knows a family.
+ * possible (pmregs_schedule() does the search); those of base_plan_tools.h
+ * recognise events in control register values again. Nothing here knows a family.
  */
 struct pmregs_pm_write {
 	uint8_t slot;   /* control register of the pass */
@@ -198,51 +199,6 @@ static inline int pmregs_pm_plan(const struct pmregs_pm_table *t, unsigned model
 	if (minimal)
 		*minimal = floor >= best_passes;
 	return best_passes;
-}
-
-/* Whether every write of option o holds in the control register values regs[]. */
-static inline int pmregs_pm_option_matches(const struct pmregs_pm_table *t, unsigned o, const uint64_t *regs)
-{
-	unsigned k;
-	const struct pmregs_pm_option *op = &t->options[o];
-	for (k = op->first_write; k < (unsigned)op->first_write + op->nwrites; k++)
-		if ((regs[t->writes[k].slot] & t->writes[k].mask) != t->writes[k].value)
-			return 0;
-	return 1;
-}
-
-/* The event that regs[] program on `counter` of `model`, or PMREGS_ENOENT when none does. */
-static inline int pmregs_pm_match(const struct pmregs_pm_table *t, unsigned model, const uint64_t *regs, unsigned counter)
-{
-	unsigned o;
-	for (o = 0; o < t->noptions; o++)
-		if (t->options[o].counter == counter && pmregs_pm_option_on(&t->options[o], model) &&
-		    pmregs_pm_option_matches(t, o, regs))
-			return t->options[o].event;
-	return PMREGS_ENOENT;
-}
-
-/*
- * The event regs[] program on each of counters 0..n-1 (n <= 64) of `model`, in
- * one walk over the options: ev[c] is the event, or PMREGS_ENOENT when none is.
- */
-static inline void pmregs_pm_match_all(const struct pmregs_pm_table *t, unsigned model, const uint64_t *regs,
-				       int *ev, unsigned n)
-{
-	unsigned o, c;
-	uint64_t open = 0;
-	for (c = 0; c < n; c++) {
-		ev[c] = PMREGS_ENOENT;
-		open |= (uint64_t)1 << c;
-	}
-	for (o = 0; o < t->noptions && open; o++) {
-		c = t->options[o].counter;
-		if (c < n && ((open >> c) & 1u) && pmregs_pm_option_on(&t->options[o], model) &&
-		    pmregs_pm_option_matches(t, o, regs)) {
-			ev[c] = t->options[o].event;
-			open &= ~((uint64_t)1 << c);
-		}
-	}
 }
 
 /* The option of `event` on `counter` for `model`, or -1. */

@@ -31,7 +31,6 @@
 #include "base_core.h"
 #include "base_bitstream.h"
 #include "base_inplace.h"
-#include "base_desc.h"
 
 /*
  * Constants: plain integer macros, usable from C, C++ and assembler.
@@ -161,25 +160,22 @@ PMREGS_C_BEGIN
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_etrace_ioptions_ref_implicit_return_get(v)               (PMREGS_CAST(uint8_t, (pmregs_u8(v) & 0x1u)))
 #define pmregs_etrace_ioptions_ref_implicit_return_set(v, x)            (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x1u) | (pmregs_u8(x) & 0x1u)))
-#define pmregs_etrace_ioptions_ref_implicit_return_set_checked(v, x)    pmregs_set_checked8((v), 0, 0x1u, (x))
+#define pmregs_etrace_ioptions_ref_implicit_return_set_checked(v, x)    pmregs_set_checked8(v, 0, 0x1u, x)
 #define pmregs_etrace_ioptions_ref_implicit_exception_get(v)            (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 1) & 0x1u)))
 #define pmregs_etrace_ioptions_ref_implicit_exception_set(v, x)         (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x2u) | ((pmregs_u8(x) & 0x1u) << 1)))
-#define pmregs_etrace_ioptions_ref_implicit_exception_set_checked(v, x) pmregs_set_checked8((v), 1, 0x1u, (x))
+#define pmregs_etrace_ioptions_ref_implicit_exception_set_checked(v, x) pmregs_set_checked8(v, 1, 0x1u, x)
 #define pmregs_etrace_ioptions_ref_full_address_get(v)                  (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 2) & 0x1u)))
 #define pmregs_etrace_ioptions_ref_full_address_set(v, x)               (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x4u) | ((pmregs_u8(x) & 0x1u) << 2)))
-#define pmregs_etrace_ioptions_ref_full_address_set_checked(v, x)       pmregs_set_checked8((v), 2, 0x1u, (x))
+#define pmregs_etrace_ioptions_ref_full_address_set_checked(v, x)       pmregs_set_checked8(v, 2, 0x1u, x)
 #define pmregs_etrace_ioptions_ref_jump_target_cache_get(v)             (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 3) & 0x1u)))
 #define pmregs_etrace_ioptions_ref_jump_target_cache_set(v, x)          (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x8u) | ((pmregs_u8(x) & 0x1u) << 3)))
-#define pmregs_etrace_ioptions_ref_jump_target_cache_set_checked(v, x)  pmregs_set_checked8((v), 3, 0x1u, (x))
+#define pmregs_etrace_ioptions_ref_jump_target_cache_set_checked(v, x)  pmregs_set_checked8(v, 3, 0x1u, x)
 #define pmregs_etrace_ioptions_ref_branch_prediction_get(v)             (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 4) & 0x1u)))
 #define pmregs_etrace_ioptions_ref_branch_prediction_set(v, x)          (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x10u) | ((pmregs_u8(x) & 0x1u) << 4)))
-#define pmregs_etrace_ioptions_ref_branch_prediction_set_checked(v, x)  pmregs_set_checked8((v), 4, 0x1u, (x))
+#define pmregs_etrace_ioptions_ref_branch_prediction_set_checked(v, x)  pmregs_set_checked8(v, 4, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_etrace_ioptions_ref_valid(uint8_t v)
-{
-	return (v & PMREGS_ETRACE_IOPTIONS_REF_RSVD_MASK) == 0;
-}
+/* pmregs_etrace_ioptions_ref_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_etrace_ioptions_ref_valid(v) PMREGS_CAST(int, (pmregs_u8(v) & PMREGS_ETRACE_IOPTIONS_REF_RSVD_MASK) == 0)
 
 /* ---- ioptions (PULP rv_tracer layout) (ioptions_pulp) ---- */
 
@@ -195,31 +191,28 @@ static inline int pmregs_etrace_ioptions_ref_valid(uint8_t v)
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_etrace_ioptions_pulp_jump_target_cache_get(v)             (PMREGS_CAST(uint8_t, (pmregs_u8(v) & 0x1u)))
 #define pmregs_etrace_ioptions_pulp_jump_target_cache_set(v, x)          (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x1u) | (pmregs_u8(x) & 0x1u)))
-#define pmregs_etrace_ioptions_pulp_jump_target_cache_set_checked(v, x)  pmregs_set_checked8((v), 0, 0x1u, (x))
+#define pmregs_etrace_ioptions_pulp_jump_target_cache_set_checked(v, x)  pmregs_set_checked8(v, 0, 0x1u, x)
 #define pmregs_etrace_ioptions_pulp_branch_prediction_get(v)             (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 1) & 0x1u)))
 #define pmregs_etrace_ioptions_pulp_branch_prediction_set(v, x)          (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x2u) | ((pmregs_u8(x) & 0x1u) << 1)))
-#define pmregs_etrace_ioptions_pulp_branch_prediction_set_checked(v, x)  pmregs_set_checked8((v), 1, 0x1u, (x))
+#define pmregs_etrace_ioptions_pulp_branch_prediction_set_checked(v, x)  pmregs_set_checked8(v, 1, 0x1u, x)
 #define pmregs_etrace_ioptions_pulp_implicit_return_get(v)               (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 2) & 0x1u)))
 #define pmregs_etrace_ioptions_pulp_implicit_return_set(v, x)            (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x4u) | ((pmregs_u8(x) & 0x1u) << 2)))
-#define pmregs_etrace_ioptions_pulp_implicit_return_set_checked(v, x)    pmregs_set_checked8((v), 2, 0x1u, (x))
+#define pmregs_etrace_ioptions_pulp_implicit_return_set_checked(v, x)    pmregs_set_checked8(v, 2, 0x1u, x)
 #define pmregs_etrace_ioptions_pulp_sijump_get(v)                        (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 3) & 0x1u)))
 #define pmregs_etrace_ioptions_pulp_sijump_set(v, x)                     (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x8u) | ((pmregs_u8(x) & 0x1u) << 3)))
-#define pmregs_etrace_ioptions_pulp_sijump_set_checked(v, x)             pmregs_set_checked8((v), 3, 0x1u, (x))
+#define pmregs_etrace_ioptions_pulp_sijump_set_checked(v, x)             pmregs_set_checked8(v, 3, 0x1u, x)
 #define pmregs_etrace_ioptions_pulp_implicit_exception_get(v)            (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 4) & 0x1u)))
 #define pmregs_etrace_ioptions_pulp_implicit_exception_set(v, x)         (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x10u) | ((pmregs_u8(x) & 0x1u) << 4)))
-#define pmregs_etrace_ioptions_pulp_implicit_exception_set_checked(v, x) pmregs_set_checked8((v), 4, 0x1u, (x))
+#define pmregs_etrace_ioptions_pulp_implicit_exception_set_checked(v, x) pmregs_set_checked8(v, 4, 0x1u, x)
 #define pmregs_etrace_ioptions_pulp_full_address_get(v)                  (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 5) & 0x1u)))
 #define pmregs_etrace_ioptions_pulp_full_address_set(v, x)               (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x20u) | ((pmregs_u8(x) & 0x1u) << 5)))
-#define pmregs_etrace_ioptions_pulp_full_address_set_checked(v, x)       pmregs_set_checked8((v), 5, 0x1u, (x))
+#define pmregs_etrace_ioptions_pulp_full_address_set_checked(v, x)       pmregs_set_checked8(v, 5, 0x1u, x)
 #define pmregs_etrace_ioptions_pulp_delta_address_get(v)                 (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 6) & 0x1u)))
 #define pmregs_etrace_ioptions_pulp_delta_address_set(v, x)              (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x40u) | ((pmregs_u8(x) & 0x1u) << 6)))
-#define pmregs_etrace_ioptions_pulp_delta_address_set_checked(v, x)      pmregs_set_checked8((v), 6, 0x1u, (x))
+#define pmregs_etrace_ioptions_pulp_delta_address_set_checked(v, x)      pmregs_set_checked8(v, 6, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_etrace_ioptions_pulp_valid(uint8_t v)
-{
-	return (v & PMREGS_ETRACE_IOPTIONS_PULP_RSVD_MASK) == 0;
-}
+/* pmregs_etrace_ioptions_pulp_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_etrace_ioptions_pulp_valid(v) PMREGS_CAST(int, (pmregs_u8(v) & PMREGS_ETRACE_IOPTIONS_PULP_RSVD_MASK) == 0)
 
 /* ---- doptions (reference data trace layout) (doptions_ref) ---- */
 
@@ -232,22 +225,19 @@ static inline int pmregs_etrace_ioptions_pulp_valid(uint8_t v)
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_etrace_doptions_ref_no_address_get(v)              (PMREGS_CAST(uint8_t, (pmregs_u8(v) & 0x1u)))
 #define pmregs_etrace_doptions_ref_no_address_set(v, x)           (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x1u) | (pmregs_u8(x) & 0x1u)))
-#define pmregs_etrace_doptions_ref_no_address_set_checked(v, x)   pmregs_set_checked8((v), 0, 0x1u, (x))
+#define pmregs_etrace_doptions_ref_no_address_set_checked(v, x)   pmregs_set_checked8(v, 0, 0x1u, x)
 #define pmregs_etrace_doptions_ref_no_data_get(v)                 (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 1) & 0x1u)))
 #define pmregs_etrace_doptions_ref_no_data_set(v, x)              (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x2u) | ((pmregs_u8(x) & 0x1u) << 1)))
-#define pmregs_etrace_doptions_ref_no_data_set_checked(v, x)      pmregs_set_checked8((v), 1, 0x1u, (x))
+#define pmregs_etrace_doptions_ref_no_data_set_checked(v, x)      pmregs_set_checked8(v, 1, 0x1u, x)
 #define pmregs_etrace_doptions_ref_full_address_get(v)            (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 2) & 0x1u)))
 #define pmregs_etrace_doptions_ref_full_address_set(v, x)         (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x4u) | ((pmregs_u8(x) & 0x1u) << 2)))
-#define pmregs_etrace_doptions_ref_full_address_set_checked(v, x) pmregs_set_checked8((v), 2, 0x1u, (x))
+#define pmregs_etrace_doptions_ref_full_address_set_checked(v, x) pmregs_set_checked8(v, 2, 0x1u, x)
 #define pmregs_etrace_doptions_ref_full_data_get(v)               (PMREGS_CAST(uint8_t, ((pmregs_u8(v) >> 3) & 0x1u)))
 #define pmregs_etrace_doptions_ref_full_data_set(v, x)            (PMREGS_CAST(uint8_t, (pmregs_u8(v) & ~0x8u) | ((pmregs_u8(x) & 0x1u) << 3)))
-#define pmregs_etrace_doptions_ref_full_data_set_checked(v, x)    pmregs_set_checked8((v), 3, 0x1u, (x))
+#define pmregs_etrace_doptions_ref_full_data_set_checked(v, x)    pmregs_set_checked8(v, 3, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_etrace_doptions_ref_valid(uint8_t v)
-{
-	return (v & PMREGS_ETRACE_DOPTIONS_REF_RSVD_MASK) == 0;
-}
+/* pmregs_etrace_doptions_ref_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_etrace_doptions_ref_valid(v) PMREGS_CAST(int, (pmregs_u8(v) & PMREGS_ETRACE_DOPTIONS_REF_RSVD_MASK) == 0)
 
 /*
  * Run-time parameters. Fill a struct with pmregs_etrace_params_default(), change what

@@ -1683,6 +1683,354 @@ static inline size_t pmregs_itanium_dbr_ctl_snprint(char *buf, size_t n, uint64_
 	return pmregs_snprint_layout(buf, n, v, pmregs_itanium_dbr_ctl_desc());
 }
 
+/* ---- register instances ---- */
+
+#define PMREGS_ITANIUM_HAS_INDEX (1u << 0)
+#define PMREGS_ITANIUM_HAS_FILE (1u << 1)
+#define PMREGS_ITANIUM_HAS_KERNEL_TYPE (1u << 2)
+#define PMREGS_ITANIUM_HAS_PMD_DEPS (1u << 3)
+#define PMREGS_ITANIUM_HAS_FROZEN_ONLY (1u << 4)
+
+struct pmregs_itanium_register {
+	const char *name;   /* identifier used in this header */
+	const char *title;  /* the manual's name */
+	int16_t layout;     /* index into pmregs_itanium_layouts(), or -1 */
+	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
+	uint8_t index; /* register number within its file: n of PMC[n], PMD[n], IBR[n] or DBR[n] */
+	const char *file; /* register file (mov to/from pmc[], pmd[], ibr[], dbr[]) */
+	const char *kernel_type; /* Linux perfmon register class (KITA) */
+	uint8_t pmd_deps[9]; /* PMDs this PMC configures (KITA dependency lists) */
+	uint8_t pmd_deps_count;
+	uint8_t frozen_only; /* valid only while PMC0.fr = 1; reads while monitoring return undefined values (SEED 6.2.7) */
+};
+
+static inline const struct pmregs_itanium_register *pmregs_itanium_registers(size_t *count)
+{
+	static const struct pmregs_itanium_register regs[] = {
+		{ "pmc0", "PMC[0]", 0, 0x7, 0x0, "pmc", "control", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc1", "PMC[1]", 1, 0x7, 0x1, "pmc", "control", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc2", "PMC[2]", 1, 0x7, 0x2, "pmc", "control", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc3", "PMC[3]", 1, 0x7, 0x3, "pmc", "control", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc4", "PMC[4]", 2, 0xf, 0x4, "pmc", "counting", {0x4, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
+		{ "pmc5", "PMC[5]", 2, 0xf, 0x5, "pmc", "counting", {0x5, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
+		{ "pmc6", "PMC[6]", 3, 0xf, 0x6, "pmc", "counting", {0x6, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
+		{ "pmc7", "PMC[7]", 3, 0xf, 0x7, "pmc", "counting", {0x7, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
+		{ "pmc8", "PMC[8]", 5, 0x7, 0x8, "pmc", "config", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc9", "PMC[9]", 5, 0x7, 0x9, "pmc", "config", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc10", "PMC[10]", 6, 0xf, 0xa, "pmc", "monitor", {0x0, 0x1, 0, 0, 0, 0, 0, 0, 0}, 2, 0 },
+		{ "pmc11", "PMC[11]", 13, 0xf, 0xb, "pmc", "monitor", {0x2, 0x3, 0x11, 0, 0, 0, 0, 0, 0}, 3, 0 },
+		{ "pmc12", "PMC[12]", 19, 0xf, 0xc, "pmc", "monitor", {0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf, 0x10}, 9, 0 },
+		{ "pmc13", "PMC[13]", 22, 0x7, 0xd, "pmc", "config", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd0", "PMD[0]", 9, 0x17, 0x0, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "pmd1", "PMD[1]", 11, 0x17, 0x1, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "pmd2", "PMD[2]", 16, 0x17, 0x2, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "pmd3", "PMD[3]", 17, 0x17, 0x3, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "pmd4", "PMD[4]", 4, 0x7, 0x4, "pmd", "counting", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd5", "PMD[5]", 4, 0x7, 0x5, "pmd", "counting", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd6", "PMD[6]", 4, 0x7, 0x6, "pmd", "counting", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd7", "PMD[7]", 4, 0x7, 0x7, "pmd", "counting", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd8", "PMD[8]", 20, 0x7, 0x8, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd9", "PMD[9]", 20, 0x7, 0x9, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd10", "PMD[10]", 20, 0x7, 0xa, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd11", "PMD[11]", 20, 0x7, 0xb, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd12", "PMD[12]", 20, 0x7, 0xc, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd13", "PMD[13]", 20, 0x7, 0xd, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd14", "PMD[14]", 20, 0x7, 0xe, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd15", "PMD[15]", 20, 0x7, 0xf, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd16", "PMD[16]", 21, 0x7, 0x10, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd17", "PMD[17]", 18, 0x17, 0x11, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "ibr0", "IBR[0]", 23, 0x3, 0x0, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr1", "IBR[1]", 24, 0x3, 0x1, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr2", "IBR[2]", 23, 0x3, 0x2, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr3", "IBR[3]", 24, 0x3, 0x3, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr4", "IBR[4]", 23, 0x3, 0x4, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr5", "IBR[5]", 24, 0x3, 0x5, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr6", "IBR[6]", 23, 0x3, 0x6, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr7", "IBR[7]", 24, 0x3, 0x7, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr0", "DBR[0]", 23, 0x3, 0x0, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr1", "DBR[1]", 25, 0x3, 0x1, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr2", "DBR[2]", 23, 0x3, 0x2, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr3", "DBR[3]", 25, 0x3, 0x3, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr4", "DBR[4]", 23, 0x3, 0x4, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr5", "DBR[5]", 25, 0x3, 0x5, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr6", "DBR[6]", 23, 0x3, 0x6, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr7", "DBR[7]", 25, 0x3, 0x7, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+	};
+	if (count)
+		*count = sizeof regs / sizeof regs[0];
+	return regs;
+}
+
+/* ---- Itanium events (events) ---- */
+/* Every Itanium event: event select and unit mask for PMC4-7, the counters */
+/* that may count it, the most it can add per cycle, and which range and */
+/* opcode qualifiers apply to it. EAR events program a 0 umask into the */
+/* counting PMC and their umask into PMC10/PMC11. */
+/* Source: L3E (230 rows; the same in pfmon-1.1 itanium_events.db) */
+struct pmregs_itanium_events_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	uint8_t es; /* event select (PMC4-7 bits 14:8) */
+	uint8_t umask; /* unit mask; for EAR events the PMC10/PMC11 umask */
+	uint8_t counters; /* bit n set: PMCn/PMDn may count it (0xF0 = PMC4-7, 0x30 = PMC4/5 only) */
+	uint8_t max_incr; /* largest increment in one cycle; a threshold must be below it */
+	uint8_t irange; /* instruction address range check (IBRs, PMC13) applies */
+	uint8_t opcode; /* opcode matching (PMC8) applies */
+	uint8_t drange; /* data address range check (DBRs, PMC11.pt) applies */
+	enum pmregs_itanium_event_kind kind; /* EAR or BTB event */
+};
+
+static inline const struct pmregs_itanium_events_row *pmregs_itanium_events(size_t *count)
+{
+	static const struct pmregs_itanium_events_row rows[] = {
+		{ "alat_inst_chka_ldc_all", "ALAT_INST_CHKA_LDC_ALL", "", 0x36, 0x3, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "alat_inst_chka_ldc_fp", "ALAT_INST_CHKA_LDC_FP", "", 0x36, 0x1, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "alat_inst_chka_ldc_int", "ALAT_INST_CHKA_LDC_INT", "", 0x36, 0x2, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "alat_inst_failed_chka_ldc_all", "ALAT_INST_FAILED_CHKA_LDC_ALL", "", 0x37, 0x3, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "alat_inst_failed_chka_ldc_fp", "ALAT_INST_FAILED_CHKA_LDC_FP", "", 0x37, 0x1, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "alat_inst_failed_chka_ldc_int", "ALAT_INST_FAILED_CHKA_LDC_INT", "", 0x37, 0x2, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "alat_replacement_all", "ALAT_REPLACEMENT_ALL", "", 0x38, 0x3, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "alat_replacement_fp", "ALAT_REPLACEMENT_FP", "", 0x38, 0x1, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "alat_replacement_int", "ALAT_REPLACEMENT_INT", "", 0x38, 0x2, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "all_stops_dispersed", "ALL_STOPS_DISPERSED", "", 0x2f, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_event", "BRANCH_EVENT", "", 0x11, 0x0, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_BTB },
+		{ "branch_multiway_all_paths_all_predictions", "BRANCH_MULTIWAY_ALL_PATHS_ALL_PREDICTIONS", "", 0xe, 0x0, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_multiway_all_paths_correct_predictions", "BRANCH_MULTIWAY_ALL_PATHS_CORRECT_PREDICTIONS", "", 0xe, 0x1, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_multiway_all_paths_wrong_path", "BRANCH_MULTIWAY_ALL_PATHS_WRONG_PATH", "", 0xe, 0x2, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_multiway_all_paths_wrong_target", "BRANCH_MULTIWAY_ALL_PATHS_WRONG_TARGET", "", 0xe, 0x3, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_multiway_not_taken_all_predictions", "BRANCH_MULTIWAY_NOT_TAKEN_ALL_PREDICTIONS", "", 0xe, 0x8, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_multiway_not_taken_correct_predictions", "BRANCH_MULTIWAY_NOT_TAKEN_CORRECT_PREDICTIONS", "", 0xe, 0x9, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_multiway_not_taken_wrong_path", "BRANCH_MULTIWAY_NOT_TAKEN_WRONG_PATH", "", 0xe, 0xa, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_multiway_not_taken_wrong_target", "BRANCH_MULTIWAY_NOT_TAKEN_WRONG_TARGET", "", 0xe, 0xb, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_multiway_taken_all_predictions", "BRANCH_MULTIWAY_TAKEN_ALL_PREDICTIONS", "", 0xe, 0xc, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_multiway_taken_correct_predictions", "BRANCH_MULTIWAY_TAKEN_CORRECT_PREDICTIONS", "", 0xe, 0xd, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_multiway_taken_wrong_path", "BRANCH_MULTIWAY_TAKEN_WRONG_PATH", "", 0xe, 0xe, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_multiway_taken_wrong_target", "BRANCH_MULTIWAY_TAKEN_WRONG_TARGET", "", 0xe, 0xf, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_not_taken", "BRANCH_NOT_TAKEN", "", 0xd, 0x8, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_1st_stage_nt_outcomes_correctly_predicted", "BRANCH_PATH_1ST_STAGE_NT_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0x6, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_1st_stage_nt_outcomes_incorrectly_predicted", "BRANCH_PATH_1ST_STAGE_NT_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0x4, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_1st_stage_tk_outcomes_correctly_predicted", "BRANCH_PATH_1ST_STAGE_TK_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0x7, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_1st_stage_tk_outcomes_incorrectly_predicted", "BRANCH_PATH_1ST_STAGE_TK_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0x5, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_2nd_stage_nt_outcomes_correctly_predicted", "BRANCH_PATH_2ND_STAGE_NT_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0xa, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_2nd_stage_nt_outcomes_incorrectly_predicted", "BRANCH_PATH_2ND_STAGE_NT_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0x8, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_2nd_stage_tk_outcomes_correctly_predicted", "BRANCH_PATH_2ND_STAGE_TK_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0xb, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_2nd_stage_tk_outcomes_incorrectly_predicted", "BRANCH_PATH_2ND_STAGE_TK_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0x9, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_3rd_stage_nt_outcomes_correctly_predicted", "BRANCH_PATH_3RD_STAGE_NT_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0xe, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_3rd_stage_nt_outcomes_incorrectly_predicted", "BRANCH_PATH_3RD_STAGE_NT_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0xc, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_3rd_stage_tk_outcomes_correctly_predicted", "BRANCH_PATH_3RD_STAGE_TK_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0xf, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_3rd_stage_tk_outcomes_incorrectly_predicted", "BRANCH_PATH_3RD_STAGE_TK_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0xd, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_all_nt_outcomes_correctly_predicted", "BRANCH_PATH_ALL_NT_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0x2, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_all_nt_outcomes_incorrectly_predicted", "BRANCH_PATH_ALL_NT_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0x0, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_all_tk_outcomes_correctly_predicted", "BRANCH_PATH_ALL_TK_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0x3, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_path_all_tk_outcomes_incorrectly_predicted", "BRANCH_PATH_ALL_TK_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0x1, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_1st_stage_all_predictions", "BRANCH_PREDICTOR_1ST_STAGE_ALL_PREDICTIONS", "", 0x10, 0x4, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_1st_stage_correct_predictions", "BRANCH_PREDICTOR_1ST_STAGE_CORRECT_PREDICTIONS", "", 0x10, 0x5, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_1st_stage_wrong_path", "BRANCH_PREDICTOR_1ST_STAGE_WRONG_PATH", "", 0x10, 0x6, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_1st_stage_wrong_target", "BRANCH_PREDICTOR_1ST_STAGE_WRONG_TARGET", "", 0x10, 0x7, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_2nd_stage_all_predictions", "BRANCH_PREDICTOR_2ND_STAGE_ALL_PREDICTIONS", "", 0x10, 0x8, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_2nd_stage_correct_predictions", "BRANCH_PREDICTOR_2ND_STAGE_CORRECT_PREDICTIONS", "", 0x10, 0x9, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_2nd_stage_wrong_path", "BRANCH_PREDICTOR_2ND_STAGE_WRONG_PATH", "", 0x10, 0xa, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_2nd_stage_wrong_target", "BRANCH_PREDICTOR_2ND_STAGE_WRONG_TARGET", "", 0x10, 0xb, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_3rd_stage_all_predictions", "BRANCH_PREDICTOR_3RD_STAGE_ALL_PREDICTIONS", "", 0x10, 0xc, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_3rd_stage_correct_predictions", "BRANCH_PREDICTOR_3RD_STAGE_CORRECT_PREDICTIONS", "", 0x10, 0xd, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_3rd_stage_wrong_path", "BRANCH_PREDICTOR_3RD_STAGE_WRONG_PATH", "", 0x10, 0xe, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_3rd_stage_wrong_target", "BRANCH_PREDICTOR_3RD_STAGE_WRONG_TARGET", "", 0x10, 0xf, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_all_all_predictions", "BRANCH_PREDICTOR_ALL_ALL_PREDICTIONS", "", 0x10, 0x0, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_all_correct_predictions", "BRANCH_PREDICTOR_ALL_CORRECT_PREDICTIONS", "", 0x10, 0x1, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_all_wrong_path", "BRANCH_PREDICTOR_ALL_WRONG_PATH", "", 0x10, 0x2, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_predictor_all_wrong_target", "BRANCH_PREDICTOR_ALL_WRONG_TARGET", "", 0x10, 0x3, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_taken_slot_0", "BRANCH_TAKEN_SLOT_0", "", 0xd, 0x1, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_taken_slot_1", "BRANCH_TAKEN_SLOT_1", "", 0xd, 0x2, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "branch_taken_slot_2", "BRANCH_TAKEN_SLOT_2", "", 0xd, 0x4, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_all_any", "BUS_ALL_ANY", "", 0x47, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_all_io", "BUS_ALL_IO", "", 0x47, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_all_self", "BUS_ALL_SELF", "", 0x47, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_brq_live_req_hi", "BUS_BRQ_LIVE_REQ_HI", "", 0x5c, 0x0, 0xf0, 0x2, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_brq_live_req_lo", "BUS_BRQ_LIVE_REQ_LO", "", 0x5b, 0x0, 0xf0, 0x2, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_brq_req_inserted", "BUS_BRQ_REQ_INSERTED", "", 0x5d, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_burst_any", "BUS_BURST_ANY", "", 0x49, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_burst_io", "BUS_BURST_IO", "", 0x49, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_burst_self", "BUS_BURST_SELF", "", 0x49, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_hitm", "BUS_HITM", "", 0x44, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_io_any", "BUS_IO_ANY", "", 0x50, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_ioq_live_req_hi", "BUS_IOQ_LIVE_REQ_HI", "", 0x58, 0x0, 0xf0, 0x3, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_ioq_live_req_lo", "BUS_IOQ_LIVE_REQ_LO", "", 0x57, 0x0, 0xf0, 0x3, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_io_self", "BUS_IO_SELF", "", 0x50, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_lock_any", "BUS_LOCK_ANY", "", 0x53, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_lock_cycles_any", "BUS_LOCK_CYCLES_ANY", "", 0x54, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_lock_cycles_self", "BUS_LOCK_CYCLES_SELF", "", 0x54, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_lock_self", "BUS_LOCK_SELF", "", 0x53, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_memory_any", "BUS_MEMORY_ANY", "", 0x4a, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_memory_io", "BUS_MEMORY_IO", "", 0x4a, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_memory_self", "BUS_MEMORY_SELF", "", 0x4a, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_partial_any", "BUS_PARTIAL_ANY", "", 0x48, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_partial_io", "BUS_PARTIAL_IO", "", 0x48, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_partial_self", "BUS_PARTIAL_SELF", "", 0x48, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_all_any", "BUS_RD_ALL_ANY", "", 0x4b, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_all_io", "BUS_RD_ALL_IO", "", 0x4b, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_all_self", "BUS_RD_ALL_SELF", "", 0x4b, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_data_any", "BUS_RD_DATA_ANY", "", 0x4c, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_data_io", "BUS_RD_DATA_IO", "", 0x4c, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_data_self", "BUS_RD_DATA_SELF", "", 0x4c, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_hit", "BUS_RD_HIT", "", 0x40, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_hitm", "BUS_RD_HITM", "", 0x41, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_inval_any", "BUS_RD_INVAL_ANY", "", 0x4e, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_inval_bst_any", "BUS_RD_INVAL_BST_ANY", "", 0x4f, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_inval_bst_hitm", "BUS_RD_INVAL_BST_HITM", "", 0x43, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_inval_bst_io", "BUS_RD_INVAL_BST_IO", "", 0x4f, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_inval_bst_self", "BUS_RD_INVAL_BST_SELF", "", 0x4f, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_inval_hitm", "BUS_RD_INVAL_HITM", "", 0x42, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_inval_io", "BUS_RD_INVAL_IO", "", 0x4e, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_inval_self", "BUS_RD_INVAL_SELF", "", 0x4e, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_io_any", "BUS_RD_IO_ANY", "", 0x51, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_io_self", "BUS_RD_IO_SELF", "", 0x51, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_prtl_any", "BUS_RD_PRTL_ANY", "", 0x4d, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_prtl_io", "BUS_RD_PRTL_IO", "", 0x4d, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_rd_prtl_self", "BUS_RD_PRTL_SELF", "", 0x4d, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_snoopq_req", "BUS_SNOOPQ_REQ", "", 0x56, 0x0, 0x30, 0x3, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_snoops_any", "BUS_SNOOPS_ANY", "", 0x46, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_snoops_hitm_any", "BUS_SNOOPS_HITM_ANY", "", 0x45, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_snoop_stall_cycles_any", "BUS_SNOOP_STALL_CYCLES_ANY", "", 0x55, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_snoop_stall_cycles_self", "BUS_SNOOP_STALL_CYCLES_SELF", "", 0x55, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_wr_wb_any", "BUS_WR_WB_ANY", "", 0x52, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_wr_wb_io", "BUS_WR_WB_IO", "", 0x52, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "bus_wr_wb_self", "BUS_WR_WB_SELF", "", 0x52, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "cpu_cpl_changes", "CPU_CPL_CHANGES", "", 0x34, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "cpu_cycles", "CPU_CYCLES", "", 0x12, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "data_access_cycle", "DATA_ACCESS_CYCLE", "", 0x3, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "data_ear_cache_lat1024", "DATA_EAR_CACHE_LAT1024", "", 0x67, 0x9, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
+		{ "data_ear_cache_lat128", "DATA_EAR_CACHE_LAT128", "", 0x67, 0x5, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
+		{ "data_ear_cache_lat16", "DATA_EAR_CACHE_LAT16", "", 0x67, 0x2, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
+		{ "data_ear_cache_lat2048", "DATA_EAR_CACHE_LAT2048", "", 0x67, 0xa, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
+		{ "data_ear_cache_lat256", "DATA_EAR_CACHE_LAT256", "", 0x67, 0x6, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
+		{ "data_ear_cache_lat32", "DATA_EAR_CACHE_LAT32", "", 0x67, 0x3, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
+		{ "data_ear_cache_lat4", "DATA_EAR_CACHE_LAT4", "", 0x67, 0x0, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
+		{ "data_ear_cache_lat512", "DATA_EAR_CACHE_LAT512", "", 0x67, 0x8, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
+		{ "data_ear_cache_lat64", "DATA_EAR_CACHE_LAT64", "", 0x67, 0x4, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
+		{ "data_ear_cache_lat8", "DATA_EAR_CACHE_LAT8", "", 0x67, 0x1, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
+		{ "data_ear_cache_lat_none", "DATA_EAR_CACHE_LAT_NONE", "", 0x67, 0xf, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
+		{ "data_ear_events", "DATA_EAR_EVENTS", "", 0x67, 0x0, 0xf0, 0x1, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "data_ear_tlb_l2", "DATA_EAR_TLB_L2", "", 0x67, 0x2, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_TLB },
+		{ "data_ear_tlb_sw", "DATA_EAR_TLB_SW", "", 0x67, 0x8, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_TLB },
+		{ "data_ear_tlb_vhpt", "DATA_EAR_TLB_VHPT", "", 0x67, 0x4, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_TLB },
+		{ "data_references_retired", "DATA_REFERENCES_RETIRED", "", 0x63, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "dependency_all_cycle", "DEPENDENCY_ALL_CYCLE", "", 0x6, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "dependency_scoreboard_cycle", "DEPENDENCY_SCOREBOARD_CYCLE", "", 0x2, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "dtc_misses", "DTC_MISSES", "", 0x60, 0x0, 0xf0, 0x1, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "dtlb_inserts_hpw", "DTLB_INSERTS_HPW", "", 0x62, 0x0, 0xf0, 0x1, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "dtlb_misses", "DTLB_MISSES", "", 0x61, 0x0, 0xf0, 0x1, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "expl_stopbits", "EXPL_STOPBITS", "", 0x2e, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "fp_flush_to_zero", "FP_FLUSH_TO_ZERO", "", 0xb, 0x0, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "fp_ops_retired_hi", "FP_OPS_RETIRED_HI", "", 0xa, 0x0, 0xf0, 0x3, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "fp_ops_retired_lo", "FP_OPS_RETIRED_LO", "", 0x9, 0x0, 0xf0, 0x3, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "fp_sir_flush", "FP_SIR_FLUSH", "", 0xc, 0x0, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "ia32_inst_retired", "IA32_INST_RETIRED", "", 0x15, 0x0, 0xf0, 0x2, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "ia64_inst_retired", "IA64_INST_RETIRED", "", 0x8, 0x0, 0x30, 0x6, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "ia64_tagged_inst_retired_pmc8", "IA64_TAGGED_INST_RETIRED_PMC8", "", 0x8, 0x3, 0x30, 0x6, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "ia64_tagged_inst_retired_pmc9", "IA64_TAGGED_INST_RETIRED_PMC9", "", 0x8, 0x2, 0x30, 0x6, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "inst_access_cycle", "INST_ACCESS_CYCLE", "", 0x1, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "inst_dispersed", "INST_DISPERSED", "", 0x2d, 0x0, 0x30, 0x6, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "inst_failed_chks_retired_all", "INST_FAILED_CHKS_RETIRED_ALL", "", 0x35, 0x3, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "inst_failed_chks_retired_fp", "INST_FAILED_CHKS_RETIRED_FP", "", 0x35, 0x2, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "inst_failed_chks_retired_int", "INST_FAILED_CHKS_RETIRED_INT", "", 0x35, 0x1, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "instruction_ear_cache_lat1024", "INSTRUCTION_EAR_CACHE_LAT1024", "", 0x23, 0x8, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
+		{ "instruction_ear_cache_lat128", "INSTRUCTION_EAR_CACHE_LAT128", "", 0x23, 0x5, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
+		{ "instruction_ear_cache_lat16", "INSTRUCTION_EAR_CACHE_LAT16", "", 0x23, 0x2, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
+		{ "instruction_ear_cache_lat2048", "INSTRUCTION_EAR_CACHE_LAT2048", "", 0x23, 0x9, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
+		{ "instruction_ear_cache_lat256", "INSTRUCTION_EAR_CACHE_LAT256", "", 0x23, 0x6, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
+		{ "instruction_ear_cache_lat32", "INSTRUCTION_EAR_CACHE_LAT32", "", 0x23, 0x3, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
+		{ "instruction_ear_cache_lat4096", "INSTRUCTION_EAR_CACHE_LAT4096", "", 0x23, 0xa, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
+		{ "instruction_ear_cache_lat4", "INSTRUCTION_EAR_CACHE_LAT4", "", 0x23, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
+		{ "instruction_ear_cache_lat512", "INSTRUCTION_EAR_CACHE_LAT512", "", 0x23, 0x7, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
+		{ "instruction_ear_cache_lat64", "INSTRUCTION_EAR_CACHE_LAT64", "", 0x23, 0x4, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
+		{ "instruction_ear_cache_lat8", "INSTRUCTION_EAR_CACHE_LAT8", "", 0x23, 0x1, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
+		{ "instruction_ear_cache_lat_none", "INSTRUCTION_EAR_CACHE_LAT_NONE", "", 0x23, 0xf, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
+		{ "instruction_ear_events", "INSTRUCTION_EAR_EVENTS", "", 0x23, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "instruction_ear_tlb_sw", "INSTRUCTION_EAR_TLB_SW", "", 0x23, 0x8, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_TLB },
+		{ "instruction_ear_tlb_vhpt", "INSTRUCTION_EAR_TLB_VHPT", "", 0x23, 0x4, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_TLB },
+		{ "isa_transitions", "ISA_TRANSITIONS", "", 0x14, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "isb_lines_in", "ISB_LINES_IN", "", 0x26, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "itlb_inserts_hpw", "ITLB_INSERTS_HPW", "", 0x28, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "itlb_misses_fetch", "ITLB_MISSES_FETCH", "", 0x27, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l1d_read_forced_misses_retired", "L1D_READ_FORCED_MISSES_RETIRED", "", 0x6b, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l1d_read_misses_retired", "L1D_READ_MISSES_RETIRED", "", 0x66, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l1d_reads_retired", "L1D_READS_RETIRED", "", 0x64, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l1i_demand_reads", "L1I_DEMAND_READS", "", 0x20, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l1i_fills", "L1I_FILLS", "", 0x21, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l1i_prefetch_reads", "L1I_PREFETCH_READS", "", 0x24, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l1_outstanding_req_hi", "L1_OUTSTANDING_REQ_HI", "", 0x79, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l1_outstanding_req_lo", "L1_OUTSTANDING_REQ_LO", "", 0x78, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l2_data_references_all", "L2_DATA_REFERENCES_ALL", "", 0x69, 0x3, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l2_data_references_reads", "L2_DATA_REFERENCES_READS", "", 0x69, 0x1, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l2_data_references_writes", "L2_DATA_REFERENCES_WRITES", "", 0x69, 0x2, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l2_flush_details_addr_conflict", "L2_FLUSH_DETAILS_ADDR_CONFLICT", "", 0x77, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l2_flush_details_all", "L2_FLUSH_DETAILS_ALL", "", 0x77, 0xf, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l2_flush_details_bus_reject", "L2_FLUSH_DETAILS_BUS_REJECT", "", 0x77, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l2_flush_details_full_flush", "L2_FLUSH_DETAILS_FULL_FLUSH", "", 0x77, 0x8, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l2_flush_details_st_buffer", "L2_FLUSH_DETAILS_ST_BUFFER", "", 0x77, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l2_flushes", "L2_FLUSHES", "", 0x76, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l2_inst_demand_reads", "L2_INST_DEMAND_READS", "", 0x22, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l2_inst_prefetch_reads", "L2_INST_PREFETCH_READS", "", 0x25, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l2_misses", "L2_MISSES", "", 0x6a, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l2_references", "L2_REFERENCES", "", 0x68, 0x0, 0xf0, 0x3, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_lines_replaced", "L3_LINES_REPLACED", "", 0x7f, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_misses", "L3_MISSES", "", 0x7c, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_reads_all_reads_all", "L3_READS_ALL_READS_ALL", "", 0x7d, 0xf, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_reads_all_reads_hit", "L3_READS_ALL_READS_HIT", "", 0x7d, 0xd, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_reads_all_reads_miss", "L3_READS_ALL_READS_MISS", "", 0x7d, 0xe, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_reads_data_reads_all", "L3_READS_DATA_READS_ALL", "", 0x7d, 0xb, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_reads_data_reads_hit", "L3_READS_DATA_READS_HIT", "", 0x7d, 0x9, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_reads_data_reads_miss", "L3_READS_DATA_READS_MISS", "", 0x7d, 0xa, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_reads_inst_reads_all", "L3_READS_INST_READS_ALL", "", 0x7d, 0x7, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_reads_inst_reads_hit", "L3_READS_INST_READS_HIT", "", 0x7d, 0x5, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_reads_inst_reads_miss", "L3_READS_INST_READS_MISS", "", 0x7d, 0x6, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_references", "L3_REFERENCES", "", 0x7b, 0x0, 0xf0, 0x1, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_writes_all_writes_all", "L3_WRITES_ALL_WRITES_ALL", "", 0x7e, 0xf, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_writes_all_writes_hit", "L3_WRITES_ALL_WRITES_HIT", "", 0x7e, 0xd, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_writes_all_writes_miss", "L3_WRITES_ALL_WRITES_MISS", "", 0x7e, 0xe, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_writes_data_writes_all", "L3_WRITES_DATA_WRITES_ALL", "", 0x7e, 0x7, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_writes_data_writes_hit", "L3_WRITES_DATA_WRITES_HIT", "", 0x7e, 0x5, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_writes_data_writes_miss", "L3_WRITES_DATA_WRITES_MISS", "", 0x7e, 0x6, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_writes_l2_writeback_all", "L3_WRITES_L2_WRITEBACK_ALL", "", 0x7e, 0xb, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_writes_l2_writeback_hit", "L3_WRITES_L2_WRITEBACK_HIT", "", 0x7e, 0x9, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "l3_writes_l2_writeback_miss", "L3_WRITES_L2_WRITEBACK_MISS", "", 0x7e, 0xa, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "loads_retired", "LOADS_RETIRED", "", 0x6c, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "memory_cycle", "MEMORY_CYCLE", "", 0x7, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "misaligned_loads_retired", "MISALIGNED_LOADS_RETIRED", "", 0x70, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "misaligned_stores_retired", "MISALIGNED_STORES_RETIRED", "", 0x71, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "nops_retired", "NOPS_RETIRED", "", 0x30, 0x0, 0x30, 0x6, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "pipeline_all_flush_cycle", "PIPELINE_ALL_FLUSH_CYCLE", "", 0x4, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "pipeline_backend_flush_cycle", "PIPELINE_BACKEND_FLUSH_CYCLE", "", 0x0, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "pipeline_flush_all", "PIPELINE_FLUSH_ALL", "", 0x33, 0xf, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "pipeline_flush_dtc_flush", "PIPELINE_FLUSH_DTC_FLUSH", "", 0x33, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "pipeline_flush_ieu_flush", "PIPELINE_FLUSH_IEU_FLUSH", "", 0x33, 0x8, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "pipeline_flush_l1d_waymp_flush", "PIPELINE_FLUSH_L1D_WAYMP_FLUSH", "", 0x33, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "pipeline_flush_other_flush", "PIPELINE_FLUSH_OTHER_FLUSH", "", 0x33, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "predicate_squashed_retired", "PREDICATE_SQUASHED_RETIRED", "", 0x31, 0x0, 0x30, 0x6, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "rse_loads_retired", "RSE_LOADS_RETIRED", "", 0x72, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "rse_references_retired", "RSE_REFERENCES_RETIRED", "", 0x65, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "stores_retired", "STORES_RETIRED", "", 0x6d, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "uc_loads_retired", "UC_LOADS_RETIRED", "", 0x6e, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "uc_stores_retired", "UC_STORES_RETIRED", "", 0x6f, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "unstalled_backend_cycle", "UNSTALLED_BACKEND_CYCLE", "", 0x5, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_itanium_events_row *pmregs_itanium_events_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_itanium_events_row *rows = pmregs_itanium_events(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return PMREGS_NULL;
+}
+
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
 
 /* Every register as a struct pmregs_register_desc (the same order as pmregs_itanium_registers()). */

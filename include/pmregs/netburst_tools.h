@@ -914,6 +914,805 @@ static inline size_t pmregs_netburst_lastbranch_tos_snprint(char *buf, size_t n,
 	return pmregs_snprint_layout(buf, n, v, pmregs_netburst_lastbranch_tos_desc());
 }
 
+/* ---- register instances ---- */
+
+#define PMREGS_NETBURST_HAS_MSR (1u << 0)
+#define PMREGS_NETBURST_HAS_GROUP (1u << 1)
+#define PMREGS_NETBURST_HAS_COUNTER (1u << 2)
+#define PMREGS_NETBURST_HAS_CCCR (1u << 3)
+#define PMREGS_NETBURST_HAS_COUNTERS (1u << 4)
+#define PMREGS_NETBURST_HAS_ESCR_SELECT (1u << 5)
+#define PMREGS_NETBURST_HAS_EXT_CASCADE (1u << 6)
+#define PMREGS_NETBURST_HAS_PEBS (1u << 7)
+#define PMREGS_NETBURST_HAS_PEBS_HT_ONLY (1u << 8)
+#define PMREGS_NETBURST_HAS_MODELS (1u << 9)
+
+struct pmregs_netburst_register {
+	const char *name;   /* identifier used in this header */
+	const char *title;  /* the manual's name */
+	int16_t layout;     /* index into pmregs_netburst_layouts(), or -1 */
+	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
+	uint32_t msr; /* MSR address (ECX of RDMSR/WRMSR) */
+	const char *group; /* counter group (SDM3 18.15.2): BPU, MS, FLAME or IQ */
+	uint8_t counter; /* counter number n, 0-17: the RDPMC index and the offset of the counter from 0x300 and of its CCCR from 0x360 */
+	uint16_t cccr; /* the CCCR that controls this counter; index into pmregs_netburst_registers() */
+	uint16_t counters[3]; /* the counters this ESCR can feed (SDM3 Table 18-63); indices into pmregs_netburst_registers() */
+	uint8_t counters_count;
+	uint8_t escr_select; /* the CCCR ESCR_SELECT value that picks this ESCR (SDM3 Table 18-63, column No.) */
+	uint8_t ext_cascade; /* bit 11 of this CCCR is an extended-cascade flag (SDM3 Table 18-65) */
+	uint8_t pebs; /* this counter can take precise event-based sampling (SDM3 18.15.7, 18.16.3) */
+	uint8_t pebs_ht_only; /* it does so only with Hyper-Threading, for logical processor 1 */
+	uint16_t models; /* bit m set: the register exists on family 0FH model m (0xFFFF: every model) */
+};
+
+static inline const struct pmregs_netburst_register *pmregs_netburst_registers(size_t *count)
+{
+	static const struct pmregs_netburst_register regs[] = {
+		{ "bpu_counter0", "MSR_BPU_COUNTER0", 5, 0xf, 0x300, "bpu", 0x0, 0x12, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "bpu_counter1", "MSR_BPU_COUNTER1", 5, 0xf, 0x301, "bpu", 0x1, 0x13, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "bpu_counter2", "MSR_BPU_COUNTER2", 5, 0xf, 0x302, "bpu", 0x2, 0x14, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "bpu_counter3", "MSR_BPU_COUNTER3", 5, 0xf, 0x303, "bpu", 0x3, 0x15, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "ms_counter0", "MSR_MS_COUNTER0", 5, 0xf, 0x304, "ms", 0x4, 0x16, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "ms_counter1", "MSR_MS_COUNTER1", 5, 0xf, 0x305, "ms", 0x5, 0x17, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "ms_counter2", "MSR_MS_COUNTER2", 5, 0xf, 0x306, "ms", 0x6, 0x18, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "ms_counter3", "MSR_MS_COUNTER3", 5, 0xf, 0x307, "ms", 0x7, 0x19, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "flame_counter0", "MSR_FLAME_COUNTER0", 5, 0xf, 0x308, "flame", 0x8, 0x1a, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "flame_counter1", "MSR_FLAME_COUNTER1", 5, 0xf, 0x309, "flame", 0x9, 0x1b, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "flame_counter2", "MSR_FLAME_COUNTER2", 5, 0xf, 0x30a, "flame", 0xa, 0x1c, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "flame_counter3", "MSR_FLAME_COUNTER3", 5, 0xf, 0x30b, "flame", 0xb, 0x1d, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "iq_counter0", "MSR_IQ_COUNTER0", 5, 0xf, 0x30c, "iq", 0xc, 0x1e, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "iq_counter1", "MSR_IQ_COUNTER1", 5, 0xf, 0x30d, "iq", 0xd, 0x1f, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "iq_counter2", "MSR_IQ_COUNTER2", 5, 0xf, 0x30e, "iq", 0xe, 0x20, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "iq_counter3", "MSR_IQ_COUNTER3", 5, 0xf, 0x30f, "iq", 0xf, 0x21, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "iq_counter4", "MSR_IQ_COUNTER4", 5, 0x8f, 0x310, "iq", 0x10, 0x22, {0, 0, 0}, 0, 0x0, 0, 1, 0, 0xffff },
+		{ "iq_counter5", "MSR_IQ_COUNTER5", 5, 0x18f, 0x311, "iq", 0x11, 0x23, {0, 0, 0}, 0, 0x0, 0, 1, 1, 0xffff },
+		{ "bpu_cccr0", "MSR_BPU_CCCR0", 2, 0x7, 0x360, "bpu", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "bpu_cccr1", "MSR_BPU_CCCR1", 2, 0x7, 0x361, "bpu", 0x1, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "bpu_cccr2", "MSR_BPU_CCCR2", 2, 0x7, 0x362, "bpu", 0x2, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "bpu_cccr3", "MSR_BPU_CCCR3", 2, 0x7, 0x363, "bpu", 0x3, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "ms_cccr0", "MSR_MS_CCCR0", 2, 0x7, 0x364, "ms", 0x4, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "ms_cccr1", "MSR_MS_CCCR1", 2, 0x7, 0x365, "ms", 0x5, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "ms_cccr2", "MSR_MS_CCCR2", 2, 0x7, 0x366, "ms", 0x6, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "ms_cccr3", "MSR_MS_CCCR3", 2, 0x7, 0x367, "ms", 0x7, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "flame_cccr0", "MSR_FLAME_CCCR0", 2, 0x7, 0x368, "flame", 0x8, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "flame_cccr1", "MSR_FLAME_CCCR1", 2, 0x7, 0x369, "flame", 0x9, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "flame_cccr2", "MSR_FLAME_CCCR2", 2, 0x7, 0x36a, "flame", 0xa, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "flame_cccr3", "MSR_FLAME_CCCR3", 2, 0x7, 0x36b, "flame", 0xb, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "iq_cccr0", "MSR_IQ_CCCR0", 3, 0x47, 0x36c, "iq", 0xc, 0x0, {0, 0, 0}, 0, 0x0, 1, 0, 0, 0xffff },
+		{ "iq_cccr1", "MSR_IQ_CCCR1", 2, 0x7, 0x36d, "iq", 0xd, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "iq_cccr2", "MSR_IQ_CCCR2", 2, 0x7, 0x36e, "iq", 0xe, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "iq_cccr3", "MSR_IQ_CCCR3", 3, 0x47, 0x36f, "iq", 0xf, 0x0, {0, 0, 0}, 0, 0x0, 1, 0, 0, 0xffff },
+		{ "iq_cccr4", "MSR_IQ_CCCR4", 3, 0x47, 0x370, "iq", 0x10, 0x0, {0, 0, 0}, 0, 0x0, 1, 0, 0, 0xffff },
+		{ "iq_cccr5", "MSR_IQ_CCCR5", 3, 0x47, 0x371, "iq", 0x11, 0x0, {0, 0, 0}, 0, 0x0, 1, 0, 0, 0xffff },
+		{ "bsu_escr0", "MSR_BSU_ESCR0", 0, 0x33, 0x3a0, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x7, 0, 0, 0, 0xffff },
+		{ "bsu_escr1", "MSR_BSU_ESCR1", 0, 0x33, 0x3a1, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x7, 0, 0, 0, 0xffff },
+		{ "fsb_escr0", "MSR_FSB_ESCR0", 0, 0x33, 0x3a2, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x6, 0, 0, 0, 0xffff },
+		{ "fsb_escr1", "MSR_FSB_ESCR1", 0, 0x33, 0x3a3, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x6, 0, 0, 0, 0xffff },
+		{ "firm_escr0", "MSR_FIRM_ESCR0", 0, 0x33, 0x3a4, "flame", 0x0, 0x0, {0x8, 0x9, 0}, 2, 0x1, 0, 0, 0, 0xffff },
+		{ "firm_escr1", "MSR_FIRM_ESCR1", 0, 0x33, 0x3a5, "flame", 0x0, 0x0, {0xa, 0xb, 0}, 2, 0x1, 0, 0, 0, 0xffff },
+		{ "flame_escr0", "MSR_FLAME_ESCR0", 0, 0x33, 0x3a6, "flame", 0x0, 0x0, {0x8, 0x9, 0}, 2, 0x0, 0, 0, 0, 0xffff },
+		{ "flame_escr1", "MSR_FLAME_ESCR1", 0, 0x33, 0x3a7, "flame", 0x0, 0x0, {0xa, 0xb, 0}, 2, 0x0, 0, 0, 0, 0xffff },
+		{ "dac_escr0", "MSR_DAC_ESCR0", 0, 0x33, 0x3a8, "flame", 0x0, 0x0, {0x8, 0x9, 0}, 2, 0x5, 0, 0, 0, 0xffff },
+		{ "dac_escr1", "MSR_DAC_ESCR1", 0, 0x33, 0x3a9, "flame", 0x0, 0x0, {0xa, 0xb, 0}, 2, 0x5, 0, 0, 0, 0xffff },
+		{ "mob_escr0", "MSR_MOB_ESCR0", 0, 0x33, 0x3aa, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x2, 0, 0, 0, 0xffff },
+		{ "mob_escr1", "MSR_MOB_ESCR1", 0, 0x33, 0x3ab, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x2, 0, 0, 0, 0xffff },
+		{ "pmh_escr0", "MSR_PMH_ESCR0", 0, 0x33, 0x3ac, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x4, 0, 0, 0, 0xffff },
+		{ "pmh_escr1", "MSR_PMH_ESCR1", 0, 0x33, 0x3ad, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x4, 0, 0, 0, 0xffff },
+		{ "saat_escr0", "MSR_SAAT_ESCR0", 0, 0x33, 0x3ae, "flame", 0x0, 0x0, {0x8, 0x9, 0}, 2, 0x2, 0, 0, 0, 0xffff },
+		{ "saat_escr1", "MSR_SAAT_ESCR1", 0, 0x33, 0x3af, "flame", 0x0, 0x0, {0xa, 0xb, 0}, 2, 0x2, 0, 0, 0, 0xffff },
+		{ "u2l_escr0", "MSR_U2L_ESCR0", 0, 0x33, 0x3b0, "flame", 0x0, 0x0, {0x8, 0x9, 0}, 2, 0x3, 0, 0, 0, 0xffff },
+		{ "u2l_escr1", "MSR_U2L_ESCR1", 0, 0x33, 0x3b1, "flame", 0x0, 0x0, {0xa, 0xb, 0}, 2, 0x3, 0, 0, 0, 0xffff },
+		{ "bpu_escr0", "MSR_BPU_ESCR0", 0, 0x33, 0x3b2, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x0, 0, 0, 0, 0xffff },
+		{ "bpu_escr1", "MSR_BPU_ESCR1", 0, 0x33, 0x3b3, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x0, 0, 0, 0, 0xffff },
+		{ "is_escr0", "MSR_IS_ESCR0", 0, 0x33, 0x3b4, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x1, 0, 0, 0, 0xffff },
+		{ "is_escr1", "MSR_IS_ESCR1", 0, 0x33, 0x3b5, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x1, 0, 0, 0, 0xffff },
+		{ "itlb_escr0", "MSR_ITLB_ESCR0", 0, 0x33, 0x3b6, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x3, 0, 0, 0, 0xffff },
+		{ "itlb_escr1", "MSR_ITLB_ESCR1", 0, 0x33, 0x3b7, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x3, 0, 0, 0, 0xffff },
+		{ "cru_escr0", "MSR_CRU_ESCR0", 0, 0x33, 0x3b8, "iq", 0x0, 0x0, {0xc, 0xd, 0x10}, 3, 0x4, 0, 0, 0, 0xffff },
+		{ "cru_escr1", "MSR_CRU_ESCR1", 0, 0x33, 0x3b9, "iq", 0x0, 0x0, {0xe, 0xf, 0x11}, 3, 0x4, 0, 0, 0, 0xffff },
+		{ "iq_escr0", "MSR_IQ_ESCR0", 0, 0x233, 0x3ba, "iq", 0x0, 0x0, {0xc, 0xd, 0x10}, 3, 0x0, 0, 0, 0, 0x6 },
+		{ "iq_escr1", "MSR_IQ_ESCR1", 0, 0x233, 0x3bb, "iq", 0x0, 0x0, {0xe, 0xf, 0x11}, 3, 0x0, 0, 0, 0, 0x6 },
+		{ "rat_escr0", "MSR_RAT_ESCR0", 0, 0x33, 0x3bc, "iq", 0x0, 0x0, {0xc, 0xd, 0x10}, 3, 0x2, 0, 0, 0, 0xffff },
+		{ "rat_escr1", "MSR_RAT_ESCR1", 0, 0x33, 0x3bd, "iq", 0x0, 0x0, {0xe, 0xf, 0x11}, 3, 0x2, 0, 0, 0, 0xffff },
+		{ "ssu_escr0", "MSR_SSU_ESCR0", 0, 0x33, 0x3be, "iq", 0x0, 0x0, {0xc, 0xd, 0x10}, 3, 0x3, 0, 0, 0, 0xffff },
+		{ "ms_escr0", "MSR_MS_ESCR0", 0, 0x33, 0x3c0, "ms", 0x0, 0x0, {0x4, 0x5, 0}, 2, 0x0, 0, 0, 0, 0xffff },
+		{ "ms_escr1", "MSR_MS_ESCR1", 0, 0x33, 0x3c1, "ms", 0x0, 0x0, {0x6, 0x7, 0}, 2, 0x0, 0, 0, 0, 0xffff },
+		{ "tbpu_escr0", "MSR_TBPU_ESCR0", 0, 0x33, 0x3c2, "ms", 0x0, 0x0, {0x4, 0x5, 0}, 2, 0x2, 0, 0, 0, 0xffff },
+		{ "tbpu_escr1", "MSR_TBPU_ESCR1", 0, 0x33, 0x3c3, "ms", 0x0, 0x0, {0x6, 0x7, 0}, 2, 0x2, 0, 0, 0, 0xffff },
+		{ "tc_escr0", "MSR_TC_ESCR0", 0, 0x33, 0x3c4, "ms", 0x0, 0x0, {0x4, 0x5, 0}, 2, 0x1, 0, 0, 0, 0xffff },
+		{ "tc_escr1", "MSR_TC_ESCR1", 0, 0x33, 0x3c5, "ms", 0x0, 0x0, {0x6, 0x7, 0}, 2, 0x1, 0, 0, 0, 0xffff },
+		{ "ix_escr0", "MSR_IX_ESCR0", 0, 0x33, 0x3c8, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x5, 0, 0, 0, 0xffff },
+		{ "ix_escr1", "MSR_IX_ESCR1", 0, 0x33, 0x3c9, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x5, 0, 0, 0, 0xffff },
+		{ "alf_escr0", "MSR_ALF_ESCR0", 0, 0x33, 0x3ca, "iq", 0x0, 0x0, {0xc, 0xd, 0x10}, 3, 0x1, 0, 0, 0, 0xffff },
+		{ "alf_escr1", "MSR_ALF_ESCR1", 0, 0x33, 0x3cb, "iq", 0x0, 0x0, {0xe, 0xf, 0x11}, 3, 0x1, 0, 0, 0, 0xffff },
+		{ "cru_escr2", "MSR_CRU_ESCR2", 0, 0x33, 0x3cc, "iq", 0x0, 0x0, {0xc, 0xd, 0x10}, 3, 0x5, 0, 0, 0, 0xffff },
+		{ "cru_escr3", "MSR_CRU_ESCR3", 0, 0x33, 0x3cd, "iq", 0x0, 0x0, {0xe, 0xf, 0x11}, 3, 0x5, 0, 0, 0, 0xffff },
+		{ "cru_escr4", "MSR_CRU_ESCR4", 0, 0x33, 0x3e0, "iq", 0x0, 0x0, {0xc, 0xd, 0x10}, 3, 0x6, 0, 0, 0, 0xffff },
+		{ "cru_escr5", "MSR_CRU_ESCR5", 0, 0x33, 0x3e1, "iq", 0x0, 0x0, {0xe, 0xf, 0x11}, 3, 0x6, 0, 0, 0, 0xffff },
+		{ "tc_precise_event", "MSR_TC_PRECISE_EVENT", -1, 0x1, 0x3f0, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "pebs_enable", "IA32_PEBS_ENABLE", 7, 0x1, 0x3f1, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "pebs_matrix_vert", "MSR_PEBS_MATRIX_VERT", 8, 0x1, 0x3f2, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "ler_from_lip", "MSR_LER_FROM_LIP", -1, 0x1, 0x1d7, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "ler_to_lip", "MSR_LER_TO_LIP", -1, 0x1, 0x1d8, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "debugctla", "MSR_DEBUGCTLA", 9, 0x1, 0x1d9, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "lastbranch_tos", "MSR_LASTBRANCH_TOS", 11, 0x1, 0x1da, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
+		{ "lastbranch_0", "MSR_LASTBRANCH_0", 10, 0x201, 0x1db, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0x7 },
+		{ "lastbranch_1", "MSR_LASTBRANCH_1", 10, 0x201, 0x1dc, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0x7 },
+		{ "lastbranch_2", "MSR_LASTBRANCH_2", 10, 0x201, 0x1dd, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0x7 },
+		{ "lastbranch_3", "MSR_LASTBRANCH_3", 10, 0x201, 0x1de, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0x7 },
+		{ "lastbranch_0_from_ip", "MSR_LASTBRANCH_0_FROM_IP", -1, 0x201, 0x680, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_1_from_ip", "MSR_LASTBRANCH_1_FROM_IP", -1, 0x201, 0x681, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_2_from_ip", "MSR_LASTBRANCH_2_FROM_IP", -1, 0x201, 0x682, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_3_from_ip", "MSR_LASTBRANCH_3_FROM_IP", -1, 0x201, 0x683, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_4_from_ip", "MSR_LASTBRANCH_4_FROM_IP", -1, 0x201, 0x684, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_5_from_ip", "MSR_LASTBRANCH_5_FROM_IP", -1, 0x201, 0x685, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_6_from_ip", "MSR_LASTBRANCH_6_FROM_IP", -1, 0x201, 0x686, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_7_from_ip", "MSR_LASTBRANCH_7_FROM_IP", -1, 0x201, 0x687, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_8_from_ip", "MSR_LASTBRANCH_8_FROM_IP", -1, 0x201, 0x688, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_9_from_ip", "MSR_LASTBRANCH_9_FROM_IP", -1, 0x201, 0x689, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_10_from_ip", "MSR_LASTBRANCH_10_FROM_IP", -1, 0x201, 0x68a, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_11_from_ip", "MSR_LASTBRANCH_11_FROM_IP", -1, 0x201, 0x68b, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_12_from_ip", "MSR_LASTBRANCH_12_FROM_IP", -1, 0x201, 0x68c, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_13_from_ip", "MSR_LASTBRANCH_13_FROM_IP", -1, 0x201, 0x68d, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_14_from_ip", "MSR_LASTBRANCH_14_FROM_IP", -1, 0x201, 0x68e, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_15_from_ip", "MSR_LASTBRANCH_15_FROM_IP", -1, 0x201, 0x68f, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_0_to_ip", "MSR_LASTBRANCH_0_TO_IP", -1, 0x201, 0x6c0, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_1_to_ip", "MSR_LASTBRANCH_1_TO_IP", -1, 0x201, 0x6c1, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_2_to_ip", "MSR_LASTBRANCH_2_TO_IP", -1, 0x201, 0x6c2, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_3_to_ip", "MSR_LASTBRANCH_3_TO_IP", -1, 0x201, 0x6c3, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_4_to_ip", "MSR_LASTBRANCH_4_TO_IP", -1, 0x201, 0x6c4, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_5_to_ip", "MSR_LASTBRANCH_5_TO_IP", -1, 0x201, 0x6c5, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_6_to_ip", "MSR_LASTBRANCH_6_TO_IP", -1, 0x201, 0x6c6, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_7_to_ip", "MSR_LASTBRANCH_7_TO_IP", -1, 0x201, 0x6c7, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_8_to_ip", "MSR_LASTBRANCH_8_TO_IP", -1, 0x201, 0x6c8, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_9_to_ip", "MSR_LASTBRANCH_9_TO_IP", -1, 0x201, 0x6c9, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_10_to_ip", "MSR_LASTBRANCH_10_TO_IP", -1, 0x201, 0x6ca, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_11_to_ip", "MSR_LASTBRANCH_11_TO_IP", -1, 0x201, 0x6cb, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_12_to_ip", "MSR_LASTBRANCH_12_TO_IP", -1, 0x201, 0x6cc, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_13_to_ip", "MSR_LASTBRANCH_13_TO_IP", -1, 0x201, 0x6cd, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_14_to_ip", "MSR_LASTBRANCH_14_TO_IP", -1, 0x201, 0x6ce, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "lastbranch_15_to_ip", "MSR_LASTBRANCH_15_TO_IP", -1, 0x201, 0x6cf, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+	};
+	if (count)
+		*count = sizeof regs / sizeof regs[0];
+	return regs;
+}
+
+/* ---- NetBurst events (events) ---- */
+/* Every event with its ESCR event select, the ESCRs that can count it, the CCCR */
+/* ESCR-select value the manual gives for it, and its named event-mask bits */
+/* (bit b = ESCR bit 9+b). select_conflict marks the four FSB events whose CCCR */
+/* select is not the one Table 18-63 gives their ESCRs: the encoder refuses them */
+/* unless told which value to believe (enum select_policy). */
+/* Source: SDM3 Tables 19-28, 19-29, 19-30 (event select, ESCRs, CCCR select, mask bits); Table 18-63 (ESCR select values) */
+struct pmregs_netburst_events_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	uint8_t event_select; /* ESCR event select */
+	uint8_t cccr_select; /* CCCR ESCR-select value the event table gives */
+	uint16_t escrs[2]; /* the ESCRs that can count the event; indices into pmregs_netburst_registers() */
+	uint8_t escrs_count;
+	uint64_t mask; /* named event-mask bits: every named bit */
+	const struct pmregs_bit_desc *mask_names; /* the named bits, for lookups by name */
+	uint8_t mask_count;
+	uint8_t select_conflict; /* cccr_select is not the escr_select of the event's ESCRs (the manual contradicts itself) */
+	uint16_t models; /* bit m set: the event exists on model m (0xFFFF: not restricted) */
+	uint8_t pebs; /* can be counted for precise event-based sampling (IQ_COUNTER4/5) */
+	uint8_t mask_optional; /* the event counts with no mask bit set (the mask qualifies rather than selects) */
+};
+
+static inline const struct pmregs_netburst_events_row *pmregs_netburst_events(size_t *count)
+{
+	static const struct pmregs_bit_desc b_3_0[] = {
+		{ "DD", "", 0 },
+		{ "DB", "", 1 },
+		{ "DI", "", 2 },
+		{ "BD", "", 3 },
+		{ "BB", "", 4 },
+		{ "BI", "", 5 },
+		{ "ID", "", 6 },
+		{ "IB", "", 7 },
+	};
+	static const struct pmregs_bit_desc b_3_1[] = {
+		{ "TCMISS", "", 0 },
+	};
+	static const struct pmregs_bit_desc b_3_2[] = {
+		{ "HIT", "", 0 },
+		{ "MISS", "", 1 },
+		{ "HIT_UC", "", 2 },
+	};
+	static const struct pmregs_bit_desc b_3_3[] = {
+		{ "ST_RB_FULL", "", 2 },
+		{ "64K_CONF", "", 3 },
+	};
+	static const struct pmregs_bit_desc b_3_4[] = {
+		{ "LSC", "", 0 },
+		{ "SSC", "", 1 },
+	};
+	static const struct pmregs_bit_desc b_3_5[] = {
+		{ "SPLIT_LD", "", 1 },
+	};
+	static const struct pmregs_bit_desc b_3_6[] = {
+		{ "SPLIT_ST", "", 1 },
+	};
+	static const struct pmregs_bit_desc b_3_7[] = {
+		{ "NO_STA", "", 1 },
+		{ "NO_STD", "", 3 },
+		{ "PARTIAL_DATA", "", 4 },
+		{ "UNALGN_ADDR", "", 5 },
+	};
+	static const struct pmregs_bit_desc b_3_8[] = {
+		{ "DTMISS", "", 0 },
+		{ "ITMISS", "", 1 },
+	};
+	static const struct pmregs_bit_desc b_3_9[] = {
+		{ "RD_2ndL_HITS", "", 0 },
+		{ "RD_2ndL_HITE", "", 1 },
+		{ "RD_2ndL_HITM", "", 2 },
+		{ "RD_3rdL_HITS", "", 3 },
+		{ "RD_3rdL_HITE", "", 4 },
+		{ "RD_3rdL_HITM", "", 5 },
+		{ "RD_2ndL_MISS", "", 8 },
+		{ "RD_3rdL_MISS", "", 9 },
+		{ "WR_2ndL_MISS", "", 10 },
+	};
+	static const struct pmregs_bit_desc b_3_10[] = {
+		{ "REQA0", "", 0 },
+		{ "REQA1", "", 1 },
+		{ "REQA2", "", 2 },
+		{ "REQA3", "", 3 },
+		{ "REQA4", "", 4 },
+		{ "ALL_READ", "", 5 },
+		{ "ALL_WRITE", "", 6 },
+		{ "MEM_UC", "", 7 },
+		{ "MEM_WC", "", 8 },
+		{ "MEM_WT", "", 9 },
+		{ "MEM_WP", "", 10 },
+		{ "MEM_WB", "", 11 },
+		{ "OWN", "", 13 },
+		{ "OTHER", "", 14 },
+		{ "PREFETCH", "", 15 },
+	};
+	static const struct pmregs_bit_desc b_3_11[] = {
+		{ "REQA0", "", 0 },
+		{ "REQA1", "", 1 },
+		{ "REQA2", "", 2 },
+		{ "REQA3", "", 3 },
+		{ "REQA4", "", 4 },
+		{ "ALL_READ", "", 5 },
+		{ "ALL_WRITE", "", 6 },
+		{ "MEM_UC", "", 7 },
+		{ "MEM_WC", "", 8 },
+		{ "MEM_WT", "", 9 },
+		{ "MEM_WP", "", 10 },
+		{ "MEM_WB", "", 11 },
+		{ "OWN", "", 13 },
+		{ "OTHER", "", 14 },
+		{ "PREFETCH", "", 15 },
+	};
+	static const struct pmregs_bit_desc b_3_12[] = {
+		{ "DRDY_DRV", "", 0 },
+		{ "DRDY_OWN", "", 1 },
+		{ "DRDY_OTHER", "", 2 },
+		{ "DBSY_DRV", "", 3 },
+		{ "DBSY_OWN", "", 4 },
+		{ "DBSY_OTHER", "", 5 },
+	};
+	static const struct pmregs_bit_desc b_3_13[] = {
+		{ "REQ_TYPE0", "", 0 },
+		{ "REQ_TYPE1", "", 1 },
+		{ "REQ_LEN0", "", 2 },
+		{ "REQ_LEN1", "", 3 },
+		{ "REQ_IO_TYPE", "", 5 },
+		{ "REQ_LOCK_TYPE", "", 6 },
+		{ "REQ_CACHE_TYPE", "", 7 },
+		{ "REQ_SPLIT_TYPE", "", 8 },
+		{ "REQ_DEM_TYPE", "", 9 },
+		{ "REQ_ORD_TYPE", "", 10 },
+		{ "MEM_TYPE0", "", 11 },
+		{ "MEM_TYPE1", "", 12 },
+		{ "MEM_TYPE2", "", 13 },
+	};
+	static const struct pmregs_bit_desc b_3_14[] = {
+		{ "REQ_TYPE0", "", 0 },
+		{ "REQ_TYPE1", "", 1 },
+		{ "REQ_LEN0", "", 2 },
+		{ "REQ_LEN1", "", 3 },
+		{ "REQ_IO_TYPE", "", 5 },
+		{ "REQ_LOCK_TYPE", "", 6 },
+		{ "REQ_CACHE_TYPE", "", 7 },
+		{ "REQ_SPLIT_TYPE", "", 8 },
+		{ "REQ_DEM_TYPE", "", 9 },
+		{ "REQ_ORD_TYPE", "", 10 },
+		{ "MEM_TYPE0", "", 11 },
+		{ "MEM_TYPE1", "", 12 },
+		{ "MEM_TYPE2", "", 13 },
+	};
+	static const struct pmregs_bit_desc b_3_15[] = {
+		{ "ALL", "", 15 },
+	};
+	static const struct pmregs_bit_desc b_3_16[] = {
+		{ "ALL", "", 15 },
+	};
+	static const struct pmregs_bit_desc b_3_17[] = {
+		{ "ALL", "", 15 },
+	};
+	static const struct pmregs_bit_desc b_3_18[] = {
+		{ "ALL", "", 15 },
+	};
+	static const struct pmregs_bit_desc b_3_19[] = {
+		{ "ALL", "", 15 },
+	};
+	static const struct pmregs_bit_desc b_3_20[] = {
+		{ "ALL", "", 15 },
+	};
+	static const struct pmregs_bit_desc b_3_21[] = {
+		{ "ALL", "", 15 },
+	};
+	static const struct pmregs_bit_desc b_3_22[] = {
+		{ "ALL", "", 15 },
+	};
+	static const struct pmregs_bit_desc b_3_23[] = {
+		{ "ALLP0", "", 3 },
+		{ "ALLP2", "", 4 },
+	};
+	static const struct pmregs_bit_desc b_3_24[] = {
+		{ "FLUSH", "", 4 },
+	};
+	static const struct pmregs_bit_desc b_3_25[] = {
+		{ "RUNNING", "", 0 },
+	};
+	static const struct pmregs_bit_desc b_3_26[] = {
+		{ "CISC", "", 0 },
+	};
+	static const struct pmregs_bit_desc b_3_27[] = {
+		{ "FROM_TC_BUILD", "", 0 },
+		{ "FROM_TC_DELIVER", "", 1 },
+		{ "FROM_ROM", "", 2 },
+	};
+	static const struct pmregs_bit_desc b_3_28[] = {
+		{ "CONDITIONAL", "", 1 },
+		{ "CALL", "", 2 },
+		{ "RETURN", "", 3 },
+		{ "INDIRECT", "", 4 },
+	};
+	static const struct pmregs_bit_desc b_3_29[] = {
+		{ "CONDITIONAL", "", 1 },
+		{ "CALL", "", 2 },
+		{ "RETURN", "", 3 },
+		{ "INDIRECT", "", 4 },
+	};
+	static const struct pmregs_bit_desc b_3_30[] = {
+		{ "SBFULL", "", 5 },
+	};
+	static const struct pmregs_bit_desc b_3_31[] = {
+		{ "WCB_EVICTS", "", 0 },
+		{ "WCB_FULL_EVICT", "", 1 },
+	};
+	static const struct pmregs_bit_desc b_3_32[] = {
+		{ "BIT1", "", 1 },
+		{ "BIT2", "", 2 },
+		{ "BIT3", "", 3 },
+		{ "BIT4", "", 4 },
+		{ "BIT5", "", 5 },
+		{ "BIT6", "", 6 },
+	};
+	static const struct pmregs_bit_desc b_3_33[] = {
+		{ "BIT0", "", 0 },
+		{ "BIT1", "", 1 },
+		{ "BIT2", "", 2 },
+	};
+	static const struct pmregs_bit_desc b_3_34[] = {
+		{ "BIT2", "", 2 },
+		{ "BIT6", "", 6 },
+		{ "BIT7", "", 7 },
+	};
+	static const struct pmregs_bit_desc b_3_35[] = {
+		{ "BIT1", "", 1 },
+		{ "BIT2", "", 2 },
+		{ "BIT8", "", 8 },
+		{ "BIT9", "", 9 },
+	};
+	static const struct pmregs_bit_desc b_3_36[] = {
+		{ "NBOGUS", "", 0 },
+		{ "BOGUS", "", 1 },
+	};
+	static const struct pmregs_bit_desc b_3_37[] = {
+		{ "NBOGUS0", "", 0 },
+		{ "NBOGUS1", "", 1 },
+		{ "NBOGUS2", "", 2 },
+		{ "NBOGUS3", "", 3 },
+		{ "BOGUS0", "", 4 },
+		{ "BOGUS1", "", 5 },
+		{ "BOGUS2", "", 6 },
+		{ "BOGUS3", "", 7 },
+	};
+	static const struct pmregs_bit_desc b_3_38[] = {
+		{ "NBOGUS", "", 0 },
+		{ "BOGUS", "", 1 },
+	};
+	static const struct pmregs_bit_desc b_3_39[] = {
+		{ "NBOGUSNTAG", "", 0 },
+		{ "NBOGUSTAG", "", 1 },
+		{ "BOGUSNTAG", "", 2 },
+		{ "BOGUSTAG", "", 3 },
+	};
+	static const struct pmregs_bit_desc b_3_40[] = {
+		{ "NBOGUS", "", 0 },
+		{ "BOGUS", "", 1 },
+	};
+	static const struct pmregs_bit_desc b_3_41[] = {
+		{ "TAGLOADS", "", 1 },
+		{ "TAGSTORES", "", 2 },
+	};
+	static const struct pmregs_bit_desc b_3_42[] = {
+		{ "MMNP", "", 0 },
+		{ "MMNM", "", 1 },
+		{ "MMTP", "", 2 },
+		{ "MMTM", "", 3 },
+	};
+	static const struct pmregs_bit_desc b_3_43[] = {
+		{ "NBOGUS", "", 0 },
+	};
+	static const struct pmregs_bit_desc b_3_44[] = {
+		{ "FPSU", "", 0 },
+		{ "FPSO", "", 1 },
+		{ "POAO", "", 2 },
+		{ "POAU", "", 3 },
+		{ "PREA", "", 4 },
+	};
+	static const struct pmregs_bit_desc b_3_45[] = {
+		{ "CLEAR", "", 0 },
+		{ "MOCLEAR", "", 2 },
+		{ "SMCLEAR", "", 6 },
+	};
+	static const struct pmregs_bit_desc b_3_46[] = {
+		{ "NBOGUS", "", 0 },
+		{ "BOGUS", "", 1 },
+	};
+	static const struct pmregs_netburst_events_row rows[] = {
+		{ "tc_deliver_mode", "TC_deliver_mode", "Cycles the trace cache spends in each mode (D deliver, B build, I inactive; logical processor 0 then 1). LINUX lacks IB; older manuals called bit 2 DELIVER and bit 5 BUILD.", 0x1, 0x1, {0x47, 0x48}, 2, 0xff, b_3_0, 8, 0, 0xffff, 0, 0 },
+		{ "bpu_fetch_request", "BPU_fetch_request", "Instruction fetch requests by the branch prediction unit", 0x3, 0x0, {0x36, 0x37}, 2, 0x1, b_3_1, 1, 0, 0xffff, 0, 0 },
+		{ "itlb_reference", "ITLB_reference", "Instruction TLB translations (LINUX misspells HIT_UC as HIT_UK)", 0x18, 0x3, {0x3a, 0x3b}, 2, 0x7, b_3_2, 3, 0, 0xffff, 0, 0 },
+		{ "memory_cancel", "memory_cancel", "Canceled requests in the data cache address control unit", 0x2, 0x5, {0x2c, 0x2d}, 2, 0xc, b_3_3, 2, 0, 0xffff, 0, 0 },
+		{ "memory_complete", "memory_complete", "Completed split loads and stores", 0x8, 0x2, {0x32, 0x33}, 2, 0x3, b_3_4, 2, 0, 0xffff, 0, 0 },
+		{ "load_port_replay", "load_port_replay", "Replayed loads at the load port; at-retirement counting must use SAAT_ESCR1", 0x4, 0x2, {0x32, 0x33}, 2, 0x2, b_3_5, 1, 0, 0xffff, 0, 0 },
+		{ "store_port_replay", "store_port_replay", "Replayed stores at the store port; at-retirement counting must use SAAT_ESCR0", 0x5, 0x2, {0x32, 0x33}, 2, 0x2, b_3_6, 1, 0, 0xffff, 0, 0 },
+		{ "mob_load_replay", "MOB_load_replay", "Loads replayed by the memory order buffer", 0x3, 0x2, {0x2e, 0x2f}, 2, 0x3a, b_3_7, 4, 0, 0xffff, 0, 0 },
+		{ "page_walk_type", "page_walk_type", "Page walks by the page miss handler", 0x1, 0x4, {0x30, 0x31}, 2, 0x3, b_3_8, 2, 0, 0xffff, 0, 0 },
+		{ "bsq_cache_reference", "BSQ_cache_reference", "Cache references seen by the bus unit (SEED3 calls the ESCRs BSU_CR_ESCR0/1)", 0xc, 0x7, {0x24, 0x25}, 2, 0x73f, b_3_9, 9, 0, 0xffff, 0, 0 },
+		{ "ioq_allocation", "IOQ_allocation", "Bus transactions allocated in the IO queue", 0x3, 0x6, {0x26, 0x27}, 2, 0xefff, b_3_10, 15, 0, 0xffff, 0, 0 },
+		{ "ioq_active_entries", "IOQ_active_entries", "Entries in the IO queue, per cycle (FSB_ESCR1 only)", 0x1a, 0x6, {0x27, 0}, 1, 0xefff, b_3_11, 15, 0, 0xffff, 0, 0 },
+		{ "fsb_data_activity", "FSB_data_activity", "Front-side bus DRDY/DBSY activity", 0x17, 0x6, {0x26, 0x27}, 2, 0x3f, b_3_12, 6, 0, 0xffff, 0, 0 },
+		{ "bsq_allocation", "BSQ_allocation", "Allocations in the bus sequence queue (BSU_ESCR0 only)", 0x5, 0x7, {0x24, 0}, 1, 0x3fef, b_3_13, 13, 0, 0xffff, 0, 1 },
+		{ "bsq_active_entries", "BSQ_active_entries", "Entries in the bus sequence queue, per cycle (BSU_ESCR1 only)", 0x6, 0x7, {0x25, 0}, 1, 0x3fef, b_3_14, 13, 0, 0xffff, 0, 1 },
+		{ "sse_input_assist", "SSE_input_assist", "SSE operations that needed an assist", 0x34, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_15, 1, 0, 0xffff, 0, 0 },
+		{ "packed_sp_uop", "packed_SP_uop", "Packed single-precision micro-ops", 0x8, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_16, 1, 0, 0xffff, 0, 0 },
+		{ "packed_dp_uop", "packed_DP_uop", "Packed double-precision micro-ops", 0xc, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_17, 1, 0, 0xffff, 0, 0 },
+		{ "scalar_sp_uop", "scalar_SP_uop", "Scalar single-precision micro-ops", 0xa, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_18, 1, 0, 0xffff, 0, 0 },
+		{ "scalar_dp_uop", "scalar_DP_uop", "Scalar double-precision micro-ops", 0xe, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_19, 1, 0, 0xffff, 0, 0 },
+		{ "mmx_64bit_uop", "64bit_MMX_uop", "64-bit SIMD integer (MMX) micro-ops", 0x2, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_20, 1, 0, 0xffff, 0, 0 },
+		{ "mmx_128bit_uop", "128bit_MMX_uop", "128-bit SIMD integer micro-ops", 0x1a, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_21, 1, 0, 0xffff, 0, 0 },
+		{ "x87_fp_uop", "x87_FP_uop", "x87 floating-point micro-ops", 0x4, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_22, 1, 0, 0xffff, 0, 0 },
+		{ "x87_simd_moves_uop", "x87_SIMD_moves_uop", "x87, SIMD and load/store-data moves; from SDM3 Tables 19-32/19-34 (absent from LINUX perf and PFM4)", 0x2e, 0x1, {0x28, 0x29}, 2, 0x18, b_3_23, 2, 0, 0xffff, 0, 0 },
+		{ "tc_misc", "TC_misc", "Trace cache flushes; the SDM says each flush counts twice", 0x6, 0x1, {0x47, 0x48}, 2, 0x10, b_3_24, 1, 0, 0xffff, 0, 0 },
+		{ "global_power_events", "global_power_events", "Time the processor is not stopped", 0x13, 0x6, {0x26, 0x27}, 2, 0x1, b_3_25, 1, 0, 0xffff, 0, 0 },
+		{ "tc_ms_xfer", "tc_ms_xfer", "Switches from trace cache to microcode ROM delivery", 0x5, 0x0, {0x43, 0x44}, 2, 0x1, b_3_26, 1, 0, 0xffff, 0, 0 },
+		{ "uop_queue_writes", "uop_queue_writes", "Micro-ops written to the micro-op queue", 0x9, 0x0, {0x43, 0x44}, 2, 0x7, b_3_27, 3, 0, 0xffff, 0, 0 },
+		{ "retired_mispred_branch_type", "retired_mispred_branch_type", "Retired mispredicted branches by type", 0x5, 0x2, {0x45, 0x46}, 2, 0x1e, b_3_28, 4, 0, 0xffff, 0, 0 },
+		{ "retired_branch_type", "retired_branch_type", "Retired branches by type", 0x4, 0x2, {0x45, 0x46}, 2, 0x1e, b_3_29, 4, 0, 0xffff, 0, 0 },
+		{ "resource_stall", "resource_stall", "Stalls for lack of store buffers; the SDM says it may not be supported in all models", 0x1, 0x1, {0x4b, 0x4c}, 2, 0x20, b_3_30, 1, 0, 0xffff, 0, 0 },
+		{ "wc_buffer", "WC_Buffer", "Write-combining buffer evictions (LINUX spells bit 1 WCB_FULL_EVICTS)", 0x5, 0x5, {0x2c, 0x2d}, 2, 0x3, b_3_31, 2, 0, 0xffff, 0, 0 },
+		{ "b2b_cycles", "b2b_cycles", "Back-to-back bus cycles (CCCR select disputed)", 0x16, 0x3, {0x26, 0x27}, 2, 0x7e, b_3_32, 6, 1, 0xffff, 0, 1 },
+		{ "bnr", "bnr", "Bus not ready (CCCR select disputed)", 0x8, 0x3, {0x26, 0x27}, 2, 0x7, b_3_33, 3, 1, 0xffff, 0, 1 },
+		{ "snoop", "snoop", "Snoop activity (CCCR select disputed)", 0x6, 0x3, {0x26, 0x27}, 2, 0xc4, b_3_34, 3, 1, 0xffff, 0, 1 },
+		{ "response", "response", "Bus responses (CCCR select disputed)", 0x4, 0x3, {0x26, 0x27}, 2, 0x306, b_3_35, 4, 1, 0xffff, 0, 1 },
+		{ "front_end_event", "front_end_event", "Retired micro-ops tagged by the front end (uop_type)", 0x8, 0x5, {0x4d, 0x4e}, 2, 0x3, b_3_36, 2, 0, 0xffff, 1, 0 },
+		{ "execution_event", "execution_event", "Retired micro-ops tagged during execution; mask bit n of NBOGUSn/BOGUSn matches tag-value bit n of the upstream ESCR", 0xc, 0x5, {0x4d, 0x4e}, 2, 0xff, b_3_37, 8, 0, 0xffff, 1, 0 },
+		{ "replay_event", "replay_event", "Retired micro-ops tagged by replay; the metric is chosen in IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT (table replay_metrics)", 0x9, 0x5, {0x4d, 0x4e}, 2, 0x3, b_3_38, 2, 0, 0xffff, 1, 0 },
+		{ "instr_retired", "instr_retired", "Retired instructions, by bogus/non-bogus and tagged/untagged", 0x2, 0x4, {0x3c, 0x3d}, 2, 0xf, b_3_39, 4, 0, 0xffff, 0, 0 },
+		{ "uops_retired", "uops_retired", "Retired micro-ops", 0x1, 0x4, {0x3c, 0x3d}, 2, 0x3, b_3_40, 2, 0, 0xffff, 0, 0 },
+		{ "uop_type", "uop_type", "Tags load/store micro-ops for front_end_event; it never increments a counter itself (PFM4 calls it uops_type)", 0x2, 0x2, {0x40, 0x41}, 2, 0x6, b_3_41, 2, 0, 0xffff, 0, 0 },
+		{ "branch_retired", "branch_retired", "Retired branches: M(ispredicted or not) N(ot taken)/T(aken) P(redicted)/M(ispredicted)", 0x6, 0x5, {0x4d, 0x4e}, 2, 0xf, b_3_42, 4, 0, 0xffff, 0, 0 },
+		{ "mispred_branch_retired", "mispred_branch_retired", "Retired mispredicted branches", 0x3, 0x4, {0x3c, 0x3d}, 2, 0x1, b_3_43, 1, 0, 0xffff, 0, 0 },
+		{ "x87_assist", "x87_assist", "x87 operations that needed a microcode assist", 0x3, 0x5, {0x4d, 0x4e}, 2, 0x1f, b_3_44, 5, 0, 0xffff, 0, 0 },
+		{ "machine_clear", "machine_clear", "Pipeline clears", 0x2, 0x5, {0x4d, 0x4e}, 2, 0x45, b_3_45, 3, 0, 0xffff, 0, 0 },
+		{ "instr_completed", "instr_completed", "Completed instructions (models 03H, 04H, 06H)", 0x7, 0x4, {0x3c, 0x3d}, 2, 0x3, b_3_46, 2, 0, 0x58, 0, 0 },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_netburst_events_row *pmregs_netburst_events_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_netburst_events_row *rows = pmregs_netburst_events(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return PMREGS_NULL;
+}
+
+/* The mask bit called name (compared ignoring ASCII case) as a mask, or 0 when the row has none. */
+static inline uint64_t pmregs_netburst_events_mask_find(const struct pmregs_netburst_events_row *row, const char *name)
+{
+	return pmregs_bits_find(row->mask_names, row->mask_count, name);
+}
+
+/* "NAME|NAME|0x..." for the mask bits in `bits`, like snprintf; bits without a name are shown in hex. */
+static inline size_t pmregs_netburst_events_mask_snprint(char *buf, size_t n, const struct pmregs_netburst_events_row *row, uint64_t bits)
+{
+	return pmregs_bits_snprint(buf, n, row->mask_names, row->mask_count, bits);
+}
+
+/* ---- Replay tagging metrics (replay_metrics) ---- */
+/* IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT settings for replay_event with mask */
+/* NBOGUS. The upstream columns name the extra event some metrics need. */
+/* Source: SDM3 Table 19-33 */
+struct pmregs_netburst_replay_metrics_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	uint32_t pebs_enable; /* metric-select bits of IA32_PEBS_ENABLE (add uop_tag, bit 24) */
+	uint32_t matrix_vert; /* MSR_PEBS_MATRIX_VERT value */
+	uint16_t upstream[1]; /* extra event to program, if any; indices into pmregs_netburst_events() */
+	uint8_t upstream_count;
+	uint16_t upstream_mask; /* event-mask bits of that extra event */
+	uint16_t upstream_escr[1]; /* the ESCR the extra event must use, when the SDM requires one; indices into pmregs_netburst_registers() */
+	uint8_t upstream_escr_count;
+};
+
+static inline const struct pmregs_netburst_replay_metrics_row *pmregs_netburst_replay_metrics(size_t *count)
+{
+	static const struct pmregs_netburst_replay_metrics_row rows[] = {
+		{ "l1_cache_load_miss_retired", "1stL_cache_load_miss_retired", "", 0x1, 0x1, {0}, 0, 0x0, {0}, 0 },
+		{ "l2_cache_load_miss_retired", "2ndL_cache_load_miss_retired", "", 0x2, 0x1, {0}, 0, 0x0, {0}, 0 },
+		{ "dtlb_load_miss_retired", "DTLB_load_miss_retired", "", 0x4, 0x1, {0}, 0, 0x0, {0}, 0 },
+		{ "dtlb_store_miss_retired", "DTLB_store_miss_retired", "", 0x4, 0x2, {0}, 0, 0x0, {0}, 0 },
+		{ "dtlb_all_miss_retired", "DTLB_all_miss_retired", "", 0x4, 0x3, {0}, 0, 0x0, {0}, 0 },
+		{ "tagged_mispred_branch", "Tagged_mispred_branch", "", 0x18000, 0x10, {0}, 0, 0x0, {0}, 0 },
+		{ "mob_load_replay_retired", "MOB_load_replay_retired", "", 0x200, 0x1, {0x7}, 1, 0x30, {0}, 0 },
+		{ "split_load_retired", "split_load_retired", "", 0x400, 0x1, {0x5}, 1, 0x2, {0x33}, 1 },
+		{ "split_store_retired", "split_store_retired", "", 0x400, 0x2, {0x6}, 1, 0x2, {0x32}, 1 },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_netburst_replay_metrics_row *pmregs_netburst_replay_metrics_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_netburst_replay_metrics_row *rows = pmregs_netburst_replay_metrics(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return PMREGS_NULL;
+}
+
+/* ---- NetBurst event encoder (event): names, checks and decoding ---- */
+
+/* The event whose row name or title is `name` (ignoring ASCII case), or PMREGS_ENOENT. */
+static inline int pmregs_netburst_event_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_netburst_events_row *rows = pmregs_netburst_events(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_strcaseeq(rows[i].name, name) || pmregs_strcaseeq(rows[i].title, name))
+			return (int)i;
+	return PMREGS_ENOENT;
+}
+
+/*
+ * Parse "EVENT[:NAME]...": EVENT is a row name or title of pmregs_netburst_events(), each NAME
+ * a named bit of the event's mask column (setting mask),
+ * compared ignoring ASCII case; every other parameter keeps its default. Returns
+ * PMREGS_OK, PMREGS_ENOENT for an unknown event or name, PMREGS_EINVAL for an
+ * empty item or one of 64 characters or more; *bad (may be null) then points at
+ * it and *out is left alone.
+ */
+static inline int pmregs_netburst_event_parse(struct pmregs_netburst_event_request *out, const char *s, const char **bad)
+{
+	char tok[64];
+	const struct pmregs_netburst_events_row *row = PMREGS_NULL;
+	struct pmregs_netburst_event_request req, *r = &req;
+	pmregs_netburst_event_request_init(r, 0); /* *out is written only on success */
+	for (;;) {
+		size_t n = 0, i;
+		while (s[n] && s[n] != ':')
+			n++;
+		if (n == 0 || n >= sizeof tok) {
+			if (bad)
+				*bad = s;
+			return PMREGS_EINVAL;
+		}
+		for (i = 0; i < n; i++)
+			tok[i] = s[i];
+		tok[n] = 0;
+		if (row == PMREGS_NULL) {
+			int ev = pmregs_netburst_event_find(tok);
+			if (ev < 0) {
+				if (bad)
+					*bad = s;
+				return PMREGS_ENOENT;
+			}
+			pmregs_netburst_event_request_init(r, (unsigned)ev);
+			row = &pmregs_netburst_events(PMREGS_NULL)[ev];
+		} else {
+			uint64_t m;
+			if ((m = pmregs_netburst_events_mask_find(row, tok)) != 0) {
+				r->mask = (uint16_t)(r->mask | m);
+			} else
+			{
+				if (bad)
+					*bad = s;
+				return PMREGS_ENOENT;
+			}
+		}
+		s += n;
+		if (*s == 0) {
+			*out = req;
+			return PMREGS_OK;
+		}
+		s++;
+	}
+}
+
+/*
+ * "EVENT:NAME:NAME" for request r: the event's title, then the named bits set in
+ * mask (a bit without a name as its hex value), like snprintf.
+ */
+static inline size_t pmregs_netburst_event_snprint(char *buf, size_t n, const struct pmregs_netburst_event_request *r)
+{
+	struct pmregs_sbuf sb;
+	const struct pmregs_netburst_events_row *row;
+	uint64_t left;
+	unsigned i;
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	if (r->event >= PMREGS_NETBURST_EVENTS_COUNT)
+		return pmregs_sb_finish(&sb);
+	row = &pmregs_netburst_events(PMREGS_NULL)[r->event];
+	pmregs_sb_puts(&sb, row->title);
+	left = r->mask;
+	for (i = 0; i < row->mask_count; i++) {
+		uint64_t m = (uint64_t)1 << (row->mask_names[i].bit & 63);
+		if (left & m) {
+			pmregs_sb_putc(&sb, ':');
+			pmregs_sb_puts(&sb, row->mask_names[i].name);
+			left &= ~m;
+		}
+	}
+	if (left) {
+		pmregs_sb_putc(&sb, ':');
+		pmregs_sb_hex(&sb, left);
+	}
+	return pmregs_sb_finish(&sb);
+}
+
+static inline const char *pmregs_netburst_event_check_name(int check)
+{
+	static const char *const names[] = {
+		"no_event",
+		"no_place",
+		"tag_value_range",
+		"active_thread_range",
+		"threshold_range",
+		"unknown_mask_bit",
+		"model_range",
+		"event_model",
+		"noht_t1_bits",
+		"noht_pmi_t1",
+		"noht_active_thread",
+		"compare_needed",
+		"ext_cascade_model",
+		"escr_model",
+		"select_conflict",
+		"ext_cascade_counter",
+		"pebs_event",
+		"pebs_counter",
+		"empty_mask",
+	};
+	return check >= 0 && check < PMREGS_NETBURST_EVENT_CHECKS ? names[check] : "";
+}
+
+static inline const char *pmregs_netburst_event_check_doc(int check)
+{
+	static const char *const docs[] = {
+		"the event number is not a row of the event table",
+		"no placement of the event agrees with the place values the request fixes",
+		"tag_value does not fit the 4-bit field escr.tag_value",
+		"active_thread does not fit the 2-bit field cccr_ext.active_thread",
+		"threshold does not fit the 4-bit field cccr_ext.threshold",
+		"a mask bit the event does not define",
+		"model is not a family 0FH model number (0-15) nor PMREGS_NETBURST_MODEL_ANY",
+		"the event does not exist on this model",
+		"T1_OS/T1_USR are reserved on processors without Hyper-Threading",
+		"OVF_PMI_T1 is reserved on processors without Hyper-Threading",
+		"processors without Hyper-Threading require active thread 11B",
+		"complement, edge and threshold act only with compare set",
+		"the extended cascade exists on models 02H, 03H, 04H and 06H only",
+		"the ESCR does not exist on this model",
+		"the manual's CCCR select for this event picks another ESCR than the one listed for it; choose a select_policy",
+		"only IQ_CCCR0, IQ_CCCR3, IQ_CCCR4 and IQ_CCCR5 have the extended-cascade bit",
+		"the event cannot be sampled precisely (only front_end_event, execution_event and replay_event can)",
+		"precise sampling needs IQ_COUNTER4 (or IQ_COUNTER5, for logical processor 1 with HT)",
+		"no mask bit set: the event mask selects what the event counts, so the ESCR would count nothing (SDM3 18.15.1)",
+	};
+	return check >= 0 && check < PMREGS_NETBURST_EVENT_CHECKS ? docs[check] : "";
+}
+
+/*
+ * The request behind register values: in->escr_msr, escr_value, cccr_msr, cccr_value are read;
+ * the parameters those values hold whole (t1_usr, t1_os, t0_usr, t0_os, tag_enable, tag_value, mask, ext_cascade, enable, active_thread, compare, complement, threshold, edge, force_ovf, ovf_pmi_t0, ovf_pmi_t1, cascade, ovf) are recovered, every
+ * other one is taken from *tmpl. *out is the first request (in event and
+ * placement order) that encodes to exactly those values; PMREGS_ENOENT when none does.
+ */
+static inline int pmregs_netburst_event_decode(const struct pmregs_netburst_event_encoding *in, const struct pmregs_netburst_event_request *tmpl, struct pmregs_netburst_event_request *out)
+{
+	unsigned ev, k;
+	for (ev = 0; ev < PMREGS_NETBURST_EVENTS_COUNT; ev++) {
+		size_t n;
+		const struct pmregs_netburst_event_option *o = pmregs_netburst_event_options(ev, &n);
+		for (k = 0; k < n; k++) {
+			struct pmregs_netburst_event_request q = *tmpl;
+			struct pmregs_netburst_event_encoding got;
+			{
+				/* outputs that follow from the placement alone rule most candidates out cheaply */
+				const struct pmregs_netburst_event_request *r = tmpl;
+				const struct pmregs_netburst_event_events_facts_row *row_event = &pmregs_netburst_event_events_facts()[ev];
+				const struct pmregs_netburst_event_registers_facts_row *row_escr = &pmregs_netburst_event_registers_facts()[o[k].escr];
+				const struct pmregs_netburst_event_registers_facts_row *row_counter = &pmregs_netburst_event_registers_facts()[o[k].counter];
+				(void)r;
+				(void)row_event;
+				(void)row_escr;
+				(void)row_counter;
+				if ((uint32_t)(((uint32_t)(((uint64_t)(row_escr->msr))))) != in->escr_msr)
+					continue;
+				if ((uint32_t)(((uint32_t)(((uint64_t)((&pmregs_netburst_event_registers_facts()[row_counter->cccr])->msr))))) != in->cccr_msr)
+					continue;
+			}
+			q.event = (uint16_t)ev;
+			q.escr = (int16_t)o[k].escr;
+			q.counter = (int16_t)o[k].counter;
+			q.t1_usr = (uint8_t)(pmregs_netburst_escr_t1_usr_get(in->escr_value) != 0);
+			q.t1_os = (uint8_t)(pmregs_netburst_escr_t1_os_get(in->escr_value) != 0);
+			q.t0_usr = (uint8_t)(pmregs_netburst_escr_t0_usr_get(in->escr_value) != 0);
+			q.t0_os = (uint8_t)(pmregs_netburst_escr_t0_os_get(in->escr_value) != 0);
+			q.tag_enable = (uint8_t)(pmregs_netburst_escr_tag_enable_get(in->escr_value) != 0);
+			q.tag_value = (uint8_t)pmregs_netburst_escr_tag_value_get(in->escr_value);
+			q.mask = (uint16_t)pmregs_netburst_escr_event_mask_get(in->escr_value);
+			q.ext_cascade = (uint8_t)(pmregs_netburst_cccr_ext_ext_cascade_get(in->cccr_value) != 0);
+			q.enable = (uint8_t)(pmregs_netburst_cccr_ext_enable_get(in->cccr_value) != 0);
+			q.active_thread = (uint8_t)pmregs_netburst_cccr_ext_active_thread_get(in->cccr_value);
+			q.compare = (uint8_t)(pmregs_netburst_cccr_ext_compare_get(in->cccr_value) != 0);
+			q.complement = (uint8_t)(pmregs_netburst_cccr_ext_complement_get(in->cccr_value) != 0);
+			q.threshold = (uint8_t)pmregs_netburst_cccr_ext_threshold_get(in->cccr_value);
+			q.edge = (uint8_t)(pmregs_netburst_cccr_ext_edge_get(in->cccr_value) != 0);
+			q.force_ovf = (uint8_t)(pmregs_netburst_cccr_ext_force_ovf_get(in->cccr_value) != 0);
+			q.ovf_pmi_t0 = (uint8_t)(pmregs_netburst_cccr_ext_ovf_pmi_t0_get(in->cccr_value) != 0);
+			q.ovf_pmi_t1 = (uint8_t)(pmregs_netburst_cccr_ext_ovf_pmi_t1_get(in->cccr_value) != 0);
+			q.cascade = (uint8_t)(pmregs_netburst_cccr_ext_cascade_get(in->cccr_value) != 0);
+			q.ovf = (uint8_t)(pmregs_netburst_cccr_ext_ovf_get(in->cccr_value) != 0);
+			if (pmregs_netburst_event_encode_option(&q, k, &got) != PMREGS_OK)
+				continue;
+			if (got.escr_msr == in->escr_msr &&
+			    got.escr_value == in->escr_value &&
+			    got.cccr_msr == in->cccr_msr &&
+			    got.cccr_value == in->cccr_value) {
+				*out = q;
+				return PMREGS_OK;
+			}
+		}
+	}
+	return PMREGS_ENOENT;
+}
+
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */
 
 /* Every register as a struct pmregs_register_desc (the same order as pmregs_netburst_registers()). */

@@ -18,6 +18,7 @@
 #include "ppc604.h"
 #include "base_desc.h"
 #include "base_tools.h"
+#include "base_plan_tools.h"
 
 #ifndef __ASSEMBLER__
 PMREGS_C_BEGIN
@@ -624,6 +625,434 @@ static inline const struct pmregs_layout_desc *pmregs_ppc604_bamr_desc(void) { r
 static inline size_t pmregs_ppc604_bamr_snprint(char *buf, size_t n, uint32_t v)
 {
 	return pmregs_snprint_layout(buf, n, v, pmregs_ppc604_bamr_desc());
+}
+
+/* ---- register instances ---- */
+
+#define PMREGS_PPC604_HAS_SPR (1u << 0)
+#define PMREGS_PPC604_HAS_USER_SPR (1u << 1)
+#define PMREGS_PPC604_HAS_MODELS (1u << 2)
+#define PMREGS_PPC604_HAS_USER_MODELS (1u << 3)
+#define PMREGS_PPC604_HAS_AKA (1u << 4)
+
+struct pmregs_ppc604_register {
+	const char *name;   /* identifier used in this header */
+	const char *title;  /* the manual's name */
+	int16_t layout;     /* index into pmregs_ppc604_layouts(), or -1 */
+	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
+	uint32_t spr; /* supervisor SPR number (mfspr/mtspr immediate) */
+	uint32_t user_spr; /* user-mode read-only alias SPR number (supervisor number - 16) */
+	uint32_t models; /* CPU models that implement the register (bit = enum pmregs_ppc604_cpu value) */
+	uint32_t user_models; /* CPU models that implement the user-mode alias */
+	const char *aka; /* other names the register goes by */
+};
+
+static inline const struct pmregs_ppc604_register *pmregs_ppc604_registers(size_t *count)
+{
+	static const struct pmregs_ppc604_register regs[] = {
+		{ "mmcr0", "MMCR0", 1, 0x5, 0x3b8, 0x0, 0x3u, 0x0u, "" },
+		{ "mmcr0_7xx", "MMCR0 (750 and later)", 0, 0x1f, 0x3b8, 0x3a8, 0x1cu, 0x1cu, "UMMCR0 (user alias)" },
+		{ "pmc1", "PMC1", 6, 0x1f, 0x3b9, 0x3a9, 0x1fu, 0x1cu, "UPMC1 (user alias)" },
+		{ "pmc2", "PMC2", 6, 0x1f, 0x3ba, 0x3aa, 0x1fu, 0x1cu, "UPMC2 (user alias)" },
+		{ "siar", "SIA", 7, 0x1f, 0x3bb, 0x3ab, 0x1fu, 0x1cu, "SIAR (QEMU, LINUX 32-bit SPRN_SIAR); USIA (user alias)" },
+		{ "mmcr1", "MMCR1", 2, 0x5, 0x3bc, 0x0, 0x2u, 0x0u, "" },
+		{ "mmcr1_7xx", "MMCR1 (750, 7400)", 2, 0x1f, 0x3bc, 0x3ac, 0xcu, 0xcu, "UMMCR1 (user alias)" },
+		{ "mmcr1_745x", "MMCR1 (745x)", 3, 0x1f, 0x3bc, 0x3ac, 0x10u, 0x10u, "UMMCR1 (user alias)" },
+		{ "pmc3", "PMC3", 6, 0x1f, 0x3bd, 0x3ad, 0x1eu, 0x1cu, "UPMC3 (user alias)" },
+		{ "pmc4", "PMC4", 6, 0x1f, 0x3be, 0x3ae, 0x1eu, 0x1cu, "UPMC4 (user alias)" },
+		{ "sdar", "SDA", 7, 0x15, 0x3bf, 0x0, 0x3u, 0x0u, "SDAR (QEMU, LINUX 64-bit naming)" },
+		{ "mmcr2", "MMCR2 (7400)", 4, 0x1f, 0x3b0, 0x3a0, 0x8u, 0x8u, "UMMCR2 (user alias)" },
+		{ "mmcr2_745x", "MMCR2 (745x)", 5, 0x1f, 0x3b0, 0x3a0, 0x10u, 0x10u, "UMMCR2 (user alias)" },
+		{ "pmc5", "PMC5", 6, 0x1f, 0x3b1, 0x3a1, 0x10u, 0x10u, "UPMC5 (user alias)" },
+		{ "pmc6", "PMC6", 6, 0x1f, 0x3b2, 0x3a2, 0x10u, 0x10u, "UPMC6 (user alias)" },
+		{ "bamr", "BAMR", 8, 0x1f, 0x3b7, 0x3a7, 0x18u, 0x18u, "UBAMR (user alias, QEMU only)" },
+	};
+	if (count)
+		*count = sizeof regs / sizeof regs[0];
+	return regs;
+}
+
+/* ---- CPU models and their PVR version numbers (cpus) ---- */
+/* PVR[0:15] (the version) identifies the model; the revision half is ignored. */
+/* Source: PERFCTR ppc.c known_init; LINUX reg.h; BSD spr.h; counters and scales from the reference table of family differences */
+struct pmregs_ppc604_cpus_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	enum pmregs_ppc604_cpu cpu;
+	uint16_t pvr_versions[6]; /* PVR version numbers (PVR >> 16) of this model */
+	uint8_t pvr_versions_count;
+	uint32_t counters; /* the PMCs it has */
+};
+
+static inline const struct pmregs_ppc604_cpus_row *pmregs_ppc604_cpus(size_t *count)
+{
+	static const struct pmregs_ppc604_cpus_row rows[] = {
+		{ "ppc604", "PowerPC 604", "", PMREGS_PPC604_CPU_PPC604, {0x4, 0, 0, 0, 0, 0}, 1, 0x3u },
+		{ "ppc604e", "PowerPC 604e", "", PMREGS_PPC604_CPU_PPC604E, {0x9, 0xa, 0, 0, 0, 0}, 2, 0xfu },
+		{ "mpc750", "PowerPC 750 / 740", "", PMREGS_PPC604_CPU_MPC750, {0x8, 0x7000, 0x7001, 0x7002, 0, 0}, 4, 0xfu },
+		{ "mpc7400", "MPC7400 / 7410", "", PMREGS_PPC604_CPU_MPC7400, {0xc, 0x800c, 0, 0, 0, 0}, 2, 0xfu },
+		{ "mpc745x", "MPC7450 / 7455 / 7457 / 7447A / 7448", "", PMREGS_PPC604_CPU_MPC745X, {0x8000, 0x8001, 0x8002, 0x8003, 0x8004, 0}, 5, 0x3fu },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_ppc604_cpus_row *pmregs_ppc604_cpus_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_ppc604_cpus_row *rows = pmregs_ppc604_cpus(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return PMREGS_NULL;
+}
+
+/* ---- Time-base bits MMCR0[TBSEL] selects (tb_bits) ---- */
+/* Which bit of the 64-bit time base each TBSEL value picks (see the note on conflict */
+/* C4 at the tbsel field), and how often it goes from 0 to 1: every 2^period_log2 ticks. */
+/* SEED: the PM API does not allow bit 63 together with direct interrupts. */
+/* Source: UM750GX p.73 and p.356; UM7400 p.11-13; BSD TBSEL_*; DOLPHIN SDK RTCSELECT_*; SEED (bits 47, 51, 55, 63) */
+struct pmregs_ppc604_tb_bits_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	uint8_t tbsel;
+	uint8_t tb_bit; /* bit of the 64-bit time base, IBM numbering */
+	uint8_t tbl_bit; /* the same bit in TBL, lsb0 numbering */
+	uint8_t period_log2; /* a 0-to-1 transition every 2^period_log2 time-base ticks */
+	uint8_t interrupt_ok; /* the PM API may use it to signal interrupts */
+};
+
+static inline const struct pmregs_ppc604_tb_bits_row *pmregs_ppc604_tb_bits(size_t *count)
+{
+	static const struct pmregs_ppc604_tb_bits_row rows[] = {
+		{ "tb63", "TB[63] (TBL[31])", "", 0x0, 0x3f, 0x0, 0x1, 0 },
+		{ "tb55", "TB[55] (TBL[23])", "", 0x1, 0x37, 0x8, 0x9, 1 },
+		{ "tb51", "TB[51] (TBL[19])", "", 0x2, 0x33, 0xc, 0xd, 1 },
+		{ "tb47", "TB[47] (TBL[15])", "", 0x3, 0x2f, 0x10, 0x11, 1 },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_ppc604_tb_bits_row *pmregs_ppc604_tb_bits_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_ppc604_tb_bits_row *rows = pmregs_ppc604_tb_bits(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return PMREGS_NULL;
+}
+
+/* ---- Cycles per unit of MMCR0[THRESHOLD] (threshold_scale) ---- */
+/* The 604e's factor of 4 comes only from PERFCTR (conflict C10); the 604 and 750 count */
+/* plain cycles; the 7400/745x count 2 or 32 cycles per unit as MMCR2[THRESHMULT] says. */
+/* Source: PERFCTR ppc.c and ppc_compat.h (604e x4, C10); UM750GX; BSD/LINUX MMCR2 THRESHMULT */
+struct pmregs_ppc604_threshold_scale_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	enum pmregs_ppc604_cpu cpu;
+	uint8_t scale; /* cycles per unit (with MMCR2[THRESHMULT] = 0 on the 7400/745x) */
+	uint8_t scale_alt; /* cycles per unit with MMCR2[THRESHMULT] = 1, or 0 when there is no MMCR2 */
+};
+
+static inline const struct pmregs_ppc604_threshold_scale_row *pmregs_ppc604_threshold_scale(size_t *count)
+{
+	static const struct pmregs_ppc604_threshold_scale_row rows[] = {
+		{ "ppc604", "", "", PMREGS_PPC604_CPU_PPC604, 0x1, 0x0 },
+		{ "ppc604e", "", "", PMREGS_PPC604_CPU_PPC604E, 0x4, 0x0 },
+		{ "mpc750", "", "", PMREGS_PPC604_CPU_MPC750, 0x1, 0x0 },
+		{ "mpc7400", "", "", PMREGS_PPC604_CPU_MPC7400, 0x2, 0x20 },
+		{ "mpc745x", "", "", PMREGS_PPC604_CPU_MPC745X, 0x2, 0x20 },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_ppc604_threshold_scale_row *pmregs_ppc604_threshold_scale_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_ppc604_threshold_scale_row *rows = pmregs_ppc604_threshold_scale(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return PMREGS_NULL;
+}
+
+/* ---- 604/604e events (events) ---- */
+/* The 604e's 111 events: selectors 0-4 on every PMC (5), PMC1 0x05-0x1F (27), */
+/* PMC2 0x05-0x1F (27), PMC3 0x05-0x1E (26) and PMC4 0x05-0x1E (26). The 604 has 40 of */
+/* them: the common 5, PMC1 0x05-0x18 and PMC2 0x05-0x13. That split is inferred (5 + 20 */
+/* + 15 = 40 matches SEED, and SEED names misaligned accesses, IABR matches and */
+/* interrupts-masked cycles as 604e additions), not stated by one source. Row names are */
+/* PERFCTR's, lower-cased; the row index is the event's number in the PM API. */
+/* Source: PERFCTR event_set_ppc.c (names, selectors, counters); UM604 pp.80, 368, 369 (the 604's PMC1 0x05-0x18 and PMC2 events); SEED (40 events on the 604, 111 on the 604e) */
+struct pmregs_ppc604_events_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	uint8_t code; /* selector value */
+	uint32_t counters; /* the PMCs that can count it with this selector */
+	uint32_t models; /* the models that have it */
+	uint8_t threshold; /* counts only occurrences longer than MMCR0[THRESHOLD] */
+};
+
+static inline const struct pmregs_ppc604_events_row *pmregs_ppc604_events(size_t *count)
+{
+	static const struct pmregs_ppc604_events_row rows[] = {
+		{ "nothing", "NOTHING", "the counter does not change (register holds its value)", 0x0, 0xfu, 0x3u, 0 },
+		{ "processor_cycles", "PROCESSOR_CYCLES", "every processor cycle", 0x1, 0xfu, 0x3u, 0 },
+		{ "instructions_completed", "INSTRUCTIONS_COMPLETED", "instructions completed (several per cycle are possible)", 0x2, 0xfu, 0x3u, 0 },
+		{ "tbl_bit_transitions", "TBL_BIT_TRANSITIONS", "0-to-1 transitions of the time-base bit chosen by MMCR0[TBSEL]", 0x3, 0xfu, 0x3u, 0 },
+		{ "instructions_dispatched", "INSTRUCTIONS_DISPATCHED", "instructions dispatched (0-4 per cycle on the 604)", 0x4, 0xfu, 0x3u, 0 },
+		{ "icache_misses", "ICACHE_MISSES", "I-cache misses (line fills)", 0x5, 0x1u, 0x3u, 0 },
+		{ "dtlb_misses", "DTLB_MISSES", "D-TLB misses, in order", 0x6, 0x1u, 0x3u, 0 },
+		{ "branch_mispredict_correction", "BRANCH_MISPREDICT_CORRECTION", "mispredicted branches corrected at execute", 0x7, 0x1u, 0x3u, 0 },
+		{ "reservations_requested", "RESERVATIONS_REQUESTED", "lwarx ready to execute in the LSU", 0x8, 0x1u, 0x3u, 0 },
+		{ "dcache_load_misses_lateral", "DCACHE_LOAD_MISSES_LATERAL", "load D-cache misses above the threshold, with lateral L2 intervention", 0x9, 0x1u, 0x3u, 1 },
+		{ "dcache_store_misses_lateral", "DCACHE_STORE_MISSES_LATERAL", "store D-cache misses above the threshold, with lateral L2 intervention", 0xa, 0x1u, 0x3u, 1 },
+		{ "mtspr_dispatched", "MTSPR_DISPATCHED", "mtspr instructions dispatched", 0xb, 0x1u, 0x3u, 0 },
+		{ "sync_completed", "SYNC_COMPLETED", "sync instructions completed", 0xc, 0x1u, 0x3u, 0 },
+		{ "eieio_completed", "EIEIO_COMPLETED", "eieio instructions completed", 0xd, 0x1u, 0x3u, 0 },
+		{ "integer_instructions_completed", "INTEGER_INSTRUCTIONS_COMPLETED", "integer non-load/store instructions completed per cycle", 0xe, 0x1u, 0x3u, 0 },
+		{ "fp_instructions_completed", "FP_INSTRUCTIONS_COMPLETED", "floating-point non-load/store instructions completed per cycle", 0xf, 0x1u, 0x3u, 0 },
+		{ "lsu_result", "LSU_RESULT", "the LSU produced a result", 0x10, 0x1u, 0x3u, 0 },
+		{ "sciu1_result", "SCIU1_RESULT", "SCIU1 produced a result", 0x11, 0x1u, 0x3u, 0 },
+		{ "fpu_result", "FPU_RESULT", "the FPU produced a result", 0x12, 0x1u, 0x3u, 0 },
+		{ "instructions_dispatched_lsu", "INSTRUCTIONS_DISPATCHED_LSU", "instructions dispatched to the LSU", 0x13, 0x1u, 0x3u, 0 },
+		{ "instructions_dispatched_sciu1", "INSTRUCTIONS_DISPATCHED_SCIU1", "instructions dispatched to SCIU1", 0x14, 0x1u, 0x3u, 0 },
+		{ "instructions_dispatched_fpu", "INSTRUCTIONS_DISPATCHED_FPU", "instructions dispatched to the FPU", 0x15, 0x1u, 0x3u, 0 },
+		{ "snoops_received", "SNOOPS_RECEIVED", "valid external snoop requests, hit or miss", 0x16, 0x1u, 0x3u, 0 },
+		{ "dcache_load_misses", "DCACHE_LOAD_MISSES", "load D-cache misses above the threshold, no lateral L2 intervention", 0x17, 0x1u, 0x3u, 1 },
+		{ "dcache_store_misses", "DCACHE_STORE_MISSES", "store D-cache misses above the threshold, no lateral L2 intervention", 0x18, 0x1u, 0x3u, 1 },
+		{ "branch_unit_idle", "BRANCH_UNIT_IDLE", "cycles the branch unit is idle", 0x19, 0x1u, 0x2u, 0 },
+		{ "mciu0_idle", "MCIU0_IDLE", "cycles 'MCIU0' is idle (perfctr's name; probably SCIU0, since PMC2 0x16 is MCIU_IDLE)", 0x1a, 0x1u, 0x2u, 0 },
+		{ "lsu_idle", "LSU_IDLE", "cycles the LSU is idle", 0x1b, 0x1u, 0x2u, 0 },
+		{ "l2_int_asserted", "L2_INT_ASSERTED", "times L2_INT is asserted", 0x1c, 0x1u, 0x2u, 0 },
+		{ "unaligned_loads", "UNALIGNED_LOADS", "unaligned loads", 0x1d, 0x1u, 0x2u, 0 },
+		{ "load_queue_entries", "LOAD_QUEUE_ENTRIES", "load-queue occupancy each cycle (at most 5)", 0x1e, 0x1u, 0x2u, 0 },
+		{ "instruction_breakpoint_hits", "INSTRUCTION_BREAKPOINT_HITS", "instruction-breakpoint (IABR) hits", 0x1f, 0x1u, 0x2u, 0 },
+		{ "load_miss_cycles", "LOAD_MISS_CYCLES", "cycles a load miss takes", 0x5, 0x2u, 0x3u, 0 },
+		{ "data_cache_misses", "DATA_CACHE_MISSES", "D-cache misses (line fills), in order", 0x6, 0x2u, 0x3u, 0 },
+		{ "itlb_misses", "ITLB_MISSES", "I-TLB misses", 0x7, 0x2u, 0x3u, 0 },
+		{ "branches_completed", "BRANCHES_COMPLETED", "branches completed per cycle (2-bit: 00 none, 10 one, 11 two, 01 illegal)", 0x8, 0x2u, 0x3u, 0 },
+		{ "reservations_obtained", "RESERVATIONS_OBTAINED", "successful stwcx. instructions", 0x9, 0x2u, 0x3u, 0 },
+		{ "mfspr_dispatched", "MFSPR_DISPATCHED", "mfspr instructions dispatched", 0xa, 0x2u, 0x3u, 0 },
+		{ "icbi_instructions", "ICBI_INSTRUCTIONS", "icbi instructions executed (may miss the cache)", 0xb, 0x2u, 0x3u, 0 },
+		{ "pipeline_flush_instructions", "PIPELINE_FLUSH_INSTRUCTIONS", "pipeline-flushing operations (sc, isync, mtspr XER, some FP exceptions, branches with MSR[BE], lswx with XER = 0, ...)", 0xc, 0x2u, 0x3u, 0 },
+		{ "bpu_result", "BPU_RESULT", "the branch unit produced a result", 0xd, 0x2u, 0x3u, 0 },
+		{ "sciu0_result", "SCIU0_RESULT", "SCIU0 produced a result", 0xe, 0x2u, 0x3u, 0 },
+		{ "mciu_result", "MCIU_RESULT", "the MCIU produced a result (multiply, divide, SPR moves)", 0xf, 0x2u, 0x3u, 0 },
+		{ "instructions_dispatched_branch", "INSTRUCTIONS_DISPATCHED_BRANCH", "instructions dispatched to the branch unit", 0x10, 0x2u, 0x3u, 0 },
+		{ "instructions_dispatched_sciu0", "INSTRUCTIONS_DISPATCHED_SCIU0", "instructions dispatched to SCIU0", 0x11, 0x2u, 0x3u, 0 },
+		{ "loads_completed", "LOADS_COMPLETED", "loads completed, including cache operations and tlbie, tlbsync, sync, eieio, icbi", 0x12, 0x2u, 0x3u, 0 },
+		{ "instructions_dispatched_mciu", "INSTRUCTIONS_DISPATCHED_MCIU", "instructions dispatched to the MCIU (604 presence inferred)", 0x13, 0x2u, 0x3u, 0 },
+		{ "snoop_hits", "SNOOP_HITS", "snoop hits", 0x14, 0x2u, 0x2u, 0 },
+		{ "interrupts_masked", "INTERRUPTS_MASKED", "cycles with MSR[EE] = 0", 0x15, 0x2u, 0x2u, 0 },
+		{ "mciu_idle", "MCIU_IDLE", "cycles the MCIU is idle", 0x16, 0x2u, 0x2u, 0 },
+		{ "sciu1_idle", "SCIU1_IDLE", "cycles SCIU1 is idle", 0x17, 0x2u, 0x2u, 0 },
+		{ "fpu_idle", "FPU_IDLE", "cycles the FPU is idle", 0x18, 0x2u, 0x2u, 0 },
+		{ "l2_int_active", "L2_INT_ACTIVE", "cycles L2_INT is active", 0x19, 0x2u, 0x2u, 0 },
+		{ "dispatched_4_instructions", "DISPATCHED_4_INSTRUCTIONS", "times 4 instructions were dispatched", 0x1a, 0x2u, 0x2u, 0 },
+		{ "dispatched_3_instructions", "DISPATCHED_3_INSTRUCTIONS", "times 3 instructions were dispatched", 0x1b, 0x2u, 0x2u, 0 },
+		{ "dispatched_2_instructions", "DISPATCHED_2_INSTRUCTIONS", "times 2 instructions were dispatched", 0x1c, 0x2u, 0x2u, 0 },
+		{ "dispatched_1_instruction", "DISPATCHED_1_INSTRUCTION", "times 1 instruction was dispatched", 0x1d, 0x2u, 0x2u, 0 },
+		{ "unaligned_stores", "UNALIGNED_STORES", "unaligned stores", 0x1e, 0x2u, 0x2u, 0 },
+		{ "store_queue_entries", "STORE_QUEUE_ENTRIES", "store-queue occupancy each cycle (at most 6)", 0x1f, 0x2u, 0x2u, 0 },
+		{ "lsu_stall_biu", "LSU_STALL_BIU", "LSU stall cycles, BIU or cache busy", 0x5, 0x4u, 0x2u, 0 },
+		{ "lsu_stall_store_queue", "LSU_STALL_STORE_QUEUE", "LSU stall cycles, store queue full", 0x6, 0x4u, 0x2u, 0 },
+		{ "lsu_stall_operands", "LSU_STALL_OPERANDS", "LSU stall cycles, operands not ready in the reservation station", 0x7, 0x4u, 0x2u, 0 },
+		{ "load_queue_instructions", "LOAD_QUEUE_INSTRUCTIONS", "instructions written into the load queue (subtract PMC4 0x08 for misaligned hits)", 0x8, 0x4u, 0x2u, 0 },
+		{ "store_completion_stalls", "STORE_COMPLETION_STALLS", "completion stall cycles caused by a store", 0x9, 0x4u, 0x2u, 0 },
+		{ "unfinished_completion_stalls", "UNFINISHED_COMPLETION_STALLS", "completion stall cycles on an unfinished instruction (superset of PMC3 0x09 and PMC4 0x0A)", 0xa, 0x4u, 0x2u, 0 },
+		{ "system_calls", "SYSTEM_CALLS", "system calls", 0xb, 0x4u, 0x2u, 0 },
+		{ "bpu_stall", "BPU_STALL", "branch-unit stall cycles waiting for an operand", 0xc, 0x4u, 0x2u, 0 },
+		{ "fetch_corrections_dispatch", "FETCH_CORRECTIONS_DISPATCH", "fetch corrections at the dispatch stage", 0xd, 0x4u, 0x2u, 0 },
+		{ "dispatch_stall_no_instructions", "DISPATCH_STALL_NO_INSTRUCTIONS", "dispatch stall cycles waiting for instructions", 0xe, 0x4u, 0x2u, 0 },
+		{ "dispatch_stall_no_rob", "DISPATCH_STALL_NO_ROB", "dispatch stall, no reorder-buffer entry", 0xf, 0x4u, 0x2u, 0 },
+		{ "dispatch_stall_no_fpr", "DISPATCH_STALL_NO_FPR", "dispatch stall, no FPR rename buffer", 0x10, 0x4u, 0x2u, 0 },
+		{ "instruction_table_search_count", "INSTRUCTION_TABLE_SEARCH_COUNT", "instruction table-search operations", 0x11, 0x4u, 0x2u, 0 },
+		{ "data_table_search_count", "DATA_TABLE_SEARCH_COUNT", "data table-search operations", 0x12, 0x4u, 0x2u, 0 },
+		{ "fpu_stall", "FPU_STALL", "FPU stall cycles", 0x13, 0x4u, 0x2u, 0 },
+		{ "sciu1_stall", "SCIU1_STALL", "SCIU1 stall cycles", 0x14, 0x4u, 0x2u, 0 },
+		{ "biu_forwards", "BIU_FORWARDS", "BIU forwards of non-critical data from the line-fill buffer", 0x15, 0x4u, 0x2u, 0 },
+		{ "data_bus_transactions_no_queue", "DATA_BUS_TRANSACTIONS_NO_QUEUE", "data-bus transactions completed with none queued behind", 0x16, 0x4u, 0x2u, 0 },
+		{ "data_bus_transactions_two_queued", "DATA_BUS_TRANSACTIONS_TWO_QUEUED", "data-bus transactions completed with two queued behind", 0x17, 0x4u, 0x2u, 0 },
+		{ "burst_reads", "BURST_READS", "back-to-back burst-read pairs with no dead cycle (data streaming)", 0x18, 0x4u, 0x2u, 0 },
+		{ "write_hit_on_shared", "WRITE_HIT_ON_SHARED", "non-ARTRYd kill transactions from write-hit-on-shared", 0x19, 0x4u, 0x2u, 0 },
+		{ "write_with_kill", "WRITE_WITH_KILL", "non-ARTRYd write-with-kill from the three castout buffers", 0x1a, 0x4u, 0x2u, 0 },
+		{ "two_castout_buffers_occupied", "TWO_CASTOUT_BUFFERS_OCCUPIED", "cycles with exactly two castout buffers in use", 0x1b, 0x4u, 0x2u, 0 },
+		{ "data_cache_retries", "DATA_CACHE_RETRIES", "D-cache accesses retried because the castout buffers were full", 0x1c, 0x4u, 0x2u, 0 },
+		{ "shared_loads", "SHARED_LOADS", "load-miss reads brought in as Shared", 0x1d, 0x4u, 0x2u, 0 },
+		{ "cr_logical_finished", "CR_LOGICAL_FINISHED", "CR-logical instructions finished", 0x1e, 0x4u, 0x2u, 0 },
+		{ "lsu_stall_mmu", "LSU_STALL_MMU", "LSU stall cycles, MMU busy", 0x5, 0x8u, 0x2u, 0 },
+		{ "lsu_stall_load_queue", "LSU_STALL_LOAD_QUEUE", "LSU stall cycles, load queue full", 0x6, 0x8u, 0x2u, 0 },
+		{ "lsu_stall_address", "LSU_STALL_ADDRESS", "LSU stall cycles, address collision", 0x7, 0x8u, 0x2u, 0 },
+		{ "misaligned_load_hits", "MISALIGNED_LOAD_HITS", "misaligned loads that hit on both accesses", 0x8, 0x8u, 0x2u, 0 },
+		{ "store_queue_instructions", "STORE_QUEUE_INSTRUCTIONS", "instructions written into the store queue", 0x9, 0x8u, 0x2u, 0 },
+		{ "load_completion_stalls", "LOAD_COMPLETION_STALLS", "completion stall cycles caused by a load", 0xa, 0x8u, 0x2u, 0 },
+		{ "btac_hits", "BTAC_HITS", "BTAC hits (refetches can inflate it)", 0xb, 0x8u, 0x2u, 0 },
+		{ "completion_used_four_blocks", "COMPLETION_USED_FOUR_BLOCKS", "times all four completion-buffer basic blocks were used", 0xc, 0x8u, 0x2u, 0 },
+		{ "fetch_corrections_decode", "FETCH_CORRECTIONS_DECODE", "fetch corrections at the decode stage", 0xd, 0x8u, 0x2u, 0 },
+		{ "dispatch_stall_no_unit", "DISPATCH_STALL_NO_UNIT", "dispatch stall, execution unit busy or unavailable", 0xe, 0x8u, 0x2u, 0 },
+		{ "dispatch_stall_gpr", "DISPATCH_STALL_GPR", "dispatch stall, no GPR rename buffer", 0xf, 0x8u, 0x2u, 0 },
+		{ "dispatch_stall_cr", "DISPATCH_STALL_CR", "dispatch stall, no CR rename buffer", 0x10, 0x8u, 0x2u, 0 },
+		{ "dispatch_stall_ctr_lr", "DISPATCH_STALL_CTR_LR", "dispatch stall, CTR/LR/mtcrf interlock", 0x11, 0x8u, 0x2u, 0 },
+		{ "instruction_table_search_cycles", "INSTRUCTION_TABLE_SEARCH_CYCLES", "cycles in instruction table searches", 0x12, 0x8u, 0x2u, 0 },
+		{ "data_table_search_cycles", "DATA_TABLE_SEARCH_CYCLES", "cycles in data table searches", 0x13, 0x8u, 0x2u, 0 },
+		{ "sciu0_stall", "SCIU0_STALL", "SCIU0 stall cycles", 0x14, 0x8u, 0x2u, 0 },
+		{ "mciu_stall", "MCIU_STALL", "MCIU stall cycles", 0x15, 0x8u, 0x2u, 0 },
+		{ "bus_request_no_qualified_grant", "BUS_REQUEST_NO_QUALIFIED_GRANT", "bus cycles after an internal request with no qualified grant", 0x16, 0x8u, 0x2u, 0 },
+		{ "data_bus_transactions_one_queued", "DATA_BUS_TRANSACTIONS_ONE_QUEUED", "data-bus transactions completed with one queued behind", 0x17, 0x8u, 0x2u, 0 },
+		{ "reordered_writes", "REORDERED_WRITES", "write data reordered ahead of earlier read data (DBWO)", 0x18, 0x8u, 0x2u, 0 },
+		{ "artryd_address_transactions", "ARTRYd_ADDRESS_TRANSACTIONS", "ARTRYd processor address-bus transactions (perfctr: ARTRYd_ADDRESS_TRANSACTIONS)", 0x19, 0x8u, 0x2u, 0 },
+		{ "high_priority_snoop_pushes", "HIGH_PRIORITY_SNOOP_PUSHES", "non-ARTRYd snoop pushes of modified D-cache data", 0x1a, 0x8u, 0x2u, 0 },
+		{ "one_castout_buffer_occupied", "ONE_CASTOUT_BUFFER_OCCUPIED", "cycles with exactly one castout buffer in use", 0x1b, 0x8u, 0x2u, 0 },
+		{ "three_castout_buffers_occupied", "THREE_CASTOUT_BUFFERS_OCCUPIED", "cycles with exactly three castout buffers in use", 0x1c, 0x8u, 0x2u, 0 },
+		{ "exclusive_loads", "EXCLUSIVE_LOADS", "load-miss reads brought in as Exclusive", 0x1d, 0x8u, 0x2u, 0 },
+		{ "undispatched_instructions", "UNDISPATCHED_INSTRUCTIONS", "undispatched instructions beyond a branch", 0x1e, 0x8u, 0x2u, 0 },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_ppc604_events_row *pmregs_ppc604_events_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_ppc604_events_row *rows = pmregs_ppc604_events(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return PMREGS_NULL;
+}
+
+/* ---- PM API encoder and decoder (604, 604e) (passes construct pm): decoding, event names ---- */
+
+struct pmregs_ppc604_pm_decoded {
+	int event[PMREGS_PPC604_PM_NCOUNTERS];   /* event on each counter; PMREGS_PPC604_PM_NONE: idle or absent; PMREGS_ENOENT: no event of this model */
+	unsigned nevents;             /* the generic list: every counted event but the trigger */
+	uint16_t events[PMREGS_PPC604_PM_NCOUNTERS];
+	int trigger;                  /* the trigger counter's event when the trigger is on, else PMREGS_PPC604_PM_NONE */
+	uint32_t interrupts;          /* bit c: counter c going past its overflow point signals an interrupt */
+	uint32_t threshold_value;
+	uint32_t threshold_cycles;
+	int interval;                 /* row of the interval table the select field names, or PMREGS_PPC604_PM_NONE */
+	uint64_t interval_ticks;
+	int interval_interrupt;
+};
+
+/* The event number called name (PMREGS_PPC604_PM_NONE when there is none). */
+static inline int pmregs_ppc604_pm_event(const char *name)
+{
+	size_t n;
+	const struct pmregs_ppc604_events_row *rows = pmregs_ppc604_events(&n);
+	const struct pmregs_ppc604_events_row *r = pmregs_ppc604_events_find(name);
+	(void)n;
+	return r ? (int)(r - rows) : PMREGS_PPC604_PM_NONE;
+}
+
+/*
+ * Decode control-register values regs[] of model into *d, the generic form a
+ * request is written in. Returns the number of events in d->events, or
+ * PMREGS_EINVAL for a model this construct does not serve.
+ */
+static inline int pmregs_ppc604_pm_decode(enum pmregs_ppc604_cpu model, const uint32_t regs[PMREGS_PPC604_PM_NSLOTS], struct pmregs_ppc604_pm_decoded *d)
+{
+	static const uint32_t counter_models[] = { 0x3u, 0x3u, 0x2u, 0x2u };
+	static const int16_t irq_write[] = { 126, 127, 128, 129 };
+	/* selector value -> option, per counter (lut_mask 0: no index, the options are scanned) */
+	static const int16_t lut[] = {
+		0, 4, 8, 12, 16, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+		31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46,
+		1, 5, 9, 13, 17, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57,
+		58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73,
+		2, 6, 10, 14, 18, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84,
+		85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, -1,
+		3, 7, 11, 15, 19, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110,
+		111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, -1,
+	};
+	static const uint16_t lut_first[] = { 0, 32, 64, 96 };
+	static const uint8_t lut_slot[] = { 0, 0, 1, 1 };
+	static const uint8_t lut_shift[] = { 6, 0, 27, 22 };
+	static const uint8_t lut_mask[] = { 31, 31, 31, 31 };
+	static const uint8_t log2s[] = { 1, 9, 13, 17 };
+	static const uint8_t values[] = { 0, 1, 2, 3 };
+	const struct pmregs_pm_table *t = pmregs_ppc604_pm_table();
+	uint64_t r[PMREGS_PPC604_PM_NSLOTS];
+	unsigned c, s, m = (unsigned)model;
+	int master = 1;
+	if (m >= 32 || !((0x3u >> m) & 1u))
+		return PMREGS_EINVAL;
+	for (s = 0; s < PMREGS_PPC604_PM_NSLOTS; s++)
+		r[s] = pmregs_ppc604_pm_slot_present(model, s) ? regs[s] : 0;
+	d->nevents = 0;
+	d->trigger = PMREGS_PPC604_PM_NONE;
+	d->interrupts = 0;
+	d->threshold_value = d->threshold_cycles = 0;
+	d->interval = PMREGS_PPC604_PM_NONE;
+	d->interval_ticks = 0;
+	d->interval_interrupt = 0;
+	master = pmregs_ppc604_mmcr0_604_pmxe_get((uint32_t)r[0]) != 0;
+	for (c = 0; c < PMREGS_PPC604_PM_NCOUNTERS; c++) {
+		if (!((counter_models[c] >> m) & 1u)) {
+			d->event[c] = PMREGS_PPC604_PM_NONE;
+			continue;
+		}
+		if (lut_mask[c]) {
+			/* the selector value names the option directly; another model's option falls back to a scan */
+			int o = lut[lut_first[c] + ((r[lut_slot[c]] >> lut_shift[c]) & lut_mask[c])];
+			if (o < 0)
+				d->event[c] = PMREGS_ENOENT;
+			else if (pmregs_pm_option_on(&t->options[o], m) && pmregs_pm_option_matches(t, (unsigned)o, r))
+				d->event[c] = t->options[o].event;
+			else
+				d->event[c] = pmregs_pm_match(t, m, r, c);
+		}
+		if (d->event[c] == 0)
+			d->event[c] = PMREGS_PPC604_PM_NONE;
+		if (irq_write[c] >= 0 && master) {
+			const struct pmregs_pm_write *wr = &t->writes[irq_write[c]];
+			if ((r[wr->slot] & wr->mask) == wr->value)
+				d->interrupts |= 1u << c;
+		}
+	}
+	if (pmregs_ppc604_mmcr0_604_trigger_get((uint32_t)r[0]) != 0)
+		d->trigger = d->event[0];
+	for (c = 0; c < PMREGS_PPC604_PM_NCOUNTERS; c++) {
+		if (d->event[c] < 0)
+			continue;
+		if (c == 0u && d->trigger >= 0)
+			continue;
+		d->events[d->nevents++] = (uint16_t)d->event[c];
+	}
+	{
+		static const uint32_t scale[] = { 1u, 4u, 0u, 0u, 0u };
+		d->threshold_value = (uint32_t)pmregs_ppc604_mmcr0_604_threshold_get((uint32_t)r[0]);
+		d->threshold_cycles = d->threshold_value * scale[m];
+	}
+	{
+		unsigned x = (unsigned)pmregs_ppc604_mmcr0_604_tbsel_get((uint32_t)r[0]), i;
+		for (i = 0; i < 4u; i++) {
+			if (values[i] == x) {
+				d->interval = (int)i;
+				d->interval_ticks = (uint64_t)1 << log2s[i];
+				break;
+			}
+		}
+		d->interval_interrupt = master && pmregs_ppc604_mmcr0_604_tbee_get((uint32_t)r[0]) != 0;
+	}
+	return (int)d->nevents;
 }
 
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */

@@ -29,7 +29,6 @@
 #define PMREGS_X86_H
 
 #include "base_core.h"
-#include "base_desc.h"
 
 /*
  * Constants: plain integer macros, usable from C, C++ and assembler.
@@ -3328,51 +3327,48 @@ enum pmregs_x86_bts_mode {
 #define PMREGS_X86_DEBUGCTL_RTM_DEBUG(x)             PMREGS_FIELD64((x), 15, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_debugctl_lbr_get(v)                              (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_debugctl_lbr_set(v, x)                           ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_debugctl_lbr_set_checked(v, x)                   pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_debugctl_btf_get(v)                              ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_x86_debugctl_btf_set(v, x)                           ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_x86_debugctl_btf_set_checked(v, x)                   pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_x86_debugctl_bus_lock_detect_get(v)                  ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_x86_debugctl_bus_lock_detect_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_x86_debugctl_bus_lock_detect_set_checked(v, x)       pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_x86_debugctl_tr_get(v)                               ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_x86_debugctl_tr_set(v, x)                            ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_x86_debugctl_tr_set_checked(v, x)                    pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_x86_debugctl_bts_get(v)                              ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_x86_debugctl_bts_set(v, x)                           ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_x86_debugctl_bts_set_checked(v, x)                   pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_x86_debugctl_btint_get(v)                            ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_x86_debugctl_btint_set(v, x)                         ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_x86_debugctl_btint_set_checked(v, x)                 pmregs_set_checked64((v), 8, 0x1u, (x))
-#define pmregs_x86_debugctl_bts_off_os_get(v)                       ((pmregs_u64(v) >> 9) & 0x1u)
-#define pmregs_x86_debugctl_bts_off_os_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
-#define pmregs_x86_debugctl_bts_off_os_set_checked(v, x)            pmregs_set_checked64((v), 9, 0x1u, (x))
-#define pmregs_x86_debugctl_bts_off_usr_get(v)                      ((pmregs_u64(v) >> 10) & 0x1u)
-#define pmregs_x86_debugctl_bts_off_usr_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
-#define pmregs_x86_debugctl_bts_off_usr_set_checked(v, x)           pmregs_set_checked64((v), 10, 0x1u, (x))
-#define pmregs_x86_debugctl_freeze_lbrs_on_pmi_get(v)               ((pmregs_u64(v) >> 11) & 0x1u)
-#define pmregs_x86_debugctl_freeze_lbrs_on_pmi_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
-#define pmregs_x86_debugctl_freeze_lbrs_on_pmi_set_checked(v, x)    pmregs_set_checked64((v), 11, 0x1u, (x))
-#define pmregs_x86_debugctl_freeze_perfmon_on_pmi_get(v)            ((pmregs_u64(v) >> 12) & 0x1u)
-#define pmregs_x86_debugctl_freeze_perfmon_on_pmi_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
-#define pmregs_x86_debugctl_freeze_perfmon_on_pmi_set_checked(v, x) pmregs_set_checked64((v), 12, 0x1u, (x))
-#define pmregs_x86_debugctl_enable_uncore_pmi_get(v)                ((pmregs_u64(v) >> 13) & 0x1u)
-#define pmregs_x86_debugctl_enable_uncore_pmi_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
-#define pmregs_x86_debugctl_enable_uncore_pmi_set_checked(v, x)     pmregs_set_checked64((v), 13, 0x1u, (x))
-#define pmregs_x86_debugctl_freeze_while_smm_get(v)                 ((pmregs_u64(v) >> 14) & 0x1u)
-#define pmregs_x86_debugctl_freeze_while_smm_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
-#define pmregs_x86_debugctl_freeze_while_smm_set_checked(v, x)      pmregs_set_checked64((v), 14, 0x1u, (x))
-#define pmregs_x86_debugctl_rtm_debug_get(v)                        ((pmregs_u64(v) >> 15) & 0x1u)
-#define pmregs_x86_debugctl_rtm_debug_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
-#define pmregs_x86_debugctl_rtm_debug_set_checked(v, x)             pmregs_set_checked64((v), 15, 0x1u, (x))
+#define pmregs_x86_debugctl_lbr_get(v)                              PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_debugctl_lbr_set(v, x)                           PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_debugctl_lbr_set_checked(v, x)                   pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_debugctl_btf_get(v)                              PMREGS_GET64(v, 1, 0x1)
+#define pmregs_x86_debugctl_btf_set(v, x)                           PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_x86_debugctl_btf_set_checked(v, x)                   pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_x86_debugctl_bus_lock_detect_get(v)                  PMREGS_GET64(v, 2, 0x1)
+#define pmregs_x86_debugctl_bus_lock_detect_set(v, x)               PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_x86_debugctl_bus_lock_detect_set_checked(v, x)       pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_x86_debugctl_tr_get(v)                               PMREGS_GET64(v, 6, 0x1)
+#define pmregs_x86_debugctl_tr_set(v, x)                            PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_x86_debugctl_tr_set_checked(v, x)                    pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_x86_debugctl_bts_get(v)                              PMREGS_GET64(v, 7, 0x1)
+#define pmregs_x86_debugctl_bts_set(v, x)                           PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_x86_debugctl_bts_set_checked(v, x)                   pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_x86_debugctl_btint_get(v)                            PMREGS_GET64(v, 8, 0x1)
+#define pmregs_x86_debugctl_btint_set(v, x)                         PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_x86_debugctl_btint_set_checked(v, x)                 pmregs_set_checked64(v, 8, 0x1u, x)
+#define pmregs_x86_debugctl_bts_off_os_get(v)                       PMREGS_GET64(v, 9, 0x1)
+#define pmregs_x86_debugctl_bts_off_os_set(v, x)                    PMREGS_SET64(v, x, 9, 0x1)
+#define pmregs_x86_debugctl_bts_off_os_set_checked(v, x)            pmregs_set_checked64(v, 9, 0x1u, x)
+#define pmregs_x86_debugctl_bts_off_usr_get(v)                      PMREGS_GET64(v, 10, 0x1)
+#define pmregs_x86_debugctl_bts_off_usr_set(v, x)                   PMREGS_SET64(v, x, 10, 0x1)
+#define pmregs_x86_debugctl_bts_off_usr_set_checked(v, x)           pmregs_set_checked64(v, 10, 0x1u, x)
+#define pmregs_x86_debugctl_freeze_lbrs_on_pmi_get(v)               PMREGS_GET64(v, 11, 0x1)
+#define pmregs_x86_debugctl_freeze_lbrs_on_pmi_set(v, x)            PMREGS_SET64(v, x, 11, 0x1)
+#define pmregs_x86_debugctl_freeze_lbrs_on_pmi_set_checked(v, x)    pmregs_set_checked64(v, 11, 0x1u, x)
+#define pmregs_x86_debugctl_freeze_perfmon_on_pmi_get(v)            PMREGS_GET64(v, 12, 0x1)
+#define pmregs_x86_debugctl_freeze_perfmon_on_pmi_set(v, x)         PMREGS_SET64(v, x, 12, 0x1)
+#define pmregs_x86_debugctl_freeze_perfmon_on_pmi_set_checked(v, x) pmregs_set_checked64(v, 12, 0x1u, x)
+#define pmregs_x86_debugctl_enable_uncore_pmi_get(v)                PMREGS_GET64(v, 13, 0x1)
+#define pmregs_x86_debugctl_enable_uncore_pmi_set(v, x)             PMREGS_SET64(v, x, 13, 0x1)
+#define pmregs_x86_debugctl_enable_uncore_pmi_set_checked(v, x)     pmregs_set_checked64(v, 13, 0x1u, x)
+#define pmregs_x86_debugctl_freeze_while_smm_get(v)                 PMREGS_GET64(v, 14, 0x1)
+#define pmregs_x86_debugctl_freeze_while_smm_set(v, x)              PMREGS_SET64(v, x, 14, 0x1)
+#define pmregs_x86_debugctl_freeze_while_smm_set_checked(v, x)      pmregs_set_checked64(v, 14, 0x1u, x)
+#define pmregs_x86_debugctl_rtm_debug_get(v)                        PMREGS_GET64(v, 15, 0x1)
+#define pmregs_x86_debugctl_rtm_debug_set(v, x)                     PMREGS_SET64(v, x, 15, 0x1)
+#define pmregs_x86_debugctl_rtm_debug_set_checked(v, x)             pmregs_set_checked64(v, 15, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_debugctl_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_DEBUGCTL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_debugctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_debugctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_DEBUGCTL_RSVD_MASK) == 0)
 
 /* ---- DebugCtlMSR (P6 family) (p6_debugctl) ---- */
 
@@ -3386,43 +3382,34 @@ static inline int pmregs_x86_debugctl_valid(uint64_t v)
 #define PMREGS_X86_P6_DEBUGCTL_TR(x)  PMREGS_FIELD64((x), 6, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_p6_debugctl_lbr_get(v)            (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_p6_debugctl_lbr_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_p6_debugctl_lbr_set_checked(v, x) pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_p6_debugctl_btf_get(v)            ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_x86_p6_debugctl_btf_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_x86_p6_debugctl_btf_set_checked(v, x) pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_x86_p6_debugctl_pb0_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_x86_p6_debugctl_pb0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_x86_p6_debugctl_pb0_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_x86_p6_debugctl_pb1_get(v)            ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_x86_p6_debugctl_pb1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_x86_p6_debugctl_pb1_set_checked(v, x) pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_x86_p6_debugctl_pb2_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_x86_p6_debugctl_pb2_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_x86_p6_debugctl_pb2_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_x86_p6_debugctl_pb3_get(v)            ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_x86_p6_debugctl_pb3_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_x86_p6_debugctl_pb3_set_checked(v, x) pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_x86_p6_debugctl_tr_get(v)             ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_x86_p6_debugctl_tr_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_x86_p6_debugctl_tr_set_checked(v, x)  pmregs_set_checked64((v), 6, 0x1u, (x))
+#define pmregs_x86_p6_debugctl_lbr_get(v)            PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_p6_debugctl_lbr_set(v, x)         PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_p6_debugctl_lbr_set_checked(v, x) pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_p6_debugctl_btf_get(v)            PMREGS_GET64(v, 1, 0x1)
+#define pmregs_x86_p6_debugctl_btf_set(v, x)         PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_x86_p6_debugctl_btf_set_checked(v, x) pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_x86_p6_debugctl_pb0_get(v)            PMREGS_GET64(v, 2, 0x1)
+#define pmregs_x86_p6_debugctl_pb0_set(v, x)         PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_x86_p6_debugctl_pb0_set_checked(v, x) pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_x86_p6_debugctl_pb1_get(v)            PMREGS_GET64(v, 3, 0x1)
+#define pmregs_x86_p6_debugctl_pb1_set(v, x)         PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_x86_p6_debugctl_pb1_set_checked(v, x) pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_x86_p6_debugctl_pb2_get(v)            PMREGS_GET64(v, 4, 0x1)
+#define pmregs_x86_p6_debugctl_pb2_set(v, x)         PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_x86_p6_debugctl_pb2_set_checked(v, x) pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_x86_p6_debugctl_pb3_get(v)            PMREGS_GET64(v, 5, 0x1)
+#define pmregs_x86_p6_debugctl_pb3_set(v, x)         PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_x86_p6_debugctl_pb3_set_checked(v, x) pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_x86_p6_debugctl_tr_get(v)             PMREGS_GET64(v, 6, 0x1)
+#define pmregs_x86_p6_debugctl_tr_set(v, x)          PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_x86_p6_debugctl_tr_set_checked(v, x)  pmregs_set_checked64(v, 6, 0x1u, x)
 
 /* pb(i): the 4 fields pb-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_p6_debugctl_pb_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_P6_DEBUGCTL_PB_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_p6_debugctl_pb_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_P6_DEBUGCTL_PB_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_P6_DEBUGCTL_PB_SHIFT(i))) : v;
-}
+#define pmregs_x86_p6_debugctl_pb_get(v, i)    pmregs_group_get64(v, i, 4u, 2u, 1, 0x1u)
+#define pmregs_x86_p6_debugctl_pb_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 2u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_p6_debugctl_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_P6_DEBUGCTL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_p6_debugctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_p6_debugctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_P6_DEBUGCTL_RSVD_MASK) == 0)
 
 /* ---- MSR_DEBUGCTLB (Pentium M) (debugctlb) ---- */
 
@@ -3438,49 +3425,40 @@ static inline int pmregs_x86_p6_debugctl_valid(uint64_t v)
 #define PMREGS_X86_DEBUGCTLB_BTINT(x) PMREGS_FIELD64((x), 8, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_debugctlb_lbr_get(v)              (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_debugctlb_lbr_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_debugctlb_lbr_set_checked(v, x)   pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_debugctlb_btf_get(v)              ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_x86_debugctlb_btf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_x86_debugctlb_btf_set_checked(v, x)   pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_x86_debugctlb_pb0_get(v)              ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_x86_debugctlb_pb0_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_x86_debugctlb_pb0_set_checked(v, x)   pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_x86_debugctlb_pb1_get(v)              ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_x86_debugctlb_pb1_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_x86_debugctlb_pb1_set_checked(v, x)   pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_x86_debugctlb_pb2_get(v)              ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_x86_debugctlb_pb2_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_x86_debugctlb_pb2_set_checked(v, x)   pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_x86_debugctlb_pb3_get(v)              ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_x86_debugctlb_pb3_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_x86_debugctlb_pb3_set_checked(v, x)   pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_x86_debugctlb_tr_get(v)               ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_x86_debugctlb_tr_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_x86_debugctlb_tr_set_checked(v, x)    pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_x86_debugctlb_bts_get(v)              ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_x86_debugctlb_bts_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_x86_debugctlb_bts_set_checked(v, x)   pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_x86_debugctlb_btint_get(v)            ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_x86_debugctlb_btint_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_x86_debugctlb_btint_set_checked(v, x) pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_x86_debugctlb_lbr_get(v)              PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_debugctlb_lbr_set(v, x)           PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_debugctlb_lbr_set_checked(v, x)   pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_debugctlb_btf_get(v)              PMREGS_GET64(v, 1, 0x1)
+#define pmregs_x86_debugctlb_btf_set(v, x)           PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_x86_debugctlb_btf_set_checked(v, x)   pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_x86_debugctlb_pb0_get(v)              PMREGS_GET64(v, 2, 0x1)
+#define pmregs_x86_debugctlb_pb0_set(v, x)           PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_x86_debugctlb_pb0_set_checked(v, x)   pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_x86_debugctlb_pb1_get(v)              PMREGS_GET64(v, 3, 0x1)
+#define pmregs_x86_debugctlb_pb1_set(v, x)           PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_x86_debugctlb_pb1_set_checked(v, x)   pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_x86_debugctlb_pb2_get(v)              PMREGS_GET64(v, 4, 0x1)
+#define pmregs_x86_debugctlb_pb2_set(v, x)           PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_x86_debugctlb_pb2_set_checked(v, x)   pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_x86_debugctlb_pb3_get(v)              PMREGS_GET64(v, 5, 0x1)
+#define pmregs_x86_debugctlb_pb3_set(v, x)           PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_x86_debugctlb_pb3_set_checked(v, x)   pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_x86_debugctlb_tr_get(v)               PMREGS_GET64(v, 6, 0x1)
+#define pmregs_x86_debugctlb_tr_set(v, x)            PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_x86_debugctlb_tr_set_checked(v, x)    pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_x86_debugctlb_bts_get(v)              PMREGS_GET64(v, 7, 0x1)
+#define pmregs_x86_debugctlb_bts_set(v, x)           PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_x86_debugctlb_bts_set_checked(v, x)   pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_x86_debugctlb_btint_get(v)            PMREGS_GET64(v, 8, 0x1)
+#define pmregs_x86_debugctlb_btint_set(v, x)         PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_x86_debugctlb_btint_set_checked(v, x) pmregs_set_checked64(v, 8, 0x1u, x)
 
 /* pb(i): the 4 fields pb-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_debugctlb_pb_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_DEBUGCTLB_PB_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_debugctlb_pb_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_DEBUGCTLB_PB_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_DEBUGCTLB_PB_SHIFT(i))) : v;
-}
+#define pmregs_x86_debugctlb_pb_get(v, i)    pmregs_group_get64(v, i, 4u, 2u, 1, 0x1u)
+#define pmregs_x86_debugctlb_pb_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 2u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_debugctlb_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_DEBUGCTLB_RSVD_MASK) == 0;
-}
+/* pmregs_x86_debugctlb_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_debugctlb_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_DEBUGCTLB_RSVD_MASK) == 0)
 
 /* ---- IA32_DEBUGCTL (Core Solo and Core Duo) (core_debugctl) ---- */
 
@@ -3492,27 +3470,24 @@ static inline int pmregs_x86_debugctlb_valid(uint64_t v)
 #define PMREGS_X86_CORE_DEBUGCTL_BTINT(x) PMREGS_FIELD64((x), 8, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_core_debugctl_lbr_get(v)              (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_core_debugctl_lbr_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_core_debugctl_lbr_set_checked(v, x)   pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_core_debugctl_btf_get(v)              ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_x86_core_debugctl_btf_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_x86_core_debugctl_btf_set_checked(v, x)   pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_x86_core_debugctl_tr_get(v)               ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_x86_core_debugctl_tr_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_x86_core_debugctl_tr_set_checked(v, x)    pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_x86_core_debugctl_bts_get(v)              ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_x86_core_debugctl_bts_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_x86_core_debugctl_bts_set_checked(v, x)   pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_x86_core_debugctl_btint_get(v)            ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_x86_core_debugctl_btint_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_x86_core_debugctl_btint_set_checked(v, x) pmregs_set_checked64((v), 8, 0x1u, (x))
+#define pmregs_x86_core_debugctl_lbr_get(v)              PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_core_debugctl_lbr_set(v, x)           PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_core_debugctl_lbr_set_checked(v, x)   pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_core_debugctl_btf_get(v)              PMREGS_GET64(v, 1, 0x1)
+#define pmregs_x86_core_debugctl_btf_set(v, x)           PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_x86_core_debugctl_btf_set_checked(v, x)   pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_x86_core_debugctl_tr_get(v)               PMREGS_GET64(v, 6, 0x1)
+#define pmregs_x86_core_debugctl_tr_set(v, x)            PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_x86_core_debugctl_tr_set_checked(v, x)    pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_x86_core_debugctl_bts_get(v)              PMREGS_GET64(v, 7, 0x1)
+#define pmregs_x86_core_debugctl_bts_set(v, x)           PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_x86_core_debugctl_bts_set_checked(v, x)   pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_x86_core_debugctl_btint_get(v)            PMREGS_GET64(v, 8, 0x1)
+#define pmregs_x86_core_debugctl_btint_set(v, x)         PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_x86_core_debugctl_btint_set_checked(v, x) pmregs_set_checked64(v, 8, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_core_debugctl_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_CORE_DEBUGCTL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_core_debugctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_core_debugctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_CORE_DEBUGCTL_RSVD_MASK) == 0)
 
 /* ---- IA32_PERFEVTSELx (perfevtsel) ---- */
 
@@ -3536,63 +3511,60 @@ static inline int pmregs_x86_core_debugctl_valid(uint64_t v)
 #define PMREGS_X86_PERFEVTSEL_UMASK2(x)       PMREGS_FIELD64((x), 40, 8)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_perfevtsel_event_select_get(v)            (pmregs_u64(v) & 0xffu)
-#define pmregs_x86_perfevtsel_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff)) | (pmregs_u64(x) & 0xffu))
-#define pmregs_x86_perfevtsel_event_select_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffu, (x))
-#define pmregs_x86_perfevtsel_umask_get(v)                   ((pmregs_u64(v) >> 8) & 0xffu)
-#define pmregs_x86_perfevtsel_umask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
-#define pmregs_x86_perfevtsel_umask_set_checked(v, x)        pmregs_set_checked64((v), 8, 0xffu, (x))
-#define pmregs_x86_perfevtsel_usr_get(v)                     ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_x86_perfevtsel_usr_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_x86_perfevtsel_usr_set_checked(v, x)          pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_x86_perfevtsel_os_get(v)                      ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_x86_perfevtsel_os_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_x86_perfevtsel_os_set_checked(v, x)           pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_x86_perfevtsel_edge_get(v)                    ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_x86_perfevtsel_edge_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_x86_perfevtsel_edge_set_checked(v, x)         pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_x86_perfevtsel_pc_get(v)                      ((pmregs_u64(v) >> 19) & 0x1u)
-#define pmregs_x86_perfevtsel_pc_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
-#define pmregs_x86_perfevtsel_pc_set_checked(v, x)           pmregs_set_checked64((v), 19, 0x1u, (x))
-#define pmregs_x86_perfevtsel_int_en_get(v)                  ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_x86_perfevtsel_int_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_x86_perfevtsel_int_en_set_checked(v, x)       pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_x86_perfevtsel_any_thread_get(v)              ((pmregs_u64(v) >> 21) & 0x1u)
-#define pmregs_x86_perfevtsel_any_thread_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
-#define pmregs_x86_perfevtsel_any_thread_set_checked(v, x)   pmregs_set_checked64((v), 21, 0x1u, (x))
-#define pmregs_x86_perfevtsel_en_get(v)                      ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_x86_perfevtsel_en_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_x86_perfevtsel_en_set_checked(v, x)           pmregs_set_checked64((v), 22, 0x1u, (x))
-#define pmregs_x86_perfevtsel_inv_get(v)                     ((pmregs_u64(v) >> 23) & 0x1u)
-#define pmregs_x86_perfevtsel_inv_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
-#define pmregs_x86_perfevtsel_inv_set_checked(v, x)          pmregs_set_checked64((v), 23, 0x1u, (x))
-#define pmregs_x86_perfevtsel_cmask_get(v)                   ((pmregs_u64(v) >> 24) & 0xffu)
-#define pmregs_x86_perfevtsel_cmask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff000000)) | ((pmregs_u64(x) & 0xffu) << 24))
-#define pmregs_x86_perfevtsel_cmask_set_checked(v, x)        pmregs_set_checked64((v), 24, 0xffu, (x))
-#define pmregs_x86_perfevtsel_in_tx_get(v)                   ((pmregs_u64(v) >> 32) & 0x1u)
-#define pmregs_x86_perfevtsel_in_tx_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
-#define pmregs_x86_perfevtsel_in_tx_set_checked(v, x)        pmregs_set_checked64((v), 32, 0x1u, (x))
-#define pmregs_x86_perfevtsel_in_txcp_get(v)                 ((pmregs_u64(v) >> 33) & 0x1u)
-#define pmregs_x86_perfevtsel_in_txcp_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
-#define pmregs_x86_perfevtsel_in_txcp_set_checked(v, x)      pmregs_set_checked64((v), 33, 0x1u, (x))
-#define pmregs_x86_perfevtsel_adaptive_get(v)                ((pmregs_u64(v) >> 34) & 0x1u)
-#define pmregs_x86_perfevtsel_adaptive_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
-#define pmregs_x86_perfevtsel_adaptive_set_checked(v, x)     pmregs_set_checked64((v), 34, 0x1u, (x))
-#define pmregs_x86_perfevtsel_br_cntr_get(v)                 ((pmregs_u64(v) >> 35) & 0x1u)
-#define pmregs_x86_perfevtsel_br_cntr_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
-#define pmregs_x86_perfevtsel_br_cntr_set_checked(v, x)      pmregs_set_checked64((v), 35, 0x1u, (x))
-#define pmregs_x86_perfevtsel_eq_get(v)                      ((pmregs_u64(v) >> 36) & 0x1u)
-#define pmregs_x86_perfevtsel_eq_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000)) | ((pmregs_u64(x) & 0x1u) << 36))
-#define pmregs_x86_perfevtsel_eq_set_checked(v, x)           pmregs_set_checked64((v), 36, 0x1u, (x))
-#define pmregs_x86_perfevtsel_umask2_get(v)                  ((pmregs_u64(v) >> 40) & 0xffu)
-#define pmregs_x86_perfevtsel_umask2_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0xff0000000000)) | ((pmregs_u64(x) & 0xffu) << 40))
-#define pmregs_x86_perfevtsel_umask2_set_checked(v, x)       pmregs_set_checked64((v), 40, 0xffu, (x))
+#define pmregs_x86_perfevtsel_event_select_get(v)            PMREGS_GET64(v, 0, 0xff)
+#define pmregs_x86_perfevtsel_event_select_set(v, x)         PMREGS_SET64(v, x, 0, 0xff)
+#define pmregs_x86_perfevtsel_event_select_set_checked(v, x) pmregs_set_checked64(v, 0, 0xffu, x)
+#define pmregs_x86_perfevtsel_umask_get(v)                   PMREGS_GET64(v, 8, 0xff)
+#define pmregs_x86_perfevtsel_umask_set(v, x)                PMREGS_SET64(v, x, 8, 0xff)
+#define pmregs_x86_perfevtsel_umask_set_checked(v, x)        pmregs_set_checked64(v, 8, 0xffu, x)
+#define pmregs_x86_perfevtsel_usr_get(v)                     PMREGS_GET64(v, 16, 0x1)
+#define pmregs_x86_perfevtsel_usr_set(v, x)                  PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_x86_perfevtsel_usr_set_checked(v, x)          pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_x86_perfevtsel_os_get(v)                      PMREGS_GET64(v, 17, 0x1)
+#define pmregs_x86_perfevtsel_os_set(v, x)                   PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_x86_perfevtsel_os_set_checked(v, x)           pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_x86_perfevtsel_edge_get(v)                    PMREGS_GET64(v, 18, 0x1)
+#define pmregs_x86_perfevtsel_edge_set(v, x)                 PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_x86_perfevtsel_edge_set_checked(v, x)         pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_x86_perfevtsel_pc_get(v)                      PMREGS_GET64(v, 19, 0x1)
+#define pmregs_x86_perfevtsel_pc_set(v, x)                   PMREGS_SET64(v, x, 19, 0x1)
+#define pmregs_x86_perfevtsel_pc_set_checked(v, x)           pmregs_set_checked64(v, 19, 0x1u, x)
+#define pmregs_x86_perfevtsel_int_en_get(v)                  PMREGS_GET64(v, 20, 0x1)
+#define pmregs_x86_perfevtsel_int_en_set(v, x)               PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_x86_perfevtsel_int_en_set_checked(v, x)       pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_x86_perfevtsel_any_thread_get(v)              PMREGS_GET64(v, 21, 0x1)
+#define pmregs_x86_perfevtsel_any_thread_set(v, x)           PMREGS_SET64(v, x, 21, 0x1)
+#define pmregs_x86_perfevtsel_any_thread_set_checked(v, x)   pmregs_set_checked64(v, 21, 0x1u, x)
+#define pmregs_x86_perfevtsel_en_get(v)                      PMREGS_GET64(v, 22, 0x1)
+#define pmregs_x86_perfevtsel_en_set(v, x)                   PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_x86_perfevtsel_en_set_checked(v, x)           pmregs_set_checked64(v, 22, 0x1u, x)
+#define pmregs_x86_perfevtsel_inv_get(v)                     PMREGS_GET64(v, 23, 0x1)
+#define pmregs_x86_perfevtsel_inv_set(v, x)                  PMREGS_SET64(v, x, 23, 0x1)
+#define pmregs_x86_perfevtsel_inv_set_checked(v, x)          pmregs_set_checked64(v, 23, 0x1u, x)
+#define pmregs_x86_perfevtsel_cmask_get(v)                   PMREGS_GET64(v, 24, 0xff)
+#define pmregs_x86_perfevtsel_cmask_set(v, x)                PMREGS_SET64(v, x, 24, 0xff)
+#define pmregs_x86_perfevtsel_cmask_set_checked(v, x)        pmregs_set_checked64(v, 24, 0xffu, x)
+#define pmregs_x86_perfevtsel_in_tx_get(v)                   PMREGS_GET64(v, 32, 0x1)
+#define pmregs_x86_perfevtsel_in_tx_set(v, x)                PMREGS_SET64(v, x, 32, 0x1)
+#define pmregs_x86_perfevtsel_in_tx_set_checked(v, x)        pmregs_set_checked64(v, 32, 0x1u, x)
+#define pmregs_x86_perfevtsel_in_txcp_get(v)                 PMREGS_GET64(v, 33, 0x1)
+#define pmregs_x86_perfevtsel_in_txcp_set(v, x)              PMREGS_SET64(v, x, 33, 0x1)
+#define pmregs_x86_perfevtsel_in_txcp_set_checked(v, x)      pmregs_set_checked64(v, 33, 0x1u, x)
+#define pmregs_x86_perfevtsel_adaptive_get(v)                PMREGS_GET64(v, 34, 0x1)
+#define pmregs_x86_perfevtsel_adaptive_set(v, x)             PMREGS_SET64(v, x, 34, 0x1)
+#define pmregs_x86_perfevtsel_adaptive_set_checked(v, x)     pmregs_set_checked64(v, 34, 0x1u, x)
+#define pmregs_x86_perfevtsel_br_cntr_get(v)                 PMREGS_GET64(v, 35, 0x1)
+#define pmregs_x86_perfevtsel_br_cntr_set(v, x)              PMREGS_SET64(v, x, 35, 0x1)
+#define pmregs_x86_perfevtsel_br_cntr_set_checked(v, x)      pmregs_set_checked64(v, 35, 0x1u, x)
+#define pmregs_x86_perfevtsel_eq_get(v)                      PMREGS_GET64(v, 36, 0x1)
+#define pmregs_x86_perfevtsel_eq_set(v, x)                   PMREGS_SET64(v, x, 36, 0x1)
+#define pmregs_x86_perfevtsel_eq_set_checked(v, x)           pmregs_set_checked64(v, 36, 0x1u, x)
+#define pmregs_x86_perfevtsel_umask2_get(v)                  PMREGS_GET64(v, 40, 0xff)
+#define pmregs_x86_perfevtsel_umask2_set(v, x)               PMREGS_SET64(v, x, 40, 0xff)
+#define pmregs_x86_perfevtsel_umask2_set_checked(v, x)       pmregs_set_checked64(v, 40, 0xffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perfevtsel_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERFEVTSEL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perfevtsel_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perfevtsel_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERFEVTSEL_RSVD_MASK) == 0)
 
 /* ---- PerfEvtSel0 (P6 family) (p6_perfevtsel0) ---- */
 
@@ -3609,42 +3581,39 @@ static inline int pmregs_x86_perfevtsel_valid(uint64_t v)
 #define PMREGS_X86_P6_PERFEVTSEL0_CMASK(x)        PMREGS_FIELD64((x), 24, 8)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_p6_perfevtsel0_event_select_get(v)            (pmregs_u64(v) & 0xffu)
-#define pmregs_x86_p6_perfevtsel0_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff)) | (pmregs_u64(x) & 0xffu))
-#define pmregs_x86_p6_perfevtsel0_event_select_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffu, (x))
-#define pmregs_x86_p6_perfevtsel0_umask_get(v)                   ((pmregs_u64(v) >> 8) & 0xffu)
-#define pmregs_x86_p6_perfevtsel0_umask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
-#define pmregs_x86_p6_perfevtsel0_umask_set_checked(v, x)        pmregs_set_checked64((v), 8, 0xffu, (x))
-#define pmregs_x86_p6_perfevtsel0_usr_get(v)                     ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_x86_p6_perfevtsel0_usr_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_x86_p6_perfevtsel0_usr_set_checked(v, x)          pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_x86_p6_perfevtsel0_os_get(v)                      ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_x86_p6_perfevtsel0_os_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_x86_p6_perfevtsel0_os_set_checked(v, x)           pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_x86_p6_perfevtsel0_edge_get(v)                    ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_x86_p6_perfevtsel0_edge_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_x86_p6_perfevtsel0_edge_set_checked(v, x)         pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_x86_p6_perfevtsel0_pc_get(v)                      ((pmregs_u64(v) >> 19) & 0x1u)
-#define pmregs_x86_p6_perfevtsel0_pc_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
-#define pmregs_x86_p6_perfevtsel0_pc_set_checked(v, x)           pmregs_set_checked64((v), 19, 0x1u, (x))
-#define pmregs_x86_p6_perfevtsel0_int_en_get(v)                  ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_x86_p6_perfevtsel0_int_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_x86_p6_perfevtsel0_int_en_set_checked(v, x)       pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_x86_p6_perfevtsel0_en_get(v)                      ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_x86_p6_perfevtsel0_en_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_x86_p6_perfevtsel0_en_set_checked(v, x)           pmregs_set_checked64((v), 22, 0x1u, (x))
-#define pmregs_x86_p6_perfevtsel0_inv_get(v)                     ((pmregs_u64(v) >> 23) & 0x1u)
-#define pmregs_x86_p6_perfevtsel0_inv_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
-#define pmregs_x86_p6_perfevtsel0_inv_set_checked(v, x)          pmregs_set_checked64((v), 23, 0x1u, (x))
-#define pmregs_x86_p6_perfevtsel0_cmask_get(v)                   ((pmregs_u64(v) >> 24) & 0xffu)
-#define pmregs_x86_p6_perfevtsel0_cmask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff000000)) | ((pmregs_u64(x) & 0xffu) << 24))
-#define pmregs_x86_p6_perfevtsel0_cmask_set_checked(v, x)        pmregs_set_checked64((v), 24, 0xffu, (x))
+#define pmregs_x86_p6_perfevtsel0_event_select_get(v)            PMREGS_GET64(v, 0, 0xff)
+#define pmregs_x86_p6_perfevtsel0_event_select_set(v, x)         PMREGS_SET64(v, x, 0, 0xff)
+#define pmregs_x86_p6_perfevtsel0_event_select_set_checked(v, x) pmregs_set_checked64(v, 0, 0xffu, x)
+#define pmregs_x86_p6_perfevtsel0_umask_get(v)                   PMREGS_GET64(v, 8, 0xff)
+#define pmregs_x86_p6_perfevtsel0_umask_set(v, x)                PMREGS_SET64(v, x, 8, 0xff)
+#define pmregs_x86_p6_perfevtsel0_umask_set_checked(v, x)        pmregs_set_checked64(v, 8, 0xffu, x)
+#define pmregs_x86_p6_perfevtsel0_usr_get(v)                     PMREGS_GET64(v, 16, 0x1)
+#define pmregs_x86_p6_perfevtsel0_usr_set(v, x)                  PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_x86_p6_perfevtsel0_usr_set_checked(v, x)          pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_x86_p6_perfevtsel0_os_get(v)                      PMREGS_GET64(v, 17, 0x1)
+#define pmregs_x86_p6_perfevtsel0_os_set(v, x)                   PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_x86_p6_perfevtsel0_os_set_checked(v, x)           pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_x86_p6_perfevtsel0_edge_get(v)                    PMREGS_GET64(v, 18, 0x1)
+#define pmregs_x86_p6_perfevtsel0_edge_set(v, x)                 PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_x86_p6_perfevtsel0_edge_set_checked(v, x)         pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_x86_p6_perfevtsel0_pc_get(v)                      PMREGS_GET64(v, 19, 0x1)
+#define pmregs_x86_p6_perfevtsel0_pc_set(v, x)                   PMREGS_SET64(v, x, 19, 0x1)
+#define pmregs_x86_p6_perfevtsel0_pc_set_checked(v, x)           pmregs_set_checked64(v, 19, 0x1u, x)
+#define pmregs_x86_p6_perfevtsel0_int_en_get(v)                  PMREGS_GET64(v, 20, 0x1)
+#define pmregs_x86_p6_perfevtsel0_int_en_set(v, x)               PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_x86_p6_perfevtsel0_int_en_set_checked(v, x)       pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_x86_p6_perfevtsel0_en_get(v)                      PMREGS_GET64(v, 22, 0x1)
+#define pmregs_x86_p6_perfevtsel0_en_set(v, x)                   PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_x86_p6_perfevtsel0_en_set_checked(v, x)           pmregs_set_checked64(v, 22, 0x1u, x)
+#define pmregs_x86_p6_perfevtsel0_inv_get(v)                     PMREGS_GET64(v, 23, 0x1)
+#define pmregs_x86_p6_perfevtsel0_inv_set(v, x)                  PMREGS_SET64(v, x, 23, 0x1)
+#define pmregs_x86_p6_perfevtsel0_inv_set_checked(v, x)          pmregs_set_checked64(v, 23, 0x1u, x)
+#define pmregs_x86_p6_perfevtsel0_cmask_get(v)                   PMREGS_GET64(v, 24, 0xff)
+#define pmregs_x86_p6_perfevtsel0_cmask_set(v, x)                PMREGS_SET64(v, x, 24, 0xff)
+#define pmregs_x86_p6_perfevtsel0_cmask_set_checked(v, x)        pmregs_set_checked64(v, 24, 0xffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_p6_perfevtsel0_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_P6_PERFEVTSEL0_RSVD_MASK) == 0;
-}
+/* pmregs_x86_p6_perfevtsel0_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_p6_perfevtsel0_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_P6_PERFEVTSEL0_RSVD_MASK) == 0)
 
 /* ---- PerfEvtSel1 (P6 family) (p6_perfevtsel1) ---- */
 
@@ -3660,39 +3629,36 @@ static inline int pmregs_x86_p6_perfevtsel0_valid(uint64_t v)
 #define PMREGS_X86_P6_PERFEVTSEL1_CMASK(x)        PMREGS_FIELD64((x), 24, 8)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_p6_perfevtsel1_event_select_get(v)            (pmregs_u64(v) & 0xffu)
-#define pmregs_x86_p6_perfevtsel1_event_select_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff)) | (pmregs_u64(x) & 0xffu))
-#define pmregs_x86_p6_perfevtsel1_event_select_set_checked(v, x) pmregs_set_checked64((v), 0, 0xffu, (x))
-#define pmregs_x86_p6_perfevtsel1_umask_get(v)                   ((pmregs_u64(v) >> 8) & 0xffu)
-#define pmregs_x86_p6_perfevtsel1_umask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
-#define pmregs_x86_p6_perfevtsel1_umask_set_checked(v, x)        pmregs_set_checked64((v), 8, 0xffu, (x))
-#define pmregs_x86_p6_perfevtsel1_usr_get(v)                     ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_x86_p6_perfevtsel1_usr_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_x86_p6_perfevtsel1_usr_set_checked(v, x)          pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_x86_p6_perfevtsel1_os_get(v)                      ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_x86_p6_perfevtsel1_os_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_x86_p6_perfevtsel1_os_set_checked(v, x)           pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_x86_p6_perfevtsel1_edge_get(v)                    ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_x86_p6_perfevtsel1_edge_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_x86_p6_perfevtsel1_edge_set_checked(v, x)         pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_x86_p6_perfevtsel1_pc_get(v)                      ((pmregs_u64(v) >> 19) & 0x1u)
-#define pmregs_x86_p6_perfevtsel1_pc_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
-#define pmregs_x86_p6_perfevtsel1_pc_set_checked(v, x)           pmregs_set_checked64((v), 19, 0x1u, (x))
-#define pmregs_x86_p6_perfevtsel1_int_en_get(v)                  ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_x86_p6_perfevtsel1_int_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_x86_p6_perfevtsel1_int_en_set_checked(v, x)       pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_x86_p6_perfevtsel1_inv_get(v)                     ((pmregs_u64(v) >> 23) & 0x1u)
-#define pmregs_x86_p6_perfevtsel1_inv_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
-#define pmregs_x86_p6_perfevtsel1_inv_set_checked(v, x)          pmregs_set_checked64((v), 23, 0x1u, (x))
-#define pmregs_x86_p6_perfevtsel1_cmask_get(v)                   ((pmregs_u64(v) >> 24) & 0xffu)
-#define pmregs_x86_p6_perfevtsel1_cmask_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff000000)) | ((pmregs_u64(x) & 0xffu) << 24))
-#define pmregs_x86_p6_perfevtsel1_cmask_set_checked(v, x)        pmregs_set_checked64((v), 24, 0xffu, (x))
+#define pmregs_x86_p6_perfevtsel1_event_select_get(v)            PMREGS_GET64(v, 0, 0xff)
+#define pmregs_x86_p6_perfevtsel1_event_select_set(v, x)         PMREGS_SET64(v, x, 0, 0xff)
+#define pmregs_x86_p6_perfevtsel1_event_select_set_checked(v, x) pmregs_set_checked64(v, 0, 0xffu, x)
+#define pmregs_x86_p6_perfevtsel1_umask_get(v)                   PMREGS_GET64(v, 8, 0xff)
+#define pmregs_x86_p6_perfevtsel1_umask_set(v, x)                PMREGS_SET64(v, x, 8, 0xff)
+#define pmregs_x86_p6_perfevtsel1_umask_set_checked(v, x)        pmregs_set_checked64(v, 8, 0xffu, x)
+#define pmregs_x86_p6_perfevtsel1_usr_get(v)                     PMREGS_GET64(v, 16, 0x1)
+#define pmregs_x86_p6_perfevtsel1_usr_set(v, x)                  PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_x86_p6_perfevtsel1_usr_set_checked(v, x)          pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_x86_p6_perfevtsel1_os_get(v)                      PMREGS_GET64(v, 17, 0x1)
+#define pmregs_x86_p6_perfevtsel1_os_set(v, x)                   PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_x86_p6_perfevtsel1_os_set_checked(v, x)           pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_x86_p6_perfevtsel1_edge_get(v)                    PMREGS_GET64(v, 18, 0x1)
+#define pmregs_x86_p6_perfevtsel1_edge_set(v, x)                 PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_x86_p6_perfevtsel1_edge_set_checked(v, x)         pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_x86_p6_perfevtsel1_pc_get(v)                      PMREGS_GET64(v, 19, 0x1)
+#define pmregs_x86_p6_perfevtsel1_pc_set(v, x)                   PMREGS_SET64(v, x, 19, 0x1)
+#define pmregs_x86_p6_perfevtsel1_pc_set_checked(v, x)           pmregs_set_checked64(v, 19, 0x1u, x)
+#define pmregs_x86_p6_perfevtsel1_int_en_get(v)                  PMREGS_GET64(v, 20, 0x1)
+#define pmregs_x86_p6_perfevtsel1_int_en_set(v, x)               PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_x86_p6_perfevtsel1_int_en_set_checked(v, x)       pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_x86_p6_perfevtsel1_inv_get(v)                     PMREGS_GET64(v, 23, 0x1)
+#define pmregs_x86_p6_perfevtsel1_inv_set(v, x)                  PMREGS_SET64(v, x, 23, 0x1)
+#define pmregs_x86_p6_perfevtsel1_inv_set_checked(v, x)          pmregs_set_checked64(v, 23, 0x1u, x)
+#define pmregs_x86_p6_perfevtsel1_cmask_get(v)                   PMREGS_GET64(v, 24, 0xff)
+#define pmregs_x86_p6_perfevtsel1_cmask_set(v, x)                PMREGS_SET64(v, x, 24, 0xff)
+#define pmregs_x86_p6_perfevtsel1_cmask_set_checked(v, x)        pmregs_set_checked64(v, 24, 0xffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_p6_perfevtsel1_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_P6_PERFEVTSEL1_RSVD_MASK) == 0;
-}
+/* pmregs_x86_p6_perfevtsel1_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_p6_perfevtsel1_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_P6_PERFEVTSEL1_RSVD_MASK) == 0)
 
 /* ---- PerfCtr0/PerfCtr1 (P6 family) (p6_perfctr) ---- */
 
@@ -3700,15 +3666,12 @@ static inline int pmregs_x86_p6_perfevtsel1_valid(uint64_t v)
 #define PMREGS_X86_P6_PERFCTR_COUNT(x) PMREGS_FIELD64((x), 0, 40)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_p6_perfctr_count_get(v)            (pmregs_u64(v) & PMREGS_U64(0xffffffffff))
-#define pmregs_x86_p6_perfctr_count_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0xffffffffff)))
-#define pmregs_x86_p6_perfctr_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffff), (x))
+#define pmregs_x86_p6_perfctr_count_get(v)            PMREGS_GET64(v, 0, 0xffffffffff)
+#define pmregs_x86_p6_perfctr_count_set(v, x)         PMREGS_SET64(v, x, 0, 0xffffffffff)
+#define pmregs_x86_p6_perfctr_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_p6_perfctr_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_P6_PERFCTR_RSVD_MASK) == 0;
-}
+/* pmregs_x86_p6_perfctr_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_p6_perfctr_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_P6_PERFCTR_RSVD_MASK) == 0)
 
 /* ---- IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx (counter) ---- */
 
@@ -3718,14 +3681,10 @@ static inline int pmregs_x86_p6_perfctr_valid(uint64_t v)
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_counter_count_get(v)            (pmregs_u64(v))
 #define pmregs_x86_counter_count_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
-#define pmregs_x86_counter_count_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
+#define pmregs_x86_counter_count_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_counter_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_counter_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_counter_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- IA32_FIXED_CTR_CTRL (fixed_ctr_ctrl) ---- */
 
@@ -3748,110 +3707,77 @@ static inline int pmregs_x86_counter_valid(uint64_t v)
 #define PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE3(x)   PMREGS_FIELD64((x), 44, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_fixed_ctr_ctrl_en0_get(v)                    (pmregs_u64(v) & 0x3u)
-#define pmregs_x86_fixed_ctr_ctrl_en0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x3)) | (pmregs_u64(x) & 0x3u))
-#define pmregs_x86_fixed_ctr_ctrl_en0_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x3u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_any_thread0_get(v)            ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_x86_fixed_ctr_ctrl_any_thread0_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_x86_fixed_ctr_ctrl_any_thread0_set_checked(v, x) pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_pmi0_get(v)                   ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_x86_fixed_ctr_ctrl_pmi0_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_x86_fixed_ctr_ctrl_pmi0_set_checked(v, x)        pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_en1_get(v)                    ((pmregs_u64(v) >> 4) & 0x3u)
-#define pmregs_x86_fixed_ctr_ctrl_en1_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x30)) | ((pmregs_u64(x) & 0x3u) << 4))
-#define pmregs_x86_fixed_ctr_ctrl_en1_set_checked(v, x)         pmregs_set_checked64((v), 4, 0x3u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_any_thread1_get(v)            ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_x86_fixed_ctr_ctrl_any_thread1_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_x86_fixed_ctr_ctrl_any_thread1_set_checked(v, x) pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_pmi1_get(v)                   ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_x86_fixed_ctr_ctrl_pmi1_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_x86_fixed_ctr_ctrl_pmi1_set_checked(v, x)        pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_en2_get(v)                    ((pmregs_u64(v) >> 8) & 0x3u)
-#define pmregs_x86_fixed_ctr_ctrl_en2_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x300)) | ((pmregs_u64(x) & 0x3u) << 8))
-#define pmregs_x86_fixed_ctr_ctrl_en2_set_checked(v, x)         pmregs_set_checked64((v), 8, 0x3u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_any_thread2_get(v)            ((pmregs_u64(v) >> 10) & 0x1u)
-#define pmregs_x86_fixed_ctr_ctrl_any_thread2_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
-#define pmregs_x86_fixed_ctr_ctrl_any_thread2_set_checked(v, x) pmregs_set_checked64((v), 10, 0x1u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_pmi2_get(v)                   ((pmregs_u64(v) >> 11) & 0x1u)
-#define pmregs_x86_fixed_ctr_ctrl_pmi2_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
-#define pmregs_x86_fixed_ctr_ctrl_pmi2_set_checked(v, x)        pmregs_set_checked64((v), 11, 0x1u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_en3_get(v)                    ((pmregs_u64(v) >> 12) & 0x3u)
-#define pmregs_x86_fixed_ctr_ctrl_en3_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x3000)) | ((pmregs_u64(x) & 0x3u) << 12))
-#define pmregs_x86_fixed_ctr_ctrl_en3_set_checked(v, x)         pmregs_set_checked64((v), 12, 0x3u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_any_thread3_get(v)            ((pmregs_u64(v) >> 14) & 0x1u)
-#define pmregs_x86_fixed_ctr_ctrl_any_thread3_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
-#define pmregs_x86_fixed_ctr_ctrl_any_thread3_set_checked(v, x) pmregs_set_checked64((v), 14, 0x1u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_pmi3_get(v)                   ((pmregs_u64(v) >> 15) & 0x1u)
-#define pmregs_x86_fixed_ctr_ctrl_pmi3_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
-#define pmregs_x86_fixed_ctr_ctrl_pmi3_set_checked(v, x)        pmregs_set_checked64((v), 15, 0x1u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_adaptive0_get(v)              ((pmregs_u64(v) >> 32) & 0x1u)
-#define pmregs_x86_fixed_ctr_ctrl_adaptive0_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
-#define pmregs_x86_fixed_ctr_ctrl_adaptive0_set_checked(v, x)   pmregs_set_checked64((v), 32, 0x1u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_adaptive1_get(v)              ((pmregs_u64(v) >> 36) & 0x1u)
-#define pmregs_x86_fixed_ctr_ctrl_adaptive1_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000)) | ((pmregs_u64(x) & 0x1u) << 36))
-#define pmregs_x86_fixed_ctr_ctrl_adaptive1_set_checked(v, x)   pmregs_set_checked64((v), 36, 0x1u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_adaptive2_get(v)              ((pmregs_u64(v) >> 40) & 0x1u)
-#define pmregs_x86_fixed_ctr_ctrl_adaptive2_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x10000000000)) | ((pmregs_u64(x) & 0x1u) << 40))
-#define pmregs_x86_fixed_ctr_ctrl_adaptive2_set_checked(v, x)   pmregs_set_checked64((v), 40, 0x1u, (x))
-#define pmregs_x86_fixed_ctr_ctrl_adaptive3_get(v)              ((pmregs_u64(v) >> 44) & 0x1u)
-#define pmregs_x86_fixed_ctr_ctrl_adaptive3_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x100000000000)) | ((pmregs_u64(x) & 0x1u) << 44))
-#define pmregs_x86_fixed_ctr_ctrl_adaptive3_set_checked(v, x)   pmregs_set_checked64((v), 44, 0x1u, (x))
+#define pmregs_x86_fixed_ctr_ctrl_en0_get(v)                    PMREGS_GET64(v, 0, 0x3)
+#define pmregs_x86_fixed_ctr_ctrl_en0_set(v, x)                 PMREGS_SET64(v, x, 0, 0x3)
+#define pmregs_x86_fixed_ctr_ctrl_en0_set_checked(v, x)         pmregs_set_checked64(v, 0, 0x3u, x)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread0_get(v)            PMREGS_GET64(v, 2, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread0_set(v, x)         PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread0_set_checked(v, x) pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_x86_fixed_ctr_ctrl_pmi0_get(v)                   PMREGS_GET64(v, 3, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_pmi0_set(v, x)                PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_pmi0_set_checked(v, x)        pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_x86_fixed_ctr_ctrl_en1_get(v)                    PMREGS_GET64(v, 4, 0x3)
+#define pmregs_x86_fixed_ctr_ctrl_en1_set(v, x)                 PMREGS_SET64(v, x, 4, 0x3)
+#define pmregs_x86_fixed_ctr_ctrl_en1_set_checked(v, x)         pmregs_set_checked64(v, 4, 0x3u, x)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread1_get(v)            PMREGS_GET64(v, 6, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread1_set(v, x)         PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread1_set_checked(v, x) pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_x86_fixed_ctr_ctrl_pmi1_get(v)                   PMREGS_GET64(v, 7, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_pmi1_set(v, x)                PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_pmi1_set_checked(v, x)        pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_x86_fixed_ctr_ctrl_en2_get(v)                    PMREGS_GET64(v, 8, 0x3)
+#define pmregs_x86_fixed_ctr_ctrl_en2_set(v, x)                 PMREGS_SET64(v, x, 8, 0x3)
+#define pmregs_x86_fixed_ctr_ctrl_en2_set_checked(v, x)         pmregs_set_checked64(v, 8, 0x3u, x)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread2_get(v)            PMREGS_GET64(v, 10, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread2_set(v, x)         PMREGS_SET64(v, x, 10, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread2_set_checked(v, x) pmregs_set_checked64(v, 10, 0x1u, x)
+#define pmregs_x86_fixed_ctr_ctrl_pmi2_get(v)                   PMREGS_GET64(v, 11, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_pmi2_set(v, x)                PMREGS_SET64(v, x, 11, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_pmi2_set_checked(v, x)        pmregs_set_checked64(v, 11, 0x1u, x)
+#define pmregs_x86_fixed_ctr_ctrl_en3_get(v)                    PMREGS_GET64(v, 12, 0x3)
+#define pmregs_x86_fixed_ctr_ctrl_en3_set(v, x)                 PMREGS_SET64(v, x, 12, 0x3)
+#define pmregs_x86_fixed_ctr_ctrl_en3_set_checked(v, x)         pmregs_set_checked64(v, 12, 0x3u, x)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread3_get(v)            PMREGS_GET64(v, 14, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread3_set(v, x)         PMREGS_SET64(v, x, 14, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread3_set_checked(v, x) pmregs_set_checked64(v, 14, 0x1u, x)
+#define pmregs_x86_fixed_ctr_ctrl_pmi3_get(v)                   PMREGS_GET64(v, 15, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_pmi3_set(v, x)                PMREGS_SET64(v, x, 15, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_pmi3_set_checked(v, x)        pmregs_set_checked64(v, 15, 0x1u, x)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive0_get(v)              PMREGS_GET64(v, 32, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive0_set(v, x)           PMREGS_SET64(v, x, 32, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive0_set_checked(v, x)   pmregs_set_checked64(v, 32, 0x1u, x)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive1_get(v)              PMREGS_GET64(v, 36, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive1_set(v, x)           PMREGS_SET64(v, x, 36, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive1_set_checked(v, x)   pmregs_set_checked64(v, 36, 0x1u, x)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive2_get(v)              PMREGS_GET64(v, 40, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive2_set(v, x)           PMREGS_SET64(v, x, 40, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive2_set_checked(v, x)   pmregs_set_checked64(v, 40, 0x1u, x)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive3_get(v)              PMREGS_GET64(v, 44, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive3_set(v, x)           PMREGS_SET64(v, x, 44, 0x1)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive3_set_checked(v, x)   pmregs_set_checked64(v, 44, 0x1u, x)
 
 /* en(i): the 4 fields en-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_FIXED_CTR_CTRL_EN_SHIFT(i)) & PMREGS_U64(0x0000000000000003)) : 0;
-}
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_en_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_FIXED_CTR_CTRL_EN_MASK(i)) | ((x & PMREGS_U64(0x0000000000000003)) << PMREGS_X86_FIXED_CTR_CTRL_EN_SHIFT(i))) : v;
-}
+#define pmregs_x86_fixed_ctr_ctrl_en_get(v, i)    pmregs_group_get64(v, i, 4u, 0u, 4, 0x3u)
+#define pmregs_x86_fixed_ctr_ctrl_en_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 0u, 4, 0x3u)
 
 /* any_thread(i): the 4 fields any_thread-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_any_thread_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD_SHIFT(i))) : v;
-}
+#define pmregs_x86_fixed_ctr_ctrl_any_thread_get(v, i)    pmregs_group_get64(v, i, 4u, 2u, 4, 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_any_thread_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 2u, 4, 0x1u)
 
 /* pmi(i): the 4 fields pmi-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_FIXED_CTR_CTRL_PMI_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_pmi_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_FIXED_CTR_CTRL_PMI_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_FIXED_CTR_CTRL_PMI_SHIFT(i))) : v;
-}
+#define pmregs_x86_fixed_ctr_ctrl_pmi_get(v, i)    pmregs_group_get64(v, i, 4u, 3u, 4, 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_pmi_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 3u, 4, 0x1u)
 
 /* adaptive(i): the 4 fields adaptive-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_adaptive_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE_SHIFT(i))) : v;
-}
+#define pmregs_x86_fixed_ctr_ctrl_adaptive_get(v, i)    pmregs_group_get64(v, i, 4u, 32u, 4, 0x1u)
+#define pmregs_x86_fixed_ctr_ctrl_adaptive_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 4, 0x1u)
 
 /* rsvd_adaptive(i): the 4 fields rsvd_adaptive-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_rsvd_adaptive_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_FIXED_CTR_CTRL_RSVD_ADAPTIVE_SHIFT(i)) & PMREGS_U64(0x0000000000000007)) : 0;
-}
-static inline uint64_t pmregs_x86_fixed_ctr_ctrl_rsvd_adaptive_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_FIXED_CTR_CTRL_RSVD_ADAPTIVE_MASK(i)) | ((x & PMREGS_U64(0x0000000000000007)) << PMREGS_X86_FIXED_CTR_CTRL_RSVD_ADAPTIVE_SHIFT(i))) : v;
-}
+#define pmregs_x86_fixed_ctr_ctrl_rsvd_adaptive_get(v, i)    pmregs_group_get64(v, i, 4u, 33u, 4, 0x7u)
+#define pmregs_x86_fixed_ctr_ctrl_rsvd_adaptive_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 33u, 4, 0x7u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_fixed_ctr_ctrl_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_FIXED_CTR_CTRL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_fixed_ctr_ctrl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_fixed_ctr_ctrl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_FIXED_CTR_CTRL_RSVD_MASK) == 0)
 
 /* ---- IA32_PERF_GLOBAL_CTRL (perf_global_ctrl) ---- */
 
@@ -3895,143 +3821,128 @@ static inline int pmregs_x86_fixed_ctr_ctrl_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_CTRL_EN_PERF_METRICS(x) PMREGS_FIELD64((x), 48, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_perf_global_ctrl_pmc0_en_get(v)                    (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc0_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_perf_global_ctrl_pmc0_en_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc1_en_get(v)                    ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc1_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_x86_perf_global_ctrl_pmc1_en_set_checked(v, x)         pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc2_en_get(v)                    ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc2_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_x86_perf_global_ctrl_pmc2_en_set_checked(v, x)         pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc3_en_get(v)                    ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc3_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_x86_perf_global_ctrl_pmc3_en_set_checked(v, x)         pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc4_en_get(v)                    ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc4_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_x86_perf_global_ctrl_pmc4_en_set_checked(v, x)         pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc5_en_get(v)                    ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc5_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_x86_perf_global_ctrl_pmc5_en_set_checked(v, x)         pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc6_en_get(v)                    ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc6_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_x86_perf_global_ctrl_pmc6_en_set_checked(v, x)         pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc7_en_get(v)                    ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc7_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_x86_perf_global_ctrl_pmc7_en_set_checked(v, x)         pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc8_en_get(v)                    ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc8_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_x86_perf_global_ctrl_pmc8_en_set_checked(v, x)         pmregs_set_checked64((v), 8, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc9_en_get(v)                    ((pmregs_u64(v) >> 9) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc9_en_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
-#define pmregs_x86_perf_global_ctrl_pmc9_en_set_checked(v, x)         pmregs_set_checked64((v), 9, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc10_en_get(v)                   ((pmregs_u64(v) >> 10) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc10_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
-#define pmregs_x86_perf_global_ctrl_pmc10_en_set_checked(v, x)        pmregs_set_checked64((v), 10, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc11_en_get(v)                   ((pmregs_u64(v) >> 11) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc11_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
-#define pmregs_x86_perf_global_ctrl_pmc11_en_set_checked(v, x)        pmregs_set_checked64((v), 11, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc12_en_get(v)                   ((pmregs_u64(v) >> 12) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc12_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
-#define pmregs_x86_perf_global_ctrl_pmc12_en_set_checked(v, x)        pmregs_set_checked64((v), 12, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc13_en_get(v)                   ((pmregs_u64(v) >> 13) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc13_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
-#define pmregs_x86_perf_global_ctrl_pmc13_en_set_checked(v, x)        pmregs_set_checked64((v), 13, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc14_en_get(v)                   ((pmregs_u64(v) >> 14) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc14_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
-#define pmregs_x86_perf_global_ctrl_pmc14_en_set_checked(v, x)        pmregs_set_checked64((v), 14, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc15_en_get(v)                   ((pmregs_u64(v) >> 15) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc15_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
-#define pmregs_x86_perf_global_ctrl_pmc15_en_set_checked(v, x)        pmregs_set_checked64((v), 15, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc16_en_get(v)                   ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc16_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_x86_perf_global_ctrl_pmc16_en_set_checked(v, x)        pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc17_en_get(v)                   ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc17_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_x86_perf_global_ctrl_pmc17_en_set_checked(v, x)        pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc18_en_get(v)                   ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc18_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_x86_perf_global_ctrl_pmc18_en_set_checked(v, x)        pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc19_en_get(v)                   ((pmregs_u64(v) >> 19) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc19_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
-#define pmregs_x86_perf_global_ctrl_pmc19_en_set_checked(v, x)        pmregs_set_checked64((v), 19, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc20_en_get(v)                   ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc20_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_x86_perf_global_ctrl_pmc20_en_set_checked(v, x)        pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc21_en_get(v)                   ((pmregs_u64(v) >> 21) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc21_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
-#define pmregs_x86_perf_global_ctrl_pmc21_en_set_checked(v, x)        pmregs_set_checked64((v), 21, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc22_en_get(v)                   ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc22_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_x86_perf_global_ctrl_pmc22_en_set_checked(v, x)        pmregs_set_checked64((v), 22, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc23_en_get(v)                   ((pmregs_u64(v) >> 23) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc23_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
-#define pmregs_x86_perf_global_ctrl_pmc23_en_set_checked(v, x)        pmregs_set_checked64((v), 23, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc24_en_get(v)                   ((pmregs_u64(v) >> 24) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc24_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
-#define pmregs_x86_perf_global_ctrl_pmc24_en_set_checked(v, x)        pmregs_set_checked64((v), 24, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc25_en_get(v)                   ((pmregs_u64(v) >> 25) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc25_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
-#define pmregs_x86_perf_global_ctrl_pmc25_en_set_checked(v, x)        pmregs_set_checked64((v), 25, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc26_en_get(v)                   ((pmregs_u64(v) >> 26) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc26_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
-#define pmregs_x86_perf_global_ctrl_pmc26_en_set_checked(v, x)        pmregs_set_checked64((v), 26, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc27_en_get(v)                   ((pmregs_u64(v) >> 27) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc27_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000)) | ((pmregs_u64(x) & 0x1u) << 27))
-#define pmregs_x86_perf_global_ctrl_pmc27_en_set_checked(v, x)        pmregs_set_checked64((v), 27, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc28_en_get(v)                   ((pmregs_u64(v) >> 28) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc28_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
-#define pmregs_x86_perf_global_ctrl_pmc28_en_set_checked(v, x)        pmregs_set_checked64((v), 28, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc29_en_get(v)                   ((pmregs_u64(v) >> 29) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc29_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000000)) | ((pmregs_u64(x) & 0x1u) << 29))
-#define pmregs_x86_perf_global_ctrl_pmc29_en_set_checked(v, x)        pmregs_set_checked64((v), 29, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc30_en_get(v)                   ((pmregs_u64(v) >> 30) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc30_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
-#define pmregs_x86_perf_global_ctrl_pmc30_en_set_checked(v, x)        pmregs_set_checked64((v), 30, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_pmc31_en_get(v)                   ((pmregs_u64(v) >> 31) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_pmc31_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
-#define pmregs_x86_perf_global_ctrl_pmc31_en_set_checked(v, x)        pmregs_set_checked64((v), 31, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_fixed0_en_get(v)                  ((pmregs_u64(v) >> 32) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_fixed0_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
-#define pmregs_x86_perf_global_ctrl_fixed0_en_set_checked(v, x)       pmregs_set_checked64((v), 32, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_fixed1_en_get(v)                  ((pmregs_u64(v) >> 33) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_fixed1_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
-#define pmregs_x86_perf_global_ctrl_fixed1_en_set_checked(v, x)       pmregs_set_checked64((v), 33, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_fixed2_en_get(v)                  ((pmregs_u64(v) >> 34) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_fixed2_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
-#define pmregs_x86_perf_global_ctrl_fixed2_en_set_checked(v, x)       pmregs_set_checked64((v), 34, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_fixed3_en_get(v)                  ((pmregs_u64(v) >> 35) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_fixed3_en_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
-#define pmregs_x86_perf_global_ctrl_fixed3_en_set_checked(v, x)       pmregs_set_checked64((v), 35, 0x1u, (x))
-#define pmregs_x86_perf_global_ctrl_en_perf_metrics_get(v)            ((pmregs_u64(v) >> 48) & 0x1u)
-#define pmregs_x86_perf_global_ctrl_en_perf_metrics_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000)) | ((pmregs_u64(x) & 0x1u) << 48))
-#define pmregs_x86_perf_global_ctrl_en_perf_metrics_set_checked(v, x) pmregs_set_checked64((v), 48, 0x1u, (x))
+#define pmregs_x86_perf_global_ctrl_pmc0_en_get(v)                    PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc0_en_set(v, x)                 PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc0_en_set_checked(v, x)         pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc1_en_get(v)                    PMREGS_GET64(v, 1, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc1_en_set(v, x)                 PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc1_en_set_checked(v, x)         pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc2_en_get(v)                    PMREGS_GET64(v, 2, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc2_en_set(v, x)                 PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc2_en_set_checked(v, x)         pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc3_en_get(v)                    PMREGS_GET64(v, 3, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc3_en_set(v, x)                 PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc3_en_set_checked(v, x)         pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc4_en_get(v)                    PMREGS_GET64(v, 4, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc4_en_set(v, x)                 PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc4_en_set_checked(v, x)         pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc5_en_get(v)                    PMREGS_GET64(v, 5, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc5_en_set(v, x)                 PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc5_en_set_checked(v, x)         pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc6_en_get(v)                    PMREGS_GET64(v, 6, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc6_en_set(v, x)                 PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc6_en_set_checked(v, x)         pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc7_en_get(v)                    PMREGS_GET64(v, 7, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc7_en_set(v, x)                 PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc7_en_set_checked(v, x)         pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc8_en_get(v)                    PMREGS_GET64(v, 8, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc8_en_set(v, x)                 PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc8_en_set_checked(v, x)         pmregs_set_checked64(v, 8, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc9_en_get(v)                    PMREGS_GET64(v, 9, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc9_en_set(v, x)                 PMREGS_SET64(v, x, 9, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc9_en_set_checked(v, x)         pmregs_set_checked64(v, 9, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc10_en_get(v)                   PMREGS_GET64(v, 10, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc10_en_set(v, x)                PMREGS_SET64(v, x, 10, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc10_en_set_checked(v, x)        pmregs_set_checked64(v, 10, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc11_en_get(v)                   PMREGS_GET64(v, 11, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc11_en_set(v, x)                PMREGS_SET64(v, x, 11, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc11_en_set_checked(v, x)        pmregs_set_checked64(v, 11, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc12_en_get(v)                   PMREGS_GET64(v, 12, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc12_en_set(v, x)                PMREGS_SET64(v, x, 12, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc12_en_set_checked(v, x)        pmregs_set_checked64(v, 12, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc13_en_get(v)                   PMREGS_GET64(v, 13, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc13_en_set(v, x)                PMREGS_SET64(v, x, 13, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc13_en_set_checked(v, x)        pmregs_set_checked64(v, 13, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc14_en_get(v)                   PMREGS_GET64(v, 14, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc14_en_set(v, x)                PMREGS_SET64(v, x, 14, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc14_en_set_checked(v, x)        pmregs_set_checked64(v, 14, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc15_en_get(v)                   PMREGS_GET64(v, 15, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc15_en_set(v, x)                PMREGS_SET64(v, x, 15, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc15_en_set_checked(v, x)        pmregs_set_checked64(v, 15, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc16_en_get(v)                   PMREGS_GET64(v, 16, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc16_en_set(v, x)                PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc16_en_set_checked(v, x)        pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc17_en_get(v)                   PMREGS_GET64(v, 17, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc17_en_set(v, x)                PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc17_en_set_checked(v, x)        pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc18_en_get(v)                   PMREGS_GET64(v, 18, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc18_en_set(v, x)                PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc18_en_set_checked(v, x)        pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc19_en_get(v)                   PMREGS_GET64(v, 19, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc19_en_set(v, x)                PMREGS_SET64(v, x, 19, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc19_en_set_checked(v, x)        pmregs_set_checked64(v, 19, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc20_en_get(v)                   PMREGS_GET64(v, 20, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc20_en_set(v, x)                PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc20_en_set_checked(v, x)        pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc21_en_get(v)                   PMREGS_GET64(v, 21, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc21_en_set(v, x)                PMREGS_SET64(v, x, 21, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc21_en_set_checked(v, x)        pmregs_set_checked64(v, 21, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc22_en_get(v)                   PMREGS_GET64(v, 22, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc22_en_set(v, x)                PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc22_en_set_checked(v, x)        pmregs_set_checked64(v, 22, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc23_en_get(v)                   PMREGS_GET64(v, 23, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc23_en_set(v, x)                PMREGS_SET64(v, x, 23, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc23_en_set_checked(v, x)        pmregs_set_checked64(v, 23, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc24_en_get(v)                   PMREGS_GET64(v, 24, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc24_en_set(v, x)                PMREGS_SET64(v, x, 24, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc24_en_set_checked(v, x)        pmregs_set_checked64(v, 24, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc25_en_get(v)                   PMREGS_GET64(v, 25, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc25_en_set(v, x)                PMREGS_SET64(v, x, 25, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc25_en_set_checked(v, x)        pmregs_set_checked64(v, 25, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc26_en_get(v)                   PMREGS_GET64(v, 26, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc26_en_set(v, x)                PMREGS_SET64(v, x, 26, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc26_en_set_checked(v, x)        pmregs_set_checked64(v, 26, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc27_en_get(v)                   PMREGS_GET64(v, 27, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc27_en_set(v, x)                PMREGS_SET64(v, x, 27, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc27_en_set_checked(v, x)        pmregs_set_checked64(v, 27, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc28_en_get(v)                   PMREGS_GET64(v, 28, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc28_en_set(v, x)                PMREGS_SET64(v, x, 28, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc28_en_set_checked(v, x)        pmregs_set_checked64(v, 28, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc29_en_get(v)                   PMREGS_GET64(v, 29, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc29_en_set(v, x)                PMREGS_SET64(v, x, 29, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc29_en_set_checked(v, x)        pmregs_set_checked64(v, 29, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc30_en_get(v)                   PMREGS_GET64(v, 30, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc30_en_set(v, x)                PMREGS_SET64(v, x, 30, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc30_en_set_checked(v, x)        pmregs_set_checked64(v, 30, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_pmc31_en_get(v)                   PMREGS_GET64(v, 31, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc31_en_set(v, x)                PMREGS_SET64(v, x, 31, 0x1)
+#define pmregs_x86_perf_global_ctrl_pmc31_en_set_checked(v, x)        pmregs_set_checked64(v, 31, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_fixed0_en_get(v)                  PMREGS_GET64(v, 32, 0x1)
+#define pmregs_x86_perf_global_ctrl_fixed0_en_set(v, x)               PMREGS_SET64(v, x, 32, 0x1)
+#define pmregs_x86_perf_global_ctrl_fixed0_en_set_checked(v, x)       pmregs_set_checked64(v, 32, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_fixed1_en_get(v)                  PMREGS_GET64(v, 33, 0x1)
+#define pmregs_x86_perf_global_ctrl_fixed1_en_set(v, x)               PMREGS_SET64(v, x, 33, 0x1)
+#define pmregs_x86_perf_global_ctrl_fixed1_en_set_checked(v, x)       pmregs_set_checked64(v, 33, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_fixed2_en_get(v)                  PMREGS_GET64(v, 34, 0x1)
+#define pmregs_x86_perf_global_ctrl_fixed2_en_set(v, x)               PMREGS_SET64(v, x, 34, 0x1)
+#define pmregs_x86_perf_global_ctrl_fixed2_en_set_checked(v, x)       pmregs_set_checked64(v, 34, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_fixed3_en_get(v)                  PMREGS_GET64(v, 35, 0x1)
+#define pmregs_x86_perf_global_ctrl_fixed3_en_set(v, x)               PMREGS_SET64(v, x, 35, 0x1)
+#define pmregs_x86_perf_global_ctrl_fixed3_en_set_checked(v, x)       pmregs_set_checked64(v, 35, 0x1u, x)
+#define pmregs_x86_perf_global_ctrl_en_perf_metrics_get(v)            PMREGS_GET64(v, 48, 0x1)
+#define pmregs_x86_perf_global_ctrl_en_perf_metrics_set(v, x)         PMREGS_SET64(v, x, 48, 0x1)
+#define pmregs_x86_perf_global_ctrl_en_perf_metrics_set_checked(v, x) pmregs_set_checked64(v, 48, 0x1u, x)
 
 /* pmc_en(i): the 32 fields pmc_en-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc_en_get(uint64_t v, unsigned i)
-{
-	return i < 32u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_CTRL_PMC_EN_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_ctrl_pmc_en_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 32u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_CTRL_PMC_EN_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_CTRL_PMC_EN_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_ctrl_pmc_en_get(v, i)    pmregs_group_get64(v, i, 32u, 0u, 1, 0x1u)
+#define pmregs_x86_perf_global_ctrl_pmc_en_set(v, i, x) pmregs_group_set64(v, i, x, 32u, 0u, 1, 0x1u)
 
 /* fixed_en(i): the 4 fields fixed_en-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed_en_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_CTRL_FIXED_EN_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_ctrl_fixed_en_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_CTRL_FIXED_EN_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_CTRL_FIXED_EN_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_ctrl_fixed_en_get(v, i)    pmregs_group_get64(v, i, 4u, 32u, 1, 0x1u)
+#define pmregs_x86_perf_global_ctrl_fixed_en_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_global_ctrl_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERF_GLOBAL_CTRL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perf_global_ctrl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_global_ctrl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERF_GLOBAL_CTRL_RSVD_MASK) == 0)
 
 /* ---- IA32_PERF_GLOBAL_STATUS (perf_global_status) ---- */
 
@@ -4083,167 +3994,152 @@ static inline int pmregs_x86_perf_global_ctrl_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_COND_CHGD(x)           PMREGS_FIELD64((x), 63, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_perf_global_status_ovf_pmc0_get(v)                       (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc0_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_perf_global_status_ovf_pmc0_set_checked(v, x)            pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc1_get(v)                       ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc1_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_x86_perf_global_status_ovf_pmc1_set_checked(v, x)            pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc2_get(v)                       ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc2_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_x86_perf_global_status_ovf_pmc2_set_checked(v, x)            pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc3_get(v)                       ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc3_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_x86_perf_global_status_ovf_pmc3_set_checked(v, x)            pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc4_get(v)                       ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc4_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_x86_perf_global_status_ovf_pmc4_set_checked(v, x)            pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc5_get(v)                       ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc5_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_x86_perf_global_status_ovf_pmc5_set_checked(v, x)            pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc6_get(v)                       ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc6_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_x86_perf_global_status_ovf_pmc6_set_checked(v, x)            pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc7_get(v)                       ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc7_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_x86_perf_global_status_ovf_pmc7_set_checked(v, x)            pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc8_get(v)                       ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc8_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_x86_perf_global_status_ovf_pmc8_set_checked(v, x)            pmregs_set_checked64((v), 8, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc9_get(v)                       ((pmregs_u64(v) >> 9) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc9_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
-#define pmregs_x86_perf_global_status_ovf_pmc9_set_checked(v, x)            pmregs_set_checked64((v), 9, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc10_get(v)                      ((pmregs_u64(v) >> 10) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc10_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
-#define pmregs_x86_perf_global_status_ovf_pmc10_set_checked(v, x)           pmregs_set_checked64((v), 10, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc11_get(v)                      ((pmregs_u64(v) >> 11) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc11_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
-#define pmregs_x86_perf_global_status_ovf_pmc11_set_checked(v, x)           pmregs_set_checked64((v), 11, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc12_get(v)                      ((pmregs_u64(v) >> 12) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc12_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
-#define pmregs_x86_perf_global_status_ovf_pmc12_set_checked(v, x)           pmregs_set_checked64((v), 12, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc13_get(v)                      ((pmregs_u64(v) >> 13) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc13_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
-#define pmregs_x86_perf_global_status_ovf_pmc13_set_checked(v, x)           pmregs_set_checked64((v), 13, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc14_get(v)                      ((pmregs_u64(v) >> 14) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc14_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
-#define pmregs_x86_perf_global_status_ovf_pmc14_set_checked(v, x)           pmregs_set_checked64((v), 14, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc15_get(v)                      ((pmregs_u64(v) >> 15) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc15_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
-#define pmregs_x86_perf_global_status_ovf_pmc15_set_checked(v, x)           pmregs_set_checked64((v), 15, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc16_get(v)                      ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc16_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_x86_perf_global_status_ovf_pmc16_set_checked(v, x)           pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc17_get(v)                      ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc17_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_x86_perf_global_status_ovf_pmc17_set_checked(v, x)           pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc18_get(v)                      ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc18_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_x86_perf_global_status_ovf_pmc18_set_checked(v, x)           pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc19_get(v)                      ((pmregs_u64(v) >> 19) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc19_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
-#define pmregs_x86_perf_global_status_ovf_pmc19_set_checked(v, x)           pmregs_set_checked64((v), 19, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc20_get(v)                      ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc20_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_x86_perf_global_status_ovf_pmc20_set_checked(v, x)           pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc21_get(v)                      ((pmregs_u64(v) >> 21) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc21_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
-#define pmregs_x86_perf_global_status_ovf_pmc21_set_checked(v, x)           pmregs_set_checked64((v), 21, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc22_get(v)                      ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc22_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_x86_perf_global_status_ovf_pmc22_set_checked(v, x)           pmregs_set_checked64((v), 22, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc23_get(v)                      ((pmregs_u64(v) >> 23) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc23_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
-#define pmregs_x86_perf_global_status_ovf_pmc23_set_checked(v, x)           pmregs_set_checked64((v), 23, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc24_get(v)                      ((pmregs_u64(v) >> 24) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc24_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
-#define pmregs_x86_perf_global_status_ovf_pmc24_set_checked(v, x)           pmregs_set_checked64((v), 24, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc25_get(v)                      ((pmregs_u64(v) >> 25) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc25_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
-#define pmregs_x86_perf_global_status_ovf_pmc25_set_checked(v, x)           pmregs_set_checked64((v), 25, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc26_get(v)                      ((pmregs_u64(v) >> 26) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc26_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
-#define pmregs_x86_perf_global_status_ovf_pmc26_set_checked(v, x)           pmregs_set_checked64((v), 26, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc27_get(v)                      ((pmregs_u64(v) >> 27) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc27_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x8000000)) | ((pmregs_u64(x) & 0x1u) << 27))
-#define pmregs_x86_perf_global_status_ovf_pmc27_set_checked(v, x)           pmregs_set_checked64((v), 27, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc28_get(v)                      ((pmregs_u64(v) >> 28) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc28_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
-#define pmregs_x86_perf_global_status_ovf_pmc28_set_checked(v, x)           pmregs_set_checked64((v), 28, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc29_get(v)                      ((pmregs_u64(v) >> 29) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc29_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x20000000)) | ((pmregs_u64(x) & 0x1u) << 29))
-#define pmregs_x86_perf_global_status_ovf_pmc29_set_checked(v, x)           pmregs_set_checked64((v), 29, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc30_get(v)                      ((pmregs_u64(v) >> 30) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc30_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
-#define pmregs_x86_perf_global_status_ovf_pmc30_set_checked(v, x)           pmregs_set_checked64((v), 30, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_pmc31_get(v)                      ((pmregs_u64(v) >> 31) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_pmc31_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
-#define pmregs_x86_perf_global_status_ovf_pmc31_set_checked(v, x)           pmregs_set_checked64((v), 31, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_fixed0_get(v)                     ((pmregs_u64(v) >> 32) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_fixed0_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
-#define pmregs_x86_perf_global_status_ovf_fixed0_set_checked(v, x)          pmregs_set_checked64((v), 32, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_fixed1_get(v)                     ((pmregs_u64(v) >> 33) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_fixed1_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
-#define pmregs_x86_perf_global_status_ovf_fixed1_set_checked(v, x)          pmregs_set_checked64((v), 33, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_fixed2_get(v)                     ((pmregs_u64(v) >> 34) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_fixed2_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
-#define pmregs_x86_perf_global_status_ovf_fixed2_set_checked(v, x)          pmregs_set_checked64((v), 34, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_fixed3_get(v)                     ((pmregs_u64(v) >> 35) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_fixed3_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
-#define pmregs_x86_perf_global_status_ovf_fixed3_set_checked(v, x)          pmregs_set_checked64((v), 35, 0x1u, (x))
-#define pmregs_x86_perf_global_status_perf_metrics_ovf_get(v)               ((pmregs_u64(v) >> 48) & 0x1u)
-#define pmregs_x86_perf_global_status_perf_metrics_ovf_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000)) | ((pmregs_u64(x) & 0x1u) << 48))
-#define pmregs_x86_perf_global_status_perf_metrics_ovf_set_checked(v, x)    pmregs_set_checked64((v), 48, 0x1u, (x))
-#define pmregs_x86_perf_global_status_arch_pebs_threshold_get(v)            ((pmregs_u64(v) >> 54) & 0x1u)
-#define pmregs_x86_perf_global_status_arch_pebs_threshold_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x40000000000000)) | ((pmregs_u64(x) & 0x1u) << 54))
-#define pmregs_x86_perf_global_status_arch_pebs_threshold_set_checked(v, x) pmregs_set_checked64((v), 54, 0x1u, (x))
-#define pmregs_x86_perf_global_status_trace_topa_pmi_get(v)                 ((pmregs_u64(v) >> 55) & 0x1u)
-#define pmregs_x86_perf_global_status_trace_topa_pmi_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x80000000000000)) | ((pmregs_u64(x) & 0x1u) << 55))
-#define pmregs_x86_perf_global_status_trace_topa_pmi_set_checked(v, x)      pmregs_set_checked64((v), 55, 0x1u, (x))
-#define pmregs_x86_perf_global_status_lbr_frz_get(v)                        ((pmregs_u64(v) >> 58) & 0x1u)
-#define pmregs_x86_perf_global_status_lbr_frz_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000000)) | ((pmregs_u64(x) & 0x1u) << 58))
-#define pmregs_x86_perf_global_status_lbr_frz_set_checked(v, x)             pmregs_set_checked64((v), 58, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ctr_frz_get(v)                        ((pmregs_u64(v) >> 59) & 0x1u)
-#define pmregs_x86_perf_global_status_ctr_frz_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000000)) | ((pmregs_u64(x) & 0x1u) << 59))
-#define pmregs_x86_perf_global_status_ctr_frz_set_checked(v, x)             pmregs_set_checked64((v), 59, 0x1u, (x))
-#define pmregs_x86_perf_global_status_asci_get(v)                           ((pmregs_u64(v) >> 60) & 0x1u)
-#define pmregs_x86_perf_global_status_asci_set(v, x)                        ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000000)) | ((pmregs_u64(x) & 0x1u) << 60))
-#define pmregs_x86_perf_global_status_asci_set_checked(v, x)                pmregs_set_checked64((v), 60, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_uncore_get(v)                     ((pmregs_u64(v) >> 61) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_uncore_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000000)) | ((pmregs_u64(x) & 0x1u) << 61))
-#define pmregs_x86_perf_global_status_ovf_uncore_set_checked(v, x)          pmregs_set_checked64((v), 61, 0x1u, (x))
-#define pmregs_x86_perf_global_status_ovf_buf_get(v)                        ((pmregs_u64(v) >> 62) & 0x1u)
-#define pmregs_x86_perf_global_status_ovf_buf_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000000)) | ((pmregs_u64(x) & 0x1u) << 62))
-#define pmregs_x86_perf_global_status_ovf_buf_set_checked(v, x)             pmregs_set_checked64((v), 62, 0x1u, (x))
-#define pmregs_x86_perf_global_status_cond_chgd_get(v)                      ((pmregs_u64(v) >> 63) & 0x1u)
-#define pmregs_x86_perf_global_status_cond_chgd_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
-#define pmregs_x86_perf_global_status_cond_chgd_set_checked(v, x)           pmregs_set_checked64((v), 63, 0x1u, (x))
+#define pmregs_x86_perf_global_status_ovf_pmc0_get(v)                       PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc0_set(v, x)                    PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc0_set_checked(v, x)            pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc1_get(v)                       PMREGS_GET64(v, 1, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc1_set(v, x)                    PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc1_set_checked(v, x)            pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc2_get(v)                       PMREGS_GET64(v, 2, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc2_set(v, x)                    PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc2_set_checked(v, x)            pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc3_get(v)                       PMREGS_GET64(v, 3, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc3_set(v, x)                    PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc3_set_checked(v, x)            pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc4_get(v)                       PMREGS_GET64(v, 4, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc4_set(v, x)                    PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc4_set_checked(v, x)            pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc5_get(v)                       PMREGS_GET64(v, 5, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc5_set(v, x)                    PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc5_set_checked(v, x)            pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc6_get(v)                       PMREGS_GET64(v, 6, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc6_set(v, x)                    PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc6_set_checked(v, x)            pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc7_get(v)                       PMREGS_GET64(v, 7, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc7_set(v, x)                    PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc7_set_checked(v, x)            pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc8_get(v)                       PMREGS_GET64(v, 8, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc8_set(v, x)                    PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc8_set_checked(v, x)            pmregs_set_checked64(v, 8, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc9_get(v)                       PMREGS_GET64(v, 9, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc9_set(v, x)                    PMREGS_SET64(v, x, 9, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc9_set_checked(v, x)            pmregs_set_checked64(v, 9, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc10_get(v)                      PMREGS_GET64(v, 10, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc10_set(v, x)                   PMREGS_SET64(v, x, 10, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc10_set_checked(v, x)           pmregs_set_checked64(v, 10, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc11_get(v)                      PMREGS_GET64(v, 11, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc11_set(v, x)                   PMREGS_SET64(v, x, 11, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc11_set_checked(v, x)           pmregs_set_checked64(v, 11, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc12_get(v)                      PMREGS_GET64(v, 12, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc12_set(v, x)                   PMREGS_SET64(v, x, 12, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc12_set_checked(v, x)           pmregs_set_checked64(v, 12, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc13_get(v)                      PMREGS_GET64(v, 13, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc13_set(v, x)                   PMREGS_SET64(v, x, 13, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc13_set_checked(v, x)           pmregs_set_checked64(v, 13, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc14_get(v)                      PMREGS_GET64(v, 14, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc14_set(v, x)                   PMREGS_SET64(v, x, 14, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc14_set_checked(v, x)           pmregs_set_checked64(v, 14, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc15_get(v)                      PMREGS_GET64(v, 15, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc15_set(v, x)                   PMREGS_SET64(v, x, 15, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc15_set_checked(v, x)           pmregs_set_checked64(v, 15, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc16_get(v)                      PMREGS_GET64(v, 16, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc16_set(v, x)                   PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc16_set_checked(v, x)           pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc17_get(v)                      PMREGS_GET64(v, 17, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc17_set(v, x)                   PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc17_set_checked(v, x)           pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc18_get(v)                      PMREGS_GET64(v, 18, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc18_set(v, x)                   PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc18_set_checked(v, x)           pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc19_get(v)                      PMREGS_GET64(v, 19, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc19_set(v, x)                   PMREGS_SET64(v, x, 19, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc19_set_checked(v, x)           pmregs_set_checked64(v, 19, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc20_get(v)                      PMREGS_GET64(v, 20, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc20_set(v, x)                   PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc20_set_checked(v, x)           pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc21_get(v)                      PMREGS_GET64(v, 21, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc21_set(v, x)                   PMREGS_SET64(v, x, 21, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc21_set_checked(v, x)           pmregs_set_checked64(v, 21, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc22_get(v)                      PMREGS_GET64(v, 22, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc22_set(v, x)                   PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc22_set_checked(v, x)           pmregs_set_checked64(v, 22, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc23_get(v)                      PMREGS_GET64(v, 23, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc23_set(v, x)                   PMREGS_SET64(v, x, 23, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc23_set_checked(v, x)           pmregs_set_checked64(v, 23, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc24_get(v)                      PMREGS_GET64(v, 24, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc24_set(v, x)                   PMREGS_SET64(v, x, 24, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc24_set_checked(v, x)           pmregs_set_checked64(v, 24, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc25_get(v)                      PMREGS_GET64(v, 25, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc25_set(v, x)                   PMREGS_SET64(v, x, 25, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc25_set_checked(v, x)           pmregs_set_checked64(v, 25, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc26_get(v)                      PMREGS_GET64(v, 26, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc26_set(v, x)                   PMREGS_SET64(v, x, 26, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc26_set_checked(v, x)           pmregs_set_checked64(v, 26, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc27_get(v)                      PMREGS_GET64(v, 27, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc27_set(v, x)                   PMREGS_SET64(v, x, 27, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc27_set_checked(v, x)           pmregs_set_checked64(v, 27, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc28_get(v)                      PMREGS_GET64(v, 28, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc28_set(v, x)                   PMREGS_SET64(v, x, 28, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc28_set_checked(v, x)           pmregs_set_checked64(v, 28, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc29_get(v)                      PMREGS_GET64(v, 29, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc29_set(v, x)                   PMREGS_SET64(v, x, 29, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc29_set_checked(v, x)           pmregs_set_checked64(v, 29, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc30_get(v)                      PMREGS_GET64(v, 30, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc30_set(v, x)                   PMREGS_SET64(v, x, 30, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc30_set_checked(v, x)           pmregs_set_checked64(v, 30, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_pmc31_get(v)                      PMREGS_GET64(v, 31, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc31_set(v, x)                   PMREGS_SET64(v, x, 31, 0x1)
+#define pmregs_x86_perf_global_status_ovf_pmc31_set_checked(v, x)           pmregs_set_checked64(v, 31, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_fixed0_get(v)                     PMREGS_GET64(v, 32, 0x1)
+#define pmregs_x86_perf_global_status_ovf_fixed0_set(v, x)                  PMREGS_SET64(v, x, 32, 0x1)
+#define pmregs_x86_perf_global_status_ovf_fixed0_set_checked(v, x)          pmregs_set_checked64(v, 32, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_fixed1_get(v)                     PMREGS_GET64(v, 33, 0x1)
+#define pmregs_x86_perf_global_status_ovf_fixed1_set(v, x)                  PMREGS_SET64(v, x, 33, 0x1)
+#define pmregs_x86_perf_global_status_ovf_fixed1_set_checked(v, x)          pmregs_set_checked64(v, 33, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_fixed2_get(v)                     PMREGS_GET64(v, 34, 0x1)
+#define pmregs_x86_perf_global_status_ovf_fixed2_set(v, x)                  PMREGS_SET64(v, x, 34, 0x1)
+#define pmregs_x86_perf_global_status_ovf_fixed2_set_checked(v, x)          pmregs_set_checked64(v, 34, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_fixed3_get(v)                     PMREGS_GET64(v, 35, 0x1)
+#define pmregs_x86_perf_global_status_ovf_fixed3_set(v, x)                  PMREGS_SET64(v, x, 35, 0x1)
+#define pmregs_x86_perf_global_status_ovf_fixed3_set_checked(v, x)          pmregs_set_checked64(v, 35, 0x1u, x)
+#define pmregs_x86_perf_global_status_perf_metrics_ovf_get(v)               PMREGS_GET64(v, 48, 0x1)
+#define pmregs_x86_perf_global_status_perf_metrics_ovf_set(v, x)            PMREGS_SET64(v, x, 48, 0x1)
+#define pmregs_x86_perf_global_status_perf_metrics_ovf_set_checked(v, x)    pmregs_set_checked64(v, 48, 0x1u, x)
+#define pmregs_x86_perf_global_status_arch_pebs_threshold_get(v)            PMREGS_GET64(v, 54, 0x1)
+#define pmregs_x86_perf_global_status_arch_pebs_threshold_set(v, x)         PMREGS_SET64(v, x, 54, 0x1)
+#define pmregs_x86_perf_global_status_arch_pebs_threshold_set_checked(v, x) pmregs_set_checked64(v, 54, 0x1u, x)
+#define pmregs_x86_perf_global_status_trace_topa_pmi_get(v)                 PMREGS_GET64(v, 55, 0x1)
+#define pmregs_x86_perf_global_status_trace_topa_pmi_set(v, x)              PMREGS_SET64(v, x, 55, 0x1)
+#define pmregs_x86_perf_global_status_trace_topa_pmi_set_checked(v, x)      pmregs_set_checked64(v, 55, 0x1u, x)
+#define pmregs_x86_perf_global_status_lbr_frz_get(v)                        PMREGS_GET64(v, 58, 0x1)
+#define pmregs_x86_perf_global_status_lbr_frz_set(v, x)                     PMREGS_SET64(v, x, 58, 0x1)
+#define pmregs_x86_perf_global_status_lbr_frz_set_checked(v, x)             pmregs_set_checked64(v, 58, 0x1u, x)
+#define pmregs_x86_perf_global_status_ctr_frz_get(v)                        PMREGS_GET64(v, 59, 0x1)
+#define pmregs_x86_perf_global_status_ctr_frz_set(v, x)                     PMREGS_SET64(v, x, 59, 0x1)
+#define pmregs_x86_perf_global_status_ctr_frz_set_checked(v, x)             pmregs_set_checked64(v, 59, 0x1u, x)
+#define pmregs_x86_perf_global_status_asci_get(v)                           PMREGS_GET64(v, 60, 0x1)
+#define pmregs_x86_perf_global_status_asci_set(v, x)                        PMREGS_SET64(v, x, 60, 0x1)
+#define pmregs_x86_perf_global_status_asci_set_checked(v, x)                pmregs_set_checked64(v, 60, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_uncore_get(v)                     PMREGS_GET64(v, 61, 0x1)
+#define pmregs_x86_perf_global_status_ovf_uncore_set(v, x)                  PMREGS_SET64(v, x, 61, 0x1)
+#define pmregs_x86_perf_global_status_ovf_uncore_set_checked(v, x)          pmregs_set_checked64(v, 61, 0x1u, x)
+#define pmregs_x86_perf_global_status_ovf_buf_get(v)                        PMREGS_GET64(v, 62, 0x1)
+#define pmregs_x86_perf_global_status_ovf_buf_set(v, x)                     PMREGS_SET64(v, x, 62, 0x1)
+#define pmregs_x86_perf_global_status_ovf_buf_set_checked(v, x)             pmregs_set_checked64(v, 62, 0x1u, x)
+#define pmregs_x86_perf_global_status_cond_chgd_get(v)                      PMREGS_GET64(v, 63, 0x1)
+#define pmregs_x86_perf_global_status_cond_chgd_set(v, x)                   PMREGS_SET64(v, x, 63, 0x1)
+#define pmregs_x86_perf_global_status_cond_chgd_set_checked(v, x)           pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc_get(uint64_t v, unsigned i)
-{
-	return i < 32u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_status_ovf_pmc_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 32u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_status_ovf_pmc_get(v, i)    pmregs_group_get64(v, i, 32u, 0u, 1, 0x1u)
+#define pmregs_x86_perf_global_status_ovf_pmc_set(v, i, x) pmregs_group_set64(v, i, x, 32u, 0u, 1, 0x1u)
 
 /* ovf_fixed(i): the 4 fields ovf_fixed-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_status_ovf_fixed_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_status_ovf_fixed_get(v, i)    pmregs_group_get64(v, i, 4u, 32u, 1, 0x1u)
+#define pmregs_x86_perf_global_status_ovf_fixed_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_global_status_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERF_GLOBAL_STATUS_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perf_global_status_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_global_status_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERF_GLOBAL_STATUS_RSVD_MASK) == 0)
 
 /* ---- IA32_PERF_GLOBAL_STATUS_RESET (perf_global_status_reset) ---- */
 
@@ -4294,164 +4190,149 @@ static inline int pmregs_x86_perf_global_status_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_COND_CHGD(x)        PMREGS_FIELD64((x), 63, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_perf_global_status_reset_ovf_pmc0_get(v)                    (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc0_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc1_get(v)                    ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc1_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc1_set_checked(v, x)         pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc2_get(v)                    ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc2_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc2_set_checked(v, x)         pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc3_get(v)                    ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc3_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc3_set_checked(v, x)         pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc4_get(v)                    ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc4_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc4_set_checked(v, x)         pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc5_get(v)                    ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc5_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc5_set_checked(v, x)         pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc6_get(v)                    ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc6_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc6_set_checked(v, x)         pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc7_get(v)                    ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc7_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc7_set_checked(v, x)         pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc8_get(v)                    ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc8_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc8_set_checked(v, x)         pmregs_set_checked64((v), 8, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc9_get(v)                    ((pmregs_u64(v) >> 9) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc9_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc9_set_checked(v, x)         pmregs_set_checked64((v), 9, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc10_get(v)                   ((pmregs_u64(v) >> 10) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc10_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc10_set_checked(v, x)        pmregs_set_checked64((v), 10, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc11_get(v)                   ((pmregs_u64(v) >> 11) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc11_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc11_set_checked(v, x)        pmregs_set_checked64((v), 11, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc12_get(v)                   ((pmregs_u64(v) >> 12) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc12_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc12_set_checked(v, x)        pmregs_set_checked64((v), 12, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc13_get(v)                   ((pmregs_u64(v) >> 13) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc13_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc13_set_checked(v, x)        pmregs_set_checked64((v), 13, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc14_get(v)                   ((pmregs_u64(v) >> 14) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc14_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc14_set_checked(v, x)        pmregs_set_checked64((v), 14, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc15_get(v)                   ((pmregs_u64(v) >> 15) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc15_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc15_set_checked(v, x)        pmregs_set_checked64((v), 15, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc16_get(v)                   ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc16_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc16_set_checked(v, x)        pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc17_get(v)                   ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc17_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc17_set_checked(v, x)        pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc18_get(v)                   ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc18_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc18_set_checked(v, x)        pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc19_get(v)                   ((pmregs_u64(v) >> 19) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc19_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc19_set_checked(v, x)        pmregs_set_checked64((v), 19, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc20_get(v)                   ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc20_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc20_set_checked(v, x)        pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc21_get(v)                   ((pmregs_u64(v) >> 21) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc21_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc21_set_checked(v, x)        pmregs_set_checked64((v), 21, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc22_get(v)                   ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc22_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc22_set_checked(v, x)        pmregs_set_checked64((v), 22, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc23_get(v)                   ((pmregs_u64(v) >> 23) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc23_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc23_set_checked(v, x)        pmregs_set_checked64((v), 23, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc24_get(v)                   ((pmregs_u64(v) >> 24) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc24_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc24_set_checked(v, x)        pmregs_set_checked64((v), 24, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc25_get(v)                   ((pmregs_u64(v) >> 25) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc25_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc25_set_checked(v, x)        pmregs_set_checked64((v), 25, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc26_get(v)                   ((pmregs_u64(v) >> 26) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc26_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc26_set_checked(v, x)        pmregs_set_checked64((v), 26, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc27_get(v)                   ((pmregs_u64(v) >> 27) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc27_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000)) | ((pmregs_u64(x) & 0x1u) << 27))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc27_set_checked(v, x)        pmregs_set_checked64((v), 27, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc28_get(v)                   ((pmregs_u64(v) >> 28) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc28_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc28_set_checked(v, x)        pmregs_set_checked64((v), 28, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc29_get(v)                   ((pmregs_u64(v) >> 29) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc29_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000000)) | ((pmregs_u64(x) & 0x1u) << 29))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc29_set_checked(v, x)        pmregs_set_checked64((v), 29, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc30_get(v)                   ((pmregs_u64(v) >> 30) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc30_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc30_set_checked(v, x)        pmregs_set_checked64((v), 30, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc31_get(v)                   ((pmregs_u64(v) >> 31) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_pmc31_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
-#define pmregs_x86_perf_global_status_reset_ovf_pmc31_set_checked(v, x)        pmregs_set_checked64((v), 31, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_fixed0_get(v)                  ((pmregs_u64(v) >> 32) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_fixed0_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
-#define pmregs_x86_perf_global_status_reset_ovf_fixed0_set_checked(v, x)       pmregs_set_checked64((v), 32, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_fixed1_get(v)                  ((pmregs_u64(v) >> 33) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_fixed1_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
-#define pmregs_x86_perf_global_status_reset_ovf_fixed1_set_checked(v, x)       pmregs_set_checked64((v), 33, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_fixed2_get(v)                  ((pmregs_u64(v) >> 34) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_fixed2_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
-#define pmregs_x86_perf_global_status_reset_ovf_fixed2_set_checked(v, x)       pmregs_set_checked64((v), 34, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_fixed3_get(v)                  ((pmregs_u64(v) >> 35) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_fixed3_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
-#define pmregs_x86_perf_global_status_reset_ovf_fixed3_set_checked(v, x)       pmregs_set_checked64((v), 35, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_perf_metrics_ovf_get(v)            ((pmregs_u64(v) >> 48) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000)) | ((pmregs_u64(x) & 0x1u) << 48))
-#define pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set_checked(v, x) pmregs_set_checked64((v), 48, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_trace_topa_pmi_get(v)              ((pmregs_u64(v) >> 55) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_trace_topa_pmi_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80000000000000)) | ((pmregs_u64(x) & 0x1u) << 55))
-#define pmregs_x86_perf_global_status_reset_trace_topa_pmi_set_checked(v, x)   pmregs_set_checked64((v), 55, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_lbr_frz_get(v)                     ((pmregs_u64(v) >> 58) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_lbr_frz_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000000)) | ((pmregs_u64(x) & 0x1u) << 58))
-#define pmregs_x86_perf_global_status_reset_lbr_frz_set_checked(v, x)          pmregs_set_checked64((v), 58, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ctr_frz_get(v)                     ((pmregs_u64(v) >> 59) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ctr_frz_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000000)) | ((pmregs_u64(x) & 0x1u) << 59))
-#define pmregs_x86_perf_global_status_reset_ctr_frz_set_checked(v, x)          pmregs_set_checked64((v), 59, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_asci_get(v)                        ((pmregs_u64(v) >> 60) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_asci_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000000)) | ((pmregs_u64(x) & 0x1u) << 60))
-#define pmregs_x86_perf_global_status_reset_asci_set_checked(v, x)             pmregs_set_checked64((v), 60, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_uncore_get(v)                  ((pmregs_u64(v) >> 61) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_uncore_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000000)) | ((pmregs_u64(x) & 0x1u) << 61))
-#define pmregs_x86_perf_global_status_reset_ovf_uncore_set_checked(v, x)       pmregs_set_checked64((v), 61, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_ovf_buf_get(v)                     ((pmregs_u64(v) >> 62) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_ovf_buf_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000000)) | ((pmregs_u64(x) & 0x1u) << 62))
-#define pmregs_x86_perf_global_status_reset_ovf_buf_set_checked(v, x)          pmregs_set_checked64((v), 62, 0x1u, (x))
-#define pmregs_x86_perf_global_status_reset_cond_chgd_get(v)                   ((pmregs_u64(v) >> 63) & 0x1u)
-#define pmregs_x86_perf_global_status_reset_cond_chgd_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
-#define pmregs_x86_perf_global_status_reset_cond_chgd_set_checked(v, x)        pmregs_set_checked64((v), 63, 0x1u, (x))
+#define pmregs_x86_perf_global_status_reset_ovf_pmc0_get(v)                    PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc0_set(v, x)                 PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc0_set_checked(v, x)         pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc1_get(v)                    PMREGS_GET64(v, 1, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc1_set(v, x)                 PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc1_set_checked(v, x)         pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc2_get(v)                    PMREGS_GET64(v, 2, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc2_set(v, x)                 PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc2_set_checked(v, x)         pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc3_get(v)                    PMREGS_GET64(v, 3, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc3_set(v, x)                 PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc3_set_checked(v, x)         pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc4_get(v)                    PMREGS_GET64(v, 4, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc4_set(v, x)                 PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc4_set_checked(v, x)         pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc5_get(v)                    PMREGS_GET64(v, 5, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc5_set(v, x)                 PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc5_set_checked(v, x)         pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc6_get(v)                    PMREGS_GET64(v, 6, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc6_set(v, x)                 PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc6_set_checked(v, x)         pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc7_get(v)                    PMREGS_GET64(v, 7, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc7_set(v, x)                 PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc7_set_checked(v, x)         pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc8_get(v)                    PMREGS_GET64(v, 8, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc8_set(v, x)                 PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc8_set_checked(v, x)         pmregs_set_checked64(v, 8, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc9_get(v)                    PMREGS_GET64(v, 9, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc9_set(v, x)                 PMREGS_SET64(v, x, 9, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc9_set_checked(v, x)         pmregs_set_checked64(v, 9, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc10_get(v)                   PMREGS_GET64(v, 10, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc10_set(v, x)                PMREGS_SET64(v, x, 10, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc10_set_checked(v, x)        pmregs_set_checked64(v, 10, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc11_get(v)                   PMREGS_GET64(v, 11, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc11_set(v, x)                PMREGS_SET64(v, x, 11, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc11_set_checked(v, x)        pmregs_set_checked64(v, 11, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc12_get(v)                   PMREGS_GET64(v, 12, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc12_set(v, x)                PMREGS_SET64(v, x, 12, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc12_set_checked(v, x)        pmregs_set_checked64(v, 12, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc13_get(v)                   PMREGS_GET64(v, 13, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc13_set(v, x)                PMREGS_SET64(v, x, 13, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc13_set_checked(v, x)        pmregs_set_checked64(v, 13, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc14_get(v)                   PMREGS_GET64(v, 14, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc14_set(v, x)                PMREGS_SET64(v, x, 14, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc14_set_checked(v, x)        pmregs_set_checked64(v, 14, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc15_get(v)                   PMREGS_GET64(v, 15, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc15_set(v, x)                PMREGS_SET64(v, x, 15, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc15_set_checked(v, x)        pmregs_set_checked64(v, 15, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc16_get(v)                   PMREGS_GET64(v, 16, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc16_set(v, x)                PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc16_set_checked(v, x)        pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc17_get(v)                   PMREGS_GET64(v, 17, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc17_set(v, x)                PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc17_set_checked(v, x)        pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc18_get(v)                   PMREGS_GET64(v, 18, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc18_set(v, x)                PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc18_set_checked(v, x)        pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc19_get(v)                   PMREGS_GET64(v, 19, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc19_set(v, x)                PMREGS_SET64(v, x, 19, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc19_set_checked(v, x)        pmregs_set_checked64(v, 19, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc20_get(v)                   PMREGS_GET64(v, 20, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc20_set(v, x)                PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc20_set_checked(v, x)        pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc21_get(v)                   PMREGS_GET64(v, 21, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc21_set(v, x)                PMREGS_SET64(v, x, 21, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc21_set_checked(v, x)        pmregs_set_checked64(v, 21, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc22_get(v)                   PMREGS_GET64(v, 22, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc22_set(v, x)                PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc22_set_checked(v, x)        pmregs_set_checked64(v, 22, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc23_get(v)                   PMREGS_GET64(v, 23, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc23_set(v, x)                PMREGS_SET64(v, x, 23, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc23_set_checked(v, x)        pmregs_set_checked64(v, 23, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc24_get(v)                   PMREGS_GET64(v, 24, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc24_set(v, x)                PMREGS_SET64(v, x, 24, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc24_set_checked(v, x)        pmregs_set_checked64(v, 24, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc25_get(v)                   PMREGS_GET64(v, 25, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc25_set(v, x)                PMREGS_SET64(v, x, 25, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc25_set_checked(v, x)        pmregs_set_checked64(v, 25, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc26_get(v)                   PMREGS_GET64(v, 26, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc26_set(v, x)                PMREGS_SET64(v, x, 26, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc26_set_checked(v, x)        pmregs_set_checked64(v, 26, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc27_get(v)                   PMREGS_GET64(v, 27, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc27_set(v, x)                PMREGS_SET64(v, x, 27, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc27_set_checked(v, x)        pmregs_set_checked64(v, 27, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc28_get(v)                   PMREGS_GET64(v, 28, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc28_set(v, x)                PMREGS_SET64(v, x, 28, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc28_set_checked(v, x)        pmregs_set_checked64(v, 28, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc29_get(v)                   PMREGS_GET64(v, 29, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc29_set(v, x)                PMREGS_SET64(v, x, 29, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc29_set_checked(v, x)        pmregs_set_checked64(v, 29, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc30_get(v)                   PMREGS_GET64(v, 30, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc30_set(v, x)                PMREGS_SET64(v, x, 30, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc30_set_checked(v, x)        pmregs_set_checked64(v, 30, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc31_get(v)                   PMREGS_GET64(v, 31, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc31_set(v, x)                PMREGS_SET64(v, x, 31, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc31_set_checked(v, x)        pmregs_set_checked64(v, 31, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed0_get(v)                  PMREGS_GET64(v, 32, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed0_set(v, x)               PMREGS_SET64(v, x, 32, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed0_set_checked(v, x)       pmregs_set_checked64(v, 32, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed1_get(v)                  PMREGS_GET64(v, 33, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed1_set(v, x)               PMREGS_SET64(v, x, 33, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed1_set_checked(v, x)       pmregs_set_checked64(v, 33, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed2_get(v)                  PMREGS_GET64(v, 34, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed2_set(v, x)               PMREGS_SET64(v, x, 34, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed2_set_checked(v, x)       pmregs_set_checked64(v, 34, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed3_get(v)                  PMREGS_GET64(v, 35, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed3_set(v, x)               PMREGS_SET64(v, x, 35, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed3_set_checked(v, x)       pmregs_set_checked64(v, 35, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_perf_metrics_ovf_get(v)            PMREGS_GET64(v, 48, 0x1)
+#define pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set(v, x)         PMREGS_SET64(v, x, 48, 0x1)
+#define pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set_checked(v, x) pmregs_set_checked64(v, 48, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_trace_topa_pmi_get(v)              PMREGS_GET64(v, 55, 0x1)
+#define pmregs_x86_perf_global_status_reset_trace_topa_pmi_set(v, x)           PMREGS_SET64(v, x, 55, 0x1)
+#define pmregs_x86_perf_global_status_reset_trace_topa_pmi_set_checked(v, x)   pmregs_set_checked64(v, 55, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_lbr_frz_get(v)                     PMREGS_GET64(v, 58, 0x1)
+#define pmregs_x86_perf_global_status_reset_lbr_frz_set(v, x)                  PMREGS_SET64(v, x, 58, 0x1)
+#define pmregs_x86_perf_global_status_reset_lbr_frz_set_checked(v, x)          pmregs_set_checked64(v, 58, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ctr_frz_get(v)                     PMREGS_GET64(v, 59, 0x1)
+#define pmregs_x86_perf_global_status_reset_ctr_frz_set(v, x)                  PMREGS_SET64(v, x, 59, 0x1)
+#define pmregs_x86_perf_global_status_reset_ctr_frz_set_checked(v, x)          pmregs_set_checked64(v, 59, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_asci_get(v)                        PMREGS_GET64(v, 60, 0x1)
+#define pmregs_x86_perf_global_status_reset_asci_set(v, x)                     PMREGS_SET64(v, x, 60, 0x1)
+#define pmregs_x86_perf_global_status_reset_asci_set_checked(v, x)             pmregs_set_checked64(v, 60, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_uncore_get(v)                  PMREGS_GET64(v, 61, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_uncore_set(v, x)               PMREGS_SET64(v, x, 61, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_uncore_set_checked(v, x)       pmregs_set_checked64(v, 61, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_ovf_buf_get(v)                     PMREGS_GET64(v, 62, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_buf_set(v, x)                  PMREGS_SET64(v, x, 62, 0x1)
+#define pmregs_x86_perf_global_status_reset_ovf_buf_set_checked(v, x)          pmregs_set_checked64(v, 62, 0x1u, x)
+#define pmregs_x86_perf_global_status_reset_cond_chgd_get(v)                   PMREGS_GET64(v, 63, 0x1)
+#define pmregs_x86_perf_global_status_reset_cond_chgd_set(v, x)                PMREGS_SET64(v, x, 63, 0x1)
+#define pmregs_x86_perf_global_status_reset_cond_chgd_set_checked(v, x)        pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc_get(uint64_t v, unsigned i)
-{
-	return i < 32u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_pmc_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 32u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_status_reset_ovf_pmc_get(v, i)    pmregs_group_get64(v, i, 32u, 0u, 1, 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_pmc_set(v, i, x) pmregs_group_set64(v, i, x, 32u, 0u, 1, 0x1u)
 
 /* ovf_fixed(i): the 4 fields ovf_fixed-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_status_reset_ovf_fixed_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_status_reset_ovf_fixed_get(v, i)    pmregs_group_get64(v, i, 4u, 32u, 1, 0x1u)
+#define pmregs_x86_perf_global_status_reset_ovf_fixed_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_global_status_reset_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERF_GLOBAL_STATUS_RESET_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perf_global_status_reset_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_global_status_reset_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERF_GLOBAL_STATUS_RESET_RSVD_MASK) == 0)
 
 /* ---- IA32_PERF_GLOBAL_OVF_CTRL (perf_global_ovf_ctrl) ---- */
 
@@ -4499,155 +4380,140 @@ static inline int pmregs_x86_perf_global_status_reset_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_COND_CHGD(x)        PMREGS_FIELD64((x), 63, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_get(v)                    (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_get(v)                    ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set_checked(v, x)         pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_get(v)                    ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set_checked(v, x)         pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_get(v)                    ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set_checked(v, x)         pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_get(v)                    ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set_checked(v, x)         pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_get(v)                    ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set_checked(v, x)         pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_get(v)                    ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set_checked(v, x)         pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_get(v)                    ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set_checked(v, x)         pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_get(v)                    ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set_checked(v, x)         pmregs_set_checked64((v), 8, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_get(v)                    ((pmregs_u64(v) >> 9) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set_checked(v, x)         pmregs_set_checked64((v), 9, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_get(v)                   ((pmregs_u64(v) >> 10) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set_checked(v, x)        pmregs_set_checked64((v), 10, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_get(v)                   ((pmregs_u64(v) >> 11) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set_checked(v, x)        pmregs_set_checked64((v), 11, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_get(v)                   ((pmregs_u64(v) >> 12) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set_checked(v, x)        pmregs_set_checked64((v), 12, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_get(v)                   ((pmregs_u64(v) >> 13) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set_checked(v, x)        pmregs_set_checked64((v), 13, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_get(v)                   ((pmregs_u64(v) >> 14) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set_checked(v, x)        pmregs_set_checked64((v), 14, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_get(v)                   ((pmregs_u64(v) >> 15) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set_checked(v, x)        pmregs_set_checked64((v), 15, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_get(v)                   ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set_checked(v, x)        pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_get(v)                   ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set_checked(v, x)        pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_get(v)                   ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set_checked(v, x)        pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_get(v)                   ((pmregs_u64(v) >> 19) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set_checked(v, x)        pmregs_set_checked64((v), 19, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_get(v)                   ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set_checked(v, x)        pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_get(v)                   ((pmregs_u64(v) >> 21) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set_checked(v, x)        pmregs_set_checked64((v), 21, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_get(v)                   ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set_checked(v, x)        pmregs_set_checked64((v), 22, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_get(v)                   ((pmregs_u64(v) >> 23) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set_checked(v, x)        pmregs_set_checked64((v), 23, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_get(v)                   ((pmregs_u64(v) >> 24) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set_checked(v, x)        pmregs_set_checked64((v), 24, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_get(v)                   ((pmregs_u64(v) >> 25) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set_checked(v, x)        pmregs_set_checked64((v), 25, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_get(v)                   ((pmregs_u64(v) >> 26) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set_checked(v, x)        pmregs_set_checked64((v), 26, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_get(v)                   ((pmregs_u64(v) >> 27) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000)) | ((pmregs_u64(x) & 0x1u) << 27))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set_checked(v, x)        pmregs_set_checked64((v), 27, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_get(v)                   ((pmregs_u64(v) >> 28) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set_checked(v, x)        pmregs_set_checked64((v), 28, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_get(v)                   ((pmregs_u64(v) >> 29) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000000)) | ((pmregs_u64(x) & 0x1u) << 29))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set_checked(v, x)        pmregs_set_checked64((v), 29, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_get(v)                   ((pmregs_u64(v) >> 30) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set_checked(v, x)        pmregs_set_checked64((v), 30, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_get(v)                   ((pmregs_u64(v) >> 31) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set_checked(v, x)        pmregs_set_checked64((v), 31, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_get(v)                  ((pmregs_u64(v) >> 32) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set_checked(v, x)       pmregs_set_checked64((v), 32, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_get(v)                  ((pmregs_u64(v) >> 33) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set_checked(v, x)       pmregs_set_checked64((v), 33, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_get(v)                  ((pmregs_u64(v) >> 34) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set_checked(v, x)       pmregs_set_checked64((v), 34, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_get(v)                  ((pmregs_u64(v) >> 35) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set_checked(v, x)       pmregs_set_checked64((v), 35, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_get(v)            ((pmregs_u64(v) >> 48) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000)) | ((pmregs_u64(x) & 0x1u) << 48))
-#define pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set_checked(v, x) pmregs_set_checked64((v), 48, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_get(v)              ((pmregs_u64(v) >> 55) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80000000000000)) | ((pmregs_u64(x) & 0x1u) << 55))
-#define pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set_checked(v, x)   pmregs_set_checked64((v), 55, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_get(v)                  ((pmregs_u64(v) >> 61) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000000)) | ((pmregs_u64(x) & 0x1u) << 61))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set_checked(v, x)       pmregs_set_checked64((v), 61, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_buf_get(v)                     ((pmregs_u64(v) >> 62) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000000)) | ((pmregs_u64(x) & 0x1u) << 62))
-#define pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set_checked(v, x)          pmregs_set_checked64((v), 62, 0x1u, (x))
-#define pmregs_x86_perf_global_ovf_ctrl_cond_chgd_get(v)                   ((pmregs_u64(v) >> 63) & 0x1u)
-#define pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
-#define pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set_checked(v, x)        pmregs_set_checked64((v), 63, 0x1u, (x))
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_get(v)                    PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set(v, x)                 PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set_checked(v, x)         pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_get(v)                    PMREGS_GET64(v, 1, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set(v, x)                 PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set_checked(v, x)         pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_get(v)                    PMREGS_GET64(v, 2, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set(v, x)                 PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set_checked(v, x)         pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_get(v)                    PMREGS_GET64(v, 3, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set(v, x)                 PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set_checked(v, x)         pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_get(v)                    PMREGS_GET64(v, 4, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set(v, x)                 PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set_checked(v, x)         pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_get(v)                    PMREGS_GET64(v, 5, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set(v, x)                 PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set_checked(v, x)         pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_get(v)                    PMREGS_GET64(v, 6, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set(v, x)                 PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set_checked(v, x)         pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_get(v)                    PMREGS_GET64(v, 7, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set(v, x)                 PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set_checked(v, x)         pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_get(v)                    PMREGS_GET64(v, 8, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set(v, x)                 PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set_checked(v, x)         pmregs_set_checked64(v, 8, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_get(v)                    PMREGS_GET64(v, 9, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set(v, x)                 PMREGS_SET64(v, x, 9, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set_checked(v, x)         pmregs_set_checked64(v, 9, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_get(v)                   PMREGS_GET64(v, 10, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set(v, x)                PMREGS_SET64(v, x, 10, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set_checked(v, x)        pmregs_set_checked64(v, 10, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_get(v)                   PMREGS_GET64(v, 11, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set(v, x)                PMREGS_SET64(v, x, 11, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set_checked(v, x)        pmregs_set_checked64(v, 11, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_get(v)                   PMREGS_GET64(v, 12, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set(v, x)                PMREGS_SET64(v, x, 12, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set_checked(v, x)        pmregs_set_checked64(v, 12, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_get(v)                   PMREGS_GET64(v, 13, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set(v, x)                PMREGS_SET64(v, x, 13, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set_checked(v, x)        pmregs_set_checked64(v, 13, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_get(v)                   PMREGS_GET64(v, 14, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set(v, x)                PMREGS_SET64(v, x, 14, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set_checked(v, x)        pmregs_set_checked64(v, 14, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_get(v)                   PMREGS_GET64(v, 15, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set(v, x)                PMREGS_SET64(v, x, 15, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set_checked(v, x)        pmregs_set_checked64(v, 15, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_get(v)                   PMREGS_GET64(v, 16, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set(v, x)                PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set_checked(v, x)        pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_get(v)                   PMREGS_GET64(v, 17, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set(v, x)                PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set_checked(v, x)        pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_get(v)                   PMREGS_GET64(v, 18, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set(v, x)                PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set_checked(v, x)        pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_get(v)                   PMREGS_GET64(v, 19, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set(v, x)                PMREGS_SET64(v, x, 19, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set_checked(v, x)        pmregs_set_checked64(v, 19, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_get(v)                   PMREGS_GET64(v, 20, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set(v, x)                PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set_checked(v, x)        pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_get(v)                   PMREGS_GET64(v, 21, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set(v, x)                PMREGS_SET64(v, x, 21, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set_checked(v, x)        pmregs_set_checked64(v, 21, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_get(v)                   PMREGS_GET64(v, 22, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set(v, x)                PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set_checked(v, x)        pmregs_set_checked64(v, 22, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_get(v)                   PMREGS_GET64(v, 23, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set(v, x)                PMREGS_SET64(v, x, 23, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set_checked(v, x)        pmregs_set_checked64(v, 23, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_get(v)                   PMREGS_GET64(v, 24, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set(v, x)                PMREGS_SET64(v, x, 24, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set_checked(v, x)        pmregs_set_checked64(v, 24, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_get(v)                   PMREGS_GET64(v, 25, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set(v, x)                PMREGS_SET64(v, x, 25, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set_checked(v, x)        pmregs_set_checked64(v, 25, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_get(v)                   PMREGS_GET64(v, 26, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set(v, x)                PMREGS_SET64(v, x, 26, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set_checked(v, x)        pmregs_set_checked64(v, 26, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_get(v)                   PMREGS_GET64(v, 27, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set(v, x)                PMREGS_SET64(v, x, 27, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set_checked(v, x)        pmregs_set_checked64(v, 27, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_get(v)                   PMREGS_GET64(v, 28, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set(v, x)                PMREGS_SET64(v, x, 28, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set_checked(v, x)        pmregs_set_checked64(v, 28, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_get(v)                   PMREGS_GET64(v, 29, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set(v, x)                PMREGS_SET64(v, x, 29, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set_checked(v, x)        pmregs_set_checked64(v, 29, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_get(v)                   PMREGS_GET64(v, 30, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set(v, x)                PMREGS_SET64(v, x, 30, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set_checked(v, x)        pmregs_set_checked64(v, 30, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_get(v)                   PMREGS_GET64(v, 31, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set(v, x)                PMREGS_SET64(v, x, 31, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set_checked(v, x)        pmregs_set_checked64(v, 31, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_get(v)                  PMREGS_GET64(v, 32, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set(v, x)               PMREGS_SET64(v, x, 32, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set_checked(v, x)       pmregs_set_checked64(v, 32, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_get(v)                  PMREGS_GET64(v, 33, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set(v, x)               PMREGS_SET64(v, x, 33, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set_checked(v, x)       pmregs_set_checked64(v, 33, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_get(v)                  PMREGS_GET64(v, 34, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set(v, x)               PMREGS_SET64(v, x, 34, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set_checked(v, x)       pmregs_set_checked64(v, 34, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_get(v)                  PMREGS_GET64(v, 35, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set(v, x)               PMREGS_SET64(v, x, 35, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set_checked(v, x)       pmregs_set_checked64(v, 35, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_get(v)            PMREGS_GET64(v, 48, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set(v, x)         PMREGS_SET64(v, x, 48, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set_checked(v, x) pmregs_set_checked64(v, 48, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_get(v)              PMREGS_GET64(v, 55, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set(v, x)           PMREGS_SET64(v, x, 55, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set_checked(v, x)   pmregs_set_checked64(v, 55, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_get(v)                  PMREGS_GET64(v, 61, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set(v, x)               PMREGS_SET64(v, x, 61, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set_checked(v, x)       pmregs_set_checked64(v, 61, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_buf_get(v)                     PMREGS_GET64(v, 62, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set(v, x)                  PMREGS_SET64(v, x, 62, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set_checked(v, x)          pmregs_set_checked64(v, 62, 0x1u, x)
+#define pmregs_x86_perf_global_ovf_ctrl_cond_chgd_get(v)                   PMREGS_GET64(v, 63, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set(v, x)                PMREGS_SET64(v, x, 63, 0x1)
+#define pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set_checked(v, x)        pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc_get(uint64_t v, unsigned i)
-{
-	return i < 32u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_pmc_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 32u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc_get(v, i)    pmregs_group_get64(v, i, 32u, 0u, 1, 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc_set(v, i, x) pmregs_group_set64(v, i, x, 32u, 0u, 1, 0x1u)
 
 /* ovf_fixed(i): the 4 fields ovf_fixed-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_ovf_ctrl_ovf_fixed_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed_get(v, i)    pmregs_group_get64(v, i, 4u, 32u, 1, 0x1u)
+#define pmregs_x86_perf_global_ovf_ctrl_ovf_fixed_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_global_ovf_ctrl_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERF_GLOBAL_OVF_CTRL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perf_global_ovf_ctrl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_global_ovf_ctrl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERF_GLOBAL_OVF_CTRL_RSVD_MASK) == 0)
 
 /* ---- IA32_PERF_GLOBAL_STATUS_SET (perf_global_status_set) ---- */
 
@@ -4697,161 +4563,146 @@ static inline int pmregs_x86_perf_global_ovf_ctrl_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_BUF(x)          PMREGS_FIELD64((x), 62, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_perf_global_status_set_ovf_pmc0_get(v)                    (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_perf_global_status_set_ovf_pmc0_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc1_get(v)                    ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc1_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_x86_perf_global_status_set_ovf_pmc1_set_checked(v, x)         pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc2_get(v)                    ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc2_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_x86_perf_global_status_set_ovf_pmc2_set_checked(v, x)         pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc3_get(v)                    ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc3_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_x86_perf_global_status_set_ovf_pmc3_set_checked(v, x)         pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc4_get(v)                    ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc4_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_x86_perf_global_status_set_ovf_pmc4_set_checked(v, x)         pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc5_get(v)                    ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc5_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_x86_perf_global_status_set_ovf_pmc5_set_checked(v, x)         pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc6_get(v)                    ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc6_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_x86_perf_global_status_set_ovf_pmc6_set_checked(v, x)         pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc7_get(v)                    ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc7_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_x86_perf_global_status_set_ovf_pmc7_set_checked(v, x)         pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc8_get(v)                    ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc8_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_x86_perf_global_status_set_ovf_pmc8_set_checked(v, x)         pmregs_set_checked64((v), 8, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc9_get(v)                    ((pmregs_u64(v) >> 9) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc9_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
-#define pmregs_x86_perf_global_status_set_ovf_pmc9_set_checked(v, x)         pmregs_set_checked64((v), 9, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc10_get(v)                   ((pmregs_u64(v) >> 10) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc10_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
-#define pmregs_x86_perf_global_status_set_ovf_pmc10_set_checked(v, x)        pmregs_set_checked64((v), 10, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc11_get(v)                   ((pmregs_u64(v) >> 11) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc11_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
-#define pmregs_x86_perf_global_status_set_ovf_pmc11_set_checked(v, x)        pmregs_set_checked64((v), 11, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc12_get(v)                   ((pmregs_u64(v) >> 12) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc12_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
-#define pmregs_x86_perf_global_status_set_ovf_pmc12_set_checked(v, x)        pmregs_set_checked64((v), 12, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc13_get(v)                   ((pmregs_u64(v) >> 13) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc13_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
-#define pmregs_x86_perf_global_status_set_ovf_pmc13_set_checked(v, x)        pmregs_set_checked64((v), 13, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc14_get(v)                   ((pmregs_u64(v) >> 14) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc14_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
-#define pmregs_x86_perf_global_status_set_ovf_pmc14_set_checked(v, x)        pmregs_set_checked64((v), 14, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc15_get(v)                   ((pmregs_u64(v) >> 15) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc15_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
-#define pmregs_x86_perf_global_status_set_ovf_pmc15_set_checked(v, x)        pmregs_set_checked64((v), 15, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc16_get(v)                   ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc16_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_x86_perf_global_status_set_ovf_pmc16_set_checked(v, x)        pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc17_get(v)                   ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc17_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_x86_perf_global_status_set_ovf_pmc17_set_checked(v, x)        pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc18_get(v)                   ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc18_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_x86_perf_global_status_set_ovf_pmc18_set_checked(v, x)        pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc19_get(v)                   ((pmregs_u64(v) >> 19) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc19_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
-#define pmregs_x86_perf_global_status_set_ovf_pmc19_set_checked(v, x)        pmregs_set_checked64((v), 19, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc20_get(v)                   ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc20_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_x86_perf_global_status_set_ovf_pmc20_set_checked(v, x)        pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc21_get(v)                   ((pmregs_u64(v) >> 21) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc21_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
-#define pmregs_x86_perf_global_status_set_ovf_pmc21_set_checked(v, x)        pmregs_set_checked64((v), 21, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc22_get(v)                   ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc22_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_x86_perf_global_status_set_ovf_pmc22_set_checked(v, x)        pmregs_set_checked64((v), 22, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc23_get(v)                   ((pmregs_u64(v) >> 23) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc23_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
-#define pmregs_x86_perf_global_status_set_ovf_pmc23_set_checked(v, x)        pmregs_set_checked64((v), 23, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc24_get(v)                   ((pmregs_u64(v) >> 24) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc24_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
-#define pmregs_x86_perf_global_status_set_ovf_pmc24_set_checked(v, x)        pmregs_set_checked64((v), 24, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc25_get(v)                   ((pmregs_u64(v) >> 25) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc25_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
-#define pmregs_x86_perf_global_status_set_ovf_pmc25_set_checked(v, x)        pmregs_set_checked64((v), 25, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc26_get(v)                   ((pmregs_u64(v) >> 26) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc26_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
-#define pmregs_x86_perf_global_status_set_ovf_pmc26_set_checked(v, x)        pmregs_set_checked64((v), 26, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc27_get(v)                   ((pmregs_u64(v) >> 27) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc27_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000)) | ((pmregs_u64(x) & 0x1u) << 27))
-#define pmregs_x86_perf_global_status_set_ovf_pmc27_set_checked(v, x)        pmregs_set_checked64((v), 27, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc28_get(v)                   ((pmregs_u64(v) >> 28) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc28_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
-#define pmregs_x86_perf_global_status_set_ovf_pmc28_set_checked(v, x)        pmregs_set_checked64((v), 28, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc29_get(v)                   ((pmregs_u64(v) >> 29) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc29_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20000000)) | ((pmregs_u64(x) & 0x1u) << 29))
-#define pmregs_x86_perf_global_status_set_ovf_pmc29_set_checked(v, x)        pmregs_set_checked64((v), 29, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc30_get(v)                   ((pmregs_u64(v) >> 30) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc30_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
-#define pmregs_x86_perf_global_status_set_ovf_pmc30_set_checked(v, x)        pmregs_set_checked64((v), 30, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_pmc31_get(v)                   ((pmregs_u64(v) >> 31) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_pmc31_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
-#define pmregs_x86_perf_global_status_set_ovf_pmc31_set_checked(v, x)        pmregs_set_checked64((v), 31, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_fixed0_get(v)                  ((pmregs_u64(v) >> 32) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_fixed0_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
-#define pmregs_x86_perf_global_status_set_ovf_fixed0_set_checked(v, x)       pmregs_set_checked64((v), 32, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_fixed1_get(v)                  ((pmregs_u64(v) >> 33) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_fixed1_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
-#define pmregs_x86_perf_global_status_set_ovf_fixed1_set_checked(v, x)       pmregs_set_checked64((v), 33, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_fixed2_get(v)                  ((pmregs_u64(v) >> 34) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_fixed2_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
-#define pmregs_x86_perf_global_status_set_ovf_fixed2_set_checked(v, x)       pmregs_set_checked64((v), 34, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_fixed3_get(v)                  ((pmregs_u64(v) >> 35) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_fixed3_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
-#define pmregs_x86_perf_global_status_set_ovf_fixed3_set_checked(v, x)       pmregs_set_checked64((v), 35, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_perf_metrics_ovf_get(v)            ((pmregs_u64(v) >> 48) & 0x1u)
-#define pmregs_x86_perf_global_status_set_perf_metrics_ovf_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000)) | ((pmregs_u64(x) & 0x1u) << 48))
-#define pmregs_x86_perf_global_status_set_perf_metrics_ovf_set_checked(v, x) pmregs_set_checked64((v), 48, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_trace_topa_pmi_get(v)              ((pmregs_u64(v) >> 55) & 0x1u)
-#define pmregs_x86_perf_global_status_set_trace_topa_pmi_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80000000000000)) | ((pmregs_u64(x) & 0x1u) << 55))
-#define pmregs_x86_perf_global_status_set_trace_topa_pmi_set_checked(v, x)   pmregs_set_checked64((v), 55, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_lbr_frz_get(v)                     ((pmregs_u64(v) >> 58) & 0x1u)
-#define pmregs_x86_perf_global_status_set_lbr_frz_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x400000000000000)) | ((pmregs_u64(x) & 0x1u) << 58))
-#define pmregs_x86_perf_global_status_set_lbr_frz_set_checked(v, x)          pmregs_set_checked64((v), 58, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ctr_frz_get(v)                     ((pmregs_u64(v) >> 59) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ctr_frz_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x800000000000000)) | ((pmregs_u64(x) & 0x1u) << 59))
-#define pmregs_x86_perf_global_status_set_ctr_frz_set_checked(v, x)          pmregs_set_checked64((v), 59, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_asci_get(v)                        ((pmregs_u64(v) >> 60) & 0x1u)
-#define pmregs_x86_perf_global_status_set_asci_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000000)) | ((pmregs_u64(x) & 0x1u) << 60))
-#define pmregs_x86_perf_global_status_set_asci_set_checked(v, x)             pmregs_set_checked64((v), 60, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_uncore_get(v)                  ((pmregs_u64(v) >> 61) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_uncore_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000000)) | ((pmregs_u64(x) & 0x1u) << 61))
-#define pmregs_x86_perf_global_status_set_ovf_uncore_set_checked(v, x)       pmregs_set_checked64((v), 61, 0x1u, (x))
-#define pmregs_x86_perf_global_status_set_ovf_buf_get(v)                     ((pmregs_u64(v) >> 62) & 0x1u)
-#define pmregs_x86_perf_global_status_set_ovf_buf_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000000)) | ((pmregs_u64(x) & 0x1u) << 62))
-#define pmregs_x86_perf_global_status_set_ovf_buf_set_checked(v, x)          pmregs_set_checked64((v), 62, 0x1u, (x))
+#define pmregs_x86_perf_global_status_set_ovf_pmc0_get(v)                    PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc0_set(v, x)                 PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc0_set_checked(v, x)         pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc1_get(v)                    PMREGS_GET64(v, 1, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc1_set(v, x)                 PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc1_set_checked(v, x)         pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc2_get(v)                    PMREGS_GET64(v, 2, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc2_set(v, x)                 PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc2_set_checked(v, x)         pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc3_get(v)                    PMREGS_GET64(v, 3, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc3_set(v, x)                 PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc3_set_checked(v, x)         pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc4_get(v)                    PMREGS_GET64(v, 4, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc4_set(v, x)                 PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc4_set_checked(v, x)         pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc5_get(v)                    PMREGS_GET64(v, 5, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc5_set(v, x)                 PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc5_set_checked(v, x)         pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc6_get(v)                    PMREGS_GET64(v, 6, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc6_set(v, x)                 PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc6_set_checked(v, x)         pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc7_get(v)                    PMREGS_GET64(v, 7, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc7_set(v, x)                 PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc7_set_checked(v, x)         pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc8_get(v)                    PMREGS_GET64(v, 8, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc8_set(v, x)                 PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc8_set_checked(v, x)         pmregs_set_checked64(v, 8, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc9_get(v)                    PMREGS_GET64(v, 9, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc9_set(v, x)                 PMREGS_SET64(v, x, 9, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc9_set_checked(v, x)         pmregs_set_checked64(v, 9, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc10_get(v)                   PMREGS_GET64(v, 10, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc10_set(v, x)                PMREGS_SET64(v, x, 10, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc10_set_checked(v, x)        pmregs_set_checked64(v, 10, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc11_get(v)                   PMREGS_GET64(v, 11, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc11_set(v, x)                PMREGS_SET64(v, x, 11, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc11_set_checked(v, x)        pmregs_set_checked64(v, 11, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc12_get(v)                   PMREGS_GET64(v, 12, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc12_set(v, x)                PMREGS_SET64(v, x, 12, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc12_set_checked(v, x)        pmregs_set_checked64(v, 12, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc13_get(v)                   PMREGS_GET64(v, 13, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc13_set(v, x)                PMREGS_SET64(v, x, 13, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc13_set_checked(v, x)        pmregs_set_checked64(v, 13, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc14_get(v)                   PMREGS_GET64(v, 14, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc14_set(v, x)                PMREGS_SET64(v, x, 14, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc14_set_checked(v, x)        pmregs_set_checked64(v, 14, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc15_get(v)                   PMREGS_GET64(v, 15, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc15_set(v, x)                PMREGS_SET64(v, x, 15, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc15_set_checked(v, x)        pmregs_set_checked64(v, 15, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc16_get(v)                   PMREGS_GET64(v, 16, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc16_set(v, x)                PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc16_set_checked(v, x)        pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc17_get(v)                   PMREGS_GET64(v, 17, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc17_set(v, x)                PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc17_set_checked(v, x)        pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc18_get(v)                   PMREGS_GET64(v, 18, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc18_set(v, x)                PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc18_set_checked(v, x)        pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc19_get(v)                   PMREGS_GET64(v, 19, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc19_set(v, x)                PMREGS_SET64(v, x, 19, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc19_set_checked(v, x)        pmregs_set_checked64(v, 19, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc20_get(v)                   PMREGS_GET64(v, 20, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc20_set(v, x)                PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc20_set_checked(v, x)        pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc21_get(v)                   PMREGS_GET64(v, 21, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc21_set(v, x)                PMREGS_SET64(v, x, 21, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc21_set_checked(v, x)        pmregs_set_checked64(v, 21, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc22_get(v)                   PMREGS_GET64(v, 22, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc22_set(v, x)                PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc22_set_checked(v, x)        pmregs_set_checked64(v, 22, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc23_get(v)                   PMREGS_GET64(v, 23, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc23_set(v, x)                PMREGS_SET64(v, x, 23, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc23_set_checked(v, x)        pmregs_set_checked64(v, 23, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc24_get(v)                   PMREGS_GET64(v, 24, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc24_set(v, x)                PMREGS_SET64(v, x, 24, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc24_set_checked(v, x)        pmregs_set_checked64(v, 24, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc25_get(v)                   PMREGS_GET64(v, 25, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc25_set(v, x)                PMREGS_SET64(v, x, 25, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc25_set_checked(v, x)        pmregs_set_checked64(v, 25, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc26_get(v)                   PMREGS_GET64(v, 26, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc26_set(v, x)                PMREGS_SET64(v, x, 26, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc26_set_checked(v, x)        pmregs_set_checked64(v, 26, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc27_get(v)                   PMREGS_GET64(v, 27, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc27_set(v, x)                PMREGS_SET64(v, x, 27, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc27_set_checked(v, x)        pmregs_set_checked64(v, 27, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc28_get(v)                   PMREGS_GET64(v, 28, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc28_set(v, x)                PMREGS_SET64(v, x, 28, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc28_set_checked(v, x)        pmregs_set_checked64(v, 28, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc29_get(v)                   PMREGS_GET64(v, 29, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc29_set(v, x)                PMREGS_SET64(v, x, 29, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc29_set_checked(v, x)        pmregs_set_checked64(v, 29, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc30_get(v)                   PMREGS_GET64(v, 30, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc30_set(v, x)                PMREGS_SET64(v, x, 30, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc30_set_checked(v, x)        pmregs_set_checked64(v, 30, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_pmc31_get(v)                   PMREGS_GET64(v, 31, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc31_set(v, x)                PMREGS_SET64(v, x, 31, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_pmc31_set_checked(v, x)        pmregs_set_checked64(v, 31, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_fixed0_get(v)                  PMREGS_GET64(v, 32, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_fixed0_set(v, x)               PMREGS_SET64(v, x, 32, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_fixed0_set_checked(v, x)       pmregs_set_checked64(v, 32, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_fixed1_get(v)                  PMREGS_GET64(v, 33, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_fixed1_set(v, x)               PMREGS_SET64(v, x, 33, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_fixed1_set_checked(v, x)       pmregs_set_checked64(v, 33, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_fixed2_get(v)                  PMREGS_GET64(v, 34, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_fixed2_set(v, x)               PMREGS_SET64(v, x, 34, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_fixed2_set_checked(v, x)       pmregs_set_checked64(v, 34, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_fixed3_get(v)                  PMREGS_GET64(v, 35, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_fixed3_set(v, x)               PMREGS_SET64(v, x, 35, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_fixed3_set_checked(v, x)       pmregs_set_checked64(v, 35, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_perf_metrics_ovf_get(v)            PMREGS_GET64(v, 48, 0x1)
+#define pmregs_x86_perf_global_status_set_perf_metrics_ovf_set(v, x)         PMREGS_SET64(v, x, 48, 0x1)
+#define pmregs_x86_perf_global_status_set_perf_metrics_ovf_set_checked(v, x) pmregs_set_checked64(v, 48, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_trace_topa_pmi_get(v)              PMREGS_GET64(v, 55, 0x1)
+#define pmregs_x86_perf_global_status_set_trace_topa_pmi_set(v, x)           PMREGS_SET64(v, x, 55, 0x1)
+#define pmregs_x86_perf_global_status_set_trace_topa_pmi_set_checked(v, x)   pmregs_set_checked64(v, 55, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_lbr_frz_get(v)                     PMREGS_GET64(v, 58, 0x1)
+#define pmregs_x86_perf_global_status_set_lbr_frz_set(v, x)                  PMREGS_SET64(v, x, 58, 0x1)
+#define pmregs_x86_perf_global_status_set_lbr_frz_set_checked(v, x)          pmregs_set_checked64(v, 58, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ctr_frz_get(v)                     PMREGS_GET64(v, 59, 0x1)
+#define pmregs_x86_perf_global_status_set_ctr_frz_set(v, x)                  PMREGS_SET64(v, x, 59, 0x1)
+#define pmregs_x86_perf_global_status_set_ctr_frz_set_checked(v, x)          pmregs_set_checked64(v, 59, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_asci_get(v)                        PMREGS_GET64(v, 60, 0x1)
+#define pmregs_x86_perf_global_status_set_asci_set(v, x)                     PMREGS_SET64(v, x, 60, 0x1)
+#define pmregs_x86_perf_global_status_set_asci_set_checked(v, x)             pmregs_set_checked64(v, 60, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_uncore_get(v)                  PMREGS_GET64(v, 61, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_uncore_set(v, x)               PMREGS_SET64(v, x, 61, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_uncore_set_checked(v, x)       pmregs_set_checked64(v, 61, 0x1u, x)
+#define pmregs_x86_perf_global_status_set_ovf_buf_get(v)                     PMREGS_GET64(v, 62, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_buf_set(v, x)                  PMREGS_SET64(v, x, 62, 0x1)
+#define pmregs_x86_perf_global_status_set_ovf_buf_set_checked(v, x)          pmregs_set_checked64(v, 62, 0x1u, x)
 
 /* ovf_pmc(i): the 32 fields ovf_pmc-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc_get(uint64_t v, unsigned i)
-{
-	return i < 32u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_pmc_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 32u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_status_set_ovf_pmc_get(v, i)    pmregs_group_get64(v, i, 32u, 0u, 1, 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_pmc_set(v, i, x) pmregs_group_set64(v, i, x, 32u, 0u, 1, 0x1u)
 
 /* ovf_fixed(i): the 4 fields ovf_fixed-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed_get(uint64_t v, unsigned i)
-{
-	return i < 4u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_status_set_ovf_fixed_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 4u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_status_set_ovf_fixed_get(v, i)    pmregs_group_get64(v, i, 4u, 32u, 1, 0x1u)
+#define pmregs_x86_perf_global_status_set_ovf_fixed_set(v, i, x) pmregs_group_set64(v, i, x, 4u, 32u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_global_status_set_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERF_GLOBAL_STATUS_SET_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perf_global_status_set_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_global_status_set_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERF_GLOBAL_STATUS_SET_RSVD_MASK) == 0)
 
 /* ---- IA32_PERF_GLOBAL_INUSE (perf_global_inuse) ---- */
 
@@ -4894,140 +4745,125 @@ static inline int pmregs_x86_perf_global_status_set_valid(uint64_t v)
 #define PMREGS_X86_PERF_GLOBAL_INUSE_PMI_INUSE(x)    PMREGS_FIELD64((x), 63, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_perf_global_inuse_pmc0_inuse_get(v)              (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc0_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_perf_global_inuse_pmc0_inuse_set_checked(v, x)   pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc1_inuse_get(v)              ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc1_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_x86_perf_global_inuse_pmc1_inuse_set_checked(v, x)   pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc2_inuse_get(v)              ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc2_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_x86_perf_global_inuse_pmc2_inuse_set_checked(v, x)   pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc3_inuse_get(v)              ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc3_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_x86_perf_global_inuse_pmc3_inuse_set_checked(v, x)   pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc4_inuse_get(v)              ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc4_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_x86_perf_global_inuse_pmc4_inuse_set_checked(v, x)   pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc5_inuse_get(v)              ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc5_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_x86_perf_global_inuse_pmc5_inuse_set_checked(v, x)   pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc6_inuse_get(v)              ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc6_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_x86_perf_global_inuse_pmc6_inuse_set_checked(v, x)   pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc7_inuse_get(v)              ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc7_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_x86_perf_global_inuse_pmc7_inuse_set_checked(v, x)   pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc8_inuse_get(v)              ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc8_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_x86_perf_global_inuse_pmc8_inuse_set_checked(v, x)   pmregs_set_checked64((v), 8, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc9_inuse_get(v)              ((pmregs_u64(v) >> 9) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc9_inuse_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
-#define pmregs_x86_perf_global_inuse_pmc9_inuse_set_checked(v, x)   pmregs_set_checked64((v), 9, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc10_inuse_get(v)             ((pmregs_u64(v) >> 10) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc10_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x400)) | ((pmregs_u64(x) & 0x1u) << 10))
-#define pmregs_x86_perf_global_inuse_pmc10_inuse_set_checked(v, x)  pmregs_set_checked64((v), 10, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc11_inuse_get(v)             ((pmregs_u64(v) >> 11) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc11_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
-#define pmregs_x86_perf_global_inuse_pmc11_inuse_set_checked(v, x)  pmregs_set_checked64((v), 11, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc12_inuse_get(v)             ((pmregs_u64(v) >> 12) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc12_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
-#define pmregs_x86_perf_global_inuse_pmc12_inuse_set_checked(v, x)  pmregs_set_checked64((v), 12, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc13_inuse_get(v)             ((pmregs_u64(v) >> 13) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc13_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
-#define pmregs_x86_perf_global_inuse_pmc13_inuse_set_checked(v, x)  pmregs_set_checked64((v), 13, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc14_inuse_get(v)             ((pmregs_u64(v) >> 14) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc14_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
-#define pmregs_x86_perf_global_inuse_pmc14_inuse_set_checked(v, x)  pmregs_set_checked64((v), 14, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc15_inuse_get(v)             ((pmregs_u64(v) >> 15) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc15_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
-#define pmregs_x86_perf_global_inuse_pmc15_inuse_set_checked(v, x)  pmregs_set_checked64((v), 15, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc16_inuse_get(v)             ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc16_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_x86_perf_global_inuse_pmc16_inuse_set_checked(v, x)  pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc17_inuse_get(v)             ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc17_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_x86_perf_global_inuse_pmc17_inuse_set_checked(v, x)  pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc18_inuse_get(v)             ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc18_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_x86_perf_global_inuse_pmc18_inuse_set_checked(v, x)  pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc19_inuse_get(v)             ((pmregs_u64(v) >> 19) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc19_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
-#define pmregs_x86_perf_global_inuse_pmc19_inuse_set_checked(v, x)  pmregs_set_checked64((v), 19, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc20_inuse_get(v)             ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc20_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_x86_perf_global_inuse_pmc20_inuse_set_checked(v, x)  pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc21_inuse_get(v)             ((pmregs_u64(v) >> 21) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc21_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
-#define pmregs_x86_perf_global_inuse_pmc21_inuse_set_checked(v, x)  pmregs_set_checked64((v), 21, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc22_inuse_get(v)             ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc22_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_x86_perf_global_inuse_pmc22_inuse_set_checked(v, x)  pmregs_set_checked64((v), 22, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc23_inuse_get(v)             ((pmregs_u64(v) >> 23) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc23_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x800000)) | ((pmregs_u64(x) & 0x1u) << 23))
-#define pmregs_x86_perf_global_inuse_pmc23_inuse_set_checked(v, x)  pmregs_set_checked64((v), 23, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc24_inuse_get(v)             ((pmregs_u64(v) >> 24) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc24_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x1000000)) | ((pmregs_u64(x) & 0x1u) << 24))
-#define pmregs_x86_perf_global_inuse_pmc24_inuse_set_checked(v, x)  pmregs_set_checked64((v), 24, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc25_inuse_get(v)             ((pmregs_u64(v) >> 25) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc25_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x2000000)) | ((pmregs_u64(x) & 0x1u) << 25))
-#define pmregs_x86_perf_global_inuse_pmc25_inuse_set_checked(v, x)  pmregs_set_checked64((v), 25, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc26_inuse_get(v)             ((pmregs_u64(v) >> 26) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc26_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x4000000)) | ((pmregs_u64(x) & 0x1u) << 26))
-#define pmregs_x86_perf_global_inuse_pmc26_inuse_set_checked(v, x)  pmregs_set_checked64((v), 26, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc27_inuse_get(v)             ((pmregs_u64(v) >> 27) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc27_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x8000000)) | ((pmregs_u64(x) & 0x1u) << 27))
-#define pmregs_x86_perf_global_inuse_pmc27_inuse_set_checked(v, x)  pmregs_set_checked64((v), 27, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc28_inuse_get(v)             ((pmregs_u64(v) >> 28) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc28_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x10000000)) | ((pmregs_u64(x) & 0x1u) << 28))
-#define pmregs_x86_perf_global_inuse_pmc28_inuse_set_checked(v, x)  pmregs_set_checked64((v), 28, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc29_inuse_get(v)             ((pmregs_u64(v) >> 29) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc29_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x20000000)) | ((pmregs_u64(x) & 0x1u) << 29))
-#define pmregs_x86_perf_global_inuse_pmc29_inuse_set_checked(v, x)  pmregs_set_checked64((v), 29, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc30_inuse_get(v)             ((pmregs_u64(v) >> 30) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc30_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40000000)) | ((pmregs_u64(x) & 0x1u) << 30))
-#define pmregs_x86_perf_global_inuse_pmc30_inuse_set_checked(v, x)  pmregs_set_checked64((v), 30, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmc31_inuse_get(v)             ((pmregs_u64(v) >> 31) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmc31_inuse_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x80000000)) | ((pmregs_u64(x) & 0x1u) << 31))
-#define pmregs_x86_perf_global_inuse_pmc31_inuse_set_checked(v, x)  pmregs_set_checked64((v), 31, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_fixed0_inuse_get(v)            ((pmregs_u64(v) >> 32) & 0x1u)
-#define pmregs_x86_perf_global_inuse_fixed0_inuse_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
-#define pmregs_x86_perf_global_inuse_fixed0_inuse_set_checked(v, x) pmregs_set_checked64((v), 32, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_fixed1_inuse_get(v)            ((pmregs_u64(v) >> 33) & 0x1u)
-#define pmregs_x86_perf_global_inuse_fixed1_inuse_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
-#define pmregs_x86_perf_global_inuse_fixed1_inuse_set_checked(v, x) pmregs_set_checked64((v), 33, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_fixed2_inuse_get(v)            ((pmregs_u64(v) >> 34) & 0x1u)
-#define pmregs_x86_perf_global_inuse_fixed2_inuse_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
-#define pmregs_x86_perf_global_inuse_fixed2_inuse_set_checked(v, x) pmregs_set_checked64((v), 34, 0x1u, (x))
-#define pmregs_x86_perf_global_inuse_pmi_inuse_get(v)               ((pmregs_u64(v) >> 63) & 0x1u)
-#define pmregs_x86_perf_global_inuse_pmi_inuse_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
-#define pmregs_x86_perf_global_inuse_pmi_inuse_set_checked(v, x)    pmregs_set_checked64((v), 63, 0x1u, (x))
+#define pmregs_x86_perf_global_inuse_pmc0_inuse_get(v)              PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc0_inuse_set(v, x)           PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc0_inuse_set_checked(v, x)   pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc1_inuse_get(v)              PMREGS_GET64(v, 1, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc1_inuse_set(v, x)           PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc1_inuse_set_checked(v, x)   pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc2_inuse_get(v)              PMREGS_GET64(v, 2, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc2_inuse_set(v, x)           PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc2_inuse_set_checked(v, x)   pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc3_inuse_get(v)              PMREGS_GET64(v, 3, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc3_inuse_set(v, x)           PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc3_inuse_set_checked(v, x)   pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc4_inuse_get(v)              PMREGS_GET64(v, 4, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc4_inuse_set(v, x)           PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc4_inuse_set_checked(v, x)   pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc5_inuse_get(v)              PMREGS_GET64(v, 5, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc5_inuse_set(v, x)           PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc5_inuse_set_checked(v, x)   pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc6_inuse_get(v)              PMREGS_GET64(v, 6, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc6_inuse_set(v, x)           PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc6_inuse_set_checked(v, x)   pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc7_inuse_get(v)              PMREGS_GET64(v, 7, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc7_inuse_set(v, x)           PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc7_inuse_set_checked(v, x)   pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc8_inuse_get(v)              PMREGS_GET64(v, 8, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc8_inuse_set(v, x)           PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc8_inuse_set_checked(v, x)   pmregs_set_checked64(v, 8, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc9_inuse_get(v)              PMREGS_GET64(v, 9, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc9_inuse_set(v, x)           PMREGS_SET64(v, x, 9, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc9_inuse_set_checked(v, x)   pmregs_set_checked64(v, 9, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc10_inuse_get(v)             PMREGS_GET64(v, 10, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc10_inuse_set(v, x)          PMREGS_SET64(v, x, 10, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc10_inuse_set_checked(v, x)  pmregs_set_checked64(v, 10, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc11_inuse_get(v)             PMREGS_GET64(v, 11, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc11_inuse_set(v, x)          PMREGS_SET64(v, x, 11, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc11_inuse_set_checked(v, x)  pmregs_set_checked64(v, 11, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc12_inuse_get(v)             PMREGS_GET64(v, 12, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc12_inuse_set(v, x)          PMREGS_SET64(v, x, 12, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc12_inuse_set_checked(v, x)  pmregs_set_checked64(v, 12, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc13_inuse_get(v)             PMREGS_GET64(v, 13, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc13_inuse_set(v, x)          PMREGS_SET64(v, x, 13, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc13_inuse_set_checked(v, x)  pmregs_set_checked64(v, 13, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc14_inuse_get(v)             PMREGS_GET64(v, 14, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc14_inuse_set(v, x)          PMREGS_SET64(v, x, 14, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc14_inuse_set_checked(v, x)  pmregs_set_checked64(v, 14, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc15_inuse_get(v)             PMREGS_GET64(v, 15, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc15_inuse_set(v, x)          PMREGS_SET64(v, x, 15, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc15_inuse_set_checked(v, x)  pmregs_set_checked64(v, 15, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc16_inuse_get(v)             PMREGS_GET64(v, 16, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc16_inuse_set(v, x)          PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc16_inuse_set_checked(v, x)  pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc17_inuse_get(v)             PMREGS_GET64(v, 17, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc17_inuse_set(v, x)          PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc17_inuse_set_checked(v, x)  pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc18_inuse_get(v)             PMREGS_GET64(v, 18, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc18_inuse_set(v, x)          PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc18_inuse_set_checked(v, x)  pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc19_inuse_get(v)             PMREGS_GET64(v, 19, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc19_inuse_set(v, x)          PMREGS_SET64(v, x, 19, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc19_inuse_set_checked(v, x)  pmregs_set_checked64(v, 19, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc20_inuse_get(v)             PMREGS_GET64(v, 20, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc20_inuse_set(v, x)          PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc20_inuse_set_checked(v, x)  pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc21_inuse_get(v)             PMREGS_GET64(v, 21, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc21_inuse_set(v, x)          PMREGS_SET64(v, x, 21, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc21_inuse_set_checked(v, x)  pmregs_set_checked64(v, 21, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc22_inuse_get(v)             PMREGS_GET64(v, 22, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc22_inuse_set(v, x)          PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc22_inuse_set_checked(v, x)  pmregs_set_checked64(v, 22, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc23_inuse_get(v)             PMREGS_GET64(v, 23, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc23_inuse_set(v, x)          PMREGS_SET64(v, x, 23, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc23_inuse_set_checked(v, x)  pmregs_set_checked64(v, 23, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc24_inuse_get(v)             PMREGS_GET64(v, 24, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc24_inuse_set(v, x)          PMREGS_SET64(v, x, 24, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc24_inuse_set_checked(v, x)  pmregs_set_checked64(v, 24, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc25_inuse_get(v)             PMREGS_GET64(v, 25, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc25_inuse_set(v, x)          PMREGS_SET64(v, x, 25, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc25_inuse_set_checked(v, x)  pmregs_set_checked64(v, 25, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc26_inuse_get(v)             PMREGS_GET64(v, 26, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc26_inuse_set(v, x)          PMREGS_SET64(v, x, 26, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc26_inuse_set_checked(v, x)  pmregs_set_checked64(v, 26, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc27_inuse_get(v)             PMREGS_GET64(v, 27, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc27_inuse_set(v, x)          PMREGS_SET64(v, x, 27, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc27_inuse_set_checked(v, x)  pmregs_set_checked64(v, 27, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc28_inuse_get(v)             PMREGS_GET64(v, 28, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc28_inuse_set(v, x)          PMREGS_SET64(v, x, 28, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc28_inuse_set_checked(v, x)  pmregs_set_checked64(v, 28, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc29_inuse_get(v)             PMREGS_GET64(v, 29, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc29_inuse_set(v, x)          PMREGS_SET64(v, x, 29, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc29_inuse_set_checked(v, x)  pmregs_set_checked64(v, 29, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc30_inuse_get(v)             PMREGS_GET64(v, 30, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc30_inuse_set(v, x)          PMREGS_SET64(v, x, 30, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc30_inuse_set_checked(v, x)  pmregs_set_checked64(v, 30, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmc31_inuse_get(v)             PMREGS_GET64(v, 31, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc31_inuse_set(v, x)          PMREGS_SET64(v, x, 31, 0x1)
+#define pmregs_x86_perf_global_inuse_pmc31_inuse_set_checked(v, x)  pmregs_set_checked64(v, 31, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_fixed0_inuse_get(v)            PMREGS_GET64(v, 32, 0x1)
+#define pmregs_x86_perf_global_inuse_fixed0_inuse_set(v, x)         PMREGS_SET64(v, x, 32, 0x1)
+#define pmregs_x86_perf_global_inuse_fixed0_inuse_set_checked(v, x) pmregs_set_checked64(v, 32, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_fixed1_inuse_get(v)            PMREGS_GET64(v, 33, 0x1)
+#define pmregs_x86_perf_global_inuse_fixed1_inuse_set(v, x)         PMREGS_SET64(v, x, 33, 0x1)
+#define pmregs_x86_perf_global_inuse_fixed1_inuse_set_checked(v, x) pmregs_set_checked64(v, 33, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_fixed2_inuse_get(v)            PMREGS_GET64(v, 34, 0x1)
+#define pmregs_x86_perf_global_inuse_fixed2_inuse_set(v, x)         PMREGS_SET64(v, x, 34, 0x1)
+#define pmregs_x86_perf_global_inuse_fixed2_inuse_set_checked(v, x) pmregs_set_checked64(v, 34, 0x1u, x)
+#define pmregs_x86_perf_global_inuse_pmi_inuse_get(v)               PMREGS_GET64(v, 63, 0x1)
+#define pmregs_x86_perf_global_inuse_pmi_inuse_set(v, x)            PMREGS_SET64(v, x, 63, 0x1)
+#define pmregs_x86_perf_global_inuse_pmi_inuse_set_checked(v, x)    pmregs_set_checked64(v, 63, 0x1u, x)
 
 /* pmc_inuse(i): the 32 fields pmc_inuse-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc_inuse_get(uint64_t v, unsigned i)
-{
-	return i < 32u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_INUSE_PMC_INUSE_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_inuse_pmc_inuse_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 32u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_INUSE_PMC_INUSE_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_INUSE_PMC_INUSE_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_inuse_pmc_inuse_get(v, i)    pmregs_group_get64(v, i, 32u, 0u, 1, 0x1u)
+#define pmregs_x86_perf_global_inuse_pmc_inuse_set(v, i, x) pmregs_group_set64(v, i, x, 32u, 0u, 1, 0x1u)
 
 /* fixed_inuse(i): the 3 fields fixed_inuse-by-index; an index past the last one reads 0 and writes nothing. */
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed_inuse_get(uint64_t v, unsigned i)
-{
-	return i < 3u ? (uint64_t)((v >> PMREGS_X86_PERF_GLOBAL_INUSE_FIXED_INUSE_SHIFT(i)) & PMREGS_U64(0x0000000000000001)) : 0;
-}
-static inline uint64_t pmregs_x86_perf_global_inuse_fixed_inuse_set(uint64_t v, unsigned i, uint64_t x)
-{
-	return i < 3u ? (uint64_t)((v & ~PMREGS_X86_PERF_GLOBAL_INUSE_FIXED_INUSE_MASK(i)) | ((x & PMREGS_U64(0x0000000000000001)) << PMREGS_X86_PERF_GLOBAL_INUSE_FIXED_INUSE_SHIFT(i))) : v;
-}
+#define pmregs_x86_perf_global_inuse_fixed_inuse_get(v, i)    pmregs_group_get64(v, i, 3u, 32u, 1, 0x1u)
+#define pmregs_x86_perf_global_inuse_fixed_inuse_set(v, i, x) pmregs_group_set64(v, i, x, 3u, 32u, 1, 0x1u)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_global_inuse_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERF_GLOBAL_INUSE_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perf_global_inuse_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_global_inuse_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERF_GLOBAL_INUSE_RSVD_MASK) == 0)
 
 /* ---- IA32_PERF_CAPABILITIES (perf_capabilities) ---- */
 
@@ -5045,45 +4881,42 @@ static inline int pmregs_x86_perf_global_inuse_valid(uint64_t v)
 #define PMREGS_X86_PERF_CAPABILITIES_RDPMC_METRICS_CLEAR(x) PMREGS_FIELD64((x), 19, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_perf_capabilities_lbr_fmt_get(v)                        (pmregs_u64(v) & 0x3fu)
-#define pmregs_x86_perf_capabilities_lbr_fmt_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x3f)) | (pmregs_u64(x) & 0x3fu))
-#define pmregs_x86_perf_capabilities_lbr_fmt_set_checked(v, x)             pmregs_set_checked64((v), 0, 0x3fu, (x))
-#define pmregs_x86_perf_capabilities_pebs_trap_get(v)                      ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_x86_perf_capabilities_pebs_trap_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_x86_perf_capabilities_pebs_trap_set_checked(v, x)           pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_x86_perf_capabilities_pebs_arch_reg_get(v)                  ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_x86_perf_capabilities_pebs_arch_reg_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_x86_perf_capabilities_pebs_arch_reg_set_checked(v, x)       pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_x86_perf_capabilities_pebs_rec_fmt_get(v)                   ((pmregs_u64(v) >> 8) & 0xfu)
-#define pmregs_x86_perf_capabilities_pebs_rec_fmt_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xf00)) | ((pmregs_u64(x) & 0xfu) << 8))
-#define pmregs_x86_perf_capabilities_pebs_rec_fmt_set_checked(v, x)        pmregs_set_checked64((v), 8, 0xfu, (x))
-#define pmregs_x86_perf_capabilities_smm_freeze_get(v)                     ((pmregs_u64(v) >> 12) & 0x1u)
-#define pmregs_x86_perf_capabilities_smm_freeze_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
-#define pmregs_x86_perf_capabilities_smm_freeze_set_checked(v, x)          pmregs_set_checked64((v), 12, 0x1u, (x))
-#define pmregs_x86_perf_capabilities_fw_write_get(v)                       ((pmregs_u64(v) >> 13) & 0x1u)
-#define pmregs_x86_perf_capabilities_fw_write_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x2000)) | ((pmregs_u64(x) & 0x1u) << 13))
-#define pmregs_x86_perf_capabilities_fw_write_set_checked(v, x)            pmregs_set_checked64((v), 13, 0x1u, (x))
-#define pmregs_x86_perf_capabilities_pebs_baseline_get(v)                  ((pmregs_u64(v) >> 14) & 0x1u)
-#define pmregs_x86_perf_capabilities_pebs_baseline_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x4000)) | ((pmregs_u64(x) & 0x1u) << 14))
-#define pmregs_x86_perf_capabilities_pebs_baseline_set_checked(v, x)       pmregs_set_checked64((v), 14, 0x1u, (x))
-#define pmregs_x86_perf_capabilities_perf_metrics_get(v)                   ((pmregs_u64(v) >> 15) & 0x1u)
-#define pmregs_x86_perf_capabilities_perf_metrics_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000)) | ((pmregs_u64(x) & 0x1u) << 15))
-#define pmregs_x86_perf_capabilities_perf_metrics_set_checked(v, x)        pmregs_set_checked64((v), 15, 0x1u, (x))
-#define pmregs_x86_perf_capabilities_pebs_output_pt_get(v)                 ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_x86_perf_capabilities_pebs_output_pt_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_x86_perf_capabilities_pebs_output_pt_set_checked(v, x)      pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_x86_perf_capabilities_pebs_timing_info_get(v)               ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_x86_perf_capabilities_pebs_timing_info_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_x86_perf_capabilities_pebs_timing_info_set_checked(v, x)    pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_get(v)            ((pmregs_u64(v) >> 19) & 0x1u)
-#define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
-#define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set_checked(v, x) pmregs_set_checked64((v), 19, 0x1u, (x))
+#define pmregs_x86_perf_capabilities_lbr_fmt_get(v)                        PMREGS_GET64(v, 0, 0x3f)
+#define pmregs_x86_perf_capabilities_lbr_fmt_set(v, x)                     PMREGS_SET64(v, x, 0, 0x3f)
+#define pmregs_x86_perf_capabilities_lbr_fmt_set_checked(v, x)             pmregs_set_checked64(v, 0, 0x3fu, x)
+#define pmregs_x86_perf_capabilities_pebs_trap_get(v)                      PMREGS_GET64(v, 6, 0x1)
+#define pmregs_x86_perf_capabilities_pebs_trap_set(v, x)                   PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_x86_perf_capabilities_pebs_trap_set_checked(v, x)           pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_x86_perf_capabilities_pebs_arch_reg_get(v)                  PMREGS_GET64(v, 7, 0x1)
+#define pmregs_x86_perf_capabilities_pebs_arch_reg_set(v, x)               PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_x86_perf_capabilities_pebs_arch_reg_set_checked(v, x)       pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_x86_perf_capabilities_pebs_rec_fmt_get(v)                   PMREGS_GET64(v, 8, 0xf)
+#define pmregs_x86_perf_capabilities_pebs_rec_fmt_set(v, x)                PMREGS_SET64(v, x, 8, 0xf)
+#define pmregs_x86_perf_capabilities_pebs_rec_fmt_set_checked(v, x)        pmregs_set_checked64(v, 8, 0xfu, x)
+#define pmregs_x86_perf_capabilities_smm_freeze_get(v)                     PMREGS_GET64(v, 12, 0x1)
+#define pmregs_x86_perf_capabilities_smm_freeze_set(v, x)                  PMREGS_SET64(v, x, 12, 0x1)
+#define pmregs_x86_perf_capabilities_smm_freeze_set_checked(v, x)          pmregs_set_checked64(v, 12, 0x1u, x)
+#define pmregs_x86_perf_capabilities_fw_write_get(v)                       PMREGS_GET64(v, 13, 0x1)
+#define pmregs_x86_perf_capabilities_fw_write_set(v, x)                    PMREGS_SET64(v, x, 13, 0x1)
+#define pmregs_x86_perf_capabilities_fw_write_set_checked(v, x)            pmregs_set_checked64(v, 13, 0x1u, x)
+#define pmregs_x86_perf_capabilities_pebs_baseline_get(v)                  PMREGS_GET64(v, 14, 0x1)
+#define pmregs_x86_perf_capabilities_pebs_baseline_set(v, x)               PMREGS_SET64(v, x, 14, 0x1)
+#define pmregs_x86_perf_capabilities_pebs_baseline_set_checked(v, x)       pmregs_set_checked64(v, 14, 0x1u, x)
+#define pmregs_x86_perf_capabilities_perf_metrics_get(v)                   PMREGS_GET64(v, 15, 0x1)
+#define pmregs_x86_perf_capabilities_perf_metrics_set(v, x)                PMREGS_SET64(v, x, 15, 0x1)
+#define pmregs_x86_perf_capabilities_perf_metrics_set_checked(v, x)        pmregs_set_checked64(v, 15, 0x1u, x)
+#define pmregs_x86_perf_capabilities_pebs_output_pt_get(v)                 PMREGS_GET64(v, 16, 0x1)
+#define pmregs_x86_perf_capabilities_pebs_output_pt_set(v, x)              PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_x86_perf_capabilities_pebs_output_pt_set_checked(v, x)      pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_x86_perf_capabilities_pebs_timing_info_get(v)               PMREGS_GET64(v, 17, 0x1)
+#define pmregs_x86_perf_capabilities_pebs_timing_info_set(v, x)            PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_x86_perf_capabilities_pebs_timing_info_set_checked(v, x)    pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_get(v)            PMREGS_GET64(v, 19, 0x1)
+#define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set(v, x)         PMREGS_SET64(v, x, 19, 0x1)
+#define pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set_checked(v, x) pmregs_set_checked64(v, 19, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_capabilities_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PERF_CAPABILITIES_RSVD_MASK) == 0;
-}
+/* pmregs_x86_perf_capabilities_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_capabilities_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PERF_CAPABILITIES_RSVD_MASK) == 0)
 
 /* ---- IA32_PEBS_ENABLE (Core and later) (pebs_enable) ---- */
 
@@ -5093,22 +4926,18 @@ static inline int pmregs_x86_perf_capabilities_valid(uint64_t v)
 #define PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_63_32(x) PMREGS_FIELD64((x), 32, 32)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_pebs_enable_pebs_en_pmc0_get(v)                    (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_pebs_enable_pebs_en_pmc0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_pebs_enable_pebs_en_pmc0_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_pebs_enable_model_specific_31_1_get(v)             ((pmregs_u64(v) >> 1) & 0x7fffffffu)
-#define pmregs_x86_pebs_enable_model_specific_31_1_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xfffffffe)) | ((pmregs_u64(x) & 0x7fffffffu) << 1))
-#define pmregs_x86_pebs_enable_model_specific_31_1_set_checked(v, x)  pmregs_set_checked64((v), 1, 0x7fffffffu, (x))
-#define pmregs_x86_pebs_enable_model_specific_63_32_get(v)            ((pmregs_u64(v) >> 32) & 0xffffffffu)
-#define pmregs_x86_pebs_enable_model_specific_63_32_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffff00000000)) | ((pmregs_u64(x) & 0xffffffffu) << 32))
-#define pmregs_x86_pebs_enable_model_specific_63_32_set_checked(v, x) pmregs_set_checked64((v), 32, 0xffffffffu, (x))
+#define pmregs_x86_pebs_enable_pebs_en_pmc0_get(v)                    PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_pebs_enable_pebs_en_pmc0_set(v, x)                 PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_pebs_enable_pebs_en_pmc0_set_checked(v, x)         pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_pebs_enable_model_specific_31_1_get(v)             PMREGS_GET64(v, 1, 0x7fffffff)
+#define pmregs_x86_pebs_enable_model_specific_31_1_set(v, x)          PMREGS_SET64(v, x, 1, 0x7fffffff)
+#define pmregs_x86_pebs_enable_model_specific_31_1_set_checked(v, x)  pmregs_set_checked64(v, 1, 0x7fffffffu, x)
+#define pmregs_x86_pebs_enable_model_specific_63_32_get(v)            PMREGS_GET64(v, 32, 0xffffffff)
+#define pmregs_x86_pebs_enable_model_specific_63_32_set(v, x)         PMREGS_SET64(v, x, 32, 0xffffffff)
+#define pmregs_x86_pebs_enable_model_specific_63_32_set_checked(v, x) pmregs_set_checked64(v, 32, 0xffffffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_pebs_enable_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_pebs_enable_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_pebs_enable_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- IA32_MISC_ENABLE (performance-monitoring bits) (misc_enable) ---- */
 
@@ -5121,31 +4950,27 @@ static inline int pmregs_x86_pebs_enable_valid(uint64_t v)
 #define PMREGS_X86_MISC_ENABLE_OTHER_63_13(x)       PMREGS_FIELD64((x), 13, 51)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_misc_enable_other_6_0_get(v)                    (pmregs_u64(v) & 0x7fu)
-#define pmregs_x86_misc_enable_other_6_0_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x7f)) | (pmregs_u64(x) & 0x7fu))
-#define pmregs_x86_misc_enable_other_6_0_set_checked(v, x)         pmregs_set_checked64((v), 0, 0x7fu, (x))
-#define pmregs_x86_misc_enable_perfmon_available_get(v)            ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_x86_misc_enable_perfmon_available_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_x86_misc_enable_perfmon_available_set_checked(v, x) pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_x86_misc_enable_other_10_8_get(v)                   ((pmregs_u64(v) >> 8) & 0x7u)
-#define pmregs_x86_misc_enable_other_10_8_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x700)) | ((pmregs_u64(x) & 0x7u) << 8))
-#define pmregs_x86_misc_enable_other_10_8_set_checked(v, x)        pmregs_set_checked64((v), 8, 0x7u, (x))
-#define pmregs_x86_misc_enable_bts_unavailable_get(v)              ((pmregs_u64(v) >> 11) & 0x1u)
-#define pmregs_x86_misc_enable_bts_unavailable_set(v, x)           ((pmregs_u64(v) & ~PMREGS_U64(0x800)) | ((pmregs_u64(x) & 0x1u) << 11))
-#define pmregs_x86_misc_enable_bts_unavailable_set_checked(v, x)   pmregs_set_checked64((v), 11, 0x1u, (x))
-#define pmregs_x86_misc_enable_pebs_unavailable_get(v)             ((pmregs_u64(v) >> 12) & 0x1u)
-#define pmregs_x86_misc_enable_pebs_unavailable_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x1000)) | ((pmregs_u64(x) & 0x1u) << 12))
-#define pmregs_x86_misc_enable_pebs_unavailable_set_checked(v, x)  pmregs_set_checked64((v), 12, 0x1u, (x))
-#define pmregs_x86_misc_enable_other_63_13_get(v)                  ((pmregs_u64(v) >> 13) & PMREGS_U64(0x7ffffffffffff))
-#define pmregs_x86_misc_enable_other_63_13_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffffffe000)) | ((pmregs_u64(x) & PMREGS_U64(0x7ffffffffffff)) << 13))
-#define pmregs_x86_misc_enable_other_63_13_set_checked(v, x)       pmregs_set_checked64((v), 13, PMREGS_U64(0x7ffffffffffff), (x))
+#define pmregs_x86_misc_enable_other_6_0_get(v)                    PMREGS_GET64(v, 0, 0x7f)
+#define pmregs_x86_misc_enable_other_6_0_set(v, x)                 PMREGS_SET64(v, x, 0, 0x7f)
+#define pmregs_x86_misc_enable_other_6_0_set_checked(v, x)         pmregs_set_checked64(v, 0, 0x7fu, x)
+#define pmregs_x86_misc_enable_perfmon_available_get(v)            PMREGS_GET64(v, 7, 0x1)
+#define pmregs_x86_misc_enable_perfmon_available_set(v, x)         PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_x86_misc_enable_perfmon_available_set_checked(v, x) pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_x86_misc_enable_other_10_8_get(v)                   PMREGS_GET64(v, 8, 0x7)
+#define pmregs_x86_misc_enable_other_10_8_set(v, x)                PMREGS_SET64(v, x, 8, 0x7)
+#define pmregs_x86_misc_enable_other_10_8_set_checked(v, x)        pmregs_set_checked64(v, 8, 0x7u, x)
+#define pmregs_x86_misc_enable_bts_unavailable_get(v)              PMREGS_GET64(v, 11, 0x1)
+#define pmregs_x86_misc_enable_bts_unavailable_set(v, x)           PMREGS_SET64(v, x, 11, 0x1)
+#define pmregs_x86_misc_enable_bts_unavailable_set_checked(v, x)   pmregs_set_checked64(v, 11, 0x1u, x)
+#define pmregs_x86_misc_enable_pebs_unavailable_get(v)             PMREGS_GET64(v, 12, 0x1)
+#define pmregs_x86_misc_enable_pebs_unavailable_set(v, x)          PMREGS_SET64(v, x, 12, 0x1)
+#define pmregs_x86_misc_enable_pebs_unavailable_set_checked(v, x)  pmregs_set_checked64(v, 12, 0x1u, x)
+#define pmregs_x86_misc_enable_other_63_13_get(v)                  PMREGS_GET64(v, 13, 0x7ffffffffffff)
+#define pmregs_x86_misc_enable_other_63_13_set(v, x)               PMREGS_SET64(v, x, 13, 0x7ffffffffffff)
+#define pmregs_x86_misc_enable_other_63_13_set_checked(v, x)       pmregs_set_checked64(v, 13, PMREGS_U64(0x7ffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_misc_enable_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_misc_enable_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_misc_enable_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- IA32_DS_AREA (linear_address) ---- */
 
@@ -5155,14 +4980,10 @@ static inline int pmregs_x86_misc_enable_valid(uint64_t v)
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_linear_address_address_get(v)            (pmregs_u64(v))
 #define pmregs_x86_linear_address_address_set(v, x)         ((void)pmregs_u64(v), pmregs_u64(x))
-#define pmregs_x86_linear_address_address_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffffffffff), (x))
+#define pmregs_x86_linear_address_address_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_linear_address_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_linear_address_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_linear_address_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- CPUID.0AH:EAX (cpuid_0a_eax) ---- */
 
@@ -5173,25 +4994,21 @@ static inline int pmregs_x86_linear_address_valid(uint64_t v)
 #define PMREGS_X86_CPUID_0A_EAX_EBX_LENGTH(x)       PMREGS_FIELD32((x), 24, 8)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_cpuid_0a_eax_version_id_get(v)                  (pmregs_u32(v) & 0xffu)
-#define pmregs_x86_cpuid_0a_eax_version_id_set(v, x)               ((pmregs_u32(v) & ~0xffu) | (pmregs_u32(x) & 0xffu))
-#define pmregs_x86_cpuid_0a_eax_version_id_set_checked(v, x)       pmregs_set_checked32((v), 0, 0xffu, (x))
-#define pmregs_x86_cpuid_0a_eax_num_gp_counters_get(v)             ((pmregs_u32(v) >> 8) & 0xffu)
-#define pmregs_x86_cpuid_0a_eax_num_gp_counters_set(v, x)          ((pmregs_u32(v) & ~0xff00u) | ((pmregs_u32(x) & 0xffu) << 8))
-#define pmregs_x86_cpuid_0a_eax_num_gp_counters_set_checked(v, x)  pmregs_set_checked32((v), 8, 0xffu, (x))
-#define pmregs_x86_cpuid_0a_eax_gp_counter_width_get(v)            ((pmregs_u32(v) >> 16) & 0xffu)
-#define pmregs_x86_cpuid_0a_eax_gp_counter_width_set(v, x)         ((pmregs_u32(v) & ~0xff0000u) | ((pmregs_u32(x) & 0xffu) << 16))
-#define pmregs_x86_cpuid_0a_eax_gp_counter_width_set_checked(v, x) pmregs_set_checked32((v), 16, 0xffu, (x))
-#define pmregs_x86_cpuid_0a_eax_ebx_length_get(v)                  ((pmregs_u32(v) >> 24) & 0xffu)
-#define pmregs_x86_cpuid_0a_eax_ebx_length_set(v, x)               ((pmregs_u32(v) & ~0xff000000u) | ((pmregs_u32(x) & 0xffu) << 24))
-#define pmregs_x86_cpuid_0a_eax_ebx_length_set_checked(v, x)       pmregs_set_checked32((v), 24, 0xffu, (x))
+#define pmregs_x86_cpuid_0a_eax_version_id_get(v)                  PMREGS_GET32(v, 0, 0xff)
+#define pmregs_x86_cpuid_0a_eax_version_id_set(v, x)               PMREGS_SET32(v, x, 0, 0xff)
+#define pmregs_x86_cpuid_0a_eax_version_id_set_checked(v, x)       pmregs_set_checked32(v, 0, 0xffu, x)
+#define pmregs_x86_cpuid_0a_eax_num_gp_counters_get(v)             PMREGS_GET32(v, 8, 0xff)
+#define pmregs_x86_cpuid_0a_eax_num_gp_counters_set(v, x)          PMREGS_SET32(v, x, 8, 0xff)
+#define pmregs_x86_cpuid_0a_eax_num_gp_counters_set_checked(v, x)  pmregs_set_checked32(v, 8, 0xffu, x)
+#define pmregs_x86_cpuid_0a_eax_gp_counter_width_get(v)            PMREGS_GET32(v, 16, 0xff)
+#define pmregs_x86_cpuid_0a_eax_gp_counter_width_set(v, x)         PMREGS_SET32(v, x, 16, 0xff)
+#define pmregs_x86_cpuid_0a_eax_gp_counter_width_set_checked(v, x) pmregs_set_checked32(v, 16, 0xffu, x)
+#define pmregs_x86_cpuid_0a_eax_ebx_length_get(v)                  PMREGS_GET32(v, 24, 0xff)
+#define pmregs_x86_cpuid_0a_eax_ebx_length_set(v, x)               PMREGS_SET32(v, x, 24, 0xff)
+#define pmregs_x86_cpuid_0a_eax_ebx_length_set_checked(v, x)       pmregs_set_checked32(v, 24, 0xffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_0a_eax_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_cpuid_0a_eax_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_0a_eax_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- CPUID.0AH:EBX (cpuid_0a_ebx) ---- */
 
@@ -5205,33 +5022,30 @@ static inline int pmregs_x86_cpuid_0a_eax_valid(uint32_t v)
 #define PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_MISSES(x)        PMREGS_FIELD32((x), 6, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_cpuid_0a_ebx_no_core_cycles_get(v)                     (pmregs_u32(v) & 0x1u)
-#define pmregs_x86_cpuid_0a_ebx_no_core_cycles_set(v, x)                  ((pmregs_u32(v) & ~0x1u) | (pmregs_u32(x) & 0x1u))
-#define pmregs_x86_cpuid_0a_ebx_no_core_cycles_set_checked(v, x)          pmregs_set_checked32((v), 0, 0x1u, (x))
-#define pmregs_x86_cpuid_0a_ebx_no_instructions_retired_get(v)            ((pmregs_u32(v) >> 1) & 0x1u)
-#define pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set(v, x)         ((pmregs_u32(v) & ~0x2u) | ((pmregs_u32(x) & 0x1u) << 1))
-#define pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set_checked(v, x) pmregs_set_checked32((v), 1, 0x1u, (x))
-#define pmregs_x86_cpuid_0a_ebx_no_ref_cycles_get(v)                      ((pmregs_u32(v) >> 2) & 0x1u)
-#define pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set(v, x)                   ((pmregs_u32(v) & ~0x4u) | ((pmregs_u32(x) & 0x1u) << 2))
-#define pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set_checked(v, x)           pmregs_set_checked32((v), 2, 0x1u, (x))
-#define pmregs_x86_cpuid_0a_ebx_no_llc_references_get(v)                  ((pmregs_u32(v) >> 3) & 0x1u)
-#define pmregs_x86_cpuid_0a_ebx_no_llc_references_set(v, x)               ((pmregs_u32(v) & ~0x8u) | ((pmregs_u32(x) & 0x1u) << 3))
-#define pmregs_x86_cpuid_0a_ebx_no_llc_references_set_checked(v, x)       pmregs_set_checked32((v), 3, 0x1u, (x))
-#define pmregs_x86_cpuid_0a_ebx_no_llc_misses_get(v)                      ((pmregs_u32(v) >> 4) & 0x1u)
-#define pmregs_x86_cpuid_0a_ebx_no_llc_misses_set(v, x)                   ((pmregs_u32(v) & ~0x10u) | ((pmregs_u32(x) & 0x1u) << 4))
-#define pmregs_x86_cpuid_0a_ebx_no_llc_misses_set_checked(v, x)           pmregs_set_checked32((v), 4, 0x1u, (x))
-#define pmregs_x86_cpuid_0a_ebx_no_branch_instructions_get(v)             ((pmregs_u32(v) >> 5) & 0x1u)
-#define pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set(v, x)          ((pmregs_u32(v) & ~0x20u) | ((pmregs_u32(x) & 0x1u) << 5))
-#define pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set_checked(v, x)  pmregs_set_checked32((v), 5, 0x1u, (x))
-#define pmregs_x86_cpuid_0a_ebx_no_branch_misses_get(v)                   ((pmregs_u32(v) >> 6) & 0x1u)
-#define pmregs_x86_cpuid_0a_ebx_no_branch_misses_set(v, x)                ((pmregs_u32(v) & ~0x40u) | ((pmregs_u32(x) & 0x1u) << 6))
-#define pmregs_x86_cpuid_0a_ebx_no_branch_misses_set_checked(v, x)        pmregs_set_checked32((v), 6, 0x1u, (x))
+#define pmregs_x86_cpuid_0a_ebx_no_core_cycles_get(v)                     PMREGS_GET32(v, 0, 0x1)
+#define pmregs_x86_cpuid_0a_ebx_no_core_cycles_set(v, x)                  PMREGS_SET32(v, x, 0, 0x1)
+#define pmregs_x86_cpuid_0a_ebx_no_core_cycles_set_checked(v, x)          pmregs_set_checked32(v, 0, 0x1u, x)
+#define pmregs_x86_cpuid_0a_ebx_no_instructions_retired_get(v)            PMREGS_GET32(v, 1, 0x1)
+#define pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set(v, x)         PMREGS_SET32(v, x, 1, 0x1)
+#define pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set_checked(v, x) pmregs_set_checked32(v, 1, 0x1u, x)
+#define pmregs_x86_cpuid_0a_ebx_no_ref_cycles_get(v)                      PMREGS_GET32(v, 2, 0x1)
+#define pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set(v, x)                   PMREGS_SET32(v, x, 2, 0x1)
+#define pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set_checked(v, x)           pmregs_set_checked32(v, 2, 0x1u, x)
+#define pmregs_x86_cpuid_0a_ebx_no_llc_references_get(v)                  PMREGS_GET32(v, 3, 0x1)
+#define pmregs_x86_cpuid_0a_ebx_no_llc_references_set(v, x)               PMREGS_SET32(v, x, 3, 0x1)
+#define pmregs_x86_cpuid_0a_ebx_no_llc_references_set_checked(v, x)       pmregs_set_checked32(v, 3, 0x1u, x)
+#define pmregs_x86_cpuid_0a_ebx_no_llc_misses_get(v)                      PMREGS_GET32(v, 4, 0x1)
+#define pmregs_x86_cpuid_0a_ebx_no_llc_misses_set(v, x)                   PMREGS_SET32(v, x, 4, 0x1)
+#define pmregs_x86_cpuid_0a_ebx_no_llc_misses_set_checked(v, x)           pmregs_set_checked32(v, 4, 0x1u, x)
+#define pmregs_x86_cpuid_0a_ebx_no_branch_instructions_get(v)             PMREGS_GET32(v, 5, 0x1)
+#define pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set(v, x)          PMREGS_SET32(v, x, 5, 0x1)
+#define pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set_checked(v, x)  pmregs_set_checked32(v, 5, 0x1u, x)
+#define pmregs_x86_cpuid_0a_ebx_no_branch_misses_get(v)                   PMREGS_GET32(v, 6, 0x1)
+#define pmregs_x86_cpuid_0a_ebx_no_branch_misses_set(v, x)                PMREGS_SET32(v, x, 6, 0x1)
+#define pmregs_x86_cpuid_0a_ebx_no_branch_misses_set_checked(v, x)        pmregs_set_checked32(v, 6, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_0a_ebx_valid(uint32_t v)
-{
-	return (v & PMREGS_X86_CPUID_0A_EBX_RSVD_MASK) == 0;
-}
+/* pmregs_x86_cpuid_0a_ebx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_0a_ebx_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_X86_CPUID_0A_EBX_RSVD_MASK) == 0)
 
 /* ---- CPUID.0AH:EDX (cpuid_0a_edx) ---- */
 
@@ -5241,21 +5055,18 @@ static inline int pmregs_x86_cpuid_0a_ebx_valid(uint32_t v)
 #define PMREGS_X86_CPUID_0A_EDX_ANYTHREAD_DEPRECATED(x) PMREGS_FIELD32((x), 15, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_cpuid_0a_edx_num_fixed_counters_get(v)              (pmregs_u32(v) & 0x1fu)
-#define pmregs_x86_cpuid_0a_edx_num_fixed_counters_set(v, x)           ((pmregs_u32(v) & ~0x1fu) | (pmregs_u32(x) & 0x1fu))
-#define pmregs_x86_cpuid_0a_edx_num_fixed_counters_set_checked(v, x)   pmregs_set_checked32((v), 0, 0x1fu, (x))
-#define pmregs_x86_cpuid_0a_edx_fixed_counter_width_get(v)             ((pmregs_u32(v) >> 5) & 0xffu)
-#define pmregs_x86_cpuid_0a_edx_fixed_counter_width_set(v, x)          ((pmregs_u32(v) & ~0x1fe0u) | ((pmregs_u32(x) & 0xffu) << 5))
-#define pmregs_x86_cpuid_0a_edx_fixed_counter_width_set_checked(v, x)  pmregs_set_checked32((v), 5, 0xffu, (x))
-#define pmregs_x86_cpuid_0a_edx_anythread_deprecated_get(v)            ((pmregs_u32(v) >> 15) & 0x1u)
-#define pmregs_x86_cpuid_0a_edx_anythread_deprecated_set(v, x)         ((pmregs_u32(v) & ~0x8000u) | ((pmregs_u32(x) & 0x1u) << 15))
-#define pmregs_x86_cpuid_0a_edx_anythread_deprecated_set_checked(v, x) pmregs_set_checked32((v), 15, 0x1u, (x))
+#define pmregs_x86_cpuid_0a_edx_num_fixed_counters_get(v)              PMREGS_GET32(v, 0, 0x1f)
+#define pmregs_x86_cpuid_0a_edx_num_fixed_counters_set(v, x)           PMREGS_SET32(v, x, 0, 0x1f)
+#define pmregs_x86_cpuid_0a_edx_num_fixed_counters_set_checked(v, x)   pmregs_set_checked32(v, 0, 0x1fu, x)
+#define pmregs_x86_cpuid_0a_edx_fixed_counter_width_get(v)             PMREGS_GET32(v, 5, 0xff)
+#define pmregs_x86_cpuid_0a_edx_fixed_counter_width_set(v, x)          PMREGS_SET32(v, x, 5, 0xff)
+#define pmregs_x86_cpuid_0a_edx_fixed_counter_width_set_checked(v, x)  pmregs_set_checked32(v, 5, 0xffu, x)
+#define pmregs_x86_cpuid_0a_edx_anythread_deprecated_get(v)            PMREGS_GET32(v, 15, 0x1)
+#define pmregs_x86_cpuid_0a_edx_anythread_deprecated_set(v, x)         PMREGS_SET32(v, x, 15, 0x1)
+#define pmregs_x86_cpuid_0a_edx_anythread_deprecated_set_checked(v, x) pmregs_set_checked32(v, 15, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_0a_edx_valid(uint32_t v)
-{
-	return (v & PMREGS_X86_CPUID_0A_EDX_RSVD_MASK) == 0;
-}
+/* pmregs_x86_cpuid_0a_edx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_0a_edx_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_X86_CPUID_0A_EDX_RSVD_MASK) == 0)
 
 /* ---- CPUID.01H:ECX (debug-store and perfmon flags) (cpuid_01_ecx) ---- */
 
@@ -5269,34 +5080,30 @@ static inline int pmregs_x86_cpuid_0a_edx_valid(uint32_t v)
 #define PMREGS_X86_CPUID_01_ECX_OTHER_31_16(x) PMREGS_FIELD32((x), 16, 16)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_cpuid_01_ecx_other_1_0_get(v)              (pmregs_u32(v) & 0x3u)
-#define pmregs_x86_cpuid_01_ecx_other_1_0_set(v, x)           ((pmregs_u32(v) & ~0x3u) | (pmregs_u32(x) & 0x3u))
-#define pmregs_x86_cpuid_01_ecx_other_1_0_set_checked(v, x)   pmregs_set_checked32((v), 0, 0x3u, (x))
-#define pmregs_x86_cpuid_01_ecx_dtes64_get(v)                 ((pmregs_u32(v) >> 2) & 0x1u)
-#define pmregs_x86_cpuid_01_ecx_dtes64_set(v, x)              ((pmregs_u32(v) & ~0x4u) | ((pmregs_u32(x) & 0x1u) << 2))
-#define pmregs_x86_cpuid_01_ecx_dtes64_set_checked(v, x)      pmregs_set_checked32((v), 2, 0x1u, (x))
-#define pmregs_x86_cpuid_01_ecx_other_3_get(v)                ((pmregs_u32(v) >> 3) & 0x1u)
-#define pmregs_x86_cpuid_01_ecx_other_3_set(v, x)             ((pmregs_u32(v) & ~0x8u) | ((pmregs_u32(x) & 0x1u) << 3))
-#define pmregs_x86_cpuid_01_ecx_other_3_set_checked(v, x)     pmregs_set_checked32((v), 3, 0x1u, (x))
-#define pmregs_x86_cpuid_01_ecx_ds_cpl_get(v)                 ((pmregs_u32(v) >> 4) & 0x1u)
-#define pmregs_x86_cpuid_01_ecx_ds_cpl_set(v, x)              ((pmregs_u32(v) & ~0x10u) | ((pmregs_u32(x) & 0x1u) << 4))
-#define pmregs_x86_cpuid_01_ecx_ds_cpl_set_checked(v, x)      pmregs_set_checked32((v), 4, 0x1u, (x))
-#define pmregs_x86_cpuid_01_ecx_other_14_5_get(v)             ((pmregs_u32(v) >> 5) & 0x3ffu)
-#define pmregs_x86_cpuid_01_ecx_other_14_5_set(v, x)          ((pmregs_u32(v) & ~0x7fe0u) | ((pmregs_u32(x) & 0x3ffu) << 5))
-#define pmregs_x86_cpuid_01_ecx_other_14_5_set_checked(v, x)  pmregs_set_checked32((v), 5, 0x3ffu, (x))
-#define pmregs_x86_cpuid_01_ecx_pdcm_get(v)                   ((pmregs_u32(v) >> 15) & 0x1u)
-#define pmregs_x86_cpuid_01_ecx_pdcm_set(v, x)                ((pmregs_u32(v) & ~0x8000u) | ((pmregs_u32(x) & 0x1u) << 15))
-#define pmregs_x86_cpuid_01_ecx_pdcm_set_checked(v, x)        pmregs_set_checked32((v), 15, 0x1u, (x))
-#define pmregs_x86_cpuid_01_ecx_other_31_16_get(v)            ((pmregs_u32(v) >> 16) & 0xffffu)
-#define pmregs_x86_cpuid_01_ecx_other_31_16_set(v, x)         ((pmregs_u32(v) & ~0xffff0000u) | ((pmregs_u32(x) & 0xffffu) << 16))
-#define pmregs_x86_cpuid_01_ecx_other_31_16_set_checked(v, x) pmregs_set_checked32((v), 16, 0xffffu, (x))
+#define pmregs_x86_cpuid_01_ecx_other_1_0_get(v)              PMREGS_GET32(v, 0, 0x3)
+#define pmregs_x86_cpuid_01_ecx_other_1_0_set(v, x)           PMREGS_SET32(v, x, 0, 0x3)
+#define pmregs_x86_cpuid_01_ecx_other_1_0_set_checked(v, x)   pmregs_set_checked32(v, 0, 0x3u, x)
+#define pmregs_x86_cpuid_01_ecx_dtes64_get(v)                 PMREGS_GET32(v, 2, 0x1)
+#define pmregs_x86_cpuid_01_ecx_dtes64_set(v, x)              PMREGS_SET32(v, x, 2, 0x1)
+#define pmregs_x86_cpuid_01_ecx_dtes64_set_checked(v, x)      pmregs_set_checked32(v, 2, 0x1u, x)
+#define pmregs_x86_cpuid_01_ecx_other_3_get(v)                PMREGS_GET32(v, 3, 0x1)
+#define pmregs_x86_cpuid_01_ecx_other_3_set(v, x)             PMREGS_SET32(v, x, 3, 0x1)
+#define pmregs_x86_cpuid_01_ecx_other_3_set_checked(v, x)     pmregs_set_checked32(v, 3, 0x1u, x)
+#define pmregs_x86_cpuid_01_ecx_ds_cpl_get(v)                 PMREGS_GET32(v, 4, 0x1)
+#define pmregs_x86_cpuid_01_ecx_ds_cpl_set(v, x)              PMREGS_SET32(v, x, 4, 0x1)
+#define pmregs_x86_cpuid_01_ecx_ds_cpl_set_checked(v, x)      pmregs_set_checked32(v, 4, 0x1u, x)
+#define pmregs_x86_cpuid_01_ecx_other_14_5_get(v)             PMREGS_GET32(v, 5, 0x3ff)
+#define pmregs_x86_cpuid_01_ecx_other_14_5_set(v, x)          PMREGS_SET32(v, x, 5, 0x3ff)
+#define pmregs_x86_cpuid_01_ecx_other_14_5_set_checked(v, x)  pmregs_set_checked32(v, 5, 0x3ffu, x)
+#define pmregs_x86_cpuid_01_ecx_pdcm_get(v)                   PMREGS_GET32(v, 15, 0x1)
+#define pmregs_x86_cpuid_01_ecx_pdcm_set(v, x)                PMREGS_SET32(v, x, 15, 0x1)
+#define pmregs_x86_cpuid_01_ecx_pdcm_set_checked(v, x)        pmregs_set_checked32(v, 15, 0x1u, x)
+#define pmregs_x86_cpuid_01_ecx_other_31_16_get(v)            PMREGS_GET32(v, 16, 0xffff)
+#define pmregs_x86_cpuid_01_ecx_other_31_16_set(v, x)         PMREGS_SET32(v, x, 16, 0xffff)
+#define pmregs_x86_cpuid_01_ecx_other_31_16_set_checked(v, x) pmregs_set_checked32(v, 16, 0xffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_01_ecx_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_cpuid_01_ecx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_01_ecx_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- CPUID.01H:EDX (debug store flag) (cpuid_01_edx) ---- */
 
@@ -5306,22 +5113,18 @@ static inline int pmregs_x86_cpuid_01_ecx_valid(uint32_t v)
 #define PMREGS_X86_CPUID_01_EDX_OTHER_31_22(x) PMREGS_FIELD32((x), 22, 10)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_cpuid_01_edx_other_20_0_get(v)             (pmregs_u32(v) & 0x1fffffu)
-#define pmregs_x86_cpuid_01_edx_other_20_0_set(v, x)          ((pmregs_u32(v) & ~0x1fffffu) | (pmregs_u32(x) & 0x1fffffu))
-#define pmregs_x86_cpuid_01_edx_other_20_0_set_checked(v, x)  pmregs_set_checked32((v), 0, 0x1fffffu, (x))
-#define pmregs_x86_cpuid_01_edx_ds_get(v)                     ((pmregs_u32(v) >> 21) & 0x1u)
-#define pmregs_x86_cpuid_01_edx_ds_set(v, x)                  ((pmregs_u32(v) & ~0x200000u) | ((pmregs_u32(x) & 0x1u) << 21))
-#define pmregs_x86_cpuid_01_edx_ds_set_checked(v, x)          pmregs_set_checked32((v), 21, 0x1u, (x))
-#define pmregs_x86_cpuid_01_edx_other_31_22_get(v)            ((pmregs_u32(v) >> 22) & 0x3ffu)
-#define pmregs_x86_cpuid_01_edx_other_31_22_set(v, x)         ((pmregs_u32(v) & ~0xffc00000u) | ((pmregs_u32(x) & 0x3ffu) << 22))
-#define pmregs_x86_cpuid_01_edx_other_31_22_set_checked(v, x) pmregs_set_checked32((v), 22, 0x3ffu, (x))
+#define pmregs_x86_cpuid_01_edx_other_20_0_get(v)             PMREGS_GET32(v, 0, 0x1fffff)
+#define pmregs_x86_cpuid_01_edx_other_20_0_set(v, x)          PMREGS_SET32(v, x, 0, 0x1fffff)
+#define pmregs_x86_cpuid_01_edx_other_20_0_set_checked(v, x)  pmregs_set_checked32(v, 0, 0x1fffffu, x)
+#define pmregs_x86_cpuid_01_edx_ds_get(v)                     PMREGS_GET32(v, 21, 0x1)
+#define pmregs_x86_cpuid_01_edx_ds_set(v, x)                  PMREGS_SET32(v, x, 21, 0x1)
+#define pmregs_x86_cpuid_01_edx_ds_set_checked(v, x)          pmregs_set_checked32(v, 21, 0x1u, x)
+#define pmregs_x86_cpuid_01_edx_other_31_22_get(v)            PMREGS_GET32(v, 22, 0x3ff)
+#define pmregs_x86_cpuid_01_edx_other_31_22_set(v, x)         PMREGS_SET32(v, x, 22, 0x3ff)
+#define pmregs_x86_cpuid_01_edx_other_31_22_set_checked(v, x) pmregs_set_checked32(v, 22, 0x3ffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_01_edx_valid(uint32_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_cpuid_01_edx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_01_edx_valid(v) (PMREGS_CAST(void, pmregs_u32(v)), 1)
 
 /* ---- PEBS counter reset value (pebs_counter_reset) ---- */
 
@@ -5329,15 +5132,12 @@ static inline int pmregs_x86_cpuid_01_edx_valid(uint32_t v)
 #define PMREGS_X86_PEBS_COUNTER_RESET_VALUE(x) PMREGS_FIELD64((x), 0, 40)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_pebs_counter_reset_value_get(v)            (pmregs_u64(v) & PMREGS_U64(0xffffffffff))
-#define pmregs_x86_pebs_counter_reset_value_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffffffffff)) | (pmregs_u64(x) & PMREGS_U64(0xffffffffff)))
-#define pmregs_x86_pebs_counter_reset_value_set_checked(v, x) pmregs_set_checked64((v), 0, PMREGS_U64(0xffffffffff), (x))
+#define pmregs_x86_pebs_counter_reset_value_get(v)            PMREGS_GET64(v, 0, 0xffffffffff)
+#define pmregs_x86_pebs_counter_reset_value_set(v, x)         PMREGS_SET64(v, x, 0, 0xffffffffff)
+#define pmregs_x86_pebs_counter_reset_value_set_checked(v, x) pmregs_set_checked64(v, 0, PMREGS_U64(0xffffffffff), x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_pebs_counter_reset_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PEBS_COUNTER_RESET_RSVD_MASK) == 0;
-}
+/* pmregs_x86_pebs_counter_reset_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_pebs_counter_reset_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PEBS_COUNTER_RESET_RSVD_MASK) == 0)
 
 /* ---- BTS record flags (64-bit record) (bts_flags64) ---- */
 
@@ -5345,15 +5145,12 @@ static inline int pmregs_x86_pebs_counter_reset_valid(uint64_t v)
 #define PMREGS_X86_BTS_FLAGS64_PREDICTED(x) PMREGS_FIELD64((x), 4, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_bts_flags64_predicted_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_x86_bts_flags64_predicted_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_x86_bts_flags64_predicted_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
+#define pmregs_x86_bts_flags64_predicted_get(v)            PMREGS_GET64(v, 4, 0x1)
+#define pmregs_x86_bts_flags64_predicted_set(v, x)         PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_x86_bts_flags64_predicted_set_checked(v, x) pmregs_set_checked64(v, 4, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_bts_flags64_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_BTS_FLAGS64_RSVD_MASK) == 0;
-}
+/* pmregs_x86_bts_flags64_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_bts_flags64_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_BTS_FLAGS64_RSVD_MASK) == 0)
 
 /* ---- BTS record flags (32-bit record) (bts_flags32) ---- */
 
@@ -5361,15 +5158,12 @@ static inline int pmregs_x86_bts_flags64_valid(uint64_t v)
 #define PMREGS_X86_BTS_FLAGS32_PREDICTED(x) PMREGS_FIELD32((x), 4, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_bts_flags32_predicted_get(v)            ((pmregs_u32(v) >> 4) & 0x1u)
-#define pmregs_x86_bts_flags32_predicted_set(v, x)         ((pmregs_u32(v) & ~0x10u) | ((pmregs_u32(x) & 0x1u) << 4))
-#define pmregs_x86_bts_flags32_predicted_set_checked(v, x) pmregs_set_checked32((v), 4, 0x1u, (x))
+#define pmregs_x86_bts_flags32_predicted_get(v)            PMREGS_GET32(v, 4, 0x1)
+#define pmregs_x86_bts_flags32_predicted_set(v, x)         PMREGS_SET32(v, x, 4, 0x1)
+#define pmregs_x86_bts_flags32_predicted_set_checked(v, x) pmregs_set_checked32(v, 4, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_bts_flags32_valid(uint32_t v)
-{
-	return (v & PMREGS_X86_BTS_FLAGS32_RSVD_MASK) == 0;
-}
+/* pmregs_x86_bts_flags32_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_bts_flags32_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_X86_BTS_FLAGS32_RSVD_MASK) == 0)
 
 /* ---- MSR_PEBS_DATA_CFG (pebs_data_cfg) ---- */
 
@@ -5385,39 +5179,36 @@ static inline int pmregs_x86_bts_flags32_valid(uint32_t v)
 #define PMREGS_X86_PEBS_DATA_CFG_CNTR_FIXED(x)  PMREGS_FIELD64((x), 48, 8)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_pebs_data_cfg_meminfo_get(v)                (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_pebs_data_cfg_meminfo_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_pebs_data_cfg_meminfo_set_checked(v, x)     pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_pebs_data_cfg_gp_get(v)                     ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_x86_pebs_data_cfg_gp_set(v, x)                  ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_x86_pebs_data_cfg_gp_set_checked(v, x)          pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_x86_pebs_data_cfg_xmms_get(v)                   ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_x86_pebs_data_cfg_xmms_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_x86_pebs_data_cfg_xmms_set_checked(v, x)        pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_x86_pebs_data_cfg_lbrs_get(v)                   ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_x86_pebs_data_cfg_lbrs_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_x86_pebs_data_cfg_lbrs_set_checked(v, x)        pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_x86_pebs_data_cfg_cntr_get(v)                   ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_x86_pebs_data_cfg_cntr_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_x86_pebs_data_cfg_cntr_set_checked(v, x)        pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_x86_pebs_data_cfg_metrics_get(v)                ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_x86_pebs_data_cfg_metrics_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_x86_pebs_data_cfg_metrics_set_checked(v, x)     pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_x86_pebs_data_cfg_lbr_entries_get(v)            ((pmregs_u64(v) >> 24) & 0xffu)
-#define pmregs_x86_pebs_data_cfg_lbr_entries_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff000000)) | ((pmregs_u64(x) & 0xffu) << 24))
-#define pmregs_x86_pebs_data_cfg_lbr_entries_set_checked(v, x) pmregs_set_checked64((v), 24, 0xffu, (x))
-#define pmregs_x86_pebs_data_cfg_cntr_gp_get(v)                ((pmregs_u64(v) >> 32) & 0xffffu)
-#define pmregs_x86_pebs_data_cfg_cntr_gp_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xffff00000000)) | ((pmregs_u64(x) & 0xffffu) << 32))
-#define pmregs_x86_pebs_data_cfg_cntr_gp_set_checked(v, x)     pmregs_set_checked64((v), 32, 0xffffu, (x))
-#define pmregs_x86_pebs_data_cfg_cntr_fixed_get(v)             ((pmregs_u64(v) >> 48) & 0xffu)
-#define pmregs_x86_pebs_data_cfg_cntr_fixed_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0xff000000000000)) | ((pmregs_u64(x) & 0xffu) << 48))
-#define pmregs_x86_pebs_data_cfg_cntr_fixed_set_checked(v, x)  pmregs_set_checked64((v), 48, 0xffu, (x))
+#define pmregs_x86_pebs_data_cfg_meminfo_get(v)                PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_pebs_data_cfg_meminfo_set(v, x)             PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_pebs_data_cfg_meminfo_set_checked(v, x)     pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_pebs_data_cfg_gp_get(v)                     PMREGS_GET64(v, 1, 0x1)
+#define pmregs_x86_pebs_data_cfg_gp_set(v, x)                  PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_x86_pebs_data_cfg_gp_set_checked(v, x)          pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_x86_pebs_data_cfg_xmms_get(v)                   PMREGS_GET64(v, 2, 0x1)
+#define pmregs_x86_pebs_data_cfg_xmms_set(v, x)                PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_x86_pebs_data_cfg_xmms_set_checked(v, x)        pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_x86_pebs_data_cfg_lbrs_get(v)                   PMREGS_GET64(v, 3, 0x1)
+#define pmregs_x86_pebs_data_cfg_lbrs_set(v, x)                PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_x86_pebs_data_cfg_lbrs_set_checked(v, x)        pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_x86_pebs_data_cfg_cntr_get(v)                   PMREGS_GET64(v, 4, 0x1)
+#define pmregs_x86_pebs_data_cfg_cntr_set(v, x)                PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_x86_pebs_data_cfg_cntr_set_checked(v, x)        pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_x86_pebs_data_cfg_metrics_get(v)                PMREGS_GET64(v, 5, 0x1)
+#define pmregs_x86_pebs_data_cfg_metrics_set(v, x)             PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_x86_pebs_data_cfg_metrics_set_checked(v, x)     pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_x86_pebs_data_cfg_lbr_entries_get(v)            PMREGS_GET64(v, 24, 0xff)
+#define pmregs_x86_pebs_data_cfg_lbr_entries_set(v, x)         PMREGS_SET64(v, x, 24, 0xff)
+#define pmregs_x86_pebs_data_cfg_lbr_entries_set_checked(v, x) pmregs_set_checked64(v, 24, 0xffu, x)
+#define pmregs_x86_pebs_data_cfg_cntr_gp_get(v)                PMREGS_GET64(v, 32, 0xffff)
+#define pmregs_x86_pebs_data_cfg_cntr_gp_set(v, x)             PMREGS_SET64(v, x, 32, 0xffff)
+#define pmregs_x86_pebs_data_cfg_cntr_gp_set_checked(v, x)     pmregs_set_checked64(v, 32, 0xffffu, x)
+#define pmregs_x86_pebs_data_cfg_cntr_fixed_get(v)             PMREGS_GET64(v, 48, 0xff)
+#define pmregs_x86_pebs_data_cfg_cntr_fixed_set(v, x)          PMREGS_SET64(v, x, 48, 0xff)
+#define pmregs_x86_pebs_data_cfg_cntr_fixed_set_checked(v, x)  pmregs_set_checked64(v, 48, 0xffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_pebs_data_cfg_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PEBS_DATA_CFG_RSVD_MASK) == 0;
-}
+/* pmregs_x86_pebs_data_cfg_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_pebs_data_cfg_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PEBS_DATA_CFG_RSVD_MASK) == 0)
 
 /* ---- Adaptive PEBS basic group, first quadword (pebs_basic_format) ---- */
 
@@ -5433,39 +5224,36 @@ static inline int pmregs_x86_pebs_data_cfg_valid(uint64_t v)
 #define PMREGS_X86_PEBS_BASIC_FORMAT_RECORD_SIZE(x)    PMREGS_FIELD64((x), 48, 16)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_pebs_basic_format_meminfo_get(v)                   (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_pebs_basic_format_meminfo_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_pebs_basic_format_meminfo_set_checked(v, x)        pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_pebs_basic_format_gp_get(v)                        ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_x86_pebs_basic_format_gp_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_x86_pebs_basic_format_gp_set_checked(v, x)             pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_x86_pebs_basic_format_xmms_get(v)                      ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_x86_pebs_basic_format_xmms_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_x86_pebs_basic_format_xmms_set_checked(v, x)           pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_x86_pebs_basic_format_lbrs_get(v)                      ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_x86_pebs_basic_format_lbrs_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_x86_pebs_basic_format_lbrs_set_checked(v, x)           pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_x86_pebs_basic_format_cntr_get(v)                      ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_x86_pebs_basic_format_cntr_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_x86_pebs_basic_format_cntr_set_checked(v, x)           pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_x86_pebs_basic_format_metrics_get(v)                   ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_x86_pebs_basic_format_metrics_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_x86_pebs_basic_format_metrics_set_checked(v, x)        pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_x86_pebs_basic_format_lbr_entries_get(v)               ((pmregs_u64(v) >> 24) & 0xffu)
-#define pmregs_x86_pebs_basic_format_lbr_entries_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0xff000000)) | ((pmregs_u64(x) & 0xffu) << 24))
-#define pmregs_x86_pebs_basic_format_lbr_entries_set_checked(v, x)    pmregs_set_checked64((v), 24, 0xffu, (x))
-#define pmregs_x86_pebs_basic_format_retire_latency_get(v)            ((pmregs_u64(v) >> 32) & 0xffffu)
-#define pmregs_x86_pebs_basic_format_retire_latency_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xffff00000000)) | ((pmregs_u64(x) & 0xffffu) << 32))
-#define pmregs_x86_pebs_basic_format_retire_latency_set_checked(v, x) pmregs_set_checked64((v), 32, 0xffffu, (x))
-#define pmregs_x86_pebs_basic_format_record_size_get(v)               ((pmregs_u64(v) >> 48) & 0xffffu)
-#define pmregs_x86_pebs_basic_format_record_size_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0xffff000000000000)) | ((pmregs_u64(x) & 0xffffu) << 48))
-#define pmregs_x86_pebs_basic_format_record_size_set_checked(v, x)    pmregs_set_checked64((v), 48, 0xffffu, (x))
+#define pmregs_x86_pebs_basic_format_meminfo_get(v)                   PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_pebs_basic_format_meminfo_set(v, x)                PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_pebs_basic_format_meminfo_set_checked(v, x)        pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_pebs_basic_format_gp_get(v)                        PMREGS_GET64(v, 1, 0x1)
+#define pmregs_x86_pebs_basic_format_gp_set(v, x)                     PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_x86_pebs_basic_format_gp_set_checked(v, x)             pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_x86_pebs_basic_format_xmms_get(v)                      PMREGS_GET64(v, 2, 0x1)
+#define pmregs_x86_pebs_basic_format_xmms_set(v, x)                   PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_x86_pebs_basic_format_xmms_set_checked(v, x)           pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_x86_pebs_basic_format_lbrs_get(v)                      PMREGS_GET64(v, 3, 0x1)
+#define pmregs_x86_pebs_basic_format_lbrs_set(v, x)                   PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_x86_pebs_basic_format_lbrs_set_checked(v, x)           pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_x86_pebs_basic_format_cntr_get(v)                      PMREGS_GET64(v, 4, 0x1)
+#define pmregs_x86_pebs_basic_format_cntr_set(v, x)                   PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_x86_pebs_basic_format_cntr_set_checked(v, x)           pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_x86_pebs_basic_format_metrics_get(v)                   PMREGS_GET64(v, 5, 0x1)
+#define pmregs_x86_pebs_basic_format_metrics_set(v, x)                PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_x86_pebs_basic_format_metrics_set_checked(v, x)        pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_x86_pebs_basic_format_lbr_entries_get(v)               PMREGS_GET64(v, 24, 0xff)
+#define pmregs_x86_pebs_basic_format_lbr_entries_set(v, x)            PMREGS_SET64(v, x, 24, 0xff)
+#define pmregs_x86_pebs_basic_format_lbr_entries_set_checked(v, x)    pmregs_set_checked64(v, 24, 0xffu, x)
+#define pmregs_x86_pebs_basic_format_retire_latency_get(v)            PMREGS_GET64(v, 32, 0xffff)
+#define pmregs_x86_pebs_basic_format_retire_latency_set(v, x)         PMREGS_SET64(v, x, 32, 0xffff)
+#define pmregs_x86_pebs_basic_format_retire_latency_set_checked(v, x) pmregs_set_checked64(v, 32, 0xffffu, x)
+#define pmregs_x86_pebs_basic_format_record_size_get(v)               PMREGS_GET64(v, 48, 0xffff)
+#define pmregs_x86_pebs_basic_format_record_size_set(v, x)            PMREGS_SET64(v, x, 48, 0xffff)
+#define pmregs_x86_pebs_basic_format_record_size_set_checked(v, x)    pmregs_set_checked64(v, 48, 0xffffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_pebs_basic_format_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_PEBS_BASIC_FORMAT_RSVD_MASK) == 0;
-}
+/* pmregs_x86_pebs_basic_format_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_pebs_basic_format_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_PEBS_BASIC_FORMAT_RSVD_MASK) == 0)
 
 /* ---- PEBS TSX tuning (hsw_tsx_tuning) ---- */
 
@@ -5481,39 +5269,36 @@ static inline int pmregs_x86_pebs_basic_format_valid(uint64_t v)
 #define PMREGS_X86_HSW_TSX_TUNING_CAPACITY_READS(x)        PMREGS_FIELD64((x), 39, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_hsw_tsx_tuning_cycles_last_block_get(v)                (pmregs_u64(v) & 0xffffffffu)
-#define pmregs_x86_hsw_tsx_tuning_cycles_last_block_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xffffffff)) | (pmregs_u64(x) & 0xffffffffu))
-#define pmregs_x86_hsw_tsx_tuning_cycles_last_block_set_checked(v, x)     pmregs_set_checked64((v), 0, 0xffffffffu, (x))
-#define pmregs_x86_hsw_tsx_tuning_hle_abort_get(v)                        ((pmregs_u64(v) >> 32) & 0x1u)
-#define pmregs_x86_hsw_tsx_tuning_hle_abort_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x100000000)) | ((pmregs_u64(x) & 0x1u) << 32))
-#define pmregs_x86_hsw_tsx_tuning_hle_abort_set_checked(v, x)             pmregs_set_checked64((v), 32, 0x1u, (x))
-#define pmregs_x86_hsw_tsx_tuning_rtm_abort_get(v)                        ((pmregs_u64(v) >> 33) & 0x1u)
-#define pmregs_x86_hsw_tsx_tuning_rtm_abort_set(v, x)                     ((pmregs_u64(v) & ~PMREGS_U64(0x200000000)) | ((pmregs_u64(x) & 0x1u) << 33))
-#define pmregs_x86_hsw_tsx_tuning_rtm_abort_set_checked(v, x)             pmregs_set_checked64((v), 33, 0x1u, (x))
-#define pmregs_x86_hsw_tsx_tuning_instruction_abort_get(v)                ((pmregs_u64(v) >> 34) & 0x1u)
-#define pmregs_x86_hsw_tsx_tuning_instruction_abort_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x400000000)) | ((pmregs_u64(x) & 0x1u) << 34))
-#define pmregs_x86_hsw_tsx_tuning_instruction_abort_set_checked(v, x)     pmregs_set_checked64((v), 34, 0x1u, (x))
-#define pmregs_x86_hsw_tsx_tuning_non_instruction_abort_get(v)            ((pmregs_u64(v) >> 35) & 0x1u)
-#define pmregs_x86_hsw_tsx_tuning_non_instruction_abort_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x800000000)) | ((pmregs_u64(x) & 0x1u) << 35))
-#define pmregs_x86_hsw_tsx_tuning_non_instruction_abort_set_checked(v, x) pmregs_set_checked64((v), 35, 0x1u, (x))
-#define pmregs_x86_hsw_tsx_tuning_retry_get(v)                            ((pmregs_u64(v) >> 36) & 0x1u)
-#define pmregs_x86_hsw_tsx_tuning_retry_set(v, x)                         ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000)) | ((pmregs_u64(x) & 0x1u) << 36))
-#define pmregs_x86_hsw_tsx_tuning_retry_set_checked(v, x)                 pmregs_set_checked64((v), 36, 0x1u, (x))
-#define pmregs_x86_hsw_tsx_tuning_data_conflict_get(v)                    ((pmregs_u64(v) >> 37) & 0x1u)
-#define pmregs_x86_hsw_tsx_tuning_data_conflict_set(v, x)                 ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000)) | ((pmregs_u64(x) & 0x1u) << 37))
-#define pmregs_x86_hsw_tsx_tuning_data_conflict_set_checked(v, x)         pmregs_set_checked64((v), 37, 0x1u, (x))
-#define pmregs_x86_hsw_tsx_tuning_capacity_writes_get(v)                  ((pmregs_u64(v) >> 38) & 0x1u)
-#define pmregs_x86_hsw_tsx_tuning_capacity_writes_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000)) | ((pmregs_u64(x) & 0x1u) << 38))
-#define pmregs_x86_hsw_tsx_tuning_capacity_writes_set_checked(v, x)       pmregs_set_checked64((v), 38, 0x1u, (x))
-#define pmregs_x86_hsw_tsx_tuning_capacity_reads_get(v)                   ((pmregs_u64(v) >> 39) & 0x1u)
-#define pmregs_x86_hsw_tsx_tuning_capacity_reads_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000)) | ((pmregs_u64(x) & 0x1u) << 39))
-#define pmregs_x86_hsw_tsx_tuning_capacity_reads_set_checked(v, x)        pmregs_set_checked64((v), 39, 0x1u, (x))
+#define pmregs_x86_hsw_tsx_tuning_cycles_last_block_get(v)                PMREGS_GET64(v, 0, 0xffffffff)
+#define pmregs_x86_hsw_tsx_tuning_cycles_last_block_set(v, x)             PMREGS_SET64(v, x, 0, 0xffffffff)
+#define pmregs_x86_hsw_tsx_tuning_cycles_last_block_set_checked(v, x)     pmregs_set_checked64(v, 0, 0xffffffffu, x)
+#define pmregs_x86_hsw_tsx_tuning_hle_abort_get(v)                        PMREGS_GET64(v, 32, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_hle_abort_set(v, x)                     PMREGS_SET64(v, x, 32, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_hle_abort_set_checked(v, x)             pmregs_set_checked64(v, 32, 0x1u, x)
+#define pmregs_x86_hsw_tsx_tuning_rtm_abort_get(v)                        PMREGS_GET64(v, 33, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_rtm_abort_set(v, x)                     PMREGS_SET64(v, x, 33, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_rtm_abort_set_checked(v, x)             pmregs_set_checked64(v, 33, 0x1u, x)
+#define pmregs_x86_hsw_tsx_tuning_instruction_abort_get(v)                PMREGS_GET64(v, 34, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_instruction_abort_set(v, x)             PMREGS_SET64(v, x, 34, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_instruction_abort_set_checked(v, x)     pmregs_set_checked64(v, 34, 0x1u, x)
+#define pmregs_x86_hsw_tsx_tuning_non_instruction_abort_get(v)            PMREGS_GET64(v, 35, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_non_instruction_abort_set(v, x)         PMREGS_SET64(v, x, 35, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_non_instruction_abort_set_checked(v, x) pmregs_set_checked64(v, 35, 0x1u, x)
+#define pmregs_x86_hsw_tsx_tuning_retry_get(v)                            PMREGS_GET64(v, 36, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_retry_set(v, x)                         PMREGS_SET64(v, x, 36, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_retry_set_checked(v, x)                 pmregs_set_checked64(v, 36, 0x1u, x)
+#define pmregs_x86_hsw_tsx_tuning_data_conflict_get(v)                    PMREGS_GET64(v, 37, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_data_conflict_set(v, x)                 PMREGS_SET64(v, x, 37, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_data_conflict_set_checked(v, x)         pmregs_set_checked64(v, 37, 0x1u, x)
+#define pmregs_x86_hsw_tsx_tuning_capacity_writes_get(v)                  PMREGS_GET64(v, 38, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_capacity_writes_set(v, x)               PMREGS_SET64(v, x, 38, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_capacity_writes_set_checked(v, x)       pmregs_set_checked64(v, 38, 0x1u, x)
+#define pmregs_x86_hsw_tsx_tuning_capacity_reads_get(v)                   PMREGS_GET64(v, 39, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_capacity_reads_set(v, x)                PMREGS_SET64(v, x, 39, 0x1)
+#define pmregs_x86_hsw_tsx_tuning_capacity_reads_set_checked(v, x)        pmregs_set_checked64(v, 39, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_hsw_tsx_tuning_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_HSW_TSX_TUNING_RSVD_MASK) == 0;
-}
+/* pmregs_x86_hsw_tsx_tuning_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_hsw_tsx_tuning_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_HSW_TSX_TUNING_RSVD_MASK) == 0)
 
 /* ---- MSR_PERF_METRICS (perf_metrics) ---- */
 
@@ -5528,37 +5313,33 @@ static inline int pmregs_x86_hsw_tsx_tuning_valid(uint64_t v)
 #define PMREGS_X86_PERF_METRICS_MEM_BOUND(x)     PMREGS_FIELD64((x), 56, 8)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_perf_metrics_retiring_get(v)                 (pmregs_u64(v) & 0xffu)
-#define pmregs_x86_perf_metrics_retiring_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0xff)) | (pmregs_u64(x) & 0xffu))
-#define pmregs_x86_perf_metrics_retiring_set_checked(v, x)      pmregs_set_checked64((v), 0, 0xffu, (x))
-#define pmregs_x86_perf_metrics_bad_spec_get(v)                 ((pmregs_u64(v) >> 8) & 0xffu)
-#define pmregs_x86_perf_metrics_bad_spec_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0xff00)) | ((pmregs_u64(x) & 0xffu) << 8))
-#define pmregs_x86_perf_metrics_bad_spec_set_checked(v, x)      pmregs_set_checked64((v), 8, 0xffu, (x))
-#define pmregs_x86_perf_metrics_fe_bound_get(v)                 ((pmregs_u64(v) >> 16) & 0xffu)
-#define pmregs_x86_perf_metrics_fe_bound_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0xff0000)) | ((pmregs_u64(x) & 0xffu) << 16))
-#define pmregs_x86_perf_metrics_fe_bound_set_checked(v, x)      pmregs_set_checked64((v), 16, 0xffu, (x))
-#define pmregs_x86_perf_metrics_be_bound_get(v)                 ((pmregs_u64(v) >> 24) & 0xffu)
-#define pmregs_x86_perf_metrics_be_bound_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0xff000000)) | ((pmregs_u64(x) & 0xffu) << 24))
-#define pmregs_x86_perf_metrics_be_bound_set_checked(v, x)      pmregs_set_checked64((v), 24, 0xffu, (x))
-#define pmregs_x86_perf_metrics_heavy_ops_get(v)                ((pmregs_u64(v) >> 32) & 0xffu)
-#define pmregs_x86_perf_metrics_heavy_ops_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xff00000000)) | ((pmregs_u64(x) & 0xffu) << 32))
-#define pmregs_x86_perf_metrics_heavy_ops_set_checked(v, x)     pmregs_set_checked64((v), 32, 0xffu, (x))
-#define pmregs_x86_perf_metrics_br_mispredict_get(v)            ((pmregs_u64(v) >> 40) & 0xffu)
-#define pmregs_x86_perf_metrics_br_mispredict_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0xff0000000000)) | ((pmregs_u64(x) & 0xffu) << 40))
-#define pmregs_x86_perf_metrics_br_mispredict_set_checked(v, x) pmregs_set_checked64((v), 40, 0xffu, (x))
-#define pmregs_x86_perf_metrics_fetch_lat_get(v)                ((pmregs_u64(v) >> 48) & 0xffu)
-#define pmregs_x86_perf_metrics_fetch_lat_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xff000000000000)) | ((pmregs_u64(x) & 0xffu) << 48))
-#define pmregs_x86_perf_metrics_fetch_lat_set_checked(v, x)     pmregs_set_checked64((v), 48, 0xffu, (x))
-#define pmregs_x86_perf_metrics_mem_bound_get(v)                ((pmregs_u64(v) >> 56) & 0xffu)
-#define pmregs_x86_perf_metrics_mem_bound_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0xff00000000000000)) | ((pmregs_u64(x) & 0xffu) << 56))
-#define pmregs_x86_perf_metrics_mem_bound_set_checked(v, x)     pmregs_set_checked64((v), 56, 0xffu, (x))
+#define pmregs_x86_perf_metrics_retiring_get(v)                 PMREGS_GET64(v, 0, 0xff)
+#define pmregs_x86_perf_metrics_retiring_set(v, x)              PMREGS_SET64(v, x, 0, 0xff)
+#define pmregs_x86_perf_metrics_retiring_set_checked(v, x)      pmregs_set_checked64(v, 0, 0xffu, x)
+#define pmregs_x86_perf_metrics_bad_spec_get(v)                 PMREGS_GET64(v, 8, 0xff)
+#define pmregs_x86_perf_metrics_bad_spec_set(v, x)              PMREGS_SET64(v, x, 8, 0xff)
+#define pmregs_x86_perf_metrics_bad_spec_set_checked(v, x)      pmregs_set_checked64(v, 8, 0xffu, x)
+#define pmregs_x86_perf_metrics_fe_bound_get(v)                 PMREGS_GET64(v, 16, 0xff)
+#define pmregs_x86_perf_metrics_fe_bound_set(v, x)              PMREGS_SET64(v, x, 16, 0xff)
+#define pmregs_x86_perf_metrics_fe_bound_set_checked(v, x)      pmregs_set_checked64(v, 16, 0xffu, x)
+#define pmregs_x86_perf_metrics_be_bound_get(v)                 PMREGS_GET64(v, 24, 0xff)
+#define pmregs_x86_perf_metrics_be_bound_set(v, x)              PMREGS_SET64(v, x, 24, 0xff)
+#define pmregs_x86_perf_metrics_be_bound_set_checked(v, x)      pmregs_set_checked64(v, 24, 0xffu, x)
+#define pmregs_x86_perf_metrics_heavy_ops_get(v)                PMREGS_GET64(v, 32, 0xff)
+#define pmregs_x86_perf_metrics_heavy_ops_set(v, x)             PMREGS_SET64(v, x, 32, 0xff)
+#define pmregs_x86_perf_metrics_heavy_ops_set_checked(v, x)     pmregs_set_checked64(v, 32, 0xffu, x)
+#define pmregs_x86_perf_metrics_br_mispredict_get(v)            PMREGS_GET64(v, 40, 0xff)
+#define pmregs_x86_perf_metrics_br_mispredict_set(v, x)         PMREGS_SET64(v, x, 40, 0xff)
+#define pmregs_x86_perf_metrics_br_mispredict_set_checked(v, x) pmregs_set_checked64(v, 40, 0xffu, x)
+#define pmregs_x86_perf_metrics_fetch_lat_get(v)                PMREGS_GET64(v, 48, 0xff)
+#define pmregs_x86_perf_metrics_fetch_lat_set(v, x)             PMREGS_SET64(v, x, 48, 0xff)
+#define pmregs_x86_perf_metrics_fetch_lat_set_checked(v, x)     pmregs_set_checked64(v, 48, 0xffu, x)
+#define pmregs_x86_perf_metrics_mem_bound_get(v)                PMREGS_GET64(v, 56, 0xff)
+#define pmregs_x86_perf_metrics_mem_bound_set(v, x)             PMREGS_SET64(v, x, 56, 0xff)
+#define pmregs_x86_perf_metrics_mem_bound_set_checked(v, x)     pmregs_set_checked64(v, 56, 0xffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_perf_metrics_valid(uint64_t v)
-{
-	(void)v;
-	return 1;
-}
+/* pmregs_x86_perf_metrics_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_perf_metrics_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
 /* ---- IA32_LBR_CTL (lbr_ctl) ---- */
 
@@ -5576,45 +5357,42 @@ static inline int pmregs_x86_perf_metrics_valid(uint64_t v)
 #define PMREGS_X86_LBR_CTL_OTHER_BRANCH(x)  PMREGS_FIELD64((x), 22, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_lbr_ctl_lbr_en_get(v)                   (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_lbr_ctl_lbr_en_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_lbr_ctl_lbr_en_set_checked(v, x)        pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_lbr_ctl_os_get(v)                       ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_x86_lbr_ctl_os_set(v, x)                    ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_x86_lbr_ctl_os_set_checked(v, x)            pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_x86_lbr_ctl_usr_get(v)                      ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_x86_lbr_ctl_usr_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_x86_lbr_ctl_usr_set_checked(v, x)           pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_x86_lbr_ctl_call_stack_get(v)               ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_x86_lbr_ctl_call_stack_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_x86_lbr_ctl_call_stack_set_checked(v, x)    pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_x86_lbr_ctl_jcc_get(v)                      ((pmregs_u64(v) >> 16) & 0x1u)
-#define pmregs_x86_lbr_ctl_jcc_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x10000)) | ((pmregs_u64(x) & 0x1u) << 16))
-#define pmregs_x86_lbr_ctl_jcc_set_checked(v, x)           pmregs_set_checked64((v), 16, 0x1u, (x))
-#define pmregs_x86_lbr_ctl_near_rel_jmp_get(v)             ((pmregs_u64(v) >> 17) & 0x1u)
-#define pmregs_x86_lbr_ctl_near_rel_jmp_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x20000)) | ((pmregs_u64(x) & 0x1u) << 17))
-#define pmregs_x86_lbr_ctl_near_rel_jmp_set_checked(v, x)  pmregs_set_checked64((v), 17, 0x1u, (x))
-#define pmregs_x86_lbr_ctl_near_ind_jmp_get(v)             ((pmregs_u64(v) >> 18) & 0x1u)
-#define pmregs_x86_lbr_ctl_near_ind_jmp_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40000)) | ((pmregs_u64(x) & 0x1u) << 18))
-#define pmregs_x86_lbr_ctl_near_ind_jmp_set_checked(v, x)  pmregs_set_checked64((v), 18, 0x1u, (x))
-#define pmregs_x86_lbr_ctl_near_rel_call_get(v)            ((pmregs_u64(v) >> 19) & 0x1u)
-#define pmregs_x86_lbr_ctl_near_rel_call_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x80000)) | ((pmregs_u64(x) & 0x1u) << 19))
-#define pmregs_x86_lbr_ctl_near_rel_call_set_checked(v, x) pmregs_set_checked64((v), 19, 0x1u, (x))
-#define pmregs_x86_lbr_ctl_near_ind_call_get(v)            ((pmregs_u64(v) >> 20) & 0x1u)
-#define pmregs_x86_lbr_ctl_near_ind_call_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x100000)) | ((pmregs_u64(x) & 0x1u) << 20))
-#define pmregs_x86_lbr_ctl_near_ind_call_set_checked(v, x) pmregs_set_checked64((v), 20, 0x1u, (x))
-#define pmregs_x86_lbr_ctl_near_ret_get(v)                 ((pmregs_u64(v) >> 21) & 0x1u)
-#define pmregs_x86_lbr_ctl_near_ret_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x200000)) | ((pmregs_u64(x) & 0x1u) << 21))
-#define pmregs_x86_lbr_ctl_near_ret_set_checked(v, x)      pmregs_set_checked64((v), 21, 0x1u, (x))
-#define pmregs_x86_lbr_ctl_other_branch_get(v)             ((pmregs_u64(v) >> 22) & 0x1u)
-#define pmregs_x86_lbr_ctl_other_branch_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x400000)) | ((pmregs_u64(x) & 0x1u) << 22))
-#define pmregs_x86_lbr_ctl_other_branch_set_checked(v, x)  pmregs_set_checked64((v), 22, 0x1u, (x))
+#define pmregs_x86_lbr_ctl_lbr_en_get(v)                   PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_lbr_ctl_lbr_en_set(v, x)                PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_lbr_ctl_lbr_en_set_checked(v, x)        pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_lbr_ctl_os_get(v)                       PMREGS_GET64(v, 1, 0x1)
+#define pmregs_x86_lbr_ctl_os_set(v, x)                    PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_x86_lbr_ctl_os_set_checked(v, x)            pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_x86_lbr_ctl_usr_get(v)                      PMREGS_GET64(v, 2, 0x1)
+#define pmregs_x86_lbr_ctl_usr_set(v, x)                   PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_x86_lbr_ctl_usr_set_checked(v, x)           pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_x86_lbr_ctl_call_stack_get(v)               PMREGS_GET64(v, 3, 0x1)
+#define pmregs_x86_lbr_ctl_call_stack_set(v, x)            PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_x86_lbr_ctl_call_stack_set_checked(v, x)    pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_x86_lbr_ctl_jcc_get(v)                      PMREGS_GET64(v, 16, 0x1)
+#define pmregs_x86_lbr_ctl_jcc_set(v, x)                   PMREGS_SET64(v, x, 16, 0x1)
+#define pmregs_x86_lbr_ctl_jcc_set_checked(v, x)           pmregs_set_checked64(v, 16, 0x1u, x)
+#define pmregs_x86_lbr_ctl_near_rel_jmp_get(v)             PMREGS_GET64(v, 17, 0x1)
+#define pmregs_x86_lbr_ctl_near_rel_jmp_set(v, x)          PMREGS_SET64(v, x, 17, 0x1)
+#define pmregs_x86_lbr_ctl_near_rel_jmp_set_checked(v, x)  pmregs_set_checked64(v, 17, 0x1u, x)
+#define pmregs_x86_lbr_ctl_near_ind_jmp_get(v)             PMREGS_GET64(v, 18, 0x1)
+#define pmregs_x86_lbr_ctl_near_ind_jmp_set(v, x)          PMREGS_SET64(v, x, 18, 0x1)
+#define pmregs_x86_lbr_ctl_near_ind_jmp_set_checked(v, x)  pmregs_set_checked64(v, 18, 0x1u, x)
+#define pmregs_x86_lbr_ctl_near_rel_call_get(v)            PMREGS_GET64(v, 19, 0x1)
+#define pmregs_x86_lbr_ctl_near_rel_call_set(v, x)         PMREGS_SET64(v, x, 19, 0x1)
+#define pmregs_x86_lbr_ctl_near_rel_call_set_checked(v, x) pmregs_set_checked64(v, 19, 0x1u, x)
+#define pmregs_x86_lbr_ctl_near_ind_call_get(v)            PMREGS_GET64(v, 20, 0x1)
+#define pmregs_x86_lbr_ctl_near_ind_call_set(v, x)         PMREGS_SET64(v, x, 20, 0x1)
+#define pmregs_x86_lbr_ctl_near_ind_call_set_checked(v, x) pmregs_set_checked64(v, 20, 0x1u, x)
+#define pmregs_x86_lbr_ctl_near_ret_get(v)                 PMREGS_GET64(v, 21, 0x1)
+#define pmregs_x86_lbr_ctl_near_ret_set(v, x)              PMREGS_SET64(v, x, 21, 0x1)
+#define pmregs_x86_lbr_ctl_near_ret_set_checked(v, x)      pmregs_set_checked64(v, 21, 0x1u, x)
+#define pmregs_x86_lbr_ctl_other_branch_get(v)             PMREGS_GET64(v, 22, 0x1)
+#define pmregs_x86_lbr_ctl_other_branch_set(v, x)          PMREGS_SET64(v, x, 22, 0x1)
+#define pmregs_x86_lbr_ctl_other_branch_set_checked(v, x)  pmregs_set_checked64(v, 22, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_lbr_ctl_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_LBR_CTL_RSVD_MASK) == 0;
-}
+/* pmregs_x86_lbr_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_lbr_ctl_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_LBR_CTL_RSVD_MASK) == 0)
 
 /* ---- IA32_LBR_DEPTH (lbr_depth) ---- */
 
@@ -5622,15 +5400,12 @@ static inline int pmregs_x86_lbr_ctl_valid(uint64_t v)
 #define PMREGS_X86_LBR_DEPTH_DEPTH(x) PMREGS_FIELD64((x), 0, 9)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_lbr_depth_depth_get(v)            (pmregs_u64(v) & 0x1ffu)
-#define pmregs_x86_lbr_depth_depth_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1ff)) | (pmregs_u64(x) & 0x1ffu))
-#define pmregs_x86_lbr_depth_depth_set_checked(v, x) pmregs_set_checked64((v), 0, 0x1ffu, (x))
+#define pmregs_x86_lbr_depth_depth_get(v)            PMREGS_GET64(v, 0, 0x1ff)
+#define pmregs_x86_lbr_depth_depth_set(v, x)         PMREGS_SET64(v, x, 0, 0x1ff)
+#define pmregs_x86_lbr_depth_depth_set_checked(v, x) pmregs_set_checked64(v, 0, 0x1ffu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_lbr_depth_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_LBR_DEPTH_RSVD_MASK) == 0;
-}
+/* pmregs_x86_lbr_depth_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_lbr_depth_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_LBR_DEPTH_RSVD_MASK) == 0)
 
 /* ---- MSR_LBR_SELECT (lbr_select) ---- */
 
@@ -5647,42 +5422,39 @@ static inline int pmregs_x86_lbr_depth_valid(uint64_t v)
 #define PMREGS_X86_LBR_SELECT_EN_CALLSTACK(x)  PMREGS_FIELD64((x), 9, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_lbr_select_cpl_eq_0_get(v)                 (pmregs_u64(v) & 0x1u)
-#define pmregs_x86_lbr_select_cpl_eq_0_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x1)) | (pmregs_u64(x) & 0x1u))
-#define pmregs_x86_lbr_select_cpl_eq_0_set_checked(v, x)      pmregs_set_checked64((v), 0, 0x1u, (x))
-#define pmregs_x86_lbr_select_cpl_neq_0_get(v)                ((pmregs_u64(v) >> 1) & 0x1u)
-#define pmregs_x86_lbr_select_cpl_neq_0_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x2)) | ((pmregs_u64(x) & 0x1u) << 1))
-#define pmregs_x86_lbr_select_cpl_neq_0_set_checked(v, x)     pmregs_set_checked64((v), 1, 0x1u, (x))
-#define pmregs_x86_lbr_select_jcc_get(v)                      ((pmregs_u64(v) >> 2) & 0x1u)
-#define pmregs_x86_lbr_select_jcc_set(v, x)                   ((pmregs_u64(v) & ~PMREGS_U64(0x4)) | ((pmregs_u64(x) & 0x1u) << 2))
-#define pmregs_x86_lbr_select_jcc_set_checked(v, x)           pmregs_set_checked64((v), 2, 0x1u, (x))
-#define pmregs_x86_lbr_select_near_rel_call_get(v)            ((pmregs_u64(v) >> 3) & 0x1u)
-#define pmregs_x86_lbr_select_near_rel_call_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x8)) | ((pmregs_u64(x) & 0x1u) << 3))
-#define pmregs_x86_lbr_select_near_rel_call_set_checked(v, x) pmregs_set_checked64((v), 3, 0x1u, (x))
-#define pmregs_x86_lbr_select_near_ind_call_get(v)            ((pmregs_u64(v) >> 4) & 0x1u)
-#define pmregs_x86_lbr_select_near_ind_call_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x10)) | ((pmregs_u64(x) & 0x1u) << 4))
-#define pmregs_x86_lbr_select_near_ind_call_set_checked(v, x) pmregs_set_checked64((v), 4, 0x1u, (x))
-#define pmregs_x86_lbr_select_near_ret_get(v)                 ((pmregs_u64(v) >> 5) & 0x1u)
-#define pmregs_x86_lbr_select_near_ret_set(v, x)              ((pmregs_u64(v) & ~PMREGS_U64(0x20)) | ((pmregs_u64(x) & 0x1u) << 5))
-#define pmregs_x86_lbr_select_near_ret_set_checked(v, x)      pmregs_set_checked64((v), 5, 0x1u, (x))
-#define pmregs_x86_lbr_select_near_ind_jmp_get(v)             ((pmregs_u64(v) >> 6) & 0x1u)
-#define pmregs_x86_lbr_select_near_ind_jmp_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x40)) | ((pmregs_u64(x) & 0x1u) << 6))
-#define pmregs_x86_lbr_select_near_ind_jmp_set_checked(v, x)  pmregs_set_checked64((v), 6, 0x1u, (x))
-#define pmregs_x86_lbr_select_near_rel_jmp_get(v)             ((pmregs_u64(v) >> 7) & 0x1u)
-#define pmregs_x86_lbr_select_near_rel_jmp_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x80)) | ((pmregs_u64(x) & 0x1u) << 7))
-#define pmregs_x86_lbr_select_near_rel_jmp_set_checked(v, x)  pmregs_set_checked64((v), 7, 0x1u, (x))
-#define pmregs_x86_lbr_select_far_branch_get(v)               ((pmregs_u64(v) >> 8) & 0x1u)
-#define pmregs_x86_lbr_select_far_branch_set(v, x)            ((pmregs_u64(v) & ~PMREGS_U64(0x100)) | ((pmregs_u64(x) & 0x1u) << 8))
-#define pmregs_x86_lbr_select_far_branch_set_checked(v, x)    pmregs_set_checked64((v), 8, 0x1u, (x))
-#define pmregs_x86_lbr_select_en_callstack_get(v)             ((pmregs_u64(v) >> 9) & 0x1u)
-#define pmregs_x86_lbr_select_en_callstack_set(v, x)          ((pmregs_u64(v) & ~PMREGS_U64(0x200)) | ((pmregs_u64(x) & 0x1u) << 9))
-#define pmregs_x86_lbr_select_en_callstack_set_checked(v, x)  pmregs_set_checked64((v), 9, 0x1u, (x))
+#define pmregs_x86_lbr_select_cpl_eq_0_get(v)                 PMREGS_GET64(v, 0, 0x1)
+#define pmregs_x86_lbr_select_cpl_eq_0_set(v, x)              PMREGS_SET64(v, x, 0, 0x1)
+#define pmregs_x86_lbr_select_cpl_eq_0_set_checked(v, x)      pmregs_set_checked64(v, 0, 0x1u, x)
+#define pmregs_x86_lbr_select_cpl_neq_0_get(v)                PMREGS_GET64(v, 1, 0x1)
+#define pmregs_x86_lbr_select_cpl_neq_0_set(v, x)             PMREGS_SET64(v, x, 1, 0x1)
+#define pmregs_x86_lbr_select_cpl_neq_0_set_checked(v, x)     pmregs_set_checked64(v, 1, 0x1u, x)
+#define pmregs_x86_lbr_select_jcc_get(v)                      PMREGS_GET64(v, 2, 0x1)
+#define pmregs_x86_lbr_select_jcc_set(v, x)                   PMREGS_SET64(v, x, 2, 0x1)
+#define pmregs_x86_lbr_select_jcc_set_checked(v, x)           pmregs_set_checked64(v, 2, 0x1u, x)
+#define pmregs_x86_lbr_select_near_rel_call_get(v)            PMREGS_GET64(v, 3, 0x1)
+#define pmregs_x86_lbr_select_near_rel_call_set(v, x)         PMREGS_SET64(v, x, 3, 0x1)
+#define pmregs_x86_lbr_select_near_rel_call_set_checked(v, x) pmregs_set_checked64(v, 3, 0x1u, x)
+#define pmregs_x86_lbr_select_near_ind_call_get(v)            PMREGS_GET64(v, 4, 0x1)
+#define pmregs_x86_lbr_select_near_ind_call_set(v, x)         PMREGS_SET64(v, x, 4, 0x1)
+#define pmregs_x86_lbr_select_near_ind_call_set_checked(v, x) pmregs_set_checked64(v, 4, 0x1u, x)
+#define pmregs_x86_lbr_select_near_ret_get(v)                 PMREGS_GET64(v, 5, 0x1)
+#define pmregs_x86_lbr_select_near_ret_set(v, x)              PMREGS_SET64(v, x, 5, 0x1)
+#define pmregs_x86_lbr_select_near_ret_set_checked(v, x)      pmregs_set_checked64(v, 5, 0x1u, x)
+#define pmregs_x86_lbr_select_near_ind_jmp_get(v)             PMREGS_GET64(v, 6, 0x1)
+#define pmregs_x86_lbr_select_near_ind_jmp_set(v, x)          PMREGS_SET64(v, x, 6, 0x1)
+#define pmregs_x86_lbr_select_near_ind_jmp_set_checked(v, x)  pmregs_set_checked64(v, 6, 0x1u, x)
+#define pmregs_x86_lbr_select_near_rel_jmp_get(v)             PMREGS_GET64(v, 7, 0x1)
+#define pmregs_x86_lbr_select_near_rel_jmp_set(v, x)          PMREGS_SET64(v, x, 7, 0x1)
+#define pmregs_x86_lbr_select_near_rel_jmp_set_checked(v, x)  pmregs_set_checked64(v, 7, 0x1u, x)
+#define pmregs_x86_lbr_select_far_branch_get(v)               PMREGS_GET64(v, 8, 0x1)
+#define pmregs_x86_lbr_select_far_branch_set(v, x)            PMREGS_SET64(v, x, 8, 0x1)
+#define pmregs_x86_lbr_select_far_branch_set_checked(v, x)    pmregs_set_checked64(v, 8, 0x1u, x)
+#define pmregs_x86_lbr_select_en_callstack_get(v)             PMREGS_GET64(v, 9, 0x1)
+#define pmregs_x86_lbr_select_en_callstack_set(v, x)          PMREGS_SET64(v, x, 9, 0x1)
+#define pmregs_x86_lbr_select_en_callstack_set_checked(v, x)  pmregs_set_checked64(v, 9, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_lbr_select_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_LBR_SELECT_RSVD_MASK) == 0;
-}
+/* pmregs_x86_lbr_select_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_lbr_select_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_LBR_SELECT_RSVD_MASK) == 0)
 
 /* ---- IA32_LBR_x_INFO / MSR_LBR_INFO_x (lbr_info) ---- */
 
@@ -5696,33 +5468,30 @@ static inline int pmregs_x86_lbr_select_valid(uint64_t v)
 #define PMREGS_X86_LBR_INFO_MISPRED(x)       PMREGS_FIELD64((x), 63, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_lbr_info_cyc_cnt_get(v)                  (pmregs_u64(v) & 0xffffu)
-#define pmregs_x86_lbr_info_cyc_cnt_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0xffff)) | (pmregs_u64(x) & 0xffffu))
-#define pmregs_x86_lbr_info_cyc_cnt_set_checked(v, x)       pmregs_set_checked64((v), 0, 0xffffu, (x))
-#define pmregs_x86_lbr_info_events_get(v)                   ((pmregs_u64(v) >> 32) & 0xffu)
-#define pmregs_x86_lbr_info_events_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0xff00000000)) | ((pmregs_u64(x) & 0xffu) << 32))
-#define pmregs_x86_lbr_info_events_set_checked(v, x)        pmregs_set_checked64((v), 32, 0xffu, (x))
-#define pmregs_x86_lbr_info_br_type_get(v)                  ((pmregs_u64(v) >> 56) & 0xfu)
-#define pmregs_x86_lbr_info_br_type_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0xf00000000000000)) | ((pmregs_u64(x) & 0xfu) << 56))
-#define pmregs_x86_lbr_info_br_type_set_checked(v, x)       pmregs_set_checked64((v), 56, 0xfu, (x))
-#define pmregs_x86_lbr_info_cyc_cnt_valid_get(v)            ((pmregs_u64(v) >> 60) & 0x1u)
-#define pmregs_x86_lbr_info_cyc_cnt_valid_set(v, x)         ((pmregs_u64(v) & ~PMREGS_U64(0x1000000000000000)) | ((pmregs_u64(x) & 0x1u) << 60))
-#define pmregs_x86_lbr_info_cyc_cnt_valid_set_checked(v, x) pmregs_set_checked64((v), 60, 0x1u, (x))
-#define pmregs_x86_lbr_info_tsx_abort_get(v)                ((pmregs_u64(v) >> 61) & 0x1u)
-#define pmregs_x86_lbr_info_tsx_abort_set(v, x)             ((pmregs_u64(v) & ~PMREGS_U64(0x2000000000000000)) | ((pmregs_u64(x) & 0x1u) << 61))
-#define pmregs_x86_lbr_info_tsx_abort_set_checked(v, x)     pmregs_set_checked64((v), 61, 0x1u, (x))
-#define pmregs_x86_lbr_info_in_tsx_get(v)                   ((pmregs_u64(v) >> 62) & 0x1u)
-#define pmregs_x86_lbr_info_in_tsx_set(v, x)                ((pmregs_u64(v) & ~PMREGS_U64(0x4000000000000000)) | ((pmregs_u64(x) & 0x1u) << 62))
-#define pmregs_x86_lbr_info_in_tsx_set_checked(v, x)        pmregs_set_checked64((v), 62, 0x1u, (x))
-#define pmregs_x86_lbr_info_mispred_get(v)                  ((pmregs_u64(v) >> 63) & 0x1u)
-#define pmregs_x86_lbr_info_mispred_set(v, x)               ((pmregs_u64(v) & ~PMREGS_U64(0x8000000000000000)) | ((pmregs_u64(x) & 0x1u) << 63))
-#define pmregs_x86_lbr_info_mispred_set_checked(v, x)       pmregs_set_checked64((v), 63, 0x1u, (x))
+#define pmregs_x86_lbr_info_cyc_cnt_get(v)                  PMREGS_GET64(v, 0, 0xffff)
+#define pmregs_x86_lbr_info_cyc_cnt_set(v, x)               PMREGS_SET64(v, x, 0, 0xffff)
+#define pmregs_x86_lbr_info_cyc_cnt_set_checked(v, x)       pmregs_set_checked64(v, 0, 0xffffu, x)
+#define pmregs_x86_lbr_info_events_get(v)                   PMREGS_GET64(v, 32, 0xff)
+#define pmregs_x86_lbr_info_events_set(v, x)                PMREGS_SET64(v, x, 32, 0xff)
+#define pmregs_x86_lbr_info_events_set_checked(v, x)        pmregs_set_checked64(v, 32, 0xffu, x)
+#define pmregs_x86_lbr_info_br_type_get(v)                  PMREGS_GET64(v, 56, 0xf)
+#define pmregs_x86_lbr_info_br_type_set(v, x)               PMREGS_SET64(v, x, 56, 0xf)
+#define pmregs_x86_lbr_info_br_type_set_checked(v, x)       pmregs_set_checked64(v, 56, 0xfu, x)
+#define pmregs_x86_lbr_info_cyc_cnt_valid_get(v)            PMREGS_GET64(v, 60, 0x1)
+#define pmregs_x86_lbr_info_cyc_cnt_valid_set(v, x)         PMREGS_SET64(v, x, 60, 0x1)
+#define pmregs_x86_lbr_info_cyc_cnt_valid_set_checked(v, x) pmregs_set_checked64(v, 60, 0x1u, x)
+#define pmregs_x86_lbr_info_tsx_abort_get(v)                PMREGS_GET64(v, 61, 0x1)
+#define pmregs_x86_lbr_info_tsx_abort_set(v, x)             PMREGS_SET64(v, x, 61, 0x1)
+#define pmregs_x86_lbr_info_tsx_abort_set_checked(v, x)     pmregs_set_checked64(v, 61, 0x1u, x)
+#define pmregs_x86_lbr_info_in_tsx_get(v)                   PMREGS_GET64(v, 62, 0x1)
+#define pmregs_x86_lbr_info_in_tsx_set(v, x)                PMREGS_SET64(v, x, 62, 0x1)
+#define pmregs_x86_lbr_info_in_tsx_set_checked(v, x)        pmregs_set_checked64(v, 62, 0x1u, x)
+#define pmregs_x86_lbr_info_mispred_get(v)                  PMREGS_GET64(v, 63, 0x1)
+#define pmregs_x86_lbr_info_mispred_set(v, x)               PMREGS_SET64(v, x, 63, 0x1)
+#define pmregs_x86_lbr_info_mispred_set_checked(v, x)       pmregs_set_checked64(v, 63, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_lbr_info_valid(uint64_t v)
-{
-	return (v & PMREGS_X86_LBR_INFO_RSVD_MASK) == 0;
-}
+/* pmregs_x86_lbr_info_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_lbr_info_valid(v) PMREGS_CAST(int, (pmregs_u64(v) & PMREGS_X86_LBR_INFO_RSVD_MASK) == 0)
 
 /* ---- CPUID.1CH:EAX (architectural LBR) (cpuid_1c_eax) ---- */
 
@@ -5732,21 +5501,18 @@ static inline int pmregs_x86_lbr_info_valid(uint64_t v)
 #define PMREGS_X86_CPUID_1C_EAX_LBR_LIP(x)          PMREGS_FIELD32((x), 31, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_cpuid_1c_eax_lbr_depth_mask_get(v)              (pmregs_u32(v) & 0xffu)
-#define pmregs_x86_cpuid_1c_eax_lbr_depth_mask_set(v, x)           ((pmregs_u32(v) & ~0xffu) | (pmregs_u32(x) & 0xffu))
-#define pmregs_x86_cpuid_1c_eax_lbr_depth_mask_set_checked(v, x)   pmregs_set_checked32((v), 0, 0xffu, (x))
-#define pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_get(v)            ((pmregs_u32(v) >> 30) & 0x1u)
-#define pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_set(v, x)         ((pmregs_u32(v) & ~0x40000000u) | ((pmregs_u32(x) & 0x1u) << 30))
-#define pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_set_checked(v, x) pmregs_set_checked32((v), 30, 0x1u, (x))
-#define pmregs_x86_cpuid_1c_eax_lbr_lip_get(v)                     ((pmregs_u32(v) >> 31) & 0x1u)
-#define pmregs_x86_cpuid_1c_eax_lbr_lip_set(v, x)                  ((pmregs_u32(v) & ~0x80000000u) | ((pmregs_u32(x) & 0x1u) << 31))
-#define pmregs_x86_cpuid_1c_eax_lbr_lip_set_checked(v, x)          pmregs_set_checked32((v), 31, 0x1u, (x))
+#define pmregs_x86_cpuid_1c_eax_lbr_depth_mask_get(v)              PMREGS_GET32(v, 0, 0xff)
+#define pmregs_x86_cpuid_1c_eax_lbr_depth_mask_set(v, x)           PMREGS_SET32(v, x, 0, 0xff)
+#define pmregs_x86_cpuid_1c_eax_lbr_depth_mask_set_checked(v, x)   pmregs_set_checked32(v, 0, 0xffu, x)
+#define pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_get(v)            PMREGS_GET32(v, 30, 0x1)
+#define pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_set(v, x)         PMREGS_SET32(v, x, 30, 0x1)
+#define pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_set_checked(v, x) pmregs_set_checked32(v, 30, 0x1u, x)
+#define pmregs_x86_cpuid_1c_eax_lbr_lip_get(v)                     PMREGS_GET32(v, 31, 0x1)
+#define pmregs_x86_cpuid_1c_eax_lbr_lip_set(v, x)                  PMREGS_SET32(v, x, 31, 0x1)
+#define pmregs_x86_cpuid_1c_eax_lbr_lip_set_checked(v, x)          pmregs_set_checked32(v, 31, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_1c_eax_valid(uint32_t v)
-{
-	return (v & PMREGS_X86_CPUID_1C_EAX_RSVD_MASK) == 0;
-}
+/* pmregs_x86_cpuid_1c_eax_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_1c_eax_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_X86_CPUID_1C_EAX_RSVD_MASK) == 0)
 
 /* ---- CPUID.1CH:EBX (architectural LBR) (cpuid_1c_ebx) ---- */
 
@@ -5756,21 +5522,18 @@ static inline int pmregs_x86_cpuid_1c_eax_valid(uint32_t v)
 #define PMREGS_X86_CPUID_1C_EBX_LBR_CALL_STACK(x) PMREGS_FIELD32((x), 2, 1)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_cpuid_1c_ebx_lbr_cpl_get(v)                   (pmregs_u32(v) & 0x1u)
-#define pmregs_x86_cpuid_1c_ebx_lbr_cpl_set(v, x)                ((pmregs_u32(v) & ~0x1u) | (pmregs_u32(x) & 0x1u))
-#define pmregs_x86_cpuid_1c_ebx_lbr_cpl_set_checked(v, x)        pmregs_set_checked32((v), 0, 0x1u, (x))
-#define pmregs_x86_cpuid_1c_ebx_lbr_filter_get(v)                ((pmregs_u32(v) >> 1) & 0x1u)
-#define pmregs_x86_cpuid_1c_ebx_lbr_filter_set(v, x)             ((pmregs_u32(v) & ~0x2u) | ((pmregs_u32(x) & 0x1u) << 1))
-#define pmregs_x86_cpuid_1c_ebx_lbr_filter_set_checked(v, x)     pmregs_set_checked32((v), 1, 0x1u, (x))
-#define pmregs_x86_cpuid_1c_ebx_lbr_call_stack_get(v)            ((pmregs_u32(v) >> 2) & 0x1u)
-#define pmregs_x86_cpuid_1c_ebx_lbr_call_stack_set(v, x)         ((pmregs_u32(v) & ~0x4u) | ((pmregs_u32(x) & 0x1u) << 2))
-#define pmregs_x86_cpuid_1c_ebx_lbr_call_stack_set_checked(v, x) pmregs_set_checked32((v), 2, 0x1u, (x))
+#define pmregs_x86_cpuid_1c_ebx_lbr_cpl_get(v)                   PMREGS_GET32(v, 0, 0x1)
+#define pmregs_x86_cpuid_1c_ebx_lbr_cpl_set(v, x)                PMREGS_SET32(v, x, 0, 0x1)
+#define pmregs_x86_cpuid_1c_ebx_lbr_cpl_set_checked(v, x)        pmregs_set_checked32(v, 0, 0x1u, x)
+#define pmregs_x86_cpuid_1c_ebx_lbr_filter_get(v)                PMREGS_GET32(v, 1, 0x1)
+#define pmregs_x86_cpuid_1c_ebx_lbr_filter_set(v, x)             PMREGS_SET32(v, x, 1, 0x1)
+#define pmregs_x86_cpuid_1c_ebx_lbr_filter_set_checked(v, x)     pmregs_set_checked32(v, 1, 0x1u, x)
+#define pmregs_x86_cpuid_1c_ebx_lbr_call_stack_get(v)            PMREGS_GET32(v, 2, 0x1)
+#define pmregs_x86_cpuid_1c_ebx_lbr_call_stack_set(v, x)         PMREGS_SET32(v, x, 2, 0x1)
+#define pmregs_x86_cpuid_1c_ebx_lbr_call_stack_set_checked(v, x) pmregs_set_checked32(v, 2, 0x1u, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_1c_ebx_valid(uint32_t v)
-{
-	return (v & PMREGS_X86_CPUID_1C_EBX_RSVD_MASK) == 0;
-}
+/* pmregs_x86_cpuid_1c_ebx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_1c_ebx_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_X86_CPUID_1C_EBX_RSVD_MASK) == 0)
 
 /* ---- CPUID.1CH:ECX (architectural LBR) (cpuid_1c_ecx) ---- */
 
@@ -5781,254 +5544,21 @@ static inline int pmregs_x86_cpuid_1c_ebx_valid(uint32_t v)
 #define PMREGS_X86_CPUID_1C_ECX_LBR_EVENTS(x)    PMREGS_FIELD32((x), 16, 4)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
-#define pmregs_x86_cpuid_1c_ecx_lbr_mispred_get(v)              (pmregs_u32(v) & 0x1u)
-#define pmregs_x86_cpuid_1c_ecx_lbr_mispred_set(v, x)           ((pmregs_u32(v) & ~0x1u) | (pmregs_u32(x) & 0x1u))
-#define pmregs_x86_cpuid_1c_ecx_lbr_mispred_set_checked(v, x)   pmregs_set_checked32((v), 0, 0x1u, (x))
-#define pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_get(v)            ((pmregs_u32(v) >> 1) & 0x1u)
-#define pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_set(v, x)         ((pmregs_u32(v) & ~0x2u) | ((pmregs_u32(x) & 0x1u) << 1))
-#define pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_set_checked(v, x) pmregs_set_checked32((v), 1, 0x1u, (x))
-#define pmregs_x86_cpuid_1c_ecx_lbr_br_type_get(v)              ((pmregs_u32(v) >> 2) & 0x1u)
-#define pmregs_x86_cpuid_1c_ecx_lbr_br_type_set(v, x)           ((pmregs_u32(v) & ~0x4u) | ((pmregs_u32(x) & 0x1u) << 2))
-#define pmregs_x86_cpuid_1c_ecx_lbr_br_type_set_checked(v, x)   pmregs_set_checked32((v), 2, 0x1u, (x))
-#define pmregs_x86_cpuid_1c_ecx_lbr_events_get(v)               ((pmregs_u32(v) >> 16) & 0xfu)
-#define pmregs_x86_cpuid_1c_ecx_lbr_events_set(v, x)            ((pmregs_u32(v) & ~0xf0000u) | ((pmregs_u32(x) & 0xfu) << 16))
-#define pmregs_x86_cpuid_1c_ecx_lbr_events_set_checked(v, x)    pmregs_set_checked32((v), 16, 0xfu, (x))
+#define pmregs_x86_cpuid_1c_ecx_lbr_mispred_get(v)              PMREGS_GET32(v, 0, 0x1)
+#define pmregs_x86_cpuid_1c_ecx_lbr_mispred_set(v, x)           PMREGS_SET32(v, x, 0, 0x1)
+#define pmregs_x86_cpuid_1c_ecx_lbr_mispred_set_checked(v, x)   pmregs_set_checked32(v, 0, 0x1u, x)
+#define pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_get(v)            PMREGS_GET32(v, 1, 0x1)
+#define pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_set(v, x)         PMREGS_SET32(v, x, 1, 0x1)
+#define pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_set_checked(v, x) pmregs_set_checked32(v, 1, 0x1u, x)
+#define pmregs_x86_cpuid_1c_ecx_lbr_br_type_get(v)              PMREGS_GET32(v, 2, 0x1)
+#define pmregs_x86_cpuid_1c_ecx_lbr_br_type_set(v, x)           PMREGS_SET32(v, x, 2, 0x1)
+#define pmregs_x86_cpuid_1c_ecx_lbr_br_type_set_checked(v, x)   pmregs_set_checked32(v, 2, 0x1u, x)
+#define pmregs_x86_cpuid_1c_ecx_lbr_events_get(v)               PMREGS_GET32(v, 16, 0xf)
+#define pmregs_x86_cpuid_1c_ecx_lbr_events_set(v, x)            PMREGS_SET32(v, x, 16, 0xf)
+#define pmregs_x86_cpuid_1c_ecx_lbr_events_set_checked(v, x)    pmregs_set_checked32(v, 16, 0xfu, x)
 
-/* 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
-static inline int pmregs_x86_cpuid_1c_ecx_valid(uint32_t v)
-{
-	return (v & PMREGS_X86_CPUID_1C_ECX_RSVD_MASK) == 0;
-}
-
-/* ---- register instances ---- */
-
-#define PMREGS_X86_HAS_MSR (1u << 0)
-#define PMREGS_X86_HAS_CPUID_LEAF (1u << 1)
-#define PMREGS_X86_HAS_CPUID_REG (1u << 2)
-#define PMREGS_X86_HAS_AVAILABILITY (1u << 3)
-
-struct pmregs_x86_register {
-	const char *name;   /* identifier used in this header */
-	const char *title;  /* the manual's name */
-	int16_t layout;     /* index into pmregs_x86_layouts(), or -1 */
-	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
-	uint32_t msr; /* MSR address (ECX of RDMSR/WRMSR) */
-	uint32_t cpuid_leaf; /* CPUID leaf (EAX input) that returns this register */
-	const char *cpuid_reg; /* CPUID output register */
-	const char *availability; /* which processors or feature flags have it (the manual's words) */
-};
-
-static inline const struct pmregs_x86_register *pmregs_x86_registers(size_t *count)
-{
-	static const struct pmregs_x86_register regs[] = {
-		{ "ia32_debugctl", "IA32_DEBUGCTL", 0, 0x9, 0x1d9, 0x0, "", "06_0EH and later" },
-		{ "debugctlmsr", "DebugCtlMSR", 1, 0x9, 0x1d9, 0x0, "", "P6 family" },
-		{ "debugctlb", "MSR_DEBUGCTLB", 2, 0x9, 0x1d9, 0x0, "", "Pentium M" },
-		{ "core_debugctl", "IA32_DEBUGCTL (Core Solo/Duo)", 3, 0x9, 0x1d9, 0x0, "", "Core Solo, Core Duo" },
-		{ "ia32_pmc0", "IA32_PMC0", 8, 0x9, 0xc1, 0x0, "", "CPUID.0AH:EAX[15:8] > 0" },
-		{ "ia32_pmc1", "IA32_PMC1", 8, 0x9, 0xc2, 0x0, "", "CPUID.0AH:EAX[15:8] > 1" },
-		{ "ia32_pmc2", "IA32_PMC2", 8, 0x9, 0xc3, 0x0, "", "CPUID.0AH:EAX[15:8] > 2" },
-		{ "ia32_pmc3", "IA32_PMC3", 8, 0x9, 0xc4, 0x0, "", "CPUID.0AH:EAX[15:8] > 3" },
-		{ "ia32_pmc4", "IA32_PMC4", 8, 0x9, 0xc5, 0x0, "", "CPUID.0AH:EAX[15:8] > 4" },
-		{ "ia32_pmc5", "IA32_PMC5", 8, 0x9, 0xc6, 0x0, "", "CPUID.0AH:EAX[15:8] > 5" },
-		{ "ia32_pmc6", "IA32_PMC6", 8, 0x9, 0xc7, 0x0, "", "CPUID.0AH:EAX[15:8] > 6" },
-		{ "ia32_pmc7", "IA32_PMC7", 8, 0x9, 0xc8, 0x0, "", "CPUID.0AH:EAX[15:8] > 7" },
-		{ "ia32_perfevtsel0", "IA32_PERFEVTSEL0", 4, 0x9, 0x186, 0x0, "", "CPUID.0AH:EAX[15:8] > 0" },
-		{ "ia32_perfevtsel1", "IA32_PERFEVTSEL1", 4, 0x9, 0x187, 0x0, "", "CPUID.0AH:EAX[15:8] > 1" },
-		{ "ia32_perfevtsel2", "IA32_PERFEVTSEL2", 4, 0x9, 0x188, 0x0, "", "CPUID.0AH:EAX[15:8] > 2" },
-		{ "ia32_perfevtsel3", "IA32_PERFEVTSEL3", 4, 0x9, 0x189, 0x0, "", "CPUID.0AH:EAX[15:8] > 3" },
-		{ "ia32_perfevtsel4", "IA32_PERFEVTSEL4", 4, 0x9, 0x18a, 0x0, "", "CPUID.0AH:EAX[15:8] > 4" },
-		{ "ia32_perfevtsel5", "IA32_PERFEVTSEL5", 4, 0x9, 0x18b, 0x0, "", "CPUID.0AH:EAX[15:8] > 5" },
-		{ "ia32_perfevtsel6", "IA32_PERFEVTSEL6", 4, 0x9, 0x18c, 0x0, "", "CPUID.0AH:EAX[15:8] > 6" },
-		{ "ia32_perfevtsel7", "IA32_PERFEVTSEL7", 4, 0x9, 0x18d, 0x0, "", "CPUID.0AH:EAX[15:8] > 7" },
-		{ "ia32_a_pmc0", "IA32_A_PMC0", 8, 0x9, 0x4c1, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_a_pmc1", "IA32_A_PMC1", 8, 0x9, 0x4c2, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_a_pmc2", "IA32_A_PMC2", 8, 0x9, 0x4c3, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_a_pmc3", "IA32_A_PMC3", 8, 0x9, 0x4c4, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_a_pmc4", "IA32_A_PMC4", 8, 0x9, 0x4c5, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_a_pmc5", "IA32_A_PMC5", 8, 0x9, 0x4c6, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_a_pmc6", "IA32_A_PMC6", 8, 0x9, 0x4c7, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_a_pmc7", "IA32_A_PMC7", 8, 0x9, 0x4c8, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_fixed_ctr0", "IA32_FIXED_CTR0", 8, 0x9, 0x309, 0x0, "", "CPUID.0AH:EDX[4:0] > 0" },
-		{ "ia32_fixed_ctr1", "IA32_FIXED_CTR1", 8, 0x9, 0x30a, 0x0, "", "CPUID.0AH:EDX[4:0] > 1" },
-		{ "ia32_fixed_ctr2", "IA32_FIXED_CTR2", 8, 0x9, 0x30b, 0x0, "", "CPUID.0AH:EDX[4:0] > 2" },
-		{ "ia32_fixed_ctr3", "IA32_FIXED_CTR3", 8, 0x9, 0x30c, 0x0, "", "CPUID.0AH:EDX[4:0] > 3" },
-		{ "ia32_perf_capabilities", "IA32_PERF_CAPABILITIES", 16, 0x9, 0x345, 0x0, "", "CPUID.01H:ECX.PDCM[15] = 1" },
-		{ "ia32_fixed_ctr_ctrl", "IA32_FIXED_CTR_CTRL", 9, 0x9, 0x38d, 0x0, "", "version > 1" },
-		{ "ia32_perf_global_status", "IA32_PERF_GLOBAL_STATUS", 11, 0x9, 0x38e, 0x0, "", "version > 0" },
-		{ "ia32_perf_global_ctrl", "IA32_PERF_GLOBAL_CTRL", 10, 0x9, 0x38f, 0x0, "", "version > 0" },
-		{ "ia32_perf_global_ovf_ctrl", "IA32_PERF_GLOBAL_OVF_CTRL", 13, 0x9, 0x390, 0x0, "", "version 1 to 3 (renamed STATUS_RESET from version 4)" },
-		{ "ia32_perf_global_status_reset", "IA32_PERF_GLOBAL_STATUS_RESET", 12, 0x9, 0x390, 0x0, "", "version > 3" },
-		{ "ia32_perf_global_status_set", "IA32_PERF_GLOBAL_STATUS_SET", 14, 0x9, 0x391, 0x0, "", "version > 3" },
-		{ "ia32_perf_global_inuse", "IA32_PERF_GLOBAL_INUSE", 15, 0x9, 0x392, 0x0, "", "version > 3" },
-		{ "ia32_pebs_enable", "IA32_PEBS_ENABLE", 17, 0x9, 0x3f1, 0x0, "", "06_0FH and later" },
-		{ "ia32_ds_area", "IA32_DS_AREA", 19, 0x9, 0x600, 0x0, "", "CPUID.01H:EDX.DS[21] = 1" },
-		{ "ia32_misc_enable", "IA32_MISC_ENABLE", 18, 0x1, 0x1a0, 0x0, "", "" },
-		{ "p6_perfevtsel0", "PerfEvtSel0", 5, 0x9, 0x186, 0x0, "", "P6 family" },
-		{ "p6_perfevtsel1", "PerfEvtSel1", 6, 0x9, 0x187, 0x0, "", "P6 family" },
-		{ "p6_perfctr0", "PerfCtr0", 7, 0x9, 0xc1, 0x0, "", "P6 family" },
-		{ "p6_perfctr1", "PerfCtr1", 7, 0x9, 0xc2, 0x0, "", "P6 family" },
-		{ "pebs_data_cfg", "MSR_PEBS_DATA_CFG", 28, 0x9, 0x3f2, 0x0, "", "Ice Lake and later (LINUX)" },
-		{ "pebs_ld_lat_threshold", "MSR_PEBS_LD_LAT_THRESHOLD", -1, 0x9, 0x3f6, 0x0, "", "model-specific (LINUX)" },
-		{ "pebs_frontend", "MSR_PEBS_FRONTEND", -1, 0x9, 0x3f7, 0x0, "", "model-specific (LINUX)" },
-		{ "perf_metrics", "MSR_PERF_METRICS", 31, 0x9, 0x329, 0x0, "", "IA32_PERF_CAPABILITIES.PERF_METRICS[15] = 1 (LINUX)" },
-		{ "reload_pmc0", "MSR_RELOAD_PMC0", -1, 0x9, 0x14c1, 0x0, "", "LINUX" },
-		{ "reload_pmc1", "MSR_RELOAD_PMC1", -1, 0x9, 0x14c2, 0x0, "", "LINUX" },
-		{ "reload_pmc2", "MSR_RELOAD_PMC2", -1, 0x9, 0x14c3, 0x0, "", "LINUX" },
-		{ "reload_pmc3", "MSR_RELOAD_PMC3", -1, 0x9, 0x14c4, 0x0, "", "LINUX" },
-		{ "reload_pmc4", "MSR_RELOAD_PMC4", -1, 0x9, 0x14c5, 0x0, "", "LINUX" },
-		{ "reload_pmc5", "MSR_RELOAD_PMC5", -1, 0x9, 0x14c6, 0x0, "", "LINUX" },
-		{ "reload_pmc6", "MSR_RELOAD_PMC6", -1, 0x9, 0x14c7, 0x0, "", "LINUX" },
-		{ "reload_pmc7", "MSR_RELOAD_PMC7", -1, 0x9, 0x14c8, 0x0, "", "LINUX" },
-		{ "reload_fixed_ctr0", "MSR_RELOAD_FIXED_CTR0", -1, 0x9, 0x1309, 0x0, "", "LINUX" },
-		{ "reload_fixed_ctr1", "MSR_RELOAD_FIXED_CTR1", -1, 0x9, 0x130a, 0x0, "", "LINUX" },
-		{ "reload_fixed_ctr2", "MSR_RELOAD_FIXED_CTR2", -1, 0x9, 0x130b, 0x0, "", "LINUX" },
-		{ "reload_fixed_ctr3", "MSR_RELOAD_FIXED_CTR3", -1, 0x9, 0x130c, 0x0, "", "LINUX" },
-		{ "cpuid_0a_eax", "CPUID.0AH:EAX", 20, 0x6, 0x0, 0xa, "eax", "" },
-		{ "cpuid_0a_ebx", "CPUID.0AH:EBX", 21, 0x6, 0x0, 0xa, "ebx", "" },
-		{ "cpuid_0a_edx", "CPUID.0AH:EDX", 22, 0x6, 0x0, 0xa, "edx", "" },
-		{ "cpuid_01_ecx", "CPUID.01H:ECX", 23, 0x6, 0x0, 0x1, "ecx", "" },
-		{ "cpuid_01_edx", "CPUID.01H:EDX", 24, 0x6, 0x0, 0x1, "edx", "" },
-		{ "msr_lbr_select", "MSR_LBR_SELECT", 34, 0x9, 0x1c8, 0x0, "", "Nehalem and later (SDM3 17.7.2); EN_CALLSTACK Haswell and later" },
-		{ "msr_lastbranch_tos", "MSR_LASTBRANCH_TOS", -1, 0x9, 0x1c9, 0x0, "", "model-specific LBR stacks: index of the newest entry (SDM3 17.4.8, 17.7.1)" },
-		{ "ia32_lbr_ctl", "IA32_LBR_CTL", 32, 0x9, 0x14ce, 0x0, "", "CPUID.(EAX=07H,ECX=0):EDX[19] (architectural LBR; LINUX)" },
-		{ "ia32_lbr_depth", "IA32_LBR_DEPTH", 33, 0x9, 0x14cf, 0x0, "", "architectural LBR; a depth allowed by CPUID.1CH:EAX[7:0] (LINUX)" },
-		{ "ia32_lbr_from_ip0", "IA32_LBR_0_FROM_IP", 19, 0x9, 0x1500, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip1", "IA32_LBR_1_FROM_IP", 19, 0x9, 0x1501, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip2", "IA32_LBR_2_FROM_IP", 19, 0x9, 0x1502, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip3", "IA32_LBR_3_FROM_IP", 19, 0x9, 0x1503, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip4", "IA32_LBR_4_FROM_IP", 19, 0x9, 0x1504, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip5", "IA32_LBR_5_FROM_IP", 19, 0x9, 0x1505, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip6", "IA32_LBR_6_FROM_IP", 19, 0x9, 0x1506, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip7", "IA32_LBR_7_FROM_IP", 19, 0x9, 0x1507, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip8", "IA32_LBR_8_FROM_IP", 19, 0x9, 0x1508, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip9", "IA32_LBR_9_FROM_IP", 19, 0x9, 0x1509, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip10", "IA32_LBR_10_FROM_IP", 19, 0x9, 0x150a, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip11", "IA32_LBR_11_FROM_IP", 19, 0x9, 0x150b, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip12", "IA32_LBR_12_FROM_IP", 19, 0x9, 0x150c, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip13", "IA32_LBR_13_FROM_IP", 19, 0x9, 0x150d, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip14", "IA32_LBR_14_FROM_IP", 19, 0x9, 0x150e, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip15", "IA32_LBR_15_FROM_IP", 19, 0x9, 0x150f, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip16", "IA32_LBR_16_FROM_IP", 19, 0x9, 0x1510, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip17", "IA32_LBR_17_FROM_IP", 19, 0x9, 0x1511, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip18", "IA32_LBR_18_FROM_IP", 19, 0x9, 0x1512, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip19", "IA32_LBR_19_FROM_IP", 19, 0x9, 0x1513, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip20", "IA32_LBR_20_FROM_IP", 19, 0x9, 0x1514, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip21", "IA32_LBR_21_FROM_IP", 19, 0x9, 0x1515, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip22", "IA32_LBR_22_FROM_IP", 19, 0x9, 0x1516, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip23", "IA32_LBR_23_FROM_IP", 19, 0x9, 0x1517, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip24", "IA32_LBR_24_FROM_IP", 19, 0x9, 0x1518, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip25", "IA32_LBR_25_FROM_IP", 19, 0x9, 0x1519, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip26", "IA32_LBR_26_FROM_IP", 19, 0x9, 0x151a, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip27", "IA32_LBR_27_FROM_IP", 19, 0x9, 0x151b, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip28", "IA32_LBR_28_FROM_IP", 19, 0x9, 0x151c, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip29", "IA32_LBR_29_FROM_IP", 19, 0x9, 0x151d, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip30", "IA32_LBR_30_FROM_IP", 19, 0x9, 0x151e, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip31", "IA32_LBR_31_FROM_IP", 19, 0x9, 0x151f, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip0", "IA32_LBR_0_TO_IP", 19, 0x9, 0x1600, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip1", "IA32_LBR_1_TO_IP", 19, 0x9, 0x1601, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip2", "IA32_LBR_2_TO_IP", 19, 0x9, 0x1602, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip3", "IA32_LBR_3_TO_IP", 19, 0x9, 0x1603, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip4", "IA32_LBR_4_TO_IP", 19, 0x9, 0x1604, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip5", "IA32_LBR_5_TO_IP", 19, 0x9, 0x1605, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip6", "IA32_LBR_6_TO_IP", 19, 0x9, 0x1606, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip7", "IA32_LBR_7_TO_IP", 19, 0x9, 0x1607, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip8", "IA32_LBR_8_TO_IP", 19, 0x9, 0x1608, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip9", "IA32_LBR_9_TO_IP", 19, 0x9, 0x1609, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip10", "IA32_LBR_10_TO_IP", 19, 0x9, 0x160a, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip11", "IA32_LBR_11_TO_IP", 19, 0x9, 0x160b, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip12", "IA32_LBR_12_TO_IP", 19, 0x9, 0x160c, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip13", "IA32_LBR_13_TO_IP", 19, 0x9, 0x160d, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip14", "IA32_LBR_14_TO_IP", 19, 0x9, 0x160e, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip15", "IA32_LBR_15_TO_IP", 19, 0x9, 0x160f, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip16", "IA32_LBR_16_TO_IP", 19, 0x9, 0x1610, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip17", "IA32_LBR_17_TO_IP", 19, 0x9, 0x1611, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip18", "IA32_LBR_18_TO_IP", 19, 0x9, 0x1612, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip19", "IA32_LBR_19_TO_IP", 19, 0x9, 0x1613, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip20", "IA32_LBR_20_TO_IP", 19, 0x9, 0x1614, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip21", "IA32_LBR_21_TO_IP", 19, 0x9, 0x1615, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip22", "IA32_LBR_22_TO_IP", 19, 0x9, 0x1616, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip23", "IA32_LBR_23_TO_IP", 19, 0x9, 0x1617, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip24", "IA32_LBR_24_TO_IP", 19, 0x9, 0x1618, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip25", "IA32_LBR_25_TO_IP", 19, 0x9, 0x1619, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip26", "IA32_LBR_26_TO_IP", 19, 0x9, 0x161a, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip27", "IA32_LBR_27_TO_IP", 19, 0x9, 0x161b, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip28", "IA32_LBR_28_TO_IP", 19, 0x9, 0x161c, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip29", "IA32_LBR_29_TO_IP", 19, 0x9, 0x161d, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip30", "IA32_LBR_30_TO_IP", 19, 0x9, 0x161e, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip31", "IA32_LBR_31_TO_IP", 19, 0x9, 0x161f, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info0", "IA32_LBR_0_INFO", 35, 0x9, 0x1200, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info1", "IA32_LBR_1_INFO", 35, 0x9, 0x1201, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info2", "IA32_LBR_2_INFO", 35, 0x9, 0x1202, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info3", "IA32_LBR_3_INFO", 35, 0x9, 0x1203, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info4", "IA32_LBR_4_INFO", 35, 0x9, 0x1204, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info5", "IA32_LBR_5_INFO", 35, 0x9, 0x1205, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info6", "IA32_LBR_6_INFO", 35, 0x9, 0x1206, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info7", "IA32_LBR_7_INFO", 35, 0x9, 0x1207, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info8", "IA32_LBR_8_INFO", 35, 0x9, 0x1208, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info9", "IA32_LBR_9_INFO", 35, 0x9, 0x1209, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info10", "IA32_LBR_10_INFO", 35, 0x9, 0x120a, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info11", "IA32_LBR_11_INFO", 35, 0x9, 0x120b, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info12", "IA32_LBR_12_INFO", 35, 0x9, 0x120c, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info13", "IA32_LBR_13_INFO", 35, 0x9, 0x120d, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info14", "IA32_LBR_14_INFO", 35, 0x9, 0x120e, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info15", "IA32_LBR_15_INFO", 35, 0x9, 0x120f, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info16", "IA32_LBR_16_INFO", 35, 0x9, 0x1210, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info17", "IA32_LBR_17_INFO", 35, 0x9, 0x1211, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info18", "IA32_LBR_18_INFO", 35, 0x9, 0x1212, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info19", "IA32_LBR_19_INFO", 35, 0x9, 0x1213, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info20", "IA32_LBR_20_INFO", 35, 0x9, 0x1214, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info21", "IA32_LBR_21_INFO", 35, 0x9, 0x1215, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info22", "IA32_LBR_22_INFO", 35, 0x9, 0x1216, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info23", "IA32_LBR_23_INFO", 35, 0x9, 0x1217, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info24", "IA32_LBR_24_INFO", 35, 0x9, 0x1218, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info25", "IA32_LBR_25_INFO", 35, 0x9, 0x1219, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info26", "IA32_LBR_26_INFO", 35, 0x9, 0x121a, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info27", "IA32_LBR_27_INFO", 35, 0x9, 0x121b, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info28", "IA32_LBR_28_INFO", 35, 0x9, 0x121c, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info29", "IA32_LBR_29_INFO", 35, 0x9, 0x121d, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info30", "IA32_LBR_30_INFO", 35, 0x9, 0x121e, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info31", "IA32_LBR_31_INFO", 35, 0x9, 0x121f, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "lbr_info0", "MSR_LBR_INFO_0", 35, 0x9, 0xdc0, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info1", "MSR_LBR_INFO_1", 35, 0x9, 0xdc1, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info2", "MSR_LBR_INFO_2", 35, 0x9, 0xdc2, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info3", "MSR_LBR_INFO_3", 35, 0x9, 0xdc3, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info4", "MSR_LBR_INFO_4", 35, 0x9, 0xdc4, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info5", "MSR_LBR_INFO_5", 35, 0x9, 0xdc5, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info6", "MSR_LBR_INFO_6", 35, 0x9, 0xdc6, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info7", "MSR_LBR_INFO_7", 35, 0x9, 0xdc7, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info8", "MSR_LBR_INFO_8", 35, 0x9, 0xdc8, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info9", "MSR_LBR_INFO_9", 35, 0x9, 0xdc9, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info10", "MSR_LBR_INFO_10", 35, 0x9, 0xdca, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info11", "MSR_LBR_INFO_11", 35, 0x9, 0xdcb, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info12", "MSR_LBR_INFO_12", 35, 0x9, 0xdcc, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info13", "MSR_LBR_INFO_13", 35, 0x9, 0xdcd, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info14", "MSR_LBR_INFO_14", 35, 0x9, 0xdce, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info15", "MSR_LBR_INFO_15", 35, 0x9, 0xdcf, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info16", "MSR_LBR_INFO_16", 35, 0x9, 0xdd0, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info17", "MSR_LBR_INFO_17", 35, 0x9, 0xdd1, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info18", "MSR_LBR_INFO_18", 35, 0x9, 0xdd2, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info19", "MSR_LBR_INFO_19", 35, 0x9, 0xdd3, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info20", "MSR_LBR_INFO_20", 35, 0x9, 0xdd4, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info21", "MSR_LBR_INFO_21", 35, 0x9, 0xdd5, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info22", "MSR_LBR_INFO_22", 35, 0x9, 0xdd6, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info23", "MSR_LBR_INFO_23", 35, 0x9, 0xdd7, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info24", "MSR_LBR_INFO_24", 35, 0x9, 0xdd8, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info25", "MSR_LBR_INFO_25", 35, 0x9, 0xdd9, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info26", "MSR_LBR_INFO_26", 35, 0x9, 0xdda, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info27", "MSR_LBR_INFO_27", 35, 0x9, 0xddb, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info28", "MSR_LBR_INFO_28", 35, 0x9, 0xddc, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info29", "MSR_LBR_INFO_29", 35, 0x9, 0xddd, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info30", "MSR_LBR_INFO_30", 35, 0x9, 0xdde, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info31", "MSR_LBR_INFO_31", 35, 0x9, 0xddf, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "cpuid_1c_eax", "CPUID.1CH:EAX", 36, 0x6, 0x0, 0x1c, "eax", "" },
-		{ "cpuid_1c_ebx", "CPUID.1CH:EBX", 37, 0x6, 0x0, 0x1c, "ebx", "" },
-		{ "cpuid_1c_ecx", "CPUID.1CH:ECX", 38, 0x6, 0x0, 0x1c, "ecx", "" },
-	};
-	if (count)
-		*count = sizeof regs / sizeof regs[0];
-	return regs;
-}
+/* pmregs_x86_cpuid_1c_ecx_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
+#define pmregs_x86_cpuid_1c_ecx_valid(v) PMREGS_CAST(int, (pmregs_u32(v) & PMREGS_X86_CPUID_1C_ECX_RSVD_MASK) == 0)
 
 /* ---- DS buffer management area (32-bit format) (ds_area32, 48 bytes) ---- */
 /* Pointed to by IA32_DS_AREA when neither IA-32e mode nor DTES64 applies. */
@@ -6469,46 +5999,6 @@ static inline const struct pmregs_x86_register *pmregs_x86_registers(size_t *cou
 #define pmregs_x86_lbr_entry_to_store(rec, x)   pmregs_store_le64(pmregs_rec(rec) + 8, (x))
 #define pmregs_x86_lbr_entry_info_load(rec)     pmregs_load_le64(pmregs_crec(rec) + 16)
 #define pmregs_x86_lbr_entry_info_store(rec, x) pmregs_store_le64(pmregs_rec(rec) + 16, (x))
-
-/* ---- Architectural performance events (arch_events) ---- */
-/* Event select and unit mask for IA32_PERFEVTSELx, and the CPUID.0AH:EBX bit that says the */
-/* event is missing. */
-/* Source: SDM3 Table 18-1; SDM2 CPUID leaf 0AH (EBX bit = not available) */
-struct pmregs_x86_arch_events_row {
-	const char *name;
-	const char *title;
-	const char *doc;
-	uint8_t event_select;
-	uint8_t umask;
-	uint8_t ebx_bit; /* bit of CPUID.0AH:EBX that is 1 when the event is NOT available */
-};
-
-static inline const struct pmregs_x86_arch_events_row *pmregs_x86_arch_events(size_t *count)
-{
-	static const struct pmregs_x86_arch_events_row rows[] = {
-		{ "unhalted_core_cycles", "UnHalted Core Cycles", "", 0x3c, 0x0, 0x0 },
-		{ "instruction_retired", "Instruction Retired", "", 0xc0, 0x0, 0x1 },
-		{ "unhalted_reference_cycles", "UnHalted Reference Cycles", "", 0x3c, 0x1, 0x2 },
-		{ "llc_reference", "LLC Reference", "", 0x2e, 0x4f, 0x3 },
-		{ "llc_misses", "LLC Misses", "", 0x2e, 0x41, 0x4 },
-		{ "branch_instruction_retired", "Branch Instruction Retired", "", 0xc4, 0x0, 0x5 },
-		{ "branch_misses_retired", "Branch Misses Retired", "", 0xc5, 0x0, 0x6 },
-	};
-	if (count)
-		*count = sizeof rows / sizeof rows[0];
-	return rows;
-}
-
-/* The row called name, or a null pointer. */
-static inline const struct pmregs_x86_arch_events_row *pmregs_x86_arch_events_find(const char *name)
-{
-	size_t i, n;
-	const struct pmregs_x86_arch_events_row *rows = pmregs_x86_arch_events(&n);
-	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
-			return &rows[i];
-	return PMREGS_NULL;
-}
 
 /*
  * Which freeze-on-PMI behaviour a processor with ArchPerfMonVerID `version` has.

@@ -4123,6 +4123,236 @@ static inline size_t pmregs_x86_cpuid_1c_ecx_snprint(char *buf, size_t n, uint32
 	return pmregs_snprint_layout(buf, n, v, pmregs_x86_cpuid_1c_ecx_desc());
 }
 
+/* ---- register instances ---- */
+
+#define PMREGS_X86_HAS_MSR (1u << 0)
+#define PMREGS_X86_HAS_CPUID_LEAF (1u << 1)
+#define PMREGS_X86_HAS_CPUID_REG (1u << 2)
+#define PMREGS_X86_HAS_AVAILABILITY (1u << 3)
+
+struct pmregs_x86_register {
+	const char *name;   /* identifier used in this header */
+	const char *title;  /* the manual's name */
+	int16_t layout;     /* index into pmregs_x86_layouts(), or -1 */
+	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
+	uint32_t msr; /* MSR address (ECX of RDMSR/WRMSR) */
+	uint32_t cpuid_leaf; /* CPUID leaf (EAX input) that returns this register */
+	const char *cpuid_reg; /* CPUID output register */
+	const char *availability; /* which processors or feature flags have it (the manual's words) */
+};
+
+static inline const struct pmregs_x86_register *pmregs_x86_registers(size_t *count)
+{
+	static const struct pmregs_x86_register regs[] = {
+		{ "ia32_debugctl", "IA32_DEBUGCTL", 0, 0x9, 0x1d9, 0x0, "", "06_0EH and later" },
+		{ "debugctlmsr", "DebugCtlMSR", 1, 0x9, 0x1d9, 0x0, "", "P6 family" },
+		{ "debugctlb", "MSR_DEBUGCTLB", 2, 0x9, 0x1d9, 0x0, "", "Pentium M" },
+		{ "core_debugctl", "IA32_DEBUGCTL (Core Solo/Duo)", 3, 0x9, 0x1d9, 0x0, "", "Core Solo, Core Duo" },
+		{ "ia32_pmc0", "IA32_PMC0", 8, 0x9, 0xc1, 0x0, "", "CPUID.0AH:EAX[15:8] > 0" },
+		{ "ia32_pmc1", "IA32_PMC1", 8, 0x9, 0xc2, 0x0, "", "CPUID.0AH:EAX[15:8] > 1" },
+		{ "ia32_pmc2", "IA32_PMC2", 8, 0x9, 0xc3, 0x0, "", "CPUID.0AH:EAX[15:8] > 2" },
+		{ "ia32_pmc3", "IA32_PMC3", 8, 0x9, 0xc4, 0x0, "", "CPUID.0AH:EAX[15:8] > 3" },
+		{ "ia32_pmc4", "IA32_PMC4", 8, 0x9, 0xc5, 0x0, "", "CPUID.0AH:EAX[15:8] > 4" },
+		{ "ia32_pmc5", "IA32_PMC5", 8, 0x9, 0xc6, 0x0, "", "CPUID.0AH:EAX[15:8] > 5" },
+		{ "ia32_pmc6", "IA32_PMC6", 8, 0x9, 0xc7, 0x0, "", "CPUID.0AH:EAX[15:8] > 6" },
+		{ "ia32_pmc7", "IA32_PMC7", 8, 0x9, 0xc8, 0x0, "", "CPUID.0AH:EAX[15:8] > 7" },
+		{ "ia32_perfevtsel0", "IA32_PERFEVTSEL0", 4, 0x9, 0x186, 0x0, "", "CPUID.0AH:EAX[15:8] > 0" },
+		{ "ia32_perfevtsel1", "IA32_PERFEVTSEL1", 4, 0x9, 0x187, 0x0, "", "CPUID.0AH:EAX[15:8] > 1" },
+		{ "ia32_perfevtsel2", "IA32_PERFEVTSEL2", 4, 0x9, 0x188, 0x0, "", "CPUID.0AH:EAX[15:8] > 2" },
+		{ "ia32_perfevtsel3", "IA32_PERFEVTSEL3", 4, 0x9, 0x189, 0x0, "", "CPUID.0AH:EAX[15:8] > 3" },
+		{ "ia32_perfevtsel4", "IA32_PERFEVTSEL4", 4, 0x9, 0x18a, 0x0, "", "CPUID.0AH:EAX[15:8] > 4" },
+		{ "ia32_perfevtsel5", "IA32_PERFEVTSEL5", 4, 0x9, 0x18b, 0x0, "", "CPUID.0AH:EAX[15:8] > 5" },
+		{ "ia32_perfevtsel6", "IA32_PERFEVTSEL6", 4, 0x9, 0x18c, 0x0, "", "CPUID.0AH:EAX[15:8] > 6" },
+		{ "ia32_perfevtsel7", "IA32_PERFEVTSEL7", 4, 0x9, 0x18d, 0x0, "", "CPUID.0AH:EAX[15:8] > 7" },
+		{ "ia32_a_pmc0", "IA32_A_PMC0", 8, 0x9, 0x4c1, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
+		{ "ia32_a_pmc1", "IA32_A_PMC1", 8, 0x9, 0x4c2, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
+		{ "ia32_a_pmc2", "IA32_A_PMC2", 8, 0x9, 0x4c3, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
+		{ "ia32_a_pmc3", "IA32_A_PMC3", 8, 0x9, 0x4c4, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
+		{ "ia32_a_pmc4", "IA32_A_PMC4", 8, 0x9, 0x4c5, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
+		{ "ia32_a_pmc5", "IA32_A_PMC5", 8, 0x9, 0x4c6, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
+		{ "ia32_a_pmc6", "IA32_A_PMC6", 8, 0x9, 0x4c7, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
+		{ "ia32_a_pmc7", "IA32_A_PMC7", 8, 0x9, 0x4c8, 0x0, "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
+		{ "ia32_fixed_ctr0", "IA32_FIXED_CTR0", 8, 0x9, 0x309, 0x0, "", "CPUID.0AH:EDX[4:0] > 0" },
+		{ "ia32_fixed_ctr1", "IA32_FIXED_CTR1", 8, 0x9, 0x30a, 0x0, "", "CPUID.0AH:EDX[4:0] > 1" },
+		{ "ia32_fixed_ctr2", "IA32_FIXED_CTR2", 8, 0x9, 0x30b, 0x0, "", "CPUID.0AH:EDX[4:0] > 2" },
+		{ "ia32_fixed_ctr3", "IA32_FIXED_CTR3", 8, 0x9, 0x30c, 0x0, "", "CPUID.0AH:EDX[4:0] > 3" },
+		{ "ia32_perf_capabilities", "IA32_PERF_CAPABILITIES", 16, 0x9, 0x345, 0x0, "", "CPUID.01H:ECX.PDCM[15] = 1" },
+		{ "ia32_fixed_ctr_ctrl", "IA32_FIXED_CTR_CTRL", 9, 0x9, 0x38d, 0x0, "", "version > 1" },
+		{ "ia32_perf_global_status", "IA32_PERF_GLOBAL_STATUS", 11, 0x9, 0x38e, 0x0, "", "version > 0" },
+		{ "ia32_perf_global_ctrl", "IA32_PERF_GLOBAL_CTRL", 10, 0x9, 0x38f, 0x0, "", "version > 0" },
+		{ "ia32_perf_global_ovf_ctrl", "IA32_PERF_GLOBAL_OVF_CTRL", 13, 0x9, 0x390, 0x0, "", "version 1 to 3 (renamed STATUS_RESET from version 4)" },
+		{ "ia32_perf_global_status_reset", "IA32_PERF_GLOBAL_STATUS_RESET", 12, 0x9, 0x390, 0x0, "", "version > 3" },
+		{ "ia32_perf_global_status_set", "IA32_PERF_GLOBAL_STATUS_SET", 14, 0x9, 0x391, 0x0, "", "version > 3" },
+		{ "ia32_perf_global_inuse", "IA32_PERF_GLOBAL_INUSE", 15, 0x9, 0x392, 0x0, "", "version > 3" },
+		{ "ia32_pebs_enable", "IA32_PEBS_ENABLE", 17, 0x9, 0x3f1, 0x0, "", "06_0FH and later" },
+		{ "ia32_ds_area", "IA32_DS_AREA", 19, 0x9, 0x600, 0x0, "", "CPUID.01H:EDX.DS[21] = 1" },
+		{ "ia32_misc_enable", "IA32_MISC_ENABLE", 18, 0x1, 0x1a0, 0x0, "", "" },
+		{ "p6_perfevtsel0", "PerfEvtSel0", 5, 0x9, 0x186, 0x0, "", "P6 family" },
+		{ "p6_perfevtsel1", "PerfEvtSel1", 6, 0x9, 0x187, 0x0, "", "P6 family" },
+		{ "p6_perfctr0", "PerfCtr0", 7, 0x9, 0xc1, 0x0, "", "P6 family" },
+		{ "p6_perfctr1", "PerfCtr1", 7, 0x9, 0xc2, 0x0, "", "P6 family" },
+		{ "pebs_data_cfg", "MSR_PEBS_DATA_CFG", 28, 0x9, 0x3f2, 0x0, "", "Ice Lake and later (LINUX)" },
+		{ "pebs_ld_lat_threshold", "MSR_PEBS_LD_LAT_THRESHOLD", -1, 0x9, 0x3f6, 0x0, "", "model-specific (LINUX)" },
+		{ "pebs_frontend", "MSR_PEBS_FRONTEND", -1, 0x9, 0x3f7, 0x0, "", "model-specific (LINUX)" },
+		{ "perf_metrics", "MSR_PERF_METRICS", 31, 0x9, 0x329, 0x0, "", "IA32_PERF_CAPABILITIES.PERF_METRICS[15] = 1 (LINUX)" },
+		{ "reload_pmc0", "MSR_RELOAD_PMC0", -1, 0x9, 0x14c1, 0x0, "", "LINUX" },
+		{ "reload_pmc1", "MSR_RELOAD_PMC1", -1, 0x9, 0x14c2, 0x0, "", "LINUX" },
+		{ "reload_pmc2", "MSR_RELOAD_PMC2", -1, 0x9, 0x14c3, 0x0, "", "LINUX" },
+		{ "reload_pmc3", "MSR_RELOAD_PMC3", -1, 0x9, 0x14c4, 0x0, "", "LINUX" },
+		{ "reload_pmc4", "MSR_RELOAD_PMC4", -1, 0x9, 0x14c5, 0x0, "", "LINUX" },
+		{ "reload_pmc5", "MSR_RELOAD_PMC5", -1, 0x9, 0x14c6, 0x0, "", "LINUX" },
+		{ "reload_pmc6", "MSR_RELOAD_PMC6", -1, 0x9, 0x14c7, 0x0, "", "LINUX" },
+		{ "reload_pmc7", "MSR_RELOAD_PMC7", -1, 0x9, 0x14c8, 0x0, "", "LINUX" },
+		{ "reload_fixed_ctr0", "MSR_RELOAD_FIXED_CTR0", -1, 0x9, 0x1309, 0x0, "", "LINUX" },
+		{ "reload_fixed_ctr1", "MSR_RELOAD_FIXED_CTR1", -1, 0x9, 0x130a, 0x0, "", "LINUX" },
+		{ "reload_fixed_ctr2", "MSR_RELOAD_FIXED_CTR2", -1, 0x9, 0x130b, 0x0, "", "LINUX" },
+		{ "reload_fixed_ctr3", "MSR_RELOAD_FIXED_CTR3", -1, 0x9, 0x130c, 0x0, "", "LINUX" },
+		{ "cpuid_0a_eax", "CPUID.0AH:EAX", 20, 0x6, 0x0, 0xa, "eax", "" },
+		{ "cpuid_0a_ebx", "CPUID.0AH:EBX", 21, 0x6, 0x0, 0xa, "ebx", "" },
+		{ "cpuid_0a_edx", "CPUID.0AH:EDX", 22, 0x6, 0x0, 0xa, "edx", "" },
+		{ "cpuid_01_ecx", "CPUID.01H:ECX", 23, 0x6, 0x0, 0x1, "ecx", "" },
+		{ "cpuid_01_edx", "CPUID.01H:EDX", 24, 0x6, 0x0, 0x1, "edx", "" },
+		{ "msr_lbr_select", "MSR_LBR_SELECT", 34, 0x9, 0x1c8, 0x0, "", "Nehalem and later (SDM3 17.7.2); EN_CALLSTACK Haswell and later" },
+		{ "msr_lastbranch_tos", "MSR_LASTBRANCH_TOS", -1, 0x9, 0x1c9, 0x0, "", "model-specific LBR stacks: index of the newest entry (SDM3 17.4.8, 17.7.1)" },
+		{ "ia32_lbr_ctl", "IA32_LBR_CTL", 32, 0x9, 0x14ce, 0x0, "", "CPUID.(EAX=07H,ECX=0):EDX[19] (architectural LBR; LINUX)" },
+		{ "ia32_lbr_depth", "IA32_LBR_DEPTH", 33, 0x9, 0x14cf, 0x0, "", "architectural LBR; a depth allowed by CPUID.1CH:EAX[7:0] (LINUX)" },
+		{ "ia32_lbr_from_ip0", "IA32_LBR_0_FROM_IP", 19, 0x9, 0x1500, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip1", "IA32_LBR_1_FROM_IP", 19, 0x9, 0x1501, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip2", "IA32_LBR_2_FROM_IP", 19, 0x9, 0x1502, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip3", "IA32_LBR_3_FROM_IP", 19, 0x9, 0x1503, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip4", "IA32_LBR_4_FROM_IP", 19, 0x9, 0x1504, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip5", "IA32_LBR_5_FROM_IP", 19, 0x9, 0x1505, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip6", "IA32_LBR_6_FROM_IP", 19, 0x9, 0x1506, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip7", "IA32_LBR_7_FROM_IP", 19, 0x9, 0x1507, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip8", "IA32_LBR_8_FROM_IP", 19, 0x9, 0x1508, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip9", "IA32_LBR_9_FROM_IP", 19, 0x9, 0x1509, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip10", "IA32_LBR_10_FROM_IP", 19, 0x9, 0x150a, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip11", "IA32_LBR_11_FROM_IP", 19, 0x9, 0x150b, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip12", "IA32_LBR_12_FROM_IP", 19, 0x9, 0x150c, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip13", "IA32_LBR_13_FROM_IP", 19, 0x9, 0x150d, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip14", "IA32_LBR_14_FROM_IP", 19, 0x9, 0x150e, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip15", "IA32_LBR_15_FROM_IP", 19, 0x9, 0x150f, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip16", "IA32_LBR_16_FROM_IP", 19, 0x9, 0x1510, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip17", "IA32_LBR_17_FROM_IP", 19, 0x9, 0x1511, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip18", "IA32_LBR_18_FROM_IP", 19, 0x9, 0x1512, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip19", "IA32_LBR_19_FROM_IP", 19, 0x9, 0x1513, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip20", "IA32_LBR_20_FROM_IP", 19, 0x9, 0x1514, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip21", "IA32_LBR_21_FROM_IP", 19, 0x9, 0x1515, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip22", "IA32_LBR_22_FROM_IP", 19, 0x9, 0x1516, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip23", "IA32_LBR_23_FROM_IP", 19, 0x9, 0x1517, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip24", "IA32_LBR_24_FROM_IP", 19, 0x9, 0x1518, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip25", "IA32_LBR_25_FROM_IP", 19, 0x9, 0x1519, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip26", "IA32_LBR_26_FROM_IP", 19, 0x9, 0x151a, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip27", "IA32_LBR_27_FROM_IP", 19, 0x9, 0x151b, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip28", "IA32_LBR_28_FROM_IP", 19, 0x9, 0x151c, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip29", "IA32_LBR_29_FROM_IP", 19, 0x9, 0x151d, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip30", "IA32_LBR_30_FROM_IP", 19, 0x9, 0x151e, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_from_ip31", "IA32_LBR_31_FROM_IP", 19, 0x9, 0x151f, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip0", "IA32_LBR_0_TO_IP", 19, 0x9, 0x1600, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip1", "IA32_LBR_1_TO_IP", 19, 0x9, 0x1601, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip2", "IA32_LBR_2_TO_IP", 19, 0x9, 0x1602, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip3", "IA32_LBR_3_TO_IP", 19, 0x9, 0x1603, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip4", "IA32_LBR_4_TO_IP", 19, 0x9, 0x1604, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip5", "IA32_LBR_5_TO_IP", 19, 0x9, 0x1605, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip6", "IA32_LBR_6_TO_IP", 19, 0x9, 0x1606, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip7", "IA32_LBR_7_TO_IP", 19, 0x9, 0x1607, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip8", "IA32_LBR_8_TO_IP", 19, 0x9, 0x1608, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip9", "IA32_LBR_9_TO_IP", 19, 0x9, 0x1609, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip10", "IA32_LBR_10_TO_IP", 19, 0x9, 0x160a, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip11", "IA32_LBR_11_TO_IP", 19, 0x9, 0x160b, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip12", "IA32_LBR_12_TO_IP", 19, 0x9, 0x160c, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip13", "IA32_LBR_13_TO_IP", 19, 0x9, 0x160d, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip14", "IA32_LBR_14_TO_IP", 19, 0x9, 0x160e, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip15", "IA32_LBR_15_TO_IP", 19, 0x9, 0x160f, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip16", "IA32_LBR_16_TO_IP", 19, 0x9, 0x1610, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip17", "IA32_LBR_17_TO_IP", 19, 0x9, 0x1611, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip18", "IA32_LBR_18_TO_IP", 19, 0x9, 0x1612, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip19", "IA32_LBR_19_TO_IP", 19, 0x9, 0x1613, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip20", "IA32_LBR_20_TO_IP", 19, 0x9, 0x1614, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip21", "IA32_LBR_21_TO_IP", 19, 0x9, 0x1615, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip22", "IA32_LBR_22_TO_IP", 19, 0x9, 0x1616, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip23", "IA32_LBR_23_TO_IP", 19, 0x9, 0x1617, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip24", "IA32_LBR_24_TO_IP", 19, 0x9, 0x1618, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip25", "IA32_LBR_25_TO_IP", 19, 0x9, 0x1619, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip26", "IA32_LBR_26_TO_IP", 19, 0x9, 0x161a, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip27", "IA32_LBR_27_TO_IP", 19, 0x9, 0x161b, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip28", "IA32_LBR_28_TO_IP", 19, 0x9, 0x161c, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip29", "IA32_LBR_29_TO_IP", 19, 0x9, 0x161d, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip30", "IA32_LBR_30_TO_IP", 19, 0x9, 0x161e, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_to_ip31", "IA32_LBR_31_TO_IP", 19, 0x9, 0x161f, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info0", "IA32_LBR_0_INFO", 35, 0x9, 0x1200, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info1", "IA32_LBR_1_INFO", 35, 0x9, 0x1201, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info2", "IA32_LBR_2_INFO", 35, 0x9, 0x1202, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info3", "IA32_LBR_3_INFO", 35, 0x9, 0x1203, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info4", "IA32_LBR_4_INFO", 35, 0x9, 0x1204, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info5", "IA32_LBR_5_INFO", 35, 0x9, 0x1205, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info6", "IA32_LBR_6_INFO", 35, 0x9, 0x1206, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info7", "IA32_LBR_7_INFO", 35, 0x9, 0x1207, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info8", "IA32_LBR_8_INFO", 35, 0x9, 0x1208, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info9", "IA32_LBR_9_INFO", 35, 0x9, 0x1209, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info10", "IA32_LBR_10_INFO", 35, 0x9, 0x120a, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info11", "IA32_LBR_11_INFO", 35, 0x9, 0x120b, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info12", "IA32_LBR_12_INFO", 35, 0x9, 0x120c, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info13", "IA32_LBR_13_INFO", 35, 0x9, 0x120d, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info14", "IA32_LBR_14_INFO", 35, 0x9, 0x120e, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info15", "IA32_LBR_15_INFO", 35, 0x9, 0x120f, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info16", "IA32_LBR_16_INFO", 35, 0x9, 0x1210, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info17", "IA32_LBR_17_INFO", 35, 0x9, 0x1211, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info18", "IA32_LBR_18_INFO", 35, 0x9, 0x1212, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info19", "IA32_LBR_19_INFO", 35, 0x9, 0x1213, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info20", "IA32_LBR_20_INFO", 35, 0x9, 0x1214, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info21", "IA32_LBR_21_INFO", 35, 0x9, 0x1215, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info22", "IA32_LBR_22_INFO", 35, 0x9, 0x1216, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info23", "IA32_LBR_23_INFO", 35, 0x9, 0x1217, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info24", "IA32_LBR_24_INFO", 35, 0x9, 0x1218, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info25", "IA32_LBR_25_INFO", 35, 0x9, 0x1219, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info26", "IA32_LBR_26_INFO", 35, 0x9, 0x121a, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info27", "IA32_LBR_27_INFO", 35, 0x9, 0x121b, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info28", "IA32_LBR_28_INFO", 35, 0x9, 0x121c, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info29", "IA32_LBR_29_INFO", 35, 0x9, 0x121d, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info30", "IA32_LBR_30_INFO", 35, 0x9, 0x121e, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "ia32_lbr_info31", "IA32_LBR_31_INFO", 35, 0x9, 0x121f, 0x0, "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
+		{ "lbr_info0", "MSR_LBR_INFO_0", 35, 0x9, 0xdc0, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info1", "MSR_LBR_INFO_1", 35, 0x9, 0xdc1, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info2", "MSR_LBR_INFO_2", 35, 0x9, 0xdc2, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info3", "MSR_LBR_INFO_3", 35, 0x9, 0xdc3, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info4", "MSR_LBR_INFO_4", 35, 0x9, 0xdc4, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info5", "MSR_LBR_INFO_5", 35, 0x9, 0xdc5, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info6", "MSR_LBR_INFO_6", 35, 0x9, 0xdc6, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info7", "MSR_LBR_INFO_7", 35, 0x9, 0xdc7, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info8", "MSR_LBR_INFO_8", 35, 0x9, 0xdc8, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info9", "MSR_LBR_INFO_9", 35, 0x9, 0xdc9, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info10", "MSR_LBR_INFO_10", 35, 0x9, 0xdca, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info11", "MSR_LBR_INFO_11", 35, 0x9, 0xdcb, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info12", "MSR_LBR_INFO_12", 35, 0x9, 0xdcc, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info13", "MSR_LBR_INFO_13", 35, 0x9, 0xdcd, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info14", "MSR_LBR_INFO_14", 35, 0x9, 0xdce, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info15", "MSR_LBR_INFO_15", 35, 0x9, 0xdcf, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info16", "MSR_LBR_INFO_16", 35, 0x9, 0xdd0, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info17", "MSR_LBR_INFO_17", 35, 0x9, 0xdd1, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info18", "MSR_LBR_INFO_18", 35, 0x9, 0xdd2, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info19", "MSR_LBR_INFO_19", 35, 0x9, 0xdd3, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info20", "MSR_LBR_INFO_20", 35, 0x9, 0xdd4, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info21", "MSR_LBR_INFO_21", 35, 0x9, 0xdd5, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info22", "MSR_LBR_INFO_22", 35, 0x9, 0xdd6, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info23", "MSR_LBR_INFO_23", 35, 0x9, 0xdd7, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info24", "MSR_LBR_INFO_24", 35, 0x9, 0xdd8, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info25", "MSR_LBR_INFO_25", 35, 0x9, 0xdd9, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info26", "MSR_LBR_INFO_26", 35, 0x9, 0xdda, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info27", "MSR_LBR_INFO_27", 35, 0x9, 0xddb, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info28", "MSR_LBR_INFO_28", 35, 0x9, 0xddc, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info29", "MSR_LBR_INFO_29", 35, 0x9, 0xddd, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info30", "MSR_LBR_INFO_30", 35, 0x9, 0xdde, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "lbr_info31", "MSR_LBR_INFO_31", 35, 0x9, 0xddf, 0x0, "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
+		{ "cpuid_1c_eax", "CPUID.1CH:EAX", 36, 0x6, 0x0, 0x1c, "eax", "" },
+		{ "cpuid_1c_ebx", "CPUID.1CH:EBX", 37, 0x6, 0x0, 0x1c, "ebx", "" },
+		{ "cpuid_1c_ecx", "CPUID.1CH:ECX", 38, 0x6, 0x0, 0x1c, "ecx", "" },
+	};
+	if (count)
+		*count = sizeof regs / sizeof regs[0];
+	return regs;
+}
+
 /* ---- DS buffer management area (32-bit format) (ds_area32): the record as a struct ---- */
 struct pmregs_x86_ds_area32 {
 	uint32_t bts_buffer_base; /* @0x0: First byte of the BTS buffer */
@@ -4871,6 +5101,46 @@ static inline void pmregs_x86_lbr_entry_pack(void *rec, const struct pmregs_x86_
 	pmregs_x86_lbr_entry_from_store(rec, in->from);
 	pmregs_x86_lbr_entry_to_store(rec, in->to);
 	pmregs_x86_lbr_entry_info_store(rec, in->info);
+}
+
+/* ---- Architectural performance events (arch_events) ---- */
+/* Event select and unit mask for IA32_PERFEVTSELx, and the CPUID.0AH:EBX bit that says the */
+/* event is missing. */
+/* Source: SDM3 Table 18-1; SDM2 CPUID leaf 0AH (EBX bit = not available) */
+struct pmregs_x86_arch_events_row {
+	const char *name;
+	const char *title;
+	const char *doc;
+	uint8_t event_select;
+	uint8_t umask;
+	uint8_t ebx_bit; /* bit of CPUID.0AH:EBX that is 1 when the event is NOT available */
+};
+
+static inline const struct pmregs_x86_arch_events_row *pmregs_x86_arch_events(size_t *count)
+{
+	static const struct pmregs_x86_arch_events_row rows[] = {
+		{ "unhalted_core_cycles", "UnHalted Core Cycles", "", 0x3c, 0x0, 0x0 },
+		{ "instruction_retired", "Instruction Retired", "", 0xc0, 0x0, 0x1 },
+		{ "unhalted_reference_cycles", "UnHalted Reference Cycles", "", 0x3c, 0x1, 0x2 },
+		{ "llc_reference", "LLC Reference", "", 0x2e, 0x4f, 0x3 },
+		{ "llc_misses", "LLC Misses", "", 0x2e, 0x41, 0x4 },
+		{ "branch_instruction_retired", "Branch Instruction Retired", "", 0xc4, 0x0, 0x5 },
+		{ "branch_misses_retired", "Branch Misses Retired", "", 0xc5, 0x0, 0x6 },
+	};
+	if (count)
+		*count = sizeof rows / sizeof rows[0];
+	return rows;
+}
+
+/* The row called name, or a null pointer. */
+static inline const struct pmregs_x86_arch_events_row *pmregs_x86_arch_events_find(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_x86_arch_events_row *rows = pmregs_x86_arch_events(&n);
+	for (i = 0; i < n; i++)
+		if (pmregs_streq(rows[i].name, name))
+			return &rows[i];
+	return PMREGS_NULL;
 }
 
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <pmregs/netburst.h>
+#include <pmregs/netburst_tools.h> /* pmregs_netburst_event_decode() */
 
 #define N 20000
 

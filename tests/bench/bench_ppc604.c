@@ -9,7 +9,7 @@
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <time.h>
-#include <pmregs/ppc604.h>
+#include <pmregs/ppc604_tools.h> /* pmregs_ppc604_pm_decode(), pmregs_ppc604_events() */
 
 #define NREQ 20000
 

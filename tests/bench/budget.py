@@ -129,7 +129,7 @@ def regen_time(runs=3):
 
 
 def main():
-    outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "bench")
+    outdir = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] else os.path.join(ROOT, "build", "bench")
     os.makedirs(outdir, exist_ok=True)
     runs = int(os.environ.get("PMREGS_BENCH_RUNS", "9"))
     try:

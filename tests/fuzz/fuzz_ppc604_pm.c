@@ -19,7 +19,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <pmregs/ppc604.h>
+#include <pmregs/ppc604_tools.h> /* pmregs_ppc604_pm_decode() */
 
 #define REQUIRE(c) do { if (!(c)) abort(); } while (0)
 

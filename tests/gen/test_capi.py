@@ -87,7 +87,7 @@ static inline const char *pmregs_t_str(int code) { return code == PMREGS_ERANGE 
         # read off the generated headers: a stream step returns 0/1 with the status in the item; the NetBurst
         # decoder returns PMREGS_OK or PMREGS_ENOENT; pmregs_strerror() takes a code and returns text
         text = ""
-        for name in ("base_core.h", "etrace.h", "netburst.h", "ppc604.h"):
+        for name in ("base_core.h", "etrace.h", "netburst.h", "netburst_tools.h", "ppc604.h", "ppc604_tools.h"):
             with open(os.path.join(ROOT, "include", "pmregs", name), encoding="utf-8") as f:
                 text += f.read()
         fns = capi.functions(text)

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <perfmon/pfmlib.h>
-#include <pmregs/netburst.h>
+#include <pmregs/netburst_tools.h>
 #include "../common/check.h"
 
 static unsigned long compared;

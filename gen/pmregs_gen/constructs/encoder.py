@@ -43,7 +43,7 @@ import ast
 
 from ..cnames import Names, utype
 from ..expr import U64, Compiler, ExprError, Val, _At, parse, type_info
-from ..core import SCALAR_TYPES, SET_RE, mask_of
+from ..core import SCALAR_TYPES, SET_RE, mask_of, set_ctype
 from ..ctext import wrap
 from ..mdtext import md, md_par
 from ..yamlnode import Map
@@ -106,6 +106,7 @@ class Encoder:
         self.options = []                   # per event row: [(values per place, resource mask)]
         self.resources = []                 # bit -> (target key, index)
         self.recover = []                   # (param, output, layout, field) for the decoder
+        self.cols = {}                      # target -> the columns its C code reads (the compact tables)
 
 
 # ---------------------------------------------------------------------------
@@ -478,6 +479,12 @@ class EncCompiler(Compiler):
         self.assigned = []                  # (Param, Output, Layout, Field): param put whole into a field
         self.current_output = None
 
+    def c_BoolOp(self, node):
+        # An encoder tests its checks with branches anyway (it returns at the first that fails): plain && and
+        # || read shorter than the branch-free (int) & / | of match functions, and compile to the same.
+        op = " && " if isinstance(node.op, ast.And) else " || "
+        return Val("(" + op.join(self.truth(self.compile(v), v) for v in node.values) + ")", "bool", "int")
+
     # a row value: code is a C pointer expression, ref is ("table", target)
     def row(self, code, target):
         return Val(code, "row", None, ("table", target))
@@ -530,9 +537,11 @@ class EncCompiler(Compiler):
         code = f"{v.code}->{node.attr}"
         t = meta.type
         ref = getattr(meta, "ref", None)
+        if t != "str" and (ref is None or "[" not in t):
+            self.enc.cols.setdefault(target, set()).add(node.attr)
         if ref is not None and "[" not in t:
-            fn = self.n.fn("registers") if ref == "registers" else self.n.table_fn(self.table(ref))
-            return self.row(f"(&{fn}(PMREGS_NULL)[{code}])", ref)
+            self.enc.cols.setdefault(ref, set())
+            return self.row(f"(&{facts_fn(self.n, self.enc, ref)}()[{code}])", ref)
         if t == "bool":
             return Val(f"({code} != 0)", "bool", "int")
         if t == "bits":
@@ -562,6 +571,8 @@ class EncCompiler(Compiler):
             self.fail(node.args[0], "PMR041", f"'{node.args[0].id}' is not a layout")
         T = f"uint{L.width}_t"
         code = self.n.layout_macro(L, "res1_mask")
+        terms = []      # contiguous unsigned fields of a 32/64-bit layout: OR-ed in (no field overlaps another
+                        # nor the must-be-1 bits), one shift and mask each instead of a nested _set() call
         for kw in node.keywords:
             F = L.field(kw.arg) if kw.arg else None
             if F is None or F.is_reserved:
@@ -569,11 +580,19 @@ class EncCompiler(Compiler):
             x = self.u64(self.compile(kw.value), kw.value)
             if L.width != 64:
                 x = f"(({T})({x}))"
-            code = f"{self.n.accessor(L, F, 'set')}({code}, {x})"
+            if L.width in (32, 64) and F.contiguous and not F.signed:
+                m = mask_of(F.width)
+                t = x if F.width == L.width else \
+                    f"({x} & {m:#x}u)" if m <= 0xFFFFFFFF else f"({x} & PMREGS_U64({m:#x}))"
+                terms.append(f"({t} << {F.shift})" if F.shift else t)
+            else:
+                code = f"{self.n.accessor(L, F, 'set')}({code}, {x})"
             if isinstance(kw.value, ast.Name) and self.current_output is not None:
                 P = next((p for p in self.enc.params if p.name == kw.value.id), None)
                 if P is not None:
                     self.assigned.append((P, self.current_output, L, F))
+        if terms:
+            code = "(" + " | ".join([code] + terms) + ")"
         return Val(code, "layout", T, L)
 
 
@@ -614,16 +633,21 @@ def encoder_view(hv, E):
         "resources_v": len(E.resources),
         "checks_macro": S(mac + "_CHECKS", what),
     }
+    facts = facts_view(hv, E, e, S, what)
+    e["facts"] = [f for f in facts.values() if f is not None]
+    ev = facts[T.name]
+    # the event's row: a pointer into the compact table, or just the index when no column of it is read
+    e["event_ptype"], e["event_init"] = (f"const {ev['struct']} *", f"&{ev['fn']}()[r->event]") if ev else \
+        ("unsigned ", "r->event")
     places = []
     for P in E.places:
         if P.kind == "enum":
             ptype, init = f"{n.enum_type(P.target)} ", f"({n.enum_type(P.target)})o->{P.name}"
             domain = [(vn, vv) for vn, vv, _ in P.target.values]
         else:
-            rs = f"struct {n.fn('register')}" if P.target == "registers" else \
-                f"struct {n.table_fn(table_of(fam, P.target), 'row')}"
-            fn = n.fn("registers") if P.target == "registers" else n.table_fn(table_of(fam, P.target))
-            ptype, init = f"const {rs} *", f"&{fn}(PMREGS_NULL)[o->{P.name}]"
+            pf = facts[P.target]
+            ptype, init = (f"const {pf['struct']} *", f"&{pf['fn']}()[o->{P.name}]") if pf else \
+                ("unsigned ", f"o->{P.name}")
             names = target_rows(fam, P.target)
             domain = [(names[i], i) for i in range(len(names))]
         i = E.places.index(P)
@@ -678,19 +702,96 @@ def encoder_view(hv, E):
             rec.append((P.name, f"({utype(SCALAR_TYPES[P.type])}){get}"))
     e["recover"] = rec
     # option data: flattened, with the first option of each event
-    flat, first = [], []
+    # events with the same placements share one run of the option data
+    flat, first, count, runs = [], [], [], {}
     for opts in E.options:
-        first.append(len(flat))
-        flat += opts
-    first.append(len(flat))
-    e["flat"] = [{"vals": list(vals), "res": f"PMREGS_U64({res:#x})"} for vals, res in flat]
+        key = tuple(opts)
+        if key not in runs:
+            runs[key] = len(flat)
+            flat += opts
+        first.append(runs[key])
+        count.append(len(opts))
+    e["flat"] = [{"vals": list(vals), "res": f"{res:#x}u" if res >> 32 == 0 else f"PMREGS_U64({res:#x})"}
+                 for vals, res in flat]
     e["first"] = first
+    e["count"] = count
     e["nflat"] = len(flat)
     e["resources"] = [(i, key[0], res_name(fam, key)) for i, key in enumerate(E.resources)]
     e["macros"] = [(e["max_options"], e["max_options_v"], "most placements one event has"),
                    (e["resources_macro"], e["resources_v"], "exclusive resources (scheduler bits) in use"),
                    (e["checks_macro"], len(checks), "checks, built-in ones included")]
     return e
+
+
+def facts_fn(n, E, target):
+    """The function that returns encoder E's compact table of target (its rows, only the columns the
+    encoder's C code reads)."""
+    return f"{n.fn(E.name)}_{target}_facts"
+
+
+def facts_view(hv, E, e, S, what):
+    """The compact tables of encoder E: per target (the event table, each place's table or the registers)
+    a struct of the numeric columns its checks and outputs read, and the rows up to the last one an
+    option or a column refers to. The named tables themselves (strings, descriptions) are for tools."""
+    fam, n = hv.fam, hv.n
+    targets = [E.table.name] + [P.target for P in E.places if P.kind == "table"] + list(E.cols)
+    targets = list(dict.fromkeys(targets))
+    need = {t: 0 for t in targets}
+    need[E.table.name] = len(E.table.rows)
+    for i, P in enumerate(E.places):
+        if P.kind == "table":
+            need[P.target] = max([need[P.target]] + [opt[0][i] + 1 for opts in E.options for opt in opts])
+    out = {}
+    for t in targets:
+        used = E.cols.get(t, set())
+        metas = fam.facts if t == "registers" else table_of(fam, t).columns
+        cols = [M for M in metas if M.name in used]
+        for M in cols:
+            if getattr(M, "ref", None) is not None:     # a row this one refers to is needed too
+                nrows = len(fam.registers) if t == "registers" else len(table_of(fam, t).rows)
+                vals = [cell(fam, t, r, M.name) for r in range(nrows)]
+                need[M.ref] = max([need.get(M.ref, 0)] + [x + 1 for x in vals if x is not None])
+    for t in targets:
+        used = E.cols.get(t, set())
+        metas = fam.facts if t == "registers" else table_of(fam, t).columns
+        cols = [M for M in metas if M.name in used]
+        if not cols:
+            out[t] = None
+            continue
+        decls = [(fact_decl(fam, n, M), M.name) for M in cols]
+        rows = []
+        for r in range(need[t]):
+            rows.append(", ".join(fact_value(fam, n, M, cell(fam, t, r, M.name)) for M in cols))
+        fn = S(facts_fn(n, E, t), what)
+        out[t] = {"target": t, "struct": f"struct {S(fn + '_row', what)}", "fn": fn, "decls": decls, "rows": rows,
+                  "what": "the registers" if t == "registers" else f"table {t}"}
+    return out
+
+
+def fact_decl(fam, n, M):
+    t = M.type
+    if t == "bool":
+        return "uint8_t"
+    if t == "bits":
+        return "uint64_t"
+    if SET_RE.match(t):
+        return set_ctype(fam, t)
+    if t == "enum":
+        return n.enum_type(M.enum)
+    return f"uint{t[1:]}_t"
+
+
+def fact_value(fam, n, M, val):
+    t = M.type
+    if t == "bool":
+        return "1" if val else "0"
+    if t == "bits":
+        return f"{(val.mask if val is not None else 0):#x}"
+    if t == "enum":
+        return n.enum_value(M.enum, next(vn for vn, vv, _ in M.enum.values if vv == val))
+    if SET_RE.match(t):
+        return f"{(val or 0):#x}u"
+    return f"{(val or 0):#x}"
 
 
 def table_of(fam, name):
@@ -741,7 +842,7 @@ def load(b, m):
 def view(hv):
     hv.encoders = [encoder_view(hv, E) for E in hv.fam.encoders]
     if hv.encoders:
-        hv.uses.add("base_schedule.h")
+        hv.uses |= {"base_schedule.h"}      # the printer and name lookups (base_desc.h) are in FAMILY_tools.h
 
 
 def page(pv):

@@ -39,7 +39,8 @@ def load(b, m):
 
 
 def view(hv):
-    hv.uses.add("base_desc.h")          # descriptors and printing
+    # descriptors and printers are in FAMILY_tools.h, which includes base_desc.h itself; of the family
+    # header, only the bit-name tables and the encoder's printer need it (tables.py, encoder.py)
     hv.layouts = [layout_view(hv, L, i) for i, L in enumerate(hv.fam.layouts)]
     hv.layout_index = {L.name: i for i, L in enumerate(hv.fam.layouts)}
 
@@ -407,6 +408,13 @@ def layout_view(hv, L, index):
     macros += [(v["reset"], ulit(L.reset, W)), (v["rsvd"], ulit(L.rsvd_mask, W)),
                (v["res1"], ulit(L.res1_mask, W)), (v["writable"], ulit(L.writable_mask, W))]
     v["macros"] = macros
+    # the validity check is a macro: one masked compare of the argument converted as a parameter would be
+    # (pmregs_uN()), an int as the function it replaces returned; no body to parse
+    care = v["rsvd"] if not L.res1_mask else v["res1"] if not L.rsvd_mask else f"({v['rsvd']} | {v['res1']})"
+    arg = f"pmregs_{T[:-2].replace('int', '')}(v)"
+    v["valid_macro"] = (v["valid"] + "(v)",
+                        f"PMREGS_CAST(int, ({arg} & {care}) == {v['res1'] if L.res1_mask else 0})"
+                        if L.rsvd_mask | L.res1_mask else f"(PMREGS_CAST(void, {arg}), 1)")
     v["reserved_mask"] = sum(f.mask for f in L.fields if f.is_reserved)
     v["builders"] = [(f["builder"] + "(x)", f["builder_expr"]) for f in v["user_fields"]]
     if L.variants is not None:
@@ -477,10 +485,14 @@ def field_view(hv, L, F):
     # without calls; a split or signed field keeps its functions.
     f["plain"] = not F.is_reserved and F.contiguous and not F.signed
     if f["plain"]:
-        g, s = access_exprs(hv, L, F, f"pmregs_u{W}(v)", f"pmregs_u{W}(x)", short=True)
         m = f"{fmax:#x}u" if fmax <= 0xFFFFFFFF else f"PMREGS_U64({fmax:#x})"
-        f["acc_macros"] = [(f["fget"] + "(v)", parenthesized(g)), (f["fset"] + "(v, x)", parenthesized(s)),
-                           (f["set_checked"] + "(v, x)", f"pmregs_set_checked{W}((v), {F.shift}, {m}, (x))")]
+        if W >= 32 and fw < W:
+            # the shared shift-and-mask macros of base_core.h: a third of the text to read, the same code
+            g, s = (f"PMREGS_GET{W}(v, {F.shift}, {fmax:#x})", f"PMREGS_SET{W}(v, x, {F.shift}, {fmax:#x})")
+        else:
+            g, s = (parenthesized(e) for e in access_exprs(hv, L, F, f"pmregs_u{W}(v)", f"pmregs_u{W}(x)", short=True))
+        f["acc_macros"] = [(f["fget"] + "(v)", g), (f["fset"] + "(v, x)", s),
+                           (f["set_checked"] + "(v, x)", f"pmregs_set_checked{W}(v, {F.shift}, {m}, x)")]
         shl = f" << {F.shift}" if F.shift else ""
         f["pack_term"] = f"({T})(({T})f->{F.name} & {m}){shl}" if fw < W else f"({T})f->{F.name}"
         f["unpack_term"] = (f"((v >> {F.shift}) & {m})" if F.shift else f"(v & {m})") if fw < W else "v"
@@ -572,7 +584,23 @@ def group_view(hv, L, gname, fs):
         "gset": S(n.fn(L.name, gname, "set")),
         "fmask": ulit(mask_of(first.width), W),
         "signed": first.signed,
+        "acc_macros": group_macros(hv, L, fs, gname, step),
     }
+
+
+def group_macros(hv, L, fs, gname, step):
+    """The indexed accessors of a repeat group of unsigned fields of a 32- or 64-bit register, as macros over
+    pmregs_group_getN()/_setN() of base_core.h (no function body per group); None: the group keeps its
+    functions (signed fields, narrower registers)."""
+    W, first = L.width, fs[0]
+    if first.signed or W not in (32, 64):
+        return None
+    m = mask_of(first.width)
+    ml = f"{m:#x}u" if m <= 0xFFFFFFFF else f"PMREGS_U64({m:#x})"
+    args = f"{len(fs)}u, {first.shift}u, {step}, {ml}"
+    n = hv.n
+    return [(n.fn(L.name, gname, "get") + "(v, i)", f"pmregs_group_get{W}(v, i, {args})"),
+            (n.fn(L.name, gname, "set") + "(v, i, x)", f"pmregs_group_set{W}(v, i, x, {args})")]
 
 
 # -- reference page ------------------------------------------------------------------------------

@@ -396,7 +396,7 @@ def passes_view(hv, P):
         "event_names": [row[0] for row in rows],
         "idle": P.idle, "overflow_at": P.overflow_at,
         "threshold_col": col.get("threshold"),
-        "uses_threshold": [1 if col.get("threshold") and row[3].get(col["threshold"]) else 0 for row in rows],
+        "uses_threshold": threshold_words(rows, col.get("threshold")),
         "interrupt": fref(P.interrupt) if P.interrupt else None,
         "trigger": None, "threshold": None, "interval": None,
     }
@@ -443,6 +443,16 @@ HEADER, SELFTEST, PAGE = "passes.h.j2", "passes_selftest.c.j2", "passes.md.j2"
 CONTENTS = (("Passes", "passes"),)
 
 
+def threshold_words(rows, column):
+    """Bit e % 32 of word e / 32: event row e uses the threshold (a bit set, not a byte per event: less text
+    for every translation unit to parse)."""
+    words = [0] * ((len(rows) + 31) // 32)
+    for e, row in enumerate(rows):
+        if column and row[3].get(column):
+            words[e // 32] |= 1 << (e % 32)
+    return [f"{w:#x}u" for w in words]
+
+
 def load(b, m):
     if m.get("passes") is not None:
         build_passes(b, m.get("passes"))
@@ -453,6 +463,7 @@ def view(hv):
     hv.passes = [passes_view(hv, P) for P in hv.fam.passes]
     if hv.passes:
         hv.uses |= {"base_plan.h", "base_counter.h"}
+        hv.tools_uses |= {"base_plan_tools.h"}      # the decoder's matching
 
 
 def page(pv):

@@ -32,6 +32,18 @@ def load(b, m):
 
 def view(hv):
     hv.tables = [table_view(hv, T) for T in hv.fam.tables]
+    hv.tables_read = tables_read(hv.fam)
+    for t in hv.tables:
+        t["in_header"] = t["name"] in hv.tables_read
+    if any(c["kind"] == "bits" for t in hv.tables if t["in_header"] for c in t["cols"]):
+        hv.uses.add("base_desc.h")      # pmregs_bit_desc, pmregs_bits_find, pmregs_bits_snprint
+
+
+def tables_read(fam):
+    """The tables the family header's own code reads by name: none. An encoder reads the columns it needs
+    from compact tables of its own (encoder.py facts_view), a pass planner its option data; every table's
+    function (its rows with their names and descriptions) is data for tools, in FAMILY_tools.h."""
+    return set()
 
 
 def page(pv):
