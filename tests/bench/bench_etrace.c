@@ -336,7 +336,7 @@ int main(int argc, char **argv)
 	naive = median_time(run_naive_encode);
 	row("framed encode, naive bit-at-a-time", naive, naive);
 	row("framed encode, te_inst_encode+smi_encode", median_time(run_encode), naive);
-	row("framed encode, constant params", median_time(run_encode_const), naive);
+	row("framed encode, 2 steps, constant params", median_time(run_encode_const), naive);
 	memset(copy, 0, stream_len);
 	run_put();
 	if (memcmp(copy, stream, stream_len) != 0) {
@@ -344,7 +344,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	row("framed encode, smi_stream_put", median_time(run_put), naive);
-	row("framed encode, stream_put, constant params", median_time(run_put_const), naive);
+	row("framed encode, put, constant params", median_time(run_put_const), naive);
 	row("framed encode, stream_put_batch", median_time(run_put_batch), naive);
 	printf("\n(checksum %llx)\n", (unsigned long long)sink);
 	return 0;
