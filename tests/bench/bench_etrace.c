@@ -183,21 +183,62 @@ static void run_batch_const(void)
 			sink += out[j].address ^ out[j].branch_map;
 }
 
-/* Framed encode with the constant block. */
-static void run_encode_const(void)
+/* A te_inst message header (SMI, message type 2): what every framed encode below writes. */
+static struct pmregs_etrace_smi te_inst_message(void)
+{
+	struct pmregs_etrace_smi f;
+	pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+	f.msg_type = PMREGS_ETRACE_SMI_MSG_TYPE_TE_INST;
+	return f;
+}
+
+/*
+ * Framed encode in two steps, pmregs_etrace_te_inst_encode() then
+ * pmregs_etrace_smi_encode(); inlined so that a constant block folds.
+ */
+PMREGS_HOT void encode_two_steps(const struct pmregs_etrace_params *p)
 {
 	size_t o = 0;
 	unsigned i;
-	struct pmregs_etrace_smi f;
-	pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
-	f.msg_type = 2;
+	struct pmregs_etrace_smi f = te_inst_message();
 	for (i = 0; i < NPKT; i++) {
 		unsigned char pl[32];
-		int n = pmregs_etrace_te_inst_encode(&PC, &pool[i & (NPOOL - 1)], pl, sizeof pl);
-		n = pmregs_etrace_smi_encode(&PC, &f, pl, (size_t)n, copy + o, 64);
+		int n = pmregs_etrace_te_inst_encode(p, &pool[i & (NPOOL - 1)], pl, sizeof pl);
+		n = pmregs_etrace_smi_encode(p, &f, pl, (size_t)n, copy + o, 64);
 		o += (size_t)n;
 	}
 	sink += o;
+}
+
+/* Framed encode in one pass, pmregs_etrace_smi_stream_put() (no copy of the payload); inlined likewise. */
+PMREGS_HOT void encode_put(const struct pmregs_etrace_params *p)
+{
+	size_t o = 0;
+	unsigned i;
+	struct pmregs_etrace_smi f = te_inst_message();
+	for (i = 0; i < NPKT; i++)
+		o += (size_t)pmregs_etrace_smi_stream_put(p, &f, &pool[i & (NPOOL - 1)], copy + o, 64);
+	sink += o;
+}
+
+static void run_encode(void)
+{
+	encode_two_steps(&P);
+}
+
+static void run_encode_const(void)
+{
+	encode_two_steps(&PC);
+}
+
+static void run_put(void)
+{
+	encode_put(&P);
+}
+
+static void run_put_const(void)
+{
+	encode_put(&PC);
 }
 
 /* Naive framed encode: the bit-at-a-time encoder, then a header byte. */
@@ -213,57 +254,12 @@ static void run_naive_encode(void)
 	sink += o;
 }
 
-/* Framed encode: pmregs_etrace_te_inst_encode() then pmregs_etrace_smi_encode(). */
-static void run_encode(void)
-{
-	size_t o = 0;
-	unsigned i;
-	struct pmregs_etrace_smi f;
-	pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
-	f.msg_type = 2;
-	for (i = 0; i < NPKT; i++) {
-		unsigned char pl[32];
-		int n = pmregs_etrace_te_inst_encode(&P, &pool[i & (NPOOL - 1)], pl, sizeof pl);
-		n = pmregs_etrace_smi_encode(&P, &f, pl, (size_t)n, copy + o, 64);
-		o += (size_t)n;
-	}
-	sink += o;
-}
-
-/* Framed encode in one pass: pmregs_etrace_smi_stream_put() (no copy of the payload). */
-static void run_put(void)
-{
-	size_t o = 0;
-	unsigned i;
-	struct pmregs_etrace_smi f;
-	pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
-	f.msg_type = 2;
-	for (i = 0; i < NPKT; i++)
-		o += (size_t)pmregs_etrace_smi_stream_put(&P, &f, &pool[i & (NPOOL - 1)], copy + o, 64);
-	sink += o;
-}
-
-/* The same with the constant block. */
-static void run_put_const(void)
-{
-	size_t o = 0;
-	unsigned i;
-	struct pmregs_etrace_smi f;
-	pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
-	f.msg_type = 2;
-	for (i = 0; i < NPKT; i++)
-		o += (size_t)pmregs_etrace_smi_stream_put(&PC, &f, &pool[i & (NPOOL - 1)], copy + o, 64);
-	sink += o;
-}
-
 /* The batch writer, 64 payloads per call. */
 static void run_put_batch(void)
 {
 	size_t o = 0, used;
 	unsigned i;
-	struct pmregs_etrace_smi f;
-	pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
-	f.msg_type = 2;
+	struct pmregs_etrace_smi f = te_inst_message();
 	for (i = 0; i < NPKT; i += 64) {
 		pmregs_etrace_smi_stream_put_batch(&P, &f, &pool[i & (NPOOL - 1)], 64, copy + o, 64 * 40, &used);
 		o += used;
@@ -299,13 +295,11 @@ int main(int argc, char **argv)
 		make_packet(&pool[i]);
 	/* the stream: the pool in order, so the encoder rows produce the same bytes */
 	for (i = 0; i < NPKT; i++) {
-		struct pmregs_etrace_smi f;
+		struct pmregs_etrace_smi f = te_inst_message();
 		unsigned char pl[32];
 		int n = pmregs_etrace_te_inst_encode(&P, &pool[i & (NPOOL - 1)], pl, sizeof pl);
 		if (n <= 0)
 			return 1;
-		pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
-		f.msg_type = 2;
 		n = pmregs_etrace_smi_encode(&P, &f, pl, (size_t)n, stream + stream_len, 64);
 		if (n <= 0)
 			return 1;
