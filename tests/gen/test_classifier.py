@@ -238,6 +238,57 @@ class Evaluation(unittest.TestCase):
         self.assertIn((1 << 64) - 32, {r[3][1] for r in rows if r[0] == "beq"})
 
 
+class Expressions(unittest.TestCase):
+    """What the classifier added to the expression language (gen/pmregs_gen/expr.py)."""
+
+    FN = textwrap.dedent("""\
+        family: e
+        title: t
+        constants: {limit: 7}
+        functions:
+          - {name: pick, params: {x: u8, n: unsigned}, returns: unsigned, expr: "x + limit if n > 3 else x"}
+          - {name: twice, params: {x: u8}, returns: u8, expr: "pick(x, 9) * 2"}
+        """)
+
+    def test_constants_and_unsigned(self):
+        fam = family(self.FN, "e.yaml")
+        h = render_headers(fam, "spec/e.yaml", self.FN.encode())["e.h"]
+        self.assertIn("static inline unsigned pmregs_e_pick(uint8_t x, unsigned n)", h)
+        self.assertIn("PMREGS_E_LIMIT", h[h.index("pmregs_e_pick("):])
+        self.assertEqual(codes(self.FN.replace("x + limit", "x + limitt")), [("PMR041", 5)])
+
+    def test_masked_mode_has_no_conditional_operator(self):
+        from pmregs_gen.expr import Evaluator, compile_scalar, parse, parse_scalar
+        from pmregs_gen.diag import Diag
+        fam = family(self.FN, "e.yaml")
+        twice = fam.functions[1]
+        self.assertIn("?", twice.c_expr + fam.functions[0].c_expr)       # functions keep ?: ...
+        d = Diag()
+        masked = compile_scalar(fam, twice, twice.expr_node, "u8", d, masked=True)
+        self.assertEqual(d.errors, [])
+        self.assertNotIn("?", masked)                                    # ... a classifier expands them
+        self.assertNotIn("pmregs_e_pick", masked)
+        # the evaluator agrees with the language's semantics: 7 + 7 = 14 doubled, and wrapping to u8
+        self.assertEqual(Evaluator(fam, {"x": 7}).eval(parse_scalar(twice.expr_node).body), 28)
+        self.assertEqual(Evaluator(fam, {"x": 250}).eval(parse_scalar(twice.expr_node).body), 514)
+        self.assertEqual(Evaluator(fam, {"y": 250}).eval(parse("twice(y)").body), 514 & 0xFF)   # a call converts
+
+    def test_evaluator_wraps_like_c(self):
+        from pmregs_gen.expr import Evaluator, parse
+        fam = family(self.FN, "e.yaml")
+
+        def ev(text, **env):
+            return Evaluator(fam, env).eval(parse(text).body)
+        self.assertEqual(ev("0 - 1"), (1 << 64) - 1)
+        self.assertEqual(ev("x << 70", x=1), 1 << 6)          # a shift count modulo 64, as the C masks it
+        self.assertEqual(ev("~0 >> 60"), 15)
+        self.assertEqual(ev("x[7:4]", x=0xAB), 0xA)
+        self.assertEqual(ev("x[n]", x=0b100, n=66), 1)
+        self.assertEqual(ev("not x and limit == 7", x=0), 1)
+        self.assertEqual(ev("3 if x > 2 else 4", x=2), 4)
+        self.assertEqual(ev("any(x[i] for i in range(4))", x=8), 1)
+
+
 class GeneratedC(unittest.TestCase):
     def test_decode_is_mask_arithmetic(self):
         h = render_headers(family(SPEC), "spec/t.yaml", SPEC.encode())["t.h"]
@@ -246,7 +297,16 @@ class GeneratedC(unittest.TestCase):
         self.assertNotIn("?", body)
         self.assertNotRegex(body, r"\b(if|for|while|switch)\b")
         self.assertRegex(h, r"#define PMREGS_T_INSN_BEQ_MASK +PMREGS_U16\(0x0c0f\) /\* ---- 00-- ---- 0000 \*/")
-        self.assertEqual(body.count("const int Cls_"), 3)     # beq and bne merged
+        self.assertEqual(body.count("Sel = "), 3)     # beq and bne merged into one pattern
+        self.assertIn("/* ----00------000-  beq, bne */", body)
+
+    def test_classes_with_the_same_outputs_share_one_mask(self):
+        # two patterns that cannot merge (they differ in two bits) but set the same outputs: one block, two tests
+        extra = '\n      - {name: bgt, pattern: "---- 00-- ---- 1000", set: {kind: branch, imm: off, flags: flag_taken}}\n'
+        h = render_headers(family(SPEC + extra), "spec/t.yaml", (SPEC + extra).encode())["t.h"]
+        body = h[h.index("pmregs_t_insn_decode(uint16_t w, unsigned mode)"):]
+        self.assertEqual(body.count("Sel = "), 3)
+        self.assertIn("beq, bne, bgt */", body)
 
     def test_selftest_compiles_and_passes(self):
         fam = family(SPEC)

@@ -677,6 +677,11 @@ def vectors(fam, C):
 
 
 # -- header view -----------------------------------------------------------------------------------
+def pattern_text(mask, match, bits):
+    """A (merged) pattern as 0, 1 and - over its bits, most significant first."""
+    return "".join("-" if not mask >> b & 1 else str(match >> b & 1) for b in reversed(range(bits)))
+
+
 def lit(x, width):
     return f"PMREGS_U64({x:#x})" if width > 32 else f"{x:#x}u"
 
@@ -708,6 +713,15 @@ def merged(C):
     return out
 
 
+def const_of(fam, tree, O=None):
+    """The value of an expression that names nothing but constants (and the values of O's enum), else None."""
+    env = {vn: vv for vn, vv, _ in O.enum.values} if O is not None and O.enum is not None else {}
+    try:
+        return None if tree is None else Evaluator(fam, env).eval(tree.body)
+    except NotEvaluable:
+        return None
+
+
 def is_zero(fam, tree):
     try:
         return tree is not None and Evaluator(fam, {}).eval(tree.body) == 0
@@ -720,52 +734,97 @@ def used(name, texts):
     return any(t and pat.search(t) for t in texts)
 
 
+def inline_fields(C, text):
+    """text with every Fld_NAME replaced by the field's gather: each use computes it where it is needed
+    (compilers merge the copies), so no field stays live across the whole function."""
+    for G in C.fields:
+        text = re.sub(r"(?<![A-Za-z0-9_])Fld_" + G.name + r"(?![A-Za-z0-9_])", lambda _, g=G: g.c_code(C.word), text)
+    return text
+
+
 def classifier_view(hv, C):
+    """The decode function is one block per (merged) class, in spec order: the class's selection mask Sel
+    (all ones when the class matches, else 0), then each output's accumulator ORs in Sel & value. The
+    constant values of the narrow outputs are packed into one word per class (Pack: one AND and one OR for
+    all of them); outputs that have a value expression are computed at the end, in dependency order. A
+    class's mask and its fields die at the end of its block, so the function needs few registers."""
     n, fam = hv.n, hv.fam
     S = lambda name, what: hv.sym.add(name, C.node, what)   # noqa: E731
     what = f"classifier '{C.name}'"
     items = merged(C)
-    matches = []
-    for i, (mk, mt, names, when, K) in enumerate(items):
+    # the packed outputs: the narrow ones most classes set to constants, within 32 bits (no 64-bit immediates)
+    nconst = {O.name: sum(1 for K in C.classes if O.name in K.sets and const_of(fam, K.trees.get(O.name), O) is not None)
+              for O in C.outputs}
+    pack, off = {}, 0
+    for O in sorted(C.outputs, key=lambda O: -nconst[O.name]):
+        w = OUT_TYPES[O.type][1]
+        if nconst[O.name] and O.type != "i64" and off + w <= 32:
+            pack[O.name] = off
+            off += w
+    defaults = {O.name: C.c.get(("default", O.name)) for O in C.outputs
+                if C.c.get(("default", O.name)) is not None and not is_zero(fam, O.default_tree)}
+    # one block per group of (merged) classes that set the same outputs to the same values: their tests are
+    # ORed (a compare each), and the group's mask does the rest once
+    groups = {}
+    for mk, mt, names, when, K in items:
+        packed, nonconst, dflt = 0, [], []
+        for O in C.outputs:
+            if O.name not in K.sets:
+                continue
+            cv = const_of(fam, K.trees.get(O.name), O)
+            if cv is not None and O.name in pack:
+                packed |= (cv & ((1 << OUT_TYPES[O.type][1]) - 1)) << pack[O.name]
+            elif cv != 0:
+                nonconst.append((O.name, C.c[("set", K.name, O.name)]))
+            if O.name in defaults:
+                dflt.append(O.name)
         test = f"(int)(({C.word} & {lit(mk, C.width)}) == {lit(mt, C.width)})"
         if when is not None:
-            test = f"{test} & (int){when}" if when.startswith("(") else f"{test} & (int)({when})"
-        matches.append({"var": f"Cls_{i}", "test": test, "names": ", ".join(names), "K": K})
-    stage = []
-    for O in C.outputs:
-        by_value = {}
-        setters = []
-        for i, (_, _, _, _, K) in enumerate(items):
-            if O.name in K.sets:
-                setters.append(i)
-                if not is_zero(fam, K.trees.get(O.name)):
-                    by_value.setdefault(C.c[("set", K.name, O.name)], []).append(i)
-        terms = []
-        for text, idx in by_value.items():
-            anyc = " | ".join(f"Cls_{i}" for i in idx)
-            terms.append(f"((PMREGS_U64(0) - (uint64_t)({anyc})) & {text})")
-        dflt = C.c.get(("default", O.name))
-        if dflt is not None and not is_zero(fam, O.default_tree):
-            if setters:
-                nonec = " | ".join(f"Cls_{i}" for i in setters)
-                terms.append(f"((PMREGS_U64(0) - (uint64_t)!({nonec})) & {dflt})")
-            else:
-                terms.append(dflt)
-        stage.append((O, " | ".join(terms) if terms else "PMREGS_U64(0)"))
-    locals_ = []
+            test = f"({test} & (int){when})" if when.startswith("(") else f"({test} & (int)({when}))"
+        g = groups.setdefault((packed, tuple(nonconst), tuple(dflt)), {"tests": [], "names": [], "patterns": []})
+        g["tests"].append(test)
+        g["names"] += names
+        g["patterns"].append(pattern_text(mk, mt, max(Kx.bits for Kx in C.classes if Kx.name in names)))
+    blocks, accs = [], {}
+    for (packed, nonconst, dflt), g in groups.items():
+        lines = [f"Sel = PMREGS_U64(0) - (uint64_t)({inline_fields(C, ' | '.join(g['tests']))});"]
+        if packed:
+            lines.append(f"Pack |= Sel & {lit(packed, 32)};")
+        for on, text in nonconst:
+            accs[on] = True
+            lines.append(f"Set_{on} |= Sel & {inline_fields(C, text)};")
+        for on in dflt:
+            lines.append(f"Any_{on} |= Sel;")
+        blocks.append({"names": ", ".join(g["names"]), "pattern": ", ".join(g["patterns"]), "lines": lines})
+    # stage-1 values, then the value expressions in dependency order
+    finals, decls = [], ["Sel", "Pack = 0"] if any("Pack |=" in line for b in blocks for line in b["lines"]) else ["Sel"]
     values = {on: C.c[("value", on)] for on in C.order}
-    for O, text in stage:
+    for O in C.outputs:
+        terms = []
+        if O.name in accs:
+            decls.append(f"Set_{O.name} = 0")
+            terms.append(f"Set_{O.name}")
+        if O.name in pack and any(O.name in K.sets and const_of(fam, K.trees.get(O.name), O) is not None
+                                  for K in C.classes):
+            terms.append(f"((Pack >> {pack[O.name]}) & {lit((1 << OUT_TYPES[O.type][1]) - 1, 64)})")
+        if O.name in defaults:
+            decls.append(f"Any_{O.name} = 0")
+            terms.append(f"(~Any_{O.name} & {inline_fields(C, defaults[O.name])})")
+        stage = " | ".join(terms) if terms else "PMREGS_U64(0)"
         if O.name in values:
             if used(f"Set_{O.name}", [values[O.name]]):
-                locals_.append((f"Set_{O.name}", text))
+                if O.name not in accs:
+                    decls.append(f"Set_{O.name}")
+                finals.append(f"Set_{O.name} = {stage};")
         else:
-            locals_.append((f"Out_{O.name}", text))
+            decls.append(f"Out_{O.name}")
+            finals.append(f"Out_{O.name} = {stage};")
     for on in C.order:
-        locals_.append((f"Out_{on}", values[on]))
-    texts = [m["test"] for m in matches] + [t for _, t in locals_]
-    fields = [(f"Fld_{G.name}", G.c_code(C.word)) for G in C.fields if used(f"Fld_{G.name}", texts)]
-    params = [{"name": P.name, "ctype": type_info(fam, P.type)[1], "doc": P.doc,
-               "used": used(P.name, texts + [t for _, t in fields])} for P in C.params]
+        decls.append(f"Out_{on}")
+        finals.append(f"Out_{on} = {values[on]};")
+    texts = [line for b in blocks for line in b["lines"]] + finals
+    params = [{"name": P.name, "ctype": type_info(fam, P.type)[1], "doc": P.doc, "used": used(P.name, texts)}
+              for P in C.params]
     assigns = []
     for O in C.outputs:
         ct, _ = OUT_TYPES[O.type]
@@ -791,7 +850,7 @@ def classifier_view(hv, C):
         "word": C.word, "word_ctype": f"uint{C.width}_t", "width": C.width,
         "params": params, "members": [{"ctype": OUT_TYPES[O.type][0], "name": O.name,
                                        "doc": wrap(O.doc, 80) if O.doc else []} for O in C.outputs],
-        "fields": fields, "matches": matches, "locals": locals_, "assigns": assigns,
+        "decls": decls, "blocks": blocks, "finals": finals, "assigns": assigns,
         "macros": macros, "rows": rows, "ncompares": len(items),
         "vectors": lambda: vector_view(fam, C),
     }
