@@ -302,7 +302,8 @@ class GeneratedC(unittest.TestCase):
 
     def test_classes_with_the_same_outputs_share_one_mask(self):
         # two patterns that cannot merge (they differ in two bits) but set the same outputs: one block, two tests
-        extra = '\n      - {name: bgt, pattern: "---- 00-- ---- 1000", set: {kind: branch, imm: off, flags: flag_taken}}\n'
+        extra = ('\n      - {name: bgt, pattern: "---- 00-- ---- 1000",'
+                 ' set: {kind: branch, imm: off, flags: flag_taken}}\n')
         h = render_headers(family(SPEC + extra), "spec/t.yaml", (SPEC + extra).encode())["t.h"]
         body = h[h.index("pmregs_t_insn_decode(uint16_t w, unsigned mode)"):]
         self.assertEqual(body.count("Sel = "), 3)

@@ -276,7 +276,8 @@ def main(argv=None):
         print(f"{label}: {n} compared, {sum(1 for x in p if x)} unexplained disagreements")
 
     c16 = [p for p in range(0x10000) if p & 3 != 3]
-    jalr = [0x67 | (v & 31) << 7 | (v >> 5 & 7) << 12 | (v >> 8) << 15 | rng.getrandbits(12) << 20 for v in range(1 << 13)]
+    jalr = [0x67 | (v & 31) << 7 | (v >> 5 & 7) << 12 | (v >> 8) << 15 | rng.getrandbits(12) << 20
+            for v in range(1 << 13)]
     for xlen in (32, 64):
         add(run_set("c16", a.view, a.out, 2, xlen, c16), f"16-bit parcels, RV{xlen}")
         add(length_set(a.view, a.out, xlen), f"first parcels of longer encodings (lengths), RV{xlen}")

@@ -32,13 +32,16 @@ matched, or its `default` (0 when not given); an output with `value` is then
 that expression, which reads the word, the parameters and the other outputs (its
 own name is its class value), in dependency order.
 
-The generated function is mask arithmetic without a branch, a loop or a table:
-one masked compare per pattern (patterns of classes with the same outputs and
-condition that differ in one bit are merged first), each output the OR of its
-values masked by the truth of their classes. Each class also gets
-PMREGS_<F>_NAME_<CLASS>_MASK and _MATCH. The self-test compares the function with
-the generator's own evaluation of the spec (expr.Evaluator) on encodings drawn
-from every class and at random.
+The generated function is mask arithmetic without a branch, a loop or a table
+(classifier_view): one masked compare per pattern (patterns of classes with the
+same outputs and condition that differ in one bit are merged first), the
+compares of the classes that set the same values ORed into one selection mask,
+and each output the OR of its values under their masks. Conditions and values
+compile in the expression language's masked mode: `a if c else b` becomes mask
+arithmetic and a function of the spec is expanded in place, since compilers turn
+?: back into branches. Each class also gets PMREGS_<F>_NAME_<CLASS>_MASK and
+_MATCH. The self-test compares the function with the generator's own evaluation
+of the spec (expr.Evaluator) on encodings drawn from every class and at random.
 """
 
 import ast
@@ -49,7 +52,7 @@ import re
 from ..cnames import Names
 from ..core import BIT_RE
 from ..ctext import ulit, wrap
-from ..expr import U64, Evaluator, NotEvaluable, Val, compile_scalar, convert, parse_scalar, type_info
+from ..expr import U64, Evaluator, NotEvaluable, Val, compile_scalar, parse_scalar, type_info
 from ..mdtext import code, md, md_par
 
 NAME = "classifier"
@@ -753,7 +756,8 @@ def classifier_view(hv, C):
     what = f"classifier '{C.name}'"
     items = merged(C)
     # the packed outputs: the narrow ones most classes set to constants, within 32 bits (no 64-bit immediates)
-    nconst = {O.name: sum(1 for K in C.classes if O.name in K.sets and const_of(fam, K.trees.get(O.name), O) is not None)
+    nconst = {O.name: sum(1 for K in C.classes
+                          if O.name in K.sets and const_of(fam, K.trees.get(O.name), O) is not None)
               for O in C.outputs}
     pack, off = {}, 0
     for O in sorted(C.outputs, key=lambda O: -nconst[O.name]):
@@ -797,7 +801,8 @@ def classifier_view(hv, C):
             lines.append(f"Any_{on} |= Sel;")
         blocks.append({"names": ", ".join(g["names"]), "pattern": ", ".join(g["patterns"]), "lines": lines})
     # stage-1 values, then the value expressions in dependency order
-    finals, decls = [], ["Sel", "Pack = 0"] if any("Pack |=" in line for b in blocks for line in b["lines"]) else ["Sel"]
+    packs = any("Pack |=" in line for b in blocks for line in b["lines"])
+    finals, decls = [], ["Sel", "Pack = 0"] if packs else ["Sel"]
     values = {on: C.c[("value", on)] for on in C.order}
     for O in C.outputs:
         terms = []
