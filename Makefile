@@ -48,7 +48,8 @@ TOOL     := $(BUILD)/examples/pmregs-decode
 CAT_DIRS    := $(sort $(patsubst %/,%,$(dir $(wildcard spec/*/*/*.yaml))))
 CAT_DATA    := $(wildcard spec/*/*/*.yaml)
 CAT_SPECS   := $(sort $(foreach d,$(CAT_DIRS),spec/$(word 2,$(subst /, ,$(d))).yaml))
-CAT_HEADERS := $(foreach d,$(CAT_DIRS),include/pmregs/$(word 2,$(subst /, ,$(d)))_$(word 3,$(subst /, ,$(d))).h)
+CAT_HEADERS := $(foreach d,$(CAT_DIRS),include/pmregs/$(word 2,$(subst /, ,$(d)))_$(word 3,$(subst /, ,$(d))).h) \
+               $(if $(CAT_DIRS),include/pmregs/catalogs.h)
 
 # The one version source: headers (PMREGS_VERSION_*), pmregs.pc, the CMake package, pmregs-decode --version.
 VERSION := $(shell cat VERSION)
@@ -86,7 +87,7 @@ ifneq ($(PYTHON),)
 	$(PYTHON) gen/generate.py --catalogs --out include/pmregs $(CAT_SPECS)
 else
 	@for s in $(CAT_SPECS) $(CAT_DATA); do sum=$$(sha256sum <$$s | cut -d ' ' -f 1); \
-		grep -q "(sha256 $$sum)" $(CAT_HEADERS) || { \
+		cat $(CAT_HEADERS) | grep -q "(sha256 $$sum)" || { \
 			echo "error: $$s changed since the catalogue headers were generated; regenerating them needs"; \
 			echo "       Python with PyYAML and Jinja2 (Debian: apt-get install python3-yaml python3-jinja2)"; \
 			exit 1; }; done

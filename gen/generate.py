@@ -27,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from pmregs_gen import VERSION  # noqa: E402
 from pmregs_gen.constructs.catalogs import render_catalog  # noqa: E402
+from pmregs_gen.emit import make_env  # noqa: E402
 from pmregs_gen.diag import Diag, SpecError  # noqa: E402
 from pmregs_gen.emit import render_headers, render_selftest, render_umbrella, render_version  # noqa: E402
 from pmregs_gen.docs import doc_files, render_index, render_page  # noqa: E402
@@ -45,7 +46,7 @@ class FileError(Exception):
 def build(specs, selftests=False, docs=False, catalogs=False):
     """Return {file name: text} for every header (or self-test, reference page, or catalogue header),
     or raise SpecError."""
-    out, errors, titles = {}, [], {}
+    out, errors, titles, cats = {}, [], {}, []
     for path in specs:
         try:
             try:
@@ -62,6 +63,7 @@ def build(specs, selftests=False, docs=False, catalogs=False):
                 for C in fam.catalogs:
                     out.update(render_catalog(fam, C, f"spec/{os.path.basename(path)}",
                                               hashlib.sha256(raw).hexdigest(), VERSION))
+                    cats.append((f"{fam.name}_{C.name}.h", fam.name, f"pmregs_{fam.name}_{C.name}", C.licence))
             elif docs:
                 out.update(render_page(fam, f"spec/{os.path.basename(path)}", raw))
             elif selftests:
@@ -72,7 +74,11 @@ def build(specs, selftests=False, docs=False, catalogs=False):
             errors += e.errors
     if errors:
         raise SpecError(errors)
-    if selftests or catalogs:
+    if catalogs:
+        if cats:
+            out.update(render_catalog_index(cats))
+        return out
+    if selftests:
         return out
     if docs:
         out["README.md"] = render_index(family_titles(specs, titles))
@@ -84,6 +90,15 @@ def build(specs, selftests=False, docs=False, catalogs=False):
     out.update(render_umbrella(names))
     out["version.h"] = render_version()
     return out
+
+
+def render_catalog_index(cats):
+    """catalogs.h: every catalogue header [(header, family, function, data licence)] and pmregs_catalogs()."""
+    cats = sorted(cats)
+    extra = sorted({lic for *_, lic in cats if lic})
+    lic = "MIT OR GPL-2.0-only" if not extra else "(MIT OR GPL-2.0-only) AND " + " AND ".join(extra)
+    return {"catalogs.h": make_env().get_template("catalogs.h.j2").render(
+        headers=[c[0] for c in cats], entries=[(c[1], c[2]) for c in cats], version=VERSION, licence=lic)}
 
 
 def family_titles(specs, loaded):

@@ -60,6 +60,7 @@ ADVISED OF THE POSSIBILITY OF SUCH DAMAGE."""
 # Hybrid core roles of mapfile.csv -> table name suffix and Linux's PMU name.
 ROLES = {"": ("", "cpu"), "Core": ("", "cpu_core"), "Atom": ("_atom", "cpu_atom"),
          "LowPower_Atom": ("_lp_atom", "cpu_lowpower")}
+ROLE_TITLES = {"Core": "P-cores", "Atom": "E-cores", "LowPower_Atom": "low-power E-cores"}
 CORE_TYPES = {"Core": 0x40, "Atom": 0x20, "LowPower_Atom": 0x20}
 
 
@@ -284,7 +285,7 @@ def import_intel(src):
         title = re.sub(r"^Performance Monitoring Events for\s+", "", info)
         title = re.sub(r"\s+-\s+V[\d.]+$", "", title)
         out[key] = {
-            "table": key, "title": title + (f" ({t['role'].replace('_', ' ')} cores)" if t["role"] else ""),
+            "table": key, "title": title + (f" ({ROLE_TITLES[t['role']]})" if t["role"] else ""),
             "pmu": ROLES[t["role"]][1],
             "source": f"intel/perfmon {t['file'].lstrip('/')} version {hdr.get('Version', '?')}"
                       f" ({hdr.get('DatePublished', '?')})" + (f", commit {src.commit}" if src.commit else ""),

@@ -31,7 +31,7 @@ for f in $(find . \( -path ./build -o -path ./.git -o -name __pycache__ \
 	*:*"$id"*) ;;
 	# imported data under its own licence, and the catalogue headers built from it
 	spec/*/*/*.yaml:*"SPDX-License-Identifier: BSD-3-Clause") ;;
-	include/pmregs/*_*.h:*"SPDX-License-Identifier: ($mit) AND BSD-3-Clause"*) ;;
+	include/pmregs/*.h:*"SPDX-License-Identifier: ($mit) AND BSD-3-Clause"*) ;;
 	*)
 		echo "$f: the first line is not the licence line ($id)"
 		bad=1

@@ -2400,6 +2400,7 @@ static inline const struct pmregs_catalog *pmregs_amd_events(void)
 		"amd events", "AMD core events per processor generation", "AMD",
 		"Linux tools/perf/pmu-events/arch/x86/amdzen1..amdzen5 and mapfile.csv (event names, codes and unit masks, which are facts), libpfm4's event names as aliases; imported by gen/import_events.py", "",
 		"",
+		"amd", "perf_ctl",
 		pool, sizeof pool / sizeof pool[0],
 #ifndef PMREGS_NO_DESCRIPTIONS
 		descs, sizeof descs / sizeof descs[0],

@@ -65,6 +65,7 @@ struct pmregs_cat_flag {
 };
 struct pmregs_catalog {
 	const char *name, *title, *vendor, *source, *licence, *notice;
+	const char *family, *layout; /* the family and layout (its event-select register) events are placed in */
 	const char (*pool)[PMREGS_CAT_CHUNK];
 	size_t npool;
 	const char (*descs)[PMREGS_CAT_CHUNK]; /* description pool (empty without descriptions) */

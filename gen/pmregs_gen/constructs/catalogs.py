@@ -604,6 +604,7 @@ def render_catalog(fam, C, spec_path, spec_sha, version):
     w(f'\t\t"{fam.name} {C.name}", "{cbytes((C.title or C.name).encode())}", "{cbytes(fam.vendor.encode())}",')
     w(f'\t\t"{cbytes(C.source.encode())}", "{C.licence}",')
     w("\t\t" + ('"' + cbytes(notice.encode()).replace("\n", "\\n\"\n\t\t\"") + '"' if notice else '""') + ",")
+    w(f'\t\t"{fam.name}", "{C.layout.name}",')
     w("\t\tpool, sizeof pool / sizeof pool[0],")
     w("#ifndef PMREGS_NO_DESCRIPTIONS")
     w("\t\tdescs, sizeof descs / sizeof descs[0],")
