@@ -191,11 +191,14 @@ def first(s):
     return str(s).split(",")[0].strip()
 
 
-def intel_counters(s, what):
+def intel_counters(s, what, fixed_base=0):
+    """Counter: "0,1,2,3" -> bits 0-3; "Fixed counter N" -> bit 32 + N - fixed_base. The oldest files (Nehalem,
+    Westmere, Bonnell, Silvermont) number the fixed counters from 1 (INST_RETIRED.ANY is "Fixed counter 1"),
+    every later one from 0 as the SDM does (IA32_FIXED_CTR0 counts INST_RETIRED.ANY)."""
     s = str(s).strip()
     m = re.fullmatch(r"Fixed counter (\d+)", s, re.I)
     if m:
-        return 1 << (32 + int(m.group(1)))
+        return 1 << (32 + int(m.group(1)) - fixed_base)
     mask = 0
     for part in s.split(","):
         part = part.strip()
@@ -204,7 +207,7 @@ def intel_counters(s, what):
     return mask
 
 
-def intel_event(e, where):
+def intel_event(e, where, fixed_base=0):
     name = e["EventName"].strip()
     w = f"{where}: {name}"
     row = {"name": name}
@@ -223,7 +226,7 @@ def intel_event(e, where):
     if num(msr, w):
         row["msr"] = num(msr, w)
         row["msr_value"] = num(e.get("MSRValue", "0") or "0", w)
-    row["counters"] = intel_counters(e.get("Counter", ""), w)
+    row["counters"] = intel_counters(e.get("Counter", ""), w, fixed_base)
     pebs = num(e.get("PEBS", "0") or "0", w)
     if pebs:
         row["pebs"] = pebs
@@ -270,8 +273,10 @@ def import_intel(src):
         data = json.loads(src.read(t["file"]))
         hdr = data.get("Header", {})
         events, seen = [], set()
+        fixed = {str(e.get("Counter", "")).strip().lower() for e in data["Events"]}
+        base = 0 if "fixed counter 0" in fixed else 1
         for e in data["Events"]:
-            row = intel_event(e, t["file"])
+            row = intel_event(e, t["file"], base)
             if row["name"].lower() in seen:
                 raise ImportError_(f"{t['file']}: {row['name']} twice")
             seen.add(row["name"].lower())
