@@ -1829,7 +1829,8 @@ static int cat_event(const char *model, const char *name, int json, int long_doc
 		print_doc_indented(stdout, pmregs_cat_event_desc(c, r.event), 2);
 	printf("  %s %-10s 0x%016llx  %s\n", c->family, c->layout, (unsigned long long)e.evtsel, fields);
 	if (e.extra_msr)
-		printf("  extra MSR     0x%x = 0x%llx\n", e.extra_msr, (unsigned long long)e.extra_value);
+		printf("  extra MSR     0x%x = 0x%llx%s\n", e.extra_msr, (unsigned long long)e.extra_value,
+		       r.extra_term < c->nterms ? "" : "  (perf has no format term for this MSR: the perf string lacks it)");
 	printf("  counters      %s\n", counters);
 	if (e.counters && !(e.counters & 0xFFFFFFFFu))
 		printf("                (a fixed counter only: the value above is perf's pseudo-encoding for it)\n");

@@ -207,10 +207,11 @@ def intel_counters(s, what, fixed_base=0):
     return mask
 
 
-def intel_event(e, where, fixed_base=0):
+def intel_event(e, where, fixed_base=0, pairs=None):
     name = e["EventName"].strip()
     w = f"{where}: {name}"
     row = {"name": name}
+    pairs = pairs or {}
     row["event_select"] = num(first(e["EventCode"]), w)
     row["umask"] = num(first(e.get("UMask", "0")), w)
     if num(e.get("UMaskExt", "0") or "0", w):
@@ -226,6 +227,11 @@ def intel_event(e, where, fixed_base=0):
     if num(msr, w):
         row["msr"] = num(msr, w)
         row["msr_value"] = num(e.get("MSRValue", "0") or "0", w)
+        # UMask[N] goes with MSRIndex[N] (README, ProgrammingRestriction MSRIndex-UMask); an event that lists
+        # one MSR but several unit masks takes the unit mask that MSR has where both lists are complete
+        umasks = [num(x, w) for x in str(e.get("UMask", "0")).split(",")]
+        if len(umasks) > 1 and "," not in str(e.get("MSRIndex", "")) and pairs.get((row["event_select"], row["msr"])):
+            row["umask"] = pairs[(row["event_select"], row["msr"])]
     row["counters"] = intel_counters(e.get("Counter", ""), w, fixed_base)
     pebs = num(e.get("PEBS", "0") or "0", w)
     if pebs:
@@ -275,8 +281,14 @@ def import_intel(src):
         events, seen = [], set()
         fixed = {str(e.get("Counter", "")).strip().lower() for e in data["Events"]}
         base = 0 if "fixed counter 0" in fixed else 1
+        pairs = {}          # (event code, MSR) -> unit mask, from events that list both in full
         for e in data["Events"]:
-            row = intel_event(e, t["file"], base)
+            ms, us = str(e.get("MSRIndex", "")).split(","), str(e.get("UMask", "")).split(",")
+            if len(ms) > 1 and len(ms) == len(us):
+                for m_, u_ in zip(ms, us):
+                    pairs.setdefault((num(first(e["EventCode"]), t["file"]), num(m_, t["file"])), num(u_, t["file"]))
+        for e in data["Events"]:
+            row = intel_event(e, t["file"], base, pairs)
             if row["name"].lower() in seen:
                 raise ImportError_(f"{t['file']}: {row['name']} twice")
             seen.add(row["name"].lower())

@@ -281,22 +281,33 @@ static inline int pmregs_cat_term_set(const struct pmregs_cat_term *k, uint64_t 
 	return PMREGS_OK;
 }
 
-/* The event of t whose register value has the same event fields as v (every bit of perf_mask that
- * some event of the table sets), preferring an exact match of event, unit mask and modifiers, then
- * event and unit mask alone (terms 0 and 1); null when none. */
-static inline const struct pmregs_cat_event *pmregs_cat_decode(const struct pmregs_catalog *c,
-							      const struct pmregs_cat_table *t, uint64_t v)
+/* The event of t that register value v (and the value x of an extra MSR carried by perf term `term`;
+ * PMREGS_CAT_NONE: none) programs: the first in name order whose bits of perf_mask and extra setting are
+ * those, else whose bits of perf_mask are, else whose event and unit mask (terms 0 and 1) are; null when
+ * none. */
+static inline const struct pmregs_cat_event *pmregs_cat_decode_extra(const struct pmregs_catalog *c,
+								    const struct pmregs_cat_table *t, uint64_t v,
+								    uint16_t term, uint64_t x)
 {
 	uint64_t key = c->nterms >= 2 ? pmregs_cat_term_mask(&c->terms[0]) | pmregs_cat_term_mask(&c->terms[1]) : 0;
 	size_t i, pass;
-	for (pass = 0; pass < 2; pass++)
+	for (pass = 0; pass < 3; pass++)
 		for (i = 0; i < t->count; i++) {
 			const struct pmregs_cat_event *e = &c->events[t->first + i];
-			uint64_t m = pass ? key : c->perf_mask;
-			if (((e->value ^ v) & m) == 0)
-				return e;
+			if (((e->value ^ v) & (pass < 2 ? c->perf_mask : key)) != 0)
+				continue;
+			if (pass == 0 && (e->extra < c->nextras ? c->extras[e->extra].term != term ||
+								 c->extras[e->extra].value != x
+								: term != PMREGS_CAT_NONE))
+				continue;
+			return e;
 		}
 	return PMREGS_NULL;
+}
+static inline const struct pmregs_cat_event *pmregs_cat_decode(const struct pmregs_catalog *c,
+							      const struct pmregs_cat_table *t, uint64_t v)
+{
+	return pmregs_cat_decode_extra(c, t, v, PMREGS_CAT_NONE, 0);
 }
 
 /* ---- requests: an event with modifiers ---- */

@@ -69,7 +69,7 @@ static inline int pmregs_cat_request_term(struct pmregs_cat_request *r, size_t k
 		return pmregs_cat_term_set(t, &r->value, x);
 	r->extra_value = x;
 	r->extra_term = (uint16_t)k;
-	if (r->extra_msr != t->msr[0] && r->extra_msr != t->msr[1])
+	if (r->extra_msr == 0 || (r->extra_msr != t->msr[0] && (t->msr[1] == 0 || r->extra_msr != t->msr[1])))
 		r->extra_msr = t->msr[0];
 	return PMREGS_OK;
 }
@@ -236,7 +236,10 @@ static inline int pmregs_cat_parse_perf(struct pmregs_cat_request *r, const char
 		}
 	}
 	if (!r->event && r->table)
-		r->event = pmregs_cat_decode(c, r->table, r->value);
+		r->event = pmregs_cat_decode_extra(c, r->table, r->value, r->extra_term, r->extra_value);
+	/* the term names the kind of MSR; the event says which of its MSRs (OFFCORE_RSP_0 or _1) */
+	if (r->event && r->event->extra < c->nextras && c->extras[r->event->extra].term == r->extra_term)
+		r->extra_msr = c->extras[r->event->extra].msr;
 	return PMREGS_OK;
 }
 
