@@ -84,6 +84,8 @@ struct pmregs_catalog {
 	size_t nterms;
 	const struct pmregs_cat_flag *flags;
 	size_t nflags;
+	const uint32_t *hash;   /* open-addressed name index: 0 empty, else 1 + entry (events, then aliases) */
+	size_t nhash;           /* slots, a power of two (0: no index, binary search) */
 	const char *vendor_id;  /* CPUID vendor string of its tables ("GenuineIntel") */
 	uint64_t user, kernel;  /* register bits: count in user mode, in kernel mode */
 	uint64_t host, guest;   /* register bits: count only in the host, only in guests (0: none) */
@@ -193,12 +195,47 @@ static inline const struct pmregs_cat_table *pmregs_cat_table_for_cpu(const stru
 
 /* ---- events ---- */
 
-/* The event of table t whose name or alias is the n bytes at `name` (ignoring case), or a null pointer. */
+/* The index's hash of a name (n bytes, or up to its NUL) in the table with index `table`: FNV-1a over the
+ * lower-cased bytes, from the offset basis XOR the table index (the generator computes the same). */
+static inline uint32_t pmregs_cat_hash(uint32_t table, const char *name, size_t n)
+{
+	uint32_t h = 2166136261u ^ table;
+	size_t i;
+	for (i = 0; i < n && name[i]; i++) {
+		h ^= (uint32_t)pmregs_cat_lower((unsigned char)name[i]);
+		h *= 16777619u;
+	}
+	return h;
+}
+
+/* The event of table t whose name or alias is the n bytes at `name` (ignoring case), or a null pointer:
+ * one probe of the hash index on average, else a binary search of the sorted names. */
 static inline const struct pmregs_cat_event *pmregs_cat_event_findn(const struct pmregs_catalog *c,
 								   const struct pmregs_cat_table *t, const char *name,
 								   size_t n)
 {
 	size_t lo = 0, hi = t->count;
+	if (c->nhash) {
+		size_t mask = c->nhash - 1, k = pmregs_cat_hash((uint32_t)(t - c->tables), name, n) & mask, probes;
+		for (probes = 0; probes < c->nhash && c->hash[k]; probes++, k = (k + 1) & mask) {
+			size_t x = c->hash[k] - 1;
+			const struct pmregs_cat_event *e;
+			if (x < c->nevents) {
+				if (x < t->first || x - t->first >= t->count)
+					continue;
+				e = &c->events[x];
+				if (pmregs_cat_cmp(name, n, pmregs_cat_str(c, e->name), 0) == 0)
+					return e;
+			} else if (x - c->nevents < c->naliases) {
+				const struct pmregs_cat_alias *a = &c->aliases[x - c->nevents];
+				if (x - c->nevents < t->first_alias || x - c->nevents - t->first_alias >= t->naliases)
+					continue;
+				if (pmregs_cat_cmp(name, n, pmregs_cat_str(c, a->name), 0) == 0)
+					return a->event < c->nevents ? &c->events[a->event] : PMREGS_NULL;
+			}
+		}
+		return PMREGS_NULL;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct pmregs_cat_event *e = &c->events[t->first + mid];

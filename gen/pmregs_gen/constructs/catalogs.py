@@ -480,6 +480,30 @@ def cbytes(b):
     return "".join(out)
 
 
+def name_hash(table, name):
+    """pmregs_cat_hash() (base_catalog.h): FNV-1a over the lower-cased bytes, basis XOR the table index."""
+    h = 2166136261 ^ table
+    for b in name.encode("utf-8"):
+        h ^= (b + 32) if 65 <= b <= 90 else b
+        h = (h * 16777619) & 0xFFFFFFFF
+    return h
+
+
+def hash_index(entries, nevents, naliases):
+    """The open-addressed name index: a power of two of slots, at most half full, each 0 (empty) or 1 +
+    the entry (events first, then aliases), placed by linear probing in entry order."""
+    size = 1
+    while size < 2 * (nevents + naliases):
+        size *= 2
+    slots = [0] * size
+    for x, (ti, name) in enumerate(entries[0] + entries[1]):
+        k = name_hash(ti, name) & (size - 1)
+        while slots[k]:
+            k = (k + 1) & (size - 1)
+        slots[k] = x + 1
+    return slots
+
+
 def u64(x):
     return f"UINT64_C({x:#x})"
 
@@ -494,6 +518,7 @@ def render_catalog(fam, C, spec_path, spec_sha, version):
     for i, t in enumerate(C.terms):
         for msr in t["msr"]:
             term_of_msr.setdefault(msr, i)
+    names_of_entries = ([], [])     # (table index, name) of every event, of every alias
     for ti, t in enumerate(C.tables):
         first, first_alias = len(events), len(aliases)
         index = {}
@@ -506,15 +531,18 @@ def render_catalog(fam, C, spec_path, spec_sha, version):
                     extras.append((ev["msr_value"], ev["msr"], term_of_msr.get(ev["msr"], 0xFFFF)))
                 ex = extra_idx[key]
             index[ev["name"].lower()] = len(events)
+            names_of_entries[0].append((ti, ev["name"]))
             events.append((ev["value"], ev["counters"], pool.add(ev["name"]), descs.add(ev["brief"]) if ev["brief"]
                            else 0, ex, ev["flags"]))
         for a, e in t["aliases"]:
             aliases.append((pool.add(a), index[e.lower()]))
+            names_of_entries[1].append((ti, a))
         tables.append((pool.add(t["table"]), pool.add(t["title"]), pool.add(t["source"]), pool.add(t["pmu"]),
                        first, len(t["events"]), first_alias, len(t["aliases"])))
         for fam_, mlo, mhi, slo, shi, ct, _ in t["cpus"]:
             cpus.append((fam_, mlo, mhi, slo, shi, ct, ti))
     cpus.sort(key=lambda c: (c[0], c[1], c[3], -c[5]))
+    hashed = hash_index(names_of_entries, len(events), len(aliases))
     perf_mask = 0
     for t in C.terms:
         for lo, w in t["parts"]:
@@ -595,6 +623,10 @@ def render_catalog(fam, C, spec_path, spec_sha, version):
           f'{{{", ".join(str(p[0]) for p in parts)}}}, {{{", ".join(str(p[1]) for p in parts)}}}, '
           f'{{{", ".join(f"{x:#x}" for x in msr)}}}}},')
     w("\t};")
+    w("\tstatic const uint32_t hash[] = {")
+    for i in range(0, len(hashed), 16):
+        w("\t\t" + ", ".join(str(x) for x in hashed[i:i + 16]) + ",")
+    w("\t};")
     w("\tstatic const struct pmregs_cat_flag flags[] = {")
     for name, lo, width, doc in C.flags or [("", 0, 0, "")]:
         w(f'\t\t{{"{name}", "{cbytes(doc.encode())}", {lo}, {width}}},')
@@ -613,6 +645,7 @@ def render_catalog(fam, C, spec_path, spec_sha, version):
     w("#endif")
     w(f"\t\ttables, {len(tables)}, events, {len(events)}, aliases, {len(aliases)}, extras, {len(extras)},")
     w(f"\t\tcpus, {len(cpus)}, terms, {len(C.terms)}, flags, {len(C.flags)},")
+    w(f"\t\thash, {len(hashed)},")
     w(f'\t\t"{C.vendor_id}", {u64(priv["user"])}, {u64(priv["kernel"])}, {u64(priv["host"])}, {u64(priv["guest"])},')
     w(f"\t\t{u64(priv['enable'])}, {u64(priv['int'])}, {u64(perf_mask)}")
     w("\t};")
