@@ -1691,6 +1691,28 @@ static int decode_sample(const struct pmregs_family_desc *fam, const char *name,
 
 /* The table --cpu names: "auto" (this processor), a CPUID signature as in the vendors' maps
  * ("GenuineIntel-6-8F"), or a table name ("spr", "zen4"; any case). */
+static int cat_model(const char *name, const struct pmregs_catalog **c, const struct pmregs_cat_table **t);
+
+/* The next catalogue after index *i (start at 0) with a table for the model cat_model() found in *c. */
+static const struct pmregs_cat_table *cat_next(size_t *i, const struct pmregs_catalog *found,
+					       const struct pmregs_cat_table *ft, const struct pmregs_catalog **c)
+{
+	size_t n, k;
+	const struct pmregs_catalog_entry *d = pmregs_catalogs(&n);
+	const char *name = pmregs_cat_table_name(found, ft);
+	for (; *i < n; (*i)++) {
+		*c = d[*i].catalog();
+		if (!eq_nocase((*c)->vendor_id, found->vendor_id))
+			continue;
+		for (k = 0; k < (*c)->ntables; k++)
+			if (eq_nocase(pmregs_cat_table_name(*c, &(*c)->tables[k]), name)) {
+				(*i)++;
+				return &(*c)->tables[k];
+			}
+	}
+	return 0;
+}
+
 static int cat_model(const char *name, const struct pmregs_catalog **c, const struct pmregs_cat_table **t)
 {
 	size_t i, j, n;
@@ -1781,10 +1803,24 @@ static int cat_event(const char *model, const char *name, int json, int long_doc
 	struct pmregs_cat_encoding e;
 	char perf[256], fields[1024], counters[256];
 	size_t where, i;
-	int rc = cat_model(model, &c, &t);
+	const struct pmregs_catalog *c0;
+	const struct pmregs_cat_table *t0;
+	size_t next = 0, where0 = 0;
+	int rc = cat_model(model, &c0, &t0);
 	if (rc != ST_OK)
 		return rc;
-	rc = pmregs_cat_parse(c, t, name, &r, &where);
+	/* the model's core catalogue first, then its other PMUs' (L3, DF, ...) */
+	rc = PMREGS_ENOENT;
+	while (rc == PMREGS_ENOENT && (t = cat_next(&next, c0, t0, &c)) != 0) {
+		rc = pmregs_cat_parse(c, t, name, &r, &where);
+		if (c == c0)
+			where0 = where;
+	}
+	if (rc == PMREGS_ENOENT) {
+		c = c0;
+		t = t0;
+		where = where0;
+	}
 	if (rc != PMREGS_OK) {
 		if (rc == PMREGS_ENOENT) {
 			fprintf(stderr, "%s: %s (%s) has no event '%s'\n", prog, pmregs_cat_table_name(c, t), c->name, name);
@@ -1856,15 +1892,28 @@ static int cat_event(const char *model, const char *name, int json, int long_doc
 }
 
 /* --list FAMILY CATALOG --cpu MODEL [PATTERN]: the events of a model whose names contain PATTERN. */
-static int cat_list(const char *model, const char *pattern, int json, int long_doc)
+static int cat_list(const char *model, const char *family, const char *catalog, const char *pattern, int json,
+		    int long_doc)
 {
-	const struct pmregs_catalog *c;
-	const struct pmregs_cat_table *t;
+	const struct pmregs_catalog *c, *c0;
+	const struct pmregs_cat_table *t, *t0;
 	const struct pmregs_cat_event *e = 0;
-	size_t k = 0;
-	int rc = cat_model(model, &c, &t);
+	size_t k = 0, next = 0;
+	const char *cn;
+	int rc = cat_model(model, &c0, &t0);
 	if (rc != ST_OK)
 		return rc;
+	/* FAMILY CATALOG names the catalogue ("amd l3_events"); a model of another vendor takes its own
+	 * vendor's catalogue of that name ("--list x86 events --cpu zen4" lists amd events) */
+	while ((t = cat_next(&next, c0, t0, &c)) != 0) {
+		cn = strchr(c->name, ' ') ? strchr(c->name, ' ') + 1 : c->name;
+		if (eq_nocase(cn, catalog))
+			break;
+	}
+	if (!t) {
+		fprintf(stderr, "%s: %s has no catalogue '%s %s'\n", prog, pmregs_cat_table_name(c0, t0), family, catalog);
+		return ST_NAME;
+	}
 	if (json)
 		printf("[");
 	else
@@ -1903,12 +1952,18 @@ static void cat_name_value(const char *model, const struct target *tg, const cha
 	const struct pmregs_catalog *c;
 	const struct pmregs_cat_table *t;
 	const struct pmregs_cat_event *e;
+	const struct pmregs_catalog *c0;
+	const struct pmregs_cat_table *t0;
+	size_t next = 0;
 	uint64_t v;
-	if (!tg->layout || parse_u64(text, &v) != 0 || cat_model(model, &c, &t) != ST_OK)
+	if (!tg->layout || parse_u64(text, &v) != 0 || cat_model(model, &c0, &t0) != ST_OK)
 		return;
-	if (!eq_nocase(c->family, tg->fam->name) || !eq_nocase(c->layout, tg->layout->name)) {
-		printf("\n(%s's events are %s %s values, not %s %s)\n", pmregs_cat_table_name(c, t), c->family, c->layout,
-		       tg->fam->name, tg->layout->name);
+	while ((t = cat_next(&next, c0, t0, &c)) != 0)
+		if (eq_nocase(c->family, tg->fam->name) && eq_nocase(c->layout, tg->layout->name))
+			break;
+	if (!t) {
+		printf("\n(%s has no catalogue of %s %s values)\n", pmregs_cat_table_name(c0, t0), tg->fam->name,
+		       tg->layout->name);
 		return;
 	}
 	e = pmregs_cat_decode(c, t, v);
@@ -1992,7 +2047,7 @@ int main(int argc, char **argv)
 		return cat_event(cpu ? cpu : "auto", event, json, long_doc);
 	}
 	if (list && cpu && npos >= 2 && npos <= 3)
-		return cat_list(cpu, npos == 3 ? pos[2] : 0, json, long_doc);
+		return cat_list(cpu, pos[0], pos[1], npos == 3 ? pos[2] : 0, json, long_doc);
 	if (npos > 3 && !sample) {
 		fprintf(stderr, "%s: too many arguments\n", prog);
 		usage(stderr);

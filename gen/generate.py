@@ -93,8 +93,8 @@ def build(specs, selftests=False, docs=False, catalogs=False):
 
 
 def render_catalog_index(cats):
-    """catalogs.h: every catalogue header [(header, family, function, data licence)] and pmregs_catalogs()."""
-    cats = sorted(cats)
+    """catalogs.h: every catalogue header [(header, family, function, data licence)], in family-name order and
+    in each family in spec order (a family's first catalogue answers first for a model), and pmregs_catalogs()."""
     extra = sorted({lic for *_, lic in cats if lic})
     lic = "MIT OR GPL-2.0-only" if not extra else "(MIT OR GPL-2.0-only) AND " + " AND ".join(extra)
     return {"catalogs.h": make_env().get_template("catalogs.h.j2").render(

@@ -328,7 +328,7 @@ def import_amd(src, aliases):
             lines.append((intel_pattern(r[0].strip()), (r[2].strip(), 0)))
     fams = sorted({int(p.split("-")[1]) for p, _ in lines})
     maps = expand_map(lines, "AuthenticAMD", fams, False)
-    out = {}
+    out = import_amd_uncore(src, maps)
     for d in src.dirs():
         key = "zen" + d[len("amdzen"):]
         events, seen = [], set()
@@ -366,11 +366,59 @@ def import_amd(src, aliases):
         for (k, ct), rs in sorted(maps.items()):
             if k == d:
                 cpus += [cpu_row(r, ct) for r in rs]
-        out[key] = {"table": key, "title": f"AMD {ZEN_TITLES.get(key, key)}", "pmu": "cpu",
+        out[("events", key)] = {"table": key, "title": f"AMD {ZEN_TITLES.get(key, key)}", "pmu": "cpu",
                     "source": f"Linux {src.version} tools/perf/pmu-events/arch/x86/{d} (names, codes and unit"
                               " masks only), mapfile.csv",
                     "cpus": cpus, "events": events, "aliases": al,
                     "alias_source": aliases.get("_source", {}).get(key, "")}
+    return out
+
+
+# Linux's uncore units -> (catalogue directory, PMU) per generation: the register layouts differ between
+# family 17h and 19h (L3) and before and with PerfMonV2 (DF); the JSON keys are those layouts' fields.
+UNCORE = {
+    "L3PMC": ({"zen1": "l3_f17h_events", "zen2": "l3_f17h_events", "zen3": "l3_events", "zen4": "l3_events",
+               "zen5": "l3_events"}, "amd_l3"),
+    "DFPMC": ({"zen1": "df_events", "zen2": "df_events", "zen3": "df_events", "zen4": "df_v2_events",
+               "zen5": "df_v2_events"}, "amd_df"),
+    "UMCPMC": ({"zen4": "umc_events", "zen5": "umc_events"}, "amd_umc"),
+}
+UNCORE_KEYS = (("EventCode", "event_select"), ("UMask", "umask"), ("EnAllCores", "en_all_cores"),
+               ("EnAllSlices", "en_all_slices"), ("SliceId", "slice_id"), ("ThreadMask", "thread_mask"),
+               ("RdWrMask", "rd_wr_mask"))
+
+
+def import_amd_uncore(src, maps):
+    """{(catalogue directory, table): table} of Linux's L3, DF and UMC events (names and encodings only)."""
+    out = {}
+    for d in src.dirs():
+        key = "zen" + d[len("amdzen"):]
+        rows = {}
+        for fn in sorted(k for k in src.files if k.startswith(src.ARCH + d + "/") and k.endswith(".json")):
+            for e in json.loads(src.files[fn]):
+                unit = e.get("Unit", "core")
+                if "EventCode" not in e or unit not in UNCORE:
+                    continue
+                cat = UNCORE[unit][0].get(key)
+                if cat is None:
+                    raise ImportError_(f"{fn}: {unit} events, but no catalogue for {key}")
+                name = e["EventName"].strip()
+                w = f"{fn}: {name}"
+                row = {"name": name}
+                for jk, col in UNCORE_KEYS:
+                    if num(e.get(jk, "0"), w):
+                        row[col] = num(e[jk], w)
+                row.setdefault("event_select", 0)
+                rows.setdefault((cat, UNCORE[unit][1]), []).append(row)
+        for (cat, pmu), events in sorted(rows.items()):
+            names = [r["name"].lower() for r in events]
+            if len(set(names)) != len(names):
+                raise ImportError_(f"{d}: an {pmu} event name twice")
+            events.sort(key=lambda r: (r["name"].lower(), r["name"]))
+            cpus = [cpu_row(r, ct) for (k, ct), rs in sorted(maps.items()) if k == d for r in rs]
+            out[(cat, key)] = {"table": key, "title": f"AMD {ZEN_TITLES.get(key, key)}", "pmu": pmu,
+                               "source": f"Linux {src.version} tools/perf/pmu-events/arch/x86/{d} (names and"
+                                         " encodings only), mapfile.csv", "cpus": cpus, "events": events}
     return out
 
 
@@ -504,6 +552,7 @@ def flow(row, order):
 
 
 EVENT_KEYS = ("name", "event_select", "umask", "umask2", "cmask", "cnt_mask", "inv", "edge", "any_thread", "eq",
+              "en_all_cores", "en_all_slices", "slice_id", "thread_mask", "rd_wr_mask",
               "msr", "msr_value", "counters", "pebs", "deprecated", "taken_alone", "data_la", "brief")
 
 
@@ -545,13 +594,13 @@ def main(argv=None):
         for k, t in intel.items():
             files[f"x86/events/{k}.yaml"] = render(t, "BSD-3-Clause", INTEL_NOTICE)
         aliases = libpfm_aliases() if a.libpfm == "auto" else {}
-        for k, t in import_amd(LinuxSource(a.linux), aliases).items():
-            files[f"amd/events/{k}.yaml"] = render(t, "MIT OR GPL-2.0-only")
+        for (cat, k), t in import_amd(LinuxSource(a.linux), aliases).items():
+            files[f"amd/{cat}/{k}.yaml"] = render(t, "MIT OR GPL-2.0-only")
     except (ImportError_, OSError, KeyError, ValueError) as e:
         print(f"import_events: error: {e}", file=sys.stderr)
         return 2
     differ = []
-    for d in ("x86/events", "amd/events"):
+    for d in sorted({os.path.dirname(f) for f in files} | {"x86/events", "amd/events"}):
         full = os.path.join(a.out, d)
         have = sorted(f for f in os.listdir(full) if f.endswith(".yaml")) if os.path.isdir(full) else []
         for f in have:

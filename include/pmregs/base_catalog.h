@@ -415,8 +415,8 @@ static inline void pmregs_cat_encode(const struct pmregs_cat_request *r, struct 
 		else if (c->terms[r->extra_term].word == 2)
 			e->config2 = r->extra_value;
 	}
-	e->exclude_user = (uint8_t)!r->user;
-	e->exclude_kernel = (uint8_t)!r->kernel;
+	e->exclude_user = (uint8_t)(c->user && !r->user); /* a PMU without privilege bits (uncore) excludes nothing */
+	e->exclude_kernel = (uint8_t)(c->kernel && !r->kernel);
 	e->exclude_host = (uint8_t)(r->guest_only && !r->host_only);
 	e->exclude_guest = (uint8_t)(r->host_only && !r->guest_only);
 }

@@ -77,7 +77,7 @@ static inline int pmregs_cat_request_term(struct pmregs_cat_request *r, size_t k
 /* One privilege or guest/host modifier letter: u k (both syntaxes), h g (libpfm4) or H G (perf). */
 static inline int pmregs_cat_priv(struct pmregs_cat_request *r, int ch, uint64_t on)
 {
-	if (ch == 'u' || ch == 'k') {
+	if ((ch == 'u' || ch == 'k') && (r->cat->user | r->cat->kernel)) {
 		if (!r->priv_given)
 			r->user = r->kernel = 0;
 		r->priv_given = 1;

@@ -9,12 +9,18 @@
 #define PMREGS_CATALOGS_H
 
 #include "amd_events.h"
+#include "amd_l3_f17h_events.h"
+#include "amd_l3_events.h"
+#include "amd_df_events.h"
+#include "amd_df_v2_events.h"
+#include "amd_umc_events.h"
 #include "x86_events.h"
 
 #ifndef __ASSEMBLER__
 PMREGS_C_BEGIN
 
-/* Every catalogue, in header-name order, with the family whose layout its events are placed in. */
+/* Every catalogue, by family name and in each family in spec order, with the family whose layout its events
+ * are placed in. */
 struct pmregs_catalog_entry {
 	const char *family;
 	const struct pmregs_catalog *(*catalog)(void);
@@ -23,6 +29,11 @@ static inline const struct pmregs_catalog_entry *pmregs_catalogs(size_t *count)
 {
 	static const struct pmregs_catalog_entry d[] = {
 		{"amd", pmregs_amd_events},
+		{"amd", pmregs_amd_l3_f17h_events},
+		{"amd", pmregs_amd_l3_events},
+		{"amd", pmregs_amd_df_events},
+		{"amd", pmregs_amd_df_v2_events},
+		{"amd", pmregs_amd_umc_events},
 		{"x86", pmregs_x86_events},
 	};
 	if (count)

@@ -268,6 +268,47 @@ static void test_cpus(void)
 
 /* Every event of every table: found by its name in any case, its perf string and raw form parse back to the
  * same values, names strictly sorted, search and decode consistent. */
+/* AMD's L3, DF and UMC catalogues (Linux 6.12 amdzen4 l3_lookup_state.l3_miss 0x04/0x01 Unit L3PMC,
+ * local_processor_read_data_beats_cs0 0x1F/0x7FE Unit DFPMC, umc_mem_clk 0x00 Unit UMCPMC; APM2/PPR
+ * layouts in spec/amd.yaml: ChL3PmcCfg EN 22, DF_PerfCtl (PerfMonV2) UnitMask[11:8] in 27:24, UMC EN 31). */
+static void test_uncore(const struct pmregs_catalog_entry *d, size_t n)
+{
+	const struct pmregs_catalog *l3 = 0, *df = 0, *umc = 0;
+	struct pmregs_cat_request r;
+	struct pmregs_cat_encoding e;
+	size_t i, where;
+	char buf[128];
+	for (i = 0; i < n; i++) {
+		const struct pmregs_catalog *c = d[i].catalog();
+		if (strcmp(c->name, "amd l3_events") == 0)
+			l3 = c;
+		if (strcmp(c->name, "amd df_v2_events") == 0)
+			df = c;
+		if (strcmp(c->name, "amd umc_events") == 0)
+			umc = c;
+	}
+	CHECK(l3 && df && umc);
+	if (!l3 || !df || !umc)
+		return;
+	CHECK_EQ(parse(l3, "zen4", "l3_lookup_state.l3_miss", &r, &e), PMREGS_OK);
+	CHECK_EQ(e.evtsel, 0x400104);
+	CHECK_EQ(e.config, 0x104);
+	CHECK(strcmp(e.pmu, "amd_l3") == 0);
+	CHECK_EQ(e.exclude_user | e.exclude_kernel, 0);
+	pmregs_cat_perf_snprint(buf, sizeof buf, &r);
+	CHECK(strcmp(buf, "amd_l3/event=0x4,umask=0x1/") == 0);
+	CHECK_EQ(parse(l3, "zen4", "amd_l3/event=0x4,umask=0x1,sliceid=3,enallcores=1/", &r, &e), PMREGS_OK);
+	CHECK_EQ(e.config, 0x3800000000104ULL);
+	CHECK_EQ(parse(df, "zen4", "local_processor_read_data_beats_cs0", &r, &e), PMREGS_OK);
+	CHECK_EQ(e.evtsel, 0x740FE1F);
+	pmregs_cat_perf_snprint(buf, sizeof buf, &r);
+	CHECK(strcmp(buf, "amd_df/event=0x1f,umask=0x7fe/") == 0);
+	CHECK_EQ(parse(umc, "zen5", "umc_mem_clk", &r, &e), PMREGS_OK);
+	CHECK_EQ(e.evtsel, 0x80000000u);
+	/* an uncore PMU has no privilege levels: u and k are refused */
+	CHECK_EQ(pmregs_cat_parse(umc, table(umc, "zen5"), "umc_mem_clk:u", &r, &where), PMREGS_EINVAL);
+}
+
 static size_t nterm;
 
 static void test_every_event(const struct pmregs_catalog *c)
@@ -329,9 +370,9 @@ int main(void)
 	size_t n, i;
 	const struct pmregs_catalog_entry *d = pmregs_catalogs(&n);
 	for (i = 0; i < n; i++) {
-		if (strcmp(d[i].family, "x86") == 0)
+		if (strcmp(d[i].catalog()->name, "x86 events") == 0)
 			intel = d[i].catalog();
-		if (strcmp(d[i].family, "amd") == 0)
+		if (strcmp(d[i].catalog()->name, "amd events") == 0)
 			amd = d[i].catalog();
 	}
 	CHECK(intel && amd);
@@ -347,8 +388,9 @@ int main(void)
 	test_amd();
 	test_perf_syntax();
 	test_cpus();
-	test_every_event(intel);
-	test_every_event(amd);
+	for (i = 0; i < n; i++) /* the core catalogues and the others (AMD L3, DF, UMC) */
+		test_every_event(d[i].catalog());
+	test_uncore(d, n);
 	printf("test_catalog: %zu Intel and %zu AMD events in %zu + %zu tables; %zu with an extra MSR perf has no term for\n",
 	       intel->nevents, amd->nevents, intel->ntables, amd->ntables, nterm);
 	CHECK(nterm < 10); /* Nova Lake's four MEM_LOAD_L2_MISS_RETIRED events with MSR 0x3E0 */
