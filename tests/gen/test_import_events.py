@@ -129,7 +129,8 @@ class Import(unittest.TestCase):
         self.assertIn("x86/events/skx.yaml: differs", p.stdout)
 
     def test_tables(self):
-        self.assertEqual(sorted(self.files), ["amd/events/zen1.yaml", "amd/events/zen2.yaml", "x86/events/adl.yaml",
+        self.assertEqual(sorted(self.files), ["amd/events/zen1.yaml", "amd/events/zen2.yaml",
+                                              "amd/l3_f17h_events/zen1.yaml", "x86/events/adl.yaml",
                                               "x86/events/adl_atom.yaml", "x86/events/clx.yaml",
                                               "x86/events/nhm-ep.yaml", "x86/events/skx.yaml"])
         self.assertTrue(self.files["x86/events/skx.yaml"].startswith("# SPDX-License-Identifier: BSD-3-Clause\n"))
@@ -164,7 +165,10 @@ class Import(unittest.TestCase):
         zen1 = self.files["amd/events/zen1.yaml"]
         self.assertIn('{name: "ls_x.a", event_select: 0x1a0, umask: 0x1e, counters: 0x3f}', zen1)
         self.assertNotIn("not imported", zen1)       # no descriptions from the GPL-2.0 tree
-        self.assertNotIn("l3_x", zen1)               # other PMUs' events are not core events
+        self.assertNotIn("l3_x", zen1)               # other PMUs' events are not core events ...
+        l3 = self.files["amd/l3_f17h_events/zen1.yaml"]  # ... but their own catalogue's
+        self.assertIn("pmu: amd_l3", l3)
+        self.assertIn('{name: "l3_x", event_select: 0x4, umask: 0xff}', l3)
         self.assertIn("source: \"Linux 6.12.117 ", zen1)
 
     def test_generator_reads_them(self):
