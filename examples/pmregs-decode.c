@@ -1946,6 +1946,19 @@ static int cat_list(const char *model, const char *family, const char *catalog, 
 	return k || !pattern ? ST_OK : ST_NAME;
 }
 
+/* Whether `name` is a catalogue's name (events, l3_events, ...): its listing needs --cpu. */
+static int cat_is_catalog(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_catalog_entry *d = pmregs_catalogs(&n);
+	for (i = 0; i < n; i++) {
+		const char *cn = d[i].catalog()->name;
+		if (eq_nocase(strchr(cn, ' ') ? strchr(cn, ' ') + 1 : cn, name))
+			return 1;
+	}
+	return 0;
+}
+
 /* With --cpu, a decoded event-select value of a catalogue's layout is named. */
 static void cat_name_value(const char *model, const struct target *tg, const char *text)
 {
@@ -2081,6 +2094,10 @@ int main(int argc, char **argv)
 		if (find_table(fam, pos[1])) {
 			list_table(fam, find_table(fam, pos[1]), json, long_doc);
 			return ST_OK;
+		}
+		if (cat_is_catalog(pos[1])) {
+			fprintf(stderr, "%s: %s is an event catalogue: list a model's events with --cpu MODEL\n", prog, pos[1]);
+			return ST_USAGE;
 		}
 		if (strncmp(pos[1], "table:", 6) == 0) {
 			fprintf(stderr, "%s: %s has no table '%s' (try: %s --list %s)\n", prog, fam->name, pos[1] + 6, prog,
