@@ -490,10 +490,10 @@ def name_hash(table, name):
 
 
 def hash_index(entries, nevents, naliases):
-    """The open-addressed name index: a power of two of slots, at most half full, each 0 (empty) or 1 +
-    the entry (events first, then aliases), placed by linear probing in entry order."""
+    """The open-addressed name index: a power of two of slots, at most two thirds full, each 0 (empty) or
+    1 + the entry (events first, then aliases), placed by linear probing in entry order."""
     size = 1
-    while size < 2 * (nevents + naliases):
+    while 2 * size < 3 * (nevents + naliases):
         size *= 2
     slots = [0] * size
     for x, (ti, name) in enumerate(entries[0] + entries[1]):
@@ -502,6 +502,11 @@ def hash_index(entries, nevents, naliases):
             k = (k + 1) & (size - 1)
         slots[k] = x + 1
     return slots
+
+
+def lit(x):
+    """An unsigned constant for a uint64_t member: hex, with ULL when it needs more than 32 bits."""
+    return f"{x:#x}" if x < (1 << 31) else f"{x:#x}ULL"
 
 
 def u64(x):
@@ -600,8 +605,8 @@ def render_catalog(fam, C, spec_path, spec_sha, version):
         w("\t\t{" + ", ".join(str(x) for x in tb) + "},")
     w("\t};")
     w("\tstatic const struct pmregs_cat_event events[] = {")
-    for v, cnt, nm, ds, ex, fl in events:
-        w(f"\t\t{{{u64(v)}, {u64(cnt)}, {nm}, {ds}, {ex:#x}, {fl:#x}}},")
+    for v, cnt, nm, ds, ex, fl in events:     # plain constants (C99 long long): no macro to expand per row
+        w(f"\t\t{{{lit(v)}, {lit(cnt)}, {nm}, {ds}, {ex:#x}, {fl:#x}}},")
     w("\t};")
     w("\tstatic const struct pmregs_cat_alias aliases[] = {")
     for nm, ei in aliases or [(0, 0)]:
