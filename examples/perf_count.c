@@ -223,6 +223,11 @@ static int from_catalog(const struct pmregs_catalog *c, const struct pmregs_cat_
 	r->exclude_kernel = e.exclude_kernel;
 	r->exclude_host = e.exclude_host;
 	r->exclude_guest = e.exclude_guest;
+	if (strcmp(c->layout, "perf_ctl") != 0 && strcmp(c->layout, "perfevtsel") != 0) {
+		/* another PMU (AMD L3, DF, UMC): perf's config is the register less its enable bit */
+		r->refused = e.evtsel & ~e.config;
+		return e.config == (e.evtsel & ~c->enable) && !e.exclude_user && !e.exclude_kernel;
+	}
 	if (strcmp(c->family, "amd") == 0) {
 		r->refused = pmregs_amd_perf_raw_refused(e.evtsel);
 		return e.config == pmregs_amd_perf_raw_config(e.evtsel) &&
@@ -259,7 +264,8 @@ static int check_every_event(void)
 			}
 	}
 	printf("perf_event_attr built for %zu catalogued events; config and exclude_* agree with the families'"
-	       " perf_raw_config() for %zu\n", events, events - bad);
+	       " perf_raw_config() (core PMUs) or the register less its enable bit (others) for %zu\n", events,
+	       events - bad);
 	return bad == 0;
 }
 

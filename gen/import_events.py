@@ -454,6 +454,17 @@ class PfmPmuInfo(ctypes.Structure):
                 ("num_cntrs", ctypes.c_int), ("num_fixed_cntrs", ctypes.c_int), ("flags", ctypes.c_uint)]
 
 
+def pfm_version(api):
+    """The installed libpfm4's release (Debian's package version), or its API version when dpkg cannot say."""
+    try:
+        r = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "libpfm4"], capture_output=True, text=True)
+        if r.returncode == 0 and r.stdout.strip():
+            return r.stdout.strip().split("-")[0]
+    except OSError:
+        pass
+    return f"(API {api >> 16}.{api & 0xffff})"
+
+
 def libpfm_aliases():
     """{table: [(libpfm4 name, (event, umask))]}: every event and event:UMASK of libpfm4's Zen PMUs whose
     encoding is a plain event select and unit mask (each PMU forced, as tests/pfm does)."""
@@ -484,7 +495,7 @@ def libpfm_aliases():
                 break
         if first is None:
             continue
-        out["_source"][key] = f"libpfm4 {ver >> 16}.{ver & 0xffff} PMU {pmu}"
+        out["_source"][key] = f"libpfm4 {pfm_version(ver)} PMU {pmu}"
         names = set()
         e = first
         while e >= 0:
