@@ -42,6 +42,15 @@ HEADERS  := $(patsubst spec/%.yaml,include/pmregs/%.h,$(SPECS)) $(patsubst spec/
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 TOOL     := $(BUILD)/examples/pmregs-decode
 
+# Event catalogues: the rows of catalogue C of family F are spec/F/C/*.yaml, its header include/pmregs/F_C.h.
+# They are regenerated only when their data, their family's spec or the generator change: reading some
+# 20000 events takes a few seconds, which the family headers do not wait for.
+CAT_DIRS    := $(sort $(patsubst %/,%,$(dir $(wildcard spec/*/*/*.yaml))))
+CAT_DATA    := $(wildcard spec/*/*/*.yaml)
+CAT_SPECS   := $(sort $(foreach d,$(CAT_DIRS),spec/$(word 2,$(subst /, ,$(d))).yaml))
+CAT_HEADERS := $(foreach d,$(CAT_DIRS),include/pmregs/$(word 2,$(subst /, ,$(d)))_$(word 3,$(subst /, ,$(d))).h) \
+               $(if $(CAT_DIRS),include/pmregs/catalogs.h)
+
 # The one version source: headers (PMREGS_VERSION_*), pmregs.pc, the CMake package, pmregs-decode --version.
 VERSION := $(shell cat VERSION)
 
@@ -49,7 +58,7 @@ VERSION := $(shell cat VERSION)
 
 all: headers $(TOOL)
 
-headers: $(HEADERS)
+headers: $(HEADERS) $(CAT_HEADERS)
 
 # With a Python that has PyYAML and Jinja2, the headers and the reference pages are regenerated
 # together. Without one, the committed headers are kept if they were generated from the specs as
@@ -73,17 +82,30 @@ else
 	@touch $(HEADERS)
 endif
 
+$(CAT_HEADERS) &: $(CAT_SPECS) $(CAT_DATA) $(GEN_SRC) VERSION
+ifneq ($(PYTHON),)
+	$(PYTHON) gen/generate.py --catalogs --out include/pmregs $(CAT_SPECS)
+else
+	@for s in $(CAT_SPECS) $(CAT_DATA); do sum=$$(sha256sum <$$s | cut -d ' ' -f 1); \
+		cat $(CAT_HEADERS) | grep -q "(sha256 $$sum)" || { \
+			echo "error: $$s changed since the catalogue headers were generated; regenerating them needs"; \
+			echo "       Python with PyYAML and Jinja2 (Debian: apt-get install python3-yaml python3-jinja2)"; \
+			exit 1; }; done
+	@touch $(CAT_HEADERS)
+endif
+
 check-generated:
 	@test -n "$(PYTHON)" || { echo "check-generated needs python3 with yaml and jinja2"; exit 1; }
 	$(PYTHON) gen/generate.py --check --out include/pmregs $(SPECS)
 	$(PYTHON) gen/generate.py --doc --check --out doc $(SPECS)
+	$(PYTHON) gen/generate.py --catalogs --check --out include/pmregs $(CAT_SPECS)
 
 # The reference pages: one Markdown page per family, a bit diagram per layout, committed like the headers.
 doc:
 	@test -n "$(PYTHON)" || { echo "make doc needs python3 with yaml and jinja2 (Debian: python3-yaml python3-jinja2)"; exit 1; }
 	$(PYTHON) gen/generate.py --doc --out doc $(SPECS)
 
-$(BUILD)/examples/%: examples/%.c $(HEADERS) $(wildcard include/pmregs/base*.h)
+$(BUILD)/examples/%: examples/%.c $(HEADERS) $(CAT_HEADERS) $(wildcard include/pmregs/base*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -Iinclude $< -o $@
 

@@ -10,6 +10,13 @@
  * virtual machine without a virtual PMU, a kernel without perf events) it says so and why,
  * and still exits 0: only an inconsistency in pmregs itself is a failure.
  *
+ *
+ * perf_count EVENT [MODEL]: count an event given by name (any syntax pmregs-decode --event takes:
+ * INST_RETIRED.ANY_P, ex_ret_instr, RETIRED_INSTRUCTIONS:u, cpu/event=0xc0/, r01c0) on this processor,
+ * or on MODEL's table (spr, zen4, GenuineIntel-6-8F, ...) when given: the catalogue gives the
+ * event-select value, the extra MSR and every perf_event_attr field, including the PMU's type for
+ * hybrid parts (cpu_core, cpu_atom: read from sysfs).
+ *
  * pmregs-test: host-specific-output
  */
 #define _GNU_SOURCE
@@ -17,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmregs/amd.h>
+#include <pmregs/catalogs.h>
 #include <pmregs/x86.h>
 /* Linux, with the kernel's user-space headers for this target (a -m32 build may lack them) */
 #if defined(__linux__) && defined(__has_include)
@@ -59,7 +67,8 @@ static enum vendor cpu_vendor(void)
 /* What the event-select value becomes in perf_event_attr. */
 struct raw_event {
 	const char *what;
-	uint64_t evtsel, config, refused;
+	const char *pmu; /* sysfs PMU: "cpu" is PERF_TYPE_RAW */
+	uint64_t evtsel, config, config1, config2, refused;
 	int exclude_user, exclude_kernel, exclude_host, exclude_guest;
 };
 
@@ -136,7 +145,19 @@ static void count(const struct raw_event *r)
 	memset(&attr, 0, sizeof attr);
 	attr.size = sizeof attr;
 	attr.type = PERF_TYPE_RAW;
+	if (r->pmu && strcmp(r->pmu, "cpu") != 0) {
+		char path[128];
+		long type;
+		snprintf(path, sizeof path, "/sys/bus/event_source/devices/%s/type", r->pmu);
+		if (!read_int_file(path, &type)) {
+			printf("  no %s PMU in sysfs: this kernel does not drive that core type here\n", r->pmu);
+			return;
+		}
+		attr.type = (uint32_t)type;
+	}
 	attr.config = r->config;
+	attr.config1 = r->config1;
+	attr.config2 = r->config2;
 	attr.disabled = 1;
 	attr.exclude_user = r->exclude_user ? 1 : 0;
 	attr.exclude_kernel = r->exclude_kernel ? 1 : 0;
@@ -187,11 +208,127 @@ static void try_ibs(const char *pmu, uint64_t config, uint64_t config1)
 }
 #endif
 
-int main(void)
+/* An event of a catalogue as perf_event_attr: every field from pmregs_cat_encode(), and the check that
+ * attr.config is what the vendor family's perf_raw_config() keeps of the event-select value. */
+static int from_catalog(const struct pmregs_catalog *c, const struct pmregs_cat_request *q, struct raw_event *r)
+{
+	struct pmregs_cat_encoding e;
+	pmregs_cat_encode(q, &e);
+	r->pmu = e.pmu;
+	r->evtsel = e.evtsel;
+	r->config = e.config;
+	r->config1 = e.config1;
+	r->config2 = e.config2;
+	r->exclude_user = e.exclude_user;
+	r->exclude_kernel = e.exclude_kernel;
+	r->exclude_host = e.exclude_host;
+	r->exclude_guest = e.exclude_guest;
+	if (strcmp(c->layout, "perf_ctl") != 0 && strcmp(c->layout, "perfevtsel") != 0) {
+		/* another PMU (AMD L3, DF, UMC): perf's config is the register less its enable bit */
+		r->refused = e.evtsel & ~e.config;
+		return e.config == (e.evtsel & ~c->enable) && !e.exclude_user && !e.exclude_kernel;
+	}
+	if (strcmp(c->family, "amd") == 0) {
+		r->refused = pmregs_amd_perf_raw_refused(e.evtsel);
+		return e.config == pmregs_amd_perf_raw_config(e.evtsel) &&
+		       e.exclude_user == pmregs_amd_perf_exclude_user(e.evtsel) &&
+		       e.exclude_kernel == pmregs_amd_perf_exclude_kernel(e.evtsel) &&
+		       e.exclude_host == pmregs_amd_perf_exclude_host(e.evtsel) &&
+		       e.exclude_guest == pmregs_amd_perf_exclude_guest(e.evtsel);
+	}
+	r->refused = pmregs_x86_perf_raw_refused(e.evtsel);
+	return e.config == pmregs_x86_perf_raw_config(e.evtsel) && e.exclude_user == pmregs_x86_perf_exclude_user(e.evtsel) &&
+	       e.exclude_kernel == pmregs_x86_perf_exclude_kernel(e.evtsel);
+}
+
+/* perf_event_attr for every catalogued event, checked against the families' perf functions. */
+static int check_every_event(void)
+{
+	size_t i, j, k, n, events = 0, bad = 0;
+	const struct pmregs_catalog_entry *d = pmregs_catalogs(&n);
+	for (i = 0; i < n; i++) {
+		const struct pmregs_catalog *c = d[i].catalog();
+		for (j = 0; j < c->ntables; j++)
+			for (k = 0; k < c->tables[j].count; k++) {
+				struct pmregs_cat_request q;
+				struct raw_event r;
+				pmregs_cat_request_init(&q, c, &c->tables[j], &c->events[c->tables[j].first + k]);
+				q.user = (uint8_t)(k & 1); /* both privilege choices over the run */
+				events++;
+				if (!from_catalog(c, &q, &r)) {
+					if (bad++ < 5)
+						fprintf(stderr, "perf_count: %s %s: attr.config %#llx disagrees with perf_raw_config\n",
+							pmregs_cat_table_name(c, &c->tables[j]),
+							pmregs_cat_event_name(c, q.event), (unsigned long long)r.config);
+				}
+			}
+	}
+	printf("perf_event_attr built for %zu catalogued events; config and exclude_* agree with the families'"
+	       " perf_raw_config() (core PMUs) or the register less its enable bit (others) for %zu\n", events,
+	       events - bad);
+	return bad == 0;
+}
+
+/* perf_count EVENT [MODEL] */
+static int count_named(const char *name, const char *model)
+{
+	const struct pmregs_catalog *c = 0;
+	const struct pmregs_cat_table *t;
+	struct pmregs_cpu_sig sig;
+	struct pmregs_cat_request q;
+	struct raw_event r;
+	char perf[256], what[512];
+	size_t where = 0;
+	int rc;
+	t = model ? pmregs_catalogs_table(model, &c) : pmregs_catalogs_host(&c, &sig);
+	if (!t) {
+		if (model)
+			printf("no processor model '%s' in the catalogues (pmregs-decode --cpu lists them)\n", model);
+		else if (pmregs_cpu_sig_host(&sig) != PMREGS_OK)
+			printf("not an x86 processor: no catalogue applies; name a model to see the encoding\n");
+		else
+			printf("%s-%u-%X-%X: no catalogue table for this processor; name a model to see the encoding\n",
+			       sig.vendor, sig.family, sig.model, sig.stepping);
+		return model ? 3 : 0;
+	}
+	rc = pmregs_cat_parse(c, t, name, &q, &where);
+	if (rc != PMREGS_OK) {
+		printf("%s: %s at '%s' (%s)\n", name, rc == PMREGS_ENOENT ? "no such event" : "bad modifier or value",
+		       name + where, pmregs_cat_table_name(c, t));
+		return 3;
+	}
+	pmregs_cat_perf_snprint(perf, sizeof perf, &q);
+	snprintf(what, sizeof what, "%s on %s (%s): %s", q.event ? pmregs_cat_event_name(c, q.event) : name,
+		 pmregs_cat_table_name(c, t), pmregs_cat_str(c, t->title), perf);
+	r.what = what;
+	if (!from_catalog(c, &q, &r)) {
+		fprintf(stderr, "perf_count: inconsistent perf mapping for %s\n", name);
+		return 1;
+	}
+	show(&r);
+	if (q.extra_msr)
+		printf("  extra MSR 0x%x = 0x%llx (attr.config1 0x%llx)\n", q.extra_msr, (unsigned long long)q.extra_value,
+		       (unsigned long long)r.config1);
+#ifdef HAVE_PERF_EVENT_OPEN
+	if (model && pmregs_cpu_sig_host(&sig) == PMREGS_OK && pmregs_cat_table_for_sig(c, &sig) != t) {
+		printf("  not this processor's model (%s-%u-%X-%X): not opening it\n", sig.vendor, sig.family, sig.model,
+		       sig.stepping);
+		return 0;
+	}
+	count(&r);
+#endif
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	struct raw_event amd, intel;
 	uint64_t v, op, fetch;
 	enum vendor vendor = cpu_vendor();
+	if (argc > 1)
+		return count_named(argv[1], argc > 2 ? argv[2] : 0);
+	memset(&amd, 0, sizeof amd);
+	memset(&intel, 0, sizeof intel);
 
 	/* AMD: Linux's "instructions" on Zen (generic_events), user mode only, as a driver writes it */
 	v = pmregs_amd_perf_ctl_event_select_set(0, PMREGS_AMD_GENERIC_EVENTS_INSTRUCTIONS_EVENT_SELECT) |
@@ -230,6 +367,9 @@ int main(void)
 	fetch = PMREGS_AMD_IBS_FETCH_CTL_MAX_CNT(0x1000) | PMREGS_AMD_IBS_FETCH_CTL_RAND_EN(1) |
 		PMREGS_AMD_IBS_FETCH_CTL_EN(1);
 
+	if (!check_every_event())
+		return 1;
+	printf("\n");
 	show(&amd);
 	printf("\n");
 	show(&intel);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <pmregs/tools.h>
+#include <pmregs/catalogs.h>
 
 /* Exit statuses (also in the usage text). */
 #define ST_OK       0 /* decoded; every reserved bit as required, every packet readable */
@@ -30,6 +31,8 @@ static void usage(FILE *f)
 		"       %s [--json] [--stream NAME] [--params NAME=VALUE,...] [--unsynced] FAMILY FILE\n"
 		"       %s [--json | --long] --sample NAME FAMILY FILE|VALUE...\n"
 		"       %s [--json | --long] --list [FAMILY [REGISTER|LAYOUT|TABLE]]\n"
+		"       %s [--json | --long] --event NAME [--cpu MODEL|auto]\n"
+		"       %s [--json | --long] --list FAMILY CATALOG --cpu MODEL [PATTERN]\n"
 		"       %s --help | --version\n"
 		"\n"
 		"Decode VALUE as the register or layout REGISTER of FAMILY: every field with its\n"
@@ -53,6 +56,17 @@ static void usage(FILE *f)
 		"                and parameters; with a register or layout too, its fields; with a\n"
 		"                table (e.g. an event table; table:NAME if a register has the name),\n"
 		"                its rows: name, every column, title (--long: and description)\n"
+		"  --event NAME  an event of a processor model's catalogue: its register value, extra\n"
+		"                MSR, counters, perf event string and perf_event_attr fields. NAME is\n"
+		"                the vendor's or Linux's name (INST_RETIRED.ANY_P, ex_ret_instr) or\n"
+		"                libpfm4's (RETIRED_INSTRUCTIONS), any case, with modifiers as libpfm4\n"
+		"                writes them (INST_RETIRED:ANY_P:u:c=2), or perf's cpu/event=0xc0,.../u\n"
+		"                or raw r01c0\n"
+		"  --cpu MODEL   the model: auto (this processor, the default), a CPUID signature as\n"
+		"                in the vendors' maps (GenuineIntel-6-8F, AuthenticAMD-25-61) or a\n"
+		"                table name (spr, icl, adl, adl_atom, zen1 ... zen5; any case); with\n"
+		"                --list FAMILY CATALOG (x86 events) it lists the model's events, and\n"
+		"                with a FAMILY REGISTER VALUE decode it names the event of the value\n"
 		"  --json        print JSON instead of text\n"
 		"  --long        print each field's description under its line\n"
 		"  --svg FILE    also write a bit diagram of the decoded value to FILE (SVG)\n"
@@ -68,7 +82,7 @@ static void usage(FILE *f)
 		"register, layout, table, sample, stream or parameter name; 4 a value that cannot be read or does\n"
 		"not fit, or parameters that are out of range or not a legal combination; 5 a\n"
 		"file that cannot be read or written.\n",
-		prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog, prog);
 }
 
 /* ---- small helpers ---- */
@@ -1673,11 +1687,312 @@ static int decode_sample(const struct pmregs_family_desc *fam, const char *name,
 	return rc;
 }
 
+/* ---- event catalogues: --event, --cpu, --list FAMILY CATALOG ---- */
+
+/* The table --cpu names: "auto" (this processor), a CPUID signature as in the vendors' maps
+ * ("GenuineIntel-6-8F"), or a table name ("spr", "zen4"; any case). */
+static int cat_model(const char *name, const struct pmregs_catalog **c, const struct pmregs_cat_table **t);
+
+/* The next catalogue after index *i (start at 0) with a table for the model cat_model() found in *c. */
+static const struct pmregs_cat_table *cat_next(size_t *i, const struct pmregs_catalog *found,
+					       const struct pmregs_cat_table *ft, const struct pmregs_catalog **c)
+{
+	size_t n, k;
+	const struct pmregs_catalog_entry *d = pmregs_catalogs(&n);
+	const char *name = pmregs_cat_table_name(found, ft);
+	for (; *i < n; (*i)++) {
+		*c = d[*i].catalog();
+		if (!eq_nocase((*c)->vendor_id, found->vendor_id))
+			continue;
+		for (k = 0; k < (*c)->ntables; k++)
+			if (eq_nocase(pmregs_cat_table_name(*c, &(*c)->tables[k]), name)) {
+				(*i)++;
+				return &(*c)->tables[k];
+			}
+	}
+	return 0;
+}
+
+static int cat_model(const char *name, const struct pmregs_catalog **c, const struct pmregs_cat_table **t)
+{
+	size_t i, j, n;
+	const struct pmregs_catalog_entry *d = pmregs_catalogs(&n);
+	if (eq_nocase(name, "auto")) {
+		struct pmregs_cpu_sig sig;
+		*t = pmregs_catalogs_host(c, &sig);
+		if (*t)
+			return ST_OK;
+		if (pmregs_cpu_sig_host(&sig) != PMREGS_OK)
+			fprintf(stderr, "%s: --cpu auto: this machine has no CPUID; name a model (--cpu spr, zen4, ...)\n", prog);
+		else
+			fprintf(stderr, "%s: --cpu auto: no catalogue has a table for %s-%u-%X-%X (core type %#x)\n", prog,
+				sig.vendor, sig.family, sig.model, sig.stepping, sig.core_type);
+		return ST_NAME;
+	}
+	*t = pmregs_catalogs_table(name, c);
+	if (*t)
+		return ST_OK;
+	fprintf(stderr, "%s: no processor model '%s'; --cpu takes auto, a CPUID signature (GenuineIntel-6-8F,\n"
+		"AuthenticAMD-25-61) or one of:", prog, name);
+	for (i = 0; i < n; i++) {
+		const struct pmregs_catalog *cc = d[i].catalog();
+		for (j = 0; j < cc->ntables; j++)
+			fprintf(stderr, "%s%s", j % 12 ? " " : "\n  ", pmregs_cat_table_name(cc, &cc->tables[j]));
+	}
+	fprintf(stderr, "\n");
+	return ST_NAME;
+}
+
+/* Names close to a name the table does not have: those containing its first word (up to '.', ':' or '_'),
+ * else those sharing its first four characters; at most eight. */
+static void cat_suggest(const struct pmregs_catalog *c, const struct pmregs_cat_table *t, const char *name)
+{
+	char stem[64];
+	size_t n = 0, k = 0, i, pass;
+	while (name[n] && name[n] != '.' && name[n] != ':' && name[n] != '/' && n + 1 < sizeof stem) {
+		stem[n] = name[n];
+		n++;
+	}
+	stem[n] = 0;
+	for (pass = 0; pass < 2 && k == 0; pass++) {
+		if (pass == 1) {
+			if (n < 4)
+				break;
+			stem[4] = 0;
+		}
+		for (i = 0; i < t->count && k < 8; i++) {
+			const char *en = pmregs_cat_str(c, c->events[t->first + i].name);
+			if (pass == 0 ? pmregs_cat_contains(en, stem, strlen(stem)) : pmregs_cat_cmp(en, 4, stem, 0) == 0)
+				fprintf(stderr, "%s %s", k++ ? "," : "  did you mean:", en);
+		}
+	}
+	if (k)
+		fprintf(stderr, "%s\n", k == 8 ? ", ..." : "");
+}
+
+static const struct pmregs_layout_desc *cat_layout(const struct pmregs_catalog *c)
+{
+	const struct pmregs_family_desc *fam = find_family(c->family);
+	size_t i, n;
+	const struct pmregs_layout_desc *l = fam ? fam->layouts(&n) : 0;
+	for (i = 0; l && i < n; i++)
+		if (eq_nocase(l[i].name, c->layout))
+			return &l[i];
+	return 0;
+}
+
+static void cat_counters(char *buf, size_t n, uint64_t m)
+{
+	size_t len = 0;
+	unsigned i;
+	buf[0] = 0;
+	for (i = 0; i < 64 && len + 16 < n; i++)
+		if ((m >> i) & 1)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s%u", len ? " " : "", i < 32 ? "gp" : "fixed",
+						i < 32 ? i : i - 32);
+	if (!m)
+		snprintf(buf, n, "(not given)");
+}
+
+static int cat_event(const char *model, const char *name, int json, int long_doc)
+{
+	const struct pmregs_catalog *c;
+	const struct pmregs_cat_table *t;
+	const struct pmregs_layout_desc *ld;
+	struct pmregs_cat_request r;
+	struct pmregs_cat_encoding e;
+	char perf[256], fields[1024], counters[256];
+	size_t where, i;
+	const struct pmregs_catalog *c0;
+	const struct pmregs_cat_table *t0;
+	size_t next = 0, where0 = 0;
+	int rc = cat_model(model, &c0, &t0);
+	if (rc != ST_OK)
+		return rc;
+	/* the model's core catalogue first, then its other PMUs' (L3, DF, ...) */
+	rc = PMREGS_ENOENT;
+	while (rc == PMREGS_ENOENT && (t = cat_next(&next, c0, t0, &c)) != 0) {
+		rc = pmregs_cat_parse(c, t, name, &r, &where);
+		if (c == c0)
+			where0 = where;
+	}
+	if (rc == PMREGS_ENOENT) {
+		c = c0;
+		t = t0;
+		where = where0;
+	}
+	if (rc != PMREGS_OK) {
+		if (rc == PMREGS_ENOENT) {
+			fprintf(stderr, "%s: %s (%s) has no event '%s'\n", prog, pmregs_cat_table_name(c, t), c->name, name);
+			cat_suggest(c, t, name + where);
+			fprintf(stderr, "  (list them: %s --list %s %s --cpu %s [PATTERN])\n", prog, c->family,
+				strchr(c->name, ' ') ? strchr(c->name, ' ') + 1 : c->name, pmregs_cat_table_name(c, t));
+			return ST_NAME;
+		}
+		fprintf(stderr, "%s: %s: %s at '%s'\n", prog, name,
+			rc == PMREGS_ERANGE ? "a value does not fit its field" : "unknown modifier, unit mask or term",
+			name + where);
+		return ST_VALUE;
+	}
+	pmregs_cat_encode(&r, &e);
+	pmregs_cat_perf_snprint(perf, sizeof perf, &r);
+	ld = cat_layout(c);
+	fields[0] = 0;
+	if (ld)
+		pmregs_snprint_layout(fields, sizeof fields, e.evtsel, ld);
+	cat_counters(counters, sizeof counters, e.counters);
+	if (json) {
+		printf("{\"table\": ");
+		json_str(stdout, pmregs_cat_table_name(c, t));
+		printf(", \"event\": ");
+		json_str(stdout, r.event ? pmregs_cat_event_name(c, r.event) : "");
+		printf(", \"description\": ");
+		json_str(stdout, r.event ? pmregs_cat_event_desc(c, r.event) : "");
+		printf(", \"family\": \"%s\", \"register\": \"%s\", \"value\": %llu, \"extra_msr\": %u, \"extra_value\": %llu,"
+		       " \"counters\": %llu, \"perf\": ", c->family, c->layout, (unsigned long long)e.evtsel, e.extra_msr,
+		       (unsigned long long)e.extra_value, (unsigned long long)e.counters);
+		json_str(stdout, perf);
+		printf(", \"pmu\": \"%s\", \"config\": %llu, \"config1\": %llu, \"config2\": %llu, \"exclude_user\": %d,"
+		       " \"exclude_kernel\": %d, \"exclude_host\": %d, \"exclude_guest\": %d}\n", e.pmu,
+		       (unsigned long long)e.config, (unsigned long long)e.config1, (unsigned long long)e.config2,
+		       e.exclude_user, e.exclude_kernel, e.exclude_host, e.exclude_guest);
+		return ST_OK;
+	}
+	printf("%s%s  (%s: %s)\n", r.event ? pmregs_cat_event_name(c, r.event) : "(raw event, not in the table)",
+	       r.event && ((r.event->value ^ r.value) & c->perf_mask) ? " with other unit mask or modifiers" : "",
+	       pmregs_cat_table_name(c, t), pmregs_cat_str(c, t->title));
+	if (r.event && pmregs_cat_event_desc(c, r.event)[0])
+		print_doc_indented(stdout, pmregs_cat_event_desc(c, r.event), 2);
+	printf("  %s %-10s 0x%016llx  %s\n", c->family, c->layout, (unsigned long long)e.evtsel, fields);
+	if (e.extra_msr)
+		printf("  extra MSR     0x%x = 0x%llx%s\n", e.extra_msr, (unsigned long long)e.extra_value,
+		       r.extra_term < c->nterms ? "" : "  (perf has no format term for this MSR: the perf string lacks it)");
+	printf("  counters      %s\n", counters);
+	if (e.counters && !(e.counters & 0xFFFFFFFFu))
+		printf("                (a fixed counter only: the value above is perf's pseudo-encoding for it)\n");
+	printf("  perf          %s\n", perf);
+	printf("  perf_event_attr  type=%s config=0x%llx config1=0x%llx config2=0x%llx exclude_user=%d"
+	       " exclude_kernel=%d%s\n", strcmp(e.pmu, "cpu") == 0 ? "PERF_TYPE_RAW" : "(see /sys/bus/event_source/devices/PMU/type)",
+	       (unsigned long long)e.config, (unsigned long long)e.config1, (unsigned long long)e.config2,
+	       e.exclude_user, e.exclude_kernel,
+	       e.exclude_host || e.exclude_guest ? (e.exclude_host ? " exclude_host=1" : " exclude_guest=1") : "");
+	if (r.event && c->nflags) {
+		size_t k = 0;
+		for (i = 0; i < c->nflags; i++) {
+			uint64_t f = pmregs_cat_event_flag(c, r.event, i);
+			if (f)
+				printf("%s%s%s", k++ ? " " : "  flags         ", c->flags[i].name, f > 1 ? "=2" : "");
+		}
+		if (k)
+			printf("\n");
+	}
+	if (long_doc)
+		printf("  source        %s\n", pmregs_cat_str(c, t->source));
+	return ST_OK;
+}
+
+/* --list FAMILY CATALOG --cpu MODEL [PATTERN]: the events of a model whose names contain PATTERN. */
+static int cat_list(const char *model, const char *family, const char *catalog, const char *pattern, int json,
+		    int long_doc)
+{
+	const struct pmregs_catalog *c, *c0;
+	const struct pmregs_cat_table *t, *t0;
+	const struct pmregs_cat_event *e = 0;
+	size_t k = 0, next = 0;
+	const char *cn;
+	int rc = cat_model(model, &c0, &t0);
+	if (rc != ST_OK)
+		return rc;
+	/* FAMILY CATALOG names the catalogue ("amd l3_events"); a model of another vendor takes its own
+	 * vendor's catalogue of that name ("--list x86 events --cpu zen4" lists amd events) */
+	while ((t = cat_next(&next, c0, t0, &c)) != 0) {
+		cn = strchr(c->name, ' ') ? strchr(c->name, ' ') + 1 : c->name;
+		if (eq_nocase(cn, catalog))
+			break;
+	}
+	if (!t) {
+		fprintf(stderr, "%s: %s has no catalogue '%s %s'\n", prog, pmregs_cat_table_name(c0, t0), family, catalog);
+		return ST_NAME;
+	}
+	if (json)
+		printf("[");
+	else
+		printf("%s: %s (%s, PMU %s)\n", pmregs_cat_table_name(c, t), pmregs_cat_str(c, t->title), c->name,
+		       pmregs_cat_str(c, t->pmu));
+	while ((e = pmregs_cat_search(c, t, pattern ? pattern : "", e)) != 0) {
+		struct pmregs_cat_request r;
+		char perf[256];
+		pmregs_cat_request_init(&r, c, t, e);
+		pmregs_cat_perf_snprint(perf, sizeof perf, &r);
+		if (json) {
+			printf("%s\n {\"name\": ", k ? "," : "");
+			json_str(stdout, pmregs_cat_event_name(c, e));
+			printf(", \"value\": %llu, \"perf\": ", (unsigned long long)e->value);
+			json_str(stdout, perf);
+			printf(", \"description\": ");
+			json_str(stdout, pmregs_cat_event_desc(c, e));
+			printf("}");
+		} else {
+			printf("  %-48s %s\n", pmregs_cat_event_name(c, e), perf);
+			if (long_doc && pmregs_cat_event_desc(c, e)[0])
+				print_doc_indented(stdout, pmregs_cat_event_desc(c, e), 6);
+		}
+		k++;
+	}
+	if (json)
+		printf("\n]\n");
+	else
+		printf("%zu events%s%s%s\n", k, pattern ? " matching '" : "", pattern ? pattern : "", pattern ? "'" : "");
+	return k || !pattern ? ST_OK : ST_NAME;
+}
+
+/* Whether `name` is a catalogue's name (events, l3_events, ...): its listing needs --cpu. */
+static int cat_is_catalog(const char *name)
+{
+	size_t i, n;
+	const struct pmregs_catalog_entry *d = pmregs_catalogs(&n);
+	for (i = 0; i < n; i++) {
+		const char *cn = d[i].catalog()->name;
+		if (eq_nocase(strchr(cn, ' ') ? strchr(cn, ' ') + 1 : cn, name))
+			return 1;
+	}
+	return 0;
+}
+
+/* With --cpu, a decoded event-select value of a catalogue's layout is named. */
+static void cat_name_value(const char *model, const struct target *tg, const char *text)
+{
+	const struct pmregs_catalog *c;
+	const struct pmregs_cat_table *t;
+	const struct pmregs_cat_event *e;
+	const struct pmregs_catalog *c0;
+	const struct pmregs_cat_table *t0;
+	size_t next = 0;
+	uint64_t v;
+	if (!tg->layout || parse_u64(text, &v) != 0 || cat_model(model, &c0, &t0) != ST_OK)
+		return;
+	while ((t = cat_next(&next, c0, t0, &c)) != 0)
+		if (eq_nocase(c->family, tg->fam->name) && eq_nocase(c->layout, tg->layout->name))
+			break;
+	if (!t) {
+		printf("\n(%s has no catalogue of %s %s values)\n", pmregs_cat_table_name(c0, t0), tg->fam->name,
+		       tg->layout->name);
+		return;
+	}
+	e = pmregs_cat_decode(c, t, v);
+	if (!e) {
+		printf("\nevent: none of %s's events has these event fields\n", pmregs_cat_table_name(c, t));
+		return;
+	}
+	printf("\nevent: %s (%s)%s\n", pmregs_cat_event_name(c, e), pmregs_cat_table_name(c, t),
+	       ((e->value ^ v) & c->perf_mask) ? ", with other modifiers" : "");
+}
+
 /* ---- main ---- */
 
 int main(int argc, char **argv)
 {
-	const char *pos[MAX_SAMPLE + 2], *svg = 0, *stream = 0, *sample = 0;
+	const char *pos[MAX_SAMPLE + 2], *svg = 0, *stream = 0, *sample = 0, *event = 0, *cpu = 0;
 	const char *params[16];
 	int npos = 0, nparams = 0, json = 0, list = 0, synced = 1, long_doc = 0, i;
 	const struct pmregs_family_desc *fam;
@@ -1704,6 +2019,12 @@ int main(int argc, char **argv)
 				return ST_USAGE;
 			}
 			sample = argv[++i];
+		} else if (strcmp(a, "--event") == 0 || strcmp(a, "--cpu") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "%s: %s needs an argument\n", prog, a);
+				return ST_USAGE;
+			}
+			*(a[2] == 'e' ? &event : &cpu) = argv[++i];
 		} else if (strcmp(a, "--svg") == 0 || strcmp(a, "--stream") == 0 || strcmp(a, "--params") == 0) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "%s: %s needs an argument\n", prog, a);
@@ -1731,6 +2052,15 @@ int main(int argc, char **argv)
 			return ST_USAGE;
 		}
 	}
+	if (event) {
+		if (npos || list || svg || stream || nparams || sample) {
+			fprintf(stderr, "%s: --event takes only --cpu, --json and --long\n", prog);
+			return ST_USAGE;
+		}
+		return cat_event(cpu ? cpu : "auto", event, json, long_doc);
+	}
+	if (list && cpu && npos >= 2 && npos <= 3)
+		return cat_list(cpu, pos[0], pos[1], npos == 3 ? pos[2] : 0, json, long_doc);
 	if (npos > 3 && !sample) {
 		fprintf(stderr, "%s: too many arguments\n", prog);
 		usage(stderr);
@@ -1764,6 +2094,10 @@ int main(int argc, char **argv)
 		if (find_table(fam, pos[1])) {
 			list_table(fam, find_table(fam, pos[1]), json, long_doc);
 			return ST_OK;
+		}
+		if (cat_is_catalog(pos[1])) {
+			fprintf(stderr, "%s: %s is an event catalogue: list a model's events with --cpu MODEL\n", prog, pos[1]);
+			return ST_USAGE;
 		}
 		if (strncmp(pos[1], "table:", 6) == 0) {
 			fprintf(stderr, "%s: %s has no table '%s' (try: %s --list %s)\n", prog, fam->name, pos[1] + 6, prog,
@@ -1802,5 +2136,8 @@ int main(int argc, char **argv)
 	}
 	if ((i = find_target(fam, pos[1], &t)) != 0)
 		return i;
-	return decode_value(&t, pos[2], json, svg, long_doc);
+	i = decode_value(&t, pos[2], json, svg, long_doc);
+	if (cpu && !json && i <= ST_WARN)
+		cat_name_value(cpu, &t, pos[2]);
+	return i;
 }

@@ -18,12 +18,16 @@ unreadable spec); 3 an internal error of the generator (please report it).
 """
 
 import argparse
+import hashlib
 import os
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from pmregs_gen import VERSION  # noqa: E402
+from pmregs_gen.constructs.catalogs import render_catalog  # noqa: E402
+from pmregs_gen.emit import make_env  # noqa: E402
 from pmregs_gen.diag import Diag, SpecError  # noqa: E402
 from pmregs_gen.emit import render_headers, render_selftest, render_umbrella, render_version  # noqa: E402
 from pmregs_gen.docs import doc_files, render_index, render_page  # noqa: E402
@@ -39,13 +43,14 @@ class FileError(Exception):
         super().__init__(f"{path}: error: {what}{reason}")
 
 
-def build(specs, selftests=False, docs=False):
-    """Return {file name: text} for every header (or self-test, or reference page), or raise SpecError."""
-    out, errors, titles = {}, [], {}
+def build(specs, selftests=False, docs=False, catalogs=False):
+    """Return {file name: text} for every header (or self-test, reference page, or catalogue header),
+    or raise SpecError."""
+    out, errors, titles, cats = {}, [], {}, []
     for path in specs:
         try:
             try:
-                fam = load_family(path, display=os.path.relpath(path))
+                fam = load_family(path, display=os.path.relpath(path), catalogs=catalogs)
                 raw = read_spec(path)
             except OSError as e:
                 raise FileError(path, "cannot read the spec", e) from None
@@ -54,7 +59,12 @@ def build(specs, selftests=False, docs=False):
                 d.error(fam.node, "PMR031", f"family '{fam.name}' must live in spec/{fam.name}.yaml")
                 d.check()
             titles[fam.name] = fam.title or fam.name
-            if docs:
+            if catalogs:
+                for C in fam.catalogs:
+                    out.update(render_catalog(fam, C, f"spec/{os.path.basename(path)}",
+                                              hashlib.sha256(raw).hexdigest(), VERSION))
+                    cats.append((f"{fam.name}_{C.name}.h", fam.name, f"pmregs_{fam.name}_{C.name}", C.licence))
+            elif docs:
                 out.update(render_page(fam, f"spec/{os.path.basename(path)}", raw))
             elif selftests:
                 out[f"selftest_{fam.name}.c"] = render_selftest(fam, f"spec/{os.path.basename(path)}", raw)
@@ -64,6 +74,10 @@ def build(specs, selftests=False, docs=False):
             errors += e.errors
     if errors:
         raise SpecError(errors)
+    if catalogs:
+        if cats:
+            out.update(render_catalog_index(cats))
+        return out
     if selftests:
         return out
     if docs:
@@ -76,6 +90,15 @@ def build(specs, selftests=False, docs=False):
     out.update(render_umbrella(names))
     out["version.h"] = render_version()
     return out
+
+
+def render_catalog_index(cats):
+    """catalogs.h: every catalogue header [(header, family, function, data licence)], in family-name order and
+    in each family in spec order (a family's first catalogue answers first for a model), and pmregs_catalogs()."""
+    extra = sorted({lic for *_, lic in cats if lic})
+    lic = "MIT OR GPL-2.0-only" if not extra else "(MIT OR GPL-2.0-only) AND " + " AND ".join(extra)
+    return {"catalogs.h": make_env().get_template("catalogs.h.j2").render(
+        headers=[c[0] for c in cats], entries=[(c[1], c[2]) for c in cats], version=VERSION, licence=lic)}
 
 
 def family_titles(specs, loaded):
@@ -265,7 +288,7 @@ def run(args):
         print(f"{out}: error: --out must name a directory, and this is a file", file=sys.stderr)
         return bad
     try:
-        files = build(args.specs, selftests=args.selftest, docs=args.doc)
+        files = build(args.specs, selftests=args.selftest, docs=args.doc, catalogs=args.catalogs)
     except SpecError as e:
         for d in e.errors:
             print(d, file=sys.stderr)
@@ -291,6 +314,8 @@ def main(argv=None):
     ap.add_argument("--selftest", action="store_true", help="write the generated self-test programs instead")
     ap.add_argument("--doc", action="store_true",
                     help="write the reference pages instead (FAMILY.md, FAMILY/LAYOUT.svg, README.md)")
+    ap.add_argument("--catalogs", action="store_true",
+                    help="write the catalogue headers instead (FAMILY_CATALOG.h, from spec/FAMILY/CATALOG/*.yaml)")
     ap.add_argument("specs", nargs="+", help="family spec files")
     args = ap.parse_args(argv)
     try:

@@ -245,6 +245,7 @@ suite() {
 		check "generator unit tests" "$PYTHON" -m unittest discover -s tests/gen -t . -q
 		check "headers match the specs (no drift)" drift "make" "$PYTHON" gen/generate.py --check --out include/pmregs spec/*.yaml
 		check "reference pages match the specs (no drift)" drift "make doc" "$PYTHON" gen/generate.py --doc --check --out doc spec/*.yaml
+		check "catalogue headers match their data (no drift)" drift "make" "$PYTHON" gen/generate.py --catalogs --check --out include/pmregs spec/*.yaml
 		for spec in tests/specs/bad/*.yaml; do
 			[ -f "$spec" ] || continue
 			check "bad spec $(basename "$spec")" "$PYTHON" tests/gen/expect_error.py "$spec"

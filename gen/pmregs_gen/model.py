@@ -215,6 +215,9 @@ class Builder:
         return (L, F)
 
 
-def load_family(path, display=None):
+def load_family(path, display=None, catalogs=False):
+    """The family of one spec; with catalogs, also the data files of its catalogues (constructs/catalogs.py)."""
     tree = load(path, display=display)
-    return Builder(tree, display or path).build()
+    b = Builder(tree, display or path)
+    b.catalog_data = catalogs
+    return b.build()

@@ -16,6 +16,12 @@ from .diag import Diag, SpecError
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+class _PlainLoader(_LOADER):
+    """Every scalar a string, no implicit tags: resolving tags is most of the time spent composing a large
+    data file (constructs/catalogs.py reads its files so; a null there is the text 'null')."""
+    yaml_implicit_resolvers = {}
+
+
 class Node:
     def __init__(self, path, mark):
         self.path = path
@@ -134,8 +140,9 @@ def decode(raw, display):
     return text
 
 
-def load(path, text=None, display=None):
+def load(path, text=None, display=None, plain=False):
     """Parse one YAML document into Node objects; raise SpecError on bad or oversized YAML.
+    plain: read data, where no scalar is null (faster on large files).
 
     Reading the file may raise OSError (missing, a directory, unreadable)."""
     display = display or path
@@ -147,7 +154,7 @@ def load(path, text=None, display=None):
     try:
         _bounds(text, display, diag)
         diag.check()
-        root = yaml.compose(text, Loader=_LOADER)
+        root = yaml.compose(text, Loader=_PlainLoader if plain else _LOADER)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         fake = _Where(display, mark)

@@ -17,6 +17,8 @@
  *   base_counter.h    counter arithmetic and time conversion
  *   base_desc.h       descriptors, printing and introspection
  *   base_tools.h      event-table and sample-record descriptors (what only tools walk)
+ *   base_catalog.h    event catalogues: tables per processor model, lookups, perf values
+ *   base_catalog_parse.h  event requests in Intel's, libpfm4's and perf's syntaxes; CPUID signatures
  *
  * Nothing here allocates, keeps state or calls the C library, so the headers
  * work in a kernel, in a freestanding build and in user space alike.
@@ -34,5 +36,7 @@
 #include "base_counter.h"
 #include "base_desc.h"
 #include "base_tools.h"
+#include "base_catalog.h"
+#include "base_catalog_parse.h"
 
 #endif /* PMREGS_BASE_H */

@@ -13,7 +13,8 @@
  * printers get a request and event mask from the input.
  *
  * Every `static inline size_t ..._snprint(` in include/pmregs/ must appear in
- * this file: tests/fuzz/checks.sh fails otherwise.
+ * this file: tests/fuzz/checks.sh fails otherwise. pmregs_cat_perf_snprint() is
+ * checked the same way by fuzz_catalog.c, which builds the requests it prints.
  *
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  * pmregs-fuzz-runs: 10000
