@@ -150,7 +150,7 @@ static void perf_ctl_vectors(void)
 	CHECK(pmregs_amd_perf_ctl_event_select_set_checked(&v, 0x1000) == PMREGS_ERANGE && v == UINT64_C(0x1000000D0));
 	/* Linux's cycles on Zen (amd_zen1_perfmon_event_map: 0x0076) with USR, OS, INT, EN = 0x530076 */
 	memset(&f, 0, sizeof f);
-	f.event_select = PMREGS_AMD_GENERIC_EVENTS_CYCLES_EVENT_SELECT;
+	f.event_select = PMREGS_AMD_GENERIC_EVENTS_ZEN1_CYCLES_EVENT_SELECT;
 	f.usr = f.os = f.int_en = f.en = 1;
 	CHECK_EQ(pmregs_amd_perf_ctl_pack(&f), 0x530076);
 	/* PFM4 calls bit 19 sel_pc; APM2 reserves it, as do we (and 21, Intel's AnyThread) */
@@ -161,21 +161,89 @@ static void perf_ctl_vectors(void)
 	CHECK(pmregs_amd_perf_ctl_valid(BIT(40) | BIT(41) | BIT(43)));
 	CHECK_EQ(PMREGS_AMD_PERF_CTL_RSVD_MASK, GENMASK(63, 44) | BIT(42) | GENMASK(39, 36) | BIT(21) | BIT(19));
 	CHECK_EQ(PMREGS_AMD_PERF_CTL_RESET, 0);
-	/* the generic Zen events Linux programs (core.c): config = umask << 8 | event */
-	{
-		static const struct { const char *name; unsigned config; } lx[] = {
-			{"cycles", 0x0076}, {"instructions", 0x00C0}, {"cache_references", 0xFF60},
-			{"cache_misses", 0x0964}, {"branches", 0x00C2}, {"branch_misses", 0x00C3},
-			{"stalled_cycles_frontend", 0x0287}, {"stalled_cycles_backend", 0x0187},
-		};
-		size_t i, n;
-		const struct pmregs_amd_generic_events_row *rows = pmregs_amd_generic_events(&n);
-		CHECK_EQ(n, sizeof lx / sizeof lx[0]);
-		for (i = 0; i < n && i < sizeof lx / sizeof lx[0]; i++) {
-			CHECK(strcmp(rows[i].name, lx[i].name) == 0);
-			CHECK_EQ((unsigned)rows[i].umask << 8 | rows[i].event_select, lx[i].config);
+}
+
+/*
+ * The generic events Linux programs, per generation (Linux 6.12 arch/x86/events/amd/core.c,
+ * amd_zen1/zen2/zen4_perfmon_event_map, chosen by amd_pmu_event_map), as the config values there:
+ * each row's PERF_CTL event and unit mask must give the same perf_event_attr.config.
+ */
+static void generic_events(void)
+{
+	static const struct lx_row { const char *name; uint64_t config; } zen1[] = {
+		{"cycles", 0x0076}, {"instructions", 0x00C0}, {"cache_references", 0xFF60},
+		{"cache_misses", 0x0964}, {"branches", 0x00C2}, {"branch_misses", 0x00C3},
+		{"stalled_cycles_frontend", 0x0287}, {"stalled_cycles_backend", 0x0187},
+	}, zen2[] = {
+		{"cycles", 0x0076}, {"instructions", 0x00C0}, {"cache_references", 0xFF60},
+		{"cache_misses", 0x0964}, {"branches", 0x00C2}, {"branch_misses", 0x00C3},
+		{"stalled_cycles_frontend", 0x00A9},
+	}, zen4[] = {
+		{"cycles", 0x0076}, {"instructions", 0x00C0}, {"cache_references", 0xFF60},
+		{"cache_misses", 0x0964}, {"branches", 0x00C2}, {"branch_misses", 0x00C3},
+		{"stalled_cycles_frontend", 0x00A9}, {"ref_cycles", UINT64_C(0x100000120)},
+	};
+	static const struct { enum pmregs_amd_zen zen; const struct lx_row *lx; size_t n; } gens[] = {
+		{PMREGS_AMD_ZEN_ZEN1, zen1, sizeof zen1 / sizeof zen1[0]},
+		{PMREGS_AMD_ZEN_ZEN2, zen2, sizeof zen2 / sizeof zen2[0]},
+		{PMREGS_AMD_ZEN_ZEN3, zen2, sizeof zen2 / sizeof zen2[0]},
+		{PMREGS_AMD_ZEN_ZEN4, zen4, sizeof zen4 / sizeof zen4[0]},
+		{PMREGS_AMD_ZEN_ZEN5, zen4, sizeof zen4 / sizeof zen4[0]},
+	};
+	size_t g, i, n;
+	const struct pmregs_amd_generic_events_row *rows;
+	for (g = 0; g < sizeof gens / sizeof gens[0]; g++) {
+		rows = pmregs_amd_generic_events(gens[g].zen, &n);
+		CHECK(rows != NULL);
+		CHECK_EQ(n, gens[g].n);
+		for (i = 0; rows && i < n && i < gens[g].n; i++) {
+			uint64_t ctl = pmregs_amd_perf_ctl_event_select_set(0, rows[i].event_select);
+			ctl = pmregs_amd_perf_ctl_umask_set(ctl, rows[i].umask);
+			CHECK(strcmp(rows[i].name, gens[g].lx[i].name) == 0);
+			CHECK_EQ(pmregs_amd_perf_raw_config(ctl), gens[g].lx[i].config);
 		}
 	}
+	n = 99;
+	CHECK(pmregs_amd_generic_events(PMREGS_AMD_ZEN_NONE, &n) == NULL && n == 0);
+	/* only Zen 1 has a stalled-cycles-backend event; the stalled-cycles rows are not Zen 1's elsewhere */
+	CHECK(pmregs_amd_generic_events_find(PMREGS_AMD_ZEN_ZEN1, "stalled_cycles_backend") != NULL);
+	CHECK(pmregs_amd_generic_events_find(PMREGS_AMD_ZEN_ZEN3, "stalled_cycles_backend") == NULL);
+	CHECK(pmregs_amd_generic_events_find(PMREGS_AMD_ZEN_ZEN5, "stalled_cycles_backend") == NULL);
+	CHECK_EQ(pmregs_amd_generic_events_find(PMREGS_AMD_ZEN_ZEN4, "stalled_cycles_frontend")->event_select, 0x0A9);
+	CHECK(pmregs_amd_generic_events_find(PMREGS_AMD_ZEN_ZEN3, "ref_cycles") == NULL);
+	CHECK_EQ(PMREGS_AMD_GENERIC_EVENTS_ZEN4_REF_CYCLES_EVENT_SELECT, 0x120);
+	CHECK_EQ(PMREGS_AMD_GENERIC_EVENTS_ZEN4_REF_CYCLES_UMASK, 0x01);
+	CHECK_EQ(PMREGS_AMD_GENERIC_EVENTS_ZEN1_STALLED_CYCLES_FRONTEND_EVENT_SELECT, 0x087);
+	CHECK_EQ(PMREGS_AMD_GENERIC_EVENTS_ZEN2_STALLED_CYCLES_FRONTEND_EVENT_SELECT, 0x0A9);
+
+	/* the generation by family and model (Linux 6.12 arch/x86/kernel/cpu/amd.c, bsp_init_amd) */
+	CHECK_EQ(pmregs_amd_zen_of(0x17, 0x01), PMREGS_AMD_ZEN_ZEN1);   /* Naples */
+	CHECK_EQ(pmregs_amd_zen_of(0x17, 0x08), PMREGS_AMD_ZEN_ZEN1);   /* Pinnacle Ridge (Zen+) */
+	CHECK_EQ(pmregs_amd_zen_of(0x17, 0x50), PMREGS_AMD_ZEN_ZEN1);
+	CHECK_EQ(pmregs_amd_zen_of(0x17, 0x31), PMREGS_AMD_ZEN_ZEN2);   /* Rome */
+	CHECK_EQ(pmregs_amd_zen_of(0x17, 0x71), PMREGS_AMD_ZEN_ZEN2);   /* Matisse */
+	CHECK_EQ(pmregs_amd_zen_of(0x17, 0x91), PMREGS_AMD_ZEN_ZEN2);
+	CHECK_EQ(pmregs_amd_zen_of(0x17, 0x92), PMREGS_AMD_ZEN_NONE);
+	CHECK_EQ(pmregs_amd_zen_of(0x19, 0x01), PMREGS_AMD_ZEN_ZEN3);   /* Milan */
+	CHECK_EQ(pmregs_amd_zen_of(0x19, 0x21), PMREGS_AMD_ZEN_ZEN3);   /* Vermeer */
+	CHECK_EQ(pmregs_amd_zen_of(0x19, 0x11), PMREGS_AMD_ZEN_ZEN4);   /* Genoa */
+	CHECK_EQ(pmregs_amd_zen_of(0x19, 0x61), PMREGS_AMD_ZEN_ZEN4);   /* Raphael */
+	CHECK_EQ(pmregs_amd_zen_of(0x19, 0xAF), PMREGS_AMD_ZEN_ZEN4);
+	CHECK_EQ(pmregs_amd_zen_of(0x19, 0xB0), PMREGS_AMD_ZEN_NONE);
+	CHECK_EQ(pmregs_amd_zen_of(0x1A, 0x02), PMREGS_AMD_ZEN_ZEN5);   /* Turin */
+	CHECK_EQ(pmregs_amd_zen_of(0x1A, 0x44), PMREGS_AMD_ZEN_ZEN5);   /* Granite Ridge */
+	CHECK_EQ(pmregs_amd_zen_of(0x1A, 0x30), PMREGS_AMD_ZEN_NONE);
+	CHECK_EQ(pmregs_amd_zen_of(0x15, 0x01), PMREGS_AMD_ZEN_NONE);
+	/* the map Linux uses (amd_pmu_event_map): by feature, else by family from 19h on */
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x17, 0x08), PMREGS_AMD_ZEN_ZEN1);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x17, 0x71), PMREGS_AMD_ZEN_ZEN2);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x17, 0x92), PMREGS_AMD_ZEN_NONE);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x19, 0x21), PMREGS_AMD_ZEN_ZEN2);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x19, 0xB0), PMREGS_AMD_ZEN_ZEN2);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x19, 0x61), PMREGS_AMD_ZEN_ZEN4);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x1A, 0x30), PMREGS_AMD_ZEN_ZEN4);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x1A, 0x44), PMREGS_AMD_ZEN_ZEN4);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x16, 0x30), PMREGS_AMD_ZEN_NONE);
 }
 
 static void counters_and_rdpmc(void)
@@ -499,6 +567,7 @@ int main(void)
 	msr_addresses();
 	perf_ctl_vs_linux();
 	perf_ctl_vectors();
+	generic_events();
 	counters_and_rdpmc();
 	cpuid_bits();
 	ibs_vs_linux();
