@@ -481,11 +481,50 @@ static void perf_configs(void)
 	CHECK_EQ(pmregs_amd_ibs_fetch_perf_config(v), 0x1000 | BIT(57));
 	CHECK_EQ(pmregs_amd_ibs_fetch_perf_refused(v), BIT(48));
 	CHECK_EQ(PMREGS_AMD_IBS_FETCH_PERF_MASK, 0xFFFFULL | BIT(57) | BIT(59));
+	/*
+	 * The config1 filters of Linux tip perf/core (Feb 2026): 35247fa60b74 fetchlat=config1:0-10, 128..1920,
+	 * IbsFetchCtl2 |= (fetchlat >> 7) << 1 (IBS_FETCH_2_FETCHLAT_FILTER_SHIFT), samples with
+	 * IbsFetchCtl.FetchLat < fetchlat dropped by the driver; 57218e4794f8 strmst=config1:12 -> IbsOpCtl2 bit 3.
+	 */
+	CHECK_EQ(pmregs_amd_ibs_fetch_ctl2_for_perf(128), 0x2);
+	CHECK_EQ(pmregs_amd_ibs_fetch_ctl2_for_perf(1920), 0x1E);
+	CHECK_EQ(pmregs_amd_ibs_fetch_ctl2_for_perf(300), 0x4);          /* the hardware threshold is 256 */
+	CHECK(pmregs_amd_ibs_fetch_perf_fetchlat_ok(0) && pmregs_amd_ibs_fetch_perf_fetchlat_ok(128));
+	CHECK(pmregs_amd_ibs_fetch_perf_fetchlat_ok(1920) && pmregs_amd_ibs_fetch_perf_fetchlat_ok(300));
+	CHECK(!pmregs_amd_ibs_fetch_perf_fetchlat_ok(127) && !pmregs_amd_ibs_fetch_perf_fetchlat_ok(1921));
+	CHECK(pmregs_amd_ibs_fetch_perf_fetchlat_ok(BIT(11)));           /* only config1 bits 10:0 are fetchlat */
+	CHECK(!pmregs_amd_ibs_fetch_lat_sample_kept(PMREGS_AMD_IBS_FETCH_CTL_LAT(299), 300));
+	CHECK(pmregs_amd_ibs_fetch_lat_sample_kept(PMREGS_AMD_IBS_FETCH_CTL_LAT(300), 300));
+	CHECK(pmregs_amd_ibs_fetch_lat_sample_kept(PMREGS_AMD_IBS_FETCH_CTL_LAT(5), 0));
+	CHECK_EQ(pmregs_amd_ibs_fetch_lat_cycles(0x1E), 1920);
+	CHECK_EQ(pmregs_amd_ibs_fetch_perf_config1(pmregs_amd_ibs_fetch_ctl2_for_perf(384)), 384);
+	CHECK_EQ(pmregs_amd_ibs_fetch_perf_config1(0), 0);
+	CHECK_EQ(pmregs_amd_ibs_fetch_ctl2_perf_refused(0x1E), 0);
+	CHECK_EQ(pmregs_amd_ibs_fetch_ctl2_perf_refused(BIT(0) | BIT(5) | BIT(6) | 0x4), BIT(0) | BIT(5) | BIT(6));
+	CHECK_EQ(pmregs_amd_ibs_op_ctl2_for_perf(BIT(12)), BIT(3));
+	CHECK_EQ(pmregs_amd_ibs_op_ctl2_for_perf(0xFFF), 0);             /* ldlat bits stay in IbsOpCtl */
+	CHECK_EQ(pmregs_amd_ibs_op_ctl2_perf_config1(BIT(3)), BIT(12));
+	CHECK_EQ(pmregs_amd_ibs_op_ctl2_perf_config1(BIT(0) | BIT(1) | BIT(2)), 0);
+	CHECK_EQ(pmregs_amd_ibs_op_ctl2_perf_refused(BIT(3) | BIT(0)), BIT(0));
+	/* ldlat 512 and strmst together: config1 = 512 | 1 << 12 */
+	CHECK_EQ(pmregs_amd_ibs_op_perf_config1(BIT(63) | PMREGS_AMD_IBS_OP_CTL_LDLAT_THRSH(3)) |
+			 pmregs_amd_ibs_op_ctl2_perf_config1(pmregs_amd_ibs_op_ctl2_for_perf(BIT(12))),
+		 512 | BIT(12));
 }
 
 static void layouts_by_generation(void)
 {
 	char buf[512];
+	/* IBSTK ibs-msr-index.h, "Family 10h only": IBS_OP_MAX_CNT_OLD 0xFFFF, IBS_OP_CUR_CNT_OLD 0xFFFFF << 32 */
+	CHECK_EQ(PMREGS_AMD_IBS_OP_CTL_F10H_MAX_CNT_MASK, 0xFFFF);
+	CHECK_EQ(PMREGS_AMD_IBS_OP_CTL_F10H_CUR_CNT_MASK, UINT64_C(0xFFFFF) << 32);
+	CHECK_EQ(PMREGS_AMD_IBS_OP_CTL_F10H_RSVD_MASK, GENMASK(63, 52) | GENMASK(31, 20) | BIT(16));
+	CHECK_EQ(PMREGS_AMD_MSR_IBS_OP_CTL_F10H, PMREGS_AMD_MSR_IBS_OP_CTL);
+	CHECK(pmregs_amd_ibs_op_ctl_f10h_valid(UINT64_C(0xFFFFF) << 32 | BIT(17) | 0xFFFF));
+	CHECK(!pmregs_amd_ibs_op_ctl_f10h_valid(BIT(52)));                /* the later parts' CurCnt[20] */
+	CHECK(!pmregs_amd_ibs_op_ctl_f10h_valid(BIT(20)));                /* the later parts' MaxCnt[20] */
+	CHECK_EQ(pmregs_amd_ibs_op_ctl_f10h_cur_cnt_get(UINT64_C(0x7FFFFFF) << 32), 0xFFFFF);
+	CHECK_EQ(pmregs_amd_ibs_op_ctl_cur_cnt_get(UINT64_C(0x7FFFFFF) << 32), 0x7FFFFFF);
 	/* APM2 Fig 13-4: BLCKDB at 2 on current parts, PB0-PB3 at 2-5 on older ones; FLBRI 11, FPMCI 12 */
 	CHECK_EQ(PMREGS_AMD_DEBUGCTL_BLCKDB_MASK, BIT(2));
 	CHECK(!pmregs_amd_debugctl_valid(BIT(3)));
