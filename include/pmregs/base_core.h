@@ -199,6 +199,14 @@ static inline uint8_t pmregs_u8(uint8_t x) { return x; }
 static inline uint16_t pmregs_u16(uint16_t x) { return x; }
 static inline uint32_t pmregs_u32(uint32_t x) { return x; }
 static inline uint64_t pmregs_u64(uint64_t x) { return x; }
+/* The number of set bits of x, branch-free (the function language's popcount()). */
+static inline uint64_t pmregs_popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & PMREGS_U64(0x5555555555555555));
+	x = (x & PMREGS_U64(0x3333333333333333)) + ((x >> 2) & PMREGS_U64(0x3333333333333333));
+	x = (x + (x >> 4)) & PMREGS_U64(0x0F0F0F0F0F0F0F0F);
+	return (x * PMREGS_U64(0x0101010101010101)) >> 56;
+}
 static inline int pmregs_set_checked8(uint8_t *v, unsigned lo, uint8_t m, uint8_t x)
 {
 	if (x > m)
