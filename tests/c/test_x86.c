@@ -273,6 +273,58 @@ static void freeze_semantics(void)
 	      PMREGS_X86_BTS_MODE_INTERRUPT);
 }
 
+/*
+ * Which events raise the freezing PMI, transcribed independently from SEED4 (SDM3 17.4.7): "A performance
+ * counter had an overflow and was programmed to signal a PMI in case of an overflow. For the general-purpose
+ * counters; enabling PMI is done by setting bit 20 of the IA32_PERFEVTSELx register. For the fixed-function
+ * counters; enabling PMI is done by setting the 3rd bit in the corresponding 4-bit control field ... The PEBS
+ * buffer is almost full and reaches the interrupt threshold."
+ */
+static int naive_pmi_raised(const uint64_t sel[8], uint64_t fixed, uint64_t status)
+{
+	int n, hit = 0;
+	for (n = 0; n < 8; n++)
+		if (((status >> n) & 1) && ((sel[n] >> 20) & 1))
+			hit = 1;
+	for (n = 0; n < 4; n++)
+		if (((status >> (32 + n)) & 1) && ((fixed >> (4 * n + 3)) & 1))
+			hit = 1;
+	if ((status >> 62) & 1) /* OvfBuf: the DS (PEBS) buffer reached its threshold */
+		hit = 1;
+	if ((status >> 54) & 1) /* architectural PEBS threshold */
+		hit = 1;
+	return hit;
+}
+
+static void pmi_sources(void)
+{
+	uint64_t sel[8] = {0};
+	int k;
+	/* an overflow alone raises nothing; INT on the overflowed counter does */
+	CHECK(!pmregs_x86_pmi_raised(sel, 0, 1u << 2));
+	sel[2] = PMREGS_X86_PERFEVTSEL_INT_EN(1);
+	CHECK(pmregs_x86_pmi_raised(sel, 0, 1u << 2));
+	CHECK(!pmregs_x86_pmi_raised(sel, 0, 1u << 3));           /* INT on another counter */
+	/* fixed counter 1: the 3rd bit of its nibble (PMI1 = bit 7) */
+	CHECK(!pmregs_x86_pmi_raised(sel, PMREGS_X86_FIXED_CTR_CTRL_EN1(3), UINT64_C(1) << 33));
+	CHECK(pmregs_x86_pmi_raised(sel, UINT64_C(1) << 7, UINT64_C(1) << 33));
+	CHECK(!pmregs_x86_pmi_raised(sel, UINT64_C(1) << 7, UINT64_C(1) << 32));
+	/* a PEBS buffer at its threshold, whatever the counters say */
+	CHECK(pmregs_x86_pmi_raised(sel, 0, PMREGS_X86_PERF_GLOBAL_STATUS_OVF_BUF_MASK));
+	CHECK(pmregs_x86_pmi_raised(sel, 0, PMREGS_X86_PERF_GLOBAL_STATUS_ARCH_PEBS_THRESHOLD_MASK));
+	CHECK(!pmregs_x86_pmi_raised(sel, 0, PMREGS_X86_PERF_GLOBAL_STATUS_CTR_FRZ_MASK)); /* a freeze is no source */
+	CHECK(pmregs_x86_ds_pebs_threshold_reached(0x1100, 0x1100));
+	CHECK(!pmregs_x86_ds_pebs_threshold_reached(0x10C0, 0x1100));
+	/* against the transcription, on random registers (a sparse status so that both answers occur) */
+	for (k = 0; k < 200000; k++) {
+		uint64_t fixed = rnd(), status = rnd() & rnd() & rnd();
+		int i;
+		for (i = 0; i < 8; i++)
+			sel[i] = rnd();
+		CHECK_EQ(pmregs_x86_pmi_raised(sel, fixed, status), naive_pmi_raised(sel, fixed, status));
+	}
+}
+
 static void ds_records(void)
 {
 	/* SDM3 Fig 17-5 / 17-6 offsets; records are little-endian whatever the host */
@@ -579,5 +631,6 @@ int main(void)
 	perf_raw();
 	pebs_lbr_topdown();
 	pebs_newer();
+	pmi_sources();
 	return check_done("test_x86");
 }
