@@ -1939,6 +1939,158 @@ static void test_writers(void)
 	CHECK(err > NP * NSETS / 20);              /* and enough were bad */
 }
 
+/*
+ * The transport notes of the E-Trace specification's "Fragment code and transport" section: packets on ATB
+ * start at a beat and the last beat's ATBYTES gives its valid bytes; packets in memory may be written in
+ * M-byte blocks that always start with a packet, zero bytes padding each block's end.
+ */
+static void test_transport(void)
+{
+	enum { NP = 3000 };
+	static unsigned char buf[NP * 80], want[NP * 40];
+	static size_t off[NP];
+	static const uint8_t ab[] = {3, 1};
+	static const size_t blocks[] = {32, 64, 1024};
+	unsigned char b[16] = {0x05, 0x32, 0x04, 0x00, 0x00, 0x02, 0x00, 0x00};
+	unsigned char keep[16];
+	params_t p;
+	size_t len = 99, i, used, nb, bi;
+	pkt_t t;
+	/* the specification's beats: ATDATA 0x00043205 (ATBYTES 3) and 0x00000200 (ATBYTES 1), as bytes */
+	CHECK_EQ(pmregs_atb_gather(b, 2, 4, ab, &len), PMREGS_OK);
+	CHECK_EQ(len, 6);
+	CHECK(memcmp(b, "\x05\x32\x04\x00\x00\x02", 6) == 0);
+	/* an ATBYTES past the beat is refused and nothing moves */
+	memcpy(keep, b, sizeof b);
+	{
+		static const uint8_t bad[] = {3, 4};
+		len = 99;
+		CHECK_EQ(pmregs_atb_gather(b, 2, 4, bad, &len), PMREGS_EINVAL);
+		CHECK_EQ(len, 99);
+		CHECK(memcmp(keep, b, sizeof b) == 0);
+		CHECK_EQ(pmregs_atb_gather(b, 2, 0, ab, &len), PMREGS_EINVAL);
+	}
+
+	/* random packets as ATB messages, each starting a beat and ending in a partial one; and in blocks */
+	specfrag(&p);
+	for (bi = 0; bi < sizeof blocks / sizeof blocks[0]; bi++) {
+		size_t beat = bi == 0 ? 4 : bi == 1 ? 8 : 16, w = 0, nbeats = 0, total = 0, k, items = 0, crossed = 0;
+		static uint8_t atb[NP * 40];
+		struct pmregs_etrace_atb f;
+		struct pmregs_etrace_atb_stream s;
+		struct pmregs_etrace_atb_stream_item it;
+		pmregs_etrace_atb_init(&f, PMREGS_ETRACE_ATB_SHAPE_MESSAGE);
+		for (i = 0; i < NP; i++) {
+			unsigned char one[64];
+			int m;
+			do {
+				random_packet(&p, &t);
+				m = pmregs_etrace_atb_stream_put(&p, &f, &t, one, sizeof one);
+			} while (m <= 0);
+			memcpy(want + total, one, (size_t)m);
+			off[i] = total;
+			total += (size_t)m;
+			for (k = 0; k < (size_t)m; k += beat) { /* the beats of this message, the last one partial */
+				size_t valid = (size_t)m - k < beat ? (size_t)m - k : beat, j;
+				for (j = 0; j < beat; j++)
+					buf[w + j] = j < valid ? one[k + j] : (unsigned char)rnd(); /* junk past ATBYTES */
+				atb[nbeats++] = (uint8_t)(valid - 1);
+				w += beat;
+			}
+		}
+		CHECK_EQ(pmregs_atb_gather(buf, nbeats, beat, atb, &len), PMREGS_OK);
+		CHECK_EQ(len, total);
+		CHECK(memcmp(buf, want, total) == 0);
+		pmregs_etrace_atb_stream_init(&s, buf, len, 1);
+		while (pmregs_etrace_atb_stream_next(&s, &p, &it))
+			items += it.has_payload && it.status == PMREGS_OK;
+		CHECK_EQ(items, NP);
+
+		/* the block writer: SMI messages in blocks; none spans a boundary, the walker reads them all back */
+		{
+			size_t block = blocks[bi];
+			struct pmregs_etrace_smi sf;
+			struct pmregs_etrace_smi_stream ss;
+			struct pmregs_etrace_smi_stream_item si;
+			pmregs_etrace_smi_init(&sf, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+			sf.msg_type = 2;
+			used = 0;
+			for (i = 0; i < NP; i++) {
+				int m;
+				do {
+					random_packet(&p, &t);
+					m = pmregs_etrace_smi_stream_put(&p, &sf, &t, buf + used, sizeof buf - used);
+				} while (m <= 0);
+				off[i] = used;
+				CHECK_EQ(pmregs_block_place(buf, sizeof buf, used, (size_t)m, block, &used), PMREGS_OK);
+				off[i] = used - (size_t)m;
+				crossed += off[i] / block != (used - 1) / block;
+			}
+			CHECK_EQ(crossed, 0);
+			nb = 0;
+			pmregs_etrace_smi_stream_init(&ss, buf, used, 1);
+			while (pmregs_etrace_smi_stream_next(&ss, &p, &si)) {
+				CHECK(si.status == PMREGS_OK);
+				if (si.has_payload) {
+					CHECK(nb < NP && si.offset == off[nb]);
+					nb++;
+				}
+			}
+			CHECK_EQ(nb, NP);
+		}
+	}
+	/* placing: a packet that fits stays; one that would cross moves to the boundary over zero fill */
+	memset(buf, 0xA5, 64);
+	CHECK_EQ(pmregs_block_place(buf, 64, 10, 5, 16, &used), PMREGS_OK);
+	CHECK_EQ(used, 15);
+	memset(buf + 12, 0x11, 6);
+	CHECK_EQ(pmregs_block_place(buf, 64, 12, 6, 16, &used), PMREGS_OK);
+	CHECK_EQ(used, 22);
+	CHECK(buf[12] == 0 && buf[15] == 0 && buf[16] == 0x11 && buf[21] == 0x11);
+	CHECK_EQ(pmregs_block_place(buf, 64, 12, 17, 16, &used), PMREGS_EINVAL); /* longer than a block */
+	CHECK_EQ(pmregs_block_place(buf, 64, 12, 6, 0, &used), PMREGS_EINVAL);
+	memset(buf, 0xA5, 64);
+	used = 7;
+	CHECK_EQ(pmregs_block_place(buf, 20, 12, 6, 16, &used), PMREGS_ENOSPC);   /* 16 + 6 > 20 */
+	CHECK(used == 7 && buf[12] == 0xA5);
+
+	/* format 0 subformat when f0s_width_p = 0: from the support packet's ioptions ("Format 0 subformat field") */
+	CHECK_EQ(pmregs_etrace_f0s_of_ioptions_ref(PMREGS_ETRACE_IOPTIONS_REF_JUMP_TARGET_CACHE(1)), 1);
+	CHECK_EQ(pmregs_etrace_f0s_of_ioptions_ref(PMREGS_ETRACE_IOPTIONS_REF_BRANCH_PREDICTION(1)), 0);
+	CHECK_EQ(pmregs_etrace_f0s_of_ioptions_ref(0), 0);
+	CHECK_EQ(pmregs_etrace_f0s_of_ioptions_pulp(PMREGS_ETRACE_IOPTIONS_PULP_JUMP_TARGET_CACHE(1)), 1);
+	CHECK_EQ(pmregs_etrace_f0s_of_ioptions_pulp(PMREGS_ETRACE_IOPTIONS_PULP_JUMP_TARGET_CACHE(1) |
+						    PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_RETURN(1)), 1);
+	{
+		/* a support packet announcing the jump target cache, then a format 0 packet without subformat bits */
+		pkt_t sup, jtc, got;
+		unsigned char c[64];
+		int n;
+		pmregs_etrace_params_default(&p);
+		p.cache_size_p = 4; /* a 16-entry jump target cache: 4-bit indices */
+		pmregs_etrace_te_inst_init(&sup, PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT);
+		sup.ienable = 1;
+		sup.ioptions = PMREGS_ETRACE_IOPTIONS_REF_JUMP_TARGET_CACHE(1);
+		n = pmregs_etrace_te_inst_encode(&p, &sup, c, sizeof c);
+		CHECK(n > 0 && pmregs_etrace_te_inst_decode(&p, c, (size_t)n, &got) == PMREGS_OK);
+		p.f0s_inferred = pmregs_etrace_f0s_of_ioptions_ref(got.ioptions);
+		CHECK_EQ(p.f0s_inferred, 1);
+		pmregs_etrace_te_inst_init(&jtc, PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE);
+		jtc.index = 5;
+		n = pmregs_etrace_te_inst_encode(&p, &jtc, c, sizeof c);
+		CHECK(n > 0 && pmregs_etrace_te_inst_decode(&p, c, (size_t)n, &got) == PMREGS_OK);
+		CHECK_EQ(got.shape, PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE);
+		CHECK_EQ(got.index, 5);
+		p.f0s_inferred = 0; /* read with the other subformat, the same bits are not a jump target cache packet */
+		CHECK(pmregs_etrace_te_inst_decode(&p, c, (size_t)n, &got) != PMREGS_OK ||
+		      got.shape != PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE);
+	}
+	/* qual_status: ended_rep = tracing stopped after the 1st execution, ended_ntr after the 2nd */
+	CHECK(pmregs_etrace_ended_in_first_iteration(PMREGS_ETRACE_TE_INST_QUAL_STATUS_ENDED_REP));
+	CHECK(!pmregs_etrace_ended_in_first_iteration(PMREGS_ETRACE_TE_INST_QUAL_STATUS_ENDED_NTR));
+	CHECK(!pmregs_etrace_ended_in_first_iteration(PMREGS_ETRACE_TE_INST_QUAL_STATUS_NO_CHANGE));
+}
+
 int main(void)
 {
 	test_spec_examples();
@@ -1952,6 +2104,7 @@ int main(void)
 	test_atb();
 	test_fast_paths();
 	test_writers();
+	test_transport();
 	test_data_vectors();
 	test_data_csr();
 	test_data_atomic_subtypes();
