@@ -25,6 +25,7 @@
 #define PMREGS_ENOSPC   (-5)  /* output buffer too small */
 #define PMREGS_ENOENT   (-6)  /* nothing matches the given name or value */
 #define PMREGS_EBUSY    (-7)  /* a resource is taken by another request */
+#define PMREGS_ENOCOVER (-8)  /* the pairs cannot cover the range within the allowed slack */
 
 #ifdef __ASSEMBLER__
 #define PMREGS_U64(c) c
@@ -350,6 +351,8 @@ static inline const char *pmregs_strerror(int err)
 		return "nothing matches the given name or value";
 	case PMREGS_EBUSY:
 		return "resource taken by another request";
+	case PMREGS_ENOCOVER:
+		return "range not coverable by the pairs within the allowed slack";
 	default:
 		return err >= 0 ? "success" : "unknown error";
 	}
