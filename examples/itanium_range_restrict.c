@@ -51,7 +51,7 @@ int main(void)
 
 	/* 1. the code range: at most four IBR pairs; an exact cover would need more */
 	n = pmregs_itanium_ibr_cover(FUNC_START, FUNC_END, 0, pairs, &covered_start, &covered_end);
-	printf("exact cover with four IBR pairs: %s\n", n == PMREGS_ENOSPC ? "impossible" : "possible");
+	printf("exact cover with four IBR pairs: %s\n", n == PMREGS_ENOCOVER ? "impossible" : "possible");
 	n = pmregs_itanium_ibr_cover(FUNC_START, FUNC_END, 256, pairs, &covered_start, &covered_end);
 	if (n < 0 || !ev) {
 		fprintf(stderr, "cannot restrict to the range: %s\n", pmregs_strerror(n));
@@ -65,7 +65,7 @@ int main(void)
 	for (i = 0; i < 4; i++) {
 		/* every pair is programmed; entries past n repeat the last one */
 		ibr[2 * i] = pairs[i].addr;
-		ibr[2 * i + 1] = pmregs_itanium_ibr_ctl_plm_set(pairs[i].mask, 0xF); /* any level, x = 0 */
+		ibr[2 * i + 1] = pmregs_itanium_ibr_ctl_for_pmu(pairs[i].mask, 0xF); /* any level, x = 0 */
 	}
 
 	/* 2. the opcode class: PMC8 */

@@ -330,8 +330,8 @@ int main(int argc, char **argv)
 	memset(&amd, 0, sizeof amd);
 	memset(&intel, 0, sizeof intel);
 
-	/* AMD: Linux's "instructions" on Zen (generic_events), user mode only, as a driver writes it */
-	v = pmregs_amd_perf_ctl_event_select_set(0, PMREGS_AMD_GENERIC_EVENTS_INSTRUCTIONS_EVENT_SELECT) |
+	/* AMD: Linux's "instructions" on Zen (generic_events_zen1, the same on every Zen), user mode only, as a driver writes it */
+	v = pmregs_amd_perf_ctl_event_select_set(0, PMREGS_AMD_GENERIC_EVENTS_ZEN1_INSTRUCTIONS_EVENT_SELECT) |
 	    PMREGS_AMD_PERF_CTL_USR(1) | PMREGS_AMD_PERF_CTL_INT_EN(1) | PMREGS_AMD_PERF_CTL_EN(1);
 	amd.what = "AMD PERF_CTL: instructions (event 0x0C0), USR, INT, EN";
 	amd.evtsel = v;

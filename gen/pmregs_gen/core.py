@@ -212,6 +212,10 @@ class Table:
         self.title = self.doc = self.source = ""
         self.columns = []
         self.rows = []                      # [(name, title, doc, {col: value}, node)]
+        self.group = None                   # name of the group of alternative tables it belongs to
+        self.group_enum = None              # the Enum whose values choose a table of the group
+        self.group_values = []              # the values of group_enum this table is for
+        self.group_node = None
 
 
 class Enum:

@@ -22,7 +22,8 @@ from .diag import Diag
 from .mdtext import code
 
 # The hand-written base headers, in the order a generated header includes them.
-BASE_HEADERS = ("base_core.h", "base_bitstream.h", "base_inplace.h", "base_schedule.h", "base_cover.h", "base_plan.h",
+BASE_HEADERS = ("base_core.h", "base_bitstream.h", "base_inplace.h", "base_transport.h", "base_schedule.h",
+                "base_cover.h", "base_plan.h",
                 "base_plan_tools.h", "base_counter.h", "base_desc.h", "base_tools.h")
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
 

@@ -13,6 +13,7 @@ read like the manuals' formulas:
     and  or  not  ==  !=  <  <=  >  >=  + - * & | ^ ~ << >>
     a if cond else b          selection (compiles to ?:, no branch needed)
     replace(reg, f=x, g=y)    reg with fields f and g replaced
+    popcount(x)               the number of set bits of x (branch-free, pmregs_popcount64)
     other_function(args)      a function defined earlier in the same spec
     arr[i]  arr[2*i+1]        element of an array parameter (type `u64[8]`); a constant
                               index is checked against the length, a variable one is
@@ -385,6 +386,10 @@ class Compiler:
             return self.replace(node)
         if fname in ("any", "all"):
             return self.unroll(node, fname)
+        if fname == "popcount" and fname not in self.funcs:
+            if node.keywords or len(node.args) != 1:
+                self.fail(node, "PMR042", "popcount(x) takes one value")
+            return Val(f"pmregs_popcount64({self.u64(self.compile(node.args[0]), node.args[0])})", "int", U64)
         if fname in self.matchers:
             M = self.matchers[fname]
             if node.keywords or len(node.args) != len(M.params):

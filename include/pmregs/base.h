@@ -10,6 +10,7 @@
  *   base_bitstream.h  LSB-first bit streams and packet bit vectors
  *   base_inplace.h    packets read and written in place: sign-compressed fields
  *                     straight from a capture buffer, word stores
+ *   base_transport.h  ATB beats to bytes, packets kept off block boundaries
  *   base_schedule.h   scheduling requests onto exclusive resources, in the fewest passes
  *   base_cover.h      covering an address range with (address, mask) pairs
  *   base_plan.h       programming several events at once (passes)
@@ -29,6 +30,7 @@
 #include "base_core.h"
 #include "base_bitstream.h"
 #include "base_inplace.h"
+#include "base_transport.h"
 #include "base_schedule.h"
 #include "base_cover.h"
 #include "base_plan.h"

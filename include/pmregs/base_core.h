@@ -25,6 +25,7 @@
 #define PMREGS_ENOSPC   (-5)  /* output buffer too small */
 #define PMREGS_ENOENT   (-6)  /* nothing matches the given name or value */
 #define PMREGS_EBUSY    (-7)  /* a resource is taken by another request */
+#define PMREGS_ENOCOVER (-8)  /* the pairs cannot cover the range within the allowed slack */
 
 #ifdef __ASSEMBLER__
 #define PMREGS_U64(c) c
@@ -199,6 +200,14 @@ static inline uint8_t pmregs_u8(uint8_t x) { return x; }
 static inline uint16_t pmregs_u16(uint16_t x) { return x; }
 static inline uint32_t pmregs_u32(uint32_t x) { return x; }
 static inline uint64_t pmregs_u64(uint64_t x) { return x; }
+/* The number of set bits of x, branch-free (the function language's popcount()). */
+static inline uint64_t pmregs_popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & PMREGS_U64(0x5555555555555555));
+	x = (x & PMREGS_U64(0x3333333333333333)) + ((x >> 2) & PMREGS_U64(0x3333333333333333));
+	x = (x + (x >> 4)) & PMREGS_U64(0x0F0F0F0F0F0F0F0F);
+	return (x * PMREGS_U64(0x0101010101010101)) >> 56;
+}
 static inline int pmregs_set_checked8(uint8_t *v, unsigned lo, uint8_t m, uint8_t x)
 {
 	if (x > m)
@@ -349,6 +358,8 @@ static inline const char *pmregs_strerror(int err)
 		return "nothing matches the given name or value";
 	case PMREGS_EBUSY:
 		return "resource taken by another request";
+	case PMREGS_ENOCOVER:
+		return "range not coverable by the pairs within the allowed slack";
 	default:
 		return err >= 0 ? "success" : "unknown error";
 	}

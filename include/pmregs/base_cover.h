@@ -69,7 +69,8 @@ static inline unsigned pmregs_range_tiles(uint64_t a, uint64_t last, unsigned ma
  * every such pair of bounds is tried.
  * Returns the number of pairs written to pairs[] and the covered range in
  * [*cov_start, *cov_end) (0 = 2^64); PMREGS_EINVAL for an empty range or bad
- * parameters; PMREGS_ENOSPC when no cover adds at most `slack` addresses.
+ * parameters; PMREGS_ENOCOVER when no cover adds at most `slack` addresses
+ * (with slack 0: when max_pairs blocks cannot match the range exactly).
  * Nothing is written unless it succeeds.
  */
 static inline int pmregs_range_cover(uint64_t start, uint64_t end, uint64_t slack, unsigned granule,
@@ -107,7 +108,7 @@ static inline int pmregs_range_cover(uint64_t start, uint64_t end, uint64_t slac
 		}
 	}
 	if (best_n == 0)
-		return PMREGS_ENOSPC;
+		return PMREGS_ENOCOVER;
 	pmregs_range_tiles(best_a, best_b, max_block, mask_bits, max_pairs, pairs);
 	*cov_start = best_a;
 	*cov_end = best_b + 1;

@@ -150,7 +150,7 @@ static void perf_ctl_vectors(void)
 	CHECK(pmregs_amd_perf_ctl_event_select_set_checked(&v, 0x1000) == PMREGS_ERANGE && v == UINT64_C(0x1000000D0));
 	/* Linux's cycles on Zen (amd_zen1_perfmon_event_map: 0x0076) with USR, OS, INT, EN = 0x530076 */
 	memset(&f, 0, sizeof f);
-	f.event_select = PMREGS_AMD_GENERIC_EVENTS_CYCLES_EVENT_SELECT;
+	f.event_select = PMREGS_AMD_GENERIC_EVENTS_ZEN1_CYCLES_EVENT_SELECT;
 	f.usr = f.os = f.int_en = f.en = 1;
 	CHECK_EQ(pmregs_amd_perf_ctl_pack(&f), 0x530076);
 	/* PFM4 calls bit 19 sel_pc; APM2 reserves it, as do we (and 21, Intel's AnyThread) */
@@ -161,21 +161,89 @@ static void perf_ctl_vectors(void)
 	CHECK(pmregs_amd_perf_ctl_valid(BIT(40) | BIT(41) | BIT(43)));
 	CHECK_EQ(PMREGS_AMD_PERF_CTL_RSVD_MASK, GENMASK(63, 44) | BIT(42) | GENMASK(39, 36) | BIT(21) | BIT(19));
 	CHECK_EQ(PMREGS_AMD_PERF_CTL_RESET, 0);
-	/* the generic Zen events Linux programs (core.c): config = umask << 8 | event */
-	{
-		static const struct { const char *name; unsigned config; } lx[] = {
-			{"cycles", 0x0076}, {"instructions", 0x00C0}, {"cache_references", 0xFF60},
-			{"cache_misses", 0x0964}, {"branches", 0x00C2}, {"branch_misses", 0x00C3},
-			{"stalled_cycles_frontend", 0x0287}, {"stalled_cycles_backend", 0x0187},
-		};
-		size_t i, n;
-		const struct pmregs_amd_generic_events_row *rows = pmregs_amd_generic_events(&n);
-		CHECK_EQ(n, sizeof lx / sizeof lx[0]);
-		for (i = 0; i < n && i < sizeof lx / sizeof lx[0]; i++) {
-			CHECK(strcmp(rows[i].name, lx[i].name) == 0);
-			CHECK_EQ((unsigned)rows[i].umask << 8 | rows[i].event_select, lx[i].config);
+}
+
+/*
+ * The generic events Linux programs, per generation (Linux 6.12 arch/x86/events/amd/core.c,
+ * amd_zen1/zen2/zen4_perfmon_event_map, chosen by amd_pmu_event_map), as the config values there:
+ * each row's PERF_CTL event and unit mask must give the same perf_event_attr.config.
+ */
+static void generic_events(void)
+{
+	static const struct lx_row { const char *name; uint64_t config; } zen1[] = {
+		{"cycles", 0x0076}, {"instructions", 0x00C0}, {"cache_references", 0xFF60},
+		{"cache_misses", 0x0964}, {"branches", 0x00C2}, {"branch_misses", 0x00C3},
+		{"stalled_cycles_frontend", 0x0287}, {"stalled_cycles_backend", 0x0187},
+	}, zen2[] = {
+		{"cycles", 0x0076}, {"instructions", 0x00C0}, {"cache_references", 0xFF60},
+		{"cache_misses", 0x0964}, {"branches", 0x00C2}, {"branch_misses", 0x00C3},
+		{"stalled_cycles_frontend", 0x00A9},
+	}, zen4[] = {
+		{"cycles", 0x0076}, {"instructions", 0x00C0}, {"cache_references", 0xFF60},
+		{"cache_misses", 0x0964}, {"branches", 0x00C2}, {"branch_misses", 0x00C3},
+		{"stalled_cycles_frontend", 0x00A9}, {"ref_cycles", UINT64_C(0x100000120)},
+	};
+	static const struct { enum pmregs_amd_zen zen; const struct lx_row *lx; size_t n; } gens[] = {
+		{PMREGS_AMD_ZEN_ZEN1, zen1, sizeof zen1 / sizeof zen1[0]},
+		{PMREGS_AMD_ZEN_ZEN2, zen2, sizeof zen2 / sizeof zen2[0]},
+		{PMREGS_AMD_ZEN_ZEN3, zen2, sizeof zen2 / sizeof zen2[0]},
+		{PMREGS_AMD_ZEN_ZEN4, zen4, sizeof zen4 / sizeof zen4[0]},
+		{PMREGS_AMD_ZEN_ZEN5, zen4, sizeof zen4 / sizeof zen4[0]},
+	};
+	size_t g, i, n;
+	const struct pmregs_amd_generic_events_row *rows;
+	for (g = 0; g < sizeof gens / sizeof gens[0]; g++) {
+		rows = pmregs_amd_generic_events(gens[g].zen, &n);
+		CHECK(rows != NULL);
+		CHECK_EQ(n, gens[g].n);
+		for (i = 0; rows && i < n && i < gens[g].n; i++) {
+			uint64_t ctl = pmregs_amd_perf_ctl_event_select_set(0, rows[i].event_select);
+			ctl = pmregs_amd_perf_ctl_umask_set(ctl, rows[i].umask);
+			CHECK(strcmp(rows[i].name, gens[g].lx[i].name) == 0);
+			CHECK_EQ(pmregs_amd_perf_raw_config(ctl), gens[g].lx[i].config);
 		}
 	}
+	n = 99;
+	CHECK(pmregs_amd_generic_events(PMREGS_AMD_ZEN_NONE, &n) == NULL && n == 0);
+	/* only Zen 1 has a stalled-cycles-backend event; the stalled-cycles rows are not Zen 1's elsewhere */
+	CHECK(pmregs_amd_generic_events_find(PMREGS_AMD_ZEN_ZEN1, "stalled_cycles_backend") != NULL);
+	CHECK(pmregs_amd_generic_events_find(PMREGS_AMD_ZEN_ZEN3, "stalled_cycles_backend") == NULL);
+	CHECK(pmregs_amd_generic_events_find(PMREGS_AMD_ZEN_ZEN5, "stalled_cycles_backend") == NULL);
+	CHECK_EQ(pmregs_amd_generic_events_find(PMREGS_AMD_ZEN_ZEN4, "stalled_cycles_frontend")->event_select, 0x0A9);
+	CHECK(pmregs_amd_generic_events_find(PMREGS_AMD_ZEN_ZEN3, "ref_cycles") == NULL);
+	CHECK_EQ(PMREGS_AMD_GENERIC_EVENTS_ZEN4_REF_CYCLES_EVENT_SELECT, 0x120);
+	CHECK_EQ(PMREGS_AMD_GENERIC_EVENTS_ZEN4_REF_CYCLES_UMASK, 0x01);
+	CHECK_EQ(PMREGS_AMD_GENERIC_EVENTS_ZEN1_STALLED_CYCLES_FRONTEND_EVENT_SELECT, 0x087);
+	CHECK_EQ(PMREGS_AMD_GENERIC_EVENTS_ZEN2_STALLED_CYCLES_FRONTEND_EVENT_SELECT, 0x0A9);
+
+	/* the generation by family and model (Linux 6.12 arch/x86/kernel/cpu/amd.c, bsp_init_amd) */
+	CHECK_EQ(pmregs_amd_zen_of(0x17, 0x01), PMREGS_AMD_ZEN_ZEN1);   /* Naples */
+	CHECK_EQ(pmregs_amd_zen_of(0x17, 0x08), PMREGS_AMD_ZEN_ZEN1);   /* Pinnacle Ridge (Zen+) */
+	CHECK_EQ(pmregs_amd_zen_of(0x17, 0x50), PMREGS_AMD_ZEN_ZEN1);
+	CHECK_EQ(pmregs_amd_zen_of(0x17, 0x31), PMREGS_AMD_ZEN_ZEN2);   /* Rome */
+	CHECK_EQ(pmregs_amd_zen_of(0x17, 0x71), PMREGS_AMD_ZEN_ZEN2);   /* Matisse */
+	CHECK_EQ(pmregs_amd_zen_of(0x17, 0x91), PMREGS_AMD_ZEN_ZEN2);
+	CHECK_EQ(pmregs_amd_zen_of(0x17, 0x92), PMREGS_AMD_ZEN_NONE);
+	CHECK_EQ(pmregs_amd_zen_of(0x19, 0x01), PMREGS_AMD_ZEN_ZEN3);   /* Milan */
+	CHECK_EQ(pmregs_amd_zen_of(0x19, 0x21), PMREGS_AMD_ZEN_ZEN3);   /* Vermeer */
+	CHECK_EQ(pmregs_amd_zen_of(0x19, 0x11), PMREGS_AMD_ZEN_ZEN4);   /* Genoa */
+	CHECK_EQ(pmregs_amd_zen_of(0x19, 0x61), PMREGS_AMD_ZEN_ZEN4);   /* Raphael */
+	CHECK_EQ(pmregs_amd_zen_of(0x19, 0xAF), PMREGS_AMD_ZEN_ZEN4);
+	CHECK_EQ(pmregs_amd_zen_of(0x19, 0xB0), PMREGS_AMD_ZEN_NONE);
+	CHECK_EQ(pmregs_amd_zen_of(0x1A, 0x02), PMREGS_AMD_ZEN_ZEN5);   /* Turin */
+	CHECK_EQ(pmregs_amd_zen_of(0x1A, 0x44), PMREGS_AMD_ZEN_ZEN5);   /* Granite Ridge */
+	CHECK_EQ(pmregs_amd_zen_of(0x1A, 0x30), PMREGS_AMD_ZEN_NONE);
+	CHECK_EQ(pmregs_amd_zen_of(0x15, 0x01), PMREGS_AMD_ZEN_NONE);
+	/* the map Linux uses (amd_pmu_event_map): by feature, else by family from 19h on */
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x17, 0x08), PMREGS_AMD_ZEN_ZEN1);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x17, 0x71), PMREGS_AMD_ZEN_ZEN2);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x17, 0x92), PMREGS_AMD_ZEN_NONE);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x19, 0x21), PMREGS_AMD_ZEN_ZEN2);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x19, 0xB0), PMREGS_AMD_ZEN_ZEN2);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x19, 0x61), PMREGS_AMD_ZEN_ZEN4);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x1A, 0x30), PMREGS_AMD_ZEN_ZEN4);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x1A, 0x44), PMREGS_AMD_ZEN_ZEN4);
+	CHECK_EQ(pmregs_amd_generic_events_zen(0x16, 0x30), PMREGS_AMD_ZEN_NONE);
 }
 
 static void counters_and_rdpmc(void)
@@ -413,11 +481,50 @@ static void perf_configs(void)
 	CHECK_EQ(pmregs_amd_ibs_fetch_perf_config(v), 0x1000 | BIT(57));
 	CHECK_EQ(pmregs_amd_ibs_fetch_perf_refused(v), BIT(48));
 	CHECK_EQ(PMREGS_AMD_IBS_FETCH_PERF_MASK, 0xFFFFULL | BIT(57) | BIT(59));
+	/*
+	 * The config1 filters of Linux tip perf/core (Feb 2026): 35247fa60b74 fetchlat=config1:0-10, 128..1920,
+	 * IbsFetchCtl2 |= (fetchlat >> 7) << 1 (IBS_FETCH_2_FETCHLAT_FILTER_SHIFT), samples with
+	 * IbsFetchCtl.FetchLat < fetchlat dropped by the driver; 57218e4794f8 strmst=config1:12 -> IbsOpCtl2 bit 3.
+	 */
+	CHECK_EQ(pmregs_amd_ibs_fetch_ctl2_for_perf(128), 0x2);
+	CHECK_EQ(pmregs_amd_ibs_fetch_ctl2_for_perf(1920), 0x1E);
+	CHECK_EQ(pmregs_amd_ibs_fetch_ctl2_for_perf(300), 0x4);          /* the hardware threshold is 256 */
+	CHECK(pmregs_amd_ibs_fetch_perf_fetchlat_ok(0) && pmregs_amd_ibs_fetch_perf_fetchlat_ok(128));
+	CHECK(pmregs_amd_ibs_fetch_perf_fetchlat_ok(1920) && pmregs_amd_ibs_fetch_perf_fetchlat_ok(300));
+	CHECK(!pmregs_amd_ibs_fetch_perf_fetchlat_ok(127) && !pmregs_amd_ibs_fetch_perf_fetchlat_ok(1921));
+	CHECK(pmregs_amd_ibs_fetch_perf_fetchlat_ok(BIT(11)));           /* only config1 bits 10:0 are fetchlat */
+	CHECK(!pmregs_amd_ibs_fetch_lat_sample_kept(PMREGS_AMD_IBS_FETCH_CTL_LAT(299), 300));
+	CHECK(pmregs_amd_ibs_fetch_lat_sample_kept(PMREGS_AMD_IBS_FETCH_CTL_LAT(300), 300));
+	CHECK(pmregs_amd_ibs_fetch_lat_sample_kept(PMREGS_AMD_IBS_FETCH_CTL_LAT(5), 0));
+	CHECK_EQ(pmregs_amd_ibs_fetch_lat_cycles(0x1E), 1920);
+	CHECK_EQ(pmregs_amd_ibs_fetch_perf_config1(pmregs_amd_ibs_fetch_ctl2_for_perf(384)), 384);
+	CHECK_EQ(pmregs_amd_ibs_fetch_perf_config1(0), 0);
+	CHECK_EQ(pmregs_amd_ibs_fetch_ctl2_perf_refused(0x1E), 0);
+	CHECK_EQ(pmregs_amd_ibs_fetch_ctl2_perf_refused(BIT(0) | BIT(5) | BIT(6) | 0x4), BIT(0) | BIT(5) | BIT(6));
+	CHECK_EQ(pmregs_amd_ibs_op_ctl2_for_perf(BIT(12)), BIT(3));
+	CHECK_EQ(pmregs_amd_ibs_op_ctl2_for_perf(0xFFF), 0);             /* ldlat bits stay in IbsOpCtl */
+	CHECK_EQ(pmregs_amd_ibs_op_ctl2_perf_config1(BIT(3)), BIT(12));
+	CHECK_EQ(pmregs_amd_ibs_op_ctl2_perf_config1(BIT(0) | BIT(1) | BIT(2)), 0);
+	CHECK_EQ(pmregs_amd_ibs_op_ctl2_perf_refused(BIT(3) | BIT(0)), BIT(0));
+	/* ldlat 512 and strmst together: config1 = 512 | 1 << 12 */
+	CHECK_EQ(pmregs_amd_ibs_op_perf_config1(BIT(63) | PMREGS_AMD_IBS_OP_CTL_LDLAT_THRSH(3)) |
+			 pmregs_amd_ibs_op_ctl2_perf_config1(pmregs_amd_ibs_op_ctl2_for_perf(BIT(12))),
+		 512 | BIT(12));
 }
 
 static void layouts_by_generation(void)
 {
 	char buf[512];
+	/* IBSTK ibs-msr-index.h, "Family 10h only": IBS_OP_MAX_CNT_OLD 0xFFFF, IBS_OP_CUR_CNT_OLD 0xFFFFF << 32 */
+	CHECK_EQ(PMREGS_AMD_IBS_OP_CTL_F10H_MAX_CNT_MASK, 0xFFFF);
+	CHECK_EQ(PMREGS_AMD_IBS_OP_CTL_F10H_CUR_CNT_MASK, UINT64_C(0xFFFFF) << 32);
+	CHECK_EQ(PMREGS_AMD_IBS_OP_CTL_F10H_RSVD_MASK, GENMASK(63, 52) | GENMASK(31, 20) | BIT(16));
+	CHECK_EQ(PMREGS_AMD_MSR_IBS_OP_CTL_F10H, PMREGS_AMD_MSR_IBS_OP_CTL);
+	CHECK(pmregs_amd_ibs_op_ctl_f10h_valid(UINT64_C(0xFFFFF) << 32 | BIT(17) | 0xFFFF));
+	CHECK(!pmregs_amd_ibs_op_ctl_f10h_valid(BIT(52)));                /* the later parts' CurCnt[20] */
+	CHECK(!pmregs_amd_ibs_op_ctl_f10h_valid(BIT(20)));                /* the later parts' MaxCnt[20] */
+	CHECK_EQ(pmregs_amd_ibs_op_ctl_f10h_cur_cnt_get(UINT64_C(0x7FFFFFF) << 32), 0xFFFFF);
+	CHECK_EQ(pmregs_amd_ibs_op_ctl_cur_cnt_get(UINT64_C(0x7FFFFFF) << 32), 0x7FFFFFF);
 	/* APM2 Fig 13-4: BLCKDB at 2 on current parts, PB0-PB3 at 2-5 on older ones; FLBRI 11, FPMCI 12 */
 	CHECK_EQ(PMREGS_AMD_DEBUGCTL_BLCKDB_MASK, BIT(2));
 	CHECK(!pmregs_amd_debugctl_valid(BIT(3)));
@@ -499,6 +606,7 @@ int main(void)
 	msr_addresses();
 	perf_ctl_vs_linux();
 	perf_ctl_vectors();
+	generic_events();
 	counters_and_rdpmc();
 	cpuid_bits();
 	ibs_vs_linux();

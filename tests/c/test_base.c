@@ -17,7 +17,7 @@
 static void strerror_messages(void)
 {
 	static const int codes[] = { PMREGS_ERANGE, PMREGS_EINVAL, PMREGS_ETRUNC, PMREGS_ETOOLONG,
-				     PMREGS_ENOSPC, PMREGS_ENOENT, PMREGS_EBUSY };
+				     PMREGS_ENOSPC, PMREGS_ENOENT, PMREGS_EBUSY, PMREGS_ENOCOVER };
 	const unsigned n = (unsigned)(sizeof codes / sizeof codes[0]);
 	unsigned i, j;
 	for (i = 0; i < n; i++) {
@@ -31,7 +31,10 @@ static void strerror_messages(void)
 	CHECK(strcmp(pmregs_strerror(PMREGS_ERANGE), "value does not fit its field") == 0);
 	CHECK(strcmp(pmregs_strerror(PMREGS_OK), "success") == 0);
 	CHECK(strcmp(pmregs_strerror(3), "success") == 0); /* a count */
-	CHECK(strcmp(pmregs_strerror(-8), "unknown error") == 0);
+	CHECK(strcmp(pmregs_strerror(-9), "unknown error") == 0);
+	/* a cover that slack does not allow is not a buffer problem (it was reported as ENOSPC before) */
+	CHECK(strcmp(pmregs_strerror(PMREGS_ENOCOVER), pmregs_strerror(PMREGS_ENOSPC)) != 0);
+	CHECK(strstr(pmregs_strerror(PMREGS_ENOCOVER), "slack") != NULL);
 	CHECK(strcmp(pmregs_strerror(-2147483647 - 1), "unknown error") == 0);
 }
 

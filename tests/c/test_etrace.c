@@ -1284,7 +1284,7 @@ static unsigned random_data(const params_t *p, dpkt_t *t)
 {
 	unsigned sw = p->data_width_p <= 16 ? 1u : 2u, n = p->dformat_width, w;
 	unsigned nd = p->dno_data, na = p->dno_address, f = (unsigned)(rnd() % (p->dformat_width == 3 ? 8 : 4));
-	static const unsigned char shape_of[8] = {0, 0, 0, 0, 1, 2, 3, 4};
+	static const unsigned char shape_of[8] = {0, 0, 0, 0, 1, 2, 4, 5};
 	pmregs_etrace_te_data_init(t, shape_of[f]);
 	t->format = (uint8_t)f;
 	if (f < 4) {
@@ -1314,7 +1314,14 @@ static unsigned random_data(const params_t *p, dpkt_t *t)
 		t->data = rv(w);
 		n += sw + p->lrid_width_p + 2 + w;
 	} else if (f == 5) {
-		unsigned op = p->dcsr_operand && !nd;
+		/*
+		 * Both address fields whatever no-address says (the reference flow's data
+		 * encoder); op_len and operand only with data and for a CSR that is not
+		 * read-only, addr[11:10] != 11 ("Packet format for Unified CSR, with
+		 * address and read-only data (as determined by addr[11:10] = 11)").
+		 */
+		unsigned ro, op;
+		(void)na;
 		t->subtype = (uint8_t)rv(2);
 		n += 2;
 		w = nd ? 1 : p->ddiff_width;
@@ -1326,10 +1333,12 @@ static unsigned random_data(const params_t *p, dpkt_t *t)
 		w = nd ? 0 : 8u * (t->data_len + 1u);
 		t->data = rv(w);
 		n += w;
-		w = na ? 0 : 6;
-		t->addr_msbs = (uint8_t)rv(w);
-		t->addr_lsbs = (uint8_t)rv(w);
-		n += 2 * w;
+		t->addr_msbs = (uint8_t)rv(6);
+		t->addr_lsbs = (uint8_t)rv(6);
+		n += 12;
+		ro = (t->addr_msbs >> 4) == 3;
+		t->shape = (uint8_t)(ro ? PMREGS_ETRACE_TE_DATA_SHAPE_CSR_READ_ONLY : PMREGS_ETRACE_TE_DATA_SHAPE_CSR);
+		op = !nd && !ro;
 		w = op ? p->dcsr_len_width : 0;
 		t->op_len = (uint8_t)rv(w);
 		n += w;
@@ -1394,11 +1403,10 @@ static void data_param_set(int k, params_t *p)
 		p->data_width_p = 8;
 		p->daddress_width_p = 16;
 		break;
-	case 3: /* addresses only (doptions no_data), split, CSR packets without operand */
+	case 3: /* addresses only (doptions no_data), split */
 		p->dno_data = 1;
 		p->dsplit = 1;
 		p->lrid_width_p = 0;
-		p->dcsr_operand = 0;
 		p->daddress_width_p = 40;
 		break;
 	case 4: /* data only (doptions no_address), 16-bit bus */
@@ -1511,6 +1519,140 @@ static void test_data_vectors(void)
 	CHECK(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c) < 0);
 }
 
+/*
+ * CSR packets. The specification's CSR tables: "Packet format for Unified CSR, with
+ * address, data and operand", "... with address and read-only data (as determined by
+ * addr[11:10] = 11)" (no op_len, no operand) and "... with address only" (RISC-V
+ * Efficient Trace for RISC-V, v2.0, "Data Trace Encoder Output Packets", "CSR"). No
+ * table leaves the address out; CSR packets keep both address fields under the
+ * no-address option, as the reference flow's data encoder and decoder do.
+ */
+static void test_data_csr(void)
+{
+	params_t p;
+	dpkt_t t, u;
+	unsigned char c[64];
+	int mode;
+	struct pmregs_etrace_smi_data_stream s;
+	struct pmregs_etrace_smi_data_stream_item it;
+	struct pmregs_etrace_smi f;
+	/*
+	 * A Siemens message of type 3 (32-bit data and addresses): csrrs of instreth (CSR
+	 * 0xc82, read-only: addr[11:10] = 11), XOR-compressed 4-byte data 0xaaf6e54d,
+	 * addr_msbs 0x32, addr_lsbs 2, no operand. The reference flow's data decoder
+	 * (data_decoder_model.py) reads the same fields from it.
+	 */
+	static const unsigned char v_ro[] = {0x67, 0xad, 0x9b, 0xca, 0xed, 0x55, 0x65, 0x01};
+	/* csrrw mstatus (0x300, read-write) of test_data_vectors: old value 0x1800, operand 0x08 */
+	static const unsigned char v_rw[] = {0x85, 0x01, 0x30, 0x00, 0x00, 0x18, 0x10};
+	/*
+	 * address only: csrrc of cycle (0xc00, read-only) and of mie (0x304), full address:
+	 * format 101, subtype 10, diff 0, addr_msbs, addr_lsbs (18 bits; the top zeros dropped)
+	 */
+	static const unsigned char v_nd_ro[] = {0x15, 0x0c};
+	static const unsigned char v_nd_rw[] = {0x15, 0x43};
+
+	CHECK_EQ(pmregs_etrace_dcsr_read_only(&p, 0xc82), 1);
+	CHECK_EQ(pmregs_etrace_dcsr_read_only(&p, 0xfff), 1);
+	CHECK_EQ(pmregs_etrace_dcsr_read_only(&p, 0xbff), 0);
+	CHECK_EQ(pmregs_etrace_dcsr_read_only(&p, 0x300), 0);
+	for (mode = 0; mode < 2; mode++) { /* 0: with address, 1: no-address (the CSR fields stay) */
+		pmregs_etrace_params_default(&p);
+		p.dno_address = (uint8_t)mode;
+		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
+		pmregs_etrace_smi_data_stream_init(&s, v_ro, sizeof v_ro, 1);
+		CHECK(pmregs_etrace_smi_data_stream_next(&s, &p, &it));
+		CHECK_EQ(it.status, PMREGS_OK);
+		CHECK_EQ(it.size, sizeof v_ro);
+		CHECK(it.has_payload);
+		CHECK_EQ(it.payload.shape, PMREGS_ETRACE_TE_DATA_SHAPE_CSR_READ_ONLY);
+		CHECK_EQ(it.payload.subtype, PMREGS_ETRACE_TE_DATA_SUBTYPE_RS);
+		CHECK_EQ(it.payload.diff, 1);
+		CHECK_EQ(it.payload.data_len, 3);
+		CHECK_EQ(it.payload.data, 0xaaf6e54d);
+		CHECK_EQ((unsigned)it.payload.addr_msbs << 6 | it.payload.addr_lsbs, 0xc82);
+		CHECK_EQ(it.payload.op_len, 0);
+		CHECK_EQ(it.payload.operand, 0);
+		CHECK(!pmregs_etrace_smi_data_stream_next(&s, &p, &it));
+		/* written back: the same message */
+		f = it.frame;
+		pmregs_etrace_te_data_init(&t, PMREGS_ETRACE_TE_DATA_SHAPE_CSR_READ_ONLY);
+		t.subtype = PMREGS_ETRACE_TE_DATA_SUBTYPE_RS;
+		t.diff = 1;
+		t.data_len = 3;
+		t.data = 0xaaf6e54d;
+		t.addr_msbs = 0xc82 >> 6;
+		t.addr_lsbs = 0xc82 & 63;
+		CHECK_EQ(pmregs_etrace_te_data_bits(&p, &t), 53);
+		CHECK_EQ(pmregs_etrace_smi_data_stream_put(&p, &f, &t, c, sizeof c), (int)sizeof v_ro);
+		CHECK(memcmp(c, v_ro, sizeof v_ro) == 0);
+		/* the read-only shape refuses a CSR that is not read-only, and the other way round */
+		t.addr_msbs = 0x300 >> 6;
+		CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
+		t.shape = PMREGS_ETRACE_TE_DATA_SHAPE_CSR;
+		t.addr_msbs = 0xc82 >> 6;
+		CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
+
+		/* a read-write CSR: op_len and operand, and the address under no-address too */
+		pmregs_etrace_te_data_init(&t, PMREGS_ETRACE_TE_DATA_SHAPE_CSR);
+		t.subtype = PMREGS_ETRACE_TE_DATA_SUBTYPE_RW;
+		t.data_len = 3;
+		t.data = 0x1800;
+		t.addr_msbs = 0x300 >> 6;
+		t.operand = 0x08;
+		CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_rw, sizeof v_rw, &u), PMREGS_OK);
+		CHECK(dsame(&t, &u));
+		CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_rw);
+		CHECK(memcmp(c, v_rw, sizeof v_rw) == 0);
+	}
+
+	/* address only (no-data): the read-only rule changes nothing on the wire, the shape still says it */
+	pmregs_etrace_params_default(&p);
+	p.dno_data = 1;
+	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_nd_ro, sizeof v_nd_ro, &u), PMREGS_OK);
+	CHECK_EQ(u.shape, PMREGS_ETRACE_TE_DATA_SHAPE_CSR_READ_ONLY);
+	CHECK_EQ(u.subtype, PMREGS_ETRACE_TE_DATA_SUBTYPE_RC);
+	CHECK_EQ(u.diff, 0);
+	CHECK_EQ((unsigned)u.addr_msbs << 6 | u.addr_lsbs, 0xc00);
+	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_nd_rw, sizeof v_nd_rw, &u), PMREGS_OK);
+	CHECK_EQ(u.shape, PMREGS_ETRACE_TE_DATA_SHAPE_CSR);
+	CHECK_EQ((unsigned)u.addr_msbs << 6 | u.addr_lsbs, 0x304);
+	CHECK_EQ(pmregs_etrace_te_data_encode(&p, &u, c, sizeof c), (int)sizeof v_nd_rw);
+	CHECK(memcmp(c, v_nd_rw, sizeof v_nd_rw) == 0);
+}
+
+/*
+ * Atomic subtypes: the specification's atomic tables number XOR, MAX and MIN 100, 101
+ * and 110; the reference flow's encoder numbers them 5, 6 and 7. We follow the
+ * specification. amoxor.w: subtype 4 in bits 5:3 of the first byte.
+ */
+static void test_data_atomic_subtypes(void)
+{
+	params_t p;
+	dpkt_t t, u;
+	unsigned char c[64];
+	int n;
+	CHECK_EQ(PMREGS_ETRACE_TE_DATA_SUBTYPE_AMOSWAP, 0);
+	CHECK_EQ(PMREGS_ETRACE_TE_DATA_SUBTYPE_AMOADD, 1);
+	CHECK_EQ(PMREGS_ETRACE_TE_DATA_SUBTYPE_AMOAND, 2);
+	CHECK_EQ(PMREGS_ETRACE_TE_DATA_SUBTYPE_AMOOR, 3);
+	CHECK_EQ(PMREGS_ETRACE_TE_DATA_SUBTYPE_AMOXOR, 4);
+	CHECK_EQ(PMREGS_ETRACE_TE_DATA_SUBTYPE_AMOMAX, 5);
+	CHECK_EQ(PMREGS_ETRACE_TE_DATA_SUBTYPE_AMOMIN, 6);
+	pmregs_etrace_params_default(&p);
+	pmregs_etrace_te_data_init(&t, PMREGS_ETRACE_TE_DATA_SHAPE_ATOMIC);
+	t.subtype = PMREGS_ETRACE_TE_DATA_SUBTYPE_AMOXOR;
+	t.size = 2;
+	t.operand = 1;
+	t.data = 5;
+	t.address = 0x20000400;
+	n = pmregs_etrace_te_data_encode(&p, &t, c, sizeof c);
+	CHECK(n > 0);
+	CHECK_EQ(c[0], 0xa6); /* format 110, subtype 100, size bits 1:0 = 10 */
+	CHECK_EQ(pmregs_etrace_te_data_decode(&p, c, (size_t)n, &u), PMREGS_OK);
+	CHECK_EQ(u.subtype, 4);
+}
+
 #define DROUNDS 200000
 
 /* Every shape under each parameter set: the natural length, shortest and uncompressed round trips, every truncation. */
@@ -1519,7 +1661,7 @@ static void test_data_round_trips(void)
 	int k;
 	for (k = 0; k < NDSETS; k++) {
 		params_t p;
-		long i, fails = 0, shapes[5] = {0, 0, 0, 0, 0};
+		long i, fails = 0, shapes[PMREGS_ETRACE_TE_DATA_NSHAPES] = {0, 0, 0, 0, 0, 0};
 		data_param_set(k, &p);
 		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
 		for (i = 0; i < DROUNDS && fails < 5; i++) {
@@ -1560,8 +1702,8 @@ static void test_data_round_trips(void)
 		CHECK_EQ(fails, 0);
 		/* each shape the parameters allow was drawn */
 		CHECK(shapes[0] > 0);
-		CHECK(p.dformat_width == 2 ? shapes[1] + shapes[2] + shapes[3] + shapes[4] == 0
-					   : shapes[1] > 0 && shapes[2] > 0 && shapes[3] > 0 && shapes[4] > 0);
+		CHECK(p.dformat_width == 2 ? shapes[1] + shapes[2] + shapes[3] + shapes[4] + shapes[5] == 0
+					   : shapes[1] > 0 && shapes[2] > 0 && shapes[3] > 0 && shapes[4] > 0 && shapes[5] > 0);
 		printf("data parameter set %d: %d te_data packets round-tripped\n", k, DROUNDS);
 	}
 }
@@ -1797,6 +1939,158 @@ static void test_writers(void)
 	CHECK(err > NP * NSETS / 20);              /* and enough were bad */
 }
 
+/*
+ * The transport notes of the E-Trace specification's "Fragment code and transport" section: packets on ATB
+ * start at a beat and the last beat's ATBYTES gives its valid bytes; packets in memory may be written in
+ * M-byte blocks that always start with a packet, zero bytes padding each block's end.
+ */
+static void test_transport(void)
+{
+	enum { NP = 3000 };
+	static unsigned char buf[NP * 80], want[NP * 40];
+	static size_t off[NP];
+	static const uint8_t ab[] = {3, 1};
+	static const size_t blocks[] = {32, 64, 1024};
+	unsigned char b[16] = {0x05, 0x32, 0x04, 0x00, 0x00, 0x02, 0x00, 0x00};
+	unsigned char keep[16];
+	params_t p;
+	size_t len = 99, i, used, nb, bi;
+	pkt_t t;
+	/* the specification's beats: ATDATA 0x00043205 (ATBYTES 3) and 0x00000200 (ATBYTES 1), as bytes */
+	CHECK_EQ(pmregs_atb_gather(b, 2, 4, ab, &len), PMREGS_OK);
+	CHECK_EQ(len, 6);
+	CHECK(memcmp(b, "\x05\x32\x04\x00\x00\x02", 6) == 0);
+	/* an ATBYTES past the beat is refused and nothing moves */
+	memcpy(keep, b, sizeof b);
+	{
+		static const uint8_t bad[] = {3, 4};
+		len = 99;
+		CHECK_EQ(pmregs_atb_gather(b, 2, 4, bad, &len), PMREGS_EINVAL);
+		CHECK_EQ(len, 99);
+		CHECK(memcmp(keep, b, sizeof b) == 0);
+		CHECK_EQ(pmregs_atb_gather(b, 2, 0, ab, &len), PMREGS_EINVAL);
+	}
+
+	/* random packets as ATB messages, each starting a beat and ending in a partial one; and in blocks */
+	specfrag(&p);
+	for (bi = 0; bi < sizeof blocks / sizeof blocks[0]; bi++) {
+		size_t beat = bi == 0 ? 4 : bi == 1 ? 8 : 16, w = 0, nbeats = 0, total = 0, k, items = 0, crossed = 0;
+		static uint8_t atb[NP * 40];
+		struct pmregs_etrace_atb f;
+		struct pmregs_etrace_atb_stream s;
+		struct pmregs_etrace_atb_stream_item it;
+		pmregs_etrace_atb_init(&f, PMREGS_ETRACE_ATB_SHAPE_MESSAGE);
+		for (i = 0; i < NP; i++) {
+			unsigned char one[64];
+			int m;
+			do {
+				random_packet(&p, &t);
+				m = pmregs_etrace_atb_stream_put(&p, &f, &t, one, sizeof one);
+			} while (m <= 0);
+			memcpy(want + total, one, (size_t)m);
+			off[i] = total;
+			total += (size_t)m;
+			for (k = 0; k < (size_t)m; k += beat) { /* the beats of this message, the last one partial */
+				size_t valid = (size_t)m - k < beat ? (size_t)m - k : beat, j;
+				for (j = 0; j < beat; j++)
+					buf[w + j] = j < valid ? one[k + j] : (unsigned char)rnd(); /* junk past ATBYTES */
+				atb[nbeats++] = (uint8_t)(valid - 1);
+				w += beat;
+			}
+		}
+		CHECK_EQ(pmregs_atb_gather(buf, nbeats, beat, atb, &len), PMREGS_OK);
+		CHECK_EQ(len, total);
+		CHECK(memcmp(buf, want, total) == 0);
+		pmregs_etrace_atb_stream_init(&s, buf, len, 1);
+		while (pmregs_etrace_atb_stream_next(&s, &p, &it))
+			items += it.has_payload && it.status == PMREGS_OK;
+		CHECK_EQ(items, NP);
+
+		/* the block writer: SMI messages in blocks; none spans a boundary, the walker reads them all back */
+		{
+			size_t block = blocks[bi];
+			struct pmregs_etrace_smi sf;
+			struct pmregs_etrace_smi_stream ss;
+			struct pmregs_etrace_smi_stream_item si;
+			pmregs_etrace_smi_init(&sf, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+			sf.msg_type = 2;
+			used = 0;
+			for (i = 0; i < NP; i++) {
+				int m;
+				do {
+					random_packet(&p, &t);
+					m = pmregs_etrace_smi_stream_put(&p, &sf, &t, buf + used, sizeof buf - used);
+				} while (m <= 0);
+				off[i] = used;
+				CHECK_EQ(pmregs_block_place(buf, sizeof buf, used, (size_t)m, block, &used), PMREGS_OK);
+				off[i] = used - (size_t)m;
+				crossed += off[i] / block != (used - 1) / block;
+			}
+			CHECK_EQ(crossed, 0);
+			nb = 0;
+			pmregs_etrace_smi_stream_init(&ss, buf, used, 1);
+			while (pmregs_etrace_smi_stream_next(&ss, &p, &si)) {
+				CHECK(si.status == PMREGS_OK);
+				if (si.has_payload) {
+					CHECK(nb < NP && si.offset == off[nb]);
+					nb++;
+				}
+			}
+			CHECK_EQ(nb, NP);
+		}
+	}
+	/* placing: a packet that fits stays; one that would cross moves to the boundary over zero fill */
+	memset(buf, 0xA5, 64);
+	CHECK_EQ(pmregs_block_place(buf, 64, 10, 5, 16, &used), PMREGS_OK);
+	CHECK_EQ(used, 15);
+	memset(buf + 12, 0x11, 6);
+	CHECK_EQ(pmregs_block_place(buf, 64, 12, 6, 16, &used), PMREGS_OK);
+	CHECK_EQ(used, 22);
+	CHECK(buf[12] == 0 && buf[15] == 0 && buf[16] == 0x11 && buf[21] == 0x11);
+	CHECK_EQ(pmregs_block_place(buf, 64, 12, 17, 16, &used), PMREGS_EINVAL); /* longer than a block */
+	CHECK_EQ(pmregs_block_place(buf, 64, 12, 6, 0, &used), PMREGS_EINVAL);
+	memset(buf, 0xA5, 64);
+	used = 7;
+	CHECK_EQ(pmregs_block_place(buf, 20, 12, 6, 16, &used), PMREGS_ENOSPC);   /* 16 + 6 > 20 */
+	CHECK(used == 7 && buf[12] == 0xA5);
+
+	/* format 0 subformat when f0s_width_p = 0: from the support packet's ioptions ("Format 0 subformat field") */
+	CHECK_EQ(pmregs_etrace_f0s_of_ioptions_ref(PMREGS_ETRACE_IOPTIONS_REF_JUMP_TARGET_CACHE(1)), 1);
+	CHECK_EQ(pmregs_etrace_f0s_of_ioptions_ref(PMREGS_ETRACE_IOPTIONS_REF_BRANCH_PREDICTION(1)), 0);
+	CHECK_EQ(pmregs_etrace_f0s_of_ioptions_ref(0), 0);
+	CHECK_EQ(pmregs_etrace_f0s_of_ioptions_pulp(PMREGS_ETRACE_IOPTIONS_PULP_JUMP_TARGET_CACHE(1)), 1);
+	CHECK_EQ(pmregs_etrace_f0s_of_ioptions_pulp(PMREGS_ETRACE_IOPTIONS_PULP_JUMP_TARGET_CACHE(1) |
+						    PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_RETURN(1)), 1);
+	{
+		/* a support packet announcing the jump target cache, then a format 0 packet without subformat bits */
+		pkt_t sup, jtc, got;
+		unsigned char c[64];
+		int n;
+		pmregs_etrace_params_default(&p);
+		p.cache_size_p = 4; /* a 16-entry jump target cache: 4-bit indices */
+		pmregs_etrace_te_inst_init(&sup, PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT);
+		sup.ienable = 1;
+		sup.ioptions = PMREGS_ETRACE_IOPTIONS_REF_JUMP_TARGET_CACHE(1);
+		n = pmregs_etrace_te_inst_encode(&p, &sup, c, sizeof c);
+		CHECK(n > 0 && pmregs_etrace_te_inst_decode(&p, c, (size_t)n, &got) == PMREGS_OK);
+		p.f0s_inferred = pmregs_etrace_f0s_of_ioptions_ref(got.ioptions);
+		CHECK_EQ(p.f0s_inferred, 1);
+		pmregs_etrace_te_inst_init(&jtc, PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE);
+		jtc.index = 5;
+		n = pmregs_etrace_te_inst_encode(&p, &jtc, c, sizeof c);
+		CHECK(n > 0 && pmregs_etrace_te_inst_decode(&p, c, (size_t)n, &got) == PMREGS_OK);
+		CHECK_EQ(got.shape, PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE);
+		CHECK_EQ(got.index, 5);
+		p.f0s_inferred = 0; /* read with the other subformat, the same bits are not a jump target cache packet */
+		CHECK(pmregs_etrace_te_inst_decode(&p, c, (size_t)n, &got) != PMREGS_OK ||
+		      got.shape != PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE);
+	}
+	/* qual_status: ended_rep = tracing stopped after the 1st execution, ended_ntr after the 2nd */
+	CHECK(pmregs_etrace_ended_in_first_iteration(PMREGS_ETRACE_TE_INST_QUAL_STATUS_ENDED_REP));
+	CHECK(!pmregs_etrace_ended_in_first_iteration(PMREGS_ETRACE_TE_INST_QUAL_STATUS_ENDED_NTR));
+	CHECK(!pmregs_etrace_ended_in_first_iteration(PMREGS_ETRACE_TE_INST_QUAL_STATUS_NO_CHANGE));
+}
+
 int main(void)
 {
 	test_spec_examples();
@@ -1810,7 +2104,10 @@ int main(void)
 	test_atb();
 	test_fast_paths();
 	test_writers();
+	test_transport();
 	test_data_vectors();
+	test_data_csr();
+	test_data_atomic_subtypes();
 	test_data_stream();
 	test_data_random_bytes();
 	test_data_round_trips();

@@ -333,6 +333,10 @@ static void events(void)
 	      !r->drange);
 	r = pmregs_itanium_events_find("ia64_tagged_inst_retired_pmc9");
 	CHECK(r && r->es == 0x08 && r->umask == 0x2);
+	/* SEED 6.2.5 says PMC/PMD4-7 can count the tagged retired instructions; L3E and P06 (pfmon-0.06a's
+	 * perfmon.database: "IA64_TAGGED_INST_RETIRED.PMC8 0x08 0011 6 4,5 IO", ".PMC9 0x08 0010 6 4,5 IO") say
+	 * PMC4/5 only. We follow the tables (spec/itanium.yaml says why). */
+	CHECK(r && r->counters == 0x30 && r->max_incr == 6);
 	r = pmregs_itanium_events_find("loads_retired");
 	CHECK(r && r->es == 0x6C && r->max_incr == 2 && r->irange && r->opcode && r->drange);
 	r = pmregs_itanium_events_find("branch_event");

@@ -203,10 +203,14 @@ static void dbr_random(void)
 		rm = naive_dbr_range_match(dbr, addr, db);
 		SAME(f, rm, "DBRRangeMatch", addr, dbr[1]);
 		yes += (unsigned long)rm;
-		f = pmregs_itanium_dbr_range_tag(tag8, pmc11, rm);
-		s = naive_dbr_range_tag(tag8, pmc11, rm);
-		SAME(f, s, "DBRRangeTag", pmc11, (uint64_t)rm);
-		yes_t += (unsigned long)s;
+		{
+			int kind = (int)(rnd() & 1);
+			f = pmregs_itanium_dbr_range_tag(tag8, pmc11, rm, kind ? PMREGS_ITANIUM_DATA_ACCESS_RSE_VHPT
+									     : PMREGS_ITANIUM_DATA_ACCESS_MEMORY_OP);
+			s = naive_dbr_range_tag(tag8, pmc11, rm, kind);
+			SAME(f, s, "DBRRangeTag", pmc11, (uint64_t)rm);
+			yes_t += (unsigned long)s;
+		}
 	}
 	printf("DBRRangeMatch_i/DBRRangeMatch/DBRRangeTag: %lu random inputs; %lu, %lu, %lu true\n", n, yes_i, yes, yes_t);
 	CHECK(yes_i > RANDOM_RUNS / 20 && yes_i < RANDOM_RUNS - RANDOM_RUNS / 20);
@@ -338,7 +342,7 @@ static void plm_cpl_and_masks(void)
 	CHECK(pmregs_itanium_ibr_range_tag(0, 0x400, 0, 0, ibr, ip) == 0);
 	CHECK(pmregs_itanium_ibr_range_tag(0, 0, 2, 0, ibr, ip) == 0);
 	CHECK(pmregs_itanium_tag_pmc8(PMREGS_ITANIUM_PMC8_9_RESET, PMREGS_ITANIUM_SYLLABLE_I, 0, 4, 0) == 1);
-	CHECK(pmregs_itanium_dbr_range_tag(8, 0, 16) == 1);
+	CHECK(pmregs_itanium_dbr_range_tag(8, 0, 16, PMREGS_ITANIUM_DATA_ACCESS_MEMORY_OP) == 1);
 	/* the pair index is taken modulo 4 and never reads outside ibr[8] */
 	CHECK(pmregs_itanium_ibr_match(ibr, 4, ip, 0) == pmregs_itanium_ibr_match(ibr, 0, ip, 0));
 	CHECK(pmregs_itanium_ibr_match(ibr, 255, ip, 0) == pmregs_itanium_ibr_match(ibr, 3, ip, 0));
@@ -416,9 +420,21 @@ static void golden(void)
 	/* Linux perfmon_itanium.h: PMC11 default 0x10000000 is pt = 1, "pass tags": DBRRangeTag
 	 * is then Tag(PMC[8]) whatever the DBRs say (SEED 6.2.6). */
 	CHECK(PMREGS_ITANIUM_PMC11_RESET == 0x10000000u);
-	CHECK(pmregs_itanium_dbr_range_tag(1, PMREGS_ITANIUM_PMC11_RESET, 0) == 1);
-	CHECK(pmregs_itanium_dbr_range_tag(0, PMREGS_ITANIUM_PMC11_RESET, 1) == 0);
-	CHECK(pmregs_itanium_dbr_range_tag(1, 0, 0) == 0);
+	CHECK(pmregs_itanium_dbr_range_tag(1, PMREGS_ITANIUM_PMC11_RESET, 0, PMREGS_ITANIUM_DATA_ACCESS_MEMORY_OP) == 1);
+	CHECK(pmregs_itanium_dbr_range_tag(0, PMREGS_ITANIUM_PMC11_RESET, 1, PMREGS_ITANIUM_DATA_ACCESS_MEMORY_OP) == 0);
+	CHECK(pmregs_itanium_dbr_range_tag(1, 0, 0, PMREGS_ITANIUM_DATA_ACCESS_MEMORY_OP) == 0);
+	CHECK(pmregs_itanium_dbr_range_tag(0, 0, 1, PMREGS_ITANIUM_DATA_ACCESS_MEMORY_OP) == 0);
+	/* SEED 6.2.6: with pt = 0, RSE operations and VHPT walks that hit the range are tagged "regardless of the
+	 * opcode match Tag(PMC[8])"; with pt = 1 only if Tag(PMC[8]) was set for the operation that caused them */
+	CHECK(pmregs_itanium_dbr_range_tag(0, 0, 1, PMREGS_ITANIUM_DATA_ACCESS_RSE_VHPT) == 1);
+	CHECK(pmregs_itanium_dbr_range_tag(1, 0, 0, PMREGS_ITANIUM_DATA_ACCESS_RSE_VHPT) == 0);
+	CHECK(pmregs_itanium_dbr_range_tag(0, PMREGS_ITANIUM_PMC11_RESET, 1, PMREGS_ITANIUM_DATA_ACCESS_RSE_VHPT) == 0);
+	CHECK(pmregs_itanium_dbr_range_tag(1, PMREGS_ITANIUM_PMC11_RESET, 0, PMREGS_ITANIUM_DATA_ACCESS_RSE_VHPT) == 1);
+	/* SEED 6.2.6: to capture every VHPT walk with pt = 0 the DBR mask granularity is at least one VHPT entry
+	 * (here 32 bytes): a mask that compares address bits 4:0 is too fine */
+	CHECK(pmregs_itanium_dbr_mask_vhpt_ok(UINT64_C(0xFFFFFFFFFFFFE0), 32));
+	CHECK(!pmregs_itanium_dbr_mask_vhpt_ok(UINT64_C(0xFFFFFFFFFFFFF0), 32));
+	CHECK(pmregs_itanium_dbr_mask_vhpt_ok(UINT64_C(0xFFFFFFFFFFFFF8) | (UINT64_C(0xF) << 56), 8)); /* plm bits play no part */
 	/* SEED Table 6-9: PMC13.ta "should be set to one upon reset": every instruction tagged */
 	CHECK(pmregs_itanium_ibr_range_tag(PMREGS_ITANIUM_PMC13_RESET, 1, 1, 0, (const uint64_t[8]){0}, 0x1234) == 1);
 }

@@ -96,9 +96,19 @@ static int naive_dbr_range_match(const uint64_t dbr[8], uint64_t addr, int db)
 		naive_dbr_match(dbr, 3, addr)) && !db;
 }
 
-static int naive_dbr_range_tag(int tag8, uint64_t pmc11, int range_match)
+/*
+ * SEED 6.2.6: "DBRRangeTag = Tag(PMC[8]) and ((PMC[11].pt) or DBRRangeMatch)" for loads, stores,
+ * semaphores and lfetch; for RSE operations and VHPT walks, "When PMC[11].pt is one ... tagged only if
+ * the opcode match Tag(PMC[8]) was set for the operation that caused the RSE or VHPT activity. When
+ * PMC[11].pt is zero, all RSE operations and VHPT walks that hit the programmed data address range are
+ * tagged (regardless of the opcode match Tag(PMC[8]))."
+ */
+static int naive_dbr_range_tag(int tag8, uint64_t pmc11, int range_match, int rse_vhpt)
 {
-	return tag8 && (bit(pmc11, 28) || range_match);
+	int pt = bit(pmc11, 28);
+	if (rse_vhpt)
+		return pt ? tag8 : range_match;
+	return tag8 && (pt || range_match);
 }
 
 #endif

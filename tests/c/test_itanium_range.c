@@ -91,7 +91,7 @@ static void against_brute_force(void)
 							int ok = brute(s, e, slacks[si], p, &extra, &n);
 							cases++;
 							if (!ok) {
-								CHECK(rc == PMREGS_ENOSPC && cs == 12345 && ce == 67890);
+								CHECK(rc == PMREGS_ENOCOVER && cs == 12345 && ce == 67890);
 								continue;
 							}
 							CHECK(rc == (int)n);
@@ -216,7 +216,7 @@ static void random_ranges(void)
 			check_cover(dbr, start, end, slack, p, rc, cs, ce);
 		} else {
 			nospc++;
-			CHECK(rc == PMREGS_ENOSPC && slack != ~(uint64_t)0);
+			CHECK(rc == PMREGS_ENOCOVER && slack != ~(uint64_t)0);
 			CHECK(cs == 1 && ce == 2 && p[0].addr == 0xDEAD && p[3].mask == 0xDEAD); /* nothing written */
 			/* the range itself can always be covered by allowing more extra addresses */
 			rc = cover(dbr, start, end, ~(uint64_t)0, p, &cs, &ce);
@@ -240,16 +240,32 @@ static void examples(void)
 	if (rc > 0)
 		check_cover(0, 0x4000000000001230u, 0x4000000000005670u, 0x4000, p, rc, cs, ce);
 	/* an exact cover needs more than four blocks: refused with no slack */
-	CHECK(pmregs_itanium_ibr_cover(0x10, 0x1F0, 0, p, &cs, &ce) == PMREGS_ENOSPC);
+	CHECK(pmregs_itanium_ibr_cover(0x10, 0x1F0, 0, p, &cs, &ce) == PMREGS_ENOCOVER);
 	/* ... and with 0x20 spare addresses it is the single block [0, 0x200) */
 	rc = pmregs_itanium_ibr_cover(0x10, 0x1F0, 0x20, p, &cs, &ce);
 	CHECK(rc == 1 && cs == 0 && ce == 0x200 && p[0].addr == 0 && p[0].mask == 0x00FFFFFFFFFFFE00u);
+	/* a pair is (address, mask); the odd register adds plm (59:56) and x = 0 (SDM Table 7-1): IBR[1] for all
+	 * privilege levels is 0x0FFFFFFFFFFFFE00, and IBRRangeTag then holds inside the block and not past it */
+	{
+		uint64_t ibr[8] = {0};
+		int i;
+		CHECK_EQ(pmregs_itanium_ibr_ctl_for_pmu(p[0].mask, 0xF), UINT64_C(0x0FFFFFFFFFFFFE00));
+		CHECK_EQ(pmregs_itanium_ibr_ctl_for_pmu(p[0].mask | ((uint64_t)1 << 63), 0x8), UINT64_C(0x08FFFFFFFFFFFE00));
+		for (i = 0; i < 4; i++) {
+			ibr[2 * i] = p[i].addr;
+			ibr[2 * i + 1] = pmregs_itanium_ibr_ctl_for_pmu(p[i].mask, 0xF);
+		}
+		CHECK(pmregs_itanium_ibr_range_tag(0, 0, 0, 3, ibr, 0x1F0));
+		CHECK(!pmregs_itanium_ibr_range_tag(0, 0, 0, 3, ibr, 0x200));
+		/* the DBR odd register: r = w = 0 and plm = 0, so no data breakpoint fires */
+		CHECK_EQ(pmregs_itanium_dbr_ctl_for_pmu(p[0].mask | (UINT64_C(0xCF) << 56)), p[0].mask);
+	}
 	/* a DBR pair can be one byte wide; an IBR pair is at least a 16-byte bundle */
 	rc = pmregs_itanium_dbr_cover(0x6000000000000007u, 0x6000000000000008u, 0, p, &cs, &ce);
 	CHECK(rc == 1 && cs == 0x6000000000000007u && ce == 0x6000000000000008u && p[0].mask == 0x00FFFFFFFFFFFFFFu);
 	rc = pmregs_itanium_ibr_cover(0x6000000000000007u, 0x6000000000000008u, 15, p, &cs, &ce);
 	CHECK(rc == 1 && cs == 0x6000000000000000u && ce == 0x6000000000000010u);
-	CHECK(pmregs_itanium_ibr_cover(0x6000000000000007u, 0x6000000000000008u, 14, p, &cs, &ce) == PMREGS_ENOSPC);
+	CHECK(pmregs_itanium_ibr_cover(0x6000000000000007u, 0x6000000000000008u, 14, p, &cs, &ce) == PMREGS_ENOCOVER);
 	/* across a region boundary: the top of region 0 and the bottom of region 1 are both implemented */
 	rc = pmregs_itanium_ibr_cover(((uint64_t)1 << 61) - 32, ((uint64_t)1 << 61) + 32, 0, p, &cs, &ce);
 	CHECK(rc == 2 && cs == ((uint64_t)1 << 61) - 32 && ce == ((uint64_t)1 << 61) + 32);

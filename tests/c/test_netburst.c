@@ -980,6 +980,81 @@ static void test_empty_mask(void)
 	CHECK(t[ev("bsq_allocation")].mask_optional && t[ev("bnr")].mask_optional && !t[ioq].mask_optional);
 }
 
+/*
+ * Cascading, from SDM3 18.15.5.6: "Counters 0 and 2 can be cascaded in any order, as can counters 1 and
+ * 3 ... The pairing described also applies to subsequent blocks ... In the IQ block, counter 16 can only be
+ * cascaded from counter 14 (not from 12); counter 14 cannot be cascaded from counter 16 ... Similar
+ * restrictions apply to counter 17"; 18.15.5.7: "Neither counter 16 or 17 can initiate the cascading of
+ * counter pairs using the cascade bit"; Table 18-65: CASCNT4INTO0, CASCNT5INTO3, CASCNT5INTO4, CASCNT4INTO5.
+ */
+static void test_cascading(void)
+{
+	static const unsigned char from[18] = {2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 14, 15};
+	unsigned n, m, ext = 0;
+	size_t k, nr;
+	const struct pmregs_netburst_register *r = regs(&nr);
+	for (n = 0; n < 18; n++) {
+		CHECK_EQ(pmregs_netburst_cascade_source((uint8_t)n), from[n]);
+		for (m = 0; m < 18; m++) /* n starts m exactly when m is cascaded from n */
+			CHECK_EQ((pmregs_netburst_cascade_targets((uint8_t)n) >> m) & 1u, from[m] == n);
+	}
+	CHECK_EQ(pmregs_netburst_cascade_source(18), 0xFF);
+	CHECK_EQ(pmregs_netburst_cascade_targets(16), 0);
+	CHECK_EQ(pmregs_netburst_cascade_targets(17), 0);
+	CHECK_EQ(pmregs_netburst_cascade_targets(14), (1u << 12) | (1u << 16));
+	/* the extended cascade: on the CCCRs the register table marks ext_cascade, and only there */
+	CHECK_EQ(pmregs_netburst_ext_cascade_source(12), 16);
+	CHECK_EQ(pmregs_netburst_ext_cascade_source(15), 17);
+	CHECK_EQ(pmregs_netburst_ext_cascade_source(16), 17);
+	CHECK_EQ(pmregs_netburst_ext_cascade_source(17), 16);
+	for (k = 0; k < nr; k++) {
+		if (!strstr(r[k].name, "cccr"))
+			continue;
+		CHECK_EQ(pmregs_netburst_ext_cascade_source(r[k].counter) != 0xFF, r[k].ext_cascade != 0);
+		ext += r[k].ext_cascade != 0;
+	}
+	CHECK_EQ(ext, 4);
+	/* Example 18-1: Y has CASCADE set and ENABLE clear; it counts once X overflows (X's CCCR OVF) */
+	{
+		uint64_t x = PMREGS_NETBURST_CCCR_ENABLE(1), y = PMREGS_NETBURST_CCCR_CASCADE(1);
+		CHECK(pmregs_netburst_cccr_counting(x, 0));
+		CHECK(!pmregs_netburst_cccr_counting(y, x));
+		CHECK(pmregs_netburst_cccr_counting(y, x | PMREGS_NETBURST_CCCR_OVF(1)));
+		/* 18.15.5.5: clear the cascade bit, or the alternate counter's OVF flag, to halt it */
+		CHECK(!pmregs_netburst_cccr_counting(0, x | PMREGS_NETBURST_CCCR_OVF(1)));
+	}
+	/* Example 18-2: IQ_CCCR0 = 0x04038800 (CASCNT4INTO0, not enabled) counts once counter 16
+	 * (IQ_CCCR4 = 0x00039000) has overflowed */
+	CHECK(!pmregs_netburst_cccr_ext_counting(0x04038800, 0, 0x00039000));
+	CHECK(pmregs_netburst_cccr_ext_counting(0x04038800, 0, 0x00039000 | PMREGS_NETBURST_CCCR_OVF(1)));
+	CHECK(!pmregs_netburst_cccr_ext_counting(0x04038000, 0, 0x00039000 | PMREGS_NETBURST_CCCR_OVF(1)));
+	/* SDM2 RDPMC: any CPL with CR4.PCE = 1, only CPL 0 with CR4.PCE = 0 */
+	CHECK(pmregs_netburst_rdpmc_allowed(0, 0));
+	CHECK(!pmregs_netburst_rdpmc_allowed(3, 0));
+	CHECK(pmregs_netburst_rdpmc_allowed(3, 1));
+	CHECK(!pmregs_netburst_rdpmc_allowed(1, 0));
+}
+
+/* The at-retirement events are the ten of SDM3 Table 19-29, and no others. */
+static void test_at_retirement(void)
+{
+	static const char *const t19_29[] = {
+		"front_end_event", "execution_event", "replay_event", "instr_retired", "uops_retired",
+		"uop_type", "branch_retired", "mispred_branch_retired", "x87_assist", "machine_clear",
+	};
+	size_t k, n, i, hits = 0;
+	const struct pmregs_netburst_events_row *e = pmregs_netburst_events(&n);
+	for (k = 0; k < n; k++) {
+		int want = 0;
+		for (i = 0; i < sizeof t19_29 / sizeof t19_29[0]; i++)
+			want |= strcmp(e[k].name, t19_29[i]) == 0;
+		CHECK_EQ(e[k].at_retirement != 0, want);
+		hits += e[k].at_retirement != 0;
+	}
+	CHECK_EQ(hits, 10);
+	CHECK(!pmregs_netburst_events_find("instr_completed")->at_retirement);
+}
+
 int main(void)
 {
 	test_seed_examples();
@@ -995,5 +1070,7 @@ int main(void)
 	test_decoder();
 	test_scheduler();
 	test_counting_rule();
+	test_cascading();
+	test_at_retirement();
 	return check_done("test_netburst");
 }

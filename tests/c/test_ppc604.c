@@ -388,12 +388,40 @@ static void semantics(void)
 	CHECK(pmregs_ppc604_pmc_counts(1, PMREGS_PPC604_MMCR0_TRIGGER_MASK, 0, 0, 0, 0));
 	CHECK(!pmregs_ppc604_pmc_counts(2, PMREGS_PPC604_MMCR0_TRIGGER_MASK, 0, 0, 0, 0));
 	CHECK(!pmregs_ppc604_pmc_counts(1, PMREGS_PPC604_MMCR0_FC_MASK, 0, 0, 0x80000000u, 1));
-	/* PMI conditions */
-	CHECK(!pmregs_ppc604_pmi_condition(PMREGS_PPC604_MMCR0_PMC1CE_MASK, 0x80000000u, 0, 0)); /* no PMXE */
-	CHECK(pmregs_ppc604_pmi_condition(PMREGS_PPC604_MMCR0_PMC1CE_MASK | PMREGS_PPC604_MMCR0_PMXE_MASK, 0x80000000u, 0, 0));
-	CHECK(!pmregs_ppc604_pmi_condition(PMREGS_PPC604_MMCR0_PMCNCE_MASK | PMREGS_PPC604_MMCR0_PMXE_MASK, 0x80000000u, 0, 0));
-	CHECK(pmregs_ppc604_pmi_condition(PMREGS_PPC604_MMCR0_PMCNCE_MASK | PMREGS_PPC604_MMCR0_PMXE_MASK, 0, 1, 0));
-	CHECK(pmregs_ppc604_pmi_condition(PMREGS_PPC604_MMCR0_TBEE_MASK | PMREGS_PPC604_MMCR0_PMXE_MASK, 0, 0, 1));
+	/* DISCOUNT (MMCR0 bit 6, FCECE): UM604 "disable counting of PMC1 and PMC2 when a PMI is signalled";
+	 * SEED "the counters can be programmed to stop counting when the exception is signaled" */
+	CHECK(pmregs_ppc604_pmc_counts(1, PMREGS_PPC604_MMCR0_FCECE_MASK, 0, 0, 0, 0));
+	CHECK(pmregs_ppc604_pmc_counts(2, PMREGS_PPC604_MMCR0_FCECE_MASK, 0, 0, 0, 0));
+	CHECK(!pmregs_ppc604_pmc_counts(1, PMREGS_PPC604_MMCR0_FCECE_MASK, 0, 0, 0, 1));
+	CHECK(!pmregs_ppc604_pmc_counts(2, PMREGS_PPC604_MMCR0_FCECE_MASK, 0, 0, 0, 1));
+	CHECK(!pmregs_ppc604_pmc_counts(4, PMREGS_PPC604_MMCR0_FCECE_MASK | PMREGS_PPC604_MMCR0_TRIGGER_MASK, 0, 0,
+					0x80000000u, 1));
+	CHECK(pmregs_ppc604_pmc_counts(2, PMREGS_PPC604_MMCR0_TRIGGER_MASK, 0, 0, 0, 1)); /* without DISCOUNT the PMI releases PMCn */
+	/* the exception: PMXE and an enabled negative counter or time-base transition (SEED; UM604 p.373) */
+	CHECK(!pmregs_ppc604_pmi_signalled(PMREGS_PPC604_MMCR0_PMC1CE_MASK, 0x80000000u, 0, 0)); /* no PMXE */
+	CHECK(pmregs_ppc604_pmi_signalled(PMREGS_PPC604_MMCR0_PMC1CE_MASK | PMREGS_PPC604_MMCR0_PMXE_MASK, 0x80000000u, 0, 0));
+	CHECK(!pmregs_ppc604_pmi_signalled(PMREGS_PPC604_MMCR0_PMCNCE_MASK | PMREGS_PPC604_MMCR0_PMXE_MASK, 0x80000000u, 0, 0));
+	CHECK(pmregs_ppc604_pmi_signalled(PMREGS_PPC604_MMCR0_PMCNCE_MASK | PMREGS_PPC604_MMCR0_PMXE_MASK, 0, 1, 0));
+	CHECK(pmregs_ppc604_pmi_signalled(PMREGS_PPC604_MMCR0_TBEE_MASK | PMREGS_PPC604_MMCR0_PMXE_MASK, 0, 0, 1));
+	/* the interrupt: masked by MSR[EE] (SEED) */
+	CHECK(pmregs_ppc604_pmi_condition(PMREGS_PPC604_MMCR0_PMC1CE_MASK | PMREGS_PPC604_MMCR0_PMXE_MASK, 0x80000000u, 0, 0, 1));
+	CHECK(!pmregs_ppc604_pmi_condition(PMREGS_PPC604_MMCR0_PMC1CE_MASK | PMREGS_PPC604_MMCR0_PMXE_MASK, 0x80000000u, 0, 0, 0));
+	CHECK(!pmregs_ppc604_pmi_condition(PMREGS_PPC604_MMCR0_PMC1CE_MASK, 0x80000000u, 0, 0, 1));
+	/* priority (SEED): above the decrementer, below external interrupts */
+	CHECK(pmregs_ppc604_pmi_taken_before(0, 0));
+	CHECK(pmregs_ppc604_pmi_taken_before(0, 1));
+	CHECK(!pmregs_ppc604_pmi_taken_before(1, 0));
+	CHECK(!pmregs_ppc604_pmi_taken_before(1, 1));
+	/* SEED: the 604 double-counts misaligned loads (marked on its load count, PMC2 0x12); the 604e does not */
+	{
+		size_t k, n;
+		const struct pmregs_ppc604_events_row *rows = pmregs_ppc604_events(&n);
+		const struct pmregs_ppc604_events_row *r = pmregs_ppc604_events_find("loads_completed");
+		CHECK(r != NULL && r->code == 0x12);
+		CHECK(r != NULL && r->misaligned_twice == 1u << PPC604);
+		for (k = 0; k < n; k++)
+			CHECK(rows[k].misaligned_twice == 0 || &rows[k] == r);
+	}
 	/* C5: the 604 clears ENINT on a PMI (UM604 pp.78, 371), against PERFCTR's comment; the 604e does not need it */
 	CHECK_EQ(pmregs_ppc604_pmxe_after_pmi(PPC604, PMREGS_PPC604_MMCR0_PMXE_MASK), 0);
 	CHECK_EQ(pmregs_ppc604_pmxe_after_pmi(PPC604E, PMREGS_PPC604_MMCR0_PMXE_MASK), 1);

@@ -273,6 +273,58 @@ static void freeze_semantics(void)
 	      PMREGS_X86_BTS_MODE_INTERRUPT);
 }
 
+/*
+ * Which events raise the freezing PMI, transcribed independently from SEED4 (SDM3 17.4.7): "A performance
+ * counter had an overflow and was programmed to signal a PMI in case of an overflow. For the general-purpose
+ * counters; enabling PMI is done by setting bit 20 of the IA32_PERFEVTSELx register. For the fixed-function
+ * counters; enabling PMI is done by setting the 3rd bit in the corresponding 4-bit control field ... The PEBS
+ * buffer is almost full and reaches the interrupt threshold."
+ */
+static int naive_pmi_raised(const uint64_t sel[8], uint64_t fixed, uint64_t status)
+{
+	int n, hit = 0;
+	for (n = 0; n < 8; n++)
+		if (((status >> n) & 1) && ((sel[n] >> 20) & 1))
+			hit = 1;
+	for (n = 0; n < 4; n++)
+		if (((status >> (32 + n)) & 1) && ((fixed >> (4 * n + 3)) & 1))
+			hit = 1;
+	if ((status >> 62) & 1) /* OvfBuf: the DS (PEBS) buffer reached its threshold */
+		hit = 1;
+	if ((status >> 54) & 1) /* architectural PEBS threshold */
+		hit = 1;
+	return hit;
+}
+
+static void pmi_sources(void)
+{
+	uint64_t sel[8] = {0};
+	int k;
+	/* an overflow alone raises nothing; INT on the overflowed counter does */
+	CHECK(!pmregs_x86_pmi_raised(sel, 0, 1u << 2));
+	sel[2] = PMREGS_X86_PERFEVTSEL_INT_EN(1);
+	CHECK(pmregs_x86_pmi_raised(sel, 0, 1u << 2));
+	CHECK(!pmregs_x86_pmi_raised(sel, 0, 1u << 3));           /* INT on another counter */
+	/* fixed counter 1: the 3rd bit of its nibble (PMI1 = bit 7) */
+	CHECK(!pmregs_x86_pmi_raised(sel, PMREGS_X86_FIXED_CTR_CTRL_EN1(3), UINT64_C(1) << 33));
+	CHECK(pmregs_x86_pmi_raised(sel, UINT64_C(1) << 7, UINT64_C(1) << 33));
+	CHECK(!pmregs_x86_pmi_raised(sel, UINT64_C(1) << 7, UINT64_C(1) << 32));
+	/* a PEBS buffer at its threshold, whatever the counters say */
+	CHECK(pmregs_x86_pmi_raised(sel, 0, PMREGS_X86_PERF_GLOBAL_STATUS_OVF_BUF_MASK));
+	CHECK(pmregs_x86_pmi_raised(sel, 0, PMREGS_X86_PERF_GLOBAL_STATUS_ARCH_PEBS_THRESHOLD_MASK));
+	CHECK(!pmregs_x86_pmi_raised(sel, 0, PMREGS_X86_PERF_GLOBAL_STATUS_CTR_FRZ_MASK)); /* a freeze is no source */
+	CHECK(pmregs_x86_ds_pebs_threshold_reached(0x1100, 0x1100));
+	CHECK(!pmregs_x86_ds_pebs_threshold_reached(0x10C0, 0x1100));
+	/* against the transcription, on random registers (a sparse status so that both answers occur) */
+	for (k = 0; k < 200000; k++) {
+		uint64_t fixed = rnd(), status = rnd() & rnd() & rnd();
+		int i;
+		for (i = 0; i < 8; i++)
+			sel[i] = rnd();
+		CHECK_EQ(pmregs_x86_pmi_raised(sel, fixed, status), naive_pmi_raised(sel, fixed, status));
+	}
+}
+
 static void ds_records(void)
 {
 	/* SDM3 Fig 17-5 / 17-6 offsets; records are little-endian whatever the host */
@@ -452,6 +504,119 @@ static void pebs_lbr_topdown(void)
 	CHECK(!pmregs_x86_lbr_depth_valid(UINT64_C(0x200)));
 }
 
+/*
+ * Newer PEBS: the data-source views of Linux 6.12 ds.c union intel_x86_pebs_dse, the memory-info latency split
+ * of perf_event.h struct pebs_meminfo (6.12), CPUID.23H (6.12 union cpuid35_eax/ebx, later kernels' subleaves
+ * 4 and 5), format 6 and its counter group (tip e02e9b0374c3), and architectural PEBS (tip d21954c8a0ff,
+ * bb5f13df3c45, msr-index.h MSR_IA32_PEBS_BASE/INDEX, MSR_IA32_PMC_V6_GP0_CFG_C 0x1903, FX0_CFG_C 0x1983,
+ * MSR_IA32_PMC_V6_STEP 4, ARCH_PEBS_*).
+ */
+static void pebs_newer(void)
+{
+	uint64_t v;
+	/* ld_dse:4, ld_stlb_miss:1, ld_locked:1, ld_data_blk:1, ld_addr_blk:1 */
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_DSE_MASK, 0xF);
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_STLB_MISS_MASK, 1u << 4);
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_LOCKED_MASK, 1u << 5);
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_DATA_BLK_MASK, 1u << 6);
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_ADDR_BLK_MASK, 1u << 7);
+	/* st_l1d_hit:1, st_reserved1:3, st_stlb_miss:1, st_locked:1 */
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_ST_L1D_HIT_MASK, 1u << 0);
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_ST_STLB_MISS_MASK, 1u << 4);
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_ST_LOCKED_MASK, 1u << 5);
+	/* st_lat_dse:4, st_lat_stlb_miss:1, st_lat_locked:1 */
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_ST_LAT_DSE_MASK, 0xF);
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_ST_LAT_LOCKED_MASK, 1u << 5);
+	/* mtl_dse:5, mtl_locked:1, mtl_stlb_miss:1, mtl_fwd_blk:1 */
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_CMT_DSE_MASK, 0x1F);
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_CMT_LOCKED_MASK, 1u << 5);
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_CMT_STLB_MISS_MASK, 1u << 6);
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_CMT_FWD_BLK_MASK, 1u << 7);
+	/* lnc_dse:8, ld_reserved5:2, lnc_stlb_miss:1, lnc_locked:1, lnc_data_blk:1, lnc_addr_blk:1 */
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_LNC_DSE_MASK, 0xFF);
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_LNC_STLB_MISS_MASK, 1u << 10);
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_LNC_LOCKED_MASK, 1u << 11);
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_LNC_DATA_BLK_MASK, 1u << 12);
+	CHECK_EQ(PMREGS_X86_PEBS_DSE_LNC_ADDR_BLK_MASK, 1u << 13);
+	/* one value read through two views: an L3 hit (dse 3) that missed the STLB, locked, on Skylake and on Lion Cove */
+	CHECK_EQ(pmregs_x86_pebs_dse_dse_get(0x33), 3);
+	CHECK(pmregs_x86_pebs_dse_stlb_miss_get(0x33) && pmregs_x86_pebs_dse_locked_get(0x33));
+	CHECK_EQ(pmregs_x86_pebs_dse_lnc_dse_get(0xC03), 3);
+	CHECK(pmregs_x86_pebs_dse_lnc_stlb_miss_get(0xC03) && pmregs_x86_pebs_dse_lnc_locked_get(0xC03));
+	CHECK(!pmregs_x86_pebs_dse_valid(0xC03));      /* bits 10-11 are no field of the older view */
+	/* struct pebs_meminfo, Alder Lake and later: instr_latency:16, pad2:16, cache_latency:16, pad3:16 */
+	v = UINT64_C(0x0000012300000045);
+	CHECK_EQ(pmregs_x86_pebs_mem_latency_instr_latency_get(v), 0x45);
+	CHECK_EQ(pmregs_x86_pebs_mem_latency_cache_latency_get(v), 0x123);
+	/* record format 6 (counter snapshots) is adaptive; fixed-size formats stop at 3 */
+	CHECK_EQ(PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT_ADAPTIVE_CNTR, 6);
+	CHECK(pmregs_x86_pebs_adaptive(PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT(6) | PMREGS_X86_PERF_CAPABILITIES_PEBS_BASELINE(1)));
+	CHECK_EQ(pmregs_x86_pebs_record_size(PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT(6)), 0);
+	/* struct pebs_cntr_header: u32 cntr, fixed, metrics, reserved; nr = hweight(cntr) + hweight(fixed) + 2 if metrics == 3 */
+	CHECK_EQ(PMREGS_X86_PEBS_CNTR_HEADER_SIZE, 16);
+	CHECK_EQ(PMREGS_X86_PEBS_CNTR_HEADER_METRICS_OFFSET, 8);
+	CHECK_EQ(pmregs_x86_pebs_cntr_group_size(0, 0, 0), 16);
+	CHECK_EQ(pmregs_x86_pebs_cntr_group_size(0x5, 0x9, 3), 16 + 8 * 6);
+	CHECK_EQ(pmregs_x86_pebs_cntr_group_size(0xFFFFFFFF, 0, 1), 16 + 8 * 32);
+	CHECK_EQ(pmregs_x86_pebs_cntr_group_size(0x1, 0xFF, 0), 16 + 8 * 9);
+	/* CPUID.23H: leaf0, cntr, acr, events subleaves (6.12) and PEBS caps 4 / counters 5 (arch-PEBS); EBX umask2, eq */
+	CHECK_EQ(PMREGS_X86_CPUID_23_0_EAX_EVENTS_SUBLEAF_MASK, 1u << 3);
+	CHECK_EQ(PMREGS_X86_CPUID_23_0_EAX_PEBS_CAPS_SUBLEAF_MASK, 1u << 4);
+	CHECK_EQ(PMREGS_X86_CPUID_23_0_EAX_PEBS_CNTS_SUBLEAF_MASK, 1u << 5);
+	CHECK_EQ(PMREGS_X86_CPUID_23_0_EBX_EQ_MASK, 1u << 1);
+	CHECK_EQ(PMREGS_X86_CPUID_23_0_EBX_RDPMC_USER_DISABLE_MASK, 1u << 2);
+	/* subleaf 4 EBX is the CFG_C capability bits shifted down by 32 (caps = EBX << 32) */
+	CHECK_EQ((uint64_t)PMREGS_X86_CPUID_23_4_EBX_AUX_MASK << 32, PMREGS_X86_PMC_CFG_C_AUX_MASK);
+	CHECK_EQ((uint64_t)PMREGS_X86_CPUID_23_4_EBX_GPR_MASK << 32, PMREGS_X86_PMC_CFG_C_GPR_MASK);
+	CHECK_EQ((uint64_t)PMREGS_X86_CPUID_23_4_EBX_VECR_XMM_MASK << 32, PMREGS_X86_PMC_CFG_C_VECR_XMM_MASK);
+	CHECK_EQ((uint64_t)PMREGS_X86_CPUID_23_4_EBX_LBR_MASK << 32, PMREGS_X86_PMC_CFG_C_LBR_MASK);
+	CHECK_EQ((uint64_t)PMREGS_X86_CPUID_23_4_EBX_CNTR_METRICS_MASK << 32, PMREGS_X86_PMC_CFG_C_CNTR_METRICS_MASK);
+	/* MSRs */
+	CHECK_EQ(PMREGS_X86_MSR_IA32_PEBS_BASE, 0x3F4);
+	CHECK_EQ(PMREGS_X86_MSR_IA32_PEBS_INDEX, 0x3F5);
+	CHECK_EQ(PMREGS_X86_MSR_IA32_PMC_GP_CFG_C(0), 0x1903);
+	CHECK_EQ(PMREGS_X86_MSR_IA32_PMC_GP_CFG_C(1), 0x1907);
+	CHECK_EQ(PMREGS_X86_MSR_IA32_PMC_FX_CFG_C(0), 0x1983);
+	CHECK_EQ(PMREGS_X86_MSR_IA32_PMC_FX_CFG_C(3), 0x198F);
+	/* ARCH_PEBS_RELOAD 0xffffffff, CNTR_ALLOW 35, CNTR_GP 36, CNTR_FIXED 37, CNTR_METRICS 38, LBR 3 << 40,
+	 * VECR_XMM 49, GPR 61, AUX 62, EN 63 */
+	CHECK_EQ(PMREGS_X86_PMC_CFG_C_RELOAD_MASK, UINT64_C(0xFFFFFFFF));
+	CHECK_EQ(PMREGS_X86_PMC_CFG_C_CNTR_ALLOW_MASK, UINT64_C(1) << 35);
+	CHECK_EQ(PMREGS_X86_PMC_CFG_C_CNTR_GP_MASK | PMREGS_X86_PMC_CFG_C_CNTR_FIXED_MASK | PMREGS_X86_PMC_CFG_C_CNTR_METRICS_MASK,
+		 UINT64_C(7) << 36);
+	CHECK_EQ(PMREGS_X86_PMC_CFG_C_LBR_MASK, UINT64_C(3) << 40);
+	CHECK_EQ(PMREGS_X86_PMC_CFG_C_VECR_XMM_MASK, UINT64_C(1) << 49);
+	CHECK_EQ(PMREGS_X86_PMC_CFG_C_GPR_MASK | PMREGS_X86_PMC_CFG_C_AUX_MASK | PMREGS_X86_PMC_CFG_C_EN_MASK,
+		 UINT64_C(7) << 61);
+	/* union arch_pebs_index: rsvd:4, wr:23, rsvd2:4, full:1, en:1, rsvd3:3, thresh:23, rsvd4:5;
+	 * ARCH_PEBS_OFFSET_MASK 0x7fffff, top = base + (wr << ARCH_PEBS_INDEX_WR_SHIFT 4) */
+	CHECK_EQ(PMREGS_X86_ARCH_PEBS_INDEX_WR_MASK, UINT64_C(0x7FFFFF) << 4);
+	CHECK_EQ(PMREGS_X86_ARCH_PEBS_INDEX_FULL_MASK, UINT64_C(1) << 31);
+	CHECK_EQ(PMREGS_X86_ARCH_PEBS_INDEX_EN_MASK, UINT64_C(1) << 32);
+	CHECK_EQ(PMREGS_X86_ARCH_PEBS_INDEX_THRESH_MASK, UINT64_C(0x7FFFFF) << 36);
+	CHECK_EQ(pmregs_x86_arch_pebs_index_bytes(PMREGS_X86_ARCH_PEBS_INDEX_WR(3) | PMREGS_X86_ARCH_PEBS_INDEX_EN(1)), 48);
+	/* struct arch_pebs_header: size:16, rsvd:14, mode:1, cont:1, rsvd2:3, cntr:5, lbr:2, rsvd3:7, xmm, ymmh, rsvd4:2,
+	 * opmask, zmmh, h16zmm, rsvd5:5, gpr, aux, basic; continued when cont or bits 63:16 are all 0 */
+	CHECK_EQ(PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_CNTR_MASK, UINT64_C(0x1F) << 35);
+	CHECK_EQ(PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_XMM_MASK, UINT64_C(1) << 49);
+	CHECK_EQ(PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_H16ZMM_MASK, UINT64_C(1) << 55);
+	CHECK_EQ(PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_BASIC_MASK, UINT64_C(1) << 63);
+	CHECK(pmregs_x86_arch_pebs_record_continued(UINT64_C(0x40)));                           /* a null header */
+	CHECK(pmregs_x86_arch_pebs_record_continued((UINT64_C(1) << 63) | (UINT64_C(1) << 31) | 0x40));
+	CHECK(!pmregs_x86_arch_pebs_record_continued((UINT64_C(1) << 63) | 0x40));
+	CHECK_EQ(pmregs_x86_arch_pebs_lbr_entries(PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_LBR(1), 32), 8);
+	CHECK_EQ(pmregs_x86_arch_pebs_lbr_entries(PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_LBR(2), 32), 16);
+	CHECK_EQ(pmregs_x86_arch_pebs_lbr_entries(PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_LBR(3), 24), 24);
+	CHECK_EQ(pmregs_x86_arch_pebs_lbr_entries(0, 24), 0);
+	/* record sizes: arch_pebs_header 16, arch_pebs_basic 48, arch_pebs_aux 64, arch_pebs_lbr_header 48 */
+	CHECK_EQ(PMREGS_X86_ARCH_PEBS_HEADER_SIZE, 16);
+	CHECK_EQ(PMREGS_X86_ARCH_PEBS_BASIC_SIZE, 48);
+	CHECK_EQ(PMREGS_X86_ARCH_PEBS_AUX_SIZE, 64);
+	CHECK_EQ(PMREGS_X86_ARCH_PEBS_AUX_LATENCY_OFFSET, 0x30);
+	CHECK_EQ(PMREGS_X86_ARCH_PEBS_LBR_HEADER_SIZE, 48);
+	CHECK_EQ(PMREGS_X86_ARCH_PEBS_RETIRE_VALID_MASK, UINT64_C(1) << 16);
+}
+
 int main(void)
 {
 	msr_addresses();
@@ -465,5 +630,7 @@ int main(void)
 	snprint_and_tables();
 	perf_raw();
 	pebs_lbr_topdown();
+	pebs_newer();
+	pmi_sources();
 	return check_done("test_x86");
 }

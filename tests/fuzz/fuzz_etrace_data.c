@@ -40,7 +40,6 @@ static void fixed_params(unsigned k, struct pmregs_etrace_params *p)
 		p->dno_data = 1;
 		p->dsplit = 1;
 		p->lrid_width_p = 0;
-		p->dcsr_operand = 0;
 		break;
 	case 4: /* data only, 16-bit bus, 16-bit request IDs */
 		p->dno_address = 1;

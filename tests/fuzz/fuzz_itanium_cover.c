@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, unsigned long size)
 	rc = dbr ? pmregs_itanium_dbr_cover(start, end, slack, p, &cs, &ce)
 		 : pmregs_itanium_ibr_cover(start, end, slack, p, &cs, &ce);
 	if (!found) {
-		REQUIRE(rc == PMREGS_ENOSPC && cs == 1 && ce == 2);
+		REQUIRE(rc == PMREGS_ENOCOVER && cs == 1 && ce == 2);
 		return 0;
 	}
 	REQUIRE(rc == (int)best_t);

@@ -318,6 +318,74 @@ class Output(unittest.TestCase):
 
 
 
+class GroupsAndPopcount(unittest.TestCase):
+    """Table groups (alternative tables chosen by an enum value) and popcount(), compiled and run."""
+    SPEC = BASE + """
+    layouts:
+      sel: {fields: [{name: event, bits: "11:0"}, {name: rest, bits: "63:12", access: rsvd}]}
+    enums:
+      gen: {doc: generations, values: {none: 0, a: 1, b: 2, c: 3}}
+    tables:
+      ev_a:
+        group: {name: ev, enum: gen, values: [a]}
+        columns: {code: {type: u16, field: sel.event}}
+        rows: [{name: x, code: 0x87}, {name: y, code: 0x10}]
+      ev_bc:
+        group: {name: ev, enum: gen, values: [b, c]}
+        columns: {code: {type: u16, field: sel.event}}
+        rows: [{name: x, code: 0xA9}]
+    functions:
+      - {name: bits, params: {v: u64}, returns: u8, expr: "popcount(v)"}
+    """
+    MAIN = r"""
+    #include <stdio.h>
+    #include <pmregs/t_tools.h>
+    int main(void)
+    {
+        size_t n = 9;
+        int bad = 0;
+        const struct pmregs_t_ev_row *r = pmregs_t_ev(PMREGS_T_GEN_A, &n);
+        bad |= !r || n != 2 || r[0].code != 0x87;
+        r = pmregs_t_ev(PMREGS_T_GEN_C, &n);
+        bad |= !r || n != 1 || r[0].code != 0xA9 || r != pmregs_t_ev_bc(&n);
+        bad |= pmregs_t_ev(PMREGS_T_GEN_NONE, &n) != NULL || n != 0;
+        bad |= pmregs_t_ev_find(PMREGS_T_GEN_B, "y") != NULL || pmregs_t_ev_find(PMREGS_T_GEN_A, "y") == NULL;
+        bad |= pmregs_t_bits(0) != 0 || pmregs_t_bits(~(uint64_t)0) != 64 || pmregs_t_bits(0x8000000000000101u) != 3;
+        bad |= PMREGS_T_EV_A_X_CODE != 0x87;
+        return bad;
+    }
+    """
+
+    def test_group_selects_the_member_and_popcount_counts(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            spec = os.path.join(tmp, "t.yaml")
+            with open(spec, "w") as f:
+                f.write(source(self.SPEC))
+            out = os.path.join(tmp, "pmregs")
+            os.mkdir(out)
+            p = subprocess.run([sys.executable, os.path.join(ROOT, "gen", "generate.py"), "--out", out, spec],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            src = os.path.join(tmp, "main.c")
+            with open(src, "w") as f:
+                f.write(textwrap.dedent(self.MAIN))
+            exe = os.path.join(tmp, "main")
+            warn = ["-Wall", "-Wextra", "-Wpedantic", "-Wconversion", "-Wsign-conversion", "-Wshadow", "-Werror"]
+            c = subprocess.run(["gcc", "-std=c99", *warn, "-I", tmp, "-I", os.path.join(ROOT, "include", "pmregs"),
+                                src, "-o", exe], capture_output=True, text=True)
+            self.assertEqual(c.returncode, 0, c.stderr)
+            self.assertEqual(subprocess.run([exe]).returncode, 0)
+
+    def test_popcount_takes_one_value(self):
+        got = errors(BASE + """
+        layouts:
+          r: {fields: [{name: en, bits: "63:0"}]}
+        functions:
+          - {name: f, params: {v: u64}, returns: u8, expr: "popcount(v, v)"}
+        """)
+        self.assertEqual([c for c, _ in got], ["PMR042"])
+
+
 class Documentation(unittest.TestCase):
     def test_every_error_code_is_documented_and_has_a_bad_spec(self):
         from pmregs_gen.diag import CODES

@@ -182,6 +182,97 @@ static int l3_pmu(void)
 	return events;
 }
 
+/* Whether the (forced) PMU called pmu has an event whose code is `code`. */
+static int pmu_has_code(const char *pmu, uint64_t code)
+{
+	pfm_pmu_info_t pinfo;
+	pfm_pmu_t p;
+	int idx;
+	for (p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
+		memset(&pinfo, 0, sizeof pinfo);
+		pinfo.size = sizeof pinfo;
+		if (pfm_get_pmu_info(p, &pinfo) != PFM_SUCCESS || !pinfo.is_present || strcmp(pinfo.name, pmu) != 0)
+			continue;
+		for (idx = pinfo.first_event; idx != -1; idx = pfm_get_event_next(idx)) {
+			pfm_event_info_t e;
+			memset(&e, 0, sizeof e);
+			e.size = sizeof e;
+			if (pfm_get_event_info(idx, PFM_OS_NONE, &e) == PFM_SUCCESS && e.code == code)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Linux's generic event maps per generation (spec/amd.yaml generic_events_zen1/2/4) against libpfm4's
+ * tables of the same generation: every row's event exists there, the stalled-cycles and ref-cycles rows
+ * are the named libpfm4 events below, and event 0x87 (Zen 1's stalled cycles) is in no later table.
+ * libpfm4 4.13 has no Zen 5 table; Zen 5 uses the Zen 4 map.
+ */
+static int generic_maps(void)
+{
+	static const struct {
+		const char *pmu;
+		enum pmregs_amd_zen zen;
+	} gens[] = {
+		{"amd64_fam17h_zen1", PMREGS_AMD_ZEN_ZEN1},
+		{"amd64_fam17h_zen2", PMREGS_AMD_ZEN_ZEN2},
+		{"amd64_fam19h_zen3", PMREGS_AMD_ZEN_ZEN3},
+		{"amd64_fam19h_zen4", PMREGS_AMD_ZEN_ZEN4},
+	};
+	static const struct {
+		enum pmregs_amd_zen zen;
+		const char *row, *pfm;
+	} named[] = {
+		{PMREGS_AMD_ZEN_ZEN1, "stalled_cycles_frontend", "INSTRUCTION_PIPE_STALL:IC_STALL_DQ_EMPTY"},
+		{PMREGS_AMD_ZEN_ZEN1, "stalled_cycles_backend", "INSTRUCTION_PIPE_STALL:IC_STALL_BACK_PRESSURE"},
+		{PMREGS_AMD_ZEN_ZEN2, "stalled_cycles_frontend", "UOPS_QUEUE_EMPTY"},
+		{PMREGS_AMD_ZEN_ZEN3, "stalled_cycles_frontend", "UOPS_QUEUE_EMPTY"},
+		{PMREGS_AMD_ZEN_ZEN4, "stalled_cycles_frontend", "OPS_QUEUE_EMPTY"},
+		{PMREGS_AMD_ZEN_ZEN4, "ref_cycles", "P0_FREQ_CYCLES_NOT_IN_HALT:P0_FREQ_CYCLES"},
+	};
+	size_t g, i, k, n;
+	int rows_checked = 0;
+	for (g = 0; g < sizeof gens / sizeof gens[0]; g++) {
+		const struct pmregs_amd_generic_events_row *rows = pmregs_amd_generic_events(gens[g].zen, &n);
+		pfm_terminate();
+		setenv("LIBPFM_FORCE_PMU", gens[g].pmu, 1);
+		if (pfm_initialize() != PFM_SUCCESS || rows == NULL) {
+			failures++;
+			continue;
+		}
+		for (i = 0; i < n; i++, rows_checked++) {
+			checks++;
+			if (!pmu_has_code(gens[g].pmu, rows[i].event_select)) {
+				failures++;
+				fprintf(stderr, "%s: generic %s event %#x is not in libpfm4's table\n", gens[g].pmu,
+					rows[i].name, rows[i].event_select);
+			}
+		}
+		checks++;
+		if (gens[g].zen != PMREGS_AMD_ZEN_ZEN1 && pmu_has_code(gens[g].pmu, 0x87)) {
+			failures++;
+			fprintf(stderr, "%s: libpfm4 has event 0x87\n", gens[g].pmu);
+		}
+		for (k = 0; k < sizeof named / sizeof named[0]; k++) {
+			const struct pmregs_amd_generic_events_row *r;
+			char spec[256];
+			if (named[k].zen != gens[g].zen)
+				continue;
+			r = pmregs_amd_generic_events_find(gens[g].zen, named[k].row);
+			if (r == NULL) {
+				failures++;
+				checks++;
+				continue;
+			}
+			snprintf(spec, sizeof spec, "%s::%s", gens[g].pmu, named[k].pfm);
+			compare(spec, PFM_PLM0 | PFM_PLM3, pack(r->event_select, r->umask, 1, 1));
+		}
+	}
+	return rows_checked;
+}
+
 int main(void)
 {
 	static const char *const pmus[] = {
@@ -200,6 +291,10 @@ int main(void)
 	}
 	printf("amd_pfm: %d core events have an event number above 0xFF\n", wide_events);
 	if (wide_events < 1)
+		failures++;
+	n = generic_maps();
+	printf("amd_pfm: %d rows of Linux's Zen 1, 2, 3 and 4 generic event maps found in libpfm4\n", n);
+	if (n < 30)
 		failures++;
 	l3 = l3_pmu();
 	printf("amd_pfm: amd64_fam19h_zen3_l3: %d events (D15 pinned)\n", l3);

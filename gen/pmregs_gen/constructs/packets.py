@@ -1517,6 +1517,8 @@ def view(hv):
         hv.uses.add("base_bitstream.h")
         if hv.packets_view["packets"]:
             hv.uses.add("base_inplace.h")
+        if hv.packets_view["streams"]:
+            hv.uses.add("base_transport.h")   # ATB beats, block-aligned writing
 
 
 def page(pv):

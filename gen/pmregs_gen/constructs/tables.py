@@ -7,11 +7,23 @@
 A column's type is a scalar, a list, str, an enum, set(E), bits (named bits of a
 field) or ref:<target> (a row of another table or a register, refs.py); once all
 tables are read, references are resolved to row indices.
+
+Alternative tables, one per value of an enum (e.g. a processor generation), form
+a group:
+
+    NAME_A: {group: {name: G, enum: E, values: [e1]}, columns: ..., rows: ...}
+    NAME_B: {group: {name: G, enum: E, values: [e2, e3]}, columns: ..., rows: ...}
+
+The members of a group have the same columns and share one row struct
+(struct PREFIX_G_row); each keeps its own functions and macros, and
+PREFIX_G(which, &count) / PREFIX_G_find(which, name) pick the member for an
+enum value (a null pointer when none is for it).
 """
 
 import re
 
 from .. import refs
+from ..cnames import Names
 from ..core import SET_RE, Column, Table, fact_text, mask_of, set_ctype
 from ..ctext import c_string, comment_text, fact_literal, wrap
 from ..mdtext import md, md_par
@@ -25,6 +37,8 @@ CONTENTS = (("Tables", "tables"),)
 
 def load(b, m):
     b.section(m, "tables", lambda k, v: table(b, k, v))
+    b.diag.check()
+    check_groups(b)
     b.diag.check()
     refs.resolve(b)                     # ref:<target> names become row indices
     b.diag.check()
@@ -57,10 +71,12 @@ def table(b, k, v):
     if name is None or m is None:
         return
     if not b.r.keys(m, f"table '{name}'", required=("columns", "rows"),
-                    optional=("title", "doc", "source")):
+                    optional=("title", "doc", "source", "group")):
         return
     T = Table(name, k)
     b.common(T, m, "table")
+    if m.get("group") is not None and not table_group(b, T, m.get("group")):
+        return
     cm = b.r.mapping(m.get("columns"), "columns")
     for ck, cv in (cm.pairs if cm else []):
         cn = b.r.check_name(ck, ck.text, "column name")
@@ -132,6 +148,71 @@ def table(b, k, v):
     b.fam.tables.append(T)
 
 
+def table_group(b, T, node):
+    """Read `group: {name, enum, values}`; False after an error."""
+    gm = b.r.mapping(node, f"group of table '{T.name}'")
+    if gm is None or not b.r.keys(gm, f"group of table '{T.name}'", required=("name", "enum", "values")):
+        return False
+    gn = b.r.check_name(gm.get("name"), b.r.text(gm.get("name"), "group name"), "group name")
+    en = b.r.text(gm.get("enum"), "group enum")
+    if gn is None or en is None:
+        return False
+    E = b.fam.enum(en)
+    if E is None:
+        b.r.err(gm.get("enum"), "PMR030", f"group of table '{T.name}': '{en}' is not an enum defined in this spec")
+        return False
+    vals = []
+    for it in b.r.seq(gm.get("values"), "group values") or []:
+        vn = b.r.text(it, "group value")
+        if vn is None:
+            return False
+        hit = [vv for n_, vv, _ in E.values if n_ == vn]
+        if not hit:
+            b.r.err(it, "PMR031", f"group of table '{T.name}': '{vn}' is not a value of enum '{E.name}'")
+            return False
+        if hit[0] in vals:
+            b.r.err(it, "PMR021", f"group of table '{T.name}': '{vn}' is listed twice")
+            return False
+        vals.append(hit[0])
+    if not vals:
+        b.r.err(gm.get("values"), "PMR003", f"group of table '{T.name}' lists no value of enum '{E.name}'")
+        return False
+    T.group, T.group_enum, T.group_values, T.group_node = gn, E, vals, gm.get("name")
+    return True
+
+
+def check_groups(b):
+    """The members of a group: one enum, the same columns, no enum value claimed twice."""
+    first = {}
+    for T in b.fam.tables:
+        if T.group is None:
+            continue
+        F = first.setdefault(T.group, T)
+        if F is T:
+            continue
+        if T.group_enum is not F.group_enum:
+            b.r.err(T.group_node, "PMR021", f"table '{T.name}' chooses group '{T.group}' by enum"
+                    f" '{T.group_enum.name}', table '{F.name}' by '{F.group_enum.name}'")
+            continue
+        if [(C.name, C.type) for C in T.columns] != [(C.name, C.type) for C in F.columns]:
+            b.r.err(T.group_node, "PMR021", f"table '{T.name}' has other columns than table '{F.name}' of"
+                    f" group '{T.group}'")
+            continue
+        for U in b.fam.tables:
+            if U is T:
+                break
+            if U.group == T.group:
+                both = set(U.group_values) & set(T.group_values)
+                if both:
+                    vn = next(n_ for n_, vv, _ in T.group_enum.values if vv in both)
+                    b.r.err(T.group_node, "PMR021", f"tables '{U.name}' and '{T.name}' of group '{T.group}'"
+                            f" are both for {T.group_enum.name} '{vn}'")
+
+
+def group_members(fam, group):
+    return [T for T in fam.tables if T.group == group]
+
+
 # -- header view ---------------------------------------------------------------------------------
 def table_view(hv, T):
     n = hv.n
@@ -158,13 +239,27 @@ def table_view(hv, T):
         if kind == "bits":
             cols[-1]["find"] = S(n.table_fn(T, C.name, "find"), C.node, f"column '{C.name}'")
             cols[-1]["snprint"] = S(n.table_fn(T, C.name, "snprint"), C.node, f"column '{C.name}'")
+    members = group_members(hv.fam, T.group) if T.group else [T]
     tv = {"T": T, "name": T.name, "title": T.title or T.name, "doc": wrap(T.doc) if T.doc else [],
           "source": T.source, "cols": cols, "rows": [],
-          "struct": f"struct {n.table_fn(T, 'row')}",
+          "struct": f"struct {n.fn(T.group, 'row') if T.group else n.table_fn(T, 'row')}",
           "fn": S(n.table_fn(T), T.node, f"table '{T.name}'"),
           "find": S(n.table_fn(T, "find"), T.node, f"table '{T.name}'"),
-          "count_macro": S(n.table_macro(T, "count"), T.node, f"table '{T.name}'")}
-    S(n.table_fn(T, "row"), T.node, f"table '{T.name}'")
+          "count_macro": S(n.table_macro(T, "count"), T.node, f"table '{T.name}'"),
+          "emit_struct": members[0] is T, "group": None, "for": ""}
+    if members[0] is T:
+        S(tv["struct"][len("struct "):], T.group_node or T.node, f"table '{T.name}'")
+    if T.group:
+        E = T.group_enum
+        what = f"group '{T.group}'"
+        tv["group_fn"] = n.fn(T.group)
+        tv["for"] = ", ".join(n.enum_value(E, vn) for vn, vv, _ in E.values if vv in T.group_values)
+        if members[-1] is T:
+            tv["group"] = {
+                "name": T.group, "enum": E.name, "enum_type": n.enum_type(E),
+                "fn": S(n.fn(T.group), T.group_node, what), "tables": ", ".join(M.name for M in members), "find": S(n.fn(T.group, "find"), T.group_node, what),
+                "cases": [([n.enum_value(E, vn) for vn, vv, _ in E.values if vv in M.group_values],
+                           n.table_fn(M)) for M in members]}
     tv["macros"] = [(tv["count_macro"], len(T.rows))]
     for i, (rn, title, doc, vals, node) in enumerate(T.rows):
         what = f"row '{rn}' of table '{T.name}'"
@@ -200,9 +295,15 @@ def table_page(pv, T):
     for rn, title, doc, vals, _ in T.rows:
         cells = [md(column_text(pv.fam, C, vals.get(C.name, C.default))) for C in T.columns]
         rows.append({"name": rn, "title": md(title), "doc": md(doc), "cells": cells})
+    group = None
+    if T.group:
+        E = T.group_enum
+        group = {"name": T.group, "enum": E.name, "fn": Names(pv.fam).fn(T.group),
+                 "vals": ", ".join(f"`{vn}`" for vn, vv, _ in E.values if vv in T.group_values),
+                 "others": ", ".join(f"`{M.name}`" for M in group_members(pv.fam, T.group) if M is not T)}
     return {"name": T.name, "title": md(T.title or T.name), "doc": md_par(T.doc), "source": md(T.source),
             "cols": cols, "rows": rows, "has_title": any(r["title"] for r in rows),
-            "has_doc": any(r["doc"] for r in rows)}
+            "has_doc": any(r["doc"] for r in rows), "group": group}
 
 
 def column_text(fam, C, val):
