@@ -272,7 +272,7 @@ struct naive {
 	unsigned layout;
 	uint32_t options;
 	int has_stack, has_cache, has_bpred;
-	uint64_t max_run, tvec[8];
+	uint64_t max_run, max_steps, steps, tvec[8];
 	/* the pseudo-code's globals */
 	uint64_t pc, last_pc, address, base;
 	struct naive_q q[200];
@@ -367,6 +367,8 @@ static void naive_init(struct naive *n, const struct pmregs_etrace_params *p, co
 	for (i = 0; i < img->n; i++)
 		total += img->len[i];
 	n->max_run = max_run ? max_run : (img->n ? total + 1024 : (uint64_t)1 << 22);
+	n->max_steps = ~(uint64_t)0;
+	n->steps = 0;
 	for (i = 0; i < 8; i++)
 		n->tvec[i] = 0;
 	n->pc = n->last_pc = n->address = n->base = 0;
@@ -383,6 +385,15 @@ static void naive_init(struct naive *n, const struct pmregs_etrace_params *p, co
 	n->cap = cap;
 	n->error = 0;
 	naive_reset_tables(n);
+}
+
+/* Packets were lost (unreadable stream bytes): wait for the next synchronisation packet. */
+static inline void naive_lose(struct naive *n)
+{
+	n->start_of_trace = 1;
+	n->lost = 1;
+	n->inferred_address = 0;
+	n->stop_at_last_branch = 0;
 }
 
 /* ---- the pending branches ---- */
@@ -433,6 +444,10 @@ static int naive_is_taken_branch(struct naive *n, uint64_t pc)
 	unsigned predicted = (*st >> 1) & 1;
 	if (n->nq == 0)
 		return -1;
+	n->steps += n->run; /* the instructions since the last branch, this one included */
+	n->run = 0;
+	if (n->steps > n->max_steps)
+		return -3;
 	if (n->q[0].type == Q_RUN) {
 		taken = (int)predicted;
 		if (--n->q[0].count > 0)
@@ -458,7 +473,6 @@ trained:
 		else
 			*st = a ? 3u : 0u;
 	}
-	n->run = 0;
 	return taken;
 }
 
@@ -556,7 +570,7 @@ static int naive_next_pc(struct naive *n, uint64_t address)
 	} else if (naive_is_branch(instr)) {
 		int t = naive_is_taken_branch(n, this_pc);
 		if (t < 0)
-			return -2;
+			return t == -1 ? -2 : -6;
 		n->pc += t ? (uint64_t)instr.imm : instr.size;
 	} else {
 		n->pc += instr.size;
@@ -785,6 +799,7 @@ static void naive_process_te_inst(struct naive *n, const struct pmregs_etrace_te
 	uint64_t m = naive_amask(n);
 	unsigned aw = (unsigned)(n->p->iaddress_width_p - n->p->iaddress_lsb_p);
 	n->packets++;
+	n->steps = 0;
 	n->te_inst = te_inst;
 	n->error = 0;
 	if (te_inst->shape > PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE) {
