@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <pmregs/tools.h>
+#include <pmregs/etrace_decoder.h>
 
 /* Exit statuses (also in the usage text). */
 #define ST_OK       0 /* decoded; every reserved bit as required, every packet readable */
@@ -28,6 +29,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: %s [--json | --long] [--svg FILE] FAMILY REGISTER|LAYOUT VALUE\n"
 		"       %s [--json] [--stream NAME] [--params NAME=VALUE,...] [--unsynced] FAMILY FILE\n"
+		"       %s [--stream smi_stream] [--params L] [--summary] --image ELF... etrace FILE\n"
 		"       %s [--json | --long] --sample NAME FAMILY FILE|VALUE...\n"
 		"       %s [--json | --long] --list [FAMILY [REGISTER|LAYOUT|TABLE]]\n"
 		"       %s --help | --version\n"
@@ -49,6 +51,17 @@ static void usage(FILE *f)
 		"64-bit registers), or from the VALUEs, capabilities first; the capabilities say\n"
 		"which optional registers follow.\n"
 		"\n"
+		"With --image, reconstruct the E-Trace instruction trace in FILE (SMI messages)\n"
+		"from the program in the ELF files (the executable segments of little-endian\n"
+		"RISC-V ELF32 or ELF64 files; BIN@ADDRESS loads a file's raw bytes at ADDRESS):\n"
+		"one line per retired instruction (0x ADDRESS, then its kind), one per trap\n"
+		"(trap ...), per context packet (context ...) and per inconsistency (error packet\n"
+		"N: reason). The decoder's run-time options before the first support packet are\n"
+		"opt_implicit_return, opt_implicit_exception, opt_full_address,\n"
+		"opt_jump_target_cache, opt_branch_prediction and opt_sijump (=0 or 1, in\n"
+		"--params; opt_sijump defaults to sijump_p), and ioptions_layout=ref|pulp|none\n"
+		"says how support packets carry them (default ref).\n"
+		"\n"
 		"  --list        list families; with FAMILY its registers, layouts, tables, streams\n"
 		"                and parameters; with a register or layout too, its fields; with a\n"
 		"                table (e.g. an event table; table:NAME if a register has the name),\n"
@@ -58,8 +71,12 @@ static void usage(FILE *f)
 		"  --svg FILE    also write a bit diagram of the decoded value to FILE (SVG)\n"
 		"  --stream NAME the stream to decode (default: the family's first)\n"
 		"  --sample NAME the record of register values to decode (see --list FAMILY)\n"
-		"  --params L    parameters as NAME=VALUE pairs separated by commas (repeatable)\n"
+		"  --params L    parameters as NAME=VALUE pairs separated by commas, or @FILE:\n"
+		"                NAME=VALUE lines, '#' comments (repeatable)\n"
 		"  --unsynced    do not assume that FILE starts at a packet boundary\n"
+		"  --image ELF   the program the trace ran (repeatable)\n"
+		"  --summary     with --image: one line of counts and the reconstruction rate\n"
+		"                (M instr/s, processor time of decoding and reconstruction)\n"
 		"  --help        print this text\n"
 		"  --version     print the pmregs version\n"
 		"\n"
@@ -68,7 +85,7 @@ static void usage(FILE *f)
 		"register, layout, table, sample, stream or parameter name; 4 a value that cannot be read or does\n"
 		"not fit, or parameters that are out of range or not a legal combination; 5 a\n"
 		"file that cannot be read or written.\n",
-		prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog);
 }
 
 /* ---- small helpers ---- */
@@ -1413,11 +1430,22 @@ static int read_file(const char *path, unsigned char **out, size_t *len)
 
 #define MAXP 64
 
-/* Apply "name=value,name=value" to vals[] (the family's parameters, by index). */
+static int params_file(const char *path, char **out);
+
+/* Apply "name=value,name=value" (or @FILE) to vals[] (the family's parameters, by index). */
 static int apply_params(const struct pmregs_family_desc *fam, const char *list, uint64_t *vals, size_t np)
 {
 	size_t i;
 	const struct pmregs_param_desc *d = fam->params ? fam->params(&np) : 0;
+	if (*list == '@') {
+		char *text;
+		int rc = params_file(list + 1, &text);
+		if (rc != ST_OK)
+			return rc;
+		rc = *text ? apply_params(fam, text, vals, np) : ST_OK;
+		free(text);
+		return rc;
+	}
 	while (*list) {
 		const char *end = strchr(list, ','), *eq;
 		size_t len = end ? (size_t)(end - list) : strlen(list);
@@ -1566,6 +1594,419 @@ static int decode_stream(const struct pmregs_family_desc *fam, const char *strea
 	return c.bad ? ST_WARN : ST_OK;
 }
 
+/* ---- --params @FILE ---- */
+
+/*
+ * The name=value lines of a parameter file as one "name=value,..." list in *out (malloc'd):
+ * blank lines and '#' comments are skipped, spaces around names and values ignored.
+ */
+static int params_file(const char *path, char **out)
+{
+	unsigned char *buf;
+	size_t len, i, o = 0, line = 1;
+	char *t;
+	if (read_file(path, &buf, &len) != 0)
+		return ST_IO;
+	t = (char *)malloc(len + 1);
+	if (!t) {
+		free(buf);
+		fprintf(stderr, "%s: out of memory reading %s\n", prog, path);
+		return ST_IO;
+	}
+	for (i = 0; i < len; line++) {
+		size_t b = i, e, k;
+		int eq = 0;
+		while (i < len && buf[i] != '\n')
+			i++;
+		e = i++;
+		for (k = b; k < e; k++)
+			if (buf[k] == '#')
+				e = k;
+		while (b < e && (buf[b] == ' ' || buf[b] == '\t' || buf[b] == '\r'))
+			b++;
+		while (e > b && (buf[e - 1] == ' ' || buf[e - 1] == '\t' || buf[e - 1] == '\r'))
+			e--;
+		if (b == e)
+			continue;
+		if (o)
+			t[o++] = ',';
+		for (k = b; k < e; k++) {
+			if (buf[k] == ',' || buf[k] == '@') {
+				fprintf(stderr, "%s: %s:%zu: one name=value per line\n", prog, path, line);
+				free(buf);
+				free(t);
+				return ST_USAGE;
+			}
+			if (buf[k] == '=')
+				eq = 1;
+			if ((buf[k] == ' ' || buf[k] == '\t') && !eq)
+				continue; /* "name = value" */
+			if ((buf[k] == ' ' || buf[k] == '\t') && eq && t[o - 1] == '=')
+				continue;
+			t[o++] = (char)buf[k];
+		}
+		if (!eq) {
+			fprintf(stderr, "%s: %s:%zu: not a NAME=VALUE line\n", prog, path, line);
+			free(buf);
+			free(t);
+			return ST_USAGE;
+		}
+	}
+	t[o] = '\0';
+	free(buf);
+	*out = t;
+	return ST_OK;
+}
+
+/* ---- etrace --image: reconstruct the retired instructions ---- */
+
+/* The E-Trace run-time options pmregs-decode takes in --params (opt_NAME=0|1), and the ioptions layout. */
+static const struct {
+	const char *name;
+	uint32_t bit;
+} etrace_opts[] = {
+	{"opt_implicit_return", PMREGS_ETRACE_OPT_IMPLICIT_RETURN},
+	{"opt_implicit_exception", PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION},
+	{"opt_full_address", PMREGS_ETRACE_OPT_FULL_ADDRESS},
+	{"opt_jump_target_cache", PMREGS_ETRACE_OPT_JUMP_TARGET_CACHE},
+	{"opt_branch_prediction", PMREGS_ETRACE_OPT_BRANCH_PREDICTION},
+	{"opt_sijump", PMREGS_ETRACE_OPT_SIJUMP},
+};
+
+/*
+ * Take the opt_NAME=0|1 and ioptions_layout=ref|pulp|none items out of the --params lists (each
+ * expanded from @FILE first) into *options and *layout; the other items go to rest[] (malloc'd
+ * strings, *nrest of them) for apply_params().
+ */
+static int etrace_take_opts(const char *const *params, int nparams, char **rest, int *nrest, uint32_t *options, uint32_t *given,
+			    unsigned *layout)
+{
+	int k;
+	*nrest = 0;
+	for (k = 0; k < nparams; k++) {
+		char *list, *item, *o, *next;
+		int rc;
+		if (params[k][0] == '@') {
+			if ((rc = params_file(params[k] + 1, &list)) != ST_OK)
+				return rc;
+		} else {
+			list = (char *)malloc(strlen(params[k]) + 1);
+			if (!list)
+				return ST_IO;
+			strcpy(list, params[k]);
+		}
+		o = list;
+		for (item = list; item && *item; item = next) {
+			char *eq, *end = strchr(item, ',');
+			size_t i, len;
+			next = end ? end + 1 : 0;
+			if (end)
+				*end = '\0';
+			eq = strchr(item, '=');
+			len = eq ? (size_t)(eq - item) : strlen(item);
+			for (i = 0; i < sizeof etrace_opts / sizeof etrace_opts[0]; i++)
+				if (strlen(etrace_opts[i].name) == len && strncmp(item, etrace_opts[i].name, len) == 0)
+					break;
+			if (i < sizeof etrace_opts / sizeof etrace_opts[0]) {
+				uint64_t x;
+				if (!eq || parse_u64(eq + 1, &x) != 0 || x > 1) {
+					fprintf(stderr, "%s: --params: %s wants 0 or 1\n", prog, etrace_opts[i].name);
+					free(list);
+					return ST_VALUE;
+				}
+				*options = x ? (*options | etrace_opts[i].bit) : (*options & ~etrace_opts[i].bit);
+				*given |= etrace_opts[i].bit;
+				continue;
+			}
+			if (len == 15 && strncmp(item, "ioptions_layout", 15) == 0) {
+				const char *v = eq ? eq + 1 : "";
+				if (eq_nocase(v, "ref"))
+					*layout = PMREGS_ETRACE_IOPTIONS_REF;
+				else if (eq_nocase(v, "pulp"))
+					*layout = PMREGS_ETRACE_IOPTIONS_PULP;
+				else if (eq_nocase(v, "none"))
+					*layout = PMREGS_ETRACE_IOPTIONS_NONE;
+				else {
+					fprintf(stderr, "%s: --params: ioptions_layout is ref, pulp or none\n", prog);
+					free(list);
+					return ST_VALUE;
+				}
+				continue;
+			}
+			if (o != list)
+				*o++ = ',';
+			memmove(o, item, strlen(item) + 1);
+			o += strlen(o);
+		}
+		*o = '\0';
+		if (*list)
+			rest[(*nrest)++] = list;
+		else
+			free(list);
+	}
+	return ST_OK;
+}
+
+static const char *riscv_kind_name(unsigned k)
+{
+	static const char *const names[] = {"", "branch", "jal", "jalr", "auipc", "lui", "ecall", "ebreak", "xret"};
+	return k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
+
+/* Print items: one line per instruction ("0x..."), trap ("trap ..."), context or error. */
+static void print_items(FILE *o, const struct pmregs_etrace_item *it, size_t n, unsigned xlen)
+{
+	size_t i;
+	int w = xlen == 32 ? 8 : 16;
+	for (i = 0; i < n; i++) {
+		const struct pmregs_etrace_item *x = &it[i];
+		switch (x->type) {
+		case PMREGS_ETRACE_ITEM_INSN:
+			if (x->kind)
+				fprintf(o, "0x%0*llx %s\n", w, (unsigned long long)x->address, riscv_kind_name(x->kind));
+			else
+				fprintf(o, "0x%0*llx\n", w, (unsigned long long)x->address);
+			break;
+		case PMREGS_ETRACE_ITEM_TRAP:
+			fprintf(o, "trap %s ecause=%lu", (x->length & PMREGS_ETRACE_TRAP_INTERRUPT) ? "interrupt" : "exception",
+				(unsigned long)x->info);
+			if (!(x->length & PMREGS_ETRACE_TRAP_INTERRUPT))
+				fprintf(o, " tval=0x%llx", (unsigned long long)x->value);
+			if (x->length & PMREGS_ETRACE_TRAP_EPC)
+				fprintf(o, " epc=0x%llx", (unsigned long long)x->address);
+			fprintf(o, " thaddr=%d privilege=%u\n", (x->length & PMREGS_ETRACE_TRAP_THADDR) ? 1 : 0, x->privilege);
+			break;
+		case PMREGS_ETRACE_ITEM_CONTEXT:
+			fprintf(o, "context 0x%llx privilege=%u time=0x%llx\n", (unsigned long long)x->address, x->privilege,
+				(unsigned long long)x->value);
+			break;
+		default:
+			fprintf(o, "error packet %llu: %s (%s) at 0x%llx\n", (unsigned long long)x->value,
+				pmregs_etrace_decoder_reason_name(x->info), pmregs_etrace_decoder_reason_text(x->info),
+				(unsigned long long)x->address);
+			break;
+		}
+	}
+}
+
+#include <time.h>
+
+/* Processor time in seconds (what the --summary rate counts). */
+static double now_seconds(void)
+{
+	return (double)clock() / (double)CLOCKS_PER_SEC;
+}
+
+/* Largest return stack, jump target cache or predictor pmregs-decode allocates (entries). */
+#define ETRACE_MAX_TABLE ((uint64_t)1 << 24)
+
+/*
+ * pmregs-decode etrace --image ELF [--stream smi_stream] [--params ...] [--summary] FILE:
+ * reconstruct the retired instructions of the trace in FILE from the program in ELF.
+ */
+static int decode_image(const struct pmregs_family_desc *fam, const char *stream, const char *const *params, int nparams,
+			int synced, const char *const *images, int nimages, const char *path, int summary)
+{
+	size_t np = 0, i;
+	const struct pmregs_param_desc *d = fam->params ? fam->params(&np) : 0;
+	uint64_t vals[MAXP];
+	char *rest[16];
+	int nrest = 0, k, rc = ST_OK, n;
+	uint32_t options = 0, given = 0;
+	unsigned layout = PMREGS_ETRACE_IOPTIONS_REF, xlen = 0;
+	unsigned char *files[8], *buf = 0;
+	size_t len = 0;
+	int nfiles = 0;
+	struct pmregs_etrace_params p;
+	struct pmregs_etrace_image_range ranges[64];
+	struct pmregs_etrace_image img;
+	struct pmregs_etrace_decoder_config cfg;
+	struct pmregs_etrace_decoder dec;
+	struct pmregs_etrace_smi_feed feed;
+	struct pmregs_etrace_item *items = 0;
+	uint64_t *stack = 0, *jcache = 0;
+	uint8_t *bpred = 0;
+	const size_t cap = 4096;
+	double t0, spent = 0;
+	static char obuf[1 << 16];
+
+	if (!pmregs_streq(fam->name, "etrace")) {
+		fprintf(stderr, "%s: --image reconstructs E-Trace instruction traces (family etrace)\n", prog);
+		return ST_USAGE;
+	}
+	if (stream && !eq_nocase(stream, "smi_stream")) {
+		fprintf(stderr, "%s: --image reads --stream smi_stream\n", prog);
+		return ST_USAGE;
+	}
+	if ((rc = etrace_take_opts(params, nparams, rest, &nrest, &options, &given, &layout)) != ST_OK)
+		return rc;
+	np = np < MAXP ? np : MAXP;
+	for (i = 0; i < np; i++)
+		vals[i] = d[i].def;
+	for (k = 0; k < nrest && rc == ST_OK; k++)
+		rc = apply_params(fam, rest[k], vals, np);
+	for (k = 0; k < nrest; k++)
+		free(rest[k]);
+	if (rc != ST_OK)
+		return rc;
+	if (fam->params_check) {
+		const char *why = "";
+		int r = fam->params_check(vals, np, &why);
+		if (r != PMREGS_OK) {
+			fprintf(stderr, "%s: the parameters are not a legal combination for %s: %s (%s)\n", prog, fam->name, why,
+				pmregs_strerror(r));
+			return ST_VALUE;
+		}
+	}
+	pmregs_etrace_params_default(&p);
+	for (i = 0; i < np; i++)
+		(void)pmregs_etrace_param_set(&p, i, vals[i]);
+	/* the reference ioptions layout has no sijump bit: the mode is on when the encoder has it (sijump_p) */
+	if (!(given & PMREGS_ETRACE_OPT_SIJUMP) && p.sijump_p)
+		options |= PMREGS_ETRACE_OPT_SIJUMP;
+	n = 0;
+	for (k = 0; k < nimages; k++) {
+		/* FILE@ADDRESS: raw bytes at ADDRESS; else an ELF file */
+		const char *at = strrchr(images[k], '@');
+		char name[4096];
+		uint64_t base = 0;
+		size_t flen, j;
+		int m;
+		unsigned x = 0;
+		if (at && parse_u64(at + 1, &base) == 0) {
+			snprintf(name, sizeof name, "%.*s", (int)(at - images[k]), images[k]);
+		} else {
+			at = 0;
+			snprintf(name, sizeof name, "%s", images[k]);
+		}
+		if (read_file(name, &files[nfiles], &flen) != 0) {
+			rc = ST_IO;
+			goto out;
+		}
+		nfiles++;
+		if (at) {
+			if (n == (int)(sizeof ranges / sizeof ranges[0]) || flen == 0) {
+				fprintf(stderr, "%s: %s: %s\n", prog, name, flen ? "too many image ranges" : "empty file");
+				rc = ST_VALUE;
+				goto out;
+			}
+			ranges[n].base = base;
+			ranges[n].bytes = files[nfiles - 1];
+			ranges[n].len = flen;
+			ranges[n].cache = 0;
+			n++;
+			continue;
+		}
+		m = pmregs_etrace_elf_ranges(files[nfiles - 1], flen, ranges + n, sizeof ranges / sizeof ranges[0] - (size_t)n, &x);
+		if (m < 0) {
+			fprintf(stderr, "%s: %s: %s\n", prog, name, pmregs_etrace_elf_strerror(-m));
+			rc = ST_VALUE;
+			goto out;
+		}
+		if (xlen && x != xlen) {
+			fprintf(stderr, "%s: %s: a %u-bit ELF file after a %u-bit one\n", prog, name, x, xlen);
+			rc = ST_VALUE;
+			goto out;
+		}
+		xlen = x;
+		for (j = 0; j < (size_t)m; j++)
+			ranges[n + (int)j].cache = 0;
+		n += m;
+	}
+	if (!xlen)
+		xlen = 64;
+	/* sorted by address, not overlapping */
+	for (k = 1; k < n; k++) {
+		struct pmregs_etrace_image_range t = ranges[k];
+		int j = k;
+		for (; j > 0 && ranges[j - 1].base > t.base; j--)
+			ranges[j] = ranges[j - 1];
+		ranges[j] = t;
+	}
+	for (k = 1; k < n; k++) {
+		if (ranges[k - 1].base + ranges[k - 1].len > ranges[k].base) {
+			fprintf(stderr, "%s: image ranges at 0x%llx and 0x%llx overlap\n", prog, (unsigned long long)ranges[k - 1].base,
+				(unsigned long long)ranges[k].base);
+			rc = ST_VALUE;
+			goto out;
+		}
+	}
+	for (k = 0; k < n; k++) {
+		ranges[k].cache = (struct pmregs_etrace_dinsn *)calloc((size_t)((ranges[k].len + 1) / 2), sizeof(struct pmregs_etrace_dinsn));
+		if (!ranges[k].cache) {
+			fprintf(stderr, "%s: out of memory for the image\n", prog);
+			rc = ST_IO;
+			goto out;
+		}
+	}
+	if (pmregs_etrace_decoder_stack_entries(&p) > ETRACE_MAX_TABLE || pmregs_etrace_decoder_cache_entries(&p) > ETRACE_MAX_TABLE ||
+	    pmregs_etrace_decoder_bpred_entries(&p) > ETRACE_MAX_TABLE) {
+		fprintf(stderr, "%s: return_stack_size_p, call_counter_size_p, cache_size_p and bpred_size_p above 24 are not supported\n",
+			prog);
+		rc = ST_VALUE;
+		goto out;
+	}
+	stack = (uint64_t *)malloc((size_t)pmregs_etrace_decoder_stack_entries(&p) * sizeof *stack);
+	jcache = (uint64_t *)malloc((size_t)pmregs_etrace_decoder_cache_entries(&p) * sizeof *jcache);
+	bpred = (uint8_t *)malloc((size_t)pmregs_etrace_decoder_bpred_entries(&p));
+	items = (struct pmregs_etrace_item *)malloc(cap * sizeof *items);
+	if (!stack || !jcache || !bpred || !items) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		rc = ST_IO;
+		goto out;
+	}
+	if (read_file(path, &buf, &len) != 0) {
+		rc = ST_IO;
+		goto out;
+	}
+	img.ranges = ranges;
+	img.nranges = (size_t)n;
+	img.xlen = xlen;
+	img.read = 0;
+	img.ctx = 0;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.params = &feed.p;
+	cfg.image = &img;
+	cfg.return_stack = stack;
+	cfg.jump_cache = jcache;
+	cfg.bpred = bpred;
+	cfg.ioptions_layout = layout;
+	cfg.options = options;
+	pmregs_etrace_smi_feed_init(&feed, &p, buf, len, synced);
+	(void)pmregs_etrace_decoder_init(&dec, &cfg);
+	if (!summary)
+		setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+	for (;;) {
+		size_t got = 0;
+		int r;
+		t0 = now_seconds();
+		r = pmregs_etrace_decode_smi(&dec, &feed, items, cap, &got);
+		spent += now_seconds() - t0;
+		if (!summary)
+			print_items(stdout, items, got, xlen);
+		if (r != PMREGS_ENOSPC)
+			break;
+	}
+	if (summary)
+		printf("%llu instructions, %llu traps, %llu packets, %llu errors, %llu unreadable, %.1f M instr/s\n",
+		       (unsigned long long)dec.insns, (unsigned long long)dec.traps, (unsigned long long)dec.packets,
+		       (unsigned long long)dec.errors, (unsigned long long)feed.unreadable,
+		       spent > 0 ? (double)dec.insns / spent * 1e-6 : 0.0);
+	fflush(stdout);
+	rc = (dec.errors || feed.unreadable) ? ST_WARN : ST_OK;
+out:
+	for (k = 0; k < n; k++)
+		free(ranges[k].cache);
+	free(items);
+	free(stack);
+	free(jcache);
+	free(bpred);
+	free(buf);
+	for (k = 0; k < nfiles; k++)
+		free(files[k]);
+	return rc;
+}
+
 /* ---- --sample: a record of register values ---- */
 
 #define MAX_SAMPLE 64 /* registers in one record */
@@ -1677,9 +2118,9 @@ static int decode_sample(const struct pmregs_family_desc *fam, const char *name,
 
 int main(int argc, char **argv)
 {
-	const char *pos[MAX_SAMPLE + 2], *svg = 0, *stream = 0, *sample = 0;
+	const char *pos[MAX_SAMPLE + 2], *svg = 0, *stream = 0, *sample = 0, *images[8];
 	const char *params[16];
-	int npos = 0, nparams = 0, json = 0, list = 0, synced = 1, long_doc = 0, i;
+	int npos = 0, nparams = 0, json = 0, list = 0, synced = 1, long_doc = 0, summary = 0, nimages = 0, i;
 	const struct pmregs_family_desc *fam;
 	struct target t;
 	for (i = 1; i < argc; i++) {
@@ -1692,6 +2133,18 @@ int main(int argc, char **argv)
 			long_doc = 1;
 		} else if (strcmp(a, "--unsynced") == 0) {
 			synced = 0;
+		} else if (strcmp(a, "--summary") == 0) {
+			summary = 1;
+		} else if (strcmp(a, "--image") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "%s: %s needs an argument\n", prog, a);
+				return ST_USAGE;
+			}
+			if (nimages == (int)(sizeof images / sizeof images[0])) {
+				fprintf(stderr, "%s: too many --image\n", prog);
+				return ST_USAGE;
+			}
+			images[nimages++] = argv[++i];
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
 			return ST_OK;
@@ -1784,6 +2237,16 @@ int main(int argc, char **argv)
 		}
 		return decode_sample(fam, sample, pos + 1, npos - 1, json, long_doc);
 	}
+	if ((nimages || summary) && (npos != 2 || svg || json || sample || list)) {
+		fprintf(stderr, "%s: --image ELF [--summary] FAMILY FILE reconstructs a trace (no --json, --svg, --sample, --list)\n", prog);
+		return ST_USAGE;
+	}
+	if (summary && !nimages) {
+		fprintf(stderr, "%s: --summary needs --image\n", prog);
+		return ST_USAGE;
+	}
+	if (nimages)
+		return decode_image(fam, stream, params, nparams, synced, images, nimages, pos[1], summary);
 	if (npos == 2) {
 		if (svg) {
 			fprintf(stderr, "%s: --svg draws a register value, not a stream\n", prog);
