@@ -356,6 +356,9 @@ suite() {
 
 	# ---- libFuzzer smoke runs (tests/fuzz) --------------------------------------------
 	. tests/fuzz/checks.sh
+
+	# ---- E-Trace reconstruction of real programs against qemu (tests/etrace) -----------
+	. tests/etrace/checks.sh
 }
 
 suite

@@ -8,6 +8,8 @@
 #     with the execution log qemu-user writes for the same ELF file during the check
 #   - the reference flow's own test program test_discon_branch_exception (its spike
 #     trace is the ground truth)
+#   - the programs' sources still build with the cross compiler and, run under qemu-user,
+#     print what the committed ELF files print
 EB=$B/etrace
 mkdir -p "$EB"
 
@@ -71,6 +73,30 @@ etrace_refflow() {
 		}
 	done
 }
+
+# etrace_progs: build tests/etrace/progs/*.c for RV64GC and RV32GC as make_vectors.sh does,
+# run them and the committed ELF files under qemu-user: the same output and exit status.
+etrace_progs() {
+	for src in tests/etrace/progs/*.c; do
+		prog=$(basename "$src" .c)
+		for xlen in 64 32; do
+			if [ $xlen = 64 ]; then arch="-march=rv64gc -mabi=lp64d"; q=qemu-riscv64; else arch="-march=rv32gc -mabi=ilp32"; q=qemu-riscv32; fi
+			# shellcheck disable=SC2086
+			riscv64-linux-gnu-gcc -O2 $arch -nostdlib -static -ffreestanding -fno-pic -no-pie -fno-optimize-sibling-calls \
+				-o "$EB/$prog.rv$xlen" "$src" || return 1
+			a=$($q "$EB/$prog.rv$xlen"; echo "status $?")
+			b=$($q "tests/etrace/elf/$prog.rv$xlen"; echo "status $?")
+			[ "$a" = "$b" ] || { echo "$prog.rv$xlen: built from source: $a; committed: $b"; return 1; }
+			echo "$prog.rv$xlen: $a"
+		done
+	done
+}
+
+if have riscv64-linux-gnu-gcc && have qemu-riscv64 && have qemu-riscv32; then
+	check "etrace: the test programs build with the cross compiler and run as the committed ELF files" etrace_progs
+else
+	skip "etrace: the test programs from source" "riscv64-linux-gnu-gcc or qemu-user not installed (Debian: apt-get install gcc-riscv64-linux-gnu qemu-user)"
+fi
 
 always=1 check "etrace: pmregs-decode builds" etrace_build
 etrace_built=$last
