@@ -106,12 +106,16 @@
  *
  * Jump target cache (format 0.1): 2^cache_size_p entries, direct mapped,
  * indexed by address bits cache_size_p:1 (cache_size_p+1:2 when
- * iaddress_lsb_p is 2 or more); only addresses reported because they follow
- * an uninferable jump (including mispredicted returns) are looked up, and
- * stored on a miss; implicit returns never touch it; a hit is reported with
- * format 0.1 unless the packet needs notify or updiscon asserted (format 0.1
- * has no such bits); the cached address becomes the base of the next
- * differential address; a format 3.0 or 3.1 with thaddr = 1 empties it.
+ * iaddress_lsb_p is 2 or more). Every address a format 0, 1 or 2 packet
+ * reports is stored (a decoder reading such a packet cannot always tell
+ * whether its address follows an uninferable jump: the looplabel case);
+ * implicit returns, not being reported, never touch it. An address that
+ * follows an uninferable jump (including a mispredicted return) and is
+ * found in the cache is reported with format 0.1, unless the packet needs
+ * notify or updiscon asserted (format 0.1 has no such bits) or 31 or more
+ * correct predictions are pending (format 0.0 then); the cached address
+ * becomes the base of the next differential address; a format 3.0 or 3.1
+ * with thaddr = 1 empties the cache.
  *
  * Branch prediction (format 0.0): 2^bpred_size_p two-bit counters indexed
  * like the cache, each set to 01 by a format 3.0 or 3.1 with thaddr = 1
@@ -147,6 +151,14 @@
  * the new ioptions. Packets the caller reports lost (or that overflow the
  * state's queue) are followed by a support packet with qual_status
  * trace_lost, then tracing starts again with a format 3.0.
+ *
+ * Privilege and precise context changes: the instruction before one is
+ * reported (format 0/1/2) when branches are pending (ppccd_br), and also
+ * when the last packet reported a jump target without updiscon asserted: a
+ * decoder may have stopped at an earlier, fall-through occurrence of that
+ * address (the looplabel case), and the decoder pseudo-code resolves that
+ * only through a format 0/1/2 packet (a format 3 would make it keep the
+ * earlier occurrence).
  *
  * Notify: a block with PMREGS_ETRACE_INGRESS_NOTIFY makes its last
  * instruction reported; notify is asserted unless the instruction follows an
@@ -338,6 +350,7 @@ struct pmregs_etrace_encoder {
 	uint8_t ir_seen_high;  /* an implicit return deeper than 64 since the last packet */
 	uint8_t lost;        /* packets were lost: a trace_lost support packet is due */
 	uint8_t shift;       /* index bits of the cache and predictor start here */
+	uint8_t inferred;    /* the last packet reported a jump target that a decoder may first meet by falling through */
 	struct pmregs_etrace_te_inst q[PMREGS_ETRACE_ENCODER_QUEUE];
 	struct pmregs_etrace_te_inst scratch; /* where a packet that does not fit the queue is built */
 };
@@ -550,6 +563,7 @@ static inline void pmregs_etrace_enc_sync(struct pmregs_etrace_encoder *e, const
 	}
 	pmregs_etrace_enc_commit(e, 1);
 	e->rs_count = 0;
+	e->inferred = 0;
 	if (!tr || thaddr) {
 		/* what a decoder restarts: the differential base, branches, stack, cache, predictor */
 		e->last_addr = c->addr;
@@ -607,35 +621,35 @@ static inline int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const 
 			return 1;
 		}
 	}
+	if (e->jtc) {
+		/* every reported address goes through the cache (a decoder cannot always tell a jump
+		 * target from another report when it reads the packet); only jump targets use format 0.1 */
+		idx = (uint32_t)(c->addr >> e->shift) & e->jtc_mask;
+		hit = e->jtc[idx] == c->addr;
+		e->jtc[idx] = c->addr;
+		hit = hit && (why & PMREGS_ETRACE_ENC_R_TARGET) && !notify && !updiscon && !e->counting;
+	}
 	if (e->counting) {
 		t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR);
 		t->format = 0;
 		t->subformat = PMREGS_ETRACE_TE_INST_SUBFORMAT_BRANCH_COUNT;
 		t->branch_count = (uint32_t)(e->pbc - 31u);
 		t->branch_fmt = (uint8_t)(failed ? PMREGS_ETRACE_TE_INST_BRANCH_FMT_ADDR_FAIL : PMREGS_ETRACE_TE_INST_BRANCH_FMT_ADDR);
+	} else if (hit) {
+		t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE);
+		t->format = 0;
+		t->subformat = PMREGS_ETRACE_TE_INST_SUBFORMAT_JUMP_TARGET_CACHE;
+		t->index = idx;
+		t->branches = e->branches;
+		t->branch_map = e->bmap;
+	} else if (e->branches) {
+		t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA);
+		t->format = 1;
+		t->branches = e->branches;
+		t->branch_map = e->bmap;
 	} else {
-		if (e->jtc && (why & PMREGS_ETRACE_ENC_R_TARGET) && !notify && !updiscon) {
-			idx = (uint32_t)(c->addr >> e->shift) & e->jtc_mask;
-			hit = e->jtc[idx] == c->addr;
-			if (!hit)
-				e->jtc[idx] = c->addr;
-		}
-		if (hit) {
-			t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE);
-			t->format = 0;
-			t->subformat = PMREGS_ETRACE_TE_INST_SUBFORMAT_JUMP_TARGET_CACHE;
-			t->index = idx;
-			t->branches = e->branches;
-			t->branch_map = e->bmap;
-		} else if (e->branches) {
-			t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA);
-			t->format = 1;
-			t->branches = e->branches;
-			t->branch_map = e->bmap;
-		} else {
-			t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
-			t->format = 2;
-		}
+		t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
+		t->format = 2;
 	}
 	if (t->shape != PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE) {
 		if (e->options & PMREGS_ETRACE_ENCODER_FULL_ADDRESS)
@@ -650,6 +664,7 @@ static inline int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const 
 	s.irdepth = d;
 	(void)pmregs_etrace_te_inst_semantic_set(p, t, &s);
 	pmregs_etrace_enc_commit(e, 0);
+	e->inferred = (uint8_t)((why & PMREGS_ETRACE_ENC_R_TARGET) && !updiscon && !notify);
 	e->last_addr = c->addr;
 	e->branches = 0;
 	e->bmap = 0;
@@ -683,6 +698,7 @@ static inline void pmregs_etrace_enc_branches(struct pmregs_etrace_encoder *e)
 	e->counting = 0;
 	e->ir_seen = 0;
 	e->ir_seen_high = 0;
+	e->inferred = 0;
 }
 
 static inline void pmregs_etrace_enc_context(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_encoder_el *c)
@@ -878,7 +894,7 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 			addr = 1;
 		} else if ((e->rs_state == 2 && pend) || (c->flags & PMREGS_ETRACE_ENC_NOTIFY)) {
 			addr = 1; /* resync_br, er_n */
-		} else if (n->kind != PMREGS_ETRACE_ENC_INSN || (pend && pmregs_etrace_enc_ppccd(c, n, upd)) ||
+		} else if (n->kind != PMREGS_ETRACE_ENC_INSN || ((pend || e->inferred) && pmregs_etrace_enc_ppccd(c, n, upd)) ||
 			   (n->context != c->context && n->ctype == PMREGS_ETRACE_CTYPE_ASYNC) || full) {
 			addr = 1; /* next is exc_only, ppccd_br or unqualified (or the branch count is full) */
 		}
@@ -1046,6 +1062,7 @@ static inline int pmregs_etrace_encoder_init(struct pmregs_etrace_encoder *e, co
 	e->lost = 0;
 	e->trep = 0;
 	e->fresh = 0;
+	e->inferred = 0;
 	e->prev_updiscon = e->prev_mispred = e->prev_ret = 0;
 	e->mispred_depth = 0;
 	e->last_addr = 0;
