@@ -906,7 +906,6 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 				pmregs_etrace_enc_sync(e, c, PMREGS_NULL, 0);
 				sync = 1;
 				e->fresh = 1;
-				pmregs_etrace_enc_classify(e, c, n, &upd, &mis, &ret);
 			}
 		}
 		if (rpt)
@@ -914,6 +913,8 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 		if (!sync && c->context != p->context && c->ctype == PMREGS_ETRACE_CTYPE_IMPRECISE)
 			pmregs_etrace_enc_context(e, c); /* cci */
 	}
+	if (sync)
+		pmregs_etrace_enc_classify(e, c, n, &upd, &mis, &ret); /* the sync emptied the stack: c's return is not implicit */
 	/* a resync counter of half-words holds those since the sync (its instruction included); those of
 	 * cycles and half-words are compared with max at the last instruction of blocks that end in a
 	 * jump, branch or trap (the instructions that single and multiple retirement both see) */
