@@ -153,12 +153,21 @@
  * trace_lost, then tracing starts again with a format 3.0.
  *
  * Privilege and precise context changes: the instruction before one is
- * reported (format 0/1/2) when branches are pending (ppccd_br), and also
- * when the last packet reported a jump target without updiscon asserted: a
- * decoder may have stopped at an earlier, fall-through occurrence of that
- * address (the looplabel case), and the decoder pseudo-code resolves that
- * only through a format 0/1/2 packet (a format 3 would make it keep the
- * earlier occurrence).
+ * always reported (format 0/1/2), not only when branches are pending
+ * (ppccd_br): the format 3.0 then follows one step after a packet, and a
+ * decoder that stopped at an earlier, fall-through occurrence of a reported
+ * jump target (the looplabel case) resolves it through that format 0/1/2
+ * packet (the decoder pseudo-code would keep the earlier occurrence on a
+ * format 3).
+ *
+ * Reports by fall-through. A decoder finds an address reported for another
+ * reason than following an uninferable jump (before a trap or a privilege
+ * change, a resync flush, a notification, the end of tracing) at its first
+ * execution after the last branch; when the encoder sees that the
+ * instruction already retired since the last branch or packet (it keeps the
+ * address ranges of the last 32 blocks), it sends a support packet with
+ * qual_status trace_lost and a format 3.0 at the instruction instead, as for
+ * an ambiguous irdepth.
  *
  * Notify: a block with PMREGS_ETRACE_INGRESS_NOTIFY makes its last
  * instruction reported; notify is asserted unless the instruction follows an
@@ -305,6 +314,7 @@ struct pmregs_etrace_encoder_stats {
 	uint64_t packets;     /* te_inst packets queued */
 	uint64_t dropped;     /* packets that did not fit the queue */
 	uint64_t ambiguous;   /* irreport/irdepth that could not identify the instruction (see above) */
+	uint64_t repeated;    /* reports by fall-through of an instruction that already retired since the last branch */
 	uint64_t bad_blocks;  /* blocks refused by pmregs_etrace_encoder_step() */
 };
 
@@ -351,6 +361,10 @@ struct pmregs_etrace_encoder {
 	uint8_t lost;        /* packets were lost: a trace_lost support packet is due */
 	uint8_t shift;       /* index bits of the cache and predictor start here */
 	uint8_t inferred;    /* the last packet reported a jump target that a decoder may first meet by falling through */
+	uint8_t nhist;       /* address ranges retired since the last branch or packet (hist[], at most 32) */
+	uint8_t hist_over;   /* ... and there were more */
+	uint64_t hist_open;  /* first address of the block whose last instruction comes next */
+	uint64_t hist[32][2];
 	struct pmregs_etrace_te_inst q[PMREGS_ETRACE_ENCODER_QUEUE];
 	struct pmregs_etrace_te_inst scratch; /* where a packet that does not fit the queue is built */
 };
@@ -564,6 +578,8 @@ static inline void pmregs_etrace_enc_sync(struct pmregs_etrace_encoder *e, const
 	pmregs_etrace_enc_commit(e, 1);
 	e->rs_count = 0;
 	e->inferred = 0;
+	e->nhist = 0;
+	e->hist_over = 0;
 	if (!tr || thaddr) {
 		/* what a decoder restarts: the differential base, branches, stack, cache, predictor */
 		e->last_addr = c->addr;
@@ -580,6 +596,18 @@ static inline int pmregs_etrace_enc_seen(const struct pmregs_etrace_encoder *e, 
 	if (d > 64)
 		return e->ir_seen_high;
 	return (int)((e->ir_seen >> (d - 1)) & 1u);
+}
+
+/* Has address a retired since the last branch or packet (as far as the ranges kept tell)? */
+static inline int pmregs_etrace_enc_repeated(const struct pmregs_etrace_encoder *e, uint64_t a)
+{
+	unsigned i;
+	if (e->hist_over)
+		return 1;
+	for (i = 0; i < e->nhist; i++)
+		if (a >= e->hist[i][0] && a <= e->hist[i][1])
+			return 1;
+	return 0;
 }
 
 #define PMREGS_ETRACE_ENC_R_TARGET 1 /* the instruction follows an uninferable discontinuity */
@@ -599,6 +627,11 @@ static inline int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const 
 	struct pmregs_etrace_te_inst *t;
 	unsigned notify = 0, updiscon = 0, irreport = 0, hit = 0;
 	uint32_t d = 0, idx = 0;
+	if (!(why & PMREGS_ETRACE_ENC_R_TARGET) && pmregs_etrace_enc_repeated(e, c->addr)) {
+		/* a decoder looking for c by falling through would stop at its earlier execution */
+		e->stats.repeated++;
+		return 1;
+	}
 	if (c->flags & PMREGS_ETRACE_ENC_NOTIFY)
 		notify = !(why & PMREGS_ETRACE_ENC_R_TARGET);
 	if ((why & PMREGS_ETRACE_ENC_R_TARGET) && (why & (PMREGS_ETRACE_ENC_R_F3NEXT | PMREGS_ETRACE_ENC_R_BLKTRAP)))
@@ -618,7 +651,14 @@ static inline int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const 
 		}
 		if (irreport && pmregs_etrace_enc_seen(e, d)) {
 			e->stats.ambiguous++;
-			return 1;
+			if (!((why & PMREGS_ETRACE_ENC_R_TARGET) && e->prev_mispred)) {
+				/* a depth report a decoder would misread: the decoder finds the instruction by
+				 * its branches instead (the depth only tells recursion levels apart) */
+				irreport = 0;
+				d = 0;
+			} else {
+				return 1;
+			}
 		}
 	}
 	if (e->jtc) {
@@ -665,6 +705,8 @@ static inline int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const 
 	(void)pmregs_etrace_te_inst_semantic_set(p, t, &s);
 	pmregs_etrace_enc_commit(e, 0);
 	e->inferred = (uint8_t)((why & PMREGS_ETRACE_ENC_R_TARGET) && !updiscon && !notify);
+	e->nhist = 0;
+	e->hist_over = 0;
 	e->last_addr = c->addr;
 	e->branches = 0;
 	e->bmap = 0;
@@ -699,6 +741,8 @@ static inline void pmregs_etrace_enc_branches(struct pmregs_etrace_encoder *e)
 	e->ir_seen = 0;
 	e->ir_seen_high = 0;
 	e->inferred = 0;
+	e->nhist = 0;
+	e->hist_over = 0;
 }
 
 static inline void pmregs_etrace_enc_context(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_encoder_el *c)
@@ -894,7 +938,7 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 			addr = 1;
 		} else if ((e->rs_state == 2 && pend) || (c->flags & PMREGS_ETRACE_ENC_NOTIFY)) {
 			addr = 1; /* resync_br, er_n */
-		} else if (n->kind != PMREGS_ETRACE_ENC_INSN || ((pend || e->inferred) && pmregs_etrace_enc_ppccd(c, n, upd)) ||
+		} else if (n->kind != PMREGS_ETRACE_ENC_INSN || pmregs_etrace_enc_ppccd(c, n, upd) ||
 			   (n->context != c->context && n->ctype == PMREGS_ETRACE_CTYPE_ASYNC) || full) {
 			addr = 1; /* next is exc_only, ppccd_br or unqualified (or the branch count is full) */
 		}
@@ -925,6 +969,22 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 		e->rs_state = 2;
 	if (mis)
 		e->mispred_depth = e->depth;
+	/* the addresses retired since the last branch or packet: a branch starts afresh */
+	if (is_br) {
+		e->nhist = 0;
+		e->hist_over = 0;
+	} else if (c->flags & PMREGS_ETRACE_ENC_FIRST) {
+		e->hist_open = c->addr;
+	} else if (!addr && !sync) {
+		uint64_t lo = (p->kind == PMREGS_ETRACE_ENC_INSN && (p->flags & PMREGS_ETRACE_ENC_FIRST)) ? e->hist_open : c->addr;
+		if (e->nhist < 32) {
+			e->hist[e->nhist][0] = lo;
+			e->hist[e->nhist][1] = c->addr;
+			e->nhist++;
+		} else {
+			e->hist_over = 1;
+		}
+	}
 	pmregs_etrace_enc_effects(e, c, ret);
 	e->prev_updiscon = (uint8_t)upd;
 	e->prev_mispred = (uint8_t)mis;
@@ -1014,7 +1074,7 @@ static inline int pmregs_etrace_encoder_init(struct pmregs_etrace_encoder *e, co
 	if (bytes < need || (need && !work))
 		return PMREGS_ENOSPC;
 	e->p = *p;
-	e->stats.blocks = e->stats.packets = e->stats.dropped = e->stats.ambiguous = e->stats.bad_blocks = 0;
+	e->stats.blocks = e->stats.packets = e->stats.dropped = e->stats.ambiguous = e->stats.repeated = e->stats.bad_blocks = 0;
 	e->amask = pmregs_lowmask(p->iaddress_width_p);
 	e->options = c->options;
 	e->ioptions = pmregs_etrace_encoder_ioptions_of(p, c->options, c->ioptions_layout);
