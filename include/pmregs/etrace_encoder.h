@@ -137,7 +137,11 @@
  * instruction gets a format 3.0, or the later trap's 3.1). A trap with
  * thaddr = 0 changes neither the differential base nor the stack, cache or
  * predictor (a decoder returns before reading its address). The end of
- * tracing with a trap still unreported reports it with thaddr = 0 too.
+ * tracing with a trap still unreported reports it with thaddr = 0 too. The
+ * format 3 packet after a trap with thaddr = 0 reports the next instruction
+ * that retires: a decoder goes there directly (as after a 3.1 with thaddr =
+ * 1), without taking the jump before the trap again (with implicit return,
+ * following it could take a mispredicted return as predicted).
  *
  * Qualification and support packets. A support packet (ienable 1,
  * qual_status no_change) comes first; the end of qualification (an
