@@ -84,6 +84,24 @@ static void debug_dump(const struct pmregs_etrace_params *p, size_t np, size_t j
 	}
 }
 
+static size_t nrestart;
+
+/* where a trace_lost restart lands: the instruction its 3.0 reports, in block k - 1 or k */
+static void find_restarts(const struct pmregs_etrace_params *p, size_t k, size_t nb)
+{
+	unsigned r;
+	for (r = enc.qhead; r != enc.qtail; r++) {
+		const struct pmregs_etrace_te_inst *t = &enc.q[r & (PMREGS_ETRACE_ENCODER_QUEUE - 1)];
+		if (t->format == 3 && t->subformat == 3 && t->qual_status == PMREGS_ETRACE_TE_INST_QUAL_STATUS_TRACE_LOST && r + 1 != enc.qtail) {
+			uint64_t a = enc.q[(r + 1) & (PMREGS_ETRACE_ENCODER_QUEUE - 1)].address << p->iaddress_lsb_p;
+			size_t q = k ? bstart[k - 1] : 0, end = bstart[k + 1 <= nb ? k + 1 : nb];
+			while (q < end && truth[q] != a)
+				q++;
+			restart[nrestart++] = q;
+		}
+	}
+}
+
 static const char *fail_cfg;
 static uint64_t fail_seed;
 
@@ -96,7 +114,7 @@ static int run_one(const struct cfg *c, uint64_t seed, size_t n_insn)
 	struct pmregs_etrace_smi f;
 	struct pmregs_etrace_smi_stream w;
 	struct pmregs_etrace_smi_stream_item it;
-	size_t nb, nt, k, used, np = 0, pos = 0, i, j, nrestart, r;
+	size_t nb, nt, k, used, np = 0, pos = 0, i, j, r;
 	uint64_t base;
 	int rc;
 	static const uint64_t bases64[3] = { 0x80000000u, 0x10000u, 0x7ffffffff0000000u };
@@ -170,22 +188,12 @@ static int run_one(const struct cfg *c, uint64_t seed, size_t n_insn)
 				fprintf(stderr, " [%u.%u]", enc.q[q & 31].format, enc.q[q & 31].subformat);
 			fprintf(stderr, "\n");
 		}
-		/* where a trace_lost restart lands: the instruction its 3.0 reports, in block k - 1 or k */
-		for (r = enc.qhead; r != enc.qtail; r++) {
-			const struct pmregs_etrace_te_inst *t = &enc.q[r & (PMREGS_ETRACE_ENCODER_QUEUE - 1)];
-			if (t->format == 3 && t->subformat == 3 && t->qual_status == PMREGS_ETRACE_TE_INST_QUAL_STATUS_TRACE_LOST &&
-			    r + 1 != enc.qtail) {
-				uint64_t a = enc.q[(r + 1) & (PMREGS_ETRACE_ENCODER_QUEUE - 1)].address << p.iaddress_lsb_p;
-				size_t q = k ? bstart[k - 1] : 0;
-				while (q < bstart[k + 1] && truth[q] != a)
-					q++;
-				restart[nrestart++] = q;
-			}
-		}
+		find_restarts(&p, k, nb);
 		pmregs_etrace_encoder_put_smi(&enc, &f, stream + pos, sizeof stream - pos, &used);
 		pos += used;
 	}
 	pmregs_etrace_encoder_finish(&enc, 0);
+	find_restarts(&p, nb, nb);
 	pmregs_etrace_encoder_put_smi(&enc, &f, stream + pos, sizeof stream - pos, &used);
 	pos += used;
 	if (enc.stats.dropped) {
