@@ -157,12 +157,12 @@
  * trace_lost, then tracing starts again with a format 3.0.
  *
  * Privilege and precise context changes: the instruction before one is
- * always reported (format 0/1/2), not only when branches are pending
- * (ppccd_br): the format 3.0 then follows one step after a packet, and a
- * decoder that stopped at an earlier, fall-through occurrence of a reported
- * jump target (the looplabel case) resolves it through that format 0/1/2
- * packet (the decoder pseudo-code would keep the earlier occurrence on a
- * format 3).
+ * reported (format 0/1/2) when branches are pending (ppccd_br), and also
+ * when the last packet reported a jump target that had already executed
+ * since the last branch: a decoder may have stopped at that earlier,
+ * fall-through occurrence (the looplabel case), and it resolves that
+ * through a format 0/1/2 packet (the decoder pseudo-code keeps the earlier
+ * occurrence on a format 3).
  *
  * Reports by fall-through. A decoder finds an address reported for another
  * reason than following an uninferable jump (before a trap or a privilege
@@ -708,7 +708,8 @@ static inline int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const 
 	s.irdepth = d;
 	(void)pmregs_etrace_te_inst_semantic_set(p, t, &s);
 	pmregs_etrace_enc_commit(e, 0);
-	e->inferred = (uint8_t)((why & PMREGS_ETRACE_ENC_R_TARGET) && !updiscon && !notify);
+	/* a decoder may stop at an earlier, fall-through execution of a jump target only if one happened since the last branch */
+	e->inferred = (uint8_t)((why & PMREGS_ETRACE_ENC_R_TARGET) && !updiscon && !notify && pmregs_etrace_enc_repeated(e, c->addr));
 	e->nhist = 0;
 	e->hist_over = 0;
 	e->last_addr = c->addr;
@@ -942,7 +943,7 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 			addr = 1;
 		} else if ((e->rs_state == 2 && pend) || (c->flags & PMREGS_ETRACE_ENC_NOTIFY)) {
 			addr = 1; /* resync_br, er_n */
-		} else if (n->kind != PMREGS_ETRACE_ENC_INSN || pmregs_etrace_enc_ppccd(c, n, upd) ||
+		} else if (n->kind != PMREGS_ETRACE_ENC_INSN || ((pend || e->inferred) && pmregs_etrace_enc_ppccd(c, n, upd)) ||
 			   (n->context != c->context && n->ctype == PMREGS_ETRACE_CTYPE_ASYNC) || full) {
 			addr = 1; /* next is exc_only, ppccd_br or unqualified (or the branch count is full) */
 		}

@@ -631,6 +631,7 @@ static inline void hart_run(const struct hart_prog *g, uint64_t seed, unsigned i
 		if (s.irq_rate && s.tsp < 15 && hart_pick(&s.rng, s.irq_rate) == 0) {
 			/* an interrupt before this instruction */
 			ev.addr = s.pc;
+			ev.insn = hart_get(g, at, len);
 			ev.priv = s.priv;
 			ev.trap = 2;
 			ev.cause = 7;

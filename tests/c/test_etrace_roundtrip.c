@@ -32,12 +32,28 @@ static struct hart_prog prog;
 static struct hart_event events[MAXEV];
 static struct pmregs_etrace_ingress blocks[MAXBLK];
 static uint64_t truth[MAXEV], decoded[MAXEV * 2];
-static size_t bstart[MAXBLK + 1], restart[MAXEV];
 static struct pmregs_etrace_encoder enc;
 static uint64_t work[1 << 14];
 static unsigned char stream[MAXEV * 48];
 static struct pmregs_etrace_te_inst pkts[MAXEV * 2];
 static struct nd dec;
+static size_t bstart[MAXBLK + 1], rlo[MAXEV], rhi[MAXEV], nrestart;
+
+/* a trace_lost restart queued by the last step (k: the block it took): its 3.0 reports an
+ * instruction of block k - 1 or k; remember that range of the executed instructions */
+static void find_restarts(size_t k, size_t nb)
+{
+	unsigned r;
+	for (r = enc.qhead; r != enc.qtail; r++) {
+		const struct pmregs_etrace_te_inst *t = &enc.q[r & (PMREGS_ETRACE_ENCODER_QUEUE - 1)];
+		if (t->format == 3 && t->subformat == 3 && t->qual_status == PMREGS_ETRACE_TE_INST_QUAL_STATUS_TRACE_LOST &&
+		    nrestart < MAXEV) {
+			rlo[nrestart] = k ? bstart[k - 1] : 0;
+			rhi[nrestart] = bstart[k + 1 <= nb ? k + 1 : nb];
+			nrestart++;
+		}
+	}
+}
 
 struct cfg {
 	const char *name;
@@ -81,24 +97,6 @@ static void debug_dump(const struct pmregs_etrace_params *p, size_t np, size_t j
 	for (k = 0; k < np && k < 60; k++) {
 		pmregs_etrace_te_inst_snprint(b, sizeof b, p, &pkts[k]);
 		fprintf(stderr, "pkt %lu: %s\n", (unsigned long)k, b);
-	}
-}
-
-static size_t nrestart;
-
-/* where a trace_lost restart lands: the instruction its 3.0 reports, in block k - 1 or k */
-static void find_restarts(const struct pmregs_etrace_params *p, size_t k, size_t nb)
-{
-	unsigned r;
-	for (r = enc.qhead; r != enc.qtail; r++) {
-		const struct pmregs_etrace_te_inst *t = &enc.q[r & (PMREGS_ETRACE_ENCODER_QUEUE - 1)];
-		if (t->format == 3 && t->subformat == 3 && t->qual_status == PMREGS_ETRACE_TE_INST_QUAL_STATUS_TRACE_LOST && r + 1 != enc.qtail) {
-			uint64_t a = enc.q[(r + 1) & (PMREGS_ETRACE_ENCODER_QUEUE - 1)].address << p->iaddress_lsb_p;
-			size_t q = k ? bstart[k - 1] : 0, end = bstart[k + 1 <= nb ? k + 1 : nb];
-			while (q < end && truth[q] != a)
-				q++;
-			restart[nrestart++] = q;
-		}
 	}
 }
 
@@ -188,12 +186,12 @@ static int run_one(const struct cfg *c, uint64_t seed, size_t n_insn)
 				fprintf(stderr, " [%u.%u]", enc.q[q & 31].format, enc.q[q & 31].subformat);
 			fprintf(stderr, "\n");
 		}
-		find_restarts(&p, k, nb);
+		find_restarts(k, nb);
 		pmregs_etrace_encoder_put_smi(&enc, &f, stream + pos, sizeof stream - pos, &used);
 		pos += used;
 	}
 	pmregs_etrace_encoder_finish(&enc, 0);
-	find_restarts(&p, nb, nb);
+	find_restarts(nb, nb);
 	pmregs_etrace_encoder_put_smi(&enc, &f, stream + pos, sizeof stream - pos, &used);
 	pos += used;
 	if (enc.stats.dropped) {
@@ -222,12 +220,27 @@ static int run_one(const struct cfg *c, uint64_t seed, size_t n_insn)
 	/* compare, allowing a gap before each restart that follows a trace_lost */
 	for (i = j = r = 0; i < dec.nout; i++) {
 		if (decoded[i] == ~(uint64_t)0) {
-			/* a gap: what follows starts at the instruction the restart reported */
+			/* a gap: the next segment (up to the next gap) must be a run of the executed instructions at or after j */
+			size_t len = 0, m;
+			while (i + 1 + len < dec.nout && decoded[i + 1 + len] != ~(uint64_t)0)
+				len++;
 			if (r >= nrestart) {
 				fprintf(stderr, "%s seed %llu: more trace_lost packets than restarts\n", c->name, (unsigned long long)seed);
 				return 1;
 			}
-			j = restart[r++];
+			/* the restart is an instruction of the blocks the encoder was working on */
+			for (j = j > rlo[r] ? j : rlo[r]; j < rhi[r] && j + len <= nt; j++) {
+				for (m = 0; m < len && truth[j + m] == decoded[i + 1 + m]; m++)
+					;
+				if (m == len)
+					break;
+			}
+			if (j >= rhi[r] || j + len > nt) {
+				fprintf(stderr, "%s seed %llu: after gap %lu, the %lu decoded instructions match no executed run\n", c->name,
+					(unsigned long long)seed, (unsigned long)r, (unsigned long)len);
+				return 1;
+			}
+			r++;
 			continue;
 		}
 		if (j >= nt || truth[j] != decoded[i]) {
