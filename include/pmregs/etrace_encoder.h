@@ -177,8 +177,10 @@
  * instruction reported; notify is asserted unless the instruction follows an
  * uninferable jump (it is reported then anyway). updiscon is asserted when
  * the reported instruction follows an uninferable jump and the next packet
- * is a format 3 (or the next block ends in a trap, as the reference encoder
- * does).
+ * is a format 3; in single-retirement mode (iretire counting instructions)
+ * also when the next instruction traps after retiring (an ecall), as the
+ * reference encoder does (asserting it for a jump target is always safe; a
+ * block does not show the instruction after its first, so blocks do not).
  */
 #ifndef PMREGS_ETRACE_ENCODER_H
 #define PMREGS_ETRACE_ENCODER_H
@@ -380,7 +382,7 @@ struct pmregs_etrace_encoder {
 #define PMREGS_ETRACE_ENC_SIJUMP    0x01u
 #define PMREGS_ETRACE_ENC_NOTIFY    0x02u
 #define PMREGS_ETRACE_ENC_FIRST     0x04u /* first of a block of several instructions */
-#define PMREGS_ETRACE_ENC_BLKTRAP   0x08u /* its block ends in a trap */
+#define PMREGS_ETRACE_ENC_BLKTRAP   0x08u /* the last instruction of a block that ends in a trap, or the trap */
 #define PMREGS_ETRACE_ENC_INTERRUPT 0x10u /* a trap: an interrupt */
 #define PMREGS_ETRACE_ENC_ELIGIBLE  0x20u /* last of a block whose itype is not 0: resync counters are compared here */
 #define PMREGS_ETRACE_ENC_FINAL     0x40u /* not traced: the end of the trace */
@@ -616,7 +618,7 @@ static inline int pmregs_etrace_enc_repeated(const struct pmregs_etrace_encoder 
 
 #define PMREGS_ETRACE_ENC_R_TARGET 1 /* the instruction follows an uninferable discontinuity */
 #define PMREGS_ETRACE_ENC_R_F3NEXT 2 /* the next packet is a format 3 */
-#define PMREGS_ETRACE_ENC_R_BLKTRAP 4 /* the next block ends in a trap */
+#define PMREGS_ETRACE_ENC_R_BLKTRAP 4 /* the next instruction traps after retiring (single retirement) */
 
 /*
  * A packet that reports instruction c with an address (format 0.0 with
@@ -717,8 +719,12 @@ static inline int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const 
 	e->bmap = 0;
 	e->pbc = 0;
 	e->counting = 0;
-	e->ir_seen = 0;
-	e->ir_seen_high = 0;
+	if (!e->inferred) {
+		/* a decoder that stopped at an earlier execution of c walks on to this one under the
+		 * next packet: keep the returns since the packet before for that one's irdepth */
+		e->ir_seen = 0;
+		e->ir_seen_high = 0;
+	}
 	return 0;
 }
 
@@ -935,8 +941,8 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 	} else {
 		if (n->kind != PMREGS_ETRACE_ENC_INSN || pmregs_etrace_enc_ppccd(c, n, upd) || e->rs_state == 2)
 			why |= PMREGS_ETRACE_ENC_R_F3NEXT;
-		if (n->flags & PMREGS_ETRACE_ENC_BLKTRAP)
-			why |= PMREGS_ETRACE_ENC_R_BLKTRAP;
+		if ((n->flags & PMREGS_ETRACE_ENC_BLKTRAP) && e->iretire_unit == PMREGS_ETRACE_ENCODER_IRETIRE_INSTRUCTIONS)
+			why |= PMREGS_ETRACE_ENC_R_BLKTRAP; /* the reference encoder's reading, single retirement only */
 		if (e->prev_updiscon) {
 			/* Updiscon previous: the target of the jump */
 			why |= PMREGS_ETRACE_ENC_R_TARGET;
@@ -1244,7 +1250,7 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 			n->itype = 0;
 			n->size = 0;
 			n->hw = 0;
-			n->flags = (uint8_t)(PMREGS_ETRACE_ENC_FIRST | blk);
+			n->flags = (uint8_t)PMREGS_ETRACE_ENC_FIRST;
 			pmregs_etrace_enc_advance(e, ni);
 		}
 		n = pmregs_etrace_enc_next(e, &ni);

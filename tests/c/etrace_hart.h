@@ -813,15 +813,17 @@ static inline size_t hart_ingress(const struct hart_event *ev, size_t n, const s
 			   size_t cap, uint64_t *truth, size_t tcap, size_t *ntruth, size_t *bstart)
 {
 	size_t k = 0, i, nt = 0;
-	uint64_t rng = o->seed | 1u, context = 0;
+	uint64_t rng = o->seed | 1u, irng = (o->seed * 0x9E3779B97F4A7C15u) | 1u, context = 0;
 	unsigned in_block = 0, qualified = 1, limit = 1, ctype = 0, open_priv = 0;
 	struct pmregs_etrace_ingress *b = PMREGS_NULL;
 	for (i = 0; i < n && k + 2 < cap; i++) {
 		const struct hart_event *e = &ev[i];
 		int change = 0;
-		if (o->ctx_rate && hart_pick(&rng, o->ctx_rate) == 0) {
+		/* per-instruction choices use their own random stream: the same whatever the blocks */
+		unsigned notify = o->notify_rate && hart_pick(&irng, o->notify_rate) == 0;
+		if (o->ctx_rate && hart_pick(&irng, o->ctx_rate) == 0) {
 			context++;
-			ctype = 1 + hart_pick(&rng, 3);
+			ctype = 1 + hart_pick(&irng, 3);
 			change = 1;
 		}
 		if (e->len == 0) {
@@ -875,7 +877,7 @@ static inline size_t hart_ingress(const struct hart_event *ev, size_t n, const s
 			b->sijump = e->sijump;
 			in_block = 0;
 		}
-		if (o->notify_rate && hart_pick(&rng, o->notify_rate) == 0) {
+		if (notify) {
 			b->flags |= PMREGS_ETRACE_INGRESS_NOTIFY;
 			in_block = 0;
 		}

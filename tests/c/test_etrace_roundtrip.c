@@ -236,6 +236,18 @@ static int run_one(const struct cfg *c, uint64_t seed, size_t n_insn)
 					break;
 			}
 			if (j >= rhi[r] || j + len > nt) {
+				size_t best = 0, bj = 0, q;
+				for (q = rlo[r]; q < rhi[r]; q++) {
+					for (m = 0; m < len && q + m < nt && truth[q + m] == decoded[i + 1 + m]; m++)
+						;
+					if (m > best) {
+						best = m;
+						bj = q;
+					}
+				}
+				fprintf(stderr, "%s seed %llu: best restart at executed %lu matches %lu: decoded %#llx, executed %#llx there\n",
+					c->name, (unsigned long long)seed, (unsigned long)bj, (unsigned long)best,
+					(unsigned long long)decoded[i + 1 + best], (unsigned long long)truth[bj + best]);
 				fprintf(stderr, "%s seed %llu: after gap %lu, the %lu decoded instructions match no executed run\n", c->name,
 					(unsigned long long)seed, (unsigned long)r, (unsigned long)len);
 				return 1;
