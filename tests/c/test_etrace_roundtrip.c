@@ -248,6 +248,10 @@ static int run_one(const struct cfg *c, uint64_t seed, size_t n_insn)
 				fprintf(stderr, "%s seed %llu: best restart at executed %lu matches %lu: decoded %#llx, executed %#llx there\n",
 					c->name, (unsigned long long)seed, (unsigned long)bj, (unsigned long)best,
 					(unsigned long long)decoded[i + 1 + best], (unsigned long long)truth[bj + best]);
+				if (getenv("PMREGS_ROUNDTRIP_DEBUG"))
+					for (q = best > 8 ? best - 8 : 0; q < best + 8 && i + 1 + q < dec.nout; q++)
+						fprintf(stderr, "  [%lu] decoded %#llx executed %#llx\n", (unsigned long)(bj + q),
+							(unsigned long long)decoded[i + 1 + q], (unsigned long long)truth[bj + q]);
 				fprintf(stderr, "%s seed %llu: after gap %lu, the %lu decoded instructions match no executed run\n", c->name,
 					(unsigned long long)seed, (unsigned long)r, (unsigned long)len);
 				return 1;
