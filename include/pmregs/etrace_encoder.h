@@ -373,6 +373,7 @@ struct pmregs_etrace_encoder {
 	uint64_t hist[32][2];
 	struct pmregs_etrace_te_inst q[PMREGS_ETRACE_ENCODER_QUEUE];
 	struct pmregs_etrace_te_inst scratch; /* where a packet that does not fit the queue is built */
+	struct pmregs_etrace_te_inst blank;   /* a packet with every field 0 */
 };
 
 /* Internal element kinds and flags. */
@@ -497,7 +498,8 @@ static inline struct pmregs_etrace_te_inst *pmregs_etrace_enc_slot(struct pmregs
 	struct pmregs_etrace_te_inst *t = &e->scratch;
 	if (e->qtail - e->qhead < PMREGS_ETRACE_ENCODER_QUEUE)
 		t = &e->q[e->qtail & (PMREGS_ETRACE_ENCODER_QUEUE - 1)];
-	(void)pmregs_etrace_te_inst_init(t, shape);
+	*t = e->blank; /* every field 0 */
+	t->shape = (uint8_t)shape;
 	return t;
 }
 
@@ -703,12 +705,22 @@ static inline int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const 
 		else
 			t->address = ((c->addr - e->last_addr) & e->amask) >> p->iaddress_lsb_p;
 	}
-	s.notify = (uint8_t)notify;
-	s.updiscon = (uint8_t)updiscon;
-	s.irreport = (uint8_t)irreport;
-	s.irdepth_reported = (uint8_t)irreport;
-	s.irdepth = d;
-	(void)pmregs_etrace_te_inst_semantic_set(p, t, &s);
+	if (t->shape != PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE) {
+		/* the raw bits: each differs from the bit before it when asserted (the address's MSB first) */
+		unsigned aw = (unsigned)(p->iaddress_width_p - p->iaddress_lsb_p), dw = pmregs_etrace_irdepth_width(p);
+		unsigned msb = (unsigned)(t->address >> (aw - 1u)) & 1u;
+		t->notify = (uint8_t)(notify ^ msb);
+		t->updiscon = (uint8_t)(updiscon ^ t->notify);
+		t->irreport = (uint8_t)(irreport ^ t->updiscon);
+		t->irdepth = irreport ? d : (t->irreport ? pmregs_lowmask(dw) : 0);
+	} else {
+		s.notify = (uint8_t)notify;
+		s.updiscon = (uint8_t)updiscon;
+		s.irreport = (uint8_t)irreport;
+		s.irdepth_reported = (uint8_t)irreport;
+		s.irdepth = d;
+		(void)pmregs_etrace_te_inst_semantic_set(p, t, &s);
+	}
 	pmregs_etrace_enc_commit(e, 0);
 	/* a decoder may stop at an earlier, fall-through execution of a jump target only if one happened since the last branch */
 	e->inferred = (uint8_t)((why & PMREGS_ETRACE_ENC_R_TARGET) && !updiscon && !notify && pmregs_etrace_enc_repeated(e, c->addr));
@@ -893,6 +905,27 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 {
 	unsigned it = c->itype, is_br = it == PMREGS_ETRACE_ITYPE_NONTAKEN_BRANCH || it == PMREGS_ETRACE_ITYPE_TAKEN_BRANCH;
 	unsigned upd, mis, ret, rpt = 0, failed = 0, full = 0, why = 0, sync = 0, addr = 0, pend, trep = e->trep;
+	if (it == 0 && p->kind == PMREGS_ETRACE_ENC_INSN && n->kind == PMREGS_ETRACE_ENC_INSN && e->tracing && e->rs_state == 1 &&
+	    !e->prev_updiscon && !((c->flags | n->flags) & (PMREGS_ETRACE_ENC_NOTIFY | PMREGS_ETRACE_ENC_BLKTRAP)) &&
+	    c->priv == p->priv && n->priv == c->priv && c->context == p->context && n->context == c->context) {
+		/* the common case: nothing to report, nothing to learn (the flowchart's "no" on every diamond) */
+		if (e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_HALFWORDS)
+			e->rs_count += c->hw;
+		if (c->flags & PMREGS_ETRACE_ENC_FIRST) {
+			e->hist_open = c->addr;
+		} else if (e->nhist < 32) {
+			e->hist[e->nhist][0] = (p->flags & PMREGS_ETRACE_ENC_FIRST) ? e->hist_open : c->addr;
+			e->hist[e->nhist][1] = c->addr;
+			e->nhist++;
+		} else {
+			e->hist_over = 1;
+		}
+		e->trep = 0;
+		e->fresh = 0;
+		e->prev_mispred = 0;
+		e->prev_ret = 0;
+		return;
+	}
 	e->trep = 0;
 	/* a packet that makes a decoder forget the instruction before c (a trap's 3.1, a trace's first 3.0):
 	 * c cannot be the second half of a sequentially inferable jump */
@@ -1085,6 +1118,8 @@ static inline int pmregs_etrace_encoder_init(struct pmregs_etrace_encoder *e, co
 	if (bytes < need || (need && !work))
 		return PMREGS_ENOSPC;
 	e->p = *p;
+	(void)pmregs_etrace_te_inst_init(&e->blank, PMREGS_ETRACE_TE_INST_SHAPE_START);
+	e->blank.format = 0;
 	e->stats.blocks = e->stats.packets = e->stats.dropped = e->stats.ambiguous = e->stats.repeated = e->stats.bad_blocks = 0;
 	e->amask = pmregs_lowmask(p->iaddress_width_p);
 	e->options = c->options;
