@@ -356,6 +356,9 @@ suite() {
 
 	# ---- libFuzzer smoke runs (tests/fuzz) --------------------------------------------
 	. tests/fuzz/checks.sh
+
+	# ---- RISC-V instruction classes against objdump (tests/riscv) -----------------------
+	. tests/riscv/checks.sh
 }
 
 suite

@@ -250,6 +250,7 @@ class Family:
         self.matchers = []                  # bit-range compare rules (matcher.py)
         self.range_covers = []              # address range -> (address, mask) pairs (matcher.py)
         self.functions = []
+        self.classifiers = []               # encoding words sorted into classes by bit patterns (classifier.py)
         self.passes = []                    # several events into shared control registers, by pass (passes.py)
         self.encoders = []                  # event encoders (encoder.py)
         self.samples = []                   # register records a tool reads back (samples.py)

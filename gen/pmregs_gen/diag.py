@@ -82,4 +82,9 @@ CODES = {
     "PMR081": "range cover cannot be built on its matcher",
     "PMR120": "passes: an event, counter, column or table does not fit the construct",
     "PMR121": "passes: the registers of one pass differ in width",
+    "PMR130": "classifier: a class pattern is malformed or wider than the word",
+    "PMR131": "classifier: two classes match one encoding",
+    "PMR132": "classifier: a field gathers bits outside the word, twice, or into the wrong number of value bits",
+    "PMR133": "classifier: outputs missing, or value expressions that depend on each other",
+    "PMR134": "classifier: whether two classes overlap cannot be decided",
 }

@@ -7,6 +7,8 @@ read like the manuals' formulas:
     reg.field                 field of a register-typed parameter
     reg.field.name            a named value of that field
     enum_name.value           an enumerator
+    NAME                      a parameter, a name the caller binds (a classifier's operand
+                              fields, classifier.py) or a family constant (PMREGS_<F>_NAME)
     x[n]      x[hi:lo]        one bit (n may vary) / a constant bit range
     and  or  not  ==  !=  <  <=  >  >=  + - * & | ^ ~ << >>
     a if cond else b          selection (compiles to ?:, no branch needed)
@@ -25,6 +27,10 @@ read like the manuals' formulas:
 can always be evaluated, and the result carries no branch. Every value is
 computed in uint64_t (or int for truth values) with explicit casts, so the C is
 warning-free under -Wconversion -Wsign-conversion.
+
+Evaluator computes the same expressions in Python, with the same unsigned 64-bit
+arithmetic, for generators that must know a value while generating (a
+classifier's overlap check and its self-test vectors).
 """
 
 import ast
@@ -92,6 +98,8 @@ def type_info(fam, t):
         return ("bool", "int", None)
     if t in ("u8", "u16", "u32", "u64"):
         return ("int", f"uint{t[1:]}_t", None)
+    if t == "unsigned":                     # C's unsigned int, for parameters such as an XLEN
+        return ("int", "unsigned", None)
     am = re.match(r"^u(8|16|32|64)\[(\d+)\]\Z", t, re.ASCII)
     if am:                                  # an array parameter: element type, ref = length
         return ("array", f"uint{am.group(1)}_t", int(am.group(2)))
@@ -104,11 +112,19 @@ def type_info(fam, t):
 
 class Compiler:
     terms = 0                               # nodes compiled so far (MAX_TERMS)
+    masked = False                          # defaults for subclasses that set up their own scope
+    names = {}
+    constants = {}
 
-    def __init__(self, fam, fn):
+    def __init__(self, fam, fn, names=None, masked=False):
         self.fam, self.fn = fam, fn
         self.n = Names(fam)
         self.params = {p: type_info(fam, t) for p, t in fn.params}
+        self.names = names or {}            # name -> Val bound by the caller (C locals of a generated body)
+        self.constants = {c[0]: c for c in getattr(fam, "constants", [])}
+        # masked: `a if c else b` becomes mask arithmetic instead of ?: (compilers may branch on ?:), and a
+        # call of a spec function is its expression expanded in place, compiled the same way
+        self.masked = masked
         self.funcs = {f.name: f for f in fam.functions}   # only those defined earlier
         self.matchers = {m.name: m for m in getattr(fam, "matchers", [])}
         self.consts = {}                    # loop variables of any()/all() being unrolled
@@ -173,6 +189,10 @@ class Compiler:
             if kind == "bool":              # a caller may pass any non-zero int for true
                 return Val(f"({node.id} != 0)", kind, ctype, ref)
             return Val(node.id, kind, ctype, ref)
+        if node.id in self.names:
+            return self.names[node.id]
+        if node.id in self.constants:
+            return Val(self.n.mac(node.id), "int", "int")
         self.fail(node, "PMR041", f"'{node.id}' is not a parameter of '{self.fn.name}'")
 
     def c_Attribute(self, node):
@@ -309,6 +329,8 @@ class Compiler:
     def c_IfExp(self, node):
         c = self.truth(self.compile(node.test), node.test)
         a, b = self.compile(node.body), self.compile(node.orelse)
+        if self.masked:
+            return self.select(node, c, a, b)
         if a.kind == b.kind == "enum":
             if a.ref is not b.ref:
                 self.fail(node, "PMR042", "both branches must be values of the same enum")
@@ -317,6 +339,43 @@ class Compiler:
             return Val(f"({c} ? {a.code} : {b.code})", "bool", "int")
         kind, ref = ("layout", a.ref) if a.kind == b.kind == "layout" and a.ref is b.ref else ("int", None)
         return Val(f"({c} ? {self.u64(a, node.body)} : {self.u64(b, node.orelse)})", kind, U64, ref)
+
+    def select(self, node, c, a, b):
+        """`a if c else b` without ?: : both computed, one masked away."""
+        if a.kind == b.kind == "bool":
+            return Val(f"(({bool_operand(c)} & {bool_operand(a.code)}) | ((int)!({c}) & {bool_operand(b.code)}))",
+                       "bool", "int")
+        if a.kind == "enum" or b.kind == "enum":
+            if a.kind != b.kind or a.ref is not b.ref:
+                self.fail(node, "PMR042", "both branches must be values of the same enum")
+            ua, ub = f"(({U64})({a.code}))", f"(({U64})({b.code}))"
+        else:
+            ua, ub = self.u64(a, node.body), self.u64(b, node.orelse)
+        code = f"({ub} ^ (({ua} ^ {ub}) & (PMREGS_U64(0) - ({U64})({c}))))"
+        if a.kind == "enum":
+            return Val(f"(({a.ctype})({code}))", "enum", a.ctype, a.ref)
+        if a.kind == b.kind == "layout" and a.ref is b.ref:
+            return Val(code, "layout", U64, a.ref)
+        return Val(code, "int", U64)
+
+    def expand(self, node, F):
+        """A call of spec function F compiled in place (masked mode): its parameters bound to the arguments."""
+        if node.keywords or len(node.args) != len(F.params):
+            self.fail(node, "PMR042", f"'{F.name}' takes {len(F.params)} positional argument(s)")
+        names = {}
+        for a, (pn, t) in zip(node.args, F.params):
+            kind, ctype, ref = type_info(self.fam, t)
+            names[pn] = Val(f"({self.to_type(self.compile(a), t, a)})", kind, ctype, ref)
+        sub = Compiler(self.fam, _Bound(F.name), names, masked=True)
+        sub.funcs = {f.name: f for f in self.fam.functions[:self.fam.functions.index(F)]}
+        try:
+            tree = parse(F.expr_node.text.strip() if not F.expr_node.block else "(" + F.expr_node.text + ")")
+            v = sub.compile(tree.body)
+            code = sub.to_type(v, F.returns, tree.body)
+        except (ExprError, SyntaxError):
+            self.fail(node, "PMR042", f"'{F.name}' cannot be expanded in place")
+        kind, ctype, ref = type_info(self.fam, F.returns)
+        return Val(code, kind, ctype, ref)
 
     def c_Call(self, node):
         if not isinstance(node.func, ast.Name):
@@ -342,6 +401,8 @@ class Compiler:
         F = self.funcs.get(fname)
         if F is None:
             self.fail(node.func, "PMR041", f"'{fname}' is not a function defined earlier in this spec")
+        if self.masked and all(type_info(self.fam, t)[0] in ("int", "bool") for _, t in F.params):
+            return self.expand(node, F)
         if node.keywords or len(node.args) != len(F.params):
             self.fail(node, "PMR042", f"'{fname}' takes {len(F.params)} positional argument(s)")
         args = [self.to_type(self.compile(a), t, a) for a, (_, t) in zip(node.args, F.params)]
@@ -401,23 +462,47 @@ class Compiler:
 
 def compile_function(fam, fn, diag):
     """Compile fn.expr_node into fn.c_expr; report errors to diag."""
-    scalar = fn.expr_node
+    fn.c_expr = compile_scalar(fam, fn, fn.expr_node, fn.returns, diag)
+
+
+class _Bound:
+    """The scope of a function expanded in place: no parameters of its own (they are bound names)."""
+
+    def __init__(self, name):
+        self.name, self.params = name, []
+
+
+def compile_scalar(fam, fn, scalar, returns, diag, names=None, what=None, masked=False):
+    """The C text of the expression in `scalar` (a yamlnode.Scalar) as spec type `returns`, with fn's
+    parameters and the caller's `names` in scope; None after reporting an error to diag. `what` names the
+    expression in messages (default: the function); `masked` selects without ?: (Compiler)."""
+    what = what or f"function '{fn.name}'"
     text = scalar.text
     src = text if not scalar.block else text
     try:
         tree = parse(src.strip() if not scalar.block else "(" + src + ")")
     except SyntaxError as e:
         diag.error(_At(scalar, e.lineno or 1, (e.offset or 1) - 1), getattr(e, "pmr", "PMR040"),
-                   f"in function '{fn.name}': {e.msg}" if hasattr(e, "pmr") else f"expression: {e.msg}")
-        return
-    c = Compiler(fam, fn)
+                   f"in {what}: {e.msg}" if hasattr(e, "pmr") else f"expression: {e.msg}")
+        return None
+    c = Compiler(fam, fn, names, masked)
     try:
         v = c.compile(tree.body)
-        fn.c_expr = c.to_type(v, fn.returns, tree.body)
+        return c.to_type(v, returns, tree.body)
     except ExprError as e:
-        lead = len(src) - len(src.lstrip()) if not scalar.block else -1
-        diag.error(_At(scalar, getattr(e.node, "lineno", 1), getattr(e.node, "col_offset", 0) + lead),
-                   e.code, f"in function '{fn.name}': {e.msg}")
+        diag.error(at(scalar, e.node), e.code, f"in {what}: {e.msg}")
+        return None
+
+
+def at(scalar, node):
+    """The location of AST node `node` of the expression in yamlnode.Scalar `scalar`, for Diag.error()."""
+    lead = len(scalar.text) - len(scalar.text.lstrip()) if not scalar.block else -1
+    return _At(scalar, getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + lead)
+
+
+def parse_scalar(scalar):
+    """The expression tree of a yamlnode.Scalar, parsed as compile_scalar() parses it."""
+    return parse(scalar.text.strip() if not scalar.block else "(" + scalar.text + ")")
 
 
 class TooDeep(SyntaxError):
@@ -444,3 +529,145 @@ def parse(src):
                           ("<expr>", line, getattr(node, "col_offset", 0) + 1, ""))
         stack.extend((c, d + 1) for c in ast.iter_child_nodes(node))
     return tree
+
+
+# -- the same language in Python ------------------------------------------------------------------
+M64 = (1 << 64) - 1
+
+
+class NotEvaluable(Exception):
+    """An expression the Python evaluator does not compute (a layout, matcher or array); node says where."""
+
+    def __init__(self, node, msg):
+        super().__init__(msg)
+        self.node, self.msg = node, msg
+
+
+class Evaluator:
+    """Computes an expression of the language as the generated C does: every value an unsigned 64-bit
+    integer (truth values 0 or 1), + - * << wrapping modulo 2^64, a variable shift count taken modulo 64.
+
+    `env` maps names to integers: parameters, a classifier's fields or outputs, any()/all() loop
+    variables; family constants and enum values are found in `fam`, functions of the spec are
+    evaluated from their expressions. Only trees that compiled are evaluated."""
+
+    def __init__(self, fam, env):
+        self.fam, self.env = fam, dict(env)
+        self.constants = {c[0]: c[1] for c in getattr(fam, "constants", [])}
+        self.funcs = {f.name: f for f in getattr(fam, "functions", [])}
+
+    def eval(self, node):
+        meth = getattr(self, "e_" + type(node).__name__, None)
+        if meth is None:
+            raise NotEvaluable(node, f"'{type(node).__name__}' is not evaluated")
+        return meth(node)
+
+    def truth(self, node):
+        return 1 if self.eval(node) != 0 else 0
+
+    def e_Constant(self, node):
+        return int(node.value) & M64
+
+    def e_Name(self, node):
+        if node.id in self.env:
+            return self.env[node.id] & M64
+        if node.id in self.constants:
+            return self.constants[node.id]
+        raise NotEvaluable(node, f"'{node.id}' has no value here")
+
+    def e_Attribute(self, node):
+        if isinstance(node.value, ast.Name):      # NAME.value: an enum's value (the compiler has checked it)
+            E = self.fam.enum(node.value.id)
+            if E is not None:
+                for vn, vv, _ in E.values:
+                    if vn == node.attr:
+                        return vv
+        raise NotEvaluable(node, "register fields are not evaluated")
+
+    def e_Subscript(self, node):
+        x = self.eval(node.value)
+        sl = node.slice
+        if isinstance(sl, ast.Slice):
+            hi, lo = self.eval(sl.lower), self.eval(sl.upper)
+            return (x >> lo) & ((1 << (hi - lo + 1)) - 1)
+        return (x >> (self.eval(sl) & 63)) & 1
+
+    def e_BoolOp(self, node):
+        vals = [self.truth(v) for v in node.values]      # all evaluated, as the C does
+        return int(all(vals)) if isinstance(node.op, ast.And) else int(any(vals))
+
+    def e_UnaryOp(self, node):
+        if isinstance(node.op, ast.Not):
+            return 1 - self.truth(node.operand)
+        x = self.eval(node.operand)
+        if isinstance(node.op, ast.Invert):
+            return ~x & M64
+        if isinstance(node.op, ast.USub):
+            return -x & M64
+        raise NotEvaluable(node, "unsupported unary operator")
+
+    def e_BinOp(self, node):
+        a, b = self.eval(node.left), self.eval(node.right)
+        op = type(node.op)
+        if op is ast.Add:
+            return (a + b) & M64
+        if op is ast.Sub:
+            return (a - b) & M64
+        if op is ast.Mult:
+            return (a * b) & M64
+        if op is ast.BitAnd:
+            return a & b
+        if op is ast.BitOr:
+            return a | b
+        if op is ast.BitXor:
+            return a ^ b
+        if op is ast.LShift:
+            return (a << (b & 63)) & M64
+        if op is ast.RShift:
+            return a >> (b & 63)
+        raise NotEvaluable(node, "unsupported operator")
+
+    def e_Compare(self, node):
+        a, b = self.eval(node.left), self.eval(node.comparators[0])
+        op = type(node.ops[0])
+        return int({ast.Eq: a == b, ast.NotEq: a != b, ast.Lt: a < b, ast.LtE: a <= b,
+                    ast.Gt: a > b, ast.GtE: a >= b}[op])
+
+    def e_IfExp(self, node):
+        return self.eval(node.body) if self.truth(node.test) else self.eval(node.orelse)
+
+    def e_Call(self, node):
+        fname = node.func.id
+        if fname in ("any", "all"):
+            g = node.args[0]
+            comp = g.generators[0]
+            bounds = [self.eval(a) for a in comp.iter.args]
+            lo, hi = (0, bounds[0]) if len(bounds) == 1 else bounds
+            var, saved = comp.target.id, self.env.get(comp.target.id)
+            vals = []
+            for k in range(lo, hi):
+                self.env[var] = k
+                vals.append(self.truth(g.elt))
+            if saved is None:
+                del self.env[var]
+            else:
+                self.env[var] = saved
+            return int(all(vals)) if fname == "all" else int(any(vals))
+        F = self.funcs.get(fname)
+        if F is None or any(type_info(self.fam, t)[0] not in ("int", "bool") for _, t in F.params):
+            raise NotEvaluable(node, f"'{fname}' is not evaluated")
+        args = {pn: convert(self.eval(a), t) for a, (pn, t) in zip(node.args, F.params)}
+        tree = getattr(F, "tree", None) or parse_scalar(F.expr_node)
+        F.tree = tree
+        return convert(Evaluator(self.fam, args).eval(tree.body), F.returns)
+
+
+def convert(x, t):
+    """Value x as spec type t holds it (what the C casts do)."""
+    if t == "bool":
+        return 1 if x else 0
+    if t in ("u8", "u16", "u32", "u64"):
+        return x & ((1 << int(t[1:])) - 1)
+    if t == "unsigned":
+        return x & 0xFFFFFFFF
+    return x

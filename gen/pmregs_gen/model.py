@@ -33,7 +33,7 @@ class Builder:
         m = self.r.mapping(self.tree, "the spec")
         if m is None:
             self.diag.check()
-        self.r.keys(m, "the family", required=("family", "title", "layouts"), optional=FAMILY_KEYS + keys())
+        self.r.keys(m, "the family", required=("family", "title"), optional=FAMILY_KEYS + keys())
         fam = self.fam
         fam.name = self.r.name(m.get("family"), "family name") if m.get("family") else ""
         fam.node = m.get("family") or m
@@ -126,10 +126,12 @@ class Builder:
             out.append((name, val, doc))
         return out
 
-    def ctype(self, node, allow_str=False, allow_list=False, allow_named=False, allow_set=False):
+    def ctype(self, node, allow_str=False, allow_list=False, allow_named=False, allow_set=False, allow_unsigned=False):
         t = self.r.text(node, "type")
         if t is None:
             return None
+        if allow_unsigned and t == "unsigned":     # C's unsigned int (function parameters and results)
+            return t
         sm = SET_RE.match(t)
         if allow_set and sm:
             # set(E): a bit mask with bit v for each enumerator value v of enum E.

@@ -265,6 +265,13 @@ static inline int64_t pmregs_sext(uint64_t x, unsigned width)
 	return (int64_t)low;
 }
 
+/* The int64_t whose two's complement is u: no branch, no implementation-defined conversion (compilers
+ * emit a plain move). */
+static inline int64_t pmregs_s64(uint64_t u)
+{
+	return (int64_t)(u & PMREGS_U64(0x7FFFFFFFFFFFFFFF)) + (-(int64_t)PMREGS_U64(0x7FFFFFFFFFFFFFFF) - 1) * (int64_t)(u >> 63);
+}
+
 /* String equality without the C library. */
 static inline int pmregs_streq(const char *a, const char *b)
 {

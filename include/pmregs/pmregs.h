@@ -13,6 +13,7 @@
 #include "itanium.h"
 #include "netburst.h"
 #include "ppc604.h"
+#include "riscv.h"
 #include "x86.h"
 
 #endif /* PMREGS_PMREGS_H */

@@ -14,6 +14,7 @@
 #include "itanium_tools.h"
 #include "netburst_tools.h"
 #include "ppc604_tools.h"
+#include "riscv_tools.h"
 #include "x86_tools.h"
 
 #ifndef __ASSEMBLER__
@@ -28,6 +29,7 @@ static inline const struct pmregs_family_desc *pmregs_families(size_t *count)
 		PMREGS_ITANIUM_FAMILY_INIT,
 		PMREGS_NETBURST_FAMILY_INIT,
 		PMREGS_PPC604_FAMILY_INIT,
+		PMREGS_RISCV_FAMILY_INIT,
 		PMREGS_X86_FAMILY_INIT,
 	};
 	if (count)

@@ -21,16 +21,16 @@ Loading, the header and the self-test follow CONSTRUCTS; the reference page
 and the self-test may put some constructs first (ORDER).
 """
 
-from . import encoder, functions, introspect, layouts, matcher, packets, passes, records, registers, samples, \
-    tables, values
+from . import classifier, encoder, functions, introspect, layouts, matcher, packets, passes, records, registers, \
+    samples, tables, values
 
-CONSTRUCTS = [values, layouts, registers, records, tables, matcher, functions, encoder, packets, passes, samples,
-              introspect]
+CONSTRUCTS = [values, layouts, registers, records, tables, matcher, functions, classifier, encoder, packets, passes,
+              samples, introspect]
 
 # Outputs whose sections come in another order: these names first, then the rest in CONSTRUCTS order.
 ORDER = {
-    "page": ("registers", "layouts", "records", "samples", "values", "tables", "functions", "matcher", "encoder",
-             "passes"),
+    "page": ("registers", "layouts", "records", "samples", "values", "tables", "functions", "matcher", "classifier",
+             "encoder", "passes"),
     "selftest": ("layouts", "encoder", "passes"),
 }
 

@@ -3,6 +3,8 @@
 
     functions:
       - {name, params: {p: type}, returns, expr, formula, doc, source}
+
+Types: u8..u64, bool, unsigned (C's unsigned int), a layout or an enum of the spec; parameters also u64[N].
 """
 
 import re
@@ -50,14 +52,14 @@ def function(b, node):
     pm = b.r.mapping(m.get("params"), "params") if m.get("params") is not None else None
     for k, v in (pm.pairs if pm else []):
         pn = b.r.check_name(k, k.text, "parameter")
-        pt = b.ctype(v, allow_named=True, allow_list=True)   # u64[8]: an array of register values
+        pt = b.ctype(v, allow_named=True, allow_list=True, allow_unsigned=True)   # u64[8]: an array of register values
         if pn is None or pt is None:
             return
         if any(p[0] == pn for p in F.params):
             b.r.err(k, "PMR021", f"parameter '{pn}' is given twice")
             return
         F.params.append((pn, pt))
-    F.returns = b.ctype(m.get("returns"), allow_named=True)
+    F.returns = b.ctype(m.get("returns"), allow_named=True, allow_unsigned=True)
     if F.returns is None:
         return
     F.expr_node = m.get("expr")
