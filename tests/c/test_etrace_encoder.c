@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
  * Tests of <pmregs/etrace_encoder.h>: the reference encoder's packets for the
- * same ingress, byte for byte (tests/etrace/refflow, with their provenance);
+ * same ingress, byte for byte (tests/etrace/encoder, with their provenance);
  * the specification's worked retirement example; single-retirement and
  * block ingress giving the same packets; each flowchart decision on hand-made
  * ingress (traps with thaddr 0 and 1, notify, updiscon, the full branch map,
@@ -130,14 +130,14 @@ static void test_refflow(void)
 		CHECK_EQ(pmregs_etrace_encoder_init(&enc, &p, &c, work, sizeof work), PMREGS_OK);
 		pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
 		f.msg_type = PMREGS_ETRACE_SMI_MSG_TYPE_TE_INST;
-		snprintf(path, sizeof path, "tests/etrace/refflow/%s.smi", n);
+		snprintf(path, sizeof path, "tests/etrace/encoder/%s.smi", n);
 		sm = fopen(path, "rb");
 		CHECK(sm != 0);
 		if (!sm)
 			continue;
 		nwant = fread(want, 1, sizeof want, sm);
 		fclose(sm);
-		snprintf(path, sizeof path, "tests/etrace/refflow/%s.csv", n);
+		snprintf(path, sizeof path, "tests/etrace/encoder/%s.csv", n);
 		in = fopen(path, "r");
 		CHECK(in != 0);
 		if (!in)
