@@ -359,6 +359,9 @@ suite() {
 
 	# ---- RISC-V instruction classes against objdump (tests/riscv) -----------------------
 	. tests/riscv/checks.sh
+
+	# ---- pmregs-decode etrace --encode: the reference encoder's bytes ------------------
+	. tests/etrace/encoder/checks.sh
 }
 
 suite
