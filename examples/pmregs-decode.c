@@ -33,6 +33,7 @@ static void usage(FILE *f)
 		"       %s [--json] [--stream NAME] [--params NAME=VALUE,...] [--unsynced] FAMILY FILE\n"
 		"       %s [--json | --long] --sample NAME FAMILY FILE|VALUE...\n"
 		"       %s [--json | --long] --list [FAMILY [REGISTER|LAYOUT|TABLE]]\n"
+		"       %s etrace --encode [--params L|@FILE]... [--image ELF] [--stream NAME] TRACE -o OUT\n"
 		"       %s --help | --version\n"
 		"\n"
 		"Decode VALUE as the register or layout REGISTER of FAMILY: every field with its\n"
@@ -52,6 +53,17 @@ static void usage(FILE *f)
 		"64-bit registers), or from the VALUEs, capabilities first; the capabilities say\n"
 		"which optional registers follow.\n"
 		"\n"
+		"With --encode, run the E-Trace instruction trace encoder on TRACE, a hart trace\n"
+		"(the E-Trace reference flow's CSV VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,\n"
+		"TVAL,INTERRUPT in hexadecimal, or its encoder input itype_0,...), and write the\n"
+		"packets to OUT as the stream NAME (smi_stream, encap_stream or atb_stream). Besides\n"
+		"the parameters, --params takes the encoder's options opt_full_address,\n"
+		"opt_implicit_return, opt_sijump, opt_implicit_exception, opt_jump_target_cache,\n"
+		"opt_branch_prediction (0 or 1), itype_width_p, resync_max, resync_unit (0 packets,\n"
+		"1 half-words, 2 cycles), ioptions_layout (0 reference, 1 PULP) and blocks\n"
+		"(instructions per ingress block), and @FILE reads NAME=VALUE lines; --image ELF\n"
+		"gives the XLEN.\n"
+		"\n"
 		"  --list        list families; with FAMILY its registers, layouts, tables, streams\n"
 		"                and parameters; with a register or layout too, its fields; with a\n"
 		"                table (e.g. an event table; table:NAME if a register has the name),\n"
@@ -63,6 +75,7 @@ static void usage(FILE *f)
 		"  --sample NAME the record of register values to decode (see --list FAMILY)\n"
 		"  --params L    parameters as NAME=VALUE pairs separated by commas (repeatable)\n"
 		"  --unsynced    do not assume that FILE starts at a packet boundary\n"
+		"  -o OUT        where --encode writes the stream\n"
 		"  --help        print this text\n"
 		"  --version     print the pmregs version\n"
 		"\n"
@@ -71,7 +84,7 @@ static void usage(FILE *f)
 		"register, layout, table, sample, stream or parameter name; 4 a value that cannot be read or does\n"
 		"not fit, or parameters that are out of range or not a legal combination; 5 a\n"
 		"file that cannot be read or written.\n",
-		prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog);
 }
 
 /* ---- small helpers ---- */
