@@ -982,7 +982,8 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 			addr = 1;
 		} else if ((e->rs_state == 2 && pend) || (c->flags & PMREGS_ETRACE_ENC_NOTIFY)) {
 			addr = 1; /* resync_br, er_n */
-		} else if (n->kind != PMREGS_ETRACE_ENC_INSN || ((pend || e->inferred) && pmregs_etrace_enc_ppccd(c, n, upd)) ||
+		} else if (n->kind != PMREGS_ETRACE_ENC_INSN ||
+			   ((pend || e->inferred || pmregs_etrace_enc_repeated(e, n->addr)) && pmregs_etrace_enc_ppccd(c, n, upd)) ||
 			   (n->context != c->context && n->ctype == PMREGS_ETRACE_CTYPE_ASYNC) || full) {
 			addr = 1; /* next is exc_only, ppccd_br or unqualified (or the branch count is full) */
 		}
