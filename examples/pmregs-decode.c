@@ -3,7 +3,8 @@
  * pmregs-decode: decode a register value or a packet stream of any pmregs
  * family, using nothing but the generated introspection tables of
  * <pmregs/tools.h> (pmregs_families(), the layouts, register and stream
- * descriptors). No family is named in this file.
+ * descriptors). No family is named in this file, except by the E-Trace
+ * commands that go beyond packets (etrace --encode).
  *
  * Run it without arguments for a list of families; --help explains the rest.
  */
@@ -12,7 +13,9 @@
 #include <string.h>
 
 #include <pmregs/tools.h>
-#include <pmregs/etrace_decoder.h>
+#include <pmregs/etrace_decoder.h> /* --image */
+#include <pmregs/etrace_encoder.h> /* --encode */
+#include <pmregs/riscv.h>          /* --encode: instruction classes of a hart trace */
 
 /* Exit statuses (also in the usage text). */
 #define ST_OK       0 /* decoded; every reserved bit as required, every packet readable */
@@ -32,6 +35,7 @@ static void usage(FILE *f)
 		"       %s [--stream smi_stream] [--params L] [--summary] --image ELF... etrace FILE\n"
 		"       %s [--json | --long] --sample NAME FAMILY FILE|VALUE...\n"
 		"       %s [--json | --long] --list [FAMILY [REGISTER|LAYOUT|TABLE]]\n"
+		"       %s etrace --encode [--params L|@FILE]... [--image ELF] [--stream NAME] TRACE -o OUT\n"
 		"       %s --help | --version\n"
 		"\n"
 		"Decode VALUE as the register or layout REGISTER of FAMILY: every field with its\n"
@@ -59,9 +63,22 @@ static void usage(FILE *f)
 		"N: reason). The decoder's run-time options before the first support packet are\n"
 		"opt_implicit_return, opt_implicit_exception, opt_full_address,\n"
 		"opt_jump_target_cache, opt_branch_prediction and opt_sijump (=0 or 1, in\n"
-		"--params; opt_sijump defaults to sijump_p), and ioptions_layout=ref|pulp|none\n"
-		"says how support packets carry them (default ref).\n"
+		"--params; opt_sijump defaults to sijump_p), and ioptions_layout (0 reference,\n"
+		"1 PULP, 2 none: the configured options stay) how support packets carry them.\n"
 		"\n"
+		"With --encode, run the E-Trace instruction trace encoder on TRACE, a hart trace\n"
+		"(the E-Trace reference flow's CSV VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,\n"
+		"TVAL,INTERRUPT in hexadecimal, or its encoder input itype_0,...), and write the\n"
+		"packets to OUT as the stream NAME (smi_stream, encap_stream or atb_stream). Besides\n"
+		"the parameters, --params takes the encoder's options opt_full_address,\n"
+		"opt_implicit_return, opt_sijump, opt_implicit_exception, opt_jump_target_cache,\n"
+		"opt_branch_prediction (0 or 1), itype_width_p, resync_max, resync_unit (0 packets,\n"
+		"1 half-words, 2 cycles), ioptions_layout (0 reference, 1 PULP) and blocks\n"
+		"(instructions per ingress block), and @FILE reads NAME=VALUE lines; --image ELF\n"
+		"gives the XLEN.\n"
+		"\n",
+		prog, prog, prog, prog, prog, prog, prog);
+	fprintf(f,
 		"  --list        list families; with FAMILY its registers, layouts, tables, streams\n"
 		"                and parameters; with a register or layout too, its fields; with a\n"
 		"                table (e.g. an event table; table:NAME if a register has the name),\n"
@@ -77,6 +94,7 @@ static void usage(FILE *f)
 		"  --image ELF   the program the trace ran (repeatable)\n"
 		"  --summary     with --image: one line of counts and the reconstruction rate\n"
 		"                (M instr/s, processor time of decoding and reconstruction)\n"
+		"  -o OUT        where --encode writes the stream\n"
 		"  --help        print this text\n"
 		"  --version     print the pmregs version\n"
 		"\n"
@@ -84,8 +102,7 @@ static void usage(FILE *f)
 		"some stream bytes could not be read; 2 bad command line; 3 unknown family,\n"
 		"register, layout, table, sample, stream or parameter name; 4 a value that cannot be read or does\n"
 		"not fit, or parameters that are out of range or not a legal combination; 5 a\n"
-		"file that cannot be read or written.\n",
-		prog, prog, prog, prog, prog, prog);
+		"file that cannot be read or written.\n");
 }
 
 /* ---- small helpers ---- */
@@ -1674,7 +1691,7 @@ static const struct {
 };
 
 /*
- * Take the opt_NAME=0|1 and ioptions_layout=ref|pulp|none items out of the --params lists (each
+ * Take the opt_NAME=0|1 and ioptions_layout=0|1|2 items out of the --params lists (each
  * expanded from @FILE first) into *options and *layout; the other items go to rest[] (malloc'd
  * strings, *nrest of them) for apply_params().
  */
@@ -1720,14 +1737,15 @@ static int etrace_take_opts(const char *const *params, int nparams, char **rest,
 			}
 			if (len == 15 && strncmp(item, "ioptions_layout", 15) == 0) {
 				const char *v = eq ? eq + 1 : "";
-				if (eq_nocase(v, "ref"))
+				/* the numbers of --encode's ioptions_layout, or the names */
+				if (eq_nocase(v, "0") || eq_nocase(v, "ref"))
 					*layout = PMREGS_ETRACE_IOPTIONS_REF;
-				else if (eq_nocase(v, "pulp"))
+				else if (eq_nocase(v, "1") || eq_nocase(v, "pulp"))
 					*layout = PMREGS_ETRACE_IOPTIONS_PULP;
-				else if (eq_nocase(v, "none"))
+				else if (eq_nocase(v, "2") || eq_nocase(v, "none"))
 					*layout = PMREGS_ETRACE_IOPTIONS_NONE;
 				else {
-					fprintf(stderr, "%s: --params: ioptions_layout is ref, pulp or none\n", prog);
+					fprintf(stderr, "%s: --params: ioptions_layout is 0 (reference), 1 (PULP) or 2 (none)\n", prog);
 					free(list);
 					return ST_VALUE;
 				}
@@ -2116,6 +2134,616 @@ static int decode_sample(const struct pmregs_family_desc *fam, const char *name,
 
 /* ---- main ---- */
 
+
+/* ---- etrace --encode: a hart trace through the E-Trace instruction trace encoder ---- */
+
+/* The encoder's settings a --params list may name besides the E-Trace parameters. */
+struct enc_opts {
+	struct pmregs_etrace_encoder_config cfg;
+	unsigned blocks; /* instructions per ingress block at most (1: single retirement) */
+	unsigned implicit_exception_set, implicit_exception;
+};
+
+static const struct {
+	const char *name;
+	const char *doc;
+} enc_names[] = {
+	{ "opt_full_address", "1: full addresses in formats 0, 1 and 2 (default 0: differential)" },
+	{ "opt_implicit_return", "1: returns predicted by the return stack or call counter are not reported" },
+	{ "opt_sijump", "1: sequentially inferable jumps are not reported (needs sijump_p=1)" },
+	{ "opt_implicit_exception", "1: trap packets with thaddr 1 carry no address (the parameter implicit_exception)" },
+	{ "opt_jump_target_cache", "1: format 0.1 (needs cache_size_p)" },
+	{ "opt_branch_prediction", "1: format 0.0 (needs bpred_size_p)" },
+	{ "itype_width_p", "3 or 4 (default 4): the width of the ingress itype" },
+	{ "resync_max", "resynchronise after this many packets, half-words or cycles (default 16; 0: never)" },
+	{ "resync_unit", "0 packets, 1 retired half-words, 2 cycles (default 0)" },
+	{ "ioptions_layout", "0: the reference flow's ioptions bits (default), 1: PULP's" },
+	{ "blocks", "retired instructions per ingress block at most (default 1: single retirement)" },
+};
+
+/* Apply one NAME=VALUE of a --params list: an encoder setting, or an E-Trace parameter. */
+static int enc_param(const struct pmregs_family_desc *fam, const char *item, uint64_t *vals, size_t np, struct enc_opts *o)
+{
+	const char *eq = strchr(item, '=');
+	size_t i, len = eq ? (size_t)(eq - item) : 0;
+	uint64_t x;
+	for (i = 0; eq && i < sizeof enc_names / sizeof enc_names[0]; i++) {
+		if (strlen(enc_names[i].name) != len || strncmp(enc_names[i].name, item, len) != 0)
+			continue;
+		if (parse_u64(eq + 1, &x) != 0) {
+			fprintf(stderr, "%s: --params: '%s' is not a value for %s\n", prog, eq + 1, enc_names[i].name);
+			return ST_VALUE;
+		}
+		if (i < 6 && x > 1) {
+			fprintf(stderr, "%s: %s=%llu is outside 0..1\n", prog, enc_names[i].name, (unsigned long long)x);
+			return ST_VALUE;
+		}
+		switch (i) {
+		case 0:
+		case 1:
+		case 2:
+		case 4:
+		case 5: {
+			static const uint32_t bit[6] = { PMREGS_ETRACE_ENCODER_FULL_ADDRESS, PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN,
+							 PMREGS_ETRACE_ENCODER_SIJUMP, 0, PMREGS_ETRACE_ENCODER_JUMP_TARGET_CACHE,
+							 PMREGS_ETRACE_ENCODER_BRANCH_PREDICTION };
+			o->cfg.options = x ? o->cfg.options | bit[i] : o->cfg.options & ~bit[i];
+			break;
+		}
+		case 3:
+			o->implicit_exception_set = 1;
+			o->implicit_exception = (unsigned)x;
+			break;
+		case 6:
+			if (x != 3 && x != 4) {
+				fprintf(stderr, "%s: itype_width_p=%llu is not 3 or 4\n", prog, (unsigned long long)x);
+				return ST_VALUE;
+			}
+			o->cfg.itype_width = (uint8_t)x;
+			break;
+		case 7:
+			if (x > 0xffffffffu) {
+				fprintf(stderr, "%s: resync_max=%llu is too big\n", prog, (unsigned long long)x);
+				return ST_VALUE;
+			}
+			o->cfg.resync_max = (uint32_t)x;
+			break;
+		case 8:
+		case 9:
+			if (x > (i == 8 ? 2u : 1u)) {
+				fprintf(stderr, "%s: %s=%llu is outside 0..%u\n", prog, enc_names[i].name, (unsigned long long)x, i == 8 ? 2u : 1u);
+				return ST_VALUE;
+			}
+			if (i == 8)
+				o->cfg.resync_unit = (uint8_t)x;
+			else
+				o->cfg.ioptions_layout = (uint8_t)x;
+			break;
+		default:
+			if (x < 1 || x > 4096) {
+				fprintf(stderr, "%s: blocks=%llu is outside 1..4096\n", prog, (unsigned long long)x);
+				return ST_VALUE;
+			}
+			o->blocks = (unsigned)x;
+			break;
+		}
+		return ST_OK;
+	}
+	return apply_params(fam, item, vals, np);
+}
+
+/* A --params argument: NAME=VALUE,... or @FILE (one NAME=VALUE per line, # comments). */
+static int enc_params(const struct pmregs_family_desc *fam, const char *arg, uint64_t *vals, size_t np, struct enc_opts *o)
+{
+	char item[256];
+	int rc;
+	if (arg[0] == '@') {
+		FILE *f = fopen(arg + 1, "r");
+		unsigned line = 0;
+		if (!f) {
+			fprintf(stderr, "%s: cannot read ", prog);
+			perror(arg + 1);
+			return ST_IO;
+		}
+		while (fgets(item, sizeof item, f)) {
+			char *p = item, *e;
+			line++;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			e = p + strcspn(p, "#\r\n");
+			while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+				e--;
+			*e = '\0';
+			if (!*p)
+				continue;
+			if ((rc = enc_param(fam, p, vals, np, o)) != ST_OK) {
+				fprintf(stderr, "%s: (in %s, line %u)\n", prog, arg + 1, line);
+				fclose(f);
+				return rc;
+			}
+		}
+		fclose(f);
+		return ST_OK;
+	}
+	while (*arg) {
+		size_t len = strcspn(arg, ",");
+		if (len == 0 || len >= sizeof item) {
+			fprintf(stderr, "%s: --params wants NAME=VALUE pairs separated by commas\n", prog);
+			return ST_USAGE;
+		}
+		memcpy(item, arg, len);
+		item[len] = '\0';
+		arg += len + (arg[len] == ',');
+		if (!strchr(item, '=')) {
+			fprintf(stderr, "%s: --params: '%s' is not NAME=VALUE\n", prog, item);
+			return ST_USAGE;
+		}
+		if ((rc = enc_param(fam, item, vals, np, o)) != ST_OK)
+			return rc;
+	}
+	return ST_OK;
+}
+
+/* Where the encoded bytes go, and what framing. */
+struct enc_out {
+	FILE *f;
+	const char *path;
+	int stream; /* 0 SMI, 1 encapsulation, 2 ATB */
+	unsigned char buf[1 << 16];
+	size_t bytes;
+	int failed;
+};
+
+static void enc_flush(struct pmregs_etrace_encoder *e, struct enc_out *w)
+{
+	struct pmregs_etrace_smi smi;
+	struct pmregs_etrace_encap encap;
+	struct pmregs_etrace_atb atb;
+	size_t used = 0;
+	pmregs_etrace_smi_init(&smi, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+	smi.msg_type = PMREGS_ETRACE_SMI_MSG_TYPE_TE_INST;
+	pmregs_etrace_encap_init(&encap, PMREGS_ETRACE_ENCAP_SHAPE_NORMAL);
+	encap.type = e->p.encap_type_inst;
+	pmregs_etrace_atb_init(&atb, 0);
+	while (pmregs_etrace_encoder_pending(e)) {
+		if (w->stream == 1)
+			pmregs_etrace_encoder_put_encap(e, &encap, w->buf, sizeof w->buf, &used);
+		else if (w->stream == 2)
+			pmregs_etrace_encoder_put_atb(e, &atb, w->buf, sizeof w->buf, &used);
+		else
+			pmregs_etrace_encoder_put_smi(e, &smi, w->buf, sizeof w->buf, &used);
+		if (used && fwrite(w->buf, 1, used, w->f) != used)
+			w->failed = 1;
+		w->bytes += used;
+		if (!used)
+			break;
+	}
+}
+
+/* One line of a CSV: up to max comma-separated fields, in place; returns how many. */
+static unsigned enc_split(char *line, char **field, unsigned max)
+{
+	unsigned n = 0;
+	char *p = line;
+	line[strcspn(line, "\r\n")] = '\0';
+	while (n < max) {
+		field[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+static int enc_hex(const char *s, uint64_t *x)
+{
+	char *end;
+	if (!*s)
+		return -1;
+	*x = strtoull(s, &end, 16);
+	return *end ? -1 : 0;
+}
+
+/* The hart trace being read: the row before the current one (for a branch's outcome and sijump). */
+struct enc_row {
+	uint64_t addr, insn, priv, exception, cause, tval, interrupt;
+	struct pmregs_riscv_insn d;
+	unsigned line;
+};
+
+struct enc_state {
+	const char *path;
+	struct pmregs_etrace_encoder *e;
+	struct enc_out *w;
+	struct enc_opts *o;
+	unsigned xlen;
+	struct pmregs_etrace_ingress blk; /* the block being gathered */
+	unsigned in_blk, nin_blk;
+	uint64_t next_addr;
+	uint64_t instructions, blocks;
+	int prev_const_rd; /* rd of the previous row when it was an auipc, lui or c.lui that retired; -1 otherwise */
+};
+
+static int enc_step(struct enc_state *s, const struct pmregs_etrace_ingress *b, unsigned line)
+{
+	int rc = pmregs_etrace_encoder_step(s->e, b);
+	if (rc < 0) {
+		fprintf(stderr, "%s:%u: the encoder refused the block (%s)\n", s->path, line, pmregs_strerror(rc));
+		return ST_VALUE;
+	}
+	s->blocks++;
+	if (pmregs_etrace_encoder_pending(s->e) > PMREGS_ETRACE_ENCODER_QUEUE / 2)
+		enc_flush(s->e, s->w);
+	return ST_OK;
+}
+
+static int enc_close_block(struct enc_state *s, unsigned line)
+{
+	int rc = ST_OK;
+	if (s->in_blk)
+		rc = enc_step(s, &s->blk, line);
+	s->in_blk = 0;
+	s->nin_blk = 0;
+	return rc;
+}
+
+/* Row r of the hart trace, knowing where execution went next (next: the following row's address). */
+static int enc_row_ingress(struct enc_state *s, const struct enc_row *r, uint64_t next, int has_next)
+{
+	const struct pmregs_riscv_insn *d = &r->d;
+	uint64_t cause = r->cause & ~((uint64_t)1 << (s->xlen - 1)) & 0x7fffffffffffffffu;
+	int retires, rc;
+	unsigned itype = 0, it = s->o->cfg.itype_width;
+	if (r->exception && r->interrupt) {
+		/* an interrupt: a trap before the instruction of this row, which does not retire */
+		struct pmregs_etrace_ingress b;
+		if ((rc = enc_close_block(s, r->line)) != ST_OK)
+			return rc;
+		memset(&b, 0, sizeof b);
+		b.iaddr = r->addr;
+		b.itype = PMREGS_ETRACE_ITYPE_INTERRUPT;
+		b.cause = cause;
+		b.priv = (uint8_t)r->priv;
+		s->prev_const_rd = -1;
+		return enc_step(s, &b, r->line);
+	}
+	retires = !r->exception || d->kind == PMREGS_RISCV_KIND_ECALL || d->kind == PMREGS_RISCV_KIND_EBREAK;
+	if (!retires) {
+		struct pmregs_etrace_ingress b;
+		if ((rc = enc_close_block(s, r->line)) != ST_OK)
+			return rc;
+		memset(&b, 0, sizeof b);
+		b.iaddr = r->addr;
+		b.itype = PMREGS_ETRACE_ITYPE_EXCEPTION;
+		b.cause = cause;
+		b.tval = r->tval;
+		b.priv = (uint8_t)r->priv;
+		s->prev_const_rd = -1;
+		return enc_step(s, &b, r->line);
+	}
+	if (d->length != 2 && d->length != 4 && d->length != 8) {
+		fprintf(stderr, "%s:%u: instruction %#llx at %#llx: %s\n", s->path, r->line, (unsigned long long)r->insn,
+			(unsigned long long)r->addr,
+			d->length == 6 ? "a 48-bit instruction cannot be described by ilastsize" : "not an instruction this reader knows");
+		return ST_VALUE;
+	}
+	if (r->exception) {
+		itype = PMREGS_ETRACE_ITYPE_EXCEPTION;
+	} else if (d->kind == PMREGS_RISCV_KIND_BRANCH) {
+		itype = PMREGS_ETRACE_ITYPE_NONTAKEN_BRANCH + (unsigned)(has_next && next != r->addr + d->length);
+	} else {
+		itype = d->itype;
+		if (it == 3 && itype >= 8)
+			itype = (d->flags & PMREGS_RISCV_FLAG_UNINFERABLE) ? PMREGS_ETRACE_ITYPE_UNINF_JUMP3 : 0;
+	}
+	/* a new block unless this row continues the open one (same privilege, nothing special before it) */
+	if (s->in_blk && (s->blk.priv != r->priv || s->next_addr != r->addr || s->nin_blk >= s->o->blocks))
+		if ((rc = enc_close_block(s, r->line)) != ST_OK)
+			return rc;
+	if (!s->in_blk) {
+		memset(&s->blk, 0, sizeof s->blk);
+		s->blk.iaddr = r->addr;
+		s->blk.priv = (uint8_t)r->priv;
+		s->in_blk = 1;
+	}
+	s->blk.iretire += d->length / 2u;
+	s->blk.ilastsize = (uint8_t)(d->length == 2 ? 0 : d->length == 4 ? 1 : 2);
+	s->nin_blk++;
+	s->instructions++;
+	s->next_addr = r->addr + d->length;
+	if (itype) {
+		s->blk.itype = (uint8_t)itype;
+		if (itype == PMREGS_ETRACE_ITYPE_EXCEPTION) {
+			s->blk.cause = cause;
+			s->blk.tval = r->tval;
+		}
+		/* sequentially inferable: the jump's base register was loaded by the constant load just before it */
+		s->blk.sijump = (uint8_t)((d->flags & PMREGS_RISCV_FLAG_UNINFERABLE) && d->kind == PMREGS_RISCV_KIND_JALR &&
+					  s->prev_const_rd > 0 && (unsigned)s->prev_const_rd == d->rs1 &&
+					  (d->flags & PMREGS_RISCV_FLAG_RETURN) == 0);
+		rc = enc_close_block(s, r->line);
+	} else {
+		rc = ST_OK;
+	}
+	s->prev_const_rd = (d->kind == PMREGS_RISCV_KIND_AUIPC || d->kind == PMREGS_RISCV_KIND_LUI) && !r->exception ? d->rd : -1;
+	return rc;
+}
+
+/* The reference flow's hart trace CSV (VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT). */
+static int enc_hart_csv(struct enc_state *s, FILE *in)
+{
+	char line[512], *f[9];
+	struct enc_row cur, row;
+	int have = 0, rc;
+	unsigned n = 1;
+	while (fgets(line, sizeof line, in)) {
+		uint64_t valid;
+		n++;
+		if (enc_split(line, f, 9) != 8 || enc_hex(f[0], &valid) || enc_hex(f[1], &row.addr) || enc_hex(f[2], &row.insn) ||
+		    enc_hex(f[3], &row.priv) || enc_hex(f[4], &row.exception) || enc_hex(f[5], &row.cause) || enc_hex(f[6], &row.tval) ||
+		    enc_hex(f[7], &row.interrupt)) {
+			fprintf(stderr, "%s:%u: not a row of eight hexadecimal fields\n", s->path, n);
+			return ST_VALUE;
+		}
+		if (valid != 1)
+			continue;
+		row.line = n;
+		row.d = pmregs_riscv_insn_decode((uint32_t)row.insn, s->xlen);
+		if (have && (rc = enc_row_ingress(s, &cur, row.addr, 1)) != ST_OK)
+			return rc;
+		cur = row;
+		have = 1;
+	}
+	if (have && (rc = enc_row_ingress(s, &cur, 0, 0)) != ST_OK)
+		return rc;
+	return enc_close_block(s, n);
+}
+
+/* The reference flow's encoder input CSV (post-iss: itype_0,cause,tval,priv,iaddr_0,... one instruction a row). */
+static int enc_ingress_csv(struct enc_state *s, FILE *in, char *header)
+{
+	static const char *cols[] = { "itype_0", "cause", "tval", "priv", "iaddr_0", "context", "ctype", "iretire_0", "ilastsize_0",
+				      "time", "sijump_0" };
+	char line[512], *f[16];
+	int at[11];
+	unsigned n = 1, k, nf = enc_split(header, f, 16), i;
+	for (k = 0; k < 11; k++) {
+		at[k] = -1;
+		for (i = 0; i < nf; i++)
+			if (strcmp(f[i], cols[k]) == 0)
+				at[k] = (int)i;
+		if (at[k] < 0 && k != 5 && k != 6 && k < 9) {
+			fprintf(stderr, "%s:1: no column %s\n", s->path, cols[k]);
+			return ST_VALUE;
+		}
+	}
+	while (fgets(line, sizeof line, in)) {
+		struct pmregs_etrace_ingress b;
+		uint64_t v[11];
+		n++;
+		if (enc_split(line, f, 16) != nf) {
+			fprintf(stderr, "%s:%u: not %u fields\n", s->path, n, nf);
+			return ST_VALUE;
+		}
+		for (k = 0; k < 11; k++) {
+			char *end;
+			v[k] = 0;
+			if (at[k] < 0)
+				continue;
+			v[k] = strtoull(f[at[k]], &end, k == 2 || k == 4 ? 16 : 10);
+			if (end == f[at[k]] || *end) {
+				fprintf(stderr, "%s:%u: %s is not a number\n", s->path, n, cols[k]);
+				return ST_VALUE;
+			}
+		}
+		memset(&b, 0, sizeof b);
+		b.itype = (uint8_t)v[0];
+		b.cause = v[1];
+		b.tval = v[2];
+		b.priv = (uint8_t)v[3];
+		b.iaddr = v[4];
+		b.context = v[5];
+		b.ctype = (uint8_t)v[6];
+		b.iretire = (uint32_t)v[7];
+		b.ilastsize = (uint8_t)v[8];
+		b.time = v[9];
+		b.sijump = (uint8_t)v[10];
+		if (v[0] > 15 || v[3] > 255 || v[6] > 3 || v[7] > 1 || v[8] > 3) {
+			fprintf(stderr, "%s:%u: a value out of range\n", s->path, n);
+			return ST_VALUE;
+		}
+		s->instructions += b.iretire;
+		if (enc_step(s, &b, n) != ST_OK)
+			return ST_VALUE;
+	}
+	return ST_OK;
+}
+
+static int encode_main(int argc, char **argv)
+{
+	const struct pmregs_family_desc *fam = 0;
+	const char *params[32], *image = 0, *outp = 0, *trace = 0, *stream = "smi_stream", *why = "";
+	int np_opt = 0, npos = 0, i, rc;
+	size_t np = 0, k, work_bytes = 0;
+	uint64_t vals[MAXP];
+	struct pmregs_etrace_params p;
+	struct enc_opts o;
+	static struct pmregs_etrace_encoder e;
+	static struct enc_out w;
+	struct enc_state s;
+	const struct pmregs_param_desc *d;
+	char tmp[4096], header[512];
+	void *work = 0;
+	FILE *in;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--encode") == 0)
+			continue;
+		if (strcmp(a, "--params") == 0 || strcmp(a, "--image") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--stream") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "%s: %s needs an argument\n", prog, a);
+				return ST_USAGE;
+			}
+			if (a[2] == 'p') {
+				if (np_opt == (int)(sizeof params / sizeof params[0])) {
+					fprintf(stderr, "%s: too many --params\n", prog);
+					return ST_USAGE;
+				}
+				params[np_opt++] = argv[++i];
+			} else if (a[2] == 'i') {
+				image = argv[++i];
+			} else if (a[1] == 'o') {
+				outp = argv[++i];
+			} else {
+				stream = argv[++i];
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "%s: %s is not an option of --encode (etrace --encode [--params L|@FILE]... [--image ELF] [--stream NAME] TRACE -o OUT)\n",
+				prog, a);
+			return ST_USAGE;
+		} else if (npos < 2) {
+			if (npos == 0 && !(fam = find_family(a)))
+				return unknown_family(a);
+			if (npos == 1)
+				trace = a;
+			npos++;
+		} else {
+			fprintf(stderr, "%s: too many arguments\n", prog);
+			return ST_USAGE;
+		}
+	}
+	if (!fam || strcmp(fam->name, "etrace") != 0 || !trace || !outp) {
+		fprintf(stderr, "%s: usage: %s etrace --encode [--params L|@FILE]... [--image ELF] [--stream NAME] TRACE -o OUT\n", prog,
+			prog);
+		return ST_USAGE;
+	}
+	if (strcmp(stream, "smi_stream") == 0 || strcmp(stream, "smi") == 0)
+		w.stream = 0;
+	else if (strcmp(stream, "encap_stream") == 0 || strcmp(stream, "encap") == 0)
+		w.stream = 1;
+	else if (strcmp(stream, "atb_stream") == 0 || strcmp(stream, "atb") == 0)
+		w.stream = 2;
+	else {
+		fprintf(stderr, "%s: --encode writes smi_stream, encap_stream or atb_stream, not '%s'\n", prog, stream);
+		return ST_NAME;
+	}
+	d = fam->params ? fam->params(&np) : 0;
+	np = np < MAXP ? np : MAXP;
+	for (k = 0; k < np; k++)
+		vals[k] = d[k].def;
+	memset(&o, 0, sizeof o);
+	pmregs_etrace_encoder_config_default(&o.cfg);
+	o.blocks = 1;
+	for (i = 0; i < np_opt; i++)
+		if ((rc = enc_params(fam, params[i], vals, np, &o)) != ST_OK)
+			return rc;
+	pmregs_etrace_params_default(&p);
+	for (k = 0; k < np; k++)
+		if (pmregs_etrace_param_set(&p, k, vals[k]) != PMREGS_OK) {
+			fprintf(stderr, "%s: parameter %s is out of range\n", prog, d[k].name);
+			return ST_VALUE;
+		}
+	if (o.implicit_exception_set)
+		p.implicit_exception = (uint8_t)o.implicit_exception;
+	if (pmregs_etrace_encoder_check(&p, &o.cfg, &why) != PMREGS_OK) {
+		fprintf(stderr, "%s: the encoder cannot run with these parameters and options: %s\n", prog, why);
+		return ST_VALUE;
+	}
+	memset(&s, 0, sizeof s);
+	s.xlen = p.iaddress_width_p > 32 ? 64 : 32;
+	if (image) {
+		/* XLEN from the ELF class (c.jal on RV32, c.addiw on RV64) */
+		unsigned char id[5];
+		FILE *f = fopen(image, "rb");
+		if (!f) {
+			fprintf(stderr, "%s: cannot read ", prog);
+			perror(image);
+			return ST_IO;
+		}
+		if (fread(id, 1, 5, f) != 5 || memcmp(id, "\177ELF", 4) != 0 || (id[4] != 1 && id[4] != 2)) {
+			fprintf(stderr, "%s: %s: not an ELF32 or ELF64 file\n", prog, image);
+			fclose(f);
+			return ST_VALUE;
+		}
+		fclose(f);
+		s.xlen = id[4] == 1 ? 32 : 64;
+	}
+	if (pmregs_etrace_encoder_work_size(&p, &work_bytes) != PMREGS_OK || (work_bytes && !(work = calloc(1, work_bytes)))) {
+		fprintf(stderr, "%s: the return stack, jump target cache or branch predictor is too big\n", prog);
+		return ST_VALUE;
+	}
+	in = strcmp(trace, "-") == 0 ? stdin : fopen(trace, "r");
+	if (!in) {
+		fprintf(stderr, "%s: cannot read ", prog);
+		perror(trace);
+		free(work);
+		return ST_IO;
+	}
+	if (!fgets(header, sizeof header, in)) {
+		fprintf(stderr, "%s:1: an empty trace\n", trace);
+		rc = ST_VALUE;
+		goto done_in;
+	}
+	/* the output goes to OUT.tmp, renamed at the end: nothing half-written */
+	snprintf(tmp, sizeof tmp, "%s.tmp", outp);
+	w.f = fopen(tmp, "wb");
+	w.path = outp;
+	if (!w.f) {
+		fprintf(stderr, "%s: cannot write ", prog);
+		perror(tmp);
+		rc = ST_IO;
+		goto done_in;
+	}
+	s.path = trace;
+	s.e = &e;
+	s.w = &w;
+	s.o = &o;
+	s.prev_const_rd = -1;
+	header[strcspn(header, "\r\n")] = '\0';
+	if (strcmp(header, "VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT") == 0) {
+		rc = pmregs_etrace_encoder_init(&e, &p, &o.cfg, work, work_bytes);
+		if (rc == PMREGS_OK)
+			rc = enc_hart_csv(&s, in);
+	} else if (strncmp(header, "itype_0,", 8) == 0) {
+		o.cfg.iretire_unit = PMREGS_ETRACE_ENCODER_IRETIRE_INSTRUCTIONS;
+		rc = pmregs_etrace_encoder_init(&e, &p, &o.cfg, work, work_bytes);
+		if (rc == PMREGS_OK)
+			rc = enc_ingress_csv(&s, in, header);
+	} else {
+		fprintf(stderr, "%s:1: neither a hart trace (VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT) nor an encoder input (itype_0,...)\n",
+			trace);
+		rc = ST_VALUE;
+	}
+	if (rc == ST_OK) {
+		pmregs_etrace_encoder_finish(&e, 0);
+		enc_flush(&e, &w);
+		if (e.stats.dropped)
+			fprintf(stderr, "%s: %llu packets could not be encoded (a value too wide for its field)\n", prog,
+				(unsigned long long)e.stats.dropped);
+	}
+	if (fclose(w.f) != 0 || w.failed) {
+		fprintf(stderr, "%s: cannot write %s\n", prog, tmp);
+		rc = rc == ST_OK ? ST_IO : rc;
+	}
+	if (rc == ST_OK && rename(tmp, outp) != 0) {
+		fprintf(stderr, "%s: cannot write ", prog);
+		perror(outp);
+		rc = ST_IO;
+	}
+	if (rc != ST_OK)
+		remove(tmp);
+	else
+		printf("%llu instructions in %llu blocks, %llu packets, %lu bytes (%s)%s\n", (unsigned long long)s.instructions,
+		       (unsigned long long)s.blocks, (unsigned long long)e.stats.packets, (unsigned long)w.bytes, stream,
+		       e.stats.ambiguous + e.stats.repeated ? ", with trace_lost restarts" : "");
+done_in:
+	if (in != stdin)
+		fclose(in);
+	free(work);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *pos[MAX_SAMPLE + 2], *svg = 0, *stream = 0, *sample = 0, *images[8];
@@ -2123,6 +2751,9 @@ int main(int argc, char **argv)
 	int npos = 0, nparams = 0, json = 0, list = 0, synced = 1, long_doc = 0, summary = 0, nimages = 0, i;
 	const struct pmregs_family_desc *fam;
 	struct target t;
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--encode") == 0)
+			return encode_main(argc, argv);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--json") == 0) {

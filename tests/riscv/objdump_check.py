@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
+"""<pmregs/riscv.h> against GNU objdump, an independent disassembler (Debian binutils-riscv64-linux-gnu).
+
+    objdump_check.py VIEW OUTDIR [--random N] [--seed S]
+
+VIEW is tests/riscv/riscv_view.c built against the headers: it writes pmregs' view of a
+file of encodings. The same encodings go through `riscv64-linux-gnu-objdump -D -b binary
+-m riscv:rv32|riscv:rv64 -M no-aliases,numeric`, and every encoding is compared:
+
+  c16   every 16-bit parcel whose low bits are not 11 (49,152), for RV32 and for RV64
+  len   every first parcel with low bits 11 (16,384), each followed by c.nop parcels:
+        the length objdump consumes against pmregs_riscv_insn_decode()'s length
+  w32   N random 32-bit words per XLEN (one in four with an opcode of interest: BRANCH,
+        JAL, JALR, AUIPC, LUI, SYSTEM), JALR with every rd, rs1 and funct3, and SYSTEM
+        funct3 000 with every rs1 and imm[11:0] (rd 0 on RV64; every fourth, rd random,
+        on RV32)
+
+compared: the kind (from objdump's mnemonic), rd and rs1, the immediate (jalr's offset,
+auipc/lui/c.lui's upper immediate) and the target objdump computes for branches and jumps
+(pc + imm, modulo 2^XLEN); the itype and the call/return flags, derived here from objdump's
+rd and rs1 by the E-Trace ingress chapter's jump classes; whether the encoding is illegal
+(objdump prints .2byte/.4byte or c.unimp), over all 16-bit encodings and, of the 32-bit
+ones, in BRANCH, JAL, JALR, AUIPC and LUI. A disagreement objdump and the ISA manual are
+known to have is counted under its explanation (KNOWN); any other fails the check.
+Stdlib only.
+"""
+
+import argparse
+import array
+import os
+import random
+import struct
+import subprocess
+import sys
+
+OBJDUMP = "riscv64-linux-gnu-objdump"
+
+OTHER, BRANCH, JAL, JALR, AUIPC, LUI, ECALL, EBREAK, XRET = range(9)
+INF, UNINF, CALL, RET, C16, ILL = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20
+KIND = {"beq": BRANCH, "bne": BRANCH, "blt": BRANCH, "bge": BRANCH, "bltu": BRANCH, "bgeu": BRANCH,
+        "c.beqz": BRANCH, "c.bnez": BRANCH, "jal": JAL, "c.j": JAL, "c.jal": JAL,
+        "jalr": JALR, "c.jr": JALR, "c.jalr": JALR, "auipc": AUIPC, "lui": LUI, "c.lui": LUI,
+        "ecall": ECALL, "ebreak": EBREAK, "c.ebreak": EBREAK,
+        "uret": XRET, "sret": XRET, "mret": XRET, "dret": XRET, "mnret": XRET}
+INTEREST_32 = (0x63, 0x6F, 0x67, 0x17, 0x37)       # opcodes whose every encoding the spec classifies
+def objdump(path, xlen):
+    """[(address, mnemonic, operands)] of every instruction objdump prints ("   1c:\tmnemonic\toperands")."""
+    return list(objdump_lines(path, xlen))
+
+
+def objdump_lines(path, xlen):
+    p = subprocess.run([OBJDUMP, "-D", "-b", "binary", "-m", f"riscv:rv{xlen}", "-M", "no-aliases,numeric",
+                        "--no-show-raw-insn", path], capture_output=True, text=True, check=True)
+    for line in p.stdout.splitlines():
+        parts = line.split("\t", 2)
+        if len(parts) < 2 or not parts[1] or parts[0][-1:] != ":":
+            continue
+        yield int(parts[0][:-1], 16), parts[1], parts[2] if len(parts) > 2 else ""
+
+
+def packed(items, size):
+    """The items as little-endian bytes of `size` each."""
+    a = array.array("H" if size == 2 else "I", items)
+    assert a.itemsize == size
+    if sys.byteorder == "big":
+        a.byteswap()
+    return a.tobytes()
+
+
+def view(tool, size, xlen, path, out):
+    """pmregs' records: [(imm, length, kind, rd, rs1, itype, flags)]."""
+    subprocess.run([tool, str(size), str(xlen), path, out], check=True)
+    with open(out, "rb") as f:
+        data = f.read()
+    return list(struct.iter_unpack("<qBBBBBBxx", data))
+
+
+def jump_class(rd, rs1, inferable):
+    """(itype, flags) of a jump by the ingress chapter's classes (x1 and x5 are link registers)."""
+    link = (1, 5)
+    f = INF if inferable else UNINF
+    if rd in link and rs1 in link and rd != rs1:
+        return 12, f | CALL | RET          # co-routine swap
+    if rd in link:
+        return 8 + inferable, f | CALL     # call
+    if rs1 in link:
+        return 13, f | RET                 # return
+    if rd == 0:
+        return 10 + inferable, f           # jump without linkage
+    return 14 + inferable, f               # other jump with linkage
+
+
+def regs(ops):
+    return [int(x[1:]) for x in ops.replace("(", ",").replace(")", "").split(",") if x[:1] == "x"]
+
+
+def theirs(mnem, ops, pc, xlen, size):
+    """What objdump's line says, as {field: value}; target = the address objdump computes."""
+    kind = KIND.get(mnem, OTHER)
+    unknown = mnem.startswith(".") or mnem == "c.unimp"
+    t = {"kind": kind, "illegal": unknown, "compressed": size == 2}
+    if kind == OTHER:
+        return t
+    ops = ops.split("#")[0].strip()
+    last = ops.rsplit(",", 1)[-1]
+    if kind == BRANCH:
+        t.update(target=int(last, 16), itype=4, flags=INF)
+    elif kind == JAL:
+        rd = 1 if mnem == "c.jal" else 0 if mnem == "c.j" else regs(ops)[0]
+        t.update(target=int(last, 16), rd=rd, rs1=0)
+        t["itype"], t["flags"] = jump_class(rd, 0, 1)
+    elif kind == JALR:
+        r = regs(ops)
+        if mnem == "jalr":                  # jalr rd,imm(rs1)
+            rd, rs1, imm = r[0], r[1], int(ops.split(",")[1].split("(")[0])
+        else:
+            rd, rs1, imm = (1 if mnem == "c.jalr" else 0), r[0], 0
+        t.update(rd=rd, rs1=rs1, imm=imm)
+        t["itype"], t["flags"] = jump_class(rd, rs1, 1 if rs1 == 0 else 0)
+    elif kind in (AUIPC, LUI):
+        t.update(rd=regs(ops)[0], upper=int(last, 16))
+    elif kind == XRET:
+        t.update(itype=3, flags=UNINF)
+    return t
+
+
+def compare(ours, t, pc, xlen, judge_illegal):
+    """The names of the fields where pmregs and objdump disagree."""
+    imm, length, kind, rd, rs1, itype, flags = ours
+    bad = []
+    if kind != t["kind"]:
+        bad.append("kind")
+    if judge_illegal and bool(flags & ILL) != t["illegal"]:
+        bad.append("illegal")
+    if bool(flags & C16) != t["compressed"]:
+        bad.append("compressed")
+    if bad:
+        return bad
+    mask = (1 << xlen) - 1
+    if "target" in t and (pc + imm) & mask != t["target"]:
+        bad.append("target")
+    if "rd" in t and rd != t["rd"]:
+        bad.append("rd")
+    if "rs1" in t and rs1 != t["rs1"]:
+        bad.append("rs1")
+    if "imm" in t and imm != t["imm"]:
+        bad.append("imm")
+    if "upper" in t and (imm >> 12) & 0xFFFFF != t["upper"]:
+        bad.append("imm")
+    if "itype" in t and itype != t["itype"]:
+        bad.append("itype")
+    if "flags" in t and flags & (INF | UNINF | CALL | RET) != t["flags"]:
+        bad.append("flags")
+    return bad
+
+
+# Disagreements with a known reason: (explanation, test(word, xlen, ours, objdump's mnemonic)).
+KNOWN = [
+    ("objdump accepts c.addi16sp with nzimm = 0; the ISA's RVC quadrant 1 listing marks it RES",
+     lambda w, x, o, m: m == "c.addi16sp" and w == 0x6101 and o[6] & ILL),
+    ("objdump accepts RV32 c.slli/c.srli/c.srai with shamt[5] = 1; the ISA designates them for custom extensions",
+     lambda w, x, o, m: x == 32 and m in ("c.slli", "c.srli", "c.srai") and w & 0x1000 and o[6] & ILL),
+    ("c.lui with rd = x0 and a non-zero immediate is a HINT (the ISA's RVC quadrant 1 listing): objdump prints"
+     " c.lui x0, pmregs classifies it other",
+     lambda w, x, o, m: m == "c.lui" and w & 0xEF83 == 0x6001 and o[2] == OTHER),
+    ("binutils 2.40 does not know mnret (Smrnmi, privileged ISA 20240411)",
+     lambda w, x, o, m: w == 0x70200073 and m == ".4byte" and o[2] == XRET),
+]
+
+
+def run_set(name, tool, out_dir, size, xlen, items, stream=None, judge_illegal=lambda w: True):
+    """Compare one set of encodings; returns (compared, {explanation: count}, [unexplained lines])."""
+    raw = os.path.join(out_dir, f"{name}.rv{xlen}.bin")
+    with open(raw, "wb") as f:
+        f.write(packed(items, size))
+    ours = view(tool, size, xlen, raw, os.path.join(out_dir, f"{name}.rv{xlen}.view"))
+    known, problems = {}, []
+    n = 0
+    for (pc, mnem, ops), w, o in zip(objdump_lines(raw, xlen), items, ours):
+        if pc != n * size:
+            return n, known, problems + [f"{name} rv{xlen}: objdump out of step at {pc:#x} ({mnem} {ops})"]
+        n += 1
+        if mnem not in KIND:              # the common case, without building a dict: other, illegal or not
+            if o[2] == OTHER and (not judge_illegal(w) or bool(o[6] & ILL) == (mnem[0] == "." or mnem == "c.unimp")) \
+                    and bool(o[6] & C16) == (size == 2):
+                continue
+        t = theirs(mnem, ops, pc, xlen, size)
+        bad = compare(o, t, pc, xlen, judge_illegal(w))
+        if not bad:
+            continue
+        why = next((e for e, test in KNOWN if test(w, xlen, o, mnem)), None)
+        if why:
+            known[why] = known.get(why, 0) + 1
+        elif len(problems) < 20:
+            problems.append(f"{name} rv{xlen}: {w:#0{2 + 2 * size}x} objdump '{mnem} {ops}' vs pmregs imm={o[0]} "
+                            f"length={o[1]} kind={o[2]} rd={o[3]} rs1={o[4]} itype={o[5]} flags={o[6]:#x}: {bad}")
+        else:
+            problems.append("")
+    if n != len(items):
+        problems.append(f"{name} rv{xlen}: objdump printed {n} instructions for {len(items)} encodings")
+    return n, known, problems
+
+
+def length_set(tool, out_dir, xlen):
+    """Every first parcel with low bits 11, then c.nop parcels (10 after the 80-bit-and-longer prefixes,
+    4 after the others): objdump's length is where it starts the next instruction. An objdump that read
+    past the fillers would not start one at the next parcel under test, which fails the check."""
+    parcels = [p for p in range(0x10000) if p & 3 == 3]
+    raw = os.path.join(out_dir, f"len.rv{xlen}.bin")
+    with open(raw, "wb") as f:
+        f.write(packed(parcels, 2))
+    ours = view(tool, 2, xlen, raw, os.path.join(out_dir, f"len.rv{xlen}.view"))
+    stream, at = [], []
+    for p in parcels:
+        at.append(2 * len(stream))
+        stream += [p] + [0x0001] * (10 if p & 0x7F == 0x7F else 4)
+    path = os.path.join(out_dir, f"len.rv{xlen}.stream")
+    with open(path, "wb") as f:
+        f.write(packed(stream, 2))
+    starts = {pc: mnem for pc, mnem, _ in objdump(path, xlen)}
+    at.append(2 * len(stream))
+    known, problems = {}, []
+    for i, (p, o) in enumerate(zip(parcels, ours)):
+        if at[i] not in starts:
+            problems.append(f"len rv{xlen}: objdump did not start an instruction at the parcel {p:#06x}")
+            continue
+        nxt = next(a for a in range(at[i] + 2, at[i + 1] + 2, 2) if a in starts or a == at[-1])
+        at_i = at[i]
+        theirs_len, mnem = nxt - at_i, starts[at_i]
+        ok = o[1] == theirs_len if o[1] else (theirs_len >= 10 or mnem == ".2byte")
+        if ok and o[1] == 0:
+            why = ("80-bit to 176-bit encodings: objdump skips them whole, pmregs gives length 0 (not supported)"
+                   if theirs_len >= 10 else
+                   "the 192-bit-and-longer prefix (bits 14:12 = 111): reserved; objdump prints .2byte, pmregs length 0")
+            known[why] = known.get(why, 0) + 1
+        if not ok and len(problems) < 20:
+            problems.append(f"len rv{xlen}: parcel {p:#06x}: objdump {theirs_len} bytes ({mnem}), pmregs {o[1]}")
+    return len(parcels), known, problems
+
+
+def words(rng, n):
+    """n random 32-bit words of length 4: one in four with an opcode of interest chosen by its low byte
+    (about 40,000 of each for a million words), the others with their low bits set to 11 (and bit 2
+    cleared where bits 4:2 would be 111)."""
+    ops = INTEREST_32 + (0x73,)
+    any32 = bytes((b | 3) & ~4 if (b | 3) & 0x1C == 0x1C else b | 3 for b in range(256))
+    interest = bytes((b & 0x80) | ops[b % len(ops)] for b in range(256))
+    raw = bytearray(rng.randbytes(4 * n))
+    raw[0::4] = raw[0::4].translate(any32)
+    raw[4::16] = raw[4::16].translate(interest)
+    a = array.array("I", bytes(raw))
+    if sys.byteorder == "big":
+        a.byteswap()
+    return a.tolist()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("view")
+    ap.add_argument("out")
+    ap.add_argument("--random", type=int, default=1000000, help="random 32-bit words per XLEN (default 1000000)")
+    ap.add_argument("--seed", type=int, default=20240411)
+    a = ap.parse_args(argv)
+    os.makedirs(a.out, exist_ok=True)
+    rng = random.Random(a.seed)
+    total, known, problems = 0, {}, []
+
+    def add(result, label):
+        nonlocal total
+        n, k, p = result
+        total += n
+        for why, c in k.items():
+            known[why] = known.get(why, 0) + c
+        problems.extend(p)
+        print(f"{label}: {n} compared, {sum(1 for x in p if x)} unexplained disagreements")
+
+    c16 = [p for p in range(0x10000) if p & 3 != 3]
+    jalr = [0x67 | (v & 31) << 7 | (v >> 5 & 7) << 12 | (v >> 8) << 15 | rng.getrandbits(12) << 20 for v in range(1 << 13)]
+    for xlen in (32, 64):
+        add(run_set("c16", a.view, a.out, 2, xlen, c16), f"16-bit parcels, RV{xlen}")
+        add(length_set(a.view, a.out, xlen), f"first parcels of longer encodings (lengths), RV{xlen}")
+        # SYSTEM funct3 000: every rs1 and imm[11:0] with rd = 0 on RV64; a quarter of them, rd random, on RV32
+        system = [0x73 | (v & 31) << 15 | (v >> 5) << 20 | (0 if xlen == 64 else rng.getrandbits(5) << 7)
+                  for v in range(1 << 17) if xlen == 64 or v % 4 == 0]
+        w32 = words(rng, a.random) + jalr + system
+        add(run_set("w32", a.view, a.out, 4, xlen, w32, judge_illegal=lambda w: w & 0x7F in INTEREST_32),
+            f"32-bit words ({a.random} random, {len(jalr)} JALR, {len(system)} SYSTEM), RV{xlen}")
+    for why, c in sorted(known.items()):
+        print(f"  known disagreement ({c}): {why}")
+    bad = [p for p in problems if p]
+    for p in bad:
+        print("  " + p)
+    if len(problems) > len(bad):
+        print(f"  ... and {len(problems) - len(bad)} more")
+    print(f"{total} encodings compared with {OBJDUMP}; {len(problems)} unexplained disagreements")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
