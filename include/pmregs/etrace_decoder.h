@@ -62,6 +62,14 @@
  *     as the pseudo-code does, with the depth at a return before it pops (a
  *     return met at that depth is the reported one: its target is the
  *     packet's address) and with the depth at the reported address.
+ *   - An instruction reached through an implicit return or a sequentially
+ *     inferable jump may be the reported one (the pseudo-code's
+ *     !is_uninferable_discon(last_pc) in follow_execution_path would exclude
+ *     it, leaving the decoder no way to stop there). After an implicit return
+ *     the depth decides: it must equal irdepth when irreport is asserted, and
+ *     be 0 when it is not (the payload chapter: the depth is reported after a
+ *     return when it is not 0). With irdepth the depth before the reported
+ *     return instead, the pseudo-code's own rule stops at it.
  *   - Calls and returns are the ingress port chapter's classes with both link
  *     registers x1 and x5 (pmregs_riscv_insn_decode()'s CALL and RETURN flags);
  *     a co-routine swap pops (when implicit return applies) and then pushes.
@@ -620,6 +628,9 @@ struct pmregs_etrace_decoder {
 	uint64_t run, steps;
 	uint8_t start_of_trace, inferred_address, stop_at_last_branch, privilege;
 	uint8_t lost, chunk_first, end_chunk, phase;
+	uint8_t popped; /* the last next_pc() was an implicit return */
+	uint8_t jtc_deferred; /* a format 0.1 packet's cache entry is read once the inferred address is passed */
+	uint64_t jtc_index;
 	/* the packet being processed */
 	uint8_t notify, updiscon, irreport, fmt3;
 	uint64_t irdepth;
@@ -813,6 +824,7 @@ static inline void pmregs_etrace__error(struct pmregs_etrace_decoder *d, unsigne
 	d->lost = 1;
 	d->inferred_address = 0;
 	d->stop_at_last_branch = 0;
+	d->jtc_deferred = 0;
 	d->phase = PMREGS_ETRACE_PH_NEW;
 }
 
@@ -918,6 +930,7 @@ static inline int pmregs_etrace__next_pc(struct pmregs_etrace_decoder *d, uint64
 	const struct pmregs_etrace_dinsn in = d->cur;
 	uint64_t this_pc = d->pc;
 	int stop = 0;
+	d->popped = 0;
 	switch (in.act & 7u) {
 	case PMREGS_ETRACE_ACT_SEQ:
 		d->pc = (this_pc + in.length) & d->amask;
@@ -948,6 +961,7 @@ static inline int pmregs_etrace__next_pc(struct pmregs_etrace_decoder *d, uint64
 		if ((in.act & PMREGS_ETRACE_DF_RETURN) && (d->options & PMREGS_ETRACE_OPT_IMPLICIT_RETURN) && d->stack &&
 		    d->irstack_depth > 0 && !(d->irreport && d->irdepth == d->irstack_depth)) {
 			/* implicit return */
+			d->popped = 1;
 			d->irstack_depth--;
 			d->pc = d->stack[(d->stack_base + d->irstack_depth) & d->stack_mask];
 			break;
@@ -1031,7 +1045,8 @@ static inline void pmregs_etrace__synced(struct pmregs_etrace_decoder *d, const 
 static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
 					struct pmregs_etrace_item *out, size_t cap, size_t *n)
 {
-	const uint64_t amask = d->amask, address = d->address, pidx = d->packets - 1, max_run = d->max_run;
+	const uint64_t amask = d->amask, pidx = d->packets - 1, max_run = d->max_run;
+	uint64_t address = d->address;
 	const int push_on = (d->options & PMREGS_ETRACE_OPT_IMPLICIT_RETURN) && d->stack && d->stack_max;
 	const int train = d->bpred && (d->options & PMREGS_ETRACE_OPT_BRANCH_PREDICTION);
 	struct pmregs_etrace_item *o = out + *n, *const oend = out + cap - (PMREGS_ETRACE_ROOM - 1);
@@ -1041,7 +1056,7 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 	uint64_t rfast = rcache && !(rbase & 1u) ? rlen : 0; /* pcs below rbase + rfast are in the cache */
 	unsigned nb = d->branches;
 	int fast_br = !d->bq_run && !d->branch_inv && !train, s;
-	int inferred = d->inferred_address, last_branch = d->stop_at_last_branch;
+	int inferred = d->inferred_address, last_branch = d->stop_at_last_branch, popped = 0;
 	uint8_t priv = d->privilege;
 #define PMREGS_ETRACE__SAVE()                                                          \
 	do {                                                                           \
@@ -1098,12 +1113,23 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 			PMREGS_ETRACE__LOAD();
 			if (s < 0)
 				goto fail;
-			if (s)
-				inferred = 0;
 			PMREGS_ETRACE__EMIT();
+			if (s) {
+				inferred = 0;
+				if (d->jtc_deferred) {
+					uint64_t t = d->jcache[d->jtc_index];
+					d->jtc_deferred = 0;
+					if (t & 1u) {
+						s = -(int)PMREGS_ETRACE_REASON_CACHE;
+						goto fail;
+					}
+					address = d->address = d->base = t;
+				}
+			}
 			continue;
 		}
 		/* next_pc(address), inline for the common instructions */
+		popped = 0;
 		if (++run > max_run) {
 			s = -(int)PMREGS_ETRACE_REASON_RUNAWAY;
 			goto fail;
@@ -1179,6 +1205,7 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 		PMREGS_ETRACE__SAVE();
 		s = pmregs_etrace__step(d, address);
 		PMREGS_ETRACE__LOAD();
+		popped = d->popped;
 		if (s < 0)
 			goto fail;
 	checks:
@@ -1206,8 +1233,13 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 			if (!d->fmt3) {
 				if (!last_branch && d->notify && !unprocessed)
 					goto done_report; /* reported because of a notification, not as an uninferable jump target */
-				if (!last_branch && (lp->act & 7u) != PMREGS_ETRACE_ACT_UNINF && (lp->act & 7u) != PMREGS_ETRACE_ACT_XRET &&
-				    !d->updiscon && !unprocessed && (!d->irreport || d->irdepth == d->irstack_depth)) {
+				/* the pseudo-code's !is_uninferable_discon(last_pc) here would exclude an address reached through an
+				 * implicit return or a sequentially inferable jump (the only ways to reach it after one without
+				 * stopping there already): both may be the reported instruction. After an implicit return the
+				 * depth tells: irdepth when irreport is asserted, else 0. */
+				if (!last_branch && !d->updiscon && !unprocessed &&
+				    (popped ? (d->irreport ? d->irdepth == d->irstack_depth : d->irstack_depth == 0)
+					    : (!d->irreport || d->irdepth == d->irstack_depth))) {
 					/* reached the address, not as an uninferable jump target: this may not be the last one */
 					inferred = 1;
 					goto done_report;
@@ -1427,15 +1459,21 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 		d->prev_address = d->pc;
 		if (pkt->format == 0) {
 			if (pkt->shape == PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE) {
-				uint64_t t;
 				d->notify = d->updiscon = 0;
-				if (!d->jcache || pkt->index > d->jcache_mask || ((t = d->jcache[pkt->index]) & 1u)) {
+				if (!d->jcache || pkt->index > d->jcache_mask || (!d->inferred_address && (d->jcache[pkt->index] & 1u))) {
 					pmregs_etrace__error(d, PMREGS_ETRACE_REASON_CACHE, out, n);
 					return PMREGS_EINVAL;
 				}
 				d->stop_at_last_branch = 0;
-				d->address = t;
-				d->base = t;
+				if (d->inferred_address) {
+					/* the entry may be the target of the jump that ends the inferred address's second pass:
+					 * read it when that jump has written it */
+					d->jtc_deferred = 1;
+					d->jtc_index = pkt->index;
+				} else {
+					d->address = d->jcache[pkt->index];
+					d->base = d->address;
+				}
 				pmregs_etrace__add_bits(d, pkt->branch_map, pkt->branches);
 			} else {
 				/* branch count: branch_count + 31 correctly predicted, then maybe one that failed */

@@ -673,14 +673,29 @@ static void test_implicit_return(void)
 		run_all(&sc, "irdepth 2");
 		WANT("irdepth 2", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1110, 0x1114, 0x1200);
 
-		/* The instruction right after a return: the decoder takes the return met at depth irdepth
-		 * (before it pops) as the one whose target is reported. The return at 0x1114 with 2
-		 * entries lands on 0x1110, an exception there. */
+		/* The instruction right after an implicit return, before an exception: irdepth is the depth
+		 * after that return. 0x1110 is reached from the return at 0x1104 (depth 2 after it) and from
+		 * the one at 0x1114 (depth 1). */
+		call_program(rss, ccs);
+		pk_branch(&sc, 3, 0x4, 0x1110, 0, 0, 1, 1);
+		pk_trap(&sc, 0x1200, 3, 2, 0, 1, 0);
+		run_all(&sc, "after a return, depth 1");
+		WANT("after a return, depth 1", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1110, 0x1114, 0x1110,
+		     0x1200);
+		CHECK_EQ(o_big.errors, 0);
 		call_program(rss, ccs);
 		pk_branch(&sc, 3, 0x4, 0x1110, 0, 0, 1, 2);
 		pk_trap(&sc, 0x1200, 3, 2, 0, 1, 0);
-		run_all(&sc, "after a return");
-		WANT("after a return", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1110, 0x1114, 0x1110, 0x1200);
+		run_all(&sc, "after a return, depth 2");
+		WANT("after a return, depth 2", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1110, 0x1200);
+		CHECK_EQ(o_big.errors, 0);
+		/* the depth before a return instead (the pseudo-code's reading: the return met at depth irdepth
+		 * is the reported one) names the return at 0x1104 (3 entries): its target is the address */
+		call_program(rss, ccs);
+		pk_branch(&sc, 3, 0x4, 0x1110, 0, 0, 1, 3);
+		pk_trap(&sc, 0x1200, 3, 2, 0, 1, 0);
+		run_all(&sc, "before a return, depth 3");
+		WANT("before a return, depth 3", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1110, 0x1200);
 		CHECK_EQ(o_big.errors, 0);
 	}
 	/* a return stack of 2 entries: the third call drops the oldest, so the last return is uninferable */
@@ -690,11 +705,29 @@ static void test_implicit_return(void)
 	WANT("overflowing return stack", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1110, 0x1114, 0x1110,
 	     0x1114, 0x1004);
 	CHECK_EQ(o_big.errors, 0);
-	/* a 1-bit call counter holds one call: the second return is already uninferable */
+	/* A 1-bit call counter holds one call: the second return is already uninferable, and its target
+	 * 0x1110 is reported. The decoder reaches 0x1110 first through the implicit return at 0x1104 at
+	 * depth 0: that may be the reported instruction (one after an implicit return, before a format 3,
+	 * needs no depth when it is 0), so it stops there for now; the next packet, a format 1/2, says it
+	 * was not (as for the payload chapter's looplabel), and it goes on to the next arrival through
+	 * an uninferable discontinuity. */
 	call_program(0, 1);
 	pk_branch(&sc, 3, 0x4, 0x1110, 0, 0, 0, 0);
 	run_all(&sc, "1-bit call counter");
-	WANT("1-bit call counter", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1110, 0x1114, 0x1110);
+	WANT("1-bit call counter", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1110);
+	pk_addr(&sc, 0x1004, 0, 0, 0, 0);
+	run_all(&sc, "1-bit call counter, then the return to main");
+	WANT("1-bit call counter, then the return to main", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1110,
+	     0x1114, 0x1110, 0x1114, 0x1004);
+	CHECK_EQ(o_big.errors, 0);
+	/* an instruction right after an implicit return at depth 0, before an exception: no irdepth */
+	call_program(2, 0);
+	put32(&sc.g[0], 0x1100, i_jalr(0, 1, 0)); /* f returns at once */
+	pk_addr(&sc, 0x1004, 0, 0, 0, 0);
+	pk_trap(&sc, 0x1200, 3, 2, 0, 1, 0);
+	run_all(&sc, "after a return, depth 0");
+	WANT("after a return, depth 0", 0x1000, 0x1100, 0x1004, 0x1200);
+	CHECK_EQ(o_big.errors, 0);
 }
 
 /*
@@ -889,7 +922,23 @@ static void test_jump_cache(void)
 	sc.pk[4].address = 0x1004 >> 1;
 	run_all(&sc, "jump target cache after a sync");
 	CHECK(find_item(PMREGS_ETRACE_ITEM_ERROR) && find_item(PMREGS_ETRACE_ITEM_ERROR)->info == PMREGS_ETRACE_REASON_CACHE);
+	/* The looplabel case of the payload chapter with the cache: the JALR's target is cached when the first
+	 * packet reports it, and the second is a hit; the decoder, stopped at looplabel's first execution,
+	 * reads the entry only after its second pass has reached the JALR (which writes it). */
+	looplabel_program();
+	sc.p.cache_size_p = 4;
+	sc.p.f0s_width_p = 1;
+	sc.pk[0].ioptions = PMREGS_ETRACE_OPT_JUMP_TARGET_CACHE;
+	pk_addr(&sc, 0x1004, 0, 0, 0, 0);
+	pk_jtc(&sc, (0x1004 >> 1) & 15, 0x1004, 0, 0);
+	run_all(&sc, "looplabel and the jump target cache");
+	WANT("looplabel and the jump target cache", 0x1000, 0x1004, 0x1008, 0x100c, 0x1004, 0x1008, 0x100c, 0x1004);
+	CHECK_EQ(o_big.errors, 0);
 	/* without storage */
+	branch_program();
+	sc.p.cache_size_p = 4;
+	sc.p.f0s_width_p = 1;
+	pk_jtc(&sc, 0, 0x1100, 0, 0);
 	sc.no_cache = 1;
 	run_all(&sc, "no jump target cache");
 	CHECK(find_item(PMREGS_ETRACE_ITEM_ERROR) && find_item(PMREGS_ETRACE_ITEM_ERROR)->info == PMREGS_ETRACE_REASON_CACHE);

@@ -277,7 +277,8 @@ struct naive {
 	uint64_t pc, last_pc, address, base;
 	struct naive_q q[200];
 	int nq;
-	int stop_at_last_branch, inferred_address, start_of_trace, lost;
+	int stop_at_last_branch, inferred_address, start_of_trace, lost, popped, jtc_deferred;
+	uint64_t jtc_index;
 	unsigned privilege;
 	uint64_t return_stack[1 << 12];
 	uint64_t irstack_depth;
@@ -340,6 +341,7 @@ static void naive_error(struct naive *n, unsigned reason)
 	n->lost = 1;
 	n->inferred_address = 0;
 	n->stop_at_last_branch = 0;
+	n->jtc_deferred = 0;
 	n->error = (int)reason;
 }
 
@@ -374,6 +376,8 @@ static void naive_init(struct naive *n, const struct pmregs_etrace_params *p, co
 	n->pc = n->last_pc = n->address = n->base = 0;
 	n->nq = 0;
 	n->stop_at_last_branch = n->inferred_address = 0;
+	n->popped = n->jtc_deferred = 0;
+	n->jtc_index = 0;
 	n->start_of_trace = 1;
 	n->lost = 0;
 	n->privilege = 0;
@@ -549,6 +553,7 @@ static int naive_next_pc(struct naive *n, uint64_t address)
 	struct naive_instr instr = naive_instr_at(n, n->pc);
 	uint64_t this_pc = n->pc, m = naive_amask(n);
 	int stop_here = 0;
+	n->popped = 0;
 	if (instr.opcode == N_INVALID)
 		return -5;
 	if (naive_is_inferable_jump(instr)) {
@@ -560,6 +565,7 @@ static int naive_next_pc(struct naive *n, uint64_t address)
 		n->pc = naive_sequential_jump_target(n, n->pc, n->last_pc);
 	} else if (naive_is_implicit_return(n, instr)) {
 		n->pc = naive_pop_return_stack(n);
+		n->popped = 1;
 	} else if (naive_is_uninferable_discon(instr)) {
 		if (n->stop_at_last_branch)
 			return -4;
@@ -615,8 +621,19 @@ static int naive_follow_execution_path(struct naive *n, uint64_t address, const 
 				return -1;
 			}
 			naive_report_pc(n, n->pc);
-			if (stop_here)
+			if (stop_here) {
 				n->inferred_address = 0;
+				if (n->jtc_deferred) {
+					/* the format 0.1 packet's entry, written by the jump that just ended the second pass */
+					uint64_t t = n->cache[n->jtc_index];
+					n->jtc_deferred = 0;
+					if (t & 1) {
+						naive_error(n, 7);
+						return -1;
+					}
+					address = n->address = n->base = t;
+				}
+			}
 		} else {
 			stop_here = naive_step(n, address);
 			if (stop_here < 0) {
@@ -638,9 +655,12 @@ static int naive_follow_execution_path(struct naive *n, uint64_t address, const 
 			if (te_inst->format != 3 && n->pc == address && !n->stop_at_last_branch && n->notify &&
 			    !naive_unprocessed_branches(n, n->pc))
 				return 0;
-			if (te_inst->format != 3 && n->pc == address && !n->stop_at_last_branch &&
-			    !naive_is_uninferable_discon(naive_instr_at(n, n->last_pc)) && !n->updiscon && !naive_unprocessed_branches(n, n->pc) &&
-			    (!n->irreport || n->irdepth == n->irstack_depth)) {
+			/* reached not through an uninferable discontinuity (that stopped above), but possibly through an
+			 * implicit return (then the depth must be irdepth, or 0 without irreport) or a sijump */
+			if (te_inst->format != 3 && n->pc == address && !n->stop_at_last_branch && !n->updiscon &&
+			    !naive_unprocessed_branches(n, n->pc) &&
+			    (n->popped ? (n->irreport ? n->irdepth == n->irstack_depth : n->irstack_depth == 0)
+				       : (!n->irreport || n->irdepth == n->irstack_depth))) {
 				n->inferred_address = 1;
 				return 0;
 			}
@@ -855,15 +875,20 @@ static void naive_process_te_inst(struct naive *n, const struct pmregs_etrace_te
 	}
 	if (te_inst->format == 0) {
 		if (te_inst->shape == PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE) {
-			uint64_t t;
 			n->notify = n->updiscon = 0;
-			if (!n->has_cache || te_inst->index >= ((uint64_t)1 << n->p->cache_size_p) || ((t = n->cache[te_inst->index]) & 1)) {
+			if (!n->has_cache || te_inst->index >= ((uint64_t)1 << n->p->cache_size_p) ||
+			    (!n->inferred_address && (n->cache[te_inst->index] & 1))) {
 				naive_error(n, 7);
 				return;
 			}
 			n->stop_at_last_branch = 0;
-			n->address = t;
-			n->base = t;
+			if (n->inferred_address) {
+				n->jtc_deferred = 1; /* read once the inferred address's second pass has ended */
+				n->jtc_index = te_inst->index;
+			} else {
+				n->address = n->cache[te_inst->index];
+				n->base = n->address;
+			}
 			{
 				unsigned k;
 				for (k = 0; k < te_inst->branches; k++)
