@@ -10,6 +10,9 @@
 #     trace is the ground truth)
 #   - the programs' sources still build with the cross compiler and, run under qemu-user,
 #     print what the committed ELF files print
+#   - round trips through pmregs' own encoder: qemu's execution as a hart trace
+#     (qemu2csv.py), pmregs-decode etrace --encode under every option, then --image: the
+#     reconstruction is qemu's execution again
 EB=$B/etrace
 mkdir -p "$EB"
 
@@ -98,6 +101,42 @@ else
 	skip "etrace: the test programs from source" "riscv64-linux-gnu-gcc or qemu-user not installed (Debian: apt-get install gcc-riscv64-linux-gnu qemu-user)"
 fi
 
+# etrace_roundtrip ELF QEMU: qemu's execution of ELF through pmregs' encoder and decoder, under
+# each option set (a call counter cannot follow recur's longjmp: the payload chapter says a program
+# that changes return addresses needs the return stack).
+etrace_roundtrip() {
+	elf=$1 qemu=$2
+	name=$(basename "$elf")
+	w=64
+	case $name in *.rv32) w=32 ;; esac
+	"$qemu" -singlestep -d nochain,exec -D "$EB/$name.rt.log" "$elf" >/dev/null || return 1
+	python3 tests/etrace/qemu2csv.py --ecall-traps "$elf" "$EB/$name.rt.log" >"$EB/$name.csv" || return 1
+	sed -n 's/^Trace [0-9]*: [^ ]* \[[0-9a-f]*\/0*\([0-9a-f][0-9a-f]*\)\/.*/\1/p' "$EB/$name.rt.log" >"$EB/$name.rt.want"
+	for opts in "" opt_full_address=1 opt_implicit_return=1,return_stack_size_p=3 opt_implicit_return=1,call_counter_size_p=4 \
+		opt_sijump=1,sijump_p=1 opt_jump_target_cache=1,cache_size_p=4,f0s_width_p=1 \
+		opt_branch_prediction=1,bpred_size_p=6,f0s_width_p=1 \
+		opt_implicit_return=1,return_stack_size_p=2,opt_jump_target_cache=1,cache_size_p=3,opt_branch_prediction=1,bpred_size_p=4,f0s_width_p=1,opt_sijump=1,sijump_p=1 \
+		resync_max=3,blocks=4,opt_implicit_return=1,return_stack_size_p=1; do
+		case $name,$opts in recur.*,*call_counter*) continue ;; esac
+		p=iaddress_width_p=$w${opts:+,$opts}
+		"$EB/pmregs-decode" etrace --encode --params "$p" --image "$elf" "$EB/$name.csv" -o "$EB/$name.rt.smi" >/dev/null || {
+			echo "$name [$opts]: the encoder failed"
+			return 1
+		}
+		# the decoder takes the parameters; the options come from the support packets
+		dp=$(echo "$p" | sed -e 's/opt_[a-z_]*=1//g' -e 's/resync_max=[0-9]*//' -e 's/blocks=[0-9]*//' -e 's/,,*/,/g' -e 's/,$//')
+		"$EB/pmregs-decode" --params "$dp" --image "$elf" etrace "$EB/$name.rt.smi" >"$EB/$name.rt.out"
+		etrace_addresses <"$EB/$name.rt.out" >"$EB/$name.rt.got"
+		if ! cmp -s "$EB/$name.rt.want" "$EB/$name.rt.got"; then
+			echo "$name [$opts]: the reconstruction differs from qemu's execution log:"
+			grep -m 3 '^error' "$EB/$name.rt.out"
+			diff "$EB/$name.rt.want" "$EB/$name.rt.got" | head -n 10
+			return 1
+		fi
+		echo "$name [$opts]: $(wc -l <"$EB/$name.rt.want") instructions, as qemu executed them"
+	done
+}
+
 always=1 check "etrace: pmregs-decode builds" etrace_build
 etrace_built=$last
 after=$etrace_built check "etrace: the reference flow's test_discon_branch_exception reconstructs as spike ran it" etrace_refflow
@@ -110,6 +149,12 @@ for elf in tests/etrace/elf/*; do
 	esac
 	if have $q; then
 		after=$etrace_built check "etrace: $(basename "$elf") streams reconstruct qemu's execution" etrace_real "$elf" $q
+		if have python3; then
+			after=$etrace_built check "etrace: $(basename "$elf") through pmregs' encoder and decoder, every option, is qemu's execution" \
+				etrace_roundtrip "$elf" $q
+		else
+			skip "etrace: $(basename "$elf") round trips" "python3 not installed (Debian: apt-get install python3)"
+		fi
 	else
 		skip "etrace: $(basename "$elf") against qemu" "$q not installed (Debian: apt-get install qemu-user)"
 	fi
