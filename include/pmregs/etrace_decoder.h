@@ -69,7 +69,9 @@
  *     the depth decides: it must equal irdepth when irreport is asserted, and
  *     be 0 when it is not (the payload chapter: the depth is reported after a
  *     return when it is not 0). With irdepth the depth before the reported
- *     return instead, the pseudo-code's own rule stops at it.
+ *     return instead, the pseudo-code's own rule stops at it. A co-routine
+ *     swap pops and pushes: the instruction after it is not one after a
+ *     return (as pmregs' encoder counts it).
  *   - Calls and returns are the ingress port chapter's classes with both link
  *     registers x1 and x5 (pmregs_riscv_insn_decode()'s CALL and RETURN flags);
  *     a co-routine swap pops (when implicit return applies) and then pushes.
@@ -628,7 +630,7 @@ struct pmregs_etrace_decoder {
 	uint64_t run, steps;
 	uint8_t start_of_trace, inferred_address, stop_at_last_branch, privilege;
 	uint8_t lost, chunk_first, end_chunk, phase;
-	uint8_t popped; /* the last next_pc() was an implicit return */
+	uint8_t popped; /* the last next_pc() was an implicit return (not a co-routine swap) */
 	uint8_t jtc_deferred; /* a format 0.1 packet's cache entry is read once the inferred address is passed */
 	uint64_t jtc_index;
 	/* the packet being processed */
@@ -716,6 +718,9 @@ static inline int pmregs_etrace_decoder_init(struct pmregs_etrace_decoder *d, co
 	d->chunk_first = (uint8_t)((c->chunk & PMREGS_ETRACE_CHUNK_FIRST) != 0);
 	d->end_chunk = 0;
 	d->phase = PMREGS_ETRACE_PH_NEW;
+	d->popped = 0;
+	d->jtc_deferred = 0;
+	d->jtc_index = 0;
 	d->notify = d->updiscon = d->irreport = d->fmt3 = 0;
 	d->irdepth = 0;
 	d->packets = c->first_packet;
@@ -960,8 +965,9 @@ static inline int pmregs_etrace__next_pc(struct pmregs_etrace_decoder *d, uint64
 		}
 		if ((in.act & PMREGS_ETRACE_DF_RETURN) && (d->options & PMREGS_ETRACE_OPT_IMPLICIT_RETURN) && d->stack &&
 		    d->irstack_depth > 0 && !(d->irreport && d->irdepth == d->irstack_depth)) {
-			/* implicit return */
-			d->popped = 1;
+			/* implicit return (a co-routine swap pushes again below: the instruction after it does not
+			 * count as one after a return) */
+			d->popped = (uint8_t)!(in.act & PMREGS_ETRACE_DF_CALL);
 			d->irstack_depth--;
 			d->pc = d->stack[(d->stack_base + d->irstack_depth) & d->stack_mask];
 			break;

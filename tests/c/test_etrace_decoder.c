@@ -292,6 +292,7 @@ static void run_fast(const struct scen *sc, size_t cap, int use_cache, struct ou
 		cap = 256;
 	make_image(sc, r, caches, &img, use_cache);
 	config(sc, &c, &img);
+	memset(&d, use_cache ? 0xa5 : 0x5a, sizeof d); /* init must set every field the decoder reads */
 	CHECK_EQ(pmregs_etrace_decoder_init(&d, &c), PMREGS_OK);
 	o->n = 0;
 	o->overflow = 0;

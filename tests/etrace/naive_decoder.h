@@ -565,7 +565,7 @@ static int naive_next_pc(struct naive *n, uint64_t address)
 		n->pc = naive_sequential_jump_target(n, n->pc, n->last_pc);
 	} else if (naive_is_implicit_return(n, instr)) {
 		n->pc = naive_pop_return_stack(n);
-		n->popped = 1;
+		n->popped = !naive_is_call(instr); /* a co-routine swap pushes again */
 	} else if (naive_is_uninferable_discon(instr)) {
 		if (n->stop_at_last_branch)
 			return -4;

@@ -216,6 +216,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	c.options = options;
 	c.max_steps = 4096;
 	c.tvec[3] = CODE_BASE + 0x40;
+	memset(&d, 0xa5, sizeof d); /* init must set every field the decoder reads */
 	REQUIRE(pmregs_etrace_decoder_init(&d, &c) == PMREGS_OK);
 	do {
 		size_t n = 0;
