@@ -179,7 +179,11 @@
  * instruction already retired since the last branch or packet (it keeps the
  * address ranges of the last 32 blocks), it sends a support packet with
  * qual_status trace_lost and a format 3.0 at the instruction instead, as for
- * an ambiguous irdepth.
+ * an ambiguous irdepth. The same happens when the last packet reported a
+ * jump target that already executed since the last branch and a full branch
+ * map without an address would come next: a decoder that stopped at the
+ * earlier execution walks on to the jump under that packet, where
+ * stop_at_last_branch makes the jump an error.
  *
  * Notify: a block with PMREGS_ETRACE_INGRESS_NOTIFY makes its last
  * instruction reported; notify is asserted unless the instruction follows an
@@ -1013,6 +1017,16 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 				sync = 1;
 				e->fresh = 1;
 			}
+		}
+		if (rpt && e->inferred) {
+			/* a full branch map without an address: a decoder that stopped at an earlier execution
+			 * of the last jump target cannot walk on to it (stop_at_last_branch forbids the jump) */
+			e->stats.repeated++;
+			pmregs_etrace_enc_support(e, PMREGS_ETRACE_TE_INST_QUAL_STATUS_TRACE_LOST, 1);
+			pmregs_etrace_enc_sync(e, c, PMREGS_NULL, 0);
+			sync = 1;
+			e->fresh = 1;
+			rpt = 0;
 		}
 		if (rpt)
 			pmregs_etrace_enc_branches(e); /* rpt_br */
