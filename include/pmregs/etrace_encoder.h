@@ -102,7 +102,11 @@
  * implicit return at that same depth was followed since the previous packet,
  * irdepth cannot identify the instruction, and the encoder says so instead of
  * sending an ambiguous packet: a support packet with qual_status trace_lost,
- * then a format 3.0 at the instruction. A format 3.0 has no irreport: a
+ * then a format 3.0 at the instruction. So it does when the target of a
+ * mispredicted return already executed since the last branch or packet (a
+ * decoder could stop at that earlier execution, and walking on from there
+ * under the next packet's irdepth would take the mispredicted return as
+ * implicit). A format 3.0 has no irreport: a
  * decoder following to its address takes a return as implicit whenever its
  * stack is not empty. So a resync due right after a mispredicted return
  * waits one instruction (the return's target is reported first, with
@@ -669,7 +673,8 @@ static inline int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const 
 			}
 			d = e->depth;
 		}
-		if (irreport && pmregs_etrace_enc_seen(e, d)) {
+		if (irreport && (pmregs_etrace_enc_seen(e, d) ||
+				 ((why & PMREGS_ETRACE_ENC_R_TARGET) && e->prev_mispred && pmregs_etrace_enc_repeated(e, c->addr)))) {
 			e->stats.ambiguous++;
 			if (!((why & PMREGS_ETRACE_ENC_R_TARGET) && e->prev_mispred)) {
 				/* a depth report a decoder would misread: the decoder finds the instruction by
