@@ -102,7 +102,16 @@
  * implicit return at that same depth was followed since the previous packet,
  * irdepth cannot identify the instruction, and the encoder says so instead of
  * sending an ambiguous packet: a support packet with qual_status trace_lost,
- * then a format 3.0 at the instruction.
+ * then a format 3.0 at the instruction. So it does when the target of a
+ * mispredicted return already executed since the last branch or packet (a
+ * decoder could stop at that earlier execution, and walking on from there
+ * under the next packet's irdepth would take the mispredicted return as
+ * implicit). A format 3.0 has no irreport: a
+ * decoder following to its address takes a return as implicit whenever its
+ * stack is not empty. So a resync due right after a mispredicted return
+ * waits one instruction (the return's target is reported first, with
+ * irreport), and a privilege or precise context change right after one
+ * gets the support packet with trace_lost before its format 3.0.
  *
  * Jump target cache (format 0.1): 2^cache_size_p entries, direct mapped,
  * indexed by address bits cache_size_p:1 (cache_size_p+1:2 when
@@ -157,7 +166,10 @@
  * trace_lost, then tracing starts again with a format 3.0.
  *
  * Privilege and precise context changes: the instruction before one is
- * reported (format 0/1/2) when branches are pending (ppccd_br), and also
+ * reported (format 0/1/2) when branches are pending (ppccd_br), when the
+ * change's first instruction already retired since the last branch or
+ * packet, itself included (a decoder following to the 3.0's address would stop there; only
+ * implicit returns lead back without a branch or a report), and also
  * when the last packet reported a jump target that had already executed
  * since the last branch: a decoder may have stopped at that earlier,
  * fall-through occurrence (the looplabel case), and it resolves that
@@ -171,7 +183,11 @@
  * instruction already retired since the last branch or packet (it keeps the
  * address ranges of the last 32 blocks), it sends a support packet with
  * qual_status trace_lost and a format 3.0 at the instruction instead, as for
- * an ambiguous irdepth.
+ * an ambiguous irdepth. The same happens when the last packet reported a
+ * jump target that already executed since the last branch and a full branch
+ * map without an address would come next: a decoder that stopped at the
+ * earlier execution walks on to the jump under that packet, where
+ * stop_at_last_branch makes the jump an error.
  *
  * Notify: a block with PMREGS_ETRACE_INGRESS_NOTIFY makes its last
  * instruction reported; notify is asserted unless the instruction follows an
@@ -657,7 +673,8 @@ static inline int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const 
 			}
 			d = e->depth;
 		}
-		if (irreport && pmregs_etrace_enc_seen(e, d)) {
+		if (irreport && (pmregs_etrace_enc_seen(e, d) ||
+				 ((why & PMREGS_ETRACE_ENC_R_TARGET) && e->prev_mispred && pmregs_etrace_enc_repeated(e, c->addr)))) {
 			e->stats.ambiguous++;
 			if (!((why & PMREGS_ETRACE_ENC_R_TARGET) && e->prev_mispred)) {
 				/* a depth report a decoder would misread: the decoder finds the instruction by
@@ -967,12 +984,18 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 		/* Exception previous: the trap's 3.1 with the handler's first instruction (a 3.0 if reported) */
 		pmregs_etrace_enc_sync(e, c, trep ? PMREGS_NULL : p, 1);
 		sync = 1;
-	} else if (!e->tracing || e->rs_state == 3 || pmregs_etrace_enc_ppccd(p, c, e->prev_updiscon)) {
+	} else if (!e->tracing || (e->rs_state == 3 && !e->prev_mispred) || pmregs_etrace_enc_ppccd(p, c, e->prev_updiscon)) {
 		/* first qualified, privilege or precise context change, resync */
+		if (e->tracing && e->prev_mispred) {
+			/* a decoder following to the 3.0's address would take the return before c as implicit */
+			e->stats.ambiguous++;
+			pmregs_etrace_enc_support(e, PMREGS_ETRACE_TE_INST_QUAL_STATUS_TRACE_LOST, 1);
+		}
 		pmregs_etrace_enc_sync(e, c, PMREGS_NULL, 0);
 		sync = 1;
 	} else {
-		if (n->kind != PMREGS_ETRACE_ENC_INSN || pmregs_etrace_enc_ppccd(c, n, upd) || e->rs_state == 2)
+		/* (a resync due after a mispredicted return waits: c is reported as its target first) */
+		if (n->kind != PMREGS_ETRACE_ENC_INSN || pmregs_etrace_enc_ppccd(c, n, upd) || e->rs_state >= 2)
 			why |= PMREGS_ETRACE_ENC_R_F3NEXT;
 		if ((n->flags & PMREGS_ETRACE_ENC_BLKTRAP) && e->iretire_unit == PMREGS_ETRACE_ENCODER_IRETIRE_INSTRUCTIONS)
 			why |= PMREGS_ETRACE_ENC_R_BLKTRAP; /* the reference encoder's reading, single retirement only */
@@ -983,7 +1006,10 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 		} else if ((e->rs_state == 2 && pend) || (c->flags & PMREGS_ETRACE_ENC_NOTIFY)) {
 			addr = 1; /* resync_br, er_n */
 		} else if (n->kind != PMREGS_ETRACE_ENC_INSN ||
-			   ((pend || e->inferred || pmregs_etrace_enc_repeated(e, n->addr)) && pmregs_etrace_enc_ppccd(c, n, upd)) ||
+			   ((pend || e->inferred || pmregs_etrace_enc_repeated(e, n->addr) || n->addr == c->addr ||
+			     (p->kind == PMREGS_ETRACE_ENC_INSN && (p->flags & PMREGS_ETRACE_ENC_FIRST) && !(c->flags & PMREGS_ETRACE_ENC_FIRST) &&
+			      n->addr >= e->hist_open && n->addr <= c->addr)) &&
+			    pmregs_etrace_enc_ppccd(c, n, upd)) ||
 			   (n->context != c->context && n->ctype == PMREGS_ETRACE_CTYPE_ASYNC) || full) {
 			addr = 1; /* next is exc_only, ppccd_br or unqualified (or the branch count is full) */
 		}
@@ -996,6 +1022,16 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 				sync = 1;
 				e->fresh = 1;
 			}
+		}
+		if (rpt && e->inferred) {
+			/* a full branch map without an address: a decoder that stopped at an earlier execution
+			 * of the last jump target cannot walk on to it (stop_at_last_branch forbids the jump) */
+			e->stats.repeated++;
+			pmregs_etrace_enc_support(e, PMREGS_ETRACE_TE_INST_QUAL_STATUS_TRACE_LOST, 1);
+			pmregs_etrace_enc_sync(e, c, PMREGS_NULL, 0);
+			sync = 1;
+			e->fresh = 1;
+			rpt = 0;
 		}
 		if (rpt)
 			pmregs_etrace_enc_branches(e); /* rpt_br */

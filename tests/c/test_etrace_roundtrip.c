@@ -296,8 +296,8 @@ int main(void)
 				fail_cfg = cfgs[k].name;
 				fail_seed = seed;
 			}
-			lost += enc.stats.ambiguous;
-			rep += enc.stats.repeated;
+			lost += (unsigned long)enc.stats.ambiguous;
+			rep += (unsigned long)enc.stats.repeated;
 			total++;
 			if (r && ++bad > 3)
 				break;
