@@ -65,13 +65,15 @@
  *   - An instruction reached through an implicit return or a sequentially
  *     inferable jump may be the reported one (the pseudo-code's
  *     !is_uninferable_discon(last_pc) in follow_execution_path would exclude
- *     it, leaving the decoder no way to stop there). After an implicit return
- *     the depth decides: it must equal irdepth when irreport is asserted, and
- *     be 0 when it is not (the payload chapter: the depth is reported after a
- *     return when it is not 0). With irdepth the depth before the reported
- *     return instead, the pseudo-code's own rule stops at it. A co-routine
- *     swap pops and pushes: the instruction after it is not one after a
- *     return (as pmregs' encoder counts it).
+ *     it, leaving the decoder no way to stop there). As for any other
+ *     instruction met there, the depth must equal irdepth when irreport is
+ *     asserted, and is not looked at when it is not: an encoder that cannot
+ *     tell the instruction by its depth (the same depth reached by an earlier
+ *     return since the last packet) leaves the branches to tell it, the first
+ *     execution after the last branch (pmregs' encoder does; it never reports
+ *     a later one without a new branch or a restart). With irdepth the depth
+ *     before the reported return instead, the pseudo-code's own rule stops at
+ *     the return.
  *   - Calls and returns are the ingress port chapter's classes with both link
  *     registers x1 and x5 (pmregs_riscv_insn_decode()'s CALL and RETURN flags);
  *     a co-routine swap pops (when implicit return applies) and then pushes.
@@ -630,7 +632,6 @@ struct pmregs_etrace_decoder {
 	uint64_t run, steps;
 	uint8_t start_of_trace, inferred_address, stop_at_last_branch, privilege;
 	uint8_t lost, chunk_first, end_chunk, phase;
-	uint8_t popped; /* the last next_pc() was an implicit return (not a co-routine swap) */
 	uint8_t jtc_deferred; /* a format 0.1 packet's cache entry is read once the inferred address is passed */
 	uint64_t jtc_index;
 	/* the packet being processed */
@@ -718,7 +719,6 @@ static inline int pmregs_etrace_decoder_init(struct pmregs_etrace_decoder *d, co
 	d->chunk_first = (uint8_t)((c->chunk & PMREGS_ETRACE_CHUNK_FIRST) != 0);
 	d->end_chunk = 0;
 	d->phase = PMREGS_ETRACE_PH_NEW;
-	d->popped = 0;
 	d->jtc_deferred = 0;
 	d->jtc_index = 0;
 	d->notify = d->updiscon = d->irreport = d->fmt3 = 0;
@@ -935,7 +935,6 @@ static inline int pmregs_etrace__next_pc(struct pmregs_etrace_decoder *d, uint64
 	const struct pmregs_etrace_dinsn in = d->cur;
 	uint64_t this_pc = d->pc;
 	int stop = 0;
-	d->popped = 0;
 	switch (in.act & 7u) {
 	case PMREGS_ETRACE_ACT_SEQ:
 		d->pc = (this_pc + in.length) & d->amask;
@@ -965,9 +964,7 @@ static inline int pmregs_etrace__next_pc(struct pmregs_etrace_decoder *d, uint64
 		}
 		if ((in.act & PMREGS_ETRACE_DF_RETURN) && (d->options & PMREGS_ETRACE_OPT_IMPLICIT_RETURN) && d->stack &&
 		    d->irstack_depth > 0 && !(d->irreport && d->irdepth == d->irstack_depth)) {
-			/* implicit return (a co-routine swap pushes again below: the instruction after it does not
-			 * count as one after a return) */
-			d->popped = (uint8_t)!(in.act & PMREGS_ETRACE_DF_CALL);
+			/* implicit return (a co-routine swap pushes again below) */
 			d->irstack_depth--;
 			d->pc = d->stack[(d->stack_base + d->irstack_depth) & d->stack_mask];
 			break;
@@ -1062,7 +1059,7 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 	uint64_t rfast = rcache && !(rbase & 1u) ? rlen : 0; /* pcs below rbase + rfast are in the cache */
 	unsigned nb = d->branches;
 	int fast_br = !d->bq_run && !d->branch_inv && !train, s;
-	int inferred = d->inferred_address, last_branch = d->stop_at_last_branch, popped = 0;
+	int inferred = d->inferred_address, last_branch = d->stop_at_last_branch;
 	uint8_t priv = d->privilege;
 #define PMREGS_ETRACE__SAVE()                                                          \
 	do {                                                                           \
@@ -1135,7 +1132,6 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 			continue;
 		}
 		/* next_pc(address), inline for the common instructions */
-		popped = 0;
 		if (++run > max_run) {
 			s = -(int)PMREGS_ETRACE_REASON_RUNAWAY;
 			goto fail;
@@ -1211,7 +1207,6 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 		PMREGS_ETRACE__SAVE();
 		s = pmregs_etrace__step(d, address);
 		PMREGS_ETRACE__LOAD();
-		popped = d->popped;
 		if (s < 0)
 			goto fail;
 	checks:
@@ -1241,11 +1236,9 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 					goto done_report; /* reported because of a notification, not as an uninferable jump target */
 				/* the pseudo-code's !is_uninferable_discon(last_pc) here would exclude an address reached through an
 				 * implicit return or a sequentially inferable jump (the only ways to reach it after one without
-				 * stopping there already): both may be the reported instruction. After an implicit return the
-				 * depth tells: irdepth when irreport is asserted, else 0. */
-				if (!last_branch && !d->updiscon && !unprocessed &&
-				    (popped ? (d->irreport ? d->irdepth == d->irstack_depth : d->irstack_depth == 0)
-					    : (!d->irreport || d->irdepth == d->irstack_depth))) {
+				 * stopping there already): both may be the reported instruction. With irreport asserted
+				 * the depth must be irdepth, whatever led there. */
+				if (!last_branch && !d->updiscon && !unprocessed && (!d->irreport || d->irdepth == d->irstack_depth)) {
 					/* reached the address, not as an uninferable jump target: this may not be the last one */
 					inferred = 1;
 					goto done_report;

@@ -698,6 +698,15 @@ static void test_implicit_return(void)
 		run_all(&sc, "before a return, depth 3");
 		WANT("before a return, depth 3", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1110, 0x1200);
 		CHECK_EQ(o_big.errors, 0);
+		/* without irreport the depth is not looked at: the first arrival after the last branch (an
+		 * encoder whose irdepth would name an earlier return, one at the same depth since the last
+		 * packet, leaves it to the branches; pmregs' encoder does) */
+		call_program(rss, ccs);
+		pk_branch(&sc, 3, 0x4, 0x1110, 0, 0, 0, 0);
+		pk_trap(&sc, 0x1200, 3, 2, 0, 1, 0);
+		run_all(&sc, "after a return, no irreport");
+		WANT("after a return, no irreport", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1110, 0x1200);
+		CHECK_EQ(o_big.errors, 0);
 	}
 	/* a return stack of 2 entries: the third call drops the oldest, so the last return is uninferable */
 	call_program(1, 0);

@@ -277,7 +277,7 @@ struct naive {
 	uint64_t pc, last_pc, address, base;
 	struct naive_q q[200];
 	int nq;
-	int stop_at_last_branch, inferred_address, start_of_trace, lost, popped, jtc_deferred;
+	int stop_at_last_branch, inferred_address, start_of_trace, lost, jtc_deferred;
 	uint64_t jtc_index;
 	unsigned privilege;
 	uint64_t return_stack[1 << 12];
@@ -376,7 +376,7 @@ static void naive_init(struct naive *n, const struct pmregs_etrace_params *p, co
 	n->pc = n->last_pc = n->address = n->base = 0;
 	n->nq = 0;
 	n->stop_at_last_branch = n->inferred_address = 0;
-	n->popped = n->jtc_deferred = 0;
+	n->jtc_deferred = 0;
 	n->jtc_index = 0;
 	n->start_of_trace = 1;
 	n->lost = 0;
@@ -553,7 +553,6 @@ static int naive_next_pc(struct naive *n, uint64_t address)
 	struct naive_instr instr = naive_instr_at(n, n->pc);
 	uint64_t this_pc = n->pc, m = naive_amask(n);
 	int stop_here = 0;
-	n->popped = 0;
 	if (instr.opcode == N_INVALID)
 		return -5;
 	if (naive_is_inferable_jump(instr)) {
@@ -565,7 +564,6 @@ static int naive_next_pc(struct naive *n, uint64_t address)
 		n->pc = naive_sequential_jump_target(n, n->pc, n->last_pc);
 	} else if (naive_is_implicit_return(n, instr)) {
 		n->pc = naive_pop_return_stack(n);
-		n->popped = !naive_is_call(instr); /* a co-routine swap pushes again */
 	} else if (naive_is_uninferable_discon(instr)) {
 		if (n->stop_at_last_branch)
 			return -4;
@@ -656,11 +654,9 @@ static int naive_follow_execution_path(struct naive *n, uint64_t address, const 
 			    !naive_unprocessed_branches(n, n->pc))
 				return 0;
 			/* reached not through an uninferable discontinuity (that stopped above), but possibly through an
-			 * implicit return (then the depth must be irdepth, or 0 without irreport) or a sijump */
+			 * implicit return or a sijump; with irreport the depth must be irdepth */
 			if (te_inst->format != 3 && n->pc == address && !n->stop_at_last_branch && !n->updiscon &&
-			    !naive_unprocessed_branches(n, n->pc) &&
-			    (n->popped ? (n->irreport ? n->irdepth == n->irstack_depth : n->irstack_depth == 0)
-				       : (!n->irreport || n->irdepth == n->irstack_depth))) {
+			    !naive_unprocessed_branches(n, n->pc) && (!n->irreport || n->irdepth == n->irstack_depth)) {
 				n->inferred_address = 1;
 				return 0;
 			}
