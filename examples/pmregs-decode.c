@@ -3,7 +3,8 @@
  * pmregs-decode: decode a register value or a packet stream of any pmregs
  * family, using nothing but the generated introspection tables of
  * <pmregs/tools.h> (pmregs_families(), the layouts, register and stream
- * descriptors). No family is named in this file.
+ * descriptors). No family is named in this file, except by the E-Trace
+ * commands that go beyond packets (etrace --encode).
  *
  * Run it without arguments for a list of families; --help explains the rest.
  */
@@ -13,6 +14,9 @@
 
 #include <pmregs/tools.h>
 #include <pmregs/catalogs.h>
+#include <pmregs/etrace_decoder.h> /* --image */
+#include <pmregs/etrace_encoder.h> /* --encode */
+#include <pmregs/riscv.h>          /* --encode: instruction classes of a hart trace */
 
 /* Exit statuses (also in the usage text). */
 #define ST_OK       0 /* decoded; every reserved bit as required, every packet readable */
@@ -29,10 +33,12 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: %s [--json | --long] [--svg FILE] FAMILY REGISTER|LAYOUT VALUE\n"
 		"       %s [--json] [--stream NAME] [--params NAME=VALUE,...] [--unsynced] FAMILY FILE\n"
+		"       %s [--stream smi_stream] [--params L] [--summary] --image ELF... etrace FILE\n"
 		"       %s [--json | --long] --sample NAME FAMILY FILE|VALUE...\n"
 		"       %s [--json | --long] --list [FAMILY [REGISTER|LAYOUT|TABLE]]\n"
 		"       %s [--json | --long] --event NAME [--cpu MODEL|auto]\n"
 		"       %s [--json | --long] --list FAMILY CATALOG --cpu MODEL [PATTERN]\n"
+		"       %s etrace --encode [--params L|@FILE]... [--image ELF] [--stream NAME] TRACE -o OUT\n"
 		"       %s --help | --version\n"
 		"\n"
 		"Decode VALUE as the register or layout REGISTER of FAMILY: every field with its\n"
@@ -52,6 +58,30 @@ static void usage(FILE *f)
 		"64-bit registers), or from the VALUEs, capabilities first; the capabilities say\n"
 		"which optional registers follow.\n"
 		"\n"
+		"With --image, reconstruct the E-Trace instruction trace in FILE (SMI messages)\n"
+		"from the program in the ELF files (the executable segments of little-endian\n"
+		"RISC-V ELF32 or ELF64 files; BIN@ADDRESS loads a file's raw bytes at ADDRESS):\n"
+		"one line per retired instruction (0x ADDRESS, then its kind), one per trap\n"
+		"(trap ...), per context packet (context ...) and per inconsistency (error packet\n"
+		"N: reason). The decoder's run-time options before the first support packet are\n"
+		"opt_implicit_return, opt_implicit_exception, opt_full_address,\n"
+		"opt_jump_target_cache, opt_branch_prediction and opt_sijump (=0 or 1, in\n"
+		"--params; opt_sijump defaults to sijump_p), and ioptions_layout (0 reference,\n"
+		"1 PULP, 2 none: the configured options stay) how support packets carry them.\n"
+		"\n"
+		"With --encode, run the E-Trace instruction trace encoder on TRACE, a hart trace\n"
+		"(the E-Trace reference flow's CSV VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,\n"
+		"TVAL,INTERRUPT in hexadecimal, or its encoder input itype_0,...), and write the\n"
+		"packets to OUT as the stream NAME (smi_stream, encap_stream or atb_stream). Besides\n"
+		"the parameters, --params takes the encoder's options opt_full_address,\n"
+		"opt_implicit_return, opt_sijump, opt_implicit_exception, opt_jump_target_cache,\n"
+		"opt_branch_prediction (0 or 1), itype_width_p, resync_max, resync_unit (0 packets,\n"
+		"1 half-words, 2 cycles), ioptions_layout (0 reference, 1 PULP) and blocks\n"
+		"(instructions per ingress block), and @FILE reads NAME=VALUE lines; --image ELF\n"
+		"gives the XLEN.\n"
+		"\n",
+		prog, prog, prog, prog, prog, prog, prog, prog, prog);
+	fprintf(f,
 		"  --list        list families; with FAMILY its registers, layouts, tables, streams\n"
 		"                and parameters; with a register or layout too, its fields; with a\n"
 		"                table (e.g. an event table; table:NAME if a register has the name),\n"
@@ -72,8 +102,13 @@ static void usage(FILE *f)
 		"  --svg FILE    also write a bit diagram of the decoded value to FILE (SVG)\n"
 		"  --stream NAME the stream to decode (default: the family's first)\n"
 		"  --sample NAME the record of register values to decode (see --list FAMILY)\n"
-		"  --params L    parameters as NAME=VALUE pairs separated by commas (repeatable)\n"
+		"  --params L    parameters as NAME=VALUE pairs separated by commas, or @FILE:\n"
+		"                NAME=VALUE lines, '#' comments (repeatable)\n"
 		"  --unsynced    do not assume that FILE starts at a packet boundary\n"
+		"  --image ELF   the program the trace ran (repeatable)\n"
+		"  --summary     with --image: one line of counts and the reconstruction rate\n"
+		"                (M instr/s, processor time of decoding and reconstruction)\n"
+		"  -o OUT        where --encode writes the stream\n"
 		"  --help        print this text\n"
 		"  --version     print the pmregs version\n"
 		"\n"
@@ -81,8 +116,7 @@ static void usage(FILE *f)
 		"some stream bytes could not be read; 2 bad command line; 3 unknown family,\n"
 		"register, layout, table, sample, stream or parameter name; 4 a value that cannot be read or does\n"
 		"not fit, or parameters that are out of range or not a legal combination; 5 a\n"
-		"file that cannot be read or written.\n",
-		prog, prog, prog, prog, prog, prog, prog);
+		"file that cannot be read or written.\n");
 }
 
 /* ---- small helpers ---- */
@@ -1427,11 +1461,22 @@ static int read_file(const char *path, unsigned char **out, size_t *len)
 
 #define MAXP 64
 
-/* Apply "name=value,name=value" to vals[] (the family's parameters, by index). */
+static int params_file(const char *path, char **out);
+
+/* Apply "name=value,name=value" (or @FILE) to vals[] (the family's parameters, by index). */
 static int apply_params(const struct pmregs_family_desc *fam, const char *list, uint64_t *vals, size_t np)
 {
 	size_t i;
 	const struct pmregs_param_desc *d = fam->params ? fam->params(&np) : 0;
+	if (*list == '@') {
+		char *text;
+		int rc = params_file(list + 1, &text);
+		if (rc != ST_OK)
+			return rc;
+		rc = *text ? apply_params(fam, text, vals, np) : ST_OK;
+		free(text);
+		return rc;
+	}
 	while (*list) {
 		const char *end = strchr(list, ','), *eq;
 		size_t len = end ? (size_t)(end - list) : strlen(list);
@@ -1578,6 +1623,420 @@ static int decode_stream(const struct pmregs_family_desc *fam, const char *strea
 	else
 		printf("%lu item%s, %lu unreadable\n", c.items, c.items == 1 ? "" : "s", c.bad);
 	return c.bad ? ST_WARN : ST_OK;
+}
+
+/* ---- --params @FILE ---- */
+
+/*
+ * The name=value lines of a parameter file as one "name=value,..." list in *out (malloc'd):
+ * blank lines and '#' comments are skipped, spaces around names and values ignored.
+ */
+static int params_file(const char *path, char **out)
+{
+	unsigned char *buf;
+	size_t len, i, o = 0, line = 1;
+	char *t;
+	if (read_file(path, &buf, &len) != 0)
+		return ST_IO;
+	t = (char *)malloc(len + 1);
+	if (!t) {
+		free(buf);
+		fprintf(stderr, "%s: out of memory reading %s\n", prog, path);
+		return ST_IO;
+	}
+	for (i = 0; i < len; line++) {
+		size_t b = i, e, k;
+		int eq = 0;
+		while (i < len && buf[i] != '\n')
+			i++;
+		e = i++;
+		for (k = b; k < e; k++)
+			if (buf[k] == '#')
+				e = k;
+		while (b < e && (buf[b] == ' ' || buf[b] == '\t' || buf[b] == '\r'))
+			b++;
+		while (e > b && (buf[e - 1] == ' ' || buf[e - 1] == '\t' || buf[e - 1] == '\r'))
+			e--;
+		if (b == e)
+			continue;
+		if (o)
+			t[o++] = ',';
+		for (k = b; k < e; k++) {
+			if (buf[k] == ',' || buf[k] == '@') {
+				fprintf(stderr, "%s: %s:%zu: one name=value per line\n", prog, path, line);
+				free(buf);
+				free(t);
+				return ST_USAGE;
+			}
+			if (buf[k] == '=')
+				eq = 1;
+			if ((buf[k] == ' ' || buf[k] == '\t') && !eq)
+				continue; /* "name = value" */
+			if ((buf[k] == ' ' || buf[k] == '\t') && eq && t[o - 1] == '=')
+				continue;
+			t[o++] = (char)buf[k];
+		}
+		if (!eq) {
+			fprintf(stderr, "%s: %s:%zu: not a NAME=VALUE line\n", prog, path, line);
+			free(buf);
+			free(t);
+			return ST_USAGE;
+		}
+	}
+	t[o] = '\0';
+	free(buf);
+	*out = t;
+	return ST_OK;
+}
+
+/* ---- etrace --image: reconstruct the retired instructions ---- */
+
+/* The E-Trace run-time options pmregs-decode takes in --params (opt_NAME=0|1), and the ioptions layout. */
+static const struct {
+	const char *name;
+	uint32_t bit;
+} etrace_opts[] = {
+	{"opt_implicit_return", PMREGS_ETRACE_OPT_IMPLICIT_RETURN},
+	{"opt_implicit_exception", PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION},
+	{"opt_full_address", PMREGS_ETRACE_OPT_FULL_ADDRESS},
+	{"opt_jump_target_cache", PMREGS_ETRACE_OPT_JUMP_TARGET_CACHE},
+	{"opt_branch_prediction", PMREGS_ETRACE_OPT_BRANCH_PREDICTION},
+	{"opt_sijump", PMREGS_ETRACE_OPT_SIJUMP},
+};
+
+/*
+ * Take the opt_NAME=0|1 and ioptions_layout=0|1|2 items out of the --params lists (each
+ * expanded from @FILE first) into *options and *layout; the other items go to rest[] (malloc'd
+ * strings, *nrest of them) for apply_params().
+ */
+static int etrace_take_opts(const char *const *params, int nparams, char **rest, int *nrest, uint32_t *options, uint32_t *given,
+			    unsigned *layout)
+{
+	int k;
+	*nrest = 0;
+	for (k = 0; k < nparams; k++) {
+		char *list, *item, *o, *next;
+		int rc;
+		if (params[k][0] == '@') {
+			if ((rc = params_file(params[k] + 1, &list)) != ST_OK)
+				return rc;
+		} else {
+			list = (char *)malloc(strlen(params[k]) + 1);
+			if (!list)
+				return ST_IO;
+			strcpy(list, params[k]);
+		}
+		o = list;
+		for (item = list; item && *item; item = next) {
+			char *eq, *end = strchr(item, ',');
+			size_t i, len;
+			next = end ? end + 1 : 0;
+			if (end)
+				*end = '\0';
+			eq = strchr(item, '=');
+			len = eq ? (size_t)(eq - item) : strlen(item);
+			for (i = 0; i < sizeof etrace_opts / sizeof etrace_opts[0]; i++)
+				if (strlen(etrace_opts[i].name) == len && strncmp(item, etrace_opts[i].name, len) == 0)
+					break;
+			if (i < sizeof etrace_opts / sizeof etrace_opts[0]) {
+				uint64_t x;
+				if (!eq || parse_u64(eq + 1, &x) != 0 || x > 1) {
+					fprintf(stderr, "%s: --params: %s wants 0 or 1\n", prog, etrace_opts[i].name);
+					free(list);
+					return ST_VALUE;
+				}
+				*options = x ? (*options | etrace_opts[i].bit) : (*options & ~etrace_opts[i].bit);
+				*given |= etrace_opts[i].bit;
+				continue;
+			}
+			if (len == 15 && strncmp(item, "ioptions_layout", 15) == 0) {
+				const char *v = eq ? eq + 1 : "";
+				/* the numbers of --encode's ioptions_layout, or the names */
+				if (eq_nocase(v, "0") || eq_nocase(v, "ref"))
+					*layout = PMREGS_ETRACE_IOPTIONS_REF;
+				else if (eq_nocase(v, "1") || eq_nocase(v, "pulp"))
+					*layout = PMREGS_ETRACE_IOPTIONS_PULP;
+				else if (eq_nocase(v, "2") || eq_nocase(v, "none"))
+					*layout = PMREGS_ETRACE_IOPTIONS_NONE;
+				else {
+					fprintf(stderr, "%s: --params: ioptions_layout is 0 (reference), 1 (PULP) or 2 (none)\n", prog);
+					free(list);
+					return ST_VALUE;
+				}
+				continue;
+			}
+			if (o != list)
+				*o++ = ',';
+			memmove(o, item, strlen(item) + 1);
+			o += strlen(o);
+		}
+		*o = '\0';
+		if (*list)
+			rest[(*nrest)++] = list;
+		else
+			free(list);
+	}
+	return ST_OK;
+}
+
+static const char *riscv_kind_name(unsigned k)
+{
+	static const char *const names[] = {"", "branch", "jal", "jalr", "auipc", "lui", "ecall", "ebreak", "xret"};
+	return k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
+
+/* Print items: one line per instruction ("0x..."), trap ("trap ..."), context or error. */
+static void print_items(FILE *o, const struct pmregs_etrace_item *it, size_t n, unsigned xlen)
+{
+	size_t i;
+	int w = xlen == 32 ? 8 : 16;
+	for (i = 0; i < n; i++) {
+		const struct pmregs_etrace_item *x = &it[i];
+		switch (x->type) {
+		case PMREGS_ETRACE_ITEM_INSN:
+			if (x->kind)
+				fprintf(o, "0x%0*llx %s\n", w, (unsigned long long)x->address, riscv_kind_name(x->kind));
+			else
+				fprintf(o, "0x%0*llx\n", w, (unsigned long long)x->address);
+			break;
+		case PMREGS_ETRACE_ITEM_TRAP:
+			fprintf(o, "trap %s ecause=%lu", (x->length & PMREGS_ETRACE_TRAP_INTERRUPT) ? "interrupt" : "exception",
+				(unsigned long)x->info);
+			if (!(x->length & PMREGS_ETRACE_TRAP_INTERRUPT))
+				fprintf(o, " tval=0x%llx", (unsigned long long)x->value);
+			if (x->length & PMREGS_ETRACE_TRAP_EPC)
+				fprintf(o, " epc=0x%llx", (unsigned long long)x->address);
+			fprintf(o, " thaddr=%d privilege=%u\n", (x->length & PMREGS_ETRACE_TRAP_THADDR) ? 1 : 0, x->privilege);
+			break;
+		case PMREGS_ETRACE_ITEM_CONTEXT:
+			fprintf(o, "context 0x%llx privilege=%u time=0x%llx\n", (unsigned long long)x->address, x->privilege,
+				(unsigned long long)x->value);
+			break;
+		default:
+			fprintf(o, "error packet %llu: %s (%s) at 0x%llx\n", (unsigned long long)x->value,
+				pmregs_etrace_decoder_reason_name(x->info), pmregs_etrace_decoder_reason_text(x->info),
+				(unsigned long long)x->address);
+			break;
+		}
+	}
+}
+
+#include <time.h>
+
+/* Processor time in seconds (what the --summary rate counts). */
+static double now_seconds(void)
+{
+	return (double)clock() / (double)CLOCKS_PER_SEC;
+}
+
+/* Largest return stack, jump target cache or predictor pmregs-decode allocates (entries). */
+#define ETRACE_MAX_TABLE ((uint64_t)1 << 24)
+
+/*
+ * pmregs-decode etrace --image ELF [--stream smi_stream] [--params ...] [--summary] FILE:
+ * reconstruct the retired instructions of the trace in FILE from the program in ELF.
+ */
+static int decode_image(const struct pmregs_family_desc *fam, const char *stream, const char *const *params, int nparams,
+			int synced, const char *const *images, int nimages, const char *path, int summary)
+{
+	size_t np = 0, i;
+	const struct pmregs_param_desc *d = fam->params ? fam->params(&np) : 0;
+	uint64_t vals[MAXP];
+	char *rest[16];
+	int nrest = 0, k, rc = ST_OK, n;
+	uint32_t options = 0, given = 0;
+	unsigned layout = PMREGS_ETRACE_IOPTIONS_REF, xlen = 0;
+	unsigned char *files[8], *buf = 0;
+	size_t len = 0;
+	int nfiles = 0;
+	struct pmregs_etrace_params p;
+	struct pmregs_etrace_image_range ranges[64];
+	struct pmregs_etrace_image img;
+	struct pmregs_etrace_decoder_config cfg;
+	struct pmregs_etrace_decoder dec;
+	struct pmregs_etrace_smi_feed feed;
+	struct pmregs_etrace_item *items = 0;
+	uint64_t *stack = 0, *jcache = 0;
+	uint8_t *bpred = 0;
+	const size_t cap = 4096;
+	double t0, spent = 0;
+	static char obuf[1 << 16];
+
+	if (!pmregs_streq(fam->name, "etrace")) {
+		fprintf(stderr, "%s: --image reconstructs E-Trace instruction traces (family etrace)\n", prog);
+		return ST_USAGE;
+	}
+	if (stream && !eq_nocase(stream, "smi_stream")) {
+		fprintf(stderr, "%s: --image reads --stream smi_stream\n", prog);
+		return ST_USAGE;
+	}
+	if ((rc = etrace_take_opts(params, nparams, rest, &nrest, &options, &given, &layout)) != ST_OK)
+		return rc;
+	np = np < MAXP ? np : MAXP;
+	for (i = 0; i < np; i++)
+		vals[i] = d[i].def;
+	for (k = 0; k < nrest && rc == ST_OK; k++)
+		rc = apply_params(fam, rest[k], vals, np);
+	for (k = 0; k < nrest; k++)
+		free(rest[k]);
+	if (rc != ST_OK)
+		return rc;
+	if (fam->params_check) {
+		const char *why = "";
+		int r = fam->params_check(vals, np, &why);
+		if (r != PMREGS_OK) {
+			fprintf(stderr, "%s: the parameters are not a legal combination for %s: %s (%s)\n", prog, fam->name, why,
+				pmregs_strerror(r));
+			return ST_VALUE;
+		}
+	}
+	pmregs_etrace_params_default(&p);
+	for (i = 0; i < np; i++)
+		(void)pmregs_etrace_param_set(&p, i, vals[i]);
+	/* the reference ioptions layout has no sijump bit: the mode is on when the encoder has it (sijump_p) */
+	if (!(given & PMREGS_ETRACE_OPT_SIJUMP) && p.sijump_p)
+		options |= PMREGS_ETRACE_OPT_SIJUMP;
+	n = 0;
+	for (k = 0; k < nimages; k++) {
+		/* FILE@ADDRESS: raw bytes at ADDRESS; else an ELF file */
+		const char *at = strrchr(images[k], '@');
+		char name[4096];
+		uint64_t base = 0;
+		size_t flen, j;
+		int m;
+		unsigned x = 0;
+		if (at && parse_u64(at + 1, &base) == 0) {
+			snprintf(name, sizeof name, "%.*s", (int)(at - images[k]), images[k]);
+		} else {
+			at = 0;
+			snprintf(name, sizeof name, "%s", images[k]);
+		}
+		if (read_file(name, &files[nfiles], &flen) != 0) {
+			rc = ST_IO;
+			goto out;
+		}
+		nfiles++;
+		if (at) {
+			if (n == (int)(sizeof ranges / sizeof ranges[0]) || flen == 0) {
+				fprintf(stderr, "%s: %s: %s\n", prog, name, flen ? "too many image ranges" : "empty file");
+				rc = ST_VALUE;
+				goto out;
+			}
+			ranges[n].base = base;
+			ranges[n].bytes = files[nfiles - 1];
+			ranges[n].len = flen;
+			ranges[n].cache = 0;
+			n++;
+			continue;
+		}
+		m = pmregs_etrace_elf_ranges(files[nfiles - 1], flen, ranges + n, sizeof ranges / sizeof ranges[0] - (size_t)n, &x);
+		if (m < 0) {
+			fprintf(stderr, "%s: %s: %s\n", prog, name, pmregs_etrace_elf_strerror(-m));
+			rc = ST_VALUE;
+			goto out;
+		}
+		if (xlen && x != xlen) {
+			fprintf(stderr, "%s: %s: a %u-bit ELF file after a %u-bit one\n", prog, name, x, xlen);
+			rc = ST_VALUE;
+			goto out;
+		}
+		xlen = x;
+		for (j = 0; j < (size_t)m; j++)
+			ranges[n + (int)j].cache = 0;
+		n += m;
+	}
+	if (!xlen)
+		xlen = 64;
+	/* sorted by address, not overlapping */
+	for (k = 1; k < n; k++) {
+		struct pmregs_etrace_image_range t = ranges[k];
+		int j = k;
+		for (; j > 0 && ranges[j - 1].base > t.base; j--)
+			ranges[j] = ranges[j - 1];
+		ranges[j] = t;
+	}
+	for (k = 1; k < n; k++) {
+		if (ranges[k - 1].base + ranges[k - 1].len > ranges[k].base) {
+			fprintf(stderr, "%s: image ranges at 0x%llx and 0x%llx overlap\n", prog, (unsigned long long)ranges[k - 1].base,
+				(unsigned long long)ranges[k].base);
+			rc = ST_VALUE;
+			goto out;
+		}
+	}
+	for (k = 0; k < n; k++) {
+		ranges[k].cache = (struct pmregs_etrace_dinsn *)calloc((size_t)((ranges[k].len + 1) / 2), sizeof(struct pmregs_etrace_dinsn));
+		if (!ranges[k].cache) {
+			fprintf(stderr, "%s: out of memory for the image\n", prog);
+			rc = ST_IO;
+			goto out;
+		}
+	}
+	if (pmregs_etrace_decoder_stack_entries(&p) > ETRACE_MAX_TABLE || pmregs_etrace_decoder_cache_entries(&p) > ETRACE_MAX_TABLE ||
+	    pmregs_etrace_decoder_bpred_entries(&p) > ETRACE_MAX_TABLE) {
+		fprintf(stderr, "%s: return_stack_size_p, call_counter_size_p, cache_size_p and bpred_size_p above 24 are not supported\n",
+			prog);
+		rc = ST_VALUE;
+		goto out;
+	}
+	stack = (uint64_t *)malloc((size_t)pmregs_etrace_decoder_stack_entries(&p) * sizeof *stack);
+	jcache = (uint64_t *)malloc((size_t)pmregs_etrace_decoder_cache_entries(&p) * sizeof *jcache);
+	bpred = (uint8_t *)malloc((size_t)pmregs_etrace_decoder_bpred_entries(&p));
+	items = (struct pmregs_etrace_item *)malloc(cap * sizeof *items);
+	if (!stack || !jcache || !bpred || !items) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		rc = ST_IO;
+		goto out;
+	}
+	if (read_file(path, &buf, &len) != 0) {
+		rc = ST_IO;
+		goto out;
+	}
+	img.ranges = ranges;
+	img.nranges = (size_t)n;
+	img.xlen = xlen;
+	img.read = 0;
+	img.ctx = 0;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.params = &feed.p;
+	cfg.image = &img;
+	cfg.return_stack = stack;
+	cfg.jump_cache = jcache;
+	cfg.bpred = bpred;
+	cfg.ioptions_layout = layout;
+	cfg.options = options;
+	pmregs_etrace_smi_feed_init(&feed, &p, buf, len, synced);
+	(void)pmregs_etrace_decoder_init(&dec, &cfg);
+	if (!summary)
+		setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+	for (;;) {
+		size_t got = 0;
+		int r;
+		t0 = now_seconds();
+		r = pmregs_etrace_decode_smi(&dec, &feed, items, cap, &got);
+		spent += now_seconds() - t0;
+		if (!summary)
+			print_items(stdout, items, got, xlen);
+		if (r != PMREGS_ENOSPC)
+			break;
+	}
+	if (summary)
+		printf("%llu instructions, %llu traps, %llu packets, %llu errors, %llu unreadable, %.1f M instr/s\n",
+		       (unsigned long long)dec.insns, (unsigned long long)dec.traps, (unsigned long long)dec.packets,
+		       (unsigned long long)dec.errors, (unsigned long long)feed.unreadable,
+		       spent > 0 ? (double)dec.insns / spent * 1e-6 : 0.0);
+	fflush(stdout);
+	rc = (dec.errors || feed.unreadable) ? ST_WARN : ST_OK;
+out:
+	for (k = 0; k < n; k++)
+		free(ranges[k].cache);
+	free(items);
+	free(stack);
+	free(jcache);
+	free(bpred);
+	free(buf);
+	for (k = 0; k < nfiles; k++)
+		free(files[k]);
+	return rc;
 }
 
 /* ---- --sample: a record of register values ---- */
@@ -1990,13 +2449,626 @@ static void cat_name_value(const char *model, const struct target *tg, const cha
 
 /* ---- main ---- */
 
+
+/* ---- etrace --encode: a hart trace through the E-Trace instruction trace encoder ---- */
+
+/* The encoder's settings a --params list may name besides the E-Trace parameters. */
+struct enc_opts {
+	struct pmregs_etrace_encoder_config cfg;
+	unsigned blocks; /* instructions per ingress block at most (1: single retirement) */
+	unsigned implicit_exception_set, implicit_exception;
+};
+
+static const struct {
+	const char *name;
+	const char *doc;
+} enc_names[] = {
+	{ "opt_full_address", "1: full addresses in formats 0, 1 and 2 (default 0: differential)" },
+	{ "opt_implicit_return", "1: returns predicted by the return stack or call counter are not reported" },
+	{ "opt_sijump", "1: sequentially inferable jumps are not reported (needs sijump_p=1)" },
+	{ "opt_implicit_exception", "1: trap packets with thaddr 1 carry no address (the parameter implicit_exception)" },
+	{ "opt_jump_target_cache", "1: format 0.1 (needs cache_size_p)" },
+	{ "opt_branch_prediction", "1: format 0.0 (needs bpred_size_p)" },
+	{ "itype_width_p", "3 or 4 (default 4): the width of the ingress itype" },
+	{ "resync_max", "resynchronise after this many packets, half-words or cycles (default 16; 0: never)" },
+	{ "resync_unit", "0 packets, 1 retired half-words, 2 cycles (default 0)" },
+	{ "ioptions_layout", "0: the reference flow's ioptions bits (default), 1: PULP's" },
+	{ "blocks", "retired instructions per ingress block at most (default 1: single retirement)" },
+};
+
+/* Apply one NAME=VALUE of a --params list: an encoder setting, or an E-Trace parameter. */
+static int enc_param(const struct pmregs_family_desc *fam, const char *item, uint64_t *vals, size_t np, struct enc_opts *o)
+{
+	const char *eq = strchr(item, '=');
+	size_t i, len = eq ? (size_t)(eq - item) : 0;
+	uint64_t x;
+	for (i = 0; eq && i < sizeof enc_names / sizeof enc_names[0]; i++) {
+		if (strlen(enc_names[i].name) != len || strncmp(enc_names[i].name, item, len) != 0)
+			continue;
+		if (parse_u64(eq + 1, &x) != 0) {
+			fprintf(stderr, "%s: --params: '%s' is not a value for %s\n", prog, eq + 1, enc_names[i].name);
+			return ST_VALUE;
+		}
+		if (i < 6 && x > 1) {
+			fprintf(stderr, "%s: %s=%llu is outside 0..1\n", prog, enc_names[i].name, (unsigned long long)x);
+			return ST_VALUE;
+		}
+		switch (i) {
+		case 0:
+		case 1:
+		case 2:
+		case 4:
+		case 5: {
+			static const uint32_t bit[6] = { PMREGS_ETRACE_ENCODER_FULL_ADDRESS, PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN,
+							 PMREGS_ETRACE_ENCODER_SIJUMP, 0, PMREGS_ETRACE_ENCODER_JUMP_TARGET_CACHE,
+							 PMREGS_ETRACE_ENCODER_BRANCH_PREDICTION };
+			o->cfg.options = x ? o->cfg.options | bit[i] : o->cfg.options & ~bit[i];
+			break;
+		}
+		case 3:
+			o->implicit_exception_set = 1;
+			o->implicit_exception = (unsigned)x;
+			break;
+		case 6:
+			if (x != 3 && x != 4) {
+				fprintf(stderr, "%s: itype_width_p=%llu is not 3 or 4\n", prog, (unsigned long long)x);
+				return ST_VALUE;
+			}
+			o->cfg.itype_width = (uint8_t)x;
+			break;
+		case 7:
+			if (x > 0xffffffffu) {
+				fprintf(stderr, "%s: resync_max=%llu is too big\n", prog, (unsigned long long)x);
+				return ST_VALUE;
+			}
+			o->cfg.resync_max = (uint32_t)x;
+			break;
+		case 8:
+		case 9:
+			if (x > (i == 8 ? 2u : 1u)) {
+				fprintf(stderr, "%s: %s=%llu is outside 0..%u\n", prog, enc_names[i].name, (unsigned long long)x, i == 8 ? 2u : 1u);
+				return ST_VALUE;
+			}
+			if (i == 8)
+				o->cfg.resync_unit = (uint8_t)x;
+			else
+				o->cfg.ioptions_layout = (uint8_t)x;
+			break;
+		default:
+			if (x < 1 || x > 4096) {
+				fprintf(stderr, "%s: blocks=%llu is outside 1..4096\n", prog, (unsigned long long)x);
+				return ST_VALUE;
+			}
+			o->blocks = (unsigned)x;
+			break;
+		}
+		return ST_OK;
+	}
+	return apply_params(fam, item, vals, np);
+}
+
+/* A --params argument: NAME=VALUE,... or @FILE (one NAME=VALUE per line, # comments). */
+static int enc_params(const struct pmregs_family_desc *fam, const char *arg, uint64_t *vals, size_t np, struct enc_opts *o)
+{
+	char item[256];
+	int rc;
+	if (arg[0] == '@') {
+		FILE *f = fopen(arg + 1, "r");
+		unsigned line = 0;
+		if (!f) {
+			fprintf(stderr, "%s: cannot read ", prog);
+			perror(arg + 1);
+			return ST_IO;
+		}
+		while (fgets(item, sizeof item, f)) {
+			char *p = item, *e;
+			line++;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			e = p + strcspn(p, "#\r\n");
+			while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+				e--;
+			*e = '\0';
+			if (!*p)
+				continue;
+			if ((rc = enc_param(fam, p, vals, np, o)) != ST_OK) {
+				fprintf(stderr, "%s: (in %s, line %u)\n", prog, arg + 1, line);
+				fclose(f);
+				return rc;
+			}
+		}
+		fclose(f);
+		return ST_OK;
+	}
+	while (*arg) {
+		size_t len = strcspn(arg, ",");
+		if (len == 0 || len >= sizeof item) {
+			fprintf(stderr, "%s: --params wants NAME=VALUE pairs separated by commas\n", prog);
+			return ST_USAGE;
+		}
+		memcpy(item, arg, len);
+		item[len] = '\0';
+		arg += len + (arg[len] == ',');
+		if (!strchr(item, '=')) {
+			fprintf(stderr, "%s: --params: '%s' is not NAME=VALUE\n", prog, item);
+			return ST_USAGE;
+		}
+		if ((rc = enc_param(fam, item, vals, np, o)) != ST_OK)
+			return rc;
+	}
+	return ST_OK;
+}
+
+/* Where the encoded bytes go, and what framing. */
+struct enc_out {
+	FILE *f;
+	const char *path;
+	int stream; /* 0 SMI, 1 encapsulation, 2 ATB */
+	unsigned char buf[1 << 16];
+	size_t bytes;
+	int failed;
+};
+
+static void enc_flush(struct pmregs_etrace_encoder *e, struct enc_out *w)
+{
+	struct pmregs_etrace_smi smi;
+	struct pmregs_etrace_encap encap;
+	struct pmregs_etrace_atb atb;
+	size_t used = 0;
+	pmregs_etrace_smi_init(&smi, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+	smi.msg_type = PMREGS_ETRACE_SMI_MSG_TYPE_TE_INST;
+	pmregs_etrace_encap_init(&encap, PMREGS_ETRACE_ENCAP_SHAPE_NORMAL);
+	encap.type = e->p.encap_type_inst;
+	pmregs_etrace_atb_init(&atb, 0);
+	while (pmregs_etrace_encoder_pending(e)) {
+		if (w->stream == 1)
+			pmregs_etrace_encoder_put_encap(e, &encap, w->buf, sizeof w->buf, &used);
+		else if (w->stream == 2)
+			pmregs_etrace_encoder_put_atb(e, &atb, w->buf, sizeof w->buf, &used);
+		else
+			pmregs_etrace_encoder_put_smi(e, &smi, w->buf, sizeof w->buf, &used);
+		if (used && fwrite(w->buf, 1, used, w->f) != used)
+			w->failed = 1;
+		w->bytes += used;
+		if (!used)
+			break;
+	}
+}
+
+/* One line of a CSV: up to max comma-separated fields, in place; returns how many. */
+static unsigned enc_split(char *line, char **field, unsigned max)
+{
+	unsigned n = 0;
+	char *p = line;
+	line[strcspn(line, "\r\n")] = '\0';
+	while (n < max) {
+		field[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+static int enc_hex(const char *s, uint64_t *x)
+{
+	char *end;
+	if (!*s)
+		return -1;
+	*x = strtoull(s, &end, 16);
+	return *end ? -1 : 0;
+}
+
+/* The hart trace being read: the row before the current one (for a branch's outcome and sijump). */
+struct enc_row {
+	uint64_t addr, insn, priv, exception, cause, tval, interrupt;
+	struct pmregs_riscv_insn d;
+	unsigned line;
+};
+
+struct enc_state {
+	const char *path;
+	struct pmregs_etrace_encoder *e;
+	struct enc_out *w;
+	struct enc_opts *o;
+	unsigned xlen;
+	struct pmregs_etrace_ingress blk; /* the block being gathered */
+	unsigned in_blk, nin_blk;
+	uint64_t next_addr;
+	uint64_t instructions, blocks;
+	int prev_const_rd; /* rd of the previous row when it was an auipc, lui or c.lui that retired; -1 otherwise */
+};
+
+static int enc_step(struct enc_state *s, const struct pmregs_etrace_ingress *b, unsigned line)
+{
+	int rc = pmregs_etrace_encoder_step(s->e, b);
+	if (rc < 0) {
+		fprintf(stderr, "%s:%u: the encoder refused the block (%s)\n", s->path, line, pmregs_strerror(rc));
+		return ST_VALUE;
+	}
+	s->blocks++;
+	if (pmregs_etrace_encoder_pending(s->e) > PMREGS_ETRACE_ENCODER_QUEUE / 2)
+		enc_flush(s->e, s->w);
+	return ST_OK;
+}
+
+static int enc_close_block(struct enc_state *s, unsigned line)
+{
+	int rc = ST_OK;
+	if (s->in_blk)
+		rc = enc_step(s, &s->blk, line);
+	s->in_blk = 0;
+	s->nin_blk = 0;
+	return rc;
+}
+
+/* Row r of the hart trace, knowing where execution went next (next: the following row's address). */
+static int enc_row_ingress(struct enc_state *s, const struct enc_row *r, uint64_t next, int has_next)
+{
+	const struct pmregs_riscv_insn *d = &r->d;
+	uint64_t cause = r->cause & ~((uint64_t)1 << (s->xlen - 1)) & 0x7fffffffffffffffu;
+	int retires, rc;
+	unsigned itype = 0, it = s->o->cfg.itype_width;
+	if (r->exception && r->interrupt) {
+		/* an interrupt: a trap before the instruction of this row, which does not retire */
+		struct pmregs_etrace_ingress b;
+		if ((rc = enc_close_block(s, r->line)) != ST_OK)
+			return rc;
+		memset(&b, 0, sizeof b);
+		b.iaddr = r->addr;
+		b.itype = PMREGS_ETRACE_ITYPE_INTERRUPT;
+		b.cause = cause;
+		b.priv = (uint8_t)r->priv;
+		s->prev_const_rd = -1;
+		return enc_step(s, &b, r->line);
+	}
+	retires = !r->exception || d->kind == PMREGS_RISCV_KIND_ECALL || d->kind == PMREGS_RISCV_KIND_EBREAK;
+	if (!retires) {
+		struct pmregs_etrace_ingress b;
+		if ((rc = enc_close_block(s, r->line)) != ST_OK)
+			return rc;
+		memset(&b, 0, sizeof b);
+		b.iaddr = r->addr;
+		b.itype = PMREGS_ETRACE_ITYPE_EXCEPTION;
+		b.cause = cause;
+		b.tval = r->tval;
+		b.priv = (uint8_t)r->priv;
+		s->prev_const_rd = -1;
+		return enc_step(s, &b, r->line);
+	}
+	if (d->length != 2 && d->length != 4 && d->length != 8) {
+		fprintf(stderr, "%s:%u: instruction %#llx at %#llx: %s\n", s->path, r->line, (unsigned long long)r->insn,
+			(unsigned long long)r->addr,
+			d->length == 6 ? "a 48-bit instruction cannot be described by ilastsize" : "not an instruction this reader knows");
+		return ST_VALUE;
+	}
+	if (r->exception) {
+		itype = PMREGS_ETRACE_ITYPE_EXCEPTION;
+	} else if (d->kind == PMREGS_RISCV_KIND_BRANCH) {
+		itype = PMREGS_ETRACE_ITYPE_NONTAKEN_BRANCH + (unsigned)(has_next && next != r->addr + d->length);
+	} else {
+		itype = d->itype;
+		if (it == 3 && itype >= 8)
+			itype = (d->flags & PMREGS_RISCV_FLAG_UNINFERABLE) ? PMREGS_ETRACE_ITYPE_UNINF_JUMP3 : 0;
+	}
+	/* a new block unless this row continues the open one (same privilege, nothing special before it) */
+	if (s->in_blk && (s->blk.priv != r->priv || s->next_addr != r->addr || s->nin_blk >= s->o->blocks))
+		if ((rc = enc_close_block(s, r->line)) != ST_OK)
+			return rc;
+	if (!s->in_blk) {
+		memset(&s->blk, 0, sizeof s->blk);
+		s->blk.iaddr = r->addr;
+		s->blk.priv = (uint8_t)r->priv;
+		s->in_blk = 1;
+	}
+	s->blk.iretire += d->length / 2u;
+	s->blk.ilastsize = (uint8_t)(d->length == 2 ? 0 : d->length == 4 ? 1 : 2);
+	s->nin_blk++;
+	s->instructions++;
+	s->next_addr = r->addr + d->length;
+	if (itype) {
+		s->blk.itype = (uint8_t)itype;
+		if (itype == PMREGS_ETRACE_ITYPE_EXCEPTION) {
+			s->blk.cause = cause;
+			s->blk.tval = r->tval;
+		}
+		/* sequentially inferable: the jump's base register was loaded by the constant load just before it */
+		s->blk.sijump = (uint8_t)((d->flags & PMREGS_RISCV_FLAG_UNINFERABLE) && d->kind == PMREGS_RISCV_KIND_JALR &&
+					  s->prev_const_rd > 0 && (unsigned)s->prev_const_rd == d->rs1 &&
+					  (d->flags & PMREGS_RISCV_FLAG_RETURN) == 0);
+		rc = enc_close_block(s, r->line);
+	} else {
+		rc = ST_OK;
+	}
+	s->prev_const_rd = (d->kind == PMREGS_RISCV_KIND_AUIPC || d->kind == PMREGS_RISCV_KIND_LUI) && !r->exception ? d->rd : -1;
+	return rc;
+}
+
+/* The reference flow's hart trace CSV (VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT). */
+static int enc_hart_csv(struct enc_state *s, FILE *in)
+{
+	char line[512], *f[9];
+	struct enc_row cur, row;
+	int have = 0, rc;
+	unsigned n = 1;
+	while (fgets(line, sizeof line, in)) {
+		uint64_t valid;
+		n++;
+		if (enc_split(line, f, 9) != 8 || enc_hex(f[0], &valid) || enc_hex(f[1], &row.addr) || enc_hex(f[2], &row.insn) ||
+		    enc_hex(f[3], &row.priv) || enc_hex(f[4], &row.exception) || enc_hex(f[5], &row.cause) || enc_hex(f[6], &row.tval) ||
+		    enc_hex(f[7], &row.interrupt)) {
+			fprintf(stderr, "%s:%u: not a row of eight hexadecimal fields\n", s->path, n);
+			return ST_VALUE;
+		}
+		if (valid != 1)
+			continue;
+		row.line = n;
+		row.d = pmregs_riscv_insn_decode((uint32_t)row.insn, s->xlen);
+		if (have && (rc = enc_row_ingress(s, &cur, row.addr, 1)) != ST_OK)
+			return rc;
+		cur = row;
+		have = 1;
+	}
+	if (have && (rc = enc_row_ingress(s, &cur, 0, 0)) != ST_OK)
+		return rc;
+	return enc_close_block(s, n);
+}
+
+/* The reference flow's encoder input CSV (post-iss: itype_0,cause,tval,priv,iaddr_0,... one instruction a row). */
+static int enc_ingress_csv(struct enc_state *s, FILE *in, char *header)
+{
+	static const char *cols[] = { "itype_0", "cause", "tval", "priv", "iaddr_0", "context", "ctype", "iretire_0", "ilastsize_0",
+				      "time", "sijump_0" };
+	char line[512], *f[16];
+	int at[11];
+	unsigned n = 1, k, nf = enc_split(header, f, 16), i;
+	for (k = 0; k < 11; k++) {
+		at[k] = -1;
+		for (i = 0; i < nf; i++)
+			if (strcmp(f[i], cols[k]) == 0)
+				at[k] = (int)i;
+		if (at[k] < 0 && k != 5 && k != 6 && k < 9) {
+			fprintf(stderr, "%s:1: no column %s\n", s->path, cols[k]);
+			return ST_VALUE;
+		}
+	}
+	while (fgets(line, sizeof line, in)) {
+		struct pmregs_etrace_ingress b;
+		uint64_t v[11];
+		n++;
+		if (enc_split(line, f, 16) != nf) {
+			fprintf(stderr, "%s:%u: not %u fields\n", s->path, n, nf);
+			return ST_VALUE;
+		}
+		for (k = 0; k < 11; k++) {
+			char *end;
+			v[k] = 0;
+			if (at[k] < 0)
+				continue;
+			v[k] = strtoull(f[at[k]], &end, k == 2 || k == 4 ? 16 : 10);
+			if (end == f[at[k]] || *end) {
+				fprintf(stderr, "%s:%u: %s is not a number\n", s->path, n, cols[k]);
+				return ST_VALUE;
+			}
+		}
+		memset(&b, 0, sizeof b);
+		b.itype = (uint8_t)v[0];
+		b.cause = v[1];
+		b.tval = v[2];
+		b.priv = (uint8_t)v[3];
+		b.iaddr = v[4];
+		b.context = v[5];
+		b.ctype = (uint8_t)v[6];
+		b.iretire = (uint32_t)v[7];
+		b.ilastsize = (uint8_t)v[8];
+		b.time = v[9];
+		b.sijump = (uint8_t)v[10];
+		if (v[0] > 15 || v[3] > 255 || v[6] > 3 || v[7] > 1 || v[8] > 3) {
+			fprintf(stderr, "%s:%u: a value out of range\n", s->path, n);
+			return ST_VALUE;
+		}
+		s->instructions += b.iretire;
+		if (enc_step(s, &b, n) != ST_OK)
+			return ST_VALUE;
+	}
+	return ST_OK;
+}
+
+static int encode_main(int argc, char **argv)
+{
+	const struct pmregs_family_desc *fam = 0;
+	const char *params[32], *image = 0, *outp = 0, *trace = 0, *stream = "smi_stream", *why = "";
+	int np_opt = 0, npos = 0, i, rc;
+	size_t np = 0, k, work_bytes = 0;
+	uint64_t vals[MAXP];
+	struct pmregs_etrace_params p;
+	struct enc_opts o;
+	static struct pmregs_etrace_encoder e;
+	static struct enc_out w;
+	struct enc_state s;
+	const struct pmregs_param_desc *d;
+	char tmp[4096], header[512];
+	void *work = 0;
+	FILE *in;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--encode") == 0)
+			continue;
+		if (strcmp(a, "--params") == 0 || strcmp(a, "--image") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--stream") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "%s: %s needs an argument\n", prog, a);
+				return ST_USAGE;
+			}
+			if (a[2] == 'p') {
+				if (np_opt == (int)(sizeof params / sizeof params[0])) {
+					fprintf(stderr, "%s: too many --params\n", prog);
+					return ST_USAGE;
+				}
+				params[np_opt++] = argv[++i];
+			} else if (a[2] == 'i') {
+				image = argv[++i];
+			} else if (a[1] == 'o') {
+				outp = argv[++i];
+			} else {
+				stream = argv[++i];
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "%s: %s is not an option of --encode (etrace --encode [--params L|@FILE]... [--image ELF] [--stream NAME] TRACE -o OUT)\n",
+				prog, a);
+			return ST_USAGE;
+		} else if (npos < 2) {
+			if (npos == 0 && !(fam = find_family(a)))
+				return unknown_family(a);
+			if (npos == 1)
+				trace = a;
+			npos++;
+		} else {
+			fprintf(stderr, "%s: too many arguments\n", prog);
+			return ST_USAGE;
+		}
+	}
+	if (!fam || strcmp(fam->name, "etrace") != 0 || !trace || !outp) {
+		fprintf(stderr, "%s: usage: %s etrace --encode [--params L|@FILE]... [--image ELF] [--stream NAME] TRACE -o OUT\n", prog,
+			prog);
+		return ST_USAGE;
+	}
+	if (strcmp(stream, "smi_stream") == 0 || strcmp(stream, "smi") == 0)
+		w.stream = 0;
+	else if (strcmp(stream, "encap_stream") == 0 || strcmp(stream, "encap") == 0)
+		w.stream = 1;
+	else if (strcmp(stream, "atb_stream") == 0 || strcmp(stream, "atb") == 0)
+		w.stream = 2;
+	else {
+		fprintf(stderr, "%s: --encode writes smi_stream, encap_stream or atb_stream, not '%s'\n", prog, stream);
+		return ST_NAME;
+	}
+	d = fam->params ? fam->params(&np) : 0;
+	np = np < MAXP ? np : MAXP;
+	for (k = 0; k < np; k++)
+		vals[k] = d[k].def;
+	memset(&o, 0, sizeof o);
+	pmregs_etrace_encoder_config_default(&o.cfg);
+	o.blocks = 1;
+	for (i = 0; i < np_opt; i++)
+		if ((rc = enc_params(fam, params[i], vals, np, &o)) != ST_OK)
+			return rc;
+	pmregs_etrace_params_default(&p);
+	for (k = 0; k < np; k++)
+		if (pmregs_etrace_param_set(&p, k, vals[k]) != PMREGS_OK) {
+			fprintf(stderr, "%s: parameter %s is out of range\n", prog, d[k].name);
+			return ST_VALUE;
+		}
+	if (o.implicit_exception_set)
+		p.implicit_exception = (uint8_t)o.implicit_exception;
+	if (pmregs_etrace_encoder_check(&p, &o.cfg, &why) != PMREGS_OK) {
+		fprintf(stderr, "%s: the encoder cannot run with these parameters and options: %s\n", prog, why);
+		return ST_VALUE;
+	}
+	memset(&s, 0, sizeof s);
+	s.xlen = p.iaddress_width_p > 32 ? 64 : 32;
+	if (image) {
+		/* XLEN from the ELF class (c.jal on RV32, c.addiw on RV64) */
+		unsigned char id[5];
+		FILE *f = fopen(image, "rb");
+		if (!f) {
+			fprintf(stderr, "%s: cannot read ", prog);
+			perror(image);
+			return ST_IO;
+		}
+		if (fread(id, 1, 5, f) != 5 || memcmp(id, "\177ELF", 4) != 0 || (id[4] != 1 && id[4] != 2)) {
+			fprintf(stderr, "%s: %s: not an ELF32 or ELF64 file\n", prog, image);
+			fclose(f);
+			return ST_VALUE;
+		}
+		fclose(f);
+		s.xlen = id[4] == 1 ? 32 : 64;
+	}
+	if (pmregs_etrace_encoder_work_size(&p, &work_bytes) != PMREGS_OK || (work_bytes && !(work = calloc(1, work_bytes)))) {
+		fprintf(stderr, "%s: the return stack, jump target cache or branch predictor is too big\n", prog);
+		return ST_VALUE;
+	}
+	in = strcmp(trace, "-") == 0 ? stdin : fopen(trace, "r");
+	if (!in) {
+		fprintf(stderr, "%s: cannot read ", prog);
+		perror(trace);
+		free(work);
+		return ST_IO;
+	}
+	if (!fgets(header, sizeof header, in)) {
+		fprintf(stderr, "%s:1: an empty trace\n", trace);
+		rc = ST_VALUE;
+		goto done_in;
+	}
+	/* the output goes to OUT.tmp, renamed at the end: nothing half-written */
+	snprintf(tmp, sizeof tmp, "%s.tmp", outp);
+	w.f = fopen(tmp, "wb");
+	w.path = outp;
+	if (!w.f) {
+		fprintf(stderr, "%s: cannot write ", prog);
+		perror(tmp);
+		rc = ST_IO;
+		goto done_in;
+	}
+	s.path = trace;
+	s.e = &e;
+	s.w = &w;
+	s.o = &o;
+	s.prev_const_rd = -1;
+	header[strcspn(header, "\r\n")] = '\0';
+	if (strcmp(header, "VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT") == 0) {
+		rc = pmregs_etrace_encoder_init(&e, &p, &o.cfg, work, work_bytes);
+		if (rc == PMREGS_OK)
+			rc = enc_hart_csv(&s, in);
+	} else if (strncmp(header, "itype_0,", 8) == 0) {
+		o.cfg.iretire_unit = PMREGS_ETRACE_ENCODER_IRETIRE_INSTRUCTIONS;
+		rc = pmregs_etrace_encoder_init(&e, &p, &o.cfg, work, work_bytes);
+		if (rc == PMREGS_OK)
+			rc = enc_ingress_csv(&s, in, header);
+	} else {
+		fprintf(stderr, "%s:1: neither a hart trace (VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT) nor an encoder input (itype_0,...)\n",
+			trace);
+		rc = ST_VALUE;
+	}
+	if (rc == ST_OK) {
+		pmregs_etrace_encoder_finish(&e, 0);
+		enc_flush(&e, &w);
+		if (e.stats.dropped)
+			fprintf(stderr, "%s: %llu packets could not be encoded (a value too wide for its field)\n", prog,
+				(unsigned long long)e.stats.dropped);
+	}
+	if (fclose(w.f) != 0 || w.failed) {
+		fprintf(stderr, "%s: cannot write %s\n", prog, tmp);
+		rc = rc == ST_OK ? ST_IO : rc;
+	}
+	if (rc == ST_OK && rename(tmp, outp) != 0) {
+		fprintf(stderr, "%s: cannot write ", prog);
+		perror(outp);
+		rc = ST_IO;
+	}
+	if (rc != ST_OK)
+		remove(tmp);
+	else
+		printf("%llu instructions in %llu blocks, %llu packets, %lu bytes (%s)%s\n", (unsigned long long)s.instructions,
+		       (unsigned long long)s.blocks, (unsigned long long)e.stats.packets, (unsigned long)w.bytes, stream,
+		       e.stats.ambiguous + e.stats.repeated ? ", with trace_lost restarts" : "");
+done_in:
+	if (in != stdin)
+		fclose(in);
+	free(work);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
-	const char *pos[MAX_SAMPLE + 2], *svg = 0, *stream = 0, *sample = 0, *event = 0, *cpu = 0;
+	const char *pos[MAX_SAMPLE + 2], *svg = 0, *stream = 0, *sample = 0, *event = 0, *cpu = 0, *images[8];
 	const char *params[16];
-	int npos = 0, nparams = 0, json = 0, list = 0, synced = 1, long_doc = 0, i;
+	int npos = 0, nparams = 0, json = 0, list = 0, synced = 1, long_doc = 0, summary = 0, nimages = 0, i;
 	const struct pmregs_family_desc *fam;
 	struct target t;
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--encode") == 0)
+			return encode_main(argc, argv);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--json") == 0) {
@@ -2007,6 +3079,18 @@ int main(int argc, char **argv)
 			long_doc = 1;
 		} else if (strcmp(a, "--unsynced") == 0) {
 			synced = 0;
+		} else if (strcmp(a, "--summary") == 0) {
+			summary = 1;
+		} else if (strcmp(a, "--image") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "%s: %s needs an argument\n", prog, a);
+				return ST_USAGE;
+			}
+			if (nimages == (int)(sizeof images / sizeof images[0])) {
+				fprintf(stderr, "%s: too many --image\n", prog);
+				return ST_USAGE;
+			}
+			images[nimages++] = argv[++i];
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
 			return ST_OK;
@@ -2118,6 +3202,16 @@ int main(int argc, char **argv)
 		}
 		return decode_sample(fam, sample, pos + 1, npos - 1, json, long_doc);
 	}
+	if ((nimages || summary) && (npos != 2 || svg || json || sample || list)) {
+		fprintf(stderr, "%s: --image ELF [--summary] FAMILY FILE reconstructs a trace (no --json, --svg, --sample, --list)\n", prog);
+		return ST_USAGE;
+	}
+	if (summary && !nimages) {
+		fprintf(stderr, "%s: --summary needs --image\n", prog);
+		return ST_USAGE;
+	}
+	if (nimages)
+		return decode_image(fam, stream, params, nparams, synced, images, nimages, pos[1], summary);
 	if (npos == 2) {
 		if (svg) {
 			fprintf(stderr, "%s: --svg draws a register value, not a stream\n", prog);

@@ -358,8 +358,14 @@ suite() {
 	# ---- libFuzzer smoke runs (tests/fuzz) --------------------------------------------
 	. tests/fuzz/checks.sh
 
+	# ---- E-Trace reconstruction of real programs against qemu (tests/etrace) -----------
+	. tests/etrace/checks.sh
+
 	# ---- RISC-V instruction classes against objdump (tests/riscv) -----------------------
 	. tests/riscv/checks.sh
+
+	# ---- pmregs-decode etrace --encode: the reference encoder's bytes ------------------
+	. tests/etrace/encoder/checks.sh
 }
 
 suite

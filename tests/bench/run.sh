@@ -3,7 +3,8 @@
 # `make bench`: measurements printed as ratios taken side by side in one run.
 # Never a pass/fail timing test: these numbers depend on the machine.
 #
-# Every tests/bench/bench_*.c is built at -O2 and run; each prints its own table.
+# Every tests/bench/bench_*.c is built at -O2 (with -pthread when it says "pmregs-bench: pthread")
+# and run; each prints its own table.
 # Every tests/bench/*.sh (other than this file) is run too.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -22,7 +23,10 @@ for src in tests/bench/bench_*.c; do
 	[ -f "$src" ] || continue
 	n=$(basename "$src" .c)
 	echo "== $n"
-	$CC -std=c99 -O2 -Iinclude "$src" -o "$B/$n" -lm && "$B/$n" || status=1
+	# a bench that runs threads says so with a "pmregs-bench: pthread" line
+	threads=
+	grep -q 'pmregs-bench: pthread' "$src" && threads=-pthread
+	$CC -std=c99 -O2 $threads -Iinclude "$src" -o "$B/$n" -lm && "$B/$n" || status=1
 	echo
 done
 exit $status

@@ -81,7 +81,7 @@ def golden(tool, files, bless=False):
             head, want_out, want_err = parse_golden(path)
             args = [a.format(**data) for a in shlex.split(head["args"])]
             status, out, err = run(tool, args)
-            err = err.replace(tool, "pmregs-decode")
+            err = err.replace(tool, "pmregs-decode").replace(tmp, "{tmp}")
             if bless:
                 with open(path, encoding="utf-8") as f:
                     keep = [line for line in f.read().split("\n") if line.startswith("# ")]
