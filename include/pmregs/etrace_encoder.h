@@ -1006,10 +1006,10 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 		} else if ((e->rs_state == 2 && pend) || (c->flags & PMREGS_ETRACE_ENC_NOTIFY)) {
 			addr = 1; /* resync_br, er_n */
 		} else if (n->kind != PMREGS_ETRACE_ENC_INSN ||
-			   ((pend || e->inferred || pmregs_etrace_enc_repeated(e, n->addr) || n->addr == c->addr ||
+			   (pmregs_etrace_enc_ppccd(c, n, upd) &&
+			    (pend || e->inferred || n->addr == c->addr || pmregs_etrace_enc_repeated(e, n->addr) ||
 			     (p->kind == PMREGS_ETRACE_ENC_INSN && (p->flags & PMREGS_ETRACE_ENC_FIRST) && !(c->flags & PMREGS_ETRACE_ENC_FIRST) &&
-			      n->addr >= e->hist_open && n->addr <= c->addr)) &&
-			    pmregs_etrace_enc_ppccd(c, n, upd)) ||
+			      n->addr >= e->hist_open && n->addr <= c->addr))) ||
 			   (n->context != c->context && n->ctype == PMREGS_ETRACE_CTYPE_ASYNC) || full) {
 			addr = 1; /* next is exc_only, ppccd_br or unqualified (or the branch count is full) */
 		}
