@@ -58,8 +58,10 @@ CODES = {
     "PMR020": "name is not a lower_snake_case identifier of at most 64 characters",
     "PMR021": "duplicate name",
     "PMR022": "name is a C or C++ keyword, a standard C type or a predefined macro",
-    "PMR023": "two constructs emit the same C symbol",
+    "PMR023": "two constructs, or two families generated together, emit the same C symbol or file",
     "PMR024": "an emitted C identifier is longer than 127 characters",
+    "PMR025": "a family, constant, function, table or field takes a name the hand-written headers or the"
+              " generator's shared outputs own (a header file, macro, function, type or include guard)",
     "PMR030": "reference to something undefined",
     "PMR031": "value not among the allowed choices",
     "PMR032": "a set() type names an enum with a value of 64 or more",

@@ -141,8 +141,7 @@ def registers_view(hv):
                     tmpl, idx = R.array
                     key = (F.name, tmpl)
                     if key not in arrays:
-                        fmac = hv.sym.add(hv.n.address_fn(F, tmpl) + "(n)", R.node,
-                                          f"register array '{tmpl}'")
+                        fmac = hv.sym.add(hv.n.address_fn(F, tmpl), R.node, f"register array '{tmpl}'") + "(n)"
                         arrays[key] = {"macro": fmac, "base": val, "stride": None, "count": 0,
                                        "fact": F.name}
                     a = arrays[key]
@@ -157,6 +156,7 @@ def registers_view(hv):
     for a in hv.register_arrays:
         a["stride"] = a["stride"] or 1
     hv.sym.add(hv.n.fn("registers"), None, "the register table")
+    hv.sym.add(hv.n.fn("register"), None, "the register table's struct")
     return regs
 
 
