@@ -74,9 +74,9 @@ def introspect_view(hv):
     v["tables"], v["tables_fn"] = [], None
     if getattr(hv, "tables", None):
         v["tables_fn"] = S(f"{p}_tables", None, "the table of tables")
-        for t in hv.tables:
+        for i, t in enumerate(hv.tables):
             v["tables"].append({
-                "name": t["name"], "title": t["title"], "source": t["source"] or "", "struct": t["struct"],
+                "index": i, "name": t["name"], "title": t["title"], "source": t["source"] or "", "struct": t["struct"],
                 "fn": t["fn"], "data": S(f"{t['fn']}_data", t["T"].node, f"table '{t['name']}'"),
                 "columns": [table_column(t["struct"], c) for c in t["cols"]]})
     return v

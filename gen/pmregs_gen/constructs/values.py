@@ -48,6 +48,9 @@ def enum(b, k, v):
     e = Enum(name, k)
     e.doc = b.r.opt_text(m, "doc", "doc")
     e.values = b.named_values(m.get("values"), f"enum '{name}'", 31)
+    if not e.values and isinstance(m.get("values"), Map) and not m.get("values").pairs:
+        b.r.err(m.get("values"), "PMR003", f"enum '{name}' has no values (C has no empty enum)")
+        return
     b.fam.enums.append(e)
 
 
