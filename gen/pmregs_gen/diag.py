@@ -80,6 +80,7 @@ CODES = {
     "PMR100": "encoder: more exclusive resources than pmregs_schedule() has bits (64)",
     "PMR101": "encoder: an event has more than 255 placements",
     "PMR102": "encoder: a place variable's source column names nothing to place on",
+    "PMR103": "encoder: no events, an event with no placement, or no event encodes with the default parameters",
     "PMR080": "matcher rule or parameters are inconsistent",
     "PMR081": "range cover cannot be built on its matcher",
     "PMR120": "passes: an event, counter, column or table does not fit the construct",

@@ -1563,7 +1563,7 @@ static inline int pmregs_netburst_event_parse(struct pmregs_netburst_event_reque
 }
 
 /*
- * "EVENT:NAME:NAME" for request r: the event's title, then the named bits set in
+ * "EVENT:NAME:NAME" for request r: the event's title (or name), then the named bits set in
  * mask (a bit without a name as its hex value), like snprintf.
  */
 static inline size_t pmregs_netburst_event_snprint(char *buf, size_t n, const struct pmregs_netburst_event_request *r)
@@ -1578,7 +1578,10 @@ static inline size_t pmregs_netburst_event_snprint(char *buf, size_t n, const st
 	if (r->event >= PMREGS_NETBURST_EVENTS_COUNT)
 		return pmregs_sb_finish(&sb);
 	row = &pmregs_netburst_events(PMREGS_NULL)[r->event];
-	pmregs_sb_puts(&sb, row->title);
+	/* the title when it names this event and holds no ':', else the row name: what the parser reads back */
+	for (i = 0; row->title[i] && row->title[i] != ':'; i++)
+		;
+	pmregs_sb_puts(&sb, i && !row->title[i] && pmregs_netburst_event_find(row->title) == (int)r->event ? row->title : row->name);
 	left = r->mask;
 	for (i = 0; i < row->mask_count; i++) {
 		uint64_t m = (uint64_t)1 << (row->mask_names[i].bit & 63);

@@ -44,6 +44,7 @@ from ..expr import ExprError, _At, parse
 from ..yamlnode import Scalar, parse_int
 
 MAXW = 64
+M64 = (1 << 64) - 1
 
 
 class Param:
@@ -282,6 +283,46 @@ class ExprTool:
         a, b = self.rng(e, node.body, scope), self.rng(e, node.orelse, scope)
         return (min(a[0], b[0]), max(a[1], b[1]))
 
+    # -- values: what the generated C computes (64-bit unsigned; a named width is an unsigned) ----
+    def value(self, node, env):
+        """The value of a parameter-only expression with the parameters in env, as the generated C
+        computes it (uint64_t arithmetic; a call of a named width is cast to unsigned)."""
+        t = type(node)
+        if t is ast.Constant:
+            return int(node.value)
+        if t is ast.Name:
+            if node.id in env:
+                return env[node.id] & M64
+            W = self.fam.width_map.get(node.id)
+            if W is not None and not W.args:
+                return self.value(W.expr.tree, env) & 0xFFFFFFFF
+            raise KeyError(node.id)
+        if t is ast.Call:
+            W = self.fam.width_map[node.func.id]
+            args = {a: self.value(x, env) for a, x in zip(W.args, node.args)}
+            return self.value(W.expr.tree, dict(env, **args)) & 0xFFFFFFFF
+        if t is ast.BinOp:
+            a, b = self.value(node.left, env), self.value(node.right, env)
+            op = type(node.op)
+            if op in (ast.LShift, ast.RShift):
+                b = b if isinstance(node.right, ast.Constant) else b & 63
+                return (a << b) & M64 if op is ast.LShift else a >> b
+            return {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b,
+                    ast.FloorDiv: lambda: a // b, ast.Mod: lambda: a % b, ast.BitAnd: lambda: a & b,
+                    ast.BitOr: lambda: a | b, ast.BitXor: lambda: a ^ b}[op]() & M64
+        if t is ast.UnaryOp:
+            return int(not self.value(node.operand, env))
+        if t is ast.Compare:
+            a, b = self.value(node.left, env), self.value(node.comparators[0], env)
+            return int({ast.Eq: a == b, ast.NotEq: a != b, ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b,
+                        ast.GtE: a >= b}[type(node.ops[0])])
+        if t is ast.BoolOp:
+            vals = [self.value(v, env) != 0 for v in node.values]
+            return int(all(vals) if isinstance(node.op, ast.And) else any(vals))
+        if t is ast.IfExp:
+            return self.value(node.body if self.value(node.test, env) else node.orelse, env)
+        raise AssertionError(t)
+
     # -- C -------------------------------------------------------------------------------
     def c(self, node, res):
         """C text of type uint64_t. res(name) gives C text for names."""
@@ -379,7 +420,49 @@ class PacketBuilder:
             self.diag.check()
         self.section(m.get("streams"), "streams", self.stream)
         self.diag.check()
+        self.check_param_sets(m)
+        self.diag.check()
         return fam
+
+    def check_param_sets(self, m):
+        """The defaults and every preset must pass the family's own parameter check (params_check(): the
+        param_checks, and every parameter-only width within 0..64), or the C refuses them at run time."""
+        fam = self.fam
+        if not fam.params:
+            return
+        widths = [(W.expr, f"width '{W.name}'") for W in fam.widths if not W.args]
+        seen = {e.text for e, _ in widths}
+        for Pk in fam.packets:
+            for Sh in Pk.shapes:
+                for F in Sh.fields:
+                    if F.width is not None and getattr(F, "param_only_width", False) and F.width.text not in seen:
+                        seen.add(F.width.text)
+                        widths.append((F.width, f"the width of '{Pk.name}.{F.name}'"))
+        sets = [(None, [P.default for P in fam.params])] + [(ps[4], ps[3]) for ps in fam.param_presets]
+        for node, values in sets:
+            env = {P.name: v for P, v in zip(fam.params, values)}
+            why = None
+            for e, doc in fam.param_checks:
+                if not self.tool.value(e.tree, env):
+                    why = (e, f"the parameter check '{e.text}' ({doc}) fails")
+                    break
+            if why is None:
+                for e, what in widths:
+                    w = self.tool.value(e.tree, env)
+                    if w > MAXW:
+                        shown = w if w < (1 << 63) else w - (1 << 64)
+                        why = (e, f"{what} is {shown}, outside 0..{MAXW}")
+                        break
+            if why is None:
+                continue
+            e, text = why
+            if node is None:
+                shown = ", ".join(f"{P.name} = {P.default}" for P in fam.params
+                                  if P.name in self.tool.names(e.tree) or len(fam.params) <= 4)
+                self.diag.error(e.at(e.tree), "PMR092", f"with every parameter at its default"
+                                f"{' (' + shown + ')' if shown else ''}, {text}")
+            else:
+                self.diag.error(node, "PMR092", f"parameter preset '{node.text}': {text}")
 
     def section(self, node, what, fn):
         if node is None:
