@@ -70,6 +70,8 @@ CODES = {
     "PMR042": "expression type error",
     "PMR043": "expression nested too deeply",
     "PMR044": "expression expands to too many terms (any()/all() unrolled)",
+    "PMR045": "the family expands past a generator bound (registers, layout fields, table rows or cells, fields of"
+              " a packet shape)",
     "PMR050": "record fields overlap, leave a gap or exceed the record",
     "PMR060": "table value has the wrong type or does not fit",
     "PMR070": "variant discriminator is wrong",

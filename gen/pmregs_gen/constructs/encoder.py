@@ -268,7 +268,7 @@ def load_params(b, E, node):
         if pn in reserved_names(E):
             r.err(k, "PMR021", f"parameter '{pn}' is reserved, a place variable, or defined twice")
             continue
-        if any(c[0] == pn for c in b.fam.constants):
+        if pn in b.constant_names:
             r.err(k, "PMR021", f"parameter '{pn}' has the name of a constant")
             continue
         t = r.text(pm.get("type"), "type")
@@ -600,6 +600,8 @@ def enumerate_options(b, E, m):
         opts = []
 
         def walk(depth, chosen):
+            if len(opts) > MAX_OPTIONS:
+                return                   # already too many: the bound is checked as the list grows
             if depth == len(E.places):
                 res = 0
                 for P, val in zip(E.places, chosen):
@@ -628,7 +630,7 @@ def enumerate_options(b, E, m):
 
         walk(0, [])
         if len(opts) > MAX_OPTIONS:
-            b.r.err(rows[ri][4], "PMR101", f"event '{rows[ri][0]}' has {len(opts)} placements;"
+            b.r.err(rows[ri][4], "PMR101", f"event '{rows[ri][0]}' has more than {MAX_OPTIONS} placements;"
                     f" an encoder allows at most {MAX_OPTIONS}")
         E.options.append(opts)
     if len(bits) > MAX_RESOURCES:

@@ -38,6 +38,7 @@ generator checks that the shapes can always be told apart.
 import ast
 
 from ..cnames import small_utype
+from ..core import MAX_SHAPE_FIELDS
 from ..ctext import comment_text
 from ..mdtext import md, md_par
 from ..expr import ExprError, _At, parse
@@ -45,6 +46,7 @@ from ..yamlnode import Scalar, parse_int
 
 MAXW = 64
 M64 = (1 << 64) - 1
+MAX_WIDTH_DEPTH = 16        # named widths used inside named widths, one inside the other
 
 
 class Param:
@@ -514,7 +516,7 @@ class PacketBuilder:
         if name is None or m is None or not self.r.keys(m, f"parameter preset '{name}'", required=("doc", "values"),
                                                          optional=("source",)):
             return
-        if name in [p[0] for p in self.fam.param_presets]:
+        if any(p[0] == name for p in self.fam.param_presets):
             self.r.err(k, "PMR021", f"parameter preset '{name}' is defined twice")
             return
         vals = self.r.mapping(m.get("values"), f"parameter preset '{name}' values")
@@ -559,6 +561,19 @@ class PacketBuilder:
         W.expr = self.expr(m.get("expr"), f"width '{name}'")
         if W.expr is None:
             return
+        # a named width in a width is evaluated through it: bound how deep such uses nest (each level is a
+        # call in the C, and a recursion here)
+        used = [self.fam.width_map[n] for n in self.tool.names(W.expr.tree) | self.calls(W.expr.tree)
+                if n in self.fam.width_map]
+        W.depth = 1 + max([U.depth for U in used] + [0])
+        if W.depth > MAX_WIDTH_DEPTH:
+            if not any(U.depth > MAX_WIDTH_DEPTH for U in used):     # once, not again for each width using it
+                self.r.err(m.get("expr"), "PMR043", f"width '{name}' nests {W.depth} named widths, one inside the"
+                           f" other; at most {MAX_WIDTH_DEPTH}")
+            W.range = (0, MAXW)
+            self.fam.widths.append(W)
+            self.fam.width_map[name] = W
+            return
         scope = Scope(self.fam, args={a: (0, (1 << 64) - 1) for a in W.args})
         r = self.rng(W.expr, scope, f"width '{name}'")
         if r is None:
@@ -573,6 +588,10 @@ class PacketBuilder:
                 return
         self.fam.widths.append(W)
         self.fam.width_map[name] = W
+
+    @staticmethod
+    def calls(tree):
+        return {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
 
     # -- packets -----------------------------------------------------------------------------
     def packet(self, k, v):
@@ -660,7 +679,11 @@ class PacketBuilder:
         if not S.doc:
             self.r.err(sm, "PMR003", f"shape '{sn}' lacks required key 'doc'")
         earlier = {}
-        for it in self.r.seq(sm.get("fields"), "fields") or []:
+        items = self.r.seq(sm.get("fields"), "fields") or []
+        if len(items) > MAX_SHAPE_FIELDS:
+            return self.r.err(sm.get("fields"), "PMR045", f"shape '{sn}' of packet '{P.name}' has {len(items)} fields;"
+                              f" at most {MAX_SHAPE_FIELDS}")
+        for it in items:
             F = self.shape_field(P, S, it, earlier)
             if F is None:
                 return None
