@@ -352,6 +352,7 @@ suite() {
 
 	# ---- pmregs-decode: golden outputs, --json against the accessors, SVG, bad arguments ----
 	. tests/cli/checks.sh
+	. tests/cli_input/checks.sh
 
 	# ---- the C examples and signatures in the reference pages -------------------------
 	. tests/doc/checks.sh

@@ -47,6 +47,7 @@ from ..yamlnode import Scalar, parse_int
 MAXW = 64
 M64 = (1 << 64) - 1
 MAX_WIDTH_DEPTH = 16        # named widths used inside named widths, one inside the other
+MAX_RESYNC = 1024           # zero bytes a stream resynchronises on, at most
 
 
 class Param:
@@ -933,6 +934,10 @@ class PacketBuilder:
             return
         if r[0] < 1:
             self.r.err(m.get("resync_zeros"), "PMR091", "resync_zeros can be 0")
+            return
+        if r[1] > MAX_RESYNC:
+            # a reader that walks a stream in windows keeps this many bytes across a refill (stream_reader.h)
+            self.r.err(m.get("resync_zeros"), "PMR091", f"resync_zeros can reach {r[1]}; at most {MAX_RESYNC}")
             return
         self.fam.streams.append(St)
 
