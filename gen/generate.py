@@ -101,7 +101,8 @@ def build(specs, selftests=False, docs=False, out=None, warnings=None):
         except SpecError as e:
             errors += e.errors
     this_run = {f"spec/{os.path.basename(p)}" for _, p, _ in loaded}
-    table = reserved_table([out] if out and not (selftests or docs) else [], shared_outputs([]).items())
+    shared = shared_outputs(folder)
+    table = reserved_table([out] if out and not (selftests or docs) else [], shared.items())
     taken = [n for n in folder if any(table.file_owner(f, n) for f in family_files(n))]
     warned += [spec_warning(os.path.join(shown_dir, f"{n}.yaml"), f"family '{n}' would write"
                             f" {next(f for f in family_files(n) if table.file_owner(f, n))}, which is reserved")
@@ -139,7 +140,7 @@ def build(specs, selftests=False, docs=False, out=None, warnings=None):
         return out_files
     # The umbrella names every family in the spec folder, so regenerating one
     # family never drops the others from it.
-    out_files.update(shared_outputs(folder))
+    out_files.update(shared_outputs(folder) if taken else shared)
     return out_files
 
 

@@ -124,7 +124,8 @@ class HeaderView:
         self.tools_base_headers = sorted(self.tools_uses - self.uses, key=lambda h: (BASE_HEADERS + (h,)).index(h))
         self.header_parts = [c.HEADER for c in ordered("header") if c.HEADER]
         self.selftest_parts = [c.SELFTEST for c in ordered("selftest") if c.SELFTEST]
-        check_reserved(self, reserved if reserved is not None else default_reserved())
+        if reserved is not False:                # False: a view for the reference page (the headers checked it)
+            check_reserved(self, reserved if reserved is not None else default_reserved())
         self.diag.check()
 
 
@@ -142,11 +143,13 @@ def check_reserved(hv, table):
             hv.sym.clash(None, "PMR025", f"family '{fam.name}' would write {f}, which is {owner}:"
                          " choose another family name")
             return
-    for name, (node, what) in hv.sym.seen.items():
-        owner = table.names.get(name) or table.tags.get(name)
-        if owner is not None:
-            hv.sym.clash(node, "PMR025", f"{what} would define the C name '{name}', which {owner} defines:"
-                         " choose another name")
+    seen = hv.sym.seen
+    for names in (table.names, table.tags):
+        for name, owner in names.items():       # a few hundred names, against the family's thousands
+            if name in seen:
+                node, what = seen[name]
+                hv.sym.clash(node, "PMR025", f"{what} would define the C name '{name}', which {owner} defines:"
+                             " choose another name")
 
 
 def where(node):

@@ -93,13 +93,15 @@ class Transaction:
     # -- before anything is written ------------------------------------------------------------------
     def check(self):
         """Refuse, before any write, a target that is not the generator's own file, or a folder in the way."""
+        dirs = set()
         for rel in sorted(self.puts) + sorted(self.drops):
             path = os.path.join(self.out, rel)
             d = os.path.dirname(path)
-            while d and not os.path.isdir(d):
+            while d and d not in dirs and not os.path.isdir(d):
                 if os.path.lexists(d):
                     raise OutputError(d, "is not a directory")
                 d = os.path.dirname(d)
+            dirs.add(os.path.dirname(path))
             why = refuse_reason(path)
             if why is not None:
                 raise OutputError(path, why)
@@ -137,11 +139,14 @@ class Transaction:
             raise OutputError(self.out, "cannot create a staging folder")
         self.stage = stage
         self.lock = _lock(stage)
+        made = set()
         for rel, text in sorted(self.puts.items()):
             target = os.path.join(self.out, rel)
             tmp = os.path.join(stage, "new", rel)
             try:
-                os.makedirs(os.path.dirname(tmp), exist_ok=True)
+                if os.path.dirname(tmp) not in made:
+                    os.makedirs(os.path.dirname(tmp), exist_ok=True)
+                    made.add(os.path.dirname(tmp))
                 with open(tmp, "w", encoding="utf-8", newline="\n") as f:
                     f.write(text)
                 os.chmod(tmp, 0o644)
@@ -155,8 +160,8 @@ class Transaction:
         global last_commit
         try:
             self.check()
-            for rel in self.puts:
-                self.makedirs(os.path.dirname(os.path.join(self.out, rel)))
+            for d in sorted({os.path.dirname(os.path.join(self.out, rel)) for rel in self.puts}):
+                self.makedirs(d)
             self.write_stage()
         except BaseException:
             self.abort()
@@ -169,6 +174,7 @@ class Transaction:
             try:
                 self.write_journal()
                 order = [(rel, True) for rel in sorted(self.puts)] + [(rel, False) for rel in self.drops]
+                made = set()
                 for k, (rel, new) in enumerate(order):
                     if hook is not None and hook[0] == k:
                         os.kill(os.getpid(), hook[1])
@@ -179,7 +185,9 @@ class Transaction:
                     old = os.path.lexists(target)
                     if old:
                         backup = os.path.join(self.stage, "old", rel)
-                        os.makedirs(os.path.dirname(backup), exist_ok=True)
+                        if os.path.dirname(backup) not in made:
+                            os.makedirs(os.path.dirname(backup), exist_ok=True)
+                            made.add(os.path.dirname(backup))
                         os.link(target, backup)
                     steps.append((rel, old))
                     if new:
