@@ -9,6 +9,7 @@ import io
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -34,9 +35,14 @@ def spec_text(family, extra=""):
     return f'family: {family}\ntitle: t\nlayouts:\n  a: {{fields: [{{name: x, bits: "63:0"}}]}}\n{extra}'
 
 
+def default_signals():
+    """In the child: SIGINT as a terminal delivers it (a shell runs background jobs with it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run(*args, env=None):
     return subprocess.run([sys.executable, GEN, *args], capture_output=True, text=True,
-                          env=dict(os.environ, **(env or {})))
+                          env=dict(os.environ, **(env or {})), preexec_fn=default_signals)
 
 
 def tree(d):
