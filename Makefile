@@ -105,7 +105,7 @@ doc:
 	@test -n "$(PYTHON)" || { echo "make doc needs python3 with yaml and jinja2 (Debian: python3-yaml python3-jinja2)"; exit 1; }
 	$(PYTHON) gen/generate.py --doc --out doc $(SPECS)
 
-$(BUILD)/examples/%: examples/%.c $(HEADERS) $(CAT_HEADERS) $(wildcard include/pmregs/base*.h include/pmregs/etrace_*coder.h)
+$(BUILD)/examples/%: examples/%.c $(HEADERS) $(CAT_HEADERS) $(wildcard include/pmregs/base*.h include/pmregs/etrace_*coder.h) $(wildcard examples/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c99 $(WARN) $(CFLAGS) -Iinclude $< -o $@
 

@@ -18,6 +18,8 @@
 #include <pmregs/etrace_encoder.h> /* --encode */
 #include <pmregs/riscv.h>          /* --encode: instruction classes of a hart trace */
 
+#include "stream_reader.h"
+
 /* Exit statuses (also in the usage text). */
 #define ST_OK       0 /* decoded; every reserved bit as required, every packet readable */
 #define ST_WARN     1 /* decoded, but reserved bits are not as required or some bytes were unreadable */
@@ -25,14 +27,18 @@
 #define ST_NAME     3 /* unknown family, register, layout, table, sample, stream or parameter */
 #define ST_VALUE    4 /* a value that cannot be read, does not fit, or parameters that are not legal */
 #define ST_IO       5 /* a file that cannot be read or written */
+#define ST_IDLE     6 /* a stream with no packet that carries a payload in --max-idle bytes: stopped */
 
 static const char *prog = "pmregs-decode";
+
+/* At most 60 characters of a name from the command line, for a message (any length of it is legal). */
+#define CLIP(s) 60, (s), strlen(s) > 60 ? "..." : ""
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s [--json | --long] [--svg FILE] FAMILY REGISTER|LAYOUT VALUE\n"
-		"       %s [--json] [--stream NAME] [--params NAME=VALUE,...] [--unsynced] FAMILY FILE\n"
+		"       %s [--json] [--stream NAME] [--params NAME=VALUE,...] [--unsynced] [--max-idle N] FAMILY FILE\n"
 		"       %s [--stream smi_stream] [--params L] [--summary] --image ELF... etrace FILE\n"
 		"       %s [--json | --long] --sample NAME FAMILY FILE|VALUE...\n"
 		"       %s [--json | --long] --list [FAMILY [REGISTER|LAYOUT|TABLE]]\n"
@@ -51,6 +57,8 @@ static void usage(FILE *f)
 		"\n"
 		"With FILE (\"-\" for standard input), decode the packet stream in it; FAMILY must\n"
 		"have packet streams (--list shows them and the parameters with their defaults).\n"
+		"FILE is read as it comes, in bounded memory, whatever its length; a run of\n"
+		"identical packets without payload (fill bytes) is printed once, with its count.\n"
 		"\n"
 		"With --sample, decode a record of register values in the order the family's\n"
 		"sample NAME gives (e.g. amd ibs_op, a perf raw IBS sample): from FILE, its bytes\n"
@@ -109,6 +117,8 @@ static void usage(FILE *f)
 		"  --summary     with --image: one line of counts and the reconstruction rate\n"
 		"                (M instr/s, processor time of decoding and reconstruction)\n"
 		"  -o OUT        where --encode writes the stream\n"
+		"  --max-idle N  stop after N bytes without a packet that carries a payload\n"
+		"                (default 16777216, 16 MiB; 0: never)\n"
 		"  --help        print this text\n"
 		"  --version     print the pmregs version\n"
 		"\n"
@@ -116,7 +126,8 @@ static void usage(FILE *f)
 		"some stream bytes could not be read; 2 bad command line; 3 unknown family,\n"
 		"register, layout, table, sample, stream or parameter name; 4 a value that cannot be read or does\n"
 		"not fit, or parameters that are out of range or not a legal combination; 5 a\n"
-		"file that cannot be read or written.\n");
+		"file that cannot be read or written; 6 no packet with a payload in --max-idle\n"
+		"bytes of a stream (e.g. /dev/zero): stopped there.\n");
 }
 
 /* ---- small helpers ---- */
@@ -300,7 +311,7 @@ static int unknown_family(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_family_desc *d = pmregs_families(&n);
-	fprintf(stderr, "%s: unknown family '%s' (families:", prog, name);
+	fprintf(stderr, "%s: unknown family '%.*s%s' (families:", prog, CLIP(name));
 	for (i = 0; i < n; i++)
 		fprintf(stderr, " %s", d[i].name);
 	fprintf(stderr, ")\n");
@@ -341,8 +352,8 @@ static int find_target(const struct pmregs_family_desc *fam, const char *name, s
 	for (i = 0; i < nr; i++)
 		if (eq_nocase(regs[i].title, name))
 			goto reg;
-	fprintf(stderr, "%s: %s has no register, layout or table '%s' (try: %s --list %s)\n", prog, fam->name, name,
-		prog, fam->name);
+	fprintf(stderr, "%s: %s has no register, layout or table '%.*s%s' (try: %s --list %s)\n", prog, fam->name,
+		CLIP(name), prog, fam->name);
 	return ST_NAME;
 reg:
 	t->reg = &regs[i];
@@ -1310,10 +1321,19 @@ static void list_target(const struct target *t, int json)
 
 /* ---- packet streams ---- */
 
+#define MAXHOLD 32 /* fields of a packet that a run of identical packets can hold */
+
 struct walk_ctx {
-	const unsigned char *buf;
 	int json;
 	unsigned long items, bad;
+	uint64_t idle, max_idle; /* bytes since the last packet with a payload; the limit (0: none) */
+	uint64_t end;            /* stream offset just past the last item */
+	/* a run of identical packets without payload (fill bytes, idle packets): its first one, held */
+	int held;
+	unsigned long repeat;
+	struct pmregs_stream_event h;
+	struct pmregs_packet_field hf[MAXHOLD];
+	unsigned char hhead[SR_HEAD];
 };
 
 static const char *status_name(int status)
@@ -1374,15 +1394,15 @@ static void json_packet(const struct pmregs_packet_view *p)
 	printf("]}");
 }
 
-static int on_item(void *vctx, const struct pmregs_stream_event *ev)
+static void print_item(struct walk_ctx *c, const struct pmregs_stream_event *ev, const unsigned char *head,
+		       unsigned long repeat)
 {
-	struct walk_ctx *c = (struct walk_ctx *)vctx;
 	size_t i;
-	if (ev->status < 0)
-		c->bad++;
 	if (c->json) {
 		printf("%s\n    {\"offset\": %zu, \"size\": %zu, \"status\": \"%s\"", c->items ? "," : "", ev->offset, ev->size,
 		       status_name(ev->status));
+		if (repeat > 1)
+			printf(", \"repeat\": %lu", repeat);
 		if (ev->status >= 0) {
 			printf(", \"frame\": ");
 			json_packet(&ev->frame);
@@ -1397,7 +1417,7 @@ static int on_item(void *vctx, const struct pmregs_stream_event *ev)
 		printf("%08zx ", ev->offset);
 		for (i = 0; i < 12; i++) {
 			if (i < ev->size && (i < 11 || ev->size == 12))
-				printf(" %02x", c->buf[ev->offset + i]);
+				printf(" %02x", head[i]);
 			else if (i == 11 && ev->size > 12)
 				printf(" ..");
 			else
@@ -1413,13 +1433,114 @@ static int on_item(void *vctx, const struct pmregs_stream_event *ev)
 				printf(" | ");
 				print_packet(&ev->payload);
 			}
+			if (repeat > 1)
+				printf("  (%lu times, %llu bytes)", repeat, (unsigned long long)ev->size * repeat);
 			printf("\n");
 		}
 	}
-	c->items++;
+	c->items += repeat;
+}
+
+/* Print the held run of identical packets, if any. */
+static void flush_held(struct walk_ctx *c)
+{
+	if (c->held) {
+		print_item(c, &c->h, c->hhead, c->repeat);
+		c->held = 0;
+	}
+}
+
+/* ev repeats the held packet: the same frame and field values, no payload, right after the run. */
+static int repeats_held(const struct walk_ctx *c, const struct pmregs_stream_event *ev)
+{
+	unsigned i;
+	if (!c->held || ev->status != PMREGS_OK || ev->has_payload || ev->size != c->h.size ||
+	    ev->frame.shape != c->h.frame.shape || ev->frame.nfields != c->h.frame.nfields ||
+	    ev->offset != c->h.offset + c->h.size * c->repeat)
+		return 0;
+	for (i = 0; i < ev->frame.nfields; i++)
+		if (ev->frame.fields[i].value != c->hf[i].value || ev->frame.fields[i].name != c->hf[i].name)
+			return 0;
+	return 1;
+}
+
+/* Each item of a stream walk (stream_reader.h): printed, runs of identical packets without payload once. */
+static int on_item(void *vctx, const struct pmregs_stream_event *ev, const unsigned char *head)
+{
+	struct walk_ctx *c = (struct walk_ctx *)vctx;
+	unsigned i;
+	if (ev->status < 0)
+		c->bad++;
+	c->idle = ev->has_payload ? 0 : c->idle + ev->size;
+	c->end = (uint64_t)ev->offset + ev->size;
+	if (repeats_held(c, ev)) {
+		c->repeat++;
+	} else {
+		flush_held(c);
+		if (ev->status == PMREGS_OK && !ev->has_payload && ev->frame.nfields <= MAXHOLD) {
+			c->held = 1;
+			c->repeat = 1;
+			c->h = *ev;
+			for (i = 0; i < ev->frame.nfields; i++)
+				c->hf[i] = ev->frame.fields[i];
+			c->h.frame.fields = c->hf;
+			memcpy(c->hhead, head, ev->size < SR_HEAD ? ev->size : SR_HEAD);
+		} else {
+			print_item(c, ev, head, 1);
+		}
+	}
+	if (c->max_idle && c->idle >= c->max_idle) {
+		flush_held(c);
+		return ST_IDLE;
+	}
 	return 0;
 }
 
+/* FILE ("-": standard input) opened for reading, or a null pointer after saying why. */
+static FILE *open_input(const char *path)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "%s: cannot read ", prog);
+		perror(path);
+	}
+	return f;
+}
+
+static void close_input(FILE *f)
+{
+	if (f && f != stdin)
+		fclose(f);
+}
+
+/*
+ * At most cap bytes of path into buf: *len of them, *more = 1 when the input goes on past them (one more
+ * byte is read to tell). Returns 0, or -1 after saying why it cannot be read.
+ */
+static int read_at_most(const char *path, unsigned char *buf, size_t cap, size_t *len, int *more)
+{
+	FILE *f = open_input(path);
+	unsigned char extra;
+	int bad;
+	*len = 0;
+	*more = 0;
+	if (!f)
+		return -1;
+	*len = fread(buf, 1, cap, f);
+	if (*len == cap && !ferror(f))
+		*more = fread(&extra, 1, 1, f) == 1;
+	bad = ferror(f);
+	if (bad) {
+		fprintf(stderr, "%s: cannot read ", prog);
+		perror(path);
+	}
+	close_input(f);
+	return bad ? -1 : 0;
+}
+
+#define MAXP 64
+
+/* A whole file (or standard input) in memory: parameter files, program images and hart traces. */
 static int read_file(const char *path, unsigned char **out, size_t *len)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
@@ -1459,15 +1580,63 @@ static int read_file(const char *path, unsigned char **out, size_t *len)
 	return buf ? 0 : -1;
 }
 
-#define MAXP 64
-
 static int params_file(const char *path, char **out);
 
-/* Apply "name=value,name=value" (or @FILE) to vals[] (the family's parameters, by index). */
-static int apply_params(const struct pmregs_family_desc *fam, const char *list, uint64_t *vals, size_t np)
+/* Apply one NAME=VALUE (or preset=NAME) to vals[] (the family's parameters, by index). */
+static int apply_param(const struct pmregs_family_desc *fam, char *item, uint64_t *vals, size_t np)
 {
 	size_t i;
 	const struct pmregs_param_desc *d = fam->params ? fam->params(&np) : 0;
+	char *num = strchr(item, '=');
+	uint64_t x;
+	if (!num) {
+		fprintf(stderr, "%s: --params: '%.*s%s' is not NAME=VALUE\n", prog, CLIP(item));
+		return ST_USAGE;
+	}
+	*num++ = '\0';
+	if (eq_nocase(item, "preset")) {
+		/* a named parameter set: every parameter, before the NAME=VALUE pairs after it */
+		size_t nps = 0, k;
+		const struct pmregs_param_preset *ps = fam->presets ? fam->presets(&nps) : 0;
+		for (k = 0; k < nps; k++)
+			if (eq_nocase(ps[k].name, num))
+				break;
+		if (k == nps) {
+			fprintf(stderr, "%s: %s has no parameter preset '%.*s%s' (presets:", prog, fam->name, CLIP(num));
+			for (k = 0; k < nps; k++)
+				fprintf(stderr, " %s", ps[k].name);
+			fprintf(stderr, ")\n");
+			return ST_NAME;
+		}
+		for (i = 0; i < np && i < MAXP; i++)
+			vals[i] = ps[k].values[i];
+		return ST_OK;
+	}
+	for (i = 0; i < np; i++)
+		if (eq_nocase(d[i].name, item))
+			break;
+	if (i == np || i >= MAXP) {
+		fprintf(stderr, "%s: %s has no parameter '%.*s%s' (try: %s --list %s)\n", prog, fam->name, CLIP(item), prog,
+			fam->name);
+		return ST_NAME;
+	}
+	if (parse_u64(num, &x) != 0) {
+		fprintf(stderr, "%s: --params: '%.*s%s' is not a value for %s\n", prog, CLIP(num), d[i].name);
+		return ST_VALUE;
+	}
+	if (x < d[i].min || x > d[i].max) {
+		fprintf(stderr, "%s: %s=%llu is outside %llu..%llu\n", prog, d[i].name, (unsigned long long)x,
+			(unsigned long long)d[i].min, (unsigned long long)d[i].max);
+		return ST_VALUE;
+	}
+	vals[i] = x;
+	return ST_OK;
+}
+
+/* Apply "name=value,name=value" (or @FILE: NAME=VALUE lines) to vals[] (the family's parameters, by index);
+ * names of any length. */
+static int apply_params(const struct pmregs_family_desc *fam, const char *list, uint64_t *vals, size_t np)
+{
 	if (*list == '@') {
 		char *text;
 		int rc = params_file(list + 1, &text);
@@ -1478,73 +1647,48 @@ static int apply_params(const struct pmregs_family_desc *fam, const char *list, 
 		return rc;
 	}
 	while (*list) {
-		const char *end = strchr(list, ','), *eq;
+		const char *end = strchr(list, ',');
 		size_t len = end ? (size_t)(end - list) : strlen(list);
-		char item[256], *num;
-		uint64_t x;
-		if (len == 0 || len >= sizeof item) {
+		char *item;
+		int rc;
+		if (len == 0) {
 			fprintf(stderr, "%s: --params wants NAME=VALUE pairs separated by commas\n", prog);
+			return ST_USAGE;
+		}
+		item = (char *)malloc(len + 1);
+		if (!item) {
+			fprintf(stderr, "%s: out of memory\n", prog);
 			return ST_USAGE;
 		}
 		memcpy(item, list, len);
 		item[len] = '\0';
 		list += len + (end ? 1 : 0);
-		eq = strchr(item, '=');
-		if (!eq) {
-			fprintf(stderr, "%s: --params: '%s' is not NAME=VALUE\n", prog, item);
-			return ST_USAGE;
-		}
-		num = item + (eq - item);
-		*num++ = '\0';
-		if (eq_nocase(item, "preset")) {
-			/* a named parameter set: every parameter, before the NAME=VALUE pairs after it */
-			size_t nps = 0, k;
-			const struct pmregs_param_preset *ps = fam->presets ? fam->presets(&nps) : 0;
-			for (k = 0; k < nps; k++)
-				if (eq_nocase(ps[k].name, num))
-					break;
-			if (k == nps) {
-				fprintf(stderr, "%s: %s has no parameter preset '%s' (presets:", prog, fam->name, num);
-				for (k = 0; k < nps; k++)
-					fprintf(stderr, " %s", ps[k].name);
-				fprintf(stderr, ")\n");
-				return ST_NAME;
-			}
-			for (i = 0; i < np && i < MAXP; i++)
-				vals[i] = ps[k].values[i];
-			continue;
-		}
-		for (i = 0; i < np; i++)
-			if (eq_nocase(d[i].name, item))
-				break;
-		if (i == np || i >= MAXP) {
-			fprintf(stderr, "%s: %s has no parameter '%s' (try: %s --list %s)\n", prog, fam->name, item, prog,
-				fam->name);
-			return ST_NAME;
-		}
-		if (parse_u64(num, &x) != 0) {
-			fprintf(stderr, "%s: --params: '%s' is not a value for %s\n", prog, num, d[i].name);
-			return ST_VALUE;
-		}
-		if (x < d[i].min || x > d[i].max) {
-			fprintf(stderr, "%s: %s=%llu is outside %llu..%llu\n", prog, d[i].name, (unsigned long long)x,
-				(unsigned long long)d[i].min, (unsigned long long)d[i].max);
-			return ST_VALUE;
-		}
-		vals[i] = x;
+		rc = apply_param(fam, item, vals, np);
+		free(item);
+		if (rc != ST_OK)
+			return rc;
 	}
 	return ST_OK;
 }
 
+/* The window a stream is read through (stream_reader.h), and the bytes kept across a refill when a
+ * skipped stretch fills it: more than any frame (4096 bytes) and any zero run a stream resynchronises on
+ * (1024), which the generator bounds. */
+#define WINDOW (256u << 10)
+#define MAX_IDLE ((uint64_t)16 << 20) /* --max-idle by default: 16 MiB without a payload stops a stream */
+#define KEEP   (8u << 10)
+
 static int decode_stream(const struct pmregs_family_desc *fam, const char *stream, const char *const *params,
-			 int nparams_opt, int synced, const char *path, int json)
+			 int nparams_opt, int synced, const char *path, int json, uint64_t max_idle)
 {
+	static unsigned char window[WINDOW];
 	size_t ns = 0, np = 0, i;
 	const struct pmregs_stream_desc *s = fam->streams ? fam->streams(&ns) : 0, *st = 0;
 	const struct pmregs_param_desc *d = fam->params ? fam->params(&np) : 0;
 	uint64_t vals[MAXP];
-	unsigned char *buf = 0;
-	size_t len = 0;
+	struct sr_file in;
+	struct sr_reader r;
+	struct sr_walk w;
 	struct walk_ctx c;
 	int rc, k;
 	if (ns == 0) {
@@ -1567,8 +1711,8 @@ static int decode_stream(const struct pmregs_family_desc *fam, const char *strea
 			}
 		}
 		if (hits != 1) {
-			fprintf(stderr, "%s: %s has %s stream '%s' (streams:", prog, fam->name, hits ? "more than one" : "no",
-				stream);
+			fprintf(stderr, "%s: %s has %s stream '%.*s%s' (streams:", prog, fam->name, hits ? "more than one" : "no",
+				CLIP(stream));
 			for (i = 0; i < ns; i++)
 				fprintf(stderr, " %s", s[i].name);
 			fprintf(stderr, ")\n");
@@ -1590,12 +1734,13 @@ static int decode_stream(const struct pmregs_family_desc *fam, const char *strea
 			return ST_VALUE;
 		}
 	}
-	if (read_file(path, &buf, &len) != 0)
+	in.f = open_input(path);
+	in.error = 0;
+	if (!in.f)
 		return ST_IO;
-	c.buf = buf;
+	memset(&c, 0, sizeof c);
 	c.json = json;
-	c.items = 0;
-	c.bad = 0;
+	c.max_idle = max_idle;
 	if (json) {
 		printf("{\n  \"family\": ");
 		json_str(stdout, fam->name);
@@ -1609,19 +1754,46 @@ static int decode_stream(const struct pmregs_family_desc *fam, const char *strea
 		}
 		printf("},\n  \"items\": [");
 	}
-	rc = st->walk(vals, np, buf, len, synced, on_item, &c);
-	free(buf);
-	if (rc != 0) {
+	/* read in windows, whatever the input's length: /dev/zero and an endless pipe are walked like a file */
+	sr_init(&r, sr_file_read, &in, window, sizeof window);
+	memset(&w, 0, sizeof w);
+	w.st = st;
+	w.params = vals;
+	w.nparams = np;
+	w.r = &r;
+	w.synced = synced;
+	w.fn = on_item;
+	w.ctx = &c;
+	w.keep = KEEP;
+	w.max_skip = max_idle;
+	rc = sr_walk_stream(&w);
+	flush_held(&c);
+	close_input(in.f);
+	if (rc != 0 && rc != ST_IDLE) {
 		if (json)
 			printf("\n  ]\n}\n");
 		fprintf(stderr, "%s: the parameters are not a legal combination for %s (see %s --list %s)\n", prog, st->name,
 			prog, fam->name);
 		return ST_VALUE;
 	}
-	if (json)
-		printf("%s],\n  \"unreadable\": %lu\n}\n", c.items ? "\n  " : "", c.bad);
-	else
+	if (json) {
+		printf("%s],\n  \"unreadable\": %lu", c.items ? "\n  " : "", c.bad);
+		if (rc == ST_IDLE)
+			printf(",\n  \"stopped\": \"no packet with a payload in %llu bytes\"", (unsigned long long)max_idle);
+		printf("\n}\n");
+	} else {
 		printf("%lu item%s, %lu unreadable\n", c.items, c.items == 1 ? "" : "s", c.bad);
+	}
+	if (in.error) {
+		fprintf(stderr, "%s: cannot read %s: a read failed after %llu bytes\n", prog, path,
+			(unsigned long long)(r.base + r.len));
+		return ST_IO;
+	}
+	if (rc == ST_IDLE) {
+		fprintf(stderr, "%s: no packet with a payload in %llu bytes (up to offset 0x%llx): stopped (--max-idle)\n",
+			prog, (unsigned long long)max_idle, (unsigned long long)c.end);
+		return ST_IDLE;
+	}
 	return c.bad ? ST_WARN : ST_OK;
 }
 
@@ -2061,7 +2233,8 @@ static int decode_sample(const struct pmregs_family_desc *fam, const char *name,
 		if (eq_nocase(sd[i].name, name))
 			s = &sd[i];
 	if (!s) {
-		fprintf(stderr, "%s: %s has no sample '%s' (try: %s --list %s)\n", prog, fam->name, name, prog, fam->name);
+		fprintf(stderr, "%s: %s has no sample '%.*s%s' (try: %s --list %s)\n", prog, fam->name, CLIP(name), prog,
+			fam->name);
 		return ST_NAME;
 	}
 	has_caps = s->caps >= 0;
@@ -2070,13 +2243,20 @@ static int decode_sample(const struct pmregs_family_desc *fam, const char *name,
 		return ST_USAGE;
 	}
 	if (nargs == 1 && parse_u64(args[0], &x) < 0) {
-		unsigned char *buf;
-		size_t len, at = 0;
-		if (read_file(args[0], &buf, &len) != 0)
+		/* a record is at most a caps word and MAX_SAMPLE registers: read no more than that (and a byte to tell
+		 * whether the input goes on: /dev/zero does) */
+		unsigned char buf[4 + 8 * MAX_SAMPLE];
+		size_t len, at = 0, most = (has_caps ? 4u : 0u) + 8u * MAX_SAMPLE;
+		int more;
+		if (read_at_most(args[0], buf, most, &len, &more) != 0)
 			return ST_IO;
+		if (more) {
+			fprintf(stderr, "%s: %s holds more than one %s sample can (%zu bytes): it is not one record\n", prog,
+				args[0], s->name, most);
+			return ST_VALUE;
+		}
 		if (has_caps) {
 			if (len < 4) {
-				free(buf);
 				fprintf(stderr, "%s: %s: %zu bytes, too short for the 4-byte %s\n", prog, args[0], len,
 					regs[s->caps].name);
 				return ST_VALUE;
@@ -2085,14 +2265,12 @@ static int decode_sample(const struct pmregs_family_desc *fam, const char *name,
 			at = 4;
 		}
 		if ((len - at) % 8 != 0 || (len - at) / 8 > MAX_SAMPLE) {
-			free(buf);
 			fprintf(stderr, "%s: %s: %zu bytes after the caps value are not whole 64-bit registers (at most %d)\n",
 				prog, args[0], len - at, MAX_SAMPLE);
 			return ST_VALUE;
 		}
 		for (; at < len; at += 8)
 			words[nwords++] = pmregs_load_le64(buf + at);
-		free(buf);
 	} else {
 		for (k = 0; k < nargs; k++) {
 			int r = parse_u64(args[k], &x);
@@ -3064,6 +3242,7 @@ int main(int argc, char **argv)
 	const char *pos[MAX_SAMPLE + 2], *svg = 0, *stream = 0, *sample = 0, *event = 0, *cpu = 0, *images[8];
 	const char *params[16];
 	int npos = 0, nparams = 0, json = 0, list = 0, synced = 1, long_doc = 0, summary = 0, nimages = 0, i;
+	uint64_t max_idle = MAX_IDLE;
 	const struct pmregs_family_desc *fam;
 	struct target t;
 	for (i = 1; i < argc; i++)
@@ -3091,6 +3270,15 @@ int main(int argc, char **argv)
 				return ST_USAGE;
 			}
 			images[nimages++] = argv[++i];
+		} else if (strcmp(a, "--max-idle") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "%s: %s needs an argument\n", prog, a);
+				return ST_USAGE;
+			}
+			if (parse_u64(argv[++i], &max_idle) != 0) {
+				fprintf(stderr, "%s: --max-idle: '%.*s%s' is not a number of bytes\n", prog, CLIP(argv[i]));
+				return ST_VALUE;
+			}
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
 			return ST_OK;
@@ -3184,8 +3372,8 @@ int main(int argc, char **argv)
 			return ST_USAGE;
 		}
 		if (strncmp(pos[1], "table:", 6) == 0) {
-			fprintf(stderr, "%s: %s has no table '%s' (try: %s --list %s)\n", prog, fam->name, pos[1] + 6, prog,
-				fam->name);
+			fprintf(stderr, "%s: %s has no table '%.*s%s' (try: %s --list %s)\n", prog, fam->name, CLIP(pos[1] + 6),
+				prog, fam->name);
 			return ST_NAME;
 		}
 		if ((i = find_target(fam, pos[1], &t)) != 0)
@@ -3217,7 +3405,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: --svg draws a register value, not a stream\n", prog);
 			return ST_USAGE;
 		}
-		return decode_stream(fam, stream, params, nparams, synced, pos[1], json);
+		return decode_stream(fam, stream, params, nparams, synced, pos[1], json, max_idle);
 	}
 	if (npos != 3) {
 		fprintf(stderr, "%s: give a register or layout and a value (or a stream file)\n", prog);

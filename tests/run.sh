@@ -208,7 +208,7 @@ drift() {
 
 # good_spec SPEC: a spec in tests/specs/good/ (constructs the real families do not use, such as
 # signed fields): its header and self-test generated into $B/good/NAME, the self-test built with the
-# strict warnings and run, with gcc and with clang
+# strict warnings and run, with gcc and with clang, and the tools header compiled as C++11
 good_spec() {
 	gd=$B/good/$(basename "$1" .yaml)
 	mkdir -p "$gd/pmregs" && cp include/pmregs/base*.h include/pmregs/version.h "$gd/pmregs/" &&
@@ -218,6 +218,11 @@ good_spec() {
 		have $gcc_or_clang || continue
 		$gcc_or_clang -std=c99 $WARN -O1 -I"$gd" "$gd"/selftest_*.c -o "$gd/selftest.$gcc_or_clang" &&
 			"$gd/selftest.$gcc_or_clang" || return 1
+	done
+	printf '#include <pmregs/%s_tools.h>\nint pmregs_good_tu;\n' "$(basename "$1" .yaml)" >"$gd/tu.cc"
+	for cxx in g++ clang++; do
+		have $cxx || continue
+		$cxx -std=c++11 $WARN -I"$gd" -c "$gd/tu.cc" -o "$gd/tu.$cxx.o" || return 1
 	done
 }
 
@@ -348,6 +353,7 @@ suite() {
 
 	# ---- pmregs-decode: golden outputs, --json against the accessors, SVG, bad arguments ----
 	. tests/cli/checks.sh
+	. tests/cli_input/checks.sh
 
 	# ---- the C examples and signatures in the reference pages -------------------------
 	. tests/doc/checks.sh

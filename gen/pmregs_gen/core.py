@@ -14,6 +14,16 @@ RESERVED_KINDS = ("rsvd", "ignored", "res1")
 WIDTHS = (8, 16, 32, 64)
 SCALAR_TYPES = {"u8": 8, "u16": 16, "u32": 32, "u64": 64, "bool": 1}
 MAX_PARTS = 4
+
+# Bounds on what one family expands to, each checked before the expansion it bounds (PMR045): far above
+# what the real families use (x86: 517 layout fields, 203 registers; itanium: 1840 table cells), low enough
+# that every accepted spec is generated, compiled and self-tested in about a minute (the self-test checks
+# each layout field with code of its own, about 15 ms of gcc -O1 per field; registers are rows of data).
+MAX_REGISTERS = 16384       # registers, register arrays expanded
+MAX_FIELDS = 4096           # layout fields, those of derived layouts, variants and repeat groups included
+MAX_ROWS = 65535            # rows of one table (a ref: column holds a row index as uint16_t)
+MAX_CELLS = 1 << 20         # table cells (rows times columns) of the family
+MAX_SHAPE_FIELDS = 256      # fields of one packet shape
 SET_RE = re.compile(r"^set\(([a-z][a-z0-9_]*)\)\Z", re.ASCII)   # a set of an enum's values, as a bit mask
 
 
@@ -258,18 +268,30 @@ class Family:
         self.passes = []                    # several events into shared control registers, by pass (passes.py)
         self.encoders = []                  # event encoders (encoder.py)
         self.samples = []                   # register records a tool reads back (samples.py)
+        self._index = {}                    # lookups by name (_by_name)
 
     def layout(self, name):
-        for l in self.layouts:
-            if l.name == name:
-                return l
-        return None
+        return self._by_name("layouts").get(name)
 
     def enum(self, name):
-        for e in self.enums:
-            if e.name == name:
-                return e
-        return None
+        return self._by_name("enums").get(name)
+
+    def layout_number(self, L):
+        """The index of layout L in self.layouts."""
+        return self._by_name("layouts", key=id)[id(L)]
+
+    def _by_name(self, attr, key=None):
+        """{name (or key(item)): the first item of that name} of a list attribute, rebuilt when the list grew
+        (a linear search per lookup made families with thousands of layouts and registers quadratic)."""
+        items = getattr(self, attr)
+        k = (attr, key)
+        cached = self._index.get(k)
+        if cached is None or cached[0] != len(items):
+            d = {}
+            for i, x in enumerate(items):
+                d.setdefault(key(x) if key else x.name, i if key else x)
+            cached = self._index[k] = (len(items), d)
+        return cached[1]
 
 
 BIT_RE = re.compile(r"^\s*(\d{1,4})\s*(?::\s*(\d{1,4})\s*)?\Z", re.ASCII)

@@ -58,8 +58,10 @@ CODES = {
     "PMR020": "name is not a lower_snake_case identifier of at most 64 characters",
     "PMR021": "duplicate name",
     "PMR022": "name is a C or C++ keyword, a standard C type or a predefined macro",
-    "PMR023": "two constructs emit the same C symbol",
+    "PMR023": "two constructs, or two families generated together, emit the same C symbol or file",
     "PMR024": "an emitted C identifier is longer than 127 characters",
+    "PMR025": "a family, constant, function, table or field takes a name the hand-written headers or the"
+              " generator's shared outputs own (a header file, macro, function, type or include guard)",
     "PMR030": "reference to something undefined",
     "PMR031": "value not among the allowed choices",
     "PMR032": "a set() type names an enum with a value of 64 or more",
@@ -68,6 +70,8 @@ CODES = {
     "PMR042": "expression type error",
     "PMR043": "expression nested too deeply",
     "PMR044": "expression expands to too many terms (any()/all() unrolled)",
+    "PMR045": "the family expands past a generator bound (registers, layout fields, table rows or cells, fields of"
+              " a packet shape)",
     "PMR050": "record fields overlap, leave a gap or exceed the record",
     "PMR060": "table value has the wrong type or does not fit",
     "PMR070": "variant discriminator is wrong",
@@ -78,6 +82,7 @@ CODES = {
     "PMR100": "encoder: more exclusive resources than pmregs_schedule() has bits (64)",
     "PMR101": "encoder: an event has more than 255 placements",
     "PMR102": "encoder: a place variable's source column names nothing to place on",
+    "PMR103": "encoder: no events, an event with no placement, or no event encodes with the default parameters",
     "PMR080": "matcher rule or parameters are inconsistent",
     "PMR081": "range cover cannot be built on its matcher",
     "PMR120": "passes: an event, counter, column or table does not fit the construct",

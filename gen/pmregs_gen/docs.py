@@ -99,7 +99,7 @@ def header_api(fam, spec_path, spec_bytes):
     """{construct name: {"functions": [capi.Function], "macros": [(name, args)]}} of the family's header,
     read back from each construct's rendered part; error codes followed through calls (also into the
     base headers; pmregs_strerror() only names the codes, it returns none)."""
-    hv = HeaderView(fam, spec_path, spec_bytes)
+    hv = HeaderView(fam, spec_path, spec_bytes, reserved=False)
     env = make_env()
     api, every = {}, []
     for c in CONSTRUCTS:

@@ -37,6 +37,15 @@ linux unix i386 sun sparc mips vax
 MAX_NAME = 64          # characters in one spec name; the C names built from it are longer
 
 
+def name_problem(name):
+    """Why a name cannot be a spec name (a family's, say), or None when it can."""
+    if not NAME_RE.fullmatch(name) or len(name) > MAX_NAME:
+        return f"'{name[:40]}' is not a lower_snake_case identifier of at most {MAX_NAME} characters"
+    if name in KEYWORDS or name in RESERVED:
+        return f"'{name}' is a C/C++ keyword, a standard C type or a predefined macro"
+    return None
+
+
 class Reader:
     """Reads values of a known type from nodes; on mismatch reports and returns None."""
 

@@ -10,12 +10,21 @@ Every spec is built from a seeded random generator, exercising: lsb0 and msb0
 layouts of 8 to 64 bits, split fields, signed fields, named values, reserved,
 ignored and must-be-one ranges, repeat groups, variants, register arrays with
 address facts, enums, constants, tables with field checks, functions (field
-reads, replace(), any()), matchers, encoders and packets with a stream. The
+reads, replace(), any()), matchers, encoders (some whose every event needs a
+mask bit, given by its named bits) and packets with a stream and parameter
+presets; empty parts too (a table without rows or columns, a field without
+named values, a family without registers). The spec folder also holds what is
+no spec (a folder, a dangling link, a name with a quote), which the umbrella
+headers must not include: tools.h is compiled with the rest. The
 valid specs are generated in one run, all headers are compiled in one
 translation unit as gcc -std=c99, gcc -std=gnu11, clang -std=c99,
 g++ -std=c++11 and clang++ -std=c++17 under the strict warning set, and all
 self-tests are linked into one program per compiler (gcc, clang) and run.
-Each mutant must fail with one located error line per problem and no traceback.
+Each mutant must fail with one located error line per problem and no traceback;
+mutations include names the generator owns (a table `layouts`, a constant that
+is the header's include guard), two families that define one name, an encoder
+event with no placement, checks no event passes with the defaults, parameter
+checks the defaults break, and registers past the generator's bound.
 A failure prints the seed and the spec that failed (and --keep keeps the files).
 """
 
@@ -75,8 +84,9 @@ class Spec:
             if kind < 0.3 and w >= 2:
                 f["signed"] = True
             elif kind < 0.5 and 1 <= w <= 16:
-                nv = r.randint(1, min(4, 1 << w))
+                nv = r.randint(0, min(4, 1 << w))          # 0: an empty mapping of named values
                 f["values"] = {self.uid("v"): v for v in r.sample(range(1 << w), nv)}
+                f["empty_values"] = nv == 0
             if r.random() < 0.3:
                 f["reset"] = r.randint(0, (1 << w) - 1)      # the raw bits, signed or not
             if r.random() < 0.2:
@@ -112,7 +122,7 @@ class Spec:
                 parts.append(f"{k}: {f[k]}")
         if f.get("signed"):
             parts.append("signed: true")
-        if f.get("values"):
+        if f.get("values") or f.get("empty_values"):
             parts.append("values: {" + ", ".join(f"{k}: {v}" for k, v in f["values"].items()) + "}")
         parts.append(f'doc: "field {f["name"]}"')
         return " " * indent + "- {" + ", ".join(parts) + "}"
@@ -208,8 +218,8 @@ class Spec:
         self.out("layouts:")
         for _ in range(r.randint(1, 3)):
             self.layout(r.choice([8, 16, 32, 32, 64, 64]), msb0)
-        self.out("registers:")
-        for (lname, width, user, _) in self.layouts:
+        self.out("registers:" if r.random() < 0.9 else "registers: []  # a family without registers")
+        for (lname, width, user, _) in (self.layouts if not self.lines[-1].endswith("registers") else []):
             if r.random() < 0.5:
                 cnt = r.randint(2, 4)
                 self.out(f'  - {{name: "{self.uid("reg")}_{{i}}", layout: {lname}, count: {cnt}, stride: 2,'
@@ -232,9 +242,12 @@ class Spec:
             for _ in range(r.randint(1, 4)):
                 self.out(f"      - {{name: {self.uid('row')}, code: {r.randint(0, (1 << f['w']) - 1)},"
                          f" kind: {r.choice(evals)}}}")
+            if r.random() < 0.4:                          # empty tables: no rows, no columns
+                self.out(f"  {self.uid('none')}: {{doc: no rows, columns: {{v: {{type: u8}}}}, rows: []}}")
+                self.out(f"  {self.uid('names')}: {{doc: no columns, columns: {{}}, rows: [{{name: only}}]}}")
             enc = r.random() < 0.5
             if enc:
-                events = self.encoder_table(lname, f, enum, evals)
+                events = self.encoder_table(lname, f, enum, evals, plain)
         # functions over the first layout
         self.out("functions:")
         self.out(f"  - name: {self.uid('fn')}")
@@ -268,19 +281,27 @@ class Spec:
         return "\n".join(self.lines) + "\n"
 
     # -- an event encoder: events placed on counters (a set of enum values), a layout value out --
-    def encoder_table(self, lname, f, enum, evals):
+    def encoder_table(self, lname, f, enum, evals, plain):
         r = self.r
         t = self.uid("evt")
+        g = plain[1] if len(plain) > 1 else None
+        self.masks = g is not None and g["w"] <= 16 and r.random() < 0.5     # named mask bits set the parameter
         self.out(f"  {t}:")
         self.out("    doc: events for the encoder")
         self.out("    columns:")
         self.out(f"      code: {{type: u32, field: {lname}.{f['name']}}}")
         self.out(f'      counters: {{type: "set({enum})"}}')
+        if self.masks:
+            self.out(f"      mask: {{type: bits, field: {lname}.{g['name']}}}")
         self.out("    rows:")
         for _ in range(r.randint(1, 4)):
             on = r.sample(evals, r.randint(1, len(evals)))
+            mask = ""
+            if self.masks:
+                bits = r.sample(range(g["w"]), r.randint(1, min(3, g["w"])))
+                mask = ", mask: {" + ", ".join(f"{self.uid('b')}: {b}" for b in bits) + "}"
             self.out(f"      - {{name: {self.uid('ev')}, code: {r.randint(0, (1 << f['w']) - 1)},"
-                     f" counters: [{', '.join(on)}]}}")
+                     f" counters: [{', '.join(on)}]{mask}}}")
         return t
 
     def encoder(self, events, lname, plain, enum, evals):
@@ -296,10 +317,16 @@ class Spec:
         if rest:
             g = rest[0]
             lim = r.randint(0, (1 << g["w"]) - 1)
+            names = ", names: event.mask" if getattr(self, "masks", False) else ""
+            if names:
+                lim = (1 << g["w"]) - 1            # every event's named bits pass the check
             self.out("    params:")
-            self.out(f"      p: {{type: u{8 if g['w'] <= 8 else 32}, default: 0, doc: a parameter}}")
+            ptype = 32 if names or g["w"] > 8 else 8       # with named bits, p > the field's maximum can hold
+            self.out(f"      p: {{type: u{ptype}, default: 0{names}, doc: a parameter}}")
             self.out("    checks:")
             self.out(f'      - {{name: {self.uid("big")}, error: erange, fail: "p > {lim}", doc: too big}}')
+            if names:                              # every event needs a mask bit: its named ones encode it
+                self.out(f'      - {{name: {self.uid("need")}, error: einval, fail: "p == 0", doc: no mask bit}}')
             fields.append(f"{g['name']}=p")
         self.out("    outputs:")
         self.out(f'      ctl: {{type: {lname}, expr: "make({lname}, {", ".join(fields)})", doc: the control value}}')
@@ -324,6 +351,8 @@ class Spec:
         wa, wb = r.randint(1, 20), r.randint(1, 40)
         self.out("params:")
         self.out("  w_p: {doc: a width, default: %d, min: 1, max: 40}" % r.randint(1, 40))
+        self.out("param_presets:")
+        self.out("  %s: {doc: a preset, values: {w_p: %d}}" % (self.uid("preset"), r.randint(1, 40)))
         self.out("packets:")
         self.out(f"  {p}:")
         self.out("    doc: a packet")
@@ -411,6 +440,39 @@ def mutants(rnd, text):
         muts += [("unknown error kind", lambda L, i=i: L[:i] + [L[i].replace("erange", "eboom")] + L[i + 1:])]
     muts += [("tab in YAML", lambda L: L[:3] + ["\tx: 1"] + L[3:]),
              ("unknown top-level key", lambda L: L + ["colours: {}"])]
+    # names the generator owns: a table named like a generated one, a constant that is the include guard
+    ci = [i for i, ln in enumerate(lines) if ln == "constants:"]
+    if ci:
+        muts += [("constant named like the include guard (PMREGS_<F>_H)",
+                  lambda L, i=ci[0]: L[:i + 1] + ["  h: {value: 1, doc: the guard}"] + L[i + 1:])]
+    ti = [i for i, ln in enumerate(lines) if ln == "tables:"]
+    owned = rnd.choice(["layouts", "registers", "family", "samples", "streams", "tables", "register_descs"])
+    table = f"  {owned}: {{doc: taken, columns: {{v: {{type: u8}}}}, rows: [{{name: r, v: 1}}]}}"
+    muts += [(f"table named '{owned}', a generated table",
+              (lambda L, i=ti[0]: L[:i + 1] + [table] + L[i + 1:]) if ti else (lambda L: L + ["tables:", table]))]
+    # encoders that cannot work
+    ev = [i for i, ln in enumerate(lines) if "counters: [" in ln and "name: ev" in ln]
+    if ev:
+        i = rnd.choice(ev)
+        muts += [("an encoder event with no placement",
+                  lambda L, i=i: L[:i] + [re.sub(r"counters: \[[^]]*\]", "counters: []", L[i])] + L[i + 1:])]
+    big = [i for i, ln in enumerate(lines) if "error: erange" in ln]
+    if big and not any("names: event.mask" in ln for ln in lines):
+        muts += [("every event needs a parameter the default does not give",
+                  lambda L, i=big[0]: L[:i + 1] + ['      - {name: needp, error: einval, fail: "p == 0", doc: x}'] + L[i + 1:])]
+    # parameter sets that break the family's own checks
+    wp = [i for i, ln in enumerate(lines) if ln.startswith("  w_p: {")]
+    if wp:
+        muts += [("a parameter check the defaults break",
+                  lambda L, i=wp[0]: L[:i + 1] + ["param_checks:", '  - {expr: "w_p > 40", doc: never}'] + L[i + 1:]),
+                 ("a preset outside the parameter's range",
+                  lambda L: [re.sub(r"values: \{w_p: \d+\}", "values: {w_p: 41}", ln) for ln in L])]
+    # past a generator bound: 65 register arrays of 256
+    ri = [i for i, ln in enumerate(lines) if ln == "registers:"]
+    if ri and any(ln.startswith("  - {name: ") for ln in lines[ri[0] + 1:ri[0] + 2]):
+        lay = re.search(r"layout: (\w+)", lines[ri[0] + 1]).group(1)
+        regs = [f'  - {{name: "many{k}_{{i}}", layout: {lay}, count: 256}}' for k in range(65)]
+        muts += [("registers past the bound (16384)", lambda L, i=ri[0]: L[:i + 1] + regs + L[i + 1:])]
     for what, f in rnd.sample(muts, min(2, len(muts))):
         out.append((what, "\n".join(f(list(lines)))))
     return out
@@ -483,6 +545,12 @@ def main():
             f.write(texts[name])
         names.append(name)
     specs = [os.path.join(d, "spec", f"{n}.yaml") for n in names]
+    # what the spec folder holds besides specs: no umbrella header may include it
+    os.makedirs(os.path.join(d, "spec", "stray.yaml"), exist_ok=True)
+    if not os.path.lexists(os.path.join(d, "spec", "gone.yaml")):
+        os.symlink("nowhere.yaml", os.path.join(d, "spec", "gone.yaml"))
+    with open(os.path.join(d, "spec", "it's.yaml"), "w", encoding="utf-8") as f:
+        f.write(texts[names[0]] if names else "")
     inc = os.path.join(d, "include", "pmregs")
     (rc, log), (rc2, log2) = run_all([([sys.executable, GEN, "--out", inc] + specs, None),
                                       ([sys.executable, GEN, "--selftest", "--out", os.path.join(d, "st")] + specs,
@@ -496,7 +564,8 @@ def main():
             if f.startswith("base") or f == "version.h":
                 shutil.copy(os.path.join(ROOT, "include", "pmregs", f), inc)
         with open(os.path.join(d, "all.c"), "w") as f:
-            f.write("".join(f"#include <pmregs/{n}_tools.h>\n" for n in names) + "int pmregs_random_tu;\n")
+            f.write("".join(f"#include <pmregs/{n}_tools.h>\n" for n in names) + "#include <pmregs/tools.h>\n"
+                    "int pmregs_random_tu;\n")
         shutil.copy(os.path.join(d, "all.c"), os.path.join(d, "all.cc"))
         cmds, what = [], []
         for cc, std, lang in MODES:
@@ -534,16 +603,28 @@ def main():
     os.makedirs(md, exist_ok=True)
     made = []
     k = 0
-    while names and len(made) < a.mutants:  # exactly --mutants invalid specs, a few mutations of each valid one
+    pairs = min(3, a.mutants // 30 + 1)       # cross-family clashes (below) count among the mutants
+    while names and len(made) < a.mutants - pairs:  # exactly --mutants invalid specs, a few mutations of each
         name = names[k % len(names)]
-        for j, (what, text) in enumerate(mutants(rnd, texts[name])[:a.mutants - len(made)]):
+        for j, (what, text) in enumerate(mutants(rnd, texts[name])[:a.mutants - pairs - len(made)]):
             mname = f"m{k}_{j}"
             with open(os.path.join(md, f"{mname}.yaml"), "w", encoding="utf-8") as f:
                 f.write(text.replace(f"family: {name}\n", f"family: {mname}\n", 1))
             made.append((mname, what))
         k += 1
+    # two families that define one name: mK (layout a_b_x) and mK_a (layout b_x) both define PMREGS_MK_A_B_X_*;
+    # the second, given after its companion, is the one refused
+    companions = []
+    for k in range(pairs):
+        base, layout = f"c{k}", f'  a_b_x: {{fields: [{{name: f, bits: "63:0"}}]}}'
+        with open(os.path.join(md, f"{base}.yaml"), "w", encoding="utf-8") as f:
+            f.write(f"family: {base}\ntitle: t\nlayouts:\n{layout}\n")
+        with open(os.path.join(md, f"{base}_a.yaml"), "w", encoding="utf-8") as f:
+            f.write(f"family: {base}_a\ntitle: t\nlayouts:\n{layout.replace('a_b_x', 'b_x')}\n")
+        companions.append(os.path.join(md, f"{base}.yaml"))
+        made.append((f"{base}_a", "two families generated together define one name"))
     out = os.path.join(d, "mutant_out")
-    rc, log = run([sys.executable, GEN, "--out", out] + [os.path.join(md, f"{m}.yaml") for m, _ in made])
+    rc, log = run([sys.executable, GEN, "--out", out] + companions + [os.path.join(md, f"{m}.yaml") for m, _ in made])
     located = re.compile(r"^(\S+?\.yaml):(\d+):(\d+): error\[PMR\d{3}\]: \S")
     hit = set()
     for ln in log.splitlines():

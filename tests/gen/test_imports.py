@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 """The generator's imports flow one way: no import circle, no import inside a function, and the layers hold.
 
-    yamlnode, diag, schema, cnames, expr, refs, core, ctext, mdtext, diagram   (shared, low)
+    yamlnode, diag, schema, cnames, expr, refs, core, ctext, mdtext, diagram, reserved, outputs   (shared, low)
       -> constructs/*  (one module per kind of spec section; none imports another)
       -> constructs/__init__ (the registry) -> model (loading) -> emit -> docs -> generate.py
 
@@ -14,7 +14,8 @@ import unittest
 
 GEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "gen")
 PKG = "pmregs_gen"
-LOW = {"pmregs_gen", "yamlnode", "diag", "schema", "cnames", "expr", "refs", "core", "ctext", "mdtext", "diagram"}
+LOW = {"pmregs_gen", "yamlnode", "diag", "schema", "cnames", "expr", "refs", "core", "ctext", "mdtext", "diagram",
+       "reserved", "outputs"}
 HIGH = {"constructs", "model", "emit", "docs"}
 
 

@@ -43,7 +43,7 @@ import ast
 
 from ..cnames import Names, utype
 from ..expr import U64, Compiler, ExprError, Val, _At, parse, type_info
-from ..core import SCALAR_TYPES, SET_RE, mask_of, set_ctype
+from ..core import SCALAR_TYPES, SET_RE, field_value, mask_of, set_ctype
 from ..ctext import wrap
 from ..mdtext import md, md_par
 from ..yamlnode import Map
@@ -80,6 +80,8 @@ class Check:
     def __init__(self, name, error, doc, node):
         self.name, self.error, self.doc, self.node = name, error, doc, node
         self.c_expr = None
+        self.tree = None                    # the `fail` expression (ast), for evaluate.py-like checks below
+        self.limit = None                   # (parameter, largest value) of an implicit range check
         self.level = "event"                # "event": independent of the placement; "option": not
 
 
@@ -162,6 +164,8 @@ def load_encoder(b, k, v):
             seen.add(p.name)
             rec.append((p, O, L, F))
     E.recover = rec
+    if not refuse_unworkable(b, E, comp, m):
+        return
     b.fam.encoders.append(E)
 
 
@@ -264,7 +268,7 @@ def load_params(b, E, node):
         if pn in reserved_names(E):
             r.err(k, "PMR021", f"parameter '{pn}' is reserved, a place variable, or defined twice")
             continue
-        if any(c[0] == pn for c in b.fam.constants):
+        if pn in b.constant_names:
             r.err(k, "PMR021", f"parameter '{pn}' has the name of a constant")
             continue
         t = r.text(pm.get("type"), "type")
@@ -307,6 +311,277 @@ def load_params(b, E, node):
         E.params.append(P)
 
 
+def refuse_unworkable(b, E, comp, m):
+    """Located errors for an encoder that cannot work: an event table without rows, an event with no
+    placement, a named bit that the parameter it sets cannot hold, and checks that refuse every event on
+    every placement with the parameters at their defaults (and with each event's named bits). Returns
+    True when none was found."""
+    r = b.r
+    before = len(b.diag.errors)
+    rows = E.table.rows
+    if not rows:
+        r.err(m.get("table"), "PMR103", f"encoder '{E.name}': table '{E.table.name}' has no events")
+        return False
+    for (rn, _, _, _, node), opts in zip(rows, E.options):
+        if not opts:
+            srcs = ", ".join(f"{P.src}.{P.column}" for P in E.places)
+            r.err(node, "PMR103", f"event '{rn}' of encoder '{E.name}' has no placement: {srcs} name nothing"
+                  " to place it on")
+    for P in E.params:
+        if P.names is None:
+            continue
+        width = SCALAR_TYPES[P.type]
+        dest = f"the {width}-bit parameter '{P.name}'"
+        for p2, O, L, F in comp.assigned:
+            if p2 is P and F.width < width:
+                width, dest = F.width, f"the {F.width}-bit field {L.name}.{F.name} that parameter '{P.name}' is written to"
+        for rn, _, _, vals, node in rows:
+            bits = vals.get(P.names.name)
+            for bn, bit, _ in (bits.bits if bits is not None else []):
+                if bit >= width:
+                    cell = node.get(P.names.name) if hasattr(node, "get") else None
+                    r.err(cell if cell is not None else node, "PMR014", f"bit '{bn}' ({bit}) of event '{rn}' does not"
+                          f" fit {dest}")
+                    break
+    if len(b.diag.errors) > before:
+        return False
+    blocked = EncEval(b.fam, E).blocking()
+    if blocked is not None:
+        C, rn = blocked
+        named = " (or with its named bits)" if any(P.names is not None for P in E.params) else ""
+        r.err(C.node, "PMR103", f"no event of encoder '{E.name}' can be encoded with the parameters at their"
+              f" defaults{named}: check '{C.name}' refuses event '{rn}', and a check refuses every other event on"
+              " every placement; change a default or the check")
+        return False
+    return True
+
+
+class Unknown(Exception):
+    """An expression the evaluator does not follow: the encoder gets the benefit of the doubt."""
+
+
+M64 = (1 << 64) - 1
+
+
+class EncEval:
+    """The encoder's checks evaluated on the rows themselves, as the generated C evaluates them (64-bit
+    unsigned arithmetic), to find out whether any event can be encoded at all."""
+
+    def __init__(self, fam, E):
+        self.fam, self.E = fam, E
+        self.consts = {n: v for n, v, _, _ in fam.constants}
+
+    def blocking(self):
+        """(check, event name) that refuses the first event, when every event on every placement fails a
+        check with the default parameters and, where a parameter takes named bits, with the event's named
+        bits; None when one encodes (or an expression is beyond this evaluator)."""
+        E = self.E
+        first = None
+        for ri, opts in enumerate(E.options):
+            for vals, _ in opts:
+                for params in self.attempts(ri):
+                    try:
+                        C = self.first_failing(ri, vals, params)
+                    except Unknown:
+                        return None
+                    if C is None:
+                        return None
+                    if first is None:
+                        first = (C, E.table.rows[ri][0])
+        return first
+
+    def attempts(self, ri):
+        E = self.E
+        base = {}
+        for P in E.params:
+            enum = self.fam.enum(P.type)
+            if enum is not None:
+                base[P.name] = ("enum", next(vv for vn, vv, _ in enum.values if vn == P.default))
+            else:
+                base[P.name] = int(P.default)
+        out = [base]
+        named = [P for P in E.params if P.names is not None]
+        if named:
+            alt = dict(base)
+            for P in named:
+                bits = E.table.rows[ri][3].get(P.names.name)
+                alt[P.name] = (bits.mask if bits is not None else 0) & mask_of(SCALAR_TYPES[P.type])
+            out.append(alt)
+        return out
+
+    def first_failing(self, ri, vals, params):
+        E = self.E
+        env = {"event": ("row", E.table.name, ri)}
+        for P, v in zip(E.places, vals):
+            env[P.name] = ("enum", v) if P.kind == "enum" else ("row", P.target, v)
+        env.update(params)
+        self.params = {P.name: P for P in E.params}
+        for C in E.checks:
+            if C.limit is not None:
+                if params[C.limit[0]] > C.limit[1]:
+                    return C
+                continue
+            if C.tree is None:
+                raise Unknown()
+            if self.truth(self.ev(C.tree, env)):
+                return C
+        return None
+
+    # -- values: int, ("enum", v), ("row", target, index), ("layout", L, v) --------------------------
+    def ev(self, node, env):
+        f = getattr(self, "e_" + type(node).__name__, None)
+        if f is None:
+            raise Unknown()
+        return f(node, env)
+
+    def num(self, v):
+        if isinstance(v, bool):
+            return int(v)
+        if isinstance(v, int):
+            return v & M64
+        if isinstance(v, tuple) and v[0] == "layout":
+            return v[2]
+        raise Unknown()
+
+    def truth(self, v):
+        return self.num(v) != 0
+
+    def e_Constant(self, node, env):
+        if isinstance(node.value, (bool, int)):
+            return int(node.value)
+        raise Unknown()
+
+    def e_Name(self, node, env):
+        n = node.id
+        if n in env:
+            v = env[n]
+            P = self.params.get(n)
+            if P is not None and P.type == "bool" and isinstance(v, int):
+                return int(v != 0)
+            return v
+        if n in self.consts:
+            return self.consts[n]
+        raise Unknown()
+
+    def e_Attribute(self, node, env):
+        base = node.value
+        if isinstance(base, ast.Name) and base.id not in env:
+            E = self.fam.enum(base.id)
+            if E is not None:
+                for vn, vv, _ in E.values:
+                    if vn == node.attr:
+                        return ("enum", vv)
+            raise Unknown()
+        v = self.ev(base, env)
+        if isinstance(v, tuple) and v[0] == "row":
+            _, target, index = v
+            meta = column_meta(self.fam, target, node.attr)
+            if meta is None:
+                raise Unknown()
+            val = cell(self.fam, target, index, node.attr)
+            ref = getattr(meta, "ref", None)
+            t = meta.type
+            if ref is not None and "[" not in t:
+                return ("row", ref, val)
+            if t == "bits":
+                return val.mask if val is not None else 0
+            if t == "enum":
+                return ("enum", val)
+            if t == "bool":
+                return int(bool(val))
+            if t in ("u8", "u16", "u32", "u64") or SET_RE.match(t or ""):
+                return int(val or 0)
+            raise Unknown()
+        if isinstance(v, tuple) and v[0] == "layout":
+            F = v[1].field(node.attr)
+            if F is None or F.signed:
+                raise Unknown()
+            x = 0
+            for lo, w, off in F.part_shifts():
+                x |= ((v[2] >> lo) & mask_of(w)) << off
+            return x
+        raise Unknown()
+
+    def e_Subscript(self, node, env):
+        x = self.num(self.ev(node.value, env))
+        sl = node.slice
+        if isinstance(sl, ast.Slice):
+            hi, lo = self.num(self.ev(sl.lower, env)), self.num(self.ev(sl.upper, env))
+            return (x >> lo) & mask_of(hi - lo + 1)
+        return (x >> (self.num(self.ev(sl, env)) & 63)) & 1
+
+    def e_BoolOp(self, node, env):
+        vals = [self.truth(self.ev(v, env)) for v in node.values]
+        return int(all(vals) if isinstance(node.op, ast.And) else any(vals))
+
+    def e_UnaryOp(self, node, env):
+        v = self.ev(node.operand, env)
+        if isinstance(node.op, ast.Not):
+            return int(not self.truth(v))
+        if isinstance(node.op, ast.Invert):
+            return ~self.num(v) & M64
+        if isinstance(node.op, ast.USub):
+            return -self.num(v) & M64
+        raise Unknown()
+
+    def e_BinOp(self, node, env):
+        a, b = self.num(self.ev(node.left, env)), self.num(self.ev(node.right, env))
+        op = type(node.op)
+        if op in (ast.LShift, ast.RShift):
+            b &= 63
+            return (a << b) & M64 if op is ast.LShift else a >> b
+        ops = {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b, ast.BitAnd: lambda: a & b,
+               ast.BitOr: lambda: a | b, ast.BitXor: lambda: a ^ b}
+        if op not in ops:
+            raise Unknown()
+        return ops[op]() & M64
+
+    def e_Compare(self, node, env):
+        a, b = self.ev(node.left, env), self.ev(node.comparators[0], env)
+        if isinstance(a, tuple) and a[0] == "enum" and isinstance(b, tuple) and b[0] == "enum":
+            a, b = a[1], b[1]
+        else:
+            a, b = self.num(a), self.num(b)
+        op = type(node.ops[0])
+        ops = {ast.Eq: a == b, ast.NotEq: a != b, ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b, ast.GtE: a >= b}
+        if op not in ops:
+            raise Unknown()
+        return int(ops[op])
+
+    def e_IfExp(self, node, env):
+        return self.ev(node.body if self.truth(self.ev(node.test, env)) else node.orelse, env)
+
+    def e_Call(self, node, env):
+        if not isinstance(node.func, ast.Name):
+            raise Unknown()
+        fname = node.func.id
+        if fname == "make" and node.args and isinstance(node.args[0], ast.Name):
+            L = self.fam.layout(node.args[0].id)
+            if L is None:
+                raise Unknown()
+            v = L.res1_mask
+            for kw in node.keywords:
+                F = L.field(kw.arg)
+                if F is None:
+                    raise Unknown()
+                x = self.num(self.ev(kw.value, env)) & mask_of(F.width)
+                v = (v & ~F.mask) | field_value(F, x)
+            return ("layout", L, v & mask_of(L.width))
+        if fname in ("any", "all") and len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp):
+            g = node.args[0]
+            comp = g.generators[0]
+            bounds = [self.num(self.ev(a, env)) for a in comp.iter.args]
+            lo, hi = (0, bounds[0]) if len(bounds) == 1 else bounds
+            out = []
+            for k in range(lo, hi):
+                out.append(self.truth(self.ev(g.elt, dict(env, **{comp.target.id: k}))))
+            return int(any(out) if fname == "any" else all(out))
+        L = self.fam.layout(fname)
+        if L is not None and len(node.args) == 1 and not any(f.name == fname for f in self.fam.functions):
+            return ("layout", L, self.num(self.ev(node.args[0], env)) & mask_of(L.width))
+        raise Unknown()
+
+
 def enumerate_options(b, E, m):
     fam = b.fam
     excl = [P.name for P in E.places]
@@ -325,6 +600,8 @@ def enumerate_options(b, E, m):
         opts = []
 
         def walk(depth, chosen):
+            if len(opts) > MAX_OPTIONS:
+                return                   # already too many: the bound is checked as the list grows
             if depth == len(E.places):
                 res = 0
                 for P, val in zip(E.places, chosen):
@@ -353,7 +630,7 @@ def enumerate_options(b, E, m):
 
         walk(0, [])
         if len(opts) > MAX_OPTIONS:
-            b.r.err(rows[ri][4], "PMR101", f"event '{rows[ri][0]}' has {len(opts)} placements;"
+            b.r.err(rows[ri][4], "PMR101", f"event '{rows[ri][0]}' has more than {MAX_OPTIONS} placements;"
                     f" an encoder allows at most {MAX_OPTIONS}")
         E.options.append(opts)
     if len(bits) > MAX_RESOURCES:
@@ -382,6 +659,7 @@ def load_check(b, E, comp, item):
     if res is None:
         return
     C.c_expr, used = res
+    C.tree = comp.last_tree
     C.level = "option" if used else "event"
     E.checks.append(C)
 
@@ -434,6 +712,7 @@ def implicit_checks(b, E, comp):
             continue
         C = Check(cn, "PMREGS_ERANGE", f"{p.name} does not fit the {F.width}-bit field {L.name}.{F.name}", p.node)
         C.c_expr = f"(r->{p.name} > {mask_of(F.width):#x}u)"
+        C.limit = (p.name, mask_of(F.width))
         implicit.append(C)
     E.checks = implicit + E.checks
 
@@ -457,6 +736,7 @@ def compile_expr(b, comp, scalar, what, finish):
         b.diag.error(_At(scalar, getattr(e.node, "lineno", 1), getattr(e.node, "col_offset", 0) + lead),
                      e.code, f"in {what} of encoder '{comp.enc.name}': {e.msg}")
         return None
+    comp.last_tree = tree.body
     return code, bool(comp.used_places)
 
 

@@ -40,7 +40,7 @@ def introspect_view(hv):
             "name": R.name, "title": R.title or R.name.upper(), "doc": R.doc, "source": R.source,
             "addr_kind": kind, "addr": f"PMREGS_U64({addr:#x})",
             "reset": f"PMREGS_U64({register_reset(R):#x})",
-            "layout": fam.layouts.index(R.layout) if R.layout is not None else -1,
+            "layout": fam.layout_number(R.layout) if R.layout is not None else -1,
             "facts": " ".join(f"{k}={quoted(t)}" for k, t in register_facts(fam, R, skip=kind)),
         })
     v = {"registers": regs,
@@ -54,7 +54,7 @@ def introspect_view(hv):
         if L.variants is not None:
             D = L.variants.discriminator
             for _, when, sub in L.variants.cases:
-                v["variant_checks"].append((i, fam.layouts.index(sub), f"{field_value(D, when):#x}"))
+                v["variant_checks"].append((i, fam.layout_number(sub), f"{field_value(D, when):#x}"))
     k = hv.packets_view
     if k and k.get("params"):
         pr = k["params"]
@@ -74,9 +74,9 @@ def introspect_view(hv):
     v["tables"], v["tables_fn"] = [], None
     if getattr(hv, "tables", None):
         v["tables_fn"] = S(f"{p}_tables", None, "the table of tables")
-        for t in hv.tables:
+        for i, t in enumerate(hv.tables):
             v["tables"].append({
-                "name": t["name"], "title": t["title"], "source": t["source"] or "", "struct": t["struct"],
+                "index": i, "name": t["name"], "title": t["title"], "source": t["source"] or "", "struct": t["struct"],
                 "fn": t["fn"], "data": S(f"{t['fn']}_data", t["T"].node, f"table '{t['name']}'"),
                 "columns": [table_column(t["struct"], c) for c in t["cols"]]})
     return v

@@ -12,7 +12,7 @@ Later sections refer to layouts, so loading stops here on any error.
 
 import re
 
-from ..core import ACCESS, BIT_RE, MAX_PARTS, Field, Layout, Variants, collect_groups, mask_of, \
+from ..core import ACCESS, BIT_RE, MAX_FIELDS, MAX_PARTS, Field, Layout, Variants, collect_groups, mask_of, \
     register_address, runs_of
 from ..capi import name_tables
 from ..cnames import small_stype, small_utype, utype
@@ -67,7 +67,20 @@ def page_files(pv, env):
 
 
 # -- load ---------------------------------------------------------------------------------------
+def room(b, n, node, what):
+    """Whether n more fields keep the family within MAX_FIELDS; reports the first time they would not."""
+    if b.nfields + n <= MAX_FIELDS:
+        b.nfields += n
+        return True
+    if not b.fields_full:
+        b.fields_full = True
+        b.r.err(node, "PMR045", f"{what} would make the family's layout fields more than {MAX_FIELDS} (derived"
+                " layouts and variants included); split the family")
+    return False
+
+
 def layouts(b, node):
+    b.nfields, b.fields_full = 0, False
     m = b.r.mapping(node, "layouts") if node is not None else None
     if m is None:
         return
@@ -99,6 +112,8 @@ def layouts(b, node):
         return done[name]
 
     for name in pending:
+        if b.fields_full:
+            break                        # the bound is reported once; the rest would only repeat it
         build(name)
 
 
@@ -115,6 +130,8 @@ def layout(b, name, k, m, base):
     if m.get("width") is not None:
         L.width = b.width(m.get("width")) or L.width
     if base is not None:
+        if not room(b, len(base.fields), k, what):
+            return None
         L.base = base
         L.title = L.title or base.title
         L.source = L.source or base.source
@@ -131,6 +148,8 @@ def layout(b, name, k, m, base):
         b.r.err(m, "PMR003", f"{what} lacks required key 'fields'")
         return None
     new = fields(b, m.get("fields"), L) if m.get("fields") is not None else []
+    if not room(b, len(new), k, what):
+        return None
     parsed = len(b.diag.errors) == before     # a field that failed would show up as a gap
     for f in new:
         old = L.field(f.name)
@@ -150,7 +169,12 @@ def layout(b, name, k, m, base):
 
 def fields(b, node, L, offset=0, group=None):
     out = []
-    for item in b.r.seq(node, "fields") or []:
+    items = b.r.seq(node, "fields") or []
+    if len(items) > L.width:
+        b.r.err(node, "PMR045", f"{len(items)} fields in the {L.width}-bit layout '{L.name}'; it has room for at"
+                f" most {L.width}")
+        return out
+    for item in items:
         fm = b.r.mapping(item, "a field")
         if fm is None:
             continue
@@ -169,6 +193,11 @@ def repeat(b, fm, L, offset):
     count = b.r.integer(fm.get("repeat"), "repeat count", 1, 64)
     stride = b.r.integer(fm.get("stride"), "stride", 1, 64)
     if count is None or stride is None:
+        return []
+    each = len(fm.get("fields").items) if isinstance(fm.get("fields"), Seq) else 1
+    if count * each > L.width:
+        b.r.err(fm.get("repeat"), "PMR045", f"{count} times {each} fields in the {L.width}-bit layout '{L.name}';"
+                f" it has room for at most {L.width}")
         return []
     out = []
     for i in range(count):
@@ -337,6 +366,8 @@ def variants(b, L, node):
         S.doc = b.r.opt_text(cm, "doc", "doc")
         S.source = b.r.opt_text(cm, "source", "source") or L.source
         before = len(b.diag.errors)
+        if not room(b, len(L.fields), cm.get("name"), f"variant '{cname}' of layout '{L.name}'"):
+            return
         S.fields = [f.copy() for f in L.fields] + fields(b, cm.get("fields"), S)
         S.groups = collect_groups(S.fields)
         S.reset_override = L.reset_override
@@ -385,7 +416,7 @@ def layout_view(hv, L, index):
         "desc": S(n.layout_fn(L, "desc"), f"layout '{L.name}'"),
         "variant_fn": None, "variants": [],
         "variant_field": L.fields.index(L.variants.discriminator) if L.variants is not None else -1,
-        "variant_of": hv.fam.layouts.index(L.variant_of[0]) if L.variant_of else -1,
+        "variant_of": hv.fam.layout_number(L.variant_of[0]) if L.variant_of else -1,
     }
     S(n.fn(L.name, "fields"), f"layout '{L.name}'")
     v["rows"] = layout_rows(hv, L)

@@ -38,12 +38,16 @@ generator checks that the shapes can always be told apart.
 import ast
 
 from ..cnames import small_utype
+from ..core import MAX_SHAPE_FIELDS
 from ..ctext import comment_text
 from ..mdtext import md, md_par
 from ..expr import ExprError, _At, parse
 from ..yamlnode import Scalar, parse_int
 
 MAXW = 64
+M64 = (1 << 64) - 1
+MAX_WIDTH_DEPTH = 16        # named widths used inside named widths, one inside the other
+MAX_RESYNC = 1024           # zero bytes a stream resynchronises on, at most
 
 
 class Param:
@@ -282,6 +286,46 @@ class ExprTool:
         a, b = self.rng(e, node.body, scope), self.rng(e, node.orelse, scope)
         return (min(a[0], b[0]), max(a[1], b[1]))
 
+    # -- values: what the generated C computes (64-bit unsigned; a named width is an unsigned) ----
+    def value(self, node, env):
+        """The value of a parameter-only expression with the parameters in env, as the generated C
+        computes it (uint64_t arithmetic; a call of a named width is cast to unsigned)."""
+        t = type(node)
+        if t is ast.Constant:
+            return int(node.value)
+        if t is ast.Name:
+            if node.id in env:
+                return env[node.id] & M64
+            W = self.fam.width_map.get(node.id)
+            if W is not None and not W.args:
+                return self.value(W.expr.tree, env) & 0xFFFFFFFF
+            raise KeyError(node.id)
+        if t is ast.Call:
+            W = self.fam.width_map[node.func.id]
+            args = {a: self.value(x, env) for a, x in zip(W.args, node.args)}
+            return self.value(W.expr.tree, dict(env, **args)) & 0xFFFFFFFF
+        if t is ast.BinOp:
+            a, b = self.value(node.left, env), self.value(node.right, env)
+            op = type(node.op)
+            if op in (ast.LShift, ast.RShift):
+                b = b if isinstance(node.right, ast.Constant) else b & 63
+                return (a << b) & M64 if op is ast.LShift else a >> b
+            return {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b,
+                    ast.FloorDiv: lambda: a // b, ast.Mod: lambda: a % b, ast.BitAnd: lambda: a & b,
+                    ast.BitOr: lambda: a | b, ast.BitXor: lambda: a ^ b}[op]() & M64
+        if t is ast.UnaryOp:
+            return int(not self.value(node.operand, env))
+        if t is ast.Compare:
+            a, b = self.value(node.left, env), self.value(node.comparators[0], env)
+            return int({ast.Eq: a == b, ast.NotEq: a != b, ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b,
+                        ast.GtE: a >= b}[type(node.ops[0])])
+        if t is ast.BoolOp:
+            vals = [self.value(v, env) != 0 for v in node.values]
+            return int(all(vals) if isinstance(node.op, ast.And) else any(vals))
+        if t is ast.IfExp:
+            return self.value(node.body if self.value(node.test, env) else node.orelse, env)
+        raise AssertionError(t)
+
     # -- C -------------------------------------------------------------------------------
     def c(self, node, res):
         """C text of type uint64_t. res(name) gives C text for names."""
@@ -379,7 +423,49 @@ class PacketBuilder:
             self.diag.check()
         self.section(m.get("streams"), "streams", self.stream)
         self.diag.check()
+        self.check_param_sets(m)
+        self.diag.check()
         return fam
+
+    def check_param_sets(self, m):
+        """The defaults and every preset must pass the family's own parameter check (params_check(): the
+        param_checks, and every parameter-only width within 0..64), or the C refuses them at run time."""
+        fam = self.fam
+        if not fam.params:
+            return
+        widths = [(W.expr, f"width '{W.name}'") for W in fam.widths if not W.args]
+        seen = {e.text for e, _ in widths}
+        for Pk in fam.packets:
+            for Sh in Pk.shapes:
+                for F in Sh.fields:
+                    if F.width is not None and getattr(F, "param_only_width", False) and F.width.text not in seen:
+                        seen.add(F.width.text)
+                        widths.append((F.width, f"the width of '{Pk.name}.{F.name}'"))
+        sets = [(None, [P.default for P in fam.params])] + [(ps[4], ps[3]) for ps in fam.param_presets]
+        for node, values in sets:
+            env = {P.name: v for P, v in zip(fam.params, values)}
+            why = None
+            for e, doc in fam.param_checks:
+                if not self.tool.value(e.tree, env):
+                    why = (e, f"the parameter check '{e.text}' ({doc}) fails")
+                    break
+            if why is None:
+                for e, what in widths:
+                    w = self.tool.value(e.tree, env)
+                    if w > MAXW:
+                        shown = w if w < (1 << 63) else w - (1 << 64)
+                        why = (e, f"{what} is {shown}, outside 0..{MAXW}")
+                        break
+            if why is None:
+                continue
+            e, text = why
+            if node is None:
+                shown = ", ".join(f"{P.name} = {P.default}" for P in fam.params
+                                  if P.name in self.tool.names(e.tree) or len(fam.params) <= 4)
+                self.diag.error(e.at(e.tree), "PMR092", f"with every parameter at its default"
+                                f"{' (' + shown + ')' if shown else ''}, {text}")
+            else:
+                self.diag.error(node, "PMR092", f"parameter preset '{node.text}': {text}")
 
     def section(self, node, what, fn):
         if node is None:
@@ -431,7 +517,7 @@ class PacketBuilder:
         if name is None or m is None or not self.r.keys(m, f"parameter preset '{name}'", required=("doc", "values"),
                                                          optional=("source",)):
             return
-        if name in [p[0] for p in self.fam.param_presets]:
+        if any(p[0] == name for p in self.fam.param_presets):
             self.r.err(k, "PMR021", f"parameter preset '{name}' is defined twice")
             return
         vals = self.r.mapping(m.get("values"), f"parameter preset '{name}' values")
@@ -476,6 +562,19 @@ class PacketBuilder:
         W.expr = self.expr(m.get("expr"), f"width '{name}'")
         if W.expr is None:
             return
+        # a named width in a width is evaluated through it: bound how deep such uses nest (each level is a
+        # call in the C, and a recursion here)
+        used = [self.fam.width_map[n] for n in self.tool.names(W.expr.tree) | self.calls(W.expr.tree)
+                if n in self.fam.width_map]
+        W.depth = 1 + max([U.depth for U in used] + [0])
+        if W.depth > MAX_WIDTH_DEPTH:
+            if not any(U.depth > MAX_WIDTH_DEPTH for U in used):     # once, not again for each width using it
+                self.r.err(m.get("expr"), "PMR043", f"width '{name}' nests {W.depth} named widths, one inside the"
+                           f" other; at most {MAX_WIDTH_DEPTH}")
+            W.range = (0, MAXW)
+            self.fam.widths.append(W)
+            self.fam.width_map[name] = W
+            return
         scope = Scope(self.fam, args={a: (0, (1 << 64) - 1) for a in W.args})
         r = self.rng(W.expr, scope, f"width '{name}'")
         if r is None:
@@ -490,6 +589,10 @@ class PacketBuilder:
                 return
         self.fam.widths.append(W)
         self.fam.width_map[name] = W
+
+    @staticmethod
+    def calls(tree):
+        return {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
 
     # -- packets -----------------------------------------------------------------------------
     def packet(self, k, v):
@@ -577,7 +680,11 @@ class PacketBuilder:
         if not S.doc:
             self.r.err(sm, "PMR003", f"shape '{sn}' lacks required key 'doc'")
         earlier = {}
-        for it in self.r.seq(sm.get("fields"), "fields") or []:
+        items = self.r.seq(sm.get("fields"), "fields") or []
+        if len(items) > MAX_SHAPE_FIELDS:
+            return self.r.err(sm.get("fields"), "PMR045", f"shape '{sn}' of packet '{P.name}' has {len(items)} fields;"
+                              f" at most {MAX_SHAPE_FIELDS}")
+        for it in items:
             F = self.shape_field(P, S, it, earlier)
             if F is None:
                 return None
@@ -827,6 +934,10 @@ class PacketBuilder:
             return
         if r[0] < 1:
             self.r.err(m.get("resync_zeros"), "PMR091", "resync_zeros can be 0")
+            return
+        if r[1] > MAX_RESYNC:
+            # a reader that walks a stream in windows keeps this many bytes across a refill (stream_reader.h)
+            self.r.err(m.get("resync_zeros"), "PMR091", f"resync_zeros can reach {r[1]}; at most {MAX_RESYNC}")
             return
         self.fam.streams.append(St)
 

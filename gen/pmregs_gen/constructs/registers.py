@@ -9,7 +9,8 @@
 
 import re
 
-from ..core import SET_RE, Register, mask_of, register_address, register_facts, register_reset, set_ctype
+from ..core import MAX_REGISTERS, SET_RE, Register, mask_of, register_address, register_facts, register_reset, \
+    set_ctype
 from ..ctext import comment_text, fact_literal, hexw, ulit
 from ..mdtext import md
 
@@ -20,6 +21,7 @@ CONTENTS = (("Registers", "registers"),)
 
 
 def load(b, m):
+    b.register_names, b.registers_full = set(), False
     b.section(m, "registers", lambda node: register(b, node), seq=True)
 
 
@@ -34,6 +36,8 @@ def page(pv):
 
 # -- load ---------------------------------------------------------------------------------------
 def register(b, node):
+    if b.registers_full:
+        return                          # the bound is reported once
     m = b.r.mapping(node, "a register")
     if m is None:
         return
@@ -77,11 +81,17 @@ def register(b, node):
             b.r.err(m.get(k), "PMR014", f"the address of the last of the {count} registers,"
                     f" {v:#x} + {count - 1} * {stride:#x} = {top:#x}, does not fit fact '{k}' ({facts[k].type})")
             return
+    if b.registers_full or len(b.fam.registers) + (count or 1) > MAX_REGISTERS:
+        if not b.registers_full:                            # once, at the register that crosses the bound
+            b.r.err(m.get("name"), "PMR045", f"register '{raw}' would make the family's registers more than"
+                    f" {MAX_REGISTERS} (arrays expanded); split the family")
+            b.registers_full = True
+        return
     for i in range(count or 1):
         name = raw.replace("{i}", str(i)) if count else raw
         if b.r.check_name(m.get("name"), name, "register name") is None:
             return
-        if any(x.name == name for x in b.fam.registers):
+        if name in b.register_names:
             b.r.err(m.get("name"), "PMR021", f"register '{name}' is already defined")
             return
         R = Register(name, m.get("name"))
@@ -94,6 +104,7 @@ def register(b, node):
                    for k, v in values.items()}
         R.array = (raw, i) if count else None
         b.fam.registers.append(R)
+        b.register_names.add(name)
 
 
 # -- header view ---------------------------------------------------------------------------------
@@ -122,7 +133,7 @@ def registers_view(hv):
     regs, arrays = [], {}
     for R in hv.fam.registers:
         rv = {"R": R, "name": R.name, "title": R.title or R.name.upper(),
-              "layout_index": hv.fam.layouts.index(R.layout) if R.layout else -1,
+              "layout_index": hv.fam.layout_number(R.layout) if R.layout else -1,
               "layout": R.layout.name if R.layout else None,
               "doc": comment_text(R.doc.split("\n")[0]) if R.doc else "",
               "addresses": [], "values": [], "has": 0,
@@ -141,8 +152,7 @@ def registers_view(hv):
                     tmpl, idx = R.array
                     key = (F.name, tmpl)
                     if key not in arrays:
-                        fmac = hv.sym.add(hv.n.address_fn(F, tmpl) + "(n)", R.node,
-                                          f"register array '{tmpl}'")
+                        fmac = hv.sym.add(hv.n.address_fn(F, tmpl), R.node, f"register array '{tmpl}'") + "(n)"
                         arrays[key] = {"macro": fmac, "base": val, "stride": None, "count": 0,
                                        "fact": F.name}
                     a = arrays[key]
@@ -157,6 +167,7 @@ def registers_view(hv):
     for a in hv.register_arrays:
         a["stride"] = a["stride"] or 1
     hv.sym.add(hv.n.fn("registers"), None, "the register table")
+    hv.sym.add(hv.n.fn("register"), None, "the register table's struct")
     return regs
 
 

@@ -43,11 +43,11 @@ def view(hv):
     regs = hv.fam.registers
     hv.samples_fn = hv.sym.add(f"{hv.n.p}_samples", None, "the sample table") if hv.fam.samples else None
     hv.samples = [{
-        "name": S.name, "title": S.title or S.name, "doc": S.doc, "source": S.source,
+        "index": i, "name": S.name, "title": S.title or S.name, "doc": S.doc, "source": S.source,
         "caps": regs.index(S.caps) if S.caps else -1,
         "items": [(regs.index(R), -1 if bit is None else bit, -1 if alt is None else alt[0],
                    -1 if alt is None else regs.index(alt[1])) for R, bit, alt in S.items],
-    } for S in hv.fam.samples]
+    } for i, S in enumerate(hv.fam.samples)]
 
 
 def page(pv):

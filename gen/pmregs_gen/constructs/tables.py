@@ -24,7 +24,7 @@ import re
 
 from .. import refs
 from ..cnames import Names
-from ..core import SET_RE, Column, Table, fact_text, mask_of, set_ctype
+from ..core import MAX_CELLS, MAX_ROWS, SET_RE, Column, Table, fact_text, mask_of, set_ctype
 from ..ctext import c_string, comment_text, fact_literal, wrap
 from ..mdtext import md, md_par
 from ..refs import read_bits
@@ -36,6 +36,7 @@ CONTENTS = (("Tables", "tables"),)
 
 
 def load(b, m):
+    b.ncells = 0
     b.section(m, "tables", lambda k, v: table(b, k, v))
     b.diag.check()
     check_groups(b)
@@ -78,14 +79,16 @@ def table(b, k, v):
     if m.get("group") is not None and not table_group(b, T, m.get("group")):
         return
     cm = b.r.mapping(m.get("columns"), "columns")
+    names = set()
     for ck, cv in (cm.pairs if cm else []):
         cn = b.r.check_name(ck, ck.text, "column name")
         cmap = b.r.mapping(cv, f"column '{ck.text}'")
         if cn is None or cmap is None:
             continue
-        if cn in ("name", "title", "doc") or any(c.name == cn for c in T.columns):
+        if cn in ("name", "title", "doc") or cn in names:
             b.r.err(ck, "PMR021", f"column '{cn}' is reserved or defined twice")
             continue
+        names.add(cn)
         if not b.r.keys(cmap, f"column '{cn}'", required=("type",), optional=("doc", "field", "default")):
             continue
         tnode = cmap.get("type")
@@ -109,7 +112,13 @@ def table(b, k, v):
                                    f"default of column '{cn}'", enum=enum)
         T.columns.append(C)
     seen = {}
-    for row in b.r.seq(m.get("rows"), "rows") or []:
+    rows = b.r.seq(m.get("rows"), "rows") or []
+    b.ncells += len(rows) * max(len(T.columns), 1)
+    if len(rows) > MAX_ROWS or b.ncells > MAX_CELLS:
+        b.r.err(m.get("rows"), "PMR045", f"table '{name}' has {len(rows)} rows of {len(T.columns)} columns: more than"
+                f" {MAX_ROWS} rows, or more than {MAX_CELLS} cells in the family's tables; split it")
+        return
+    for row in rows:
         rm = b.r.mapping(row, "a row")
         if rm is None or not b.r.keys(rm, "a row", required=("name",),
                                       optional=("title", "doc") + tuple(c.name for c in T.columns)):

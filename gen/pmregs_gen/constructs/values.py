@@ -20,6 +20,7 @@ CONTENTS = (("Constants", "constants"), ("Enums", "enums"))
 
 
 def load(b, m):
+    b.fact_names, b.constant_names = set(), set()
     b.section(m, "enums", lambda k, v: enum(b, k, v))
     b.section(m, "facts", lambda k, v: fact(b, k, v))
     b.section(m, "constants", lambda k, v: constant(b, k, v))
@@ -48,6 +49,9 @@ def enum(b, k, v):
     e = Enum(name, k)
     e.doc = b.r.opt_text(m, "doc", "doc")
     e.values = b.named_values(m.get("values"), f"enum '{name}'", 31)
+    if not e.values and isinstance(m.get("values"), Map) and not m.get("values").pairs:
+        b.r.err(m.get("values"), "PMR003", f"enum '{name}' has no values (C has no empty enum)")
+        return
     b.fam.enums.append(e)
 
 
@@ -68,9 +72,10 @@ def fact(b, k, v):
         f.choices = [b.r.text(x, "value") for x in b.r.seq(m.get("values"), "values") or []]
     if t and m.get("default") is not None:
         f.default = b.value_of(m.get("default"), t, f"default of fact '{name}'", f.choices)
-    if any(x.name == name for x in b.fam.facts):
+    if name in b.fact_names:
         b.r.err(k, "PMR021", f"fact '{name}' is already defined")
         return
+    b.fact_names.add(name)
     b.fam.facts.append(f)
 
 
@@ -84,9 +89,10 @@ def constant(b, k, v):
         v = v.get("value")
     val = b.r.integer(v, f"constant '{k.text}'", 0, mask_of(64))
     if name and val is not None:
-        if any(c[0] == name for c in b.fam.constants):
+        if name in b.constant_names:
             b.r.err(k, "PMR021", f"constant '{name}' is already defined")
             return
+        b.constant_names.add(name)
         b.fam.constants.append((name, val, doc, k))
 
 

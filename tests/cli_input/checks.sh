@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: MIT OR GPL-2.0-only
+# pmregs-decode on hostile input, sourced by tests/run.sh (it uses check, skip, after=, always=, $last, $B,
+# $WARN and $PYTHON): streams read in windows (a packet split between two reads, a pipe fed in odd
+# chunks), /dev/zero and endless standard input in bounded memory (exit 6, --max-idle), a sample read no
+# further than a sample holds, unknown names and values of any length (tests/cli_input/input.py).
+CI=$B/cli_input
+mkdir -p "$CI"
+if [ -n "$PYTHON" ]; then
+	always=1 check "pmregs-decode builds (input checks)" \
+		gcc -std=c99 $WARN -O2 -Iinclude examples/pmregs-decode.c -o "$CI/pmregs-decode"
+	ci_built=$last
+	after=$ci_built check "pmregs-decode: packets split across reads decode as read whole (file, odd-sized pipe)" \
+		"$PYTHON" tests/cli_input/input.py windows "$CI/pmregs-decode" tests/cli/data/etrace_encap.hex
+	after=$ci_built check "pmregs-decode: /dev/zero and endless stdin stop with exit 6 in 24 MiB; --sample reads one record" \
+		"$PYTHON" tests/cli_input/input.py endless "$CI/pmregs-decode"
+	after=$ci_built check "pmregs-decode: unknown names and values of any length give the documented statuses" \
+		"$PYTHON" tests/cli_input/input.py names "$CI/pmregs-decode"
+else
+	skip "pmregs-decode input checks" "no python3 (Debian: apt-get install python3)"
+fi

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * libFuzzer target for pmregs-decode's input layer (examples/stream_reader.h),
+ * under ASan and UBSan: a packet stream read in windows of 96 to 351 bytes,
+ * arriving in chunks of random sizes, must give exactly the items the stream's
+ * walker gives on the whole input at once -- offsets, sizes, statuses, shapes,
+ * every field value and the bytes handed over -- whatever the cuts, including
+ * skipped stretches longer than the window (cut, then merged back).
+ *
+ * Input: byte 0 picks the stream (of every family's streams) and whether the
+ * input starts at a boundary, byte 1 the window size, bytes 2-3 the seed of the
+ * chunk sizes, byte 4 the largest chunk; the rest is the stream, followed by
+ * as many copies of its last byte as byte 5 says, times 64 (long zero runs and
+ * long bad stretches without a long input).
+ *
+ *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
+ * pmregs-fuzz-runs: 3000
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmregs/tools.h>
+#include "../../examples/stream_reader.h"
+
+#define REQUIRE(c) do { if (!(c)) abort(); } while (0)
+#define MAXIN (256 + 255 * 64)
+#define MAXITEMS (MAXIN + 1)
+#define MAXF 32
+
+struct item {
+	size_t offset, size;
+	int status, has_payload;
+	const char *shape[2];
+	unsigned nfields[2];
+	uint64_t value[2][MAXF];
+	const char *name[2][MAXF];
+	unsigned char head[SR_HEAD];
+};
+
+struct list {
+	struct item *it;
+	size_t n;
+	const unsigned char *in; /* the whole input, to check the bytes handed over */
+};
+
+static void view(struct item *t, int k, const struct pmregs_packet_view *v)
+{
+	unsigned i;
+	t->shape[k] = v->shape;
+	t->nfields[k] = v->nfields < MAXF ? v->nfields : MAXF;
+	for (i = 0; i < t->nfields[k]; i++) {
+		t->value[k][i] = v->fields[i].value;
+		t->name[k][i] = v->fields[i].name;
+	}
+}
+
+static void keep(struct list *l, const struct pmregs_stream_event *ev, const unsigned char *head)
+{
+	struct item *t;
+	REQUIRE(l->n < MAXITEMS);
+	t = &l->it[l->n++];
+	memset(t, 0, sizeof *t);
+	t->offset = ev->offset;
+	t->size = ev->size;
+	t->status = ev->status;
+	t->has_payload = ev->has_payload;
+	if (ev->status >= 0)
+		view(t, 0, &ev->frame);
+	if (ev->has_payload)
+		view(t, 1, &ev->payload);
+	if (head)
+		memcpy(t->head, head, ev->size < SR_HEAD ? ev->size : SR_HEAD);
+}
+
+static int whole_item(void *ctx, const struct pmregs_stream_event *ev)
+{
+	struct list *l = (struct list *)ctx;
+	keep(l, ev, l->in + ev->offset);
+	return 0;
+}
+
+static int window_item(void *ctx, const struct pmregs_stream_event *ev, const unsigned char *head)
+{
+	keep((struct list *)ctx, ev, head);
+	return 0;
+}
+
+struct chunks {
+	const unsigned char *d;
+	size_t n, pos;
+	uint32_t seed;
+	unsigned most;
+};
+
+static size_t chunk_read(void *src, unsigned char *dst, size_t n)
+{
+	struct chunks *c = (struct chunks *)src;
+	size_t k;
+	c->seed = c->seed * 1103515245u + 12345u;
+	k = 1 + (c->seed >> 16) % c->most;
+	if (k > n)
+		k = n;
+	if (k > c->n - c->pos)
+		k = c->n - c->pos;
+	memcpy(dst, c->d + c->pos, k);
+	c->pos += k;
+	return k;
+}
+
+static int same(const struct item *a, const struct item *b)
+{
+	int k;
+	unsigned i;
+	if (a->offset != b->offset || a->size != b->size || a->status != b->status || a->has_payload != b->has_payload)
+		return 0;
+	if (memcmp(a->head, b->head, sizeof a->head) != 0)
+		return 0;
+	for (k = 0; k < 2; k++) {
+		if (a->shape[k] != b->shape[k] || a->nfields[k] != b->nfields[k])
+			return 0;
+		for (i = 0; i < a->nfields[k]; i++)
+			if (a->value[k][i] != b->value[k][i] || a->name[k][i] != b->name[k][i])
+				return 0;
+	}
+	return 1;
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, unsigned long size);
+int LLVMFuzzerTestOneInput(const unsigned char *data, unsigned long size)
+{
+	static unsigned char in[MAXIN], window[351];
+	static struct item a[MAXITEMS], b[MAXITEMS];
+	static const struct pmregs_stream_desc *streams[64];
+	static uint64_t params[64][64];
+	static size_t nparams[64], nstreams;
+	struct list whole, part;
+	struct chunks src;
+	struct sr_reader r;
+	struct sr_walk w;
+	size_t n, i, k, cap;
+	int synced, rc;
+
+	if (!nstreams) {
+		/* every stream of every family, its parameters at their defaults */
+		size_t nf, ns, np, f, s, p;
+		const struct pmregs_family_desc *fam = pmregs_families(&nf);
+		for (f = 0; f < nf; f++) {
+			const struct pmregs_stream_desc *sd = fam[f].streams ? fam[f].streams(&ns) : 0;
+			const struct pmregs_param_desc *pd = fam[f].params ? fam[f].params(&np) : 0;
+			for (s = 0; sd && s < ns && nstreams < 64; s++) {
+				for (p = 0; p < np && p < 64; p++)
+					params[nstreams][p] = pd[p].def;
+				nparams[nstreams] = np < 64 ? np : 64;
+				streams[nstreams++] = &sd[s];
+			}
+		}
+		REQUIRE(nstreams > 0);
+	}
+	if (size < 6)
+		return 0;
+	k = data[0] % nstreams;
+	synced = !(data[0] & 0x80);
+	cap = 96 + data[1];
+	n = size - 6 < 256 ? size - 6 : 256;
+	memcpy(in, data + 6, n);
+	for (i = 0; n && i < (size_t)data[5] * 64 && n < MAXIN; i++, n++)
+		in[n] = in[n - 1];
+
+	whole.it = a;
+	whole.n = 0;
+	whole.in = in;
+	rc = streams[k]->walk(params[k], nparams[k], in, n, synced, whole_item, &whole);
+	REQUIRE(rc == 0);
+
+	src.d = in;
+	src.n = n;
+	src.pos = 0;
+	src.seed = (uint32_t)data[2] | (uint32_t)data[3] << 8;
+	src.most = 1u + data[4];
+	sr_init(&r, chunk_read, &src, window, cap);
+	part.it = b;
+	part.n = 0;
+	part.in = in;
+	memset(&w, 0, sizeof w);
+	w.st = streams[k];
+	w.params = params[k];
+	w.nparams = nparams[k];
+	w.r = &r;
+	w.synced = synced;
+	w.fn = window_item;
+	w.ctx = &part;
+	w.keep = 64;
+	rc = sr_walk_stream(&w);
+	REQUIRE(rc == 0);
+
+	REQUIRE(part.n == whole.n);
+	for (i = 0; i < whole.n; i++)
+		REQUIRE(same(&a[i], &b[i]));
+	return 0;
+}
