@@ -76,9 +76,43 @@ job() {
 			return
 		fi
 	fi
+	# CPU seconds: `times` before and after (its second line: the children's user and system time,
+	# which a background job starts counting from zero); wall seconds from /proc/uptime
+	times >"$RES/$ji.cpu0"
+	jw0=
+	[ -r /proc/uptime ] && read -r jw0 _ </proc/uptime
 	("$@")
-	echo $? >"$RES/$ji.rc.tmp"
+	jrc=$?
+	times >"$RES/$ji.cpu1"
+	[ -n "$jw0" ] && read -r jw1 _ </proc/uptime && echo "$jw0 $jw1" >"$RES/$ji.wall"
+	echo $jrc >"$RES/$ji.rc.tmp"
 	mv "$RES/$ji.rc.tmp" "$RES/$ji.rc"
+}
+
+# timing_report: the suite's CPU and wall seconds, and the ten checks that took the most CPU
+timing_report() {
+	for ti in "$RES"/*.cpu1; do
+		[ -f "$ti" ] || continue
+		tn=${ti%.cpu1}
+		printf '%s\t' "$(cat "$tn.name" 2>/dev/null)"
+		sed -n 2p "$tn.cpu0" | tr '\n' ' '
+		sed -n 2p "$ti" | tr '\n' ' '
+		cat "$tn.wall" 2>/dev/null || echo
+	done | awk -F '\t' -v total="$1" -v wall="$2" -v jobs="$JOBS" '
+		function sec(s) { split(s, p, "m"); sub("s", "", p[2]); return p[1] * 60 + p[2] }
+		{
+			split($2, f, " ")
+			cpu = sec(f[3]) + sec(f[4]) - sec(f[1]) - sec(f[2])
+			w = (f[6] != "") ? f[6] - f[5] : 0
+			n++; name[n] = $1; c[n] = cpu; wl[n] = w; sum += cpu
+		}
+		END {
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+				if (c[j] > c[i]) { t = c[i]; c[i] = c[j]; c[j] = t; t = wl[i]; wl[i] = wl[j]; wl[j] = t; t = name[i]; name[i] = name[j]; name[j] = t }
+			printf "time: %.0f s CPU in all (%.0f s in the %d checks that ran), %s s wall with JOBS=%s\n", total, sum, n, wall, jobs
+			printf "the ten checks that took the most CPU (CPU s, wall s):\n"
+			for (i = 1; i <= n && i <= 10; i++) printf "  %7.1f %7.1f  %s\n", c[i], wl[i], name[i]
+		}'
 }
 
 # reap: forget finished jobs; print every line that is ready, in order
@@ -366,6 +400,8 @@ if [ "$total" = 0 ]; then
 fi
 MODE=run
 nlisted=0 seq=0
+suite_w0=
+[ -r /proc/uptime ] && read -r suite_w0 _ </proc/uptime
 suite
 while [ "$nactive" -gt 0 ]; do
 	sleep 0.1
@@ -379,6 +415,11 @@ if [ -f "$RES/failed" ]; then
 	echo "failed (check: log):"
 	sed 's/^/  /' "$RES/failed"
 fi
+suite_wall=?
+[ -n "$suite_w0" ] && read -r suite_w1 _ </proc/uptime && suite_wall=$(echo "$suite_w0 $suite_w1" | awk '{ printf "%.0f", $2 - $1 }')
+times >"$RES/suite.cpu"
+suite_cpu=$(sed -n 2p "$RES/suite.cpu" | awk 'function sec(s) { split(s, p, "m"); sub("s", "", p[2]); return p[1] * 60 + p[2] } { print sec($1) + sec($2) }')
+timing_report "$suite_cpu" "$suite_wall"
 echo "$skipped skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
