@@ -344,20 +344,22 @@ suite() {
 	check "pmregs.h -ffreestanding -nostdlib" gcc -std=c99 $WARN -ffreestanding -nostdlib -Iinclude -c "$B/free.c" -o "$B/free.o"
 
 	# ---- misuses that must not compile ------------------------------------------------
+	# each with every compiler, as C99 and C11 (clang and gcc) and C++11 (g++ and clang++); the
+	# expect-error pattern must match the errors each one prints
 	for src in tests/c/fail/*.c; do
 		[ -f "$src" ] || continue
 		n=$(basename "$src" .c)
 		want=$(sed -n 's/.*expect-error: *//p' "$src" | head -n 1 | sed 's/ *\*\/ *$//')
-		for cc in gcc g++; do
-			x=c
-			[ $cc = g++ ] && x=c++
-			check "$n must not compile ($cc)" sh -c '! '"$cc"' -x '"$x"' -std='"$([ $x = c ] && echo c99 || echo c++11)"' -Iinclude -c "$1" -o /dev/null 2>"$2" && cat "$2" && grep -Eq "$3" "$2"' _ "$src" "$LOG/$n.$cc.err" "$want"
-		done
 		# C11 and later: a too-wide constant is refused by a static assertion that says so
 		case $want in *"does not fit its field"*) want11="static.assert.*pmregs: constant does not fit its field" ;; *) want11=$want ;; esac
-		for cc in gcc clang; do
+		for mode in gcc:c99 clang:c99 gcc:c11 clang:c11 g++:c++11 clang++:c++11; do
+			cc=${mode%%:*} std=${mode#*:}
 			have $cc || continue
-			check "$n must not compile ($cc -std=c11)" sh -c '! '"$cc"' -std=c11 -Iinclude -c "$1" -o /dev/null 2>"$2" && cat "$2" && grep -Eq "$3" "$2"' _ "$src" "$LOG/$n.$cc.c11.err" "$want11"
+			w=$want
+			[ $std = c11 ] && w=$want11
+			x=c
+			case $std in c++*) x=c++ ;; esac
+			check "$n must not compile ($cc -std=$std)" sh -c '! '"$cc"' -x '"$x"' -std='"$std"' -Iinclude -c "$1" -o /dev/null 2>"$2" && cat "$2" && grep -Eq "$3" "$2"' _ "$src" "$LOG/$n.$cc.$std.err" "$w"
 		done
 	done
 

@@ -151,11 +151,11 @@ PMREGS_C_BEGIN
 /* ---- ioptions (reference flow layout) (ioptions_ref) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ETRACE_IOPTIONS_REF_IMPLICIT_RETURN(x)    PMREGS_FIELD8((x), 0, 1)
-#define PMREGS_ETRACE_IOPTIONS_REF_IMPLICIT_EXCEPTION(x) PMREGS_FIELD8((x), 1, 1)
-#define PMREGS_ETRACE_IOPTIONS_REF_FULL_ADDRESS(x)       PMREGS_FIELD8((x), 2, 1)
-#define PMREGS_ETRACE_IOPTIONS_REF_JUMP_TARGET_CACHE(x)  PMREGS_FIELD8((x), 3, 1)
-#define PMREGS_ETRACE_IOPTIONS_REF_BRANCH_PREDICTION(x)  PMREGS_FIELD8((x), 4, 1)
+#define PMREGS_ETRACE_IOPTIONS_REF_IMPLICIT_RETURN(x)    PMREGS_FIELD8((x), 0, 1, pmregs_etrace_ioptions_ref_implicit_return_set)
+#define PMREGS_ETRACE_IOPTIONS_REF_IMPLICIT_EXCEPTION(x) PMREGS_FIELD8((x), 1, 1, pmregs_etrace_ioptions_ref_implicit_exception_set)
+#define PMREGS_ETRACE_IOPTIONS_REF_FULL_ADDRESS(x)       PMREGS_FIELD8((x), 2, 1, pmregs_etrace_ioptions_ref_full_address_set)
+#define PMREGS_ETRACE_IOPTIONS_REF_JUMP_TARGET_CACHE(x)  PMREGS_FIELD8((x), 3, 1, pmregs_etrace_ioptions_ref_jump_target_cache_set)
+#define PMREGS_ETRACE_IOPTIONS_REF_BRANCH_PREDICTION(x)  PMREGS_FIELD8((x), 4, 1, pmregs_etrace_ioptions_ref_branch_prediction_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_etrace_ioptions_ref_implicit_return_get(v)               (PMREGS_CAST(uint8_t, (pmregs_u8(v) & 0x1u)))
@@ -180,13 +180,13 @@ PMREGS_C_BEGIN
 /* ---- ioptions (PULP rv_tracer layout) (ioptions_pulp) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ETRACE_IOPTIONS_PULP_JUMP_TARGET_CACHE(x)  PMREGS_FIELD8((x), 0, 1)
-#define PMREGS_ETRACE_IOPTIONS_PULP_BRANCH_PREDICTION(x)  PMREGS_FIELD8((x), 1, 1)
-#define PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_RETURN(x)    PMREGS_FIELD8((x), 2, 1)
-#define PMREGS_ETRACE_IOPTIONS_PULP_SIJUMP(x)             PMREGS_FIELD8((x), 3, 1)
-#define PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_EXCEPTION(x) PMREGS_FIELD8((x), 4, 1)
-#define PMREGS_ETRACE_IOPTIONS_PULP_FULL_ADDRESS(x)       PMREGS_FIELD8((x), 5, 1)
-#define PMREGS_ETRACE_IOPTIONS_PULP_DELTA_ADDRESS(x)      PMREGS_FIELD8((x), 6, 1)
+#define PMREGS_ETRACE_IOPTIONS_PULP_JUMP_TARGET_CACHE(x)  PMREGS_FIELD8((x), 0, 1, pmregs_etrace_ioptions_pulp_jump_target_cache_set)
+#define PMREGS_ETRACE_IOPTIONS_PULP_BRANCH_PREDICTION(x)  PMREGS_FIELD8((x), 1, 1, pmregs_etrace_ioptions_pulp_branch_prediction_set)
+#define PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_RETURN(x)    PMREGS_FIELD8((x), 2, 1, pmregs_etrace_ioptions_pulp_implicit_return_set)
+#define PMREGS_ETRACE_IOPTIONS_PULP_SIJUMP(x)             PMREGS_FIELD8((x), 3, 1, pmregs_etrace_ioptions_pulp_sijump_set)
+#define PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_EXCEPTION(x) PMREGS_FIELD8((x), 4, 1, pmregs_etrace_ioptions_pulp_implicit_exception_set)
+#define PMREGS_ETRACE_IOPTIONS_PULP_FULL_ADDRESS(x)       PMREGS_FIELD8((x), 5, 1, pmregs_etrace_ioptions_pulp_full_address_set)
+#define PMREGS_ETRACE_IOPTIONS_PULP_DELTA_ADDRESS(x)      PMREGS_FIELD8((x), 6, 1, pmregs_etrace_ioptions_pulp_delta_address_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_etrace_ioptions_pulp_jump_target_cache_get(v)             (PMREGS_CAST(uint8_t, (pmregs_u8(v) & 0x1u)))
@@ -217,10 +217,10 @@ PMREGS_C_BEGIN
 /* ---- doptions (reference data trace layout) (doptions_ref) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ETRACE_DOPTIONS_REF_NO_ADDRESS(x)   PMREGS_FIELD8((x), 0, 1)
-#define PMREGS_ETRACE_DOPTIONS_REF_NO_DATA(x)      PMREGS_FIELD8((x), 1, 1)
-#define PMREGS_ETRACE_DOPTIONS_REF_FULL_ADDRESS(x) PMREGS_FIELD8((x), 2, 1)
-#define PMREGS_ETRACE_DOPTIONS_REF_FULL_DATA(x)    PMREGS_FIELD8((x), 3, 1)
+#define PMREGS_ETRACE_DOPTIONS_REF_NO_ADDRESS(x)   PMREGS_FIELD8((x), 0, 1, pmregs_etrace_doptions_ref_no_address_set)
+#define PMREGS_ETRACE_DOPTIONS_REF_NO_DATA(x)      PMREGS_FIELD8((x), 1, 1, pmregs_etrace_doptions_ref_no_data_set)
+#define PMREGS_ETRACE_DOPTIONS_REF_FULL_ADDRESS(x) PMREGS_FIELD8((x), 2, 1, pmregs_etrace_doptions_ref_full_address_set)
+#define PMREGS_ETRACE_DOPTIONS_REF_FULL_DATA(x)    PMREGS_FIELD8((x), 3, 1, pmregs_etrace_doptions_ref_full_data_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_etrace_doptions_ref_no_address_get(v)              (PMREGS_CAST(uint8_t, (pmregs_u8(v) & 0x1u)))

@@ -1138,14 +1138,14 @@ enum pmregs_netburst_select_policy {
 /* ---- ESCR (Hyper-Threading layout) (escr) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_ESCR_T1_USR(x)       PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_NETBURST_ESCR_T1_OS(x)        PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_NETBURST_ESCR_T0_USR(x)       PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_NETBURST_ESCR_T0_OS(x)        PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_NETBURST_ESCR_TAG_ENABLE(x)   PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_NETBURST_ESCR_TAG_VALUE(x)    PMREGS_FIELD64((x), 5, 4)
-#define PMREGS_NETBURST_ESCR_EVENT_MASK(x)   PMREGS_FIELD64((x), 9, 16)
-#define PMREGS_NETBURST_ESCR_EVENT_SELECT(x) PMREGS_FIELD64((x), 25, 6)
+#define PMREGS_NETBURST_ESCR_T1_USR(x)       PMREGS_FIELD64((x), 0, 1, pmregs_netburst_escr_t1_usr_set)
+#define PMREGS_NETBURST_ESCR_T1_OS(x)        PMREGS_FIELD64((x), 1, 1, pmregs_netburst_escr_t1_os_set)
+#define PMREGS_NETBURST_ESCR_T0_USR(x)       PMREGS_FIELD64((x), 2, 1, pmregs_netburst_escr_t0_usr_set)
+#define PMREGS_NETBURST_ESCR_T0_OS(x)        PMREGS_FIELD64((x), 3, 1, pmregs_netburst_escr_t0_os_set)
+#define PMREGS_NETBURST_ESCR_TAG_ENABLE(x)   PMREGS_FIELD64((x), 4, 1, pmregs_netburst_escr_tag_enable_set)
+#define PMREGS_NETBURST_ESCR_TAG_VALUE(x)    PMREGS_FIELD64((x), 5, 4, pmregs_netburst_escr_tag_value_set)
+#define PMREGS_NETBURST_ESCR_EVENT_MASK(x)   PMREGS_FIELD64((x), 9, 16, pmregs_netburst_escr_event_mask_set)
+#define PMREGS_NETBURST_ESCR_EVENT_SELECT(x) PMREGS_FIELD64((x), 25, 6, pmregs_netburst_escr_event_select_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_escr_t1_usr_get(v)                  PMREGS_GET64(v, 0, 0x1)
@@ -1179,12 +1179,12 @@ enum pmregs_netburst_select_policy {
 /* ---- ESCR (no Hyper-Threading) (escr_noht) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_ESCR_NOHT_TAG_ENABLE(x)   PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_NETBURST_ESCR_NOHT_TAG_VALUE(x)    PMREGS_FIELD64((x), 5, 4)
-#define PMREGS_NETBURST_ESCR_NOHT_EVENT_MASK(x)   PMREGS_FIELD64((x), 9, 16)
-#define PMREGS_NETBURST_ESCR_NOHT_EVENT_SELECT(x) PMREGS_FIELD64((x), 25, 6)
-#define PMREGS_NETBURST_ESCR_NOHT_USR(x)          PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_NETBURST_ESCR_NOHT_OS(x)           PMREGS_FIELD64((x), 3, 1)
+#define PMREGS_NETBURST_ESCR_NOHT_TAG_ENABLE(x)   PMREGS_FIELD64((x), 4, 1, pmregs_netburst_escr_noht_tag_enable_set)
+#define PMREGS_NETBURST_ESCR_NOHT_TAG_VALUE(x)    PMREGS_FIELD64((x), 5, 4, pmregs_netburst_escr_noht_tag_value_set)
+#define PMREGS_NETBURST_ESCR_NOHT_EVENT_MASK(x)   PMREGS_FIELD64((x), 9, 16, pmregs_netburst_escr_noht_event_mask_set)
+#define PMREGS_NETBURST_ESCR_NOHT_EVENT_SELECT(x) PMREGS_FIELD64((x), 25, 6, pmregs_netburst_escr_noht_event_select_set)
+#define PMREGS_NETBURST_ESCR_NOHT_USR(x)          PMREGS_FIELD64((x), 2, 1, pmregs_netburst_escr_noht_usr_set)
+#define PMREGS_NETBURST_ESCR_NOHT_OS(x)           PMREGS_FIELD64((x), 3, 1, pmregs_netburst_escr_noht_os_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_escr_noht_tag_enable_get(v)              PMREGS_GET64(v, 4, 0x1)
@@ -1212,18 +1212,18 @@ enum pmregs_netburst_select_policy {
 /* ---- CCCR (Hyper-Threading layout) (cccr) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_CCCR_ENABLE(x)        PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_NETBURST_CCCR_ESCR_SELECT(x)   PMREGS_FIELD64((x), 13, 3)
-#define PMREGS_NETBURST_CCCR_ACTIVE_THREAD(x) PMREGS_FIELD64((x), 16, 2)
-#define PMREGS_NETBURST_CCCR_COMPARE(x)       PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_NETBURST_CCCR_COMPLEMENT(x)    PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_NETBURST_CCCR_THRESHOLD(x)     PMREGS_FIELD64((x), 20, 4)
-#define PMREGS_NETBURST_CCCR_EDGE(x)          PMREGS_FIELD64((x), 24, 1)
-#define PMREGS_NETBURST_CCCR_FORCE_OVF(x)     PMREGS_FIELD64((x), 25, 1)
-#define PMREGS_NETBURST_CCCR_OVF_PMI_T0(x)    PMREGS_FIELD64((x), 26, 1)
-#define PMREGS_NETBURST_CCCR_OVF_PMI_T1(x)    PMREGS_FIELD64((x), 27, 1)
-#define PMREGS_NETBURST_CCCR_CASCADE(x)       PMREGS_FIELD64((x), 30, 1)
-#define PMREGS_NETBURST_CCCR_OVF(x)           PMREGS_FIELD64((x), 31, 1)
+#define PMREGS_NETBURST_CCCR_ENABLE(x)        PMREGS_FIELD64((x), 12, 1, pmregs_netburst_cccr_enable_set)
+#define PMREGS_NETBURST_CCCR_ESCR_SELECT(x)   PMREGS_FIELD64((x), 13, 3, pmregs_netburst_cccr_escr_select_set)
+#define PMREGS_NETBURST_CCCR_ACTIVE_THREAD(x) PMREGS_FIELD64((x), 16, 2, pmregs_netburst_cccr_active_thread_set)
+#define PMREGS_NETBURST_CCCR_COMPARE(x)       PMREGS_FIELD64((x), 18, 1, pmregs_netburst_cccr_compare_set)
+#define PMREGS_NETBURST_CCCR_COMPLEMENT(x)    PMREGS_FIELD64((x), 19, 1, pmregs_netburst_cccr_complement_set)
+#define PMREGS_NETBURST_CCCR_THRESHOLD(x)     PMREGS_FIELD64((x), 20, 4, pmregs_netburst_cccr_threshold_set)
+#define PMREGS_NETBURST_CCCR_EDGE(x)          PMREGS_FIELD64((x), 24, 1, pmregs_netburst_cccr_edge_set)
+#define PMREGS_NETBURST_CCCR_FORCE_OVF(x)     PMREGS_FIELD64((x), 25, 1, pmregs_netburst_cccr_force_ovf_set)
+#define PMREGS_NETBURST_CCCR_OVF_PMI_T0(x)    PMREGS_FIELD64((x), 26, 1, pmregs_netburst_cccr_ovf_pmi_t0_set)
+#define PMREGS_NETBURST_CCCR_OVF_PMI_T1(x)    PMREGS_FIELD64((x), 27, 1, pmregs_netburst_cccr_ovf_pmi_t1_set)
+#define PMREGS_NETBURST_CCCR_CASCADE(x)       PMREGS_FIELD64((x), 30, 1, pmregs_netburst_cccr_cascade_set)
+#define PMREGS_NETBURST_CCCR_OVF(x)           PMREGS_FIELD64((x), 31, 1, pmregs_netburst_cccr_ovf_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_cccr_enable_get(v)                   PMREGS_GET64(v, 12, 0x1)
@@ -1269,19 +1269,19 @@ enum pmregs_netburst_select_policy {
 /* ---- IQ CCCR with extended cascade (cccr_ext) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_CCCR_EXT_ENABLE(x)        PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_NETBURST_CCCR_EXT_ESCR_SELECT(x)   PMREGS_FIELD64((x), 13, 3)
-#define PMREGS_NETBURST_CCCR_EXT_ACTIVE_THREAD(x) PMREGS_FIELD64((x), 16, 2)
-#define PMREGS_NETBURST_CCCR_EXT_COMPARE(x)       PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_NETBURST_CCCR_EXT_COMPLEMENT(x)    PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_NETBURST_CCCR_EXT_THRESHOLD(x)     PMREGS_FIELD64((x), 20, 4)
-#define PMREGS_NETBURST_CCCR_EXT_EDGE(x)          PMREGS_FIELD64((x), 24, 1)
-#define PMREGS_NETBURST_CCCR_EXT_FORCE_OVF(x)     PMREGS_FIELD64((x), 25, 1)
-#define PMREGS_NETBURST_CCCR_EXT_OVF_PMI_T0(x)    PMREGS_FIELD64((x), 26, 1)
-#define PMREGS_NETBURST_CCCR_EXT_OVF_PMI_T1(x)    PMREGS_FIELD64((x), 27, 1)
-#define PMREGS_NETBURST_CCCR_EXT_CASCADE(x)       PMREGS_FIELD64((x), 30, 1)
-#define PMREGS_NETBURST_CCCR_EXT_OVF(x)           PMREGS_FIELD64((x), 31, 1)
-#define PMREGS_NETBURST_CCCR_EXT_EXT_CASCADE(x)   PMREGS_FIELD64((x), 11, 1)
+#define PMREGS_NETBURST_CCCR_EXT_ENABLE(x)        PMREGS_FIELD64((x), 12, 1, pmregs_netburst_cccr_ext_enable_set)
+#define PMREGS_NETBURST_CCCR_EXT_ESCR_SELECT(x)   PMREGS_FIELD64((x), 13, 3, pmregs_netburst_cccr_ext_escr_select_set)
+#define PMREGS_NETBURST_CCCR_EXT_ACTIVE_THREAD(x) PMREGS_FIELD64((x), 16, 2, pmregs_netburst_cccr_ext_active_thread_set)
+#define PMREGS_NETBURST_CCCR_EXT_COMPARE(x)       PMREGS_FIELD64((x), 18, 1, pmregs_netburst_cccr_ext_compare_set)
+#define PMREGS_NETBURST_CCCR_EXT_COMPLEMENT(x)    PMREGS_FIELD64((x), 19, 1, pmregs_netburst_cccr_ext_complement_set)
+#define PMREGS_NETBURST_CCCR_EXT_THRESHOLD(x)     PMREGS_FIELD64((x), 20, 4, pmregs_netburst_cccr_ext_threshold_set)
+#define PMREGS_NETBURST_CCCR_EXT_EDGE(x)          PMREGS_FIELD64((x), 24, 1, pmregs_netburst_cccr_ext_edge_set)
+#define PMREGS_NETBURST_CCCR_EXT_FORCE_OVF(x)     PMREGS_FIELD64((x), 25, 1, pmregs_netburst_cccr_ext_force_ovf_set)
+#define PMREGS_NETBURST_CCCR_EXT_OVF_PMI_T0(x)    PMREGS_FIELD64((x), 26, 1, pmregs_netburst_cccr_ext_ovf_pmi_t0_set)
+#define PMREGS_NETBURST_CCCR_EXT_OVF_PMI_T1(x)    PMREGS_FIELD64((x), 27, 1, pmregs_netburst_cccr_ext_ovf_pmi_t1_set)
+#define PMREGS_NETBURST_CCCR_EXT_CASCADE(x)       PMREGS_FIELD64((x), 30, 1, pmregs_netburst_cccr_ext_cascade_set)
+#define PMREGS_NETBURST_CCCR_EXT_OVF(x)           PMREGS_FIELD64((x), 31, 1, pmregs_netburst_cccr_ext_ovf_set)
+#define PMREGS_NETBURST_CCCR_EXT_EXT_CASCADE(x)   PMREGS_FIELD64((x), 11, 1, pmregs_netburst_cccr_ext_ext_cascade_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_cccr_ext_enable_get(v)                   PMREGS_GET64(v, 12, 0x1)
@@ -1330,16 +1330,16 @@ enum pmregs_netburst_select_policy {
 /* ---- CCCR (no Hyper-Threading) (cccr_noht) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_CCCR_NOHT_ENABLE(x)      PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_NETBURST_CCCR_NOHT_ESCR_SELECT(x) PMREGS_FIELD64((x), 13, 3)
-#define PMREGS_NETBURST_CCCR_NOHT_COMPARE(x)     PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_NETBURST_CCCR_NOHT_COMPLEMENT(x)  PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_NETBURST_CCCR_NOHT_THRESHOLD(x)   PMREGS_FIELD64((x), 20, 4)
-#define PMREGS_NETBURST_CCCR_NOHT_EDGE(x)        PMREGS_FIELD64((x), 24, 1)
-#define PMREGS_NETBURST_CCCR_NOHT_FORCE_OVF(x)   PMREGS_FIELD64((x), 25, 1)
-#define PMREGS_NETBURST_CCCR_NOHT_CASCADE(x)     PMREGS_FIELD64((x), 30, 1)
-#define PMREGS_NETBURST_CCCR_NOHT_OVF(x)         PMREGS_FIELD64((x), 31, 1)
-#define PMREGS_NETBURST_CCCR_NOHT_OVF_PMI(x)     PMREGS_FIELD64((x), 26, 1)
+#define PMREGS_NETBURST_CCCR_NOHT_ENABLE(x)      PMREGS_FIELD64((x), 12, 1, pmregs_netburst_cccr_noht_enable_set)
+#define PMREGS_NETBURST_CCCR_NOHT_ESCR_SELECT(x) PMREGS_FIELD64((x), 13, 3, pmregs_netburst_cccr_noht_escr_select_set)
+#define PMREGS_NETBURST_CCCR_NOHT_COMPARE(x)     PMREGS_FIELD64((x), 18, 1, pmregs_netburst_cccr_noht_compare_set)
+#define PMREGS_NETBURST_CCCR_NOHT_COMPLEMENT(x)  PMREGS_FIELD64((x), 19, 1, pmregs_netburst_cccr_noht_complement_set)
+#define PMREGS_NETBURST_CCCR_NOHT_THRESHOLD(x)   PMREGS_FIELD64((x), 20, 4, pmregs_netburst_cccr_noht_threshold_set)
+#define PMREGS_NETBURST_CCCR_NOHT_EDGE(x)        PMREGS_FIELD64((x), 24, 1, pmregs_netburst_cccr_noht_edge_set)
+#define PMREGS_NETBURST_CCCR_NOHT_FORCE_OVF(x)   PMREGS_FIELD64((x), 25, 1, pmregs_netburst_cccr_noht_force_ovf_set)
+#define PMREGS_NETBURST_CCCR_NOHT_CASCADE(x)     PMREGS_FIELD64((x), 30, 1, pmregs_netburst_cccr_noht_cascade_set)
+#define PMREGS_NETBURST_CCCR_NOHT_OVF(x)         PMREGS_FIELD64((x), 31, 1, pmregs_netburst_cccr_noht_ovf_set)
+#define PMREGS_NETBURST_CCCR_NOHT_OVF_PMI(x)     PMREGS_FIELD64((x), 26, 1, pmregs_netburst_cccr_noht_ovf_pmi_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_cccr_noht_enable_get(v)                 PMREGS_GET64(v, 12, 0x1)
@@ -1379,7 +1379,7 @@ enum pmregs_netburst_select_policy {
 /* ---- Performance counter (counter) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_COUNTER_COUNT(x) PMREGS_FIELD64((x), 0, 40)
+#define PMREGS_NETBURST_COUNTER_COUNT(x) PMREGS_FIELD64((x), 0, 40, pmregs_netburst_counter_count_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_counter_count_get(v)            PMREGS_GET64(v, 0, 0xffffffffff)
@@ -1392,8 +1392,8 @@ enum pmregs_netburst_select_policy {
 /* ---- RDPMC operand (ECX) (rdpmc_ecx) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_RDPMC_ECX_INDEX(x) PMREGS_FIELD32((x), 0, 31)
-#define PMREGS_NETBURST_RDPMC_ECX_FAST(x)  PMREGS_FIELD32((x), 31, 1)
+#define PMREGS_NETBURST_RDPMC_ECX_INDEX(x) PMREGS_FIELD32((x), 0, 31, pmregs_netburst_rdpmc_ecx_index_set)
+#define PMREGS_NETBURST_RDPMC_ECX_FAST(x)  PMREGS_FIELD32((x), 31, 1, pmregs_netburst_rdpmc_ecx_fast_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_rdpmc_ecx_index_get(v)            PMREGS_GET32(v, 0, 0x7fffffff)
@@ -1409,15 +1409,15 @@ enum pmregs_netburst_select_policy {
 /* ---- IA32_PEBS_ENABLE (NetBurst) (pebs_enable) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_L1_LOAD_MISS(x)    PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_L2_LOAD_MISS(x)    PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_DTLB_MISS(x)       PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_MOB_LOAD_REPLAY(x) PMREGS_FIELD64((x), 9, 1)
-#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_SPLIT(x)           PMREGS_FIELD64((x), 10, 1)
-#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_MISPRED_BRANCH(x)  PMREGS_FIELD64((x), 15, 2)
-#define PMREGS_NETBURST_PEBS_ENABLE_UOP_TAG(x)                PMREGS_FIELD64((x), 24, 1)
-#define PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_MY_THR(x)     PMREGS_FIELD64((x), 25, 1)
-#define PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_OTH_THR(x)    PMREGS_FIELD64((x), 26, 1)
+#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_L1_LOAD_MISS(x)    PMREGS_FIELD64((x), 0, 1, pmregs_netburst_pebs_enable_metric_l1_load_miss_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_L2_LOAD_MISS(x)    PMREGS_FIELD64((x), 1, 1, pmregs_netburst_pebs_enable_metric_l2_load_miss_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_DTLB_MISS(x)       PMREGS_FIELD64((x), 2, 1, pmregs_netburst_pebs_enable_metric_dtlb_miss_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_MOB_LOAD_REPLAY(x) PMREGS_FIELD64((x), 9, 1, pmregs_netburst_pebs_enable_metric_mob_load_replay_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_SPLIT(x)           PMREGS_FIELD64((x), 10, 1, pmregs_netburst_pebs_enable_metric_split_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_MISPRED_BRANCH(x)  PMREGS_FIELD64((x), 15, 2, pmregs_netburst_pebs_enable_metric_mispred_branch_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_UOP_TAG(x)                PMREGS_FIELD64((x), 24, 1, pmregs_netburst_pebs_enable_uop_tag_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_MY_THR(x)     PMREGS_FIELD64((x), 25, 1, pmregs_netburst_pebs_enable_enable_pebs_my_thr_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_OTH_THR(x)    PMREGS_FIELD64((x), 26, 1, pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_pebs_enable_metric_l1_load_miss_get(v)               PMREGS_GET64(v, 0, 0x1)
@@ -1454,9 +1454,9 @@ enum pmregs_netburst_select_policy {
 /* ---- MSR_PEBS_MATRIX_VERT (pebs_matrix_vert) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_PEBS_MATRIX_VERT_LOADS(x)    PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_NETBURST_PEBS_MATRIX_VERT_STORES(x)   PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_NETBURST_PEBS_MATRIX_VERT_BRANCHES(x) PMREGS_FIELD64((x), 4, 1)
+#define PMREGS_NETBURST_PEBS_MATRIX_VERT_LOADS(x)    PMREGS_FIELD64((x), 0, 1, pmregs_netburst_pebs_matrix_vert_loads_set)
+#define PMREGS_NETBURST_PEBS_MATRIX_VERT_STORES(x)   PMREGS_FIELD64((x), 1, 1, pmregs_netburst_pebs_matrix_vert_stores_set)
+#define PMREGS_NETBURST_PEBS_MATRIX_VERT_BRANCHES(x) PMREGS_FIELD64((x), 4, 1, pmregs_netburst_pebs_matrix_vert_branches_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_pebs_matrix_vert_loads_get(v)               PMREGS_GET64(v, 0, 0x1)
@@ -1475,13 +1475,13 @@ enum pmregs_netburst_select_policy {
 /* ---- MSR_DEBUGCTLA (debugctla) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_DEBUGCTLA_LBR(x)         PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_NETBURST_DEBUGCTLA_BTF(x)         PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_NETBURST_DEBUGCTLA_TR(x)          PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_NETBURST_DEBUGCTLA_BTS(x)         PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_NETBURST_DEBUGCTLA_BTINT(x)       PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_OS(x)  PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_USR(x) PMREGS_FIELD64((x), 6, 1)
+#define PMREGS_NETBURST_DEBUGCTLA_LBR(x)         PMREGS_FIELD64((x), 0, 1, pmregs_netburst_debugctla_lbr_set)
+#define PMREGS_NETBURST_DEBUGCTLA_BTF(x)         PMREGS_FIELD64((x), 1, 1, pmregs_netburst_debugctla_btf_set)
+#define PMREGS_NETBURST_DEBUGCTLA_TR(x)          PMREGS_FIELD64((x), 2, 1, pmregs_netburst_debugctla_tr_set)
+#define PMREGS_NETBURST_DEBUGCTLA_BTS(x)         PMREGS_FIELD64((x), 3, 1, pmregs_netburst_debugctla_bts_set)
+#define PMREGS_NETBURST_DEBUGCTLA_BTINT(x)       PMREGS_FIELD64((x), 4, 1, pmregs_netburst_debugctla_btint_set)
+#define PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_OS(x)  PMREGS_FIELD64((x), 5, 1, pmregs_netburst_debugctla_bts_off_os_set)
+#define PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_USR(x) PMREGS_FIELD64((x), 6, 1, pmregs_netburst_debugctla_bts_off_usr_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_debugctla_lbr_get(v)                    PMREGS_GET64(v, 0, 0x1)
@@ -1512,8 +1512,8 @@ enum pmregs_netburst_select_policy {
 /* ---- MSR_LASTBRANCH_n (models 00H-02H) (lastbranch) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_LASTBRANCH_FROM_IP(x) PMREGS_FIELD64((x), 0, 32)
-#define PMREGS_NETBURST_LASTBRANCH_TO_IP(x)   PMREGS_FIELD64((x), 32, 32)
+#define PMREGS_NETBURST_LASTBRANCH_FROM_IP(x) PMREGS_FIELD64((x), 0, 32, pmregs_netburst_lastbranch_from_ip_set)
+#define PMREGS_NETBURST_LASTBRANCH_TO_IP(x)   PMREGS_FIELD64((x), 32, 32, pmregs_netburst_lastbranch_to_ip_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_lastbranch_from_ip_get(v)            PMREGS_GET64(v, 0, 0xffffffff)
@@ -1529,7 +1529,7 @@ enum pmregs_netburst_select_policy {
 /* ---- MSR_LASTBRANCH_TOS (lastbranch_tos) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_LASTBRANCH_TOS_TOS(x) PMREGS_FIELD64((x), 0, 4)
+#define PMREGS_NETBURST_LASTBRANCH_TOS_TOS(x) PMREGS_FIELD64((x), 0, 4, pmregs_netburst_lastbranch_tos_tos_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_lastbranch_tos_tos_get(v)            PMREGS_GET64(v, 0, 0xf)

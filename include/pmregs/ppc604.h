@@ -709,21 +709,21 @@ enum pmregs_ppc604_counter {
 /* ---- MMCR0 (750, 7400, 745x) (mmcr0) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_MMCR0_FC(x)        PMREGS_FIELD32((x), 31, 1)
-#define PMREGS_PPC604_MMCR0_FCS(x)       PMREGS_FIELD32((x), 30, 1)
-#define PMREGS_PPC604_MMCR0_FCP(x)       PMREGS_FIELD32((x), 29, 1)
-#define PMREGS_PPC604_MMCR0_FCM1(x)      PMREGS_FIELD32((x), 28, 1)
-#define PMREGS_PPC604_MMCR0_FCM0(x)      PMREGS_FIELD32((x), 27, 1)
-#define PMREGS_PPC604_MMCR0_PMXE(x)      PMREGS_FIELD32((x), 26, 1)
-#define PMREGS_PPC604_MMCR0_FCECE(x)     PMREGS_FIELD32((x), 25, 1)
-#define PMREGS_PPC604_MMCR0_TBSEL(x)     PMREGS_FIELD32((x), 23, 2)
-#define PMREGS_PPC604_MMCR0_TBEE(x)      PMREGS_FIELD32((x), 22, 1)
-#define PMREGS_PPC604_MMCR0_THRESHOLD(x) PMREGS_FIELD32((x), 16, 6)
-#define PMREGS_PPC604_MMCR0_PMC1CE(x)    PMREGS_FIELD32((x), 15, 1)
-#define PMREGS_PPC604_MMCR0_PMCNCE(x)    PMREGS_FIELD32((x), 14, 1)
-#define PMREGS_PPC604_MMCR0_TRIGGER(x)   PMREGS_FIELD32((x), 13, 1)
-#define PMREGS_PPC604_MMCR0_PMC1SEL(x)   PMREGS_FIELD32((x), 6, 7)
-#define PMREGS_PPC604_MMCR0_PMC2SEL(x)   PMREGS_FIELD32((x), 0, 6)
+#define PMREGS_PPC604_MMCR0_FC(x)        PMREGS_FIELD32((x), 31, 1, pmregs_ppc604_mmcr0_fc_set)
+#define PMREGS_PPC604_MMCR0_FCS(x)       PMREGS_FIELD32((x), 30, 1, pmregs_ppc604_mmcr0_fcs_set)
+#define PMREGS_PPC604_MMCR0_FCP(x)       PMREGS_FIELD32((x), 29, 1, pmregs_ppc604_mmcr0_fcp_set)
+#define PMREGS_PPC604_MMCR0_FCM1(x)      PMREGS_FIELD32((x), 28, 1, pmregs_ppc604_mmcr0_fcm1_set)
+#define PMREGS_PPC604_MMCR0_FCM0(x)      PMREGS_FIELD32((x), 27, 1, pmregs_ppc604_mmcr0_fcm0_set)
+#define PMREGS_PPC604_MMCR0_PMXE(x)      PMREGS_FIELD32((x), 26, 1, pmregs_ppc604_mmcr0_pmxe_set)
+#define PMREGS_PPC604_MMCR0_FCECE(x)     PMREGS_FIELD32((x), 25, 1, pmregs_ppc604_mmcr0_fcece_set)
+#define PMREGS_PPC604_MMCR0_TBSEL(x)     PMREGS_FIELD32((x), 23, 2, pmregs_ppc604_mmcr0_tbsel_set)
+#define PMREGS_PPC604_MMCR0_TBEE(x)      PMREGS_FIELD32((x), 22, 1, pmregs_ppc604_mmcr0_tbee_set)
+#define PMREGS_PPC604_MMCR0_THRESHOLD(x) PMREGS_FIELD32((x), 16, 6, pmregs_ppc604_mmcr0_threshold_set)
+#define PMREGS_PPC604_MMCR0_PMC1CE(x)    PMREGS_FIELD32((x), 15, 1, pmregs_ppc604_mmcr0_pmc1ce_set)
+#define PMREGS_PPC604_MMCR0_PMCNCE(x)    PMREGS_FIELD32((x), 14, 1, pmregs_ppc604_mmcr0_pmcnce_set)
+#define PMREGS_PPC604_MMCR0_TRIGGER(x)   PMREGS_FIELD32((x), 13, 1, pmregs_ppc604_mmcr0_trigger_set)
+#define PMREGS_PPC604_MMCR0_PMC1SEL(x)   PMREGS_FIELD32((x), 6, 7, pmregs_ppc604_mmcr0_pmc1sel_set)
+#define PMREGS_PPC604_MMCR0_PMC2SEL(x)   PMREGS_FIELD32((x), 0, 6, pmregs_ppc604_mmcr0_pmc2sel_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_mmcr0_fc_get(v)                   PMREGS_GET32(v, 31, 0x1)
@@ -778,21 +778,21 @@ enum pmregs_ppc604_counter {
 /* ---- MMCR0 (604, 604e) (mmcr0_604) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_MMCR0_604_FC(x)        PMREGS_FIELD32((x), 31, 1)
-#define PMREGS_PPC604_MMCR0_604_FCS(x)       PMREGS_FIELD32((x), 30, 1)
-#define PMREGS_PPC604_MMCR0_604_FCP(x)       PMREGS_FIELD32((x), 29, 1)
-#define PMREGS_PPC604_MMCR0_604_FCM1(x)      PMREGS_FIELD32((x), 28, 1)
-#define PMREGS_PPC604_MMCR0_604_FCM0(x)      PMREGS_FIELD32((x), 27, 1)
-#define PMREGS_PPC604_MMCR0_604_PMXE(x)      PMREGS_FIELD32((x), 26, 1)
-#define PMREGS_PPC604_MMCR0_604_FCECE(x)     PMREGS_FIELD32((x), 25, 1)
-#define PMREGS_PPC604_MMCR0_604_TBSEL(x)     PMREGS_FIELD32((x), 23, 2)
-#define PMREGS_PPC604_MMCR0_604_TBEE(x)      PMREGS_FIELD32((x), 22, 1)
-#define PMREGS_PPC604_MMCR0_604_THRESHOLD(x) PMREGS_FIELD32((x), 16, 6)
-#define PMREGS_PPC604_MMCR0_604_PMC1CE(x)    PMREGS_FIELD32((x), 15, 1)
-#define PMREGS_PPC604_MMCR0_604_PMCNCE(x)    PMREGS_FIELD32((x), 14, 1)
-#define PMREGS_PPC604_MMCR0_604_TRIGGER(x)   PMREGS_FIELD32((x), 13, 1)
-#define PMREGS_PPC604_MMCR0_604_PMC1SEL(x)   PMREGS_FIELD32((x), 6, 5)
-#define PMREGS_PPC604_MMCR0_604_PMC2SEL(x)   PMREGS_FIELD32((x), 0, 5)
+#define PMREGS_PPC604_MMCR0_604_FC(x)        PMREGS_FIELD32((x), 31, 1, pmregs_ppc604_mmcr0_604_fc_set)
+#define PMREGS_PPC604_MMCR0_604_FCS(x)       PMREGS_FIELD32((x), 30, 1, pmregs_ppc604_mmcr0_604_fcs_set)
+#define PMREGS_PPC604_MMCR0_604_FCP(x)       PMREGS_FIELD32((x), 29, 1, pmregs_ppc604_mmcr0_604_fcp_set)
+#define PMREGS_PPC604_MMCR0_604_FCM1(x)      PMREGS_FIELD32((x), 28, 1, pmregs_ppc604_mmcr0_604_fcm1_set)
+#define PMREGS_PPC604_MMCR0_604_FCM0(x)      PMREGS_FIELD32((x), 27, 1, pmregs_ppc604_mmcr0_604_fcm0_set)
+#define PMREGS_PPC604_MMCR0_604_PMXE(x)      PMREGS_FIELD32((x), 26, 1, pmregs_ppc604_mmcr0_604_pmxe_set)
+#define PMREGS_PPC604_MMCR0_604_FCECE(x)     PMREGS_FIELD32((x), 25, 1, pmregs_ppc604_mmcr0_604_fcece_set)
+#define PMREGS_PPC604_MMCR0_604_TBSEL(x)     PMREGS_FIELD32((x), 23, 2, pmregs_ppc604_mmcr0_604_tbsel_set)
+#define PMREGS_PPC604_MMCR0_604_TBEE(x)      PMREGS_FIELD32((x), 22, 1, pmregs_ppc604_mmcr0_604_tbee_set)
+#define PMREGS_PPC604_MMCR0_604_THRESHOLD(x) PMREGS_FIELD32((x), 16, 6, pmregs_ppc604_mmcr0_604_threshold_set)
+#define PMREGS_PPC604_MMCR0_604_PMC1CE(x)    PMREGS_FIELD32((x), 15, 1, pmregs_ppc604_mmcr0_604_pmc1ce_set)
+#define PMREGS_PPC604_MMCR0_604_PMCNCE(x)    PMREGS_FIELD32((x), 14, 1, pmregs_ppc604_mmcr0_604_pmcnce_set)
+#define PMREGS_PPC604_MMCR0_604_TRIGGER(x)   PMREGS_FIELD32((x), 13, 1, pmregs_ppc604_mmcr0_604_trigger_set)
+#define PMREGS_PPC604_MMCR0_604_PMC1SEL(x)   PMREGS_FIELD32((x), 6, 5, pmregs_ppc604_mmcr0_604_pmc1sel_set)
+#define PMREGS_PPC604_MMCR0_604_PMC2SEL(x)   PMREGS_FIELD32((x), 0, 5, pmregs_ppc604_mmcr0_604_pmc2sel_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_mmcr0_604_fc_get(v)                   PMREGS_GET32(v, 31, 0x1)
@@ -847,8 +847,8 @@ enum pmregs_ppc604_counter {
 /* ---- MMCR1 (604e, 750, 7400) (mmcr1) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_MMCR1_PMC3SEL(x) PMREGS_FIELD32((x), 27, 5)
-#define PMREGS_PPC604_MMCR1_PMC4SEL(x) PMREGS_FIELD32((x), 22, 5)
+#define PMREGS_PPC604_MMCR1_PMC3SEL(x) PMREGS_FIELD32((x), 27, 5, pmregs_ppc604_mmcr1_pmc3sel_set)
+#define PMREGS_PPC604_MMCR1_PMC4SEL(x) PMREGS_FIELD32((x), 22, 5, pmregs_ppc604_mmcr1_pmc4sel_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_mmcr1_pmc3sel_get(v)            PMREGS_GET32(v, 27, 0x1f)
@@ -864,10 +864,10 @@ enum pmregs_ppc604_counter {
 /* ---- MMCR1 (745x) (mmcr1_745x) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_MMCR1_745X_PMC3SEL(x) PMREGS_FIELD32((x), 27, 5)
-#define PMREGS_PPC604_MMCR1_745X_PMC4SEL(x) PMREGS_FIELD32((x), 22, 5)
-#define PMREGS_PPC604_MMCR1_745X_PMC5SEL(x) PMREGS_FIELD32((x), 17, 5)
-#define PMREGS_PPC604_MMCR1_745X_PMC6SEL(x) PMREGS_FIELD32((x), 11, 6)
+#define PMREGS_PPC604_MMCR1_745X_PMC3SEL(x) PMREGS_FIELD32((x), 27, 5, pmregs_ppc604_mmcr1_745x_pmc3sel_set)
+#define PMREGS_PPC604_MMCR1_745X_PMC4SEL(x) PMREGS_FIELD32((x), 22, 5, pmregs_ppc604_mmcr1_745x_pmc4sel_set)
+#define PMREGS_PPC604_MMCR1_745X_PMC5SEL(x) PMREGS_FIELD32((x), 17, 5, pmregs_ppc604_mmcr1_745x_pmc5sel_set)
+#define PMREGS_PPC604_MMCR1_745X_PMC6SEL(x) PMREGS_FIELD32((x), 11, 6, pmregs_ppc604_mmcr1_745x_pmc6sel_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_mmcr1_745x_pmc3sel_get(v)            PMREGS_GET32(v, 27, 0x1f)
@@ -889,9 +889,9 @@ enum pmregs_ppc604_counter {
 /* ---- MMCR2 (7400, 7410) (mmcr2) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_MMCR2_THRESHMULT(x) PMREGS_FIELD32((x), 31, 1)
-#define PMREGS_PPC604_MMCR2_SMCNTEN(x)    PMREGS_FIELD32((x), 30, 1)
-#define PMREGS_PPC604_MMCR2_SMINTEN(x)    PMREGS_FIELD32((x), 29, 1)
+#define PMREGS_PPC604_MMCR2_THRESHMULT(x) PMREGS_FIELD32((x), 31, 1, pmregs_ppc604_mmcr2_threshmult_set)
+#define PMREGS_PPC604_MMCR2_SMCNTEN(x)    PMREGS_FIELD32((x), 30, 1, pmregs_ppc604_mmcr2_smcnten_set)
+#define PMREGS_PPC604_MMCR2_SMINTEN(x)    PMREGS_FIELD32((x), 29, 1, pmregs_ppc604_mmcr2_sminten_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_mmcr2_threshmult_get(v)            PMREGS_GET32(v, 31, 0x1)
@@ -910,7 +910,7 @@ enum pmregs_ppc604_counter {
 /* ---- MMCR2 (745x) (mmcr2_745x) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_MMCR2_745X_THRESHMULT(x) PMREGS_FIELD32((x), 31, 1)
+#define PMREGS_PPC604_MMCR2_745X_THRESHMULT(x) PMREGS_FIELD32((x), 31, 1, pmregs_ppc604_mmcr2_745x_threshmult_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_mmcr2_745x_threshmult_get(v)            PMREGS_GET32(v, 31, 0x1)
@@ -923,8 +923,8 @@ enum pmregs_ppc604_counter {
 /* ---- PMCn (pmc) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_PMC_NEGATIVE(x) PMREGS_FIELD32((x), 31, 1)
-#define PMREGS_PPC604_PMC_COUNT(x)    PMREGS_FIELD32((x), 0, 31)
+#define PMREGS_PPC604_PMC_NEGATIVE(x) PMREGS_FIELD32((x), 31, 1, pmregs_ppc604_pmc_negative_set)
+#define PMREGS_PPC604_PMC_COUNT(x)    PMREGS_FIELD32((x), 0, 31, pmregs_ppc604_pmc_count_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_pmc_negative_get(v)            PMREGS_GET32(v, 31, 0x1)
@@ -940,7 +940,7 @@ enum pmregs_ppc604_counter {
 /* ---- SIA / SDA (address) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_ADDRESS_ADDRESS(x) PMREGS_FIELD32((x), 0, 32)
+#define PMREGS_PPC604_ADDRESS_ADDRESS(x) PMREGS_FIELD32((x), 0, 32, pmregs_ppc604_address_address_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_address_address_get(v)            (pmregs_u32(v))
@@ -953,7 +953,7 @@ enum pmregs_ppc604_counter {
 /* ---- BAMR (bamr) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_BAMR_MASK(x) PMREGS_FIELD32((x), 0, 32)
+#define PMREGS_PPC604_BAMR_MASK(x) PMREGS_FIELD32((x), 0, 32, pmregs_ppc604_bamr_mask_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_bamr_mask_get(v)            (pmregs_u32(v))

@@ -547,14 +547,18 @@ def access_exprs(hv, L, F, v="v", x="x", short=False):
 
 
 def builder_expr(hv, L, F):
+    """The constant builder's body; a run-time argument fails to compile with an error naming the
+    field's _set() accessor (PMREGS_FITS)."""
     W = L.width
     mac = f"PMREGS_FIELD{W}"
+    setter = hv.n.accessor(L, F, "set")
     if F.contiguous:
-        return f"{mac}((x), {F.shift}, {F.width})"
-    # A split field: place each part; the whole value is checked against the total width.
+        return f"{mac}((x), {F.shift}, {F.width}, {setter})"
+    # A split field: place each part; the whole value is checked once, against the total width.
     parts = []
-    for lo, w, off in F.part_shifts():
-        parts.append(f"((PMREGS_FITS((x), {F.width}) >> {off} & {hexw(mask_of(w), 4)}u) << {lo})")
+    for k, (lo, w, off) in enumerate(F.part_shifts()):
+        xv = f"PMREGS_FITS((x), {F.width}, {setter})" if k == 0 else "PMREGS_CAST(uint64_t, (x))"
+        parts.append(f"(({xv} >> {off} & {hexw(mask_of(w), 4)}u) << {lo})")
     whole = " | ".join(parts)
     return f"({whole})" if W == 64 else f"PMREGS_CAST(uint{W}_t, {whole})"
 
