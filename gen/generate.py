@@ -207,19 +207,21 @@ class Staged:
         self.temps, self.made_dirs = [], []
 
 
+def same_text(path, text):
+    """Whether the file at path holds exactly text."""
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            return f.read() == text
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def check(out, docs, files):
     """--check: name every output that differs; exit status 1 if any does."""
     stale = []
     for name, text in sorted(files.items()):
         path = os.path.join(out, name)
-        try:
-            with open(path, encoding="utf-8", newline="") as f:
-                same = f.read() == text
-        except FileNotFoundError:
-            same = False
-        except (OSError, UnicodeDecodeError):
-            same = False
-        if not same:
+        if not same_text(path, text):
             stale.append(path)
     for p in stale:
         print(f"{p}: differs from what the specs generate", file=sys.stderr)
@@ -238,6 +240,8 @@ def write(out, docs, files):
     try:
         st.makedirs(out)
         for name, text in sorted(files.items()):
+            if same_text(os.path.join(out, name), text):
+                continue        # unchanged: its file time stays, so make rebuilds nothing that uses it
             st.write(os.path.join(out, name), text)
         if docs:
             # diagrams of layouts that no longer exist
