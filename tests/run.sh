@@ -1,16 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
-# The whole test suite (`make check`). Every check prints one line:
+# The whole test suite (`make check`). Every check prints one line when it ends:
 #   [n/N] PASS name | [n/N] FAIL name (then the tail of its log) | [n/N] SKIP name: reason
-# then the failed checks are listed again with their logs, and the last two lines are
-# "N skipped" and "N passed, N failed".
+# (n counts the checks that have ended), then the failed checks are listed again with their
+# logs in a fixed order, the suite's CPU and wall seconds with the ten checks that took the
+# most CPU, and the last two lines are "N skipped" and "N passed, N failed".
 #
 # Checks are found, not listed: every spec, header, example, tests/c/test_*.c,
 # tests/c/fail/*.c and tests/specs/bad/*.yaml takes part as soon as it exists.
 #
-# Checks run in parallel, JOBS at a time (default: the number of CPUs); each writes its
-# own log (build/tests/log/NNN-name.log) and result, and results are printed in a fixed
-# order whatever order they finish in. T=pattern runs only the checks whose name
+# Checks run in parallel, JOBS at a time (default: the number of CPUs), the long ones first;
+# each writes its own log (build/tests/log/N.log). T=pattern runs only the checks whose name
 # contains the shell pattern (what they need still runs, unlisted).
 #
 #   make check                 sh tests/run.sh
@@ -33,68 +33,190 @@ WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
 # ---- the runner ------------------------------------------------------------------------
-# The suite below (suite()) is read twice: first to count the checks (MODE=count, nothing
-# runs), then to run them (MODE=run). So it must register the same checks both times:
-# anything a check needs from another runs inside a check, never while registering.
+# suite() runs once and registers every check. Each check is forked at once as a background
+# job that waits, blocked on its own FIFO and using no CPU, until the scheduler releases it:
+# so it sees this shell's variables as they were when it was registered. Anything a check
+# needs from another runs inside a check, never while registering. Once every check is
+# registered, the scheduler releases JOBS at a time: first those registered with early=1
+# (long ones: property tests, fuzzing, long replays), then the others in order, each only
+# after the check it depends on has passed. No polling: a job that ends says so on a FIFO.
 #
 #   check NAME CMD...            run CMD (a command or a function of this shell), log its output
 #   after=K check NAME CMD...    the same, once check K (a $last value) has passed
 #   always=1 check NAME CMD...   run it even when T excludes it (others need it; it is not listed)
+#   early=1 check NAME CMD...    release it before the others (with after=, once K has passed)
 #   skip NAME REASON             a check that cannot run here, and why
 # After check, $last is its number, for after=.
 
-MODE=count
-total=0    # N: listed checks (the counting pass)
-nlisted=0  # listed checks so far
-seq=0      # every job, listed or not
-printed=0  # jobs whose line is out
-active=    # jobs running
-nactive=0
+seq=0      # every registered job, listed or not
+nlisted=0  # listed checks and skips: N
 last=0
-passed=0 failed=0 skipped=0
-after=0 always=0
+after=0 always=0 early=0
+skips=     # numbers of the skips, in order
 
 listed() {
 	case $1 in *$T*) return 0 ;; esac
 	return 1
 }
 
-logname() {
-	printf '%s/%03d-%s.log' "$LOG" "$1" "$(printf '%s' "$2" | tr -c 'A-Za-z0-9_.-' '_' | cut -c 1-80)"
-}
-
-# job I DEP CMD...: the body of a background job
+# job I CMD...: the body of a background job: wait for the scheduler's word, then run CMD
+# (without the scheduler's FIFO), keep its status and CPU and wall seconds, and say it ended
 job() {
-	ji=$1 jdep=$2
-	shift 2
-	if [ "$jdep" != 0 ]; then
-		while [ ! -f "$RES/$jdep.rc" ]; do sleep 0.2; done
-		if [ "$(cat "$RES/$jdep.rc")" != 0 ]; then
-			echo "not run: it needs \"$(cat "$RES/$jdep.name")\", which failed (log: $(cat "$RES/$jdep.log"))"
-			echo 1 >"$RES/$ji.rc.tmp"
-			mv "$RES/$ji.rc.tmp" "$RES/$ji.rc"
-			return
-		fi
-	fi
-	# CPU seconds: `times` before and after (its second line: the children's user and system time,
-	# which a background job starts counting from zero); wall seconds from /proc/uptime
+	ji=$1
+	shift
+	read -r jgo <"$RES/$ji.go"
+	[ "$jgo" = run ] || return 0
+	# CPU seconds: `times` before and after (its second line: the children's user and system
+	# time); wall seconds from /proc/uptime
 	times >"$RES/$ji.cpu0"
 	jw0=
 	[ -r /proc/uptime ] && read -r jw0 _ </proc/uptime
-	("$@")
+	("$@") 3>&-
 	jrc=$?
 	times >"$RES/$ji.cpu1"
 	[ -n "$jw0" ] && read -r jw1 _ </proc/uptime && echo "$jw0 $jw1" >"$RES/$ji.wall"
-	echo $jrc >"$RES/$ji.rc.tmp"
-	mv "$RES/$ji.rc.tmp" "$RES/$ji.rc"
+	echo $jrc >"$RES/$ji.rc"
+	echo "$ji" >&3
 }
 
-# timing_report: the suite's CPU and wall seconds, and the ten checks that took the most CPU
+# fifos: the FIFOs of the next 64 jobs, made in one go
+fifos_made=0
+fifos() {
+	[ "$seq" -le "$fifos_made" ] && return 0
+	fl= fi=$fifos_made
+	while [ "$fi" -lt $((fifos_made + 64)) ]; do
+		fi=$((fi + 1))
+		fl="$fl $RES/$fi.go"
+	done
+	# shellcheck disable=SC2086
+	mkfifo $fl
+	fifos_made=$fi
+}
+
+check() {
+	cname=$1
+	shift
+	cdep=$after cforce=$always cearly=$early
+	after=0 always=0 early=0
+	if listed "$cname"; then
+		clisted=1
+		nlisted=$((nlisted + 1))
+	elif [ "$cforce" = 1 ]; then
+		clisted=0
+	else
+		return 0
+	fi
+	seq=$((seq + 1))
+	last=$seq
+	eval "dep_$seq=$cdep early_$seq=$cearly listed_$seq=$clisted"
+	printf '%s' "$cname" >"$RES/$seq.name"
+	fifos
+	job "$seq" "$@" >"$LOG/$seq.log" 2>&1 </dev/null &
+}
+
+skip() {
+	listed "$1" || return 0
+	nlisted=$((nlisted + 1))
+	seq=$((seq + 1))
+	eval "dep_$seq=skip listed_$seq=1"
+	printf '%s: %s' "$1" "$2" >"$RES/$seq.name"
+	skips="$skips $seq"
+}
+
+# report I: the line of job I, which has ended (nothing for a job that is not listed)
+ndone=0 passed=0 failed=0 skipped=0
+report() {
+	eval "rl=\$listed_$1"
+	[ "$rl" = 1 ] || return 0
+	ndone=$((ndone + 1))
+	read -r rrc <"$RES/$1.rc"
+	read -r rname <"$RES/$1.name" || :
+	if [ "$rrc" = 0 ]; then
+		passed=$((passed + 1))
+		echo "[$ndone/$nlisted] PASS $rname"
+	else
+		failed=$((failed + 1))
+		echo "[$ndone/$nlisted] FAIL $rname"
+		tail -n 25 "$LOG/$1.log" | sed 's/^/    /'
+		echo "$rname: $LOG/$1.log" >"$RES/$1.failed"
+	fi
+}
+
+# schedule: release the registered jobs, JOBS at a time, and report each as it ends
+schedule() {
+	# what runs: the listed checks and, through after=, what they need (it precedes them)
+	si=$seq
+	while [ "$si" -gt 0 ]; do
+		eval "sl=\$listed_$si sd=\$dep_$si sn=\${needed_$si:-}"
+		if [ "$sd" != skip ] && { [ "$sl" = 1 ] || [ -n "$sn" ]; }; then
+			eval "needed_$si=1"
+			[ "$sd" = 0 ] || eval "needed_$sd=1"
+		fi
+		si=$((si - 1))
+	done
+	first= rest=
+	si=0
+	while [ "$si" -lt "$seq" ]; do
+		si=$((si + 1))
+		eval "sd=\$dep_$si se=\${early_$si:-0} sn=\${needed_$si:-}"
+		[ "$sd" = skip ] && continue
+		if [ -z "$sn" ]; then
+			echo no >"$RES/$si.go"
+		elif [ "$se" = 1 ]; then
+			first="$first $si"
+		else
+			rest="$rest $si"
+		fi
+	done
+	for si in $skips; do
+		ndone=$((ndone + 1))
+		skipped=$((skipped + 1))
+		read -r sname <"$RES/$si.name" || :
+		echo "[$ndone/$nlisted] SKIP $sname"
+	done
+	pending="$first$rest"
+	nactive=0
+	while :; do
+		still= full=
+		for si in $pending; do
+			if [ -z "$full" ]; then
+				eval "sd=\$dep_$si"
+				sdrc=0
+				[ "$sd" = 0 ] || { [ -f "$RES/$sd.rc" ] && read -r sdrc <"$RES/$sd.rc"; } || sdrc=wait
+				if [ "$sdrc" = 0 ]; then
+					echo run >"$RES/$si.go"
+					nactive=$((nactive + 1))
+					[ "$nactive" -ge "$JOBS" ] && full=1
+					continue
+				elif [ "$sdrc" != wait ]; then
+					read -r sdname <"$RES/$sd.name" || :
+					echo "not run: it needs \"$sdname\", which failed (log: $LOG/$sd.log)" >"$LOG/$si.log"
+					echo 1 >"$RES/$si.rc"
+					echo no >"$RES/$si.go"
+					report "$si"
+					continue
+				fi
+			fi
+			still="$still $si"
+		done
+		pending=$still
+		[ "$nactive" -gt 0 ] || break
+		read -r sfin <&3
+		nactive=$((nactive - 1))
+		report "$sfin"
+	done
+	if [ -n "$pending" ]; then
+		echo "internal error: checks left that can never start:$pending"
+		failed=$((failed + 1))
+	fi
+}
+
+# timing_report CPU WALL: the suite's CPU and wall seconds, and the ten checks that took the most CPU
 timing_report() {
 	for ti in "$RES"/*.cpu1; do
 		[ -f "$ti" ] || continue
 		tn=${ti%.cpu1}
-		printf '%s\t' "$(cat "$tn.name" 2>/dev/null)"
+		printf '%s\t' "$(cat "$tn.name")"
 		sed -n 2p "$tn.cpu0" | tr '\n' ' '
 		sed -n 2p "$ti" | tr '\n' ' '
 		cat "$tn.wall" 2>/dev/null || echo
@@ -115,99 +237,9 @@ timing_report() {
 		}'
 }
 
-# reap: forget finished jobs; print every line that is ready, in order
-reap() {
-	still=
-	nactive=0
-	for ri in $active; do
-		if [ ! -f "$RES/$ri.rc" ]; then
-			still="$still $ri"
-			nactive=$((nactive + 1))
-		fi
-	done
-	active=$still
-	while [ "$printed" -lt "$seq" ]; do
-		pi=$((printed + 1))
-		[ -f "$RES/$pi.rc" ] || break
-		printed=$pi
-		[ -f "$RES/$pi.n" ] || continue
-		pn="[$(cat "$RES/$pi.n")/$total]"
-		pname=$(cat "$RES/$pi.name")
-		case $(cat "$RES/$pi.rc") in
-		skip)
-			skipped=$((skipped + 1))
-			echo "$pn SKIP $pname: $(cat "$RES/$pi.log")"
-			;;
-		0)
-			passed=$((passed + 1))
-			echo "$pn PASS $pname"
-			;;
-		*)
-			failed=$((failed + 1))
-			echo "$pn FAIL $pname"
-			tail -n 25 "$(cat "$RES/$pi.log")" | sed 's/^/    /'
-			echo "$pn $pname: $(cat "$RES/$pi.log")" >>"$RES/failed"
-			;;
-		esac
-	done
-}
-
-check() {
-	cname=$1
-	shift
-	cdep=$after cforce=$always
-	after=0 always=0
-	if listed "$cname"; then
-		nlisted=$((nlisted + 1))
-	elif [ "$cforce" = 0 ]; then
-		return 0
-	fi
-	seq=$((seq + 1))
-	last=$seq
-	if [ "$MODE" = count ]; then
-		# a check that is not listed runs only if a listed one needs it, directly or not
-		eval "dep_$seq=$cdep"
-		if listed "$cname"; then
-			while [ "$cdep" != 0 ]; do
-				eval "needed_$cdep=1"
-				eval "cdep=\$dep_$cdep"
-			done
-		fi
-		return 0
-	fi
-	if ! listed "$cname" && eval "[ -z \"\${needed_$seq:-}\" ]"; then
-		echo skip >"$RES/$seq.rc"
-		return 0
-	fi
-	clog=$(logname "$seq" "$cname")
-	printf '%s' "$cname" >"$RES/$seq.name"
-	printf '%s' "$clog" >"$RES/$seq.log"
-	listed "$cname" && echo "$nlisted" >"$RES/$seq.n"
-	while [ "$nactive" -ge "$JOBS" ]; do
-		sleep 0.1
-		reap
-	done
-	job "$seq" "$cdep" "$@" >"$clog" 2>&1 </dev/null &
-	active="$active $seq"
-	nactive=$((nactive + 1))
-	reap
-}
-
-skip() {
-	listed "$1" || return 0
-	nlisted=$((nlisted + 1))
-	seq=$((seq + 1))
-	[ "$MODE" = run ] || return 0
-	printf '%s' "$1" >"$RES/$seq.name"
-	printf '%s' "$2" >"$RES/$seq.log"
-	echo "$nlisted" >"$RES/$seq.n"
-	echo skip >"$RES/$seq.rc"
-	reap
-}
-
 have() { command -v "$1" >/dev/null 2>&1; }
 
-# probe NAME CMD...: run CMD once per suite (both passes see the same answer); log in $LOG/probe-NAME.log
+# probe NAME CMD...: run CMD once per suite (later calls reuse the answer); log in $LOG/probe-NAME.log
 probe() {
 	pname=$1
 	shift
@@ -409,28 +441,26 @@ suite() {
 	. tests/fuzz/checks.sh
 }
 
-suite
-total=$nlisted
-if [ "$total" = 0 ]; then
-	echo "no check matches T=$T"
-	exit 1
-fi
-MODE=run
-nlisted=0 seq=0
+mkfifo "$RES/done"
+exec 3<>"$RES/done"
 suite_w0=
 [ -r /proc/uptime ] && read -r suite_w0 _ </proc/uptime
 suite
-while [ "$nactive" -gt 0 ]; do
-	sleep 0.1
-	reap
-done
+schedule
 wait
-reap
+if [ "$nlisted" = 0 ]; then
+	echo "no check matches T=$T"
+	exit 1
+fi
 
-if [ -f "$RES/failed" ]; then
+if [ "$failed" -gt 0 ]; then
 	echo
 	echo "failed (check: log):"
-	sed 's/^/  /' "$RES/failed"
+	si=0
+	while [ "$si" -lt "$seq" ]; do
+		si=$((si + 1))
+		[ -f "$RES/$si.failed" ] && sed 's/^/  /' "$RES/$si.failed"
+	done
 fi
 suite_wall=?
 [ -n "$suite_w0" ] && read -r suite_w1 _ </proc/uptime && suite_wall=$(echo "$suite_w0 $suite_w1" | awk '{ printf "%.0f", $2 - $1 }')

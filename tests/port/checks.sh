@@ -34,7 +34,8 @@ port_libs() {
 
 # port_native SRC: the check whose run leaves SRC's native output in $B/NAME.out (0: none)
 port_native() {
-	eval "echo \${native_$(basename "$1" .c | tr -c 'A-Za-z0-9_' '_'):-0}"
+	pnn=${1##*/}
+	eval "echo \${native_$(printf '%s' "${pnn%.c}" | tr -c 'A-Za-z0-9_' '_'):-0}"
 }
 
 # port_target MODE SRC CC... : build SRC for MODE with CC..., run it (through
