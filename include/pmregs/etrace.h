@@ -3268,6 +3268,7 @@ PMREGS_HOT int pmregs_etrace_encap_encode(const struct pmregs_etrace_params *p, 
 	uint64_t w[6];
 	if (payload_len > 42u)
 		return PMREGS_ETOOLONG;
+	w[0] = 0; /* an empty payload loads no word, and the compiler cannot see none is read */
 	pmregs_ip_load_words(w, (const unsigned char *)payload_buf, payload_len);
 	return pmregs_etrace_encap_encode_words(p, in, w, payload_len, buf, cap);
 }
@@ -3590,6 +3591,7 @@ PMREGS_HOT int pmregs_etrace_smi_encode(const struct pmregs_etrace_params *p, co
 	uint64_t w[5];
 	if (payload_len > 36u)
 		return PMREGS_ETOOLONG;
+	w[0] = 0; /* an empty payload loads no word, and the compiler cannot see none is read */
 	pmregs_ip_load_words(w, (const unsigned char *)payload_buf, payload_len);
 	return pmregs_etrace_smi_encode_words(p, in, w, payload_len, buf, cap);
 }
@@ -3885,6 +3887,7 @@ PMREGS_HOT int pmregs_etrace_atb_encode(const struct pmregs_etrace_params *p, co
 	uint64_t w[5];
 	if (payload_len > 34u)
 		return PMREGS_ETOOLONG;
+	w[0] = 0; /* an empty payload loads no word, and the compiler cannot see none is read */
 	pmregs_ip_load_words(w, (const unsigned char *)payload_buf, payload_len);
 	return pmregs_etrace_atb_encode_words(p, in, w, payload_len, buf, cap);
 }

@@ -554,7 +554,7 @@ static void param_set(int k, params_t *p)
 }
 
 #define NSETS 9
-#define ROUNDS 1000000
+#define ROUNDS ((int)test_scale(1000000))
 
 static void test_round_trips(void)
 {
@@ -1511,7 +1511,7 @@ static void test_data_vectors(void)
 	CHECK(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c) < 0);
 }
 
-#define DROUNDS 200000
+#define DROUNDS ((int)test_scale(200000))
 
 /* Every shape under each parameter set: the natural length, shortest and uncompressed round trips, every truncation. */
 static void test_data_round_trips(void)
