@@ -292,6 +292,26 @@ good_spec() {
 	done
 }
 
+# matrix_c HEADER CC ARGS...: a translation unit that includes only HEADER, compiled with CC ARGS
+matrix_c() {
+	mh=$1
+	shift
+	mt=$B/matrix/$mh.$(printf '%s' "$*" | tr -c 'A-Za-z0-9_+.-' '_')
+	mkdir -p "$B/matrix"
+	printf '#include <pmregs/%s>\nextern int pmregs_matrix_tu;\nint pmregs_matrix_tu;\n' "$mh" >"$mt.c"
+	"$@" -Iinclude -c "$mt.c" -o "$mt.o"
+}
+
+# matrix_cxx HEADER CXX ARGS...: the same in C++, with every builder and accessor macro of HEADER
+# expanded (tests/cxx/macro_tu.sh), so that what they become in a C++ user's code is checked too
+matrix_cxx() {
+	mh=$1
+	shift
+	mt=$B/matrix/$mh.$(printf '%s' "$*" | tr -c 'A-Za-z0-9_+.-' '_')
+	mkdir -p "$B/matrix"
+	sh tests/cxx/macro_tu.sh "include/pmregs/$mh" >"$mt.cc" && "$@" -Iinclude -c "$mt.cc" -o "$mt.o"
+}
+
 # bad_spec_result FILE: what tests/gen/expect_error.py --batch found for one bad spec
 bad_spec_result() {
 	cat "$1.log" && read -r brc <"$1.rc" && [ "$brc" = 0 ]
@@ -380,18 +400,19 @@ suite() {
 	done
 
 	# ---- compile matrix: every header, alone, in every standard ---------------------
+	# gcc and g++ with the strict warning set (g++ also with the C++-only style warnings); clang and
+	# clang++ with every warning they have (-Weverything; in C++ but the C++98 compatibility ones)
 	for h in include/pmregs/*.h; do
-		hn=$(basename "$h")
-		printf '#include <pmregs/%s>\nint pmregs_matrix_tu;\n' "$hn" >"$B/tu_$hn.c"
-		# C++: every builder and accessor macro expanded too, with the C++-only style warnings on
-		sh tests/cxx/macro_tu.sh "$h" >"$B/tu_$hn.cc"
+		hn=${h##*/}
 		for cc in gcc clang; do
 			have $cc || {
 				skip "$hn $cc" "$cc not installed"
 				continue
 			}
+			ccwarn=$WARN
+			[ $cc = clang ] && ccwarn="-Weverything -Werror"
 			for std in c99 c11 c17; do
-				check "$hn $cc -std=$std" $cc -std=$std $WARN -Iinclude -c "$B/tu_$hn.c" -o "$B/tu_$hn.$cc.$std.o"
+				check "$hn $cc -std=$std$([ $cc = clang ] && echo ' -Weverything')" matrix_c "$hn" $cc -std=$std $ccwarn
 			done
 		done
 		for cxx in g++ clang++; do
@@ -399,10 +420,10 @@ suite() {
 				skip "$hn $cxx" "$cxx not installed"
 				continue
 			}
-			cxxwarn="-Wold-style-cast -Wzero-as-null-pointer-constant"
-			[ $cxx = g++ ] && cxxwarn="$cxxwarn -Wuseless-cast"
+			cxxwarn="$WARN -Wold-style-cast -Wzero-as-null-pointer-constant -Wuseless-cast"
+			[ $cxx = clang++ ] && cxxwarn="-Weverything -Wno-c++98-compat -Wno-c++98-compat-pedantic -Werror"
 			for std in c++11 c++17; do
-				check "$hn $cxx -std=$std" $cxx -std=$std $WARN $cxxwarn -Iinclude -c "$B/tu_$hn.cc" -o "$B/tu_$hn.$cxx.$std.o"
+				check "$hn $cxx -std=$std$([ $cxx = clang++ ] && echo ' -Weverything')" matrix_cxx "$hn" $cxx -std=$std $cxxwarn
 			done
 		done
 	done

@@ -2224,7 +2224,7 @@
 #define PMREGS_AMD_MSR_L3_PMC(n) (0xc0010231 + 2 * (n)) /* 6 registers */
 #define PMREGS_AMD_MSR_NB_PERF_CTL(n) (0xc0010240 + 2 * (n)) /* 4 registers */
 #define PMREGS_AMD_MSR_DF_PERF_CTL(n) (0xc0010240 + 2 * (n)) /* 4 registers */
-#define PMREGS_AMD_MSR_DF_PERF_CTL_V2_(n) (0xc0010240 + 2 * (n)) /* 4 registers */
+#define PMREGS_AMD_MSR_DF_PERF_CTL_V2(n) (0xc0010240 + 2 * (n)) /* 4 registers */
 #define PMREGS_AMD_MSR_DF_PERF_CTR(n) (0xc0010241 + 2 * (n)) /* 4 registers */
 #define PMREGS_AMD_MSR_UMC_PERF_CTL(n) (0xc0010800 + 2 * (n)) /* 4 registers */
 #define PMREGS_AMD_MSR_UMC_PERF_CTR(n) (0xc0010801 + 2 * (n)) /* 4 registers */

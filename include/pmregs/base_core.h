@@ -105,10 +105,10 @@ template <unsigned long long X, int W> struct pmregs_fits_check {
 	(pmregs_fits_check<(__builtin_constant_p(x) ? (x) : 0), (w)>::value +                              \
 	 pmregs_const_check<__builtin_constant_p(x), struct set>::ok)
 #elif defined(__GNUC__)
-/* 1 when x is an integer constant expression (then (void *)(x * 0) is a null pointer constant) */
-#define PMREGS_IS_CONSTANT(x)                                                                            \
-	__builtin_types_compatible_p(__typeof__(1 ? (void *)((__INTPTR_TYPE__)(x) * 0) : (int *)0), int *)
-#define PMREGS_CONSTANT_OR_0(x) __builtin_choose_expr(PMREGS_IS_CONSTANT(x), (uint64_t)(x), 0)
+/* 1 when e is an integer constant expression (then (void *)(e * 0) is a null pointer constant) */
+#define PMREGS_IS_CONSTANT(e)                                                                            \
+	__builtin_types_compatible_p(__typeof__(1 ? (void *)((__INTPTR_TYPE__)(e) * 0) : (int *)0), int *)
+#define PMREGS_CONSTANT_OR_0(e) __builtin_choose_expr(PMREGS_IS_CONSTANT(e), (uint64_t)(e), 0)
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #define PMREGS_FITS(x, w, set)                                                                           \
 	((uint64_t)(x) + 0 * sizeof(struct {                                                                 \

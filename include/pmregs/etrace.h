@@ -664,31 +664,6 @@ static inline int pmregs_etrace_params_check_why(const struct pmregs_etrace_para
 			*why = "width address_width is over 64 bits";
 		return PMREGS_EINVAL;
 	}
-	if ((((uint64_t)p->notime_p != 0) ? PMREGS_U64(0) : (uint64_t)p->time_width_p) > 64u) {
-		if (why)
-			*why = "width time_width is over 64 bits";
-		return PMREGS_EINVAL;
-	}
-	if ((((uint64_t)p->nocontext_p != 0) ? PMREGS_U64(0) : (uint64_t)p->context_width_p) > 64u) {
-		if (why)
-			*why = "width context_width is over 64 bits";
-		return PMREGS_EINVAL;
-	}
-	if ((((uint64_t)p->return_stack_size_p + (((uint64_t)p->return_stack_size_p > PMREGS_U64(0)) ? PMREGS_U64(1) : PMREGS_U64(0))) + (uint64_t)p->call_counter_size_p) > 64u) {
-		if (why)
-			*why = "width irdepth_width is over 64 bits";
-		return PMREGS_EINVAL;
-	}
-	if ((((uint64_t)p->data_width_p <= PMREGS_U64(16)) ? PMREGS_U64(1) : PMREGS_U64(2)) > 64u) {
-		if (why)
-			*why = "width dsize_width is over 64 bits";
-		return PMREGS_EINVAL;
-	}
-	if ((((uint64_t)p->data_width_p <= PMREGS_U64(8)) ? PMREGS_U64(0) : (((uint64_t)p->data_width_p <= PMREGS_U64(16)) ? PMREGS_U64(1) : (((uint64_t)p->data_width_p <= PMREGS_U64(32)) ? PMREGS_U64(2) : PMREGS_U64(3)))) > 64u) {
-		if (why)
-			*why = "width ddata_len_width is over 64 bits";
-		return PMREGS_EINVAL;
-	}
 	if (why)
 		*why = "";
 	return PMREGS_OK;
@@ -2347,6 +2322,7 @@ struct pmregs_etrace_te_data {
 	uint8_t op_len;
 	uint8_t addr_lsbs;
 	uint8_t shape; /* enum pmregs_etrace_te_data_shape */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 /* An empty packet of the given shape: fields 0 except those that select the shape. */
 static inline int pmregs_etrace_te_data_init(struct pmregs_etrace_te_data *pkt, unsigned shape)
@@ -2955,13 +2931,14 @@ enum pmregs_etrace_encap_shape {
 struct pmregs_etrace_encap {
 	uint64_t timestamp;
 	uint16_t srcid;
+	uint16_t payload_offset; /* bit where the payload starts (decode) */
+	uint16_t payload_bits; /* bits from there to the end of the packet (decode) */
 	uint8_t length;
 	uint8_t flow;
 	uint8_t extend;
 	uint8_t type;
 	uint8_t shape; /* enum pmregs_etrace_encap_shape */
-	uint16_t payload_offset; /* bit where the payload starts (decode) */
-	uint16_t payload_bits;   /* bits from there to the end of the packet (decode) */
+	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
 };
 /* An empty packet of the given shape: fields 0 except those that select the shape. */
 static inline int pmregs_etrace_encap_init(struct pmregs_etrace_encap *pkt, unsigned shape)
@@ -3319,13 +3296,14 @@ enum pmregs_etrace_smi_shape {
 struct pmregs_etrace_smi {
 	uint16_t index;
 	uint16_t timestamp;
+	uint16_t payload_offset; /* bit where the payload starts (decode) */
+	uint16_t payload_bits; /* bits from there to the end of the packet (decode) */
 	uint8_t length;
 	uint8_t msg_type;
 	uint8_t timestamp_present;
 	uint8_t index_pad;
 	uint8_t shape; /* enum pmregs_etrace_smi_shape */
-	uint16_t payload_offset; /* bit where the payload starts (decode) */
-	uint16_t payload_bits;   /* bits from there to the end of the packet (decode) */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 /* An empty packet of the given shape: fields 0 except those that select the shape. */
 static inline int pmregs_etrace_smi_init(struct pmregs_etrace_smi *pkt, unsigned shape)
@@ -3638,12 +3616,12 @@ enum pmregs_etrace_atb_shape {
  */
 struct pmregs_etrace_atb {
 	uint16_t timestamp;
+	uint16_t payload_offset; /* bit where the payload starts (decode) */
+	uint16_t payload_bits; /* bits from there to the end of the packet (decode) */
 	uint8_t length;
 	uint8_t timestamp_present;
 	uint8_t reserved;
 	uint8_t shape; /* enum pmregs_etrace_atb_shape */
-	uint16_t payload_offset; /* bit where the payload starts (decode) */
-	uint16_t payload_bits;   /* bits from there to the end of the packet (decode) */
 };
 /* An empty packet of the given shape: fields 0 except those that select the shape. */
 static inline int pmregs_etrace_atb_init(struct pmregs_etrace_atb *pkt, unsigned shape)
@@ -3907,19 +3885,19 @@ PMREGS_HOT int pmregs_etrace_atb_encode(const struct pmregs_etrace_params *p, co
 struct pmregs_etrace_encap_stream {
 	const unsigned char *buf;
 	size_t len;
-	size_t pos;   /* next byte to read */
-	int synced;   /* 0: the next packet boundary is not known yet */
+	size_t pos; /* next byte to read */
+	int synced; /* 0: the next packet boundary is not known yet */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 struct pmregs_etrace_encap_stream_item {
-	size_t offset;   /* first byte of the item in the buffer */
-	size_t size;     /* bytes it covers */
-	int status;      /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before
-			    the first known boundary; other: why the packet was bad (then size covers the skip) */
-	int has_payload; /* 1: payload holds the decoded te_inst */
+	size_t offset; /* first byte of the item in the buffer */
+	size_t size; /* bytes it covers */
 	struct pmregs_etrace_encap frame;
 	struct pmregs_etrace_te_inst payload;
 	size_t payload_len; /* the payload's received length in bytes (its bits from frame.payload_offset) */
+	int status; /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before the first known boundary; other: why the packet was bad (then size covers the skip) */
+	int has_payload; /* 1: payload holds the decoded te_inst */
 };
 
 /* Walk buf[0..len); synced = 1 when buf starts at a packet boundary. */
@@ -4095,19 +4073,20 @@ static inline int pmregs_etrace_encap_stream_next(struct pmregs_etrace_encap_str
 struct pmregs_etrace_smi_stream {
 	const unsigned char *buf;
 	size_t len;
-	size_t pos;   /* next byte to read */
-	int synced;   /* 0: the next packet boundary is not known yet */
+	size_t pos; /* next byte to read */
+	int synced; /* 0: the next packet boundary is not known yet */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 struct pmregs_etrace_smi_stream_item {
-	size_t offset;   /* first byte of the item in the buffer */
-	size_t size;     /* bytes it covers */
-	int status;      /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before
-			    the first known boundary; other: why the packet was bad (then size covers the skip) */
-	int has_payload; /* 1: payload holds the decoded te_inst */
-	struct pmregs_etrace_smi frame;
+	size_t offset; /* first byte of the item in the buffer */
+	size_t size; /* bytes it covers */
 	struct pmregs_etrace_te_inst payload;
 	size_t payload_len; /* the payload's received length in bytes (its bits from frame.payload_offset) */
+	int status; /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before the first known boundary; other: why the packet was bad (then size covers the skip) */
+	int has_payload; /* 1: payload holds the decoded te_inst */
+	struct pmregs_etrace_smi frame;
+	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
 /* Walk buf[0..len); synced = 1 when buf starts at a packet boundary. */
@@ -4283,19 +4262,20 @@ static inline int pmregs_etrace_smi_stream_next(struct pmregs_etrace_smi_stream 
 struct pmregs_etrace_atb_stream {
 	const unsigned char *buf;
 	size_t len;
-	size_t pos;   /* next byte to read */
-	int synced;   /* 0: the next packet boundary is not known yet */
+	size_t pos; /* next byte to read */
+	int synced; /* 0: the next packet boundary is not known yet */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 struct pmregs_etrace_atb_stream_item {
-	size_t offset;   /* first byte of the item in the buffer */
-	size_t size;     /* bytes it covers */
-	int status;      /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before
-			    the first known boundary; other: why the packet was bad (then size covers the skip) */
-	int has_payload; /* 1: payload holds the decoded te_inst */
-	struct pmregs_etrace_atb frame;
+	size_t offset; /* first byte of the item in the buffer */
+	size_t size; /* bytes it covers */
 	struct pmregs_etrace_te_inst payload;
 	size_t payload_len; /* the payload's received length in bytes (its bits from frame.payload_offset) */
+	int status; /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before the first known boundary; other: why the packet was bad (then size covers the skip) */
+	int has_payload; /* 1: payload holds the decoded te_inst */
+	struct pmregs_etrace_atb frame;
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* Walk buf[0..len); synced = 1 when buf starts at a packet boundary. */
@@ -4471,19 +4451,20 @@ static inline int pmregs_etrace_atb_stream_next(struct pmregs_etrace_atb_stream 
 struct pmregs_etrace_smi_data_stream {
 	const unsigned char *buf;
 	size_t len;
-	size_t pos;   /* next byte to read */
-	int synced;   /* 0: the next packet boundary is not known yet */
+	size_t pos; /* next byte to read */
+	int synced; /* 0: the next packet boundary is not known yet */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 struct pmregs_etrace_smi_data_stream_item {
-	size_t offset;   /* first byte of the item in the buffer */
-	size_t size;     /* bytes it covers */
-	int status;      /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before
-			    the first known boundary; other: why the packet was bad (then size covers the skip) */
-	int has_payload; /* 1: payload holds the decoded te_data */
-	struct pmregs_etrace_smi frame;
+	size_t offset; /* first byte of the item in the buffer */
+	size_t size; /* bytes it covers */
 	struct pmregs_etrace_te_data payload;
 	size_t payload_len; /* the payload's received length in bytes (its bits from frame.payload_offset) */
+	int status; /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before the first known boundary; other: why the packet was bad (then size covers the skip) */
+	int has_payload; /* 1: payload holds the decoded te_data */
+	struct pmregs_etrace_smi frame;
+	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
 /* Walk buf[0..len); synced = 1 when buf starts at a packet boundary. */

@@ -16,7 +16,7 @@ from ..core import ACCESS, BIT_RE, MAX_PARTS, Field, Layout, Variants, collect_g
     register_address, runs_of
 from ..capi import name_tables
 from ..cnames import small_stype, small_utype, utype
-from ..ctext import comment_text, hexw, parenthesized, ulit, wrap
+from ..ctext import comment_text, hexw, packed_order, parenthesized, ulit, wrap
 from ..diagram import diagram
 from ..mdtext import anchor, bits_lsb, bits_msb0, md, md_par
 from ..yamlnode import Scalar, Seq
@@ -417,6 +417,10 @@ def layout_view(hv, L, index):
                         if L.rsvd_mask | L.res1_mask else f"(PMREGS_CAST(void, {arg}), 1)")
     v["reserved_mask"] = sum(f.mask for f in L.fields if f.is_reserved)
     v["builders"] = [(f["builder"] + "(x)", f["builder_expr"]) for f in v["user_fields"]]
+    # the plain struct: members by decreasing size (no padding between them), then explicit tail padding
+    sizes = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4}
+    v["struct_members"], v["struct_pad"] = packed_order(
+        [(sizes.get(f["member_t"], 8), sizes.get(f["member_t"], 8), f) for f in v["user_fields"]])
     if L.variants is not None:
         D = L.variants.discriminator
         v["variant_fn"] = S(n.layout_fn(L, "variant"), f"layout '{L.name}'")
