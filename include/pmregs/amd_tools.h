@@ -3580,13 +3580,13 @@ static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_eve
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_amd_generic_events_row *rows = pmregs_amd_generic_events(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }

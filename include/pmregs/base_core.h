@@ -138,6 +138,13 @@ template <unsigned long long X, int W> struct pmregs_fits_check {
 	 0 * sizeof(struct { int pmregs_fits : ((((uint64_t)(x) >> ((w) - 1)) >> 1) == 0) ? 1 : -1; }))
 #endif
 
+/* A name kept for one release after a rename: using it warns (gcc, clang), naming the new one. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PMREGS_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#else
+#define PMREGS_DEPRECATED(msg)
+#endif
+
 /* Field builders: the fitting constant x shifted into place, as a constant expression (set: as above). */
 #define PMREGS_FIELD64(x, shift, w, set) (PMREGS_FITS((x), (w), set) << (shift))
 #define PMREGS_FIELD32(x, shift, w, set) PMREGS_CAST(uint32_t, PMREGS_FITS((x), (w), set) << (shift))

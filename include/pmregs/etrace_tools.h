@@ -238,7 +238,7 @@ static inline size_t pmregs_etrace_doptions_ref_snprint(char *buf, size_t n, uin
 /* ---- run-time parameters by name and by index ---- */
 
 /* The named parameter sets (values in the order of pmregs_etrace_params_desc()). */
-static inline const struct pmregs_param_preset *pmregs_etrace_param_presets(size_t *count)
+static inline const struct pmregs_param_preset *pmregs_etrace_presets(size_t *count)
 {
 	static const uint64_t v0[] = { 64, 0, 2, 5, 1, 1, 32, 0, 0, 0, 0, 0, 0, 0, 1, 5, 4, 0, 0, 0, 0, 0, 0, 0, 32, 32, 1, 3, 2, 0, 0, 0, 2, 1 };
 	static const uint64_t v1[] = { 64, 0, 2, 5, 1, 1, 32, 0, 0, 0, 0, 0, 0, 0, 1, 5, 4, 0, 0, 6, 0, 2, 2, 0, 32, 32, 1, 3, 2, 0, 0, 0, 2, 1 };
@@ -255,8 +255,8 @@ static inline const struct pmregs_param_preset *pmregs_etrace_param_presets(size
 	return d;
 }
 
-/* The parameter set called name, or a null pointer. */
-static inline const struct pmregs_etrace_params *pmregs_etrace_params_preset(const char *name)
+/* The parameters of the set called name (ignoring ASCII case), or a null pointer. */
+static inline const struct pmregs_etrace_params *pmregs_etrace_presets_find(const char *name)
 {
 	static const struct pmregs_etrace_params d[] = {
 		PMREGS_ETRACE_PRESET_REFERENCE_FLOW,
@@ -265,11 +265,25 @@ static inline const struct pmregs_etrace_params *pmregs_etrace_params_preset(con
 		PMREGS_ETRACE_PRESET_PULP,
 	};
 	size_t i, n;
-	const struct pmregs_param_preset *ps = pmregs_etrace_param_presets(&n);
+	const struct pmregs_param_preset *ps = pmregs_etrace_presets(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(ps[i].name, name))
+		if (pmregs_strcaseeq(ps[i].name, name))
 			return &d[i];
 	return PMREGS_NULL;
+}
+
+/* Deprecated: the name pmregs_etrace_presets() had before 0.2.0 (removed in the release after). */
+PMREGS_DEPRECATED("renamed pmregs_etrace_presets()")
+static inline const struct pmregs_param_preset *pmregs_etrace_param_presets(size_t *count)
+{
+	return pmregs_etrace_presets(count);
+}
+
+/* Deprecated: the name pmregs_etrace_presets_find() had before 0.2.0 (removed in the release after). */
+PMREGS_DEPRECATED("renamed pmregs_etrace_presets_find()")
+static inline const struct pmregs_etrace_params *pmregs_etrace_params_preset(const char *name)
+{
+	return pmregs_etrace_presets_find(name);
 }
 
 /* Name, doc, default and range of each parameter, in struct order. */
@@ -6086,7 +6100,7 @@ static inline const struct pmregs_stream_desc *pmregs_etrace_streams(size_t *cou
 }
 
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_ETRACE_FAMILY_INIT { "etrace", "RISC-V Efficient Trace (E-Trace) te_inst and te_data packets, compression and encapsulation", pmregs_etrace_layouts, pmregs_etrace_register_descs, pmregs_etrace_params_desc, pmregs_etrace_streams, "RISC-V International", pmregs_etrace_param_presets, pmregs_etrace_params_check_values, PMREGS_NULL, PMREGS_NULL }
+#define PMREGS_ETRACE_FAMILY_INIT { "etrace", "RISC-V Efficient Trace (E-Trace) te_inst and te_data packets, compression and encapsulation", pmregs_etrace_layouts, pmregs_etrace_register_descs, pmregs_etrace_params_desc, pmregs_etrace_streams, "RISC-V International", pmregs_etrace_presets, pmregs_etrace_params_check_values, PMREGS_NULL, PMREGS_NULL }
 
 static inline const struct pmregs_family_desc *pmregs_etrace_family(void)
 {

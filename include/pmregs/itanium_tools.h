@@ -2029,13 +2029,13 @@ static inline const struct pmregs_itanium_events_row *pmregs_itanium_events(size
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_itanium_events_row *pmregs_itanium_events_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_itanium_events_row *rows = pmregs_itanium_events(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }

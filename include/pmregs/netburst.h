@@ -1593,7 +1593,7 @@ static inline uint8_t pmregs_netburst_cccr_increment(uint64_t cccr, uint8_t coun
  * error code and names the check in out->check (pmregs_netburst_event_check_name() and
  * pmregs_netburst_event_check_doc() say what it means). pmregs_netburst_event_schedule() places a list of
  * requests in the fewest passes. In netburst_tools.h: pmregs_netburst_event_decode() finds the request
- * behind register values, pmregs_netburst_event_find() an event by name, pmregs_netburst_event_parse() and pmregs_netburst_event_snprint()
+ * behind register values, pmregs_netburst_event_index() an event by name, pmregs_netburst_event_parse() and pmregs_netburst_event_snprint()
  * turn "EVENT:NAME..." text into a request and back; pmregs_netburst_event_check_name() and pmregs_netburst_event_check_doc()
  * name the checks.
  */

@@ -1430,13 +1430,13 @@ static inline const struct pmregs_netburst_events_row *pmregs_netburst_events(si
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_netburst_events_row *pmregs_netburst_events_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_netburst_events_row *rows = pmregs_netburst_events(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
@@ -1488,21 +1488,22 @@ static inline const struct pmregs_netburst_replay_metrics_row *pmregs_netburst_r
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_netburst_replay_metrics_row *pmregs_netburst_replay_metrics_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_netburst_replay_metrics_row *rows = pmregs_netburst_replay_metrics(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
 
 /* ---- NetBurst event encoder (event): names, checks and decoding ---- */
 
-/* The event whose row name or title is `name` (ignoring ASCII case), or PMREGS_ENOENT. */
-static inline int pmregs_netburst_event_find(const char *name)
+/* The row index of the event whose row name or title is `name` (ignoring ASCII case), or PMREGS_ENOENT
+ * (pmregs_netburst_events_find() gives the row itself). */
+static inline int pmregs_netburst_event_index(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_netburst_events_row *rows = pmregs_netburst_events(&n);
@@ -1510,6 +1511,13 @@ static inline int pmregs_netburst_event_find(const char *name)
 		if (pmregs_strcaseeq(rows[i].name, name) || pmregs_strcaseeq(rows[i].title, name))
 			return (int)i;
 	return PMREGS_ENOENT;
+}
+
+/* Deprecated: the name pmregs_netburst_event_index() had before 0.2.0 (removed in the release after). */
+PMREGS_DEPRECATED("renamed pmregs_netburst_event_index()")
+static inline int pmregs_netburst_event_find(const char *name)
+{
+	return pmregs_netburst_event_index(name);
 }
 
 /*
@@ -1539,7 +1547,7 @@ static inline int pmregs_netburst_event_parse(struct pmregs_netburst_event_reque
 			tok[i] = s[i];
 		tok[n] = 0;
 		if (row == PMREGS_NULL) {
-			int ev = pmregs_netburst_event_find(tok);
+			int ev = pmregs_netburst_event_index(tok);
 			if (ev < 0) {
 				if (bad)
 					*bad = s;

@@ -703,13 +703,13 @@ static inline const struct pmregs_ppc604_cpus_row *pmregs_ppc604_cpus(size_t *co
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_ppc604_cpus_row *pmregs_ppc604_cpus_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_ppc604_cpus_row *rows = pmregs_ppc604_cpus(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
@@ -744,13 +744,13 @@ static inline const struct pmregs_ppc604_tb_bits_row *pmregs_ppc604_tb_bits(size
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_ppc604_tb_bits_row *pmregs_ppc604_tb_bits_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_ppc604_tb_bits_row *rows = pmregs_ppc604_tb_bits(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
@@ -783,13 +783,13 @@ static inline const struct pmregs_ppc604_threshold_scale_row *pmregs_ppc604_thre
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_ppc604_threshold_scale_row *pmregs_ppc604_threshold_scale_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_ppc604_threshold_scale_row *rows = pmregs_ppc604_threshold_scale(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
@@ -933,13 +933,13 @@ static inline const struct pmregs_ppc604_events_row *pmregs_ppc604_events(size_t
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_ppc604_events_row *pmregs_ppc604_events_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_ppc604_events_row *rows = pmregs_ppc604_events(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }

@@ -5140,13 +5140,13 @@ static inline const struct pmregs_x86_arch_events_row *pmregs_x86_arch_events(si
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_x86_arch_events_row *pmregs_x86_arch_events_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_x86_arch_events_row *rows = pmregs_x86_arch_events(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }

@@ -615,7 +615,8 @@ def encoder_view(hv, E):
         "opt": f"struct {S(base + '_option', what)}",
         "work": f"struct {S(base + '_work', what)}",
         "init": S(base + "_request_init", what),
-        "find": S(base + "_find", what),
+        "index": S(base + "_index", what),
+        "find": S(base + "_find", what),        # the name of _index before 0.2.0: a deprecated alias
         "options": S(base + "_options", what),
         "encode_option": S(base + "_encode_option", what),
         "encode": S(base + "_encode", what),
@@ -625,7 +626,7 @@ def encoder_view(hv, E):
         "check_doc": S(base + "_check_doc", what),
         "check_error": S(base + "_check_error", what),
         "allowed": S(base + "_option_allowed", what),
-        "table_fn": n.table_fn(T), "row_struct": f"struct {n.table_fn(T, 'row')}",
+        "table_fn": n.table_fn(T), "table_find": n.table_fn(T, "find"), "row_struct": f"struct {n.table_fn(T, 'row')}",
         "table_count": n.table_macro(T, "count"),
         "max_options": S(mac + "_MAX_OPTIONS", what),
         "max_options_v": max([len(o) for o in E.options] + [1]),

@@ -901,8 +901,11 @@ class CodeGen:
              "check_values_fn": S(f"{self.p}_params_check_values", node),
              "count": len(fam.params), "checks": [], "widths": [], "presets": []}
         if fam.param_presets:
-            v["preset_fn"] = S(f"{self.p}_params_preset", node)
-            v["presets_fn"] = S(f"{self.p}_param_presets", node)
+            # renamed in 0.2.0: _params_preset(name) and _param_presets() read too much alike
+            v["preset_fn"] = S(f"{self.p}_presets_find", node)
+            v["presets_fn"] = S(f"{self.p}_presets", node)
+            v["old_preset_fn"] = S(f"{self.p}_params_preset", node)
+            v["old_presets_fn"] = S(f"{self.p}_param_presets", node)
         for name, doc, source, values, pnode in fam.param_presets:
             v["presets"].append({"name": name, "doc": doc, "source": source, "vals": values,
                                  "macro": S(f"{self.P}_PRESET_{name.upper()}", pnode)})
