@@ -36,7 +36,6 @@ PYTHON ?= $(shell for p in python3 /usr/bin/python3; do \
 	$$p -c 'import yaml, jinja2' >/dev/null 2>&1 && { echo $$p; break; }; done)
 
 SPECS    := $(sort $(wildcard spec/*.yaml))
-GEN_SRC  := $(wildcard gen/*.py gen/pmregs_gen/*.py gen/pmregs_gen/constructs/*.py gen/templates/*.j2)
 HEADERS  := $(patsubst spec/%.yaml,include/pmregs/%.h,$(SPECS)) $(patsubst spec/%.yaml,include/pmregs/%_tools.h,$(SPECS)) \
             include/pmregs/pmregs.h include/pmregs/tools.h include/pmregs/version.h
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
@@ -60,39 +59,32 @@ all: headers $(TOOL)
 
 headers: $(HEADERS) $(CAT_HEADERS)
 
-# With a Python that has PyYAML and Jinja2, the headers and the reference pages are regenerated
-# together. Without one, the committed headers are kept if they were generated from the specs as
-# they are (each header records its spec's SHA-256): a fresh clone, whose file times are those of
-# the checkout, never needs Python. A spec edited since is an error.
-$(HEADERS) &: $(SPECS) $(GEN_SRC) VERSION
-ifneq ($(PYTHON),)
-	$(PYTHON) gen/generate.py --out include/pmregs $(SPECS)
+# The headers and the reference pages are regenerated together, when their content says so: each
+# records the SHA-256 of its spec, and version.h and doc/README.md those of VERSION and of the
+# generator's sources (gen/uptodate.sh compares them). File times play no part, so a fresh clone,
+# whose times are those of the checkout, never runs the generator, with or without Python; a spec,
+# VERSION or generator edited since needs Python with PyYAML and Jinja2.
+$(HEADERS) &: FORCE
+	@why=$$(sh gen/uptodate.sh) && exit 0; \
+	if [ -z "$(PYTHON)" ]; then \
+		echo "error: $$why; regenerating needs Python with PyYAML"; \
+		echo "       and Jinja2 (Debian: apt-get install python3-yaml python3-jinja2), then run make"; \
+		exit 1; fi; \
+	echo "regenerating: $$why"; \
+	echo "$(PYTHON) gen/generate.py --out include/pmregs $(SPECS)"; \
+	$(PYTHON) gen/generate.py --out include/pmregs $(SPECS) && \
+	echo "$(PYTHON) gen/generate.py --doc --out doc $(SPECS)" && \
 	$(PYTHON) gen/generate.py --doc --out doc $(SPECS)
-else
-	@for s in $(SPECS); do h=include/pmregs/$$(basename $$s .yaml).h; \
-		sum=$$(sha256sum <$$s | cut -d ' ' -f 1); \
-		grep -q "(sha256 $$sum)" $$h || { \
-			echo "error: $$s changed since $$h was generated; regenerating it needs Python with PyYAML"; \
-			echo "       and Jinja2 (Debian: apt-get install python3-yaml python3-jinja2), then run make"; \
-			exit 1; }; done
-	@grep -q 'PMREGS_VERSION_STRING "$(VERSION)"' include/pmregs/version.h || { \
-		echo "error: VERSION changed since include/pmregs/version.h was generated; regenerating it needs"; \
-		echo "       Python with PyYAML and Jinja2 (Debian: apt-get install python3-yaml python3-jinja2)"; \
-		exit 1; }
-	@touch $(HEADERS)
-endif
 
-$(CAT_HEADERS) &: $(CAT_SPECS) $(CAT_DATA) $(GEN_SRC) VERSION
-ifneq ($(PYTHON),)
+$(CAT_HEADERS) &: FORCE
+	@why=$$(sh gen/uptodate.sh catalogs) && exit 0; \
+	if [ -z "$(PYTHON)" ]; then \
+		echo "error: $$why; regenerating needs Python with PyYAML"; \
+		echo "       and Jinja2 (Debian: apt-get install python3-yaml python3-jinja2), then run make"; \
+		exit 1; fi; \
+	echo "regenerating: $$why"; \
+	echo "$(PYTHON) gen/generate.py --catalogs --out include/pmregs $(CAT_SPECS)"; \
 	$(PYTHON) gen/generate.py --catalogs --out include/pmregs $(CAT_SPECS)
-else
-	@for s in $(CAT_SPECS) $(CAT_DATA); do sum=$$(sha256sum <$$s | cut -d ' ' -f 1); \
-		cat $(CAT_HEADERS) | grep -q "(sha256 $$sum)" || { \
-			echo "error: $$s changed since the catalogue headers were generated; regenerating them needs"; \
-			echo "       Python with PyYAML and Jinja2 (Debian: apt-get install python3-yaml python3-jinja2)"; \
-			exit 1; }; done
-	@touch $(CAT_HEADERS)
-endif
 
 check-generated:
 	@test -n "$(PYTHON)" || { echo "check-generated needs python3 with yaml and jinja2"; exit 1; }
@@ -112,8 +104,11 @@ $(BUILD)/examples/%: examples/%.c $(HEADERS) $(CAT_HEADERS) $(wildcard include/p
 demo: headers $(EXAMPLES)
 	@for e in $(EXAMPLES); do echo "== $$e"; $$e || exit 1; echo; done
 
-check: headers
-	@PYTHON="$(PYTHON)" CC="$(CC)" T='$(T)' JOBS='$(JOBS)' sh tests/run.sh
+# Whether the committed generated files were current is decided before make regenerates them: the
+# suite fails on it (PMREGS_STALE), so a commit whose generated files are stale fails CI.
+check:
+	@stale=$$(sh gen/uptodate.sh; sh gen/uptodate.sh catalogs); $(MAKE) --no-print-directory headers && \
+	PMREGS_STALE="$$stale" PYTHON="$(PYTHON)" CC="$(CC)" T='$(T)' JOBS='$(JOBS)' sh tests/run.sh
 
 bench: headers
 	@PYTHON="$(PYTHON)" sh tests/bench/run.sh

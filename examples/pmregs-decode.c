@@ -52,13 +52,15 @@ static void usage(FILE *f)
 		"the most significant), an ASCII ruler of the bits, and a warning for each reserved\n"
 		"field that is not as the manual requires. Names are matched ignoring case; a\n"
 		"register's manual name (its title) works too, and a register name wins over a\n"
-		"layout name: write layout:NAME for the layout. VALUE is decimal, 0x hexadecimal or\n"
-		"0b binary; '_' may separate digits.\n"
+		"layout name: write layout:NAME for the layout; a name not found gets the nearest\n"
+		"ones. VALUE is decimal, 0x hexadecimal or 0b binary; '_' may separate digits.\n"
 		"\n"
 		"With FILE (\"-\" for standard input), decode the packet stream in it; FAMILY must\n"
 		"have packet streams (--list shows them and the parameters with their defaults).\n"
 		"FILE is read as it comes, in bounded memory, whatever its length; a run of\n"
 		"identical packets without payload (fill bytes) is printed once, with its count.\n"
+		"When the start of FILE does not read as the stream, the streams it does read as\n"
+		"are named.\n"
 		"\n"
 		"With --sample, decode a record of register values in the order the family's\n"
 		"sample NAME gives (e.g. amd ibs_op, a perf raw IBS sample): from FILE, its bytes\n"
@@ -135,6 +137,106 @@ static void usage(FILE *f)
 static int eq_nocase(const char *a, const char *b)
 {
 	return pmregs_strcaseeq(a, b);
+}
+
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Whether name starts with the n characters of prefix, ignoring ASCII case. */
+static int prefix_nocase(const char *name, const char *prefix, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (!name[i] || lower(name[i]) != lower(prefix[i]))
+			return 0;
+	return 1;
+}
+
+/* ---- a name not found: the nearest ones ---- */
+
+/* Edit distance between a and b (insertions, deletions, substitutions, swaps of neighbours), ignoring
+ * ASCII case; names longer than 63 characters count as far. */
+static unsigned name_distance(const char *a, const char *b)
+{
+	unsigned d[3][64], i, j, la = (unsigned)strlen(a), lb = (unsigned)strlen(b);
+	if (la > 63 || lb > 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		unsigned *row = d[i % 3], *up = d[(i - 1) % 3], *up2 = d[(i + 1) % 3];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			unsigned cost = lower(a[i - 1]) != lower(b[j - 1]), best = up[j - 1] + cost;
+			if (up[j] + 1 < best)
+				best = up[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]) &&
+			    up2[j - 2] + 1 < best)
+				best = up2[j - 2] + 1;
+			row[j] = best;
+		}
+	}
+	return d[la % 3][lb];
+}
+
+/* The (up to three) names nearest to `want` among those offered to near_add(): within a third of its
+ * length (at least 2 edits), or starting with it. */
+struct near_names {
+	const char *want;
+	const char *name[3];
+	unsigned dist[3];
+};
+
+static void near_init(struct near_names *nn, const char *want)
+{
+	memset(nn, 0, sizeof *nn);
+	nn->want = want;
+}
+
+static void near_add(struct near_names *nn, const char *cand)
+{
+	size_t lw, k;
+	unsigned d, limit;
+	if (!cand || !*cand)
+		return;
+	lw = strlen(nn->want);
+	limit = lw / 3 > 2 ? (unsigned)(lw / 3) : 2;
+	d = name_distance(nn->want, cand);
+	if (lw >= 2 && strlen(cand) > lw && prefix_nocase(cand, nn->want, lw))
+		d = 1; /* it starts with what was given */
+	if (d > limit)
+		return;
+	for (k = 0; k < 3; k++)
+		if (nn->name[k] && eq_nocase(nn->name[k], cand))
+			return;
+	for (k = 0; k < 3 && cand; k++) {
+		if (!nn->name[k] || d < nn->dist[k]) {
+			const char *kn = nn->name[k];
+			unsigned kd = nn->dist[k];
+			nn->name[k] = cand;
+			nn->dist[k] = d;
+			cand = kn;
+			d = kd;
+		}
+	}
+}
+
+/* " (did you mean A, B or C?)", or nothing when no name is near */
+static void near_print(FILE *f, const struct near_names *nn)
+{
+	size_t k, n = 0;
+	while (n < 3 && nn->name[n])
+		n++;
+	if (n == 0)
+		return;
+	fprintf(f, " (did you mean ");
+	for (k = 0; k < n; k++)
+		fprintf(f, "%s%s", k == 0 ? "" : k + 1 == n ? " or " : ", ", nn->name[k]);
+	fprintf(f, "?)");
 }
 
 /*
@@ -311,10 +413,16 @@ static int unknown_family(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_family_desc *d = pmregs_families(&n);
+	struct near_names nn;
+	near_init(&nn, name);
 	fprintf(stderr, "%s: unknown family '%.*s%s' (families:", prog, CLIP(name));
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		fprintf(stderr, " %s", d[i].name);
-	fprintf(stderr, ")\n");
+		near_add(&nn, d[i].name);
+	}
+	fprintf(stderr, ")");
+	near_print(stderr, &nn);
+	fprintf(stderr, "\n");
 	return ST_NAME;
 }
 
@@ -352,8 +460,21 @@ static int find_target(const struct pmregs_family_desc *fam, const char *name, s
 	for (i = 0; i < nr; i++)
 		if (eq_nocase(regs[i].title, name))
 			goto reg;
-	fprintf(stderr, "%s: %s has no register, layout or table '%.*s%s' (try: %s --list %s)\n", prog, fam->name,
-		CLIP(name), prog, fam->name);
+	{
+		struct near_names nn;
+		size_t nt = 0;
+		const struct pmregs_table_desc *tb = fam->tables ? fam->tables(&nt) : 0;
+		near_init(&nn, name);
+		for (i = 0; i < nr; i++)
+			near_add(&nn, regs[i].name);
+		for (i = 0; i < nl; i++)
+			near_add(&nn, t->layouts[i].name);
+		for (i = 0; i < nt && !layout_only; i++)
+			near_add(&nn, tb[i].name);
+		fprintf(stderr, "%s: %s has no register, layout or table '%.*s%s'", prog, fam->name, CLIP(name));
+		near_print(stderr, &nn);
+		fprintf(stderr, " (try: %s --list %s)\n", prog, fam->name);
+	}
 	return ST_NAME;
 reg:
 	t->reg = &regs[i];
@@ -1540,6 +1661,73 @@ static int read_at_most(const char *path, unsigned char *buf, size_t cap, size_t
 
 #define MAXP 64
 
+/* ---- the framings that read a file's start ---- */
+
+#define PROBE_BYTES 4096 /* the start of a file that each framing is tried on */
+
+/* How a framing reads the start of a file: items, unreadable ones (a packet cut by the end of the
+ * start, or bytes before the first boundary of an unsynced walk, do not count) and whether the first
+ * item read. */
+struct probe_ctx {
+	unsigned long items, bad, bad_bytes;
+	int first_bad;
+};
+
+static int probe_item(void *vctx, const struct pmregs_stream_event *ev)
+{
+	struct probe_ctx *c = (struct probe_ctx *)vctx;
+	int bad = ev->status < 0 && ev->status != PMREGS_ETRUNC && ev->status != PMREGS_ENOENT;
+	if (c->items == 0)
+		c->first_bad = bad;
+	c->items++;
+	if (bad) {
+		c->bad++;
+		c->bad_bytes += ev->size;
+	}
+	return 0;
+}
+
+/* The framing st read the file (bad of its items unreadable): when it could not read the file's start
+ * (its first item, or most of the first PROBE_BYTES bytes), try every other stream of the family on
+ * that start and name those that read it with no unreadable item, as the --stream to give. */
+static void suggest_streams(const struct pmregs_family_desc *fam, const struct pmregs_stream_desc *st,
+			    const uint64_t *vals, size_t np, const unsigned char *buf, size_t len, int synced,
+			    const char *path)
+{
+	size_t ns = 0, i, n = len < PROBE_BYTES ? len : PROBE_BYTES, hits = 0;
+	const struct pmregs_stream_desc *s = fam->streams(&ns);
+	struct probe_ctx c;
+	memset(&c, 0, sizeof c);
+	if (n == 0 || st->walk(vals, np, buf, n, synced, probe_item, &c) != 0)
+		return;
+	if (!c.first_bad && c.bad_bytes * 2 <= n)
+		return;
+	fprintf(stderr, "%s: %s does not read as %s", prog, path, st->name);
+	for (i = 0; i < ns; i++) {
+		if (&s[i] == st)
+			continue;
+		memset(&c, 0, sizeof c);
+		if (s[i].walk(vals, np, buf, n, synced, probe_item, &c) != 0 || c.items == 0 || c.bad)
+			continue;
+		fprintf(stderr, "%s%s", hits ? " and as " : "; its start reads as ", s[i].name);
+		hits++;
+	}
+	if (hits == 0) {
+		fprintf(stderr, ", nor does its start read as any other %s framing with these parameters\n", fam->name);
+		return;
+	}
+	fprintf(stderr, ": try --stream");
+	for (i = 0, hits = 0; i < ns; i++) {
+		if (&s[i] == st)
+			continue;
+		memset(&c, 0, sizeof c);
+		if (s[i].walk(vals, np, buf, n, synced, probe_item, &c) != 0 || c.items == 0 || c.bad)
+			continue;
+		fprintf(stderr, "%s %s", hits++ ? " or --stream" : "", s[i].name);
+	}
+	fprintf(stderr, "\n");
+}
+
 /* A whole file (or standard input) in memory: parameter files, program images and hart traces. */
 static int read_file(const char *path, unsigned char **out, size_t *len)
 {
@@ -1602,10 +1790,16 @@ static int apply_param(const struct pmregs_family_desc *fam, char *item, uint64_
 			if (eq_nocase(ps[k].name, num))
 				break;
 		if (k == nps) {
+			struct near_names nn;
+			near_init(&nn, num);
 			fprintf(stderr, "%s: %s has no parameter preset '%.*s%s' (presets:", prog, fam->name, CLIP(num));
-			for (k = 0; k < nps; k++)
+			for (k = 0; k < nps; k++) {
 				fprintf(stderr, " %s", ps[k].name);
-			fprintf(stderr, ")\n");
+				near_add(&nn, ps[k].name);
+			}
+			fprintf(stderr, ")");
+			near_print(stderr, &nn);
+			fprintf(stderr, "\n");
 			return ST_NAME;
 		}
 		for (i = 0; i < np && i < MAXP; i++)
@@ -1616,8 +1810,13 @@ static int apply_param(const struct pmregs_family_desc *fam, char *item, uint64_
 		if (eq_nocase(d[i].name, item))
 			break;
 	if (i == np || i >= MAXP) {
-		fprintf(stderr, "%s: %s has no parameter '%.*s%s' (try: %s --list %s)\n", prog, fam->name, CLIP(item), prog,
-			fam->name);
+		struct near_names nn;
+		near_init(&nn, item);
+		for (i = 0; i < np; i++)
+			near_add(&nn, d[i].name);
+		fprintf(stderr, "%s: %s has no parameter '%.*s%s'", prog, fam->name, CLIP(item));
+		near_print(stderr, &nn);
+		fprintf(stderr, " (try: %s --list %s)\n", prog, fam->name);
 		return ST_NAME;
 	}
 	if (parse_u64(num, &x) != 0) {
@@ -1705,17 +1904,24 @@ static int decode_stream(const struct pmregs_family_desc *fam, const char *strea
 				hits = 1;
 				break;
 			}
-			if (strncmp(s[i].name, stream, sl) == 0) {
+			if (prefix_nocase(s[i].name, stream, sl)) {
 				st = &s[i];
 				hits++;
 			}
 		}
 		if (hits != 1) {
+			struct near_names nn;
+			near_init(&nn, stream);
 			fprintf(stderr, "%s: %s has %s stream '%.*s%s' (streams:", prog, fam->name, hits ? "more than one" : "no",
 				CLIP(stream));
-			for (i = 0; i < ns; i++)
+			for (i = 0; i < ns; i++) {
 				fprintf(stderr, " %s", s[i].name);
-			fprintf(stderr, ")\n");
+				near_add(&nn, s[i].name);
+			}
+			fprintf(stderr, ")");
+			if (!hits)
+				near_print(stderr, &nn);
+			fprintf(stderr, "\n");
 			return ST_NAME;
 		}
 	}
@@ -1769,6 +1975,14 @@ static int decode_stream(const struct pmregs_family_desc *fam, const char *strea
 	rc = sr_walk_stream(&w);
 	flush_held(&c);
 	close_input(in.f);
+	if (rc == 0 && c.bad && strcmp(path, "-") != 0) {
+		/* the file's start again, for the framings that read it (standard input cannot be read twice) */
+		static unsigned char start[PROBE_BYTES];
+		size_t n;
+		int more;
+		if (read_at_most(path, start, sizeof start, &n, &more) == 0)
+			suggest_streams(fam, st, vals, np, start, n, synced, path);
+	}
 	if (rc != 0 && rc != ST_IDLE) {
 		if (json)
 			printf("\n  ]\n}\n");
@@ -2233,8 +2447,13 @@ static int decode_sample(const struct pmregs_family_desc *fam, const char *name,
 		if (eq_nocase(sd[i].name, name))
 			s = &sd[i];
 	if (!s) {
-		fprintf(stderr, "%s: %s has no sample '%.*s%s' (try: %s --list %s)\n", prog, fam->name, CLIP(name), prog,
-			fam->name);
+		struct near_names nn;
+		near_init(&nn, name);
+		for (i = 0; i < ns; i++)
+			near_add(&nn, sd[i].name);
+		fprintf(stderr, "%s: %s has no sample '%.*s%s'", prog, fam->name, CLIP(name));
+		near_print(stderr, &nn);
+		fprintf(stderr, " (try: %s --list %s)\n", prog, fam->name);
 		return ST_NAME;
 	}
 	has_caps = s->caps >= 0;
@@ -3372,8 +3591,15 @@ int main(int argc, char **argv)
 			return ST_USAGE;
 		}
 		if (strncmp(pos[1], "table:", 6) == 0) {
-			fprintf(stderr, "%s: %s has no table '%.*s%s' (try: %s --list %s)\n", prog, fam->name, CLIP(pos[1] + 6),
-				prog, fam->name);
+			size_t nt = 0, k;
+			const struct pmregs_table_desc *tb = fam->tables ? fam->tables(&nt) : 0;
+			struct near_names nn;
+			near_init(&nn, pos[1] + 6);
+			for (k = 0; k < nt; k++)
+				near_add(&nn, tb[k].name);
+			fprintf(stderr, "%s: %s has no table '%.*s%s'", prog, fam->name, CLIP(pos[1] + 6));
+			near_print(stderr, &nn);
+			fprintf(stderr, " (try: %s --list %s)\n", prog, fam->name);
 			return ST_NAME;
 		}
 		if ((i = find_target(fam, pos[1], &t)) != 0)

@@ -29,7 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from pmregs_gen import VERSION, outputs  # noqa: E402
+from pmregs_gen import GENERATOR_SHA256, VERSION, outputs  # noqa: E402
 from pmregs_gen.constructs.catalogs import render_catalog  # noqa: E402
 from pmregs_gen.diag import Diag, SpecError  # noqa: E402
 from pmregs_gen.emit import Symbols, check_across, check_reserved, family_files, render_headers, render_selftest, \
@@ -161,7 +161,8 @@ def render_catalog_index(cats):
     extra = sorted({lic for *_, lic in cats if lic})
     lic = "MIT OR GPL-2.0-only" if not extra else "(MIT OR GPL-2.0-only) AND " + " AND ".join(extra)
     return {"catalogs.h": make_env().get_template("catalogs.h.j2").render(
-        headers=[c[0] for c in cats], entries=[(c[1], c[2]) for c in cats], version=VERSION, licence=lic)}
+        headers=[c[0] for c in cats], entries=[(c[1], c[2]) for c in cats], version=VERSION, licence=lic,
+        generator_sha256=GENERATOR_SHA256)}
 
 
 class FamilyNames:
@@ -188,19 +189,21 @@ def family_titles(spec_dir, folder, loaded):
     return out
 
 
+def same_text(path, text):
+    """Whether the file at path holds exactly text."""
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            return f.read() == text
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def check(out, docs, files):
     """--check: name every output that differs; exit status 1 if any does."""
     stale = []
     for name, text in sorted(files.items()):
         path = os.path.join(out, name)
-        try:
-            with open(path, encoding="utf-8", newline="") as f:
-                same = f.read() == text
-        except FileNotFoundError:
-            same = False
-        except (OSError, UnicodeDecodeError):
-            same = False
-        if not same:
+        if not same_text(path, text):
             stale.append(path)
     for p in stale:
         print(f"{p}: differs from what the specs generate", file=sys.stderr)
@@ -222,6 +225,8 @@ def write(out, docs, files):
     """Write every file, or none (outputs.py); refuse any target the generator did not write."""
     tx = Transaction(out)
     for name, text in sorted(files.items()):
+        if same_text(os.path.join(out, name), text):
+            continue            # unchanged: its file time stays, so make rebuilds nothing that uses it
         tx.put(name, text)
     if docs:
         for f in stale_docs(out, files):           # diagrams of layouts that no longer exist

@@ -1,16 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
-# The whole test suite (`make check`). Every check prints one line:
+# The whole test suite (`make check`). Every check prints one line when it ends:
 #   [n/N] PASS name | [n/N] FAIL name (then the tail of its log) | [n/N] SKIP name: reason
-# then the failed checks are listed again with their logs, and the last two lines are
-# "N skipped" and "N passed, N failed".
+# (n counts the checks that have ended), then the failed checks are listed again with their
+# logs in a fixed order, the suite's CPU and wall seconds with the ten checks that took the
+# most CPU, and the last two lines are "N skipped" and "N passed, N failed".
 #
 # Checks are found, not listed: every spec, header, example, tests/c/test_*.c,
 # tests/c/fail/*.c and tests/specs/bad/*.yaml takes part as soon as it exists.
 #
-# Checks run in parallel, JOBS at a time (default: the number of CPUs); each writes its
-# own log (build/tests/log/NNN-name.log) and result, and results are printed in a fixed
-# order whatever order they finish in. T=pattern runs only the checks whose name
+# Checks run in parallel, JOBS at a time (default: the number of CPUs), the long ones first;
+# each writes its own log (build/tests/log/N.log). T=pattern runs only the checks whose name
 # contains the shell pattern (what they need still runs, unlisted).
 #
 #   make check                 sh tests/run.sh
@@ -31,149 +31,220 @@ mkdir -p "$B" "$LOG" "$RES"
 
 WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+# Test programs outside their native gcc -O2 build (sanitizers, 32-bit, big-endian, fuzzing) let the
+# compiler choose what to inline in the codecs' hot paths: the same results, a fraction of the build
+# time of a test that calls them in many places. The native builds and every example keep the
+# default, what users compile.
+TESTFLAGS=-DPMREGS_NO_FORCE_INLINE
 
 # ---- the runner ------------------------------------------------------------------------
-# The suite below (suite()) is read twice: first to count the checks (MODE=count, nothing
-# runs), then to run them (MODE=run). So it must register the same checks both times:
-# anything a check needs from another runs inside a check, never while registering.
+# suite() runs once and registers every check. Each check is forked at once as a background
+# job that waits, blocked on its own FIFO and using no CPU, until the scheduler releases it:
+# so it sees this shell's variables as they were when it was registered. Anything a check
+# needs from another runs inside a check, never while registering. Once every check is
+# registered, the scheduler releases JOBS at a time: first those registered with early=1
+# (long ones: property tests, fuzzing, long replays), then the others in order, each only
+# after the check it depends on has passed. No polling: a job that ends says so on a FIFO.
 #
 #   check NAME CMD...            run CMD (a command or a function of this shell), log its output
 #   after=K check NAME CMD...    the same, once check K (a $last value) has passed
 #   always=1 check NAME CMD...   run it even when T excludes it (others need it; it is not listed)
+#   early=1 check NAME CMD...    release it before the others (with after=, once K has passed)
 #   skip NAME REASON             a check that cannot run here, and why
 # After check, $last is its number, for after=.
 
-MODE=count
-total=0    # N: listed checks (the counting pass)
-nlisted=0  # listed checks so far
-seq=0      # every job, listed or not
-printed=0  # jobs whose line is out
-active=    # jobs running
-nactive=0
+seq=0      # every registered job, listed or not
+nlisted=0  # listed checks and skips: N
 last=0
-passed=0 failed=0 skipped=0
-after=0 always=0
+after=0 always=0 early=0
+skips=     # numbers of the skips, in order
 
 listed() {
 	case $1 in *$T*) return 0 ;; esac
 	return 1
 }
 
-logname() {
-	printf '%s/%03d-%s.log' "$LOG" "$1" "$(printf '%s' "$2" | tr -c 'A-Za-z0-9_.-' '_' | cut -c 1-80)"
-}
-
-# job I DEP CMD...: the body of a background job
+# job I CMD...: the body of a background job: wait for the scheduler's word, then run CMD
+# (without the scheduler's FIFO), keep its status and CPU and wall seconds, and say it ended
 job() {
-	ji=$1 jdep=$2
-	shift 2
-	if [ "$jdep" != 0 ]; then
-		while [ ! -f "$RES/$jdep.rc" ]; do sleep 0.2; done
-		if [ "$(cat "$RES/$jdep.rc")" != 0 ]; then
-			echo "not run: it needs \"$(cat "$RES/$jdep.name")\", which failed (log: $(cat "$RES/$jdep.log"))"
-			echo 1 >"$RES/$ji.rc.tmp"
-			mv "$RES/$ji.rc.tmp" "$RES/$ji.rc"
-			return
-		fi
-	fi
-	("$@")
-	echo $? >"$RES/$ji.rc.tmp"
-	mv "$RES/$ji.rc.tmp" "$RES/$ji.rc"
+	ji=$1
+	shift
+	read -r jgo <"$RES/$ji.go"
+	[ "$jgo" = run ] || return 0
+	# CPU seconds: `times` before and after (its second line: the children's user and system
+	# time); wall seconds from /proc/uptime
+	times >"$RES/$ji.cpu0"
+	jw0=
+	[ -r /proc/uptime ] && read -r jw0 _ </proc/uptime
+	("$@") 3>&-
+	jrc=$?
+	times >"$RES/$ji.cpu1"
+	[ -n "$jw0" ] && read -r jw1 _ </proc/uptime && echo "$jw0 $jw1" >"$RES/$ji.wall"
+	echo $jrc >"$RES/$ji.rc"
+	echo "$ji" >&3
 }
 
-# reap: forget finished jobs; print every line that is ready, in order
-reap() {
-	still=
-	nactive=0
-	for ri in $active; do
-		if [ ! -f "$RES/$ri.rc" ]; then
-			still="$still $ri"
-			nactive=$((nactive + 1))
-		fi
+# fifos: the FIFOs of the next 64 jobs, made in one go
+fifos_made=0
+fifos() {
+	[ "$seq" -le "$fifos_made" ] && return 0
+	fl= fi=$fifos_made
+	while [ "$fi" -lt $((fifos_made + 64)) ]; do
+		fi=$((fi + 1))
+		fl="$fl $RES/$fi.go"
 	done
-	active=$still
-	while [ "$printed" -lt "$seq" ]; do
-		pi=$((printed + 1))
-		[ -f "$RES/$pi.rc" ] || break
-		printed=$pi
-		[ -f "$RES/$pi.n" ] || continue
-		pn="[$(cat "$RES/$pi.n")/$total]"
-		pname=$(cat "$RES/$pi.name")
-		case $(cat "$RES/$pi.rc") in
-		skip)
-			skipped=$((skipped + 1))
-			echo "$pn SKIP $pname: $(cat "$RES/$pi.log")"
-			;;
-		0)
-			passed=$((passed + 1))
-			echo "$pn PASS $pname"
-			;;
-		*)
-			failed=$((failed + 1))
-			echo "$pn FAIL $pname"
-			tail -n 25 "$(cat "$RES/$pi.log")" | sed 's/^/    /'
-			echo "$pn $pname: $(cat "$RES/$pi.log")" >>"$RES/failed"
-			;;
-		esac
-	done
+	# shellcheck disable=SC2086
+	mkfifo $fl
+	fifos_made=$fi
 }
 
 check() {
 	cname=$1
 	shift
-	cdep=$after cforce=$always
-	after=0 always=0
+	cdep=$after cforce=$always cearly=$early
+	after=0 always=0 early=0
 	if listed "$cname"; then
+		clisted=1
 		nlisted=$((nlisted + 1))
-	elif [ "$cforce" = 0 ]; then
+	elif [ "$cforce" = 1 ]; then
+		clisted=0
+	else
 		return 0
 	fi
 	seq=$((seq + 1))
 	last=$seq
-	if [ "$MODE" = count ]; then
-		# a check that is not listed runs only if a listed one needs it, directly or not
-		eval "dep_$seq=$cdep"
-		if listed "$cname"; then
-			while [ "$cdep" != 0 ]; do
-				eval "needed_$cdep=1"
-				eval "cdep=\$dep_$cdep"
-			done
-		fi
-		return 0
-	fi
-	if ! listed "$cname" && eval "[ -z \"\${needed_$seq:-}\" ]"; then
-		echo skip >"$RES/$seq.rc"
-		return 0
-	fi
-	clog=$(logname "$seq" "$cname")
+	eval "dep_$seq=$cdep early_$seq=$cearly listed_$seq=$clisted"
 	printf '%s' "$cname" >"$RES/$seq.name"
-	printf '%s' "$clog" >"$RES/$seq.log"
-	listed "$cname" && echo "$nlisted" >"$RES/$seq.n"
-	while [ "$nactive" -ge "$JOBS" ]; do
-		sleep 0.1
-		reap
-	done
-	job "$seq" "$cdep" "$@" >"$clog" 2>&1 </dev/null &
-	active="$active $seq"
-	nactive=$((nactive + 1))
-	reap
+	fifos
+	job "$seq" "$@" >"$LOG/$seq.log" 2>&1 </dev/null &
 }
 
 skip() {
 	listed "$1" || return 0
 	nlisted=$((nlisted + 1))
 	seq=$((seq + 1))
-	[ "$MODE" = run ] || return 0
-	printf '%s' "$1" >"$RES/$seq.name"
-	printf '%s' "$2" >"$RES/$seq.log"
-	echo "$nlisted" >"$RES/$seq.n"
-	echo skip >"$RES/$seq.rc"
-	reap
+	eval "dep_$seq=skip listed_$seq=1"
+	printf '%s: %s' "$1" "$2" >"$RES/$seq.name"
+	skips="$skips $seq"
+}
+
+# report I: the line of job I, which has ended (nothing for a job that is not listed)
+ndone=0 passed=0 failed=0 skipped=0
+report() {
+	eval "rl=\$listed_$1"
+	[ "$rl" = 1 ] || return 0
+	ndone=$((ndone + 1))
+	read -r rrc <"$RES/$1.rc"
+	read -r rname <"$RES/$1.name" || :
+	if [ "$rrc" = 0 ]; then
+		passed=$((passed + 1))
+		echo "[$ndone/$nlisted] PASS $rname"
+	else
+		failed=$((failed + 1))
+		echo "[$ndone/$nlisted] FAIL $rname"
+		tail -n 25 "$LOG/$1.log" | sed 's/^/    /'
+		echo "$rname: $LOG/$1.log" >"$RES/$1.failed"
+	fi
+}
+
+# schedule: release the registered jobs, JOBS at a time, and report each as it ends
+schedule() {
+	# what runs: the listed checks and, through after=, what they need (it precedes them)
+	si=$seq
+	while [ "$si" -gt 0 ]; do
+		eval "sl=\$listed_$si sd=\$dep_$si sn=\${needed_$si:-}"
+		if [ "$sd" != skip ] && { [ "$sl" = 1 ] || [ -n "$sn" ]; }; then
+			eval "needed_$si=1"
+			[ "$sd" = 0 ] || eval "needed_$sd=1"
+		fi
+		si=$((si - 1))
+	done
+	first= rest=
+	si=0
+	while [ "$si" -lt "$seq" ]; do
+		si=$((si + 1))
+		eval "sd=\$dep_$si se=\${early_$si:-0} sn=\${needed_$si:-}"
+		[ "$sd" = skip ] && continue
+		if [ -z "$sn" ]; then
+			echo no >"$RES/$si.go"
+		elif [ "$se" = 1 ]; then
+			first="$first $si"
+		else
+			rest="$rest $si"
+		fi
+	done
+	for si in $skips; do
+		ndone=$((ndone + 1))
+		skipped=$((skipped + 1))
+		read -r sname <"$RES/$si.name" || :
+		echo "[$ndone/$nlisted] SKIP $sname"
+	done
+	pending="$first$rest"
+	nactive=0
+	while :; do
+		still= full=
+		for si in $pending; do
+			if [ -z "$full" ]; then
+				eval "sd=\$dep_$si"
+				sdrc=0
+				[ "$sd" = 0 ] || { [ -f "$RES/$sd.rc" ] && read -r sdrc <"$RES/$sd.rc"; } || sdrc=wait
+				if [ "$sdrc" = 0 ]; then
+					echo run >"$RES/$si.go"
+					nactive=$((nactive + 1))
+					[ "$nactive" -ge "$JOBS" ] && full=1
+					continue
+				elif [ "$sdrc" != wait ]; then
+					read -r sdname <"$RES/$sd.name" || :
+					echo "not run: it needs \"$sdname\", which failed (log: $LOG/$sd.log)" >"$LOG/$si.log"
+					echo 1 >"$RES/$si.rc"
+					echo no >"$RES/$si.go"
+					report "$si"
+					continue
+				fi
+			fi
+			still="$still $si"
+		done
+		pending=$still
+		[ "$nactive" -gt 0 ] || break
+		read -r sfin <&3
+		nactive=$((nactive - 1))
+		report "$sfin"
+	done
+	if [ -n "$pending" ]; then
+		echo "internal error: checks left that can never start:$pending"
+		failed=$((failed + 1))
+	fi
+}
+
+# timing_report CPU WALL: the suite's CPU and wall seconds, and the ten checks that took the most CPU
+timing_report() {
+	for ti in "$RES"/*.cpu1; do
+		[ -f "$ti" ] || continue
+		tn=${ti%.cpu1}
+		printf '%s\t' "$(cat "$tn.name")"
+		sed -n 2p "$tn.cpu0" | tr '\n' ' '
+		sed -n 2p "$ti" | tr '\n' ' '
+		cat "$tn.wall" 2>/dev/null || echo
+	done | awk -F '\t' -v total="$1" -v wall="$2" -v jobs="$JOBS" '
+		function sec(s) { split(s, p, "m"); sub("s", "", p[2]); return p[1] * 60 + p[2] }
+		{
+			split($2, f, " ")
+			cpu = sec(f[3]) + sec(f[4]) - sec(f[1]) - sec(f[2])
+			w = (f[6] != "") ? f[6] - f[5] : 0
+			n++; name[n] = $1; c[n] = cpu; wl[n] = w; sum += cpu
+		}
+		END {
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+				if (c[j] > c[i]) { t = c[i]; c[i] = c[j]; c[j] = t; t = wl[i]; wl[i] = wl[j]; wl[j] = t; t = name[i]; name[i] = name[j]; name[j] = t }
+			printf "time: %.0f s CPU in all (%.0f s in the %d checks that ran), %s s wall with JOBS=%s\n", total, sum, n, wall, jobs
+			printf "the ten checks that took the most CPU (CPU s, wall s):\n"
+			for (i = 1; i <= n && i <= 10; i++) printf "  %7.1f %7.1f  %s\n", c[i], wl[i], name[i]
+		}'
 }
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
-# probe NAME CMD...: run CMD once per suite (both passes see the same answer); log in $LOG/probe-NAME.log
+# probe NAME CMD...: run CMD once per suite (later calls reuse the answer); log in $LOG/probe-NAME.log
 probe() {
 	pname=$1
 	shift
@@ -226,6 +297,42 @@ good_spec() {
 	done
 }
 
+# matrix_c HEADER CC ARGS...: a translation unit that includes only HEADER, compiled with CC ARGS
+matrix_c() {
+	mh=$1
+	shift
+	mt=$B/matrix/$mh.$(printf '%s' "$*" | tr -c 'A-Za-z0-9_+.-' '_')
+	mkdir -p "$B/matrix"
+	printf '#include <pmregs/%s>\nextern int pmregs_matrix_tu;\nint pmregs_matrix_tu;\n' "$mh" >"$mt.c"
+	"$@" -Iinclude -c "$mt.c" -o "$mt.o"
+}
+
+# matrix_cxx HEADER CXX ARGS...: the same in C++, with every builder and accessor macro of HEADER
+# expanded (tests/cxx/macro_tu.sh), so that what they become in a C++ user's code is checked too
+matrix_cxx() {
+	mh=$1
+	shift
+	mt=$B/matrix/$mh.$(printf '%s' "$*" | tr -c 'A-Za-z0-9_+.-' '_')
+	mkdir -p "$B/matrix"
+	sh tests/cxx/macro_tu.sh "include/pmregs/$mh" >"$mt.cc" && "$@" -Iinclude -c "$mt.cc" -o "$mt.o"
+}
+
+# bad_spec_result FILE: what tests/gen/expect_error.py --batch found for one bad spec
+bad_spec_result() {
+	cat "$1.log" && read -r brc <"$1.rc" && [ "$brc" = 0 ]
+}
+
+# gen_current: the generated files were current before make check ran (the Makefile says in
+# PMREGS_STALE why it had to regenerate them), and are now
+gen_current() {
+	if [ -n "${PMREGS_STALE:-}" ]; then
+		echo "make check regenerated the generated files first: $PMREGS_STALE"
+		echo "commit what \`make\` regenerates together with the change that needs it"
+		return 1
+	fi
+	sh gen/uptodate.sh && sh gen/uptodate.sh catalogs
+}
+
 have_gen=
 [ -n "$PYTHON" ] && "$PYTHON" -c 'import yaml, jinja2' 2>/dev/null && have_gen=1
 
@@ -242,18 +349,25 @@ suite() {
 	# ---- licence ------------------------------------------------------------------
 	check "every source and generated file carries the SPDX licence line" sh tests/licence.sh
 
+	# ---- generated files: current, and regenerated by content -------------------------
+	check "generated files record the specs, generator and VERSION they come from (gen/uptodate.sh)" gen_current
+	check "make regenerates by content, never by file times (a fresh clone runs no generator)" sh tests/gen/no_regen.sh "$B/no_regen"
+
 	# ---- generator ----------------------------------------------------------------
 	gen_selftest=0
 	if [ -n "$have_gen" ]; then
 		always=1 check "generate self-tests" "$PYTHON" gen/generate.py --selftest --out "$B/selftest" spec/*.yaml
 		gen_selftest=$last
-		check "generator unit tests" "$PYTHON" -m unittest discover -s tests/gen -t . -q
+		early=1 check "generator unit tests" "$PYTHON" -m unittest discover -s tests/gen -t . -q
 		check "headers match the specs (no drift)" drift "make" "$PYTHON" gen/generate.py --check --out include/pmregs spec/*.yaml
 		check "reference pages match the specs (no drift)" drift "make doc" "$PYTHON" gen/generate.py --doc --check --out doc spec/*.yaml
 		check "catalogue headers match their data (no drift)" drift "make" "$PYTHON" gen/generate.py --catalogs --check --out include/pmregs spec/*.yaml
+		# every bad spec in one Python (a process forked per spec), then a check per spec reads its result
+		always=1 check "bad specs: run the generator on each" "$PYTHON" tests/gen/expect_error.py --batch "$B/bad" tests/specs/bad/*.yaml
+		bad_run=$last
 		for spec in tests/specs/bad/*.yaml; do
 			[ -f "$spec" ] || continue
-			check "bad spec $(basename "$spec")" "$PYTHON" tests/gen/expect_error.py "$spec"
+			after=$bad_run check "bad spec ${spec##*/}" bad_spec_result "$B/bad/${spec##*/}"
 		done
 		for spec in tests/specs/good/*.yaml; do
 			[ -f "$spec" ] || continue
@@ -261,7 +375,7 @@ suite() {
 		done
 		# property test: random valid specs compile in five modes and pass their self-tests, random
 		# mutations give located errors; the seed is random unless PMREGS_RANDOM_SEED is set, and printed
-		check "random specs: 300 compiled in 5 modes and self-tested, 100 mutants refused (seed ${PMREGS_RANDOM_SEED:-random})" \
+		early=1 check "random specs: 300 compiled in 5 modes and self-tested, 100 mutants refused (seed ${PMREGS_RANDOM_SEED:-random})" \
 			"$PYTHON" tests/gen/random_specs.py --count 300 --mutants 100 ${PMREGS_RANDOM_SEED:+--seed "$PMREGS_RANDOM_SEED"}
 	else
 		skip "generator tests" "no python3 with PyYAML and Jinja2 (Debian: apt-get install python3-yaml python3-jinja2)"
@@ -279,25 +393,32 @@ suite() {
 		after=$dep always=1 check "$n (gcc -O2)" build_run "$B/$n" gcc -std=c99 $WARN -O2 -Iinclude "$src" $libs
 		eval "native_$(printf '%s' "$n" | tr -c 'A-Za-z0-9_' '_')=$last"
 		if have clang; then
-			after=$dep check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O1 -g $SAN -Iinclude "$src" $libs
+			# the sanitizers check the same at -O0, which builds several times faster; the hand-written
+			# tests, whose random rounds take the time, run at -O1 and start first
+			case $src in
+			tests/c/*) after=$dep early=1 check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O1 -g $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
+			examples/*) after=$dep check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O0 -g $SAN -Iinclude "$src" $libs ;;
+			*) after=$dep check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O0 -g $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
+			esac
 		else
 			skip "$n (clang, ASan+UBSan)" "clang not installed (Debian: apt-get install clang)"
 		fi
 	done
 
 	# ---- compile matrix: every header, alone, in every standard ---------------------
+	# gcc and g++ with the strict warning set (g++ also with the C++-only style warnings); clang and
+	# clang++ with every warning they have (-Weverything; in C++ but the C++98 compatibility ones)
 	for h in include/pmregs/*.h; do
-		hn=$(basename "$h")
-		printf '#include <pmregs/%s>\nint pmregs_matrix_tu;\n' "$hn" >"$B/tu_$hn.c"
-		# C++: every builder and accessor macro expanded too, with the C++-only style warnings on
-		sh tests/cxx/macro_tu.sh "$h" >"$B/tu_$hn.cc"
+		hn=${h##*/}
 		for cc in gcc clang; do
 			have $cc || {
 				skip "$hn $cc" "$cc not installed"
 				continue
 			}
+			ccwarn=$WARN
+			[ $cc = clang ] && ccwarn="-Weverything -Werror"
 			for std in c99 c11 c17; do
-				check "$hn $cc -std=$std" $cc -std=$std $WARN -Iinclude -c "$B/tu_$hn.c" -o "$B/tu_$hn.$cc.$std.o"
+				check "$hn $cc -std=$std$([ $cc = clang ] && echo ' -Weverything')" matrix_c "$hn" $cc -std=$std $ccwarn
 			done
 		done
 		for cxx in g++ clang++; do
@@ -305,10 +426,10 @@ suite() {
 				skip "$hn $cxx" "$cxx not installed"
 				continue
 			}
-			cxxwarn="-Wold-style-cast -Wzero-as-null-pointer-constant"
-			[ $cxx = g++ ] && cxxwarn="$cxxwarn -Wuseless-cast"
+			cxxwarn="$WARN -Wold-style-cast -Wzero-as-null-pointer-constant -Wuseless-cast"
+			[ $cxx = clang++ ] && cxxwarn="-Weverything -Wno-c++98-compat -Wno-c++98-compat-pedantic -Werror"
 			for std in c++11 c++17; do
-				check "$hn $cxx -std=$std" $cxx -std=$std $WARN $cxxwarn -Iinclude -c "$B/tu_$hn.cc" -o "$B/tu_$hn.$cxx.$std.o"
+				check "$hn $cxx -std=$std$([ $cxx = clang++ ] && echo ' -Weverything')" matrix_cxx "$hn" $cxx -std=$std $cxxwarn
 			done
 		done
 	done
@@ -316,20 +437,22 @@ suite() {
 	check "pmregs.h -ffreestanding -nostdlib" gcc -std=c99 $WARN -ffreestanding -nostdlib -Iinclude -c "$B/free.c" -o "$B/free.o"
 
 	# ---- misuses that must not compile ------------------------------------------------
+	# each with every compiler, as C99 and C11 (clang and gcc) and C++11 (g++ and clang++); the
+	# expect-error pattern must match the errors each one prints
 	for src in tests/c/fail/*.c; do
 		[ -f "$src" ] || continue
 		n=$(basename "$src" .c)
 		want=$(sed -n 's/.*expect-error: *//p' "$src" | head -n 1 | sed 's/ *\*\/ *$//')
-		for cc in gcc g++; do
-			x=c
-			[ $cc = g++ ] && x=c++
-			check "$n must not compile ($cc)" sh -c '! '"$cc"' -x '"$x"' -std='"$([ $x = c ] && echo c99 || echo c++11)"' -Iinclude -c "$1" -o /dev/null 2>"$2" && cat "$2" && grep -Eq "$3" "$2"' _ "$src" "$LOG/$n.$cc.err" "$want"
-		done
 		# C11 and later: a too-wide constant is refused by a static assertion that says so
 		case $want in *"does not fit its field"*) want11="static.assert.*pmregs: constant does not fit its field" ;; *) want11=$want ;; esac
-		for cc in gcc clang; do
+		for mode in gcc:c99 clang:c99 gcc:c11 clang:c11 g++:c++11 clang++:c++11; do
+			cc=${mode%%:*} std=${mode#*:}
 			have $cc || continue
-			check "$n must not compile ($cc -std=c11)" sh -c '! '"$cc"' -std=c11 -Iinclude -c "$1" -o /dev/null 2>"$2" && cat "$2" && grep -Eq "$3" "$2"' _ "$src" "$LOG/$n.$cc.c11.err" "$want11"
+			w=$want
+			[ $std = c11 ] && w=$want11
+			x=c
+			case $std in c++*) x=c++ ;; esac
+			check "$n must not compile ($cc -std=$std)" sh -c '! '"$cc"' -x '"$x"' -std='"$std"' -Iinclude -c "$1" -o /dev/null 2>"$2" && cat "$2" && grep -Eq "$3" "$2"' _ "$src" "$LOG/$n.$cc.$std.err" "$w"
 		done
 	done
 
@@ -374,27 +497,32 @@ suite() {
 	. tests/etrace/encoder/checks.sh
 }
 
+mkfifo "$RES/done"
+exec 3<>"$RES/done"
+suite_w0=
+[ -r /proc/uptime ] && read -r suite_w0 _ </proc/uptime
 suite
-total=$nlisted
-if [ "$total" = 0 ]; then
+schedule
+wait
+if [ "$nlisted" = 0 ]; then
 	echo "no check matches T=$T"
 	exit 1
 fi
-MODE=run
-nlisted=0 seq=0
-suite
-while [ "$nactive" -gt 0 ]; do
-	sleep 0.1
-	reap
-done
-wait
-reap
 
-if [ -f "$RES/failed" ]; then
+if [ "$failed" -gt 0 ]; then
 	echo
 	echo "failed (check: log):"
-	sed 's/^/  /' "$RES/failed"
+	si=0
+	while [ "$si" -lt "$seq" ]; do
+		si=$((si + 1))
+		[ -f "$RES/$si.failed" ] && sed 's/^/  /' "$RES/$si.failed"
+	done
 fi
+suite_wall=?
+[ -n "$suite_w0" ] && read -r suite_w1 _ </proc/uptime && suite_wall=$(echo "$suite_w0 $suite_w1" | awk '{ printf "%.0f", $2 - $1 }')
+times >"$RES/suite.cpu"
+suite_cpu=$(sed -n 2p "$RES/suite.cpu" | awk 'function sec(s) { split(s, p, "m"); sub("s", "", p[2]); return p[1] * 60 + p[2] } { print sec($1) + sec($2) }')
+timing_report "$suite_cpu" "$suite_wall"
 echo "$skipped skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

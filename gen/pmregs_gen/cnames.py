@@ -38,7 +38,10 @@ class Names:
         return self.mac(fact.name, R.name)
 
     def address_fn(self, fact, template):
-        return self.mac(fact.name, template.replace("{i}", ""))
+        """The address macro of a register array: the name without its index and the underscore
+        beside it ("lastbranch_{i}_from_ip" -> ..._LASTBRANCH_FROM_IP(n)), never a "__" (reserved)."""
+        name = template.replace("_{i}_", "_").replace("_{i}", "").replace("{i}_", "").replace("{i}", "")
+        return self.mac(fact.name, name)
 
     # enums, functions, records, tables
     def enum_type(self, E):

@@ -86,3 +86,68 @@ def parenthesized(e):
         if depth == 0 and i < len(e) - 1:
             return f"({e})"
     return e if e.startswith("(") else f"({e})"
+
+
+# Alignment (= size) of the member types generated structs use; a pointer or size_t is taken as 8
+# bytes (LP64), enums and int as 4.
+_ALIGN = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4, "int": 4,
+          "unsigned": 4, "int64_t": 8, "uint64_t": 8, "size_t": 8}
+
+
+def c_align(decl):
+    """The alignment of a member declared with type text decl ("const char *", "uint8_t ", "enum x ")."""
+    t = decl.strip()
+    if t.endswith("*"):
+        return 8
+    if t.startswith("enum "):
+        return 4
+    return _ALIGN.get(t.replace("const ", ""), 8)
+
+
+def packed_order(members):
+    """Struct members [(align, size, item)] in the order that needs no padding between them (largest
+    alignment first, the given order among equals), and the tail padding the struct then still needs
+    (bytes up to a multiple of the largest alignment): ([item], pad). A struct without internal padding
+    is what -Wpadded (clang -Weverything) asks for; the tail is filled with an explicit member."""
+    order = sorted(members, key=lambda m: -m[0])
+    size = sum(m[1] for m in order)
+    big = max((m[0] for m in order), default=1)
+    return [m[2] for m in order], (-size) % big
+
+
+def member(decl, name, doc="", count=0):
+    """A struct member for packed_struct(): type text decl ("const char *", "uint8_t "), name, comment,
+    array length (0: not an array)."""
+    a = c_align(decl)
+    return {"decl": decl, "name": name, "dim": f"[{count}]" if count else "", "doc": doc,
+            "align": a, "size": a * max(count, 1)}
+
+
+def packed_struct(members, rows):
+    """members (member()) and rows (lists of initializer texts, one per member) reordered alike by
+    packed_order(), with an explicit tail padding member (and its zero initializer) when one is needed:
+    (members, rows)."""
+    order, pad = packed_order([(m["align"], m["size"], k) for k, m in enumerate(members)])
+    ms = [members[k] for k in order]
+    rs = [[r[k] for k in order] for r in rows]
+    if pad:
+        ms.append(member("uint8_t ", "pmregs_pad", "unused: the struct's size without implicit padding", pad))
+        rs = [r + ["{0}"] for r in rs]
+    return ms, rs
+
+
+def fact_cells(fv, val):
+    """fact_literal() as initializers of the struct members the value fills: two for a list (the items,
+    their count), else one."""
+    text = fact_literal(fv, val)
+    if fv["kind"] == "list":
+        items, count = text.rsplit(", ", 1)
+        return [items, count]
+    return [text]
+
+
+def fact_members(fv, doc):
+    """The struct members of a typed value (fact or table column): a list is an array and its count."""
+    if fv["kind"] == "list":
+        return [member(fv["decl"], fv["name"], doc, fv["len"]), member("uint8_t ", fv["name"] + "_count")]
+    return [member(fv["decl"], fv["name"], doc)]

@@ -21,7 +21,7 @@ import hashlib
 import os
 import re
 
-from . import VERSION, capi
+from . import GENERATOR_SHA256, VERSION, capi
 from .constructs import CONSTRUCTS, ordered
 from .core import ACCESS
 from .emit import BASE_HEADERS, HeaderView, make_env
@@ -135,7 +135,8 @@ def render_page(fam, spec_path, spec_bytes, env=None):
 
 def render_index(families):
     """doc/README.md: [(name, title)] of every family."""
-    return make_env().get_template("doc_index.md.j2").render(families=families, version=VERSION)
+    return make_env().get_template("doc_index.md.j2").render(
+        families=families, version=VERSION, generator_sha256=GENERATOR_SHA256)
 
 
 def doc_files(out_dir, names):

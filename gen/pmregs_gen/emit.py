@@ -13,7 +13,7 @@ import re
 
 import jinja2
 
-from . import VERSION
+from . import GENERATOR_SHA256, VERSION
 from .cnames import Names
 from .constructs import CONSTRUCTS, ordered
 from .core import ACCESS
@@ -251,7 +251,8 @@ def render_selftest(fam, spec_path, spec_bytes):
 def render_version():
     major, minor, patch = (int(x) for x in VERSION.split("."))
     return make_env().get_template("version.h.j2").render(
-        version=VERSION, major=major, minor=minor, patch=patch, number=major * 10000 + minor * 100 + patch)
+        version=VERSION, major=major, minor=minor, patch=patch, number=major * 10000 + minor * 100 + patch,
+        generator_sha256=GENERATOR_SHA256)
 
 
 def render_umbrella(names):

@@ -2274,7 +2274,7 @@
 #define PMREGS_AMD_MSR_L3_PMC(n) (0xc0010231 + 2 * (n)) /* 6 registers */
 #define PMREGS_AMD_MSR_NB_PERF_CTL(n) (0xc0010240 + 2 * (n)) /* 4 registers */
 #define PMREGS_AMD_MSR_DF_PERF_CTL(n) (0xc0010240 + 2 * (n)) /* 4 registers */
-#define PMREGS_AMD_MSR_DF_PERF_CTL_V2_(n) (0xc0010240 + 2 * (n)) /* 4 registers */
+#define PMREGS_AMD_MSR_DF_PERF_CTL_V2(n) (0xc0010240 + 2 * (n)) /* 4 registers */
 #define PMREGS_AMD_MSR_DF_PERF_CTR(n) (0xc0010241 + 2 * (n)) /* 4 registers */
 #define PMREGS_AMD_MSR_UMC_PERF_CTL(n) (0xc0010800 + 2 * (n)) /* 4 registers */
 #define PMREGS_AMD_MSR_UMC_PERF_CTR(n) (0xc0010801 + 2 * (n)) /* 4 registers */
@@ -2378,18 +2378,18 @@ enum pmregs_amd_zen {
 /* ---- PerfEvtSeln (PERF_CTL) (perf_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_PERF_CTL_EVENT_SELECT(x) (((PMREGS_FITS((x), 12) >> 8 & 0xfu) << 32) | ((PMREGS_FITS((x), 12) >> 0 & 0xffu) << 0))
-#define PMREGS_AMD_PERF_CTL_UMASK(x)        PMREGS_FIELD64((x), 8, 8)
-#define PMREGS_AMD_PERF_CTL_USR(x)          PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_AMD_PERF_CTL_OS(x)           PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_AMD_PERF_CTL_EDGE(x)         PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_AMD_PERF_CTL_INT_EN(x)       PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_AMD_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1)
-#define PMREGS_AMD_PERF_CTL_INV(x)          PMREGS_FIELD64((x), 23, 1)
-#define PMREGS_AMD_PERF_CTL_CNT_MASK(x)     PMREGS_FIELD64((x), 24, 8)
-#define PMREGS_AMD_PERF_CTL_GUEST_ONLY(x)   PMREGS_FIELD64((x), 40, 1)
-#define PMREGS_AMD_PERF_CTL_HOST_ONLY(x)    PMREGS_FIELD64((x), 41, 1)
-#define PMREGS_AMD_PERF_CTL_PREC_RET(x)     PMREGS_FIELD64((x), 43, 1)
+#define PMREGS_AMD_PERF_CTL_EVENT_SELECT(x) (((PMREGS_FITS((x), 12, pmregs_amd_perf_ctl_event_select_set) >> 8 & 0xfu) << 32) | ((PMREGS_CAST(uint64_t, (x)) >> 0 & 0xffu) << 0))
+#define PMREGS_AMD_PERF_CTL_UMASK(x)        PMREGS_FIELD64((x), 8, 8, pmregs_amd_perf_ctl_umask_set)
+#define PMREGS_AMD_PERF_CTL_USR(x)          PMREGS_FIELD64((x), 16, 1, pmregs_amd_perf_ctl_usr_set)
+#define PMREGS_AMD_PERF_CTL_OS(x)           PMREGS_FIELD64((x), 17, 1, pmregs_amd_perf_ctl_os_set)
+#define PMREGS_AMD_PERF_CTL_EDGE(x)         PMREGS_FIELD64((x), 18, 1, pmregs_amd_perf_ctl_edge_set)
+#define PMREGS_AMD_PERF_CTL_INT_EN(x)       PMREGS_FIELD64((x), 20, 1, pmregs_amd_perf_ctl_int_en_set)
+#define PMREGS_AMD_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1, pmregs_amd_perf_ctl_en_set)
+#define PMREGS_AMD_PERF_CTL_INV(x)          PMREGS_FIELD64((x), 23, 1, pmregs_amd_perf_ctl_inv_set)
+#define PMREGS_AMD_PERF_CTL_CNT_MASK(x)     PMREGS_FIELD64((x), 24, 8, pmregs_amd_perf_ctl_cnt_mask_set)
+#define PMREGS_AMD_PERF_CTL_GUEST_ONLY(x)   PMREGS_FIELD64((x), 40, 1, pmregs_amd_perf_ctl_guest_only_set)
+#define PMREGS_AMD_PERF_CTL_HOST_ONLY(x)    PMREGS_FIELD64((x), 41, 1, pmregs_amd_perf_ctl_host_only_set)
+#define PMREGS_AMD_PERF_CTL_PREC_RET(x)     PMREGS_FIELD64((x), 43, 1, pmregs_amd_perf_ctl_prec_ret_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_perf_ctl_umask_get(v)                 PMREGS_GET64(v, 8, 0xff)
@@ -2443,7 +2443,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 /* ---- PerfCtrn (PERF_CTR) (perf_ctr) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_PERF_CTR_COUNT(x) PMREGS_FIELD64((x), 0, 48)
+#define PMREGS_AMD_PERF_CTR_COUNT(x) PMREGS_FIELD64((x), 0, 48, pmregs_amd_perf_ctr_count_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_perf_ctr_count_get(v)            PMREGS_GET64(v, 0, 0xffffffffffff)
@@ -2456,7 +2456,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 /* ---- 64-bit counter (counter64) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_COUNTER64_COUNT(x) PMREGS_FIELD64((x), 0, 64)
+#define PMREGS_AMD_COUNTER64_COUNT(x) PMREGS_FIELD64((x), 0, 64, pmregs_amd_counter64_count_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_counter64_count_get(v)            (pmregs_u64(v))
@@ -2469,9 +2469,9 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 /* ---- HWCR (performance-monitoring bit) (hwcr) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_HWCR_OTHER_29_0(x)  PMREGS_FIELD64((x), 0, 30)
-#define PMREGS_AMD_HWCR_IR_PERF_EN(x)  PMREGS_FIELD64((x), 30, 1)
-#define PMREGS_AMD_HWCR_OTHER_63_31(x) PMREGS_FIELD64((x), 31, 33)
+#define PMREGS_AMD_HWCR_OTHER_29_0(x)  PMREGS_FIELD64((x), 0, 30, pmregs_amd_hwcr_other_29_0_set)
+#define PMREGS_AMD_HWCR_IR_PERF_EN(x)  PMREGS_FIELD64((x), 30, 1, pmregs_amd_hwcr_ir_perf_en_set)
+#define PMREGS_AMD_HWCR_OTHER_63_31(x) PMREGS_FIELD64((x), 31, 33, pmregs_amd_hwcr_other_63_31_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_hwcr_other_29_0_get(v)             PMREGS_GET64(v, 0, 0x3fffffff)
@@ -2490,12 +2490,12 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 /* ---- PerfCntrGlobalCtl (perf_cntr_global_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN0(x) PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN1(x) PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN2(x) PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN3(x) PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN4(x) PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN5(x) PMREGS_FIELD64((x), 5, 1)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN0(x) PMREGS_FIELD64((x), 0, 1, pmregs_amd_perf_cntr_global_ctl_cnt_en0_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN1(x) PMREGS_FIELD64((x), 1, 1, pmregs_amd_perf_cntr_global_ctl_cnt_en1_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN2(x) PMREGS_FIELD64((x), 2, 1, pmregs_amd_perf_cntr_global_ctl_cnt_en2_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN3(x) PMREGS_FIELD64((x), 3, 1, pmregs_amd_perf_cntr_global_ctl_cnt_en3_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN4(x) PMREGS_FIELD64((x), 4, 1, pmregs_amd_perf_cntr_global_ctl_cnt_en4_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_CTL_CNT_EN5(x) PMREGS_FIELD64((x), 5, 1, pmregs_amd_perf_cntr_global_ctl_cnt_en5_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_perf_cntr_global_ctl_cnt_en0_get(v)            PMREGS_GET64(v, 0, 0x1)
@@ -2527,14 +2527,14 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 /* ---- PerfCntrGlobalStatus (perf_cntr_global_status) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF0(x) PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF1(x) PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF2(x) PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF3(x) PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF4(x) PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF5(x) PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_LBRSF(x)   PMREGS_FIELD64((x), 58, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_PMCF(x)    PMREGS_FIELD64((x), 59, 1)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF0(x) PMREGS_FIELD64((x), 0, 1, pmregs_amd_perf_cntr_global_status_cnt_of0_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF1(x) PMREGS_FIELD64((x), 1, 1, pmregs_amd_perf_cntr_global_status_cnt_of1_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF2(x) PMREGS_FIELD64((x), 2, 1, pmregs_amd_perf_cntr_global_status_cnt_of2_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF3(x) PMREGS_FIELD64((x), 3, 1, pmregs_amd_perf_cntr_global_status_cnt_of3_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF4(x) PMREGS_FIELD64((x), 4, 1, pmregs_amd_perf_cntr_global_status_cnt_of4_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CNT_OF5(x) PMREGS_FIELD64((x), 5, 1, pmregs_amd_perf_cntr_global_status_cnt_of5_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_LBRSF(x)   PMREGS_FIELD64((x), 58, 1, pmregs_amd_perf_cntr_global_status_lbrsf_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_PMCF(x)    PMREGS_FIELD64((x), 59, 1, pmregs_amd_perf_cntr_global_status_pmcf_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_perf_cntr_global_status_cnt_of0_get(v)            PMREGS_GET64(v, 0, 0x1)
@@ -2572,14 +2572,14 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 /* ---- PerfCntrGlobalStatusClr (perf_cntr_global_status_clr) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF0(x) PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF1(x) PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF2(x) PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF3(x) PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF4(x) PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF5(x) PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_LBRSF(x)   PMREGS_FIELD64((x), 58, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_PMCF(x)    PMREGS_FIELD64((x), 59, 1)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF0(x) PMREGS_FIELD64((x), 0, 1, pmregs_amd_perf_cntr_global_status_clr_cnt_of0_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF1(x) PMREGS_FIELD64((x), 1, 1, pmregs_amd_perf_cntr_global_status_clr_cnt_of1_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF2(x) PMREGS_FIELD64((x), 2, 1, pmregs_amd_perf_cntr_global_status_clr_cnt_of2_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF3(x) PMREGS_FIELD64((x), 3, 1, pmregs_amd_perf_cntr_global_status_clr_cnt_of3_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF4(x) PMREGS_FIELD64((x), 4, 1, pmregs_amd_perf_cntr_global_status_clr_cnt_of4_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_CNT_OF5(x) PMREGS_FIELD64((x), 5, 1, pmregs_amd_perf_cntr_global_status_clr_cnt_of5_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_LBRSF(x)   PMREGS_FIELD64((x), 58, 1, pmregs_amd_perf_cntr_global_status_clr_lbrsf_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_CLR_PMCF(x)    PMREGS_FIELD64((x), 59, 1, pmregs_amd_perf_cntr_global_status_clr_pmcf_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_perf_cntr_global_status_clr_cnt_of0_get(v)            PMREGS_GET64(v, 0, 0x1)
@@ -2617,14 +2617,14 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 /* ---- PerfCntrGlobalStatusSet (perf_cntr_global_status_set) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF0(x) PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF1(x) PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF2(x) PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF3(x) PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF4(x) PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF5(x) PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_LBRSF(x)   PMREGS_FIELD64((x), 58, 1)
-#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_PMCF(x)    PMREGS_FIELD64((x), 59, 1)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF0(x) PMREGS_FIELD64((x), 0, 1, pmregs_amd_perf_cntr_global_status_set_cnt_of0_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF1(x) PMREGS_FIELD64((x), 1, 1, pmregs_amd_perf_cntr_global_status_set_cnt_of1_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF2(x) PMREGS_FIELD64((x), 2, 1, pmregs_amd_perf_cntr_global_status_set_cnt_of2_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF3(x) PMREGS_FIELD64((x), 3, 1, pmregs_amd_perf_cntr_global_status_set_cnt_of3_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF4(x) PMREGS_FIELD64((x), 4, 1, pmregs_amd_perf_cntr_global_status_set_cnt_of4_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_CNT_OF5(x) PMREGS_FIELD64((x), 5, 1, pmregs_amd_perf_cntr_global_status_set_cnt_of5_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_LBRSF(x)   PMREGS_FIELD64((x), 58, 1, pmregs_amd_perf_cntr_global_status_set_lbrsf_set)
+#define PMREGS_AMD_PERF_CNTR_GLOBAL_STATUS_SET_PMCF(x)    PMREGS_FIELD64((x), 59, 1, pmregs_amd_perf_cntr_global_status_set_pmcf_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_perf_cntr_global_status_set_cnt_of0_get(v)            PMREGS_GET64(v, 0, 0x1)
@@ -2662,16 +2662,16 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 /* ---- CPUID Fn8000_0001 ECX (performance-monitoring flags) (cpuid_80000001_ecx) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_CPUID_80000001_ECX_OTHER_9_0(x)         PMREGS_FIELD32((x), 0, 10)
-#define PMREGS_AMD_CPUID_80000001_ECX_IBS(x)               PMREGS_FIELD32((x), 10, 1)
-#define PMREGS_AMD_CPUID_80000001_ECX_OTHER_22_11(x)       PMREGS_FIELD32((x), 11, 12)
-#define PMREGS_AMD_CPUID_80000001_ECX_PERF_CTR_EXT_CORE(x) PMREGS_FIELD32((x), 23, 1)
-#define PMREGS_AMD_CPUID_80000001_ECX_PERF_CTR_EXT_NB(x)   PMREGS_FIELD32((x), 24, 1)
-#define PMREGS_AMD_CPUID_80000001_ECX_OTHER_25(x)          PMREGS_FIELD32((x), 25, 1)
-#define PMREGS_AMD_CPUID_80000001_ECX_DATA_BKPT_EXT(x)     PMREGS_FIELD32((x), 26, 1)
-#define PMREGS_AMD_CPUID_80000001_ECX_PERF_TSC(x)          PMREGS_FIELD32((x), 27, 1)
-#define PMREGS_AMD_CPUID_80000001_ECX_PERF_CTR_EXT_LLC(x)  PMREGS_FIELD32((x), 28, 1)
-#define PMREGS_AMD_CPUID_80000001_ECX_OTHER_31_29(x)       PMREGS_FIELD32((x), 29, 3)
+#define PMREGS_AMD_CPUID_80000001_ECX_OTHER_9_0(x)         PMREGS_FIELD32((x), 0, 10, pmregs_amd_cpuid_80000001_ecx_other_9_0_set)
+#define PMREGS_AMD_CPUID_80000001_ECX_IBS(x)               PMREGS_FIELD32((x), 10, 1, pmregs_amd_cpuid_80000001_ecx_ibs_set)
+#define PMREGS_AMD_CPUID_80000001_ECX_OTHER_22_11(x)       PMREGS_FIELD32((x), 11, 12, pmregs_amd_cpuid_80000001_ecx_other_22_11_set)
+#define PMREGS_AMD_CPUID_80000001_ECX_PERF_CTR_EXT_CORE(x) PMREGS_FIELD32((x), 23, 1, pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_core_set)
+#define PMREGS_AMD_CPUID_80000001_ECX_PERF_CTR_EXT_NB(x)   PMREGS_FIELD32((x), 24, 1, pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_nb_set)
+#define PMREGS_AMD_CPUID_80000001_ECX_OTHER_25(x)          PMREGS_FIELD32((x), 25, 1, pmregs_amd_cpuid_80000001_ecx_other_25_set)
+#define PMREGS_AMD_CPUID_80000001_ECX_DATA_BKPT_EXT(x)     PMREGS_FIELD32((x), 26, 1, pmregs_amd_cpuid_80000001_ecx_data_bkpt_ext_set)
+#define PMREGS_AMD_CPUID_80000001_ECX_PERF_TSC(x)          PMREGS_FIELD32((x), 27, 1, pmregs_amd_cpuid_80000001_ecx_perf_tsc_set)
+#define PMREGS_AMD_CPUID_80000001_ECX_PERF_CTR_EXT_LLC(x)  PMREGS_FIELD32((x), 28, 1, pmregs_amd_cpuid_80000001_ecx_perf_ctr_ext_llc_set)
+#define PMREGS_AMD_CPUID_80000001_ECX_OTHER_31_29(x)       PMREGS_FIELD32((x), 29, 3, pmregs_amd_cpuid_80000001_ecx_other_31_29_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_cpuid_80000001_ecx_other_9_0_get(v)                    PMREGS_GET32(v, 0, 0x3ff)
@@ -2711,10 +2711,10 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 /* ---- CPUID Fn8000_0008 EBX (performance-monitoring flags) (cpuid_80000008_ebx) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_CPUID_80000008_EBX_OTHER_0(x)    PMREGS_FIELD32((x), 0, 1)
-#define PMREGS_AMD_CPUID_80000008_EBX_IR_PERF(x)    PMREGS_FIELD32((x), 1, 1)
-#define PMREGS_AMD_CPUID_80000008_EBX_OTHER_30_2(x) PMREGS_FIELD32((x), 2, 29)
-#define PMREGS_AMD_CPUID_80000008_EBX_BRS(x)        PMREGS_FIELD32((x), 31, 1)
+#define PMREGS_AMD_CPUID_80000008_EBX_OTHER_0(x)    PMREGS_FIELD32((x), 0, 1, pmregs_amd_cpuid_80000008_ebx_other_0_set)
+#define PMREGS_AMD_CPUID_80000008_EBX_IR_PERF(x)    PMREGS_FIELD32((x), 1, 1, pmregs_amd_cpuid_80000008_ebx_ir_perf_set)
+#define PMREGS_AMD_CPUID_80000008_EBX_OTHER_30_2(x) PMREGS_FIELD32((x), 2, 29, pmregs_amd_cpuid_80000008_ebx_other_30_2_set)
+#define PMREGS_AMD_CPUID_80000008_EBX_BRS(x)        PMREGS_FIELD32((x), 31, 1, pmregs_amd_cpuid_80000008_ebx_brs_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_cpuid_80000008_ebx_other_0_get(v)               PMREGS_GET32(v, 0, 0x1)
@@ -2736,9 +2736,9 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 /* ---- CPUID Fn8000_0022 EAX (cpuid_80000022_eax) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_CPUID_80000022_EAX_PERF_MON_V2(x)        PMREGS_FIELD32((x), 0, 1)
-#define PMREGS_AMD_CPUID_80000022_EAX_LBR_STACK(x)          PMREGS_FIELD32((x), 1, 1)
-#define PMREGS_AMD_CPUID_80000022_EAX_LBR_AND_PMC_FREEZE(x) PMREGS_FIELD32((x), 2, 1)
+#define PMREGS_AMD_CPUID_80000022_EAX_PERF_MON_V2(x)        PMREGS_FIELD32((x), 0, 1, pmregs_amd_cpuid_80000022_eax_perf_mon_v2_set)
+#define PMREGS_AMD_CPUID_80000022_EAX_LBR_STACK(x)          PMREGS_FIELD32((x), 1, 1, pmregs_amd_cpuid_80000022_eax_lbr_stack_set)
+#define PMREGS_AMD_CPUID_80000022_EAX_LBR_AND_PMC_FREEZE(x) PMREGS_FIELD32((x), 2, 1, pmregs_amd_cpuid_80000022_eax_lbr_and_pmc_freeze_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_cpuid_80000022_eax_perf_mon_v2_get(v)                   PMREGS_GET32(v, 0, 0x1)
@@ -2757,10 +2757,10 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 /* ---- CPUID Fn8000_0022 EBX (cpuid_80000022_ebx) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_CPUID_80000022_EBX_NUM_PERF_CTR_CORE(x) PMREGS_FIELD32((x), 0, 4)
-#define PMREGS_AMD_CPUID_80000022_EBX_LBR_STACK_SIZE(x)    PMREGS_FIELD32((x), 4, 6)
-#define PMREGS_AMD_CPUID_80000022_EBX_NUM_PERF_CTR_NB(x)   PMREGS_FIELD32((x), 10, 6)
-#define PMREGS_AMD_CPUID_80000022_EBX_NUM_PERF_CTR_UMC(x)  PMREGS_FIELD32((x), 16, 6)
+#define PMREGS_AMD_CPUID_80000022_EBX_NUM_PERF_CTR_CORE(x) PMREGS_FIELD32((x), 0, 4, pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_set)
+#define PMREGS_AMD_CPUID_80000022_EBX_LBR_STACK_SIZE(x)    PMREGS_FIELD32((x), 4, 6, pmregs_amd_cpuid_80000022_ebx_lbr_stack_size_set)
+#define PMREGS_AMD_CPUID_80000022_EBX_NUM_PERF_CTR_NB(x)   PMREGS_FIELD32((x), 10, 6, pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_nb_set)
+#define PMREGS_AMD_CPUID_80000022_EBX_NUM_PERF_CTR_UMC(x)  PMREGS_FIELD32((x), 16, 6, pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_umc_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_cpuid_80000022_ebx_num_perf_ctr_core_get(v)            PMREGS_GET32(v, 0, 0xf)
@@ -2782,7 +2782,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 /* ---- CPUID Fn8000_0022 ECX (cpuid_80000022_ecx) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_CPUID_80000022_ECX_ACTIVE_UMC_MASK(x) PMREGS_FIELD32((x), 0, 32)
+#define PMREGS_AMD_CPUID_80000022_ECX_ACTIVE_UMC_MASK(x) PMREGS_FIELD32((x), 0, 32, pmregs_amd_cpuid_80000022_ecx_active_umc_mask_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_cpuid_80000022_ecx_active_umc_mask_get(v)            (pmregs_u32(v))
@@ -2795,7 +2795,7 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 /* ---- L3/DF/NB/L2I counter (uncore_ctr) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_UNCORE_CTR_COUNT(x) PMREGS_FIELD64((x), 0, 48)
+#define PMREGS_AMD_UNCORE_CTR_COUNT(x) PMREGS_FIELD64((x), 0, 48, pmregs_amd_uncore_ctr_count_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_uncore_ctr_count_get(v)            PMREGS_GET64(v, 0, 0xffffffffffff)
@@ -2808,10 +2808,10 @@ static inline int pmregs_amd_perf_ctl_event_select_set_checked(uint64_t *v, uint
 /* ---- NB_PerfEvtSeln (family 15h/16h) (nb_perf_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_NB_PERF_CTL_EVENT_SELECT(x) (((PMREGS_FITS((x), 12) >> 8 & 0xfu) << 32) | ((PMREGS_FITS((x), 12) >> 0 & 0xffu) << 0))
-#define PMREGS_AMD_NB_PERF_CTL_UMASK(x)        PMREGS_FIELD64((x), 8, 8)
-#define PMREGS_AMD_NB_PERF_CTL_INT_EN(x)       PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_AMD_NB_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1)
+#define PMREGS_AMD_NB_PERF_CTL_EVENT_SELECT(x) (((PMREGS_FITS((x), 12, pmregs_amd_nb_perf_ctl_event_select_set) >> 8 & 0xfu) << 32) | ((PMREGS_CAST(uint64_t, (x)) >> 0 & 0xffu) << 0))
+#define PMREGS_AMD_NB_PERF_CTL_UMASK(x)        PMREGS_FIELD64((x), 8, 8, pmregs_amd_nb_perf_ctl_umask_set)
+#define PMREGS_AMD_NB_PERF_CTL_INT_EN(x)       PMREGS_FIELD64((x), 20, 1, pmregs_amd_nb_perf_ctl_int_en_set)
+#define PMREGS_AMD_NB_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1, pmregs_amd_nb_perf_ctl_en_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_nb_perf_ctl_umask_get(v)             PMREGS_GET64(v, 8, 0xff)
@@ -2841,10 +2841,10 @@ static inline int pmregs_amd_nb_perf_ctl_event_select_set_checked(uint64_t *v, u
 /* ---- L2I_PerfEvtSeln (family 16h) (l2i_perf_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_L2I_PERF_CTL_EVENT_SELECT(x) (((PMREGS_FITS((x), 12) >> 8 & 0xfu) << 32) | ((PMREGS_FITS((x), 12) >> 0 & 0xffu) << 0))
-#define PMREGS_AMD_L2I_PERF_CTL_UMASK(x)        PMREGS_FIELD64((x), 8, 8)
-#define PMREGS_AMD_L2I_PERF_CTL_INT_EN(x)       PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_AMD_L2I_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1)
+#define PMREGS_AMD_L2I_PERF_CTL_EVENT_SELECT(x) (((PMREGS_FITS((x), 12, pmregs_amd_l2i_perf_ctl_event_select_set) >> 8 & 0xfu) << 32) | ((PMREGS_CAST(uint64_t, (x)) >> 0 & 0xffu) << 0))
+#define PMREGS_AMD_L2I_PERF_CTL_UMASK(x)        PMREGS_FIELD64((x), 8, 8, pmregs_amd_l2i_perf_ctl_umask_set)
+#define PMREGS_AMD_L2I_PERF_CTL_INT_EN(x)       PMREGS_FIELD64((x), 20, 1, pmregs_amd_l2i_perf_ctl_int_en_set)
+#define PMREGS_AMD_L2I_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1, pmregs_amd_l2i_perf_ctl_en_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_l2i_perf_ctl_umask_get(v)             PMREGS_GET64(v, 8, 0xff)
@@ -2874,11 +2874,11 @@ static inline int pmregs_amd_l2i_perf_ctl_event_select_set_checked(uint64_t *v, 
 /* ---- ChL3PmcCfgn (family 17h, Zen1/Zen2) (l3_pmc_cfg_f17h) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_L3_PMC_CFG_F17H_EVENT_SELECT(x) PMREGS_FIELD64((x), 0, 8)
-#define PMREGS_AMD_L3_PMC_CFG_F17H_UMASK(x)        PMREGS_FIELD64((x), 8, 8)
-#define PMREGS_AMD_L3_PMC_CFG_F17H_EN(x)           PMREGS_FIELD64((x), 22, 1)
-#define PMREGS_AMD_L3_PMC_CFG_F17H_SLICE_MASK(x)   PMREGS_FIELD64((x), 48, 4)
-#define PMREGS_AMD_L3_PMC_CFG_F17H_THREAD_MASK(x)  PMREGS_FIELD64((x), 56, 8)
+#define PMREGS_AMD_L3_PMC_CFG_F17H_EVENT_SELECT(x) PMREGS_FIELD64((x), 0, 8, pmregs_amd_l3_pmc_cfg_f17h_event_select_set)
+#define PMREGS_AMD_L3_PMC_CFG_F17H_UMASK(x)        PMREGS_FIELD64((x), 8, 8, pmregs_amd_l3_pmc_cfg_f17h_umask_set)
+#define PMREGS_AMD_L3_PMC_CFG_F17H_EN(x)           PMREGS_FIELD64((x), 22, 1, pmregs_amd_l3_pmc_cfg_f17h_en_set)
+#define PMREGS_AMD_L3_PMC_CFG_F17H_SLICE_MASK(x)   PMREGS_FIELD64((x), 48, 4, pmregs_amd_l3_pmc_cfg_f17h_slice_mask_set)
+#define PMREGS_AMD_L3_PMC_CFG_F17H_THREAD_MASK(x)  PMREGS_FIELD64((x), 56, 8, pmregs_amd_l3_pmc_cfg_f17h_thread_mask_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_l3_pmc_cfg_f17h_event_select_get(v)            PMREGS_GET64(v, 0, 0xff)
@@ -2903,14 +2903,14 @@ static inline int pmregs_amd_l2i_perf_ctl_event_select_set_checked(uint64_t *v, 
 /* ---- ChL3PmcCfgn (family 19h and later, Zen3+) (l3_pmc_cfg) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_L3_PMC_CFG_EVENT_SELECT(x)  PMREGS_FIELD64((x), 0, 8)
-#define PMREGS_AMD_L3_PMC_CFG_UMASK(x)         PMREGS_FIELD64((x), 8, 8)
-#define PMREGS_AMD_L3_PMC_CFG_EN(x)            PMREGS_FIELD64((x), 22, 1)
-#define PMREGS_AMD_L3_PMC_CFG_CORE_ID(x)       PMREGS_FIELD64((x), 42, 3)
-#define PMREGS_AMD_L3_PMC_CFG_EN_ALL_SLICES(x) PMREGS_FIELD64((x), 46, 1)
-#define PMREGS_AMD_L3_PMC_CFG_EN_ALL_CORES(x)  PMREGS_FIELD64((x), 47, 1)
-#define PMREGS_AMD_L3_PMC_CFG_SLICE_ID(x)      PMREGS_FIELD64((x), 48, 3)
-#define PMREGS_AMD_L3_PMC_CFG_THREAD_MASK(x)   PMREGS_FIELD64((x), 56, 2)
+#define PMREGS_AMD_L3_PMC_CFG_EVENT_SELECT(x)  PMREGS_FIELD64((x), 0, 8, pmregs_amd_l3_pmc_cfg_event_select_set)
+#define PMREGS_AMD_L3_PMC_CFG_UMASK(x)         PMREGS_FIELD64((x), 8, 8, pmregs_amd_l3_pmc_cfg_umask_set)
+#define PMREGS_AMD_L3_PMC_CFG_EN(x)            PMREGS_FIELD64((x), 22, 1, pmregs_amd_l3_pmc_cfg_en_set)
+#define PMREGS_AMD_L3_PMC_CFG_CORE_ID(x)       PMREGS_FIELD64((x), 42, 3, pmregs_amd_l3_pmc_cfg_core_id_set)
+#define PMREGS_AMD_L3_PMC_CFG_EN_ALL_SLICES(x) PMREGS_FIELD64((x), 46, 1, pmregs_amd_l3_pmc_cfg_en_all_slices_set)
+#define PMREGS_AMD_L3_PMC_CFG_EN_ALL_CORES(x)  PMREGS_FIELD64((x), 47, 1, pmregs_amd_l3_pmc_cfg_en_all_cores_set)
+#define PMREGS_AMD_L3_PMC_CFG_SLICE_ID(x)      PMREGS_FIELD64((x), 48, 3, pmregs_amd_l3_pmc_cfg_slice_id_set)
+#define PMREGS_AMD_L3_PMC_CFG_THREAD_MASK(x)   PMREGS_FIELD64((x), 56, 2, pmregs_amd_l3_pmc_cfg_thread_mask_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_l3_pmc_cfg_event_select_get(v)             PMREGS_GET64(v, 0, 0xff)
@@ -2944,9 +2944,9 @@ static inline int pmregs_amd_l2i_perf_ctl_event_select_set_checked(uint64_t *v, 
 /* ---- DF_PerfCtln (Zen1-Zen3) (df_perf_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_DF_PERF_CTL_EVENT_SELECT(x) (((PMREGS_FITS((x), 14) >> 12 & 0x3u) << 59) | ((PMREGS_FITS((x), 14) >> 8 & 0xfu) << 32) | ((PMREGS_FITS((x), 14) >> 0 & 0xffu) << 0))
-#define PMREGS_AMD_DF_PERF_CTL_UMASK(x)        PMREGS_FIELD64((x), 8, 8)
-#define PMREGS_AMD_DF_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1)
+#define PMREGS_AMD_DF_PERF_CTL_EVENT_SELECT(x) (((PMREGS_FITS((x), 14, pmregs_amd_df_perf_ctl_event_select_set) >> 12 & 0x3u) << 59) | ((PMREGS_CAST(uint64_t, (x)) >> 8 & 0xfu) << 32) | ((PMREGS_CAST(uint64_t, (x)) >> 0 & 0xffu) << 0))
+#define PMREGS_AMD_DF_PERF_CTL_UMASK(x)        PMREGS_FIELD64((x), 8, 8, pmregs_amd_df_perf_ctl_umask_set)
+#define PMREGS_AMD_DF_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 22, 1, pmregs_amd_df_perf_ctl_en_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_df_perf_ctl_umask_get(v)            PMREGS_GET64(v, 8, 0xff)
@@ -2973,9 +2973,9 @@ static inline int pmregs_amd_df_perf_ctl_event_select_set_checked(uint64_t *v, u
 /* ---- DF_PerfCtln (PerfMonV2, Zen4+) (df_perf_ctl_v2) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_DF_PERF_CTL_V2_EVENT_SELECT(x) (((PMREGS_FITS((x), 14) >> 8 & 0x3fu) << 32) | ((PMREGS_FITS((x), 14) >> 0 & 0xffu) << 0))
-#define PMREGS_AMD_DF_PERF_CTL_V2_UMASK(x)        (((PMREGS_FITS((x), 12) >> 8 & 0xfu) << 24) | ((PMREGS_FITS((x), 12) >> 0 & 0xffu) << 8))
-#define PMREGS_AMD_DF_PERF_CTL_V2_EN(x)           PMREGS_FIELD64((x), 22, 1)
+#define PMREGS_AMD_DF_PERF_CTL_V2_EVENT_SELECT(x) (((PMREGS_FITS((x), 14, pmregs_amd_df_perf_ctl_v2_event_select_set) >> 8 & 0x3fu) << 32) | ((PMREGS_CAST(uint64_t, (x)) >> 0 & 0xffu) << 0))
+#define PMREGS_AMD_DF_PERF_CTL_V2_UMASK(x)        (((PMREGS_FITS((x), 12, pmregs_amd_df_perf_ctl_v2_umask_set) >> 8 & 0xfu) << 24) | ((PMREGS_CAST(uint64_t, (x)) >> 0 & 0xffu) << 8))
+#define PMREGS_AMD_DF_PERF_CTL_V2_EN(x)           PMREGS_FIELD64((x), 22, 1, pmregs_amd_df_perf_ctl_v2_en_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_df_perf_ctl_v2_en_get(v)            PMREGS_GET64(v, 22, 0x1)
@@ -3010,9 +3010,9 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- UMC PerfCtl (PerfMonV2) (umc_perf_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_UMC_PERF_CTL_EVENT_SELECT(x) PMREGS_FIELD64((x), 0, 8)
-#define PMREGS_AMD_UMC_PERF_CTL_RD_WR_MASK(x)   PMREGS_FIELD64((x), 8, 2)
-#define PMREGS_AMD_UMC_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 31, 1)
+#define PMREGS_AMD_UMC_PERF_CTL_EVENT_SELECT(x) PMREGS_FIELD64((x), 0, 8, pmregs_amd_umc_perf_ctl_event_select_set)
+#define PMREGS_AMD_UMC_PERF_CTL_RD_WR_MASK(x)   PMREGS_FIELD64((x), 8, 2, pmregs_amd_umc_perf_ctl_rd_wr_mask_set)
+#define PMREGS_AMD_UMC_PERF_CTL_EN(x)           PMREGS_FIELD64((x), 31, 1, pmregs_amd_umc_perf_ctl_en_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_umc_perf_ctl_event_select_get(v)            PMREGS_GET64(v, 0, 0xff)
@@ -3031,11 +3031,11 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- DebugCtl (debugctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_DEBUGCTL_LBR(x)    PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_AMD_DEBUGCTL_BTF(x)    PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_AMD_DEBUGCTL_BLCKDB(x) PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_AMD_DEBUGCTL_FLBRI(x)  PMREGS_FIELD64((x), 11, 1)
-#define PMREGS_AMD_DEBUGCTL_FPMCI(x)  PMREGS_FIELD64((x), 12, 1)
+#define PMREGS_AMD_DEBUGCTL_LBR(x)    PMREGS_FIELD64((x), 0, 1, pmregs_amd_debugctl_lbr_set)
+#define PMREGS_AMD_DEBUGCTL_BTF(x)    PMREGS_FIELD64((x), 1, 1, pmregs_amd_debugctl_btf_set)
+#define PMREGS_AMD_DEBUGCTL_BLCKDB(x) PMREGS_FIELD64((x), 2, 1, pmregs_amd_debugctl_blckdb_set)
+#define PMREGS_AMD_DEBUGCTL_FLBRI(x)  PMREGS_FIELD64((x), 11, 1, pmregs_amd_debugctl_flbri_set)
+#define PMREGS_AMD_DEBUGCTL_FPMCI(x)  PMREGS_FIELD64((x), 12, 1, pmregs_amd_debugctl_fpmci_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_debugctl_lbr_get(v)               PMREGS_GET64(v, 0, 0x1)
@@ -3060,14 +3060,14 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- DebugCtl (performance-monitoring/breakpoint pins) (debugctl_pb) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_DEBUGCTL_PB_LBR(x)   PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_AMD_DEBUGCTL_PB_BTF(x)   PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_AMD_DEBUGCTL_PB_FLBRI(x) PMREGS_FIELD64((x), 11, 1)
-#define PMREGS_AMD_DEBUGCTL_PB_FPMCI(x) PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_AMD_DEBUGCTL_PB_PB0(x)   PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_AMD_DEBUGCTL_PB_PB1(x)   PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_AMD_DEBUGCTL_PB_PB2(x)   PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_AMD_DEBUGCTL_PB_PB3(x)   PMREGS_FIELD64((x), 5, 1)
+#define PMREGS_AMD_DEBUGCTL_PB_LBR(x)   PMREGS_FIELD64((x), 0, 1, pmregs_amd_debugctl_pb_lbr_set)
+#define PMREGS_AMD_DEBUGCTL_PB_BTF(x)   PMREGS_FIELD64((x), 1, 1, pmregs_amd_debugctl_pb_btf_set)
+#define PMREGS_AMD_DEBUGCTL_PB_FLBRI(x) PMREGS_FIELD64((x), 11, 1, pmregs_amd_debugctl_pb_flbri_set)
+#define PMREGS_AMD_DEBUGCTL_PB_FPMCI(x) PMREGS_FIELD64((x), 12, 1, pmregs_amd_debugctl_pb_fpmci_set)
+#define PMREGS_AMD_DEBUGCTL_PB_PB0(x)   PMREGS_FIELD64((x), 2, 1, pmregs_amd_debugctl_pb_pb0_set)
+#define PMREGS_AMD_DEBUGCTL_PB_PB1(x)   PMREGS_FIELD64((x), 3, 1, pmregs_amd_debugctl_pb_pb1_set)
+#define PMREGS_AMD_DEBUGCTL_PB_PB2(x)   PMREGS_FIELD64((x), 4, 1, pmregs_amd_debugctl_pb_pb2_set)
+#define PMREGS_AMD_DEBUGCTL_PB_PB3(x)   PMREGS_FIELD64((x), 5, 1, pmregs_amd_debugctl_pb_pb3_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_debugctl_pb_lbr_get(v)              PMREGS_GET64(v, 0, 0x1)
@@ -3105,7 +3105,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- Last-branch IP (branch_ip) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_BRANCH_IP_IP(x) PMREGS_FIELD64((x), 0, 64)
+#define PMREGS_AMD_BRANCH_IP_IP(x) PMREGS_FIELD64((x), 0, 64, pmregs_amd_branch_ip_ip_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_branch_ip_ip_get(v)            (pmregs_u64(v))
@@ -3118,15 +3118,15 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- LastBranchStackSelect (LBR_SELECT) (lbr_select) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_LBR_SELECT_CPL_EQ0(x)       PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_AMD_LBR_SELECT_CPL_GT0(x)       PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_AMD_LBR_SELECT_JCC(x)           PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_AMD_LBR_SELECT_CALL_NEAR_REL(x) PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_AMD_LBR_SELECT_CALL_NEAR_IND(x) PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_AMD_LBR_SELECT_RET_NEAR(x)      PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_AMD_LBR_SELECT_JMP_NEAR_IND(x)  PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_AMD_LBR_SELECT_JMP_NEAR_REL(x)  PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_AMD_LBR_SELECT_FAR_BRANCH(x)    PMREGS_FIELD64((x), 8, 1)
+#define PMREGS_AMD_LBR_SELECT_CPL_EQ0(x)       PMREGS_FIELD64((x), 0, 1, pmregs_amd_lbr_select_cpl_eq0_set)
+#define PMREGS_AMD_LBR_SELECT_CPL_GT0(x)       PMREGS_FIELD64((x), 1, 1, pmregs_amd_lbr_select_cpl_gt0_set)
+#define PMREGS_AMD_LBR_SELECT_JCC(x)           PMREGS_FIELD64((x), 2, 1, pmregs_amd_lbr_select_jcc_set)
+#define PMREGS_AMD_LBR_SELECT_CALL_NEAR_REL(x) PMREGS_FIELD64((x), 3, 1, pmregs_amd_lbr_select_call_near_rel_set)
+#define PMREGS_AMD_LBR_SELECT_CALL_NEAR_IND(x) PMREGS_FIELD64((x), 4, 1, pmregs_amd_lbr_select_call_near_ind_set)
+#define PMREGS_AMD_LBR_SELECT_RET_NEAR(x)      PMREGS_FIELD64((x), 5, 1, pmregs_amd_lbr_select_ret_near_set)
+#define PMREGS_AMD_LBR_SELECT_JMP_NEAR_IND(x)  PMREGS_FIELD64((x), 6, 1, pmregs_amd_lbr_select_jmp_near_ind_set)
+#define PMREGS_AMD_LBR_SELECT_JMP_NEAR_REL(x)  PMREGS_FIELD64((x), 7, 1, pmregs_amd_lbr_select_jmp_near_rel_set)
+#define PMREGS_AMD_LBR_SELECT_FAR_BRANCH(x)    PMREGS_FIELD64((x), 8, 1, pmregs_amd_lbr_select_far_branch_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_lbr_select_cpl_eq0_get(v)                  PMREGS_GET64(v, 0, 0x1)
@@ -3163,7 +3163,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- DebugExtnCtl (dbg_extn_cfg) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_DBG_EXTN_CFG_LBRSE(x) PMREGS_FIELD64((x), 6, 1)
+#define PMREGS_AMD_DBG_EXTN_CFG_LBRSE(x) PMREGS_FIELD64((x), 6, 1, pmregs_amd_dbg_extn_cfg_lbrse_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_dbg_extn_cfg_lbrse_get(v)            PMREGS_GET64(v, 6, 0x1)
@@ -3176,10 +3176,10 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- DebugExtnCtl (Zen3 branch sampling) (dbg_extn_cfg_brs) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_DBG_EXTN_CFG_BRS_BRSMEN(x) PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_AMD_DBG_EXTN_CFG_BRS_VB(x)     PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_AMD_DBG_EXTN_CFG_BRS_MSROFF(x) PMREGS_FIELD64((x), 16, 4)
-#define PMREGS_AMD_DBG_EXTN_CFG_BRS_PMC(x)    PMREGS_FIELD64((x), 24, 3)
+#define PMREGS_AMD_DBG_EXTN_CFG_BRS_BRSMEN(x) PMREGS_FIELD64((x), 2, 1, pmregs_amd_dbg_extn_cfg_brs_brsmen_set)
+#define PMREGS_AMD_DBG_EXTN_CFG_BRS_VB(x)     PMREGS_FIELD64((x), 5, 1, pmregs_amd_dbg_extn_cfg_brs_vb_set)
+#define PMREGS_AMD_DBG_EXTN_CFG_BRS_MSROFF(x) PMREGS_FIELD64((x), 16, 4, pmregs_amd_dbg_extn_cfg_brs_msroff_set)
+#define PMREGS_AMD_DBG_EXTN_CFG_BRS_PMC(x)    PMREGS_FIELD64((x), 24, 3, pmregs_amd_dbg_extn_cfg_brs_pmc_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_dbg_extn_cfg_brs_brsmen_get(v)            PMREGS_GET64(v, 2, 0x1)
@@ -3201,8 +3201,8 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- LastBranchStackFromIp (lbr_from) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_LBR_FROM_IP(x)         PMREGS_FIELD64((x), 0, 57)
-#define PMREGS_AMD_LBR_FROM_MISPREDICT(x) PMREGS_FIELD64((x), 63, 1)
+#define PMREGS_AMD_LBR_FROM_IP(x)         PMREGS_FIELD64((x), 0, 57, pmregs_amd_lbr_from_ip_set)
+#define PMREGS_AMD_LBR_FROM_MISPREDICT(x) PMREGS_FIELD64((x), 63, 1, pmregs_amd_lbr_from_mispredict_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_lbr_from_ip_get(v)                    PMREGS_GET64(v, 0, 0x1ffffffffffffff)
@@ -3218,9 +3218,9 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- LastBranchStackToIp (lbr_to) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_LBR_TO_IP(x)    PMREGS_FIELD64((x), 0, 57)
-#define PMREGS_AMD_LBR_TO_SPEC(x)  PMREGS_FIELD64((x), 62, 1)
-#define PMREGS_AMD_LBR_TO_VALID(x) PMREGS_FIELD64((x), 63, 1)
+#define PMREGS_AMD_LBR_TO_IP(x)    PMREGS_FIELD64((x), 0, 57, pmregs_amd_lbr_to_ip_set)
+#define PMREGS_AMD_LBR_TO_SPEC(x)  PMREGS_FIELD64((x), 62, 1, pmregs_amd_lbr_to_spec_set)
+#define PMREGS_AMD_LBR_TO_VALID(x) PMREGS_FIELD64((x), 63, 1, pmregs_amd_lbr_to_valid_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_lbr_to_ip_get(v)               PMREGS_GET64(v, 0, 0x1ffffffffffffff)
@@ -3239,24 +3239,24 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- CPUID Fn8000_001B EAX (IBS capabilities) (cpuid_8000001b_eax) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_CPUID_8000001B_EAX_IBSFFV(x)                PMREGS_FIELD32((x), 0, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_FETCH_SAM(x)             PMREGS_FIELD32((x), 1, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_OP_SAM(x)                PMREGS_FIELD32((x), 2, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_RD_WR_OP_CNT(x)          PMREGS_FIELD32((x), 3, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_OP_CNT(x)                PMREGS_FIELD32((x), 4, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_BRN_TRGT(x)              PMREGS_FIELD32((x), 5, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_OP_CNT_EXT(x)            PMREGS_FIELD32((x), 6, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_RIP_INVALID_CHK(x)       PMREGS_FIELD32((x), 7, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_OP_BRN_FUSE(x)           PMREGS_FIELD32((x), 8, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_IBS_FETCH_CTL_EXTD(x)    PMREGS_FIELD32((x), 9, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_IBS_OP_DATA4(x)          PMREGS_FIELD32((x), 10, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_IBS_L3_MISS_FILTERING(x) PMREGS_FIELD32((x), 11, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_OP_LD_LAT(x)             PMREGS_FIELD32((x), 12, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_DIS(x)                   PMREGS_FIELD32((x), 13, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_FETCH_LAT(x)             PMREGS_FIELD32((x), 14, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_BIT63_FILTER(x)          PMREGS_FIELD32((x), 15, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_STRM_ST_RMT_SOCKET(x)    PMREGS_FIELD32((x), 16, 1)
-#define PMREGS_AMD_CPUID_8000001B_EAX_OP_DTLB_PG_SIZE(x)       PMREGS_FIELD32((x), 19, 1)
+#define PMREGS_AMD_CPUID_8000001B_EAX_IBSFFV(x)                PMREGS_FIELD32((x), 0, 1, pmregs_amd_cpuid_8000001b_eax_ibsffv_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_FETCH_SAM(x)             PMREGS_FIELD32((x), 1, 1, pmregs_amd_cpuid_8000001b_eax_fetch_sam_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_OP_SAM(x)                PMREGS_FIELD32((x), 2, 1, pmregs_amd_cpuid_8000001b_eax_op_sam_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_RD_WR_OP_CNT(x)          PMREGS_FIELD32((x), 3, 1, pmregs_amd_cpuid_8000001b_eax_rd_wr_op_cnt_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_OP_CNT(x)                PMREGS_FIELD32((x), 4, 1, pmregs_amd_cpuid_8000001b_eax_op_cnt_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_BRN_TRGT(x)              PMREGS_FIELD32((x), 5, 1, pmregs_amd_cpuid_8000001b_eax_brn_trgt_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_OP_CNT_EXT(x)            PMREGS_FIELD32((x), 6, 1, pmregs_amd_cpuid_8000001b_eax_op_cnt_ext_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_RIP_INVALID_CHK(x)       PMREGS_FIELD32((x), 7, 1, pmregs_amd_cpuid_8000001b_eax_rip_invalid_chk_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_OP_BRN_FUSE(x)           PMREGS_FIELD32((x), 8, 1, pmregs_amd_cpuid_8000001b_eax_op_brn_fuse_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_IBS_FETCH_CTL_EXTD(x)    PMREGS_FIELD32((x), 9, 1, pmregs_amd_cpuid_8000001b_eax_ibs_fetch_ctl_extd_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_IBS_OP_DATA4(x)          PMREGS_FIELD32((x), 10, 1, pmregs_amd_cpuid_8000001b_eax_ibs_op_data4_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_IBS_L3_MISS_FILTERING(x) PMREGS_FIELD32((x), 11, 1, pmregs_amd_cpuid_8000001b_eax_ibs_l3_miss_filtering_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_OP_LD_LAT(x)             PMREGS_FIELD32((x), 12, 1, pmregs_amd_cpuid_8000001b_eax_op_ld_lat_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_DIS(x)                   PMREGS_FIELD32((x), 13, 1, pmregs_amd_cpuid_8000001b_eax_dis_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_FETCH_LAT(x)             PMREGS_FIELD32((x), 14, 1, pmregs_amd_cpuid_8000001b_eax_fetch_lat_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_BIT63_FILTER(x)          PMREGS_FIELD32((x), 15, 1, pmregs_amd_cpuid_8000001b_eax_bit63_filter_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_STRM_ST_RMT_SOCKET(x)    PMREGS_FIELD32((x), 16, 1, pmregs_amd_cpuid_8000001b_eax_strm_st_rmt_socket_set)
+#define PMREGS_AMD_CPUID_8000001B_EAX_OP_DTLB_PG_SIZE(x)       PMREGS_FIELD32((x), 19, 1, pmregs_amd_cpuid_8000001b_eax_op_dtlb_pg_size_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_cpuid_8000001b_eax_ibsffv_get(v)                           PMREGS_GET32(v, 0, 0x1)
@@ -3320,22 +3320,22 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- IbsFetchCtl (ibs_fetch_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_FETCH_CTL_MAX_CNT(x)        PMREGS_FIELD64((x), 0, 16)
-#define PMREGS_AMD_IBS_FETCH_CTL_CNT(x)            PMREGS_FIELD64((x), 16, 16)
-#define PMREGS_AMD_IBS_FETCH_CTL_LAT(x)            PMREGS_FIELD64((x), 32, 16)
-#define PMREGS_AMD_IBS_FETCH_CTL_EN(x)             PMREGS_FIELD64((x), 48, 1)
-#define PMREGS_AMD_IBS_FETCH_CTL_VAL(x)            PMREGS_FIELD64((x), 49, 1)
-#define PMREGS_AMD_IBS_FETCH_CTL_COMP(x)           PMREGS_FIELD64((x), 50, 1)
-#define PMREGS_AMD_IBS_FETCH_CTL_IC_MISS(x)        PMREGS_FIELD64((x), 51, 1)
-#define PMREGS_AMD_IBS_FETCH_CTL_PHY_ADDR_VALID(x) PMREGS_FIELD64((x), 52, 1)
-#define PMREGS_AMD_IBS_FETCH_CTL_L1_TLB_PG_SZ(x)   PMREGS_FIELD64((x), 53, 2)
-#define PMREGS_AMD_IBS_FETCH_CTL_L1_TLB_MISS(x)    PMREGS_FIELD64((x), 55, 1)
-#define PMREGS_AMD_IBS_FETCH_CTL_L2_TLB_MISS(x)    PMREGS_FIELD64((x), 56, 1)
-#define PMREGS_AMD_IBS_FETCH_CTL_RAND_EN(x)        PMREGS_FIELD64((x), 57, 1)
-#define PMREGS_AMD_IBS_FETCH_CTL_L2_MISS(x)        PMREGS_FIELD64((x), 58, 1)
-#define PMREGS_AMD_IBS_FETCH_CTL_L3_MISS_ONLY(x)   PMREGS_FIELD64((x), 59, 1)
-#define PMREGS_AMD_IBS_FETCH_CTL_OC_MISS(x)        PMREGS_FIELD64((x), 60, 1)
-#define PMREGS_AMD_IBS_FETCH_CTL_L3_MISS(x)        PMREGS_FIELD64((x), 61, 1)
+#define PMREGS_AMD_IBS_FETCH_CTL_MAX_CNT(x)        PMREGS_FIELD64((x), 0, 16, pmregs_amd_ibs_fetch_ctl_max_cnt_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_CNT(x)            PMREGS_FIELD64((x), 16, 16, pmregs_amd_ibs_fetch_ctl_cnt_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_LAT(x)            PMREGS_FIELD64((x), 32, 16, pmregs_amd_ibs_fetch_ctl_lat_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_EN(x)             PMREGS_FIELD64((x), 48, 1, pmregs_amd_ibs_fetch_ctl_en_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_VAL(x)            PMREGS_FIELD64((x), 49, 1, pmregs_amd_ibs_fetch_ctl_val_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_COMP(x)           PMREGS_FIELD64((x), 50, 1, pmregs_amd_ibs_fetch_ctl_comp_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_IC_MISS(x)        PMREGS_FIELD64((x), 51, 1, pmregs_amd_ibs_fetch_ctl_ic_miss_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_PHY_ADDR_VALID(x) PMREGS_FIELD64((x), 52, 1, pmregs_amd_ibs_fetch_ctl_phy_addr_valid_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_L1_TLB_PG_SZ(x)   PMREGS_FIELD64((x), 53, 2, pmregs_amd_ibs_fetch_ctl_l1_tlb_pg_sz_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_L1_TLB_MISS(x)    PMREGS_FIELD64((x), 55, 1, pmregs_amd_ibs_fetch_ctl_l1_tlb_miss_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_L2_TLB_MISS(x)    PMREGS_FIELD64((x), 56, 1, pmregs_amd_ibs_fetch_ctl_l2_tlb_miss_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_RAND_EN(x)        PMREGS_FIELD64((x), 57, 1, pmregs_amd_ibs_fetch_ctl_rand_en_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_L2_MISS(x)        PMREGS_FIELD64((x), 58, 1, pmregs_amd_ibs_fetch_ctl_l2_miss_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_L3_MISS_ONLY(x)   PMREGS_FIELD64((x), 59, 1, pmregs_amd_ibs_fetch_ctl_l3_miss_only_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_OC_MISS(x)        PMREGS_FIELD64((x), 60, 1, pmregs_amd_ibs_fetch_ctl_oc_miss_set)
+#define PMREGS_AMD_IBS_FETCH_CTL_L3_MISS(x)        PMREGS_FIELD64((x), 61, 1, pmregs_amd_ibs_fetch_ctl_l3_miss_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ibs_fetch_ctl_max_cnt_get(v)                   PMREGS_GET64(v, 0, 0xffff)
@@ -3393,7 +3393,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- IBS linear address (linear_address) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_LINEAR_ADDRESS_ADDRESS(x) PMREGS_FIELD64((x), 0, 64)
+#define PMREGS_AMD_LINEAR_ADDRESS_ADDRESS(x) PMREGS_FIELD64((x), 0, 64, pmregs_amd_linear_address_address_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_linear_address_address_get(v)            (pmregs_u64(v))
@@ -3406,7 +3406,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- IBS physical address (physical_address) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_PHYSICAL_ADDRESS_ADDRESS(x) PMREGS_FIELD64((x), 0, 52)
+#define PMREGS_AMD_PHYSICAL_ADDRESS_ADDRESS(x) PMREGS_FIELD64((x), 0, 52, pmregs_amd_physical_address_address_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_physical_address_address_get(v)            PMREGS_GET64(v, 0, 0xfffffffffffff)
@@ -3419,7 +3419,7 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- IC_IBS_EXTD_CTL (ic_ibs_extd_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IC_IBS_EXTD_CTL_ITLB_REFILL_LAT(x) PMREGS_FIELD64((x), 0, 16)
+#define PMREGS_AMD_IC_IBS_EXTD_CTL_ITLB_REFILL_LAT(x) PMREGS_FIELD64((x), 0, 16, pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ic_ibs_extd_ctl_itlb_refill_lat_get(v)            PMREGS_GET64(v, 0, 0xffff)
@@ -3432,14 +3432,14 @@ static inline int pmregs_amd_df_perf_ctl_v2_umask_set_checked(uint64_t *v, uint6
 /* ---- IbsOpCtl (ibs_op_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_OP_CTL_MAX_CNT(x)      (((PMREGS_FITS((x), 23) >> 16 & 0x7fu) << 20) | ((PMREGS_FITS((x), 23) >> 0 & 0xffffu) << 0))
-#define PMREGS_AMD_IBS_OP_CTL_L3_MISS_ONLY(x) PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_AMD_IBS_OP_CTL_EN(x)           PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_AMD_IBS_OP_CTL_VAL(x)          PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_AMD_IBS_OP_CTL_CNT_CTL(x)      PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_AMD_IBS_OP_CTL_CUR_CNT(x)      PMREGS_FIELD64((x), 32, 27)
-#define PMREGS_AMD_IBS_OP_CTL_LDLAT_THRSH(x)  PMREGS_FIELD64((x), 59, 4)
-#define PMREGS_AMD_IBS_OP_CTL_LDLAT_EN(x)     PMREGS_FIELD64((x), 63, 1)
+#define PMREGS_AMD_IBS_OP_CTL_MAX_CNT(x)      (((PMREGS_FITS((x), 23, pmregs_amd_ibs_op_ctl_max_cnt_set) >> 16 & 0x7fu) << 20) | ((PMREGS_CAST(uint64_t, (x)) >> 0 & 0xffffu) << 0))
+#define PMREGS_AMD_IBS_OP_CTL_L3_MISS_ONLY(x) PMREGS_FIELD64((x), 16, 1, pmregs_amd_ibs_op_ctl_l3_miss_only_set)
+#define PMREGS_AMD_IBS_OP_CTL_EN(x)           PMREGS_FIELD64((x), 17, 1, pmregs_amd_ibs_op_ctl_en_set)
+#define PMREGS_AMD_IBS_OP_CTL_VAL(x)          PMREGS_FIELD64((x), 18, 1, pmregs_amd_ibs_op_ctl_val_set)
+#define PMREGS_AMD_IBS_OP_CTL_CNT_CTL(x)      PMREGS_FIELD64((x), 19, 1, pmregs_amd_ibs_op_ctl_cnt_ctl_set)
+#define PMREGS_AMD_IBS_OP_CTL_CUR_CNT(x)      PMREGS_FIELD64((x), 32, 27, pmregs_amd_ibs_op_ctl_cur_cnt_set)
+#define PMREGS_AMD_IBS_OP_CTL_LDLAT_THRSH(x)  PMREGS_FIELD64((x), 59, 4, pmregs_amd_ibs_op_ctl_ldlat_thrsh_set)
+#define PMREGS_AMD_IBS_OP_CTL_LDLAT_EN(x)     PMREGS_FIELD64((x), 63, 1, pmregs_amd_ibs_op_ctl_ldlat_en_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ibs_op_ctl_l3_miss_only_get(v)            PMREGS_GET64(v, 16, 0x1)
@@ -3481,11 +3481,11 @@ static inline int pmregs_amd_ibs_op_ctl_max_cnt_set_checked(uint64_t *v, uint64_
 /* ---- IbsOpCtl (family 10h) (ibs_op_ctl_f10h) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_OP_CTL_F10H_MAX_CNT(x) PMREGS_FIELD64((x), 0, 16)
-#define PMREGS_AMD_IBS_OP_CTL_F10H_EN(x)      PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_AMD_IBS_OP_CTL_F10H_VAL(x)     PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_AMD_IBS_OP_CTL_F10H_CNT_CTL(x) PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_AMD_IBS_OP_CTL_F10H_CUR_CNT(x) PMREGS_FIELD64((x), 32, 20)
+#define PMREGS_AMD_IBS_OP_CTL_F10H_MAX_CNT(x) PMREGS_FIELD64((x), 0, 16, pmregs_amd_ibs_op_ctl_f10h_max_cnt_set)
+#define PMREGS_AMD_IBS_OP_CTL_F10H_EN(x)      PMREGS_FIELD64((x), 17, 1, pmregs_amd_ibs_op_ctl_f10h_en_set)
+#define PMREGS_AMD_IBS_OP_CTL_F10H_VAL(x)     PMREGS_FIELD64((x), 18, 1, pmregs_amd_ibs_op_ctl_f10h_val_set)
+#define PMREGS_AMD_IBS_OP_CTL_F10H_CNT_CTL(x) PMREGS_FIELD64((x), 19, 1, pmregs_amd_ibs_op_ctl_f10h_cnt_ctl_set)
+#define PMREGS_AMD_IBS_OP_CTL_F10H_CUR_CNT(x) PMREGS_FIELD64((x), 32, 20, pmregs_amd_ibs_op_ctl_f10h_cur_cnt_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ibs_op_ctl_f10h_max_cnt_get(v)            PMREGS_GET64(v, 0, 0xffff)
@@ -3510,15 +3510,15 @@ static inline int pmregs_amd_ibs_op_ctl_max_cnt_set_checked(uint64_t *v, uint64_
 /* ---- IbsOpData (ibs_op_data) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_OP_DATA_COMP_TO_RET_CTR(x) PMREGS_FIELD64((x), 0, 16)
-#define PMREGS_AMD_IBS_OP_DATA_TAG_TO_RET_CTR(x)  PMREGS_FIELD64((x), 16, 16)
-#define PMREGS_AMD_IBS_OP_DATA_OP_RETURN(x)       PMREGS_FIELD64((x), 34, 1)
-#define PMREGS_AMD_IBS_OP_DATA_BRN_TAKEN(x)       PMREGS_FIELD64((x), 35, 1)
-#define PMREGS_AMD_IBS_OP_DATA_BRN_MISP(x)        PMREGS_FIELD64((x), 36, 1)
-#define PMREGS_AMD_IBS_OP_DATA_BRN_RET(x)         PMREGS_FIELD64((x), 37, 1)
-#define PMREGS_AMD_IBS_OP_DATA_RIP_INVALID(x)     PMREGS_FIELD64((x), 38, 1)
-#define PMREGS_AMD_IBS_OP_DATA_BRN_FUSE(x)        PMREGS_FIELD64((x), 39, 1)
-#define PMREGS_AMD_IBS_OP_DATA_MICROCODE(x)       PMREGS_FIELD64((x), 40, 1)
+#define PMREGS_AMD_IBS_OP_DATA_COMP_TO_RET_CTR(x) PMREGS_FIELD64((x), 0, 16, pmregs_amd_ibs_op_data_comp_to_ret_ctr_set)
+#define PMREGS_AMD_IBS_OP_DATA_TAG_TO_RET_CTR(x)  PMREGS_FIELD64((x), 16, 16, pmregs_amd_ibs_op_data_tag_to_ret_ctr_set)
+#define PMREGS_AMD_IBS_OP_DATA_OP_RETURN(x)       PMREGS_FIELD64((x), 34, 1, pmregs_amd_ibs_op_data_op_return_set)
+#define PMREGS_AMD_IBS_OP_DATA_BRN_TAKEN(x)       PMREGS_FIELD64((x), 35, 1, pmregs_amd_ibs_op_data_brn_taken_set)
+#define PMREGS_AMD_IBS_OP_DATA_BRN_MISP(x)        PMREGS_FIELD64((x), 36, 1, pmregs_amd_ibs_op_data_brn_misp_set)
+#define PMREGS_AMD_IBS_OP_DATA_BRN_RET(x)         PMREGS_FIELD64((x), 37, 1, pmregs_amd_ibs_op_data_brn_ret_set)
+#define PMREGS_AMD_IBS_OP_DATA_RIP_INVALID(x)     PMREGS_FIELD64((x), 38, 1, pmregs_amd_ibs_op_data_rip_invalid_set)
+#define PMREGS_AMD_IBS_OP_DATA_BRN_FUSE(x)        PMREGS_FIELD64((x), 39, 1, pmregs_amd_ibs_op_data_brn_fuse_set)
+#define PMREGS_AMD_IBS_OP_DATA_MICROCODE(x)       PMREGS_FIELD64((x), 40, 1, pmregs_amd_ibs_op_data_microcode_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ibs_op_data_comp_to_ret_ctr_get(v)            PMREGS_GET64(v, 0, 0xffff)
@@ -3555,17 +3555,17 @@ static inline int pmregs_amd_ibs_op_ctl_max_cnt_set_checked(uint64_t *v, uint64_
 /* ---- IbsOpData (family 10h-15h BD) (ibs_op_data_f10h) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_OP_DATA_F10H_COMP_TO_RET_CTR(x) PMREGS_FIELD64((x), 0, 16)
-#define PMREGS_AMD_IBS_OP_DATA_F10H_TAG_TO_RET_CTR(x)  PMREGS_FIELD64((x), 16, 16)
-#define PMREGS_AMD_IBS_OP_DATA_F10H_OP_RETURN(x)       PMREGS_FIELD64((x), 34, 1)
-#define PMREGS_AMD_IBS_OP_DATA_F10H_BRN_TAKEN(x)       PMREGS_FIELD64((x), 35, 1)
-#define PMREGS_AMD_IBS_OP_DATA_F10H_BRN_MISP(x)        PMREGS_FIELD64((x), 36, 1)
-#define PMREGS_AMD_IBS_OP_DATA_F10H_BRN_RET(x)         PMREGS_FIELD64((x), 37, 1)
-#define PMREGS_AMD_IBS_OP_DATA_F10H_RIP_INVALID(x)     PMREGS_FIELD64((x), 38, 1)
-#define PMREGS_AMD_IBS_OP_DATA_F10H_BRN_FUSE(x)        PMREGS_FIELD64((x), 39, 1)
-#define PMREGS_AMD_IBS_OP_DATA_F10H_MICROCODE(x)       PMREGS_FIELD64((x), 40, 1)
-#define PMREGS_AMD_IBS_OP_DATA_F10H_BRN_RESYNC(x)      PMREGS_FIELD64((x), 32, 1)
-#define PMREGS_AMD_IBS_OP_DATA_F10H_MISP_RETURN(x)     PMREGS_FIELD64((x), 33, 1)
+#define PMREGS_AMD_IBS_OP_DATA_F10H_COMP_TO_RET_CTR(x) PMREGS_FIELD64((x), 0, 16, pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_set)
+#define PMREGS_AMD_IBS_OP_DATA_F10H_TAG_TO_RET_CTR(x)  PMREGS_FIELD64((x), 16, 16, pmregs_amd_ibs_op_data_f10h_tag_to_ret_ctr_set)
+#define PMREGS_AMD_IBS_OP_DATA_F10H_OP_RETURN(x)       PMREGS_FIELD64((x), 34, 1, pmregs_amd_ibs_op_data_f10h_op_return_set)
+#define PMREGS_AMD_IBS_OP_DATA_F10H_BRN_TAKEN(x)       PMREGS_FIELD64((x), 35, 1, pmregs_amd_ibs_op_data_f10h_brn_taken_set)
+#define PMREGS_AMD_IBS_OP_DATA_F10H_BRN_MISP(x)        PMREGS_FIELD64((x), 36, 1, pmregs_amd_ibs_op_data_f10h_brn_misp_set)
+#define PMREGS_AMD_IBS_OP_DATA_F10H_BRN_RET(x)         PMREGS_FIELD64((x), 37, 1, pmregs_amd_ibs_op_data_f10h_brn_ret_set)
+#define PMREGS_AMD_IBS_OP_DATA_F10H_RIP_INVALID(x)     PMREGS_FIELD64((x), 38, 1, pmregs_amd_ibs_op_data_f10h_rip_invalid_set)
+#define PMREGS_AMD_IBS_OP_DATA_F10H_BRN_FUSE(x)        PMREGS_FIELD64((x), 39, 1, pmregs_amd_ibs_op_data_f10h_brn_fuse_set)
+#define PMREGS_AMD_IBS_OP_DATA_F10H_MICROCODE(x)       PMREGS_FIELD64((x), 40, 1, pmregs_amd_ibs_op_data_f10h_microcode_set)
+#define PMREGS_AMD_IBS_OP_DATA_F10H_BRN_RESYNC(x)      PMREGS_FIELD64((x), 32, 1, pmregs_amd_ibs_op_data_f10h_brn_resync_set)
+#define PMREGS_AMD_IBS_OP_DATA_F10H_MISP_RETURN(x)     PMREGS_FIELD64((x), 33, 1, pmregs_amd_ibs_op_data_f10h_misp_return_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ibs_op_data_f10h_comp_to_ret_ctr_get(v)            PMREGS_GET64(v, 0, 0xffff)
@@ -3608,9 +3608,9 @@ static inline int pmregs_amd_ibs_op_ctl_max_cnt_set_checked(uint64_t *v, uint64_
 /* ---- IbsOpData2 (before Zen4) (ibs_op_data2) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_OP_DATA2_DATA_SRC(x)     PMREGS_FIELD64((x), 0, 3)
-#define PMREGS_AMD_IBS_OP_DATA2_RMT_NODE(x)     PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_AMD_IBS_OP_DATA2_CACHE_HIT_ST(x) PMREGS_FIELD64((x), 5, 1)
+#define PMREGS_AMD_IBS_OP_DATA2_DATA_SRC(x)     PMREGS_FIELD64((x), 0, 3, pmregs_amd_ibs_op_data2_data_src_set)
+#define PMREGS_AMD_IBS_OP_DATA2_RMT_NODE(x)     PMREGS_FIELD64((x), 4, 1, pmregs_amd_ibs_op_data2_rmt_node_set)
+#define PMREGS_AMD_IBS_OP_DATA2_CACHE_HIT_ST(x) PMREGS_FIELD64((x), 5, 1, pmregs_amd_ibs_op_data2_cache_hit_st_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ibs_op_data2_data_src_get(v)                PMREGS_GET64(v, 0, 0x7)
@@ -3629,11 +3629,11 @@ static inline int pmregs_amd_ibs_op_ctl_max_cnt_set_checked(uint64_t *v, uint64_
 /* ---- IbsOpData2 (Zen4 and later) (ibs_op_data2_zen4) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_OP_DATA2_ZEN4_RMT_NODE(x)     PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_AMD_IBS_OP_DATA2_ZEN4_CACHE_HIT_ST(x) PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_AMD_IBS_OP_DATA2_ZEN4_DATA_SRC(x)     (((PMREGS_FITS((x), 5) >> 3 & 0x3u) << 6) | ((PMREGS_FITS((x), 5) >> 0 & 0x7u) << 0))
-#define PMREGS_AMD_IBS_OP_DATA2_ZEN4_STRM_ST(x)      PMREGS_FIELD64((x), 8, 1)
-#define PMREGS_AMD_IBS_OP_DATA2_ZEN4_RMT_SOCKET(x)   PMREGS_FIELD64((x), 9, 1)
+#define PMREGS_AMD_IBS_OP_DATA2_ZEN4_RMT_NODE(x)     PMREGS_FIELD64((x), 4, 1, pmregs_amd_ibs_op_data2_zen4_rmt_node_set)
+#define PMREGS_AMD_IBS_OP_DATA2_ZEN4_CACHE_HIT_ST(x) PMREGS_FIELD64((x), 5, 1, pmregs_amd_ibs_op_data2_zen4_cache_hit_st_set)
+#define PMREGS_AMD_IBS_OP_DATA2_ZEN4_DATA_SRC(x)     (((PMREGS_FITS((x), 5, pmregs_amd_ibs_op_data2_zen4_data_src_set) >> 3 & 0x3u) << 6) | ((PMREGS_CAST(uint64_t, (x)) >> 0 & 0x7u) << 0))
+#define PMREGS_AMD_IBS_OP_DATA2_ZEN4_STRM_ST(x)      PMREGS_FIELD64((x), 8, 1, pmregs_amd_ibs_op_data2_zen4_strm_st_set)
+#define PMREGS_AMD_IBS_OP_DATA2_ZEN4_RMT_SOCKET(x)   PMREGS_FIELD64((x), 9, 1, pmregs_amd_ibs_op_data2_zen4_rmt_socket_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ibs_op_data2_zen4_rmt_node_get(v)                PMREGS_GET64(v, 4, 0x1)
@@ -3666,28 +3666,28 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 /* ---- IbsOpData3 (Zen1-Zen4) (ibs_op_data3) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_OP_DATA3_LD_OP(x)                    PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ST_OP(x)                    PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_L1TLB_MISS(x)            PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_L2TLB_MISS(x)            PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_L1TLB_HIT_2M(x)          PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_L1TLB_HIT_1G(x)          PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_L2TLB_HIT_2M(x)          PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_MISS(x)                  PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_MIS_ACC(x)               PMREGS_FIELD64((x), 8, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_WC_MEM_ACC(x)            PMREGS_FIELD64((x), 13, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_UC_MEM_ACC(x)            PMREGS_FIELD64((x), 14, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_LOCKED_OP(x)             PMREGS_FIELD64((x), 15, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_MISS_NO_MAB_ALLOC(x)     PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_LIN_ADDR_VALID(x)        PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_PHY_ADDR_VALID(x)        PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_L2TLB_HIT_1G(x)          PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_L2_MISS(x)                  PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_SW_PF(x)                    PMREGS_FIELD64((x), 21, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_OP_MEM_WIDTH(x)             PMREGS_FIELD64((x), 22, 4)
-#define PMREGS_AMD_IBS_OP_DATA3_OP_DC_MISS_OPEN_MEM_REQS(x) PMREGS_FIELD64((x), 26, 6)
-#define PMREGS_AMD_IBS_OP_DATA3_DC_MISS_LAT(x)              PMREGS_FIELD64((x), 32, 16)
-#define PMREGS_AMD_IBS_OP_DATA3_TLB_REFILL_LAT(x)           PMREGS_FIELD64((x), 48, 16)
+#define PMREGS_AMD_IBS_OP_DATA3_LD_OP(x)                    PMREGS_FIELD64((x), 0, 1, pmregs_amd_ibs_op_data3_ld_op_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ST_OP(x)                    PMREGS_FIELD64((x), 1, 1, pmregs_amd_ibs_op_data3_st_op_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_L1TLB_MISS(x)            PMREGS_FIELD64((x), 2, 1, pmregs_amd_ibs_op_data3_dc_l1tlb_miss_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_L2TLB_MISS(x)            PMREGS_FIELD64((x), 3, 1, pmregs_amd_ibs_op_data3_dc_l2tlb_miss_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_L1TLB_HIT_2M(x)          PMREGS_FIELD64((x), 4, 1, pmregs_amd_ibs_op_data3_dc_l1tlb_hit_2m_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_L1TLB_HIT_1G(x)          PMREGS_FIELD64((x), 5, 1, pmregs_amd_ibs_op_data3_dc_l1tlb_hit_1g_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_L2TLB_HIT_2M(x)          PMREGS_FIELD64((x), 6, 1, pmregs_amd_ibs_op_data3_dc_l2tlb_hit_2m_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_MISS(x)                  PMREGS_FIELD64((x), 7, 1, pmregs_amd_ibs_op_data3_dc_miss_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_MIS_ACC(x)               PMREGS_FIELD64((x), 8, 1, pmregs_amd_ibs_op_data3_dc_mis_acc_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_WC_MEM_ACC(x)            PMREGS_FIELD64((x), 13, 1, pmregs_amd_ibs_op_data3_dc_wc_mem_acc_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_UC_MEM_ACC(x)            PMREGS_FIELD64((x), 14, 1, pmregs_amd_ibs_op_data3_dc_uc_mem_acc_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_LOCKED_OP(x)             PMREGS_FIELD64((x), 15, 1, pmregs_amd_ibs_op_data3_dc_locked_op_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_MISS_NO_MAB_ALLOC(x)     PMREGS_FIELD64((x), 16, 1, pmregs_amd_ibs_op_data3_dc_miss_no_mab_alloc_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_LIN_ADDR_VALID(x)        PMREGS_FIELD64((x), 17, 1, pmregs_amd_ibs_op_data3_dc_lin_addr_valid_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_PHY_ADDR_VALID(x)        PMREGS_FIELD64((x), 18, 1, pmregs_amd_ibs_op_data3_dc_phy_addr_valid_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_L2TLB_HIT_1G(x)          PMREGS_FIELD64((x), 19, 1, pmregs_amd_ibs_op_data3_dc_l2tlb_hit_1g_set)
+#define PMREGS_AMD_IBS_OP_DATA3_L2_MISS(x)                  PMREGS_FIELD64((x), 20, 1, pmregs_amd_ibs_op_data3_l2_miss_set)
+#define PMREGS_AMD_IBS_OP_DATA3_SW_PF(x)                    PMREGS_FIELD64((x), 21, 1, pmregs_amd_ibs_op_data3_sw_pf_set)
+#define PMREGS_AMD_IBS_OP_DATA3_OP_MEM_WIDTH(x)             PMREGS_FIELD64((x), 22, 4, pmregs_amd_ibs_op_data3_op_mem_width_set)
+#define PMREGS_AMD_IBS_OP_DATA3_OP_DC_MISS_OPEN_MEM_REQS(x) PMREGS_FIELD64((x), 26, 6, pmregs_amd_ibs_op_data3_op_dc_miss_open_mem_reqs_set)
+#define PMREGS_AMD_IBS_OP_DATA3_DC_MISS_LAT(x)              PMREGS_FIELD64((x), 32, 16, pmregs_amd_ibs_op_data3_dc_miss_lat_set)
+#define PMREGS_AMD_IBS_OP_DATA3_TLB_REFILL_LAT(x)           PMREGS_FIELD64((x), 48, 16, pmregs_amd_ibs_op_data3_tlb_refill_lat_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ibs_op_data3_ld_op_get(v)                               PMREGS_GET64(v, 0, 0x1)
@@ -3763,32 +3763,32 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 /* ---- IbsOpData3 (family 10h-15h) (ibs_op_data3_f10h) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_LD_OP(x)                    PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_ST_OP(x)                    PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L1TLB_MISS(x)            PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L2TLB_MISS(x)            PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L1TLB_HIT_2M(x)          PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L1TLB_HIT_1G(x)          PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L2TLB_HIT_2M(x)          PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_MISS(x)                  PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_MIS_ACC(x)               PMREGS_FIELD64((x), 8, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_WC_MEM_ACC(x)            PMREGS_FIELD64((x), 13, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_UC_MEM_ACC(x)            PMREGS_FIELD64((x), 14, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_LOCKED_OP(x)             PMREGS_FIELD64((x), 15, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_LIN_ADDR_VALID(x)        PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_PHY_ADDR_VALID(x)        PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L2TLB_HIT_1G(x)          PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_L2_MISS(x)                  PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_SW_PF(x)                    PMREGS_FIELD64((x), 21, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_OP_MEM_WIDTH(x)             PMREGS_FIELD64((x), 22, 4)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_OP_DC_MISS_OPEN_MEM_REQS(x) PMREGS_FIELD64((x), 26, 6)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_MISS_LAT(x)              PMREGS_FIELD64((x), 32, 16)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_TLB_REFILL_LAT(x)           PMREGS_FIELD64((x), 48, 16)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_LD_BNK_CON(x)            PMREGS_FIELD64((x), 9, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_ST_BNK_CON(x)            PMREGS_FIELD64((x), 10, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_ST_TO_LD_FWD(x)          PMREGS_FIELD64((x), 11, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_ST_TO_LD_CAN(x)          PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_MAB_HIT(x)               PMREGS_FIELD64((x), 16, 1)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_LD_OP(x)                    PMREGS_FIELD64((x), 0, 1, pmregs_amd_ibs_op_data3_f10h_ld_op_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_ST_OP(x)                    PMREGS_FIELD64((x), 1, 1, pmregs_amd_ibs_op_data3_f10h_st_op_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L1TLB_MISS(x)            PMREGS_FIELD64((x), 2, 1, pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_miss_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L2TLB_MISS(x)            PMREGS_FIELD64((x), 3, 1, pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_miss_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L1TLB_HIT_2M(x)          PMREGS_FIELD64((x), 4, 1, pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_2m_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L1TLB_HIT_1G(x)          PMREGS_FIELD64((x), 5, 1, pmregs_amd_ibs_op_data3_f10h_dc_l1tlb_hit_1g_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L2TLB_HIT_2M(x)          PMREGS_FIELD64((x), 6, 1, pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_2m_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_MISS(x)                  PMREGS_FIELD64((x), 7, 1, pmregs_amd_ibs_op_data3_f10h_dc_miss_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_MIS_ACC(x)               PMREGS_FIELD64((x), 8, 1, pmregs_amd_ibs_op_data3_f10h_dc_mis_acc_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_WC_MEM_ACC(x)            PMREGS_FIELD64((x), 13, 1, pmregs_amd_ibs_op_data3_f10h_dc_wc_mem_acc_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_UC_MEM_ACC(x)            PMREGS_FIELD64((x), 14, 1, pmregs_amd_ibs_op_data3_f10h_dc_uc_mem_acc_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_LOCKED_OP(x)             PMREGS_FIELD64((x), 15, 1, pmregs_amd_ibs_op_data3_f10h_dc_locked_op_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_LIN_ADDR_VALID(x)        PMREGS_FIELD64((x), 17, 1, pmregs_amd_ibs_op_data3_f10h_dc_lin_addr_valid_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_PHY_ADDR_VALID(x)        PMREGS_FIELD64((x), 18, 1, pmregs_amd_ibs_op_data3_f10h_dc_phy_addr_valid_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_L2TLB_HIT_1G(x)          PMREGS_FIELD64((x), 19, 1, pmregs_amd_ibs_op_data3_f10h_dc_l2tlb_hit_1g_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_L2_MISS(x)                  PMREGS_FIELD64((x), 20, 1, pmregs_amd_ibs_op_data3_f10h_l2_miss_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_SW_PF(x)                    PMREGS_FIELD64((x), 21, 1, pmregs_amd_ibs_op_data3_f10h_sw_pf_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_OP_MEM_WIDTH(x)             PMREGS_FIELD64((x), 22, 4, pmregs_amd_ibs_op_data3_f10h_op_mem_width_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_OP_DC_MISS_OPEN_MEM_REQS(x) PMREGS_FIELD64((x), 26, 6, pmregs_amd_ibs_op_data3_f10h_op_dc_miss_open_mem_reqs_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_MISS_LAT(x)              PMREGS_FIELD64((x), 32, 16, pmregs_amd_ibs_op_data3_f10h_dc_miss_lat_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_TLB_REFILL_LAT(x)           PMREGS_FIELD64((x), 48, 16, pmregs_amd_ibs_op_data3_f10h_tlb_refill_lat_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_LD_BNK_CON(x)            PMREGS_FIELD64((x), 9, 1, pmregs_amd_ibs_op_data3_f10h_dc_ld_bnk_con_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_ST_BNK_CON(x)            PMREGS_FIELD64((x), 10, 1, pmregs_amd_ibs_op_data3_f10h_dc_st_bnk_con_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_ST_TO_LD_FWD(x)          PMREGS_FIELD64((x), 11, 1, pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_fwd_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_ST_TO_LD_CAN(x)          PMREGS_FIELD64((x), 12, 1, pmregs_amd_ibs_op_data3_f10h_dc_st_to_ld_can_set)
+#define PMREGS_AMD_IBS_OP_DATA3_F10H_DC_MAB_HIT(x)               PMREGS_FIELD64((x), 16, 1, pmregs_amd_ibs_op_data3_f10h_dc_mab_hit_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ibs_op_data3_f10h_ld_op_get(v)                               PMREGS_GET64(v, 0, 0x1)
@@ -3876,25 +3876,25 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 /* ---- IbsOpData3 (Zen5, DTLB page-size layout) (ibs_op_data3_zen5) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_LD_OP(x)                    PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_ST_OP(x)                    PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_L1TLB_MISS(x)            PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_L2TLB_MISS(x)            PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_MISS(x)                  PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_MIS_ACC(x)               PMREGS_FIELD64((x), 8, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_WC_MEM_ACC(x)            PMREGS_FIELD64((x), 13, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_UC_MEM_ACC(x)            PMREGS_FIELD64((x), 14, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_LOCKED_OP(x)             PMREGS_FIELD64((x), 15, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_MISS_NO_MAB_ALLOC(x)     PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_LIN_ADDR_VALID(x)        PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_PHY_ADDR_VALID(x)        PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_L2_MISS(x)                  PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_SW_PF(x)                    PMREGS_FIELD64((x), 21, 1)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_OP_MEM_WIDTH(x)             PMREGS_FIELD64((x), 22, 4)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_OP_DC_MISS_OPEN_MEM_REQS(x) PMREGS_FIELD64((x), 26, 6)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_MISS_LAT(x)              PMREGS_FIELD64((x), 32, 16)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_TLB_REFILL_LAT(x)           PMREGS_FIELD64((x), 48, 16)
-#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_L1TLB_PG_SIZE(x)         PMREGS_FIELD64((x), 4, 2)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_LD_OP(x)                    PMREGS_FIELD64((x), 0, 1, pmregs_amd_ibs_op_data3_zen5_ld_op_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_ST_OP(x)                    PMREGS_FIELD64((x), 1, 1, pmregs_amd_ibs_op_data3_zen5_st_op_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_L1TLB_MISS(x)            PMREGS_FIELD64((x), 2, 1, pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_miss_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_L2TLB_MISS(x)            PMREGS_FIELD64((x), 3, 1, pmregs_amd_ibs_op_data3_zen5_dc_l2tlb_miss_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_MISS(x)                  PMREGS_FIELD64((x), 7, 1, pmregs_amd_ibs_op_data3_zen5_dc_miss_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_MIS_ACC(x)               PMREGS_FIELD64((x), 8, 1, pmregs_amd_ibs_op_data3_zen5_dc_mis_acc_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_WC_MEM_ACC(x)            PMREGS_FIELD64((x), 13, 1, pmregs_amd_ibs_op_data3_zen5_dc_wc_mem_acc_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_UC_MEM_ACC(x)            PMREGS_FIELD64((x), 14, 1, pmregs_amd_ibs_op_data3_zen5_dc_uc_mem_acc_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_LOCKED_OP(x)             PMREGS_FIELD64((x), 15, 1, pmregs_amd_ibs_op_data3_zen5_dc_locked_op_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_MISS_NO_MAB_ALLOC(x)     PMREGS_FIELD64((x), 16, 1, pmregs_amd_ibs_op_data3_zen5_dc_miss_no_mab_alloc_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_LIN_ADDR_VALID(x)        PMREGS_FIELD64((x), 17, 1, pmregs_amd_ibs_op_data3_zen5_dc_lin_addr_valid_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_PHY_ADDR_VALID(x)        PMREGS_FIELD64((x), 18, 1, pmregs_amd_ibs_op_data3_zen5_dc_phy_addr_valid_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_L2_MISS(x)                  PMREGS_FIELD64((x), 20, 1, pmregs_amd_ibs_op_data3_zen5_l2_miss_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_SW_PF(x)                    PMREGS_FIELD64((x), 21, 1, pmregs_amd_ibs_op_data3_zen5_sw_pf_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_OP_MEM_WIDTH(x)             PMREGS_FIELD64((x), 22, 4, pmregs_amd_ibs_op_data3_zen5_op_mem_width_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_OP_DC_MISS_OPEN_MEM_REQS(x) PMREGS_FIELD64((x), 26, 6, pmregs_amd_ibs_op_data3_zen5_op_dc_miss_open_mem_reqs_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_MISS_LAT(x)              PMREGS_FIELD64((x), 32, 16, pmregs_amd_ibs_op_data3_zen5_dc_miss_lat_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_TLB_REFILL_LAT(x)           PMREGS_FIELD64((x), 48, 16, pmregs_amd_ibs_op_data3_zen5_tlb_refill_lat_set)
+#define PMREGS_AMD_IBS_OP_DATA3_ZEN5_DC_L1TLB_PG_SIZE(x)         PMREGS_FIELD64((x), 4, 2, pmregs_amd_ibs_op_data3_zen5_dc_l1tlb_pg_size_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ibs_op_data3_zen5_ld_op_get(v)                               PMREGS_GET64(v, 0, 0x1)
@@ -3961,7 +3961,7 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 /* ---- IbsOpData4 (ibs_op_data4) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_OP_DATA4_LD_RESYNC(x) PMREGS_FIELD64((x), 0, 1)
+#define PMREGS_AMD_IBS_OP_DATA4_LD_RESYNC(x) PMREGS_FIELD64((x), 0, 1, pmregs_amd_ibs_op_data4_ld_resync_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ibs_op_data4_ld_resync_get(v)            PMREGS_GET64(v, 0, 0x1)
@@ -3974,8 +3974,8 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 /* ---- IbsCtl (ibs_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_CTL_LVT_OFFSET(x)     PMREGS_FIELD64((x), 0, 4)
-#define PMREGS_AMD_IBS_CTL_LVT_OFFSET_VAL(x) PMREGS_FIELD64((x), 8, 1)
+#define PMREGS_AMD_IBS_CTL_LVT_OFFSET(x)     PMREGS_FIELD64((x), 0, 4, pmregs_amd_ibs_ctl_lvt_offset_set)
+#define PMREGS_AMD_IBS_CTL_LVT_OFFSET_VAL(x) PMREGS_FIELD64((x), 8, 1, pmregs_amd_ibs_ctl_lvt_offset_val_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ibs_ctl_lvt_offset_get(v)                PMREGS_GET64(v, 0, 0xf)
@@ -3991,10 +3991,10 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 /* ---- IbsFetchCtl2 (ibs_fetch_ctl2) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_FETCH_CTL2_DIS(x)            PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_AMD_IBS_FETCH_CTL2_FETCH_LAT(x)      PMREGS_FIELD64((x), 1, 4)
-#define PMREGS_AMD_IBS_FETCH_CTL2_EXCL_RIP63_EQ1(x) PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_AMD_IBS_FETCH_CTL2_EXCL_RIP63_EQ0(x) PMREGS_FIELD64((x), 6, 1)
+#define PMREGS_AMD_IBS_FETCH_CTL2_DIS(x)            PMREGS_FIELD64((x), 0, 1, pmregs_amd_ibs_fetch_ctl2_dis_set)
+#define PMREGS_AMD_IBS_FETCH_CTL2_FETCH_LAT(x)      PMREGS_FIELD64((x), 1, 4, pmregs_amd_ibs_fetch_ctl2_fetch_lat_set)
+#define PMREGS_AMD_IBS_FETCH_CTL2_EXCL_RIP63_EQ1(x) PMREGS_FIELD64((x), 5, 1, pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq1_set)
+#define PMREGS_AMD_IBS_FETCH_CTL2_EXCL_RIP63_EQ0(x) PMREGS_FIELD64((x), 6, 1, pmregs_amd_ibs_fetch_ctl2_excl_rip63_eq0_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ibs_fetch_ctl2_dis_get(v)                       PMREGS_GET64(v, 0, 0x1)
@@ -4016,10 +4016,10 @@ static inline int pmregs_amd_ibs_op_data2_zen4_data_src_set_checked(uint64_t *v,
 /* ---- IbsOpCtl2 (ibs_op_ctl2) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_AMD_IBS_OP_CTL2_DIS(x)            PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_AMD_IBS_OP_CTL2_EXCL_RIP63_EQ0(x) PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_AMD_IBS_OP_CTL2_EXCL_RIP63_EQ1(x) PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_AMD_IBS_OP_CTL2_STRM_ST(x)        PMREGS_FIELD64((x), 3, 1)
+#define PMREGS_AMD_IBS_OP_CTL2_DIS(x)            PMREGS_FIELD64((x), 0, 1, pmregs_amd_ibs_op_ctl2_dis_set)
+#define PMREGS_AMD_IBS_OP_CTL2_EXCL_RIP63_EQ0(x) PMREGS_FIELD64((x), 1, 1, pmregs_amd_ibs_op_ctl2_excl_rip63_eq0_set)
+#define PMREGS_AMD_IBS_OP_CTL2_EXCL_RIP63_EQ1(x) PMREGS_FIELD64((x), 2, 1, pmregs_amd_ibs_op_ctl2_excl_rip63_eq1_set)
+#define PMREGS_AMD_IBS_OP_CTL2_STRM_ST(x)        PMREGS_FIELD64((x), 3, 1, pmregs_amd_ibs_op_ctl2_strm_st_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_amd_ibs_op_ctl2_dis_get(v)                       PMREGS_GET64(v, 0, 0x1)

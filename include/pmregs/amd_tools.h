@@ -22,7 +22,7 @@
 #ifndef __ASSEMBLER__
 PMREGS_C_BEGIN
 
-/* ---- PerfEvtSeln (PERF_CTL) (perf_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PerfEvtSeln (PERF_CTL) (perf_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_perf_ctl_fields {
 	uint16_t event_select; /* bits 35:32, 7:0: Event number, 12 bits (EventSelect[11:8] in 35:32, EventSelect[7:0] in 7:0) */
 	uint8_t umask; /* bits 15:8: Unit mask: sub-event selection */
@@ -36,6 +36,7 @@ struct pmregs_amd_perf_ctl_fields {
 	uint8_t guest_only; /* bits 40: HG_ONLY[0], GuestOnly: with EFER.SVME = 1, count in the guest (Table 13-4); Linux exclude_host */
 	uint8_t host_only; /* bits 41: HG_ONLY[1], HostOnly: with EFER.SVME = 1, count in the host (Table 13-4); Linux exclude_guest */
 	uint8_t prec_ret; /* bits 43: PREC_RET: precise retired-instruction counting, PerfEvtSel2 only, when CPUID Fn8000_0021 EAX[PreciseRetirePmc2Manual]; reserved otherwise (APM2) */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -100,7 +101,7 @@ static inline void pmregs_amd_perf_ctl_unpack(uint64_t v, struct pmregs_amd_perf
 	f->prec_ret = (uint8_t)((v >> 43) & 0x1u);
 }
 
-/* ---- PerfCtrn (PERF_CTR) (perf_ctr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PerfCtrn (PERF_CTR) (perf_ctr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_perf_ctr_fields {
 	uint64_t count; /* bits 47:0: Event count */
 };
@@ -127,7 +128,7 @@ static inline void pmregs_amd_perf_ctr_unpack(uint64_t v, struct pmregs_amd_perf
 	f->count = (uint64_t)(v & PMREGS_U64(0xffffffffffff));
 }
 
-/* ---- 64-bit counter (counter64): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- 64-bit counter (counter64): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_counter64_fields {
 	uint64_t count; /* bits 63:0: Count */
 };
@@ -152,11 +153,12 @@ static inline void pmregs_amd_counter64_unpack(uint64_t v, struct pmregs_amd_cou
 	f->count = (uint64_t)v;
 }
 
-/* ---- HWCR (performance-monitoring bit) (hwcr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- HWCR (performance-monitoring bit) (hwcr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_hwcr_fields {
+	uint64_t other_63_31; /* bits 63:31 */
 	uint32_t other_29_0; /* bits 29:0 */
 	uint8_t ir_perf_en; /* bits 30: Enable IRPerfCount (C000_00E9h), when CPUID Fn8000_0008 EBX[1] */
-	uint64_t other_63_31; /* bits 63:31 */
+	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -189,7 +191,7 @@ static inline void pmregs_amd_hwcr_unpack(uint64_t v, struct pmregs_amd_hwcr_fie
 	f->other_63_31 = (uint64_t)((v >> 31) & PMREGS_U64(0x1ffffffff));
 }
 
-/* ---- PerfCntrGlobalCtl (perf_cntr_global_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PerfCntrGlobalCtl (perf_cntr_global_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_perf_cntr_global_ctl_fields {
 	uint8_t cnt_en0; /* bits 0: Enable core counter 0 */
 	uint8_t cnt_en1; /* bits 1: Enable core counter 1 */
@@ -241,7 +243,7 @@ static inline void pmregs_amd_perf_cntr_global_ctl_unpack(uint64_t v, struct pmr
 	f->cnt_en5 = (uint8_t)((v >> 5) & 0x1u);
 }
 
-/* ---- PerfCntrGlobalStatus (perf_cntr_global_status): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PerfCntrGlobalStatus (perf_cntr_global_status): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_perf_cntr_global_status_fields {
 	uint8_t cnt_of0; /* bits 0: Core counter 0 overflowed (set even when PerfEvtSel0.INT = 0) */
 	uint8_t cnt_of1; /* bits 1: Core counter 1 overflowed (set even when PerfEvtSel1.INT = 0) */
@@ -303,7 +305,7 @@ static inline void pmregs_amd_perf_cntr_global_status_unpack(uint64_t v, struct 
 	f->pmcf = (uint8_t)((v >> 59) & 0x1u);
 }
 
-/* ---- PerfCntrGlobalStatusClr (perf_cntr_global_status_clr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PerfCntrGlobalStatusClr (perf_cntr_global_status_clr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_perf_cntr_global_status_clr_fields {
 	uint8_t cnt_of0; /* bits 0: Write 1 to clear CNT_OF0 */
 	uint8_t cnt_of1; /* bits 1: Write 1 to clear CNT_OF1 */
@@ -365,7 +367,7 @@ static inline void pmregs_amd_perf_cntr_global_status_clr_unpack(uint64_t v, str
 	f->pmcf = (uint8_t)((v >> 59) & 0x1u);
 }
 
-/* ---- PerfCntrGlobalStatusSet (perf_cntr_global_status_set): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PerfCntrGlobalStatusSet (perf_cntr_global_status_set): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_perf_cntr_global_status_set_fields {
 	uint8_t cnt_of0; /* bits 0: Write 1 to set CNT_OF0 */
 	uint8_t cnt_of1; /* bits 1: Write 1 to set CNT_OF1 */
@@ -427,11 +429,11 @@ static inline void pmregs_amd_perf_cntr_global_status_set_unpack(uint64_t v, str
 	f->pmcf = (uint8_t)((v >> 59) & 0x1u);
 }
 
-/* ---- CPUID Fn8000_0001 ECX (performance-monitoring flags) (cpuid_80000001_ecx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID Fn8000_0001 ECX (performance-monitoring flags) (cpuid_80000001_ecx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_cpuid_80000001_ecx_fields {
 	uint16_t other_9_0; /* bits 9:0 */
-	uint8_t ibs; /* bits 10: Instruction-Based Sampling */
 	uint16_t other_22_11; /* bits 22:11 */
+	uint8_t ibs; /* bits 10: Instruction-Based Sampling */
 	uint8_t perf_ctr_ext_core; /* bits 23: PerfCtrExtCore: six core counter pairs at C001_0200h */
 	uint8_t perf_ctr_ext_nb; /* bits 24: PerfCtrExtNB (PerfCtrExtDF on Zen): four NB/DF counter pairs at C001_0240h */
 	uint8_t other_25; /* bits 25 */
@@ -499,12 +501,13 @@ static inline void pmregs_amd_cpuid_80000001_ecx_unpack(uint32_t v, struct pmreg
 	f->other_31_29 = (uint8_t)((v >> 29) & 0x7u);
 }
 
-/* ---- CPUID Fn8000_0008 EBX (performance-monitoring flags) (cpuid_80000008_ebx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID Fn8000_0008 EBX (performance-monitoring flags) (cpuid_80000008_ebx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_cpuid_80000008_ebx_fields {
+	uint32_t other_30_2; /* bits 30:2 */
 	uint8_t other_0; /* bits 0 */
 	uint8_t ir_perf; /* bits 1: IRPerfCount C000_00E9h (instructions retired) */
-	uint32_t other_30_2; /* bits 30:2 */
 	uint8_t brs; /* bits 31: Branch sampling (Zen3) */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -541,7 +544,7 @@ static inline void pmregs_amd_cpuid_80000008_ebx_unpack(uint32_t v, struct pmreg
 	f->brs = (uint8_t)((v >> 31) & 0x1u);
 }
 
-/* ---- CPUID Fn8000_0022 EAX (cpuid_80000022_eax): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID Fn8000_0022 EAX (cpuid_80000022_eax): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_cpuid_80000022_eax_fields {
 	uint8_t perf_mon_v2; /* bits 0: PerfMonV2: PerfCntrGlobalCtl/Status/StatusClr/StatusSet */
 	uint8_t lbr_stack; /* bits 1: LbrStack: LBR stack at C001_0300h, LBR_SELECT and DebugExtnCtl.LBRSE (Linux AMD_LBR_V2) */
@@ -578,7 +581,7 @@ static inline void pmregs_amd_cpuid_80000022_eax_unpack(uint32_t v, struct pmreg
 	f->lbr_and_pmc_freeze = (uint8_t)((v >> 2) & 0x1u);
 }
 
-/* ---- CPUID Fn8000_0022 EBX (cpuid_80000022_ebx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID Fn8000_0022 EBX (cpuid_80000022_ebx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_cpuid_80000022_ebx_fields {
 	uint8_t num_perf_ctr_core; /* bits 3:0: Core counters */
 	uint8_t lbr_stack_size; /* bits 9:4: LBR stack entries */
@@ -620,7 +623,7 @@ static inline void pmregs_amd_cpuid_80000022_ebx_unpack(uint32_t v, struct pmreg
 	f->num_perf_ctr_umc = (uint8_t)((v >> 16) & 0x3fu);
 }
 
-/* ---- CPUID Fn8000_0022 ECX (cpuid_80000022_ecx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID Fn8000_0022 ECX (cpuid_80000022_ecx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_cpuid_80000022_ecx_fields {
 	uint32_t active_umc_mask; /* bits 31:0: One bit per enabled UMC */
 };
@@ -645,7 +648,7 @@ static inline void pmregs_amd_cpuid_80000022_ecx_unpack(uint32_t v, struct pmreg
 	f->active_umc_mask = (uint32_t)v;
 }
 
-/* ---- L3/DF/NB/L2I counter (uncore_ctr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- L3/DF/NB/L2I counter (uncore_ctr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_uncore_ctr_fields {
 	uint64_t count; /* bits 47:0: Event count */
 };
@@ -672,12 +675,13 @@ static inline void pmregs_amd_uncore_ctr_unpack(uint64_t v, struct pmregs_amd_un
 	f->count = (uint64_t)(v & PMREGS_U64(0xffffffffffff));
 }
 
-/* ---- NB_PerfEvtSeln (family 15h/16h) (nb_perf_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- NB_PerfEvtSeln (family 15h/16h) (nb_perf_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_nb_perf_ctl_fields {
 	uint16_t event_select; /* bits 35:32, 7:0: Event number, 12 bits */
 	uint8_t umask; /* bits 15:8: Unit mask */
 	uint8_t int_en; /* bits 20: Interrupt on overflow */
 	uint8_t en; /* bits 22: Enable */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -712,12 +716,13 @@ static inline void pmregs_amd_nb_perf_ctl_unpack(uint64_t v, struct pmregs_amd_n
 	f->en = (uint8_t)((v >> 22) & 0x1u);
 }
 
-/* ---- L2I_PerfEvtSeln (family 16h) (l2i_perf_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- L2I_PerfEvtSeln (family 16h) (l2i_perf_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_l2i_perf_ctl_fields {
 	uint16_t event_select; /* bits 35:32, 7:0: Event number, 12 bits */
 	uint8_t umask; /* bits 15:8: Unit mask */
 	uint8_t int_en; /* bits 20: Interrupt on overflow */
 	uint8_t en; /* bits 22: Enable */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -752,7 +757,7 @@ static inline void pmregs_amd_l2i_perf_ctl_unpack(uint64_t v, struct pmregs_amd_
 	f->en = (uint8_t)((v >> 22) & 0x1u);
 }
 
-/* ---- ChL3PmcCfgn (family 17h, Zen1/Zen2) (l3_pmc_cfg_f17h): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- ChL3PmcCfgn (family 17h, Zen1/Zen2) (l3_pmc_cfg_f17h): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_l3_pmc_cfg_f17h_fields {
 	uint8_t event_select; /* bits 7:0: Event number */
 	uint8_t umask; /* bits 15:8: Unit mask */
@@ -793,7 +798,7 @@ static inline void pmregs_amd_l3_pmc_cfg_f17h_unpack(uint64_t v, struct pmregs_a
 	f->thread_mask = (uint8_t)((v >> 56) & 0xffu);
 }
 
-/* ---- ChL3PmcCfgn (family 19h and later, Zen3+) (l3_pmc_cfg): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- ChL3PmcCfgn (family 19h and later, Zen3+) (l3_pmc_cfg): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_l3_pmc_cfg_fields {
 	uint8_t event_select; /* bits 7:0: Event number */
 	uint8_t umask; /* bits 15:8: Unit mask */
@@ -851,7 +856,7 @@ static inline void pmregs_amd_l3_pmc_cfg_unpack(uint64_t v, struct pmregs_amd_l3
 	f->thread_mask = (uint8_t)((v >> 56) & 0x3u);
 }
 
-/* ---- DF_PerfCtln (Zen1-Zen3) (df_perf_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- DF_PerfCtln (Zen1-Zen3) (df_perf_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_df_perf_ctl_fields {
 	uint16_t event_select; /* bits 60:59, 35:32, 7:0: Event number, 14 bits */
 	uint8_t umask; /* bits 15:8: Unit mask */
@@ -886,11 +891,12 @@ static inline void pmregs_amd_df_perf_ctl_unpack(uint64_t v, struct pmregs_amd_d
 	f->en = (uint8_t)((v >> 22) & 0x1u);
 }
 
-/* ---- DF_PerfCtln (PerfMonV2, Zen4+) (df_perf_ctl_v2): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- DF_PerfCtln (PerfMonV2, Zen4+) (df_perf_ctl_v2): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_df_perf_ctl_v2_fields {
 	uint16_t event_select; /* bits 37:32, 7:0: Event number, 14 bits */
 	uint16_t umask; /* bits 27:24, 15:8: Unit mask, 12 bits */
 	uint8_t en; /* bits 22: Enable */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -923,7 +929,7 @@ static inline void pmregs_amd_df_perf_ctl_v2_unpack(uint64_t v, struct pmregs_am
 	f->en = (uint8_t)((v >> 22) & 0x1u);
 }
 
-/* ---- UMC PerfCtl (PerfMonV2) (umc_perf_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- UMC PerfCtl (PerfMonV2) (umc_perf_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_umc_perf_ctl_fields {
 	uint8_t event_select; /* bits 7:0: Event number */
 	uint8_t rd_wr_mask; /* bits 9:8: Which requests to count */
@@ -958,7 +964,7 @@ static inline void pmregs_amd_umc_perf_ctl_unpack(uint64_t v, struct pmregs_amd_
 	f->en = (uint8_t)((v >> 31) & 0x1u);
 }
 
-/* ---- DebugCtl (debugctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- DebugCtl (debugctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_debugctl_fields {
 	uint8_t lbr; /* bits 0: Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB */
 	uint8_t btf; /* bits 1: EFLAGS.TF single-steps control transfers; cleared on #DB */
@@ -1005,7 +1011,7 @@ static inline void pmregs_amd_debugctl_unpack(uint64_t v, struct pmregs_amd_debu
 	f->fpmci = (uint8_t)((v >> 12) & 0x1u);
 }
 
-/* ---- DebugCtl (performance-monitoring/breakpoint pins) (debugctl_pb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- DebugCtl (performance-monitoring/breakpoint pins) (debugctl_pb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_debugctl_pb_fields {
 	uint8_t lbr; /* bits 0: Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB */
 	uint8_t btf; /* bits 1: EFLAGS.TF single-steps control transfers; cleared on #DB */
@@ -1067,7 +1073,7 @@ static inline void pmregs_amd_debugctl_pb_unpack(uint64_t v, struct pmregs_amd_d
 	f->pb3 = (uint8_t)((v >> 5) & 0x1u);
 }
 
-/* ---- Last-branch IP (branch_ip): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- Last-branch IP (branch_ip): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_branch_ip_fields {
 	uint64_t ip; /* bits 63:0: Instruction address */
 };
@@ -1092,7 +1098,7 @@ static inline void pmregs_amd_branch_ip_unpack(uint64_t v, struct pmregs_amd_bra
 	f->ip = (uint64_t)v;
 }
 
-/* ---- LastBranchStackSelect (LBR_SELECT) (lbr_select): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- LastBranchStackSelect (LBR_SELECT) (lbr_select): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_lbr_select_fields {
 	uint8_t cpl_eq0; /* bits 0: Suppress branches that end at CPL = 0 */
 	uint8_t cpl_gt0; /* bits 1: Suppress branches that end at CPL > 0 */
@@ -1159,7 +1165,7 @@ static inline void pmregs_amd_lbr_select_unpack(uint64_t v, struct pmregs_amd_lb
 	f->far_branch = (uint8_t)((v >> 8) & 0x1u);
 }
 
-/* ---- DebugExtnCtl (dbg_extn_cfg): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- DebugExtnCtl (dbg_extn_cfg): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_dbg_extn_cfg_fields {
 	uint8_t lbrse; /* bits 6: LBRSE: enable the LBR stack; cleared by the processor on #DB */
 };
@@ -1186,7 +1192,7 @@ static inline void pmregs_amd_dbg_extn_cfg_unpack(uint64_t v, struct pmregs_amd_
 	f->lbrse = (uint8_t)((v >> 6) & 0x1u);
 }
 
-/* ---- DebugExtnCtl (Zen3 branch sampling) (dbg_extn_cfg_brs): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- DebugExtnCtl (Zen3 branch sampling) (dbg_extn_cfg_brs): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_dbg_extn_cfg_brs_fields {
 	uint8_t brsmen; /* bits 2: Branch-sample enable */
 	uint8_t vb; /* bits 5: Valid branches recorded (set by hardware) */
@@ -1228,10 +1234,11 @@ static inline void pmregs_amd_dbg_extn_cfg_brs_unpack(uint64_t v, struct pmregs_
 	f->pmc = (uint8_t)((v >> 24) & 0x7u);
 }
 
-/* ---- LastBranchStackFromIp (lbr_from): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- LastBranchStackFromIp (lbr_from): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_lbr_from_fields {
 	uint64_t ip; /* bits 56:0: Address of the branch (or of the instruction before a fused branch unless DebugCtl.LBR = 1) */
 	uint8_t mispredict; /* bits 63: M: the branch was mispredicted */
+	uint8_t pmregs_pad[7]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -1260,11 +1267,12 @@ static inline void pmregs_amd_lbr_from_unpack(uint64_t v, struct pmregs_amd_lbr_
 	f->mispredict = (uint8_t)((v >> 63) & 0x1u);
 }
 
-/* ---- LastBranchStackToIp (lbr_to): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- LastBranchStackToIp (lbr_to): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_lbr_to_fields {
 	uint64_t ip; /* bits 56:0: Branch target address */
 	uint8_t spec; /* bits 62: SPEC: recorded under a speculative feature */
 	uint8_t valid; /* bits 63: V: valid (not a failed speculation) */
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -1297,7 +1305,7 @@ static inline void pmregs_amd_lbr_to_unpack(uint64_t v, struct pmregs_amd_lbr_to
 	f->valid = (uint8_t)((v >> 63) & 0x1u);
 }
 
-/* ---- CPUID Fn8000_001B EAX (IBS capabilities) (cpuid_8000001b_eax): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID Fn8000_001B EAX (IBS capabilities) (cpuid_8000001b_eax): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_cpuid_8000001b_eax_fields {
 	uint8_t ibsffv; /* bits 0: IBS feature flags valid */
 	uint8_t fetch_sam; /* bits 1: Fetch sampling */
@@ -1409,7 +1417,7 @@ static inline void pmregs_amd_cpuid_8000001b_eax_unpack(uint32_t v, struct pmreg
 	f->op_dtlb_pg_size = (uint8_t)((v >> 19) & 0x1u);
 }
 
-/* ---- IbsFetchCtl (ibs_fetch_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IbsFetchCtl (ibs_fetch_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ibs_fetch_ctl_fields {
 	uint16_t max_cnt; /* bits 15:0: Compare value for bits 19:4 of the fetch interval counter */
 	uint16_t cnt; /* bits 31:16: Fetch counter bits 19:4 (write: initial value) */
@@ -1427,6 +1435,7 @@ struct pmregs_amd_ibs_fetch_ctl_fields {
 	uint8_t l3_miss_only; /* bits 59: Report only samples that missed the L3 (CPUID bit 11) */
 	uint8_t oc_miss; /* bits 60: Op-cache miss (CPUID bit 11) */
 	uint8_t l3_miss; /* bits 61: L3 miss (CPUID bit 11) */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -1505,7 +1514,7 @@ static inline void pmregs_amd_ibs_fetch_ctl_unpack(uint64_t v, struct pmregs_amd
 	f->l3_miss = (uint8_t)((v >> 61) & 0x1u);
 }
 
-/* ---- IBS linear address (linear_address): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IBS linear address (linear_address): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_linear_address_fields {
 	uint64_t address; /* bits 63:0: Linear address */
 };
@@ -1530,7 +1539,7 @@ static inline void pmregs_amd_linear_address_unpack(uint64_t v, struct pmregs_am
 	f->address = (uint64_t)v;
 }
 
-/* ---- IBS physical address (physical_address): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IBS physical address (physical_address): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_physical_address_fields {
 	uint64_t address; /* bits 51:0: Physical address */
 };
@@ -1557,7 +1566,7 @@ static inline void pmregs_amd_physical_address_unpack(uint64_t v, struct pmregs_
 	f->address = (uint64_t)(v & PMREGS_U64(0xfffffffffffff));
 }
 
-/* ---- IC_IBS_EXTD_CTL (ic_ibs_extd_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IC_IBS_EXTD_CTL (ic_ibs_extd_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ic_ibs_extd_ctl_fields {
 	uint16_t itlb_refill_lat; /* bits 15:0: ITLB refill latency of the sampled fetch */
 };
@@ -1582,16 +1591,17 @@ static inline void pmregs_amd_ic_ibs_extd_ctl_unpack(uint64_t v, struct pmregs_a
 	f->itlb_refill_lat = (uint16_t)(v & 0xffffu);
 }
 
-/* ---- IbsOpCtl (ibs_op_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IbsOpCtl (ibs_op_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ibs_op_ctl_fields {
 	uint32_t max_cnt; /* bits 26:20, 15:0: Op interval bits 26:4 (IbsOpMaxCnt) */
+	uint32_t cur_cnt; /* bits 58:32: Current op counter (27 bits); software may seed the low bits (CPUID bit 3) */
 	uint8_t l3_miss_only; /* bits 16: Report only samples that missed the L3 (CPUID bit 11) */
 	uint8_t en; /* bits 17: Enable op sampling */
 	uint8_t val; /* bits 18: Sample valid: counting stops and an interrupt is raised */
 	uint8_t cnt_ctl; /* bits 19: What the interval counts (CPUID bit 4) */
-	uint32_t cur_cnt; /* bits 58:32: Current op counter (27 bits); software may seed the low bits (CPUID bit 3) */
 	uint8_t ldlat_thrsh; /* bits 62:59: Load-latency threshold (n + 1) * 128 cycles (Zen5, CPUID bit 12) */
 	uint8_t ldlat_en; /* bits 63: Load-latency filter enable (Zen5, CPUID bit 12) */
+	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -1644,13 +1654,14 @@ static inline void pmregs_amd_ibs_op_ctl_unpack(uint64_t v, struct pmregs_amd_ib
 	f->ldlat_en = (uint8_t)((v >> 63) & 0x1u);
 }
 
-/* ---- IbsOpCtl (family 10h) (ibs_op_ctl_f10h): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IbsOpCtl (family 10h) (ibs_op_ctl_f10h): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ibs_op_ctl_f10h_fields {
+	uint32_t cur_cnt; /* bits 51:32: Current op counter (20 bits) */
 	uint16_t max_cnt; /* bits 15:0: Op interval bits 19:4 (IbsOpMaxCnt) */
 	uint8_t en; /* bits 17: Enable op sampling */
 	uint8_t val; /* bits 18: Sample valid: counting stops and an interrupt is raised */
 	uint8_t cnt_ctl; /* bits 19: What the interval counts (CPUID bit 4) */
-	uint32_t cur_cnt; /* bits 51:32: Current op counter (20 bits) */
+	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -1689,7 +1700,7 @@ static inline void pmregs_amd_ibs_op_ctl_f10h_unpack(uint64_t v, struct pmregs_a
 	f->cur_cnt = (uint32_t)((v >> 32) & 0xfffffu);
 }
 
-/* ---- IbsOpData (ibs_op_data): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IbsOpData (ibs_op_data): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ibs_op_data_fields {
 	uint16_t comp_to_ret_ctr; /* bits 15:0: Cycles from op completion to retire */
 	uint16_t tag_to_ret_ctr; /* bits 31:16: Cycles from tagging to retire */
@@ -1700,6 +1711,7 @@ struct pmregs_amd_ibs_op_data_fields {
 	uint8_t rip_invalid; /* bits 38: IbsOpRip is not valid (CPUID bit 7) */
 	uint8_t brn_fuse; /* bits 39: A fused branch (CPUID bit 8) */
 	uint8_t microcode; /* bits 40: A microcoded op */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -1752,7 +1764,7 @@ static inline void pmregs_amd_ibs_op_data_unpack(uint64_t v, struct pmregs_amd_i
 	f->microcode = (uint8_t)((v >> 40) & 0x1u);
 }
 
-/* ---- IbsOpData (family 10h-15h BD) (ibs_op_data_f10h): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IbsOpData (family 10h-15h BD) (ibs_op_data_f10h): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ibs_op_data_f10h_fields {
 	uint16_t comp_to_ret_ctr; /* bits 15:0: Cycles from op completion to retire */
 	uint16_t tag_to_ret_ctr; /* bits 31:16: Cycles from tagging to retire */
@@ -1765,6 +1777,7 @@ struct pmregs_amd_ibs_op_data_f10h_fields {
 	uint8_t microcode; /* bits 40: A microcoded op */
 	uint8_t brn_resync; /* bits 32: A resync branch */
 	uint8_t misp_return; /* bits 33: A mispredicted return */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -1825,7 +1838,7 @@ static inline void pmregs_amd_ibs_op_data_f10h_unpack(uint64_t v, struct pmregs_
 	f->misp_return = (uint8_t)((v >> 33) & 0x1u);
 }
 
-/* ---- IbsOpData2 (before Zen4) (ibs_op_data2): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IbsOpData2 (before Zen4) (ibs_op_data2): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ibs_op_data2_fields {
 	uint8_t data_src; /* bits 2:0: Where the data came from */
 	uint8_t rmt_node; /* bits 4: The data came from another node */
@@ -1862,7 +1875,7 @@ static inline void pmregs_amd_ibs_op_data2_unpack(uint64_t v, struct pmregs_amd_
 	f->cache_hit_st = (uint8_t)((v >> 5) & 0x1u);
 }
 
-/* ---- IbsOpData2 (Zen4 and later) (ibs_op_data2_zen4): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IbsOpData2 (Zen4 and later) (ibs_op_data2_zen4): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ibs_op_data2_zen4_fields {
 	uint8_t rmt_node; /* bits 4: The data came from another node */
 	uint8_t cache_hit_st; /* bits 5: State of the line in the cache that supplied it */
@@ -1909,8 +1922,10 @@ static inline void pmregs_amd_ibs_op_data2_zen4_unpack(uint64_t v, struct pmregs
 	f->rmt_socket = (uint8_t)((v >> 9) & 0x1u);
 }
 
-/* ---- IbsOpData3 (Zen1-Zen4) (ibs_op_data3): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IbsOpData3 (Zen1-Zen4) (ibs_op_data3): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ibs_op_data3_fields {
+	uint16_t dc_miss_lat; /* bits 47:32: Cycles from miss to data (not valid for stores) */
+	uint16_t tlb_refill_lat; /* bits 63:48: DTLB refill latency */
 	uint8_t ld_op; /* bits 0: A load */
 	uint8_t st_op; /* bits 1: A store */
 	uint8_t dc_l1tlb_miss; /* bits 2: L1 DTLB miss */
@@ -1931,8 +1946,6 @@ struct pmregs_amd_ibs_op_data3_fields {
 	uint8_t sw_pf; /* bits 21: A software prefetch */
 	uint8_t op_mem_width; /* bits 25:22: Access size 2^(n-1) bytes; 0 = no memory access */
 	uint8_t op_dc_miss_open_mem_reqs; /* bits 31:26: Outstanding memory requests when the miss was filled */
-	uint16_t dc_miss_lat; /* bits 47:32: Cycles from miss to data (not valid for stores) */
-	uint16_t tlb_refill_lat; /* bits 63:48: DTLB refill latency */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -2037,8 +2050,10 @@ static inline void pmregs_amd_ibs_op_data3_unpack(uint64_t v, struct pmregs_amd_
 	f->tlb_refill_lat = (uint16_t)((v >> 48) & 0xffffu);
 }
 
-/* ---- IbsOpData3 (family 10h-15h) (ibs_op_data3_f10h): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IbsOpData3 (family 10h-15h) (ibs_op_data3_f10h): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ibs_op_data3_f10h_fields {
+	uint16_t dc_miss_lat; /* bits 47:32: Cycles from miss to data (not valid for stores) */
+	uint16_t tlb_refill_lat; /* bits 63:48: DTLB refill latency */
 	uint8_t ld_op; /* bits 0: A load */
 	uint8_t st_op; /* bits 1: A store */
 	uint8_t dc_l1tlb_miss; /* bits 2: L1 DTLB miss */
@@ -2058,8 +2073,6 @@ struct pmregs_amd_ibs_op_data3_f10h_fields {
 	uint8_t sw_pf; /* bits 21: A software prefetch */
 	uint8_t op_mem_width; /* bits 25:22: Access size 2^(n-1) bytes; 0 = no memory access */
 	uint8_t op_dc_miss_open_mem_reqs; /* bits 31:26: Outstanding memory requests when the miss was filled */
-	uint16_t dc_miss_lat; /* bits 47:32: Cycles from miss to data (not valid for stores) */
-	uint16_t tlb_refill_lat; /* bits 63:48: DTLB refill latency */
 	uint8_t dc_ld_bnk_con; /* bits 9: Load bank conflict */
 	uint8_t dc_st_bnk_con; /* bits 10: Store bank conflict */
 	uint8_t dc_st_to_ld_fwd; /* bits 11: Store-to-load forwarding */
@@ -2185,8 +2198,10 @@ static inline void pmregs_amd_ibs_op_data3_f10h_unpack(uint64_t v, struct pmregs
 	f->dc_mab_hit = (uint8_t)((v >> 16) & 0x1u);
 }
 
-/* ---- IbsOpData3 (Zen5, DTLB page-size layout) (ibs_op_data3_zen5): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IbsOpData3 (Zen5, DTLB page-size layout) (ibs_op_data3_zen5): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ibs_op_data3_zen5_fields {
+	uint16_t dc_miss_lat; /* bits 47:32: Cycles from miss to data (not valid for stores) */
+	uint16_t tlb_refill_lat; /* bits 63:48: DTLB refill latency */
 	uint8_t ld_op; /* bits 0: A load */
 	uint8_t st_op; /* bits 1: A store */
 	uint8_t dc_l1tlb_miss; /* bits 2: L1 DTLB miss */
@@ -2203,9 +2218,8 @@ struct pmregs_amd_ibs_op_data3_zen5_fields {
 	uint8_t sw_pf; /* bits 21: A software prefetch */
 	uint8_t op_mem_width; /* bits 25:22: Access size 2^(n-1) bytes; 0 = no memory access */
 	uint8_t op_dc_miss_open_mem_reqs; /* bits 31:26: Outstanding memory requests when the miss was filled */
-	uint16_t dc_miss_lat; /* bits 47:32: Cycles from miss to data (not valid for stores) */
-	uint16_t tlb_refill_lat; /* bits 63:48: DTLB refill latency */
 	uint8_t dc_l1tlb_pg_size; /* bits 5:4: Page size of the access */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -2298,7 +2312,7 @@ static inline void pmregs_amd_ibs_op_data3_zen5_unpack(uint64_t v, struct pmregs
 	f->dc_l1tlb_pg_size = (uint8_t)((v >> 4) & 0x3u);
 }
 
-/* ---- IbsOpData4 (ibs_op_data4): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IbsOpData4 (ibs_op_data4): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ibs_op_data4_fields {
 	uint8_t ld_resync; /* bits 0: The load caused a resync (family 15h CZ/ST) */
 };
@@ -2325,7 +2339,7 @@ static inline void pmregs_amd_ibs_op_data4_unpack(uint64_t v, struct pmregs_amd_
 	f->ld_resync = (uint8_t)(v & 0x1u);
 }
 
-/* ---- IbsCtl (ibs_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IbsCtl (ibs_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ibs_ctl_fields {
 	uint8_t lvt_offset; /* bits 3:0: Extended APIC LVT entry of the IBS interrupt */
 	uint8_t lvt_offset_val; /* bits 8: LvtOffset is valid */
@@ -2357,7 +2371,7 @@ static inline void pmregs_amd_ibs_ctl_unpack(uint64_t v, struct pmregs_amd_ibs_c
 	f->lvt_offset_val = (uint8_t)((v >> 8) & 0x1u);
 }
 
-/* ---- IbsFetchCtl2 (ibs_fetch_ctl2): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IbsFetchCtl2 (ibs_fetch_ctl2): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ibs_fetch_ctl2_fields {
 	uint8_t dis; /* bits 0: Disable fetch sampling (alternate disable, CPUID bit 13) */
 	uint8_t fetch_lat; /* bits 4:1: Fetch-latency filter: report fetches of at least n * 128 cycles (CPUID bit 14) */
@@ -2399,7 +2413,7 @@ static inline void pmregs_amd_ibs_fetch_ctl2_unpack(uint64_t v, struct pmregs_am
 	f->excl_rip63_eq0 = (uint8_t)((v >> 6) & 0x1u);
 }
 
-/* ---- IbsOpCtl2 (ibs_op_ctl2): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IbsOpCtl2 (ibs_op_ctl2): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_amd_ibs_op_ctl2_fields {
 	uint8_t dis; /* bits 0: Disable op sampling (alternate disable, CPUID bit 13) */
 	uint8_t excl_rip63_eq0; /* bits 1: Exclude ops with RIP[63] = 0 (CPUID bit 15) */
@@ -2446,181 +2460,181 @@ static inline void pmregs_amd_ibs_op_ctl2_unpack(uint64_t v, struct pmregs_amd_i
 static inline const struct pmregs_layout_desc *pmregs_amd_layouts(size_t *count)
 {
 	static const struct pmregs_field_desc f_0[] = {
-		{ "event_select", "Event number, 12 bits (EventSelect[11:8] in 35:32, EventSelect[7:0] in 7:0)", 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "umask", "Unit mask: sub-event selection", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "usr", "Count while CPL > 0", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "os", "Count while CPL = 0 (OS = USR = 0: no counting)", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "edge", "Edge detect: count deasserted-to-asserted transitions", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_19", "", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "int_en", "INT: APIC interrupt on counter overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "en", "Enable the counter (with PerfMonV2 also PerfCntrGlobalCtl bit n)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "inv", "Invert the CntMask comparison (count cycles with fewer than CntMask events)", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cnt_mask", "Counter mask: 0 adds the events of each cycle; else +1 per cycle with at least (INV = 0) or fewer than (INV = 1) CntMask events", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_39_36", "", 1, { 36, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "guest_only", "HG_ONLY[0], GuestOnly: with EFER.SVME = 1, count in the guest (Table 13-4); Linux exclude_host", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "host_only", "HG_ONLY[1], HostOnly: with EFER.SVME = 1, count in the host (Table 13-4); Linux exclude_guest", 1, { 41, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_42", "", 1, { 42, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "prec_ret", "PREC_RET: precise retired-instruction counting, PerfEvtSel2 only, when CPUID Fn8000_0021 EAX[PreciseRetirePmc2Manual]; reserved otherwise (APM2)", 1, { 43, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_44", "", 1, { 44, 0, 0, 0 }, { 20, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "event_select", "Event number, 12 bits (EventSelect[11:8] in 35:32, EventSelect[7:0] in 7:0)", PMREGS_NULL, 0, 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "umask", "Unit mask: sub-event selection", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "usr", "Count while CPL > 0", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "os", "Count while CPL = 0 (OS = USR = 0: no counting)", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "edge", "Edge detect: count deasserted-to-asserted transitions", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_19", "", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "int_en", "INT: APIC interrupt on counter overflow", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_21", "", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "en", "Enable the counter (with PerfMonV2 also PerfCntrGlobalCtl bit n)", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "inv", "Invert the CntMask comparison (count cycles with fewer than CntMask events)", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cnt_mask", "Counter mask: 0 adds the events of each cycle; else +1 per cycle with at least (INV = 0) or fewer than (INV = 1) CntMask events", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_39_36", "", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "guest_only", "HG_ONLY[0], GuestOnly: with EFER.SVME = 1, count in the guest (Table 13-4); Linux exclude_host", PMREGS_NULL, 0, 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "host_only", "HG_ONLY[1], HostOnly: with EFER.SVME = 1, count in the host (Table 13-4); Linux exclude_guest", PMREGS_NULL, 0, 1, { 41, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_42", "", PMREGS_NULL, 0, 1, { 42, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "prec_ret", "PREC_RET: precise retired-instruction counting, PerfEvtSel2 only, when CPUID Fn8000_0021 EAX[PreciseRetirePmc2Manual]; reserved otherwise (APM2)", PMREGS_NULL, 0, 1, { 43, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_44", "", PMREGS_NULL, 0, 1, { 44, 0, 0, 0 }, { 20, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_1[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_48", "", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "count", "Event count", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_48", "", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_2[] = {
-		{ "count", "Count", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "count", "Count", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_3[] = {
-		{ "other_29_0", "", 1, { 0, 0, 0, 0 }, { 30, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "ir_perf_en", "Enable IRPerfCount (C000_00E9h), when CPUID Fn8000_0008 EBX[1]", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "other_63_31", "", 1, { 31, 0, 0, 0 }, { 33, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
+		{ "other_29_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 30, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "ir_perf_en", "Enable IRPerfCount (C000_00E9h), when CPUID Fn8000_0008 EBX[1]", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "other_63_31", "", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 33, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_4[] = {
-		{ "cnt_en0", "Enable core counter 0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cnt_en1", "Enable core counter 1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cnt_en2", "Enable core counter 2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cnt_en3", "Enable core counter 3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cnt_en4", "Enable core counter 4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cnt_en5", "Enable core counter 5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_6", "", 1, { 6, 0, 0, 0 }, { 58, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "cnt_en0", "Enable core counter 0", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cnt_en1", "Enable core counter 1", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cnt_en2", "Enable core counter 2", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cnt_en3", "Enable core counter 3", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cnt_en4", "Enable core counter 4", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cnt_en5", "Enable core counter 5", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_6", "", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 58, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_5[] = {
-		{ "cnt_of0", "Core counter 0 overflowed (set even when PerfEvtSel0.INT = 0)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "cnt_of1", "Core counter 1 overflowed (set even when PerfEvtSel1.INT = 0)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "cnt_of2", "Core counter 2 overflowed (set even when PerfEvtSel2.INT = 0)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "cnt_of3", "Core counter 3 overflowed (set even when PerfEvtSel3.INT = 0)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "cnt_of4", "Core counter 4 overflowed (set even when PerfEvtSel4.INT = 0)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "cnt_of5", "Core counter 5 overflowed (set even when PerfEvtSel5.INT = 0)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_57_6", "", 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "lbrsf", "LBR stack frozen by a PMC-overflow interrupt (DebugCtl.FLBRI)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmcf", "Core counters frozen by a PMC-overflow interrupt (DebugCtl.FPMCI)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_60", "", 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "cnt_of0", "Core counter 0 overflowed (set even when PerfEvtSel0.INT = 0)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "cnt_of1", "Core counter 1 overflowed (set even when PerfEvtSel1.INT = 0)", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "cnt_of2", "Core counter 2 overflowed (set even when PerfEvtSel2.INT = 0)", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "cnt_of3", "Core counter 3 overflowed (set even when PerfEvtSel3.INT = 0)", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "cnt_of4", "Core counter 4 overflowed (set even when PerfEvtSel4.INT = 0)", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "cnt_of5", "Core counter 5 overflowed (set even when PerfEvtSel5.INT = 0)", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_57_6", "", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "lbrsf", "LBR stack frozen by a PMC-overflow interrupt (DebugCtl.FLBRI)", PMREGS_NULL, 0, 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmcf", "Core counters frozen by a PMC-overflow interrupt (DebugCtl.FPMCI)", PMREGS_NULL, 0, 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_63_60", "", PMREGS_NULL, 0, 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_6[] = {
-		{ "cnt_of0", "Write 1 to clear CNT_OF0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "cnt_of1", "Write 1 to clear CNT_OF1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "cnt_of2", "Write 1 to clear CNT_OF2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "cnt_of3", "Write 1 to clear CNT_OF3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "cnt_of4", "Write 1 to clear CNT_OF4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "cnt_of5", "Write 1 to clear CNT_OF5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_57_6", "", 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "lbrsf", "Write 1 to clear LBRSF", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "pmcf", "Write 1 to clear PMCF", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_60", "", 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "cnt_of0", "Write 1 to clear CNT_OF0", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "cnt_of1", "Write 1 to clear CNT_OF1", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "cnt_of2", "Write 1 to clear CNT_OF2", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "cnt_of3", "Write 1 to clear CNT_OF3", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "cnt_of4", "Write 1 to clear CNT_OF4", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "cnt_of5", "Write 1 to clear CNT_OF5", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_57_6", "", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "lbrsf", "Write 1 to clear LBRSF", PMREGS_NULL, 0, 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "pmcf", "Write 1 to clear PMCF", PMREGS_NULL, 0, 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_63_60", "", PMREGS_NULL, 0, 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_7[] = {
-		{ "cnt_of0", "Write 1 to set CNT_OF0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "cnt_of1", "Write 1 to set CNT_OF1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "cnt_of2", "Write 1 to set CNT_OF2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "cnt_of3", "Write 1 to set CNT_OF3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "cnt_of4", "Write 1 to set CNT_OF4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "cnt_of5", "Write 1 to set CNT_OF5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_57_6", "", 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "lbrsf", "Write 1 to set LBRSF (freezes the LBR stack)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "pmcf", "Write 1 to set PMCF (freezes the core counters)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_60", "", 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "cnt_of0", "Write 1 to set CNT_OF0", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "cnt_of1", "Write 1 to set CNT_OF1", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "cnt_of2", "Write 1 to set CNT_OF2", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "cnt_of3", "Write 1 to set CNT_OF3", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "cnt_of4", "Write 1 to set CNT_OF4", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "cnt_of5", "Write 1 to set CNT_OF5", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_57_6", "", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "lbrsf", "Write 1 to set LBRSF (freezes the LBR stack)", PMREGS_NULL, 0, 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "pmcf", "Write 1 to set PMCF (freezes the core counters)", PMREGS_NULL, 0, 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_63_60", "", PMREGS_NULL, 0, 1, { 60, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_8[] = {
-		{ "other_9_0", "", 1, { 0, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "ibs", "Instruction-Based Sampling", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "other_22_11", "", 1, { 11, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "perf_ctr_ext_core", "PerfCtrExtCore: six core counter pairs at C001_0200h", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "perf_ctr_ext_nb", "PerfCtrExtNB (PerfCtrExtDF on Zen): four NB/DF counter pairs at C001_0240h", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "other_25", "", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "data_bkpt_ext", "DataBkptExt: address masks for DR0-DR3", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "perf_tsc", "PerfTsc: performance timestamp counter C001_0280h", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "perf_ctr_ext_llc", "PerfCtrExtL2I (APM2) / PerfCtrExtLLC (PPR): L2I (family 16h) or L3 counters at C001_0230h", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "other_31_29", "", 1, { 29, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
+		{ "other_9_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "ibs", "Instruction-Based Sampling", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "other_22_11", "", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "perf_ctr_ext_core", "PerfCtrExtCore: six core counter pairs at C001_0200h", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "perf_ctr_ext_nb", "PerfCtrExtNB (PerfCtrExtDF on Zen): four NB/DF counter pairs at C001_0240h", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "other_25", "", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "data_bkpt_ext", "DataBkptExt: address masks for DR0-DR3", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "perf_tsc", "PerfTsc: performance timestamp counter C001_0280h", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "perf_ctr_ext_llc", "PerfCtrExtL2I (APM2) / PerfCtrExtLLC (PPR): L2I (family 16h) or L3 counters at C001_0230h", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "other_31_29", "", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_9[] = {
-		{ "other_0", "", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "ir_perf", "IRPerfCount C000_00E9h (instructions retired)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "other_30_2", "", 1, { 2, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "brs", "Branch sampling (Zen3)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "other_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "ir_perf", "IRPerfCount C000_00E9h (instructions retired)", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "other_30_2", "", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "brs", "Branch sampling (Zen3)", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_10[] = {
-		{ "perf_mon_v2", "PerfMonV2: PerfCntrGlobalCtl/Status/StatusClr/StatusSet", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "lbr_stack", "LbrStack: LBR stack at C001_0300h, LBR_SELECT and DebugExtnCtl.LBRSE (Linux AMD_LBR_V2)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "lbr_and_pmc_freeze", "LbrAndPmcFreeze: DebugCtl.FLBRI and FPMCI", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_3", "", 1, { 3, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "perf_mon_v2", "PerfMonV2: PerfCntrGlobalCtl/Status/StatusClr/StatusSet", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "lbr_stack", "LbrStack: LBR stack at C001_0300h, LBR_SELECT and DebugExtnCtl.LBRSE (Linux AMD_LBR_V2)", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "lbr_and_pmc_freeze", "LbrAndPmcFreeze: DebugCtl.FLBRI and FPMCI", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_31_3", "", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_11[] = {
-		{ "num_perf_ctr_core", "Core counters", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "lbr_stack_size", "LBR stack entries", 1, { 4, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "num_perf_ctr_nb", "Data Fabric counters", 1, { 10, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "num_perf_ctr_umc", "UMC counters, all UMCs together (LINUX)", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_22", "", 1, { 22, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "num_perf_ctr_core", "Core counters", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "lbr_stack_size", "LBR stack entries", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "num_perf_ctr_nb", "Data Fabric counters", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "num_perf_ctr_umc", "UMC counters, all UMCs together (LINUX)", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_31_22", "", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_12[] = {
-		{ "active_umc_mask", "One bit per enabled UMC", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "active_umc_mask", "One bit per enabled UMC", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_13[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_48", "", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "count", "Event count", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_48", "", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_14[] = {
-		{ "event_select", "Event number, 12 bits", 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_19_16", "", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "int_en", "Interrupt on overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_23", "", 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_36", "", 1, { 36, 0, 0, 0 }, { 28, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "event_select", "Event number, 12 bits", PMREGS_NULL, 0, 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "umask", "Unit mask", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_19_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "int_en", "Interrupt on overflow", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_21", "", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "en", "Enable", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_31_23", "", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_63_36", "", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 28, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_15[] = {
-		{ "event_select", "Event number, 12 bits", 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_19_16", "", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "int_en", "Interrupt on overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_23", "", 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_36", "", 1, { 36, 0, 0, 0 }, { 28, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "event_select", "Event number, 12 bits", PMREGS_NULL, 0, 2, { 32, 0, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "umask", "Unit mask", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_19_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "int_en", "Interrupt on overflow", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_21", "", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "en", "Enable", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_31_23", "", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_63_36", "", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 28, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_16[] = {
-		{ "event_select", "Event number", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_47_23", "", 1, { 23, 0, 0, 0 }, { 25, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "slice_mask", "Bit s: count L3 slice s", 1, { 48, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_55_52", "", 1, { 52, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "thread_mask", "Bit 2c+t: count thread t of core c of the CCX", 1, { 56, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "event_select", "Event number", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "umask", "Unit mask", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_21_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "en", "Enable", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_47_23", "", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 25, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "slice_mask", "Bit s: count L3 slice s", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_55_52", "", PMREGS_NULL, 0, 1, { 52, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "thread_mask", "Bit 2c+t: count thread t of core c of the CCX", PMREGS_NULL, 0, 1, { 56, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_17[] = {
-		{ "event_select", "Event number", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_41_23", "", 1, { 23, 0, 0, 0 }, { 19, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "core_id", "Core within the CCX to count (when EnAllCores = 0)", 1, { 42, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_45", "", 1, { 45, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "en_all_slices", "Count every L3 slice", 1, { 46, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "en_all_cores", "Count every core of the CCX", 1, { 47, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "slice_id", "L3 slice to count (when EnAllSlices = 0)", 1, { 48, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_55_51", "", 1, { 51, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "thread_mask", "Threads 0 and 1 of the selected core", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_58", "", 1, { 58, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "event_select", "Event number", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "umask", "Unit mask", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_21_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "en", "Enable", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_41_23", "", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 19, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "core_id", "Core within the CCX to count (when EnAllCores = 0)", PMREGS_NULL, 0, 1, { 42, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_45", "", PMREGS_NULL, 0, 1, { 45, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "en_all_slices", "Count every L3 slice", PMREGS_NULL, 0, 1, { 46, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "en_all_cores", "Count every core of the CCX", PMREGS_NULL, 0, 1, { 47, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "slice_id", "L3 slice to count (when EnAllSlices = 0)", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_55_51", "", PMREGS_NULL, 0, 1, { 51, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "thread_mask", "Threads 0 and 1 of the selected core", PMREGS_NULL, 0, 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_58", "", PMREGS_NULL, 0, 1, { 58, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_18[] = {
-		{ "event_select", "Event number, 14 bits", 3, { 59, 32, 0, 0 }, { 2, 4, 8, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_23", "", 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_58_36", "", 1, { 36, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_61", "", 1, { 61, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "event_select", "Event number, 14 bits", PMREGS_NULL, 0, 3, { 59, 32, 0, 0 }, { 2, 4, 8, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "umask", "Unit mask", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_21_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "en", "Enable", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_31_23", "", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_58_36", "", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_63_61", "", PMREGS_NULL, 0, 1, { 61, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_19[] = {
-		{ "event_select", "Event number, 14 bits", 2, { 32, 0, 0, 0 }, { 6, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "umask", "Unit mask, 12 bits", 2, { 24, 8, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_21_16", "", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "en", "Enable", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_23", "", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_28", "", 1, { 28, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_38", "", 1, { 38, 0, 0, 0 }, { 26, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "event_select", "Event number, 14 bits", PMREGS_NULL, 0, 2, { 32, 0, 0, 0 }, { 6, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "umask", "Unit mask, 12 bits", PMREGS_NULL, 0, 2, { 24, 8, 0, 0 }, { 4, 8, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_21_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "en", "Enable", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_23", "", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_31_28", "", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_63_38", "", PMREGS_NULL, 0, 1, { 38, 0, 0, 0 }, { 26, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_20_0[] = {
 		{ "all", 0u, "" },
@@ -2628,98 +2642,98 @@ static inline const struct pmregs_layout_desc *pmregs_amd_layouts(size_t *count)
 		{ "wr", 2u, "" },
 	};
 	static const struct pmregs_field_desc f_20[] = {
-		{ "event_select", "Event number", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rd_wr_mask", "Which requests to count", 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 3, v_20_0 },
-		{ "rsvd_30_10", "", 1, { 10, 0, 0, 0 }, { 21, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "en", "Enable", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "event_select", "Event number", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rd_wr_mask", "Which requests to count", v_20_0, 3, 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_30_10", "", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 21, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "en", "Enable", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_32", "", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_21[] = {
-		{ "lbr", "Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "btf", "EFLAGS.TF single-steps control transfers; cleared on #DB", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "blckdb", "#DB trap after an instruction that locked the bus, at CPL > 0 (BusLockTrap parts)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_6_3", "", 1, { 3, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_10_7", "", 1, { 7, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "flbri", "FLBRI: freeze the LBR stack on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]); Linux FREEZE_LBRS_ON_PMI", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fpmci", "FPMCI (also spelled FPCI): freeze the core counters on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2])", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_13", "", 1, { 13, 0, 0, 0 }, { 51, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbr", "Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "btf", "EFLAGS.TF single-steps control transfers; cleared on #DB", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "blckdb", "#DB trap after an instruction that locked the bus, at CPL > 0 (BusLockTrap parts)", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_6_3", "", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_10_7", "", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "flbri", "FLBRI: freeze the LBR stack on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]); Linux FREEZE_LBRS_ON_PMI", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fpmci", "FPMCI (also spelled FPCI): freeze the core counters on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2])", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_13", "", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 51, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_22[] = {
-		{ "lbr", "Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "btf", "EFLAGS.TF single-steps control transfers; cleared on #DB", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_10_7", "", 1, { 7, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "flbri", "FLBRI: freeze the LBR stack on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]); Linux FREEZE_LBRS_ON_PMI", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fpmci", "FPMCI (also spelled FPCI): freeze the core counters on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2])", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_13", "", 1, { 13, 0, 0, 0 }, { 51, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "pb0", "BP0 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pb1", "BP1 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pb2", "BP2 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pb3", "BP3 pin shows breakpoint (1) or performance-monitor (0) information", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_6", "", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbr", "Record the last branch and interrupt in 01DBh-01DEh; cleared by the processor on #DB", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "btf", "EFLAGS.TF single-steps control transfers; cleared on #DB", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_10_7", "", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "flbri", "FLBRI: freeze the LBR stack on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2]); Linux FREEZE_LBRS_ON_PMI", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fpmci", "FPMCI (also spelled FPCI): freeze the core counters on a PMC-overflow interrupt (CPUID Fn8000_0022 EAX[2])", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_13", "", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 51, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "pb0", "BP0 pin shows breakpoint (1) or performance-monitor (0) information", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pb1", "BP1 pin shows breakpoint (1) or performance-monitor (0) information", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pb2", "BP2 pin shows breakpoint (1) or performance-monitor (0) information", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pb3", "BP3 pin shows breakpoint (1) or performance-monitor (0) information", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_6", "", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_23[] = {
-		{ "ip", "Instruction address", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "ip", "Instruction address", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_24[] = {
-		{ "cpl_eq0", "Suppress branches that end at CPL = 0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cpl_gt0", "Suppress branches that end at CPL > 0", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "jcc", "Suppress conditional branches", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "call_near_rel", "Suppress near relative calls", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "call_near_ind", "Suppress near indirect calls", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ret_near", "Suppress near returns", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "jmp_near_ind", "Suppress near indirect jumps", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "jmp_near_rel", "Suppress near relative jumps", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "far_branch", "Suppress far branches", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "cpl_eq0", "Suppress branches that end at CPL = 0", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cpl_gt0", "Suppress branches that end at CPL > 0", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "jcc", "Suppress conditional branches", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "call_near_rel", "Suppress near relative calls", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "call_near_ind", "Suppress near indirect calls", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ret_near", "Suppress near returns", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "jmp_near_ind", "Suppress near indirect jumps", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "jmp_near_rel", "Suppress near relative jumps", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "far_branch", "Suppress far branches", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_9", "", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_25[] = {
-		{ "rsvd_5_0", "", 1, { 0, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "lbrse", "LBRSE: enable the LBR stack; cleared by the processor on #DB", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_5_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "lbrse", "LBRSE: enable the LBR stack; cleared by the processor on #DB", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_7", "", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_26[] = {
-		{ "rsvd_1_0", "", 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "brsmen", "Branch-sample enable", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "res1_4_3", "Must be written as 11b", 1, { 3, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RES1, 0, 0, PMREGS_NULL },
-		{ "vb", "Valid branches recorded (set by hardware)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_15_6", "", 1, { 6, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "msroff", "Index of the next entry to write", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "pmc", "Core counter that holds the sampling event (event 0xC4)", 1, { 24, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_27", "", 1, { 27, 0, 0, 0 }, { 37, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_1_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "brsmen", "Branch-sample enable", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "res1_4_3", "Must be written as 11b", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RES1, 0, {0} },
+		{ "vb", "Valid branches recorded (set by hardware)", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_15_6", "", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "msroff", "Index of the next entry to write", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_23_20", "", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "pmc", "Core counter that holds the sampling event (event 0xC4)", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_27", "", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 37, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_27[] = {
-		{ "ip", "Address of the branch (or of the instruction before a fused branch unless DebugCtl.LBR = 1)", 1, { 0, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_62_57", "", 1, { 57, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "mispredict", "M: the branch was mispredicted", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ip", "Address of the branch (or of the instruction before a fused branch unless DebugCtl.LBR = 1)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_62_57", "", PMREGS_NULL, 0, 1, { 57, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "mispredict", "M: the branch was mispredicted", PMREGS_NULL, 0, 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_28[] = {
-		{ "ip", "Branch target address", 1, { 0, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_61_57", "", 1, { 57, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "spec", "SPEC: recorded under a speculative feature", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "valid", "V: valid (not a failed speculation)", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ip", "Branch target address", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_61_57", "", PMREGS_NULL, 0, 1, { 57, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "spec", "SPEC: recorded under a speculative feature", PMREGS_NULL, 0, 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "valid", "V: valid (not a failed speculation)", PMREGS_NULL, 0, 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_29[] = {
-		{ "ibsffv", "IBS feature flags valid", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "fetch_sam", "Fetch sampling", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "op_sam", "Op sampling", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rd_wr_op_cnt", "IbsOpCurCnt is readable and writable", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "op_cnt", "IbsOpCntCtl: count dispatched ops", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "brn_trgt", "IbsBrTarget MSR", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "op_cnt_ext", "IbsOpMaxCnt[26:20] and the 27-bit op counter", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rip_invalid_chk", "IbsOpData.IbsRipInvalid", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "op_brn_fuse", "IbsOpData.IbsOpBrnFuse", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ibs_fetch_ctl_extd", "IC_IBS_EXTD_CTL (C001_103Ch)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ibs_op_data4", "IbsOpData4 (C001_103Dh)", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ibs_l3_miss_filtering", "L3-miss filters, OcMiss/L3Miss flags, 5-bit DataSrc (Linux IBS_CAPS_ZEN4)", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "op_ld_lat", "Load-latency filter in IbsOpCtl[63:59] (Zen5)", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "dis", "Alternate disable bits in IbsFetchCtl2/IbsOpCtl2", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "fetch_lat", "Fetch-latency filter in IbsFetchCtl2", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "bit63_filter", "Filters on linear-address bit 63", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "strm_st_rmt_socket", "Streaming-store filter and indicator, remote-socket indicator", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_18_17", "", 1, { 17, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "op_dtlb_pg_size", "DTLB/page-size layout of IbsOpData3 (Zen5)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_20", "", 1, { 20, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "ibsffv", "IBS feature flags valid", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "fetch_sam", "Fetch sampling", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "op_sam", "Op sampling", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rd_wr_op_cnt", "IbsOpCurCnt is readable and writable", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "op_cnt", "IbsOpCntCtl: count dispatched ops", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "brn_trgt", "IbsBrTarget MSR", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "op_cnt_ext", "IbsOpMaxCnt[26:20] and the 27-bit op counter", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rip_invalid_chk", "IbsOpData.IbsRipInvalid", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "op_brn_fuse", "IbsOpData.IbsOpBrnFuse", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ibs_fetch_ctl_extd", "IC_IBS_EXTD_CTL (C001_103Ch)", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ibs_op_data4", "IbsOpData4 (C001_103Dh)", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ibs_l3_miss_filtering", "L3-miss filters, OcMiss/L3Miss flags, 5-bit DataSrc (Linux IBS_CAPS_ZEN4)", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "op_ld_lat", "Load-latency filter in IbsOpCtl[63:59] (Zen5)", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "dis", "Alternate disable bits in IbsFetchCtl2/IbsOpCtl2", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "fetch_lat", "Fetch-latency filter in IbsFetchCtl2", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "bit63_filter", "Filters on linear-address bit 63", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "strm_st_rmt_socket", "Streaming-store filter and indicator, remote-socket indicator", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_18_17", "", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "op_dtlb_pg_size", "DTLB/page-size layout of IbsOpData3 (Zen5)", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_31_20", "", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_30_0[] = {
 		{ "pg_4k", 0u, "" },
@@ -2728,90 +2742,90 @@ static inline const struct pmregs_layout_desc *pmregs_amd_layouts(size_t *count)
 		{ "pg_4k_coalesced", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_30[] = {
-		{ "max_cnt", "Compare value for bits 19:4 of the fetch interval counter", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cnt", "Fetch counter bits 19:4 (write: initial value)", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "lat", "Core clocks from fetch start to delivery or abort", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "en", "Enable fetch sampling", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "val", "Sample valid: counting stops and an interrupt is raised", 1, { 49, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "comp", "Fetch completed (data delivered to the decoder)", 1, { 50, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ic_miss", "Instruction cache miss", 1, { 51, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "phy_addr_valid", "IbsFetchPhysAd and L1TlbPgSz are valid", 1, { 52, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "l1_tlb_pg_sz", "Page size of the L1 ITLB entry", 1, { 53, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_30_0 },
-		{ "l1_tlb_miss", "L1 ITLB miss", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "l2_tlb_miss", "L2 ITLB miss (APM2: reserved)", 1, { 56, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rand_en", "Randomize counter bits 3:0 when the counter starts (else cleared)", 1, { 57, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "l2_miss", "L2 miss, valid with Comp (family 15h CZ/ST and Zen; APM2: reserved)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "l3_miss_only", "Report only samples that missed the L3 (CPUID bit 11)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "oc_miss", "Op-cache miss (CPUID bit 11)", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "l3_miss", "L3 miss (CPUID bit 11)", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_62", "", 1, { 62, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "max_cnt", "Compare value for bits 19:4 of the fetch interval counter", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cnt", "Fetch counter bits 19:4 (write: initial value)", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "lat", "Core clocks from fetch start to delivery or abort", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "en", "Enable fetch sampling", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "val", "Sample valid: counting stops and an interrupt is raised", PMREGS_NULL, 0, 1, { 49, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "comp", "Fetch completed (data delivered to the decoder)", PMREGS_NULL, 0, 1, { 50, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ic_miss", "Instruction cache miss", PMREGS_NULL, 0, 1, { 51, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "phy_addr_valid", "IbsFetchPhysAd and L1TlbPgSz are valid", PMREGS_NULL, 0, 1, { 52, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "l1_tlb_pg_sz", "Page size of the L1 ITLB entry", v_30_0, 4, 1, { 53, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "l1_tlb_miss", "L1 ITLB miss", PMREGS_NULL, 0, 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "l2_tlb_miss", "L2 ITLB miss (APM2: reserved)", PMREGS_NULL, 0, 1, { 56, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rand_en", "Randomize counter bits 3:0 when the counter starts (else cleared)", PMREGS_NULL, 0, 1, { 57, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "l2_miss", "L2 miss, valid with Comp (family 15h CZ/ST and Zen; APM2: reserved)", PMREGS_NULL, 0, 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "l3_miss_only", "Report only samples that missed the L3 (CPUID bit 11)", PMREGS_NULL, 0, 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "oc_miss", "Op-cache miss (CPUID bit 11)", PMREGS_NULL, 0, 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "l3_miss", "L3 miss (CPUID bit 11)", PMREGS_NULL, 0, 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_62", "", PMREGS_NULL, 0, 1, { 62, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_31[] = {
-		{ "address", "Linear address", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "address", "Linear address", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_32[] = {
-		{ "address", "Physical address", 1, { 0, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_52", "", 1, { 52, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "address", "Physical address", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_52", "", PMREGS_NULL, 0, 1, { 52, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_33[] = {
-		{ "itlb_refill_lat", "ITLB refill latency of the sampled fetch", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_16", "", 1, { 16, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "itlb_refill_lat", "ITLB refill latency of the sampled fetch", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_34_0[] = {
 		{ "cycles", 0u, "" },
 		{ "dispatched_ops", 1u, "" },
 	};
 	static const struct pmregs_field_desc f_34[] = {
-		{ "max_cnt", "Op interval bits 26:4 (IbsOpMaxCnt)", 2, { 20, 0, 0, 0 }, { 7, 16, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "l3_miss_only", "Report only samples that missed the L3 (CPUID bit 11)", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "en", "Enable op sampling", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "val", "Sample valid: counting stops and an interrupt is raised", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cnt_ctl", "What the interval counts (CPUID bit 4)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_34_0 },
-		{ "rsvd_31_27", "", 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "cur_cnt", "Current op counter (27 bits); software may seed the low bits (CPUID bit 3)", 1, { 32, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ldlat_thrsh", "Load-latency threshold (n + 1) * 128 cycles (Zen5, CPUID bit 12)", 1, { 59, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ldlat_en", "Load-latency filter enable (Zen5, CPUID bit 12)", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "max_cnt", "Op interval bits 26:4 (IbsOpMaxCnt)", PMREGS_NULL, 0, 2, { 20, 0, 0, 0 }, { 7, 16, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "l3_miss_only", "Report only samples that missed the L3 (CPUID bit 11)", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "en", "Enable op sampling", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "val", "Sample valid: counting stops and an interrupt is raised", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cnt_ctl", "What the interval counts (CPUID bit 4)", v_34_0, 2, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_31_27", "", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "cur_cnt", "Current op counter (27 bits); software may seed the low bits (CPUID bit 3)", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ldlat_thrsh", "Load-latency threshold (n + 1) * 128 cycles (Zen5, CPUID bit 12)", PMREGS_NULL, 0, 1, { 59, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ldlat_en", "Load-latency filter enable (Zen5, CPUID bit 12)", PMREGS_NULL, 0, 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_35_0[] = {
 		{ "cycles", 0u, "" },
 		{ "dispatched_ops", 1u, "" },
 	};
 	static const struct pmregs_field_desc f_35[] = {
-		{ "max_cnt", "Op interval bits 19:4 (IbsOpMaxCnt)", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_16", "", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "en", "Enable op sampling", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "val", "Sample valid: counting stops and an interrupt is raised", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cnt_ctl", "What the interval counts (CPUID bit 4)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_35_0 },
-		{ "rsvd_31_20", "", 1, { 20, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "cur_cnt", "Current op counter (20 bits)", 1, { 32, 0, 0, 0 }, { 20, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_52", "", 1, { 52, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "max_cnt", "Op interval bits 19:4 (IbsOpMaxCnt)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "en", "Enable op sampling", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "val", "Sample valid: counting stops and an interrupt is raised", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cnt_ctl", "What the interval counts (CPUID bit 4)", v_35_0, 2, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_31_20", "", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "cur_cnt", "Current op counter (20 bits)", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 20, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_52", "", PMREGS_NULL, 0, 1, { 52, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_36[] = {
-		{ "comp_to_ret_ctr", "Cycles from op completion to retire", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tag_to_ret_ctr", "Cycles from tagging to retire", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_33_32", "", 1, { 32, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "op_return", "IbsOpReturn: a retired near return", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "brn_taken", "A retired taken branch", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "brn_misp", "A retired mispredicted branch", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "brn_ret", "The op is a retired branch (Return, BrnTaken, BrnMisp are meaningful only then)", 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rip_invalid", "IbsOpRip is not valid (CPUID bit 7)", 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "brn_fuse", "A fused branch (CPUID bit 8)", 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "microcode", "A microcoded op", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_41", "", 1, { 41, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "comp_to_ret_ctr", "Cycles from op completion to retire", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tag_to_ret_ctr", "Cycles from tagging to retire", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_33_32", "", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "op_return", "IbsOpReturn: a retired near return", PMREGS_NULL, 0, 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "brn_taken", "A retired taken branch", PMREGS_NULL, 0, 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "brn_misp", "A retired mispredicted branch", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "brn_ret", "The op is a retired branch (Return, BrnTaken, BrnMisp are meaningful only then)", PMREGS_NULL, 0, 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rip_invalid", "IbsOpRip is not valid (CPUID bit 7)", PMREGS_NULL, 0, 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "brn_fuse", "A fused branch (CPUID bit 8)", PMREGS_NULL, 0, 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "microcode", "A microcoded op", PMREGS_NULL, 0, 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_41", "", PMREGS_NULL, 0, 1, { 41, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_37[] = {
-		{ "comp_to_ret_ctr", "Cycles from op completion to retire", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tag_to_ret_ctr", "Cycles from tagging to retire", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "op_return", "IbsOpReturn: a retired near return", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "brn_taken", "A retired taken branch", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "brn_misp", "A retired mispredicted branch", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "brn_ret", "The op is a retired branch (Return, BrnTaken, BrnMisp are meaningful only then)", 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rip_invalid", "IbsOpRip is not valid (CPUID bit 7)", 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "brn_fuse", "A fused branch (CPUID bit 8)", 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "microcode", "A microcoded op", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_41", "", 1, { 41, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "brn_resync", "A resync branch", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "misp_return", "A mispredicted return", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "comp_to_ret_ctr", "Cycles from op completion to retire", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tag_to_ret_ctr", "Cycles from tagging to retire", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "op_return", "IbsOpReturn: a retired near return", PMREGS_NULL, 0, 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "brn_taken", "A retired taken branch", PMREGS_NULL, 0, 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "brn_misp", "A retired mispredicted branch", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "brn_ret", "The op is a retired branch (Return, BrnTaken, BrnMisp are meaningful only then)", PMREGS_NULL, 0, 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rip_invalid", "IbsOpRip is not valid (CPUID bit 7)", PMREGS_NULL, 0, 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "brn_fuse", "A fused branch (CPUID bit 8)", PMREGS_NULL, 0, 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "microcode", "A microcoded op", PMREGS_NULL, 0, 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_41", "", PMREGS_NULL, 0, 1, { 41, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "brn_resync", "A resync branch", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "misp_return", "A mispredicted return", PMREGS_NULL, 0, 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_38_0[] = {
 		{ "none", 0u, "" },
@@ -2825,11 +2839,11 @@ static inline const struct pmregs_layout_desc *pmregs_amd_layouts(size_t *count)
 		{ "owned", 1u, "" },
 	};
 	static const struct pmregs_field_desc f_38[] = {
-		{ "data_src", "Where the data came from", 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 5, v_38_0 },
-		{ "rsvd_3", "", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rmt_node", "The data came from another node", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cache_hit_st", "State of the line in the cache that supplied it", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_38_1 },
-		{ "rsvd_63_6", "", 1, { 6, 0, 0, 0 }, { 58, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "data_src", "Where the data came from", v_38_0, 5, 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_3", "", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rmt_node", "The data came from another node", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cache_hit_st", "State of the line in the cache that supplied it", v_38_1, 2, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_6", "", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 58, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_39_0[] = {
 		{ "modified", 0u, "" },
@@ -2847,66 +2861,66 @@ static inline const struct pmregs_layout_desc *pmregs_amd_layouts(size_t *count)
 		{ "peer_agent_mem", 12u, "" },
 	};
 	static const struct pmregs_field_desc f_39[] = {
-		{ "rsvd_3", "", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rmt_node", "The data came from another node", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cache_hit_st", "State of the line in the cache that supplied it", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_39_0 },
-		{ "data_src", "Where the data came from (5 bits)", 2, { 6, 0, 0, 0 }, { 2, 3, 0, 0 }, PMREGS_ACCESS_RW, 0, 9, v_39_1 },
-		{ "strm_st", "A streaming store (CPUID bit 16)", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rmt_socket", "The data came from another socket (CPUID bit 16)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_10", "", 1, { 10, 0, 0, 0 }, { 54, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_3", "", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rmt_node", "The data came from another node", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cache_hit_st", "State of the line in the cache that supplied it", v_39_0, 2, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "data_src", "Where the data came from (5 bits)", v_39_1, 9, 2, { 6, 0, 0, 0 }, { 2, 3, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "strm_st", "A streaming store (CPUID bit 16)", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rmt_socket", "The data came from another socket (CPUID bit 16)", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_10", "", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 54, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_40[] = {
-		{ "ld_op", "A load", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "st_op", "A store", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l1tlb_miss", "L1 DTLB miss", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l2tlb_miss", "L2 DTLB miss", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l1tlb_hit_2m", "L1 DTLB hit in a 2M page", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l1tlb_hit_1g", "L1 DTLB hit in a 1G page", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l2tlb_hit_2m", "L2 DTLB hit in a 2M page", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_miss", "Data cache miss", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_mis_acc", "Misaligned access penalty", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_12_9", "", 1, { 9, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "dc_wc_mem_acc", "Write-combining memory access", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_locked_op", "A locked operation", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_miss_no_mab_alloc", "A miss that allocated no miss address buffer", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l2tlb_hit_1g", "L2 DTLB hit in a 1G page", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "l2_miss", "L2 miss", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "sw_pf", "A software prefetch", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tlb_refill_lat", "DTLB refill latency", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ld_op", "A load", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "st_op", "A store", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l1tlb_miss", "L1 DTLB miss", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l2tlb_miss", "L2 DTLB miss", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l1tlb_hit_2m", "L1 DTLB hit in a 2M page", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l1tlb_hit_1g", "L1 DTLB hit in a 1G page", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l2tlb_hit_2m", "L2 DTLB hit in a 2M page", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_miss", "Data cache miss", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_mis_acc", "Misaligned access penalty", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_12_9", "", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "dc_wc_mem_acc", "Write-combining memory access", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_locked_op", "A locked operation", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_miss_no_mab_alloc", "A miss that allocated no miss address buffer", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l2tlb_hit_1g", "L2 DTLB hit in a 1G page", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "l2_miss", "L2 miss", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "sw_pf", "A software prefetch", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tlb_refill_lat", "DTLB refill latency", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_41[] = {
-		{ "ld_op", "A load", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "st_op", "A store", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l1tlb_miss", "L1 DTLB miss", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l2tlb_miss", "L2 DTLB miss", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l1tlb_hit_2m", "L1 DTLB hit in a 2M page", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l1tlb_hit_1g", "L1 DTLB hit in a 1G page", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l2tlb_hit_2m", "L2 DTLB hit in a 2M page", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_miss", "Data cache miss", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_mis_acc", "Misaligned access penalty", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_wc_mem_acc", "Write-combining memory access", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_locked_op", "A locked operation", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l2tlb_hit_1g", "L2 DTLB hit in a 1G page", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "l2_miss", "L2 miss", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "sw_pf", "A software prefetch", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tlb_refill_lat", "DTLB refill latency", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_ld_bnk_con", "Load bank conflict", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_st_bnk_con", "Store bank conflict", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_st_to_ld_fwd", "Store-to-load forwarding", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_st_to_ld_can", "Store-to-load forwarding cancelled", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_mab_hit", "Hit in a miss address buffer", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ld_op", "A load", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "st_op", "A store", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l1tlb_miss", "L1 DTLB miss", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l2tlb_miss", "L2 DTLB miss", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l1tlb_hit_2m", "L1 DTLB hit in a 2M page", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l1tlb_hit_1g", "L1 DTLB hit in a 1G page", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l2tlb_hit_2m", "L2 DTLB hit in a 2M page", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_miss", "Data cache miss", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_mis_acc", "Misaligned access penalty", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_wc_mem_acc", "Write-combining memory access", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_locked_op", "A locked operation", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l2tlb_hit_1g", "L2 DTLB hit in a 1G page", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "l2_miss", "L2 miss", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "sw_pf", "A software prefetch", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tlb_refill_lat", "DTLB refill latency", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_ld_bnk_con", "Load bank conflict", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_st_bnk_con", "Store bank conflict", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_st_to_ld_fwd", "Store-to-load forwarding", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_st_to_ld_can", "Store-to-load forwarding cancelled", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_mab_hit", "Hit in a miss address buffer", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_42_0[] = {
 		{ "pg_4k", 0u, "" },
@@ -2914,195 +2928,195 @@ static inline const struct pmregs_layout_desc *pmregs_amd_layouts(size_t *count)
 		{ "pg_1g", 2u, "" },
 	};
 	static const struct pmregs_field_desc f_42[] = {
-		{ "ld_op", "A load", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "st_op", "A store", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l1tlb_miss", "L1 DTLB miss", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l2tlb_miss", "L2 DTLB miss", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_miss", "Data cache miss", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_mis_acc", "Misaligned access penalty", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_12_9", "", 1, { 9, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "dc_wc_mem_acc", "Write-combining memory access", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_locked_op", "A locked operation", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_miss_no_mab_alloc", "A miss that allocated no miss address buffer", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "l2_miss", "L2 miss", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "sw_pf", "A software prefetch", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tlb_refill_lat", "DTLB refill latency", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "dc_l1tlb_pg_size", "Page size of the access", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 3, v_42_0 },
-		{ "rsvd_6", "", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_19", "", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "ld_op", "A load", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "st_op", "A store", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l1tlb_miss", "L1 DTLB miss", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l2tlb_miss", "L2 DTLB miss", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_miss", "Data cache miss", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_mis_acc", "Misaligned access penalty", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_12_9", "", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "dc_wc_mem_acc", "Write-combining memory access", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_uc_mem_acc", "Uncacheable memory access (the miss fields are then invalid)", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_locked_op", "A locked operation", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_miss_no_mab_alloc", "A miss that allocated no miss address buffer", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_lin_addr_valid", "IbsDcLinAd is valid", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_phy_addr_valid", "IbsDcPhysAd is valid", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "l2_miss", "L2 miss", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "sw_pf", "A software prefetch", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "op_mem_width", "Access size 2^(n-1) bytes; 0 = no memory access", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "op_dc_miss_open_mem_reqs", "Outstanding memory requests when the miss was filled", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_miss_lat", "Cycles from miss to data (not valid for stores)", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tlb_refill_lat", "DTLB refill latency", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "dc_l1tlb_pg_size", "Page size of the access", v_42_0, 3, 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_6", "", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_19", "", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_43[] = {
-		{ "ld_resync", "The load caused a resync (family 15h CZ/ST)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_1", "", 1, { 1, 0, 0, 0 }, { 63, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "ld_resync", "The load caused a resync (family 15h CZ/ST)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_1", "", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 63, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_44[] = {
-		{ "lvt_offset", "Extended APIC LVT entry of the IBS interrupt", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_7_4", "", 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "lvt_offset_val", "LvtOffset is valid", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lvt_offset", "Extended APIC LVT entry of the IBS interrupt", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_7_4", "", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "lvt_offset_val", "LvtOffset is valid", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_9", "", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_45[] = {
-		{ "dis", "Disable fetch sampling (alternate disable, CPUID bit 13)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fetch_lat", "Fetch-latency filter: report fetches of at least n * 128 cycles (CPUID bit 14)", 1, { 1, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "excl_rip63_eq1", "Exclude fetches with RIP[63] = 1 (CPUID bit 15)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "excl_rip63_eq0", "Exclude fetches with RIP[63] = 0 (CPUID bit 15)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "dis", "Disable fetch sampling (alternate disable, CPUID bit 13)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fetch_lat", "Fetch-latency filter: report fetches of at least n * 128 cycles (CPUID bit 14)", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "excl_rip63_eq1", "Exclude fetches with RIP[63] = 1 (CPUID bit 15)", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "excl_rip63_eq0", "Exclude fetches with RIP[63] = 0 (CPUID bit 15)", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_7", "", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_46[] = {
-		{ "dis", "Disable op sampling (alternate disable, CPUID bit 13)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "excl_rip63_eq0", "Exclude ops with RIP[63] = 0 (CPUID bit 15)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "excl_rip63_eq1", "Exclude ops with RIP[63] = 1 (CPUID bit 15)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "strm_st", "Report only streaming stores (CPUID bit 16)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_4", "", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "dis", "Disable op sampling (alternate disable, CPUID bit 13)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "excl_rip63_eq0", "Exclude ops with RIP[63] = 0 (CPUID bit 15)", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "excl_rip63_eq1", "Exclude ops with RIP[63] = 1 (CPUID bit 15)", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "strm_st", "Report only streaming stores (CPUID bit 16)", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_4", "", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_layout_desc layouts[] = {
-		{ "perf_ctl", "PerfEvtSeln (PERF_CTL)", "APM2 13.2.1 Fig 13-11, Table 13-4, Table A-6; LINUX AMD64_EVENTSEL_*", 64, 0, 17, f_0,
+		{ "perf_ctl", "PerfEvtSeln (PERF_CTL)", "APM2 13.2.1 Fig 13-11, Table 13-4, Table A-6; LINUX AMD64_EVENTSEL_*", "Core event select, at C001_0000h+n (legacy, n = 0-3) and C001_0200h+2n\n(PerfCtrExtCore, n = 0-5; n = 0-3 alias the legacy registers). The event\nnumber is one 12-bit field: EventSelect[11:8] in bits 35:32, [7:0] in bits 7:0.\nKVM's virtual PMU treats bits 63:36, 21 and 19 as reserved and drops them,\nso a guest cannot set HostOnly/GuestOnly or PREC_RET (LINUX kvm/svm/pmu.c).\n", f_0, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffff4f000280000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000b0fffd7ffff),
-		  "Core event select, at C001_0000h+n (legacy, n = 0-3) and C001_0200h+2n\n(PerfCtrExtCore, n = 0-5; n = 0-3 alias the legacy registers). The event\nnumber is one 12-bit field: EventSelect[11:8] in bits 35:32, [7:0] in bits 7:0.\nKVM's virtual PMU treats bits 63:36, 21 and 19 as reserved and drops them,\nso a guest cannot set HostOnly/GuestOnly or PREC_RET (LINUX kvm/svm/pmu.c).\n", -1, -1, 0, PMREGS_NULL },
-		{ "perf_ctr", "PerfCtrn (PERF_CTR)", "APM2 13.2.1; LINUX core.c (cntval_bits = 48), kvm/svm/pmu.c", 64, 0, 2, f_1,
+		  17, 0, -1, -1, 64, 0, {0} },
+		{ "perf_ctr", "PerfCtrn (PERF_CTR)", "APM2 13.2.1; LINUX core.c (cntval_bits = 48), kvm/svm/pmu.c", "Core counter at C001_0004h+n or C001_0201h+2n. Architecturally up to 64\nbits; every part Linux supports implements 48 (bits 63:48 read as zero).\nPreload 2^48 - period to overflow after `period` events (counter_preload).\n", f_1, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffff000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000ffffffffffff),
-		  "Core counter at C001_0004h+n or C001_0201h+2n. Architecturally up to 64\nbits; every part Linux supports implements 48 (bits 63:48 read as zero).\nPreload 2^48 - period to overflow after `period` events (counter_preload).\n", -1, -1, 0, PMREGS_NULL },
-		{ "counter64", "64-bit counter", "APM2 13.2.1 (IRPerfCount), 13.4.2 (PTSC)", 64, 0, 1, f_2,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "counter64", "64-bit counter", "APM2 13.2.1 (IRPerfCount), 13.4.2 (PTSC)", "", f_2, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "hwcr", "HWCR (performance-monitoring bit)", "APM2 13.2.1, Table A-6", 64, 0, 3, f_3,
+		  1, 0, -1, -1, 64, 0, {0} },
+		{ "hwcr", "HWCR (performance-monitoring bit)", "APM2 13.2.1, Table A-6", "Hardware configuration register; only the bit that enables IRPerfCount is named here.", f_3, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000040000000),
-		  "Hardware configuration register; only the bit that enables IRPerfCount is named here.", -1, -1, 0, PMREGS_NULL },
-		{ "perf_cntr_global_ctl", "PerfCntrGlobalCtl", "APM2 13.2.2 Fig 13-12; LINUX MSR_AMD64_PERF_CNTR_GLOBAL_CTL", 64, 0, 7, f_4,
+		  3, 0, -1, -1, 64, 0, {0} },
+		{ "perf_cntr_global_ctl", "PerfCntrGlobalCtl", "APM2 13.2.2 Fig 13-12; LINUX MSR_AMD64_PERF_CNTR_GLOBAL_CTL", "Global counter enables (PerfMonV2, CPUID Fn8000_0022 EAX[0]): counter n\ncounts only when bit n here and PerfEvtSeln.EN are both 1. APM2 draws 6\nbits; Linux writes NumPerfCtrCore bits. The reset value (0x3F on six-counter\nparts, quoted from a PPR on the Linux list) is not in APM2, so none is given.\n", f_4, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000003f),
-		  "Global counter enables (PerfMonV2, CPUID Fn8000_0022 EAX[0]): counter n\ncounts only when bit n here and PerfEvtSeln.EN are both 1. APM2 draws 6\nbits; Linux writes NumPerfCtrCore bits. The reset value (0x3F on six-counter\nparts, quoted from a PPR on the Linux list) is not in APM2, so none is given.\n", -1, -1, 0, PMREGS_NULL },
-		{ "perf_cntr_global_status", "PerfCntrGlobalStatus", "APM2 13.2.2 Fig 13-13; LINUX core.c (v2 NMI handler)", 64, 0, 10, f_5,
+		  7, 0, -1, -1, 64, 0, {0} },
+		{ "perf_cntr_global_status", "PerfCntrGlobalStatus", "APM2 13.2.2 Fig 13-13; LINUX core.c (v2 NMI handler)", "Overflow and freeze status (read-only; cleared through PerfCntrGlobalStatusClr, set through ...Set).", f_5, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xf3ffffffffffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Overflow and freeze status (read-only; cleared through PerfCntrGlobalStatusClr, set through ...Set).", -1, -1, 0, PMREGS_NULL },
-		{ "perf_cntr_global_status_clr", "PerfCntrGlobalStatusClr", "APM2 13.2.2 Fig 13-15; LINUX MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR", 64, 0, 10, f_6,
+		  10, 0, -1, -1, 64, 0, {0} },
+		{ "perf_cntr_global_status_clr", "PerfCntrGlobalStatusClr", "APM2 13.2.2 Fig 13-15; LINUX MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR", "Writing 1 clears the same bit of PerfCntrGlobalStatus; clearing PMCF/LBRSF resumes counting/recording.", f_6, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xf3ffffffffffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0c0000000000003f),
-		  "Writing 1 clears the same bit of PerfCntrGlobalStatus; clearing PMCF/LBRSF resumes counting/recording.", -1, -1, 0, PMREGS_NULL },
-		{ "perf_cntr_global_status_set", "PerfCntrGlobalStatusSet", "APM2 13.2.2 Fig 13-14", 64, 0, 10, f_7,
+		  10, 0, -1, -1, 64, 0, {0} },
+		{ "perf_cntr_global_status_set", "PerfCntrGlobalStatusSet", "APM2 13.2.2 Fig 13-14", "Writing 1 sets the same status bit; a CNT_OF set this way raises no interrupt and freezes nothing, S_PMCF/S_LBRSF do freeze.", f_7, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xf3ffffffffffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0c0000000000003f),
-		  "Writing 1 sets the same status bit; a CNT_OF set this way raises no interrupt and freezes nothing, S_PMCF/S_LBRSF do freeze.", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_80000001_ecx", "CPUID Fn8000_0001 ECX (performance-monitoring flags)", "APM2 13.2.2, 13.3.5; LINUX cpufeatures.h", 32, 0, 10, f_8,
+		  10, 0, -1, -1, 64, 0, {0} },
+		{ "cpuid_80000001_ecx", "CPUID Fn8000_0001 ECX (performance-monitoring flags)", "APM2 13.2.2, 13.3.5; LINUX cpufeatures.h", "Only the flags about performance monitoring are named.", f_8, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "Only the flags about performance monitoring are named.", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_80000008_ebx", "CPUID Fn8000_0008 EBX (performance-monitoring flags)", "APM2 13.2.1; LINUX cpufeatures.h (X86_FEATURE_IRPERF, X86_FEATURE_BRS)", 32, 0, 4, f_9,
+		  10, 0, -1, -1, 32, 0, {0} },
+		{ "cpuid_80000008_ebx", "CPUID Fn8000_0008 EBX (performance-monitoring flags)", "APM2 13.2.1; LINUX cpufeatures.h (X86_FEATURE_IRPERF, X86_FEATURE_BRS)", "", f_9, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_80000022_eax", "CPUID Fn8000_0022 EAX", "APM2 13.1.1.8-9, 13.2.2; LINUX cpufeatures.h, scattered.c", 32, 0, 4, f_10,
+		  4, 0, -1, -1, 32, 0, {0} },
+		{ "cpuid_80000022_eax", "CPUID Fn8000_0022 EAX", "APM2 13.1.1.8-9, 13.2.2; LINUX cpufeatures.h, scattered.c", "", f_10, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0xfffffff8), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_80000022_ebx", "CPUID Fn8000_0022 EBX", "APM2 13.2.2 (NumPerfCtrCore, also called NumCorePmc), 13.1.1.9 (LbrStackSize); LINUX perf_event.h (num_df_pmc, num_umc_pmc)", 32, 0, 5, f_11,
+		  4, 0, -1, -1, 32, 0, {0} },
+		{ "cpuid_80000022_ebx", "CPUID Fn8000_0022 EBX", "APM2 13.2.2 (NumPerfCtrCore, also called NumCorePmc), 13.1.1.9 (LbrStackSize); LINUX perf_event.h (num_df_pmc, num_umc_pmc)", "", f_11, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0xffc00000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_80000022_ecx", "CPUID Fn8000_0022 ECX", "LINUX uncore.c", 32, 0, 1, f_12,
+		  5, 0, -1, -1, 32, 0, {0} },
+		{ "cpuid_80000022_ecx", "CPUID Fn8000_0022 ECX", "LINUX uncore.c", "", f_12, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "uncore_ctr", "L3/DF/NB/L2I counter", "APM2 Table A-6; LINUX uncore.c (COUNTER_SHIFT 16)", 64, 0, 2, f_13,
+		  1, 0, -1, -1, 32, 0, {0} },
+		{ "uncore_ctr", "L3/DF/NB/L2I counter", "APM2 Table A-6; LINUX uncore.c (COUNTER_SHIFT 16)", "Uncore counters have 48 implemented bits and no overflow interrupt (Linux accumulates 48-bit deltas).", f_13, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffff000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000ffffffffffff),
-		  "Uncore counters have 48 implemented bits and no overflow interrupt (Linux accumulates 48-bit deltas).", -1, -1, 0, PMREGS_NULL },
-		{ "nb_perf_ctl", "NB_PerfEvtSeln (family 15h/16h)", "APM2 13.2.3 Fig 13-16", 64, 0, 8, f_14,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "nb_perf_ctl", "NB_PerfEvtSeln (family 15h/16h)", "APM2 13.2.3 Fig 13-16", "Northbridge event select at C001_0240h+2n. LINUX's IntCoreEn/IntCoreSel (36, 40:37) are BKDG-specific; APM2 reserves them.", f_14, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffff0ffaf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000f0050ffff),
-		  "Northbridge event select at C001_0240h+2n. LINUX's IntCoreEn/IntCoreSel (36, 40:37) are BKDG-specific; APM2 reserves them.", -1, -1, 0, PMREGS_NULL },
-		{ "l2i_perf_ctl", "L2I_PerfEvtSeln (family 16h)", "APM2 13.2.3 Fig 13-17; LINUX uncore.c (amd_l2)", 64, 0, 8, f_15,
+		  8, 0, -1, -1, 64, 0, {0} },
+		{ "l2i_perf_ctl", "L2I_PerfEvtSeln (family 16h)", "APM2 13.2.3 Fig 13-17; LINUX uncore.c (amd_l2)", "L2 interface event select at C001_0230h+2n on family 16h; the same fields as NB_PerfEvtSel.", f_15, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffff0ffaf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000f0050ffff),
-		  "L2 interface event select at C001_0230h+2n on family 16h; the same fields as NB_PerfEvtSel.", -1, -1, 0, PMREGS_NULL },
-		{ "l3_pmc_cfg_f17h", "ChL3PmcCfgn (family 17h, Zen1/Zen2)", "LINUX perf_event.h AMD64_L3_SLICE_*, AMD64_L3_THREAD_*, uncore.c; PPR 17h (via AMD amd-perf-tools dump-l3-pmcs.sh)", 64, 0, 8, f_16,
+		  8, 0, -1, -1, 64, 0, {0} },
+		{ "l3_pmc_cfg_f17h", "ChL3PmcCfgn (family 17h, Zen1/Zen2)", "LINUX perf_event.h AMD64_L3_SLICE_*, AMD64_L3_THREAD_*, uncore.c; PPR 17h (via AMD amd-perf-tools dump-l3-pmcs.sh)", "L3 event select at C001_0230h+2n (6 per CCX, shared by its threads).\nLinux sets SliceMask and ThreadMask to all ones when either is 0.\n", f_16, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00f0ffffffbf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xff0f00000040ffff),
-		  "L3 event select at C001_0230h+2n (6 per CCX, shared by its threads).\nLinux sets SliceMask and ThreadMask to all ones when either is 0.\n", -1, -1, 0, PMREGS_NULL },
-		{ "l3_pmc_cfg", "ChL3PmcCfgn (family 19h and later, Zen3+)", "LINUX perf_event.h AMD64_L3_EN_ALL_CORES, AMD64_L3_EN_ALL_SLICES, AMD64_L3_COREID_*, uncore.c; PPR 19h (via AMD amd-perf-tools)", 64, 0, 13, f_17,
+		  8, 0, -1, -1, 64, 0, {0} },
+		{ "l3_pmc_cfg", "ChL3PmcCfgn (family 19h and later, Zen3+)", "LINUX perf_event.h AMD64_L3_EN_ALL_CORES, AMD64_L3_EN_ALL_SLICES, AMD64_L3_COREID_*, uncore.c; PPR 19h (via AMD amd-perf-tools)", "L3 event select from Zen3 on. Linux sets ThreadMask = 3, EnAllSlices = 1\nand EnAllCores = 1 when ThreadMask is 0.\n", f_17, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfcf823ffffbf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0307dc000040ffff),
-		  "L3 event select from Zen3 on. Linux sets ThreadMask = 3, EnAllSlices = 1\nand EnAllCores = 1 when ThreadMask is 0.\n", -1, -1, 0, PMREGS_NULL },
-		{ "df_perf_ctl", "DF_PerfCtln (Zen1-Zen3)", "LINUX uncore.c (format event14 = config:0-7,32-35,59-60); Meta dynolog DFPmuMsrAmd (PPR 19h M01h)", 64, 0, 7, f_18,
+		  13, 0, -1, -1, 64, 0, {0} },
+		{ "df_perf_ctl", "DF_PerfCtln (Zen1-Zen3)", "LINUX uncore.c (format event14 = config:0-7,32-35,59-60); Meta dynolog DFPmuMsrAmd (PPR 19h M01h)", "Data Fabric event select at C001_0240h+2n before PerfMonV2; a 14-bit event in three parts.", f_18, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xe7fffff0ffbf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x1800000f0040ffff),
-		  "Data Fabric event select at C001_0240h+2n before PerfMonV2; a 14-bit event in three parts.", -1, -1, 0, PMREGS_NULL },
-		{ "df_perf_ctl_v2", "DF_PerfCtln (PerfMonV2, Zen4+)", "LINUX perf_event.h AMD64_PERFMON_V2_EVENTSEL_EVENT_NB, ..._UMASK_NB (formats event14v2, umask12); Meta dynolog DFZen4PmuMsrAmd", 64, 0, 7, f_19,
+		  7, 0, -1, -1, 64, 0, {0} },
+		{ "df_perf_ctl_v2", "DF_PerfCtln (PerfMonV2, Zen4+)", "LINUX perf_event.h AMD64_PERFMON_V2_EVENTSEL_EVENT_NB, ..._UMASK_NB (formats event14v2, umask12); Meta dynolog DFZen4PmuMsrAmd", "Data Fabric event select with PerfMonV2 (14-bit event, 12-bit unit mask); CPUID Fn8000_0022 EBX[15:10] counters.", f_19, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffc0f0bf0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000003f0f40ffff),
-		  "Data Fabric event select with PerfMonV2 (14-bit event, 12-bit unit mask); CPUID Fn8000_0022 EBX[15:10] counters.", -1, -1, 0, PMREGS_NULL },
-		{ "umc_perf_ctl", "UMC PerfCtl (PerfMonV2)", "LINUX uncore.c (amd_umc: event config:0-7, rdwrmask config:8-9, enable bit 31)", 64, 0, 5, f_20,
+		  7, 0, -1, -1, 64, 0, {0} },
+		{ "umc_perf_ctl", "UMC PerfCtl (PerfMonV2)", "LINUX uncore.c (amd_umc: event config:0-7, rdwrmask config:8-9, enable bit 31)", "Memory-controller event select at C001_0800h+2n. Linux defines only these\nfields; note that EN is bit 31 here, not 22. UMC counters have no RDPMC\nindex and saturate, flagging overflow in counter bit 48.\n", f_20, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff7ffffc00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000800003ff),
-		  "Memory-controller event select at C001_0800h+2n. Linux defines only these\nfields; note that EN is bit 31 here, not 22. UMC counters have no RDPMC\nindex and saturate, flagging overflow in counter bit 48.\n", -1, -1, 0, PMREGS_NULL },
-		{ "debugctl", "DebugCtl", "APM2 13.1.1.6 Fig 13-4, Table A-5; LINUX DEBUGCTLMSR_*", 64, 0, 8, f_21,
+		  5, 0, -1, -1, 64, 0, {0} },
+		{ "debugctl", "DebugCtl", "APM2 13.1.1.6 Fig 13-4, Table A-5; LINUX DEBUGCTLMSR_*", "Debug control (MSR 01D9h) on current parts. Older APM editions name bits\n5:2 PB0-PB3 (debugctl_pb); parts with BusLockTrap use bit 2 as BLCKDB.\nKVM drops guest writes of bits 5:2.\n", f_21, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffe7f8), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000001807),
-		  "Debug control (MSR 01D9h) on current parts. Older APM editions name bits\n5:2 PB0-PB3 (debugctl_pb); parts with BusLockTrap use bit 2 as BLCKDB.\nKVM drops guest writes of bits 5:2.\n", -1, -1, 0, PMREGS_NULL },
-		{ "debugctl_pb", "DebugCtl (performance-monitoring/breakpoint pins)", "APM2 (earlier editions) Fig 13-4", 64, 0, 11, f_22,
+		  8, 0, -1, -1, 64, 0, {0} },
+		{ "debugctl_pb", "DebugCtl (performance-monitoring/breakpoint pins)", "APM2 (earlier editions) Fig 13-4", "The older layout, in which PBi routes DRi breakpoint information (1) or performance-monitor information (0) to the BPi pin.", f_22, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffe7c0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000183f),
-		  "The older layout, in which PBi routes DRi breakpoint information (1) or performance-monitor information (0) to the BPi pin.", -1, -1, 0, PMREGS_NULL },
-		{ "branch_ip", "Last-branch IP", "APM2 13.1.6.1, Table A-5", 64, 0, 1, f_23,
+		  11, 0, -1, -1, 64, 0, {0} },
+		{ "branch_ip", "Last-branch IP", "APM2 13.1.6.1, Table A-5", "A 64-bit RIP recorded by the legacy single-entry LBR (read-only, reset undefined).", f_23, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "A 64-bit RIP recorded by the legacy single-entry LBR (read-only, reset undefined).", -1, -1, 0, PMREGS_NULL },
-		{ "lbr_select", "LastBranchStackSelect (LBR_SELECT)", "APM2 13.1.1.9 Fig 13-9; LINUX lbr.c", 64, 0, 10, f_24,
+		  1, 0, -1, -1, 64, 0, {0} },
+		{ "lbr_select", "LastBranchStackSelect (LBR_SELECT)", "APM2 13.1.1.9 Fig 13-9; LINUX lbr.c", "Each set bit suppresses recording of that class of branch (Linux writes its wanted mask XOR 0x1FF).", f_24, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffe00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000001ff),
-		  "Each set bit suppresses recording of that class of branch (Linux writes its wanted mask XOR 0x1FF).", -1, -1, 0, PMREGS_NULL },
-		{ "dbg_extn_cfg", "DebugExtnCtl", "APM2 13.1.1.9 Fig 13-6; LINUX DBG_EXTN_CFG_LBRV2EN", 64, 0, 3, f_25,
+		  10, 0, -1, -1, 64, 0, {0} },
+		{ "dbg_extn_cfg", "DebugExtnCtl", "APM2 13.1.1.9 Fig 13-6; LINUX DBG_EXTN_CFG_LBRV2EN", "Debug extension control (C000_010Fh) with the LBR stack (Zen4+). LBR stack recording does not need DebugCtl.LBR.", f_25, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffbf), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000040),
-		  "Debug extension control (C000_010Fh) with the LBR stack (Zen4+). LBR stack recording does not need DebugCtl.LBR.", -1, -1, 0, PMREGS_NULL },
-		{ "dbg_extn_cfg_brs", "DebugExtnCtl (Zen3 branch sampling)", "LINUX brs.c (PPR 19h M01h); CPUID Fn8000_0008 EBX[31]", 64, 0, 9, f_26,
+		  3, 0, -1, -1, 64, 0, {0} },
+		{ "dbg_extn_cfg_brs", "DebugExtnCtl (Zen3 branch sampling)", "LINUX brs.c (PPR 19h M01h); CPUID Fn8000_0008 EBX[31]", "Branch-sampling control on Zen3; 16 entries at the LBR-stack addresses, recorded when the counter PMC overflows.", f_26, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000018), PMREGS_U64(0xfffffffff8f0ffc3), PMREGS_U64(0x0000000000000018), PMREGS_U64(0x00000000070f0024),
-		  "Branch-sampling control on Zen3; 16 entries at the LBR-stack addresses, recorded when the counter PMC overflows.", -1, -1, 0, PMREGS_NULL },
-		{ "lbr_from", "LastBranchStackFromIp", "APM2 13.1.1.9 Fig 13-7; LINUX lbr.c", 64, 0, 3, f_27,
+		  9, 0, -1, -1, 64, 0, {0} },
+		{ "lbr_from", "LastBranchStackFromIp", "APM2 13.1.1.9 Fig 13-7; LINUX lbr.c", "", f_27, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x7e00000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x81ffffffffffffff),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "lbr_to", "LastBranchStackToIp", "APM2 13.1.1.9 Fig 13-8, Table 13-3; LINUX lbr.c", 64, 0, 4, f_28,
+		  3, 0, -1, -1, 64, 0, {0} },
+		{ "lbr_to", "LastBranchStackToIp", "APM2 13.1.1.9 Fig 13-8, Table 13-3; LINUX lbr.c", "V:SPEC = 1:0 normal branch; 1:1 under a speculation that succeeded; 0:1 on a wrong path; 0:0 empty.", f_28, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x3e00000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xc1ffffffffffffff),
-		  "V:SPEC = 1:0 normal branch; 1:1 under a speculation that succeeded; 0:1 on a wrong path; 0:0 empty.", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_8000001b_eax", "CPUID Fn8000_001B EAX (IBS capabilities)", "APM2 13.3.5; LINUX amd-ibs.h / perf_event.h IBS_CAPS_* (bits 13-16 from 'perf/amd/ibs: Add new MSRs and CPUID bits definitions', 2026)", 32, 0, 20, f_29,
+		  4, 0, -1, -1, 64, 0, {0} },
+		{ "cpuid_8000001b_eax", "CPUID Fn8000_001B EAX (IBS capabilities)", "APM2 13.3.5; LINUX amd-ibs.h / perf_event.h IBS_CAPS_* (bits 13-16 from 'perf/amd/ibs: Add new MSRs and CPUID bits definitions', 2026)", "", f_29, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0xfff60000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "ibs_fetch_ctl", "IbsFetchCtl", "APM2 13.3.1 Fig 13-19; LINUX union ibs_fetch_ctl; IBSTK", 64, 0, 17, f_30,
+		  20, 0, -1, -1, 32, 0, {0} },
+		{ "ibs_fetch_ctl", "IbsFetchCtl", "APM2 13.3.1 Fig 13-19; LINUX union ibs_fetch_ctl; IBSTK", "Fetch sampling control and status (C001_1030h). The fetch period is\nMaxCnt << 4 (ibs_fetch_period). Bits 59-61 need CPUID Fn8000_001B EAX[11].\nOn family 19h models below 10h (erratum 1238) IcMiss is unreliable, and\n(erratum 1347) L1TlbPgSz reads 0 4K, 1 16K, 2 2M, 3 1G.\n", f_30, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xc000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x3fffffffffffffff),
-		  "Fetch sampling control and status (C001_1030h). The fetch period is\nMaxCnt << 4 (ibs_fetch_period). Bits 59-61 need CPUID Fn8000_001B EAX[11].\nOn family 19h models below 10h (erratum 1238) IcMiss is unreliable, and\n(erratum 1347) L1TlbPgSz reads 0 4K, 1 16K, 2 2M, 3 1G.\n", -1, -1, 0, PMREGS_NULL },
-		{ "linear_address", "IBS linear address", "APM2 13.3.1 (IbsFetchLinAd), 13.3.2 (IbsOpRip, IbsDcLinAd, IbsBrTarget)", 64, 0, 1, f_31,
+		  17, 0, -1, -1, 64, 0, {0} },
+		{ "linear_address", "IBS linear address", "APM2 13.3.1 (IbsFetchLinAd), 13.3.2 (IbsOpRip, IbsDcLinAd, IbsBrTarget)", "A 64-bit canonical linear address. APM2 Fig 13-23 labels IbsOpRip's upper part \"63:31\"; it is one field.", f_31, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "A 64-bit canonical linear address. APM2 Fig 13-23 labels IbsOpRip's upper part \"63:31\"; it is one field.", -1, -1, 0, PMREGS_NULL },
-		{ "physical_address", "IBS physical address", "APM2 13.3.1 (IbsFetchPhysAd), 13.3.2 (IbsDcPhysAd)", 64, 0, 2, f_32,
+		  1, 0, -1, -1, 64, 0, {0} },
+		{ "physical_address", "IBS physical address", "APM2 13.3.1 (IbsFetchPhysAd), 13.3.2 (IbsDcPhysAd)", "Physical address; valid when the matching PhyAddrValid bit is 1.", f_32, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfff0000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000fffffffffffff),
-		  "Physical address; valid when the matching PhyAddrValid bit is 1.", -1, -1, 0, PMREGS_NULL },
-		{ "ic_ibs_extd_ctl", "IC_IBS_EXTD_CTL", "LINUX MSR_AMD64_ICIBSEXTDCTL, ibs.c; CPUID Fn8000_001B EAX[9]", 64, 0, 2, f_33,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "ic_ibs_extd_ctl", "IC_IBS_EXTD_CTL", "LINUX MSR_AMD64_ICIBSEXTDCTL, ibs.c; CPUID Fn8000_001B EAX[9]", "", f_33, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffff0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000ffff),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "ibs_op_ctl", "IbsOpCtl", "APM2 13.3.2 Fig 13-22; LINUX union ibs_op_ctl, ibs.c; IBSTK", 64, 0, 9, f_34,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "ibs_op_ctl", "IbsOpCtl", "APM2 13.3.2 Fig 13-22; LINUX union ibs_op_ctl, ibs.c; IBSTK", "Op sampling control (C001_1033h). MaxCnt is one split field holding the\nop interval's bits 26:4: [26:20] in bits 26:20 (CPUID bit 6) and [19:4] in\n15:0, so the period is MaxCnt << 4 (ibs_op_period). Family 10h has a 16-bit\nMaxCnt and a 20-bit current count (layout ibs_op_ctl_f10h).\n", f_34, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000f8000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff07ffffff),
-		  "Op sampling control (C001_1033h). MaxCnt is one split field holding the\nop interval's bits 26:4: [26:20] in bits 26:20 (CPUID bit 6) and [19:4] in\n15:0, so the period is MaxCnt << 4 (ibs_op_period). Family 10h has a 16-bit\nMaxCnt and a 20-bit current count (layout ibs_op_ctl_f10h).\n", -1, -1, 0, PMREGS_NULL },
-		{ "ibs_op_ctl_f10h", "IbsOpCtl (family 10h)", "IBSTK ibs-msr-index.h (IBS_OP_MAX_CNT_OLD, IBS_OP_CUR_CNT_OLD); LINUX ibs.c (erratum 420)", 64, 0, 8, f_35,
+		  9, 0, -1, -1, 64, 0, {0} },
+		{ "ibs_op_ctl_f10h", "IbsOpCtl (family 10h)", "IBSTK ibs-msr-index.h (IBS_OP_MAX_CNT_OLD, IBS_OP_CUR_CNT_OLD); LINUX ibs.c (erratum 420)", "Op sampling control (C001_1033h) of family 10h: a 16-bit MaxCnt (op\ninterval bits 19:4; no bits 26:20) and a 20-bit current count. Erratum 420\n(Revision Guide for AMD Family 10h, 41322): to stop sampling, clear MaxCnt\nand the count first and IbsOpEn in a second write (Linux ibs.c,\nperf_ibs_disable_event).\n", f_35, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfff00000fff10000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000fffff000effff),
-		  "Op sampling control (C001_1033h) of family 10h: a 16-bit MaxCnt (op\ninterval bits 19:4; no bits 26:20) and a 20-bit current count. Erratum 420\n(Revision Guide for AMD Family 10h, 41322): to stop sampling, clear MaxCnt\nand the count first and IbsOpEn in a second write (Linux ibs.c,\nperf_ibs_disable_event).\n", -1, -1, 0, PMREGS_NULL },
-		{ "ibs_op_data", "IbsOpData", "APM2 13.3.2 Fig 13-24; LINUX union ibs_op_data; IBSTK", 64, 0, 11, f_36,
+		  8, 0, -1, -1, 64, 0, {0} },
+		{ "ibs_op_data", "IbsOpData", "APM2 13.3.2 Fig 13-24; LINUX union ibs_op_data; IBSTK", "Op data 1 (C001_1035h), family 15h KV/BT and later (Zen); family 10h-15h BD adds bits 32-33 (ibs_op_data_f10h).", f_36, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffe0300000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000001fcffffffff),
-		  "Op data 1 (C001_1035h), family 15h KV/BT and later (Zen); family 10h-15h BD adds bits 32-33 (ibs_op_data_f10h).", -1, -1, 0, PMREGS_NULL },
-		{ "ibs_op_data_f10h", "IbsOpData (family 10h-15h BD)", "IBSTK ibs-uapi.h", 64, 0, 12, f_37,
+		  11, 0, -1, -1, 64, 0, {0} },
+		{ "ibs_op_data_f10h", "IbsOpData (family 10h-15h BD)", "IBSTK ibs-uapi.h", "", f_37, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffe0000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000001ffffffffff),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "ibs_op_data2", "IbsOpData2 (before Zen4)", "LINUX union ibs_op_data2, IBS_DATA_SRC_*; IBSTK; APM2 leaves the layout to the PPR", 64, 0, 5, f_38,
+		  12, 0, -1, -1, 64, 0, {0} },
+		{ "ibs_op_data2", "IbsOpData2 (before Zen4)", "LINUX union ibs_op_data2, IBS_DATA_SRC_*; IBSTK; APM2 leaves the layout to the PPR", "Northbridge data of a sampled load (C001_1036h), valid for load ops. Zen3 does not set CacheHitSt (Linux).", f_38, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffc8), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000037),
-		  "Northbridge data of a sampled load (C001_1036h), valid for load ops. Zen3 does not set CacheHitSt (Linux).", -1, -1, 0, PMREGS_NULL },
-		{ "ibs_op_data2_zen4", "IbsOpData2 (Zen4 and later)", "LINUX union ibs_op_data2 (data_src_hi, strm_st, rmt_socket), IBS_DATA_SRC_EXT_*; CPUID Fn8000_001B EAX[11], [16]", 64, 0, 7, f_39,
+		  5, 0, -1, -1, 64, 0, {0} },
+		{ "ibs_op_data2_zen4", "IbsOpData2 (Zen4 and later)", "LINUX union ibs_op_data2 (data_src_hi, strm_st, rmt_socket), IBS_DATA_SRC_EXT_*; CPUID Fn8000_001B EAX[11], [16]", "", f_39, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffc08), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000003f7),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "ibs_op_data3", "IbsOpData3 (Zen1-Zen4)", "APM2 13.3.2 Fig 13-25; LINUX union ibs_op_data3; IBSTK", 64, 0, 23, f_40,
+		  7, 0, -1, -1, 64, 0, {0} },
+		{ "ibs_op_data3", "IbsOpData3 (Zen1-Zen4)", "APM2 13.3.2 Fig 13-25; LINUX union ibs_op_data3; IBSTK", "Data-cache information of a sampled load or store (C001_1037h). On family\n19h models below 10h (erratum 1293) ignore L2Miss, OpDcMissOpenMemReqs and\nIbsOpData2 when SwPf or DcMissNoMabAlloc is set.\n", f_40, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000001e00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffe1ff),
-		  "Data-cache information of a sampled load or store (C001_1037h). On family\n19h models below 10h (erratum 1293) ignore L2Miss, OpDcMissOpenMemReqs and\nIbsOpData2 when SwPf or DcMissNoMabAlloc is set.\n", -1, -1, 0, PMREGS_NULL },
-		{ "ibs_op_data3_f10h", "IbsOpData3 (family 10h-15h)", "IBSTK ibs-uapi.h (LdBnkCon: 10h/LN/BD; StBnkCon, StToLdCan: 10h/LN; StToLdFwd: 10h/LN/BD/BT; MabHit: 10h-TN)", 64, 0, 26, f_41,
+		  23, 0, -1, -1, 64, 0, {0} },
+		{ "ibs_op_data3_f10h", "IbsOpData3 (family 10h-15h)", "IBSTK ibs-uapi.h (LdBnkCon: 10h/LN/BD; StBnkCon, StToLdCan: 10h/LN; StToLdFwd: 10h/LN/BD/BT; MabHit: 10h-TN)", "", f_41, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "ibs_op_data3_zen5", "IbsOpData3 (Zen5, DTLB page-size layout)", "LINUX union ibs_op_data3 (dc_l1_l2tlb_miss, dc_l1tlb_pg_size; 'perf/amd/ibs: Update DTLB/PageSize decode logic', 2025); CPUID Fn8000_001B EAX[19]", 64, 0, 22, f_42,
+		  26, 0, -1, -1, 64, 0, {0} },
+		{ "ibs_op_data3_zen5", "IbsOpData3 (Zen5, DTLB page-size layout)", "LINUX union ibs_op_data3 (dc_l1_l2tlb_miss, dc_l1tlb_pg_size; 'perf/amd/ibs: Update DTLB/PageSize decode logic', 2025); CPUID Fn8000_001B EAX[19]", "With CPUID bit 19 the TLB bits read as a page size; L1/L2 TLB miss bits are valid only with DcPhyAddrValid.", f_42, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000081e40), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffff7e1bf),
-		  "With CPUID bit 19 the TLB bits read as a page size; L1/L2 TLB miss bits are valid only with DcPhyAddrValid.", -1, -1, 0, PMREGS_NULL },
-		{ "ibs_op_data4", "IbsOpData4", "IBSTK ibs-msr-index.h; LINUX MSR_AMD64_IBSOPDATA4; CPUID Fn8000_001B EAX[10]", 64, 0, 2, f_43,
+		  22, 0, -1, -1, 64, 0, {0} },
+		{ "ibs_op_data4", "IbsOpData4", "IBSTK ibs-msr-index.h; LINUX MSR_AMD64_IBSOPDATA4; CPUID Fn8000_001B EAX[10]", "", f_43, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffffe), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000001),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "ibs_ctl", "IbsCtl", "LINUX MSR_AMD64_IBSCTL, ibs.c; IBSTK", 64, 0, 4, f_44,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "ibs_ctl", "IbsCtl", "LINUX MSR_AMD64_IBSCTL, ibs.c; IBSTK", "Set by firmware, read by the OS (C001_103Ah); on family 10h-16h the same fields are in D18F3x1CC.", f_44, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffef0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000010f),
-		  "Set by firmware, read by the OS (C001_103Ah); on family 10h-16h the same fields are in D18F3x1CC.", -1, -1, 0, PMREGS_NULL },
-		{ "ibs_fetch_ctl2", "IbsFetchCtl2", "LINUX 'perf/amd/ibs: Add new MSRs and CPUID bits definitions' (2026), ibs.c fetchlat (tip 35247fa60b74)", 64, 0, 5, f_45,
+		  4, 0, -1, -1, 64, 0, {0} },
+		{ "ibs_fetch_ctl2", "IbsFetchCtl2", "LINUX 'perf/amd/ibs: Add new MSRs and CPUID bits definitions' (2026), ibs.c fetchlat (tip 35247fa60b74)", "Extra fetch filters (C001_103Fh, CPUID Fn8000_001B EAX[13]-[15]). Note the exclude bits are in the opposite order from IbsOpCtl2.", f_45, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffff80), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000007f),
-		  "Extra fetch filters (C001_103Fh, CPUID Fn8000_001B EAX[13]-[15]). Note the exclude bits are in the opposite order from IbsOpCtl2.", -1, -1, 0, PMREGS_NULL },
-		{ "ibs_op_ctl2", "IbsOpCtl2", "LINUX 'perf/amd/ibs: Add new MSRs and CPUID bits definitions' (2026), ibs.c strmst (tip 57218e4794f8)", 64, 0, 5, f_46,
+		  5, 0, -1, -1, 64, 0, {0} },
+		{ "ibs_op_ctl2", "IbsOpCtl2", "LINUX 'perf/amd/ibs: Add new MSRs and CPUID bits definitions' (2026), ibs.c strmst (tip 57218e4794f8)", "Extra op filters (C001_103Eh, CPUID Fn8000_001B EAX[13], [15], [16]).", f_46, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffff0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000000f),
-		  "Extra op filters (C001_103Eh, CPUID Fn8000_001B EAX[13], [15], [16]).", -1, -1, 0, PMREGS_NULL },
+		  5, 0, -1, -1, 64, 0, {0} },
 	};
 	if (count)
 		*count = sizeof layouts / sizeof layouts[0];
@@ -3445,161 +3459,163 @@ static inline size_t pmregs_amd_ibs_op_ctl2_snprint(char *buf, size_t n, uint64_
 #define PMREGS_AMD_HAS_CPUID_REG (1u << 2)
 #define PMREGS_AMD_HAS_AVAILABILITY (1u << 3)
 
+/* A register and its facts (members in decreasing size: no padding between them). */
 struct pmregs_amd_register {
-	const char *name;   /* identifier used in this header */
-	const char *title;  /* the manual's name */
-	int16_t layout;     /* index into pmregs_amd_layouts(), or -1 */
-	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
-	uint32_t msr; /* MSR address (ECX of RDMSR/WRMSR) */
-	uint32_t cpuid_leaf; /* CPUID leaf (EAX input) that returns this register */
+	const char *name; /* identifier used in this header */
+	const char *title; /* the manual's name */
 	const char *cpuid_reg; /* CPUID output register */
 	const char *availability; /* which processors or feature flags have it */
+	uint32_t msr; /* MSR address (ECX of RDMSR/WRMSR) */
+	uint32_t cpuid_leaf; /* CPUID leaf (EAX input) that returns this register */
+	int16_t layout; /* index into pmregs_amd_layouts(), or -1 */
+	uint16_t has; /* which facts this register has (PMREGS_..._HAS_*) */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 static inline const struct pmregs_amd_register *pmregs_amd_registers(size_t *count)
 {
 	static const struct pmregs_amd_register regs[] = {
-		{ "k7_evntsel0", "PerfEvtSel0", 0, 0x9, 0xc0010000, 0x0, "", "all parts" },
-		{ "k7_evntsel1", "PerfEvtSel1", 0, 0x9, 0xc0010001, 0x0, "", "all parts" },
-		{ "k7_evntsel2", "PerfEvtSel2", 0, 0x9, 0xc0010002, 0x0, "", "all parts" },
-		{ "k7_evntsel3", "PerfEvtSel3", 0, 0x9, 0xc0010003, 0x0, "", "all parts" },
-		{ "k7_perfctr0", "PerfCtr0", 1, 0x9, 0xc0010004, 0x0, "", "all parts" },
-		{ "k7_perfctr1", "PerfCtr1", 1, 0x9, 0xc0010005, 0x0, "", "all parts" },
-		{ "k7_perfctr2", "PerfCtr2", 1, 0x9, 0xc0010006, 0x0, "", "all parts" },
-		{ "k7_perfctr3", "PerfCtr3", 1, 0x9, 0xc0010007, 0x0, "", "all parts" },
-		{ "perf_ctl0", "PERF_CTL0", 0, 0x9, 0xc0010200, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctl1", "PERF_CTL1", 0, 0x9, 0xc0010202, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctl2", "PERF_CTL2", 0, 0x9, 0xc0010204, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctl3", "PERF_CTL3", 0, 0x9, 0xc0010206, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctl4", "PERF_CTL4", 0, 0x9, 0xc0010208, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctl5", "PERF_CTL5", 0, 0x9, 0xc001020a, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctr0", "PERF_CTR0", 1, 0x9, 0xc0010201, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctr1", "PERF_CTR1", 1, 0x9, 0xc0010203, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctr2", "PERF_CTR2", 1, 0x9, 0xc0010205, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctr3", "PERF_CTR3", 1, 0x9, 0xc0010207, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctr4", "PERF_CTR4", 1, 0x9, 0xc0010209, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_ctr5", "PERF_CTR5", 1, 0x9, 0xc001020b, 0x0, "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore" },
-		{ "perf_cntr_global_status", "PerfCntrGlobalStatus", 5, 0x9, 0xc0000300, 0x0, "", "CPUID Fn8000_0022 EAX[0] PerfMonV2" },
-		{ "perf_cntr_global_ctl", "PerfCntrGlobalCtl", 4, 0x9, 0xc0000301, 0x0, "", "CPUID Fn8000_0022 EAX[0] PerfMonV2" },
-		{ "perf_cntr_global_status_clr", "PerfCntrGlobalStatusClr", 6, 0x9, 0xc0000302, 0x0, "", "CPUID Fn8000_0022 EAX[0] PerfMonV2" },
-		{ "perf_cntr_global_status_set", "PerfCntrGlobalStatusSet", 7, 0x9, 0xc0000303, 0x0, "", "CPUID Fn8000_0022 EAX[0] PerfMonV2" },
-		{ "ir_perf_count", "IRPerfCount", 2, 0x9, 0xc00000e9, 0x0, "", "CPUID Fn8000_0008 EBX[1]; enabled by HWCR[30]" },
-		{ "hwcr", "HWCR", 3, 0x1, 0xc0010015, 0x0, "", "" },
-		{ "ptsc", "PTSC", 2, 0x9, 0xc0010280, 0x0, "", "CPUID Fn8000_0001 ECX[27] PerfTsc" },
-		{ "l2i_perf_ctl0", "L2I_PerfEvtSel0", 15, 0x9, 0xc0010230, 0x0, "", "family 16h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l2i_perf_ctl1", "L2I_PerfEvtSel1", 15, 0x9, 0xc0010232, 0x0, "", "family 16h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l2i_perf_ctl2", "L2I_PerfEvtSel2", 15, 0x9, 0xc0010234, 0x0, "", "family 16h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l2i_perf_ctl3", "L2I_PerfEvtSel3", 15, 0x9, 0xc0010236, 0x0, "", "family 16h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg_f17h0", "ChL3PmcCfg0 (family 17h)", 16, 0x9, 0xc0010230, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg_f17h1", "ChL3PmcCfg1 (family 17h)", 16, 0x9, 0xc0010232, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg_f17h2", "ChL3PmcCfg2 (family 17h)", 16, 0x9, 0xc0010234, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg_f17h3", "ChL3PmcCfg3 (family 17h)", 16, 0x9, 0xc0010236, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg_f17h4", "ChL3PmcCfg4 (family 17h)", 16, 0x9, 0xc0010238, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg_f17h5", "ChL3PmcCfg5 (family 17h)", 16, 0x9, 0xc001023a, 0x0, "", "family 17h, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg0", "ChL3PmcCfg0", 17, 0x9, 0xc0010230, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg1", "ChL3PmcCfg1", 17, 0x9, 0xc0010232, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg2", "ChL3PmcCfg2", 17, 0x9, 0xc0010234, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg3", "ChL3PmcCfg3", 17, 0x9, 0xc0010236, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg4", "ChL3PmcCfg4", 17, 0x9, 0xc0010238, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc_cfg5", "ChL3PmcCfg5", 17, 0x9, 0xc001023a, 0x0, "", "family 19h and later, CPUID Fn8000_0001 ECX[28]" },
-		{ "l3_pmc0", "ChL3Pmc0", 13, 0x9, 0xc0010231, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
-		{ "l3_pmc1", "ChL3Pmc1", 13, 0x9, 0xc0010233, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
-		{ "l3_pmc2", "ChL3Pmc2", 13, 0x9, 0xc0010235, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
-		{ "l3_pmc3", "ChL3Pmc3", 13, 0x9, 0xc0010237, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
-		{ "l3_pmc4", "ChL3Pmc4", 13, 0x9, 0xc0010239, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
-		{ "l3_pmc5", "ChL3Pmc5", 13, 0x9, 0xc001023b, 0x0, "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)" },
-		{ "nb_perf_ctl0", "NB_PerfEvtSel0", 14, 0x9, 0xc0010240, 0x0, "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]" },
-		{ "nb_perf_ctl1", "NB_PerfEvtSel1", 14, 0x9, 0xc0010242, 0x0, "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]" },
-		{ "nb_perf_ctl2", "NB_PerfEvtSel2", 14, 0x9, 0xc0010244, 0x0, "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]" },
-		{ "nb_perf_ctl3", "NB_PerfEvtSel3", 14, 0x9, 0xc0010246, 0x0, "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]" },
-		{ "df_perf_ctl0", "DF_PerfCtl0", 18, 0x9, 0xc0010240, 0x0, "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]" },
-		{ "df_perf_ctl1", "DF_PerfCtl1", 18, 0x9, 0xc0010242, 0x0, "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]" },
-		{ "df_perf_ctl2", "DF_PerfCtl2", 18, 0x9, 0xc0010244, 0x0, "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]" },
-		{ "df_perf_ctl3", "DF_PerfCtl3", 18, 0x9, 0xc0010246, 0x0, "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]" },
-		{ "df_perf_ctl_v2_0", "DF_PerfCtl0 (PerfMonV2)", 19, 0x9, 0xc0010240, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)" },
-		{ "df_perf_ctl_v2_1", "DF_PerfCtl1 (PerfMonV2)", 19, 0x9, 0xc0010242, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)" },
-		{ "df_perf_ctl_v2_2", "DF_PerfCtl2 (PerfMonV2)", 19, 0x9, 0xc0010244, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)" },
-		{ "df_perf_ctl_v2_3", "DF_PerfCtl3 (PerfMonV2)", 19, 0x9, 0xc0010246, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)" },
-		{ "df_perf_ctr0", "DF_PerfCtr0", 13, 0x9, 0xc0010241, 0x0, "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)" },
-		{ "df_perf_ctr1", "DF_PerfCtr1", 13, 0x9, 0xc0010243, 0x0, "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)" },
-		{ "df_perf_ctr2", "DF_PerfCtr2", 13, 0x9, 0xc0010245, 0x0, "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)" },
-		{ "df_perf_ctr3", "DF_PerfCtr3", 13, 0x9, 0xc0010247, 0x0, "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)" },
-		{ "umc_perf_ctl0", "UMC PerfCtl0", 20, 0x9, 0xc0010800, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)" },
-		{ "umc_perf_ctl1", "UMC PerfCtl1", 20, 0x9, 0xc0010802, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)" },
-		{ "umc_perf_ctl2", "UMC PerfCtl2", 20, 0x9, 0xc0010804, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)" },
-		{ "umc_perf_ctl3", "UMC PerfCtl3", 20, 0x9, 0xc0010806, 0x0, "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)" },
-		{ "umc_perf_ctr0", "UMC PerfCtr0", 2, 0x9, 0xc0010801, 0x0, "", "PerfMonV2" },
-		{ "umc_perf_ctr1", "UMC PerfCtr1", 2, 0x9, 0xc0010803, 0x0, "", "PerfMonV2" },
-		{ "umc_perf_ctr2", "UMC PerfCtr2", 2, 0x9, 0xc0010805, 0x0, "", "PerfMonV2" },
-		{ "umc_perf_ctr3", "UMC PerfCtr3", 2, 0x9, 0xc0010807, 0x0, "", "PerfMonV2" },
-		{ "debugctl", "DebugCtl", 21, 0x9, 0x1d9, 0x0, "", "all parts" },
-		{ "debugctl_pb", "DebugCtl (PB0-PB3)", 22, 0x9, 0x1d9, 0x0, "", "parts without BusLockTrap (earlier APM editions)" },
-		{ "last_branch_from_ip", "LastBranchFromIP", 23, 0x9, 0x1db, 0x0, "", "all parts" },
-		{ "last_branch_to_ip", "LastBranchToIP", 23, 0x9, 0x1dc, 0x0, "", "all parts" },
-		{ "last_int_from_ip", "LastIntFromIP", 23, 0x9, 0x1dd, 0x0, "", "all parts (LastExceptionFromIP in older APMs)" },
-		{ "last_int_to_ip", "LastIntToIP", 23, 0x9, 0x1de, 0x0, "", "all parts (LastExceptionToIP in older APMs)" },
-		{ "lbr_select", "LastBranchStackSelect", 24, 0x9, 0xc000010e, 0x0, "", "CPUID Fn8000_0022 EAX[1] LbrStack" },
-		{ "dbg_extn_cfg", "DebugExtnCtl", 25, 0x9, 0xc000010f, 0x0, "", "CPUID Fn8000_0022 EAX[1] LbrStack" },
-		{ "dbg_extn_cfg_brs", "DebugExtnCtl (BRS)", 26, 0x9, 0xc000010f, 0x0, "", "Zen3, CPUID Fn8000_0008 EBX[31] BRS" },
-		{ "lbr_from0", "LastBranchStackFromIp0", 27, 0x9, 0xc0010300, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from1", "LastBranchStackFromIp1", 27, 0x9, 0xc0010302, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from2", "LastBranchStackFromIp2", 27, 0x9, 0xc0010304, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from3", "LastBranchStackFromIp3", 27, 0x9, 0xc0010306, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from4", "LastBranchStackFromIp4", 27, 0x9, 0xc0010308, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from5", "LastBranchStackFromIp5", 27, 0x9, 0xc001030a, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from6", "LastBranchStackFromIp6", 27, 0x9, 0xc001030c, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from7", "LastBranchStackFromIp7", 27, 0x9, 0xc001030e, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from8", "LastBranchStackFromIp8", 27, 0x9, 0xc0010310, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from9", "LastBranchStackFromIp9", 27, 0x9, 0xc0010312, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from10", "LastBranchStackFromIp10", 27, 0x9, 0xc0010314, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from11", "LastBranchStackFromIp11", 27, 0x9, 0xc0010316, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from12", "LastBranchStackFromIp12", 27, 0x9, 0xc0010318, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from13", "LastBranchStackFromIp13", 27, 0x9, 0xc001031a, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from14", "LastBranchStackFromIp14", 27, 0x9, 0xc001031c, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_from15", "LastBranchStackFromIp15", 27, 0x9, 0xc001031e, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to0", "LastBranchStackToIp0", 28, 0x9, 0xc0010301, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to1", "LastBranchStackToIp1", 28, 0x9, 0xc0010303, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to2", "LastBranchStackToIp2", 28, 0x9, 0xc0010305, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to3", "LastBranchStackToIp3", 28, 0x9, 0xc0010307, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to4", "LastBranchStackToIp4", 28, 0x9, 0xc0010309, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to5", "LastBranchStackToIp5", 28, 0x9, 0xc001030b, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to6", "LastBranchStackToIp6", 28, 0x9, 0xc001030d, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to7", "LastBranchStackToIp7", 28, 0x9, 0xc001030f, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to8", "LastBranchStackToIp8", 28, 0x9, 0xc0010311, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to9", "LastBranchStackToIp9", 28, 0x9, 0xc0010313, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to10", "LastBranchStackToIp10", 28, 0x9, 0xc0010315, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to11", "LastBranchStackToIp11", 28, 0x9, 0xc0010317, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to12", "LastBranchStackToIp12", 28, 0x9, 0xc0010319, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to13", "LastBranchStackToIp13", 28, 0x9, 0xc001031b, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to14", "LastBranchStackToIp14", 28, 0x9, 0xc001031d, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "lbr_to15", "LastBranchStackToIp15", 28, 0x9, 0xc001031f, 0x0, "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16" },
-		{ "ibs_fetch_ctl", "IbsFetchCtl", 30, 0x9, 0xc0011030, 0x0, "", "CPUID Fn8000_0001 ECX[10] IBS" },
-		{ "ibs_fetch_lin_ad", "IbsFetchLinAd", 31, 0x9, 0xc0011031, 0x0, "", "IBS; valid when IbsFetchCtl.Val" },
-		{ "ibs_fetch_phys_ad", "IbsFetchPhysAd", 32, 0x9, 0xc0011032, 0x0, "", "IBS; valid when IbsFetchCtl.Val and PhyAddrValid" },
-		{ "ibs_op_ctl", "IbsOpCtl", 34, 0x9, 0xc0011033, 0x0, "", "CPUID Fn8000_0001 ECX[10] IBS" },
-		{ "ibs_op_rip", "IbsOpRip", 31, 0x9, 0xc0011034, 0x0, "", "IBS; valid when IbsOpCtl.Val and not IbsOpData.RipInvalid" },
-		{ "ibs_op_data", "IbsOpData", 36, 0x9, 0xc0011035, 0x0, "", "IBS" },
-		{ "ibs_op_ctl_f10h", "IbsOpCtl (family 10h)", 35, 0x9, 0xc0011033, 0x0, "", "family 10h" },
-		{ "ibs_op_data_f10h", "IbsOpData (family 10h-15h)", 37, 0x9, 0xc0011035, 0x0, "", "family 10h, 12h, 15h BD" },
-		{ "ibs_op_data2", "IbsOpData2", 38, 0x9, 0xc0011036, 0x0, "", "IBS, before Zen4" },
-		{ "ibs_op_data2_zen4", "IbsOpData2 (Zen4)", 39, 0x9, 0xc0011036, 0x0, "", "CPUID Fn8000_001B EAX[11]" },
-		{ "ibs_op_data3", "IbsOpData3", 40, 0x9, 0xc0011037, 0x0, "", "IBS" },
-		{ "ibs_op_data3_f10h", "IbsOpData3 (family 10h-15h)", 41, 0x9, 0xc0011037, 0x0, "", "family 10h-15h" },
-		{ "ibs_op_data3_zen5", "IbsOpData3 (Zen5)", 42, 0x9, 0xc0011037, 0x0, "", "CPUID Fn8000_001B EAX[19]" },
-		{ "ibs_dc_lin_ad", "IbsDcLinAd", 31, 0x9, 0xc0011038, 0x0, "", "IBS; valid when IbsOpData3.DcLinAddrValid" },
-		{ "ibs_dc_phys_ad", "IbsDcPhysAd", 32, 0x9, 0xc0011039, 0x0, "", "IBS; valid when IbsOpData3.DcPhyAddrValid" },
-		{ "ibs_ctl", "IbsCtl", 44, 0x9, 0xc001103a, 0x0, "", "IBS" },
-		{ "ibs_br_target", "IbsBrTarget", 31, 0x9, 0xc001103b, 0x0, "", "CPUID Fn8000_001B EAX[5]" },
-		{ "ic_ibs_extd_ctl", "IC_IBS_EXTD_CTL", 33, 0x9, 0xc001103c, 0x0, "", "CPUID Fn8000_001B EAX[9]" },
-		{ "ibs_op_data4", "IbsOpData4", 43, 0x9, 0xc001103d, 0x0, "", "CPUID Fn8000_001B EAX[10]" },
-		{ "ibs_op_ctl2", "IbsOpCtl2", 46, 0x9, 0xc001103e, 0x0, "", "CPUID Fn8000_001B EAX[13]" },
-		{ "ibs_fetch_ctl2", "IbsFetchCtl2", 45, 0x9, 0xc001103f, 0x0, "", "CPUID Fn8000_001B EAX[13]" },
-		{ "cpuid_80000001_ecx", "CPUID Fn8000_0001 ECX", 8, 0x6, 0x0, 0x80000001, "ecx", "" },
-		{ "cpuid_80000008_ebx", "CPUID Fn8000_0008 EBX", 9, 0x6, 0x0, 0x80000008, "ebx", "" },
-		{ "cpuid_8000001b_eax", "CPUID Fn8000_001B EAX", 29, 0x6, 0x0, 0x8000001b, "eax", "" },
-		{ "cpuid_80000022_eax", "CPUID Fn8000_0022 EAX", 10, 0x6, 0x0, 0x80000022, "eax", "" },
-		{ "cpuid_80000022_ebx", "CPUID Fn8000_0022 EBX", 11, 0x6, 0x0, 0x80000022, "ebx", "" },
-		{ "cpuid_80000022_ecx", "CPUID Fn8000_0022 ECX", 12, 0x6, 0x0, 0x80000022, "ecx", "" },
+		{ "k7_evntsel0", "PerfEvtSel0", "", "all parts", 0xc0010000, 0x0, 0, 0x9, {0} },
+		{ "k7_evntsel1", "PerfEvtSel1", "", "all parts", 0xc0010001, 0x0, 0, 0x9, {0} },
+		{ "k7_evntsel2", "PerfEvtSel2", "", "all parts", 0xc0010002, 0x0, 0, 0x9, {0} },
+		{ "k7_evntsel3", "PerfEvtSel3", "", "all parts", 0xc0010003, 0x0, 0, 0x9, {0} },
+		{ "k7_perfctr0", "PerfCtr0", "", "all parts", 0xc0010004, 0x0, 1, 0x9, {0} },
+		{ "k7_perfctr1", "PerfCtr1", "", "all parts", 0xc0010005, 0x0, 1, 0x9, {0} },
+		{ "k7_perfctr2", "PerfCtr2", "", "all parts", 0xc0010006, 0x0, 1, 0x9, {0} },
+		{ "k7_perfctr3", "PerfCtr3", "", "all parts", 0xc0010007, 0x0, 1, 0x9, {0} },
+		{ "perf_ctl0", "PERF_CTL0", "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore", 0xc0010200, 0x0, 0, 0x9, {0} },
+		{ "perf_ctl1", "PERF_CTL1", "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore", 0xc0010202, 0x0, 0, 0x9, {0} },
+		{ "perf_ctl2", "PERF_CTL2", "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore", 0xc0010204, 0x0, 0, 0x9, {0} },
+		{ "perf_ctl3", "PERF_CTL3", "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore", 0xc0010206, 0x0, 0, 0x9, {0} },
+		{ "perf_ctl4", "PERF_CTL4", "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore", 0xc0010208, 0x0, 0, 0x9, {0} },
+		{ "perf_ctl5", "PERF_CTL5", "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore", 0xc001020a, 0x0, 0, 0x9, {0} },
+		{ "perf_ctr0", "PERF_CTR0", "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore", 0xc0010201, 0x0, 1, 0x9, {0} },
+		{ "perf_ctr1", "PERF_CTR1", "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore", 0xc0010203, 0x0, 1, 0x9, {0} },
+		{ "perf_ctr2", "PERF_CTR2", "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore", 0xc0010205, 0x0, 1, 0x9, {0} },
+		{ "perf_ctr3", "PERF_CTR3", "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore", 0xc0010207, 0x0, 1, 0x9, {0} },
+		{ "perf_ctr4", "PERF_CTR4", "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore", 0xc0010209, 0x0, 1, 0x9, {0} },
+		{ "perf_ctr5", "PERF_CTR5", "", "CPUID Fn8000_0001 ECX[23] PerfCtrExtCore", 0xc001020b, 0x0, 1, 0x9, {0} },
+		{ "perf_cntr_global_status", "PerfCntrGlobalStatus", "", "CPUID Fn8000_0022 EAX[0] PerfMonV2", 0xc0000300, 0x0, 5, 0x9, {0} },
+		{ "perf_cntr_global_ctl", "PerfCntrGlobalCtl", "", "CPUID Fn8000_0022 EAX[0] PerfMonV2", 0xc0000301, 0x0, 4, 0x9, {0} },
+		{ "perf_cntr_global_status_clr", "PerfCntrGlobalStatusClr", "", "CPUID Fn8000_0022 EAX[0] PerfMonV2", 0xc0000302, 0x0, 6, 0x9, {0} },
+		{ "perf_cntr_global_status_set", "PerfCntrGlobalStatusSet", "", "CPUID Fn8000_0022 EAX[0] PerfMonV2", 0xc0000303, 0x0, 7, 0x9, {0} },
+		{ "ir_perf_count", "IRPerfCount", "", "CPUID Fn8000_0008 EBX[1]; enabled by HWCR[30]", 0xc00000e9, 0x0, 2, 0x9, {0} },
+		{ "hwcr", "HWCR", "", "", 0xc0010015, 0x0, 3, 0x1, {0} },
+		{ "ptsc", "PTSC", "", "CPUID Fn8000_0001 ECX[27] PerfTsc", 0xc0010280, 0x0, 2, 0x9, {0} },
+		{ "l2i_perf_ctl0", "L2I_PerfEvtSel0", "", "family 16h, CPUID Fn8000_0001 ECX[28]", 0xc0010230, 0x0, 15, 0x9, {0} },
+		{ "l2i_perf_ctl1", "L2I_PerfEvtSel1", "", "family 16h, CPUID Fn8000_0001 ECX[28]", 0xc0010232, 0x0, 15, 0x9, {0} },
+		{ "l2i_perf_ctl2", "L2I_PerfEvtSel2", "", "family 16h, CPUID Fn8000_0001 ECX[28]", 0xc0010234, 0x0, 15, 0x9, {0} },
+		{ "l2i_perf_ctl3", "L2I_PerfEvtSel3", "", "family 16h, CPUID Fn8000_0001 ECX[28]", 0xc0010236, 0x0, 15, 0x9, {0} },
+		{ "l3_pmc_cfg_f17h0", "ChL3PmcCfg0 (family 17h)", "", "family 17h, CPUID Fn8000_0001 ECX[28]", 0xc0010230, 0x0, 16, 0x9, {0} },
+		{ "l3_pmc_cfg_f17h1", "ChL3PmcCfg1 (family 17h)", "", "family 17h, CPUID Fn8000_0001 ECX[28]", 0xc0010232, 0x0, 16, 0x9, {0} },
+		{ "l3_pmc_cfg_f17h2", "ChL3PmcCfg2 (family 17h)", "", "family 17h, CPUID Fn8000_0001 ECX[28]", 0xc0010234, 0x0, 16, 0x9, {0} },
+		{ "l3_pmc_cfg_f17h3", "ChL3PmcCfg3 (family 17h)", "", "family 17h, CPUID Fn8000_0001 ECX[28]", 0xc0010236, 0x0, 16, 0x9, {0} },
+		{ "l3_pmc_cfg_f17h4", "ChL3PmcCfg4 (family 17h)", "", "family 17h, CPUID Fn8000_0001 ECX[28]", 0xc0010238, 0x0, 16, 0x9, {0} },
+		{ "l3_pmc_cfg_f17h5", "ChL3PmcCfg5 (family 17h)", "", "family 17h, CPUID Fn8000_0001 ECX[28]", 0xc001023a, 0x0, 16, 0x9, {0} },
+		{ "l3_pmc_cfg0", "ChL3PmcCfg0", "", "family 19h and later, CPUID Fn8000_0001 ECX[28]", 0xc0010230, 0x0, 17, 0x9, {0} },
+		{ "l3_pmc_cfg1", "ChL3PmcCfg1", "", "family 19h and later, CPUID Fn8000_0001 ECX[28]", 0xc0010232, 0x0, 17, 0x9, {0} },
+		{ "l3_pmc_cfg2", "ChL3PmcCfg2", "", "family 19h and later, CPUID Fn8000_0001 ECX[28]", 0xc0010234, 0x0, 17, 0x9, {0} },
+		{ "l3_pmc_cfg3", "ChL3PmcCfg3", "", "family 19h and later, CPUID Fn8000_0001 ECX[28]", 0xc0010236, 0x0, 17, 0x9, {0} },
+		{ "l3_pmc_cfg4", "ChL3PmcCfg4", "", "family 19h and later, CPUID Fn8000_0001 ECX[28]", 0xc0010238, 0x0, 17, 0x9, {0} },
+		{ "l3_pmc_cfg5", "ChL3PmcCfg5", "", "family 19h and later, CPUID Fn8000_0001 ECX[28]", 0xc001023a, 0x0, 17, 0x9, {0} },
+		{ "l3_pmc0", "ChL3Pmc0", "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)", 0xc0010231, 0x0, 13, 0x9, {0} },
+		{ "l3_pmc1", "ChL3Pmc1", "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)", 0xc0010233, 0x0, 13, 0x9, {0} },
+		{ "l3_pmc2", "ChL3Pmc2", "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)", 0xc0010235, 0x0, 13, 0x9, {0} },
+		{ "l3_pmc3", "ChL3Pmc3", "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)", 0xc0010237, 0x0, 13, 0x9, {0} },
+		{ "l3_pmc4", "ChL3Pmc4", "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)", 0xc0010239, 0x0, 13, 0x9, {0} },
+		{ "l3_pmc5", "ChL3Pmc5", "", "CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)", 0xc001023b, 0x0, 13, 0x9, {0} },
+		{ "nb_perf_ctl0", "NB_PerfEvtSel0", "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]", 0xc0010240, 0x0, 14, 0x9, {0} },
+		{ "nb_perf_ctl1", "NB_PerfEvtSel1", "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]", 0xc0010242, 0x0, 14, 0x9, {0} },
+		{ "nb_perf_ctl2", "NB_PerfEvtSel2", "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]", 0xc0010244, 0x0, 14, 0x9, {0} },
+		{ "nb_perf_ctl3", "NB_PerfEvtSel3", "", "family 15h/16h, CPUID Fn8000_0001 ECX[24]", 0xc0010246, 0x0, 14, 0x9, {0} },
+		{ "df_perf_ctl0", "DF_PerfCtl0", "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]", 0xc0010240, 0x0, 18, 0x9, {0} },
+		{ "df_perf_ctl1", "DF_PerfCtl1", "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]", 0xc0010242, 0x0, 18, 0x9, {0} },
+		{ "df_perf_ctl2", "DF_PerfCtl2", "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]", 0xc0010244, 0x0, 18, 0x9, {0} },
+		{ "df_perf_ctl3", "DF_PerfCtl3", "", "family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]", 0xc0010246, 0x0, 18, 0x9, {0} },
+		{ "df_perf_ctl_v2_0", "DF_PerfCtl0 (PerfMonV2)", "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)", 0xc0010240, 0x0, 19, 0x9, {0} },
+		{ "df_perf_ctl_v2_1", "DF_PerfCtl1 (PerfMonV2)", "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)", 0xc0010242, 0x0, 19, 0x9, {0} },
+		{ "df_perf_ctl_v2_2", "DF_PerfCtl2 (PerfMonV2)", "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)", 0xc0010244, 0x0, 19, 0x9, {0} },
+		{ "df_perf_ctl_v2_3", "DF_PerfCtl3 (PerfMonV2)", "", "PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)", 0xc0010246, 0x0, 19, 0x9, {0} },
+		{ "df_perf_ctr0", "DF_PerfCtr0", "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)", 0xc0010241, 0x0, 13, 0x9, {0} },
+		{ "df_perf_ctr1", "DF_PerfCtr1", "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)", 0xc0010243, 0x0, 13, 0x9, {0} },
+		{ "df_perf_ctr2", "DF_PerfCtr2", "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)", 0xc0010245, 0x0, 13, 0x9, {0} },
+		{ "df_perf_ctr3", "DF_PerfCtr3", "", "CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)", 0xc0010247, 0x0, 13, 0x9, {0} },
+		{ "umc_perf_ctl0", "UMC PerfCtl0", "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)", 0xc0010800, 0x0, 20, 0x9, {0} },
+		{ "umc_perf_ctl1", "UMC PerfCtl1", "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)", 0xc0010802, 0x0, 20, 0x9, {0} },
+		{ "umc_perf_ctl2", "UMC PerfCtl2", "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)", 0xc0010804, 0x0, 20, 0x9, {0} },
+		{ "umc_perf_ctl3", "UMC PerfCtl3", "", "PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)", 0xc0010806, 0x0, 20, 0x9, {0} },
+		{ "umc_perf_ctr0", "UMC PerfCtr0", "", "PerfMonV2", 0xc0010801, 0x0, 2, 0x9, {0} },
+		{ "umc_perf_ctr1", "UMC PerfCtr1", "", "PerfMonV2", 0xc0010803, 0x0, 2, 0x9, {0} },
+		{ "umc_perf_ctr2", "UMC PerfCtr2", "", "PerfMonV2", 0xc0010805, 0x0, 2, 0x9, {0} },
+		{ "umc_perf_ctr3", "UMC PerfCtr3", "", "PerfMonV2", 0xc0010807, 0x0, 2, 0x9, {0} },
+		{ "debugctl", "DebugCtl", "", "all parts", 0x1d9, 0x0, 21, 0x9, {0} },
+		{ "debugctl_pb", "DebugCtl (PB0-PB3)", "", "parts without BusLockTrap (earlier APM editions)", 0x1d9, 0x0, 22, 0x9, {0} },
+		{ "last_branch_from_ip", "LastBranchFromIP", "", "all parts", 0x1db, 0x0, 23, 0x9, {0} },
+		{ "last_branch_to_ip", "LastBranchToIP", "", "all parts", 0x1dc, 0x0, 23, 0x9, {0} },
+		{ "last_int_from_ip", "LastIntFromIP", "", "all parts (LastExceptionFromIP in older APMs)", 0x1dd, 0x0, 23, 0x9, {0} },
+		{ "last_int_to_ip", "LastIntToIP", "", "all parts (LastExceptionToIP in older APMs)", 0x1de, 0x0, 23, 0x9, {0} },
+		{ "lbr_select", "LastBranchStackSelect", "", "CPUID Fn8000_0022 EAX[1] LbrStack", 0xc000010e, 0x0, 24, 0x9, {0} },
+		{ "dbg_extn_cfg", "DebugExtnCtl", "", "CPUID Fn8000_0022 EAX[1] LbrStack", 0xc000010f, 0x0, 25, 0x9, {0} },
+		{ "dbg_extn_cfg_brs", "DebugExtnCtl (BRS)", "", "Zen3, CPUID Fn8000_0008 EBX[31] BRS", 0xc000010f, 0x0, 26, 0x9, {0} },
+		{ "lbr_from0", "LastBranchStackFromIp0", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010300, 0x0, 27, 0x9, {0} },
+		{ "lbr_from1", "LastBranchStackFromIp1", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010302, 0x0, 27, 0x9, {0} },
+		{ "lbr_from2", "LastBranchStackFromIp2", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010304, 0x0, 27, 0x9, {0} },
+		{ "lbr_from3", "LastBranchStackFromIp3", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010306, 0x0, 27, 0x9, {0} },
+		{ "lbr_from4", "LastBranchStackFromIp4", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010308, 0x0, 27, 0x9, {0} },
+		{ "lbr_from5", "LastBranchStackFromIp5", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc001030a, 0x0, 27, 0x9, {0} },
+		{ "lbr_from6", "LastBranchStackFromIp6", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc001030c, 0x0, 27, 0x9, {0} },
+		{ "lbr_from7", "LastBranchStackFromIp7", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc001030e, 0x0, 27, 0x9, {0} },
+		{ "lbr_from8", "LastBranchStackFromIp8", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010310, 0x0, 27, 0x9, {0} },
+		{ "lbr_from9", "LastBranchStackFromIp9", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010312, 0x0, 27, 0x9, {0} },
+		{ "lbr_from10", "LastBranchStackFromIp10", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010314, 0x0, 27, 0x9, {0} },
+		{ "lbr_from11", "LastBranchStackFromIp11", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010316, 0x0, 27, 0x9, {0} },
+		{ "lbr_from12", "LastBranchStackFromIp12", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010318, 0x0, 27, 0x9, {0} },
+		{ "lbr_from13", "LastBranchStackFromIp13", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc001031a, 0x0, 27, 0x9, {0} },
+		{ "lbr_from14", "LastBranchStackFromIp14", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc001031c, 0x0, 27, 0x9, {0} },
+		{ "lbr_from15", "LastBranchStackFromIp15", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc001031e, 0x0, 27, 0x9, {0} },
+		{ "lbr_to0", "LastBranchStackToIp0", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010301, 0x0, 28, 0x9, {0} },
+		{ "lbr_to1", "LastBranchStackToIp1", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010303, 0x0, 28, 0x9, {0} },
+		{ "lbr_to2", "LastBranchStackToIp2", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010305, 0x0, 28, 0x9, {0} },
+		{ "lbr_to3", "LastBranchStackToIp3", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010307, 0x0, 28, 0x9, {0} },
+		{ "lbr_to4", "LastBranchStackToIp4", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010309, 0x0, 28, 0x9, {0} },
+		{ "lbr_to5", "LastBranchStackToIp5", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc001030b, 0x0, 28, 0x9, {0} },
+		{ "lbr_to6", "LastBranchStackToIp6", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc001030d, 0x0, 28, 0x9, {0} },
+		{ "lbr_to7", "LastBranchStackToIp7", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc001030f, 0x0, 28, 0x9, {0} },
+		{ "lbr_to8", "LastBranchStackToIp8", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010311, 0x0, 28, 0x9, {0} },
+		{ "lbr_to9", "LastBranchStackToIp9", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010313, 0x0, 28, 0x9, {0} },
+		{ "lbr_to10", "LastBranchStackToIp10", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010315, 0x0, 28, 0x9, {0} },
+		{ "lbr_to11", "LastBranchStackToIp11", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010317, 0x0, 28, 0x9, {0} },
+		{ "lbr_to12", "LastBranchStackToIp12", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc0010319, 0x0, 28, 0x9, {0} },
+		{ "lbr_to13", "LastBranchStackToIp13", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc001031b, 0x0, 28, 0x9, {0} },
+		{ "lbr_to14", "LastBranchStackToIp14", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc001031d, 0x0, 28, 0x9, {0} },
+		{ "lbr_to15", "LastBranchStackToIp15", "", "entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16", 0xc001031f, 0x0, 28, 0x9, {0} },
+		{ "ibs_fetch_ctl", "IbsFetchCtl", "", "CPUID Fn8000_0001 ECX[10] IBS", 0xc0011030, 0x0, 30, 0x9, {0} },
+		{ "ibs_fetch_lin_ad", "IbsFetchLinAd", "", "IBS; valid when IbsFetchCtl.Val", 0xc0011031, 0x0, 31, 0x9, {0} },
+		{ "ibs_fetch_phys_ad", "IbsFetchPhysAd", "", "IBS; valid when IbsFetchCtl.Val and PhyAddrValid", 0xc0011032, 0x0, 32, 0x9, {0} },
+		{ "ibs_op_ctl", "IbsOpCtl", "", "CPUID Fn8000_0001 ECX[10] IBS", 0xc0011033, 0x0, 34, 0x9, {0} },
+		{ "ibs_op_rip", "IbsOpRip", "", "IBS; valid when IbsOpCtl.Val and not IbsOpData.RipInvalid", 0xc0011034, 0x0, 31, 0x9, {0} },
+		{ "ibs_op_data", "IbsOpData", "", "IBS", 0xc0011035, 0x0, 36, 0x9, {0} },
+		{ "ibs_op_ctl_f10h", "IbsOpCtl (family 10h)", "", "family 10h", 0xc0011033, 0x0, 35, 0x9, {0} },
+		{ "ibs_op_data_f10h", "IbsOpData (family 10h-15h)", "", "family 10h, 12h, 15h BD", 0xc0011035, 0x0, 37, 0x9, {0} },
+		{ "ibs_op_data2", "IbsOpData2", "", "IBS, before Zen4", 0xc0011036, 0x0, 38, 0x9, {0} },
+		{ "ibs_op_data2_zen4", "IbsOpData2 (Zen4)", "", "CPUID Fn8000_001B EAX[11]", 0xc0011036, 0x0, 39, 0x9, {0} },
+		{ "ibs_op_data3", "IbsOpData3", "", "IBS", 0xc0011037, 0x0, 40, 0x9, {0} },
+		{ "ibs_op_data3_f10h", "IbsOpData3 (family 10h-15h)", "", "family 10h-15h", 0xc0011037, 0x0, 41, 0x9, {0} },
+		{ "ibs_op_data3_zen5", "IbsOpData3 (Zen5)", "", "CPUID Fn8000_001B EAX[19]", 0xc0011037, 0x0, 42, 0x9, {0} },
+		{ "ibs_dc_lin_ad", "IbsDcLinAd", "", "IBS; valid when IbsOpData3.DcLinAddrValid", 0xc0011038, 0x0, 31, 0x9, {0} },
+		{ "ibs_dc_phys_ad", "IbsDcPhysAd", "", "IBS; valid when IbsOpData3.DcPhyAddrValid", 0xc0011039, 0x0, 32, 0x9, {0} },
+		{ "ibs_ctl", "IbsCtl", "", "IBS", 0xc001103a, 0x0, 44, 0x9, {0} },
+		{ "ibs_br_target", "IbsBrTarget", "", "CPUID Fn8000_001B EAX[5]", 0xc001103b, 0x0, 31, 0x9, {0} },
+		{ "ic_ibs_extd_ctl", "IC_IBS_EXTD_CTL", "", "CPUID Fn8000_001B EAX[9]", 0xc001103c, 0x0, 33, 0x9, {0} },
+		{ "ibs_op_data4", "IbsOpData4", "", "CPUID Fn8000_001B EAX[10]", 0xc001103d, 0x0, 43, 0x9, {0} },
+		{ "ibs_op_ctl2", "IbsOpCtl2", "", "CPUID Fn8000_001B EAX[13]", 0xc001103e, 0x0, 46, 0x9, {0} },
+		{ "ibs_fetch_ctl2", "IbsFetchCtl2", "", "CPUID Fn8000_001B EAX[13]", 0xc001103f, 0x0, 45, 0x9, {0} },
+		{ "cpuid_80000001_ecx", "CPUID Fn8000_0001 ECX", "ecx", "", 0x0, 0x80000001, 8, 0x6, {0} },
+		{ "cpuid_80000008_ebx", "CPUID Fn8000_0008 EBX", "ebx", "", 0x0, 0x80000008, 9, 0x6, {0} },
+		{ "cpuid_8000001b_eax", "CPUID Fn8000_001B EAX", "eax", "", 0x0, 0x8000001b, 29, 0x6, {0} },
+		{ "cpuid_80000022_eax", "CPUID Fn8000_0022 EAX", "eax", "", 0x0, 0x80000022, 10, 0x6, {0} },
+		{ "cpuid_80000022_ebx", "CPUID Fn8000_0022 EBX", "ebx", "", 0x0, 0x80000022, 11, 0x6, {0} },
+		{ "cpuid_80000022_ecx", "CPUID Fn8000_0022 ECX", "ecx", "", 0x0, 0x80000022, 12, 0x6, {0} },
 	};
 	if (count)
 		*count = sizeof regs / sizeof regs[0];
@@ -3616,32 +3632,33 @@ struct pmregs_amd_generic_events_row {
 	const char *doc;
 	uint16_t event_select;
 	uint8_t umask;
+	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
 };
 
 static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events_zen1(size_t *count)
 {
 	static const struct pmregs_amd_generic_events_row rows[] = {
-		{ "cycles", "cpu-cycles", "", 0x76, 0x0 },
-		{ "instructions", "instructions", "", 0xc0, 0x0 },
-		{ "cache_references", "cache-references", "", 0x60, 0xff },
-		{ "cache_misses", "cache-misses", "", 0x64, 0x9 },
-		{ "branches", "branch-instructions", "", 0xc2, 0x0 },
-		{ "branch_misses", "branch-misses", "", 0xc3, 0x0 },
-		{ "stalled_cycles_frontend", "stalled-cycles-frontend", "", 0x87, 0x2 },
-		{ "stalled_cycles_backend", "stalled-cycles-backend", "", 0x87, 0x1 },
+		{ "cycles", "cpu-cycles", "", 0x76, 0x0, {0} },
+		{ "instructions", "instructions", "", 0xc0, 0x0, {0} },
+		{ "cache_references", "cache-references", "", 0x60, 0xff, {0} },
+		{ "cache_misses", "cache-misses", "", 0x64, 0x9, {0} },
+		{ "branches", "branch-instructions", "", 0xc2, 0x0, {0} },
+		{ "branch_misses", "branch-misses", "", 0xc3, 0x0, {0} },
+		{ "stalled_cycles_frontend", "stalled-cycles-frontend", "", 0x87, 0x2, {0} },
+		{ "stalled_cycles_backend", "stalled-cycles-backend", "", 0x87, 0x1, {0} },
 	};
 	if (count)
 		*count = sizeof rows / sizeof rows[0];
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events_zen1_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_amd_generic_events_row *rows = pmregs_amd_generic_events_zen1(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
@@ -3655,26 +3672,26 @@ static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_eve
 static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events_zen2(size_t *count)
 {
 	static const struct pmregs_amd_generic_events_row rows[] = {
-		{ "cycles", "cpu-cycles", "", 0x76, 0x0 },
-		{ "instructions", "instructions", "", 0xc0, 0x0 },
-		{ "cache_references", "cache-references", "", 0x60, 0xff },
-		{ "cache_misses", "cache-misses", "", 0x64, 0x9 },
-		{ "branches", "branch-instructions", "", 0xc2, 0x0 },
-		{ "branch_misses", "branch-misses", "", 0xc3, 0x0 },
-		{ "stalled_cycles_frontend", "stalled-cycles-frontend", "", 0xa9, 0x0 },
+		{ "cycles", "cpu-cycles", "", 0x76, 0x0, {0} },
+		{ "instructions", "instructions", "", 0xc0, 0x0, {0} },
+		{ "cache_references", "cache-references", "", 0x60, 0xff, {0} },
+		{ "cache_misses", "cache-misses", "", 0x64, 0x9, {0} },
+		{ "branches", "branch-instructions", "", 0xc2, 0x0, {0} },
+		{ "branch_misses", "branch-misses", "", 0xc3, 0x0, {0} },
+		{ "stalled_cycles_frontend", "stalled-cycles-frontend", "", 0xa9, 0x0, {0} },
 	};
 	if (count)
 		*count = sizeof rows / sizeof rows[0];
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events_zen2_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_amd_generic_events_row *rows = pmregs_amd_generic_events_zen2(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
@@ -3688,27 +3705,27 @@ static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_eve
 static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events_zen4(size_t *count)
 {
 	static const struct pmregs_amd_generic_events_row rows[] = {
-		{ "cycles", "cpu-cycles", "", 0x76, 0x0 },
-		{ "instructions", "instructions", "", 0xc0, 0x0 },
-		{ "cache_references", "cache-references", "", 0x60, 0xff },
-		{ "cache_misses", "cache-misses", "", 0x64, 0x9 },
-		{ "branches", "branch-instructions", "", 0xc2, 0x0 },
-		{ "branch_misses", "branch-misses", "", 0xc3, 0x0 },
-		{ "stalled_cycles_frontend", "stalled-cycles-frontend", "", 0xa9, 0x0 },
-		{ "ref_cycles", "ref-cycles", "", 0x120, 0x1 },
+		{ "cycles", "cpu-cycles", "", 0x76, 0x0, {0} },
+		{ "instructions", "instructions", "", 0xc0, 0x0, {0} },
+		{ "cache_references", "cache-references", "", 0x60, 0xff, {0} },
+		{ "cache_misses", "cache-misses", "", 0x64, 0x9, {0} },
+		{ "branches", "branch-instructions", "", 0xc2, 0x0, {0} },
+		{ "branch_misses", "branch-misses", "", 0xc3, 0x0, {0} },
+		{ "stalled_cycles_frontend", "stalled-cycles-frontend", "", 0xa9, 0x0, {0} },
+		{ "ref_cycles", "ref-cycles", "", 0x120, 0x1, {0} },
 	};
 	if (count)
 		*count = sizeof rows / sizeof rows[0];
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events_zen4_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_amd_generic_events_row *rows = pmregs_amd_generic_events_zen4(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
@@ -3768,8 +3785,8 @@ static inline const struct pmregs_sample_desc *pmregs_amd_samples(size_t *count)
 		{ 132, 10, -1, -1 },
 	};
 	static const struct pmregs_sample_desc d[] = {
-		{ "ibs_fetch", "IBS fetch sample (perf raw data)", "What the ibs_fetch PMU writes as the raw data of each sample.", "LINUX events/amd/ibs.c perf_ibs_handle_irq; tools/perf/util/amd-sample-raw.c", 137, i0, sizeof i0 / sizeof i0[0] },
-		{ "ibs_op", "IBS op sample (perf raw data)", "What the ibs_op PMU writes as the raw data of each sample. IbsOpData2 and\nIbsOpData3 are read in the layout the capability bits select (Zen4 data\nsource, Zen5 DTLB/page size).\n", "LINUX events/amd/ibs.c perf_ibs_handle_irq; tools/perf/util/amd-sample-raw.c", 137, i1, sizeof i1 / sizeof i1[0] },
+		{ "ibs_fetch", "IBS fetch sample (perf raw data)", "What the ibs_fetch PMU writes as the raw data of each sample.", "LINUX events/amd/ibs.c perf_ibs_handle_irq; tools/perf/util/amd-sample-raw.c", i0, sizeof i0 / sizeof i0[0], 137, {0} },
+		{ "ibs_op", "IBS op sample (perf raw data)", "What the ibs_op PMU writes as the raw data of each sample. IbsOpData2 and\nIbsOpData3 are read in the layout the capability bits select (Zen4 data\nsource, Zen5 DTLB/page size).\n", "LINUX events/amd/ibs.c perf_ibs_handle_irq; tools/perf/util/amd-sample-raw.c", i1, sizeof i1 / sizeof i1[0], 137, {0} },
 	};
 	if (count)
 		*count = sizeof d / sizeof d[0];
@@ -3782,147 +3799,147 @@ static inline const struct pmregs_sample_desc *pmregs_amd_samples(size_t *count)
 static inline const struct pmregs_register_desc *pmregs_amd_register_descs(size_t *count)
 {
 	static const struct pmregs_register_desc d[] = {
-		{ "k7_evntsel0", "PerfEvtSel0", "", "", "msr", PMREGS_U64(0xc0010000), PMREGS_U64(0x0), 0, "availability=\"all parts\"" },
-		{ "k7_evntsel1", "PerfEvtSel1", "", "", "msr", PMREGS_U64(0xc0010001), PMREGS_U64(0x0), 0, "availability=\"all parts\"" },
-		{ "k7_evntsel2", "PerfEvtSel2", "", "", "msr", PMREGS_U64(0xc0010002), PMREGS_U64(0x0), 0, "availability=\"all parts\"" },
-		{ "k7_evntsel3", "PerfEvtSel3", "", "", "msr", PMREGS_U64(0xc0010003), PMREGS_U64(0x0), 0, "availability=\"all parts\"" },
-		{ "k7_perfctr0", "PerfCtr0", "", "", "msr", PMREGS_U64(0xc0010004), PMREGS_U64(0x0), 1, "availability=\"all parts\"" },
-		{ "k7_perfctr1", "PerfCtr1", "", "", "msr", PMREGS_U64(0xc0010005), PMREGS_U64(0x0), 1, "availability=\"all parts\"" },
-		{ "k7_perfctr2", "PerfCtr2", "", "", "msr", PMREGS_U64(0xc0010006), PMREGS_U64(0x0), 1, "availability=\"all parts\"" },
-		{ "k7_perfctr3", "PerfCtr3", "", "", "msr", PMREGS_U64(0xc0010007), PMREGS_U64(0x0), 1, "availability=\"all parts\"" },
-		{ "perf_ctl0", "PERF_CTL0", "", "", "msr", PMREGS_U64(0xc0010200), PMREGS_U64(0x0), 0, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctl1", "PERF_CTL1", "", "", "msr", PMREGS_U64(0xc0010202), PMREGS_U64(0x0), 0, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctl2", "PERF_CTL2", "", "", "msr", PMREGS_U64(0xc0010204), PMREGS_U64(0x0), 0, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctl3", "PERF_CTL3", "", "", "msr", PMREGS_U64(0xc0010206), PMREGS_U64(0x0), 0, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctl4", "PERF_CTL4", "", "", "msr", PMREGS_U64(0xc0010208), PMREGS_U64(0x0), 0, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctl5", "PERF_CTL5", "", "", "msr", PMREGS_U64(0xc001020a), PMREGS_U64(0x0), 0, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctr0", "PERF_CTR0", "", "", "msr", PMREGS_U64(0xc0010201), PMREGS_U64(0x0), 1, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctr1", "PERF_CTR1", "", "", "msr", PMREGS_U64(0xc0010203), PMREGS_U64(0x0), 1, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctr2", "PERF_CTR2", "", "", "msr", PMREGS_U64(0xc0010205), PMREGS_U64(0x0), 1, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctr3", "PERF_CTR3", "", "", "msr", PMREGS_U64(0xc0010207), PMREGS_U64(0x0), 1, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctr4", "PERF_CTR4", "", "", "msr", PMREGS_U64(0xc0010209), PMREGS_U64(0x0), 1, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_ctr5", "PERF_CTR5", "", "", "msr", PMREGS_U64(0xc001020b), PMREGS_U64(0x0), 1, "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"" },
-		{ "perf_cntr_global_status", "PerfCntrGlobalStatus", "", "", "msr", PMREGS_U64(0xc0000300), PMREGS_U64(0x0), 5, "availability=\"CPUID Fn8000_0022 EAX[0] PerfMonV2\"" },
-		{ "perf_cntr_global_ctl", "PerfCntrGlobalCtl", "", "", "msr", PMREGS_U64(0xc0000301), PMREGS_U64(0x0), 4, "availability=\"CPUID Fn8000_0022 EAX[0] PerfMonV2\"" },
-		{ "perf_cntr_global_status_clr", "PerfCntrGlobalStatusClr", "", "", "msr", PMREGS_U64(0xc0000302), PMREGS_U64(0x0), 6, "availability=\"CPUID Fn8000_0022 EAX[0] PerfMonV2\"" },
-		{ "perf_cntr_global_status_set", "PerfCntrGlobalStatusSet", "", "", "msr", PMREGS_U64(0xc0000303), PMREGS_U64(0x0), 7, "availability=\"CPUID Fn8000_0022 EAX[0] PerfMonV2\"" },
-		{ "ir_perf_count", "IRPerfCount", "", "", "msr", PMREGS_U64(0xc00000e9), PMREGS_U64(0x0), 2, "availability=\"CPUID Fn8000_0008 EBX[1]; enabled by HWCR[30]\"" },
-		{ "hwcr", "HWCR", "", "", "msr", PMREGS_U64(0xc0010015), PMREGS_U64(0x0), 3, "" },
-		{ "ptsc", "PTSC", "", "", "msr", PMREGS_U64(0xc0010280), PMREGS_U64(0x0), 2, "availability=\"CPUID Fn8000_0001 ECX[27] PerfTsc\"" },
-		{ "l2i_perf_ctl0", "L2I_PerfEvtSel0", "", "", "msr", PMREGS_U64(0xc0010230), PMREGS_U64(0x0), 15, "availability=\"family 16h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l2i_perf_ctl1", "L2I_PerfEvtSel1", "", "", "msr", PMREGS_U64(0xc0010232), PMREGS_U64(0x0), 15, "availability=\"family 16h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l2i_perf_ctl2", "L2I_PerfEvtSel2", "", "", "msr", PMREGS_U64(0xc0010234), PMREGS_U64(0x0), 15, "availability=\"family 16h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l2i_perf_ctl3", "L2I_PerfEvtSel3", "", "", "msr", PMREGS_U64(0xc0010236), PMREGS_U64(0x0), 15, "availability=\"family 16h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg_f17h0", "ChL3PmcCfg0 (family 17h)", "", "", "msr", PMREGS_U64(0xc0010230), PMREGS_U64(0x0), 16, "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg_f17h1", "ChL3PmcCfg1 (family 17h)", "", "", "msr", PMREGS_U64(0xc0010232), PMREGS_U64(0x0), 16, "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg_f17h2", "ChL3PmcCfg2 (family 17h)", "", "", "msr", PMREGS_U64(0xc0010234), PMREGS_U64(0x0), 16, "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg_f17h3", "ChL3PmcCfg3 (family 17h)", "", "", "msr", PMREGS_U64(0xc0010236), PMREGS_U64(0x0), 16, "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg_f17h4", "ChL3PmcCfg4 (family 17h)", "", "", "msr", PMREGS_U64(0xc0010238), PMREGS_U64(0x0), 16, "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg_f17h5", "ChL3PmcCfg5 (family 17h)", "", "", "msr", PMREGS_U64(0xc001023a), PMREGS_U64(0x0), 16, "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg0", "ChL3PmcCfg0", "", "", "msr", PMREGS_U64(0xc0010230), PMREGS_U64(0x0), 17, "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg1", "ChL3PmcCfg1", "", "", "msr", PMREGS_U64(0xc0010232), PMREGS_U64(0x0), 17, "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg2", "ChL3PmcCfg2", "", "", "msr", PMREGS_U64(0xc0010234), PMREGS_U64(0x0), 17, "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg3", "ChL3PmcCfg3", "", "", "msr", PMREGS_U64(0xc0010236), PMREGS_U64(0x0), 17, "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg4", "ChL3PmcCfg4", "", "", "msr", PMREGS_U64(0xc0010238), PMREGS_U64(0x0), 17, "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc_cfg5", "ChL3PmcCfg5", "", "", "msr", PMREGS_U64(0xc001023a), PMREGS_U64(0x0), 17, "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"" },
-		{ "l3_pmc0", "ChL3Pmc0", "", "", "msr", PMREGS_U64(0xc0010231), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"" },
-		{ "l3_pmc1", "ChL3Pmc1", "", "", "msr", PMREGS_U64(0xc0010233), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"" },
-		{ "l3_pmc2", "ChL3Pmc2", "", "", "msr", PMREGS_U64(0xc0010235), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"" },
-		{ "l3_pmc3", "ChL3Pmc3", "", "", "msr", PMREGS_U64(0xc0010237), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"" },
-		{ "l3_pmc4", "ChL3Pmc4", "", "", "msr", PMREGS_U64(0xc0010239), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"" },
-		{ "l3_pmc5", "ChL3Pmc5", "", "", "msr", PMREGS_U64(0xc001023b), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"" },
-		{ "nb_perf_ctl0", "NB_PerfEvtSel0", "", "", "msr", PMREGS_U64(0xc0010240), PMREGS_U64(0x0), 14, "availability=\"family 15h/16h, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "nb_perf_ctl1", "NB_PerfEvtSel1", "", "", "msr", PMREGS_U64(0xc0010242), PMREGS_U64(0x0), 14, "availability=\"family 15h/16h, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "nb_perf_ctl2", "NB_PerfEvtSel2", "", "", "msr", PMREGS_U64(0xc0010244), PMREGS_U64(0x0), 14, "availability=\"family 15h/16h, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "nb_perf_ctl3", "NB_PerfEvtSel3", "", "", "msr", PMREGS_U64(0xc0010246), PMREGS_U64(0x0), 14, "availability=\"family 15h/16h, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "df_perf_ctl0", "DF_PerfCtl0", "", "", "msr", PMREGS_U64(0xc0010240), PMREGS_U64(0x0), 18, "availability=\"family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "df_perf_ctl1", "DF_PerfCtl1", "", "", "msr", PMREGS_U64(0xc0010242), PMREGS_U64(0x0), 18, "availability=\"family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "df_perf_ctl2", "DF_PerfCtl2", "", "", "msr", PMREGS_U64(0xc0010244), PMREGS_U64(0x0), 18, "availability=\"family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "df_perf_ctl3", "DF_PerfCtl3", "", "", "msr", PMREGS_U64(0xc0010246), PMREGS_U64(0x0), 18, "availability=\"family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]\"" },
-		{ "df_perf_ctl_v2_0", "DF_PerfCtl0 (PerfMonV2)", "", "", "msr", PMREGS_U64(0xc0010240), PMREGS_U64(0x0), 19, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)\"" },
-		{ "df_perf_ctl_v2_1", "DF_PerfCtl1 (PerfMonV2)", "", "", "msr", PMREGS_U64(0xc0010242), PMREGS_U64(0x0), 19, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)\"" },
-		{ "df_perf_ctl_v2_2", "DF_PerfCtl2 (PerfMonV2)", "", "", "msr", PMREGS_U64(0xc0010244), PMREGS_U64(0x0), 19, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)\"" },
-		{ "df_perf_ctl_v2_3", "DF_PerfCtl3 (PerfMonV2)", "", "", "msr", PMREGS_U64(0xc0010246), PMREGS_U64(0x0), 19, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)\"" },
-		{ "df_perf_ctr0", "DF_PerfCtr0", "", "", "msr", PMREGS_U64(0xc0010241), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)\"" },
-		{ "df_perf_ctr1", "DF_PerfCtr1", "", "", "msr", PMREGS_U64(0xc0010243), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)\"" },
-		{ "df_perf_ctr2", "DF_PerfCtr2", "", "", "msr", PMREGS_U64(0xc0010245), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)\"" },
-		{ "df_perf_ctr3", "DF_PerfCtr3", "", "", "msr", PMREGS_U64(0xc0010247), PMREGS_U64(0x0), 13, "availability=\"CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)\"" },
-		{ "umc_perf_ctl0", "UMC PerfCtl0", "", "", "msr", PMREGS_U64(0xc0010800), PMREGS_U64(0x0), 20, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)\"" },
-		{ "umc_perf_ctl1", "UMC PerfCtl1", "", "", "msr", PMREGS_U64(0xc0010802), PMREGS_U64(0x0), 20, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)\"" },
-		{ "umc_perf_ctl2", "UMC PerfCtl2", "", "", "msr", PMREGS_U64(0xc0010804), PMREGS_U64(0x0), 20, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)\"" },
-		{ "umc_perf_ctl3", "UMC PerfCtl3", "", "", "msr", PMREGS_U64(0xc0010806), PMREGS_U64(0x0), 20, "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)\"" },
-		{ "umc_perf_ctr0", "UMC PerfCtr0", "", "", "msr", PMREGS_U64(0xc0010801), PMREGS_U64(0x0), 2, "availability=PerfMonV2" },
-		{ "umc_perf_ctr1", "UMC PerfCtr1", "", "", "msr", PMREGS_U64(0xc0010803), PMREGS_U64(0x0), 2, "availability=PerfMonV2" },
-		{ "umc_perf_ctr2", "UMC PerfCtr2", "", "", "msr", PMREGS_U64(0xc0010805), PMREGS_U64(0x0), 2, "availability=PerfMonV2" },
-		{ "umc_perf_ctr3", "UMC PerfCtr3", "", "", "msr", PMREGS_U64(0xc0010807), PMREGS_U64(0x0), 2, "availability=PerfMonV2" },
-		{ "debugctl", "DebugCtl", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 21, "availability=\"all parts\"" },
-		{ "debugctl_pb", "DebugCtl (PB0-PB3)", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 22, "availability=\"parts without BusLockTrap (earlier APM editions)\"" },
-		{ "last_branch_from_ip", "LastBranchFromIP", "", "", "msr", PMREGS_U64(0x1db), PMREGS_U64(0x0), 23, "availability=\"all parts\"" },
-		{ "last_branch_to_ip", "LastBranchToIP", "", "", "msr", PMREGS_U64(0x1dc), PMREGS_U64(0x0), 23, "availability=\"all parts\"" },
-		{ "last_int_from_ip", "LastIntFromIP", "", "", "msr", PMREGS_U64(0x1dd), PMREGS_U64(0x0), 23, "availability=\"all parts (LastExceptionFromIP in older APMs)\"" },
-		{ "last_int_to_ip", "LastIntToIP", "", "", "msr", PMREGS_U64(0x1de), PMREGS_U64(0x0), 23, "availability=\"all parts (LastExceptionToIP in older APMs)\"" },
-		{ "lbr_select", "LastBranchStackSelect", "", "", "msr", PMREGS_U64(0xc000010e), PMREGS_U64(0x0), 24, "availability=\"CPUID Fn8000_0022 EAX[1] LbrStack\"" },
-		{ "dbg_extn_cfg", "DebugExtnCtl", "", "", "msr", PMREGS_U64(0xc000010f), PMREGS_U64(0x0), 25, "availability=\"CPUID Fn8000_0022 EAX[1] LbrStack\"" },
-		{ "dbg_extn_cfg_brs", "DebugExtnCtl (BRS)", "", "", "msr", PMREGS_U64(0xc000010f), PMREGS_U64(0x18), 26, "availability=\"Zen3, CPUID Fn8000_0008 EBX[31] BRS\"" },
-		{ "lbr_from0", "LastBranchStackFromIp0", "", "", "msr", PMREGS_U64(0xc0010300), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from1", "LastBranchStackFromIp1", "", "", "msr", PMREGS_U64(0xc0010302), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from2", "LastBranchStackFromIp2", "", "", "msr", PMREGS_U64(0xc0010304), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from3", "LastBranchStackFromIp3", "", "", "msr", PMREGS_U64(0xc0010306), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from4", "LastBranchStackFromIp4", "", "", "msr", PMREGS_U64(0xc0010308), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from5", "LastBranchStackFromIp5", "", "", "msr", PMREGS_U64(0xc001030a), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from6", "LastBranchStackFromIp6", "", "", "msr", PMREGS_U64(0xc001030c), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from7", "LastBranchStackFromIp7", "", "", "msr", PMREGS_U64(0xc001030e), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from8", "LastBranchStackFromIp8", "", "", "msr", PMREGS_U64(0xc0010310), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from9", "LastBranchStackFromIp9", "", "", "msr", PMREGS_U64(0xc0010312), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from10", "LastBranchStackFromIp10", "", "", "msr", PMREGS_U64(0xc0010314), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from11", "LastBranchStackFromIp11", "", "", "msr", PMREGS_U64(0xc0010316), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from12", "LastBranchStackFromIp12", "", "", "msr", PMREGS_U64(0xc0010318), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from13", "LastBranchStackFromIp13", "", "", "msr", PMREGS_U64(0xc001031a), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from14", "LastBranchStackFromIp14", "", "", "msr", PMREGS_U64(0xc001031c), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_from15", "LastBranchStackFromIp15", "", "", "msr", PMREGS_U64(0xc001031e), PMREGS_U64(0x0), 27, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to0", "LastBranchStackToIp0", "", "", "msr", PMREGS_U64(0xc0010301), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to1", "LastBranchStackToIp1", "", "", "msr", PMREGS_U64(0xc0010303), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to2", "LastBranchStackToIp2", "", "", "msr", PMREGS_U64(0xc0010305), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to3", "LastBranchStackToIp3", "", "", "msr", PMREGS_U64(0xc0010307), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to4", "LastBranchStackToIp4", "", "", "msr", PMREGS_U64(0xc0010309), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to5", "LastBranchStackToIp5", "", "", "msr", PMREGS_U64(0xc001030b), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to6", "LastBranchStackToIp6", "", "", "msr", PMREGS_U64(0xc001030d), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to7", "LastBranchStackToIp7", "", "", "msr", PMREGS_U64(0xc001030f), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to8", "LastBranchStackToIp8", "", "", "msr", PMREGS_U64(0xc0010311), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to9", "LastBranchStackToIp9", "", "", "msr", PMREGS_U64(0xc0010313), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to10", "LastBranchStackToIp10", "", "", "msr", PMREGS_U64(0xc0010315), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to11", "LastBranchStackToIp11", "", "", "msr", PMREGS_U64(0xc0010317), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to12", "LastBranchStackToIp12", "", "", "msr", PMREGS_U64(0xc0010319), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to13", "LastBranchStackToIp13", "", "", "msr", PMREGS_U64(0xc001031b), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to14", "LastBranchStackToIp14", "", "", "msr", PMREGS_U64(0xc001031d), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "lbr_to15", "LastBranchStackToIp15", "", "", "msr", PMREGS_U64(0xc001031f), PMREGS_U64(0x0), 28, "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"" },
-		{ "ibs_fetch_ctl", "IbsFetchCtl", "", "", "msr", PMREGS_U64(0xc0011030), PMREGS_U64(0x0), 30, "availability=\"CPUID Fn8000_0001 ECX[10] IBS\"" },
-		{ "ibs_fetch_lin_ad", "IbsFetchLinAd", "", "", "msr", PMREGS_U64(0xc0011031), PMREGS_U64(0x0), 31, "availability=\"IBS; valid when IbsFetchCtl.Val\"" },
-		{ "ibs_fetch_phys_ad", "IbsFetchPhysAd", "", "", "msr", PMREGS_U64(0xc0011032), PMREGS_U64(0x0), 32, "availability=\"IBS; valid when IbsFetchCtl.Val and PhyAddrValid\"" },
-		{ "ibs_op_ctl", "IbsOpCtl", "", "", "msr", PMREGS_U64(0xc0011033), PMREGS_U64(0x0), 34, "availability=\"CPUID Fn8000_0001 ECX[10] IBS\"" },
-		{ "ibs_op_rip", "IbsOpRip", "", "", "msr", PMREGS_U64(0xc0011034), PMREGS_U64(0x0), 31, "availability=\"IBS; valid when IbsOpCtl.Val and not IbsOpData.RipInvalid\"" },
-		{ "ibs_op_data", "IbsOpData", "", "", "msr", PMREGS_U64(0xc0011035), PMREGS_U64(0x0), 36, "availability=IBS" },
-		{ "ibs_op_ctl_f10h", "IbsOpCtl (family 10h)", "", "", "msr", PMREGS_U64(0xc0011033), PMREGS_U64(0x0), 35, "availability=\"family 10h\"" },
-		{ "ibs_op_data_f10h", "IbsOpData (family 10h-15h)", "", "", "msr", PMREGS_U64(0xc0011035), PMREGS_U64(0x0), 37, "availability=\"family 10h, 12h, 15h BD\"" },
-		{ "ibs_op_data2", "IbsOpData2", "", "", "msr", PMREGS_U64(0xc0011036), PMREGS_U64(0x0), 38, "availability=\"IBS, before Zen4\"" },
-		{ "ibs_op_data2_zen4", "IbsOpData2 (Zen4)", "", "", "msr", PMREGS_U64(0xc0011036), PMREGS_U64(0x0), 39, "availability=\"CPUID Fn8000_001B EAX[11]\"" },
-		{ "ibs_op_data3", "IbsOpData3", "", "", "msr", PMREGS_U64(0xc0011037), PMREGS_U64(0x0), 40, "availability=IBS" },
-		{ "ibs_op_data3_f10h", "IbsOpData3 (family 10h-15h)", "", "", "msr", PMREGS_U64(0xc0011037), PMREGS_U64(0x0), 41, "availability=\"family 10h-15h\"" },
-		{ "ibs_op_data3_zen5", "IbsOpData3 (Zen5)", "", "", "msr", PMREGS_U64(0xc0011037), PMREGS_U64(0x0), 42, "availability=\"CPUID Fn8000_001B EAX[19]\"" },
-		{ "ibs_dc_lin_ad", "IbsDcLinAd", "", "", "msr", PMREGS_U64(0xc0011038), PMREGS_U64(0x0), 31, "availability=\"IBS; valid when IbsOpData3.DcLinAddrValid\"" },
-		{ "ibs_dc_phys_ad", "IbsDcPhysAd", "", "", "msr", PMREGS_U64(0xc0011039), PMREGS_U64(0x0), 32, "availability=\"IBS; valid when IbsOpData3.DcPhyAddrValid\"" },
-		{ "ibs_ctl", "IbsCtl", "", "", "msr", PMREGS_U64(0xc001103a), PMREGS_U64(0x0), 44, "availability=IBS" },
-		{ "ibs_br_target", "IbsBrTarget", "", "", "msr", PMREGS_U64(0xc001103b), PMREGS_U64(0x0), 31, "availability=\"CPUID Fn8000_001B EAX[5]\"" },
-		{ "ic_ibs_extd_ctl", "IC_IBS_EXTD_CTL", "", "", "msr", PMREGS_U64(0xc001103c), PMREGS_U64(0x0), 33, "availability=\"CPUID Fn8000_001B EAX[9]\"" },
-		{ "ibs_op_data4", "IbsOpData4", "", "", "msr", PMREGS_U64(0xc001103d), PMREGS_U64(0x0), 43, "availability=\"CPUID Fn8000_001B EAX[10]\"" },
-		{ "ibs_op_ctl2", "IbsOpCtl2", "", "", "msr", PMREGS_U64(0xc001103e), PMREGS_U64(0x0), 46, "availability=\"CPUID Fn8000_001B EAX[13]\"" },
-		{ "ibs_fetch_ctl2", "IbsFetchCtl2", "", "", "msr", PMREGS_U64(0xc001103f), PMREGS_U64(0x0), 45, "availability=\"CPUID Fn8000_001B EAX[13]\"" },
-		{ "cpuid_80000001_ecx", "CPUID Fn8000_0001 ECX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 8, "cpuid_leaf=2147483649 cpuid_reg=ecx" },
-		{ "cpuid_80000008_ebx", "CPUID Fn8000_0008 EBX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 9, "cpuid_leaf=2147483656 cpuid_reg=ebx" },
-		{ "cpuid_8000001b_eax", "CPUID Fn8000_001B EAX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 29, "cpuid_leaf=2147483675 cpuid_reg=eax" },
-		{ "cpuid_80000022_eax", "CPUID Fn8000_0022 EAX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 10, "cpuid_leaf=2147483682 cpuid_reg=eax" },
-		{ "cpuid_80000022_ebx", "CPUID Fn8000_0022 EBX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 11, "cpuid_leaf=2147483682 cpuid_reg=ebx" },
-		{ "cpuid_80000022_ecx", "CPUID Fn8000_0022 ECX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 12, "cpuid_leaf=2147483682 cpuid_reg=ecx" },
+		{ "k7_evntsel0", "PerfEvtSel0", "", "", "msr", "availability=\"all parts\"", PMREGS_U64(0xc0010000), PMREGS_U64(0x0), 0, {0} },
+		{ "k7_evntsel1", "PerfEvtSel1", "", "", "msr", "availability=\"all parts\"", PMREGS_U64(0xc0010001), PMREGS_U64(0x0), 0, {0} },
+		{ "k7_evntsel2", "PerfEvtSel2", "", "", "msr", "availability=\"all parts\"", PMREGS_U64(0xc0010002), PMREGS_U64(0x0), 0, {0} },
+		{ "k7_evntsel3", "PerfEvtSel3", "", "", "msr", "availability=\"all parts\"", PMREGS_U64(0xc0010003), PMREGS_U64(0x0), 0, {0} },
+		{ "k7_perfctr0", "PerfCtr0", "", "", "msr", "availability=\"all parts\"", PMREGS_U64(0xc0010004), PMREGS_U64(0x0), 1, {0} },
+		{ "k7_perfctr1", "PerfCtr1", "", "", "msr", "availability=\"all parts\"", PMREGS_U64(0xc0010005), PMREGS_U64(0x0), 1, {0} },
+		{ "k7_perfctr2", "PerfCtr2", "", "", "msr", "availability=\"all parts\"", PMREGS_U64(0xc0010006), PMREGS_U64(0x0), 1, {0} },
+		{ "k7_perfctr3", "PerfCtr3", "", "", "msr", "availability=\"all parts\"", PMREGS_U64(0xc0010007), PMREGS_U64(0x0), 1, {0} },
+		{ "perf_ctl0", "PERF_CTL0", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"", PMREGS_U64(0xc0010200), PMREGS_U64(0x0), 0, {0} },
+		{ "perf_ctl1", "PERF_CTL1", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"", PMREGS_U64(0xc0010202), PMREGS_U64(0x0), 0, {0} },
+		{ "perf_ctl2", "PERF_CTL2", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"", PMREGS_U64(0xc0010204), PMREGS_U64(0x0), 0, {0} },
+		{ "perf_ctl3", "PERF_CTL3", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"", PMREGS_U64(0xc0010206), PMREGS_U64(0x0), 0, {0} },
+		{ "perf_ctl4", "PERF_CTL4", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"", PMREGS_U64(0xc0010208), PMREGS_U64(0x0), 0, {0} },
+		{ "perf_ctl5", "PERF_CTL5", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"", PMREGS_U64(0xc001020a), PMREGS_U64(0x0), 0, {0} },
+		{ "perf_ctr0", "PERF_CTR0", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"", PMREGS_U64(0xc0010201), PMREGS_U64(0x0), 1, {0} },
+		{ "perf_ctr1", "PERF_CTR1", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"", PMREGS_U64(0xc0010203), PMREGS_U64(0x0), 1, {0} },
+		{ "perf_ctr2", "PERF_CTR2", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"", PMREGS_U64(0xc0010205), PMREGS_U64(0x0), 1, {0} },
+		{ "perf_ctr3", "PERF_CTR3", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"", PMREGS_U64(0xc0010207), PMREGS_U64(0x0), 1, {0} },
+		{ "perf_ctr4", "PERF_CTR4", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"", PMREGS_U64(0xc0010209), PMREGS_U64(0x0), 1, {0} },
+		{ "perf_ctr5", "PERF_CTR5", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[23] PerfCtrExtCore\"", PMREGS_U64(0xc001020b), PMREGS_U64(0x0), 1, {0} },
+		{ "perf_cntr_global_status", "PerfCntrGlobalStatus", "", "", "msr", "availability=\"CPUID Fn8000_0022 EAX[0] PerfMonV2\"", PMREGS_U64(0xc0000300), PMREGS_U64(0x0), 5, {0} },
+		{ "perf_cntr_global_ctl", "PerfCntrGlobalCtl", "", "", "msr", "availability=\"CPUID Fn8000_0022 EAX[0] PerfMonV2\"", PMREGS_U64(0xc0000301), PMREGS_U64(0x0), 4, {0} },
+		{ "perf_cntr_global_status_clr", "PerfCntrGlobalStatusClr", "", "", "msr", "availability=\"CPUID Fn8000_0022 EAX[0] PerfMonV2\"", PMREGS_U64(0xc0000302), PMREGS_U64(0x0), 6, {0} },
+		{ "perf_cntr_global_status_set", "PerfCntrGlobalStatusSet", "", "", "msr", "availability=\"CPUID Fn8000_0022 EAX[0] PerfMonV2\"", PMREGS_U64(0xc0000303), PMREGS_U64(0x0), 7, {0} },
+		{ "ir_perf_count", "IRPerfCount", "", "", "msr", "availability=\"CPUID Fn8000_0008 EBX[1]; enabled by HWCR[30]\"", PMREGS_U64(0xc00000e9), PMREGS_U64(0x0), 2, {0} },
+		{ "hwcr", "HWCR", "", "", "msr", "", PMREGS_U64(0xc0010015), PMREGS_U64(0x0), 3, {0} },
+		{ "ptsc", "PTSC", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[27] PerfTsc\"", PMREGS_U64(0xc0010280), PMREGS_U64(0x0), 2, {0} },
+		{ "l2i_perf_ctl0", "L2I_PerfEvtSel0", "", "", "msr", "availability=\"family 16h, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc0010230), PMREGS_U64(0x0), 15, {0} },
+		{ "l2i_perf_ctl1", "L2I_PerfEvtSel1", "", "", "msr", "availability=\"family 16h, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc0010232), PMREGS_U64(0x0), 15, {0} },
+		{ "l2i_perf_ctl2", "L2I_PerfEvtSel2", "", "", "msr", "availability=\"family 16h, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc0010234), PMREGS_U64(0x0), 15, {0} },
+		{ "l2i_perf_ctl3", "L2I_PerfEvtSel3", "", "", "msr", "availability=\"family 16h, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc0010236), PMREGS_U64(0x0), 15, {0} },
+		{ "l3_pmc_cfg_f17h0", "ChL3PmcCfg0 (family 17h)", "", "", "msr", "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc0010230), PMREGS_U64(0x0), 16, {0} },
+		{ "l3_pmc_cfg_f17h1", "ChL3PmcCfg1 (family 17h)", "", "", "msr", "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc0010232), PMREGS_U64(0x0), 16, {0} },
+		{ "l3_pmc_cfg_f17h2", "ChL3PmcCfg2 (family 17h)", "", "", "msr", "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc0010234), PMREGS_U64(0x0), 16, {0} },
+		{ "l3_pmc_cfg_f17h3", "ChL3PmcCfg3 (family 17h)", "", "", "msr", "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc0010236), PMREGS_U64(0x0), 16, {0} },
+		{ "l3_pmc_cfg_f17h4", "ChL3PmcCfg4 (family 17h)", "", "", "msr", "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc0010238), PMREGS_U64(0x0), 16, {0} },
+		{ "l3_pmc_cfg_f17h5", "ChL3PmcCfg5 (family 17h)", "", "", "msr", "availability=\"family 17h, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc001023a), PMREGS_U64(0x0), 16, {0} },
+		{ "l3_pmc_cfg0", "ChL3PmcCfg0", "", "", "msr", "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc0010230), PMREGS_U64(0x0), 17, {0} },
+		{ "l3_pmc_cfg1", "ChL3PmcCfg1", "", "", "msr", "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc0010232), PMREGS_U64(0x0), 17, {0} },
+		{ "l3_pmc_cfg2", "ChL3PmcCfg2", "", "", "msr", "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc0010234), PMREGS_U64(0x0), 17, {0} },
+		{ "l3_pmc_cfg3", "ChL3PmcCfg3", "", "", "msr", "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc0010236), PMREGS_U64(0x0), 17, {0} },
+		{ "l3_pmc_cfg4", "ChL3PmcCfg4", "", "", "msr", "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc0010238), PMREGS_U64(0x0), 17, {0} },
+		{ "l3_pmc_cfg5", "ChL3PmcCfg5", "", "", "msr", "availability=\"family 19h and later, CPUID Fn8000_0001 ECX[28]\"", PMREGS_U64(0xc001023a), PMREGS_U64(0x0), 17, {0} },
+		{ "l3_pmc0", "ChL3Pmc0", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"", PMREGS_U64(0xc0010231), PMREGS_U64(0x0), 13, {0} },
+		{ "l3_pmc1", "ChL3Pmc1", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"", PMREGS_U64(0xc0010233), PMREGS_U64(0x0), 13, {0} },
+		{ "l3_pmc2", "ChL3Pmc2", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"", PMREGS_U64(0xc0010235), PMREGS_U64(0x0), 13, {0} },
+		{ "l3_pmc3", "ChL3Pmc3", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"", PMREGS_U64(0xc0010237), PMREGS_U64(0x0), 13, {0} },
+		{ "l3_pmc4", "ChL3Pmc4", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"", PMREGS_U64(0xc0010239), PMREGS_U64(0x0), 13, {0} },
+		{ "l3_pmc5", "ChL3Pmc5", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[28] (L2I_PerfCtr0-3 on family 16h)\"", PMREGS_U64(0xc001023b), PMREGS_U64(0x0), 13, {0} },
+		{ "nb_perf_ctl0", "NB_PerfEvtSel0", "", "", "msr", "availability=\"family 15h/16h, CPUID Fn8000_0001 ECX[24]\"", PMREGS_U64(0xc0010240), PMREGS_U64(0x0), 14, {0} },
+		{ "nb_perf_ctl1", "NB_PerfEvtSel1", "", "", "msr", "availability=\"family 15h/16h, CPUID Fn8000_0001 ECX[24]\"", PMREGS_U64(0xc0010242), PMREGS_U64(0x0), 14, {0} },
+		{ "nb_perf_ctl2", "NB_PerfEvtSel2", "", "", "msr", "availability=\"family 15h/16h, CPUID Fn8000_0001 ECX[24]\"", PMREGS_U64(0xc0010244), PMREGS_U64(0x0), 14, {0} },
+		{ "nb_perf_ctl3", "NB_PerfEvtSel3", "", "", "msr", "availability=\"family 15h/16h, CPUID Fn8000_0001 ECX[24]\"", PMREGS_U64(0xc0010246), PMREGS_U64(0x0), 14, {0} },
+		{ "df_perf_ctl0", "DF_PerfCtl0", "", "", "msr", "availability=\"family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]\"", PMREGS_U64(0xc0010240), PMREGS_U64(0x0), 18, {0} },
+		{ "df_perf_ctl1", "DF_PerfCtl1", "", "", "msr", "availability=\"family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]\"", PMREGS_U64(0xc0010242), PMREGS_U64(0x0), 18, {0} },
+		{ "df_perf_ctl2", "DF_PerfCtl2", "", "", "msr", "availability=\"family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]\"", PMREGS_U64(0xc0010244), PMREGS_U64(0x0), 18, {0} },
+		{ "df_perf_ctl3", "DF_PerfCtl3", "", "", "msr", "availability=\"family 17h-19h without PerfMonV2, CPUID Fn8000_0001 ECX[24]\"", PMREGS_U64(0xc0010246), PMREGS_U64(0x0), 18, {0} },
+		{ "df_perf_ctl_v2_0", "DF_PerfCtl0 (PerfMonV2)", "", "", "msr", "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)\"", PMREGS_U64(0xc0010240), PMREGS_U64(0x0), 19, {0} },
+		{ "df_perf_ctl_v2_1", "DF_PerfCtl1 (PerfMonV2)", "", "", "msr", "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)\"", PMREGS_U64(0xc0010242), PMREGS_U64(0x0), 19, {0} },
+		{ "df_perf_ctl_v2_2", "DF_PerfCtl2 (PerfMonV2)", "", "", "msr", "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)\"", PMREGS_U64(0xc0010244), PMREGS_U64(0x0), 19, {0} },
+		{ "df_perf_ctl_v2_3", "DF_PerfCtl3 (PerfMonV2)", "", "", "msr", "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[15:10] counters (df_perf_ctl_msr for more)\"", PMREGS_U64(0xc0010246), PMREGS_U64(0x0), 19, {0} },
+		{ "df_perf_ctr0", "DF_PerfCtr0", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)\"", PMREGS_U64(0xc0010241), PMREGS_U64(0x0), 13, {0} },
+		{ "df_perf_ctr1", "DF_PerfCtr1", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)\"", PMREGS_U64(0xc0010243), PMREGS_U64(0x0), 13, {0} },
+		{ "df_perf_ctr2", "DF_PerfCtr2", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)\"", PMREGS_U64(0xc0010245), PMREGS_U64(0x0), 13, {0} },
+		{ "df_perf_ctr3", "DF_PerfCtr3", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[24] (NB_PerfCtr0-3 on family 15h/16h)\"", PMREGS_U64(0xc0010247), PMREGS_U64(0x0), 13, {0} },
+		{ "umc_perf_ctl0", "UMC PerfCtl0", "", "", "msr", "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)\"", PMREGS_U64(0xc0010800), PMREGS_U64(0x0), 20, {0} },
+		{ "umc_perf_ctl1", "UMC PerfCtl1", "", "", "msr", "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)\"", PMREGS_U64(0xc0010802), PMREGS_U64(0x0), 20, {0} },
+		{ "umc_perf_ctl2", "UMC PerfCtl2", "", "", "msr", "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)\"", PMREGS_U64(0xc0010804), PMREGS_U64(0x0), 20, {0} },
+		{ "umc_perf_ctl3", "UMC PerfCtl3", "", "", "msr", "availability=\"PerfMonV2; CPUID Fn8000_0022 EBX[21:16] counters (umc_perf_ctl_msr for more)\"", PMREGS_U64(0xc0010806), PMREGS_U64(0x0), 20, {0} },
+		{ "umc_perf_ctr0", "UMC PerfCtr0", "", "", "msr", "availability=PerfMonV2", PMREGS_U64(0xc0010801), PMREGS_U64(0x0), 2, {0} },
+		{ "umc_perf_ctr1", "UMC PerfCtr1", "", "", "msr", "availability=PerfMonV2", PMREGS_U64(0xc0010803), PMREGS_U64(0x0), 2, {0} },
+		{ "umc_perf_ctr2", "UMC PerfCtr2", "", "", "msr", "availability=PerfMonV2", PMREGS_U64(0xc0010805), PMREGS_U64(0x0), 2, {0} },
+		{ "umc_perf_ctr3", "UMC PerfCtr3", "", "", "msr", "availability=PerfMonV2", PMREGS_U64(0xc0010807), PMREGS_U64(0x0), 2, {0} },
+		{ "debugctl", "DebugCtl", "", "", "msr", "availability=\"all parts\"", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 21, {0} },
+		{ "debugctl_pb", "DebugCtl (PB0-PB3)", "", "", "msr", "availability=\"parts without BusLockTrap (earlier APM editions)\"", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 22, {0} },
+		{ "last_branch_from_ip", "LastBranchFromIP", "", "", "msr", "availability=\"all parts\"", PMREGS_U64(0x1db), PMREGS_U64(0x0), 23, {0} },
+		{ "last_branch_to_ip", "LastBranchToIP", "", "", "msr", "availability=\"all parts\"", PMREGS_U64(0x1dc), PMREGS_U64(0x0), 23, {0} },
+		{ "last_int_from_ip", "LastIntFromIP", "", "", "msr", "availability=\"all parts (LastExceptionFromIP in older APMs)\"", PMREGS_U64(0x1dd), PMREGS_U64(0x0), 23, {0} },
+		{ "last_int_to_ip", "LastIntToIP", "", "", "msr", "availability=\"all parts (LastExceptionToIP in older APMs)\"", PMREGS_U64(0x1de), PMREGS_U64(0x0), 23, {0} },
+		{ "lbr_select", "LastBranchStackSelect", "", "", "msr", "availability=\"CPUID Fn8000_0022 EAX[1] LbrStack\"", PMREGS_U64(0xc000010e), PMREGS_U64(0x0), 24, {0} },
+		{ "dbg_extn_cfg", "DebugExtnCtl", "", "", "msr", "availability=\"CPUID Fn8000_0022 EAX[1] LbrStack\"", PMREGS_U64(0xc000010f), PMREGS_U64(0x0), 25, {0} },
+		{ "dbg_extn_cfg_brs", "DebugExtnCtl (BRS)", "", "", "msr", "availability=\"Zen3, CPUID Fn8000_0008 EBX[31] BRS\"", PMREGS_U64(0xc000010f), PMREGS_U64(0x18), 26, {0} },
+		{ "lbr_from0", "LastBranchStackFromIp0", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010300), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from1", "LastBranchStackFromIp1", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010302), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from2", "LastBranchStackFromIp2", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010304), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from3", "LastBranchStackFromIp3", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010306), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from4", "LastBranchStackFromIp4", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010308), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from5", "LastBranchStackFromIp5", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc001030a), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from6", "LastBranchStackFromIp6", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc001030c), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from7", "LastBranchStackFromIp7", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc001030e), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from8", "LastBranchStackFromIp8", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010310), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from9", "LastBranchStackFromIp9", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010312), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from10", "LastBranchStackFromIp10", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010314), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from11", "LastBranchStackFromIp11", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010316), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from12", "LastBranchStackFromIp12", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010318), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from13", "LastBranchStackFromIp13", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc001031a), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from14", "LastBranchStackFromIp14", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc001031c), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_from15", "LastBranchStackFromIp15", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc001031e), PMREGS_U64(0x0), 27, {0} },
+		{ "lbr_to0", "LastBranchStackToIp0", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010301), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to1", "LastBranchStackToIp1", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010303), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to2", "LastBranchStackToIp2", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010305), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to3", "LastBranchStackToIp3", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010307), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to4", "LastBranchStackToIp4", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010309), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to5", "LastBranchStackToIp5", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc001030b), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to6", "LastBranchStackToIp6", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc001030d), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to7", "LastBranchStackToIp7", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc001030f), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to8", "LastBranchStackToIp8", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010311), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to9", "LastBranchStackToIp9", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010313), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to10", "LastBranchStackToIp10", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010315), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to11", "LastBranchStackToIp11", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010317), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to12", "LastBranchStackToIp12", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc0010319), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to13", "LastBranchStackToIp13", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc001031b), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to14", "LastBranchStackToIp14", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc001031d), PMREGS_U64(0x0), 28, {0} },
+		{ "lbr_to15", "LastBranchStackToIp15", "", "", "msr", "availability=\"entries below CPUID Fn8000_0022 EBX[9:4]; Zen3 BRS: 16\"", PMREGS_U64(0xc001031f), PMREGS_U64(0x0), 28, {0} },
+		{ "ibs_fetch_ctl", "IbsFetchCtl", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[10] IBS\"", PMREGS_U64(0xc0011030), PMREGS_U64(0x0), 30, {0} },
+		{ "ibs_fetch_lin_ad", "IbsFetchLinAd", "", "", "msr", "availability=\"IBS; valid when IbsFetchCtl.Val\"", PMREGS_U64(0xc0011031), PMREGS_U64(0x0), 31, {0} },
+		{ "ibs_fetch_phys_ad", "IbsFetchPhysAd", "", "", "msr", "availability=\"IBS; valid when IbsFetchCtl.Val and PhyAddrValid\"", PMREGS_U64(0xc0011032), PMREGS_U64(0x0), 32, {0} },
+		{ "ibs_op_ctl", "IbsOpCtl", "", "", "msr", "availability=\"CPUID Fn8000_0001 ECX[10] IBS\"", PMREGS_U64(0xc0011033), PMREGS_U64(0x0), 34, {0} },
+		{ "ibs_op_rip", "IbsOpRip", "", "", "msr", "availability=\"IBS; valid when IbsOpCtl.Val and not IbsOpData.RipInvalid\"", PMREGS_U64(0xc0011034), PMREGS_U64(0x0), 31, {0} },
+		{ "ibs_op_data", "IbsOpData", "", "", "msr", "availability=IBS", PMREGS_U64(0xc0011035), PMREGS_U64(0x0), 36, {0} },
+		{ "ibs_op_ctl_f10h", "IbsOpCtl (family 10h)", "", "", "msr", "availability=\"family 10h\"", PMREGS_U64(0xc0011033), PMREGS_U64(0x0), 35, {0} },
+		{ "ibs_op_data_f10h", "IbsOpData (family 10h-15h)", "", "", "msr", "availability=\"family 10h, 12h, 15h BD\"", PMREGS_U64(0xc0011035), PMREGS_U64(0x0), 37, {0} },
+		{ "ibs_op_data2", "IbsOpData2", "", "", "msr", "availability=\"IBS, before Zen4\"", PMREGS_U64(0xc0011036), PMREGS_U64(0x0), 38, {0} },
+		{ "ibs_op_data2_zen4", "IbsOpData2 (Zen4)", "", "", "msr", "availability=\"CPUID Fn8000_001B EAX[11]\"", PMREGS_U64(0xc0011036), PMREGS_U64(0x0), 39, {0} },
+		{ "ibs_op_data3", "IbsOpData3", "", "", "msr", "availability=IBS", PMREGS_U64(0xc0011037), PMREGS_U64(0x0), 40, {0} },
+		{ "ibs_op_data3_f10h", "IbsOpData3 (family 10h-15h)", "", "", "msr", "availability=\"family 10h-15h\"", PMREGS_U64(0xc0011037), PMREGS_U64(0x0), 41, {0} },
+		{ "ibs_op_data3_zen5", "IbsOpData3 (Zen5)", "", "", "msr", "availability=\"CPUID Fn8000_001B EAX[19]\"", PMREGS_U64(0xc0011037), PMREGS_U64(0x0), 42, {0} },
+		{ "ibs_dc_lin_ad", "IbsDcLinAd", "", "", "msr", "availability=\"IBS; valid when IbsOpData3.DcLinAddrValid\"", PMREGS_U64(0xc0011038), PMREGS_U64(0x0), 31, {0} },
+		{ "ibs_dc_phys_ad", "IbsDcPhysAd", "", "", "msr", "availability=\"IBS; valid when IbsOpData3.DcPhyAddrValid\"", PMREGS_U64(0xc0011039), PMREGS_U64(0x0), 32, {0} },
+		{ "ibs_ctl", "IbsCtl", "", "", "msr", "availability=IBS", PMREGS_U64(0xc001103a), PMREGS_U64(0x0), 44, {0} },
+		{ "ibs_br_target", "IbsBrTarget", "", "", "msr", "availability=\"CPUID Fn8000_001B EAX[5]\"", PMREGS_U64(0xc001103b), PMREGS_U64(0x0), 31, {0} },
+		{ "ic_ibs_extd_ctl", "IC_IBS_EXTD_CTL", "", "", "msr", "availability=\"CPUID Fn8000_001B EAX[9]\"", PMREGS_U64(0xc001103c), PMREGS_U64(0x0), 33, {0} },
+		{ "ibs_op_data4", "IbsOpData4", "", "", "msr", "availability=\"CPUID Fn8000_001B EAX[10]\"", PMREGS_U64(0xc001103d), PMREGS_U64(0x0), 43, {0} },
+		{ "ibs_op_ctl2", "IbsOpCtl2", "", "", "msr", "availability=\"CPUID Fn8000_001B EAX[13]\"", PMREGS_U64(0xc001103e), PMREGS_U64(0x0), 46, {0} },
+		{ "ibs_fetch_ctl2", "IbsFetchCtl2", "", "", "msr", "availability=\"CPUID Fn8000_001B EAX[13]\"", PMREGS_U64(0xc001103f), PMREGS_U64(0x0), 45, {0} },
+		{ "cpuid_80000001_ecx", "CPUID Fn8000_0001 ECX", "", "", PMREGS_NULL, "cpuid_leaf=2147483649 cpuid_reg=ecx", PMREGS_U64(0x0), PMREGS_U64(0x0), 8, {0} },
+		{ "cpuid_80000008_ebx", "CPUID Fn8000_0008 EBX", "", "", PMREGS_NULL, "cpuid_leaf=2147483656 cpuid_reg=ebx", PMREGS_U64(0x0), PMREGS_U64(0x0), 9, {0} },
+		{ "cpuid_8000001b_eax", "CPUID Fn8000_001B EAX", "", "", PMREGS_NULL, "cpuid_leaf=2147483675 cpuid_reg=eax", PMREGS_U64(0x0), PMREGS_U64(0x0), 29, {0} },
+		{ "cpuid_80000022_eax", "CPUID Fn8000_0022 EAX", "", "", PMREGS_NULL, "cpuid_leaf=2147483682 cpuid_reg=eax", PMREGS_U64(0x0), PMREGS_U64(0x0), 10, {0} },
+		{ "cpuid_80000022_ebx", "CPUID Fn8000_0022 EBX", "", "", PMREGS_NULL, "cpuid_leaf=2147483682 cpuid_reg=ebx", PMREGS_U64(0x0), PMREGS_U64(0x0), 11, {0} },
+		{ "cpuid_80000022_ecx", "CPUID Fn8000_0022 ECX", "", "", PMREGS_NULL, "cpuid_leaf=2147483682 cpuid_reg=ecx", PMREGS_U64(0x0), PMREGS_U64(0x0), 12, {0} },
 	};
 	if (count)
 		*count = sizeof d / sizeof d[0];

@@ -80,37 +80,77 @@
 #define PMREGS_U8(c)  PMREGS_CAST(uint8_t, c##U)
 
 /*
- * PMREGS_FITS(x, w): the constant x as an unsigned 64-bit value, or a compile
- * error when x does not fit in w bits.  It is what makes the generated field
- * builders (PMREGS_<FAMILY>_<LAYOUT>_<FIELD>(x)) refuse too-wide constants.
- * In C++ and C11 or later a static assertion says "pmregs: constant does not
- * fit its field"; in C99 a negative bit-field width named pmregs_fits breaks
- * the build.
+ * PMREGS_FITS(x, w, set): the constant x as an unsigned 64-bit value, or a compile error when x is not a
+ * constant or does not fit in w bits. It is what makes the generated field builders
+ * (PMREGS_<FAMILY>_<LAYOUT>_<FIELD>(x)) refuse run-time values and too-wide constants; set names the
+ * field's _set() accessor, which is what a run-time value needs, and every compiler's error names it:
+ *   C11 and later:  static assertions "pmregs: a field builder takes a constant; for a run-time value
+ *                   call SET()" and "pmregs: constant does not fit its field";
+ *   C++:            the same two static assertions (the first in pmregs_const_check<false, SET>, the
+ *                   template argument naming SET: C++ cannot put it into the message itself);
+ *   C99:            a negative bit-field width, pmregs_builder_takes_a_constant_call_SET or pmregs_fits.
+ * "Constant" is the language's integer constant expression, the same for every compiler (a const
+ * variable is one in C++, not in C). Compilers other than gcc and clang in C get the width check only.
  */
 #ifdef __cplusplus
+template <bool Constant, class SetInstead> struct pmregs_const_check {
+	static_assert(Constant, "pmregs: a field builder takes a constant; for a run-time value call the _set() "
+				"accessor this template is instantiated with");
+	static const int ok = 0;
+};
 template <unsigned long long X, int W> struct pmregs_fits_check {
 	static_assert(W >= 64 || (X >> (W % 64)) == 0, "pmregs: constant does not fit its field");
 	static const uint64_t value = X;
 };
-#define PMREGS_FITS(x, w) (pmregs_fits_check<(x), (w)>::value)
-#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#define PMREGS_FITS(x, w)                                                                        \
-	((uint64_t)(x) + 0 * sizeof(struct {                                                     \
-		 _Static_assert((((uint64_t)(x) >> ((w) - 1)) >> 1) == 0,                        \
-				"pmregs: constant does not fit its field");                      \
-		 int pmregs_fits;                                                                \
+#define PMREGS_FITS(x, w, set)                                                                           \
+	(pmregs_fits_check<(__builtin_constant_p(x) ? (x) : 0), (w)>::value +                              \
+	 pmregs_const_check<__builtin_constant_p(x), struct set>::ok)
+#elif defined(__GNUC__)
+/* 1 when e is an integer constant expression (then (void *)(e * 0) is a null pointer constant) */
+#define PMREGS_IS_CONSTANT(e)                                                                            \
+	__builtin_types_compatible_p(__typeof__(1 ? (void *)((__INTPTR_TYPE__)(e) * 0) : (int *)0), int *)
+#define PMREGS_CONSTANT_OR_0(e) __builtin_choose_expr(PMREGS_IS_CONSTANT(e), (uint64_t)(e), 0)
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define PMREGS_FITS(x, w, set)                                                                           \
+	((uint64_t)(x) + 0 * sizeof(struct {                                                                 \
+		 _Static_assert(PMREGS_IS_CONSTANT(x), "pmregs: a field builder takes a constant; for a "      \
+							"run-time value call " #set "()");                 \
+		 _Static_assert(((PMREGS_CONSTANT_OR_0(x) >> ((w) - 1)) >> 1) == 0,                            \
+				"pmregs: constant does not fit its field");                                    \
+		 int pmregs_fits;                                                                              \
 	 }))
 #else
-#define PMREGS_FITS(x, w)                                                                    \
-	((uint64_t)(x) +                                                                     \
+#define PMREGS_FITS(x, w, set)                                                                           \
+	((uint64_t)(x) + 0 * sizeof(struct {                                                                 \
+		 int pmregs_builder_takes_a_constant_call_##set : PMREGS_IS_CONSTANT(x) ? 1 : -1;              \
+		 int pmregs_fits : ((PMREGS_CONSTANT_OR_0(x) >> ((w) - 1)) >> 1) == 0 ? 1 : -1;                \
+	 }))
+#endif
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define PMREGS_FITS(x, w, set)                                                                           \
+	((uint64_t)(x) + 0 * sizeof(struct {                                                                 \
+		 _Static_assert((((uint64_t)(x) >> ((w) - 1)) >> 1) == 0,                                      \
+				"pmregs: constant does not fit its field");                                    \
+		 int pmregs_fits;                                                                              \
+	 }))
+#else
+#define PMREGS_FITS(x, w, set)                                                                           \
+	((uint64_t)(x) +                                                                                 \
 	 0 * sizeof(struct { int pmregs_fits : ((((uint64_t)(x) >> ((w) - 1)) >> 1) == 0) ? 1 : -1; }))
 #endif
 
-/* Field builders: the fitting constant x shifted into place, as a constant expression. */
-#define PMREGS_FIELD64(x, shift, w) (PMREGS_FITS((x), (w)) << (shift))
-#define PMREGS_FIELD32(x, shift, w) PMREGS_CAST(uint32_t, PMREGS_FITS((x), (w)) << (shift))
-#define PMREGS_FIELD16(x, shift, w) PMREGS_CAST(uint16_t, PMREGS_FITS((x), (w)) << (shift))
-#define PMREGS_FIELD8(x, shift, w)  PMREGS_CAST(uint8_t, PMREGS_FITS((x), (w)) << (shift))
+/* A name kept for one release after a rename: using it warns (gcc, clang), naming the new one. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PMREGS_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#else
+#define PMREGS_DEPRECATED(msg)
+#endif
+
+/* Field builders: the fitting constant x shifted into place, as a constant expression (set: as above). */
+#define PMREGS_FIELD64(x, shift, w, set) (PMREGS_FITS((x), (w), set) << (shift))
+#define PMREGS_FIELD32(x, shift, w, set) PMREGS_CAST(uint32_t, PMREGS_FITS((x), (w), set) << (shift))
+#define PMREGS_FIELD16(x, shift, w, set) PMREGS_CAST(uint16_t, PMREGS_FITS((x), (w), set) << (shift))
+#define PMREGS_FIELD8(x, shift, w, set)  PMREGS_CAST(uint8_t, PMREGS_FITS((x), (w), set) << (shift))
 
 PMREGS_C_BEGIN
 

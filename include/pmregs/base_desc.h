@@ -34,16 +34,18 @@ struct pmregs_value_desc {
 	const char *doc;
 };
 
+/* (Members of the descriptors go widest first, then explicit padding: no implicit padding anywhere.) */
 struct pmregs_field_desc {
 	const char *name;
 	const char *doc;
+	const struct pmregs_value_desc *values;
+	uint16_t nvalues;
 	uint8_t nparts;   /* 1, or more for a split field */
 	uint8_t lo[4];    /* lsb0 position of each part, most significant value bits first */
 	uint8_t width[4]; /* width of each part */
 	uint8_t access;   /* enum pmregs_access */
 	uint8_t is_signed;
-	uint16_t nvalues;
-	const struct pmregs_value_desc *values;
+	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
 /* A variant of a layout: the field set that applies when the discriminator field holds `value`. */
@@ -51,25 +53,27 @@ struct pmregs_variant_desc {
 	const char *name;
 	uint64_t value;  /* discriminator value that selects it */
 	uint16_t layout; /* index of the variant's own layout among the family's layouts */
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 struct pmregs_layout_desc {
 	const char *name;
 	const char *title;
 	const char *source;
-	uint8_t width;    /* 8, 16, 32 or 64 */
-	uint8_t msb0;     /* 1: the manual numbers bit 0 as the most significant bit */
-	uint16_t nfields;
+	const char *doc;
 	const struct pmregs_field_desc *fields;
+	const struct pmregs_variant_desc *variants;
 	uint64_t reset;
 	uint64_t rsvd_mask;
 	uint64_t res1_mask;
 	uint64_t writable_mask;
-	const char *doc;
+	uint16_t nfields;
+	uint16_t nvariants;
 	int16_t variant_field; /* index of the field that selects a variant, or -1 (no variants) */
 	int16_t variant_of;    /* index of the layout this one is a variant of, or -1 */
-	uint16_t nvariants;
-	const struct pmregs_variant_desc *variants;
+	uint8_t width;    /* 8, 16, 32 or 64 */
+	uint8_t msb0;     /* 1: the manual numbers bit 0 as the most significant bit */
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* Value of field f in register value v (sign bits not applied). */
@@ -249,6 +253,7 @@ struct pmregs_bit_desc {
 	const char *name;
 	const char *doc;
 	uint8_t bit; /* 0..63 */
+	uint8_t pmregs_pad[7]; /* unused: the struct's size without implicit padding */
 };
 
 /* ASCII case-insensitive string equality, without the C library. */
@@ -337,10 +342,11 @@ struct pmregs_register_desc {
 	const char *doc;
 	const char *source;
 	const char *addr_kind; /* the register's first address fact ("msr", "spr", "index"...), or a null pointer */
+	const char *facts;     /* the register's other facts as "name=value" words separated by spaces, or "" */
 	uint64_t addr;         /* its value (0 without one) */
 	uint64_t reset;        /* reset value: the register's own, else its layout's (0 without a layout) */
 	int16_t layout;        /* index into pmregs_<family>_layouts(), or -1 when the value has no fields */
-	const char *facts;     /* the register's other facts as "name=value" words separated by spaces, or "" */
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* One field of a decoded packet, as a generic stream walk reports it. */
@@ -349,14 +355,16 @@ struct pmregs_packet_field {
 	const char *meaning; /* the name of the value, or a null pointer */
 	uint64_t value;
 	uint8_t width;       /* bits the field has under the parameters (before compression) */
+	uint8_t pmregs_pad[7]; /* unused: the struct's size without implicit padding */
 };
 
 /* A decoded packet: which packet and shape, and the fields present under the parameters. */
 struct pmregs_packet_view {
 	const char *packet; /* the packet's name in the spec */
 	const char *shape;  /* its shape, or a null pointer when nothing was decoded */
-	unsigned nfields;
 	const struct pmregs_packet_field *fields;
+	unsigned nfields;
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 /* One item of a stream walk: a packet (maybe carrying a payload packet) or bytes that could not be read. */

@@ -30,9 +30,12 @@ PMREGS_C_BEGIN
 /*
  * A decoder's hot path is inlined into its caller whatever the compiler's
  * size heuristics say, so that a constant parameter block (a preset) folds
- * every width and position into the code.
+ * every width and position into the code. Define PMREGS_NO_FORCE_INLINE
+ * before including a pmregs header to leave that to the compiler: smaller
+ * code and much faster builds of programs that call the codecs in many
+ * places, the same results.
  */
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(PMREGS_NO_FORCE_INLINE)
 #define PMREGS_HOT static inline __attribute__((always_inline))
 #else
 #define PMREGS_HOT static inline

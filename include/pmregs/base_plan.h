@@ -25,33 +25,38 @@ PMREGS_C_BEGIN
  * possible (pmregs_schedule() does the search); those of base_plan_tools.h
  * recognise events in control register values again. Nothing here knows a family.
  */
+/* (Members go widest first, then explicit padding: no implicit padding anywhere.) */
 struct pmregs_pm_write {
-	uint8_t slot;   /* control register of the pass */
 	uint64_t mask;  /* the bits written */
 	uint64_t value; /* their new value (within mask) */
+	uint8_t slot;   /* control register of the pass */
+	uint8_t pmregs_pad[7]; /* unused: the struct's size without implicit padding */
 };
 
 struct pmregs_pm_option {
+	uint64_t resources;   /* exclusive resources taken (bit r) */
+	uint32_t models;      /* bit m: exists on CPU model m */
 	uint16_t event;       /* row of the family's event table */
+	uint16_t first_write;
 	uint8_t counter;      /* counter that counts it */
 	uint8_t nwrites;      /* writes[first_write .. first_write + nwrites) */
-	uint16_t first_write;
-	uint32_t models;      /* bit m: exists on CPU model m */
-	uint64_t resources;   /* exclusive resources taken (bit r) */
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 struct pmregs_pm_table {
-	uint16_t nevents;
-	uint16_t noptions;
 	const uint16_t *first; /* options of event e: first[e] .. first[e + 1] - 1 */
 	const struct pmregs_pm_option *options;
 	const struct pmregs_pm_write *writes;
+	uint16_t nevents;
+	uint16_t noptions;
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 /* An event counted in every pass (a trigger, a correlate or a sampling event). */
 struct pmregs_pm_pin {
-	uint16_t event;
 	uint32_t counters; /* bit c: counter c may take it */
+	uint16_t event;
+	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
 #define PMREGS_PM_NOT_COUNTED (-1) /* pass of an event no counter of the model can take */

@@ -27,7 +27,7 @@ PMREGS_C_BEGIN
 
 struct pmregs_sched_request {
 	const uint64_t *options; /* resource set of each option */
-	unsigned noptions;
+	size_t noptions;         /* (a size_t: the struct has no padding) */
 };
 
 struct pmregs_sched_assign {

@@ -130,9 +130,10 @@ struct pmregs_sample_desc {
 	const char *title;
 	const char *doc;
 	const char *source;
-	int16_t caps;    /* the register whose 32-bit value leads the record, or -1 */
 	const struct pmregs_sample_item *items;
 	size_t nitems;
+	int16_t caps;    /* the register whose 32-bit value leads the record, or -1 */
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* The registers (indices into the family's register descs) of a record with caps value `caps`, in

@@ -152,11 +152,11 @@ PMREGS_C_BEGIN
 /* ---- ioptions (reference flow layout) (ioptions_ref) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ETRACE_IOPTIONS_REF_IMPLICIT_RETURN(x)    PMREGS_FIELD8((x), 0, 1)
-#define PMREGS_ETRACE_IOPTIONS_REF_IMPLICIT_EXCEPTION(x) PMREGS_FIELD8((x), 1, 1)
-#define PMREGS_ETRACE_IOPTIONS_REF_FULL_ADDRESS(x)       PMREGS_FIELD8((x), 2, 1)
-#define PMREGS_ETRACE_IOPTIONS_REF_JUMP_TARGET_CACHE(x)  PMREGS_FIELD8((x), 3, 1)
-#define PMREGS_ETRACE_IOPTIONS_REF_BRANCH_PREDICTION(x)  PMREGS_FIELD8((x), 4, 1)
+#define PMREGS_ETRACE_IOPTIONS_REF_IMPLICIT_RETURN(x)    PMREGS_FIELD8((x), 0, 1, pmregs_etrace_ioptions_ref_implicit_return_set)
+#define PMREGS_ETRACE_IOPTIONS_REF_IMPLICIT_EXCEPTION(x) PMREGS_FIELD8((x), 1, 1, pmregs_etrace_ioptions_ref_implicit_exception_set)
+#define PMREGS_ETRACE_IOPTIONS_REF_FULL_ADDRESS(x)       PMREGS_FIELD8((x), 2, 1, pmregs_etrace_ioptions_ref_full_address_set)
+#define PMREGS_ETRACE_IOPTIONS_REF_JUMP_TARGET_CACHE(x)  PMREGS_FIELD8((x), 3, 1, pmregs_etrace_ioptions_ref_jump_target_cache_set)
+#define PMREGS_ETRACE_IOPTIONS_REF_BRANCH_PREDICTION(x)  PMREGS_FIELD8((x), 4, 1, pmregs_etrace_ioptions_ref_branch_prediction_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_etrace_ioptions_ref_implicit_return_get(v)               (PMREGS_CAST(uint8_t, (pmregs_u8(v) & 0x1u)))
@@ -181,13 +181,13 @@ PMREGS_C_BEGIN
 /* ---- ioptions (PULP rv_tracer layout) (ioptions_pulp) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ETRACE_IOPTIONS_PULP_JUMP_TARGET_CACHE(x)  PMREGS_FIELD8((x), 0, 1)
-#define PMREGS_ETRACE_IOPTIONS_PULP_BRANCH_PREDICTION(x)  PMREGS_FIELD8((x), 1, 1)
-#define PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_RETURN(x)    PMREGS_FIELD8((x), 2, 1)
-#define PMREGS_ETRACE_IOPTIONS_PULP_SIJUMP(x)             PMREGS_FIELD8((x), 3, 1)
-#define PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_EXCEPTION(x) PMREGS_FIELD8((x), 4, 1)
-#define PMREGS_ETRACE_IOPTIONS_PULP_FULL_ADDRESS(x)       PMREGS_FIELD8((x), 5, 1)
-#define PMREGS_ETRACE_IOPTIONS_PULP_DELTA_ADDRESS(x)      PMREGS_FIELD8((x), 6, 1)
+#define PMREGS_ETRACE_IOPTIONS_PULP_JUMP_TARGET_CACHE(x)  PMREGS_FIELD8((x), 0, 1, pmregs_etrace_ioptions_pulp_jump_target_cache_set)
+#define PMREGS_ETRACE_IOPTIONS_PULP_BRANCH_PREDICTION(x)  PMREGS_FIELD8((x), 1, 1, pmregs_etrace_ioptions_pulp_branch_prediction_set)
+#define PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_RETURN(x)    PMREGS_FIELD8((x), 2, 1, pmregs_etrace_ioptions_pulp_implicit_return_set)
+#define PMREGS_ETRACE_IOPTIONS_PULP_SIJUMP(x)             PMREGS_FIELD8((x), 3, 1, pmregs_etrace_ioptions_pulp_sijump_set)
+#define PMREGS_ETRACE_IOPTIONS_PULP_IMPLICIT_EXCEPTION(x) PMREGS_FIELD8((x), 4, 1, pmregs_etrace_ioptions_pulp_implicit_exception_set)
+#define PMREGS_ETRACE_IOPTIONS_PULP_FULL_ADDRESS(x)       PMREGS_FIELD8((x), 5, 1, pmregs_etrace_ioptions_pulp_full_address_set)
+#define PMREGS_ETRACE_IOPTIONS_PULP_DELTA_ADDRESS(x)      PMREGS_FIELD8((x), 6, 1, pmregs_etrace_ioptions_pulp_delta_address_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_etrace_ioptions_pulp_jump_target_cache_get(v)             (PMREGS_CAST(uint8_t, (pmregs_u8(v) & 0x1u)))
@@ -218,10 +218,10 @@ PMREGS_C_BEGIN
 /* ---- doptions (reference data trace layout) (doptions_ref) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ETRACE_DOPTIONS_REF_NO_ADDRESS(x)   PMREGS_FIELD8((x), 0, 1)
-#define PMREGS_ETRACE_DOPTIONS_REF_NO_DATA(x)      PMREGS_FIELD8((x), 1, 1)
-#define PMREGS_ETRACE_DOPTIONS_REF_FULL_ADDRESS(x) PMREGS_FIELD8((x), 2, 1)
-#define PMREGS_ETRACE_DOPTIONS_REF_FULL_DATA(x)    PMREGS_FIELD8((x), 3, 1)
+#define PMREGS_ETRACE_DOPTIONS_REF_NO_ADDRESS(x)   PMREGS_FIELD8((x), 0, 1, pmregs_etrace_doptions_ref_no_address_set)
+#define PMREGS_ETRACE_DOPTIONS_REF_NO_DATA(x)      PMREGS_FIELD8((x), 1, 1, pmregs_etrace_doptions_ref_no_data_set)
+#define PMREGS_ETRACE_DOPTIONS_REF_FULL_ADDRESS(x) PMREGS_FIELD8((x), 2, 1, pmregs_etrace_doptions_ref_full_address_set)
+#define PMREGS_ETRACE_DOPTIONS_REF_FULL_DATA(x)    PMREGS_FIELD8((x), 3, 1, pmregs_etrace_doptions_ref_full_data_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_etrace_doptions_ref_no_address_get(v)              (PMREGS_CAST(uint8_t, (pmregs_u8(v) & 0x1u)))
@@ -706,31 +706,6 @@ static inline int pmregs_etrace_params_check_why(const struct pmregs_etrace_para
 	if (((uint64_t)p->iaddress_width_p - (uint64_t)p->iaddress_lsb_p) > 64u) {
 		if (why)
 			*why = "width address_width is over 64 bits";
-		return PMREGS_EINVAL;
-	}
-	if ((((uint64_t)p->notime_p != 0) ? PMREGS_U64(0) : (uint64_t)p->time_width_p) > 64u) {
-		if (why)
-			*why = "width time_width is over 64 bits";
-		return PMREGS_EINVAL;
-	}
-	if ((((uint64_t)p->nocontext_p != 0) ? PMREGS_U64(0) : (uint64_t)p->context_width_p) > 64u) {
-		if (why)
-			*why = "width context_width is over 64 bits";
-		return PMREGS_EINVAL;
-	}
-	if ((((uint64_t)p->return_stack_size_p + (((uint64_t)p->return_stack_size_p > PMREGS_U64(0)) ? PMREGS_U64(1) : PMREGS_U64(0))) + (uint64_t)p->call_counter_size_p) > 64u) {
-		if (why)
-			*why = "width irdepth_width is over 64 bits";
-		return PMREGS_EINVAL;
-	}
-	if ((((uint64_t)p->data_width_p <= PMREGS_U64(16)) ? PMREGS_U64(1) : PMREGS_U64(2)) > 64u) {
-		if (why)
-			*why = "width dsize_width is over 64 bits";
-		return PMREGS_EINVAL;
-	}
-	if ((((uint64_t)p->data_width_p <= PMREGS_U64(8)) ? PMREGS_U64(0) : (((uint64_t)p->data_width_p <= PMREGS_U64(16)) ? PMREGS_U64(1) : (((uint64_t)p->data_width_p <= PMREGS_U64(32)) ? PMREGS_U64(2) : PMREGS_U64(3)))) > 64u) {
-		if (why)
-			*why = "width ddata_len_width is over 64 bits";
 		return PMREGS_EINVAL;
 	}
 	if (why)
@@ -2403,6 +2378,7 @@ struct pmregs_etrace_te_data {
 	uint8_t op_len;
 	uint8_t addr_lsbs;
 	uint8_t shape; /* enum pmregs_etrace_te_data_shape */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 /* An empty packet of the given shape: fields 0 except those that select the shape. */
 static inline int pmregs_etrace_te_data_init(struct pmregs_etrace_te_data *pkt, unsigned shape)
@@ -3072,13 +3048,14 @@ enum pmregs_etrace_encap_shape {
 struct pmregs_etrace_encap {
 	uint64_t timestamp;
 	uint16_t srcid;
+	uint16_t payload_offset; /* bit where the payload starts (decode) */
+	uint16_t payload_bits; /* bits from there to the end of the packet (decode) */
 	uint8_t length;
 	uint8_t flow;
 	uint8_t extend;
 	uint8_t type;
 	uint8_t shape; /* enum pmregs_etrace_encap_shape */
-	uint16_t payload_offset; /* bit where the payload starts (decode) */
-	uint16_t payload_bits;   /* bits from there to the end of the packet (decode) */
+	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
 };
 /* An empty packet of the given shape: fields 0 except those that select the shape. */
 static inline int pmregs_etrace_encap_init(struct pmregs_etrace_encap *pkt, unsigned shape)
@@ -3385,6 +3362,7 @@ PMREGS_HOT int pmregs_etrace_encap_encode(const struct pmregs_etrace_params *p, 
 	uint64_t w[6];
 	if (payload_len > 42u)
 		return PMREGS_ETOOLONG;
+	w[0] = 0; /* an empty payload loads no word, and the compiler cannot see none is read */
 	pmregs_ip_load_words(w, (const unsigned char *)payload_buf, payload_len);
 	return pmregs_etrace_encap_encode_words(p, in, w, payload_len, buf, cap);
 }
@@ -3435,13 +3413,14 @@ enum pmregs_etrace_smi_shape {
 struct pmregs_etrace_smi {
 	uint16_t index;
 	uint16_t timestamp;
+	uint16_t payload_offset; /* bit where the payload starts (decode) */
+	uint16_t payload_bits; /* bits from there to the end of the packet (decode) */
 	uint8_t length;
 	uint8_t msg_type;
 	uint8_t timestamp_present;
 	uint8_t index_pad;
 	uint8_t shape; /* enum pmregs_etrace_smi_shape */
-	uint16_t payload_offset; /* bit where the payload starts (decode) */
-	uint16_t payload_bits;   /* bits from there to the end of the packet (decode) */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 /* An empty packet of the given shape: fields 0 except those that select the shape. */
 static inline int pmregs_etrace_smi_init(struct pmregs_etrace_smi *pkt, unsigned shape)
@@ -3707,6 +3686,7 @@ PMREGS_HOT int pmregs_etrace_smi_encode(const struct pmregs_etrace_params *p, co
 	uint64_t w[5];
 	if (payload_len > 36u)
 		return PMREGS_ETOOLONG;
+	w[0] = 0; /* an empty payload loads no word, and the compiler cannot see none is read */
 	pmregs_ip_load_words(w, (const unsigned char *)payload_buf, payload_len);
 	return pmregs_etrace_smi_encode_words(p, in, w, payload_len, buf, cap);
 }
@@ -3754,12 +3734,12 @@ enum pmregs_etrace_atb_shape {
  */
 struct pmregs_etrace_atb {
 	uint16_t timestamp;
+	uint16_t payload_offset; /* bit where the payload starts (decode) */
+	uint16_t payload_bits; /* bits from there to the end of the packet (decode) */
 	uint8_t length;
 	uint8_t timestamp_present;
 	uint8_t reserved;
 	uint8_t shape; /* enum pmregs_etrace_atb_shape */
-	uint16_t payload_offset; /* bit where the payload starts (decode) */
-	uint16_t payload_bits;   /* bits from there to the end of the packet (decode) */
 };
 /* An empty packet of the given shape: fields 0 except those that select the shape. */
 static inline int pmregs_etrace_atb_init(struct pmregs_etrace_atb *pkt, unsigned shape)
@@ -4003,6 +3983,7 @@ PMREGS_HOT int pmregs_etrace_atb_encode(const struct pmregs_etrace_params *p, co
 	uint64_t w[5];
 	if (payload_len > 34u)
 		return PMREGS_ETOOLONG;
+	w[0] = 0; /* an empty payload loads no word, and the compiler cannot see none is read */
 	pmregs_ip_load_words(w, (const unsigned char *)payload_buf, payload_len);
 	return pmregs_etrace_atb_encode_words(p, in, w, payload_len, buf, cap);
 }
@@ -4022,19 +4003,19 @@ PMREGS_HOT int pmregs_etrace_atb_encode(const struct pmregs_etrace_params *p, co
 struct pmregs_etrace_encap_stream {
 	const unsigned char *buf;
 	size_t len;
-	size_t pos;   /* next byte to read */
-	int synced;   /* 0: the next packet boundary is not known yet */
+	size_t pos; /* next byte to read */
+	int synced; /* 0: the next packet boundary is not known yet */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 struct pmregs_etrace_encap_stream_item {
-	size_t offset;   /* first byte of the item in the buffer */
-	size_t size;     /* bytes it covers */
-	int status;      /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before
-			    the first known boundary; other: why the packet was bad (then size covers the skip) */
-	int has_payload; /* 1: payload holds the decoded te_inst */
+	size_t offset; /* first byte of the item in the buffer */
+	size_t size; /* bytes it covers */
 	struct pmregs_etrace_encap frame;
 	struct pmregs_etrace_te_inst payload;
 	size_t payload_len; /* the payload's received length in bytes (its bits from frame.payload_offset) */
+	int status; /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before the first known boundary; other: why the packet was bad (then size covers the skip) */
+	int has_payload; /* 1: payload holds the decoded te_inst */
 };
 
 /* Walk buf[0..len); synced = 1 when buf starts at a packet boundary. */
@@ -4210,19 +4191,20 @@ static inline int pmregs_etrace_encap_stream_next(struct pmregs_etrace_encap_str
 struct pmregs_etrace_smi_stream {
 	const unsigned char *buf;
 	size_t len;
-	size_t pos;   /* next byte to read */
-	int synced;   /* 0: the next packet boundary is not known yet */
+	size_t pos; /* next byte to read */
+	int synced; /* 0: the next packet boundary is not known yet */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 struct pmregs_etrace_smi_stream_item {
-	size_t offset;   /* first byte of the item in the buffer */
-	size_t size;     /* bytes it covers */
-	int status;      /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before
-			    the first known boundary; other: why the packet was bad (then size covers the skip) */
-	int has_payload; /* 1: payload holds the decoded te_inst */
-	struct pmregs_etrace_smi frame;
+	size_t offset; /* first byte of the item in the buffer */
+	size_t size; /* bytes it covers */
 	struct pmregs_etrace_te_inst payload;
 	size_t payload_len; /* the payload's received length in bytes (its bits from frame.payload_offset) */
+	int status; /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before the first known boundary; other: why the packet was bad (then size covers the skip) */
+	int has_payload; /* 1: payload holds the decoded te_inst */
+	struct pmregs_etrace_smi frame;
+	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
 /* Walk buf[0..len); synced = 1 when buf starts at a packet boundary. */
@@ -4398,19 +4380,20 @@ static inline int pmregs_etrace_smi_stream_next(struct pmregs_etrace_smi_stream 
 struct pmregs_etrace_atb_stream {
 	const unsigned char *buf;
 	size_t len;
-	size_t pos;   /* next byte to read */
-	int synced;   /* 0: the next packet boundary is not known yet */
+	size_t pos; /* next byte to read */
+	int synced; /* 0: the next packet boundary is not known yet */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 struct pmregs_etrace_atb_stream_item {
-	size_t offset;   /* first byte of the item in the buffer */
-	size_t size;     /* bytes it covers */
-	int status;      /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before
-			    the first known boundary; other: why the packet was bad (then size covers the skip) */
-	int has_payload; /* 1: payload holds the decoded te_inst */
-	struct pmregs_etrace_atb frame;
+	size_t offset; /* first byte of the item in the buffer */
+	size_t size; /* bytes it covers */
 	struct pmregs_etrace_te_inst payload;
 	size_t payload_len; /* the payload's received length in bytes (its bits from frame.payload_offset) */
+	int status; /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before the first known boundary; other: why the packet was bad (then size covers the skip) */
+	int has_payload; /* 1: payload holds the decoded te_inst */
+	struct pmregs_etrace_atb frame;
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* Walk buf[0..len); synced = 1 when buf starts at a packet boundary. */
@@ -4586,19 +4569,20 @@ static inline int pmregs_etrace_atb_stream_next(struct pmregs_etrace_atb_stream 
 struct pmregs_etrace_smi_data_stream {
 	const unsigned char *buf;
 	size_t len;
-	size_t pos;   /* next byte to read */
-	int synced;   /* 0: the next packet boundary is not known yet */
+	size_t pos; /* next byte to read */
+	int synced; /* 0: the next packet boundary is not known yet */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 struct pmregs_etrace_smi_data_stream_item {
-	size_t offset;   /* first byte of the item in the buffer */
-	size_t size;     /* bytes it covers */
-	int status;      /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before
-			    the first known boundary; other: why the packet was bad (then size covers the skip) */
-	int has_payload; /* 1: payload holds the decoded te_data */
-	struct pmregs_etrace_smi frame;
+	size_t offset; /* first byte of the item in the buffer */
+	size_t size; /* bytes it covers */
 	struct pmregs_etrace_te_data payload;
 	size_t payload_len; /* the payload's received length in bytes (its bits from frame.payload_offset) */
+	int status; /* PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: bytes before the first known boundary; other: why the packet was bad (then size covers the skip) */
+	int has_payload; /* 1: payload holds the decoded te_data */
+	struct pmregs_etrace_smi frame;
+	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
 /* Walk buf[0..len); synced = 1 when buf starts at a packet boundary. */

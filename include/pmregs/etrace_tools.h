@@ -23,7 +23,7 @@
 #ifndef __ASSEMBLER__
 PMREGS_C_BEGIN
 
-/* ---- ioptions (reference flow layout) (ioptions_ref): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- ioptions (reference flow layout) (ioptions_ref): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_etrace_ioptions_ref_fields {
 	uint8_t implicit_return; /* bits 0: implicit return mode */
 	uint8_t implicit_exception; /* bits 1: implicit exception mode (trap packets with thaddr = 1 may omit the address) */
@@ -70,7 +70,7 @@ static inline void pmregs_etrace_ioptions_ref_unpack(uint8_t v, struct pmregs_et
 	f->branch_prediction = (uint8_t)((v >> 4) & 0x1u);
 }
 
-/* ---- ioptions (PULP rv_tracer layout) (ioptions_pulp): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- ioptions (PULP rv_tracer layout) (ioptions_pulp): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_etrace_ioptions_pulp_fields {
 	uint8_t jump_target_cache; /* bits 0: jump target cache enabled */
 	uint8_t branch_prediction; /* bits 1: branch prediction enabled */
@@ -127,7 +127,7 @@ static inline void pmregs_etrace_ioptions_pulp_unpack(uint8_t v, struct pmregs_e
 	f->delta_address = (uint8_t)((v >> 6) & 0x1u);
 }
 
-/* ---- doptions (reference data trace layout) (doptions_ref): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- doptions (reference data trace layout) (doptions_ref): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_etrace_doptions_ref_fields {
 	uint8_t no_address; /* bits 0: data trace omits addresses */
 	uint8_t no_data; /* bits 1: data trace omits data */
@@ -174,40 +174,40 @@ static inline void pmregs_etrace_doptions_ref_unpack(uint8_t v, struct pmregs_et
 static inline const struct pmregs_layout_desc *pmregs_etrace_layouts(size_t *count)
 {
 	static const struct pmregs_field_desc f_0[] = {
-		{ "implicit_return", "implicit return mode", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "implicit_exception", "implicit exception mode (trap packets with thaddr = 1 may omit the address)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "full_address", "addresses are full, not differential", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "jump_target_cache", "jump target cache enabled (format 0.1)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "branch_prediction", "branch prediction enabled (format 0.0)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "unused", "", 1, { 5, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "implicit_return", "implicit return mode", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "implicit_exception", "implicit exception mode (trap packets with thaddr = 1 may omit the address)", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "full_address", "addresses are full, not differential", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "jump_target_cache", "jump target cache enabled (format 0.1)", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "branch_prediction", "branch prediction enabled (format 0.0)", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "unused", "", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_1[] = {
-		{ "jump_target_cache", "jump target cache enabled", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "branch_prediction", "branch prediction enabled", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "implicit_return", "implicit return mode", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "sijump", "sequentially inferable jumps", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "implicit_exception", "implicit exception mode", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "full_address", "addresses are full, not differential", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "delta_address", "addresses are differential", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "unused", "", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "jump_target_cache", "jump target cache enabled", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "branch_prediction", "branch prediction enabled", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "implicit_return", "implicit return mode", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "sijump", "sequentially inferable jumps", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "implicit_exception", "implicit exception mode", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "full_address", "addresses are full, not differential", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "delta_address", "addresses are differential", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "unused", "", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_2[] = {
-		{ "no_address", "data trace omits addresses", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "no_data", "data trace omits data", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "full_address", "data addresses are full", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "full_data", "data values are full", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "unused", "", 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "no_address", "data trace omits addresses", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "no_data", "data trace omits data", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "full_address", "data addresses are full", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "full_data", "data values are full", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "unused", "", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_layout_desc layouts[] = {
-		{ "ioptions_ref", "ioptions (reference flow layout)", "REFFLOW TE_OPTIONS_*; FZI ReferenceIOptions", 8, 0, 6, f_0,
+		{ "ioptions_ref", "ioptions (reference flow layout)", "REFFLOW TE_OPTIONS_*; FZI ReferenceIOptions", "The 5-bit ioptions of the reference encoder (set ioptions_width to 5).", f_0, PMREGS_NULL,
 		  PMREGS_U8(0x00), PMREGS_U8(0xe0), PMREGS_U8(0x00), PMREGS_U8(0x1f),
-		  "The 5-bit ioptions of the reference encoder (set ioptions_width to 5).", -1, -1, 0, PMREGS_NULL },
-		{ "ioptions_pulp", "ioptions (PULP rv_tracer layout)", "FZI PULPIOptions; PULP rv_tracer decoder", 8, 0, 8, f_1,
+		  6, 0, -1, -1, 8, 0, {0} },
+		{ "ioptions_pulp", "ioptions (PULP rv_tracer layout)", "FZI PULPIOptions; PULP rv_tracer decoder", "The 7-bit ioptions of the PULP encoder (set ioptions_width to 7).", f_1, PMREGS_NULL,
 		  PMREGS_U8(0x00), PMREGS_U8(0x80), PMREGS_U8(0x00), PMREGS_U8(0x7f),
-		  "The 7-bit ioptions of the PULP encoder (set ioptions_width to 7).", -1, -1, 0, PMREGS_NULL },
-		{ "doptions_ref", "doptions (reference data trace layout)", "REFFLOW data trace model; FZI ReferenceDOptions", 8, 0, 5, f_2,
+		  8, 0, -1, -1, 8, 0, {0} },
+		{ "doptions_ref", "doptions (reference data trace layout)", "REFFLOW data trace model; FZI ReferenceDOptions", "The 4-bit doptions of the reference data-trace encoder (set doptions_width to 4).", f_2, PMREGS_NULL,
 		  PMREGS_U8(0x00), PMREGS_U8(0xf0), PMREGS_U8(0x00), PMREGS_U8(0x0f),
-		  "The 4-bit doptions of the reference data-trace encoder (set doptions_width to 4).", -1, -1, 0, PMREGS_NULL },
+		  5, 0, -1, -1, 8, 0, {0} },
 	};
 	if (count)
 		*count = sizeof layouts / sizeof layouts[0];
@@ -238,7 +238,7 @@ static inline size_t pmregs_etrace_doptions_ref_snprint(char *buf, size_t n, uin
 /* ---- run-time parameters by name and by index ---- */
 
 /* The named parameter sets (values in the order of pmregs_etrace_params_desc()). */
-static inline const struct pmregs_param_preset *pmregs_etrace_param_presets(size_t *count)
+static inline const struct pmregs_param_preset *pmregs_etrace_presets(size_t *count)
 {
 	static const uint64_t v0[] = { 64, 0, 2, 5, 1, 1, 32, 0, 0, 0, 0, 0, 0, 0, 1, 5, 4, 0, 0, 0, 0, 0, 0, 0, 32, 32, 1, 3, 2, 0, 0, 0, 2 };
 	static const uint64_t v1[] = { 64, 0, 2, 5, 1, 1, 32, 0, 0, 0, 0, 0, 0, 0, 1, 5, 4, 0, 0, 6, 0, 2, 2, 0, 32, 32, 1, 3, 2, 0, 0, 0, 2 };
@@ -255,8 +255,8 @@ static inline const struct pmregs_param_preset *pmregs_etrace_param_presets(size
 	return d;
 }
 
-/* The parameter set called name, or a null pointer. */
-static inline const struct pmregs_etrace_params *pmregs_etrace_params_preset(const char *name)
+/* The parameters of the set called name (ignoring ASCII case), or a null pointer. */
+static inline const struct pmregs_etrace_params *pmregs_etrace_presets_find(const char *name)
 {
 	static const struct pmregs_etrace_params d[] = {
 		PMREGS_ETRACE_PRESET_REFERENCE_FLOW,
@@ -265,11 +265,25 @@ static inline const struct pmregs_etrace_params *pmregs_etrace_params_preset(con
 		PMREGS_ETRACE_PRESET_PULP,
 	};
 	size_t i, n;
-	const struct pmregs_param_preset *ps = pmregs_etrace_param_presets(&n);
+	const struct pmregs_param_preset *ps = pmregs_etrace_presets(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(ps[i].name, name))
+		if (pmregs_strcaseeq(ps[i].name, name))
 			return &d[i];
 	return PMREGS_NULL;
+}
+
+/* Deprecated: the name pmregs_etrace_presets() had before 0.2.0 (removed in the release after). */
+PMREGS_DEPRECATED("renamed pmregs_etrace_presets()")
+static inline const struct pmregs_param_preset *pmregs_etrace_param_presets(size_t *count)
+{
+	return pmregs_etrace_presets(count);
+}
+
+/* Deprecated: the name pmregs_etrace_presets_find() had before 0.2.0 (removed in the release after). */
+PMREGS_DEPRECATED("renamed pmregs_etrace_presets_find()")
+static inline const struct pmregs_etrace_params *pmregs_etrace_params_preset(const char *name)
+{
+	return pmregs_etrace_presets_find(name);
 }
 
 /* Name, doc, default and range of each parameter, in struct order. */
@@ -6346,7 +6360,7 @@ static inline const struct pmregs_stream_desc *pmregs_etrace_streams(size_t *cou
 }
 
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
-#define PMREGS_ETRACE_FAMILY_INIT { "etrace", "RISC-V Efficient Trace (E-Trace) te_inst and te_data packets, compression and encapsulation", pmregs_etrace_layouts, pmregs_etrace_register_descs, pmregs_etrace_params_desc, pmregs_etrace_streams, "RISC-V International", pmregs_etrace_param_presets, pmregs_etrace_params_check_values, PMREGS_NULL, PMREGS_NULL }
+#define PMREGS_ETRACE_FAMILY_INIT { "etrace", "RISC-V Efficient Trace (E-Trace) te_inst and te_data packets, compression and encapsulation", pmregs_etrace_layouts, pmregs_etrace_register_descs, pmregs_etrace_params_desc, pmregs_etrace_streams, "RISC-V International", pmregs_etrace_presets, pmregs_etrace_params_check_values, PMREGS_NULL, PMREGS_NULL }
 
 static inline const struct pmregs_family_desc *pmregs_etrace_family(void)
 {

@@ -2262,8 +2262,8 @@ enum pmregs_itanium_event_kind {
 /* ---- PMC0 (freeze and overflow status) (pmc0) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMC0_FR(x)       PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_ITANIUM_PMC0_OVERFLOW(x) PMREGS_FIELD64((x), 4, 4)
+#define PMREGS_ITANIUM_PMC0_FR(x)       PMREGS_FIELD64((x), 0, 1, pmregs_itanium_pmc0_fr_set)
+#define PMREGS_ITANIUM_PMC0_OVERFLOW(x) PMREGS_FIELD64((x), 4, 4, pmregs_itanium_pmc0_overflow_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmc0_fr_get(v)                  PMREGS_GET64(v, 0, 0x1)
@@ -2286,14 +2286,14 @@ enum pmregs_itanium_event_kind {
 /* ---- PMC4/PMC5 (generic counter configuration) (pmc_counting) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMC_COUNTING_PLM(x)       PMREGS_FIELD64((x), 0, 4)
-#define PMREGS_ITANIUM_PMC_COUNTING_EV(x)        PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_ITANIUM_PMC_COUNTING_OI(x)        PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_ITANIUM_PMC_COUNTING_PM(x)        PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_ITANIUM_PMC_COUNTING_ES(x)        PMREGS_FIELD64((x), 8, 7)
-#define PMREGS_ITANIUM_PMC_COUNTING_UMASK(x)     PMREGS_FIELD64((x), 16, 4)
-#define PMREGS_ITANIUM_PMC_COUNTING_THRESHOLD(x) PMREGS_FIELD64((x), 20, 3)
-#define PMREGS_ITANIUM_PMC_COUNTING_ISM(x)       PMREGS_FIELD64((x), 24, 2)
+#define PMREGS_ITANIUM_PMC_COUNTING_PLM(x)       PMREGS_FIELD64((x), 0, 4, pmregs_itanium_pmc_counting_plm_set)
+#define PMREGS_ITANIUM_PMC_COUNTING_EV(x)        PMREGS_FIELD64((x), 4, 1, pmregs_itanium_pmc_counting_ev_set)
+#define PMREGS_ITANIUM_PMC_COUNTING_OI(x)        PMREGS_FIELD64((x), 5, 1, pmregs_itanium_pmc_counting_oi_set)
+#define PMREGS_ITANIUM_PMC_COUNTING_PM(x)        PMREGS_FIELD64((x), 6, 1, pmregs_itanium_pmc_counting_pm_set)
+#define PMREGS_ITANIUM_PMC_COUNTING_ES(x)        PMREGS_FIELD64((x), 8, 7, pmregs_itanium_pmc_counting_es_set)
+#define PMREGS_ITANIUM_PMC_COUNTING_UMASK(x)     PMREGS_FIELD64((x), 16, 4, pmregs_itanium_pmc_counting_umask_set)
+#define PMREGS_ITANIUM_PMC_COUNTING_THRESHOLD(x) PMREGS_FIELD64((x), 20, 3, pmregs_itanium_pmc_counting_threshold_set)
+#define PMREGS_ITANIUM_PMC_COUNTING_ISM(x)       PMREGS_FIELD64((x), 24, 2, pmregs_itanium_pmc_counting_ism_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmc_counting_plm_get(v)                  PMREGS_GET64(v, 0, 0xf)
@@ -2327,14 +2327,14 @@ enum pmregs_itanium_event_kind {
 /* ---- PMC6/PMC7 (generic counter configuration, 2-bit threshold) (pmc_counting_narrow) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_PLM(x)       PMREGS_FIELD64((x), 0, 4)
-#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_EV(x)        PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_OI(x)        PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_PM(x)        PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_ES(x)        PMREGS_FIELD64((x), 8, 7)
-#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_UMASK(x)     PMREGS_FIELD64((x), 16, 4)
-#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_ISM(x)       PMREGS_FIELD64((x), 24, 2)
-#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_THRESHOLD(x) PMREGS_FIELD64((x), 20, 2)
+#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_PLM(x)       PMREGS_FIELD64((x), 0, 4, pmregs_itanium_pmc_counting_narrow_plm_set)
+#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_EV(x)        PMREGS_FIELD64((x), 4, 1, pmregs_itanium_pmc_counting_narrow_ev_set)
+#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_OI(x)        PMREGS_FIELD64((x), 5, 1, pmregs_itanium_pmc_counting_narrow_oi_set)
+#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_PM(x)        PMREGS_FIELD64((x), 6, 1, pmregs_itanium_pmc_counting_narrow_pm_set)
+#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_ES(x)        PMREGS_FIELD64((x), 8, 7, pmregs_itanium_pmc_counting_narrow_es_set)
+#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_UMASK(x)     PMREGS_FIELD64((x), 16, 4, pmregs_itanium_pmc_counting_narrow_umask_set)
+#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_ISM(x)       PMREGS_FIELD64((x), 24, 2, pmregs_itanium_pmc_counting_narrow_ism_set)
+#define PMREGS_ITANIUM_PMC_COUNTING_NARROW_THRESHOLD(x) PMREGS_FIELD64((x), 20, 2, pmregs_itanium_pmc_counting_narrow_threshold_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmc_counting_narrow_plm_get(v)                  PMREGS_GET64(v, 0, 0xf)
@@ -2368,8 +2368,8 @@ enum pmregs_itanium_event_kind {
 /* ---- PMD4-PMD7 (generic counters) (pmd_counter) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMD_COUNTER_COUNT(x) PMREGS_FIELD64((x), 0, 32)
-#define PMREGS_ITANIUM_PMD_COUNTER_SXT(x)   PMREGS_FIELD64((x), 32, 32)
+#define PMREGS_ITANIUM_PMD_COUNTER_COUNT(x) PMREGS_FIELD64((x), 0, 32, pmregs_itanium_pmd_counter_count_set)
+#define PMREGS_ITANIUM_PMD_COUNTER_SXT(x)   PMREGS_FIELD64((x), 32, 32, pmregs_itanium_pmd_counter_sxt_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmd_counter_count_get(v)            PMREGS_GET64(v, 0, 0xffffffff)
@@ -2385,12 +2385,12 @@ enum pmregs_itanium_event_kind {
 /* ---- PMC8/PMC9 (IA-64 opcode match) (pmc8_9) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMC8_9_MASK(x)  PMREGS_FIELD64((x), 3, 27)
-#define PMREGS_ITANIUM_PMC8_9_MATCH(x) PMREGS_FIELD64((x), 33, 27)
-#define PMREGS_ITANIUM_PMC8_9_B(x)     PMREGS_FIELD64((x), 60, 1)
-#define PMREGS_ITANIUM_PMC8_9_F(x)     PMREGS_FIELD64((x), 61, 1)
-#define PMREGS_ITANIUM_PMC8_9_I(x)     PMREGS_FIELD64((x), 62, 1)
-#define PMREGS_ITANIUM_PMC8_9_M(x)     PMREGS_FIELD64((x), 63, 1)
+#define PMREGS_ITANIUM_PMC8_9_MASK(x)  PMREGS_FIELD64((x), 3, 27, pmregs_itanium_pmc8_9_mask_set)
+#define PMREGS_ITANIUM_PMC8_9_MATCH(x) PMREGS_FIELD64((x), 33, 27, pmregs_itanium_pmc8_9_match_set)
+#define PMREGS_ITANIUM_PMC8_9_B(x)     PMREGS_FIELD64((x), 60, 1, pmregs_itanium_pmc8_9_b_set)
+#define PMREGS_ITANIUM_PMC8_9_F(x)     PMREGS_FIELD64((x), 61, 1, pmregs_itanium_pmc8_9_f_set)
+#define PMREGS_ITANIUM_PMC8_9_I(x)     PMREGS_FIELD64((x), 62, 1, pmregs_itanium_pmc8_9_i_set)
+#define PMREGS_ITANIUM_PMC8_9_M(x)     PMREGS_FIELD64((x), 63, 1, pmregs_itanium_pmc8_9_m_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmc8_9_mask_get(v)             PMREGS_GET64(v, 3, 0x7ffffff)
@@ -2418,10 +2418,10 @@ enum pmregs_itanium_event_kind {
 /* ---- PMC10 (instruction EAR configuration) (pmc10) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMC10_PLM(x) PMREGS_FIELD64((x), 0, 4)
-#define PMREGS_ITANIUM_PMC10_PM(x)  PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_ITANIUM_PMC10_TLB(x) PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_ITANIUM_PMC10_ISM(x) PMREGS_FIELD64((x), 24, 2)
+#define PMREGS_ITANIUM_PMC10_PLM(x) PMREGS_FIELD64((x), 0, 4, pmregs_itanium_pmc10_plm_set)
+#define PMREGS_ITANIUM_PMC10_PM(x)  PMREGS_FIELD64((x), 6, 1, pmregs_itanium_pmc10_pm_set)
+#define PMREGS_ITANIUM_PMC10_TLB(x) PMREGS_FIELD64((x), 7, 1, pmregs_itanium_pmc10_tlb_set)
+#define PMREGS_ITANIUM_PMC10_ISM(x) PMREGS_FIELD64((x), 24, 2, pmregs_itanium_pmc10_ism_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmc10_plm_get(v)            PMREGS_GET64(v, 0, 0xf)
@@ -2454,11 +2454,11 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 /* ---- PMC10 (instruction EAR configuration) (cache variant) (pmc10_cache) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMC10_CACHE_PLM(x)   PMREGS_FIELD64((x), 0, 4)
-#define PMREGS_ITANIUM_PMC10_CACHE_PM(x)    PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_ITANIUM_PMC10_CACHE_TLB(x)   PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_ITANIUM_PMC10_CACHE_ISM(x)   PMREGS_FIELD64((x), 24, 2)
-#define PMREGS_ITANIUM_PMC10_CACHE_UMASK(x) PMREGS_FIELD64((x), 16, 4)
+#define PMREGS_ITANIUM_PMC10_CACHE_PLM(x)   PMREGS_FIELD64((x), 0, 4, pmregs_itanium_pmc10_cache_plm_set)
+#define PMREGS_ITANIUM_PMC10_CACHE_PM(x)    PMREGS_FIELD64((x), 6, 1, pmregs_itanium_pmc10_cache_pm_set)
+#define PMREGS_ITANIUM_PMC10_CACHE_TLB(x)   PMREGS_FIELD64((x), 7, 1, pmregs_itanium_pmc10_cache_tlb_set)
+#define PMREGS_ITANIUM_PMC10_CACHE_ISM(x)   PMREGS_FIELD64((x), 24, 2, pmregs_itanium_pmc10_cache_ism_set)
+#define PMREGS_ITANIUM_PMC10_CACHE_UMASK(x) PMREGS_FIELD64((x), 16, 4, pmregs_itanium_pmc10_cache_umask_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmc10_cache_plm_get(v)              PMREGS_GET64(v, 0, 0xf)
@@ -2483,11 +2483,11 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 /* ---- PMC10 (instruction EAR configuration) (tlb variant) (pmc10_tlb) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMC10_TLB_PLM(x)   PMREGS_FIELD64((x), 0, 4)
-#define PMREGS_ITANIUM_PMC10_TLB_PM(x)    PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_ITANIUM_PMC10_TLB_TLB(x)   PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_ITANIUM_PMC10_TLB_ISM(x)   PMREGS_FIELD64((x), 24, 2)
-#define PMREGS_ITANIUM_PMC10_TLB_UMASK(x) PMREGS_FIELD64((x), 16, 4)
+#define PMREGS_ITANIUM_PMC10_TLB_PLM(x)   PMREGS_FIELD64((x), 0, 4, pmregs_itanium_pmc10_tlb_plm_set)
+#define PMREGS_ITANIUM_PMC10_TLB_PM(x)    PMREGS_FIELD64((x), 6, 1, pmregs_itanium_pmc10_tlb_pm_set)
+#define PMREGS_ITANIUM_PMC10_TLB_TLB(x)   PMREGS_FIELD64((x), 7, 1, pmregs_itanium_pmc10_tlb_tlb_set)
+#define PMREGS_ITANIUM_PMC10_TLB_ISM(x)   PMREGS_FIELD64((x), 24, 2, pmregs_itanium_pmc10_tlb_ism_set)
+#define PMREGS_ITANIUM_PMC10_TLB_UMASK(x) PMREGS_FIELD64((x), 16, 4, pmregs_itanium_pmc10_tlb_umask_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmc10_tlb_plm_get(v)              PMREGS_GET64(v, 0, 0xf)
@@ -2512,8 +2512,8 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 /* ---- PMD0 (instruction EAR address, cache mode) (pmd0_cache) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMD0_CACHE_V(x)     PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_ITANIUM_PMD0_CACHE_IADDR(x) PMREGS_FIELD64((x), 5, 59)
+#define PMREGS_ITANIUM_PMD0_CACHE_V(x)     PMREGS_FIELD64((x), 0, 1, pmregs_itanium_pmd0_cache_v_set)
+#define PMREGS_ITANIUM_PMD0_CACHE_IADDR(x) PMREGS_FIELD64((x), 5, 59, pmregs_itanium_pmd0_cache_iaddr_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmd0_cache_v_get(v)                PMREGS_GET64(v, 0, 0x1)
@@ -2529,9 +2529,9 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 /* ---- PMD0 (instruction EAR address, TLB mode) (pmd0_tlb) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMD0_TLB_V(x)     PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_ITANIUM_PMD0_TLB_IADDR(x) PMREGS_FIELD64((x), 5, 59)
-#define PMREGS_ITANIUM_PMD0_TLB_TLB(x)   PMREGS_FIELD64((x), 1, 1)
+#define PMREGS_ITANIUM_PMD0_TLB_V(x)     PMREGS_FIELD64((x), 0, 1, pmregs_itanium_pmd0_tlb_v_set)
+#define PMREGS_ITANIUM_PMD0_TLB_IADDR(x) PMREGS_FIELD64((x), 5, 59, pmregs_itanium_pmd0_tlb_iaddr_set)
+#define PMREGS_ITANIUM_PMD0_TLB_TLB(x)   PMREGS_FIELD64((x), 1, 1, pmregs_itanium_pmd0_tlb_tlb_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmd0_tlb_v_get(v)                PMREGS_GET64(v, 0, 0x1)
@@ -2550,7 +2550,7 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 /* ---- PMD1 (instruction EAR latency, cache mode) (pmd1_cache) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMD1_CACHE_LATENCY(x) PMREGS_FIELD64((x), 0, 12)
+#define PMREGS_ITANIUM_PMD1_CACHE_LATENCY(x) PMREGS_FIELD64((x), 0, 12, pmregs_itanium_pmd1_cache_latency_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmd1_cache_latency_get(v)            PMREGS_GET64(v, 0, 0xfff)
@@ -2570,11 +2570,11 @@ static inline int pmregs_itanium_pmc10_variant(uint64_t v)
 /* ---- PMC11 (data EAR configuration and data address range check) (pmc11) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMC11_PLM(x) PMREGS_FIELD64((x), 0, 4)
-#define PMREGS_ITANIUM_PMC11_PM(x)  PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_ITANIUM_PMC11_TLB(x) PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_ITANIUM_PMC11_ISM(x) PMREGS_FIELD64((x), 24, 2)
-#define PMREGS_ITANIUM_PMC11_PT(x)  PMREGS_FIELD64((x), 28, 1)
+#define PMREGS_ITANIUM_PMC11_PLM(x) PMREGS_FIELD64((x), 0, 4, pmregs_itanium_pmc11_plm_set)
+#define PMREGS_ITANIUM_PMC11_PM(x)  PMREGS_FIELD64((x), 6, 1, pmregs_itanium_pmc11_pm_set)
+#define PMREGS_ITANIUM_PMC11_TLB(x) PMREGS_FIELD64((x), 7, 1, pmregs_itanium_pmc11_tlb_set)
+#define PMREGS_ITANIUM_PMC11_ISM(x) PMREGS_FIELD64((x), 24, 2, pmregs_itanium_pmc11_ism_set)
+#define PMREGS_ITANIUM_PMC11_PT(x)  PMREGS_FIELD64((x), 28, 1, pmregs_itanium_pmc11_pt_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmc11_plm_get(v)            PMREGS_GET64(v, 0, 0xf)
@@ -2610,12 +2610,12 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 /* ---- PMC11 (data EAR configuration and data address range check) (cache variant) (pmc11_cache) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMC11_CACHE_PLM(x)   PMREGS_FIELD64((x), 0, 4)
-#define PMREGS_ITANIUM_PMC11_CACHE_PM(x)    PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_ITANIUM_PMC11_CACHE_TLB(x)   PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_ITANIUM_PMC11_CACHE_ISM(x)   PMREGS_FIELD64((x), 24, 2)
-#define PMREGS_ITANIUM_PMC11_CACHE_PT(x)    PMREGS_FIELD64((x), 28, 1)
-#define PMREGS_ITANIUM_PMC11_CACHE_UMASK(x) PMREGS_FIELD64((x), 16, 4)
+#define PMREGS_ITANIUM_PMC11_CACHE_PLM(x)   PMREGS_FIELD64((x), 0, 4, pmregs_itanium_pmc11_cache_plm_set)
+#define PMREGS_ITANIUM_PMC11_CACHE_PM(x)    PMREGS_FIELD64((x), 6, 1, pmregs_itanium_pmc11_cache_pm_set)
+#define PMREGS_ITANIUM_PMC11_CACHE_TLB(x)   PMREGS_FIELD64((x), 7, 1, pmregs_itanium_pmc11_cache_tlb_set)
+#define PMREGS_ITANIUM_PMC11_CACHE_ISM(x)   PMREGS_FIELD64((x), 24, 2, pmregs_itanium_pmc11_cache_ism_set)
+#define PMREGS_ITANIUM_PMC11_CACHE_PT(x)    PMREGS_FIELD64((x), 28, 1, pmregs_itanium_pmc11_cache_pt_set)
+#define PMREGS_ITANIUM_PMC11_CACHE_UMASK(x) PMREGS_FIELD64((x), 16, 4, pmregs_itanium_pmc11_cache_umask_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmc11_cache_plm_get(v)              PMREGS_GET64(v, 0, 0xf)
@@ -2643,12 +2643,12 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 /* ---- PMC11 (data EAR configuration and data address range check) (tlb variant) (pmc11_tlb) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMC11_TLB_PLM(x)   PMREGS_FIELD64((x), 0, 4)
-#define PMREGS_ITANIUM_PMC11_TLB_PM(x)    PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_ITANIUM_PMC11_TLB_TLB(x)   PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_ITANIUM_PMC11_TLB_ISM(x)   PMREGS_FIELD64((x), 24, 2)
-#define PMREGS_ITANIUM_PMC11_TLB_PT(x)    PMREGS_FIELD64((x), 28, 1)
-#define PMREGS_ITANIUM_PMC11_TLB_UMASK(x) PMREGS_FIELD64((x), 16, 4)
+#define PMREGS_ITANIUM_PMC11_TLB_PLM(x)   PMREGS_FIELD64((x), 0, 4, pmregs_itanium_pmc11_tlb_plm_set)
+#define PMREGS_ITANIUM_PMC11_TLB_PM(x)    PMREGS_FIELD64((x), 6, 1, pmregs_itanium_pmc11_tlb_pm_set)
+#define PMREGS_ITANIUM_PMC11_TLB_TLB(x)   PMREGS_FIELD64((x), 7, 1, pmregs_itanium_pmc11_tlb_tlb_set)
+#define PMREGS_ITANIUM_PMC11_TLB_ISM(x)   PMREGS_FIELD64((x), 24, 2, pmregs_itanium_pmc11_tlb_ism_set)
+#define PMREGS_ITANIUM_PMC11_TLB_PT(x)    PMREGS_FIELD64((x), 28, 1, pmregs_itanium_pmc11_tlb_pt_set)
+#define PMREGS_ITANIUM_PMC11_TLB_UMASK(x) PMREGS_FIELD64((x), 16, 4, pmregs_itanium_pmc11_tlb_umask_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmc11_tlb_plm_get(v)              PMREGS_GET64(v, 0, 0xf)
@@ -2676,7 +2676,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 /* ---- PMD2 (data EAR address) (pmd2) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMD2_DADDR(x) PMREGS_FIELD64((x), 0, 64)
+#define PMREGS_ITANIUM_PMD2_DADDR(x) PMREGS_FIELD64((x), 0, 64, pmregs_itanium_pmd2_daddr_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmd2_daddr_get(v)            (pmregs_u64(v))
@@ -2689,8 +2689,8 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 /* ---- PMD3 (data EAR latency or TLB level) (pmd3) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMD3_LATENCY(x) PMREGS_FIELD64((x), 0, 12)
-#define PMREGS_ITANIUM_PMD3_LEVEL(x)   PMREGS_FIELD64((x), 62, 2)
+#define PMREGS_ITANIUM_PMD3_LATENCY(x) PMREGS_FIELD64((x), 0, 12, pmregs_itanium_pmd3_latency_set)
+#define PMREGS_ITANIUM_PMD3_LEVEL(x)   PMREGS_FIELD64((x), 62, 2, pmregs_itanium_pmd3_level_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmd3_latency_get(v)            PMREGS_GET64(v, 0, 0xfff)
@@ -2706,9 +2706,9 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 /* ---- PMD17 (data EAR instruction address) (pmd17) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMD17_VL(x)    PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_ITANIUM_PMD17_SLOT(x)  PMREGS_FIELD64((x), 2, 2)
-#define PMREGS_ITANIUM_PMD17_IADDR(x) PMREGS_FIELD64((x), 4, 60)
+#define PMREGS_ITANIUM_PMD17_VL(x)    PMREGS_FIELD64((x), 0, 1, pmregs_itanium_pmd17_vl_set)
+#define PMREGS_ITANIUM_PMD17_SLOT(x)  PMREGS_FIELD64((x), 2, 2, pmregs_itanium_pmd17_slot_set)
+#define PMREGS_ITANIUM_PMD17_IADDR(x) PMREGS_FIELD64((x), 4, 60, pmregs_itanium_pmd17_iaddr_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmd17_vl_get(v)               PMREGS_GET64(v, 0, 0x1)
@@ -2727,14 +2727,14 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 /* ---- PMC12 (branch trace buffer configuration) (pmc12) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMC12_PLM(x) PMREGS_FIELD64((x), 0, 4)
-#define PMREGS_ITANIUM_PMC12_PM(x)  PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_ITANIUM_PMC12_TAR(x) PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_ITANIUM_PMC12_TM(x)  PMREGS_FIELD64((x), 8, 2)
-#define PMREGS_ITANIUM_PMC12_PTM(x) PMREGS_FIELD64((x), 10, 2)
-#define PMREGS_ITANIUM_PMC12_PPM(x) PMREGS_FIELD64((x), 12, 2)
-#define PMREGS_ITANIUM_PMC12_BPT(x) PMREGS_FIELD64((x), 14, 1)
-#define PMREGS_ITANIUM_PMC12_BAC(x) PMREGS_FIELD64((x), 15, 1)
+#define PMREGS_ITANIUM_PMC12_PLM(x) PMREGS_FIELD64((x), 0, 4, pmregs_itanium_pmc12_plm_set)
+#define PMREGS_ITANIUM_PMC12_PM(x)  PMREGS_FIELD64((x), 6, 1, pmregs_itanium_pmc12_pm_set)
+#define PMREGS_ITANIUM_PMC12_TAR(x) PMREGS_FIELD64((x), 7, 1, pmregs_itanium_pmc12_tar_set)
+#define PMREGS_ITANIUM_PMC12_TM(x)  PMREGS_FIELD64((x), 8, 2, pmregs_itanium_pmc12_tm_set)
+#define PMREGS_ITANIUM_PMC12_PTM(x) PMREGS_FIELD64((x), 10, 2, pmregs_itanium_pmc12_ptm_set)
+#define PMREGS_ITANIUM_PMC12_PPM(x) PMREGS_FIELD64((x), 12, 2, pmregs_itanium_pmc12_ppm_set)
+#define PMREGS_ITANIUM_PMC12_BPT(x) PMREGS_FIELD64((x), 14, 1, pmregs_itanium_pmc12_bpt_set)
+#define PMREGS_ITANIUM_PMC12_BAC(x) PMREGS_FIELD64((x), 15, 1, pmregs_itanium_pmc12_bac_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmc12_plm_get(v)            PMREGS_GET64(v, 0, 0xf)
@@ -2768,10 +2768,10 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 /* ---- PMD8-PMD15 (branch trace buffer entries) (pmd_btb) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMD_BTB_B(x)    PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_ITANIUM_PMD_BTB_MP(x)   PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_ITANIUM_PMD_BTB_SLOT(x) PMREGS_FIELD64((x), 2, 2)
-#define PMREGS_ITANIUM_PMD_BTB_ADDR(x) PMREGS_FIELD64((x), 4, 60)
+#define PMREGS_ITANIUM_PMD_BTB_B(x)    PMREGS_FIELD64((x), 0, 1, pmregs_itanium_pmd_btb_b_set)
+#define PMREGS_ITANIUM_PMD_BTB_MP(x)   PMREGS_FIELD64((x), 1, 1, pmregs_itanium_pmd_btb_mp_set)
+#define PMREGS_ITANIUM_PMD_BTB_SLOT(x) PMREGS_FIELD64((x), 2, 2, pmregs_itanium_pmd_btb_slot_set)
+#define PMREGS_ITANIUM_PMD_BTB_ADDR(x) PMREGS_FIELD64((x), 4, 60, pmregs_itanium_pmd_btb_addr_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmd_btb_b_get(v)               PMREGS_GET64(v, 0, 0x1)
@@ -2793,8 +2793,8 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 /* ---- PMD16 (branch trace buffer index) (pmd16) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMD16_BBI(x)  PMREGS_FIELD64((x), 0, 3)
-#define PMREGS_ITANIUM_PMD16_FULL(x) PMREGS_FIELD64((x), 3, 1)
+#define PMREGS_ITANIUM_PMD16_BBI(x)  PMREGS_FIELD64((x), 0, 3, pmregs_itanium_pmd16_bbi_set)
+#define PMREGS_ITANIUM_PMD16_FULL(x) PMREGS_FIELD64((x), 3, 1, pmregs_itanium_pmd16_full_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmd16_bbi_get(v)             PMREGS_GET64(v, 0, 0x7)
@@ -2810,7 +2810,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 /* ---- PMC13 (instruction address range check) (pmc13) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_PMC13_TA(x) PMREGS_FIELD64((x), 0, 1)
+#define PMREGS_ITANIUM_PMC13_TA(x) PMREGS_FIELD64((x), 0, 1, pmregs_itanium_pmc13_ta_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_pmc13_ta_get(v)            PMREGS_GET64(v, 0, 0x1)
@@ -2823,7 +2823,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 /* ---- IBR/DBR even register (breakpoint address) (br_addr) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_BR_ADDR_ADDR(x) PMREGS_FIELD64((x), 0, 64)
+#define PMREGS_ITANIUM_BR_ADDR_ADDR(x) PMREGS_FIELD64((x), 0, 64, pmregs_itanium_br_addr_addr_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_br_addr_addr_get(v)            (pmregs_u64(v))
@@ -2836,9 +2836,9 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 /* ---- IBR odd register (instruction breakpoint mask and control) (ibr_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_IBR_CTL_MASK(x) PMREGS_FIELD64((x), 0, 56)
-#define PMREGS_ITANIUM_IBR_CTL_PLM(x)  PMREGS_FIELD64((x), 56, 4)
-#define PMREGS_ITANIUM_IBR_CTL_X(x)    PMREGS_FIELD64((x), 63, 1)
+#define PMREGS_ITANIUM_IBR_CTL_MASK(x) PMREGS_FIELD64((x), 0, 56, pmregs_itanium_ibr_ctl_mask_set)
+#define PMREGS_ITANIUM_IBR_CTL_PLM(x)  PMREGS_FIELD64((x), 56, 4, pmregs_itanium_ibr_ctl_plm_set)
+#define PMREGS_ITANIUM_IBR_CTL_X(x)    PMREGS_FIELD64((x), 63, 1, pmregs_itanium_ibr_ctl_x_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_ibr_ctl_mask_get(v)            PMREGS_GET64(v, 0, 0xffffffffffffff)
@@ -2857,10 +2857,10 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 /* ---- DBR odd register (data breakpoint mask and control) (dbr_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_ITANIUM_DBR_CTL_MASK(x) PMREGS_FIELD64((x), 0, 56)
-#define PMREGS_ITANIUM_DBR_CTL_PLM(x)  PMREGS_FIELD64((x), 56, 4)
-#define PMREGS_ITANIUM_DBR_CTL_W(x)    PMREGS_FIELD64((x), 62, 1)
-#define PMREGS_ITANIUM_DBR_CTL_R(x)    PMREGS_FIELD64((x), 63, 1)
+#define PMREGS_ITANIUM_DBR_CTL_MASK(x) PMREGS_FIELD64((x), 0, 56, pmregs_itanium_dbr_ctl_mask_set)
+#define PMREGS_ITANIUM_DBR_CTL_PLM(x)  PMREGS_FIELD64((x), 56, 4, pmregs_itanium_dbr_ctl_plm_set)
+#define PMREGS_ITANIUM_DBR_CTL_W(x)    PMREGS_FIELD64((x), 62, 1, pmregs_itanium_dbr_ctl_w_set)
+#define PMREGS_ITANIUM_DBR_CTL_R(x)    PMREGS_FIELD64((x), 63, 1, pmregs_itanium_dbr_ctl_r_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_itanium_dbr_ctl_mask_get(v)            PMREGS_GET64(v, 0, 0xffffffffffffff)

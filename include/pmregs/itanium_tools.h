@@ -22,7 +22,7 @@
 #ifndef __ASSEMBLER__
 PMREGS_C_BEGIN
 
-/* ---- PMC0 (freeze and overflow status) (pmc0): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMC0 (freeze and overflow status) (pmc0): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmc0_fields {
 	uint8_t fr; /* bits 0: Freeze: 1 = monitoring disabled; set by an overflow of a counter whose oi = 1; software clears it */
 	uint8_t overflow; /* bits 7:4: Bit n-4 = 1: PMDn overflowed (n = 4..7); set whatever oi is; sticky */
@@ -54,7 +54,7 @@ static inline void pmregs_itanium_pmc0_unpack(uint64_t v, struct pmregs_itanium_
 	f->overflow = (uint8_t)((v >> 4) & 0xfu);
 }
 
-/* ---- PMC1-PMC3 (overflow status, unused) (pmc_ignored): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMC1-PMC3 (overflow status, unused) (pmc_ignored): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmc_ignored_fields {
 	uint8_t unused_; /* the layout has no settable field */
 };
@@ -80,7 +80,7 @@ static inline void pmregs_itanium_pmc_ignored_unpack(uint64_t v, struct pmregs_i
 	f->unused_ = 0;
 }
 
-/* ---- PMC4/PMC5 (generic counter configuration) (pmc_counting): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMC4/PMC5 (generic counter configuration) (pmc_counting): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmc_counting_fields {
 	uint8_t plm; /* bits 3:0: Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter */
 	uint8_t ev; /* bits 4: External visibility */
@@ -142,7 +142,7 @@ static inline void pmregs_itanium_pmc_counting_unpack(uint64_t v, struct pmregs_
 	f->ism = (uint8_t)((v >> 24) & 0x3u);
 }
 
-/* ---- PMC6/PMC7 (generic counter configuration, 2-bit threshold) (pmc_counting_narrow): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMC6/PMC7 (generic counter configuration, 2-bit threshold) (pmc_counting_narrow): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmc_counting_narrow_fields {
 	uint8_t plm; /* bits 3:0: Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter */
 	uint8_t ev; /* bits 4: External visibility */
@@ -204,7 +204,7 @@ static inline void pmregs_itanium_pmc_counting_narrow_unpack(uint64_t v, struct 
 	f->threshold = (uint8_t)((v >> 20) & 0x3u);
 }
 
-/* ---- PMD4-PMD7 (generic counters) (pmd_counter): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMD4-PMD7 (generic counters) (pmd_counter): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmd_counter_fields {
 	uint32_t count; /* bits 31:0: Event count; a carry out of bit 31 sets PMC0.overflow (and PMC0.fr when oi = 1) */
 	uint32_t sxt; /* bits 63:32: Reads return copies of bit 31; writes ignored */
@@ -232,7 +232,7 @@ static inline void pmregs_itanium_pmd_counter_unpack(uint64_t v, struct pmregs_i
 	f->sxt = (uint32_t)((v >> 32) & 0xffffffffu);
 }
 
-/* ---- PMC8/PMC9 (IA-64 opcode match) (pmc8_9): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMC8/PMC9 (IA-64 opcode match) (pmc8_9): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmc8_9_fields {
 	uint32_t mask; /* bits 29:3: 1 = don't care: mask{26:13} covers enco{40:27}, mask{12:0} covers enco{12:0} */
 	uint32_t match; /* bits 59:33: Opcode bits: match{26:13} = enco{40:27}, match{12:0} = enco{12:0} */
@@ -284,7 +284,7 @@ static inline void pmregs_itanium_pmc8_9_unpack(uint64_t v, struct pmregs_itaniu
 	f->m = (uint8_t)((v >> 63) & 0x1u);
 }
 
-/* ---- PMC10 (instruction EAR configuration) (pmc10): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMC10 (instruction EAR configuration) (pmc10): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmc10_fields {
 	uint8_t plm; /* bits 3:0: Privilege level mask */
 	uint8_t pm; /* bits 6: Privileged monitor */
@@ -326,7 +326,7 @@ static inline void pmregs_itanium_pmc10_unpack(uint64_t v, struct pmregs_itanium
 	f->ism = (uint8_t)((v >> 24) & 0x3u);
 }
 
-/* ---- PMC10 (instruction EAR configuration) (cache variant) (pmc10_cache): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMC10 (instruction EAR configuration) (cache variant) (pmc10_cache): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmc10_cache_fields {
 	uint8_t plm; /* bits 3:0: Privilege level mask */
 	uint8_t pm; /* bits 6: Privileged monitor */
@@ -373,7 +373,7 @@ static inline void pmregs_itanium_pmc10_cache_unpack(uint64_t v, struct pmregs_i
 	f->umask = (uint8_t)((v >> 16) & 0xfu);
 }
 
-/* ---- PMC10 (instruction EAR configuration) (tlb variant) (pmc10_tlb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMC10 (instruction EAR configuration) (tlb variant) (pmc10_tlb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmc10_tlb_fields {
 	uint8_t plm; /* bits 3:0: Privilege level mask */
 	uint8_t pm; /* bits 6: Privileged monitor */
@@ -420,10 +420,11 @@ static inline void pmregs_itanium_pmc10_tlb_unpack(uint64_t v, struct pmregs_ita
 	f->umask = (uint8_t)((v >> 16) & 0xfu);
 }
 
-/* ---- PMD0 (instruction EAR address, cache mode) (pmd0_cache): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMD0 (instruction EAR address, cache mode) (pmd0_cache): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmd0_cache_fields {
-	uint8_t v; /* bits 0: Valid: 0 = nothing captured */
 	uint64_t iaddr; /* bits 63:5: Instruction cache line address, bits 63:5 */
+	uint8_t v; /* bits 0: Valid: 0 = nothing captured */
+	uint8_t pmregs_pad[7]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -452,11 +453,12 @@ static inline void pmregs_itanium_pmd0_cache_unpack(uint64_t v, struct pmregs_it
 	f->iaddr = (uint64_t)((v >> 5) & PMREGS_U64(0x7ffffffffffffff));
 }
 
-/* ---- PMD0 (instruction EAR address, TLB mode) (pmd0_tlb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMD0 (instruction EAR address, TLB mode) (pmd0_tlb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmd0_tlb_fields {
-	uint8_t v; /* bits 0: Valid: 0 = nothing captured */
 	uint64_t iaddr; /* bits 63:5: Address that missed the instruction TLB, bits 63:5 */
+	uint8_t v; /* bits 0: Valid: 0 = nothing captured */
 	uint8_t tlb; /* bits 1: How the miss was resolved (PF11) */
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -489,7 +491,7 @@ static inline void pmregs_itanium_pmd0_tlb_unpack(uint64_t v, struct pmregs_itan
 	f->tlb = (uint8_t)((v >> 1) & 0x1u);
 }
 
-/* ---- PMD1 (instruction EAR latency, cache mode) (pmd1_cache): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMD1 (instruction EAR latency, cache mode) (pmd1_cache): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmd1_cache_fields {
 	uint16_t latency; /* bits 11:0: Latency of the captured miss in cycles */
 };
@@ -516,7 +518,7 @@ static inline void pmregs_itanium_pmd1_cache_unpack(uint64_t v, struct pmregs_it
 	f->latency = (uint16_t)(v & 0xfffu);
 }
 
-/* ---- PMD1 (instruction EAR, TLB mode) (pmd1_tlb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMD1 (instruction EAR, TLB mode) (pmd1_tlb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmd1_tlb_fields {
 	uint8_t unused_; /* the layout has no settable field */
 };
@@ -542,7 +544,7 @@ static inline void pmregs_itanium_pmd1_tlb_unpack(uint64_t v, struct pmregs_itan
 	f->unused_ = 0;
 }
 
-/* ---- PMC11 (data EAR configuration and data address range check) (pmc11): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMC11 (data EAR configuration and data address range check) (pmc11): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmc11_fields {
 	uint8_t plm; /* bits 3:0: Privilege level mask */
 	uint8_t pm; /* bits 6: Privileged monitor */
@@ -589,7 +591,7 @@ static inline void pmregs_itanium_pmc11_unpack(uint64_t v, struct pmregs_itanium
 	f->pt = (uint8_t)((v >> 28) & 0x1u);
 }
 
-/* ---- PMC11 (data EAR configuration and data address range check) (cache variant) (pmc11_cache): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMC11 (data EAR configuration and data address range check) (cache variant) (pmc11_cache): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmc11_cache_fields {
 	uint8_t plm; /* bits 3:0: Privilege level mask */
 	uint8_t pm; /* bits 6: Privileged monitor */
@@ -641,7 +643,7 @@ static inline void pmregs_itanium_pmc11_cache_unpack(uint64_t v, struct pmregs_i
 	f->umask = (uint8_t)((v >> 16) & 0xfu);
 }
 
-/* ---- PMC11 (data EAR configuration and data address range check) (tlb variant) (pmc11_tlb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMC11 (data EAR configuration and data address range check) (tlb variant) (pmc11_tlb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmc11_tlb_fields {
 	uint8_t plm; /* bits 3:0: Privilege level mask */
 	uint8_t pm; /* bits 6: Privileged monitor */
@@ -693,7 +695,7 @@ static inline void pmregs_itanium_pmc11_tlb_unpack(uint64_t v, struct pmregs_ita
 	f->umask = (uint8_t)((v >> 16) & 0xfu);
 }
 
-/* ---- PMD2 (data EAR address) (pmd2): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMD2 (data EAR address) (pmd2): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmd2_fields {
 	uint64_t daddr; /* bits 63:0: Data address of the captured miss */
 };
@@ -718,10 +720,11 @@ static inline void pmregs_itanium_pmd2_unpack(uint64_t v, struct pmregs_itanium_
 	f->daddr = (uint64_t)v;
 }
 
-/* ---- PMD3 (data EAR latency or TLB level) (pmd3): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMD3 (data EAR latency or TLB level) (pmd3): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmd3_fields {
 	uint16_t latency; /* bits 11:0: Cache mode: latency of the captured load miss in cycles */
 	uint8_t level; /* bits 63:62: TLB mode: how the miss was resolved */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -750,11 +753,12 @@ static inline void pmregs_itanium_pmd3_unpack(uint64_t v, struct pmregs_itanium_
 	f->level = (uint8_t)((v >> 62) & 0x3u);
 }
 
-/* ---- PMD17 (data EAR instruction address) (pmd17): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMD17 (data EAR instruction address) (pmd17): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmd17_fields {
+	uint64_t iaddr; /* bits 63:4: Bundle address of the instruction, bits 63:4 */
 	uint8_t vl; /* bits 0: Valid */
 	uint8_t slot; /* bits 3:2: Slot (0-2) of the instruction in its bundle */
-	uint64_t iaddr; /* bits 63:4: Bundle address of the instruction, bits 63:4 */
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -787,7 +791,7 @@ static inline void pmregs_itanium_pmd17_unpack(uint64_t v, struct pmregs_itanium
 	f->iaddr = (uint64_t)((v >> 4) & PMREGS_U64(0xfffffffffffffff));
 }
 
-/* ---- PMC12 (branch trace buffer configuration) (pmc12): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMC12 (branch trace buffer configuration) (pmc12): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmc12_fields {
 	uint8_t plm; /* bits 3:0: Privilege level mask */
 	uint8_t pm; /* bits 6: Privileged monitor */
@@ -849,12 +853,13 @@ static inline void pmregs_itanium_pmc12_unpack(uint64_t v, struct pmregs_itanium
 	f->bac = (uint8_t)((v >> 15) & 0x1u);
 }
 
-/* ---- PMD8-PMD15 (branch trace buffer entries) (pmd_btb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMD8-PMD15 (branch trace buffer entries) (pmd_btb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmd_btb_fields {
+	uint64_t addr; /* bits 63:4: Bundle address (b = 1) or target bundle address (b = 0), bits 63:4 */
 	uint8_t b; /* bits 0: 1 = branch source record, 0 = target record */
 	uint8_t mp; /* bits 1: Source record: the prediction failed (target records show 1 in PF11 samples) */
 	uint8_t slot; /* bits 3:2: Source record: slot of the branch in its bundle */
-	uint64_t addr; /* bits 63:4: Bundle address (b = 1) or target bundle address (b = 0), bits 63:4 */
+	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -891,7 +896,7 @@ static inline void pmregs_itanium_pmd_btb_unpack(uint64_t v, struct pmregs_itani
 	f->addr = (uint64_t)((v >> 4) & PMREGS_U64(0xfffffffffffffff));
 }
 
-/* ---- PMD16 (branch trace buffer index) (pmd16): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMD16 (branch trace buffer index) (pmd16): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmd16_fields {
 	uint8_t bbi; /* bits 2:0: Next entry to be written (0-7 = PMD8-15) */
 	uint8_t full; /* bits 3: Sticky: the buffer has wrapped; the oldest entry is bbi when set, else 0 */
@@ -923,7 +928,7 @@ static inline void pmregs_itanium_pmd16_unpack(uint64_t v, struct pmregs_itanium
 	f->full = (uint8_t)((v >> 3) & 0x1u);
 }
 
-/* ---- PMC13 (instruction address range check) (pmc13): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMC13 (instruction address range check) (pmc13): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_pmc13_fields {
 	uint8_t ta; /* bits 0: Tag all: 1 = tag every instruction and ignore the IBRs; set at reset */
 };
@@ -950,7 +955,7 @@ static inline void pmregs_itanium_pmc13_unpack(uint64_t v, struct pmregs_itanium
 	f->ta = (uint8_t)(v & 0x1u);
 }
 
-/* ---- IBR/DBR even register (breakpoint address) (br_addr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IBR/DBR even register (breakpoint address) (br_addr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_br_addr_fields {
 	uint64_t addr; /* bits 63:0: Match address */
 };
@@ -975,11 +980,12 @@ static inline void pmregs_itanium_br_addr_unpack(uint64_t v, struct pmregs_itani
 	f->addr = (uint64_t)v;
 }
 
-/* ---- IBR odd register (instruction breakpoint mask and control) (ibr_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IBR odd register (instruction breakpoint mask and control) (ibr_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_ibr_ctl_fields {
 	uint64_t mask; /* bits 55:0: 1 = the address bit must match; address bits 63:56 are always compared */
 	uint8_t plm; /* bits 59:56: Privilege levels the pair matches at: bit 56 = PL0 ... bit 59 = PL3 */
 	uint8_t x; /* bits 63: Execute breakpoint enable; any set x bit disables PMU range checking */
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -1012,12 +1018,13 @@ static inline void pmregs_itanium_ibr_ctl_unpack(uint64_t v, struct pmregs_itani
 	f->x = (uint8_t)((v >> 63) & 0x1u);
 }
 
-/* ---- DBR odd register (data breakpoint mask and control) (dbr_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- DBR odd register (data breakpoint mask and control) (dbr_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_itanium_dbr_ctl_fields {
 	uint64_t mask; /* bits 55:0: 1 = the address bit must match; address bits 63:56 are always compared */
 	uint8_t plm; /* bits 59:56: Privilege levels the pair matches at (breakpoints only) */
 	uint8_t w; /* bits 62: Write breakpoint enable */
 	uint8_t r; /* bits 63: Read breakpoint enable */
+	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -1059,13 +1066,13 @@ static inline void pmregs_itanium_dbr_ctl_unpack(uint64_t v, struct pmregs_itani
 static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *count)
 {
 	static const struct pmregs_field_desc f_0[] = {
-		{ "fr", "Freeze: 1 = monitoring disabled; set by an overflow of a counter whose oi = 1; software clears it", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_3_1", "Reads 0, writes ignored", 1, { 1, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "overflow", "Bit n-4 = 1: PMDn overflowed (n = 4..7); set whatever oi is; sticky", 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_63_8", "Reads 0, writes ignored", 1, { 8, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "fr", "Freeze: 1 = monitoring disabled; set by an overflow of a counter whose oi = 1; software clears it", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_3_1", "Reads 0, writes ignored", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "overflow", "Bit n-4 = 1: PMDn overflowed (n = 4..7); set whatever oi is; sticky", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_63_8", "Reads 0, writes ignored", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_1[] = {
-		{ "ig", "Reads 0, writes ignored", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "ig", "Reads 0, writes ignored", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_2_0[] = {
 		{ "both", 0u, "count IA-64 and IA-32 instructions" },
@@ -1074,18 +1081,18 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "none", 3u, "count neither" },
 	};
 	static const struct pmregs_field_desc f_2[] = {
-		{ "plm", "Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ev", "External visibility", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "oi", "Overflow interrupt: an overflow also sets PMC0.fr and interrupts", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig7", "", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "es", "Event select", 1, { 8, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig15", "The architected es bit 7; ignored on Itanium", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "umask", "Unit mask (0 for EAR events: their umask goes to PMC10/PMC11)", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "threshold", "0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..max_incr-1)", 1, { 20, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig23", "", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_2_0 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "plm", "Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ev", "External visibility", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "oi", "Overflow interrupt: an overflow also sets PMC0.fr and interrupts", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pm", "Privileged monitor", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig7", "", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "es", "Event select", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig15", "The architected es bit 7; ignored on Itanium", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "umask", "Unit mask (0 for EAR events: their umask goes to PMC10/PMC11)", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "threshold", "0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..max_incr-1)", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig23", "", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ism", "Instruction set mask", v_2_0, 4, 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_63_26", "", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_3_0[] = {
 		{ "both", 0u, "count IA-64 and IA-32 instructions" },
@@ -1094,32 +1101,32 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "none", 3u, "count neither" },
 	};
 	static const struct pmregs_field_desc f_3[] = {
-		{ "plm", "Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ev", "External visibility", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "oi", "Overflow interrupt: an overflow also sets PMC0.fr and interrupts", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig7", "", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "es", "Event select", 1, { 8, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig15", "The architected es bit 7; ignored on Itanium", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "umask", "Unit mask (0 for EAR events: their umask goes to PMC10/PMC11)", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_3_0 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "threshold", "0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..3)", 1, { 20, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_23_22", "Bit 22 is the threshold bit PMC4/5 have and PMC6/7 lack", 1, { 22, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "plm", "Privilege level mask: bit n counts at PLn (0 = kernel, 3 = user); 0 disables the counter", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ev", "External visibility", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "oi", "Overflow interrupt: an overflow also sets PMC0.fr and interrupts", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pm", "Privileged monitor", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig7", "", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "es", "Event select", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig15", "The architected es bit 7; ignored on Itanium", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "umask", "Unit mask (0 for EAR events: their umask goes to PMC10/PMC11)", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ism", "Instruction set mask", v_3_0, 4, 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_63_26", "", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "threshold", "0: add the event count each cycle; n: add 1 in cycles where the count exceeds n (0..3)", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_23_22", "Bit 22 is the threshold bit PMC4/5 have and PMC6/7 lack", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_4[] = {
-		{ "count", "Event count; a carry out of bit 31 sets PMC0.overflow (and PMC0.fr when oi = 1)", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "sxt", "Reads return copies of bit 31; writes ignored", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "count", "Event count; a carry out of bit 31 sets PMC0.overflow (and PMC0.fr when oi = 1)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "sxt", "Reads return copies of bit 31; writes ignored", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_5[] = {
-		{ "ig_2_0", "", 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "mask", "1 = don't care: mask{26:13} covers enco{40:27}, mask{12:0} covers enco{12:0}", 1, { 3, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_32_30", "", 1, { 30, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "match", "Opcode bits: match{26:13} = enco{40:27}, match{12:0} = enco{12:0}", 1, { 33, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "b", "Match B-syllable instructions", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "f", "Match F-syllable instructions", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "i", "Match I-syllable instructions", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "m", "Match M-syllable instructions", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "ig_2_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "mask", "1 = don't care: mask{26:13} covers enco{40:27}, mask{12:0} covers enco{12:0}", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_32_30", "", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "match", "Opcode bits: match{26:13} = enco{40:27}, match{12:0} = enco{12:0}", PMREGS_NULL, 0, 1, { 33, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "b", "Match B-syllable instructions", PMREGS_NULL, 0, 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "f", "Match F-syllable instructions", PMREGS_NULL, 0, 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "i", "Match I-syllable instructions", PMREGS_NULL, 0, 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "m", "Match M-syllable instructions", PMREGS_NULL, 0, 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_6_0[] = {
 		{ "cache_mode", 0u, "" },
@@ -1132,18 +1139,18 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "none", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_6[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tlb", "0: capture L1 instruction cache misses; 1: capture instruction TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_6_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_6_1 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "plm", "Privilege level mask", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_5_4", "", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "pm", "Privileged monitor", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tlb", "0: capture L1 instruction cache misses; 1: capture instruction TLB misses", v_6_0, 2, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_15_8", "", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ig_23_20", "", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ism", "Instruction set mask", v_6_1, 4, 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_63_26", "", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
 	};
 	static const struct pmregs_variant_desc n_6[] = {
-		{ "cache", 0u, 7 },
-		{ "tlb", 1u, 8 },
+		{ "cache", 0u, 7, {0} },
+		{ "tlb", 1u, 8, {0} },
 	};
 	static const struct pmregs_value_desc v_7_0[] = {
 		{ "cache_mode", 0u, "" },
@@ -1170,15 +1177,15 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "lat_none", 15u, "listed by L3E without a stated meaning" },
 	};
 	static const struct pmregs_field_desc f_7[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tlb", "0: capture L1 instruction cache misses; 1: capture instruction TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_7_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_7_1 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "umask", "Capture misses whose latency is at least this many cycles", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 12, v_7_2 },
+		{ "plm", "Privilege level mask", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_5_4", "", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "pm", "Privileged monitor", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tlb", "0: capture L1 instruction cache misses; 1: capture instruction TLB misses", v_7_0, 2, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_15_8", "", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ig_23_20", "", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ism", "Instruction set mask", v_7_1, 4, 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_63_26", "", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "umask", "Capture misses whose latency is at least this many cycles", v_7_2, 12, 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_8_0[] = {
 		{ "cache_mode", 0u, "" },
@@ -1195,39 +1202,39 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "sw", 8u, "resolved by software" },
 	};
 	static const struct pmregs_field_desc f_8[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tlb", "0: capture L1 instruction cache misses; 1: capture instruction TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_8_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_8_1 },
-		{ "ig_63_26", "", 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "umask", "Which TLB misses to capture", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_8_2 },
+		{ "plm", "Privilege level mask", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_5_4", "", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "pm", "Privileged monitor", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tlb", "0: capture L1 instruction cache misses; 1: capture instruction TLB misses", v_8_0, 2, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_15_8", "", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ig_23_20", "", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ism", "Instruction set mask", v_8_1, 4, 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_63_26", "", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 38, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "umask", "Which TLB misses to capture", v_8_2, 2, 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_9[] = {
-		{ "v", "Valid: 0 = nothing captured", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig1", "The TLB bit; undefined in cache mode", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ig_4_2", "", 1, { 2, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "iaddr", "Instruction cache line address, bits 63:5", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "v", "Valid: 0 = nothing captured", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig1", "The TLB bit; undefined in cache mode", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ig_4_2", "", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "iaddr", "Instruction cache line address, bits 63:5", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_10_0[] = {
 		{ "vhpt", 0u, "" },
 		{ "sw", 1u, "" },
 	};
 	static const struct pmregs_field_desc f_10[] = {
-		{ "v", "Valid: 0 = nothing captured", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_4_2", "", 1, { 2, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "iaddr", "Address that missed the instruction TLB, bits 63:5", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tlb", "How the miss was resolved (PF11)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_10_0 },
+		{ "v", "Valid: 0 = nothing captured", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_4_2", "", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "iaddr", "Address that missed the instruction TLB, bits 63:5", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tlb", "How the miss was resolved (PF11)", v_10_0, 2, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_11[] = {
-		{ "latency", "Latency of the captured miss in cycles", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_63_12", "", 1, { 12, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "latency", "Latency of the captured miss in cycles", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_63_12", "", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_12[] = {
-		{ "ig_11_0", "The latency field; not meaningful in TLB mode", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ig_63_12", "", 1, { 12, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "ig_11_0", "The latency field; not meaningful in TLB mode", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ig_63_12", "", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_13_0[] = {
 		{ "cache_mode", 0u, "" },
@@ -1240,20 +1247,20 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "none", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_13[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tlb", "0: capture L1 data cache load misses; 1: capture data TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_13_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_13_1 },
-		{ "ig_27_26", "", 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_63_29", "", 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "plm", "Privilege level mask", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_5_4", "", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "pm", "Privileged monitor", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tlb", "0: capture L1 data cache load misses; 1: capture data TLB misses", v_13_0, 2, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_15_8", "", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ig_23_20", "", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ism", "Instruction set mask", v_13_1, 4, 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_27_26", "", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_63_29", "", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
 	};
 	static const struct pmregs_variant_desc n_13[] = {
-		{ "cache", 0u, 14 },
-		{ "tlb", 1u, 15 },
+		{ "cache", 0u, 14, {0} },
+		{ "tlb", 1u, 15, {0} },
 	};
 	static const struct pmregs_value_desc v_14_0[] = {
 		{ "cache_mode", 0u, "" },
@@ -1279,17 +1286,17 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "lat_none", 15u, "listed by L3E without a stated meaning" },
 	};
 	static const struct pmregs_field_desc f_14[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tlb", "0: capture L1 data cache load misses; 1: capture data TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_14_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_14_1 },
-		{ "ig_27_26", "", 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_63_29", "", 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "umask", "Capture load misses whose latency is at least this many cycles", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 11, v_14_2 },
+		{ "plm", "Privilege level mask", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_5_4", "", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "pm", "Privileged monitor", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tlb", "0: capture L1 data cache load misses; 1: capture data TLB misses", v_14_0, 2, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_15_8", "", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ig_23_20", "", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ism", "Instruction set mask", v_14_1, 4, 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_27_26", "", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_63_29", "", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "umask", "Capture load misses whose latency is at least this many cycles", v_14_2, 11, 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_15_0[] = {
 		{ "cache_mode", 0u, "" },
@@ -1307,20 +1314,20 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "sw", 8u, "resolved by software" },
 	};
 	static const struct pmregs_field_desc f_15[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tlb", "0: capture L1 data cache load misses; 1: capture data TLB misses", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_15_0 },
-		{ "ig_15_8", "", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ig_23_20", "", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "ism", "Instruction set mask", 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_15_1 },
-		{ "ig_27_26", "", 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_63_29", "", 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "umask", "Which data TLB misses to capture", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 3, v_15_2 },
+		{ "plm", "Privilege level mask", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_5_4", "", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "pm", "Privileged monitor", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tlb", "0: capture L1 data cache load misses; 1: capture data TLB misses", v_15_0, 2, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_15_8", "", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ig_23_20", "", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "ism", "Instruction set mask", v_15_1, 4, 1, { 24, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_27_26", "", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "pt", "Pass tags: 1 = no data address range check; 0 = apply the DBR range check", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_63_29", "", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 35, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "umask", "Which data TLB misses to capture", v_15_2, 3, 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_16[] = {
-		{ "daddr", "Data address of the captured miss", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "daddr", "Data address of the captured miss", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_17_0[] = {
 		{ "none", 0u, "" },
@@ -1329,15 +1336,15 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "sw", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_17[] = {
-		{ "latency", "Cache mode: latency of the captured load miss in cycles", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_61_12", "", 1, { 12, 0, 0, 0 }, { 50, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "level", "TLB mode: how the miss was resolved", 1, { 62, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_17_0 },
+		{ "latency", "Cache mode: latency of the captured load miss in cycles", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_61_12", "", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 50, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "level", "TLB mode: how the miss was resolved", v_17_0, 4, 1, { 62, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_18[] = {
-		{ "vl", "Valid", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig1", "", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "slot", "Slot (0-2) of the instruction in its bundle", 1, { 2, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "iaddr", "Bundle address of the instruction, bits 63:4", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "vl", "Valid", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig1", "", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "slot", "Slot (0-2) of the instruction in its bundle", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "iaddr", "Bundle address of the instruction, bits 63:4", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_19_0[] = {
 		{ "none", 0u, "" },
@@ -1358,16 +1365,16 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "all", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_19[] = {
-		{ "plm", "Privilege level mask", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_5_4", "", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "pm", "Privileged monitor", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tar", "Record branches predicted by the Target Address Register", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tm", "Taken mask", 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_19_0 },
-		{ "ptm", "Predicted target mask", 1, { 10, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_19_1 },
-		{ "ppm", "Predicted predicate (path) mask", 1, { 12, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_19_2 },
-		{ "bpt", "Record branches predicted by this predictor (libpfm's API and pfmon call it tac)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "bac", "Record branches predicted or corrected by the Branch Address Calculator", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_63_16", "", 1, { 16, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "plm", "Privilege level mask", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_5_4", "", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "pm", "Privileged monitor", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tar", "Record branches predicted by the Target Address Register", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tm", "Taken mask", v_19_0, 4, 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ptm", "Predicted target mask", v_19_1, 4, 1, { 10, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ppm", "Predicted predicate (path) mask", v_19_2, 4, 1, { 12, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "bpt", "Record branches predicted by this predictor (libpfm's API and pfmon call it tac)", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "bac", "Record branches predicted or corrected by the Branch Address Calculator", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_63_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_20_0[] = {
 		{ "slot0", 0u, "" },
@@ -1376,115 +1383,115 @@ static inline const struct pmregs_layout_desc *pmregs_itanium_layouts(size_t *co
 		{ "not_taken", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_20[] = {
-		{ "b", "1 = branch source record, 0 = target record", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "mp", "Source record: the prediction failed (target records show 1 in PF11 samples)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "slot", "Source record: slot of the branch in its bundle", 1, { 2, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_20_0 },
-		{ "addr", "Bundle address (b = 1) or target bundle address (b = 0), bits 63:4", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "b", "1 = branch source record, 0 = target record", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "mp", "Source record: the prediction failed (target records show 1 in PF11 samples)", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "slot", "Source record: slot of the branch in its bundle", v_20_0, 4, 1, { 2, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "addr", "Bundle address (b = 1) or target bundle address (b = 0), bits 63:4", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_21[] = {
-		{ "bbi", "Next entry to be written (0-7 = PMD8-15)", 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "full", "Sticky: the buffer has wrapped; the oldest entry is bbi when set, else 0", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_63_4", "", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "bbi", "Next entry to be written (0-7 = PMD8-15)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "full", "Sticky: the buffer has wrapped; the oldest entry is bbi when set, else 0", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_63_4", "", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_22[] = {
-		{ "ta", "Tag all: 1 = tag every instruction and ignore the IBRs; set at reset", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_63_1", "", 1, { 1, 0, 0, 0 }, { 63, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
+		{ "ta", "Tag all: 1 = tag every instruction and ignore the IBRs; set at reset", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_63_1", "", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 63, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_23[] = {
-		{ "addr", "Match address", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "addr", "Match address", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_24[] = {
-		{ "mask", "1 = the address bit must match; address bits 63:56 are always compared", 1, { 0, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "plm", "Privilege levels the pair matches at: bit 56 = PL0 ... bit 59 = PL3", 1, { 56, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_62_60", "", 1, { 60, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "x", "Execute breakpoint enable; any set x bit disables PMU range checking", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "mask", "1 = the address bit must match; address bits 63:56 are always compared", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "plm", "Privilege levels the pair matches at: bit 56 = PL0 ... bit 59 = PL3", PMREGS_NULL, 0, 1, { 56, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_62_60", "", PMREGS_NULL, 0, 1, { 60, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "x", "Execute breakpoint enable; any set x bit disables PMU range checking", PMREGS_NULL, 0, 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_25[] = {
-		{ "mask", "1 = the address bit must match; address bits 63:56 are always compared", 1, { 0, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "plm", "Privilege levels the pair matches at (breakpoints only)", 1, { 56, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ig_61_60", "", 1, { 60, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, 0, PMREGS_NULL },
-		{ "w", "Write breakpoint enable", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "r", "Read breakpoint enable", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "mask", "1 = the address bit must match; address bits 63:56 are always compared", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "plm", "Privilege levels the pair matches at (breakpoints only)", PMREGS_NULL, 0, 1, { 56, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ig_61_60", "", PMREGS_NULL, 0, 1, { 60, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_IGNORED, 0, {0} },
+		{ "w", "Write breakpoint enable", PMREGS_NULL, 0, 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "r", "Read breakpoint enable", PMREGS_NULL, 0, 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_layout_desc layouts[] = {
-		{ "pmc0", "PMC0 (freeze and overflow status)", "SEED Fig 6-14, Table 6-8; reset (frozen) from KITA", 64, 0, 4, f_0,
+		{ "pmc0", "PMC0 (freeze and overflow status)", "SEED Fig 6-14, Table 6-8; reset (frozen) from KITA", "", f_0, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000001), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000000f1),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "pmc_ignored", "PMC1-PMC3 (overflow status, unused)", "SEED Fig 6-14, Table 6-8", 64, 0, 1, f_1,
+		  4, 0, -1, -1, 64, 0, {0} },
+		{ "pmc_ignored", "PMC1-PMC3 (overflow status, unused)", "SEED Fig 6-14, Table 6-8", "Architected overflow status registers; every bit is ignored on Itanium.", f_1, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Architected overflow status registers; every bit is ignored on Itanium.", -1, -1, 0, PMREGS_NULL },
-		{ "pmc_counting", "PMC4/PMC5 (generic counter configuration)", "L3H pmc_ita_count_reg; VTUNE; KITA; KPFM", 64, 0, 12, f_2,
+		  1, 0, -1, -1, 64, 0, {0} },
+		{ "pmc_counting", "PMC4/PMC5 (generic counter configuration)", "L3H pmc_ita_count_reg; VTUNE; KITA; KPFM", "Configuration of counters PMD4 and PMD5; they alone have a 3-bit threshold.", f_2, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000037f7f7f),
-		  "Configuration of counters PMD4 and PMD5; they alone have a 3-bit threshold.", -1, -1, 0, PMREGS_NULL },
-		{ "pmc_counting_narrow", "PMC6/PMC7 (generic counter configuration, 2-bit threshold)", "VTUNE; L3H pmc_ita_count_reg", 64, 0, 12, f_3,
+		  12, 0, -1, -1, 64, 0, {0} },
+		{ "pmc_counting_narrow", "PMC6/PMC7 (generic counter configuration, 2-bit threshold)", "VTUNE; L3H pmc_ita_count_reg", "Configuration of counters PMD6 and PMD7; bit 22 is not implemented here.", f_3, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000033f7f7f),
-		  "Configuration of counters PMD6 and PMD7; bit 22 is not implemented here.", -1, -1, 0, PMREGS_NULL },
-		{ "pmd_counter", "PMD4-PMD7 (generic counters)", "L3H pmd_ita_counter_reg; SDM 2:157; KITA ovfl_val", 64, 0, 2, f_4,
+		  12, 0, -1, -1, 64, 0, {0} },
+		{ "pmd_counter", "PMD4-PMD7 (generic counters)", "L3H pmd_ita_counter_reg; SDM 2:157; KITA ovfl_val", "", f_4, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000ffffffff),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "pmc8_9", "PMC8/PMC9 (IA-64 opcode match)", "SEED Fig 6-16, Table 6-11; resets from KITA", 64, 0, 8, f_5,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "pmc8_9", "PMC8/PMC9 (IA-64 opcode match)", "SEED Fig 6-16, Table 6-11; resets from KITA", "An instruction matches when its type is enabled (m, i, f, b) and its encoding\nbits {40:27} and {12:0} equal `match` wherever `mask` is 0. A-type instructions\nneed m and i. The reset value (Linux perfmon's default) matches everything.\n", f_5, PMREGS_NULL,
 		  PMREGS_U64(0xf00000003ffffff8), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffe3ffffff8),
-		  "An instruction matches when its type is enabled (m, i, f, b) and its encoding\nbits {40:27} and {12:0} equal `match` wherever `mask` is 0. A-type instructions\nneed m and i. The reset value (Linux perfmon's default) matches everything.\n", -1, -1, 0, PMREGS_NULL },
-		{ "pmc10", "PMC10 (instruction EAR configuration)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", 64, 0, 8, f_6,
+		  8, 0, -1, -1, 64, 0, {0} },
+		{ "pmc10", "PMC10 (instruction EAR configuration)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", "Selects what the instruction EAR captures; the umask means a latency threshold (tlb = 0) or a TLB resolution (tlb = 1).", f_6, n_6,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030000cf),
-		  "Selects what the instruction EAR captures; the umask means a latency threshold (tlb = 0) or a TLB resolution (tlb = 1).", 3, -1, 2, n_6 },
-		{ "pmc10_cache", "PMC10 (instruction EAR configuration) (cache variant)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", 64, 0, 9, f_7,
+		  8, 2, 3, -1, 64, 0, {0} },
+		{ "pmc10_cache", "PMC10 (instruction EAR configuration) (cache variant)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", "Cache mode; PMD0/PMD1 hold the missing line and its latency.", f_7, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030f00cf),
-		  "Cache mode; PMD0/PMD1 hold the missing line and its latency.", -1, 6, 0, PMREGS_NULL },
-		{ "pmc10_tlb", "PMC10 (instruction EAR configuration) (tlb variant)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", 64, 0, 9, f_8,
+		  9, 0, -1, 6, 64, 0, {0} },
+		{ "pmc10_tlb", "PMC10 (instruction EAR configuration) (tlb variant)", "SEED Fig 6-17, Table 6-12; umask values from L3E (the manual's Tables 6-13 and 6-15 are not in the excerpt)", "TLB mode; PMD0 holds the missing address.", f_8, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000030f00cf),
-		  "TLB mode; PMD0 holds the missing address.", -1, 6, 0, PMREGS_NULL },
-		{ "pmd0_cache", "PMD0 (instruction EAR address, cache mode)", "SEED Fig 6-18 and 6.2.7.2; L3H pmd0_ita_reg", 64, 0, 4, f_9,
+		  9, 0, -1, 6, 64, 0, {0} },
+		{ "pmd0_cache", "PMD0 (instruction EAR address, cache mode)", "SEED Fig 6-18 and 6.2.7.2; L3H pmd0_ita_reg", "Valid only while PMC0.fr = 1. The line address is the value with bits 4:0 cleared.", f_9, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffe1),
-		  "Valid only while PMC0.fr = 1. The line address is the value with bits 4:0 cleared.", -1, -1, 0, PMREGS_NULL },
-		{ "pmd0_tlb", "PMD0 (instruction EAR address, TLB mode)", "SEED Fig 6-18; the meaning of tlb from PF11 (pfmon decoder only)", 64, 0, 4, f_10,
+		  4, 0, -1, -1, 64, 0, {0} },
+		{ "pmd0_tlb", "PMD0 (instruction EAR address, TLB mode)", "SEED Fig 6-18; the meaning of tlb from PF11 (pfmon decoder only)", "", f_10, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffe3),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "pmd1_cache", "PMD1 (instruction EAR latency, cache mode)", "SEED Fig 6-18 and 6.2.7.2", 64, 0, 2, f_11,
+		  4, 0, -1, -1, 64, 0, {0} },
+		{ "pmd1_cache", "PMD1 (instruction EAR latency, cache mode)", "SEED Fig 6-18 and 6.2.7.2", "", f_11, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000fff),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "pmd1_tlb", "PMD1 (instruction EAR, TLB mode)", "SEED Fig 6-18; PF11 reads PMD1 only in cache mode", 64, 0, 2, f_12,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "pmd1_tlb", "PMD1 (instruction EAR, TLB mode)", "SEED Fig 6-18; PF11 reads PMD1 only in cache mode", "Nothing is defined in TLB mode.", f_12, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Nothing is defined in TLB mode.", -1, -1, 0, PMREGS_NULL },
-		{ "pmc11", "PMC11 (data EAR configuration and data address range check)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", 64, 0, 10, f_13,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "pmc11", "PMC11 (data EAR configuration and data address range check)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", "Selects what the data EAR captures, and with pt = 0 applies the DBR data address range check.", f_13, n_13,
 		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130000cf),
-		  "Selects what the data EAR captures, and with pt = 0 applies the DBR data address range check.", 3, -1, 2, n_13 },
-		{ "pmc11_cache", "PMC11 (data EAR configuration and data address range check) (cache variant)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", 64, 0, 11, f_14,
+		  10, 2, 3, -1, 64, 0, {0} },
+		{ "pmc11_cache", "PMC11 (data EAR configuration and data address range check) (cache variant)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", "Cache mode; PMD2/PMD3/PMD17 hold the data address, latency and instruction address.", f_14, PMREGS_NULL,
 		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130f00cf),
-		  "Cache mode; PMD2/PMD3/PMD17 hold the data address, latency and instruction address.", -1, 13, 0, PMREGS_NULL },
-		{ "pmc11_tlb", "PMC11 (data EAR configuration and data address range check) (tlb variant)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", 64, 0, 11, f_15,
+		  11, 0, -1, 13, 64, 0, {0} },
+		{ "pmc11_tlb", "PMC11 (data EAR configuration and data address range check) (tlb variant)", "L3H pmc11_ita_reg; pt position and reset (pt = 1) from KITA, its meaning from SEED 6.2.6; umask values from L3E", "TLB mode; PMD3.level says how the miss was resolved.", f_15, PMREGS_NULL,
 		  PMREGS_U64(0x0000000010000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000130f00cf),
-		  "TLB mode; PMD3.level says how the miss was resolved.", -1, 13, 0, PMREGS_NULL },
-		{ "pmd2", "PMD2 (data EAR address)", "L3H pmd2_ita_reg", 64, 0, 1, f_16,
+		  11, 0, -1, 13, 64, 0, {0} },
+		{ "pmd2", "PMD2 (data EAR address)", "L3H pmd2_ita_reg", "Valid only while PMC0.fr = 1.", f_16, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "Valid only while PMC0.fr = 1.", -1, -1, 0, PMREGS_NULL },
-		{ "pmd3", "PMD3 (data EAR latency or TLB level)", "L3H pmd3_ita_reg; the level values from PF11 (pfmon decoder only)", 64, 0, 3, f_17,
+		  1, 0, -1, -1, 64, 0, {0} },
+		{ "pmd3", "PMD3 (data EAR latency or TLB level)", "L3H pmd3_ita_reg; the level values from PF11 (pfmon decoder only)", "Valid only while PMC0.fr = 1. latency is meaningful in cache mode, level in TLB mode.", f_17, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xc000000000000fff),
-		  "Valid only while PMC0.fr = 1. latency is meaningful in cache mode, level in TLB mode.", -1, -1, 0, PMREGS_NULL },
-		{ "pmd17", "PMD17 (data EAR instruction address)", "L3H pmd17_ita_reg; PF11", 64, 0, 4, f_18,
+		  3, 0, -1, -1, 64, 0, {0} },
+		{ "pmd17", "PMD17 (data EAR instruction address)", "L3H pmd17_ita_reg; PF11", "Valid only while PMC0.fr = 1. The instruction address is (value & ~0xF) | slot.", f_18, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffffd),
-		  "Valid only while PMC0.fr = 1. The instruction address is (value & ~0xF) | slot.", -1, -1, 0, PMREGS_NULL },
-		{ "pmc12", "PMC12 (branch trace buffer configuration)", "L3H pmc12_ita_reg; value meanings from the libpfm-3 manual page and PF11", 64, 0, 10, f_19,
+		  4, 0, -1, -1, 64, 0, {0} },
+		{ "pmc12", "PMC12 (branch trace buffer configuration)", "L3H pmc12_ita_reg; value meanings from the libpfm-3 manual page and PF11", "Which branches the BTB records; there is no ism field (VTUNE).", f_19, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000ffcf),
-		  "Which branches the BTB records; there is no ism field (VTUNE).", -1, -1, 0, PMREGS_NULL },
-		{ "pmd_btb", "PMD8-PMD15 (branch trace buffer entries)", "L3H pmd8_15_ita_reg; PF11", 64, 0, 4, f_20,
+		  10, 0, -1, -1, 64, 0, {0} },
+		{ "pmd_btb", "PMD8-PMD15 (branch trace buffer entries)", "L3H pmd8_15_ita_reg; PF11", "An entry is valid when b or mp is set. A branch uses two entries, source (b = 1) then target (b = 0).", f_20, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "An entry is valid when b or mp is set. A branch uses two entries, source (b = 1) then target (b = 0).", -1, -1, 0, PMREGS_NULL },
-		{ "pmd16", "PMD16 (branch trace buffer index)", "L3H pmd16_ita_reg; PF11", 64, 0, 3, f_21,
+		  4, 0, -1, -1, 64, 0, {0} },
+		{ "pmd16", "PMD16 (branch trace buffer index)", "L3H pmd16_ita_reg; PF11", "", f_21, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000000f),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "pmc13", "PMC13 (instruction address range check)", "SEED Fig 6-15, Tables 6-9 and 6-10", 64, 0, 2, f_22,
+		  3, 0, -1, -1, 64, 0, {0} },
+		{ "pmc13", "PMC13 (instruction address range check)", "SEED Fig 6-15, Tables 6-9 and 6-10", "", f_22, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000001), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000001),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "br_addr", "IBR/DBR even register (breakpoint address)", "SDM Table 7-1 (p. 2:153)", 64, 0, 1, f_23,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "br_addr", "IBR/DBR even register (breakpoint address)", "SDM Table 7-1 (p. 2:153)", "IBR[2i] and DBR[2i], the address of pair i. IA-64 instruction fetches ignore IBR addr{3:0}.", f_23, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "IBR[2i] and DBR[2i], the address of pair i. IA-64 instruction fetches ignore IBR addr{3:0}.", -1, -1, 0, PMREGS_NULL },
-		{ "ibr_ctl", "IBR odd register (instruction breakpoint mask and control)", "SDM Table 7-1 (p. 2:153); KPFM ibr_mask_reg_t", 64, 0, 4, f_24,
+		  1, 0, -1, -1, 64, 0, {0} },
+		{ "ibr_ctl", "IBR odd register (instruction breakpoint mask and control)", "SDM Table 7-1 (p. 2:153); KPFM ibr_mask_reg_t", "IBR[2i+1], mask and control of pair i.", f_24, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x8fffffffffffffff),
-		  "IBR[2i+1], mask and control of pair i.", -1, -1, 0, PMREGS_NULL },
-		{ "dbr_ctl", "DBR odd register (data breakpoint mask and control)", "SDM Table 7-1 (p. 2:153); KPFM dbr_mask_reg_t", 64, 0, 5, f_25,
+		  4, 0, -1, -1, 64, 0, {0} },
+		{ "dbr_ctl", "DBR odd register (data breakpoint mask and control)", "SDM Table 7-1 (p. 2:153); KPFM dbr_mask_reg_t", "DBR[2i+1], mask and control of pair i. The PMU range check ignores plm, r and w (SEED 6.2.6).", f_25, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xcfffffffffffffff),
-		  "DBR[2i+1], mask and control of pair i. The PMU range check ignores plm, r and w (SEED 6.2.6).", -1, -1, 0, PMREGS_NULL },
+		  5, 0, -1, -1, 64, 0, {0} },
 	};
 	if (count)
 		*count = sizeof layouts / sizeof layouts[0];
@@ -1691,14 +1698,15 @@ static inline size_t pmregs_itanium_dbr_ctl_snprint(char *buf, size_t n, uint64_
 #define PMREGS_ITANIUM_HAS_PMD_DEPS (1u << 3)
 #define PMREGS_ITANIUM_HAS_FROZEN_ONLY (1u << 4)
 
+/* A register and its facts (members in decreasing size: no padding between them). */
 struct pmregs_itanium_register {
-	const char *name;   /* identifier used in this header */
-	const char *title;  /* the manual's name */
-	int16_t layout;     /* index into pmregs_itanium_layouts(), or -1 */
-	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
-	uint8_t index; /* register number within its file: n of PMC[n], PMD[n], IBR[n] or DBR[n] */
+	const char *name; /* identifier used in this header */
+	const char *title; /* the manual's name */
 	const char *file; /* register file (mov to/from pmc[], pmd[], ibr[], dbr[]) */
 	const char *kernel_type; /* Linux perfmon register class (KITA) */
+	int16_t layout; /* index into pmregs_itanium_layouts(), or -1 */
+	uint16_t has; /* which facts this register has (PMREGS_..._HAS_*) */
+	uint8_t index; /* register number within its file: n of PMC[n], PMD[n], IBR[n] or DBR[n] */
 	uint8_t pmd_deps[9]; /* PMDs this PMC configures (KITA dependency lists) */
 	uint8_t pmd_deps_count;
 	uint8_t frozen_only; /* valid only while PMC0.fr = 1; reads while monitoring return undefined values (SEED 6.2.7) */
@@ -1707,54 +1715,54 @@ struct pmregs_itanium_register {
 static inline const struct pmregs_itanium_register *pmregs_itanium_registers(size_t *count)
 {
 	static const struct pmregs_itanium_register regs[] = {
-		{ "pmc0", "PMC[0]", 0, 0x7, 0x0, "pmc", "control", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmc1", "PMC[1]", 1, 0x7, 0x1, "pmc", "control", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmc2", "PMC[2]", 1, 0x7, 0x2, "pmc", "control", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmc3", "PMC[3]", 1, 0x7, 0x3, "pmc", "control", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmc4", "PMC[4]", 2, 0xf, 0x4, "pmc", "counting", {0x4, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
-		{ "pmc5", "PMC[5]", 2, 0xf, 0x5, "pmc", "counting", {0x5, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
-		{ "pmc6", "PMC[6]", 3, 0xf, 0x6, "pmc", "counting", {0x6, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
-		{ "pmc7", "PMC[7]", 3, 0xf, 0x7, "pmc", "counting", {0x7, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
-		{ "pmc8", "PMC[8]", 5, 0x7, 0x8, "pmc", "config", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmc9", "PMC[9]", 5, 0x7, 0x9, "pmc", "config", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmc10", "PMC[10]", 6, 0xf, 0xa, "pmc", "monitor", {0x0, 0x1, 0, 0, 0, 0, 0, 0, 0}, 2, 0 },
-		{ "pmc11", "PMC[11]", 13, 0xf, 0xb, "pmc", "monitor", {0x2, 0x3, 0x11, 0, 0, 0, 0, 0, 0}, 3, 0 },
-		{ "pmc12", "PMC[12]", 19, 0xf, 0xc, "pmc", "monitor", {0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf, 0x10}, 9, 0 },
-		{ "pmc13", "PMC[13]", 22, 0x7, 0xd, "pmc", "config", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmd0", "PMD[0]", 9, 0x17, 0x0, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
-		{ "pmd1", "PMD[1]", 11, 0x17, 0x1, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
-		{ "pmd2", "PMD[2]", 16, 0x17, 0x2, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
-		{ "pmd3", "PMD[3]", 17, 0x17, 0x3, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
-		{ "pmd4", "PMD[4]", 4, 0x7, 0x4, "pmd", "counting", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmd5", "PMD[5]", 4, 0x7, 0x5, "pmd", "counting", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmd6", "PMD[6]", 4, 0x7, 0x6, "pmd", "counting", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmd7", "PMD[7]", 4, 0x7, 0x7, "pmd", "counting", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmd8", "PMD[8]", 20, 0x7, 0x8, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmd9", "PMD[9]", 20, 0x7, 0x9, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmd10", "PMD[10]", 20, 0x7, 0xa, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmd11", "PMD[11]", 20, 0x7, 0xb, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmd12", "PMD[12]", 20, 0x7, 0xc, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmd13", "PMD[13]", 20, 0x7, 0xd, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmd14", "PMD[14]", 20, 0x7, 0xe, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmd15", "PMD[15]", 20, 0x7, 0xf, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmd16", "PMD[16]", 21, 0x7, 0x10, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "pmd17", "PMD[17]", 18, 0x17, 0x11, "pmd", "buffer", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
-		{ "ibr0", "IBR[0]", 23, 0x3, 0x0, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "ibr1", "IBR[1]", 24, 0x3, 0x1, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "ibr2", "IBR[2]", 23, 0x3, 0x2, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "ibr3", "IBR[3]", 24, 0x3, 0x3, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "ibr4", "IBR[4]", 23, 0x3, 0x4, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "ibr5", "IBR[5]", 24, 0x3, 0x5, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "ibr6", "IBR[6]", 23, 0x3, 0x6, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "ibr7", "IBR[7]", 24, 0x3, 0x7, "ibr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "dbr0", "DBR[0]", 23, 0x3, 0x0, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "dbr1", "DBR[1]", 25, 0x3, 0x1, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "dbr2", "DBR[2]", 23, 0x3, 0x2, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "dbr3", "DBR[3]", 25, 0x3, 0x3, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "dbr4", "DBR[4]", 23, 0x3, 0x4, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "dbr5", "DBR[5]", 25, 0x3, 0x5, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "dbr6", "DBR[6]", 23, 0x3, 0x6, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
-		{ "dbr7", "DBR[7]", 25, 0x3, 0x7, "dbr", "", {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc0", "PMC[0]", "pmc", "control", 0, 0x7, 0x0, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc1", "PMC[1]", "pmc", "control", 1, 0x7, 0x1, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc2", "PMC[2]", "pmc", "control", 1, 0x7, 0x2, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc3", "PMC[3]", "pmc", "control", 1, 0x7, 0x3, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc4", "PMC[4]", "pmc", "counting", 2, 0xf, 0x4, {0x4, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
+		{ "pmc5", "PMC[5]", "pmc", "counting", 2, 0xf, 0x5, {0x5, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
+		{ "pmc6", "PMC[6]", "pmc", "counting", 3, 0xf, 0x6, {0x6, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
+		{ "pmc7", "PMC[7]", "pmc", "counting", 3, 0xf, 0x7, {0x7, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0 },
+		{ "pmc8", "PMC[8]", "pmc", "config", 5, 0x7, 0x8, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc9", "PMC[9]", "pmc", "config", 5, 0x7, 0x9, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmc10", "PMC[10]", "pmc", "monitor", 6, 0xf, 0xa, {0x0, 0x1, 0, 0, 0, 0, 0, 0, 0}, 2, 0 },
+		{ "pmc11", "PMC[11]", "pmc", "monitor", 13, 0xf, 0xb, {0x2, 0x3, 0x11, 0, 0, 0, 0, 0, 0}, 3, 0 },
+		{ "pmc12", "PMC[12]", "pmc", "monitor", 19, 0xf, 0xc, {0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf, 0x10}, 9, 0 },
+		{ "pmc13", "PMC[13]", "pmc", "config", 22, 0x7, 0xd, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd0", "PMD[0]", "pmd", "buffer", 9, 0x17, 0x0, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "pmd1", "PMD[1]", "pmd", "buffer", 11, 0x17, 0x1, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "pmd2", "PMD[2]", "pmd", "buffer", 16, 0x17, 0x2, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "pmd3", "PMD[3]", "pmd", "buffer", 17, 0x17, 0x3, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "pmd4", "PMD[4]", "pmd", "counting", 4, 0x7, 0x4, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd5", "PMD[5]", "pmd", "counting", 4, 0x7, 0x5, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd6", "PMD[6]", "pmd", "counting", 4, 0x7, 0x6, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd7", "PMD[7]", "pmd", "counting", 4, 0x7, 0x7, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd8", "PMD[8]", "pmd", "buffer", 20, 0x7, 0x8, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd9", "PMD[9]", "pmd", "buffer", 20, 0x7, 0x9, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd10", "PMD[10]", "pmd", "buffer", 20, 0x7, 0xa, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd11", "PMD[11]", "pmd", "buffer", 20, 0x7, 0xb, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd12", "PMD[12]", "pmd", "buffer", 20, 0x7, 0xc, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd13", "PMD[13]", "pmd", "buffer", 20, 0x7, 0xd, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd14", "PMD[14]", "pmd", "buffer", 20, 0x7, 0xe, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd15", "PMD[15]", "pmd", "buffer", 20, 0x7, 0xf, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd16", "PMD[16]", "pmd", "buffer", 21, 0x7, 0x10, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "pmd17", "PMD[17]", "pmd", "buffer", 18, 0x17, 0x11, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 1 },
+		{ "ibr0", "IBR[0]", "ibr", "", 23, 0x3, 0x0, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr1", "IBR[1]", "ibr", "", 24, 0x3, 0x1, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr2", "IBR[2]", "ibr", "", 23, 0x3, 0x2, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr3", "IBR[3]", "ibr", "", 24, 0x3, 0x3, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr4", "IBR[4]", "ibr", "", 23, 0x3, 0x4, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr5", "IBR[5]", "ibr", "", 24, 0x3, 0x5, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr6", "IBR[6]", "ibr", "", 23, 0x3, 0x6, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "ibr7", "IBR[7]", "ibr", "", 24, 0x3, 0x7, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr0", "DBR[0]", "dbr", "", 23, 0x3, 0x0, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr1", "DBR[1]", "dbr", "", 25, 0x3, 0x1, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr2", "DBR[2]", "dbr", "", 23, 0x3, 0x2, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr3", "DBR[3]", "dbr", "", 25, 0x3, 0x3, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr4", "DBR[4]", "dbr", "", 23, 0x3, 0x4, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr5", "DBR[5]", "dbr", "", 25, 0x3, 0x5, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr6", "DBR[6]", "dbr", "", 23, 0x3, 0x6, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
+		{ "dbr7", "DBR[7]", "dbr", "", 25, 0x3, 0x7, {0, 0, 0, 0, 0, 0, 0, 0, 0}, 0, 0 },
 	};
 	if (count)
 		*count = sizeof regs / sizeof regs[0];
@@ -1771,6 +1779,7 @@ struct pmregs_itanium_events_row {
 	const char *name;
 	const char *title;
 	const char *doc;
+	enum pmregs_itanium_event_kind kind; /* EAR or BTB event */
 	uint8_t es; /* event select (PMC4-7 bits 14:8) */
 	uint8_t umask; /* unit mask; for EAR events the PMC10/PMC11 umask */
 	uint8_t counters; /* bit n set: PMCn/PMDn may count it (0xF0 = PMC4-7, 0x30 = PMC4/5 only) */
@@ -1778,255 +1787,255 @@ struct pmregs_itanium_events_row {
 	uint8_t irange; /* instruction address range check (IBRs, PMC13) applies */
 	uint8_t opcode; /* opcode matching (PMC8) applies */
 	uint8_t drange; /* data address range check (DBRs, PMC11.pt) applies */
-	enum pmregs_itanium_event_kind kind; /* EAR or BTB event */
+	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
 };
 
 static inline const struct pmregs_itanium_events_row *pmregs_itanium_events(size_t *count)
 {
 	static const struct pmregs_itanium_events_row rows[] = {
-		{ "alat_inst_chka_ldc_all", "ALAT_INST_CHKA_LDC_ALL", "", 0x36, 0x3, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "alat_inst_chka_ldc_fp", "ALAT_INST_CHKA_LDC_FP", "", 0x36, 0x1, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "alat_inst_chka_ldc_int", "ALAT_INST_CHKA_LDC_INT", "", 0x36, 0x2, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "alat_inst_failed_chka_ldc_all", "ALAT_INST_FAILED_CHKA_LDC_ALL", "", 0x37, 0x3, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "alat_inst_failed_chka_ldc_fp", "ALAT_INST_FAILED_CHKA_LDC_FP", "", 0x37, 0x1, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "alat_inst_failed_chka_ldc_int", "ALAT_INST_FAILED_CHKA_LDC_INT", "", 0x37, 0x2, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "alat_replacement_all", "ALAT_REPLACEMENT_ALL", "", 0x38, 0x3, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "alat_replacement_fp", "ALAT_REPLACEMENT_FP", "", 0x38, 0x1, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "alat_replacement_int", "ALAT_REPLACEMENT_INT", "", 0x38, 0x2, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "all_stops_dispersed", "ALL_STOPS_DISPERSED", "", 0x2f, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_event", "BRANCH_EVENT", "", 0x11, 0x0, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_BTB },
-		{ "branch_multiway_all_paths_all_predictions", "BRANCH_MULTIWAY_ALL_PATHS_ALL_PREDICTIONS", "", 0xe, 0x0, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_multiway_all_paths_correct_predictions", "BRANCH_MULTIWAY_ALL_PATHS_CORRECT_PREDICTIONS", "", 0xe, 0x1, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_multiway_all_paths_wrong_path", "BRANCH_MULTIWAY_ALL_PATHS_WRONG_PATH", "", 0xe, 0x2, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_multiway_all_paths_wrong_target", "BRANCH_MULTIWAY_ALL_PATHS_WRONG_TARGET", "", 0xe, 0x3, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_multiway_not_taken_all_predictions", "BRANCH_MULTIWAY_NOT_TAKEN_ALL_PREDICTIONS", "", 0xe, 0x8, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_multiway_not_taken_correct_predictions", "BRANCH_MULTIWAY_NOT_TAKEN_CORRECT_PREDICTIONS", "", 0xe, 0x9, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_multiway_not_taken_wrong_path", "BRANCH_MULTIWAY_NOT_TAKEN_WRONG_PATH", "", 0xe, 0xa, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_multiway_not_taken_wrong_target", "BRANCH_MULTIWAY_NOT_TAKEN_WRONG_TARGET", "", 0xe, 0xb, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_multiway_taken_all_predictions", "BRANCH_MULTIWAY_TAKEN_ALL_PREDICTIONS", "", 0xe, 0xc, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_multiway_taken_correct_predictions", "BRANCH_MULTIWAY_TAKEN_CORRECT_PREDICTIONS", "", 0xe, 0xd, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_multiway_taken_wrong_path", "BRANCH_MULTIWAY_TAKEN_WRONG_PATH", "", 0xe, 0xe, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_multiway_taken_wrong_target", "BRANCH_MULTIWAY_TAKEN_WRONG_TARGET", "", 0xe, 0xf, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_not_taken", "BRANCH_NOT_TAKEN", "", 0xd, 0x8, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_1st_stage_nt_outcomes_correctly_predicted", "BRANCH_PATH_1ST_STAGE_NT_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0x6, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_1st_stage_nt_outcomes_incorrectly_predicted", "BRANCH_PATH_1ST_STAGE_NT_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0x4, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_1st_stage_tk_outcomes_correctly_predicted", "BRANCH_PATH_1ST_STAGE_TK_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0x7, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_1st_stage_tk_outcomes_incorrectly_predicted", "BRANCH_PATH_1ST_STAGE_TK_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0x5, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_2nd_stage_nt_outcomes_correctly_predicted", "BRANCH_PATH_2ND_STAGE_NT_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0xa, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_2nd_stage_nt_outcomes_incorrectly_predicted", "BRANCH_PATH_2ND_STAGE_NT_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0x8, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_2nd_stage_tk_outcomes_correctly_predicted", "BRANCH_PATH_2ND_STAGE_TK_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0xb, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_2nd_stage_tk_outcomes_incorrectly_predicted", "BRANCH_PATH_2ND_STAGE_TK_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0x9, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_3rd_stage_nt_outcomes_correctly_predicted", "BRANCH_PATH_3RD_STAGE_NT_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0xe, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_3rd_stage_nt_outcomes_incorrectly_predicted", "BRANCH_PATH_3RD_STAGE_NT_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0xc, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_3rd_stage_tk_outcomes_correctly_predicted", "BRANCH_PATH_3RD_STAGE_TK_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0xf, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_3rd_stage_tk_outcomes_incorrectly_predicted", "BRANCH_PATH_3RD_STAGE_TK_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0xd, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_all_nt_outcomes_correctly_predicted", "BRANCH_PATH_ALL_NT_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0x2, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_all_nt_outcomes_incorrectly_predicted", "BRANCH_PATH_ALL_NT_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0x0, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_all_tk_outcomes_correctly_predicted", "BRANCH_PATH_ALL_TK_OUTCOMES_CORRECTLY_PREDICTED", "", 0xf, 0x3, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_path_all_tk_outcomes_incorrectly_predicted", "BRANCH_PATH_ALL_TK_OUTCOMES_INCORRECTLY_PREDICTED", "", 0xf, 0x1, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_1st_stage_all_predictions", "BRANCH_PREDICTOR_1ST_STAGE_ALL_PREDICTIONS", "", 0x10, 0x4, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_1st_stage_correct_predictions", "BRANCH_PREDICTOR_1ST_STAGE_CORRECT_PREDICTIONS", "", 0x10, 0x5, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_1st_stage_wrong_path", "BRANCH_PREDICTOR_1ST_STAGE_WRONG_PATH", "", 0x10, 0x6, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_1st_stage_wrong_target", "BRANCH_PREDICTOR_1ST_STAGE_WRONG_TARGET", "", 0x10, 0x7, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_2nd_stage_all_predictions", "BRANCH_PREDICTOR_2ND_STAGE_ALL_PREDICTIONS", "", 0x10, 0x8, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_2nd_stage_correct_predictions", "BRANCH_PREDICTOR_2ND_STAGE_CORRECT_PREDICTIONS", "", 0x10, 0x9, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_2nd_stage_wrong_path", "BRANCH_PREDICTOR_2ND_STAGE_WRONG_PATH", "", 0x10, 0xa, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_2nd_stage_wrong_target", "BRANCH_PREDICTOR_2ND_STAGE_WRONG_TARGET", "", 0x10, 0xb, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_3rd_stage_all_predictions", "BRANCH_PREDICTOR_3RD_STAGE_ALL_PREDICTIONS", "", 0x10, 0xc, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_3rd_stage_correct_predictions", "BRANCH_PREDICTOR_3RD_STAGE_CORRECT_PREDICTIONS", "", 0x10, 0xd, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_3rd_stage_wrong_path", "BRANCH_PREDICTOR_3RD_STAGE_WRONG_PATH", "", 0x10, 0xe, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_3rd_stage_wrong_target", "BRANCH_PREDICTOR_3RD_STAGE_WRONG_TARGET", "", 0x10, 0xf, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_all_all_predictions", "BRANCH_PREDICTOR_ALL_ALL_PREDICTIONS", "", 0x10, 0x0, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_all_correct_predictions", "BRANCH_PREDICTOR_ALL_CORRECT_PREDICTIONS", "", 0x10, 0x1, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_all_wrong_path", "BRANCH_PREDICTOR_ALL_WRONG_PATH", "", 0x10, 0x2, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_predictor_all_wrong_target", "BRANCH_PREDICTOR_ALL_WRONG_TARGET", "", 0x10, 0x3, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_taken_slot_0", "BRANCH_TAKEN_SLOT_0", "", 0xd, 0x1, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_taken_slot_1", "BRANCH_TAKEN_SLOT_1", "", 0xd, 0x2, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "branch_taken_slot_2", "BRANCH_TAKEN_SLOT_2", "", 0xd, 0x4, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_all_any", "BUS_ALL_ANY", "", 0x47, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_all_io", "BUS_ALL_IO", "", 0x47, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_all_self", "BUS_ALL_SELF", "", 0x47, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_brq_live_req_hi", "BUS_BRQ_LIVE_REQ_HI", "", 0x5c, 0x0, 0xf0, 0x2, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_brq_live_req_lo", "BUS_BRQ_LIVE_REQ_LO", "", 0x5b, 0x0, 0xf0, 0x2, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_brq_req_inserted", "BUS_BRQ_REQ_INSERTED", "", 0x5d, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_burst_any", "BUS_BURST_ANY", "", 0x49, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_burst_io", "BUS_BURST_IO", "", 0x49, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_burst_self", "BUS_BURST_SELF", "", 0x49, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_hitm", "BUS_HITM", "", 0x44, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_io_any", "BUS_IO_ANY", "", 0x50, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_ioq_live_req_hi", "BUS_IOQ_LIVE_REQ_HI", "", 0x58, 0x0, 0xf0, 0x3, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_ioq_live_req_lo", "BUS_IOQ_LIVE_REQ_LO", "", 0x57, 0x0, 0xf0, 0x3, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_io_self", "BUS_IO_SELF", "", 0x50, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_lock_any", "BUS_LOCK_ANY", "", 0x53, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_lock_cycles_any", "BUS_LOCK_CYCLES_ANY", "", 0x54, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_lock_cycles_self", "BUS_LOCK_CYCLES_SELF", "", 0x54, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_lock_self", "BUS_LOCK_SELF", "", 0x53, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_memory_any", "BUS_MEMORY_ANY", "", 0x4a, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_memory_io", "BUS_MEMORY_IO", "", 0x4a, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_memory_self", "BUS_MEMORY_SELF", "", 0x4a, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_partial_any", "BUS_PARTIAL_ANY", "", 0x48, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_partial_io", "BUS_PARTIAL_IO", "", 0x48, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_partial_self", "BUS_PARTIAL_SELF", "", 0x48, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_all_any", "BUS_RD_ALL_ANY", "", 0x4b, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_all_io", "BUS_RD_ALL_IO", "", 0x4b, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_all_self", "BUS_RD_ALL_SELF", "", 0x4b, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_data_any", "BUS_RD_DATA_ANY", "", 0x4c, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_data_io", "BUS_RD_DATA_IO", "", 0x4c, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_data_self", "BUS_RD_DATA_SELF", "", 0x4c, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_hit", "BUS_RD_HIT", "", 0x40, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_hitm", "BUS_RD_HITM", "", 0x41, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_inval_any", "BUS_RD_INVAL_ANY", "", 0x4e, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_inval_bst_any", "BUS_RD_INVAL_BST_ANY", "", 0x4f, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_inval_bst_hitm", "BUS_RD_INVAL_BST_HITM", "", 0x43, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_inval_bst_io", "BUS_RD_INVAL_BST_IO", "", 0x4f, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_inval_bst_self", "BUS_RD_INVAL_BST_SELF", "", 0x4f, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_inval_hitm", "BUS_RD_INVAL_HITM", "", 0x42, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_inval_io", "BUS_RD_INVAL_IO", "", 0x4e, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_inval_self", "BUS_RD_INVAL_SELF", "", 0x4e, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_io_any", "BUS_RD_IO_ANY", "", 0x51, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_io_self", "BUS_RD_IO_SELF", "", 0x51, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_prtl_any", "BUS_RD_PRTL_ANY", "", 0x4d, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_prtl_io", "BUS_RD_PRTL_IO", "", 0x4d, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_rd_prtl_self", "BUS_RD_PRTL_SELF", "", 0x4d, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_snoopq_req", "BUS_SNOOPQ_REQ", "", 0x56, 0x0, 0x30, 0x3, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_snoops_any", "BUS_SNOOPS_ANY", "", 0x46, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_snoops_hitm_any", "BUS_SNOOPS_HITM_ANY", "", 0x45, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_snoop_stall_cycles_any", "BUS_SNOOP_STALL_CYCLES_ANY", "", 0x55, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_snoop_stall_cycles_self", "BUS_SNOOP_STALL_CYCLES_SELF", "", 0x55, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_wr_wb_any", "BUS_WR_WB_ANY", "", 0x52, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_wr_wb_io", "BUS_WR_WB_IO", "", 0x52, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "bus_wr_wb_self", "BUS_WR_WB_SELF", "", 0x52, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "cpu_cpl_changes", "CPU_CPL_CHANGES", "", 0x34, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "cpu_cycles", "CPU_CYCLES", "", 0x12, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "data_access_cycle", "DATA_ACCESS_CYCLE", "", 0x3, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "data_ear_cache_lat1024", "DATA_EAR_CACHE_LAT1024", "", 0x67, 0x9, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
-		{ "data_ear_cache_lat128", "DATA_EAR_CACHE_LAT128", "", 0x67, 0x5, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
-		{ "data_ear_cache_lat16", "DATA_EAR_CACHE_LAT16", "", 0x67, 0x2, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
-		{ "data_ear_cache_lat2048", "DATA_EAR_CACHE_LAT2048", "", 0x67, 0xa, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
-		{ "data_ear_cache_lat256", "DATA_EAR_CACHE_LAT256", "", 0x67, 0x6, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
-		{ "data_ear_cache_lat32", "DATA_EAR_CACHE_LAT32", "", 0x67, 0x3, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
-		{ "data_ear_cache_lat4", "DATA_EAR_CACHE_LAT4", "", 0x67, 0x0, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
-		{ "data_ear_cache_lat512", "DATA_EAR_CACHE_LAT512", "", 0x67, 0x8, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
-		{ "data_ear_cache_lat64", "DATA_EAR_CACHE_LAT64", "", 0x67, 0x4, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
-		{ "data_ear_cache_lat8", "DATA_EAR_CACHE_LAT8", "", 0x67, 0x1, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
-		{ "data_ear_cache_lat_none", "DATA_EAR_CACHE_LAT_NONE", "", 0x67, 0xf, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE },
-		{ "data_ear_events", "DATA_EAR_EVENTS", "", 0x67, 0x0, 0xf0, 0x1, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "data_ear_tlb_l2", "DATA_EAR_TLB_L2", "", 0x67, 0x2, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_TLB },
-		{ "data_ear_tlb_sw", "DATA_EAR_TLB_SW", "", 0x67, 0x8, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_TLB },
-		{ "data_ear_tlb_vhpt", "DATA_EAR_TLB_VHPT", "", 0x67, 0x4, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_DEAR_TLB },
-		{ "data_references_retired", "DATA_REFERENCES_RETIRED", "", 0x63, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "dependency_all_cycle", "DEPENDENCY_ALL_CYCLE", "", 0x6, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "dependency_scoreboard_cycle", "DEPENDENCY_SCOREBOARD_CYCLE", "", 0x2, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "dtc_misses", "DTC_MISSES", "", 0x60, 0x0, 0xf0, 0x1, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "dtlb_inserts_hpw", "DTLB_INSERTS_HPW", "", 0x62, 0x0, 0xf0, 0x1, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "dtlb_misses", "DTLB_MISSES", "", 0x61, 0x0, 0xf0, 0x1, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "expl_stopbits", "EXPL_STOPBITS", "", 0x2e, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "fp_flush_to_zero", "FP_FLUSH_TO_ZERO", "", 0xb, 0x0, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "fp_ops_retired_hi", "FP_OPS_RETIRED_HI", "", 0xa, 0x0, 0xf0, 0x3, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "fp_ops_retired_lo", "FP_OPS_RETIRED_LO", "", 0x9, 0x0, 0xf0, 0x3, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "fp_sir_flush", "FP_SIR_FLUSH", "", 0xc, 0x0, 0xf0, 0x2, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "ia32_inst_retired", "IA32_INST_RETIRED", "", 0x15, 0x0, 0xf0, 0x2, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "ia64_inst_retired", "IA64_INST_RETIRED", "", 0x8, 0x0, 0x30, 0x6, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "ia64_tagged_inst_retired_pmc8", "IA64_TAGGED_INST_RETIRED_PMC8", "", 0x8, 0x3, 0x30, 0x6, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "ia64_tagged_inst_retired_pmc9", "IA64_TAGGED_INST_RETIRED_PMC9", "", 0x8, 0x2, 0x30, 0x6, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "inst_access_cycle", "INST_ACCESS_CYCLE", "", 0x1, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "inst_dispersed", "INST_DISPERSED", "", 0x2d, 0x0, 0x30, 0x6, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "inst_failed_chks_retired_all", "INST_FAILED_CHKS_RETIRED_ALL", "", 0x35, 0x3, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "inst_failed_chks_retired_fp", "INST_FAILED_CHKS_RETIRED_FP", "", 0x35, 0x2, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "inst_failed_chks_retired_int", "INST_FAILED_CHKS_RETIRED_INT", "", 0x35, 0x1, 0xf0, 0x1, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "instruction_ear_cache_lat1024", "INSTRUCTION_EAR_CACHE_LAT1024", "", 0x23, 0x8, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
-		{ "instruction_ear_cache_lat128", "INSTRUCTION_EAR_CACHE_LAT128", "", 0x23, 0x5, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
-		{ "instruction_ear_cache_lat16", "INSTRUCTION_EAR_CACHE_LAT16", "", 0x23, 0x2, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
-		{ "instruction_ear_cache_lat2048", "INSTRUCTION_EAR_CACHE_LAT2048", "", 0x23, 0x9, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
-		{ "instruction_ear_cache_lat256", "INSTRUCTION_EAR_CACHE_LAT256", "", 0x23, 0x6, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
-		{ "instruction_ear_cache_lat32", "INSTRUCTION_EAR_CACHE_LAT32", "", 0x23, 0x3, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
-		{ "instruction_ear_cache_lat4096", "INSTRUCTION_EAR_CACHE_LAT4096", "", 0x23, 0xa, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
-		{ "instruction_ear_cache_lat4", "INSTRUCTION_EAR_CACHE_LAT4", "", 0x23, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
-		{ "instruction_ear_cache_lat512", "INSTRUCTION_EAR_CACHE_LAT512", "", 0x23, 0x7, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
-		{ "instruction_ear_cache_lat64", "INSTRUCTION_EAR_CACHE_LAT64", "", 0x23, 0x4, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
-		{ "instruction_ear_cache_lat8", "INSTRUCTION_EAR_CACHE_LAT8", "", 0x23, 0x1, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
-		{ "instruction_ear_cache_lat_none", "INSTRUCTION_EAR_CACHE_LAT_NONE", "", 0x23, 0xf, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE },
-		{ "instruction_ear_events", "INSTRUCTION_EAR_EVENTS", "", 0x23, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "instruction_ear_tlb_sw", "INSTRUCTION_EAR_TLB_SW", "", 0x23, 0x8, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_TLB },
-		{ "instruction_ear_tlb_vhpt", "INSTRUCTION_EAR_TLB_VHPT", "", 0x23, 0x4, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_IEAR_TLB },
-		{ "isa_transitions", "ISA_TRANSITIONS", "", 0x14, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "isb_lines_in", "ISB_LINES_IN", "", 0x26, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "itlb_inserts_hpw", "ITLB_INSERTS_HPW", "", 0x28, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "itlb_misses_fetch", "ITLB_MISSES_FETCH", "", 0x27, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l1d_read_forced_misses_retired", "L1D_READ_FORCED_MISSES_RETIRED", "", 0x6b, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l1d_read_misses_retired", "L1D_READ_MISSES_RETIRED", "", 0x66, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l1d_reads_retired", "L1D_READS_RETIRED", "", 0x64, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l1i_demand_reads", "L1I_DEMAND_READS", "", 0x20, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l1i_fills", "L1I_FILLS", "", 0x21, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l1i_prefetch_reads", "L1I_PREFETCH_READS", "", 0x24, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l1_outstanding_req_hi", "L1_OUTSTANDING_REQ_HI", "", 0x79, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l1_outstanding_req_lo", "L1_OUTSTANDING_REQ_LO", "", 0x78, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l2_data_references_all", "L2_DATA_REFERENCES_ALL", "", 0x69, 0x3, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l2_data_references_reads", "L2_DATA_REFERENCES_READS", "", 0x69, 0x1, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l2_data_references_writes", "L2_DATA_REFERENCES_WRITES", "", 0x69, 0x2, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l2_flush_details_addr_conflict", "L2_FLUSH_DETAILS_ADDR_CONFLICT", "", 0x77, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l2_flush_details_all", "L2_FLUSH_DETAILS_ALL", "", 0x77, 0xf, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l2_flush_details_bus_reject", "L2_FLUSH_DETAILS_BUS_REJECT", "", 0x77, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l2_flush_details_full_flush", "L2_FLUSH_DETAILS_FULL_FLUSH", "", 0x77, 0x8, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l2_flush_details_st_buffer", "L2_FLUSH_DETAILS_ST_BUFFER", "", 0x77, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l2_flushes", "L2_FLUSHES", "", 0x76, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l2_inst_demand_reads", "L2_INST_DEMAND_READS", "", 0x22, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l2_inst_prefetch_reads", "L2_INST_PREFETCH_READS", "", 0x25, 0x0, 0xf0, 0x1, 1, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l2_misses", "L2_MISSES", "", 0x6a, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l2_references", "L2_REFERENCES", "", 0x68, 0x0, 0xf0, 0x3, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_lines_replaced", "L3_LINES_REPLACED", "", 0x7f, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_misses", "L3_MISSES", "", 0x7c, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_reads_all_reads_all", "L3_READS_ALL_READS_ALL", "", 0x7d, 0xf, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_reads_all_reads_hit", "L3_READS_ALL_READS_HIT", "", 0x7d, 0xd, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_reads_all_reads_miss", "L3_READS_ALL_READS_MISS", "", 0x7d, 0xe, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_reads_data_reads_all", "L3_READS_DATA_READS_ALL", "", 0x7d, 0xb, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_reads_data_reads_hit", "L3_READS_DATA_READS_HIT", "", 0x7d, 0x9, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_reads_data_reads_miss", "L3_READS_DATA_READS_MISS", "", 0x7d, 0xa, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_reads_inst_reads_all", "L3_READS_INST_READS_ALL", "", 0x7d, 0x7, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_reads_inst_reads_hit", "L3_READS_INST_READS_HIT", "", 0x7d, 0x5, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_reads_inst_reads_miss", "L3_READS_INST_READS_MISS", "", 0x7d, 0x6, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_references", "L3_REFERENCES", "", 0x7b, 0x0, 0xf0, 0x1, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_writes_all_writes_all", "L3_WRITES_ALL_WRITES_ALL", "", 0x7e, 0xf, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_writes_all_writes_hit", "L3_WRITES_ALL_WRITES_HIT", "", 0x7e, 0xd, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_writes_all_writes_miss", "L3_WRITES_ALL_WRITES_MISS", "", 0x7e, 0xe, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_writes_data_writes_all", "L3_WRITES_DATA_WRITES_ALL", "", 0x7e, 0x7, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_writes_data_writes_hit", "L3_WRITES_DATA_WRITES_HIT", "", 0x7e, 0x5, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_writes_data_writes_miss", "L3_WRITES_DATA_WRITES_MISS", "", 0x7e, 0x6, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_writes_l2_writeback_all", "L3_WRITES_L2_WRITEBACK_ALL", "", 0x7e, 0xb, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_writes_l2_writeback_hit", "L3_WRITES_L2_WRITEBACK_HIT", "", 0x7e, 0x9, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "l3_writes_l2_writeback_miss", "L3_WRITES_L2_WRITEBACK_MISS", "", 0x7e, 0xa, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "loads_retired", "LOADS_RETIRED", "", 0x6c, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "memory_cycle", "MEMORY_CYCLE", "", 0x7, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "misaligned_loads_retired", "MISALIGNED_LOADS_RETIRED", "", 0x70, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "misaligned_stores_retired", "MISALIGNED_STORES_RETIRED", "", 0x71, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "nops_retired", "NOPS_RETIRED", "", 0x30, 0x0, 0x30, 0x6, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "pipeline_all_flush_cycle", "PIPELINE_ALL_FLUSH_CYCLE", "", 0x4, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "pipeline_backend_flush_cycle", "PIPELINE_BACKEND_FLUSH_CYCLE", "", 0x0, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "pipeline_flush_all", "PIPELINE_FLUSH_ALL", "", 0x33, 0xf, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "pipeline_flush_dtc_flush", "PIPELINE_FLUSH_DTC_FLUSH", "", 0x33, 0x4, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "pipeline_flush_ieu_flush", "PIPELINE_FLUSH_IEU_FLUSH", "", 0x33, 0x8, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "pipeline_flush_l1d_waymp_flush", "PIPELINE_FLUSH_L1D_WAYMP_FLUSH", "", 0x33, 0x2, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "pipeline_flush_other_flush", "PIPELINE_FLUSH_OTHER_FLUSH", "", 0x33, 0x1, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "predicate_squashed_retired", "PREDICATE_SQUASHED_RETIRED", "", 0x31, 0x0, 0x30, 0x6, 1, 1, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "rse_loads_retired", "RSE_LOADS_RETIRED", "", 0x72, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "rse_references_retired", "RSE_REFERENCES_RETIRED", "", 0x65, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "stores_retired", "STORES_RETIRED", "", 0x6d, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "uc_loads_retired", "UC_LOADS_RETIRED", "", 0x6e, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "uc_stores_retired", "UC_STORES_RETIRED", "", 0x6f, 0x0, 0xf0, 0x2, 1, 1, 1, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
-		{ "unstalled_backend_cycle", "UNSTALLED_BACKEND_CYCLE", "", 0x5, 0x0, 0xf0, 0x1, 0, 0, 0, PMREGS_ITANIUM_EVENT_KIND_PLAIN },
+		{ "alat_inst_chka_ldc_all", "ALAT_INST_CHKA_LDC_ALL", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x36, 0x3, 0xf0, 0x2, 1, 1, 0, {0} },
+		{ "alat_inst_chka_ldc_fp", "ALAT_INST_CHKA_LDC_FP", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x36, 0x1, 0xf0, 0x2, 1, 1, 0, {0} },
+		{ "alat_inst_chka_ldc_int", "ALAT_INST_CHKA_LDC_INT", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x36, 0x2, 0xf0, 0x2, 1, 1, 0, {0} },
+		{ "alat_inst_failed_chka_ldc_all", "ALAT_INST_FAILED_CHKA_LDC_ALL", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x37, 0x3, 0xf0, 0x2, 1, 1, 0, {0} },
+		{ "alat_inst_failed_chka_ldc_fp", "ALAT_INST_FAILED_CHKA_LDC_FP", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x37, 0x1, 0xf0, 0x2, 1, 1, 0, {0} },
+		{ "alat_inst_failed_chka_ldc_int", "ALAT_INST_FAILED_CHKA_LDC_INT", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x37, 0x2, 0xf0, 0x2, 1, 1, 0, {0} },
+		{ "alat_replacement_all", "ALAT_REPLACEMENT_ALL", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x38, 0x3, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "alat_replacement_fp", "ALAT_REPLACEMENT_FP", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x38, 0x1, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "alat_replacement_int", "ALAT_REPLACEMENT_INT", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x38, 0x2, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "all_stops_dispersed", "ALL_STOPS_DISPERSED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x2f, 0x0, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "branch_event", "BRANCH_EVENT", "", PMREGS_ITANIUM_EVENT_KIND_BTB, 0x11, 0x0, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_multiway_all_paths_all_predictions", "BRANCH_MULTIWAY_ALL_PATHS_ALL_PREDICTIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xe, 0x0, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_multiway_all_paths_correct_predictions", "BRANCH_MULTIWAY_ALL_PATHS_CORRECT_PREDICTIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xe, 0x1, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_multiway_all_paths_wrong_path", "BRANCH_MULTIWAY_ALL_PATHS_WRONG_PATH", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xe, 0x2, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_multiway_all_paths_wrong_target", "BRANCH_MULTIWAY_ALL_PATHS_WRONG_TARGET", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xe, 0x3, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_multiway_not_taken_all_predictions", "BRANCH_MULTIWAY_NOT_TAKEN_ALL_PREDICTIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xe, 0x8, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_multiway_not_taken_correct_predictions", "BRANCH_MULTIWAY_NOT_TAKEN_CORRECT_PREDICTIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xe, 0x9, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_multiway_not_taken_wrong_path", "BRANCH_MULTIWAY_NOT_TAKEN_WRONG_PATH", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xe, 0xa, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_multiway_not_taken_wrong_target", "BRANCH_MULTIWAY_NOT_TAKEN_WRONG_TARGET", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xe, 0xb, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_multiway_taken_all_predictions", "BRANCH_MULTIWAY_TAKEN_ALL_PREDICTIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xe, 0xc, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_multiway_taken_correct_predictions", "BRANCH_MULTIWAY_TAKEN_CORRECT_PREDICTIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xe, 0xd, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_multiway_taken_wrong_path", "BRANCH_MULTIWAY_TAKEN_WRONG_PATH", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xe, 0xe, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_multiway_taken_wrong_target", "BRANCH_MULTIWAY_TAKEN_WRONG_TARGET", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xe, 0xf, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_not_taken", "BRANCH_NOT_TAKEN", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xd, 0x8, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_1st_stage_nt_outcomes_correctly_predicted", "BRANCH_PATH_1ST_STAGE_NT_OUTCOMES_CORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0x6, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_1st_stage_nt_outcomes_incorrectly_predicted", "BRANCH_PATH_1ST_STAGE_NT_OUTCOMES_INCORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0x4, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_1st_stage_tk_outcomes_correctly_predicted", "BRANCH_PATH_1ST_STAGE_TK_OUTCOMES_CORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0x7, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_1st_stage_tk_outcomes_incorrectly_predicted", "BRANCH_PATH_1ST_STAGE_TK_OUTCOMES_INCORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0x5, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_2nd_stage_nt_outcomes_correctly_predicted", "BRANCH_PATH_2ND_STAGE_NT_OUTCOMES_CORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0xa, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_2nd_stage_nt_outcomes_incorrectly_predicted", "BRANCH_PATH_2ND_STAGE_NT_OUTCOMES_INCORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0x8, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_2nd_stage_tk_outcomes_correctly_predicted", "BRANCH_PATH_2ND_STAGE_TK_OUTCOMES_CORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0xb, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_2nd_stage_tk_outcomes_incorrectly_predicted", "BRANCH_PATH_2ND_STAGE_TK_OUTCOMES_INCORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0x9, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_3rd_stage_nt_outcomes_correctly_predicted", "BRANCH_PATH_3RD_STAGE_NT_OUTCOMES_CORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0xe, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_3rd_stage_nt_outcomes_incorrectly_predicted", "BRANCH_PATH_3RD_STAGE_NT_OUTCOMES_INCORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0xc, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_3rd_stage_tk_outcomes_correctly_predicted", "BRANCH_PATH_3RD_STAGE_TK_OUTCOMES_CORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0xf, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_3rd_stage_tk_outcomes_incorrectly_predicted", "BRANCH_PATH_3RD_STAGE_TK_OUTCOMES_INCORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0xd, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_all_nt_outcomes_correctly_predicted", "BRANCH_PATH_ALL_NT_OUTCOMES_CORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0x2, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_all_nt_outcomes_incorrectly_predicted", "BRANCH_PATH_ALL_NT_OUTCOMES_INCORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0x0, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_all_tk_outcomes_correctly_predicted", "BRANCH_PATH_ALL_TK_OUTCOMES_CORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0x3, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_path_all_tk_outcomes_incorrectly_predicted", "BRANCH_PATH_ALL_TK_OUTCOMES_INCORRECTLY_PREDICTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xf, 0x1, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_1st_stage_all_predictions", "BRANCH_PREDICTOR_1ST_STAGE_ALL_PREDICTIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0x4, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_1st_stage_correct_predictions", "BRANCH_PREDICTOR_1ST_STAGE_CORRECT_PREDICTIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0x5, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_1st_stage_wrong_path", "BRANCH_PREDICTOR_1ST_STAGE_WRONG_PATH", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0x6, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_1st_stage_wrong_target", "BRANCH_PREDICTOR_1ST_STAGE_WRONG_TARGET", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0x7, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_2nd_stage_all_predictions", "BRANCH_PREDICTOR_2ND_STAGE_ALL_PREDICTIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0x8, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_2nd_stage_correct_predictions", "BRANCH_PREDICTOR_2ND_STAGE_CORRECT_PREDICTIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0x9, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_2nd_stage_wrong_path", "BRANCH_PREDICTOR_2ND_STAGE_WRONG_PATH", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0xa, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_2nd_stage_wrong_target", "BRANCH_PREDICTOR_2ND_STAGE_WRONG_TARGET", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0xb, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_3rd_stage_all_predictions", "BRANCH_PREDICTOR_3RD_STAGE_ALL_PREDICTIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0xc, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_3rd_stage_correct_predictions", "BRANCH_PREDICTOR_3RD_STAGE_CORRECT_PREDICTIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0xd, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_3rd_stage_wrong_path", "BRANCH_PREDICTOR_3RD_STAGE_WRONG_PATH", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0xe, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_3rd_stage_wrong_target", "BRANCH_PREDICTOR_3RD_STAGE_WRONG_TARGET", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0xf, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_all_all_predictions", "BRANCH_PREDICTOR_ALL_ALL_PREDICTIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0x0, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_all_correct_predictions", "BRANCH_PREDICTOR_ALL_CORRECT_PREDICTIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0x1, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_all_wrong_path", "BRANCH_PREDICTOR_ALL_WRONG_PATH", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0x2, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_predictor_all_wrong_target", "BRANCH_PREDICTOR_ALL_WRONG_TARGET", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x10, 0x3, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_taken_slot_0", "BRANCH_TAKEN_SLOT_0", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xd, 0x1, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_taken_slot_1", "BRANCH_TAKEN_SLOT_1", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xd, 0x2, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "branch_taken_slot_2", "BRANCH_TAKEN_SLOT_2", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xd, 0x4, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "bus_all_any", "BUS_ALL_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x47, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_all_io", "BUS_ALL_IO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x47, 0x4, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_all_self", "BUS_ALL_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x47, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_brq_live_req_hi", "BUS_BRQ_LIVE_REQ_HI", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x5c, 0x0, 0xf0, 0x2, 0, 0, 0, {0} },
+		{ "bus_brq_live_req_lo", "BUS_BRQ_LIVE_REQ_LO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x5b, 0x0, 0xf0, 0x2, 0, 0, 0, {0} },
+		{ "bus_brq_req_inserted", "BUS_BRQ_REQ_INSERTED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x5d, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_burst_any", "BUS_BURST_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x49, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_burst_io", "BUS_BURST_IO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x49, 0x4, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_burst_self", "BUS_BURST_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x49, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_hitm", "BUS_HITM", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x44, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_io_any", "BUS_IO_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x50, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_ioq_live_req_hi", "BUS_IOQ_LIVE_REQ_HI", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x58, 0x0, 0xf0, 0x3, 0, 0, 0, {0} },
+		{ "bus_ioq_live_req_lo", "BUS_IOQ_LIVE_REQ_LO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x57, 0x0, 0xf0, 0x3, 0, 0, 0, {0} },
+		{ "bus_io_self", "BUS_IO_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x50, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_lock_any", "BUS_LOCK_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x53, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_lock_cycles_any", "BUS_LOCK_CYCLES_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x54, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_lock_cycles_self", "BUS_LOCK_CYCLES_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x54, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_lock_self", "BUS_LOCK_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x53, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_memory_any", "BUS_MEMORY_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4a, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_memory_io", "BUS_MEMORY_IO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4a, 0x4, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_memory_self", "BUS_MEMORY_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4a, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_partial_any", "BUS_PARTIAL_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x48, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_partial_io", "BUS_PARTIAL_IO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x48, 0x4, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_partial_self", "BUS_PARTIAL_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x48, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_all_any", "BUS_RD_ALL_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4b, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_all_io", "BUS_RD_ALL_IO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4b, 0x4, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_all_self", "BUS_RD_ALL_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4b, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_data_any", "BUS_RD_DATA_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4c, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_data_io", "BUS_RD_DATA_IO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4c, 0x4, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_data_self", "BUS_RD_DATA_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4c, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_hit", "BUS_RD_HIT", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x40, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_hitm", "BUS_RD_HITM", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x41, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_inval_any", "BUS_RD_INVAL_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4e, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_inval_bst_any", "BUS_RD_INVAL_BST_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4f, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_inval_bst_hitm", "BUS_RD_INVAL_BST_HITM", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x43, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_inval_bst_io", "BUS_RD_INVAL_BST_IO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4f, 0x4, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_inval_bst_self", "BUS_RD_INVAL_BST_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4f, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_inval_hitm", "BUS_RD_INVAL_HITM", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x42, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_inval_io", "BUS_RD_INVAL_IO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4e, 0x4, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_inval_self", "BUS_RD_INVAL_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4e, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_io_any", "BUS_RD_IO_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x51, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_io_self", "BUS_RD_IO_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x51, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_prtl_any", "BUS_RD_PRTL_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4d, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_prtl_io", "BUS_RD_PRTL_IO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4d, 0x4, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_rd_prtl_self", "BUS_RD_PRTL_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4d, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_snoopq_req", "BUS_SNOOPQ_REQ", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x56, 0x0, 0x30, 0x3, 0, 0, 0, {0} },
+		{ "bus_snoops_any", "BUS_SNOOPS_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x46, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_snoops_hitm_any", "BUS_SNOOPS_HITM_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x45, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_snoop_stall_cycles_any", "BUS_SNOOP_STALL_CYCLES_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x55, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_snoop_stall_cycles_self", "BUS_SNOOP_STALL_CYCLES_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x55, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_wr_wb_any", "BUS_WR_WB_ANY", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x52, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_wr_wb_io", "BUS_WR_WB_IO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x52, 0x4, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "bus_wr_wb_self", "BUS_WR_WB_SELF", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x52, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "cpu_cpl_changes", "CPU_CPL_CHANGES", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x34, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "cpu_cycles", "CPU_CYCLES", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x12, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "data_access_cycle", "DATA_ACCESS_CYCLE", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x3, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "data_ear_cache_lat1024", "DATA_EAR_CACHE_LAT1024", "", PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE, 0x67, 0x9, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "data_ear_cache_lat128", "DATA_EAR_CACHE_LAT128", "", PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE, 0x67, 0x5, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "data_ear_cache_lat16", "DATA_EAR_CACHE_LAT16", "", PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE, 0x67, 0x2, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "data_ear_cache_lat2048", "DATA_EAR_CACHE_LAT2048", "", PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE, 0x67, 0xa, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "data_ear_cache_lat256", "DATA_EAR_CACHE_LAT256", "", PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE, 0x67, 0x6, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "data_ear_cache_lat32", "DATA_EAR_CACHE_LAT32", "", PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE, 0x67, 0x3, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "data_ear_cache_lat4", "DATA_EAR_CACHE_LAT4", "", PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE, 0x67, 0x0, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "data_ear_cache_lat512", "DATA_EAR_CACHE_LAT512", "", PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE, 0x67, 0x8, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "data_ear_cache_lat64", "DATA_EAR_CACHE_LAT64", "", PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE, 0x67, 0x4, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "data_ear_cache_lat8", "DATA_EAR_CACHE_LAT8", "", PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE, 0x67, 0x1, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "data_ear_cache_lat_none", "DATA_EAR_CACHE_LAT_NONE", "", PMREGS_ITANIUM_EVENT_KIND_DEAR_CACHE, 0x67, 0xf, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "data_ear_events", "DATA_EAR_EVENTS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x67, 0x0, 0xf0, 0x1, 1, 1, 1, {0} },
+		{ "data_ear_tlb_l2", "DATA_EAR_TLB_L2", "", PMREGS_ITANIUM_EVENT_KIND_DEAR_TLB, 0x67, 0x2, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "data_ear_tlb_sw", "DATA_EAR_TLB_SW", "", PMREGS_ITANIUM_EVENT_KIND_DEAR_TLB, 0x67, 0x8, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "data_ear_tlb_vhpt", "DATA_EAR_TLB_VHPT", "", PMREGS_ITANIUM_EVENT_KIND_DEAR_TLB, 0x67, 0x4, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "data_references_retired", "DATA_REFERENCES_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x63, 0x0, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "dependency_all_cycle", "DEPENDENCY_ALL_CYCLE", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x6, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "dependency_scoreboard_cycle", "DEPENDENCY_SCOREBOARD_CYCLE", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x2, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "dtc_misses", "DTC_MISSES", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x60, 0x0, 0xf0, 0x1, 1, 1, 1, {0} },
+		{ "dtlb_inserts_hpw", "DTLB_INSERTS_HPW", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x62, 0x0, 0xf0, 0x1, 1, 1, 1, {0} },
+		{ "dtlb_misses", "DTLB_MISSES", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x61, 0x0, 0xf0, 0x1, 1, 1, 1, {0} },
+		{ "expl_stopbits", "EXPL_STOPBITS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x2e, 0x0, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "fp_flush_to_zero", "FP_FLUSH_TO_ZERO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xb, 0x0, 0xf0, 0x2, 1, 1, 0, {0} },
+		{ "fp_ops_retired_hi", "FP_OPS_RETIRED_HI", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xa, 0x0, 0xf0, 0x3, 1, 1, 0, {0} },
+		{ "fp_ops_retired_lo", "FP_OPS_RETIRED_LO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x9, 0x0, 0xf0, 0x3, 1, 1, 0, {0} },
+		{ "fp_sir_flush", "FP_SIR_FLUSH", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0xc, 0x0, 0xf0, 0x2, 1, 1, 0, {0} },
+		{ "ia32_inst_retired", "IA32_INST_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x15, 0x0, 0xf0, 0x2, 0, 0, 0, {0} },
+		{ "ia64_inst_retired", "IA64_INST_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x8, 0x0, 0x30, 0x6, 1, 1, 0, {0} },
+		{ "ia64_tagged_inst_retired_pmc8", "IA64_TAGGED_INST_RETIRED_PMC8", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x8, 0x3, 0x30, 0x6, 1, 1, 0, {0} },
+		{ "ia64_tagged_inst_retired_pmc9", "IA64_TAGGED_INST_RETIRED_PMC9", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x8, 0x2, 0x30, 0x6, 1, 1, 0, {0} },
+		{ "inst_access_cycle", "INST_ACCESS_CYCLE", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x1, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "inst_dispersed", "INST_DISPERSED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x2d, 0x0, 0x30, 0x6, 1, 0, 0, {0} },
+		{ "inst_failed_chks_retired_all", "INST_FAILED_CHKS_RETIRED_ALL", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x35, 0x3, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "inst_failed_chks_retired_fp", "INST_FAILED_CHKS_RETIRED_FP", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x35, 0x2, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "inst_failed_chks_retired_int", "INST_FAILED_CHKS_RETIRED_INT", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x35, 0x1, 0xf0, 0x1, 1, 1, 0, {0} },
+		{ "instruction_ear_cache_lat1024", "INSTRUCTION_EAR_CACHE_LAT1024", "", PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE, 0x23, 0x8, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "instruction_ear_cache_lat128", "INSTRUCTION_EAR_CACHE_LAT128", "", PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE, 0x23, 0x5, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "instruction_ear_cache_lat16", "INSTRUCTION_EAR_CACHE_LAT16", "", PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE, 0x23, 0x2, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "instruction_ear_cache_lat2048", "INSTRUCTION_EAR_CACHE_LAT2048", "", PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE, 0x23, 0x9, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "instruction_ear_cache_lat256", "INSTRUCTION_EAR_CACHE_LAT256", "", PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE, 0x23, 0x6, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "instruction_ear_cache_lat32", "INSTRUCTION_EAR_CACHE_LAT32", "", PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE, 0x23, 0x3, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "instruction_ear_cache_lat4096", "INSTRUCTION_EAR_CACHE_LAT4096", "", PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE, 0x23, 0xa, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "instruction_ear_cache_lat4", "INSTRUCTION_EAR_CACHE_LAT4", "", PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE, 0x23, 0x0, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "instruction_ear_cache_lat512", "INSTRUCTION_EAR_CACHE_LAT512", "", PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE, 0x23, 0x7, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "instruction_ear_cache_lat64", "INSTRUCTION_EAR_CACHE_LAT64", "", PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE, 0x23, 0x4, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "instruction_ear_cache_lat8", "INSTRUCTION_EAR_CACHE_LAT8", "", PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE, 0x23, 0x1, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "instruction_ear_cache_lat_none", "INSTRUCTION_EAR_CACHE_LAT_NONE", "", PMREGS_ITANIUM_EVENT_KIND_IEAR_CACHE, 0x23, 0xf, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "instruction_ear_events", "INSTRUCTION_EAR_EVENTS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x23, 0x0, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "instruction_ear_tlb_sw", "INSTRUCTION_EAR_TLB_SW", "", PMREGS_ITANIUM_EVENT_KIND_IEAR_TLB, 0x23, 0x8, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "instruction_ear_tlb_vhpt", "INSTRUCTION_EAR_TLB_VHPT", "", PMREGS_ITANIUM_EVENT_KIND_IEAR_TLB, 0x23, 0x4, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "isa_transitions", "ISA_TRANSITIONS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x14, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "isb_lines_in", "ISB_LINES_IN", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x26, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "itlb_inserts_hpw", "ITLB_INSERTS_HPW", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x28, 0x0, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "itlb_misses_fetch", "ITLB_MISSES_FETCH", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x27, 0x0, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "l1d_read_forced_misses_retired", "L1D_READ_FORCED_MISSES_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x6b, 0x0, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "l1d_read_misses_retired", "L1D_READ_MISSES_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x66, 0x0, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "l1d_reads_retired", "L1D_READS_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x64, 0x0, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "l1i_demand_reads", "L1I_DEMAND_READS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x20, 0x0, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "l1i_fills", "L1I_FILLS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x21, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l1i_prefetch_reads", "L1I_PREFETCH_READS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x24, 0x0, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "l1_outstanding_req_hi", "L1_OUTSTANDING_REQ_HI", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x79, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l1_outstanding_req_lo", "L1_OUTSTANDING_REQ_LO", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x78, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l2_data_references_all", "L2_DATA_REFERENCES_ALL", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x69, 0x3, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "l2_data_references_reads", "L2_DATA_REFERENCES_READS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x69, 0x1, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "l2_data_references_writes", "L2_DATA_REFERENCES_WRITES", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x69, 0x2, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "l2_flush_details_addr_conflict", "L2_FLUSH_DETAILS_ADDR_CONFLICT", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x77, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l2_flush_details_all", "L2_FLUSH_DETAILS_ALL", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x77, 0xf, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l2_flush_details_bus_reject", "L2_FLUSH_DETAILS_BUS_REJECT", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x77, 0x4, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l2_flush_details_full_flush", "L2_FLUSH_DETAILS_FULL_FLUSH", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x77, 0x8, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l2_flush_details_st_buffer", "L2_FLUSH_DETAILS_ST_BUFFER", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x77, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l2_flushes", "L2_FLUSHES", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x76, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l2_inst_demand_reads", "L2_INST_DEMAND_READS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x22, 0x0, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "l2_inst_prefetch_reads", "L2_INST_PREFETCH_READS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x25, 0x0, 0xf0, 0x1, 1, 0, 0, {0} },
+		{ "l2_misses", "L2_MISSES", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x6a, 0x0, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "l2_references", "L2_REFERENCES", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x68, 0x0, 0xf0, 0x3, 1, 1, 1, {0} },
+		{ "l3_lines_replaced", "L3_LINES_REPLACED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7f, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_misses", "L3_MISSES", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7c, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_reads_all_reads_all", "L3_READS_ALL_READS_ALL", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7d, 0xf, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_reads_all_reads_hit", "L3_READS_ALL_READS_HIT", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7d, 0xd, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_reads_all_reads_miss", "L3_READS_ALL_READS_MISS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7d, 0xe, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_reads_data_reads_all", "L3_READS_DATA_READS_ALL", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7d, 0xb, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_reads_data_reads_hit", "L3_READS_DATA_READS_HIT", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7d, 0x9, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_reads_data_reads_miss", "L3_READS_DATA_READS_MISS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7d, 0xa, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_reads_inst_reads_all", "L3_READS_INST_READS_ALL", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7d, 0x7, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_reads_inst_reads_hit", "L3_READS_INST_READS_HIT", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7d, 0x5, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_reads_inst_reads_miss", "L3_READS_INST_READS_MISS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7d, 0x6, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_references", "L3_REFERENCES", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7b, 0x0, 0xf0, 0x1, 1, 1, 1, {0} },
+		{ "l3_writes_all_writes_all", "L3_WRITES_ALL_WRITES_ALL", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7e, 0xf, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_writes_all_writes_hit", "L3_WRITES_ALL_WRITES_HIT", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7e, 0xd, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_writes_all_writes_miss", "L3_WRITES_ALL_WRITES_MISS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7e, 0xe, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_writes_data_writes_all", "L3_WRITES_DATA_WRITES_ALL", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7e, 0x7, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_writes_data_writes_hit", "L3_WRITES_DATA_WRITES_HIT", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7e, 0x5, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_writes_data_writes_miss", "L3_WRITES_DATA_WRITES_MISS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7e, 0x6, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_writes_l2_writeback_all", "L3_WRITES_L2_WRITEBACK_ALL", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7e, 0xb, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_writes_l2_writeback_hit", "L3_WRITES_L2_WRITEBACK_HIT", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7e, 0x9, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "l3_writes_l2_writeback_miss", "L3_WRITES_L2_WRITEBACK_MISS", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7e, 0xa, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "loads_retired", "LOADS_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x6c, 0x0, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "memory_cycle", "MEMORY_CYCLE", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x7, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "misaligned_loads_retired", "MISALIGNED_LOADS_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x70, 0x0, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "misaligned_stores_retired", "MISALIGNED_STORES_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x71, 0x0, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "nops_retired", "NOPS_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x30, 0x0, 0x30, 0x6, 1, 1, 0, {0} },
+		{ "pipeline_all_flush_cycle", "PIPELINE_ALL_FLUSH_CYCLE", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x4, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "pipeline_backend_flush_cycle", "PIPELINE_BACKEND_FLUSH_CYCLE", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x0, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "pipeline_flush_all", "PIPELINE_FLUSH_ALL", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x33, 0xf, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "pipeline_flush_dtc_flush", "PIPELINE_FLUSH_DTC_FLUSH", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x33, 0x4, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "pipeline_flush_ieu_flush", "PIPELINE_FLUSH_IEU_FLUSH", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x33, 0x8, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "pipeline_flush_l1d_waymp_flush", "PIPELINE_FLUSH_L1D_WAYMP_FLUSH", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x33, 0x2, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "pipeline_flush_other_flush", "PIPELINE_FLUSH_OTHER_FLUSH", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x33, 0x1, 0xf0, 0x1, 0, 0, 0, {0} },
+		{ "predicate_squashed_retired", "PREDICATE_SQUASHED_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x31, 0x0, 0x30, 0x6, 1, 1, 0, {0} },
+		{ "rse_loads_retired", "RSE_LOADS_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x72, 0x0, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "rse_references_retired", "RSE_REFERENCES_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x65, 0x0, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "stores_retired", "STORES_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x6d, 0x0, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "uc_loads_retired", "UC_LOADS_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x6e, 0x0, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "uc_stores_retired", "UC_STORES_RETIRED", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x6f, 0x0, 0xf0, 0x2, 1, 1, 1, {0} },
+		{ "unstalled_backend_cycle", "UNSTALLED_BACKEND_CYCLE", "", PMREGS_ITANIUM_EVENT_KIND_PLAIN, 0x5, 0x0, 0xf0, 0x1, 0, 0, 0, {0} },
 	};
 	if (count)
 		*count = sizeof rows / sizeof rows[0];
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_itanium_events_row *pmregs_itanium_events_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_itanium_events_row *rows = pmregs_itanium_events(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
@@ -2037,54 +2046,54 @@ static inline const struct pmregs_itanium_events_row *pmregs_itanium_events_find
 static inline const struct pmregs_register_desc *pmregs_itanium_register_descs(size_t *count)
 {
 	static const struct pmregs_register_desc d[] = {
-		{ "pmc0", "PMC[0]", "", "", "index", PMREGS_U64(0x0), PMREGS_U64(0x1), 0, "file=pmc kernel_type=control" },
-		{ "pmc1", "PMC[1]", "", "", "index", PMREGS_U64(0x1), PMREGS_U64(0x0), 1, "file=pmc kernel_type=control" },
-		{ "pmc2", "PMC[2]", "", "", "index", PMREGS_U64(0x2), PMREGS_U64(0x0), 1, "file=pmc kernel_type=control" },
-		{ "pmc3", "PMC[3]", "", "", "index", PMREGS_U64(0x3), PMREGS_U64(0x0), 1, "file=pmc kernel_type=control" },
-		{ "pmc4", "PMC[4]", "", "", "index", PMREGS_U64(0x4), PMREGS_U64(0x0), 2, "file=pmc kernel_type=counting pmd_deps=4" },
-		{ "pmc5", "PMC[5]", "", "", "index", PMREGS_U64(0x5), PMREGS_U64(0x0), 2, "file=pmc kernel_type=counting pmd_deps=5" },
-		{ "pmc6", "PMC[6]", "", "", "index", PMREGS_U64(0x6), PMREGS_U64(0x0), 3, "file=pmc kernel_type=counting pmd_deps=6" },
-		{ "pmc7", "PMC[7]", "", "", "index", PMREGS_U64(0x7), PMREGS_U64(0x0), 3, "file=pmc kernel_type=counting pmd_deps=7" },
-		{ "pmc8", "PMC[8]", "Tag(PMC[8]) qualifies most events downstream", "", "index", PMREGS_U64(0x8), PMREGS_U64(0xf00000003ffffff8), 5, "file=pmc kernel_type=config" },
-		{ "pmc9", "PMC[9]", "Tag(PMC[9]) qualifies nothing; count it with IA64_TAGGED_INST_RETIRED_PMC9", "", "index", PMREGS_U64(0x9), PMREGS_U64(0xf00000003ffffff8), 5, "file=pmc kernel_type=config" },
-		{ "pmc10", "PMC[10]", "", "", "index", PMREGS_U64(0xa), PMREGS_U64(0x0), 6, "file=pmc kernel_type=monitor pmd_deps=0,1" },
-		{ "pmc11", "PMC[11]", "", "", "index", PMREGS_U64(0xb), PMREGS_U64(0x10000000), 13, "file=pmc kernel_type=monitor pmd_deps=2,3,17" },
-		{ "pmc12", "PMC[12]", "", "", "index", PMREGS_U64(0xc), PMREGS_U64(0x0), 19, "file=pmc kernel_type=monitor pmd_deps=8,9,10,11,12,13,14,15,16" },
-		{ "pmc13", "PMC[13]", "", "", "index", PMREGS_U64(0xd), PMREGS_U64(0x1), 22, "file=pmc kernel_type=config" },
-		{ "pmd0", "PMD[0]", "Layout pmd0_tlb when PMC10.tlb = 1", "", "index", PMREGS_U64(0x0), PMREGS_U64(0x0), 9, "file=pmd kernel_type=buffer frozen_only=yes" },
-		{ "pmd1", "PMD[1]", "Layout pmd1_tlb when PMC10.tlb = 1", "", "index", PMREGS_U64(0x1), PMREGS_U64(0x0), 11, "file=pmd kernel_type=buffer frozen_only=yes" },
-		{ "pmd2", "PMD[2]", "", "", "index", PMREGS_U64(0x2), PMREGS_U64(0x0), 16, "file=pmd kernel_type=buffer frozen_only=yes" },
-		{ "pmd3", "PMD[3]", "", "", "index", PMREGS_U64(0x3), PMREGS_U64(0x0), 17, "file=pmd kernel_type=buffer frozen_only=yes" },
-		{ "pmd4", "PMD[4]", "", "", "index", PMREGS_U64(0x4), PMREGS_U64(0x0), 4, "file=pmd kernel_type=counting" },
-		{ "pmd5", "PMD[5]", "", "", "index", PMREGS_U64(0x5), PMREGS_U64(0x0), 4, "file=pmd kernel_type=counting" },
-		{ "pmd6", "PMD[6]", "", "", "index", PMREGS_U64(0x6), PMREGS_U64(0x0), 4, "file=pmd kernel_type=counting" },
-		{ "pmd7", "PMD[7]", "", "", "index", PMREGS_U64(0x7), PMREGS_U64(0x0), 4, "file=pmd kernel_type=counting" },
-		{ "pmd8", "PMD[8]", "", "", "index", PMREGS_U64(0x8), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd9", "PMD[9]", "", "", "index", PMREGS_U64(0x9), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd10", "PMD[10]", "", "", "index", PMREGS_U64(0xa), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd11", "PMD[11]", "", "", "index", PMREGS_U64(0xb), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd12", "PMD[12]", "", "", "index", PMREGS_U64(0xc), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd13", "PMD[13]", "", "", "index", PMREGS_U64(0xd), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd14", "PMD[14]", "", "", "index", PMREGS_U64(0xe), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd15", "PMD[15]", "", "", "index", PMREGS_U64(0xf), PMREGS_U64(0x0), 20, "file=pmd kernel_type=buffer" },
-		{ "pmd16", "PMD[16]", "", "", "index", PMREGS_U64(0x10), PMREGS_U64(0x0), 21, "file=pmd kernel_type=buffer" },
-		{ "pmd17", "PMD[17]", "", "", "index", PMREGS_U64(0x11), PMREGS_U64(0x0), 18, "file=pmd kernel_type=buffer frozen_only=yes" },
-		{ "ibr0", "IBR[0]", "", "", "index", PMREGS_U64(0x0), PMREGS_U64(0x0), 23, "file=ibr" },
-		{ "ibr1", "IBR[1]", "", "", "index", PMREGS_U64(0x1), PMREGS_U64(0x0), 24, "file=ibr" },
-		{ "ibr2", "IBR[2]", "", "", "index", PMREGS_U64(0x2), PMREGS_U64(0x0), 23, "file=ibr" },
-		{ "ibr3", "IBR[3]", "", "", "index", PMREGS_U64(0x3), PMREGS_U64(0x0), 24, "file=ibr" },
-		{ "ibr4", "IBR[4]", "", "", "index", PMREGS_U64(0x4), PMREGS_U64(0x0), 23, "file=ibr" },
-		{ "ibr5", "IBR[5]", "", "", "index", PMREGS_U64(0x5), PMREGS_U64(0x0), 24, "file=ibr" },
-		{ "ibr6", "IBR[6]", "", "", "index", PMREGS_U64(0x6), PMREGS_U64(0x0), 23, "file=ibr" },
-		{ "ibr7", "IBR[7]", "", "", "index", PMREGS_U64(0x7), PMREGS_U64(0x0), 24, "file=ibr" },
-		{ "dbr0", "DBR[0]", "", "", "index", PMREGS_U64(0x0), PMREGS_U64(0x0), 23, "file=dbr" },
-		{ "dbr1", "DBR[1]", "", "", "index", PMREGS_U64(0x1), PMREGS_U64(0x0), 25, "file=dbr" },
-		{ "dbr2", "DBR[2]", "", "", "index", PMREGS_U64(0x2), PMREGS_U64(0x0), 23, "file=dbr" },
-		{ "dbr3", "DBR[3]", "", "", "index", PMREGS_U64(0x3), PMREGS_U64(0x0), 25, "file=dbr" },
-		{ "dbr4", "DBR[4]", "", "", "index", PMREGS_U64(0x4), PMREGS_U64(0x0), 23, "file=dbr" },
-		{ "dbr5", "DBR[5]", "", "", "index", PMREGS_U64(0x5), PMREGS_U64(0x0), 25, "file=dbr" },
-		{ "dbr6", "DBR[6]", "", "", "index", PMREGS_U64(0x6), PMREGS_U64(0x0), 23, "file=dbr" },
-		{ "dbr7", "DBR[7]", "", "", "index", PMREGS_U64(0x7), PMREGS_U64(0x0), 25, "file=dbr" },
+		{ "pmc0", "PMC[0]", "", "", "index", "file=pmc kernel_type=control", PMREGS_U64(0x0), PMREGS_U64(0x1), 0, {0} },
+		{ "pmc1", "PMC[1]", "", "", "index", "file=pmc kernel_type=control", PMREGS_U64(0x1), PMREGS_U64(0x0), 1, {0} },
+		{ "pmc2", "PMC[2]", "", "", "index", "file=pmc kernel_type=control", PMREGS_U64(0x2), PMREGS_U64(0x0), 1, {0} },
+		{ "pmc3", "PMC[3]", "", "", "index", "file=pmc kernel_type=control", PMREGS_U64(0x3), PMREGS_U64(0x0), 1, {0} },
+		{ "pmc4", "PMC[4]", "", "", "index", "file=pmc kernel_type=counting pmd_deps=4", PMREGS_U64(0x4), PMREGS_U64(0x0), 2, {0} },
+		{ "pmc5", "PMC[5]", "", "", "index", "file=pmc kernel_type=counting pmd_deps=5", PMREGS_U64(0x5), PMREGS_U64(0x0), 2, {0} },
+		{ "pmc6", "PMC[6]", "", "", "index", "file=pmc kernel_type=counting pmd_deps=6", PMREGS_U64(0x6), PMREGS_U64(0x0), 3, {0} },
+		{ "pmc7", "PMC[7]", "", "", "index", "file=pmc kernel_type=counting pmd_deps=7", PMREGS_U64(0x7), PMREGS_U64(0x0), 3, {0} },
+		{ "pmc8", "PMC[8]", "Tag(PMC[8]) qualifies most events downstream", "", "index", "file=pmc kernel_type=config", PMREGS_U64(0x8), PMREGS_U64(0xf00000003ffffff8), 5, {0} },
+		{ "pmc9", "PMC[9]", "Tag(PMC[9]) qualifies nothing; count it with IA64_TAGGED_INST_RETIRED_PMC9", "", "index", "file=pmc kernel_type=config", PMREGS_U64(0x9), PMREGS_U64(0xf00000003ffffff8), 5, {0} },
+		{ "pmc10", "PMC[10]", "", "", "index", "file=pmc kernel_type=monitor pmd_deps=0,1", PMREGS_U64(0xa), PMREGS_U64(0x0), 6, {0} },
+		{ "pmc11", "PMC[11]", "", "", "index", "file=pmc kernel_type=monitor pmd_deps=2,3,17", PMREGS_U64(0xb), PMREGS_U64(0x10000000), 13, {0} },
+		{ "pmc12", "PMC[12]", "", "", "index", "file=pmc kernel_type=monitor pmd_deps=8,9,10,11,12,13,14,15,16", PMREGS_U64(0xc), PMREGS_U64(0x0), 19, {0} },
+		{ "pmc13", "PMC[13]", "", "", "index", "file=pmc kernel_type=config", PMREGS_U64(0xd), PMREGS_U64(0x1), 22, {0} },
+		{ "pmd0", "PMD[0]", "Layout pmd0_tlb when PMC10.tlb = 1", "", "index", "file=pmd kernel_type=buffer frozen_only=yes", PMREGS_U64(0x0), PMREGS_U64(0x0), 9, {0} },
+		{ "pmd1", "PMD[1]", "Layout pmd1_tlb when PMC10.tlb = 1", "", "index", "file=pmd kernel_type=buffer frozen_only=yes", PMREGS_U64(0x1), PMREGS_U64(0x0), 11, {0} },
+		{ "pmd2", "PMD[2]", "", "", "index", "file=pmd kernel_type=buffer frozen_only=yes", PMREGS_U64(0x2), PMREGS_U64(0x0), 16, {0} },
+		{ "pmd3", "PMD[3]", "", "", "index", "file=pmd kernel_type=buffer frozen_only=yes", PMREGS_U64(0x3), PMREGS_U64(0x0), 17, {0} },
+		{ "pmd4", "PMD[4]", "", "", "index", "file=pmd kernel_type=counting", PMREGS_U64(0x4), PMREGS_U64(0x0), 4, {0} },
+		{ "pmd5", "PMD[5]", "", "", "index", "file=pmd kernel_type=counting", PMREGS_U64(0x5), PMREGS_U64(0x0), 4, {0} },
+		{ "pmd6", "PMD[6]", "", "", "index", "file=pmd kernel_type=counting", PMREGS_U64(0x6), PMREGS_U64(0x0), 4, {0} },
+		{ "pmd7", "PMD[7]", "", "", "index", "file=pmd kernel_type=counting", PMREGS_U64(0x7), PMREGS_U64(0x0), 4, {0} },
+		{ "pmd8", "PMD[8]", "", "", "index", "file=pmd kernel_type=buffer", PMREGS_U64(0x8), PMREGS_U64(0x0), 20, {0} },
+		{ "pmd9", "PMD[9]", "", "", "index", "file=pmd kernel_type=buffer", PMREGS_U64(0x9), PMREGS_U64(0x0), 20, {0} },
+		{ "pmd10", "PMD[10]", "", "", "index", "file=pmd kernel_type=buffer", PMREGS_U64(0xa), PMREGS_U64(0x0), 20, {0} },
+		{ "pmd11", "PMD[11]", "", "", "index", "file=pmd kernel_type=buffer", PMREGS_U64(0xb), PMREGS_U64(0x0), 20, {0} },
+		{ "pmd12", "PMD[12]", "", "", "index", "file=pmd kernel_type=buffer", PMREGS_U64(0xc), PMREGS_U64(0x0), 20, {0} },
+		{ "pmd13", "PMD[13]", "", "", "index", "file=pmd kernel_type=buffer", PMREGS_U64(0xd), PMREGS_U64(0x0), 20, {0} },
+		{ "pmd14", "PMD[14]", "", "", "index", "file=pmd kernel_type=buffer", PMREGS_U64(0xe), PMREGS_U64(0x0), 20, {0} },
+		{ "pmd15", "PMD[15]", "", "", "index", "file=pmd kernel_type=buffer", PMREGS_U64(0xf), PMREGS_U64(0x0), 20, {0} },
+		{ "pmd16", "PMD[16]", "", "", "index", "file=pmd kernel_type=buffer", PMREGS_U64(0x10), PMREGS_U64(0x0), 21, {0} },
+		{ "pmd17", "PMD[17]", "", "", "index", "file=pmd kernel_type=buffer frozen_only=yes", PMREGS_U64(0x11), PMREGS_U64(0x0), 18, {0} },
+		{ "ibr0", "IBR[0]", "", "", "index", "file=ibr", PMREGS_U64(0x0), PMREGS_U64(0x0), 23, {0} },
+		{ "ibr1", "IBR[1]", "", "", "index", "file=ibr", PMREGS_U64(0x1), PMREGS_U64(0x0), 24, {0} },
+		{ "ibr2", "IBR[2]", "", "", "index", "file=ibr", PMREGS_U64(0x2), PMREGS_U64(0x0), 23, {0} },
+		{ "ibr3", "IBR[3]", "", "", "index", "file=ibr", PMREGS_U64(0x3), PMREGS_U64(0x0), 24, {0} },
+		{ "ibr4", "IBR[4]", "", "", "index", "file=ibr", PMREGS_U64(0x4), PMREGS_U64(0x0), 23, {0} },
+		{ "ibr5", "IBR[5]", "", "", "index", "file=ibr", PMREGS_U64(0x5), PMREGS_U64(0x0), 24, {0} },
+		{ "ibr6", "IBR[6]", "", "", "index", "file=ibr", PMREGS_U64(0x6), PMREGS_U64(0x0), 23, {0} },
+		{ "ibr7", "IBR[7]", "", "", "index", "file=ibr", PMREGS_U64(0x7), PMREGS_U64(0x0), 24, {0} },
+		{ "dbr0", "DBR[0]", "", "", "index", "file=dbr", PMREGS_U64(0x0), PMREGS_U64(0x0), 23, {0} },
+		{ "dbr1", "DBR[1]", "", "", "index", "file=dbr", PMREGS_U64(0x1), PMREGS_U64(0x0), 25, {0} },
+		{ "dbr2", "DBR[2]", "", "", "index", "file=dbr", PMREGS_U64(0x2), PMREGS_U64(0x0), 23, {0} },
+		{ "dbr3", "DBR[3]", "", "", "index", "file=dbr", PMREGS_U64(0x3), PMREGS_U64(0x0), 25, {0} },
+		{ "dbr4", "DBR[4]", "", "", "index", "file=dbr", PMREGS_U64(0x4), PMREGS_U64(0x0), 23, {0} },
+		{ "dbr5", "DBR[5]", "", "", "index", "file=dbr", PMREGS_U64(0x5), PMREGS_U64(0x0), 25, {0} },
+		{ "dbr6", "DBR[6]", "", "", "index", "file=dbr", PMREGS_U64(0x6), PMREGS_U64(0x0), 23, {0} },
+		{ "dbr7", "DBR[7]", "", "", "index", "file=dbr", PMREGS_U64(0x7), PMREGS_U64(0x0), 25, {0} },
 	};
 	if (count)
 		*count = sizeof d / sizeof d[0];

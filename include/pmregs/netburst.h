@@ -717,9 +717,9 @@
 #define PMREGS_NETBURST_MSR_LASTBRANCH_13_TO_IP   0x6cd
 #define PMREGS_NETBURST_MSR_LASTBRANCH_14_TO_IP   0x6ce
 #define PMREGS_NETBURST_MSR_LASTBRANCH_15_TO_IP   0x6cf
-#define PMREGS_NETBURST_MSR_LASTBRANCH_(n) (0x1db + 1 * (n)) /* 4 registers */
-#define PMREGS_NETBURST_MSR_LASTBRANCH__FROM_IP(n) (0x680 + 1 * (n)) /* 16 registers */
-#define PMREGS_NETBURST_MSR_LASTBRANCH__TO_IP(n) (0x6c0 + 1 * (n)) /* 16 registers */
+#define PMREGS_NETBURST_MSR_LASTBRANCH(n) (0x1db + 1 * (n)) /* 4 registers */
+#define PMREGS_NETBURST_MSR_LASTBRANCH_FROM_IP(n) (0x680 + 1 * (n)) /* 16 registers */
+#define PMREGS_NETBURST_MSR_LASTBRANCH_TO_IP(n) (0x6c0 + 1 * (n)) /* 16 registers */
 
 /* NetBurst events (table events): row indices and column values. */
 #define PMREGS_NETBURST_EVENTS_COUNT                                        47
@@ -1141,14 +1141,14 @@ enum pmregs_netburst_select_policy {
 /* ---- ESCR (Hyper-Threading layout) (escr) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_ESCR_T1_USR(x)       PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_NETBURST_ESCR_T1_OS(x)        PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_NETBURST_ESCR_T0_USR(x)       PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_NETBURST_ESCR_T0_OS(x)        PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_NETBURST_ESCR_TAG_ENABLE(x)   PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_NETBURST_ESCR_TAG_VALUE(x)    PMREGS_FIELD64((x), 5, 4)
-#define PMREGS_NETBURST_ESCR_EVENT_MASK(x)   PMREGS_FIELD64((x), 9, 16)
-#define PMREGS_NETBURST_ESCR_EVENT_SELECT(x) PMREGS_FIELD64((x), 25, 6)
+#define PMREGS_NETBURST_ESCR_T1_USR(x)       PMREGS_FIELD64((x), 0, 1, pmregs_netburst_escr_t1_usr_set)
+#define PMREGS_NETBURST_ESCR_T1_OS(x)        PMREGS_FIELD64((x), 1, 1, pmregs_netburst_escr_t1_os_set)
+#define PMREGS_NETBURST_ESCR_T0_USR(x)       PMREGS_FIELD64((x), 2, 1, pmregs_netburst_escr_t0_usr_set)
+#define PMREGS_NETBURST_ESCR_T0_OS(x)        PMREGS_FIELD64((x), 3, 1, pmregs_netburst_escr_t0_os_set)
+#define PMREGS_NETBURST_ESCR_TAG_ENABLE(x)   PMREGS_FIELD64((x), 4, 1, pmregs_netburst_escr_tag_enable_set)
+#define PMREGS_NETBURST_ESCR_TAG_VALUE(x)    PMREGS_FIELD64((x), 5, 4, pmregs_netburst_escr_tag_value_set)
+#define PMREGS_NETBURST_ESCR_EVENT_MASK(x)   PMREGS_FIELD64((x), 9, 16, pmregs_netburst_escr_event_mask_set)
+#define PMREGS_NETBURST_ESCR_EVENT_SELECT(x) PMREGS_FIELD64((x), 25, 6, pmregs_netburst_escr_event_select_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_escr_t1_usr_get(v)                  PMREGS_GET64(v, 0, 0x1)
@@ -1182,12 +1182,12 @@ enum pmregs_netburst_select_policy {
 /* ---- ESCR (no Hyper-Threading) (escr_noht) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_ESCR_NOHT_TAG_ENABLE(x)   PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_NETBURST_ESCR_NOHT_TAG_VALUE(x)    PMREGS_FIELD64((x), 5, 4)
-#define PMREGS_NETBURST_ESCR_NOHT_EVENT_MASK(x)   PMREGS_FIELD64((x), 9, 16)
-#define PMREGS_NETBURST_ESCR_NOHT_EVENT_SELECT(x) PMREGS_FIELD64((x), 25, 6)
-#define PMREGS_NETBURST_ESCR_NOHT_USR(x)          PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_NETBURST_ESCR_NOHT_OS(x)           PMREGS_FIELD64((x), 3, 1)
+#define PMREGS_NETBURST_ESCR_NOHT_TAG_ENABLE(x)   PMREGS_FIELD64((x), 4, 1, pmregs_netburst_escr_noht_tag_enable_set)
+#define PMREGS_NETBURST_ESCR_NOHT_TAG_VALUE(x)    PMREGS_FIELD64((x), 5, 4, pmregs_netburst_escr_noht_tag_value_set)
+#define PMREGS_NETBURST_ESCR_NOHT_EVENT_MASK(x)   PMREGS_FIELD64((x), 9, 16, pmregs_netburst_escr_noht_event_mask_set)
+#define PMREGS_NETBURST_ESCR_NOHT_EVENT_SELECT(x) PMREGS_FIELD64((x), 25, 6, pmregs_netburst_escr_noht_event_select_set)
+#define PMREGS_NETBURST_ESCR_NOHT_USR(x)          PMREGS_FIELD64((x), 2, 1, pmregs_netburst_escr_noht_usr_set)
+#define PMREGS_NETBURST_ESCR_NOHT_OS(x)           PMREGS_FIELD64((x), 3, 1, pmregs_netburst_escr_noht_os_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_escr_noht_tag_enable_get(v)              PMREGS_GET64(v, 4, 0x1)
@@ -1215,18 +1215,18 @@ enum pmregs_netburst_select_policy {
 /* ---- CCCR (Hyper-Threading layout) (cccr) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_CCCR_ENABLE(x)        PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_NETBURST_CCCR_ESCR_SELECT(x)   PMREGS_FIELD64((x), 13, 3)
-#define PMREGS_NETBURST_CCCR_ACTIVE_THREAD(x) PMREGS_FIELD64((x), 16, 2)
-#define PMREGS_NETBURST_CCCR_COMPARE(x)       PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_NETBURST_CCCR_COMPLEMENT(x)    PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_NETBURST_CCCR_THRESHOLD(x)     PMREGS_FIELD64((x), 20, 4)
-#define PMREGS_NETBURST_CCCR_EDGE(x)          PMREGS_FIELD64((x), 24, 1)
-#define PMREGS_NETBURST_CCCR_FORCE_OVF(x)     PMREGS_FIELD64((x), 25, 1)
-#define PMREGS_NETBURST_CCCR_OVF_PMI_T0(x)    PMREGS_FIELD64((x), 26, 1)
-#define PMREGS_NETBURST_CCCR_OVF_PMI_T1(x)    PMREGS_FIELD64((x), 27, 1)
-#define PMREGS_NETBURST_CCCR_CASCADE(x)       PMREGS_FIELD64((x), 30, 1)
-#define PMREGS_NETBURST_CCCR_OVF(x)           PMREGS_FIELD64((x), 31, 1)
+#define PMREGS_NETBURST_CCCR_ENABLE(x)        PMREGS_FIELD64((x), 12, 1, pmregs_netburst_cccr_enable_set)
+#define PMREGS_NETBURST_CCCR_ESCR_SELECT(x)   PMREGS_FIELD64((x), 13, 3, pmregs_netburst_cccr_escr_select_set)
+#define PMREGS_NETBURST_CCCR_ACTIVE_THREAD(x) PMREGS_FIELD64((x), 16, 2, pmregs_netburst_cccr_active_thread_set)
+#define PMREGS_NETBURST_CCCR_COMPARE(x)       PMREGS_FIELD64((x), 18, 1, pmregs_netburst_cccr_compare_set)
+#define PMREGS_NETBURST_CCCR_COMPLEMENT(x)    PMREGS_FIELD64((x), 19, 1, pmregs_netburst_cccr_complement_set)
+#define PMREGS_NETBURST_CCCR_THRESHOLD(x)     PMREGS_FIELD64((x), 20, 4, pmregs_netburst_cccr_threshold_set)
+#define PMREGS_NETBURST_CCCR_EDGE(x)          PMREGS_FIELD64((x), 24, 1, pmregs_netburst_cccr_edge_set)
+#define PMREGS_NETBURST_CCCR_FORCE_OVF(x)     PMREGS_FIELD64((x), 25, 1, pmregs_netburst_cccr_force_ovf_set)
+#define PMREGS_NETBURST_CCCR_OVF_PMI_T0(x)    PMREGS_FIELD64((x), 26, 1, pmregs_netburst_cccr_ovf_pmi_t0_set)
+#define PMREGS_NETBURST_CCCR_OVF_PMI_T1(x)    PMREGS_FIELD64((x), 27, 1, pmregs_netburst_cccr_ovf_pmi_t1_set)
+#define PMREGS_NETBURST_CCCR_CASCADE(x)       PMREGS_FIELD64((x), 30, 1, pmregs_netburst_cccr_cascade_set)
+#define PMREGS_NETBURST_CCCR_OVF(x)           PMREGS_FIELD64((x), 31, 1, pmregs_netburst_cccr_ovf_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_cccr_enable_get(v)                   PMREGS_GET64(v, 12, 0x1)
@@ -1272,19 +1272,19 @@ enum pmregs_netburst_select_policy {
 /* ---- IQ CCCR with extended cascade (cccr_ext) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_CCCR_EXT_ENABLE(x)        PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_NETBURST_CCCR_EXT_ESCR_SELECT(x)   PMREGS_FIELD64((x), 13, 3)
-#define PMREGS_NETBURST_CCCR_EXT_ACTIVE_THREAD(x) PMREGS_FIELD64((x), 16, 2)
-#define PMREGS_NETBURST_CCCR_EXT_COMPARE(x)       PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_NETBURST_CCCR_EXT_COMPLEMENT(x)    PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_NETBURST_CCCR_EXT_THRESHOLD(x)     PMREGS_FIELD64((x), 20, 4)
-#define PMREGS_NETBURST_CCCR_EXT_EDGE(x)          PMREGS_FIELD64((x), 24, 1)
-#define PMREGS_NETBURST_CCCR_EXT_FORCE_OVF(x)     PMREGS_FIELD64((x), 25, 1)
-#define PMREGS_NETBURST_CCCR_EXT_OVF_PMI_T0(x)    PMREGS_FIELD64((x), 26, 1)
-#define PMREGS_NETBURST_CCCR_EXT_OVF_PMI_T1(x)    PMREGS_FIELD64((x), 27, 1)
-#define PMREGS_NETBURST_CCCR_EXT_CASCADE(x)       PMREGS_FIELD64((x), 30, 1)
-#define PMREGS_NETBURST_CCCR_EXT_OVF(x)           PMREGS_FIELD64((x), 31, 1)
-#define PMREGS_NETBURST_CCCR_EXT_EXT_CASCADE(x)   PMREGS_FIELD64((x), 11, 1)
+#define PMREGS_NETBURST_CCCR_EXT_ENABLE(x)        PMREGS_FIELD64((x), 12, 1, pmregs_netburst_cccr_ext_enable_set)
+#define PMREGS_NETBURST_CCCR_EXT_ESCR_SELECT(x)   PMREGS_FIELD64((x), 13, 3, pmregs_netburst_cccr_ext_escr_select_set)
+#define PMREGS_NETBURST_CCCR_EXT_ACTIVE_THREAD(x) PMREGS_FIELD64((x), 16, 2, pmregs_netburst_cccr_ext_active_thread_set)
+#define PMREGS_NETBURST_CCCR_EXT_COMPARE(x)       PMREGS_FIELD64((x), 18, 1, pmregs_netburst_cccr_ext_compare_set)
+#define PMREGS_NETBURST_CCCR_EXT_COMPLEMENT(x)    PMREGS_FIELD64((x), 19, 1, pmregs_netburst_cccr_ext_complement_set)
+#define PMREGS_NETBURST_CCCR_EXT_THRESHOLD(x)     PMREGS_FIELD64((x), 20, 4, pmregs_netburst_cccr_ext_threshold_set)
+#define PMREGS_NETBURST_CCCR_EXT_EDGE(x)          PMREGS_FIELD64((x), 24, 1, pmregs_netburst_cccr_ext_edge_set)
+#define PMREGS_NETBURST_CCCR_EXT_FORCE_OVF(x)     PMREGS_FIELD64((x), 25, 1, pmregs_netburst_cccr_ext_force_ovf_set)
+#define PMREGS_NETBURST_CCCR_EXT_OVF_PMI_T0(x)    PMREGS_FIELD64((x), 26, 1, pmregs_netburst_cccr_ext_ovf_pmi_t0_set)
+#define PMREGS_NETBURST_CCCR_EXT_OVF_PMI_T1(x)    PMREGS_FIELD64((x), 27, 1, pmregs_netburst_cccr_ext_ovf_pmi_t1_set)
+#define PMREGS_NETBURST_CCCR_EXT_CASCADE(x)       PMREGS_FIELD64((x), 30, 1, pmregs_netburst_cccr_ext_cascade_set)
+#define PMREGS_NETBURST_CCCR_EXT_OVF(x)           PMREGS_FIELD64((x), 31, 1, pmregs_netburst_cccr_ext_ovf_set)
+#define PMREGS_NETBURST_CCCR_EXT_EXT_CASCADE(x)   PMREGS_FIELD64((x), 11, 1, pmregs_netburst_cccr_ext_ext_cascade_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_cccr_ext_enable_get(v)                   PMREGS_GET64(v, 12, 0x1)
@@ -1333,16 +1333,16 @@ enum pmregs_netburst_select_policy {
 /* ---- CCCR (no Hyper-Threading) (cccr_noht) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_CCCR_NOHT_ENABLE(x)      PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_NETBURST_CCCR_NOHT_ESCR_SELECT(x) PMREGS_FIELD64((x), 13, 3)
-#define PMREGS_NETBURST_CCCR_NOHT_COMPARE(x)     PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_NETBURST_CCCR_NOHT_COMPLEMENT(x)  PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_NETBURST_CCCR_NOHT_THRESHOLD(x)   PMREGS_FIELD64((x), 20, 4)
-#define PMREGS_NETBURST_CCCR_NOHT_EDGE(x)        PMREGS_FIELD64((x), 24, 1)
-#define PMREGS_NETBURST_CCCR_NOHT_FORCE_OVF(x)   PMREGS_FIELD64((x), 25, 1)
-#define PMREGS_NETBURST_CCCR_NOHT_CASCADE(x)     PMREGS_FIELD64((x), 30, 1)
-#define PMREGS_NETBURST_CCCR_NOHT_OVF(x)         PMREGS_FIELD64((x), 31, 1)
-#define PMREGS_NETBURST_CCCR_NOHT_OVF_PMI(x)     PMREGS_FIELD64((x), 26, 1)
+#define PMREGS_NETBURST_CCCR_NOHT_ENABLE(x)      PMREGS_FIELD64((x), 12, 1, pmregs_netburst_cccr_noht_enable_set)
+#define PMREGS_NETBURST_CCCR_NOHT_ESCR_SELECT(x) PMREGS_FIELD64((x), 13, 3, pmregs_netburst_cccr_noht_escr_select_set)
+#define PMREGS_NETBURST_CCCR_NOHT_COMPARE(x)     PMREGS_FIELD64((x), 18, 1, pmregs_netburst_cccr_noht_compare_set)
+#define PMREGS_NETBURST_CCCR_NOHT_COMPLEMENT(x)  PMREGS_FIELD64((x), 19, 1, pmregs_netburst_cccr_noht_complement_set)
+#define PMREGS_NETBURST_CCCR_NOHT_THRESHOLD(x)   PMREGS_FIELD64((x), 20, 4, pmregs_netburst_cccr_noht_threshold_set)
+#define PMREGS_NETBURST_CCCR_NOHT_EDGE(x)        PMREGS_FIELD64((x), 24, 1, pmregs_netburst_cccr_noht_edge_set)
+#define PMREGS_NETBURST_CCCR_NOHT_FORCE_OVF(x)   PMREGS_FIELD64((x), 25, 1, pmregs_netburst_cccr_noht_force_ovf_set)
+#define PMREGS_NETBURST_CCCR_NOHT_CASCADE(x)     PMREGS_FIELD64((x), 30, 1, pmregs_netburst_cccr_noht_cascade_set)
+#define PMREGS_NETBURST_CCCR_NOHT_OVF(x)         PMREGS_FIELD64((x), 31, 1, pmregs_netburst_cccr_noht_ovf_set)
+#define PMREGS_NETBURST_CCCR_NOHT_OVF_PMI(x)     PMREGS_FIELD64((x), 26, 1, pmregs_netburst_cccr_noht_ovf_pmi_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_cccr_noht_enable_get(v)                 PMREGS_GET64(v, 12, 0x1)
@@ -1382,7 +1382,7 @@ enum pmregs_netburst_select_policy {
 /* ---- Performance counter (counter) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_COUNTER_COUNT(x) PMREGS_FIELD64((x), 0, 40)
+#define PMREGS_NETBURST_COUNTER_COUNT(x) PMREGS_FIELD64((x), 0, 40, pmregs_netburst_counter_count_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_counter_count_get(v)            PMREGS_GET64(v, 0, 0xffffffffff)
@@ -1395,8 +1395,8 @@ enum pmregs_netburst_select_policy {
 /* ---- RDPMC operand (ECX) (rdpmc_ecx) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_RDPMC_ECX_INDEX(x) PMREGS_FIELD32((x), 0, 31)
-#define PMREGS_NETBURST_RDPMC_ECX_FAST(x)  PMREGS_FIELD32((x), 31, 1)
+#define PMREGS_NETBURST_RDPMC_ECX_INDEX(x) PMREGS_FIELD32((x), 0, 31, pmregs_netburst_rdpmc_ecx_index_set)
+#define PMREGS_NETBURST_RDPMC_ECX_FAST(x)  PMREGS_FIELD32((x), 31, 1, pmregs_netburst_rdpmc_ecx_fast_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_rdpmc_ecx_index_get(v)            PMREGS_GET32(v, 0, 0x7fffffff)
@@ -1412,15 +1412,15 @@ enum pmregs_netburst_select_policy {
 /* ---- IA32_PEBS_ENABLE (NetBurst) (pebs_enable) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_L1_LOAD_MISS(x)    PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_L2_LOAD_MISS(x)    PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_DTLB_MISS(x)       PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_MOB_LOAD_REPLAY(x) PMREGS_FIELD64((x), 9, 1)
-#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_SPLIT(x)           PMREGS_FIELD64((x), 10, 1)
-#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_MISPRED_BRANCH(x)  PMREGS_FIELD64((x), 15, 2)
-#define PMREGS_NETBURST_PEBS_ENABLE_UOP_TAG(x)                PMREGS_FIELD64((x), 24, 1)
-#define PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_MY_THR(x)     PMREGS_FIELD64((x), 25, 1)
-#define PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_OTH_THR(x)    PMREGS_FIELD64((x), 26, 1)
+#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_L1_LOAD_MISS(x)    PMREGS_FIELD64((x), 0, 1, pmregs_netburst_pebs_enable_metric_l1_load_miss_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_L2_LOAD_MISS(x)    PMREGS_FIELD64((x), 1, 1, pmregs_netburst_pebs_enable_metric_l2_load_miss_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_DTLB_MISS(x)       PMREGS_FIELD64((x), 2, 1, pmregs_netburst_pebs_enable_metric_dtlb_miss_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_MOB_LOAD_REPLAY(x) PMREGS_FIELD64((x), 9, 1, pmregs_netburst_pebs_enable_metric_mob_load_replay_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_SPLIT(x)           PMREGS_FIELD64((x), 10, 1, pmregs_netburst_pebs_enable_metric_split_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_METRIC_MISPRED_BRANCH(x)  PMREGS_FIELD64((x), 15, 2, pmregs_netburst_pebs_enable_metric_mispred_branch_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_UOP_TAG(x)                PMREGS_FIELD64((x), 24, 1, pmregs_netburst_pebs_enable_uop_tag_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_MY_THR(x)     PMREGS_FIELD64((x), 25, 1, pmregs_netburst_pebs_enable_enable_pebs_my_thr_set)
+#define PMREGS_NETBURST_PEBS_ENABLE_ENABLE_PEBS_OTH_THR(x)    PMREGS_FIELD64((x), 26, 1, pmregs_netburst_pebs_enable_enable_pebs_oth_thr_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_pebs_enable_metric_l1_load_miss_get(v)               PMREGS_GET64(v, 0, 0x1)
@@ -1457,9 +1457,9 @@ enum pmregs_netburst_select_policy {
 /* ---- MSR_PEBS_MATRIX_VERT (pebs_matrix_vert) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_PEBS_MATRIX_VERT_LOADS(x)    PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_NETBURST_PEBS_MATRIX_VERT_STORES(x)   PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_NETBURST_PEBS_MATRIX_VERT_BRANCHES(x) PMREGS_FIELD64((x), 4, 1)
+#define PMREGS_NETBURST_PEBS_MATRIX_VERT_LOADS(x)    PMREGS_FIELD64((x), 0, 1, pmregs_netburst_pebs_matrix_vert_loads_set)
+#define PMREGS_NETBURST_PEBS_MATRIX_VERT_STORES(x)   PMREGS_FIELD64((x), 1, 1, pmregs_netburst_pebs_matrix_vert_stores_set)
+#define PMREGS_NETBURST_PEBS_MATRIX_VERT_BRANCHES(x) PMREGS_FIELD64((x), 4, 1, pmregs_netburst_pebs_matrix_vert_branches_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_pebs_matrix_vert_loads_get(v)               PMREGS_GET64(v, 0, 0x1)
@@ -1478,13 +1478,13 @@ enum pmregs_netburst_select_policy {
 /* ---- MSR_DEBUGCTLA (debugctla) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_DEBUGCTLA_LBR(x)         PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_NETBURST_DEBUGCTLA_BTF(x)         PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_NETBURST_DEBUGCTLA_TR(x)          PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_NETBURST_DEBUGCTLA_BTS(x)         PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_NETBURST_DEBUGCTLA_BTINT(x)       PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_OS(x)  PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_USR(x) PMREGS_FIELD64((x), 6, 1)
+#define PMREGS_NETBURST_DEBUGCTLA_LBR(x)         PMREGS_FIELD64((x), 0, 1, pmregs_netburst_debugctla_lbr_set)
+#define PMREGS_NETBURST_DEBUGCTLA_BTF(x)         PMREGS_FIELD64((x), 1, 1, pmregs_netburst_debugctla_btf_set)
+#define PMREGS_NETBURST_DEBUGCTLA_TR(x)          PMREGS_FIELD64((x), 2, 1, pmregs_netburst_debugctla_tr_set)
+#define PMREGS_NETBURST_DEBUGCTLA_BTS(x)         PMREGS_FIELD64((x), 3, 1, pmregs_netburst_debugctla_bts_set)
+#define PMREGS_NETBURST_DEBUGCTLA_BTINT(x)       PMREGS_FIELD64((x), 4, 1, pmregs_netburst_debugctla_btint_set)
+#define PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_OS(x)  PMREGS_FIELD64((x), 5, 1, pmregs_netburst_debugctla_bts_off_os_set)
+#define PMREGS_NETBURST_DEBUGCTLA_BTS_OFF_USR(x) PMREGS_FIELD64((x), 6, 1, pmregs_netburst_debugctla_bts_off_usr_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_debugctla_lbr_get(v)                    PMREGS_GET64(v, 0, 0x1)
@@ -1515,8 +1515,8 @@ enum pmregs_netburst_select_policy {
 /* ---- MSR_LASTBRANCH_n (models 00H-02H) (lastbranch) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_LASTBRANCH_FROM_IP(x) PMREGS_FIELD64((x), 0, 32)
-#define PMREGS_NETBURST_LASTBRANCH_TO_IP(x)   PMREGS_FIELD64((x), 32, 32)
+#define PMREGS_NETBURST_LASTBRANCH_FROM_IP(x) PMREGS_FIELD64((x), 0, 32, pmregs_netburst_lastbranch_from_ip_set)
+#define PMREGS_NETBURST_LASTBRANCH_TO_IP(x)   PMREGS_FIELD64((x), 32, 32, pmregs_netburst_lastbranch_to_ip_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_lastbranch_from_ip_get(v)            PMREGS_GET64(v, 0, 0xffffffff)
@@ -1532,7 +1532,7 @@ enum pmregs_netburst_select_policy {
 /* ---- MSR_LASTBRANCH_TOS (lastbranch_tos) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_NETBURST_LASTBRANCH_TOS_TOS(x) PMREGS_FIELD64((x), 0, 4)
+#define PMREGS_NETBURST_LASTBRANCH_TOS_TOS(x) PMREGS_FIELD64((x), 0, 4, pmregs_netburst_lastbranch_tos_tos_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_netburst_lastbranch_tos_tos_get(v)            PMREGS_GET64(v, 0, 0xf)
@@ -1688,7 +1688,7 @@ static inline uint8_t pmregs_netburst_cccr_increment(uint64_t cccr, uint8_t coun
  * error code and names the check in out->check (pmregs_netburst_event_check_name() and
  * pmregs_netburst_event_check_doc() say what it means). pmregs_netburst_event_schedule() places a list of
  * requests in the fewest passes. In netburst_tools.h: pmregs_netburst_event_decode() finds the request
- * behind register values, pmregs_netburst_event_find() an event by name, pmregs_netburst_event_parse() and pmregs_netburst_event_snprint()
+ * behind register values, pmregs_netburst_event_index() an event by name, pmregs_netburst_event_parse() and pmregs_netburst_event_snprint()
  * turn "EVENT:NAME..." text into a request and back; pmregs_netburst_event_check_name() and pmregs_netburst_event_check_doc()
  * name the checks.
  */
@@ -1770,6 +1770,7 @@ static inline uint8_t pmregs_netburst_cccr_increment(uint64_t cccr, uint8_t coun
 #define PMREGS_NETBURST_EVENT_COUNTER_IQ_COUNTER5    17
 
 struct pmregs_netburst_event_request {
+	enum pmregs_netburst_select_policy select_policy; /* what to do with the four events whose CCCR select the manual contradicts (default PMREGS_NETBURST_SELECT_POLICY_REFUSE) */
 	uint16_t event; /* row of pmregs_netburst_events() */
 	int16_t escr; /* -1, or the escr to use (registers): the ESCR that selects the event */
 	int16_t counter; /* -1, or the counter to use (registers): the counter (and its CCCR) that counts it */
@@ -1796,28 +1797,30 @@ struct pmregs_netburst_event_request {
 	uint8_t pebs; /* the event will be sampled precisely (PEBS): place it on IQ_COUNTER4, or IQ_COUNTER5 for logical processor 1 with HT (default 0) */
 	uint8_t ht; /* the processor supports Hyper-Threading (its ESCR/CCCR layouts have T1 bits) (default 1) */
 	uint8_t model; /* CPUID family 0FH model, or PMREGS_NETBURST_MODEL_ANY to skip model checks (default 0xff) */
-	enum pmregs_netburst_select_policy select_policy; /* what to do with the four events whose CCCR select the manual contradicts (default PMREGS_NETBURST_SELECT_POLICY_REFUSE) */
+	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
 struct pmregs_netburst_event_encoding {
+	uint64_t escr_value; /* value to write to the ESCR (layout escr) */
+	uint64_t cccr_value; /* value to write to the CCCR (layout cccr_ext) */
+	uint32_t escr_msr; /* ESCR address */
+	uint32_t cccr_msr; /* CCCR address */
+	uint32_t counter_msr; /* counter address */
+	uint32_t rdpmc_index; /* ECX operand of RDPMC (layout rdpmc_ecx) */
 	uint16_t event; /* the event encoded */
 	int16_t escr; /* the escr chosen (registers) */
 	int16_t counter; /* the counter chosen (registers) */
 	int16_t check; /* on failure: the check that failed (PMREGS_NETBURST_EVENT_CHECKS values); -1 on success */
-	int16_t pass;  /* pmregs_netburst_event_schedule(): the 0-based pass; 0 otherwise */
-	uint32_t escr_msr; /* ESCR address */
-	uint64_t escr_value; /* value to write to the ESCR (layout escr) */
-	uint32_t cccr_msr; /* CCCR address */
-	uint64_t cccr_value; /* value to write to the CCCR (layout cccr_ext) */
-	uint32_t counter_msr; /* counter address */
-	uint32_t rdpmc_index; /* ECX operand of RDPMC (layout rdpmc_ecx) */
+	int16_t pass; /* pmregs_netburst_event_schedule(): the 0-based pass; 0 otherwise */
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* One placement of an event: a value per place variable, and the scheduler resources it takes. */
 struct pmregs_netburst_event_option {
+	uint64_t resources; /* bit r: exclusive resource r */
 	uint16_t escr;
 	uint16_t counter;
-	uint64_t resources; /* bit r: exclusive resource r */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 /* A request for `event` with every parameter at its default and nothing fixed. */
@@ -1854,65 +1857,66 @@ static inline void pmregs_netburst_event_request_init(struct pmregs_netburst_eve
 
 /* The columns of table events that the encoder reads (rows by index; the named table is in netburst_tools.h). */
 struct pmregs_netburst_event_events_facts_row {
-	uint8_t event_select;
-	uint8_t cccr_select;
 	uint64_t mask;
 	uint16_t models;
+	uint8_t event_select;
+	uint8_t cccr_select;
 	uint8_t pebs;
 	uint8_t mask_optional;
+	uint8_t pmregs_pad[2];
 };
 
 /* The rows of table events as the encoder reads them: row i is row i of the named table. */
 static inline const struct pmregs_netburst_event_events_facts_row *pmregs_netburst_event_events_facts(void)
 {
 	static const struct pmregs_netburst_event_events_facts_row rows[] = {
-		{ 0x1, 0x1, 0xff, 0xffff, 0, 0 },
-		{ 0x3, 0x0, 0x1, 0xffff, 0, 0 },
-		{ 0x18, 0x3, 0x7, 0xffff, 0, 0 },
-		{ 0x2, 0x5, 0xc, 0xffff, 0, 0 },
-		{ 0x8, 0x2, 0x3, 0xffff, 0, 0 },
-		{ 0x4, 0x2, 0x2, 0xffff, 0, 0 },
-		{ 0x5, 0x2, 0x2, 0xffff, 0, 0 },
-		{ 0x3, 0x2, 0x3a, 0xffff, 0, 0 },
-		{ 0x1, 0x4, 0x3, 0xffff, 0, 0 },
-		{ 0xc, 0x7, 0x73f, 0xffff, 0, 0 },
-		{ 0x3, 0x6, 0xefff, 0xffff, 0, 0 },
-		{ 0x1a, 0x6, 0xefff, 0xffff, 0, 0 },
-		{ 0x17, 0x6, 0x3f, 0xffff, 0, 0 },
-		{ 0x5, 0x7, 0x3fef, 0xffff, 0, 1 },
-		{ 0x6, 0x7, 0x3fef, 0xffff, 0, 1 },
-		{ 0x34, 0x1, 0x8000, 0xffff, 0, 0 },
-		{ 0x8, 0x1, 0x8000, 0xffff, 0, 0 },
-		{ 0xc, 0x1, 0x8000, 0xffff, 0, 0 },
-		{ 0xa, 0x1, 0x8000, 0xffff, 0, 0 },
-		{ 0xe, 0x1, 0x8000, 0xffff, 0, 0 },
-		{ 0x2, 0x1, 0x8000, 0xffff, 0, 0 },
-		{ 0x1a, 0x1, 0x8000, 0xffff, 0, 0 },
-		{ 0x4, 0x1, 0x8000, 0xffff, 0, 0 },
-		{ 0x2e, 0x1, 0x18, 0xffff, 0, 0 },
-		{ 0x6, 0x1, 0x10, 0xffff, 0, 0 },
-		{ 0x13, 0x6, 0x1, 0xffff, 0, 0 },
-		{ 0x5, 0x0, 0x1, 0xffff, 0, 0 },
-		{ 0x9, 0x0, 0x7, 0xffff, 0, 0 },
-		{ 0x5, 0x2, 0x1e, 0xffff, 0, 0 },
-		{ 0x4, 0x2, 0x1e, 0xffff, 0, 0 },
-		{ 0x1, 0x1, 0x20, 0xffff, 0, 0 },
-		{ 0x5, 0x5, 0x3, 0xffff, 0, 0 },
-		{ 0x16, 0x3, 0x7e, 0xffff, 0, 1 },
-		{ 0x8, 0x3, 0x7, 0xffff, 0, 1 },
-		{ 0x6, 0x3, 0xc4, 0xffff, 0, 1 },
-		{ 0x4, 0x3, 0x306, 0xffff, 0, 1 },
-		{ 0x8, 0x5, 0x3, 0xffff, 1, 0 },
-		{ 0xc, 0x5, 0xff, 0xffff, 1, 0 },
-		{ 0x9, 0x5, 0x3, 0xffff, 1, 0 },
-		{ 0x2, 0x4, 0xf, 0xffff, 0, 0 },
-		{ 0x1, 0x4, 0x3, 0xffff, 0, 0 },
-		{ 0x2, 0x2, 0x6, 0xffff, 0, 0 },
-		{ 0x6, 0x5, 0xf, 0xffff, 0, 0 },
-		{ 0x3, 0x4, 0x1, 0xffff, 0, 0 },
-		{ 0x3, 0x5, 0x1f, 0xffff, 0, 0 },
-		{ 0x2, 0x5, 0x45, 0xffff, 0, 0 },
-		{ 0x7, 0x4, 0x3, 0x58, 0, 0 },
+		{ 0xff, 0xffff, 0x1, 0x1, 0, 0, {0} },
+		{ 0x1, 0xffff, 0x3, 0x0, 0, 0, {0} },
+		{ 0x7, 0xffff, 0x18, 0x3, 0, 0, {0} },
+		{ 0xc, 0xffff, 0x2, 0x5, 0, 0, {0} },
+		{ 0x3, 0xffff, 0x8, 0x2, 0, 0, {0} },
+		{ 0x2, 0xffff, 0x4, 0x2, 0, 0, {0} },
+		{ 0x2, 0xffff, 0x5, 0x2, 0, 0, {0} },
+		{ 0x3a, 0xffff, 0x3, 0x2, 0, 0, {0} },
+		{ 0x3, 0xffff, 0x1, 0x4, 0, 0, {0} },
+		{ 0x73f, 0xffff, 0xc, 0x7, 0, 0, {0} },
+		{ 0xefff, 0xffff, 0x3, 0x6, 0, 0, {0} },
+		{ 0xefff, 0xffff, 0x1a, 0x6, 0, 0, {0} },
+		{ 0x3f, 0xffff, 0x17, 0x6, 0, 0, {0} },
+		{ 0x3fef, 0xffff, 0x5, 0x7, 0, 1, {0} },
+		{ 0x3fef, 0xffff, 0x6, 0x7, 0, 1, {0} },
+		{ 0x8000, 0xffff, 0x34, 0x1, 0, 0, {0} },
+		{ 0x8000, 0xffff, 0x8, 0x1, 0, 0, {0} },
+		{ 0x8000, 0xffff, 0xc, 0x1, 0, 0, {0} },
+		{ 0x8000, 0xffff, 0xa, 0x1, 0, 0, {0} },
+		{ 0x8000, 0xffff, 0xe, 0x1, 0, 0, {0} },
+		{ 0x8000, 0xffff, 0x2, 0x1, 0, 0, {0} },
+		{ 0x8000, 0xffff, 0x1a, 0x1, 0, 0, {0} },
+		{ 0x8000, 0xffff, 0x4, 0x1, 0, 0, {0} },
+		{ 0x18, 0xffff, 0x2e, 0x1, 0, 0, {0} },
+		{ 0x10, 0xffff, 0x6, 0x1, 0, 0, {0} },
+		{ 0x1, 0xffff, 0x13, 0x6, 0, 0, {0} },
+		{ 0x1, 0xffff, 0x5, 0x0, 0, 0, {0} },
+		{ 0x7, 0xffff, 0x9, 0x0, 0, 0, {0} },
+		{ 0x1e, 0xffff, 0x5, 0x2, 0, 0, {0} },
+		{ 0x1e, 0xffff, 0x4, 0x2, 0, 0, {0} },
+		{ 0x20, 0xffff, 0x1, 0x1, 0, 0, {0} },
+		{ 0x3, 0xffff, 0x5, 0x5, 0, 0, {0} },
+		{ 0x7e, 0xffff, 0x16, 0x3, 0, 1, {0} },
+		{ 0x7, 0xffff, 0x8, 0x3, 0, 1, {0} },
+		{ 0xc4, 0xffff, 0x6, 0x3, 0, 1, {0} },
+		{ 0x306, 0xffff, 0x4, 0x3, 0, 1, {0} },
+		{ 0x3, 0xffff, 0x8, 0x5, 1, 0, {0} },
+		{ 0xff, 0xffff, 0xc, 0x5, 1, 0, {0} },
+		{ 0x3, 0xffff, 0x9, 0x5, 1, 0, {0} },
+		{ 0xf, 0xffff, 0x2, 0x4, 0, 0, {0} },
+		{ 0x3, 0xffff, 0x1, 0x4, 0, 0, {0} },
+		{ 0x6, 0xffff, 0x2, 0x2, 0, 0, {0} },
+		{ 0xf, 0xffff, 0x6, 0x5, 0, 0, {0} },
+		{ 0x1, 0xffff, 0x3, 0x4, 0, 0, {0} },
+		{ 0x1f, 0xffff, 0x3, 0x5, 0, 0, {0} },
+		{ 0x45, 0xffff, 0x2, 0x5, 0, 0, {0} },
+		{ 0x3, 0x58, 0x7, 0x4, 0, 0, {0} },
 	};
 	return rows;
 }
@@ -1920,98 +1924,99 @@ static inline const struct pmregs_netburst_event_events_facts_row *pmregs_netbur
 /* The columns of the registers that the encoder reads (rows by index; the named table is in netburst_tools.h). */
 struct pmregs_netburst_event_registers_facts_row {
 	uint32_t msr;
-	uint8_t counter;
 	uint16_t cccr;
+	uint16_t models;
+	uint8_t counter;
 	uint8_t escr_select;
 	uint8_t ext_cascade;
 	uint8_t pebs;
 	uint8_t pebs_ht_only;
-	uint16_t models;
+	uint8_t pmregs_pad[3];
 };
 
 /* The rows of the registers as the encoder reads them: row i is row i of the named table. */
 static inline const struct pmregs_netburst_event_registers_facts_row *pmregs_netburst_event_registers_facts(void)
 {
 	static const struct pmregs_netburst_event_registers_facts_row rows[] = {
-		{ 0x300, 0x0, 0x12, 0x0, 0, 0, 0, 0xffff },
-		{ 0x301, 0x1, 0x13, 0x0, 0, 0, 0, 0xffff },
-		{ 0x302, 0x2, 0x14, 0x0, 0, 0, 0, 0xffff },
-		{ 0x303, 0x3, 0x15, 0x0, 0, 0, 0, 0xffff },
-		{ 0x304, 0x4, 0x16, 0x0, 0, 0, 0, 0xffff },
-		{ 0x305, 0x5, 0x17, 0x0, 0, 0, 0, 0xffff },
-		{ 0x306, 0x6, 0x18, 0x0, 0, 0, 0, 0xffff },
-		{ 0x307, 0x7, 0x19, 0x0, 0, 0, 0, 0xffff },
-		{ 0x308, 0x8, 0x1a, 0x0, 0, 0, 0, 0xffff },
-		{ 0x309, 0x9, 0x1b, 0x0, 0, 0, 0, 0xffff },
-		{ 0x30a, 0xa, 0x1c, 0x0, 0, 0, 0, 0xffff },
-		{ 0x30b, 0xb, 0x1d, 0x0, 0, 0, 0, 0xffff },
-		{ 0x30c, 0xc, 0x1e, 0x0, 0, 0, 0, 0xffff },
-		{ 0x30d, 0xd, 0x1f, 0x0, 0, 0, 0, 0xffff },
-		{ 0x30e, 0xe, 0x20, 0x0, 0, 0, 0, 0xffff },
-		{ 0x30f, 0xf, 0x21, 0x0, 0, 0, 0, 0xffff },
-		{ 0x310, 0x10, 0x22, 0x0, 0, 1, 0, 0xffff },
-		{ 0x311, 0x11, 0x23, 0x0, 0, 1, 1, 0xffff },
-		{ 0x360, 0x0, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x361, 0x1, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x362, 0x2, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x363, 0x3, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x364, 0x4, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x365, 0x5, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x366, 0x6, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x367, 0x7, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x368, 0x8, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x369, 0x9, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x36a, 0xa, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x36b, 0xb, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x36c, 0xc, 0x0, 0x0, 1, 0, 0, 0xffff },
-		{ 0x36d, 0xd, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x36e, 0xe, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x36f, 0xf, 0x0, 0x0, 1, 0, 0, 0xffff },
-		{ 0x370, 0x10, 0x0, 0x0, 1, 0, 0, 0xffff },
-		{ 0x371, 0x11, 0x0, 0x0, 1, 0, 0, 0xffff },
-		{ 0x3a0, 0x0, 0x0, 0x7, 0, 0, 0, 0xffff },
-		{ 0x3a1, 0x0, 0x0, 0x7, 0, 0, 0, 0xffff },
-		{ 0x3a2, 0x0, 0x0, 0x6, 0, 0, 0, 0xffff },
-		{ 0x3a3, 0x0, 0x0, 0x6, 0, 0, 0, 0xffff },
-		{ 0x3a4, 0x0, 0x0, 0x1, 0, 0, 0, 0xffff },
-		{ 0x3a5, 0x0, 0x0, 0x1, 0, 0, 0, 0xffff },
-		{ 0x3a6, 0x0, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x3a7, 0x0, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x3a8, 0x0, 0x0, 0x5, 0, 0, 0, 0xffff },
-		{ 0x3a9, 0x0, 0x0, 0x5, 0, 0, 0, 0xffff },
-		{ 0x3aa, 0x0, 0x0, 0x2, 0, 0, 0, 0xffff },
-		{ 0x3ab, 0x0, 0x0, 0x2, 0, 0, 0, 0xffff },
-		{ 0x3ac, 0x0, 0x0, 0x4, 0, 0, 0, 0xffff },
-		{ 0x3ad, 0x0, 0x0, 0x4, 0, 0, 0, 0xffff },
-		{ 0x3ae, 0x0, 0x0, 0x2, 0, 0, 0, 0xffff },
-		{ 0x3af, 0x0, 0x0, 0x2, 0, 0, 0, 0xffff },
-		{ 0x3b0, 0x0, 0x0, 0x3, 0, 0, 0, 0xffff },
-		{ 0x3b1, 0x0, 0x0, 0x3, 0, 0, 0, 0xffff },
-		{ 0x3b2, 0x0, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x3b3, 0x0, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x3b4, 0x0, 0x0, 0x1, 0, 0, 0, 0xffff },
-		{ 0x3b5, 0x0, 0x0, 0x1, 0, 0, 0, 0xffff },
-		{ 0x3b6, 0x0, 0x0, 0x3, 0, 0, 0, 0xffff },
-		{ 0x3b7, 0x0, 0x0, 0x3, 0, 0, 0, 0xffff },
-		{ 0x3b8, 0x0, 0x0, 0x4, 0, 0, 0, 0xffff },
-		{ 0x3b9, 0x0, 0x0, 0x4, 0, 0, 0, 0xffff },
-		{ 0x3ba, 0x0, 0x0, 0x0, 0, 0, 0, 0x6 },
-		{ 0x3bb, 0x0, 0x0, 0x0, 0, 0, 0, 0x6 },
-		{ 0x3bc, 0x0, 0x0, 0x2, 0, 0, 0, 0xffff },
-		{ 0x3bd, 0x0, 0x0, 0x2, 0, 0, 0, 0xffff },
-		{ 0x3be, 0x0, 0x0, 0x3, 0, 0, 0, 0xffff },
-		{ 0x3c0, 0x0, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x3c1, 0x0, 0x0, 0x0, 0, 0, 0, 0xffff },
-		{ 0x3c2, 0x0, 0x0, 0x2, 0, 0, 0, 0xffff },
-		{ 0x3c3, 0x0, 0x0, 0x2, 0, 0, 0, 0xffff },
-		{ 0x3c4, 0x0, 0x0, 0x1, 0, 0, 0, 0xffff },
-		{ 0x3c5, 0x0, 0x0, 0x1, 0, 0, 0, 0xffff },
-		{ 0x3c8, 0x0, 0x0, 0x5, 0, 0, 0, 0xffff },
-		{ 0x3c9, 0x0, 0x0, 0x5, 0, 0, 0, 0xffff },
-		{ 0x3ca, 0x0, 0x0, 0x1, 0, 0, 0, 0xffff },
-		{ 0x3cb, 0x0, 0x0, 0x1, 0, 0, 0, 0xffff },
-		{ 0x3cc, 0x0, 0x0, 0x5, 0, 0, 0, 0xffff },
-		{ 0x3cd, 0x0, 0x0, 0x5, 0, 0, 0, 0xffff },
+		{ 0x300, 0x12, 0xffff, 0x0, 0x0, 0, 0, 0, {0} },
+		{ 0x301, 0x13, 0xffff, 0x1, 0x0, 0, 0, 0, {0} },
+		{ 0x302, 0x14, 0xffff, 0x2, 0x0, 0, 0, 0, {0} },
+		{ 0x303, 0x15, 0xffff, 0x3, 0x0, 0, 0, 0, {0} },
+		{ 0x304, 0x16, 0xffff, 0x4, 0x0, 0, 0, 0, {0} },
+		{ 0x305, 0x17, 0xffff, 0x5, 0x0, 0, 0, 0, {0} },
+		{ 0x306, 0x18, 0xffff, 0x6, 0x0, 0, 0, 0, {0} },
+		{ 0x307, 0x19, 0xffff, 0x7, 0x0, 0, 0, 0, {0} },
+		{ 0x308, 0x1a, 0xffff, 0x8, 0x0, 0, 0, 0, {0} },
+		{ 0x309, 0x1b, 0xffff, 0x9, 0x0, 0, 0, 0, {0} },
+		{ 0x30a, 0x1c, 0xffff, 0xa, 0x0, 0, 0, 0, {0} },
+		{ 0x30b, 0x1d, 0xffff, 0xb, 0x0, 0, 0, 0, {0} },
+		{ 0x30c, 0x1e, 0xffff, 0xc, 0x0, 0, 0, 0, {0} },
+		{ 0x30d, 0x1f, 0xffff, 0xd, 0x0, 0, 0, 0, {0} },
+		{ 0x30e, 0x20, 0xffff, 0xe, 0x0, 0, 0, 0, {0} },
+		{ 0x30f, 0x21, 0xffff, 0xf, 0x0, 0, 0, 0, {0} },
+		{ 0x310, 0x22, 0xffff, 0x10, 0x0, 0, 1, 0, {0} },
+		{ 0x311, 0x23, 0xffff, 0x11, 0x0, 0, 1, 1, {0} },
+		{ 0x360, 0x0, 0xffff, 0x0, 0x0, 0, 0, 0, {0} },
+		{ 0x361, 0x0, 0xffff, 0x1, 0x0, 0, 0, 0, {0} },
+		{ 0x362, 0x0, 0xffff, 0x2, 0x0, 0, 0, 0, {0} },
+		{ 0x363, 0x0, 0xffff, 0x3, 0x0, 0, 0, 0, {0} },
+		{ 0x364, 0x0, 0xffff, 0x4, 0x0, 0, 0, 0, {0} },
+		{ 0x365, 0x0, 0xffff, 0x5, 0x0, 0, 0, 0, {0} },
+		{ 0x366, 0x0, 0xffff, 0x6, 0x0, 0, 0, 0, {0} },
+		{ 0x367, 0x0, 0xffff, 0x7, 0x0, 0, 0, 0, {0} },
+		{ 0x368, 0x0, 0xffff, 0x8, 0x0, 0, 0, 0, {0} },
+		{ 0x369, 0x0, 0xffff, 0x9, 0x0, 0, 0, 0, {0} },
+		{ 0x36a, 0x0, 0xffff, 0xa, 0x0, 0, 0, 0, {0} },
+		{ 0x36b, 0x0, 0xffff, 0xb, 0x0, 0, 0, 0, {0} },
+		{ 0x36c, 0x0, 0xffff, 0xc, 0x0, 1, 0, 0, {0} },
+		{ 0x36d, 0x0, 0xffff, 0xd, 0x0, 0, 0, 0, {0} },
+		{ 0x36e, 0x0, 0xffff, 0xe, 0x0, 0, 0, 0, {0} },
+		{ 0x36f, 0x0, 0xffff, 0xf, 0x0, 1, 0, 0, {0} },
+		{ 0x370, 0x0, 0xffff, 0x10, 0x0, 1, 0, 0, {0} },
+		{ 0x371, 0x0, 0xffff, 0x11, 0x0, 1, 0, 0, {0} },
+		{ 0x3a0, 0x0, 0xffff, 0x0, 0x7, 0, 0, 0, {0} },
+		{ 0x3a1, 0x0, 0xffff, 0x0, 0x7, 0, 0, 0, {0} },
+		{ 0x3a2, 0x0, 0xffff, 0x0, 0x6, 0, 0, 0, {0} },
+		{ 0x3a3, 0x0, 0xffff, 0x0, 0x6, 0, 0, 0, {0} },
+		{ 0x3a4, 0x0, 0xffff, 0x0, 0x1, 0, 0, 0, {0} },
+		{ 0x3a5, 0x0, 0xffff, 0x0, 0x1, 0, 0, 0, {0} },
+		{ 0x3a6, 0x0, 0xffff, 0x0, 0x0, 0, 0, 0, {0} },
+		{ 0x3a7, 0x0, 0xffff, 0x0, 0x0, 0, 0, 0, {0} },
+		{ 0x3a8, 0x0, 0xffff, 0x0, 0x5, 0, 0, 0, {0} },
+		{ 0x3a9, 0x0, 0xffff, 0x0, 0x5, 0, 0, 0, {0} },
+		{ 0x3aa, 0x0, 0xffff, 0x0, 0x2, 0, 0, 0, {0} },
+		{ 0x3ab, 0x0, 0xffff, 0x0, 0x2, 0, 0, 0, {0} },
+		{ 0x3ac, 0x0, 0xffff, 0x0, 0x4, 0, 0, 0, {0} },
+		{ 0x3ad, 0x0, 0xffff, 0x0, 0x4, 0, 0, 0, {0} },
+		{ 0x3ae, 0x0, 0xffff, 0x0, 0x2, 0, 0, 0, {0} },
+		{ 0x3af, 0x0, 0xffff, 0x0, 0x2, 0, 0, 0, {0} },
+		{ 0x3b0, 0x0, 0xffff, 0x0, 0x3, 0, 0, 0, {0} },
+		{ 0x3b1, 0x0, 0xffff, 0x0, 0x3, 0, 0, 0, {0} },
+		{ 0x3b2, 0x0, 0xffff, 0x0, 0x0, 0, 0, 0, {0} },
+		{ 0x3b3, 0x0, 0xffff, 0x0, 0x0, 0, 0, 0, {0} },
+		{ 0x3b4, 0x0, 0xffff, 0x0, 0x1, 0, 0, 0, {0} },
+		{ 0x3b5, 0x0, 0xffff, 0x0, 0x1, 0, 0, 0, {0} },
+		{ 0x3b6, 0x0, 0xffff, 0x0, 0x3, 0, 0, 0, {0} },
+		{ 0x3b7, 0x0, 0xffff, 0x0, 0x3, 0, 0, 0, {0} },
+		{ 0x3b8, 0x0, 0xffff, 0x0, 0x4, 0, 0, 0, {0} },
+		{ 0x3b9, 0x0, 0xffff, 0x0, 0x4, 0, 0, 0, {0} },
+		{ 0x3ba, 0x0, 0x6, 0x0, 0x0, 0, 0, 0, {0} },
+		{ 0x3bb, 0x0, 0x6, 0x0, 0x0, 0, 0, 0, {0} },
+		{ 0x3bc, 0x0, 0xffff, 0x0, 0x2, 0, 0, 0, {0} },
+		{ 0x3bd, 0x0, 0xffff, 0x0, 0x2, 0, 0, 0, {0} },
+		{ 0x3be, 0x0, 0xffff, 0x0, 0x3, 0, 0, 0, {0} },
+		{ 0x3c0, 0x0, 0xffff, 0x0, 0x0, 0, 0, 0, {0} },
+		{ 0x3c1, 0x0, 0xffff, 0x0, 0x0, 0, 0, 0, {0} },
+		{ 0x3c2, 0x0, 0xffff, 0x0, 0x2, 0, 0, 0, {0} },
+		{ 0x3c3, 0x0, 0xffff, 0x0, 0x2, 0, 0, 0, {0} },
+		{ 0x3c4, 0x0, 0xffff, 0x0, 0x1, 0, 0, 0, {0} },
+		{ 0x3c5, 0x0, 0xffff, 0x0, 0x1, 0, 0, 0, {0} },
+		{ 0x3c8, 0x0, 0xffff, 0x0, 0x5, 0, 0, 0, {0} },
+		{ 0x3c9, 0x0, 0xffff, 0x0, 0x5, 0, 0, 0, {0} },
+		{ 0x3ca, 0x0, 0xffff, 0x0, 0x1, 0, 0, 0, {0} },
+		{ 0x3cb, 0x0, 0xffff, 0x0, 0x1, 0, 0, 0, {0} },
+		{ 0x3cc, 0x0, 0xffff, 0x0, 0x5, 0, 0, 0, {0} },
+		{ 0x3cd, 0x0, 0xffff, 0x0, 0x5, 0, 0, 0, {0} },
 	};
 	return rows;
 }
@@ -2021,84 +2026,84 @@ static inline const struct pmregs_netburst_event_option *pmregs_netburst_event_o
 {
 	/* resource bits: 0 tc_escr0, 1 ms_counter0, 2 ms_counter1, 3 tc_escr1, 4 ms_counter2, 5 ms_counter3, 6 bpu_escr0, 7 bpu_counter0, 8 bpu_counter1, 9 bpu_escr1, 10 bpu_counter2, 11 bpu_counter3, 12 itlb_escr0, 13 itlb_escr1, 14 dac_escr0, 15 flame_counter0, 16 flame_counter1, 17 dac_escr1, 18 flame_counter2, 19 flame_counter3, 20 saat_escr0, 21 saat_escr1, 22 mob_escr0, 23 mob_escr1, 24 pmh_escr0, 25 pmh_escr1, 26 bsu_escr0, 27 bsu_escr1, 28 fsb_escr0, 29 fsb_escr1, 30 firm_escr0, 31 firm_escr1, 32 ms_escr0, 33 ms_escr1, 34 tbpu_escr0, 35 tbpu_escr1, 36 alf_escr0, 37 iq_counter0, 38 iq_counter1, 39 iq_counter4, 40 alf_escr1, 41 iq_counter2, 42 iq_counter3, 43 iq_counter5, 44 cru_escr2, 45 cru_escr3, 46 cru_escr0, 47 cru_escr1, 48 rat_escr0, 49 rat_escr1 */
 	static const struct pmregs_netburst_event_option opts[] = {
-		{ 71, 4, 0x3u },
-		{ 71, 5, 0x5u },
-		{ 72, 6, 0x18u },
-		{ 72, 7, 0x28u },
-		{ 54, 0, 0xc0u },
-		{ 54, 1, 0x140u },
-		{ 55, 2, 0x600u },
-		{ 55, 3, 0xa00u },
-		{ 58, 0, 0x1080u },
-		{ 58, 1, 0x1100u },
-		{ 59, 2, 0x2400u },
-		{ 59, 3, 0x2800u },
-		{ 44, 8, 0xc000u },
-		{ 44, 9, 0x14000u },
-		{ 45, 10, 0x60000u },
-		{ 45, 11, 0xa0000u },
-		{ 50, 8, 0x108000u },
-		{ 50, 9, 0x110000u },
-		{ 51, 10, 0x240000u },
-		{ 51, 11, 0x280000u },
-		{ 46, 0, 0x400080u },
-		{ 46, 1, 0x400100u },
-		{ 47, 2, 0x800400u },
-		{ 47, 3, 0x800800u },
-		{ 48, 0, 0x1000080u },
-		{ 48, 1, 0x1000100u },
-		{ 49, 2, 0x2000400u },
-		{ 49, 3, 0x2000800u },
-		{ 36, 0, 0x4000080u },
-		{ 36, 1, 0x4000100u },
-		{ 37, 2, 0x8000400u },
-		{ 37, 3, 0x8000800u },
-		{ 38, 0, 0x10000080u },
-		{ 38, 1, 0x10000100u },
-		{ 39, 2, 0x20000400u },
-		{ 39, 3, 0x20000800u },
-		{ 39, 2, 0x20000400u },
-		{ 39, 3, 0x20000800u },
-		{ 36, 0, 0x4000080u },
-		{ 36, 1, 0x4000100u },
-		{ 37, 2, 0x8000400u },
-		{ 37, 3, 0x8000800u },
-		{ 40, 8, 0x40008000u },
-		{ 40, 9, 0x40010000u },
-		{ 41, 10, 0x80040000u },
-		{ 41, 11, 0x80080000u },
-		{ 67, 4, PMREGS_U64(0x100000002) },
-		{ 67, 5, PMREGS_U64(0x100000004) },
-		{ 68, 6, PMREGS_U64(0x200000010) },
-		{ 68, 7, PMREGS_U64(0x200000020) },
-		{ 69, 4, PMREGS_U64(0x400000002) },
-		{ 69, 5, PMREGS_U64(0x400000004) },
-		{ 70, 6, PMREGS_U64(0x800000010) },
-		{ 70, 7, PMREGS_U64(0x800000020) },
-		{ 75, 12, PMREGS_U64(0x3000000000) },
-		{ 75, 13, PMREGS_U64(0x5000000000) },
-		{ 75, 16, PMREGS_U64(0x9000000000) },
-		{ 76, 14, PMREGS_U64(0x30000000000) },
-		{ 76, 15, PMREGS_U64(0x50000000000) },
-		{ 76, 17, PMREGS_U64(0x90000000000) },
-		{ 77, 12, PMREGS_U64(0x102000000000) },
-		{ 77, 13, PMREGS_U64(0x104000000000) },
-		{ 77, 16, PMREGS_U64(0x108000000000) },
-		{ 78, 14, PMREGS_U64(0x220000000000) },
-		{ 78, 15, PMREGS_U64(0x240000000000) },
-		{ 78, 17, PMREGS_U64(0x280000000000) },
-		{ 60, 12, PMREGS_U64(0x402000000000) },
-		{ 60, 13, PMREGS_U64(0x404000000000) },
-		{ 60, 16, PMREGS_U64(0x408000000000) },
-		{ 61, 14, PMREGS_U64(0x820000000000) },
-		{ 61, 15, PMREGS_U64(0x840000000000) },
-		{ 61, 17, PMREGS_U64(0x880000000000) },
-		{ 64, 12, PMREGS_U64(0x1002000000000) },
-		{ 64, 13, PMREGS_U64(0x1004000000000) },
-		{ 64, 16, PMREGS_U64(0x1008000000000) },
-		{ 65, 14, PMREGS_U64(0x2020000000000) },
-		{ 65, 15, PMREGS_U64(0x2040000000000) },
-		{ 65, 17, PMREGS_U64(0x2080000000000) },
+		{ 0x3u, 71, 4, {0} },
+		{ 0x5u, 71, 5, {0} },
+		{ 0x18u, 72, 6, {0} },
+		{ 0x28u, 72, 7, {0} },
+		{ 0xc0u, 54, 0, {0} },
+		{ 0x140u, 54, 1, {0} },
+		{ 0x600u, 55, 2, {0} },
+		{ 0xa00u, 55, 3, {0} },
+		{ 0x1080u, 58, 0, {0} },
+		{ 0x1100u, 58, 1, {0} },
+		{ 0x2400u, 59, 2, {0} },
+		{ 0x2800u, 59, 3, {0} },
+		{ 0xc000u, 44, 8, {0} },
+		{ 0x14000u, 44, 9, {0} },
+		{ 0x60000u, 45, 10, {0} },
+		{ 0xa0000u, 45, 11, {0} },
+		{ 0x108000u, 50, 8, {0} },
+		{ 0x110000u, 50, 9, {0} },
+		{ 0x240000u, 51, 10, {0} },
+		{ 0x280000u, 51, 11, {0} },
+		{ 0x400080u, 46, 0, {0} },
+		{ 0x400100u, 46, 1, {0} },
+		{ 0x800400u, 47, 2, {0} },
+		{ 0x800800u, 47, 3, {0} },
+		{ 0x1000080u, 48, 0, {0} },
+		{ 0x1000100u, 48, 1, {0} },
+		{ 0x2000400u, 49, 2, {0} },
+		{ 0x2000800u, 49, 3, {0} },
+		{ 0x4000080u, 36, 0, {0} },
+		{ 0x4000100u, 36, 1, {0} },
+		{ 0x8000400u, 37, 2, {0} },
+		{ 0x8000800u, 37, 3, {0} },
+		{ 0x10000080u, 38, 0, {0} },
+		{ 0x10000100u, 38, 1, {0} },
+		{ 0x20000400u, 39, 2, {0} },
+		{ 0x20000800u, 39, 3, {0} },
+		{ 0x20000400u, 39, 2, {0} },
+		{ 0x20000800u, 39, 3, {0} },
+		{ 0x4000080u, 36, 0, {0} },
+		{ 0x4000100u, 36, 1, {0} },
+		{ 0x8000400u, 37, 2, {0} },
+		{ 0x8000800u, 37, 3, {0} },
+		{ 0x40008000u, 40, 8, {0} },
+		{ 0x40010000u, 40, 9, {0} },
+		{ 0x80040000u, 41, 10, {0} },
+		{ 0x80080000u, 41, 11, {0} },
+		{ PMREGS_U64(0x100000002), 67, 4, {0} },
+		{ PMREGS_U64(0x100000004), 67, 5, {0} },
+		{ PMREGS_U64(0x200000010), 68, 6, {0} },
+		{ PMREGS_U64(0x200000020), 68, 7, {0} },
+		{ PMREGS_U64(0x400000002), 69, 4, {0} },
+		{ PMREGS_U64(0x400000004), 69, 5, {0} },
+		{ PMREGS_U64(0x800000010), 70, 6, {0} },
+		{ PMREGS_U64(0x800000020), 70, 7, {0} },
+		{ PMREGS_U64(0x3000000000), 75, 12, {0} },
+		{ PMREGS_U64(0x5000000000), 75, 13, {0} },
+		{ PMREGS_U64(0x9000000000), 75, 16, {0} },
+		{ PMREGS_U64(0x30000000000), 76, 14, {0} },
+		{ PMREGS_U64(0x50000000000), 76, 15, {0} },
+		{ PMREGS_U64(0x90000000000), 76, 17, {0} },
+		{ PMREGS_U64(0x102000000000), 77, 12, {0} },
+		{ PMREGS_U64(0x104000000000), 77, 13, {0} },
+		{ PMREGS_U64(0x108000000000), 77, 16, {0} },
+		{ PMREGS_U64(0x220000000000), 78, 14, {0} },
+		{ PMREGS_U64(0x240000000000), 78, 15, {0} },
+		{ PMREGS_U64(0x280000000000), 78, 17, {0} },
+		{ PMREGS_U64(0x402000000000), 60, 12, {0} },
+		{ PMREGS_U64(0x404000000000), 60, 13, {0} },
+		{ PMREGS_U64(0x408000000000), 60, 16, {0} },
+		{ PMREGS_U64(0x820000000000), 61, 14, {0} },
+		{ PMREGS_U64(0x840000000000), 61, 15, {0} },
+		{ PMREGS_U64(0x880000000000), 61, 17, {0} },
+		{ PMREGS_U64(0x1002000000000), 64, 12, {0} },
+		{ PMREGS_U64(0x1004000000000), 64, 13, {0} },
+		{ PMREGS_U64(0x1008000000000), 64, 16, {0} },
+		{ PMREGS_U64(0x2020000000000), 65, 14, {0} },
+		{ PMREGS_U64(0x2040000000000), 65, 15, {0} },
+		{ PMREGS_U64(0x2080000000000), 65, 17, {0} },
 	};
 	static const uint16_t first[] = { 0, 4, 8, 12, 16, 16, 16, 20, 24, 28, 32, 36, 32, 38, 40, 42, 42, 42, 42, 42, 42, 42, 42, 42, 0, 32, 46, 46, 50, 50, 54, 12, 32, 32, 32, 32, 60, 60, 60, 66, 66, 72, 60, 66, 60, 60, 66 };
 	static const uint8_t count[] = { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 2, 4, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 4, 4, 4, 4, 4, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6 };

@@ -22,16 +22,17 @@
 #ifndef __ASSEMBLER__
 PMREGS_C_BEGIN
 
-/* ---- ESCR (Hyper-Threading layout) (escr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- ESCR (Hyper-Threading layout) (escr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_netburst_escr_fields {
+	uint16_t event_mask; /* bits 24:9: Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b) */
 	uint8_t t1_usr; /* bits 0: Count while logical processor 1 runs at CPL 1-3 */
 	uint8_t t1_os; /* bits 1: Count while logical processor 1 runs at CPL 0 */
 	uint8_t t0_usr; /* bits 2: Count while logical processor 0 runs at CPL 1-3 */
 	uint8_t t0_os; /* bits 3: Count while logical processor 0 runs at CPL 0 */
 	uint8_t tag_enable; /* bits 4: Tag the micro-ops counted, for at-retirement counting */
 	uint8_t tag_value; /* bits 8:5: Tag written into the micro-ops when tag_enable is set */
-	uint16_t event_mask; /* bits 24:9: Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b) */
 	uint8_t event_select; /* bits 30:25: Event class */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -82,14 +83,15 @@ static inline void pmregs_netburst_escr_unpack(uint64_t v, struct pmregs_netburs
 	f->event_select = (uint8_t)((v >> 25) & 0x3fu);
 }
 
-/* ---- ESCR (no Hyper-Threading) (escr_noht): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- ESCR (no Hyper-Threading) (escr_noht): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_netburst_escr_noht_fields {
+	uint16_t event_mask; /* bits 24:9: Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b) */
 	uint8_t tag_enable; /* bits 4: Tag the micro-ops counted, for at-retirement counting */
 	uint8_t tag_value; /* bits 8:5: Tag written into the micro-ops when tag_enable is set */
-	uint16_t event_mask; /* bits 24:9: Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b) */
 	uint8_t event_select; /* bits 30:25: Event class */
 	uint8_t usr; /* bits 2: Count at CPL 1-3 */
 	uint8_t os; /* bits 3: Count at CPL 0 */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -132,7 +134,7 @@ static inline void pmregs_netburst_escr_noht_unpack(uint64_t v, struct pmregs_ne
 	f->os = (uint8_t)((v >> 3) & 0x1u);
 }
 
-/* ---- CCCR (Hyper-Threading layout) (cccr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CCCR (Hyper-Threading layout) (cccr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_netburst_cccr_fields {
 	uint8_t enable; /* bits 12: Enable counting */
 	uint8_t escr_select; /* bits 15:13: Which of the ESCRs wired to this counter supplies the events */
@@ -214,7 +216,7 @@ static inline void pmregs_netburst_cccr_unpack(uint64_t v, struct pmregs_netburs
 	f->ovf = (uint8_t)((v >> 31) & 0x1u);
 }
 
-/* ---- IQ CCCR with extended cascade (cccr_ext): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IQ CCCR with extended cascade (cccr_ext): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_netburst_cccr_ext_fields {
 	uint8_t enable; /* bits 12: Enable counting */
 	uint8_t escr_select; /* bits 15:13: Which of the ESCRs wired to this counter supplies the events */
@@ -301,7 +303,7 @@ static inline void pmregs_netburst_cccr_ext_unpack(uint64_t v, struct pmregs_net
 	f->ext_cascade = (uint8_t)((v >> 11) & 0x1u);
 }
 
-/* ---- CCCR (no Hyper-Threading) (cccr_noht): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CCCR (no Hyper-Threading) (cccr_noht): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_netburst_cccr_noht_fields {
 	uint8_t enable; /* bits 12: Enable counting */
 	uint8_t escr_select; /* bits 15:13: Which of the ESCRs wired to this counter supplies the events */
@@ -373,7 +375,7 @@ static inline void pmregs_netburst_cccr_noht_unpack(uint64_t v, struct pmregs_ne
 	f->ovf_pmi = (uint8_t)((v >> 26) & 0x1u);
 }
 
-/* ---- Performance counter (counter): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- Performance counter (counter): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_netburst_counter_fields {
 	uint64_t count; /* bits 39:0: Event count */
 };
@@ -400,10 +402,11 @@ static inline void pmregs_netburst_counter_unpack(uint64_t v, struct pmregs_netb
 	f->count = (uint64_t)(v & PMREGS_U64(0xffffffffff));
 }
 
-/* ---- RDPMC operand (ECX) (rdpmc_ecx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- RDPMC operand (ECX) (rdpmc_ecx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_netburst_rdpmc_ecx_fields {
 	uint32_t index; /* bits 30:0: Counter number 0-17 (18-25: the extra 32-bit counters of 64-bit parts with an L3) */
 	uint8_t fast; /* bits 31: Fast read: the low 32 bits in EAX, EDX = 0 */
+	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -432,7 +435,7 @@ static inline void pmregs_netburst_rdpmc_ecx_unpack(uint32_t v, struct pmregs_ne
 	f->fast = (uint8_t)((v >> 31) & 0x1u);
 }
 
-/* ---- IA32_PEBS_ENABLE (NetBurst) (pebs_enable): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_PEBS_ENABLE (NetBurst) (pebs_enable): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_netburst_pebs_enable_fields {
 	uint8_t metric_l1_load_miss; /* bits 0: Replay tag: 1st-level cache load misses (1stL_cache_load_miss_retired) */
 	uint8_t metric_l2_load_miss; /* bits 1: Replay tag: 2nd-level cache load misses (2ndL_cache_load_miss_retired) */
@@ -499,7 +502,7 @@ static inline void pmregs_netburst_pebs_enable_unpack(uint64_t v, struct pmregs_
 	f->enable_pebs_oth_thr = (uint8_t)((v >> 26) & 0x1u);
 }
 
-/* ---- MSR_PEBS_MATRIX_VERT (pebs_matrix_vert): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- MSR_PEBS_MATRIX_VERT (pebs_matrix_vert): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_netburst_pebs_matrix_vert_fields {
 	uint8_t loads; /* bits 0: Tag load micro-ops */
 	uint8_t stores; /* bits 1: Tag store micro-ops */
@@ -536,7 +539,7 @@ static inline void pmregs_netburst_pebs_matrix_vert_unpack(uint64_t v, struct pm
 	f->branches = (uint8_t)((v >> 4) & 0x1u);
 }
 
-/* ---- MSR_DEBUGCTLA (debugctla): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- MSR_DEBUGCTLA (debugctla): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_netburst_debugctla_fields {
 	uint8_t lbr; /* bits 0: Record branches, interrupts and exceptions in the last-branch stack */
 	uint8_t btf; /* bits 1: EFLAGS.TF single-steps on branches */
@@ -593,7 +596,7 @@ static inline void pmregs_netburst_debugctla_unpack(uint64_t v, struct pmregs_ne
 	f->bts_off_usr = (uint8_t)((v >> 6) & 0x1u);
 }
 
-/* ---- MSR_LASTBRANCH_n (models 00H-02H) (lastbranch): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- MSR_LASTBRANCH_n (models 00H-02H) (lastbranch): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_netburst_lastbranch_fields {
 	uint32_t from_ip; /* bits 31:0: Linear address of the branch instruction */
 	uint32_t to_ip; /* bits 63:32: Linear address of the branch target */
@@ -621,7 +624,7 @@ static inline void pmregs_netburst_lastbranch_unpack(uint64_t v, struct pmregs_n
 	f->to_ip = (uint32_t)((v >> 32) & 0xffffffffu);
 }
 
-/* ---- MSR_LASTBRANCH_TOS (lastbranch_tos): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- MSR_LASTBRANCH_TOS (lastbranch_tos): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_netburst_lastbranch_tos_fields {
 	uint8_t tos; /* bits 3:0: Index of the most recent last-branch record */
 };
@@ -653,27 +656,27 @@ static inline void pmregs_netburst_lastbranch_tos_unpack(uint64_t v, struct pmre
 static inline const struct pmregs_layout_desc *pmregs_netburst_layouts(size_t *count)
 {
 	static const struct pmregs_field_desc f_0[] = {
-		{ "t1_usr", "Count while logical processor 1 runs at CPL 1-3", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "t1_os", "Count while logical processor 1 runs at CPL 0", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "t0_usr", "Count while logical processor 0 runs at CPL 1-3", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "t0_os", "Count while logical processor 0 runs at CPL 0", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tag_enable", "Tag the micro-ops counted, for at-retirement counting", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tag_value", "Tag written into the micro-ops when tag_enable is set", 1, { 5, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "event_mask", "Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b)", 1, { 9, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "event_select", "Event class", 1, { 25, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_31", "", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "t1_usr", "Count while logical processor 1 runs at CPL 1-3", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "t1_os", "Count while logical processor 1 runs at CPL 0", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "t0_usr", "Count while logical processor 0 runs at CPL 1-3", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "t0_os", "Count while logical processor 0 runs at CPL 0", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tag_enable", "Tag the micro-ops counted, for at-retirement counting", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tag_value", "Tag written into the micro-ops when tag_enable is set", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "event_mask", "Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b)", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "event_select", "Event class", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_31", "", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_63_32", "", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_1[] = {
-		{ "tag_enable", "Tag the micro-ops counted, for at-retirement counting", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tag_value", "Tag written into the micro-ops when tag_enable is set", 1, { 5, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "event_mask", "Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b)", 1, { 9, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "event_select", "Event class", 1, { 25, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_31", "", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_1_0", "", 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "usr", "Count at CPL 1-3", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "os", "Count at CPL 0", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "tag_enable", "Tag the micro-ops counted, for at-retirement counting", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tag_value", "Tag written into the micro-ops when tag_enable is set", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "event_mask", "Which sub-events of the event class to count (bit b of the mask is ESCR bit 9+b)", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "event_select", "Event class", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_31", "", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_63_32", "", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_1_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "usr", "Count at CPL 1-3", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "os", "Count at CPL 0", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_2_0[] = {
 		{ "none", 0u, "never count" },
@@ -682,21 +685,21 @@ static inline const struct pmregs_layout_desc *pmregs_netburst_layouts(size_t *c
 		{ "any", 3u, "count while either logical processor is active (required on processors without HT)" },
 	};
 	static const struct pmregs_field_desc f_2[] = {
-		{ "rsvd_11_0", "", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "enable", "Enable counting", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "active_thread", "Count according to which logical processors are active", 1, { 16, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_2_0 },
-		{ "compare", "Filter the event count through the threshold comparison", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "threshold", "Threshold for the comparison, 0-15", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "edge", "With compare: count only false-to-true transitions of the comparison output", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "force_ovf", "Force an overflow on every counter increment", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ovf_pmi_t0", "Performance-monitoring interrupt to logical processor 0 on overflow", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ovf_pmi_t1", "Performance-monitoring interrupt to logical processor 1 on overflow", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_29_28", "", 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "cascade", "Start counting when the alternate counter of the pair group overflows (cascade_source, cccr_counting)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ovf", "Sticky: the counter has overflowed; software must clear it", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_11_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "enable", "Enable counting", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "active_thread", "Count according to which logical processors are active", v_2_0, 4, 1, { 16, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "compare", "Filter the event count through the threshold comparison", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "threshold", "Threshold for the comparison, 0-15", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "edge", "With compare: count only false-to-true transitions of the comparison output", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "force_ovf", "Force an overflow on every counter increment", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ovf_pmi_t0", "Performance-monitoring interrupt to logical processor 0 on overflow", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ovf_pmi_t1", "Performance-monitoring interrupt to logical processor 1 on overflow", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_29_28", "", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "cascade", "Start counting when the alternate counter of the pair group overflows (cascade_source, cccr_counting)", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ovf", "Sticky: the counter has overflowed; software must clear it", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_32", "", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_3_0[] = {
 		{ "none", 0u, "never count" },
@@ -705,125 +708,125 @@ static inline const struct pmregs_layout_desc *pmregs_netburst_layouts(size_t *c
 		{ "any", 3u, "count while either logical processor is active (required on processors without HT)" },
 	};
 	static const struct pmregs_field_desc f_3[] = {
-		{ "enable", "Enable counting", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "active_thread", "Count according to which logical processors are active", 1, { 16, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_3_0 },
-		{ "compare", "Filter the event count through the threshold comparison", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "threshold", "Threshold for the comparison, 0-15", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "edge", "With compare: count only false-to-true transitions of the comparison output", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "force_ovf", "Force an overflow on every counter increment", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ovf_pmi_t0", "Performance-monitoring interrupt to logical processor 0 on overflow", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ovf_pmi_t1", "Performance-monitoring interrupt to logical processor 1 on overflow", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_29_28", "", 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "cascade", "Start counting when the alternate counter of the pair group overflows (cascade_source, cccr_counting)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ovf", "Sticky: the counter has overflowed; software must clear it", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_10_0", "", 1, { 0, 0, 0, 0 }, { 11, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "ext_cascade", "Extended cascade (see each IQ CCCR's register title for which counter)", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "enable", "Enable counting", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "active_thread", "Count according to which logical processors are active", v_3_0, 4, 1, { 16, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "compare", "Filter the event count through the threshold comparison", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "threshold", "Threshold for the comparison, 0-15", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "edge", "With compare: count only false-to-true transitions of the comparison output", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "force_ovf", "Force an overflow on every counter increment", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ovf_pmi_t0", "Performance-monitoring interrupt to logical processor 0 on overflow", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ovf_pmi_t1", "Performance-monitoring interrupt to logical processor 1 on overflow", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_29_28", "", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "cascade", "Start counting when the alternate counter of the pair group overflows (cascade_source, cccr_counting)", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ovf", "Sticky: the counter has overflowed; software must clear it", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_32", "", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_10_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 11, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "ext_cascade", "Extended cascade (see each IQ CCCR's register title for which counter)", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_4[] = {
-		{ "rsvd_11_0", "", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "enable", "Enable counting", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "compare", "Filter the event count through the threshold comparison", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "threshold", "Threshold for the comparison, 0-15", 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "edge", "With compare: count only false-to-true transitions of the comparison output", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "force_ovf", "Force an overflow on every counter increment", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_29_28", "", 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "cascade", "Start counting when the alternate counter of the pair group overflows (cascade_source, cccr_counting)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ovf", "Sticky: the counter has overflowed; software must clear it", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_17_16", "Reserved: must be set to 11B", 1, { 16, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RES1, 0, 0, PMREGS_NULL },
-		{ "ovf_pmi", "Performance-monitoring interrupt on overflow", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_27", "", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_11_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "enable", "Enable counting", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "escr_select", "Which of the ESCRs wired to this counter supplies the events", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "compare", "Filter the event count through the threshold comparison", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "complement", "With compare: count when the event count is <= threshold (0: when it is > threshold)", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "threshold", "Threshold for the comparison, 0-15", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "edge", "With compare: count only false-to-true transitions of the comparison output", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "force_ovf", "Force an overflow on every counter increment", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_29_28", "", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "cascade", "Start counting when the alternate counter of the pair group overflows (cascade_source, cccr_counting)", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ovf", "Sticky: the counter has overflowed; software must clear it", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_32", "", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_17_16", "Reserved: must be set to 11B", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RES1, 0, {0} },
+		{ "ovf_pmi", "Performance-monitoring interrupt on overflow", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_27", "", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_5[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 40, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_40", "", 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "count", "Event count", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 40, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_40", "", PMREGS_NULL, 0, 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_6[] = {
-		{ "index", "Counter number 0-17 (18-25: the extra 32-bit counters of 64-bit parts with an L3)", 1, { 0, 0, 0, 0 }, { 31, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fast", "Fast read: the low 32 bits in EAX, EDX = 0", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "index", "Counter number 0-17 (18-25: the extra 32-bit counters of 64-bit parts with an L3)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 31, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fast", "Fast read: the low 32 bits in EAX, EDX = 0", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_7[] = {
-		{ "metric_l1_load_miss", "Replay tag: 1st-level cache load misses (1stL_cache_load_miss_retired)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "metric_l2_load_miss", "Replay tag: 2nd-level cache load misses (2ndL_cache_load_miss_retired)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "metric_dtlb_miss", "Replay tag: DTLB misses (DTLB_*_miss_retired)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_8_3", "", 1, { 3, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "metric_mob_load_replay", "Replay tag: MOB load replays (MOB_load_replay_retired)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "metric_split", "Replay tag: split loads or stores (split_load/store_retired)", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_14_11", "", 1, { 11, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "metric_mispred_branch", "Replay tag: mispredicted branches, both bits set (Table 19-33; reserved in Table 35-41)", 1, { 15, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_23_17", "", 1, { 17, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "uop_tag", "UOP_Tag: enable replay tagging", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "enable_pebs_my_thr", "PEBS for the logical processor that writes (ENABLE_PEBS without HT)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "enable_pebs_oth_thr", "PEBS for the other logical processor (reserved without HT)", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_27", "", 1, { 27, 0, 0, 0 }, { 37, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "metric_l1_load_miss", "Replay tag: 1st-level cache load misses (1stL_cache_load_miss_retired)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "metric_l2_load_miss", "Replay tag: 2nd-level cache load misses (2ndL_cache_load_miss_retired)", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "metric_dtlb_miss", "Replay tag: DTLB misses (DTLB_*_miss_retired)", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_8_3", "", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "metric_mob_load_replay", "Replay tag: MOB load replays (MOB_load_replay_retired)", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "metric_split", "Replay tag: split loads or stores (split_load/store_retired)", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_14_11", "", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "metric_mispred_branch", "Replay tag: mispredicted branches, both bits set (Table 19-33; reserved in Table 35-41)", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_23_17", "", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "uop_tag", "UOP_Tag: enable replay tagging", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "enable_pebs_my_thr", "PEBS for the logical processor that writes (ENABLE_PEBS without HT)", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "enable_pebs_oth_thr", "PEBS for the other logical processor (reserved without HT)", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_27", "", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 37, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_8[] = {
-		{ "loads", "Tag load micro-ops", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "stores", "Tag store micro-ops", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_3_2", "", 1, { 2, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "branches", "Tag branch micro-ops (Tagged_mispred_branch)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_5", "", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "loads", "Tag load micro-ops", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "stores", "Tag store micro-ops", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_3_2", "", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "branches", "Tag branch micro-ops (Tagged_mispred_branch)", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_5", "", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_9[] = {
-		{ "lbr", "Record branches, interrupts and exceptions in the last-branch stack", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "btf", "EFLAGS.TF single-steps on branches", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tr", "Send branch trace messages", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "bts", "Store branch trace messages in the BTS buffer", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "btint", "Interrupt when the BTS buffer is full; 0 = circular buffer", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "bts_off_os", "Do not store branches taken at CPL 0", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "bts_off_usr", "Do not store branches taken at CPL > 0", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbr", "Record branches, interrupts and exceptions in the last-branch stack", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "btf", "EFLAGS.TF single-steps on branches", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tr", "Send branch trace messages", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "bts", "Store branch trace messages in the BTS buffer", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "btint", "Interrupt when the BTS buffer is full; 0 = circular buffer", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "bts_off_os", "Do not store branches taken at CPL 0", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "bts_off_usr", "Do not store branches taken at CPL > 0", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_7", "", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_10[] = {
-		{ "from_ip", "Linear address of the branch instruction", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "to_ip", "Linear address of the branch target", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "from_ip", "Linear address of the branch instruction", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "to_ip", "Linear address of the branch target", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_11[] = {
-		{ "tos", "Index of the most recent last-branch record", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_4", "", 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "tos", "Index of the most recent last-branch record", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_4", "", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 60, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_layout_desc layouts[] = {
-		{ "escr", "ESCR (Hyper-Threading layout)", "SDM3 18.16.1 Fig 18-47; SEED3 (bit diagram)", 64, 0, 10, f_0,
+		{ "escr", "ESCR (Hyper-Threading layout)", "SDM3 18.16.1 Fig 18-47; SEED3 (bit diagram)", "Event selection control register, as on processors that support Hyper-Threading.\nWriting an ESCR alone does not start counting: a CCCR must select it. Reset value 0.\nProcessors without Hyper-Threading use the same bits with other names: layout escr_noht.\n", f_0, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff80000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000007fffffff),
-		  "Event selection control register, as on processors that support Hyper-Threading.\nWriting an ESCR alone does not start counting: a CCCR must select it. Reset value 0.\nProcessors without Hyper-Threading use the same bits with other names: layout escr_noht.\n", -1, -1, 0, PMREGS_NULL },
-		{ "escr_noht", "ESCR (no Hyper-Threading)", "SDM3 18.15.1 Fig 18-43", 64, 0, 9, f_1,
+		  10, 0, -1, -1, 64, 0, {0} },
+		{ "escr_noht", "ESCR (no Hyper-Threading)", "SDM3 18.15.1 Fig 18-43", "The ESCR on processors without Hyper-Threading; bits 1:0 are reserved and USR/OS sit where T0_USR/T0_OS are.", f_1, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff80000003), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000007ffffffc),
-		  "The ESCR on processors without Hyper-Threading; bits 1:0 are reserved and USR/OS sit where T0_USR/T0_OS are.", -1, -1, 0, PMREGS_NULL },
-		{ "cccr", "CCCR (Hyper-Threading layout)", "SDM3 18.16.2 Fig 18-48; SEED3 (bit diagram)", 64, 0, 15, f_2,
+		  9, 0, -1, -1, 64, 0, {0} },
+		{ "cccr", "CCCR (Hyper-Threading layout)", "SDM3 18.16.2 Fig 18-48; SEED3 (bit diagram)", "Counter configuration control register. The filters apply in this order: the ESCR's\nevent and mask, its privilege bits, the ESCR select, then compare/complement/threshold,\nthen edge (SDM3 18.15.3). Reset value 0. Processors without Hyper-Threading: layout\ncccr_noht. IQ_CCCR0/3/4/5 of models 02H-06H: layout cccr_ext.\n", f_2, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff30000fff), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000cffff000),
-		  "Counter configuration control register. The filters apply in this order: the ESCR's\nevent and mask, its privilege bits, the ESCR select, then compare/complement/threshold,\nthen edge (SDM3 18.15.3). Reset value 0. Processors without Hyper-Threading: layout\ncccr_noht. IQ_CCCR0/3/4/5 of models 02H-06H: layout cccr_ext.\n", -1, -1, 0, PMREGS_NULL },
-		{ "cccr_ext", "IQ CCCR with extended cascade", "SDM3 18.15.5.3, Table 18-65", 64, 0, 16, f_3,
+		  15, 0, -1, -1, 64, 0, {0} },
+		{ "cccr_ext", "IQ CCCR with extended cascade", "SDM3 18.15.5.3, Table 18-65", "IQ_CCCR0, IQ_CCCR3, IQ_CCCR4 and IQ_CCCR5 on models 0FH_02H/03H/04H/06H: bit 11 cascades\na counter from outside the pair (CASCNT4INTO0, CASCNT5INTO3, CASCNT5INTO4, CASCNT4INTO5).\n", f_3, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff300007ff), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000cffff800),
-		  "IQ_CCCR0, IQ_CCCR3, IQ_CCCR4 and IQ_CCCR5 on models 0FH_02H/03H/04H/06H: bit 11 cascades\na counter from outside the pair (CASCNT4INTO0, CASCNT5INTO3, CASCNT5INTO4, CASCNT4INTO5).\n", -1, -1, 0, PMREGS_NULL },
-		{ "cccr_noht", "CCCR (no Hyper-Threading)", "SDM3 18.15.3 Fig 18-45", 64, 0, 15, f_4,
+		  16, 0, -1, -1, 64, 0, {0} },
+		{ "cccr_noht", "CCCR (no Hyper-Threading)", "SDM3 18.15.3 Fig 18-45", "The CCCR on processors without Hyper-Threading; bits 17:16 must be written 11B and bit 27 is reserved.", f_4, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000030000), PMREGS_U64(0xffffffff38000fff), PMREGS_U64(0x0000000000030000), PMREGS_U64(0x00000000c7fcf000),
-		  "The CCCR on processors without Hyper-Threading; bits 17:16 must be written 11B and bit 27 is reserved.", -1, -1, 0, PMREGS_NULL },
-		{ "counter", "Performance counter", "SDM3 18.15.4 Fig 18-44", 64, 0, 2, f_5,
+		  15, 0, -1, -1, 64, 0, {0} },
+		{ "counter", "Performance counter", "SDM3 18.15.4 Fig 18-44", "40-bit counter. To overflow after N events, write -N (two's complement, 40 bits); the\nmanual says to write -(N-1) to get the interrupt on exactly the Nth event.\n", f_5, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffff0000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000ffffffffff),
-		  "40-bit counter. To overflow after N events, write -N (two's complement, 40 bits); the\nmanual says to write -(N-1) to get the interrupt on exactly the Nth event.\n", -1, -1, 0, PMREGS_NULL },
-		{ "rdpmc_ecx", "RDPMC operand (ECX)", "SDM2 RDPMC; SEED3 (perfex @0x8000000C)", 32, 0, 2, f_6,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "rdpmc_ecx", "RDPMC operand (ECX)", "SDM2 RDPMC; SEED3 (perfex @0x8000000C)", "The counter number and read mode RDPMC takes in ECX on NetBurst. Outside ring 0\nRDPMC needs CR4.PCE = 1, else it raises #GP(0) (rdpmc_allowed). RDPMC is not a\nserialising instruction: it may read the counter before earlier instructions have\nfinished counting, or after later ones started (SDM2 RDPMC).\n", f_6, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
-		  "The counter number and read mode RDPMC takes in ECX on NetBurst. Outside ring 0\nRDPMC needs CR4.PCE = 1, else it raises #GP(0) (rdpmc_allowed). RDPMC is not a\nserialising instruction: it may read the counter before earlier instructions have\nfinished counting, or after later ones started (SDM2 RDPMC).\n", -1, -1, 0, PMREGS_NULL },
-		{ "pebs_enable", "IA32_PEBS_ENABLE (NetBurst)", "SDM3 Table 35-41 and Table 19-33", 64, 0, 13, f_7,
+		  2, 0, -1, -1, 32, 0, {0} },
+		{ "pebs_enable", "IA32_PEBS_ENABLE (NetBurst)", "SDM3 Table 35-41 and Table 19-33", "Replay-tagging metric selection and PEBS enables (MSR 3F1H).", f_7, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffff8fe79f8), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000007018607),
-		  "Replay-tagging metric selection and PEBS enables (MSR 3F1H).", -1, -1, 0, PMREGS_NULL },
-		{ "pebs_matrix_vert", "MSR_PEBS_MATRIX_VERT", "SDM3 Table 19-33 (no bit definitions elsewhere)", 64, 0, 5, f_8,
+		  13, 0, -1, -1, 64, 0, {0} },
+		{ "pebs_matrix_vert", "MSR_PEBS_MATRIX_VERT", "SDM3 Table 19-33 (no bit definitions elsewhere)", "Which micro-ops the replay-tagging metric selected in IA32_PEBS_ENABLE applies to (MSR 3F2H).", f_8, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffec), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000013),
-		  "Which micro-ops the replay-tagging metric selected in IA32_PEBS_ENABLE applies to (MSR 3F2H).", -1, -1, 0, PMREGS_NULL },
-		{ "debugctla", "MSR_DEBUGCTLA", "SDM3 17.11.1 Fig 17-12", 64, 0, 8, f_9,
+		  5, 0, -1, -1, 64, 0, {0} },
+		{ "debugctla", "MSR_DEBUGCTLA", "SDM3 17.11.1 Fig 17-12", "NetBurst's debug control at MSR 1D9H (the same address as IA32_DEBUGCTL, which has another layout).", f_9, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffff80), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000007f),
-		  "NetBurst's debug control at MSR 1D9H (the same address as IA32_DEBUGCTL, which has another layout).", -1, -1, 0, PMREGS_NULL },
-		{ "lastbranch", "MSR_LASTBRANCH_n (models 00H-02H)", "SDM3 17.11.2", 64, 0, 2, f_10,
+		  8, 0, -1, -1, 64, 0, {0} },
+		{ "lastbranch", "MSR_LASTBRANCH_n (models 00H-02H)", "SDM3 17.11.2", "One last-branch record of the 4-entry stack of models 00H-02H.", f_10, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "One last-branch record of the 4-entry stack of models 00H-02H.", -1, -1, 0, PMREGS_NULL },
-		{ "lastbranch_tos", "MSR_LASTBRANCH_TOS", "SDM3 17.11.2", 64, 0, 2, f_11,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "lastbranch_tos", "MSR_LASTBRANCH_TOS", "SDM3 17.11.2", "Top of the last-branch stack; 2 bits on models 00H-02H, 4 bits from model 03H on.", f_11, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffff0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000000f),
-		  "Top of the last-branch stack; 2 bits on models 00H-02H, 4 bits from model 03H on.", -1, -1, 0, PMREGS_NULL },
+		  2, 0, -1, -1, 64, 0, {0} },
 	};
 	if (count)
 		*count = sizeof layouts / sizeof layouts[0];
@@ -927,151 +930,152 @@ static inline size_t pmregs_netburst_lastbranch_tos_snprint(char *buf, size_t n,
 #define PMREGS_NETBURST_HAS_PEBS_HT_ONLY (1u << 8)
 #define PMREGS_NETBURST_HAS_MODELS (1u << 9)
 
+/* A register and its facts (members in decreasing size: no padding between them). */
 struct pmregs_netburst_register {
-	const char *name;   /* identifier used in this header */
-	const char *title;  /* the manual's name */
-	int16_t layout;     /* index into pmregs_netburst_layouts(), or -1 */
-	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
-	uint32_t msr; /* MSR address (ECX of RDMSR/WRMSR) */
+	const char *name; /* identifier used in this header */
+	const char *title; /* the manual's name */
 	const char *group; /* counter group (SDM3 18.15.2): BPU, MS, FLAME or IQ */
-	uint8_t counter; /* counter number n, 0-17: the RDPMC index and the offset of the counter from 0x300 and of its CCCR from 0x360 */
+	uint32_t msr; /* MSR address (ECX of RDMSR/WRMSR) */
+	int16_t layout; /* index into pmregs_netburst_layouts(), or -1 */
+	uint16_t has; /* which facts this register has (PMREGS_..._HAS_*) */
 	uint16_t cccr; /* the CCCR that controls this counter; index into pmregs_netburst_registers() */
 	uint16_t counters[3]; /* the counters this ESCR can feed (SDM3 Table 18-63); indices into pmregs_netburst_registers() */
+	uint16_t models; /* bit m set: the register exists on family 0FH model m (0xFFFF: every model) */
+	uint8_t counter; /* counter number n, 0-17: the RDPMC index and the offset of the counter from 0x300 and of its CCCR from 0x360 */
 	uint8_t counters_count;
 	uint8_t escr_select; /* the CCCR ESCR_SELECT value that picks this ESCR (SDM3 Table 18-63, column No.) */
 	uint8_t ext_cascade; /* bit 11 of this CCCR is an extended-cascade flag (SDM3 Table 18-65) */
 	uint8_t pebs; /* this counter can take precise event-based sampling (SDM3 18.15.7, 18.16.3) */
 	uint8_t pebs_ht_only; /* it does so only with Hyper-Threading, for logical processor 1 */
-	uint16_t models; /* bit m set: the register exists on family 0FH model m (0xFFFF: every model) */
 };
 
 static inline const struct pmregs_netburst_register *pmregs_netburst_registers(size_t *count)
 {
 	static const struct pmregs_netburst_register regs[] = {
-		{ "bpu_counter0", "MSR_BPU_COUNTER0", 5, 0xf, 0x300, "bpu", 0x0, 0x12, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "bpu_counter1", "MSR_BPU_COUNTER1", 5, 0xf, 0x301, "bpu", 0x1, 0x13, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "bpu_counter2", "MSR_BPU_COUNTER2", 5, 0xf, 0x302, "bpu", 0x2, 0x14, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "bpu_counter3", "MSR_BPU_COUNTER3", 5, 0xf, 0x303, "bpu", 0x3, 0x15, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "ms_counter0", "MSR_MS_COUNTER0", 5, 0xf, 0x304, "ms", 0x4, 0x16, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "ms_counter1", "MSR_MS_COUNTER1", 5, 0xf, 0x305, "ms", 0x5, 0x17, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "ms_counter2", "MSR_MS_COUNTER2", 5, 0xf, 0x306, "ms", 0x6, 0x18, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "ms_counter3", "MSR_MS_COUNTER3", 5, 0xf, 0x307, "ms", 0x7, 0x19, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "flame_counter0", "MSR_FLAME_COUNTER0", 5, 0xf, 0x308, "flame", 0x8, 0x1a, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "flame_counter1", "MSR_FLAME_COUNTER1", 5, 0xf, 0x309, "flame", 0x9, 0x1b, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "flame_counter2", "MSR_FLAME_COUNTER2", 5, 0xf, 0x30a, "flame", 0xa, 0x1c, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "flame_counter3", "MSR_FLAME_COUNTER3", 5, 0xf, 0x30b, "flame", 0xb, 0x1d, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "iq_counter0", "MSR_IQ_COUNTER0", 5, 0xf, 0x30c, "iq", 0xc, 0x1e, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "iq_counter1", "MSR_IQ_COUNTER1", 5, 0xf, 0x30d, "iq", 0xd, 0x1f, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "iq_counter2", "MSR_IQ_COUNTER2", 5, 0xf, 0x30e, "iq", 0xe, 0x20, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "iq_counter3", "MSR_IQ_COUNTER3", 5, 0xf, 0x30f, "iq", 0xf, 0x21, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "iq_counter4", "MSR_IQ_COUNTER4", 5, 0x8f, 0x310, "iq", 0x10, 0x22, {0, 0, 0}, 0, 0x0, 0, 1, 0, 0xffff },
-		{ "iq_counter5", "MSR_IQ_COUNTER5", 5, 0x18f, 0x311, "iq", 0x11, 0x23, {0, 0, 0}, 0, 0x0, 0, 1, 1, 0xffff },
-		{ "bpu_cccr0", "MSR_BPU_CCCR0", 2, 0x7, 0x360, "bpu", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "bpu_cccr1", "MSR_BPU_CCCR1", 2, 0x7, 0x361, "bpu", 0x1, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "bpu_cccr2", "MSR_BPU_CCCR2", 2, 0x7, 0x362, "bpu", 0x2, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "bpu_cccr3", "MSR_BPU_CCCR3", 2, 0x7, 0x363, "bpu", 0x3, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "ms_cccr0", "MSR_MS_CCCR0", 2, 0x7, 0x364, "ms", 0x4, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "ms_cccr1", "MSR_MS_CCCR1", 2, 0x7, 0x365, "ms", 0x5, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "ms_cccr2", "MSR_MS_CCCR2", 2, 0x7, 0x366, "ms", 0x6, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "ms_cccr3", "MSR_MS_CCCR3", 2, 0x7, 0x367, "ms", 0x7, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "flame_cccr0", "MSR_FLAME_CCCR0", 2, 0x7, 0x368, "flame", 0x8, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "flame_cccr1", "MSR_FLAME_CCCR1", 2, 0x7, 0x369, "flame", 0x9, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "flame_cccr2", "MSR_FLAME_CCCR2", 2, 0x7, 0x36a, "flame", 0xa, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "flame_cccr3", "MSR_FLAME_CCCR3", 2, 0x7, 0x36b, "flame", 0xb, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "iq_cccr0", "MSR_IQ_CCCR0", 3, 0x47, 0x36c, "iq", 0xc, 0x0, {0, 0, 0}, 0, 0x0, 1, 0, 0, 0xffff },
-		{ "iq_cccr1", "MSR_IQ_CCCR1", 2, 0x7, 0x36d, "iq", 0xd, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "iq_cccr2", "MSR_IQ_CCCR2", 2, 0x7, 0x36e, "iq", 0xe, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "iq_cccr3", "MSR_IQ_CCCR3", 3, 0x47, 0x36f, "iq", 0xf, 0x0, {0, 0, 0}, 0, 0x0, 1, 0, 0, 0xffff },
-		{ "iq_cccr4", "MSR_IQ_CCCR4", 3, 0x47, 0x370, "iq", 0x10, 0x0, {0, 0, 0}, 0, 0x0, 1, 0, 0, 0xffff },
-		{ "iq_cccr5", "MSR_IQ_CCCR5", 3, 0x47, 0x371, "iq", 0x11, 0x0, {0, 0, 0}, 0, 0x0, 1, 0, 0, 0xffff },
-		{ "bsu_escr0", "MSR_BSU_ESCR0", 0, 0x33, 0x3a0, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x7, 0, 0, 0, 0xffff },
-		{ "bsu_escr1", "MSR_BSU_ESCR1", 0, 0x33, 0x3a1, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x7, 0, 0, 0, 0xffff },
-		{ "fsb_escr0", "MSR_FSB_ESCR0", 0, 0x33, 0x3a2, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x6, 0, 0, 0, 0xffff },
-		{ "fsb_escr1", "MSR_FSB_ESCR1", 0, 0x33, 0x3a3, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x6, 0, 0, 0, 0xffff },
-		{ "firm_escr0", "MSR_FIRM_ESCR0", 0, 0x33, 0x3a4, "flame", 0x0, 0x0, {0x8, 0x9, 0}, 2, 0x1, 0, 0, 0, 0xffff },
-		{ "firm_escr1", "MSR_FIRM_ESCR1", 0, 0x33, 0x3a5, "flame", 0x0, 0x0, {0xa, 0xb, 0}, 2, 0x1, 0, 0, 0, 0xffff },
-		{ "flame_escr0", "MSR_FLAME_ESCR0", 0, 0x33, 0x3a6, "flame", 0x0, 0x0, {0x8, 0x9, 0}, 2, 0x0, 0, 0, 0, 0xffff },
-		{ "flame_escr1", "MSR_FLAME_ESCR1", 0, 0x33, 0x3a7, "flame", 0x0, 0x0, {0xa, 0xb, 0}, 2, 0x0, 0, 0, 0, 0xffff },
-		{ "dac_escr0", "MSR_DAC_ESCR0", 0, 0x33, 0x3a8, "flame", 0x0, 0x0, {0x8, 0x9, 0}, 2, 0x5, 0, 0, 0, 0xffff },
-		{ "dac_escr1", "MSR_DAC_ESCR1", 0, 0x33, 0x3a9, "flame", 0x0, 0x0, {0xa, 0xb, 0}, 2, 0x5, 0, 0, 0, 0xffff },
-		{ "mob_escr0", "MSR_MOB_ESCR0", 0, 0x33, 0x3aa, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x2, 0, 0, 0, 0xffff },
-		{ "mob_escr1", "MSR_MOB_ESCR1", 0, 0x33, 0x3ab, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x2, 0, 0, 0, 0xffff },
-		{ "pmh_escr0", "MSR_PMH_ESCR0", 0, 0x33, 0x3ac, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x4, 0, 0, 0, 0xffff },
-		{ "pmh_escr1", "MSR_PMH_ESCR1", 0, 0x33, 0x3ad, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x4, 0, 0, 0, 0xffff },
-		{ "saat_escr0", "MSR_SAAT_ESCR0", 0, 0x33, 0x3ae, "flame", 0x0, 0x0, {0x8, 0x9, 0}, 2, 0x2, 0, 0, 0, 0xffff },
-		{ "saat_escr1", "MSR_SAAT_ESCR1", 0, 0x33, 0x3af, "flame", 0x0, 0x0, {0xa, 0xb, 0}, 2, 0x2, 0, 0, 0, 0xffff },
-		{ "u2l_escr0", "MSR_U2L_ESCR0", 0, 0x33, 0x3b0, "flame", 0x0, 0x0, {0x8, 0x9, 0}, 2, 0x3, 0, 0, 0, 0xffff },
-		{ "u2l_escr1", "MSR_U2L_ESCR1", 0, 0x33, 0x3b1, "flame", 0x0, 0x0, {0xa, 0xb, 0}, 2, 0x3, 0, 0, 0, 0xffff },
-		{ "bpu_escr0", "MSR_BPU_ESCR0", 0, 0x33, 0x3b2, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x0, 0, 0, 0, 0xffff },
-		{ "bpu_escr1", "MSR_BPU_ESCR1", 0, 0x33, 0x3b3, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x0, 0, 0, 0, 0xffff },
-		{ "is_escr0", "MSR_IS_ESCR0", 0, 0x33, 0x3b4, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x1, 0, 0, 0, 0xffff },
-		{ "is_escr1", "MSR_IS_ESCR1", 0, 0x33, 0x3b5, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x1, 0, 0, 0, 0xffff },
-		{ "itlb_escr0", "MSR_ITLB_ESCR0", 0, 0x33, 0x3b6, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x3, 0, 0, 0, 0xffff },
-		{ "itlb_escr1", "MSR_ITLB_ESCR1", 0, 0x33, 0x3b7, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x3, 0, 0, 0, 0xffff },
-		{ "cru_escr0", "MSR_CRU_ESCR0", 0, 0x33, 0x3b8, "iq", 0x0, 0x0, {0xc, 0xd, 0x10}, 3, 0x4, 0, 0, 0, 0xffff },
-		{ "cru_escr1", "MSR_CRU_ESCR1", 0, 0x33, 0x3b9, "iq", 0x0, 0x0, {0xe, 0xf, 0x11}, 3, 0x4, 0, 0, 0, 0xffff },
-		{ "iq_escr0", "MSR_IQ_ESCR0", 0, 0x233, 0x3ba, "iq", 0x0, 0x0, {0xc, 0xd, 0x10}, 3, 0x0, 0, 0, 0, 0x6 },
-		{ "iq_escr1", "MSR_IQ_ESCR1", 0, 0x233, 0x3bb, "iq", 0x0, 0x0, {0xe, 0xf, 0x11}, 3, 0x0, 0, 0, 0, 0x6 },
-		{ "rat_escr0", "MSR_RAT_ESCR0", 0, 0x33, 0x3bc, "iq", 0x0, 0x0, {0xc, 0xd, 0x10}, 3, 0x2, 0, 0, 0, 0xffff },
-		{ "rat_escr1", "MSR_RAT_ESCR1", 0, 0x33, 0x3bd, "iq", 0x0, 0x0, {0xe, 0xf, 0x11}, 3, 0x2, 0, 0, 0, 0xffff },
-		{ "ssu_escr0", "MSR_SSU_ESCR0", 0, 0x33, 0x3be, "iq", 0x0, 0x0, {0xc, 0xd, 0x10}, 3, 0x3, 0, 0, 0, 0xffff },
-		{ "ms_escr0", "MSR_MS_ESCR0", 0, 0x33, 0x3c0, "ms", 0x0, 0x0, {0x4, 0x5, 0}, 2, 0x0, 0, 0, 0, 0xffff },
-		{ "ms_escr1", "MSR_MS_ESCR1", 0, 0x33, 0x3c1, "ms", 0x0, 0x0, {0x6, 0x7, 0}, 2, 0x0, 0, 0, 0, 0xffff },
-		{ "tbpu_escr0", "MSR_TBPU_ESCR0", 0, 0x33, 0x3c2, "ms", 0x0, 0x0, {0x4, 0x5, 0}, 2, 0x2, 0, 0, 0, 0xffff },
-		{ "tbpu_escr1", "MSR_TBPU_ESCR1", 0, 0x33, 0x3c3, "ms", 0x0, 0x0, {0x6, 0x7, 0}, 2, 0x2, 0, 0, 0, 0xffff },
-		{ "tc_escr0", "MSR_TC_ESCR0", 0, 0x33, 0x3c4, "ms", 0x0, 0x0, {0x4, 0x5, 0}, 2, 0x1, 0, 0, 0, 0xffff },
-		{ "tc_escr1", "MSR_TC_ESCR1", 0, 0x33, 0x3c5, "ms", 0x0, 0x0, {0x6, 0x7, 0}, 2, 0x1, 0, 0, 0, 0xffff },
-		{ "ix_escr0", "MSR_IX_ESCR0", 0, 0x33, 0x3c8, "bpu", 0x0, 0x0, {0x0, 0x1, 0}, 2, 0x5, 0, 0, 0, 0xffff },
-		{ "ix_escr1", "MSR_IX_ESCR1", 0, 0x33, 0x3c9, "bpu", 0x0, 0x0, {0x2, 0x3, 0}, 2, 0x5, 0, 0, 0, 0xffff },
-		{ "alf_escr0", "MSR_ALF_ESCR0", 0, 0x33, 0x3ca, "iq", 0x0, 0x0, {0xc, 0xd, 0x10}, 3, 0x1, 0, 0, 0, 0xffff },
-		{ "alf_escr1", "MSR_ALF_ESCR1", 0, 0x33, 0x3cb, "iq", 0x0, 0x0, {0xe, 0xf, 0x11}, 3, 0x1, 0, 0, 0, 0xffff },
-		{ "cru_escr2", "MSR_CRU_ESCR2", 0, 0x33, 0x3cc, "iq", 0x0, 0x0, {0xc, 0xd, 0x10}, 3, 0x5, 0, 0, 0, 0xffff },
-		{ "cru_escr3", "MSR_CRU_ESCR3", 0, 0x33, 0x3cd, "iq", 0x0, 0x0, {0xe, 0xf, 0x11}, 3, 0x5, 0, 0, 0, 0xffff },
-		{ "cru_escr4", "MSR_CRU_ESCR4", 0, 0x33, 0x3e0, "iq", 0x0, 0x0, {0xc, 0xd, 0x10}, 3, 0x6, 0, 0, 0, 0xffff },
-		{ "cru_escr5", "MSR_CRU_ESCR5", 0, 0x33, 0x3e1, "iq", 0x0, 0x0, {0xe, 0xf, 0x11}, 3, 0x6, 0, 0, 0, 0xffff },
-		{ "tc_precise_event", "MSR_TC_PRECISE_EVENT", -1, 0x1, 0x3f0, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "pebs_enable", "IA32_PEBS_ENABLE", 7, 0x1, 0x3f1, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "pebs_matrix_vert", "MSR_PEBS_MATRIX_VERT", 8, 0x1, 0x3f2, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "ler_from_lip", "MSR_LER_FROM_LIP", -1, 0x1, 0x1d7, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "ler_to_lip", "MSR_LER_TO_LIP", -1, 0x1, 0x1d8, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "debugctla", "MSR_DEBUGCTLA", 9, 0x1, 0x1d9, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "lastbranch_tos", "MSR_LASTBRANCH_TOS", 11, 0x1, 0x1da, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xffff },
-		{ "lastbranch_0", "MSR_LASTBRANCH_0", 10, 0x201, 0x1db, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0x7 },
-		{ "lastbranch_1", "MSR_LASTBRANCH_1", 10, 0x201, 0x1dc, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0x7 },
-		{ "lastbranch_2", "MSR_LASTBRANCH_2", 10, 0x201, 0x1dd, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0x7 },
-		{ "lastbranch_3", "MSR_LASTBRANCH_3", 10, 0x201, 0x1de, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0x7 },
-		{ "lastbranch_0_from_ip", "MSR_LASTBRANCH_0_FROM_IP", -1, 0x201, 0x680, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_1_from_ip", "MSR_LASTBRANCH_1_FROM_IP", -1, 0x201, 0x681, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_2_from_ip", "MSR_LASTBRANCH_2_FROM_IP", -1, 0x201, 0x682, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_3_from_ip", "MSR_LASTBRANCH_3_FROM_IP", -1, 0x201, 0x683, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_4_from_ip", "MSR_LASTBRANCH_4_FROM_IP", -1, 0x201, 0x684, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_5_from_ip", "MSR_LASTBRANCH_5_FROM_IP", -1, 0x201, 0x685, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_6_from_ip", "MSR_LASTBRANCH_6_FROM_IP", -1, 0x201, 0x686, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_7_from_ip", "MSR_LASTBRANCH_7_FROM_IP", -1, 0x201, 0x687, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_8_from_ip", "MSR_LASTBRANCH_8_FROM_IP", -1, 0x201, 0x688, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_9_from_ip", "MSR_LASTBRANCH_9_FROM_IP", -1, 0x201, 0x689, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_10_from_ip", "MSR_LASTBRANCH_10_FROM_IP", -1, 0x201, 0x68a, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_11_from_ip", "MSR_LASTBRANCH_11_FROM_IP", -1, 0x201, 0x68b, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_12_from_ip", "MSR_LASTBRANCH_12_FROM_IP", -1, 0x201, 0x68c, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_13_from_ip", "MSR_LASTBRANCH_13_FROM_IP", -1, 0x201, 0x68d, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_14_from_ip", "MSR_LASTBRANCH_14_FROM_IP", -1, 0x201, 0x68e, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_15_from_ip", "MSR_LASTBRANCH_15_FROM_IP", -1, 0x201, 0x68f, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_0_to_ip", "MSR_LASTBRANCH_0_TO_IP", -1, 0x201, 0x6c0, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_1_to_ip", "MSR_LASTBRANCH_1_TO_IP", -1, 0x201, 0x6c1, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_2_to_ip", "MSR_LASTBRANCH_2_TO_IP", -1, 0x201, 0x6c2, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_3_to_ip", "MSR_LASTBRANCH_3_TO_IP", -1, 0x201, 0x6c3, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_4_to_ip", "MSR_LASTBRANCH_4_TO_IP", -1, 0x201, 0x6c4, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_5_to_ip", "MSR_LASTBRANCH_5_TO_IP", -1, 0x201, 0x6c5, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_6_to_ip", "MSR_LASTBRANCH_6_TO_IP", -1, 0x201, 0x6c6, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_7_to_ip", "MSR_LASTBRANCH_7_TO_IP", -1, 0x201, 0x6c7, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_8_to_ip", "MSR_LASTBRANCH_8_TO_IP", -1, 0x201, 0x6c8, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_9_to_ip", "MSR_LASTBRANCH_9_TO_IP", -1, 0x201, 0x6c9, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_10_to_ip", "MSR_LASTBRANCH_10_TO_IP", -1, 0x201, 0x6ca, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_11_to_ip", "MSR_LASTBRANCH_11_TO_IP", -1, 0x201, 0x6cb, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_12_to_ip", "MSR_LASTBRANCH_12_TO_IP", -1, 0x201, 0x6cc, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_13_to_ip", "MSR_LASTBRANCH_13_TO_IP", -1, 0x201, 0x6cd, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_14_to_ip", "MSR_LASTBRANCH_14_TO_IP", -1, 0x201, 0x6ce, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
-		{ "lastbranch_15_to_ip", "MSR_LASTBRANCH_15_TO_IP", -1, 0x201, 0x6cf, "", 0x0, 0x0, {0, 0, 0}, 0, 0x0, 0, 0, 0, 0xfff8 },
+		{ "bpu_counter0", "MSR_BPU_COUNTER0", "bpu", 0x300, 5, 0xf, 0x12, {0, 0, 0}, 0xffff, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "bpu_counter1", "MSR_BPU_COUNTER1", "bpu", 0x301, 5, 0xf, 0x13, {0, 0, 0}, 0xffff, 0x1, 0, 0x0, 0, 0, 0 },
+		{ "bpu_counter2", "MSR_BPU_COUNTER2", "bpu", 0x302, 5, 0xf, 0x14, {0, 0, 0}, 0xffff, 0x2, 0, 0x0, 0, 0, 0 },
+		{ "bpu_counter3", "MSR_BPU_COUNTER3", "bpu", 0x303, 5, 0xf, 0x15, {0, 0, 0}, 0xffff, 0x3, 0, 0x0, 0, 0, 0 },
+		{ "ms_counter0", "MSR_MS_COUNTER0", "ms", 0x304, 5, 0xf, 0x16, {0, 0, 0}, 0xffff, 0x4, 0, 0x0, 0, 0, 0 },
+		{ "ms_counter1", "MSR_MS_COUNTER1", "ms", 0x305, 5, 0xf, 0x17, {0, 0, 0}, 0xffff, 0x5, 0, 0x0, 0, 0, 0 },
+		{ "ms_counter2", "MSR_MS_COUNTER2", "ms", 0x306, 5, 0xf, 0x18, {0, 0, 0}, 0xffff, 0x6, 0, 0x0, 0, 0, 0 },
+		{ "ms_counter3", "MSR_MS_COUNTER3", "ms", 0x307, 5, 0xf, 0x19, {0, 0, 0}, 0xffff, 0x7, 0, 0x0, 0, 0, 0 },
+		{ "flame_counter0", "MSR_FLAME_COUNTER0", "flame", 0x308, 5, 0xf, 0x1a, {0, 0, 0}, 0xffff, 0x8, 0, 0x0, 0, 0, 0 },
+		{ "flame_counter1", "MSR_FLAME_COUNTER1", "flame", 0x309, 5, 0xf, 0x1b, {0, 0, 0}, 0xffff, 0x9, 0, 0x0, 0, 0, 0 },
+		{ "flame_counter2", "MSR_FLAME_COUNTER2", "flame", 0x30a, 5, 0xf, 0x1c, {0, 0, 0}, 0xffff, 0xa, 0, 0x0, 0, 0, 0 },
+		{ "flame_counter3", "MSR_FLAME_COUNTER3", "flame", 0x30b, 5, 0xf, 0x1d, {0, 0, 0}, 0xffff, 0xb, 0, 0x0, 0, 0, 0 },
+		{ "iq_counter0", "MSR_IQ_COUNTER0", "iq", 0x30c, 5, 0xf, 0x1e, {0, 0, 0}, 0xffff, 0xc, 0, 0x0, 0, 0, 0 },
+		{ "iq_counter1", "MSR_IQ_COUNTER1", "iq", 0x30d, 5, 0xf, 0x1f, {0, 0, 0}, 0xffff, 0xd, 0, 0x0, 0, 0, 0 },
+		{ "iq_counter2", "MSR_IQ_COUNTER2", "iq", 0x30e, 5, 0xf, 0x20, {0, 0, 0}, 0xffff, 0xe, 0, 0x0, 0, 0, 0 },
+		{ "iq_counter3", "MSR_IQ_COUNTER3", "iq", 0x30f, 5, 0xf, 0x21, {0, 0, 0}, 0xffff, 0xf, 0, 0x0, 0, 0, 0 },
+		{ "iq_counter4", "MSR_IQ_COUNTER4", "iq", 0x310, 5, 0x8f, 0x22, {0, 0, 0}, 0xffff, 0x10, 0, 0x0, 0, 1, 0 },
+		{ "iq_counter5", "MSR_IQ_COUNTER5", "iq", 0x311, 5, 0x18f, 0x23, {0, 0, 0}, 0xffff, 0x11, 0, 0x0, 0, 1, 1 },
+		{ "bpu_cccr0", "MSR_BPU_CCCR0", "bpu", 0x360, 2, 0x7, 0x0, {0, 0, 0}, 0xffff, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "bpu_cccr1", "MSR_BPU_CCCR1", "bpu", 0x361, 2, 0x7, 0x0, {0, 0, 0}, 0xffff, 0x1, 0, 0x0, 0, 0, 0 },
+		{ "bpu_cccr2", "MSR_BPU_CCCR2", "bpu", 0x362, 2, 0x7, 0x0, {0, 0, 0}, 0xffff, 0x2, 0, 0x0, 0, 0, 0 },
+		{ "bpu_cccr3", "MSR_BPU_CCCR3", "bpu", 0x363, 2, 0x7, 0x0, {0, 0, 0}, 0xffff, 0x3, 0, 0x0, 0, 0, 0 },
+		{ "ms_cccr0", "MSR_MS_CCCR0", "ms", 0x364, 2, 0x7, 0x0, {0, 0, 0}, 0xffff, 0x4, 0, 0x0, 0, 0, 0 },
+		{ "ms_cccr1", "MSR_MS_CCCR1", "ms", 0x365, 2, 0x7, 0x0, {0, 0, 0}, 0xffff, 0x5, 0, 0x0, 0, 0, 0 },
+		{ "ms_cccr2", "MSR_MS_CCCR2", "ms", 0x366, 2, 0x7, 0x0, {0, 0, 0}, 0xffff, 0x6, 0, 0x0, 0, 0, 0 },
+		{ "ms_cccr3", "MSR_MS_CCCR3", "ms", 0x367, 2, 0x7, 0x0, {0, 0, 0}, 0xffff, 0x7, 0, 0x0, 0, 0, 0 },
+		{ "flame_cccr0", "MSR_FLAME_CCCR0", "flame", 0x368, 2, 0x7, 0x0, {0, 0, 0}, 0xffff, 0x8, 0, 0x0, 0, 0, 0 },
+		{ "flame_cccr1", "MSR_FLAME_CCCR1", "flame", 0x369, 2, 0x7, 0x0, {0, 0, 0}, 0xffff, 0x9, 0, 0x0, 0, 0, 0 },
+		{ "flame_cccr2", "MSR_FLAME_CCCR2", "flame", 0x36a, 2, 0x7, 0x0, {0, 0, 0}, 0xffff, 0xa, 0, 0x0, 0, 0, 0 },
+		{ "flame_cccr3", "MSR_FLAME_CCCR3", "flame", 0x36b, 2, 0x7, 0x0, {0, 0, 0}, 0xffff, 0xb, 0, 0x0, 0, 0, 0 },
+		{ "iq_cccr0", "MSR_IQ_CCCR0", "iq", 0x36c, 3, 0x47, 0x0, {0, 0, 0}, 0xffff, 0xc, 0, 0x0, 1, 0, 0 },
+		{ "iq_cccr1", "MSR_IQ_CCCR1", "iq", 0x36d, 2, 0x7, 0x0, {0, 0, 0}, 0xffff, 0xd, 0, 0x0, 0, 0, 0 },
+		{ "iq_cccr2", "MSR_IQ_CCCR2", "iq", 0x36e, 2, 0x7, 0x0, {0, 0, 0}, 0xffff, 0xe, 0, 0x0, 0, 0, 0 },
+		{ "iq_cccr3", "MSR_IQ_CCCR3", "iq", 0x36f, 3, 0x47, 0x0, {0, 0, 0}, 0xffff, 0xf, 0, 0x0, 1, 0, 0 },
+		{ "iq_cccr4", "MSR_IQ_CCCR4", "iq", 0x370, 3, 0x47, 0x0, {0, 0, 0}, 0xffff, 0x10, 0, 0x0, 1, 0, 0 },
+		{ "iq_cccr5", "MSR_IQ_CCCR5", "iq", 0x371, 3, 0x47, 0x0, {0, 0, 0}, 0xffff, 0x11, 0, 0x0, 1, 0, 0 },
+		{ "bsu_escr0", "MSR_BSU_ESCR0", "bpu", 0x3a0, 0, 0x33, 0x0, {0x0, 0x1, 0}, 0xffff, 0x0, 2, 0x7, 0, 0, 0 },
+		{ "bsu_escr1", "MSR_BSU_ESCR1", "bpu", 0x3a1, 0, 0x33, 0x0, {0x2, 0x3, 0}, 0xffff, 0x0, 2, 0x7, 0, 0, 0 },
+		{ "fsb_escr0", "MSR_FSB_ESCR0", "bpu", 0x3a2, 0, 0x33, 0x0, {0x0, 0x1, 0}, 0xffff, 0x0, 2, 0x6, 0, 0, 0 },
+		{ "fsb_escr1", "MSR_FSB_ESCR1", "bpu", 0x3a3, 0, 0x33, 0x0, {0x2, 0x3, 0}, 0xffff, 0x0, 2, 0x6, 0, 0, 0 },
+		{ "firm_escr0", "MSR_FIRM_ESCR0", "flame", 0x3a4, 0, 0x33, 0x0, {0x8, 0x9, 0}, 0xffff, 0x0, 2, 0x1, 0, 0, 0 },
+		{ "firm_escr1", "MSR_FIRM_ESCR1", "flame", 0x3a5, 0, 0x33, 0x0, {0xa, 0xb, 0}, 0xffff, 0x0, 2, 0x1, 0, 0, 0 },
+		{ "flame_escr0", "MSR_FLAME_ESCR0", "flame", 0x3a6, 0, 0x33, 0x0, {0x8, 0x9, 0}, 0xffff, 0x0, 2, 0x0, 0, 0, 0 },
+		{ "flame_escr1", "MSR_FLAME_ESCR1", "flame", 0x3a7, 0, 0x33, 0x0, {0xa, 0xb, 0}, 0xffff, 0x0, 2, 0x0, 0, 0, 0 },
+		{ "dac_escr0", "MSR_DAC_ESCR0", "flame", 0x3a8, 0, 0x33, 0x0, {0x8, 0x9, 0}, 0xffff, 0x0, 2, 0x5, 0, 0, 0 },
+		{ "dac_escr1", "MSR_DAC_ESCR1", "flame", 0x3a9, 0, 0x33, 0x0, {0xa, 0xb, 0}, 0xffff, 0x0, 2, 0x5, 0, 0, 0 },
+		{ "mob_escr0", "MSR_MOB_ESCR0", "bpu", 0x3aa, 0, 0x33, 0x0, {0x0, 0x1, 0}, 0xffff, 0x0, 2, 0x2, 0, 0, 0 },
+		{ "mob_escr1", "MSR_MOB_ESCR1", "bpu", 0x3ab, 0, 0x33, 0x0, {0x2, 0x3, 0}, 0xffff, 0x0, 2, 0x2, 0, 0, 0 },
+		{ "pmh_escr0", "MSR_PMH_ESCR0", "bpu", 0x3ac, 0, 0x33, 0x0, {0x0, 0x1, 0}, 0xffff, 0x0, 2, 0x4, 0, 0, 0 },
+		{ "pmh_escr1", "MSR_PMH_ESCR1", "bpu", 0x3ad, 0, 0x33, 0x0, {0x2, 0x3, 0}, 0xffff, 0x0, 2, 0x4, 0, 0, 0 },
+		{ "saat_escr0", "MSR_SAAT_ESCR0", "flame", 0x3ae, 0, 0x33, 0x0, {0x8, 0x9, 0}, 0xffff, 0x0, 2, 0x2, 0, 0, 0 },
+		{ "saat_escr1", "MSR_SAAT_ESCR1", "flame", 0x3af, 0, 0x33, 0x0, {0xa, 0xb, 0}, 0xffff, 0x0, 2, 0x2, 0, 0, 0 },
+		{ "u2l_escr0", "MSR_U2L_ESCR0", "flame", 0x3b0, 0, 0x33, 0x0, {0x8, 0x9, 0}, 0xffff, 0x0, 2, 0x3, 0, 0, 0 },
+		{ "u2l_escr1", "MSR_U2L_ESCR1", "flame", 0x3b1, 0, 0x33, 0x0, {0xa, 0xb, 0}, 0xffff, 0x0, 2, 0x3, 0, 0, 0 },
+		{ "bpu_escr0", "MSR_BPU_ESCR0", "bpu", 0x3b2, 0, 0x33, 0x0, {0x0, 0x1, 0}, 0xffff, 0x0, 2, 0x0, 0, 0, 0 },
+		{ "bpu_escr1", "MSR_BPU_ESCR1", "bpu", 0x3b3, 0, 0x33, 0x0, {0x2, 0x3, 0}, 0xffff, 0x0, 2, 0x0, 0, 0, 0 },
+		{ "is_escr0", "MSR_IS_ESCR0", "bpu", 0x3b4, 0, 0x33, 0x0, {0x0, 0x1, 0}, 0xffff, 0x0, 2, 0x1, 0, 0, 0 },
+		{ "is_escr1", "MSR_IS_ESCR1", "bpu", 0x3b5, 0, 0x33, 0x0, {0x2, 0x3, 0}, 0xffff, 0x0, 2, 0x1, 0, 0, 0 },
+		{ "itlb_escr0", "MSR_ITLB_ESCR0", "bpu", 0x3b6, 0, 0x33, 0x0, {0x0, 0x1, 0}, 0xffff, 0x0, 2, 0x3, 0, 0, 0 },
+		{ "itlb_escr1", "MSR_ITLB_ESCR1", "bpu", 0x3b7, 0, 0x33, 0x0, {0x2, 0x3, 0}, 0xffff, 0x0, 2, 0x3, 0, 0, 0 },
+		{ "cru_escr0", "MSR_CRU_ESCR0", "iq", 0x3b8, 0, 0x33, 0x0, {0xc, 0xd, 0x10}, 0xffff, 0x0, 3, 0x4, 0, 0, 0 },
+		{ "cru_escr1", "MSR_CRU_ESCR1", "iq", 0x3b9, 0, 0x33, 0x0, {0xe, 0xf, 0x11}, 0xffff, 0x0, 3, 0x4, 0, 0, 0 },
+		{ "iq_escr0", "MSR_IQ_ESCR0", "iq", 0x3ba, 0, 0x233, 0x0, {0xc, 0xd, 0x10}, 0x6, 0x0, 3, 0x0, 0, 0, 0 },
+		{ "iq_escr1", "MSR_IQ_ESCR1", "iq", 0x3bb, 0, 0x233, 0x0, {0xe, 0xf, 0x11}, 0x6, 0x0, 3, 0x0, 0, 0, 0 },
+		{ "rat_escr0", "MSR_RAT_ESCR0", "iq", 0x3bc, 0, 0x33, 0x0, {0xc, 0xd, 0x10}, 0xffff, 0x0, 3, 0x2, 0, 0, 0 },
+		{ "rat_escr1", "MSR_RAT_ESCR1", "iq", 0x3bd, 0, 0x33, 0x0, {0xe, 0xf, 0x11}, 0xffff, 0x0, 3, 0x2, 0, 0, 0 },
+		{ "ssu_escr0", "MSR_SSU_ESCR0", "iq", 0x3be, 0, 0x33, 0x0, {0xc, 0xd, 0x10}, 0xffff, 0x0, 3, 0x3, 0, 0, 0 },
+		{ "ms_escr0", "MSR_MS_ESCR0", "ms", 0x3c0, 0, 0x33, 0x0, {0x4, 0x5, 0}, 0xffff, 0x0, 2, 0x0, 0, 0, 0 },
+		{ "ms_escr1", "MSR_MS_ESCR1", "ms", 0x3c1, 0, 0x33, 0x0, {0x6, 0x7, 0}, 0xffff, 0x0, 2, 0x0, 0, 0, 0 },
+		{ "tbpu_escr0", "MSR_TBPU_ESCR0", "ms", 0x3c2, 0, 0x33, 0x0, {0x4, 0x5, 0}, 0xffff, 0x0, 2, 0x2, 0, 0, 0 },
+		{ "tbpu_escr1", "MSR_TBPU_ESCR1", "ms", 0x3c3, 0, 0x33, 0x0, {0x6, 0x7, 0}, 0xffff, 0x0, 2, 0x2, 0, 0, 0 },
+		{ "tc_escr0", "MSR_TC_ESCR0", "ms", 0x3c4, 0, 0x33, 0x0, {0x4, 0x5, 0}, 0xffff, 0x0, 2, 0x1, 0, 0, 0 },
+		{ "tc_escr1", "MSR_TC_ESCR1", "ms", 0x3c5, 0, 0x33, 0x0, {0x6, 0x7, 0}, 0xffff, 0x0, 2, 0x1, 0, 0, 0 },
+		{ "ix_escr0", "MSR_IX_ESCR0", "bpu", 0x3c8, 0, 0x33, 0x0, {0x0, 0x1, 0}, 0xffff, 0x0, 2, 0x5, 0, 0, 0 },
+		{ "ix_escr1", "MSR_IX_ESCR1", "bpu", 0x3c9, 0, 0x33, 0x0, {0x2, 0x3, 0}, 0xffff, 0x0, 2, 0x5, 0, 0, 0 },
+		{ "alf_escr0", "MSR_ALF_ESCR0", "iq", 0x3ca, 0, 0x33, 0x0, {0xc, 0xd, 0x10}, 0xffff, 0x0, 3, 0x1, 0, 0, 0 },
+		{ "alf_escr1", "MSR_ALF_ESCR1", "iq", 0x3cb, 0, 0x33, 0x0, {0xe, 0xf, 0x11}, 0xffff, 0x0, 3, 0x1, 0, 0, 0 },
+		{ "cru_escr2", "MSR_CRU_ESCR2", "iq", 0x3cc, 0, 0x33, 0x0, {0xc, 0xd, 0x10}, 0xffff, 0x0, 3, 0x5, 0, 0, 0 },
+		{ "cru_escr3", "MSR_CRU_ESCR3", "iq", 0x3cd, 0, 0x33, 0x0, {0xe, 0xf, 0x11}, 0xffff, 0x0, 3, 0x5, 0, 0, 0 },
+		{ "cru_escr4", "MSR_CRU_ESCR4", "iq", 0x3e0, 0, 0x33, 0x0, {0xc, 0xd, 0x10}, 0xffff, 0x0, 3, 0x6, 0, 0, 0 },
+		{ "cru_escr5", "MSR_CRU_ESCR5", "iq", 0x3e1, 0, 0x33, 0x0, {0xe, 0xf, 0x11}, 0xffff, 0x0, 3, 0x6, 0, 0, 0 },
+		{ "tc_precise_event", "MSR_TC_PRECISE_EVENT", "", 0x3f0, -1, 0x1, 0x0, {0, 0, 0}, 0xffff, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "pebs_enable", "IA32_PEBS_ENABLE", "", 0x3f1, 7, 0x1, 0x0, {0, 0, 0}, 0xffff, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "pebs_matrix_vert", "MSR_PEBS_MATRIX_VERT", "", 0x3f2, 8, 0x1, 0x0, {0, 0, 0}, 0xffff, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "ler_from_lip", "MSR_LER_FROM_LIP", "", 0x1d7, -1, 0x1, 0x0, {0, 0, 0}, 0xffff, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "ler_to_lip", "MSR_LER_TO_LIP", "", 0x1d8, -1, 0x1, 0x0, {0, 0, 0}, 0xffff, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "debugctla", "MSR_DEBUGCTLA", "", 0x1d9, 9, 0x1, 0x0, {0, 0, 0}, 0xffff, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_tos", "MSR_LASTBRANCH_TOS", "", 0x1da, 11, 0x1, 0x0, {0, 0, 0}, 0xffff, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_0", "MSR_LASTBRANCH_0", "", 0x1db, 10, 0x201, 0x0, {0, 0, 0}, 0x7, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_1", "MSR_LASTBRANCH_1", "", 0x1dc, 10, 0x201, 0x0, {0, 0, 0}, 0x7, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_2", "MSR_LASTBRANCH_2", "", 0x1dd, 10, 0x201, 0x0, {0, 0, 0}, 0x7, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_3", "MSR_LASTBRANCH_3", "", 0x1de, 10, 0x201, 0x0, {0, 0, 0}, 0x7, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_0_from_ip", "MSR_LASTBRANCH_0_FROM_IP", "", 0x680, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_1_from_ip", "MSR_LASTBRANCH_1_FROM_IP", "", 0x681, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_2_from_ip", "MSR_LASTBRANCH_2_FROM_IP", "", 0x682, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_3_from_ip", "MSR_LASTBRANCH_3_FROM_IP", "", 0x683, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_4_from_ip", "MSR_LASTBRANCH_4_FROM_IP", "", 0x684, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_5_from_ip", "MSR_LASTBRANCH_5_FROM_IP", "", 0x685, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_6_from_ip", "MSR_LASTBRANCH_6_FROM_IP", "", 0x686, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_7_from_ip", "MSR_LASTBRANCH_7_FROM_IP", "", 0x687, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_8_from_ip", "MSR_LASTBRANCH_8_FROM_IP", "", 0x688, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_9_from_ip", "MSR_LASTBRANCH_9_FROM_IP", "", 0x689, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_10_from_ip", "MSR_LASTBRANCH_10_FROM_IP", "", 0x68a, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_11_from_ip", "MSR_LASTBRANCH_11_FROM_IP", "", 0x68b, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_12_from_ip", "MSR_LASTBRANCH_12_FROM_IP", "", 0x68c, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_13_from_ip", "MSR_LASTBRANCH_13_FROM_IP", "", 0x68d, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_14_from_ip", "MSR_LASTBRANCH_14_FROM_IP", "", 0x68e, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_15_from_ip", "MSR_LASTBRANCH_15_FROM_IP", "", 0x68f, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_0_to_ip", "MSR_LASTBRANCH_0_TO_IP", "", 0x6c0, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_1_to_ip", "MSR_LASTBRANCH_1_TO_IP", "", 0x6c1, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_2_to_ip", "MSR_LASTBRANCH_2_TO_IP", "", 0x6c2, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_3_to_ip", "MSR_LASTBRANCH_3_TO_IP", "", 0x6c3, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_4_to_ip", "MSR_LASTBRANCH_4_TO_IP", "", 0x6c4, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_5_to_ip", "MSR_LASTBRANCH_5_TO_IP", "", 0x6c5, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_6_to_ip", "MSR_LASTBRANCH_6_TO_IP", "", 0x6c6, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_7_to_ip", "MSR_LASTBRANCH_7_TO_IP", "", 0x6c7, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_8_to_ip", "MSR_LASTBRANCH_8_TO_IP", "", 0x6c8, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_9_to_ip", "MSR_LASTBRANCH_9_TO_IP", "", 0x6c9, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_10_to_ip", "MSR_LASTBRANCH_10_TO_IP", "", 0x6ca, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_11_to_ip", "MSR_LASTBRANCH_11_TO_IP", "", 0x6cb, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_12_to_ip", "MSR_LASTBRANCH_12_TO_IP", "", 0x6cc, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_13_to_ip", "MSR_LASTBRANCH_13_TO_IP", "", 0x6cd, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_14_to_ip", "MSR_LASTBRANCH_14_TO_IP", "", 0x6ce, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
+		{ "lastbranch_15_to_ip", "MSR_LASTBRANCH_15_TO_IP", "", 0x6cf, -1, 0x201, 0x0, {0, 0, 0}, 0xfff8, 0x0, 0, 0x0, 0, 0, 0 },
 	};
 	if (count)
 		*count = sizeof regs / sizeof regs[0];
@@ -1089,350 +1093,351 @@ struct pmregs_netburst_events_row {
 	const char *name;
 	const char *title;
 	const char *doc;
-	uint8_t event_select; /* ESCR event select */
-	uint8_t cccr_select; /* CCCR ESCR-select value the event table gives */
-	uint16_t escrs[2]; /* the ESCRs that can count the event; indices into pmregs_netburst_registers() */
-	uint8_t escrs_count;
 	uint64_t mask; /* named event-mask bits: every named bit */
 	const struct pmregs_bit_desc *mask_names; /* the named bits, for lookups by name */
+	uint16_t escrs[2]; /* the ESCRs that can count the event; indices into pmregs_netburst_registers() */
+	uint16_t models; /* bit m set: the event exists on model m (0xFFFF: not restricted) */
+	uint8_t event_select; /* ESCR event select */
+	uint8_t cccr_select; /* CCCR ESCR-select value the event table gives */
+	uint8_t escrs_count;
 	uint8_t mask_count;
 	uint8_t select_conflict; /* cccr_select is not the escr_select of the event's ESCRs (the manual contradicts itself) */
-	uint16_t models; /* bit m set: the event exists on model m (0xFFFF: not restricted) */
 	uint8_t pebs; /* can be counted for precise event-based sampling (IQ_COUNTER4/5) */
 	uint8_t at_retirement; /* an at-retirement event (SDM3 Table 19-29): counts micro-ops or instructions as they retire, tagged ones where the event says */
 	uint8_t mask_optional; /* the event counts with no mask bit set (the mask qualifies rather than selects) */
+	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
 static inline const struct pmregs_netburst_events_row *pmregs_netburst_events(size_t *count)
 {
 	static const struct pmregs_bit_desc b_3_0[] = {
-		{ "DD", "", 0 },
-		{ "DB", "", 1 },
-		{ "DI", "", 2 },
-		{ "BD", "", 3 },
-		{ "BB", "", 4 },
-		{ "BI", "", 5 },
-		{ "ID", "", 6 },
-		{ "IB", "", 7 },
+		{ "DD", "", 0, {0} },
+		{ "DB", "", 1, {0} },
+		{ "DI", "", 2, {0} },
+		{ "BD", "", 3, {0} },
+		{ "BB", "", 4, {0} },
+		{ "BI", "", 5, {0} },
+		{ "ID", "", 6, {0} },
+		{ "IB", "", 7, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_1[] = {
-		{ "TCMISS", "", 0 },
+		{ "TCMISS", "", 0, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_2[] = {
-		{ "HIT", "", 0 },
-		{ "MISS", "", 1 },
-		{ "HIT_UC", "", 2 },
+		{ "HIT", "", 0, {0} },
+		{ "MISS", "", 1, {0} },
+		{ "HIT_UC", "", 2, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_3[] = {
-		{ "ST_RB_FULL", "", 2 },
-		{ "64K_CONF", "", 3 },
+		{ "ST_RB_FULL", "", 2, {0} },
+		{ "64K_CONF", "", 3, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_4[] = {
-		{ "LSC", "", 0 },
-		{ "SSC", "", 1 },
+		{ "LSC", "", 0, {0} },
+		{ "SSC", "", 1, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_5[] = {
-		{ "SPLIT_LD", "", 1 },
+		{ "SPLIT_LD", "", 1, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_6[] = {
-		{ "SPLIT_ST", "", 1 },
+		{ "SPLIT_ST", "", 1, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_7[] = {
-		{ "NO_STA", "", 1 },
-		{ "NO_STD", "", 3 },
-		{ "PARTIAL_DATA", "", 4 },
-		{ "UNALGN_ADDR", "", 5 },
+		{ "NO_STA", "", 1, {0} },
+		{ "NO_STD", "", 3, {0} },
+		{ "PARTIAL_DATA", "", 4, {0} },
+		{ "UNALGN_ADDR", "", 5, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_8[] = {
-		{ "DTMISS", "", 0 },
-		{ "ITMISS", "", 1 },
+		{ "DTMISS", "", 0, {0} },
+		{ "ITMISS", "", 1, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_9[] = {
-		{ "RD_2ndL_HITS", "", 0 },
-		{ "RD_2ndL_HITE", "", 1 },
-		{ "RD_2ndL_HITM", "", 2 },
-		{ "RD_3rdL_HITS", "", 3 },
-		{ "RD_3rdL_HITE", "", 4 },
-		{ "RD_3rdL_HITM", "", 5 },
-		{ "RD_2ndL_MISS", "", 8 },
-		{ "RD_3rdL_MISS", "", 9 },
-		{ "WR_2ndL_MISS", "", 10 },
+		{ "RD_2ndL_HITS", "", 0, {0} },
+		{ "RD_2ndL_HITE", "", 1, {0} },
+		{ "RD_2ndL_HITM", "", 2, {0} },
+		{ "RD_3rdL_HITS", "", 3, {0} },
+		{ "RD_3rdL_HITE", "", 4, {0} },
+		{ "RD_3rdL_HITM", "", 5, {0} },
+		{ "RD_2ndL_MISS", "", 8, {0} },
+		{ "RD_3rdL_MISS", "", 9, {0} },
+		{ "WR_2ndL_MISS", "", 10, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_10[] = {
-		{ "REQA0", "", 0 },
-		{ "REQA1", "", 1 },
-		{ "REQA2", "", 2 },
-		{ "REQA3", "", 3 },
-		{ "REQA4", "", 4 },
-		{ "ALL_READ", "", 5 },
-		{ "ALL_WRITE", "", 6 },
-		{ "MEM_UC", "", 7 },
-		{ "MEM_WC", "", 8 },
-		{ "MEM_WT", "", 9 },
-		{ "MEM_WP", "", 10 },
-		{ "MEM_WB", "", 11 },
-		{ "OWN", "", 13 },
-		{ "OTHER", "", 14 },
-		{ "PREFETCH", "", 15 },
+		{ "REQA0", "", 0, {0} },
+		{ "REQA1", "", 1, {0} },
+		{ "REQA2", "", 2, {0} },
+		{ "REQA3", "", 3, {0} },
+		{ "REQA4", "", 4, {0} },
+		{ "ALL_READ", "", 5, {0} },
+		{ "ALL_WRITE", "", 6, {0} },
+		{ "MEM_UC", "", 7, {0} },
+		{ "MEM_WC", "", 8, {0} },
+		{ "MEM_WT", "", 9, {0} },
+		{ "MEM_WP", "", 10, {0} },
+		{ "MEM_WB", "", 11, {0} },
+		{ "OWN", "", 13, {0} },
+		{ "OTHER", "", 14, {0} },
+		{ "PREFETCH", "", 15, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_11[] = {
-		{ "REQA0", "", 0 },
-		{ "REQA1", "", 1 },
-		{ "REQA2", "", 2 },
-		{ "REQA3", "", 3 },
-		{ "REQA4", "", 4 },
-		{ "ALL_READ", "", 5 },
-		{ "ALL_WRITE", "", 6 },
-		{ "MEM_UC", "", 7 },
-		{ "MEM_WC", "", 8 },
-		{ "MEM_WT", "", 9 },
-		{ "MEM_WP", "", 10 },
-		{ "MEM_WB", "", 11 },
-		{ "OWN", "", 13 },
-		{ "OTHER", "", 14 },
-		{ "PREFETCH", "", 15 },
+		{ "REQA0", "", 0, {0} },
+		{ "REQA1", "", 1, {0} },
+		{ "REQA2", "", 2, {0} },
+		{ "REQA3", "", 3, {0} },
+		{ "REQA4", "", 4, {0} },
+		{ "ALL_READ", "", 5, {0} },
+		{ "ALL_WRITE", "", 6, {0} },
+		{ "MEM_UC", "", 7, {0} },
+		{ "MEM_WC", "", 8, {0} },
+		{ "MEM_WT", "", 9, {0} },
+		{ "MEM_WP", "", 10, {0} },
+		{ "MEM_WB", "", 11, {0} },
+		{ "OWN", "", 13, {0} },
+		{ "OTHER", "", 14, {0} },
+		{ "PREFETCH", "", 15, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_12[] = {
-		{ "DRDY_DRV", "", 0 },
-		{ "DRDY_OWN", "", 1 },
-		{ "DRDY_OTHER", "", 2 },
-		{ "DBSY_DRV", "", 3 },
-		{ "DBSY_OWN", "", 4 },
-		{ "DBSY_OTHER", "", 5 },
+		{ "DRDY_DRV", "", 0, {0} },
+		{ "DRDY_OWN", "", 1, {0} },
+		{ "DRDY_OTHER", "", 2, {0} },
+		{ "DBSY_DRV", "", 3, {0} },
+		{ "DBSY_OWN", "", 4, {0} },
+		{ "DBSY_OTHER", "", 5, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_13[] = {
-		{ "REQ_TYPE0", "", 0 },
-		{ "REQ_TYPE1", "", 1 },
-		{ "REQ_LEN0", "", 2 },
-		{ "REQ_LEN1", "", 3 },
-		{ "REQ_IO_TYPE", "", 5 },
-		{ "REQ_LOCK_TYPE", "", 6 },
-		{ "REQ_CACHE_TYPE", "", 7 },
-		{ "REQ_SPLIT_TYPE", "", 8 },
-		{ "REQ_DEM_TYPE", "", 9 },
-		{ "REQ_ORD_TYPE", "", 10 },
-		{ "MEM_TYPE0", "", 11 },
-		{ "MEM_TYPE1", "", 12 },
-		{ "MEM_TYPE2", "", 13 },
+		{ "REQ_TYPE0", "", 0, {0} },
+		{ "REQ_TYPE1", "", 1, {0} },
+		{ "REQ_LEN0", "", 2, {0} },
+		{ "REQ_LEN1", "", 3, {0} },
+		{ "REQ_IO_TYPE", "", 5, {0} },
+		{ "REQ_LOCK_TYPE", "", 6, {0} },
+		{ "REQ_CACHE_TYPE", "", 7, {0} },
+		{ "REQ_SPLIT_TYPE", "", 8, {0} },
+		{ "REQ_DEM_TYPE", "", 9, {0} },
+		{ "REQ_ORD_TYPE", "", 10, {0} },
+		{ "MEM_TYPE0", "", 11, {0} },
+		{ "MEM_TYPE1", "", 12, {0} },
+		{ "MEM_TYPE2", "", 13, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_14[] = {
-		{ "REQ_TYPE0", "", 0 },
-		{ "REQ_TYPE1", "", 1 },
-		{ "REQ_LEN0", "", 2 },
-		{ "REQ_LEN1", "", 3 },
-		{ "REQ_IO_TYPE", "", 5 },
-		{ "REQ_LOCK_TYPE", "", 6 },
-		{ "REQ_CACHE_TYPE", "", 7 },
-		{ "REQ_SPLIT_TYPE", "", 8 },
-		{ "REQ_DEM_TYPE", "", 9 },
-		{ "REQ_ORD_TYPE", "", 10 },
-		{ "MEM_TYPE0", "", 11 },
-		{ "MEM_TYPE1", "", 12 },
-		{ "MEM_TYPE2", "", 13 },
+		{ "REQ_TYPE0", "", 0, {0} },
+		{ "REQ_TYPE1", "", 1, {0} },
+		{ "REQ_LEN0", "", 2, {0} },
+		{ "REQ_LEN1", "", 3, {0} },
+		{ "REQ_IO_TYPE", "", 5, {0} },
+		{ "REQ_LOCK_TYPE", "", 6, {0} },
+		{ "REQ_CACHE_TYPE", "", 7, {0} },
+		{ "REQ_SPLIT_TYPE", "", 8, {0} },
+		{ "REQ_DEM_TYPE", "", 9, {0} },
+		{ "REQ_ORD_TYPE", "", 10, {0} },
+		{ "MEM_TYPE0", "", 11, {0} },
+		{ "MEM_TYPE1", "", 12, {0} },
+		{ "MEM_TYPE2", "", 13, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_15[] = {
-		{ "ALL", "", 15 },
+		{ "ALL", "", 15, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_16[] = {
-		{ "ALL", "", 15 },
+		{ "ALL", "", 15, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_17[] = {
-		{ "ALL", "", 15 },
+		{ "ALL", "", 15, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_18[] = {
-		{ "ALL", "", 15 },
+		{ "ALL", "", 15, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_19[] = {
-		{ "ALL", "", 15 },
+		{ "ALL", "", 15, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_20[] = {
-		{ "ALL", "", 15 },
+		{ "ALL", "", 15, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_21[] = {
-		{ "ALL", "", 15 },
+		{ "ALL", "", 15, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_22[] = {
-		{ "ALL", "", 15 },
+		{ "ALL", "", 15, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_23[] = {
-		{ "ALLP0", "", 3 },
-		{ "ALLP2", "", 4 },
+		{ "ALLP0", "", 3, {0} },
+		{ "ALLP2", "", 4, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_24[] = {
-		{ "FLUSH", "", 4 },
+		{ "FLUSH", "", 4, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_25[] = {
-		{ "RUNNING", "", 0 },
+		{ "RUNNING", "", 0, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_26[] = {
-		{ "CISC", "", 0 },
+		{ "CISC", "", 0, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_27[] = {
-		{ "FROM_TC_BUILD", "", 0 },
-		{ "FROM_TC_DELIVER", "", 1 },
-		{ "FROM_ROM", "", 2 },
+		{ "FROM_TC_BUILD", "", 0, {0} },
+		{ "FROM_TC_DELIVER", "", 1, {0} },
+		{ "FROM_ROM", "", 2, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_28[] = {
-		{ "CONDITIONAL", "", 1 },
-		{ "CALL", "", 2 },
-		{ "RETURN", "", 3 },
-		{ "INDIRECT", "", 4 },
+		{ "CONDITIONAL", "", 1, {0} },
+		{ "CALL", "", 2, {0} },
+		{ "RETURN", "", 3, {0} },
+		{ "INDIRECT", "", 4, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_29[] = {
-		{ "CONDITIONAL", "", 1 },
-		{ "CALL", "", 2 },
-		{ "RETURN", "", 3 },
-		{ "INDIRECT", "", 4 },
+		{ "CONDITIONAL", "", 1, {0} },
+		{ "CALL", "", 2, {0} },
+		{ "RETURN", "", 3, {0} },
+		{ "INDIRECT", "", 4, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_30[] = {
-		{ "SBFULL", "", 5 },
+		{ "SBFULL", "", 5, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_31[] = {
-		{ "WCB_EVICTS", "", 0 },
-		{ "WCB_FULL_EVICT", "", 1 },
+		{ "WCB_EVICTS", "", 0, {0} },
+		{ "WCB_FULL_EVICT", "", 1, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_32[] = {
-		{ "BIT1", "", 1 },
-		{ "BIT2", "", 2 },
-		{ "BIT3", "", 3 },
-		{ "BIT4", "", 4 },
-		{ "BIT5", "", 5 },
-		{ "BIT6", "", 6 },
+		{ "BIT1", "", 1, {0} },
+		{ "BIT2", "", 2, {0} },
+		{ "BIT3", "", 3, {0} },
+		{ "BIT4", "", 4, {0} },
+		{ "BIT5", "", 5, {0} },
+		{ "BIT6", "", 6, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_33[] = {
-		{ "BIT0", "", 0 },
-		{ "BIT1", "", 1 },
-		{ "BIT2", "", 2 },
+		{ "BIT0", "", 0, {0} },
+		{ "BIT1", "", 1, {0} },
+		{ "BIT2", "", 2, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_34[] = {
-		{ "BIT2", "", 2 },
-		{ "BIT6", "", 6 },
-		{ "BIT7", "", 7 },
+		{ "BIT2", "", 2, {0} },
+		{ "BIT6", "", 6, {0} },
+		{ "BIT7", "", 7, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_35[] = {
-		{ "BIT1", "", 1 },
-		{ "BIT2", "", 2 },
-		{ "BIT8", "", 8 },
-		{ "BIT9", "", 9 },
+		{ "BIT1", "", 1, {0} },
+		{ "BIT2", "", 2, {0} },
+		{ "BIT8", "", 8, {0} },
+		{ "BIT9", "", 9, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_36[] = {
-		{ "NBOGUS", "", 0 },
-		{ "BOGUS", "", 1 },
+		{ "NBOGUS", "", 0, {0} },
+		{ "BOGUS", "", 1, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_37[] = {
-		{ "NBOGUS0", "", 0 },
-		{ "NBOGUS1", "", 1 },
-		{ "NBOGUS2", "", 2 },
-		{ "NBOGUS3", "", 3 },
-		{ "BOGUS0", "", 4 },
-		{ "BOGUS1", "", 5 },
-		{ "BOGUS2", "", 6 },
-		{ "BOGUS3", "", 7 },
+		{ "NBOGUS0", "", 0, {0} },
+		{ "NBOGUS1", "", 1, {0} },
+		{ "NBOGUS2", "", 2, {0} },
+		{ "NBOGUS3", "", 3, {0} },
+		{ "BOGUS0", "", 4, {0} },
+		{ "BOGUS1", "", 5, {0} },
+		{ "BOGUS2", "", 6, {0} },
+		{ "BOGUS3", "", 7, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_38[] = {
-		{ "NBOGUS", "", 0 },
-		{ "BOGUS", "", 1 },
+		{ "NBOGUS", "", 0, {0} },
+		{ "BOGUS", "", 1, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_39[] = {
-		{ "NBOGUSNTAG", "", 0 },
-		{ "NBOGUSTAG", "", 1 },
-		{ "BOGUSNTAG", "", 2 },
-		{ "BOGUSTAG", "", 3 },
+		{ "NBOGUSNTAG", "", 0, {0} },
+		{ "NBOGUSTAG", "", 1, {0} },
+		{ "BOGUSNTAG", "", 2, {0} },
+		{ "BOGUSTAG", "", 3, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_40[] = {
-		{ "NBOGUS", "", 0 },
-		{ "BOGUS", "", 1 },
+		{ "NBOGUS", "", 0, {0} },
+		{ "BOGUS", "", 1, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_41[] = {
-		{ "TAGLOADS", "", 1 },
-		{ "TAGSTORES", "", 2 },
+		{ "TAGLOADS", "", 1, {0} },
+		{ "TAGSTORES", "", 2, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_42[] = {
-		{ "MMNP", "", 0 },
-		{ "MMNM", "", 1 },
-		{ "MMTP", "", 2 },
-		{ "MMTM", "", 3 },
+		{ "MMNP", "", 0, {0} },
+		{ "MMNM", "", 1, {0} },
+		{ "MMTP", "", 2, {0} },
+		{ "MMTM", "", 3, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_43[] = {
-		{ "NBOGUS", "", 0 },
+		{ "NBOGUS", "", 0, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_44[] = {
-		{ "FPSU", "", 0 },
-		{ "FPSO", "", 1 },
-		{ "POAO", "", 2 },
-		{ "POAU", "", 3 },
-		{ "PREA", "", 4 },
+		{ "FPSU", "", 0, {0} },
+		{ "FPSO", "", 1, {0} },
+		{ "POAO", "", 2, {0} },
+		{ "POAU", "", 3, {0} },
+		{ "PREA", "", 4, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_45[] = {
-		{ "CLEAR", "", 0 },
-		{ "MOCLEAR", "", 2 },
-		{ "SMCLEAR", "", 6 },
+		{ "CLEAR", "", 0, {0} },
+		{ "MOCLEAR", "", 2, {0} },
+		{ "SMCLEAR", "", 6, {0} },
 	};
 	static const struct pmregs_bit_desc b_3_46[] = {
-		{ "NBOGUS", "", 0 },
-		{ "BOGUS", "", 1 },
+		{ "NBOGUS", "", 0, {0} },
+		{ "BOGUS", "", 1, {0} },
 	};
 	static const struct pmregs_netburst_events_row rows[] = {
-		{ "tc_deliver_mode", "TC_deliver_mode", "Cycles the trace cache spends in each mode (D deliver, B build, I inactive; logical processor 0 then 1). LINUX lacks IB; older manuals called bit 2 DELIVER and bit 5 BUILD.", 0x1, 0x1, {0x47, 0x48}, 2, 0xff, b_3_0, 8, 0, 0xffff, 0, 0, 0 },
-		{ "bpu_fetch_request", "BPU_fetch_request", "Instruction fetch requests by the branch prediction unit", 0x3, 0x0, {0x36, 0x37}, 2, 0x1, b_3_1, 1, 0, 0xffff, 0, 0, 0 },
-		{ "itlb_reference", "ITLB_reference", "Instruction TLB translations (LINUX misspells HIT_UC as HIT_UK)", 0x18, 0x3, {0x3a, 0x3b}, 2, 0x7, b_3_2, 3, 0, 0xffff, 0, 0, 0 },
-		{ "memory_cancel", "memory_cancel", "Canceled requests in the data cache address control unit", 0x2, 0x5, {0x2c, 0x2d}, 2, 0xc, b_3_3, 2, 0, 0xffff, 0, 0, 0 },
-		{ "memory_complete", "memory_complete", "Completed split loads and stores", 0x8, 0x2, {0x32, 0x33}, 2, 0x3, b_3_4, 2, 0, 0xffff, 0, 0, 0 },
-		{ "load_port_replay", "load_port_replay", "Replayed loads at the load port; at-retirement counting must use SAAT_ESCR1", 0x4, 0x2, {0x32, 0x33}, 2, 0x2, b_3_5, 1, 0, 0xffff, 0, 0, 0 },
-		{ "store_port_replay", "store_port_replay", "Replayed stores at the store port; at-retirement counting must use SAAT_ESCR0", 0x5, 0x2, {0x32, 0x33}, 2, 0x2, b_3_6, 1, 0, 0xffff, 0, 0, 0 },
-		{ "mob_load_replay", "MOB_load_replay", "Loads replayed by the memory order buffer", 0x3, 0x2, {0x2e, 0x2f}, 2, 0x3a, b_3_7, 4, 0, 0xffff, 0, 0, 0 },
-		{ "page_walk_type", "page_walk_type", "Page walks by the page miss handler", 0x1, 0x4, {0x30, 0x31}, 2, 0x3, b_3_8, 2, 0, 0xffff, 0, 0, 0 },
-		{ "bsq_cache_reference", "BSQ_cache_reference", "Cache references seen by the bus unit (SEED3 calls the ESCRs BSU_CR_ESCR0/1)", 0xc, 0x7, {0x24, 0x25}, 2, 0x73f, b_3_9, 9, 0, 0xffff, 0, 0, 0 },
-		{ "ioq_allocation", "IOQ_allocation", "Bus transactions allocated in the IO queue", 0x3, 0x6, {0x26, 0x27}, 2, 0xefff, b_3_10, 15, 0, 0xffff, 0, 0, 0 },
-		{ "ioq_active_entries", "IOQ_active_entries", "Entries in the IO queue, per cycle (FSB_ESCR1 only)", 0x1a, 0x6, {0x27, 0}, 1, 0xefff, b_3_11, 15, 0, 0xffff, 0, 0, 0 },
-		{ "fsb_data_activity", "FSB_data_activity", "Front-side bus DRDY/DBSY activity", 0x17, 0x6, {0x26, 0x27}, 2, 0x3f, b_3_12, 6, 0, 0xffff, 0, 0, 0 },
-		{ "bsq_allocation", "BSQ_allocation", "Allocations in the bus sequence queue (BSU_ESCR0 only)", 0x5, 0x7, {0x24, 0}, 1, 0x3fef, b_3_13, 13, 0, 0xffff, 0, 0, 1 },
-		{ "bsq_active_entries", "BSQ_active_entries", "Entries in the bus sequence queue, per cycle (BSU_ESCR1 only)", 0x6, 0x7, {0x25, 0}, 1, 0x3fef, b_3_14, 13, 0, 0xffff, 0, 0, 1 },
-		{ "sse_input_assist", "SSE_input_assist", "SSE operations that needed an assist", 0x34, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_15, 1, 0, 0xffff, 0, 0, 0 },
-		{ "packed_sp_uop", "packed_SP_uop", "Packed single-precision micro-ops", 0x8, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_16, 1, 0, 0xffff, 0, 0, 0 },
-		{ "packed_dp_uop", "packed_DP_uop", "Packed double-precision micro-ops", 0xc, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_17, 1, 0, 0xffff, 0, 0, 0 },
-		{ "scalar_sp_uop", "scalar_SP_uop", "Scalar single-precision micro-ops", 0xa, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_18, 1, 0, 0xffff, 0, 0, 0 },
-		{ "scalar_dp_uop", "scalar_DP_uop", "Scalar double-precision micro-ops", 0xe, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_19, 1, 0, 0xffff, 0, 0, 0 },
-		{ "mmx_64bit_uop", "64bit_MMX_uop", "64-bit SIMD integer (MMX) micro-ops", 0x2, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_20, 1, 0, 0xffff, 0, 0, 0 },
-		{ "mmx_128bit_uop", "128bit_MMX_uop", "128-bit SIMD integer micro-ops", 0x1a, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_21, 1, 0, 0xffff, 0, 0, 0 },
-		{ "x87_fp_uop", "x87_FP_uop", "x87 floating-point micro-ops", 0x4, 0x1, {0x28, 0x29}, 2, 0x8000, b_3_22, 1, 0, 0xffff, 0, 0, 0 },
-		{ "x87_simd_moves_uop", "x87_SIMD_moves_uop", "x87, SIMD and load/store-data moves; from SDM3 Tables 19-32/19-34 (absent from LINUX perf and PFM4)", 0x2e, 0x1, {0x28, 0x29}, 2, 0x18, b_3_23, 2, 0, 0xffff, 0, 0, 0 },
-		{ "tc_misc", "TC_misc", "Trace cache flushes; the SDM says each flush counts twice", 0x6, 0x1, {0x47, 0x48}, 2, 0x10, b_3_24, 1, 0, 0xffff, 0, 0, 0 },
-		{ "global_power_events", "global_power_events", "Time the processor is not stopped", 0x13, 0x6, {0x26, 0x27}, 2, 0x1, b_3_25, 1, 0, 0xffff, 0, 0, 0 },
-		{ "tc_ms_xfer", "tc_ms_xfer", "Switches from trace cache to microcode ROM delivery", 0x5, 0x0, {0x43, 0x44}, 2, 0x1, b_3_26, 1, 0, 0xffff, 0, 0, 0 },
-		{ "uop_queue_writes", "uop_queue_writes", "Micro-ops written to the micro-op queue", 0x9, 0x0, {0x43, 0x44}, 2, 0x7, b_3_27, 3, 0, 0xffff, 0, 0, 0 },
-		{ "retired_mispred_branch_type", "retired_mispred_branch_type", "Retired mispredicted branches by type", 0x5, 0x2, {0x45, 0x46}, 2, 0x1e, b_3_28, 4, 0, 0xffff, 0, 0, 0 },
-		{ "retired_branch_type", "retired_branch_type", "Retired branches by type", 0x4, 0x2, {0x45, 0x46}, 2, 0x1e, b_3_29, 4, 0, 0xffff, 0, 0, 0 },
-		{ "resource_stall", "resource_stall", "Stalls for lack of store buffers; the SDM says it may not be supported in all models", 0x1, 0x1, {0x4b, 0x4c}, 2, 0x20, b_3_30, 1, 0, 0xffff, 0, 0, 0 },
-		{ "wc_buffer", "WC_Buffer", "Write-combining buffer evictions (LINUX spells bit 1 WCB_FULL_EVICTS)", 0x5, 0x5, {0x2c, 0x2d}, 2, 0x3, b_3_31, 2, 0, 0xffff, 0, 0, 0 },
-		{ "b2b_cycles", "b2b_cycles", "Back-to-back bus cycles (CCCR select disputed)", 0x16, 0x3, {0x26, 0x27}, 2, 0x7e, b_3_32, 6, 1, 0xffff, 0, 0, 1 },
-		{ "bnr", "bnr", "Bus not ready (CCCR select disputed)", 0x8, 0x3, {0x26, 0x27}, 2, 0x7, b_3_33, 3, 1, 0xffff, 0, 0, 1 },
-		{ "snoop", "snoop", "Snoop activity (CCCR select disputed)", 0x6, 0x3, {0x26, 0x27}, 2, 0xc4, b_3_34, 3, 1, 0xffff, 0, 0, 1 },
-		{ "response", "response", "Bus responses (CCCR select disputed)", 0x4, 0x3, {0x26, 0x27}, 2, 0x306, b_3_35, 4, 1, 0xffff, 0, 0, 1 },
-		{ "front_end_event", "front_end_event", "Retired micro-ops tagged by the front end (uop_type)", 0x8, 0x5, {0x4d, 0x4e}, 2, 0x3, b_3_36, 2, 0, 0xffff, 1, 1, 0 },
-		{ "execution_event", "execution_event", "Retired micro-ops tagged during execution; mask bit n of NBOGUSn/BOGUSn matches tag-value bit n of the upstream ESCR", 0xc, 0x5, {0x4d, 0x4e}, 2, 0xff, b_3_37, 8, 0, 0xffff, 1, 1, 0 },
-		{ "replay_event", "replay_event", "Retired micro-ops tagged by replay; the metric is chosen in IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT (table replay_metrics)", 0x9, 0x5, {0x4d, 0x4e}, 2, 0x3, b_3_38, 2, 0, 0xffff, 1, 1, 0 },
-		{ "instr_retired", "instr_retired", "Retired instructions, by bogus/non-bogus and tagged/untagged", 0x2, 0x4, {0x3c, 0x3d}, 2, 0xf, b_3_39, 4, 0, 0xffff, 0, 1, 0 },
-		{ "uops_retired", "uops_retired", "Retired micro-ops", 0x1, 0x4, {0x3c, 0x3d}, 2, 0x3, b_3_40, 2, 0, 0xffff, 0, 1, 0 },
-		{ "uop_type", "uop_type", "Tags load/store micro-ops for front_end_event; it never increments a counter itself (PFM4 calls it uops_type)", 0x2, 0x2, {0x40, 0x41}, 2, 0x6, b_3_41, 2, 0, 0xffff, 0, 1, 0 },
-		{ "branch_retired", "branch_retired", "Retired branches: M(ispredicted or not) N(ot taken)/T(aken) P(redicted)/M(ispredicted)", 0x6, 0x5, {0x4d, 0x4e}, 2, 0xf, b_3_42, 4, 0, 0xffff, 0, 1, 0 },
-		{ "mispred_branch_retired", "mispred_branch_retired", "Retired mispredicted branches", 0x3, 0x4, {0x3c, 0x3d}, 2, 0x1, b_3_43, 1, 0, 0xffff, 0, 1, 0 },
-		{ "x87_assist", "x87_assist", "x87 operations that needed a microcode assist", 0x3, 0x5, {0x4d, 0x4e}, 2, 0x1f, b_3_44, 5, 0, 0xffff, 0, 1, 0 },
-		{ "machine_clear", "machine_clear", "Pipeline clears", 0x2, 0x5, {0x4d, 0x4e}, 2, 0x45, b_3_45, 3, 0, 0xffff, 0, 1, 0 },
-		{ "instr_completed", "instr_completed", "Completed instructions (models 03H, 04H, 06H)", 0x7, 0x4, {0x3c, 0x3d}, 2, 0x3, b_3_46, 2, 0, 0x58, 0, 0, 0 },
+		{ "tc_deliver_mode", "TC_deliver_mode", "Cycles the trace cache spends in each mode (D deliver, B build, I inactive; logical processor 0 then 1). LINUX lacks IB; older manuals called bit 2 DELIVER and bit 5 BUILD.", 0xff, b_3_0, {0x47, 0x48}, 0xffff, 0x1, 0x1, 2, 8, 0, 0, 0, 0, {0} },
+		{ "bpu_fetch_request", "BPU_fetch_request", "Instruction fetch requests by the branch prediction unit", 0x1, b_3_1, {0x36, 0x37}, 0xffff, 0x3, 0x0, 2, 1, 0, 0, 0, 0, {0} },
+		{ "itlb_reference", "ITLB_reference", "Instruction TLB translations (LINUX misspells HIT_UC as HIT_UK)", 0x7, b_3_2, {0x3a, 0x3b}, 0xffff, 0x18, 0x3, 2, 3, 0, 0, 0, 0, {0} },
+		{ "memory_cancel", "memory_cancel", "Canceled requests in the data cache address control unit", 0xc, b_3_3, {0x2c, 0x2d}, 0xffff, 0x2, 0x5, 2, 2, 0, 0, 0, 0, {0} },
+		{ "memory_complete", "memory_complete", "Completed split loads and stores", 0x3, b_3_4, {0x32, 0x33}, 0xffff, 0x8, 0x2, 2, 2, 0, 0, 0, 0, {0} },
+		{ "load_port_replay", "load_port_replay", "Replayed loads at the load port; at-retirement counting must use SAAT_ESCR1", 0x2, b_3_5, {0x32, 0x33}, 0xffff, 0x4, 0x2, 2, 1, 0, 0, 0, 0, {0} },
+		{ "store_port_replay", "store_port_replay", "Replayed stores at the store port; at-retirement counting must use SAAT_ESCR0", 0x2, b_3_6, {0x32, 0x33}, 0xffff, 0x5, 0x2, 2, 1, 0, 0, 0, 0, {0} },
+		{ "mob_load_replay", "MOB_load_replay", "Loads replayed by the memory order buffer", 0x3a, b_3_7, {0x2e, 0x2f}, 0xffff, 0x3, 0x2, 2, 4, 0, 0, 0, 0, {0} },
+		{ "page_walk_type", "page_walk_type", "Page walks by the page miss handler", 0x3, b_3_8, {0x30, 0x31}, 0xffff, 0x1, 0x4, 2, 2, 0, 0, 0, 0, {0} },
+		{ "bsq_cache_reference", "BSQ_cache_reference", "Cache references seen by the bus unit (SEED3 calls the ESCRs BSU_CR_ESCR0/1)", 0x73f, b_3_9, {0x24, 0x25}, 0xffff, 0xc, 0x7, 2, 9, 0, 0, 0, 0, {0} },
+		{ "ioq_allocation", "IOQ_allocation", "Bus transactions allocated in the IO queue", 0xefff, b_3_10, {0x26, 0x27}, 0xffff, 0x3, 0x6, 2, 15, 0, 0, 0, 0, {0} },
+		{ "ioq_active_entries", "IOQ_active_entries", "Entries in the IO queue, per cycle (FSB_ESCR1 only)", 0xefff, b_3_11, {0x27, 0}, 0xffff, 0x1a, 0x6, 1, 15, 0, 0, 0, 0, {0} },
+		{ "fsb_data_activity", "FSB_data_activity", "Front-side bus DRDY/DBSY activity", 0x3f, b_3_12, {0x26, 0x27}, 0xffff, 0x17, 0x6, 2, 6, 0, 0, 0, 0, {0} },
+		{ "bsq_allocation", "BSQ_allocation", "Allocations in the bus sequence queue (BSU_ESCR0 only)", 0x3fef, b_3_13, {0x24, 0}, 0xffff, 0x5, 0x7, 1, 13, 0, 0, 0, 1, {0} },
+		{ "bsq_active_entries", "BSQ_active_entries", "Entries in the bus sequence queue, per cycle (BSU_ESCR1 only)", 0x3fef, b_3_14, {0x25, 0}, 0xffff, 0x6, 0x7, 1, 13, 0, 0, 0, 1, {0} },
+		{ "sse_input_assist", "SSE_input_assist", "SSE operations that needed an assist", 0x8000, b_3_15, {0x28, 0x29}, 0xffff, 0x34, 0x1, 2, 1, 0, 0, 0, 0, {0} },
+		{ "packed_sp_uop", "packed_SP_uop", "Packed single-precision micro-ops", 0x8000, b_3_16, {0x28, 0x29}, 0xffff, 0x8, 0x1, 2, 1, 0, 0, 0, 0, {0} },
+		{ "packed_dp_uop", "packed_DP_uop", "Packed double-precision micro-ops", 0x8000, b_3_17, {0x28, 0x29}, 0xffff, 0xc, 0x1, 2, 1, 0, 0, 0, 0, {0} },
+		{ "scalar_sp_uop", "scalar_SP_uop", "Scalar single-precision micro-ops", 0x8000, b_3_18, {0x28, 0x29}, 0xffff, 0xa, 0x1, 2, 1, 0, 0, 0, 0, {0} },
+		{ "scalar_dp_uop", "scalar_DP_uop", "Scalar double-precision micro-ops", 0x8000, b_3_19, {0x28, 0x29}, 0xffff, 0xe, 0x1, 2, 1, 0, 0, 0, 0, {0} },
+		{ "mmx_64bit_uop", "64bit_MMX_uop", "64-bit SIMD integer (MMX) micro-ops", 0x8000, b_3_20, {0x28, 0x29}, 0xffff, 0x2, 0x1, 2, 1, 0, 0, 0, 0, {0} },
+		{ "mmx_128bit_uop", "128bit_MMX_uop", "128-bit SIMD integer micro-ops", 0x8000, b_3_21, {0x28, 0x29}, 0xffff, 0x1a, 0x1, 2, 1, 0, 0, 0, 0, {0} },
+		{ "x87_fp_uop", "x87_FP_uop", "x87 floating-point micro-ops", 0x8000, b_3_22, {0x28, 0x29}, 0xffff, 0x4, 0x1, 2, 1, 0, 0, 0, 0, {0} },
+		{ "x87_simd_moves_uop", "x87_SIMD_moves_uop", "x87, SIMD and load/store-data moves; from SDM3 Tables 19-32/19-34 (absent from LINUX perf and PFM4)", 0x18, b_3_23, {0x28, 0x29}, 0xffff, 0x2e, 0x1, 2, 2, 0, 0, 0, 0, {0} },
+		{ "tc_misc", "TC_misc", "Trace cache flushes; the SDM says each flush counts twice", 0x10, b_3_24, {0x47, 0x48}, 0xffff, 0x6, 0x1, 2, 1, 0, 0, 0, 0, {0} },
+		{ "global_power_events", "global_power_events", "Time the processor is not stopped", 0x1, b_3_25, {0x26, 0x27}, 0xffff, 0x13, 0x6, 2, 1, 0, 0, 0, 0, {0} },
+		{ "tc_ms_xfer", "tc_ms_xfer", "Switches from trace cache to microcode ROM delivery", 0x1, b_3_26, {0x43, 0x44}, 0xffff, 0x5, 0x0, 2, 1, 0, 0, 0, 0, {0} },
+		{ "uop_queue_writes", "uop_queue_writes", "Micro-ops written to the micro-op queue", 0x7, b_3_27, {0x43, 0x44}, 0xffff, 0x9, 0x0, 2, 3, 0, 0, 0, 0, {0} },
+		{ "retired_mispred_branch_type", "retired_mispred_branch_type", "Retired mispredicted branches by type", 0x1e, b_3_28, {0x45, 0x46}, 0xffff, 0x5, 0x2, 2, 4, 0, 0, 0, 0, {0} },
+		{ "retired_branch_type", "retired_branch_type", "Retired branches by type", 0x1e, b_3_29, {0x45, 0x46}, 0xffff, 0x4, 0x2, 2, 4, 0, 0, 0, 0, {0} },
+		{ "resource_stall", "resource_stall", "Stalls for lack of store buffers; the SDM says it may not be supported in all models", 0x20, b_3_30, {0x4b, 0x4c}, 0xffff, 0x1, 0x1, 2, 1, 0, 0, 0, 0, {0} },
+		{ "wc_buffer", "WC_Buffer", "Write-combining buffer evictions (LINUX spells bit 1 WCB_FULL_EVICTS)", 0x3, b_3_31, {0x2c, 0x2d}, 0xffff, 0x5, 0x5, 2, 2, 0, 0, 0, 0, {0} },
+		{ "b2b_cycles", "b2b_cycles", "Back-to-back bus cycles (CCCR select disputed)", 0x7e, b_3_32, {0x26, 0x27}, 0xffff, 0x16, 0x3, 2, 6, 1, 0, 0, 1, {0} },
+		{ "bnr", "bnr", "Bus not ready (CCCR select disputed)", 0x7, b_3_33, {0x26, 0x27}, 0xffff, 0x8, 0x3, 2, 3, 1, 0, 0, 1, {0} },
+		{ "snoop", "snoop", "Snoop activity (CCCR select disputed)", 0xc4, b_3_34, {0x26, 0x27}, 0xffff, 0x6, 0x3, 2, 3, 1, 0, 0, 1, {0} },
+		{ "response", "response", "Bus responses (CCCR select disputed)", 0x306, b_3_35, {0x26, 0x27}, 0xffff, 0x4, 0x3, 2, 4, 1, 0, 0, 1, {0} },
+		{ "front_end_event", "front_end_event", "Retired micro-ops tagged by the front end (uop_type)", 0x3, b_3_36, {0x4d, 0x4e}, 0xffff, 0x8, 0x5, 2, 2, 0, 1, 1, 0, {0} },
+		{ "execution_event", "execution_event", "Retired micro-ops tagged during execution; mask bit n of NBOGUSn/BOGUSn matches tag-value bit n of the upstream ESCR", 0xff, b_3_37, {0x4d, 0x4e}, 0xffff, 0xc, 0x5, 2, 8, 0, 1, 1, 0, {0} },
+		{ "replay_event", "replay_event", "Retired micro-ops tagged by replay; the metric is chosen in IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT (table replay_metrics)", 0x3, b_3_38, {0x4d, 0x4e}, 0xffff, 0x9, 0x5, 2, 2, 0, 1, 1, 0, {0} },
+		{ "instr_retired", "instr_retired", "Retired instructions, by bogus/non-bogus and tagged/untagged", 0xf, b_3_39, {0x3c, 0x3d}, 0xffff, 0x2, 0x4, 2, 4, 0, 0, 1, 0, {0} },
+		{ "uops_retired", "uops_retired", "Retired micro-ops", 0x3, b_3_40, {0x3c, 0x3d}, 0xffff, 0x1, 0x4, 2, 2, 0, 0, 1, 0, {0} },
+		{ "uop_type", "uop_type", "Tags load/store micro-ops for front_end_event; it never increments a counter itself (PFM4 calls it uops_type)", 0x6, b_3_41, {0x40, 0x41}, 0xffff, 0x2, 0x2, 2, 2, 0, 0, 1, 0, {0} },
+		{ "branch_retired", "branch_retired", "Retired branches: M(ispredicted or not) N(ot taken)/T(aken) P(redicted)/M(ispredicted)", 0xf, b_3_42, {0x4d, 0x4e}, 0xffff, 0x6, 0x5, 2, 4, 0, 0, 1, 0, {0} },
+		{ "mispred_branch_retired", "mispred_branch_retired", "Retired mispredicted branches", 0x1, b_3_43, {0x3c, 0x3d}, 0xffff, 0x3, 0x4, 2, 1, 0, 0, 1, 0, {0} },
+		{ "x87_assist", "x87_assist", "x87 operations that needed a microcode assist", 0x1f, b_3_44, {0x4d, 0x4e}, 0xffff, 0x3, 0x5, 2, 5, 0, 0, 1, 0, {0} },
+		{ "machine_clear", "machine_clear", "Pipeline clears", 0x45, b_3_45, {0x4d, 0x4e}, 0xffff, 0x2, 0x5, 2, 3, 0, 0, 1, 0, {0} },
+		{ "instr_completed", "instr_completed", "Completed instructions (models 03H, 04H, 06H)", 0x3, b_3_46, {0x3c, 0x3d}, 0x58, 0x7, 0x4, 2, 2, 0, 0, 0, 0, {0} },
 	};
 	if (count)
 		*count = sizeof rows / sizeof rows[0];
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_netburst_events_row *pmregs_netburst_events_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_netburst_events_row *rows = pmregs_netburst_events(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
@@ -1460,45 +1465,46 @@ struct pmregs_netburst_replay_metrics_row {
 	uint32_t pebs_enable; /* metric-select bits of IA32_PEBS_ENABLE (add uop_tag, bit 24) */
 	uint32_t matrix_vert; /* MSR_PEBS_MATRIX_VERT value */
 	uint16_t upstream[1]; /* extra event to program, if any; indices into pmregs_netburst_events() */
-	uint8_t upstream_count;
 	uint16_t upstream_mask; /* event-mask bits of that extra event */
 	uint16_t upstream_escr[1]; /* the ESCR the extra event must use, when the SDM requires one; indices into pmregs_netburst_registers() */
+	uint8_t upstream_count;
 	uint8_t upstream_escr_count;
 };
 
 static inline const struct pmregs_netburst_replay_metrics_row *pmregs_netburst_replay_metrics(size_t *count)
 {
 	static const struct pmregs_netburst_replay_metrics_row rows[] = {
-		{ "l1_cache_load_miss_retired", "1stL_cache_load_miss_retired", "", 0x1, 0x1, {0}, 0, 0x0, {0}, 0 },
-		{ "l2_cache_load_miss_retired", "2ndL_cache_load_miss_retired", "", 0x2, 0x1, {0}, 0, 0x0, {0}, 0 },
-		{ "dtlb_load_miss_retired", "DTLB_load_miss_retired", "", 0x4, 0x1, {0}, 0, 0x0, {0}, 0 },
-		{ "dtlb_store_miss_retired", "DTLB_store_miss_retired", "", 0x4, 0x2, {0}, 0, 0x0, {0}, 0 },
-		{ "dtlb_all_miss_retired", "DTLB_all_miss_retired", "", 0x4, 0x3, {0}, 0, 0x0, {0}, 0 },
-		{ "tagged_mispred_branch", "Tagged_mispred_branch", "", 0x18000, 0x10, {0}, 0, 0x0, {0}, 0 },
-		{ "mob_load_replay_retired", "MOB_load_replay_retired", "", 0x200, 0x1, {0x7}, 1, 0x30, {0}, 0 },
-		{ "split_load_retired", "split_load_retired", "", 0x400, 0x1, {0x5}, 1, 0x2, {0x33}, 1 },
-		{ "split_store_retired", "split_store_retired", "", 0x400, 0x2, {0x6}, 1, 0x2, {0x32}, 1 },
+		{ "l1_cache_load_miss_retired", "1stL_cache_load_miss_retired", "", 0x1, 0x1, {0}, 0x0, {0}, 0, 0 },
+		{ "l2_cache_load_miss_retired", "2ndL_cache_load_miss_retired", "", 0x2, 0x1, {0}, 0x0, {0}, 0, 0 },
+		{ "dtlb_load_miss_retired", "DTLB_load_miss_retired", "", 0x4, 0x1, {0}, 0x0, {0}, 0, 0 },
+		{ "dtlb_store_miss_retired", "DTLB_store_miss_retired", "", 0x4, 0x2, {0}, 0x0, {0}, 0, 0 },
+		{ "dtlb_all_miss_retired", "DTLB_all_miss_retired", "", 0x4, 0x3, {0}, 0x0, {0}, 0, 0 },
+		{ "tagged_mispred_branch", "Tagged_mispred_branch", "", 0x18000, 0x10, {0}, 0x0, {0}, 0, 0 },
+		{ "mob_load_replay_retired", "MOB_load_replay_retired", "", 0x200, 0x1, {0x7}, 0x30, {0}, 1, 0 },
+		{ "split_load_retired", "split_load_retired", "", 0x400, 0x1, {0x5}, 0x2, {0x33}, 1, 1 },
+		{ "split_store_retired", "split_store_retired", "", 0x400, 0x2, {0x6}, 0x2, {0x32}, 1, 1 },
 	};
 	if (count)
 		*count = sizeof rows / sizeof rows[0];
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_netburst_replay_metrics_row *pmregs_netburst_replay_metrics_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_netburst_replay_metrics_row *rows = pmregs_netburst_replay_metrics(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
 
 /* ---- NetBurst event encoder (event): names, checks and decoding ---- */
 
-/* The event whose row name or title is `name` (ignoring ASCII case), or PMREGS_ENOENT. */
-static inline int pmregs_netburst_event_find(const char *name)
+/* The row index of the event whose row name or title is `name` (ignoring ASCII case), or PMREGS_ENOENT
+ * (pmregs_netburst_events_find() gives the row itself). */
+static inline int pmregs_netburst_event_index(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_netburst_events_row *rows = pmregs_netburst_events(&n);
@@ -1506,6 +1512,13 @@ static inline int pmregs_netburst_event_find(const char *name)
 		if (pmregs_strcaseeq(rows[i].name, name) || pmregs_strcaseeq(rows[i].title, name))
 			return (int)i;
 	return PMREGS_ENOENT;
+}
+
+/* Deprecated: the name pmregs_netburst_event_index() had before 0.2.0 (removed in the release after). */
+PMREGS_DEPRECATED("renamed pmregs_netburst_event_index()")
+static inline int pmregs_netburst_event_find(const char *name)
+{
+	return pmregs_netburst_event_index(name);
 }
 
 /*
@@ -1535,7 +1548,7 @@ static inline int pmregs_netburst_event_parse(struct pmregs_netburst_event_reque
 			tok[i] = s[i];
 		tok[n] = 0;
 		if (row == PMREGS_NULL) {
-			int ev = pmregs_netburst_event_find(tok);
+			int ev = pmregs_netburst_event_index(tok);
 			if (ev < 0) {
 				if (bad)
 					*bad = s;
@@ -1582,7 +1595,7 @@ static inline size_t pmregs_netburst_event_snprint(char *buf, size_t n, const st
 	/* the title when it names this event and holds no ':', else the row name: what the parser reads back */
 	for (i = 0; row->title[i] && row->title[i] != ':'; i++)
 		;
-	pmregs_sb_puts(&sb, i && !row->title[i] && pmregs_netburst_event_find(row->title) == (int)r->event ? row->title : row->name);
+	pmregs_sb_puts(&sb, i && !row->title[i] && pmregs_netburst_event_index(row->title) == (int)r->event ? row->title : row->name);
 	left = r->mask;
 	for (i = 0; i < row->mask_count; i++) {
 		uint64_t m = (uint64_t)1 << (row->mask_names[i].bit & 63);
@@ -1723,130 +1736,130 @@ static inline int pmregs_netburst_event_decode(const struct pmregs_netburst_even
 static inline const struct pmregs_register_desc *pmregs_netburst_register_descs(size_t *count)
 {
 	static const struct pmregs_register_desc d[] = {
-		{ "bpu_counter0", "MSR_BPU_COUNTER0", "", "", "msr", PMREGS_U64(0x300), PMREGS_U64(0x0), 5, "group=bpu counter=0 cccr=bpu_cccr0" },
-		{ "bpu_counter1", "MSR_BPU_COUNTER1", "", "", "msr", PMREGS_U64(0x301), PMREGS_U64(0x0), 5, "group=bpu counter=1 cccr=bpu_cccr1" },
-		{ "bpu_counter2", "MSR_BPU_COUNTER2", "", "", "msr", PMREGS_U64(0x302), PMREGS_U64(0x0), 5, "group=bpu counter=2 cccr=bpu_cccr2" },
-		{ "bpu_counter3", "MSR_BPU_COUNTER3", "", "", "msr", PMREGS_U64(0x303), PMREGS_U64(0x0), 5, "group=bpu counter=3 cccr=bpu_cccr3" },
-		{ "ms_counter0", "MSR_MS_COUNTER0", "", "", "msr", PMREGS_U64(0x304), PMREGS_U64(0x0), 5, "group=ms counter=4 cccr=ms_cccr0" },
-		{ "ms_counter1", "MSR_MS_COUNTER1", "", "", "msr", PMREGS_U64(0x305), PMREGS_U64(0x0), 5, "group=ms counter=5 cccr=ms_cccr1" },
-		{ "ms_counter2", "MSR_MS_COUNTER2", "", "", "msr", PMREGS_U64(0x306), PMREGS_U64(0x0), 5, "group=ms counter=6 cccr=ms_cccr2" },
-		{ "ms_counter3", "MSR_MS_COUNTER3", "", "", "msr", PMREGS_U64(0x307), PMREGS_U64(0x0), 5, "group=ms counter=7 cccr=ms_cccr3" },
-		{ "flame_counter0", "MSR_FLAME_COUNTER0", "", "", "msr", PMREGS_U64(0x308), PMREGS_U64(0x0), 5, "group=flame counter=8 cccr=flame_cccr0" },
-		{ "flame_counter1", "MSR_FLAME_COUNTER1", "", "", "msr", PMREGS_U64(0x309), PMREGS_U64(0x0), 5, "group=flame counter=9 cccr=flame_cccr1" },
-		{ "flame_counter2", "MSR_FLAME_COUNTER2", "", "", "msr", PMREGS_U64(0x30a), PMREGS_U64(0x0), 5, "group=flame counter=10 cccr=flame_cccr2" },
-		{ "flame_counter3", "MSR_FLAME_COUNTER3", "", "", "msr", PMREGS_U64(0x30b), PMREGS_U64(0x0), 5, "group=flame counter=11 cccr=flame_cccr3" },
-		{ "iq_counter0", "MSR_IQ_COUNTER0", "", "", "msr", PMREGS_U64(0x30c), PMREGS_U64(0x0), 5, "group=iq counter=12 cccr=iq_cccr0" },
-		{ "iq_counter1", "MSR_IQ_COUNTER1", "", "", "msr", PMREGS_U64(0x30d), PMREGS_U64(0x0), 5, "group=iq counter=13 cccr=iq_cccr1" },
-		{ "iq_counter2", "MSR_IQ_COUNTER2", "", "", "msr", PMREGS_U64(0x30e), PMREGS_U64(0x0), 5, "group=iq counter=14 cccr=iq_cccr2" },
-		{ "iq_counter3", "MSR_IQ_COUNTER3", "", "", "msr", PMREGS_U64(0x30f), PMREGS_U64(0x0), 5, "group=iq counter=15 cccr=iq_cccr3" },
-		{ "iq_counter4", "MSR_IQ_COUNTER4", "The PEBS counter (logical processor 0 with HT)", "", "msr", PMREGS_U64(0x310), PMREGS_U64(0x0), 5, "group=iq counter=16 cccr=iq_cccr4 pebs=yes" },
-		{ "iq_counter5", "MSR_IQ_COUNTER5", "The PEBS counter of logical processor 1 with HT", "", "msr", PMREGS_U64(0x311), PMREGS_U64(0x0), 5, "group=iq counter=17 cccr=iq_cccr5 pebs=yes pebs_ht_only=yes" },
-		{ "bpu_cccr0", "MSR_BPU_CCCR0", "", "", "msr", PMREGS_U64(0x360), PMREGS_U64(0x0), 2, "group=bpu counter=0" },
-		{ "bpu_cccr1", "MSR_BPU_CCCR1", "", "", "msr", PMREGS_U64(0x361), PMREGS_U64(0x0), 2, "group=bpu counter=1" },
-		{ "bpu_cccr2", "MSR_BPU_CCCR2", "", "", "msr", PMREGS_U64(0x362), PMREGS_U64(0x0), 2, "group=bpu counter=2" },
-		{ "bpu_cccr3", "MSR_BPU_CCCR3", "", "", "msr", PMREGS_U64(0x363), PMREGS_U64(0x0), 2, "group=bpu counter=3" },
-		{ "ms_cccr0", "MSR_MS_CCCR0", "", "", "msr", PMREGS_U64(0x364), PMREGS_U64(0x0), 2, "group=ms counter=4" },
-		{ "ms_cccr1", "MSR_MS_CCCR1", "", "", "msr", PMREGS_U64(0x365), PMREGS_U64(0x0), 2, "group=ms counter=5" },
-		{ "ms_cccr2", "MSR_MS_CCCR2", "", "", "msr", PMREGS_U64(0x366), PMREGS_U64(0x0), 2, "group=ms counter=6" },
-		{ "ms_cccr3", "MSR_MS_CCCR3", "", "", "msr", PMREGS_U64(0x367), PMREGS_U64(0x0), 2, "group=ms counter=7" },
-		{ "flame_cccr0", "MSR_FLAME_CCCR0", "", "", "msr", PMREGS_U64(0x368), PMREGS_U64(0x0), 2, "group=flame counter=8" },
-		{ "flame_cccr1", "MSR_FLAME_CCCR1", "", "", "msr", PMREGS_U64(0x369), PMREGS_U64(0x0), 2, "group=flame counter=9" },
-		{ "flame_cccr2", "MSR_FLAME_CCCR2", "", "", "msr", PMREGS_U64(0x36a), PMREGS_U64(0x0), 2, "group=flame counter=10" },
-		{ "flame_cccr3", "MSR_FLAME_CCCR3", "", "", "msr", PMREGS_U64(0x36b), PMREGS_U64(0x0), 2, "group=flame counter=11" },
-		{ "iq_cccr0", "MSR_IQ_CCCR0", "Bit 11 = CASCNT4INTO0: counter 16 cascades into counter 12", "", "msr", PMREGS_U64(0x36c), PMREGS_U64(0x0), 3, "group=iq counter=12 ext_cascade=yes" },
-		{ "iq_cccr1", "MSR_IQ_CCCR1", "", "", "msr", PMREGS_U64(0x36d), PMREGS_U64(0x0), 2, "group=iq counter=13" },
-		{ "iq_cccr2", "MSR_IQ_CCCR2", "", "", "msr", PMREGS_U64(0x36e), PMREGS_U64(0x0), 2, "group=iq counter=14" },
-		{ "iq_cccr3", "MSR_IQ_CCCR3", "Bit 11 = CASCNT5INTO3: counter 17 cascades into counter 15", "", "msr", PMREGS_U64(0x36f), PMREGS_U64(0x0), 3, "group=iq counter=15 ext_cascade=yes" },
-		{ "iq_cccr4", "MSR_IQ_CCCR4", "Bit 11 = CASCNT5INTO4: counter 17 cascades into counter 16", "", "msr", PMREGS_U64(0x370), PMREGS_U64(0x0), 3, "group=iq counter=16 ext_cascade=yes" },
-		{ "iq_cccr5", "MSR_IQ_CCCR5", "Bit 11 = CASCNT4INTO5: counter 16 cascades into counter 17", "", "msr", PMREGS_U64(0x371), PMREGS_U64(0x0), 3, "group=iq counter=17 ext_cascade=yes" },
-		{ "bsu_escr0", "MSR_BSU_ESCR0", "", "", "msr", PMREGS_U64(0x3a0), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=7" },
-		{ "bsu_escr1", "MSR_BSU_ESCR1", "", "", "msr", PMREGS_U64(0x3a1), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=7" },
-		{ "fsb_escr0", "MSR_FSB_ESCR0", "", "", "msr", PMREGS_U64(0x3a2), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=6" },
-		{ "fsb_escr1", "MSR_FSB_ESCR1", "", "", "msr", PMREGS_U64(0x3a3), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=6" },
-		{ "firm_escr0", "MSR_FIRM_ESCR0", "", "", "msr", PMREGS_U64(0x3a4), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter0,flame_counter1 escr_select=1" },
-		{ "firm_escr1", "MSR_FIRM_ESCR1", "", "", "msr", PMREGS_U64(0x3a5), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter2,flame_counter3 escr_select=1" },
-		{ "flame_escr0", "MSR_FLAME_ESCR0", "", "", "msr", PMREGS_U64(0x3a6), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter0,flame_counter1 escr_select=0" },
-		{ "flame_escr1", "MSR_FLAME_ESCR1", "", "", "msr", PMREGS_U64(0x3a7), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter2,flame_counter3 escr_select=0" },
-		{ "dac_escr0", "MSR_DAC_ESCR0", "", "", "msr", PMREGS_U64(0x3a8), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter0,flame_counter1 escr_select=5" },
-		{ "dac_escr1", "MSR_DAC_ESCR1", "", "", "msr", PMREGS_U64(0x3a9), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter2,flame_counter3 escr_select=5" },
-		{ "mob_escr0", "MSR_MOB_ESCR0", "", "", "msr", PMREGS_U64(0x3aa), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=2" },
-		{ "mob_escr1", "MSR_MOB_ESCR1", "", "", "msr", PMREGS_U64(0x3ab), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=2" },
-		{ "pmh_escr0", "MSR_PMH_ESCR0", "", "", "msr", PMREGS_U64(0x3ac), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=4" },
-		{ "pmh_escr1", "MSR_PMH_ESCR1", "", "", "msr", PMREGS_U64(0x3ad), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=4" },
-		{ "saat_escr0", "MSR_SAAT_ESCR0", "", "", "msr", PMREGS_U64(0x3ae), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter0,flame_counter1 escr_select=2" },
-		{ "saat_escr1", "MSR_SAAT_ESCR1", "", "", "msr", PMREGS_U64(0x3af), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter2,flame_counter3 escr_select=2" },
-		{ "u2l_escr0", "MSR_U2L_ESCR0", "", "", "msr", PMREGS_U64(0x3b0), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter0,flame_counter1 escr_select=3" },
-		{ "u2l_escr1", "MSR_U2L_ESCR1", "", "", "msr", PMREGS_U64(0x3b1), PMREGS_U64(0x0), 0, "group=flame counters=flame_counter2,flame_counter3 escr_select=3" },
-		{ "bpu_escr0", "MSR_BPU_ESCR0", "", "", "msr", PMREGS_U64(0x3b2), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=0" },
-		{ "bpu_escr1", "MSR_BPU_ESCR1", "", "", "msr", PMREGS_U64(0x3b3), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=0" },
-		{ "is_escr0", "MSR_IS_ESCR0", "", "", "msr", PMREGS_U64(0x3b4), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=1" },
-		{ "is_escr1", "MSR_IS_ESCR1", "", "", "msr", PMREGS_U64(0x3b5), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=1" },
-		{ "itlb_escr0", "MSR_ITLB_ESCR0", "", "", "msr", PMREGS_U64(0x3b6), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=3" },
-		{ "itlb_escr1", "MSR_ITLB_ESCR1", "", "", "msr", PMREGS_U64(0x3b7), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=3" },
-		{ "cru_escr0", "MSR_CRU_ESCR0", "", "", "msr", PMREGS_U64(0x3b8), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=4" },
-		{ "cru_escr1", "MSR_CRU_ESCR1", "", "", "msr", PMREGS_U64(0x3b9), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=4" },
-		{ "iq_escr0", "MSR_IQ_ESCR0", "", "", "msr", PMREGS_U64(0x3ba), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=0 models=6" },
-		{ "iq_escr1", "MSR_IQ_ESCR1", "", "", "msr", PMREGS_U64(0x3bb), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=0 models=6" },
-		{ "rat_escr0", "MSR_RAT_ESCR0", "", "", "msr", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=2" },
-		{ "rat_escr1", "MSR_RAT_ESCR1", "", "", "msr", PMREGS_U64(0x3bd), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=2" },
-		{ "ssu_escr0", "MSR_SSU_ESCR0", "", "", "msr", PMREGS_U64(0x3be), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=3" },
-		{ "ms_escr0", "MSR_MS_ESCR0", "", "", "msr", PMREGS_U64(0x3c0), PMREGS_U64(0x0), 0, "group=ms counters=ms_counter0,ms_counter1 escr_select=0" },
-		{ "ms_escr1", "MSR_MS_ESCR1", "", "", "msr", PMREGS_U64(0x3c1), PMREGS_U64(0x0), 0, "group=ms counters=ms_counter2,ms_counter3 escr_select=0" },
-		{ "tbpu_escr0", "MSR_TBPU_ESCR0", "", "", "msr", PMREGS_U64(0x3c2), PMREGS_U64(0x0), 0, "group=ms counters=ms_counter0,ms_counter1 escr_select=2" },
-		{ "tbpu_escr1", "MSR_TBPU_ESCR1", "", "", "msr", PMREGS_U64(0x3c3), PMREGS_U64(0x0), 0, "group=ms counters=ms_counter2,ms_counter3 escr_select=2" },
-		{ "tc_escr0", "MSR_TC_ESCR0", "", "", "msr", PMREGS_U64(0x3c4), PMREGS_U64(0x0), 0, "group=ms counters=ms_counter0,ms_counter1 escr_select=1" },
-		{ "tc_escr1", "MSR_TC_ESCR1", "", "", "msr", PMREGS_U64(0x3c5), PMREGS_U64(0x0), 0, "group=ms counters=ms_counter2,ms_counter3 escr_select=1" },
-		{ "ix_escr0", "MSR_IX_ESCR0", "", "", "msr", PMREGS_U64(0x3c8), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=5" },
-		{ "ix_escr1", "MSR_IX_ESCR1", "", "", "msr", PMREGS_U64(0x3c9), PMREGS_U64(0x0), 0, "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=5" },
-		{ "alf_escr0", "MSR_ALF_ESCR0", "", "", "msr", PMREGS_U64(0x3ca), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=1" },
-		{ "alf_escr1", "MSR_ALF_ESCR1", "", "", "msr", PMREGS_U64(0x3cb), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=1" },
-		{ "cru_escr2", "MSR_CRU_ESCR2", "", "", "msr", PMREGS_U64(0x3cc), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=5" },
-		{ "cru_escr3", "MSR_CRU_ESCR3", "", "", "msr", PMREGS_U64(0x3cd), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=5" },
-		{ "cru_escr4", "MSR_CRU_ESCR4", "", "", "msr", PMREGS_U64(0x3e0), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=6" },
-		{ "cru_escr5", "MSR_CRU_ESCR5", "", "", "msr", PMREGS_U64(0x3e1), PMREGS_U64(0x0), 0, "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=6" },
-		{ "tc_precise_event", "MSR_TC_PRECISE_EVENT", "Front-end tagging control; no event in the tables needs it (SDM3 18.15.6.2)", "", "msr", PMREGS_U64(0x3f0), PMREGS_U64(0x0), -1, "" },
-		{ "pebs_enable", "IA32_PEBS_ENABLE", "", "", "msr", PMREGS_U64(0x3f1), PMREGS_U64(0x0), 7, "" },
-		{ "pebs_matrix_vert", "MSR_PEBS_MATRIX_VERT", "", "", "msr", PMREGS_U64(0x3f2), PMREGS_U64(0x0), 8, "" },
-		{ "ler_from_lip", "MSR_LER_FROM_LIP", "Last exception record: from linear IP", "", "msr", PMREGS_U64(0x1d7), PMREGS_U64(0x0), -1, "" },
-		{ "ler_to_lip", "MSR_LER_TO_LIP", "Last exception record: to linear IP", "", "msr", PMREGS_U64(0x1d8), PMREGS_U64(0x0), -1, "" },
-		{ "debugctla", "MSR_DEBUGCTLA", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 9, "" },
-		{ "lastbranch_tos", "MSR_LASTBRANCH_TOS", "", "", "msr", PMREGS_U64(0x1da), PMREGS_U64(0x0), 11, "" },
-		{ "lastbranch_0", "MSR_LASTBRANCH_0", "", "", "msr", PMREGS_U64(0x1db), PMREGS_U64(0x0), 10, "models=7" },
-		{ "lastbranch_1", "MSR_LASTBRANCH_1", "", "", "msr", PMREGS_U64(0x1dc), PMREGS_U64(0x0), 10, "models=7" },
-		{ "lastbranch_2", "MSR_LASTBRANCH_2", "", "", "msr", PMREGS_U64(0x1dd), PMREGS_U64(0x0), 10, "models=7" },
-		{ "lastbranch_3", "MSR_LASTBRANCH_3", "", "", "msr", PMREGS_U64(0x1de), PMREGS_U64(0x0), 10, "models=7" },
-		{ "lastbranch_0_from_ip", "MSR_LASTBRANCH_0_FROM_IP", "", "", "msr", PMREGS_U64(0x680), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_1_from_ip", "MSR_LASTBRANCH_1_FROM_IP", "", "", "msr", PMREGS_U64(0x681), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_2_from_ip", "MSR_LASTBRANCH_2_FROM_IP", "", "", "msr", PMREGS_U64(0x682), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_3_from_ip", "MSR_LASTBRANCH_3_FROM_IP", "", "", "msr", PMREGS_U64(0x683), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_4_from_ip", "MSR_LASTBRANCH_4_FROM_IP", "", "", "msr", PMREGS_U64(0x684), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_5_from_ip", "MSR_LASTBRANCH_5_FROM_IP", "", "", "msr", PMREGS_U64(0x685), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_6_from_ip", "MSR_LASTBRANCH_6_FROM_IP", "", "", "msr", PMREGS_U64(0x686), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_7_from_ip", "MSR_LASTBRANCH_7_FROM_IP", "", "", "msr", PMREGS_U64(0x687), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_8_from_ip", "MSR_LASTBRANCH_8_FROM_IP", "", "", "msr", PMREGS_U64(0x688), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_9_from_ip", "MSR_LASTBRANCH_9_FROM_IP", "", "", "msr", PMREGS_U64(0x689), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_10_from_ip", "MSR_LASTBRANCH_10_FROM_IP", "", "", "msr", PMREGS_U64(0x68a), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_11_from_ip", "MSR_LASTBRANCH_11_FROM_IP", "", "", "msr", PMREGS_U64(0x68b), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_12_from_ip", "MSR_LASTBRANCH_12_FROM_IP", "", "", "msr", PMREGS_U64(0x68c), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_13_from_ip", "MSR_LASTBRANCH_13_FROM_IP", "", "", "msr", PMREGS_U64(0x68d), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_14_from_ip", "MSR_LASTBRANCH_14_FROM_IP", "", "", "msr", PMREGS_U64(0x68e), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_15_from_ip", "MSR_LASTBRANCH_15_FROM_IP", "", "", "msr", PMREGS_U64(0x68f), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_0_to_ip", "MSR_LASTBRANCH_0_TO_IP", "", "", "msr", PMREGS_U64(0x6c0), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_1_to_ip", "MSR_LASTBRANCH_1_TO_IP", "", "", "msr", PMREGS_U64(0x6c1), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_2_to_ip", "MSR_LASTBRANCH_2_TO_IP", "", "", "msr", PMREGS_U64(0x6c2), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_3_to_ip", "MSR_LASTBRANCH_3_TO_IP", "", "", "msr", PMREGS_U64(0x6c3), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_4_to_ip", "MSR_LASTBRANCH_4_TO_IP", "", "", "msr", PMREGS_U64(0x6c4), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_5_to_ip", "MSR_LASTBRANCH_5_TO_IP", "", "", "msr", PMREGS_U64(0x6c5), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_6_to_ip", "MSR_LASTBRANCH_6_TO_IP", "", "", "msr", PMREGS_U64(0x6c6), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_7_to_ip", "MSR_LASTBRANCH_7_TO_IP", "", "", "msr", PMREGS_U64(0x6c7), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_8_to_ip", "MSR_LASTBRANCH_8_TO_IP", "", "", "msr", PMREGS_U64(0x6c8), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_9_to_ip", "MSR_LASTBRANCH_9_TO_IP", "", "", "msr", PMREGS_U64(0x6c9), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_10_to_ip", "MSR_LASTBRANCH_10_TO_IP", "", "", "msr", PMREGS_U64(0x6ca), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_11_to_ip", "MSR_LASTBRANCH_11_TO_IP", "", "", "msr", PMREGS_U64(0x6cb), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_12_to_ip", "MSR_LASTBRANCH_12_TO_IP", "", "", "msr", PMREGS_U64(0x6cc), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_13_to_ip", "MSR_LASTBRANCH_13_TO_IP", "", "", "msr", PMREGS_U64(0x6cd), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_14_to_ip", "MSR_LASTBRANCH_14_TO_IP", "", "", "msr", PMREGS_U64(0x6ce), PMREGS_U64(0x0), -1, "models=65528" },
-		{ "lastbranch_15_to_ip", "MSR_LASTBRANCH_15_TO_IP", "", "", "msr", PMREGS_U64(0x6cf), PMREGS_U64(0x0), -1, "models=65528" },
+		{ "bpu_counter0", "MSR_BPU_COUNTER0", "", "", "msr", "group=bpu counter=0 cccr=bpu_cccr0", PMREGS_U64(0x300), PMREGS_U64(0x0), 5, {0} },
+		{ "bpu_counter1", "MSR_BPU_COUNTER1", "", "", "msr", "group=bpu counter=1 cccr=bpu_cccr1", PMREGS_U64(0x301), PMREGS_U64(0x0), 5, {0} },
+		{ "bpu_counter2", "MSR_BPU_COUNTER2", "", "", "msr", "group=bpu counter=2 cccr=bpu_cccr2", PMREGS_U64(0x302), PMREGS_U64(0x0), 5, {0} },
+		{ "bpu_counter3", "MSR_BPU_COUNTER3", "", "", "msr", "group=bpu counter=3 cccr=bpu_cccr3", PMREGS_U64(0x303), PMREGS_U64(0x0), 5, {0} },
+		{ "ms_counter0", "MSR_MS_COUNTER0", "", "", "msr", "group=ms counter=4 cccr=ms_cccr0", PMREGS_U64(0x304), PMREGS_U64(0x0), 5, {0} },
+		{ "ms_counter1", "MSR_MS_COUNTER1", "", "", "msr", "group=ms counter=5 cccr=ms_cccr1", PMREGS_U64(0x305), PMREGS_U64(0x0), 5, {0} },
+		{ "ms_counter2", "MSR_MS_COUNTER2", "", "", "msr", "group=ms counter=6 cccr=ms_cccr2", PMREGS_U64(0x306), PMREGS_U64(0x0), 5, {0} },
+		{ "ms_counter3", "MSR_MS_COUNTER3", "", "", "msr", "group=ms counter=7 cccr=ms_cccr3", PMREGS_U64(0x307), PMREGS_U64(0x0), 5, {0} },
+		{ "flame_counter0", "MSR_FLAME_COUNTER0", "", "", "msr", "group=flame counter=8 cccr=flame_cccr0", PMREGS_U64(0x308), PMREGS_U64(0x0), 5, {0} },
+		{ "flame_counter1", "MSR_FLAME_COUNTER1", "", "", "msr", "group=flame counter=9 cccr=flame_cccr1", PMREGS_U64(0x309), PMREGS_U64(0x0), 5, {0} },
+		{ "flame_counter2", "MSR_FLAME_COUNTER2", "", "", "msr", "group=flame counter=10 cccr=flame_cccr2", PMREGS_U64(0x30a), PMREGS_U64(0x0), 5, {0} },
+		{ "flame_counter3", "MSR_FLAME_COUNTER3", "", "", "msr", "group=flame counter=11 cccr=flame_cccr3", PMREGS_U64(0x30b), PMREGS_U64(0x0), 5, {0} },
+		{ "iq_counter0", "MSR_IQ_COUNTER0", "", "", "msr", "group=iq counter=12 cccr=iq_cccr0", PMREGS_U64(0x30c), PMREGS_U64(0x0), 5, {0} },
+		{ "iq_counter1", "MSR_IQ_COUNTER1", "", "", "msr", "group=iq counter=13 cccr=iq_cccr1", PMREGS_U64(0x30d), PMREGS_U64(0x0), 5, {0} },
+		{ "iq_counter2", "MSR_IQ_COUNTER2", "", "", "msr", "group=iq counter=14 cccr=iq_cccr2", PMREGS_U64(0x30e), PMREGS_U64(0x0), 5, {0} },
+		{ "iq_counter3", "MSR_IQ_COUNTER3", "", "", "msr", "group=iq counter=15 cccr=iq_cccr3", PMREGS_U64(0x30f), PMREGS_U64(0x0), 5, {0} },
+		{ "iq_counter4", "MSR_IQ_COUNTER4", "The PEBS counter (logical processor 0 with HT)", "", "msr", "group=iq counter=16 cccr=iq_cccr4 pebs=yes", PMREGS_U64(0x310), PMREGS_U64(0x0), 5, {0} },
+		{ "iq_counter5", "MSR_IQ_COUNTER5", "The PEBS counter of logical processor 1 with HT", "", "msr", "group=iq counter=17 cccr=iq_cccr5 pebs=yes pebs_ht_only=yes", PMREGS_U64(0x311), PMREGS_U64(0x0), 5, {0} },
+		{ "bpu_cccr0", "MSR_BPU_CCCR0", "", "", "msr", "group=bpu counter=0", PMREGS_U64(0x360), PMREGS_U64(0x0), 2, {0} },
+		{ "bpu_cccr1", "MSR_BPU_CCCR1", "", "", "msr", "group=bpu counter=1", PMREGS_U64(0x361), PMREGS_U64(0x0), 2, {0} },
+		{ "bpu_cccr2", "MSR_BPU_CCCR2", "", "", "msr", "group=bpu counter=2", PMREGS_U64(0x362), PMREGS_U64(0x0), 2, {0} },
+		{ "bpu_cccr3", "MSR_BPU_CCCR3", "", "", "msr", "group=bpu counter=3", PMREGS_U64(0x363), PMREGS_U64(0x0), 2, {0} },
+		{ "ms_cccr0", "MSR_MS_CCCR0", "", "", "msr", "group=ms counter=4", PMREGS_U64(0x364), PMREGS_U64(0x0), 2, {0} },
+		{ "ms_cccr1", "MSR_MS_CCCR1", "", "", "msr", "group=ms counter=5", PMREGS_U64(0x365), PMREGS_U64(0x0), 2, {0} },
+		{ "ms_cccr2", "MSR_MS_CCCR2", "", "", "msr", "group=ms counter=6", PMREGS_U64(0x366), PMREGS_U64(0x0), 2, {0} },
+		{ "ms_cccr3", "MSR_MS_CCCR3", "", "", "msr", "group=ms counter=7", PMREGS_U64(0x367), PMREGS_U64(0x0), 2, {0} },
+		{ "flame_cccr0", "MSR_FLAME_CCCR0", "", "", "msr", "group=flame counter=8", PMREGS_U64(0x368), PMREGS_U64(0x0), 2, {0} },
+		{ "flame_cccr1", "MSR_FLAME_CCCR1", "", "", "msr", "group=flame counter=9", PMREGS_U64(0x369), PMREGS_U64(0x0), 2, {0} },
+		{ "flame_cccr2", "MSR_FLAME_CCCR2", "", "", "msr", "group=flame counter=10", PMREGS_U64(0x36a), PMREGS_U64(0x0), 2, {0} },
+		{ "flame_cccr3", "MSR_FLAME_CCCR3", "", "", "msr", "group=flame counter=11", PMREGS_U64(0x36b), PMREGS_U64(0x0), 2, {0} },
+		{ "iq_cccr0", "MSR_IQ_CCCR0", "Bit 11 = CASCNT4INTO0: counter 16 cascades into counter 12", "", "msr", "group=iq counter=12 ext_cascade=yes", PMREGS_U64(0x36c), PMREGS_U64(0x0), 3, {0} },
+		{ "iq_cccr1", "MSR_IQ_CCCR1", "", "", "msr", "group=iq counter=13", PMREGS_U64(0x36d), PMREGS_U64(0x0), 2, {0} },
+		{ "iq_cccr2", "MSR_IQ_CCCR2", "", "", "msr", "group=iq counter=14", PMREGS_U64(0x36e), PMREGS_U64(0x0), 2, {0} },
+		{ "iq_cccr3", "MSR_IQ_CCCR3", "Bit 11 = CASCNT5INTO3: counter 17 cascades into counter 15", "", "msr", "group=iq counter=15 ext_cascade=yes", PMREGS_U64(0x36f), PMREGS_U64(0x0), 3, {0} },
+		{ "iq_cccr4", "MSR_IQ_CCCR4", "Bit 11 = CASCNT5INTO4: counter 17 cascades into counter 16", "", "msr", "group=iq counter=16 ext_cascade=yes", PMREGS_U64(0x370), PMREGS_U64(0x0), 3, {0} },
+		{ "iq_cccr5", "MSR_IQ_CCCR5", "Bit 11 = CASCNT4INTO5: counter 16 cascades into counter 17", "", "msr", "group=iq counter=17 ext_cascade=yes", PMREGS_U64(0x371), PMREGS_U64(0x0), 3, {0} },
+		{ "bsu_escr0", "MSR_BSU_ESCR0", "", "", "msr", "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=7", PMREGS_U64(0x3a0), PMREGS_U64(0x0), 0, {0} },
+		{ "bsu_escr1", "MSR_BSU_ESCR1", "", "", "msr", "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=7", PMREGS_U64(0x3a1), PMREGS_U64(0x0), 0, {0} },
+		{ "fsb_escr0", "MSR_FSB_ESCR0", "", "", "msr", "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=6", PMREGS_U64(0x3a2), PMREGS_U64(0x0), 0, {0} },
+		{ "fsb_escr1", "MSR_FSB_ESCR1", "", "", "msr", "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=6", PMREGS_U64(0x3a3), PMREGS_U64(0x0), 0, {0} },
+		{ "firm_escr0", "MSR_FIRM_ESCR0", "", "", "msr", "group=flame counters=flame_counter0,flame_counter1 escr_select=1", PMREGS_U64(0x3a4), PMREGS_U64(0x0), 0, {0} },
+		{ "firm_escr1", "MSR_FIRM_ESCR1", "", "", "msr", "group=flame counters=flame_counter2,flame_counter3 escr_select=1", PMREGS_U64(0x3a5), PMREGS_U64(0x0), 0, {0} },
+		{ "flame_escr0", "MSR_FLAME_ESCR0", "", "", "msr", "group=flame counters=flame_counter0,flame_counter1 escr_select=0", PMREGS_U64(0x3a6), PMREGS_U64(0x0), 0, {0} },
+		{ "flame_escr1", "MSR_FLAME_ESCR1", "", "", "msr", "group=flame counters=flame_counter2,flame_counter3 escr_select=0", PMREGS_U64(0x3a7), PMREGS_U64(0x0), 0, {0} },
+		{ "dac_escr0", "MSR_DAC_ESCR0", "", "", "msr", "group=flame counters=flame_counter0,flame_counter1 escr_select=5", PMREGS_U64(0x3a8), PMREGS_U64(0x0), 0, {0} },
+		{ "dac_escr1", "MSR_DAC_ESCR1", "", "", "msr", "group=flame counters=flame_counter2,flame_counter3 escr_select=5", PMREGS_U64(0x3a9), PMREGS_U64(0x0), 0, {0} },
+		{ "mob_escr0", "MSR_MOB_ESCR0", "", "", "msr", "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=2", PMREGS_U64(0x3aa), PMREGS_U64(0x0), 0, {0} },
+		{ "mob_escr1", "MSR_MOB_ESCR1", "", "", "msr", "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=2", PMREGS_U64(0x3ab), PMREGS_U64(0x0), 0, {0} },
+		{ "pmh_escr0", "MSR_PMH_ESCR0", "", "", "msr", "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=4", PMREGS_U64(0x3ac), PMREGS_U64(0x0), 0, {0} },
+		{ "pmh_escr1", "MSR_PMH_ESCR1", "", "", "msr", "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=4", PMREGS_U64(0x3ad), PMREGS_U64(0x0), 0, {0} },
+		{ "saat_escr0", "MSR_SAAT_ESCR0", "", "", "msr", "group=flame counters=flame_counter0,flame_counter1 escr_select=2", PMREGS_U64(0x3ae), PMREGS_U64(0x0), 0, {0} },
+		{ "saat_escr1", "MSR_SAAT_ESCR1", "", "", "msr", "group=flame counters=flame_counter2,flame_counter3 escr_select=2", PMREGS_U64(0x3af), PMREGS_U64(0x0), 0, {0} },
+		{ "u2l_escr0", "MSR_U2L_ESCR0", "", "", "msr", "group=flame counters=flame_counter0,flame_counter1 escr_select=3", PMREGS_U64(0x3b0), PMREGS_U64(0x0), 0, {0} },
+		{ "u2l_escr1", "MSR_U2L_ESCR1", "", "", "msr", "group=flame counters=flame_counter2,flame_counter3 escr_select=3", PMREGS_U64(0x3b1), PMREGS_U64(0x0), 0, {0} },
+		{ "bpu_escr0", "MSR_BPU_ESCR0", "", "", "msr", "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=0", PMREGS_U64(0x3b2), PMREGS_U64(0x0), 0, {0} },
+		{ "bpu_escr1", "MSR_BPU_ESCR1", "", "", "msr", "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=0", PMREGS_U64(0x3b3), PMREGS_U64(0x0), 0, {0} },
+		{ "is_escr0", "MSR_IS_ESCR0", "", "", "msr", "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=1", PMREGS_U64(0x3b4), PMREGS_U64(0x0), 0, {0} },
+		{ "is_escr1", "MSR_IS_ESCR1", "", "", "msr", "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=1", PMREGS_U64(0x3b5), PMREGS_U64(0x0), 0, {0} },
+		{ "itlb_escr0", "MSR_ITLB_ESCR0", "", "", "msr", "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=3", PMREGS_U64(0x3b6), PMREGS_U64(0x0), 0, {0} },
+		{ "itlb_escr1", "MSR_ITLB_ESCR1", "", "", "msr", "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=3", PMREGS_U64(0x3b7), PMREGS_U64(0x0), 0, {0} },
+		{ "cru_escr0", "MSR_CRU_ESCR0", "", "", "msr", "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=4", PMREGS_U64(0x3b8), PMREGS_U64(0x0), 0, {0} },
+		{ "cru_escr1", "MSR_CRU_ESCR1", "", "", "msr", "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=4", PMREGS_U64(0x3b9), PMREGS_U64(0x0), 0, {0} },
+		{ "iq_escr0", "MSR_IQ_ESCR0", "", "", "msr", "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=0 models=6", PMREGS_U64(0x3ba), PMREGS_U64(0x0), 0, {0} },
+		{ "iq_escr1", "MSR_IQ_ESCR1", "", "", "msr", "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=0 models=6", PMREGS_U64(0x3bb), PMREGS_U64(0x0), 0, {0} },
+		{ "rat_escr0", "MSR_RAT_ESCR0", "", "", "msr", "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=2", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 0, {0} },
+		{ "rat_escr1", "MSR_RAT_ESCR1", "", "", "msr", "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=2", PMREGS_U64(0x3bd), PMREGS_U64(0x0), 0, {0} },
+		{ "ssu_escr0", "MSR_SSU_ESCR0", "", "", "msr", "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=3", PMREGS_U64(0x3be), PMREGS_U64(0x0), 0, {0} },
+		{ "ms_escr0", "MSR_MS_ESCR0", "", "", "msr", "group=ms counters=ms_counter0,ms_counter1 escr_select=0", PMREGS_U64(0x3c0), PMREGS_U64(0x0), 0, {0} },
+		{ "ms_escr1", "MSR_MS_ESCR1", "", "", "msr", "group=ms counters=ms_counter2,ms_counter3 escr_select=0", PMREGS_U64(0x3c1), PMREGS_U64(0x0), 0, {0} },
+		{ "tbpu_escr0", "MSR_TBPU_ESCR0", "", "", "msr", "group=ms counters=ms_counter0,ms_counter1 escr_select=2", PMREGS_U64(0x3c2), PMREGS_U64(0x0), 0, {0} },
+		{ "tbpu_escr1", "MSR_TBPU_ESCR1", "", "", "msr", "group=ms counters=ms_counter2,ms_counter3 escr_select=2", PMREGS_U64(0x3c3), PMREGS_U64(0x0), 0, {0} },
+		{ "tc_escr0", "MSR_TC_ESCR0", "", "", "msr", "group=ms counters=ms_counter0,ms_counter1 escr_select=1", PMREGS_U64(0x3c4), PMREGS_U64(0x0), 0, {0} },
+		{ "tc_escr1", "MSR_TC_ESCR1", "", "", "msr", "group=ms counters=ms_counter2,ms_counter3 escr_select=1", PMREGS_U64(0x3c5), PMREGS_U64(0x0), 0, {0} },
+		{ "ix_escr0", "MSR_IX_ESCR0", "", "", "msr", "group=bpu counters=bpu_counter0,bpu_counter1 escr_select=5", PMREGS_U64(0x3c8), PMREGS_U64(0x0), 0, {0} },
+		{ "ix_escr1", "MSR_IX_ESCR1", "", "", "msr", "group=bpu counters=bpu_counter2,bpu_counter3 escr_select=5", PMREGS_U64(0x3c9), PMREGS_U64(0x0), 0, {0} },
+		{ "alf_escr0", "MSR_ALF_ESCR0", "", "", "msr", "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=1", PMREGS_U64(0x3ca), PMREGS_U64(0x0), 0, {0} },
+		{ "alf_escr1", "MSR_ALF_ESCR1", "", "", "msr", "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=1", PMREGS_U64(0x3cb), PMREGS_U64(0x0), 0, {0} },
+		{ "cru_escr2", "MSR_CRU_ESCR2", "", "", "msr", "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=5", PMREGS_U64(0x3cc), PMREGS_U64(0x0), 0, {0} },
+		{ "cru_escr3", "MSR_CRU_ESCR3", "", "", "msr", "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=5", PMREGS_U64(0x3cd), PMREGS_U64(0x0), 0, {0} },
+		{ "cru_escr4", "MSR_CRU_ESCR4", "", "", "msr", "group=iq counters=iq_counter0,iq_counter1,iq_counter4 escr_select=6", PMREGS_U64(0x3e0), PMREGS_U64(0x0), 0, {0} },
+		{ "cru_escr5", "MSR_CRU_ESCR5", "", "", "msr", "group=iq counters=iq_counter2,iq_counter3,iq_counter5 escr_select=6", PMREGS_U64(0x3e1), PMREGS_U64(0x0), 0, {0} },
+		{ "tc_precise_event", "MSR_TC_PRECISE_EVENT", "Front-end tagging control; no event in the tables needs it (SDM3 18.15.6.2)", "", "msr", "", PMREGS_U64(0x3f0), PMREGS_U64(0x0), -1, {0} },
+		{ "pebs_enable", "IA32_PEBS_ENABLE", "", "", "msr", "", PMREGS_U64(0x3f1), PMREGS_U64(0x0), 7, {0} },
+		{ "pebs_matrix_vert", "MSR_PEBS_MATRIX_VERT", "", "", "msr", "", PMREGS_U64(0x3f2), PMREGS_U64(0x0), 8, {0} },
+		{ "ler_from_lip", "MSR_LER_FROM_LIP", "Last exception record: from linear IP", "", "msr", "", PMREGS_U64(0x1d7), PMREGS_U64(0x0), -1, {0} },
+		{ "ler_to_lip", "MSR_LER_TO_LIP", "Last exception record: to linear IP", "", "msr", "", PMREGS_U64(0x1d8), PMREGS_U64(0x0), -1, {0} },
+		{ "debugctla", "MSR_DEBUGCTLA", "", "", "msr", "", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 9, {0} },
+		{ "lastbranch_tos", "MSR_LASTBRANCH_TOS", "", "", "msr", "", PMREGS_U64(0x1da), PMREGS_U64(0x0), 11, {0} },
+		{ "lastbranch_0", "MSR_LASTBRANCH_0", "", "", "msr", "models=7", PMREGS_U64(0x1db), PMREGS_U64(0x0), 10, {0} },
+		{ "lastbranch_1", "MSR_LASTBRANCH_1", "", "", "msr", "models=7", PMREGS_U64(0x1dc), PMREGS_U64(0x0), 10, {0} },
+		{ "lastbranch_2", "MSR_LASTBRANCH_2", "", "", "msr", "models=7", PMREGS_U64(0x1dd), PMREGS_U64(0x0), 10, {0} },
+		{ "lastbranch_3", "MSR_LASTBRANCH_3", "", "", "msr", "models=7", PMREGS_U64(0x1de), PMREGS_U64(0x0), 10, {0} },
+		{ "lastbranch_0_from_ip", "MSR_LASTBRANCH_0_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x680), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_1_from_ip", "MSR_LASTBRANCH_1_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x681), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_2_from_ip", "MSR_LASTBRANCH_2_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x682), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_3_from_ip", "MSR_LASTBRANCH_3_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x683), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_4_from_ip", "MSR_LASTBRANCH_4_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x684), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_5_from_ip", "MSR_LASTBRANCH_5_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x685), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_6_from_ip", "MSR_LASTBRANCH_6_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x686), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_7_from_ip", "MSR_LASTBRANCH_7_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x687), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_8_from_ip", "MSR_LASTBRANCH_8_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x688), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_9_from_ip", "MSR_LASTBRANCH_9_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x689), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_10_from_ip", "MSR_LASTBRANCH_10_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x68a), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_11_from_ip", "MSR_LASTBRANCH_11_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x68b), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_12_from_ip", "MSR_LASTBRANCH_12_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x68c), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_13_from_ip", "MSR_LASTBRANCH_13_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x68d), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_14_from_ip", "MSR_LASTBRANCH_14_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x68e), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_15_from_ip", "MSR_LASTBRANCH_15_FROM_IP", "", "", "msr", "models=65528", PMREGS_U64(0x68f), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_0_to_ip", "MSR_LASTBRANCH_0_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6c0), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_1_to_ip", "MSR_LASTBRANCH_1_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6c1), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_2_to_ip", "MSR_LASTBRANCH_2_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6c2), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_3_to_ip", "MSR_LASTBRANCH_3_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6c3), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_4_to_ip", "MSR_LASTBRANCH_4_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6c4), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_5_to_ip", "MSR_LASTBRANCH_5_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6c5), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_6_to_ip", "MSR_LASTBRANCH_6_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6c6), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_7_to_ip", "MSR_LASTBRANCH_7_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6c7), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_8_to_ip", "MSR_LASTBRANCH_8_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6c8), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_9_to_ip", "MSR_LASTBRANCH_9_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6c9), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_10_to_ip", "MSR_LASTBRANCH_10_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6ca), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_11_to_ip", "MSR_LASTBRANCH_11_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6cb), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_12_to_ip", "MSR_LASTBRANCH_12_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6cc), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_13_to_ip", "MSR_LASTBRANCH_13_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6cd), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_14_to_ip", "MSR_LASTBRANCH_14_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6ce), PMREGS_U64(0x0), -1, {0} },
+		{ "lastbranch_15_to_ip", "MSR_LASTBRANCH_15_TO_IP", "", "", "msr", "models=65528", PMREGS_U64(0x6cf), PMREGS_U64(0x0), -1, {0} },
 	};
 	if (count)
 		*count = sizeof d / sizeof d[0];

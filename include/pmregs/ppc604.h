@@ -709,21 +709,21 @@ enum pmregs_ppc604_counter {
 /* ---- MMCR0 (750, 7400, 745x) (mmcr0) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_MMCR0_FC(x)        PMREGS_FIELD32((x), 31, 1)
-#define PMREGS_PPC604_MMCR0_FCS(x)       PMREGS_FIELD32((x), 30, 1)
-#define PMREGS_PPC604_MMCR0_FCP(x)       PMREGS_FIELD32((x), 29, 1)
-#define PMREGS_PPC604_MMCR0_FCM1(x)      PMREGS_FIELD32((x), 28, 1)
-#define PMREGS_PPC604_MMCR0_FCM0(x)      PMREGS_FIELD32((x), 27, 1)
-#define PMREGS_PPC604_MMCR0_PMXE(x)      PMREGS_FIELD32((x), 26, 1)
-#define PMREGS_PPC604_MMCR0_FCECE(x)     PMREGS_FIELD32((x), 25, 1)
-#define PMREGS_PPC604_MMCR0_TBSEL(x)     PMREGS_FIELD32((x), 23, 2)
-#define PMREGS_PPC604_MMCR0_TBEE(x)      PMREGS_FIELD32((x), 22, 1)
-#define PMREGS_PPC604_MMCR0_THRESHOLD(x) PMREGS_FIELD32((x), 16, 6)
-#define PMREGS_PPC604_MMCR0_PMC1CE(x)    PMREGS_FIELD32((x), 15, 1)
-#define PMREGS_PPC604_MMCR0_PMCNCE(x)    PMREGS_FIELD32((x), 14, 1)
-#define PMREGS_PPC604_MMCR0_TRIGGER(x)   PMREGS_FIELD32((x), 13, 1)
-#define PMREGS_PPC604_MMCR0_PMC1SEL(x)   PMREGS_FIELD32((x), 6, 7)
-#define PMREGS_PPC604_MMCR0_PMC2SEL(x)   PMREGS_FIELD32((x), 0, 6)
+#define PMREGS_PPC604_MMCR0_FC(x)        PMREGS_FIELD32((x), 31, 1, pmregs_ppc604_mmcr0_fc_set)
+#define PMREGS_PPC604_MMCR0_FCS(x)       PMREGS_FIELD32((x), 30, 1, pmregs_ppc604_mmcr0_fcs_set)
+#define PMREGS_PPC604_MMCR0_FCP(x)       PMREGS_FIELD32((x), 29, 1, pmregs_ppc604_mmcr0_fcp_set)
+#define PMREGS_PPC604_MMCR0_FCM1(x)      PMREGS_FIELD32((x), 28, 1, pmregs_ppc604_mmcr0_fcm1_set)
+#define PMREGS_PPC604_MMCR0_FCM0(x)      PMREGS_FIELD32((x), 27, 1, pmregs_ppc604_mmcr0_fcm0_set)
+#define PMREGS_PPC604_MMCR0_PMXE(x)      PMREGS_FIELD32((x), 26, 1, pmregs_ppc604_mmcr0_pmxe_set)
+#define PMREGS_PPC604_MMCR0_FCECE(x)     PMREGS_FIELD32((x), 25, 1, pmregs_ppc604_mmcr0_fcece_set)
+#define PMREGS_PPC604_MMCR0_TBSEL(x)     PMREGS_FIELD32((x), 23, 2, pmregs_ppc604_mmcr0_tbsel_set)
+#define PMREGS_PPC604_MMCR0_TBEE(x)      PMREGS_FIELD32((x), 22, 1, pmregs_ppc604_mmcr0_tbee_set)
+#define PMREGS_PPC604_MMCR0_THRESHOLD(x) PMREGS_FIELD32((x), 16, 6, pmregs_ppc604_mmcr0_threshold_set)
+#define PMREGS_PPC604_MMCR0_PMC1CE(x)    PMREGS_FIELD32((x), 15, 1, pmregs_ppc604_mmcr0_pmc1ce_set)
+#define PMREGS_PPC604_MMCR0_PMCNCE(x)    PMREGS_FIELD32((x), 14, 1, pmregs_ppc604_mmcr0_pmcnce_set)
+#define PMREGS_PPC604_MMCR0_TRIGGER(x)   PMREGS_FIELD32((x), 13, 1, pmregs_ppc604_mmcr0_trigger_set)
+#define PMREGS_PPC604_MMCR0_PMC1SEL(x)   PMREGS_FIELD32((x), 6, 7, pmregs_ppc604_mmcr0_pmc1sel_set)
+#define PMREGS_PPC604_MMCR0_PMC2SEL(x)   PMREGS_FIELD32((x), 0, 6, pmregs_ppc604_mmcr0_pmc2sel_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_mmcr0_fc_get(v)                   PMREGS_GET32(v, 31, 0x1)
@@ -778,21 +778,21 @@ enum pmregs_ppc604_counter {
 /* ---- MMCR0 (604, 604e) (mmcr0_604) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_MMCR0_604_FC(x)        PMREGS_FIELD32((x), 31, 1)
-#define PMREGS_PPC604_MMCR0_604_FCS(x)       PMREGS_FIELD32((x), 30, 1)
-#define PMREGS_PPC604_MMCR0_604_FCP(x)       PMREGS_FIELD32((x), 29, 1)
-#define PMREGS_PPC604_MMCR0_604_FCM1(x)      PMREGS_FIELD32((x), 28, 1)
-#define PMREGS_PPC604_MMCR0_604_FCM0(x)      PMREGS_FIELD32((x), 27, 1)
-#define PMREGS_PPC604_MMCR0_604_PMXE(x)      PMREGS_FIELD32((x), 26, 1)
-#define PMREGS_PPC604_MMCR0_604_FCECE(x)     PMREGS_FIELD32((x), 25, 1)
-#define PMREGS_PPC604_MMCR0_604_TBSEL(x)     PMREGS_FIELD32((x), 23, 2)
-#define PMREGS_PPC604_MMCR0_604_TBEE(x)      PMREGS_FIELD32((x), 22, 1)
-#define PMREGS_PPC604_MMCR0_604_THRESHOLD(x) PMREGS_FIELD32((x), 16, 6)
-#define PMREGS_PPC604_MMCR0_604_PMC1CE(x)    PMREGS_FIELD32((x), 15, 1)
-#define PMREGS_PPC604_MMCR0_604_PMCNCE(x)    PMREGS_FIELD32((x), 14, 1)
-#define PMREGS_PPC604_MMCR0_604_TRIGGER(x)   PMREGS_FIELD32((x), 13, 1)
-#define PMREGS_PPC604_MMCR0_604_PMC1SEL(x)   PMREGS_FIELD32((x), 6, 5)
-#define PMREGS_PPC604_MMCR0_604_PMC2SEL(x)   PMREGS_FIELD32((x), 0, 5)
+#define PMREGS_PPC604_MMCR0_604_FC(x)        PMREGS_FIELD32((x), 31, 1, pmregs_ppc604_mmcr0_604_fc_set)
+#define PMREGS_PPC604_MMCR0_604_FCS(x)       PMREGS_FIELD32((x), 30, 1, pmregs_ppc604_mmcr0_604_fcs_set)
+#define PMREGS_PPC604_MMCR0_604_FCP(x)       PMREGS_FIELD32((x), 29, 1, pmregs_ppc604_mmcr0_604_fcp_set)
+#define PMREGS_PPC604_MMCR0_604_FCM1(x)      PMREGS_FIELD32((x), 28, 1, pmregs_ppc604_mmcr0_604_fcm1_set)
+#define PMREGS_PPC604_MMCR0_604_FCM0(x)      PMREGS_FIELD32((x), 27, 1, pmregs_ppc604_mmcr0_604_fcm0_set)
+#define PMREGS_PPC604_MMCR0_604_PMXE(x)      PMREGS_FIELD32((x), 26, 1, pmregs_ppc604_mmcr0_604_pmxe_set)
+#define PMREGS_PPC604_MMCR0_604_FCECE(x)     PMREGS_FIELD32((x), 25, 1, pmregs_ppc604_mmcr0_604_fcece_set)
+#define PMREGS_PPC604_MMCR0_604_TBSEL(x)     PMREGS_FIELD32((x), 23, 2, pmregs_ppc604_mmcr0_604_tbsel_set)
+#define PMREGS_PPC604_MMCR0_604_TBEE(x)      PMREGS_FIELD32((x), 22, 1, pmregs_ppc604_mmcr0_604_tbee_set)
+#define PMREGS_PPC604_MMCR0_604_THRESHOLD(x) PMREGS_FIELD32((x), 16, 6, pmregs_ppc604_mmcr0_604_threshold_set)
+#define PMREGS_PPC604_MMCR0_604_PMC1CE(x)    PMREGS_FIELD32((x), 15, 1, pmregs_ppc604_mmcr0_604_pmc1ce_set)
+#define PMREGS_PPC604_MMCR0_604_PMCNCE(x)    PMREGS_FIELD32((x), 14, 1, pmregs_ppc604_mmcr0_604_pmcnce_set)
+#define PMREGS_PPC604_MMCR0_604_TRIGGER(x)   PMREGS_FIELD32((x), 13, 1, pmregs_ppc604_mmcr0_604_trigger_set)
+#define PMREGS_PPC604_MMCR0_604_PMC1SEL(x)   PMREGS_FIELD32((x), 6, 5, pmregs_ppc604_mmcr0_604_pmc1sel_set)
+#define PMREGS_PPC604_MMCR0_604_PMC2SEL(x)   PMREGS_FIELD32((x), 0, 5, pmregs_ppc604_mmcr0_604_pmc2sel_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_mmcr0_604_fc_get(v)                   PMREGS_GET32(v, 31, 0x1)
@@ -847,8 +847,8 @@ enum pmregs_ppc604_counter {
 /* ---- MMCR1 (604e, 750, 7400) (mmcr1) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_MMCR1_PMC3SEL(x) PMREGS_FIELD32((x), 27, 5)
-#define PMREGS_PPC604_MMCR1_PMC4SEL(x) PMREGS_FIELD32((x), 22, 5)
+#define PMREGS_PPC604_MMCR1_PMC3SEL(x) PMREGS_FIELD32((x), 27, 5, pmregs_ppc604_mmcr1_pmc3sel_set)
+#define PMREGS_PPC604_MMCR1_PMC4SEL(x) PMREGS_FIELD32((x), 22, 5, pmregs_ppc604_mmcr1_pmc4sel_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_mmcr1_pmc3sel_get(v)            PMREGS_GET32(v, 27, 0x1f)
@@ -864,10 +864,10 @@ enum pmregs_ppc604_counter {
 /* ---- MMCR1 (745x) (mmcr1_745x) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_MMCR1_745X_PMC3SEL(x) PMREGS_FIELD32((x), 27, 5)
-#define PMREGS_PPC604_MMCR1_745X_PMC4SEL(x) PMREGS_FIELD32((x), 22, 5)
-#define PMREGS_PPC604_MMCR1_745X_PMC5SEL(x) PMREGS_FIELD32((x), 17, 5)
-#define PMREGS_PPC604_MMCR1_745X_PMC6SEL(x) PMREGS_FIELD32((x), 11, 6)
+#define PMREGS_PPC604_MMCR1_745X_PMC3SEL(x) PMREGS_FIELD32((x), 27, 5, pmregs_ppc604_mmcr1_745x_pmc3sel_set)
+#define PMREGS_PPC604_MMCR1_745X_PMC4SEL(x) PMREGS_FIELD32((x), 22, 5, pmregs_ppc604_mmcr1_745x_pmc4sel_set)
+#define PMREGS_PPC604_MMCR1_745X_PMC5SEL(x) PMREGS_FIELD32((x), 17, 5, pmregs_ppc604_mmcr1_745x_pmc5sel_set)
+#define PMREGS_PPC604_MMCR1_745X_PMC6SEL(x) PMREGS_FIELD32((x), 11, 6, pmregs_ppc604_mmcr1_745x_pmc6sel_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_mmcr1_745x_pmc3sel_get(v)            PMREGS_GET32(v, 27, 0x1f)
@@ -889,9 +889,9 @@ enum pmregs_ppc604_counter {
 /* ---- MMCR2 (7400, 7410) (mmcr2) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_MMCR2_THRESHMULT(x) PMREGS_FIELD32((x), 31, 1)
-#define PMREGS_PPC604_MMCR2_SMCNTEN(x)    PMREGS_FIELD32((x), 30, 1)
-#define PMREGS_PPC604_MMCR2_SMINTEN(x)    PMREGS_FIELD32((x), 29, 1)
+#define PMREGS_PPC604_MMCR2_THRESHMULT(x) PMREGS_FIELD32((x), 31, 1, pmregs_ppc604_mmcr2_threshmult_set)
+#define PMREGS_PPC604_MMCR2_SMCNTEN(x)    PMREGS_FIELD32((x), 30, 1, pmregs_ppc604_mmcr2_smcnten_set)
+#define PMREGS_PPC604_MMCR2_SMINTEN(x)    PMREGS_FIELD32((x), 29, 1, pmregs_ppc604_mmcr2_sminten_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_mmcr2_threshmult_get(v)            PMREGS_GET32(v, 31, 0x1)
@@ -910,7 +910,7 @@ enum pmregs_ppc604_counter {
 /* ---- MMCR2 (745x) (mmcr2_745x) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_MMCR2_745X_THRESHMULT(x) PMREGS_FIELD32((x), 31, 1)
+#define PMREGS_PPC604_MMCR2_745X_THRESHMULT(x) PMREGS_FIELD32((x), 31, 1, pmregs_ppc604_mmcr2_745x_threshmult_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_mmcr2_745x_threshmult_get(v)            PMREGS_GET32(v, 31, 0x1)
@@ -923,8 +923,8 @@ enum pmregs_ppc604_counter {
 /* ---- PMCn (pmc) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_PMC_NEGATIVE(x) PMREGS_FIELD32((x), 31, 1)
-#define PMREGS_PPC604_PMC_COUNT(x)    PMREGS_FIELD32((x), 0, 31)
+#define PMREGS_PPC604_PMC_NEGATIVE(x) PMREGS_FIELD32((x), 31, 1, pmregs_ppc604_pmc_negative_set)
+#define PMREGS_PPC604_PMC_COUNT(x)    PMREGS_FIELD32((x), 0, 31, pmregs_ppc604_pmc_count_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_pmc_negative_get(v)            PMREGS_GET32(v, 31, 0x1)
@@ -940,7 +940,7 @@ enum pmregs_ppc604_counter {
 /* ---- SIA / SDA (address) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_ADDRESS_ADDRESS(x) PMREGS_FIELD32((x), 0, 32)
+#define PMREGS_PPC604_ADDRESS_ADDRESS(x) PMREGS_FIELD32((x), 0, 32, pmregs_ppc604_address_address_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_address_address_get(v)            (pmregs_u32(v))
@@ -953,7 +953,7 @@ enum pmregs_ppc604_counter {
 /* ---- BAMR (bamr) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_PPC604_BAMR_MASK(x) PMREGS_FIELD32((x), 0, 32)
+#define PMREGS_PPC604_BAMR_MASK(x) PMREGS_FIELD32((x), 0, 32, pmregs_ppc604_bamr_mask_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_ppc604_bamr_mask_get(v)            (pmregs_u32(v))
@@ -1217,266 +1217,266 @@ static inline const struct pmregs_pm_table *pmregs_ppc604_pm_table(void)
 		111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126,
 	};
 	static const struct pmregs_pm_option options[] = {
-		{ 0, 0, 1, 0, 0x3u, 0x1u }, /* nothing on pmc1 */
-		{ 0, 1, 1, 1, 0x3u, 0x2u }, /* nothing on pmc2 */
-		{ 0, 2, 1, 2, 0x2u, 0x4u }, /* nothing on pmc3 */
-		{ 0, 3, 1, 3, 0x2u, 0x8u }, /* nothing on pmc4 */
-		{ 1, 0, 1, 4, 0x3u, 0x1u }, /* processor_cycles on pmc1 */
-		{ 1, 1, 1, 5, 0x3u, 0x2u }, /* processor_cycles on pmc2 */
-		{ 1, 2, 1, 6, 0x2u, 0x4u }, /* processor_cycles on pmc3 */
-		{ 1, 3, 1, 7, 0x2u, 0x8u }, /* processor_cycles on pmc4 */
-		{ 2, 0, 1, 8, 0x3u, 0x1u }, /* instructions_completed on pmc1 */
-		{ 2, 1, 1, 9, 0x3u, 0x2u }, /* instructions_completed on pmc2 */
-		{ 2, 2, 1, 10, 0x2u, 0x4u }, /* instructions_completed on pmc3 */
-		{ 2, 3, 1, 11, 0x2u, 0x8u }, /* instructions_completed on pmc4 */
-		{ 3, 0, 1, 12, 0x3u, 0x1u }, /* tbl_bit_transitions on pmc1 */
-		{ 3, 1, 1, 13, 0x3u, 0x2u }, /* tbl_bit_transitions on pmc2 */
-		{ 3, 2, 1, 14, 0x2u, 0x4u }, /* tbl_bit_transitions on pmc3 */
-		{ 3, 3, 1, 15, 0x2u, 0x8u }, /* tbl_bit_transitions on pmc4 */
-		{ 4, 0, 1, 16, 0x3u, 0x1u }, /* instructions_dispatched on pmc1 */
-		{ 4, 1, 1, 17, 0x3u, 0x2u }, /* instructions_dispatched on pmc2 */
-		{ 4, 2, 1, 18, 0x2u, 0x4u }, /* instructions_dispatched on pmc3 */
-		{ 4, 3, 1, 19, 0x2u, 0x8u }, /* instructions_dispatched on pmc4 */
-		{ 5, 0, 1, 20, 0x3u, 0x1u }, /* icache_misses on pmc1 */
-		{ 6, 0, 1, 21, 0x3u, 0x1u }, /* dtlb_misses on pmc1 */
-		{ 7, 0, 1, 22, 0x3u, 0x1u }, /* branch_mispredict_correction on pmc1 */
-		{ 8, 0, 1, 23, 0x3u, 0x1u }, /* reservations_requested on pmc1 */
-		{ 9, 0, 1, 24, 0x3u, 0x1u }, /* dcache_load_misses_lateral on pmc1 */
-		{ 10, 0, 1, 25, 0x3u, 0x1u }, /* dcache_store_misses_lateral on pmc1 */
-		{ 11, 0, 1, 26, 0x3u, 0x1u }, /* mtspr_dispatched on pmc1 */
-		{ 12, 0, 1, 27, 0x3u, 0x1u }, /* sync_completed on pmc1 */
-		{ 13, 0, 1, 28, 0x3u, 0x1u }, /* eieio_completed on pmc1 */
-		{ 14, 0, 1, 29, 0x3u, 0x1u }, /* integer_instructions_completed on pmc1 */
-		{ 15, 0, 1, 30, 0x3u, 0x1u }, /* fp_instructions_completed on pmc1 */
-		{ 16, 0, 1, 31, 0x3u, 0x1u }, /* lsu_result on pmc1 */
-		{ 17, 0, 1, 32, 0x3u, 0x1u }, /* sciu1_result on pmc1 */
-		{ 18, 0, 1, 33, 0x3u, 0x1u }, /* fpu_result on pmc1 */
-		{ 19, 0, 1, 34, 0x3u, 0x1u }, /* instructions_dispatched_lsu on pmc1 */
-		{ 20, 0, 1, 35, 0x3u, 0x1u }, /* instructions_dispatched_sciu1 on pmc1 */
-		{ 21, 0, 1, 36, 0x3u, 0x1u }, /* instructions_dispatched_fpu on pmc1 */
-		{ 22, 0, 1, 37, 0x3u, 0x1u }, /* snoops_received on pmc1 */
-		{ 23, 0, 1, 38, 0x3u, 0x1u }, /* dcache_load_misses on pmc1 */
-		{ 24, 0, 1, 39, 0x3u, 0x1u }, /* dcache_store_misses on pmc1 */
-		{ 25, 0, 1, 40, 0x2u, 0x1u }, /* branch_unit_idle on pmc1 */
-		{ 26, 0, 1, 41, 0x2u, 0x1u }, /* mciu0_idle on pmc1 */
-		{ 27, 0, 1, 42, 0x2u, 0x1u }, /* lsu_idle on pmc1 */
-		{ 28, 0, 1, 43, 0x2u, 0x1u }, /* l2_int_asserted on pmc1 */
-		{ 29, 0, 1, 44, 0x2u, 0x1u }, /* unaligned_loads on pmc1 */
-		{ 30, 0, 1, 45, 0x2u, 0x1u }, /* load_queue_entries on pmc1 */
-		{ 31, 0, 1, 46, 0x2u, 0x1u }, /* instruction_breakpoint_hits on pmc1 */
-		{ 32, 1, 1, 47, 0x3u, 0x2u }, /* load_miss_cycles on pmc2 */
-		{ 33, 1, 1, 48, 0x3u, 0x2u }, /* data_cache_misses on pmc2 */
-		{ 34, 1, 1, 49, 0x3u, 0x2u }, /* itlb_misses on pmc2 */
-		{ 35, 1, 1, 50, 0x3u, 0x2u }, /* branches_completed on pmc2 */
-		{ 36, 1, 1, 51, 0x3u, 0x2u }, /* reservations_obtained on pmc2 */
-		{ 37, 1, 1, 52, 0x3u, 0x2u }, /* mfspr_dispatched on pmc2 */
-		{ 38, 1, 1, 53, 0x3u, 0x2u }, /* icbi_instructions on pmc2 */
-		{ 39, 1, 1, 54, 0x3u, 0x2u }, /* pipeline_flush_instructions on pmc2 */
-		{ 40, 1, 1, 55, 0x3u, 0x2u }, /* bpu_result on pmc2 */
-		{ 41, 1, 1, 56, 0x3u, 0x2u }, /* sciu0_result on pmc2 */
-		{ 42, 1, 1, 57, 0x3u, 0x2u }, /* mciu_result on pmc2 */
-		{ 43, 1, 1, 58, 0x3u, 0x2u }, /* instructions_dispatched_branch on pmc2 */
-		{ 44, 1, 1, 59, 0x3u, 0x2u }, /* instructions_dispatched_sciu0 on pmc2 */
-		{ 45, 1, 1, 60, 0x3u, 0x2u }, /* loads_completed on pmc2 */
-		{ 46, 1, 1, 61, 0x3u, 0x2u }, /* instructions_dispatched_mciu on pmc2 */
-		{ 47, 1, 1, 62, 0x2u, 0x2u }, /* snoop_hits on pmc2 */
-		{ 48, 1, 1, 63, 0x2u, 0x2u }, /* interrupts_masked on pmc2 */
-		{ 49, 1, 1, 64, 0x2u, 0x2u }, /* mciu_idle on pmc2 */
-		{ 50, 1, 1, 65, 0x2u, 0x2u }, /* sciu1_idle on pmc2 */
-		{ 51, 1, 1, 66, 0x2u, 0x2u }, /* fpu_idle on pmc2 */
-		{ 52, 1, 1, 67, 0x2u, 0x2u }, /* l2_int_active on pmc2 */
-		{ 53, 1, 1, 68, 0x2u, 0x2u }, /* dispatched_4_instructions on pmc2 */
-		{ 54, 1, 1, 69, 0x2u, 0x2u }, /* dispatched_3_instructions on pmc2 */
-		{ 55, 1, 1, 70, 0x2u, 0x2u }, /* dispatched_2_instructions on pmc2 */
-		{ 56, 1, 1, 71, 0x2u, 0x2u }, /* dispatched_1_instruction on pmc2 */
-		{ 57, 1, 1, 72, 0x2u, 0x2u }, /* unaligned_stores on pmc2 */
-		{ 58, 1, 1, 73, 0x2u, 0x2u }, /* store_queue_entries on pmc2 */
-		{ 59, 2, 1, 74, 0x2u, 0x4u }, /* lsu_stall_biu on pmc3 */
-		{ 60, 2, 1, 75, 0x2u, 0x4u }, /* lsu_stall_store_queue on pmc3 */
-		{ 61, 2, 1, 76, 0x2u, 0x4u }, /* lsu_stall_operands on pmc3 */
-		{ 62, 2, 1, 77, 0x2u, 0x4u }, /* load_queue_instructions on pmc3 */
-		{ 63, 2, 1, 78, 0x2u, 0x4u }, /* store_completion_stalls on pmc3 */
-		{ 64, 2, 1, 79, 0x2u, 0x4u }, /* unfinished_completion_stalls on pmc3 */
-		{ 65, 2, 1, 80, 0x2u, 0x4u }, /* system_calls on pmc3 */
-		{ 66, 2, 1, 81, 0x2u, 0x4u }, /* bpu_stall on pmc3 */
-		{ 67, 2, 1, 82, 0x2u, 0x4u }, /* fetch_corrections_dispatch on pmc3 */
-		{ 68, 2, 1, 83, 0x2u, 0x4u }, /* dispatch_stall_no_instructions on pmc3 */
-		{ 69, 2, 1, 84, 0x2u, 0x4u }, /* dispatch_stall_no_rob on pmc3 */
-		{ 70, 2, 1, 85, 0x2u, 0x4u }, /* dispatch_stall_no_fpr on pmc3 */
-		{ 71, 2, 1, 86, 0x2u, 0x4u }, /* instruction_table_search_count on pmc3 */
-		{ 72, 2, 1, 87, 0x2u, 0x4u }, /* data_table_search_count on pmc3 */
-		{ 73, 2, 1, 88, 0x2u, 0x4u }, /* fpu_stall on pmc3 */
-		{ 74, 2, 1, 89, 0x2u, 0x4u }, /* sciu1_stall on pmc3 */
-		{ 75, 2, 1, 90, 0x2u, 0x4u }, /* biu_forwards on pmc3 */
-		{ 76, 2, 1, 91, 0x2u, 0x4u }, /* data_bus_transactions_no_queue on pmc3 */
-		{ 77, 2, 1, 92, 0x2u, 0x4u }, /* data_bus_transactions_two_queued on pmc3 */
-		{ 78, 2, 1, 93, 0x2u, 0x4u }, /* burst_reads on pmc3 */
-		{ 79, 2, 1, 94, 0x2u, 0x4u }, /* write_hit_on_shared on pmc3 */
-		{ 80, 2, 1, 95, 0x2u, 0x4u }, /* write_with_kill on pmc3 */
-		{ 81, 2, 1, 96, 0x2u, 0x4u }, /* two_castout_buffers_occupied on pmc3 */
-		{ 82, 2, 1, 97, 0x2u, 0x4u }, /* data_cache_retries on pmc3 */
-		{ 83, 2, 1, 98, 0x2u, 0x4u }, /* shared_loads on pmc3 */
-		{ 84, 2, 1, 99, 0x2u, 0x4u }, /* cr_logical_finished on pmc3 */
-		{ 85, 3, 1, 100, 0x2u, 0x8u }, /* lsu_stall_mmu on pmc4 */
-		{ 86, 3, 1, 101, 0x2u, 0x8u }, /* lsu_stall_load_queue on pmc4 */
-		{ 87, 3, 1, 102, 0x2u, 0x8u }, /* lsu_stall_address on pmc4 */
-		{ 88, 3, 1, 103, 0x2u, 0x8u }, /* misaligned_load_hits on pmc4 */
-		{ 89, 3, 1, 104, 0x2u, 0x8u }, /* store_queue_instructions on pmc4 */
-		{ 90, 3, 1, 105, 0x2u, 0x8u }, /* load_completion_stalls on pmc4 */
-		{ 91, 3, 1, 106, 0x2u, 0x8u }, /* btac_hits on pmc4 */
-		{ 92, 3, 1, 107, 0x2u, 0x8u }, /* completion_used_four_blocks on pmc4 */
-		{ 93, 3, 1, 108, 0x2u, 0x8u }, /* fetch_corrections_decode on pmc4 */
-		{ 94, 3, 1, 109, 0x2u, 0x8u }, /* dispatch_stall_no_unit on pmc4 */
-		{ 95, 3, 1, 110, 0x2u, 0x8u }, /* dispatch_stall_gpr on pmc4 */
-		{ 96, 3, 1, 111, 0x2u, 0x8u }, /* dispatch_stall_cr on pmc4 */
-		{ 97, 3, 1, 112, 0x2u, 0x8u }, /* dispatch_stall_ctr_lr on pmc4 */
-		{ 98, 3, 1, 113, 0x2u, 0x8u }, /* instruction_table_search_cycles on pmc4 */
-		{ 99, 3, 1, 114, 0x2u, 0x8u }, /* data_table_search_cycles on pmc4 */
-		{ 100, 3, 1, 115, 0x2u, 0x8u }, /* sciu0_stall on pmc4 */
-		{ 101, 3, 1, 116, 0x2u, 0x8u }, /* mciu_stall on pmc4 */
-		{ 102, 3, 1, 117, 0x2u, 0x8u }, /* bus_request_no_qualified_grant on pmc4 */
-		{ 103, 3, 1, 118, 0x2u, 0x8u }, /* data_bus_transactions_one_queued on pmc4 */
-		{ 104, 3, 1, 119, 0x2u, 0x8u }, /* reordered_writes on pmc4 */
-		{ 105, 3, 1, 120, 0x2u, 0x8u }, /* artryd_address_transactions on pmc4 */
-		{ 106, 3, 1, 121, 0x2u, 0x8u }, /* high_priority_snoop_pushes on pmc4 */
-		{ 107, 3, 1, 122, 0x2u, 0x8u }, /* one_castout_buffer_occupied on pmc4 */
-		{ 108, 3, 1, 123, 0x2u, 0x8u }, /* three_castout_buffers_occupied on pmc4 */
-		{ 109, 3, 1, 124, 0x2u, 0x8u }, /* exclusive_loads on pmc4 */
-		{ 110, 3, 1, 125, 0x2u, 0x8u }, /* undispatched_instructions on pmc4 */
+		{ 0x1u, 0x3u, 0, 0, 0, 1, {0} }, /* nothing on pmc1 */
+		{ 0x2u, 0x3u, 0, 1, 1, 1, {0} }, /* nothing on pmc2 */
+		{ 0x4u, 0x2u, 0, 2, 2, 1, {0} }, /* nothing on pmc3 */
+		{ 0x8u, 0x2u, 0, 3, 3, 1, {0} }, /* nothing on pmc4 */
+		{ 0x1u, 0x3u, 1, 4, 0, 1, {0} }, /* processor_cycles on pmc1 */
+		{ 0x2u, 0x3u, 1, 5, 1, 1, {0} }, /* processor_cycles on pmc2 */
+		{ 0x4u, 0x2u, 1, 6, 2, 1, {0} }, /* processor_cycles on pmc3 */
+		{ 0x8u, 0x2u, 1, 7, 3, 1, {0} }, /* processor_cycles on pmc4 */
+		{ 0x1u, 0x3u, 2, 8, 0, 1, {0} }, /* instructions_completed on pmc1 */
+		{ 0x2u, 0x3u, 2, 9, 1, 1, {0} }, /* instructions_completed on pmc2 */
+		{ 0x4u, 0x2u, 2, 10, 2, 1, {0} }, /* instructions_completed on pmc3 */
+		{ 0x8u, 0x2u, 2, 11, 3, 1, {0} }, /* instructions_completed on pmc4 */
+		{ 0x1u, 0x3u, 3, 12, 0, 1, {0} }, /* tbl_bit_transitions on pmc1 */
+		{ 0x2u, 0x3u, 3, 13, 1, 1, {0} }, /* tbl_bit_transitions on pmc2 */
+		{ 0x4u, 0x2u, 3, 14, 2, 1, {0} }, /* tbl_bit_transitions on pmc3 */
+		{ 0x8u, 0x2u, 3, 15, 3, 1, {0} }, /* tbl_bit_transitions on pmc4 */
+		{ 0x1u, 0x3u, 4, 16, 0, 1, {0} }, /* instructions_dispatched on pmc1 */
+		{ 0x2u, 0x3u, 4, 17, 1, 1, {0} }, /* instructions_dispatched on pmc2 */
+		{ 0x4u, 0x2u, 4, 18, 2, 1, {0} }, /* instructions_dispatched on pmc3 */
+		{ 0x8u, 0x2u, 4, 19, 3, 1, {0} }, /* instructions_dispatched on pmc4 */
+		{ 0x1u, 0x3u, 5, 20, 0, 1, {0} }, /* icache_misses on pmc1 */
+		{ 0x1u, 0x3u, 6, 21, 0, 1, {0} }, /* dtlb_misses on pmc1 */
+		{ 0x1u, 0x3u, 7, 22, 0, 1, {0} }, /* branch_mispredict_correction on pmc1 */
+		{ 0x1u, 0x3u, 8, 23, 0, 1, {0} }, /* reservations_requested on pmc1 */
+		{ 0x1u, 0x3u, 9, 24, 0, 1, {0} }, /* dcache_load_misses_lateral on pmc1 */
+		{ 0x1u, 0x3u, 10, 25, 0, 1, {0} }, /* dcache_store_misses_lateral on pmc1 */
+		{ 0x1u, 0x3u, 11, 26, 0, 1, {0} }, /* mtspr_dispatched on pmc1 */
+		{ 0x1u, 0x3u, 12, 27, 0, 1, {0} }, /* sync_completed on pmc1 */
+		{ 0x1u, 0x3u, 13, 28, 0, 1, {0} }, /* eieio_completed on pmc1 */
+		{ 0x1u, 0x3u, 14, 29, 0, 1, {0} }, /* integer_instructions_completed on pmc1 */
+		{ 0x1u, 0x3u, 15, 30, 0, 1, {0} }, /* fp_instructions_completed on pmc1 */
+		{ 0x1u, 0x3u, 16, 31, 0, 1, {0} }, /* lsu_result on pmc1 */
+		{ 0x1u, 0x3u, 17, 32, 0, 1, {0} }, /* sciu1_result on pmc1 */
+		{ 0x1u, 0x3u, 18, 33, 0, 1, {0} }, /* fpu_result on pmc1 */
+		{ 0x1u, 0x3u, 19, 34, 0, 1, {0} }, /* instructions_dispatched_lsu on pmc1 */
+		{ 0x1u, 0x3u, 20, 35, 0, 1, {0} }, /* instructions_dispatched_sciu1 on pmc1 */
+		{ 0x1u, 0x3u, 21, 36, 0, 1, {0} }, /* instructions_dispatched_fpu on pmc1 */
+		{ 0x1u, 0x3u, 22, 37, 0, 1, {0} }, /* snoops_received on pmc1 */
+		{ 0x1u, 0x3u, 23, 38, 0, 1, {0} }, /* dcache_load_misses on pmc1 */
+		{ 0x1u, 0x3u, 24, 39, 0, 1, {0} }, /* dcache_store_misses on pmc1 */
+		{ 0x1u, 0x2u, 25, 40, 0, 1, {0} }, /* branch_unit_idle on pmc1 */
+		{ 0x1u, 0x2u, 26, 41, 0, 1, {0} }, /* mciu0_idle on pmc1 */
+		{ 0x1u, 0x2u, 27, 42, 0, 1, {0} }, /* lsu_idle on pmc1 */
+		{ 0x1u, 0x2u, 28, 43, 0, 1, {0} }, /* l2_int_asserted on pmc1 */
+		{ 0x1u, 0x2u, 29, 44, 0, 1, {0} }, /* unaligned_loads on pmc1 */
+		{ 0x1u, 0x2u, 30, 45, 0, 1, {0} }, /* load_queue_entries on pmc1 */
+		{ 0x1u, 0x2u, 31, 46, 0, 1, {0} }, /* instruction_breakpoint_hits on pmc1 */
+		{ 0x2u, 0x3u, 32, 47, 1, 1, {0} }, /* load_miss_cycles on pmc2 */
+		{ 0x2u, 0x3u, 33, 48, 1, 1, {0} }, /* data_cache_misses on pmc2 */
+		{ 0x2u, 0x3u, 34, 49, 1, 1, {0} }, /* itlb_misses on pmc2 */
+		{ 0x2u, 0x3u, 35, 50, 1, 1, {0} }, /* branches_completed on pmc2 */
+		{ 0x2u, 0x3u, 36, 51, 1, 1, {0} }, /* reservations_obtained on pmc2 */
+		{ 0x2u, 0x3u, 37, 52, 1, 1, {0} }, /* mfspr_dispatched on pmc2 */
+		{ 0x2u, 0x3u, 38, 53, 1, 1, {0} }, /* icbi_instructions on pmc2 */
+		{ 0x2u, 0x3u, 39, 54, 1, 1, {0} }, /* pipeline_flush_instructions on pmc2 */
+		{ 0x2u, 0x3u, 40, 55, 1, 1, {0} }, /* bpu_result on pmc2 */
+		{ 0x2u, 0x3u, 41, 56, 1, 1, {0} }, /* sciu0_result on pmc2 */
+		{ 0x2u, 0x3u, 42, 57, 1, 1, {0} }, /* mciu_result on pmc2 */
+		{ 0x2u, 0x3u, 43, 58, 1, 1, {0} }, /* instructions_dispatched_branch on pmc2 */
+		{ 0x2u, 0x3u, 44, 59, 1, 1, {0} }, /* instructions_dispatched_sciu0 on pmc2 */
+		{ 0x2u, 0x3u, 45, 60, 1, 1, {0} }, /* loads_completed on pmc2 */
+		{ 0x2u, 0x3u, 46, 61, 1, 1, {0} }, /* instructions_dispatched_mciu on pmc2 */
+		{ 0x2u, 0x2u, 47, 62, 1, 1, {0} }, /* snoop_hits on pmc2 */
+		{ 0x2u, 0x2u, 48, 63, 1, 1, {0} }, /* interrupts_masked on pmc2 */
+		{ 0x2u, 0x2u, 49, 64, 1, 1, {0} }, /* mciu_idle on pmc2 */
+		{ 0x2u, 0x2u, 50, 65, 1, 1, {0} }, /* sciu1_idle on pmc2 */
+		{ 0x2u, 0x2u, 51, 66, 1, 1, {0} }, /* fpu_idle on pmc2 */
+		{ 0x2u, 0x2u, 52, 67, 1, 1, {0} }, /* l2_int_active on pmc2 */
+		{ 0x2u, 0x2u, 53, 68, 1, 1, {0} }, /* dispatched_4_instructions on pmc2 */
+		{ 0x2u, 0x2u, 54, 69, 1, 1, {0} }, /* dispatched_3_instructions on pmc2 */
+		{ 0x2u, 0x2u, 55, 70, 1, 1, {0} }, /* dispatched_2_instructions on pmc2 */
+		{ 0x2u, 0x2u, 56, 71, 1, 1, {0} }, /* dispatched_1_instruction on pmc2 */
+		{ 0x2u, 0x2u, 57, 72, 1, 1, {0} }, /* unaligned_stores on pmc2 */
+		{ 0x2u, 0x2u, 58, 73, 1, 1, {0} }, /* store_queue_entries on pmc2 */
+		{ 0x4u, 0x2u, 59, 74, 2, 1, {0} }, /* lsu_stall_biu on pmc3 */
+		{ 0x4u, 0x2u, 60, 75, 2, 1, {0} }, /* lsu_stall_store_queue on pmc3 */
+		{ 0x4u, 0x2u, 61, 76, 2, 1, {0} }, /* lsu_stall_operands on pmc3 */
+		{ 0x4u, 0x2u, 62, 77, 2, 1, {0} }, /* load_queue_instructions on pmc3 */
+		{ 0x4u, 0x2u, 63, 78, 2, 1, {0} }, /* store_completion_stalls on pmc3 */
+		{ 0x4u, 0x2u, 64, 79, 2, 1, {0} }, /* unfinished_completion_stalls on pmc3 */
+		{ 0x4u, 0x2u, 65, 80, 2, 1, {0} }, /* system_calls on pmc3 */
+		{ 0x4u, 0x2u, 66, 81, 2, 1, {0} }, /* bpu_stall on pmc3 */
+		{ 0x4u, 0x2u, 67, 82, 2, 1, {0} }, /* fetch_corrections_dispatch on pmc3 */
+		{ 0x4u, 0x2u, 68, 83, 2, 1, {0} }, /* dispatch_stall_no_instructions on pmc3 */
+		{ 0x4u, 0x2u, 69, 84, 2, 1, {0} }, /* dispatch_stall_no_rob on pmc3 */
+		{ 0x4u, 0x2u, 70, 85, 2, 1, {0} }, /* dispatch_stall_no_fpr on pmc3 */
+		{ 0x4u, 0x2u, 71, 86, 2, 1, {0} }, /* instruction_table_search_count on pmc3 */
+		{ 0x4u, 0x2u, 72, 87, 2, 1, {0} }, /* data_table_search_count on pmc3 */
+		{ 0x4u, 0x2u, 73, 88, 2, 1, {0} }, /* fpu_stall on pmc3 */
+		{ 0x4u, 0x2u, 74, 89, 2, 1, {0} }, /* sciu1_stall on pmc3 */
+		{ 0x4u, 0x2u, 75, 90, 2, 1, {0} }, /* biu_forwards on pmc3 */
+		{ 0x4u, 0x2u, 76, 91, 2, 1, {0} }, /* data_bus_transactions_no_queue on pmc3 */
+		{ 0x4u, 0x2u, 77, 92, 2, 1, {0} }, /* data_bus_transactions_two_queued on pmc3 */
+		{ 0x4u, 0x2u, 78, 93, 2, 1, {0} }, /* burst_reads on pmc3 */
+		{ 0x4u, 0x2u, 79, 94, 2, 1, {0} }, /* write_hit_on_shared on pmc3 */
+		{ 0x4u, 0x2u, 80, 95, 2, 1, {0} }, /* write_with_kill on pmc3 */
+		{ 0x4u, 0x2u, 81, 96, 2, 1, {0} }, /* two_castout_buffers_occupied on pmc3 */
+		{ 0x4u, 0x2u, 82, 97, 2, 1, {0} }, /* data_cache_retries on pmc3 */
+		{ 0x4u, 0x2u, 83, 98, 2, 1, {0} }, /* shared_loads on pmc3 */
+		{ 0x4u, 0x2u, 84, 99, 2, 1, {0} }, /* cr_logical_finished on pmc3 */
+		{ 0x8u, 0x2u, 85, 100, 3, 1, {0} }, /* lsu_stall_mmu on pmc4 */
+		{ 0x8u, 0x2u, 86, 101, 3, 1, {0} }, /* lsu_stall_load_queue on pmc4 */
+		{ 0x8u, 0x2u, 87, 102, 3, 1, {0} }, /* lsu_stall_address on pmc4 */
+		{ 0x8u, 0x2u, 88, 103, 3, 1, {0} }, /* misaligned_load_hits on pmc4 */
+		{ 0x8u, 0x2u, 89, 104, 3, 1, {0} }, /* store_queue_instructions on pmc4 */
+		{ 0x8u, 0x2u, 90, 105, 3, 1, {0} }, /* load_completion_stalls on pmc4 */
+		{ 0x8u, 0x2u, 91, 106, 3, 1, {0} }, /* btac_hits on pmc4 */
+		{ 0x8u, 0x2u, 92, 107, 3, 1, {0} }, /* completion_used_four_blocks on pmc4 */
+		{ 0x8u, 0x2u, 93, 108, 3, 1, {0} }, /* fetch_corrections_decode on pmc4 */
+		{ 0x8u, 0x2u, 94, 109, 3, 1, {0} }, /* dispatch_stall_no_unit on pmc4 */
+		{ 0x8u, 0x2u, 95, 110, 3, 1, {0} }, /* dispatch_stall_gpr on pmc4 */
+		{ 0x8u, 0x2u, 96, 111, 3, 1, {0} }, /* dispatch_stall_cr on pmc4 */
+		{ 0x8u, 0x2u, 97, 112, 3, 1, {0} }, /* dispatch_stall_ctr_lr on pmc4 */
+		{ 0x8u, 0x2u, 98, 113, 3, 1, {0} }, /* instruction_table_search_cycles on pmc4 */
+		{ 0x8u, 0x2u, 99, 114, 3, 1, {0} }, /* data_table_search_cycles on pmc4 */
+		{ 0x8u, 0x2u, 100, 115, 3, 1, {0} }, /* sciu0_stall on pmc4 */
+		{ 0x8u, 0x2u, 101, 116, 3, 1, {0} }, /* mciu_stall on pmc4 */
+		{ 0x8u, 0x2u, 102, 117, 3, 1, {0} }, /* bus_request_no_qualified_grant on pmc4 */
+		{ 0x8u, 0x2u, 103, 118, 3, 1, {0} }, /* data_bus_transactions_one_queued on pmc4 */
+		{ 0x8u, 0x2u, 104, 119, 3, 1, {0} }, /* reordered_writes on pmc4 */
+		{ 0x8u, 0x2u, 105, 120, 3, 1, {0} }, /* artryd_address_transactions on pmc4 */
+		{ 0x8u, 0x2u, 106, 121, 3, 1, {0} }, /* high_priority_snoop_pushes on pmc4 */
+		{ 0x8u, 0x2u, 107, 122, 3, 1, {0} }, /* one_castout_buffer_occupied on pmc4 */
+		{ 0x8u, 0x2u, 108, 123, 3, 1, {0} }, /* three_castout_buffers_occupied on pmc4 */
+		{ 0x8u, 0x2u, 109, 124, 3, 1, {0} }, /* exclusive_loads on pmc4 */
+		{ 0x8u, 0x2u, 110, 125, 3, 1, {0} }, /* undispatched_instructions on pmc4 */
 	};
 	static const struct pmregs_pm_write writes[] = {
-		{ 0, 0x7c0u, 0x0u },
-		{ 0, 0x1fu, 0x0u },
-		{ 1, 0xf8000000u, 0x0u },
-		{ 1, 0x7c00000u, 0x0u },
-		{ 0, 0x7c0u, 0x40u },
-		{ 0, 0x1fu, 0x1u },
-		{ 1, 0xf8000000u, 0x8000000u },
-		{ 1, 0x7c00000u, 0x400000u },
-		{ 0, 0x7c0u, 0x80u },
-		{ 0, 0x1fu, 0x2u },
-		{ 1, 0xf8000000u, 0x10000000u },
-		{ 1, 0x7c00000u, 0x800000u },
-		{ 0, 0x7c0u, 0xc0u },
-		{ 0, 0x1fu, 0x3u },
-		{ 1, 0xf8000000u, 0x18000000u },
-		{ 1, 0x7c00000u, 0xc00000u },
-		{ 0, 0x7c0u, 0x100u },
-		{ 0, 0x1fu, 0x4u },
-		{ 1, 0xf8000000u, 0x20000000u },
-		{ 1, 0x7c00000u, 0x1000000u },
-		{ 0, 0x7c0u, 0x140u },
-		{ 0, 0x7c0u, 0x180u },
-		{ 0, 0x7c0u, 0x1c0u },
-		{ 0, 0x7c0u, 0x200u },
-		{ 0, 0x7c0u, 0x240u },
-		{ 0, 0x7c0u, 0x280u },
-		{ 0, 0x7c0u, 0x2c0u },
-		{ 0, 0x7c0u, 0x300u },
-		{ 0, 0x7c0u, 0x340u },
-		{ 0, 0x7c0u, 0x380u },
-		{ 0, 0x7c0u, 0x3c0u },
-		{ 0, 0x7c0u, 0x400u },
-		{ 0, 0x7c0u, 0x440u },
-		{ 0, 0x7c0u, 0x480u },
-		{ 0, 0x7c0u, 0x4c0u },
-		{ 0, 0x7c0u, 0x500u },
-		{ 0, 0x7c0u, 0x540u },
-		{ 0, 0x7c0u, 0x580u },
-		{ 0, 0x7c0u, 0x5c0u },
-		{ 0, 0x7c0u, 0x600u },
-		{ 0, 0x7c0u, 0x640u },
-		{ 0, 0x7c0u, 0x680u },
-		{ 0, 0x7c0u, 0x6c0u },
-		{ 0, 0x7c0u, 0x700u },
-		{ 0, 0x7c0u, 0x740u },
-		{ 0, 0x7c0u, 0x780u },
-		{ 0, 0x7c0u, 0x7c0u },
-		{ 0, 0x1fu, 0x5u },
-		{ 0, 0x1fu, 0x6u },
-		{ 0, 0x1fu, 0x7u },
-		{ 0, 0x1fu, 0x8u },
-		{ 0, 0x1fu, 0x9u },
-		{ 0, 0x1fu, 0xau },
-		{ 0, 0x1fu, 0xbu },
-		{ 0, 0x1fu, 0xcu },
-		{ 0, 0x1fu, 0xdu },
-		{ 0, 0x1fu, 0xeu },
-		{ 0, 0x1fu, 0xfu },
-		{ 0, 0x1fu, 0x10u },
-		{ 0, 0x1fu, 0x11u },
-		{ 0, 0x1fu, 0x12u },
-		{ 0, 0x1fu, 0x13u },
-		{ 0, 0x1fu, 0x14u },
-		{ 0, 0x1fu, 0x15u },
-		{ 0, 0x1fu, 0x16u },
-		{ 0, 0x1fu, 0x17u },
-		{ 0, 0x1fu, 0x18u },
-		{ 0, 0x1fu, 0x19u },
-		{ 0, 0x1fu, 0x1au },
-		{ 0, 0x1fu, 0x1bu },
-		{ 0, 0x1fu, 0x1cu },
-		{ 0, 0x1fu, 0x1du },
-		{ 0, 0x1fu, 0x1eu },
-		{ 0, 0x1fu, 0x1fu },
-		{ 1, 0xf8000000u, 0x28000000u },
-		{ 1, 0xf8000000u, 0x30000000u },
-		{ 1, 0xf8000000u, 0x38000000u },
-		{ 1, 0xf8000000u, 0x40000000u },
-		{ 1, 0xf8000000u, 0x48000000u },
-		{ 1, 0xf8000000u, 0x50000000u },
-		{ 1, 0xf8000000u, 0x58000000u },
-		{ 1, 0xf8000000u, 0x60000000u },
-		{ 1, 0xf8000000u, 0x68000000u },
-		{ 1, 0xf8000000u, 0x70000000u },
-		{ 1, 0xf8000000u, 0x78000000u },
-		{ 1, 0xf8000000u, 0x80000000u },
-		{ 1, 0xf8000000u, 0x88000000u },
-		{ 1, 0xf8000000u, 0x90000000u },
-		{ 1, 0xf8000000u, 0x98000000u },
-		{ 1, 0xf8000000u, 0xa0000000u },
-		{ 1, 0xf8000000u, 0xa8000000u },
-		{ 1, 0xf8000000u, 0xb0000000u },
-		{ 1, 0xf8000000u, 0xb8000000u },
-		{ 1, 0xf8000000u, 0xc0000000u },
-		{ 1, 0xf8000000u, 0xc8000000u },
-		{ 1, 0xf8000000u, 0xd0000000u },
-		{ 1, 0xf8000000u, 0xd8000000u },
-		{ 1, 0xf8000000u, 0xe0000000u },
-		{ 1, 0xf8000000u, 0xe8000000u },
-		{ 1, 0xf8000000u, 0xf0000000u },
-		{ 1, 0x7c00000u, 0x1400000u },
-		{ 1, 0x7c00000u, 0x1800000u },
-		{ 1, 0x7c00000u, 0x1c00000u },
-		{ 1, 0x7c00000u, 0x2000000u },
-		{ 1, 0x7c00000u, 0x2400000u },
-		{ 1, 0x7c00000u, 0x2800000u },
-		{ 1, 0x7c00000u, 0x2c00000u },
-		{ 1, 0x7c00000u, 0x3000000u },
-		{ 1, 0x7c00000u, 0x3400000u },
-		{ 1, 0x7c00000u, 0x3800000u },
-		{ 1, 0x7c00000u, 0x3c00000u },
-		{ 1, 0x7c00000u, 0x4000000u },
-		{ 1, 0x7c00000u, 0x4400000u },
-		{ 1, 0x7c00000u, 0x4800000u },
-		{ 1, 0x7c00000u, 0x4c00000u },
-		{ 1, 0x7c00000u, 0x5000000u },
-		{ 1, 0x7c00000u, 0x5400000u },
-		{ 1, 0x7c00000u, 0x5800000u },
-		{ 1, 0x7c00000u, 0x5c00000u },
-		{ 1, 0x7c00000u, 0x6000000u },
-		{ 1, 0x7c00000u, 0x6400000u },
-		{ 1, 0x7c00000u, 0x6800000u },
-		{ 1, 0x7c00000u, 0x6c00000u },
-		{ 1, 0x7c00000u, 0x7000000u },
-		{ 1, 0x7c00000u, 0x7400000u },
-		{ 1, 0x7c00000u, 0x7800000u },
-		{ 0, 0x8000u, 0x8000u },
-		{ 0, 0x4000u, 0x4000u },
-		{ 0, 0x4000u, 0x4000u },
-		{ 0, 0x4000u, 0x4000u },
+		{ 0x7c0u, 0x0u, 0, {0} },
+		{ 0x1fu, 0x0u, 0, {0} },
+		{ 0xf8000000u, 0x0u, 1, {0} },
+		{ 0x7c00000u, 0x0u, 1, {0} },
+		{ 0x7c0u, 0x40u, 0, {0} },
+		{ 0x1fu, 0x1u, 0, {0} },
+		{ 0xf8000000u, 0x8000000u, 1, {0} },
+		{ 0x7c00000u, 0x400000u, 1, {0} },
+		{ 0x7c0u, 0x80u, 0, {0} },
+		{ 0x1fu, 0x2u, 0, {0} },
+		{ 0xf8000000u, 0x10000000u, 1, {0} },
+		{ 0x7c00000u, 0x800000u, 1, {0} },
+		{ 0x7c0u, 0xc0u, 0, {0} },
+		{ 0x1fu, 0x3u, 0, {0} },
+		{ 0xf8000000u, 0x18000000u, 1, {0} },
+		{ 0x7c00000u, 0xc00000u, 1, {0} },
+		{ 0x7c0u, 0x100u, 0, {0} },
+		{ 0x1fu, 0x4u, 0, {0} },
+		{ 0xf8000000u, 0x20000000u, 1, {0} },
+		{ 0x7c00000u, 0x1000000u, 1, {0} },
+		{ 0x7c0u, 0x140u, 0, {0} },
+		{ 0x7c0u, 0x180u, 0, {0} },
+		{ 0x7c0u, 0x1c0u, 0, {0} },
+		{ 0x7c0u, 0x200u, 0, {0} },
+		{ 0x7c0u, 0x240u, 0, {0} },
+		{ 0x7c0u, 0x280u, 0, {0} },
+		{ 0x7c0u, 0x2c0u, 0, {0} },
+		{ 0x7c0u, 0x300u, 0, {0} },
+		{ 0x7c0u, 0x340u, 0, {0} },
+		{ 0x7c0u, 0x380u, 0, {0} },
+		{ 0x7c0u, 0x3c0u, 0, {0} },
+		{ 0x7c0u, 0x400u, 0, {0} },
+		{ 0x7c0u, 0x440u, 0, {0} },
+		{ 0x7c0u, 0x480u, 0, {0} },
+		{ 0x7c0u, 0x4c0u, 0, {0} },
+		{ 0x7c0u, 0x500u, 0, {0} },
+		{ 0x7c0u, 0x540u, 0, {0} },
+		{ 0x7c0u, 0x580u, 0, {0} },
+		{ 0x7c0u, 0x5c0u, 0, {0} },
+		{ 0x7c0u, 0x600u, 0, {0} },
+		{ 0x7c0u, 0x640u, 0, {0} },
+		{ 0x7c0u, 0x680u, 0, {0} },
+		{ 0x7c0u, 0x6c0u, 0, {0} },
+		{ 0x7c0u, 0x700u, 0, {0} },
+		{ 0x7c0u, 0x740u, 0, {0} },
+		{ 0x7c0u, 0x780u, 0, {0} },
+		{ 0x7c0u, 0x7c0u, 0, {0} },
+		{ 0x1fu, 0x5u, 0, {0} },
+		{ 0x1fu, 0x6u, 0, {0} },
+		{ 0x1fu, 0x7u, 0, {0} },
+		{ 0x1fu, 0x8u, 0, {0} },
+		{ 0x1fu, 0x9u, 0, {0} },
+		{ 0x1fu, 0xau, 0, {0} },
+		{ 0x1fu, 0xbu, 0, {0} },
+		{ 0x1fu, 0xcu, 0, {0} },
+		{ 0x1fu, 0xdu, 0, {0} },
+		{ 0x1fu, 0xeu, 0, {0} },
+		{ 0x1fu, 0xfu, 0, {0} },
+		{ 0x1fu, 0x10u, 0, {0} },
+		{ 0x1fu, 0x11u, 0, {0} },
+		{ 0x1fu, 0x12u, 0, {0} },
+		{ 0x1fu, 0x13u, 0, {0} },
+		{ 0x1fu, 0x14u, 0, {0} },
+		{ 0x1fu, 0x15u, 0, {0} },
+		{ 0x1fu, 0x16u, 0, {0} },
+		{ 0x1fu, 0x17u, 0, {0} },
+		{ 0x1fu, 0x18u, 0, {0} },
+		{ 0x1fu, 0x19u, 0, {0} },
+		{ 0x1fu, 0x1au, 0, {0} },
+		{ 0x1fu, 0x1bu, 0, {0} },
+		{ 0x1fu, 0x1cu, 0, {0} },
+		{ 0x1fu, 0x1du, 0, {0} },
+		{ 0x1fu, 0x1eu, 0, {0} },
+		{ 0x1fu, 0x1fu, 0, {0} },
+		{ 0xf8000000u, 0x28000000u, 1, {0} },
+		{ 0xf8000000u, 0x30000000u, 1, {0} },
+		{ 0xf8000000u, 0x38000000u, 1, {0} },
+		{ 0xf8000000u, 0x40000000u, 1, {0} },
+		{ 0xf8000000u, 0x48000000u, 1, {0} },
+		{ 0xf8000000u, 0x50000000u, 1, {0} },
+		{ 0xf8000000u, 0x58000000u, 1, {0} },
+		{ 0xf8000000u, 0x60000000u, 1, {0} },
+		{ 0xf8000000u, 0x68000000u, 1, {0} },
+		{ 0xf8000000u, 0x70000000u, 1, {0} },
+		{ 0xf8000000u, 0x78000000u, 1, {0} },
+		{ 0xf8000000u, 0x80000000u, 1, {0} },
+		{ 0xf8000000u, 0x88000000u, 1, {0} },
+		{ 0xf8000000u, 0x90000000u, 1, {0} },
+		{ 0xf8000000u, 0x98000000u, 1, {0} },
+		{ 0xf8000000u, 0xa0000000u, 1, {0} },
+		{ 0xf8000000u, 0xa8000000u, 1, {0} },
+		{ 0xf8000000u, 0xb0000000u, 1, {0} },
+		{ 0xf8000000u, 0xb8000000u, 1, {0} },
+		{ 0xf8000000u, 0xc0000000u, 1, {0} },
+		{ 0xf8000000u, 0xc8000000u, 1, {0} },
+		{ 0xf8000000u, 0xd0000000u, 1, {0} },
+		{ 0xf8000000u, 0xd8000000u, 1, {0} },
+		{ 0xf8000000u, 0xe0000000u, 1, {0} },
+		{ 0xf8000000u, 0xe8000000u, 1, {0} },
+		{ 0xf8000000u, 0xf0000000u, 1, {0} },
+		{ 0x7c00000u, 0x1400000u, 1, {0} },
+		{ 0x7c00000u, 0x1800000u, 1, {0} },
+		{ 0x7c00000u, 0x1c00000u, 1, {0} },
+		{ 0x7c00000u, 0x2000000u, 1, {0} },
+		{ 0x7c00000u, 0x2400000u, 1, {0} },
+		{ 0x7c00000u, 0x2800000u, 1, {0} },
+		{ 0x7c00000u, 0x2c00000u, 1, {0} },
+		{ 0x7c00000u, 0x3000000u, 1, {0} },
+		{ 0x7c00000u, 0x3400000u, 1, {0} },
+		{ 0x7c00000u, 0x3800000u, 1, {0} },
+		{ 0x7c00000u, 0x3c00000u, 1, {0} },
+		{ 0x7c00000u, 0x4000000u, 1, {0} },
+		{ 0x7c00000u, 0x4400000u, 1, {0} },
+		{ 0x7c00000u, 0x4800000u, 1, {0} },
+		{ 0x7c00000u, 0x4c00000u, 1, {0} },
+		{ 0x7c00000u, 0x5000000u, 1, {0} },
+		{ 0x7c00000u, 0x5400000u, 1, {0} },
+		{ 0x7c00000u, 0x5800000u, 1, {0} },
+		{ 0x7c00000u, 0x5c00000u, 1, {0} },
+		{ 0x7c00000u, 0x6000000u, 1, {0} },
+		{ 0x7c00000u, 0x6400000u, 1, {0} },
+		{ 0x7c00000u, 0x6800000u, 1, {0} },
+		{ 0x7c00000u, 0x6c00000u, 1, {0} },
+		{ 0x7c00000u, 0x7000000u, 1, {0} },
+		{ 0x7c00000u, 0x7400000u, 1, {0} },
+		{ 0x7c00000u, 0x7800000u, 1, {0} },
+		{ 0x8000u, 0x8000u, 0, {0} },
+		{ 0x4000u, 0x4000u, 0, {0} },
+		{ 0x4000u, 0x4000u, 0, {0} },
+		{ 0x4000u, 0x4000u, 0, {0} },
 	};
-	static const struct pmregs_pm_table table = { 111, 126, first, options, writes };
+	static const struct pmregs_pm_table table = { first, options, writes, 111, 126, {0} };
 	return &table;
 }
 

@@ -23,7 +23,7 @@
 #ifndef __ASSEMBLER__
 PMREGS_C_BEGIN
 
-/* ---- MMCR0 (750, 7400, 745x) (mmcr0): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- MMCR0 (750, 7400, 745x) (mmcr0): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_ppc604_mmcr0_fields {
 	uint8_t fc; /* bits 0 (msb0) = 31 (lsb0): Freeze counters: no PMC counts (604 name DIS) */
 	uint8_t fcs; /* bits 1 (msb0) = 30 (lsb0): No counting in supervisor state, MSR[PR] = 0 (604 name DP) */
@@ -120,7 +120,7 @@ static inline void pmregs_ppc604_mmcr0_unpack(uint32_t v, struct pmregs_ppc604_m
 	f->pmc2sel = (uint8_t)(v & 0x3fu);
 }
 
-/* ---- MMCR0 (604, 604e) (mmcr0_604): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- MMCR0 (604, 604e) (mmcr0_604): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_ppc604_mmcr0_604_fields {
 	uint8_t fc; /* bits 0 (msb0) = 31 (lsb0): Freeze counters: no PMC counts (604 name DIS) */
 	uint8_t fcs; /* bits 1 (msb0) = 30 (lsb0): No counting in supervisor state, MSR[PR] = 0 (604 name DP) */
@@ -217,7 +217,7 @@ static inline void pmregs_ppc604_mmcr0_604_unpack(uint32_t v, struct pmregs_ppc6
 	f->pmc2sel = (uint8_t)(v & 0x1fu);
 }
 
-/* ---- MMCR1 (604e, 750, 7400) (mmcr1): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- MMCR1 (604e, 750, 7400) (mmcr1): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_ppc604_mmcr1_fields {
 	uint8_t pmc3sel; /* bits 0:4 (msb0) = 31:27 (lsb0): PMC3 event selector (PMC3SELECT) */
 	uint8_t pmc4sel; /* bits 5:9 (msb0) = 26:22 (lsb0): PMC4 event selector (PMC4SELECT) */
@@ -249,7 +249,7 @@ static inline void pmregs_ppc604_mmcr1_unpack(uint32_t v, struct pmregs_ppc604_m
 	f->pmc4sel = (uint8_t)((v >> 22) & 0x1fu);
 }
 
-/* ---- MMCR1 (745x) (mmcr1_745x): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- MMCR1 (745x) (mmcr1_745x): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_ppc604_mmcr1_745x_fields {
 	uint8_t pmc3sel; /* bits 0:4 (msb0) = 31:27 (lsb0): PMC3 event selector (PMC3SELECT) */
 	uint8_t pmc4sel; /* bits 5:9 (msb0) = 26:22 (lsb0): PMC4 event selector (PMC4SELECT) */
@@ -291,7 +291,7 @@ static inline void pmregs_ppc604_mmcr1_745x_unpack(uint32_t v, struct pmregs_ppc
 	f->pmc6sel = (uint8_t)((v >> 11) & 0x3fu);
 }
 
-/* ---- MMCR2 (7400, 7410) (mmcr2): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- MMCR2 (7400, 7410) (mmcr2): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_ppc604_mmcr2_fields {
 	uint8_t threshmult; /* bits 0 (msb0) = 31 (lsb0): Unit of MMCR0[THRESHOLD] */
 	uint8_t smcnten; /* bits 1 (msb0) = 30 (lsb0): 7400/7410 only (PERFCTR: keep 0; meaning uncertain) */
@@ -328,7 +328,7 @@ static inline void pmregs_ppc604_mmcr2_unpack(uint32_t v, struct pmregs_ppc604_m
 	f->sminten = (uint8_t)((v >> 29) & 0x1u);
 }
 
-/* ---- MMCR2 (745x) (mmcr2_745x): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- MMCR2 (745x) (mmcr2_745x): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_ppc604_mmcr2_745x_fields {
 	uint8_t threshmult; /* bits 0 (msb0) = 31 (lsb0): Unit of MMCR0[THRESHOLD] */
 };
@@ -355,10 +355,11 @@ static inline void pmregs_ppc604_mmcr2_745x_unpack(uint32_t v, struct pmregs_ppc
 	f->threshmult = (uint8_t)((v >> 31) & 0x1u);
 }
 
-/* ---- PMCn (pmc): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PMCn (pmc): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_ppc604_pmc_fields {
-	uint8_t negative; /* bits 0 (msb0) = 31 (lsb0): Bit 0, the MSB: the counter is negative (an interrupt condition when enabled) */
 	uint32_t count; /* bits 1:31 (msb0) = 30:0 (lsb0): The low 31 bits of the count */
+	uint8_t negative; /* bits 0 (msb0) = 31 (lsb0): Bit 0, the MSB: the counter is negative (an interrupt condition when enabled) */
+	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -387,7 +388,7 @@ static inline void pmregs_ppc604_pmc_unpack(uint32_t v, struct pmregs_ppc604_pmc
 	f->count = (uint32_t)(v & 0x7fffffffu);
 }
 
-/* ---- SIA / SDA (address): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- SIA / SDA (address): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_ppc604_address_fields {
 	uint32_t address; /* bits 0:31 (msb0) = 31:0 (lsb0): Effective address */
 };
@@ -412,7 +413,7 @@ static inline void pmregs_ppc604_address_unpack(uint32_t v, struct pmregs_ppc604
 	f->address = (uint32_t)v;
 }
 
-/* ---- BAMR (bamr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- BAMR (bamr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_ppc604_bamr_fields {
 	uint32_t mask; /* bits 0:31 (msb0) = 31:0 (lsb0): Address mask */
 };
@@ -448,21 +449,21 @@ static inline const struct pmregs_layout_desc *pmregs_ppc604_layouts(size_t *cou
 		{ "tb47", 3u, "TB[47] = TBL[15], lsb0 bit 16: every 2^17 ticks" },
 	};
 	static const struct pmregs_field_desc f_0[] = {
-		{ "fc", "Freeze counters: no PMC counts (604 name DIS)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fcs", "No counting in supervisor state, MSR[PR] = 0 (604 name DP)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fcp", "No counting in problem state, MSR[PR] = 1 (604 name DU)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fcm1", "No counting while MSR[PM] = 1, marked (604 name DMS)", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fcm0", "No counting while MSR[PM] = 0, unmarked (604 name DMR)", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmxe", "Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fcece", "Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT; see pmc_counts)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tbsel", "Time-base bit whose 0-to-1 transitions are counted (event 3) or signal a PMI (TBEE) (604 name RTCSELECT)", 1, { 23, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_0_0 },
-		{ "tbee", "Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "threshold", "Threshold for the threshold events, 0-63 (units: see the threshold_scale table)", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc1ce", "PMC1 negative may signal a PMI (604 name PMC1INTCONTROL)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmcnce", "Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "trigger", "PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function)", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc1sel", "PMC1 event selector (604 name PMC1SELECT); 7 bits", 1, { 6, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc2sel", "PMC2 event selector (604 name PMC2SELECT); 6 bits", 1, { 0, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fc", "Freeze counters: no PMC counts (604 name DIS)", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fcs", "No counting in supervisor state, MSR[PR] = 0 (604 name DP)", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fcp", "No counting in problem state, MSR[PR] = 1 (604 name DU)", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fcm1", "No counting while MSR[PM] = 1, marked (604 name DMS)", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fcm0", "No counting while MSR[PM] = 0, unmarked (604 name DMR)", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmxe", "Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fcece", "Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT; see pmc_counts)", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tbsel", "Time-base bit whose 0-to-1 transitions are counted (event 3) or signal a PMI (TBEE) (604 name RTCSELECT)", v_0_0, 4, 1, { 23, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tbee", "Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS)", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "threshold", "Threshold for the threshold events, 0-63 (units: see the threshold_scale table)", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc1ce", "PMC1 negative may signal a PMI (604 name PMC1INTCONTROL)", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmcnce", "Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE)", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "trigger", "PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function)", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc1sel", "PMC1 event selector (604 name PMC1SELECT); 7 bits", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc2sel", "PMC2 event selector (604 name PMC2SELECT); 6 bits", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_1_0[] = {
 		{ "tb63", 0u, "TB[63] = TBL[31], lsb0 bit 0: a 0-to-1 transition every 2 ticks" },
@@ -471,93 +472,93 @@ static inline const struct pmregs_layout_desc *pmregs_ppc604_layouts(size_t *cou
 		{ "tb47", 3u, "TB[47] = TBL[15], lsb0 bit 16: every 2^17 ticks" },
 	};
 	static const struct pmregs_field_desc f_1[] = {
-		{ "fc", "Freeze counters: no PMC counts (604 name DIS)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fcs", "No counting in supervisor state, MSR[PR] = 0 (604 name DP)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fcp", "No counting in problem state, MSR[PR] = 1 (604 name DU)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fcm1", "No counting while MSR[PM] = 1, marked (604 name DMS)", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fcm0", "No counting while MSR[PM] = 0, unmarked (604 name DMR)", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmxe", "Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fcece", "Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT; see pmc_counts)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tbsel", "Time-base bit whose 0-to-1 transitions are counted (event 3) or signal a PMI (TBEE) (604 name RTCSELECT)", 1, { 23, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_1_0 },
-		{ "tbee", "Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "threshold", "Threshold for the threshold events, 0-63 (units: see the threshold_scale table)", 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc1ce", "PMC1 negative may signal a PMI (604 name PMC1INTCONTROL)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmcnce", "Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "trigger", "PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function)", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc1sel_rsvd", "High bits of PMC1SELECT, reserved on the 604/604e", 1, { 11, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "pmc1sel", "PMC1 event selector (604 name PMC1SELECT); the low 5 bits", 1, { 6, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc2sel_rsvd", "High bit of PMC2SELECT, reserved on the 604/604e", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "pmc2sel", "PMC2 event selector (604 name PMC2SELECT); the low 5 bits", 1, { 0, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "fc", "Freeze counters: no PMC counts (604 name DIS)", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fcs", "No counting in supervisor state, MSR[PR] = 0 (604 name DP)", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fcp", "No counting in problem state, MSR[PR] = 1 (604 name DU)", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fcm1", "No counting while MSR[PM] = 1, marked (604 name DMS)", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fcm0", "No counting while MSR[PM] = 0, unmarked (604 name DMR)", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmxe", "Enable performance-monitor interrupt signalling (604 name ENINT); the 604 and the 7400/745x clear it when they signal a PMI", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fcece", "Stop counting when a PMI is signalled / an enabled condition occurs (604 name DISCOUNT; see pmc_counts)", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tbsel", "Time-base bit whose 0-to-1 transitions are counted (event 3) or signal a PMI (TBEE) (604 name RTCSELECT)", v_1_0, 4, 1, { 23, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tbee", "Signal a PMI on a 0-to-1 transition of the TBSEL bit (604 name INTONBITTRANS)", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "threshold", "Threshold for the threshold events, 0-63 (units: see the threshold_scale table)", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc1ce", "PMC1 negative may signal a PMI (604 name PMC1INTCONTROL)", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmcnce", "Any of PMC2..PMCn negative may signal a PMI (604 name PMCINTCONTROL; also PMCjCE)", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "trigger", "PMC2..PMCn do not count until PMC1 is negative or a PMI is signalled (604 name PMCTRIGGER; SEED calls it the trigger function)", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc1sel_rsvd", "High bits of PMC1SELECT, reserved on the 604/604e", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "pmc1sel", "PMC1 event selector (604 name PMC1SELECT); the low 5 bits", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc2sel_rsvd", "High bit of PMC2SELECT, reserved on the 604/604e", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "pmc2sel", "PMC2 event selector (604 name PMC2SELECT); the low 5 bits", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_2[] = {
-		{ "pmc3sel", "PMC3 event selector (PMC3SELECT)", 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc4sel", "PMC4 event selector (PMC4SELECT)", 1, { 22, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_10_31", "Reserved (PMC5SEL/PMC6SEL on the 745x)", 1, { 0, 0, 0, 0 }, { 22, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "pmc3sel", "PMC3 event selector (PMC3SELECT)", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc4sel", "PMC4 event selector (PMC4SELECT)", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_10_31", "Reserved (PMC5SEL/PMC6SEL on the 745x)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 22, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_3[] = {
-		{ "pmc3sel", "PMC3 event selector (PMC3SELECT)", 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc4sel", "PMC4 event selector (PMC4SELECT)", 1, { 22, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc5sel", "PMC5 event selector", 1, { 17, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc6sel", "PMC6 event selector", 1, { 11, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_21_31", "", 1, { 0, 0, 0, 0 }, { 11, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "pmc3sel", "PMC3 event selector (PMC3SELECT)", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc4sel", "PMC4 event selector (PMC4SELECT)", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc5sel", "PMC5 event selector", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc6sel", "PMC6 event selector", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_21_31", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 11, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_4_0[] = {
 		{ "x2", 0u, "threshold counts units of 2 cycles" },
 		{ "x32", 1u, "threshold counts units of 32 cycles" },
 	};
 	static const struct pmregs_field_desc f_4[] = {
-		{ "threshmult", "Unit of MMCR0[THRESHOLD]", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_4_0 },
-		{ "smcnten", "7400/7410 only (PERFCTR: keep 0; meaning uncertain)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "sminten", "7400/7410 only (PERFCTR: keep 0; meaning uncertain)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_3_31", "", 1, { 0, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "threshmult", "Unit of MMCR0[THRESHOLD]", v_4_0, 2, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "smcnten", "7400/7410 only (PERFCTR: keep 0; meaning uncertain)", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "sminten", "7400/7410 only (PERFCTR: keep 0; meaning uncertain)", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_3_31", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_5_0[] = {
 		{ "x2", 0u, "threshold counts units of 2 cycles" },
 		{ "x32", 1u, "threshold counts units of 32 cycles" },
 	};
 	static const struct pmregs_field_desc f_5[] = {
-		{ "threshmult", "Unit of MMCR0[THRESHOLD]", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 2, v_5_0 },
-		{ "rsvd_3_31", "", 1, { 0, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_1_2", "", 1, { 29, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "threshmult", "Unit of MMCR0[THRESHOLD]", v_5_0, 2, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_3_31", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_1_2", "", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_6[] = {
-		{ "negative", "Bit 0, the MSB: the counter is negative (an interrupt condition when enabled)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "count", "The low 31 bits of the count", 1, { 0, 0, 0, 0 }, { 31, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "negative", "Bit 0, the MSB: the counter is negative (an interrupt condition when enabled)", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "count", "The low 31 bits of the count", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 31, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_7[] = {
-		{ "address", "Effective address", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "address", "Effective address", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_8[] = {
-		{ "mask", "Address mask", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "mask", "Address mask", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_layout_desc layouts[] = {
-		{ "mmcr0", "MMCR0 (750, 7400, 745x)", "UM604 Table 9-4 (bits 0-6); UM750GX p.73; LINUX reg.h; BSD spr.h; XNU hw_perfmon_mmcr.h (IBM ranges); DOLPHIN Gekko.h (lsb0 shifts); PERFCTR ppc.c", 32, 1, 15, f_0,
+		{ "mmcr0", "MMCR0 (750, 7400, 745x)", "UM604 Table 9-4 (bits 0-6); UM750GX p.73; LINUX reg.h; BSD spr.h; XNU hw_perfmon_mmcr.h (IBM ranges); DOLPHIN Gekko.h (lsb0 shifts); PERFCTR ppc.c", "Monitor mode control register 0, with the full 7-bit PMC1 and 6-bit PMC2 selectors\nof the 750 and later. Supervisor-only; cleared at power-up (UM604 Table 9-4).\nThe fields cover all 32 bits: MMCR0 has no reserved bit.\n", f_0, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
-		  "Monitor mode control register 0, with the full 7-bit PMC1 and 6-bit PMC2 selectors\nof the 750 and later. Supervisor-only; cleared at power-up (UM604 Table 9-4).\nThe fields cover all 32 bits: MMCR0 has no reserved bit.\n", -1, -1, 0, PMREGS_NULL },
-		{ "mmcr0_604", "MMCR0 (604, 604e)", "UM604 p.373: 'Only the low order 5 bits are used for selection. The higher order bits are reserved'", 32, 1, 17, f_1,
+		  15, 0, -1, -1, 32, 1, {0} },
+		{ "mmcr0_604", "MMCR0 (604, 604e)", "UM604 p.373: 'Only the low order 5 bits are used for selection. The higher order bits are reserved'", "MMCR0 as the 604 and 604e define it: PMC1SELECT and PMC2SELECT are 7 and 6 bits wide,\nbut only their low 5 bits select an event; the high bits are reserved (UM604 p.373).\nThe 604e's events never go above 0x1F either, so both models share this layout.\n", f_1, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00001820), PMREGS_U32(0x00000000), PMREGS_U32(0xffffe7df),
-		  "MMCR0 as the 604 and 604e define it: PMC1SELECT and PMC2SELECT are 7 and 6 bits wide,\nbut only their low 5 bits select an event; the high bits are reserved (UM604 p.373).\nThe 604e's events never go above 0x1F either, so both models share this layout.\n", -1, -1, 0, PMREGS_NULL },
-		{ "mmcr1", "MMCR1 (604e, 750, 7400)", "LINUX reg.h MMCR1_PMC3SEL/PMC4SEL; PERFCTR ppc.c (shifts 31-4, 31-9); BSD spr.h; XNU; DOLPHIN Gekko.h. UM750GX p.356 prints MMCR0[0:4]/[5:9] for these, a typo for MMCR1 (C8)", 32, 1, 3, f_2,
+		  17, 0, -1, -1, 32, 1, {0} },
+		{ "mmcr1", "MMCR1 (604e, 750, 7400)", "LINUX reg.h MMCR1_PMC3SEL/PMC4SEL; PERFCTR ppc.c (shifts 31-4, 31-9); BSD spr.h; XNU; DOLPHIN Gekko.h. UM750GX p.356 prints MMCR0[0:4]/[5:9] for these, a typo for MMCR1 (C8)", "Monitor mode control register 1. Absent on the 604.", f_2, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x003fffff), PMREGS_U32(0x00000000), PMREGS_U32(0xffc00000),
-		  "Monitor mode control register 1. Absent on the 604.", -1, -1, 0, PMREGS_NULL },
-		{ "mmcr1_745x", "MMCR1 (745x)", "LINUX reg.h MMCR1_PMC5SEL/PMC6SEL and mpc7450-pmu.c (shifts 17, 11; masks 0x1f, 0x3f); PERFCTR ppc_compat.h (MMCR1__RESERVED 0x7FF)", 32, 1, 5, f_3,
+		  3, 0, -1, -1, 32, 1, {0} },
+		{ "mmcr1_745x", "MMCR1 (745x)", "LINUX reg.h MMCR1_PMC5SEL/PMC6SEL and mpc7450-pmu.c (shifts 17, 11; masks 0x1f, 0x3f); PERFCTR ppc_compat.h (MMCR1__RESERVED 0x7FF)", "MMCR1 of the 7450 family, which adds the PMC5 and PMC6 selectors.", f_3, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x000007ff), PMREGS_U32(0x00000000), PMREGS_U32(0xfffff800),
-		  "MMCR1 of the 7450 family, which adds the PMC5 and PMC6 selectors.", -1, -1, 0, PMREGS_NULL },
-		{ "mmcr2", "MMCR2 (7400, 7410)", "BSD SPR_MMCR2_THRESHMULT_32/_2; PERFCTR ppc_compat.h; XNU hw_perfmon_mmcr.h; LINUX mpc7450-pmu.c", 32, 1, 4, f_4,
+		  5, 0, -1, -1, 32, 1, {0} },
+		{ "mmcr2", "MMCR2 (7400, 7410)", "BSD SPR_MMCR2_THRESHMULT_32/_2; PERFCTR ppc_compat.h; XNU hw_perfmon_mmcr.h; LINUX mpc7450-pmu.c", "Monitor mode control register 2. SMCNTEN and SMINTEN are known only from PERFCTR, which says to keep them 0.", f_4, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x1fffffff), PMREGS_U32(0x00000000), PMREGS_U32(0xe0000000),
-		  "Monitor mode control register 2. SMCNTEN and SMINTEN are known only from PERFCTR, which says to keep them 0.", -1, -1, 0, PMREGS_NULL },
-		{ "mmcr2_745x", "MMCR2 (745x)", "PERFCTR ppc_compat.h (SMCNTEN/SMINTEN are 7400/7410 only)", 32, 1, 3, f_5,
+		  4, 0, -1, -1, 32, 1, {0} },
+		{ "mmcr2_745x", "MMCR2 (745x)", "PERFCTR ppc_compat.h (SMCNTEN/SMINTEN are 7400/7410 only)", "MMCR2 of the 7450 family; only THRESHMULT is defined.", f_5, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x7fffffff), PMREGS_U32(0x00000000), PMREGS_U32(0x80000000),
-		  "MMCR2 of the 7450 family; only THRESHMULT is defined.", -1, -1, 0, PMREGS_NULL },
-		{ "pmc", "PMCn", "UM604 p.373; XNU processor_info.h (ov:1, cv:31); DOLPHIN SDK (PMCn_OV, PMCn_COUNTER)", 32, 1, 2, f_6,
+		  3, 0, -1, -1, 32, 1, {0} },
+		{ "pmc", "PMCn", "UM604 p.373; XNU processor_info.h (ov:1, cv:31); DOLPHIN SDK (PMCn_OV, PMCn_COUNTER)", "A 32-bit performance-monitor counter. It counts up and is \"negative\" when bit 0\n(the MSB) is set, which is the interrupt condition; the whole register value is the\ncount. To sample every N events, load 0x80000000 - N (see pmregs_ppc604_pmc_preload).\n", f_6, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
-		  "A 32-bit performance-monitor counter. It counts up and is \"negative\" when bit 0\n(the MSB) is set, which is the interrupt condition; the whole register value is the\ncount. To sample every N events, load 0x80000000 - N (see pmregs_ppc604_pmc_preload).\n", -1, -1, 0, PMREGS_NULL },
-		{ "address", "SIA / SDA", "SEED; UM604 p.80", 32, 1, 1, f_7,
+		  2, 0, -1, -1, 32, 1, {0} },
+		{ "address", "SIA / SDA", "SEED; UM604 p.80", "Sampled instruction (SIA) or data (SDA) address: loaded when a PMI is signalled and\nfrozen until exceptions are enabled again (SEED). UM604 p.80 warns that they \"may not\nhave any relationship to the type of instruction being counted\".\n", f_7, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "Sampled instruction (SIA) or data (SDA) address: loaded when a PMI is signalled and\nfrozen until exceptions are enabled again (SEED). UM604 p.80 warns that they \"may not\nhave any relationship to the type of instruction being counted\".\n", -1, -1, 0, PMREGS_NULL },
-		{ "bamr", "BAMR", "QEMU cpu.h SPR_BAMR; reference section 1", 32, 1, 1, f_8,
+		  1, 0, -1, -1, 32, 1, {0} },
+		{ "bamr", "BAMR", "QEMU cpu.h SPR_BAMR; reference section 1", "Breakpoint address mask used by the IABR/DABR-match events of the 7400/745x.", f_8, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0xffffffff),
-		  "Breakpoint address mask used by the IABR/DABR-match events of the 7400/745x.", -1, -1, 0, PMREGS_NULL },
+		  1, 0, -1, -1, 32, 1, {0} },
 	};
 	if (count)
 		*count = sizeof layouts / sizeof layouts[0];
@@ -635,37 +636,39 @@ static inline size_t pmregs_ppc604_bamr_snprint(char *buf, size_t n, uint32_t v)
 #define PMREGS_PPC604_HAS_USER_MODELS (1u << 3)
 #define PMREGS_PPC604_HAS_AKA (1u << 4)
 
+/* A register and its facts (members in decreasing size: no padding between them). */
 struct pmregs_ppc604_register {
-	const char *name;   /* identifier used in this header */
-	const char *title;  /* the manual's name */
-	int16_t layout;     /* index into pmregs_ppc604_layouts(), or -1 */
-	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
+	const char *name; /* identifier used in this header */
+	const char *title; /* the manual's name */
+	const char *aka; /* other names the register goes by */
 	uint32_t spr; /* supervisor SPR number (mfspr/mtspr immediate) */
 	uint32_t user_spr; /* user-mode read-only alias SPR number (supervisor number - 16) */
 	uint32_t models; /* CPU models that implement the register (bit = enum pmregs_ppc604_cpu value) */
 	uint32_t user_models; /* CPU models that implement the user-mode alias */
-	const char *aka; /* other names the register goes by */
+	int16_t layout; /* index into pmregs_ppc604_layouts(), or -1 */
+	uint16_t has; /* which facts this register has (PMREGS_..._HAS_*) */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 static inline const struct pmregs_ppc604_register *pmregs_ppc604_registers(size_t *count)
 {
 	static const struct pmregs_ppc604_register regs[] = {
-		{ "mmcr0", "MMCR0", 1, 0x5, 0x3b8, 0x0, 0x3u, 0x0u, "" },
-		{ "mmcr0_7xx", "MMCR0 (750 and later)", 0, 0x1f, 0x3b8, 0x3a8, 0x1cu, 0x1cu, "UMMCR0 (user alias)" },
-		{ "pmc1", "PMC1", 6, 0x1f, 0x3b9, 0x3a9, 0x1fu, 0x1cu, "UPMC1 (user alias)" },
-		{ "pmc2", "PMC2", 6, 0x1f, 0x3ba, 0x3aa, 0x1fu, 0x1cu, "UPMC2 (user alias)" },
-		{ "siar", "SIA", 7, 0x1f, 0x3bb, 0x3ab, 0x1fu, 0x1cu, "SIAR (QEMU, LINUX 32-bit SPRN_SIAR); USIA (user alias)" },
-		{ "mmcr1", "MMCR1", 2, 0x5, 0x3bc, 0x0, 0x2u, 0x0u, "" },
-		{ "mmcr1_7xx", "MMCR1 (750, 7400)", 2, 0x1f, 0x3bc, 0x3ac, 0xcu, 0xcu, "UMMCR1 (user alias)" },
-		{ "mmcr1_745x", "MMCR1 (745x)", 3, 0x1f, 0x3bc, 0x3ac, 0x10u, 0x10u, "UMMCR1 (user alias)" },
-		{ "pmc3", "PMC3", 6, 0x1f, 0x3bd, 0x3ad, 0x1eu, 0x1cu, "UPMC3 (user alias)" },
-		{ "pmc4", "PMC4", 6, 0x1f, 0x3be, 0x3ae, 0x1eu, 0x1cu, "UPMC4 (user alias)" },
-		{ "sdar", "SDA", 7, 0x15, 0x3bf, 0x0, 0x3u, 0x0u, "SDAR (QEMU, LINUX 64-bit naming)" },
-		{ "mmcr2", "MMCR2 (7400)", 4, 0x1f, 0x3b0, 0x3a0, 0x8u, 0x8u, "UMMCR2 (user alias)" },
-		{ "mmcr2_745x", "MMCR2 (745x)", 5, 0x1f, 0x3b0, 0x3a0, 0x10u, 0x10u, "UMMCR2 (user alias)" },
-		{ "pmc5", "PMC5", 6, 0x1f, 0x3b1, 0x3a1, 0x10u, 0x10u, "UPMC5 (user alias)" },
-		{ "pmc6", "PMC6", 6, 0x1f, 0x3b2, 0x3a2, 0x10u, 0x10u, "UPMC6 (user alias)" },
-		{ "bamr", "BAMR", 8, 0x1f, 0x3b7, 0x3a7, 0x18u, 0x18u, "UBAMR (user alias, QEMU only)" },
+		{ "mmcr0", "MMCR0", "", 0x3b8, 0x0, 0x3u, 0x0u, 1, 0x5, {0} },
+		{ "mmcr0_7xx", "MMCR0 (750 and later)", "UMMCR0 (user alias)", 0x3b8, 0x3a8, 0x1cu, 0x1cu, 0, 0x1f, {0} },
+		{ "pmc1", "PMC1", "UPMC1 (user alias)", 0x3b9, 0x3a9, 0x1fu, 0x1cu, 6, 0x1f, {0} },
+		{ "pmc2", "PMC2", "UPMC2 (user alias)", 0x3ba, 0x3aa, 0x1fu, 0x1cu, 6, 0x1f, {0} },
+		{ "siar", "SIA", "SIAR (QEMU, LINUX 32-bit SPRN_SIAR); USIA (user alias)", 0x3bb, 0x3ab, 0x1fu, 0x1cu, 7, 0x1f, {0} },
+		{ "mmcr1", "MMCR1", "", 0x3bc, 0x0, 0x2u, 0x0u, 2, 0x5, {0} },
+		{ "mmcr1_7xx", "MMCR1 (750, 7400)", "UMMCR1 (user alias)", 0x3bc, 0x3ac, 0xcu, 0xcu, 2, 0x1f, {0} },
+		{ "mmcr1_745x", "MMCR1 (745x)", "UMMCR1 (user alias)", 0x3bc, 0x3ac, 0x10u, 0x10u, 3, 0x1f, {0} },
+		{ "pmc3", "PMC3", "UPMC3 (user alias)", 0x3bd, 0x3ad, 0x1eu, 0x1cu, 6, 0x1f, {0} },
+		{ "pmc4", "PMC4", "UPMC4 (user alias)", 0x3be, 0x3ae, 0x1eu, 0x1cu, 6, 0x1f, {0} },
+		{ "sdar", "SDA", "SDAR (QEMU, LINUX 64-bit naming)", 0x3bf, 0x0, 0x3u, 0x0u, 7, 0x15, {0} },
+		{ "mmcr2", "MMCR2 (7400)", "UMMCR2 (user alias)", 0x3b0, 0x3a0, 0x8u, 0x8u, 4, 0x1f, {0} },
+		{ "mmcr2_745x", "MMCR2 (745x)", "UMMCR2 (user alias)", 0x3b0, 0x3a0, 0x10u, 0x10u, 5, 0x1f, {0} },
+		{ "pmc5", "PMC5", "UPMC5 (user alias)", 0x3b1, 0x3a1, 0x10u, 0x10u, 6, 0x1f, {0} },
+		{ "pmc6", "PMC6", "UPMC6 (user alias)", 0x3b2, 0x3a2, 0x10u, 0x10u, 6, 0x1f, {0} },
+		{ "bamr", "BAMR", "UBAMR (user alias, QEMU only)", 0x3b7, 0x3a7, 0x18u, 0x18u, 8, 0x1f, {0} },
 	};
 	if (count)
 		*count = sizeof regs / sizeof regs[0];
@@ -680,32 +683,33 @@ struct pmregs_ppc604_cpus_row {
 	const char *title;
 	const char *doc;
 	enum pmregs_ppc604_cpu cpu;
+	uint32_t counters; /* the PMCs it has */
 	uint16_t pvr_versions[6]; /* PVR version numbers (PVR >> 16) of this model */
 	uint8_t pvr_versions_count;
-	uint32_t counters; /* the PMCs it has */
+	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
 static inline const struct pmregs_ppc604_cpus_row *pmregs_ppc604_cpus(size_t *count)
 {
 	static const struct pmregs_ppc604_cpus_row rows[] = {
-		{ "ppc604", "PowerPC 604", "", PMREGS_PPC604_CPU_PPC604, {0x4, 0, 0, 0, 0, 0}, 1, 0x3u },
-		{ "ppc604e", "PowerPC 604e", "", PMREGS_PPC604_CPU_PPC604E, {0x9, 0xa, 0, 0, 0, 0}, 2, 0xfu },
-		{ "mpc750", "PowerPC 750 / 740", "", PMREGS_PPC604_CPU_MPC750, {0x8, 0x7000, 0x7001, 0x7002, 0, 0}, 4, 0xfu },
-		{ "mpc7400", "MPC7400 / 7410", "", PMREGS_PPC604_CPU_MPC7400, {0xc, 0x800c, 0, 0, 0, 0}, 2, 0xfu },
-		{ "mpc745x", "MPC7450 / 7455 / 7457 / 7447A / 7448", "", PMREGS_PPC604_CPU_MPC745X, {0x8000, 0x8001, 0x8002, 0x8003, 0x8004, 0}, 5, 0x3fu },
+		{ "ppc604", "PowerPC 604", "", PMREGS_PPC604_CPU_PPC604, 0x3u, {0x4, 0, 0, 0, 0, 0}, 1, {0} },
+		{ "ppc604e", "PowerPC 604e", "", PMREGS_PPC604_CPU_PPC604E, 0xfu, {0x9, 0xa, 0, 0, 0, 0}, 2, {0} },
+		{ "mpc750", "PowerPC 750 / 740", "", PMREGS_PPC604_CPU_MPC750, 0xfu, {0x8, 0x7000, 0x7001, 0x7002, 0, 0}, 4, {0} },
+		{ "mpc7400", "MPC7400 / 7410", "", PMREGS_PPC604_CPU_MPC7400, 0xfu, {0xc, 0x800c, 0, 0, 0, 0}, 2, {0} },
+		{ "mpc745x", "MPC7450 / 7455 / 7457 / 7447A / 7448", "", PMREGS_PPC604_CPU_MPC745X, 0x3fu, {0x8000, 0x8001, 0x8002, 0x8003, 0x8004, 0}, 5, {0} },
 	};
 	if (count)
 		*count = sizeof rows / sizeof rows[0];
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_ppc604_cpus_row *pmregs_ppc604_cpus_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_ppc604_cpus_row *rows = pmregs_ppc604_cpus(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
@@ -724,28 +728,29 @@ struct pmregs_ppc604_tb_bits_row {
 	uint8_t tbl_bit; /* the same bit in TBL, lsb0 numbering */
 	uint8_t period_log2; /* a 0-to-1 transition every 2^period_log2 time-base ticks */
 	uint8_t interrupt_ok; /* the PM API may use it to signal interrupts */
+	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
 static inline const struct pmregs_ppc604_tb_bits_row *pmregs_ppc604_tb_bits(size_t *count)
 {
 	static const struct pmregs_ppc604_tb_bits_row rows[] = {
-		{ "tb63", "TB[63] (TBL[31])", "", 0x0, 0x3f, 0x0, 0x1, 0 },
-		{ "tb55", "TB[55] (TBL[23])", "", 0x1, 0x37, 0x8, 0x9, 1 },
-		{ "tb51", "TB[51] (TBL[19])", "", 0x2, 0x33, 0xc, 0xd, 1 },
-		{ "tb47", "TB[47] (TBL[15])", "", 0x3, 0x2f, 0x10, 0x11, 1 },
+		{ "tb63", "TB[63] (TBL[31])", "", 0x0, 0x3f, 0x0, 0x1, 0, {0} },
+		{ "tb55", "TB[55] (TBL[23])", "", 0x1, 0x37, 0x8, 0x9, 1, {0} },
+		{ "tb51", "TB[51] (TBL[19])", "", 0x2, 0x33, 0xc, 0xd, 1, {0} },
+		{ "tb47", "TB[47] (TBL[15])", "", 0x3, 0x2f, 0x10, 0x11, 1, {0} },
 	};
 	if (count)
 		*count = sizeof rows / sizeof rows[0];
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_ppc604_tb_bits_row *pmregs_ppc604_tb_bits_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_ppc604_tb_bits_row *rows = pmregs_ppc604_tb_bits(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
@@ -761,29 +766,30 @@ struct pmregs_ppc604_threshold_scale_row {
 	enum pmregs_ppc604_cpu cpu;
 	uint8_t scale; /* cycles per unit (with MMCR2[THRESHMULT] = 0 on the 7400/745x) */
 	uint8_t scale_alt; /* cycles per unit with MMCR2[THRESHMULT] = 1, or 0 when there is no MMCR2 */
+	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
 static inline const struct pmregs_ppc604_threshold_scale_row *pmregs_ppc604_threshold_scale(size_t *count)
 {
 	static const struct pmregs_ppc604_threshold_scale_row rows[] = {
-		{ "ppc604", "", "", PMREGS_PPC604_CPU_PPC604, 0x1, 0x0 },
-		{ "ppc604e", "", "", PMREGS_PPC604_CPU_PPC604E, 0x4, 0x0 },
-		{ "mpc750", "", "", PMREGS_PPC604_CPU_MPC750, 0x1, 0x0 },
-		{ "mpc7400", "", "", PMREGS_PPC604_CPU_MPC7400, 0x2, 0x20 },
-		{ "mpc745x", "", "", PMREGS_PPC604_CPU_MPC745X, 0x2, 0x20 },
+		{ "ppc604", "", "", PMREGS_PPC604_CPU_PPC604, 0x1, 0x0, {0} },
+		{ "ppc604e", "", "", PMREGS_PPC604_CPU_PPC604E, 0x4, 0x0, {0} },
+		{ "mpc750", "", "", PMREGS_PPC604_CPU_MPC750, 0x1, 0x0, {0} },
+		{ "mpc7400", "", "", PMREGS_PPC604_CPU_MPC7400, 0x2, 0x20, {0} },
+		{ "mpc745x", "", "", PMREGS_PPC604_CPU_MPC745X, 0x2, 0x20, {0} },
 	};
 	if (count)
 		*count = sizeof rows / sizeof rows[0];
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_ppc604_threshold_scale_row *pmregs_ppc604_threshold_scale_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_ppc604_threshold_scale_row *rows = pmregs_ppc604_threshold_scale(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
@@ -800,140 +806,141 @@ struct pmregs_ppc604_events_row {
 	const char *name;
 	const char *title;
 	const char *doc;
-	uint8_t code; /* selector value */
 	uint32_t counters; /* the PMCs that can count it with this selector */
 	uint32_t models; /* the models that have it */
-	uint8_t threshold; /* counts only occurrences longer than MMCR0[THRESHOLD] */
 	uint32_t misaligned_twice; /* models on which a misaligned load counts twice (SEED) */
+	uint8_t code; /* selector value */
+	uint8_t threshold; /* counts only occurrences longer than MMCR0[THRESHOLD] */
+	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
 static inline const struct pmregs_ppc604_events_row *pmregs_ppc604_events(size_t *count)
 {
 	static const struct pmregs_ppc604_events_row rows[] = {
-		{ "nothing", "NOTHING", "the counter does not change (register holds its value)", 0x0, 0xfu, 0x3u, 0, 0x0u },
-		{ "processor_cycles", "PROCESSOR_CYCLES", "every processor cycle", 0x1, 0xfu, 0x3u, 0, 0x0u },
-		{ "instructions_completed", "INSTRUCTIONS_COMPLETED", "instructions completed (several per cycle are possible)", 0x2, 0xfu, 0x3u, 0, 0x0u },
-		{ "tbl_bit_transitions", "TBL_BIT_TRANSITIONS", "0-to-1 transitions of the time-base bit chosen by MMCR0[TBSEL]", 0x3, 0xfu, 0x3u, 0, 0x0u },
-		{ "instructions_dispatched", "INSTRUCTIONS_DISPATCHED", "instructions dispatched (0-4 per cycle on the 604)", 0x4, 0xfu, 0x3u, 0, 0x0u },
-		{ "icache_misses", "ICACHE_MISSES", "I-cache misses (line fills)", 0x5, 0x1u, 0x3u, 0, 0x0u },
-		{ "dtlb_misses", "DTLB_MISSES", "D-TLB misses, in order", 0x6, 0x1u, 0x3u, 0, 0x0u },
-		{ "branch_mispredict_correction", "BRANCH_MISPREDICT_CORRECTION", "mispredicted branches corrected at execute", 0x7, 0x1u, 0x3u, 0, 0x0u },
-		{ "reservations_requested", "RESERVATIONS_REQUESTED", "lwarx ready to execute in the LSU", 0x8, 0x1u, 0x3u, 0, 0x0u },
-		{ "dcache_load_misses_lateral", "DCACHE_LOAD_MISSES_LATERAL", "load D-cache misses above the threshold, with lateral L2 intervention", 0x9, 0x1u, 0x3u, 1, 0x0u },
-		{ "dcache_store_misses_lateral", "DCACHE_STORE_MISSES_LATERAL", "store D-cache misses above the threshold, with lateral L2 intervention", 0xa, 0x1u, 0x3u, 1, 0x0u },
-		{ "mtspr_dispatched", "MTSPR_DISPATCHED", "mtspr instructions dispatched", 0xb, 0x1u, 0x3u, 0, 0x0u },
-		{ "sync_completed", "SYNC_COMPLETED", "sync instructions completed", 0xc, 0x1u, 0x3u, 0, 0x0u },
-		{ "eieio_completed", "EIEIO_COMPLETED", "eieio instructions completed", 0xd, 0x1u, 0x3u, 0, 0x0u },
-		{ "integer_instructions_completed", "INTEGER_INSTRUCTIONS_COMPLETED", "integer non-load/store instructions completed per cycle", 0xe, 0x1u, 0x3u, 0, 0x0u },
-		{ "fp_instructions_completed", "FP_INSTRUCTIONS_COMPLETED", "floating-point non-load/store instructions completed per cycle", 0xf, 0x1u, 0x3u, 0, 0x0u },
-		{ "lsu_result", "LSU_RESULT", "the LSU produced a result", 0x10, 0x1u, 0x3u, 0, 0x0u },
-		{ "sciu1_result", "SCIU1_RESULT", "SCIU1 produced a result", 0x11, 0x1u, 0x3u, 0, 0x0u },
-		{ "fpu_result", "FPU_RESULT", "the FPU produced a result", 0x12, 0x1u, 0x3u, 0, 0x0u },
-		{ "instructions_dispatched_lsu", "INSTRUCTIONS_DISPATCHED_LSU", "instructions dispatched to the LSU", 0x13, 0x1u, 0x3u, 0, 0x0u },
-		{ "instructions_dispatched_sciu1", "INSTRUCTIONS_DISPATCHED_SCIU1", "instructions dispatched to SCIU1", 0x14, 0x1u, 0x3u, 0, 0x0u },
-		{ "instructions_dispatched_fpu", "INSTRUCTIONS_DISPATCHED_FPU", "instructions dispatched to the FPU", 0x15, 0x1u, 0x3u, 0, 0x0u },
-		{ "snoops_received", "SNOOPS_RECEIVED", "valid external snoop requests, hit or miss", 0x16, 0x1u, 0x3u, 0, 0x0u },
-		{ "dcache_load_misses", "DCACHE_LOAD_MISSES", "load D-cache misses above the threshold, no lateral L2 intervention", 0x17, 0x1u, 0x3u, 1, 0x0u },
-		{ "dcache_store_misses", "DCACHE_STORE_MISSES", "store D-cache misses above the threshold, no lateral L2 intervention", 0x18, 0x1u, 0x3u, 1, 0x0u },
-		{ "branch_unit_idle", "BRANCH_UNIT_IDLE", "cycles the branch unit is idle", 0x19, 0x1u, 0x2u, 0, 0x0u },
-		{ "mciu0_idle", "MCIU0_IDLE", "cycles 'MCIU0' is idle (perfctr's name; probably SCIU0, since PMC2 0x16 is MCIU_IDLE)", 0x1a, 0x1u, 0x2u, 0, 0x0u },
-		{ "lsu_idle", "LSU_IDLE", "cycles the LSU is idle", 0x1b, 0x1u, 0x2u, 0, 0x0u },
-		{ "l2_int_asserted", "L2_INT_ASSERTED", "times L2_INT is asserted", 0x1c, 0x1u, 0x2u, 0, 0x0u },
-		{ "unaligned_loads", "UNALIGNED_LOADS", "unaligned loads", 0x1d, 0x1u, 0x2u, 0, 0x0u },
-		{ "load_queue_entries", "LOAD_QUEUE_ENTRIES", "load-queue occupancy each cycle (at most 5)", 0x1e, 0x1u, 0x2u, 0, 0x0u },
-		{ "instruction_breakpoint_hits", "INSTRUCTION_BREAKPOINT_HITS", "instruction-breakpoint (IABR) hits", 0x1f, 0x1u, 0x2u, 0, 0x0u },
-		{ "load_miss_cycles", "LOAD_MISS_CYCLES", "cycles a load miss takes", 0x5, 0x2u, 0x3u, 0, 0x0u },
-		{ "data_cache_misses", "DATA_CACHE_MISSES", "D-cache misses (line fills), in order", 0x6, 0x2u, 0x3u, 0, 0x0u },
-		{ "itlb_misses", "ITLB_MISSES", "I-TLB misses", 0x7, 0x2u, 0x3u, 0, 0x0u },
-		{ "branches_completed", "BRANCHES_COMPLETED", "branches completed per cycle (2-bit: 00 none, 10 one, 11 two, 01 illegal)", 0x8, 0x2u, 0x3u, 0, 0x0u },
-		{ "reservations_obtained", "RESERVATIONS_OBTAINED", "successful stwcx. instructions", 0x9, 0x2u, 0x3u, 0, 0x0u },
-		{ "mfspr_dispatched", "MFSPR_DISPATCHED", "mfspr instructions dispatched", 0xa, 0x2u, 0x3u, 0, 0x0u },
-		{ "icbi_instructions", "ICBI_INSTRUCTIONS", "icbi instructions executed (may miss the cache)", 0xb, 0x2u, 0x3u, 0, 0x0u },
-		{ "pipeline_flush_instructions", "PIPELINE_FLUSH_INSTRUCTIONS", "pipeline-flushing operations (sc, isync, mtspr XER, some FP exceptions, branches with MSR[BE], lswx with XER = 0, ...)", 0xc, 0x2u, 0x3u, 0, 0x0u },
-		{ "bpu_result", "BPU_RESULT", "the branch unit produced a result", 0xd, 0x2u, 0x3u, 0, 0x0u },
-		{ "sciu0_result", "SCIU0_RESULT", "SCIU0 produced a result", 0xe, 0x2u, 0x3u, 0, 0x0u },
-		{ "mciu_result", "MCIU_RESULT", "the MCIU produced a result (multiply, divide, SPR moves)", 0xf, 0x2u, 0x3u, 0, 0x0u },
-		{ "instructions_dispatched_branch", "INSTRUCTIONS_DISPATCHED_BRANCH", "instructions dispatched to the branch unit", 0x10, 0x2u, 0x3u, 0, 0x0u },
-		{ "instructions_dispatched_sciu0", "INSTRUCTIONS_DISPATCHED_SCIU0", "instructions dispatched to SCIU0", 0x11, 0x2u, 0x3u, 0, 0x0u },
-		{ "loads_completed", "LOADS_COMPLETED", "loads completed, including cache operations and tlbie, tlbsync, sync, eieio, icbi; the 604 counts a misaligned load twice", 0x12, 0x2u, 0x3u, 0, 0x1u },
-		{ "instructions_dispatched_mciu", "INSTRUCTIONS_DISPATCHED_MCIU", "instructions dispatched to the MCIU (604 presence inferred)", 0x13, 0x2u, 0x3u, 0, 0x0u },
-		{ "snoop_hits", "SNOOP_HITS", "snoop hits", 0x14, 0x2u, 0x2u, 0, 0x0u },
-		{ "interrupts_masked", "INTERRUPTS_MASKED", "cycles with MSR[EE] = 0", 0x15, 0x2u, 0x2u, 0, 0x0u },
-		{ "mciu_idle", "MCIU_IDLE", "cycles the MCIU is idle", 0x16, 0x2u, 0x2u, 0, 0x0u },
-		{ "sciu1_idle", "SCIU1_IDLE", "cycles SCIU1 is idle", 0x17, 0x2u, 0x2u, 0, 0x0u },
-		{ "fpu_idle", "FPU_IDLE", "cycles the FPU is idle", 0x18, 0x2u, 0x2u, 0, 0x0u },
-		{ "l2_int_active", "L2_INT_ACTIVE", "cycles L2_INT is active", 0x19, 0x2u, 0x2u, 0, 0x0u },
-		{ "dispatched_4_instructions", "DISPATCHED_4_INSTRUCTIONS", "times 4 instructions were dispatched", 0x1a, 0x2u, 0x2u, 0, 0x0u },
-		{ "dispatched_3_instructions", "DISPATCHED_3_INSTRUCTIONS", "times 3 instructions were dispatched", 0x1b, 0x2u, 0x2u, 0, 0x0u },
-		{ "dispatched_2_instructions", "DISPATCHED_2_INSTRUCTIONS", "times 2 instructions were dispatched", 0x1c, 0x2u, 0x2u, 0, 0x0u },
-		{ "dispatched_1_instruction", "DISPATCHED_1_INSTRUCTION", "times 1 instruction was dispatched", 0x1d, 0x2u, 0x2u, 0, 0x0u },
-		{ "unaligned_stores", "UNALIGNED_STORES", "unaligned stores", 0x1e, 0x2u, 0x2u, 0, 0x0u },
-		{ "store_queue_entries", "STORE_QUEUE_ENTRIES", "store-queue occupancy each cycle (at most 6)", 0x1f, 0x2u, 0x2u, 0, 0x0u },
-		{ "lsu_stall_biu", "LSU_STALL_BIU", "LSU stall cycles, BIU or cache busy", 0x5, 0x4u, 0x2u, 0, 0x0u },
-		{ "lsu_stall_store_queue", "LSU_STALL_STORE_QUEUE", "LSU stall cycles, store queue full", 0x6, 0x4u, 0x2u, 0, 0x0u },
-		{ "lsu_stall_operands", "LSU_STALL_OPERANDS", "LSU stall cycles, operands not ready in the reservation station", 0x7, 0x4u, 0x2u, 0, 0x0u },
-		{ "load_queue_instructions", "LOAD_QUEUE_INSTRUCTIONS", "instructions written into the load queue (subtract PMC4 0x08 for misaligned hits)", 0x8, 0x4u, 0x2u, 0, 0x0u },
-		{ "store_completion_stalls", "STORE_COMPLETION_STALLS", "completion stall cycles caused by a store", 0x9, 0x4u, 0x2u, 0, 0x0u },
-		{ "unfinished_completion_stalls", "UNFINISHED_COMPLETION_STALLS", "completion stall cycles on an unfinished instruction (superset of PMC3 0x09 and PMC4 0x0A)", 0xa, 0x4u, 0x2u, 0, 0x0u },
-		{ "system_calls", "SYSTEM_CALLS", "system calls", 0xb, 0x4u, 0x2u, 0, 0x0u },
-		{ "bpu_stall", "BPU_STALL", "branch-unit stall cycles waiting for an operand", 0xc, 0x4u, 0x2u, 0, 0x0u },
-		{ "fetch_corrections_dispatch", "FETCH_CORRECTIONS_DISPATCH", "fetch corrections at the dispatch stage", 0xd, 0x4u, 0x2u, 0, 0x0u },
-		{ "dispatch_stall_no_instructions", "DISPATCH_STALL_NO_INSTRUCTIONS", "dispatch stall cycles waiting for instructions", 0xe, 0x4u, 0x2u, 0, 0x0u },
-		{ "dispatch_stall_no_rob", "DISPATCH_STALL_NO_ROB", "dispatch stall, no reorder-buffer entry", 0xf, 0x4u, 0x2u, 0, 0x0u },
-		{ "dispatch_stall_no_fpr", "DISPATCH_STALL_NO_FPR", "dispatch stall, no FPR rename buffer", 0x10, 0x4u, 0x2u, 0, 0x0u },
-		{ "instruction_table_search_count", "INSTRUCTION_TABLE_SEARCH_COUNT", "instruction table-search operations", 0x11, 0x4u, 0x2u, 0, 0x0u },
-		{ "data_table_search_count", "DATA_TABLE_SEARCH_COUNT", "data table-search operations", 0x12, 0x4u, 0x2u, 0, 0x0u },
-		{ "fpu_stall", "FPU_STALL", "FPU stall cycles", 0x13, 0x4u, 0x2u, 0, 0x0u },
-		{ "sciu1_stall", "SCIU1_STALL", "SCIU1 stall cycles", 0x14, 0x4u, 0x2u, 0, 0x0u },
-		{ "biu_forwards", "BIU_FORWARDS", "BIU forwards of non-critical data from the line-fill buffer", 0x15, 0x4u, 0x2u, 0, 0x0u },
-		{ "data_bus_transactions_no_queue", "DATA_BUS_TRANSACTIONS_NO_QUEUE", "data-bus transactions completed with none queued behind", 0x16, 0x4u, 0x2u, 0, 0x0u },
-		{ "data_bus_transactions_two_queued", "DATA_BUS_TRANSACTIONS_TWO_QUEUED", "data-bus transactions completed with two queued behind", 0x17, 0x4u, 0x2u, 0, 0x0u },
-		{ "burst_reads", "BURST_READS", "back-to-back burst-read pairs with no dead cycle (data streaming)", 0x18, 0x4u, 0x2u, 0, 0x0u },
-		{ "write_hit_on_shared", "WRITE_HIT_ON_SHARED", "non-ARTRYd kill transactions from write-hit-on-shared", 0x19, 0x4u, 0x2u, 0, 0x0u },
-		{ "write_with_kill", "WRITE_WITH_KILL", "non-ARTRYd write-with-kill from the three castout buffers", 0x1a, 0x4u, 0x2u, 0, 0x0u },
-		{ "two_castout_buffers_occupied", "TWO_CASTOUT_BUFFERS_OCCUPIED", "cycles with exactly two castout buffers in use", 0x1b, 0x4u, 0x2u, 0, 0x0u },
-		{ "data_cache_retries", "DATA_CACHE_RETRIES", "D-cache accesses retried because the castout buffers were full", 0x1c, 0x4u, 0x2u, 0, 0x0u },
-		{ "shared_loads", "SHARED_LOADS", "load-miss reads brought in as Shared", 0x1d, 0x4u, 0x2u, 0, 0x0u },
-		{ "cr_logical_finished", "CR_LOGICAL_FINISHED", "CR-logical instructions finished", 0x1e, 0x4u, 0x2u, 0, 0x0u },
-		{ "lsu_stall_mmu", "LSU_STALL_MMU", "LSU stall cycles, MMU busy", 0x5, 0x8u, 0x2u, 0, 0x0u },
-		{ "lsu_stall_load_queue", "LSU_STALL_LOAD_QUEUE", "LSU stall cycles, load queue full", 0x6, 0x8u, 0x2u, 0, 0x0u },
-		{ "lsu_stall_address", "LSU_STALL_ADDRESS", "LSU stall cycles, address collision", 0x7, 0x8u, 0x2u, 0, 0x0u },
-		{ "misaligned_load_hits", "MISALIGNED_LOAD_HITS", "misaligned loads that hit on both accesses", 0x8, 0x8u, 0x2u, 0, 0x0u },
-		{ "store_queue_instructions", "STORE_QUEUE_INSTRUCTIONS", "instructions written into the store queue", 0x9, 0x8u, 0x2u, 0, 0x0u },
-		{ "load_completion_stalls", "LOAD_COMPLETION_STALLS", "completion stall cycles caused by a load", 0xa, 0x8u, 0x2u, 0, 0x0u },
-		{ "btac_hits", "BTAC_HITS", "BTAC hits (refetches can inflate it)", 0xb, 0x8u, 0x2u, 0, 0x0u },
-		{ "completion_used_four_blocks", "COMPLETION_USED_FOUR_BLOCKS", "times all four completion-buffer basic blocks were used", 0xc, 0x8u, 0x2u, 0, 0x0u },
-		{ "fetch_corrections_decode", "FETCH_CORRECTIONS_DECODE", "fetch corrections at the decode stage", 0xd, 0x8u, 0x2u, 0, 0x0u },
-		{ "dispatch_stall_no_unit", "DISPATCH_STALL_NO_UNIT", "dispatch stall, execution unit busy or unavailable", 0xe, 0x8u, 0x2u, 0, 0x0u },
-		{ "dispatch_stall_gpr", "DISPATCH_STALL_GPR", "dispatch stall, no GPR rename buffer", 0xf, 0x8u, 0x2u, 0, 0x0u },
-		{ "dispatch_stall_cr", "DISPATCH_STALL_CR", "dispatch stall, no CR rename buffer", 0x10, 0x8u, 0x2u, 0, 0x0u },
-		{ "dispatch_stall_ctr_lr", "DISPATCH_STALL_CTR_LR", "dispatch stall, CTR/LR/mtcrf interlock", 0x11, 0x8u, 0x2u, 0, 0x0u },
-		{ "instruction_table_search_cycles", "INSTRUCTION_TABLE_SEARCH_CYCLES", "cycles in instruction table searches", 0x12, 0x8u, 0x2u, 0, 0x0u },
-		{ "data_table_search_cycles", "DATA_TABLE_SEARCH_CYCLES", "cycles in data table searches", 0x13, 0x8u, 0x2u, 0, 0x0u },
-		{ "sciu0_stall", "SCIU0_STALL", "SCIU0 stall cycles", 0x14, 0x8u, 0x2u, 0, 0x0u },
-		{ "mciu_stall", "MCIU_STALL", "MCIU stall cycles", 0x15, 0x8u, 0x2u, 0, 0x0u },
-		{ "bus_request_no_qualified_grant", "BUS_REQUEST_NO_QUALIFIED_GRANT", "bus cycles after an internal request with no qualified grant", 0x16, 0x8u, 0x2u, 0, 0x0u },
-		{ "data_bus_transactions_one_queued", "DATA_BUS_TRANSACTIONS_ONE_QUEUED", "data-bus transactions completed with one queued behind", 0x17, 0x8u, 0x2u, 0, 0x0u },
-		{ "reordered_writes", "REORDERED_WRITES", "write data reordered ahead of earlier read data (DBWO)", 0x18, 0x8u, 0x2u, 0, 0x0u },
-		{ "artryd_address_transactions", "ARTRYd_ADDRESS_TRANSACTIONS", "ARTRYd processor address-bus transactions (perfctr: ARTRYd_ADDRESS_TRANSACTIONS)", 0x19, 0x8u, 0x2u, 0, 0x0u },
-		{ "high_priority_snoop_pushes", "HIGH_PRIORITY_SNOOP_PUSHES", "non-ARTRYd snoop pushes of modified D-cache data", 0x1a, 0x8u, 0x2u, 0, 0x0u },
-		{ "one_castout_buffer_occupied", "ONE_CASTOUT_BUFFER_OCCUPIED", "cycles with exactly one castout buffer in use", 0x1b, 0x8u, 0x2u, 0, 0x0u },
-		{ "three_castout_buffers_occupied", "THREE_CASTOUT_BUFFERS_OCCUPIED", "cycles with exactly three castout buffers in use", 0x1c, 0x8u, 0x2u, 0, 0x0u },
-		{ "exclusive_loads", "EXCLUSIVE_LOADS", "load-miss reads brought in as Exclusive", 0x1d, 0x8u, 0x2u, 0, 0x0u },
-		{ "undispatched_instructions", "UNDISPATCHED_INSTRUCTIONS", "undispatched instructions beyond a branch", 0x1e, 0x8u, 0x2u, 0, 0x0u },
+		{ "nothing", "NOTHING", "the counter does not change (register holds its value)", 0xfu, 0x3u, 0x0u, 0x0, 0, {0} },
+		{ "processor_cycles", "PROCESSOR_CYCLES", "every processor cycle", 0xfu, 0x3u, 0x0u, 0x1, 0, {0} },
+		{ "instructions_completed", "INSTRUCTIONS_COMPLETED", "instructions completed (several per cycle are possible)", 0xfu, 0x3u, 0x0u, 0x2, 0, {0} },
+		{ "tbl_bit_transitions", "TBL_BIT_TRANSITIONS", "0-to-1 transitions of the time-base bit chosen by MMCR0[TBSEL]", 0xfu, 0x3u, 0x0u, 0x3, 0, {0} },
+		{ "instructions_dispatched", "INSTRUCTIONS_DISPATCHED", "instructions dispatched (0-4 per cycle on the 604)", 0xfu, 0x3u, 0x0u, 0x4, 0, {0} },
+		{ "icache_misses", "ICACHE_MISSES", "I-cache misses (line fills)", 0x1u, 0x3u, 0x0u, 0x5, 0, {0} },
+		{ "dtlb_misses", "DTLB_MISSES", "D-TLB misses, in order", 0x1u, 0x3u, 0x0u, 0x6, 0, {0} },
+		{ "branch_mispredict_correction", "BRANCH_MISPREDICT_CORRECTION", "mispredicted branches corrected at execute", 0x1u, 0x3u, 0x0u, 0x7, 0, {0} },
+		{ "reservations_requested", "RESERVATIONS_REQUESTED", "lwarx ready to execute in the LSU", 0x1u, 0x3u, 0x0u, 0x8, 0, {0} },
+		{ "dcache_load_misses_lateral", "DCACHE_LOAD_MISSES_LATERAL", "load D-cache misses above the threshold, with lateral L2 intervention", 0x1u, 0x3u, 0x0u, 0x9, 1, {0} },
+		{ "dcache_store_misses_lateral", "DCACHE_STORE_MISSES_LATERAL", "store D-cache misses above the threshold, with lateral L2 intervention", 0x1u, 0x3u, 0x0u, 0xa, 1, {0} },
+		{ "mtspr_dispatched", "MTSPR_DISPATCHED", "mtspr instructions dispatched", 0x1u, 0x3u, 0x0u, 0xb, 0, {0} },
+		{ "sync_completed", "SYNC_COMPLETED", "sync instructions completed", 0x1u, 0x3u, 0x0u, 0xc, 0, {0} },
+		{ "eieio_completed", "EIEIO_COMPLETED", "eieio instructions completed", 0x1u, 0x3u, 0x0u, 0xd, 0, {0} },
+		{ "integer_instructions_completed", "INTEGER_INSTRUCTIONS_COMPLETED", "integer non-load/store instructions completed per cycle", 0x1u, 0x3u, 0x0u, 0xe, 0, {0} },
+		{ "fp_instructions_completed", "FP_INSTRUCTIONS_COMPLETED", "floating-point non-load/store instructions completed per cycle", 0x1u, 0x3u, 0x0u, 0xf, 0, {0} },
+		{ "lsu_result", "LSU_RESULT", "the LSU produced a result", 0x1u, 0x3u, 0x0u, 0x10, 0, {0} },
+		{ "sciu1_result", "SCIU1_RESULT", "SCIU1 produced a result", 0x1u, 0x3u, 0x0u, 0x11, 0, {0} },
+		{ "fpu_result", "FPU_RESULT", "the FPU produced a result", 0x1u, 0x3u, 0x0u, 0x12, 0, {0} },
+		{ "instructions_dispatched_lsu", "INSTRUCTIONS_DISPATCHED_LSU", "instructions dispatched to the LSU", 0x1u, 0x3u, 0x0u, 0x13, 0, {0} },
+		{ "instructions_dispatched_sciu1", "INSTRUCTIONS_DISPATCHED_SCIU1", "instructions dispatched to SCIU1", 0x1u, 0x3u, 0x0u, 0x14, 0, {0} },
+		{ "instructions_dispatched_fpu", "INSTRUCTIONS_DISPATCHED_FPU", "instructions dispatched to the FPU", 0x1u, 0x3u, 0x0u, 0x15, 0, {0} },
+		{ "snoops_received", "SNOOPS_RECEIVED", "valid external snoop requests, hit or miss", 0x1u, 0x3u, 0x0u, 0x16, 0, {0} },
+		{ "dcache_load_misses", "DCACHE_LOAD_MISSES", "load D-cache misses above the threshold, no lateral L2 intervention", 0x1u, 0x3u, 0x0u, 0x17, 1, {0} },
+		{ "dcache_store_misses", "DCACHE_STORE_MISSES", "store D-cache misses above the threshold, no lateral L2 intervention", 0x1u, 0x3u, 0x0u, 0x18, 1, {0} },
+		{ "branch_unit_idle", "BRANCH_UNIT_IDLE", "cycles the branch unit is idle", 0x1u, 0x2u, 0x0u, 0x19, 0, {0} },
+		{ "mciu0_idle", "MCIU0_IDLE", "cycles 'MCIU0' is idle (perfctr's name; probably SCIU0, since PMC2 0x16 is MCIU_IDLE)", 0x1u, 0x2u, 0x0u, 0x1a, 0, {0} },
+		{ "lsu_idle", "LSU_IDLE", "cycles the LSU is idle", 0x1u, 0x2u, 0x0u, 0x1b, 0, {0} },
+		{ "l2_int_asserted", "L2_INT_ASSERTED", "times L2_INT is asserted", 0x1u, 0x2u, 0x0u, 0x1c, 0, {0} },
+		{ "unaligned_loads", "UNALIGNED_LOADS", "unaligned loads", 0x1u, 0x2u, 0x0u, 0x1d, 0, {0} },
+		{ "load_queue_entries", "LOAD_QUEUE_ENTRIES", "load-queue occupancy each cycle (at most 5)", 0x1u, 0x2u, 0x0u, 0x1e, 0, {0} },
+		{ "instruction_breakpoint_hits", "INSTRUCTION_BREAKPOINT_HITS", "instruction-breakpoint (IABR) hits", 0x1u, 0x2u, 0x0u, 0x1f, 0, {0} },
+		{ "load_miss_cycles", "LOAD_MISS_CYCLES", "cycles a load miss takes", 0x2u, 0x3u, 0x0u, 0x5, 0, {0} },
+		{ "data_cache_misses", "DATA_CACHE_MISSES", "D-cache misses (line fills), in order", 0x2u, 0x3u, 0x0u, 0x6, 0, {0} },
+		{ "itlb_misses", "ITLB_MISSES", "I-TLB misses", 0x2u, 0x3u, 0x0u, 0x7, 0, {0} },
+		{ "branches_completed", "BRANCHES_COMPLETED", "branches completed per cycle (2-bit: 00 none, 10 one, 11 two, 01 illegal)", 0x2u, 0x3u, 0x0u, 0x8, 0, {0} },
+		{ "reservations_obtained", "RESERVATIONS_OBTAINED", "successful stwcx. instructions", 0x2u, 0x3u, 0x0u, 0x9, 0, {0} },
+		{ "mfspr_dispatched", "MFSPR_DISPATCHED", "mfspr instructions dispatched", 0x2u, 0x3u, 0x0u, 0xa, 0, {0} },
+		{ "icbi_instructions", "ICBI_INSTRUCTIONS", "icbi instructions executed (may miss the cache)", 0x2u, 0x3u, 0x0u, 0xb, 0, {0} },
+		{ "pipeline_flush_instructions", "PIPELINE_FLUSH_INSTRUCTIONS", "pipeline-flushing operations (sc, isync, mtspr XER, some FP exceptions, branches with MSR[BE], lswx with XER = 0, ...)", 0x2u, 0x3u, 0x0u, 0xc, 0, {0} },
+		{ "bpu_result", "BPU_RESULT", "the branch unit produced a result", 0x2u, 0x3u, 0x0u, 0xd, 0, {0} },
+		{ "sciu0_result", "SCIU0_RESULT", "SCIU0 produced a result", 0x2u, 0x3u, 0x0u, 0xe, 0, {0} },
+		{ "mciu_result", "MCIU_RESULT", "the MCIU produced a result (multiply, divide, SPR moves)", 0x2u, 0x3u, 0x0u, 0xf, 0, {0} },
+		{ "instructions_dispatched_branch", "INSTRUCTIONS_DISPATCHED_BRANCH", "instructions dispatched to the branch unit", 0x2u, 0x3u, 0x0u, 0x10, 0, {0} },
+		{ "instructions_dispatched_sciu0", "INSTRUCTIONS_DISPATCHED_SCIU0", "instructions dispatched to SCIU0", 0x2u, 0x3u, 0x0u, 0x11, 0, {0} },
+		{ "loads_completed", "LOADS_COMPLETED", "loads completed, including cache operations and tlbie, tlbsync, sync, eieio, icbi; the 604 counts a misaligned load twice", 0x2u, 0x3u, 0x1u, 0x12, 0, {0} },
+		{ "instructions_dispatched_mciu", "INSTRUCTIONS_DISPATCHED_MCIU", "instructions dispatched to the MCIU (604 presence inferred)", 0x2u, 0x3u, 0x0u, 0x13, 0, {0} },
+		{ "snoop_hits", "SNOOP_HITS", "snoop hits", 0x2u, 0x2u, 0x0u, 0x14, 0, {0} },
+		{ "interrupts_masked", "INTERRUPTS_MASKED", "cycles with MSR[EE] = 0", 0x2u, 0x2u, 0x0u, 0x15, 0, {0} },
+		{ "mciu_idle", "MCIU_IDLE", "cycles the MCIU is idle", 0x2u, 0x2u, 0x0u, 0x16, 0, {0} },
+		{ "sciu1_idle", "SCIU1_IDLE", "cycles SCIU1 is idle", 0x2u, 0x2u, 0x0u, 0x17, 0, {0} },
+		{ "fpu_idle", "FPU_IDLE", "cycles the FPU is idle", 0x2u, 0x2u, 0x0u, 0x18, 0, {0} },
+		{ "l2_int_active", "L2_INT_ACTIVE", "cycles L2_INT is active", 0x2u, 0x2u, 0x0u, 0x19, 0, {0} },
+		{ "dispatched_4_instructions", "DISPATCHED_4_INSTRUCTIONS", "times 4 instructions were dispatched", 0x2u, 0x2u, 0x0u, 0x1a, 0, {0} },
+		{ "dispatched_3_instructions", "DISPATCHED_3_INSTRUCTIONS", "times 3 instructions were dispatched", 0x2u, 0x2u, 0x0u, 0x1b, 0, {0} },
+		{ "dispatched_2_instructions", "DISPATCHED_2_INSTRUCTIONS", "times 2 instructions were dispatched", 0x2u, 0x2u, 0x0u, 0x1c, 0, {0} },
+		{ "dispatched_1_instruction", "DISPATCHED_1_INSTRUCTION", "times 1 instruction was dispatched", 0x2u, 0x2u, 0x0u, 0x1d, 0, {0} },
+		{ "unaligned_stores", "UNALIGNED_STORES", "unaligned stores", 0x2u, 0x2u, 0x0u, 0x1e, 0, {0} },
+		{ "store_queue_entries", "STORE_QUEUE_ENTRIES", "store-queue occupancy each cycle (at most 6)", 0x2u, 0x2u, 0x0u, 0x1f, 0, {0} },
+		{ "lsu_stall_biu", "LSU_STALL_BIU", "LSU stall cycles, BIU or cache busy", 0x4u, 0x2u, 0x0u, 0x5, 0, {0} },
+		{ "lsu_stall_store_queue", "LSU_STALL_STORE_QUEUE", "LSU stall cycles, store queue full", 0x4u, 0x2u, 0x0u, 0x6, 0, {0} },
+		{ "lsu_stall_operands", "LSU_STALL_OPERANDS", "LSU stall cycles, operands not ready in the reservation station", 0x4u, 0x2u, 0x0u, 0x7, 0, {0} },
+		{ "load_queue_instructions", "LOAD_QUEUE_INSTRUCTIONS", "instructions written into the load queue (subtract PMC4 0x08 for misaligned hits)", 0x4u, 0x2u, 0x0u, 0x8, 0, {0} },
+		{ "store_completion_stalls", "STORE_COMPLETION_STALLS", "completion stall cycles caused by a store", 0x4u, 0x2u, 0x0u, 0x9, 0, {0} },
+		{ "unfinished_completion_stalls", "UNFINISHED_COMPLETION_STALLS", "completion stall cycles on an unfinished instruction (superset of PMC3 0x09 and PMC4 0x0A)", 0x4u, 0x2u, 0x0u, 0xa, 0, {0} },
+		{ "system_calls", "SYSTEM_CALLS", "system calls", 0x4u, 0x2u, 0x0u, 0xb, 0, {0} },
+		{ "bpu_stall", "BPU_STALL", "branch-unit stall cycles waiting for an operand", 0x4u, 0x2u, 0x0u, 0xc, 0, {0} },
+		{ "fetch_corrections_dispatch", "FETCH_CORRECTIONS_DISPATCH", "fetch corrections at the dispatch stage", 0x4u, 0x2u, 0x0u, 0xd, 0, {0} },
+		{ "dispatch_stall_no_instructions", "DISPATCH_STALL_NO_INSTRUCTIONS", "dispatch stall cycles waiting for instructions", 0x4u, 0x2u, 0x0u, 0xe, 0, {0} },
+		{ "dispatch_stall_no_rob", "DISPATCH_STALL_NO_ROB", "dispatch stall, no reorder-buffer entry", 0x4u, 0x2u, 0x0u, 0xf, 0, {0} },
+		{ "dispatch_stall_no_fpr", "DISPATCH_STALL_NO_FPR", "dispatch stall, no FPR rename buffer", 0x4u, 0x2u, 0x0u, 0x10, 0, {0} },
+		{ "instruction_table_search_count", "INSTRUCTION_TABLE_SEARCH_COUNT", "instruction table-search operations", 0x4u, 0x2u, 0x0u, 0x11, 0, {0} },
+		{ "data_table_search_count", "DATA_TABLE_SEARCH_COUNT", "data table-search operations", 0x4u, 0x2u, 0x0u, 0x12, 0, {0} },
+		{ "fpu_stall", "FPU_STALL", "FPU stall cycles", 0x4u, 0x2u, 0x0u, 0x13, 0, {0} },
+		{ "sciu1_stall", "SCIU1_STALL", "SCIU1 stall cycles", 0x4u, 0x2u, 0x0u, 0x14, 0, {0} },
+		{ "biu_forwards", "BIU_FORWARDS", "BIU forwards of non-critical data from the line-fill buffer", 0x4u, 0x2u, 0x0u, 0x15, 0, {0} },
+		{ "data_bus_transactions_no_queue", "DATA_BUS_TRANSACTIONS_NO_QUEUE", "data-bus transactions completed with none queued behind", 0x4u, 0x2u, 0x0u, 0x16, 0, {0} },
+		{ "data_bus_transactions_two_queued", "DATA_BUS_TRANSACTIONS_TWO_QUEUED", "data-bus transactions completed with two queued behind", 0x4u, 0x2u, 0x0u, 0x17, 0, {0} },
+		{ "burst_reads", "BURST_READS", "back-to-back burst-read pairs with no dead cycle (data streaming)", 0x4u, 0x2u, 0x0u, 0x18, 0, {0} },
+		{ "write_hit_on_shared", "WRITE_HIT_ON_SHARED", "non-ARTRYd kill transactions from write-hit-on-shared", 0x4u, 0x2u, 0x0u, 0x19, 0, {0} },
+		{ "write_with_kill", "WRITE_WITH_KILL", "non-ARTRYd write-with-kill from the three castout buffers", 0x4u, 0x2u, 0x0u, 0x1a, 0, {0} },
+		{ "two_castout_buffers_occupied", "TWO_CASTOUT_BUFFERS_OCCUPIED", "cycles with exactly two castout buffers in use", 0x4u, 0x2u, 0x0u, 0x1b, 0, {0} },
+		{ "data_cache_retries", "DATA_CACHE_RETRIES", "D-cache accesses retried because the castout buffers were full", 0x4u, 0x2u, 0x0u, 0x1c, 0, {0} },
+		{ "shared_loads", "SHARED_LOADS", "load-miss reads brought in as Shared", 0x4u, 0x2u, 0x0u, 0x1d, 0, {0} },
+		{ "cr_logical_finished", "CR_LOGICAL_FINISHED", "CR-logical instructions finished", 0x4u, 0x2u, 0x0u, 0x1e, 0, {0} },
+		{ "lsu_stall_mmu", "LSU_STALL_MMU", "LSU stall cycles, MMU busy", 0x8u, 0x2u, 0x0u, 0x5, 0, {0} },
+		{ "lsu_stall_load_queue", "LSU_STALL_LOAD_QUEUE", "LSU stall cycles, load queue full", 0x8u, 0x2u, 0x0u, 0x6, 0, {0} },
+		{ "lsu_stall_address", "LSU_STALL_ADDRESS", "LSU stall cycles, address collision", 0x8u, 0x2u, 0x0u, 0x7, 0, {0} },
+		{ "misaligned_load_hits", "MISALIGNED_LOAD_HITS", "misaligned loads that hit on both accesses", 0x8u, 0x2u, 0x0u, 0x8, 0, {0} },
+		{ "store_queue_instructions", "STORE_QUEUE_INSTRUCTIONS", "instructions written into the store queue", 0x8u, 0x2u, 0x0u, 0x9, 0, {0} },
+		{ "load_completion_stalls", "LOAD_COMPLETION_STALLS", "completion stall cycles caused by a load", 0x8u, 0x2u, 0x0u, 0xa, 0, {0} },
+		{ "btac_hits", "BTAC_HITS", "BTAC hits (refetches can inflate it)", 0x8u, 0x2u, 0x0u, 0xb, 0, {0} },
+		{ "completion_used_four_blocks", "COMPLETION_USED_FOUR_BLOCKS", "times all four completion-buffer basic blocks were used", 0x8u, 0x2u, 0x0u, 0xc, 0, {0} },
+		{ "fetch_corrections_decode", "FETCH_CORRECTIONS_DECODE", "fetch corrections at the decode stage", 0x8u, 0x2u, 0x0u, 0xd, 0, {0} },
+		{ "dispatch_stall_no_unit", "DISPATCH_STALL_NO_UNIT", "dispatch stall, execution unit busy or unavailable", 0x8u, 0x2u, 0x0u, 0xe, 0, {0} },
+		{ "dispatch_stall_gpr", "DISPATCH_STALL_GPR", "dispatch stall, no GPR rename buffer", 0x8u, 0x2u, 0x0u, 0xf, 0, {0} },
+		{ "dispatch_stall_cr", "DISPATCH_STALL_CR", "dispatch stall, no CR rename buffer", 0x8u, 0x2u, 0x0u, 0x10, 0, {0} },
+		{ "dispatch_stall_ctr_lr", "DISPATCH_STALL_CTR_LR", "dispatch stall, CTR/LR/mtcrf interlock", 0x8u, 0x2u, 0x0u, 0x11, 0, {0} },
+		{ "instruction_table_search_cycles", "INSTRUCTION_TABLE_SEARCH_CYCLES", "cycles in instruction table searches", 0x8u, 0x2u, 0x0u, 0x12, 0, {0} },
+		{ "data_table_search_cycles", "DATA_TABLE_SEARCH_CYCLES", "cycles in data table searches", 0x8u, 0x2u, 0x0u, 0x13, 0, {0} },
+		{ "sciu0_stall", "SCIU0_STALL", "SCIU0 stall cycles", 0x8u, 0x2u, 0x0u, 0x14, 0, {0} },
+		{ "mciu_stall", "MCIU_STALL", "MCIU stall cycles", 0x8u, 0x2u, 0x0u, 0x15, 0, {0} },
+		{ "bus_request_no_qualified_grant", "BUS_REQUEST_NO_QUALIFIED_GRANT", "bus cycles after an internal request with no qualified grant", 0x8u, 0x2u, 0x0u, 0x16, 0, {0} },
+		{ "data_bus_transactions_one_queued", "DATA_BUS_TRANSACTIONS_ONE_QUEUED", "data-bus transactions completed with one queued behind", 0x8u, 0x2u, 0x0u, 0x17, 0, {0} },
+		{ "reordered_writes", "REORDERED_WRITES", "write data reordered ahead of earlier read data (DBWO)", 0x8u, 0x2u, 0x0u, 0x18, 0, {0} },
+		{ "artryd_address_transactions", "ARTRYd_ADDRESS_TRANSACTIONS", "ARTRYd processor address-bus transactions (perfctr: ARTRYd_ADDRESS_TRANSACTIONS)", 0x8u, 0x2u, 0x0u, 0x19, 0, {0} },
+		{ "high_priority_snoop_pushes", "HIGH_PRIORITY_SNOOP_PUSHES", "non-ARTRYd snoop pushes of modified D-cache data", 0x8u, 0x2u, 0x0u, 0x1a, 0, {0} },
+		{ "one_castout_buffer_occupied", "ONE_CASTOUT_BUFFER_OCCUPIED", "cycles with exactly one castout buffer in use", 0x8u, 0x2u, 0x0u, 0x1b, 0, {0} },
+		{ "three_castout_buffers_occupied", "THREE_CASTOUT_BUFFERS_OCCUPIED", "cycles with exactly three castout buffers in use", 0x8u, 0x2u, 0x0u, 0x1c, 0, {0} },
+		{ "exclusive_loads", "EXCLUSIVE_LOADS", "load-miss reads brought in as Exclusive", 0x8u, 0x2u, 0x0u, 0x1d, 0, {0} },
+		{ "undispatched_instructions", "UNDISPATCHED_INSTRUCTIONS", "undispatched instructions beyond a branch", 0x8u, 0x2u, 0x0u, 0x1e, 0, {0} },
 	};
 	if (count)
 		*count = sizeof rows / sizeof rows[0];
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_ppc604_events_row *pmregs_ppc604_events_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_ppc604_events_row *rows = pmregs_ppc604_events(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
@@ -1062,22 +1069,22 @@ static inline int pmregs_ppc604_pm_decode(enum pmregs_ppc604_cpu model, const ui
 static inline const struct pmregs_register_desc *pmregs_ppc604_register_descs(size_t *count)
 {
 	static const struct pmregs_register_desc d[] = {
-		{ "mmcr0", "MMCR0", "Monitor mode control register 0 of the 604/604e", "", "spr", PMREGS_U64(0x3b8), PMREGS_U64(0x0), 1, "models=ppc604|ppc604e" },
-		{ "mmcr0_7xx", "MMCR0 (750 and later)", "", "", "spr", PMREGS_U64(0x3b8), PMREGS_U64(0x0), 0, "user_spr=0x3a8 models=mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UMMCR0 (user alias)\"" },
-		{ "pmc1", "PMC1", "", "", "spr", PMREGS_U64(0x3b9), PMREGS_U64(0x0), 6, "user_spr=0x3a9 models=ppc604|ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC1 (user alias)\"" },
-		{ "pmc2", "PMC2", "", "", "spr", PMREGS_U64(0x3ba), PMREGS_U64(0x0), 6, "user_spr=0x3aa models=ppc604|ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC2 (user alias)\"" },
-		{ "siar", "SIA", "", "", "spr", PMREGS_U64(0x3bb), PMREGS_U64(0x0), 7, "user_spr=0x3ab models=ppc604|ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"SIAR (QEMU, LINUX 32-bit SPRN_SIAR); USIA (user alias)\"" },
-		{ "mmcr1", "MMCR1", "Monitor mode control register 1 of the 604e; the 604 has none", "", "spr", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 2, "models=ppc604e" },
-		{ "mmcr1_7xx", "MMCR1 (750, 7400)", "", "", "spr", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 2, "user_spr=0x3ac models=mpc750|mpc7400 user_models=mpc750|mpc7400 aka=\"UMMCR1 (user alias)\"" },
-		{ "mmcr1_745x", "MMCR1 (745x)", "", "", "spr", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 3, "user_spr=0x3ac models=mpc745x user_models=mpc745x aka=\"UMMCR1 (user alias)\"" },
-		{ "pmc3", "PMC3", "", "", "spr", PMREGS_U64(0x3bd), PMREGS_U64(0x0), 6, "user_spr=0x3ad models=ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC3 (user alias)\"" },
-		{ "pmc4", "PMC4", "", "", "spr", PMREGS_U64(0x3be), PMREGS_U64(0x0), 6, "user_spr=0x3ae models=ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC4 (user alias)\"" },
-		{ "sdar", "SDA", "", "", "spr", PMREGS_U64(0x3bf), PMREGS_U64(0x0), 7, "models=ppc604|ppc604e aka=\"SDAR (QEMU, LINUX 64-bit naming)\"" },
-		{ "mmcr2", "MMCR2 (7400)", "", "", "spr", PMREGS_U64(0x3b0), PMREGS_U64(0x0), 4, "user_spr=0x3a0 models=mpc7400 user_models=mpc7400 aka=\"UMMCR2 (user alias)\"" },
-		{ "mmcr2_745x", "MMCR2 (745x)", "", "", "spr", PMREGS_U64(0x3b0), PMREGS_U64(0x0), 5, "user_spr=0x3a0 models=mpc745x user_models=mpc745x aka=\"UMMCR2 (user alias)\"" },
-		{ "pmc5", "PMC5", "", "", "spr", PMREGS_U64(0x3b1), PMREGS_U64(0x0), 6, "user_spr=0x3a1 models=mpc745x user_models=mpc745x aka=\"UPMC5 (user alias)\"" },
-		{ "pmc6", "PMC6", "", "", "spr", PMREGS_U64(0x3b2), PMREGS_U64(0x0), 6, "user_spr=0x3a2 models=mpc745x user_models=mpc745x aka=\"UPMC6 (user alias)\"" },
-		{ "bamr", "BAMR", "", "", "spr", PMREGS_U64(0x3b7), PMREGS_U64(0x0), 8, "user_spr=0x3a7 models=mpc7400|mpc745x user_models=mpc7400|mpc745x aka=\"UBAMR (user alias, QEMU only)\"" },
+		{ "mmcr0", "MMCR0", "Monitor mode control register 0 of the 604/604e", "", "spr", "models=ppc604|ppc604e", PMREGS_U64(0x3b8), PMREGS_U64(0x0), 1, {0} },
+		{ "mmcr0_7xx", "MMCR0 (750 and later)", "", "", "spr", "user_spr=0x3a8 models=mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UMMCR0 (user alias)\"", PMREGS_U64(0x3b8), PMREGS_U64(0x0), 0, {0} },
+		{ "pmc1", "PMC1", "", "", "spr", "user_spr=0x3a9 models=ppc604|ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC1 (user alias)\"", PMREGS_U64(0x3b9), PMREGS_U64(0x0), 6, {0} },
+		{ "pmc2", "PMC2", "", "", "spr", "user_spr=0x3aa models=ppc604|ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC2 (user alias)\"", PMREGS_U64(0x3ba), PMREGS_U64(0x0), 6, {0} },
+		{ "siar", "SIA", "", "", "spr", "user_spr=0x3ab models=ppc604|ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"SIAR (QEMU, LINUX 32-bit SPRN_SIAR); USIA (user alias)\"", PMREGS_U64(0x3bb), PMREGS_U64(0x0), 7, {0} },
+		{ "mmcr1", "MMCR1", "Monitor mode control register 1 of the 604e; the 604 has none", "", "spr", "models=ppc604e", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 2, {0} },
+		{ "mmcr1_7xx", "MMCR1 (750, 7400)", "", "", "spr", "user_spr=0x3ac models=mpc750|mpc7400 user_models=mpc750|mpc7400 aka=\"UMMCR1 (user alias)\"", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 2, {0} },
+		{ "mmcr1_745x", "MMCR1 (745x)", "", "", "spr", "user_spr=0x3ac models=mpc745x user_models=mpc745x aka=\"UMMCR1 (user alias)\"", PMREGS_U64(0x3bc), PMREGS_U64(0x0), 3, {0} },
+		{ "pmc3", "PMC3", "", "", "spr", "user_spr=0x3ad models=ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC3 (user alias)\"", PMREGS_U64(0x3bd), PMREGS_U64(0x0), 6, {0} },
+		{ "pmc4", "PMC4", "", "", "spr", "user_spr=0x3ae models=ppc604e|mpc750|mpc7400|mpc745x user_models=mpc750|mpc7400|mpc745x aka=\"UPMC4 (user alias)\"", PMREGS_U64(0x3be), PMREGS_U64(0x0), 6, {0} },
+		{ "sdar", "SDA", "", "", "spr", "models=ppc604|ppc604e aka=\"SDAR (QEMU, LINUX 64-bit naming)\"", PMREGS_U64(0x3bf), PMREGS_U64(0x0), 7, {0} },
+		{ "mmcr2", "MMCR2 (7400)", "", "", "spr", "user_spr=0x3a0 models=mpc7400 user_models=mpc7400 aka=\"UMMCR2 (user alias)\"", PMREGS_U64(0x3b0), PMREGS_U64(0x0), 4, {0} },
+		{ "mmcr2_745x", "MMCR2 (745x)", "", "", "spr", "user_spr=0x3a0 models=mpc745x user_models=mpc745x aka=\"UMMCR2 (user alias)\"", PMREGS_U64(0x3b0), PMREGS_U64(0x0), 5, {0} },
+		{ "pmc5", "PMC5", "", "", "spr", "user_spr=0x3a1 models=mpc745x user_models=mpc745x aka=\"UPMC5 (user alias)\"", PMREGS_U64(0x3b1), PMREGS_U64(0x0), 6, {0} },
+		{ "pmc6", "PMC6", "", "", "spr", "user_spr=0x3a2 models=mpc745x user_models=mpc745x aka=\"UPMC6 (user alias)\"", PMREGS_U64(0x3b2), PMREGS_U64(0x0), 6, {0} },
+		{ "bamr", "BAMR", "", "", "spr", "user_spr=0x3a7 models=mpc7400|mpc745x user_models=mpc7400|mpc745x aka=\"UBAMR (user alias, QEMU only)\"", PMREGS_U64(0x3b7), PMREGS_U64(0x0), 8, {0} },
 	};
 	if (count)
 		*count = sizeof d / sizeof d[0];

@@ -37,13 +37,13 @@ static inline const struct pmregs_family_desc *pmregs_families(size_t *count)
 	return d;
 }
 
-/* The family called name, or a null pointer. */
+/* The family called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_family_desc *pmregs_family_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_family_desc *d = pmregs_families(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(d[i].name, name))
+		if (pmregs_strcaseeq(d[i].name, name))
 			return &d[i];
 	return PMREGS_NULL;
 }

@@ -3445,8 +3445,8 @@
 #define PMREGS_X86_MSR_IA32_LBR_TO_IP(n) (0x1600 + 1 * (n)) /* 32 registers */
 #define PMREGS_X86_MSR_IA32_LBR_INFO(n) (0x1200 + 1 * (n)) /* 32 registers */
 #define PMREGS_X86_MSR_LBR_INFO(n) (0xdc0 + 1 * (n)) /* 32 registers */
-#define PMREGS_X86_MSR_IA32_PMC_GP_CFG_C(n) (0x1903 + 4 * (n)) /* 8 registers */
-#define PMREGS_X86_MSR_IA32_PMC_FX_CFG_C(n) (0x1983 + 4 * (n)) /* 4 registers */
+#define PMREGS_X86_MSR_IA32_PMC_GPCFG_C(n) (0x1903 + 4 * (n)) /* 8 registers */
+#define PMREGS_X86_MSR_IA32_PMC_FXCFG_C(n) (0x1983 + 4 * (n)) /* 4 registers */
 
 /* DS buffer management area (32-bit format) (record ds_area32, 48 bytes, little-endian): SDM3 17.4.9 Fig 17-5 */
 #define PMREGS_X86_DS_AREA32_SIZE                            48
@@ -3985,19 +3985,19 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_DEBUGCTL (debugctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_DEBUGCTL_LBR(x)                   PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_DEBUGCTL_BTF(x)                   PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_X86_DEBUGCTL_BUS_LOCK_DETECT(x)       PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_X86_DEBUGCTL_TR(x)                    PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_X86_DEBUGCTL_BTS(x)                   PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_X86_DEBUGCTL_BTINT(x)                 PMREGS_FIELD64((x), 8, 1)
-#define PMREGS_X86_DEBUGCTL_BTS_OFF_OS(x)            PMREGS_FIELD64((x), 9, 1)
-#define PMREGS_X86_DEBUGCTL_BTS_OFF_USR(x)           PMREGS_FIELD64((x), 10, 1)
-#define PMREGS_X86_DEBUGCTL_FREEZE_LBRS_ON_PMI(x)    PMREGS_FIELD64((x), 11, 1)
-#define PMREGS_X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI(x) PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_X86_DEBUGCTL_ENABLE_UNCORE_PMI(x)     PMREGS_FIELD64((x), 13, 1)
-#define PMREGS_X86_DEBUGCTL_FREEZE_WHILE_SMM(x)      PMREGS_FIELD64((x), 14, 1)
-#define PMREGS_X86_DEBUGCTL_RTM_DEBUG(x)             PMREGS_FIELD64((x), 15, 1)
+#define PMREGS_X86_DEBUGCTL_LBR(x)                   PMREGS_FIELD64((x), 0, 1, pmregs_x86_debugctl_lbr_set)
+#define PMREGS_X86_DEBUGCTL_BTF(x)                   PMREGS_FIELD64((x), 1, 1, pmregs_x86_debugctl_btf_set)
+#define PMREGS_X86_DEBUGCTL_BUS_LOCK_DETECT(x)       PMREGS_FIELD64((x), 2, 1, pmregs_x86_debugctl_bus_lock_detect_set)
+#define PMREGS_X86_DEBUGCTL_TR(x)                    PMREGS_FIELD64((x), 6, 1, pmregs_x86_debugctl_tr_set)
+#define PMREGS_X86_DEBUGCTL_BTS(x)                   PMREGS_FIELD64((x), 7, 1, pmregs_x86_debugctl_bts_set)
+#define PMREGS_X86_DEBUGCTL_BTINT(x)                 PMREGS_FIELD64((x), 8, 1, pmregs_x86_debugctl_btint_set)
+#define PMREGS_X86_DEBUGCTL_BTS_OFF_OS(x)            PMREGS_FIELD64((x), 9, 1, pmregs_x86_debugctl_bts_off_os_set)
+#define PMREGS_X86_DEBUGCTL_BTS_OFF_USR(x)           PMREGS_FIELD64((x), 10, 1, pmregs_x86_debugctl_bts_off_usr_set)
+#define PMREGS_X86_DEBUGCTL_FREEZE_LBRS_ON_PMI(x)    PMREGS_FIELD64((x), 11, 1, pmregs_x86_debugctl_freeze_lbrs_on_pmi_set)
+#define PMREGS_X86_DEBUGCTL_FREEZE_PERFMON_ON_PMI(x) PMREGS_FIELD64((x), 12, 1, pmregs_x86_debugctl_freeze_perfmon_on_pmi_set)
+#define PMREGS_X86_DEBUGCTL_ENABLE_UNCORE_PMI(x)     PMREGS_FIELD64((x), 13, 1, pmregs_x86_debugctl_enable_uncore_pmi_set)
+#define PMREGS_X86_DEBUGCTL_FREEZE_WHILE_SMM(x)      PMREGS_FIELD64((x), 14, 1, pmregs_x86_debugctl_freeze_while_smm_set)
+#define PMREGS_X86_DEBUGCTL_RTM_DEBUG(x)             PMREGS_FIELD64((x), 15, 1, pmregs_x86_debugctl_rtm_debug_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_debugctl_lbr_get(v)                              PMREGS_GET64(v, 0, 0x1)
@@ -4046,13 +4046,13 @@ enum pmregs_x86_bts_mode {
 /* ---- DebugCtlMSR (P6 family) (p6_debugctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_P6_DEBUGCTL_LBR(x) PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_P6_DEBUGCTL_BTF(x) PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_X86_P6_DEBUGCTL_PB0(x) PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_X86_P6_DEBUGCTL_PB1(x) PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_X86_P6_DEBUGCTL_PB2(x) PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_X86_P6_DEBUGCTL_PB3(x) PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_X86_P6_DEBUGCTL_TR(x)  PMREGS_FIELD64((x), 6, 1)
+#define PMREGS_X86_P6_DEBUGCTL_LBR(x) PMREGS_FIELD64((x), 0, 1, pmregs_x86_p6_debugctl_lbr_set)
+#define PMREGS_X86_P6_DEBUGCTL_BTF(x) PMREGS_FIELD64((x), 1, 1, pmregs_x86_p6_debugctl_btf_set)
+#define PMREGS_X86_P6_DEBUGCTL_PB0(x) PMREGS_FIELD64((x), 2, 1, pmregs_x86_p6_debugctl_pb0_set)
+#define PMREGS_X86_P6_DEBUGCTL_PB1(x) PMREGS_FIELD64((x), 3, 1, pmregs_x86_p6_debugctl_pb1_set)
+#define PMREGS_X86_P6_DEBUGCTL_PB2(x) PMREGS_FIELD64((x), 4, 1, pmregs_x86_p6_debugctl_pb2_set)
+#define PMREGS_X86_P6_DEBUGCTL_PB3(x) PMREGS_FIELD64((x), 5, 1, pmregs_x86_p6_debugctl_pb3_set)
+#define PMREGS_X86_P6_DEBUGCTL_TR(x)  PMREGS_FIELD64((x), 6, 1, pmregs_x86_p6_debugctl_tr_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_p6_debugctl_lbr_get(v)            PMREGS_GET64(v, 0, 0x1)
@@ -4087,15 +4087,15 @@ enum pmregs_x86_bts_mode {
 /* ---- MSR_DEBUGCTLB (Pentium M) (debugctlb) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_DEBUGCTLB_LBR(x)   PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_DEBUGCTLB_BTF(x)   PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_X86_DEBUGCTLB_PB0(x)   PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_X86_DEBUGCTLB_PB1(x)   PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_X86_DEBUGCTLB_PB2(x)   PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_X86_DEBUGCTLB_PB3(x)   PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_X86_DEBUGCTLB_TR(x)    PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_X86_DEBUGCTLB_BTS(x)   PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_X86_DEBUGCTLB_BTINT(x) PMREGS_FIELD64((x), 8, 1)
+#define PMREGS_X86_DEBUGCTLB_LBR(x)   PMREGS_FIELD64((x), 0, 1, pmregs_x86_debugctlb_lbr_set)
+#define PMREGS_X86_DEBUGCTLB_BTF(x)   PMREGS_FIELD64((x), 1, 1, pmregs_x86_debugctlb_btf_set)
+#define PMREGS_X86_DEBUGCTLB_PB0(x)   PMREGS_FIELD64((x), 2, 1, pmregs_x86_debugctlb_pb0_set)
+#define PMREGS_X86_DEBUGCTLB_PB1(x)   PMREGS_FIELD64((x), 3, 1, pmregs_x86_debugctlb_pb1_set)
+#define PMREGS_X86_DEBUGCTLB_PB2(x)   PMREGS_FIELD64((x), 4, 1, pmregs_x86_debugctlb_pb2_set)
+#define PMREGS_X86_DEBUGCTLB_PB3(x)   PMREGS_FIELD64((x), 5, 1, pmregs_x86_debugctlb_pb3_set)
+#define PMREGS_X86_DEBUGCTLB_TR(x)    PMREGS_FIELD64((x), 6, 1, pmregs_x86_debugctlb_tr_set)
+#define PMREGS_X86_DEBUGCTLB_BTS(x)   PMREGS_FIELD64((x), 7, 1, pmregs_x86_debugctlb_bts_set)
+#define PMREGS_X86_DEBUGCTLB_BTINT(x) PMREGS_FIELD64((x), 8, 1, pmregs_x86_debugctlb_btint_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_debugctlb_lbr_get(v)              PMREGS_GET64(v, 0, 0x1)
@@ -4136,11 +4136,11 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_DEBUGCTL (Core Solo and Core Duo) (core_debugctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_CORE_DEBUGCTL_LBR(x)   PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_CORE_DEBUGCTL_BTF(x)   PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_X86_CORE_DEBUGCTL_TR(x)    PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_X86_CORE_DEBUGCTL_BTS(x)   PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_X86_CORE_DEBUGCTL_BTINT(x) PMREGS_FIELD64((x), 8, 1)
+#define PMREGS_X86_CORE_DEBUGCTL_LBR(x)   PMREGS_FIELD64((x), 0, 1, pmregs_x86_core_debugctl_lbr_set)
+#define PMREGS_X86_CORE_DEBUGCTL_BTF(x)   PMREGS_FIELD64((x), 1, 1, pmregs_x86_core_debugctl_btf_set)
+#define PMREGS_X86_CORE_DEBUGCTL_TR(x)    PMREGS_FIELD64((x), 6, 1, pmregs_x86_core_debugctl_tr_set)
+#define PMREGS_X86_CORE_DEBUGCTL_BTS(x)   PMREGS_FIELD64((x), 7, 1, pmregs_x86_core_debugctl_bts_set)
+#define PMREGS_X86_CORE_DEBUGCTL_BTINT(x) PMREGS_FIELD64((x), 8, 1, pmregs_x86_core_debugctl_btint_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_core_debugctl_lbr_get(v)              PMREGS_GET64(v, 0, 0x1)
@@ -4165,23 +4165,23 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_PERFEVTSELx (perfevtsel) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PERFEVTSEL_EVENT_SELECT(x) PMREGS_FIELD64((x), 0, 8)
-#define PMREGS_X86_PERFEVTSEL_UMASK(x)        PMREGS_FIELD64((x), 8, 8)
-#define PMREGS_X86_PERFEVTSEL_USR(x)          PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_X86_PERFEVTSEL_OS(x)           PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_X86_PERFEVTSEL_EDGE(x)         PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_X86_PERFEVTSEL_PC(x)           PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_X86_PERFEVTSEL_INT_EN(x)       PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_X86_PERFEVTSEL_ANY_THREAD(x)   PMREGS_FIELD64((x), 21, 1)
-#define PMREGS_X86_PERFEVTSEL_EN(x)           PMREGS_FIELD64((x), 22, 1)
-#define PMREGS_X86_PERFEVTSEL_INV(x)          PMREGS_FIELD64((x), 23, 1)
-#define PMREGS_X86_PERFEVTSEL_CMASK(x)        PMREGS_FIELD64((x), 24, 8)
-#define PMREGS_X86_PERFEVTSEL_IN_TX(x)        PMREGS_FIELD64((x), 32, 1)
-#define PMREGS_X86_PERFEVTSEL_IN_TXCP(x)      PMREGS_FIELD64((x), 33, 1)
-#define PMREGS_X86_PERFEVTSEL_ADAPTIVE(x)     PMREGS_FIELD64((x), 34, 1)
-#define PMREGS_X86_PERFEVTSEL_BR_CNTR(x)      PMREGS_FIELD64((x), 35, 1)
-#define PMREGS_X86_PERFEVTSEL_EQ(x)           PMREGS_FIELD64((x), 36, 1)
-#define PMREGS_X86_PERFEVTSEL_UMASK2(x)       PMREGS_FIELD64((x), 40, 8)
+#define PMREGS_X86_PERFEVTSEL_EVENT_SELECT(x) PMREGS_FIELD64((x), 0, 8, pmregs_x86_perfevtsel_event_select_set)
+#define PMREGS_X86_PERFEVTSEL_UMASK(x)        PMREGS_FIELD64((x), 8, 8, pmregs_x86_perfevtsel_umask_set)
+#define PMREGS_X86_PERFEVTSEL_USR(x)          PMREGS_FIELD64((x), 16, 1, pmregs_x86_perfevtsel_usr_set)
+#define PMREGS_X86_PERFEVTSEL_OS(x)           PMREGS_FIELD64((x), 17, 1, pmregs_x86_perfevtsel_os_set)
+#define PMREGS_X86_PERFEVTSEL_EDGE(x)         PMREGS_FIELD64((x), 18, 1, pmregs_x86_perfevtsel_edge_set)
+#define PMREGS_X86_PERFEVTSEL_PC(x)           PMREGS_FIELD64((x), 19, 1, pmregs_x86_perfevtsel_pc_set)
+#define PMREGS_X86_PERFEVTSEL_INT_EN(x)       PMREGS_FIELD64((x), 20, 1, pmregs_x86_perfevtsel_int_en_set)
+#define PMREGS_X86_PERFEVTSEL_ANY_THREAD(x)   PMREGS_FIELD64((x), 21, 1, pmregs_x86_perfevtsel_any_thread_set)
+#define PMREGS_X86_PERFEVTSEL_EN(x)           PMREGS_FIELD64((x), 22, 1, pmregs_x86_perfevtsel_en_set)
+#define PMREGS_X86_PERFEVTSEL_INV(x)          PMREGS_FIELD64((x), 23, 1, pmregs_x86_perfevtsel_inv_set)
+#define PMREGS_X86_PERFEVTSEL_CMASK(x)        PMREGS_FIELD64((x), 24, 8, pmregs_x86_perfevtsel_cmask_set)
+#define PMREGS_X86_PERFEVTSEL_IN_TX(x)        PMREGS_FIELD64((x), 32, 1, pmregs_x86_perfevtsel_in_tx_set)
+#define PMREGS_X86_PERFEVTSEL_IN_TXCP(x)      PMREGS_FIELD64((x), 33, 1, pmregs_x86_perfevtsel_in_txcp_set)
+#define PMREGS_X86_PERFEVTSEL_ADAPTIVE(x)     PMREGS_FIELD64((x), 34, 1, pmregs_x86_perfevtsel_adaptive_set)
+#define PMREGS_X86_PERFEVTSEL_BR_CNTR(x)      PMREGS_FIELD64((x), 35, 1, pmregs_x86_perfevtsel_br_cntr_set)
+#define PMREGS_X86_PERFEVTSEL_EQ(x)           PMREGS_FIELD64((x), 36, 1, pmregs_x86_perfevtsel_eq_set)
+#define PMREGS_X86_PERFEVTSEL_UMASK2(x)       PMREGS_FIELD64((x), 40, 8, pmregs_x86_perfevtsel_umask2_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_perfevtsel_event_select_get(v)            PMREGS_GET64(v, 0, 0xff)
@@ -4242,16 +4242,16 @@ enum pmregs_x86_bts_mode {
 /* ---- PerfEvtSel0 (P6 family) (p6_perfevtsel0) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_P6_PERFEVTSEL0_EVENT_SELECT(x) PMREGS_FIELD64((x), 0, 8)
-#define PMREGS_X86_P6_PERFEVTSEL0_UMASK(x)        PMREGS_FIELD64((x), 8, 8)
-#define PMREGS_X86_P6_PERFEVTSEL0_USR(x)          PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_X86_P6_PERFEVTSEL0_OS(x)           PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_X86_P6_PERFEVTSEL0_EDGE(x)         PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_X86_P6_PERFEVTSEL0_PC(x)           PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_X86_P6_PERFEVTSEL0_INT_EN(x)       PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_X86_P6_PERFEVTSEL0_EN(x)           PMREGS_FIELD64((x), 22, 1)
-#define PMREGS_X86_P6_PERFEVTSEL0_INV(x)          PMREGS_FIELD64((x), 23, 1)
-#define PMREGS_X86_P6_PERFEVTSEL0_CMASK(x)        PMREGS_FIELD64((x), 24, 8)
+#define PMREGS_X86_P6_PERFEVTSEL0_EVENT_SELECT(x) PMREGS_FIELD64((x), 0, 8, pmregs_x86_p6_perfevtsel0_event_select_set)
+#define PMREGS_X86_P6_PERFEVTSEL0_UMASK(x)        PMREGS_FIELD64((x), 8, 8, pmregs_x86_p6_perfevtsel0_umask_set)
+#define PMREGS_X86_P6_PERFEVTSEL0_USR(x)          PMREGS_FIELD64((x), 16, 1, pmregs_x86_p6_perfevtsel0_usr_set)
+#define PMREGS_X86_P6_PERFEVTSEL0_OS(x)           PMREGS_FIELD64((x), 17, 1, pmregs_x86_p6_perfevtsel0_os_set)
+#define PMREGS_X86_P6_PERFEVTSEL0_EDGE(x)         PMREGS_FIELD64((x), 18, 1, pmregs_x86_p6_perfevtsel0_edge_set)
+#define PMREGS_X86_P6_PERFEVTSEL0_PC(x)           PMREGS_FIELD64((x), 19, 1, pmregs_x86_p6_perfevtsel0_pc_set)
+#define PMREGS_X86_P6_PERFEVTSEL0_INT_EN(x)       PMREGS_FIELD64((x), 20, 1, pmregs_x86_p6_perfevtsel0_int_en_set)
+#define PMREGS_X86_P6_PERFEVTSEL0_EN(x)           PMREGS_FIELD64((x), 22, 1, pmregs_x86_p6_perfevtsel0_en_set)
+#define PMREGS_X86_P6_PERFEVTSEL0_INV(x)          PMREGS_FIELD64((x), 23, 1, pmregs_x86_p6_perfevtsel0_inv_set)
+#define PMREGS_X86_P6_PERFEVTSEL0_CMASK(x)        PMREGS_FIELD64((x), 24, 8, pmregs_x86_p6_perfevtsel0_cmask_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_p6_perfevtsel0_event_select_get(v)            PMREGS_GET64(v, 0, 0xff)
@@ -4291,15 +4291,15 @@ enum pmregs_x86_bts_mode {
 /* ---- PerfEvtSel1 (P6 family) (p6_perfevtsel1) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_P6_PERFEVTSEL1_EVENT_SELECT(x) PMREGS_FIELD64((x), 0, 8)
-#define PMREGS_X86_P6_PERFEVTSEL1_UMASK(x)        PMREGS_FIELD64((x), 8, 8)
-#define PMREGS_X86_P6_PERFEVTSEL1_USR(x)          PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_X86_P6_PERFEVTSEL1_OS(x)           PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_X86_P6_PERFEVTSEL1_EDGE(x)         PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_X86_P6_PERFEVTSEL1_PC(x)           PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_X86_P6_PERFEVTSEL1_INT_EN(x)       PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_X86_P6_PERFEVTSEL1_INV(x)          PMREGS_FIELD64((x), 23, 1)
-#define PMREGS_X86_P6_PERFEVTSEL1_CMASK(x)        PMREGS_FIELD64((x), 24, 8)
+#define PMREGS_X86_P6_PERFEVTSEL1_EVENT_SELECT(x) PMREGS_FIELD64((x), 0, 8, pmregs_x86_p6_perfevtsel1_event_select_set)
+#define PMREGS_X86_P6_PERFEVTSEL1_UMASK(x)        PMREGS_FIELD64((x), 8, 8, pmregs_x86_p6_perfevtsel1_umask_set)
+#define PMREGS_X86_P6_PERFEVTSEL1_USR(x)          PMREGS_FIELD64((x), 16, 1, pmregs_x86_p6_perfevtsel1_usr_set)
+#define PMREGS_X86_P6_PERFEVTSEL1_OS(x)           PMREGS_FIELD64((x), 17, 1, pmregs_x86_p6_perfevtsel1_os_set)
+#define PMREGS_X86_P6_PERFEVTSEL1_EDGE(x)         PMREGS_FIELD64((x), 18, 1, pmregs_x86_p6_perfevtsel1_edge_set)
+#define PMREGS_X86_P6_PERFEVTSEL1_PC(x)           PMREGS_FIELD64((x), 19, 1, pmregs_x86_p6_perfevtsel1_pc_set)
+#define PMREGS_X86_P6_PERFEVTSEL1_INT_EN(x)       PMREGS_FIELD64((x), 20, 1, pmregs_x86_p6_perfevtsel1_int_en_set)
+#define PMREGS_X86_P6_PERFEVTSEL1_INV(x)          PMREGS_FIELD64((x), 23, 1, pmregs_x86_p6_perfevtsel1_inv_set)
+#define PMREGS_X86_P6_PERFEVTSEL1_CMASK(x)        PMREGS_FIELD64((x), 24, 8, pmregs_x86_p6_perfevtsel1_cmask_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_p6_perfevtsel1_event_select_get(v)            PMREGS_GET64(v, 0, 0xff)
@@ -4336,7 +4336,7 @@ enum pmregs_x86_bts_mode {
 /* ---- PerfCtr0/PerfCtr1 (P6 family) (p6_perfctr) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_P6_PERFCTR_COUNT(x) PMREGS_FIELD64((x), 0, 40)
+#define PMREGS_X86_P6_PERFCTR_COUNT(x) PMREGS_FIELD64((x), 0, 40, pmregs_x86_p6_perfctr_count_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_p6_perfctr_count_get(v)            PMREGS_GET64(v, 0, 0xffffffffff)
@@ -4349,7 +4349,7 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx (counter) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_COUNTER_COUNT(x) PMREGS_FIELD64((x), 0, 64)
+#define PMREGS_X86_COUNTER_COUNT(x) PMREGS_FIELD64((x), 0, 64, pmregs_x86_counter_count_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_counter_count_get(v)            (pmregs_u64(v))
@@ -4362,22 +4362,22 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_FIXED_CTR_CTRL (fixed_ctr_ctrl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_FIXED_CTR_CTRL_EN0(x)         PMREGS_FIELD64((x), 0, 2)
-#define PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD0(x) PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_X86_FIXED_CTR_CTRL_PMI0(x)        PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_X86_FIXED_CTR_CTRL_EN1(x)         PMREGS_FIELD64((x), 4, 2)
-#define PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD1(x) PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_X86_FIXED_CTR_CTRL_PMI1(x)        PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_X86_FIXED_CTR_CTRL_EN2(x)         PMREGS_FIELD64((x), 8, 2)
-#define PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD2(x) PMREGS_FIELD64((x), 10, 1)
-#define PMREGS_X86_FIXED_CTR_CTRL_PMI2(x)        PMREGS_FIELD64((x), 11, 1)
-#define PMREGS_X86_FIXED_CTR_CTRL_EN3(x)         PMREGS_FIELD64((x), 12, 2)
-#define PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD3(x) PMREGS_FIELD64((x), 14, 1)
-#define PMREGS_X86_FIXED_CTR_CTRL_PMI3(x)        PMREGS_FIELD64((x), 15, 1)
-#define PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE0(x)   PMREGS_FIELD64((x), 32, 1)
-#define PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE1(x)   PMREGS_FIELD64((x), 36, 1)
-#define PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE2(x)   PMREGS_FIELD64((x), 40, 1)
-#define PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE3(x)   PMREGS_FIELD64((x), 44, 1)
+#define PMREGS_X86_FIXED_CTR_CTRL_EN0(x)         PMREGS_FIELD64((x), 0, 2, pmregs_x86_fixed_ctr_ctrl_en0_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD0(x) PMREGS_FIELD64((x), 2, 1, pmregs_x86_fixed_ctr_ctrl_any_thread0_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_PMI0(x)        PMREGS_FIELD64((x), 3, 1, pmregs_x86_fixed_ctr_ctrl_pmi0_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_EN1(x)         PMREGS_FIELD64((x), 4, 2, pmregs_x86_fixed_ctr_ctrl_en1_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD1(x) PMREGS_FIELD64((x), 6, 1, pmregs_x86_fixed_ctr_ctrl_any_thread1_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_PMI1(x)        PMREGS_FIELD64((x), 7, 1, pmregs_x86_fixed_ctr_ctrl_pmi1_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_EN2(x)         PMREGS_FIELD64((x), 8, 2, pmregs_x86_fixed_ctr_ctrl_en2_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD2(x) PMREGS_FIELD64((x), 10, 1, pmregs_x86_fixed_ctr_ctrl_any_thread2_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_PMI2(x)        PMREGS_FIELD64((x), 11, 1, pmregs_x86_fixed_ctr_ctrl_pmi2_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_EN3(x)         PMREGS_FIELD64((x), 12, 2, pmregs_x86_fixed_ctr_ctrl_en3_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_ANY_THREAD3(x) PMREGS_FIELD64((x), 14, 1, pmregs_x86_fixed_ctr_ctrl_any_thread3_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_PMI3(x)        PMREGS_FIELD64((x), 15, 1, pmregs_x86_fixed_ctr_ctrl_pmi3_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE0(x)   PMREGS_FIELD64((x), 32, 1, pmregs_x86_fixed_ctr_ctrl_adaptive0_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE1(x)   PMREGS_FIELD64((x), 36, 1, pmregs_x86_fixed_ctr_ctrl_adaptive1_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE2(x)   PMREGS_FIELD64((x), 40, 1, pmregs_x86_fixed_ctr_ctrl_adaptive2_set)
+#define PMREGS_X86_FIXED_CTR_CTRL_ADAPTIVE3(x)   PMREGS_FIELD64((x), 44, 1, pmregs_x86_fixed_ctr_ctrl_adaptive3_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_fixed_ctr_ctrl_en0_get(v)                    PMREGS_GET64(v, 0, 0x3)
@@ -4455,43 +4455,43 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_PERF_GLOBAL_CTRL (perf_global_ctrl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC0_EN(x)         PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC1_EN(x)         PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC2_EN(x)         PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC3_EN(x)         PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC4_EN(x)         PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC5_EN(x)         PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC6_EN(x)         PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC7_EN(x)         PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC8_EN(x)         PMREGS_FIELD64((x), 8, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC9_EN(x)         PMREGS_FIELD64((x), 9, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC10_EN(x)        PMREGS_FIELD64((x), 10, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC11_EN(x)        PMREGS_FIELD64((x), 11, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC12_EN(x)        PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC13_EN(x)        PMREGS_FIELD64((x), 13, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC14_EN(x)        PMREGS_FIELD64((x), 14, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC15_EN(x)        PMREGS_FIELD64((x), 15, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC16_EN(x)        PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC17_EN(x)        PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC18_EN(x)        PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC19_EN(x)        PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC20_EN(x)        PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC21_EN(x)        PMREGS_FIELD64((x), 21, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC22_EN(x)        PMREGS_FIELD64((x), 22, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC23_EN(x)        PMREGS_FIELD64((x), 23, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC24_EN(x)        PMREGS_FIELD64((x), 24, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC25_EN(x)        PMREGS_FIELD64((x), 25, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC26_EN(x)        PMREGS_FIELD64((x), 26, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC27_EN(x)        PMREGS_FIELD64((x), 27, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC28_EN(x)        PMREGS_FIELD64((x), 28, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC29_EN(x)        PMREGS_FIELD64((x), 29, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC30_EN(x)        PMREGS_FIELD64((x), 30, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC31_EN(x)        PMREGS_FIELD64((x), 31, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_FIXED0_EN(x)       PMREGS_FIELD64((x), 32, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_FIXED1_EN(x)       PMREGS_FIELD64((x), 33, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_FIXED2_EN(x)       PMREGS_FIELD64((x), 34, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_FIXED3_EN(x)       PMREGS_FIELD64((x), 35, 1)
-#define PMREGS_X86_PERF_GLOBAL_CTRL_EN_PERF_METRICS(x) PMREGS_FIELD64((x), 48, 1)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC0_EN(x)         PMREGS_FIELD64((x), 0, 1, pmregs_x86_perf_global_ctrl_pmc0_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC1_EN(x)         PMREGS_FIELD64((x), 1, 1, pmregs_x86_perf_global_ctrl_pmc1_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC2_EN(x)         PMREGS_FIELD64((x), 2, 1, pmregs_x86_perf_global_ctrl_pmc2_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC3_EN(x)         PMREGS_FIELD64((x), 3, 1, pmregs_x86_perf_global_ctrl_pmc3_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC4_EN(x)         PMREGS_FIELD64((x), 4, 1, pmregs_x86_perf_global_ctrl_pmc4_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC5_EN(x)         PMREGS_FIELD64((x), 5, 1, pmregs_x86_perf_global_ctrl_pmc5_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC6_EN(x)         PMREGS_FIELD64((x), 6, 1, pmregs_x86_perf_global_ctrl_pmc6_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC7_EN(x)         PMREGS_FIELD64((x), 7, 1, pmregs_x86_perf_global_ctrl_pmc7_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC8_EN(x)         PMREGS_FIELD64((x), 8, 1, pmregs_x86_perf_global_ctrl_pmc8_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC9_EN(x)         PMREGS_FIELD64((x), 9, 1, pmregs_x86_perf_global_ctrl_pmc9_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC10_EN(x)        PMREGS_FIELD64((x), 10, 1, pmregs_x86_perf_global_ctrl_pmc10_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC11_EN(x)        PMREGS_FIELD64((x), 11, 1, pmregs_x86_perf_global_ctrl_pmc11_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC12_EN(x)        PMREGS_FIELD64((x), 12, 1, pmregs_x86_perf_global_ctrl_pmc12_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC13_EN(x)        PMREGS_FIELD64((x), 13, 1, pmregs_x86_perf_global_ctrl_pmc13_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC14_EN(x)        PMREGS_FIELD64((x), 14, 1, pmregs_x86_perf_global_ctrl_pmc14_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC15_EN(x)        PMREGS_FIELD64((x), 15, 1, pmregs_x86_perf_global_ctrl_pmc15_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC16_EN(x)        PMREGS_FIELD64((x), 16, 1, pmregs_x86_perf_global_ctrl_pmc16_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC17_EN(x)        PMREGS_FIELD64((x), 17, 1, pmregs_x86_perf_global_ctrl_pmc17_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC18_EN(x)        PMREGS_FIELD64((x), 18, 1, pmregs_x86_perf_global_ctrl_pmc18_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC19_EN(x)        PMREGS_FIELD64((x), 19, 1, pmregs_x86_perf_global_ctrl_pmc19_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC20_EN(x)        PMREGS_FIELD64((x), 20, 1, pmregs_x86_perf_global_ctrl_pmc20_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC21_EN(x)        PMREGS_FIELD64((x), 21, 1, pmregs_x86_perf_global_ctrl_pmc21_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC22_EN(x)        PMREGS_FIELD64((x), 22, 1, pmregs_x86_perf_global_ctrl_pmc22_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC23_EN(x)        PMREGS_FIELD64((x), 23, 1, pmregs_x86_perf_global_ctrl_pmc23_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC24_EN(x)        PMREGS_FIELD64((x), 24, 1, pmregs_x86_perf_global_ctrl_pmc24_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC25_EN(x)        PMREGS_FIELD64((x), 25, 1, pmregs_x86_perf_global_ctrl_pmc25_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC26_EN(x)        PMREGS_FIELD64((x), 26, 1, pmregs_x86_perf_global_ctrl_pmc26_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC27_EN(x)        PMREGS_FIELD64((x), 27, 1, pmregs_x86_perf_global_ctrl_pmc27_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC28_EN(x)        PMREGS_FIELD64((x), 28, 1, pmregs_x86_perf_global_ctrl_pmc28_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC29_EN(x)        PMREGS_FIELD64((x), 29, 1, pmregs_x86_perf_global_ctrl_pmc29_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC30_EN(x)        PMREGS_FIELD64((x), 30, 1, pmregs_x86_perf_global_ctrl_pmc30_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_PMC31_EN(x)        PMREGS_FIELD64((x), 31, 1, pmregs_x86_perf_global_ctrl_pmc31_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_FIXED0_EN(x)       PMREGS_FIELD64((x), 32, 1, pmregs_x86_perf_global_ctrl_fixed0_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_FIXED1_EN(x)       PMREGS_FIELD64((x), 33, 1, pmregs_x86_perf_global_ctrl_fixed1_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_FIXED2_EN(x)       PMREGS_FIELD64((x), 34, 1, pmregs_x86_perf_global_ctrl_fixed2_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_FIXED3_EN(x)       PMREGS_FIELD64((x), 35, 1, pmregs_x86_perf_global_ctrl_fixed3_en_set)
+#define PMREGS_X86_PERF_GLOBAL_CTRL_EN_PERF_METRICS(x) PMREGS_FIELD64((x), 48, 1, pmregs_x86_perf_global_ctrl_en_perf_metrics_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_perf_global_ctrl_pmc0_en_get(v)                    PMREGS_GET64(v, 0, 0x1)
@@ -4620,51 +4620,51 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_PERF_GLOBAL_STATUS (perf_global_status) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC0(x)            PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC1(x)            PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC2(x)            PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC3(x)            PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC4(x)            PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC5(x)            PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC6(x)            PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC7(x)            PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC8(x)            PMREGS_FIELD64((x), 8, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC9(x)            PMREGS_FIELD64((x), 9, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC10(x)           PMREGS_FIELD64((x), 10, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC11(x)           PMREGS_FIELD64((x), 11, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC12(x)           PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC13(x)           PMREGS_FIELD64((x), 13, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC14(x)           PMREGS_FIELD64((x), 14, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC15(x)           PMREGS_FIELD64((x), 15, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC16(x)           PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC17(x)           PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC18(x)           PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC19(x)           PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC20(x)           PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC21(x)           PMREGS_FIELD64((x), 21, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC22(x)           PMREGS_FIELD64((x), 22, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC23(x)           PMREGS_FIELD64((x), 23, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC24(x)           PMREGS_FIELD64((x), 24, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC25(x)           PMREGS_FIELD64((x), 25, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC26(x)           PMREGS_FIELD64((x), 26, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC27(x)           PMREGS_FIELD64((x), 27, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC28(x)           PMREGS_FIELD64((x), 28, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC29(x)           PMREGS_FIELD64((x), 29, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC30(x)           PMREGS_FIELD64((x), 30, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC31(x)           PMREGS_FIELD64((x), 31, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED0(x)          PMREGS_FIELD64((x), 32, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED1(x)          PMREGS_FIELD64((x), 33, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED2(x)          PMREGS_FIELD64((x), 34, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED3(x)          PMREGS_FIELD64((x), 35, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_PERF_METRICS_OVF(x)    PMREGS_FIELD64((x), 48, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_ARCH_PEBS_THRESHOLD(x) PMREGS_FIELD64((x), 54, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_TRACE_TOPA_PMI(x)      PMREGS_FIELD64((x), 55, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_LBR_FRZ(x)             PMREGS_FIELD64((x), 58, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_CTR_FRZ(x)             PMREGS_FIELD64((x), 59, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_ASCI(x)                PMREGS_FIELD64((x), 60, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_UNCORE(x)          PMREGS_FIELD64((x), 61, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_BUF(x)             PMREGS_FIELD64((x), 62, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_COND_CHGD(x)           PMREGS_FIELD64((x), 63, 1)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC0(x)            PMREGS_FIELD64((x), 0, 1, pmregs_x86_perf_global_status_ovf_pmc0_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC1(x)            PMREGS_FIELD64((x), 1, 1, pmregs_x86_perf_global_status_ovf_pmc1_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC2(x)            PMREGS_FIELD64((x), 2, 1, pmregs_x86_perf_global_status_ovf_pmc2_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC3(x)            PMREGS_FIELD64((x), 3, 1, pmregs_x86_perf_global_status_ovf_pmc3_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC4(x)            PMREGS_FIELD64((x), 4, 1, pmregs_x86_perf_global_status_ovf_pmc4_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC5(x)            PMREGS_FIELD64((x), 5, 1, pmregs_x86_perf_global_status_ovf_pmc5_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC6(x)            PMREGS_FIELD64((x), 6, 1, pmregs_x86_perf_global_status_ovf_pmc6_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC7(x)            PMREGS_FIELD64((x), 7, 1, pmregs_x86_perf_global_status_ovf_pmc7_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC8(x)            PMREGS_FIELD64((x), 8, 1, pmregs_x86_perf_global_status_ovf_pmc8_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC9(x)            PMREGS_FIELD64((x), 9, 1, pmregs_x86_perf_global_status_ovf_pmc9_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC10(x)           PMREGS_FIELD64((x), 10, 1, pmregs_x86_perf_global_status_ovf_pmc10_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC11(x)           PMREGS_FIELD64((x), 11, 1, pmregs_x86_perf_global_status_ovf_pmc11_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC12(x)           PMREGS_FIELD64((x), 12, 1, pmregs_x86_perf_global_status_ovf_pmc12_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC13(x)           PMREGS_FIELD64((x), 13, 1, pmregs_x86_perf_global_status_ovf_pmc13_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC14(x)           PMREGS_FIELD64((x), 14, 1, pmregs_x86_perf_global_status_ovf_pmc14_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC15(x)           PMREGS_FIELD64((x), 15, 1, pmregs_x86_perf_global_status_ovf_pmc15_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC16(x)           PMREGS_FIELD64((x), 16, 1, pmregs_x86_perf_global_status_ovf_pmc16_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC17(x)           PMREGS_FIELD64((x), 17, 1, pmregs_x86_perf_global_status_ovf_pmc17_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC18(x)           PMREGS_FIELD64((x), 18, 1, pmregs_x86_perf_global_status_ovf_pmc18_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC19(x)           PMREGS_FIELD64((x), 19, 1, pmregs_x86_perf_global_status_ovf_pmc19_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC20(x)           PMREGS_FIELD64((x), 20, 1, pmregs_x86_perf_global_status_ovf_pmc20_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC21(x)           PMREGS_FIELD64((x), 21, 1, pmregs_x86_perf_global_status_ovf_pmc21_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC22(x)           PMREGS_FIELD64((x), 22, 1, pmregs_x86_perf_global_status_ovf_pmc22_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC23(x)           PMREGS_FIELD64((x), 23, 1, pmregs_x86_perf_global_status_ovf_pmc23_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC24(x)           PMREGS_FIELD64((x), 24, 1, pmregs_x86_perf_global_status_ovf_pmc24_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC25(x)           PMREGS_FIELD64((x), 25, 1, pmregs_x86_perf_global_status_ovf_pmc25_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC26(x)           PMREGS_FIELD64((x), 26, 1, pmregs_x86_perf_global_status_ovf_pmc26_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC27(x)           PMREGS_FIELD64((x), 27, 1, pmregs_x86_perf_global_status_ovf_pmc27_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC28(x)           PMREGS_FIELD64((x), 28, 1, pmregs_x86_perf_global_status_ovf_pmc28_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC29(x)           PMREGS_FIELD64((x), 29, 1, pmregs_x86_perf_global_status_ovf_pmc29_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC30(x)           PMREGS_FIELD64((x), 30, 1, pmregs_x86_perf_global_status_ovf_pmc30_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_PMC31(x)           PMREGS_FIELD64((x), 31, 1, pmregs_x86_perf_global_status_ovf_pmc31_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED0(x)          PMREGS_FIELD64((x), 32, 1, pmregs_x86_perf_global_status_ovf_fixed0_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED1(x)          PMREGS_FIELD64((x), 33, 1, pmregs_x86_perf_global_status_ovf_fixed1_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED2(x)          PMREGS_FIELD64((x), 34, 1, pmregs_x86_perf_global_status_ovf_fixed2_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_FIXED3(x)          PMREGS_FIELD64((x), 35, 1, pmregs_x86_perf_global_status_ovf_fixed3_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_PERF_METRICS_OVF(x)    PMREGS_FIELD64((x), 48, 1, pmregs_x86_perf_global_status_perf_metrics_ovf_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_ARCH_PEBS_THRESHOLD(x) PMREGS_FIELD64((x), 54, 1, pmregs_x86_perf_global_status_arch_pebs_threshold_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_TRACE_TOPA_PMI(x)      PMREGS_FIELD64((x), 55, 1, pmregs_x86_perf_global_status_trace_topa_pmi_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_LBR_FRZ(x)             PMREGS_FIELD64((x), 58, 1, pmregs_x86_perf_global_status_lbr_frz_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_CTR_FRZ(x)             PMREGS_FIELD64((x), 59, 1, pmregs_x86_perf_global_status_ctr_frz_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_ASCI(x)                PMREGS_FIELD64((x), 60, 1, pmregs_x86_perf_global_status_asci_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_UNCORE(x)          PMREGS_FIELD64((x), 61, 1, pmregs_x86_perf_global_status_ovf_uncore_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_OVF_BUF(x)             PMREGS_FIELD64((x), 62, 1, pmregs_x86_perf_global_status_ovf_buf_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_COND_CHGD(x)           PMREGS_FIELD64((x), 63, 1, pmregs_x86_perf_global_status_cond_chgd_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_perf_global_status_ovf_pmc0_get(v)                       PMREGS_GET64(v, 0, 0x1)
@@ -4817,50 +4817,50 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_PERF_GLOBAL_STATUS_RESET (perf_global_status_reset) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC0(x)         PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC1(x)         PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC2(x)         PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC3(x)         PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC4(x)         PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC5(x)         PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC6(x)         PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC7(x)         PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC8(x)         PMREGS_FIELD64((x), 8, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC9(x)         PMREGS_FIELD64((x), 9, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC10(x)        PMREGS_FIELD64((x), 10, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC11(x)        PMREGS_FIELD64((x), 11, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC12(x)        PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC13(x)        PMREGS_FIELD64((x), 13, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC14(x)        PMREGS_FIELD64((x), 14, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC15(x)        PMREGS_FIELD64((x), 15, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC16(x)        PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC17(x)        PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC18(x)        PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC19(x)        PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC20(x)        PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC21(x)        PMREGS_FIELD64((x), 21, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC22(x)        PMREGS_FIELD64((x), 22, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC23(x)        PMREGS_FIELD64((x), 23, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC24(x)        PMREGS_FIELD64((x), 24, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC25(x)        PMREGS_FIELD64((x), 25, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC26(x)        PMREGS_FIELD64((x), 26, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC27(x)        PMREGS_FIELD64((x), 27, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC28(x)        PMREGS_FIELD64((x), 28, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC29(x)        PMREGS_FIELD64((x), 29, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC30(x)        PMREGS_FIELD64((x), 30, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC31(x)        PMREGS_FIELD64((x), 31, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED0(x)       PMREGS_FIELD64((x), 32, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED1(x)       PMREGS_FIELD64((x), 33, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED2(x)       PMREGS_FIELD64((x), 34, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED3(x)       PMREGS_FIELD64((x), 35, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_PERF_METRICS_OVF(x) PMREGS_FIELD64((x), 48, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_TRACE_TOPA_PMI(x)   PMREGS_FIELD64((x), 55, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_LBR_FRZ(x)          PMREGS_FIELD64((x), 58, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_CTR_FRZ(x)          PMREGS_FIELD64((x), 59, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_ASCI(x)             PMREGS_FIELD64((x), 60, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_UNCORE(x)       PMREGS_FIELD64((x), 61, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_BUF(x)          PMREGS_FIELD64((x), 62, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_COND_CHGD(x)        PMREGS_FIELD64((x), 63, 1)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC0(x)         PMREGS_FIELD64((x), 0, 1, pmregs_x86_perf_global_status_reset_ovf_pmc0_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC1(x)         PMREGS_FIELD64((x), 1, 1, pmregs_x86_perf_global_status_reset_ovf_pmc1_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC2(x)         PMREGS_FIELD64((x), 2, 1, pmregs_x86_perf_global_status_reset_ovf_pmc2_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC3(x)         PMREGS_FIELD64((x), 3, 1, pmregs_x86_perf_global_status_reset_ovf_pmc3_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC4(x)         PMREGS_FIELD64((x), 4, 1, pmregs_x86_perf_global_status_reset_ovf_pmc4_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC5(x)         PMREGS_FIELD64((x), 5, 1, pmregs_x86_perf_global_status_reset_ovf_pmc5_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC6(x)         PMREGS_FIELD64((x), 6, 1, pmregs_x86_perf_global_status_reset_ovf_pmc6_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC7(x)         PMREGS_FIELD64((x), 7, 1, pmregs_x86_perf_global_status_reset_ovf_pmc7_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC8(x)         PMREGS_FIELD64((x), 8, 1, pmregs_x86_perf_global_status_reset_ovf_pmc8_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC9(x)         PMREGS_FIELD64((x), 9, 1, pmregs_x86_perf_global_status_reset_ovf_pmc9_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC10(x)        PMREGS_FIELD64((x), 10, 1, pmregs_x86_perf_global_status_reset_ovf_pmc10_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC11(x)        PMREGS_FIELD64((x), 11, 1, pmregs_x86_perf_global_status_reset_ovf_pmc11_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC12(x)        PMREGS_FIELD64((x), 12, 1, pmregs_x86_perf_global_status_reset_ovf_pmc12_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC13(x)        PMREGS_FIELD64((x), 13, 1, pmregs_x86_perf_global_status_reset_ovf_pmc13_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC14(x)        PMREGS_FIELD64((x), 14, 1, pmregs_x86_perf_global_status_reset_ovf_pmc14_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC15(x)        PMREGS_FIELD64((x), 15, 1, pmregs_x86_perf_global_status_reset_ovf_pmc15_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC16(x)        PMREGS_FIELD64((x), 16, 1, pmregs_x86_perf_global_status_reset_ovf_pmc16_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC17(x)        PMREGS_FIELD64((x), 17, 1, pmregs_x86_perf_global_status_reset_ovf_pmc17_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC18(x)        PMREGS_FIELD64((x), 18, 1, pmregs_x86_perf_global_status_reset_ovf_pmc18_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC19(x)        PMREGS_FIELD64((x), 19, 1, pmregs_x86_perf_global_status_reset_ovf_pmc19_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC20(x)        PMREGS_FIELD64((x), 20, 1, pmregs_x86_perf_global_status_reset_ovf_pmc20_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC21(x)        PMREGS_FIELD64((x), 21, 1, pmregs_x86_perf_global_status_reset_ovf_pmc21_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC22(x)        PMREGS_FIELD64((x), 22, 1, pmregs_x86_perf_global_status_reset_ovf_pmc22_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC23(x)        PMREGS_FIELD64((x), 23, 1, pmregs_x86_perf_global_status_reset_ovf_pmc23_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC24(x)        PMREGS_FIELD64((x), 24, 1, pmregs_x86_perf_global_status_reset_ovf_pmc24_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC25(x)        PMREGS_FIELD64((x), 25, 1, pmregs_x86_perf_global_status_reset_ovf_pmc25_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC26(x)        PMREGS_FIELD64((x), 26, 1, pmregs_x86_perf_global_status_reset_ovf_pmc26_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC27(x)        PMREGS_FIELD64((x), 27, 1, pmregs_x86_perf_global_status_reset_ovf_pmc27_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC28(x)        PMREGS_FIELD64((x), 28, 1, pmregs_x86_perf_global_status_reset_ovf_pmc28_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC29(x)        PMREGS_FIELD64((x), 29, 1, pmregs_x86_perf_global_status_reset_ovf_pmc29_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC30(x)        PMREGS_FIELD64((x), 30, 1, pmregs_x86_perf_global_status_reset_ovf_pmc30_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_PMC31(x)        PMREGS_FIELD64((x), 31, 1, pmregs_x86_perf_global_status_reset_ovf_pmc31_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED0(x)       PMREGS_FIELD64((x), 32, 1, pmregs_x86_perf_global_status_reset_ovf_fixed0_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED1(x)       PMREGS_FIELD64((x), 33, 1, pmregs_x86_perf_global_status_reset_ovf_fixed1_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED2(x)       PMREGS_FIELD64((x), 34, 1, pmregs_x86_perf_global_status_reset_ovf_fixed2_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_FIXED3(x)       PMREGS_FIELD64((x), 35, 1, pmregs_x86_perf_global_status_reset_ovf_fixed3_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_PERF_METRICS_OVF(x) PMREGS_FIELD64((x), 48, 1, pmregs_x86_perf_global_status_reset_perf_metrics_ovf_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_TRACE_TOPA_PMI(x)   PMREGS_FIELD64((x), 55, 1, pmregs_x86_perf_global_status_reset_trace_topa_pmi_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_LBR_FRZ(x)          PMREGS_FIELD64((x), 58, 1, pmregs_x86_perf_global_status_reset_lbr_frz_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_CTR_FRZ(x)          PMREGS_FIELD64((x), 59, 1, pmregs_x86_perf_global_status_reset_ctr_frz_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_ASCI(x)             PMREGS_FIELD64((x), 60, 1, pmregs_x86_perf_global_status_reset_asci_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_UNCORE(x)       PMREGS_FIELD64((x), 61, 1, pmregs_x86_perf_global_status_reset_ovf_uncore_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_OVF_BUF(x)          PMREGS_FIELD64((x), 62, 1, pmregs_x86_perf_global_status_reset_ovf_buf_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_RESET_COND_CHGD(x)        PMREGS_FIELD64((x), 63, 1, pmregs_x86_perf_global_status_reset_cond_chgd_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_perf_global_status_reset_ovf_pmc0_get(v)                    PMREGS_GET64(v, 0, 0x1)
@@ -5010,47 +5010,47 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_PERF_GLOBAL_OVF_CTRL (perf_global_ovf_ctrl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC0(x)         PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC1(x)         PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC2(x)         PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC3(x)         PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC4(x)         PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC5(x)         PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC6(x)         PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC7(x)         PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC8(x)         PMREGS_FIELD64((x), 8, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC9(x)         PMREGS_FIELD64((x), 9, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC10(x)        PMREGS_FIELD64((x), 10, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC11(x)        PMREGS_FIELD64((x), 11, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC12(x)        PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC13(x)        PMREGS_FIELD64((x), 13, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC14(x)        PMREGS_FIELD64((x), 14, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC15(x)        PMREGS_FIELD64((x), 15, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC16(x)        PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC17(x)        PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC18(x)        PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC19(x)        PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC20(x)        PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC21(x)        PMREGS_FIELD64((x), 21, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC22(x)        PMREGS_FIELD64((x), 22, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC23(x)        PMREGS_FIELD64((x), 23, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC24(x)        PMREGS_FIELD64((x), 24, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC25(x)        PMREGS_FIELD64((x), 25, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC26(x)        PMREGS_FIELD64((x), 26, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC27(x)        PMREGS_FIELD64((x), 27, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC28(x)        PMREGS_FIELD64((x), 28, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC29(x)        PMREGS_FIELD64((x), 29, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC30(x)        PMREGS_FIELD64((x), 30, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC31(x)        PMREGS_FIELD64((x), 31, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED0(x)       PMREGS_FIELD64((x), 32, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED1(x)       PMREGS_FIELD64((x), 33, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED2(x)       PMREGS_FIELD64((x), 34, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED3(x)       PMREGS_FIELD64((x), 35, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_PERF_METRICS_OVF(x) PMREGS_FIELD64((x), 48, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_TRACE_TOPA_PMI(x)   PMREGS_FIELD64((x), 55, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_UNCORE(x)       PMREGS_FIELD64((x), 61, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_BUF(x)          PMREGS_FIELD64((x), 62, 1)
-#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_COND_CHGD(x)        PMREGS_FIELD64((x), 63, 1)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC0(x)         PMREGS_FIELD64((x), 0, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC1(x)         PMREGS_FIELD64((x), 1, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc1_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC2(x)         PMREGS_FIELD64((x), 2, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc2_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC3(x)         PMREGS_FIELD64((x), 3, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc3_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC4(x)         PMREGS_FIELD64((x), 4, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc4_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC5(x)         PMREGS_FIELD64((x), 5, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc5_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC6(x)         PMREGS_FIELD64((x), 6, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc6_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC7(x)         PMREGS_FIELD64((x), 7, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc7_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC8(x)         PMREGS_FIELD64((x), 8, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc8_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC9(x)         PMREGS_FIELD64((x), 9, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc9_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC10(x)        PMREGS_FIELD64((x), 10, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc10_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC11(x)        PMREGS_FIELD64((x), 11, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc11_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC12(x)        PMREGS_FIELD64((x), 12, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc12_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC13(x)        PMREGS_FIELD64((x), 13, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc13_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC14(x)        PMREGS_FIELD64((x), 14, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc14_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC15(x)        PMREGS_FIELD64((x), 15, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc15_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC16(x)        PMREGS_FIELD64((x), 16, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc16_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC17(x)        PMREGS_FIELD64((x), 17, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc17_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC18(x)        PMREGS_FIELD64((x), 18, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc18_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC19(x)        PMREGS_FIELD64((x), 19, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc19_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC20(x)        PMREGS_FIELD64((x), 20, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc20_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC21(x)        PMREGS_FIELD64((x), 21, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc21_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC22(x)        PMREGS_FIELD64((x), 22, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc22_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC23(x)        PMREGS_FIELD64((x), 23, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc23_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC24(x)        PMREGS_FIELD64((x), 24, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc24_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC25(x)        PMREGS_FIELD64((x), 25, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc25_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC26(x)        PMREGS_FIELD64((x), 26, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc26_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC27(x)        PMREGS_FIELD64((x), 27, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc27_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC28(x)        PMREGS_FIELD64((x), 28, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc28_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC29(x)        PMREGS_FIELD64((x), 29, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc29_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC30(x)        PMREGS_FIELD64((x), 30, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc30_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_PMC31(x)        PMREGS_FIELD64((x), 31, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_pmc31_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED0(x)       PMREGS_FIELD64((x), 32, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_fixed0_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED1(x)       PMREGS_FIELD64((x), 33, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_fixed1_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED2(x)       PMREGS_FIELD64((x), 34, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_fixed2_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_FIXED3(x)       PMREGS_FIELD64((x), 35, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_fixed3_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_PERF_METRICS_OVF(x) PMREGS_FIELD64((x), 48, 1, pmregs_x86_perf_global_ovf_ctrl_perf_metrics_ovf_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_TRACE_TOPA_PMI(x)   PMREGS_FIELD64((x), 55, 1, pmregs_x86_perf_global_ovf_ctrl_trace_topa_pmi_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_UNCORE(x)       PMREGS_FIELD64((x), 61, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_uncore_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_OVF_BUF(x)          PMREGS_FIELD64((x), 62, 1, pmregs_x86_perf_global_ovf_ctrl_ovf_buf_set)
+#define PMREGS_X86_PERF_GLOBAL_OVF_CTRL_COND_CHGD(x)        PMREGS_FIELD64((x), 63, 1, pmregs_x86_perf_global_ovf_ctrl_cond_chgd_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_perf_global_ovf_ctrl_ovf_pmc0_get(v)                    PMREGS_GET64(v, 0, 0x1)
@@ -5191,49 +5191,49 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_PERF_GLOBAL_STATUS_SET (perf_global_status_set) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC0(x)         PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC1(x)         PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC2(x)         PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC3(x)         PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC4(x)         PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC5(x)         PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC6(x)         PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC7(x)         PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC8(x)         PMREGS_FIELD64((x), 8, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC9(x)         PMREGS_FIELD64((x), 9, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC10(x)        PMREGS_FIELD64((x), 10, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC11(x)        PMREGS_FIELD64((x), 11, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC12(x)        PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC13(x)        PMREGS_FIELD64((x), 13, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC14(x)        PMREGS_FIELD64((x), 14, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC15(x)        PMREGS_FIELD64((x), 15, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC16(x)        PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC17(x)        PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC18(x)        PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC19(x)        PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC20(x)        PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC21(x)        PMREGS_FIELD64((x), 21, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC22(x)        PMREGS_FIELD64((x), 22, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC23(x)        PMREGS_FIELD64((x), 23, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC24(x)        PMREGS_FIELD64((x), 24, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC25(x)        PMREGS_FIELD64((x), 25, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC26(x)        PMREGS_FIELD64((x), 26, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC27(x)        PMREGS_FIELD64((x), 27, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC28(x)        PMREGS_FIELD64((x), 28, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC29(x)        PMREGS_FIELD64((x), 29, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC30(x)        PMREGS_FIELD64((x), 30, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC31(x)        PMREGS_FIELD64((x), 31, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED0(x)       PMREGS_FIELD64((x), 32, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED1(x)       PMREGS_FIELD64((x), 33, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED2(x)       PMREGS_FIELD64((x), 34, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED3(x)       PMREGS_FIELD64((x), 35, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_PERF_METRICS_OVF(x) PMREGS_FIELD64((x), 48, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_TRACE_TOPA_PMI(x)   PMREGS_FIELD64((x), 55, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_LBR_FRZ(x)          PMREGS_FIELD64((x), 58, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_CTR_FRZ(x)          PMREGS_FIELD64((x), 59, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_ASCI(x)             PMREGS_FIELD64((x), 60, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_UNCORE(x)       PMREGS_FIELD64((x), 61, 1)
-#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_BUF(x)          PMREGS_FIELD64((x), 62, 1)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC0(x)         PMREGS_FIELD64((x), 0, 1, pmregs_x86_perf_global_status_set_ovf_pmc0_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC1(x)         PMREGS_FIELD64((x), 1, 1, pmregs_x86_perf_global_status_set_ovf_pmc1_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC2(x)         PMREGS_FIELD64((x), 2, 1, pmregs_x86_perf_global_status_set_ovf_pmc2_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC3(x)         PMREGS_FIELD64((x), 3, 1, pmregs_x86_perf_global_status_set_ovf_pmc3_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC4(x)         PMREGS_FIELD64((x), 4, 1, pmregs_x86_perf_global_status_set_ovf_pmc4_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC5(x)         PMREGS_FIELD64((x), 5, 1, pmregs_x86_perf_global_status_set_ovf_pmc5_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC6(x)         PMREGS_FIELD64((x), 6, 1, pmregs_x86_perf_global_status_set_ovf_pmc6_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC7(x)         PMREGS_FIELD64((x), 7, 1, pmregs_x86_perf_global_status_set_ovf_pmc7_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC8(x)         PMREGS_FIELD64((x), 8, 1, pmregs_x86_perf_global_status_set_ovf_pmc8_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC9(x)         PMREGS_FIELD64((x), 9, 1, pmregs_x86_perf_global_status_set_ovf_pmc9_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC10(x)        PMREGS_FIELD64((x), 10, 1, pmregs_x86_perf_global_status_set_ovf_pmc10_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC11(x)        PMREGS_FIELD64((x), 11, 1, pmregs_x86_perf_global_status_set_ovf_pmc11_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC12(x)        PMREGS_FIELD64((x), 12, 1, pmregs_x86_perf_global_status_set_ovf_pmc12_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC13(x)        PMREGS_FIELD64((x), 13, 1, pmregs_x86_perf_global_status_set_ovf_pmc13_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC14(x)        PMREGS_FIELD64((x), 14, 1, pmregs_x86_perf_global_status_set_ovf_pmc14_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC15(x)        PMREGS_FIELD64((x), 15, 1, pmregs_x86_perf_global_status_set_ovf_pmc15_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC16(x)        PMREGS_FIELD64((x), 16, 1, pmregs_x86_perf_global_status_set_ovf_pmc16_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC17(x)        PMREGS_FIELD64((x), 17, 1, pmregs_x86_perf_global_status_set_ovf_pmc17_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC18(x)        PMREGS_FIELD64((x), 18, 1, pmregs_x86_perf_global_status_set_ovf_pmc18_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC19(x)        PMREGS_FIELD64((x), 19, 1, pmregs_x86_perf_global_status_set_ovf_pmc19_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC20(x)        PMREGS_FIELD64((x), 20, 1, pmregs_x86_perf_global_status_set_ovf_pmc20_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC21(x)        PMREGS_FIELD64((x), 21, 1, pmregs_x86_perf_global_status_set_ovf_pmc21_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC22(x)        PMREGS_FIELD64((x), 22, 1, pmregs_x86_perf_global_status_set_ovf_pmc22_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC23(x)        PMREGS_FIELD64((x), 23, 1, pmregs_x86_perf_global_status_set_ovf_pmc23_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC24(x)        PMREGS_FIELD64((x), 24, 1, pmregs_x86_perf_global_status_set_ovf_pmc24_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC25(x)        PMREGS_FIELD64((x), 25, 1, pmregs_x86_perf_global_status_set_ovf_pmc25_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC26(x)        PMREGS_FIELD64((x), 26, 1, pmregs_x86_perf_global_status_set_ovf_pmc26_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC27(x)        PMREGS_FIELD64((x), 27, 1, pmregs_x86_perf_global_status_set_ovf_pmc27_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC28(x)        PMREGS_FIELD64((x), 28, 1, pmregs_x86_perf_global_status_set_ovf_pmc28_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC29(x)        PMREGS_FIELD64((x), 29, 1, pmregs_x86_perf_global_status_set_ovf_pmc29_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC30(x)        PMREGS_FIELD64((x), 30, 1, pmregs_x86_perf_global_status_set_ovf_pmc30_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_PMC31(x)        PMREGS_FIELD64((x), 31, 1, pmregs_x86_perf_global_status_set_ovf_pmc31_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED0(x)       PMREGS_FIELD64((x), 32, 1, pmregs_x86_perf_global_status_set_ovf_fixed0_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED1(x)       PMREGS_FIELD64((x), 33, 1, pmregs_x86_perf_global_status_set_ovf_fixed1_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED2(x)       PMREGS_FIELD64((x), 34, 1, pmregs_x86_perf_global_status_set_ovf_fixed2_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_FIXED3(x)       PMREGS_FIELD64((x), 35, 1, pmregs_x86_perf_global_status_set_ovf_fixed3_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_PERF_METRICS_OVF(x) PMREGS_FIELD64((x), 48, 1, pmregs_x86_perf_global_status_set_perf_metrics_ovf_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_TRACE_TOPA_PMI(x)   PMREGS_FIELD64((x), 55, 1, pmregs_x86_perf_global_status_set_trace_topa_pmi_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_LBR_FRZ(x)          PMREGS_FIELD64((x), 58, 1, pmregs_x86_perf_global_status_set_lbr_frz_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_CTR_FRZ(x)          PMREGS_FIELD64((x), 59, 1, pmregs_x86_perf_global_status_set_ctr_frz_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_ASCI(x)             PMREGS_FIELD64((x), 60, 1, pmregs_x86_perf_global_status_set_asci_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_UNCORE(x)       PMREGS_FIELD64((x), 61, 1, pmregs_x86_perf_global_status_set_ovf_uncore_set)
+#define PMREGS_X86_PERF_GLOBAL_STATUS_SET_OVF_BUF(x)          PMREGS_FIELD64((x), 62, 1, pmregs_x86_perf_global_status_set_ovf_buf_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_perf_global_status_set_ovf_pmc0_get(v)                    PMREGS_GET64(v, 0, 0x1)
@@ -5380,42 +5380,42 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_PERF_GLOBAL_INUSE (perf_global_inuse) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC0_INUSE(x)   PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC1_INUSE(x)   PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC2_INUSE(x)   PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC3_INUSE(x)   PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC4_INUSE(x)   PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC5_INUSE(x)   PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC6_INUSE(x)   PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC7_INUSE(x)   PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC8_INUSE(x)   PMREGS_FIELD64((x), 8, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC9_INUSE(x)   PMREGS_FIELD64((x), 9, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC10_INUSE(x)  PMREGS_FIELD64((x), 10, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC11_INUSE(x)  PMREGS_FIELD64((x), 11, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC12_INUSE(x)  PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC13_INUSE(x)  PMREGS_FIELD64((x), 13, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC14_INUSE(x)  PMREGS_FIELD64((x), 14, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC15_INUSE(x)  PMREGS_FIELD64((x), 15, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC16_INUSE(x)  PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC17_INUSE(x)  PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC18_INUSE(x)  PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC19_INUSE(x)  PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC20_INUSE(x)  PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC21_INUSE(x)  PMREGS_FIELD64((x), 21, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC22_INUSE(x)  PMREGS_FIELD64((x), 22, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC23_INUSE(x)  PMREGS_FIELD64((x), 23, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC24_INUSE(x)  PMREGS_FIELD64((x), 24, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC25_INUSE(x)  PMREGS_FIELD64((x), 25, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC26_INUSE(x)  PMREGS_FIELD64((x), 26, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC27_INUSE(x)  PMREGS_FIELD64((x), 27, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC28_INUSE(x)  PMREGS_FIELD64((x), 28, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC29_INUSE(x)  PMREGS_FIELD64((x), 29, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC30_INUSE(x)  PMREGS_FIELD64((x), 30, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC31_INUSE(x)  PMREGS_FIELD64((x), 31, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_FIXED0_INUSE(x) PMREGS_FIELD64((x), 32, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_FIXED1_INUSE(x) PMREGS_FIELD64((x), 33, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_FIXED2_INUSE(x) PMREGS_FIELD64((x), 34, 1)
-#define PMREGS_X86_PERF_GLOBAL_INUSE_PMI_INUSE(x)    PMREGS_FIELD64((x), 63, 1)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC0_INUSE(x)   PMREGS_FIELD64((x), 0, 1, pmregs_x86_perf_global_inuse_pmc0_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC1_INUSE(x)   PMREGS_FIELD64((x), 1, 1, pmregs_x86_perf_global_inuse_pmc1_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC2_INUSE(x)   PMREGS_FIELD64((x), 2, 1, pmregs_x86_perf_global_inuse_pmc2_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC3_INUSE(x)   PMREGS_FIELD64((x), 3, 1, pmregs_x86_perf_global_inuse_pmc3_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC4_INUSE(x)   PMREGS_FIELD64((x), 4, 1, pmregs_x86_perf_global_inuse_pmc4_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC5_INUSE(x)   PMREGS_FIELD64((x), 5, 1, pmregs_x86_perf_global_inuse_pmc5_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC6_INUSE(x)   PMREGS_FIELD64((x), 6, 1, pmregs_x86_perf_global_inuse_pmc6_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC7_INUSE(x)   PMREGS_FIELD64((x), 7, 1, pmregs_x86_perf_global_inuse_pmc7_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC8_INUSE(x)   PMREGS_FIELD64((x), 8, 1, pmregs_x86_perf_global_inuse_pmc8_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC9_INUSE(x)   PMREGS_FIELD64((x), 9, 1, pmregs_x86_perf_global_inuse_pmc9_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC10_INUSE(x)  PMREGS_FIELD64((x), 10, 1, pmregs_x86_perf_global_inuse_pmc10_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC11_INUSE(x)  PMREGS_FIELD64((x), 11, 1, pmregs_x86_perf_global_inuse_pmc11_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC12_INUSE(x)  PMREGS_FIELD64((x), 12, 1, pmregs_x86_perf_global_inuse_pmc12_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC13_INUSE(x)  PMREGS_FIELD64((x), 13, 1, pmregs_x86_perf_global_inuse_pmc13_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC14_INUSE(x)  PMREGS_FIELD64((x), 14, 1, pmregs_x86_perf_global_inuse_pmc14_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC15_INUSE(x)  PMREGS_FIELD64((x), 15, 1, pmregs_x86_perf_global_inuse_pmc15_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC16_INUSE(x)  PMREGS_FIELD64((x), 16, 1, pmregs_x86_perf_global_inuse_pmc16_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC17_INUSE(x)  PMREGS_FIELD64((x), 17, 1, pmregs_x86_perf_global_inuse_pmc17_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC18_INUSE(x)  PMREGS_FIELD64((x), 18, 1, pmregs_x86_perf_global_inuse_pmc18_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC19_INUSE(x)  PMREGS_FIELD64((x), 19, 1, pmregs_x86_perf_global_inuse_pmc19_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC20_INUSE(x)  PMREGS_FIELD64((x), 20, 1, pmregs_x86_perf_global_inuse_pmc20_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC21_INUSE(x)  PMREGS_FIELD64((x), 21, 1, pmregs_x86_perf_global_inuse_pmc21_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC22_INUSE(x)  PMREGS_FIELD64((x), 22, 1, pmregs_x86_perf_global_inuse_pmc22_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC23_INUSE(x)  PMREGS_FIELD64((x), 23, 1, pmregs_x86_perf_global_inuse_pmc23_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC24_INUSE(x)  PMREGS_FIELD64((x), 24, 1, pmregs_x86_perf_global_inuse_pmc24_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC25_INUSE(x)  PMREGS_FIELD64((x), 25, 1, pmregs_x86_perf_global_inuse_pmc25_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC26_INUSE(x)  PMREGS_FIELD64((x), 26, 1, pmregs_x86_perf_global_inuse_pmc26_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC27_INUSE(x)  PMREGS_FIELD64((x), 27, 1, pmregs_x86_perf_global_inuse_pmc27_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC28_INUSE(x)  PMREGS_FIELD64((x), 28, 1, pmregs_x86_perf_global_inuse_pmc28_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC29_INUSE(x)  PMREGS_FIELD64((x), 29, 1, pmregs_x86_perf_global_inuse_pmc29_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC30_INUSE(x)  PMREGS_FIELD64((x), 30, 1, pmregs_x86_perf_global_inuse_pmc30_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMC31_INUSE(x)  PMREGS_FIELD64((x), 31, 1, pmregs_x86_perf_global_inuse_pmc31_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_FIXED0_INUSE(x) PMREGS_FIELD64((x), 32, 1, pmregs_x86_perf_global_inuse_fixed0_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_FIXED1_INUSE(x) PMREGS_FIELD64((x), 33, 1, pmregs_x86_perf_global_inuse_fixed1_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_FIXED2_INUSE(x) PMREGS_FIELD64((x), 34, 1, pmregs_x86_perf_global_inuse_fixed2_inuse_set)
+#define PMREGS_X86_PERF_GLOBAL_INUSE_PMI_INUSE(x)    PMREGS_FIELD64((x), 63, 1, pmregs_x86_perf_global_inuse_pmi_inuse_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_perf_global_inuse_pmc0_inuse_get(v)              PMREGS_GET64(v, 0, 0x1)
@@ -5541,17 +5541,17 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_PERF_CAPABILITIES (perf_capabilities) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PERF_CAPABILITIES_LBR_FMT(x)             PMREGS_FIELD64((x), 0, 6)
-#define PMREGS_X86_PERF_CAPABILITIES_PEBS_TRAP(x)           PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_X86_PERF_CAPABILITIES_PEBS_ARCH_REG(x)       PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT(x)        PMREGS_FIELD64((x), 8, 4)
-#define PMREGS_X86_PERF_CAPABILITIES_SMM_FREEZE(x)          PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_X86_PERF_CAPABILITIES_FW_WRITE(x)            PMREGS_FIELD64((x), 13, 1)
-#define PMREGS_X86_PERF_CAPABILITIES_PEBS_BASELINE(x)       PMREGS_FIELD64((x), 14, 1)
-#define PMREGS_X86_PERF_CAPABILITIES_PERF_METRICS(x)        PMREGS_FIELD64((x), 15, 1)
-#define PMREGS_X86_PERF_CAPABILITIES_PEBS_OUTPUT_PT(x)      PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_X86_PERF_CAPABILITIES_PEBS_TIMING_INFO(x)    PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_X86_PERF_CAPABILITIES_RDPMC_METRICS_CLEAR(x) PMREGS_FIELD64((x), 19, 1)
+#define PMREGS_X86_PERF_CAPABILITIES_LBR_FMT(x)             PMREGS_FIELD64((x), 0, 6, pmregs_x86_perf_capabilities_lbr_fmt_set)
+#define PMREGS_X86_PERF_CAPABILITIES_PEBS_TRAP(x)           PMREGS_FIELD64((x), 6, 1, pmregs_x86_perf_capabilities_pebs_trap_set)
+#define PMREGS_X86_PERF_CAPABILITIES_PEBS_ARCH_REG(x)       PMREGS_FIELD64((x), 7, 1, pmregs_x86_perf_capabilities_pebs_arch_reg_set)
+#define PMREGS_X86_PERF_CAPABILITIES_PEBS_REC_FMT(x)        PMREGS_FIELD64((x), 8, 4, pmregs_x86_perf_capabilities_pebs_rec_fmt_set)
+#define PMREGS_X86_PERF_CAPABILITIES_SMM_FREEZE(x)          PMREGS_FIELD64((x), 12, 1, pmregs_x86_perf_capabilities_smm_freeze_set)
+#define PMREGS_X86_PERF_CAPABILITIES_FW_WRITE(x)            PMREGS_FIELD64((x), 13, 1, pmregs_x86_perf_capabilities_fw_write_set)
+#define PMREGS_X86_PERF_CAPABILITIES_PEBS_BASELINE(x)       PMREGS_FIELD64((x), 14, 1, pmregs_x86_perf_capabilities_pebs_baseline_set)
+#define PMREGS_X86_PERF_CAPABILITIES_PERF_METRICS(x)        PMREGS_FIELD64((x), 15, 1, pmregs_x86_perf_capabilities_perf_metrics_set)
+#define PMREGS_X86_PERF_CAPABILITIES_PEBS_OUTPUT_PT(x)      PMREGS_FIELD64((x), 16, 1, pmregs_x86_perf_capabilities_pebs_output_pt_set)
+#define PMREGS_X86_PERF_CAPABILITIES_PEBS_TIMING_INFO(x)    PMREGS_FIELD64((x), 17, 1, pmregs_x86_perf_capabilities_pebs_timing_info_set)
+#define PMREGS_X86_PERF_CAPABILITIES_RDPMC_METRICS_CLEAR(x) PMREGS_FIELD64((x), 19, 1, pmregs_x86_perf_capabilities_rdpmc_metrics_clear_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_perf_capabilities_lbr_fmt_get(v)                        PMREGS_GET64(v, 0, 0x3f)
@@ -5594,9 +5594,9 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_PEBS_ENABLE (Core and later) (pebs_enable) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PEBS_ENABLE_PEBS_EN_PMC0(x)         PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_31_1(x)  PMREGS_FIELD64((x), 1, 31)
-#define PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_63_32(x) PMREGS_FIELD64((x), 32, 32)
+#define PMREGS_X86_PEBS_ENABLE_PEBS_EN_PMC0(x)         PMREGS_FIELD64((x), 0, 1, pmregs_x86_pebs_enable_pebs_en_pmc0_set)
+#define PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_31_1(x)  PMREGS_FIELD64((x), 1, 31, pmregs_x86_pebs_enable_model_specific_31_1_set)
+#define PMREGS_X86_PEBS_ENABLE_MODEL_SPECIFIC_63_32(x) PMREGS_FIELD64((x), 32, 32, pmregs_x86_pebs_enable_model_specific_63_32_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_pebs_enable_pebs_en_pmc0_get(v)                    PMREGS_GET64(v, 0, 0x1)
@@ -5615,12 +5615,12 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_MISC_ENABLE (performance-monitoring bits) (misc_enable) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_MISC_ENABLE_OTHER_6_0(x)         PMREGS_FIELD64((x), 0, 7)
-#define PMREGS_X86_MISC_ENABLE_PERFMON_AVAILABLE(x) PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_X86_MISC_ENABLE_OTHER_10_8(x)        PMREGS_FIELD64((x), 8, 3)
-#define PMREGS_X86_MISC_ENABLE_BTS_UNAVAILABLE(x)   PMREGS_FIELD64((x), 11, 1)
-#define PMREGS_X86_MISC_ENABLE_PEBS_UNAVAILABLE(x)  PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_X86_MISC_ENABLE_OTHER_63_13(x)       PMREGS_FIELD64((x), 13, 51)
+#define PMREGS_X86_MISC_ENABLE_OTHER_6_0(x)         PMREGS_FIELD64((x), 0, 7, pmregs_x86_misc_enable_other_6_0_set)
+#define PMREGS_X86_MISC_ENABLE_PERFMON_AVAILABLE(x) PMREGS_FIELD64((x), 7, 1, pmregs_x86_misc_enable_perfmon_available_set)
+#define PMREGS_X86_MISC_ENABLE_OTHER_10_8(x)        PMREGS_FIELD64((x), 8, 3, pmregs_x86_misc_enable_other_10_8_set)
+#define PMREGS_X86_MISC_ENABLE_BTS_UNAVAILABLE(x)   PMREGS_FIELD64((x), 11, 1, pmregs_x86_misc_enable_bts_unavailable_set)
+#define PMREGS_X86_MISC_ENABLE_PEBS_UNAVAILABLE(x)  PMREGS_FIELD64((x), 12, 1, pmregs_x86_misc_enable_pebs_unavailable_set)
+#define PMREGS_X86_MISC_ENABLE_OTHER_63_13(x)       PMREGS_FIELD64((x), 13, 51, pmregs_x86_misc_enable_other_63_13_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_misc_enable_other_6_0_get(v)                    PMREGS_GET64(v, 0, 0x7f)
@@ -5648,7 +5648,7 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_DS_AREA (linear_address) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_LINEAR_ADDRESS_ADDRESS(x) PMREGS_FIELD64((x), 0, 64)
+#define PMREGS_X86_LINEAR_ADDRESS_ADDRESS(x) PMREGS_FIELD64((x), 0, 64, pmregs_x86_linear_address_address_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_linear_address_address_get(v)            (pmregs_u64(v))
@@ -5661,10 +5661,10 @@ enum pmregs_x86_bts_mode {
 /* ---- CPUID.0AH:EAX (cpuid_0a_eax) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_CPUID_0A_EAX_VERSION_ID(x)       PMREGS_FIELD32((x), 0, 8)
-#define PMREGS_X86_CPUID_0A_EAX_NUM_GP_COUNTERS(x)  PMREGS_FIELD32((x), 8, 8)
-#define PMREGS_X86_CPUID_0A_EAX_GP_COUNTER_WIDTH(x) PMREGS_FIELD32((x), 16, 8)
-#define PMREGS_X86_CPUID_0A_EAX_EBX_LENGTH(x)       PMREGS_FIELD32((x), 24, 8)
+#define PMREGS_X86_CPUID_0A_EAX_VERSION_ID(x)       PMREGS_FIELD32((x), 0, 8, pmregs_x86_cpuid_0a_eax_version_id_set)
+#define PMREGS_X86_CPUID_0A_EAX_NUM_GP_COUNTERS(x)  PMREGS_FIELD32((x), 8, 8, pmregs_x86_cpuid_0a_eax_num_gp_counters_set)
+#define PMREGS_X86_CPUID_0A_EAX_GP_COUNTER_WIDTH(x) PMREGS_FIELD32((x), 16, 8, pmregs_x86_cpuid_0a_eax_gp_counter_width_set)
+#define PMREGS_X86_CPUID_0A_EAX_EBX_LENGTH(x)       PMREGS_FIELD32((x), 24, 8, pmregs_x86_cpuid_0a_eax_ebx_length_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_cpuid_0a_eax_version_id_get(v)                  PMREGS_GET32(v, 0, 0xff)
@@ -5686,13 +5686,13 @@ enum pmregs_x86_bts_mode {
 /* ---- CPUID.0AH:EBX (cpuid_0a_ebx) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_CPUID_0A_EBX_NO_CORE_CYCLES(x)          PMREGS_FIELD32((x), 0, 1)
-#define PMREGS_X86_CPUID_0A_EBX_NO_INSTRUCTIONS_RETIRED(x) PMREGS_FIELD32((x), 1, 1)
-#define PMREGS_X86_CPUID_0A_EBX_NO_REF_CYCLES(x)           PMREGS_FIELD32((x), 2, 1)
-#define PMREGS_X86_CPUID_0A_EBX_NO_LLC_REFERENCES(x)       PMREGS_FIELD32((x), 3, 1)
-#define PMREGS_X86_CPUID_0A_EBX_NO_LLC_MISSES(x)           PMREGS_FIELD32((x), 4, 1)
-#define PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_INSTRUCTIONS(x)  PMREGS_FIELD32((x), 5, 1)
-#define PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_MISSES(x)        PMREGS_FIELD32((x), 6, 1)
+#define PMREGS_X86_CPUID_0A_EBX_NO_CORE_CYCLES(x)          PMREGS_FIELD32((x), 0, 1, pmregs_x86_cpuid_0a_ebx_no_core_cycles_set)
+#define PMREGS_X86_CPUID_0A_EBX_NO_INSTRUCTIONS_RETIRED(x) PMREGS_FIELD32((x), 1, 1, pmregs_x86_cpuid_0a_ebx_no_instructions_retired_set)
+#define PMREGS_X86_CPUID_0A_EBX_NO_REF_CYCLES(x)           PMREGS_FIELD32((x), 2, 1, pmregs_x86_cpuid_0a_ebx_no_ref_cycles_set)
+#define PMREGS_X86_CPUID_0A_EBX_NO_LLC_REFERENCES(x)       PMREGS_FIELD32((x), 3, 1, pmregs_x86_cpuid_0a_ebx_no_llc_references_set)
+#define PMREGS_X86_CPUID_0A_EBX_NO_LLC_MISSES(x)           PMREGS_FIELD32((x), 4, 1, pmregs_x86_cpuid_0a_ebx_no_llc_misses_set)
+#define PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_INSTRUCTIONS(x)  PMREGS_FIELD32((x), 5, 1, pmregs_x86_cpuid_0a_ebx_no_branch_instructions_set)
+#define PMREGS_X86_CPUID_0A_EBX_NO_BRANCH_MISSES(x)        PMREGS_FIELD32((x), 6, 1, pmregs_x86_cpuid_0a_ebx_no_branch_misses_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_cpuid_0a_ebx_no_core_cycles_get(v)                     PMREGS_GET32(v, 0, 0x1)
@@ -5723,9 +5723,9 @@ enum pmregs_x86_bts_mode {
 /* ---- CPUID.0AH:EDX (cpuid_0a_edx) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_CPUID_0A_EDX_NUM_FIXED_COUNTERS(x)   PMREGS_FIELD32((x), 0, 5)
-#define PMREGS_X86_CPUID_0A_EDX_FIXED_COUNTER_WIDTH(x)  PMREGS_FIELD32((x), 5, 8)
-#define PMREGS_X86_CPUID_0A_EDX_ANYTHREAD_DEPRECATED(x) PMREGS_FIELD32((x), 15, 1)
+#define PMREGS_X86_CPUID_0A_EDX_NUM_FIXED_COUNTERS(x)   PMREGS_FIELD32((x), 0, 5, pmregs_x86_cpuid_0a_edx_num_fixed_counters_set)
+#define PMREGS_X86_CPUID_0A_EDX_FIXED_COUNTER_WIDTH(x)  PMREGS_FIELD32((x), 5, 8, pmregs_x86_cpuid_0a_edx_fixed_counter_width_set)
+#define PMREGS_X86_CPUID_0A_EDX_ANYTHREAD_DEPRECATED(x) PMREGS_FIELD32((x), 15, 1, pmregs_x86_cpuid_0a_edx_anythread_deprecated_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_cpuid_0a_edx_num_fixed_counters_get(v)              PMREGS_GET32(v, 0, 0x1f)
@@ -5744,13 +5744,13 @@ enum pmregs_x86_bts_mode {
 /* ---- CPUID.01H:ECX (debug-store and perfmon flags) (cpuid_01_ecx) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_CPUID_01_ECX_OTHER_1_0(x)   PMREGS_FIELD32((x), 0, 2)
-#define PMREGS_X86_CPUID_01_ECX_DTES64(x)      PMREGS_FIELD32((x), 2, 1)
-#define PMREGS_X86_CPUID_01_ECX_OTHER_3(x)     PMREGS_FIELD32((x), 3, 1)
-#define PMREGS_X86_CPUID_01_ECX_DS_CPL(x)      PMREGS_FIELD32((x), 4, 1)
-#define PMREGS_X86_CPUID_01_ECX_OTHER_14_5(x)  PMREGS_FIELD32((x), 5, 10)
-#define PMREGS_X86_CPUID_01_ECX_PDCM(x)        PMREGS_FIELD32((x), 15, 1)
-#define PMREGS_X86_CPUID_01_ECX_OTHER_31_16(x) PMREGS_FIELD32((x), 16, 16)
+#define PMREGS_X86_CPUID_01_ECX_OTHER_1_0(x)   PMREGS_FIELD32((x), 0, 2, pmregs_x86_cpuid_01_ecx_other_1_0_set)
+#define PMREGS_X86_CPUID_01_ECX_DTES64(x)      PMREGS_FIELD32((x), 2, 1, pmregs_x86_cpuid_01_ecx_dtes64_set)
+#define PMREGS_X86_CPUID_01_ECX_OTHER_3(x)     PMREGS_FIELD32((x), 3, 1, pmregs_x86_cpuid_01_ecx_other_3_set)
+#define PMREGS_X86_CPUID_01_ECX_DS_CPL(x)      PMREGS_FIELD32((x), 4, 1, pmregs_x86_cpuid_01_ecx_ds_cpl_set)
+#define PMREGS_X86_CPUID_01_ECX_OTHER_14_5(x)  PMREGS_FIELD32((x), 5, 10, pmregs_x86_cpuid_01_ecx_other_14_5_set)
+#define PMREGS_X86_CPUID_01_ECX_PDCM(x)        PMREGS_FIELD32((x), 15, 1, pmregs_x86_cpuid_01_ecx_pdcm_set)
+#define PMREGS_X86_CPUID_01_ECX_OTHER_31_16(x) PMREGS_FIELD32((x), 16, 16, pmregs_x86_cpuid_01_ecx_other_31_16_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_cpuid_01_ecx_other_1_0_get(v)              PMREGS_GET32(v, 0, 0x3)
@@ -5781,9 +5781,9 @@ enum pmregs_x86_bts_mode {
 /* ---- CPUID.01H:EDX (debug store flag) (cpuid_01_edx) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_CPUID_01_EDX_OTHER_20_0(x)  PMREGS_FIELD32((x), 0, 21)
-#define PMREGS_X86_CPUID_01_EDX_DS(x)          PMREGS_FIELD32((x), 21, 1)
-#define PMREGS_X86_CPUID_01_EDX_OTHER_31_22(x) PMREGS_FIELD32((x), 22, 10)
+#define PMREGS_X86_CPUID_01_EDX_OTHER_20_0(x)  PMREGS_FIELD32((x), 0, 21, pmregs_x86_cpuid_01_edx_other_20_0_set)
+#define PMREGS_X86_CPUID_01_EDX_DS(x)          PMREGS_FIELD32((x), 21, 1, pmregs_x86_cpuid_01_edx_ds_set)
+#define PMREGS_X86_CPUID_01_EDX_OTHER_31_22(x) PMREGS_FIELD32((x), 22, 10, pmregs_x86_cpuid_01_edx_other_31_22_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_cpuid_01_edx_other_20_0_get(v)             PMREGS_GET32(v, 0, 0x1fffff)
@@ -5802,7 +5802,7 @@ enum pmregs_x86_bts_mode {
 /* ---- PEBS counter reset value (pebs_counter_reset) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PEBS_COUNTER_RESET_VALUE(x) PMREGS_FIELD64((x), 0, 40)
+#define PMREGS_X86_PEBS_COUNTER_RESET_VALUE(x) PMREGS_FIELD64((x), 0, 40, pmregs_x86_pebs_counter_reset_value_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_pebs_counter_reset_value_get(v)            PMREGS_GET64(v, 0, 0xffffffffff)
@@ -5815,7 +5815,7 @@ enum pmregs_x86_bts_mode {
 /* ---- BTS record flags (64-bit record) (bts_flags64) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_BTS_FLAGS64_PREDICTED(x) PMREGS_FIELD64((x), 4, 1)
+#define PMREGS_X86_BTS_FLAGS64_PREDICTED(x) PMREGS_FIELD64((x), 4, 1, pmregs_x86_bts_flags64_predicted_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_bts_flags64_predicted_get(v)            PMREGS_GET64(v, 4, 0x1)
@@ -5828,7 +5828,7 @@ enum pmregs_x86_bts_mode {
 /* ---- BTS record flags (32-bit record) (bts_flags32) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_BTS_FLAGS32_PREDICTED(x) PMREGS_FIELD32((x), 4, 1)
+#define PMREGS_X86_BTS_FLAGS32_PREDICTED(x) PMREGS_FIELD32((x), 4, 1, pmregs_x86_bts_flags32_predicted_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_bts_flags32_predicted_get(v)            PMREGS_GET32(v, 4, 0x1)
@@ -5841,15 +5841,15 @@ enum pmregs_x86_bts_mode {
 /* ---- MSR_PEBS_DATA_CFG (pebs_data_cfg) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PEBS_DATA_CFG_MEMINFO(x)     PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_PEBS_DATA_CFG_GP(x)          PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_X86_PEBS_DATA_CFG_XMMS(x)        PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_X86_PEBS_DATA_CFG_LBRS(x)        PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_X86_PEBS_DATA_CFG_CNTR(x)        PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_X86_PEBS_DATA_CFG_METRICS(x)     PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_X86_PEBS_DATA_CFG_LBR_ENTRIES(x) PMREGS_FIELD64((x), 24, 8)
-#define PMREGS_X86_PEBS_DATA_CFG_CNTR_GP(x)     PMREGS_FIELD64((x), 32, 16)
-#define PMREGS_X86_PEBS_DATA_CFG_CNTR_FIXED(x)  PMREGS_FIELD64((x), 48, 8)
+#define PMREGS_X86_PEBS_DATA_CFG_MEMINFO(x)     PMREGS_FIELD64((x), 0, 1, pmregs_x86_pebs_data_cfg_meminfo_set)
+#define PMREGS_X86_PEBS_DATA_CFG_GP(x)          PMREGS_FIELD64((x), 1, 1, pmregs_x86_pebs_data_cfg_gp_set)
+#define PMREGS_X86_PEBS_DATA_CFG_XMMS(x)        PMREGS_FIELD64((x), 2, 1, pmregs_x86_pebs_data_cfg_xmms_set)
+#define PMREGS_X86_PEBS_DATA_CFG_LBRS(x)        PMREGS_FIELD64((x), 3, 1, pmregs_x86_pebs_data_cfg_lbrs_set)
+#define PMREGS_X86_PEBS_DATA_CFG_CNTR(x)        PMREGS_FIELD64((x), 4, 1, pmregs_x86_pebs_data_cfg_cntr_set)
+#define PMREGS_X86_PEBS_DATA_CFG_METRICS(x)     PMREGS_FIELD64((x), 5, 1, pmregs_x86_pebs_data_cfg_metrics_set)
+#define PMREGS_X86_PEBS_DATA_CFG_LBR_ENTRIES(x) PMREGS_FIELD64((x), 24, 8, pmregs_x86_pebs_data_cfg_lbr_entries_set)
+#define PMREGS_X86_PEBS_DATA_CFG_CNTR_GP(x)     PMREGS_FIELD64((x), 32, 16, pmregs_x86_pebs_data_cfg_cntr_gp_set)
+#define PMREGS_X86_PEBS_DATA_CFG_CNTR_FIXED(x)  PMREGS_FIELD64((x), 48, 8, pmregs_x86_pebs_data_cfg_cntr_fixed_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_pebs_data_cfg_meminfo_get(v)                PMREGS_GET64(v, 0, 0x1)
@@ -5886,15 +5886,15 @@ enum pmregs_x86_bts_mode {
 /* ---- Adaptive PEBS basic group, first quadword (pebs_basic_format) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PEBS_BASIC_FORMAT_MEMINFO(x)        PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_PEBS_BASIC_FORMAT_GP(x)             PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_X86_PEBS_BASIC_FORMAT_XMMS(x)           PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_X86_PEBS_BASIC_FORMAT_LBRS(x)           PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_X86_PEBS_BASIC_FORMAT_CNTR(x)           PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_X86_PEBS_BASIC_FORMAT_METRICS(x)        PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_X86_PEBS_BASIC_FORMAT_LBR_ENTRIES(x)    PMREGS_FIELD64((x), 24, 8)
-#define PMREGS_X86_PEBS_BASIC_FORMAT_RETIRE_LATENCY(x) PMREGS_FIELD64((x), 32, 16)
-#define PMREGS_X86_PEBS_BASIC_FORMAT_RECORD_SIZE(x)    PMREGS_FIELD64((x), 48, 16)
+#define PMREGS_X86_PEBS_BASIC_FORMAT_MEMINFO(x)        PMREGS_FIELD64((x), 0, 1, pmregs_x86_pebs_basic_format_meminfo_set)
+#define PMREGS_X86_PEBS_BASIC_FORMAT_GP(x)             PMREGS_FIELD64((x), 1, 1, pmregs_x86_pebs_basic_format_gp_set)
+#define PMREGS_X86_PEBS_BASIC_FORMAT_XMMS(x)           PMREGS_FIELD64((x), 2, 1, pmregs_x86_pebs_basic_format_xmms_set)
+#define PMREGS_X86_PEBS_BASIC_FORMAT_LBRS(x)           PMREGS_FIELD64((x), 3, 1, pmregs_x86_pebs_basic_format_lbrs_set)
+#define PMREGS_X86_PEBS_BASIC_FORMAT_CNTR(x)           PMREGS_FIELD64((x), 4, 1, pmregs_x86_pebs_basic_format_cntr_set)
+#define PMREGS_X86_PEBS_BASIC_FORMAT_METRICS(x)        PMREGS_FIELD64((x), 5, 1, pmregs_x86_pebs_basic_format_metrics_set)
+#define PMREGS_X86_PEBS_BASIC_FORMAT_LBR_ENTRIES(x)    PMREGS_FIELD64((x), 24, 8, pmregs_x86_pebs_basic_format_lbr_entries_set)
+#define PMREGS_X86_PEBS_BASIC_FORMAT_RETIRE_LATENCY(x) PMREGS_FIELD64((x), 32, 16, pmregs_x86_pebs_basic_format_retire_latency_set)
+#define PMREGS_X86_PEBS_BASIC_FORMAT_RECORD_SIZE(x)    PMREGS_FIELD64((x), 48, 16, pmregs_x86_pebs_basic_format_record_size_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_pebs_basic_format_meminfo_get(v)                   PMREGS_GET64(v, 0, 0x1)
@@ -5931,15 +5931,15 @@ enum pmregs_x86_bts_mode {
 /* ---- PEBS TSX tuning (hsw_tsx_tuning) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_HSW_TSX_TUNING_CYCLES_LAST_BLOCK(x)     PMREGS_FIELD64((x), 0, 32)
-#define PMREGS_X86_HSW_TSX_TUNING_HLE_ABORT(x)             PMREGS_FIELD64((x), 32, 1)
-#define PMREGS_X86_HSW_TSX_TUNING_RTM_ABORT(x)             PMREGS_FIELD64((x), 33, 1)
-#define PMREGS_X86_HSW_TSX_TUNING_INSTRUCTION_ABORT(x)     PMREGS_FIELD64((x), 34, 1)
-#define PMREGS_X86_HSW_TSX_TUNING_NON_INSTRUCTION_ABORT(x) PMREGS_FIELD64((x), 35, 1)
-#define PMREGS_X86_HSW_TSX_TUNING_RETRY(x)                 PMREGS_FIELD64((x), 36, 1)
-#define PMREGS_X86_HSW_TSX_TUNING_DATA_CONFLICT(x)         PMREGS_FIELD64((x), 37, 1)
-#define PMREGS_X86_HSW_TSX_TUNING_CAPACITY_WRITES(x)       PMREGS_FIELD64((x), 38, 1)
-#define PMREGS_X86_HSW_TSX_TUNING_CAPACITY_READS(x)        PMREGS_FIELD64((x), 39, 1)
+#define PMREGS_X86_HSW_TSX_TUNING_CYCLES_LAST_BLOCK(x)     PMREGS_FIELD64((x), 0, 32, pmregs_x86_hsw_tsx_tuning_cycles_last_block_set)
+#define PMREGS_X86_HSW_TSX_TUNING_HLE_ABORT(x)             PMREGS_FIELD64((x), 32, 1, pmregs_x86_hsw_tsx_tuning_hle_abort_set)
+#define PMREGS_X86_HSW_TSX_TUNING_RTM_ABORT(x)             PMREGS_FIELD64((x), 33, 1, pmregs_x86_hsw_tsx_tuning_rtm_abort_set)
+#define PMREGS_X86_HSW_TSX_TUNING_INSTRUCTION_ABORT(x)     PMREGS_FIELD64((x), 34, 1, pmregs_x86_hsw_tsx_tuning_instruction_abort_set)
+#define PMREGS_X86_HSW_TSX_TUNING_NON_INSTRUCTION_ABORT(x) PMREGS_FIELD64((x), 35, 1, pmregs_x86_hsw_tsx_tuning_non_instruction_abort_set)
+#define PMREGS_X86_HSW_TSX_TUNING_RETRY(x)                 PMREGS_FIELD64((x), 36, 1, pmregs_x86_hsw_tsx_tuning_retry_set)
+#define PMREGS_X86_HSW_TSX_TUNING_DATA_CONFLICT(x)         PMREGS_FIELD64((x), 37, 1, pmregs_x86_hsw_tsx_tuning_data_conflict_set)
+#define PMREGS_X86_HSW_TSX_TUNING_CAPACITY_WRITES(x)       PMREGS_FIELD64((x), 38, 1, pmregs_x86_hsw_tsx_tuning_capacity_writes_set)
+#define PMREGS_X86_HSW_TSX_TUNING_CAPACITY_READS(x)        PMREGS_FIELD64((x), 39, 1, pmregs_x86_hsw_tsx_tuning_capacity_reads_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_hsw_tsx_tuning_cycles_last_block_get(v)                PMREGS_GET64(v, 0, 0xffffffff)
@@ -5976,11 +5976,11 @@ enum pmregs_x86_bts_mode {
 /* ---- PEBS data source, load latency (Nehalem to Ice Lake, Golden Cove) (pebs_dse) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PEBS_DSE_DSE(x)       PMREGS_FIELD64((x), 0, 4)
-#define PMREGS_X86_PEBS_DSE_STLB_MISS(x) PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_X86_PEBS_DSE_LOCKED(x)    PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_X86_PEBS_DSE_DATA_BLK(x)  PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_X86_PEBS_DSE_ADDR_BLK(x)  PMREGS_FIELD64((x), 7, 1)
+#define PMREGS_X86_PEBS_DSE_DSE(x)       PMREGS_FIELD64((x), 0, 4, pmregs_x86_pebs_dse_dse_set)
+#define PMREGS_X86_PEBS_DSE_STLB_MISS(x) PMREGS_FIELD64((x), 4, 1, pmregs_x86_pebs_dse_stlb_miss_set)
+#define PMREGS_X86_PEBS_DSE_LOCKED(x)    PMREGS_FIELD64((x), 5, 1, pmregs_x86_pebs_dse_locked_set)
+#define PMREGS_X86_PEBS_DSE_DATA_BLK(x)  PMREGS_FIELD64((x), 6, 1, pmregs_x86_pebs_dse_data_blk_set)
+#define PMREGS_X86_PEBS_DSE_ADDR_BLK(x)  PMREGS_FIELD64((x), 7, 1, pmregs_x86_pebs_dse_addr_blk_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_pebs_dse_dse_get(v)                  PMREGS_GET64(v, 0, 0xf)
@@ -6005,9 +6005,9 @@ enum pmregs_x86_bts_mode {
 /* ---- PEBS data source, precise store (Sandy Bridge to Broadwell) (pebs_dse_st) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PEBS_DSE_ST_L1D_HIT(x)   PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_PEBS_DSE_ST_STLB_MISS(x) PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_X86_PEBS_DSE_ST_LOCKED(x)    PMREGS_FIELD64((x), 5, 1)
+#define PMREGS_X86_PEBS_DSE_ST_L1D_HIT(x)   PMREGS_FIELD64((x), 0, 1, pmregs_x86_pebs_dse_st_l1d_hit_set)
+#define PMREGS_X86_PEBS_DSE_ST_STLB_MISS(x) PMREGS_FIELD64((x), 4, 1, pmregs_x86_pebs_dse_st_stlb_miss_set)
+#define PMREGS_X86_PEBS_DSE_ST_LOCKED(x)    PMREGS_FIELD64((x), 5, 1, pmregs_x86_pebs_dse_st_locked_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_pebs_dse_st_l1d_hit_get(v)              PMREGS_GET64(v, 0, 0x1)
@@ -6026,9 +6026,9 @@ enum pmregs_x86_bts_mode {
 /* ---- PEBS data source, store latency (Sapphire Rapids, Alder Lake P-core) (pebs_dse_st_lat) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PEBS_DSE_ST_LAT_DSE(x)       PMREGS_FIELD64((x), 0, 4)
-#define PMREGS_X86_PEBS_DSE_ST_LAT_STLB_MISS(x) PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_X86_PEBS_DSE_ST_LAT_LOCKED(x)    PMREGS_FIELD64((x), 5, 1)
+#define PMREGS_X86_PEBS_DSE_ST_LAT_DSE(x)       PMREGS_FIELD64((x), 0, 4, pmregs_x86_pebs_dse_st_lat_dse_set)
+#define PMREGS_X86_PEBS_DSE_ST_LAT_STLB_MISS(x) PMREGS_FIELD64((x), 4, 1, pmregs_x86_pebs_dse_st_lat_stlb_miss_set)
+#define PMREGS_X86_PEBS_DSE_ST_LAT_LOCKED(x)    PMREGS_FIELD64((x), 5, 1, pmregs_x86_pebs_dse_st_lat_locked_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_pebs_dse_st_lat_dse_get(v)                  PMREGS_GET64(v, 0, 0xf)
@@ -6047,10 +6047,10 @@ enum pmregs_x86_bts_mode {
 /* ---- PEBS data source, Crestmont (Meteor Lake and Lunar Lake E-cores) (pebs_dse_cmt) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PEBS_DSE_CMT_DSE(x)       PMREGS_FIELD64((x), 0, 5)
-#define PMREGS_X86_PEBS_DSE_CMT_LOCKED(x)    PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_X86_PEBS_DSE_CMT_STLB_MISS(x) PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_X86_PEBS_DSE_CMT_FWD_BLK(x)   PMREGS_FIELD64((x), 7, 1)
+#define PMREGS_X86_PEBS_DSE_CMT_DSE(x)       PMREGS_FIELD64((x), 0, 5, pmregs_x86_pebs_dse_cmt_dse_set)
+#define PMREGS_X86_PEBS_DSE_CMT_LOCKED(x)    PMREGS_FIELD64((x), 5, 1, pmregs_x86_pebs_dse_cmt_locked_set)
+#define PMREGS_X86_PEBS_DSE_CMT_STLB_MISS(x) PMREGS_FIELD64((x), 6, 1, pmregs_x86_pebs_dse_cmt_stlb_miss_set)
+#define PMREGS_X86_PEBS_DSE_CMT_FWD_BLK(x)   PMREGS_FIELD64((x), 7, 1, pmregs_x86_pebs_dse_cmt_fwd_blk_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_pebs_dse_cmt_dse_get(v)                  PMREGS_GET64(v, 0, 0x1f)
@@ -6072,11 +6072,11 @@ enum pmregs_x86_bts_mode {
 /* ---- PEBS data source, Lion Cove (Lunar Lake, Arrow Lake P-cores) (pebs_dse_lnc) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PEBS_DSE_LNC_DSE(x)       PMREGS_FIELD64((x), 0, 8)
-#define PMREGS_X86_PEBS_DSE_LNC_STLB_MISS(x) PMREGS_FIELD64((x), 10, 1)
-#define PMREGS_X86_PEBS_DSE_LNC_LOCKED(x)    PMREGS_FIELD64((x), 11, 1)
-#define PMREGS_X86_PEBS_DSE_LNC_DATA_BLK(x)  PMREGS_FIELD64((x), 12, 1)
-#define PMREGS_X86_PEBS_DSE_LNC_ADDR_BLK(x)  PMREGS_FIELD64((x), 13, 1)
+#define PMREGS_X86_PEBS_DSE_LNC_DSE(x)       PMREGS_FIELD64((x), 0, 8, pmregs_x86_pebs_dse_lnc_dse_set)
+#define PMREGS_X86_PEBS_DSE_LNC_STLB_MISS(x) PMREGS_FIELD64((x), 10, 1, pmregs_x86_pebs_dse_lnc_stlb_miss_set)
+#define PMREGS_X86_PEBS_DSE_LNC_LOCKED(x)    PMREGS_FIELD64((x), 11, 1, pmregs_x86_pebs_dse_lnc_locked_set)
+#define PMREGS_X86_PEBS_DSE_LNC_DATA_BLK(x)  PMREGS_FIELD64((x), 12, 1, pmregs_x86_pebs_dse_lnc_data_blk_set)
+#define PMREGS_X86_PEBS_DSE_LNC_ADDR_BLK(x)  PMREGS_FIELD64((x), 13, 1, pmregs_x86_pebs_dse_lnc_addr_blk_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_pebs_dse_lnc_dse_get(v)                  PMREGS_GET64(v, 0, 0xff)
@@ -6101,10 +6101,10 @@ enum pmregs_x86_bts_mode {
 /* ---- PEBS memory-info latency (Alder Lake and later) (pebs_mem_latency) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PEBS_MEM_LATENCY_INSTR_LATENCY(x) PMREGS_FIELD64((x), 0, 16)
-#define PMREGS_X86_PEBS_MEM_LATENCY_PAD_31_16(x)     PMREGS_FIELD64((x), 16, 16)
-#define PMREGS_X86_PEBS_MEM_LATENCY_CACHE_LATENCY(x) PMREGS_FIELD64((x), 32, 16)
-#define PMREGS_X86_PEBS_MEM_LATENCY_PAD_63_48(x)     PMREGS_FIELD64((x), 48, 16)
+#define PMREGS_X86_PEBS_MEM_LATENCY_INSTR_LATENCY(x) PMREGS_FIELD64((x), 0, 16, pmregs_x86_pebs_mem_latency_instr_latency_set)
+#define PMREGS_X86_PEBS_MEM_LATENCY_PAD_31_16(x)     PMREGS_FIELD64((x), 16, 16, pmregs_x86_pebs_mem_latency_pad_31_16_set)
+#define PMREGS_X86_PEBS_MEM_LATENCY_CACHE_LATENCY(x) PMREGS_FIELD64((x), 32, 16, pmregs_x86_pebs_mem_latency_cache_latency_set)
+#define PMREGS_X86_PEBS_MEM_LATENCY_PAD_63_48(x)     PMREGS_FIELD64((x), 48, 16, pmregs_x86_pebs_mem_latency_pad_63_48_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_pebs_mem_latency_instr_latency_get(v)            PMREGS_GET64(v, 0, 0xffff)
@@ -6126,8 +6126,8 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_PEBS_BASE (arch_pebs_base) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_ARCH_PEBS_BASE_SIZE_BITS(x) PMREGS_FIELD64((x), 0, 12)
-#define PMREGS_X86_ARCH_PEBS_BASE_BASE(x)      PMREGS_FIELD64((x), 12, 52)
+#define PMREGS_X86_ARCH_PEBS_BASE_SIZE_BITS(x) PMREGS_FIELD64((x), 0, 12, pmregs_x86_arch_pebs_base_size_bits_set)
+#define PMREGS_X86_ARCH_PEBS_BASE_BASE(x)      PMREGS_FIELD64((x), 12, 52, pmregs_x86_arch_pebs_base_base_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_arch_pebs_base_size_bits_get(v)            PMREGS_GET64(v, 0, 0xfff)
@@ -6143,10 +6143,10 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_PEBS_INDEX (arch_pebs_index) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_ARCH_PEBS_INDEX_WR(x)     PMREGS_FIELD64((x), 4, 23)
-#define PMREGS_X86_ARCH_PEBS_INDEX_FULL(x)   PMREGS_FIELD64((x), 31, 1)
-#define PMREGS_X86_ARCH_PEBS_INDEX_EN(x)     PMREGS_FIELD64((x), 32, 1)
-#define PMREGS_X86_ARCH_PEBS_INDEX_THRESH(x) PMREGS_FIELD64((x), 36, 23)
+#define PMREGS_X86_ARCH_PEBS_INDEX_WR(x)     PMREGS_FIELD64((x), 4, 23, pmregs_x86_arch_pebs_index_wr_set)
+#define PMREGS_X86_ARCH_PEBS_INDEX_FULL(x)   PMREGS_FIELD64((x), 31, 1, pmregs_x86_arch_pebs_index_full_set)
+#define PMREGS_X86_ARCH_PEBS_INDEX_EN(x)     PMREGS_FIELD64((x), 32, 1, pmregs_x86_arch_pebs_index_en_set)
+#define PMREGS_X86_ARCH_PEBS_INDEX_THRESH(x) PMREGS_FIELD64((x), 36, 23, pmregs_x86_arch_pebs_index_thresh_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_arch_pebs_index_wr_get(v)                PMREGS_GET64(v, 4, 0x7fffff)
@@ -6168,20 +6168,20 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_PMC_GPn_CFG_C / IA32_PMC_FXm_CFG_C (pmc_cfg_c) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PMC_CFG_C_RELOAD(x)       PMREGS_FIELD64((x), 0, 32)
-#define PMREGS_X86_PMC_CFG_C_OTHER_34_32(x)  PMREGS_FIELD64((x), 32, 3)
-#define PMREGS_X86_PMC_CFG_C_CNTR_ALLOW(x)   PMREGS_FIELD64((x), 35, 1)
-#define PMREGS_X86_PMC_CFG_C_CNTR_GP(x)      PMREGS_FIELD64((x), 36, 1)
-#define PMREGS_X86_PMC_CFG_C_CNTR_FIXED(x)   PMREGS_FIELD64((x), 37, 1)
-#define PMREGS_X86_PMC_CFG_C_CNTR_METRICS(x) PMREGS_FIELD64((x), 38, 1)
-#define PMREGS_X86_PMC_CFG_C_OTHER_39(x)     PMREGS_FIELD64((x), 39, 1)
-#define PMREGS_X86_PMC_CFG_C_LBR(x)          PMREGS_FIELD64((x), 40, 2)
-#define PMREGS_X86_PMC_CFG_C_OTHER_48_42(x)  PMREGS_FIELD64((x), 42, 7)
-#define PMREGS_X86_PMC_CFG_C_VECR_XMM(x)     PMREGS_FIELD64((x), 49, 1)
-#define PMREGS_X86_PMC_CFG_C_OTHER_60_50(x)  PMREGS_FIELD64((x), 50, 11)
-#define PMREGS_X86_PMC_CFG_C_GPR(x)          PMREGS_FIELD64((x), 61, 1)
-#define PMREGS_X86_PMC_CFG_C_AUX(x)          PMREGS_FIELD64((x), 62, 1)
-#define PMREGS_X86_PMC_CFG_C_EN(x)           PMREGS_FIELD64((x), 63, 1)
+#define PMREGS_X86_PMC_CFG_C_RELOAD(x)       PMREGS_FIELD64((x), 0, 32, pmregs_x86_pmc_cfg_c_reload_set)
+#define PMREGS_X86_PMC_CFG_C_OTHER_34_32(x)  PMREGS_FIELD64((x), 32, 3, pmregs_x86_pmc_cfg_c_other_34_32_set)
+#define PMREGS_X86_PMC_CFG_C_CNTR_ALLOW(x)   PMREGS_FIELD64((x), 35, 1, pmregs_x86_pmc_cfg_c_cntr_allow_set)
+#define PMREGS_X86_PMC_CFG_C_CNTR_GP(x)      PMREGS_FIELD64((x), 36, 1, pmregs_x86_pmc_cfg_c_cntr_gp_set)
+#define PMREGS_X86_PMC_CFG_C_CNTR_FIXED(x)   PMREGS_FIELD64((x), 37, 1, pmregs_x86_pmc_cfg_c_cntr_fixed_set)
+#define PMREGS_X86_PMC_CFG_C_CNTR_METRICS(x) PMREGS_FIELD64((x), 38, 1, pmregs_x86_pmc_cfg_c_cntr_metrics_set)
+#define PMREGS_X86_PMC_CFG_C_OTHER_39(x)     PMREGS_FIELD64((x), 39, 1, pmregs_x86_pmc_cfg_c_other_39_set)
+#define PMREGS_X86_PMC_CFG_C_LBR(x)          PMREGS_FIELD64((x), 40, 2, pmregs_x86_pmc_cfg_c_lbr_set)
+#define PMREGS_X86_PMC_CFG_C_OTHER_48_42(x)  PMREGS_FIELD64((x), 42, 7, pmregs_x86_pmc_cfg_c_other_48_42_set)
+#define PMREGS_X86_PMC_CFG_C_VECR_XMM(x)     PMREGS_FIELD64((x), 49, 1, pmregs_x86_pmc_cfg_c_vecr_xmm_set)
+#define PMREGS_X86_PMC_CFG_C_OTHER_60_50(x)  PMREGS_FIELD64((x), 50, 11, pmregs_x86_pmc_cfg_c_other_60_50_set)
+#define PMREGS_X86_PMC_CFG_C_GPR(x)          PMREGS_FIELD64((x), 61, 1, pmregs_x86_pmc_cfg_c_gpr_set)
+#define PMREGS_X86_PMC_CFG_C_AUX(x)          PMREGS_FIELD64((x), 62, 1, pmregs_x86_pmc_cfg_c_aux_set)
+#define PMREGS_X86_PMC_CFG_C_EN(x)           PMREGS_FIELD64((x), 63, 1, pmregs_x86_pmc_cfg_c_en_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_pmc_cfg_c_reload_get(v)                  PMREGS_GET64(v, 0, 0xffffffff)
@@ -6233,19 +6233,19 @@ enum pmregs_x86_bts_mode {
 /* ---- Architectural PEBS record header, first quadword (arch_pebs_header_format) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_SIZE(x)       PMREGS_FIELD64((x), 0, 16)
-#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_MODE_64BIT(x) PMREGS_FIELD64((x), 30, 1)
-#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_CONT(x)       PMREGS_FIELD64((x), 31, 1)
-#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_CNTR(x)       PMREGS_FIELD64((x), 35, 5)
-#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_LBR(x)        PMREGS_FIELD64((x), 40, 2)
-#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_XMM(x)        PMREGS_FIELD64((x), 49, 1)
-#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_YMMH(x)       PMREGS_FIELD64((x), 50, 1)
-#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_OPMASK(x)     PMREGS_FIELD64((x), 53, 1)
-#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_ZMMH(x)       PMREGS_FIELD64((x), 54, 1)
-#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_H16ZMM(x)     PMREGS_FIELD64((x), 55, 1)
-#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_GPR(x)        PMREGS_FIELD64((x), 61, 1)
-#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_AUX(x)        PMREGS_FIELD64((x), 62, 1)
-#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_BASIC(x)      PMREGS_FIELD64((x), 63, 1)
+#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_SIZE(x)       PMREGS_FIELD64((x), 0, 16, pmregs_x86_arch_pebs_header_format_size_set)
+#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_MODE_64BIT(x) PMREGS_FIELD64((x), 30, 1, pmregs_x86_arch_pebs_header_format_mode_64bit_set)
+#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_CONT(x)       PMREGS_FIELD64((x), 31, 1, pmregs_x86_arch_pebs_header_format_cont_set)
+#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_CNTR(x)       PMREGS_FIELD64((x), 35, 5, pmregs_x86_arch_pebs_header_format_cntr_set)
+#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_LBR(x)        PMREGS_FIELD64((x), 40, 2, pmregs_x86_arch_pebs_header_format_lbr_set)
+#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_XMM(x)        PMREGS_FIELD64((x), 49, 1, pmregs_x86_arch_pebs_header_format_xmm_set)
+#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_YMMH(x)       PMREGS_FIELD64((x), 50, 1, pmregs_x86_arch_pebs_header_format_ymmh_set)
+#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_OPMASK(x)     PMREGS_FIELD64((x), 53, 1, pmregs_x86_arch_pebs_header_format_opmask_set)
+#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_ZMMH(x)       PMREGS_FIELD64((x), 54, 1, pmregs_x86_arch_pebs_header_format_zmmh_set)
+#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_H16ZMM(x)     PMREGS_FIELD64((x), 55, 1, pmregs_x86_arch_pebs_header_format_h16zmm_set)
+#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_GPR(x)        PMREGS_FIELD64((x), 61, 1, pmregs_x86_arch_pebs_header_format_gpr_set)
+#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_AUX(x)        PMREGS_FIELD64((x), 62, 1, pmregs_x86_arch_pebs_header_format_aux_set)
+#define PMREGS_X86_ARCH_PEBS_HEADER_FORMAT_BASIC(x)      PMREGS_FIELD64((x), 63, 1, pmregs_x86_arch_pebs_header_format_basic_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_arch_pebs_header_format_size_get(v)                  PMREGS_GET64(v, 0, 0xffff)
@@ -6294,8 +6294,8 @@ enum pmregs_x86_bts_mode {
 /* ---- Architectural PEBS basic group, retire-latency quadword (arch_pebs_retire) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_ARCH_PEBS_RETIRE_RETIRE(x) PMREGS_FIELD64((x), 0, 16)
-#define PMREGS_X86_ARCH_PEBS_RETIRE_VALID(x)  PMREGS_FIELD64((x), 16, 1)
+#define PMREGS_X86_ARCH_PEBS_RETIRE_RETIRE(x) PMREGS_FIELD64((x), 0, 16, pmregs_x86_arch_pebs_retire_retire_set)
+#define PMREGS_X86_ARCH_PEBS_RETIRE_VALID(x)  PMREGS_FIELD64((x), 16, 1, pmregs_x86_arch_pebs_retire_valid_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_arch_pebs_retire_retire_get(v)            PMREGS_GET64(v, 0, 0xffff)
@@ -6311,12 +6311,12 @@ enum pmregs_x86_bts_mode {
 /* ---- CPUID.(EAX=23H,ECX=0):EAX (cpuid_23_0_eax) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_CPUID_23_0_EAX_LEAF0(x)             PMREGS_FIELD32((x), 0, 1)
-#define PMREGS_X86_CPUID_23_0_EAX_CNTR_SUBLEAF(x)      PMREGS_FIELD32((x), 1, 1)
-#define PMREGS_X86_CPUID_23_0_EAX_ACR_SUBLEAF(x)       PMREGS_FIELD32((x), 2, 1)
-#define PMREGS_X86_CPUID_23_0_EAX_EVENTS_SUBLEAF(x)    PMREGS_FIELD32((x), 3, 1)
-#define PMREGS_X86_CPUID_23_0_EAX_PEBS_CAPS_SUBLEAF(x) PMREGS_FIELD32((x), 4, 1)
-#define PMREGS_X86_CPUID_23_0_EAX_PEBS_CNTS_SUBLEAF(x) PMREGS_FIELD32((x), 5, 1)
+#define PMREGS_X86_CPUID_23_0_EAX_LEAF0(x)             PMREGS_FIELD32((x), 0, 1, pmregs_x86_cpuid_23_0_eax_leaf0_set)
+#define PMREGS_X86_CPUID_23_0_EAX_CNTR_SUBLEAF(x)      PMREGS_FIELD32((x), 1, 1, pmregs_x86_cpuid_23_0_eax_cntr_subleaf_set)
+#define PMREGS_X86_CPUID_23_0_EAX_ACR_SUBLEAF(x)       PMREGS_FIELD32((x), 2, 1, pmregs_x86_cpuid_23_0_eax_acr_subleaf_set)
+#define PMREGS_X86_CPUID_23_0_EAX_EVENTS_SUBLEAF(x)    PMREGS_FIELD32((x), 3, 1, pmregs_x86_cpuid_23_0_eax_events_subleaf_set)
+#define PMREGS_X86_CPUID_23_0_EAX_PEBS_CAPS_SUBLEAF(x) PMREGS_FIELD32((x), 4, 1, pmregs_x86_cpuid_23_0_eax_pebs_caps_subleaf_set)
+#define PMREGS_X86_CPUID_23_0_EAX_PEBS_CNTS_SUBLEAF(x) PMREGS_FIELD32((x), 5, 1, pmregs_x86_cpuid_23_0_eax_pebs_cnts_subleaf_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_cpuid_23_0_eax_leaf0_get(v)                        PMREGS_GET32(v, 0, 0x1)
@@ -6344,9 +6344,9 @@ enum pmregs_x86_bts_mode {
 /* ---- CPUID.(EAX=23H,ECX=0):EBX (cpuid_23_0_ebx) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_CPUID_23_0_EBX_UMASK2(x)             PMREGS_FIELD32((x), 0, 1)
-#define PMREGS_X86_CPUID_23_0_EBX_EQ(x)                 PMREGS_FIELD32((x), 1, 1)
-#define PMREGS_X86_CPUID_23_0_EBX_RDPMC_USER_DISABLE(x) PMREGS_FIELD32((x), 2, 1)
+#define PMREGS_X86_CPUID_23_0_EBX_UMASK2(x)             PMREGS_FIELD32((x), 0, 1, pmregs_x86_cpuid_23_0_ebx_umask2_set)
+#define PMREGS_X86_CPUID_23_0_EBX_EQ(x)                 PMREGS_FIELD32((x), 1, 1, pmregs_x86_cpuid_23_0_ebx_eq_set)
+#define PMREGS_X86_CPUID_23_0_EBX_RDPMC_USER_DISABLE(x) PMREGS_FIELD32((x), 2, 1, pmregs_x86_cpuid_23_0_ebx_rdpmc_user_disable_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_cpuid_23_0_ebx_umask2_get(v)                        PMREGS_GET32(v, 0, 0x1)
@@ -6365,19 +6365,19 @@ enum pmregs_x86_bts_mode {
 /* ---- CPUID.(EAX=23H,ECX=4):EBX (architectural PEBS capabilities) (cpuid_23_4_ebx) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_CPUID_23_4_EBX_OTHER_2_0(x)    PMREGS_FIELD32((x), 0, 3)
-#define PMREGS_X86_CPUID_23_4_EBX_CNTR_ALLOW(x)   PMREGS_FIELD32((x), 3, 1)
-#define PMREGS_X86_CPUID_23_4_EBX_CNTR_GP(x)      PMREGS_FIELD32((x), 4, 1)
-#define PMREGS_X86_CPUID_23_4_EBX_CNTR_FIXED(x)   PMREGS_FIELD32((x), 5, 1)
-#define PMREGS_X86_CPUID_23_4_EBX_CNTR_METRICS(x) PMREGS_FIELD32((x), 6, 1)
-#define PMREGS_X86_CPUID_23_4_EBX_OTHER_7(x)      PMREGS_FIELD32((x), 7, 1)
-#define PMREGS_X86_CPUID_23_4_EBX_LBR(x)          PMREGS_FIELD32((x), 8, 2)
-#define PMREGS_X86_CPUID_23_4_EBX_OTHER_16_10(x)  PMREGS_FIELD32((x), 10, 7)
-#define PMREGS_X86_CPUID_23_4_EBX_VECR_XMM(x)     PMREGS_FIELD32((x), 17, 1)
-#define PMREGS_X86_CPUID_23_4_EBX_OTHER_28_18(x)  PMREGS_FIELD32((x), 18, 11)
-#define PMREGS_X86_CPUID_23_4_EBX_GPR(x)          PMREGS_FIELD32((x), 29, 1)
-#define PMREGS_X86_CPUID_23_4_EBX_AUX(x)          PMREGS_FIELD32((x), 30, 1)
-#define PMREGS_X86_CPUID_23_4_EBX_OTHER_31(x)     PMREGS_FIELD32((x), 31, 1)
+#define PMREGS_X86_CPUID_23_4_EBX_OTHER_2_0(x)    PMREGS_FIELD32((x), 0, 3, pmregs_x86_cpuid_23_4_ebx_other_2_0_set)
+#define PMREGS_X86_CPUID_23_4_EBX_CNTR_ALLOW(x)   PMREGS_FIELD32((x), 3, 1, pmregs_x86_cpuid_23_4_ebx_cntr_allow_set)
+#define PMREGS_X86_CPUID_23_4_EBX_CNTR_GP(x)      PMREGS_FIELD32((x), 4, 1, pmregs_x86_cpuid_23_4_ebx_cntr_gp_set)
+#define PMREGS_X86_CPUID_23_4_EBX_CNTR_FIXED(x)   PMREGS_FIELD32((x), 5, 1, pmregs_x86_cpuid_23_4_ebx_cntr_fixed_set)
+#define PMREGS_X86_CPUID_23_4_EBX_CNTR_METRICS(x) PMREGS_FIELD32((x), 6, 1, pmregs_x86_cpuid_23_4_ebx_cntr_metrics_set)
+#define PMREGS_X86_CPUID_23_4_EBX_OTHER_7(x)      PMREGS_FIELD32((x), 7, 1, pmregs_x86_cpuid_23_4_ebx_other_7_set)
+#define PMREGS_X86_CPUID_23_4_EBX_LBR(x)          PMREGS_FIELD32((x), 8, 2, pmregs_x86_cpuid_23_4_ebx_lbr_set)
+#define PMREGS_X86_CPUID_23_4_EBX_OTHER_16_10(x)  PMREGS_FIELD32((x), 10, 7, pmregs_x86_cpuid_23_4_ebx_other_16_10_set)
+#define PMREGS_X86_CPUID_23_4_EBX_VECR_XMM(x)     PMREGS_FIELD32((x), 17, 1, pmregs_x86_cpuid_23_4_ebx_vecr_xmm_set)
+#define PMREGS_X86_CPUID_23_4_EBX_OTHER_28_18(x)  PMREGS_FIELD32((x), 18, 11, pmregs_x86_cpuid_23_4_ebx_other_28_18_set)
+#define PMREGS_X86_CPUID_23_4_EBX_GPR(x)          PMREGS_FIELD32((x), 29, 1, pmregs_x86_cpuid_23_4_ebx_gpr_set)
+#define PMREGS_X86_CPUID_23_4_EBX_AUX(x)          PMREGS_FIELD32((x), 30, 1, pmregs_x86_cpuid_23_4_ebx_aux_set)
+#define PMREGS_X86_CPUID_23_4_EBX_OTHER_31(x)     PMREGS_FIELD32((x), 31, 1, pmregs_x86_cpuid_23_4_ebx_other_31_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_cpuid_23_4_ebx_other_2_0_get(v)               PMREGS_GET32(v, 0, 0x7)
@@ -6426,7 +6426,7 @@ enum pmregs_x86_bts_mode {
 /* ---- Counter bitmap (CPUID.23H subleaves 1 and 5) (counter_bitmap32) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_COUNTER_BITMAP32_COUNTERS(x) PMREGS_FIELD32((x), 0, 32)
+#define PMREGS_X86_COUNTER_BITMAP32_COUNTERS(x) PMREGS_FIELD32((x), 0, 32, pmregs_x86_counter_bitmap32_counters_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_counter_bitmap32_counters_get(v)            (pmregs_u32(v))
@@ -6439,14 +6439,14 @@ enum pmregs_x86_bts_mode {
 /* ---- MSR_PERF_METRICS (perf_metrics) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_PERF_METRICS_RETIRING(x)      PMREGS_FIELD64((x), 0, 8)
-#define PMREGS_X86_PERF_METRICS_BAD_SPEC(x)      PMREGS_FIELD64((x), 8, 8)
-#define PMREGS_X86_PERF_METRICS_FE_BOUND(x)      PMREGS_FIELD64((x), 16, 8)
-#define PMREGS_X86_PERF_METRICS_BE_BOUND(x)      PMREGS_FIELD64((x), 24, 8)
-#define PMREGS_X86_PERF_METRICS_HEAVY_OPS(x)     PMREGS_FIELD64((x), 32, 8)
-#define PMREGS_X86_PERF_METRICS_BR_MISPREDICT(x) PMREGS_FIELD64((x), 40, 8)
-#define PMREGS_X86_PERF_METRICS_FETCH_LAT(x)     PMREGS_FIELD64((x), 48, 8)
-#define PMREGS_X86_PERF_METRICS_MEM_BOUND(x)     PMREGS_FIELD64((x), 56, 8)
+#define PMREGS_X86_PERF_METRICS_RETIRING(x)      PMREGS_FIELD64((x), 0, 8, pmregs_x86_perf_metrics_retiring_set)
+#define PMREGS_X86_PERF_METRICS_BAD_SPEC(x)      PMREGS_FIELD64((x), 8, 8, pmregs_x86_perf_metrics_bad_spec_set)
+#define PMREGS_X86_PERF_METRICS_FE_BOUND(x)      PMREGS_FIELD64((x), 16, 8, pmregs_x86_perf_metrics_fe_bound_set)
+#define PMREGS_X86_PERF_METRICS_BE_BOUND(x)      PMREGS_FIELD64((x), 24, 8, pmregs_x86_perf_metrics_be_bound_set)
+#define PMREGS_X86_PERF_METRICS_HEAVY_OPS(x)     PMREGS_FIELD64((x), 32, 8, pmregs_x86_perf_metrics_heavy_ops_set)
+#define PMREGS_X86_PERF_METRICS_BR_MISPREDICT(x) PMREGS_FIELD64((x), 40, 8, pmregs_x86_perf_metrics_br_mispredict_set)
+#define PMREGS_X86_PERF_METRICS_FETCH_LAT(x)     PMREGS_FIELD64((x), 48, 8, pmregs_x86_perf_metrics_fetch_lat_set)
+#define PMREGS_X86_PERF_METRICS_MEM_BOUND(x)     PMREGS_FIELD64((x), 56, 8, pmregs_x86_perf_metrics_mem_bound_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_perf_metrics_retiring_get(v)                 PMREGS_GET64(v, 0, 0xff)
@@ -6480,17 +6480,17 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_LBR_CTL (lbr_ctl) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_LBR_CTL_LBR_EN(x)        PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_LBR_CTL_OS(x)            PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_X86_LBR_CTL_USR(x)           PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_X86_LBR_CTL_CALL_STACK(x)    PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_X86_LBR_CTL_JCC(x)           PMREGS_FIELD64((x), 16, 1)
-#define PMREGS_X86_LBR_CTL_NEAR_REL_JMP(x)  PMREGS_FIELD64((x), 17, 1)
-#define PMREGS_X86_LBR_CTL_NEAR_IND_JMP(x)  PMREGS_FIELD64((x), 18, 1)
-#define PMREGS_X86_LBR_CTL_NEAR_REL_CALL(x) PMREGS_FIELD64((x), 19, 1)
-#define PMREGS_X86_LBR_CTL_NEAR_IND_CALL(x) PMREGS_FIELD64((x), 20, 1)
-#define PMREGS_X86_LBR_CTL_NEAR_RET(x)      PMREGS_FIELD64((x), 21, 1)
-#define PMREGS_X86_LBR_CTL_OTHER_BRANCH(x)  PMREGS_FIELD64((x), 22, 1)
+#define PMREGS_X86_LBR_CTL_LBR_EN(x)        PMREGS_FIELD64((x), 0, 1, pmregs_x86_lbr_ctl_lbr_en_set)
+#define PMREGS_X86_LBR_CTL_OS(x)            PMREGS_FIELD64((x), 1, 1, pmregs_x86_lbr_ctl_os_set)
+#define PMREGS_X86_LBR_CTL_USR(x)           PMREGS_FIELD64((x), 2, 1, pmregs_x86_lbr_ctl_usr_set)
+#define PMREGS_X86_LBR_CTL_CALL_STACK(x)    PMREGS_FIELD64((x), 3, 1, pmregs_x86_lbr_ctl_call_stack_set)
+#define PMREGS_X86_LBR_CTL_JCC(x)           PMREGS_FIELD64((x), 16, 1, pmregs_x86_lbr_ctl_jcc_set)
+#define PMREGS_X86_LBR_CTL_NEAR_REL_JMP(x)  PMREGS_FIELD64((x), 17, 1, pmregs_x86_lbr_ctl_near_rel_jmp_set)
+#define PMREGS_X86_LBR_CTL_NEAR_IND_JMP(x)  PMREGS_FIELD64((x), 18, 1, pmregs_x86_lbr_ctl_near_ind_jmp_set)
+#define PMREGS_X86_LBR_CTL_NEAR_REL_CALL(x) PMREGS_FIELD64((x), 19, 1, pmregs_x86_lbr_ctl_near_rel_call_set)
+#define PMREGS_X86_LBR_CTL_NEAR_IND_CALL(x) PMREGS_FIELD64((x), 20, 1, pmregs_x86_lbr_ctl_near_ind_call_set)
+#define PMREGS_X86_LBR_CTL_NEAR_RET(x)      PMREGS_FIELD64((x), 21, 1, pmregs_x86_lbr_ctl_near_ret_set)
+#define PMREGS_X86_LBR_CTL_OTHER_BRANCH(x)  PMREGS_FIELD64((x), 22, 1, pmregs_x86_lbr_ctl_other_branch_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_lbr_ctl_lbr_en_get(v)                   PMREGS_GET64(v, 0, 0x1)
@@ -6533,7 +6533,7 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_LBR_DEPTH (lbr_depth) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_LBR_DEPTH_DEPTH(x) PMREGS_FIELD64((x), 0, 9)
+#define PMREGS_X86_LBR_DEPTH_DEPTH(x) PMREGS_FIELD64((x), 0, 9, pmregs_x86_lbr_depth_depth_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_lbr_depth_depth_get(v)            PMREGS_GET64(v, 0, 0x1ff)
@@ -6546,16 +6546,16 @@ enum pmregs_x86_bts_mode {
 /* ---- MSR_LBR_SELECT (lbr_select) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_LBR_SELECT_CPL_EQ_0(x)      PMREGS_FIELD64((x), 0, 1)
-#define PMREGS_X86_LBR_SELECT_CPL_NEQ_0(x)     PMREGS_FIELD64((x), 1, 1)
-#define PMREGS_X86_LBR_SELECT_JCC(x)           PMREGS_FIELD64((x), 2, 1)
-#define PMREGS_X86_LBR_SELECT_NEAR_REL_CALL(x) PMREGS_FIELD64((x), 3, 1)
-#define PMREGS_X86_LBR_SELECT_NEAR_IND_CALL(x) PMREGS_FIELD64((x), 4, 1)
-#define PMREGS_X86_LBR_SELECT_NEAR_RET(x)      PMREGS_FIELD64((x), 5, 1)
-#define PMREGS_X86_LBR_SELECT_NEAR_IND_JMP(x)  PMREGS_FIELD64((x), 6, 1)
-#define PMREGS_X86_LBR_SELECT_NEAR_REL_JMP(x)  PMREGS_FIELD64((x), 7, 1)
-#define PMREGS_X86_LBR_SELECT_FAR_BRANCH(x)    PMREGS_FIELD64((x), 8, 1)
-#define PMREGS_X86_LBR_SELECT_EN_CALLSTACK(x)  PMREGS_FIELD64((x), 9, 1)
+#define PMREGS_X86_LBR_SELECT_CPL_EQ_0(x)      PMREGS_FIELD64((x), 0, 1, pmregs_x86_lbr_select_cpl_eq_0_set)
+#define PMREGS_X86_LBR_SELECT_CPL_NEQ_0(x)     PMREGS_FIELD64((x), 1, 1, pmregs_x86_lbr_select_cpl_neq_0_set)
+#define PMREGS_X86_LBR_SELECT_JCC(x)           PMREGS_FIELD64((x), 2, 1, pmregs_x86_lbr_select_jcc_set)
+#define PMREGS_X86_LBR_SELECT_NEAR_REL_CALL(x) PMREGS_FIELD64((x), 3, 1, pmregs_x86_lbr_select_near_rel_call_set)
+#define PMREGS_X86_LBR_SELECT_NEAR_IND_CALL(x) PMREGS_FIELD64((x), 4, 1, pmregs_x86_lbr_select_near_ind_call_set)
+#define PMREGS_X86_LBR_SELECT_NEAR_RET(x)      PMREGS_FIELD64((x), 5, 1, pmregs_x86_lbr_select_near_ret_set)
+#define PMREGS_X86_LBR_SELECT_NEAR_IND_JMP(x)  PMREGS_FIELD64((x), 6, 1, pmregs_x86_lbr_select_near_ind_jmp_set)
+#define PMREGS_X86_LBR_SELECT_NEAR_REL_JMP(x)  PMREGS_FIELD64((x), 7, 1, pmregs_x86_lbr_select_near_rel_jmp_set)
+#define PMREGS_X86_LBR_SELECT_FAR_BRANCH(x)    PMREGS_FIELD64((x), 8, 1, pmregs_x86_lbr_select_far_branch_set)
+#define PMREGS_X86_LBR_SELECT_EN_CALLSTACK(x)  PMREGS_FIELD64((x), 9, 1, pmregs_x86_lbr_select_en_callstack_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_lbr_select_cpl_eq_0_get(v)                 PMREGS_GET64(v, 0, 0x1)
@@ -6595,13 +6595,13 @@ enum pmregs_x86_bts_mode {
 /* ---- IA32_LBR_x_INFO / MSR_LBR_INFO_x (lbr_info) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_LBR_INFO_CYC_CNT(x)       PMREGS_FIELD64((x), 0, 16)
-#define PMREGS_X86_LBR_INFO_EVENTS(x)        PMREGS_FIELD64((x), 32, 8)
-#define PMREGS_X86_LBR_INFO_BR_TYPE(x)       PMREGS_FIELD64((x), 56, 4)
-#define PMREGS_X86_LBR_INFO_CYC_CNT_VALID(x) PMREGS_FIELD64((x), 60, 1)
-#define PMREGS_X86_LBR_INFO_TSX_ABORT(x)     PMREGS_FIELD64((x), 61, 1)
-#define PMREGS_X86_LBR_INFO_IN_TSX(x)        PMREGS_FIELD64((x), 62, 1)
-#define PMREGS_X86_LBR_INFO_MISPRED(x)       PMREGS_FIELD64((x), 63, 1)
+#define PMREGS_X86_LBR_INFO_CYC_CNT(x)       PMREGS_FIELD64((x), 0, 16, pmregs_x86_lbr_info_cyc_cnt_set)
+#define PMREGS_X86_LBR_INFO_EVENTS(x)        PMREGS_FIELD64((x), 32, 8, pmregs_x86_lbr_info_events_set)
+#define PMREGS_X86_LBR_INFO_BR_TYPE(x)       PMREGS_FIELD64((x), 56, 4, pmregs_x86_lbr_info_br_type_set)
+#define PMREGS_X86_LBR_INFO_CYC_CNT_VALID(x) PMREGS_FIELD64((x), 60, 1, pmregs_x86_lbr_info_cyc_cnt_valid_set)
+#define PMREGS_X86_LBR_INFO_TSX_ABORT(x)     PMREGS_FIELD64((x), 61, 1, pmregs_x86_lbr_info_tsx_abort_set)
+#define PMREGS_X86_LBR_INFO_IN_TSX(x)        PMREGS_FIELD64((x), 62, 1, pmregs_x86_lbr_info_in_tsx_set)
+#define PMREGS_X86_LBR_INFO_MISPRED(x)       PMREGS_FIELD64((x), 63, 1, pmregs_x86_lbr_info_mispred_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_lbr_info_cyc_cnt_get(v)                  PMREGS_GET64(v, 0, 0xffff)
@@ -6632,9 +6632,9 @@ enum pmregs_x86_bts_mode {
 /* ---- CPUID.1CH:EAX (architectural LBR) (cpuid_1c_eax) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_CPUID_1C_EAX_LBR_DEPTH_MASK(x)   PMREGS_FIELD32((x), 0, 8)
-#define PMREGS_X86_CPUID_1C_EAX_LBR_DEEP_C_RESET(x) PMREGS_FIELD32((x), 30, 1)
-#define PMREGS_X86_CPUID_1C_EAX_LBR_LIP(x)          PMREGS_FIELD32((x), 31, 1)
+#define PMREGS_X86_CPUID_1C_EAX_LBR_DEPTH_MASK(x)   PMREGS_FIELD32((x), 0, 8, pmregs_x86_cpuid_1c_eax_lbr_depth_mask_set)
+#define PMREGS_X86_CPUID_1C_EAX_LBR_DEEP_C_RESET(x) PMREGS_FIELD32((x), 30, 1, pmregs_x86_cpuid_1c_eax_lbr_deep_c_reset_set)
+#define PMREGS_X86_CPUID_1C_EAX_LBR_LIP(x)          PMREGS_FIELD32((x), 31, 1, pmregs_x86_cpuid_1c_eax_lbr_lip_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_cpuid_1c_eax_lbr_depth_mask_get(v)              PMREGS_GET32(v, 0, 0xff)
@@ -6653,9 +6653,9 @@ enum pmregs_x86_bts_mode {
 /* ---- CPUID.1CH:EBX (architectural LBR) (cpuid_1c_ebx) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_CPUID_1C_EBX_LBR_CPL(x)        PMREGS_FIELD32((x), 0, 1)
-#define PMREGS_X86_CPUID_1C_EBX_LBR_FILTER(x)     PMREGS_FIELD32((x), 1, 1)
-#define PMREGS_X86_CPUID_1C_EBX_LBR_CALL_STACK(x) PMREGS_FIELD32((x), 2, 1)
+#define PMREGS_X86_CPUID_1C_EBX_LBR_CPL(x)        PMREGS_FIELD32((x), 0, 1, pmregs_x86_cpuid_1c_ebx_lbr_cpl_set)
+#define PMREGS_X86_CPUID_1C_EBX_LBR_FILTER(x)     PMREGS_FIELD32((x), 1, 1, pmregs_x86_cpuid_1c_ebx_lbr_filter_set)
+#define PMREGS_X86_CPUID_1C_EBX_LBR_CALL_STACK(x) PMREGS_FIELD32((x), 2, 1, pmregs_x86_cpuid_1c_ebx_lbr_call_stack_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_cpuid_1c_ebx_lbr_cpl_get(v)                   PMREGS_GET32(v, 0, 0x1)
@@ -6674,10 +6674,10 @@ enum pmregs_x86_bts_mode {
 /* ---- CPUID.1CH:ECX (architectural LBR) (cpuid_1c_ecx) ---- */
 
 /* Constant builders: PMREGS_..._FIELD(x) is x placed in the field; too wide a constant does not compile. */
-#define PMREGS_X86_CPUID_1C_ECX_LBR_MISPRED(x)   PMREGS_FIELD32((x), 0, 1)
-#define PMREGS_X86_CPUID_1C_ECX_LBR_TIMED_LBR(x) PMREGS_FIELD32((x), 1, 1)
-#define PMREGS_X86_CPUID_1C_ECX_LBR_BR_TYPE(x)   PMREGS_FIELD32((x), 2, 1)
-#define PMREGS_X86_CPUID_1C_ECX_LBR_EVENTS(x)    PMREGS_FIELD32((x), 16, 4)
+#define PMREGS_X86_CPUID_1C_ECX_LBR_MISPRED(x)   PMREGS_FIELD32((x), 0, 1, pmregs_x86_cpuid_1c_ecx_lbr_mispred_set)
+#define PMREGS_X86_CPUID_1C_ECX_LBR_TIMED_LBR(x) PMREGS_FIELD32((x), 1, 1, pmregs_x86_cpuid_1c_ecx_lbr_timed_lbr_set)
+#define PMREGS_X86_CPUID_1C_ECX_LBR_BR_TYPE(x)   PMREGS_FIELD32((x), 2, 1, pmregs_x86_cpuid_1c_ecx_lbr_br_type_set)
+#define PMREGS_X86_CPUID_1C_ECX_LBR_EVENTS(x)    PMREGS_FIELD32((x), 16, 4, pmregs_x86_cpuid_1c_ecx_lbr_events_set)
 
 /* Accessors: FIELD_get(v); FIELD_set(v, x), v with the field replaced; FIELD_set_checked(&v, x), PMREGS_ERANGE when x does not fit. */
 #define pmregs_x86_cpuid_1c_ecx_lbr_mispred_get(v)              PMREGS_GET32(v, 0, 0x1)

@@ -22,7 +22,7 @@
 #ifndef __ASSEMBLER__
 PMREGS_C_BEGIN
 
-/* ---- IA32_DEBUGCTL (debugctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_DEBUGCTL (debugctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_debugctl_fields {
 	uint8_t lbr; /* bits 0: Record taken branches, interrupts and exceptions in the LBR stack; cleared on #DB */
 	uint8_t btf; /* bits 1: EFLAGS.TF single-steps on branches instead of instructions; cleared on #DB */
@@ -109,7 +109,7 @@ static inline void pmregs_x86_debugctl_unpack(uint64_t v, struct pmregs_x86_debu
 	f->rtm_debug = (uint8_t)((v >> 15) & 0x1u);
 }
 
-/* ---- DebugCtlMSR (P6 family) (p6_debugctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- DebugCtlMSR (P6 family) (p6_debugctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_p6_debugctl_fields {
 	uint8_t lbr; /* bits 0: Record the last branch, interrupt and exception in the LBR MSRs */
 	uint8_t btf; /* bits 1: EFLAGS.TF single-steps on branches */
@@ -166,7 +166,7 @@ static inline void pmregs_x86_p6_debugctl_unpack(uint64_t v, struct pmregs_x86_p
 	f->tr = (uint8_t)((v >> 6) & 0x1u);
 }
 
-/* ---- MSR_DEBUGCTLB (Pentium M) (debugctlb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- MSR_DEBUGCTLB (Pentium M) (debugctlb): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_debugctlb_fields {
 	uint8_t lbr; /* bits 0: Record the last branch, interrupt and exception in the LBR MSRs */
 	uint8_t btf; /* bits 1: EFLAGS.TF single-steps on branches */
@@ -233,7 +233,7 @@ static inline void pmregs_x86_debugctlb_unpack(uint64_t v, struct pmregs_x86_deb
 	f->btint = (uint8_t)((v >> 8) & 0x1u);
 }
 
-/* ---- IA32_DEBUGCTL (Core Solo and Core Duo) (core_debugctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_DEBUGCTL (Core Solo and Core Duo) (core_debugctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_core_debugctl_fields {
 	uint8_t lbr; /* bits 0: Record the last branch, interrupt and exception in the LBR MSRs */
 	uint8_t btf; /* bits 1: EFLAGS.TF single-steps on branches */
@@ -280,7 +280,7 @@ static inline void pmregs_x86_core_debugctl_unpack(uint64_t v, struct pmregs_x86
 	f->btint = (uint8_t)((v >> 8) & 0x1u);
 }
 
-/* ---- IA32_PERFEVTSELx (perfevtsel): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_PERFEVTSELx (perfevtsel): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_perfevtsel_fields {
 	uint8_t event_select; /* bits 7:0: Event select */
 	uint8_t umask; /* bits 15:8: Unit mask */
@@ -379,7 +379,7 @@ static inline void pmregs_x86_perfevtsel_unpack(uint64_t v, struct pmregs_x86_pe
 	f->umask2 = (uint8_t)((v >> 40) & 0xffu);
 }
 
-/* ---- PerfEvtSel0 (P6 family) (p6_perfevtsel0): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PerfEvtSel0 (P6 family) (p6_perfevtsel0): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_p6_perfevtsel0_fields {
 	uint8_t event_select; /* bits 7:0: Event select */
 	uint8_t umask; /* bits 15:8: Unit mask */
@@ -445,7 +445,7 @@ static inline void pmregs_x86_p6_perfevtsel0_unpack(uint64_t v, struct pmregs_x8
 	f->cmask = (uint8_t)((v >> 24) & 0xffu);
 }
 
-/* ---- PerfEvtSel1 (P6 family) (p6_perfevtsel1): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PerfEvtSel1 (P6 family) (p6_perfevtsel1): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_p6_perfevtsel1_fields {
 	uint8_t event_select; /* bits 7:0: Event select */
 	uint8_t umask; /* bits 15:8: Unit mask */
@@ -506,7 +506,7 @@ static inline void pmregs_x86_p6_perfevtsel1_unpack(uint64_t v, struct pmregs_x8
 	f->cmask = (uint8_t)((v >> 24) & 0xffu);
 }
 
-/* ---- PerfCtr0/PerfCtr1 (P6 family) (p6_perfctr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PerfCtr0/PerfCtr1 (P6 family) (p6_perfctr): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_p6_perfctr_fields {
 	uint64_t count; /* bits 39:0: Event count */
 };
@@ -533,7 +533,7 @@ static inline void pmregs_x86_p6_perfctr_unpack(uint64_t v, struct pmregs_x86_p6
 	f->count = (uint64_t)(v & PMREGS_U64(0xffffffffff));
 }
 
-/* ---- IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx (counter): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx (counter): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_counter_fields {
 	uint64_t count; /* bits 63:0: Event count */
 };
@@ -558,7 +558,7 @@ static inline void pmregs_x86_counter_unpack(uint64_t v, struct pmregs_x86_count
 	f->count = (uint64_t)v;
 }
 
-/* ---- IA32_FIXED_CTR_CTRL (fixed_ctr_ctrl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_FIXED_CTR_CTRL (fixed_ctr_ctrl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_fixed_ctr_ctrl_fields {
 	uint8_t en0; /* bits 1:0: Counter 0 enable by privilege level */
 	uint8_t any_thread0; /* bits 2: AnyThread for counter 0 (version 3+) */
@@ -660,7 +660,7 @@ static inline void pmregs_x86_fixed_ctr_ctrl_unpack(uint64_t v, struct pmregs_x8
 	f->adaptive3 = (uint8_t)((v >> 44) & 0x1u);
 }
 
-/* ---- IA32_PERF_GLOBAL_CTRL (perf_global_ctrl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_PERF_GLOBAL_CTRL (perf_global_ctrl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_perf_global_ctrl_fields {
 	uint8_t pmc0_en; /* bits 0: Enable IA32_PMC0 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
 	uint8_t pmc1_en; /* bits 1: Enable IA32_PMC1 (bits at or above CPUID.0AH:EAX[15:8] are reserved) */
@@ -867,7 +867,7 @@ static inline void pmregs_x86_perf_global_ctrl_unpack(uint64_t v, struct pmregs_
 	f->en_perf_metrics = (uint8_t)((v >> 48) & 0x1u);
 }
 
-/* ---- IA32_PERF_GLOBAL_STATUS (perf_global_status): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_PERF_GLOBAL_STATUS (perf_global_status): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_perf_global_status_fields {
 	uint8_t ovf_pmc0; /* bits 0: IA32_PMC0 overflowed */
 	uint8_t ovf_pmc1; /* bits 1: IA32_PMC1 overflowed */
@@ -1114,7 +1114,7 @@ static inline void pmregs_x86_perf_global_status_unpack(uint64_t v, struct pmreg
 	f->cond_chgd = (uint8_t)((v >> 63) & 0x1u);
 }
 
-/* ---- IA32_PERF_GLOBAL_STATUS_RESET (perf_global_status_reset): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_PERF_GLOBAL_STATUS_RESET (perf_global_status_reset): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_perf_global_status_reset_fields {
 	uint8_t ovf_pmc0; /* bits 0: Write 1 to clear Ovf_PMC0 */
 	uint8_t ovf_pmc1; /* bits 1: Write 1 to clear Ovf_PMC1 */
@@ -1356,7 +1356,7 @@ static inline void pmregs_x86_perf_global_status_reset_unpack(uint64_t v, struct
 	f->cond_chgd = (uint8_t)((v >> 63) & 0x1u);
 }
 
-/* ---- IA32_PERF_GLOBAL_OVF_CTRL (perf_global_ovf_ctrl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_PERF_GLOBAL_OVF_CTRL (perf_global_ovf_ctrl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_perf_global_ovf_ctrl_fields {
 	uint8_t ovf_pmc0; /* bits 0: Write 1 to clear Ovf_PMC0 */
 	uint8_t ovf_pmc1; /* bits 1: Write 1 to clear Ovf_PMC1 */
@@ -1583,7 +1583,7 @@ static inline void pmregs_x86_perf_global_ovf_ctrl_unpack(uint64_t v, struct pmr
 	f->cond_chgd = (uint8_t)((v >> 63) & 0x1u);
 }
 
-/* ---- IA32_PERF_GLOBAL_STATUS_SET (perf_global_status_set): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_PERF_GLOBAL_STATUS_SET (perf_global_status_set): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_perf_global_status_set_fields {
 	uint8_t ovf_pmc0; /* bits 0: Write 1 to clear Ovf_PMC0 */
 	uint8_t ovf_pmc1; /* bits 1: Write 1 to clear Ovf_PMC1 */
@@ -1820,7 +1820,7 @@ static inline void pmregs_x86_perf_global_status_set_unpack(uint64_t v, struct p
 	f->ovf_buf = (uint8_t)((v >> 62) & 0x1u);
 }
 
-/* ---- IA32_PERF_GLOBAL_INUSE (perf_global_inuse): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_PERF_GLOBAL_INUSE (perf_global_inuse): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_perf_global_inuse_fields {
 	uint8_t pmc0_inuse; /* bits 0: IA32_PERFEVTSEL0[7:0] is not zero */
 	uint8_t pmc1_inuse; /* bits 1: IA32_PERFEVTSEL1[7:0] is not zero */
@@ -2022,7 +2022,7 @@ static inline void pmregs_x86_perf_global_inuse_unpack(uint64_t v, struct pmregs
 	f->pmi_inuse = (uint8_t)((v >> 63) & 0x1u);
 }
 
-/* ---- IA32_PERF_CAPABILITIES (perf_capabilities): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_PERF_CAPABILITIES (perf_capabilities): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_perf_capabilities_fields {
 	uint8_t lbr_fmt; /* bits 5:0: Format of the LBR records */
 	uint8_t pebs_trap; /* bits 6: PEBS records are trap-like (recorded after the instruction) */
@@ -2099,11 +2099,12 @@ static inline void pmregs_x86_perf_capabilities_unpack(uint64_t v, struct pmregs
 	f->rdpmc_metrics_clear = (uint8_t)((v >> 19) & 0x1u);
 }
 
-/* ---- IA32_PEBS_ENABLE (Core and later) (pebs_enable): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_PEBS_ENABLE (Core and later) (pebs_enable): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_pebs_enable_fields {
-	uint8_t pebs_en_pmc0; /* bits 0: PEBS on IA32_PMC0 (06_0FH) */
 	uint32_t model_specific_31_1; /* bits 31:1: Model-specific (later cores: PEBS on further counters) */
 	uint32_t model_specific_63_32; /* bits 63:32: Model-specific (later cores: PEBS on fixed counters, load latency) */
+	uint8_t pebs_en_pmc0; /* bits 0: PEBS on IA32_PMC0 (06_0FH) */
+	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -2134,14 +2135,15 @@ static inline void pmregs_x86_pebs_enable_unpack(uint64_t v, struct pmregs_x86_p
 	f->model_specific_63_32 = (uint32_t)((v >> 32) & 0xffffffffu);
 }
 
-/* ---- IA32_MISC_ENABLE (performance-monitoring bits) (misc_enable): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_MISC_ENABLE (performance-monitoring bits) (misc_enable): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_misc_enable_fields {
+	uint64_t other_63_13; /* bits 63:13 */
 	uint8_t other_6_0; /* bits 6:0 */
 	uint8_t perfmon_available; /* bits 7: Performance monitoring is available */
 	uint8_t other_10_8; /* bits 10:8 */
 	uint8_t bts_unavailable; /* bits 11: Branch trace store is not supported */
 	uint8_t pebs_unavailable; /* bits 12: PEBS is not supported */
-	uint64_t other_63_13; /* bits 63:13 */
+	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -2186,7 +2188,7 @@ static inline void pmregs_x86_misc_enable_unpack(uint64_t v, struct pmregs_x86_m
 	f->other_63_13 = (uint64_t)((v >> 13) & PMREGS_U64(0x7ffffffffffff));
 }
 
-/* ---- IA32_DS_AREA (linear_address): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_DS_AREA (linear_address): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_linear_address_fields {
 	uint64_t address; /* bits 63:0: Linear address of the DS save area */
 };
@@ -2211,7 +2213,7 @@ static inline void pmregs_x86_linear_address_unpack(uint64_t v, struct pmregs_x8
 	f->address = (uint64_t)v;
 }
 
-/* ---- CPUID.0AH:EAX (cpuid_0a_eax): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID.0AH:EAX (cpuid_0a_eax): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_cpuid_0a_eax_fields {
 	uint8_t version_id; /* bits 7:0: Architectural performance monitoring version (ArchPerfMonVerID) */
 	uint8_t num_gp_counters; /* bits 15:8: General-purpose counters per logical processor */
@@ -2245,7 +2247,7 @@ static inline void pmregs_x86_cpuid_0a_eax_unpack(uint32_t v, struct pmregs_x86_
 	f->ebx_length = (uint8_t)((v >> 24) & 0xffu);
 }
 
-/* ---- CPUID.0AH:EBX (cpuid_0a_ebx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID.0AH:EBX (cpuid_0a_ebx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_cpuid_0a_ebx_fields {
 	uint8_t no_core_cycles; /* bits 0: UnHalted Core Cycles not available */
 	uint8_t no_instructions_retired; /* bits 1: Instruction Retired not available */
@@ -2302,7 +2304,7 @@ static inline void pmregs_x86_cpuid_0a_ebx_unpack(uint32_t v, struct pmregs_x86_
 	f->no_branch_misses = (uint8_t)((v >> 6) & 0x1u);
 }
 
-/* ---- CPUID.0AH:EDX (cpuid_0a_edx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID.0AH:EDX (cpuid_0a_edx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_cpuid_0a_edx_fields {
 	uint8_t num_fixed_counters; /* bits 4:0: Fixed-function counters (when version > 1) */
 	uint8_t fixed_counter_width; /* bits 12:5: Bit width of the fixed-function counters */
@@ -2337,15 +2339,16 @@ static inline void pmregs_x86_cpuid_0a_edx_unpack(uint32_t v, struct pmregs_x86_
 	f->anythread_deprecated = (uint8_t)((v >> 15) & 0x1u);
 }
 
-/* ---- CPUID.01H:ECX (debug-store and perfmon flags) (cpuid_01_ecx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID.01H:ECX (debug-store and perfmon flags) (cpuid_01_ecx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_cpuid_01_ecx_fields {
+	uint16_t other_14_5; /* bits 14:5 */
+	uint16_t other_31_16; /* bits 31:16 */
 	uint8_t other_1_0; /* bits 1:0 */
 	uint8_t dtes64; /* bits 2: 64-bit DS save area layout */
 	uint8_t other_3; /* bits 3 */
 	uint8_t ds_cpl; /* bits 4: CPL-qualified debug store (BTS_OFF_OS/BTS_OFF_USR) */
-	uint16_t other_14_5; /* bits 14:5 */
 	uint8_t pdcm; /* bits 15: IA32_PERF_CAPABILITIES is present (perfmon and debug capability) */
-	uint16_t other_31_16; /* bits 31:16 */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -2392,11 +2395,12 @@ static inline void pmregs_x86_cpuid_01_ecx_unpack(uint32_t v, struct pmregs_x86_
 	f->other_31_16 = (uint16_t)((v >> 16) & 0xffffu);
 }
 
-/* ---- CPUID.01H:EDX (debug store flag) (cpuid_01_edx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID.01H:EDX (debug store flag) (cpuid_01_edx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_cpuid_01_edx_fields {
 	uint32_t other_20_0; /* bits 20:0 */
-	uint8_t ds; /* bits 21: Debug store (BTS and PEBS) is supported */
 	uint16_t other_31_22; /* bits 31:22 */
+	uint8_t ds; /* bits 21: Debug store (BTS and PEBS) is supported */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -2429,7 +2433,7 @@ static inline void pmregs_x86_cpuid_01_edx_unpack(uint32_t v, struct pmregs_x86_
 	f->other_31_22 = (uint16_t)((v >> 22) & 0x3ffu);
 }
 
-/* ---- PEBS counter reset value (pebs_counter_reset): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PEBS counter reset value (pebs_counter_reset): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_pebs_counter_reset_fields {
 	uint64_t value; /* bits 39:0: Reload value */
 };
@@ -2456,7 +2460,7 @@ static inline void pmregs_x86_pebs_counter_reset_unpack(uint64_t v, struct pmreg
 	f->value = (uint64_t)(v & PMREGS_U64(0xffffffffff));
 }
 
-/* ---- BTS record flags (64-bit record) (bts_flags64): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- BTS record flags (64-bit record) (bts_flags64): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_bts_flags64_fields {
 	uint8_t predicted; /* bits 4: Branch was predicted (not supported by Core or Atom microarchitectures) */
 };
@@ -2483,7 +2487,7 @@ static inline void pmregs_x86_bts_flags64_unpack(uint64_t v, struct pmregs_x86_b
 	f->predicted = (uint8_t)((v >> 4) & 0x1u);
 }
 
-/* ---- BTS record flags (32-bit record) (bts_flags32): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- BTS record flags (32-bit record) (bts_flags32): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_bts_flags32_fields {
 	uint8_t predicted; /* bits 4: Branch was predicted (not supported by Core or Atom microarchitectures) */
 };
@@ -2510,8 +2514,9 @@ static inline void pmregs_x86_bts_flags32_unpack(uint32_t v, struct pmregs_x86_b
 	f->predicted = (uint8_t)((v >> 4) & 0x1u);
 }
 
-/* ---- MSR_PEBS_DATA_CFG (pebs_data_cfg): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- MSR_PEBS_DATA_CFG (pebs_data_cfg): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_pebs_data_cfg_fields {
+	uint16_t cntr_gp; /* bits 47:32: General-purpose counters snapshotted by the counter group (PEBS_DATACFG_CNTR_MASK) */
 	uint8_t meminfo; /* bits 0: Memory-info group (address, data source, latency, TSX tuning) */
 	uint8_t gp; /* bits 1: General-purpose register group */
 	uint8_t xmms; /* bits 2: XMM register group */
@@ -2519,7 +2524,6 @@ struct pmregs_x86_pebs_data_cfg_fields {
 	uint8_t cntr; /* bits 4: Counter snapshot group (timed PEBS) */
 	uint8_t metrics; /* bits 5: PERF_METRICS snapshot in the counter group */
 	uint8_t lbr_entries; /* bits 31:24: Number of LBR entries in the LBR group, minus 1 */
-	uint16_t cntr_gp; /* bits 47:32: General-purpose counters snapshotted by the counter group (PEBS_DATACFG_CNTR_MASK) */
 	uint8_t cntr_fixed; /* bits 55:48: Fixed counters snapshotted by the counter group (PEBS_DATACFG_FIX_MASK) */
 };
 
@@ -2571,8 +2575,10 @@ static inline void pmregs_x86_pebs_data_cfg_unpack(uint64_t v, struct pmregs_x86
 	f->cntr_fixed = (uint8_t)((v >> 48) & 0xffu);
 }
 
-/* ---- Adaptive PEBS basic group, first quadword (pebs_basic_format): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- Adaptive PEBS basic group, first quadword (pebs_basic_format): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_pebs_basic_format_fields {
+	uint16_t retire_latency; /* bits 47:32: Cycles from the previous retirement (IA32_PERF_CAPABILITIES.PEBS_TIMING_INFO) */
+	uint16_t record_size; /* bits 63:48: Size of this record in bytes */
 	uint8_t meminfo; /* bits 0: The record has the memory-info group */
 	uint8_t gp; /* bits 1: The record has the general-purpose register group */
 	uint8_t xmms; /* bits 2: The record has the XMM group */
@@ -2580,8 +2586,7 @@ struct pmregs_x86_pebs_basic_format_fields {
 	uint8_t cntr; /* bits 4: The record has the counter group */
 	uint8_t metrics; /* bits 5: The counter group holds PERF_METRICS */
 	uint8_t lbr_entries; /* bits 31:24: LBR entries in the record, minus 1 */
-	uint16_t retire_latency; /* bits 47:32: Cycles from the previous retirement (IA32_PERF_CAPABILITIES.PEBS_TIMING_INFO) */
-	uint16_t record_size; /* bits 63:48: Size of this record in bytes */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -2632,7 +2637,7 @@ static inline void pmregs_x86_pebs_basic_format_unpack(uint64_t v, struct pmregs
 	f->record_size = (uint16_t)((v >> 48) & 0xffffu);
 }
 
-/* ---- PEBS TSX tuning (hsw_tsx_tuning): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PEBS TSX tuning (hsw_tsx_tuning): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_hsw_tsx_tuning_fields {
 	uint32_t cycles_last_block; /* bits 31:0: Cycles in the last transactional block */
 	uint8_t hle_abort; /* bits 32: An HLE transaction aborted */
@@ -2697,7 +2702,7 @@ static inline void pmregs_x86_hsw_tsx_tuning_unpack(uint64_t v, struct pmregs_x8
 	f->capacity_reads = (uint8_t)((v >> 39) & 0x1u);
 }
 
-/* ---- PEBS data source, load latency (Nehalem to Ice Lake, Golden Cove) (pebs_dse): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PEBS data source, load latency (Nehalem to Ice Lake, Golden Cove) (pebs_dse): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_pebs_dse_fields {
 	uint8_t dse; /* bits 3:0: Data source encoding (index into the core's data-source table) */
 	uint8_t stlb_miss; /* bits 4: The access missed the second-level TLB */
@@ -2744,7 +2749,7 @@ static inline void pmregs_x86_pebs_dse_unpack(uint64_t v, struct pmregs_x86_pebs
 	f->addr_blk = (uint8_t)((v >> 7) & 0x1u);
 }
 
-/* ---- PEBS data source, precise store (Sandy Bridge to Broadwell) (pebs_dse_st): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PEBS data source, precise store (Sandy Bridge to Broadwell) (pebs_dse_st): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_pebs_dse_st_fields {
 	uint8_t l1d_hit; /* bits 0: The store hit the L1 data cache */
 	uint8_t stlb_miss; /* bits 4: The store missed the second-level TLB */
@@ -2781,7 +2786,7 @@ static inline void pmregs_x86_pebs_dse_st_unpack(uint64_t v, struct pmregs_x86_p
 	f->locked = (uint8_t)((v >> 5) & 0x1u);
 }
 
-/* ---- PEBS data source, store latency (Sapphire Rapids, Alder Lake P-core) (pebs_dse_st_lat): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PEBS data source, store latency (Sapphire Rapids, Alder Lake P-core) (pebs_dse_st_lat): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_pebs_dse_st_lat_fields {
 	uint8_t dse; /* bits 3:0: Data source encoding */
 	uint8_t stlb_miss; /* bits 4: The store missed the second-level TLB */
@@ -2818,7 +2823,7 @@ static inline void pmregs_x86_pebs_dse_st_lat_unpack(uint64_t v, struct pmregs_x
 	f->locked = (uint8_t)((v >> 5) & 0x1u);
 }
 
-/* ---- PEBS data source, Crestmont (Meteor Lake and Lunar Lake E-cores) (pebs_dse_cmt): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PEBS data source, Crestmont (Meteor Lake and Lunar Lake E-cores) (pebs_dse_cmt): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_pebs_dse_cmt_fields {
 	uint8_t dse; /* bits 4:0: Data source encoding */
 	uint8_t locked; /* bits 5: Locked access */
@@ -2860,7 +2865,7 @@ static inline void pmregs_x86_pebs_dse_cmt_unpack(uint64_t v, struct pmregs_x86_
 	f->fwd_blk = (uint8_t)((v >> 7) & 0x1u);
 }
 
-/* ---- PEBS data source, Lion Cove (Lunar Lake, Arrow Lake P-cores) (pebs_dse_lnc): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PEBS data source, Lion Cove (Lunar Lake, Arrow Lake P-cores) (pebs_dse_lnc): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_pebs_dse_lnc_fields {
 	uint8_t dse; /* bits 7:0: Data source encoding */
 	uint8_t stlb_miss; /* bits 10: The access missed the second-level TLB */
@@ -2905,7 +2910,7 @@ static inline void pmregs_x86_pebs_dse_lnc_unpack(uint64_t v, struct pmregs_x86_
 	f->addr_blk = (uint8_t)((v >> 13) & 0x1u);
 }
 
-/* ---- PEBS memory-info latency (Alder Lake and later) (pebs_mem_latency): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- PEBS memory-info latency (Alder Lake and later) (pebs_mem_latency): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_pebs_mem_latency_fields {
 	uint16_t instr_latency; /* bits 15:0: Instruction latency in core cycles */
 	uint16_t pad_31_16; /* bits 31:16: Not used by Linux */
@@ -2939,10 +2944,11 @@ static inline void pmregs_x86_pebs_mem_latency_unpack(uint64_t v, struct pmregs_
 	f->pad_63_48 = (uint16_t)((v >> 48) & 0xffffu);
 }
 
-/* ---- IA32_PEBS_BASE (arch_pebs_base): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_PEBS_BASE (arch_pebs_base): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_arch_pebs_base_fields {
-	uint16_t size_bits; /* bits 11:0: SIZE (buffer = 4 KB << SIZE) and possibly reserved bits */
 	uint64_t base; /* bits 63:12: Physical address of the buffer, bits 63:12 */
+	uint16_t size_bits; /* bits 11:0: SIZE (buffer = 4 KB << SIZE) and possibly reserved bits */
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -2971,12 +2977,13 @@ static inline void pmregs_x86_arch_pebs_base_unpack(uint64_t v, struct pmregs_x8
 	f->base = (uint64_t)((v >> 12) & PMREGS_U64(0xfffffffffffff));
 }
 
-/* ---- IA32_PEBS_INDEX (arch_pebs_index): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_PEBS_INDEX (arch_pebs_index): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_arch_pebs_index_fields {
 	uint32_t wr; /* bits 26:4: Write offset: where the next record goes, in 16-byte units */
+	uint32_t thresh; /* bits 58:36: Threshold offset (16-byte units) that raises the PMI */
 	uint8_t full; /* bits 31: The buffer is full */
 	uint8_t en; /* bits 32: Architectural PEBS enabled */
-	uint32_t thresh; /* bits 58:36: Threshold offset (16-byte units) that raises the PMI */
+	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -3013,9 +3020,10 @@ static inline void pmregs_x86_arch_pebs_index_unpack(uint64_t v, struct pmregs_x
 	f->thresh = (uint32_t)((v >> 36) & 0x7fffffu);
 }
 
-/* ---- IA32_PMC_GPn_CFG_C / IA32_PMC_FXm_CFG_C (pmc_cfg_c): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_PMC_GPn_CFG_C / IA32_PMC_FXm_CFG_C (pmc_cfg_c): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_pmc_cfg_c_fields {
 	uint32_t reload; /* bits 31:0: Value the counter is reloaded with after a record (Linux writes -period) */
+	uint16_t other_60_50; /* bits 60:50: Not named in our sources (the record header has YMMH, OPMASK, ZMMH and H16ZMM flags at 50, 53, 54, 55) */
 	uint8_t other_34_32; /* bits 34:32: Not named in our sources */
 	uint8_t cntr_allow; /* bits 35: This counter may be snapshotted by other counters' records (counter group) */
 	uint8_t cntr_gp; /* bits 36: Records carry the general-purpose counters of the counter group */
@@ -3025,10 +3033,10 @@ struct pmregs_x86_pmc_cfg_c_fields {
 	uint8_t lbr; /* bits 41:40: LBR group: the number of LBR entries */
 	uint8_t other_48_42; /* bits 48:42: Not named in our sources */
 	uint8_t vecr_xmm; /* bits 49: XMM register group */
-	uint16_t other_60_50; /* bits 60:50: Not named in our sources (the record header has YMMH, OPMASK, ZMMH and H16ZMM flags at 50, 53, 54, 55) */
 	uint8_t gpr; /* bits 61: General-purpose register group */
 	uint8_t aux; /* bits 62: Aux (memory-info) group */
 	uint8_t en; /* bits 63: Architectural PEBS on this counter */
+	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -3103,7 +3111,7 @@ static inline void pmregs_x86_pmc_cfg_c_unpack(uint64_t v, struct pmregs_x86_pmc
 	f->en = (uint8_t)((v >> 63) & 0x1u);
 }
 
-/* ---- Architectural PEBS record header, first quadword (arch_pebs_header_format): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- Architectural PEBS record header, first quadword (arch_pebs_header_format): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_arch_pebs_header_format_fields {
 	uint16_t size; /* bits 15:0: Size of this record or fragment in bytes, header included */
 	uint8_t mode_64bit; /* bits 30: Written in 64-bit mode */
@@ -3188,10 +3196,11 @@ static inline void pmregs_x86_arch_pebs_header_format_unpack(uint64_t v, struct 
 	f->basic = (uint8_t)((v >> 63) & 0x1u);
 }
 
-/* ---- Architectural PEBS basic group, retire-latency quadword (arch_pebs_retire): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- Architectural PEBS basic group, retire-latency quadword (arch_pebs_retire): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_arch_pebs_retire_fields {
 	uint16_t retire; /* bits 15:0: Retire latency in cycles */
 	uint8_t valid; /* bits 16: retire is valid */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* The register value for fields f; reserved bits are 0 (res1 bits 1); too-wide members are masked. */
@@ -3218,7 +3227,7 @@ static inline void pmregs_x86_arch_pebs_retire_unpack(uint64_t v, struct pmregs_
 	f->valid = (uint8_t)((v >> 16) & 0x1u);
 }
 
-/* ---- CPUID.(EAX=23H,ECX=0):EAX (cpuid_23_0_eax): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID.(EAX=23H,ECX=0):EAX (cpuid_23_0_eax): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_cpuid_23_0_eax_fields {
 	uint8_t leaf0; /* bits 0: Subleaf 0 (this one) is valid */
 	uint8_t cntr_subleaf; /* bits 1: Subleaf 1: counter bitmaps */
@@ -3270,7 +3279,7 @@ static inline void pmregs_x86_cpuid_23_0_eax_unpack(uint32_t v, struct pmregs_x8
 	f->pebs_cnts_subleaf = (uint8_t)((v >> 5) & 0x1u);
 }
 
-/* ---- CPUID.(EAX=23H,ECX=0):EBX (cpuid_23_0_ebx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID.(EAX=23H,ECX=0):EBX (cpuid_23_0_ebx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_cpuid_23_0_ebx_fields {
 	uint8_t umask2; /* bits 0: IA32_PERFEVTSELx.UMASK2 is supported */
 	uint8_t eq; /* bits 1: IA32_PERFEVTSELx.EQ is supported */
@@ -3307,8 +3316,9 @@ static inline void pmregs_x86_cpuid_23_0_ebx_unpack(uint32_t v, struct pmregs_x8
 	f->rdpmc_user_disable = (uint8_t)((v >> 2) & 0x1u);
 }
 
-/* ---- CPUID.(EAX=23H,ECX=4):EBX (architectural PEBS capabilities) (cpuid_23_4_ebx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID.(EAX=23H,ECX=4):EBX (architectural PEBS capabilities) (cpuid_23_4_ebx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_cpuid_23_4_ebx_fields {
+	uint16_t other_28_18; /* bits 28:18: Not named in our sources */
 	uint8_t other_2_0; /* bits 2:0: Not named in our sources */
 	uint8_t cntr_allow; /* bits 3: CFG_C.CNTR_ALLOW */
 	uint8_t cntr_gp; /* bits 4: CFG_C.CNTR_GP */
@@ -3318,7 +3328,6 @@ struct pmregs_x86_cpuid_23_4_ebx_fields {
 	uint8_t lbr; /* bits 9:8: CFG_C.LBR */
 	uint8_t other_16_10; /* bits 16:10: Not named in our sources */
 	uint8_t vecr_xmm; /* bits 17: CFG_C.VECR_XMM */
-	uint16_t other_28_18; /* bits 28:18: Not named in our sources */
 	uint8_t gpr; /* bits 29: CFG_C.GPR */
 	uint8_t aux; /* bits 30: CFG_C.AUX */
 	uint8_t other_31; /* bits 31: Not named in our sources */
@@ -3394,7 +3403,7 @@ static inline void pmregs_x86_cpuid_23_4_ebx_unpack(uint32_t v, struct pmregs_x8
 	f->other_31 = (uint8_t)((v >> 31) & 0x1u);
 }
 
-/* ---- Counter bitmap (CPUID.23H subleaves 1 and 5) (counter_bitmap32): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- Counter bitmap (CPUID.23H subleaves 1 and 5) (counter_bitmap32): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_counter_bitmap32_fields {
 	uint32_t counters; /* bits 31:0: One bit per counter */
 };
@@ -3419,7 +3428,7 @@ static inline void pmregs_x86_counter_bitmap32_unpack(uint32_t v, struct pmregs_
 	f->counters = (uint32_t)v;
 }
 
-/* ---- MSR_PERF_METRICS (perf_metrics): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- MSR_PERF_METRICS (perf_metrics): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_perf_metrics_fields {
 	uint8_t retiring; /* bits 7:0: Retiring (level 1) */
 	uint8_t bad_spec; /* bits 15:8: Bad speculation (level 1) */
@@ -3465,7 +3474,7 @@ static inline void pmregs_x86_perf_metrics_unpack(uint64_t v, struct pmregs_x86_
 	f->mem_bound = (uint8_t)((v >> 56) & 0xffu);
 }
 
-/* ---- IA32_LBR_CTL (lbr_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_LBR_CTL (lbr_ctl): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_lbr_ctl_fields {
 	uint8_t lbr_en; /* bits 0: Enable LBR recording */
 	uint8_t os; /* bits 1: Record branches at CPL = 0 */
@@ -3542,7 +3551,7 @@ static inline void pmregs_x86_lbr_ctl_unpack(uint64_t v, struct pmregs_x86_lbr_c
 	f->other_branch = (uint8_t)((v >> 22) & 0x1u);
 }
 
-/* ---- IA32_LBR_DEPTH (lbr_depth): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_LBR_DEPTH (lbr_depth): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_lbr_depth_fields {
 	uint16_t depth; /* bits 8:0: Number of LBR entries (a multiple of 8, at most 64) */
 };
@@ -3569,7 +3578,7 @@ static inline void pmregs_x86_lbr_depth_unpack(uint64_t v, struct pmregs_x86_lbr
 	f->depth = (uint16_t)(v & 0x1ffu);
 }
 
-/* ---- MSR_LBR_SELECT (lbr_select): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- MSR_LBR_SELECT (lbr_select): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_lbr_select_fields {
 	uint8_t cpl_eq_0; /* bits 0: Do not record branches that end in ring 0 */
 	uint8_t cpl_neq_0; /* bits 1: Do not record branches that end in ring > 0 */
@@ -3641,7 +3650,7 @@ static inline void pmregs_x86_lbr_select_unpack(uint64_t v, struct pmregs_x86_lb
 	f->en_callstack = (uint8_t)((v >> 9) & 0x1u);
 }
 
-/* ---- IA32_LBR_x_INFO / MSR_LBR_INFO_x (lbr_info): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- IA32_LBR_x_INFO / MSR_LBR_INFO_x (lbr_info): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_lbr_info_fields {
 	uint16_t cyc_cnt; /* bits 15:0: Cycles since the previous recorded branch (saturating) */
 	uint8_t events; /* bits 39:32: Branch counters: occurrences of up to four logged events, 2 bits each (CPUID.1CH:ECX[19:16]) */
@@ -3694,7 +3703,7 @@ static inline void pmregs_x86_lbr_info_unpack(uint64_t v, struct pmregs_x86_lbr_
 	f->mispred = (uint8_t)((v >> 63) & 0x1u);
 }
 
-/* ---- CPUID.1CH:EAX (architectural LBR) (cpuid_1c_eax): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID.1CH:EAX (architectural LBR) (cpuid_1c_eax): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_cpuid_1c_eax_fields {
 	uint8_t lbr_depth_mask; /* bits 7:0: Bit n: IA32_LBR_DEPTH may be 8 * (n + 1) */
 	uint8_t lbr_deep_c_reset; /* bits 30: LBRs may be cleared on deep C-state exit */
@@ -3729,7 +3738,7 @@ static inline void pmregs_x86_cpuid_1c_eax_unpack(uint32_t v, struct pmregs_x86_
 	f->lbr_lip = (uint8_t)((v >> 31) & 0x1u);
 }
 
-/* ---- CPUID.1CH:EBX (architectural LBR) (cpuid_1c_ebx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID.1CH:EBX (architectural LBR) (cpuid_1c_ebx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_cpuid_1c_ebx_fields {
 	uint8_t lbr_cpl; /* bits 0: CPL filtering (IA32_LBR_CTL.OS/USR) */
 	uint8_t lbr_filter; /* bits 1: Branch-type filtering */
@@ -3766,7 +3775,7 @@ static inline void pmregs_x86_cpuid_1c_ebx_unpack(uint32_t v, struct pmregs_x86_
 	f->lbr_call_stack = (uint8_t)((v >> 2) & 0x1u);
 }
 
-/* ---- CPUID.1CH:ECX (architectural LBR) (cpuid_1c_ecx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable) ---- */
+/* ---- CPUID.1CH:ECX (architectural LBR) (cpuid_1c_ecx): every non-reserved field as a plain struct member (no C bit-fields: their layout is not portable), the widest first ---- */
 struct pmregs_x86_cpuid_1c_ecx_fields {
 	uint8_t lbr_mispred; /* bits 0: Mispredict information */
 	uint8_t lbr_timed_lbr; /* bits 1: Cycle counts (LBR_INFO.CYC_CNT) */
@@ -3813,108 +3822,108 @@ static inline void pmregs_x86_cpuid_1c_ecx_unpack(uint32_t v, struct pmregs_x86_
 static inline const struct pmregs_layout_desc *pmregs_x86_layouts(size_t *count)
 {
 	static const struct pmregs_field_desc f_0[] = {
-		{ "lbr", "Record taken branches, interrupts and exceptions in the LBR stack; cleared on #DB", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "btf", "EFLAGS.TF single-steps on branches instead of instructions; cleared on #DB", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "bus_lock_detect", "Raise #DB after an instruction that acquired a bus lock (LINUX DEBUGCTLMSR_BUS_LOCK_DETECT; reserved in SDM3 2016)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_5_3", "", 1, { 3, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "tr", "Send branch trace messages (BTMs)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "bts", "Log BTMs to the BTS buffer in the DS save area", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "btint", "Interrupt when the BTS buffer is full; 0 = circular buffer", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "bts_off_os", "Do not store BTMs when CPL = 0 (needs CPUID.01H:ECX.DS_CPL[4])", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "bts_off_usr", "Do not store BTMs when CPL > 0 (needs CPUID.01H:ECX.DS_CPL[4])", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "freeze_lbrs_on_pmi", "Freeze the LBR stack on a PMI (legacy: clears LBR; streamlined: sets LBR_Frz)", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "freeze_perfmon_on_pmi", "Freeze the counters on a PMI (legacy: clears GLOBAL_CTRL; streamlined: sets CTR_Frz)", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "enable_uncore_pmi", "This logical processor receives uncore counter-overflow PMIs (ENABLE_UNCORE_PMI / UNCORE_PMI_EN)", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "freeze_while_smm", "Freeze counters and tracing in SMM (needs IA32_PERF_CAPABILITIES.SMM_FREEZE[12])", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rtm_debug", "Advanced RTM debugging together with DR7.RTM (needs CPUID.(07H,0):EBX.RTM[11])", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_16", "", 1, { 16, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbr", "Record taken branches, interrupts and exceptions in the LBR stack; cleared on #DB", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "btf", "EFLAGS.TF single-steps on branches instead of instructions; cleared on #DB", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "bus_lock_detect", "Raise #DB after an instruction that acquired a bus lock (LINUX DEBUGCTLMSR_BUS_LOCK_DETECT; reserved in SDM3 2016)", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_5_3", "", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "tr", "Send branch trace messages (BTMs)", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "bts", "Log BTMs to the BTS buffer in the DS save area", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "btint", "Interrupt when the BTS buffer is full; 0 = circular buffer", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "bts_off_os", "Do not store BTMs when CPL = 0 (needs CPUID.01H:ECX.DS_CPL[4])", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "bts_off_usr", "Do not store BTMs when CPL > 0 (needs CPUID.01H:ECX.DS_CPL[4])", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "freeze_lbrs_on_pmi", "Freeze the LBR stack on a PMI (legacy: clears LBR; streamlined: sets LBR_Frz)", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "freeze_perfmon_on_pmi", "Freeze the counters on a PMI (legacy: clears GLOBAL_CTRL; streamlined: sets CTR_Frz)", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "enable_uncore_pmi", "This logical processor receives uncore counter-overflow PMIs (ENABLE_UNCORE_PMI / UNCORE_PMI_EN)", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "freeze_while_smm", "Freeze counters and tracing in SMM (needs IA32_PERF_CAPABILITIES.SMM_FREEZE[12])", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rtm_debug", "Advanced RTM debugging together with DR7.RTM (needs CPUID.(07H,0):EBX.RTM[11])", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 48, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_1[] = {
-		{ "lbr", "Record the last branch, interrupt and exception in the LBR MSRs", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "btf", "EFLAGS.TF single-steps on branches", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pb0", "BP0# pin signals a DR0 breakpoint match instead of a performance event", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pb1", "BP1# pin signals a DR1 breakpoint match instead of a performance event", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pb2", "BP2# pin signals a DR2 breakpoint match instead of a performance event", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pb3", "BP3# pin signals a DR3 breakpoint match instead of a performance event", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tr", "Send branch trace messages on the bus", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_7", "", 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbr", "Record the last branch, interrupt and exception in the LBR MSRs", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "btf", "EFLAGS.TF single-steps on branches", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pb0", "BP0# pin signals a DR0 breakpoint match instead of a performance event", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pb1", "BP1# pin signals a DR1 breakpoint match instead of a performance event", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pb2", "BP2# pin signals a DR2 breakpoint match instead of a performance event", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pb3", "BP3# pin signals a DR3 breakpoint match instead of a performance event", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tr", "Send branch trace messages on the bus", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_7", "", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 57, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_2[] = {
-		{ "lbr", "Record the last branch, interrupt and exception in the LBR MSRs", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "btf", "EFLAGS.TF single-steps on branches", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pb0", "BP0# pin signals a DR0 breakpoint match instead of a performance event", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pb1", "BP1# pin signals a DR1 breakpoint match instead of a performance event", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pb2", "BP2# pin signals a DR2 breakpoint match instead of a performance event", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pb3", "BP3# pin signals a DR3 breakpoint match instead of a performance event", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tr", "Send branch trace messages on the bus", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "bts", "Log branch trace messages to the BTS buffer", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "btint", "Interrupt when the BTS buffer is full", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbr", "Record the last branch, interrupt and exception in the LBR MSRs", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "btf", "EFLAGS.TF single-steps on branches", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pb0", "BP0# pin signals a DR0 breakpoint match instead of a performance event", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pb1", "BP1# pin signals a DR1 breakpoint match instead of a performance event", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pb2", "BP2# pin signals a DR2 breakpoint match instead of a performance event", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pb3", "BP3# pin signals a DR3 breakpoint match instead of a performance event", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tr", "Send branch trace messages on the bus", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "bts", "Log branch trace messages to the BTS buffer", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "btint", "Interrupt when the BTS buffer is full", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_9", "", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_3[] = {
-		{ "lbr", "Record the last branch, interrupt and exception in the LBR MSRs", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "btf", "EFLAGS.TF single-steps on branches", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tr", "Send branch trace messages on the bus", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "bts", "Log branch trace messages to the BTS buffer", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "btint", "Interrupt when the BTS buffer is full", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_5_2", "", 1, { 2, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbr", "Record the last branch, interrupt and exception in the LBR MSRs", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "btf", "EFLAGS.TF single-steps on branches", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tr", "Send branch trace messages on the bus", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "bts", "Log branch trace messages to the BTS buffer", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "btint", "Interrupt when the BTS buffer is full", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_9", "", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_5_2", "", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_4[] = {
-		{ "event_select", "Event select", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "usr", "Count while CPL > 0", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "os", "Count while CPL = 0", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "edge", "Edge detect: count deasserted-to-asserted transitions", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pc", "Pin control: toggle the PMi pin on increments or overflow", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "int_en", "INT: APIC interrupt (PMI) on counter overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "any_thread", "AnyThread: count for every logical processor of the core (version 3+; deprecated when CPUID.0AH:EDX[15] = 1)", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "en", "Enable the counter", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "inv", "Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cmask", "Counter mask: count cycles with at least CMASK events; 0 = count events", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "in_tx", "Count only inside transactional regions (Haswell+, LINUX HSW_IN_TX)", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "in_txcp", "Count excluding aborted transactional regions (Haswell+, LINUX HSW_IN_TX_CHECKPOINTED)", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "adaptive", "Adaptive PEBS record for this counter (Ice Lake+, LINUX ICL_EVENTSEL_ADAPTIVE)", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "br_cntr", "Branch counters logging (LINUX ARCH_PERFMON_EVENTSEL_BR_CNTR)", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "eq", "Count when the event count equals CMASK (CPUID.23H:EBX[1], LINUX)", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_39_37", "", 1, { 37, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "umask2", "Second unit mask (CPUID.23H:EBX[0], LINUX)", 1, { 40, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_48", "", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "event_select", "Event select", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "umask", "Unit mask", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "usr", "Count while CPL > 0", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "os", "Count while CPL = 0", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "edge", "Edge detect: count deasserted-to-asserted transitions", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pc", "Pin control: toggle the PMi pin on increments or overflow", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "int_en", "INT: APIC interrupt (PMI) on counter overflow", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "any_thread", "AnyThread: count for every logical processor of the core (version 3+; deprecated when CPUID.0AH:EDX[15] = 1)", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "en", "Enable the counter", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "inv", "Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cmask", "Counter mask: count cycles with at least CMASK events; 0 = count events", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "in_tx", "Count only inside transactional regions (Haswell+, LINUX HSW_IN_TX)", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "in_txcp", "Count excluding aborted transactional regions (Haswell+, LINUX HSW_IN_TX_CHECKPOINTED)", PMREGS_NULL, 0, 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "adaptive", "Adaptive PEBS record for this counter (Ice Lake+, LINUX ICL_EVENTSEL_ADAPTIVE)", PMREGS_NULL, 0, 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "br_cntr", "Branch counters logging (LINUX ARCH_PERFMON_EVENTSEL_BR_CNTR)", PMREGS_NULL, 0, 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "eq", "Count when the event count equals CMASK (CPUID.23H:EBX[1], LINUX)", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_39_37", "", PMREGS_NULL, 0, 1, { 37, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "umask2", "Second unit mask (CPUID.23H:EBX[0], LINUX)", PMREGS_NULL, 0, 1, { 40, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_48", "", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_5[] = {
-		{ "event_select", "Event select", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "usr", "Count while CPL > 0", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "os", "Count while CPL = 0", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "edge", "Edge detect: count deasserted-to-asserted transitions", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pc", "Pin control: toggle the PMi pin on increments or overflow", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "int_en", "INT: APIC interrupt (PMI) on counter overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "en", "Enable both PerfCtr0 and PerfCtr1", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "inv", "Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cmask", "Counter mask: count cycles with at least CMASK events; 0 = count events", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "event_select", "Event select", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "umask", "Unit mask", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "usr", "Count while CPL > 0", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "os", "Count while CPL = 0", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "edge", "Edge detect: count deasserted-to-asserted transitions", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pc", "Pin control: toggle the PMi pin on increments or overflow", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "int_en", "INT: APIC interrupt (PMI) on counter overflow", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "en", "Enable both PerfCtr0 and PerfCtr1", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "inv", "Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cmask", "Counter mask: count cycles with at least CMASK events; 0 = count events", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_21", "", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_63_32", "", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_6[] = {
-		{ "event_select", "Event select", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "umask", "Unit mask", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "usr", "Count while CPL > 0", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "os", "Count while CPL = 0", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "edge", "Edge detect: count deasserted-to-asserted transitions", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pc", "Pin control: toggle the PMi pin on increments or overflow", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "int_en", "INT: APIC interrupt (PMI) on counter overflow", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "inv", "Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cmask", "Counter mask: count cycles with at least CMASK events; 0 = count events", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_21", "", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_32", "", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_22", "", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "event_select", "Event select", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "umask", "Unit mask", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "usr", "Count while CPL > 0", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "os", "Count while CPL = 0", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "edge", "Edge detect: count deasserted-to-asserted transitions", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pc", "Pin control: toggle the PMi pin on increments or overflow", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "int_en", "INT: APIC interrupt (PMI) on counter overflow", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "inv", "Invert the counter-mask comparison (count when below CMASK); ignored when CMASK = 0", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cmask", "Counter mask: count cycles with at least CMASK events; 0 = count events", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_21", "", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_63_32", "", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_22", "", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_7[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 40, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_40", "", 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "count", "Event count", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 40, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_40", "", PMREGS_NULL, 0, 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_8[] = {
-		{ "count", "Event count", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "count", "Event count", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_9_0[] = {
 		{ "disabled", 0u, "" },
@@ -3941,303 +3950,303 @@ static inline const struct pmregs_layout_desc *pmregs_x86_layouts(size_t *count)
 		{ "all", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_9[] = {
-		{ "en0", "Counter 0 enable by privilege level", 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_9_0 },
-		{ "any_thread0", "AnyThread for counter 0 (version 3+)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmi0", "PMI on counter 0 overflow", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "en1", "Counter 1 enable by privilege level", 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_9_1 },
-		{ "any_thread1", "AnyThread for counter 1 (version 3+)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmi1", "PMI on counter 1 overflow", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "en2", "Counter 2 enable by privilege level", 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_9_2 },
-		{ "any_thread2", "AnyThread for counter 2 (version 3+)", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmi2", "PMI on counter 2 overflow", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "en3", "Counter 3 enable by privilege level", 1, { 12, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_9_3 },
-		{ "any_thread3", "AnyThread for counter 3 (version 3+)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmi3", "PMI on counter 3 overflow", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_16", "", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "adaptive0", "Adaptive PEBS for fixed counter 0 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_adaptive0", "", 1, { 33, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "adaptive1", "Adaptive PEBS for fixed counter 1 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_adaptive1", "", 1, { 37, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "adaptive2", "Adaptive PEBS for fixed counter 2 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_adaptive2", "", 1, { 41, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "adaptive3", "Adaptive PEBS for fixed counter 3 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", 1, { 44, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_adaptive3", "", 1, { 45, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_48", "", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "en0", "Counter 0 enable by privilege level", v_9_0, 4, 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "any_thread0", "AnyThread for counter 0 (version 3+)", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmi0", "PMI on counter 0 overflow", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "en1", "Counter 1 enable by privilege level", v_9_1, 4, 1, { 4, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "any_thread1", "AnyThread for counter 1 (version 3+)", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmi1", "PMI on counter 1 overflow", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "en2", "Counter 2 enable by privilege level", v_9_2, 4, 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "any_thread2", "AnyThread for counter 2 (version 3+)", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmi2", "PMI on counter 2 overflow", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "en3", "Counter 3 enable by privilege level", v_9_3, 4, 1, { 12, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "any_thread3", "AnyThread for counter 3 (version 3+)", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmi3", "PMI on counter 3 overflow", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_31_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "adaptive0", "Adaptive PEBS for fixed counter 0 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_adaptive0", "", PMREGS_NULL, 0, 1, { 33, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "adaptive1", "Adaptive PEBS for fixed counter 1 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_adaptive1", "", PMREGS_NULL, 0, 1, { 37, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "adaptive2", "Adaptive PEBS for fixed counter 2 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", PMREGS_NULL, 0, 1, { 40, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_adaptive2", "", PMREGS_NULL, 0, 1, { 41, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "adaptive3", "Adaptive PEBS for fixed counter 3 (LINUX ICL_FIXED_0_ADAPTIVE + 4i)", PMREGS_NULL, 0, 1, { 44, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_adaptive3", "", PMREGS_NULL, 0, 1, { 45, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rsvd_63_48", "", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_10[] = {
-		{ "pmc0_en", "Enable IA32_PMC0 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc1_en", "Enable IA32_PMC1 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc2_en", "Enable IA32_PMC2 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc3_en", "Enable IA32_PMC3 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc4_en", "Enable IA32_PMC4 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc5_en", "Enable IA32_PMC5 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc6_en", "Enable IA32_PMC6 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc7_en", "Enable IA32_PMC7 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc8_en", "Enable IA32_PMC8 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc9_en", "Enable IA32_PMC9 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc10_en", "Enable IA32_PMC10 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc11_en", "Enable IA32_PMC11 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc12_en", "Enable IA32_PMC12 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc13_en", "Enable IA32_PMC13 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc14_en", "Enable IA32_PMC14 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc15_en", "Enable IA32_PMC15 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc16_en", "Enable IA32_PMC16 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc17_en", "Enable IA32_PMC17 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc18_en", "Enable IA32_PMC18 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc19_en", "Enable IA32_PMC19 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc20_en", "Enable IA32_PMC20 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc21_en", "Enable IA32_PMC21 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc22_en", "Enable IA32_PMC22 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc23_en", "Enable IA32_PMC23 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc24_en", "Enable IA32_PMC24 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc25_en", "Enable IA32_PMC25 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc26_en", "Enable IA32_PMC26 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc27_en", "Enable IA32_PMC27 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc28_en", "Enable IA32_PMC28 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc29_en", "Enable IA32_PMC29 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc30_en", "Enable IA32_PMC30 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pmc31_en", "Enable IA32_PMC31 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fixed0_en", "Enable IA32_FIXED_CTR0", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fixed1_en", "Enable IA32_FIXED_CTR1", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fixed2_en", "Enable IA32_FIXED_CTR2", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fixed3_en", "Enable IA32_FIXED_CTR3", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "en_perf_metrics", "Enable the topdown PERF_METRICS counter (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_49", "", 1, { 49, 0, 0, 0 }, { 15, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "pmc0_en", "Enable IA32_PMC0 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc1_en", "Enable IA32_PMC1 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc2_en", "Enable IA32_PMC2 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc3_en", "Enable IA32_PMC3 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc4_en", "Enable IA32_PMC4 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc5_en", "Enable IA32_PMC5 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc6_en", "Enable IA32_PMC6 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc7_en", "Enable IA32_PMC7 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc8_en", "Enable IA32_PMC8 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc9_en", "Enable IA32_PMC9 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc10_en", "Enable IA32_PMC10 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc11_en", "Enable IA32_PMC11 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc12_en", "Enable IA32_PMC12 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc13_en", "Enable IA32_PMC13 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc14_en", "Enable IA32_PMC14 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc15_en", "Enable IA32_PMC15 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc16_en", "Enable IA32_PMC16 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc17_en", "Enable IA32_PMC17 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc18_en", "Enable IA32_PMC18 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc19_en", "Enable IA32_PMC19 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc20_en", "Enable IA32_PMC20 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc21_en", "Enable IA32_PMC21 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc22_en", "Enable IA32_PMC22 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc23_en", "Enable IA32_PMC23 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc24_en", "Enable IA32_PMC24 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc25_en", "Enable IA32_PMC25 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc26_en", "Enable IA32_PMC26 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc27_en", "Enable IA32_PMC27 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc28_en", "Enable IA32_PMC28 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc29_en", "Enable IA32_PMC29 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc30_en", "Enable IA32_PMC30 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pmc31_en", "Enable IA32_PMC31 (bits at or above CPUID.0AH:EAX[15:8] are reserved)", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fixed0_en", "Enable IA32_FIXED_CTR0", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fixed1_en", "Enable IA32_FIXED_CTR1", PMREGS_NULL, 0, 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fixed2_en", "Enable IA32_FIXED_CTR2", PMREGS_NULL, 0, 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fixed3_en", "Enable IA32_FIXED_CTR3", PMREGS_NULL, 0, 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_47_36", "", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "en_perf_metrics", "Enable the topdown PERF_METRICS counter (LINUX)", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_49", "", PMREGS_NULL, 0, 1, { 49, 0, 0, 0 }, { 15, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_11[] = {
-		{ "ovf_pmc0", "IA32_PMC0 overflowed", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc1", "IA32_PMC1 overflowed", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc2", "IA32_PMC2 overflowed", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc3", "IA32_PMC3 overflowed", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc4", "IA32_PMC4 overflowed", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc5", "IA32_PMC5 overflowed", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc6", "IA32_PMC6 overflowed", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc7", "IA32_PMC7 overflowed", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc8", "IA32_PMC8 overflowed", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc9", "IA32_PMC9 overflowed", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc10", "IA32_PMC10 overflowed", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc11", "IA32_PMC11 overflowed", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc12", "IA32_PMC12 overflowed", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc13", "IA32_PMC13 overflowed", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc14", "IA32_PMC14 overflowed", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc15", "IA32_PMC15 overflowed", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc16", "IA32_PMC16 overflowed", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc17", "IA32_PMC17 overflowed", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc18", "IA32_PMC18 overflowed", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc19", "IA32_PMC19 overflowed", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc20", "IA32_PMC20 overflowed", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc21", "IA32_PMC21 overflowed", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc22", "IA32_PMC22 overflowed", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc23", "IA32_PMC23 overflowed", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc24", "IA32_PMC24 overflowed", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc25", "IA32_PMC25 overflowed", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc26", "IA32_PMC26 overflowed", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc27", "IA32_PMC27 overflowed", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc28", "IA32_PMC28 overflowed", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc29", "IA32_PMC29 overflowed", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc30", "IA32_PMC30 overflowed", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc31", "IA32_PMC31 overflowed", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed0", "IA32_FIXED_CTR0 overflowed (version 2+)", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed1", "IA32_FIXED_CTR1 overflowed (version 2+)", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed2", "IA32_FIXED_CTR2 overflowed (version 2+)", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed3", "IA32_FIXED_CTR3 overflowed (version 2+)", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "perf_metrics_ovf", "PERF_METRICS overflowed (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_53_49", "", 1, { 49, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "arch_pebs_threshold", "Architectural PEBS buffer reached its threshold (LINUX GLOBAL_STATUS_ARCH_PEBS_THRESHOLD_BIT)", 1, { 54, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "trace_topa_pmi", "Intel PT ToPA PMI pending", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_57_56", "", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "lbr_frz", "LBRs frozen by a PMI (version 4+, streamlined freeze)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ctr_frz", "Counters frozen by a PMI (version 4+, streamlined freeze)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "asci", "Counters stopped by an SGX enclave (ASCI; LINUX calls it ASIF)", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_uncore", "Uncore counter overflow (version 3+)", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ovf_buf", "DS buffer (PEBS) reached its threshold (OvfBuf / OvfBuffer / OvfDSBuffer)", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "cond_chgd", "Performance-monitoring configuration changed", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "ovf_pmc0", "IA32_PMC0 overflowed", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc1", "IA32_PMC1 overflowed", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc2", "IA32_PMC2 overflowed", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc3", "IA32_PMC3 overflowed", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc4", "IA32_PMC4 overflowed", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc5", "IA32_PMC5 overflowed", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc6", "IA32_PMC6 overflowed", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc7", "IA32_PMC7 overflowed", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc8", "IA32_PMC8 overflowed", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc9", "IA32_PMC9 overflowed", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc10", "IA32_PMC10 overflowed", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc11", "IA32_PMC11 overflowed", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc12", "IA32_PMC12 overflowed", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc13", "IA32_PMC13 overflowed", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc14", "IA32_PMC14 overflowed", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc15", "IA32_PMC15 overflowed", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc16", "IA32_PMC16 overflowed", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc17", "IA32_PMC17 overflowed", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc18", "IA32_PMC18 overflowed", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc19", "IA32_PMC19 overflowed", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc20", "IA32_PMC20 overflowed", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc21", "IA32_PMC21 overflowed", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc22", "IA32_PMC22 overflowed", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc23", "IA32_PMC23 overflowed", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc24", "IA32_PMC24 overflowed", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc25", "IA32_PMC25 overflowed", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc26", "IA32_PMC26 overflowed", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc27", "IA32_PMC27 overflowed", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc28", "IA32_PMC28 overflowed", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc29", "IA32_PMC29 overflowed", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc30", "IA32_PMC30 overflowed", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_pmc31", "IA32_PMC31 overflowed", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_fixed0", "IA32_FIXED_CTR0 overflowed (version 2+)", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_fixed1", "IA32_FIXED_CTR1 overflowed (version 2+)", PMREGS_NULL, 0, 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_fixed2", "IA32_FIXED_CTR2 overflowed (version 2+)", PMREGS_NULL, 0, 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_fixed3", "IA32_FIXED_CTR3 overflowed (version 2+)", PMREGS_NULL, 0, 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_47_36", "", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "perf_metrics_ovf", "PERF_METRICS overflowed (LINUX)", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_53_49", "", PMREGS_NULL, 0, 1, { 49, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "arch_pebs_threshold", "Architectural PEBS buffer reached its threshold (LINUX GLOBAL_STATUS_ARCH_PEBS_THRESHOLD_BIT)", PMREGS_NULL, 0, 1, { 54, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "trace_topa_pmi", "Intel PT ToPA PMI pending", PMREGS_NULL, 0, 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_57_56", "", PMREGS_NULL, 0, 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "lbr_frz", "LBRs frozen by a PMI (version 4+, streamlined freeze)", PMREGS_NULL, 0, 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ctr_frz", "Counters frozen by a PMI (version 4+, streamlined freeze)", PMREGS_NULL, 0, 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "asci", "Counters stopped by an SGX enclave (ASCI; LINUX calls it ASIF)", PMREGS_NULL, 0, 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_uncore", "Uncore counter overflow (version 3+)", PMREGS_NULL, 0, 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ovf_buf", "DS buffer (PEBS) reached its threshold (OvfBuf / OvfBuffer / OvfDSBuffer)", PMREGS_NULL, 0, 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "cond_chgd", "Performance-monitoring configuration changed", PMREGS_NULL, 0, 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_12[] = {
-		{ "ovf_pmc0", "Write 1 to clear Ovf_PMC0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc1", "Write 1 to clear Ovf_PMC1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc2", "Write 1 to clear Ovf_PMC2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc3", "Write 1 to clear Ovf_PMC3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc4", "Write 1 to clear Ovf_PMC4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc5", "Write 1 to clear Ovf_PMC5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc6", "Write 1 to clear Ovf_PMC6", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc7", "Write 1 to clear Ovf_PMC7", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc8", "Write 1 to clear Ovf_PMC8", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc9", "Write 1 to clear Ovf_PMC9", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc10", "Write 1 to clear Ovf_PMC10", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc11", "Write 1 to clear Ovf_PMC11", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc12", "Write 1 to clear Ovf_PMC12", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc13", "Write 1 to clear Ovf_PMC13", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc14", "Write 1 to clear Ovf_PMC14", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc15", "Write 1 to clear Ovf_PMC15", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc16", "Write 1 to clear Ovf_PMC16", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc17", "Write 1 to clear Ovf_PMC17", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc18", "Write 1 to clear Ovf_PMC18", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc19", "Write 1 to clear Ovf_PMC19", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc20", "Write 1 to clear Ovf_PMC20", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc21", "Write 1 to clear Ovf_PMC21", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc22", "Write 1 to clear Ovf_PMC22", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc23", "Write 1 to clear Ovf_PMC23", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc24", "Write 1 to clear Ovf_PMC24", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc25", "Write 1 to clear Ovf_PMC25", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc26", "Write 1 to clear Ovf_PMC26", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc27", "Write 1 to clear Ovf_PMC27", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc28", "Write 1 to clear Ovf_PMC28", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc29", "Write 1 to clear Ovf_PMC29", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc30", "Write 1 to clear Ovf_PMC30", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc31", "Write 1 to clear Ovf_PMC31", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed0", "Write 1 to clear Ovf_FixedCtr0", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed1", "Write 1 to clear Ovf_FixedCtr1", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed2", "Write 1 to clear Ovf_FixedCtr2", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed3", "Write 1 to clear Ovf_FixedCtr3", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "perf_metrics_ovf", "Write 1 to clear the PERF_METRICS overflow (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_54_49", "", 1, { 49, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "trace_topa_pmi", "Write 1 to clear Trace_ToPA_PMI", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_57_56", "", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "lbr_frz", "Write 1 to clear LBR_Frz (resumes LBR recording)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ctr_frz", "Write 1 to clear CTR_Frz (resumes counting)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "asci", "Write 1 to clear ASCI", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_uncore", "Write 1 to clear Ovf_Uncore", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_buf", "Write 1 to clear OvfBuf", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "cond_chgd", "Write 1 to clear CondChgd", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
+		{ "ovf_pmc0", "Write 1 to clear Ovf_PMC0", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc1", "Write 1 to clear Ovf_PMC1", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc2", "Write 1 to clear Ovf_PMC2", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc3", "Write 1 to clear Ovf_PMC3", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc4", "Write 1 to clear Ovf_PMC4", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc5", "Write 1 to clear Ovf_PMC5", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc6", "Write 1 to clear Ovf_PMC6", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc7", "Write 1 to clear Ovf_PMC7", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc8", "Write 1 to clear Ovf_PMC8", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc9", "Write 1 to clear Ovf_PMC9", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc10", "Write 1 to clear Ovf_PMC10", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc11", "Write 1 to clear Ovf_PMC11", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc12", "Write 1 to clear Ovf_PMC12", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc13", "Write 1 to clear Ovf_PMC13", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc14", "Write 1 to clear Ovf_PMC14", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc15", "Write 1 to clear Ovf_PMC15", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc16", "Write 1 to clear Ovf_PMC16", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc17", "Write 1 to clear Ovf_PMC17", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc18", "Write 1 to clear Ovf_PMC18", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc19", "Write 1 to clear Ovf_PMC19", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc20", "Write 1 to clear Ovf_PMC20", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc21", "Write 1 to clear Ovf_PMC21", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc22", "Write 1 to clear Ovf_PMC22", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc23", "Write 1 to clear Ovf_PMC23", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc24", "Write 1 to clear Ovf_PMC24", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc25", "Write 1 to clear Ovf_PMC25", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc26", "Write 1 to clear Ovf_PMC26", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc27", "Write 1 to clear Ovf_PMC27", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc28", "Write 1 to clear Ovf_PMC28", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc29", "Write 1 to clear Ovf_PMC29", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc30", "Write 1 to clear Ovf_PMC30", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc31", "Write 1 to clear Ovf_PMC31", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_fixed0", "Write 1 to clear Ovf_FixedCtr0", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_fixed1", "Write 1 to clear Ovf_FixedCtr1", PMREGS_NULL, 0, 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_fixed2", "Write 1 to clear Ovf_FixedCtr2", PMREGS_NULL, 0, 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_fixed3", "Write 1 to clear Ovf_FixedCtr3", PMREGS_NULL, 0, 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_47_36", "", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "perf_metrics_ovf", "Write 1 to clear the PERF_METRICS overflow (LINUX)", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_54_49", "", PMREGS_NULL, 0, 1, { 49, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "trace_topa_pmi", "Write 1 to clear Trace_ToPA_PMI", PMREGS_NULL, 0, 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_57_56", "", PMREGS_NULL, 0, 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "lbr_frz", "Write 1 to clear LBR_Frz (resumes LBR recording)", PMREGS_NULL, 0, 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ctr_frz", "Write 1 to clear CTR_Frz (resumes counting)", PMREGS_NULL, 0, 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "asci", "Write 1 to clear ASCI", PMREGS_NULL, 0, 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_uncore", "Write 1 to clear Ovf_Uncore", PMREGS_NULL, 0, 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_buf", "Write 1 to clear OvfBuf", PMREGS_NULL, 0, 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "cond_chgd", "Write 1 to clear CondChgd", PMREGS_NULL, 0, 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_13[] = {
-		{ "ovf_pmc0", "Write 1 to clear Ovf_PMC0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc1", "Write 1 to clear Ovf_PMC1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc2", "Write 1 to clear Ovf_PMC2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc3", "Write 1 to clear Ovf_PMC3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc4", "Write 1 to clear Ovf_PMC4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc5", "Write 1 to clear Ovf_PMC5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc6", "Write 1 to clear Ovf_PMC6", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc7", "Write 1 to clear Ovf_PMC7", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc8", "Write 1 to clear Ovf_PMC8", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc9", "Write 1 to clear Ovf_PMC9", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc10", "Write 1 to clear Ovf_PMC10", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc11", "Write 1 to clear Ovf_PMC11", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc12", "Write 1 to clear Ovf_PMC12", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc13", "Write 1 to clear Ovf_PMC13", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc14", "Write 1 to clear Ovf_PMC14", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc15", "Write 1 to clear Ovf_PMC15", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc16", "Write 1 to clear Ovf_PMC16", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc17", "Write 1 to clear Ovf_PMC17", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc18", "Write 1 to clear Ovf_PMC18", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc19", "Write 1 to clear Ovf_PMC19", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc20", "Write 1 to clear Ovf_PMC20", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc21", "Write 1 to clear Ovf_PMC21", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc22", "Write 1 to clear Ovf_PMC22", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc23", "Write 1 to clear Ovf_PMC23", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc24", "Write 1 to clear Ovf_PMC24", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc25", "Write 1 to clear Ovf_PMC25", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc26", "Write 1 to clear Ovf_PMC26", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc27", "Write 1 to clear Ovf_PMC27", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc28", "Write 1 to clear Ovf_PMC28", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc29", "Write 1 to clear Ovf_PMC29", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc30", "Write 1 to clear Ovf_PMC30", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc31", "Write 1 to clear Ovf_PMC31", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed0", "Write 1 to clear Ovf_FixedCtr0", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed1", "Write 1 to clear Ovf_FixedCtr1", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed2", "Write 1 to clear Ovf_FixedCtr2", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed3", "Write 1 to clear Ovf_FixedCtr3", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "perf_metrics_ovf", "Write 1 to clear the PERF_METRICS overflow (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_54_49", "", 1, { 49, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "trace_topa_pmi", "Write 1 to clear Trace_ToPA_PMI", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_57_56", "", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "ovf_uncore", "Write 1 to clear Ovf_Uncore", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_buf", "Write 1 to clear OvfBuf", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "cond_chgd", "Write 1 to clear CondChgd", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_60_58", "", 1, { 58, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "ovf_pmc0", "Write 1 to clear Ovf_PMC0", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc1", "Write 1 to clear Ovf_PMC1", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc2", "Write 1 to clear Ovf_PMC2", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc3", "Write 1 to clear Ovf_PMC3", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc4", "Write 1 to clear Ovf_PMC4", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc5", "Write 1 to clear Ovf_PMC5", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc6", "Write 1 to clear Ovf_PMC6", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc7", "Write 1 to clear Ovf_PMC7", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc8", "Write 1 to clear Ovf_PMC8", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc9", "Write 1 to clear Ovf_PMC9", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc10", "Write 1 to clear Ovf_PMC10", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc11", "Write 1 to clear Ovf_PMC11", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc12", "Write 1 to clear Ovf_PMC12", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc13", "Write 1 to clear Ovf_PMC13", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc14", "Write 1 to clear Ovf_PMC14", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc15", "Write 1 to clear Ovf_PMC15", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc16", "Write 1 to clear Ovf_PMC16", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc17", "Write 1 to clear Ovf_PMC17", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc18", "Write 1 to clear Ovf_PMC18", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc19", "Write 1 to clear Ovf_PMC19", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc20", "Write 1 to clear Ovf_PMC20", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc21", "Write 1 to clear Ovf_PMC21", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc22", "Write 1 to clear Ovf_PMC22", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc23", "Write 1 to clear Ovf_PMC23", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc24", "Write 1 to clear Ovf_PMC24", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc25", "Write 1 to clear Ovf_PMC25", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc26", "Write 1 to clear Ovf_PMC26", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc27", "Write 1 to clear Ovf_PMC27", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc28", "Write 1 to clear Ovf_PMC28", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc29", "Write 1 to clear Ovf_PMC29", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc30", "Write 1 to clear Ovf_PMC30", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc31", "Write 1 to clear Ovf_PMC31", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_fixed0", "Write 1 to clear Ovf_FixedCtr0", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_fixed1", "Write 1 to clear Ovf_FixedCtr1", PMREGS_NULL, 0, 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_fixed2", "Write 1 to clear Ovf_FixedCtr2", PMREGS_NULL, 0, 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_fixed3", "Write 1 to clear Ovf_FixedCtr3", PMREGS_NULL, 0, 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_47_36", "", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "perf_metrics_ovf", "Write 1 to clear the PERF_METRICS overflow (LINUX)", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_54_49", "", PMREGS_NULL, 0, 1, { 49, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "trace_topa_pmi", "Write 1 to clear Trace_ToPA_PMI", PMREGS_NULL, 0, 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_57_56", "", PMREGS_NULL, 0, 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "ovf_uncore", "Write 1 to clear Ovf_Uncore", PMREGS_NULL, 0, 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_buf", "Write 1 to clear OvfBuf", PMREGS_NULL, 0, 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "cond_chgd", "Write 1 to clear CondChgd", PMREGS_NULL, 0, 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_60_58", "", PMREGS_NULL, 0, 1, { 58, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_14[] = {
-		{ "ovf_pmc0", "Write 1 to clear Ovf_PMC0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc1", "Write 1 to clear Ovf_PMC1", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc2", "Write 1 to clear Ovf_PMC2", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc3", "Write 1 to clear Ovf_PMC3", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc4", "Write 1 to clear Ovf_PMC4", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc5", "Write 1 to clear Ovf_PMC5", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc6", "Write 1 to clear Ovf_PMC6", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc7", "Write 1 to clear Ovf_PMC7", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc8", "Write 1 to clear Ovf_PMC8", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc9", "Write 1 to clear Ovf_PMC9", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc10", "Write 1 to clear Ovf_PMC10", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc11", "Write 1 to clear Ovf_PMC11", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc12", "Write 1 to clear Ovf_PMC12", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc13", "Write 1 to clear Ovf_PMC13", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc14", "Write 1 to clear Ovf_PMC14", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc15", "Write 1 to clear Ovf_PMC15", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc16", "Write 1 to clear Ovf_PMC16", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc17", "Write 1 to clear Ovf_PMC17", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc18", "Write 1 to clear Ovf_PMC18", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc19", "Write 1 to clear Ovf_PMC19", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc20", "Write 1 to clear Ovf_PMC20", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc21", "Write 1 to clear Ovf_PMC21", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc22", "Write 1 to clear Ovf_PMC22", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc23", "Write 1 to clear Ovf_PMC23", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc24", "Write 1 to clear Ovf_PMC24", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc25", "Write 1 to clear Ovf_PMC25", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc26", "Write 1 to clear Ovf_PMC26", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc27", "Write 1 to clear Ovf_PMC27", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc28", "Write 1 to clear Ovf_PMC28", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc29", "Write 1 to clear Ovf_PMC29", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc30", "Write 1 to clear Ovf_PMC30", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_pmc31", "Write 1 to clear Ovf_PMC31", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed0", "Write 1 to clear Ovf_FixedCtr0", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed1", "Write 1 to clear Ovf_FixedCtr1", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed2", "Write 1 to clear Ovf_FixedCtr2", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_fixed3", "Write 1 to clear Ovf_FixedCtr3", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_47_36", "", 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "perf_metrics_ovf", "Write 1 to clear the PERF_METRICS overflow (LINUX)", 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_54_49", "", 1, { 49, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "trace_topa_pmi", "Write 1 to clear Trace_ToPA_PMI", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_57_56", "", 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "lbr_frz", "Write 1 to clear LBR_Frz (resumes LBR recording)", 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ctr_frz", "Write 1 to clear CTR_Frz (resumes counting)", 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "asci", "Write 1 to clear ASCI", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_uncore", "Write 1 to clear Ovf_Uncore", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "ovf_buf", "Write 1 to clear OvfBuf", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, 0, PMREGS_NULL },
-		{ "rsvd_63", "", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "ovf_pmc0", "Write 1 to clear Ovf_PMC0", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc1", "Write 1 to clear Ovf_PMC1", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc2", "Write 1 to clear Ovf_PMC2", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc3", "Write 1 to clear Ovf_PMC3", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc4", "Write 1 to clear Ovf_PMC4", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc5", "Write 1 to clear Ovf_PMC5", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc6", "Write 1 to clear Ovf_PMC6", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc7", "Write 1 to clear Ovf_PMC7", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc8", "Write 1 to clear Ovf_PMC8", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc9", "Write 1 to clear Ovf_PMC9", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc10", "Write 1 to clear Ovf_PMC10", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc11", "Write 1 to clear Ovf_PMC11", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc12", "Write 1 to clear Ovf_PMC12", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc13", "Write 1 to clear Ovf_PMC13", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc14", "Write 1 to clear Ovf_PMC14", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc15", "Write 1 to clear Ovf_PMC15", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc16", "Write 1 to clear Ovf_PMC16", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc17", "Write 1 to clear Ovf_PMC17", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc18", "Write 1 to clear Ovf_PMC18", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc19", "Write 1 to clear Ovf_PMC19", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc20", "Write 1 to clear Ovf_PMC20", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc21", "Write 1 to clear Ovf_PMC21", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc22", "Write 1 to clear Ovf_PMC22", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc23", "Write 1 to clear Ovf_PMC23", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc24", "Write 1 to clear Ovf_PMC24", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc25", "Write 1 to clear Ovf_PMC25", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc26", "Write 1 to clear Ovf_PMC26", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc27", "Write 1 to clear Ovf_PMC27", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc28", "Write 1 to clear Ovf_PMC28", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc29", "Write 1 to clear Ovf_PMC29", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc30", "Write 1 to clear Ovf_PMC30", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_pmc31", "Write 1 to clear Ovf_PMC31", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_fixed0", "Write 1 to clear Ovf_FixedCtr0", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_fixed1", "Write 1 to clear Ovf_FixedCtr1", PMREGS_NULL, 0, 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_fixed2", "Write 1 to clear Ovf_FixedCtr2", PMREGS_NULL, 0, 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_fixed3", "Write 1 to clear Ovf_FixedCtr3", PMREGS_NULL, 0, 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_47_36", "", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "perf_metrics_ovf", "Write 1 to clear the PERF_METRICS overflow (LINUX)", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_54_49", "", PMREGS_NULL, 0, 1, { 49, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "trace_topa_pmi", "Write 1 to clear Trace_ToPA_PMI", PMREGS_NULL, 0, 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_57_56", "", PMREGS_NULL, 0, 1, { 56, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "lbr_frz", "Write 1 to clear LBR_Frz (resumes LBR recording)", PMREGS_NULL, 0, 1, { 58, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ctr_frz", "Write 1 to clear CTR_Frz (resumes counting)", PMREGS_NULL, 0, 1, { 59, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "asci", "Write 1 to clear ASCI", PMREGS_NULL, 0, 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_uncore", "Write 1 to clear Ovf_Uncore", PMREGS_NULL, 0, 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "ovf_buf", "Write 1 to clear OvfBuf", PMREGS_NULL, 0, 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_WO, 0, {0} },
+		{ "rsvd_63", "", PMREGS_NULL, 0, 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_15[] = {
-		{ "pmc0_inuse", "IA32_PERFEVTSEL0[7:0] is not zero", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc1_inuse", "IA32_PERFEVTSEL1[7:0] is not zero", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc2_inuse", "IA32_PERFEVTSEL2[7:0] is not zero", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc3_inuse", "IA32_PERFEVTSEL3[7:0] is not zero", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc4_inuse", "IA32_PERFEVTSEL4[7:0] is not zero", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc5_inuse", "IA32_PERFEVTSEL5[7:0] is not zero", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc6_inuse", "IA32_PERFEVTSEL6[7:0] is not zero", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc7_inuse", "IA32_PERFEVTSEL7[7:0] is not zero", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc8_inuse", "IA32_PERFEVTSEL8[7:0] is not zero", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc9_inuse", "IA32_PERFEVTSEL9[7:0] is not zero", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc10_inuse", "IA32_PERFEVTSEL10[7:0] is not zero", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc11_inuse", "IA32_PERFEVTSEL11[7:0] is not zero", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc12_inuse", "IA32_PERFEVTSEL12[7:0] is not zero", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc13_inuse", "IA32_PERFEVTSEL13[7:0] is not zero", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc14_inuse", "IA32_PERFEVTSEL14[7:0] is not zero", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc15_inuse", "IA32_PERFEVTSEL15[7:0] is not zero", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc16_inuse", "IA32_PERFEVTSEL16[7:0] is not zero", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc17_inuse", "IA32_PERFEVTSEL17[7:0] is not zero", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc18_inuse", "IA32_PERFEVTSEL18[7:0] is not zero", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc19_inuse", "IA32_PERFEVTSEL19[7:0] is not zero", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc20_inuse", "IA32_PERFEVTSEL20[7:0] is not zero", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc21_inuse", "IA32_PERFEVTSEL21[7:0] is not zero", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc22_inuse", "IA32_PERFEVTSEL22[7:0] is not zero", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc23_inuse", "IA32_PERFEVTSEL23[7:0] is not zero", 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc24_inuse", "IA32_PERFEVTSEL24[7:0] is not zero", 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc25_inuse", "IA32_PERFEVTSEL25[7:0] is not zero", 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc26_inuse", "IA32_PERFEVTSEL26[7:0] is not zero", 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc27_inuse", "IA32_PERFEVTSEL27[7:0] is not zero", 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc28_inuse", "IA32_PERFEVTSEL28[7:0] is not zero", 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc29_inuse", "IA32_PERFEVTSEL29[7:0] is not zero", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc30_inuse", "IA32_PERFEVTSEL30[7:0] is not zero", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pmc31_inuse", "IA32_PERFEVTSEL31[7:0] is not zero", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "fixed0_inuse", "IA32_FIXED_CTR_CTRL enable bits of counter 0 are not zero", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "fixed1_inuse", "IA32_FIXED_CTR_CTRL enable bits of counter 1 are not zero", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "fixed2_inuse", "IA32_FIXED_CTR_CTRL enable bits of counter 2 are not zero", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_62_35", "", 1, { 35, 0, 0, 0 }, { 28, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "pmi_inuse", "Some PERFEVTSEL.INT, fixed-counter PMI or PEBS_ENABLE bit is set", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "pmc0_inuse", "IA32_PERFEVTSEL0[7:0] is not zero", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc1_inuse", "IA32_PERFEVTSEL1[7:0] is not zero", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc2_inuse", "IA32_PERFEVTSEL2[7:0] is not zero", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc3_inuse", "IA32_PERFEVTSEL3[7:0] is not zero", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc4_inuse", "IA32_PERFEVTSEL4[7:0] is not zero", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc5_inuse", "IA32_PERFEVTSEL5[7:0] is not zero", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc6_inuse", "IA32_PERFEVTSEL6[7:0] is not zero", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc7_inuse", "IA32_PERFEVTSEL7[7:0] is not zero", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc8_inuse", "IA32_PERFEVTSEL8[7:0] is not zero", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc9_inuse", "IA32_PERFEVTSEL9[7:0] is not zero", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc10_inuse", "IA32_PERFEVTSEL10[7:0] is not zero", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc11_inuse", "IA32_PERFEVTSEL11[7:0] is not zero", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc12_inuse", "IA32_PERFEVTSEL12[7:0] is not zero", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc13_inuse", "IA32_PERFEVTSEL13[7:0] is not zero", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc14_inuse", "IA32_PERFEVTSEL14[7:0] is not zero", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc15_inuse", "IA32_PERFEVTSEL15[7:0] is not zero", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc16_inuse", "IA32_PERFEVTSEL16[7:0] is not zero", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc17_inuse", "IA32_PERFEVTSEL17[7:0] is not zero", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc18_inuse", "IA32_PERFEVTSEL18[7:0] is not zero", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc19_inuse", "IA32_PERFEVTSEL19[7:0] is not zero", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc20_inuse", "IA32_PERFEVTSEL20[7:0] is not zero", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc21_inuse", "IA32_PERFEVTSEL21[7:0] is not zero", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc22_inuse", "IA32_PERFEVTSEL22[7:0] is not zero", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc23_inuse", "IA32_PERFEVTSEL23[7:0] is not zero", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc24_inuse", "IA32_PERFEVTSEL24[7:0] is not zero", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc25_inuse", "IA32_PERFEVTSEL25[7:0] is not zero", PMREGS_NULL, 0, 1, { 25, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc26_inuse", "IA32_PERFEVTSEL26[7:0] is not zero", PMREGS_NULL, 0, 1, { 26, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc27_inuse", "IA32_PERFEVTSEL27[7:0] is not zero", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc28_inuse", "IA32_PERFEVTSEL28[7:0] is not zero", PMREGS_NULL, 0, 1, { 28, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc29_inuse", "IA32_PERFEVTSEL29[7:0] is not zero", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc30_inuse", "IA32_PERFEVTSEL30[7:0] is not zero", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pmc31_inuse", "IA32_PERFEVTSEL31[7:0] is not zero", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "fixed0_inuse", "IA32_FIXED_CTR_CTRL enable bits of counter 0 are not zero", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "fixed1_inuse", "IA32_FIXED_CTR_CTRL enable bits of counter 1 are not zero", PMREGS_NULL, 0, 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "fixed2_inuse", "IA32_FIXED_CTR_CTRL enable bits of counter 2 are not zero", PMREGS_NULL, 0, 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_62_35", "", PMREGS_NULL, 0, 1, { 35, 0, 0, 0 }, { 28, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "pmi_inuse", "Some PERFEVTSEL.INT, fixed-counter PMI or PEBS_ENABLE bit is set", PMREGS_NULL, 0, 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_16_0[] = {
 		{ "lbr_32", 0u, "32-bit offsets" },
@@ -4258,180 +4267,180 @@ static inline const struct pmregs_layout_desc *pmregs_x86_layouts(size_t *count)
 		{ "adaptive_cntr", 6u, "as 5, plus the counter snapshot group (MSR_PEBS_DATA_CFG.CNTR, METRICS; LXTIP e02e9b0374c3)" },
 	};
 	static const struct pmregs_field_desc f_16[] = {
-		{ "lbr_fmt", "Format of the LBR records", 1, { 0, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 7, v_16_0 },
-		{ "pebs_trap", "PEBS records are trap-like (recorded after the instruction)", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pebs_arch_reg", "PEBS records hold architectural registers (PEBSSaveArchRegs)", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pebs_rec_fmt", "PEBS record format (pebs_record_size)", 1, { 8, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 7, v_16_1 },
-		{ "smm_freeze", "IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "fw_write", "Full-width counter writes through IA32_A_PMCx", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pebs_baseline", "Adaptive PEBS baseline (LINUX PERF_CAP_PEBS_BASELINE)", 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "perf_metrics", "PERF_METRICS available (LINUX PERF_CAP_METRICS_IDX)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pebs_output_pt", "PEBS output to Intel PT available (LINUX PERF_CAP_PT_IDX)", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pebs_timing_info", "PEBS timing information (LINUX union perf_capabilities)", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_18", "", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "rdpmc_metrics_clear", "RDPMC of PERF_METRICS clears it (LINUX)", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_20", "", 1, { 20, 0, 0, 0 }, { 44, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbr_fmt", "Format of the LBR records", v_16_0, 7, 1, { 0, 0, 0, 0 }, { 6, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pebs_trap", "PEBS records are trap-like (recorded after the instruction)", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pebs_arch_reg", "PEBS records hold architectural registers (PEBSSaveArchRegs)", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pebs_rec_fmt", "PEBS record format (pebs_record_size)", v_16_1, 7, 1, { 8, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "smm_freeze", "IA32_DEBUGCTL.FREEZE_WHILE_SMM is supported", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "fw_write", "Full-width counter writes through IA32_A_PMCx", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pebs_baseline", "Adaptive PEBS baseline (LINUX PERF_CAP_PEBS_BASELINE)", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "perf_metrics", "PERF_METRICS available (LINUX PERF_CAP_METRICS_IDX)", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pebs_output_pt", "PEBS output to Intel PT available (LINUX PERF_CAP_PT_IDX)", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pebs_timing_info", "PEBS timing information (LINUX union perf_capabilities)", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_18", "", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "rdpmc_metrics_clear", "RDPMC of PERF_METRICS clears it (LINUX)", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_63_20", "", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 44, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_17[] = {
-		{ "pebs_en_pmc0", "PEBS on IA32_PMC0 (06_0FH)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "model_specific_31_1", "Model-specific (later cores: PEBS on further counters)", 1, { 1, 0, 0, 0 }, { 31, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "model_specific_63_32", "Model-specific (later cores: PEBS on fixed counters, load latency)", 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
+		{ "pebs_en_pmc0", "PEBS on IA32_PMC0 (06_0FH)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "model_specific_31_1", "Model-specific (later cores: PEBS on further counters)", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 31, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "model_specific_63_32", "Model-specific (later cores: PEBS on fixed counters, load latency)", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_18[] = {
-		{ "other_6_0", "", 1, { 0, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "perfmon_available", "Performance monitoring is available", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "other_10_8", "", 1, { 8, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "bts_unavailable", "Branch trace store is not supported", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pebs_unavailable", "PEBS is not supported", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "other_63_13", "", 1, { 13, 0, 0, 0 }, { 51, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
+		{ "other_6_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "perfmon_available", "Performance monitoring is available", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "other_10_8", "", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "bts_unavailable", "Branch trace store is not supported", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pebs_unavailable", "PEBS is not supported", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "other_63_13", "", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 51, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_19[] = {
-		{ "address", "Linear address of the DS save area", 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "address", "Linear address of the DS save area", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 64, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_20[] = {
-		{ "version_id", "Architectural performance monitoring version (ArchPerfMonVerID)", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "num_gp_counters", "General-purpose counters per logical processor", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "gp_counter_width", "Bit width of the general-purpose counters", 1, { 16, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "ebx_length", "Length of the EBX event-availability bit vector", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "version_id", "Architectural performance monitoring version (ArchPerfMonVerID)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "num_gp_counters", "General-purpose counters per logical processor", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "gp_counter_width", "Bit width of the general-purpose counters", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "ebx_length", "Length of the EBX event-availability bit vector", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_21[] = {
-		{ "no_core_cycles", "UnHalted Core Cycles not available", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "no_instructions_retired", "Instruction Retired not available", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "no_ref_cycles", "UnHalted Reference Cycles not available", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "no_llc_references", "LLC Reference not available", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "no_llc_misses", "LLC Misses not available", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "no_branch_instructions", "Branch Instruction Retired not available", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "no_branch_misses", "Branch Misses Retired not available", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_7", "", 1, { 7, 0, 0, 0 }, { 25, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "no_core_cycles", "UnHalted Core Cycles not available", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "no_instructions_retired", "Instruction Retired not available", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "no_ref_cycles", "UnHalted Reference Cycles not available", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "no_llc_references", "LLC Reference not available", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "no_llc_misses", "LLC Misses not available", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "no_branch_instructions", "Branch Instruction Retired not available", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "no_branch_misses", "Branch Misses Retired not available", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_31_7", "", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 25, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_22[] = {
-		{ "num_fixed_counters", "Fixed-function counters (when version > 1)", 1, { 0, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "fixed_counter_width", "Bit width of the fixed-function counters", 1, { 5, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_14_13", "", 1, { 13, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "anythread_deprecated", "AnyThread is deprecated (LINUX; not in SDM2 2016)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_16", "", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "num_fixed_counters", "Fixed-function counters (when version > 1)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "fixed_counter_width", "Bit width of the fixed-function counters", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_14_13", "", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "anythread_deprecated", "AnyThread is deprecated (LINUX; not in SDM2 2016)", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_31_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_23[] = {
-		{ "other_1_0", "", 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "dtes64", "64-bit DS save area layout", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "other_3", "", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "ds_cpl", "CPL-qualified debug store (BTS_OFF_OS/BTS_OFF_USR)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "other_14_5", "", 1, { 5, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "pdcm", "IA32_PERF_CAPABILITIES is present (perfmon and debug capability)", 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "other_31_16", "", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
+		{ "other_1_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "dtes64", "64-bit DS save area layout", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "other_3", "", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "ds_cpl", "CPL-qualified debug store (BTS_OFF_OS/BTS_OFF_USR)", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "other_14_5", "", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "pdcm", "IA32_PERF_CAPABILITIES is present (perfmon and debug capability)", PMREGS_NULL, 0, 1, { 15, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "other_31_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_24[] = {
-		{ "other_20_0", "", 1, { 0, 0, 0, 0 }, { 21, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "ds", "Debug store (BTS and PEBS) is supported", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "other_31_22", "", 1, { 22, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
+		{ "other_20_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 21, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "ds", "Debug store (BTS and PEBS) is supported", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "other_31_22", "", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 10, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_25[] = {
-		{ "value", "Reload value", 1, { 0, 0, 0, 0 }, { 40, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_40", "", 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "value", "Reload value", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 40, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_40", "", PMREGS_NULL, 0, 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_26[] = {
-		{ "rsvd_3_0", "", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "predicted", "Branch was predicted (not supported by Core or Atom microarchitectures)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_5", "", 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_3_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "predicted", "Branch was predicted (not supported by Core or Atom microarchitectures)", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_5", "", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 59, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_27[] = {
-		{ "rsvd_3_0", "", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "predicted", "Branch was predicted (not supported by Core or Atom microarchitectures)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_5", "", 1, { 5, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_3_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "predicted", "Branch was predicted (not supported by Core or Atom microarchitectures)", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_31_5", "", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 27, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_28[] = {
-		{ "meminfo", "Memory-info group (address, data source, latency, TSX tuning)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "gp", "General-purpose register group", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "xmms", "XMM register group", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "lbrs", "LBR group", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cntr", "Counter snapshot group (timed PEBS)", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "metrics", "PERF_METRICS snapshot in the counter group", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_23_6", "", 1, { 6, 0, 0, 0 }, { 18, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "lbr_entries", "Number of LBR entries in the LBR group, minus 1", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cntr_gp", "General-purpose counters snapshotted by the counter group (PEBS_DATACFG_CNTR_MASK)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cntr_fixed", "Fixed counters snapshotted by the counter group (PEBS_DATACFG_FIX_MASK)", 1, { 48, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_56", "", 1, { 56, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "meminfo", "Memory-info group (address, data source, latency, TSX tuning)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "gp", "General-purpose register group", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "xmms", "XMM register group", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "lbrs", "LBR group", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cntr", "Counter snapshot group (timed PEBS)", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "metrics", "PERF_METRICS snapshot in the counter group", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_23_6", "", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 18, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "lbr_entries", "Number of LBR entries in the LBR group, minus 1", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cntr_gp", "General-purpose counters snapshotted by the counter group (PEBS_DATACFG_CNTR_MASK)", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cntr_fixed", "Fixed counters snapshotted by the counter group (PEBS_DATACFG_FIX_MASK)", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_56", "", PMREGS_NULL, 0, 1, { 56, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_29[] = {
-		{ "meminfo", "The record has the memory-info group", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "gp", "The record has the general-purpose register group", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "xmms", "The record has the XMM group", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "lbrs", "The record has the LBR group", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cntr", "The record has the counter group", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "metrics", "The counter group holds PERF_METRICS", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_23_6", "", 1, { 6, 0, 0, 0 }, { 18, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "lbr_entries", "LBR entries in the record, minus 1", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "retire_latency", "Cycles from the previous retirement (IA32_PERF_CAPABILITIES.PEBS_TIMING_INFO)", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "record_size", "Size of this record in bytes", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "meminfo", "The record has the memory-info group", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "gp", "The record has the general-purpose register group", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "xmms", "The record has the XMM group", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "lbrs", "The record has the LBR group", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cntr", "The record has the counter group", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "metrics", "The counter group holds PERF_METRICS", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_23_6", "", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 18, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "lbr_entries", "LBR entries in the record, minus 1", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "retire_latency", "Cycles from the previous retirement (IA32_PERF_CAPABILITIES.PEBS_TIMING_INFO)", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "record_size", "Size of this record in bytes", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_30[] = {
-		{ "cycles_last_block", "Cycles in the last transactional block", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "hle_abort", "An HLE transaction aborted", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rtm_abort", "An RTM transaction aborted", 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "instruction_abort", "Aborted by an instruction", 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "non_instruction_abort", "Aborted by something other than an instruction", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "retry", "Retrying may succeed", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "data_conflict", "Aborted by a data conflict", 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "capacity_writes", "Aborted by write capacity", 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "capacity_reads", "Aborted by read capacity", 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_40", "", 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "cycles_last_block", "Cycles in the last transactional block", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "hle_abort", "An HLE transaction aborted", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rtm_abort", "An RTM transaction aborted", PMREGS_NULL, 0, 1, { 33, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "instruction_abort", "Aborted by an instruction", PMREGS_NULL, 0, 1, { 34, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "non_instruction_abort", "Aborted by something other than an instruction", PMREGS_NULL, 0, 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "retry", "Retrying may succeed", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "data_conflict", "Aborted by a data conflict", PMREGS_NULL, 0, 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "capacity_writes", "Aborted by write capacity", PMREGS_NULL, 0, 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "capacity_reads", "Aborted by read capacity", PMREGS_NULL, 0, 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_40", "", PMREGS_NULL, 0, 1, { 40, 0, 0, 0 }, { 24, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_31[] = {
-		{ "dse", "Data source encoding (index into the core's data-source table)", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "stlb_miss", "The access missed the second-level TLB", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "locked", "Locked access", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "data_blk", "The load was blocked: its data could not be forwarded from a preceding store", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "addr_blk", "The load was blocked by a possible address conflict with a preceding store", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_8", "", 1, { 8, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "dse", "Data source encoding (index into the core's data-source table)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "stlb_miss", "The access missed the second-level TLB", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "locked", "Locked access", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "data_blk", "The load was blocked: its data could not be forwarded from a preceding store", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "addr_blk", "The load was blocked by a possible address conflict with a preceding store", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_8", "", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_32[] = {
-		{ "l1d_hit", "The store hit the L1 data cache", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_3_1", "", 1, { 1, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "stlb_miss", "The store missed the second-level TLB", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "locked", "Locked access", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_6", "", 1, { 6, 0, 0, 0 }, { 58, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "l1d_hit", "The store hit the L1 data cache", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_3_1", "", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "stlb_miss", "The store missed the second-level TLB", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "locked", "Locked access", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_6", "", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 58, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_33[] = {
-		{ "dse", "Data source encoding", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "stlb_miss", "The store missed the second-level TLB", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "locked", "Locked access", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_6", "", 1, { 6, 0, 0, 0 }, { 58, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "dse", "Data source encoding", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "stlb_miss", "The store missed the second-level TLB", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "locked", "Locked access", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_6", "", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 58, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_34[] = {
-		{ "dse", "Data source encoding", 1, { 0, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "locked", "Locked access", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "stlb_miss", "The access missed the second-level TLB", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fwd_blk", "Blocked: store data could not be forwarded", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_8", "", 1, { 8, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "dse", "Data source encoding", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "locked", "Locked access", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "stlb_miss", "The access missed the second-level TLB", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fwd_blk", "Blocked: store data could not be forwarded", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_8", "", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 56, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_35[] = {
-		{ "dse", "Data source encoding", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_9_8", "", 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "stlb_miss", "The access missed the second-level TLB", 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "locked", "Locked access", 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "data_blk", "Blocked: data could not be forwarded", 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "addr_blk", "Blocked by a possible address conflict", 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_14", "", 1, { 14, 0, 0, 0 }, { 50, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "dse", "Data source encoding", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_9_8", "", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "stlb_miss", "The access missed the second-level TLB", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "locked", "Locked access", PMREGS_NULL, 0, 1, { 11, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "data_blk", "Blocked: data could not be forwarded", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "addr_blk", "Blocked by a possible address conflict", PMREGS_NULL, 0, 1, { 13, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_14", "", PMREGS_NULL, 0, 1, { 14, 0, 0, 0 }, { 50, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_36[] = {
-		{ "instr_latency", "Instruction latency in core cycles", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pad_31_16", "Not used by Linux", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "cache_latency", "Cache access latency in core cycles", 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "pad_63_48", "Not used by Linux", 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
+		{ "instr_latency", "Instruction latency in core cycles", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pad_31_16", "Not used by Linux", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "cache_latency", "Cache access latency in core cycles", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "pad_63_48", "Not used by Linux", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_37[] = {
-		{ "size_bits", "SIZE (buffer = 4 KB << SIZE) and possibly reserved bits", 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "base", "Physical address of the buffer, bits 63:12", 1, { 12, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "size_bits", "SIZE (buffer = 4 KB << SIZE) and possibly reserved bits", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "base", "Physical address of the buffer, bits 63:12", PMREGS_NULL, 0, 1, { 12, 0, 0, 0 }, { 52, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_38[] = {
-		{ "rsvd_3_0", "", 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "wr", "Write offset: where the next record goes, in 16-byte units", 1, { 4, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_30_27", "", 1, { 27, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "full", "The buffer is full", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "en", "Architectural PEBS enabled", 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_35_33", "", 1, { 33, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "thresh", "Threshold offset (16-byte units) that raises the PMI", 1, { 36, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_59", "", 1, { 59, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "rsvd_3_0", "", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "wr", "Write offset: where the next record goes, in 16-byte units", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_30_27", "", PMREGS_NULL, 0, 1, { 27, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "full", "The buffer is full", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "en", "Architectural PEBS enabled", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_35_33", "", PMREGS_NULL, 0, 1, { 33, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "thresh", "Threshold offset (16-byte units) that raises the PMI", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 23, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_59", "", PMREGS_NULL, 0, 1, { 59, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_39_0[] = {
 		{ "none", 0u, "" },
@@ -4440,20 +4449,20 @@ static inline const struct pmregs_layout_desc *pmregs_x86_layouts(size_t *count)
 		{ "lbr_depth", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_39[] = {
-		{ "reload", "Value the counter is reloaded with after a record (Linux writes -period)", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "other_34_32", "Not named in our sources", 1, { 32, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "cntr_allow", "This counter may be snapshotted by other counters' records (counter group)", 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cntr_gp", "Records carry the general-purpose counters of the counter group", 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cntr_fixed", "Records carry the fixed counters of the counter group", 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cntr_metrics", "Records carry PERF_METRICS in the counter group", 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "other_39", "Not named in our sources", 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "lbr", "LBR group: the number of LBR entries", 1, { 40, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_39_0 },
-		{ "other_48_42", "Not named in our sources", 1, { 42, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "vecr_xmm", "XMM register group", 1, { 49, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "other_60_50", "Not named in our sources (the record header has YMMH, OPMASK, ZMMH and H16ZMM flags at 50, 53, 54, 55)", 1, { 50, 0, 0, 0 }, { 11, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "gpr", "General-purpose register group", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "aux", "Aux (memory-info) group", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "en", "Architectural PEBS on this counter", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "reload", "Value the counter is reloaded with after a record (Linux writes -period)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "other_34_32", "Not named in our sources", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "cntr_allow", "This counter may be snapshotted by other counters' records (counter group)", PMREGS_NULL, 0, 1, { 35, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cntr_gp", "Records carry the general-purpose counters of the counter group", PMREGS_NULL, 0, 1, { 36, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cntr_fixed", "Records carry the fixed counters of the counter group", PMREGS_NULL, 0, 1, { 37, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cntr_metrics", "Records carry PERF_METRICS in the counter group", PMREGS_NULL, 0, 1, { 38, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "other_39", "Not named in our sources", PMREGS_NULL, 0, 1, { 39, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "lbr", "LBR group: the number of LBR entries", v_39_0, 4, 1, { 40, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "other_48_42", "Not named in our sources", PMREGS_NULL, 0, 1, { 42, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "vecr_xmm", "XMM register group", PMREGS_NULL, 0, 1, { 49, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "other_60_50", "Not named in our sources (the record header has YMMH, OPMASK, ZMMH and H16ZMM flags at 50, 53, 54, 55)", PMREGS_NULL, 0, 1, { 50, 0, 0, 0 }, { 11, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "gpr", "General-purpose register group", PMREGS_NULL, 0, 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "aux", "Aux (memory-info) group", PMREGS_NULL, 0, 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "en", "Architectural PEBS on this counter", PMREGS_NULL, 0, 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_value_desc v_40_0[] = {
 		{ "none", 0u, "" },
@@ -4462,299 +4471,299 @@ static inline const struct pmregs_layout_desc *pmregs_x86_layouts(size_t *count)
 		{ "lbr_depth", 3u, "" },
 	};
 	static const struct pmregs_field_desc f_40[] = {
-		{ "size", "Size of this record or fragment in bytes, header included", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_29_16", "", 1, { 16, 0, 0, 0 }, { 14, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "mode_64bit", "Written in 64-bit mode", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cont", "Another fragment of this record follows", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_34_32", "", 1, { 32, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "cntr", "Counter group present (non-zero)", 1, { 35, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "lbr", "LBR group: entries present", 1, { 40, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 4, v_40_0 },
-		{ "rsvd_48_42", "", 1, { 42, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "xmm", "XMM group present", 1, { 49, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "ymmh", "YMMH group present", 1, { 50, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_52_51", "", 1, { 51, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "opmask", "OPMASK group present", 1, { 53, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "zmmh", "ZMMH group present", 1, { 54, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "h16zmm", "High 16 ZMM group present", 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_60_56", "", 1, { 56, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "gpr", "General-purpose register group present", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "aux", "Aux (memory-info) group present", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "basic", "Basic group present (always in the first fragment)", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "size", "Size of this record or fragment in bytes, header included", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_29_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 14, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "mode_64bit", "Written in 64-bit mode", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cont", "Another fragment of this record follows", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_34_32", "", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "cntr", "Counter group present (non-zero)", PMREGS_NULL, 0, 1, { 35, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "lbr", "LBR group: entries present", v_40_0, 4, 1, { 40, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_48_42", "", PMREGS_NULL, 0, 1, { 42, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "xmm", "XMM group present", PMREGS_NULL, 0, 1, { 49, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "ymmh", "YMMH group present", PMREGS_NULL, 0, 1, { 50, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_52_51", "", PMREGS_NULL, 0, 1, { 51, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "opmask", "OPMASK group present", PMREGS_NULL, 0, 1, { 53, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "zmmh", "ZMMH group present", PMREGS_NULL, 0, 1, { 54, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "h16zmm", "High 16 ZMM group present", PMREGS_NULL, 0, 1, { 55, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_60_56", "", PMREGS_NULL, 0, 1, { 56, 0, 0, 0 }, { 5, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "gpr", "General-purpose register group present", PMREGS_NULL, 0, 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "aux", "Aux (memory-info) group present", PMREGS_NULL, 0, 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "basic", "Basic group present (always in the first fragment)", PMREGS_NULL, 0, 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_41[] = {
-		{ "retire", "Retire latency in cycles", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "valid", "retire is valid", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_17", "", 1, { 17, 0, 0, 0 }, { 47, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "retire", "Retire latency in cycles", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "valid", "retire is valid", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_17", "", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 47, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_42[] = {
-		{ "leaf0", "Subleaf 0 (this one) is valid", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "cntr_subleaf", "Subleaf 1: counter bitmaps", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "acr_subleaf", "Subleaf 2: auto counter reload bitmaps", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "events_subleaf", "Subleaf 3: event bitmaps", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pebs_caps_subleaf", "Subleaf 4: architectural PEBS capabilities", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "pebs_cnts_subleaf", "Subleaf 5: architectural PEBS counter bitmaps (Linux needs 4 and 5 both)", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_6", "", 1, { 6, 0, 0, 0 }, { 26, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "leaf0", "Subleaf 0 (this one) is valid", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "cntr_subleaf", "Subleaf 1: counter bitmaps", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "acr_subleaf", "Subleaf 2: auto counter reload bitmaps", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "events_subleaf", "Subleaf 3: event bitmaps", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pebs_caps_subleaf", "Subleaf 4: architectural PEBS capabilities", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "pebs_cnts_subleaf", "Subleaf 5: architectural PEBS counter bitmaps (Linux needs 4 and 5 both)", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_31_6", "", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 26, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_43[] = {
-		{ "umask2", "IA32_PERFEVTSELx.UMASK2 is supported", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "eq", "IA32_PERFEVTSELx.EQ is supported", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rdpmc_user_disable", "RDPMC can be disabled for user mode", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_3", "", 1, { 3, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "umask2", "IA32_PERFEVTSELx.UMASK2 is supported", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "eq", "IA32_PERFEVTSELx.EQ is supported", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rdpmc_user_disable", "RDPMC can be disabled for user mode", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_31_3", "", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_44[] = {
-		{ "other_2_0", "Not named in our sources", 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "cntr_allow", "CFG_C.CNTR_ALLOW", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "cntr_gp", "CFG_C.CNTR_GP", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "cntr_fixed", "CFG_C.CNTR_FIXED", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "cntr_metrics", "CFG_C.CNTR_METRICS", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "other_7", "Not named in our sources", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "lbr", "CFG_C.LBR", 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "other_16_10", "Not named in our sources", 1, { 10, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "vecr_xmm", "CFG_C.VECR_XMM", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "other_28_18", "Not named in our sources", 1, { 18, 0, 0, 0 }, { 11, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
-		{ "gpr", "CFG_C.GPR", 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "aux", "CFG_C.AUX", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "other_31", "Not named in our sources", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, 0, PMREGS_NULL },
+		{ "other_2_0", "Not named in our sources", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 3, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "cntr_allow", "CFG_C.CNTR_ALLOW", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "cntr_gp", "CFG_C.CNTR_GP", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "cntr_fixed", "CFG_C.CNTR_FIXED", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "cntr_metrics", "CFG_C.CNTR_METRICS", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "other_7", "Not named in our sources", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "lbr", "CFG_C.LBR", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 2, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "other_16_10", "Not named in our sources", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 7, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "vecr_xmm", "CFG_C.VECR_XMM", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "other_28_18", "Not named in our sources", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 11, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
+		{ "gpr", "CFG_C.GPR", PMREGS_NULL, 0, 1, { 29, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "aux", "CFG_C.AUX", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "other_31", "Not named in our sources", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_OTHER, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_45[] = {
-		{ "counters", "One bit per counter", 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "counters", "One bit per counter", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 32, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_46[] = {
-		{ "retiring", "Retiring (level 1)", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "bad_spec", "Bad speculation (level 1)", 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fe_bound", "Frontend bound (level 1)", 1, { 16, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "be_bound", "Backend bound (level 1)", 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "heavy_ops", "Heavy operations (level 2, part of retiring)", 1, { 32, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "br_mispredict", "Branch mispredict (level 2, part of bad speculation)", 1, { 40, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "fetch_lat", "Fetch latency (level 2, part of frontend bound)", 1, { 48, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "mem_bound", "Memory bound (level 2, part of backend bound)", 1, { 56, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "retiring", "Retiring (level 1)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "bad_spec", "Bad speculation (level 1)", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fe_bound", "Frontend bound (level 1)", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "be_bound", "Backend bound (level 1)", PMREGS_NULL, 0, 1, { 24, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "heavy_ops", "Heavy operations (level 2, part of retiring)", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "br_mispredict", "Branch mispredict (level 2, part of bad speculation)", PMREGS_NULL, 0, 1, { 40, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "fetch_lat", "Fetch latency (level 2, part of frontend bound)", PMREGS_NULL, 0, 1, { 48, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "mem_bound", "Memory bound (level 2, part of backend bound)", PMREGS_NULL, 0, 1, { 56, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_47[] = {
-		{ "lbr_en", "Enable LBR recording", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "os", "Record branches at CPL = 0", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "usr", "Record branches at CPL > 0", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "call_stack", "Call-stack mode (CPUID.1CH:EBX[2])", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_15_4", "", 1, { 4, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "jcc", "Record conditional branches", 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "near_rel_jmp", "Record near relative jumps", 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "near_ind_jmp", "Record near indirect jumps", 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "near_rel_call", "Record near relative calls", 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "near_ind_call", "Record near indirect calls", 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "near_ret", "Record near returns", 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "other_branch", "Record other branches", 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_23", "", 1, { 23, 0, 0, 0 }, { 41, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbr_en", "Enable LBR recording", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "os", "Record branches at CPL = 0", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "usr", "Record branches at CPL > 0", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "call_stack", "Call-stack mode (CPUID.1CH:EBX[2])", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_15_4", "", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "jcc", "Record conditional branches", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "near_rel_jmp", "Record near relative jumps", PMREGS_NULL, 0, 1, { 17, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "near_ind_jmp", "Record near indirect jumps", PMREGS_NULL, 0, 1, { 18, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "near_rel_call", "Record near relative calls", PMREGS_NULL, 0, 1, { 19, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "near_ind_call", "Record near indirect calls", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "near_ret", "Record near returns", PMREGS_NULL, 0, 1, { 21, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "other_branch", "Record other branches", PMREGS_NULL, 0, 1, { 22, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_23", "", PMREGS_NULL, 0, 1, { 23, 0, 0, 0 }, { 41, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_48[] = {
-		{ "depth", "Number of LBR entries (a multiple of 8, at most 64)", 1, { 0, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_9", "", 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "depth", "Number of LBR entries (a multiple of 8, at most 64)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 9, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_9", "", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 55, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_49[] = {
-		{ "cpl_eq_0", "Do not record branches that end in ring 0", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cpl_neq_0", "Do not record branches that end in ring > 0", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "jcc", "Do not record conditional branches", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "near_rel_call", "Do not record near relative calls", 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "near_ind_call", "Do not record near indirect calls", 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "near_ret", "Do not record near returns", 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "near_ind_jmp", "Do not record near indirect jumps other than calls and returns", 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "near_rel_jmp", "Do not record near relative jumps other than calls", 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "far_branch", "Do not record far branches", 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "en_callstack", "Call-stack mode (Haswell and later; with the other bits selecting calls and returns)", 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_63_10", "", 1, { 10, 0, 0, 0 }, { 54, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "cpl_eq_0", "Do not record branches that end in ring 0", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cpl_neq_0", "Do not record branches that end in ring > 0", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "jcc", "Do not record conditional branches", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "near_rel_call", "Do not record near relative calls", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "near_ind_call", "Do not record near indirect calls", PMREGS_NULL, 0, 1, { 4, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "near_ret", "Do not record near returns", PMREGS_NULL, 0, 1, { 5, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "near_ind_jmp", "Do not record near indirect jumps other than calls and returns", PMREGS_NULL, 0, 1, { 6, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "near_rel_jmp", "Do not record near relative jumps other than calls", PMREGS_NULL, 0, 1, { 7, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "far_branch", "Do not record far branches", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "en_callstack", "Call-stack mode (Haswell and later; with the other bits selecting calls and returns)", PMREGS_NULL, 0, 1, { 9, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_63_10", "", PMREGS_NULL, 0, 1, { 10, 0, 0, 0 }, { 54, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_50[] = {
-		{ "cyc_cnt", "Cycles since the previous recorded branch (saturating)", 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_16", "", 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "events", "Branch counters: occurrences of up to four logged events, 2 bits each (CPUID.1CH:ECX[19:16])", 1, { 32, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "rsvd_55_40", "", 1, { 40, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "br_type", "Branch type (architectural LBR with CPUID.1CH:ECX[2])", 1, { 56, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "cyc_cnt_valid", "CYC_CNT is valid (architectural LBR)", 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "tsx_abort", "The entry records a TSX abort", 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "in_tsx", "The branch was inside a transaction", 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
-		{ "mispred", "The branch was mispredicted", 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, 0, PMREGS_NULL },
+		{ "cyc_cnt", "Cycles since the previous recorded branch (saturating)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_31_16", "", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "events", "Branch counters: occurrences of up to four logged events, 2 bits each (CPUID.1CH:ECX[19:16])", PMREGS_NULL, 0, 1, { 32, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "rsvd_55_40", "", PMREGS_NULL, 0, 1, { 40, 0, 0, 0 }, { 16, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "br_type", "Branch type (architectural LBR with CPUID.1CH:ECX[2])", PMREGS_NULL, 0, 1, { 56, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "cyc_cnt_valid", "CYC_CNT is valid (architectural LBR)", PMREGS_NULL, 0, 1, { 60, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "tsx_abort", "The entry records a TSX abort", PMREGS_NULL, 0, 1, { 61, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "in_tsx", "The branch was inside a transaction", PMREGS_NULL, 0, 1, { 62, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
+		{ "mispred", "The branch was mispredicted", PMREGS_NULL, 0, 1, { 63, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RW, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_51[] = {
-		{ "lbr_depth_mask", "Bit n: IA32_LBR_DEPTH may be 8 * (n + 1)", 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_29_8", "", 1, { 8, 0, 0, 0 }, { 22, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "lbr_deep_c_reset", "LBRs may be cleared on deep C-state exit", 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "lbr_lip", "LBR addresses are linear (1) or effective (0) IPs", 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
+		{ "lbr_depth_mask", "Bit n: IA32_LBR_DEPTH may be 8 * (n + 1)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 8, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_29_8", "", PMREGS_NULL, 0, 1, { 8, 0, 0, 0 }, { 22, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "lbr_deep_c_reset", "LBRs may be cleared on deep C-state exit", PMREGS_NULL, 0, 1, { 30, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "lbr_lip", "LBR addresses are linear (1) or effective (0) IPs", PMREGS_NULL, 0, 1, { 31, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_52[] = {
-		{ "lbr_cpl", "CPL filtering (IA32_LBR_CTL.OS/USR)", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "lbr_filter", "Branch-type filtering", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "lbr_call_stack", "Call-stack mode", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_3", "", 1, { 3, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbr_cpl", "CPL filtering (IA32_LBR_CTL.OS/USR)", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "lbr_filter", "Branch-type filtering", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "lbr_call_stack", "Call-stack mode", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_31_3", "", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 29, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_field_desc f_53[] = {
-		{ "lbr_mispred", "Mispredict information", 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "lbr_timed_lbr", "Cycle counts (LBR_INFO.CYC_CNT)", 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "lbr_br_type", "Branch type (LBR_INFO.BR_TYPE)", 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_15_3", "", 1, { 3, 0, 0, 0 }, { 13, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
-		{ "lbr_events", "Counters whose events may be logged in LBR_INFO (bit n: counter n)", 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, 0, PMREGS_NULL },
-		{ "rsvd_31_20", "", 1, { 20, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, 0, PMREGS_NULL },
+		{ "lbr_mispred", "Mispredict information", PMREGS_NULL, 0, 1, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "lbr_timed_lbr", "Cycle counts (LBR_INFO.CYC_CNT)", PMREGS_NULL, 0, 1, { 1, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "lbr_br_type", "Branch type (LBR_INFO.BR_TYPE)", PMREGS_NULL, 0, 1, { 2, 0, 0, 0 }, { 1, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_15_3", "", PMREGS_NULL, 0, 1, { 3, 0, 0, 0 }, { 13, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
+		{ "lbr_events", "Counters whose events may be logged in LBR_INFO (bit n: counter n)", PMREGS_NULL, 0, 1, { 16, 0, 0, 0 }, { 4, 0, 0, 0 }, PMREGS_ACCESS_RO, 0, {0} },
+		{ "rsvd_31_20", "", PMREGS_NULL, 0, 1, { 20, 0, 0, 0 }, { 12, 0, 0, 0 }, PMREGS_ACCESS_RSVD, 0, {0} },
 	};
 	static const struct pmregs_layout_desc layouts[] = {
-		{ "debugctl", "IA32_DEBUGCTL", "SDM3 17.4.1 Fig 17-3 and Table 35-2; SEED4; bit 2 from LINUX", 64, 0, 15, f_0,
+		{ "debugctl", "IA32_DEBUGCTL", "SDM3 17.4.1 Fig 17-3 and Table 35-2; SEED4; bit 2 from LINUX", "Architectural debug control (MSR 1D9H) as defined from the Core 2 generation on.", f_0, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffff0038), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000ffc7),
-		  "Architectural debug control (MSR 1D9H) as defined from the Core 2 generation on.", -1, -1, 0, PMREGS_NULL },
-		{ "p6_debugctl", "DebugCtlMSR (P6 family)", "SDM3 17.14 Fig 17-18", 64, 0, 8, f_1,
+		  15, 0, -1, -1, 64, 0, {0} },
+		{ "p6_debugctl", "DebugCtlMSR (P6 family)", "SDM3 17.14 Fig 17-18", "The P6 family's debug control at MSR 1D9H. PBi route DRi breakpoint matches to the BPi# pins.", f_1, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffff80), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000007f),
-		  "The P6 family's debug control at MSR 1D9H. PBi route DRi breakpoint matches to the BPi# pins.", -1, -1, 0, PMREGS_NULL },
-		{ "debugctlb", "MSR_DEBUGCTLB (Pentium M)", "SDM3 17.13 Fig 17-16", 64, 0, 10, f_2,
+		  8, 0, -1, -1, 64, 0, {0} },
+		{ "debugctlb", "MSR_DEBUGCTLB (Pentium M)", "SDM3 17.13 Fig 17-16", "The Pentium M's debug control at MSR 1D9H; the P6 layout plus BTS and BTINT.", f_2, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffe00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000001ff),
-		  "The Pentium M's debug control at MSR 1D9H; the P6 layout plus BTS and BTINT.", -1, -1, 0, PMREGS_NULL },
-		{ "core_debugctl", "IA32_DEBUGCTL (Core Solo and Core Duo)", "SDM3 Fig 17-14", 64, 0, 7, f_3,
+		  10, 0, -1, -1, 64, 0, {0} },
+		{ "core_debugctl", "IA32_DEBUGCTL (Core Solo and Core Duo)", "SDM3 Fig 17-14", "Core Solo/Duo's IA32_DEBUGCTL; bits 5:2 are reserved here (no PB flags, no bus-lock detection).", f_3, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffe3c), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000001c3),
-		  "Core Solo/Duo's IA32_DEBUGCTL; bits 5:2 are reserved here (no PB flags, no bus-lock detection).", -1, -1, 0, PMREGS_NULL },
-		{ "perfevtsel", "IA32_PERFEVTSELx", "SDM3 Fig 18-1/18-6 and Table 35-2; bits 32 and above from LINUX", 64, 0, 19, f_4,
+		  7, 0, -1, -1, 64, 0, {0} },
+		{ "perfevtsel", "IA32_PERFEVTSELx", "SDM3 Fig 18-1/18-6 and Table 35-2; bits 32 and above from LINUX", "Event select for general-purpose counter x (MSR 186H + x).", f_4, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffff00e000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000ff1fffffffff),
-		  "Event select for general-purpose counter x (MSR 186H + x).", -1, -1, 0, PMREGS_NULL },
-		{ "p6_perfevtsel0", "PerfEvtSel0 (P6 family)", "SDM3 18.22", 64, 0, 12, f_5,
+		  19, 0, -1, -1, 64, 0, {0} },
+		{ "p6_perfevtsel0", "PerfEvtSel0 (P6 family)", "SDM3 18.22", "The P6 family's PerfEvtSel0; its EN bit starts and stops both counters.", f_5, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff00200000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000ffdfffff),
-		  "The P6 family's PerfEvtSel0; its EN bit starts and stops both counters.", -1, -1, 0, PMREGS_NULL },
-		{ "p6_perfevtsel1", "PerfEvtSel1 (P6 family)", "SDM3 18.22", 64, 0, 12, f_6,
+		  12, 0, -1, -1, 64, 0, {0} },
+		{ "p6_perfevtsel1", "PerfEvtSel1 (P6 family)", "SDM3 18.22", "The P6 family's PerfEvtSel1; bit 22 is reserved (PerfEvtSel0.EN controls both counters).", f_6, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffff00600000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000ff9fffff),
-		  "The P6 family's PerfEvtSel1; bit 22 is reserved (PerfEvtSel0.EN controls both counters).", -1, -1, 0, PMREGS_NULL },
-		{ "p6_perfctr", "PerfCtr0/PerfCtr1 (P6 family)", "SDM3 18.22", 64, 0, 2, f_7,
+		  12, 0, -1, -1, 64, 0, {0} },
+		{ "p6_perfctr", "PerfCtr0/PerfCtr1 (P6 family)", "SDM3 18.22", "40-bit counter; WRMSR writes EAX and sign-extends bit 31 into bits 39:32.", f_7, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffff0000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000ffffffffff),
-		  "40-bit counter; WRMSR writes EAX and sign-extends bit 31 into bits 39:32.", -1, -1, 0, PMREGS_NULL },
-		{ "counter", "IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx", "SDM3 18.2.1, 18.2.2, Table 35-2", 64, 0, 1, f_8,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "counter", "IA32_PMCx, IA32_A_PMCx, IA32_FIXED_CTRx", "SDM3 18.2.1, 18.2.2, Table 35-2", "A counter; only the low CPUID.0AH:EAX[23:16] (general) or EDX[12:5] (fixed) bits are implemented.", f_8, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "A counter; only the low CPUID.0AH:EAX[23:16] (general) or EDX[12:5] (fixed) bits are implemented.", -1, -1, 0, PMREGS_NULL },
-		{ "fixed_ctr_ctrl", "IA32_FIXED_CTR_CTRL", "SDM3 Fig 18-2/18-7 and Table 35-2; counter 3 and the adaptive bits from LINUX", 64, 0, 22, f_9,
+		  1, 0, -1, -1, 64, 0, {0} },
+		{ "fixed_ctr_ctrl", "IA32_FIXED_CTR_CTRL", "SDM3 Fig 18-2/18-7 and Table 35-2; counter 3 and the adaptive bits from LINUX", "One 4-bit control nibble per fixed-function counter (SDM3 defines counters 0-2).", f_9, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffeeeeffff0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000011110000ffff),
-		  "One 4-bit control nibble per fixed-function counter (SDM3 defines counters 0-2).", -1, -1, 0, PMREGS_NULL },
-		{ "perf_global_ctrl", "IA32_PERF_GLOBAL_CTRL", "SDM3 Fig 18-3 and Table 35-2; bit 48 from LINUX", 64, 0, 39, f_10,
+		  22, 0, -1, -1, 64, 0, {0} },
+		{ "perf_global_ctrl", "IA32_PERF_GLOBAL_CTRL", "SDM3 Fig 18-3 and Table 35-2; bit 48 from LINUX", "Global enables; a counter counts only when its bit here and its own enable are both set.", f_10, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffefff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0001000fffffffff),
-		  "Global enables; a counter counts only when its bit here and its own enable are both set.", -1, -1, 0, PMREGS_NULL },
-		{ "perf_global_status", "IA32_PERF_GLOBAL_STATUS", "SDM3 Fig 18-4/18-8/18-11 and Table 35-2; bit 48 from LINUX", 64, 0, 48, f_11,
+		  39, 0, -1, -1, 64, 0, {0} },
+		{ "perf_global_status", "IA32_PERF_GLOBAL_STATUS", "SDM3 Fig 18-4/18-8/18-11 and Table 35-2; bit 48 from LINUX", "Overflow and freeze status (read-only; cleared through IA32_PERF_GLOBAL_STATUS_RESET).", f_11, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x033efff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Overflow and freeze status (read-only; cleared through IA32_PERF_GLOBAL_STATUS_RESET).", -1, -1, 0, PMREGS_NULL },
-		{ "perf_global_status_reset", "IA32_PERF_GLOBAL_STATUS_RESET", "SDM3 Fig 18-12 and Table 35-2", 64, 0, 47, f_12,
+		  48, 0, -1, -1, 64, 0, {0} },
+		{ "perf_global_status_reset", "IA32_PERF_GLOBAL_STATUS_RESET", "SDM3 Fig 18-12 and Table 35-2", "Writing 1 to a bit clears the same bit of IA32_PERF_GLOBAL_STATUS (version 4+; MSR 390H).", f_12, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x037efff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfc81000fffffffff),
-		  "Writing 1 to a bit clears the same bit of IA32_PERF_GLOBAL_STATUS (version 4+; MSR 390H).", -1, -1, 0, PMREGS_NULL },
-		{ "perf_global_ovf_ctrl", "IA32_PERF_GLOBAL_OVF_CTRL", "SDM3 Fig 18-5 and Table 35-2", 64, 0, 45, f_13,
+		  47, 0, -1, -1, 64, 0, {0} },
+		{ "perf_global_ovf_ctrl", "IA32_PERF_GLOBAL_OVF_CTRL", "SDM3 Fig 18-5 and Table 35-2", "The same MSR (390H) before version 4, when bits 58-60 were reserved.", f_13, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x1f7efff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xe081000fffffffff),
-		  "The same MSR (390H) before version 4, when bits 58-60 were reserved.", -1, -1, 0, PMREGS_NULL },
-		{ "perf_global_status_set", "IA32_PERF_GLOBAL_STATUS_SET", "SDM3 Fig 18-13 and Table 35-2", 64, 0, 47, f_14,
+		  45, 0, -1, -1, 64, 0, {0} },
+		{ "perf_global_status_set", "IA32_PERF_GLOBAL_STATUS_SET", "SDM3 Fig 18-13 and Table 35-2", "Writing 1 to a bit sets the same bit of IA32_PERF_GLOBAL_STATUS (version 4+); bit 63 is reserved.", f_14, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x837efff000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x7c81000fffffffff),
-		  "Writing 1 to a bit sets the same bit of IA32_PERF_GLOBAL_STATUS (version 4+); bit 63 is reserved.", -1, -1, 0, PMREGS_NULL },
-		{ "perf_global_inuse", "IA32_PERF_GLOBAL_INUSE", "SDM3 Table 35-2 (the text's \"PMI_InUse[bit 32]\" is a typo for 63)", 64, 0, 37, f_15,
+		  47, 0, -1, -1, 64, 0, {0} },
+		{ "perf_global_inuse", "IA32_PERF_GLOBAL_INUSE", "SDM3 Table 35-2 (the text's \"PMI_InUse[bit 32]\" is a typo for 63)", "Which counters and PMI sources are programmed (read-only, version 4+).", f_15, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x7ffffff800000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Which counters and PMI sources are programmed (read-only, version 4+).", -1, -1, 0, PMREGS_NULL },
-		{ "perf_capabilities", "IA32_PERF_CAPABILITIES", "SDM3 18.18 Fig 18-49 and Table 35-2; bits 14-19 from LINUX", 64, 0, 13, f_16,
+		  37, 0, -1, -1, 64, 0, {0} },
+		{ "perf_capabilities", "IA32_PERF_CAPABILITIES", "SDM3 18.18 Fig 18-49 and Table 35-2; bits 14-19 from LINUX", "Read-only description of LBR, PEBS and counter-write features (present when CPUID.01H:ECX.PDCM[15] = 1).", f_16, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffff40000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Read-only description of LBR, PEBS and counter-write features (present when CPUID.01H:ECX.PDCM[15] = 1).", -1, -1, 0, PMREGS_NULL },
-		{ "pebs_enable", "IA32_PEBS_ENABLE (Core and later)", "SDM3 Table 35-2", 64, 0, 3, f_17,
+		  13, 0, -1, -1, 64, 0, {0} },
+		{ "pebs_enable", "IA32_PEBS_ENABLE (Core and later)", "SDM3 Table 35-2", "PEBS enables; only bit 0 is architectural. NetBurst's layout at the same address is in <pmregs/netburst.h>.", f_17, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000001),
-		  "PEBS enables; only bit 0 is architectural. NetBurst's layout at the same address is in <pmregs/netburst.h>.", -1, -1, 0, PMREGS_NULL },
-		{ "misc_enable", "IA32_MISC_ENABLE (performance-monitoring bits)", "SDM3 Table 35-2", 64, 0, 6, f_18,
+		  3, 0, -1, -1, 64, 0, {0} },
+		{ "misc_enable", "IA32_MISC_ENABLE (performance-monitoring bits)", "SDM3 Table 35-2", "Only the bits that describe performance monitoring and BTS/PEBS are named; the rest belong to other features.", f_18, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000),
-		  "Only the bits that describe performance monitoring and BTS/PEBS are named; the rest belong to other features.", -1, -1, 0, PMREGS_NULL },
-		{ "linear_address", "IA32_DS_AREA", "SDM3 17.4.9", 64, 0, 1, f_19,
+		  6, 0, -1, -1, 64, 0, {0} },
+		{ "linear_address", "IA32_DS_AREA", "SDM3 17.4.9", "Linear address of the DS buffer management area.", f_19, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "Linear address of the DS buffer management area.", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_0a_eax", "CPUID.0AH:EAX", "SDM2 CPUID leaf 0AH", 32, 0, 4, f_20,
+		  1, 0, -1, -1, 64, 0, {0} },
+		{ "cpuid_0a_eax", "CPUID.0AH:EAX", "SDM2 CPUID leaf 0AH", "", f_20, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_0a_ebx", "CPUID.0AH:EBX", "SDM2 CPUID leaf 0AH; SDM3 Table 18-1", 32, 0, 8, f_21,
+		  4, 0, -1, -1, 32, 0, {0} },
+		{ "cpuid_0a_ebx", "CPUID.0AH:EBX", "SDM2 CPUID leaf 0AH; SDM3 Table 18-1", "A set bit means the architectural event is NOT available.", f_21, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0xffffff80), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "A set bit means the architectural event is NOT available.", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_0a_edx", "CPUID.0AH:EDX", "SDM2 CPUID leaf 0AH; bit 15 from LINUX", 32, 0, 5, f_22,
+		  8, 0, -1, -1, 32, 0, {0} },
+		{ "cpuid_0a_edx", "CPUID.0AH:EDX", "SDM2 CPUID leaf 0AH; bit 15 from LINUX", "", f_22, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0xffff6000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_01_ecx", "CPUID.01H:ECX (debug-store and perfmon flags)", "SDM2 CPUID leaf 01H; SEED4 (DS-CPL); SDM3 18.18 (PDCM)", 32, 0, 7, f_23,
+		  5, 0, -1, -1, 32, 0, {0} },
+		{ "cpuid_01_ecx", "CPUID.01H:ECX (debug-store and perfmon flags)", "SDM2 CPUID leaf 01H; SEED4 (DS-CPL); SDM3 18.18 (PDCM)", "Only the flags about the debug store and performance monitoring are named.", f_23, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "Only the flags about the debug store and performance monitoring are named.", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_01_edx", "CPUID.01H:EDX (debug store flag)", "SDM2 CPUID leaf 01H", 32, 0, 3, f_24,
+		  7, 0, -1, -1, 32, 0, {0} },
+		{ "cpuid_01_edx", "CPUID.01H:EDX (debug store flag)", "SDM2 CPUID leaf 01H", "", f_24, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "pebs_counter_reset", "PEBS counter reset value", "SDM3 17.4.9 Fig 17-5/17-6", 64, 0, 2, f_25,
+		  3, 0, -1, -1, 32, 0, {0} },
+		{ "pebs_counter_reset", "PEBS counter reset value", "SDM3 17.4.9 Fig 17-5/17-6", "The value the PEBS counter is reloaded with after a PEBS record is written (40 bits).", f_25, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffff0000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000ffffffffff),
-		  "The value the PEBS counter is reloaded with after a PEBS record is written (40 bits).", -1, -1, 0, PMREGS_NULL },
-		{ "bts_flags64", "BTS record flags (64-bit record)", "SDM3 17.4.9.1 Fig 17-9", 64, 0, 3, f_26,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "bts_flags64", "BTS record flags (64-bit record)", "SDM3 17.4.9.1 Fig 17-9", "", f_26, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffef), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000010),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "bts_flags32", "BTS record flags (32-bit record)", "SDM3 17.4.9.1 Fig 17-7", 32, 0, 3, f_27,
+		  3, 0, -1, -1, 64, 0, {0} },
+		{ "bts_flags32", "BTS record flags (32-bit record)", "SDM3 17.4.9.1 Fig 17-7", "", f_27, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0xffffffef), PMREGS_U32(0x00000000), PMREGS_U32(0x00000010),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "pebs_data_cfg", "MSR_PEBS_DATA_CFG", "LINUX perf_event.h PEBS_DATACFG_* (adaptive PEBS, Ice Lake and later; counters group from Lunar Lake)", 64, 0, 11, f_28,
+		  3, 0, -1, -1, 32, 0, {0} },
+		{ "pebs_data_cfg", "MSR_PEBS_DATA_CFG", "LINUX perf_event.h PEBS_DATACFG_* (adaptive PEBS, Ice Lake and later; counters group from Lunar Lake)", "Which groups an adaptive PEBS record carries after its basic group (PEBS\nrecord format 4 and later with IA32_PERF_CAPABILITIES.PEBS_BASELINE). Later\nLinux patches for architectural PEBS name bits 6-9 (YMMH, OPMASK, ZMMH,\nH16ZMM vector groups); no source here places them in this MSR, so they are\nreserved.\n", f_28, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xff00000000ffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00ffffffff00003f),
-		  "Which groups an adaptive PEBS record carries after its basic group (PEBS\nrecord format 4 and later with IA32_PERF_CAPABILITIES.PEBS_BASELINE). Later\nLinux patches for architectural PEBS name bits 6-9 (YMMH, OPMASK, ZMMH,\nH16ZMM vector groups); no source here places them in this MSR, so they are\nreserved.\n", -1, -1, 0, PMREGS_NULL },
-		{ "pebs_basic_format", "Adaptive PEBS basic group, first quadword", "LINUX perf_event.h struct pebs_basic (format_group:32, retire_latency:16, format_size:16)", 64, 0, 10, f_29,
+		  11, 0, -1, -1, 64, 0, {0} },
+		{ "pebs_basic_format", "Adaptive PEBS basic group, first quadword", "LINUX perf_event.h struct pebs_basic (format_group:32, retire_latency:16, format_size:16)", "The record's format (the PEBS_DATA_CFG groups it carries), the retire latency and the record's size.", f_29, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000ffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffff00003f),
-		  "The record's format (the PEBS_DATA_CFG groups it carries), the retire latency and the record's size.", -1, -1, 0, PMREGS_NULL },
-		{ "hsw_tsx_tuning", "PEBS TSX tuning", "LINUX arch/x86/events/intel/ds.c union hsw_tsx_tuning", 64, 0, 10, f_30,
+		  10, 0, -1, -1, 64, 0, {0} },
+		{ "hsw_tsx_tuning", "PEBS TSX tuning", "LINUX arch/x86/events/intel/ds.c union hsw_tsx_tuning", "The TSX tuning quadword of PEBS formats 2 and 3 and of the adaptive memory-info group.", f_30, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffff0000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000ffffffffff),
-		  "The TSX tuning quadword of PEBS formats 2 and 3 and of the adaptive memory-info group.", -1, -1, 0, PMREGS_NULL },
-		{ "pebs_dse", "PEBS data source, load latency (Nehalem to Ice Lake, Golden Cove)", "LINUX612 ds.c union intel_x86_pebs_dse (ld_*), load_latency_data", 64, 0, 6, f_31,
+		  10, 0, -1, -1, 64, 0, {0} },
+		{ "pebs_dse", "PEBS data source, load latency (Nehalem to Ice Lake, Golden Cove)", "LINUX612 ds.c union intel_x86_pebs_dse (ld_*), load_latency_data", "The data source of a load-latency record. Nehalem reports no TLB or lock\ninformation (Linux pebs_no_tlb) and cores before Sapphire Rapids no block\ninformation (pebs_block). Gracemont (the Alder Lake E-core) uses the same\nview, but Linux 6.12 grt_latency_data passes ld_locked as the TLB flag and\nld_stlb_miss as the lock flag; we keep the bit names of the union.\n", f_31, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffff00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000000ff),
-		  "The data source of a load-latency record. Nehalem reports no TLB or lock\ninformation (Linux pebs_no_tlb) and cores before Sapphire Rapids no block\ninformation (pebs_block). Gracemont (the Alder Lake E-core) uses the same\nview, but Linux 6.12 grt_latency_data passes ld_locked as the TLB flag and\nld_stlb_miss as the lock flag; we keep the bit names of the union.\n", -1, -1, 0, PMREGS_NULL },
-		{ "pebs_dse_st", "PEBS data source, precise store (Sandy Bridge to Broadwell)", "LINUX612 ds.c union intel_x86_pebs_dse (st_*), precise_store_data", 64, 0, 5, f_32,
+		  6, 0, -1, -1, 64, 0, {0} },
+		{ "pebs_dse_st", "PEBS data source, precise store (Sandy Bridge to Broadwell)", "LINUX612 ds.c union intel_x86_pebs_dse (st_*), precise_store_data", "", f_32, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffce), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000031),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "pebs_dse_st_lat", "PEBS data source, store latency (Sapphire Rapids, Alder Lake P-core)", "LINUX612 ds.c union intel_x86_pebs_dse (st_lat_*), store_latency_data", 64, 0, 4, f_33,
+		  5, 0, -1, -1, 64, 0, {0} },
+		{ "pebs_dse_st_lat", "PEBS data source, store latency (Sapphire Rapids, Alder Lake P-core)", "LINUX612 ds.c union intel_x86_pebs_dse (st_lat_*), store_latency_data", "", f_33, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffc0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000000003f),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "pebs_dse_cmt", "PEBS data source, Crestmont (Meteor Lake and Lunar Lake E-cores)", "LINUX612 ds.c union intel_x86_pebs_dse (mtl_*), cmt_latency_data", 64, 0, 5, f_34,
+		  4, 0, -1, -1, 64, 0, {0} },
+		{ "pebs_dse_cmt", "PEBS data source, Crestmont (Meteor Lake and Lunar Lake E-cores)", "LINUX612 ds.c union intel_x86_pebs_dse (mtl_*), cmt_latency_data", "", f_34, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffff00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000000ff),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "pebs_dse_lnc", "PEBS data source, Lion Cove (Lunar Lake, Arrow Lake P-cores)", "LINUX612 ds.c union intel_x86_pebs_dse (lnc_*), lnc_latency_data", 64, 0, 7, f_35,
+		  5, 0, -1, -1, 64, 0, {0} },
+		{ "pebs_dse_lnc", "PEBS data source, Lion Cove (Lunar Lake, Arrow Lake P-cores)", "LINUX612 ds.c union intel_x86_pebs_dse (lnc_*), lnc_latency_data", "", f_35, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffc300), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000003cff),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "pebs_mem_latency", "PEBS memory-info latency (Alder Lake and later)", "LINUX612 perf_event.h struct pebs_meminfo (instr_latency:16, pad2:16, cache_latency:16, pad3:16); LXTIP d21954c8a0ff struct arch_pebs_aux", 64, 0, 4, f_36,
+		  7, 0, -1, -1, 64, 0, {0} },
+		{ "pebs_mem_latency", "PEBS memory-info latency (Alder Lake and later)", "LINUX612 perf_event.h struct pebs_meminfo (instr_latency:16, pad2:16, cache_latency:16, pad3:16); LXTIP d21954c8a0ff struct arch_pebs_aux", "The latency quadword of the adaptive memory-info group and of the architectural PEBS aux group on Alder Lake and later.", f_36, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000ffff0000ffff),
-		  "The latency quadword of the adaptive memory-info group and of the architectural PEBS aux group on Alder Lake and later.", -1, -1, 0, PMREGS_NULL },
-		{ "arch_pebs_base", "IA32_PEBS_BASE", "LXTIP arch-PEBS series (\"Allocate arch-PEBS buffer and initialize PEBS_BASE MSR\"; msr-index.h MSR_IA32_PEBS_BASE)", 64, 0, 2, f_37,
+		  4, 0, -1, -1, 64, 0, {0} },
+		{ "arch_pebs_base", "IA32_PEBS_BASE", "LXTIP arch-PEBS series (\"Allocate arch-PEBS buffer and initialize PEBS_BASE MSR\"; msr-index.h MSR_IA32_PEBS_BASE)", "Physical address of the architectural PEBS buffer (4 KB aligned) and its\nsize, 4 KB << SIZE in the low bits (Linux writes the buffer's physical\naddress | 4 for 64 KB). Which of bits 11:0 hold SIZE is not in our sources,\nso they are one field here.\n", f_37, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffff000),
-		  "Physical address of the architectural PEBS buffer (4 KB aligned) and its\nsize, 4 KB << SIZE in the low bits (Linux writes the buffer's physical\naddress | 4 for 64 KB). Which of bits 11:0 hold SIZE is not in our sources,\nso they are one field here.\n", -1, -1, 0, PMREGS_NULL },
-		{ "arch_pebs_index", "IA32_PEBS_INDEX", "LXTIP d21954c8a0ff (perf_event.h union arch_pebs_index; msr-index.h ARCH_PEBS_OFFSET_MASK 0x7fffff, ARCH_PEBS_INDEX_WR_SHIFT 4)", 64, 0, 8, f_38,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "arch_pebs_index", "IA32_PEBS_INDEX", "LXTIP d21954c8a0ff (perf_event.h union arch_pebs_index; msr-index.h ARCH_PEBS_OFFSET_MASK 0x7fffff, ARCH_PEBS_INDEX_WR_SHIFT 4)", "Architectural PEBS write offset, threshold and state. Offsets count 16-byte\nunits from IA32_PEBS_BASE (arch_pebs_index_bytes); IA32_PERF_GLOBAL_STATUS.\nARCH_PEBS_THRESHOLD (bit 54) is set when the write offset passes THRESH.\n", f_38, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xf800000e7800000f), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x07fffff187fffff0),
-		  "Architectural PEBS write offset, threshold and state. Offsets count 16-byte\nunits from IA32_PEBS_BASE (arch_pebs_index_bytes); IA32_PERF_GLOBAL_STATUS.\nARCH_PEBS_THRESHOLD (bit 54) is set when the write offset passes THRESH.\n", -1, -1, 0, PMREGS_NULL },
-		{ "pmc_cfg_c", "IA32_PMC_GPn_CFG_C / IA32_PMC_FXm_CFG_C", "LXTIP arch-PEBS series (msr-index.h ARCH_PEBS_RELOAD, _LBR, _VECR_XMM, _GPR, _AUX, _EN) and bb5f13df3c45 (ARCH_PEBS_CNTR_*)", 64, 0, 14, f_39,
+		  8, 0, -1, -1, 64, 0, {0} },
+		{ "pmc_cfg_c", "IA32_PMC_GPn_CFG_C / IA32_PMC_FXm_CFG_C", "LXTIP arch-PEBS series (msr-index.h ARCH_PEBS_RELOAD, _LBR, _VECR_XMM, _GPR, _AUX, _EN) and bb5f13df3c45 (ARCH_PEBS_CNTR_*)", "Per-counter architectural PEBS configuration (the CFG_C MSR of each\ngeneral-purpose and fixed counter): the groups a record of this counter\ncarries, the counter's reload value and the enable. Linux enables a group\nonly when CPUID.(EAX=23H,ECX=4):EBX (cpuid_23_4_ebx, the same bits 32\nlower) says it exists.\n", f_39, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xe0020378ffffffff),
-		  "Per-counter architectural PEBS configuration (the CFG_C MSR of each\ngeneral-purpose and fixed counter): the groups a record of this counter\ncarries, the counter's reload value and the enable. Linux enables a group\nonly when CPUID.(EAX=23H,ECX=4):EBX (cpuid_23_4_ebx, the same bits 32\nlower) says it exists.\n", -1, -1, 0, PMREGS_NULL },
-		{ "arch_pebs_header_format", "Architectural PEBS record header, first quadword", "LXTIP d21954c8a0ff (perf_event.h struct arch_pebs_header)", 64, 0, 18, f_40,
+		  14, 0, -1, -1, 64, 0, {0} },
+		{ "arch_pebs_header_format", "Architectural PEBS record header, first quadword", "LXTIP d21954c8a0ff (perf_event.h struct arch_pebs_header)", "The size and the groups of one record or record fragment. A record may be\nsplit into fragments, each with its own header; one continues while CONT\nis set or its bits 63:16 are all 0 (arch_pebs_record_continued).\n", f_40, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x1f19fc073fff0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xe0e603f8c000ffff),
-		  "The size and the groups of one record or record fragment. A record may be\nsplit into fragments, each with its own header; one continues while CONT\nis set or its bits 63:16 are all 0 (arch_pebs_record_continued).\n", -1, -1, 0, PMREGS_NULL },
-		{ "arch_pebs_retire", "Architectural PEBS basic group, retire-latency quadword", "LXTIP d21954c8a0ff (struct arch_pebs_basic retire:16, valid:1)", 64, 0, 3, f_41,
+		  18, 0, -1, -1, 64, 0, {0} },
+		{ "arch_pebs_retire", "Architectural PEBS basic group, retire-latency quadword", "LXTIP d21954c8a0ff (struct arch_pebs_basic retire:16, valid:1)", "", f_41, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffe0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x000000000001ffff),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_23_0_eax", "CPUID.(EAX=23H,ECX=0):EAX", "LINUX612 perf_event.h union cpuid35_eax; LXTIP arch-PEBS series (pebs_caps_subleaf, pebs_cnts_subleaf)", 32, 0, 7, f_42,
+		  3, 0, -1, -1, 64, 0, {0} },
+		{ "cpuid_23_0_eax", "CPUID.(EAX=23H,ECX=0):EAX", "LINUX612 perf_event.h union cpuid35_eax; LXTIP arch-PEBS series (pebs_caps_subleaf, pebs_cnts_subleaf)", "", f_42, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0xffffffc0), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_23_0_ebx", "CPUID.(EAX=23H,ECX=0):EBX", "LINUX612 perf_event.h union cpuid35_ebx; LXTIP (rdpmc_user_disable)", 32, 0, 4, f_43,
+		  7, 0, -1, -1, 32, 0, {0} },
+		{ "cpuid_23_0_ebx", "CPUID.(EAX=23H,ECX=0):EBX", "LINUX612 perf_event.h union cpuid35_ebx; LXTIP (rdpmc_user_disable)", "", f_43, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0xfffffff8), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_23_4_ebx", "CPUID.(EAX=23H,ECX=4):EBX (architectural PEBS capabilities)", "LXTIP arch-PEBS series (caps = EBX << 32, masked with ARCH_PEBS_* of the CFG_C MSRs)", 32, 0, 13, f_44,
+		  4, 0, -1, -1, 32, 0, {0} },
+		{ "cpuid_23_4_ebx", "CPUID.(EAX=23H,ECX=4):EBX (architectural PEBS capabilities)", "LXTIP arch-PEBS series (caps = EBX << 32, masked with ARCH_PEBS_* of the CFG_C MSRs)", "The groups CFG_C may enable, at the CFG_C bit positions minus 32; bits Linux does not test are marked other.", f_44, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "The groups CFG_C may enable, at the CFG_C bit positions minus 32; bits Linux does not test are marked other.", -1, -1, 0, PMREGS_NULL },
-		{ "counter_bitmap32", "Counter bitmap (CPUID.23H subleaves 1 and 5)", "LINUX612 core.c update_pmu_cap (subleaf 1 EAX, EBX); LXTIP (subleaf 5 EAX-EDX)", 32, 0, 1, f_45,
+		  13, 0, -1, -1, 32, 0, {0} },
+		{ "counter_bitmap32", "Counter bitmap (CPUID.23H subleaves 1 and 5)", "LINUX612 core.c update_pmu_cap (subleaf 1 EAX, EBX); LXTIP (subleaf 5 EAX-EDX)", "Bit n set - counter n (general-purpose or fixed, as the register says) has the property.", f_45, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "Bit n set - counter n (general-purpose or fixed, as the register says) has the property.", -1, -1, 0, PMREGS_NULL },
-		{ "perf_metrics", "MSR_PERF_METRICS", "LINUX perf_event.h INTEL_TD_METRIC_* (metric i in bits 8i+7:8i), events/intel/core.c icl_get_metrics_event_value", 64, 0, 8, f_46,
+		  1, 0, -1, -1, 32, 0, {0} },
+		{ "perf_metrics", "MSR_PERF_METRICS", "LINUX perf_event.h INTEL_TD_METRIC_* (metric i in bits 8i+7:8i), events/intel/core.c icl_get_metrics_event_value", "Topdown metrics (Ice Lake and later, IA32_PERF_CAPABILITIES.PERF_METRICS): each\nfield is that category's share of TOPDOWN.SLOTS (IA32_FIXED_CTR3) scaled to 255.\nLevel-2 fields are parts of their level-1 parents.\n", f_46, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffffffffff),
-		  "Topdown metrics (Ice Lake and later, IA32_PERF_CAPABILITIES.PERF_METRICS): each\nfield is that category's share of TOPDOWN.SLOTS (IA32_FIXED_CTR3) scaled to 255.\nLevel-2 fields are parts of their level-1 parents.\n", -1, -1, 0, PMREGS_NULL },
-		{ "lbr_ctl", "IA32_LBR_CTL", "LINUX msr-index.h MSR_ARCH_LBR_CTL, ARCH_LBR_CTL_*; events/intel/lbr.c ARCH_LBR_*_BIT", 64, 0, 13, f_47,
+		  8, 0, -1, -1, 64, 0, {0} },
+		{ "lbr_ctl", "IA32_LBR_CTL", "LINUX msr-index.h MSR_ARCH_LBR_CTL, ARCH_LBR_CTL_*; events/intel/lbr.c ARCH_LBR_*_BIT", "Architectural LBR control (CPUID.(EAX=07H,ECX=0):EDX[19]); the branch-type bits select what is recorded.", f_47, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xffffffffff80fff0), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000007f000f),
-		  "Architectural LBR control (CPUID.(EAX=07H,ECX=0):EDX[19]); the branch-type bits select what is recorded.", -1, -1, 0, PMREGS_NULL },
-		{ "lbr_depth", "IA32_LBR_DEPTH", "SDM4 Table 2-2 (IA32_LBR_DEPTH, 14CFH); LINUX msr-index.h MSR_ARCH_LBR_DEPTH", 64, 0, 2, f_48,
+		  13, 0, -1, -1, 64, 0, {0} },
+		{ "lbr_depth", "IA32_LBR_DEPTH", "SDM4 Table 2-2 (IA32_LBR_DEPTH, 14CFH); LINUX msr-index.h MSR_ARCH_LBR_DEPTH", "How many LBR entries architectural LBR records. Software writes one of the\ndepths CPUID.1CH:EAX[7:0] allows (bit n: 8 * (n + 1)); the processor refuses\n(#GP) any other value, which the field's width alone does not catch.\n", f_48, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffe00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000001ff),
-		  "How many LBR entries architectural LBR records. Software writes one of the\ndepths CPUID.1CH:EAX[7:0] allows (bit n: 8 * (n + 1)); the processor refuses\n(#GP) any other value, which the field's width alone does not catch.\n", -1, -1, 0, PMREGS_NULL },
-		{ "lbr_select", "MSR_LBR_SELECT", "SDM3 17.7.2 Table 17-11 (bits 8:0, Nehalem and later); SDM3 Haswell LBR section, MSR_LBR_SELECT with EN_CALLSTACK (bit 9); LINUX events/intel/lbr.c LBR_*_BIT", 64, 0, 11, f_49,
+		  2, 0, -1, -1, 64, 0, {0} },
+		{ "lbr_select", "MSR_LBR_SELECT", "SDM3 17.7.2 Table 17-11 (bits 8:0, Nehalem and later); SDM3 Haswell LBR section, MSR_LBR_SELECT with EN_CALLSTACK (bit 9); LINUX events/intel/lbr.c LBR_*_BIT", "The legacy LBR filter (cleared at reset: every branch is recorded). Each bit\nset suppresses one kind of branch; EN_CALLSTACK turns the stack into a call\nstack (pushes on calls, pops on returns) where the processor supports it.\n", f_49, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0xfffffffffffffc00), PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00000000000003ff),
-		  "The legacy LBR filter (cleared at reset: every branch is recorded). Each bit\nset suppresses one kind of branch; EN_CALLSTACK turns the stack into a call\nstack (pushes on calls, pops on returns) where the processor supports it.\n", -1, -1, 0, PMREGS_NULL },
-		{ "lbr_info", "IA32_LBR_x_INFO / MSR_LBR_INFO_x", "LINUX msr-index.h LBR_INFO_* (MISPRED 63, IN_TX 62, ABORT 61, CYC_CNT_VALID 60, BR_TYPE 59:56, EVENTS 39:32, CYCLES 15:0)", 64, 0, 9, f_50,
+		  11, 0, -1, -1, 64, 0, {0} },
+		{ "lbr_info", "IA32_LBR_x_INFO / MSR_LBR_INFO_x", "LINUX msr-index.h LBR_INFO_* (MISPRED 63, IN_TX 62, ABORT 61, CYC_CNT_VALID 60, BR_TYPE 59:56, EVENTS 39:32, CYCLES 15:0)", "Per-entry branch information: architectural LBR (IA32_LBR_x_INFO, 1200H + x)\nand LBR format 5 (MSR_LBR_INFO_x, DC0H + x), where bits 60:56 are reserved.\n", f_50, PMREGS_NULL,
 		  PMREGS_U64(0x0000000000000000), PMREGS_U64(0x00ffff00ffff0000), PMREGS_U64(0x0000000000000000), PMREGS_U64(0xff0000ff0000ffff),
-		  "Per-entry branch information: architectural LBR (IA32_LBR_x_INFO, 1200H + x)\nand LBR format 5 (MSR_LBR_INFO_x, DC0H + x), where bits 60:56 are reserved.\n", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_1c_eax", "CPUID.1CH:EAX (architectural LBR)", "LINUX perf_event.h union cpuid28_eax", 32, 0, 4, f_51,
+		  9, 0, -1, -1, 64, 0, {0} },
+		{ "cpuid_1c_eax", "CPUID.1CH:EAX (architectural LBR)", "LINUX perf_event.h union cpuid28_eax", "", f_51, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0x3fffff00), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_1c_ebx", "CPUID.1CH:EBX (architectural LBR)", "LINUX perf_event.h union cpuid28_ebx", 32, 0, 4, f_52,
+		  4, 0, -1, -1, 32, 0, {0} },
+		{ "cpuid_1c_ebx", "CPUID.1CH:EBX (architectural LBR)", "LINUX perf_event.h union cpuid28_ebx", "", f_52, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0xfffffff8), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, PMREGS_NULL },
-		{ "cpuid_1c_ecx", "CPUID.1CH:ECX (architectural LBR)", "LINUX perf_event.h union cpuid28_ecx", 32, 0, 6, f_53,
+		  4, 0, -1, -1, 32, 0, {0} },
+		{ "cpuid_1c_ecx", "CPUID.1CH:ECX (architectural LBR)", "LINUX perf_event.h union cpuid28_ecx", "", f_53, PMREGS_NULL,
 		  PMREGS_U32(0x00000000), PMREGS_U32(0xfff0fff8), PMREGS_U32(0x00000000), PMREGS_U32(0x00000000),
-		  "", -1, -1, 0, PMREGS_NULL },
+		  6, 0, -1, -1, 32, 0, {0} },
 	};
 	if (count)
 		*count = sizeof layouts / sizeof layouts[0];
@@ -5147,247 +5156,248 @@ static inline size_t pmregs_x86_cpuid_1c_ecx_snprint(char *buf, size_t n, uint32
 #define PMREGS_X86_HAS_CPUID_SUBLEAF (1u << 3)
 #define PMREGS_X86_HAS_AVAILABILITY (1u << 4)
 
+/* A register and its facts (members in decreasing size: no padding between them). */
 struct pmregs_x86_register {
-	const char *name;   /* identifier used in this header */
-	const char *title;  /* the manual's name */
-	int16_t layout;     /* index into pmregs_x86_layouts(), or -1 */
-	uint16_t has;       /* which facts this register has (PMREGS_..._HAS_*) */
+	const char *name; /* identifier used in this header */
+	const char *title; /* the manual's name */
+	const char *cpuid_reg; /* CPUID output register */
+	const char *availability; /* which processors or feature flags have it (the manual's words) */
 	uint32_t msr; /* MSR address (ECX of RDMSR/WRMSR) */
 	uint32_t cpuid_leaf; /* CPUID leaf (EAX input) that returns this register */
-	const char *cpuid_reg; /* CPUID output register */
 	uint32_t cpuid_subleaf; /* CPUID subleaf (ECX input) for leaves that have them */
-	const char *availability; /* which processors or feature flags have it (the manual's words) */
+	int16_t layout; /* index into pmregs_x86_layouts(), or -1 */
+	uint16_t has; /* which facts this register has (PMREGS_..._HAS_*) */
 };
 
 static inline const struct pmregs_x86_register *pmregs_x86_registers(size_t *count)
 {
 	static const struct pmregs_x86_register regs[] = {
-		{ "ia32_debugctl", "IA32_DEBUGCTL", 0, 0x11, 0x1d9, 0x0, "", 0x0, "06_0EH and later" },
-		{ "debugctlmsr", "DebugCtlMSR", 1, 0x11, 0x1d9, 0x0, "", 0x0, "P6 family" },
-		{ "debugctlb", "MSR_DEBUGCTLB", 2, 0x11, 0x1d9, 0x0, "", 0x0, "Pentium M" },
-		{ "core_debugctl", "IA32_DEBUGCTL (Core Solo/Duo)", 3, 0x11, 0x1d9, 0x0, "", 0x0, "Core Solo, Core Duo" },
-		{ "ia32_pmc0", "IA32_PMC0", 8, 0x11, 0xc1, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 0" },
-		{ "ia32_pmc1", "IA32_PMC1", 8, 0x11, 0xc2, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 1" },
-		{ "ia32_pmc2", "IA32_PMC2", 8, 0x11, 0xc3, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 2" },
-		{ "ia32_pmc3", "IA32_PMC3", 8, 0x11, 0xc4, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 3" },
-		{ "ia32_pmc4", "IA32_PMC4", 8, 0x11, 0xc5, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 4" },
-		{ "ia32_pmc5", "IA32_PMC5", 8, 0x11, 0xc6, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 5" },
-		{ "ia32_pmc6", "IA32_PMC6", 8, 0x11, 0xc7, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 6" },
-		{ "ia32_pmc7", "IA32_PMC7", 8, 0x11, 0xc8, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 7" },
-		{ "ia32_perfevtsel0", "IA32_PERFEVTSEL0", 4, 0x11, 0x186, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 0" },
-		{ "ia32_perfevtsel1", "IA32_PERFEVTSEL1", 4, 0x11, 0x187, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 1" },
-		{ "ia32_perfevtsel2", "IA32_PERFEVTSEL2", 4, 0x11, 0x188, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 2" },
-		{ "ia32_perfevtsel3", "IA32_PERFEVTSEL3", 4, 0x11, 0x189, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 3" },
-		{ "ia32_perfevtsel4", "IA32_PERFEVTSEL4", 4, 0x11, 0x18a, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 4" },
-		{ "ia32_perfevtsel5", "IA32_PERFEVTSEL5", 4, 0x11, 0x18b, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 5" },
-		{ "ia32_perfevtsel6", "IA32_PERFEVTSEL6", 4, 0x11, 0x18c, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 6" },
-		{ "ia32_perfevtsel7", "IA32_PERFEVTSEL7", 4, 0x11, 0x18d, 0x0, "", 0x0, "CPUID.0AH:EAX[15:8] > 7" },
-		{ "ia32_a_pmc0", "IA32_A_PMC0", 8, 0x11, 0x4c1, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_a_pmc1", "IA32_A_PMC1", 8, 0x11, 0x4c2, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_a_pmc2", "IA32_A_PMC2", 8, 0x11, 0x4c3, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_a_pmc3", "IA32_A_PMC3", 8, 0x11, 0x4c4, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_a_pmc4", "IA32_A_PMC4", 8, 0x11, 0x4c5, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_a_pmc5", "IA32_A_PMC5", 8, 0x11, 0x4c6, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_a_pmc6", "IA32_A_PMC6", 8, 0x11, 0x4c7, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_a_pmc7", "IA32_A_PMC7", 8, 0x11, 0x4c8, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1" },
-		{ "ia32_fixed_ctr0", "IA32_FIXED_CTR0", 8, 0x11, 0x309, 0x0, "", 0x0, "CPUID.0AH:EDX[4:0] > 0" },
-		{ "ia32_fixed_ctr1", "IA32_FIXED_CTR1", 8, 0x11, 0x30a, 0x0, "", 0x0, "CPUID.0AH:EDX[4:0] > 1" },
-		{ "ia32_fixed_ctr2", "IA32_FIXED_CTR2", 8, 0x11, 0x30b, 0x0, "", 0x0, "CPUID.0AH:EDX[4:0] > 2" },
-		{ "ia32_fixed_ctr3", "IA32_FIXED_CTR3", 8, 0x11, 0x30c, 0x0, "", 0x0, "CPUID.0AH:EDX[4:0] > 3" },
-		{ "ia32_perf_capabilities", "IA32_PERF_CAPABILITIES", 16, 0x11, 0x345, 0x0, "", 0x0, "CPUID.01H:ECX.PDCM[15] = 1" },
-		{ "ia32_fixed_ctr_ctrl", "IA32_FIXED_CTR_CTRL", 9, 0x11, 0x38d, 0x0, "", 0x0, "version > 1" },
-		{ "ia32_perf_global_status", "IA32_PERF_GLOBAL_STATUS", 11, 0x11, 0x38e, 0x0, "", 0x0, "version > 0" },
-		{ "ia32_perf_global_ctrl", "IA32_PERF_GLOBAL_CTRL", 10, 0x11, 0x38f, 0x0, "", 0x0, "version > 0" },
-		{ "ia32_perf_global_ovf_ctrl", "IA32_PERF_GLOBAL_OVF_CTRL", 13, 0x11, 0x390, 0x0, "", 0x0, "version 1 to 3 (renamed STATUS_RESET from version 4)" },
-		{ "ia32_perf_global_status_reset", "IA32_PERF_GLOBAL_STATUS_RESET", 12, 0x11, 0x390, 0x0, "", 0x0, "version > 3" },
-		{ "ia32_perf_global_status_set", "IA32_PERF_GLOBAL_STATUS_SET", 14, 0x11, 0x391, 0x0, "", 0x0, "version > 3" },
-		{ "ia32_perf_global_inuse", "IA32_PERF_GLOBAL_INUSE", 15, 0x11, 0x392, 0x0, "", 0x0, "version > 3" },
-		{ "ia32_pebs_enable", "IA32_PEBS_ENABLE", 17, 0x11, 0x3f1, 0x0, "", 0x0, "06_0FH and later" },
-		{ "ia32_ds_area", "IA32_DS_AREA", 19, 0x11, 0x600, 0x0, "", 0x0, "CPUID.01H:EDX.DS[21] = 1" },
-		{ "ia32_misc_enable", "IA32_MISC_ENABLE", 18, 0x1, 0x1a0, 0x0, "", 0x0, "" },
-		{ "p6_perfevtsel0", "PerfEvtSel0", 5, 0x11, 0x186, 0x0, "", 0x0, "P6 family" },
-		{ "p6_perfevtsel1", "PerfEvtSel1", 6, 0x11, 0x187, 0x0, "", 0x0, "P6 family" },
-		{ "p6_perfctr0", "PerfCtr0", 7, 0x11, 0xc1, 0x0, "", 0x0, "P6 family" },
-		{ "p6_perfctr1", "PerfCtr1", 7, 0x11, 0xc2, 0x0, "", 0x0, "P6 family" },
-		{ "pebs_data_cfg", "MSR_PEBS_DATA_CFG", 28, 0x11, 0x3f2, 0x0, "", 0x0, "Ice Lake and later (LINUX)" },
-		{ "pebs_ld_lat_threshold", "MSR_PEBS_LD_LAT_THRESHOLD", -1, 0x11, 0x3f6, 0x0, "", 0x0, "model-specific (LINUX)" },
-		{ "pebs_frontend", "MSR_PEBS_FRONTEND", -1, 0x11, 0x3f7, 0x0, "", 0x0, "model-specific (LINUX)" },
-		{ "perf_metrics", "MSR_PERF_METRICS", 46, 0x11, 0x329, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.PERF_METRICS[15] = 1 (LINUX)" },
-		{ "reload_pmc0", "MSR_RELOAD_PMC0", -1, 0x11, 0x14c1, 0x0, "", 0x0, "LINUX" },
-		{ "reload_pmc1", "MSR_RELOAD_PMC1", -1, 0x11, 0x14c2, 0x0, "", 0x0, "LINUX" },
-		{ "reload_pmc2", "MSR_RELOAD_PMC2", -1, 0x11, 0x14c3, 0x0, "", 0x0, "LINUX" },
-		{ "reload_pmc3", "MSR_RELOAD_PMC3", -1, 0x11, 0x14c4, 0x0, "", 0x0, "LINUX" },
-		{ "reload_pmc4", "MSR_RELOAD_PMC4", -1, 0x11, 0x14c5, 0x0, "", 0x0, "LINUX" },
-		{ "reload_pmc5", "MSR_RELOAD_PMC5", -1, 0x11, 0x14c6, 0x0, "", 0x0, "LINUX" },
-		{ "reload_pmc6", "MSR_RELOAD_PMC6", -1, 0x11, 0x14c7, 0x0, "", 0x0, "LINUX" },
-		{ "reload_pmc7", "MSR_RELOAD_PMC7", -1, 0x11, 0x14c8, 0x0, "", 0x0, "LINUX" },
-		{ "reload_fixed_ctr0", "MSR_RELOAD_FIXED_CTR0", -1, 0x11, 0x1309, 0x0, "", 0x0, "LINUX" },
-		{ "reload_fixed_ctr1", "MSR_RELOAD_FIXED_CTR1", -1, 0x11, 0x130a, 0x0, "", 0x0, "LINUX" },
-		{ "reload_fixed_ctr2", "MSR_RELOAD_FIXED_CTR2", -1, 0x11, 0x130b, 0x0, "", 0x0, "LINUX" },
-		{ "reload_fixed_ctr3", "MSR_RELOAD_FIXED_CTR3", -1, 0x11, 0x130c, 0x0, "", 0x0, "LINUX" },
-		{ "cpuid_0a_eax", "CPUID.0AH:EAX", 20, 0x6, 0x0, 0xa, "eax", 0x0, "" },
-		{ "cpuid_0a_ebx", "CPUID.0AH:EBX", 21, 0x6, 0x0, 0xa, "ebx", 0x0, "" },
-		{ "cpuid_0a_edx", "CPUID.0AH:EDX", 22, 0x6, 0x0, 0xa, "edx", 0x0, "" },
-		{ "cpuid_01_ecx", "CPUID.01H:ECX", 23, 0x6, 0x0, 0x1, "ecx", 0x0, "" },
-		{ "cpuid_01_edx", "CPUID.01H:EDX", 24, 0x6, 0x0, 0x1, "edx", 0x0, "" },
-		{ "msr_lbr_select", "MSR_LBR_SELECT", 49, 0x11, 0x1c8, 0x0, "", 0x0, "Nehalem and later (SDM3 17.7.2); EN_CALLSTACK Haswell and later" },
-		{ "msr_lastbranch_tos", "MSR_LASTBRANCH_TOS", -1, 0x11, 0x1c9, 0x0, "", 0x0, "model-specific LBR stacks: index of the newest entry (SDM3 17.4.8, 17.7.1)" },
-		{ "ia32_lbr_ctl", "IA32_LBR_CTL", 47, 0x11, 0x14ce, 0x0, "", 0x0, "CPUID.(EAX=07H,ECX=0):EDX[19] (architectural LBR; LINUX)" },
-		{ "ia32_lbr_depth", "IA32_LBR_DEPTH", 48, 0x11, 0x14cf, 0x0, "", 0x0, "architectural LBR; a depth allowed by CPUID.1CH:EAX[7:0] (LINUX)" },
-		{ "ia32_lbr_from_ip0", "IA32_LBR_0_FROM_IP", 19, 0x11, 0x1500, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip1", "IA32_LBR_1_FROM_IP", 19, 0x11, 0x1501, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip2", "IA32_LBR_2_FROM_IP", 19, 0x11, 0x1502, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip3", "IA32_LBR_3_FROM_IP", 19, 0x11, 0x1503, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip4", "IA32_LBR_4_FROM_IP", 19, 0x11, 0x1504, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip5", "IA32_LBR_5_FROM_IP", 19, 0x11, 0x1505, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip6", "IA32_LBR_6_FROM_IP", 19, 0x11, 0x1506, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip7", "IA32_LBR_7_FROM_IP", 19, 0x11, 0x1507, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip8", "IA32_LBR_8_FROM_IP", 19, 0x11, 0x1508, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip9", "IA32_LBR_9_FROM_IP", 19, 0x11, 0x1509, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip10", "IA32_LBR_10_FROM_IP", 19, 0x11, 0x150a, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip11", "IA32_LBR_11_FROM_IP", 19, 0x11, 0x150b, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip12", "IA32_LBR_12_FROM_IP", 19, 0x11, 0x150c, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip13", "IA32_LBR_13_FROM_IP", 19, 0x11, 0x150d, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip14", "IA32_LBR_14_FROM_IP", 19, 0x11, 0x150e, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip15", "IA32_LBR_15_FROM_IP", 19, 0x11, 0x150f, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip16", "IA32_LBR_16_FROM_IP", 19, 0x11, 0x1510, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip17", "IA32_LBR_17_FROM_IP", 19, 0x11, 0x1511, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip18", "IA32_LBR_18_FROM_IP", 19, 0x11, 0x1512, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip19", "IA32_LBR_19_FROM_IP", 19, 0x11, 0x1513, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip20", "IA32_LBR_20_FROM_IP", 19, 0x11, 0x1514, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip21", "IA32_LBR_21_FROM_IP", 19, 0x11, 0x1515, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip22", "IA32_LBR_22_FROM_IP", 19, 0x11, 0x1516, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip23", "IA32_LBR_23_FROM_IP", 19, 0x11, 0x1517, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip24", "IA32_LBR_24_FROM_IP", 19, 0x11, 0x1518, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip25", "IA32_LBR_25_FROM_IP", 19, 0x11, 0x1519, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip26", "IA32_LBR_26_FROM_IP", 19, 0x11, 0x151a, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip27", "IA32_LBR_27_FROM_IP", 19, 0x11, 0x151b, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip28", "IA32_LBR_28_FROM_IP", 19, 0x11, 0x151c, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip29", "IA32_LBR_29_FROM_IP", 19, 0x11, 0x151d, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip30", "IA32_LBR_30_FROM_IP", 19, 0x11, 0x151e, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_from_ip31", "IA32_LBR_31_FROM_IP", 19, 0x11, 0x151f, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip0", "IA32_LBR_0_TO_IP", 19, 0x11, 0x1600, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip1", "IA32_LBR_1_TO_IP", 19, 0x11, 0x1601, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip2", "IA32_LBR_2_TO_IP", 19, 0x11, 0x1602, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip3", "IA32_LBR_3_TO_IP", 19, 0x11, 0x1603, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip4", "IA32_LBR_4_TO_IP", 19, 0x11, 0x1604, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip5", "IA32_LBR_5_TO_IP", 19, 0x11, 0x1605, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip6", "IA32_LBR_6_TO_IP", 19, 0x11, 0x1606, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip7", "IA32_LBR_7_TO_IP", 19, 0x11, 0x1607, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip8", "IA32_LBR_8_TO_IP", 19, 0x11, 0x1608, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip9", "IA32_LBR_9_TO_IP", 19, 0x11, 0x1609, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip10", "IA32_LBR_10_TO_IP", 19, 0x11, 0x160a, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip11", "IA32_LBR_11_TO_IP", 19, 0x11, 0x160b, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip12", "IA32_LBR_12_TO_IP", 19, 0x11, 0x160c, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip13", "IA32_LBR_13_TO_IP", 19, 0x11, 0x160d, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip14", "IA32_LBR_14_TO_IP", 19, 0x11, 0x160e, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip15", "IA32_LBR_15_TO_IP", 19, 0x11, 0x160f, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip16", "IA32_LBR_16_TO_IP", 19, 0x11, 0x1610, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip17", "IA32_LBR_17_TO_IP", 19, 0x11, 0x1611, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip18", "IA32_LBR_18_TO_IP", 19, 0x11, 0x1612, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip19", "IA32_LBR_19_TO_IP", 19, 0x11, 0x1613, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip20", "IA32_LBR_20_TO_IP", 19, 0x11, 0x1614, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip21", "IA32_LBR_21_TO_IP", 19, 0x11, 0x1615, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip22", "IA32_LBR_22_TO_IP", 19, 0x11, 0x1616, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip23", "IA32_LBR_23_TO_IP", 19, 0x11, 0x1617, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip24", "IA32_LBR_24_TO_IP", 19, 0x11, 0x1618, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip25", "IA32_LBR_25_TO_IP", 19, 0x11, 0x1619, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip26", "IA32_LBR_26_TO_IP", 19, 0x11, 0x161a, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip27", "IA32_LBR_27_TO_IP", 19, 0x11, 0x161b, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip28", "IA32_LBR_28_TO_IP", 19, 0x11, 0x161c, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip29", "IA32_LBR_29_TO_IP", 19, 0x11, 0x161d, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip30", "IA32_LBR_30_TO_IP", 19, 0x11, 0x161e, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_to_ip31", "IA32_LBR_31_TO_IP", 19, 0x11, 0x161f, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info0", "IA32_LBR_0_INFO", 50, 0x11, 0x1200, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info1", "IA32_LBR_1_INFO", 50, 0x11, 0x1201, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info2", "IA32_LBR_2_INFO", 50, 0x11, 0x1202, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info3", "IA32_LBR_3_INFO", 50, 0x11, 0x1203, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info4", "IA32_LBR_4_INFO", 50, 0x11, 0x1204, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info5", "IA32_LBR_5_INFO", 50, 0x11, 0x1205, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info6", "IA32_LBR_6_INFO", 50, 0x11, 0x1206, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info7", "IA32_LBR_7_INFO", 50, 0x11, 0x1207, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info8", "IA32_LBR_8_INFO", 50, 0x11, 0x1208, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info9", "IA32_LBR_9_INFO", 50, 0x11, 0x1209, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info10", "IA32_LBR_10_INFO", 50, 0x11, 0x120a, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info11", "IA32_LBR_11_INFO", 50, 0x11, 0x120b, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info12", "IA32_LBR_12_INFO", 50, 0x11, 0x120c, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info13", "IA32_LBR_13_INFO", 50, 0x11, 0x120d, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info14", "IA32_LBR_14_INFO", 50, 0x11, 0x120e, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info15", "IA32_LBR_15_INFO", 50, 0x11, 0x120f, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info16", "IA32_LBR_16_INFO", 50, 0x11, 0x1210, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info17", "IA32_LBR_17_INFO", 50, 0x11, 0x1211, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info18", "IA32_LBR_18_INFO", 50, 0x11, 0x1212, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info19", "IA32_LBR_19_INFO", 50, 0x11, 0x1213, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info20", "IA32_LBR_20_INFO", 50, 0x11, 0x1214, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info21", "IA32_LBR_21_INFO", 50, 0x11, 0x1215, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info22", "IA32_LBR_22_INFO", 50, 0x11, 0x1216, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info23", "IA32_LBR_23_INFO", 50, 0x11, 0x1217, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info24", "IA32_LBR_24_INFO", 50, 0x11, 0x1218, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info25", "IA32_LBR_25_INFO", 50, 0x11, 0x1219, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info26", "IA32_LBR_26_INFO", 50, 0x11, 0x121a, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info27", "IA32_LBR_27_INFO", 50, 0x11, 0x121b, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info28", "IA32_LBR_28_INFO", 50, 0x11, 0x121c, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info29", "IA32_LBR_29_INFO", 50, 0x11, 0x121d, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info30", "IA32_LBR_30_INFO", 50, 0x11, 0x121e, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "ia32_lbr_info31", "IA32_LBR_31_INFO", 50, 0x11, 0x121f, 0x0, "", 0x0, "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)" },
-		{ "lbr_info0", "MSR_LBR_INFO_0", 50, 0x11, 0xdc0, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info1", "MSR_LBR_INFO_1", 50, 0x11, 0xdc1, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info2", "MSR_LBR_INFO_2", 50, 0x11, 0xdc2, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info3", "MSR_LBR_INFO_3", 50, 0x11, 0xdc3, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info4", "MSR_LBR_INFO_4", 50, 0x11, 0xdc4, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info5", "MSR_LBR_INFO_5", 50, 0x11, 0xdc5, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info6", "MSR_LBR_INFO_6", 50, 0x11, 0xdc6, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info7", "MSR_LBR_INFO_7", 50, 0x11, 0xdc7, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info8", "MSR_LBR_INFO_8", 50, 0x11, 0xdc8, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info9", "MSR_LBR_INFO_9", 50, 0x11, 0xdc9, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info10", "MSR_LBR_INFO_10", 50, 0x11, 0xdca, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info11", "MSR_LBR_INFO_11", 50, 0x11, 0xdcb, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info12", "MSR_LBR_INFO_12", 50, 0x11, 0xdcc, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info13", "MSR_LBR_INFO_13", 50, 0x11, 0xdcd, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info14", "MSR_LBR_INFO_14", 50, 0x11, 0xdce, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info15", "MSR_LBR_INFO_15", 50, 0x11, 0xdcf, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info16", "MSR_LBR_INFO_16", 50, 0x11, 0xdd0, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info17", "MSR_LBR_INFO_17", 50, 0x11, 0xdd1, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info18", "MSR_LBR_INFO_18", 50, 0x11, 0xdd2, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info19", "MSR_LBR_INFO_19", 50, 0x11, 0xdd3, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info20", "MSR_LBR_INFO_20", 50, 0x11, 0xdd4, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info21", "MSR_LBR_INFO_21", 50, 0x11, 0xdd5, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info22", "MSR_LBR_INFO_22", 50, 0x11, 0xdd6, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info23", "MSR_LBR_INFO_23", 50, 0x11, 0xdd7, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info24", "MSR_LBR_INFO_24", 50, 0x11, 0xdd8, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info25", "MSR_LBR_INFO_25", 50, 0x11, 0xdd9, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info26", "MSR_LBR_INFO_26", 50, 0x11, 0xdda, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info27", "MSR_LBR_INFO_27", 50, 0x11, 0xddb, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info28", "MSR_LBR_INFO_28", 50, 0x11, 0xddc, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info29", "MSR_LBR_INFO_29", 50, 0x11, 0xddd, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info30", "MSR_LBR_INFO_30", 50, 0x11, 0xdde, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "lbr_info31", "MSR_LBR_INFO_31", 50, 0x11, 0xddf, 0x0, "", 0x0, "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)" },
-		{ "ia32_pebs_base", "IA32_PEBS_BASE", 37, 0x11, 0x3f4, 0x0, "", 0x0, "architectural PEBS, CPUID.23H:EAX[4] and [5] (LXTIP)" },
-		{ "ia32_pebs_index", "IA32_PEBS_INDEX", 38, 0x11, 0x3f5, 0x0, "", 0x0, "architectural PEBS (LXTIP)" },
-		{ "ia32_pmc_gp0_cfg_c", "IA32_PMC_GP0_CFG_C", 39, 0x11, 0x1903, 0x0, "", 0x0, "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)" },
-		{ "ia32_pmc_gp1_cfg_c", "IA32_PMC_GP1_CFG_C", 39, 0x11, 0x1907, 0x0, "", 0x0, "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)" },
-		{ "ia32_pmc_gp2_cfg_c", "IA32_PMC_GP2_CFG_C", 39, 0x11, 0x190b, 0x0, "", 0x0, "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)" },
-		{ "ia32_pmc_gp3_cfg_c", "IA32_PMC_GP3_CFG_C", 39, 0x11, 0x190f, 0x0, "", 0x0, "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)" },
-		{ "ia32_pmc_gp4_cfg_c", "IA32_PMC_GP4_CFG_C", 39, 0x11, 0x1913, 0x0, "", 0x0, "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)" },
-		{ "ia32_pmc_gp5_cfg_c", "IA32_PMC_GP5_CFG_C", 39, 0x11, 0x1917, 0x0, "", 0x0, "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)" },
-		{ "ia32_pmc_gp6_cfg_c", "IA32_PMC_GP6_CFG_C", 39, 0x11, 0x191b, 0x0, "", 0x0, "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)" },
-		{ "ia32_pmc_gp7_cfg_c", "IA32_PMC_GP7_CFG_C", 39, 0x11, 0x191f, 0x0, "", 0x0, "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)" },
-		{ "ia32_pmc_fx0_cfg_c", "IA32_PMC_FX0_CFG_C", 39, 0x11, 0x1983, 0x0, "", 0x0, "architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)" },
-		{ "ia32_pmc_fx1_cfg_c", "IA32_PMC_FX1_CFG_C", 39, 0x11, 0x1987, 0x0, "", 0x0, "architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)" },
-		{ "ia32_pmc_fx2_cfg_c", "IA32_PMC_FX2_CFG_C", 39, 0x11, 0x198b, 0x0, "", 0x0, "architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)" },
-		{ "ia32_pmc_fx3_cfg_c", "IA32_PMC_FX3_CFG_C", 39, 0x11, 0x198f, 0x0, "", 0x0, "architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)" },
-		{ "cpuid_23_0_eax", "CPUID.(EAX=23H,ECX=0):EAX", 42, 0xe, 0x0, 0x23, "eax", 0x0, "" },
-		{ "cpuid_23_0_ebx", "CPUID.(EAX=23H,ECX=0):EBX", 43, 0xe, 0x0, 0x23, "ebx", 0x0, "" },
-		{ "cpuid_23_1_eax", "CPUID.(EAX=23H,ECX=1):EAX general-purpose counters", 45, 0xe, 0x0, 0x23, "eax", 0x1, "" },
-		{ "cpuid_23_1_ebx", "CPUID.(EAX=23H,ECX=1):EBX fixed counters", 45, 0xe, 0x0, 0x23, "ebx", 0x1, "" },
-		{ "cpuid_23_4_ebx", "CPUID.(EAX=23H,ECX=4):EBX", 44, 0xe, 0x0, 0x23, "ebx", 0x4, "" },
-		{ "cpuid_23_5_eax", "CPUID.(EAX=23H,ECX=5):EAX PEBS general-purpose counters", 45, 0xe, 0x0, 0x23, "eax", 0x5, "" },
-		{ "cpuid_23_5_ebx", "CPUID.(EAX=23H,ECX=5):EBX PDIST general-purpose counters", 45, 0xe, 0x0, 0x23, "ebx", 0x5, "" },
-		{ "cpuid_23_5_ecx", "CPUID.(EAX=23H,ECX=5):ECX PEBS fixed counters", 45, 0xe, 0x0, 0x23, "ecx", 0x5, "" },
-		{ "cpuid_23_5_edx", "CPUID.(EAX=23H,ECX=5):EDX PDIST fixed counters", 45, 0xe, 0x0, 0x23, "edx", 0x5, "" },
-		{ "cpuid_1c_eax", "CPUID.1CH:EAX", 51, 0x6, 0x0, 0x1c, "eax", 0x0, "" },
-		{ "cpuid_1c_ebx", "CPUID.1CH:EBX", 52, 0x6, 0x0, 0x1c, "ebx", 0x0, "" },
-		{ "cpuid_1c_ecx", "CPUID.1CH:ECX", 53, 0x6, 0x0, 0x1c, "ecx", 0x0, "" },
+		{ "ia32_debugctl", "IA32_DEBUGCTL", "", "06_0EH and later", 0x1d9, 0x0, 0x0, 0, 0x11 },
+		{ "debugctlmsr", "DebugCtlMSR", "", "P6 family", 0x1d9, 0x0, 0x0, 1, 0x11 },
+		{ "debugctlb", "MSR_DEBUGCTLB", "", "Pentium M", 0x1d9, 0x0, 0x0, 2, 0x11 },
+		{ "core_debugctl", "IA32_DEBUGCTL (Core Solo/Duo)", "", "Core Solo, Core Duo", 0x1d9, 0x0, 0x0, 3, 0x11 },
+		{ "ia32_pmc0", "IA32_PMC0", "", "CPUID.0AH:EAX[15:8] > 0", 0xc1, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_pmc1", "IA32_PMC1", "", "CPUID.0AH:EAX[15:8] > 1", 0xc2, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_pmc2", "IA32_PMC2", "", "CPUID.0AH:EAX[15:8] > 2", 0xc3, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_pmc3", "IA32_PMC3", "", "CPUID.0AH:EAX[15:8] > 3", 0xc4, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_pmc4", "IA32_PMC4", "", "CPUID.0AH:EAX[15:8] > 4", 0xc5, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_pmc5", "IA32_PMC5", "", "CPUID.0AH:EAX[15:8] > 5", 0xc6, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_pmc6", "IA32_PMC6", "", "CPUID.0AH:EAX[15:8] > 6", 0xc7, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_pmc7", "IA32_PMC7", "", "CPUID.0AH:EAX[15:8] > 7", 0xc8, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_perfevtsel0", "IA32_PERFEVTSEL0", "", "CPUID.0AH:EAX[15:8] > 0", 0x186, 0x0, 0x0, 4, 0x11 },
+		{ "ia32_perfevtsel1", "IA32_PERFEVTSEL1", "", "CPUID.0AH:EAX[15:8] > 1", 0x187, 0x0, 0x0, 4, 0x11 },
+		{ "ia32_perfevtsel2", "IA32_PERFEVTSEL2", "", "CPUID.0AH:EAX[15:8] > 2", 0x188, 0x0, 0x0, 4, 0x11 },
+		{ "ia32_perfevtsel3", "IA32_PERFEVTSEL3", "", "CPUID.0AH:EAX[15:8] > 3", 0x189, 0x0, 0x0, 4, 0x11 },
+		{ "ia32_perfevtsel4", "IA32_PERFEVTSEL4", "", "CPUID.0AH:EAX[15:8] > 4", 0x18a, 0x0, 0x0, 4, 0x11 },
+		{ "ia32_perfevtsel5", "IA32_PERFEVTSEL5", "", "CPUID.0AH:EAX[15:8] > 5", 0x18b, 0x0, 0x0, 4, 0x11 },
+		{ "ia32_perfevtsel6", "IA32_PERFEVTSEL6", "", "CPUID.0AH:EAX[15:8] > 6", 0x18c, 0x0, 0x0, 4, 0x11 },
+		{ "ia32_perfevtsel7", "IA32_PERFEVTSEL7", "", "CPUID.0AH:EAX[15:8] > 7", 0x18d, 0x0, 0x0, 4, 0x11 },
+		{ "ia32_a_pmc0", "IA32_A_PMC0", "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1", 0x4c1, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_a_pmc1", "IA32_A_PMC1", "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1", 0x4c2, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_a_pmc2", "IA32_A_PMC2", "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1", 0x4c3, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_a_pmc3", "IA32_A_PMC3", "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1", 0x4c4, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_a_pmc4", "IA32_A_PMC4", "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1", 0x4c5, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_a_pmc5", "IA32_A_PMC5", "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1", 0x4c6, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_a_pmc6", "IA32_A_PMC6", "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1", 0x4c7, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_a_pmc7", "IA32_A_PMC7", "", "IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1", 0x4c8, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_fixed_ctr0", "IA32_FIXED_CTR0", "", "CPUID.0AH:EDX[4:0] > 0", 0x309, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_fixed_ctr1", "IA32_FIXED_CTR1", "", "CPUID.0AH:EDX[4:0] > 1", 0x30a, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_fixed_ctr2", "IA32_FIXED_CTR2", "", "CPUID.0AH:EDX[4:0] > 2", 0x30b, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_fixed_ctr3", "IA32_FIXED_CTR3", "", "CPUID.0AH:EDX[4:0] > 3", 0x30c, 0x0, 0x0, 8, 0x11 },
+		{ "ia32_perf_capabilities", "IA32_PERF_CAPABILITIES", "", "CPUID.01H:ECX.PDCM[15] = 1", 0x345, 0x0, 0x0, 16, 0x11 },
+		{ "ia32_fixed_ctr_ctrl", "IA32_FIXED_CTR_CTRL", "", "version > 1", 0x38d, 0x0, 0x0, 9, 0x11 },
+		{ "ia32_perf_global_status", "IA32_PERF_GLOBAL_STATUS", "", "version > 0", 0x38e, 0x0, 0x0, 11, 0x11 },
+		{ "ia32_perf_global_ctrl", "IA32_PERF_GLOBAL_CTRL", "", "version > 0", 0x38f, 0x0, 0x0, 10, 0x11 },
+		{ "ia32_perf_global_ovf_ctrl", "IA32_PERF_GLOBAL_OVF_CTRL", "", "version 1 to 3 (renamed STATUS_RESET from version 4)", 0x390, 0x0, 0x0, 13, 0x11 },
+		{ "ia32_perf_global_status_reset", "IA32_PERF_GLOBAL_STATUS_RESET", "", "version > 3", 0x390, 0x0, 0x0, 12, 0x11 },
+		{ "ia32_perf_global_status_set", "IA32_PERF_GLOBAL_STATUS_SET", "", "version > 3", 0x391, 0x0, 0x0, 14, 0x11 },
+		{ "ia32_perf_global_inuse", "IA32_PERF_GLOBAL_INUSE", "", "version > 3", 0x392, 0x0, 0x0, 15, 0x11 },
+		{ "ia32_pebs_enable", "IA32_PEBS_ENABLE", "", "06_0FH and later", 0x3f1, 0x0, 0x0, 17, 0x11 },
+		{ "ia32_ds_area", "IA32_DS_AREA", "", "CPUID.01H:EDX.DS[21] = 1", 0x600, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_misc_enable", "IA32_MISC_ENABLE", "", "", 0x1a0, 0x0, 0x0, 18, 0x1 },
+		{ "p6_perfevtsel0", "PerfEvtSel0", "", "P6 family", 0x186, 0x0, 0x0, 5, 0x11 },
+		{ "p6_perfevtsel1", "PerfEvtSel1", "", "P6 family", 0x187, 0x0, 0x0, 6, 0x11 },
+		{ "p6_perfctr0", "PerfCtr0", "", "P6 family", 0xc1, 0x0, 0x0, 7, 0x11 },
+		{ "p6_perfctr1", "PerfCtr1", "", "P6 family", 0xc2, 0x0, 0x0, 7, 0x11 },
+		{ "pebs_data_cfg", "MSR_PEBS_DATA_CFG", "", "Ice Lake and later (LINUX)", 0x3f2, 0x0, 0x0, 28, 0x11 },
+		{ "pebs_ld_lat_threshold", "MSR_PEBS_LD_LAT_THRESHOLD", "", "model-specific (LINUX)", 0x3f6, 0x0, 0x0, -1, 0x11 },
+		{ "pebs_frontend", "MSR_PEBS_FRONTEND", "", "model-specific (LINUX)", 0x3f7, 0x0, 0x0, -1, 0x11 },
+		{ "perf_metrics", "MSR_PERF_METRICS", "", "IA32_PERF_CAPABILITIES.PERF_METRICS[15] = 1 (LINUX)", 0x329, 0x0, 0x0, 46, 0x11 },
+		{ "reload_pmc0", "MSR_RELOAD_PMC0", "", "LINUX", 0x14c1, 0x0, 0x0, -1, 0x11 },
+		{ "reload_pmc1", "MSR_RELOAD_PMC1", "", "LINUX", 0x14c2, 0x0, 0x0, -1, 0x11 },
+		{ "reload_pmc2", "MSR_RELOAD_PMC2", "", "LINUX", 0x14c3, 0x0, 0x0, -1, 0x11 },
+		{ "reload_pmc3", "MSR_RELOAD_PMC3", "", "LINUX", 0x14c4, 0x0, 0x0, -1, 0x11 },
+		{ "reload_pmc4", "MSR_RELOAD_PMC4", "", "LINUX", 0x14c5, 0x0, 0x0, -1, 0x11 },
+		{ "reload_pmc5", "MSR_RELOAD_PMC5", "", "LINUX", 0x14c6, 0x0, 0x0, -1, 0x11 },
+		{ "reload_pmc6", "MSR_RELOAD_PMC6", "", "LINUX", 0x14c7, 0x0, 0x0, -1, 0x11 },
+		{ "reload_pmc7", "MSR_RELOAD_PMC7", "", "LINUX", 0x14c8, 0x0, 0x0, -1, 0x11 },
+		{ "reload_fixed_ctr0", "MSR_RELOAD_FIXED_CTR0", "", "LINUX", 0x1309, 0x0, 0x0, -1, 0x11 },
+		{ "reload_fixed_ctr1", "MSR_RELOAD_FIXED_CTR1", "", "LINUX", 0x130a, 0x0, 0x0, -1, 0x11 },
+		{ "reload_fixed_ctr2", "MSR_RELOAD_FIXED_CTR2", "", "LINUX", 0x130b, 0x0, 0x0, -1, 0x11 },
+		{ "reload_fixed_ctr3", "MSR_RELOAD_FIXED_CTR3", "", "LINUX", 0x130c, 0x0, 0x0, -1, 0x11 },
+		{ "cpuid_0a_eax", "CPUID.0AH:EAX", "eax", "", 0x0, 0xa, 0x0, 20, 0x6 },
+		{ "cpuid_0a_ebx", "CPUID.0AH:EBX", "ebx", "", 0x0, 0xa, 0x0, 21, 0x6 },
+		{ "cpuid_0a_edx", "CPUID.0AH:EDX", "edx", "", 0x0, 0xa, 0x0, 22, 0x6 },
+		{ "cpuid_01_ecx", "CPUID.01H:ECX", "ecx", "", 0x0, 0x1, 0x0, 23, 0x6 },
+		{ "cpuid_01_edx", "CPUID.01H:EDX", "edx", "", 0x0, 0x1, 0x0, 24, 0x6 },
+		{ "msr_lbr_select", "MSR_LBR_SELECT", "", "Nehalem and later (SDM3 17.7.2); EN_CALLSTACK Haswell and later", 0x1c8, 0x0, 0x0, 49, 0x11 },
+		{ "msr_lastbranch_tos", "MSR_LASTBRANCH_TOS", "", "model-specific LBR stacks: index of the newest entry (SDM3 17.4.8, 17.7.1)", 0x1c9, 0x0, 0x0, -1, 0x11 },
+		{ "ia32_lbr_ctl", "IA32_LBR_CTL", "", "CPUID.(EAX=07H,ECX=0):EDX[19] (architectural LBR; LINUX)", 0x14ce, 0x0, 0x0, 47, 0x11 },
+		{ "ia32_lbr_depth", "IA32_LBR_DEPTH", "", "architectural LBR; a depth allowed by CPUID.1CH:EAX[7:0] (LINUX)", 0x14cf, 0x0, 0x0, 48, 0x11 },
+		{ "ia32_lbr_from_ip0", "IA32_LBR_0_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1500, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip1", "IA32_LBR_1_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1501, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip2", "IA32_LBR_2_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1502, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip3", "IA32_LBR_3_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1503, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip4", "IA32_LBR_4_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1504, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip5", "IA32_LBR_5_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1505, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip6", "IA32_LBR_6_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1506, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip7", "IA32_LBR_7_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1507, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip8", "IA32_LBR_8_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1508, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip9", "IA32_LBR_9_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1509, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip10", "IA32_LBR_10_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x150a, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip11", "IA32_LBR_11_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x150b, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip12", "IA32_LBR_12_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x150c, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip13", "IA32_LBR_13_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x150d, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip14", "IA32_LBR_14_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x150e, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip15", "IA32_LBR_15_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x150f, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip16", "IA32_LBR_16_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1510, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip17", "IA32_LBR_17_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1511, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip18", "IA32_LBR_18_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1512, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip19", "IA32_LBR_19_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1513, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip20", "IA32_LBR_20_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1514, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip21", "IA32_LBR_21_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1515, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip22", "IA32_LBR_22_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1516, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip23", "IA32_LBR_23_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1517, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip24", "IA32_LBR_24_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1518, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip25", "IA32_LBR_25_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1519, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip26", "IA32_LBR_26_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x151a, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip27", "IA32_LBR_27_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x151b, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip28", "IA32_LBR_28_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x151c, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip29", "IA32_LBR_29_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x151d, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip30", "IA32_LBR_30_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x151e, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_from_ip31", "IA32_LBR_31_FROM_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x151f, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip0", "IA32_LBR_0_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1600, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip1", "IA32_LBR_1_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1601, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip2", "IA32_LBR_2_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1602, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip3", "IA32_LBR_3_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1603, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip4", "IA32_LBR_4_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1604, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip5", "IA32_LBR_5_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1605, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip6", "IA32_LBR_6_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1606, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip7", "IA32_LBR_7_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1607, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip8", "IA32_LBR_8_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1608, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip9", "IA32_LBR_9_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1609, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip10", "IA32_LBR_10_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x160a, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip11", "IA32_LBR_11_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x160b, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip12", "IA32_LBR_12_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x160c, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip13", "IA32_LBR_13_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x160d, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip14", "IA32_LBR_14_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x160e, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip15", "IA32_LBR_15_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x160f, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip16", "IA32_LBR_16_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1610, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip17", "IA32_LBR_17_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1611, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip18", "IA32_LBR_18_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1612, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip19", "IA32_LBR_19_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1613, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip20", "IA32_LBR_20_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1614, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip21", "IA32_LBR_21_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1615, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip22", "IA32_LBR_22_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1616, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip23", "IA32_LBR_23_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1617, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip24", "IA32_LBR_24_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1618, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip25", "IA32_LBR_25_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1619, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip26", "IA32_LBR_26_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x161a, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip27", "IA32_LBR_27_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x161b, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip28", "IA32_LBR_28_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x161c, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip29", "IA32_LBR_29_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x161d, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip30", "IA32_LBR_30_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x161e, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_to_ip31", "IA32_LBR_31_TO_IP", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x161f, 0x0, 0x0, 19, 0x11 },
+		{ "ia32_lbr_info0", "IA32_LBR_0_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1200, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info1", "IA32_LBR_1_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1201, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info2", "IA32_LBR_2_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1202, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info3", "IA32_LBR_3_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1203, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info4", "IA32_LBR_4_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1204, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info5", "IA32_LBR_5_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1205, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info6", "IA32_LBR_6_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1206, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info7", "IA32_LBR_7_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1207, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info8", "IA32_LBR_8_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1208, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info9", "IA32_LBR_9_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1209, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info10", "IA32_LBR_10_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x120a, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info11", "IA32_LBR_11_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x120b, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info12", "IA32_LBR_12_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x120c, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info13", "IA32_LBR_13_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x120d, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info14", "IA32_LBR_14_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x120e, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info15", "IA32_LBR_15_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x120f, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info16", "IA32_LBR_16_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1210, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info17", "IA32_LBR_17_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1211, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info18", "IA32_LBR_18_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1212, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info19", "IA32_LBR_19_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1213, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info20", "IA32_LBR_20_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1214, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info21", "IA32_LBR_21_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1215, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info22", "IA32_LBR_22_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1216, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info23", "IA32_LBR_23_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1217, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info24", "IA32_LBR_24_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1218, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info25", "IA32_LBR_25_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x1219, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info26", "IA32_LBR_26_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x121a, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info27", "IA32_LBR_27_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x121b, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info28", "IA32_LBR_28_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x121c, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info29", "IA32_LBR_29_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x121d, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info30", "IA32_LBR_30_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x121e, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_lbr_info31", "IA32_LBR_31_INFO", "", "architectural LBR, entries below IA32_LBR_DEPTH (LINUX)", 0x121f, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info0", "MSR_LBR_INFO_0", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdc0, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info1", "MSR_LBR_INFO_1", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdc1, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info2", "MSR_LBR_INFO_2", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdc2, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info3", "MSR_LBR_INFO_3", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdc3, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info4", "MSR_LBR_INFO_4", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdc4, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info5", "MSR_LBR_INFO_5", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdc5, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info6", "MSR_LBR_INFO_6", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdc6, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info7", "MSR_LBR_INFO_7", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdc7, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info8", "MSR_LBR_INFO_8", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdc8, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info9", "MSR_LBR_INFO_9", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdc9, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info10", "MSR_LBR_INFO_10", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdca, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info11", "MSR_LBR_INFO_11", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdcb, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info12", "MSR_LBR_INFO_12", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdcc, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info13", "MSR_LBR_INFO_13", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdcd, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info14", "MSR_LBR_INFO_14", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdce, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info15", "MSR_LBR_INFO_15", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdcf, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info16", "MSR_LBR_INFO_16", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdd0, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info17", "MSR_LBR_INFO_17", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdd1, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info18", "MSR_LBR_INFO_18", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdd2, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info19", "MSR_LBR_INFO_19", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdd3, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info20", "MSR_LBR_INFO_20", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdd4, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info21", "MSR_LBR_INFO_21", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdd5, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info22", "MSR_LBR_INFO_22", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdd6, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info23", "MSR_LBR_INFO_23", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdd7, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info24", "MSR_LBR_INFO_24", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdd8, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info25", "MSR_LBR_INFO_25", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdd9, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info26", "MSR_LBR_INFO_26", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdda, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info27", "MSR_LBR_INFO_27", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xddb, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info28", "MSR_LBR_INFO_28", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xddc, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info29", "MSR_LBR_INFO_29", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xddd, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info30", "MSR_LBR_INFO_30", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xdde, 0x0, 0x0, 50, 0x11 },
+		{ "lbr_info31", "MSR_LBR_INFO_31", "", "IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)", 0xddf, 0x0, 0x0, 50, 0x11 },
+		{ "ia32_pebs_base", "IA32_PEBS_BASE", "", "architectural PEBS, CPUID.23H:EAX[4] and [5] (LXTIP)", 0x3f4, 0x0, 0x0, 37, 0x11 },
+		{ "ia32_pebs_index", "IA32_PEBS_INDEX", "", "architectural PEBS (LXTIP)", 0x3f5, 0x0, 0x0, 38, 0x11 },
+		{ "ia32_pmc_gp0_cfg_c", "IA32_PMC_GP0_CFG_C", "", "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)", 0x1903, 0x0, 0x0, 39, 0x11 },
+		{ "ia32_pmc_gp1_cfg_c", "IA32_PMC_GP1_CFG_C", "", "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)", 0x1907, 0x0, 0x0, 39, 0x11 },
+		{ "ia32_pmc_gp2_cfg_c", "IA32_PMC_GP2_CFG_C", "", "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)", 0x190b, 0x0, 0x0, 39, 0x11 },
+		{ "ia32_pmc_gp3_cfg_c", "IA32_PMC_GP3_CFG_C", "", "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)", 0x190f, 0x0, 0x0, 39, 0x11 },
+		{ "ia32_pmc_gp4_cfg_c", "IA32_PMC_GP4_CFG_C", "", "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)", 0x1913, 0x0, 0x0, 39, 0x11 },
+		{ "ia32_pmc_gp5_cfg_c", "IA32_PMC_GP5_CFG_C", "", "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)", 0x1917, 0x0, 0x0, 39, 0x11 },
+		{ "ia32_pmc_gp6_cfg_c", "IA32_PMC_GP6_CFG_C", "", "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)", 0x191b, 0x0, 0x0, 39, 0x11 },
+		{ "ia32_pmc_gp7_cfg_c", "IA32_PMC_GP7_CFG_C", "", "architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)", 0x191f, 0x0, 0x0, 39, 0x11 },
+		{ "ia32_pmc_fx0_cfg_c", "IA32_PMC_FX0_CFG_C", "", "architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)", 0x1983, 0x0, 0x0, 39, 0x11 },
+		{ "ia32_pmc_fx1_cfg_c", "IA32_PMC_FX1_CFG_C", "", "architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)", 0x1987, 0x0, 0x0, 39, 0x11 },
+		{ "ia32_pmc_fx2_cfg_c", "IA32_PMC_FX2_CFG_C", "", "architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)", 0x198b, 0x0, 0x0, 39, 0x11 },
+		{ "ia32_pmc_fx3_cfg_c", "IA32_PMC_FX3_CFG_C", "", "architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)", 0x198f, 0x0, 0x0, 39, 0x11 },
+		{ "cpuid_23_0_eax", "CPUID.(EAX=23H,ECX=0):EAX", "eax", "", 0x0, 0x23, 0x0, 42, 0xe },
+		{ "cpuid_23_0_ebx", "CPUID.(EAX=23H,ECX=0):EBX", "ebx", "", 0x0, 0x23, 0x0, 43, 0xe },
+		{ "cpuid_23_1_eax", "CPUID.(EAX=23H,ECX=1):EAX general-purpose counters", "eax", "", 0x0, 0x23, 0x1, 45, 0xe },
+		{ "cpuid_23_1_ebx", "CPUID.(EAX=23H,ECX=1):EBX fixed counters", "ebx", "", 0x0, 0x23, 0x1, 45, 0xe },
+		{ "cpuid_23_4_ebx", "CPUID.(EAX=23H,ECX=4):EBX", "ebx", "", 0x0, 0x23, 0x4, 44, 0xe },
+		{ "cpuid_23_5_eax", "CPUID.(EAX=23H,ECX=5):EAX PEBS general-purpose counters", "eax", "", 0x0, 0x23, 0x5, 45, 0xe },
+		{ "cpuid_23_5_ebx", "CPUID.(EAX=23H,ECX=5):EBX PDIST general-purpose counters", "ebx", "", 0x0, 0x23, 0x5, 45, 0xe },
+		{ "cpuid_23_5_ecx", "CPUID.(EAX=23H,ECX=5):ECX PEBS fixed counters", "ecx", "", 0x0, 0x23, 0x5, 45, 0xe },
+		{ "cpuid_23_5_edx", "CPUID.(EAX=23H,ECX=5):EDX PDIST fixed counters", "edx", "", 0x0, 0x23, 0x5, 45, 0xe },
+		{ "cpuid_1c_eax", "CPUID.1CH:EAX", "eax", "", 0x0, 0x1c, 0x0, 51, 0x6 },
+		{ "cpuid_1c_ebx", "CPUID.1CH:EBX", "ebx", "", 0x0, 0x1c, 0x0, 52, 0x6 },
+		{ "cpuid_1c_ecx", "CPUID.1CH:ECX", "ecx", "", 0x0, 0x1c, 0x0, 53, 0x6 },
 	};
 	if (count)
 		*count = sizeof regs / sizeof regs[0];
@@ -6285,31 +6295,32 @@ struct pmregs_x86_arch_events_row {
 	uint8_t event_select;
 	uint8_t umask;
 	uint8_t ebx_bit; /* bit of CPUID.0AH:EBX that is 1 when the event is NOT available */
+	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
 };
 
 static inline const struct pmregs_x86_arch_events_row *pmregs_x86_arch_events(size_t *count)
 {
 	static const struct pmregs_x86_arch_events_row rows[] = {
-		{ "unhalted_core_cycles", "UnHalted Core Cycles", "", 0x3c, 0x0, 0x0 },
-		{ "instruction_retired", "Instruction Retired", "", 0xc0, 0x0, 0x1 },
-		{ "unhalted_reference_cycles", "UnHalted Reference Cycles", "", 0x3c, 0x1, 0x2 },
-		{ "llc_reference", "LLC Reference", "", 0x2e, 0x4f, 0x3 },
-		{ "llc_misses", "LLC Misses", "", 0x2e, 0x41, 0x4 },
-		{ "branch_instruction_retired", "Branch Instruction Retired", "", 0xc4, 0x0, 0x5 },
-		{ "branch_misses_retired", "Branch Misses Retired", "", 0xc5, 0x0, 0x6 },
+		{ "unhalted_core_cycles", "UnHalted Core Cycles", "", 0x3c, 0x0, 0x0, {0} },
+		{ "instruction_retired", "Instruction Retired", "", 0xc0, 0x0, 0x1, {0} },
+		{ "unhalted_reference_cycles", "UnHalted Reference Cycles", "", 0x3c, 0x1, 0x2, {0} },
+		{ "llc_reference", "LLC Reference", "", 0x2e, 0x4f, 0x3, {0} },
+		{ "llc_misses", "LLC Misses", "", 0x2e, 0x41, 0x4, {0} },
+		{ "branch_instruction_retired", "Branch Instruction Retired", "", 0xc4, 0x0, 0x5, {0} },
+		{ "branch_misses_retired", "Branch Misses Retired", "", 0xc5, 0x0, 0x6, {0} },
 	};
 	if (count)
 		*count = sizeof rows / sizeof rows[0];
 	return rows;
 }
 
-/* The row called name, or a null pointer. */
+/* The row called name (ignoring ASCII case), or a null pointer. */
 static inline const struct pmregs_x86_arch_events_row *pmregs_x86_arch_events_find(const char *name)
 {
 	size_t i, n;
 	const struct pmregs_x86_arch_events_row *rows = pmregs_x86_arch_events(&n);
 	for (i = 0; i < n; i++)
-		if (pmregs_streq(rows[i].name, name))
+		if (pmregs_strcaseeq(rows[i].name, name))
 			return &rows[i];
 	return PMREGS_NULL;
 }
@@ -6320,232 +6331,232 @@ static inline const struct pmregs_x86_arch_events_row *pmregs_x86_arch_events_fi
 static inline const struct pmregs_register_desc *pmregs_x86_register_descs(size_t *count)
 {
 	static const struct pmregs_register_desc d[] = {
-		{ "ia32_debugctl", "IA32_DEBUGCTL", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 0, "availability=\"06_0EH and later\"" },
-		{ "debugctlmsr", "DebugCtlMSR", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 1, "availability=\"P6 family\"" },
-		{ "debugctlb", "MSR_DEBUGCTLB", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 2, "availability=\"Pentium M\"" },
-		{ "core_debugctl", "IA32_DEBUGCTL (Core Solo/Duo)", "", "", "msr", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 3, "availability=\"Core Solo, Core Duo\"" },
-		{ "ia32_pmc0", "IA32_PMC0", "", "", "msr", PMREGS_U64(0xc1), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 0\"" },
-		{ "ia32_pmc1", "IA32_PMC1", "", "", "msr", PMREGS_U64(0xc2), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 1\"" },
-		{ "ia32_pmc2", "IA32_PMC2", "", "", "msr", PMREGS_U64(0xc3), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 2\"" },
-		{ "ia32_pmc3", "IA32_PMC3", "", "", "msr", PMREGS_U64(0xc4), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 3\"" },
-		{ "ia32_pmc4", "IA32_PMC4", "", "", "msr", PMREGS_U64(0xc5), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 4\"" },
-		{ "ia32_pmc5", "IA32_PMC5", "", "", "msr", PMREGS_U64(0xc6), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 5\"" },
-		{ "ia32_pmc6", "IA32_PMC6", "", "", "msr", PMREGS_U64(0xc7), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 6\"" },
-		{ "ia32_pmc7", "IA32_PMC7", "", "", "msr", PMREGS_U64(0xc8), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EAX[15:8] > 7\"" },
-		{ "ia32_perfevtsel0", "IA32_PERFEVTSEL0", "", "", "msr", PMREGS_U64(0x186), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 0\"" },
-		{ "ia32_perfevtsel1", "IA32_PERFEVTSEL1", "", "", "msr", PMREGS_U64(0x187), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 1\"" },
-		{ "ia32_perfevtsel2", "IA32_PERFEVTSEL2", "", "", "msr", PMREGS_U64(0x188), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 2\"" },
-		{ "ia32_perfevtsel3", "IA32_PERFEVTSEL3", "", "", "msr", PMREGS_U64(0x189), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 3\"" },
-		{ "ia32_perfevtsel4", "IA32_PERFEVTSEL4", "", "", "msr", PMREGS_U64(0x18a), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 4\"" },
-		{ "ia32_perfevtsel5", "IA32_PERFEVTSEL5", "", "", "msr", PMREGS_U64(0x18b), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 5\"" },
-		{ "ia32_perfevtsel6", "IA32_PERFEVTSEL6", "", "", "msr", PMREGS_U64(0x18c), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 6\"" },
-		{ "ia32_perfevtsel7", "IA32_PERFEVTSEL7", "", "", "msr", PMREGS_U64(0x18d), PMREGS_U64(0x0), 4, "availability=\"CPUID.0AH:EAX[15:8] > 7\"" },
-		{ "ia32_a_pmc0", "IA32_A_PMC0", "", "", "msr", PMREGS_U64(0x4c1), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc1", "IA32_A_PMC1", "", "", "msr", PMREGS_U64(0x4c2), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc2", "IA32_A_PMC2", "", "", "msr", PMREGS_U64(0x4c3), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc3", "IA32_A_PMC3", "", "", "msr", PMREGS_U64(0x4c4), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc4", "IA32_A_PMC4", "", "", "msr", PMREGS_U64(0x4c5), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc5", "IA32_A_PMC5", "", "", "msr", PMREGS_U64(0x4c6), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc6", "IA32_A_PMC6", "", "", "msr", PMREGS_U64(0x4c7), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_a_pmc7", "IA32_A_PMC7", "", "", "msr", PMREGS_U64(0x4c8), PMREGS_U64(0x0), 8, "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"" },
-		{ "ia32_fixed_ctr0", "IA32_FIXED_CTR0", "", "", "msr", PMREGS_U64(0x309), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EDX[4:0] > 0\"" },
-		{ "ia32_fixed_ctr1", "IA32_FIXED_CTR1", "", "", "msr", PMREGS_U64(0x30a), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EDX[4:0] > 1\"" },
-		{ "ia32_fixed_ctr2", "IA32_FIXED_CTR2", "", "", "msr", PMREGS_U64(0x30b), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EDX[4:0] > 2\"" },
-		{ "ia32_fixed_ctr3", "IA32_FIXED_CTR3", "", "", "msr", PMREGS_U64(0x30c), PMREGS_U64(0x0), 8, "availability=\"CPUID.0AH:EDX[4:0] > 3\"" },
-		{ "ia32_perf_capabilities", "IA32_PERF_CAPABILITIES", "", "", "msr", PMREGS_U64(0x345), PMREGS_U64(0x0), 16, "availability=\"CPUID.01H:ECX.PDCM[15] = 1\"" },
-		{ "ia32_fixed_ctr_ctrl", "IA32_FIXED_CTR_CTRL", "", "", "msr", PMREGS_U64(0x38d), PMREGS_U64(0x0), 9, "availability=\"version > 1\"" },
-		{ "ia32_perf_global_status", "IA32_PERF_GLOBAL_STATUS", "", "", "msr", PMREGS_U64(0x38e), PMREGS_U64(0x0), 11, "availability=\"version > 0\"" },
-		{ "ia32_perf_global_ctrl", "IA32_PERF_GLOBAL_CTRL", "", "", "msr", PMREGS_U64(0x38f), PMREGS_U64(0x0), 10, "availability=\"version > 0\"" },
-		{ "ia32_perf_global_ovf_ctrl", "IA32_PERF_GLOBAL_OVF_CTRL", "", "", "msr", PMREGS_U64(0x390), PMREGS_U64(0x0), 13, "availability=\"version 1 to 3 (renamed STATUS_RESET from version 4)\"" },
-		{ "ia32_perf_global_status_reset", "IA32_PERF_GLOBAL_STATUS_RESET", "", "", "msr", PMREGS_U64(0x390), PMREGS_U64(0x0), 12, "availability=\"version > 3\"" },
-		{ "ia32_perf_global_status_set", "IA32_PERF_GLOBAL_STATUS_SET", "", "", "msr", PMREGS_U64(0x391), PMREGS_U64(0x0), 14, "availability=\"version > 3\"" },
-		{ "ia32_perf_global_inuse", "IA32_PERF_GLOBAL_INUSE", "", "", "msr", PMREGS_U64(0x392), PMREGS_U64(0x0), 15, "availability=\"version > 3\"" },
-		{ "ia32_pebs_enable", "IA32_PEBS_ENABLE", "", "", "msr", PMREGS_U64(0x3f1), PMREGS_U64(0x0), 17, "availability=\"06_0FH and later\"" },
-		{ "ia32_ds_area", "IA32_DS_AREA", "", "", "msr", PMREGS_U64(0x600), PMREGS_U64(0x0), 19, "availability=\"CPUID.01H:EDX.DS[21] = 1\"" },
-		{ "ia32_misc_enable", "IA32_MISC_ENABLE", "", "", "msr", PMREGS_U64(0x1a0), PMREGS_U64(0x0), 18, "" },
-		{ "p6_perfevtsel0", "PerfEvtSel0", "", "", "msr", PMREGS_U64(0x186), PMREGS_U64(0x0), 5, "availability=\"P6 family\"" },
-		{ "p6_perfevtsel1", "PerfEvtSel1", "", "", "msr", PMREGS_U64(0x187), PMREGS_U64(0x0), 6, "availability=\"P6 family\"" },
-		{ "p6_perfctr0", "PerfCtr0", "", "", "msr", PMREGS_U64(0xc1), PMREGS_U64(0x0), 7, "availability=\"P6 family\"" },
-		{ "p6_perfctr1", "PerfCtr1", "", "", "msr", PMREGS_U64(0xc2), PMREGS_U64(0x0), 7, "availability=\"P6 family\"" },
-		{ "pebs_data_cfg", "MSR_PEBS_DATA_CFG", "", "", "msr", PMREGS_U64(0x3f2), PMREGS_U64(0x0), 28, "availability=\"Ice Lake and later (LINUX)\"" },
-		{ "pebs_ld_lat_threshold", "MSR_PEBS_LD_LAT_THRESHOLD", "", "", "msr", PMREGS_U64(0x3f6), PMREGS_U64(0x0), -1, "availability=\"model-specific (LINUX)\"" },
-		{ "pebs_frontend", "MSR_PEBS_FRONTEND", "", "", "msr", PMREGS_U64(0x3f7), PMREGS_U64(0x0), -1, "availability=\"model-specific (LINUX)\"" },
-		{ "perf_metrics", "MSR_PERF_METRICS", "", "", "msr", PMREGS_U64(0x329), PMREGS_U64(0x0), 46, "availability=\"IA32_PERF_CAPABILITIES.PERF_METRICS[15] = 1 (LINUX)\"" },
-		{ "reload_pmc0", "MSR_RELOAD_PMC0", "", "", "msr", PMREGS_U64(0x14c1), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc1", "MSR_RELOAD_PMC1", "", "", "msr", PMREGS_U64(0x14c2), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc2", "MSR_RELOAD_PMC2", "", "", "msr", PMREGS_U64(0x14c3), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc3", "MSR_RELOAD_PMC3", "", "", "msr", PMREGS_U64(0x14c4), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc4", "MSR_RELOAD_PMC4", "", "", "msr", PMREGS_U64(0x14c5), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc5", "MSR_RELOAD_PMC5", "", "", "msr", PMREGS_U64(0x14c6), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc6", "MSR_RELOAD_PMC6", "", "", "msr", PMREGS_U64(0x14c7), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_pmc7", "MSR_RELOAD_PMC7", "", "", "msr", PMREGS_U64(0x14c8), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_fixed_ctr0", "MSR_RELOAD_FIXED_CTR0", "", "", "msr", PMREGS_U64(0x1309), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_fixed_ctr1", "MSR_RELOAD_FIXED_CTR1", "", "", "msr", PMREGS_U64(0x130a), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_fixed_ctr2", "MSR_RELOAD_FIXED_CTR2", "", "", "msr", PMREGS_U64(0x130b), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "reload_fixed_ctr3", "MSR_RELOAD_FIXED_CTR3", "", "", "msr", PMREGS_U64(0x130c), PMREGS_U64(0x0), -1, "availability=LINUX" },
-		{ "cpuid_0a_eax", "CPUID.0AH:EAX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 20, "cpuid_leaf=10 cpuid_reg=eax" },
-		{ "cpuid_0a_ebx", "CPUID.0AH:EBX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 21, "cpuid_leaf=10 cpuid_reg=ebx" },
-		{ "cpuid_0a_edx", "CPUID.0AH:EDX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 22, "cpuid_leaf=10 cpuid_reg=edx" },
-		{ "cpuid_01_ecx", "CPUID.01H:ECX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 23, "cpuid_leaf=1 cpuid_reg=ecx" },
-		{ "cpuid_01_edx", "CPUID.01H:EDX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 24, "cpuid_leaf=1 cpuid_reg=edx" },
-		{ "msr_lbr_select", "MSR_LBR_SELECT", "", "", "msr", PMREGS_U64(0x1c8), PMREGS_U64(0x0), 49, "availability=\"Nehalem and later (SDM3 17.7.2); EN_CALLSTACK Haswell and later\"" },
-		{ "msr_lastbranch_tos", "MSR_LASTBRANCH_TOS", "", "", "msr", PMREGS_U64(0x1c9), PMREGS_U64(0x0), -1, "availability=\"model-specific LBR stacks: index of the newest entry (SDM3 17.4.8, 17.7.1)\"" },
-		{ "ia32_lbr_ctl", "IA32_LBR_CTL", "", "", "msr", PMREGS_U64(0x14ce), PMREGS_U64(0x0), 47, "availability=\"CPUID.(EAX=07H,ECX=0):EDX[19] (architectural LBR; LINUX)\"" },
-		{ "ia32_lbr_depth", "IA32_LBR_DEPTH", "", "", "msr", PMREGS_U64(0x14cf), PMREGS_U64(0x0), 48, "availability=\"architectural LBR; a depth allowed by CPUID.1CH:EAX[7:0] (LINUX)\"" },
-		{ "ia32_lbr_from_ip0", "IA32_LBR_0_FROM_IP", "", "", "msr", PMREGS_U64(0x1500), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip1", "IA32_LBR_1_FROM_IP", "", "", "msr", PMREGS_U64(0x1501), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip2", "IA32_LBR_2_FROM_IP", "", "", "msr", PMREGS_U64(0x1502), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip3", "IA32_LBR_3_FROM_IP", "", "", "msr", PMREGS_U64(0x1503), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip4", "IA32_LBR_4_FROM_IP", "", "", "msr", PMREGS_U64(0x1504), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip5", "IA32_LBR_5_FROM_IP", "", "", "msr", PMREGS_U64(0x1505), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip6", "IA32_LBR_6_FROM_IP", "", "", "msr", PMREGS_U64(0x1506), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip7", "IA32_LBR_7_FROM_IP", "", "", "msr", PMREGS_U64(0x1507), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip8", "IA32_LBR_8_FROM_IP", "", "", "msr", PMREGS_U64(0x1508), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip9", "IA32_LBR_9_FROM_IP", "", "", "msr", PMREGS_U64(0x1509), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip10", "IA32_LBR_10_FROM_IP", "", "", "msr", PMREGS_U64(0x150a), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip11", "IA32_LBR_11_FROM_IP", "", "", "msr", PMREGS_U64(0x150b), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip12", "IA32_LBR_12_FROM_IP", "", "", "msr", PMREGS_U64(0x150c), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip13", "IA32_LBR_13_FROM_IP", "", "", "msr", PMREGS_U64(0x150d), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip14", "IA32_LBR_14_FROM_IP", "", "", "msr", PMREGS_U64(0x150e), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip15", "IA32_LBR_15_FROM_IP", "", "", "msr", PMREGS_U64(0x150f), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip16", "IA32_LBR_16_FROM_IP", "", "", "msr", PMREGS_U64(0x1510), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip17", "IA32_LBR_17_FROM_IP", "", "", "msr", PMREGS_U64(0x1511), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip18", "IA32_LBR_18_FROM_IP", "", "", "msr", PMREGS_U64(0x1512), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip19", "IA32_LBR_19_FROM_IP", "", "", "msr", PMREGS_U64(0x1513), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip20", "IA32_LBR_20_FROM_IP", "", "", "msr", PMREGS_U64(0x1514), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip21", "IA32_LBR_21_FROM_IP", "", "", "msr", PMREGS_U64(0x1515), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip22", "IA32_LBR_22_FROM_IP", "", "", "msr", PMREGS_U64(0x1516), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip23", "IA32_LBR_23_FROM_IP", "", "", "msr", PMREGS_U64(0x1517), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip24", "IA32_LBR_24_FROM_IP", "", "", "msr", PMREGS_U64(0x1518), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip25", "IA32_LBR_25_FROM_IP", "", "", "msr", PMREGS_U64(0x1519), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip26", "IA32_LBR_26_FROM_IP", "", "", "msr", PMREGS_U64(0x151a), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip27", "IA32_LBR_27_FROM_IP", "", "", "msr", PMREGS_U64(0x151b), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip28", "IA32_LBR_28_FROM_IP", "", "", "msr", PMREGS_U64(0x151c), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip29", "IA32_LBR_29_FROM_IP", "", "", "msr", PMREGS_U64(0x151d), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip30", "IA32_LBR_30_FROM_IP", "", "", "msr", PMREGS_U64(0x151e), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_from_ip31", "IA32_LBR_31_FROM_IP", "", "", "msr", PMREGS_U64(0x151f), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip0", "IA32_LBR_0_TO_IP", "", "", "msr", PMREGS_U64(0x1600), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip1", "IA32_LBR_1_TO_IP", "", "", "msr", PMREGS_U64(0x1601), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip2", "IA32_LBR_2_TO_IP", "", "", "msr", PMREGS_U64(0x1602), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip3", "IA32_LBR_3_TO_IP", "", "", "msr", PMREGS_U64(0x1603), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip4", "IA32_LBR_4_TO_IP", "", "", "msr", PMREGS_U64(0x1604), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip5", "IA32_LBR_5_TO_IP", "", "", "msr", PMREGS_U64(0x1605), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip6", "IA32_LBR_6_TO_IP", "", "", "msr", PMREGS_U64(0x1606), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip7", "IA32_LBR_7_TO_IP", "", "", "msr", PMREGS_U64(0x1607), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip8", "IA32_LBR_8_TO_IP", "", "", "msr", PMREGS_U64(0x1608), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip9", "IA32_LBR_9_TO_IP", "", "", "msr", PMREGS_U64(0x1609), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip10", "IA32_LBR_10_TO_IP", "", "", "msr", PMREGS_U64(0x160a), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip11", "IA32_LBR_11_TO_IP", "", "", "msr", PMREGS_U64(0x160b), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip12", "IA32_LBR_12_TO_IP", "", "", "msr", PMREGS_U64(0x160c), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip13", "IA32_LBR_13_TO_IP", "", "", "msr", PMREGS_U64(0x160d), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip14", "IA32_LBR_14_TO_IP", "", "", "msr", PMREGS_U64(0x160e), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip15", "IA32_LBR_15_TO_IP", "", "", "msr", PMREGS_U64(0x160f), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip16", "IA32_LBR_16_TO_IP", "", "", "msr", PMREGS_U64(0x1610), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip17", "IA32_LBR_17_TO_IP", "", "", "msr", PMREGS_U64(0x1611), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip18", "IA32_LBR_18_TO_IP", "", "", "msr", PMREGS_U64(0x1612), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip19", "IA32_LBR_19_TO_IP", "", "", "msr", PMREGS_U64(0x1613), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip20", "IA32_LBR_20_TO_IP", "", "", "msr", PMREGS_U64(0x1614), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip21", "IA32_LBR_21_TO_IP", "", "", "msr", PMREGS_U64(0x1615), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip22", "IA32_LBR_22_TO_IP", "", "", "msr", PMREGS_U64(0x1616), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip23", "IA32_LBR_23_TO_IP", "", "", "msr", PMREGS_U64(0x1617), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip24", "IA32_LBR_24_TO_IP", "", "", "msr", PMREGS_U64(0x1618), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip25", "IA32_LBR_25_TO_IP", "", "", "msr", PMREGS_U64(0x1619), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip26", "IA32_LBR_26_TO_IP", "", "", "msr", PMREGS_U64(0x161a), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip27", "IA32_LBR_27_TO_IP", "", "", "msr", PMREGS_U64(0x161b), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip28", "IA32_LBR_28_TO_IP", "", "", "msr", PMREGS_U64(0x161c), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip29", "IA32_LBR_29_TO_IP", "", "", "msr", PMREGS_U64(0x161d), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip30", "IA32_LBR_30_TO_IP", "", "", "msr", PMREGS_U64(0x161e), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_to_ip31", "IA32_LBR_31_TO_IP", "", "", "msr", PMREGS_U64(0x161f), PMREGS_U64(0x0), 19, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info0", "IA32_LBR_0_INFO", "", "", "msr", PMREGS_U64(0x1200), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info1", "IA32_LBR_1_INFO", "", "", "msr", PMREGS_U64(0x1201), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info2", "IA32_LBR_2_INFO", "", "", "msr", PMREGS_U64(0x1202), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info3", "IA32_LBR_3_INFO", "", "", "msr", PMREGS_U64(0x1203), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info4", "IA32_LBR_4_INFO", "", "", "msr", PMREGS_U64(0x1204), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info5", "IA32_LBR_5_INFO", "", "", "msr", PMREGS_U64(0x1205), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info6", "IA32_LBR_6_INFO", "", "", "msr", PMREGS_U64(0x1206), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info7", "IA32_LBR_7_INFO", "", "", "msr", PMREGS_U64(0x1207), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info8", "IA32_LBR_8_INFO", "", "", "msr", PMREGS_U64(0x1208), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info9", "IA32_LBR_9_INFO", "", "", "msr", PMREGS_U64(0x1209), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info10", "IA32_LBR_10_INFO", "", "", "msr", PMREGS_U64(0x120a), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info11", "IA32_LBR_11_INFO", "", "", "msr", PMREGS_U64(0x120b), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info12", "IA32_LBR_12_INFO", "", "", "msr", PMREGS_U64(0x120c), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info13", "IA32_LBR_13_INFO", "", "", "msr", PMREGS_U64(0x120d), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info14", "IA32_LBR_14_INFO", "", "", "msr", PMREGS_U64(0x120e), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info15", "IA32_LBR_15_INFO", "", "", "msr", PMREGS_U64(0x120f), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info16", "IA32_LBR_16_INFO", "", "", "msr", PMREGS_U64(0x1210), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info17", "IA32_LBR_17_INFO", "", "", "msr", PMREGS_U64(0x1211), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info18", "IA32_LBR_18_INFO", "", "", "msr", PMREGS_U64(0x1212), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info19", "IA32_LBR_19_INFO", "", "", "msr", PMREGS_U64(0x1213), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info20", "IA32_LBR_20_INFO", "", "", "msr", PMREGS_U64(0x1214), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info21", "IA32_LBR_21_INFO", "", "", "msr", PMREGS_U64(0x1215), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info22", "IA32_LBR_22_INFO", "", "", "msr", PMREGS_U64(0x1216), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info23", "IA32_LBR_23_INFO", "", "", "msr", PMREGS_U64(0x1217), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info24", "IA32_LBR_24_INFO", "", "", "msr", PMREGS_U64(0x1218), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info25", "IA32_LBR_25_INFO", "", "", "msr", PMREGS_U64(0x1219), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info26", "IA32_LBR_26_INFO", "", "", "msr", PMREGS_U64(0x121a), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info27", "IA32_LBR_27_INFO", "", "", "msr", PMREGS_U64(0x121b), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info28", "IA32_LBR_28_INFO", "", "", "msr", PMREGS_U64(0x121c), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info29", "IA32_LBR_29_INFO", "", "", "msr", PMREGS_U64(0x121d), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info30", "IA32_LBR_30_INFO", "", "", "msr", PMREGS_U64(0x121e), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "ia32_lbr_info31", "IA32_LBR_31_INFO", "", "", "msr", PMREGS_U64(0x121f), PMREGS_U64(0x0), 50, "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"" },
-		{ "lbr_info0", "MSR_LBR_INFO_0", "", "", "msr", PMREGS_U64(0xdc0), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info1", "MSR_LBR_INFO_1", "", "", "msr", PMREGS_U64(0xdc1), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info2", "MSR_LBR_INFO_2", "", "", "msr", PMREGS_U64(0xdc2), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info3", "MSR_LBR_INFO_3", "", "", "msr", PMREGS_U64(0xdc3), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info4", "MSR_LBR_INFO_4", "", "", "msr", PMREGS_U64(0xdc4), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info5", "MSR_LBR_INFO_5", "", "", "msr", PMREGS_U64(0xdc5), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info6", "MSR_LBR_INFO_6", "", "", "msr", PMREGS_U64(0xdc6), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info7", "MSR_LBR_INFO_7", "", "", "msr", PMREGS_U64(0xdc7), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info8", "MSR_LBR_INFO_8", "", "", "msr", PMREGS_U64(0xdc8), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info9", "MSR_LBR_INFO_9", "", "", "msr", PMREGS_U64(0xdc9), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info10", "MSR_LBR_INFO_10", "", "", "msr", PMREGS_U64(0xdca), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info11", "MSR_LBR_INFO_11", "", "", "msr", PMREGS_U64(0xdcb), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info12", "MSR_LBR_INFO_12", "", "", "msr", PMREGS_U64(0xdcc), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info13", "MSR_LBR_INFO_13", "", "", "msr", PMREGS_U64(0xdcd), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info14", "MSR_LBR_INFO_14", "", "", "msr", PMREGS_U64(0xdce), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info15", "MSR_LBR_INFO_15", "", "", "msr", PMREGS_U64(0xdcf), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info16", "MSR_LBR_INFO_16", "", "", "msr", PMREGS_U64(0xdd0), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info17", "MSR_LBR_INFO_17", "", "", "msr", PMREGS_U64(0xdd1), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info18", "MSR_LBR_INFO_18", "", "", "msr", PMREGS_U64(0xdd2), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info19", "MSR_LBR_INFO_19", "", "", "msr", PMREGS_U64(0xdd3), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info20", "MSR_LBR_INFO_20", "", "", "msr", PMREGS_U64(0xdd4), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info21", "MSR_LBR_INFO_21", "", "", "msr", PMREGS_U64(0xdd5), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info22", "MSR_LBR_INFO_22", "", "", "msr", PMREGS_U64(0xdd6), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info23", "MSR_LBR_INFO_23", "", "", "msr", PMREGS_U64(0xdd7), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info24", "MSR_LBR_INFO_24", "", "", "msr", PMREGS_U64(0xdd8), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info25", "MSR_LBR_INFO_25", "", "", "msr", PMREGS_U64(0xdd9), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info26", "MSR_LBR_INFO_26", "", "", "msr", PMREGS_U64(0xdda), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info27", "MSR_LBR_INFO_27", "", "", "msr", PMREGS_U64(0xddb), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info28", "MSR_LBR_INFO_28", "", "", "msr", PMREGS_U64(0xddc), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info29", "MSR_LBR_INFO_29", "", "", "msr", PMREGS_U64(0xddd), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info30", "MSR_LBR_INFO_30", "", "", "msr", PMREGS_U64(0xdde), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "lbr_info31", "MSR_LBR_INFO_31", "", "", "msr", PMREGS_U64(0xddf), PMREGS_U64(0x0), 50, "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"" },
-		{ "ia32_pebs_base", "IA32_PEBS_BASE", "", "", "msr", PMREGS_U64(0x3f4), PMREGS_U64(0x0), 37, "availability=\"architectural PEBS, CPUID.23H:EAX[4] and [5] (LXTIP)\"" },
-		{ "ia32_pebs_index", "IA32_PEBS_INDEX", "", "", "msr", PMREGS_U64(0x3f5), PMREGS_U64(0x0), 38, "availability=\"architectural PEBS (LXTIP)\"" },
-		{ "ia32_pmc_gp0_cfg_c", "IA32_PMC_GP0_CFG_C", "", "", "msr", PMREGS_U64(0x1903), PMREGS_U64(0x0), 39, "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"" },
-		{ "ia32_pmc_gp1_cfg_c", "IA32_PMC_GP1_CFG_C", "", "", "msr", PMREGS_U64(0x1907), PMREGS_U64(0x0), 39, "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"" },
-		{ "ia32_pmc_gp2_cfg_c", "IA32_PMC_GP2_CFG_C", "", "", "msr", PMREGS_U64(0x190b), PMREGS_U64(0x0), 39, "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"" },
-		{ "ia32_pmc_gp3_cfg_c", "IA32_PMC_GP3_CFG_C", "", "", "msr", PMREGS_U64(0x190f), PMREGS_U64(0x0), 39, "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"" },
-		{ "ia32_pmc_gp4_cfg_c", "IA32_PMC_GP4_CFG_C", "", "", "msr", PMREGS_U64(0x1913), PMREGS_U64(0x0), 39, "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"" },
-		{ "ia32_pmc_gp5_cfg_c", "IA32_PMC_GP5_CFG_C", "", "", "msr", PMREGS_U64(0x1917), PMREGS_U64(0x0), 39, "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"" },
-		{ "ia32_pmc_gp6_cfg_c", "IA32_PMC_GP6_CFG_C", "", "", "msr", PMREGS_U64(0x191b), PMREGS_U64(0x0), 39, "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"" },
-		{ "ia32_pmc_gp7_cfg_c", "IA32_PMC_GP7_CFG_C", "", "", "msr", PMREGS_U64(0x191f), PMREGS_U64(0x0), 39, "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"" },
-		{ "ia32_pmc_fx0_cfg_c", "IA32_PMC_FX0_CFG_C", "", "", "msr", PMREGS_U64(0x1983), PMREGS_U64(0x0), 39, "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)\"" },
-		{ "ia32_pmc_fx1_cfg_c", "IA32_PMC_FX1_CFG_C", "", "", "msr", PMREGS_U64(0x1987), PMREGS_U64(0x0), 39, "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)\"" },
-		{ "ia32_pmc_fx2_cfg_c", "IA32_PMC_FX2_CFG_C", "", "", "msr", PMREGS_U64(0x198b), PMREGS_U64(0x0), 39, "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)\"" },
-		{ "ia32_pmc_fx3_cfg_c", "IA32_PMC_FX3_CFG_C", "", "", "msr", PMREGS_U64(0x198f), PMREGS_U64(0x0), 39, "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)\"" },
-		{ "cpuid_23_0_eax", "CPUID.(EAX=23H,ECX=0):EAX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 42, "cpuid_leaf=35 cpuid_reg=eax cpuid_subleaf=0" },
-		{ "cpuid_23_0_ebx", "CPUID.(EAX=23H,ECX=0):EBX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 43, "cpuid_leaf=35 cpuid_reg=ebx cpuid_subleaf=0" },
-		{ "cpuid_23_1_eax", "CPUID.(EAX=23H,ECX=1):EAX general-purpose counters", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 45, "cpuid_leaf=35 cpuid_reg=eax cpuid_subleaf=1" },
-		{ "cpuid_23_1_ebx", "CPUID.(EAX=23H,ECX=1):EBX fixed counters", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 45, "cpuid_leaf=35 cpuid_reg=ebx cpuid_subleaf=1" },
-		{ "cpuid_23_4_ebx", "CPUID.(EAX=23H,ECX=4):EBX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 44, "cpuid_leaf=35 cpuid_reg=ebx cpuid_subleaf=4" },
-		{ "cpuid_23_5_eax", "CPUID.(EAX=23H,ECX=5):EAX PEBS general-purpose counters", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 45, "cpuid_leaf=35 cpuid_reg=eax cpuid_subleaf=5" },
-		{ "cpuid_23_5_ebx", "CPUID.(EAX=23H,ECX=5):EBX PDIST general-purpose counters", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 45, "cpuid_leaf=35 cpuid_reg=ebx cpuid_subleaf=5" },
-		{ "cpuid_23_5_ecx", "CPUID.(EAX=23H,ECX=5):ECX PEBS fixed counters", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 45, "cpuid_leaf=35 cpuid_reg=ecx cpuid_subleaf=5" },
-		{ "cpuid_23_5_edx", "CPUID.(EAX=23H,ECX=5):EDX PDIST fixed counters", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 45, "cpuid_leaf=35 cpuid_reg=edx cpuid_subleaf=5" },
-		{ "cpuid_1c_eax", "CPUID.1CH:EAX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 51, "cpuid_leaf=28 cpuid_reg=eax" },
-		{ "cpuid_1c_ebx", "CPUID.1CH:EBX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 52, "cpuid_leaf=28 cpuid_reg=ebx" },
-		{ "cpuid_1c_ecx", "CPUID.1CH:ECX", "", "", PMREGS_NULL, PMREGS_U64(0x0), PMREGS_U64(0x0), 53, "cpuid_leaf=28 cpuid_reg=ecx" },
+		{ "ia32_debugctl", "IA32_DEBUGCTL", "", "", "msr", "availability=\"06_0EH and later\"", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 0, {0} },
+		{ "debugctlmsr", "DebugCtlMSR", "", "", "msr", "availability=\"P6 family\"", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 1, {0} },
+		{ "debugctlb", "MSR_DEBUGCTLB", "", "", "msr", "availability=\"Pentium M\"", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 2, {0} },
+		{ "core_debugctl", "IA32_DEBUGCTL (Core Solo/Duo)", "", "", "msr", "availability=\"Core Solo, Core Duo\"", PMREGS_U64(0x1d9), PMREGS_U64(0x0), 3, {0} },
+		{ "ia32_pmc0", "IA32_PMC0", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 0\"", PMREGS_U64(0xc1), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_pmc1", "IA32_PMC1", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 1\"", PMREGS_U64(0xc2), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_pmc2", "IA32_PMC2", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 2\"", PMREGS_U64(0xc3), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_pmc3", "IA32_PMC3", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 3\"", PMREGS_U64(0xc4), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_pmc4", "IA32_PMC4", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 4\"", PMREGS_U64(0xc5), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_pmc5", "IA32_PMC5", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 5\"", PMREGS_U64(0xc6), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_pmc6", "IA32_PMC6", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 6\"", PMREGS_U64(0xc7), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_pmc7", "IA32_PMC7", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 7\"", PMREGS_U64(0xc8), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_perfevtsel0", "IA32_PERFEVTSEL0", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 0\"", PMREGS_U64(0x186), PMREGS_U64(0x0), 4, {0} },
+		{ "ia32_perfevtsel1", "IA32_PERFEVTSEL1", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 1\"", PMREGS_U64(0x187), PMREGS_U64(0x0), 4, {0} },
+		{ "ia32_perfevtsel2", "IA32_PERFEVTSEL2", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 2\"", PMREGS_U64(0x188), PMREGS_U64(0x0), 4, {0} },
+		{ "ia32_perfevtsel3", "IA32_PERFEVTSEL3", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 3\"", PMREGS_U64(0x189), PMREGS_U64(0x0), 4, {0} },
+		{ "ia32_perfevtsel4", "IA32_PERFEVTSEL4", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 4\"", PMREGS_U64(0x18a), PMREGS_U64(0x0), 4, {0} },
+		{ "ia32_perfevtsel5", "IA32_PERFEVTSEL5", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 5\"", PMREGS_U64(0x18b), PMREGS_U64(0x0), 4, {0} },
+		{ "ia32_perfevtsel6", "IA32_PERFEVTSEL6", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 6\"", PMREGS_U64(0x18c), PMREGS_U64(0x0), 4, {0} },
+		{ "ia32_perfevtsel7", "IA32_PERFEVTSEL7", "", "", "msr", "availability=\"CPUID.0AH:EAX[15:8] > 7\"", PMREGS_U64(0x18d), PMREGS_U64(0x0), 4, {0} },
+		{ "ia32_a_pmc0", "IA32_A_PMC0", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"", PMREGS_U64(0x4c1), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_a_pmc1", "IA32_A_PMC1", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"", PMREGS_U64(0x4c2), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_a_pmc2", "IA32_A_PMC2", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"", PMREGS_U64(0x4c3), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_a_pmc3", "IA32_A_PMC3", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"", PMREGS_U64(0x4c4), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_a_pmc4", "IA32_A_PMC4", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"", PMREGS_U64(0x4c5), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_a_pmc5", "IA32_A_PMC5", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"", PMREGS_U64(0x4c6), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_a_pmc6", "IA32_A_PMC6", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"", PMREGS_U64(0x4c7), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_a_pmc7", "IA32_A_PMC7", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.FW_WRITE[13] = 1\"", PMREGS_U64(0x4c8), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_fixed_ctr0", "IA32_FIXED_CTR0", "", "", "msr", "availability=\"CPUID.0AH:EDX[4:0] > 0\"", PMREGS_U64(0x309), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_fixed_ctr1", "IA32_FIXED_CTR1", "", "", "msr", "availability=\"CPUID.0AH:EDX[4:0] > 1\"", PMREGS_U64(0x30a), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_fixed_ctr2", "IA32_FIXED_CTR2", "", "", "msr", "availability=\"CPUID.0AH:EDX[4:0] > 2\"", PMREGS_U64(0x30b), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_fixed_ctr3", "IA32_FIXED_CTR3", "", "", "msr", "availability=\"CPUID.0AH:EDX[4:0] > 3\"", PMREGS_U64(0x30c), PMREGS_U64(0x0), 8, {0} },
+		{ "ia32_perf_capabilities", "IA32_PERF_CAPABILITIES", "", "", "msr", "availability=\"CPUID.01H:ECX.PDCM[15] = 1\"", PMREGS_U64(0x345), PMREGS_U64(0x0), 16, {0} },
+		{ "ia32_fixed_ctr_ctrl", "IA32_FIXED_CTR_CTRL", "", "", "msr", "availability=\"version > 1\"", PMREGS_U64(0x38d), PMREGS_U64(0x0), 9, {0} },
+		{ "ia32_perf_global_status", "IA32_PERF_GLOBAL_STATUS", "", "", "msr", "availability=\"version > 0\"", PMREGS_U64(0x38e), PMREGS_U64(0x0), 11, {0} },
+		{ "ia32_perf_global_ctrl", "IA32_PERF_GLOBAL_CTRL", "", "", "msr", "availability=\"version > 0\"", PMREGS_U64(0x38f), PMREGS_U64(0x0), 10, {0} },
+		{ "ia32_perf_global_ovf_ctrl", "IA32_PERF_GLOBAL_OVF_CTRL", "", "", "msr", "availability=\"version 1 to 3 (renamed STATUS_RESET from version 4)\"", PMREGS_U64(0x390), PMREGS_U64(0x0), 13, {0} },
+		{ "ia32_perf_global_status_reset", "IA32_PERF_GLOBAL_STATUS_RESET", "", "", "msr", "availability=\"version > 3\"", PMREGS_U64(0x390), PMREGS_U64(0x0), 12, {0} },
+		{ "ia32_perf_global_status_set", "IA32_PERF_GLOBAL_STATUS_SET", "", "", "msr", "availability=\"version > 3\"", PMREGS_U64(0x391), PMREGS_U64(0x0), 14, {0} },
+		{ "ia32_perf_global_inuse", "IA32_PERF_GLOBAL_INUSE", "", "", "msr", "availability=\"version > 3\"", PMREGS_U64(0x392), PMREGS_U64(0x0), 15, {0} },
+		{ "ia32_pebs_enable", "IA32_PEBS_ENABLE", "", "", "msr", "availability=\"06_0FH and later\"", PMREGS_U64(0x3f1), PMREGS_U64(0x0), 17, {0} },
+		{ "ia32_ds_area", "IA32_DS_AREA", "", "", "msr", "availability=\"CPUID.01H:EDX.DS[21] = 1\"", PMREGS_U64(0x600), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_misc_enable", "IA32_MISC_ENABLE", "", "", "msr", "", PMREGS_U64(0x1a0), PMREGS_U64(0x0), 18, {0} },
+		{ "p6_perfevtsel0", "PerfEvtSel0", "", "", "msr", "availability=\"P6 family\"", PMREGS_U64(0x186), PMREGS_U64(0x0), 5, {0} },
+		{ "p6_perfevtsel1", "PerfEvtSel1", "", "", "msr", "availability=\"P6 family\"", PMREGS_U64(0x187), PMREGS_U64(0x0), 6, {0} },
+		{ "p6_perfctr0", "PerfCtr0", "", "", "msr", "availability=\"P6 family\"", PMREGS_U64(0xc1), PMREGS_U64(0x0), 7, {0} },
+		{ "p6_perfctr1", "PerfCtr1", "", "", "msr", "availability=\"P6 family\"", PMREGS_U64(0xc2), PMREGS_U64(0x0), 7, {0} },
+		{ "pebs_data_cfg", "MSR_PEBS_DATA_CFG", "", "", "msr", "availability=\"Ice Lake and later (LINUX)\"", PMREGS_U64(0x3f2), PMREGS_U64(0x0), 28, {0} },
+		{ "pebs_ld_lat_threshold", "MSR_PEBS_LD_LAT_THRESHOLD", "", "", "msr", "availability=\"model-specific (LINUX)\"", PMREGS_U64(0x3f6), PMREGS_U64(0x0), -1, {0} },
+		{ "pebs_frontend", "MSR_PEBS_FRONTEND", "", "", "msr", "availability=\"model-specific (LINUX)\"", PMREGS_U64(0x3f7), PMREGS_U64(0x0), -1, {0} },
+		{ "perf_metrics", "MSR_PERF_METRICS", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.PERF_METRICS[15] = 1 (LINUX)\"", PMREGS_U64(0x329), PMREGS_U64(0x0), 46, {0} },
+		{ "reload_pmc0", "MSR_RELOAD_PMC0", "", "", "msr", "availability=LINUX", PMREGS_U64(0x14c1), PMREGS_U64(0x0), -1, {0} },
+		{ "reload_pmc1", "MSR_RELOAD_PMC1", "", "", "msr", "availability=LINUX", PMREGS_U64(0x14c2), PMREGS_U64(0x0), -1, {0} },
+		{ "reload_pmc2", "MSR_RELOAD_PMC2", "", "", "msr", "availability=LINUX", PMREGS_U64(0x14c3), PMREGS_U64(0x0), -1, {0} },
+		{ "reload_pmc3", "MSR_RELOAD_PMC3", "", "", "msr", "availability=LINUX", PMREGS_U64(0x14c4), PMREGS_U64(0x0), -1, {0} },
+		{ "reload_pmc4", "MSR_RELOAD_PMC4", "", "", "msr", "availability=LINUX", PMREGS_U64(0x14c5), PMREGS_U64(0x0), -1, {0} },
+		{ "reload_pmc5", "MSR_RELOAD_PMC5", "", "", "msr", "availability=LINUX", PMREGS_U64(0x14c6), PMREGS_U64(0x0), -1, {0} },
+		{ "reload_pmc6", "MSR_RELOAD_PMC6", "", "", "msr", "availability=LINUX", PMREGS_U64(0x14c7), PMREGS_U64(0x0), -1, {0} },
+		{ "reload_pmc7", "MSR_RELOAD_PMC7", "", "", "msr", "availability=LINUX", PMREGS_U64(0x14c8), PMREGS_U64(0x0), -1, {0} },
+		{ "reload_fixed_ctr0", "MSR_RELOAD_FIXED_CTR0", "", "", "msr", "availability=LINUX", PMREGS_U64(0x1309), PMREGS_U64(0x0), -1, {0} },
+		{ "reload_fixed_ctr1", "MSR_RELOAD_FIXED_CTR1", "", "", "msr", "availability=LINUX", PMREGS_U64(0x130a), PMREGS_U64(0x0), -1, {0} },
+		{ "reload_fixed_ctr2", "MSR_RELOAD_FIXED_CTR2", "", "", "msr", "availability=LINUX", PMREGS_U64(0x130b), PMREGS_U64(0x0), -1, {0} },
+		{ "reload_fixed_ctr3", "MSR_RELOAD_FIXED_CTR3", "", "", "msr", "availability=LINUX", PMREGS_U64(0x130c), PMREGS_U64(0x0), -1, {0} },
+		{ "cpuid_0a_eax", "CPUID.0AH:EAX", "", "", PMREGS_NULL, "cpuid_leaf=10 cpuid_reg=eax", PMREGS_U64(0x0), PMREGS_U64(0x0), 20, {0} },
+		{ "cpuid_0a_ebx", "CPUID.0AH:EBX", "", "", PMREGS_NULL, "cpuid_leaf=10 cpuid_reg=ebx", PMREGS_U64(0x0), PMREGS_U64(0x0), 21, {0} },
+		{ "cpuid_0a_edx", "CPUID.0AH:EDX", "", "", PMREGS_NULL, "cpuid_leaf=10 cpuid_reg=edx", PMREGS_U64(0x0), PMREGS_U64(0x0), 22, {0} },
+		{ "cpuid_01_ecx", "CPUID.01H:ECX", "", "", PMREGS_NULL, "cpuid_leaf=1 cpuid_reg=ecx", PMREGS_U64(0x0), PMREGS_U64(0x0), 23, {0} },
+		{ "cpuid_01_edx", "CPUID.01H:EDX", "", "", PMREGS_NULL, "cpuid_leaf=1 cpuid_reg=edx", PMREGS_U64(0x0), PMREGS_U64(0x0), 24, {0} },
+		{ "msr_lbr_select", "MSR_LBR_SELECT", "", "", "msr", "availability=\"Nehalem and later (SDM3 17.7.2); EN_CALLSTACK Haswell and later\"", PMREGS_U64(0x1c8), PMREGS_U64(0x0), 49, {0} },
+		{ "msr_lastbranch_tos", "MSR_LASTBRANCH_TOS", "", "", "msr", "availability=\"model-specific LBR stacks: index of the newest entry (SDM3 17.4.8, 17.7.1)\"", PMREGS_U64(0x1c9), PMREGS_U64(0x0), -1, {0} },
+		{ "ia32_lbr_ctl", "IA32_LBR_CTL", "", "", "msr", "availability=\"CPUID.(EAX=07H,ECX=0):EDX[19] (architectural LBR; LINUX)\"", PMREGS_U64(0x14ce), PMREGS_U64(0x0), 47, {0} },
+		{ "ia32_lbr_depth", "IA32_LBR_DEPTH", "", "", "msr", "availability=\"architectural LBR; a depth allowed by CPUID.1CH:EAX[7:0] (LINUX)\"", PMREGS_U64(0x14cf), PMREGS_U64(0x0), 48, {0} },
+		{ "ia32_lbr_from_ip0", "IA32_LBR_0_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1500), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip1", "IA32_LBR_1_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1501), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip2", "IA32_LBR_2_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1502), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip3", "IA32_LBR_3_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1503), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip4", "IA32_LBR_4_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1504), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip5", "IA32_LBR_5_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1505), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip6", "IA32_LBR_6_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1506), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip7", "IA32_LBR_7_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1507), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip8", "IA32_LBR_8_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1508), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip9", "IA32_LBR_9_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1509), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip10", "IA32_LBR_10_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x150a), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip11", "IA32_LBR_11_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x150b), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip12", "IA32_LBR_12_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x150c), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip13", "IA32_LBR_13_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x150d), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip14", "IA32_LBR_14_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x150e), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip15", "IA32_LBR_15_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x150f), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip16", "IA32_LBR_16_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1510), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip17", "IA32_LBR_17_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1511), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip18", "IA32_LBR_18_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1512), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip19", "IA32_LBR_19_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1513), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip20", "IA32_LBR_20_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1514), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip21", "IA32_LBR_21_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1515), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip22", "IA32_LBR_22_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1516), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip23", "IA32_LBR_23_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1517), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip24", "IA32_LBR_24_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1518), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip25", "IA32_LBR_25_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1519), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip26", "IA32_LBR_26_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x151a), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip27", "IA32_LBR_27_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x151b), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip28", "IA32_LBR_28_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x151c), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip29", "IA32_LBR_29_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x151d), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip30", "IA32_LBR_30_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x151e), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_from_ip31", "IA32_LBR_31_FROM_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x151f), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip0", "IA32_LBR_0_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1600), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip1", "IA32_LBR_1_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1601), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip2", "IA32_LBR_2_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1602), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip3", "IA32_LBR_3_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1603), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip4", "IA32_LBR_4_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1604), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip5", "IA32_LBR_5_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1605), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip6", "IA32_LBR_6_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1606), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip7", "IA32_LBR_7_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1607), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip8", "IA32_LBR_8_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1608), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip9", "IA32_LBR_9_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1609), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip10", "IA32_LBR_10_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x160a), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip11", "IA32_LBR_11_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x160b), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip12", "IA32_LBR_12_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x160c), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip13", "IA32_LBR_13_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x160d), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip14", "IA32_LBR_14_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x160e), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip15", "IA32_LBR_15_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x160f), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip16", "IA32_LBR_16_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1610), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip17", "IA32_LBR_17_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1611), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip18", "IA32_LBR_18_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1612), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip19", "IA32_LBR_19_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1613), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip20", "IA32_LBR_20_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1614), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip21", "IA32_LBR_21_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1615), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip22", "IA32_LBR_22_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1616), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip23", "IA32_LBR_23_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1617), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip24", "IA32_LBR_24_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1618), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip25", "IA32_LBR_25_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1619), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip26", "IA32_LBR_26_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x161a), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip27", "IA32_LBR_27_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x161b), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip28", "IA32_LBR_28_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x161c), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip29", "IA32_LBR_29_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x161d), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip30", "IA32_LBR_30_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x161e), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_to_ip31", "IA32_LBR_31_TO_IP", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x161f), PMREGS_U64(0x0), 19, {0} },
+		{ "ia32_lbr_info0", "IA32_LBR_0_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1200), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info1", "IA32_LBR_1_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1201), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info2", "IA32_LBR_2_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1202), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info3", "IA32_LBR_3_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1203), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info4", "IA32_LBR_4_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1204), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info5", "IA32_LBR_5_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1205), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info6", "IA32_LBR_6_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1206), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info7", "IA32_LBR_7_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1207), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info8", "IA32_LBR_8_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1208), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info9", "IA32_LBR_9_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1209), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info10", "IA32_LBR_10_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x120a), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info11", "IA32_LBR_11_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x120b), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info12", "IA32_LBR_12_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x120c), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info13", "IA32_LBR_13_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x120d), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info14", "IA32_LBR_14_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x120e), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info15", "IA32_LBR_15_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x120f), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info16", "IA32_LBR_16_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1210), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info17", "IA32_LBR_17_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1211), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info18", "IA32_LBR_18_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1212), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info19", "IA32_LBR_19_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1213), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info20", "IA32_LBR_20_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1214), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info21", "IA32_LBR_21_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1215), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info22", "IA32_LBR_22_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1216), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info23", "IA32_LBR_23_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1217), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info24", "IA32_LBR_24_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1218), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info25", "IA32_LBR_25_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x1219), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info26", "IA32_LBR_26_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x121a), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info27", "IA32_LBR_27_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x121b), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info28", "IA32_LBR_28_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x121c), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info29", "IA32_LBR_29_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x121d), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info30", "IA32_LBR_30_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x121e), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_lbr_info31", "IA32_LBR_31_INFO", "", "", "msr", "availability=\"architectural LBR, entries below IA32_LBR_DEPTH (LINUX)\"", PMREGS_U64(0x121f), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info0", "MSR_LBR_INFO_0", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdc0), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info1", "MSR_LBR_INFO_1", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdc1), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info2", "MSR_LBR_INFO_2", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdc2), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info3", "MSR_LBR_INFO_3", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdc3), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info4", "MSR_LBR_INFO_4", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdc4), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info5", "MSR_LBR_INFO_5", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdc5), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info6", "MSR_LBR_INFO_6", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdc6), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info7", "MSR_LBR_INFO_7", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdc7), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info8", "MSR_LBR_INFO_8", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdc8), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info9", "MSR_LBR_INFO_9", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdc9), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info10", "MSR_LBR_INFO_10", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdca), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info11", "MSR_LBR_INFO_11", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdcb), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info12", "MSR_LBR_INFO_12", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdcc), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info13", "MSR_LBR_INFO_13", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdcd), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info14", "MSR_LBR_INFO_14", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdce), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info15", "MSR_LBR_INFO_15", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdcf), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info16", "MSR_LBR_INFO_16", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdd0), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info17", "MSR_LBR_INFO_17", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdd1), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info18", "MSR_LBR_INFO_18", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdd2), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info19", "MSR_LBR_INFO_19", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdd3), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info20", "MSR_LBR_INFO_20", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdd4), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info21", "MSR_LBR_INFO_21", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdd5), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info22", "MSR_LBR_INFO_22", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdd6), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info23", "MSR_LBR_INFO_23", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdd7), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info24", "MSR_LBR_INFO_24", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdd8), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info25", "MSR_LBR_INFO_25", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdd9), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info26", "MSR_LBR_INFO_26", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdda), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info27", "MSR_LBR_INFO_27", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xddb), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info28", "MSR_LBR_INFO_28", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xddc), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info29", "MSR_LBR_INFO_29", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xddd), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info30", "MSR_LBR_INFO_30", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xdde), PMREGS_U64(0x0), 50, {0} },
+		{ "lbr_info31", "MSR_LBR_INFO_31", "", "", "msr", "availability=\"IA32_PERF_CAPABILITIES.LBR_FMT = 5 (LINUX MSR_LBR_INFO_0)\"", PMREGS_U64(0xddf), PMREGS_U64(0x0), 50, {0} },
+		{ "ia32_pebs_base", "IA32_PEBS_BASE", "", "", "msr", "availability=\"architectural PEBS, CPUID.23H:EAX[4] and [5] (LXTIP)\"", PMREGS_U64(0x3f4), PMREGS_U64(0x0), 37, {0} },
+		{ "ia32_pebs_index", "IA32_PEBS_INDEX", "", "", "msr", "availability=\"architectural PEBS (LXTIP)\"", PMREGS_U64(0x3f5), PMREGS_U64(0x0), 38, {0} },
+		{ "ia32_pmc_gp0_cfg_c", "IA32_PMC_GP0_CFG_C", "", "", "msr", "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"", PMREGS_U64(0x1903), PMREGS_U64(0x0), 39, {0} },
+		{ "ia32_pmc_gp1_cfg_c", "IA32_PMC_GP1_CFG_C", "", "", "msr", "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"", PMREGS_U64(0x1907), PMREGS_U64(0x0), 39, {0} },
+		{ "ia32_pmc_gp2_cfg_c", "IA32_PMC_GP2_CFG_C", "", "", "msr", "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"", PMREGS_U64(0x190b), PMREGS_U64(0x0), 39, {0} },
+		{ "ia32_pmc_gp3_cfg_c", "IA32_PMC_GP3_CFG_C", "", "", "msr", "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"", PMREGS_U64(0x190f), PMREGS_U64(0x0), 39, {0} },
+		{ "ia32_pmc_gp4_cfg_c", "IA32_PMC_GP4_CFG_C", "", "", "msr", "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"", PMREGS_U64(0x1913), PMREGS_U64(0x0), 39, {0} },
+		{ "ia32_pmc_gp5_cfg_c", "IA32_PMC_GP5_CFG_C", "", "", "msr", "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"", PMREGS_U64(0x1917), PMREGS_U64(0x0), 39, {0} },
+		{ "ia32_pmc_gp6_cfg_c", "IA32_PMC_GP6_CFG_C", "", "", "msr", "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"", PMREGS_U64(0x191b), PMREGS_U64(0x0), 39, {0} },
+		{ "ia32_pmc_gp7_cfg_c", "IA32_PMC_GP7_CFG_C", "", "", "msr", "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_GP0_CFG_C, MSR_IA32_PMC_V6_STEP 4)\"", PMREGS_U64(0x191f), PMREGS_U64(0x0), 39, {0} },
+		{ "ia32_pmc_fx0_cfg_c", "IA32_PMC_FX0_CFG_C", "", "", "msr", "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)\"", PMREGS_U64(0x1983), PMREGS_U64(0x0), 39, {0} },
+		{ "ia32_pmc_fx1_cfg_c", "IA32_PMC_FX1_CFG_C", "", "", "msr", "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)\"", PMREGS_U64(0x1987), PMREGS_U64(0x0), 39, {0} },
+		{ "ia32_pmc_fx2_cfg_c", "IA32_PMC_FX2_CFG_C", "", "", "msr", "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)\"", PMREGS_U64(0x198b), PMREGS_U64(0x0), 39, {0} },
+		{ "ia32_pmc_fx3_cfg_c", "IA32_PMC_FX3_CFG_C", "", "", "msr", "availability=\"architectural PEBS (LXTIP MSR_IA32_PMC_V6_FX0_CFG_C)\"", PMREGS_U64(0x198f), PMREGS_U64(0x0), 39, {0} },
+		{ "cpuid_23_0_eax", "CPUID.(EAX=23H,ECX=0):EAX", "", "", PMREGS_NULL, "cpuid_leaf=35 cpuid_reg=eax cpuid_subleaf=0", PMREGS_U64(0x0), PMREGS_U64(0x0), 42, {0} },
+		{ "cpuid_23_0_ebx", "CPUID.(EAX=23H,ECX=0):EBX", "", "", PMREGS_NULL, "cpuid_leaf=35 cpuid_reg=ebx cpuid_subleaf=0", PMREGS_U64(0x0), PMREGS_U64(0x0), 43, {0} },
+		{ "cpuid_23_1_eax", "CPUID.(EAX=23H,ECX=1):EAX general-purpose counters", "", "", PMREGS_NULL, "cpuid_leaf=35 cpuid_reg=eax cpuid_subleaf=1", PMREGS_U64(0x0), PMREGS_U64(0x0), 45, {0} },
+		{ "cpuid_23_1_ebx", "CPUID.(EAX=23H,ECX=1):EBX fixed counters", "", "", PMREGS_NULL, "cpuid_leaf=35 cpuid_reg=ebx cpuid_subleaf=1", PMREGS_U64(0x0), PMREGS_U64(0x0), 45, {0} },
+		{ "cpuid_23_4_ebx", "CPUID.(EAX=23H,ECX=4):EBX", "", "", PMREGS_NULL, "cpuid_leaf=35 cpuid_reg=ebx cpuid_subleaf=4", PMREGS_U64(0x0), PMREGS_U64(0x0), 44, {0} },
+		{ "cpuid_23_5_eax", "CPUID.(EAX=23H,ECX=5):EAX PEBS general-purpose counters", "", "", PMREGS_NULL, "cpuid_leaf=35 cpuid_reg=eax cpuid_subleaf=5", PMREGS_U64(0x0), PMREGS_U64(0x0), 45, {0} },
+		{ "cpuid_23_5_ebx", "CPUID.(EAX=23H,ECX=5):EBX PDIST general-purpose counters", "", "", PMREGS_NULL, "cpuid_leaf=35 cpuid_reg=ebx cpuid_subleaf=5", PMREGS_U64(0x0), PMREGS_U64(0x0), 45, {0} },
+		{ "cpuid_23_5_ecx", "CPUID.(EAX=23H,ECX=5):ECX PEBS fixed counters", "", "", PMREGS_NULL, "cpuid_leaf=35 cpuid_reg=ecx cpuid_subleaf=5", PMREGS_U64(0x0), PMREGS_U64(0x0), 45, {0} },
+		{ "cpuid_23_5_edx", "CPUID.(EAX=23H,ECX=5):EDX PDIST fixed counters", "", "", PMREGS_NULL, "cpuid_leaf=35 cpuid_reg=edx cpuid_subleaf=5", PMREGS_U64(0x0), PMREGS_U64(0x0), 45, {0} },
+		{ "cpuid_1c_eax", "CPUID.1CH:EAX", "", "", PMREGS_NULL, "cpuid_leaf=28 cpuid_reg=eax", PMREGS_U64(0x0), PMREGS_U64(0x0), 51, {0} },
+		{ "cpuid_1c_ebx", "CPUID.1CH:EBX", "", "", PMREGS_NULL, "cpuid_leaf=28 cpuid_reg=ebx", PMREGS_U64(0x0), PMREGS_U64(0x0), 52, {0} },
+		{ "cpuid_1c_ecx", "CPUID.1CH:ECX", "", "", PMREGS_NULL, "cpuid_leaf=28 cpuid_reg=ecx", PMREGS_U64(0x0), PMREGS_U64(0x0), 53, {0} },
 	};
 	if (count)
 		*count = sizeof d / sizeof d[0];

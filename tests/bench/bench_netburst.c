@@ -100,7 +100,7 @@ int main(void)
 	t0 = now();
 	for (i = 0; i < N; i++) {
 		const struct pmregs_netburst_events_row *row = &t[reqs[i].event];
-		int e = pmregs_netburst_event_find(row->title);
+		int e = pmregs_netburst_event_index(row->title);
 		sink += (uint64_t)e + pmregs_netburst_events_mask_find(row, row->mask_names[0].name);
 	}
 	t_find = (now() - t0) / N;
@@ -118,7 +118,7 @@ int main(void)
 		for (k = 0; k < 5; k++) {
 			size_t no, j;
 			const struct pmregs_netburst_event_option *o;
-			unsigned e = (unsigned)pmregs_netburst_event_find(crowded[rnd() % 7]);
+			unsigned e = (unsigned)pmregs_netburst_event_index(crowded[rnd() % 7]);
 			pmregs_netburst_event_request_init(&r[k], e);
 			r[k].mask = 1;
 			r[k].t0_os = 1;

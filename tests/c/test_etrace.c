@@ -554,7 +554,7 @@ static void param_set(int k, params_t *p)
 }
 
 #define NSETS 9
-#define ROUNDS 1000000
+#define ROUNDS ((int)test_scale(1000000))
 
 static void test_round_trips(void)
 {
@@ -1053,14 +1053,14 @@ static void test_stream(void)
 static void test_presets(void)
 {
 	size_t n, i, j, np;
-	const struct pmregs_param_preset *ps = pmregs_etrace_param_presets(&n);
+	const struct pmregs_param_preset *ps = pmregs_etrace_presets(&n);
 	const struct pmregs_param_desc *d = pmregs_etrace_params_desc(&np);
 	static const params_t spec = PMREGS_ETRACE_PRESET_SPEC_EXAMPLES;
 	params_t p, q;
 	const char *why = "x";
 	CHECK(n >= 4);
 	for (i = 0; i < n; i++) {
-		const params_t *x = pmregs_etrace_params_preset(ps[i].name);
+		const params_t *x = pmregs_etrace_presets_find(ps[i].name);
 		CHECK(x != 0);
 		if (!x)
 			continue;
@@ -1073,14 +1073,25 @@ static void test_presets(void)
 			CHECK(v >= d[j].min && v <= d[j].max);
 		}
 	}
-	CHECK(pmregs_etrace_params_preset("no_such_preset") == 0);
+	CHECK(pmregs_etrace_presets_find("no_such_preset") == 0);
+	/* names are looked up ignoring case; the names before 0.2.0 are deprecated aliases */
+	CHECK(pmregs_etrace_presets_find("Spec_Examples") == pmregs_etrace_presets_find("spec_examples"));
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+	CHECK(pmregs_etrace_params_preset("FZI") == pmregs_etrace_presets_find("fzi"));
+	CHECK(pmregs_etrace_param_presets(&j) == ps && j == n);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 	/* spec_examples is the specification's fragment parameters plus its 6-bit srcID and 2-bit type */
 	specfrag(&p);
 	p.encap_srcid_bits = 6;
 	p.encap_type_bits = 2;
 	p.encap_type_inst = 2;
 	CHECK(memcmp(&p, &spec, sizeof p) == 0);
-	CHECK(memcmp(&p, pmregs_etrace_params_preset("spec_examples"), sizeof p) == 0);
+	CHECK(memcmp(&p, pmregs_etrace_presets_find("spec_examples"), sizeof p) == 0);
 	{
 		/* E-Trace spec, "Fragment code and transport": srcID 1, type 10, format 2 address 0x8000010c */
 		static const unsigned char m[] = {0x06, 0x81, 0x32, 0x04, 0x00, 0x00, 0x02};
@@ -1653,7 +1664,7 @@ static void test_data_atomic_subtypes(void)
 	CHECK_EQ(u.subtype, 4);
 }
 
-#define DROUNDS 200000
+#define DROUNDS ((int)test_scale(200000))
 
 /* Every shape under each parameter set: the natural length, shortest and uncompressed round trips, every truncation. */
 static void test_data_round_trips(void)

@@ -22,7 +22,7 @@
 	fprintf(stderr, "%s:%d: %s differs (fast %d, naive %d) at %#llx %#llx\n", __FILE__, __LINE__, what, \
 		(int)(fast), (int)(naive), (unsigned long long)(a), (unsigned long long)(b)); } while (0)
 
-#define RANDOM_RUNS 10000000ul
+#define RANDOM_RUNS test_scale(10000000ul)
 
 /* ---- random numbers: the shared xorshift64 ---- */
 #define TEST_SEED 0x243F6A8885A308D3u

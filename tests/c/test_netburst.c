@@ -35,7 +35,7 @@ static int reg_index(const char *name)
 
 static unsigned ev(const char *name)
 {
-	int e = pmregs_netburst_event_find(name);
+	int e = pmregs_netburst_event_index(name);
 	if (e < 0) {
 		fprintf(stderr, "no event %s\n", name);
 		failures++;
@@ -378,7 +378,7 @@ static void test_event_table(void)
 		CHECK_EQ(t[i].select_conflict, conflict);
 		flagged += t[i].select_conflict;
 		CHECK(t[i].mask_count >= 1);
-		CHECK(pmregs_netburst_event_find(t[i].title) == (int)i);
+		CHECK(pmregs_netburst_event_index(t[i].title) == (int)i);
 	}
 	CHECK_EQ(flagged, 4);
 	CHECK(t[ev("b2b_cycles")].select_conflict && t[ev("bnr")].select_conflict &&
@@ -394,9 +394,21 @@ static void test_event_table(void)
 	/* libpfm4 lists CRU_ESCR2 for instr_completed; the SDM says CRU_ESCR0/1, select 4 */
 	CHECK(t[ev("instr_completed")].escrs[0] == reg_index("cru_escr0") && t[ev("instr_completed")].cccr_select == 4);
 	CHECK_EQ(t[ev("instr_completed")].models, 0x58);
-	CHECK(pmregs_netburst_event_find("x87_SIMD_moves_uop") >= 0);
-	CHECK(pmregs_netburst_event_find("64BIT_MMX_UOP") == (int)ev("mmx_64bit_uop"));
-	CHECK(pmregs_netburst_event_find("no_such_event") == PMREGS_ENOENT);
+	CHECK(pmregs_netburst_event_index("x87_SIMD_moves_uop") >= 0);
+	CHECK(pmregs_netburst_event_index("64BIT_MMX_UOP") == (int)ev("mmx_64bit_uop"));
+	CHECK(pmregs_netburst_event_index("no_such_event") == PMREGS_ENOENT);
+	/* the table's lookup ignores case too (and gives the row; _event_index() gives its index) */
+	CHECK(pmregs_netburst_events_find("BSQ_ALLOCATION") == &t[ev("BSQ_allocation")]);
+	CHECK(pmregs_netburst_events_find("no_such_event") == 0);
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+	/* the name of pmregs_netburst_event_index() before 0.2.0, a deprecated alias */
+	CHECK(pmregs_netburst_event_find("64bit_mmx_uop") == (int)ev("mmx_64bit_uop"));
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 	/* machine_clear: SDM bits CLEAR 0, MOCLEAR 2, SMCLEAR 6 (not Linux's 0/1/2 nor oprofile's 0/6/7) */
 	CHECK_EQ(mask_of(ev("machine_clear"), "CLEAR"), 1u << 0);
 	CHECK_EQ(mask_of(ev("machine_clear"), "MOCLEAR"), 1u << 2);

@@ -81,7 +81,7 @@ def golden(tool, files, bless=False):
             head, want_out, want_err = parse_golden(path)
             args = [a.format(**data) for a in shlex.split(head["args"])]
             status, out, err = run(tool, args)
-            err = err.replace(tool, "pmregs-decode").replace(tmp, "{tmp}")
+            err = err.replace(tool, "pmregs-decode").replace(tmp, "{tmp}")     # data files live in tmp
             if bless:
                 with open(path, encoding="utf-8") as f:
                     keep = [line for line in f.read().split("\n") if line.startswith("# ")]
@@ -278,6 +278,16 @@ ERROR_CASES = [
     (["etrace", "--params", "iaddress_lsb_p=40,iaddress_width_p=32", "-"], 4, r"not a legal combination"),
     (["--svg", "x.svg", "etrace", "-"], 2, r"--svg draws a register value"),
     (["--list", "--params", "a=1"], 2, r"--list takes at most"),
+    # a name not found: the nearest names (edits, swapped letters, a prefix), whatever the case
+    (["netbrust", "cccr", "0"], 3, r"unknown family 'netbrust' \(families: .*\) \(did you mean netburst\?\)"),
+    (["netburst", "CCRR", "0"], 3, r"no register, layout or table 'CCRR' \(did you mean cccr\?\)"),
+    (["netburst", "iq_cccr", "0"], 3, r"\(did you mean iq_cccr0, iq_cccr1 or iq_cccr2\?\)"),
+    (["--list", "x86", "table:arch_event"], 3, r"x86 has no table 'arch_event' \(did you mean arch_events\?\)"),
+    (["--sample", "ibs_opp", "amd", "0"], 3, r"amd has no sample 'ibs_opp' \(did you mean ibs_op\?\)"),
+    (["etrace", "--stream", "SMI_STREM", "-"], 3, r"etrace has no stream 'SMI_STREM' .*\(did you mean smi_stream\?\)"),
+    (["etrace", "--params", "iaddress_widht_p=3", "-"], 3, r"no parameter 'iaddress_widht_p' \(did you mean iaddress_width_p"),
+    (["etrace", "--params", "preset=FZZI", "-"], 3, r"no parameter preset 'FZZI' .*\(did you mean fzi\?\)"),
+    (["etrace", "--stream", "smi", "-"], 3, r"etrace has more than one stream 'smi'"),
 ]
 
 

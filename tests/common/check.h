@@ -9,6 +9,7 @@
 #ifndef PMREGS_TEST_CHECK_H
 #define PMREGS_TEST_CHECK_H
 #include <stdio.h>
+#include <stdlib.h>
 
 #ifndef CHECK_REPORT_MAX
 #define CHECK_REPORT_MAX 40
@@ -37,6 +38,23 @@ static inline int check_failed(void)
 		if (a_ != b_ && check_failed())                                                      \
 			fprintf(stderr, "%s:%d: %s = %#llx, expected %#llx\n", __FILE__, __LINE__, #a, a_, b_); \
 	} while (0)
+
+/*
+ * test_scale(n): how many random rounds to run: n, or n divided by the environment variable
+ * PMREGS_TEST_SCALE when it is set (at least 1). make check sets it for the 32-bit and the
+ * emulated big-endian runs, and compares their output with a native run at the same scale.
+ */
+static inline unsigned long test_scale(unsigned long n)
+{
+	static unsigned long div;
+	if (div == 0) {
+		const char *s = getenv("PMREGS_TEST_SCALE");
+		div = s ? strtoul(s, NULL, 10) : 1;
+		if (div == 0)
+			div = 1;
+	}
+	return n / div ? n / div : 1;
+}
 
 static inline int check_done(const char *name)
 {

@@ -6,7 +6,7 @@
 set -eu
 h=$1
 printf '#include <pmregs/%s>\n' "$(basename "$h")"
-printf 'template <typename T> static void pmregs_use(T) {}\n'
+printf 'template <typename T> inline void pmregs_use(T) {}\n'
 printf 'void pmregs_expand_all();\nvoid pmregs_expand_all()\n{\n'
 sed -n -E \
 	-e 's/^#define (pmregs_[a-z0-9_]+_get)\(v\) .*/\tpmregs_use(\1(1u));/p' \

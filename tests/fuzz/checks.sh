@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
-# libFuzzer smoke runs, sourced by tests/run.sh (it uses check, skip, probe, have, $B).
+# libFuzzer smoke runs, sourced by tests/run.sh (it uses check, skip, probe, have, $B, $TESTFLAGS).
 #
 # Every tests/fuzz/fuzz_NAME.c is built with clang -fsanitize=fuzzer,address,undefined
 # and run for 50000 inputs (or the number a `pmregs-fuzz-runs: N` line in it gives, for the
 # slower targets) starting from its checked-in corpus tests/fuzz/corpus/NAME/ (new inputs go
-# to the build folder, never into the corpus). `make fuzz` runs longer.
+# to the build folder, never into the corpus), built with $TESTFLAGS (the compiler chooses what to
+# inline: the same code paths, a fraction of the build time). `make fuzz` runs longer, as users build.
 FZ=$B/fuzz
 mkdir -p "$FZ"
 fuzz_ok=
@@ -22,7 +23,7 @@ for src in tests/fuzz/fuzz_*.c; do
 	fi
 	mkdir -p "$FZ/$name.new"
 	runs=$(sed -n 's/.*pmregs-fuzz-runs: *\([0-9]*\).*/\1/p' "$src" | head -n 1)
-	check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c 'clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all '"$WARN"' -Iinclude "$1" -o "$2" && "$2" -runs="$5" -max_len=256 "$3" "$4"' \
+	early=1 check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c 'clang -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all '"$WARN $TESTFLAGS"' -Iinclude "$1" -o "$2" && "$2" -runs="$5" -max_len=256 "$3" "$4"' \
 		_ "$src" "$FZ/$n" "$FZ/$name.new" "tests/fuzz/corpus/$name" "${runs:-50000}"
 done
 

@@ -248,6 +248,18 @@ class FileSystem(unittest.TestCase):
         self.assertRegex(p.stderr, r"error\[PMR002\]")
         self.assertIn("Exit status", run("--help").stdout)
 
+    def test_unchanged_outputs_keep_their_file_times(self):
+        self.assertEqual(run("--out", self.out, self.spec).returncode, 0)
+        for n in os.listdir(self.out):
+            os.utime(os.path.join(self.out, n), (1000000000, 1000000000))
+        self.assertEqual(run("--out", self.out, self.spec).returncode, 0)
+        self.assertEqual({os.stat(os.path.join(self.out, n)).st_mtime for n in os.listdir(self.out)}, {1000000000})
+        with open(self.spec, "a") as f:
+            f.write("# a comment changes the spec's SHA-256, which the header records\n")
+        self.assertEqual(run("--out", self.out, self.spec).returncode, 0)
+        self.assertGreater(os.stat(os.path.join(self.out, "t.h")).st_mtime, 1000000000)
+        self.assertEqual(os.stat(os.path.join(self.out, "version.h")).st_mtime, 1000000000)
+
     def test_a_failed_rename_puts_every_replaced_file_back(self):
         os.mkdir(self.out)
         for n in ("t.h", "pmregs.h"):

@@ -92,8 +92,8 @@ static int our_event(const char *pfm_name)
 	unsigned i;
 	for (i = 0; i < sizeof event_alias / sizeof event_alias[0]; i++)
 		if (strcmp(pfm_name, event_alias[i][0]) == 0)
-			return pmregs_netburst_event_find(event_alias[i][1]);
-	return pmregs_netburst_event_find(pfm_name);
+			return pmregs_netburst_event_index(event_alias[i][1]);
+	return pmregs_netburst_event_index(pfm_name);
 }
 
 /* Our request for what libpfm4 encodes by default: both threads, both privilege levels. */
@@ -288,7 +288,7 @@ int main(void)
 			char str[256];
 			uint64_t pe, pc;
 			req_t r;
-			unsigned e = (unsigned)pmregs_netburst_event_find(mods[k].event);
+			unsigned e = (unsigned)pmregs_netburst_event_index(mods[k].event);
 			const struct pmregs_netburst_events_row *row = &pmregs_netburst_events(0)[e];
 			snprintf(str, sizeof str, "netburst_p::%s", mods[k].str);
 			if (pfm_encode(str, &pe, &pc) != 0) {

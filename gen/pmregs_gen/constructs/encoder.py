@@ -44,7 +44,7 @@ import ast
 from ..cnames import Names, utype
 from ..expr import U64, Compiler, ExprError, Val, _At, parse, type_info
 from ..core import SCALAR_TYPES, SET_RE, field_value, mask_of, set_ctype
-from ..ctext import wrap
+from ..ctext import comment_text, member, packed_struct, wrap
 from ..mdtext import md, md_par
 from ..yamlnode import Map
 
@@ -895,7 +895,8 @@ def encoder_view(hv, E):
         "opt": f"struct {S(base + '_option', what)}",
         "work": f"struct {S(base + '_work', what)}",
         "init": S(base + "_request_init", what),
-        "find": S(base + "_find", what),
+        "index": S(base + "_index", what),
+        "find": S(base + "_find", what),        # the name of _index before 0.2.0: a deprecated alias
         "options": S(base + "_options", what),
         "encode_option": S(base + "_encode_option", what),
         "encode": S(base + "_encode", what),
@@ -905,7 +906,7 @@ def encoder_view(hv, E):
         "check_doc": S(base + "_check_doc", what),
         "check_error": S(base + "_check_error", what),
         "allowed": S(base + "_option_allowed", what),
-        "table_fn": n.table_fn(T), "row_struct": f"struct {n.table_fn(T, 'row')}",
+        "table_fn": n.table_fn(T), "table_find": n.table_fn(T, "find"), "row_struct": f"struct {n.table_fn(T, 'row')}",
         "table_count": n.table_macro(T, "count"),
         "max_options": S(mac + "_MAX_OPTIONS", what),
         "max_options_v": max([len(o) for o in E.options] + [1]),
@@ -993,6 +994,24 @@ def encoder_view(hv, E):
         count.append(len(opts))
     e["flat"] = [{"vals": list(vals), "res": f"{res:#x}u" if res >> 32 == 0 else f"PMREGS_U64({res:#x})"}
                  for vals, res in flat]
+    # the request, encoding and option structs, members in decreasing size (no padding between them)
+    req = [member("uint16_t ", "event", f"row of {e['table_fn']}()")]
+    req += [member("int16_t ", p["name"], f"-1, or the {p['name']} to use ({p['target']})"
+                   + (f": {comment_text(p['doc'])}" if p["doc"] else "")) for p in places]
+    req += [member(p["decl"] + " ", p["name"], f"{comment_text(p['doc'])} (default {p['default']})") for p in params]
+    e["req_members"], _ = packed_struct(req, [])
+    enc = [member("uint16_t ", "event", "the event encoded")]
+    enc += [member("int16_t ", p["name"], f"the {p['name']} chosen ({p['target']})") for p in places]
+    enc += [member("int16_t ", "check", f"on failure: the check that failed ({e['checks_macro']} values); -1 on success"),
+            member("int16_t ", "pass", f"{e['schedule']}(): the 0-based pass; 0 otherwise")]
+    enc += [member(o["decl"] + " ", o["name"], comment_text(o["doc"]) + (f" (layout {o['layout']})" if o["layout"] else ""))
+            for o in outputs]
+    e["enc_members"], _ = packed_struct(enc, [])
+    opt = [member("uint16_t ", p["name"]) for p in places] + [member("uint64_t ", "resources", "bit r: exclusive resource r")]
+    opt, cells = packed_struct(opt, [list(o["vals"]) + [o["res"]] for o in e["flat"]])
+    e["opt_members"] = opt
+    for o, c in zip(e["flat"], cells):
+        o["init"] = ", ".join(str(x) for x in c)
     e["first"] = first
     e["count"] = count
     e["nflat"] = len(flat)
@@ -1038,10 +1057,11 @@ def facts_view(hv, E, e, S, what):
         if not cols:
             out[t] = None
             continue
-        decls = [(fact_decl(fam, n, M), M.name) for M in cols]
-        rows = []
-        for r in range(need[t]):
-            rows.append(", ".join(fact_value(fam, n, M, cell(fam, t, r, M.name)) for M in cols))
+        members = [member(fact_decl(fam, n, M) + " ", M.name) for M in cols]
+        members, cells = packed_struct(members, [[fact_value(fam, n, M, cell(fam, t, r, M.name)) for M in cols]
+                                                 for r in range(need[t])])
+        decls = members
+        rows = [", ".join(c) for c in cells]
         fn = S(facts_fn(n, E, t), what)
         out[t] = {"target": t, "struct": f"struct {S(fn + '_row', what)}", "fn": fn, "decls": decls, "rows": rows,
                   "what": "the registers" if t == "registers" else f"table {t}"}

@@ -16,7 +16,7 @@ from ..core import ACCESS, BIT_RE, MAX_FIELDS, MAX_PARTS, Field, Layout, Variant
     register_address, runs_of
 from ..capi import name_tables
 from ..cnames import small_stype, small_utype, utype
-from ..ctext import comment_text, hexw, parenthesized, ulit, wrap
+from ..ctext import comment_text, hexw, packed_order, parenthesized, ulit, wrap
 from ..diagram import diagram
 from ..mdtext import anchor, bits_lsb, bits_msb0, md, md_par
 from ..yamlnode import Scalar, Seq
@@ -448,6 +448,10 @@ def layout_view(hv, L, index):
                         if L.rsvd_mask | L.res1_mask else f"(PMREGS_CAST(void, {arg}), 1)")
     v["reserved_mask"] = sum(f.mask for f in L.fields if f.is_reserved)
     v["builders"] = [(f["builder"] + "(x)", f["builder_expr"]) for f in v["user_fields"]]
+    # the plain struct: members by decreasing size (no padding between them), then explicit tail padding
+    sizes = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4}
+    v["struct_members"], v["struct_pad"] = packed_order(
+        [(sizes.get(f["member_t"], 8), sizes.get(f["member_t"], 8), f) for f in v["user_fields"]])
     if L.variants is not None:
         D = L.variants.discriminator
         v["variant_fn"] = S(n.layout_fn(L, "variant"), f"layout '{L.name}'")
@@ -578,14 +582,18 @@ def access_exprs(hv, L, F, v="v", x="x", short=False):
 
 
 def builder_expr(hv, L, F):
+    """The constant builder's body; a run-time argument fails to compile with an error naming the
+    field's _set() accessor (PMREGS_FITS)."""
     W = L.width
     mac = f"PMREGS_FIELD{W}"
+    setter = hv.n.accessor(L, F, "set")
     if F.contiguous:
-        return f"{mac}((x), {F.shift}, {F.width})"
-    # A split field: place each part; the whole value is checked against the total width.
+        return f"{mac}((x), {F.shift}, {F.width}, {setter})"
+    # A split field: place each part; the whole value is checked once, against the total width.
     parts = []
-    for lo, w, off in F.part_shifts():
-        parts.append(f"((PMREGS_FITS((x), {F.width}) >> {off} & {hexw(mask_of(w), 4)}u) << {lo})")
+    for k, (lo, w, off) in enumerate(F.part_shifts()):
+        xv = f"PMREGS_FITS((x), {F.width}, {setter})" if k == 0 else "PMREGS_CAST(uint64_t, (x))"
+        parts.append(f"(({xv} >> {off} & {hexw(mask_of(w), 4)}u) << {lo})")
     whole = " | ".join(parts)
     return f"({whole})" if W == 64 else f"PMREGS_CAST(uint{W}_t, {whole})"
 

@@ -39,7 +39,7 @@ import ast
 
 from ..cnames import small_utype
 from ..core import MAX_SHAPE_FIELDS
-from ..ctext import comment_text
+from ..ctext import comment_text, member, packed_struct
 from ..mdtext import md, md_par
 from ..expr import ExprError, _At, parse
 from ..yamlnode import Scalar, parse_int
@@ -1012,8 +1012,11 @@ class CodeGen:
              "check_values_fn": S(f"{self.p}_params_check_values", node),
              "count": len(fam.params), "checks": [], "widths": [], "presets": []}
         if fam.param_presets:
-            v["preset_fn"] = S(f"{self.p}_params_preset", node)
-            v["presets_fn"] = S(f"{self.p}_param_presets", node)
+            # renamed in 0.2.0: _params_preset(name) and _param_presets() read too much alike
+            v["preset_fn"] = S(f"{self.p}_presets_find", node)
+            v["presets_fn"] = S(f"{self.p}_presets", node)
+            v["old_preset_fn"] = S(f"{self.p}_params_preset", node)
+            v["old_presets_fn"] = S(f"{self.p}_param_presets", node)
         for name, doc, source, values, pnode in fam.param_presets:
             v["presets"].append({"name": name, "doc": doc, "source": source, "vals": values,
                                  "macro": S(f"{self.P}_PRESET_{name.upper()}", pnode)})
@@ -1031,18 +1034,27 @@ class CodeGen:
         r = self.res()
         for e, doc in fam.param_checks:
             v["checks"].append({"cond": self.tool.truth(e.tree, r), "doc": doc, "text": e.text})
-        # every parameter-only width must come out 0..64
+        # every parameter-only width must come out 0..64 (in uint64_t arithmetic, a negative one is
+        # over 64 too): checked at run time unless the parameters' ranges already keep it there (a test
+        # that cannot fail is one compilers warn is always false)
         seen = set()
+
+        def can_exceed(e):
+            lo, hi = self.tool.rng(e, e.tree, Scope(fam))
+            return lo < 0 or hi > MAXW
+
         for W in fam.widths:
             if not W.args:
-                v["widths"].append((f"{self.tool.c(W.expr.tree, r)}", W.name))
                 seen.add(W.expr.text)
+                if can_exceed(W.expr):
+                    v["widths"].append((f"{self.tool.c(W.expr.tree, r)}", W.name))
         for Pk in fam.packets:
             for Sh in Pk.shapes:
                 for F in Sh.fields:
                     if F.width is not None and getattr(F, "param_only_width", False) and F.width.text not in seen:
                         seen.add(F.width.text)
-                        v["widths"].append((self.tool.c(F.width.tree, r), f"{Pk.name}.{F.name}"))
+                        if can_exceed(F.width):
+                            v["widths"].append((self.tool.c(F.width.tree, r), f"{Pk.name}.{F.name}"))
         return v
 
     def widths_view(self):
@@ -1068,7 +1080,16 @@ class CodeGen:
         # widest first: no padding, and adjacent stores the compiler can merge
         members.sort(key=lambda m: -int(m["T"][4:-2]))
         mtype = {m["name"]: m["T"] for m in members}
+        # the struct: the fields, the shape and where the rest starts, widest first, then explicit padding
+        sm = [member(m["T"] + " ", m["name"]) for m in members]
+        sm.append(member("uint8_t ", "shape", f"enum {base}_shape"))
+        if Pk.rest:
+            sm += [member("uint16_t ", f"{Pk.rest}_offset", f"bit where the {Pk.rest} starts (decode)"),
+                   member("uint16_t ", f"{Pk.rest}_bits", "bits from there to the end of the packet (decode)")]
+        sm, _ = packed_struct(sm, [])
         v = {"name": Pk.name, "title": Pk.title or Pk.name, "doc": Pk.doc, "source": Pk.source,
+             "struct_members": sm, "struct_align": max(m["align"] for m in sm),
+             "struct_size": sum(m["size"] for m in sm),
              "struct": f"struct {base}", "members": members, "frame": Pk.is_frame, "rest": Pk.rest,
              "sign": Pk.compression == "sign", "macros": [], "shapes": [],
              "shape_enum": f"enum {base}_shape"}
@@ -1547,7 +1568,27 @@ class CodeGen:
         S = lambda name: self.sym(name, St.node, f"stream '{St.name}'")   # noqa: E731
         fv, pv = pviews[St.frame.name], pviews[St.payload.name]
         r = self.res(fields=[m["name"] for m in fv["members"]], local=False, struct="f")
+        # the walker's state and its items, members in decreasing alignment, then explicit padding
+        state, _ = packed_struct([member("const unsigned char *", "buf"), member("size_t ", "len"),
+                                  member("size_t ", "pos", "next byte to read"),
+                                  member("int ", "synced", "0: the next packet boundary is not known yet")], [])
+
+        def sub(view, name, doc):
+            m = member(view["struct"] + " ", name, doc)
+            m["align"], m["size"] = view["struct_align"], view["struct_size"]
+            return m
+        item, _ = packed_struct([
+            member("size_t ", "offset", "first byte of the item in the buffer"),
+            member("size_t ", "size", "bytes it covers"),
+            member("int ", "status", "PMREGS_OK; PMREGS_ETRUNC: the buffer ends inside a packet; PMREGS_ENOENT: "
+                   "bytes before the first known boundary; other: why the packet was bad (then size covers "
+                   "the skip)"),
+            member("int ", "has_payload", f"1: payload holds the decoded {pv['name']}"),
+            sub(fv, "frame", ""), sub(pv, "payload", ""),
+            member("size_t ", "payload_len", "the payload's received length in bytes (its bits from "
+                   f"frame.{fv['rest']}_offset)")], [])
         return {"name": St.name, "doc": St.doc, "source": St.source,
+                "state_members": state, "item_members": item,
                 "struct": f"struct {S(base)}", "item": f"struct {S(base + '_item')}",
                 "init": S(base + "_init"), "next": S(base + "_next"),
                 "read": S(base + "_read"), "batch": S(base + "_batch"), "put": S(base + "_put"),

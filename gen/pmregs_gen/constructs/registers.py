@@ -11,7 +11,7 @@ import re
 
 from ..core import MAX_REGISTERS, SET_RE, Register, mask_of, register_address, register_facts, register_reset, \
     set_ctype
-from ..ctext import comment_text, fact_literal, hexw, ulit
+from ..ctext import c_string, comment_text, fact_cells, fact_literal, fact_members, hexw, member, packed_struct, ulit
 from ..mdtext import md
 
 NAME = "registers"
@@ -136,7 +136,7 @@ def registers_view(hv):
               "layout_index": hv.fam.layout_number(R.layout) if R.layout else -1,
               "layout": R.layout.name if R.layout else None,
               "doc": comment_text(R.doc.split("\n")[0]) if R.doc else "",
-              "addresses": [], "values": [], "has": 0,
+              "addresses": [], "values": [], "cells": [], "has": 0,
               "reset_macro": None}
         for fv in hv.facts:
             F = fv["F"]
@@ -145,6 +145,7 @@ def registers_view(hv):
             if has:
                 rv["has"] |= 1 << fv["bit"]
             rv["values"].append(fact_literal(fv, val))
+            rv["cells"] += fact_cells(fv, val)
             if has and F.address:
                 mac = hv.sym.add(hv.n.address(F, R), R.node, f"register '{R.name}'")
                 rv["addresses"].append((mac, f"{val:#x}"))
@@ -163,6 +164,18 @@ def registers_view(hv):
             rv["reset_macro"] = hv.sym.add(hv.n.mac(R.name, "reset"), R.node, f"register '{R.name}'")
             rv["reset"] = ulit(R.reset, R.layout.width)
         regs.append(rv)
+    # the struct: name, title, layout, has, then each fact, reordered with every row for no padding
+    members = [member("const char *", "name", "identifier used in this header"),
+               member("const char *", "title", "the manual's name"),
+               member("int16_t ", "layout", f"index into {hv.prefix}_layouts(), or -1"),
+               member("uint16_t ", "has", "which facts this register has (PMREGS_..._HAS_*)")]
+    for fv in hv.facts:
+        members += fact_members(fv, fv["doc"])
+    hv.register_members, cells = packed_struct(members, [
+        [c_string(r["name"]), c_string(r["title"]), str(r["layout_index"]), f"{r['has']:#x}"] + r["cells"]
+        for r in regs])
+    for r, c in zip(regs, cells):
+        r["cells"] = c
     hv.register_arrays = list(arrays.values())
     for a in hv.register_arrays:
         a["stride"] = a["stride"] or 1

@@ -25,7 +25,7 @@ import re
 from .. import refs
 from ..cnames import Names
 from ..core import MAX_CELLS, MAX_ROWS, SET_RE, Column, Table, fact_text, mask_of, set_ctype
-from ..ctext import c_string, comment_text, fact_literal, wrap
+from ..ctext import c_string, comment_text, fact_literal, fact_members, member, packed_struct, wrap
 from ..mdtext import md, md_par
 from ..refs import read_bits
 
@@ -294,6 +294,25 @@ def table_view(hv, T):
                 row["consts"].append((S(n.table_macro(T, rn, c["name"]), node, what), f"{val:#x}"))
         tv["rows"].append(row)
         tv["macros"] += [(row["macro"], i)] + row["consts"]
+    # the row struct: name, title, doc, then each column, reordered with every row for no padding
+    members = [member("const char *", "name"), member("const char *", "title"), member("const char *", "doc")]
+    for c in cols:
+        if c["kind"] == "bits":
+            members += [member("uint64_t ", c["name"], f"{c['doc']}: every named bit" if c["doc"] else ""),
+                        member("const struct pmregs_bit_desc *", c["name"] + "_names",
+                               "the named bits, for lookups by name"),
+                        member("uint8_t ", c["name"] + "_count")]
+        else:
+            members += fact_members(c, c["doc"])
+    cells = []
+    for row in tv["rows"]:
+        cs = [c_string(row["name"]), row["title"], row["doc"]]
+        for c, cell in zip(cols, row["cells"]):
+            cs += cell.split(", ", 2) if c["kind"] == "bits" else cell.rsplit(", ", 1) if c["kind"] == "list" else [cell]
+        cells.append(cs)
+    tv["members"], cells = packed_struct(members, cells)
+    for row, cs in zip(tv["rows"], cells):
+        row["init"] = cs
     return tv
 
 
