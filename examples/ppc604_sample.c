@@ -54,7 +54,10 @@ static void show_pass(enum pmregs_ppc604_cpu model, int p)
 		pmregs_ppc604_mmcr1_snprint(buf, sizeof buf, ps->regs[PMREGS_PPC604_PM_SLOT_MMCR1]);
 		printf("    MMCR1 = %s\n", buf);
 	}
-	pmregs_ppc604_pm_decode(model, ps->regs, &d);
+	if (pmregs_ppc604_pm_decode(model, ps->regs, &d) != PMREGS_OK) {
+		printf("    (the registers do not decode)\n");
+		return;
+	}
 	printf("    decoded:");
 	for (c = 0; c < PMREGS_PPC604_PM_NCOUNTERS; c++)
 		printf(" PMC%u=%s", c + 1, event_name(d.event[c]));

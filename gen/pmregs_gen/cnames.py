@@ -40,7 +40,10 @@ class Names:
     def address_fn(self, fact, template):
         """The address macro of a register array: the name without its index and the underscore
         beside it ("lastbranch_{i}_from_ip" -> ..._LASTBRANCH_FROM_IP(n)), never a "__" (reserved)."""
-        name = template.replace("_{i}_", "_").replace("_{i}", "").replace("{i}_", "").replace("{i}", "")
+        name = template.replace("{i}", "")
+        while "__" in name:
+            name = name.replace("__", "_")
+        name = name.strip("_")
         return self.mac(fact.name, name)
 
     # enums, functions, records, tables

@@ -85,7 +85,7 @@ static inline const struct pmregs_catalog *pmregs_amd_df_events(void)
 		{0, 0},
 	};
 	static const struct pmregs_cat_extra extras[] = {
-		{UINT64_C(0x0), 0x0, 0xffff},
+		{PMREGS_U64(0x0), 0x0, 0xffff},
 	};
 	static const struct pmregs_cat_cpu cpus[] = {
 		{23, 0x0, 0x2f, 0, 15, 0x0, 0},
@@ -121,8 +121,8 @@ static inline const struct pmregs_catalog *pmregs_amd_df_events(void)
 		tables, 3, events, 36, aliases, 0, extras, 0,
 		cpus, 5, terms, 2, flags, 0,
 		hash, 64,
-		"AuthenticAMD", UINT64_C(0x0), UINT64_C(0x0), UINT64_C(0x0), UINT64_C(0x0),
-		UINT64_C(0x400000), UINT64_C(0x0), UINT64_C(0x1800000f0000ffff)
+		"AuthenticAMD", PMREGS_U64(0x0), PMREGS_U64(0x0), PMREGS_U64(0x0), PMREGS_U64(0x0),
+		PMREGS_U64(0x400000), PMREGS_U64(0x0), PMREGS_U64(0x1800000f0000ffff)
 	};
 	return &cat;
 }

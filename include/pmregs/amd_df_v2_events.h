@@ -222,7 +222,7 @@ static inline const struct pmregs_catalog *pmregs_amd_df_v2_events(void)
 		{0, 0},
 	};
 	static const struct pmregs_cat_extra extras[] = {
-		{UINT64_C(0x0), 0x0, 0xffff},
+		{PMREGS_U64(0x0), 0x0, 0xffff},
 	};
 	static const struct pmregs_cat_cpu cpus[] = {
 		{25, 0x10, 0x1f, 0, 15, 0x0, 0},
@@ -268,8 +268,8 @@ static inline const struct pmregs_catalog *pmregs_amd_df_v2_events(void)
 		tables, 1, events, 136, aliases, 0, extras, 0,
 		cpus, 3, terms, 2, flags, 0,
 		hash, 256,
-		"AuthenticAMD", UINT64_C(0x0), UINT64_C(0x0), UINT64_C(0x0), UINT64_C(0x0),
-		UINT64_C(0x400000), UINT64_C(0x0), UINT64_C(0x3f0f00ffff)
+		"AuthenticAMD", PMREGS_U64(0x0), PMREGS_U64(0x0), PMREGS_U64(0x0), PMREGS_U64(0x0),
+		PMREGS_U64(0x400000), PMREGS_U64(0x0), PMREGS_U64(0x3f0f00ffff)
 	};
 	return &cat;
 }

@@ -2378,7 +2378,7 @@ static inline const struct pmregs_catalog *pmregs_amd_events(void)
 		{18579, 860},
 	};
 	static const struct pmregs_cat_extra extras[] = {
-		{UINT64_C(0x0), 0x0, 0xffff},
+		{PMREGS_U64(0x0), 0x0, 0xffff},
 	};
 	static const struct pmregs_cat_cpu cpus[] = {
 		{23, 0x0, 0x2f, 0, 15, 0x0, 0},
@@ -2673,8 +2673,8 @@ static inline const struct pmregs_catalog *pmregs_amd_events(void)
 		tables, 5, events, 1278, aliases, 712, extras, 0,
 		cpus, 9, terms, 5, flags, 1,
 		hash, 4096,
-		"AuthenticAMD", UINT64_C(0x10000), UINT64_C(0x20000), UINT64_C(0x20000000000), UINT64_C(0x10000000000),
-		UINT64_C(0x400000), UINT64_C(0x100000), UINT64_C(0xfff84ffff)
+		"AuthenticAMD", PMREGS_U64(0x10000), PMREGS_U64(0x20000), PMREGS_U64(0x20000000000), PMREGS_U64(0x10000000000),
+		PMREGS_U64(0x400000), PMREGS_U64(0x100000), PMREGS_U64(0xfff84ffff)
 	};
 	return &cat;
 }

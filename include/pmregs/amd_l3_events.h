@@ -97,7 +97,7 @@ static inline const struct pmregs_catalog *pmregs_amd_l3_events(void)
 		{0, 0},
 	};
 	static const struct pmregs_cat_extra extras[] = {
-		{UINT64_C(0x0), 0x0, 0xffff},
+		{PMREGS_U64(0x0), 0x0, 0xffff},
 	};
 	static const struct pmregs_cat_cpu cpus[] = {
 		{25, 0x0, 0xf, 0, 15, 0x0, 0},
@@ -140,8 +140,8 @@ static inline const struct pmregs_catalog *pmregs_amd_l3_events(void)
 		tables, 3, events, 42, aliases, 0, extras, 0,
 		cpus, 7, terms, 7, flags, 0,
 		hash, 64,
-		"AuthenticAMD", UINT64_C(0x0), UINT64_C(0x0), UINT64_C(0x0), UINT64_C(0x0),
-		UINT64_C(0x400000), UINT64_C(0x0), UINT64_C(0x307dc000000ffff)
+		"AuthenticAMD", PMREGS_U64(0x0), PMREGS_U64(0x0), PMREGS_U64(0x0), PMREGS_U64(0x0),
+		PMREGS_U64(0x400000), PMREGS_U64(0x0), PMREGS_U64(0x307dc000000ffff)
 	};
 	return &cat;
 }

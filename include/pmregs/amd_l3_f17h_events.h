@@ -61,7 +61,7 @@ static inline const struct pmregs_catalog *pmregs_amd_l3_f17h_events(void)
 		{0, 0},
 	};
 	static const struct pmregs_cat_extra extras[] = {
-		{UINT64_C(0x0), 0x0, 0xffff},
+		{PMREGS_U64(0x0), 0x0, 0xffff},
 	};
 	static const struct pmregs_cat_cpu cpus[] = {
 		{23, 0x0, 0x2f, 0, 15, 0x0, 0},
@@ -94,8 +94,8 @@ static inline const struct pmregs_catalog *pmregs_amd_l3_f17h_events(void)
 		tables, 2, events, 16, aliases, 0, extras, 0,
 		cpus, 2, terms, 4, flags, 0,
 		hash, 32,
-		"AuthenticAMD", UINT64_C(0x0), UINT64_C(0x0), UINT64_C(0x0), UINT64_C(0x0),
-		UINT64_C(0x400000), UINT64_C(0x0), UINT64_C(0xff0f00000000ffff)
+		"AuthenticAMD", PMREGS_U64(0x0), PMREGS_U64(0x0), PMREGS_U64(0x0), PMREGS_U64(0x0),
+		PMREGS_U64(0x400000), PMREGS_U64(0x0), PMREGS_U64(0xff0f00000000ffff)
 	};
 	return &cat;
 }

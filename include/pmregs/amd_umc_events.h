@@ -70,7 +70,7 @@ static inline const struct pmregs_catalog *pmregs_amd_umc_events(void)
 		{0, 0},
 	};
 	static const struct pmregs_cat_extra extras[] = {
-		{UINT64_C(0x0), 0x0, 0xffff},
+		{PMREGS_U64(0x0), 0x0, 0xffff},
 	};
 	static const struct pmregs_cat_cpu cpus[] = {
 		{25, 0x10, 0x1f, 0, 15, 0x0, 0},
@@ -105,8 +105,8 @@ static inline const struct pmregs_catalog *pmregs_amd_umc_events(void)
 		tables, 2, events, 26, aliases, 0, extras, 0,
 		cpus, 4, terms, 2, flags, 0,
 		hash, 64,
-		"AuthenticAMD", UINT64_C(0x0), UINT64_C(0x0), UINT64_C(0x0), UINT64_C(0x0),
-		UINT64_C(0x80000000), UINT64_C(0x0), UINT64_C(0x3ff)
+		"AuthenticAMD", PMREGS_U64(0x0), PMREGS_U64(0x0), PMREGS_U64(0x0), PMREGS_U64(0x0),
+		PMREGS_U64(0x80000000), PMREGS_U64(0x0), PMREGS_U64(0x3ff)
 	};
 	return &cat;
 }

@@ -969,9 +969,9 @@ static inline int pmregs_etrace__next_pc(struct pmregs_etrace_decoder *d, uint64
 			d->pc = d->stack[(d->stack_base + d->irstack_depth) & d->stack_mask];
 			break;
 		}
-		/* an uninferable discontinuity */
-		/* fall through */
+		goto uninferable; /* an uninferable discontinuity */
 	case PMREGS_ETRACE_ACT_XRET:
+	uninferable:
 		if (d->stop_at_last_branch)
 			return -(int)PMREGS_ETRACE_REASON_UNINFERABLE;
 		d->pc = target;

@@ -3445,8 +3445,8 @@
 #define PMREGS_X86_MSR_IA32_LBR_TO_IP(n) (0x1600 + 1 * (n)) /* 32 registers */
 #define PMREGS_X86_MSR_IA32_LBR_INFO(n) (0x1200 + 1 * (n)) /* 32 registers */
 #define PMREGS_X86_MSR_LBR_INFO(n) (0xdc0 + 1 * (n)) /* 32 registers */
-#define PMREGS_X86_MSR_IA32_PMC_GPCFG_C(n) (0x1903 + 4 * (n)) /* 8 registers */
-#define PMREGS_X86_MSR_IA32_PMC_FXCFG_C(n) (0x1983 + 4 * (n)) /* 4 registers */
+#define PMREGS_X86_MSR_IA32_PMC_GP_CFG_C(n) (0x1903 + 4 * (n)) /* 8 registers */
+#define PMREGS_X86_MSR_IA32_PMC_FX_CFG_C(n) (0x1983 + 4 * (n)) /* 4 registers */
 
 /* DS buffer management area (32-bit format) (record ds_area32, 48 bytes, little-endian): SDM3 17.4.9 Fig 17-5 */
 #define PMREGS_X86_DS_AREA32_SIZE                            48

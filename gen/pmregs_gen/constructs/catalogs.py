@@ -510,7 +510,7 @@ def lit(x):
 
 
 def u64(x):
-    return f"UINT64_C({x:#x})"
+    return f"PMREGS_U64({x:#x})"
 
 
 def render_catalog(fam, C, spec_path, spec_sha, version):
