@@ -2871,6 +2871,10 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 /* pmregs_itanium_dbr_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 #define pmregs_itanium_dbr_ctl_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
+#define PMREGS_ITANIUM_VA_MATCH_WIDTH          64 /* reference bits compared */
+#define PMREGS_ITANIUM_VA_MATCH_CARE_BITS      PMREGS_U64(0x00ffffffffffffff) /* mask bits that mean 1 = compare */
+#define PMREGS_ITANIUM_VA_MATCH_DONT_CARE_BITS PMREGS_U64(0x0000000000000000) /* mask bits that mean 1 = ignore */
+#define PMREGS_ITANIUM_VA_MATCH_ALWAYS_BITS    PMREGS_U64(0xff00000000000000) /* reference bits always compared */
 /*
  * IBR/DBR address match on Itanium (54 implemented virtual address bits)
  * How one breakpoint pair matches an address on Itanium, which implements
@@ -2896,15 +2900,15 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
  *
  * Returns 1 when every rule holds: three mask operations, no branch, no loop.
  */
-#define PMREGS_ITANIUM_VA_MATCH_WIDTH          64 /* reference bits compared */
-#define PMREGS_ITANIUM_VA_MATCH_CARE_BITS      PMREGS_U64(0x00ffffffffffffff) /* mask bits that mean 1 = compare */
-#define PMREGS_ITANIUM_VA_MATCH_DONT_CARE_BITS PMREGS_U64(0x0000000000000000) /* mask bits that mean 1 = ignore */
-#define PMREGS_ITANIUM_VA_MATCH_ALWAYS_BITS    PMREGS_U64(0xff00000000000000) /* reference bits always compared */
 static inline int pmregs_itanium_va_match(uint64_t ip, uint64_t addr, uint64_t mask)
 {
 	return (((addr ^ ((ip & PMREGS_U64(0xe007ffffffffffff)) | ((PMREGS_U64(0) - ((ip >> 50) & 1)) & PMREGS_U64(0x1ff8000000000000)))) & ((mask & PMREGS_ITANIUM_VA_MATCH_CARE_BITS) | PMREGS_ITANIUM_VA_MATCH_ALWAYS_BITS)) == 0);
 }
 
+#define PMREGS_ITANIUM_EMATCH_WIDTH          27 /* reference bits compared */
+#define PMREGS_ITANIUM_EMATCH_CARE_BITS      PMREGS_U64(0x0000000000000000) /* mask bits that mean 1 = compare */
+#define PMREGS_ITANIUM_EMATCH_DONT_CARE_BITS PMREGS_U64(0x0000000007ffffff) /* mask bits that mean 1 = ignore */
+#define PMREGS_ITANIUM_EMATCH_ALWAYS_BITS    PMREGS_U64(0x0000000000000000) /* reference bits always compared */
 /*
  * ematch, the opcode encoding match of PMC8/PMC9
  * Whether the 41-bit instruction encoding enco agrees with `match` wherever
@@ -2924,15 +2928,14 @@ static inline int pmregs_itanium_va_match(uint64_t ip, uint64_t addr, uint64_t m
  *
  * Returns 1 when every rule holds: three mask operations, no branch, no loop.
  */
-#define PMREGS_ITANIUM_EMATCH_WIDTH          27 /* reference bits compared */
-#define PMREGS_ITANIUM_EMATCH_CARE_BITS      PMREGS_U64(0x0000000000000000) /* mask bits that mean 1 = compare */
-#define PMREGS_ITANIUM_EMATCH_DONT_CARE_BITS PMREGS_U64(0x0000000007ffffff) /* mask bits that mean 1 = ignore */
-#define PMREGS_ITANIUM_EMATCH_ALWAYS_BITS    PMREGS_U64(0x0000000000000000) /* reference bits always compared */
 static inline int pmregs_itanium_ematch(uint64_t enco, uint64_t match, uint64_t mask)
 {
 	return (((match ^ ((enco & PMREGS_U64(0x0000000000001fff)) | ((enco >> 14) & PMREGS_U64(0x0000000007ffe000)))) & ((~mask & PMREGS_ITANIUM_EMATCH_DONT_CARE_BITS))) == 0);
 }
 
+#define PMREGS_ITANIUM_IBR_COVER_PAIRS     4 /* pairs available */
+#define PMREGS_ITANIUM_IBR_COVER_GRANULE   4 /* log2 of the smallest block */
+#define PMREGS_ITANIUM_IBR_COVER_MAX_BLOCK 50 /* log2 of the largest block */
 /*
  * Instruction address range to IBR pairs
  * The IBR (address, mask) pairs that make IBRRangeTag true exactly on a code
@@ -2956,9 +2959,6 @@ static inline int pmregs_itanium_ematch(uint64_t enco, uint64_t match, uint64_t 
  *
  * Source: SEED 6.2.4; L3C (masks ~(2^p - 1) over the 56 mask bits, 16-byte aligned code ranges)
  */
-#define PMREGS_ITANIUM_IBR_COVER_PAIRS     4 /* pairs available */
-#define PMREGS_ITANIUM_IBR_COVER_GRANULE   4 /* log2 of the smallest block */
-#define PMREGS_ITANIUM_IBR_COVER_MAX_BLOCK 50 /* log2 of the largest block */
 static inline int pmregs_itanium_ibr_cover(uint64_t start, uint64_t end, uint64_t slack, struct pmregs_range_pair pairs[4],
 		uint64_t *covered_start, uint64_t *covered_end)
 {
@@ -2977,6 +2977,9 @@ static inline int pmregs_itanium_ibr_cover(uint64_t start, uint64_t end, uint64_
 	return n;
 }
 
+#define PMREGS_ITANIUM_DBR_COVER_PAIRS     4 /* pairs available */
+#define PMREGS_ITANIUM_DBR_COVER_GRANULE   0 /* log2 of the smallest block */
+#define PMREGS_ITANIUM_DBR_COVER_MAX_BLOCK 50 /* log2 of the largest block */
 /*
  * Data address range to DBR pairs
  * The DBR (address, mask) pairs that make DBRRangeMatch true exactly on a data
@@ -2998,9 +3001,6 @@ static inline int pmregs_itanium_ibr_cover(uint64_t start, uint64_t end, uint64_
  *
  * Source: SEED 6.2.6
  */
-#define PMREGS_ITANIUM_DBR_COVER_PAIRS     4 /* pairs available */
-#define PMREGS_ITANIUM_DBR_COVER_GRANULE   0 /* log2 of the smallest block */
-#define PMREGS_ITANIUM_DBR_COVER_MAX_BLOCK 50 /* log2 of the largest block */
 static inline int pmregs_itanium_dbr_cover(uint64_t start, uint64_t end, uint64_t slack, struct pmregs_range_pair pairs[4],
 		uint64_t *covered_start, uint64_t *covered_end)
 {

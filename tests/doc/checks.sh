@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
-# The C in the reference pages (doc/*.md), sourced by tests/run.sh (it uses check, skip, $B, $WARN, $PYTHON):
+# The C in the reference pages (doc/*.md), sourced by tests/run.sh (it uses check, skip, $B, $WARN, $PYTHON,
+# $have_gen):
 # every example program compiles and links, every documented signature matches its header,
 # and a page with a broken example is refused (the check can fail).
 if [ -n "$PYTHON" ]; then
@@ -9,4 +10,10 @@ if [ -n "$PYTHON" ]; then
 		sh -c '! "$1" tests/doc/examples.py "$2" "gcc -std=c99 $3 -Iinclude" tests/doc/broken.md' _ "$PYTHON" "$B/doc_broken" "$WARN"
 else
 	skip "doc page examples" "no python3 (Debian: apt-get install python3)"
+fi
+if [ -n "$have_gen" ]; then
+	check "doc: every public function has its own description (its comment, or its construct's sentence from the spec)" \
+		"$PYTHON" tests/doc/fn_docs.py spec/*.yaml
+else
+	skip "doc: function descriptions" "no python3 with PyYAML and Jinja2 (Debian: apt-get install python3-yaml python3-jinja2)"
 fi
