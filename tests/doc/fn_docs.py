@@ -5,9 +5,10 @@
     fn_docs.py SPEC...
 
 For each family, every function the headers define (static inline or PMREGS_HOT, and every
-function-like macro named pmregs_...) must have a description in the generator's record of them
-(docs.header_api()), taken from its own comment (a block comment right above it, not the comment
-ending the line before nor a section banner) or from its construct's sentence for that kind of name.
+function-like macro named pmregs_...; not internal helpers, named pmregs_x__y) must have a description
+in the generator's record of them (docs.header_api()), taken from its own comment (a block comment
+right above it, not the comment ending the line before nor a section banner) or from its construct's
+sentence for that kind of name.
 Where the function comes from a spec item with a doc string (a function, a matcher, a range cover),
 its description must be that item's, not a neighbour's. The same holds for the functions of every
 other header in include/pmregs (the base headers and any other header the folder holds, found by
@@ -36,7 +37,7 @@ def words(text):
 
 def header_names(path):
     with open(path, encoding="utf-8") as f:
-        return [a or b for a, b in PUBLIC.findall(f.read())]
+        return [a or b for a, b in PUBLIC.findall(f.read()) if docs.public(a or b)]
 
 
 def family_problems(spec):
