@@ -2876,7 +2876,7 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 #define PMREGS_ITANIUM_VA_MATCH_DONT_CARE_BITS PMREGS_U64(0x0000000000000000) /* mask bits that mean 1 = ignore */
 #define PMREGS_ITANIUM_VA_MATCH_ALWAYS_BITS    PMREGS_U64(0xff00000000000000) /* reference bits always compared */
 /*
- * IBR/DBR address match on Itanium (54 implemented virtual address bits)
+ * IBR/DBR address match on Itanium (54 implemented virtual address bits).
  * How one breakpoint pair matches an address on Itanium, which implements
  * virtual address bits 50:0 and the region bits 63:61. Bits 50:0 are a masked
  * compare. Bits 55:51 are compared, where the mask says so, with IP{50}: an
@@ -2910,7 +2910,7 @@ static inline int pmregs_itanium_va_match(uint64_t ip, uint64_t addr, uint64_t m
 #define PMREGS_ITANIUM_EMATCH_DONT_CARE_BITS PMREGS_U64(0x0000000007ffffff) /* mask bits that mean 1 = ignore */
 #define PMREGS_ITANIUM_EMATCH_ALWAYS_BITS    PMREGS_U64(0x0000000000000000) /* reference bits always compared */
 /*
- * ematch, the opcode encoding match of PMC8/PMC9
+ * ematch, the opcode encoding match of PMC8/PMC9.
  * Whether the 41-bit instruction encoding enco agrees with `match` wherever
  * `mask` is 0 (a mask bit of 1 means don't care). match/mask bits 26:13 stand
  * for enco{40:27} (the major opcode and its neighbours), bits 12:0 for
@@ -2937,7 +2937,7 @@ static inline int pmregs_itanium_ematch(uint64_t enco, uint64_t match, uint64_t 
 #define PMREGS_ITANIUM_IBR_COVER_GRANULE   4 /* log2 of the smallest block */
 #define PMREGS_ITANIUM_IBR_COVER_MAX_BLOCK 50 /* log2 of the largest block */
 /*
- * Instruction address range to IBR pairs
+ * Instruction address range to IBR pairs.
  * The IBR (address, mask) pairs that make IBRRangeTag true exactly on a code
  * range: what a profiler needs to count only inside one function. Blocks are
  * at least one 16-byte bundle (IA-64 fetches ignore addr{3:0}) and at most
@@ -2981,7 +2981,7 @@ static inline int pmregs_itanium_ibr_cover(uint64_t start, uint64_t end, uint64_
 #define PMREGS_ITANIUM_DBR_COVER_GRANULE   0 /* log2 of the smallest block */
 #define PMREGS_ITANIUM_DBR_COVER_MAX_BLOCK 50 /* log2 of the largest block */
 /*
- * Data address range to DBR pairs
+ * Data address range to DBR pairs.
  * The DBR (address, mask) pairs that make DBRRangeMatch true exactly on a data
  * range, down to single bytes. Program DBR[2i] = pairs[i].addr and DBR[2i+1] =
  * pairs[i].mask (plm, r and w do not matter to the PMU), then PMC11.pt = 0.
