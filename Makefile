@@ -10,8 +10,9 @@
 #   make bench      zero-overhead and compile-cost measurements (ratios, never asserts)
 #   make fuzz       libFuzzer + ASan/UBSan on every tests/fuzz/fuzz_*.c (FUZZTIME seconds each, on
 #                   FUZZJOBS cores; the default runs about 100 M inputs in all, see below)
-#   make install    headers + pkg-config file + CMake package files + pmregs-decode
-#                   + man pages (PREFIX, DESTDIR, includedir, pkgconfigdir, cmakedir, bindir, mandir; paths may
+#   make install    headers + pkg-config file + CMake package files + pmregs-decode + man pages (man1, man3
+#                   for every public function, man7) + the reference pages and examples under docdir
+#                   (PREFIX, DESTDIR, includedir, pkgconfigdir, cmakedir, bindir, mandir, docdir; paths may
 #                   contain spaces; nothing is written in the checkout outside $(BUILD))
 #   make uninstall  remove exactly the files make install writes (same variables)
 
@@ -24,6 +25,7 @@ datarootdir  ?= $(prefix)/share
 cmakedir     ?= $(datarootdir)/cmake/pmregs
 bindir       ?= $(prefix)/bin
 mandir       ?= $(datarootdir)/man
+docdir       ?= $(datarootdir)/doc/pmregs
 DESTDIR      ?=
 
 CC      ?= cc
@@ -160,6 +162,10 @@ $(BUILD)/cmake/%.cmake: cmake/%.cmake.in $(BUILD)/install.vars
 INST_HEADERS := $(sort $(notdir $(HEADERS) $(wildcard include/pmregs/*.h)))
 CMAKE_FILES  := pmregsConfig.cmake pmregsConfigVersion.cmake
 INSTALL_DEPS := headers $(TOOL) $(BUILD)/pmregs.pc $(addprefix $(BUILD)/cmake/,$(CMAKE_FILES))
+DOC_PAGES    := $(notdir $(wildcard doc/*.md))
+DOC_DIRS     := $(notdir $(patsubst %/,%,$(sort $(dir $(wildcard doc/*/*.svg)))))
+MAN3_PAGES   := $(notdir $(wildcard doc/man3/*.3))
+EXAMPLE_SRCS := $(notdir $(wildcard examples/*.c))
 
 install: $(INSTALL_DEPS)
 	install -d '$(DESTDIR)$(includedir)/pmregs' '$(DESTDIR)$(pkgconfigdir)' '$(DESTDIR)$(bindir)' \
@@ -170,13 +176,28 @@ install: $(INSTALL_DEPS)
 	install -m 644 $(addprefix $(BUILD)/cmake/,$(CMAKE_FILES)) '$(DESTDIR)$(cmakedir)/'
 	install -m 644 man/pmregs-decode.1 '$(DESTDIR)$(mandir)/man1/pmregs-decode.1'
 	install -m 644 man/pmregs.7 '$(DESTDIR)$(mandir)/man7/pmregs.7'
+	@# man3: a page per function or per layout and record; each name a layout or record page lists is a
+	@# page too, sourcing it (man/aliases.sh)
+	install -d '$(DESTDIR)$(mandir)/man3'
+	install -m 644 $(addprefix doc/man3/,$(MAN3_PAGES)) '$(DESTDIR)$(mandir)/man3/'
+	sh man/aliases.sh | awk -v d='$(DESTDIR)$(mandir)/man3' '{ f = d "/" $$1 ".3"; print ".so man3/" $$2 ".3" >f; close(f) }'
+	@# the reference pages with their diagrams, and the examples
+	install -d '$(DESTDIR)$(docdir)/examples' $(foreach d,$(DOC_DIRS),'$(DESTDIR)$(docdir)/$(d)')
+	install -m 644 $(addprefix doc/,$(DOC_PAGES)) '$(DESTDIR)$(docdir)/'
+	for d in $(DOC_DIRS); do install -m 644 doc/$$d/*.svg '$(DESTDIR)$(docdir)/'"$$d/" || exit 1; done
+	install -m 644 $(addprefix examples/,$(EXAMPLE_SRCS)) '$(DESTDIR)$(docdir)/examples/'
 
 uninstall:
 	rm -f '$(DESTDIR)$(bindir)/pmregs-decode' '$(DESTDIR)$(pkgconfigdir)/pmregs.pc'
 	rm -f '$(DESTDIR)$(mandir)/man1/pmregs-decode.1' '$(DESTDIR)$(mandir)/man7/pmregs.7'
 	cd '$(DESTDIR)$(includedir)/pmregs' 2>/dev/null && rm -f $(INST_HEADERS) || true
 	cd '$(DESTDIR)$(cmakedir)' 2>/dev/null && rm -f $(CMAKE_FILES) || true
-	rmdir '$(DESTDIR)$(includedir)/pmregs' '$(DESTDIR)$(cmakedir)' 2>/dev/null || true
+	aliases=$$(sh man/aliases.sh | awk '{ print $$1 ".3" }') && \
+	if cd '$(DESTDIR)$(mandir)/man3' 2>/dev/null; then rm -f $(MAN3_PAGES) $$aliases; fi
+	if cd '$(DESTDIR)$(docdir)' 2>/dev/null; then rm -f $(DOC_PAGES) $(addprefix examples/,$(EXAMPLE_SRCS)) \
+		$(foreach d,$(DOC_DIRS),$(d)/*.svg); fi
+	rmdir '$(DESTDIR)$(includedir)/pmregs' '$(DESTDIR)$(cmakedir)' '$(DESTDIR)$(docdir)/examples' \
+		$(foreach d,$(DOC_DIRS),'$(DESTDIR)$(docdir)/$(d)') '$(DESTDIR)$(docdir)' 2>/dev/null || true
 
 clean:
 	rm -rf $(BUILD)

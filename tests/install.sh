@@ -6,6 +6,9 @@
 #      must name the second prefix, not the first; the examples build with nothing but
 #      `pkg-config --cflags pmregs`; the installed tool runs; uninstall leaves no file;
 #   3. nothing is written in the checkout outside the build folder.
+# The first install also holds a manual page for every public function (every static inline or
+# PMREGS_HOT function and function-like macro named pmregs_... in the headers, but for internal helpers
+# named pmregs_x__y), which `man` finds through MANPATH, and the reference pages and examples under share/doc/pmregs.
 #
 #   sh tests/install.sh OUTDIR        (OUTDIR itself must not contain a space: it holds make's BUILD)
 set -eu
@@ -37,6 +40,28 @@ test -f "$dest/usr/local/share/man/man1/pmregs-decode.1"
 test -f "$dest/usr/local/share/man/man7/pmregs.7"
 grep -qx 'prefix=/usr/local' "$dest/usr/local/lib/pkgconfig/pmregs.pc"
 "$dest/usr/local/bin/pmregs-decode" netburst cccr 0x0003D000 | grep -q "escr_select"
+test -f "$dest/usr/local/share/doc/pmregs/etrace.md"
+test -f "$dest/usr/local/share/doc/pmregs/index.md"
+test -f "$dest/usr/local/share/doc/pmregs/descriptors.md"
+test -f "$dest/usr/local/share/doc/pmregs/x86/perfevtsel.svg"
+test -f "$dest/usr/local/share/doc/pmregs/examples/etrace_synth.c"
+man3="$dest/usr/local/share/man/man3"
+missing=0
+for f in $(sed -n -E 's/^(static inline|PMREGS_HOT)[^(;{}]*[ *](pmregs_[a-z0-9_]+)\(.*/\2/p; s/^#define (pmregs_[a-z0-9_]+)\(.*/\1/p' \
+	include/pmregs/*.h | grep -v __ | sort -u); do
+	[ -f "$man3/$f.3" ] || { echo "no manual page for $f"; missing=$((missing + 1)); }
+done
+[ "$missing" = 0 ] || exit 1
+echo "every public function has a manual page ($(ls "$man3" | wc -l) in man3)"
+if command -v man >/dev/null 2>&1; then
+	for f in pmregs_etrace_smi_stream_next pmregs_x86_perfevtsel_umask_set pmregs_strerror; do
+		MANPATH="$dest/usr/local/share/man" man "$f" 2>&1 | grep -q "$f" || {
+			echo "man $f (MANPATH=$dest/usr/local/share/man) does not show its page"
+			exit 1
+		}
+	done
+	echo "man finds them (MANPATH)"
+fi
 test "$("$dest/usr/local/bin/pmregs-decode" --version)" = "pmregs-decode $version"
 make -s BUILD="$build" uninstall DESTDIR="$dest" PREFIX=/usr/local
 left=$(files_under "$dest")

@@ -484,6 +484,9 @@ suite() {
 	# ---- where drivers live: kernel module, assembler, 32-bit, big-endian, CMake ------
 	. tests/port/checks.sh
 
+	# ---- the Debian packages -----------------------------------------------------------
+	. tests/deb/checks.sh
+
 	# ---- libFuzzer smoke runs (tests/fuzz) --------------------------------------------
 	. tests/fuzz/checks.sh
 

@@ -12,15 +12,17 @@ can return that one's codes too.
 
 import re
 
-_FN = re.compile(r"^static inline ([^(;{}]*?)\s*\b(pmregs_\w+)\(([^)]*)\)\s*\{", re.M)
+_FN = re.compile(r"^(?:PMREGS_DEPRECATED\(\"([^\"]*)\"\)\n)?(?:static inline|PMREGS_HOT) ([^(;{}]*?)\s*\b(pmregs_\w+)\("
+                 r"((?:[^()]|\([^()]*\))*)\)\s*\{", re.M)       # parameters: one level of parentheses, (*p)[N]
 _MACRO = re.compile(r"^#define (PMREGS_\w+|pmregs_\w+)(\([^)]*\))?", re.M)
 _ERR = re.compile(r"\bPMREGS_E[A-Z]+\b")
 _CALL = re.compile(r"\b(pmregs_\w+)\s*\(")
 
 
 class Function:
-    def __init__(self, name, ret, params, doc, body):
+    def __init__(self, name, ret, params, doc, body, deprecated=None):
         self.name = name
+        self.deprecated = deprecated        # the PMREGS_DEPRECATED message of a former name, or None
         self.ret = " ".join(ret.split())
         self.params = [split_param(p) for p in params.split(",") if p.strip() not in ("", "void")]
         self.doc = doc
@@ -64,12 +66,18 @@ def returned(body):
 
 def split_param(p):
     """'const struct x *r' -> ('const struct x *', 'r'); 'uint64_t d[8]' -> ('uint64_t[8]', 'd')."""
-    m = re.match(r"(.*?)(\w+)\s*(\[\w*\])?$", " ".join(p.split()))
+    p = " ".join(p.split())
+    m = re.match(r"(.*?)\(\s*\*\s*(\w+)\s*\)\s*(\[\w*\])$", p)     # a pointer to an array: 'const char (*pool)[N]'
+    if m:
+        return f"{m.group(1).strip()} (*){m.group(3)}", m.group(2)
+    m = re.match(r"(.*?)(\w+)\s*(\[\w*\])?$", p)
     return m.group(1).strip() + (m.group(3) or ""), m.group(2)
 
 
 def decl(t, n):
     """The declaration of parameter n of type t (as split_param gives it)."""
+    if "(*)" in t:
+        return t.replace("(*)", f"(*{n})")
     if "[" in t:
         i = t.index("[")
         return f"{t[:i]} {n}{t[i:]}"
@@ -91,22 +99,34 @@ def body_end(text, start):
 
 
 def doc_above(text, start):
-    """The prose of a /* ... */ comment that ends right above start, or ''."""
-    head = text[:start].rstrip()
-    if not head.endswith("*/"):
+    """The prose of the comment that documents what starts at start: a /* ... */ block that opens at the
+    start of a line and ends on the line just above, or ''. A comment that ends a line of code (the
+    last #define's) or a section banner ("---- ... ----") belongs to something else."""
+    head = text[:start]
+    if not head.endswith("\n"):
         return ""
-    body = head[head.rfind("/*") + 2:-2]
+    head = head[:-1]
+    if not head.rstrip(" \t").endswith("*/"):
+        return ""
+    open_at = head.rfind("/*")
+    line_start = head.rfind("\n", 0, open_at) + 1
+    if open_at < 0 or head[line_start:open_at].strip():
+        return ""
+    body = head[open_at + 2:head.rstrip(" \t").rfind("*/")]
     lines = [ln.strip().lstrip("*").strip() for ln in body.split("\n")]
-    return " ".join(ln for ln in lines if ln)
+    prose = " ".join(ln for ln in lines if ln)
+    if re.match(r"^-{3,}.*-{3,}$", prose):
+        return ""
+    return prose
 
 
 def functions(text):
-    """[Function] defined in this C text, in order."""
+    """[Function] defined in this C text, in order (a deprecated alias with its message)."""
     out = []
     for m in _FN.finditer(text):
         brace = m.end() - 1
-        out.append(Function(m.group(2), m.group(1), m.group(3), doc_above(text, m.start()),
-                            text[brace:body_end(text, brace)]))
+        out.append(Function(m.group(3), m.group(2), m.group(4), doc_above(text, m.start()),
+                            text[brace:body_end(text, brace)], deprecated=m.group(1)))
     return out
 
 

@@ -3472,6 +3472,7 @@ struct pmregs_amd_register {
 	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
+/* Every register of the family with its facts, in spec order (*count of them). */
 static inline const struct pmregs_amd_register *pmregs_amd_registers(size_t *count)
 {
 	static const struct pmregs_amd_register regs[] = {
@@ -3635,6 +3636,7 @@ struct pmregs_amd_generic_events_row {
 	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
 };
 
+/* Every row of the table generic_events_zen1, in spec order (*count of them). */
 static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events_zen1(size_t *count)
 {
 	static const struct pmregs_amd_generic_events_row rows[] = {
@@ -3669,6 +3671,7 @@ static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_eve
 /* Source: LINUX 6.12 arch/x86/events/amd/core.c amd_zen2_perfmon_event_map */
 /* For PMREGS_AMD_ZEN_ZEN2, PMREGS_AMD_ZEN_ZEN3: pmregs_amd_generic_events() chooses it by zen. */
 
+/* Every row of the table generic_events_zen2, in spec order (*count of them). */
 static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events_zen2(size_t *count)
 {
 	static const struct pmregs_amd_generic_events_row rows[] = {
@@ -3702,6 +3705,7 @@ static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_eve
 /* Source: LINUX 6.12 arch/x86/events/amd/core.c amd_zen4_perfmon_event_map */
 /* For PMREGS_AMD_ZEN_ZEN4, PMREGS_AMD_ZEN_ZEN5: pmregs_amd_generic_events() chooses it by zen. */
 
+/* Every row of the table generic_events_zen4, in spec order (*count of them). */
 static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_events_zen4(size_t *count)
 {
 	static const struct pmregs_amd_generic_events_row rows[] = {
@@ -3765,6 +3769,8 @@ static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_eve
 }
 
 /* ---- samples: records of register values a tool reads back, for pmregs_sample_registers() ---- */
+
+/* Every sample record of the family (*count of them): its registers in order, optional ones by capability bit. */
 static inline const struct pmregs_sample_desc *pmregs_amd_samples(size_t *count)
 {
 	static const struct pmregs_sample_item i0[] = {
@@ -3983,6 +3989,8 @@ static inline const struct pmregs_table_desc *pmregs_amd_tables(size_t *count)
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
 #define PMREGS_AMD_FAMILY_INIT { "amd", "AMD x86 core counters, PerfMonV2, L3/DF/UMC counters, LBR and IBS", pmregs_amd_layouts, pmregs_amd_register_descs, PMREGS_NULL, PMREGS_NULL, "AMD", PMREGS_NULL, PMREGS_NULL, pmregs_amd_tables, pmregs_amd_samples }
 
+/* The family as a struct pmregs_family_desc (layouts, registers, parameters, streams, tables, samples by
+ * name and index): what pmregs_families() lists. */
 static inline const struct pmregs_family_desc *pmregs_amd_family(void)
 {
 	static const struct pmregs_family_desc d = PMREGS_AMD_FAMILY_INIT;

@@ -22,6 +22,7 @@ struct pmregs_bitreader {
 	size_t pos;	/* next bit to read */
 };
 
+/* Read the nbytes bytes at buf, LSB first, from bit 0. */
 static inline void pmregs_bitreader_init(struct pmregs_bitreader *r, const void *buf, size_t nbytes)
 {
 	r->buf = (const unsigned char *)buf;
@@ -56,6 +57,7 @@ struct pmregs_bitwriter {
 	size_t pos;	/* next bit to write */
 };
 
+/* Write into the nbytes bytes at buf, LSB first, from bit 0. */
 static inline void pmregs_bitwriter_init(struct pmregs_bitwriter *w, void *buf, size_t nbytes)
 {
 	w->buf = (unsigned char *)buf;

@@ -96,16 +96,19 @@ struct pmregs_catalog {
 
 /* ---- strings ---- */
 
+/* The string at offset off of a chunked string pool of n chunks; "" when off is past its end. */
 static inline const char *pmregs_cat_chunk_str(const char (*pool)[PMREGS_CAT_CHUNK], size_t n, uint32_t off)
 {
 	if ((size_t)(off / PMREGS_CAT_CHUNK) >= n)
 		return "";
 	return pool[off / PMREGS_CAT_CHUNK] + off % PMREGS_CAT_CHUNK;
 }
+/* The string at offset off of catalogue c's name pool. */
 static inline const char *pmregs_cat_str(const struct pmregs_catalog *c, uint32_t off)
 {
 	return pmregs_cat_chunk_str(c->pool, c->npool, off);
 }
+/* The name of event e of catalogue c. */
 static inline const char *pmregs_cat_event_name(const struct pmregs_catalog *c, const struct pmregs_cat_event *e)
 {
 	return pmregs_cat_str(c, e->name);
@@ -115,6 +118,7 @@ static inline const char *pmregs_cat_event_desc(const struct pmregs_catalog *c, 
 {
 	return pmregs_cat_chunk_str(c->descs, c->ndescs, e->desc);
 }
+/* The value of flag number flag (c->flags[flag]: a named field of the event's flag word) of event e; 0 when c has no such flag. */
 static inline uint64_t pmregs_cat_event_flag(const struct pmregs_catalog *c, const struct pmregs_cat_event *e,
 					     size_t flag)
 {
@@ -123,6 +127,7 @@ static inline uint64_t pmregs_cat_event_flag(const struct pmregs_catalog *c, con
 	return ((uint64_t)e->flags >> c->flags[flag].lo) & pmregs_lowmask(c->flags[flag].width);
 }
 
+/* ch in lower case (ASCII letters only, whatever the locale). */
 static inline int pmregs_cat_lower(int ch)
 {
 	return ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch;
@@ -159,6 +164,7 @@ static inline int pmregs_cat_contains(const char *hay, const char *needle, size_
 
 /* ---- tables ---- */
 
+/* The name of table t of catalogue c (a CPU model's event list). */
 static inline const char *pmregs_cat_table_name(const struct pmregs_catalog *c, const struct pmregs_cat_table *t)
 {
 	return pmregs_cat_str(c, t->name);
@@ -262,6 +268,7 @@ static inline const struct pmregs_cat_event *pmregs_cat_event_findn(const struct
 	}
 	return PMREGS_NULL;
 }
+/* The event of table t named name (or one of its aliases), ignoring case; null when there is none. */
 static inline const struct pmregs_cat_event *pmregs_cat_event_find(const struct pmregs_catalog *c,
 								  const struct pmregs_cat_table *t, const char *name)
 {
@@ -294,6 +301,7 @@ static inline uint64_t pmregs_cat_term_get(const struct pmregs_cat_term *k, uint
 	}
 	return x;
 }
+/* The bits of the register value that perf term k occupies (the union of its parts). */
 static inline uint64_t pmregs_cat_term_mask(const struct pmregs_cat_term *k)
 {
 	uint64_t m = 0;
@@ -341,6 +349,7 @@ static inline const struct pmregs_cat_event *pmregs_cat_decode_extra(const struc
 		}
 	return PMREGS_NULL;
 }
+/* The event of t that register value v programs (pmregs_cat_decode_extra() with no extra MSR). */
 static inline const struct pmregs_cat_event *pmregs_cat_decode(const struct pmregs_catalog *c,
 							      const struct pmregs_cat_table *t, uint64_t v)
 {
@@ -374,6 +383,8 @@ struct pmregs_cat_encoding {
 	uint8_t exclude_user, exclude_kernel, exclude_host, exclude_guest;
 };
 
+/* A request for event e of table t of catalogue c: its register value and extra MSR, counting in user
+ * and kernel mode, neither host- nor guest-only, no other perf terms. */
 static inline void pmregs_cat_request_init(struct pmregs_cat_request *r, const struct pmregs_catalog *c,
 					   const struct pmregs_cat_table *t, const struct pmregs_cat_event *e)
 {
@@ -395,6 +406,8 @@ static inline void pmregs_cat_request_init(struct pmregs_cat_request *r, const s
 	r->config1 = r->config2 = 0;
 }
 
+/* What request r programs: the event-select value with the privilege and enable bits, the extra MSR,
+ * the counters that may count it, and perf_event_open's PMU, config words and exclude bits. */
 static inline void pmregs_cat_encode(const struct pmregs_cat_request *r, struct pmregs_cat_encoding *e)
 {
 	const struct pmregs_catalog *c = r->cat;

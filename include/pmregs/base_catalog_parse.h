@@ -367,6 +367,7 @@ static inline const struct pmregs_cat_table *pmregs_cat_table_for_sig(const stru
 }
 
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+/* CPUID leaf leaf, subleaf sub: EAX, EBX, ECX and EDX into r[0..3] (x86 with GCC or Clang only). */
 static inline void pmregs_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
 	uint32_t a, b, c, d;

@@ -160,62 +160,79 @@ PMREGS_C_BEGIN
  * pmregs_load_*(pmregs_crec(rec) + offset) / pmregs_store_*(pmregs_rec(rec) + offset, x), so rec is
  * checked as an object pointer and x converted as a function's parameters would be. */
 static inline const unsigned char *pmregs_crec(const void *rec) { return (const unsigned char *)rec; }
+/* The bytes of a record, writable (pmregs_crec() without the const). */
 static inline unsigned char *pmregs_rec(void *rec) { return (unsigned char *)rec; }
 
+/* The 16-bit little-endian value at p (any alignment). */
 static inline uint16_t pmregs_load_le16(const unsigned char *p)
 {
 	return (uint16_t)(p[0] | (uint16_t)(p[1] << 8));
 }
+/* The 32-bit little-endian value at p (any alignment). */
 static inline uint32_t pmregs_load_le32(const unsigned char *p)
 {
 	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
+/* The 64-bit little-endian value at p (any alignment). */
 static inline uint64_t pmregs_load_le64(const unsigned char *p)
 {
 	return (uint64_t)pmregs_load_le32(p) | ((uint64_t)pmregs_load_le32(p + 4) << 32);
 }
+/* The 16-bit big-endian value at p (any alignment). */
 static inline uint16_t pmregs_load_be16(const unsigned char *p)
 {
 	return (uint16_t)(p[1] | (uint16_t)(p[0] << 8));
 }
+/* The 32-bit big-endian value at p (any alignment). */
 static inline uint32_t pmregs_load_be32(const unsigned char *p)
 {
 	return (uint32_t)p[3] | ((uint32_t)p[2] << 8) | ((uint32_t)p[1] << 16) | ((uint32_t)p[0] << 24);
 }
+/* The 64-bit big-endian value at p (any alignment). */
 static inline uint64_t pmregs_load_be64(const unsigned char *p)
 {
 	return ((uint64_t)pmregs_load_be32(p) << 32) | (uint64_t)pmregs_load_be32(p + 4);
 }
+/* The byte at p (a record field of one byte, either byte order). */
 static inline uint8_t pmregs_load_le8(const unsigned char *p) { return p[0]; }
+/* The byte at p (a record field of one byte, either byte order). */
 static inline uint8_t pmregs_load_be8(const unsigned char *p) { return p[0]; }
 
+/* Write the byte x at p. */
 static inline void pmregs_store_le8(unsigned char *p, uint8_t x) { p[0] = x; }
+/* Write the byte x at p. */
 static inline void pmregs_store_be8(unsigned char *p, uint8_t x) { p[0] = x; }
+/* Write x at p as 16-bit little-endian (any alignment). */
 static inline void pmregs_store_le16(unsigned char *p, uint16_t x)
 {
 	p[0] = (unsigned char)(x & 0xFFu);
 	p[1] = (unsigned char)(x >> 8);
 }
+/* Write x at p as 32-bit little-endian (any alignment). */
 static inline void pmregs_store_le32(unsigned char *p, uint32_t x)
 {
 	pmregs_store_le16(p, (uint16_t)(x & 0xFFFFu));
 	pmregs_store_le16(p + 2, (uint16_t)(x >> 16));
 }
+/* Write x at p as 64-bit little-endian (any alignment). */
 static inline void pmregs_store_le64(unsigned char *p, uint64_t x)
 {
 	pmregs_store_le32(p, (uint32_t)(x & 0xFFFFFFFFu));
 	pmregs_store_le32(p + 4, (uint32_t)(x >> 32));
 }
+/* Write x at p as 16-bit big-endian (any alignment). */
 static inline void pmregs_store_be16(unsigned char *p, uint16_t x)
 {
 	p[1] = (unsigned char)(x & 0xFFu);
 	p[0] = (unsigned char)(x >> 8);
 }
+/* Write x at p as 32-bit big-endian (any alignment). */
 static inline void pmregs_store_be32(unsigned char *p, uint32_t x)
 {
 	pmregs_store_be16(p + 2, (uint16_t)(x & 0xFFFFu));
 	pmregs_store_be16(p, (uint16_t)(x >> 16));
 }
+/* Write x at p as 64-bit big-endian (any alignment). */
 static inline void pmregs_store_be64(unsigned char *p, uint64_t x)
 {
 	pmregs_store_be32(p + 4, (uint32_t)(x & 0xFFFFFFFFu));
@@ -236,9 +253,13 @@ static inline void pmregs_store_be64(unsigned char *p, uint64_t x)
 #define PMREGS_SET32(v, x, lo, m) ((pmregs_u32(v) & ~(m##u << (lo))) | ((pmregs_u32(x) & m##u) << (lo)))
 #define PMREGS_GET64(v, lo, m)    ((pmregs_u64(v) >> (lo)) & PMREGS_U64(m))
 #define PMREGS_SET64(v, x, lo, m) ((pmregs_u64(v) & ~(PMREGS_U64(m) << (lo))) | ((pmregs_u64(x) & PMREGS_U64(m)) << (lo)))
+/* x converted to uint8_t as a function parameter converts it: what the 8-bit accessor macros apply to v and x. */
 static inline uint8_t pmregs_u8(uint8_t x) { return x; }
+/* x converted to uint16_t as a function parameter converts it (the 16-bit accessor macros' v and x). */
 static inline uint16_t pmregs_u16(uint16_t x) { return x; }
+/* x converted to uint32_t as a function parameter converts it (the 32-bit accessor macros' v and x). */
 static inline uint32_t pmregs_u32(uint32_t x) { return x; }
+/* x converted to uint64_t as a function parameter converts it (the 64-bit accessor macros' v and x). */
 static inline uint64_t pmregs_u64(uint64_t x) { return x; }
 /* The number of set bits of x, branch-free (the function language's popcount()). */
 static inline uint64_t pmregs_popcount64(uint64_t x)
@@ -248,6 +269,7 @@ static inline uint64_t pmregs_popcount64(uint64_t x)
 	x = (x + (x >> 4)) & PMREGS_U64(0x0F0F0F0F0F0F0F0F);
 	return (x * PMREGS_U64(0x0101010101010101)) >> 56;
 }
+/* The 8-bit _set_checked(): x into the field of mask m at bit lo of *v, or PMREGS_ERANGE (and *v unchanged) when x does not fit. */
 static inline int pmregs_set_checked8(uint8_t *v, unsigned lo, uint8_t m, uint8_t x)
 {
 	if (x > m)
@@ -255,6 +277,7 @@ static inline int pmregs_set_checked8(uint8_t *v, unsigned lo, uint8_t m, uint8_
 	*v = (uint8_t)((*v & ~(m << lo)) | ((x & m) << lo));
 	return PMREGS_OK;
 }
+/* The 16-bit _set_checked(): x into the field of mask m at bit lo of *v, or PMREGS_ERANGE (and *v unchanged) when x does not fit. */
 static inline int pmregs_set_checked16(uint16_t *v, unsigned lo, uint16_t m, uint16_t x)
 {
 	if (x > m)
@@ -262,6 +285,7 @@ static inline int pmregs_set_checked16(uint16_t *v, unsigned lo, uint16_t m, uin
 	*v = (uint16_t)((*v & ~(m << lo)) | ((x & m) << lo));
 	return PMREGS_OK;
 }
+/* The 32-bit _set_checked(): x into the field of mask m at bit lo of *v, or PMREGS_ERANGE (and *v unchanged) when x does not fit. */
 static inline int pmregs_set_checked32(uint32_t *v, unsigned lo, uint32_t m, uint32_t x)
 {
 	if (x > m)
@@ -269,6 +293,7 @@ static inline int pmregs_set_checked32(uint32_t *v, unsigned lo, uint32_t m, uin
 	*v = (*v & ~(m << lo)) | ((x & m) << lo);
 	return PMREGS_OK;
 }
+/* The 64-bit _set_checked(): x into the field of mask m at bit lo of *v, or PMREGS_ERANGE (and *v unchanged) when x does not fit. */
 static inline int pmregs_set_checked64(uint64_t *v, unsigned lo, uint64_t m, uint64_t x)
 {
 	if (x > m)
@@ -287,15 +312,18 @@ static inline uint32_t pmregs_group_get32(uint32_t v, unsigned i, unsigned n, un
 {
 	return i < n ? (v >> (lo + (unsigned)step * i)) & m : 0;
 }
+/* v (32 bits) with field i of a repeat group of n (mask m, the first at bit lo, step bits apart) replaced by x; v for i >= n. */
 static inline uint32_t pmregs_group_set32(uint32_t v, unsigned i, uint32_t x, unsigned n, unsigned lo, int step, uint32_t m)
 {
 	unsigned s = lo + (unsigned)step * i;
 	return i < n ? (v & ~(m << s)) | ((x & m) << s) : v;
 }
+/* Field i of a repeat group of n in v (64 bits; mask m, the first at bit lo, step bits apart), or 0 for i >= n. */
 static inline uint64_t pmregs_group_get64(uint64_t v, unsigned i, unsigned n, unsigned lo, int step, uint64_t m)
 {
 	return i < n ? (v >> (lo + (unsigned)step * i)) & m : 0;
 }
+/* v (64 bits) with field i of a repeat group of n (mask m, the first at bit lo, step bits apart) replaced by x; v for i >= n. */
 static inline uint64_t pmregs_group_set64(uint64_t v, unsigned i, uint64_t x, unsigned n, unsigned lo, int step, uint64_t m)
 {
 	unsigned s = lo + (unsigned)step * i;
@@ -369,6 +397,7 @@ static inline unsigned pmregs_log2_floor(uint64_t x)
 	if (x >> 2) { x >>= 2; n += 2; }
 	return n + (unsigned)(x >> 1);
 }
+/* The number of trailing zero bits of x (x != 0), without a compiler builtin. */
 static inline unsigned pmregs_ctz64(uint64_t x)
 {
 	return pmregs_log2_floor(x & (~x + 1));

@@ -87,6 +87,7 @@ static inline uint64_t pmregs_ns_to_ticks(uint64_t ns, uint64_t hz)
 {
 	return (ns / 1000000000u) * hz + (ns % 1000000000u) * hz / 1000000000u;
 }
+/* Ticks of a `hz` clock (hz <= 18e9) to nanoseconds, rounded to nearest: the way back of pmregs_ns_to_ticks(). */
 static inline uint64_t pmregs_ticks_to_ns(uint64_t ticks, uint64_t hz)
 {
 	return (ticks / hz) * 1000000000u + pmregs_div_round((ticks % hz) * 1000000000u, hz);

@@ -89,6 +89,7 @@ static inline uint64_t pmregs_field_get(const struct pmregs_field_desc *f, uint6
 	return x;
 }
 
+/* The total width of field f in bits: the sum of its parts' widths. */
 static inline unsigned pmregs_field_width(const struct pmregs_field_desc *f)
 {
 	unsigned i, w = 0;
@@ -125,6 +126,7 @@ struct pmregs_sbuf {
 	size_t len; /* length the full text would have */
 };
 
+/* Append the character c to sb (counted, and stored while room remains). */
 static inline void pmregs_sb_putc(struct pmregs_sbuf *sb, char c)
 {
 	if (sb->len + 1 < sb->cap)
@@ -132,12 +134,14 @@ static inline void pmregs_sb_putc(struct pmregs_sbuf *sb, char c)
 	sb->len++;
 }
 
+/* Append the string s to sb. */
 static inline void pmregs_sb_puts(struct pmregs_sbuf *sb, const char *s)
 {
 	while (*s)
 		pmregs_sb_putc(sb, *s++);
 }
 
+/* Append x in decimal to sb. */
 static inline void pmregs_sb_dec(struct pmregs_sbuf *sb, uint64_t x)
 {
 	char tmp[20];
@@ -150,6 +154,7 @@ static inline void pmregs_sb_dec(struct pmregs_sbuf *sb, uint64_t x)
 		pmregs_sb_putc(sb, tmp[--n]);
 }
 
+/* Append x as 0x and hexadecimal digits to sb. */
 static inline void pmregs_sb_hex(struct pmregs_sbuf *sb, uint64_t x)
 {
 	static const char digits[] = "0123456789abcdef";
@@ -161,6 +166,7 @@ static inline void pmregs_sb_hex(struct pmregs_sbuf *sb, uint64_t x)
 		pmregs_sb_putc(sb, digits[(x >> shift) & 0xF]);
 }
 
+/* NUL-terminate sb's buffer (truncating if full) and return the length the full text has, like snprintf. */
 static inline size_t pmregs_sb_finish(struct pmregs_sbuf *sb)
 {
 	if (sb->cap)

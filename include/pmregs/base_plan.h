@@ -78,6 +78,7 @@ struct pmregs_pm_work {
 	uint8_t who[PMREGS_SCHED_MAX]; /* request k serves events[who[k]] */
 };
 
+/* 1 when option o exists on CPU model `model` (bit `model` of its models), else 0. */
 static inline int pmregs_pm_option_on(const struct pmregs_pm_option *o, unsigned model)
 {
 	return model < 32 && ((o->models >> model) & 1u);

@@ -300,6 +300,7 @@ static inline void pmregs_etrace_image_predecode(const struct pmregs_etrace_imag
 #define PMREGS_ETRACE_ELF_TOO_MANY  8 /* more executable segments than the caller's array holds */
 #define PMREGS_ETRACE_ELF_NO_CODE   9 /* no loadable segment with bytes */
 
+/* A sentence for a PMREGS_ETRACE_ELF_* status of pmregs_etrace_elf_ranges(). */
 static inline const char *pmregs_etrace_elf_strerror(int e)
 {
 	switch (e) {
@@ -1607,6 +1608,8 @@ struct pmregs_etrace_smi_feed {
 	uint64_t inconsistent; /* packets the decoder found inconsistent */
 };
 
+/* Start feeding the SMI stream in buf[0..len) (synced: it starts at a message boundary), decoded with
+ * parameters p, to a decoder with pmregs_etrace_decode_smi() or pmregs_etrace_smi_feed_chunk(). */
 static inline void pmregs_etrace_smi_feed_init(struct pmregs_etrace_smi_feed *f, const struct pmregs_etrace_params *p, const void *buf,
 					       size_t len, int synced)
 {

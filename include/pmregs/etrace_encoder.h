@@ -509,6 +509,7 @@ static inline int pmregs_etrace_encoder_check(const struct pmregs_etrace_params 
 
 /* ---- internals --------------------------------------------------------------------- */
 
+/* A blank packet of this shape to fill: the queue's next slot, or scratch space when the queue is full. */
 static inline struct pmregs_etrace_te_inst *pmregs_etrace_enc_slot(struct pmregs_etrace_encoder *e, unsigned shape)
 {
 	struct pmregs_etrace_te_inst *t = &e->scratch;
@@ -544,6 +545,7 @@ static inline void pmregs_etrace_enc_commit(struct pmregs_etrace_encoder *e, int
 	}
 }
 
+/* Queue a support packet (format 3, subformat 3) with this qual_status and ienable. */
 static inline void pmregs_etrace_enc_support(struct pmregs_etrace_encoder *e, unsigned qual, unsigned ienable)
 {
 	struct pmregs_etrace_te_inst *t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT);
@@ -785,6 +787,7 @@ static inline void pmregs_etrace_enc_branches(struct pmregs_etrace_encoder *e)
 	e->hist_over = 0;
 }
 
+/* Queue a context packet (format 3, subformat 2) for the privilege, time and context of c. */
 static inline void pmregs_etrace_enc_context(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_encoder_el *c)
 {
 	const struct pmregs_etrace_params *p = &e->p;
@@ -807,6 +810,7 @@ static inline int pmregs_etrace_enc_ppccd(const struct pmregs_etrace_encoder_el 
 	       (b->ctype == PMREGS_ETRACE_CTYPE_PRECISE || b->ctype == PMREGS_ETRACE_CTYPE_ASYNC || a_updiscon);
 }
 
+/* The branch-predictor table entry of the branch at addr. */
 static inline unsigned pmregs_etrace_enc_bp_index(const struct pmregs_etrace_encoder *e, uint64_t addr)
 {
 	return (unsigned)(addr >> e->shift) & e->bp_mask;

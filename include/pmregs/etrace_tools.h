@@ -6362,6 +6362,8 @@ static inline const struct pmregs_stream_desc *pmregs_etrace_streams(size_t *cou
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
 #define PMREGS_ETRACE_FAMILY_INIT { "etrace", "RISC-V Efficient Trace (E-Trace) te_inst and te_data packets, compression and encapsulation", pmregs_etrace_layouts, pmregs_etrace_register_descs, pmregs_etrace_params_desc, pmregs_etrace_streams, "RISC-V International", pmregs_etrace_presets, pmregs_etrace_params_check_values, PMREGS_NULL, PMREGS_NULL }
 
+/* The family as a struct pmregs_family_desc (layouts, registers, parameters, streams, tables, samples by
+ * name and index): what pmregs_families() lists. */
 static inline const struct pmregs_family_desc *pmregs_etrace_family(void)
 {
 	static const struct pmregs_family_desc d = PMREGS_ETRACE_FAMILY_INIT;

@@ -2879,8 +2879,12 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
 /* pmregs_itanium_dbr_ctl_valid(v): 1 when no must-be-0 bit is set and every must-be-1 bit is set. */
 #define pmregs_itanium_dbr_ctl_valid(v) (PMREGS_CAST(void, pmregs_u64(v)), 1)
 
+#define PMREGS_ITANIUM_VA_MATCH_WIDTH          64 /* reference bits compared */
+#define PMREGS_ITANIUM_VA_MATCH_CARE_BITS      PMREGS_U64(0x00ffffffffffffff) /* mask bits that mean 1 = compare */
+#define PMREGS_ITANIUM_VA_MATCH_DONT_CARE_BITS PMREGS_U64(0x0000000000000000) /* mask bits that mean 1 = ignore */
+#define PMREGS_ITANIUM_VA_MATCH_ALWAYS_BITS    PMREGS_U64(0xff00000000000000) /* reference bits always compared */
 /*
- * IBR/DBR address match on Itanium (54 implemented virtual address bits)
+ * IBR/DBR address match on Itanium (54 implemented virtual address bits).
  * How one breakpoint pair matches an address on Itanium, which implements
  * virtual address bits 50:0 and the region bits 63:61. Bits 50:0 are a masked
  * compare. Bits 55:51 are compared, where the mask says so, with IP{50}: an
@@ -2904,17 +2908,17 @@ static inline int pmregs_itanium_pmc11_variant(uint64_t v)
  *
  * Returns 1 when every rule holds: three mask operations, no branch, no loop.
  */
-#define PMREGS_ITANIUM_VA_MATCH_WIDTH          64 /* reference bits compared */
-#define PMREGS_ITANIUM_VA_MATCH_CARE_BITS      PMREGS_U64(0x00ffffffffffffff) /* mask bits that mean 1 = compare */
-#define PMREGS_ITANIUM_VA_MATCH_DONT_CARE_BITS PMREGS_U64(0x0000000000000000) /* mask bits that mean 1 = ignore */
-#define PMREGS_ITANIUM_VA_MATCH_ALWAYS_BITS    PMREGS_U64(0xff00000000000000) /* reference bits always compared */
 static inline int pmregs_itanium_va_match(uint64_t ip, uint64_t addr, uint64_t mask)
 {
 	return (((addr ^ ((ip & PMREGS_U64(0xe007ffffffffffff)) | ((PMREGS_U64(0) - ((ip >> 50) & 1)) & PMREGS_U64(0x1ff8000000000000)))) & ((mask & PMREGS_ITANIUM_VA_MATCH_CARE_BITS) | PMREGS_ITANIUM_VA_MATCH_ALWAYS_BITS)) == 0);
 }
 
+#define PMREGS_ITANIUM_EMATCH_WIDTH          27 /* reference bits compared */
+#define PMREGS_ITANIUM_EMATCH_CARE_BITS      PMREGS_U64(0x0000000000000000) /* mask bits that mean 1 = compare */
+#define PMREGS_ITANIUM_EMATCH_DONT_CARE_BITS PMREGS_U64(0x0000000007ffffff) /* mask bits that mean 1 = ignore */
+#define PMREGS_ITANIUM_EMATCH_ALWAYS_BITS    PMREGS_U64(0x0000000000000000) /* reference bits always compared */
 /*
- * ematch, the opcode encoding match of PMC8/PMC9
+ * ematch, the opcode encoding match of PMC8/PMC9.
  * Whether the 41-bit instruction encoding enco agrees with `match` wherever
  * `mask` is 0 (a mask bit of 1 means don't care). match/mask bits 26:13 stand
  * for enco{40:27} (the major opcode and its neighbours), bits 12:0 for
@@ -2932,10 +2936,6 @@ static inline int pmregs_itanium_va_match(uint64_t ip, uint64_t addr, uint64_t m
  *
  * Returns 1 when every rule holds: three mask operations, no branch, no loop.
  */
-#define PMREGS_ITANIUM_EMATCH_WIDTH          27 /* reference bits compared */
-#define PMREGS_ITANIUM_EMATCH_CARE_BITS      PMREGS_U64(0x0000000000000000) /* mask bits that mean 1 = compare */
-#define PMREGS_ITANIUM_EMATCH_DONT_CARE_BITS PMREGS_U64(0x0000000007ffffff) /* mask bits that mean 1 = ignore */
-#define PMREGS_ITANIUM_EMATCH_ALWAYS_BITS    PMREGS_U64(0x0000000000000000) /* reference bits always compared */
 static inline int pmregs_itanium_ematch(uint64_t enco, uint64_t match, uint64_t mask)
 {
 	return (((match ^ ((enco & PMREGS_U64(0x0000000000001fff)) | ((enco >> 14) & PMREGS_U64(0x0000000007ffe000)))) & ((~mask & PMREGS_ITANIUM_EMATCH_DONT_CARE_BITS))) == 0);
@@ -2947,7 +2947,7 @@ static inline int pmregs_itanium_ematch(uint64_t enco, uint64_t match, uint64_t 
 #define PMREGS_ITANIUM_IBR_COVER_MAX_BLOCK 50 /* log2 of the largest block */
 
 /*
- * Instruction address range to IBR pairs
+ * Instruction address range to IBR pairs.
  * The IBR (address, mask) pairs that make IBRRangeTag true exactly on a code
  * range: what a profiler needs to count only inside one function. Blocks are
  * at least one 16-byte bundle (IA-64 fetches ignore addr{3:0}) and at most
@@ -3000,7 +3000,7 @@ static inline int pmregs_itanium_ibr_cover(uint64_t start, uint64_t end, uint64_
 #define PMREGS_ITANIUM_DBR_COVER_MAX_BLOCK 50 /* log2 of the largest block */
 
 /*
- * Data address range to DBR pairs
+ * Data address range to DBR pairs.
  * The DBR (address, mask) pairs that make DBRRangeMatch true exactly on a data
  * range, down to single bytes. Program DBR[2i] = pairs[i].addr and DBR[2i+1] =
  * pmregs_itanium_dbr_ctl_for_pmu(pairs[i].mask): the mask with r = w = 0 and

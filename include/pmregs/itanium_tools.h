@@ -1712,6 +1712,7 @@ struct pmregs_itanium_register {
 	uint8_t frozen_only; /* valid only while PMC0.fr = 1; reads while monitoring return undefined values (SEED 6.2.7) */
 };
 
+/* Every register of the family with its facts, in spec order (*count of them). */
 static inline const struct pmregs_itanium_register *pmregs_itanium_registers(size_t *count)
 {
 	static const struct pmregs_itanium_register regs[] = {
@@ -1790,6 +1791,7 @@ struct pmregs_itanium_events_row {
 	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
 };
 
+/* Every row of the table events, in spec order (*count of them). */
 static inline const struct pmregs_itanium_events_row *pmregs_itanium_events(size_t *count)
 {
 	static const struct pmregs_itanium_events_row rows[] = {
@@ -2127,6 +2129,8 @@ static inline const struct pmregs_table_desc *pmregs_itanium_tables(size_t *coun
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
 #define PMREGS_ITANIUM_FAMILY_INIT { "itanium", "Intel Itanium PMC0-13, PMD0-17, IBR/DBR range registers, events and match functions", pmregs_itanium_layouts, pmregs_itanium_register_descs, PMREGS_NULL, PMREGS_NULL, "Intel", PMREGS_NULL, PMREGS_NULL, pmregs_itanium_tables, PMREGS_NULL }
 
+/* The family as a struct pmregs_family_desc (layouts, registers, parameters, streams, tables, samples by
+ * name and index): what pmregs_families() lists. */
 static inline const struct pmregs_family_desc *pmregs_itanium_family(void)
 {
 	static const struct pmregs_family_desc d = PMREGS_ITANIUM_FAMILY_INIT;

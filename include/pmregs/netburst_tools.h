@@ -949,6 +949,7 @@ struct pmregs_netburst_register {
 	uint8_t pebs_ht_only; /* it does so only with Hyper-Threading, for logical processor 1 */
 };
 
+/* Every register of the family with its facts, in spec order (*count of them). */
 static inline const struct pmregs_netburst_register *pmregs_netburst_registers(size_t *count)
 {
 	static const struct pmregs_netburst_register regs[] = {
@@ -1108,6 +1109,7 @@ struct pmregs_netburst_events_row {
 	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
+/* Every row of the table events, in spec order (*count of them). */
 static inline const struct pmregs_netburst_events_row *pmregs_netburst_events(size_t *count)
 {
 	static const struct pmregs_bit_desc b_3_0[] = {
@@ -1471,6 +1473,7 @@ struct pmregs_netburst_replay_metrics_row {
 	uint8_t upstream_escr_count;
 };
 
+/* Every row of the table replay_metrics, in spec order (*count of them). */
 static inline const struct pmregs_netburst_replay_metrics_row *pmregs_netburst_replay_metrics(size_t *count)
 {
 	static const struct pmregs_netburst_replay_metrics_row rows[] = {
@@ -1612,6 +1615,7 @@ static inline size_t pmregs_netburst_event_snprint(char *buf, size_t n, const st
 	return pmregs_sb_finish(&sb);
 }
 
+/* The name of check `check` (PMREGS_NETBURST_EVENT_CHECKS values, as out->check reports it), or "". */
 static inline const char *pmregs_netburst_event_check_name(int check)
 {
 	static const char *const names[] = {
@@ -1638,6 +1642,7 @@ static inline const char *pmregs_netburst_event_check_name(int check)
 	return check >= 0 && check < PMREGS_NETBURST_EVENT_CHECKS ? names[check] : "";
 }
 
+/* What check `check` means (the spec's doc of the check), or "". */
 static inline const char *pmregs_netburst_event_check_doc(int check)
 {
 	static const char *const docs[] = {
@@ -1905,6 +1910,8 @@ static inline const struct pmregs_table_desc *pmregs_netburst_tables(size_t *cou
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
 #define PMREGS_NETBURST_FAMILY_INIT { "netburst", "NetBurst (Pentium 4 / Xeon) ESCRs, CCCRs, counters, events and event encoder", pmregs_netburst_layouts, pmregs_netburst_register_descs, PMREGS_NULL, PMREGS_NULL, "Intel", PMREGS_NULL, PMREGS_NULL, pmregs_netburst_tables, PMREGS_NULL }
 
+/* The family as a struct pmregs_family_desc (layouts, registers, parameters, streams, tables, samples by
+ * name and index): what pmregs_families() lists. */
 static inline const struct pmregs_family_desc *pmregs_netburst_family(void)
 {
 	static const struct pmregs_family_desc d = PMREGS_NETBURST_FAMILY_INIT;

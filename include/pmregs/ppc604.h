@@ -1487,6 +1487,7 @@ static inline int pmregs_ppc604_pm_slot_present(enum pmregs_ppc604_cpu model, un
 	return s < PMREGS_PPC604_PM_NSLOTS && (unsigned)model < 32 && ((models[s] >> (unsigned)model) & 1u);
 }
 
+/* An empty request for CPU model `model`: no event, nothing pinned. */
 static inline void pmregs_ppc604_pm_request_init(struct pmregs_ppc604_pm_request *rq, enum pmregs_ppc604_cpu model)
 {
 	unsigned i;

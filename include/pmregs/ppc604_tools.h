@@ -650,6 +650,7 @@ struct pmregs_ppc604_register {
 	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
+/* Every register of the family with its facts, in spec order (*count of them). */
 static inline const struct pmregs_ppc604_register *pmregs_ppc604_registers(size_t *count)
 {
 	static const struct pmregs_ppc604_register regs[] = {
@@ -689,6 +690,7 @@ struct pmregs_ppc604_cpus_row {
 	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
+/* Every row of the table cpus, in spec order (*count of them). */
 static inline const struct pmregs_ppc604_cpus_row *pmregs_ppc604_cpus(size_t *count)
 {
 	static const struct pmregs_ppc604_cpus_row rows[] = {
@@ -731,6 +733,7 @@ struct pmregs_ppc604_tb_bits_row {
 	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
+/* Every row of the table tb_bits, in spec order (*count of them). */
 static inline const struct pmregs_ppc604_tb_bits_row *pmregs_ppc604_tb_bits(size_t *count)
 {
 	static const struct pmregs_ppc604_tb_bits_row rows[] = {
@@ -769,6 +772,7 @@ struct pmregs_ppc604_threshold_scale_row {
 	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
+/* Every row of the table threshold_scale, in spec order (*count of them). */
 static inline const struct pmregs_ppc604_threshold_scale_row *pmregs_ppc604_threshold_scale(size_t *count)
 {
 	static const struct pmregs_ppc604_threshold_scale_row rows[] = {
@@ -814,6 +818,7 @@ struct pmregs_ppc604_events_row {
 	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
+/* Every row of the table events, in spec order (*count of them). */
 static inline const struct pmregs_ppc604_events_row *pmregs_ppc604_events(size_t *count)
 {
 	static const struct pmregs_ppc604_events_row rows[] = {
@@ -1144,6 +1149,8 @@ static inline const struct pmregs_table_desc *pmregs_ppc604_tables(size_t *count
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
 #define PMREGS_PPC604_FAMILY_INIT { "ppc604", "PowerPC 604/604e performance monitor (MMCR0, MMCR1, PMC1-4, SIA, SDA) and its PM API encoder", pmregs_ppc604_layouts, pmregs_ppc604_register_descs, PMREGS_NULL, PMREGS_NULL, "IBM and Motorola", PMREGS_NULL, PMREGS_NULL, pmregs_ppc604_tables, PMREGS_NULL }
 
+/* The family as a struct pmregs_family_desc (layouts, registers, parameters, streams, tables, samples by
+ * name and index): what pmregs_families() lists. */
 static inline const struct pmregs_family_desc *pmregs_ppc604_family(void)
 {
 	static const struct pmregs_family_desc d = PMREGS_PPC604_FAMILY_INIT;

@@ -44,6 +44,8 @@ static inline const struct pmregs_register_desc *pmregs_riscv_register_descs(siz
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
 #define PMREGS_RISCV_FAMILY_INIT { "riscv", "RISC-V instruction classes for trace encoders and decoders", pmregs_riscv_layouts, pmregs_riscv_register_descs, PMREGS_NULL, PMREGS_NULL, "RISC-V International", PMREGS_NULL, PMREGS_NULL, PMREGS_NULL, PMREGS_NULL }
 
+/* The family as a struct pmregs_family_desc (layouts, registers, parameters, streams, tables, samples by
+ * name and index): what pmregs_families() lists. */
 static inline const struct pmregs_family_desc *pmregs_riscv_family(void)
 {
 	static const struct pmregs_family_desc d = PMREGS_RISCV_FAMILY_INIT;

@@ -5169,6 +5169,7 @@ struct pmregs_x86_register {
 	uint16_t has; /* which facts this register has (PMREGS_..._HAS_*) */
 };
 
+/* Every register of the family with its facts, in spec order (*count of them). */
 static inline const struct pmregs_x86_register *pmregs_x86_registers(size_t *count)
 {
 	static const struct pmregs_x86_register regs[] = {
@@ -6298,6 +6299,7 @@ struct pmregs_x86_arch_events_row {
 	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
 };
 
+/* Every row of the table arch_events, in spec order (*count of them). */
 static inline const struct pmregs_x86_arch_events_row *pmregs_x86_arch_events(size_t *count)
 {
 	static const struct pmregs_x86_arch_events_row rows[] = {
@@ -6585,6 +6587,8 @@ static inline const struct pmregs_table_desc *pmregs_x86_tables(size_t *count)
 /* The family as a struct pmregs_family_desc (pmregs.h's pmregs_families() lists every family). */
 #define PMREGS_X86_FAMILY_INIT { "x86", "Intel x86 IA32_DEBUGCTL, architectural performance monitoring, PEBS, LBR, DS save area", pmregs_x86_layouts, pmregs_x86_register_descs, PMREGS_NULL, PMREGS_NULL, "Intel", PMREGS_NULL, PMREGS_NULL, pmregs_x86_tables, PMREGS_NULL }
 
+/* The family as a struct pmregs_family_desc (layouts, registers, parameters, streams, tables, samples by
+ * name and index): what pmregs_families() lists. */
 static inline const struct pmregs_family_desc *pmregs_x86_family(void)
 {
 	static const struct pmregs_family_desc d = PMREGS_X86_FAMILY_INIT;

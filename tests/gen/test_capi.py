@@ -42,6 +42,35 @@ class CApi(unittest.TestCase):
         self.assertEqual(self.fns["pmregs_t_high"].signature,
                          "int pmregs_t_high(const uint32_t regs[2], const char *name)")
 
+    def test_a_comment_belongs_to_what_follows_it(self):
+        # the comment ending the #define before a function is the macro's, a banner is a section's: neither
+        # describes the function; a deprecated alias keeps the comment above its PMREGS_DEPRECATED line
+        text = """
+/*
+ * The matcher, described at length.
+ */
+#define PMREGS_T_M_WIDTH 64 /* reference bits compared */
+static inline int pmregs_t_m(uint64_t a) { return a != 0; }
+
+/* ---- samples: records of register values ---- */
+static inline int pmregs_t_s(void) { return 0; }
+int x; /* trailing */
+static inline int pmregs_t_t(void) { return 0; }
+/* Deprecated: the former name of pmregs_t_m(). */
+PMREGS_DEPRECATED("renamed pmregs_t_m()")
+static inline int pmregs_t_old(uint64_t a) { return pmregs_t_m(a); }
+/* Hot. */
+PMREGS_HOT int pmregs_t_hot(void) { return 1; }
+"""
+        fns = {f.name: f for f in capi.functions(text)}
+        self.assertEqual(fns["pmregs_t_m"].doc, "")
+        self.assertEqual(fns["pmregs_t_s"].doc, "")
+        self.assertEqual(fns["pmregs_t_t"].doc, "")
+        self.assertEqual(fns["pmregs_t_old"].doc, "Deprecated: the former name of pmregs_t_m().")
+        self.assertEqual(fns["pmregs_t_old"].deprecated, "renamed pmregs_t_m()")
+        self.assertIsNone(fns["pmregs_t_m"].deprecated)
+        self.assertEqual(fns["pmregs_t_hot"].doc, "Hot.")
+
     def test_errors_follow_calls(self):
         capi.close_errors(list(self.fns.values()))
         self.assertEqual(self.fns["pmregs_t_high"].errors, {"PMREGS_ENOENT", "PMREGS_ERANGE"})

@@ -710,3 +710,45 @@ def layout_page(pv, index, L):
             "registers": reg_items, "variants": variants, "parent": parent,
             "base": base.name if base is not None and hasattr(base, "name") else None,
             "diagram": diagram(pv.fam, L)}
+
+
+def fn_docs(hv):
+    """{C name: description} of the functions and function-like macros of every layout that have no
+    comment of their own in the header (the per-field accessors are macros in aligned columns; a
+    layout's pack/unpack/descriptor functions share its section comment): the template's sentence for
+    each kind of name, with the field's or layout's own doc string from the spec."""
+    out = {}
+    for lv in hv.layouts:
+        L, lname = lv["L"], lv["name"]
+        what = f"{lv['title']} ({lname}, {lv['W']} bits)" if lv["title"] != lname else f"{lname} ({lv['W']} bits)"
+        for f in lv["user_fields"]:
+            doc = f" {f['doc']}." if f["doc"] and not f["doc"].endswith(".") else f" {f['doc']}" if f["doc"] else ""
+            sign = ", sign-extended" if f["signed"] else ""
+            out[f["fget"]] = f"The {f['name']} field ({f['bits']}) of a {what} value v{sign}.{doc}"
+            out[f["fset"]] = (f"v with its {f['name']} field ({f['bits']}) replaced by x, masked to the field's "
+                              f"{f['width']} bits; no other bit changes.{doc}")
+            out[f["set_checked"]] = (f"Put x into the {f['name']} field ({f['bits']}) of *v: PMREGS_OK, or PMREGS_ERANGE "
+                                     f"and *v unchanged when x does not fit {f['width']} bits.{doc}")
+        for g in lv["groups"]:
+            out[g["gget"]] = (f"Field {g['name']}<i> (one of {g['count']}, {g['width']} bits each) of a {what} value v, "
+                              "by index; 0 for an index past the last.")
+            out[g["gset"]] = (f"v with field {g['name']}<i> (one of {g['count']}) replaced by x; v itself for an index "
+                              "past the last.")
+        out[lv["valid"]] = (f"1 when the {what} value v has every reserved (must-be-zero) bit clear and every "
+                            "must-be-one bit set, else 0.")
+        out[lv["pack"]] = (f"The {what} value holding the members of *f in their fields: reserved bits 0, must-be-one "
+                           "bits 1, members too wide for their field masked.")
+        out[lv["pack_checked"]] = (f"Like {lv['pack']}(), but PMREGS_ERANGE (and *out untouched) when a member of *f "
+                                   "does not fit its field.")
+        out[lv["unpack"]] = f"Every field of the {what} value v into its member of *f."
+        out[lv["desc"]] = (f"The {lname} layout as constant data (struct pmregs_layout_desc: its fields with their "
+                           "bits, access and named values), for tools that print or parse it.")
+        out[lv["snprint"]] = (f"\"field=value ...\" for the {what} value v into buf (n bytes, like snprintf: the full "
+                              "length is returned); a reserved bit that is set is shown with '!'.")
+        if lv.get("variant_fn"):
+            out[lv["variant_fn"]] = (f"Which variant of {lname} the value v is (PMREGS_..._VARIANT_* of its "
+                                     "discriminator field), or -1.")
+    if hv.layouts:
+        out[f"{hv.prefix}_layouts"] = ("Every layout of the family as a struct pmregs_layout_desc, in spec order "
+                                       "(*count of them), for tools that list, print or parse registers by name.")
+    return out

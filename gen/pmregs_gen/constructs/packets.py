@@ -1683,7 +1683,66 @@ def page(pv):
     pv.packets = [packet_page(pv, Pk) for Pk in getattr(fam, "packets", [])]
     pv.streams = [{"name": St.name, "doc": md_par(St.doc), "source": md(St.source),
                    "frame": St.frame.name, "payload": St.payload.name,
-                   "payload_if": St.payload_if.text, "resync": St.resync.text}
+                   "payload_if": St.payload_if.text, "resync": St.resync.text,
+                   "c": stream_c_names(fam, St), "example": stream_example(fam, St)}
                   for St in getattr(fam, "streams", [])]
+
+
+def stream_c_names(fam, St):
+    """The C names of a stream's walker, batch decoder and writers (for its page)."""
+    base = f"pmregs_{fam.name}_{St.name}"
+    return {k: f"{base}_{k}" for k in ("init", "next", "read", "batch", "put", "put_batch")}
+
+
+def stream_example(fam, St):
+    """An example program for a stream's page: payloads framed with _put_batch(), read back with
+    _batch() and the walker's _next(), under the family's first parameter preset (or the defaults)."""
+    p, P = f"pmregs_{fam.name}", f"PMREGS_{fam.name.upper()}"
+    frame, payload = St.frame, St.payload
+    fshape = next((Sh for Sh in frame.shapes if any(getattr(F, "rest", False) for F in Sh.fields)), frame.shapes[0])
+    pshape = min(payload.shapes, key=lambda Sh: len(Sh.fields))
+    widths = dict(frame.members)
+    setf = ""
+    t = St.payload_if.tree
+    if isinstance(t, ast.Compare) and isinstance(t.left, ast.Name) and len(t.ops) == 1 and \
+            isinstance(t.ops[0], ast.Eq) and t.left.id in widths:
+        rhs = t.comparators[0]
+        T = small_utype(widths[t.left.id])
+        if isinstance(rhs, ast.Constant):
+            setf = f"    frame.{t.left.id} = {rhs.value}; /* {St.payload_if.text}: the frame carries a {payload.name} */\n"
+        elif isinstance(rhs, ast.Name) and rhs.id in fam.param_map:
+            setf = (f"    frame.{t.left.id} = ({T})p->{rhs.id}; /* {St.payload_if.text}: the frame carries a "
+                    f"{payload.name} */\n")
+    if fam.param_presets:
+        pre = fam.param_presets[0][0]
+        params = (f"    /* parameters: the {pre} preset ({p}_presets_find() ignores case) */\n"
+                  f"    const struct {p}_params *p = {p}_presets_find(\"{pre}\");\n")
+        check = "    if (!p)\n        return 1;\n"
+    else:
+        params = f"    struct {p}_params params;\n    const struct {p}_params *p = &params;\n"
+        check = f"    {p}_params_default(&params);\n"
+    b = f"{p}_{St.name}"
+    return (f"#include <stdio.h>\n#include <pmregs/{fam.name}_tools.h>\n\n"
+            "int main(void)\n{\n"
+            + params +
+            f"    struct {p}_{frame.name} frame;\n"
+            f"    struct {p}_{payload.name} sent[3], got[3];\n"
+            f"    struct {b} s;\n    struct {b}_item it;\n"
+            "    unsigned char buf[512];\n    size_t used = 0, n, k;\n"
+            + check +
+            f"    /* write: each payload encoded and framed in one pass ({b}_put() for one) */\n"
+            f"    {p}_{frame.name}_init(&frame, {P}_{frame.name.upper()}_SHAPE_{fshape.name.upper()});\n"
+            + setf +
+            "    for (k = 0; k < 3; k++)\n"
+            f"        {p}_{payload.name}_init(&sent[k], {P}_{payload.name.upper()}_SHAPE_{pshape.name.upper()});\n"
+            f"    n = {b}_put_batch(p, &frame, sent, 3, buf, sizeof buf, &used);\n"
+            '    printf("%zu packets written, %zu bytes\\n", n, used);\n'
+            "    /* read: the batch decoder takes runs of payloads, the walker the items it stops at */\n"
+            f"    {b}_init(&s, buf, used, 1);\n"
+            f"    n = {b}_batch(&s, p, got, 3);\n"
+            '    printf("%zu payloads decoded in one batch\\n", n);\n'
+            f"    while ({b}_next(&s, p, &it))\n"
+            '        printf("item at %zu, %zu bytes: %s\\n", it.offset, it.size, pmregs_strerror(it.status));\n'
+            "    return 0;\n}\n")
 
 

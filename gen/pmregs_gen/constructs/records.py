@@ -139,3 +139,18 @@ def record_page(pv, R):
                         "layout": F.layout.name if F.layout else "",
                         "link": pv.layout_links[F.layout.name] if F.layout else "", "doc": md(F.doc)}
                        for F in sorted(R.fields, key=lambda f: f.offset)]}
+
+
+def fn_docs(hv):
+    """{C name: description} of the per-field load and store macros of every record (they share one
+    comment in the header): the template's sentence with the field's doc string from the spec."""
+    out = {}
+    for r in hv.records:
+        for f in r["fields"]:
+            if not f.get("load"):
+                continue
+            doc = f" {f['doc']}." if f["doc"] and not f["doc"].endswith(".") else f" {f['doc']}" if f["doc"] else ""
+            where = f"the {f['size']}-byte {f['name']} field at offset {f['offset']:#x} of the {r['title']} record"
+            out[f["load"]] = f"The value of {where} at rec (read byte by byte in the record's byte order).{doc}"
+            out[f["store"]] = f"Write x into {where} at rec (in the record's byte order); no other byte changes.{doc}"
+    return out
