@@ -748,7 +748,7 @@ def fn_docs(hv):
         if lv.get("variant_fn"):
             out[lv["variant_fn"]] = (f"Which variant of {lname} the value v is (PMREGS_..._VARIANT_* of its "
                                      "discriminator field), or -1.")
-    if hv.layouts:
-        out[f"{hv.prefix}_layouts"] = ("Every layout of the family as a struct pmregs_layout_desc, in spec order "
-                                       "(*count of them), for tools that list, print or parse registers by name.")
+    # emitted for every family, one without layouts too (a null pointer and a count of 0)
+    out[f"{hv.prefix}_layouts"] = ("Every layout of the family as a struct pmregs_layout_desc, in spec order "
+                                   "(*count of them), for tools that list, print or parse registers by name.")
     return out
