@@ -194,9 +194,10 @@ struct pmregs_etrace_image_range {
 struct pmregs_etrace_image {
 	const struct pmregs_etrace_image_range *ranges;
 	size_t nranges;
-	unsigned xlen; /* 32 or 64: RV32 or RV64 instruction classes (c.jal vs c.addiw) */
 	unsigned (*read)(void *ctx, uint64_t address, unsigned char *buf, unsigned n);
 	void *ctx;
+	unsigned xlen; /* 32 or 64: RV32 or RV64 instruction classes (c.jal vs c.addiw) */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 /* Reasons a halfword is not a readable instruction (a bad record's reg). */
@@ -599,13 +600,14 @@ struct pmregs_etrace_decoder_config {
 	uint64_t *return_stack; /* pmregs_etrace_decoder_stack_entries() entries; 0 = no implicit return */
 	uint64_t *jump_cache;   /* pmregs_etrace_decoder_cache_entries() entries; 0 = format 0.1 is an error */
 	uint8_t *bpred;         /* pmregs_etrace_decoder_bpred_entries() entries; 0 = format 0.0 is an error */
-	unsigned ioptions_layout; /* PMREGS_ETRACE_IOPTIONS_* */
-	uint32_t options;         /* PMREGS_ETRACE_OPT_* in force before the first support packet */
 	uint64_t max_run;         /* instructions followed without resolving a branch before RUNAWAY; 0 = the default */
 	uint64_t max_steps;       /* instructions one packet may follow (counted at its branches); 0 = no limit */
 	uint64_t tvec[8];         /* implicit exception: the xtvec value (base | mode) for a handler of each privilege; 0 = none */
-	unsigned chunk;           /* PMREGS_ETRACE_CHUNK_FIRST or 0 */
 	uint64_t first_packet;    /* index of the first packet given (a chunk's; 0 for a whole trace) */
+	unsigned ioptions_layout; /* PMREGS_ETRACE_IOPTIONS_* */
+	uint32_t options;         /* PMREGS_ETRACE_OPT_* in force before the first support packet */
+	unsigned chunk;           /* PMREGS_ETRACE_CHUNK_FIRST or 0 */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 /* The state. Treat it as opaque; the counters and the last error may be read. */
@@ -627,21 +629,22 @@ struct pmregs_etrace_decoder {
 	uint64_t pc, last_pc, address, base, prev_address;
 	struct pmregs_etrace_dinsn cur, last; /* the instructions at pc and last_pc */
 	uint64_t branch_map, branch_inv, bq_run;
-	unsigned branches, bq_head;
 	uint64_t stack_base, irstack_depth;
 	uint64_t run, steps;
-	uint8_t start_of_trace, inferred_address, stop_at_last_branch, privilege;
-	uint8_t lost, chunk_first, end_chunk, phase;
-	uint8_t jtc_deferred; /* a format 0.1 packet's cache entry is read once the inferred address is passed */
 	uint64_t jtc_index;
-	/* the packet being processed */
-	uint8_t notify, updiscon, irreport, fmt3;
-	uint64_t irdepth;
+	uint64_t irdepth; /* of the packet being processed */
 	/* counters: te_inst packets seen, items written by type */
 	uint64_t packets, insns, traps, contexts, errors;
 	/* the last inconsistency */
 	uint64_t err_packet, err_address;
 	unsigned err_reason;
+	unsigned branches, bq_head;
+	uint8_t start_of_trace, inferred_address, stop_at_last_branch, privilege;
+	uint8_t lost, chunk_first, end_chunk, phase;
+	uint8_t jtc_deferred; /* a format 0.1 packet's cache entry is read once the inferred address is passed */
+	/* the packet being processed */
+	uint8_t notify, updiscon, irreport, fmt3;
+	uint8_t pmregs_pad[7]; /* unused: the struct's size without implicit padding */
 };
 
 /* Free items a call needs to make progress: an instruction, an error and a restart report. */
@@ -1599,12 +1602,13 @@ static inline void pmregs_etrace_decoder_lose(struct pmregs_etrace_decoder *d)
  */
 struct pmregs_etrace_smi_feed {
 	struct pmregs_etrace_smi_stream s;
-	struct pmregs_etrace_params p;
 	struct pmregs_etrace_smi_stream_item it;
 	size_t end;         /* a chunk's end: the offset of the next chunk's first packet (or the length) */
-	int pending;        /* it holds a packet the decoder has not finished */
 	uint64_t unreadable; /* stream items that could not be read (each makes the decoder lose its place) */
 	uint64_t inconsistent; /* packets the decoder found inconsistent */
+	int pending;        /* it holds a packet the decoder has not finished */
+	struct pmregs_etrace_params p; /* bytes only */
+	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
 static inline void pmregs_etrace_smi_feed_init(struct pmregs_etrace_smi_feed *f, const struct pmregs_etrace_params *p, const void *buf,
