@@ -3749,7 +3749,7 @@ static inline const struct pmregs_amd_generic_events_row *pmregs_amd_generic_eve
 	case PMREGS_AMD_ZEN_ZEN4:
 	case PMREGS_AMD_ZEN_ZEN5:
 		return pmregs_amd_generic_events_zen4(count);
-	default:
+	case PMREGS_AMD_ZEN_NONE:
 		break;
 	}
 	if (count)

@@ -28,6 +28,7 @@ struct pmregs_cat_event {
 	uint32_t desc;     /* description-pool offset (0: none) */
 	uint16_t extra;    /* index into the catalogue's extras, or PMREGS_CAT_NONE */
 	uint16_t flags;    /* the catalogue's flags (struct pmregs_cat_flag) */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 struct pmregs_cat_alias {
 	uint32_t name;  /* string-pool offset */
@@ -37,13 +38,15 @@ struct pmregs_cat_extra {
 	uint64_t value; /* what the extra MSR must hold */
 	uint32_t msr;
 	uint16_t term;  /* the perf term that carries the value (index into terms) */
+	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 struct pmregs_cat_cpu {                 /* a range of CPUID signatures served by one table */
 	uint16_t family;                    /* display family (base + extended) */
+	uint16_t table;
 	uint8_t model_lo, model_hi;         /* display model */
 	uint8_t step_lo, step_hi;
 	uint8_t core_type;                  /* CPUID.1AH:EAX[31:24] on hybrid parts, 0: any */
-	uint16_t table;
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 struct pmregs_cat_table {               /* one processor model (one core type of a hybrid part) */
 	uint32_t name, title, source, pmu;  /* string-pool offsets; pmu: Linux's sysfs PMU name */
@@ -53,15 +56,17 @@ struct pmregs_cat_table {               /* one processor model (one core type of
 struct pmregs_cat_term {                /* a perf format term and its libpfm4 modifier */
 	const char *name;                   /* perf's name (sysfs format/NAME) */
 	const char *pfm;                    /* libpfm4's modifier name, or "" */
+	uint32_t msr[2];                    /* the extra MSRs whose value this term is (nparts 0) */
 	uint8_t word;                       /* 0: attr.config, 1: config1, 2: config2 */
 	uint8_t nparts;                     /* register bit ranges, low value bits first; 0: an extra MSR's value */
 	uint8_t lo[4], width[4];
-	uint32_t msr[2];                    /* the extra MSRs whose value this term is (nparts 0) */
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 struct pmregs_cat_flag {
 	const char *name;
 	const char *doc;
 	uint8_t lo, width;
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 struct pmregs_catalog {
 	const char *name, *title, *vendor, *source, *licence, *notice;
@@ -364,22 +369,23 @@ struct pmregs_cat_request {
 	const struct pmregs_cat_event *event; /* null for a raw value that names no event */
 	uint64_t value;                       /* event fields and modifiers, without USR/OS/INT/EN */
 	uint64_t extra_value;
+	uint64_t config1, config2;            /* perf config1/2 set by terms other than the extra */
 	uint32_t extra_msr;                   /* 0: none */
 	uint16_t extra_term;                  /* perf term of the extra value, or PMREGS_CAT_NONE */
 	uint8_t user, kernel;                 /* count in user mode, in kernel mode */
 	uint8_t host_only, guest_only;
 	uint8_t priv_given;                   /* a u or k modifier was given: the other level is off unless given too */
-	uint64_t config1, config2;            /* perf config1/2 set by terms other than the extra */
+	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
 };
 
 /* What a request becomes for a driver and for perf_event_open. */
 struct pmregs_cat_encoding {
 	uint64_t evtsel;      /* the event-select register value, with USR/OS (HostOnly/GuestOnly) and EN */
-	uint32_t extra_msr;   /* an extra MSR to program, 0: none */
 	uint64_t extra_value;
 	uint64_t counters;    /* bit n: general counter n may count it; bit 32 + n: fixed counter n */
 	const char *pmu;      /* Linux's sysfs PMU: "cpu" (attr.type PERF_TYPE_RAW), "cpu_core", "cpu_atom", ... */
 	uint64_t config, config1, config2;
+	uint32_t extra_msr;   /* an extra MSR to program, 0: none */
 	uint8_t exclude_user, exclude_kernel, exclude_host, exclude_guest;
 };
 

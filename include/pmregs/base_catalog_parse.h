@@ -321,11 +321,12 @@ static inline int pmregs_cat_parse(const struct pmregs_catalog *c, const struct 
 /* ---- CPUID signatures ---- */
 
 struct pmregs_cpu_sig {
-	char vendor[13];     /* "GenuineIntel", "AuthenticAMD", ... */
 	unsigned family;     /* display family: base, plus extended when base is 0xF */
 	unsigned model;      /* display model: base, plus extended << 4 on families 6 and >= 0xF */
 	unsigned stepping;
 	unsigned core_type;  /* CPUID.1AH:EAX[31:24] on hybrid parts (0x20 Atom, 0x40 Core), else 0 */
+	char vendor[13];     /* "GenuineIntel", "AuthenticAMD", ... */
+	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
 /* "Vendor-Family-Model[-Stepping]" as the vendors' maps write it: family decimal, model and stepping hex

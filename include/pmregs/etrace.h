@@ -1835,11 +1835,12 @@ PMREGS_HOT int pmregs_etrace_te_inst_encode(const struct pmregs_etrace_params *p
 
 /* The semantic view of the fields whose meaning depends on the bit sent before them. */
 struct pmregs_etrace_te_inst_semantic {
+	uint64_t irdepth; /* the value when reported, else 0 */
 	uint8_t notify; /* 1 = asserted (the raw bit differs from the bit before it): asserted: reports an instruction because trigger[2] requested a notification */
 	uint8_t updiscon; /* 1 = asserted (the raw bit differs from the bit before it): asserted: the instruction after an uninferable discontinuity that is also the one before an exception, privilege change or resync */
 	uint8_t irreport; /* 1 = asserted (the raw bit differs from the bit before it): asserted: an implicit-return misprediction, or the stack depth / call count must be reported */
 	uint8_t irdepth_reported; /* 1 = irdepth carries a value */
-	uint64_t irdepth;          /* the value when reported, else 0 */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 /* Fill *s from the raw fields of *in. Returns PMREGS_OK, or PMREGS_EINVAL for an unknown shape. */
@@ -1852,6 +1853,10 @@ static inline int pmregs_etrace_te_inst_semantic_get(const struct pmregs_etrace_
 	s->irreport = 0;
 	s->irdepth_reported = 0;
 	s->irdepth = 0;
+	s->pmregs_pad[0] = 0;
+	s->pmregs_pad[1] = 0;
+	s->pmregs_pad[2] = 0;
+	s->pmregs_pad[3] = 0;
 	switch (in->shape) {
 	case PMREGS_ETRACE_TE_INST_SHAPE_START: {
 		break;

@@ -194,9 +194,10 @@ struct pmregs_etrace_image_range {
 struct pmregs_etrace_image {
 	const struct pmregs_etrace_image_range *ranges;
 	size_t nranges;
-	unsigned xlen; /* 32 or 64: RV32 or RV64 instruction classes (c.jal vs c.addiw) */
 	unsigned (*read)(void *ctx, uint64_t address, unsigned char *buf, unsigned n);
 	void *ctx;
+	unsigned xlen; /* 32 or 64: RV32 or RV64 instruction classes (c.jal vs c.addiw) */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 /* Reasons a halfword is not a readable instruction (a bad record's reg). */
@@ -600,13 +601,14 @@ struct pmregs_etrace_decoder_config {
 	uint64_t *return_stack; /* pmregs_etrace_decoder_stack_entries() entries; 0 = no implicit return */
 	uint64_t *jump_cache;   /* pmregs_etrace_decoder_cache_entries() entries; 0 = format 0.1 is an error */
 	uint8_t *bpred;         /* pmregs_etrace_decoder_bpred_entries() entries; 0 = format 0.0 is an error */
-	unsigned ioptions_layout; /* PMREGS_ETRACE_IOPTIONS_* */
-	uint32_t options;         /* PMREGS_ETRACE_OPT_* in force before the first support packet */
 	uint64_t max_run;         /* instructions followed without resolving a branch before RUNAWAY; 0 = the default */
 	uint64_t max_steps;       /* instructions one packet may follow (counted at its branches); 0 = no limit */
 	uint64_t tvec[8];         /* implicit exception: the xtvec value (base | mode) for a handler of each privilege; 0 = none */
-	unsigned chunk;           /* PMREGS_ETRACE_CHUNK_FIRST or 0 */
 	uint64_t first_packet;    /* index of the first packet given (a chunk's; 0 for a whole trace) */
+	unsigned ioptions_layout; /* PMREGS_ETRACE_IOPTIONS_* */
+	uint32_t options;         /* PMREGS_ETRACE_OPT_* in force before the first support packet */
+	unsigned chunk;           /* PMREGS_ETRACE_CHUNK_FIRST or 0 */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 /* The state. Treat it as opaque; the counters and the last error may be read. */
@@ -628,21 +630,22 @@ struct pmregs_etrace_decoder {
 	uint64_t pc, last_pc, address, base, prev_address;
 	struct pmregs_etrace_dinsn cur, last; /* the instructions at pc and last_pc */
 	uint64_t branch_map, branch_inv, bq_run;
-	unsigned branches, bq_head;
 	uint64_t stack_base, irstack_depth;
 	uint64_t run, steps;
-	uint8_t start_of_trace, inferred_address, stop_at_last_branch, privilege;
-	uint8_t lost, chunk_first, end_chunk, phase;
-	uint8_t jtc_deferred; /* a format 0.1 packet's cache entry is read once the inferred address is passed */
 	uint64_t jtc_index;
-	/* the packet being processed */
-	uint8_t notify, updiscon, irreport, fmt3;
-	uint64_t irdepth;
+	uint64_t irdepth; /* of the packet being processed */
 	/* counters: te_inst packets seen, items written by type */
 	uint64_t packets, insns, traps, contexts, errors;
 	/* the last inconsistency */
 	uint64_t err_packet, err_address;
 	unsigned err_reason;
+	unsigned branches, bq_head;
+	uint8_t start_of_trace, inferred_address, stop_at_last_branch, privilege;
+	uint8_t lost, chunk_first, end_chunk, phase;
+	uint8_t jtc_deferred; /* a format 0.1 packet's cache entry is read once the inferred address is passed */
+	/* the packet being processed */
+	uint8_t notify, updiscon, irreport, fmt3;
+	uint8_t pmregs_pad[7]; /* unused: the struct's size without implicit padding */
 };
 
 /* Free items a call needs to make progress: an instruction, an error and a restart report. */
@@ -654,7 +657,8 @@ struct pmregs_etrace_decoder {
 #define PMREGS_ETRACE_PH_REPORT 3u /* the start report (pc = address) is next */
 #define PMREGS_ETRACE_PH_NTR    4u /* inside the ended_ntr loop of process_support */
 
-static inline void pmregs_etrace__reset_tables(struct pmregs_etrace_decoder *d)
+/* Internal: empty the jump-target cache and set every branch predictor entry to its reset state. */
+static inline void pmregs_etrace_dec_reset_tables(struct pmregs_etrace_decoder *d)
 {
 	uint64_t i;
 	if (d->jcache)
@@ -728,14 +732,14 @@ static inline int pmregs_etrace_decoder_init(struct pmregs_etrace_decoder *d, co
 	d->insns = d->traps = d->contexts = d->errors = 0;
 	d->err_packet = d->err_address = 0;
 	d->err_reason = PMREGS_ETRACE_REASON_NONE;
-	pmregs_etrace__reset_tables(d);
+	pmregs_etrace_dec_reset_tables(d);
 	return PMREGS_OK;
 }
 
 /* ---- reading instructions ---- */
 
 /* The instruction at pc (masked) into *r, looked up outside the current range. */
-static inline void pmregs_etrace__fetch_slow(struct pmregs_etrace_decoder *d, uint64_t pc, struct pmregs_etrace_dinsn *r)
+static inline void pmregs_etrace_dec_fetch_slow(struct pmregs_etrace_decoder *d, uint64_t pc, struct pmregs_etrace_dinsn *r)
 {
 	const struct pmregs_etrace_image *img = d->img;
 	size_t lo = 0, hi = img->nranges;
@@ -790,7 +794,7 @@ static inline void pmregs_etrace__fetch_slow(struct pmregs_etrace_decoder *d, ui
 }
 
 /* The instruction at pc into *r: from the current range's cache when it can. */
-PMREGS_HOT void pmregs_etrace__fetch(struct pmregs_etrace_decoder *d, uint64_t pc, struct pmregs_etrace_dinsn *r)
+PMREGS_HOT void pmregs_etrace_dec_fetch(struct pmregs_etrace_decoder *d, uint64_t pc, struct pmregs_etrace_dinsn *r)
 {
 	uint64_t off = pc - d->rbase;
 	if (off < d->rlen && d->rcache && ((off | d->rbase) & 1u) == 0) {
@@ -800,13 +804,13 @@ PMREGS_HOT void pmregs_etrace__fetch(struct pmregs_etrace_decoder *d, uint64_t p
 		*r = *c;
 		return;
 	}
-	pmregs_etrace__fetch_slow(d, pc, r);
+	pmregs_etrace_dec_fetch_slow(d, pc, r);
 }
 
 /* ---- the pieces of the pseudo-code ---- */
 
 /* Write an item (the caller made room). */
-static inline void pmregs_etrace__item(struct pmregs_etrace_item *o, unsigned type, uint64_t address, uint64_t value, uint32_t info,
+static inline void pmregs_etrace_dec_item(struct pmregs_etrace_item *o, unsigned type, uint64_t address, uint64_t value, uint32_t info,
 				       unsigned length, unsigned kind, unsigned privilege)
 {
 	o->address = address;
@@ -819,13 +823,13 @@ static inline void pmregs_etrace__item(struct pmregs_etrace_item *o, unsigned ty
 }
 
 /* Record an inconsistency: an ERROR item, and the decoder loses its place. */
-static inline void pmregs_etrace__error(struct pmregs_etrace_decoder *d, unsigned reason, struct pmregs_etrace_item *out, size_t *n)
+static inline void pmregs_etrace_dec_error(struct pmregs_etrace_decoder *d, unsigned reason, struct pmregs_etrace_item *out, size_t *n)
 {
 	d->err_reason = reason;
 	d->err_packet = d->packets - 1;
 	d->err_address = d->pc;
 	d->errors++;
-	pmregs_etrace__item(&out[(*n)++], PMREGS_ETRACE_ITEM_ERROR, d->pc, d->packets - 1, reason, 0, 0, d->privilege);
+	pmregs_etrace_dec_item(&out[(*n)++], PMREGS_ETRACE_ITEM_ERROR, d->pc, d->packets - 1, reason, 0, 0, d->privilege);
 	d->start_of_trace = 1;
 	d->lost = 1;
 	d->inferred_address = 0;
@@ -835,7 +839,7 @@ static inline void pmregs_etrace__error(struct pmregs_etrace_decoder *d, unsigne
 }
 
 /* Sign-extend (differential) or take (full) a packet's address field, shifted and masked. */
-static inline uint64_t pmregs_etrace__address(const struct pmregs_etrace_decoder *d, uint64_t field, uint64_t base)
+static inline uint64_t pmregs_etrace_dec_address(const struct pmregs_etrace_decoder *d, uint64_t field, uint64_t base)
 {
 	if (d->options & PMREGS_ETRACE_OPT_FULL_ADDRESS)
 		return (field << d->lsb) & d->amask;
@@ -843,19 +847,19 @@ static inline uint64_t pmregs_etrace__address(const struct pmregs_etrace_decoder
 }
 
 /* Pending branches: map entries plus predicted ones. */
-static inline uint64_t pmregs_etrace__pending(const struct pmregs_etrace_decoder *d)
+static inline uint64_t pmregs_etrace_dec_pending(const struct pmregs_etrace_decoder *d)
 {
 	return (uint64_t)d->branches + d->bq_run;
 }
 
 /* unprocessed_branches(): anything pending beyond the one the instruction at pc may be. */
-static inline int pmregs_etrace__unprocessed(const struct pmregs_etrace_decoder *d, const struct pmregs_etrace_dinsn *at)
+static inline int pmregs_etrace_dec_unprocessed(const struct pmregs_etrace_decoder *d, const struct pmregs_etrace_dinsn *at)
 {
-	return pmregs_etrace__pending(d) != ((at->act & 7u) == PMREGS_ETRACE_ACT_BRANCH ? 1u : 0u);
+	return pmregs_etrace_dec_pending(d) != ((at->act & 7u) == PMREGS_ETRACE_ACT_BRANCH ? 1u : 0u);
 }
 
 /* Append n map bits (bit 0 first; 1 = not taken) after the pending ones. */
-static inline void pmregs_etrace__add_bits(struct pmregs_etrace_decoder *d, uint64_t bits, unsigned n)
+static inline void pmregs_etrace_dec_add_bits(struct pmregs_etrace_decoder *d, uint64_t bits, unsigned n)
 {
 	bits &= pmregs_lowmask(n);
 	if (d->branches < 64)
@@ -863,13 +867,14 @@ static inline void pmregs_etrace__add_bits(struct pmregs_etrace_decoder *d, uint
 	d->branches += n;
 }
 
-static inline int pmregs_etrace__predict(const struct pmregs_etrace_decoder *d, uint64_t pc)
+/* Internal: the branch predictor's guess (1: taken) for the branch at pc. */
+static inline int pmregs_etrace_dec_predict(const struct pmregs_etrace_decoder *d, uint64_t pc)
 {
 	return (d->bpred[(pc >> d->idx_shift) & d->bpred_mask] >> 1) & 1;
 }
 
 /* The predictor's state after an outcome: a prediction changes after two failures in a row. */
-static inline void pmregs_etrace__train(struct pmregs_etrace_decoder *d, uint64_t pc, int taken)
+static inline void pmregs_etrace_dec_train(struct pmregs_etrace_decoder *d, uint64_t pc, int taken)
 {
 	uint8_t *s = &d->bpred[(pc >> d->idx_shift) & d->bpred_mask];
 	unsigned pred = ((unsigned)*s >> 1) & 1u, last = (unsigned)*s & 1u, a = (unsigned)taken;
@@ -882,7 +887,7 @@ static inline void pmregs_etrace__train(struct pmregs_etrace_decoder *d, uint64_
  * is_taken_branch() for the branch at pc: 1 taken, 0 not taken, -1 nothing to resolve it with,
  * -2 the packet followed more than max_steps instructions.
  */
-static inline int pmregs_etrace__resolve(struct pmregs_etrace_decoder *d, uint64_t pc)
+static inline int pmregs_etrace_dec_resolve(struct pmregs_etrace_decoder *d, uint64_t pc)
 {
 	int taken;
 	if (!d->branches && !d->bq_run)
@@ -892,13 +897,13 @@ static inline int pmregs_etrace__resolve(struct pmregs_etrace_decoder *d, uint64
 	if (d->steps > d->max_steps)
 		return -2;
 	if (d->bq_run && d->bq_head == 0) {
-		taken = pmregs_etrace__predict(d, pc);
+		taken = pmregs_etrace_dec_predict(d, pc);
 		d->bq_run--;
 	} else {
 		if (d->branches == 0)
 			return -1;
 		if (d->branch_inv & 1u)
-			taken = d->bpred ? !pmregs_etrace__predict(d, pc) : 0;
+			taken = d->bpred ? !pmregs_etrace_dec_predict(d, pc) : 0;
 		else
 			taken = !(int)(d->branch_map & 1u);
 		d->branch_map >>= 1;
@@ -908,11 +913,12 @@ static inline int pmregs_etrace__resolve(struct pmregs_etrace_decoder *d, uint64
 			d->bq_head--;
 	}
 	if (d->bpred && (d->options & PMREGS_ETRACE_OPT_BRANCH_PREDICTION))
-		pmregs_etrace__train(d, pc, taken);
+		pmregs_etrace_dec_train(d, pc, taken);
 	return taken;
 }
 
-static inline void pmregs_etrace__push(struct pmregs_etrace_decoder *d, uint64_t link)
+/* Internal: push a return address on the implicit-return stack (the oldest entry goes when it is full). */
+static inline void pmregs_etrace_dec_push(struct pmregs_etrace_decoder *d, uint64_t link)
 {
 	if (!(d->options & PMREGS_ETRACE_OPT_IMPLICIT_RETURN) || !d->stack)
 		return;
@@ -931,7 +937,7 @@ static inline void pmregs_etrace__push(struct pmregs_etrace_decoder *d, uint64_t
  * discontinuity (stop_here), 0 otherwise, or -(reason) for an inconsistency. d->cur is
  * not updated (the caller fetches the new pc).
  */
-static inline int pmregs_etrace__next_pc(struct pmregs_etrace_decoder *d, uint64_t target)
+static inline int pmregs_etrace_dec_next_pc(struct pmregs_etrace_decoder *d, uint64_t target)
 {
 	const struct pmregs_etrace_dinsn in = d->cur;
 	uint64_t this_pc = d->pc;
@@ -941,7 +947,7 @@ static inline int pmregs_etrace__next_pc(struct pmregs_etrace_decoder *d, uint64
 		d->pc = (this_pc + in.length) & d->amask;
 		break;
 	case PMREGS_ETRACE_ACT_BRANCH: {
-		int t = pmregs_etrace__resolve(d, this_pc);
+		int t = pmregs_etrace_dec_resolve(d, this_pc);
 		if (t < 0)
 			return -(int)(t == -1 ? PMREGS_ETRACE_REASON_NO_BRANCH : PMREGS_ETRACE_REASON_RUNAWAY);
 		d->pc = (this_pc + (t ? (uint64_t)(int64_t)in.imm : (uint64_t)in.length)) & d->amask;
@@ -984,14 +990,14 @@ static inline int pmregs_etrace__next_pc(struct pmregs_etrace_decoder *d, uint64
 		return -(int)PMREGS_ETRACE_REASON_NOT_CODE;
 	}
 	if (in.act & PMREGS_ETRACE_DF_CALL)
-		pmregs_etrace__push(d, (this_pc + in.length) & d->amask);
+		pmregs_etrace_dec_push(d, (this_pc + in.length) & d->amask);
 	d->last_pc = this_pc;
 	d->last = in;
 	return stop;
 }
 
 /* The instruction item for d->pc (d->cur). */
-static inline void pmregs_etrace__report(struct pmregs_etrace_decoder *d, struct pmregs_etrace_item *o)
+static inline void pmregs_etrace_dec_report(struct pmregs_etrace_decoder *d, struct pmregs_etrace_item *o)
 {
 	d->insns++;
 	o->address = d->pc;
@@ -1007,22 +1013,22 @@ static inline void pmregs_etrace__report(struct pmregs_etrace_decoder *d, struct
  * One step of a follow loop: next_pc() towards target, then the new instruction.
  * Returns stop_here (0/1) or -(reason).
  */
-static inline int pmregs_etrace__step(struct pmregs_etrace_decoder *d, uint64_t target)
+static inline int pmregs_etrace_dec_step(struct pmregs_etrace_decoder *d, uint64_t target)
 {
 	int s;
 	if (++d->run > d->max_run)
 		return -(int)PMREGS_ETRACE_REASON_RUNAWAY;
-	s = pmregs_etrace__next_pc(d, target);
+	s = pmregs_etrace_dec_next_pc(d, target);
 	if (s < 0)
 		return s;
-	pmregs_etrace__fetch(d, d->pc, &d->cur);
+	pmregs_etrace_dec_fetch(d, d->pc, &d->cur);
 	if ((d->cur.act & 7u) == PMREGS_ETRACE_ACT_BAD)
 		return -(int)PMREGS_ETRACE_REASON_NOT_CODE;
 	return s;
 }
 
 /* The end of processing a synchronisation packet (after its follow or start report). */
-static inline void pmregs_etrace__synced(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt)
+static inline void pmregs_etrace_dec_synced(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt)
 {
 	d->privilege = pkt->privilege;
 	d->start_of_trace = 0;
@@ -1030,7 +1036,7 @@ static inline void pmregs_etrace__synced(struct pmregs_etrace_decoder *d, const 
 	d->irstack_depth = 0;
 	d->stack_base = 0;
 	d->phase = PMREGS_ETRACE_PH_NEW;
-	pmregs_etrace__reset_tables(d);
+	pmregs_etrace_dec_reset_tables(d);
 }
 
 /*
@@ -1043,10 +1049,10 @@ static inline void pmregs_etrace__synced(struct pmregs_etrace_decoder *d, const 
  * instructions, branches resolved from map bits and inferable jumps that push
  * nothing are stepped here; everything else (uninferable discontinuities,
  * calls with implicit return, predicted branches, an address outside the
- * current range or without a cache) goes through pmregs_etrace__step() with
+ * current range or without a cache) goes through pmregs_etrace_dec_step() with
  * the state written back.
  */
-static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
+static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
 					struct pmregs_etrace_item *out, size_t cap, size_t *n)
 {
 	const uint64_t amask = d->amask, pidx = d->packets - 1, max_run = d->max_run;
@@ -1062,7 +1068,7 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 	int fast_br = !d->bq_run && !d->branch_inv && !train, s;
 	int inferred = d->inferred_address, last_branch = d->stop_at_last_branch;
 	uint8_t priv = d->privilege;
-#define PMREGS_ETRACE__SAVE()                                                          \
+#define PMREGS_ETRACE_DEC_SAVE()                                                       \
 	do {                                                                           \
 		if (lp != &d->last)                                                    \
 			d->last = *lp;                                                 \
@@ -1078,7 +1084,7 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 		d->insns += (uint64_t)(o - out) - *n;                                  \
 		*n = (size_t)(o - out);                                                \
 	} while (0)
-#define PMREGS_ETRACE__LOAD()                                                          \
+#define PMREGS_ETRACE_DEC_LOAD()                                                       \
 	do {                                                                           \
 		pc = d->pc;                                                            \
 		last_pc = d->last_pc;                                                  \
@@ -1093,7 +1099,7 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 		rfast = rcache && !(rbase & 1u) ? rlen : 0;                            \
 		fast_br = !d->bq_run && !d->branch_inv && !train;                      \
 	} while (0)
-#define PMREGS_ETRACE__EMIT()                                                          \
+#define PMREGS_ETRACE_DEC_EMIT()                                                       \
 	do {                                                                           \
 		o->address = pc;                                                       \
 		o->value = pidx;                                                       \
@@ -1107,17 +1113,17 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 	for (;;) {
 		uint64_t next, off;
 		if (o >= oend) {
-			PMREGS_ETRACE__SAVE();
+			PMREGS_ETRACE_DEC_SAVE();
 			return PMREGS_ENOSPC;
 		}
 		if (inferred) {
 			/* iterate again from the previously reported address to find its second occurrence */
-			PMREGS_ETRACE__SAVE();
-			s = pmregs_etrace__step(d, d->prev_address);
-			PMREGS_ETRACE__LOAD();
+			PMREGS_ETRACE_DEC_SAVE();
+			s = pmregs_etrace_dec_step(d, d->prev_address);
+			PMREGS_ETRACE_DEC_LOAD();
 			if (s < 0)
 				goto fail;
-			PMREGS_ETRACE__EMIT();
+			PMREGS_ETRACE_DEC_EMIT();
 			if (s) {
 				inferred = 0;
 				if (d->jtc_deferred) {
@@ -1174,14 +1180,14 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 			/* outside the current range, no cache or not decoded yet: the slow way, with the new pc */
 			uint64_t nbmap = bmap;
 			unsigned nnb = nb;
-			PMREGS_ETRACE__SAVE();
+			PMREGS_ETRACE_DEC_SAVE();
 			d->last = *cp;
 			d->last_pc = pc;
 			d->pc = next;
 			d->branch_map = nbmap;
 			d->branches = nnb;
-			pmregs_etrace__fetch(d, next, &d->cur);
-			PMREGS_ETRACE__LOAD();
+			pmregs_etrace_dec_fetch(d, next, &d->cur);
+			PMREGS_ETRACE_DEC_LOAD();
 			if ((d->cur.act & 7u) == PMREGS_ETRACE_ACT_BAD) {
 				s = -(int)PMREGS_ETRACE_REASON_NOT_CODE;
 				goto fail;
@@ -1198,16 +1204,16 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 		}
 		/* the common case: not at the address, not a branch under a full map */
 		if (pc != address && !(last_branch && (cp->act & 7u) == PMREGS_ETRACE_ACT_BRANCH)) {
-			PMREGS_ETRACE__EMIT();
+			PMREGS_ETRACE_DEC_EMIT();
 			continue;
 		}
 		s = 0;
 		goto checks;
 	slow:
-		run--; /* pmregs_etrace__step() counts it */
-		PMREGS_ETRACE__SAVE();
-		s = pmregs_etrace__step(d, address);
-		PMREGS_ETRACE__LOAD();
+		run--; /* pmregs_etrace_dec_step() counts it */
+		PMREGS_ETRACE_DEC_SAVE();
+		s = pmregs_etrace_dec_step(d, address);
+		PMREGS_ETRACE_DEC_LOAD();
 		if (s < 0)
 			goto fail;
 	checks:
@@ -1219,7 +1225,7 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 		if (s) {
 			/* reached the reported address following an uninferable discontinuity */
 			if (nb + d->bq_run != ((cp->act & 7u) == PMREGS_ETRACE_ACT_BRANCH ? 1u : 0u)) {
-				PMREGS_ETRACE__EMIT();
+				PMREGS_ETRACE_DEC_EMIT();
 				s = -(int)PMREGS_ETRACE_REASON_UNPROCESSED;
 				goto fail;
 			}
@@ -1251,39 +1257,39 @@ static inline int pmregs_etrace__follow(struct pmregs_etrace_decoder *d, const s
 				goto done_report;
 			}
 		}
-		PMREGS_ETRACE__EMIT();
+		PMREGS_ETRACE_DEC_EMIT();
 	}
 done_report:
-	PMREGS_ETRACE__EMIT();
+	PMREGS_ETRACE_DEC_EMIT();
 done:
-	PMREGS_ETRACE__SAVE();
+	PMREGS_ETRACE_DEC_SAVE();
 	d->privilege = priv;
 	return PMREGS_OK;
 fail:
-	PMREGS_ETRACE__SAVE();
-	pmregs_etrace__error(d, (unsigned)-s, out, n);
+	PMREGS_ETRACE_DEC_SAVE();
+	pmregs_etrace_dec_error(d, (unsigned)-s, out, n);
 	return PMREGS_EINVAL;
-#undef PMREGS_ETRACE__SAVE
-#undef PMREGS_ETRACE__LOAD
-#undef PMREGS_ETRACE__EMIT
+#undef PMREGS_ETRACE_DEC_SAVE
+#undef PMREGS_ETRACE_DEC_LOAD
+#undef PMREGS_ETRACE_DEC_EMIT
 }
 
 /* The start report of a synchronisation packet: pc = address. */
-static inline int pmregs_etrace__start(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
+static inline int pmregs_etrace_dec_start(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
 				       struct pmregs_etrace_item *out, size_t *n)
 {
 	d->pc = d->address;
-	pmregs_etrace__fetch(d, d->pc, &d->cur);
+	pmregs_etrace_dec_fetch(d, d->pc, &d->cur);
 	if ((d->cur.act & 7u) == PMREGS_ETRACE_ACT_BAD) {
-		pmregs_etrace__error(d, PMREGS_ETRACE_REASON_NOT_CODE, out, n);
+		pmregs_etrace_dec_error(d, PMREGS_ETRACE_REASON_NOT_CODE, out, n);
 		return PMREGS_EINVAL;
 	}
 	d->privilege = pkt->privilege; /* the reported instruction's privilege */
 	if (!d->end_chunk)
-		pmregs_etrace__report(d, &out[(*n)++]);
+		pmregs_etrace_dec_report(d, &out[(*n)++]);
 	d->last_pc = d->pc;
 	d->last = d->cur;
-	pmregs_etrace__synced(d, pkt);
+	pmregs_etrace_dec_synced(d, pkt);
 	return PMREGS_OK;
 }
 
@@ -1291,7 +1297,7 @@ static inline int pmregs_etrace__start(struct pmregs_etrace_decoder *d, const st
  * The synchronisation part of a format 3 subformat 0/1 packet (after any trap report):
  * set the address and the branch of the reported instruction, then follow or start.
  */
-static inline int pmregs_etrace__sync(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
+static inline int pmregs_etrace_dec_sync(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
 				      struct pmregs_etrace_item *out, size_t *n)
 {
 	struct pmregs_etrace_dinsn at;
@@ -1300,7 +1306,7 @@ static inline int pmregs_etrace__sync(struct pmregs_etrace_decoder *d, const str
 		/* no address: the handler from the trap vector of the packet's privilege */
 		uint64_t tv = d->tvec[pkt->privilege & 7u];
 		if (!tv) {
-			pmregs_etrace__error(d, PMREGS_ETRACE_REASON_NO_HANDLER, out, n);
+			pmregs_etrace_dec_error(d, PMREGS_ETRACE_REASON_NO_HANDLER, out, n);
 			return PMREGS_EINVAL;
 		}
 		d->address = tv & ~(uint64_t)3;
@@ -1317,9 +1323,9 @@ static inline int pmregs_etrace__sync(struct pmregs_etrace_decoder *d, const str
 		d->bq_run = 0;
 		d->bq_head = 0;
 	}
-	pmregs_etrace__fetch(d, d->address, &at);
+	pmregs_etrace_dec_fetch(d, d->address, &at);
 	if ((at.act & 7u) == PMREGS_ETRACE_ACT_BRANCH)
-		pmregs_etrace__add_bits(d, pkt->branch, 1);
+		pmregs_etrace_dec_add_bits(d, pkt->branch, 1);
 	if (pkt->subformat == 0 && !d->start_of_trace) {
 		d->prev_address = d->pc;
 		d->run = 0;
@@ -1331,7 +1337,7 @@ static inline int pmregs_etrace__sync(struct pmregs_etrace_decoder *d, const str
 }
 
 /* exception_address(): the EPC of the trap pkt reports; 0 with *known = 0 when it cannot be told. */
-static inline int pmregs_etrace__epc(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt, uint64_t *epc)
+static inline int pmregs_etrace_dec_epc(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt, uint64_t *epc)
 {
 	int s;
 	if ((d->cur.act & 7u) == PMREGS_ETRACE_ACT_BAD)
@@ -1344,10 +1350,10 @@ static inline int pmregs_etrace__epc(struct pmregs_etrace_decoder *d, const stru
 		*epc = d->pc;
 		return 0;
 	}
-	s = pmregs_etrace__next_pc(d, d->pc);
+	s = pmregs_etrace_dec_next_pc(d, d->pc);
 	if (s < 0)
 		return s;
-	pmregs_etrace__fetch(d, d->pc, &d->cur);
+	pmregs_etrace_dec_fetch(d, d->pc, &d->cur);
 	*epc = d->pc;
 	return 0;
 }
@@ -1371,7 +1377,7 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 		d->steps = 0;
 		d->fmt3 = (uint8_t)(pkt->format == 3);
 		if (pmregs_etrace_te_inst_semantic_get(d->p, pkt, &sem) != PMREGS_OK) {
-			pmregs_etrace__error(d, PMREGS_ETRACE_REASON_BAD_PACKET, out, n);
+			pmregs_etrace_dec_error(d, PMREGS_ETRACE_REASON_BAD_PACKET, out, n);
 			return PMREGS_EINVAL;
 		}
 		d->notify = sem.notify;
@@ -1398,7 +1404,7 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 				return PMREGS_OK;
 			}
 			if (pkt->subformat == 2) {
-				pmregs_etrace__item(&out[(*n)++], PMREGS_ETRACE_ITEM_CONTEXT, pkt->context, pkt->time, 0, 0, 0, pkt->privilege);
+				pmregs_etrace_dec_item(&out[(*n)++], PMREGS_ETRACE_ITEM_CONTEXT, pkt->context, pkt->time, 0, 0, 0, pkt->privilege);
 				d->contexts++;
 				return PMREGS_OK;
 			}
@@ -1416,22 +1422,22 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 						else
 							s = 1;
 					} else {
-						s = pmregs_etrace__epc(d, pkt, &epc);
+						s = pmregs_etrace_dec_epc(d, pkt, &epc);
 					}
 					if (s == 0)
 						bits |= PMREGS_ETRACE_TRAP_EPC;
 				}
-				pmregs_etrace__item(&out[(*n)++], PMREGS_ETRACE_ITEM_TRAP, epc, pkt->interrupt ? 0 : pkt->tval, (uint32_t)pkt->ecause,
+				pmregs_etrace_dec_item(&out[(*n)++], PMREGS_ETRACE_ITEM_TRAP, epc, pkt->interrupt ? 0 : pkt->tval, (uint32_t)pkt->ecause,
 						    bits, 0, pkt->privilege);
 				d->traps++;
 				if (s < 0) {
-					pmregs_etrace__error(d, (unsigned)-s, out, n);
+					pmregs_etrace_dec_error(d, (unsigned)-s, out, n);
 					if (!pkt->thaddr)
 						return PMREGS_EINVAL;
 					if (d->end_chunk)
 						return PMREGS_EINVAL;
 					/* a trap with the handler's address is a full synchronisation: restart at it */
-					rc = pmregs_etrace__sync(d, pkt, out, n);
+					rc = pmregs_etrace_dec_sync(d, pkt, out, n);
 					if (rc != PMREGS_OK)
 						return rc;
 					d->phase = PMREGS_ETRACE_PH_REPORT;
@@ -1452,7 +1458,7 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 		if (d->start_of_trace) {
 			if (d->lost)
 				return PMREGS_OK;
-			pmregs_etrace__error(d, PMREGS_ETRACE_REASON_NO_SYNC, out, n);
+			pmregs_etrace_dec_error(d, PMREGS_ETRACE_REASON_NO_SYNC, out, n);
 			return PMREGS_EINVAL;
 		}
 		d->run = 0;
@@ -1461,7 +1467,7 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 			if (pkt->shape == PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE) {
 				d->notify = d->updiscon = 0;
 				if (!d->jcache || pkt->index > d->jcache_mask || (!d->inferred_address && (d->jcache[pkt->index] & 1u))) {
-					pmregs_etrace__error(d, PMREGS_ETRACE_REASON_CACHE, out, n);
+					pmregs_etrace_dec_error(d, PMREGS_ETRACE_REASON_CACHE, out, n);
 					return PMREGS_EINVAL;
 				}
 				d->stop_at_last_branch = 0;
@@ -1474,22 +1480,22 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 					d->address = d->jcache[pkt->index];
 					d->base = d->address;
 				}
-				pmregs_etrace__add_bits(d, pkt->branch_map, pkt->branches);
+				pmregs_etrace_dec_add_bits(d, pkt->branch_map, pkt->branches);
 			} else {
 				/* branch count: branch_count + 31 correctly predicted, then maybe one that failed */
 				unsigned fmt = pkt->branch_fmt;
 				if (!d->bpred || fmt == 1) {
-					pmregs_etrace__error(d, PMREGS_ETRACE_REASON_PREDICTOR, out, n);
+					pmregs_etrace_dec_error(d, PMREGS_ETRACE_REASON_PREDICTOR, out, n);
 					return PMREGS_EINVAL;
 				}
 				if (d->bq_run && d->branches > d->bq_head) {
 					/* a new run after map entries that follow a pending run: the previous packet was not followed through */
-					pmregs_etrace__error(d, PMREGS_ETRACE_REASON_UNPROCESSED, out, n);
+					pmregs_etrace_dec_error(d, PMREGS_ETRACE_REASON_UNPROCESSED, out, n);
 					return PMREGS_EINVAL;
 				}
 				if (fmt >= 2) {
 					d->stop_at_last_branch = 0;
-					d->address = pmregs_etrace__address(d, pkt->address, d->base);
+					d->address = pmregs_etrace_dec_address(d, pkt->address, d->base);
 					d->base = d->address;
 				}
 				if (!d->bq_run)
@@ -1506,20 +1512,20 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 		} else {
 			if (pkt->format == 2 || pkt->branches != 0) {
 				d->stop_at_last_branch = 0;
-				d->address = pmregs_etrace__address(d, pkt->address, d->base);
+				d->address = pmregs_etrace_dec_address(d, pkt->address, d->base);
 				d->base = d->address;
 			}
 			if (pkt->format == 1) {
 				d->stop_at_last_branch = (uint8_t)(pkt->branches == 0);
-				pmregs_etrace__add_bits(d, pkt->branch_map, pkt->branches ? pkt->branches : 31u);
+				pmregs_etrace_dec_add_bits(d, pkt->branch_map, pkt->branches ? pkt->branches : 31u);
 			}
 		}
 		if (d->branches > 63) {
-			pmregs_etrace__error(d, PMREGS_ETRACE_REASON_UNPROCESSED, out, n);
+			pmregs_etrace_dec_error(d, PMREGS_ETRACE_REASON_UNPROCESSED, out, n);
 			return PMREGS_EINVAL;
 		}
 		d->phase = PMREGS_ETRACE_PH_FOLLOW;
-		rc = pmregs_etrace__follow(d, pkt, out, cap, n);
+		rc = pmregs_etrace_dec_follow(d, pkt, out, cap, n);
 		if (rc == PMREGS_OK)
 			d->phase = PMREGS_ETRACE_PH_NEW;
 		return rc;
@@ -1539,37 +1545,37 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 		return PMREGS_OK;
 	}
 sync:
-	rc = pmregs_etrace__sync(d, pkt, out, n);
+	rc = pmregs_etrace_dec_sync(d, pkt, out, n);
 	if (rc != PMREGS_OK)
 		return rc;
 	if (d->phase == PMREGS_ETRACE_PH_REPORT)
 		goto report;
 follow:
-	rc = pmregs_etrace__follow(d, pkt, out, cap, n);
+	rc = pmregs_etrace_dec_follow(d, pkt, out, cap, n);
 	if (rc == PMREGS_OK) {
 		if (d->fmt3)
-			pmregs_etrace__synced(d, pkt);
+			pmregs_etrace_dec_synced(d, pkt);
 		d->phase = PMREGS_ETRACE_PH_NEW;
 	} else if (rc == PMREGS_EINVAL && d->fmt3 && !d->end_chunk) {
 		/* an inconsistency on the way to a synchronisation packet: restart at it (room is left) */
-		(void)pmregs_etrace__start(d, pkt, out, n);
+		(void)pmregs_etrace_dec_start(d, pkt, out, n);
 	}
 	return rc;
 report:
 	d->phase = PMREGS_ETRACE_PH_NEW;
-	return pmregs_etrace__start(d, pkt, out, n);
+	return pmregs_etrace_dec_start(d, pkt, out, n);
 ntr:
 	/* ended_ntr: the trace ended at the second occurrence of the inferred address */
 	for (;;) {
 		int s;
 		if (cap - *n < PMREGS_ETRACE_ROOM)
 			return PMREGS_ENOSPC;
-		s = pmregs_etrace__step(d, d->prev_address);
+		s = pmregs_etrace_dec_step(d, d->prev_address);
 		if (s < 0) {
-			pmregs_etrace__error(d, (unsigned)-s, out, n);
+			pmregs_etrace_dec_error(d, (unsigned)-s, out, n);
 			return PMREGS_EINVAL;
 		}
-		pmregs_etrace__report(d, &out[(*n)++]);
+		pmregs_etrace_dec_report(d, &out[(*n)++]);
 		if (s)
 			break;
 	}
@@ -1600,12 +1606,13 @@ static inline void pmregs_etrace_decoder_lose(struct pmregs_etrace_decoder *d)
  */
 struct pmregs_etrace_smi_feed {
 	struct pmregs_etrace_smi_stream s;
-	struct pmregs_etrace_params p;
 	struct pmregs_etrace_smi_stream_item it;
 	size_t end;         /* a chunk's end: the offset of the next chunk's first packet (or the length) */
-	int pending;        /* it holds a packet the decoder has not finished */
 	uint64_t unreadable; /* stream items that could not be read (each makes the decoder lose its place) */
 	uint64_t inconsistent; /* packets the decoder found inconsistent */
+	int pending;        /* it holds a packet the decoder has not finished */
+	struct pmregs_etrace_params p; /* bytes only */
+	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
 /* Start feeding the SMI stream in buf[0..len) (synced: it starts at a message boundary), decoded with

@@ -260,6 +260,7 @@ struct pmregs_etrace_ingress {
 	uint8_t ctype;    /* PMREGS_ETRACE_CTYPE_* for context */
 	uint8_t sijump;   /* 1: the jump that ends the block is sequentially inferable (itype 6, 8, 10, 12, 14) */
 	uint8_t flags;    /* PMREGS_ETRACE_INGRESS_* */
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* ---- configuration ------------------------------------------------------------------ */
@@ -328,6 +329,7 @@ struct pmregs_etrace_encoder_el {
 	uint8_t flags;
 	uint8_t qual;   /* not traced: the support packet's qual_status and ienable */
 	uint8_t ienable;
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 /* Counters for the caller (never read by the encoder). */
@@ -341,7 +343,6 @@ struct pmregs_etrace_encoder_stats {
 };
 
 struct pmregs_etrace_encoder {
-	struct pmregs_etrace_params p;
 	struct pmregs_etrace_encoder_el el[4]; /* ring: previous, current, next */
 	struct pmregs_etrace_encoder_stats stats;
 	uint64_t last_addr;  /* base of differential addresses */
@@ -353,6 +354,11 @@ struct pmregs_etrace_encoder {
 	uint64_t *stack;     /* 2^return_stack_size_p entries (work area), or null */
 	uint64_t *jtc;       /* 2^cache_size_p entries (work area), or null */
 	uint8_t *bp;         /* 2^bpred_size_p two-bit counters, one per byte (work area), or null */
+	uint64_t hist_open;  /* first address of the block whose last instruction comes next */
+	uint64_t hist[32][2];
+	struct pmregs_etrace_te_inst q[PMREGS_ETRACE_ENCODER_QUEUE];
+	struct pmregs_etrace_te_inst scratch; /* where a packet that does not fit the queue is built */
+	struct pmregs_etrace_te_inst blank;   /* a packet with every field 0 */
 	uint32_t depth;      /* entries on the return stack, or the call count */
 	uint32_t depth_max;
 	uint32_t stack_top;  /* index of the top entry (the stack is a ring: a push onto a full one drops the oldest) */
@@ -385,11 +391,8 @@ struct pmregs_etrace_encoder {
 	uint8_t inferred;    /* the last packet reported a jump target that a decoder may first meet by falling through */
 	uint8_t nhist;       /* address ranges retired since the last branch or packet (hist[], at most 32) */
 	uint8_t hist_over;   /* ... and there were more */
-	uint64_t hist_open;  /* first address of the block whose last instruction comes next */
-	uint64_t hist[32][2];
-	struct pmregs_etrace_te_inst q[PMREGS_ETRACE_ENCODER_QUEUE];
-	struct pmregs_etrace_te_inst scratch; /* where a packet that does not fit the queue is built */
-	struct pmregs_etrace_te_inst blank;   /* a packet with every field 0 */
+	struct pmregs_etrace_params p; /* bytes only */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
 };
 
 /* Internal element kinds and flags. */

@@ -143,6 +143,7 @@ struct pmregs_riscv_insn {
 	uint8_t rs1; /* base register of jalr/c.jr/c.jalr; 0 otherwise */
 	uint8_t itype; /* the E-Trace ingress itype (itype_width_p = 4) this instruction gives when it ends a block: 0; 3 for xRET; 4 for a branch (5 when taken: the caller adds 1); 8-15 for jumps by the ingress chapter's classes; ecall/ebreak give 0 (their trap is the next block's itype 1) */
 	uint8_t flags; /* PMREGS_RISCV_FLAG_* */
+	uint8_t pmregs_pad[2]; /* unused: the struct's size without implicit padding */
 };
 
 /*
@@ -351,6 +352,8 @@ static inline struct pmregs_riscv_insn pmregs_riscv_insn_decode(uint32_t insn, u
 	r.rs1 = (uint8_t)Out_rs1;
 	r.itype = (uint8_t)Out_itype;
 	r.flags = (uint8_t)Out_flags;
+	r.pmregs_pad[0] = 0;
+	r.pmregs_pad[1] = 0;
 	return r;
 }
 

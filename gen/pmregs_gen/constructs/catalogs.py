@@ -606,7 +606,7 @@ def render_catalog(fam, C, spec_path, spec_sha, version):
     w("\t};")
     w("\tstatic const struct pmregs_cat_event events[] = {")
     for v, cnt, nm, ds, ex, fl in events:     # plain constants (C99 long long): no macro to expand per row
-        w(f"\t\t{{{lit(v)}, {lit(cnt)}, {nm}, {ds}, {ex:#x}, {fl:#x}}},")
+        w(f"\t\t{{{lit(v)}, {lit(cnt)}, {nm}, {ds}, {ex:#x}, {fl:#x}, {{0}}}},")
     w("\t};")
     w("\tstatic const struct pmregs_cat_alias aliases[] = {")
     for nm, ei in aliases or [(0, 0)]:
@@ -614,19 +614,19 @@ def render_catalog(fam, C, spec_path, spec_sha, version):
     w("\t};")
     w("\tstatic const struct pmregs_cat_extra extras[] = {")
     for v, msr, term in extras or [(0, 0, 0xFFFF)]:
-        w(f"\t\t{{{u64(v)}, {msr:#x}, {term:#x}}},")
+        w(f"\t\t{{{u64(v)}, {msr:#x}, {term:#x}, {{0}}}},")
     w("\t};")
     w("\tstatic const struct pmregs_cat_cpu cpus[] = {")
-    for c in cpus:
-        w("\t\t{" + ", ".join(f"{x:#x}" if i in (1, 2, 5) else str(x) for i, x in enumerate(c)) + "},")
+    for fam_, mlo, mhi, slo, shi, ct, ti in cpus:  # struct pmregs_cat_cpu's member order
+        w(f"\t\t{{{fam_}, {ti}, {mlo:#x}, {mhi:#x}, {slo}, {shi}, {ct:#x}, {{0}}}},")
     w("\t};")
     w("\tstatic const struct pmregs_cat_term terms[] = {")
     for t in C.terms:
         parts = t["parts"] + [(0, 0)] * (4 - len(t["parts"]))
         msr = t["msr"] + [0] * (2 - len(t["msr"]))
-        w(f'\t\t{{"{t["name"]}", "{t["pfm"]}", {t["word"]}, {len(t["parts"])}, '
-          f'{{{", ".join(str(p[0]) for p in parts)}}}, {{{", ".join(str(p[1]) for p in parts)}}}, '
-          f'{{{", ".join(f"{x:#x}" for x in msr)}}}}},')
+        w(f'\t\t{{"{t["name"]}", "{t["pfm"]}", {{{", ".join(f"{x:#x}" for x in msr)}}}, {t["word"]}, '
+          f'{len(t["parts"])}, {{{", ".join(str(p[0]) for p in parts)}}}, '
+          f'{{{", ".join(str(p[1]) for p in parts)}}}, {{0}}}},')
     w("\t};")
     w("\tstatic const uint32_t hash[] = {")
     for i in range(0, len(hashed), 16):
@@ -634,7 +634,7 @@ def render_catalog(fam, C, spec_path, spec_sha, version):
     w("\t};")
     w("\tstatic const struct pmregs_cat_flag flags[] = {")
     for name, lo, width, doc in C.flags or [("", 0, 0, "")]:
-        w(f'\t\t{{"{name}", "{cbytes(doc.encode())}", {lo}, {width}}},')
+        w(f'\t\t{{"{name}", "{cbytes(doc.encode())}", {lo}, {width}, {{0}}}},')
     w("\t};")
     notice = notices[0] if notices else ""
     w("\tstatic const struct pmregs_catalog cat = {")

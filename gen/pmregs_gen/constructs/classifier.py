@@ -12,7 +12,7 @@
           b_imm:                             # word bits -> value bits, as the manual writes the
             bits: {"31:25": "12|10:5", "11:7": "4:1|11"}   # B-type's imm[12|10:5] and imm[4:1|11]
             signed: true                     # sign-extended from its highest value bit; absent bits are 0
-        outputs:                             # members of the result struct, in this order
+        outputs:                             # members of the result struct (widest first)
           kind: {type: u8, enum: kind}       # u8..u64 or i64; enum: values named by an enum of the spec
           flags: {type: u8, value: "flags | (flag_call if rd == 1 else 0)"}
         classes:
@@ -51,7 +51,7 @@ import re
 
 from ..cnames import Names
 from ..core import BIT_RE
-from ..ctext import ulit, wrap
+from ..ctext import member, packed_struct, ulit, wrap
 from ..expr import U64, Evaluator, NotEvaluable, Val, compile_scalar, parse_scalar, type_info
 from ..mdtext import code, md, md_par
 
@@ -836,6 +836,12 @@ def classifier_view(hv, C):
         src = f"Out_{O.name}"
         assigns.append((O.name, f"pmregs_s64({src})" if O.type == "i64" else
                         src if O.type == "u64" else f"({ct}){src}"))
+    # the struct: widest members first and an explicit tail (no implicit padding, clang -Wpadded)
+    smembers, _ = packed_struct([member(OUT_TYPES[O.type][0] + " ", O.name, " ".join(wrap(O.doc, 80)) if O.doc else "")
+                                 for O in C.outputs], [])
+    for m in smembers:
+        if m["dim"]:
+            assigns.extend((f"{m['name']}[{i}]", "0") for i in range(int(m["dim"][1:-1])))
     struct = S(n.fn(C.name), what)
     P = n.mac(C.name)
     macros = []
@@ -853,7 +859,7 @@ def classifier_view(hv, C):
         "name": C.name, "title": C.title or C.name, "doc": wrap(C.doc) if C.doc else [], "source": C.source,
         "struct": struct, "fn": S(n.fn(C.name, "decode"), what),
         "word": C.word, "word_ctype": f"uint{C.width}_t", "width": C.width,
-        "params": params, "members": [{"ctype": OUT_TYPES[O.type][0], "name": O.name,
+        "params": params, "struct_members": smembers, "members": [{"ctype": OUT_TYPES[O.type][0], "name": O.name,
                                        "doc": wrap(O.doc, 80) if O.doc else []} for O in C.outputs],
         "decls": decls, "blocks": blocks, "finals": finals, "assigns": assigns,
         "macros": macros, "rows": rows, "ncompares": len(items),

@@ -1156,6 +1156,15 @@ class CodeGen:
         v["sem"] = sem
         if sem:
             v["sem_struct"] = f"struct {base}_semantic"
+            sm = []
+            for s in sem:
+                if s["kind"] == "flag":
+                    sm.append(member("uint8_t ", s["name"], "1 = asserted (the raw bit differs from the bit before "
+                                     "it): " + comment_text(s["doc"] or "")))
+                else:
+                    sm += [member("uint8_t ", s["name"] + "_reported", f"1 = {s['name']} carries a value"),
+                           member(s["T"] + " ", s["name"], "the value when reported, else 0")]
+            v["sem_members"], _ = packed_struct(sm, [])
             S(f"{base}_semantic")
             fns["semantic_get"] = S(f"{base}_semantic_get")
             fns["semantic_set"] = S(f"{base}_semantic_set")

@@ -268,7 +268,10 @@ def table_view(hv, T):
                 "name": T.group, "enum": E.name, "enum_type": n.enum_type(E),
                 "fn": S(n.fn(T.group), T.group_node, what), "tables": ", ".join(M.name for M in members), "find": S(n.fn(T.group, "find"), T.group_node, what),
                 "cases": [([n.enum_value(E, vn) for vn, vv, _ in E.values if vv in M.group_values],
-                           n.table_fn(M)) for M in members]}
+                           n.table_fn(M)) for M in members],
+                # the enum's other values, named so that the switch handles every value (-Wswitch-enum)
+                "none": [n.enum_value(E, vn) for vn, vv, _ in E.values
+                         if not any(vv in M.group_values for M in members)]}
     tv["macros"] = [(tv["count_macro"], len(T.rows))]
     for i, (rn, title, doc, vals, node) in enumerate(T.rows):
         what = f"row '{rn}' of table '{T.name}'"
