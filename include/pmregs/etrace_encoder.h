@@ -1458,6 +1458,32 @@ PMREGS_HOT size_t pmregs_etrace_encoder_run(struct pmregs_etrace_encoder *e, con
 	return k;
 }
 
+/* Internal: the oldest packet waiting in the queue. */
+static inline const struct pmregs_etrace_te_inst *pmregs_etrace_enc_oldest(const struct pmregs_etrace_encoder *e)
+{
+	return &e->q[e->qhead & (PMREGS_ETRACE_ENCODER_QUEUE - 1)];
+}
+
+/*
+ * Internal: account for rc, what a framing's _stream_put() returned for the oldest packet: its bytes
+ * (added to *o, the packet counted in *k) or an error (the packet dropped, the next support packet says
+ * trace_lost). Returns 0 when it did not fit (PMREGS_ENOSPC: the packet stays queued), else 1.
+ */
+static inline int pmregs_etrace_enc_wrote(struct pmregs_etrace_encoder *e, int rc, size_t *o, size_t *k)
+{
+	if (rc == PMREGS_ENOSPC)
+		return 0;
+	e->qhead++;
+	if (rc < 0) {
+		e->stats.dropped++;
+		e->lost = 1;
+		return 1;
+	}
+	*o += (size_t)rc;
+	(*k)++;
+	return 1;
+}
+
 /*
  * Write the waiting packets into buf (cap bytes) as an SMI stream, each
  * framed by *f (pmregs_etrace_smi_stream_put()). Stops at the first packet
@@ -1470,19 +1496,9 @@ static inline size_t pmregs_etrace_encoder_put_smi(struct pmregs_etrace_encoder 
 {
 	unsigned char *out = (unsigned char *)buf;
 	size_t o = 0, k = 0;
-	while (e->qhead != e->qtail) {
-		int rc = pmregs_etrace_smi_stream_put(&e->p, f, &e->q[e->qhead & (PMREGS_ETRACE_ENCODER_QUEUE - 1)], out + o, cap - o);
-		if (rc == PMREGS_ENOSPC)
-			break;
-		e->qhead++;
-		if (rc < 0) {
-			e->stats.dropped++;
-			e->lost = 1;
-			continue;
-		}
-		o += (size_t)rc;
-		k++;
-	}
+	while (e->qhead != e->qtail &&
+	       pmregs_etrace_enc_wrote(e, pmregs_etrace_smi_stream_put(&e->p, f, pmregs_etrace_enc_oldest(e), out + o, cap - o), &o, &k))
+		;
 	*used = o;
 	return k;
 }
@@ -1493,19 +1509,9 @@ static inline size_t pmregs_etrace_encoder_put_encap(struct pmregs_etrace_encode
 {
 	unsigned char *out = (unsigned char *)buf;
 	size_t o = 0, k = 0;
-	while (e->qhead != e->qtail) {
-		int rc = pmregs_etrace_encap_stream_put(&e->p, f, &e->q[e->qhead & (PMREGS_ETRACE_ENCODER_QUEUE - 1)], out + o, cap - o);
-		if (rc == PMREGS_ENOSPC)
-			break;
-		e->qhead++;
-		if (rc < 0) {
-			e->stats.dropped++;
-			e->lost = 1;
-			continue;
-		}
-		o += (size_t)rc;
-		k++;
-	}
+	while (e->qhead != e->qtail &&
+	       pmregs_etrace_enc_wrote(e, pmregs_etrace_encap_stream_put(&e->p, f, pmregs_etrace_enc_oldest(e), out + o, cap - o), &o, &k))
+		;
 	*used = o;
 	return k;
 }
@@ -1516,19 +1522,9 @@ static inline size_t pmregs_etrace_encoder_put_atb(struct pmregs_etrace_encoder 
 {
 	unsigned char *out = (unsigned char *)buf;
 	size_t o = 0, k = 0;
-	while (e->qhead != e->qtail) {
-		int rc = pmregs_etrace_atb_stream_put(&e->p, f, &e->q[e->qhead & (PMREGS_ETRACE_ENCODER_QUEUE - 1)], out + o, cap - o);
-		if (rc == PMREGS_ENOSPC)
-			break;
-		e->qhead++;
-		if (rc < 0) {
-			e->stats.dropped++;
-			e->lost = 1;
-			continue;
-		}
-		o += (size_t)rc;
-		k++;
-	}
+	while (e->qhead != e->qtail &&
+	       pmregs_etrace_enc_wrote(e, pmregs_etrace_atb_stream_put(&e->p, f, pmregs_etrace_enc_oldest(e), out + o, cap - o), &o, &k))
+		;
 	*used = o;
 	return k;
 }
