@@ -297,24 +297,37 @@ good_spec() {
 	done
 }
 
-# matrix_c HEADER CC ARGS...: a translation unit that includes only HEADER, compiled with CC ARGS
+# matrix_layouts HEADER: a declaration per struct that HEADER defines, sized by it, so that the
+# compiler lays out every struct (-Wpadded sees only the structs a translation unit lays out, and
+# one that only includes a header lays out none that no function of the header uses)
+matrix_layouts() {
+	sed -n -E 's/^(typedef )?struct (pmregs_[a-z0-9_]+) \{.*/struct \2/p' "include/pmregs/$1" |
+		awk '{ printf "extern char pmregs_matrix_sz_%d[sizeof(%s %s)];\n", NR, $1, $2 }'
+}
+
+# matrix_c HEADER CC ARGS...: a translation unit that includes only HEADER and lays out every struct
+# it defines, compiled with CC ARGS
 matrix_c() {
 	mh=$1
 	shift
 	mt=$B/matrix/$mh.$(printf '%s' "$*" | tr -c 'A-Za-z0-9_+.-' '_')
 	mkdir -p "$B/matrix"
-	printf '#include <pmregs/%s>\nextern int pmregs_matrix_tu;\nint pmregs_matrix_tu;\n' "$mh" >"$mt.c"
-	"$@" -Iinclude -c "$mt.c" -o "$mt.o"
+	{
+		printf '#include <pmregs/%s>\nextern int pmregs_matrix_tu;\nint pmregs_matrix_tu;\n' "$mh"
+		matrix_layouts "$mh"
+	} >"$mt.c" && "$@" -Iinclude -c "$mt.c" -o "$mt.o"
 }
 
-# matrix_cxx HEADER CXX ARGS...: the same in C++, with every builder and accessor macro of HEADER
-# expanded (tests/cxx/macro_tu.sh), so that what they become in a C++ user's code is checked too
+# matrix_cxx HEADER CXX ARGS...: the same in C++ (every struct laid out), with every builder and
+# accessor macro of HEADER expanded (tests/cxx/macro_tu.sh), so that what they become in a C++ user's code is checked too
 matrix_cxx() {
 	mh=$1
 	shift
 	mt=$B/matrix/$mh.$(printf '%s' "$*" | tr -c 'A-Za-z0-9_+.-' '_')
 	mkdir -p "$B/matrix"
-	sh tests/cxx/macro_tu.sh "include/pmregs/$mh" >"$mt.cc" && "$@" -Iinclude -c "$mt.cc" -o "$mt.o"
+	{
+		sh tests/cxx/macro_tu.sh "include/pmregs/$mh" && matrix_layouts "$mh"
+	} >"$mt.cc" && "$@" -Iinclude -c "$mt.cc" -o "$mt.o"
 }
 
 # bad_spec_result FILE: what tests/gen/expect_error.py --batch found for one bad spec

@@ -115,12 +115,18 @@ def packed_order(members):
     return [m[2] for m in order], (-size) % big
 
 
-def member(decl, name, doc="", count=0):
+def member(decl, name, doc="", count=0, dim="", align=0, size=0):
     """A struct member for packed_struct(): type text decl ("const char *", "uint8_t "), name, comment,
-    array length (0: not an array)."""
-    a = c_align(decl)
-    return {"decl": decl, "name": name, "dim": f"[{count}]" if count else "", "doc": doc,
-            "align": a, "size": a * max(count, 1)}
+    array length (0: not an array), written dim (a macro) instead of the number when given; align and
+    size (of one element) for a type c_align() does not know, a struct (struct_shape())."""
+    a = align or c_align(decl)
+    return {"decl": decl, "name": name, "dim": f"[{dim or count}]" if count else "", "doc": doc,
+            "align": a, "size": (size or a) * max(count, 1)}
+
+
+def struct_shape(members):
+    """(alignment, size) of a struct whose members (member()) packed_struct() has ordered and padded."""
+    return max((m["align"] for m in members), default=1), sum(m["size"] for m in members)
 
 
 def packed_struct(members, rows):

@@ -1166,42 +1166,43 @@ static inline int pmregs_ppc604_pmxe_after_pmi(enum pmregs_ppc604_cpu model, uin
 #define PMREGS_PPC604_PM_INTERVAL_TB47 3
 
 struct pmregs_ppc604_pm_request {
+	uint64_t sample_period; /* 1 .. 0x80000000 */
+	uint64_t trigger_count; /* 1 .. 0x80000000 */
+	uint64_t interval_ticks; /* time between interval events, in ticks (0: none) */
 	enum pmregs_ppc604_cpu model; /* the CPU model */
-	unsigned nevents;         /* events[0 .. nevents) are counted, each in some pass */
-	uint16_t events[PMREGS_PPC604_PM_MAX_EVENTS];
-	int correlate;            /* event counted in every pass, or PMREGS_PPC604_PM_NONE */
-	int sample;               /* event whose counter interrupts every sample_period events, or PMREGS_PPC604_PM_NONE */
-	uint64_t sample_period;   /* 1 .. 0x80000000 */
-	int trigger;              /* event that must occur trigger_count times before the other counters count, or PMREGS_PPC604_PM_NONE */
-	uint64_t trigger_count;   /* 1 .. 0x80000000 */
-	int threshold_on;         /* program the threshold */
+	unsigned nevents; /* events[0 .. nevents) are counted, each in some pass */
+	int correlate; /* event counted in every pass, or PMREGS_PPC604_PM_NONE */
+	int sample; /* event whose counter interrupts every sample_period events, or PMREGS_PPC604_PM_NONE */
+	int trigger; /* event that must occur trigger_count times before the other counters count, or PMREGS_PPC604_PM_NONE */
+	int threshold_on; /* program the threshold */
 	uint32_t threshold_cycles;
-	uint64_t interval_ticks;  /* time between interval events, in ticks (0: none) */
-	int interval_interrupt;   /* signal an interrupt at each one */
+	int interval_interrupt; /* signal an interrupt at each one */
 	uint32_t base[PMREGS_PPC604_PM_NSLOTS]; /* other control bits, copied into every pass; the encoder's fields and reserved bits are replaced */
+	uint16_t events[PMREGS_PPC604_PM_MAX_EVENTS];
 };
 
 struct pmregs_ppc604_pm_pass {
-	uint32_t regs[PMREGS_PPC604_PM_NSLOTS];             /* control-register values, by slot */
-	uint64_t preload[PMREGS_PPC604_PM_NCOUNTERS];    /* value to load into each counter before the pass */
-	int16_t event[PMREGS_PPC604_PM_NCOUNTERS];       /* event counted on each counter, or PMREGS_PPC604_PM_NONE */
+	uint64_t preload[PMREGS_PPC604_PM_NCOUNTERS]; /* value to load into each counter before the pass */
+	uint32_t regs[PMREGS_PPC604_PM_NSLOTS]; /* control-register values, by slot */
+	int16_t event[PMREGS_PPC604_PM_NCOUNTERS]; /* event counted on each counter, or PMREGS_PPC604_PM_NONE */
 };
 
 struct pmregs_ppc604_pm_encoding {
-	int npasses;                  /* passes used (also returned by pmregs_ppc604_pm_encode) */
-	int minimal;                  /* 1: proved to be the fewest passes */
-	unsigned counted;             /* requested events that are counted */
-	unsigned notes;               /* PMREGS_PPC604_PM_APPROX_* / _NO_* / _LOST_* bits */
+	uint64_t interval_ticks; /* its period in ticks */
+	struct pmregs_ppc604_pm_pass pass[PMREGS_PPC604_PM_MAX_PASSES];
+	int npasses; /* passes used (also returned by pmregs_ppc604_pm_encode) */
+	int minimal; /* 1: proved to be the fewest passes */
+	unsigned counted; /* requested events that are counted */
+	unsigned notes; /* PMREGS_PPC604_PM_APPROX_* / _NO_* / _LOST_* bits */
+	uint32_t threshold_value; /* value of the threshold field */
+	uint32_t threshold_cycles; /* the cycles it stands for on this model */
+	int interval; /* row of the interval table programmed, or PMREGS_PPC604_PM_NONE */
 	struct pmregs_pm_place where[PMREGS_PPC604_PM_MAX_EVENTS]; /* per requested event: .pass, or PMREGS_PM_NOT_COUNTED */
-	int16_t counter[PMREGS_PPC604_PM_MAX_EVENTS];             /* per requested event: its counter, or PMREGS_PPC604_PM_NONE */
-	int16_t correlate_counter;    /* counter of the pinned events, or PMREGS_PPC604_PM_NONE */
+	int16_t counter[PMREGS_PPC604_PM_MAX_EVENTS]; /* per requested event: its counter, or PMREGS_PPC604_PM_NONE */
+	int16_t correlate_counter; /* counter of the pinned events, or PMREGS_PPC604_PM_NONE */
 	int16_t sample_counter;
 	int16_t trigger_counter;
-	uint32_t threshold_value;     /* value of the threshold field */
-	uint32_t threshold_cycles;    /* the cycles it stands for on this model */
-	int interval;                 /* row of the interval table programmed, or PMREGS_PPC604_PM_NONE */
-	uint64_t interval_ticks;      /* its period in ticks */
-	struct pmregs_ppc604_pm_pass pass[PMREGS_PPC604_PM_MAX_PASSES];
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* The option tables of pm: event x counter -> resources and the field it writes. */

@@ -953,16 +953,17 @@ static inline const struct pmregs_ppc604_events_row *pmregs_ppc604_events_find(c
 /* ---- PM API encoder and decoder (604, 604e) (passes construct pm): decoding, event names ---- */
 
 struct pmregs_ppc604_pm_decoded {
-	int event[PMREGS_PPC604_PM_NCOUNTERS];   /* event on each counter; PMREGS_PPC604_PM_NONE: idle or absent; PMREGS_ENOENT: no event of this model */
-	unsigned nevents;             /* the generic list: every counted event but the trigger */
-	uint16_t events[PMREGS_PPC604_PM_NCOUNTERS];
-	int trigger;                  /* the trigger counter's event when the trigger is on, else PMREGS_PPC604_PM_NONE */
-	uint32_t interrupts;          /* bit c: counter c going past its overflow point signals an interrupt */
+	uint64_t interval_ticks;
+	int event[PMREGS_PPC604_PM_NCOUNTERS]; /* event on each counter; PMREGS_PPC604_PM_NONE: idle or absent; PMREGS_ENOENT: no event of this model */
+	unsigned nevents; /* the generic list: every counted event but the trigger */
+	int trigger; /* the trigger counter's event when the trigger is on, else PMREGS_PPC604_PM_NONE */
+	uint32_t interrupts; /* bit c: counter c going past its overflow point signals an interrupt */
 	uint32_t threshold_value;
 	uint32_t threshold_cycles;
-	int interval;                 /* row of the interval table the select field names, or PMREGS_PPC604_PM_NONE */
-	uint64_t interval_ticks;
+	int interval; /* row of the interval table the select field names, or PMREGS_PPC604_PM_NONE */
 	int interval_interrupt;
+	uint16_t events[PMREGS_PPC604_PM_NCOUNTERS];
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 /* The event number called name (PMREGS_PPC604_PM_NONE when there is none). */

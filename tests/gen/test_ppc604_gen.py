@@ -14,6 +14,8 @@ sys.path.insert(0, os.path.join(ROOT, "gen"))
 from pmregs_gen.diag import SpecError  # noqa: E402
 from pmregs_gen.emit import HeaderView  # noqa: E402
 from pmregs_gen.model import load_family  # noqa: E402
+from pmregs_gen.constructs import passes  # noqa: E402
+from pmregs_gen.ctext import struct_shape  # noqa: E402
 
 PPC604 = os.path.join(ROOT, "spec", "ppc604.yaml")
 
@@ -175,6 +177,33 @@ class Passes(unittest.TestCase):
         self.expect(base.replace("      - {name: c3, select: ctl2.sel3, models: [b]}\n", ""), "PMR120")
         self.expect(base.replace("    interrupt: ctl.en\n", "    interrupt: ctl.en\n    trigger: {counter: c1, enable: ctl.en}\n"),
                     "PMR120")   # a trigger needs overflow_at
+
+    def test_structs_have_no_implicit_padding(self):
+        # members widest first, the size a multiple of the alignment (the tail filled explicitly), for the
+        # small spec (three counters, no sampling, trigger, threshold or interval) and for ppc604
+        with open(PPC604, "rb") as f:
+            ppc604 = HeaderView(load_family(PPC604), "spec/ppc604.yaml", f.read()).passes[0]
+        for p in (self.view(MINI.format(name="t")), ppc604):
+            for which in ("request", "pass", "encoding", "decoded"):
+                ms = p[which + "_members"]
+                aligns = [m["align"] for m in ms]
+                self.assertEqual(aligns, sorted(aligns, reverse=True), which)
+                align, size = struct_shape(ms)
+                self.assertEqual(size % align, 0, which)
+        names = [m["name"] for m in self.view(MINI.format(name="t"))["request_members"]]
+        self.assertNotIn("sample_period", names)
+        self.assertIn("pmregs_pad", [m["name"] for m in p["decoded_members"]])
+
+    def test_struct_shapes_match_the_base_headers(self):
+        # the generator's copy of PMREGS_SCHED_MAX and of struct pmregs_pm_place's shape
+        with open(os.path.join(ROOT, "include", "pmregs", "base_schedule.h")) as f:
+            self.assertIn(f"#define PMREGS_SCHED_MAX {passes.SCHED_MAX} ", f.read())
+        with open(os.path.join(ROOT, "include", "pmregs", "base_plan.h")) as f:
+            text = f.read()
+        body = text[text.index("struct pmregs_pm_place {"):]
+        body = body[:body.index("};")]
+        self.assertEqual((body.count(";"), body.count("\tint16_t ")), (2, 2))
+        self.assertEqual((passes.PLACE_ALIGN, passes.PLACE_SIZE), (2, 4))
 
     def test_ppc604_construct(self):
         fam = load_family(PPC604)

@@ -36,6 +36,7 @@ the search itself is the family-independent pmregs_pm_plan() in base.h.
 """
 
 from ..core import SET_RE, field_value, mask_of
+from ..ctext import member, packed_struct, struct_shape
 from ..mdtext import md, md_par
 from ..yamlnode import Map
 
@@ -420,6 +421,7 @@ def passes_view(hv, P):
         view["interval"] = {"field": fref(f), "enable": fref(en) if en else None, "rows": P.interval["rows"],
                             "macros": [(S(n.mac(P.name, "interval", rn)), i) for i, (rn, _, _, _) in
                                        enumerate(P.interval["rows"])]}
+    view.update(structs(view, P.overflow_at))
     view["owned"] = owned
     view["lut"] = {"table": lut or [-1], "first": lut_first, "slot": lut_slot, "shift": lut_shift, "mask": lut_mask,
                    "all": all(lut_mask)}
@@ -434,6 +436,80 @@ def passes_view(hv, P):
                    "threshold_unused"):
         S(n.mac(P.name, suffix))
     return view
+
+
+# PMREGS_SCHED_MAX (base_schedule.h): the length of the per-event and per-pass arrays
+SCHED_MAX = 64
+# struct pmregs_pm_place (base_plan.h): two int16_t
+PLACE_ALIGN, PLACE_SIZE = 2, 4
+
+
+def structs(view, overflow_at):
+    """The members of the request, pass, encoding and decoded structs of view, each list ordered widest
+    first and padded at its end by packed_struct() (a struct without implicit padding):
+    {"request_members", "pass_members", "encoding_members", "decoded_members"}."""
+    B, M, T = view["base"], view["BASE"], view["T"] + " "
+    nslots, ncounters = len(view["slots"]), len(view["counters"])
+    none = f"{M}_NONE"
+    slots = ("slot", nslots, f"{M}_NSLOTS")
+    ctrs = ("counter", ncounters, f"{M}_NCOUNTERS")
+    evs = ("event", SCHED_MAX, f"{M}_MAX_EVENTS")
+
+    def arr(decl, name, doc, n, **kw):
+        return member(decl, name, doc, n[1], n[2], **kw)
+
+    rq = [member(view["model_type"] + " ", "model", "the CPU model"),
+          member("unsigned ", "nevents", "events[0 .. nevents) are counted, each in some pass"),
+          arr("uint16_t ", "events", "", evs),
+          member("int ", "correlate", f"event counted in every pass, or {none}")]
+    if overflow_at:
+        rq += [member("int ", "sample", f"event whose counter interrupts every sample_period events, or {none}"),
+               member("uint64_t ", "sample_period", f"1 .. {overflow_at:#x}")]
+    if view["trigger"]:
+        rq += [member("int ", "trigger", f"event that must occur trigger_count times before the other counters "
+                      f"count, or {none}"),
+               member("uint64_t ", "trigger_count", f"1 .. {overflow_at:#x}" if overflow_at else "")]
+    if view["threshold"]:
+        rq += [member("int ", "threshold_on", "program the threshold"),
+               member("uint32_t ", "threshold_cycles")]
+    if view["interval"]:
+        rq += [member("uint64_t ", "interval_ticks", "time between interval events, in ticks (0: none)"),
+               member("int ", "interval_interrupt", "signal an interrupt at each one")]
+    rq.append(arr(T, "base", "other control bits, copied into every pass; the encoder's fields and reserved "
+                  "bits are replaced", slots))
+    ps = [arr(T, "regs", "control-register values, by slot", slots),
+          arr("uint64_t ", "preload", "value to load into each counter before the pass", ctrs),
+          arr("int16_t ", "event", f"event counted on each counter, or {none}", ctrs)]
+    ps, _ = packed_struct(ps, [])
+    pass_align, pass_size = struct_shape(ps)
+    enc = [member("int ", "npasses", f"passes used (also returned by {B}_encode)"),
+           member("int ", "minimal", "1: proved to be the fewest passes"),
+           member("unsigned ", "counted", "requested events that are counted"),
+           member("unsigned ", "notes", f"{M}_APPROX_* / _NO_* / _LOST_* bits"),
+           arr("struct pmregs_pm_place ", "where", "per requested event: .pass, or PMREGS_PM_NOT_COUNTED", evs,
+               align=PLACE_ALIGN, size=PLACE_SIZE),
+           arr("int16_t ", "counter", f"per requested event: its counter, or {none}", evs),
+           member("int16_t ", "correlate_counter", f"counter of the pinned events, or {none}"),
+           member("int16_t ", "sample_counter"),
+           member("int16_t ", "trigger_counter"),
+           member("uint32_t ", "threshold_value", "value of the threshold field"),
+           member("uint32_t ", "threshold_cycles", "the cycles it stands for on this model"),
+           member("int ", "interval", f"row of the interval table programmed, or {none}"),
+           member("uint64_t ", "interval_ticks", "its period in ticks"),
+           member(f"struct {B}_pass ", "pass", "", SCHED_MAX, f"{M}_MAX_PASSES", align=pass_align, size=pass_size)]
+    dec = [arr("int ", "event", f"event on each counter; {none}: idle or absent; PMREGS_ENOENT: no event of "
+               "this model", ctrs),
+           member("unsigned ", "nevents", "the generic list: every counted event but the trigger"),
+           arr("uint16_t ", "events", "", ctrs),
+           member("int ", "trigger", f"the trigger counter's event when the trigger is on, else {none}"),
+           member("uint32_t ", "interrupts", "bit c: counter c going past its overflow point signals an interrupt"),
+           member("uint32_t ", "threshold_value"),
+           member("uint32_t ", "threshold_cycles"),
+           member("int ", "interval", f"row of the interval table the select field names, or {none}"),
+           member("uint64_t ", "interval_ticks"),
+           member("int ", "interval_interrupt")]
+    return {"request_members": packed_struct(rq, [])[0], "pass_members": ps,
+            "encoding_members": packed_struct(enc, [])[0], "decoded_members": packed_struct(dec, [])[0]}
 
 
 # -- construct interface (constructs/__init__.py) -----------------------------------------------
