@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Every expansion a spec asks for has a bound, checked before expanding (PMR045 and friends): a spec
 that asks for more gets a located error instead of a hang, and a family as large as the bounds allow
-still gets a self-test whose size grows with its data, not with code per register."""
+still gets a self-test whose size grows with its data, not with code per register or per field."""
 
 import os
 import subprocess
@@ -107,6 +107,18 @@ class LargeFamily(unittest.TestCase):
         self.assertLess(src.count("\n"), n + 400)
         self.assertLess(src.count("CHECK("), 100)
         self.assertEqual(src.count("(uint64_t)PMREGS_BIG_MSR_R"), n)
+
+    def test_the_self_test_of_a_thousand_fields_is_data(self):
+        # a row and three accessor cases per field, one loop over them all: no block of checks per field
+        nl, nf = 40, 32
+        text = ('family: big\ntitle: t\nlayouts:\n' +
+                "".join(f"  l{k}: {{width: 32, fields: [" + ", ".join(f"{{name: f{b}, bits: \"{b}\"}}" for b in range(nf)) + "]}\n"
+                        for k in range(nl)))
+        fam = Builder(load("big.yaml", text=text), "big.yaml").build()
+        src = render_selftest(fam, "spec/big.yaml", text.encode())
+        self.assertLess(src.count("\n"), 5 * nl * nf + 60 * nl + 400)
+        self.assertLess(src.count("CHECK("), 100)
+        self.assertEqual(src.count("_get((uint32_t)v)"), nl * nf)
 
     def test_a_large_family_generates_compiles_and_passes(self):
         # the self-test of 2000 registers over 2 layouts, built with the strict warnings and run
