@@ -106,13 +106,19 @@ static inline void pmregs_ip_window(const unsigned char *c, size_t at, size_t en
 
 /*
  * The 64 bits from bit pos (0..127) of a window; those past bit 127 are not
- * meaningful, so a field read this way must end by bit 128. No branch.
+ * meaningful, so a field read this way must end by bit 128. No branch; one
+ * double-word shift where the compiler has a 128-bit integer type.
  */
 static inline uint64_t pmregs_ip_wget(const uint64_t *w, unsigned pos)
 {
+#if defined(__SIZEOF_INT128__)
+	__extension__ typedef unsigned __int128 pmregs_ip_u128;
+	return (uint64_t)((((pmregs_ip_u128)w[1] << 64) | w[0]) >> (pos & 127));
+#else
 	unsigned s = pos & 63;
 	uint64_t lo = (pos & 64) ? w[1] : w[0];
 	return (lo >> s) | ((w[1] << 1) << (63 - s));
+#endif
 }
 
 /*

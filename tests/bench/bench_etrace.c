@@ -1,10 +1,20 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
- * E-Trace stream throughput (`make bench`): a seeded stream of 4 M te_inst
- * packets in Siemens-style (SMI) messages, 64-bit addresses traced from bit 1,
- * about 59% format 1, 37% format 2 and 4% format 3, walked and decoded, and
+ * E-Trace stream throughput (`make bench`): te_inst packets in Siemens-style
+ * (SMI) messages, 64-bit addresses traced from bit 1, walked and decoded, and
  * encoded and framed, by the generated header and by a naive bit-at-a-time
- * codec written from the manual's tables (tests/c/test_etrace_naive.h). Every
+ * codec written from the manual's tables (tests/c/test_etrace_naive.h).
+ *
+ * The walk rows read a trace that does not repeat: random programs of the
+ * tests' hart model (tests/c/etrace_hart.h; branch outcomes, indirect targets
+ * and interrupts drawn at random) run for about 4 M packets' worth of retired
+ * instructions, in segments with different seeds, each encoded by
+ * <pmregs/etrace_encoder.h> with its baseline options: the mix of formats a
+ * program gives (printed). The encode rows cycle through a pool of 64 K
+ * seeded packets (about 59% format 1, 37% format 2 and 4% format 3) and
+ * check that they reproduce the bytes of that pool's stream. With the
+ * arguments "dump FILE" the walk stream is written to FILE, for a peer's
+ * decoder to read the same bytes with the same parameters (printed). Every
  * figure is the median of several runs of CPU time (a busy machine slows it
  * less than wall time); each row prints packets/s, MB/s of stream bytes, the
  * ratio to the naive codec and the ratio of its time to a memcpy of the same
@@ -17,9 +27,12 @@
 #include <string.h>
 #include <time.h>
 #include <pmregs/etrace.h>
+#include <pmregs/etrace_encoder.h>
 #include "../c/test_etrace_naive.h"
+#include "../c/etrace_hart.h"
 
-#define NPKT (4u << 20)  /* packets in the stream */
+#define NPKT (4u << 20)  /* packets in the encode rows' stream, and at least that many in the walk rows' */
+#define SEGLEN (1u << 20) /* retired instructions per run of the hart model */
 #define NPOOL (1u << 16) /* distinct packets the encoder cycles through */
 #define RUNS 5
 
@@ -36,14 +49,15 @@ static double cpu_now(void)
 static struct pmregs_etrace_params P;
 /*
  * The same block as a compile-time constant (main() checks that it equals P):
- * the default parameters with 64-bit addresses and a 4-entry return stack, in
- * struct order like the spec's PMREGS_ETRACE_PRESET_* initialisers.
+ * the default parameters with 64-bit addresses, 5-bit causes and a 4-entry
+ * return stack, in struct order like the spec's PMREGS_ETRACE_PRESET_*
+ * initialisers.
  */
-static const struct pmregs_etrace_params PC = {64, 1, 2, 4, 1, 1, 1, 1, 2, 0, 0, 0, 0, 0, 1, 5, 4, 0, 0, 0, 0, 0, 0, 0,
-							32, 32, 1, 3, 2, 0, 0, 0, 2, 1};
+static const struct pmregs_etrace_params PC = {64, 1, 2, 5, 1, 1, 1, 1, 2, 0, 0, 0, 0, 0, 1, 5, 4, 0, 0, 0, 0, 0, 0, 0,
+							32, 32, 1, 3, 2, 0, 0, 0, 2};
 static struct pmregs_etrace_te_inst pool[NPOOL];
-static unsigned char *stream, *copy;
-static size_t stream_len;
+static unsigned char *stream, *copy, *walk; /* the pool's stream, scratch, the walk rows' stream */
+static size_t stream_len, walk_len, walk_n;
 static uint64_t sink;
 
 /* A small signed differential address in A bits. */
@@ -116,9 +130,9 @@ static double median_time(run_fn f)
 
 static double t_memcpy;
 
-static void row(const char *what, double secs, double naive_secs)
+static void row_of(const char *what, double secs, double naive_secs, double npkt, double bytes)
 {
-	printf("%-40s %8.1f M packets/s %8.1f MB/s", what, NPKT / secs / 1e6, (double)stream_len / secs / 1e6);
+	printf("%-40s %8.1f M packets/s %8.1f MB/s", what, npkt / secs / 1e6, bytes / secs / 1e6);
 	if (naive_secs > 0)
 		printf(" %7.1fx naive", naive_secs / secs);
 	else
@@ -126,10 +140,107 @@ static void row(const char *what, double secs, double naive_secs)
 	printf(" %7.1fx memcpy\n", secs / t_memcpy);
 }
 
+/* A row of the encode rows' stream, and of the walk rows' one. */
+static void row(const char *what, double secs, double naive_secs)
+{
+	row_of(what, secs, naive_secs, NPKT, (double)stream_len);
+}
+
+static void wrow(const char *what, double secs, double naive_secs)
+{
+	row_of(what, secs, naive_secs, (double)walk_n, (double)walk_len);
+}
+
+/*
+ * The walk rows' stream: runs of SEGLEN retired instructions of one random
+ * program, each with its own seed, encoded one after the other (each run
+ * starts with a support packet and a sync and ends with a support packet)
+ * until NPKT packets are written.
+ */
+static int make_walk_stream(size_t cap)
+{
+	static struct pmregs_etrace_encoder enc;
+	static struct hart_prog prog;
+	static uint64_t work[1 << 12];
+	struct pmregs_etrace_encoder_config ec;
+	struct hart_event *ev = malloc(sizeof *ev * SEGLEN);
+	struct pmregs_etrace_ingress *in = malloc(sizeof *in * (SEGLEN + SEGLEN / 4));
+	uint64_t *seg = malloc(sizeof *seg * SEGLEN);
+	struct pmregs_etrace_smi f;
+	unsigned s;
+	int rc = -1;
+	if (!ev || !in || !seg)
+		goto out;
+	hart_generate(&prog, 12345, 64, 0x80000000u, HART_FUNCS);
+	pmregs_etrace_encoder_config_default(&ec);
+	pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+	f.msg_type = PMREGS_ETRACE_SMI_MSG_TYPE_TE_INST;
+	for (s = 0; walk_n < NPKT; s++) {
+		struct hart_log l;
+		struct hart_opts o;
+		size_t nin, nt, k = 0, used, before = walk_len;
+		struct pmregs_etrace_smi_stream w;
+		struct pmregs_etrace_smi_stream_item it;
+		l.ev = ev;
+		l.n = 0;
+		l.cap = SEGLEN;
+		hart_run(&prog, 777 + 2 * s, 2000, 0, SEGLEN, hart_log_sink, &l); /* odd seeds: the model ORs in 1 */
+		memset(&o, 0, sizeof o);
+		o.itype_width = 4;
+		o.seed = 99 + 2 * s;
+		o.block_max = 1;
+		nin = hart_ingress(ev, l.n, &o, in, SEGLEN + SEGLEN / 4, seg, SEGLEN, &nt, 0);
+		if (pmregs_etrace_encoder_init(&enc, &P, &ec, work, sizeof work) != PMREGS_OK)
+			goto out;
+		while (k < nin) {
+			k += pmregs_etrace_encoder_run_smi(&enc, in + k, nin - k, &f, walk + walk_len, cap - walk_len, &used);
+			walk_len += used;
+			if (cap - walk_len < 4096)
+				goto out;
+		}
+		pmregs_etrace_encoder_finish(&enc, 0);
+		pmregs_etrace_encoder_put_smi(&enc, &f, walk + walk_len, cap - walk_len, &used);
+		walk_len += used;
+		pmregs_etrace_smi_stream_init(&w, walk + before, walk_len - before, 1);
+		while (pmregs_etrace_smi_stream_next(&w, &P, &it)) {
+			if (it.status != PMREGS_OK || !it.has_payload)
+				goto out;
+			walk_n++;
+		}
+	}
+	rc = 0;
+out:
+	free(ev);
+	free(in);
+	free(seg);
+	return rc;
+}
+
+/* The walk stream's formats, in per cent (format 3 by subformat). */
+static void walk_mix(void)
+{
+	struct pmregs_etrace_smi_stream w;
+	struct pmregs_etrace_smi_stream_item it;
+	size_t n[8] = {0};
+	pmregs_etrace_smi_stream_init(&w, walk, walk_len, 1);
+	while (pmregs_etrace_smi_stream_next(&w, &P, &it))
+		n[it.payload.format < 3 ? it.payload.format : 4u + it.payload.subformat]++;
+	printf("walk stream: %zu SMI messages, %zu bytes (%.2f bytes/message) from the hart model, format 0 %.1f%%, 1 %.1f%%, "
+	       "2 %.1f%%, 3.0 %.1f%%, 3.1 %.1f%%, 3.2 %.1f%%, 3.3 %.1f%%\n",
+	       walk_n, walk_len, (double)walk_len / (double)walk_n, 100.0 * (double)n[0] / (double)walk_n,
+	       100.0 * (double)n[1] / (double)walk_n, 100.0 * (double)n[2] / (double)walk_n,
+	       100.0 * (double)n[4] / (double)walk_n, 100.0 * (double)n[5] / (double)walk_n,
+	       100.0 * (double)n[6] / (double)walk_n, 100.0 * (double)n[7] / (double)walk_n);
+	printf("parameters: iaddress_width_p=%u,iaddress_lsb_p=%u,ecause_width_p=%u,privilege_width_p=%u,"
+	       "return_stack_size_p=%u,call_counter_size_p=%u,nocontext_p=%u,notime_p=%u\n",
+	       P.iaddress_width_p, P.iaddress_lsb_p, P.ecause_width_p, P.privilege_width_p, P.return_stack_size_p,
+	       P.call_counter_size_p, P.nocontext_p, P.notime_p);
+}
+
 static void run_memcpy(void)
 {
-	memcpy(copy, stream, stream_len);
-	sink += copy[stream_len / 2];
+	memcpy(copy, walk, walk_len);
+	sink += copy[walk_len / 2];
 }
 
 /* Naive walker: the SMI header by hand (no index, no timestamp), then the bit-at-a-time decoder. */
@@ -137,13 +248,13 @@ static void run_naive_decode(void)
 {
 	size_t pos = 0;
 	struct pmregs_etrace_te_inst t;
-	while (pos < stream_len) {
-		unsigned h = stream[pos], n = h & 31u;
+	while (pos < walk_len) {
+		unsigned h = walk[pos], n = h & 31u;
 		if (n == 0) {
 			pos++;
 			continue;
 		}
-		if (nv_decode(&P, stream + pos + 1, n, &t) == 0)
+		if (nv_decode(&P, walk + pos + 1, n, &t) == 0)
 			sink += t.address ^ t.branch_map;
 		pos += 1 + n;
 	}
@@ -154,7 +265,7 @@ static void run_walker(void)
 {
 	struct pmregs_etrace_smi_stream s;
 	static struct pmregs_etrace_smi_stream_item it;
-	pmregs_etrace_smi_stream_init(&s, stream, stream_len, 1);
+	pmregs_etrace_smi_stream_init(&s, walk, walk_len, 1);
 	while (pmregs_etrace_smi_stream_next(&s, &P, &it))
 		sink += it.payload.address ^ it.payload.branch_map;
 }
@@ -165,7 +276,7 @@ static void run_batch(void)
 	struct pmregs_etrace_smi_stream s;
 	static struct pmregs_etrace_te_inst out[64];
 	size_t k, j;
-	pmregs_etrace_smi_stream_init(&s, stream, stream_len, 1);
+	pmregs_etrace_smi_stream_init(&s, walk, walk_len, 1);
 	while ((k = pmregs_etrace_smi_stream_batch(&s, &P, out, 64)) > 0)
 		for (j = 0; j < k; j++)
 			sink += out[j].address ^ out[j].branch_map;
@@ -177,7 +288,7 @@ static void run_batch_const(void)
 	struct pmregs_etrace_smi_stream s;
 	static struct pmregs_etrace_te_inst out[64];
 	size_t k, j;
-	pmregs_etrace_smi_stream_init(&s, stream, stream_len, 1);
+	pmregs_etrace_smi_stream_init(&s, walk, walk_len, 1);
 	while ((k = pmregs_etrace_smi_stream_batch(&s, &PC, out, 64)) > 0)
 		for (j = 0; j < k; j++)
 			sink += out[j].address ^ out[j].branch_map;
@@ -282,15 +393,28 @@ int main(int argc, char **argv)
 	double naive;
 	pmregs_etrace_params_default(&P);
 	P.iaddress_width_p = 64;
+	P.ecause_width_p = 5;
 	P.return_stack_size_p = 2;
 	if (pmregs_etrace_params_check(&P) != PMREGS_OK || memcmp(&P, &PC, sizeof P) != 0) {
-		printf("the constant parameters PC are not the defaults with 64-bit addresses and a return stack\n");
+		printf("the constant parameters PC are not the defaults with 64-bit addresses, 5-bit causes and a return stack\n");
 		return 1;
 	}
 	stream = malloc((size_t)NPKT * 40 + 64);
 	copy = malloc((size_t)NPKT * 40 + 64);
-	if (!stream || !copy)
+	walk = malloc((size_t)NPKT * 40 + 64);
+	if (!stream || !copy || !walk)
 		return 1;
+	if (make_walk_stream((size_t)NPKT * 40) != 0) {
+		printf("the hart model's trace did not encode\n");
+		return 1;
+	}
+	if (argc == 3 && strcmp(argv[1], "dump") == 0) {
+		FILE *o = fopen(argv[2], "wb");
+		if (!o || fwrite(walk, 1, walk_len, o) != walk_len || fclose(o) != 0)
+			return 1;
+		walk_mix();
+		return 0;
+	}
 	for (i = 0; i < NPOOL; i++)
 		make_packet(&pool[i]);
 	/* the stream: the pool in order, so the encoder rows produce the same bytes */
@@ -313,15 +437,16 @@ int main(int argc, char **argv)
 			}
 		return 2;
 	}
-	printf("stream: %u SMI messages, %zu bytes (%.2f bytes/message); median of %d runs of CPU time\n\n", NPKT,
+	walk_mix();
+	printf("encode stream: %u SMI messages, %zu bytes (%.2f bytes/message); median of %d runs of CPU time\n\n", NPKT,
 	       stream_len, (double)stream_len / NPKT, RUNS);
 	t_memcpy = median_time(run_memcpy);
-	row("memcpy of the stream", t_memcpy, 0);
+	wrow("memcpy of the walk stream", t_memcpy, 0);
 	naive = median_time(run_naive_decode);
-	row("walk + decode, naive bit-at-a-time", naive, naive);
-	row("walk + decode, smi_stream_next", median_time(run_walker), naive);
-	row("walk + decode, smi_stream_batch", median_time(run_batch), naive);
-	row("walk + decode, batch, constant params", median_time(run_batch_const), naive);
+	wrow("walk + decode, naive bit-at-a-time", naive, naive);
+	wrow("walk + decode, smi_stream_next", median_time(run_walker), naive);
+	wrow("walk + decode, smi_stream_batch", median_time(run_batch), naive);
+	wrow("walk + decode, batch, constant params", median_time(run_batch_const), naive);
 	run_encode();
 	if (memcmp(copy, stream, stream_len) != 0) {
 		printf("framed encode does not reproduce the stream\n");

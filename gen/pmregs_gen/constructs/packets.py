@@ -1265,6 +1265,19 @@ class CodeGen:
             out.append(f"{pad}f_{F.name} = x;")
         return out
 
+    def tail_lines(self, Pk, F, v, ind, maxstart, off):
+        """The variable-width field (width in w) that ends a shared read at bit off of grp: from grp when
+        off + w <= 64 (a test that parameters decide unless it always holds), else read on its own."""
+        T = {m["name"]: m["T"] for m in v["members"]}
+        pad = "\t" * ind
+        x = f"(grp >> {off}) & {self.low_mask('w', None, F.max_width)}"
+        if off + F.max_width > 64:
+            x = f"{off}u + w <= 64u ? {x} : {self.window_get(Pk, maxstart, F.max_width, None)('w')}"
+        out = [f"{pad}x = {x};", f"{pad}pos += w;", f"{pad}out->{F.name} = ({T[F.name]})x;"]
+        if F.name in self.dec_refs:
+            out.append(f"{pad}f_{F.name} = x;")
+        return out
+
     def inplace_get(self, Pk, F, maxstart):
         """The in-place read of field F (base_inplace.h): a payload at bit `at`, sign-filled past `end`;
         a frame from bit 0, zeros past the received bytes. A frame's field that ends within the first
@@ -1286,16 +1299,18 @@ class CodeGen:
             return f"(((uint64_t)1 << ({w} & 63)) - 1)"
         return f"pmregs_lowmask({w})"
 
-    def window_get(self, Pk, maxstart, wmax, const):
+    def window_get(self, Pk, maxstart, wmax, const, mask=True):
         """A payload's read of a field that starts at most at bit maxstart and is at most wmax bits wide:
         the first word of the window when it always ends there, the two words when it always ends within
-        the window, else the window while it does and the buffer beyond (a test that parameters decide)."""
+        the window, else the window while it does and the buffer beyond (a test that parameters decide).
+        mask=False: the bits above the field are left as they are (a shared read masks each field)."""
+        m = (lambda w: f" & {self.low_mask(w, const, wmax)}") if mask else (lambda w: "")  # noqa: E731
         if maxstart + wmax <= 64:
-            return lambda w: f"(win[0] >> (pos & 63)) & {self.low_mask(w, const, wmax)}"
+            return lambda w: f"(win[0] >> (pos & 63)){m(w)}"
         if maxstart + wmax <= WINDOW_BITS:
-            return lambda w: f"pmregs_ip_wget(win, pos) & {self.low_mask(w, const, wmax)}"
+            return lambda w: f"pmregs_ip_wget(win, pos){m(w)}"
         fn = "pmregs_ip_get57" if wmax <= 57 else "pmregs_ip_get"
-        return lambda w: (f"pos + {w} <= {WINDOW_BITS}u ? pmregs_ip_wget(win, pos) & {self.low_mask(w, const, wmax)}"
+        return lambda w: (f"pos + {w} <= {WINDOW_BITS}u ? pmregs_ip_wget(win, pos){m(w)}"
                           f" : {fn}(c, at + pos, end, fill, {w})")
 
     def inplace_read(self, Pk, fn):
@@ -1303,14 +1318,22 @@ class CodeGen:
             return lambda w: f"{fn}(c, at + pos, end, fill, {w})"
         return lambda w: f"{fn}(c, pos, nbits, 0, {w})"
 
-    def shared_read(self, fields, shape, head=HEAD_BITS):
+    def shared_read(self, fields, shape, head=HEAD_BITS, var_tail=False):
         """The leading run of fields (constant widths, together at most 57 bits, past the head) that one
-        read or write can serve: e.g. the flag bits after an address."""
+        read or write can serve: e.g. the flag bits after an address. With var_tail (a sign-compressed
+        payload's decoder), the run may end with one field of a parameter-dependent width (at most 64
+        bits) that none of them decides: e.g. irdepth after the flags; the read then covers it whenever the
+        run fits in 64 bits."""
         run, total = [], 0
         for i, F in fields:
             w = None if F.rest else F.width.const
-            if not w or F.implied is not None or total + w > 57 or \
-                    self.max_start(shape, i) + F.max_width <= head:
+            if F.implied is not None or self.max_start(shape, i) + F.max_width <= head:
+                break
+            if w is None and var_tail and run and not F.rest and F.is_set is None and F.max_width <= 64 and \
+                    not _refs(self.tool, [F.width]) & {R.name for _, R in run}:
+                run.append((i, F))
+                break
+            if not w or total + w > 57:
                 break
             run.append((i, F))
             total += w
@@ -1329,16 +1352,27 @@ class CodeGen:
             fields = list(enumerate(node.shape.fields[node.index:], node.index))
             k = 0
             while k < len(fields):
-                run, total = self.shared_read(fields[k:], node.shape, 64 if Pk.compression == "sign" else HEAD_BITS)
+                sign = Pk.compression == "sign"
+                run, total = self.shared_read(fields[k:], node.shape, 64 if sign else HEAD_BITS, var_tail=sign)
+                tail = run[-1][1] if len(run) >= 2 and run[-1][1].width.const is None else None
                 if len(run) < 2:
                     run = fields[k:k + 1]
-                elif Pk.compression == "sign":
+                elif tail is not None:
+                    # w first; one read of the run and the tail (its low 64 bits when they are more)
+                    out.append(f"{pad}w = {self.width_c(tail, self.res(fields=self.dec_refs))};")
+                    get = self.window_get(Pk, self.max_start(node.shape, run[0][0]), total + tail.max_width, None,
+                                          mask=False)
+                    out.append(f"{pad}grp = {get(f'({total}u + w)')};")
+                elif sign:
                     get = self.window_get(Pk, self.max_start(node.shape, run[0][0]), total, total)
                     out.append(f"{pad}grp = {get(f'{total}u')};")
                 else:
                     out.append(f"{pad}grp = {self.inplace_read(Pk, 'pmregs_ip_get57')(f'{total}u')};")
                 off = 0
                 for i, F in run:
+                    if F is tail:
+                        out += self.tail_lines(Pk, F, v, ind + 1, self.max_start(node.shape, i), off)
+                        break
                     out += self.read_lines(Pk, F, v, ind + 1, self.max_start(node.shape, i),
                                            group=off if len(run) > 1 else None)
                     off += 0 if F.rest else F.width.const or 0
