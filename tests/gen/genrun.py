@@ -100,15 +100,27 @@ def run(*args, env=None, cwd=None):
 
 def run_main(main, script, *args, env=None, cwd=None):
     """main(args) of an imported script (script: its path, for the record) run in a forked process."""
-    with tempfile.TemporaryFile(mode="w+b") as out, tempfile.TemporaryFile(mode="w+b") as err:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:
-            _child(main, args, env, cwd, out, err)
+    return finish(start(main, script, *args, env=env, cwd=cwd))
+
+
+def start(main, script, *args, env=None, cwd=None):
+    """main(args) started in a forked process; finish() waits for it. Several may run at once."""
+    out, err = tempfile.TemporaryFile(mode="w+b"), tempfile.TemporaryFile(mode="w+b")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        _child(main, args, env, cwd, out, err)
+    return pid, out, err, [sys.executable, script, *args]
+
+
+def finish(started):
+    """The subprocess.CompletedProcess of a run start() began, once it has ended."""
+    pid, out, err, cmd = started
+    with out, err:
         _, status = os.waitpid(pid, 0)
         out.seek(0)
         err.seek(0)
-        return subprocess.CompletedProcess([sys.executable, script, *args], os.waitstatus_to_exitcode(status),
+        return subprocess.CompletedProcess(cmd, os.waitstatus_to_exitcode(status),
                                            out.read().decode("utf-8", "replace"),
                                            err.read().decode("utf-8", "replace"))
