@@ -40,6 +40,12 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "gen"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import generate  # noqa: E402
+import genrun  # noqa: E402
+
 GEN = os.path.join(ROOT, "gen", "generate.py")
 WARN = "-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror".split()
 MODES = [("gcc", "c99", "c"), ("gcc", "gnu11", "c"), ("clang", "c99", "c"),
@@ -487,6 +493,20 @@ def run(cmd, cwd=None):
     return p.returncode, p.stdout + p.stderr
 
 
+def generate_all(*runs):
+    """The generator run once per argument list, all at once, each in a process forked from this one
+    (tests/gen/genrun.py: the generator imported once): [(status, output)] in order."""
+    t0 = time.time()
+    started = [genrun.start(generate.main, GEN, *args) for args in runs]
+    out = []
+    for args, s in zip(runs, started):
+        p = genrun.finish(s)
+        out.append((p.returncode, p.stdout + p.stderr))
+        if os.environ.get("PMREGS_RANDOM_TIMES"):
+            print(f"  {time.time() - t0:6.1f} s  generate.py {' '.join(args[:2])} ...", file=sys.stderr)
+    return out
+
+
 def run_all(cmds, jobs=2):
     """run() every command, `jobs` at a time; [(status, output)] in order."""
     out, running, t0 = [None] * len(cmds), [], time.time()
@@ -553,9 +573,8 @@ def main():
     with open(os.path.join(d, "spec", "it's.yaml"), "w", encoding="utf-8") as f:
         f.write(texts[names[0]] if names else "")
     inc = os.path.join(d, "include", "pmregs")
-    (rc, log), (rc2, log2) = run_all([([sys.executable, GEN, "--out", inc] + specs, None),
-                                      ([sys.executable, GEN, "--selftest", "--out", os.path.join(d, "st")] + specs,
-                                       None)])
+    (rc, log), (rc2, log2) = generate_all(["--out", inc] + specs,
+                                          ["--selftest", "--out", os.path.join(d, "st")] + specs)
     if rc != 0:
         failed.append(f"valid specs refused:\n{log[:3000]}")
     elif rc2 != 0:
@@ -626,7 +645,7 @@ def main():
         companions.append(os.path.join(md, f"{base}.yaml"))
         made.append((f"{base}_a", "two families generated together define one name"))
     out = os.path.join(d, "mutant_out")
-    rc, log = run([sys.executable, GEN, "--out", out] + companions + [os.path.join(md, f"{m}.yaml") for m, _ in made])
+    ((rc, log),) = generate_all(["--out", out] + companions + [os.path.join(md, f"{m}.yaml") for m, _ in made])
     located = re.compile(r"^(\S+?\.yaml):(\d+):(\d+): error\[PMR\d{3}\]: \S")
     hit = set()
     for ln in log.splitlines():

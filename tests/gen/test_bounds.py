@@ -11,14 +11,15 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gen"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import genrun  # noqa: E402
 from pmregs_gen.core import MAX_CELLS, MAX_FIELDS, MAX_REGISTERS, MAX_SHAPE_FIELDS  # noqa: E402
 from pmregs_gen.diag import SpecError  # noqa: E402
 from pmregs_gen.emit import render_selftest  # noqa: E402
 from pmregs_gen.model import Builder  # noqa: E402
 from pmregs_gen.yamlnode import load  # noqa: E402
 
-GEN = os.path.join(ROOT, "gen", "generate.py")
 
 
 def codes(text):
@@ -136,7 +137,7 @@ class LargeFamily(unittest.TestCase):
                 f.write(text)
             inc = os.path.join(d, "include", "pmregs")
             for args in (["--out", inc, spec], ["--selftest", "--out", d, spec]):
-                p = subprocess.run([sys.executable, GEN] + args, capture_output=True, text=True)
+                p = genrun.run(*args)
                 self.assertEqual(p.returncode, 0, p.stderr)
             for f in os.listdir(os.path.join(ROOT, "include", "pmregs")):
                 if f.startswith("base"):

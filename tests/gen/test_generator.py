@@ -10,7 +10,9 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gen"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import genrun  # noqa: E402
 from pmregs_gen.diag import SpecError  # noqa: E402
 from pmregs_gen.emit import render_family  # noqa: E402
 from pmregs_gen.model import Builder  # noqa: E402
@@ -305,14 +307,12 @@ class Output(unittest.TestCase):
                 f.write("family: u\ntitle: u\nlayouts:\n  r: {fields: [{name: x, bits: '3:0'}]}\n")
             out = os.path.join(d, "out")
             os.mkdir(out)
-            p = subprocess.run([sys.executable, os.path.join(ROOT, "gen", "generate.py"), "--out", out, good, bad],
-                               capture_output=True, text=True)
+            p = genrun.run("--out", out, good, bad)
             self.assertEqual(p.returncode, 1)
             self.assertEqual(os.listdir(out), [])          # the good spec's header is not written either
             self.assertNotIn("Traceback", p.stderr)
             self.assertRegex(p.stderr, r"u\.yaml:4:3: error\[PMR013\]")
-            p = subprocess.run([sys.executable, os.path.join(ROOT, "gen", "generate.py"), "--out", out, good],
-                               capture_output=True, text=True)
+            p = genrun.run("--out", out, good)
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertEqual(sorted(os.listdir(out)), ["pmregs.h", "t.h", "t_tools.h", "tools.h", "version.h"])
 
@@ -363,8 +363,7 @@ class GroupsAndPopcount(unittest.TestCase):
                 f.write(source(self.SPEC))
             out = os.path.join(tmp, "pmregs")
             os.mkdir(out)
-            p = subprocess.run([sys.executable, os.path.join(ROOT, "gen", "generate.py"), "--out", out, spec],
-                               capture_output=True, text=True)
+            p = genrun.run("--out", out, spec)
             self.assertEqual(p.returncode, 0, p.stderr)
             src = os.path.join(tmp, "main.c")
             with open(src, "w") as f:

@@ -4,7 +4,6 @@ traceback, a hang or a half-written output directory."""
 
 import io
 import os
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -13,15 +12,16 @@ from unittest import mock
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gen"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import generate  # noqa: E402
+import genrun  # noqa: E402
 from pmregs_gen import yamlnode  # noqa: E402
 from pmregs_gen.diag import SpecError  # noqa: E402
 from pmregs_gen.emit import render_family  # noqa: E402
 from pmregs_gen.model import Builder  # noqa: E402
 from pmregs_gen.yamlnode import load, parse_int  # noqa: E402
 
-GEN = os.path.join(ROOT, "gen", "generate.py")
 GOOD = 'family: t\ntitle: t\nlayouts:\n  a: {fields: [{name: x, bits: "63:0"}]}\n'
 
 
@@ -53,8 +53,8 @@ def codes_of_bytes(raw):
     return []
 
 
-def run(*args, cwd=None):
-    return subprocess.run([sys.executable, GEN, *args], capture_output=True, text=True, cwd=cwd)
+# the generator in a process of its own, forked from this one (tests/gen/genrun.py)
+run = genrun.run
 
 
 class Integers(unittest.TestCase):

@@ -14,11 +14,12 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gen"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import genrun  # noqa: E402
 import import_events  # noqa: E402
 from pmregs_gen.constructs import catalogs  # noqa: E402
 
-GEN = os.path.join(ROOT, "gen", "generate.py")
 IMPORT = os.path.join(ROOT, "gen", "import_events.py")
 
 # A small Intel perfmon tree in the published format: a stepping split, a hybrid part, a lone E-core
@@ -89,8 +90,9 @@ def make_sources(tmp):
 
 
 def run_import(intel, linux, out, *extra):
-    return subprocess.run([sys.executable, IMPORT, "--intel", intel, "--linux", linux, "--libpfm", "none",
-                           "--out", out] + list(extra), capture_output=True, text=True)
+    """gen/import_events.py in a process of its own, forked from this one (tests/gen/genrun.py)."""
+    return genrun.run_main(import_events.main, IMPORT, "--intel", intel, "--linux", linux, "--libpfm", "none",
+                           "--out", out, *extra)
 
 
 def tree(d):
@@ -178,8 +180,7 @@ class Import(unittest.TestCase):
         shutil.copy(os.path.join(ROOT, "spec", "x86.yaml"), spec)
         shutil.rmtree(os.path.join(spec, "x86"), ignore_errors=True)
         shutil.copytree(os.path.join(self.out, "x86"), os.path.join(spec, "x86"))
-        p = subprocess.run([sys.executable, GEN, "--catalogs", "--out", os.path.join(self.tmp, "inc"),
-                            os.path.join(spec, "x86.yaml")], capture_output=True, text=True)
+        p = genrun.run("--catalogs", "--out", os.path.join(self.tmp, "inc"), os.path.join(spec, "x86.yaml"))
         self.assertEqual(p.returncode, 0, p.stderr)
         with open(os.path.join(self.tmp, "inc", "x86_events.h")) as f:
             text = f.read()
@@ -205,8 +206,7 @@ class Import(unittest.TestCase):
         lines[at] = lines[at].replace("umask: 0x0", "umask: 0x100").replace("counters:", "countrs:")
         with open(os.path.join(spec, "x86", "events", "skx.yaml"), "w") as f:
             f.write("\n".join(lines) + "\n")
-        p = subprocess.run([sys.executable, GEN, "--catalogs", "--out", os.path.join(self.tmp, "none"),
-                            os.path.join(spec, "x86.yaml")], capture_output=True, text=True)
+        p = genrun.run("--catalogs", "--out", os.path.join(self.tmp, "none"), os.path.join(spec, "x86.yaml"))
         self.assertEqual(p.returncode, 1)
         self.assertIn(f"skx.yaml:{at + 1}:", p.stderr)
         self.assertIn("error[PMR002]: unknown event key 'countrs'", p.stderr)

@@ -62,9 +62,11 @@ def short(m):
 
 
 class ImportGraph(unittest.TestCase):
-    def setUp(self):
+    @classmethod
+    def setUpClass(cls):
+        # read once for the four tests, which only read the graph
         mods = modules()
-        self.graph = {m: imports(m, p, mods) for m, p in mods.items()}
+        cls.graph = {m: imports(m, p, mods) for m, p in mods.items()}
 
     def test_no_import_inside_a_function(self):
         bad = [f"{m}:{line} imports {t}" for m, edges in self.graph.items() for t, line, top in edges if not top]

@@ -13,7 +13,9 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gen"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import genrun  # noqa: E402
 from pmregs_gen.diag import SpecError  # noqa: E402
 from pmregs_gen.emit import render_headers  # noqa: E402
 from pmregs_gen.model import Builder, load_family  # noqa: E402
@@ -170,9 +172,8 @@ class Encoders(unittest.TestCase):
             os.makedirs(os.path.join(tmp, "inc"))
             with open(os.path.join(tmp, "spec", "t.yaml"), "w") as f:
                 f.write(SPEC)
-            gen = os.path.join(ROOT, "gen", "generate.py")
-            subprocess.run([sys.executable, gen, "--out", os.path.join(tmp, "inc"),
-                            os.path.join(tmp, "spec", "t.yaml")], check=True)
+            p = genrun.run("--out", os.path.join(tmp, "inc"), os.path.join(tmp, "spec", "t.yaml"))
+            self.assertEqual(p.returncode, 0, p.stderr)
             copy_base(os.path.join(tmp, "inc"))
             prog = textwrap.dedent("""\
                 #include <stdio.h>
@@ -262,8 +263,8 @@ class Encoders(unittest.TestCase):
             os.makedirs(os.path.join(tmp, "spec"))
             with open(os.path.join(tmp, "spec", "s.yaml"), "w") as f:
                 f.write(spec)
-            subprocess.run([sys.executable, os.path.join(ROOT, "gen", "generate.py"), "--out", tmp,
-                            os.path.join(tmp, "spec", "s.yaml")], check=True)
+            p = genrun.run("--out", tmp, os.path.join(tmp, "spec", "s.yaml"))
+            self.assertEqual(p.returncode, 0, p.stderr)
             copy_base(tmp)
             prog = textwrap.dedent("""\
                 #include "s_tools.h" /* the decoder */

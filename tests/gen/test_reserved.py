@@ -10,7 +10,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -20,15 +19,16 @@ from unittest import mock
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gen"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import generate  # noqa: E402
+import genrun  # noqa: E402
 from pmregs_gen import reserved  # noqa: E402
 from pmregs_gen.emit import HeaderView, default_reserved, render_headers  # noqa: E402
 from pmregs_gen.model import load_family  # noqa: E402
 from pmregs_gen.outputs import TEST_SIGNAL_ENV  # noqa: E402
 from pmregs_gen.yamlnode import read_spec  # noqa: E402
 
-GEN = os.path.join(ROOT, "gen", "generate.py")
 INC = os.path.join(ROOT, "include", "pmregs")
 
 
@@ -36,14 +36,9 @@ def spec_text(family, extra=""):
     return f'family: {family}\ntitle: t\nlayouts:\n  a: {{fields: [{{name: x, bits: "63:0"}}]}}\n{extra}'
 
 
-def default_signals():
-    """In the child: SIGINT as a terminal delivers it (a shell runs background jobs with it ignored)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def run(*args, env=None):
-    return subprocess.run([sys.executable, GEN, *args], capture_output=True, text=True,
-                          env=dict(os.environ, **(env or {})), preexec_fn=default_signals)
+# the generator in a process of its own, forked from this one (tests/gen/genrun.py): exit status, signals
+# and standard error as the script's, without starting Python and compiling the templates for every run
+run = genrun.run
 
 
 def tree(d):
