@@ -7,17 +7,23 @@
 #   sh man/aliases.sh [DIR]       (DIR: the man3 pages, default doc/man3)
 set -eu
 dir=${1:-doc/man3}
-for p in "$dir"/*.3; do
-	[ -f "$p" ] || continue
-	awk -v page="$(basename "$p" .3)" '
-		prev == ".SH NAME" {
-			sub(/ \\- .*/, "")
-			gsub(/\\-/, "-")
-			n = split($0, names, ", ")
-			for (i = 1; i <= n; i++)
-				if (names[i] != page)
-					print names[i], page
-			exit
-		}
-		{ prev = $0 }' "$p"
-done
+# one awk over every page (a process per page would be some 1,400 of them)
+set -- "$dir"/*.3
+[ -f "$1" ] || exit 0
+awk '
+	FNR == 1 {
+		prev = ""
+		page = FILENAME
+		sub(/.*\//, "", page)
+		sub(/\.3$/, "", page)
+	}
+	prev == ".SH NAME" {
+		sub(/ \\- .*/, "")
+		gsub(/\\-/, "-")
+		n = split($0, names, ", ")
+		for (i = 1; i <= n; i++)
+			if (names[i] != page)
+				print names[i], page
+		nextfile
+	}
+	{ prev = $0 }' "$@"

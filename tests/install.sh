@@ -10,7 +10,10 @@
 # PMREGS_HOT function and function-like macro named pmregs_... in the headers, but for internal helpers
 # named pmregs_x__y), which `man` finds through MANPATH, and the reference pages and examples under share/doc/pmregs.
 #
-#   sh tests/install.sh OUTDIR        (OUTDIR itself must not contain a space: it holds make's BUILD)
+#   sh tests/install.sh OUTDIR [BUILT]  (OUTDIR itself must not contain a space: it holds make's BUILD)
+#
+# BUILT: a BUILD folder where make built pmregs-decode already (the suite builds it once for this
+# check and the CMake one): make starts from a copy of it, and finds the tool up to date.
 set -eu
 mkdir -p "$1"
 out=$(cd "$1" && pwd)
@@ -21,6 +24,7 @@ dest="$out/dest dir"
 second="$out/second prefix"
 rm -rf "$build" "$dest" "$second"
 mkdir -p "$build"
+[ -z "${2:-}" ] || cp -a "$2/." "$build/"
 touch "$build/started"
 # the files a make run wrote in the checkout, outside the build folders
 written_in_checkout() {

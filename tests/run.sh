@@ -481,8 +481,12 @@ suite() {
 	fi
 
 	# ---- install + pkg-config ----------------------------------------------------------
+	# pmregs-decode as make builds it, once: the install and CMake checks start from a copy of it
+	always=1 check "make builds pmregs-decode (for the install checks)" make -s BUILD="$B/make" "$B/make/examples/pmregs-decode"
+	make_built=$last
 	if have pkg-config; then
-		check "make install/uninstall: DESTDIR and prefix with spaces, a second prefix, pkg-config build" sh tests/install.sh "$B/install"
+		after=$make_built check "make install/uninstall: DESTDIR and prefix with spaces, a second prefix, pkg-config build" \
+			sh tests/install.sh "$B/install" "$B/make"
 	else
 		skip "install test" "pkg-config not installed (Debian: apt-get install pkg-config)"
 	fi

@@ -10,6 +10,7 @@
  *
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  * pmregs-fuzz-runs: 20000
+ * pmregs-fuzz-opt: -O0
  */
 #include <stdlib.h>
 #include <string.h>

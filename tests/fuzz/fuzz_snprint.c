@@ -18,6 +18,7 @@
  *
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  * pmregs-fuzz-runs: 10000
+ * pmregs-fuzz-opt: -O0
  */
 #include <stdlib.h>
 #include <string.h>

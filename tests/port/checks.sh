@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 # Portability checks, sourced by tests/run.sh (they use its check, skip, probe, have,
 # build_run, selftests, after=, always=, $native_NAME, $B, $LOG and $WARN).  Each prints
-# PASS, FAIL or SKIP with a reason.
+# PASS, FAIL or SKIP with a reason. The CMake check needs $make_built (tests/run.sh: make's build
+# of pmregs-decode).
 #
 #   - Linux kernel module: every header, every function, the kernel's flags + -Werror
 #   - assembler: tests/port/asm_fields.S and every constant of every header
@@ -170,7 +171,7 @@ port_runner=
 
 # ---- CMake package -----------------------------------------------------------------
 if have cmake && have make; then
-	check "CMake: make install DESTDIR + find_package(pmregs) + pmregs::pmregs" sh tests/port/cmake.sh "$PB/cmake"
+	after=$make_built check "CMake: make install DESTDIR + find_package(pmregs) + pmregs::pmregs" sh tests/port/cmake.sh "$PB/cmake" "$B/make"
 else
 	skip "CMake package" "cmake not installed (Debian: apt-get install cmake)"
 fi

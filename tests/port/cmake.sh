@@ -5,13 +5,16 @@
 # user of the installed package would; run it; check the version file refuses
 # versions it does not provide; uninstall and check the files are gone.
 #
-#   sh tests/port/cmake.sh OUTDIR
+#   sh tests/port/cmake.sh OUTDIR [BUILT]
+#
+# BUILT: a BUILD folder where make built pmregs-decode already; make starts from a copy of it.
 set -eu
 cd "$(dirname "$0")/../.." || exit 2
 mkdir -p "$1"
 out=$(cd "$1" && pwd)
 dest=$out/root
-rm -rf "$dest" "$out/proj" "$out/build"
+rm -rf "$dest" "$out/proj" "$out/build" "$out/make"
+[ -z "${2:-}" ] || { mkdir -p "$out/make" && cp -a "$2/." "$out/make/"; }
 make -s BUILD="$out/make" install DESTDIR="$dest" PREFIX=/usr/local
 cfgdir=$dest/usr/local/share/cmake/pmregs
 test -f "$cfgdir/pmregsConfig.cmake"
