@@ -392,7 +392,7 @@ struct pmregs_etrace_encoder {
 	uint8_t nhist;       /* address ranges retired since the last branch or packet (hist[], at most 32) */
 	uint8_t hist_over;   /* ... and there were more */
 	struct pmregs_etrace_params p; /* bytes only */
-	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
+	uint8_t fast;        /* the current element can take the short path of pmregs_etrace_encoder_step() */
 };
 
 /* Internal element kinds and flags. */
@@ -1219,6 +1219,7 @@ static inline int pmregs_etrace_encoder_init(struct pmregs_etrace_encoder *e, co
 	e->last_addr = 0;
 	e->rs_count = 0;
 	e->rs_state = 1;
+	e->fast = 0;
 	pmregs_etrace_enc_resync_state(e);
 	pmregs_etrace_enc_support(e, PMREGS_ETRACE_TE_INST_QUAL_STATUS_NO_CHANGE, 1);
 	return PMREGS_OK;
@@ -1277,7 +1278,7 @@ static inline void pmregs_etrace_enc_off(struct pmregs_etrace_encoder *e, unsign
  * trap) and PMREGS_ERANGE for a privilege or cause wider than its parameter;
  * a refused block changes nothing.
  */
-PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in)
+static inline int pmregs_etrace_enc_step_slow(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in)
 {
 	unsigned it = in->itype, ni, trap = it == PMREGS_ETRACE_ITYPE_EXCEPTION || it == PMREGS_ETRACE_ITYPE_INTERRUPT;
 	uint32_t hw = in->iretire, lhw;
@@ -1366,6 +1367,131 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 	return (int)(e->qtail - e->qhead);
 }
 
+/*
+ * Internal: may the current element take the short path? It is an
+ * instruction (not the first of a block) after an instruction, traced, with
+ * the privilege and context of the one before, no notify, no trap after it,
+ * no uninferable jump before it, no resynchronisation under way, nothing
+ * lost.
+ */
+static inline uint8_t pmregs_etrace_enc_ready(const struct pmregs_etrace_encoder *e)
+{
+	const struct pmregs_etrace_encoder_el *c = &e->el[e->cur], *p = &e->el[(e->cur + 3u) & 3u];
+	return (uint8_t)(e->have_cur && c->kind == PMREGS_ETRACE_ENC_INSN && p->kind == PMREGS_ETRACE_ENC_INSN && e->tracing &&
+			 e->rs_state == 1 && !e->prev_updiscon && !e->lost &&
+			 !(c->flags & (PMREGS_ETRACE_ENC_NOTIFY | PMREGS_ETRACE_ENC_BLKTRAP | PMREGS_ETRACE_ENC_FIRST)) &&
+			 c->priv == p->priv && c->context == p->context);
+}
+
+/*
+ * One block of the ingress port: the short path for the common case, which
+ * makes exactly the state changes the flowchart (pmregs_etrace_enc_insn())
+ * makes there, without its general tests. The block retires one instruction
+ * (no trap, no sideband flags) with the current element's privilege and
+ * context, and the current element (see pmregs_etrace_enc_ready()) is not a
+ * jump, or an inferable one, or a branch that neither fills the branch map
+ * nor meets the predictor's count: no packet comes out. Anything else goes
+ * the long way.
+ */
+PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in)
+{
+	unsigned it = in->itype, ni, cit, lhw = 1u << (in->ilastsize & 3u);
+	struct pmregs_etrace_encoder_el *c, *p, *n;
+	int rc;
+	/* itypes that add an element of their own (traps) or are reserved go the long way */
+	if (!e->fast || e->lost || in->flags || in->ilastsize > 3 || it == PMREGS_ETRACE_ITYPE_EXCEPTION ||
+	    it == PMREGS_ETRACE_ITYPE_INTERRUPT || (e->itype_width == 4 ? (it > 15 || it == 6 || it == 7) : it > 6) ||
+	    in->iretire != (e->iretire_unit == PMREGS_ETRACE_ENCODER_IRETIRE_INSTRUCTIONS ? 1u : lhw))
+		goto slow;
+	c = &e->el[e->cur];
+	if (in->priv != c->priv || in->context != c->context)
+		goto slow;
+	cit = c->itype;
+	p = &e->el[(e->cur + 3u) & 3u];
+	if (cit == PMREGS_ETRACE_ITYPE_NONTAKEN_BRANCH || cit == PMREGS_ETRACE_ITYPE_TAKEN_BRANCH) {
+		unsigned taken = cit == PMREGS_ETRACE_ITYPE_TAKEN_BRANCH, correct = 0;
+		uint8_t *b = PMREGS_NULL;
+		if (e->counting || e->branches >= 30)
+			goto slow; /* the map fills (a packet), or only the count of correct predictions goes on */
+		if (e->bp) {
+			b = &e->bp[pmregs_etrace_enc_bp_index(e, c->addr)];
+			correct = (unsigned)(*b >> 1) == taken;
+		}
+		e->stats.blocks++;
+		if (e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
+			e->rs_count++;
+		e->bmap |= (uint32_t)!taken << e->branches;
+		e->branches++;
+		if (correct && e->pbc + 1u == e->branches)
+			e->pbc++;
+		e->nhist = 0;
+		e->hist_over = 0;
+		if (b) {
+			unsigned pred = *b >> 1;
+			if (pred == taken)
+				*b = (uint8_t)(pred ? 3 : 0);
+			else
+				*b = (uint8_t)((*b & 1u) ? (pred ? 0 : 3) : (pred ? 2 : 1));
+		}
+		e->branch_since_ret = 1;
+	} else if (cit == PMREGS_ETRACE_ITYPE_NONE || (e->itype_width == 4 && (cit == PMREGS_ETRACE_ITYPE_INF_CALL ||
+									       cit == PMREGS_ETRACE_ITYPE_INF_JUMP ||
+									       cit == PMREGS_ETRACE_ITYPE_OTHER_INF))) {
+		e->stats.blocks++;
+		if (e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
+			e->rs_count++;
+		if (e->nhist < 32) {
+			e->hist[e->nhist][0] = (p->flags & PMREGS_ETRACE_ENC_FIRST) ? e->hist_open : c->addr;
+			e->hist[e->nhist][1] = c->addr;
+			e->nhist++;
+		} else {
+			e->hist_over = 1;
+		}
+		if (cit == PMREGS_ETRACE_ITYPE_INF_CALL && (e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN)) {
+			if (e->stack) {
+				e->stack_top = (e->stack_top + 1u) & (e->depth_max - 1u);
+				e->stack[e->stack_top] = c->addr + c->size;
+			}
+			if (e->depth < e->depth_max)
+				e->depth++;
+			e->ret_since_call = 0;
+		}
+	} else {
+		goto slow;
+	}
+	/* the resynchronisation counters (itype 0 is never compared with max) */
+	if (e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_HALFWORDS)
+		e->rs_count += c->hw;
+	if (e->rs_max && (c->flags & PMREGS_ETRACE_ENC_ELIGIBLE) && e->rs_unit != PMREGS_ETRACE_ENCODER_RESYNC_PACKETS &&
+	    e->rs_count >= e->rs_max) {
+		e->rs_state = 2;
+		e->fast = 0;
+	}
+	e->trep = 0;
+	e->fresh = 0;
+	e->prev_mispred = 0;
+	e->prev_ret = 0;
+	/* the block becomes the current element */
+	ni = (e->cur + 1u) & 3u;
+	n = &e->el[ni];
+	n->kind = PMREGS_ETRACE_ENC_INSN;
+	n->addr = in->iaddr;
+	n->context = in->context;
+	n->time = in->time;
+	n->priv = in->priv;
+	n->ctype = in->ctype;
+	n->itype = (uint8_t)it;
+	n->size = (uint8_t)(2u * lhw);
+	n->hw = lhw;
+	n->flags = (uint8_t)((in->sijump ? PMREGS_ETRACE_ENC_SIJUMP : 0) | (it ? PMREGS_ETRACE_ENC_ELIGIBLE : 0));
+	e->cur = ni;
+	return (int)(e->qtail - e->qhead);
+slow:
+	rc = pmregs_etrace_enc_step_slow(e, in);
+	e->fast = pmregs_etrace_enc_ready(e);
+	return rc;
+}
+
 /* n cycles in which the hart retired nothing (for a resynchronisation counter of cycles). */
 static inline void pmregs_etrace_encoder_idle(struct pmregs_etrace_encoder *e, uint64_t n)
 {
@@ -1389,6 +1515,7 @@ static inline int pmregs_etrace_encoder_finish(struct pmregs_etrace_encoder *e, 
 				      ienable ? 1u : 0u, 1);
 	else
 		pmregs_etrace_enc_support(e, PMREGS_ETRACE_TE_INST_QUAL_STATUS_NO_CHANGE, ienable ? 1u : 0u);
+	e->fast = pmregs_etrace_enc_ready(e);
 	return (int)(e->qtail - e->qhead);
 }
 
@@ -1402,6 +1529,7 @@ static inline void pmregs_etrace_encoder_lost(struct pmregs_etrace_encoder *e)
 {
 	e->lost = 1;
 	pmregs_etrace_enc_recover(e);
+	e->fast = pmregs_etrace_enc_ready(e);
 }
 
 /*
@@ -1432,6 +1560,7 @@ static inline int pmregs_etrace_encoder_set_options(struct pmregs_etrace_encoder
 	e->rs_unit = c->resync_unit;
 	e->rs_count = 0;
 	e->rs_state = 1;
+	e->fast = pmregs_etrace_enc_ready(e);
 	return PMREGS_OK;
 }
 
