@@ -393,6 +393,11 @@ struct pmregs_etrace_encoder {
 	uint8_t hist_over;   /* ... and there were more */
 	struct pmregs_etrace_params p; /* bytes only */
 	uint8_t fast;        /* the current element can take the short path of pmregs_etrace_encoder_step() */
+	uint32_t fast_in;    /* bit i: a block of itype i can take the short path */
+	uint32_t fast_cur;   /* two bits per itype i of the current element: 1 not a jump or an inferable one, 2 a branch */
+	uint8_t fast_one;    /* the iretire of a single instruction: 1 (instructions), or 0 (as many half-words as it is long) */
+	uint8_t fast_rs;     /* the resynchronisation counter counts cycles or half-words */
+	uint8_t pmregs_pad2[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* Internal element kinds and flags. */
@@ -1138,6 +1143,19 @@ static inline void pmregs_etrace_enc_recover(struct pmregs_etrace_encoder *e)
 	e->trep = 0;
 }
 
+/* Internal: the short path's tables for the configuration of e. */
+static inline void pmregs_etrace_enc_fast_setup(struct pmregs_etrace_encoder *e)
+{
+	/* blocks: every itype but the traps' and the reserved ones */
+	e->fast_in = e->itype_width == 4 ? 0xff39u : 0x79u;
+	/* current elements: itype 0 and the inferable jumps (1), branches (2) */
+	e->fast_cur = 1u | (2u << 8) | (2u << 10);
+	if (e->itype_width == 4)
+		e->fast_cur |= (1u << 18) | (1u << 22) | (1u << 30);
+	e->fast_one = (uint8_t)(e->iretire_unit == PMREGS_ETRACE_ENCODER_IRETIRE_INSTRUCTIONS);
+	e->fast_rs = (uint8_t)(e->rs_unit != PMREGS_ETRACE_ENCODER_RESYNC_PACKETS);
+}
+
 /* ---- API ------------------------------------------------------------------------------ */
 
 /*
@@ -1220,6 +1238,7 @@ static inline int pmregs_etrace_encoder_init(struct pmregs_etrace_encoder *e, co
 	e->rs_count = 0;
 	e->rs_state = 1;
 	e->fast = 0;
+	pmregs_etrace_enc_fast_setup(e);
 	pmregs_etrace_enc_resync_state(e);
 	pmregs_etrace_enc_support(e, PMREGS_ETRACE_TE_INST_QUAL_STATUS_NO_CHANGE, 1);
 	return PMREGS_OK;
@@ -1395,20 +1414,20 @@ static inline uint8_t pmregs_etrace_enc_ready(const struct pmregs_etrace_encoder
  */
 PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in)
 {
-	unsigned it = in->itype, ni, cit, lhw = 1u << (in->ilastsize & 3u);
+	unsigned it = in->itype, ni, cit, cls, lhw = 1u << (in->ilastsize & 3u);
 	struct pmregs_etrace_encoder_el *c, *p, *n;
 	int rc;
-	/* itypes that add an element of their own (traps) or are reserved go the long way */
-	if (!e->fast || e->lost || in->flags || in->ilastsize > 3 || it == PMREGS_ETRACE_ITYPE_EXCEPTION ||
-	    it == PMREGS_ETRACE_ITYPE_INTERRUPT || (e->itype_width == 4 ? (it > 15 || it == 6 || it == 7) : it > 6) ||
-	    in->iretire != (e->iretire_unit == PMREGS_ETRACE_ENCODER_IRETIRE_INSTRUCTIONS ? 1u : lhw))
+	/* itypes that add an element of their own (traps) or are reserved go the long way (fast_in) */
+	if (!e->fast || e->lost || in->flags || in->ilastsize > 3 || it > 31 || !((e->fast_in >> it) & 1u) ||
+	    in->iretire != (e->fast_one ? 1u : lhw))
 		goto slow;
 	c = &e->el[e->cur];
 	if (in->priv != c->priv || in->context != c->context)
 		goto slow;
 	cit = c->itype;
+	cls = (e->fast_cur >> (2u * (cit & 15u))) & 3u;
 	p = &e->el[(e->cur + 3u) & 3u];
-	if (cit == PMREGS_ETRACE_ITYPE_NONTAKEN_BRANCH || cit == PMREGS_ETRACE_ITYPE_TAKEN_BRANCH) {
+	if (cls == 2) {
 		unsigned taken = cit == PMREGS_ETRACE_ITYPE_TAKEN_BRANCH, correct = 0;
 		uint8_t *b = PMREGS_NULL;
 		if (e->counting || e->branches >= 30)
@@ -1418,7 +1437,7 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 			correct = (unsigned)(*b >> 1) == taken;
 		}
 		e->stats.blocks++;
-		if (e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
+		if (e->fast_rs && e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
 			e->rs_count++;
 		e->bmap |= (uint32_t)!taken << e->branches;
 		e->branches++;
@@ -1434,11 +1453,9 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 				*b = (uint8_t)((*b & 1u) ? (pred ? 0 : 3) : (pred ? 2 : 1));
 		}
 		e->branch_since_ret = 1;
-	} else if (cit == PMREGS_ETRACE_ITYPE_NONE || (e->itype_width == 4 && (cit == PMREGS_ETRACE_ITYPE_INF_CALL ||
-									       cit == PMREGS_ETRACE_ITYPE_INF_JUMP ||
-									       cit == PMREGS_ETRACE_ITYPE_OTHER_INF))) {
+	} else if (cls == 1) {
 		e->stats.blocks++;
-		if (e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
+		if (e->fast_rs && e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
 			e->rs_count++;
 		if (e->nhist < 32) {
 			e->hist[e->nhist][0] = (p->flags & PMREGS_ETRACE_ENC_FIRST) ? e->hist_open : c->addr;
@@ -1459,13 +1476,14 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 	} else {
 		goto slow;
 	}
-	/* the resynchronisation counters (itype 0 is never compared with max) */
-	if (e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_HALFWORDS)
-		e->rs_count += c->hw;
-	if (e->rs_max && (c->flags & PMREGS_ETRACE_ENC_ELIGIBLE) && e->rs_unit != PMREGS_ETRACE_ENCODER_RESYNC_PACKETS &&
-	    e->rs_count >= e->rs_max) {
-		e->rs_state = 2;
-		e->fast = 0;
+	/* the resynchronisation counters of cycles and half-words (itype 0 is never compared with max) */
+	if (e->fast_rs) {
+		if (e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_HALFWORDS)
+			e->rs_count += c->hw;
+		if (e->rs_max && (c->flags & PMREGS_ETRACE_ENC_ELIGIBLE) && e->rs_count >= e->rs_max) {
+			e->rs_state = 2;
+			e->fast = 0;
+		}
 	}
 	e->trep = 0;
 	e->fresh = 0;
@@ -1490,6 +1508,128 @@ slow:
 	rc = pmregs_etrace_enc_step_slow(e, in);
 	e->fast = pmregs_etrace_enc_ready(e);
 	return rc;
+}
+
+/* Internal: block b as a pipeline element (one instruction, nothing else: see pmregs_etrace_encoder_step()). */
+static inline void pmregs_etrace_enc_el_of(struct pmregs_etrace_encoder_el *n, const struct pmregs_etrace_ingress *b)
+{
+	unsigned lhw = 1u << b->ilastsize;
+	n->kind = PMREGS_ETRACE_ENC_INSN;
+	n->addr = b->iaddr;
+	n->context = b->context;
+	n->time = b->time;
+	n->priv = b->priv;
+	n->ctype = b->ctype;
+	n->itype = b->itype;
+	n->size = (uint8_t)(2u * lhw);
+	n->hw = lhw;
+	n->flags = (uint8_t)((b->sijump ? PMREGS_ETRACE_ENC_SIJUMP : 0) | (b->itype ? PMREGS_ETRACE_ENC_ELIGIBLE : 0));
+}
+
+/*
+ * Internal: the short path of pmregs_etrace_encoder_step() over a run of
+ * blocks, the state kept in locals and the pipeline written back at the end.
+ * Returns the blocks consumed (none queues a packet); it stops before the
+ * first block the short path does not take. Not for resynchronisation
+ * counters of cycles or half-words (the short path of step() serves those).
+ */
+PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in, size_t n)
+{
+	const struct pmregs_etrace_encoder_el *c0, *p0;
+	const struct pmregs_etrace_ingress *b;
+	uint64_t caddr, ctx, hopen = e->hist_open;
+	uint32_t bmap, fast_in = e->fast_in, fast_cur = e->fast_cur, one = e->fast_one;
+	unsigned cit, csize, pfirst, nh, hover, branches, pbc, priv, ir, ni;
+	uint8_t *bp = e->bp;
+	size_t k;
+	if (!e->fast || e->lost || e->fast_rs || e->counting || !n)
+		return 0;
+	c0 = &e->el[e->cur];
+	p0 = &e->el[(e->cur + 3u) & 3u];
+	caddr = c0->addr;
+	cit = c0->itype;
+	csize = c0->size;
+	priv = c0->priv;
+	ctx = c0->context;
+	pfirst = (p0->flags & PMREGS_ETRACE_ENC_FIRST) != 0;
+	nh = e->nhist;
+	hover = e->hist_over;
+	bmap = e->bmap;
+	branches = e->branches;
+	pbc = (unsigned)e->pbc; /* below 31 while not counting */
+	ir = (e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN) != 0;
+	for (k = 0; k < n; k++) {
+		unsigned it, cls, lsz;
+		b = &in[k];
+		it = b->itype;
+		lsz = b->ilastsize;
+		if (b->flags || lsz > 3 || it > 31 || !((fast_in >> it) & 1u) || b->iretire != (one ? 1u : 1u << lsz) ||
+		    b->priv != priv || b->context != ctx)
+			break;
+		cls = (fast_cur >> (2u * (cit & 15u))) & 3u;
+		if (cls == 1) {
+			if (nh < 32) {
+				e->hist[nh][0] = pfirst ? hopen : caddr;
+				e->hist[nh][1] = caddr;
+				nh++;
+			} else {
+				hover = 1;
+			}
+			if (cit == PMREGS_ETRACE_ITYPE_INF_CALL && ir) {
+				if (e->stack) {
+					e->stack_top = (e->stack_top + 1u) & (e->depth_max - 1u);
+					e->stack[e->stack_top] = caddr + csize;
+				}
+				if (e->depth < e->depth_max)
+					e->depth++;
+				e->ret_since_call = 0;
+			}
+		} else if (cls == 2 && branches < 30) {
+			unsigned taken = cit == PMREGS_ETRACE_ITYPE_TAKEN_BRANCH;
+			bmap |= (uint32_t)!taken << branches;
+			branches++;
+			if (bp) {
+				uint8_t *q = &bp[(unsigned)(caddr >> e->shift) & e->bp_mask];
+				unsigned pred = *q >> 1;
+				if (pred == taken && pbc + 1u == branches)
+					pbc++;
+				if (pred == taken)
+					*q = (uint8_t)(pred ? 3 : 0);
+				else
+					*q = (uint8_t)((*q & 1u) ? (pred ? 0 : 3) : (pred ? 2 : 1));
+			}
+			nh = 0;
+			hover = 0;
+			e->branch_since_ret = 1;
+		} else {
+			break;
+		}
+		pfirst = 0;
+		caddr = b->iaddr;
+		cit = it;
+		csize = 2u << lsz;
+	}
+	if (!k)
+		return 0;
+	e->nhist = (uint8_t)nh;
+	e->hist_over = (uint8_t)hover;
+	e->bmap = bmap;
+	e->branches = (uint8_t)branches;
+	e->pbc = pbc;
+	e->stats.blocks += k;
+	e->trep = 0;
+	e->fresh = 0;
+	e->prev_mispred = 0;
+	e->prev_ret = 0;
+	/* the last two blocks become the previous and the current element */
+	ni = (e->cur + 1u) & 3u;
+	if (k >= 2) {
+		pmregs_etrace_enc_el_of(&e->el[ni], &in[k - 2]);
+		ni = (ni + 1u) & 3u;
+	}
+	pmregs_etrace_enc_el_of(&e->el[ni], &in[k - 1]);
+	e->cur = ni;
+	return k;
 }
 
 /* n cycles in which the hart retired nothing (for a resynchronisation counter of cycles). */
@@ -1560,6 +1700,7 @@ static inline int pmregs_etrace_encoder_set_options(struct pmregs_etrace_encoder
 	e->rs_unit = c->resync_unit;
 	e->rs_count = 0;
 	e->rs_state = 1;
+	pmregs_etrace_enc_fast_setup(e);
 	e->fast = pmregs_etrace_enc_ready(e);
 	return PMREGS_OK;
 }
@@ -1578,7 +1719,8 @@ PMREGS_HOT size_t pmregs_etrace_encoder_run(struct pmregs_etrace_encoder *e, con
 	for (k = 0; k < n; k++) {
 		if (cap - o < PMREGS_ETRACE_ENCODER_STEP_MAX)
 			break;
-		if (pmregs_etrace_encoder_step(e, &in[k]) < 0)
+		k += pmregs_etrace_enc_burst(e, in + k, n - k);
+		if (k == n || pmregs_etrace_encoder_step(e, &in[k]) < 0)
 			break;
 		if (e->qtail != e->qhead)
 			o += pmregs_etrace_encoder_take(e, out + o, cap - o);
@@ -1676,7 +1818,8 @@ PMREGS_HOT size_t pmregs_etrace_encoder_run_smi(struct pmregs_etrace_encoder *e,
 	for (k = 0; k < n; k++) {
 		if (cap - o < room)
 			break;
-		if (pmregs_etrace_encoder_step(e, &in[k]) < 0)
+		k += pmregs_etrace_enc_burst(e, in + k, n - k);
+		if (k == n || pmregs_etrace_encoder_step(e, &in[k]) < 0)
 			break;
 		if (e->qtail != e->qhead) {
 			(void)pmregs_etrace_encoder_put_smi(e, f, out + o, cap - o, &u);
