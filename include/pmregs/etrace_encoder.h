@@ -394,7 +394,8 @@ struct pmregs_etrace_encoder {
 	struct pmregs_etrace_params p; /* bytes only */
 	uint8_t fast;        /* the current element can take the short path of pmregs_etrace_encoder_step() */
 	uint32_t fast_in;    /* bit i: a block of itype i can take the short path */
-	uint32_t fast_cur;   /* two bits per itype i of the current element: 1 not a jump or an inferable one, 2 a branch */
+	uint32_t fast_cur;   /* two bits per itype i of the current element: 1 not a jump or an inferable one, 2 a branch,
+			      * 3 an uninferable jump that is not an implicit return */
 	uint8_t fast_one;    /* the iretire of a single instruction: 1 (instructions), or 0 (as many half-words as it is long) */
 	uint8_t fast_rs;     /* the resynchronisation counter counts cycles or half-words */
 	uint8_t pmregs_pad2[6]; /* unused: the struct's size without implicit padding */
@@ -1149,9 +1150,14 @@ static inline void pmregs_etrace_enc_fast_setup(struct pmregs_etrace_encoder *e)
 	/* blocks: every itype but the traps' and the reserved ones */
 	e->fast_in = e->itype_width == 4 ? 0xff39u : 0x79u;
 	/* current elements: itype 0 and the inferable jumps (1), branches (2) */
-	e->fast_cur = 1u | (2u << 8) | (2u << 10);
-	if (e->itype_width == 4)
-		e->fast_cur |= (1u << 18) | (1u << 22) | (1u << 30);
+	e->fast_cur = 1u | (3u << 6) | (2u << 8) | (2u << 10);
+	if (e->itype_width == 4) {
+		e->fast_cur |= (3u << 16) | (1u << 18) | (3u << 20) | (1u << 22) | (3u << 28) | (1u << 30);
+		if (!(e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN))
+			e->fast_cur |= (3u << 24) | (3u << 26); /* co-routine swaps and returns are plain uninferable jumps */
+	} else {
+		e->fast_cur |= 3u << 12;
+	}
 	e->fast_one = (uint8_t)(e->iretire_unit == PMREGS_ETRACE_ENCODER_IRETIRE_INSTRUCTIONS);
 	e->fast_rs = (uint8_t)(e->rs_unit != PMREGS_ETRACE_ENCODER_RESYNC_PACKETS);
 }
@@ -1453,7 +1459,8 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 				*b = (uint8_t)((*b & 1u) ? (pred ? 0 : 3) : (pred ? 2 : 1));
 		}
 		e->branch_since_ret = 1;
-	} else if (cls == 1) {
+	} else if (cls == 1 || (cls == 3 && !((c->flags & PMREGS_ETRACE_ENC_SIJUMP) && (e->options & PMREGS_ETRACE_ENCODER_SIJUMP)))) {
+		/* (an uninferable jump: its target is reported by the next step) */
 		e->stats.blocks++;
 		if (e->fast_rs && e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
 			e->rs_count++;
@@ -1464,7 +1471,8 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 		} else {
 			e->hist_over = 1;
 		}
-		if (cit == PMREGS_ETRACE_ITYPE_INF_CALL && (e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN)) {
+		if ((cit == PMREGS_ETRACE_ITYPE_INF_CALL || cit == PMREGS_ETRACE_ITYPE_UNINF_CALL) &&
+		    (e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN)) {
 			if (e->stack) {
 				e->stack_top = (e->stack_top + 1u) & (e->depth_max - 1u);
 				e->stack[e->stack_top] = c->addr + c->size;
@@ -1472,6 +1480,10 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 			if (e->depth < e->depth_max)
 				e->depth++;
 			e->ret_since_call = 0;
+		}
+		if (cls == 3) {
+			e->prev_updiscon = 1;
+			e->fast = 0;
 		}
 	} else {
 		goto slow;
@@ -1539,7 +1551,7 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 	const struct pmregs_etrace_ingress *b;
 	uint64_t caddr, ctx, hopen = e->hist_open;
 	uint32_t bmap, fast_in = e->fast_in, fast_cur = e->fast_cur, one = e->fast_one;
-	unsigned cit, csize, pfirst, nh, hover, branches, pbc, priv, ir, ni;
+	unsigned cit, csize, csij, pfirst, nh, hover, branches, pbc, priv, ir, ni, upd = 0, sij;
 	uint8_t *bp = e->bp;
 	size_t k;
 	if (!e->fast || e->lost || e->fast_rs || e->counting || !n)
@@ -1551,6 +1563,7 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 	csize = c0->size;
 	priv = c0->priv;
 	ctx = c0->context;
+	csij = (c0->flags & PMREGS_ETRACE_ENC_SIJUMP) != 0;
 	pfirst = (p0->flags & PMREGS_ETRACE_ENC_FIRST) != 0;
 	nh = e->nhist;
 	hover = e->hist_over;
@@ -1558,6 +1571,7 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 	branches = e->branches;
 	pbc = (unsigned)e->pbc; /* below 31 while not counting */
 	ir = (e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN) != 0;
+	sij = (e->options & PMREGS_ETRACE_ENCODER_SIJUMP) != 0;
 	for (k = 0; k < n; k++) {
 		unsigned it, cls, lsz;
 		b = &in[k];
@@ -1567,7 +1581,7 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 		    b->priv != priv || b->context != ctx)
 			break;
 		cls = (fast_cur >> (2u * (cit & 15u))) & 3u;
-		if (cls == 1) {
+		if (cls == 1 || (cls == 3 && !(csij && sij))) {
 			if (nh < 32) {
 				e->hist[nh][0] = pfirst ? hopen : caddr;
 				e->hist[nh][1] = caddr;
@@ -1575,7 +1589,7 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 			} else {
 				hover = 1;
 			}
-			if (cit == PMREGS_ETRACE_ITYPE_INF_CALL && ir) {
+			if ((cit == PMREGS_ETRACE_ITYPE_INF_CALL || cit == PMREGS_ETRACE_ITYPE_UNINF_CALL) && ir) {
 				if (e->stack) {
 					e->stack_top = (e->stack_top + 1u) & (e->depth_max - 1u);
 					e->stack[e->stack_top] = caddr + csize;
@@ -1608,9 +1622,20 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 		caddr = b->iaddr;
 		cit = it;
 		csize = 2u << lsz;
+		csij = b->sijump != 0;
+		if (cls == 3) {
+			/* an uninferable jump: the step of the next block reports its target */
+			upd = 1;
+			k++;
+			break;
+		}
 	}
 	if (!k)
 		return 0;
+	if (upd) {
+		e->prev_updiscon = 1;
+		e->fast = 0;
+	}
 	e->nhist = (uint8_t)nh;
 	e->hist_over = (uint8_t)hover;
 	e->bmap = bmap;
