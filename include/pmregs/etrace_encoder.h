@@ -1780,6 +1780,91 @@ static inline int pmregs_etrace_enc_wrote(struct pmregs_etrace_encoder *e, int r
 	return 1;
 }
 
+/* Internal: x (width w, 0..64) into the two words b at bit pos (pos + w <= 128); 1 when x is wider than w. */
+static inline unsigned pmregs_etrace_enc_put2(uint64_t *b, unsigned pos, unsigned w, uint64_t x)
+{
+	if (w < 64 && (x >> w) != 0)
+		return 1;
+	if (!w)
+		return 0;
+	if (pos < 64) {
+		b[0] |= x << pos;
+		if (pos && pos + w > 64)
+			b[1] |= x >> (64u - pos);
+	} else {
+		b[1] |= x << (pos - 64u);
+	}
+	return 0;
+}
+
+/*
+ * Internal: the SMI message of te_inst packet t written straight, for the
+ * packets that report an address with a branch map or without (formats 1
+ * and 2) in a message header without index or timestamp: the bytes of
+ * pmregs_etrace_smi_stream_put() (the same sign-based compression) without
+ * its general field walk. Returns the bytes written, PMREGS_ENOSPC, or 0 for
+ * anything else (the caller then takes the general writer).
+ */
+static inline int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f,
+					      const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
+{
+	uint64_t b[2] = { 0, 0 }, fill, keep;
+	unsigned pos, over, aw, top, m, nbytes, i;
+	if (f->shape != PMREGS_ETRACE_SMI_SHAPE_MESSAGE || f->timestamp_present || p->smi_index_bits || f->index || f->index_pad ||
+	    f->msg_type > 3u)
+		return 0;
+	if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY && t->format == 2) {
+		b[0] = 2;
+		pos = 2;
+	} else if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA && t->format == 1 && t->branches >= 1 && t->branches <= 31) {
+		unsigned n = t->branches, bl = n | (n >> 1) | (n >> 2) | (n >> 3) | (n >> 4);
+		if (bl < 32 && (t->branch_map >> bl) != 0)
+			return 0;
+		b[0] = 1u | ((uint64_t)n << 2) | ((uint64_t)t->branch_map << 7);
+		pos = 7u + bl;
+	} else if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL && t->format == 1 && t->branches == 0 &&
+		   (t->branch_map >> 31) == 0) {
+		b[0] = 1u | ((uint64_t)t->branch_map << 7);
+		pos = 38;
+	} else {
+		return 0;
+	}
+	if (t->shape != PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL) {
+		unsigned dw = pmregs_etrace_irdepth_width(p);
+		aw = (unsigned)(p->iaddress_width_p - p->iaddress_lsb_p);
+		if (pos + aw + 3u + dw > 128u || t->notify > 1u || t->updiscon > 1u || t->irreport > 1u)
+			return 0;
+		over = pmregs_etrace_enc_put2(b, pos, aw, t->address);
+		pos += aw;
+		over |= pmregs_etrace_enc_put2(b, pos, 3, (uint64_t)t->notify | ((uint64_t)t->updiscon << 1) | ((uint64_t)t->irreport << 2));
+		pos += 3;
+		over |= pmregs_etrace_enc_put2(b, pos, dw, t->irdepth);
+		pos += dw;
+		if (over)
+			return 0;
+	}
+	/* the bits past the last one repeat it; the payload ends after the last bit that differs from it, and one more */
+	top = (pos - 1u) >> 6;
+	fill = (uint64_t)0 - ((b[top] >> ((pos - 1u) & 63u)) & 1u);
+	keep = pmregs_lowmask(((pos - 1u) & 63u) + 1u);
+	b[top] = (b[top] & keep) | (fill & ~keep);
+	if (top == 0)
+		b[1] = fill;
+	if (b[1] ^ fill)
+		m = 64u + pmregs_msb64(b[1] ^ fill) + 2u;
+	else if (b[0] ^ fill)
+		m = pmregs_msb64(b[0] ^ fill) + 2u;
+	else
+		m = 1;
+	nbytes = (m + 7u) / 8u;
+	if (cap < nbytes + 1u)
+		return PMREGS_ENOSPC;
+	out[0] = (unsigned char)(nbytes | ((unsigned)f->msg_type << 5));
+	for (i = 0; i < nbytes; i++)
+		out[1 + i] = (unsigned char)(b[i >> 3] >> (8u * (i & 7u)));
+	return (int)nbytes + 1;
+}
+
 /*
  * Write the waiting packets into buf (cap bytes) as an SMI stream, each
  * framed by *f (pmregs_etrace_smi_stream_put()). Stops at the first packet
@@ -1792,9 +1877,14 @@ static inline size_t pmregs_etrace_encoder_put_smi(struct pmregs_etrace_encoder 
 {
 	unsigned char *out = (unsigned char *)buf;
 	size_t o = 0, k = 0;
-	while (e->qhead != e->qtail &&
-	       pmregs_etrace_enc_wrote(e, pmregs_etrace_smi_stream_put(&e->p, f, pmregs_etrace_enc_oldest(e), out + o, cap - o), &o, &k))
-		;
+	while (e->qhead != e->qtail) {
+		const struct pmregs_etrace_te_inst *t = pmregs_etrace_enc_oldest(e);
+		int rc = pmregs_etrace_enc_smi_short(&e->p, f, t, out + o, cap - o);
+		if (rc == 0)
+			rc = pmregs_etrace_smi_stream_put(&e->p, f, t, out + o, cap - o);
+		if (!pmregs_etrace_enc_wrote(e, rc, &o, &k))
+			break;
+	}
 	*used = o;
 	return k;
 }
