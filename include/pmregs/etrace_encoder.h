@@ -392,13 +392,15 @@ struct pmregs_etrace_encoder {
 	uint8_t nhist;       /* address ranges retired since the last branch or packet (hist[], at most 32) */
 	uint8_t hist_over;   /* ... and there were more */
 	struct pmregs_etrace_params p; /* bytes only */
-	uint8_t fast;        /* the current element can take the short path of pmregs_etrace_encoder_step() */
+	uint8_t fast;        /* the current element can take the short path of pmregs_etrace_encoder_step(): 1, or 2 as the
+			      * target of an uninferable jump */
 	uint32_t fast_in;    /* bit i: a block of itype i can take the short path */
 	uint32_t fast_cur;   /* two bits per itype i of the current element: 1 not a jump or an inferable one, 2 a branch,
 			      * 3 an uninferable jump that is not an implicit return */
 	uint8_t fast_one;    /* the iretire of a single instruction: 1 (instructions), or 0 (as many half-words as it is long) */
 	uint8_t fast_rs;     /* the resynchronisation counter counts cycles or half-words */
-	uint8_t pmregs_pad2[6]; /* unused: the struct's size without implicit padding */
+	uint8_t fast_tgt;    /* targets of uninferable jumps can take the short path (no return stack, cache or predictor) */
+	uint8_t pmregs_pad2[5]; /* unused: the struct's size without implicit padding */
 };
 
 /* Internal element kinds and flags. */
@@ -1160,6 +1162,7 @@ static inline void pmregs_etrace_enc_fast_setup(struct pmregs_etrace_encoder *e)
 	}
 	e->fast_one = (uint8_t)(e->iretire_unit == PMREGS_ETRACE_ENCODER_IRETIRE_INSTRUCTIONS);
 	e->fast_rs = (uint8_t)(e->rs_unit != PMREGS_ETRACE_ENCODER_RESYNC_PACKETS);
+	e->fast_tgt = (uint8_t)(!(e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN) && !e->jtc && !e->bp);
 }
 
 /* ---- API ------------------------------------------------------------------------------ */
@@ -1396,16 +1399,19 @@ static inline int pmregs_etrace_enc_step_slow(struct pmregs_etrace_encoder *e, c
  * Internal: may the current element take the short path? It is an
  * instruction (not the first of a block) after an instruction, traced, with
  * the privilege and context of the one before, no notify, no trap after it,
- * no uninferable jump before it, no resynchronisation under way, nothing
- * lost.
+ * no resynchronisation under way, nothing lost: 1 when no uninferable jump
+ * comes before it, 2 when one does (and fast_tgt allows).
  */
 static inline uint8_t pmregs_etrace_enc_ready(const struct pmregs_etrace_encoder *e)
 {
 	const struct pmregs_etrace_encoder_el *c = &e->el[e->cur], *p = &e->el[(e->cur + 3u) & 3u];
-	return (uint8_t)(e->have_cur && c->kind == PMREGS_ETRACE_ENC_INSN && p->kind == PMREGS_ETRACE_ENC_INSN && e->tracing &&
-			 e->rs_state == 1 && !e->prev_updiscon && !e->lost &&
-			 !(c->flags & (PMREGS_ETRACE_ENC_NOTIFY | PMREGS_ETRACE_ENC_BLKTRAP | PMREGS_ETRACE_ENC_FIRST)) &&
-			 c->priv == p->priv && c->context == p->context);
+	if (!(e->have_cur && c->kind == PMREGS_ETRACE_ENC_INSN && p->kind == PMREGS_ETRACE_ENC_INSN && e->tracing && e->rs_state == 1 &&
+	      !e->lost && !(c->flags & (PMREGS_ETRACE_ENC_NOTIFY | PMREGS_ETRACE_ENC_BLKTRAP | PMREGS_ETRACE_ENC_FIRST)) &&
+	      c->priv == p->priv && c->context == p->context))
+		return 0;
+	if (!e->prev_updiscon)
+		return 1;
+	return (uint8_t)(e->fast_tgt ? 2 : 0);
 }
 
 /*
@@ -1433,7 +1439,31 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 	cit = c->itype;
 	cls = (e->fast_cur >> (2u * (cit & 15u))) & 3u;
 	p = &e->el[(e->cur + 3u) & 3u];
-	if (cls == 2) {
+	if (e->fast == 2) {
+		/* c is the target of an uninferable jump: reported with its address (format 1 or 2); with neither
+		 * return stack, cache nor predictor, and the next block in c's privilege and context, that is all
+		 * the flowchart does besides c's own branch and jump */
+		unsigned cupd = cls == 3 && !((c->flags & PMREGS_ETRACE_ENC_SIJUMP) && (e->options & PMREGS_ETRACE_ENCODER_SIJUMP));
+		if (cls == 0 || e->counting || e->branches >= 31)
+			goto slow;
+		e->stats.blocks++;
+		if (e->fast_rs && e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
+			e->rs_count++;
+		e->trep = 0;
+		e->fresh = 0;
+		if (cls == 2) {
+			e->bmap |= (uint32_t)(cit != PMREGS_ETRACE_ITYPE_TAKEN_BRANCH) << e->branches;
+			e->branches++;
+		}
+		(void)pmregs_etrace_enc_addr(e, c, PMREGS_ETRACE_ENC_R_TARGET, 0); /* a jump target: never refused */
+		if (cls == 2) {
+			e->nhist = 0;
+			e->hist_over = 0;
+			e->branch_since_ret = 1;
+		}
+		e->prev_updiscon = (uint8_t)cupd;
+		e->fast = (uint8_t)(e->lost || e->rs_state != 1 ? 0 : (cupd ? 2 : 1));
+	} else if (cls == 2) {
 		unsigned taken = cit == PMREGS_ETRACE_ITYPE_TAKEN_BRANCH, correct = 0;
 		uint8_t *b = PMREGS_NULL;
 		if (e->counting || e->branches >= 30)
@@ -1483,7 +1513,7 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 		}
 		if (cls == 3) {
 			e->prev_updiscon = 1;
-			e->fast = 0;
+			e->fast = (uint8_t)(e->fast_tgt ? 2 : 0);
 		}
 	} else {
 		goto slow;
@@ -1554,7 +1584,7 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 	unsigned cit, csize, csij, pfirst, nh, hover, branches, pbc, priv, ir, ni, upd = 0, sij;
 	uint8_t *bp = e->bp;
 	size_t k;
-	if (!e->fast || e->lost || e->fast_rs || e->counting || !n)
+	if (e->fast != 1 || e->lost || e->fast_rs || e->counting || !n)
 		return 0;
 	c0 = &e->el[e->cur];
 	p0 = &e->el[(e->cur + 3u) & 3u];
@@ -1634,7 +1664,7 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 		return 0;
 	if (upd) {
 		e->prev_updiscon = 1;
-		e->fast = 0;
+		e->fast = (uint8_t)(e->fast_tgt ? 2 : 0);
 	}
 	e->nhist = (uint8_t)nh;
 	e->hist_over = (uint8_t)hover;
