@@ -1811,7 +1811,7 @@ static inline int pmregs_etrace_enc_wrote(struct pmregs_etrace_encoder *e, int r
 }
 
 /* Internal: x (width w, 0..64) into the two words b at bit pos (pos + w <= 128); 1 when x is wider than w. */
-static inline unsigned pmregs_etrace_enc_put2(uint64_t *b, unsigned pos, unsigned w, uint64_t x)
+PMREGS_HOT unsigned pmregs_etrace_enc_put2(uint64_t *b, unsigned pos, unsigned w, uint64_t x)
 {
 	if (w < 64 && (x >> w) != 0)
 		return 1;
@@ -1835,7 +1835,7 @@ static inline unsigned pmregs_etrace_enc_put2(uint64_t *b, unsigned pos, unsigne
  * its general field walk. Returns the bytes written, PMREGS_ENOSPC, or 0 for
  * anything else (the caller then takes the general writer).
  */
-static inline int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f,
+PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f,
 					      const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
 {
 	uint64_t b[2] = { 0, 0 }, fill, keep;
