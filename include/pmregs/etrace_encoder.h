@@ -1579,7 +1579,7 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 {
 	const struct pmregs_etrace_encoder_el *c0, *p0;
 	const struct pmregs_etrace_ingress *b;
-	uint64_t caddr, ctx, hopen = e->hist_open;
+	uint64_t caddr, ctx, hopen = e->hist_open, key0, key1;
 	uint32_t bmap, fast_in = e->fast_in, fast_cur = e->fast_cur, one = e->fast_one;
 	unsigned cit, csize, csij, pfirst, nh, hover, branches, pbc, priv, ir, ni, upd = 0, sij;
 	uint8_t *bp = e->bp;
@@ -1602,13 +1602,18 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 	pbc = (unsigned)e->pbc; /* below 31 while not counting */
 	ir = (e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN) != 0;
 	sij = (e->options & PMREGS_ETRACE_ENCODER_SIJUMP) != 0;
+	/* iretire, ilastsize and privilege of a 16-bit and of a 32-bit instruction in c's privilege (longer ones go
+	 * through pmregs_etrace_encoder_step()) */
+	key0 = 1u | ((uint64_t)priv << 40);
+	key1 = (one ? 1u : 2u) | ((uint64_t)1 << 32) | ((uint64_t)priv << 40);
 	for (k = 0; k < n; k++) {
 		unsigned it, cls, lsz;
+		uint64_t key;
 		b = &in[k];
 		it = b->itype;
 		lsz = b->ilastsize;
-		if (b->flags || lsz > 3 || it > 31 || !((fast_in >> it) & 1u) || b->iretire != (one ? 1u : 1u << lsz) ||
-		    b->priv != priv || b->context != ctx)
+		key = (uint64_t)b->iretire | ((uint64_t)lsz << 32) | ((uint64_t)b->priv << 40);
+		if ((key != key0 && key != key1) || b->flags || it > 31 || !((fast_in >> it) & 1u) || b->context != ctx)
 			break;
 		cls = (fast_cur >> (2u * (cit & 15u))) & 3u;
 		if (cls == 1 || (cls == 3 && !(csij && sij))) {
@@ -1839,7 +1844,7 @@ PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_params *p,
 					      const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
 {
 	uint64_t b[2] = { 0, 0 }, fill, keep;
-	unsigned pos, over, aw, top, m, nbytes, i;
+	unsigned pos, over, aw, top, m, nbytes;
 	if (f->shape != PMREGS_ETRACE_SMI_SHAPE_MESSAGE || f->timestamp_present || p->smi_index_bits || f->index || f->index_pad ||
 	    f->msg_type > 3u)
 		return 0;
@@ -1890,8 +1895,7 @@ PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_params *p,
 	if (cap < nbytes + 1u)
 		return PMREGS_ENOSPC;
 	out[0] = (unsigned char)(nbytes | ((unsigned)f->msg_type << 5));
-	for (i = 0; i < nbytes; i++)
-		out[1 + i] = (unsigned char)(b[i >> 3] >> (8u * (i & 7u)));
+	pmregs_ip_store_room(b, nbytes, out + 1, cap - 1u); /* whole words, as the general writer's */
 	return (int)nbytes + 1;
 }
 
