@@ -392,7 +392,15 @@ struct pmregs_etrace_encoder {
 	uint8_t nhist;       /* address ranges retired since the last branch or packet (hist[], at most 32) */
 	uint8_t hist_over;   /* ... and there were more */
 	struct pmregs_etrace_params p; /* bytes only */
-	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
+	uint8_t fast;        /* the current element can take the short path of pmregs_etrace_encoder_step(): 1, or 2 as the
+			      * target of an uninferable jump */
+	uint32_t fast_in;    /* bit i: a block of itype i can take the short path */
+	uint32_t fast_cur;   /* two bits per itype i of the current element: 1 not a jump or an inferable one, 2 a branch,
+			      * 3 an uninferable jump that is not an implicit return */
+	uint8_t fast_one;    /* the iretire of a single instruction: 1 (instructions), or 0 (as many half-words as it is long) */
+	uint8_t fast_rs;     /* the resynchronisation counter counts cycles or half-words */
+	uint8_t fast_tgt;    /* targets of uninferable jumps can take the short path (no return stack, cache or predictor) */
+	uint8_t pmregs_pad2[5]; /* unused: the struct's size without implicit padding */
 };
 
 /* Internal element kinds and flags. */
@@ -1138,6 +1146,25 @@ static inline void pmregs_etrace_enc_recover(struct pmregs_etrace_encoder *e)
 	e->trep = 0;
 }
 
+/* Internal: the short path's tables for the configuration of e. */
+static inline void pmregs_etrace_enc_fast_setup(struct pmregs_etrace_encoder *e)
+{
+	/* blocks: every itype but the traps' and the reserved ones */
+	e->fast_in = e->itype_width == 4 ? 0xff39u : 0x79u;
+	/* current elements: itype 0 and the inferable jumps (1), branches (2) */
+	e->fast_cur = 1u | (3u << 6) | (2u << 8) | (2u << 10);
+	if (e->itype_width == 4) {
+		e->fast_cur |= (3u << 16) | (1u << 18) | (3u << 20) | (1u << 22) | (3u << 28) | (1u << 30);
+		if (!(e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN))
+			e->fast_cur |= (3u << 24) | (3u << 26); /* co-routine swaps and returns are plain uninferable jumps */
+	} else {
+		e->fast_cur |= 3u << 12;
+	}
+	e->fast_one = (uint8_t)(e->iretire_unit == PMREGS_ETRACE_ENCODER_IRETIRE_INSTRUCTIONS);
+	e->fast_rs = (uint8_t)(e->rs_unit != PMREGS_ETRACE_ENCODER_RESYNC_PACKETS);
+	e->fast_tgt = (uint8_t)(!(e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN) && !e->jtc && !e->bp);
+}
+
 /* ---- API ------------------------------------------------------------------------------ */
 
 /*
@@ -1219,6 +1246,8 @@ static inline int pmregs_etrace_encoder_init(struct pmregs_etrace_encoder *e, co
 	e->last_addr = 0;
 	e->rs_count = 0;
 	e->rs_state = 1;
+	e->fast = 0;
+	pmregs_etrace_enc_fast_setup(e);
 	pmregs_etrace_enc_resync_state(e);
 	pmregs_etrace_enc_support(e, PMREGS_ETRACE_TE_INST_QUAL_STATUS_NO_CHANGE, 1);
 	return PMREGS_OK;
@@ -1277,7 +1306,7 @@ static inline void pmregs_etrace_enc_off(struct pmregs_etrace_encoder *e, unsign
  * trap) and PMREGS_ERANGE for a privilege or cause wider than its parameter;
  * a refused block changes nothing.
  */
-PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in)
+static inline int pmregs_etrace_enc_step_slow(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in)
 {
 	unsigned it = in->itype, ni, trap = it == PMREGS_ETRACE_ITYPE_EXCEPTION || it == PMREGS_ETRACE_ITYPE_INTERRUPT;
 	uint32_t hw = in->iretire, lhw;
@@ -1366,6 +1395,303 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 	return (int)(e->qtail - e->qhead);
 }
 
+/*
+ * Internal: may the current element take the short path? It is an
+ * instruction (not the first of a block) after an instruction, traced, with
+ * the privilege and context of the one before, no notify, no trap after it,
+ * no resynchronisation under way, nothing lost: 1 when no uninferable jump
+ * comes before it, 2 when one does (and fast_tgt allows).
+ */
+static inline uint8_t pmregs_etrace_enc_ready(const struct pmregs_etrace_encoder *e)
+{
+	const struct pmregs_etrace_encoder_el *c = &e->el[e->cur], *p = &e->el[(e->cur + 3u) & 3u];
+	if (!(e->have_cur && c->kind == PMREGS_ETRACE_ENC_INSN && p->kind == PMREGS_ETRACE_ENC_INSN && e->tracing && e->rs_state == 1 &&
+	      !e->lost && !(c->flags & (PMREGS_ETRACE_ENC_NOTIFY | PMREGS_ETRACE_ENC_BLKTRAP | PMREGS_ETRACE_ENC_FIRST)) &&
+	      c->priv == p->priv && c->context == p->context))
+		return 0;
+	if (!e->prev_updiscon)
+		return 1;
+	return (uint8_t)(e->fast_tgt ? 2 : 0);
+}
+
+/*
+ * One block of the ingress port: the short path for the common case, which
+ * makes exactly the state changes the flowchart (pmregs_etrace_enc_insn())
+ * makes there, without its general tests. The block retires one instruction
+ * (no trap, no sideband flags) with the current element's privilege and
+ * context, and the current element (see pmregs_etrace_enc_ready()) is not a
+ * jump, or an inferable one, or a branch that neither fills the branch map
+ * nor meets the predictor's count: no packet comes out. Anything else goes
+ * the long way.
+ */
+PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in)
+{
+	unsigned it = in->itype, ni, cit, cls, lhw = 1u << (in->ilastsize & 3u);
+	struct pmregs_etrace_encoder_el *c, *p, *n;
+	int rc;
+	/* itypes that add an element of their own (traps) or are reserved go the long way (fast_in) */
+	if (!e->fast || e->lost || in->flags || in->ilastsize > 3 || it > 31 || !((e->fast_in >> it) & 1u) ||
+	    in->iretire != (e->fast_one ? 1u : lhw))
+		goto slow;
+	c = &e->el[e->cur];
+	if (in->priv != c->priv || in->context != c->context)
+		goto slow;
+	cit = c->itype;
+	cls = (e->fast_cur >> (2u * (cit & 15u))) & 3u;
+	p = &e->el[(e->cur + 3u) & 3u];
+	if (e->fast == 2) {
+		/* c is the target of an uninferable jump: reported with its address (format 1 or 2); with neither
+		 * return stack, cache nor predictor, and the next block in c's privilege and context, that is all
+		 * the flowchart does besides c's own branch and jump */
+		unsigned cupd = cls == 3 && !((c->flags & PMREGS_ETRACE_ENC_SIJUMP) && (e->options & PMREGS_ETRACE_ENCODER_SIJUMP));
+		if (cls == 0 || e->counting || e->branches >= 31)
+			goto slow;
+		e->stats.blocks++;
+		if (e->fast_rs && e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
+			e->rs_count++;
+		e->trep = 0;
+		e->fresh = 0;
+		if (cls == 2) {
+			e->bmap |= (uint32_t)(cit != PMREGS_ETRACE_ITYPE_TAKEN_BRANCH) << e->branches;
+			e->branches++;
+		}
+		(void)pmregs_etrace_enc_addr(e, c, PMREGS_ETRACE_ENC_R_TARGET, 0); /* a jump target: never refused */
+		if (cls == 2) {
+			e->nhist = 0;
+			e->hist_over = 0;
+			e->branch_since_ret = 1;
+		}
+		e->prev_updiscon = (uint8_t)cupd;
+		e->fast = (uint8_t)(e->lost || e->rs_state != 1 ? 0 : (cupd ? 2 : 1));
+	} else if (cls == 2) {
+		unsigned taken = cit == PMREGS_ETRACE_ITYPE_TAKEN_BRANCH, correct = 0;
+		uint8_t *b = PMREGS_NULL;
+		if (e->counting || e->branches >= 30)
+			goto slow; /* the map fills (a packet), or only the count of correct predictions goes on */
+		if (e->bp) {
+			b = &e->bp[pmregs_etrace_enc_bp_index(e, c->addr)];
+			correct = (unsigned)(*b >> 1) == taken;
+		}
+		e->stats.blocks++;
+		if (e->fast_rs && e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
+			e->rs_count++;
+		e->bmap |= (uint32_t)!taken << e->branches;
+		e->branches++;
+		if (correct && e->pbc + 1u == e->branches)
+			e->pbc++;
+		e->nhist = 0;
+		e->hist_over = 0;
+		if (b) {
+			unsigned pred = *b >> 1;
+			if (pred == taken)
+				*b = (uint8_t)(pred ? 3 : 0);
+			else
+				*b = (uint8_t)((*b & 1u) ? (pred ? 0 : 3) : (pred ? 2 : 1));
+		}
+		e->branch_since_ret = 1;
+	} else if (cls == 1 || (cls == 3 && !((c->flags & PMREGS_ETRACE_ENC_SIJUMP) && (e->options & PMREGS_ETRACE_ENCODER_SIJUMP)))) {
+		/* (an uninferable jump: its target is reported by the next step) */
+		e->stats.blocks++;
+		if (e->fast_rs && e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
+			e->rs_count++;
+		if (e->nhist < 32) {
+			e->hist[e->nhist][0] = (p->flags & PMREGS_ETRACE_ENC_FIRST) ? e->hist_open : c->addr;
+			e->hist[e->nhist][1] = c->addr;
+			e->nhist++;
+		} else {
+			e->hist_over = 1;
+		}
+		if ((cit == PMREGS_ETRACE_ITYPE_INF_CALL || cit == PMREGS_ETRACE_ITYPE_UNINF_CALL) &&
+		    (e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN)) {
+			if (e->stack) {
+				e->stack_top = (e->stack_top + 1u) & (e->depth_max - 1u);
+				e->stack[e->stack_top] = c->addr + c->size;
+			}
+			if (e->depth < e->depth_max)
+				e->depth++;
+			e->ret_since_call = 0;
+		}
+		if (cls == 3) {
+			e->prev_updiscon = 1;
+			e->fast = (uint8_t)(e->fast_tgt ? 2 : 0);
+		}
+	} else {
+		goto slow;
+	}
+	/* the resynchronisation counters of cycles and half-words (itype 0 is never compared with max) */
+	if (e->fast_rs) {
+		if (e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_HALFWORDS)
+			e->rs_count += c->hw;
+		if (e->rs_max && (c->flags & PMREGS_ETRACE_ENC_ELIGIBLE) && e->rs_count >= e->rs_max) {
+			e->rs_state = 2;
+			e->fast = 0;
+		}
+	}
+	e->trep = 0;
+	e->fresh = 0;
+	e->prev_mispred = 0;
+	e->prev_ret = 0;
+	/* the block becomes the current element */
+	ni = (e->cur + 1u) & 3u;
+	n = &e->el[ni];
+	n->kind = PMREGS_ETRACE_ENC_INSN;
+	n->addr = in->iaddr;
+	n->context = in->context;
+	n->time = in->time;
+	n->priv = in->priv;
+	n->ctype = in->ctype;
+	n->itype = (uint8_t)it;
+	n->size = (uint8_t)(2u * lhw);
+	n->hw = lhw;
+	n->flags = (uint8_t)((in->sijump ? PMREGS_ETRACE_ENC_SIJUMP : 0) | (it ? PMREGS_ETRACE_ENC_ELIGIBLE : 0));
+	e->cur = ni;
+	return (int)(e->qtail - e->qhead);
+slow:
+	rc = pmregs_etrace_enc_step_slow(e, in);
+	e->fast = pmregs_etrace_enc_ready(e);
+	return rc;
+}
+
+/* Internal: block b as a pipeline element (one instruction, nothing else: see pmregs_etrace_encoder_step()). */
+static inline void pmregs_etrace_enc_el_of(struct pmregs_etrace_encoder_el *n, const struct pmregs_etrace_ingress *b)
+{
+	unsigned lhw = 1u << b->ilastsize;
+	n->kind = PMREGS_ETRACE_ENC_INSN;
+	n->addr = b->iaddr;
+	n->context = b->context;
+	n->time = b->time;
+	n->priv = b->priv;
+	n->ctype = b->ctype;
+	n->itype = b->itype;
+	n->size = (uint8_t)(2u * lhw);
+	n->hw = lhw;
+	n->flags = (uint8_t)((b->sijump ? PMREGS_ETRACE_ENC_SIJUMP : 0) | (b->itype ? PMREGS_ETRACE_ENC_ELIGIBLE : 0));
+}
+
+/*
+ * Internal: the short path of pmregs_etrace_encoder_step() over a run of
+ * blocks, the state kept in locals and the pipeline written back at the end.
+ * Returns the blocks consumed (none queues a packet); it stops before the
+ * first block the short path does not take. Not for resynchronisation
+ * counters of cycles or half-words (the short path of step() serves those).
+ */
+PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in, size_t n)
+{
+	const struct pmregs_etrace_encoder_el *c0, *p0;
+	const struct pmregs_etrace_ingress *b;
+	uint64_t caddr, ctx, hopen = e->hist_open, key0, key1;
+	uint32_t bmap, fast_in = e->fast_in, fast_cur = e->fast_cur, one = e->fast_one;
+	unsigned cit, csize, csij, pfirst, nh, hover, branches, pbc, priv, ir, ni, upd = 0, sij;
+	uint8_t *bp = e->bp;
+	size_t k;
+	if (e->fast != 1 || e->lost || e->fast_rs || e->counting || !n)
+		return 0;
+	c0 = &e->el[e->cur];
+	p0 = &e->el[(e->cur + 3u) & 3u];
+	caddr = c0->addr;
+	cit = c0->itype;
+	csize = c0->size;
+	priv = c0->priv;
+	ctx = c0->context;
+	csij = (c0->flags & PMREGS_ETRACE_ENC_SIJUMP) != 0;
+	pfirst = (p0->flags & PMREGS_ETRACE_ENC_FIRST) != 0;
+	nh = e->nhist;
+	hover = e->hist_over;
+	bmap = e->bmap;
+	branches = e->branches;
+	pbc = (unsigned)e->pbc; /* below 31 while not counting */
+	ir = (e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN) != 0;
+	sij = (e->options & PMREGS_ETRACE_ENCODER_SIJUMP) != 0;
+	/* iretire, ilastsize and privilege of a 16-bit and of a 32-bit instruction in c's privilege (longer ones go
+	 * through pmregs_etrace_encoder_step()) */
+	key0 = 1u | ((uint64_t)priv << 40);
+	key1 = (one ? 1u : 2u) | ((uint64_t)1 << 32) | ((uint64_t)priv << 40);
+	for (k = 0; k < n; k++) {
+		unsigned it, cls, lsz;
+		uint64_t key;
+		b = &in[k];
+		it = b->itype;
+		lsz = b->ilastsize;
+		key = (uint64_t)b->iretire | ((uint64_t)lsz << 32) | ((uint64_t)b->priv << 40);
+		if ((key != key0 && key != key1) || b->flags || it > 31 || !((fast_in >> it) & 1u) || b->context != ctx)
+			break;
+		cls = (fast_cur >> (2u * (cit & 15u))) & 3u;
+		if (cls == 1 || (cls == 3 && !(csij && sij))) {
+			if (nh < 32) {
+				e->hist[nh][0] = pfirst ? hopen : caddr;
+				e->hist[nh][1] = caddr;
+				nh++;
+			} else {
+				hover = 1;
+			}
+			if ((cit == PMREGS_ETRACE_ITYPE_INF_CALL || cit == PMREGS_ETRACE_ITYPE_UNINF_CALL) && ir) {
+				if (e->stack) {
+					e->stack_top = (e->stack_top + 1u) & (e->depth_max - 1u);
+					e->stack[e->stack_top] = caddr + csize;
+				}
+				if (e->depth < e->depth_max)
+					e->depth++;
+				e->ret_since_call = 0;
+			}
+		} else if (cls == 2 && branches < 30) {
+			unsigned taken = cit == PMREGS_ETRACE_ITYPE_TAKEN_BRANCH;
+			bmap |= (uint32_t)!taken << branches;
+			branches++;
+			if (bp) {
+				uint8_t *q = &bp[(unsigned)(caddr >> e->shift) & e->bp_mask];
+				unsigned pred = *q >> 1;
+				if (pred == taken && pbc + 1u == branches)
+					pbc++;
+				if (pred == taken)
+					*q = (uint8_t)(pred ? 3 : 0);
+				else
+					*q = (uint8_t)((*q & 1u) ? (pred ? 0 : 3) : (pred ? 2 : 1));
+			}
+			nh = 0;
+			hover = 0;
+			e->branch_since_ret = 1;
+		} else {
+			break;
+		}
+		pfirst = 0;
+		caddr = b->iaddr;
+		cit = it;
+		csize = 2u << lsz;
+		csij = b->sijump != 0;
+		if (cls == 3) {
+			/* an uninferable jump: the step of the next block reports its target */
+			upd = 1;
+			k++;
+			break;
+		}
+	}
+	if (!k)
+		return 0;
+	if (upd) {
+		e->prev_updiscon = 1;
+		e->fast = (uint8_t)(e->fast_tgt ? 2 : 0);
+	}
+	e->nhist = (uint8_t)nh;
+	e->hist_over = (uint8_t)hover;
+	e->bmap = bmap;
+	e->branches = (uint8_t)branches;
+	e->pbc = pbc;
+	e->stats.blocks += k;
+	e->trep = 0;
+	e->fresh = 0;
+	e->prev_mispred = 0;
+	e->prev_ret = 0;
+	/* the last two blocks become the previous and the current element */
+	ni = (e->cur + 1u) & 3u;
+	if (k >= 2) {
+		pmregs_etrace_enc_el_of(&e->el[ni], &in[k - 2]);
+		ni = (ni + 1u) & 3u;
+	}
+	pmregs_etrace_enc_el_of(&e->el[ni], &in[k - 1]);
+	e->cur = ni;
+	return k;
+}
+
 /* n cycles in which the hart retired nothing (for a resynchronisation counter of cycles). */
 static inline void pmregs_etrace_encoder_idle(struct pmregs_etrace_encoder *e, uint64_t n)
 {
@@ -1389,6 +1715,7 @@ static inline int pmregs_etrace_encoder_finish(struct pmregs_etrace_encoder *e, 
 				      ienable ? 1u : 0u, 1);
 	else
 		pmregs_etrace_enc_support(e, PMREGS_ETRACE_TE_INST_QUAL_STATUS_NO_CHANGE, ienable ? 1u : 0u);
+	e->fast = pmregs_etrace_enc_ready(e);
 	return (int)(e->qtail - e->qhead);
 }
 
@@ -1402,6 +1729,7 @@ static inline void pmregs_etrace_encoder_lost(struct pmregs_etrace_encoder *e)
 {
 	e->lost = 1;
 	pmregs_etrace_enc_recover(e);
+	e->fast = pmregs_etrace_enc_ready(e);
 }
 
 /*
@@ -1432,6 +1760,8 @@ static inline int pmregs_etrace_encoder_set_options(struct pmregs_etrace_encoder
 	e->rs_unit = c->resync_unit;
 	e->rs_count = 0;
 	e->rs_state = 1;
+	pmregs_etrace_enc_fast_setup(e);
+	e->fast = pmregs_etrace_enc_ready(e);
 	return PMREGS_OK;
 }
 
@@ -1449,7 +1779,8 @@ PMREGS_HOT size_t pmregs_etrace_encoder_run(struct pmregs_etrace_encoder *e, con
 	for (k = 0; k < n; k++) {
 		if (cap - o < PMREGS_ETRACE_ENCODER_STEP_MAX)
 			break;
-		if (pmregs_etrace_encoder_step(e, &in[k]) < 0)
+		k += pmregs_etrace_enc_burst(e, in + k, n - k);
+		if (k == n || pmregs_etrace_encoder_step(e, &in[k]) < 0)
 			break;
 		if (e->qtail != e->qhead)
 			o += pmregs_etrace_encoder_take(e, out + o, cap - o);
@@ -1484,6 +1815,90 @@ static inline int pmregs_etrace_enc_wrote(struct pmregs_etrace_encoder *e, int r
 	return 1;
 }
 
+/* Internal: x (width w, 0..64) into the two words b at bit pos (pos + w <= 128); 1 when x is wider than w. */
+PMREGS_HOT unsigned pmregs_etrace_enc_put2(uint64_t *b, unsigned pos, unsigned w, uint64_t x)
+{
+	if (w < 64 && (x >> w) != 0)
+		return 1;
+	if (!w)
+		return 0;
+	if (pos < 64) {
+		b[0] |= x << pos;
+		if (pos && pos + w > 64)
+			b[1] |= x >> (64u - pos);
+	} else {
+		b[1] |= x << (pos - 64u);
+	}
+	return 0;
+}
+
+/*
+ * Internal: the SMI message of te_inst packet t written straight, for the
+ * packets that report an address with a branch map or without (formats 1
+ * and 2) in a message header without index or timestamp: the bytes of
+ * pmregs_etrace_smi_stream_put() (the same sign-based compression) without
+ * its general field walk. Returns the bytes written, PMREGS_ENOSPC, or 0 for
+ * anything else (the caller then takes the general writer).
+ */
+PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f,
+					      const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
+{
+	uint64_t b[2] = { 0, 0 }, fill, keep;
+	unsigned pos, over, aw, top, m, nbytes;
+	if (f->shape != PMREGS_ETRACE_SMI_SHAPE_MESSAGE || f->timestamp_present || p->smi_index_bits || f->index || f->index_pad ||
+	    f->msg_type > 3u)
+		return 0;
+	if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY && t->format == 2) {
+		b[0] = 2;
+		pos = 2;
+	} else if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA && t->format == 1 && t->branches >= 1 && t->branches <= 31) {
+		unsigned n = t->branches, bl = n | (n >> 1) | (n >> 2) | (n >> 3) | (n >> 4);
+		if (bl < 32 && (t->branch_map >> bl) != 0)
+			return 0;
+		b[0] = 1u | ((uint64_t)n << 2) | ((uint64_t)t->branch_map << 7);
+		pos = 7u + bl;
+	} else if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL && t->format == 1 && t->branches == 0 &&
+		   (t->branch_map >> 31) == 0) {
+		b[0] = 1u | ((uint64_t)t->branch_map << 7);
+		pos = 38;
+	} else {
+		return 0;
+	}
+	if (t->shape != PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL) {
+		unsigned dw = pmregs_etrace_irdepth_width(p);
+		aw = (unsigned)(p->iaddress_width_p - p->iaddress_lsb_p);
+		if (pos + aw + 3u + dw > 128u || t->notify > 1u || t->updiscon > 1u || t->irreport > 1u)
+			return 0;
+		over = pmregs_etrace_enc_put2(b, pos, aw, t->address);
+		pos += aw;
+		over |= pmregs_etrace_enc_put2(b, pos, 3, (uint64_t)t->notify | ((uint64_t)t->updiscon << 1) | ((uint64_t)t->irreport << 2));
+		pos += 3;
+		over |= pmregs_etrace_enc_put2(b, pos, dw, t->irdepth);
+		pos += dw;
+		if (over)
+			return 0;
+	}
+	/* the bits past the last one repeat it; the payload ends after the last bit that differs from it, and one more */
+	top = (pos - 1u) >> 6;
+	fill = (uint64_t)0 - ((b[top] >> ((pos - 1u) & 63u)) & 1u);
+	keep = pmregs_lowmask(((pos - 1u) & 63u) + 1u);
+	b[top] = (b[top] & keep) | (fill & ~keep);
+	if (top == 0)
+		b[1] = fill;
+	if (b[1] ^ fill)
+		m = 64u + pmregs_msb64(b[1] ^ fill) + 2u;
+	else if (b[0] ^ fill)
+		m = pmregs_msb64(b[0] ^ fill) + 2u;
+	else
+		m = 1;
+	nbytes = (m + 7u) / 8u;
+	if (cap < nbytes + 1u)
+		return PMREGS_ENOSPC;
+	out[0] = (unsigned char)(nbytes | ((unsigned)f->msg_type << 5));
+	pmregs_ip_store_room(b, nbytes, out + 1, cap - 1u); /* whole words, as the general writer's */
+	return (int)nbytes + 1;
+}
+
 /*
  * Write the waiting packets into buf (cap bytes) as an SMI stream, each
  * framed by *f (pmregs_etrace_smi_stream_put()). Stops at the first packet
@@ -1496,9 +1911,14 @@ static inline size_t pmregs_etrace_encoder_put_smi(struct pmregs_etrace_encoder 
 {
 	unsigned char *out = (unsigned char *)buf;
 	size_t o = 0, k = 0;
-	while (e->qhead != e->qtail &&
-	       pmregs_etrace_enc_wrote(e, pmregs_etrace_smi_stream_put(&e->p, f, pmregs_etrace_enc_oldest(e), out + o, cap - o), &o, &k))
-		;
+	while (e->qhead != e->qtail) {
+		const struct pmregs_etrace_te_inst *t = pmregs_etrace_enc_oldest(e);
+		int rc = pmregs_etrace_enc_smi_short(&e->p, f, t, out + o, cap - o);
+		if (rc == 0)
+			rc = pmregs_etrace_smi_stream_put(&e->p, f, t, out + o, cap - o);
+		if (!pmregs_etrace_enc_wrote(e, rc, &o, &k))
+			break;
+	}
 	*used = o;
 	return k;
 }
@@ -1547,7 +1967,8 @@ PMREGS_HOT size_t pmregs_etrace_encoder_run_smi(struct pmregs_etrace_encoder *e,
 	for (k = 0; k < n; k++) {
 		if (cap - o < room)
 			break;
-		if (pmregs_etrace_encoder_step(e, &in[k]) < 0)
+		k += pmregs_etrace_enc_burst(e, in + k, n - k);
+		if (k == n || pmregs_etrace_encoder_step(e, &in[k]) < 0)
 			break;
 		if (e->qtail != e->qhead) {
 			(void)pmregs_etrace_encoder_put_smi(e, f, out + o, cap - o, &u);

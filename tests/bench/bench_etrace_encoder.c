@@ -182,6 +182,14 @@ int main(void)
 	qsort(t, RUNS, sizeof t[0], cmpd);
 	row("pmregs, blocks of up to 8, baseline -> SMI", t[RUNS / 2], l.n, pkts, bytes, naive_med);
 
+	/* the options of riscv-etrace's generator, for side-by-side figures: no resynchronisation */
+	c.resync_max = 0;
+	for (r = 0; r < RUNS; r++)
+		t[r] = run_pmregs(&p, &c, single, nsingle, &bytes, &pkts);
+	qsort(t, RUNS, sizeof t[0], cmpd);
+	row("pmregs, single retirement, no resync -> SMI", t[RUNS / 2], l.n, pkts, bytes, naive_med);
+	c.resync_max = 16;
+
 	c.options = PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN | PMREGS_ETRACE_ENCODER_JUMP_TARGET_CACHE |
 		    PMREGS_ETRACE_ENCODER_BRANCH_PREDICTION;
 	for (r = 0; r < RUNS; r++)

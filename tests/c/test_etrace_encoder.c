@@ -707,6 +707,72 @@ static void test_naive(void)
 	}
 }
 
+/* The encoder's own SMI writer for formats 1 and 2 (pmregs_etrace_enc_smi_short()) writes the bytes of
+ * the general writer, pmregs_etrace_smi_stream_put(), for random packets under random parameters, or
+ * leaves the packet to it; and pmregs_etrace_encoder_put_smi() gives the general writer's stream. */
+static void test_smi_short(void)
+{
+	uint64_t r = 0x9e3779b97f4a7c15u;
+	unsigned i, handled = 0;
+	for (i = 0; i < 200000; i++) {
+		struct pmregs_etrace_params p;
+		struct pmregs_etrace_smi f;
+		pkt_t t;
+		unsigned char a[64], b[64];
+		unsigned shape, aw, dw, n;
+		int ra, rb;
+		r = r * 6364136223846793005u + 1442695040888963407u;
+		pmregs_etrace_params_default(&p);
+		p.iaddress_width_p = (uint8_t)(1u + (r >> 58));
+		p.iaddress_lsb_p = (uint8_t)((r >> 20) % 3u);
+		if (p.iaddress_lsb_p >= p.iaddress_width_p)
+			p.iaddress_lsb_p = 0;
+		p.return_stack_size_p = (uint8_t)((r >> 24) % 5u == 0 ? 0 : (r >> 27) % 8u);
+		p.call_counter_size_p = (uint8_t)((r >> 30) % 4u == 0 ? (r >> 32) % 9u : 0);
+		if ((r >> 35) % 17u == 0)
+			p.smi_index_bits = 3;
+		pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+		f.msg_type = (uint8_t)((r >> 37) & 3u);
+		f.timestamp_present = (uint8_t)((r >> 39) % 13u == 0);
+		shape = (unsigned)((r >> 42) % 3u);
+		(void)pmregs_etrace_te_inst_init(&t, shape == 0 ? PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY
+						      : shape == 1 ? PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA : PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL);
+		t.format = (uint8_t)(shape == 0 ? 2 : 1);
+		aw = (unsigned)(p.iaddress_width_p - p.iaddress_lsb_p);
+		dw = pmregs_etrace_irdepth_width(&p);
+		r = r * 6364136223846793005u + 1442695040888963407u;
+		t.address = r & pmregs_lowmask(aw);
+		if ((r >> 7) % 3u == 0)
+			t.address = (r & 1u) ? pmregs_lowmask(aw) - (r >> 60) : (r >> 59); /* short ones of either sign */
+		if ((r >> 9) % 101u == 0)
+			t.address = pmregs_lowmask(aw) + 1u; /* too wide: the general writer reports it */
+		r = r * 6364136223846793005u + 1442695040888963407u;
+		t.notify = (uint8_t)(r & 1u);
+		t.updiscon = (uint8_t)((r >> 1) & 1u);
+		t.irreport = (uint8_t)((r >> 2) & 1u);
+		t.irdepth = (uint32_t)((r >> 3) & pmregs_lowmask(dw));
+		n = shape == 1 ? 1u + (unsigned)((r >> 40) % 31u) : 0u;
+		t.branches = (uint8_t)n;
+		t.branch_map = (uint32_t)((r >> 8) & (shape == 2 ? 0x7fffffffu : pmregs_lowmask(n | (n >> 1) | (n >> 2) | (n >> 3) | (n >> 4))));
+		memset(a, 0xa5, sizeof a);
+		memset(b, 0xa5, sizeof b);
+		ra = pmregs_etrace_enc_smi_short(&p, &f, &t, a, sizeof a);
+		rb = pmregs_etrace_smi_stream_put(&p, &f, &t, b, sizeof b);
+		if (ra == 0)
+			continue;
+		handled++;
+		if (ra != rb || ra < 0 || memcmp(a, b, (size_t)ra) != 0) {
+			fprintf(stderr, "smi_short: packet %u (shape %u, width %u, lsb %u, irdepth width %u): %d bytes, the general writer %d\n", i,
+				shape, p.iaddress_width_p, p.iaddress_lsb_p, dw, ra, rb);
+			CHECK(0);
+			break;
+		}
+		/* too little room: nothing written, PMREGS_ENOSPC */
+		CHECK_EQ(pmregs_etrace_enc_smi_short(&p, &f, &t, a, (size_t)ra - 1u), PMREGS_ENOSPC);
+	}
+	CHECK(handled > 100000); /* most packets took the short writer */
+}
+
 int main(void)
 {
 	test_refflow();
@@ -719,5 +785,6 @@ int main(void)
 	test_support();
 	test_options();
 	test_naive();
+	test_smi_short();
 	return check_done("etrace encoder");
 }
