@@ -4,6 +4,8 @@
  * the error codes and pmregs_strerror(), and every code has its own message;
  * pmregs_schedule() (<pmregs/base_schedule.h>), the search behind every
  * scheduler, against brute force on random small instances.
+ *
+ * pmregs-test: long-run (make check builds its sanitizer run at -O1: the run, not the build, takes the time)
  */
 #include <stdio.h>
 #include <string.h>

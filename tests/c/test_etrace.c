@@ -7,6 +7,8 @@
  * parameter sets), every truncation of valid packets and frames, the
  * semantic view, the framings, the stream walker's re-synchronisation and
  * the one-pass writers.
+ *
+ * pmregs-test: long-run (make check builds its sanitizer run at -O1: the run, not the build, takes the time)
  */
 #include <stdio.h>
 #include <string.h>

@@ -11,6 +11,8 @@
  * test_itanium_match.c) at the boundaries and at random points. The bit rules are
  * those of SEED 6.2.4/6.2.6 (Intel Itanium Processor Reference Manual for Software
  * Development): masked bits 50:0, bits 55:51 and 60:56 tied to bit 50.
+ *
+ * pmregs-test: long-run (make check builds its sanitizer run at -O1: the run, not the build, takes the time)
  */
 #include <stdio.h>
 #include <string.h>
