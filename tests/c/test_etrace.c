@@ -6,7 +6,9 @@
  * (test_etrace_naive.h), random round trips (1M packets for each of 9
  * parameter sets), every truncation of valid packets and frames, the
  * semantic view, the framings, the stream walker's re-synchronisation and
- * the one-pass writers.
+ * the one-pass writers. The random rounds, random byte strings and random
+ * streams are test_scale()'s: fewer in the 32-bit and emulated big-endian
+ * runs, whose point is the word size and the byte order.
  *
  * pmregs-test: long-run (make check builds its sanitizer run at -O1: the run, not the build, takes the time)
  */
@@ -717,7 +719,7 @@ static void test_random_bytes(void)
 		params_t p;
 		long i;
 		param_set(k, &p);
-		for (i = 0; i < 200000; i++) {
+		for (i = 0; i < (long)test_scale(200000); i++) {
 			unsigned char b[32];
 			size_t n = 1 + (size_t)(rnd() % 32), j;
 			pkt_t t, u;
@@ -999,8 +1001,9 @@ static void test_stream(void)
 {
 	static unsigned char buf[1 << 16];
 	static struct expect ex[4096];
-	int round;
-	for (round = 0; round < 40; round++) {
+	/* 40 random streams, or test_scale(40) but at least one per parameter set */
+	int round, rounds = test_scale(40) > NSETS ? (int)test_scale(40) : NSETS;
+	for (round = 0; round < rounds; round++) {
 		params_t p;
 		size_t len = 0, nex = 0, e, covered = 0;
 		struct pmregs_etrace_encap_stream s;
@@ -1817,7 +1820,7 @@ static void test_data_random_bytes(void)
 		params_t p;
 		long i, ok = 0;
 		data_param_set(k, &p);
-		for (i = 0; i < 100000; i++) {
+		for (i = 0; i < (long)test_scale(100000); i++) {
 			unsigned char b[40], c[64];
 			size_t n = (size_t)(rnd() % 34), j;
 			dpkt_t t, u;
