@@ -1355,8 +1355,8 @@ static void test_vectors(void)
 				CHECK(count_items(PMREGS_ETRACE_ITEM_INSN) > 10000);
 				nn = run_naive(&sc);
 				CHECK(same_as_naive(&o_big, nn, what));
-				/* small output windows and parallel chunks: on every vector, or on every
-				   test_scale(32)-th one in the 32-bit and emulated runs (they test where the
+				/* small output windows and parallel chunks: on all 32 vectors, or on test_scale(32)
+				   of them, evenly spread, in the 32-bit and emulated runs (they test where the
 				   decoder resumes, the same on every host; the vectors' bytes are all read above) */
 				if ((found - 1) % (32 / test_scale(32)) != 0)
 					continue;
