@@ -407,9 +407,12 @@ suite() {
 		eval "native_$(printf '%s' "$n" | tr -c 'A-Za-z0-9_' '_')=$last"
 		if have clang; then
 			# the sanitizers check the same at -O0, which builds several times faster; the hand-written
-			# tests, whose random rounds take the time, run at -O1 and start first
+			# tests start first, and those whose random rounds take the time (pmregs-test: long-run)
+			# run at -O1
+			sanopt=-O0
+			grep -q 'pmregs-test: long-run' "$src" 2>/dev/null && sanopt=-O1
 			case $src in
-			tests/c/*) after=$dep early=1 check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O1 -g $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
+			tests/c/*) after=$dep early=1 check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN $sanopt -g $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
 			examples/*) after=$dep check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O0 -g $SAN -Iinclude "$src" $libs ;;
 			*) after=$dep check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O0 -g $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
 			esac

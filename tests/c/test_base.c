@@ -4,6 +4,8 @@
  * the error codes and pmregs_strerror(), and every code has its own message;
  * pmregs_schedule() (<pmregs/base_schedule.h>), the search behind every
  * scheduler, against brute force on random small instances.
+ *
+ * pmregs-test: long-run (make check builds its sanitizer run at -O1: the run, not the build, takes the time)
  */
 #include <stdio.h>
 #include <string.h>
@@ -53,11 +55,13 @@ static int assignment_ok(uint64_t opts[8][8], const unsigned *nopts, unsigned n,
 	return 1;
 }
 
-/* Random requests over few resources, so that passes are shared and conflicts common. */
+/* Random requests over few resources, so that passes are shared and conflicts common: 3000, or
+   test_scale() of them in the 32-bit and emulated big-endian runs (their point is the word size and
+   the byte order). */
 static void schedule_vs_brute_force(void)
 {
 	unsigned t;
-	for (t = 0; t < 3000; t++) {
+	for (t = 0; t < test_scale(3000); t++) {
 		uint64_t opts[8][8];
 		unsigned nopts[8], n = 1 + (unsigned)(rnd() % 6), nres = 2 + (unsigned)(rnd() % 6), i, o;
 		struct pmregs_sched_request req[8];

@@ -6,7 +6,11 @@
  * (test_etrace_naive.h), random round trips (1M packets for each of 9
  * parameter sets), every truncation of valid packets and frames, the
  * semantic view, the framings, the stream walker's re-synchronisation and
- * the one-pass writers.
+ * the one-pass writers. The random rounds, random byte strings and random
+ * streams are test_scale()'s: fewer in the 32-bit and emulated big-endian
+ * runs, whose point is the word size and the byte order.
+ *
+ * pmregs-test: long-run (make check builds its sanitizer run at -O1: the run, not the build, takes the time)
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +23,94 @@ typedef struct pmregs_etrace_te_inst pkt_t;
 
 #define TEST_SEED 0x2545F4914F6CDD1Du
 #include "../common/xorshift.h"
+
+/*
+ * The codecs' entry points that this file calls, each compiled once, in a function of its own that
+ * is not inlined: the header forces them inline (PMREGS_HOT), and inlined at each of the many call
+ * sites below they made the gcc -O2 build of this file take several times as long, for the same
+ * code under test.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define TEST_NOINLINE __attribute__((noinline))
+#else
+#define TEST_NOINLINE
+#endif
+static TEST_NOINLINE int c_te_inst_encode_words(const params_t *p, const pkt_t *in, uint64_t *b, unsigned flags)
+{
+	return pmregs_etrace_te_inst_encode_words(p, in, b, flags);
+}
+static TEST_NOINLINE int c_te_data_encode_words(const params_t *p, const struct pmregs_etrace_te_data *in, uint64_t *b, unsigned flags)
+{
+	return pmregs_etrace_te_data_encode_words(p, in, b, flags);
+}
+static TEST_NOINLINE int c_encap_stream_put(const params_t *p, const struct pmregs_etrace_encap *f, const pkt_t *in, void *buf, size_t cap)
+{
+	return pmregs_etrace_encap_stream_put(p, f, in, buf, cap);
+}
+static TEST_NOINLINE int c_te_inst_encode(const params_t *p, const pkt_t *in, void *buf, size_t cap)
+{
+	return pmregs_etrace_te_inst_encode(p, in, buf, cap);
+}
+static TEST_NOINLINE int c_te_inst_encode_ex(const params_t *p, const pkt_t *in, void *buf, size_t cap, unsigned flags)
+{
+	return pmregs_etrace_te_inst_encode_ex(p, in, buf, cap, flags);
+}
+static TEST_NOINLINE int c_te_data_encode(const params_t *p, const struct pmregs_etrace_te_data *in, void *buf, size_t cap)
+{
+	return pmregs_etrace_te_data_encode(p, in, buf, cap);
+}
+static TEST_NOINLINE int c_te_data_encode_ex(const params_t *p, const struct pmregs_etrace_te_data *in, void *buf, size_t cap, unsigned flags)
+{
+	return pmregs_etrace_te_data_encode_ex(p, in, buf, cap, flags);
+}
+static TEST_NOINLINE int c_encap_encode(const params_t *p, const struct pmregs_etrace_encap *in, const void *payload, size_t payload_len, void *buf, size_t cap)
+{
+	return pmregs_etrace_encap_encode(p, in, payload, payload_len, buf, cap);
+}
+static TEST_NOINLINE int c_encap_decode(const params_t *p, const void *buf, size_t len, struct pmregs_etrace_encap *out)
+{
+	return pmregs_etrace_encap_decode(p, buf, len, out);
+}
+static TEST_NOINLINE int c_smi_encode(const params_t *p, const struct pmregs_etrace_smi *in, const void *payload, size_t payload_len, void *buf, size_t cap)
+{
+	return pmregs_etrace_smi_encode(p, in, payload, payload_len, buf, cap);
+}
+static TEST_NOINLINE int c_smi_decode(const params_t *p, const void *buf, size_t len, struct pmregs_etrace_smi *out)
+{
+	return pmregs_etrace_smi_decode(p, buf, len, out);
+}
+static TEST_NOINLINE int c_atb_encode(const params_t *p, const struct pmregs_etrace_atb *in, const void *payload, size_t payload_len, void *buf, size_t cap)
+{
+	return pmregs_etrace_atb_encode(p, in, payload, payload_len, buf, cap);
+}
+static TEST_NOINLINE int c_smi_stream_put(const params_t *p, const struct pmregs_etrace_smi *f, const pkt_t *in, void *buf, size_t cap)
+{
+	return pmregs_etrace_smi_stream_put(p, f, in, buf, cap);
+}
+static TEST_NOINLINE size_t c_smi_stream_put_batch(const params_t *p, const struct pmregs_etrace_smi *f, const pkt_t *in, size_t n, void *buf, size_t cap, size_t *used)
+{
+	return pmregs_etrace_smi_stream_put_batch(p, f, in, n, buf, cap, used);
+}
+static TEST_NOINLINE size_t c_smi_stream_batch(struct pmregs_etrace_smi_stream *s, const params_t *p, pkt_t *out, size_t n)
+{
+	return pmregs_etrace_smi_stream_batch(s, p, out, n);
+}
+static TEST_NOINLINE size_t c_encap_stream_batch(struct pmregs_etrace_encap_stream *s, const params_t *p, pkt_t *out, size_t n)
+{
+	return pmregs_etrace_encap_stream_batch(s, p, out, n);
+}
+static TEST_NOINLINE int c_smi_data_stream_put(const params_t *p, const struct pmregs_etrace_smi *f, const struct pmregs_etrace_te_data *in, void *buf, size_t cap)
+{
+	return pmregs_etrace_smi_data_stream_put(p, f, in, buf, cap);
+}
+static TEST_NOINLINE int c_atb_stream_put(const params_t *p, const struct pmregs_etrace_atb *f, const pkt_t *in, void *buf, size_t cap)
+{
+	return pmregs_etrace_atb_stream_put(p, f, in, buf, cap);
+}
+static TEST_NOINLINE size_t c_atb_stream_batch(struct pmregs_etrace_atb_stream *s, const params_t *p, pkt_t *out, size_t n)
+{
+	return pmregs_etrace_atb_stream_batch(s, p, out, n);
+}
 
 static uint64_t mask(unsigned w)
 {
@@ -180,7 +272,7 @@ static void vector(const params_t *p, const unsigned char *b, size_t n, const pk
 	CHECK(same(&t, want));
 	CHECK_EQ(pmregs_etrace_te_inst_bits(p, &t), natural_bits);
 	/* the example's bytes are the shortest form: our encoder gives exactly them */
-	rc = pmregs_etrace_te_inst_encode(p, want, out, sizeof out);
+	rc = c_te_inst_encode(p, want, out, sizeof out);
 	CHECK_EQ(rc, n);
 	CHECK(rc == (int)n && memcmp(out, b, n) == 0);
 	CHECK_EQ(nv_decode(p, b, n, &u), 0);
@@ -376,7 +468,7 @@ static void test_compression_rules(void)
 	b[2] = 0x00;
 	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, b, 3, &t), PMREGS_OK);
 	CHECK_EQ(t.ioptions, 4);
-	n = pmregs_etrace_te_inst_encode_ex(&p, &t, c, sizeof c, PMREGS_PACKET_UNCOMPRESSED);
+	n = c_te_inst_encode_ex(&p, &t, c, sizeof c, PMREGS_PACKET_UNCOMPRESSED);
 	CHECK_EQ(n, 3);
 	CHECK(memcmp(b, c, 3) == 0);
 	/* a fourth byte is beyond the natural length: over-long */
@@ -415,26 +507,26 @@ static void test_compression_rules(void)
 	CHECK_EQ(t.subformat, 1);
 	/* ... and a subformat the zero-width field cannot stand for is refused by the encoder */
 	pmregs_etrace_te_inst_init(&t, PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT);
-	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ERANGE);
+	CHECK_EQ(c_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ERANGE);
 	/* encoder refusals: unknown shape, value too wide, discriminator that does not select the shape */
 	pmregs_etrace_params_default(&p);
 	pmregs_etrace_te_inst_init(&t, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
 	t.address = (uint64_t)1 << 31; /* A = 31 */
-	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ERANGE);
+	CHECK_EQ(c_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ERANGE);
 	t.address = 0;
 	t.format = 1;
-	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
+	CHECK_EQ(c_te_inst_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
 	t.shape = PMREGS_ETRACE_TE_INST_NSHAPES;
-	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
+	CHECK_EQ(c_te_inst_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
 	CHECK_EQ(pmregs_etrace_te_inst_init(&t, PMREGS_ETRACE_TE_INST_NSHAPES), PMREGS_EINVAL);
 	pmregs_etrace_te_inst_init(&t, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA);
 	t.branches = 0; /* branches 0 is the other format 1 table */
-	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
+	CHECK_EQ(c_te_inst_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
 	/* a buffer too small: nothing written */
 	pmregs_etrace_te_inst_init(&t, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
 	t.address = 0x12345678;
 	memset(c, 0xAB, sizeof c);
-	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, 3), PMREGS_ENOSPC);
+	CHECK_EQ(c_te_inst_encode(&p, &t, c, 3), PMREGS_ENOSPC);
 	CHECK_EQ(c[0], 0xAB);
 	/*
 	 * The 31-byte limit (spec/etrace.yaml max_bytes: the normal encapsulation's
@@ -454,20 +546,20 @@ static void test_compression_rules(void)
 	t.context = 0x5555555555555555ull;
 	t.tval = 0x0055555555555555ull; /* top 10 bits 0: 262 bits -> 33 bytes */
 	CHECK_EQ(pmregs_etrace_te_inst_bits(&p, &t), 272);
-	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
+	CHECK_EQ(c_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
 	t.tval = 0x5555ull; /* 7+64+64+8+2+63+16 = 224 bits -> 28 bytes */
-	n = pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c);
+	n = c_te_inst_encode(&p, &t, c, sizeof c);
 	CHECK_EQ(n, 28);
 	t.tval = 0x0000555555555555ull; /* 7+128+8+2+63+47 + 1 sign = 256 bits: 32 bytes */
-	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
+	CHECK_EQ(c_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
 	t.tval = 0x0000155555555555ull; /* 7+128+8+2+63+45 + 1 = 254 bits: 32 bytes */
-	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
+	CHECK_EQ(c_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
 	t.tval = 0x0000055555555555ull; /* 7+128+8+2+63+43 + 1 = 252 bits -> 32 bytes */
-	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
+	CHECK_EQ(c_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
 	t.tval = 0x0000015555555555ull; /* ... + 41 + 1 = 250 bits -> 32 bytes */
-	CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
+	CHECK_EQ(c_te_inst_encode(&p, &t, c, sizeof c), PMREGS_ETOOLONG);
 	t.tval = 0x0000005555555555ull; /* ... + 39 + 1 = 248 bits -> 31 bytes: the longest payload */
-	n = pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c);
+	n = c_te_inst_encode(&p, &t, c, sizeof c);
 	CHECK_EQ(n, 31);
 	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, c, 31, &u), PMREGS_OK);
 	CHECK(same(&t, &u));
@@ -569,8 +661,8 @@ static void test_round_trips(void)
 			unsigned char c[64], f[64], nv[64];
 			int n, nf, j, bad = 0;
 			random_packet(&p, &t);
-			n = pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c);
-			nf = pmregs_etrace_te_inst_encode_ex(&p, &t, f, sizeof f, PMREGS_PACKET_UNCOMPRESSED);
+			n = c_te_inst_encode(&p, &t, c, sizeof c);
+			nf = c_te_inst_encode_ex(&p, &t, f, sizeof f, PMREGS_PACKET_UNCOMPRESSED);
 			if (n == PMREGS_ETOOLONG) {
 				toolong++;
 				CHECK(nv_encode(&p, &t, nv, 0) > 31);
@@ -627,7 +719,7 @@ static void test_random_bytes(void)
 		params_t p;
 		long i;
 		param_set(k, &p);
-		for (i = 0; i < 200000; i++) {
+		for (i = 0; i < (long)test_scale(200000); i++) {
 			unsigned char b[32];
 			size_t n = 1 + (size_t)(rnd() % 32), j;
 			pkt_t t, u;
@@ -654,7 +746,7 @@ static void test_random_bytes(void)
 				int m;
 				CHECK(nrc == 0 && same(&t, &u));
 				/* re-encoding gives the shortest form of the same bits: a prefix of b */
-				m = pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c);
+				m = c_te_inst_encode(&p, &t, c, sizeof c);
 				CHECK(m > 0 && (size_t)m <= n);
 				if (m > 0 && (size_t)m < n)
 					CHECK(memcmp(c, b, (size_t)m - 1) == 0);
@@ -682,7 +774,7 @@ static void test_semantic(void)
 		s.irdepth_reported = s.irreport;
 		s.irdepth = rnd() & 0xFF;
 		CHECK_EQ(pmregs_etrace_te_inst_semantic_set(&p, &t, &s), PMREGS_OK);
-		n = pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c);
+		n = c_te_inst_encode(&p, &t, c, sizeof c);
 		CHECK(n > 0);
 		CHECK_EQ(pmregs_etrace_te_inst_decode(&p, c, (size_t)n, &u), PMREGS_OK);
 		CHECK_EQ(pmregs_etrace_te_inst_semantic_get(&p, &u, &s2), PMREGS_OK);
@@ -721,10 +813,10 @@ static void test_semantic(void)
 		pmregs_etrace_te_inst_init(&t, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
 		t.address = 0x12; /* 2 + 5 address bits + 1 sign: one byte */
 		CHECK_EQ(pmregs_etrace_te_inst_semantic_set(&p, &t, &s), PMREGS_OK);
-		CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), 1);
+		CHECK_EQ(c_te_inst_encode(&p, &t, c, sizeof c), 1);
 		s.notify = 1; /* now bit 40 differs from the address's sign: 41 bits + 1 -> 6 bytes */
 		CHECK_EQ(pmregs_etrace_te_inst_semantic_set(&p, &t, &s), PMREGS_OK);
-		CHECK_EQ(pmregs_etrace_te_inst_encode(&p, &t, c, sizeof c), 6);
+		CHECK_EQ(c_te_inst_encode(&p, &t, c, sizeof c), 6);
 		s.notify = 0;
 		s.irreport = 1;
 		s.irdepth = 0x100; /* wider than the 8-bit irdepth */
@@ -787,7 +879,7 @@ static void test_encap(void)
 		p.encap_type_bits = (uint8_t)v->type_bits;
 		p.encap_type_inst = (uint8_t)v->type_inst;
 		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
-		rc = pmregs_etrace_encap_decode(&p, v->bytes, v->n, &f);
+		rc = c_encap_decode(&p, v->bytes, v->n, &f);
 		if (rc != (int)v->n)
 			fprintf(stderr, "%s\n", v->what);
 		CHECK_EQ(rc, v->n);
@@ -804,12 +896,12 @@ static void test_encap(void)
 		CHECK(n >= 0 && memcmp(pay, v->payload, (size_t)n) == 0);
 		/* encoding the fields and the payload gives the same bytes, length computed */
 		f.length = 0;
-		n = pmregs_etrace_encap_encode(&p, &f, v->payload, v->payload_len, out, sizeof out);
+		n = c_encap_encode(&p, &f, v->payload, v->payload_len, out, sizeof out);
 		CHECK_EQ(n, v->n);
 		CHECK(n == (int)v->n && memcmp(out, v->bytes, v->n) == 0);
 		/* every truncation is reported as such */
 		for (k = 0; k < v->n; k++)
-			CHECK_EQ(pmregs_etrace_encap_decode(&p, v->bytes, k, &f), PMREGS_ETRUNC);
+			CHECK_EQ(c_encap_decode(&p, v->bytes, k, &f), PMREGS_ETRUNC);
 	}
 	{ /* extend = 1 must not appear in a normal packet when timestamps have no width (encapsulation spec) */
 		params_t p;
@@ -817,16 +909,16 @@ static void test_encap(void)
 		static const unsigned char b[] = {0x82, 0x1f, 0x04}; /* length 2, extend 1 */
 		unsigned char out[8];
 		pmregs_etrace_params_default(&p);
-		CHECK_EQ(pmregs_etrace_encap_decode(&p, b, sizeof b, &f), PMREGS_EINVAL);
+		CHECK_EQ(c_encap_decode(&p, b, sizeof b, &f), PMREGS_EINVAL);
 		pmregs_etrace_encap_init(&f, PMREGS_ETRACE_ENCAP_SHAPE_NORMAL);
 		f.extend = 1;
-		CHECK_EQ(pmregs_etrace_encap_encode(&p, &f, b + 1, 2, out, sizeof out), PMREGS_EINVAL);
+		CHECK_EQ(c_encap_encode(&p, &f, b + 1, 2, out, sizeof out), PMREGS_EINVAL);
 		p.encap_timestamp_bytes = 1; /* with a timestamp byte the same header is fine */
-		CHECK_EQ(pmregs_etrace_encap_encode(&p, &f, b + 1, 2, out, sizeof out), 4);
-		CHECK_EQ(pmregs_etrace_encap_decode(&p, out, 4, &f), 4);
+		CHECK_EQ(c_encap_encode(&p, &f, b + 1, 2, out, sizeof out), 4);
+		CHECK_EQ(c_encap_decode(&p, out, 4, &f), 4);
 		/* null.align keeps extend = 1 whatever the timestamp width */
 		p.encap_timestamp_bytes = 0;
-		CHECK_EQ(pmregs_etrace_encap_decode(&p, (const unsigned char *)"\x80", 1, &f), 1);
+		CHECK_EQ(c_encap_decode(&p, (const unsigned char *)"\x80", 1, &f), 1);
 		CHECK_EQ(f.shape, PMREGS_ETRACE_ENCAP_SHAPE_NULL_ALIGN);
 	}
 	{ /* a payload too long is refused, and so is a buffer too small or an empty payload */
@@ -836,11 +928,11 @@ static void test_encap(void)
 		pmregs_etrace_params_default(&p);
 		memset(pay, 0x11, sizeof pay);
 		pmregs_etrace_encap_init(&f, PMREGS_ETRACE_ENCAP_SHAPE_NORMAL);
-		CHECK_EQ(pmregs_etrace_encap_encode(&p, &f, pay, 31, out, sizeof out), 32);
+		CHECK_EQ(c_encap_encode(&p, &f, pay, 31, out, sizeof out), 32);
 		CHECK_EQ(out[0], 31);
-		CHECK_EQ(pmregs_etrace_encap_encode(&p, &f, pay, 32, out, sizeof out), PMREGS_ETOOLONG);
-		CHECK_EQ(pmregs_etrace_encap_encode(&p, &f, pay, 31, out, 31), PMREGS_ENOSPC);
-		CHECK_EQ(pmregs_etrace_encap_encode(&p, &f, pay, 0, out, sizeof out), PMREGS_EINVAL);
+		CHECK_EQ(c_encap_encode(&p, &f, pay, 32, out, sizeof out), PMREGS_ETOOLONG);
+		CHECK_EQ(c_encap_encode(&p, &f, pay, 31, out, 31), PMREGS_ENOSPC);
+		CHECK_EQ(c_encap_encode(&p, &f, pay, 0, out, sizeof out), PMREGS_EINVAL);
 	}
 }
 
@@ -858,13 +950,13 @@ static void test_smi(void)
 	pmregs_etrace_params_default(&p);
 	{ /* reference flow: no index, no timestamp: 0x45 then the 5 payload bytes */
 		static const unsigned char b[] = {0x45, 0x32, 0x04, 0x00, 0x00, 0x02};
-		CHECK_EQ(pmregs_etrace_smi_decode(&p, b, sizeof b, &m), 6);
+		CHECK_EQ(c_smi_decode(&p, b, sizeof b, &m), 6);
 		CHECK_EQ(m.shape, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
 		CHECK_EQ(m.length, 5);
 		CHECK_EQ(m.msg_type, PMREGS_ETRACE_SMI_MSG_TYPE_TE_INST);
 		CHECK_EQ(m.payload_offset, 8);
 		CHECK_EQ(m.payload_bits, 40);
-		n = pmregs_etrace_smi_encode(&p, &m, b + 1, 5, out, sizeof out);
+		n = c_smi_encode(&p, &m, b + 1, 5, out, sizeof out);
 		CHECK(n == 6 && memcmp(out, b, 6) == 0);
 	}
 	{ /*
@@ -874,26 +966,26 @@ static void test_smi(void)
 	   */
 		static const unsigned char b[] = {0xC2, 0x13, 0xEF, 0xBE, 0x1f, 0x04};
 		p.smi_index_bits = 5;
-		CHECK_EQ(pmregs_etrace_smi_decode(&p, b, sizeof b, &m), 6);
+		CHECK_EQ(c_smi_decode(&p, b, sizeof b, &m), 6);
 		CHECK_EQ(m.index, 0x13);
 		CHECK_EQ(m.timestamp, 0xBEEF);
 		CHECK_EQ(m.timestamp_present, 1);
 		CHECK_EQ(m.payload_offset, 32);
-		n = pmregs_etrace_smi_encode(&p, &m, b + 4, 2, out, sizeof out);
+		n = c_smi_encode(&p, &m, b + 4, 2, out, sizeof out);
 		CHECK(n == 6 && memcmp(out, b, 6) == 0);
 		/* non-zero pad bits after the index are not a message */
 		{
 			unsigned char c[6];
 			memcpy(c, b, 6);
 			c[1] = 0x33;
-			CHECK_EQ(pmregs_etrace_smi_decode(&p, c, 6, &m), PMREGS_EINVAL);
+			CHECK_EQ(c_smi_decode(&p, c, 6, &m), PMREGS_EINVAL);
 		}
 	}
 	{ /* a zero byte between messages is fill; other length-0 headers are not defined */
 		static const unsigned char z[] = {0x00}, bad[] = {0x40};
-		CHECK_EQ(pmregs_etrace_smi_decode(&p, z, 1, &m), 1);
+		CHECK_EQ(c_smi_decode(&p, z, 1, &m), 1);
 		CHECK_EQ(m.shape, PMREGS_ETRACE_SMI_SHAPE_FILL);
-		CHECK_EQ(pmregs_etrace_smi_decode(&p, bad, 1, &m), PMREGS_EINVAL);
+		CHECK_EQ(c_smi_decode(&p, bad, 1, &m), PMREGS_EINVAL);
 	}
 }
 
@@ -909,8 +1001,9 @@ static void test_stream(void)
 {
 	static unsigned char buf[1 << 16];
 	static struct expect ex[4096];
-	int round;
-	for (round = 0; round < 40; round++) {
+	/* 40 random streams, or test_scale(40) but at least one per parameter set */
+	int round, rounds = test_scale(40) > NSETS ? (int)test_scale(40) : NSETS;
+	for (round = 0; round < rounds; round++) {
 		params_t p;
 		size_t len = 0, nex = 0, e, covered = 0;
 		struct pmregs_etrace_encap_stream s;
@@ -943,7 +1036,7 @@ static void test_stream(void)
 				pmregs_etrace_encap_init(&f, (rnd() & 1) ? PMREGS_ETRACE_ENCAP_SHAPE_NULL_ALIGN
 								     : PMREGS_ETRACE_ENCAP_SHAPE_NULL_IDLE);
 				f.flow = (uint8_t)(rnd() & 3);
-				n = pmregs_etrace_encap_encode(&p, &f, 0, 0, buf + len, sizeof buf - len);
+				n = c_encap_encode(&p, &f, 0, 0, buf + len, sizeof buf - len);
 				CHECK_EQ(n, 1);
 				len += 1;
 				x->kind = 1;
@@ -954,7 +1047,7 @@ static void test_stream(void)
 				int n, m;
 				do {
 					random_packet(&p, &x->pkt);
-					n = pmregs_etrace_te_inst_encode(&p, &x->pkt, pay, sizeof pay);
+					n = c_te_inst_encode(&p, &x->pkt, pay, sizeof pay);
 				} while (n < 0 || n > 28);
 				pmregs_etrace_encap_init(&f, PMREGS_ETRACE_ENCAP_SHAPE_NORMAL);
 				f.flow = (uint8_t)(rnd() & 3);
@@ -962,7 +1055,7 @@ static void test_stream(void)
 				f.srcid = (uint16_t)(rnd() & mask(p.encap_srcid_bits));
 				f.timestamp = f.extend ? rnd() & mask(8u * p.encap_timestamp_bytes) : 0;
 				f.type = p.encap_type_inst;
-				m = pmregs_etrace_encap_encode(&p, &f, pay, (size_t)n, buf + len, sizeof buf - len);
+				m = c_encap_encode(&p, &f, pay, (size_t)n, buf + len, sizeof buf - len);
 				CHECK(m > 0);
 				if (m <= 0)
 					break;
@@ -1098,7 +1191,7 @@ static void test_presets(void)
 		struct pmregs_etrace_encap_stream st;
 		pkt_t out[2];
 		pmregs_etrace_encap_stream_init(&st, m, sizeof m, 1);
-		CHECK_EQ(pmregs_etrace_encap_stream_batch(&st, &spec, out, 2), 1);
+		CHECK_EQ(c_encap_stream_batch(&st, &spec, out, 2), 1);
 		CHECK_EQ(out[0].shape, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
 		CHECK_EQ(out[0].address, 0x8000010c);
 		CHECK_EQ(st.pos, sizeof m);
@@ -1153,24 +1246,24 @@ static void test_fast_paths(void)
 			int m;
 			do { /* a 31-byte payload does not fit beside a 4-bit srcID and type (length 32) */
 				random_packet(&p, &in[i]);
-				m = pmregs_etrace_te_inst_encode(&p, &in[i], pay[i], sizeof pay[i]);
+				m = c_te_inst_encode(&p, &in[i], pay[i], sizeof pay[i]);
 			} while (m <= 0 || m > 30);
 			plen[i] = (size_t)m;
 			pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
 			f.msg_type = 2;
-			m = pmregs_etrace_smi_encode(&p, &f, pay[i], plen[i], smi + ns, 48);
+			m = c_smi_encode(&p, &f, pay[i], plen[i], smi + ns, 48);
 			CHECK(m > 0);
 			ns += m > 0 ? (size_t)m : 0;
 			pmregs_etrace_encap_init(&e, PMREGS_ETRACE_ENCAP_SHAPE_NORMAL);
 			e.srcid = (uint16_t)(i & 7);
-			m = pmregs_etrace_encap_encode(&p, &e, pay[i], plen[i], enc + ne, 56);
+			m = c_encap_encode(&p, &e, pay[i], plen[i], enc + ne, 56);
 			CHECK(m > 0);
 			ne += m > 0 ? (size_t)m : 0;
 		}
 		/* SMI, in batches of 64 */
 		pmregs_etrace_smi_stream_init(&ss, smi, ns, 1);
 		for (n = 0; n < NP;) {
-			size_t got_n = pmregs_etrace_smi_stream_batch(&ss, &p, got + n, 64);
+			size_t got_n = c_smi_stream_batch(&ss, &p, got + n, 64);
 			if (got_n == 0)
 				break;
 			n += got_n;
@@ -1196,7 +1289,7 @@ static void test_fast_paths(void)
 		}
 		CHECK_EQ(i, NP);
 		pmregs_etrace_encap_stream_init(&es, enc, ne, 1);
-		n = pmregs_etrace_encap_stream_batch(&es, &p, got, NP);
+		n = c_encap_stream_batch(&es, &p, got, NP);
 		CHECK_EQ(n, NP);
 		CHECK_EQ(es.pos, ne);
 		for (i = 0; i < n && i < NP; i++)
@@ -1230,20 +1323,20 @@ static void test_atb(void)
 			b[n++] = (unsigned char)(beats[i].data >> (8 * k));
 	CHECK_EQ(n, 6);
 	pmregs_etrace_atb_stream_init(&s, b, n, 1);
-	CHECK_EQ(pmregs_etrace_atb_stream_batch(&s, &p, out, 4), 1);
+	CHECK_EQ(c_atb_stream_batch(&s, &p, out, 4), 1);
 	CHECK_EQ(out[0].shape, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
 	CHECK_EQ(out[0].address, 0x8000010c);
 	CHECK_EQ(s.pos, 6);
 	/* the same message re-encoded, a fill byte, one with a timestamp after the header byte */
 	pmregs_etrace_atb_init(&f, PMREGS_ETRACE_ATB_SHAPE_MESSAGE);
-	m = pmregs_etrace_atb_encode(&p, &f, b + 1, 5, b + n, sizeof b - n);
+	m = c_atb_encode(&p, &f, b + 1, 5, b + n, sizeof b - n);
 	CHECK_EQ(m, 6);
 	CHECK(memcmp(b, b + n, 6) == 0);
 	n += 6;
 	b[n++] = 0;
 	f.timestamp_present = 1;
 	f.timestamp = 0xBEEF;
-	m = pmregs_etrace_atb_encode(&p, &f, b + 1, 5, b + n, sizeof b - n);
+	m = c_atb_encode(&p, &f, b + 1, 5, b + n, sizeof b - n);
 	CHECK_EQ(m, 8);
 	CHECK_EQ(b[n], 0x25);
 	CHECK_EQ(b[n + 1], 0xEF);
@@ -1467,7 +1560,7 @@ static void test_data_vectors(void)
 	t.data_len = 3;
 	t.data = 0x12345678;
 	t.address = 0x20000400;
-	CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_store);
+	CHECK_EQ(c_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_store);
 	CHECK(memcmp(c, v_store, sizeof v_store) == 0);
 	CHECK_EQ(pmregs_etrace_te_data_bits(&p, &t), 73);
 	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_store, sizeof v_store, &u), PMREGS_OK);
@@ -1482,7 +1575,7 @@ static void test_data_vectors(void)
 	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_load, sizeof v_load, &u), PMREGS_OK);
 	CHECK(!dsame(&t, &u));
 	p.dsplit = 0;
-	CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_load);
+	CHECK_EQ(c_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_load);
 	CHECK(memcmp(c, v_load, sizeof v_load) == 0);
 	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_load, sizeof v_load, &u), PMREGS_OK);
 	CHECK(dsame(&t, &u));
@@ -1493,7 +1586,7 @@ static void test_data_vectors(void)
 	t.data = 0x1800;
 	t.addr_msbs = 0x300 >> 6;
 	t.operand = 0x08;
-	CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_csr);
+	CHECK_EQ(c_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_csr);
 	CHECK(memcmp(c, v_csr, sizeof v_csr) == 0);
 	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_csr, sizeof v_csr, &u), PMREGS_OK);
 	CHECK(dsame(&t, &u));
@@ -1504,14 +1597,14 @@ static void test_data_vectors(void)
 	t.operand = 1;
 	t.data = 5;
 	t.address = 0x20000400;
-	CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_amo);
+	CHECK_EQ(c_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_amo);
 	CHECK(memcmp(c, v_amo, sizeof v_amo) == 0);
 	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_amo, sizeof v_amo, &u), PMREGS_OK);
 	CHECK(dsame(&t, &u));
 
 	pmregs_etrace_te_data_init(&t, PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_ATOMIC_DATA);
 	t.lrid = 1;
-	CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), 1);
+	CHECK_EQ(c_te_data_encode(&p, &t, c, sizeof c), 1);
 	CHECK_EQ(c[0], v_err[0]);
 	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_err, 1, &u), PMREGS_OK);
 	CHECK(dsame(&t, &u));
@@ -1527,7 +1620,7 @@ static void test_data_vectors(void)
 	/* with a 2-bit format the codes 4-7 do not exist */
 	p.dsplit = 0;
 	pmregs_etrace_te_data_init(&t, PMREGS_ETRACE_TE_DATA_SHAPE_CSR);
-	CHECK(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c) < 0);
+	CHECK(c_te_data_encode(&p, &t, c, sizeof c) < 0);
 }
 
 /*
@@ -1595,14 +1688,14 @@ static void test_data_csr(void)
 		t.addr_msbs = 0xc82 >> 6;
 		t.addr_lsbs = 0xc82 & 63;
 		CHECK_EQ(pmregs_etrace_te_data_bits(&p, &t), 53);
-		CHECK_EQ(pmregs_etrace_smi_data_stream_put(&p, &f, &t, c, sizeof c), (int)sizeof v_ro);
+		CHECK_EQ(c_smi_data_stream_put(&p, &f, &t, c, sizeof c), (int)sizeof v_ro);
 		CHECK(memcmp(c, v_ro, sizeof v_ro) == 0);
 		/* the read-only shape refuses a CSR that is not read-only, and the other way round */
 		t.addr_msbs = 0x300 >> 6;
-		CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
+		CHECK_EQ(c_te_data_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
 		t.shape = PMREGS_ETRACE_TE_DATA_SHAPE_CSR;
 		t.addr_msbs = 0xc82 >> 6;
-		CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
+		CHECK_EQ(c_te_data_encode(&p, &t, c, sizeof c), PMREGS_EINVAL);
 
 		/* a read-write CSR: op_len and operand, and the address under no-address too */
 		pmregs_etrace_te_data_init(&t, PMREGS_ETRACE_TE_DATA_SHAPE_CSR);
@@ -1613,7 +1706,7 @@ static void test_data_csr(void)
 		t.operand = 0x08;
 		CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_rw, sizeof v_rw, &u), PMREGS_OK);
 		CHECK(dsame(&t, &u));
-		CHECK_EQ(pmregs_etrace_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_rw);
+		CHECK_EQ(c_te_data_encode(&p, &t, c, sizeof c), (int)sizeof v_rw);
 		CHECK(memcmp(c, v_rw, sizeof v_rw) == 0);
 	}
 
@@ -1628,7 +1721,7 @@ static void test_data_csr(void)
 	CHECK_EQ(pmregs_etrace_te_data_decode(&p, v_nd_rw, sizeof v_nd_rw, &u), PMREGS_OK);
 	CHECK_EQ(u.shape, PMREGS_ETRACE_TE_DATA_SHAPE_CSR);
 	CHECK_EQ((unsigned)u.addr_msbs << 6 | u.addr_lsbs, 0x304);
-	CHECK_EQ(pmregs_etrace_te_data_encode(&p, &u, c, sizeof c), (int)sizeof v_nd_rw);
+	CHECK_EQ(c_te_data_encode(&p, &u, c, sizeof c), (int)sizeof v_nd_rw);
 	CHECK(memcmp(c, v_nd_rw, sizeof v_nd_rw) == 0);
 }
 
@@ -1657,7 +1750,7 @@ static void test_data_atomic_subtypes(void)
 	t.operand = 1;
 	t.data = 5;
 	t.address = 0x20000400;
-	n = pmregs_etrace_te_data_encode(&p, &t, c, sizeof c);
+	n = c_te_data_encode(&p, &t, c, sizeof c);
 	CHECK(n > 0);
 	CHECK_EQ(c[0], 0xa6); /* format 110, subtype 100, size bits 1:0 = 10 */
 	CHECK_EQ(pmregs_etrace_te_data_decode(&p, c, (size_t)n, &u), PMREGS_OK);
@@ -1681,8 +1774,8 @@ static void test_data_round_trips(void)
 			unsigned natural = random_data(&p, &t);
 			int n, nf, j, bad = 0;
 			shapes[t.shape]++;
-			n = pmregs_etrace_te_data_encode(&p, &t, c, sizeof c);
-			nf = pmregs_etrace_te_data_encode_ex(&p, &t, f, sizeof f, PMREGS_PACKET_UNCOMPRESSED);
+			n = c_te_data_encode(&p, &t, c, sizeof c);
+			nf = c_te_data_encode_ex(&p, &t, f, sizeof f, PMREGS_PACKET_UNCOMPRESSED);
 			bad |= pmregs_etrace_te_data_bits(&p, &t) != (int)natural;
 			bad |= n <= 0 || nf != (int)(natural + 7) / 8 || n > nf;
 			if (!bad) {
@@ -1727,7 +1820,7 @@ static void test_data_random_bytes(void)
 		params_t p;
 		long i, ok = 0;
 		data_param_set(k, &p);
-		for (i = 0; i < 100000; i++) {
+		for (i = 0; i < (long)test_scale(100000); i++) {
 			unsigned char b[40], c[64];
 			size_t n = (size_t)(rnd() % 34), j;
 			dpkt_t t, u;
@@ -1742,7 +1835,7 @@ static void test_data_random_bytes(void)
 			if (rc != PMREGS_OK)
 				continue;
 			ok++;
-			m = pmregs_etrace_te_data_encode(&p, &t, c, sizeof c);
+			m = c_te_data_encode(&p, &t, c, sizeof c);
 			CHECK(m > 0 && (size_t)m <= n);
 			if (m > 0 && (size_t)m < n)
 				CHECK(memcmp(c, b, (size_t)m - 1) == 0);
@@ -1814,22 +1907,22 @@ static int words_equal(const uint64_t *w, const unsigned char *b, int n)
 	{                                                                                                             \
 		unsigned char pl[64], want[128], got[128];                                                            \
 		uint64_t w[16];                                                                                       \
-		int n = pmregs_etrace_##PAYLOAD##_encode(p, in, pl, sizeof pl), m = n, g;                                \
+		int n = c_##PAYLOAD##_encode(p, in, pl, sizeof pl), m = n, g;                                            \
 		struct pmregs_etrace_##STREAM s;                                                                      \
 		struct pmregs_etrace_##STREAM##_item it;                                                              \
 		struct pmregs_etrace_##PAYLOAD back;                                                                  \
 		if (n > 0)                                                                                            \
-			m = pmregs_etrace_##FRAME##_encode(p, f, pl, (size_t)n, want, sizeof want);                    \
-		*bad += pmregs_etrace_##PAYLOAD##_encode_words(p, in, w, 0) != n || (n > 0 && !words_equal(w, pl, n)); \
+			m = c_##FRAME##_encode(p, f, pl, (size_t)n, want, sizeof want);                                \
+		*bad += c_##PAYLOAD##_encode_words(p, in, w, 0) != n || (n > 0 && !words_equal(w, pl, n));             \
 		memset(got, 0xA5, sizeof got);                                                                        \
-		g = pmregs_etrace_##STREAM##_put(p, f, in, got, sizeof got);                                          \
+		g = c_##STREAM##_put(p, f, in, got, sizeof got);                                                      \
 		*bad += g != m || (m > 0 && memcmp(got, want, (size_t)m) != 0) || (m < 0 && !untouched(got, sizeof got)); \
 		if (m <= 0)                                                                                           \
 			return m;                                                                                     \
 		memset(got, 0xA5, sizeof got);                                                                        \
-		*bad += pmregs_etrace_##STREAM##_put(p, f, in, got, (size_t)m - 1) != PMREGS_ENOSPC;                   \
+		*bad += c_##STREAM##_put(p, f, in, got, (size_t)m - 1) != PMREGS_ENOSPC;                               \
 		*bad += !untouched(got, sizeof got);                                                                  \
-		*bad += pmregs_etrace_##STREAM##_put(p, f, in, got, (size_t)m) != m || memcmp(got, want, (size_t)m) != 0; \
+		*bad += c_##STREAM##_put(p, f, in, got, (size_t)m) != m || memcmp(got, want, (size_t)m) != 0;             \
 		*bad += !untouched(got + m, sizeof got - (size_t)m);                                                  \
 		*bad += pmregs_etrace_##PAYLOAD##_decode(p, pl, (size_t)n, &back) != PMREGS_OK;                        \
 		pmregs_etrace_##STREAM##_init(&s, got, (size_t)m, 1);                                                 \
@@ -1908,21 +2001,21 @@ static void test_writers(void)
 		pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
 		f.msg_type = 2;
 		for (i = 0, at[0] = 0; i < NP; i++) {
-			int m = pmregs_etrace_smi_stream_put(&p, &f, &in[i], one + at[i], 48);
+			int m = c_smi_stream_put(&p, &f, &in[i], one + at[i], 48);
 			if (m < 0)
 				break;
 			at[i + 1] = at[i] + (size_t)m;
 		}
-		n = pmregs_etrace_smi_stream_put_batch(&p, &f, in, NP, all, sizeof all, &used);
+		n = c_smi_stream_put_batch(&p, &f, in, NP, all, sizeof all, &used);
 		CHECK_EQ(n, i);
 		CHECK_EQ(used, at[i]);
 		CHECK(memcmp(one, all, at[i]) == 0);
 		if (i > 2) { /* room for all but the last byte of packet i - 1 */
-			n = pmregs_etrace_smi_stream_put_batch(&p, &f, in, i, all, at[i] - 1, &used);
+			n = c_smi_stream_put_batch(&p, &f, in, i, all, at[i] - 1, &used);
 			CHECK_EQ(n, i - 1);
 			CHECK_EQ(used, at[i - 1]);
 		}
-		n = pmregs_etrace_smi_stream_put_batch(&p, &f, in, 0, all, sizeof all, &used);
+		n = c_smi_stream_put_batch(&p, &f, in, 0, all, sizeof all, &used);
 		CHECK_EQ(n, 0);
 		CHECK_EQ(used, 0);
 	}
@@ -1996,7 +2089,7 @@ static void test_transport(void)
 			int m;
 			do {
 				random_packet(&p, &t);
-				m = pmregs_etrace_atb_stream_put(&p, &f, &t, one, sizeof one);
+				m = c_atb_stream_put(&p, &f, &t, one, sizeof one);
 			} while (m <= 0);
 			memcpy(want + total, one, (size_t)m);
 			off[i] = total;
@@ -2030,7 +2123,7 @@ static void test_transport(void)
 				int m;
 				do {
 					random_packet(&p, &t);
-					m = pmregs_etrace_smi_stream_put(&p, &sf, &t, buf + used, sizeof buf - used);
+					m = c_smi_stream_put(&p, &sf, &t, buf + used, sizeof buf - used);
 				} while (m <= 0);
 				off[i] = used;
 				CHECK_EQ(pmregs_block_place(buf, sizeof buf, used, (size_t)m, block, &used), PMREGS_OK);
@@ -2082,13 +2175,13 @@ static void test_transport(void)
 		pmregs_etrace_te_inst_init(&sup, PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT);
 		sup.ienable = 1;
 		sup.ioptions = PMREGS_ETRACE_IOPTIONS_REF_JUMP_TARGET_CACHE(1);
-		n = pmregs_etrace_te_inst_encode(&p, &sup, c, sizeof c);
+		n = c_te_inst_encode(&p, &sup, c, sizeof c);
 		CHECK(n > 0 && pmregs_etrace_te_inst_decode(&p, c, (size_t)n, &got) == PMREGS_OK);
 		p.f0s_inferred = pmregs_etrace_f0s_of_ioptions_ref(got.ioptions);
 		CHECK_EQ(p.f0s_inferred, 1);
 		pmregs_etrace_te_inst_init(&jtc, PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE);
 		jtc.index = 5;
-		n = pmregs_etrace_te_inst_encode(&p, &jtc, c, sizeof c);
+		n = c_te_inst_encode(&p, &jtc, c, sizeof c);
 		CHECK(n > 0 && pmregs_etrace_te_inst_decode(&p, c, (size_t)n, &got) == PMREGS_OK);
 		CHECK_EQ(got.shape, PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE);
 		CHECK_EQ(got.index, 5);

@@ -14,7 +14,9 @@
  * follows must resume exactly at the instruction its format 3.0 reports.
  *
  * PMREGS_ROUNDTRIP_PROGRAMS=N sets the programs per configuration (default
- * a quick run); PMREGS_ROUNDTRIP_SEED=S starts from another seed. A failure
+ * a quick run: 20, or test_scale(20) in the 32-bit and emulated big-endian
+ * runs, whose point is the word size and the byte order);
+ * PMREGS_ROUNDTRIP_SEED=S starts from another seed. A failure
  * prints the seed and the configuration that reproduce it.
  */
 #include <stdio.h>
@@ -114,7 +116,7 @@ static int run_one(const struct cfg *c, uint64_t seed, size_t n_insn)
 	struct pmregs_etrace_smi_stream_item it;
 	size_t nb, nt, k, used, np = 0, pos = 0, i, j, r;
 	uint64_t base;
-	int rc;
+	int rc, trace = getenv("PMREGS_ROUNDTRIP_TRACE") != 0;
 	static const uint64_t bases64[3] = { 0x80000000u, 0x10000u, 0x7ffffffff0000000u };
 	static const uint64_t bases32[3] = { 0x80000000u, 0x1000u, 0xfff00000u };
 
@@ -177,7 +179,7 @@ static int run_one(const struct cfg *c, uint64_t seed, size_t n_insn)
 			fprintf(stderr, "%s seed %llu: block %lu refused (%d): itype %u iretire %u priv %u cause %llu\n", c->name, (unsigned long long)seed, (unsigned long)k, rc, blocks[k].itype, blocks[k].iretire, blocks[k].priv, (unsigned long long)blocks[k].cause);
 			return 1;
 		}
-		if (getenv("PMREGS_ROUNDTRIP_TRACE")) {
+		if (trace) {
 			unsigned q;
 			fprintf(stderr, "blk %lu: iaddr %#llx iretire %u itype %u sij %u priv %u flags %u ctype %u ->", (unsigned long)k,
 				(unsigned long long)blocks[k].iaddr, blocks[k].iretire, blocks[k].itype, blocks[k].sijump, blocks[k].priv, blocks[k].flags,
@@ -281,7 +283,7 @@ int main(void)
 {
 	const char *e = getenv("PMREGS_ROUNDTRIP_PROGRAMS");
 	const char *s = getenv("PMREGS_ROUNDTRIP_SEED");
-	unsigned programs = e ? (unsigned)strtoul(e, 0, 0) : 20, k, i;
+	unsigned programs = e ? (unsigned)strtoul(e, 0, 0) : (unsigned)test_scale(20), k, i;
 	uint64_t seed0 = s ? strtoull(s, 0, 0) : 1;
 	unsigned long lost = 0, total = 0, rep = 0;
 	for (k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++) {

@@ -11,6 +11,8 @@
  * both answers are common; the test checks they were) and edge cases: bit 50
  * flips, every region pair, all-ones and all-zero masks, every plm/cpl pair, and
  * exhaustive runs over the bits where the rules change.
+ *
+ * pmregs-test: long-run (make check builds its sanitizer run at -O1: the run, not the build, takes the time)
  */
 #include <stdio.h>
 #include <string.h>

@@ -16,6 +16,8 @@
  *
  * Then every 16-bit parcel and millions of 32-bit words, for both XLENs, against the
  * switch-based decoder of test_riscv_naive.h, written from the same tables.
+ *
+ * pmregs-test: long-run (make check builds its sanitizer run at -O1: the run, not the build, takes the time)
  */
 #include <stddef.h>
 #include <stdio.h>

@@ -42,12 +42,14 @@ port_native() {
 # port_target MODE SRC CC... : build SRC for MODE with CC... (-O1; test programs with $TESTFLAGS,
 # examples as users build them), run it (through $port_runner) and compare its stdout with the
 # native run's. A test that takes its number of random rounds from test_scale() (tests/common/check.h)
-# runs an eighth of them here (PMREGS_TEST_SCALE=8: under emulation they would take minutes), and
-# is compared with its native build run at the same scale.
-port_scale=8
+# runs an eighth of them with -m32 (PMREGS_TEST_SCALE=8) and a 64th under emulation, whose point is
+# the byte order (at full scale it would take minutes), and is compared with its native build run at
+# the same scale.
+port_scale_m32=8 port_scale_be=64
 port_target() {
 	mode=$1 src=$2
 	shift 2
+	eval "port_scale=\$port_scale_$mode"
 	pn=${src##*/}
 	pn=${pn%.c}
 	pflags=$TESTFLAGS

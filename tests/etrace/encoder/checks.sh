@@ -12,9 +12,8 @@
 EE=$B/etrace_encode
 mkdir -p "$EE"
 
-enc_build() {
-	gcc -std=c99 $WARN -O2 -Iinclude examples/pmregs-decode.c -o "$EE/pmregs-decode"
-}
+# pmregs-decode: the gcc -O2 build of the C section ($native_pmregs_decode), linked here
+ln -sf ../pmregs-decode "$EE/pmregs-decode"
 
 # the --params of one of the reference flow's test suites (the options its encoder has)
 enc_suite_params() {
@@ -95,8 +94,7 @@ enc_refusals() {
 	enc_bad 5 "cannot read" "$EE/no-such-file.csv" || return 1
 }
 
-always=1 check "etrace --encode: pmregs-decode builds" enc_build
-enc_built=$last
+enc_built=$native_pmregs_decode
 after=$enc_built check "etrace --encode: the reference encoder's vectors (tests/etrace/encoder), byte for byte" enc_vectors
 after=$enc_built check "etrace --encode: bad traces and parameters refused with a located error, no output" enc_refusals
 for elf in tests/etrace/elf/*.rv64 tests/etrace/elf/*.rv32; do
