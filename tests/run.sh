@@ -268,6 +268,13 @@ build_run() {
 	return $brc
 }
 
+# san_build_run OUT CC ARGS...: build_run with an eighth of the test_scale() rounds (the sanitizer builds)
+san_build_run() {
+	PMREGS_TEST_SCALE=8
+	export PMREGS_TEST_SCALE
+	build_run "$@"
+}
+
 # drift FIX CMD...: CMD checks that generated files are up to date; on failure, say how to fix it
 drift() {
 	dfix=$1
@@ -408,11 +415,13 @@ suite() {
 		if have clang; then
 			# the sanitizers check the same at -O0, which builds several times faster; the hand-written
 			# tests start first, and those whose random rounds take the time (pmregs-test: long-run)
-			# run at -O1
+			# run at -O1. They run an eighth of the test_scale() rounds: the sanitizers watch the same
+			# code paths for undefined behaviour and bad accesses, the native build runs every round,
+			# and the libFuzzer runs search for the inputs that matter to a sanitizer.
 			sanopt=-O0
 			grep -q 'pmregs-test: long-run' "$src" 2>/dev/null && sanopt=-O1
 			case $src in
-			tests/c/*) after=$dep early=1 check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN $sanopt -g $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
+			tests/c/*) after=$dep early=1 check "$n (clang, ASan+UBSan)" san_build_run "$B/$n.san" clang -std=c99 $WARN $sanopt -g $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
 			examples/*) after=$dep check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O0 -g $SAN -Iinclude "$src" $libs ;;
 			*) after=$dep check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O0 -g $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
 			esac

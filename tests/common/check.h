@@ -41,8 +41,9 @@ static inline int check_failed(void)
 
 /*
  * test_scale(n): how many random rounds to run: n, or n divided by the environment variable
- * PMREGS_TEST_SCALE when it is set (at least 1). make check sets it for the 32-bit and the
- * emulated big-endian runs, and compares their output with a native run at the same scale.
+ * PMREGS_TEST_SCALE when it is set (at least 1). make check sets it for the sanitizer, the 32-bit
+ * and the emulated big-endian runs, and compares the output of the last two with a native run at
+ * the same scale.
  */
 static inline unsigned long test_scale(unsigned long n)
 {
