@@ -357,6 +357,7 @@ struct pmregs_etrace_encoder {
 	uint64_t fast_key0;  /* ... with these two keys (a 16-bit and a 32-bit instruction in privilege 0) */
 	uint64_t fast_key1;
 	uint64_t fast_kpriv; /* ... to which the privilege times this is added */
+	uint64_t fast_irmax; /* irdepth with every bit set */
 	uint64_t *stack;     /* 2^return_stack_size_p entries (work area), or null */
 	uint64_t *jtc;       /* 2^cache_size_p entries (work area), or null */
 	uint8_t *bp;         /* 2^bpred_size_p two-bit counters, one per byte (work area), or null */
@@ -406,7 +407,9 @@ struct pmregs_etrace_encoder {
 	uint8_t fast_one;    /* the iretire of a single instruction: 1 (instructions), or 0 (as many half-words as it is long) */
 	uint8_t fast_rs;     /* the resynchronisation counter counts cycles or half-words */
 	uint8_t fast_tgt;    /* targets of uninferable jumps can take the short path (no return stack, cache or predictor) */
-	uint8_t pmregs_pad2[5]; /* unused: the struct's size without implicit padding */
+	uint8_t fast_aw;     /* iaddress_width_p - iaddress_lsb_p: the bits of an address field */
+	uint8_t fast_dw;     /* the bits of irdepth */
+	uint8_t pmregs_pad2[3]; /* unused: the struct's size without implicit padding */
 };
 
 /* Internal element kinds and flags. */
@@ -743,12 +746,11 @@ static inline int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const 
 	}
 	if (t->shape != PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE) {
 		/* the raw bits: each differs from the bit before it when asserted (the address's MSB first) */
-		unsigned aw = (unsigned)(p->iaddress_width_p - p->iaddress_lsb_p), dw = pmregs_etrace_irdepth_width(p);
-		unsigned msb = (unsigned)(t->address >> (aw - 1u)) & 1u;
+		unsigned msb = (unsigned)(t->address >> (e->fast_aw - 1u)) & 1u;
 		t->notify = (uint8_t)(notify ^ msb);
 		t->updiscon = (uint8_t)(updiscon ^ t->notify);
 		t->irreport = (uint8_t)(irreport ^ t->updiscon);
-		t->irdepth = irreport ? d : (t->irreport ? pmregs_lowmask(dw) : 0);
+		t->irdepth = irreport ? d : (t->irreport ? e->fast_irmax : 0);
 	} else {
 		s.notify = (uint8_t)notify;
 		s.updiscon = (uint8_t)updiscon;
@@ -1185,6 +1187,9 @@ static inline void pmregs_etrace_enc_fast_setup(struct pmregs_etrace_encoder *e)
 	} else {
 		e->fast_cur |= 3u << 12;
 	}
+	e->fast_aw = (uint8_t)(e->p.iaddress_width_p - e->p.iaddress_lsb_p);
+	e->fast_dw = (uint8_t)pmregs_etrace_irdepth_width(&e->p);
+	e->fast_irmax = pmregs_lowmask(e->fast_dw);
 	e->fast_tab = 0;
 	for (i = 0; i < 16; i++)
 		e->fast_tab |= (uint64_t)((((e->fast_in >> i) & 1u) << 3) | ((e->fast_cur >> (2u * i)) & 3u) |
@@ -1194,16 +1199,18 @@ static inline void pmregs_etrace_enc_fast_setup(struct pmregs_etrace_encoder *e)
 						   : 0u))
 				<< (4u * i);
 	e->fast_one = (uint8_t)(e->iretire_unit == PMREGS_ETRACE_ENCODER_IRETIRE_INSTRUCTIONS);
-	/* the keys: iretire, ilastsize and privilege with itype and ctype masked out (with single retirement
-	 * ilastsize 0 and 1 are one key: bit 0 masked out); built in a block of their own, so the byte order
-	 * does not matter */
+	/* the keys: iretire, ilastsize, privilege and itype's bits 4-7 (0) with ctype and itype's bits 0-3 masked
+	 * out (with single retirement ilastsize 0 and 1 are one key: bit 0 masked out); built in a block of their
+	 * own, so the byte order does not matter */
 	t.iaddr = t.cause = t.tval = t.context = t.time = 0;
-	t.itype = t.ctype = t.sijump = t.flags = 0;
+	t.ctype = t.sijump = t.flags = 0;
+	t.itype = 0xf0u;
 	t.iretire = 0xffffffffu;
 	t.ilastsize = (uint8_t)(e->fast_one ? 0xfeu : 0xffu);
 	t.priv = 0xffu;
 	e->fast_kmask = pmregs_etrace_enc_word(&t);
 	t.iretire = 0;
+	t.itype = 0;
 	t.ilastsize = 0;
 	t.priv = 1;
 	e->fast_kpriv = pmregs_etrace_enc_word(&t);
@@ -1627,6 +1634,7 @@ struct pmregs_etrace_enc_run {
 	uint32_t bmap;
 	unsigned cit, ccls;   /* its itype and its four bits of fast_tab */
 	unsigned nh, hover, branches, pbc, bsr, upd;
+	uint32_t pmregs_pad; /* unused: the struct's size without implicit padding */
 };
 
 /*
@@ -1655,9 +1663,9 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst_loop(struct pmregs_etrace_encoder *e, 
 		b = &in[k];
 		w = pmregs_etrace_enc_word(b) & kmask;
 		it = b->itype;
-		if ((w != key0 && w != key1) || b->flags || it > 15 || b->context != ctx)
+		if ((w != key0 && w != key1) || b->flags || b->context != ctx)
 			break;
-		x = (unsigned)(tab >> (4u * it));
+		x = (unsigned)(tab >> (4u * (it & 15u))); /* (it < 16: the keys) */
 		if (!(x & 8u))
 			break;
 		cls = ccls & 3u;
@@ -1930,22 +1938,28 @@ PMREGS_HOT unsigned pmregs_etrace_enc_put2(uint64_t *b, unsigned pos, unsigned w
 	return 0;
 }
 
+/* Internal: the SMI framing f has a message header without index or timestamp (what pmregs_etrace_enc_smi_short() writes). */
+static inline int pmregs_etrace_enc_smi_plain(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f)
+{
+	return !(f->shape != PMREGS_ETRACE_SMI_SHAPE_MESSAGE || f->timestamp_present || p->smi_index_bits || f->index ||
+		 f->index_pad || f->msg_type > 3u);
+}
+
 /*
  * Internal: the SMI message of te_inst packet t written straight, for the
  * packets that report an address with a branch map or without (formats 1
  * and 2) in a message header without index or timestamp: the bytes of
  * pmregs_etrace_smi_stream_put() (the same sign-based compression) without
- * its general field walk. Returns the bytes written, PMREGS_ENOSPC, or 0 for
- * anything else (the caller then takes the general writer).
+ * its general field walk; aw and dw are the bits of the address and of
+ * irdepth; f must pass pmregs_etrace_enc_smi_plain(). Returns the bytes
+ * written, PMREGS_ENOSPC, or 0 for anything else (the caller then takes
+ * the general writer).
  */
-PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f,
+PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, unsigned aw, unsigned dw,
 					      const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
 {
 	uint64_t b[2] = { 0, 0 }, fill, keep;
-	unsigned pos, over, aw, top, m, nbytes;
-	if (f->shape != PMREGS_ETRACE_SMI_SHAPE_MESSAGE || f->timestamp_present || p->smi_index_bits || f->index || f->index_pad ||
-	    f->msg_type > 3u)
-		return 0;
+	unsigned pos, over, top, m, nbytes;
 	if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY && t->format == 2) {
 		b[0] = 2;
 		pos = 2;
@@ -1963,8 +1977,6 @@ PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_params *p,
 		return 0;
 	}
 	if (t->shape != PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL) {
-		unsigned dw = pmregs_etrace_irdepth_width(p);
-		aw = (unsigned)(p->iaddress_width_p - p->iaddress_lsb_p);
 		if (pos + aw + 3u + dw > 128u || t->notify > 1u || t->updiscon > 1u || t->irreport > 1u)
 			return 0;
 		over = pmregs_etrace_enc_put2(b, pos, aw, t->address);
@@ -2009,9 +2021,10 @@ static inline size_t pmregs_etrace_encoder_put_smi(struct pmregs_etrace_encoder 
 {
 	unsigned char *out = (unsigned char *)buf;
 	size_t o = 0, k = 0;
+	const int plain = pmregs_etrace_enc_smi_plain(&e->p, f);
 	while (e->qhead != e->qtail) {
 		const struct pmregs_etrace_te_inst *t = pmregs_etrace_enc_oldest(e);
-		int rc = pmregs_etrace_enc_smi_short(&e->p, f, t, out + o, cap - o);
+		int rc = plain ? pmregs_etrace_enc_smi_short(f, e->fast_aw, e->fast_dw, t, out + o, cap - o) : 0;
 		if (rc == 0)
 			rc = pmregs_etrace_smi_stream_put(&e->p, f, t, out + o, cap - o);
 		if (!pmregs_etrace_enc_wrote(e, rc, &o, &k))
@@ -2060,6 +2073,7 @@ PMREGS_HOT size_t pmregs_etrace_encoder_run_smi(struct pmregs_etrace_encoder *e,
 	unsigned char *out = (unsigned char *)buf;
 	size_t k, o = 0, u;
 	const size_t room = (size_t)PMREGS_ETRACE_ENCODER_STEP_MAX * PMREGS_ETRACE_SMI_MAX_BYTES + 8u;
+	const int plain = pmregs_etrace_enc_smi_plain(&e->p, f);
 	(void)pmregs_etrace_encoder_put_smi(e, f, out, cap, &u);
 	o += u;
 	for (k = 0; k < n; k++) {
@@ -2069,6 +2083,16 @@ PMREGS_HOT size_t pmregs_etrace_encoder_run_smi(struct pmregs_etrace_encoder *e,
 		if (k == n || pmregs_etrace_encoder_step(e, &in[k]) < 0)
 			break;
 		if (e->qtail != e->qhead) {
+			if (plain && e->qtail - e->qhead == 1u) {
+				/* one packet (a jump target's, most often): the short writer straight, as put_smi() */
+				int rc = pmregs_etrace_enc_smi_short(f, e->fast_aw, e->fast_dw, pmregs_etrace_enc_oldest(e),
+								     out + o, cap - o);
+				if (rc > 0) {
+					e->qhead++;
+					o += (size_t)rc;
+					continue;
+				}
+			}
 			(void)pmregs_etrace_encoder_put_smi(e, f, out + o, cap - o, &u);
 			o += u;
 		}
