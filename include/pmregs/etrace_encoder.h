@@ -351,6 +351,13 @@ struct pmregs_etrace_encoder {
 	uint64_t rs_count;   /* resynchronisation counter */
 	uint64_t rs_max;
 	uint64_t ir_seen;    /* bit d-1: an implicit return at depth d since the last packet (d <= 64) */
+	uint64_t fast_tab;   /* four bits per itype i < 16 for the run of short paths: 8 a block of itype i can take it
+			      * (as fast_in), 4 a call that pushes onto the stack or counter, 3 the class of fast_cur */
+	uint64_t fast_kmask; /* the run of short paths compares eight bytes of a block from iretire on, masked by this, */
+	uint64_t fast_key0;  /* ... with these two keys (a 16-bit and a 32-bit instruction in privilege 0) */
+	uint64_t fast_key1;
+	uint64_t fast_kpriv; /* ... to which the privilege times this is added */
+	uint64_t fast_irmax; /* irdepth with every bit set */
 	uint64_t *stack;     /* 2^return_stack_size_p entries (work area), or null */
 	uint64_t *jtc;       /* 2^cache_size_p entries (work area), or null */
 	uint8_t *bp;         /* 2^bpred_size_p two-bit counters, one per byte (work area), or null */
@@ -400,7 +407,9 @@ struct pmregs_etrace_encoder {
 	uint8_t fast_one;    /* the iretire of a single instruction: 1 (instructions), or 0 (as many half-words as it is long) */
 	uint8_t fast_rs;     /* the resynchronisation counter counts cycles or half-words */
 	uint8_t fast_tgt;    /* targets of uninferable jumps can take the short path (no return stack, cache or predictor) */
-	uint8_t pmregs_pad2[5]; /* unused: the struct's size without implicit padding */
+	uint8_t fast_aw;     /* iaddress_width_p - iaddress_lsb_p: the bits of an address field */
+	uint8_t fast_dw;     /* the bits of irdepth */
+	uint8_t pmregs_pad2[3]; /* unused: the struct's size without implicit padding */
 };
 
 /* Internal element kinds and flags. */
@@ -737,12 +746,11 @@ static inline int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const 
 	}
 	if (t->shape != PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE) {
 		/* the raw bits: each differs from the bit before it when asserted (the address's MSB first) */
-		unsigned aw = (unsigned)(p->iaddress_width_p - p->iaddress_lsb_p), dw = pmregs_etrace_irdepth_width(p);
-		unsigned msb = (unsigned)(t->address >> (aw - 1u)) & 1u;
+		unsigned msb = (unsigned)(t->address >> (e->fast_aw - 1u)) & 1u;
 		t->notify = (uint8_t)(notify ^ msb);
 		t->updiscon = (uint8_t)(updiscon ^ t->notify);
 		t->irreport = (uint8_t)(irreport ^ t->updiscon);
-		t->irdepth = irreport ? d : (t->irreport ? pmregs_lowmask(dw) : 0);
+		t->irdepth = irreport ? d : (t->irreport ? e->fast_irmax : 0);
 	} else {
 		s.notify = (uint8_t)notify;
 		s.updiscon = (uint8_t)updiscon;
@@ -1146,9 +1154,28 @@ static inline void pmregs_etrace_enc_recover(struct pmregs_etrace_encoder *e)
 	e->trep = 0;
 }
 
+/* Internal: the eight bytes of a block from iretire on (iretire, itype, ilastsize, priv, ctype) as one word in the
+ * host's byte order. */
+static inline uint64_t pmregs_etrace_enc_word(const struct pmregs_etrace_ingress *b)
+{
+	const unsigned char *s = (const unsigned char *)b + offsetof(struct pmregs_etrace_ingress, iretire);
+	uint64_t w;
+#if defined(__GNUC__) || defined(__clang__)
+	__builtin_memcpy(&w, s, 8);
+#else
+	unsigned char *d = (unsigned char *)&w;
+	unsigned i;
+	for (i = 0; i < 8; i++)
+		d[i] = s[i];
+#endif
+	return w;
+}
+
 /* Internal: the short path's tables for the configuration of e. */
 static inline void pmregs_etrace_enc_fast_setup(struct pmregs_etrace_encoder *e)
 {
+	struct pmregs_etrace_ingress t;
+	unsigned i;
 	/* blocks: every itype but the traps' and the reserved ones */
 	e->fast_in = e->itype_width == 4 ? 0xff39u : 0x79u;
 	/* current elements: itype 0 and the inferable jumps (1), branches (2) */
@@ -1160,7 +1187,39 @@ static inline void pmregs_etrace_enc_fast_setup(struct pmregs_etrace_encoder *e)
 	} else {
 		e->fast_cur |= 3u << 12;
 	}
+	e->fast_aw = (uint8_t)(e->p.iaddress_width_p - e->p.iaddress_lsb_p);
+	e->fast_dw = (uint8_t)pmregs_etrace_irdepth_width(&e->p);
+	e->fast_irmax = pmregs_lowmask(e->fast_dw);
+	e->fast_tab = 0;
+	for (i = 0; i < 16; i++)
+		e->fast_tab |= (uint64_t)((((e->fast_in >> i) & 1u) << 3) | ((e->fast_cur >> (2u * i)) & 3u) |
+					  ((i == PMREGS_ETRACE_ITYPE_INF_CALL || i == PMREGS_ETRACE_ITYPE_UNINF_CALL) &&
+							   (e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN)
+						   ? 4u
+						   : 0u))
+				<< (4u * i);
 	e->fast_one = (uint8_t)(e->iretire_unit == PMREGS_ETRACE_ENCODER_IRETIRE_INSTRUCTIONS);
+	/* the keys: iretire, ilastsize, privilege and itype's bits 4-7 (0) with ctype and itype's bits 0-3 masked
+	 * out (with single retirement ilastsize 0 and 1 are one key: bit 0 masked out); built in a block of their
+	 * own, so the byte order does not matter */
+	t.iaddr = t.cause = t.tval = t.context = t.time = 0;
+	t.ctype = t.sijump = t.flags = 0;
+	t.itype = 0xf0u;
+	t.iretire = 0xffffffffu;
+	t.ilastsize = (uint8_t)(e->fast_one ? 0xfeu : 0xffu);
+	t.priv = 0xffu;
+	e->fast_kmask = pmregs_etrace_enc_word(&t);
+	t.iretire = 0;
+	t.itype = 0;
+	t.ilastsize = 0;
+	t.priv = 1;
+	e->fast_kpriv = pmregs_etrace_enc_word(&t);
+	t.priv = 0;
+	t.iretire = 1u;
+	e->fast_key0 = pmregs_etrace_enc_word(&t) & e->fast_kmask;
+	t.iretire = e->fast_one ? 1u : 2u;
+	t.ilastsize = 1;
+	e->fast_key1 = pmregs_etrace_enc_word(&t) & e->fast_kmask;
 	e->fast_rs = (uint8_t)(e->rs_unit != PMREGS_ETRACE_ENCODER_RESYNC_PACKETS);
 	e->fast_tgt = (uint8_t)(!(e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN) && !e->jtc && !e->bp);
 }
@@ -1568,73 +1627,52 @@ static inline void pmregs_etrace_enc_el_of(struct pmregs_etrace_encoder_el *n, c
 	n->flags = (uint8_t)((b->sijump ? PMREGS_ETRACE_ENC_SIJUMP : 0) | (b->itype ? PMREGS_ETRACE_ENC_ELIGIBLE : 0));
 }
 
+/* Internal: the state of a run of short paths (pmregs_etrace_enc_burst()), kept in locals. */
+struct pmregs_etrace_enc_run {
+	const struct pmregs_etrace_ingress *pb; /* the current element's block once one was read, else null */
+	uint64_t caddr, lo;   /* the current element's address and the first address of its range */
+	uint32_t bmap;
+	unsigned cit, ccls;   /* its itype and its four bits of fast_tab */
+	unsigned nh, hover, branches, pbc, bsr, upd;
+	uint32_t pmregs_pad; /* unused: the struct's size without implicit padding */
+};
+
 /*
- * Internal: the short path of pmregs_etrace_encoder_step() over a run of
- * blocks, the state kept in locals and the pipeline written back at the end.
- * Returns the blocks consumed (none queues a packet); it stops before the
- * first block the short path does not take. Not for resynchronisation
- * counters of cycles or half-words (the short path of step() serves those).
+ * Internal: the loop of pmregs_etrace_enc_burst() over blocks in[0..n) in the
+ * privilege and context of the current element (keys key0/key1, mask kmask);
+ * with general 0 (a constant) the loop without sijump, return stack or
+ * counter, and branch predictor. Returns the blocks consumed.
  */
-PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in, size_t n)
+PMREGS_HOT size_t pmregs_etrace_enc_burst_loop(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in, size_t n,
+						  struct pmregs_etrace_enc_run *r, uint64_t key0, uint64_t key1, uint64_t ctx,
+						  unsigned csize, unsigned csij, const int general)
 {
-	const struct pmregs_etrace_encoder_el *c0, *p0;
-	const struct pmregs_etrace_ingress *b;
-	uint64_t caddr, ctx, hopen = e->hist_open, key0, key1;
-	uint32_t bmap, fast_in = e->fast_in, fast_cur = e->fast_cur, one = e->fast_one;
-	unsigned cit, csize, csij, pfirst, nh, hover, branches, pbc, priv, ir, ni, upd = 0, sij;
-	uint8_t *bp = e->bp;
+	const uint64_t kmask = e->fast_kmask, tab = e->fast_tab;
+	const struct pmregs_etrace_ingress *b, *pb = r->pb;
+	uint64_t caddr = r->caddr, lo = r->lo;
+	uint64_t(*hp)[2] = &e->hist[r->nh];
+	uint64_t(*const hend)[2] = &e->hist[32];
+	uint32_t bmap = r->bmap;
+	unsigned cit = r->cit, ccls = r->ccls, hover = r->hover, branches = r->branches, pbc = r->pbc, bsr = 0, upd = 0;
+	unsigned sij = general && (e->options & PMREGS_ETRACE_ENCODER_SIJUMP) != 0;
+	uint8_t *bp = general ? e->bp : PMREGS_NULL;
 	size_t k;
-	if (e->fast != 1 || e->lost || e->fast_rs || e->counting || !n)
-		return 0;
-	c0 = &e->el[e->cur];
-	p0 = &e->el[(e->cur + 3u) & 3u];
-	caddr = c0->addr;
-	cit = c0->itype;
-	csize = c0->size;
-	priv = c0->priv;
-	ctx = c0->context;
-	csij = (c0->flags & PMREGS_ETRACE_ENC_SIJUMP) != 0;
-	pfirst = (p0->flags & PMREGS_ETRACE_ENC_FIRST) != 0;
-	nh = e->nhist;
-	hover = e->hist_over;
-	bmap = e->bmap;
-	branches = e->branches;
-	pbc = (unsigned)e->pbc; /* below 31 while not counting */
-	ir = (e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN) != 0;
-	sij = (e->options & PMREGS_ETRACE_ENCODER_SIJUMP) != 0;
-	/* iretire, ilastsize and privilege of a 16-bit and of a 32-bit instruction in c's privilege (longer ones go
-	 * through pmregs_etrace_encoder_step()) */
-	key0 = 1u | ((uint64_t)priv << 40);
-	key1 = (one ? 1u : 2u) | ((uint64_t)1 << 32) | ((uint64_t)priv << 40);
 	for (k = 0; k < n; k++) {
-		unsigned it, cls, lsz;
-		uint64_t key;
+		uint64_t w;
+		unsigned it, cls, x;
 		b = &in[k];
+		w = pmregs_etrace_enc_word(b) & kmask;
 		it = b->itype;
-		lsz = b->ilastsize;
-		key = (uint64_t)b->iretire | ((uint64_t)lsz << 32) | ((uint64_t)b->priv << 40);
-		if ((key != key0 && key != key1) || b->flags || it > 31 || !((fast_in >> it) & 1u) || b->context != ctx)
+		if ((w != key0 && w != key1) || b->flags || b->context != ctx)
 			break;
-		cls = (fast_cur >> (2u * (cit & 15u))) & 3u;
-		if (cls == 1 || (cls == 3 && !(csij && sij))) {
-			if (nh < 32) {
-				e->hist[nh][0] = pfirst ? hopen : caddr;
-				e->hist[nh][1] = caddr;
-				nh++;
-			} else {
-				hover = 1;
-			}
-			if ((cit == PMREGS_ETRACE_ITYPE_INF_CALL || cit == PMREGS_ETRACE_ITYPE_UNINF_CALL) && ir) {
-				if (e->stack) {
-					e->stack_top = (e->stack_top + 1u) & (e->depth_max - 1u);
-					e->stack[e->stack_top] = caddr + csize;
-				}
-				if (e->depth < e->depth_max)
-					e->depth++;
-				e->ret_since_call = 0;
-			}
-		} else if (cls == 2 && branches < 30) {
+		x = (unsigned)(tab >> (4u * (it & 15u))); /* (it < 16: the keys) */
+		if (!(x & 8u))
+			break;
+		cls = ccls & 3u;
+		if (cls == 2) {
 			unsigned taken = cit == PMREGS_ETRACE_ITYPE_TAKEN_BRANCH;
+			if (branches >= 30)
+				break;
 			bmap |= (uint32_t)!taken << branches;
 			branches++;
 			if (bp) {
@@ -1647,17 +1685,34 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 				else
 					*q = (uint8_t)((*q & 1u) ? (pred ? 0 : 3) : (pred ? 2 : 1));
 			}
-			nh = 0;
+			hp = &e->hist[0];
 			hover = 0;
-			e->branch_since_ret = 1;
+			bsr = 1;
 		} else {
-			break;
+			if (cls == 0 || (cls == 3 && sij && (pb ? pb->sijump != 0 : csij)))
+				break;
+			if (hp != hend) {
+				(*hp)[0] = lo;
+				(*hp)[1] = caddr;
+				hp++;
+			} else {
+				hover = 1;
+			}
+			if (general && (ccls & 4u)) {
+				if (e->stack) {
+					e->stack_top = (e->stack_top + 1u) & (e->depth_max - 1u);
+					e->stack[e->stack_top] = caddr + (pb ? 2u << pb->ilastsize : csize);
+				}
+				if (e->depth < e->depth_max)
+					e->depth++;
+				e->ret_since_call = 0;
+			}
 		}
-		pfirst = 0;
+		pb = b;
 		caddr = b->iaddr;
+		lo = caddr;
 		cit = it;
-		csize = 2u << lsz;
-		csij = b->sijump != 0;
+		ccls = x & 7u;
 		if (cls == 3) {
 			/* an uninferable jump: the step of the next block reports its target */
 			upd = 1;
@@ -1665,17 +1720,68 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 			break;
 		}
 	}
+	r->nh = (unsigned)(hp - &e->hist[0]);
+	r->hover = hover;
+	r->bmap = bmap;
+	r->branches = branches;
+	r->pbc = pbc;
+	r->bsr = bsr;
+	r->upd = upd;
+	return k;
+}
+
+/*
+ * Internal: the short path of pmregs_etrace_encoder_step() over a run of
+ * blocks, the state kept in locals and the pipeline written back at the end.
+ * Returns the blocks consumed (none queues a packet); it stops before the
+ * first block the short path does not take. Not for resynchronisation
+ * counters of cycles or half-words (the short path of step() serves those).
+ */
+PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in, size_t n)
+{
+	const struct pmregs_etrace_encoder_el *c0, *p0;
+	struct pmregs_etrace_enc_run r;
+	uint64_t key0, key1, kp;
+	unsigned ni, upd;
+	size_t k;
+	if (e->fast != 1 || e->lost || e->fast_rs || e->counting || !n)
+		return 0;
+	c0 = &e->el[e->cur];
+	p0 = &e->el[(e->cur + 3u) & 3u];
+	r.pb = PMREGS_NULL;
+	r.caddr = c0->addr;
+	r.cit = c0->itype;
+	r.ccls = (unsigned)(e->fast_tab >> (4u * (r.cit & 15u))) & 7u;
+	r.lo = (p0->flags & PMREGS_ETRACE_ENC_FIRST) ? e->hist_open : r.caddr;
+	r.nh = e->nhist;
+	r.hover = e->hist_over;
+	r.bmap = e->bmap;
+	r.branches = e->branches;
+	r.pbc = (unsigned)e->pbc; /* below 31 while not counting */
+	/* iretire, ilastsize and privilege of a 16-bit and of a 32-bit instruction in c's privilege (longer ones go
+	 * through pmregs_etrace_encoder_step()) */
+	kp = (uint64_t)c0->priv * e->fast_kpriv;
+	key0 = e->fast_key0 + kp;
+	key1 = e->fast_key1 + kp;
+	if ((e->options & (PMREGS_ETRACE_ENCODER_SIJUMP | PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN)) || e->bp)
+		k = pmregs_etrace_enc_burst_loop(e, in, n, &r, key0, key1, c0->context, c0->size,
+						 (c0->flags & PMREGS_ETRACE_ENC_SIJUMP) != 0, 1);
+	else
+		k = pmregs_etrace_enc_burst_loop(e, in, n, &r, key0, key1, c0->context, 0, 0, 0);
+	upd = r.upd;
+	if (r.bsr)
+		e->branch_since_ret = 1;
 	if (!k)
 		return 0;
 	if (upd) {
 		e->prev_updiscon = 1;
 		e->fast = (uint8_t)(e->fast_tgt ? 2 : 0);
 	}
-	e->nhist = (uint8_t)nh;
-	e->hist_over = (uint8_t)hover;
-	e->bmap = bmap;
-	e->branches = (uint8_t)branches;
-	e->pbc = pbc;
+	e->nhist = (uint8_t)r.nh;
+	e->hist_over = (uint8_t)r.hover;
+	e->bmap = r.bmap;
+	e->branches = (uint8_t)r.branches;
+	e->pbc = r.pbc;
 	e->stats.blocks += k;
 	e->trep = 0;
 	e->fresh = 0;
@@ -1832,22 +1938,28 @@ PMREGS_HOT unsigned pmregs_etrace_enc_put2(uint64_t *b, unsigned pos, unsigned w
 	return 0;
 }
 
+/* Internal: the SMI framing f has a message header without index or timestamp (what pmregs_etrace_enc_smi_short() writes). */
+static inline int pmregs_etrace_enc_smi_plain(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f)
+{
+	return !(f->shape != PMREGS_ETRACE_SMI_SHAPE_MESSAGE || f->timestamp_present || p->smi_index_bits || f->index ||
+		 f->index_pad || f->msg_type > 3u);
+}
+
 /*
  * Internal: the SMI message of te_inst packet t written straight, for the
  * packets that report an address with a branch map or without (formats 1
  * and 2) in a message header without index or timestamp: the bytes of
  * pmregs_etrace_smi_stream_put() (the same sign-based compression) without
- * its general field walk. Returns the bytes written, PMREGS_ENOSPC, or 0 for
- * anything else (the caller then takes the general writer).
+ * its general field walk; aw and dw are the bits of the address and of
+ * irdepth; f must pass pmregs_etrace_enc_smi_plain(). Returns the bytes
+ * written, PMREGS_ENOSPC, or 0 for anything else (the caller then takes
+ * the general writer).
  */
-PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f,
+PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, unsigned aw, unsigned dw,
 					      const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
 {
 	uint64_t b[2] = { 0, 0 }, fill, keep;
-	unsigned pos, over, aw, top, m, nbytes;
-	if (f->shape != PMREGS_ETRACE_SMI_SHAPE_MESSAGE || f->timestamp_present || p->smi_index_bits || f->index || f->index_pad ||
-	    f->msg_type > 3u)
-		return 0;
+	unsigned pos, over, top, m, nbytes;
 	if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY && t->format == 2) {
 		b[0] = 2;
 		pos = 2;
@@ -1865,8 +1977,6 @@ PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_params *p,
 		return 0;
 	}
 	if (t->shape != PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL) {
-		unsigned dw = pmregs_etrace_irdepth_width(p);
-		aw = (unsigned)(p->iaddress_width_p - p->iaddress_lsb_p);
 		if (pos + aw + 3u + dw > 128u || t->notify > 1u || t->updiscon > 1u || t->irreport > 1u)
 			return 0;
 		over = pmregs_etrace_enc_put2(b, pos, aw, t->address);
@@ -1911,9 +2021,10 @@ static inline size_t pmregs_etrace_encoder_put_smi(struct pmregs_etrace_encoder 
 {
 	unsigned char *out = (unsigned char *)buf;
 	size_t o = 0, k = 0;
+	const int plain = pmregs_etrace_enc_smi_plain(&e->p, f);
 	while (e->qhead != e->qtail) {
 		const struct pmregs_etrace_te_inst *t = pmregs_etrace_enc_oldest(e);
-		int rc = pmregs_etrace_enc_smi_short(&e->p, f, t, out + o, cap - o);
+		int rc = plain ? pmregs_etrace_enc_smi_short(f, e->fast_aw, e->fast_dw, t, out + o, cap - o) : 0;
 		if (rc == 0)
 			rc = pmregs_etrace_smi_stream_put(&e->p, f, t, out + o, cap - o);
 		if (!pmregs_etrace_enc_wrote(e, rc, &o, &k))
@@ -1962,6 +2073,7 @@ PMREGS_HOT size_t pmregs_etrace_encoder_run_smi(struct pmregs_etrace_encoder *e,
 	unsigned char *out = (unsigned char *)buf;
 	size_t k, o = 0, u;
 	const size_t room = (size_t)PMREGS_ETRACE_ENCODER_STEP_MAX * PMREGS_ETRACE_SMI_MAX_BYTES + 8u;
+	const int plain = pmregs_etrace_enc_smi_plain(&e->p, f);
 	(void)pmregs_etrace_encoder_put_smi(e, f, out, cap, &u);
 	o += u;
 	for (k = 0; k < n; k++) {
@@ -1971,6 +2083,16 @@ PMREGS_HOT size_t pmregs_etrace_encoder_run_smi(struct pmregs_etrace_encoder *e,
 		if (k == n || pmregs_etrace_encoder_step(e, &in[k]) < 0)
 			break;
 		if (e->qtail != e->qhead) {
+			if (plain && e->qtail - e->qhead == 1u) {
+				/* one packet (a jump target's, most often): the short writer straight, as put_smi() */
+				int rc = pmregs_etrace_enc_smi_short(f, e->fast_aw, e->fast_dw, pmregs_etrace_enc_oldest(e),
+								     out + o, cap - o);
+				if (rc > 0) {
+					e->qhead++;
+					o += (size_t)rc;
+					continue;
+				}
+			}
 			(void)pmregs_etrace_encoder_put_smi(e, f, out + o, cap - o, &u);
 			o += u;
 		}

@@ -707,7 +707,8 @@ static void test_naive(void)
 	}
 }
 
-/* The encoder's own SMI writer for formats 1 and 2 (pmregs_etrace_enc_smi_short()) writes the bytes of
+/* The encoder's own SMI writer for formats 1 and 2 (pmregs_etrace_enc_smi_short(), for the framings that
+ * pmregs_etrace_enc_smi_plain() accepts) writes the bytes of
  * the general writer, pmregs_etrace_smi_stream_put(), for random packets under random parameters, or
  * leaves the packet to it; and pmregs_etrace_encoder_put_smi() gives the general writer's stream. */
 static void test_smi_short(void)
@@ -756,7 +757,7 @@ static void test_smi_short(void)
 		t.branch_map = (uint32_t)((r >> 8) & (shape == 2 ? 0x7fffffffu : pmregs_lowmask(n | (n >> 1) | (n >> 2) | (n >> 3) | (n >> 4))));
 		memset(a, 0xa5, sizeof a);
 		memset(b, 0xa5, sizeof b);
-		ra = pmregs_etrace_enc_smi_short(&p, &f, &t, a, sizeof a);
+		ra = pmregs_etrace_enc_smi_plain(&p, &f) ? pmregs_etrace_enc_smi_short(&f, aw, dw, &t, a, sizeof a) : 0;
 		rb = pmregs_etrace_smi_stream_put(&p, &f, &t, b, sizeof b);
 		if (ra == 0)
 			continue;
@@ -768,7 +769,7 @@ static void test_smi_short(void)
 			break;
 		}
 		/* too little room: nothing written, PMREGS_ENOSPC */
-		CHECK_EQ(pmregs_etrace_enc_smi_short(&p, &f, &t, a, (size_t)ra - 1u), PMREGS_ENOSPC);
+		CHECK_EQ(pmregs_etrace_enc_smi_short(&f, aw, dw, &t, a, (size_t)ra - 1u), PMREGS_ENOSPC);
 	}
 	CHECK(handled > 100000); /* most packets took the short writer */
 }
