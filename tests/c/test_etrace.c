@@ -1656,6 +1656,7 @@ static void test_data_csr(void)
 	static const unsigned char v_nd_ro[] = {0x15, 0x0c};
 	static const unsigned char v_nd_rw[] = {0x15, 0x43};
 
+	pmregs_etrace_params_default(&p);
 	CHECK_EQ(pmregs_etrace_dcsr_read_only(&p, 0xc82), 1);
 	CHECK_EQ(pmregs_etrace_dcsr_read_only(&p, 0xfff), 1);
 	CHECK_EQ(pmregs_etrace_dcsr_read_only(&p, 0xbff), 0);
