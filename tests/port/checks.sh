@@ -42,10 +42,10 @@ port_native() {
 # port_target MODE SRC CC... : build SRC for MODE with CC... (-m32 at -O0, which builds several times
 # faster: these runs check results on another word size, the native builds are the -O2 ones; under
 # emulation at -O1, whose code runs faster there; test programs with $TESTFLAGS, examples without),
-# run it (through $port_runner) and compare its stdout with the native run's. A test that takes its number of random rounds from test_scale() (tests/common/check.h)
-# runs an eighth of them with -m32 (PMREGS_TEST_SCALE=8) and a 64th under emulation, whose point is
-# the byte order (at full scale it would take minutes), and is compared with its native build run at
-# the same scale.
+# run it (through $port_runner) and compare its stdout with the native run's. A test that takes its
+# number of random rounds from test_scale() (tests/common/check.h) runs an eighth of them with -m32
+# (PMREGS_TEST_SCALE=8) and a 64th under emulation, whose point is the byte order (at full scale it
+# would take minutes), and is compared with its native build run at the same scale.
 port_scale_m32=8 port_scale_be=64
 port_opt_m32=-O0 port_opt_be=-O1
 port_target() {
