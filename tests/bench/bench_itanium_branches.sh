@@ -26,7 +26,7 @@ int w_tag_pmc8(uint64_t pmc, enum pmregs_itanium_syllable t, uint64_t e, int rt,
 int w_tag_pmc9(uint64_t pmc, enum pmregs_itanium_syllable t, uint64_t e, int rt, int is) { return pmregs_itanium_tag_pmc9(pmc, t, e, rt, is); }
 int w_dbr_match(const uint64_t *dbr, uint8_t i, uint64_t a) { return pmregs_itanium_dbr_match(dbr, i, a); }
 int w_dbr_range_match(const uint64_t *dbr, uint64_t a, int db) { return pmregs_itanium_dbr_range_match(dbr, a, db); }
-int w_dbr_range_tag(int t8, uint64_t pmc11, int rm) { return pmregs_itanium_dbr_range_tag(t8, pmc11, rm); }
+int w_dbr_range_tag(int t8, uint64_t pmc11, int rm, enum pmregs_itanium_data_access a) { return pmregs_itanium_dbr_range_tag(t8, pmc11, rm, a); }
 EOF
 fns="va_match ibr_match ibr_range_tag imatch ematch opcode_match tag_pmc8 tag_pmc9 dbr_match dbr_range_match dbr_range_tag"
 ccs=
