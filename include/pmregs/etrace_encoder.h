@@ -871,6 +871,18 @@ static inline void pmregs_etrace_enc_classify(const struct pmregs_etrace_encoder
 	}
 }
 
+/* A call the implicit-return option counts: its return address ra onto the stack (if there is one), one call deeper. */
+static inline void pmregs_etrace_enc_call(struct pmregs_etrace_encoder *e, uint64_t ra)
+{
+	if (e->stack) {
+		e->stack_top = (e->stack_top + 1u) & (e->depth_max - 1u);
+		e->stack[e->stack_top] = ra;
+	}
+	if (e->depth < e->depth_max)
+		e->depth++;
+	e->ret_since_call = 0;
+}
+
 /* After the packet choice for c: the predictor learns c's outcome, calls push, returns pop. */
 static inline void pmregs_etrace_enc_effects(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_encoder_el *c, unsigned ret)
 {
@@ -901,15 +913,8 @@ static inline void pmregs_etrace_enc_effects(struct pmregs_etrace_encoder *e, co
 		e->ret_since_call = 1;
 		e->branch_since_ret = 0;
 	}
-	if (it == PMREGS_ETRACE_ITYPE_UNINF_CALL || it == PMREGS_ETRACE_ITYPE_INF_CALL || it == PMREGS_ETRACE_ITYPE_COROUTINE_SWAP) {
-		if (e->stack) {
-			e->stack_top = (e->stack_top + 1u) & (e->depth_max - 1u);
-			e->stack[e->stack_top] = c->addr + c->size;
-		}
-		if (e->depth < e->depth_max)
-			e->depth++;
-		e->ret_since_call = 0;
-	}
+	if (it == PMREGS_ETRACE_ITYPE_UNINF_CALL || it == PMREGS_ETRACE_ITYPE_INF_CALL || it == PMREGS_ETRACE_ITYPE_COROUTINE_SWAP)
+		pmregs_etrace_enc_call(e, c->addr + c->size);
 }
 
 /* The flowchart for the trap element c (nothing retired), between p and n. */
@@ -1561,15 +1566,8 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 			e->hist_over = 1;
 		}
 		if ((cit == PMREGS_ETRACE_ITYPE_INF_CALL || cit == PMREGS_ETRACE_ITYPE_UNINF_CALL) &&
-		    (e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN)) {
-			if (e->stack) {
-				e->stack_top = (e->stack_top + 1u) & (e->depth_max - 1u);
-				e->stack[e->stack_top] = c->addr + c->size;
-			}
-			if (e->depth < e->depth_max)
-				e->depth++;
-			e->ret_since_call = 0;
-		}
+		    (e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN))
+			pmregs_etrace_enc_call(e, c->addr + c->size);
 		if (cls == 3) {
 			e->prev_updiscon = 1;
 			e->fast = (uint8_t)(e->fast_tgt ? 2 : 0);
@@ -1698,15 +1696,8 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst_loop(struct pmregs_etrace_encoder *e, 
 			} else {
 				hover = 1;
 			}
-			if (general && (ccls & 4u)) {
-				if (e->stack) {
-					e->stack_top = (e->stack_top + 1u) & (e->depth_max - 1u);
-					e->stack[e->stack_top] = caddr + (pb ? 2u << pb->ilastsize : csize);
-				}
-				if (e->depth < e->depth_max)
-					e->depth++;
-				e->ret_since_call = 0;
-			}
+			if (general && (ccls & 4u))
+				pmregs_etrace_enc_call(e, caddr + (pb ? 2u << pb->ilastsize : csize));
 		}
 		pb = b;
 		caddr = b->iaddr;
