@@ -325,7 +325,32 @@ class Compiler:
             if a.kind != b.kind or a.ref is not b.ref or op not in ("==", "!="):
                 self.fail(node, "PMR042", "enum values compare only with == or != against the same enum")
             return Val(f"({a.code} {op} {b.code})", "bool", "int")
+        self.decided_by_type(node, op, a, b)
         return Val(f"({self.u64(a, node.left)} {op} {self.u64(b, node.comparators[0])})", "bool", "int")
+
+    UNSIGNED_MAX = {"uint8_t": 0xff, "uint16_t": 0xffff, "uint32_t": 0xffffffff, "uint64_t": (1 << 64) - 1}
+    MIRROR = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+    def decided_by_type(self, node, op, a, b):
+        """Refuse `x op c` that x's unsigned type decides (a u8 compared `> 255`, anything `< 0`): it tests
+        nothing, and compilers warn about it (-Wtype-limits, -Wtautological-constant-out-of-range-compare)."""
+        def literal(n):
+            return n.value if isinstance(n, ast.Constant) and type(n.value) is int else None
+        x, c, xn = a, literal(node.comparators[0]), node.left
+        if c is None:
+            x, c, xn, op = b, literal(node.left), node.comparators[0], self.MIRROR[op]
+        top = self.UNSIGNED_MAX.get(x.ctype)
+        if c is None or top is None or x.kind != "int":
+            return
+        test = {"==": lambda v: v == c, "!=": lambda v: v != c, "<": lambda v: v < c, "<=": lambda v: v <= c,
+                ">": lambda v: v > c, ">=": lambda v: v >= c}[op]
+        if op in ("==", "!="):
+            decided = not 0 <= c <= top
+        else:                                   # monotonic in x: decided when both ends agree
+            decided = test(0) == test(top)
+        if decided:
+            self.fail(node, "PMR042", f"the comparison is always {'true' if test(0) else 'false'}: "
+                      f"'{ast.unparse(xn)}' is a {x.ctype} (0..{top:#x}); write a test that can fail, or drop it")
 
     def c_IfExp(self, node):
         c = self.truth(self.compile(node.test), node.test)

@@ -329,7 +329,8 @@ class Spec:
             if names:
                 lim = (1 << g["w"]) - 1            # every event's named bits pass the check
             self.out("    params:")
-            ptype = 32 if names or g["w"] > 8 else 8       # with named bits, p > the field's maximum can hold
+            # u32 with named bits (p > the field's maximum can hold) or when a u8 could never exceed lim
+            ptype = 32 if names or g["w"] > 8 or lim >= 0xff else 8
             self.out(f"      p: {{type: u{ptype}, default: 0{names}, doc: a parameter}}")
             self.out("    checks:")
             self.out(f'      - {{name: {self.uid("big")}, error: erange, fail: "p > {lim}", doc: too big}}')
