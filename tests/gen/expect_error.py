@@ -109,6 +109,17 @@ def main(argv):
         os.makedirs(d, exist_ok=True)
         sys.path.insert(0, os.path.dirname(GEN))
         import generate                    # noqa: E402 (the generator, imported once for every child)
+        from pmregs_gen import reserved    # noqa: E402
+        # what a header's text defines (reserved.c_definitions) is read from the same hand-written headers
+        # in every run: read once, here, and remembered by text for every child
+        definitions, seen = reserved.c_definitions, {}
+
+        def c_definitions(text):
+            if text not in seen:
+                seen[text] = definitions(text)
+            return seen[text]
+        reserved.c_definitions = c_definitions
+        reserved.table([])
         runner = run_forked(generate.main)
         for spec in specs:
             ok, text = expect(spec, runner)

@@ -595,8 +595,12 @@ def main():
                 print(f"skip {cc}: not installed")
                 continue
             src = os.path.join(d, "all.c" if lang == "c" else "all.cc")
-            cmds.append(([cc, f"-std={std}"] + WARN + ["-I", os.path.join(d, "include"), "-c", src,
-                                                       "-o", os.path.join(d, f"all_{cc}_{std}.o")], None))
+            # clang diagnoses in its front end, which -fsyntax-only runs whole (the object code is not
+            # looked at: a third less time in C++); gcc warns of an unused static function only when
+            # it compiles the unit
+            out = (["-fsyntax-only"] if cc.startswith("clang") else
+                   ["-c", "-o", os.path.join(d, f"all_{cc}_{std}.o")])
+            cmds.append(([cc, f"-std={std}"] + WARN + ["-I", os.path.join(d, "include"), src] + out, None))
             what.append(f"{cc} -std={std} rejects the generated headers")
         # the self-tests: one program per compiler, so that each spec is self-tested once: gcc every third
         # spec (it builds them at half clang's speed), clang the rest

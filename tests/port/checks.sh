@@ -42,7 +42,8 @@ port_native() {
 # port_target MODE SRC CC... : build SRC for MODE with CC... (-m32 at -O0, which builds several times
 # faster: these runs check results on another word size, the native builds are the -O2 ones; at -O1
 # under emulation, whose code runs faster there, and the tests whose random rounds take the time
-# (pmregs-test: long-run); test programs with $TESTFLAGS, examples without),
+# (pmregs-test: long-run); test programs with $TESTFLAGS, examples without, and at -O0 in both modes:
+# their runs take milliseconds, even emulated, and their -O1 builds several times as long),
 # run it (through $port_runner) and compare its stdout with the native run's. A test that takes its
 # number of random rounds from test_scale() (tests/common/check.h) runs an eighth of them with -m32
 # (PMREGS_TEST_SCALE=8) and a 64th under emulation, whose point is the byte order (at full scale it
@@ -56,7 +57,7 @@ port_target() {
 	pn=${src##*/}
 	pn=${pn%.c}
 	pflags=$TESTFLAGS
-	case $src in examples/*) pflags= ;; esac
+	case $src in examples/*) pflags= port_opt=-O0 ;; esac
 	grep -q 'pmregs-test: long-run' "$src" 2>/dev/null && port_opt=-O1
 	# shellcheck disable=SC2046
 	"$@" -std=c99 $WARN $port_opt $pflags -Iinclude "$src" -o "$PB/$mode/$pn" $(port_libs "$src") || return 1
