@@ -19,8 +19,6 @@
  *   - the ELF reader on good, truncated and corrupted files.
  * The random rounds (random programs, mutated streams, corrupted ELF headers) are test_scale()'s:
  * fewer in the 32-bit and emulated big-endian runs, whose point is the word size and the byte order.
- *
- * pmregs-test: long-run (make check builds its sanitizer run at -O1: the run, not the build, takes the time)
  */
 #include <stdio.h>
 #include <stdlib.h>
