@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 """<pmregs/riscv.h> against GNU objdump, an independent disassembler (Debian binutils-riscv64-linux-gnu).
 
-    objdump_check.py VIEW OUTDIR [--random N] [--seed S]
+    objdump_check.py VIEW OUTDIR [--random N] [--seed S] [--sets c16,len,w32]
 
 VIEW is tests/riscv/riscv_view.c built against the headers: it writes pmregs' view of a
 file of encodings. The same encodings go through `riscv64-linux-gnu-objdump -D -b binary
@@ -23,6 +23,7 @@ rd and rs1 by the E-Trace ingress chapter's jump classes; whether the encoding i
 (objdump prints .2byte/.4byte or c.unimp), over all 16-bit encodings and, of the 32-bit
 ones, in BRANCH, JAL, JALR, AUIPC and LUI. A disagreement objdump and the ISA manual are
 known to have is counted under its explanation (KNOWN); any other fails the check.
+--sets runs only the sets named (all three by default).
 Stdlib only.
 """
 
@@ -261,7 +262,11 @@ def main(argv=None):
     ap.add_argument("out")
     ap.add_argument("--random", type=int, default=1000000, help="random 32-bit words per XLEN (default 1000000)")
     ap.add_argument("--seed", type=int, default=20240411)
+    ap.add_argument("--sets", default="c16,len,w32", help="the sets to compare (default c16,len,w32)")
     a = ap.parse_args(argv)
+    sets = a.sets.split(",")
+    if not sets or any(x not in ("c16", "len", "w32") for x in sets):
+        ap.error(f"--sets: a comma-separated list of c16, len and w32, not {a.sets!r}")
     os.makedirs(a.out, exist_ok=True)
     rng = random.Random(a.seed)
     total, known, problems = 0, {}, []
@@ -279,11 +284,15 @@ def main(argv=None):
     jalr = [0x67 | (v & 31) << 7 | (v >> 5 & 7) << 12 | (v >> 8) << 15 | rng.getrandbits(12) << 20
             for v in range(1 << 13)]
     for xlen in (32, 64):
-        add(run_set("c16", a.view, a.out, 2, xlen, c16), f"16-bit parcels, RV{xlen}")
-        add(length_set(a.view, a.out, xlen), f"first parcels of longer encodings (lengths), RV{xlen}")
+        if "c16" in sets:
+            add(run_set("c16", a.view, a.out, 2, xlen, c16), f"16-bit parcels, RV{xlen}")
+        if "len" in sets:
+            add(length_set(a.view, a.out, xlen), f"first parcels of longer encodings (lengths), RV{xlen}")
         # SYSTEM funct3 000: every rs1 and imm[11:0] with rd = 0 on RV64; a quarter of them, rd random, on RV32
         system = [0x73 | (v & 31) << 15 | (v >> 5) << 20 | (0 if xlen == 64 else rng.getrandbits(5) << 7)
                   for v in range(1 << 17) if xlen == 64 or v % 4 == 0]
+        if "w32" not in sets:
+            continue
         w32 = words(rng, a.random) + jalr + system
         add(run_set("w32", a.view, a.out, 4, xlen, w32, judge_illegal=lambda w: w & 0x7F in INTEREST_32),
             f"32-bit words ({a.random} random, {len(jalr)} JALR, {len(system)} SYSTEM), RV{xlen}")
