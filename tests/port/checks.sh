@@ -39,16 +39,16 @@ port_native() {
 	eval "echo \${native_$(printf '%s' "${pnn%.c}" | tr -c 'A-Za-z0-9_' '_'):-0}"
 }
 
-# port_target MODE SRC CC... : build SRC for MODE with CC... (-m32 at -O0, which builds several times
-# faster: these runs check results on another word size, the native builds are the -O2 ones; at -O1
-# under emulation, whose code runs faster there, and the tests whose random rounds take the time
-# (pmregs-test: long-run); test programs with $TESTFLAGS, examples without),
+# port_target MODE SRC CC... : build SRC for MODE with CC... (at -O0, which builds several times
+# faster: these runs check results on another word size and byte order, the native builds are the -O2
+# ones; at -O1 the tests whose random rounds take the time (pmregs-test: long-run) and, under
+# emulation, the examples; test programs with $TESTFLAGS, examples without),
 # run it (through $port_runner) and compare its stdout with the native run's. A test that takes its
 # number of random rounds from test_scale() (tests/common/check.h) runs an eighth of them with -m32
 # (PMREGS_TEST_SCALE=8) and a 64th under emulation, whose point is the byte order (at full scale it
 # would take minutes), and is compared with its native build run at the same scale.
 port_scale_m32=8 port_scale_be=64
-port_opt_m32=-O0 port_opt_be=-O1
+port_opt_m32=-O0 port_opt_be=-O0
 port_target() {
 	mode=$1 src=$2
 	shift 2
@@ -56,7 +56,7 @@ port_target() {
 	pn=${src##*/}
 	pn=${pn%.c}
 	pflags=$TESTFLAGS
-	case $src in examples/*) pflags= ;; esac
+	case $src in examples/*) pflags= ; [ "$mode" = be ] && port_opt=-O1 ;; esac
 	grep -q 'pmregs-test: long-run' "$src" 2>/dev/null && port_opt=-O1
 	# shellcheck disable=SC2046
 	"$@" -std=c99 $WARN $port_opt $pflags -Iinclude "$src" -o "$PB/$mode/$pn" $(port_libs "$src") || return 1
