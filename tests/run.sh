@@ -434,11 +434,13 @@ suite() {
 		if have clang; then
 			# the sanitizers check the same at -O0, which builds several times faster; the hand-written
 			# tests start first, and those whose random rounds take the time (pmregs-test: long-run)
-			# run at -O1. They run an eighth of the test_scale() rounds: the sanitizers watch the same
-			# code paths for undefined behaviour and bad accesses, the native build runs every round,
-			# and the libFuzzer runs search for the inputs that matter to a sanitizer.
+			# run at -O1 (with -fno-inline where inlining costs more build than it saves in the run:
+			# pmregs-test: no-inline). They run an eighth of the test_scale() rounds: the sanitizers
+			# watch the same code paths for undefined behaviour and bad accesses, the native build runs
+			# every round, and the libFuzzer runs search for the inputs that matter to a sanitizer.
 			sanopt=-O0
 			grep -q 'pmregs-test: long-run' "$src" 2>/dev/null && sanopt=-O1
+			grep -q 'pmregs-test: no-inline' "$src" 2>/dev/null && sanopt="$sanopt -fno-inline"
 			case $src in
 			tests/c/*) after=$dep early=1 check "$n (clang, ASan+UBSan)" san_build_run "$B/$n.san" clang -std=c99 $WARN $sanopt -g $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
 			examples/*) after=$dep check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O0 -g $SAN -Iinclude "$src" $libs ;;

@@ -15,7 +15,6 @@
  * QEMU    = QEMU target/ppc cpu.h / cpu_init.c; BINUTILS = opcodes/ppc-opc.c
  *
  * pmregs-test: libm
- * pmregs-test: long-run (make check builds its sanitizer run at -O1: the run, not the build, takes the time)
  */
 #include <math.h>
 #include <stdio.h>

@@ -39,17 +39,17 @@ port_native() {
 	eval "echo \${native_$(printf '%s' "${pnn%.c}" | tr -c 'A-Za-z0-9_' '_'):-0}"
 }
 
-# port_target MODE SRC CC... : build SRC for MODE with CC... (-m32 at -O0, which builds several times
-# faster: these runs check results on another word size, the native builds are the -O2 ones; at -O1
-# under emulation, whose code runs faster there, and the tests whose random rounds take the time
-# (pmregs-test: long-run); test programs with $TESTFLAGS, examples without, and at -O0 in both modes:
-# their runs take milliseconds, even emulated, and their -O1 builds several times as long),
+# port_target MODE SRC CC... : build SRC for MODE with CC... (at -O0, which builds several times
+# faster: these runs check results on another word size and byte order, the native builds are the -O2
+# ones; at -O1 the tests whose random rounds take the time (pmregs-test: long-run; with -m32 also
+# -fno-inline where inlining costs more build than it saves: pmregs-test: no-inline); test programs
+# with $TESTFLAGS, examples without and at -O0 in both modes: their runs take milliseconds, even emulated),
 # run it (through $port_runner) and compare its stdout with the native run's. A test that takes its
 # number of random rounds from test_scale() (tests/common/check.h) runs an eighth of them with -m32
 # (PMREGS_TEST_SCALE=8) and a 64th under emulation, whose point is the byte order (at full scale it
 # would take minutes), and is compared with its native build run at the same scale.
 port_scale_m32=8 port_scale_be=64
-port_opt_m32=-O0 port_opt_be=-O1
+port_opt_m32=-O0 port_opt_be=-O0
 port_target() {
 	mode=$1 src=$2
 	shift 2
@@ -59,6 +59,7 @@ port_target() {
 	pflags=$TESTFLAGS
 	case $src in examples/*) pflags= port_opt=-O0 ;; esac
 	grep -q 'pmregs-test: long-run' "$src" 2>/dev/null && port_opt=-O1
+	[ "$mode" = m32 ] && grep -q 'pmregs-test: no-inline' "$src" 2>/dev/null && port_opt="$port_opt -fno-inline"
 	# shellcheck disable=SC2046
 	"$@" -std=c99 $WARN $port_opt $pflags -Iinclude "$src" -o "$PB/$mode/$pn" $(port_libs "$src") || return 1
 	PMREGS_TEST_SCALE=$port_scale $port_timeout $port_runner "$PB/$mode/$pn" >"$PB/$mode/$pn.out" || {

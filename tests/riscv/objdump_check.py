@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 """<pmregs/riscv.h> against GNU objdump, an independent disassembler (Debian binutils-riscv64-linux-gnu).
 
-    objdump_check.py VIEW OUTDIR [--random N] [--seed S]
+    objdump_check.py VIEW OUTDIR [--random N] [--seed S] [--sets c16,len,w32]
 
 VIEW is tests/riscv/riscv_view.c built against the headers: it writes pmregs' view of a
 file of encodings. The same encodings go through `riscv64-linux-gnu-objdump -D -b binary
@@ -23,6 +23,7 @@ rd and rs1 by the E-Trace ingress chapter's jump classes; whether the encoding i
 (objdump prints .2byte/.4byte or c.unimp), over all 16-bit encodings and, of the 32-bit
 ones, in BRANCH, JAL, JALR, AUIPC and LUI. A disagreement objdump and the ISA manual are
 known to have is counted under its explanation (KNOWN); any other fails the check.
+--sets runs only the sets named (all three by default).
 Stdlib only.
 """
 
@@ -30,6 +31,7 @@ import argparse
 import array
 import os
 import random
+import re
 import struct
 import subprocess
 import sys
@@ -44,19 +46,20 @@ KIND = {"beq": BRANCH, "bne": BRANCH, "blt": BRANCH, "bge": BRANCH, "bltu": BRAN
         "ecall": ECALL, "ebreak": EBREAK, "c.ebreak": EBREAK,
         "uret": XRET, "sret": XRET, "mret": XRET, "dret": XRET, "mnret": XRET}
 INTEREST_32 = (0x63, 0x6F, 0x67, 0x17, 0x37)       # opcodes whose every encoding the spec classifies
+# an instruction line of objdump's output: "   1c:\tmnemonic\toperands" (the operands may be absent)
+INSN_LINE = re.compile(r"^ *([0-9a-f]+):\t([^\t\n]+)\t?([^\n]*)$", re.M)
+
+
 def objdump(path, xlen):
     """[(address, mnemonic, operands)] of every instruction objdump prints ("   1c:\tmnemonic\toperands")."""
-    return list(objdump_lines(path, xlen))
+    return [(int(pc, 16), mnem, ops) for pc, mnem, ops in objdump_lines(path, xlen)]
 
 
 def objdump_lines(path, xlen):
+    """[(address in hex, mnemonic, operands)] of every instruction objdump prints."""
     p = subprocess.run([OBJDUMP, "-D", "-b", "binary", "-m", f"riscv:rv{xlen}", "-M", "no-aliases,numeric",
                         "--no-show-raw-insn", path], capture_output=True, text=True, check=True)
-    for line in p.stdout.splitlines():
-        parts = line.split("\t", 2)
-        if len(parts) < 2 or not parts[1] or parts[0][-1:] != ":":
-            continue
-        yield int(parts[0][:-1], 16), parts[1], parts[2] if len(parts) > 2 else ""
+    return INSN_LINE.findall(p.stdout)
 
 
 def packed(items, size):
@@ -176,15 +179,22 @@ def run_set(name, tool, out_dir, size, xlen, items, stream=None, judge_illegal=l
         f.write(packed(items, size))
     ours = view(tool, size, xlen, raw, os.path.join(out_dir, f"{name}.rv{xlen}.view"))
     known, problems = {}, []
-    n = 0
-    for (pc, mnem, ops), w, o in zip(objdump_lines(raw, xlen), items, ours):
-        if pc != n * size:
-            return n, known, problems + [f"{name} rv{xlen}: objdump out of step at {pc:#x} ({mnem} {ops})"]
-        n += 1
-        if mnem not in KIND:              # the common case, without building a dict: other, illegal or not
-            if o[2] == OTHER and (not judge_illegal(w) or bool(o[6] & ILL) == (mnem[0] == "." or mnem == "c.unimp")) \
-                    and bool(o[6] & C16) == (size == 2):
-                continue
+    lines = objdump_lines(raw, xlen)
+    # every line is at the address of its encoding, else the comparison stops where objdump is out of step
+    pcs = [int(x[0], 16) for x in lines[:len(items)]]
+    n = len(pcs)
+    out_of_step = None
+    if pcs != list(range(0, n * size, size)):
+        n = next(i for i, pc in enumerate(pcs) if pc != i * size)
+        out_of_step = f"{name} rv{xlen}: objdump out of step at {pcs[n]:#x} ({lines[n][1]} {lines[n][2]})"
+    # the common case, set aside in one pass: a mnemonic of no kind that pmregs classifies as
+    # other, with the same length and (where it is judged) the same legality
+    c16 = C16 if size == 2 else 0
+    rest = [i for i, ((_, m, _), w, o) in enumerate(zip(lines[:n], items, ours))
+            if m in KIND or o[2] != OTHER or o[6] & C16 != c16
+            or (judge_illegal(w) and bool(o[6] & ILL) != (m[0] == "." or m == "c.unimp"))]
+    for i in rest:
+        (_, mnem, ops), w, o, pc = lines[i], items[i], ours[i], pcs[i]
         t = theirs(mnem, ops, pc, xlen, size)
         bad = compare(o, t, pc, xlen, judge_illegal(w))
         if not bad:
@@ -197,6 +207,8 @@ def run_set(name, tool, out_dir, size, xlen, items, stream=None, judge_illegal=l
                             f"length={o[1]} kind={o[2]} rd={o[3]} rs1={o[4]} itype={o[5]} flags={o[6]:#x}: {bad}")
         else:
             problems.append("")
+    if out_of_step:
+        return n, known, problems + [out_of_step]
     if n != len(items):
         problems.append(f"{name} rv{xlen}: objdump printed {n} instructions for {len(items)} encodings")
     return n, known, problems
@@ -261,7 +273,11 @@ def main(argv=None):
     ap.add_argument("out")
     ap.add_argument("--random", type=int, default=1000000, help="random 32-bit words per XLEN (default 1000000)")
     ap.add_argument("--seed", type=int, default=20240411)
+    ap.add_argument("--sets", default="c16,len,w32", help="the sets to compare (default c16,len,w32)")
     a = ap.parse_args(argv)
+    sets = a.sets.split(",")
+    if not sets or any(x not in ("c16", "len", "w32") for x in sets):
+        ap.error(f"--sets: a comma-separated list of c16, len and w32, not {a.sets!r}")
     os.makedirs(a.out, exist_ok=True)
     rng = random.Random(a.seed)
     total, known, problems = 0, {}, []
@@ -279,11 +295,15 @@ def main(argv=None):
     jalr = [0x67 | (v & 31) << 7 | (v >> 5 & 7) << 12 | (v >> 8) << 15 | rng.getrandbits(12) << 20
             for v in range(1 << 13)]
     for xlen in (32, 64):
-        add(run_set("c16", a.view, a.out, 2, xlen, c16), f"16-bit parcels, RV{xlen}")
-        add(length_set(a.view, a.out, xlen), f"first parcels of longer encodings (lengths), RV{xlen}")
+        if "c16" in sets:
+            add(run_set("c16", a.view, a.out, 2, xlen, c16), f"16-bit parcels, RV{xlen}")
+        if "len" in sets:
+            add(length_set(a.view, a.out, xlen), f"first parcels of longer encodings (lengths), RV{xlen}")
         # SYSTEM funct3 000: every rs1 and imm[11:0] with rd = 0 on RV64; a quarter of them, rd random, on RV32
         system = [0x73 | (v & 31) << 15 | (v >> 5) << 20 | (0 if xlen == 64 else rng.getrandbits(5) << 7)
                   for v in range(1 << 17) if xlen == 64 or v % 4 == 0]
+        if "w32" not in sets:
+            continue
         w32 = words(rng, a.random) + jalr + system
         add(run_set("w32", a.view, a.out, 4, xlen, w32, judge_illegal=lambda w: w & 0x7F in INTEREST_32),
             f"32-bit words ({a.random} random, {len(jalr)} JALR, {len(system)} SYSTEM), RV{xlen}")
