@@ -665,7 +665,7 @@ static inline int pmregs_etrace_enc_repeated(const struct pmregs_etrace_encoder 
  * branch_fmt 2/3, 0.1, 1 or 2). Returns 0, or 1 when irreport/irdepth could
  * not be sent unambiguously (nothing queued: the caller restarts the trace).
  */
-static inline int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_encoder_el *c, unsigned why,
+PMREGS_HOT int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_encoder_el *c, unsigned why,
 					 int failed)
 {
 	const struct pmregs_etrace_params *p = &e->p;
