@@ -1970,6 +1970,20 @@ PMREGS_HOT unsigned pmregs_etrace_enc_put2(uint64_t *b, unsigned pos, unsigned w
 	return 0;
 }
 
+/* Internal: the same into the four words b (pos + w <= 256). */
+static inline unsigned pmregs_etrace_enc_put4(uint64_t *b, unsigned pos, unsigned w, uint64_t x)
+{
+	unsigned i = pos >> 6, o = pos & 63u;
+	if (w < 64 && (x >> w) != 0)
+		return 1;
+	if (!w)
+		return 0;
+	b[i] |= x << o;
+	if (o && o + w > 64)
+		b[i + 1] |= x >> (64u - o);
+	return 0;
+}
+
 /* Internal: the SMI framing f has a message header without index or timestamp (what pmregs_etrace_enc_smi_short() writes). */
 static inline int pmregs_etrace_enc_smi_plain(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f)
 {
@@ -1978,20 +1992,86 @@ static inline int pmregs_etrace_enc_smi_plain(const struct pmregs_etrace_params 
 }
 
 /*
+ * Internal: the SMI message of the payload bits b[0..pos) (nw words) with
+ * the general writer's sign-based compression: the bits past
+ * the last one repeat it; the payload ends after the last bit that differs
+ * from it, and one more. Returns the bytes written, PMREGS_ENOSPC, or 0 when
+ * the payload is longer than a message header can say.
+ */
+PMREGS_HOT int pmregs_etrace_enc_smi_pack(const struct pmregs_etrace_smi *f, uint64_t *b, const unsigned nw, unsigned pos,
+					     unsigned char *out, size_t cap)
+{
+	unsigned top = (pos - 1u) >> 6, i, m = 1, nbytes;
+	uint64_t fill = (uint64_t)0 - ((b[top] >> ((pos - 1u) & 63u)) & 1u), keep = pmregs_lowmask(((pos - 1u) & 63u) + 1u);
+	b[top] = (b[top] & keep) | (fill & ~keep);
+	for (i = top + 1u; i < nw; i++)
+		b[i] = fill;
+	for (i = top + 1u; i-- > 0;)
+		if (b[i] ^ fill) {
+			m = 64u * i + pmregs_msb64(b[i] ^ fill) + 2u;
+			break;
+		}
+	nbytes = (m + 7u) / 8u;
+	if (nbytes > 31u)
+		return 0;
+	if (cap < nbytes + 1u)
+		return PMREGS_ENOSPC;
+	out[0] = (unsigned char)(nbytes | ((unsigned)f->msg_type << 5));
+	pmregs_ip_store_room(b, nbytes, out + 1, cap - 1u); /* whole words, as the general writer's */
+	return (int)nbytes + 1;
+}
+
+/*
+ * Internal: a synchronisation packet (format 3.0 or 3.1) for
+ * pmregs_etrace_enc_smi_short(), under parameters p (aw the bits of an
+ * address).
+ */
+static inline int pmregs_etrace_enc_smi_sync(const struct pmregs_etrace_smi *f, const struct pmregs_etrace_params *p, unsigned aw,
+					     const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
+{
+	/* format, subformat, branch, privilege, time, context, [ecause, interrupt, thaddr,] address, [tval] */
+	uint64_t b[4] = { 0, 0, 0, 0 };
+	unsigned trap = t->shape == PMREGS_ETRACE_TE_INST_SHAPE_TRAP, tw = pmregs_etrace_time_width(p), cw = pmregs_etrace_context_width(p);
+	unsigned ew = trap ? p->ecause_width_p : 0u, pw = p->privilege_width_p, pos = 5, over = 0;
+	unsigned xaw = trap && p->implicit_exception && t->thaddr ? 0u : aw, vw = trap && !t->interrupt ? p->iaddress_width_p : 0u;
+	if (t->branch > 1u || t->interrupt > 1u || t->thaddr > 1u || 5u + pw + tw + cw + ew + 2u * trap + xaw + vw > 256u)
+		return 0;
+	b[0] = 3u | ((uint64_t)t->subformat << 2) | ((uint64_t)t->branch << 4);
+	over |= pmregs_etrace_enc_put4(b, pos, pw, t->privilege);
+	pos += pw;
+	over |= pmregs_etrace_enc_put4(b, pos, tw, t->time);
+	pos += tw;
+	over |= pmregs_etrace_enc_put4(b, pos, cw, t->context);
+	pos += cw;
+	if (trap) {
+		over |= pmregs_etrace_enc_put4(b, pos, ew, t->ecause);
+		pos += ew;
+		over |= pmregs_etrace_enc_put4(b, pos, 2, (uint64_t)t->interrupt | ((uint64_t)t->thaddr << 1));
+		pos += 2;
+	}
+	over |= pmregs_etrace_enc_put4(b, pos, xaw, t->address);
+	pos += xaw;
+	over |= pmregs_etrace_enc_put4(b, pos, vw, t->tval);
+	pos += vw;
+	return over ? 0 : pmregs_etrace_enc_smi_pack(f, b, 4, pos, out, cap);
+}
+
+/*
  * Internal: the SMI message of te_inst packet t written straight, for the
  * packets that report an address with a branch map or without (formats 1
- * and 2) in a message header without index or timestamp: the bytes of
+ * and 2) and the synchronisation packets (formats 3.0 and 3.1) in a message
+ * header without index or timestamp: the bytes of
  * pmregs_etrace_smi_stream_put() (the same sign-based compression) without
  * its general field walk; aw and dw are the bits of the address and of
- * irdepth; f must pass pmregs_etrace_enc_smi_plain(). Returns the bytes
- * written, PMREGS_ENOSPC, or 0 for anything else (the caller then takes
- * the general writer).
+ * irdepth under parameters p; f must pass pmregs_etrace_enc_smi_plain().
+ * Returns the bytes written, PMREGS_ENOSPC, or 0 for anything else (the
+ * caller then takes the general writer).
  */
-PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, unsigned aw, unsigned dw,
-					      const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
+PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, const struct pmregs_etrace_params *p, unsigned aw,
+					      unsigned dw, const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
 {
-	uint64_t b[2] = { 0, 0 }, fill, keep;
-	unsigned pos, over, top, m, nbytes;
+	uint64_t b[2] = { 0, 0 };
+	unsigned pos, over;
 	if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY && t->format == 2) {
 		b[0] = 2;
 		pos = 2;
@@ -2005,6 +2085,10 @@ PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, un
 		   (t->branch_map >> 31) == 0) {
 		b[0] = 1u | ((uint64_t)t->branch_map << 7);
 		pos = 38;
+	} else if (((t->shape == PMREGS_ETRACE_TE_INST_SHAPE_START && t->subformat == 0) ||
+		    (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_TRAP && t->subformat == 1)) &&
+		   t->format == 3) {
+		return pmregs_etrace_enc_smi_sync(f, p, aw, t, out, cap);
 	} else {
 		return 0;
 	}
@@ -2020,25 +2104,7 @@ PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, un
 		if (over)
 			return 0;
 	}
-	/* the bits past the last one repeat it; the payload ends after the last bit that differs from it, and one more */
-	top = (pos - 1u) >> 6;
-	fill = (uint64_t)0 - ((b[top] >> ((pos - 1u) & 63u)) & 1u);
-	keep = pmregs_lowmask(((pos - 1u) & 63u) + 1u);
-	b[top] = (b[top] & keep) | (fill & ~keep);
-	if (top == 0)
-		b[1] = fill;
-	if (b[1] ^ fill)
-		m = 64u + pmregs_msb64(b[1] ^ fill) + 2u;
-	else if (b[0] ^ fill)
-		m = pmregs_msb64(b[0] ^ fill) + 2u;
-	else
-		m = 1;
-	nbytes = (m + 7u) / 8u;
-	if (cap < nbytes + 1u)
-		return PMREGS_ENOSPC;
-	out[0] = (unsigned char)(nbytes | ((unsigned)f->msg_type << 5));
-	pmregs_ip_store_room(b, nbytes, out + 1, cap - 1u); /* whole words, as the general writer's */
-	return (int)nbytes + 1;
+	return pmregs_etrace_enc_smi_pack(f, b, 2, pos, out, cap);
 }
 
 /*
@@ -2056,7 +2122,7 @@ static inline size_t pmregs_etrace_encoder_put_smi(struct pmregs_etrace_encoder 
 	const int plain = pmregs_etrace_enc_smi_plain(&e->p, f);
 	while (e->qhead != e->qtail) {
 		const struct pmregs_etrace_te_inst *t = pmregs_etrace_enc_oldest(e);
-		int rc = plain ? pmregs_etrace_enc_smi_short(f, e->fast_aw, e->fast_dw, t, out + o, cap - o) : 0;
+		int rc = plain ? pmregs_etrace_enc_smi_short(f, &e->p, e->fast_aw, e->fast_dw, t, out + o, cap - o) : 0;
 		if (rc == 0)
 			rc = pmregs_etrace_smi_stream_put(&e->p, f, t, out + o, cap - o);
 		if (!pmregs_etrace_enc_wrote(e, rc, &o, &k))
