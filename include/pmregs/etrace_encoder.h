@@ -1650,7 +1650,7 @@ struct pmregs_etrace_enc_run {
  * Internal: the loop of pmregs_etrace_enc_burst() over blocks in[0..n) in the
  * privilege and context of the current element (keys key0/key1, mask kmask);
  * with general 0 (a constant) the loop without sijump, return stack or
- * counter, and branch predictor. The target of an uninferable jump is
+ * counter, jump target cache and branch predictor. The target of an uninferable jump is
  * reported as pmregs_etrace_encoder_step() does (with fast_tgt, while fewer
  * than r->qmax packets wait). Returns the blocks consumed.
  */
@@ -1665,7 +1665,7 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst_loop(struct pmregs_etrace_encoder *e, 
 	uint64_t(*const hend)[2] = &e->hist[32];
 	uint32_t bmap = r->bmap;
 	unsigned cit = r->cit, ccls = r->ccls, hover = r->hover, branches = r->branches, pbc = r->pbc, bsr = 0, upd = r->upd;
-	unsigned sij = general && (e->options & PMREGS_ETRACE_ENCODER_SIJUMP) != 0, tgt = e->fast_tgt, stop = 0;
+	unsigned sij = general && (e->options & PMREGS_ETRACE_ENCODER_SIJUMP) != 0, tgt = !general || e->fast_tgt, stop = 0;
 	uint8_t *bp = general ? e->bp : PMREGS_NULL;
 	size_t k;
 	for (k = 0; k < n; k++) {
@@ -1795,7 +1795,7 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 	kp = (uint64_t)c0->priv * e->fast_kpriv;
 	key0 = e->fast_key0 + kp;
 	key1 = e->fast_key1 + kp;
-	if ((e->options & (PMREGS_ETRACE_ENCODER_SIJUMP | PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN)) || e->bp)
+	if ((e->options & (PMREGS_ETRACE_ENCODER_SIJUMP | PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN)) || e->jtc || e->bp)
 		k = pmregs_etrace_enc_burst_loop(e, in, n, &r, key0, key1, c0->context, c0->size,
 						 (c0->flags & PMREGS_ETRACE_ENC_SIJUMP) != 0, 1);
 	else
