@@ -665,7 +665,7 @@ static inline int pmregs_etrace_enc_repeated(const struct pmregs_etrace_encoder 
  * branch_fmt 2/3, 0.1, 1 or 2). Returns 0, or 1 when irreport/irdepth could
  * not be sent unambiguously (nothing queued: the caller restarts the trace).
  */
-static inline int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_encoder_el *c, unsigned why,
+PMREGS_HOT int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_encoder_el *c, unsigned why,
 					 int failed)
 {
 	const struct pmregs_etrace_params *p = &e->p;
@@ -1479,6 +1479,27 @@ static inline uint8_t pmregs_etrace_enc_ready(const struct pmregs_etrace_encoder
 }
 
 /*
+ * Internal: the short path's report of c, the target of an uninferable jump
+ * (class cls in fast_cur: 2 a branch, whose bit joins the map first), with
+ * its address (format 1 or 2): with neither return stack, cache nor
+ * predictor, and the next block in c's privilege and context, that is all
+ * the flowchart does besides c's own jump.
+ */
+static inline void pmregs_etrace_enc_target(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_encoder_el *c, unsigned cls)
+{
+	if (cls == 2) {
+		e->bmap |= (uint32_t)(c->itype != PMREGS_ETRACE_ITYPE_TAKEN_BRANCH) << e->branches;
+		e->branches++;
+	}
+	(void)pmregs_etrace_enc_addr(e, c, PMREGS_ETRACE_ENC_R_TARGET, 0); /* a jump target: never refused */
+	if (cls == 2) {
+		e->nhist = 0;
+		e->hist_over = 0;
+		e->branch_since_ret = 1;
+	}
+}
+
+/*
  * One block of the ingress port: the short path for the common case, which
  * makes exactly the state changes the flowchart (pmregs_etrace_enc_insn())
  * makes there, without its general tests. The block retires one instruction
@@ -1504,9 +1525,7 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 	cls = (e->fast_cur >> (2u * (cit & 15u))) & 3u;
 	p = &e->el[(e->cur + 3u) & 3u];
 	if (e->fast == 2) {
-		/* c is the target of an uninferable jump: reported with its address (format 1 or 2); with neither
-		 * return stack, cache nor predictor, and the next block in c's privilege and context, that is all
-		 * the flowchart does besides c's own branch and jump */
+		/* c is the target of an uninferable jump (pmregs_etrace_enc_target()) */
 		unsigned cupd = cls == 3 && !((c->flags & PMREGS_ETRACE_ENC_SIJUMP) && (e->options & PMREGS_ETRACE_ENCODER_SIJUMP));
 		if (cls == 0 || e->counting || e->branches >= 31)
 			goto slow;
@@ -1515,16 +1534,7 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 			e->rs_count++;
 		e->trep = 0;
 		e->fresh = 0;
-		if (cls == 2) {
-			e->bmap |= (uint32_t)(cit != PMREGS_ETRACE_ITYPE_TAKEN_BRANCH) << e->branches;
-			e->branches++;
-		}
-		(void)pmregs_etrace_enc_addr(e, c, PMREGS_ETRACE_ENC_R_TARGET, 0); /* a jump target: never refused */
-		if (cls == 2) {
-			e->nhist = 0;
-			e->hist_over = 0;
-			e->branch_since_ret = 1;
-		}
+		pmregs_etrace_enc_target(e, c, cls);
 		e->prev_updiscon = (uint8_t)cupd;
 		e->fast = (uint8_t)(e->lost || e->rs_state != 1 ? 0 : (cupd ? 2 : 1));
 	} else if (cls == 2) {
@@ -1631,15 +1641,18 @@ struct pmregs_etrace_enc_run {
 	uint64_t caddr, lo;   /* the current element's address and the first address of its range */
 	uint32_t bmap;
 	unsigned cit, ccls;   /* its itype and its four bits of fast_tab */
-	unsigned nh, hover, branches, pbc, bsr, upd;
-	uint32_t pmregs_pad; /* unused: the struct's size without implicit padding */
+	unsigned nh, hover, branches, pbc, bsr;
+	unsigned upd;         /* the current element is the target of an uninferable jump */
+	unsigned qmax;        /* the loop reports such targets while fewer packets than this wait */
 };
 
 /*
  * Internal: the loop of pmregs_etrace_enc_burst() over blocks in[0..n) in the
  * privilege and context of the current element (keys key0/key1, mask kmask);
  * with general 0 (a constant) the loop without sijump, return stack or
- * counter, and branch predictor. Returns the blocks consumed.
+ * counter, jump target cache and branch predictor. The target of an uninferable jump is
+ * reported as pmregs_etrace_encoder_step() does (with fast_tgt, while fewer
+ * than r->qmax packets wait). Returns the blocks consumed.
  */
 PMREGS_HOT size_t pmregs_etrace_enc_burst_loop(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in, size_t n,
 						  struct pmregs_etrace_enc_run *r, uint64_t key0, uint64_t key1, uint64_t ctx,
@@ -1651,8 +1664,8 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst_loop(struct pmregs_etrace_encoder *e, 
 	uint64_t(*hp)[2] = &e->hist[r->nh];
 	uint64_t(*const hend)[2] = &e->hist[32];
 	uint32_t bmap = r->bmap;
-	unsigned cit = r->cit, ccls = r->ccls, hover = r->hover, branches = r->branches, pbc = r->pbc, bsr = 0, upd = 0;
-	unsigned sij = general && (e->options & PMREGS_ETRACE_ENCODER_SIJUMP) != 0;
+	unsigned cit = r->cit, ccls = r->ccls, hover = r->hover, branches = r->branches, pbc = r->pbc, bsr = 0, upd = r->upd;
+	unsigned sij = general && (e->options & PMREGS_ETRACE_ENCODER_SIJUMP) != 0, tgt = !general || e->fast_tgt, stop = 0;
 	uint8_t *bp = general ? e->bp : PMREGS_NULL;
 	size_t k;
 	for (k = 0; k < n; k++) {
@@ -1667,7 +1680,28 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst_loop(struct pmregs_etrace_encoder *e, 
 		if (!(x & 8u))
 			break;
 		cls = ccls & 3u;
-		if (cls == 2) {
+		if (upd) {
+			/* the current element is the target of an uninferable jump: its packet */
+			struct pmregs_etrace_encoder_el t;
+			if (cls == 0 || branches >= 31 || e->qtail - e->qhead >= r->qmax)
+				break;
+			e->nhist = (uint8_t)(hp - &e->hist[0]);
+			e->hist_over = (uint8_t)hover;
+			e->bmap = bmap;
+			e->branches = (uint8_t)branches;
+			e->pbc = pbc;
+			t.addr = caddr;
+			t.itype = (uint8_t)cit;
+			t.flags = 0;
+			pmregs_etrace_enc_target(e, &t, cls);
+			hp = &e->hist[0];
+			hover = 0;
+			bmap = 0;
+			branches = 0;
+			pbc = 0;
+			upd = cls == 3 && !(sij && (pb ? pb->sijump != 0 : csij));
+			stop = e->rs_state != 1 || e->lost;
+		} else if (cls == 2) {
 			unsigned taken = cit == PMREGS_ETRACE_ITYPE_TAKEN_BRANCH;
 			if (branches >= 30)
 				break;
@@ -1698,15 +1732,16 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst_loop(struct pmregs_etrace_encoder *e, 
 			}
 			if (general && (ccls & 4u))
 				pmregs_etrace_enc_call(e, caddr + (pb ? 2u << pb->ilastsize : csize));
+			/* an uninferable jump: the next block reports its target */
+			upd = cls == 3;
+			stop = upd && !tgt;
 		}
 		pb = b;
 		caddr = b->iaddr;
 		lo = caddr;
 		cit = it;
 		ccls = x & 7u;
-		if (cls == 3) {
-			/* an uninferable jump: the step of the next block reports its target */
-			upd = 1;
+		if (stop) {
 			k++;
 			break;
 		}
@@ -1724,18 +1759,20 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst_loop(struct pmregs_etrace_encoder *e, 
 /*
  * Internal: the short path of pmregs_etrace_encoder_step() over a run of
  * blocks, the state kept in locals and the pipeline written back at the end.
- * Returns the blocks consumed (none queues a packet); it stops before the
- * first block the short path does not take. Not for resynchronisation
- * counters of cycles or half-words (the short path of step() serves those).
+ * Returns the blocks consumed; it stops before the first block the short
+ * path does not take, and before a jump target's packet when qmax packets
+ * wait. Not for resynchronisation counters of cycles or half-words (the
+ * short path of step() serves those).
  */
-PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in, size_t n)
+PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in, size_t n,
+					  size_t qmax)
 {
 	const struct pmregs_etrace_encoder_el *c0, *p0;
 	struct pmregs_etrace_enc_run r;
 	uint64_t key0, key1, kp;
-	unsigned ni, upd;
+	unsigned ni;
 	size_t k;
-	if (e->fast != 1 || e->lost || e->fast_rs || e->counting || !n)
+	if (!e->fast || e->lost || e->fast_rs || e->counting || !n)
 		return 0;
 	c0 = &e->el[e->cur];
 	p0 = &e->el[(e->cur + 3u) & 3u];
@@ -1749,25 +1786,26 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 	r.bmap = e->bmap;
 	r.branches = e->branches;
 	r.pbc = (unsigned)e->pbc; /* below 31 while not counting */
+	r.upd = e->fast == 2;
+	r.qmax = (unsigned)(qmax < PMREGS_ETRACE_ENCODER_QUEUE - PMREGS_ETRACE_ENCODER_STEP_MAX
+				    ? qmax
+				    : PMREGS_ETRACE_ENCODER_QUEUE - PMREGS_ETRACE_ENCODER_STEP_MAX);
 	/* iretire, ilastsize and privilege of a 16-bit and of a 32-bit instruction in c's privilege (longer ones go
 	 * through pmregs_etrace_encoder_step()) */
 	kp = (uint64_t)c0->priv * e->fast_kpriv;
 	key0 = e->fast_key0 + kp;
 	key1 = e->fast_key1 + kp;
-	if ((e->options & (PMREGS_ETRACE_ENCODER_SIJUMP | PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN)) || e->bp)
+	if ((e->options & (PMREGS_ETRACE_ENCODER_SIJUMP | PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN)) || e->jtc || e->bp)
 		k = pmregs_etrace_enc_burst_loop(e, in, n, &r, key0, key1, c0->context, c0->size,
 						 (c0->flags & PMREGS_ETRACE_ENC_SIJUMP) != 0, 1);
 	else
 		k = pmregs_etrace_enc_burst_loop(e, in, n, &r, key0, key1, c0->context, 0, 0, 0);
-	upd = r.upd;
 	if (r.bsr)
 		e->branch_since_ret = 1;
 	if (!k)
 		return 0;
-	if (upd) {
-		e->prev_updiscon = 1;
-		e->fast = (uint8_t)(e->fast_tgt ? 2 : 0);
-	}
+	e->prev_updiscon = (uint8_t)r.upd;
+	e->fast = (uint8_t)(e->lost || e->rs_state != 1 ? 0 : !r.upd ? 1 : e->fast_tgt ? 2 : 0);
 	e->nhist = (uint8_t)r.nh;
 	e->hist_over = (uint8_t)r.hover;
 	e->bmap = r.bmap;
@@ -1873,14 +1911,17 @@ PMREGS_HOT size_t pmregs_etrace_encoder_run(struct pmregs_etrace_encoder *e, con
 					    struct pmregs_etrace_te_inst *out, size_t cap, size_t *nout)
 {
 	size_t k, o = pmregs_etrace_encoder_take(e, out, cap);
+	int stop;
 	for (k = 0; k < n; k++) {
 		if (cap - o < PMREGS_ETRACE_ENCODER_STEP_MAX)
 			break;
-		k += pmregs_etrace_enc_burst(e, in + k, n - k);
-		if (k == n || pmregs_etrace_encoder_step(e, &in[k]) < 0)
-			break;
+		/* the run's packets and the step's fit out[] and the queue */
+		k += pmregs_etrace_enc_burst(e, in + k, n - k, cap - o - PMREGS_ETRACE_ENCODER_STEP_MAX);
+		stop = k == n || pmregs_etrace_encoder_step(e, &in[k]) < 0;
 		if (e->qtail != e->qhead)
 			o += pmregs_etrace_encoder_take(e, out + o, cap - o);
+		if (stop)
+			break;
 	}
 	*nout = o;
 	return k;
@@ -1929,6 +1970,20 @@ PMREGS_HOT unsigned pmregs_etrace_enc_put2(uint64_t *b, unsigned pos, unsigned w
 	return 0;
 }
 
+/* Internal: the same into the four words b (pos + w <= 256). */
+static inline unsigned pmregs_etrace_enc_put4(uint64_t *b, unsigned pos, unsigned w, uint64_t x)
+{
+	unsigned i = pos >> 6, o = pos & 63u;
+	if (w < 64 && (x >> w) != 0)
+		return 1;
+	if (!w)
+		return 0;
+	b[i] |= x << o;
+	if (o && o + w > 64)
+		b[i + 1] |= x >> (64u - o);
+	return 0;
+}
+
 /* Internal: the SMI framing f has a message header without index or timestamp (what pmregs_etrace_enc_smi_short() writes). */
 static inline int pmregs_etrace_enc_smi_plain(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f)
 {
@@ -1937,20 +1992,86 @@ static inline int pmregs_etrace_enc_smi_plain(const struct pmregs_etrace_params 
 }
 
 /*
+ * Internal: the SMI message of the payload bits b[0..pos) (nw words) with
+ * the general writer's sign-based compression: the bits past
+ * the last one repeat it; the payload ends after the last bit that differs
+ * from it, and one more. Returns the bytes written, PMREGS_ENOSPC, or 0 when
+ * the payload is longer than a message header can say.
+ */
+PMREGS_HOT int pmregs_etrace_enc_smi_pack(const struct pmregs_etrace_smi *f, uint64_t *b, const unsigned nw, unsigned pos,
+					     unsigned char *out, size_t cap)
+{
+	unsigned top = (pos - 1u) >> 6, i, m = 1, nbytes;
+	uint64_t fill = (uint64_t)0 - ((b[top] >> ((pos - 1u) & 63u)) & 1u), keep = pmregs_lowmask(((pos - 1u) & 63u) + 1u);
+	b[top] = (b[top] & keep) | (fill & ~keep);
+	for (i = top + 1u; i < nw; i++)
+		b[i] = fill;
+	for (i = top + 1u; i-- > 0;)
+		if (b[i] ^ fill) {
+			m = 64u * i + pmregs_msb64(b[i] ^ fill) + 2u;
+			break;
+		}
+	nbytes = (m + 7u) / 8u;
+	if (nbytes > 31u)
+		return 0;
+	if (cap < nbytes + 1u)
+		return PMREGS_ENOSPC;
+	out[0] = (unsigned char)(nbytes | ((unsigned)f->msg_type << 5));
+	pmregs_ip_store_room(b, nbytes, out + 1, cap - 1u); /* whole words, as the general writer's */
+	return (int)nbytes + 1;
+}
+
+/*
+ * Internal: a synchronisation packet (format 3.0 or 3.1) for
+ * pmregs_etrace_enc_smi_short(), under parameters p (aw the bits of an
+ * address).
+ */
+static inline int pmregs_etrace_enc_smi_sync(const struct pmregs_etrace_smi *f, const struct pmregs_etrace_params *p, unsigned aw,
+					     const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
+{
+	/* format, subformat, branch, privilege, time, context, [ecause, interrupt, thaddr,] address, [tval] */
+	uint64_t b[4] = { 0, 0, 0, 0 };
+	unsigned trap = t->shape == PMREGS_ETRACE_TE_INST_SHAPE_TRAP, tw = pmregs_etrace_time_width(p), cw = pmregs_etrace_context_width(p);
+	unsigned ew = trap ? p->ecause_width_p : 0u, pw = p->privilege_width_p, pos = 5, over = 0;
+	unsigned xaw = trap && p->implicit_exception && t->thaddr ? 0u : aw, vw = trap && !t->interrupt ? p->iaddress_width_p : 0u;
+	if (t->branch > 1u || t->interrupt > 1u || t->thaddr > 1u || 5u + pw + tw + cw + ew + 2u * trap + xaw + vw > 256u)
+		return 0;
+	b[0] = 3u | ((uint64_t)t->subformat << 2) | ((uint64_t)t->branch << 4);
+	over |= pmregs_etrace_enc_put4(b, pos, pw, t->privilege);
+	pos += pw;
+	over |= pmregs_etrace_enc_put4(b, pos, tw, t->time);
+	pos += tw;
+	over |= pmregs_etrace_enc_put4(b, pos, cw, t->context);
+	pos += cw;
+	if (trap) {
+		over |= pmregs_etrace_enc_put4(b, pos, ew, t->ecause);
+		pos += ew;
+		over |= pmregs_etrace_enc_put4(b, pos, 2, (uint64_t)t->interrupt | ((uint64_t)t->thaddr << 1));
+		pos += 2;
+	}
+	over |= pmregs_etrace_enc_put4(b, pos, xaw, t->address);
+	pos += xaw;
+	over |= pmregs_etrace_enc_put4(b, pos, vw, t->tval);
+	pos += vw;
+	return over ? 0 : pmregs_etrace_enc_smi_pack(f, b, 4, pos, out, cap);
+}
+
+/*
  * Internal: the SMI message of te_inst packet t written straight, for the
  * packets that report an address with a branch map or without (formats 1
- * and 2) in a message header without index or timestamp: the bytes of
+ * and 2) and the synchronisation packets (formats 3.0 and 3.1) in a message
+ * header without index or timestamp: the bytes of
  * pmregs_etrace_smi_stream_put() (the same sign-based compression) without
  * its general field walk; aw and dw are the bits of the address and of
- * irdepth; f must pass pmregs_etrace_enc_smi_plain(). Returns the bytes
- * written, PMREGS_ENOSPC, or 0 for anything else (the caller then takes
- * the general writer).
+ * irdepth under parameters p; f must pass pmregs_etrace_enc_smi_plain().
+ * Returns the bytes written, PMREGS_ENOSPC, or 0 for anything else (the
+ * caller then takes the general writer).
  */
-PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, unsigned aw, unsigned dw,
-					      const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
+PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, const struct pmregs_etrace_params *p, unsigned aw,
+					      unsigned dw, const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
 {
-	uint64_t b[2] = { 0, 0 }, fill, keep;
-	unsigned pos, over, top, m, nbytes;
+	uint64_t b[2] = { 0, 0 };
+	unsigned pos, over;
 	if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY && t->format == 2) {
 		b[0] = 2;
 		pos = 2;
@@ -1964,6 +2085,10 @@ PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, un
 		   (t->branch_map >> 31) == 0) {
 		b[0] = 1u | ((uint64_t)t->branch_map << 7);
 		pos = 38;
+	} else if (((t->shape == PMREGS_ETRACE_TE_INST_SHAPE_START && t->subformat == 0) ||
+		    (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_TRAP && t->subformat == 1)) &&
+		   t->format == 3) {
+		return pmregs_etrace_enc_smi_sync(f, p, aw, t, out, cap);
 	} else {
 		return 0;
 	}
@@ -1979,25 +2104,7 @@ PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, un
 		if (over)
 			return 0;
 	}
-	/* the bits past the last one repeat it; the payload ends after the last bit that differs from it, and one more */
-	top = (pos - 1u) >> 6;
-	fill = (uint64_t)0 - ((b[top] >> ((pos - 1u) & 63u)) & 1u);
-	keep = pmregs_lowmask(((pos - 1u) & 63u) + 1u);
-	b[top] = (b[top] & keep) | (fill & ~keep);
-	if (top == 0)
-		b[1] = fill;
-	if (b[1] ^ fill)
-		m = 64u + pmregs_msb64(b[1] ^ fill) + 2u;
-	else if (b[0] ^ fill)
-		m = pmregs_msb64(b[0] ^ fill) + 2u;
-	else
-		m = 1;
-	nbytes = (m + 7u) / 8u;
-	if (cap < nbytes + 1u)
-		return PMREGS_ENOSPC;
-	out[0] = (unsigned char)(nbytes | ((unsigned)f->msg_type << 5));
-	pmregs_ip_store_room(b, nbytes, out + 1, cap - 1u); /* whole words, as the general writer's */
-	return (int)nbytes + 1;
+	return pmregs_etrace_enc_smi_pack(f, b, 2, pos, out, cap);
 }
 
 /*
@@ -2015,7 +2122,7 @@ static inline size_t pmregs_etrace_encoder_put_smi(struct pmregs_etrace_encoder 
 	const int plain = pmregs_etrace_enc_smi_plain(&e->p, f);
 	while (e->qhead != e->qtail) {
 		const struct pmregs_etrace_te_inst *t = pmregs_etrace_enc_oldest(e);
-		int rc = plain ? pmregs_etrace_enc_smi_short(f, e->fast_aw, e->fast_dw, t, out + o, cap - o) : 0;
+		int rc = plain ? pmregs_etrace_enc_smi_short(f, &e->p, e->fast_aw, e->fast_dw, t, out + o, cap - o) : 0;
 		if (rc == 0)
 			rc = pmregs_etrace_smi_stream_put(&e->p, f, t, out + o, cap - o);
 		if (!pmregs_etrace_enc_wrote(e, rc, &o, &k))
@@ -2064,29 +2171,21 @@ PMREGS_HOT size_t pmregs_etrace_encoder_run_smi(struct pmregs_etrace_encoder *e,
 	unsigned char *out = (unsigned char *)buf;
 	size_t k, o = 0, u;
 	const size_t room = (size_t)PMREGS_ETRACE_ENCODER_STEP_MAX * PMREGS_ETRACE_SMI_MAX_BYTES + 8u;
-	const int plain = pmregs_etrace_enc_smi_plain(&e->p, f);
+	int stop;
 	(void)pmregs_etrace_encoder_put_smi(e, f, out, cap, &u);
 	o += u;
 	for (k = 0; k < n; k++) {
 		if (cap - o < room)
 			break;
-		k += pmregs_etrace_enc_burst(e, in + k, n - k);
-		if (k == n || pmregs_etrace_encoder_step(e, &in[k]) < 0)
-			break;
+		/* the run's packets and the step's fit buf and the queue */
+		k += pmregs_etrace_enc_burst(e, in + k, n - k, (cap - o - room) / PMREGS_ETRACE_SMI_MAX_BYTES);
+		stop = k == n || pmregs_etrace_encoder_step(e, &in[k]) < 0;
 		if (e->qtail != e->qhead) {
-			if (plain && e->qtail - e->qhead == 1u) {
-				/* one packet (a jump target's, most often): the short writer straight, as put_smi() */
-				int rc = pmregs_etrace_enc_smi_short(f, e->fast_aw, e->fast_dw, pmregs_etrace_enc_oldest(e),
-								     out + o, cap - o);
-				if (rc > 0) {
-					e->qhead++;
-					o += (size_t)rc;
-					continue;
-				}
-			}
 			(void)pmregs_etrace_encoder_put_smi(e, f, out + o, cap - o, &u);
 			o += u;
 		}
+		if (stop)
+			break;
 	}
 	*used = o;
 	return k;

@@ -720,15 +720,15 @@ static void test_naive(void)
 	}
 }
 
-/* The encoder's own SMI writer for formats 1 and 2 (pmregs_etrace_enc_smi_short(), for the framings that
+/* The encoder's own SMI writer for formats 1, 2, 3.0 and 3.1 (pmregs_etrace_enc_smi_short(), for the framings that
  * pmregs_etrace_enc_smi_plain() accepts) writes the bytes of
  * the general writer, pmregs_etrace_smi_stream_put(), for random packets under random parameters, or
  * leaves the packet to it; and pmregs_etrace_encoder_put_smi() gives the general writer's stream. */
 static void test_smi_short(void)
 {
 	uint64_t r = 0x9e3779b97f4a7c15u;
-	unsigned i, handled = 0;
-	for (i = 0; i < 200000; i++) {
+	unsigned i, handled = 0, handled3 = 0;
+	for (i = 0; i < 300000; i++) {
 		struct pmregs_etrace_params p;
 		struct pmregs_etrace_smi f;
 		pkt_t t;
@@ -748,12 +748,53 @@ static void test_smi_short(void)
 		pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
 		f.msg_type = (uint8_t)((r >> 37) & 3u);
 		f.timestamp_present = (uint8_t)((r >> 39) % 13u == 0);
-		shape = (unsigned)((r >> 42) % 3u);
+		shape = (unsigned)((r >> 42) % 5u);
+		aw = (unsigned)(p.iaddress_width_p - p.iaddress_lsb_p);
+		dw = pmregs_etrace_irdepth_width(&p);
+		if (shape >= 3) {
+			/* a 3.0 or 3.1 under random widths of privilege, time, context and cause, fields in range but now and then */
+			unsigned tw, cw;
+			(void)pmregs_etrace_te_inst_init(&t, shape == 3 ? PMREGS_ETRACE_TE_INST_SHAPE_START : PMREGS_ETRACE_TE_INST_SHAPE_TRAP);
+			t.format = 3;
+			t.subformat = (uint8_t)(shape - 3u);
+			p.privilege_width_p = (uint8_t)(1u + (r >> 45) % 3u);
+			p.notime_p = (uint8_t)((r >> 47) & 1u);
+			p.time_width_p = (uint8_t)(1u + (r >> 48) % 64u);
+			p.nocontext_p = (uint8_t)((r >> 54) & 1u);
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			p.context_width_p = (uint8_t)(1u + (r >> 20) % 64u);
+			p.ecause_width_p = (uint8_t)(1u + (r >> 26) % 12u);
+			p.implicit_exception = (uint8_t)((r >> 30) % 3u == 0);
+			tw = pmregs_etrace_time_width(&p);
+			cw = pmregs_etrace_context_width(&p);
+			t.branch = (uint8_t)((r >> 32) & 1u);
+			t.interrupt = (uint8_t)((r >> 33) & 1u);
+			t.thaddr = (uint8_t)((r >> 34) & 1u);
+			t.privilege = (uint8_t)((r >> 35) & pmregs_lowmask(p.privilege_width_p));
+			if ((r >> 40) % 97u == 0)
+				t.privilege = (uint8_t)(1u << p.privilege_width_p); /* too wide: the general writer reports it */
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			t.time = tw ? (r ^ (r >> 13)) & pmregs_lowmask(tw) : 0;
+			if ((r >> 3) % 4u == 0)
+				t.time = tw ? (r & 1u ? pmregs_lowmask(tw) : 0) : 0; /* compresses */
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			t.context = cw ? (r ^ (r >> 17)) & pmregs_lowmask(cw) : 0;
+			t.ecause = (r >> 50) & pmregs_lowmask(p.ecause_width_p);
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			t.address = r & pmregs_lowmask(aw);
+			if ((r >> 7) % 3u == 0)
+				t.address = (r & 1u) ? pmregs_lowmask(aw) - (r >> 60) : (r >> 59);
+			if ((r >> 9) % 101u == 0)
+				t.address = pmregs_lowmask(aw) + 1u;
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			t.tval = r & pmregs_lowmask(p.iaddress_width_p);
+			if ((r >> 5) % 3u == 0)
+				t.tval = (r & 2u) ? pmregs_lowmask(p.iaddress_width_p) : 0;
+			goto compare;
+		}
 		(void)pmregs_etrace_te_inst_init(&t, shape == 0 ? PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY
 						      : shape == 1 ? PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA : PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL);
 		t.format = (uint8_t)(shape == 0 ? 2 : 1);
-		aw = (unsigned)(p.iaddress_width_p - p.iaddress_lsb_p);
-		dw = pmregs_etrace_irdepth_width(&p);
 		r = r * 6364136223846793005u + 1442695040888963407u;
 		t.address = r & pmregs_lowmask(aw);
 		if ((r >> 7) % 3u == 0)
@@ -768,13 +809,15 @@ static void test_smi_short(void)
 		n = shape == 1 ? 1u + (unsigned)((r >> 40) % 31u) : 0u;
 		t.branches = (uint8_t)n;
 		t.branch_map = (uint32_t)((r >> 8) & (shape == 2 ? 0x7fffffffu : pmregs_lowmask(n | (n >> 1) | (n >> 2) | (n >> 3) | (n >> 4))));
+	compare:
 		memset(a, 0xa5, sizeof a);
 		memset(b, 0xa5, sizeof b);
-		ra = pmregs_etrace_enc_smi_plain(&p, &f) ? pmregs_etrace_enc_smi_short(&f, aw, dw, &t, a, sizeof a) : 0;
+		ra = pmregs_etrace_enc_smi_plain(&p, &f) ? pmregs_etrace_enc_smi_short(&f, &p, aw, dw, &t, a, sizeof a) : 0;
 		rb = pmregs_etrace_smi_stream_put(&p, &f, &t, b, sizeof b);
 		if (ra == 0)
 			continue;
 		handled++;
+		handled3 += shape >= 3;
 		if (ra != rb || ra < 0 || memcmp(a, b, (size_t)ra) != 0) {
 			fprintf(stderr, "smi_short: packet %u (shape %u, width %u, lsb %u, irdepth width %u): %d bytes, the general writer %d\n", i,
 				shape, p.iaddress_width_p, p.iaddress_lsb_p, dw, ra, rb);
@@ -782,9 +825,10 @@ static void test_smi_short(void)
 			break;
 		}
 		/* too little room: nothing written, PMREGS_ENOSPC */
-		CHECK_EQ(pmregs_etrace_enc_smi_short(&f, aw, dw, &t, a, (size_t)ra - 1u), PMREGS_ENOSPC);
+		CHECK_EQ(pmregs_etrace_enc_smi_short(&f, &p, aw, dw, &t, a, (size_t)ra - 1u), PMREGS_ENOSPC);
 	}
-	CHECK(handled > 100000); /* most packets took the short writer */
+	CHECK(handled > 150000); /* most packets took the short writer */
+	CHECK(handled3 > 20000); /* 3.0 and 3.1 too (not those longer than 31 bytes) */
 }
 
 int main(void)
