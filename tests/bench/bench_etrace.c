@@ -176,31 +176,12 @@ static int make_walk_stream(size_t cap)
 	pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
 	f.msg_type = PMREGS_ETRACE_SMI_MSG_TYPE_TE_INST;
 	for (s = 0; walk_n < NPKT; s++) {
-		struct hart_log l;
-		struct hart_opts o;
-		size_t nin, nt, k = 0, used, before = walk_len;
+		size_t nin, nt, before = walk_len;
 		struct pmregs_etrace_smi_stream w;
 		struct pmregs_etrace_smi_stream_item it;
-		l.ev = ev;
-		l.n = 0;
-		l.cap = SEGLEN;
-		hart_run(&prog, 777 + 2 * s, 2000, 0, SEGLEN, hart_log_sink, &l); /* odd seeds: the model ORs in 1 */
-		memset(&o, 0, sizeof o);
-		o.itype_width = 4;
-		o.seed = 99 + 2 * s;
-		o.block_max = 1;
-		nin = hart_ingress(ev, l.n, &o, in, SEGLEN + SEGLEN / 4, seg, SEGLEN, &nt, 0);
-		if (pmregs_etrace_encoder_init(&enc, &P, &ec, work, sizeof work) != PMREGS_OK)
+		nin = hart_bench_segment(&prog, s, SEGLEN, ev, in, seg, &nt);
+		if (hart_encode_smi(&enc, &P, &ec, work, sizeof work, in, nin, &f, walk, cap, &walk_len) != 0)
 			goto out;
-		while (k < nin) {
-			k += pmregs_etrace_encoder_run_smi(&enc, in + k, nin - k, &f, walk + walk_len, cap - walk_len, &used);
-			walk_len += used;
-			if (cap - walk_len < 4096)
-				goto out;
-		}
-		pmregs_etrace_encoder_finish(&enc, 0);
-		pmregs_etrace_encoder_put_smi(&enc, &f, walk + walk_len, cap - walk_len, &used);
-		walk_len += used;
 		pmregs_etrace_smi_stream_init(&w, walk + before, walk_len - before, 1);
 		while (pmregs_etrace_smi_stream_next(&w, &P, &it)) {
 			if (it.status != PMREGS_OK || !it.has_payload)

@@ -116,44 +116,23 @@ static int make_stream(const struct pmregs_etrace_encoder_config *c, size_t cap)
 	uint64_t *seg = malloc(sizeof *seg * SEGLEN);
 	struct pmregs_etrace_smi f;
 	unsigned s;
-	if (!ev || !in || !seg)
-		return -1;
+	int rc = ev && in && seg ? 0 : -1;
 	pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
 	f.msg_type = PMREGS_ETRACE_SMI_MSG_TYPE_TE_INST;
 	stream_len = 0;
 	truth_n = 0;
-	for (s = 0; s < NSEG; s++) {
-		struct hart_log l;
-		struct hart_opts o;
-		size_t nin, nt, k = 0, used, i;
-		l.ev = ev;
-		l.n = 0;
-		l.cap = SEGLEN;
-		hart_run(&prog, 777 + 2 * s, 2000, 0, SEGLEN, hart_log_sink, &l); /* odd seeds: the model ORs in 1 */
-		memset(&o, 0, sizeof o);
-		o.itype_width = 4;
-		o.seed = 99 + 2 * s;
-		o.block_max = 1;
-		nin = hart_ingress(ev, l.n, &o, in, SEGLEN + SEGLEN / 4, seg, SEGLEN, &nt, 0);
-		for (i = 0; i < nt; i++)
-			if (truth_add(seg[i]) != 0)
-				return -1;
-		if (pmregs_etrace_encoder_init(&enc, &P, c, work, sizeof work) != PMREGS_OK)
-			return -1;
-		while (k < nin) {
-			k += pmregs_etrace_encoder_run_smi(&enc, in + k, nin - k, &f, stream + stream_len, cap - stream_len, &used);
-			stream_len += used;
-			if (cap - stream_len < 4096)
-				return -1;
-		}
-		pmregs_etrace_encoder_finish(&enc, 0);
-		pmregs_etrace_encoder_put_smi(&enc, &f, stream + stream_len, cap - stream_len, &used);
-		stream_len += used;
+	for (s = 0; s < NSEG && rc == 0; s++) {
+		size_t nin, nt, i;
+		nin = hart_bench_segment(&prog, s, SEGLEN, ev, in, seg, &nt);
+		for (i = 0; i < nt && rc == 0; i++)
+			rc = truth_add(seg[i]);
+		if (rc == 0)
+			rc = hart_encode_smi(&enc, &P, c, work, sizeof work, in, nin, &f, stream, cap, &stream_len);
 	}
 	free(ev);
 	free(in);
 	free(seg);
-	return 0;
+	return rc;
 }
 
 static uint64_t stack_mem[1 << 12], jc_mem[1 << 12];

@@ -900,4 +900,54 @@ static inline void hart_csv(FILE *f, const struct hart_event *ev, size_t n)
 	}
 }
 
+/*
+ * Segment s of the benches' long traces that do not repeat: seglen events of
+ * prog run with seed 777 + 2s (an interrupt in about 2000 instructions) into
+ * ev, turned into single-retirement blocks (4-bit itypes, seed 99 + 2s) in in
+ * (seglen + seglen / 4 entries), their retired addresses into truth (seglen).
+ * Returns the number of blocks; *nt is the number of addresses.
+ */
+static inline size_t hart_bench_segment(const struct hart_prog *prog, unsigned s, size_t seglen, struct hart_event *ev,
+					struct pmregs_etrace_ingress *in, uint64_t *truth, size_t *nt)
+{
+	struct hart_log l;
+	struct hart_opts o;
+	l.ev = ev;
+	l.n = 0;
+	l.cap = seglen;
+	hart_run(prog, 777 + 2 * (uint64_t)s, 2000, 0, seglen, hart_log_sink, &l); /* odd seeds: the model ORs in 1 */
+	memset(&o, 0, sizeof o);
+	o.itype_width = 4;
+	o.seed = 99 + 2 * (uint64_t)s;
+	o.block_max = 1;
+	return hart_ingress(ev, l.n, &o, in, seglen + seglen / 4, truth, seglen, nt, 0);
+}
+
+/*
+ * The blocks in[0..n) encoded by *enc, set up afresh (parameters p, options c,
+ * work area work of size bytes), as SMI messages framed by *f from buf + *len
+ * on (buf holds cap bytes), ending with the finishing support packet; *len
+ * grows by the bytes written. Returns 0, or -1 when the encoder refuses its
+ * set-up or less than 4 KB of buf would be left.
+ */
+static inline int hart_encode_smi(struct pmregs_etrace_encoder *enc, const struct pmregs_etrace_params *p,
+				  const struct pmregs_etrace_encoder_config *c, void *work, size_t size,
+				  const struct pmregs_etrace_ingress *in, size_t n, const struct pmregs_etrace_smi *f,
+				  unsigned char *buf, size_t cap, size_t *len)
+{
+	size_t k = 0, used;
+	if (pmregs_etrace_encoder_init(enc, p, c, work, size) != PMREGS_OK)
+		return -1;
+	while (k < n) {
+		k += pmregs_etrace_encoder_run_smi(enc, in + k, n - k, f, buf + *len, cap - *len, &used);
+		*len += used;
+		if (cap - *len < 4096)
+			return -1;
+	}
+	pmregs_etrace_encoder_finish(enc, 0);
+	pmregs_etrace_encoder_put_smi(enc, f, buf + *len, cap - *len, &used);
+	*len += used;
+	return 0;
+}
+
 #endif
