@@ -322,29 +322,36 @@ matrix_layouts() {
 		awk '{ printf "extern char pmregs_matrix_sz_%d[sizeof(%s %s)];\n", NR, $1, $2 }'
 }
 
-# matrix_c HEADER CC ARGS...: a translation unit that includes only HEADER and lays out every struct
-# it defines, compiled with CC ARGS
+# matrix_sources: the translation units of the compile matrix, written once for all its compiles:
+# per header, $B/matrix/HEADER.c includes only HEADER and lays out every struct it defines;
+# $B/matrix/HEADER.cc does the same in C++ (every struct laid out), with every builder and accessor
+# macro of HEADER expanded (tests/cxx/macro_tu.sh), so that what they become in a C++ user's code is
+# checked too
+matrix_sources() {
+	mkdir -p "$B/matrix" || return 1
+	for mh in include/pmregs/*.h; do
+		mh=${mh##*/}
+		{
+			printf '#include <pmregs/%s>\nextern int pmregs_matrix_tu;\nint pmregs_matrix_tu;\n' "$mh"
+			matrix_layouts "$mh"
+		} >"$B/matrix/$mh.c" &&
+			{ sh tests/cxx/macro_tu.sh "include/pmregs/$mh" && matrix_layouts "$mh"; } >"$B/matrix/$mh.cc" || return 1
+	done
+}
+
+# matrix_c HEADER CC -std=STD ARGS...: HEADER's C translation unit (matrix_sources) compiled with
+# CC -std=STD ARGS (its object named by CC and STD)
 matrix_c() {
 	mh=$1
 	shift
-	mt=$B/matrix/$mh.$(printf '%s' "$*" | tr -c 'A-Za-z0-9_+.-' '_')
-	mkdir -p "$B/matrix"
-	{
-		printf '#include <pmregs/%s>\nextern int pmregs_matrix_tu;\nint pmregs_matrix_tu;\n' "$mh"
-		matrix_layouts "$mh"
-	} >"$mt.c" && "$@" -Iinclude -c "$mt.c" -o "$mt.o"
+	"$@" -Iinclude -c "$B/matrix/$mh.c" -o "$B/matrix/$mh.$1$2.o"
 }
 
-# matrix_cxx HEADER CXX ARGS...: the same in C++ (every struct laid out), with every builder and
-# accessor macro of HEADER expanded (tests/cxx/macro_tu.sh), so that what they become in a C++ user's code is checked too
+# matrix_cxx HEADER CXX ARGS...: the same with HEADER's C++ translation unit
 matrix_cxx() {
 	mh=$1
 	shift
-	mt=$B/matrix/$mh.$(printf '%s' "$*" | tr -c 'A-Za-z0-9_+.-' '_')
-	mkdir -p "$B/matrix"
-	{
-		sh tests/cxx/macro_tu.sh "include/pmregs/$mh" && matrix_layouts "$mh"
-	} >"$mt.cc" && "$@" -Iinclude -c "$mt.cc" -o "$mt.o"
+	"$@" -Iinclude -c "$B/matrix/$mh.cc" -o "$B/matrix/$mh.$1$2.o"
 }
 
 # bad_spec_result FILE: what tests/gen/expect_error.py --batch found for one bad spec
@@ -454,6 +461,8 @@ suite() {
 	# ---- compile matrix: every header, alone, in every standard ---------------------
 	# gcc and g++ with the strict warning set (g++ also with the C++-only style warnings); clang and
 	# clang++ with every warning they have (-Weverything; in C++ but the C++98 compatibility ones)
+	always=1 check "compile matrix: its translation units, one per header and language" matrix_sources
+	matrix_src=$last
 	for h in include/pmregs/*.h; do
 		hn=${h##*/}
 		for cc in gcc clang; do
@@ -464,7 +473,7 @@ suite() {
 			ccwarn=$WARN
 			[ $cc = clang ] && ccwarn="-Weverything -Werror"
 			for std in c99 c11 c17; do
-				check "$hn $cc -std=$std$([ $cc = clang ] && echo ' -Weverything')" matrix_c "$hn" $cc -std=$std $ccwarn
+				after=$matrix_src check "$hn $cc -std=$std$([ $cc = clang ] && echo ' -Weverything')" matrix_c "$hn" $cc -std=$std $ccwarn
 			done
 		done
 		for cxx in g++ clang++; do
@@ -475,7 +484,7 @@ suite() {
 			cxxwarn="$WARN -Wold-style-cast -Wzero-as-null-pointer-constant -Wuseless-cast"
 			[ $cxx = clang++ ] && cxxwarn="-Weverything -Wno-c++98-compat -Wno-c++98-compat-pedantic -Werror"
 			for std in c++11 c++17; do
-				check "$hn $cxx -std=$std$([ $cxx = clang++ ] && echo ' -Weverything')" matrix_cxx "$hn" $cxx -std=$std $cxxwarn
+				after=$matrix_src check "$hn $cxx -std=$std$([ $cxx = clang++ ] && echo ' -Weverything')" matrix_cxx "$hn" $cxx -std=$std $cxxwarn
 			done
 		done
 	done

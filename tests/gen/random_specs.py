@@ -527,11 +527,17 @@ def run_all(cmds, jobs=2):
 
 
 def selftest_program(d, names):
-    """One C file holding every self-test, each behind its own prefix, and a main calling them all."""
+    """One C file holding every self-test, each behind its own prefix, and a main calling them all. The part
+    every self-test shares (between #ifndef PMREGS_SELFTEST_COMMON and its #endif) keeps its names: the first
+    self-test defines it, the others skip it."""
     parts, statics = [], set()
+    common = re.compile(r"^#ifndef PMREGS_SELFTEST_COMMON\n.*?^#endif /\* PMREGS_SELFTEST_COMMON \*/$", re.M | re.S)
     for n in names:
         with open(os.path.join(d, "st", f"selftest_{n}.c"), encoding="utf-8") as f:
             src = f.read()
+        if len(common.findall(src)) != 1:
+            raise SystemExit(f"selftest_{n}.c: no part shared by every self-test (#ifndef PMREGS_SELFTEST_COMMON)")
+        src = common.sub("", src)
         statics |= set(re.findall(r"^static\b[^(=;]*?\b([A-Za-z_]\w*)\s*(?:\(|\[|=|;|,)", src, re.M))
         statics |= set(re.findall(r"^static [^;(]*,\s*([A-Za-z_]\w*)\s*;", src, re.M))
         parts.append((n, src))
@@ -539,7 +545,6 @@ def selftest_program(d, names):
     for n, _ in parts:
         defs = [f"#define {s} {n}__{s}" for s in sorted(statics | {"main"})]
         out += defs + [f'#include "st/selftest_{n}.c"'] + [f"#undef {s}" for s in sorted(statics | {"main"})]
-        out += ["#undef CHECK", "#undef CHECK_EQ"]
     out.append("int main(void)\n{\n\tint bad = 0;")
     for n, _ in parts:
         out.append(f'\tif ({n}__main() != 0) {{ bad = 1; printf("self-test of {n} failed\\n"); }}')
