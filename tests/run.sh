@@ -419,10 +419,11 @@ suite() {
 	fi
 
 	# ---- C: generated self-tests, hand-written tests and examples -------------------
-	# pmregs-decode as make builds it, once, with gcc -O2 (make's command is then the native build's,
-	# below): it is the native build, and the install and CMake checks start from a copy of it
+	# pmregs-decode as make builds it, once, with gcc -O2 and Debian's hardening flags (the package
+	# check builds at -O0, noopt): it is the native build (below), and the install and CMake checks
+	# start from a copy of it
 	always=1 check "make builds pmregs-decode (for the install checks)" \
-		make -s BUILD="$B/make" CC=gcc CFLAGS=-O2 "$B/make/examples/pmregs-decode"
+		make -s BUILD="$B/make" CC=gcc CFLAGS="-O2 -fstack-protector-strong -Wformat -Werror=format-security -Wdate-time -D_FORTIFY_SOURCE=2 -Wl,-z,relro" "$B/make/examples/pmregs-decode"
 	make_built=$last
 	# native_<name> is the check whose run leaves $B/<name>.out, the output other targets must match
 	for src in $(selftests) tests/c/test_*.c examples/*.c; do

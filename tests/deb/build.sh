@@ -32,7 +32,7 @@ tar -cf - --exclude=./build --exclude=./.git --exclude=__pycache__ . | tar -xf -
 # stripped pmregs-decode is the same), the compression of the .deb files (DPKG_DEB_COMPRESSOR_TYPE:
 # the same files inside, dpkg -x reads either) and the optimisation of pmregs-decode (noopt: -O0
 # builds it in a fifth of the time; the check asserts what the packages hold and that the tool
-# runs, and the suite's other checks build and test it at -O2); nocheck would spare little, the
+# runs; make check's make build of it takes -O2 and the hardening flags); nocheck would spare little, the
 # tool's two runs.
 if ! (cd "$src" && DEB_BUILD_OPTIONS="parallel=1 noautodbgsym noopt" DPKG_DEB_COMPRESSOR_TYPE=none \
 	dpkg-buildpackage -us -uc -b) >"$top/build.log" 2>&1; then
