@@ -1953,24 +1953,7 @@ static inline int pmregs_etrace_enc_wrote(struct pmregs_etrace_encoder *e, int r
 	return 1;
 }
 
-/* Internal: x (width w, 0..64) into the two words b at bit pos (pos + w <= 128); 1 when x is wider than w. */
-PMREGS_HOT unsigned pmregs_etrace_enc_put2(uint64_t *b, unsigned pos, unsigned w, uint64_t x)
-{
-	if (w < 64 && (x >> w) != 0)
-		return 1;
-	if (!w)
-		return 0;
-	if (pos < 64) {
-		b[0] |= x << pos;
-		if (pos && pos + w > 64)
-			b[1] |= x >> (64u - pos);
-	} else {
-		b[1] |= x << (pos - 64u);
-	}
-	return 0;
-}
-
-/* Internal: the same into the four words b (pos + w <= 256). */
+/* Internal: x (width w, 0..64) into the four words b at bit pos (pos + w <= 256); 1 when x is wider than w. */
 static inline unsigned pmregs_etrace_enc_put4(uint64_t *b, unsigned pos, unsigned w, uint64_t x)
 {
 	unsigned i = pos >> 6, o = pos & 63u;
@@ -2057,6 +2040,40 @@ static inline int pmregs_etrace_enc_smi_sync(const struct pmregs_etrace_smi *f, 
 }
 
 /*
+ * Internal: pmregs_etrace_enc_smi_pack() for a payload of end bits (1..128)
+ * in the words lo, hi (their bits at and past end 0): the sign fill, the
+ * compressed length and the message header in one pass over two words.
+ */
+static inline int pmregs_etrace_enc_smi_pack2(unsigned msg_type, uint64_t lo, uint64_t hi, unsigned end, unsigned char *out,
+					      size_t cap)
+{
+	uint64_t b[2], fill, d;
+	unsigned m, nbytes;
+	if (end <= 64u) {
+		fill = (uint64_t)0 - ((lo >> (end - 1u)) & 1u);
+		lo |= fill << (end - 1u); /* the bits past the last one repeat it */
+		hi = fill;
+	} else {
+		fill = (uint64_t)0 - ((hi >> (end - 65u)) & 1u);
+		hi |= fill << (end - 65u);
+	}
+	if ((d = hi ^ fill) != 0)
+		m = 64u + pmregs_msb64(d) + 2u;
+	else if ((d = lo ^ fill) != 0)
+		m = pmregs_msb64(d) + 2u;
+	else
+		m = 1u;
+	nbytes = (m + 7u) >> 3; /* at most 17: always fits a message header */
+	if (cap < nbytes + 1u)
+		return PMREGS_ENOSPC;
+	out[0] = (unsigned char)(nbytes | (msg_type << 5));
+	b[0] = lo;
+	b[1] = hi;
+	pmregs_ip_store_room(b, nbytes, out + 1, cap - 1u); /* whole words, as the general writer's */
+	return (int)nbytes + 1;
+}
+
+/*
  * Internal: the SMI message of te_inst packet t written straight, for the
  * packets that report an address with a branch map or without (formats 1
  * and 2) and the synchronisation packets (formats 3.0 and 3.1) in a message
@@ -2070,21 +2087,20 @@ static inline int pmregs_etrace_enc_smi_sync(const struct pmregs_etrace_smi *f, 
 PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, const struct pmregs_etrace_params *p, unsigned aw,
 					      unsigned dw, const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
 {
-	uint64_t b[2] = { 0, 0 };
-	unsigned pos, over;
+	uint64_t lo, hi, x;
+	unsigned pos, q;
 	if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY && t->format == 2) {
-		b[0] = 2;
+		lo = 2;
 		pos = 2;
 	} else if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA && t->format == 1 && t->branches >= 1 && t->branches <= 31) {
 		unsigned n = t->branches, bl = n | (n >> 1) | (n >> 2) | (n >> 3) | (n >> 4);
 		if (bl < 32 && (t->branch_map >> bl) != 0)
 			return 0;
-		b[0] = 1u | ((uint64_t)n << 2) | ((uint64_t)t->branch_map << 7);
+		lo = 1u | ((uint64_t)n << 2) | ((uint64_t)t->branch_map << 7);
 		pos = 7u + bl;
 	} else if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL && t->format == 1 && t->branches == 0 &&
 		   (t->branch_map >> 31) == 0) {
-		b[0] = 1u | ((uint64_t)t->branch_map << 7);
-		pos = 38;
+		return pmregs_etrace_enc_smi_pack2(f->msg_type, 1u | ((uint64_t)t->branch_map << 7), 0, 38, out, cap);
 	} else if (((t->shape == PMREGS_ETRACE_TE_INST_SHAPE_START && t->subformat == 0) ||
 		    (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_TRAP && t->subformat == 1)) &&
 		   t->format == 3) {
@@ -2092,19 +2108,21 @@ PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, co
 	} else {
 		return 0;
 	}
-	if (t->shape != PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL) {
-		if (pos + aw + 3u + dw > 128u || t->notify > 1u || t->updiscon > 1u || t->irreport > 1u)
-			return 0;
-		over = pmregs_etrace_enc_put2(b, pos, aw, t->address);
-		pos += aw;
-		over |= pmregs_etrace_enc_put2(b, pos, 3, (uint64_t)t->notify | ((uint64_t)t->updiscon << 1) | ((uint64_t)t->irreport << 2));
-		pos += 3;
-		over |= pmregs_etrace_enc_put2(b, pos, dw, t->irdepth);
-		pos += dw;
-		if (over)
-			return 0;
+	/* address, then notify, updiscon, irreport and irdepth as one field of 3 + dw bits at q (pos is 2..38) */
+	if (pos + aw + 3u + dw > 128u || dw > 60u || (t->notify | t->updiscon | t->irreport) > 1u ||
+	    (aw < 64u && (t->address >> aw) != 0) || (t->irdepth >> dw) != 0)
+		return 0;
+	lo |= t->address << pos;
+	hi = t->address >> (64u - pos);
+	x = (uint64_t)t->notify | ((uint64_t)t->updiscon << 1) | ((uint64_t)t->irreport << 2) | (t->irdepth << 3);
+	q = pos + aw;
+	if (q < 64u) {
+		lo |= x << q;
+		hi |= x >> (64u - q);
+	} else {
+		hi |= x << (q - 64u);
 	}
-	return pmregs_etrace_enc_smi_pack(f, b, 2, pos, out, cap);
+	return pmregs_etrace_enc_smi_pack2(f->msg_type, lo, hi, q + 3u + dw, out, cap);
 }
 
 /*
