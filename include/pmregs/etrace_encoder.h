@@ -400,7 +400,7 @@ struct pmregs_etrace_encoder {
 	uint8_t hist_over;   /* ... and there were more */
 	struct pmregs_etrace_params p; /* bytes only */
 	uint8_t fast;        /* the current element can take the short path of pmregs_etrace_encoder_step(): 1, or 2 as the
-			      * target of an uninferable jump */
+			      * target of an uninferable jump; 3 a trap (pmregs_etrace_enc_ready()) */
 	uint32_t fast_in;    /* bit i: a block of itype i can take the short path */
 	uint32_t fast_cur;   /* two bits per itype i of the current element: 1 not a jump or an inferable one, 2 a branch,
 			      * 3 an uninferable jump that is not an implicit return */
@@ -1464,11 +1464,16 @@ static inline int pmregs_etrace_enc_step_slow(struct pmregs_etrace_encoder *e, c
  * instruction (not the first of a block) after an instruction, traced, with
  * the privilege and context of the one before, no notify, no trap after it,
  * no resynchronisation under way, nothing lost: 1 when no uninferable jump
- * comes before it, 2 when one does (and fast_tgt allows).
+ * comes before it, 2 when one does (and fast_tgt allows). 3: it is a trap
+ * that pmregs_etrace_enc_trap() reports later (after a traced instruction
+ * that is no jump target), whatever block comes next.
  */
 static inline uint8_t pmregs_etrace_enc_ready(const struct pmregs_etrace_encoder *e)
 {
 	const struct pmregs_etrace_encoder_el *c = &e->el[e->cur], *p = &e->el[(e->cur + 3u) & 3u];
+	if (e->have_cur && c->kind == PMREGS_ETRACE_ENC_TRAP && p->kind == PMREGS_ETRACE_ENC_INSN && e->tracing && !e->lost &&
+	    !e->prev_updiscon)
+		return 3;
 	if (!(e->have_cur && c->kind == PMREGS_ETRACE_ENC_INSN && p->kind == PMREGS_ETRACE_ENC_INSN && e->tracing && e->rs_state == 1 &&
 	      !e->lost && !(c->flags & (PMREGS_ETRACE_ENC_NOTIFY | PMREGS_ETRACE_ENC_BLKTRAP | PMREGS_ETRACE_ENC_FIRST)) &&
 	      c->priv == p->priv && c->context == p->context))
@@ -1519,8 +1524,8 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 	    in->iretire != (e->fast_one ? 1u : lhw))
 		goto slow;
 	c = &e->el[e->cur];
-	if (in->priv != c->priv || in->context != c->context)
-		goto slow;
+	if ((in->priv != c->priv || in->context != c->context) && (e->fast != 3 || (in->priv >> e->p.privilege_width_p) != 0))
+		goto slow; /* (a trap's successor may change them) */
 	cit = c->itype;
 	cls = (e->fast_cur >> (2u * (cit & 15u))) & 3u;
 	p = &e->el[(e->cur + 3u) & 3u];
@@ -1582,6 +1587,14 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 			e->prev_updiscon = 1;
 			e->fast = (uint8_t)(e->fast_tgt ? 2 : 0);
 		}
+	} else if (e->fast == 3) { /* (a trap has class 0) */
+		/* c is a trap that reports nothing now: what pmregs_etrace_enc_trap() clears is cleared below (c has
+		 * no half-words and is not eligible for the resynchronisation counters); the block, the handler's
+		 * first instruction, follows a trap: the long way */
+		e->stats.blocks++;
+		if (e->fast_rs && e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
+			e->rs_count++;
+		e->fast = 0;
 	} else {
 		goto slow;
 	}
@@ -1772,7 +1785,7 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 	uint64_t key0, key1, kp;
 	unsigned ni;
 	size_t k;
-	if (!e->fast || e->lost || e->fast_rs || e->counting || !n)
+	if (!e->fast || e->fast == 3 || e->lost || e->fast_rs || e->counting || !n)
 		return 0;
 	c0 = &e->el[e->cur];
 	p0 = &e->el[(e->cur + 3u) & 3u];
