@@ -2092,7 +2092,7 @@ static inline int pmregs_etrace_enc_smi_pack2(unsigned msg_type, uint64_t lo, ui
  * and 2) and the synchronisation packets (formats 3.0 and 3.1) in a message
  * header without index or timestamp: the bytes of
  * pmregs_etrace_smi_stream_put() (the same sign-based compression) without
- * its general field walk; aw and dw are the bits of the address and of
+ * its general field walk; aw (1..64) and dw are the bits of the address and of
  * irdepth under parameters p; f must pass pmregs_etrace_enc_smi_plain().
  * Returns the bytes written, PMREGS_ENOSPC, or 0 for anything else (the
  * caller then takes the general writer).
@@ -2121,9 +2121,10 @@ PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, co
 	} else {
 		return 0;
 	}
-	/* address, then notify, updiscon, irreport and irdepth as one field of 3 + dw bits at q (pos is 2..38) */
-	if (pos + aw + 3u + dw > 128u || dw > 60u || (t->notify | t->updiscon | t->irreport) > 1u ||
-	    (aw < 64u && (t->address >> aw) != 0) || (t->irdepth >> dw) != 0)
+	/* address, then notify, updiscon, irreport and irdepth as one field of 3 + dw bits at q (pos is 2..38, so
+	 * aw + dw <= 87 keeps the payload within 128 bits) */
+	if (aw + dw > 87u || dw > 60u || ((t->notify | t->updiscon | t->irreport) >> 1) != 0 || (t->address >> 1 >> ((aw - 1u) & 63u)) != 0 ||
+	    (t->irdepth >> dw) != 0)
 		return 0;
 	lo |= t->address << pos;
 	hi = t->address >> (64u - pos);
