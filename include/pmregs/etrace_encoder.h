@@ -1504,6 +1504,22 @@ static inline void pmregs_etrace_enc_target(struct pmregs_etrace_encoder *e, con
 	}
 }
 
+/* Internal: block b as a pipeline element (one instruction, nothing else: see pmregs_etrace_encoder_step()). */
+static inline void pmregs_etrace_enc_el_of(struct pmregs_etrace_encoder_el *n, const struct pmregs_etrace_ingress *b)
+{
+	unsigned lhw = 1u << b->ilastsize;
+	n->kind = PMREGS_ETRACE_ENC_INSN;
+	n->addr = b->iaddr;
+	n->context = b->context;
+	n->time = b->time;
+	n->priv = b->priv;
+	n->ctype = b->ctype;
+	n->itype = b->itype;
+	n->size = (uint8_t)(2u * lhw);
+	n->hw = lhw;
+	n->flags = (uint8_t)((b->sijump ? PMREGS_ETRACE_ENC_SIJUMP : 0) | (b->itype ? PMREGS_ETRACE_ENC_ELIGIBLE : 0));
+}
+
 /*
  * One block of the ingress port: the short path for the common case, which
  * makes exactly the state changes the flowchart (pmregs_etrace_enc_insn())
@@ -1519,13 +1535,15 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 	unsigned it = in->itype, ni, cit, cls, lhw = 1u << (in->ilastsize & 3u);
 	struct pmregs_etrace_encoder_el *c, *p, *n;
 	int rc;
-	/* itypes that add an element of their own (traps) or are reserved go the long way (fast_in) */
-	if (!e->fast || e->lost || in->flags || in->ilastsize > 3 || it > 31 || !((e->fast_in >> it) & 1u) ||
-	    in->iretire != (e->fast_one ? 1u : lhw))
+	/* itypes that add an element of their own (traps) or are reserved go the long way (fast_in); a plain block
+	 * of one instruction goes to the flowchart directly (general) */
+	if (e->lost || in->flags || in->ilastsize > 3 || it > 31 || !((e->fast_in >> it) & 1u) || in->iretire != (e->fast_one ? 1u : lhw))
 		goto slow;
+	if (!e->fast)
+		goto general;
 	c = &e->el[e->cur];
-	if ((in->priv != c->priv || in->context != c->context) && (e->fast != 3 || (in->priv >> e->p.privilege_width_p) != 0))
-		goto slow; /* (a trap's successor may change them) */
+	if ((in->priv != c->priv || in->context != c->context) && e->fast != 3)
+		goto general;
 	cit = c->itype;
 	cls = (e->fast_cur >> (2u * (cit & 15u))) & 3u;
 	p = &e->el[(e->cur + 3u) & 3u];
@@ -1533,7 +1551,7 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 		/* c is the target of an uninferable jump (pmregs_etrace_enc_target()) */
 		unsigned cupd = cls == 3 && !((c->flags & PMREGS_ETRACE_ENC_SIJUMP) && (e->options & PMREGS_ETRACE_ENCODER_SIJUMP));
 		if (cls == 0 || e->counting || e->branches >= 31)
-			goto slow;
+			goto general;
 		e->stats.blocks++;
 		if (e->fast_rs && e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
 			e->rs_count++;
@@ -1546,7 +1564,7 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 		unsigned taken = cit == PMREGS_ETRACE_ITYPE_TAKEN_BRANCH, correct = 0;
 		uint8_t *b = PMREGS_NULL;
 		if (e->counting || e->branches >= 30)
-			goto slow; /* the map fills (a packet), or only the count of correct predictions goes on */
+			goto general; /* the map fills (a packet), or only the count of correct predictions goes on */
 		if (e->bp) {
 			b = &e->bp[pmregs_etrace_enc_bp_index(e, c->addr)];
 			correct = (unsigned)(*b >> 1) == taken;
@@ -1591,12 +1609,14 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 		/* c is a trap that reports nothing now: what pmregs_etrace_enc_trap() clears is cleared below (c has
 		 * no half-words and is not eligible for the resynchronisation counters); the block, the handler's
 		 * first instruction, follows a trap: the long way */
+		if ((in->priv >> e->p.privilege_width_p) != 0)
+			goto slow; /* (a trap's successor may change privilege and context) */
 		e->stats.blocks++;
 		if (e->fast_rs && e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
 			e->rs_count++;
 		e->fast = 0;
 	} else {
-		goto slow;
+		goto general;
 	}
 	/* the resynchronisation counters of cycles and half-words (itype 0 is never compared with max) */
 	if (e->fast_rs) {
@@ -1613,39 +1633,25 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 	e->prev_ret = 0;
 	/* the block becomes the current element */
 	ni = (e->cur + 1u) & 3u;
-	n = &e->el[ni];
-	n->kind = PMREGS_ETRACE_ENC_INSN;
-	n->addr = in->iaddr;
-	n->context = in->context;
-	n->time = in->time;
-	n->priv = in->priv;
-	n->ctype = in->ctype;
-	n->itype = (uint8_t)it;
-	n->size = (uint8_t)(2u * lhw);
-	n->hw = lhw;
-	n->flags = (uint8_t)((in->sijump ? PMREGS_ETRACE_ENC_SIJUMP : 0) | (it ? PMREGS_ETRACE_ENC_ELIGIBLE : 0));
+	pmregs_etrace_enc_el_of(&e->el[ni], in);
 	e->cur = ni;
+	return (int)(e->qtail - e->qhead);
+general:
+	/* what pmregs_etrace_enc_step_slow() does for this block, without its general tests */
+	if ((in->priv >> e->p.privilege_width_p) != 0)
+		goto slow;
+	e->stats.blocks++;
+	if (e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
+		e->rs_count++;
+	n = pmregs_etrace_enc_next(e, &ni);
+	pmregs_etrace_enc_el_of(n, in);
+	pmregs_etrace_enc_advance(e, ni);
+	e->fast = pmregs_etrace_enc_ready(e);
 	return (int)(e->qtail - e->qhead);
 slow:
 	rc = pmregs_etrace_enc_step_slow(e, in);
 	e->fast = pmregs_etrace_enc_ready(e);
 	return rc;
-}
-
-/* Internal: block b as a pipeline element (one instruction, nothing else: see pmregs_etrace_encoder_step()). */
-static inline void pmregs_etrace_enc_el_of(struct pmregs_etrace_encoder_el *n, const struct pmregs_etrace_ingress *b)
-{
-	unsigned lhw = 1u << b->ilastsize;
-	n->kind = PMREGS_ETRACE_ENC_INSN;
-	n->addr = b->iaddr;
-	n->context = b->context;
-	n->time = b->time;
-	n->priv = b->priv;
-	n->ctype = b->ctype;
-	n->itype = b->itype;
-	n->size = (uint8_t)(2u * lhw);
-	n->hw = lhw;
-	n->flags = (uint8_t)((b->sijump ? PMREGS_ETRACE_ENC_SIJUMP : 0) | (b->itype ? PMREGS_ETRACE_ENC_ELIGIBLE : 0));
 }
 
 /* Internal: the state of a run of short paths (pmregs_etrace_enc_burst()), kept in locals. */
