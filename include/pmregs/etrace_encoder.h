@@ -400,7 +400,7 @@ struct pmregs_etrace_encoder {
 	uint8_t hist_over;   /* ... and there were more */
 	struct pmregs_etrace_params p; /* bytes only */
 	uint8_t fast;        /* the current element can take the short path of pmregs_etrace_encoder_step(): 1, or 2 as the
-			      * target of an uninferable jump */
+			      * target of an uninferable jump; 3 a trap (pmregs_etrace_enc_ready()) */
 	uint32_t fast_in;    /* bit i: a block of itype i can take the short path */
 	uint32_t fast_cur;   /* two bits per itype i of the current element: 1 not a jump or an inferable one, 2 a branch,
 			      * 3 an uninferable jump that is not an implicit return */
@@ -1464,11 +1464,16 @@ static inline int pmregs_etrace_enc_step_slow(struct pmregs_etrace_encoder *e, c
  * instruction (not the first of a block) after an instruction, traced, with
  * the privilege and context of the one before, no notify, no trap after it,
  * no resynchronisation under way, nothing lost: 1 when no uninferable jump
- * comes before it, 2 when one does (and fast_tgt allows).
+ * comes before it, 2 when one does (and fast_tgt allows). 3: it is a trap
+ * that pmregs_etrace_enc_trap() reports later (after a traced instruction
+ * that is no jump target), whatever block comes next.
  */
 static inline uint8_t pmregs_etrace_enc_ready(const struct pmregs_etrace_encoder *e)
 {
 	const struct pmregs_etrace_encoder_el *c = &e->el[e->cur], *p = &e->el[(e->cur + 3u) & 3u];
+	if (e->have_cur && c->kind == PMREGS_ETRACE_ENC_TRAP && p->kind == PMREGS_ETRACE_ENC_INSN && e->tracing && !e->lost &&
+	    !e->prev_updiscon)
+		return 3;
 	if (!(e->have_cur && c->kind == PMREGS_ETRACE_ENC_INSN && p->kind == PMREGS_ETRACE_ENC_INSN && e->tracing && e->rs_state == 1 &&
 	      !e->lost && !(c->flags & (PMREGS_ETRACE_ENC_NOTIFY | PMREGS_ETRACE_ENC_BLKTRAP | PMREGS_ETRACE_ENC_FIRST)) &&
 	      c->priv == p->priv && c->context == p->context))
@@ -1499,6 +1504,22 @@ static inline void pmregs_etrace_enc_target(struct pmregs_etrace_encoder *e, con
 	}
 }
 
+/* Internal: block b as a pipeline element (one instruction, nothing else: see pmregs_etrace_encoder_step()). */
+static inline void pmregs_etrace_enc_el_of(struct pmregs_etrace_encoder_el *n, const struct pmregs_etrace_ingress *b)
+{
+	unsigned lhw = 1u << b->ilastsize;
+	n->kind = PMREGS_ETRACE_ENC_INSN;
+	n->addr = b->iaddr;
+	n->context = b->context;
+	n->time = b->time;
+	n->priv = b->priv;
+	n->ctype = b->ctype;
+	n->itype = b->itype;
+	n->size = (uint8_t)(2u * lhw);
+	n->hw = lhw;
+	n->flags = (uint8_t)((b->sijump ? PMREGS_ETRACE_ENC_SIJUMP : 0) | (b->itype ? PMREGS_ETRACE_ENC_ELIGIBLE : 0));
+}
+
 /*
  * One block of the ingress port: the short path for the common case, which
  * makes exactly the state changes the flowchart (pmregs_etrace_enc_insn())
@@ -1514,13 +1535,15 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 	unsigned it = in->itype, ni, cit, cls, lhw = 1u << (in->ilastsize & 3u);
 	struct pmregs_etrace_encoder_el *c, *p, *n;
 	int rc;
-	/* itypes that add an element of their own (traps) or are reserved go the long way (fast_in) */
-	if (!e->fast || e->lost || in->flags || in->ilastsize > 3 || it > 31 || !((e->fast_in >> it) & 1u) ||
-	    in->iretire != (e->fast_one ? 1u : lhw))
+	/* itypes that add an element of their own (traps) or are reserved go the long way (fast_in); a plain block
+	 * of one instruction goes to the flowchart directly (general) */
+	if (e->lost || in->flags || in->ilastsize > 3 || it > 31 || !((e->fast_in >> it) & 1u) || in->iretire != (e->fast_one ? 1u : lhw))
 		goto slow;
+	if (!e->fast)
+		goto general;
 	c = &e->el[e->cur];
-	if (in->priv != c->priv || in->context != c->context)
-		goto slow;
+	if ((in->priv != c->priv || in->context != c->context) && e->fast != 3)
+		goto general;
 	cit = c->itype;
 	cls = (e->fast_cur >> (2u * (cit & 15u))) & 3u;
 	p = &e->el[(e->cur + 3u) & 3u];
@@ -1528,7 +1551,7 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 		/* c is the target of an uninferable jump (pmregs_etrace_enc_target()) */
 		unsigned cupd = cls == 3 && !((c->flags & PMREGS_ETRACE_ENC_SIJUMP) && (e->options & PMREGS_ETRACE_ENCODER_SIJUMP));
 		if (cls == 0 || e->counting || e->branches >= 31)
-			goto slow;
+			goto general;
 		e->stats.blocks++;
 		if (e->fast_rs && e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
 			e->rs_count++;
@@ -1541,7 +1564,7 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 		unsigned taken = cit == PMREGS_ETRACE_ITYPE_TAKEN_BRANCH, correct = 0;
 		uint8_t *b = PMREGS_NULL;
 		if (e->counting || e->branches >= 30)
-			goto slow; /* the map fills (a packet), or only the count of correct predictions goes on */
+			goto general; /* the map fills (a packet), or only the count of correct predictions goes on */
 		if (e->bp) {
 			b = &e->bp[pmregs_etrace_enc_bp_index(e, c->addr)];
 			correct = (unsigned)(*b >> 1) == taken;
@@ -1582,8 +1605,18 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 			e->prev_updiscon = 1;
 			e->fast = (uint8_t)(e->fast_tgt ? 2 : 0);
 		}
+	} else if (e->fast == 3) { /* (a trap has class 0) */
+		/* c is a trap that reports nothing now: what pmregs_etrace_enc_trap() clears is cleared below (c has
+		 * no half-words and is not eligible for the resynchronisation counters); the block, the handler's
+		 * first instruction, follows a trap: the long way */
+		if ((in->priv >> e->p.privilege_width_p) != 0)
+			goto slow; /* (a trap's successor may change privilege and context) */
+		e->stats.blocks++;
+		if (e->fast_rs && e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
+			e->rs_count++;
+		e->fast = 0;
 	} else {
-		goto slow;
+		goto general;
 	}
 	/* the resynchronisation counters of cycles and half-words (itype 0 is never compared with max) */
 	if (e->fast_rs) {
@@ -1600,39 +1633,25 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 	e->prev_ret = 0;
 	/* the block becomes the current element */
 	ni = (e->cur + 1u) & 3u;
-	n = &e->el[ni];
-	n->kind = PMREGS_ETRACE_ENC_INSN;
-	n->addr = in->iaddr;
-	n->context = in->context;
-	n->time = in->time;
-	n->priv = in->priv;
-	n->ctype = in->ctype;
-	n->itype = (uint8_t)it;
-	n->size = (uint8_t)(2u * lhw);
-	n->hw = lhw;
-	n->flags = (uint8_t)((in->sijump ? PMREGS_ETRACE_ENC_SIJUMP : 0) | (it ? PMREGS_ETRACE_ENC_ELIGIBLE : 0));
+	pmregs_etrace_enc_el_of(&e->el[ni], in);
 	e->cur = ni;
+	return (int)(e->qtail - e->qhead);
+general:
+	/* what pmregs_etrace_enc_step_slow() does for this block, without its general tests */
+	if ((in->priv >> e->p.privilege_width_p) != 0)
+		goto slow;
+	e->stats.blocks++;
+	if (e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
+		e->rs_count++;
+	n = pmregs_etrace_enc_next(e, &ni);
+	pmregs_etrace_enc_el_of(n, in);
+	pmregs_etrace_enc_advance(e, ni);
+	e->fast = pmregs_etrace_enc_ready(e);
 	return (int)(e->qtail - e->qhead);
 slow:
 	rc = pmregs_etrace_enc_step_slow(e, in);
 	e->fast = pmregs_etrace_enc_ready(e);
 	return rc;
-}
-
-/* Internal: block b as a pipeline element (one instruction, nothing else: see pmregs_etrace_encoder_step()). */
-static inline void pmregs_etrace_enc_el_of(struct pmregs_etrace_encoder_el *n, const struct pmregs_etrace_ingress *b)
-{
-	unsigned lhw = 1u << b->ilastsize;
-	n->kind = PMREGS_ETRACE_ENC_INSN;
-	n->addr = b->iaddr;
-	n->context = b->context;
-	n->time = b->time;
-	n->priv = b->priv;
-	n->ctype = b->ctype;
-	n->itype = b->itype;
-	n->size = (uint8_t)(2u * lhw);
-	n->hw = lhw;
-	n->flags = (uint8_t)((b->sijump ? PMREGS_ETRACE_ENC_SIJUMP : 0) | (b->itype ? PMREGS_ETRACE_ENC_ELIGIBLE : 0));
 }
 
 /* Internal: the state of a run of short paths (pmregs_etrace_enc_burst()), kept in locals. */
@@ -1772,7 +1791,7 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 	uint64_t key0, key1, kp;
 	unsigned ni;
 	size_t k;
-	if (!e->fast || e->lost || e->fast_rs || e->counting || !n)
+	if (!e->fast || e->fast == 3 || e->lost || e->fast_rs || e->counting || !n)
 		return 0;
 	c0 = &e->el[e->cur];
 	p0 = &e->el[(e->cur + 3u) & 3u];
@@ -1953,24 +1972,7 @@ static inline int pmregs_etrace_enc_wrote(struct pmregs_etrace_encoder *e, int r
 	return 1;
 }
 
-/* Internal: x (width w, 0..64) into the two words b at bit pos (pos + w <= 128); 1 when x is wider than w. */
-PMREGS_HOT unsigned pmregs_etrace_enc_put2(uint64_t *b, unsigned pos, unsigned w, uint64_t x)
-{
-	if (w < 64 && (x >> w) != 0)
-		return 1;
-	if (!w)
-		return 0;
-	if (pos < 64) {
-		b[0] |= x << pos;
-		if (pos && pos + w > 64)
-			b[1] |= x >> (64u - pos);
-	} else {
-		b[1] |= x << (pos - 64u);
-	}
-	return 0;
-}
-
-/* Internal: the same into the four words b (pos + w <= 256). */
+/* Internal: x (width w, 0..64) into the four words b at bit pos (pos + w <= 256); 1 when x is wider than w. */
 static inline unsigned pmregs_etrace_enc_put4(uint64_t *b, unsigned pos, unsigned w, uint64_t x)
 {
 	unsigned i = pos >> 6, o = pos & 63u;
@@ -2057,12 +2059,46 @@ static inline int pmregs_etrace_enc_smi_sync(const struct pmregs_etrace_smi *f, 
 }
 
 /*
+ * Internal: pmregs_etrace_enc_smi_pack() for a payload of end bits (1..128)
+ * in the words lo, hi (their bits at and past end 0): the sign fill, the
+ * compressed length and the message header in one pass over two words.
+ */
+static inline int pmregs_etrace_enc_smi_pack2(unsigned msg_type, uint64_t lo, uint64_t hi, unsigned end, unsigned char *out,
+					      size_t cap)
+{
+	uint64_t b[2], fill, d;
+	unsigned m, nbytes;
+	if (end <= 64u) {
+		fill = (uint64_t)0 - ((lo >> (end - 1u)) & 1u);
+		lo |= fill << (end - 1u); /* the bits past the last one repeat it */
+		hi = fill;
+	} else {
+		fill = (uint64_t)0 - ((hi >> (end - 65u)) & 1u);
+		hi |= fill << (end - 65u);
+	}
+	if ((d = hi ^ fill) != 0)
+		m = 64u + pmregs_msb64(d) + 2u;
+	else if ((d = lo ^ fill) != 0)
+		m = pmregs_msb64(d) + 2u;
+	else
+		m = 1u;
+	nbytes = (m + 7u) >> 3; /* at most 17: always fits a message header */
+	if (cap < nbytes + 1u)
+		return PMREGS_ENOSPC;
+	out[0] = (unsigned char)(nbytes | (msg_type << 5));
+	b[0] = lo;
+	b[1] = hi;
+	pmregs_ip_store_room(b, nbytes, out + 1, cap - 1u); /* whole words, as the general writer's */
+	return (int)nbytes + 1;
+}
+
+/*
  * Internal: the SMI message of te_inst packet t written straight, for the
  * packets that report an address with a branch map or without (formats 1
  * and 2) and the synchronisation packets (formats 3.0 and 3.1) in a message
  * header without index or timestamp: the bytes of
  * pmregs_etrace_smi_stream_put() (the same sign-based compression) without
- * its general field walk; aw and dw are the bits of the address and of
+ * its general field walk; aw (1..64) and dw are the bits of the address and of
  * irdepth under parameters p; f must pass pmregs_etrace_enc_smi_plain().
  * Returns the bytes written, PMREGS_ENOSPC, or 0 for anything else (the
  * caller then takes the general writer).
@@ -2070,21 +2106,20 @@ static inline int pmregs_etrace_enc_smi_sync(const struct pmregs_etrace_smi *f, 
 PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, const struct pmregs_etrace_params *p, unsigned aw,
 					      unsigned dw, const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
 {
-	uint64_t b[2] = { 0, 0 };
-	unsigned pos, over;
+	uint64_t lo, hi, x;
+	unsigned pos, q;
 	if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY && t->format == 2) {
-		b[0] = 2;
+		lo = 2;
 		pos = 2;
 	} else if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA && t->format == 1 && t->branches >= 1 && t->branches <= 31) {
 		unsigned n = t->branches, bl = n | (n >> 1) | (n >> 2) | (n >> 3) | (n >> 4);
 		if (bl < 32 && (t->branch_map >> bl) != 0)
 			return 0;
-		b[0] = 1u | ((uint64_t)n << 2) | ((uint64_t)t->branch_map << 7);
+		lo = 1u | ((uint64_t)n << 2) | ((uint64_t)t->branch_map << 7);
 		pos = 7u + bl;
 	} else if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL && t->format == 1 && t->branches == 0 &&
 		   (t->branch_map >> 31) == 0) {
-		b[0] = 1u | ((uint64_t)t->branch_map << 7);
-		pos = 38;
+		return pmregs_etrace_enc_smi_pack2(f->msg_type, 1u | ((uint64_t)t->branch_map << 7), 0, 38, out, cap);
 	} else if (((t->shape == PMREGS_ETRACE_TE_INST_SHAPE_START && t->subformat == 0) ||
 		    (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_TRAP && t->subformat == 1)) &&
 		   t->format == 3) {
@@ -2092,19 +2127,22 @@ PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, co
 	} else {
 		return 0;
 	}
-	if (t->shape != PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL) {
-		if (pos + aw + 3u + dw > 128u || t->notify > 1u || t->updiscon > 1u || t->irreport > 1u)
-			return 0;
-		over = pmregs_etrace_enc_put2(b, pos, aw, t->address);
-		pos += aw;
-		over |= pmregs_etrace_enc_put2(b, pos, 3, (uint64_t)t->notify | ((uint64_t)t->updiscon << 1) | ((uint64_t)t->irreport << 2));
-		pos += 3;
-		over |= pmregs_etrace_enc_put2(b, pos, dw, t->irdepth);
-		pos += dw;
-		if (over)
-			return 0;
+	/* address, then notify, updiscon, irreport and irdepth as one field of 3 + dw bits at q (pos is 2..38, so
+	 * aw + dw <= 87 keeps the payload within 128 bits) */
+	if (aw + dw > 87u || dw > 60u || ((t->notify | t->updiscon | t->irreport) >> 1) != 0 || (t->address >> 1 >> ((aw - 1u) & 63u)) != 0 ||
+	    (t->irdepth >> dw) != 0)
+		return 0;
+	lo |= t->address << pos;
+	hi = t->address >> (64u - pos);
+	x = (uint64_t)t->notify | ((uint64_t)t->updiscon << 1) | ((uint64_t)t->irreport << 2) | (t->irdepth << 3);
+	q = pos + aw;
+	if (q < 64u) {
+		lo |= x << q;
+		hi |= x >> (64u - q);
+	} else {
+		hi |= x << (q - 64u);
 	}
-	return pmregs_etrace_enc_smi_pack(f, b, 2, pos, out, cap);
+	return pmregs_etrace_enc_smi_pack2(f->msg_type, lo, hi, q + 3u + dw, out, cap);
 }
 
 /*
