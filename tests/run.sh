@@ -261,16 +261,17 @@ build_run() {
 	out=$1
 	shift
 	"$@" -o "$out" || return 1
-	"$out" >"$out.out.tmp"
-	brc=$?
-	cat "$out.out.tmp"
-	[ $brc = 0 ] && mv "$out.out.tmp" "$out.out"
-	return $brc
+	run_keep "$out"
 }
 
 # prebuilt_run OUT BIN: build_run for a program built already by another check (BIN, copied to OUT)
 prebuilt_run() {
 	cp "$2" "$1" || return 1
+	run_keep "$1"
+}
+
+# run_keep PROG: run PROG and print its output, kept as PROG.out when it succeeds
+run_keep() {
 	"$1" >"$1.out.tmp"
 	brc=$?
 	cat "$1.out.tmp"
