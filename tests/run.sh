@@ -279,6 +279,13 @@ run_keep() {
 	return $brc
 }
 
+# bench_compile: every tests/bench/bench_*.c passes gcc's front end with the project's warnings
+bench_compile() {
+	for bsrc in tests/bench/bench_*.c; do
+		gcc -std=c99 $WARN -pthread -Iinclude -fsyntax-only "$bsrc" || return 1
+	done
+}
+
 # san_build_run OUT CC ARGS...: build_run with an eighth of the test_scale() rounds (the sanitizer builds)
 san_build_run() {
 	PMREGS_TEST_SCALE=8
@@ -459,6 +466,8 @@ suite() {
 			skip "$n (clang, ASan+UBSan)" "clang not installed (Debian: apt-get install clang)"
 		fi
 	done
+	# the benches (make bench) are not run here; that they still compile, warning-free, is checked
+	check "benches compile (gcc -fsyntax-only, the project's warnings)" bench_compile
 
 	# ---- compile matrix: every header, alone, in every standard ---------------------
 	# gcc and g++ with the strict warning set (g++ also with the C++-only style warnings); clang and

@@ -422,7 +422,7 @@ static void measure(unsigned threads)
 		struct pmregs_etrace_smi_stream_item it;
 		pmregs_etrace_smi_stream_init(&s, stream, stream_len, 1);
 		while (pmregs_etrace_smi_stream_next(&s, &P, &it))
-			packets += it.has_payload;
+			packets += (uint64_t)it.has_payload;
 		nchunks = pmregs_etrace_smi_split(&P, stream, stream_len, 1, PMREGS_ETRACE_IOPTIONS_REF, 0, packets / (16 * threads) + 1,
 						  chunks, MAXCHUNK);
 	}

@@ -110,7 +110,8 @@ static double run_naive(const struct pmregs_etrace_params *p, const struct pmreg
 
 static void row(const char *name, double sec, size_t insns, uint64_t pkts, size_t bytes, double naive_sec)
 {
-	printf("%-46s %8.1f M instr/s %7.2f M pkt/s %7.1f MB/s", name, insns / sec / 1e6, pkts / sec / 1e6, bytes / sec / 1e6);
+	printf("%-46s %8.1f M instr/s %7.2f M pkt/s %7.1f MB/s", name, (double)insns / sec / 1e6, (double)pkts / sec / 1e6,
+	       (double)bytes / sec / 1e6);
 	if (naive_sec > 0)
 		printf("  %5.1fx naive", naive_sec / sec);
 	printf("\n");
