@@ -342,6 +342,14 @@ struct pmregs_etrace_encoder_stats {
 	uint64_t bad_blocks;  /* blocks refused by pmregs_etrace_encoder_step() */
 };
 
+/* Internal: an SMI stream that pmregs_etrace_encoder_run_smi() lets the encoder write packets of formats 1 and 2
+ * into straight, while no packet waits in the queue (out[o..cap), message type msg_type). */
+struct pmregs_etrace_enc_sink {
+	unsigned char *out;
+	size_t o, cap;
+	size_t msg_type;
+};
+
 struct pmregs_etrace_encoder {
 	struct pmregs_etrace_encoder_el el[4]; /* ring: previous, current, next */
 	struct pmregs_etrace_encoder_stats stats;
@@ -361,6 +369,7 @@ struct pmregs_etrace_encoder {
 	uint64_t *stack;     /* 2^return_stack_size_p entries (work area), or null */
 	uint64_t *jtc;       /* 2^cache_size_p entries (work area), or null */
 	uint8_t *bp;         /* 2^bpred_size_p two-bit counters, one per byte (work area), or null */
+	struct pmregs_etrace_enc_sink *sink; /* during pmregs_etrace_encoder_run_smi() (a plain framing), else null */
 	uint64_t hist_open;  /* first address of the block whose last instruction comes next */
 	uint64_t hist[32][2];
 	struct pmregs_etrace_te_inst q[PMREGS_ETRACE_ENCODER_QUEUE];
@@ -540,16 +549,9 @@ static inline struct pmregs_etrace_te_inst *pmregs_etrace_enc_slot(struct pmregs
 	return t;
 }
 
-/* Queue the packet just built (sync: a 3.0 or a 3.1) and count it for the resynchronisation FSM. */
-static inline void pmregs_etrace_enc_commit(struct pmregs_etrace_encoder *e, int sync)
+/* Count a packet sent (sync: a 3.0 or a 3.1) for the caller and the resynchronisation FSM. */
+static inline void pmregs_etrace_enc_counted(struct pmregs_etrace_encoder *e, int sync)
 {
-	if (e->qtail - e->qhead >= PMREGS_ETRACE_ENCODER_QUEUE) {
-		/* full: the packet is lost; a trace_lost support packet comes when there is room */
-		e->stats.dropped++;
-		e->lost = 1;
-		return;
-	}
-	e->qtail++;
 	e->stats.packets++;
 	if (sync) {
 		e->rs_count = 0;
@@ -563,6 +565,19 @@ static inline void pmregs_etrace_enc_commit(struct pmregs_etrace_encoder *e, int
 		if (e->rs_state == 1 && e->rs_count >= e->rs_max)
 			e->rs_state = 2;
 	}
+}
+
+/* Queue the packet just built (sync: a 3.0 or a 3.1) and count it. */
+static inline void pmregs_etrace_enc_commit(struct pmregs_etrace_encoder *e, int sync)
+{
+	if (e->qtail - e->qhead >= PMREGS_ETRACE_ENCODER_QUEUE) {
+		/* full: the packet is lost; a trace_lost support packet comes when there is room */
+		e->stats.dropped++;
+		e->lost = 1;
+		return;
+	}
+	e->qtail++;
+	pmregs_etrace_enc_counted(e, sync);
 }
 
 /* Queue a support packet (format 3, subformat 3) with this qual_status and ienable. */
@@ -656,6 +671,68 @@ static inline int pmregs_etrace_enc_repeated(const struct pmregs_etrace_encoder 
 	return 0;
 }
 
+/*
+ * Internal: pmregs_etrace_enc_smi_pack() for a payload of end bits (1..128)
+ * in the words lo, hi (their bits at and past end 0): the sign fill, the
+ * compressed length and the message header in one pass over two words.
+ */
+static inline int pmregs_etrace_enc_smi_pack2(unsigned msg_type, uint64_t lo, uint64_t hi, unsigned end, unsigned char *out,
+					      size_t cap)
+{
+	uint64_t b[2], fill, d;
+	unsigned m, nbytes;
+	if (end <= 64u) {
+		fill = (uint64_t)0 - ((lo >> (end - 1u)) & 1u);
+		lo |= fill << (end - 1u); /* the bits past the last one repeat it */
+		hi = fill;
+	} else {
+		fill = (uint64_t)0 - ((hi >> (end - 65u)) & 1u);
+		hi |= fill << (end - 65u);
+	}
+	if ((d = hi ^ fill) != 0)
+		m = 64u + pmregs_msb64(d) + 2u;
+	else if ((d = lo ^ fill) != 0)
+		m = pmregs_msb64(d) + 2u;
+	else
+		m = 1u;
+	nbytes = (m + 7u) >> 3; /* at most 17: always fits a message header */
+	if (cap < nbytes + 1u)
+		return PMREGS_ENOSPC;
+	out[0] = (unsigned char)(nbytes | (msg_type << 5));
+	b[0] = lo;
+	b[1] = hi;
+	pmregs_ip_store_room(b, nbytes, out + 1, cap - 1u); /* whole words, as the general writer's */
+	return (int)nbytes + 1;
+}
+
+/*
+ * Internal: the SMI message (message type msg_type) of a packet that reports an address with a branch map of
+ * branches (1..31) bits bmap (format 1), or without one (branches 0: format 2): address (aw bits, 1..64), then
+ * x, the bits notify, updiscon and irreport and irdepth (dw bits) from bit 3 on, each value within its width
+ * and aw + dw <= 87, dw <= 60.
+ */
+PMREGS_HOT int pmregs_etrace_enc_smi_addr(unsigned msg_type, unsigned aw, unsigned dw, unsigned branches, uint32_t bmap,
+					     uint64_t address, uint64_t x, unsigned char *out, size_t cap)
+{
+	uint64_t lo = 2, hi;
+	unsigned pos = 2, q;
+	if (branches) {
+		lo = 1u | ((uint64_t)branches << 2) | ((uint64_t)bmap << 7);
+		pos = 7u + (branches | (branches >> 1) | (branches >> 2) | (branches >> 3) | (branches >> 4));
+	}
+	/* pos is 2..38, so aw + dw <= 87 keeps the payload within 128 bits */
+	lo |= address << pos;
+	hi = address >> (64u - pos);
+	q = pos + aw;
+	if (q < 64u) {
+		lo |= x << q;
+		hi |= x >> (64u - q);
+	} else {
+		hi |= x << (q - 64u);
+	}
+	return pmregs_etrace_enc_smi_pack2(msg_type, lo, hi, q + 3u + dw, out, cap);
+}
+
 #define PMREGS_ETRACE_ENC_R_TARGET 1 /* the instruction follows an uninferable discontinuity */
 #define PMREGS_ETRACE_ENC_R_F3NEXT 2 /* the next packet is a format 3 */
 #define PMREGS_ETRACE_ENC_R_BLKTRAP 4 /* the next instruction traps after retiring (single retirement) */
@@ -716,50 +793,59 @@ PMREGS_HOT int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const str
 		e->jtc[idx] = c->addr;
 		hit = hit && (why & PMREGS_ETRACE_ENC_R_TARGET) && !notify && !updiscon && !e->counting;
 	}
-	if (e->counting) {
-		t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR);
-		t->format = 0;
-		t->subformat = PMREGS_ETRACE_TE_INST_SUBFORMAT_BRANCH_COUNT;
-		t->branch_count = (uint32_t)(e->pbc - 31u);
-		t->branch_fmt = (uint8_t)(failed ? PMREGS_ETRACE_TE_INST_BRANCH_FMT_ADDR_FAIL : PMREGS_ETRACE_TE_INST_BRANCH_FMT_ADDR);
-	} else if (hit) {
+	if (hit) {
 		t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE);
 		t->format = 0;
 		t->subformat = PMREGS_ETRACE_TE_INST_SUBFORMAT_JUMP_TARGET_CACHE;
 		t->index = idx;
 		t->branches = e->branches;
 		t->branch_map = e->bmap;
-	} else if (e->branches) {
-		t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA);
-		t->format = 1;
-		t->branches = e->branches;
-		t->branch_map = e->bmap;
-	} else {
-		t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
-		t->format = 2;
-	}
-	if (t->shape != PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE) {
-		if (e->options & PMREGS_ETRACE_ENCODER_FULL_ADDRESS)
-			t->address = (c->addr & e->amask) >> p->iaddress_lsb_p;
-		else
-			t->address = ((c->addr - e->last_addr) & e->amask) >> p->iaddress_lsb_p;
-	}
-	if (t->shape != PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE) {
-		/* the raw bits: each differs from the bit before it when asserted (the address's MSB first) */
-		unsigned msb = (unsigned)(t->address >> (e->fast_aw - 1u)) & 1u;
-		t->notify = (uint8_t)(notify ^ msb);
-		t->updiscon = (uint8_t)(updiscon ^ t->notify);
-		t->irreport = (uint8_t)(irreport ^ t->updiscon);
-		t->irdepth = irreport ? d : (t->irreport ? e->fast_irmax : 0);
-	} else {
 		s.notify = (uint8_t)notify;
 		s.updiscon = (uint8_t)updiscon;
 		s.irreport = (uint8_t)irreport;
 		s.irdepth_reported = (uint8_t)irreport;
 		s.irdepth = d;
 		(void)pmregs_etrace_te_inst_semantic_set(p, t, &s);
+		pmregs_etrace_enc_commit(e, 0);
+	} else {
+		uint64_t a = ((e->options & PMREGS_ETRACE_ENCODER_FULL_ADDRESS) ? c->addr : c->addr - e->last_addr) & e->amask;
+		/* the raw bits: each differs from the bit before it when asserted (the address's MSB first) */
+		unsigned rn = notify ^ ((unsigned)(a >> (p->iaddress_width_p - 1u)) & 1u), ru = updiscon ^ rn, ri = irreport ^ ru;
+		uint64_t x = (uint64_t)rn | ((uint64_t)ru << 1) | ((uint64_t)ri << 2) | ((uint64_t)(irreport ? d : (ri ? e->fast_irmax : 0)) << 3);
+		struct pmregs_etrace_enc_sink *k = e->sink;
+		int rc;
+		a >>= p->iaddress_lsb_p;
+		if (!e->counting && k && e->qtail == e->qhead && (x >> 3) <= e->fast_irmax &&
+		    (rc = pmregs_etrace_enc_smi_addr((unsigned)k->msg_type, e->fast_aw, e->fast_dw, e->branches, e->bmap, a, x,
+						     k->out + k->o, k->cap - k->o)) > 0) {
+			/* nothing waits: the SMI message goes out straight */
+			k->o += (size_t)rc;
+			pmregs_etrace_enc_counted(e, 0);
+		} else {
+			if (e->counting) {
+				t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR);
+				t->format = 0;
+				t->subformat = PMREGS_ETRACE_TE_INST_SUBFORMAT_BRANCH_COUNT;
+				t->branch_count = (uint32_t)(e->pbc - 31u);
+				t->branch_fmt =
+					(uint8_t)(failed ? PMREGS_ETRACE_TE_INST_BRANCH_FMT_ADDR_FAIL : PMREGS_ETRACE_TE_INST_BRANCH_FMT_ADDR);
+			} else if (e->branches) {
+				t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA);
+				t->format = 1;
+				t->branches = e->branches;
+				t->branch_map = e->bmap;
+			} else {
+				t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
+				t->format = 2;
+			}
+			t->address = a;
+			t->notify = (uint8_t)rn;
+			t->updiscon = (uint8_t)ru;
+			t->irreport = (uint8_t)ri;
+			t->irdepth = x >> 3;
+			pmregs_etrace_enc_commit(e, 0);
+		}
 	}
-	pmregs_etrace_enc_commit(e, 0);
 	/* a decoder may stop at an earlier, fall-through execution of a jump target only if one happened since the last branch */
 	e->inferred = (uint8_t)((why & PMREGS_ETRACE_ENC_R_TARGET) && !updiscon && !notify && pmregs_etrace_enc_repeated(e, c->addr));
 	e->nhist = 0;
@@ -1268,6 +1354,7 @@ static inline int pmregs_etrace_encoder_init(struct pmregs_etrace_encoder *e, co
 	e->stack = PMREGS_NULL;
 	e->jtc = PMREGS_NULL;
 	e->bp = PMREGS_NULL;
+	e->sink = PMREGS_NULL;
 	e->depth_max = 0;
 	if (c->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN) {
 		if (p->return_stack_size_p) {
@@ -1490,7 +1577,7 @@ static inline uint8_t pmregs_etrace_enc_ready(const struct pmregs_etrace_encoder
  * predictor, and the next block in c's privilege and context, that is all
  * the flowchart does besides c's own jump.
  */
-static inline void pmregs_etrace_enc_target(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_encoder_el *c, unsigned cls)
+PMREGS_HOT void pmregs_etrace_enc_target(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_encoder_el *c, unsigned cls)
 {
 	if (cls == 2) {
 		e->bmap |= (uint32_t)(c->itype != PMREGS_ETRACE_ITYPE_TAKEN_BRANCH) << e->branches;
@@ -1658,11 +1745,12 @@ slow:
 struct pmregs_etrace_enc_run {
 	const struct pmregs_etrace_ingress *pb; /* the current element's block once one was read, else null */
 	uint64_t caddr, lo;   /* the current element's address and the first address of its range */
+	uint64_t plim;        /* the loop reports such targets while the encoder has sent fewer packets than this */
 	uint32_t bmap;
 	unsigned cit, ccls;   /* its itype and its four bits of fast_tab */
 	unsigned nh, hover, branches, pbc, bsr;
 	unsigned upd;         /* the current element is the target of an uninferable jump */
-	unsigned qmax;        /* the loop reports such targets while fewer packets than this wait */
+	unsigned pmregs_pad;  /* unused: the struct's size without implicit padding */
 };
 
 /*
@@ -1702,7 +1790,7 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst_loop(struct pmregs_etrace_encoder *e, 
 		if (upd) {
 			/* the current element is the target of an uninferable jump: its packet */
 			struct pmregs_etrace_encoder_el t;
-			if (cls == 0 || branches >= 31 || e->qtail - e->qhead >= r->qmax)
+			if (cls == 0 || branches >= 31 || e->stats.packets >= r->plim)
 				break;
 			e->nhist = (uint8_t)(hp - &e->hist[0]);
 			e->hist_over = (uint8_t)hover;
@@ -1806,9 +1894,11 @@ PMREGS_HOT size_t pmregs_etrace_enc_burst(struct pmregs_etrace_encoder *e, const
 	r.branches = e->branches;
 	r.pbc = (unsigned)e->pbc; /* below 31 while not counting */
 	r.upd = e->fast == 2;
-	r.qmax = (unsigned)(qmax < PMREGS_ETRACE_ENCODER_QUEUE - PMREGS_ETRACE_ENCODER_STEP_MAX
-				    ? qmax
-				    : PMREGS_ETRACE_ENCODER_QUEUE - PMREGS_ETRACE_ENCODER_STEP_MAX);
+	/* packets waiting and those the loop sends (queued, or written straight to e->sink) stay below qmax */
+	if (qmax > PMREGS_ETRACE_ENCODER_QUEUE - PMREGS_ETRACE_ENCODER_STEP_MAX)
+		qmax = PMREGS_ETRACE_ENCODER_QUEUE - PMREGS_ETRACE_ENCODER_STEP_MAX;
+	r.plim = e->stats.packets + (qmax > e->qtail - e->qhead ? qmax - (e->qtail - e->qhead) : 0u);
+	r.pmregs_pad = 0;
 	/* iretire, ilastsize and privilege of a 16-bit and of a 32-bit instruction in c's privilege (longer ones go
 	 * through pmregs_etrace_encoder_step()) */
 	kp = (uint64_t)c0->priv * e->fast_kpriv;
@@ -2059,40 +2149,6 @@ static inline int pmregs_etrace_enc_smi_sync(const struct pmregs_etrace_smi *f, 
 }
 
 /*
- * Internal: pmregs_etrace_enc_smi_pack() for a payload of end bits (1..128)
- * in the words lo, hi (their bits at and past end 0): the sign fill, the
- * compressed length and the message header in one pass over two words.
- */
-static inline int pmregs_etrace_enc_smi_pack2(unsigned msg_type, uint64_t lo, uint64_t hi, unsigned end, unsigned char *out,
-					      size_t cap)
-{
-	uint64_t b[2], fill, d;
-	unsigned m, nbytes;
-	if (end <= 64u) {
-		fill = (uint64_t)0 - ((lo >> (end - 1u)) & 1u);
-		lo |= fill << (end - 1u); /* the bits past the last one repeat it */
-		hi = fill;
-	} else {
-		fill = (uint64_t)0 - ((hi >> (end - 65u)) & 1u);
-		hi |= fill << (end - 65u);
-	}
-	if ((d = hi ^ fill) != 0)
-		m = 64u + pmregs_msb64(d) + 2u;
-	else if ((d = lo ^ fill) != 0)
-		m = pmregs_msb64(d) + 2u;
-	else
-		m = 1u;
-	nbytes = (m + 7u) >> 3; /* at most 17: always fits a message header */
-	if (cap < nbytes + 1u)
-		return PMREGS_ENOSPC;
-	out[0] = (unsigned char)(nbytes | (msg_type << 5));
-	b[0] = lo;
-	b[1] = hi;
-	pmregs_ip_store_room(b, nbytes, out + 1, cap - 1u); /* whole words, as the general writer's */
-	return (int)nbytes + 1;
-}
-
-/*
  * Internal: the SMI message of te_inst packet t written straight, for the
  * packets that report an address with a branch map or without (formats 1
  * and 2) and the synchronisation packets (formats 3.0 and 3.1) in a message
@@ -2106,17 +2162,13 @@ static inline int pmregs_etrace_enc_smi_pack2(unsigned msg_type, uint64_t lo, ui
 PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, const struct pmregs_etrace_params *p, unsigned aw,
 					      unsigned dw, const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
 {
-	uint64_t lo, hi, x;
-	unsigned pos, q;
+	unsigned n = t->branches;
 	if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY && t->format == 2) {
-		lo = 2;
-		pos = 2;
-	} else if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA && t->format == 1 && t->branches >= 1 && t->branches <= 31) {
-		unsigned n = t->branches, bl = n | (n >> 1) | (n >> 2) | (n >> 3) | (n >> 4);
+		n = 0;
+	} else if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA && t->format == 1 && n >= 1 && n <= 31) {
+		unsigned bl = n | (n >> 1) | (n >> 2) | (n >> 3) | (n >> 4);
 		if (bl < 32 && (t->branch_map >> bl) != 0)
 			return 0;
-		lo = 1u | ((uint64_t)n << 2) | ((uint64_t)t->branch_map << 7);
-		pos = 7u + bl;
 	} else if (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL && t->format == 1 && t->branches == 0 &&
 		   (t->branch_map >> 31) == 0) {
 		return pmregs_etrace_enc_smi_pack2(f->msg_type, 1u | ((uint64_t)t->branch_map << 7), 0, 38, out, cap);
@@ -2127,22 +2179,13 @@ PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, co
 	} else {
 		return 0;
 	}
-	/* address, then notify, updiscon, irreport and irdepth as one field of 3 + dw bits at q (pos is 2..38, so
-	 * aw + dw <= 87 keeps the payload within 128 bits) */
+	/* address, then notify, updiscon, irreport and irdepth as one field of 3 + dw bits */
 	if (aw + dw > 87u || dw > 60u || ((t->notify | t->updiscon | t->irreport) >> 1) != 0 || (t->address >> 1 >> ((aw - 1u) & 63u)) != 0 ||
 	    (t->irdepth >> dw) != 0)
 		return 0;
-	lo |= t->address << pos;
-	hi = t->address >> (64u - pos);
-	x = (uint64_t)t->notify | ((uint64_t)t->updiscon << 1) | ((uint64_t)t->irreport << 2) | (t->irdepth << 3);
-	q = pos + aw;
-	if (q < 64u) {
-		lo |= x << q;
-		hi |= x >> (64u - q);
-	} else {
-		hi |= x << (q - 64u);
-	}
-	return pmregs_etrace_enc_smi_pack2(f->msg_type, lo, hi, q + 3u + dw, out, cap);
+	return pmregs_etrace_enc_smi_addr(f->msg_type, aw, dw, n, t->branch_map, t->address,
+					  (uint64_t)t->notify | ((uint64_t)t->updiscon << 1) | ((uint64_t)t->irreport << 2) | (t->irdepth << 3),
+					  out, cap);
 }
 
 /*
@@ -2206,26 +2249,33 @@ static inline size_t pmregs_etrace_encoder_put_atb(struct pmregs_etrace_encoder 
 PMREGS_HOT size_t pmregs_etrace_encoder_run_smi(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in, size_t n,
 						const struct pmregs_etrace_smi *f, void *buf, size_t cap, size_t *used)
 {
-	unsigned char *out = (unsigned char *)buf;
-	size_t k, o = 0, u;
+	struct pmregs_etrace_enc_sink s;
+	size_t k, u;
 	const size_t room = (size_t)PMREGS_ETRACE_ENCODER_STEP_MAX * PMREGS_ETRACE_SMI_MAX_BYTES + 8u;
 	int stop;
-	(void)pmregs_etrace_encoder_put_smi(e, f, out, cap, &u);
-	o += u;
+	s.out = (unsigned char *)buf;
+	s.cap = cap;
+	s.msg_type = f->msg_type;
+	(void)pmregs_etrace_encoder_put_smi(e, f, s.out, cap, &u);
+	s.o = u;
+	/* packets of formats 1 and 2 that find the queue empty go out straight (the bytes of the short writer) */
+	if (pmregs_etrace_enc_smi_plain(&e->p, f) && e->fast_aw + e->fast_dw <= 87u && e->fast_dw <= 60u)
+		e->sink = &s;
 	for (k = 0; k < n; k++) {
-		if (cap - o < room)
+		if (cap - s.o < room)
 			break;
 		/* the run's packets and the step's fit buf and the queue */
-		k += pmregs_etrace_enc_burst(e, in + k, n - k, (cap - o - room) / PMREGS_ETRACE_SMI_MAX_BYTES);
+		k += pmregs_etrace_enc_burst(e, in + k, n - k, (cap - s.o - room) / PMREGS_ETRACE_SMI_MAX_BYTES);
 		stop = k == n || pmregs_etrace_encoder_step(e, &in[k]) < 0;
 		if (e->qtail != e->qhead) {
-			(void)pmregs_etrace_encoder_put_smi(e, f, out + o, cap - o, &u);
-			o += u;
+			(void)pmregs_etrace_encoder_put_smi(e, f, s.out + s.o, cap - s.o, &u);
+			s.o += u;
 		}
 		if (stop)
 			break;
 	}
-	*used = o;
+	e->sink = PMREGS_NULL;
+	*used = s.o;
 	return k;
 }
 
