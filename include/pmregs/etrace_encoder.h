@@ -614,12 +614,94 @@ static inline void pmregs_etrace_enc_resync_state(struct pmregs_etrace_encoder *
 			e->bp[i] = 1;
 }
 
-/* A format 3.0 (subformat 0) or 3.1 (trap: the trap element tr) at instruction c. */
-static inline void pmregs_etrace_enc_sync(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_encoder_el *c,
-					  const struct pmregs_etrace_encoder_el *tr, unsigned thaddr)
+/* Internal: x (width w, 0..64) after the *n (0..63) bits of *acc, which follow the words b[0..*i); a full word goes
+ * to b[(*i)++]; *over gets bits when x is wider than w (the words then hold stray bits). */
+static inline void pmregs_etrace_enc_put(uint64_t *b, unsigned *i, uint64_t *acc, unsigned *n, uint64_t *over, unsigned w,
+					 uint64_t x)
 {
-	struct pmregs_etrace_te_inst *t =
-		pmregs_etrace_enc_slot(e, tr ? PMREGS_ETRACE_TE_INST_SHAPE_TRAP : PMREGS_ETRACE_TE_INST_SHAPE_START);
+	*over |= (x >> (w & 63u)) & ((uint64_t)0 - (uint64_t)(w < 64u));
+	*acc |= x << *n;
+	if (*n + w >= 64u) {
+		b[(*i)++] = *acc;
+		*acc = (x >> 1) >> (63u - *n);
+		*n = *n + w - 64u;
+	} else {
+		*n += w;
+	}
+}
+
+/* Internal: the SMI framing f has a message header without index or timestamp (what pmregs_etrace_enc_smi_short() writes). */
+static inline int pmregs_etrace_enc_smi_plain(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f)
+{
+	return !(f->shape != PMREGS_ETRACE_SMI_SHAPE_MESSAGE || f->timestamp_present || p->smi_index_bits || f->index ||
+		 f->index_pad || f->msg_type > 3u);
+}
+
+/*
+ * Internal: the SMI message of the payload bits b[0..pos) (nw words) with
+ * the general writer's sign-based compression: the bits past
+ * the last one repeat it; the payload ends after the last bit that differs
+ * from it, and one more. Returns the bytes written, PMREGS_ENOSPC, or 0 when
+ * the payload is longer than a message header can say.
+ */
+PMREGS_HOT int pmregs_etrace_enc_smi_pack(unsigned msg_type, uint64_t *b, const unsigned nw, unsigned pos, unsigned char *out,
+					     size_t cap)
+{
+	unsigned top = (pos - 1u) >> 6, i, m = 1, nbytes;
+	uint64_t fill = (uint64_t)0 - ((b[top] >> ((pos - 1u) & 63u)) & 1u), keep = pmregs_lowmask(((pos - 1u) & 63u) + 1u);
+	b[top] = (b[top] & keep) | (fill & ~keep);
+	for (i = top + 1u; i < nw; i++)
+		b[i] = fill;
+	for (i = top + 1u; i-- > 0;)
+		if (b[i] ^ fill) {
+			m = 64u * i + pmregs_msb64(b[i] ^ fill) + 2u;
+			break;
+		}
+	nbytes = (m + 7u) / 8u;
+	if (nbytes > 31u)
+		return 0;
+	if (cap < nbytes + 1u)
+		return PMREGS_ENOSPC;
+	out[0] = (unsigned char)(nbytes | (msg_type << 5));
+	pmregs_ip_store_room(b, nbytes, out + 1, cap - 1u); /* whole words, as the general writer's */
+	return (int)nbytes + 1;
+}
+
+/*
+ * Internal: a synchronisation packet (format 3.0 or 3.1) for
+ * pmregs_etrace_enc_smi_short(), under parameters p (aw the bits of an
+ * address).
+ */
+static inline int pmregs_etrace_enc_smi_sync(unsigned msg_type, const struct pmregs_etrace_params *p, unsigned aw,
+					     const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
+{
+	/* format, subformat, branch, privilege, time, context, [ecause, interrupt, thaddr,] address, [tval] */
+	uint64_t b[4] = { 0, 0, 0, 0 }, acc, over = 0;
+	unsigned trap = t->shape == PMREGS_ETRACE_TE_INST_SHAPE_TRAP, tw = pmregs_etrace_time_width(p), cw = pmregs_etrace_context_width(p);
+	unsigned ew = trap ? p->ecause_width_p : 0u, pw = p->privilege_width_p, i = 0, n = 5;
+	unsigned xaw = trap && p->implicit_exception && t->thaddr ? 0u : aw, vw = trap && !t->interrupt ? p->iaddress_width_p : 0u;
+	if (t->branch > 1u || t->interrupt > 1u || t->thaddr > 1u || 5u + pw + tw + cw + ew + 2u * trap + xaw + vw > 256u)
+		return 0;
+	acc = 3u | ((uint64_t)t->subformat << 2) | ((uint64_t)t->branch << 4);
+	pmregs_etrace_enc_put(b, &i, &acc, &n, &over, pw, t->privilege);
+	pmregs_etrace_enc_put(b, &i, &acc, &n, &over, tw, t->time);
+	pmregs_etrace_enc_put(b, &i, &acc, &n, &over, cw, t->context);
+	if (trap) {
+		pmregs_etrace_enc_put(b, &i, &acc, &n, &over, ew, t->ecause);
+		pmregs_etrace_enc_put(b, &i, &acc, &n, &over, 2, (uint64_t)t->interrupt | ((uint64_t)t->thaddr << 1));
+	}
+	pmregs_etrace_enc_put(b, &i, &acc, &n, &over, xaw, t->address);
+	pmregs_etrace_enc_put(b, &i, &acc, &n, &over, vw, t->tval);
+	if (n)
+		b[i] = acc; /* (i < 4: at most 256 bits) */
+	return over ? 0 : pmregs_etrace_enc_smi_pack(msg_type, b, 4, 64u * i + n, out, cap);
+}
+
+/* The fields of a format 3.0 (subformat 0) or 3.1 (trap: the trap element tr) at instruction c into t. */
+static inline void pmregs_etrace_enc_sync_fill(const struct pmregs_etrace_encoder *e, struct pmregs_etrace_te_inst *t,
+					       const struct pmregs_etrace_encoder_el *c, const struct pmregs_etrace_encoder_el *tr,
+					       unsigned thaddr)
+{
 	const struct pmregs_etrace_params *p = &e->p;
 	t->format = 3;
 	t->subformat = (uint8_t)(tr ? 1 : 0);
@@ -636,7 +718,31 @@ static inline void pmregs_etrace_enc_sync(struct pmregs_etrace_encoder *e, const
 		if (thaddr && p->implicit_exception)
 			t->address = 0;
 	}
-	pmregs_etrace_enc_commit(e, 1);
+}
+
+/* A format 3.0 (subformat 0) or 3.1 (trap: the trap element tr) at instruction c. */
+static inline void pmregs_etrace_enc_sync(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_encoder_el *c,
+					  const struct pmregs_etrace_encoder_el *tr, unsigned thaddr)
+{
+	unsigned shape = tr ? PMREGS_ETRACE_TE_INST_SHAPE_TRAP : PMREGS_ETRACE_TE_INST_SHAPE_START;
+	struct pmregs_etrace_enc_sink *k = e->sink;
+	int rc = 0;
+	if (k && e->qtail == e->qhead) {
+		/* nothing waits: the SMI message goes out straight (the fields the writer reads, those of no 3.1 zero) */
+		struct pmregs_etrace_te_inst t;
+		t.shape = (uint8_t)shape;
+		t.interrupt = t.thaddr = 0;
+		t.ecause = t.tval = 0;
+		pmregs_etrace_enc_sync_fill(e, &t, c, tr, thaddr);
+		rc = pmregs_etrace_enc_smi_sync((unsigned)k->msg_type, &e->p, e->fast_aw, &t, k->out + k->o, k->cap - k->o);
+	}
+	if (rc > 0) {
+		k->o += (size_t)rc;
+		pmregs_etrace_enc_counted(e, 1);
+	} else {
+		pmregs_etrace_enc_sync_fill(e, pmregs_etrace_enc_slot(e, shape), c, tr, thaddr);
+		pmregs_etrace_enc_commit(e, 1);
+	}
 	e->rs_count = 0;
 	e->inferred = 0;
 	e->nhist = 0;
@@ -718,7 +824,7 @@ PMREGS_HOT int pmregs_etrace_enc_smi_addr(unsigned msg_type, unsigned aw, unsign
 	unsigned pos = 2, q;
 	if (branches) {
 		lo = 1u | ((uint64_t)branches << 2) | ((uint64_t)bmap << 7);
-		pos = 7u + (branches | (branches >> 1) | (branches >> 2) | (branches >> 3) | (branches >> 4));
+		pos = 6u + (2u << pmregs_msb64(branches)); /* 7 + the map's length: 1, 3, 7, 15 or 31 bits */
 	}
 	/* pos is 2..38, so aw + dw <= 87 keeps the payload within 128 bits */
 	lo |= address << pos;
@@ -736,6 +842,7 @@ PMREGS_HOT int pmregs_etrace_enc_smi_addr(unsigned msg_type, unsigned aw, unsign
 #define PMREGS_ETRACE_ENC_R_TARGET 1 /* the instruction follows an uninferable discontinuity */
 #define PMREGS_ETRACE_ENC_R_F3NEXT 2 /* the next packet is a format 3 */
 #define PMREGS_ETRACE_ENC_R_BLKTRAP 4 /* the next instruction traps after retiring (single retirement) */
+#define PMREGS_ETRACE_ENC_R_PLAIN 8 /* (a constant) implicit return and the cache are off and the branches not only counted */
 
 /*
  * A packet that reports instruction c with an address (format 0.0 with
@@ -759,7 +866,7 @@ PMREGS_HOT int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const str
 		notify = !(why & PMREGS_ETRACE_ENC_R_TARGET);
 	if ((why & PMREGS_ETRACE_ENC_R_TARGET) && (why & (PMREGS_ETRACE_ENC_R_F3NEXT | PMREGS_ETRACE_ENC_R_BLKTRAP)))
 		updiscon = 1;
-	if (e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN) {
+	if (!(why & PMREGS_ETRACE_ENC_R_PLAIN) && (e->options & PMREGS_ETRACE_ENCODER_IMPLICIT_RETURN)) {
 		if ((why & PMREGS_ETRACE_ENC_R_TARGET) && e->prev_mispred) {
 			irreport = 1;
 			d = e->mispred_depth;
@@ -785,7 +892,7 @@ PMREGS_HOT int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const str
 			}
 		}
 	}
-	if (e->jtc) {
+	if (!(why & PMREGS_ETRACE_ENC_R_PLAIN) && e->jtc) {
 		/* every reported address goes through the cache (a decoder cannot always tell a jump
 		 * target from another report when it reads the packet); only jump targets use format 0.1 */
 		idx = (uint32_t)(c->addr >> e->shift) & e->jtc_mask;
@@ -815,14 +922,14 @@ PMREGS_HOT int pmregs_etrace_enc_addr(struct pmregs_etrace_encoder *e, const str
 		struct pmregs_etrace_enc_sink *k = e->sink;
 		int rc;
 		a >>= p->iaddress_lsb_p;
-		if (!e->counting && k && e->qtail == e->qhead && (x >> 3) <= e->fast_irmax &&
+		if (((why & PMREGS_ETRACE_ENC_R_PLAIN) || !e->counting) && k && e->qtail == e->qhead && (x >> 3) <= e->fast_irmax &&
 		    (rc = pmregs_etrace_enc_smi_addr((unsigned)k->msg_type, e->fast_aw, e->fast_dw, e->branches, e->bmap, a, x,
 						     k->out + k->o, k->cap - k->o)) > 0) {
 			/* nothing waits: the SMI message goes out straight */
 			k->o += (size_t)rc;
 			pmregs_etrace_enc_counted(e, 0);
 		} else {
-			if (e->counting) {
+			if (!(why & PMREGS_ETRACE_ENC_R_PLAIN) && e->counting) {
 				t = pmregs_etrace_enc_slot(e, PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR);
 				t->format = 0;
 				t->subformat = PMREGS_ETRACE_TE_INST_SUBFORMAT_BRANCH_COUNT;
@@ -1037,9 +1144,10 @@ static inline void pmregs_etrace_enc_insn(struct pmregs_etrace_encoder *e, const
 	unsigned it = c->itype, is_br = it == PMREGS_ETRACE_ITYPE_NONTAKEN_BRANCH || it == PMREGS_ETRACE_ITYPE_TAKEN_BRANCH;
 	unsigned upd, mis, ret, rpt = 0, failed = 0, full = 0, why = 0, sync = 0, addr = 0, pend, trep = e->trep;
 	if (it == 0 && p->kind == PMREGS_ETRACE_ENC_INSN && n->kind == PMREGS_ETRACE_ENC_INSN && e->tracing && e->rs_state == 1 &&
-	    !e->prev_updiscon && !((c->flags | n->flags) & (PMREGS_ETRACE_ENC_NOTIFY | PMREGS_ETRACE_ENC_BLKTRAP)) &&
-	    c->priv == p->priv && n->priv == c->priv && c->context == p->context && n->context == c->context) {
-		/* the common case: nothing to report, nothing to learn (the flowchart's "no" on every diamond) */
+	    !e->prev_updiscon && !((c->flags | n->flags) & PMREGS_ETRACE_ENC_NOTIFY) && c->priv == p->priv && n->priv == c->priv &&
+	    c->context == p->context && n->context == c->context) {
+		/* the common case: nothing to report, nothing to learn (the flowchart's "no" on every diamond; n may end a
+		 * block that traps: that only matters to the report of a jump target, and c is none) */
 		if (e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_HALFWORDS)
 			e->rs_count += c->hw;
 		if (c->flags & PMREGS_ETRACE_ENC_FIRST) {
@@ -1583,7 +1691,8 @@ PMREGS_HOT void pmregs_etrace_enc_target(struct pmregs_etrace_encoder *e, const 
 		e->bmap |= (uint32_t)(c->itype != PMREGS_ETRACE_ITYPE_TAKEN_BRANCH) << e->branches;
 		e->branches++;
 	}
-	(void)pmregs_etrace_enc_addr(e, c, PMREGS_ETRACE_ENC_R_TARGET, 0); /* a jump target: never refused */
+	/* a jump target: never refused (and with fast_tgt, not while counting: plain) */
+	(void)pmregs_etrace_enc_addr(e, c, PMREGS_ETRACE_ENC_R_TARGET | PMREGS_ETRACE_ENC_R_PLAIN, 0);
 	if (cls == 2) {
 		e->nhist = 0;
 		e->hist_over = 0;
@@ -2062,92 +2171,6 @@ static inline int pmregs_etrace_enc_wrote(struct pmregs_etrace_encoder *e, int r
 	return 1;
 }
 
-/* Internal: x (width w, 0..64) into the four words b at bit pos (pos + w <= 256); 1 when x is wider than w. */
-static inline unsigned pmregs_etrace_enc_put4(uint64_t *b, unsigned pos, unsigned w, uint64_t x)
-{
-	unsigned i = pos >> 6, o = pos & 63u;
-	if (w < 64 && (x >> w) != 0)
-		return 1;
-	if (!w)
-		return 0;
-	b[i] |= x << o;
-	if (o && o + w > 64)
-		b[i + 1] |= x >> (64u - o);
-	return 0;
-}
-
-/* Internal: the SMI framing f has a message header without index or timestamp (what pmregs_etrace_enc_smi_short() writes). */
-static inline int pmregs_etrace_enc_smi_plain(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *f)
-{
-	return !(f->shape != PMREGS_ETRACE_SMI_SHAPE_MESSAGE || f->timestamp_present || p->smi_index_bits || f->index ||
-		 f->index_pad || f->msg_type > 3u);
-}
-
-/*
- * Internal: the SMI message of the payload bits b[0..pos) (nw words) with
- * the general writer's sign-based compression: the bits past
- * the last one repeat it; the payload ends after the last bit that differs
- * from it, and one more. Returns the bytes written, PMREGS_ENOSPC, or 0 when
- * the payload is longer than a message header can say.
- */
-PMREGS_HOT int pmregs_etrace_enc_smi_pack(const struct pmregs_etrace_smi *f, uint64_t *b, const unsigned nw, unsigned pos,
-					     unsigned char *out, size_t cap)
-{
-	unsigned top = (pos - 1u) >> 6, i, m = 1, nbytes;
-	uint64_t fill = (uint64_t)0 - ((b[top] >> ((pos - 1u) & 63u)) & 1u), keep = pmregs_lowmask(((pos - 1u) & 63u) + 1u);
-	b[top] = (b[top] & keep) | (fill & ~keep);
-	for (i = top + 1u; i < nw; i++)
-		b[i] = fill;
-	for (i = top + 1u; i-- > 0;)
-		if (b[i] ^ fill) {
-			m = 64u * i + pmregs_msb64(b[i] ^ fill) + 2u;
-			break;
-		}
-	nbytes = (m + 7u) / 8u;
-	if (nbytes > 31u)
-		return 0;
-	if (cap < nbytes + 1u)
-		return PMREGS_ENOSPC;
-	out[0] = (unsigned char)(nbytes | ((unsigned)f->msg_type << 5));
-	pmregs_ip_store_room(b, nbytes, out + 1, cap - 1u); /* whole words, as the general writer's */
-	return (int)nbytes + 1;
-}
-
-/*
- * Internal: a synchronisation packet (format 3.0 or 3.1) for
- * pmregs_etrace_enc_smi_short(), under parameters p (aw the bits of an
- * address).
- */
-static inline int pmregs_etrace_enc_smi_sync(const struct pmregs_etrace_smi *f, const struct pmregs_etrace_params *p, unsigned aw,
-					     const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
-{
-	/* format, subformat, branch, privilege, time, context, [ecause, interrupt, thaddr,] address, [tval] */
-	uint64_t b[4] = { 0, 0, 0, 0 };
-	unsigned trap = t->shape == PMREGS_ETRACE_TE_INST_SHAPE_TRAP, tw = pmregs_etrace_time_width(p), cw = pmregs_etrace_context_width(p);
-	unsigned ew = trap ? p->ecause_width_p : 0u, pw = p->privilege_width_p, pos = 5, over = 0;
-	unsigned xaw = trap && p->implicit_exception && t->thaddr ? 0u : aw, vw = trap && !t->interrupt ? p->iaddress_width_p : 0u;
-	if (t->branch > 1u || t->interrupt > 1u || t->thaddr > 1u || 5u + pw + tw + cw + ew + 2u * trap + xaw + vw > 256u)
-		return 0;
-	b[0] = 3u | ((uint64_t)t->subformat << 2) | ((uint64_t)t->branch << 4);
-	over |= pmregs_etrace_enc_put4(b, pos, pw, t->privilege);
-	pos += pw;
-	over |= pmregs_etrace_enc_put4(b, pos, tw, t->time);
-	pos += tw;
-	over |= pmregs_etrace_enc_put4(b, pos, cw, t->context);
-	pos += cw;
-	if (trap) {
-		over |= pmregs_etrace_enc_put4(b, pos, ew, t->ecause);
-		pos += ew;
-		over |= pmregs_etrace_enc_put4(b, pos, 2, (uint64_t)t->interrupt | ((uint64_t)t->thaddr << 1));
-		pos += 2;
-	}
-	over |= pmregs_etrace_enc_put4(b, pos, xaw, t->address);
-	pos += xaw;
-	over |= pmregs_etrace_enc_put4(b, pos, vw, t->tval);
-	pos += vw;
-	return over ? 0 : pmregs_etrace_enc_smi_pack(f, b, 4, pos, out, cap);
-}
-
 /*
  * Internal: the SMI message of te_inst packet t written straight, for the
  * packets that report an address with a branch map or without (formats 1
@@ -2175,7 +2198,7 @@ PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, co
 	} else if (((t->shape == PMREGS_ETRACE_TE_INST_SHAPE_START && t->subformat == 0) ||
 		    (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_TRAP && t->subformat == 1)) &&
 		   t->format == 3) {
-		return pmregs_etrace_enc_smi_sync(f, p, aw, t, out, cap);
+		return pmregs_etrace_enc_smi_sync(f->msg_type, p, aw, t, out, cap);
 	} else {
 		return 0;
 	}
