@@ -670,17 +670,18 @@ PMREGS_HOT int pmregs_etrace_enc_smi_pack(unsigned msg_type, uint64_t *b, const 
 /*
  * Internal: a synchronisation packet (format 3.0 or 3.1) for
  * pmregs_etrace_enc_smi_short(), under parameters p (aw the bits of an
- * address).
+ * address); with own (a constant) 1, t was built by the encoder: every field
+ * fits its width and is not checked.
  */
-static inline int pmregs_etrace_enc_smi_sync(unsigned msg_type, const struct pmregs_etrace_params *p, unsigned aw,
-					     const struct pmregs_etrace_te_inst *t, unsigned char *out, size_t cap)
+PMREGS_HOT int pmregs_etrace_enc_smi_sync(unsigned msg_type, const struct pmregs_etrace_params *p, unsigned aw,
+					     const struct pmregs_etrace_te_inst *t, const int own, unsigned char *out, size_t cap)
 {
 	/* format, subformat, branch, privilege, time, context, [ecause, interrupt, thaddr,] address, [tval] */
 	uint64_t b[4] = { 0, 0, 0, 0 }, acc, over = 0;
 	unsigned trap = t->shape == PMREGS_ETRACE_TE_INST_SHAPE_TRAP, tw = pmregs_etrace_time_width(p), cw = pmregs_etrace_context_width(p);
 	unsigned ew = trap ? p->ecause_width_p : 0u, pw = p->privilege_width_p, i = 0, n = 5;
 	unsigned xaw = trap && p->implicit_exception && t->thaddr ? 0u : aw, vw = trap && !t->interrupt ? p->iaddress_width_p : 0u;
-	if (t->branch > 1u || t->interrupt > 1u || t->thaddr > 1u || 5u + pw + tw + cw + ew + 2u * trap + xaw + vw > 256u)
+	if ((!own && (t->branch > 1u || t->interrupt > 1u || t->thaddr > 1u)) || 5u + pw + tw + cw + ew + 2u * trap + xaw + vw > 256u)
 		return 0;
 	acc = 3u | ((uint64_t)t->subformat << 2) | ((uint64_t)t->branch << 4);
 	pmregs_etrace_enc_put(b, &i, &acc, &n, &over, pw, t->privilege);
@@ -694,7 +695,7 @@ static inline int pmregs_etrace_enc_smi_sync(unsigned msg_type, const struct pmr
 	pmregs_etrace_enc_put(b, &i, &acc, &n, &over, vw, t->tval);
 	if (n)
 		b[i] = acc; /* (i < 4: at most 256 bits) */
-	return over ? 0 : pmregs_etrace_enc_smi_pack(msg_type, b, 4, 64u * i + n, out, cap);
+	return !own && over ? 0 : pmregs_etrace_enc_smi_pack(msg_type, b, 4, 64u * i + n, out, cap);
 }
 
 /* The fields of a format 3.0 (subformat 0) or 3.1 (trap: the trap element tr) at instruction c into t. */
@@ -734,7 +735,7 @@ static inline void pmregs_etrace_enc_sync(struct pmregs_etrace_encoder *e, const
 		t.interrupt = t.thaddr = 0;
 		t.ecause = t.tval = 0;
 		pmregs_etrace_enc_sync_fill(e, &t, c, tr, thaddr);
-		rc = pmregs_etrace_enc_smi_sync((unsigned)k->msg_type, &e->p, e->fast_aw, &t, k->out + k->o, k->cap - k->o);
+		rc = pmregs_etrace_enc_smi_sync((unsigned)k->msg_type, &e->p, e->fast_aw, &t, 1, k->out + k->o, k->cap - k->o);
 	}
 	if (rc > 0) {
 		k->o += (size_t)rc;
@@ -2198,7 +2199,7 @@ PMREGS_HOT int pmregs_etrace_enc_smi_short(const struct pmregs_etrace_smi *f, co
 	} else if (((t->shape == PMREGS_ETRACE_TE_INST_SHAPE_START && t->subformat == 0) ||
 		    (t->shape == PMREGS_ETRACE_TE_INST_SHAPE_TRAP && t->subformat == 1)) &&
 		   t->format == 3) {
-		return pmregs_etrace_enc_smi_sync(f->msg_type, p, aw, t, out, cap);
+		return pmregs_etrace_enc_smi_sync(f->msg_type, p, aw, t, 0, out, cap);
 	} else {
 		return 0;
 	}
