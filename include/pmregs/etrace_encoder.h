@@ -1557,6 +1557,26 @@ static inline void pmregs_etrace_enc_off(struct pmregs_etrace_encoder *e, unsign
 	pmregs_etrace_enc_advance(e, ni);
 }
 
+/* The trap element of trap block in (after its hw half-words retired), then the flowchart on the element before it. */
+static inline void pmregs_etrace_enc_trap_el(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in, uint32_t hw)
+{
+	unsigned ni;
+	struct pmregs_etrace_encoder_el *n = pmregs_etrace_enc_next(e, &ni);
+	n->kind = PMREGS_ETRACE_ENC_TRAP;
+	n->addr = hw ? in->iaddr + 2u * (uint64_t)hw : in->iaddr;
+	n->context = in->context;
+	n->time = in->time;
+	n->priv = in->priv;
+	n->ctype = 0;
+	n->itype = in->itype;
+	n->cause = in->cause;
+	n->tval = in->tval;
+	n->size = 0;
+	n->hw = 0;
+	n->flags = (uint8_t)(PMREGS_ETRACE_ENC_BLKTRAP | (in->itype == PMREGS_ETRACE_ITYPE_INTERRUPT ? PMREGS_ETRACE_ENC_INTERRUPT : 0));
+	pmregs_etrace_enc_advance(e, ni);
+}
+
 /*
  * One block of the ingress port. Returns the number of packets waiting
  * (take them before the queue fills: PMREGS_ETRACE_ENCODER_STEP_MAX per call
@@ -1636,22 +1656,8 @@ static inline int pmregs_etrace_enc_step_slow(struct pmregs_etrace_encoder *e, c
 				     ((it || trap) ? PMREGS_ETRACE_ENC_ELIGIBLE : 0));
 		pmregs_etrace_enc_advance(e, ni);
 	}
-	if (trap) {
-		n = pmregs_etrace_enc_next(e, &ni);
-		n->kind = PMREGS_ETRACE_ENC_TRAP;
-		n->addr = hw ? in->iaddr + 2u * (uint64_t)hw : in->iaddr;
-		n->context = in->context;
-		n->time = in->time;
-		n->priv = in->priv;
-		n->ctype = 0;
-		n->itype = (uint8_t)it;
-		n->cause = in->cause;
-		n->tval = in->tval;
-		n->size = 0;
-		n->hw = 0;
-		n->flags = (uint8_t)(PMREGS_ETRACE_ENC_BLKTRAP | (it == PMREGS_ETRACE_ITYPE_INTERRUPT ? PMREGS_ETRACE_ENC_INTERRUPT : 0));
-		pmregs_etrace_enc_advance(e, ni);
-	}
+	if (trap)
+		pmregs_etrace_enc_trap_el(e, in, hw);
 	return (int)(e->qtail - e->qhead);
 }
 
@@ -1729,13 +1735,20 @@ static inline void pmregs_etrace_enc_el_of(struct pmregs_etrace_encoder_el *n, c
  */
 PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in)
 {
-	unsigned it = in->itype, ni, cit, cls, lhw = 1u << (in->ilastsize & 3u);
+	unsigned it = in->itype, ni, cit, cls, lhw = 1u << (in->ilastsize & 3u), trap = 0;
 	struct pmregs_etrace_encoder_el *c, *p, *n;
 	int rc;
-	/* itypes that add an element of their own (traps) or are reserved go the long way (fast_in); a plain block
-	 * of one instruction goes to the flowchart directly (general) */
-	if (e->lost || in->flags || in->ilastsize > 3 || it > 31 || !((e->fast_in >> it) & 1u) || in->iretire != (e->fast_one ? 1u : lhw))
+	/* reserved itypes go the long way (fast_in); a plain block of one instruction goes to the flowchart directly
+	 * (general); a trap that retires one instruction takes the short path for the current element (an
+	 * instruction after an instruction that is no jump target) when that is 1: the block's trap changes nothing
+	 * for it, then its instruction and trap elements go the long way (any other trap: slow) */
+	if (e->lost || in->flags || in->ilastsize > 3 || it > 31 || in->iretire != (e->fast_one ? 1u : lhw))
 		goto slow;
+	if (!((e->fast_in >> it) & 1u)) {
+		trap = it == PMREGS_ETRACE_ITYPE_EXCEPTION || it == PMREGS_ETRACE_ITYPE_INTERRUPT;
+		if (!trap || e->fast != 1 || !pmregs_fits(in->cause, e->p.ecause_width_p))
+			goto slow;
+	}
 	if (!e->fast)
 		goto general;
 	c = &e->el[e->cur];
@@ -1832,10 +1845,17 @@ PMREGS_HOT int pmregs_etrace_encoder_step(struct pmregs_etrace_encoder *e, const
 	ni = (e->cur + 1u) & 3u;
 	pmregs_etrace_enc_el_of(&e->el[ni], in);
 	e->cur = ni;
+	if (trap) {
+		/* as pmregs_etrace_enc_step_slow(): the instruction is no jump and ends a block that traps; the trap */
+		e->el[ni].itype = 0;
+		e->el[ni].flags |= PMREGS_ETRACE_ENC_BLKTRAP;
+		pmregs_etrace_enc_trap_el(e, in, lhw);
+		e->fast = pmregs_etrace_enc_ready(e);
+	}
 	return (int)(e->qtail - e->qhead);
 general:
 	/* what pmregs_etrace_enc_step_slow() does for this block, without its general tests */
-	if ((in->priv >> e->p.privilege_width_p) != 0)
+	if (trap || (in->priv >> e->p.privilege_width_p) != 0)
 		goto slow;
 	e->stats.blocks++;
 	if (e->rs_unit == PMREGS_ETRACE_ENCODER_RESYNC_CYCLES)
