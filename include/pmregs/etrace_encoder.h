@@ -802,13 +802,20 @@ static inline int pmregs_etrace_enc_smi_pack2(unsigned msg_type, uint64_t lo, ui
 		m = pmregs_msb64(d) + 2u;
 	else
 		m = 1u;
-	nbytes = (m + 7u) >> 3; /* at most 17: always fits a message header */
+	nbytes = (m + 7u) >> 3; /* at most 16 (bit 127, if any, is the fill): always fits a message header */
 	if (cap < nbytes + 1u)
 		return PMREGS_ENOSPC;
 	out[0] = (unsigned char)(nbytes | (msg_type << 5));
-	b[0] = lo;
-	b[1] = hi;
-	pmregs_ip_store_room(b, nbytes, out + 1, cap - 1u); /* whole words, as the general writer's */
+	if (cap > 16u) {
+		/* whole words, as the general writer's (pmregs_ip_store_room(); nbytes is at most 16) */
+		pmregs_ip_store64(out + 1, lo);
+		if (nbytes > 8u)
+			pmregs_ip_store64(out + 9, hi);
+	} else {
+		b[0] = lo;
+		b[1] = hi;
+		pmregs_ip_store_room(b, nbytes, out + 1, cap - 1u);
+	}
 	return (int)nbytes + 1;
 }
 
