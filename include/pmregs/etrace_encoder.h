@@ -1564,6 +1564,23 @@ static inline void pmregs_etrace_enc_off(struct pmregs_etrace_encoder *e, unsign
 	pmregs_etrace_enc_advance(e, ni);
 }
 
+/* Internal: block b as a pipeline element (one instruction, nothing else: see pmregs_etrace_encoder_step(); the
+ * elements of a larger block's first instruction and of a trap's instruction start from it). */
+static inline void pmregs_etrace_enc_el_of(struct pmregs_etrace_encoder_el *n, const struct pmregs_etrace_ingress *b)
+{
+	unsigned lhw = 1u << b->ilastsize;
+	n->kind = PMREGS_ETRACE_ENC_INSN;
+	n->addr = b->iaddr;
+	n->context = b->context;
+	n->time = b->time;
+	n->priv = b->priv;
+	n->ctype = b->ctype;
+	n->itype = b->itype;
+	n->size = (uint8_t)(2u * lhw);
+	n->hw = lhw;
+	n->flags = (uint8_t)((b->sijump ? PMREGS_ETRACE_ENC_SIJUMP : 0) | (b->itype ? PMREGS_ETRACE_ENC_ELIGIBLE : 0));
+}
+
 /* The trap element of trap block in (after its hw half-words retired), then the flowchart on the element before it. */
 static inline void pmregs_etrace_enc_trap_el(struct pmregs_etrace_encoder *e, const struct pmregs_etrace_ingress *in, uint32_t hw)
 {
@@ -1634,14 +1651,9 @@ static inline int pmregs_etrace_enc_step_slow(struct pmregs_etrace_encoder *e, c
 		uint64_t last = in->iaddr + 2u * (uint64_t)(hw - lhw);
 		unsigned blk = trap ? PMREGS_ETRACE_ENC_BLKTRAP : 0;
 		if (hw > lhw) {
-			/* the first instruction, then the last */
+			/* the first instruction (the block's element, but no jump, of no known size, no half-words), then the last */
 			n = pmregs_etrace_enc_next(e, &ni);
-			n->kind = PMREGS_ETRACE_ENC_INSN;
-			n->addr = in->iaddr;
-			n->context = in->context;
-			n->time = in->time;
-			n->priv = in->priv;
-			n->ctype = in->ctype;
+			pmregs_etrace_enc_el_of(n, in);
 			n->itype = 0;
 			n->size = 0;
 			n->hw = 0;
@@ -1714,21 +1726,6 @@ PMREGS_HOT void pmregs_etrace_enc_target(struct pmregs_etrace_encoder *e, const 
 	}
 }
 
-/* Internal: block b as a pipeline element (one instruction, nothing else: see pmregs_etrace_encoder_step()). */
-static inline void pmregs_etrace_enc_el_of(struct pmregs_etrace_encoder_el *n, const struct pmregs_etrace_ingress *b)
-{
-	unsigned lhw = 1u << b->ilastsize;
-	n->kind = PMREGS_ETRACE_ENC_INSN;
-	n->addr = b->iaddr;
-	n->context = b->context;
-	n->time = b->time;
-	n->priv = b->priv;
-	n->ctype = b->ctype;
-	n->itype = b->itype;
-	n->size = (uint8_t)(2u * lhw);
-	n->hw = lhw;
-	n->flags = (uint8_t)((b->sijump ? PMREGS_ETRACE_ENC_SIJUMP : 0) | (b->itype ? PMREGS_ETRACE_ENC_ELIGIBLE : 0));
-}
 
 /*
  * One block of the ingress port: the short path for the common case, which
