@@ -243,8 +243,10 @@ def render_headers(fam, spec_path, spec_bytes, reserved=None, views=None):
             for suffix, t in (("", "family.h.j2"), ("_tools", "family_tools.h.j2"))}
 
 
-def render_selftest(fam, spec_path, spec_bytes):
-    view = HeaderView(fam, spec_path, spec_bytes)
+def render_selftest(fam, spec_path, spec_bytes, view=None):
+    """selftest_FAMILY.c; view: the family's HeaderView when the headers were just rendered from it (the
+    self-test then reuses it instead of computing it again)."""
+    view = view or HeaderView(fam, spec_path, spec_bytes)
     return no_trigraphs(make_env().get_template("selftest.c.j2").render(v=view))
 
 
