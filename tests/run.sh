@@ -302,24 +302,12 @@ drift() {
 	return 1
 }
 
-# good_spec SPEC: a spec in tests/specs/good/ (constructs the real families do not use, such as
-# signed fields): its header and self-test generated into $B/good/NAME, the self-test built with the
-# strict warnings and run, with gcc and with clang, and the tools header compiled as C++11
-good_spec() {
-	gd=$B/good/$(basename "$1" .yaml)
-	mkdir -p "$gd/pmregs" && cp include/pmregs/base*.h include/pmregs/version.h "$gd/pmregs/" &&
-		"$PYTHON" gen/generate.py --out "$gd/pmregs" "$1" && "$PYTHON" gen/generate.py --selftest --out "$gd" "$1" ||
-		return 1
-	for gcc_or_clang in gcc clang; do
-		have $gcc_or_clang || continue
-		$gcc_or_clang -std=c99 $WARN -O1 -I"$gd" "$gd"/selftest_*.c -o "$gd/selftest.$gcc_or_clang" &&
-			"$gd/selftest.$gcc_or_clang" || return 1
-	done
-	printf '#include <pmregs/%s_tools.h>\nint pmregs_good_tu;\n' "$(basename "$1" .yaml)" >"$gd/tu.cc"
-	for cxx in g++ clang++; do
-		have $cxx || continue
-		$cxx -std=c++11 $WARN -I"$gd" -c "$gd/tu.cc" -o "$gd/tu.$cxx.o" || return 1
-	done
+# good_spec_result DIR/NAME: what tests/gen/good_specs.py found for one spec in tests/specs/good/
+# (constructs the real families do not use, such as signed fields): its header and self-test generated,
+# the self-test built with the strict warnings and run, with gcc and with clang, and its tools header
+# compiled as C++11 with g++ and clang++
+good_spec_result() {
+	cat "$1.log" && read -r grc <"$1.rc" && [ "$grc" = 0 ]
 }
 
 # matrix_layouts HEADER: a declaration per struct that HEADER defines, sized by it, so that the
@@ -414,9 +402,13 @@ suite() {
 			[ -f "$spec" ] || continue
 			after=$bad_run check "bad spec ${spec##*/}" bad_spec_result "$B/bad/${spec##*/}"
 		done
+		# every good spec generated, self-tested (one program per compiler) and compiled as C++ in one
+		# Python (tests/gen/good_specs.py), then a check per spec reads its result
+		always=1 check "good specs: generate, build and run them together" "$PYTHON" tests/gen/good_specs.py "$B/good" tests/specs/good/*.yaml
+		good_run=$last
 		for spec in tests/specs/good/*.yaml; do
 			[ -f "$spec" ] || continue
-			check "good spec $(basename "$spec"): self-test with gcc and clang" good_spec "$spec"
+			after=$good_run check "good spec $(basename "$spec"): self-test with gcc and clang" good_spec_result "$B/good/$(basename "$spec" .yaml)"
 		done
 		# property test: random valid specs compile in five modes and pass their self-tests, random
 		# mutations give located errors; the seed is random unless PMREGS_RANDOM_SEED is set, and printed
