@@ -28,6 +28,11 @@ LOG=$B/log
 RES=$B/results
 rm -rf "$B"
 mkdir -p "$B" "$LOG" "$RES"
+# the suite's generator runs share their compiled templates (Jinja's bytecode cache, by each template's
+# text, in $B: nothing is kept from an earlier run)
+PMREGS_TEMPLATE_CACHE=$(cd "$B" && pwd)/templates
+export PMREGS_TEMPLATE_CACHE
+mkdir -p "$PMREGS_TEMPLATE_CACHE"
 
 WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"

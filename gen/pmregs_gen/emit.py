@@ -202,11 +202,15 @@ _DEFAULT_RESERVED = None
 
 
 def make_env():
-    """The Jinja environment of every template; one per set of template folders, so each template compiles once."""
+    """The Jinja environment of every template; one per set of template folders, so each template compiles once.
+    With PMREGS_TEMPLATE_CACHE naming a folder, the compiled templates are kept there too (Jinja's bytecode
+    cache, by each template's text), so that the generator runs that share the folder compile each once."""
     dirs = (TEMPLATES,) + tuple(c.TEMPLATE_DIR for c in CONSTRUCTS if hasattr(c, "TEMPLATE_DIR"))
     env = _ENVS.get(dirs)
     if env is None:
+        cache = os.environ.get("PMREGS_TEMPLATE_CACHE")
         env = _ENVS[dirs] = jinja2.Environment(loader=jinja2.FileSystemLoader(list(dirs)),
+                                               bytecode_cache=jinja2.FileSystemBytecodeCache(cache) if cache else None,
                                                undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                                                trim_blocks=True, lstrip_blocks=True, autoescape=False)
         env.filters["defines"] = defines
