@@ -83,9 +83,10 @@ def spec_warning(path, why):
     return f"{shown}: warning: {why}; it is not a spec, and no umbrella header includes it"
 
 
-def build(specs, selftests=False, docs=False, out=None, warnings=None, catalogs=False):
+def build(specs, selftests=False, docs=False, out=None, warnings=None, catalogs=False, selftest_files=None):
     """Return {file name: text} for every header (or self-test, reference page, or catalogue header),
-    or raise SpecError.
+    or raise SpecError. selftest_files: a dict that, when the headers are built, also receives every
+    family's self-test (the specs read and checked once for both).
 
     Headers: every family's names are checked against the reserved table (reserved.py: the hand-written
     headers in the output folder and the source tree, the shared outputs) and against each other."""
@@ -135,6 +136,8 @@ def build(specs, selftests=False, docs=False, out=None, warnings=None, catalogs=
                 out_files[f"selftest_{fam.name}.c"] = render_selftest(fam, spec_path, raw)
             else:
                 out_files.update(render_headers(fam, spec_path, raw, reserved=table, views=views))
+                if selftest_files is not None:
+                    selftest_files[f"selftest_{fam.name}.c"] = render_selftest(fam, spec_path, raw, view=views[-1])
         except SpecError as e:
             errors += e.errors
     errors += check_across(views)

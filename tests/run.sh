@@ -28,6 +28,11 @@ LOG=$B/log
 RES=$B/results
 rm -rf "$B"
 mkdir -p "$B" "$LOG" "$RES"
+# the suite's generator runs share their compiled templates (Jinja's bytecode cache, by each template's
+# text, in $B: nothing is kept from an earlier run)
+PMREGS_TEMPLATE_CACHE=$(cd "$B" && pwd)/templates
+export PMREGS_TEMPLATE_CACHE
+mkdir -p "$PMREGS_TEMPLATE_CACHE"
 
 WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
@@ -293,33 +298,21 @@ san_build_run() {
 	build_run "$@"
 }
 
-# drift FIX CMD...: CMD checks that generated files are up to date; on failure, say how to fix it
-drift() {
-	dfix=$1
-	shift
-	"$@" && return 0
-	echo "generated files are out of date: run \`$dfix\` and commit the result"
+# drift_result FIX DIR/PART: what tests/gen/no_drift.py found for one part (generate.py --check's messages
+# and status); when it is out of date, say how to fix it
+drift_result() {
+	cat "$2.log" && read -r drc <"$2.rc" || return 1
+	[ "$drc" = 0 ] && return 0
+	echo "generated files are out of date: run \`$1\` and commit the result"
 	return 1
 }
 
-# good_spec SPEC: a spec in tests/specs/good/ (constructs the real families do not use, such as
-# signed fields): its header and self-test generated into $B/good/NAME, the self-test built with the
-# strict warnings and run, with gcc and with clang, and the tools header compiled as C++11
-good_spec() {
-	gd=$B/good/$(basename "$1" .yaml)
-	mkdir -p "$gd/pmregs" && cp include/pmregs/base*.h include/pmregs/version.h "$gd/pmregs/" &&
-		"$PYTHON" gen/generate.py --out "$gd/pmregs" "$1" && "$PYTHON" gen/generate.py --selftest --out "$gd" "$1" ||
-		return 1
-	for gcc_or_clang in gcc clang; do
-		have $gcc_or_clang || continue
-		$gcc_or_clang -std=c99 $WARN -O1 -I"$gd" "$gd"/selftest_*.c -o "$gd/selftest.$gcc_or_clang" &&
-			"$gd/selftest.$gcc_or_clang" || return 1
-	done
-	printf '#include <pmregs/%s_tools.h>\nint pmregs_good_tu;\n' "$(basename "$1" .yaml)" >"$gd/tu.cc"
-	for cxx in g++ clang++; do
-		have $cxx || continue
-		$cxx -std=c++11 $WARN -I"$gd" -c "$gd/tu.cc" -o "$gd/tu.$cxx.o" || return 1
-	done
+# good_spec_result DIR/NAME: what tests/gen/good_specs.py found for one spec in tests/specs/good/
+# (constructs the real families do not use, such as signed fields): its header and self-test generated,
+# the self-test built with the strict warnings and run, with gcc and with clang, and its tools header
+# compiled as C++11 with g++ and clang++
+good_spec_result() {
+	cat "$1.log" && read -r grc <"$1.rc" && [ "$grc" = 0 ]
 }
 
 # matrix_layouts HEADER: a declaration per struct that HEADER defines, sized by it, so that the
@@ -404,9 +397,13 @@ suite() {
 		always=1 check "generate self-tests" "$PYTHON" gen/generate.py --selftest --out "$B/selftest" spec/*.yaml
 		gen_selftest=$last
 		early=1 check "generator unit tests" "$PYTHON" -m unittest discover -s tests/gen -t . -q
-		check "headers match the specs (no drift)" drift "make" "$PYTHON" gen/generate.py --check --out include/pmregs spec/*.yaml
-		check "reference pages match the specs (no drift)" drift "make doc" "$PYTHON" gen/generate.py --doc --check --out doc spec/*.yaml
-		check "catalogue headers match their data (no drift)" drift "make" "$PYTHON" gen/generate.py --catalogs --check --out include/pmregs spec/*.yaml
+		# the generator's --check of headers, reference pages and catalogue headers in one Python
+		# (tests/gen/no_drift.py), then a check of each reads its result
+		always=1 check "no drift: the generator's --check of headers, pages and catalogues" "$PYTHON" tests/gen/no_drift.py "$B/drift" spec/*.yaml
+		drift_run=$last
+		after=$drift_run check "headers match the specs (no drift)" drift_result "make" "$B/drift/headers"
+		after=$drift_run check "reference pages match the specs (no drift)" drift_result "make doc" "$B/drift/docs"
+		after=$drift_run check "catalogue headers match their data (no drift)" drift_result "make" "$B/drift/catalogs"
 		# every bad spec in one Python (a process forked per spec), then a check per spec reads its result
 		always=1 check "bad specs: run the generator on each" "$PYTHON" tests/gen/expect_error.py --batch "$B/bad" tests/specs/bad/*.yaml
 		bad_run=$last
@@ -414,9 +411,13 @@ suite() {
 			[ -f "$spec" ] || continue
 			after=$bad_run check "bad spec ${spec##*/}" bad_spec_result "$B/bad/${spec##*/}"
 		done
+		# every good spec generated, self-tested (one program per compiler) and compiled as C++ in one
+		# Python (tests/gen/good_specs.py), then a check per spec reads its result
+		always=1 check "good specs: generate, build and run them together" "$PYTHON" tests/gen/good_specs.py "$B/good" tests/specs/good/*.yaml
+		good_run=$last
 		for spec in tests/specs/good/*.yaml; do
 			[ -f "$spec" ] || continue
-			check "good spec $(basename "$spec"): self-test with gcc and clang" good_spec "$spec"
+			after=$good_run check "good spec $(basename "$spec"): self-test with gcc and clang" good_spec_result "$B/good/$(basename "$spec" .yaml)"
 		done
 		# property test: random valid specs compile in five modes and pass their self-tests, random
 		# mutations give located errors; the seed is random unless PMREGS_RANDOM_SEED is set, and printed

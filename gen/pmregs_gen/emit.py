@@ -202,11 +202,15 @@ _DEFAULT_RESERVED = None
 
 
 def make_env():
-    """The Jinja environment of every template; one per set of template folders, so each template compiles once."""
+    """The Jinja environment of every template; one per set of template folders, so each template compiles once.
+    With PMREGS_TEMPLATE_CACHE naming a folder, the compiled templates are kept there too (Jinja's bytecode
+    cache, by each template's text), so that the generator runs that share the folder compile each once."""
     dirs = (TEMPLATES,) + tuple(c.TEMPLATE_DIR for c in CONSTRUCTS if hasattr(c, "TEMPLATE_DIR"))
     env = _ENVS.get(dirs)
     if env is None:
+        cache = os.environ.get("PMREGS_TEMPLATE_CACHE")
         env = _ENVS[dirs] = jinja2.Environment(loader=jinja2.FileSystemLoader(list(dirs)),
+                                               bytecode_cache=jinja2.FileSystemBytecodeCache(cache) if cache else None,
                                                undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                                                trim_blocks=True, lstrip_blocks=True, autoescape=False)
         env.filters["defines"] = defines
@@ -243,8 +247,10 @@ def render_headers(fam, spec_path, spec_bytes, reserved=None, views=None):
             for suffix, t in (("", "family.h.j2"), ("_tools", "family_tools.h.j2"))}
 
 
-def render_selftest(fam, spec_path, spec_bytes):
-    view = HeaderView(fam, spec_path, spec_bytes)
+def render_selftest(fam, spec_path, spec_bytes, view=None):
+    """selftest_FAMILY.c; view: the family's HeaderView when the headers were just rendered from it (the
+    self-test then reuses it instead of computing it again)."""
+    view = view or HeaderView(fam, spec_path, spec_bytes)
     return no_trigraphs(make_env().get_template("selftest.c.j2").render(v=view))
 
 

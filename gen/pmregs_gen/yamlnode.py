@@ -16,6 +16,20 @@ from .diag import Diag, SpecError
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+_NULL = "tag:yaml.org,2002:null"
+
+
+class _SpecLoader(_LOADER):
+    """The loader of specs. Of the tags the safe loader's resolver gives an untagged node, only null is ever
+    looked at (Scalar.null): it is decided as that resolver does (a plain, or '!'-tagged, ~, null, Null, NULL
+    or empty scalar), and no other tag is, which is most of the time spent composing a spec."""
+
+    def resolve(self, kind, value, implicit):
+        if kind is yaml.ScalarNode and implicit[0] and value in ("", "~", "null", "Null", "NULL"):
+            return _NULL
+        return ""
+
+
 class _PlainLoader(_LOADER):
     """Every scalar a string, no implicit tags: resolving tags is most of the time spent composing a large
     data file (constructs/catalogs.py reads its files so; a null there is the text 'null')."""
@@ -38,7 +52,7 @@ class Scalar(Node):
         self.text = node.value
         self.quoted = node.style in ("'", '"')
         self.block = node.style in ("|", ">")
-        self.null = node.tag == "tag:yaml.org,2002:null" and not self.quoted
+        self.null = node.tag == _NULL and not self.quoted
 
     kind = "scalar"
 
@@ -154,7 +168,7 @@ def load(path, text=None, display=None, plain=False):
     try:
         _bounds(text, display, diag)
         diag.check()
-        root = yaml.compose(text, Loader=_PlainLoader if plain else _LOADER)
+        root = yaml.compose(text, Loader=_PlainLoader if plain else _SpecLoader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         fake = _Where(display, mark)

@@ -16,12 +16,14 @@ presets; empty parts too (a table without rows or columns, a field without
 named values, a family without registers). The spec folder also holds what is
 no spec (a folder, a dangling link, a name with a quote), which the umbrella
 headers must not include: tools.h is compiled with the rest. The
-valid specs are generated in one run, all headers are compiled in one
-translation unit as gcc -std=c99, gcc -std=gnu11, clang -std=c99,
-g++ -std=c++11 and clang++ -std=c++17 under the strict warning set, and the
-self-tests are linked into one program per compiler and run: gcc builds every
-third spec's, clang the rest (each spec self-tested once; gcc takes twice
-clang's time to build them at -O0, so it gets a third).
+valid specs' headers and self-tests are generated in one run (each spec read
+once for both), all headers are compiled in one translation unit as gcc
+-std=c99, gcc -std=gnu11, clang -std=c99, g++ -std=c++11 and clang++ -std=c++17
+under the strict warning set, and the self-tests are linked into one program
+per compiler and run: gcc builds every third spec's, clang the rest (each spec
+self-tested once; gcc takes twice clang's time to build them at -O0, so it gets
+a third). Each of the two programs is also its compiler's -std=c99 header
+check: its translation unit starts with every header, then the self-tests.
 Each mutant must fail with one located error line per problem and no traceback;
 mutations include names the generator owns (a table `layouts`, a constant that
 is the header's include guard), two families that define one name, an encoder
@@ -497,16 +499,37 @@ def run(cmd, cwd=None):
 
 def generate_all(*runs):
     """The generator run once per argument list, all at once, each in a process forked from this one
-    (tests/gen/genrun.py: the generator imported once): [(status, output)] in order."""
+    (tests/gen/genrun.py: the generator imported once): [(status, output)] in order. An argument list
+    that starts with a function runs that function instead of the generator's main()."""
     t0 = time.time()
-    started = [genrun.start(generate.main, GEN, *args) for args in runs]
+    started = [genrun.start(args[0], GEN, *args[1:]) if callable(args[0]) else genrun.start(generate.main, GEN, *args)
+               for args in runs]
     out = []
     for args, s in zip(runs, started):
         p = genrun.finish(s)
         out.append((p.returncode, p.stdout + p.stderr))
         if os.environ.get("PMREGS_RANDOM_TIMES"):
-            print(f"  {time.time() - t0:6.1f} s  generate.py {' '.join(args[:2])} ...", file=sys.stderr)
+            print(f"  {time.time() - t0:6.1f} s  generate.py {' '.join(str(x) for x in args[:2])} ...", file=sys.stderr)
     return out
+
+
+def headers_and_selftests(args):
+    """main() of the forked run that writes the headers (into args[0]) and the self-tests (into args[1]) of the
+    specs args[2:], reading and checking each spec once for both (generate.build(selftest_files=...)): the
+    status and messages the generator's own main gives."""
+    inc, st, specs = args[0], args[1], args[2:]
+    warnings, tests = [], {}
+    try:
+        files = generate.build(specs, out=inc, warnings=warnings, selftest_files=tests)
+    except generate.SpecError as e:
+        for d in e.errors:
+            print(d, file=sys.stderr)
+        return 1
+    for w in warnings:
+        print(w, file=sys.stderr)
+    generate.write(inc, False, files)
+    generate.write(st, False, tests)
+    return 0
 
 
 def run_all(cmds, jobs=2):
@@ -580,58 +603,7 @@ def main():
     with open(os.path.join(d, "spec", "it's.yaml"), "w", encoding="utf-8") as f:
         f.write(texts[names[0]] if names else "")
     inc = os.path.join(d, "include", "pmregs")
-    (rc, log), (rc2, log2) = generate_all(["--out", inc] + specs,
-                                          ["--selftest", "--out", os.path.join(d, "st")] + specs)
-    if rc != 0:
-        failed.append(f"valid specs refused:\n{log[:3000]}")
-    elif rc2 != 0:
-        failed.append(f"self-tests not generated:\n{log2[:3000]}")
-    if not failed:
-        for f in os.listdir(os.path.join(ROOT, "include", "pmregs")):     # the hand-written base headers
-            if f.startswith("base") or f == "version.h":
-                shutil.copy(os.path.join(ROOT, "include", "pmregs", f), inc)
-        with open(os.path.join(d, "all.c"), "w") as f:
-            f.write("".join(f"#include <pmregs/{n}_tools.h>\n" for n in names) + "#include <pmregs/tools.h>\n"
-                    "int pmregs_random_tu;\n")
-        shutil.copy(os.path.join(d, "all.c"), os.path.join(d, "all.cc"))
-        cmds, what = [], []
-        for cc, std, lang in MODES:
-            if shutil.which(cc) is None:
-                print(f"skip {cc}: not installed")
-                continue
-            src = os.path.join(d, "all.c" if lang == "c" else "all.cc")
-            # clang diagnoses in its front end, which -fsyntax-only runs whole (the object code is not
-            # looked at: a third less time in C++); gcc warns of an unused static function only when
-            # it compiles the unit
-            out = (["-fsyntax-only"] if cc.startswith("clang") else
-                   ["-c", "-o", os.path.join(d, f"all_{cc}_{std}.o")])
-            cmds.append(([cc, f"-std={std}"] + WARN + ["-I", os.path.join(d, "include"), src] + out, None))
-            what.append(f"{cc} -std={std} rejects the generated headers")
-        # the self-tests: one program per compiler, so that each spec is self-tested once: gcc every third
-        # spec (it builds them at half clang's speed), clang the rest
-        ccs = [cc for cc in ("gcc", "clang") if shutil.which(cc) is not None]
-        built = []
-        for k, cc in enumerate(ccs):
-            mine = names if len(ccs) == 1 else [n for j, n in enumerate(names) if (j % 3 == 0) == (cc == "gcc")]
-            with open(os.path.join(d, f"selftests_{cc}.c"), "w") as f:
-                f.write(selftest_program(d, mine))
-            exe = os.path.join(d, f"selftests_{cc}")
-            cmds.append(([cc, "-std=c99"] + WARN + ["-Wno-unused-function", "-O0", "-I", os.path.join(d, "include"),
-                                                    os.path.join(d, f"selftests_{cc}.c"), "-o", exe], d))
-            what.append(f"{cc}: the self-tests do not build")
-            built.append((len(cmds) - 1, cc, exe))
-        # the two long self-test builds first, so that the header builds fill the other core
-        order = [k for k, _, _ in built] + [k for k in range(len(cmds)) if k not in [b[0] for b in built]]
-        results = dict(zip(order, run_all([cmds[k] for k in order])))
-        for k in range(len(cmds)):
-            if results[k][0] != 0:
-                failed.append(f"{what[k]}:\n{results[k][1][:3000]}")
-        for k, cc, exe in built:
-            if results[k][0] == 0:
-                rc, log = run([exe])
-                if rc != 0:
-                    failed.append(f"{cc}: self-tests fail:\n{log[-3000:]}")
-    # mutants: every one gives located errors, no traceback, no output
+    # mutants: every one must give located errors, no traceback, no output (checked below)
     md = os.path.join(d, "mutants")
     os.makedirs(md, exist_ok=True)
     made = []
@@ -656,19 +628,74 @@ def main():
             f.write(f"family: {base}_a\ntitle: t\nlayouts:\n{layout.replace('a_b_x', 'b_x')}\n")
         companions.append(os.path.join(md, f"{base}.yaml"))
         made.append((f"{base}_a", "two families generated together define one name"))
-    out = os.path.join(d, "mutant_out")
-    ((rc, log),) = generate_all(["--out", out] + companions + [os.path.join(md, f"{m}.yaml") for m, _ in made])
+    mout = os.path.join(d, "mutant_out")
+    # the valid specs' headers and self-tests in one run (each spec read and checked once for both), the
+    # mutants in another at the same time
+    (rc, log), (mrc, mlog) = generate_all(
+        [headers_and_selftests, inc, os.path.join(d, "st")] + specs,
+        ["--out", mout] + companions + [os.path.join(md, f"{m}.yaml") for m, _ in made])
+    if rc != 0:
+        failed.append(f"valid specs refused, or their self-tests not generated:\n{log[:3000]}")
+    if not failed:
+        for f in os.listdir(os.path.join(ROOT, "include", "pmregs")):     # the hand-written base headers
+            if f.startswith("base") or f == "version.h":
+                shutil.copy(os.path.join(ROOT, "include", "pmregs", f), inc)
+        # every header in one translation unit, first, before any other header
+        all_tu = "".join(f"#include <pmregs/{n}_tools.h>\n" for n in names) + "#include <pmregs/tools.h>\n" \
+            "int pmregs_random_tu;\n"
+        for tu in ("all.c", "all.cc"):
+            with open(os.path.join(d, tu), "w") as f:
+                f.write(all_tu)
+        # the self-tests: one program per compiler, so that each spec is self-tested once: gcc every third
+        # spec (it builds them at half clang's speed), clang the rest. Each program is also its compiler's
+        # -std=c99 mode of the header check: the translation unit starts with every header (all_tu), so the
+        # headers are parsed once for both, and nothing silences a warning (an unused static function too)
+        ccs = [cc for cc in ("gcc", "clang") if shutil.which(cc) is not None]
+        cmds, what, built = [], [], []
+        for cc in ccs:
+            mine = names if len(ccs) == 1 else [n for j, n in enumerate(names) if (j % 3 == 0) == (cc == "gcc")]
+            with open(os.path.join(d, f"selftests_{cc}.c"), "w") as f:
+                f.write(all_tu + selftest_program(d, mine))
+            exe = os.path.join(d, f"selftests_{cc}")
+            cmds.append(([cc, "-std=c99"] + WARN + ["-O0", "-I", os.path.join(d, "include"),
+                                                    os.path.join(d, f"selftests_{cc}.c"), "-o", exe], d))
+            what.append(f"{cc} -std=c99 rejects the generated headers, or the self-tests do not build")
+            built.append((len(cmds) - 1, cc, exe))
+        for cc, std, lang in MODES:
+            if shutil.which(cc) is None:
+                print(f"skip {cc}: not installed")
+                continue
+            if std == "c99" and cc in ccs:
+                continue                  # compiled with the self-tests (above)
+            src = os.path.join(d, "all.c" if lang == "c" else "all.cc")
+            # clang diagnoses in its front end, which -fsyntax-only runs whole (the object code is not
+            # looked at: a third less time in C++); gcc warns of an unused static function only when
+            # it compiles the unit
+            out = (["-fsyntax-only"] if cc.startswith("clang") else
+                   ["-c", "-o", os.path.join(d, f"all_{cc}_{std}.o")])
+            cmds.append(([cc, f"-std={std}"] + WARN + ["-I", os.path.join(d, "include"), src] + out, None))
+            what.append(f"{cc} -std={std} rejects the generated headers")
+        # the two long self-test builds first, so that the header builds fill the other core
+        results = run_all(cmds)
+        for k in range(len(cmds)):
+            if results[k][0] != 0:
+                failed.append(f"{what[k]}:\n{results[k][1][:3000]}")
+        for k, cc, exe in built:
+            if results[k][0] == 0:
+                rc, log = run([exe])
+                if rc != 0:
+                    failed.append(f"{cc}: self-tests fail:\n{log[-3000:]}")
     located = re.compile(r"^(\S+?\.yaml):(\d+):(\d+): error\[PMR\d{3}\]: \S")
     hit = set()
-    for ln in log.splitlines():
+    for ln in mlog.splitlines():
         m = located.match(ln)
         if not m:
             failed.append(f"mutants: an error line that is not located: {ln[:300]}")
             break
         hit.add(os.path.basename(m.group(1))[:-5])
-    if rc != 1:
-        failed.append(f"mutants: exit status {rc}, expected 1")
-    if os.path.exists(out) and os.listdir(out):
+    if mrc != 1:
+        failed.append(f"mutants: exit status {mrc}, expected 1")
+    if os.path.exists(mout) and os.listdir(mout):
         failed.append("mutants: files were written")
     for m, what in made:
         if m not in hit:
