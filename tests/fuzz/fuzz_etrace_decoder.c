@@ -21,6 +21,7 @@
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  *
  * pmregs-fuzz-runs: 10000
+ * pmregs-fuzz-opt: -O1 -fno-inline
  */
 #include <stdlib.h>
 #include <string.h>
