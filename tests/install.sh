@@ -3,8 +3,9 @@
 # make install / make uninstall as a packager and a user would run them:
 #   1. into a DESTDIR whose path contains a space; uninstall removes every file it wrote;
 #   2. again to a second prefix (with a space, no DESTDIR): pmregs.pc and the CMake files
-#      must name the second prefix, not the first; the examples build with nothing but
-#      `pkg-config --cflags pmregs`; the installed tool runs; uninstall leaves no file;
+#      must name the second prefix, not the first; the examples compile with nothing but
+#      `pkg-config --cflags pmregs` (one is built and run), the installed headers are those of the
+#      checkout; the installed tool runs; uninstall leaves no file;
 #   3. nothing is written in the checkout outside the build folder.
 # The first install also holds a manual page for every public function (every static inline or
 # PMREGS_HOT function and function-like macro named pmregs_... in the headers, but for internal helpers
@@ -95,10 +96,15 @@ export PKG_CONFIG_PATH="$second/lib/pkgconfig"
 test "$(pkg-config --modversion pmregs)" = "$version"
 cflags=$(pkg-config --cflags pmregs)
 echo "pkg-config --cflags pmregs: $cflags"
-for ex in examples/*.c; do
-	# pkg-config escapes the space with a backslash, for the shell to read: eval
-	eval "cc -std=c99 -Wall -Werror $cflags \"\$ex\" -o \"\$out/example\" -lm"
-	"$out/example" >/dev/null
+# every example compiles against the installed headers (the front end finds every header it
+# includes there; the C checks build, link and run the examples from the same headers, which
+# install copies as they are), and one is built and run from them
+# (pkg-config escapes the space with a backslash, for the shell to read: eval)
+eval "cc -std=c99 -Wall -Werror $cflags -fsyntax-only examples/*.c"
+eval "cc -std=c99 -Wall -Werror $cflags examples/x86_perfevtsel.c -o \"\$out/example\" -lm"
+"$out/example" >/dev/null
+for h in include/pmregs/*.h; do
+	cmp "$h" "$second/include/pmregs/${h##*/}"
 done
 "$second/bin/pmregs-decode" --version
 make -s BUILD="$build" uninstall PREFIX="$second"

@@ -1,10 +1,19 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 """Compile the C in the reference pages: every ```c block of each page given.
 
-A block with a main() is an example program: compiled and linked on its own.
-The other blocks (function signatures) of a page are compiled together in one
-translation unit after the page's #include line, so each must match the
-header's definition exactly; the page names its headers as `#include <pmregs/X.h>`.
+A block with a main() is an example program: it must compile on its own, with
+its own #include lines, and link. The other blocks (function signatures) of a
+page are compiled together after the page's #include line, so each must match
+the header's definition exactly; the page names its headers as
+`#include <pmregs/X.h>`.
+
+One compiler run per example checks it on its own (-fsyntax-only: the front
+end's diagnostics), and one run per page compiles and links the page's examples
+(each main renamed) and signatures in one translation unit (the diagnostics of
+code generation too), so the headers' code is generated once per page. When
+that fails (a clash between two examples, or a broken block), each example is
+compiled and linked on its own and the signatures by themselves, to name the
+block at fault.
 
     examples.py OUTDIR "CC FLAGS..." PAGE.md...
 
@@ -26,12 +35,34 @@ def blocks(text):
     return [m.group(1) for m in BLOCK.finditer(text)]
 
 
-def compile_c(cc, src, out, link):
-    cmd = cc + [src, "-o", out] + ([] if link else ["-c"])
+def compile_c(cc, src, out, mode, quiet=False):
+    """mode: "link" (a program), "obj" (-c) or "syntax" (-fsyntax-only); quiet: no messages on failure."""
+    if mode == "syntax":
+        cmd = cc + ["-fsyntax-only", src]
+    else:
+        cmd = cc + [src, "-o", out] + ([] if mode == "link" else ["-c"])
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
-    if r.returncode:
+    if r.returncode and not quiet:
         print(f"FAILED: {' '.join(cmd)}\n{r.stdout}")
     return r.returncode == 0
+
+
+def write(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def page_unit(stem, progs, sig_text):
+    """The page's examples, each main() renamed, then its signatures, and a main() calling every example."""
+    parts, names = [], []
+    for i, b in enumerate(progs):
+        name = f"pmregs_doc_{stem}_example{i}"
+        names.append(name)
+        parts.append(f"#define main {name}\n{b}#undef main\n")
+    parts.append(sig_text)
+    calls = "".join(f"    rc |= {n}();\n" for n in names)
+    parts.append("int main(void);\nint main(void)\n{\n    int rc = 0;\n" + calls + "    return rc;\n}\n")
+    return "".join(parts)
 
 
 def main(argv):
@@ -44,20 +75,39 @@ def main(argv):
         if not cs:
             continue
         stem = os.path.splitext(os.path.basename(page))[0]
+        progs = [b for b in cs if "main(" in b]
         sigs = [b for b in cs if "main(" not in b]
-        for i, b in enumerate(b for b in cs if "main(" in b):
+        incs = sorted(set(INCLUDE.findall(text)))
+        sig_text = "".join(f"#include <{h}>\n" for h in incs) + "".join(sigs) if sigs else ""
+        srcs = []
+        for i, b in enumerate(progs):
             src = os.path.join(out, f"{stem}_ex{i}.c")
-            with open(src, "w", encoding="utf-8") as f:
-                f.write(b)
-            ok &= compile_c(cc, src, src[:-2], True)
-            n_prog += 1
+            write(src, b)
+            srcs.append(src)
+        n_prog += len(progs)
+        n_sig += len(sigs)
+        # each example on its own: the front end's diagnostics, with only its own #include lines
+        alone = all([compile_c(cc, src, None, "syntax") for src in srcs])
+        sig_src = os.path.join(out, f"{stem}_signatures.c")
+        if not alone:
+            ok = False
+            if sigs:
+                write(sig_src, sig_text)
+                compile_c(cc, sig_src, sig_src[:-2] + ".o", "obj")
+            continue
+        # the page in one translation unit, linked when it has examples
+        unit = os.path.join(out, f"{stem}_page.c")
+        write(unit, page_unit(stem, progs, sig_text) if progs else sig_text)
+        if compile_c(cc, unit, unit[:-2] + ("" if progs else ".o"), "link" if progs else "obj", quiet=True):
+            continue
+        print(f"{page}: not in one translation unit ({unit}); each block on its own:")
+        # the block at fault (or two examples that clash): each example compiled and linked on its own,
+        # the signatures by themselves
+        for src in srcs:
+            ok &= compile_c(cc, src, src[:-2], "link")
         if sigs:
-            incs = sorted(set(INCLUDE.findall(text)))
-            src = os.path.join(out, f"{stem}_signatures.c")
-            with open(src, "w", encoding="utf-8") as f:
-                f.write("".join(f"#include <{h}>\n" for h in incs) + "".join(sigs))
-            ok &= compile_c(cc, src, src[:-2] + ".o", False)
-            n_sig += len(sigs)
+            write(sig_src, sig_text)
+            ok &= compile_c(cc, sig_src, sig_src[:-2] + ".o", "obj")
     if not n_prog + n_sig:
         print("no C block found")
         return 2

@@ -7,7 +7,10 @@
 # to the build folder, never into the corpus), built with $TESTFLAGS (the compiler chooses what to
 # inline: the same code paths, a fraction of the build time) at -O1, or at the level a
 # `pmregs-fuzz-opt: -O0` line gives: for a target whose build costs more than its runs (the
-# sanitizers check the same at -O0). `make fuzz` runs longer, at -O1, as users build.
+# sanitizers check the same at -O0); `pmregs-fuzz-opt: -O1 -fno-inline` for one whose -O1 build
+# spends most of its time inlining (each function instrumented once, the same code). Line tables
+# only (-gline-tables-only): a sanitizer's report names files and lines, the build skips the rest
+# of the debug information. `make fuzz` runs longer, at -O1, as users build.
 FZ=$B/fuzz
 mkdir -p "$FZ"
 fuzz_ok=
@@ -25,8 +28,8 @@ for src in tests/fuzz/fuzz_*.c; do
 	fi
 	mkdir -p "$FZ/$name.new"
 	runs=$(sed -n 's/.*pmregs-fuzz-runs: *\([0-9]*\).*/\1/p' "$src" | head -n 1)
-	opt=$(sed -n 's/.*pmregs-fuzz-opt: *\(-O[0-3]\).*/\1/p' "$src" | head -n 1)
-	early=1 check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c 'clang -std=c99 -g "$6" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all '"$WARN $TESTFLAGS"' -Iinclude "$1" -o "$2" && "$2" -runs="$5" -max_len=256 "$3" "$4"' \
+	opt=$(sed -n 's/.*pmregs-fuzz-opt: *\(-O[0-3]\( -fno-inline\)\{0,1\}\).*/\1/p' "$src" | head -n 1)
+	early=1 check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c 'clang -std=c99 -gline-tables-only $6 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all '"$WARN $TESTFLAGS"' -Iinclude "$1" -o "$2" && "$2" -runs="$5" -max_len=256 "$3" "$4"' \
 		_ "$src" "$FZ/$n" "$FZ/$name.new" "tests/fuzz/corpus/$name" "${runs:-50000}" "${opt:--O1}"
 done
 

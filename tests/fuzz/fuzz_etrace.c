@@ -10,6 +10,7 @@
  * same packet, and the walkers' items must cover the input exactly.
  *
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
+ * pmregs-fuzz-opt: -O1 -fno-inline
  */
 #include <stdlib.h>
 #include <string.h>

@@ -21,11 +21,16 @@
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  *
  * pmregs-fuzz-runs: 10000
+ * pmregs-fuzz-opt: -O1 -fno-inline
  */
 #include <stdlib.h>
 #include <string.h>
 #include <pmregs/etrace_decoder.h>
+#include "../common/fuzz_oracle.h"
+/* the reference decoder is the oracle (it calls no pmregs function) */
+FUZZ_ORACLE_BEGIN
 #include "../etrace/naive_decoder.h"
+FUZZ_ORACLE_END
 
 #define REQUIRE(c) do { if (!(c)) abort(); } while (0)
 
@@ -118,6 +123,38 @@ static struct naive nv;
 static struct pmregs_etrace_dinsn records[sizeof code / 2 + 1];
 static uint64_t stack[1 << 8], jcache[1 << 8];
 static uint8_t bpred[1 << 8];
+
+FUZZ_ORACLE_BEGIN
+/* the items of both decoders compared */
+FUZZ_ORACLE_CALL static int same_items(const struct pmregs_etrace_item *x, const struct naive_item *y, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++, x++, y++)
+		if (!(x->type == y->type && x->address == y->address && x->value == y->value && x->info == y->info &&
+		      x->length == y->length && x->kind == y->kind && x->privilege == y->privilege))
+			return 0;
+	return 1;
+}
+
+/* the calls into the reference decoder, not inlined into the covered code */
+FUZZ_ORACLE_CALL static void oracle_init(const struct pmregs_etrace_params *p, const struct naive_image *im,
+					 unsigned layout, uint32_t options)
+{
+	naive_init(&nv, p, im, layout, options, 1, 1, 1, 0, slow, MAXITEMS);
+	nv.max_steps = 4096;
+	nv.tvec[3] = CODE_BASE + 0x40;
+}
+
+FUZZ_ORACLE_CALL static void oracle_lose(void)
+{
+	naive_lose(&nv);
+}
+
+FUZZ_ORACLE_CALL static void oracle_te_inst(const struct pmregs_etrace_te_inst *t)
+{
+	naive_process_te_inst(&nv, t);
+}
+FUZZ_ORACLE_END
 
 static void params_for(unsigned sel, struct pmregs_etrace_params *p)
 {
@@ -238,9 +275,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	im.bytes[0] = code;
 	im.len[0] = sizeof code;
 	im.xlen = 32;
-	naive_init(&nv, &p, &im, layout, options, 1, 1, 1, 0, slow, MAXITEMS);
-	nv.max_steps = 4096;
-	nv.tvec[3] = CODE_BASE + 0x40;
+	oracle_init(&p, &im, layout, options);
 	q = p;
 	pmregs_etrace_smi_stream_init(&s, data, size, 1);
 	for (;;) {
@@ -248,18 +283,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (!pmregs_etrace_smi_stream_next(&s, &q, &it))
 			break;
 		if (it.status < 0)
-			naive_lose(&nv);
+			oracle_lose();
 		else if (it.has_payload)
-			naive_process_te_inst(&nv, &it.payload);
+			oracle_te_inst(&it.payload);
 		if (nv.nout > MAXITEMS)
 			return 0;
 	}
 	REQUIRE(nv.nout == nf);
-	for (i = 0; i < nf; i++) {
-		const struct pmregs_etrace_item *x = &fast[i];
-		const struct naive_item *y = &slow[i];
-		REQUIRE(x->type == y->type && x->address == y->address && x->value == y->value && x->info == y->info &&
-			x->length == y->length && x->kind == y->kind && x->privilege == y->privilege);
-	}
+	REQUIRE(same_items(fast, slow, nf));
 	return 0;
 }
