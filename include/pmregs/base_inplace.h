@@ -122,6 +122,52 @@ static inline uint64_t pmregs_ip_wget(const uint64_t *w, unsigned pos)
 }
 
 /*
+ * The window of a whole-byte payload: its nbits (8..128, a multiple of 8)
+ * bits at q in w[0] and w[1], every bit past them replaced by the fill (a
+ * copy of bit nbits - 1), and the fill itself in w[2]. Two loads and no
+ * branch on where the payload starts; q must be readable 16 bytes on.
+ */
+static inline void pmregs_ip_window_bytes(const unsigned char *q, size_t nbits, uint64_t *w)
+{
+	uint64_t a = pmregs_ip_load64(q), b = pmregs_ip_load64(q + 8), m0, m1;
+	uint64_t fill = (uint64_t)0 - (uint64_t)(((unsigned)q[(nbits >> 3) - 1] >> 7) & 1u);
+	m0 = nbits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << nbits) - 1;
+	m1 = nbits >= 128 ? ~(uint64_t)0 : nbits <= 64 ? 0 : ((uint64_t)1 << (nbits - 64)) - 1;
+	w[0] = (a & m0) | (fill & ~m0);
+	w[1] = (b & m1) | (fill & ~m1);
+	w[2] = fill;
+}
+
+/*
+ * The 64 bits from bit pos (any) of a window built by
+ * pmregs_ip_window_bytes(): past bit 127 every bit is the fill, w[2].
+ */
+static inline uint64_t pmregs_ip_wfget(const uint64_t *w, unsigned pos)
+{
+	unsigned i = pos >> 6, s = pos & 63;
+	i = i < 2u ? i : 2u;
+	return (w[i] >> s) | ((w[i + (i < 2u ? 1u : 0u)] << 1) << (63 - s));
+}
+
+/*
+ * pmregs_ip_check_tail() on a window of pmregs_ip_window_bytes(): the payload
+ * was received as have bits and its fields end at bit nbits (>= 1).
+ */
+static inline int pmregs_ip_wcheck_tail(const uint64_t *w, size_t nbits, size_t have)
+{
+	unsigned n;
+	uint64_t t, m;
+	if (have <= nbits)
+		return PMREGS_OK;
+	if (have - nbits >= 8)
+		return PMREGS_ETOOLONG;
+	n = (unsigned)(have - nbits + 1);
+	m = ((uint64_t)1 << n) - 1;
+	t = pmregs_ip_wfget(w, (unsigned)(nbits - 1)) & m;
+	return (t == 0 || t == m) ? PMREGS_OK : PMREGS_EINVAL;
+}
+
+/*
  * After a decoder has read the natural nbits of a payload that starts at bit
  * at, received as have bits (a whole number of bytes): PMREGS_ETOOLONG when a
  * whole byte or more was sent beyond the packet, PMREGS_EINVAL when the spare

@@ -1169,6 +1169,14 @@ class CodeGen:
             fns["semantic_get"] = S(f"{base}_semantic_get")
             fns["semantic_set"] = S(f"{base}_semantic_set")
         v["decode_body"] = self.decode_body(Pk, v)
+        if Pk.compression == "sign":
+            fns["decode_window"] = S(f"{base}_decode_window")
+            v["zero_init"] = ", ".join("{0}" if m["dim"] else "0" for m in v["struct_members"])
+            self.win_only = True
+            try:
+                v["decode_window_body"] = self.decode_body(Pk, v)
+            finally:
+                self.win_only = False
         v["encode_cases"] = [self.walk(Pk, Sh, i, "encode") for i, Sh in enumerate(Pk.shapes)]
         v["bits_cases"] = [self.walk(Pk, Sh, i, "bits") for i, Sh in enumerate(Pk.shapes)]
         v["print_cases"] = [self.walk(Pk, Sh, i, "print", v) for i, Sh in enumerate(Pk.shapes)]
@@ -1235,7 +1243,8 @@ class CodeGen:
         lines = [f"uint64_t f_{r} = 0;" for r in refs]
         body = []
         self.tree_lines(Pk, Pk.tree, body, 0, v)
-        return {"locals": lines, "tree": body, "zero": [m["name"] for m in v["members"]]}
+        zero = [m["name"] for m in v["members"]]
+        return {"locals": lines, "tree": body, "zero": zero}
 
     def read_lines(self, Pk, F, v, ind, maxstart=HEAD_BITS, group=None):
         T = {m["name"]: m["T"] for m in v["members"]}
@@ -1310,6 +1319,10 @@ class CodeGen:
         if maxstart + wmax <= WINDOW_BITS:
             return lambda w: f"pmregs_ip_wget(win, pos){m(w)}"
         fn = "pmregs_ip_get57" if wmax <= 57 else "pmregs_ip_get"
+        if getattr(self, "win_only", False):
+            # the window decoder: bits past the window are the fill, never memory (pmregs_ip_wfget())
+            return lambda w: (f"pos + {w} <= {WINDOW_BITS}u ? pmregs_ip_wget(win, pos){m(w)}"
+                              f" : pmregs_ip_wfget(win, pos){m(w)}")
         return lambda w: (f"pos + {w} <= {WINDOW_BITS}u ? pmregs_ip_wget(win, pos){m(w)}"
                           f" : {fn}(c, at + pos, end, fill, {w})")
 
@@ -1350,6 +1363,12 @@ class CodeGen:
         pad = "\t" * (ind + 1)
         if isinstance(node, Leaf):
             fields = list(enumerate(node.shape.fields[node.index:], node.index))
+            if getattr(self, "win_only", False):
+                # the window decoder zeroes, per shape, only what the shape lacks (the rest it writes)
+                have = {F.name for F in node.shape.fields}
+                for m in v["members"]:
+                    if m["name"] not in have:
+                        out.append(f"{pad}out->{m['name']} = 0;")
             k = 0
             while k < len(fields):
                 sign = Pk.compression == "sign"
