@@ -122,49 +122,40 @@ static inline uint64_t pmregs_ip_wget(const uint64_t *w, unsigned pos)
 }
 
 /*
- * The window of a whole-byte payload: its nbits (8..128, a multiple of 8)
- * bits at q in w[0] and w[1], every bit past them replaced by the fill (a
- * copy of bit nbits - 1), and the fill itself in w[2]. Two loads and no
- * branch on where the payload starts; q must be readable 16 bytes on.
+ * A whole-byte payload of nbits (8..64, a multiple of 8) bits at q in one
+ * word, xor its fill: returns the payload's bits xor *fill (all ones when its
+ * last bit is set, else 0), every bit from nbits - 1 on 0. One load; q must
+ * be readable 8 bytes on.
  */
-static inline void pmregs_ip_window_bytes(const unsigned char *q, size_t nbits, uint64_t *w)
+static inline uint64_t pmregs_ip_word_bytes(const unsigned char *q, size_t nbits, uint64_t *fill)
 {
-	uint64_t a = pmregs_ip_load64(q), b = pmregs_ip_load64(q + 8), m0, m1;
-	uint64_t fill = (uint64_t)0 - (uint64_t)(((unsigned)q[(nbits >> 3) - 1] >> 7) & 1u);
-	m0 = nbits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << nbits) - 1;
-	m1 = nbits >= 128 ? ~(uint64_t)0 : nbits <= 64 ? 0 : ((uint64_t)1 << (nbits - 64)) - 1;
-	w[0] = (a & m0) | (fill & ~m0);
-	w[1] = (b & m1) | (fill & ~m1);
-	w[2] = fill;
+	uint64_t f = (uint64_t)0 - (uint64_t)(((unsigned)q[(nbits >> 3) - 1] >> 7) & 1u);
+	*fill = f;
+	return (pmregs_ip_load64(q) ^ f) & pmregs_lowmask((unsigned)nbits);
 }
 
 /*
- * The 64 bits from bit pos (any) of a window built by
- * pmregs_ip_window_bytes(): past bit 127 every bit is the fill, w[2].
+ * The 64 bits from bit pos (any) of a word of pmregs_ip_word_bytes(): past the
+ * payload every bit is the fill. Bit 63 of xw is 0, so a shift by 63 serves
+ * every pos past it.
  */
-static inline uint64_t pmregs_ip_wfget(const uint64_t *w, unsigned pos)
+static inline uint64_t pmregs_ip_xget(uint64_t xw, uint64_t fill, unsigned pos)
 {
-	unsigned i = pos >> 6, s = pos & 63;
-	i = i < 2u ? i : 2u;
-	return (w[i] >> s) | ((w[i + (i < 2u ? 1u : 0u)] << 1) << (63 - s));
+	return (xw >> (pos < 63u ? pos : 63u)) ^ fill;
 }
 
 /*
- * pmregs_ip_check_tail() on a window of pmregs_ip_window_bytes(): the payload
- * was received as have bits and its fields end at bit nbits (>= 1).
+ * pmregs_ip_check_tail() on a word of pmregs_ip_word_bytes(): the payload was
+ * received as have bits and its fields end at bit nbits (>= 1). The spare
+ * bits are copies of the last one when xw has nothing from bit nbits - 1 on.
  */
-static inline int pmregs_ip_wcheck_tail(const uint64_t *w, size_t nbits, size_t have)
+static inline int pmregs_ip_xcheck_tail(uint64_t xw, size_t nbits, size_t have)
 {
-	unsigned n;
-	uint64_t t, m;
 	if (have <= nbits)
 		return PMREGS_OK;
 	if (have - nbits >= 8)
 		return PMREGS_ETOOLONG;
-	n = (unsigned)(have - nbits + 1);
-	m = ((uint64_t)1 << n) - 1;
-	t = pmregs_ip_wfget(w, (unsigned)(nbits - 1)) & m;
-	return (t == 0 || t == m) ? PMREGS_OK : PMREGS_EINVAL;
+	return (xw >> (nbits - 1)) == 0 ? PMREGS_OK : PMREGS_EINVAL;
 }
 
 /*

@@ -1283,14 +1283,14 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 }
 
 /*
- * The decoder on a window already built: win[0..2] as pmregs_ip_window_bytes()
- * makes it from a whole-byte payload of have (8..128) received bits (the bits
- * past them and win[2] are copies of its last bit). Every field is a shift and
- * a mask of the window, no memory is read: the same result and status as
- * pmregs_etrace_te_inst_decode_at() on those bytes. The stream walkers take this path for
- * every whole-byte payload of up to 16 bytes.
+ * The decoder on a payload of have (1..64) received bits held in one word: xw
+ * is the payload xor its fill (the copies of its last bit that follow it: 0
+ * or all ones), so bit have - 1 and every bit above it are 0; xw and fill come
+ * from pmregs_ip_word_bytes(). Every field is a shift, an xor and a mask: the
+ * same result and status as pmregs_etrace_te_inst_decode_at() on those bits. The stream
+ * walkers take this path for every whole-byte payload of up to 8 bytes.
  */
-PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_params *p, const uint64_t *win, size_t have, struct pmregs_etrace_te_inst *out)
+PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_params *p, uint64_t xw, uint64_t fill, size_t have, struct pmregs_etrace_te_inst *out)
 {
 	unsigned pos = 0, w;
 	uint64_t x, grp;
@@ -1299,11 +1299,11 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 	uint64_t f_thaddr = 0;
 	(void)w;
 	(void)grp;
-	x = (win[0] >> (pos & 63)) & PMREGS_U64(0x3);
+	x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
 	pos += 2u;
 	out->format = (uint8_t)x;
 	if (x == 3u) {
-		x = (win[0] >> (pos & 63)) & PMREGS_U64(0x3);
+		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->subformat = (uint8_t)x;
 		if (x == 0u) {
@@ -1327,23 +1327,23 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 			out->irreport = 0;
 			out->branches = 0;
 			out->branch_fmt = 0;
-			x = (win[0] >> (pos & 63)) & PMREGS_U64(0x1);
+			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->branch = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_wfget(win, pos) & pmregs_lowmask(w);
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->context = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_wfget(win, pos) & pmregs_lowmask(w);
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->address = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_START;
@@ -1364,26 +1364,26 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 			out->irreport = 0;
 			out->branches = 0;
 			out->branch_fmt = 0;
-			x = (win[0] >> (pos & 63)) & PMREGS_U64(0x1);
+			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->branch = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_wfget(win, pos) & pmregs_lowmask(w);
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->context = (uint64_t)x;
 			w = (unsigned)((uint64_t)p->ecause_width_p);
-			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_wfget(win, pos) & pmregs_lowmask(w);
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->ecause = (uint64_t)x;
-			grp = pos + 2u <= 128u ? pmregs_ip_wget(win, pos) & PMREGS_U64(0x3) : pmregs_ip_wfget(win, pos) & PMREGS_U64(0x3);
+			grp = pmregs_ip_xget(xw, fill, pos) & PMREGS_U64(0x3);
 			x = (grp >> 0) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->interrupt = (uint8_t)x;
@@ -1393,11 +1393,11 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 			out->thaddr = (uint8_t)x;
 			f_thaddr = x;
 			w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
-			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_wfget(win, pos) & pmregs_lowmask(w);
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->address = (uint64_t)x;
 			w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
-			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_wfget(win, pos) & pmregs_lowmask(w);
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->tval = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_TRAP;
@@ -1425,15 +1425,15 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 			out->branches = 0;
 			out->branch_fmt = 0;
 			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_wfget(win, pos) & pmregs_lowmask(w);
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->context = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT;
@@ -1456,22 +1456,22 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 			out->irreport = 0;
 			out->branches = 0;
 			out->branch_fmt = 0;
-			x = (win[0] >> (pos & 63)) & PMREGS_U64(0x1);
+			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->ienable = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->encoder_mode_width);
-			x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->encoder_mode = (uint32_t)x;
-			x = (win[0] >> (pos & 63)) & PMREGS_U64(0x3);
+			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
 			pos += 2u;
 			out->qual_status = (uint8_t)x;
 			w = (unsigned)((uint64_t)p->ioptions_width);
-			x = pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1);
+			x = pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->ioptions = (uint32_t)x;
 			w = (unsigned)((uint64_t)p->doptions_width);
-			grp = pmregs_ip_wget(win, pos);
+			grp = pmregs_ip_xget(xw, fill, pos);
 			x = (grp >> 0) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->denable = (uint8_t)x;
@@ -1508,11 +1508,11 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 		out->branches = 0;
 		out->branch_fmt = 0;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->address = (uint64_t)x;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-		grp = pos + (3u + w) <= 128u ? pmregs_ip_wget(win, pos) : pmregs_ip_wfget(win, pos);
+		grp = pmregs_ip_xget(xw, fill, pos);
 		x = (grp >> 0) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->notify = (uint8_t)x;
@@ -1522,12 +1522,12 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 		x = (grp >> 2) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->irreport = (uint8_t)x;
-		x = 3u + w <= 64u ? (grp >> 3) & (((uint64_t)1 << (w & 63)) - 1) : pos + w <= 128u ? pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_wfget(win, pos) & (((uint64_t)1 << (w & 63)) - 1);
+		x = 3u + w <= 64u ? (grp >> 3) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->irdepth = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY;
 	} else if (x == 1u) {
-		x = (win[0] >> (pos & 63)) & PMREGS_U64(0x1f);
+		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1f);
 		pos += 5u;
 		out->branches = (uint8_t)x;
 		f_branches = x;
@@ -1552,15 +1552,15 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 			out->dloss = 0;
 			out->branch_fmt = 0;
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-			x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->address = (uint64_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-			grp = pos + (3u + w) <= 128u ? pmregs_ip_wget(win, pos) : pmregs_ip_wfget(win, pos);
+			grp = pmregs_ip_xget(xw, fill, pos);
 			x = (grp >> 0) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->notify = (uint8_t)x;
@@ -1570,7 +1570,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 			x = (grp >> 2) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->irreport = (uint8_t)x;
-			x = 3u + w <= 64u ? (grp >> 3) & (((uint64_t)1 << (w & 63)) - 1) : pos + w <= 128u ? pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_wfget(win, pos) & (((uint64_t)1 << (w & 63)) - 1);
+			x = 3u + w <= 64u ? (grp >> 3) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->irdepth = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA;
@@ -1600,7 +1600,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 			out->irreport = 0;
 			out->branch_fmt = 0;
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL;
@@ -1609,16 +1609,16 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 		}
 	} else if (x == 0u) {
 		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		if (w == 0)
 			x = (uint64_t)p->f0s_inferred;
 		out->subformat = (uint8_t)x;
 		if (x == 0u) {
-			x = (win[0] >> (pos & 63)) & PMREGS_U64(0xffffffff);
+			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0xffffffff);
 			pos += 32u;
 			out->branch_count = (uint32_t)x;
-			x = (win[0] >> (pos & 63)) & PMREGS_U64(0x3);
+			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
 			pos += 2u;
 			out->branch_fmt = (uint8_t)x;
 			if (x == 0u) {
@@ -1666,11 +1666,11 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 				out->dloss = 0;
 				out->branches = 0;
 				w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-				x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
+				x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 				pos += w;
 				out->address = (uint64_t)x;
 				w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-				grp = pos + (3u + w) <= 128u ? pmregs_ip_wget(win, pos) : pmregs_ip_wfget(win, pos);
+				grp = pmregs_ip_xget(xw, fill, pos);
 				x = (grp >> 0) & PMREGS_U64(0x1);
 				pos += 1u;
 				out->notify = (uint8_t)x;
@@ -1680,7 +1680,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 				x = (grp >> 2) & PMREGS_U64(0x1);
 				pos += 1u;
 				out->irreport = (uint8_t)x;
-				x = 3u + w <= 64u ? (grp >> 3) & (((uint64_t)1 << (w & 63)) - 1) : pos + w <= 128u ? pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_wfget(win, pos) & (((uint64_t)1 << (w & 63)) - 1);
+				x = 3u + w <= 64u ? (grp >> 3) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
 				pos += w;
 				out->irdepth = (uint64_t)x;
 				out->shape = PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR;
@@ -1709,19 +1709,19 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 			out->updiscon = 0;
 			out->branch_fmt = 0;
 			w = (unsigned)((uint64_t)p->cache_size_p);
-			x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->index = (uint32_t)x;
-			x = (win[0] >> (pos & 63)) & PMREGS_U64(0x1f);
+			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1f);
 			pos += 5u;
 			out->branches = (uint8_t)x;
 			f_branches = x;
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1);
+			x = pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-			grp = pos + (1u + w) <= 128u ? pmregs_ip_wget(win, pos) : pmregs_ip_wfget(win, pos);
+			grp = pmregs_ip_xget(xw, fill, pos);
 			x = (grp >> 0) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->irreport = (uint8_t)x;
@@ -1735,7 +1735,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_window(const struct pmregs_etrace_pa
 	} else {
 		return PMREGS_EINVAL;
 	}
-	return pmregs_ip_wcheck_tail(win, pos, have);
+	return pmregs_ip_xcheck_tail(xw, pos, have);
 }
 
 /*
@@ -3078,14 +3078,14 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_at(const struct pmregs_etrace_params
 }
 
 /*
- * The decoder on a window already built: win[0..2] as pmregs_ip_window_bytes()
- * makes it from a whole-byte payload of have (8..128) received bits (the bits
- * past them and win[2] are copies of its last bit). Every field is a shift and
- * a mask of the window, no memory is read: the same result and status as
- * pmregs_etrace_te_data_decode_at() on those bytes. The stream walkers take this path for
- * every whole-byte payload of up to 16 bytes.
+ * The decoder on a payload of have (1..64) received bits held in one word: xw
+ * is the payload xor its fill (the copies of its last bit that follow it: 0
+ * or all ones), so bit have - 1 and every bit above it are 0; xw and fill come
+ * from pmregs_ip_word_bytes(). Every field is a shift, an xor and a mask: the
+ * same result and status as pmregs_etrace_te_data_decode_at() on those bits. The stream
+ * walkers take this path for every whole-byte payload of up to 8 bytes.
  */
-PMREGS_HOT int pmregs_etrace_te_data_decode_window(const struct pmregs_etrace_params *p, const uint64_t *win, size_t have, struct pmregs_etrace_te_data *out)
+PMREGS_HOT int pmregs_etrace_te_data_decode_word(const struct pmregs_etrace_params *p, uint64_t xw, uint64_t fill, size_t have, struct pmregs_etrace_te_data *out)
 {
 	unsigned pos = 0, w;
 	uint64_t x, grp;
@@ -3097,7 +3097,7 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_window(const struct pmregs_etrace_pa
 	(void)w;
 	(void)grp;
 	w = (unsigned)((uint64_t)p->dformat_width);
-	x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+	x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 	pos += w;
 	out->format = (uint8_t)x;
 	f_format = x;
@@ -3109,29 +3109,29 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_window(const struct pmregs_etrace_pa
 		out->op_len = 0;
 		out->addr_lsbs = 0;
 		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->size = (uint8_t)x;
 		f_size = x;
 		w = (unsigned)((((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->lrid = (uint16_t)x;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->diff = (uint8_t)x;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : f_size));
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->data_len = (uint8_t)x;
 		f_data_len = x;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
-		x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
 		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
-		x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_wfget(win, pos) & pmregs_lowmask(w);
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->address = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_LOAD_STORE;
@@ -3145,41 +3145,41 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_window(const struct pmregs_etrace_pa
 		out->op_len = 0;
 		out->addr_lsbs = 0;
 		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->size = (uint8_t)x;
 		f_size = x;
 		w = (unsigned)((uint64_t)p->lrid_width_p);
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->lrid = (uint16_t)x;
-		x = (win[0] >> (pos & 63)) & PMREGS_U64(0x3);
+		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->resp = (uint8_t)x;
 		f_resp = x;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)p->data_width_p));
-		x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_LOAD_DATA;
 	} else if (x == 5u) {
-		x = (win[0] >> (pos & 63)) & PMREGS_U64(0x3);
+		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->subtype = (uint8_t)x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->diff = (uint8_t)x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->data_len = (uint8_t)x;
 		f_data_len = x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
-		x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
-		x = pmregs_ip_wget(win, pos) & PMREGS_U64(0x3f);
+		x = pmregs_ip_xget(xw, fill, pos) & PMREGS_U64(0x3f);
 		pos += 6u;
 		out->addr_msbs = (uint8_t)x;
 		if (x <= 47u) {
@@ -3188,15 +3188,15 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_window(const struct pmregs_etrace_pa
 			out->size = 0;
 			out->resp = 0;
 			w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
-			x = pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1);
+			x = pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->op_len = (uint8_t)x;
 			f_op_len = x;
 			w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
-			x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_wfget(win, pos) & pmregs_lowmask(w);
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 			pos += w;
 			out->operand = (uint64_t)x;
-			x = pos + 6u <= 128u ? pmregs_ip_wget(win, pos) & PMREGS_U64(0x3f) : pmregs_ip_wfget(win, pos) & PMREGS_U64(0x3f);
+			x = pmregs_ip_xget(xw, fill, pos) & PMREGS_U64(0x3f);
 			pos += 6u;
 			out->addr_lsbs = (uint8_t)x;
 			out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_CSR;
@@ -3207,7 +3207,7 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_window(const struct pmregs_etrace_pa
 			out->size = 0;
 			out->resp = 0;
 			out->op_len = 0;
-			x = pmregs_ip_wget(win, pos) & PMREGS_U64(0x3f);
+			x = pmregs_ip_xget(xw, fill, pos) & PMREGS_U64(0x3f);
 			pos += 6u;
 			out->addr_lsbs = (uint8_t)x;
 			out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_CSR_READ_ONLY;
@@ -3218,42 +3218,42 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_window(const struct pmregs_etrace_pa
 		out->resp = 0;
 		out->addr_msbs = 0;
 		out->addr_lsbs = 0;
-		x = (win[0] >> (pos & 63)) & PMREGS_U64(0x7);
+		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x7);
 		pos += 3u;
 		out->subtype = (uint8_t)x;
 		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->size = (uint8_t)x;
 		f_size = x;
 		w = (unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->lrid = (uint16_t)x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->diff = (uint8_t)x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : f_size));
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->op_len = (uint8_t)x;
 		f_op_len = x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
-		x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->operand = (uint64_t)x;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : f_size));
-		x = pmregs_ip_wget(win, pos) & (((uint64_t)1 << (w & 63)) - 1);
+		x = pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->data_len = (uint8_t)x;
 		f_data_len = x;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
-		x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_wfget(win, pos) & pmregs_lowmask(w);
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
 		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
-		x = pos + w <= 128u ? pmregs_ip_wget(win, pos) & pmregs_lowmask(w) : pmregs_ip_wfget(win, pos) & pmregs_lowmask(w);
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->address = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_ATOMIC;
@@ -3267,27 +3267,27 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_window(const struct pmregs_etrace_pa
 		out->op_len = 0;
 		out->addr_lsbs = 0;
 		w = (unsigned)((uint64_t)p->lrid_width_p);
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->lrid = (uint16_t)x;
-		x = (win[0] >> (pos & 63)) & PMREGS_U64(0x3);
+		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->resp = (uint8_t)x;
 		f_resp = x;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_ddata_len_width(p)));
-		x = (win[0] >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->data_len = (uint8_t)x;
 		f_data_len = x;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
-		x = pmregs_ip_wget(win, pos) & pmregs_lowmask(w);
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_ATOMIC_DATA;
 	} else {
 		return PMREGS_EINVAL;
 	}
-	return pmregs_ip_wcheck_tail(win, pos, have);
+	return pmregs_ip_xcheck_tail(xw, pos, have);
 }
 
 /*
@@ -4727,12 +4727,12 @@ PMREGS_HOT int pmregs_etrace_encap_stream_read(const unsigned char *buf, size_t 
 				t[i] = 0;
 			c = t;
 		}
-		if (((at | nb) & 7u) == 0 && nb <= 128u) {
-			/* a whole-byte payload that fits the window: every field from two loads */
-			uint64_t win[3];
-			pmregs_ip_window_bytes(c + (at >> 3), nb, win);
+		if (((at | nb) & 7u) == 0 && nb <= 64u) {
+			/* a whole-byte payload of up to 8 bytes: every field from one load */
+			uint64_t xw, fill;
+			xw = pmregs_ip_word_bytes(c + (at >> 3), nb, &fill);
 			*plen = nb >> 3;
-			prc = pmregs_etrace_te_inst_decode_window(p, win, nb, pl);
+			prc = pmregs_etrace_te_inst_decode_word(p, xw, fill, nb, pl);
 			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
 				prc = pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, nb, pl);
 		} else {
@@ -4926,12 +4926,12 @@ PMREGS_HOT int pmregs_etrace_smi_stream_read(const unsigned char *buf, size_t le
 				t[i] = 0;
 			c = t;
 		}
-		if (((at | nb) & 7u) == 0 && nb <= 128u) {
-			/* a whole-byte payload that fits the window: every field from two loads */
-			uint64_t win[3];
-			pmregs_ip_window_bytes(c + (at >> 3), nb, win);
+		if (((at | nb) & 7u) == 0 && nb <= 64u) {
+			/* a whole-byte payload of up to 8 bytes: every field from one load */
+			uint64_t xw, fill;
+			xw = pmregs_ip_word_bytes(c + (at >> 3), nb, &fill);
 			*plen = nb >> 3;
-			prc = pmregs_etrace_te_inst_decode_window(p, win, nb, pl);
+			prc = pmregs_etrace_te_inst_decode_word(p, xw, fill, nb, pl);
 			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
 				prc = pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, nb, pl);
 		} else {
@@ -5125,12 +5125,12 @@ PMREGS_HOT int pmregs_etrace_atb_stream_read(const unsigned char *buf, size_t le
 				t[i] = 0;
 			c = t;
 		}
-		if (((at | nb) & 7u) == 0 && nb <= 128u) {
-			/* a whole-byte payload that fits the window: every field from two loads */
-			uint64_t win[3];
-			pmregs_ip_window_bytes(c + (at >> 3), nb, win);
+		if (((at | nb) & 7u) == 0 && nb <= 64u) {
+			/* a whole-byte payload of up to 8 bytes: every field from one load */
+			uint64_t xw, fill;
+			xw = pmregs_ip_word_bytes(c + (at >> 3), nb, &fill);
 			*plen = nb >> 3;
-			prc = pmregs_etrace_te_inst_decode_window(p, win, nb, pl);
+			prc = pmregs_etrace_te_inst_decode_word(p, xw, fill, nb, pl);
 			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
 				prc = pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, nb, pl);
 		} else {
@@ -5324,12 +5324,12 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_read(const unsigned char *buf, size
 				t[i] = 0;
 			c = t;
 		}
-		if (((at | nb) & 7u) == 0 && nb <= 128u) {
-			/* a whole-byte payload that fits the window: every field from two loads */
-			uint64_t win[3];
-			pmregs_ip_window_bytes(c + (at >> 3), nb, win);
+		if (((at | nb) & 7u) == 0 && nb <= 64u) {
+			/* a whole-byte payload of up to 8 bytes: every field from one load */
+			uint64_t xw, fill;
+			xw = pmregs_ip_word_bytes(c + (at >> 3), nb, &fill);
 			*plen = nb >> 3;
-			prc = pmregs_etrace_te_data_decode_window(p, win, nb, pl);
+			prc = pmregs_etrace_te_data_decode_word(p, xw, fill, nb, pl);
 			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
 				prc = pmregs_etrace_te_data_decode_at(p, c, at, at + nb, nb, pl);
 		} else {

@@ -1170,13 +1170,13 @@ class CodeGen:
             fns["semantic_set"] = S(f"{base}_semantic_set")
         v["decode_body"] = self.decode_body(Pk, v)
         if Pk.compression == "sign":
-            fns["decode_window"] = S(f"{base}_decode_window")
             v["zero_init"] = ", ".join("{0}" if m["dim"] else "0" for m in v["struct_members"])
-            self.win_only = True
+            fns["decode_word"] = S(f"{base}_decode_word")
+            self.word_only = True
             try:
-                v["decode_window_body"] = self.decode_body(Pk, v)
+                v["decode_word_body"] = self.decode_body(Pk, v)
             finally:
-                self.win_only = False
+                self.word_only = False
         v["encode_cases"] = [self.walk(Pk, Sh, i, "encode") for i, Sh in enumerate(Pk.shapes)]
         v["bits_cases"] = [self.walk(Pk, Sh, i, "bits") for i, Sh in enumerate(Pk.shapes)]
         v["print_cases"] = [self.walk(Pk, Sh, i, "print", v) for i, Sh in enumerate(Pk.shapes)]
@@ -1314,15 +1314,16 @@ class CodeGen:
         the window, else the window while it does and the buffer beyond (a test that parameters decide).
         mask=False: the bits above the field are left as they are (a shared read masks each field)."""
         m = (lambda w: f" & {self.low_mask(w, const, wmax)}") if mask else (lambda w: "")  # noqa: E731
+        if getattr(self, "word_only", False):
+            # the word decoder: a payload of at most 64 bits, xor the fill, zeros past it (pmregs_ip_xget())
+            if maxstart + wmax <= 64:
+                return lambda w: f"((xw >> (pos & 63)) ^ fill){m(w)}"
+            return lambda w: f"pmregs_ip_xget(xw, fill, pos){m(w)}"
         if maxstart + wmax <= 64:
             return lambda w: f"(win[0] >> (pos & 63)){m(w)}"
         if maxstart + wmax <= WINDOW_BITS:
             return lambda w: f"pmregs_ip_wget(win, pos){m(w)}"
         fn = "pmregs_ip_get57" if wmax <= 57 else "pmregs_ip_get"
-        if getattr(self, "win_only", False):
-            # the window decoder: bits past the window are the fill, never memory (pmregs_ip_wfget())
-            return lambda w: (f"pos + {w} <= {WINDOW_BITS}u ? pmregs_ip_wget(win, pos){m(w)}"
-                              f" : pmregs_ip_wfget(win, pos){m(w)}")
         return lambda w: (f"pos + {w} <= {WINDOW_BITS}u ? pmregs_ip_wget(win, pos){m(w)}"
                           f" : {fn}(c, at + pos, end, fill, {w})")
 
@@ -1363,8 +1364,8 @@ class CodeGen:
         pad = "\t" * (ind + 1)
         if isinstance(node, Leaf):
             fields = list(enumerate(node.shape.fields[node.index:], node.index))
-            if getattr(self, "win_only", False):
-                # the window decoder zeroes, per shape, only what the shape lacks (the rest it writes)
+            if getattr(self, "word_only", False):
+                # the word decoder zeroes, per shape, only what the shape lacks (the rest it writes)
                 have = {F.name for F in node.shape.fields}
                 for m in v["members"]:
                     if m["name"] not in have:

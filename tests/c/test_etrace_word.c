@@ -1,23 +1,23 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0-only */
 /*
- * The stream walkers' window path against the general decoders: for a
- * whole-byte payload of up to 16 bytes, pmregs_etrace_<stream>_stream_read()
- * builds a 128-bit window (pmregs_ip_window_bytes()) and decodes every field
- * from it (pmregs_etrace_te_inst_decode_window(), _te_data_); the general
- * path is pmregs_etrace_te_inst_decode_at() reading the buffer.
+ * The stream walkers' word path against the general decoders: for a
+ * whole-byte payload of up to 8 bytes, pmregs_etrace_<stream>_stream_read()
+ * loads it as one word xor its fill (pmregs_ip_word_bytes()) and decodes every
+ * field from that word (pmregs_etrace_te_inst_decode_word(), _te_data_); the
+ * general path is pmregs_etrace_te_inst_decode_at() reading the buffer.
  *
  * 1. Payloads: on random parameter blocks (every parameter drawn from its
  *    range, kept when pmregs_etrace_params_check() accepts the block), the
- *    window decoder and decode_at() give the same status, and the same packet
+ *    word decoder and decode_at() give the same status, and the same packet
  *    when it decodes, for random byte strings (hostile), sign-extended random
  *    bit strings (mostly packets that decode, compressed to any length) and
  *    the canonical re-encoding of every packet that decoded.
  * 2. Streams: for every start offset of random buffers (valid frames put by
  *    the stream writers, random bytes, mutated frames, cut at a random end so
  *    that the last packets take the zero-padded tail path), each stream's
- *    _read() returns exactly what the read without the window path returns
+ *    _read() returns exactly what the read without the word path returns
  *    (written out below from the public decoders, as the walkers read before
- *    the window path): the status or size, the frame, the payload (also what
+ *    the word path): the status or size, the frame, the payload (also what
  *    a failed decode leaves in it), its length and the has-payload flag.
  */
 #include <stdio.h>
@@ -74,17 +74,16 @@ static void random_payload(unsigned char *b, size_t n)
 }
 
 #define PAYLOAD_CHECK(NAME, T, ENCODE)                                                                             \
-	static TEST_NOINLINE int NAME##_window(const params_t *p, const unsigned char *c, size_t n, T *out)         \
+	static TEST_NOINLINE int NAME##_word(const params_t *p, const unsigned char *c, size_t n, T *out)           \
 	{                                                                                                          \
-		uint64_t win[3];                                                                                   \
-		pmregs_ip_window_bytes(c, 8 * n, win);                                                             \
-		return pmregs_etrace_##NAME##_decode_window(p, win, 8 * n, out);                                   \
+		uint64_t fill, xw = pmregs_ip_word_bytes(c, 8 * n, &fill);                                         \
+		return pmregs_etrace_##NAME##_decode_word(p, xw, fill, 8 * n, out);                                \
 	}                                                                                                          \
 	static TEST_NOINLINE int NAME##_at(const params_t *p, const unsigned char *c, size_t n, T *out)            \
 	{                                                                                                          \
 		return pmregs_etrace_##NAME##_decode_at(p, c, 0, 8 * n, 8 * n, out);                               \
 	}                                                                                                          \
-	/* one payload of n (1..16) bytes at c (16 readable bytes past it): 1 when it decoded */                   \
+	/* one payload of n (1..8) bytes at c (16 readable bytes past it): 1 when it decoded */                    \
 	static int NAME##_one(const params_t *p, const unsigned char *c, size_t n, unsigned long *ok)              \
 	{                                                                                                          \
 		T a, b;                                                                                            \
@@ -92,13 +91,13 @@ static void random_payload(unsigned char *b, size_t n)
 		int fill = (int)(rnd() & 0xFF); /* the same bytes under both: padding members neither writes */    \
 		memset(&a, fill, sizeof a);                                                                        \
 		memset(&b, fill, sizeof b);                                                                        \
-		ra = NAME##_window(p, c, n, &a);                                                                   \
+		ra = NAME##_word(p, c, n, &a);                                                                     \
 		rb = NAME##_at(p, c, n, &b);                                                                       \
 		CHECK_EQ(ra, rb);                                                                                  \
 		if (rb == PMREGS_OK) {                                                                             \
 			(*ok)++;                                                                                   \
 			if (memcmp(&a, &b, sizeof a) != 0) {                                                       \
-				CHECK(!#NAME " window decode differs");                                            \
+				CHECK(!#NAME " word decode differs");                                              \
 				return 0;                                                                          \
 			}                                                                                          \
 			return 1;                                                                                  \
@@ -112,8 +111,8 @@ static void random_payload(unsigned char *b, size_t n)
 			params_t p;                                                                                \
 			random_params(&p);                                                                         \
 			for (j = 0; j < per; j++) {                                                                \
-				unsigned char b[16 + PMREGS_INPLACE_SLACK], e[64];                                 \
-				size_t n = 1 + (size_t)(rnd() % 16), i;                                            \
+				unsigned char b[8 + PMREGS_INPLACE_SLACK], e[64];                                  \
+				size_t n = 1 + (size_t)(rnd() % 8), i;                                             \
 				T t;                                                                               \
 				random_payload(b, n);                                                              \
 				for (i = n; i < sizeof b; i++) /* past the payload: anything */                   \
@@ -121,7 +120,7 @@ static void random_payload(unsigned char *b, size_t n)
 				total++;                                                                           \
 				if (NAME##_one(&p, b, n, &ok) && NAME##_at(&p, b, n, &t) == PMREGS_OK) {          \
 					int m = ENCODE(&p, &t, e, sizeof e);                                       \
-					if (m > 0 && m <= 16) {                                                    \
+					if (m > 0 && m <= 8) {                                                     \
 						for (i = (size_t)m; i < (size_t)m + PMREGS_INPLACE_SLACK; i++)    \
 							e[i] = (unsigned char)rnd();                               \
 						total++;                                                           \
@@ -140,7 +139,7 @@ PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encod
 /* ---- 2. streams ---- */
 
 /*
- * The read without the window path: the frame's decoder, then the payload's
+ * The read without the word path: the frame's decoder, then the payload's
  * received length and decode_at() in place, or on a zero-padded copy of the
  * packet when fewer than PMREGS_INPLACE_SLACK bytes follow it.
  */
@@ -215,18 +214,22 @@ REF_READ(atb_stream, atb, struct pmregs_etrace_te_inst, te_inst, PMREGS_ETRACE_A
 /* A te_inst / te_data payload that decodes under p (random bits until one does), decoded into *t. */
 static void good_te_inst(const params_t *p, struct pmregs_etrace_te_inst *t)
 {
-	unsigned char b[16 + PMREGS_INPLACE_SLACK] = {0};
-	do
-		random_payload(b, 1 + (size_t)(rnd() % 16));
-	while (pmregs_etrace_te_inst_decode_padded(p, b, 1 + (size_t)(rnd() % 16), t) != PMREGS_OK);
+	unsigned char b[PMREGS_ETRACE_TE_INST_PAD_BYTES] = {0};
+	size_t n;
+	do {
+		n = 1 + (size_t)(rnd() % 16);
+		random_payload(b, n);
+	} while (pmregs_etrace_te_inst_decode_padded(p, b, n, t) != PMREGS_OK);
 }
 
 static void good_te_data(const params_t *p, struct pmregs_etrace_te_data *t)
 {
-	unsigned char b[16 + PMREGS_INPLACE_SLACK] = {0};
-	do
-		random_payload(b, 1 + (size_t)(rnd() % 16));
-	while (pmregs_etrace_te_data_decode_padded(p, b, 1 + (size_t)(rnd() % 16), t) != PMREGS_OK);
+	unsigned char b[PMREGS_ETRACE_TE_DATA_PAD_BYTES] = {0};
+	size_t n;
+	do {
+		n = 1 + (size_t)(rnd() % 16);
+		random_payload(b, n);
+	} while (pmregs_etrace_te_data_decode_padded(p, b, n, t) != PMREGS_OK);
 }
 
 /*
@@ -329,5 +332,5 @@ int main(void)
 	te_inst_payloads(test_scale(2000), 1000);
 	te_data_payloads(test_scale(500), 1000);
 	streams(test_scale(400));
-	return check_done("test_etrace_window");
+	return check_done("test_etrace_word");
 }
