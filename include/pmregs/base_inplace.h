@@ -129,9 +129,10 @@ static inline uint64_t pmregs_ip_wget(const uint64_t *w, unsigned pos)
  */
 static inline uint64_t pmregs_ip_word_bytes(const unsigned char *q, size_t nbits, uint64_t *fill)
 {
-	uint64_t f = (uint64_t)0 - (uint64_t)(((unsigned)q[(nbits >> 3) - 1] >> 7) & 1u);
+	unsigned k = (unsigned)(64 - nbits) & 63; /* 0..56: the payload's last bit to bit 63, and back */
+	uint64_t t = pmregs_ip_load64(q) << k, f = (uint64_t)0 - (t >> 63);
 	*fill = f;
-	return (pmregs_ip_load64(q) ^ f) & pmregs_lowmask((unsigned)nbits);
+	return (t ^ f) >> k;
 }
 
 /*
