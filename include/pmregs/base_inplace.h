@@ -122,6 +122,44 @@ static inline uint64_t pmregs_ip_wget(const uint64_t *w, unsigned pos)
 }
 
 /*
+ * A whole-byte payload of nbits (8..64, a multiple of 8) bits at q in one
+ * word, xor its fill: returns the payload's bits xor *fill (all ones when its
+ * last bit is set, else 0), every bit from nbits - 1 on 0. One load; q must
+ * be readable 8 bytes on.
+ */
+static inline uint64_t pmregs_ip_word_bytes(const unsigned char *q, size_t nbits, uint64_t *fill)
+{
+	unsigned k = (unsigned)(64 - nbits) & 63; /* 0..56: the payload's last bit to bit 63, and back */
+	uint64_t t = pmregs_ip_load64(q) << k, f = (uint64_t)0 - (t >> 63);
+	*fill = f;
+	return (t ^ f) >> k;
+}
+
+/*
+ * The 64 bits from bit pos (any) of a word of pmregs_ip_word_bytes(): past the
+ * payload every bit is the fill. Bit 63 of xw is 0, so a shift by 63 serves
+ * every pos past it.
+ */
+static inline uint64_t pmregs_ip_xget(uint64_t xw, uint64_t fill, unsigned pos)
+{
+	return (xw >> (pos < 63u ? pos : 63u)) ^ fill;
+}
+
+/*
+ * pmregs_ip_check_tail() on a word of pmregs_ip_word_bytes(): the payload was
+ * received as have bits and its fields end at bit nbits (>= 1). The spare
+ * bits are copies of the last one when xw has nothing from bit nbits - 1 on.
+ */
+static inline int pmregs_ip_xcheck_tail(uint64_t xw, size_t nbits, size_t have)
+{
+	if (have <= nbits)
+		return PMREGS_OK;
+	if (have - nbits >= 8)
+		return PMREGS_ETOOLONG;
+	return (xw >> (nbits - 1)) == 0 ? PMREGS_OK : PMREGS_EINVAL;
+}
+
+/*
  * After a decoder has read the natural nbits of a payload that starts at bit
  * at, received as have bits (a whole number of bytes): PMREGS_ETOOLONG when a
  * whole byte or more was sent beyond the packet, PMREGS_EINVAL when the spare

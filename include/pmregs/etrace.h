@@ -1283,6 +1283,462 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 }
 
 /*
+ * The decoder on a payload of have (1..64) received bits held in one word: xw
+ * is the payload xor its fill (the copies of its last bit that follow it: 0
+ * or all ones), so bit have - 1 and every bit above it are 0; xw and fill come
+ * from pmregs_ip_word_bytes(). Every field is a shift, an xor and a mask: the
+ * same result and status as pmregs_etrace_te_inst_decode_at() on those bits. The stream
+ * walkers take this path for every whole-byte payload of up to 8 bytes.
+ */
+PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_params *p, uint64_t xw, uint64_t fill, size_t have, struct pmregs_etrace_te_inst *out)
+{
+	unsigned pos = 0, w;
+	uint64_t x, grp;
+	uint64_t f_branches = 0;
+	uint64_t f_interrupt = 0;
+	uint64_t f_thaddr = 0;
+	(void)w;
+	(void)grp;
+	x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
+	pos += 2u;
+	out->format = (uint8_t)x;
+	if (x == 3u) {
+		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
+		pos += 2u;
+		out->subformat = (uint8_t)x;
+		if (x == 0u) {
+			out->ecause = 0;
+			out->tval = 0;
+			out->irdepth = 0;
+			out->encoder_mode = 0;
+			out->ioptions = 0;
+			out->doptions = 0;
+			out->branch_map = 0;
+			out->branch_count = 0;
+			out->index = 0;
+			out->interrupt = 0;
+			out->thaddr = 0;
+			out->ienable = 0;
+			out->qual_status = 0;
+			out->denable = 0;
+			out->dloss = 0;
+			out->notify = 0;
+			out->updiscon = 0;
+			out->irreport = 0;
+			out->branches = 0;
+			out->branch_fmt = 0;
+			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1);
+			pos += 1u;
+			out->branch = (uint8_t)x;
+			w = (unsigned)((uint64_t)p->privilege_width_p);
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+			pos += w;
+			out->privilege = (uint8_t)x;
+			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			pos += w;
+			out->time = (uint64_t)x;
+			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			pos += w;
+			out->context = (uint64_t)x;
+			w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			pos += w;
+			out->address = (uint64_t)x;
+			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_START;
+		} else if (x == 1u) {
+			out->irdepth = 0;
+			out->encoder_mode = 0;
+			out->ioptions = 0;
+			out->doptions = 0;
+			out->branch_map = 0;
+			out->branch_count = 0;
+			out->index = 0;
+			out->ienable = 0;
+			out->qual_status = 0;
+			out->denable = 0;
+			out->dloss = 0;
+			out->notify = 0;
+			out->updiscon = 0;
+			out->irreport = 0;
+			out->branches = 0;
+			out->branch_fmt = 0;
+			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1);
+			pos += 1u;
+			out->branch = (uint8_t)x;
+			w = (unsigned)((uint64_t)p->privilege_width_p);
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+			pos += w;
+			out->privilege = (uint8_t)x;
+			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			pos += w;
+			out->time = (uint64_t)x;
+			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			pos += w;
+			out->context = (uint64_t)x;
+			w = (unsigned)((uint64_t)p->ecause_width_p);
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			pos += w;
+			out->ecause = (uint64_t)x;
+			grp = pmregs_ip_xget(xw, fill, pos) & PMREGS_U64(0x3);
+			x = (grp >> 0) & PMREGS_U64(0x1);
+			pos += 1u;
+			out->interrupt = (uint8_t)x;
+			f_interrupt = x;
+			x = (grp >> 1) & PMREGS_U64(0x1);
+			pos += 1u;
+			out->thaddr = (uint8_t)x;
+			f_thaddr = x;
+			w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			pos += w;
+			out->address = (uint64_t)x;
+			w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			pos += w;
+			out->tval = (uint64_t)x;
+			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_TRAP;
+		} else if (x == 2u) {
+			out->address = 0;
+			out->ecause = 0;
+			out->tval = 0;
+			out->irdepth = 0;
+			out->encoder_mode = 0;
+			out->ioptions = 0;
+			out->doptions = 0;
+			out->branch_map = 0;
+			out->branch_count = 0;
+			out->index = 0;
+			out->branch = 0;
+			out->interrupt = 0;
+			out->thaddr = 0;
+			out->ienable = 0;
+			out->qual_status = 0;
+			out->denable = 0;
+			out->dloss = 0;
+			out->notify = 0;
+			out->updiscon = 0;
+			out->irreport = 0;
+			out->branches = 0;
+			out->branch_fmt = 0;
+			w = (unsigned)((uint64_t)p->privilege_width_p);
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+			pos += w;
+			out->privilege = (uint8_t)x;
+			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			pos += w;
+			out->time = (uint64_t)x;
+			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			pos += w;
+			out->context = (uint64_t)x;
+			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT;
+		} else if (x == 3u) {
+			out->time = 0;
+			out->context = 0;
+			out->address = 0;
+			out->ecause = 0;
+			out->tval = 0;
+			out->irdepth = 0;
+			out->branch_map = 0;
+			out->branch_count = 0;
+			out->index = 0;
+			out->branch = 0;
+			out->privilege = 0;
+			out->interrupt = 0;
+			out->thaddr = 0;
+			out->notify = 0;
+			out->updiscon = 0;
+			out->irreport = 0;
+			out->branches = 0;
+			out->branch_fmt = 0;
+			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1);
+			pos += 1u;
+			out->ienable = (uint8_t)x;
+			w = (unsigned)((uint64_t)p->encoder_mode_width);
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+			pos += w;
+			out->encoder_mode = (uint32_t)x;
+			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
+			pos += 2u;
+			out->qual_status = (uint8_t)x;
+			w = (unsigned)((uint64_t)p->ioptions_width);
+			x = pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
+			pos += w;
+			out->ioptions = (uint32_t)x;
+			w = (unsigned)((uint64_t)p->doptions_width);
+			grp = pmregs_ip_xget(xw, fill, pos);
+			x = (grp >> 0) & PMREGS_U64(0x1);
+			pos += 1u;
+			out->denable = (uint8_t)x;
+			x = (grp >> 1) & PMREGS_U64(0x1);
+			pos += 1u;
+			out->dloss = (uint8_t)x;
+			x = (grp >> 2) & (((uint64_t)1 << (w & 63)) - 1);
+			pos += w;
+			out->doptions = (uint32_t)x;
+			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT;
+		} else {
+			return PMREGS_EINVAL;
+		}
+	} else if (x == 2u) {
+		out->time = 0;
+		out->context = 0;
+		out->ecause = 0;
+		out->tval = 0;
+		out->encoder_mode = 0;
+		out->ioptions = 0;
+		out->doptions = 0;
+		out->branch_map = 0;
+		out->branch_count = 0;
+		out->index = 0;
+		out->subformat = 0;
+		out->branch = 0;
+		out->privilege = 0;
+		out->interrupt = 0;
+		out->thaddr = 0;
+		out->ienable = 0;
+		out->qual_status = 0;
+		out->denable = 0;
+		out->dloss = 0;
+		out->branches = 0;
+		out->branch_fmt = 0;
+		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		pos += w;
+		out->address = (uint64_t)x;
+		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		grp = pmregs_ip_xget(xw, fill, pos);
+		x = (grp >> 0) & PMREGS_U64(0x1);
+		pos += 1u;
+		out->notify = (uint8_t)x;
+		x = (grp >> 1) & PMREGS_U64(0x1);
+		pos += 1u;
+		out->updiscon = (uint8_t)x;
+		x = (grp >> 2) & PMREGS_U64(0x1);
+		pos += 1u;
+		out->irreport = (uint8_t)x;
+		x = 3u + w <= 64u ? (grp >> 3) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->irdepth = (uint64_t)x;
+		out->shape = PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY;
+	} else if (x == 1u) {
+		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1f);
+		pos += 5u;
+		out->branches = (uint8_t)x;
+		f_branches = x;
+		if ((x >= 1u && x <= 31u)) {
+			out->time = 0;
+			out->context = 0;
+			out->ecause = 0;
+			out->tval = 0;
+			out->encoder_mode = 0;
+			out->ioptions = 0;
+			out->doptions = 0;
+			out->branch_count = 0;
+			out->index = 0;
+			out->subformat = 0;
+			out->branch = 0;
+			out->privilege = 0;
+			out->interrupt = 0;
+			out->thaddr = 0;
+			out->ienable = 0;
+			out->qual_status = 0;
+			out->denable = 0;
+			out->dloss = 0;
+			out->branch_fmt = 0;
+			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+			pos += w;
+			out->branch_map = (uint32_t)x;
+			w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			pos += w;
+			out->address = (uint64_t)x;
+			w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+			grp = pmregs_ip_xget(xw, fill, pos);
+			x = (grp >> 0) & PMREGS_U64(0x1);
+			pos += 1u;
+			out->notify = (uint8_t)x;
+			x = (grp >> 1) & PMREGS_U64(0x1);
+			pos += 1u;
+			out->updiscon = (uint8_t)x;
+			x = (grp >> 2) & PMREGS_U64(0x1);
+			pos += 1u;
+			out->irreport = (uint8_t)x;
+			x = 3u + w <= 64u ? (grp >> 3) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
+			pos += w;
+			out->irdepth = (uint64_t)x;
+			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA;
+		} else if (x == 0u) {
+			out->time = 0;
+			out->context = 0;
+			out->address = 0;
+			out->ecause = 0;
+			out->tval = 0;
+			out->irdepth = 0;
+			out->encoder_mode = 0;
+			out->ioptions = 0;
+			out->doptions = 0;
+			out->branch_count = 0;
+			out->index = 0;
+			out->subformat = 0;
+			out->branch = 0;
+			out->privilege = 0;
+			out->interrupt = 0;
+			out->thaddr = 0;
+			out->ienable = 0;
+			out->qual_status = 0;
+			out->denable = 0;
+			out->dloss = 0;
+			out->notify = 0;
+			out->updiscon = 0;
+			out->irreport = 0;
+			out->branch_fmt = 0;
+			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+			pos += w;
+			out->branch_map = (uint32_t)x;
+			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL;
+		} else {
+			return PMREGS_EINVAL;
+		}
+	} else if (x == 0u) {
+		w = (unsigned)((uint64_t)p->f0s_width_p);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		if (w == 0)
+			x = (uint64_t)p->f0s_inferred;
+		out->subformat = (uint8_t)x;
+		if (x == 0u) {
+			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0xffffffff);
+			pos += 32u;
+			out->branch_count = (uint32_t)x;
+			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
+			pos += 2u;
+			out->branch_fmt = (uint8_t)x;
+			if (x == 0u) {
+				out->time = 0;
+				out->context = 0;
+				out->address = 0;
+				out->ecause = 0;
+				out->tval = 0;
+				out->irdepth = 0;
+				out->encoder_mode = 0;
+				out->ioptions = 0;
+				out->doptions = 0;
+				out->branch_map = 0;
+				out->index = 0;
+				out->branch = 0;
+				out->privilege = 0;
+				out->interrupt = 0;
+				out->thaddr = 0;
+				out->ienable = 0;
+				out->qual_status = 0;
+				out->denable = 0;
+				out->dloss = 0;
+				out->notify = 0;
+				out->updiscon = 0;
+				out->irreport = 0;
+				out->branches = 0;
+				out->shape = PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT;
+			} else if ((x >= 2u && x <= 3u)) {
+				out->time = 0;
+				out->context = 0;
+				out->ecause = 0;
+				out->tval = 0;
+				out->encoder_mode = 0;
+				out->ioptions = 0;
+				out->doptions = 0;
+				out->branch_map = 0;
+				out->index = 0;
+				out->branch = 0;
+				out->privilege = 0;
+				out->interrupt = 0;
+				out->thaddr = 0;
+				out->ienable = 0;
+				out->qual_status = 0;
+				out->denable = 0;
+				out->dloss = 0;
+				out->branches = 0;
+				w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
+				x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+				pos += w;
+				out->address = (uint64_t)x;
+				w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+				grp = pmregs_ip_xget(xw, fill, pos);
+				x = (grp >> 0) & PMREGS_U64(0x1);
+				pos += 1u;
+				out->notify = (uint8_t)x;
+				x = (grp >> 1) & PMREGS_U64(0x1);
+				pos += 1u;
+				out->updiscon = (uint8_t)x;
+				x = (grp >> 2) & PMREGS_U64(0x1);
+				pos += 1u;
+				out->irreport = (uint8_t)x;
+				x = 3u + w <= 64u ? (grp >> 3) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
+				pos += w;
+				out->irdepth = (uint64_t)x;
+				out->shape = PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR;
+			} else {
+				return PMREGS_EINVAL;
+			}
+		} else if (x == 1u) {
+			out->time = 0;
+			out->context = 0;
+			out->address = 0;
+			out->ecause = 0;
+			out->tval = 0;
+			out->encoder_mode = 0;
+			out->ioptions = 0;
+			out->doptions = 0;
+			out->branch_count = 0;
+			out->branch = 0;
+			out->privilege = 0;
+			out->interrupt = 0;
+			out->thaddr = 0;
+			out->ienable = 0;
+			out->qual_status = 0;
+			out->denable = 0;
+			out->dloss = 0;
+			out->notify = 0;
+			out->updiscon = 0;
+			out->branch_fmt = 0;
+			w = (unsigned)((uint64_t)p->cache_size_p);
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+			pos += w;
+			out->index = (uint32_t)x;
+			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1f);
+			pos += 5u;
+			out->branches = (uint8_t)x;
+			f_branches = x;
+			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
+			x = pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
+			pos += w;
+			out->branch_map = (uint32_t)x;
+			w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+			grp = pmregs_ip_xget(xw, fill, pos);
+			x = (grp >> 0) & PMREGS_U64(0x1);
+			pos += 1u;
+			out->irreport = (uint8_t)x;
+			x = (grp >> 1) & (((uint64_t)1 << (w & 63)) - 1);
+			pos += w;
+			out->irdepth = (uint64_t)x;
+			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE;
+		} else {
+			return PMREGS_EINVAL;
+		}
+	} else {
+		return PMREGS_EINVAL;
+	}
+	return pmregs_ip_xcheck_tail(xw, pos, have);
+}
+
+/*
  * Decode one payload of len bytes. Bits past the end repeat the last received
  * bit (sign-based compression), so any length from the shortest form up to
  * the natural length is accepted. Returns PMREGS_OK, or PMREGS_ETRUNC for an
@@ -2619,6 +3075,219 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_at(const struct pmregs_etrace_params
 		return PMREGS_EINVAL;
 	}
 	return pmregs_ip_check_tail(c, at, end, fill, pos, have);
+}
+
+/*
+ * The decoder on a payload of have (1..64) received bits held in one word: xw
+ * is the payload xor its fill (the copies of its last bit that follow it: 0
+ * or all ones), so bit have - 1 and every bit above it are 0; xw and fill come
+ * from pmregs_ip_word_bytes(). Every field is a shift, an xor and a mask: the
+ * same result and status as pmregs_etrace_te_data_decode_at() on those bits. The stream
+ * walkers take this path for every whole-byte payload of up to 8 bytes.
+ */
+PMREGS_HOT int pmregs_etrace_te_data_decode_word(const struct pmregs_etrace_params *p, uint64_t xw, uint64_t fill, size_t have, struct pmregs_etrace_te_data *out)
+{
+	unsigned pos = 0, w;
+	uint64_t x, grp;
+	uint64_t f_data_len = 0;
+	uint64_t f_format = 0;
+	uint64_t f_op_len = 0;
+	uint64_t f_resp = 0;
+	uint64_t f_size = 0;
+	(void)w;
+	(void)grp;
+	w = (unsigned)((uint64_t)p->dformat_width);
+	x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+	pos += w;
+	out->format = (uint8_t)x;
+	f_format = x;
+	if (x <= 3u) {
+		out->operand = 0;
+		out->resp = 0;
+		out->subtype = 0;
+		out->addr_msbs = 0;
+		out->op_len = 0;
+		out->addr_lsbs = 0;
+		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->size = (uint8_t)x;
+		f_size = x;
+		w = (unsigned)((((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->lrid = (uint16_t)x;
+		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->diff = (uint8_t)x;
+		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : f_size));
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->data_len = (uint8_t)x;
+		f_data_len = x;
+		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		pos += w;
+		out->data = (uint64_t)x;
+		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		pos += w;
+		out->address = (uint64_t)x;
+		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_LOAD_STORE;
+	} else if (x == 4u) {
+		out->address = 0;
+		out->operand = 0;
+		out->diff = 0;
+		out->data_len = 0;
+		out->subtype = 0;
+		out->addr_msbs = 0;
+		out->op_len = 0;
+		out->addr_lsbs = 0;
+		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->size = (uint8_t)x;
+		f_size = x;
+		w = (unsigned)((uint64_t)p->lrid_width_p);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->lrid = (uint16_t)x;
+		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
+		pos += 2u;
+		out->resp = (uint8_t)x;
+		f_resp = x;
+		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)p->data_width_p));
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		pos += w;
+		out->data = (uint64_t)x;
+		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_LOAD_DATA;
+	} else if (x == 5u) {
+		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
+		pos += 2u;
+		out->subtype = (uint8_t)x;
+		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->diff = (uint8_t)x;
+		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->data_len = (uint8_t)x;
+		f_data_len = x;
+		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		pos += w;
+		out->data = (uint64_t)x;
+		x = pmregs_ip_xget(xw, fill, pos) & PMREGS_U64(0x3f);
+		pos += 6u;
+		out->addr_msbs = (uint8_t)x;
+		if (x <= 47u) {
+			out->address = 0;
+			out->lrid = 0;
+			out->size = 0;
+			out->resp = 0;
+			w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
+			x = pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
+			pos += w;
+			out->op_len = (uint8_t)x;
+			f_op_len = x;
+			w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
+			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			pos += w;
+			out->operand = (uint64_t)x;
+			x = pmregs_ip_xget(xw, fill, pos) & PMREGS_U64(0x3f);
+			pos += 6u;
+			out->addr_lsbs = (uint8_t)x;
+			out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_CSR;
+		} else if ((x >= 48u && x <= 63u)) {
+			out->address = 0;
+			out->operand = 0;
+			out->lrid = 0;
+			out->size = 0;
+			out->resp = 0;
+			out->op_len = 0;
+			x = pmregs_ip_xget(xw, fill, pos) & PMREGS_U64(0x3f);
+			pos += 6u;
+			out->addr_lsbs = (uint8_t)x;
+			out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_CSR_READ_ONLY;
+		} else {
+			return PMREGS_EINVAL;
+		}
+	} else if (x == 6u) {
+		out->resp = 0;
+		out->addr_msbs = 0;
+		out->addr_lsbs = 0;
+		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x7);
+		pos += 3u;
+		out->subtype = (uint8_t)x;
+		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->size = (uint8_t)x;
+		f_size = x;
+		w = (unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->lrid = (uint16_t)x;
+		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->diff = (uint8_t)x;
+		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : f_size));
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->op_len = (uint8_t)x;
+		f_op_len = x;
+		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		pos += w;
+		out->operand = (uint64_t)x;
+		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : f_size));
+		x = pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->data_len = (uint8_t)x;
+		f_data_len = x;
+		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		pos += w;
+		out->data = (uint64_t)x;
+		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		pos += w;
+		out->address = (uint64_t)x;
+		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_ATOMIC;
+	} else if (x == 7u) {
+		out->address = 0;
+		out->operand = 0;
+		out->size = 0;
+		out->diff = 0;
+		out->subtype = 0;
+		out->addr_msbs = 0;
+		out->op_len = 0;
+		out->addr_lsbs = 0;
+		w = (unsigned)((uint64_t)p->lrid_width_p);
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->lrid = (uint16_t)x;
+		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
+		pos += 2u;
+		out->resp = (uint8_t)x;
+		f_resp = x;
+		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_ddata_len_width(p)));
+		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		pos += w;
+		out->data_len = (uint8_t)x;
+		f_data_len = x;
+		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
+		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		pos += w;
+		out->data = (uint64_t)x;
+		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_ATOMIC_DATA;
+	} else {
+		return PMREGS_EINVAL;
+	}
+	return pmregs_ip_xcheck_tail(xw, pos, have);
 }
 
 /*
@@ -4058,9 +4727,19 @@ PMREGS_HOT int pmregs_etrace_encap_stream_read(const unsigned char *buf, size_t 
 				t[i] = 0;
 			c = t;
 		}
-		n = pmregs_ip_payload_bytes(c, at, nb);
-		*plen = n;
-		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, 8 * n, pl);
+		if (((at | nb) & 7u) == 0 && nb <= 64u) {
+			/* a whole-byte payload of up to 8 bytes: every field from one load */
+			uint64_t xw, fill;
+			xw = pmregs_ip_word_bytes(c + (at >> 3), nb, &fill);
+			*plen = nb >> 3;
+			prc = pmregs_etrace_te_inst_decode_word(p, xw, fill, nb, pl);
+			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
+				prc = pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, nb, pl);
+		} else {
+			n = pmregs_ip_payload_bytes(c, at, nb);
+			*plen = n;
+			prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, 8 * n, pl);
+		}
 		if (prc < 0)
 			return prc;
 		*has = 1;
@@ -4247,9 +4926,19 @@ PMREGS_HOT int pmregs_etrace_smi_stream_read(const unsigned char *buf, size_t le
 				t[i] = 0;
 			c = t;
 		}
-		n = pmregs_ip_payload_bytes(c, at, nb);
-		*plen = n;
-		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, 8 * n, pl);
+		if (((at | nb) & 7u) == 0 && nb <= 64u) {
+			/* a whole-byte payload of up to 8 bytes: every field from one load */
+			uint64_t xw, fill;
+			xw = pmregs_ip_word_bytes(c + (at >> 3), nb, &fill);
+			*plen = nb >> 3;
+			prc = pmregs_etrace_te_inst_decode_word(p, xw, fill, nb, pl);
+			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
+				prc = pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, nb, pl);
+		} else {
+			n = pmregs_ip_payload_bytes(c, at, nb);
+			*plen = n;
+			prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, 8 * n, pl);
+		}
 		if (prc < 0)
 			return prc;
 		*has = 1;
@@ -4436,9 +5125,19 @@ PMREGS_HOT int pmregs_etrace_atb_stream_read(const unsigned char *buf, size_t le
 				t[i] = 0;
 			c = t;
 		}
-		n = pmregs_ip_payload_bytes(c, at, nb);
-		*plen = n;
-		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, 8 * n, pl);
+		if (((at | nb) & 7u) == 0 && nb <= 64u) {
+			/* a whole-byte payload of up to 8 bytes: every field from one load */
+			uint64_t xw, fill;
+			xw = pmregs_ip_word_bytes(c + (at >> 3), nb, &fill);
+			*plen = nb >> 3;
+			prc = pmregs_etrace_te_inst_decode_word(p, xw, fill, nb, pl);
+			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
+				prc = pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, nb, pl);
+		} else {
+			n = pmregs_ip_payload_bytes(c, at, nb);
+			*plen = n;
+			prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, 8 * n, pl);
+		}
 		if (prc < 0)
 			return prc;
 		*has = 1;
@@ -4625,9 +5324,19 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_read(const unsigned char *buf, size
 				t[i] = 0;
 			c = t;
 		}
-		n = pmregs_ip_payload_bytes(c, at, nb);
-		*plen = n;
-		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_data_decode_at(p, c, at, at + nb, 8 * n, pl);
+		if (((at | nb) & 7u) == 0 && nb <= 64u) {
+			/* a whole-byte payload of up to 8 bytes: every field from one load */
+			uint64_t xw, fill;
+			xw = pmregs_ip_word_bytes(c + (at >> 3), nb, &fill);
+			*plen = nb >> 3;
+			prc = pmregs_etrace_te_data_decode_word(p, xw, fill, nb, pl);
+			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
+				prc = pmregs_etrace_te_data_decode_at(p, c, at, at + nb, nb, pl);
+		} else {
+			n = pmregs_ip_payload_bytes(c, at, nb);
+			*plen = n;
+			prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_data_decode_at(p, c, at, at + nb, 8 * n, pl);
+		}
 		if (prc < 0)
 			return prc;
 		*has = 1;

@@ -1169,6 +1169,14 @@ class CodeGen:
             fns["semantic_get"] = S(f"{base}_semantic_get")
             fns["semantic_set"] = S(f"{base}_semantic_set")
         v["decode_body"] = self.decode_body(Pk, v)
+        if Pk.compression == "sign":
+            v["zero_init"] = ", ".join("{0}" if m["dim"] else "0" for m in v["struct_members"])
+            fns["decode_word"] = S(f"{base}_decode_word")
+            self.word_only = True
+            try:
+                v["decode_word_body"] = self.decode_body(Pk, v)
+            finally:
+                self.word_only = False
         v["encode_cases"] = [self.walk(Pk, Sh, i, "encode") for i, Sh in enumerate(Pk.shapes)]
         v["bits_cases"] = [self.walk(Pk, Sh, i, "bits") for i, Sh in enumerate(Pk.shapes)]
         v["print_cases"] = [self.walk(Pk, Sh, i, "print", v) for i, Sh in enumerate(Pk.shapes)]
@@ -1235,7 +1243,8 @@ class CodeGen:
         lines = [f"uint64_t f_{r} = 0;" for r in refs]
         body = []
         self.tree_lines(Pk, Pk.tree, body, 0, v)
-        return {"locals": lines, "tree": body, "zero": [m["name"] for m in v["members"]]}
+        zero = [m["name"] for m in v["members"]]
+        return {"locals": lines, "tree": body, "zero": zero}
 
     def read_lines(self, Pk, F, v, ind, maxstart=HEAD_BITS, group=None):
         T = {m["name"]: m["T"] for m in v["members"]}
@@ -1305,6 +1314,11 @@ class CodeGen:
         the window, else the window while it does and the buffer beyond (a test that parameters decide).
         mask=False: the bits above the field are left as they are (a shared read masks each field)."""
         m = (lambda w: f" & {self.low_mask(w, const, wmax)}") if mask else (lambda w: "")  # noqa: E731
+        if getattr(self, "word_only", False):
+            # the word decoder: a payload of at most 64 bits, xor the fill, zeros past it (pmregs_ip_xget())
+            if maxstart + wmax <= 64:
+                return lambda w: f"((xw >> (pos & 63)) ^ fill){m(w)}"
+            return lambda w: f"pmregs_ip_xget(xw, fill, pos){m(w)}"
         if maxstart + wmax <= 64:
             return lambda w: f"(win[0] >> (pos & 63)){m(w)}"
         if maxstart + wmax <= WINDOW_BITS:
@@ -1350,6 +1364,12 @@ class CodeGen:
         pad = "\t" * (ind + 1)
         if isinstance(node, Leaf):
             fields = list(enumerate(node.shape.fields[node.index:], node.index))
+            if getattr(self, "word_only", False):
+                # the word decoder zeroes, per shape, only what the shape lacks (the rest it writes)
+                have = {F.name for F in node.shape.fields}
+                for m in v["members"]:
+                    if m["name"] not in have:
+                        out.append(f"{pad}out->{m['name']} = 0;")
             k = 0
             while k < len(fields):
                 sign = Pk.compression == "sign"

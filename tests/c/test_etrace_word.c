@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0-only */
+/*
+ * The stream walkers' word path against the general decoders: for a
+ * whole-byte payload of up to 8 bytes, pmregs_etrace_<stream>_stream_read()
+ * loads it as one word xor its fill (pmregs_ip_word_bytes()) and decodes every
+ * field from that word (pmregs_etrace_te_inst_decode_word(), _te_data_); the
+ * general path is pmregs_etrace_te_inst_decode_at() reading the buffer.
+ *
+ * 1. Payloads: on random parameter blocks (every parameter drawn from its
+ *    range, kept when pmregs_etrace_params_check() accepts the block), the
+ *    word decoder and decode_at() give the same status, and the same packet
+ *    when it decodes, for random byte strings (hostile), sign-extended random
+ *    bit strings (mostly packets that decode, compressed to any length) and
+ *    the canonical re-encoding of every packet that decoded.
+ * 2. Streams: for every start offset of random buffers (valid frames put by
+ *    the stream writers, random bytes, mutated frames, cut at a random end so
+ *    that the last packets take the zero-padded tail path), each stream's
+ *    _read() returns exactly what the read without the word path returns
+ *    (written out below from the public decoders, as the walkers read before
+ *    the word path): the status or size, the frame, the payload (also what
+ *    a failed decode leaves in it), its length and the has-payload flag.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <pmregs/etrace_tools.h>
+#include "../common/check.h"
+
+#define TEST_SEED 0x6A09E667F3BCC909u
+#include "../common/xorshift.h"
+
+typedef struct pmregs_etrace_params params_t;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TEST_NOINLINE __attribute__((noinline))
+#else
+#define TEST_NOINLINE
+#endif
+
+/* A random parameter block that pmregs_etrace_params_check() accepts: each parameter kept at its default or drawn. */
+static void random_params(params_t *p)
+{
+	size_t n, i;
+	const struct pmregs_param_desc *d = pmregs_etrace_params_desc(&n);
+	for (;;) {
+		pmregs_etrace_params_default(p);
+		for (i = 0; i < n; i++) {
+			uint64_t span = d[i].max - d[i].min, v;
+			if (rnd() % 3 == 0)
+				continue;
+			v = d[i].min + (span == ~(uint64_t)0 ? rnd() : rnd() % (span + 1));
+			if (rnd() % 2 && span > 8) /* small values often: narrow fields, short packets */
+				v = d[i].min + rnd() % 9;
+			(void)pmregs_etrace_param_set(p, i, v);
+		}
+		if (pmregs_etrace_params_check(p) == PMREGS_OK)
+			return;
+	}
+}
+
+/* ---- 1. payloads ---- */
+
+/* Random bytes b[0..n): hostile, or random bits sign-extended from a random bit to the end of byte n - 1. */
+static void random_payload(unsigned char *b, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		b[i] = (unsigned char)rnd();
+	if (rnd() % 4) {
+		size_t bit = (size_t)(rnd() % (8 * n)), k;
+		unsigned s = ((unsigned)b[bit >> 3] >> (bit & 7)) & 1u;
+		for (k = bit + 1; k < 8 * n; k++)
+			b[k >> 3] = (unsigned char)((b[k >> 3] & ~(1u << (k & 7))) | (s << (k & 7)));
+	}
+}
+
+#define PAYLOAD_CHECK(NAME, T, ENCODE)                                                                             \
+	static TEST_NOINLINE int NAME##_word(const params_t *p, const unsigned char *c, size_t n, T *out)           \
+	{                                                                                                          \
+		uint64_t fill, xw = pmregs_ip_word_bytes(c, 8 * n, &fill);                                         \
+		return pmregs_etrace_##NAME##_decode_word(p, xw, fill, 8 * n, out);                                \
+	}                                                                                                          \
+	static TEST_NOINLINE int NAME##_at(const params_t *p, const unsigned char *c, size_t n, T *out)            \
+	{                                                                                                          \
+		return pmregs_etrace_##NAME##_decode_at(p, c, 0, 8 * n, 8 * n, out);                               \
+	}                                                                                                          \
+	/* one payload of n (1..8) bytes at c (16 readable bytes past it): 1 when it decoded */                    \
+	static int NAME##_one(const params_t *p, const unsigned char *c, size_t n, unsigned long *ok)              \
+	{                                                                                                          \
+		T a, b;                                                                                            \
+		int ra, rb;                                                                                        \
+		int fill = (int)(rnd() & 0xFF); /* the same bytes under both: padding members neither writes */    \
+		memset(&a, fill, sizeof a);                                                                        \
+		memset(&b, fill, sizeof b);                                                                        \
+		ra = NAME##_word(p, c, n, &a);                                                                     \
+		rb = NAME##_at(p, c, n, &b);                                                                       \
+		CHECK_EQ(ra, rb);                                                                                  \
+		if (rb == PMREGS_OK) {                                                                             \
+			(*ok)++;                                                                                   \
+			if (memcmp(&a, &b, sizeof a) != 0) {                                                       \
+				CHECK(memcmp(&a, &b, sizeof a) == 0); /* the word decoder's packet */               \
+				return 0;                                                                          \
+			}                                                                                          \
+			return 1;                                                                                  \
+		}                                                                                                  \
+		return 0;                                                                                          \
+	}                                                                                                          \
+	static void NAME##_payloads(unsigned long blocks, unsigned long per)                                       \
+	{                                                                                                          \
+		unsigned long k, j, ok = 0, total = 0;                                                             \
+		for (k = 0; k < blocks; k++) {                                                                     \
+			params_t p;                                                                                \
+			random_params(&p);                                                                         \
+			for (j = 0; j < per; j++) {                                                                \
+				unsigned char b[8 + PMREGS_INPLACE_SLACK], e[64];                                  \
+				size_t n = 1 + (size_t)(rnd() % 8), i;                                             \
+				T t;                                                                               \
+				random_payload(b, n);                                                              \
+				for (i = n; i < sizeof b; i++) /* past the payload: anything */                   \
+					b[i] = (unsigned char)rnd();                                               \
+				total++;                                                                           \
+				if (NAME##_one(&p, b, n, &ok) && NAME##_at(&p, b, n, &t) == PMREGS_OK) {          \
+					int m = ENCODE(&p, &t, e, sizeof e);                                       \
+					if (m > 0 && m <= 8) {                                                     \
+						for (i = (size_t)m; i < (size_t)m + PMREGS_INPLACE_SLACK; i++)    \
+							e[i] = (unsigned char)rnd();                               \
+						total++;                                                           \
+						CHECK(NAME##_one(&p, e, (size_t)m, &ok));                          \
+					}                                                                          \
+				}                                                                                  \
+			}                                                                                          \
+		}                                                                                                  \
+		printf("%s: %lu payloads on %lu parameter blocks, %lu decoded\n", #NAME, total, blocks, ok);     \
+		CHECK(ok > total / 20); /* the comparison covered packets that decode, not only errors */          \
+	}
+
+PAYLOAD_CHECK(te_inst, struct pmregs_etrace_te_inst, pmregs_etrace_te_inst_encode)
+PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encode)
+
+/* ---- 2. streams ---- */
+
+/*
+ * The read without the word path: the frame's decoder, then the payload's
+ * received length and decode_at() in place, or on a zero-padded copy of the
+ * packet when fewer than PMREGS_INPLACE_SLACK bytes follow it.
+ */
+#define REF_READ(S, F, PT, PL, FMAX, PMAX, COND)                                                                   \
+	static TEST_NOINLINE int S##_ref(const unsigned char *buf, size_t len, size_t start, const params_t *p,     \
+					 struct pmregs_etrace_##F *f, PT *pl, size_t *plen, int *has)              \
+	{                                                                                                          \
+		const unsigned char *c = buf + start;                                                              \
+		int rc = pmregs_etrace_##F##_decode(p, c, len - start, f);                                        \
+		*has = 0;                                                                                          \
+		*plen = 0;                                                                                         \
+		if (rc > 0 && f->payload_bits && (COND)) {                                                         \
+			unsigned char t[FMAX + PMREGS_INPLACE_SLACK];                                              \
+			size_t at = f->payload_offset, nb = f->payload_bits, n, i;                                 \
+			int prc;                                                                                   \
+			if (len - start < (size_t)rc + PMREGS_INPLACE_SLACK) {                                     \
+				for (i = 0; i < (size_t)rc; i++)                                                   \
+					t[i] = c[i];                                                               \
+				for (; i < sizeof t; i++)                                                          \
+					t[i] = 0;                                                                  \
+				c = t;                                                                             \
+			}                                                                                          \
+			n = pmregs_ip_payload_bytes(c, at, nb);                                                    \
+			*plen = n;                                                                                 \
+			prc = n > PMAX ? PMREGS_ETOOLONG : pmregs_etrace_##PL##_decode_at(p, c, at, at + nb, 8 * n, pl); \
+			if (prc < 0)                                                                               \
+				return prc;                                                                        \
+			*has = 1;                                                                                  \
+		}                                                                                                  \
+		return rc;                                                                                         \
+	}                                                                                                          \
+	static TEST_NOINLINE int S##_new(const unsigned char *buf, size_t len, size_t start, const params_t *p,     \
+					 struct pmregs_etrace_##F *f, PT *pl, size_t *plen, int *has)              \
+	{                                                                                                          \
+		return pmregs_etrace_##S##_read(buf, len, start, p, f, pl, plen, has);                            \
+	}                                                                                                          \
+	/* every start offset of buf[0..len): 1 per packet with a decoded payload */                              \
+	static unsigned long S##_offsets(const params_t *p, const unsigned char *buf, size_t len)                  \
+	{                                                                                                          \
+		size_t s;                                                                                          \
+		unsigned long good = 0;                                                                            \
+		for (s = 0; s < len; s++) {                                                                        \
+			struct pmregs_etrace_##F fa, fb;                                                           \
+			PT a, b;                                                                                   \
+			size_t la = 77, lb = 77;                                                                   \
+			int ha = 7, hb = 7, ra, rb;                                                                \
+			memset(&fa, 0x33, sizeof fa);                                                              \
+			memset(&fb, 0x33, sizeof fb);                                                              \
+			memset(&a, 0x44, sizeof a);                                                                \
+			memset(&b, 0x44, sizeof b);                                                                \
+			ra = S##_new(buf, len, s, p, &fa, &a, &la, &ha);                                           \
+			rb = S##_ref(buf, len, s, p, &fb, &b, &lb, &hb);                                           \
+			CHECK_EQ(ra, rb);                                                                          \
+			CHECK_EQ(ha, hb);                                                                          \
+			CHECK_EQ(la, lb);                                                                          \
+			CHECK(memcmp(&fa, &fb, sizeof fa) == 0);                                                   \
+			CHECK(memcmp(&a, &b, sizeof a) == 0);                                                      \
+			good += (unsigned long)(ra > 0 && ha);                                                     \
+		}                                                                                                  \
+		return good;                                                                                       \
+	}
+
+REF_READ(smi_stream, smi, struct pmregs_etrace_te_inst, te_inst, PMREGS_ETRACE_SMI_MAX_BYTES, PMREGS_ETRACE_TE_INST_MAX_BYTES,
+	 f->msg_type == 2)
+REF_READ(smi_data_stream, smi, struct pmregs_etrace_te_data, te_data, PMREGS_ETRACE_SMI_MAX_BYTES,
+	 PMREGS_ETRACE_TE_DATA_MAX_BYTES, f->msg_type == 3)
+REF_READ(encap_stream, encap, struct pmregs_etrace_te_inst, te_inst, PMREGS_ETRACE_ENCAP_MAX_BYTES,
+	 PMREGS_ETRACE_TE_INST_MAX_BYTES, f->type == p->encap_type_inst)
+REF_READ(atb_stream, atb, struct pmregs_etrace_te_inst, te_inst, PMREGS_ETRACE_ATB_MAX_BYTES, PMREGS_ETRACE_TE_INST_MAX_BYTES,
+	 f->length > 0)
+
+/* A te_inst / te_data payload that decodes under p (random bits until one does), decoded into *t. */
+static void good_te_inst(const params_t *p, struct pmregs_etrace_te_inst *t)
+{
+	unsigned char b[PMREGS_ETRACE_TE_INST_PAD_BYTES] = {0};
+	size_t n;
+	do {
+		n = 1 + (size_t)(rnd() % 16);
+		random_payload(b, n);
+	} while (pmregs_etrace_te_inst_decode_padded(p, b, n, t) != PMREGS_OK);
+}
+
+static void good_te_data(const params_t *p, struct pmregs_etrace_te_data *t)
+{
+	unsigned char b[PMREGS_ETRACE_TE_DATA_PAD_BYTES] = {0};
+	size_t n;
+	do {
+		n = 1 + (size_t)(rnd() % 16);
+		random_payload(b, n);
+	} while (pmregs_etrace_te_data_decode_padded(p, b, n, t) != PMREGS_OK);
+}
+
+/*
+ * A random buffer of up to cap bytes: frames put by the writer (random frame
+ * fields where the framing has them), random bytes, a flipped byte now and
+ * then; its length is where it was cut.
+ */
+static size_t random_stream(const params_t *p, unsigned which, unsigned char *buf, size_t cap)
+{
+	size_t o = 0;
+	while (o + 64 < cap) {
+		unsigned r = (unsigned)(rnd() % 16);
+		int n = -1;
+		if (r == 0) { /* random bytes */
+			size_t k = 1 + (size_t)(rnd() % 8);
+			while (k-- && o < cap)
+				buf[o++] = (unsigned char)rnd();
+			continue;
+		}
+		if (which == 0 || which == 1) {
+			struct pmregs_etrace_smi f;
+			pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+			f.msg_type = (uint8_t)(which == 0 ? 2 : 3);
+			if (rnd() % 8 == 0)
+				f.msg_type = (uint8_t)(rnd() % 4);
+			f.timestamp_present = (uint8_t)(rnd() % 4 == 0);
+			f.timestamp = (uint16_t)(f.timestamp_present ? rnd() : 0);
+			f.index = (uint16_t)(rnd() & ((1u << p->smi_index_bits) - 1));
+			if (which == 0) {
+				struct pmregs_etrace_te_inst t;
+				good_te_inst(p, &t);
+				n = pmregs_etrace_smi_stream_put(p, &f, &t, buf + o, cap - o);
+			} else {
+				struct pmregs_etrace_te_data t;
+				good_te_data(p, &t);
+				n = pmregs_etrace_smi_data_stream_put(p, &f, &t, buf + o, cap - o);
+			}
+		} else {
+			struct pmregs_etrace_te_inst t;
+			good_te_inst(p, &t);
+			if (which == 2) {
+				struct pmregs_etrace_encap f;
+				pmregs_etrace_encap_init(&f, PMREGS_ETRACE_ENCAP_SHAPE_NORMAL);
+				f.type = (uint8_t)p->encap_type_inst;
+				n = pmregs_etrace_encap_stream_put(p, &f, &t, buf + o, cap - o);
+			} else {
+				struct pmregs_etrace_atb f;
+				pmregs_etrace_atb_init(&f, PMREGS_ETRACE_ATB_SHAPE_MESSAGE);
+				f.timestamp_present = (uint8_t)(rnd() % 4 == 0);
+				f.timestamp = (uint16_t)(f.timestamp_present ? rnd() : 0);
+				n = pmregs_etrace_atb_stream_put(p, &f, &t, buf + o, cap - o);
+			}
+		}
+		if (n <= 0)
+			continue;
+		if (rnd() % 16 == 0) /* a hostile change inside the packet */
+			buf[o + (size_t)(rnd() % (unsigned)n)] ^= (unsigned char)(1u << (rnd() % 8));
+		o += (size_t)n;
+	}
+	return o ? (size_t)(rnd() % o) + 1 : 0;
+}
+
+static void streams(unsigned long blocks)
+{
+	static const char *const name[4] = {"smi_stream", "smi_data_stream", "encap_stream", "atb_stream"};
+	unsigned char buf[512];
+	unsigned long k, good[4] = {0}, bytes[4] = {0};
+	unsigned w;
+	for (k = 0; k < blocks; k++) {
+		params_t p;
+		random_params(&p);
+		for (w = 0; w < 4; w++) {
+			size_t len = random_stream(&p, w, buf, sizeof buf);
+			bytes[w] += len;
+			switch (w) {
+			case 0:
+				good[w] += smi_stream_offsets(&p, buf, len);
+				break;
+			case 1:
+				good[w] += smi_data_stream_offsets(&p, buf, len);
+				break;
+			case 2:
+				good[w] += encap_stream_offsets(&p, buf, len);
+				break;
+			default:
+				good[w] += atb_stream_offsets(&p, buf, len);
+				break;
+			}
+		}
+	}
+	for (w = 0; w < 4; w++) {
+		printf("%s: %lu start offsets on %lu parameter blocks, %lu decoded payloads\n", name[w], bytes[w], blocks,
+		       good[w]);
+		CHECK(good[w] > bytes[w] / 100);
+	}
+}
+
+int main(void)
+{
+	te_inst_payloads(test_scale(2000), 1000);
+	te_data_payloads(test_scale(500), 1000);
+	streams(test_scale(400));
+	return check_done("test_etrace_word");
+}
