@@ -907,1129 +907,6 @@ static inline const char *pmregs_etrace_te_inst_branch_fmt_name(uint64_t x)
 }
 
 /*
- * Describe *in as "shape field=value ...": the fields of its shape that are
- * present under these parameters, named values in parentheses. Writes at most
- * n bytes (NUL-terminated when n > 0); returns the length the text needs.
- */
-static inline size_t pmregs_etrace_te_inst_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_inst *in)
-{
-	struct pmregs_sbuf sb;
-	unsigned pos = 0, w;
-	uint64_t x;
-	sb.buf = buf;
-	sb.cap = n;
-	sb.len = 0;
-	pmregs_sb_puts(&sb, pmregs_etrace_te_inst_shape_name(in->shape) ? pmregs_etrace_te_inst_shape_name(in->shape) : "?");
-	switch (in->shape) {
-	case PMREGS_ETRACE_TE_INST_SHAPE_START: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subformat;
-		if (w) {
-			pmregs_sb_puts(&sb, " subformat=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(start)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(trap)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(context)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(support)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->branch;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->privilege_width_p);
-		x = (uint64_t)in->privilege;
-		if (w) {
-			pmregs_sb_puts(&sb, " privilege=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(u)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(s)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(m)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(d)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(vu)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(vs)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-		x = (uint64_t)in->time;
-		if (w) {
-			pmregs_sb_puts(&sb, " time=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-		x = (uint64_t)in->context;
-		if (w) {
-			pmregs_sb_puts(&sb, " context=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = (uint64_t)in->address;
-		if (w) {
-			pmregs_sb_puts(&sb, " address=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_TRAP: {
-		uint64_t f_interrupt = 0;
-		uint64_t f_thaddr = 0;
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subformat;
-		if (w) {
-			pmregs_sb_puts(&sb, " subformat=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(start)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(trap)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(context)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(support)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->branch;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->privilege_width_p);
-		x = (uint64_t)in->privilege;
-		if (w) {
-			pmregs_sb_puts(&sb, " privilege=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(u)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(s)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(m)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(d)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(vu)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(vs)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-		x = (uint64_t)in->time;
-		if (w) {
-			pmregs_sb_puts(&sb, " time=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-		x = (uint64_t)in->context;
-		if (w) {
-			pmregs_sb_puts(&sb, " context=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->ecause_width_p);
-		x = (uint64_t)in->ecause;
-		if (w) {
-			pmregs_sb_puts(&sb, " ecause=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->interrupt;
-		if (w) {
-			pmregs_sb_puts(&sb, " interrupt=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_interrupt = x;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->thaddr;
-		if (w) {
-			pmregs_sb_puts(&sb, " thaddr=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_thaddr = x;
-		pos += w;
-		w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
-		x = (uint64_t)in->address;
-		if (w) {
-			pmregs_sb_puts(&sb, " address=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
-		x = (uint64_t)in->tval;
-		if (w) {
-			pmregs_sb_puts(&sb, " tval=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subformat;
-		if (w) {
-			pmregs_sb_puts(&sb, " subformat=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(start)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(trap)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(context)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(support)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->privilege_width_p);
-		x = (uint64_t)in->privilege;
-		if (w) {
-			pmregs_sb_puts(&sb, " privilege=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(u)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(s)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(m)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(d)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(vu)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(vs)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-		x = (uint64_t)in->time;
-		if (w) {
-			pmregs_sb_puts(&sb, " time=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-		x = (uint64_t)in->context;
-		if (w) {
-			pmregs_sb_puts(&sb, " context=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subformat;
-		if (w) {
-			pmregs_sb_puts(&sb, " subformat=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(start)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(trap)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(context)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(support)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->ienable;
-		if (w) {
-			pmregs_sb_puts(&sb, " ienable=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->encoder_mode_width);
-		x = (uint64_t)in->encoder_mode;
-		if (w) {
-			pmregs_sb_puts(&sb, " encoder_mode=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(branch_trace)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->qual_status;
-		if (w) {
-			pmregs_sb_puts(&sb, " qual_status=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(no_change)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(ended_rep)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(trace_lost)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(ended_ntr)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->ioptions_width);
-		x = (uint64_t)in->ioptions;
-		if (w) {
-			pmregs_sb_puts(&sb, " ioptions=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->denable;
-		if (w) {
-			pmregs_sb_puts(&sb, " denable=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->dloss;
-		if (w) {
-			pmregs_sb_puts(&sb, " dloss=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->doptions_width);
-		x = (uint64_t)in->doptions;
-		if (w) {
-			pmregs_sb_puts(&sb, " doptions=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = (uint64_t)in->address;
-		if (w) {
-			pmregs_sb_puts(&sb, " address=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->notify;
-		if (w) {
-			pmregs_sb_puts(&sb, " notify=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->updiscon;
-		if (w) {
-			pmregs_sb_puts(&sb, " updiscon=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->irreport;
-		if (w) {
-			pmregs_sb_puts(&sb, " irreport=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-		x = (uint64_t)in->irdepth;
-		if (w) {
-			pmregs_sb_puts(&sb, " irdepth=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA: {
-		uint64_t f_branches = 0;
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 5u;
-		x = (uint64_t)in->branches;
-		if (w) {
-			pmregs_sb_puts(&sb, " branches=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_branches = x;
-		pos += w;
-		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-		x = (uint64_t)in->branch_map;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch_map=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = (uint64_t)in->address;
-		if (w) {
-			pmregs_sb_puts(&sb, " address=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->notify;
-		if (w) {
-			pmregs_sb_puts(&sb, " notify=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->updiscon;
-		if (w) {
-			pmregs_sb_puts(&sb, " updiscon=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->irreport;
-		if (w) {
-			pmregs_sb_puts(&sb, " irreport=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-		x = (uint64_t)in->irdepth;
-		if (w) {
-			pmregs_sb_puts(&sb, " irdepth=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL: {
-		uint64_t f_branches = 0;
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 5u;
-		x = (uint64_t)in->branches;
-		if (w) {
-			pmregs_sb_puts(&sb, " branches=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_branches = x;
-		pos += w;
-		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-		x = (uint64_t)in->branch_map;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch_map=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = (uint64_t)in->subformat;
-		if (w) {
-			pmregs_sb_puts(&sb, " subformat=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(branch_count)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(jump_target_cache)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 32u;
-		x = (uint64_t)in->branch_count;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch_count=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->branch_fmt;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch_fmt=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(no_addr)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(addr_fail)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = (uint64_t)in->subformat;
-		if (w) {
-			pmregs_sb_puts(&sb, " subformat=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(branch_count)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(jump_target_cache)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 32u;
-		x = (uint64_t)in->branch_count;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch_count=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->branch_fmt;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch_fmt=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(no_addr)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(addr_fail)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = (uint64_t)in->address;
-		if (w) {
-			pmregs_sb_puts(&sb, " address=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->notify;
-		if (w) {
-			pmregs_sb_puts(&sb, " notify=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->updiscon;
-		if (w) {
-			pmregs_sb_puts(&sb, " updiscon=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->irreport;
-		if (w) {
-			pmregs_sb_puts(&sb, " irreport=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-		x = (uint64_t)in->irdepth;
-		if (w) {
-			pmregs_sb_puts(&sb, " irdepth=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE: {
-		uint64_t f_branches = 0;
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = (uint64_t)in->subformat;
-		if (w) {
-			pmregs_sb_puts(&sb, " subformat=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(branch_count)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(jump_target_cache)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->cache_size_p);
-		x = (uint64_t)in->index;
-		if (w) {
-			pmregs_sb_puts(&sb, " index=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 5u;
-		x = (uint64_t)in->branches;
-		if (w) {
-			pmregs_sb_puts(&sb, " branches=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_branches = x;
-		pos += w;
-		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-		x = (uint64_t)in->branch_map;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch_map=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->irreport;
-		if (w) {
-			pmregs_sb_puts(&sb, " irreport=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-		x = (uint64_t)in->irdepth;
-		if (w) {
-			pmregs_sb_puts(&sb, " irdepth=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	default:
-		break;
-	}
-	(void)p;
-	(void)pos;
-	(void)x;
-	return pmregs_sb_finish(&sb);
-}
-
-/*
  * The fields pmregs_etrace_te_inst_snprint() prints, as data: those of *in's shape that
  * are present under these parameters, in transmission order, with their named
  * values. Fills out[0..cap) and returns how many there are (at most
@@ -2049,7 +926,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2077,7 +954,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "subformat";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2105,7 +982,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "branch";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2117,7 +994,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "privilege";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2151,7 +1028,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "time";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2163,7 +1040,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "context";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2175,7 +1052,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "address";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2192,7 +1069,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2220,7 +1097,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "subformat";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2248,7 +1125,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "branch";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2260,7 +1137,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "privilege";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2294,7 +1171,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "time";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2306,7 +1183,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "context";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2318,7 +1195,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "ecause";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2330,7 +1207,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "interrupt";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2343,7 +1220,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "thaddr";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2356,7 +1233,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "address";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2368,7 +1245,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "tval";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2383,7 +1260,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2411,7 +1288,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "subformat";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2439,7 +1316,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "privilege";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2473,7 +1350,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "time";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2485,7 +1362,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "context";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2500,7 +1377,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2528,7 +1405,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "subformat";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2556,7 +1433,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "ienable";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2568,7 +1445,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "encoder_mode";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2587,7 +1464,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "qual_status";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2615,7 +1492,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "ioptions";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2627,7 +1504,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "denable";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2639,7 +1516,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "dloss";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2651,7 +1528,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "doptions";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2666,7 +1543,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2694,7 +1571,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "address";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2706,7 +1583,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "notify";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2718,7 +1595,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "updiscon";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2730,7 +1607,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "irreport";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2742,7 +1619,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "irdepth";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2758,7 +1635,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2786,7 +1663,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "branches";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2799,7 +1676,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "branch_map";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2811,7 +1688,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "address";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2823,7 +1700,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "notify";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2835,7 +1712,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "updiscon";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2847,7 +1724,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "irreport";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2859,7 +1736,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "irdepth";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2875,7 +1752,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2903,7 +1780,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "branches";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2916,7 +1793,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "branch_map";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2931,7 +1808,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2959,7 +1836,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "subformat";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -2981,7 +1858,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "branch_count";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -2993,7 +1870,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "branch_fmt";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -3021,7 +1898,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -3049,7 +1926,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "subformat";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -3071,7 +1948,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "branch_count";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -3083,7 +1960,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "branch_fmt";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -3108,7 +1985,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "address";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -3120,7 +1997,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "notify";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -3132,7 +2009,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "updiscon";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -3144,7 +2021,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "irreport";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -3156,7 +2033,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "irdepth";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -3172,7 +2049,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -3200,7 +2077,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "subformat";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -3222,7 +2099,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "index";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -3234,7 +2111,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "branches";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -3247,7 +2124,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "branch_map";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -3259,7 +2136,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "irreport";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -3271,7 +2148,7 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "irdepth";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -3288,6 +2165,24 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 	(void)out;
 	(void)cap;
 	return k;
+}
+
+/*
+ * Describe *in as "shape field=value ...": the fields of its shape that are
+ * present under these parameters, named values in parentheses. Writes at most
+ * n bytes (NUL-terminated when n > 0); returns the length the text needs.
+ */
+static inline size_t pmregs_etrace_te_inst_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_inst *in)
+{
+	struct pmregs_sbuf sb;
+	struct pmregs_packet_field f[11];
+	const char *shape = pmregs_etrace_te_inst_shape_name(in->shape);
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	pmregs_sb_puts(&sb, shape ? shape : "?");
+	pmregs_sb_packet_fields(&sb, f, pmregs_etrace_te_inst_fields(p, in, f, 11));
+	return pmregs_sb_finish(&sb);
 }
 
 /* ---- te_data packets as text and as field lists ---- */
@@ -3511,753 +2406,6 @@ static inline const char *pmregs_etrace_te_data_resp_name(uint64_t x)
 }
 
 /*
- * Describe *in as "shape field=value ...": the fields of its shape that are
- * present under these parameters, named values in parentheses. Writes at most
- * n bytes (NUL-terminated when n > 0); returns the length the text needs.
- */
-static inline size_t pmregs_etrace_te_data_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_data *in)
-{
-	struct pmregs_sbuf sb;
-	unsigned pos = 0, w;
-	uint64_t x;
-	sb.buf = buf;
-	sb.cap = n;
-	sb.len = 0;
-	pmregs_sb_puts(&sb, pmregs_etrace_te_data_shape_name(in->shape) ? pmregs_etrace_te_data_shape_name(in->shape) : "?");
-	switch (in->shape) {
-	case PMREGS_ETRACE_TE_DATA_SHAPE_LOAD_STORE: {
-		uint64_t f_data_len = 0;
-		uint64_t f_format = 0;
-		uint64_t f_size = 0;
-		w = (unsigned)((uint64_t)p->dformat_width);
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(load_aligned)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(load_unaligned)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(store_aligned)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(store_unaligned)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(split_load_data)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(csr)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(atomic)");
-				break;
-			case 7:
-				pmregs_sb_puts(&sb, "(split_atomic_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		f_format = x;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = (uint64_t)in->size;
-		if (w) {
-			pmregs_sb_puts(&sb, " size=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_size = x;
-		pos += w;
-		w = (unsigned)((((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
-		x = (uint64_t)in->lrid;
-		if (w) {
-			pmregs_sb_puts(&sb, " lrid=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = (uint64_t)in->diff;
-		if (w) {
-			pmregs_sb_puts(&sb, " diff=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : f_size));
-		x = (uint64_t)in->data_len;
-		if (w) {
-			pmregs_sb_puts(&sb, " data_len=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_data_len = x;
-		pos += w;
-		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
-		x = (uint64_t)in->data;
-		if (w) {
-			pmregs_sb_puts(&sb, " data=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
-		x = (uint64_t)in->address;
-		if (w) {
-			pmregs_sb_puts(&sb, " address=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_LOAD_DATA: {
-		uint64_t f_resp = 0;
-		w = (unsigned)((uint64_t)p->dformat_width);
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(load_aligned)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(load_unaligned)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(store_aligned)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(store_unaligned)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(split_load_data)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(csr)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(atomic)");
-				break;
-			case 7:
-				pmregs_sb_puts(&sb, "(split_atomic_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = (uint64_t)in->size;
-		if (w) {
-			pmregs_sb_puts(&sb, " size=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->lrid_width_p);
-		x = (uint64_t)in->lrid;
-		if (w) {
-			pmregs_sb_puts(&sb, " lrid=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->resp;
-		if (w) {
-			pmregs_sb_puts(&sb, " resp=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(error)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(xor_data)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(full_data)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(diff_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		f_resp = x;
-		pos += w;
-		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)p->data_width_p));
-		x = (uint64_t)in->data;
-		if (w) {
-			pmregs_sb_puts(&sb, " data=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_DATA_SHAPE_CSR: {
-		uint64_t f_data_len = 0;
-		uint64_t f_op_len = 0;
-		w = (unsigned)((uint64_t)p->dformat_width);
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(load_aligned)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(load_unaligned)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(store_aligned)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(store_unaligned)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(split_load_data)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(csr)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(atomic)");
-				break;
-			case 7:
-				pmregs_sb_puts(&sb, "(split_atomic_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subtype;
-		if (w) {
-			pmregs_sb_puts(&sb, " subtype=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(rw)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(rs)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(rc)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = (uint64_t)in->diff;
-		if (w) {
-			pmregs_sb_puts(&sb, " diff=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
-		x = (uint64_t)in->data_len;
-		if (w) {
-			pmregs_sb_puts(&sb, " data_len=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_data_len = x;
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
-		x = (uint64_t)in->data;
-		if (w) {
-			pmregs_sb_puts(&sb, " data=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 6u;
-		x = (uint64_t)in->addr_msbs;
-		if (w) {
-			pmregs_sb_puts(&sb, " addr_msbs=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
-		x = (uint64_t)in->op_len;
-		if (w) {
-			pmregs_sb_puts(&sb, " op_len=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_op_len = x;
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
-		x = (uint64_t)in->operand;
-		if (w) {
-			pmregs_sb_puts(&sb, " operand=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 6u;
-		x = (uint64_t)in->addr_lsbs;
-		if (w) {
-			pmregs_sb_puts(&sb, " addr_lsbs=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_DATA_SHAPE_CSR_READ_ONLY: {
-		uint64_t f_data_len = 0;
-		w = (unsigned)((uint64_t)p->dformat_width);
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(load_aligned)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(load_unaligned)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(store_aligned)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(store_unaligned)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(split_load_data)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(csr)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(atomic)");
-				break;
-			case 7:
-				pmregs_sb_puts(&sb, "(split_atomic_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subtype;
-		if (w) {
-			pmregs_sb_puts(&sb, " subtype=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(rw)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(rs)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(rc)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = (uint64_t)in->diff;
-		if (w) {
-			pmregs_sb_puts(&sb, " diff=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
-		x = (uint64_t)in->data_len;
-		if (w) {
-			pmregs_sb_puts(&sb, " data_len=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_data_len = x;
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
-		x = (uint64_t)in->data;
-		if (w) {
-			pmregs_sb_puts(&sb, " data=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 6u;
-		x = (uint64_t)in->addr_msbs;
-		if (w) {
-			pmregs_sb_puts(&sb, " addr_msbs=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 6u;
-		x = (uint64_t)in->addr_lsbs;
-		if (w) {
-			pmregs_sb_puts(&sb, " addr_lsbs=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_DATA_SHAPE_ATOMIC: {
-		uint64_t f_data_len = 0;
-		uint64_t f_op_len = 0;
-		uint64_t f_size = 0;
-		w = (unsigned)((uint64_t)p->dformat_width);
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(load_aligned)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(load_unaligned)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(store_aligned)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(store_unaligned)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(split_load_data)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(csr)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(atomic)");
-				break;
-			case 7:
-				pmregs_sb_puts(&sb, "(split_atomic_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 3u;
-		x = (uint64_t)in->subtype;
-		if (w) {
-			pmregs_sb_puts(&sb, " subtype=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(amoswap)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(amoadd)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(amoand)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(amoor)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(amoxor)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(amomax)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(amomin)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = (uint64_t)in->size;
-		if (w) {
-			pmregs_sb_puts(&sb, " size=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_size = x;
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
-		x = (uint64_t)in->lrid;
-		if (w) {
-			pmregs_sb_puts(&sb, " lrid=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = (uint64_t)in->diff;
-		if (w) {
-			pmregs_sb_puts(&sb, " diff=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : f_size));
-		x = (uint64_t)in->op_len;
-		if (w) {
-			pmregs_sb_puts(&sb, " op_len=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_op_len = x;
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
-		x = (uint64_t)in->operand;
-		if (w) {
-			pmregs_sb_puts(&sb, " operand=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : f_size));
-		x = (uint64_t)in->data_len;
-		if (w) {
-			pmregs_sb_puts(&sb, " data_len=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_data_len = x;
-		pos += w;
-		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
-		x = (uint64_t)in->data;
-		if (w) {
-			pmregs_sb_puts(&sb, " data=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
-		x = (uint64_t)in->address;
-		if (w) {
-			pmregs_sb_puts(&sb, " address=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_ATOMIC_DATA: {
-		uint64_t f_data_len = 0;
-		uint64_t f_resp = 0;
-		w = (unsigned)((uint64_t)p->dformat_width);
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(load_aligned)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(load_unaligned)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(store_aligned)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(store_unaligned)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(split_load_data)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(csr)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(atomic)");
-				break;
-			case 7:
-				pmregs_sb_puts(&sb, "(split_atomic_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->lrid_width_p);
-		x = (uint64_t)in->lrid;
-		if (w) {
-			pmregs_sb_puts(&sb, " lrid=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->resp;
-		if (w) {
-			pmregs_sb_puts(&sb, " resp=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(error)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(xor_data)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(full_data)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(diff_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		f_resp = x;
-		pos += w;
-		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_ddata_len_width(p)));
-		x = (uint64_t)in->data_len;
-		if (w) {
-			pmregs_sb_puts(&sb, " data_len=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_data_len = x;
-		pos += w;
-		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
-		x = (uint64_t)in->data;
-		if (w) {
-			pmregs_sb_puts(&sb, " data=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	default:
-		break;
-	}
-	(void)p;
-	(void)pos;
-	(void)x;
-	return pmregs_sb_finish(&sb);
-}
-
-/*
  * The fields pmregs_etrace_te_data_snprint() prints, as data: those of *in's shape that
  * are present under these parameters, in transmission order, with their named
  * values. Fills out[0..cap) and returns how many there are (at most
@@ -4280,7 +2428,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -4321,7 +2469,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "size";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4334,7 +2482,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "lrid";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4346,7 +2494,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "diff";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4358,7 +2506,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "data_len";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4371,7 +2519,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "data";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4383,7 +2531,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "address";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4399,7 +2547,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -4439,7 +2587,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "size";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4451,7 +2599,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "lrid";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4463,7 +2611,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "resp";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -4492,7 +2640,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "data";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4509,7 +2657,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -4549,7 +2697,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "subtype";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -4574,7 +2722,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "diff";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4586,7 +2734,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "data_len";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4599,7 +2747,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "data";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4611,7 +2759,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "addr_msbs";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4623,7 +2771,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "op_len";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4636,7 +2784,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "operand";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4648,7 +2796,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "addr_lsbs";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4664,7 +2812,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -4704,7 +2852,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "subtype";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -4729,7 +2877,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "diff";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4741,7 +2889,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "data_len";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4754,7 +2902,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "data";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4766,7 +2914,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "addr_msbs";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4778,7 +2926,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "addr_lsbs";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4796,7 +2944,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -4836,7 +2984,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "subtype";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -4873,7 +3021,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "size";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4886,7 +3034,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "lrid";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4898,7 +3046,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "diff";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4910,7 +3058,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "op_len";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4923,7 +3071,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "operand";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4935,7 +3083,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "data_len";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4948,7 +3096,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "data";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4960,7 +3108,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "address";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -4977,7 +3125,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "format";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -5017,7 +3165,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "lrid";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5029,7 +3177,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "resp";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 0:
@@ -5058,7 +3206,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "data_len";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5071,7 +3219,7 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 			if (k < cap) {
 				out[k].name = "data";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5088,6 +3236,24 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 	(void)out;
 	(void)cap;
 	return k;
+}
+
+/*
+ * Describe *in as "shape field=value ...": the fields of its shape that are
+ * present under these parameters, named values in parentheses. Writes at most
+ * n bytes (NUL-terminated when n > 0); returns the length the text needs.
+ */
+static inline size_t pmregs_etrace_te_data_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_data *in)
+{
+	struct pmregs_sbuf sb;
+	struct pmregs_packet_field f[10];
+	const char *shape = pmregs_etrace_te_data_shape_name(in->shape);
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	pmregs_sb_puts(&sb, shape ? shape : "?");
+	pmregs_sb_packet_fields(&sb, f, pmregs_etrace_te_data_fields(p, in, f, 10));
+	return pmregs_sb_finish(&sb);
 }
 
 /* ---- encap packets as text and as field lists ---- */
@@ -5159,161 +3325,6 @@ static inline int pmregs_etrace_encap_bits(const struct pmregs_etrace_params *p,
 }
 
 /*
- * Describe *in as "shape field=value ...": the fields of its shape that are
- * present under these parameters, named values in parentheses. Writes at most
- * n bytes (NUL-terminated when n > 0); returns the length the text needs.
- */
-static inline size_t pmregs_etrace_encap_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *in)
-{
-	struct pmregs_sbuf sb;
-	unsigned pos = 0, w;
-	uint64_t x;
-	sb.buf = buf;
-	sb.cap = n;
-	sb.len = 0;
-	pmregs_sb_puts(&sb, pmregs_etrace_encap_shape_name(in->shape) ? pmregs_etrace_encap_shape_name(in->shape) : "?");
-	switch (in->shape) {
-	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_IDLE: {
-		w = 5u;
-		x = (uint64_t)in->length;
-		if (w) {
-			pmregs_sb_puts(&sb, " length=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->flow;
-		if (w) {
-			pmregs_sb_puts(&sb, " flow=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->extend;
-		if (w) {
-			pmregs_sb_puts(&sb, " extend=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_ALIGN: {
-		w = 5u;
-		x = (uint64_t)in->length;
-		if (w) {
-			pmregs_sb_puts(&sb, " length=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->flow;
-		if (w) {
-			pmregs_sb_puts(&sb, " flow=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->extend;
-		if (w) {
-			pmregs_sb_puts(&sb, " extend=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_ENCAP_SHAPE_NORMAL: {
-		uint64_t f_extend = 0;
-		w = 5u;
-		x = (uint64_t)in->length;
-		if (w) {
-			pmregs_sb_puts(&sb, " length=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->flow;
-		if (w) {
-			pmregs_sb_puts(&sb, " flow=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->extend;
-		if (w) {
-			pmregs_sb_puts(&sb, " extend=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_extend = x;
-		pos += w;
-		w = (unsigned)((uint64_t)p->encap_srcid_bits);
-		x = (uint64_t)in->srcid;
-		if (w) {
-			pmregs_sb_puts(&sb, " srcid=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((f_extend != 0) ? (PMREGS_U64(8) * (uint64_t)p->encap_timestamp_bytes) : PMREGS_U64(0)));
-		x = (uint64_t)in->timestamp;
-		if (w) {
-			pmregs_sb_puts(&sb, " timestamp=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->encap_type_bits);
-		x = (uint64_t)in->type;
-		if (w) {
-			pmregs_sb_puts(&sb, " type=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	default:
-		break;
-	}
-	(void)p;
-	(void)pos;
-	(void)x;
-	return pmregs_sb_finish(&sb);
-}
-
-/*
  * The fields pmregs_etrace_encap_snprint() prints, as data: those of *in's shape that
  * are present under these parameters, in transmission order, with their named
  * values. Fills out[0..cap) and returns how many there are (at most
@@ -5333,7 +3344,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 			if (k < cap) {
 				out[k].name = "length";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5345,7 +3356,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 			if (k < cap) {
 				out[k].name = "flow";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5357,7 +3368,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 			if (k < cap) {
 				out[k].name = "extend";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5372,7 +3383,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 			if (k < cap) {
 				out[k].name = "length";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5384,7 +3395,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 			if (k < cap) {
 				out[k].name = "flow";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5396,7 +3407,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 			if (k < cap) {
 				out[k].name = "extend";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5412,7 +3423,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 			if (k < cap) {
 				out[k].name = "length";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5424,7 +3435,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 			if (k < cap) {
 				out[k].name = "flow";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5436,7 +3447,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 			if (k < cap) {
 				out[k].name = "extend";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5449,7 +3460,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 			if (k < cap) {
 				out[k].name = "srcid";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5461,7 +3472,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 			if (k < cap) {
 				out[k].name = "timestamp";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5473,7 +3484,7 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 			if (k < cap) {
 				out[k].name = "type";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5490,6 +3501,24 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 	(void)out;
 	(void)cap;
 	return k;
+}
+
+/*
+ * Describe *in as "shape field=value ...": the fields of its shape that are
+ * present under these parameters, named values in parentheses. Writes at most
+ * n bytes (NUL-terminated when n > 0); returns the length the text needs.
+ */
+static inline size_t pmregs_etrace_encap_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *in)
+{
+	struct pmregs_sbuf sb;
+	struct pmregs_packet_field f[6];
+	const char *shape = pmregs_etrace_encap_shape_name(in->shape);
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	pmregs_sb_puts(&sb, shape ? shape : "?");
+	pmregs_sb_packet_fields(&sb, f, pmregs_etrace_encap_fields(p, in, f, 6));
+	return pmregs_sb_finish(&sb);
 }
 
 /* ---- smi packets as text and as field lists ---- */
@@ -5563,148 +3592,6 @@ static inline const char *pmregs_etrace_smi_msg_type_name(uint64_t x)
 }
 
 /*
- * Describe *in as "shape field=value ...": the fields of its shape that are
- * present under these parameters, named values in parentheses. Writes at most
- * n bytes (NUL-terminated when n > 0); returns the length the text needs.
- */
-static inline size_t pmregs_etrace_smi_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *in)
-{
-	struct pmregs_sbuf sb;
-	unsigned pos = 0, w;
-	uint64_t x;
-	sb.buf = buf;
-	sb.cap = n;
-	sb.len = 0;
-	pmregs_sb_puts(&sb, pmregs_etrace_smi_shape_name(in->shape) ? pmregs_etrace_smi_shape_name(in->shape) : "?");
-	switch (in->shape) {
-	case PMREGS_ETRACE_SMI_SHAPE_FILL: {
-		w = 5u;
-		x = (uint64_t)in->length;
-		if (w) {
-			pmregs_sb_puts(&sb, " length=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->msg_type;
-		if (w) {
-			pmregs_sb_puts(&sb, " msg_type=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 2:
-				pmregs_sb_puts(&sb, "(te_inst)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(te_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			pmregs_sb_puts(&sb, " timestamp_present=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_SMI_SHAPE_MESSAGE: {
-		uint64_t f_timestamp_present = 0;
-		w = 5u;
-		x = (uint64_t)in->length;
-		if (w) {
-			pmregs_sb_puts(&sb, " length=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->msg_type;
-		if (w) {
-			pmregs_sb_puts(&sb, " msg_type=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 2:
-				pmregs_sb_puts(&sb, "(te_inst)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(te_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			pmregs_sb_puts(&sb, " timestamp_present=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_timestamp_present = x;
-		pos += w;
-		w = (unsigned)((uint64_t)p->smi_index_bits);
-		x = (uint64_t)in->index;
-		if (w) {
-			pmregs_sb_puts(&sb, " index=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)));
-		x = (uint64_t)in->index_pad;
-		if (w) {
-			pmregs_sb_puts(&sb, " index_pad=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
-		x = (uint64_t)in->timestamp;
-		if (w) {
-			pmregs_sb_puts(&sb, " timestamp=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	default:
-		break;
-	}
-	(void)p;
-	(void)pos;
-	(void)x;
-	return pmregs_sb_finish(&sb);
-}
-
-/*
  * The fields pmregs_etrace_smi_snprint() prints, as data: those of *in's shape that
  * are present under these parameters, in transmission order, with their named
  * values. Fills out[0..cap) and returns how many there are (at most
@@ -5724,7 +3611,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "length";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5736,7 +3623,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "msg_type";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 2:
@@ -5758,7 +3645,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "timestamp_present";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5774,7 +3661,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "length";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5786,7 +3673,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "msg_type";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 				switch (x) {
 				case 2:
@@ -5808,7 +3695,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "timestamp_present";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5821,7 +3708,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "index";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5833,7 +3720,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "index_pad";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5845,7 +3732,7 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "timestamp";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -5862,6 +3749,24 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 	(void)out;
 	(void)cap;
 	return k;
+}
+
+/*
+ * Describe *in as "shape field=value ...": the fields of its shape that are
+ * present under these parameters, named values in parentheses. Writes at most
+ * n bytes (NUL-terminated when n > 0); returns the length the text needs.
+ */
+static inline size_t pmregs_etrace_smi_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *in)
+{
+	struct pmregs_sbuf sb;
+	struct pmregs_packet_field f[6];
+	const char *shape = pmregs_etrace_smi_shape_name(in->shape);
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	pmregs_sb_puts(&sb, shape ? shape : "?");
+	pmregs_sb_packet_fields(&sb, f, pmregs_etrace_smi_fields(p, in, f, 6));
+	return pmregs_sb_finish(&sb);
 }
 
 /* ---- atb packets as text and as field lists ---- */
@@ -5918,108 +3823,6 @@ static inline int pmregs_etrace_atb_bits(const struct pmregs_etrace_params *p, c
 }
 
 /*
- * Describe *in as "shape field=value ...": the fields of its shape that are
- * present under these parameters, named values in parentheses. Writes at most
- * n bytes (NUL-terminated when n > 0); returns the length the text needs.
- */
-static inline size_t pmregs_etrace_atb_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_atb *in)
-{
-	struct pmregs_sbuf sb;
-	unsigned pos = 0, w;
-	uint64_t x;
-	sb.buf = buf;
-	sb.cap = n;
-	sb.len = 0;
-	pmregs_sb_puts(&sb, pmregs_etrace_atb_shape_name(in->shape) ? pmregs_etrace_atb_shape_name(in->shape) : "?");
-	switch (in->shape) {
-	case PMREGS_ETRACE_ATB_SHAPE_FILL: {
-		w = 5u;
-		x = (uint64_t)in->length;
-		if (w) {
-			pmregs_sb_puts(&sb, " length=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			pmregs_sb_puts(&sb, " timestamp_present=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->reserved;
-		if (w) {
-			pmregs_sb_puts(&sb, " reserved=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_ATB_SHAPE_MESSAGE: {
-		uint64_t f_timestamp_present = 0;
-		w = 5u;
-		x = (uint64_t)in->length;
-		if (w) {
-			pmregs_sb_puts(&sb, " length=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			pmregs_sb_puts(&sb, " timestamp_present=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_timestamp_present = x;
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->reserved;
-		if (w) {
-			pmregs_sb_puts(&sb, " reserved=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
-		x = (uint64_t)in->timestamp;
-		if (w) {
-			pmregs_sb_puts(&sb, " timestamp=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	default:
-		break;
-	}
-	(void)p;
-	(void)pos;
-	(void)x;
-	return pmregs_sb_finish(&sb);
-}
-
-/*
  * The fields pmregs_etrace_atb_snprint() prints, as data: those of *in's shape that
  * are present under these parameters, in transmission order, with their named
  * values. Fills out[0..cap) and returns how many there are (at most
@@ -6039,7 +3842,7 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "length";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -6051,7 +3854,7 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "timestamp_present";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -6063,7 +3866,7 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "reserved";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -6079,7 +3882,7 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "length";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -6091,7 +3894,7 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "timestamp_present";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -6104,7 +3907,7 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "reserved";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -6116,7 +3919,7 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 			if (k < cap) {
 				out[k].name = "timestamp";
 				out[k].value = x;
-				out[k].width = (uint8_t)w;
+				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
 				out[k].meaning = PMREGS_NULL;
 			}
 			k++;
@@ -6133,6 +3936,24 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 	(void)out;
 	(void)cap;
 	return k;
+}
+
+/*
+ * Describe *in as "shape field=value ...": the fields of its shape that are
+ * present under these parameters, named values in parentheses. Writes at most
+ * n bytes (NUL-terminated when n > 0); returns the length the text needs.
+ */
+static inline size_t pmregs_etrace_atb_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_atb *in)
+{
+	struct pmregs_sbuf sb;
+	struct pmregs_packet_field f[4];
+	const char *shape = pmregs_etrace_atb_shape_name(in->shape);
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	pmregs_sb_puts(&sb, shape ? shape : "?");
+	pmregs_sb_packet_fields(&sb, f, pmregs_etrace_atb_fields(p, in, f, 4));
+	return pmregs_sb_finish(&sb);
 }
 
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */

@@ -1171,7 +1171,6 @@ class CodeGen:
         v["decode_body"] = self.decode_body(Pk, v)
         v["encode_cases"] = [self.walk(Pk, Sh, i, "encode") for i, Sh in enumerate(Pk.shapes)]
         v["bits_cases"] = [self.walk(Pk, Sh, i, "bits") for i, Sh in enumerate(Pk.shapes)]
-        v["print_cases"] = [self.walk(Pk, Sh, i, "print", v) for i, Sh in enumerate(Pk.shapes)]
         v["fields_cases"] = [self.walk(Pk, Sh, i, "fields", v) for i, Sh in enumerate(Pk.shapes)]
         v["init_cases"] = [self.init_case(Sh) for Sh in Pk.shapes]
         if sem:
@@ -1480,29 +1479,12 @@ class CodeGen:
                         out.append(f"pmregs_ip_put(b, {nw}u, gpos, grp);")
                 else:
                     out.append(self.put_line(Pk, Sh, idx, F, nw))
-            elif mode == "print":
-                out.append("if (w) {")
-                out.append(f"\tpmregs_sb_puts(&sb, \" {F.name}=\");")
-                out.append("\tif (w <= 8)")
-                out.append("\t\tpmregs_sb_dec(&sb, x);")
-                out.append("\telse")
-                out.append("\t\tpmregs_sb_hex(&sb, x);")
-                if F.values:
-                    out.append("\tswitch (x) {")
-                    for vn, vv, _ in sorted(F.values, key=lambda t: t[1]):
-                        out.append(f"\tcase {vv}:")
-                        out.append(f"\t\tpmregs_sb_puts(&sb, \"({vn})\");")
-                        out.append("\t\tbreak;")
-                    out.append("\tdefault:")
-                    out.append("\t\tbreak;")
-                    out.append("\t}")
-                out.append("}")
             elif mode == "fields":
                 out.append("if (w) {")
                 out.append("\tif (k < cap) {")
                 out.append(f"\t\tout[k].name = \"{F.name}\";")
                 out.append("\t\tout[k].value = x;")
-                out.append("\t\tout[k].width = (uint8_t)w;")
+                out.append("\t\tout[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */")
                 out.append("\t\tout[k].meaning = PMREGS_NULL;")
                 if F.values:
                     out.append("\t\tswitch (x) {")
