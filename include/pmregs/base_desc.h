@@ -365,6 +365,22 @@ struct pmregs_packet_field {
 };
 
 /*
+ * Store a field in out[k] when k < cap (the generated _fields() functions list a packet's
+ * fields this way); returns k + 1. A width of 255 stands for 255 bits or more.
+ */
+static inline size_t pmregs_packet_field_put(struct pmregs_packet_field *out, size_t cap, size_t k, const char *name, uint64_t value,
+		unsigned width, const char *meaning)
+{
+	if (k < cap) {
+		out[k].name = name;
+		out[k].meaning = meaning;
+		out[k].value = value;
+		out[k].width = (uint8_t)(width < 255u ? width : 255u);
+	}
+	return k + 1;
+}
+
+/*
  * Append " name=value" for each of the n fields f[0..n), the value in decimal for a
  * field of up to 8 bits, else as hexadecimal, followed by "(meaning)" for a named
  * value: the text of the generated packet printers (pmregs_<family>_<packet>_snprint).

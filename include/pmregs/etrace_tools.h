@@ -922,141 +922,56 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 	case PMREGS_ETRACE_TE_INST_SHAPE_START: {
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subformat;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subformat";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "start";
-					break;
-				case 1:
-					out[k].meaning = "trap";
-					break;
-				case 2:
-					out[k].meaning = "context";
-					break;
-				case 3:
-					out[k].meaning = "support";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "start";
+				break;
+			case 1:
+				m = "trap";
+				break;
+			case 2:
+				m = "context";
+				break;
+			case 3:
+				m = "support";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subformat", x, w, m);
 		}
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->branch;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)p->privilege_width_p);
 		x = (uint64_t)in->privilege;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "privilege";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "u";
-					break;
-				case 1:
-					out[k].meaning = "s";
-					break;
-				case 3:
-					out[k].meaning = "m";
-					break;
-				case 4:
-					out[k].meaning = "d";
-					break;
-				case 5:
-					out[k].meaning = "vu";
-					break;
-				case 6:
-					out[k].meaning = "vs";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "privilege", x, w, pmregs_etrace_te_inst_privilege_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
 		x = (uint64_t)in->time;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "time";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "time", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
 		x = (uint64_t)in->context;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "context";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "context", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "address";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "address", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -1065,565 +980,223 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 		uint64_t f_thaddr = 0;
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subformat;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subformat";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "start";
-					break;
-				case 1:
-					out[k].meaning = "trap";
-					break;
-				case 2:
-					out[k].meaning = "context";
-					break;
-				case 3:
-					out[k].meaning = "support";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "start";
+				break;
+			case 1:
+				m = "trap";
+				break;
+			case 2:
+				m = "context";
+				break;
+			case 3:
+				m = "support";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subformat", x, w, m);
 		}
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->branch;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)p->privilege_width_p);
 		x = (uint64_t)in->privilege;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "privilege";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "u";
-					break;
-				case 1:
-					out[k].meaning = "s";
-					break;
-				case 3:
-					out[k].meaning = "m";
-					break;
-				case 4:
-					out[k].meaning = "d";
-					break;
-				case 5:
-					out[k].meaning = "vu";
-					break;
-				case 6:
-					out[k].meaning = "vs";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "privilege", x, w, pmregs_etrace_te_inst_privilege_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
 		x = (uint64_t)in->time;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "time";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "time", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
 		x = (uint64_t)in->context;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "context";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "context", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)p->ecause_width_p);
 		x = (uint64_t)in->ecause;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "ecause";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "ecause", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->interrupt;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "interrupt";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "interrupt", x, w, PMREGS_NULL);
 		f_interrupt = x;
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->thaddr;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "thaddr";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "thaddr", x, w, PMREGS_NULL);
 		f_thaddr = x;
 		pos += w;
 		w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
 		x = (uint64_t)in->address;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "address";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "address", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
 		x = (uint64_t)in->tval;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "tval";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "tval", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT: {
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subformat;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subformat";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "start";
-					break;
-				case 1:
-					out[k].meaning = "trap";
-					break;
-				case 2:
-					out[k].meaning = "context";
-					break;
-				case 3:
-					out[k].meaning = "support";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "start";
+				break;
+			case 1:
+				m = "trap";
+				break;
+			case 2:
+				m = "context";
+				break;
+			case 3:
+				m = "support";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subformat", x, w, m);
 		}
 		pos += w;
 		w = (unsigned)((uint64_t)p->privilege_width_p);
 		x = (uint64_t)in->privilege;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "privilege";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "u";
-					break;
-				case 1:
-					out[k].meaning = "s";
-					break;
-				case 3:
-					out[k].meaning = "m";
-					break;
-				case 4:
-					out[k].meaning = "d";
-					break;
-				case 5:
-					out[k].meaning = "vu";
-					break;
-				case 6:
-					out[k].meaning = "vs";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "privilege", x, w, pmregs_etrace_te_inst_privilege_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
 		x = (uint64_t)in->time;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "time";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "time", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
 		x = (uint64_t)in->context;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "context";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "context", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT: {
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subformat;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subformat";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "start";
-					break;
-				case 1:
-					out[k].meaning = "trap";
-					break;
-				case 2:
-					out[k].meaning = "context";
-					break;
-				case 3:
-					out[k].meaning = "support";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "start";
+				break;
+			case 1:
+				m = "trap";
+				break;
+			case 2:
+				m = "context";
+				break;
+			case 3:
+				m = "support";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subformat", x, w, m);
 		}
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->ienable;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "ienable";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "ienable", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)p->encoder_mode_width);
 		x = (uint64_t)in->encoder_mode;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "encoder_mode";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "branch_trace";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "encoder_mode", x, w, pmregs_etrace_te_inst_encoder_mode_name(x));
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->qual_status;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "qual_status";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "no_change";
-					break;
-				case 1:
-					out[k].meaning = "ended_rep";
-					break;
-				case 2:
-					out[k].meaning = "trace_lost";
-					break;
-				case 3:
-					out[k].meaning = "ended_ntr";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "qual_status", x, w, pmregs_etrace_te_inst_qual_status_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)p->ioptions_width);
 		x = (uint64_t)in->ioptions;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "ioptions";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "ioptions", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->denable;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "denable";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "denable", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->dloss;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "dloss";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "dloss", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)p->doptions_width);
 		x = (uint64_t)in->doptions;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "doptions";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "doptions", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY: {
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "address";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "address", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->notify;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "notify";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "notify", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->updiscon;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "updiscon";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "updiscon", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irreport";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irreport", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irdepth";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irdepth", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -1631,116 +1204,44 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 		uint64_t f_branches = 0;
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = 5u;
 		x = (uint64_t)in->branches;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branches";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branches", x, w, PMREGS_NULL);
 		f_branches = x;
 		pos += w;
 		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
 		x = (uint64_t)in->branch_map;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch_map";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch_map", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "address";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "address", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->notify;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "notify";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "notify", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->updiscon;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "updiscon";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "updiscon", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irreport";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irreport", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irdepth";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irdepth", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -1748,296 +1249,114 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 		uint64_t f_branches = 0;
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = 5u;
 		x = (uint64_t)in->branches;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branches";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branches", x, w, PMREGS_NULL);
 		f_branches = x;
 		pos += w;
 		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
 		x = (uint64_t)in->branch_map;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch_map";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch_map", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT: {
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)p->f0s_width_p);
 		x = (uint64_t)in->subformat;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subformat";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "branch_count";
-					break;
-				case 1:
-					out[k].meaning = "jump_target_cache";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "branch_count";
+				break;
+			case 1:
+				m = "jump_target_cache";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subformat", x, w, m);
 		}
 		pos += w;
 		w = 32u;
 		x = (uint64_t)in->branch_count;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch_count";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch_count", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->branch_fmt;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch_fmt";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "no_addr";
-					break;
-				case 2:
-					out[k].meaning = "addr";
-					break;
-				case 3:
-					out[k].meaning = "addr_fail";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch_fmt", x, w, pmregs_etrace_te_inst_branch_fmt_name(x));
 		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR: {
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)p->f0s_width_p);
 		x = (uint64_t)in->subformat;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subformat";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "branch_count";
-					break;
-				case 1:
-					out[k].meaning = "jump_target_cache";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "branch_count";
+				break;
+			case 1:
+				m = "jump_target_cache";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subformat", x, w, m);
 		}
 		pos += w;
 		w = 32u;
 		x = (uint64_t)in->branch_count;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch_count";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch_count", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->branch_fmt;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch_fmt";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "no_addr";
-					break;
-				case 2:
-					out[k].meaning = "addr";
-					break;
-				case 3:
-					out[k].meaning = "addr_fail";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch_fmt", x, w, pmregs_etrace_te_inst_branch_fmt_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "address";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "address", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->notify;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "notify";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "notify", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->updiscon;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "updiscon";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "updiscon", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irreport";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irreport", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irdepth";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irdepth", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -2045,114 +1364,51 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 		uint64_t f_branches = 0;
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)p->f0s_width_p);
 		x = (uint64_t)in->subformat;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subformat";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "branch_count";
-					break;
-				case 1:
-					out[k].meaning = "jump_target_cache";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "branch_count";
+				break;
+			case 1:
+				m = "jump_target_cache";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subformat", x, w, m);
 		}
 		pos += w;
 		w = (unsigned)((uint64_t)p->cache_size_p);
 		x = (uint64_t)in->index;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "index";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "index", x, w, PMREGS_NULL);
 		pos += w;
 		w = 5u;
 		x = (uint64_t)in->branches;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branches";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branches", x, w, PMREGS_NULL);
 		f_branches = x;
 		pos += w;
 		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
 		x = (uint64_t)in->branch_map;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch_map";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch_map", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irreport";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irreport", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irdepth";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irdepth", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -2424,118 +1680,41 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 		uint64_t f_size = 0;
 		w = (unsigned)((uint64_t)p->dformat_width);
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "load_aligned";
-					break;
-				case 1:
-					out[k].meaning = "load_unaligned";
-					break;
-				case 2:
-					out[k].meaning = "store_aligned";
-					break;
-				case 3:
-					out[k].meaning = "store_unaligned";
-					break;
-				case 4:
-					out[k].meaning = "split_load_data";
-					break;
-				case 5:
-					out[k].meaning = "csr";
-					break;
-				case 6:
-					out[k].meaning = "atomic";
-					break;
-				case 7:
-					out[k].meaning = "split_atomic_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_data_format_name(x));
 		f_format = x;
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
 		x = (uint64_t)in->size;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "size";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "size", x, w, PMREGS_NULL);
 		f_size = x;
 		pos += w;
 		w = (unsigned)((((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
 		x = (uint64_t)in->lrid;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "lrid";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "lrid", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
 		x = (uint64_t)in->diff;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "diff";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "diff", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : f_size));
 		x = (uint64_t)in->data_len;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data_len";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data_len", x, w, PMREGS_NULL);
 		f_data_len = x;
 		pos += w;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
 		x = (uint64_t)in->data;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
 		x = (uint64_t)in->address;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "address";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "address", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -2543,108 +1722,29 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 		uint64_t f_resp = 0;
 		w = (unsigned)((uint64_t)p->dformat_width);
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "load_aligned";
-					break;
-				case 1:
-					out[k].meaning = "load_unaligned";
-					break;
-				case 2:
-					out[k].meaning = "store_aligned";
-					break;
-				case 3:
-					out[k].meaning = "store_unaligned";
-					break;
-				case 4:
-					out[k].meaning = "split_load_data";
-					break;
-				case 5:
-					out[k].meaning = "csr";
-					break;
-				case 6:
-					out[k].meaning = "atomic";
-					break;
-				case 7:
-					out[k].meaning = "split_atomic_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_data_format_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
 		x = (uint64_t)in->size;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "size";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "size", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)p->lrid_width_p);
 		x = (uint64_t)in->lrid;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "lrid";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "lrid", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->resp;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "resp";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "error";
-					break;
-				case 1:
-					out[k].meaning = "xor_data";
-					break;
-				case 2:
-					out[k].meaning = "full_data";
-					break;
-				case 3:
-					out[k].meaning = "diff_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "resp", x, w, pmregs_etrace_te_data_resp_name(x));
 		f_resp = x;
 		pos += w;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)p->data_width_p));
 		x = (uint64_t)in->data;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -2653,154 +1753,65 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 		uint64_t f_op_len = 0;
 		w = (unsigned)((uint64_t)p->dformat_width);
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "load_aligned";
-					break;
-				case 1:
-					out[k].meaning = "load_unaligned";
-					break;
-				case 2:
-					out[k].meaning = "store_aligned";
-					break;
-				case 3:
-					out[k].meaning = "store_unaligned";
-					break;
-				case 4:
-					out[k].meaning = "split_load_data";
-					break;
-				case 5:
-					out[k].meaning = "csr";
-					break;
-				case 6:
-					out[k].meaning = "atomic";
-					break;
-				case 7:
-					out[k].meaning = "split_atomic_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_data_format_name(x));
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subtype;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subtype";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "rw";
-					break;
-				case 1:
-					out[k].meaning = "rs";
-					break;
-				case 2:
-					out[k].meaning = "rc";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "rw";
+				break;
+			case 1:
+				m = "rs";
+				break;
+			case 2:
+				m = "rc";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subtype", x, w, m);
 		}
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
 		x = (uint64_t)in->diff;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "diff";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "diff", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
 		x = (uint64_t)in->data_len;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data_len";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data_len", x, w, PMREGS_NULL);
 		f_data_len = x;
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
 		x = (uint64_t)in->data;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data", x, w, PMREGS_NULL);
 		pos += w;
 		w = 6u;
 		x = (uint64_t)in->addr_msbs;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "addr_msbs";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "addr_msbs", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
 		x = (uint64_t)in->op_len;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "op_len";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "op_len", x, w, PMREGS_NULL);
 		f_op_len = x;
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
 		x = (uint64_t)in->operand;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "operand";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "operand", x, w, PMREGS_NULL);
 		pos += w;
 		w = 6u;
 		x = (uint64_t)in->addr_lsbs;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "addr_lsbs";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "addr_lsbs", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -2808,129 +1819,54 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 		uint64_t f_data_len = 0;
 		w = (unsigned)((uint64_t)p->dformat_width);
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "load_aligned";
-					break;
-				case 1:
-					out[k].meaning = "load_unaligned";
-					break;
-				case 2:
-					out[k].meaning = "store_aligned";
-					break;
-				case 3:
-					out[k].meaning = "store_unaligned";
-					break;
-				case 4:
-					out[k].meaning = "split_load_data";
-					break;
-				case 5:
-					out[k].meaning = "csr";
-					break;
-				case 6:
-					out[k].meaning = "atomic";
-					break;
-				case 7:
-					out[k].meaning = "split_atomic_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_data_format_name(x));
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subtype;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subtype";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "rw";
-					break;
-				case 1:
-					out[k].meaning = "rs";
-					break;
-				case 2:
-					out[k].meaning = "rc";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "rw";
+				break;
+			case 1:
+				m = "rs";
+				break;
+			case 2:
+				m = "rc";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subtype", x, w, m);
 		}
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
 		x = (uint64_t)in->diff;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "diff";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "diff", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
 		x = (uint64_t)in->data_len;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data_len";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data_len", x, w, PMREGS_NULL);
 		f_data_len = x;
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
 		x = (uint64_t)in->data;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data", x, w, PMREGS_NULL);
 		pos += w;
 		w = 6u;
 		x = (uint64_t)in->addr_msbs;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "addr_msbs";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "addr_msbs", x, w, PMREGS_NULL);
 		pos += w;
 		w = 6u;
 		x = (uint64_t)in->addr_lsbs;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "addr_lsbs";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "addr_lsbs", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -2940,179 +1876,83 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 		uint64_t f_size = 0;
 		w = (unsigned)((uint64_t)p->dformat_width);
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "load_aligned";
-					break;
-				case 1:
-					out[k].meaning = "load_unaligned";
-					break;
-				case 2:
-					out[k].meaning = "store_aligned";
-					break;
-				case 3:
-					out[k].meaning = "store_unaligned";
-					break;
-				case 4:
-					out[k].meaning = "split_load_data";
-					break;
-				case 5:
-					out[k].meaning = "csr";
-					break;
-				case 6:
-					out[k].meaning = "atomic";
-					break;
-				case 7:
-					out[k].meaning = "split_atomic_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_data_format_name(x));
 		pos += w;
 		w = 3u;
 		x = (uint64_t)in->subtype;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subtype";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "amoswap";
-					break;
-				case 1:
-					out[k].meaning = "amoadd";
-					break;
-				case 2:
-					out[k].meaning = "amoand";
-					break;
-				case 3:
-					out[k].meaning = "amoor";
-					break;
-				case 4:
-					out[k].meaning = "amoxor";
-					break;
-				case 5:
-					out[k].meaning = "amomax";
-					break;
-				case 6:
-					out[k].meaning = "amomin";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "amoswap";
+				break;
+			case 1:
+				m = "amoadd";
+				break;
+			case 2:
+				m = "amoand";
+				break;
+			case 3:
+				m = "amoor";
+				break;
+			case 4:
+				m = "amoxor";
+				break;
+			case 5:
+				m = "amomax";
+				break;
+			case 6:
+				m = "amomin";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subtype", x, w, m);
 		}
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
 		x = (uint64_t)in->size;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "size";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "size", x, w, PMREGS_NULL);
 		f_size = x;
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
 		x = (uint64_t)in->lrid;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "lrid";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "lrid", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
 		x = (uint64_t)in->diff;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "diff";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "diff", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : f_size));
 		x = (uint64_t)in->op_len;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "op_len";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "op_len", x, w, PMREGS_NULL);
 		f_op_len = x;
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
 		x = (uint64_t)in->operand;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "operand";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "operand", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : f_size));
 		x = (uint64_t)in->data_len;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data_len";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data_len", x, w, PMREGS_NULL);
 		f_data_len = x;
 		pos += w;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
 		x = (uint64_t)in->data;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
 		x = (uint64_t)in->address;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "address";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "address", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -3121,109 +1961,30 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 		uint64_t f_resp = 0;
 		w = (unsigned)((uint64_t)p->dformat_width);
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "load_aligned";
-					break;
-				case 1:
-					out[k].meaning = "load_unaligned";
-					break;
-				case 2:
-					out[k].meaning = "store_aligned";
-					break;
-				case 3:
-					out[k].meaning = "store_unaligned";
-					break;
-				case 4:
-					out[k].meaning = "split_load_data";
-					break;
-				case 5:
-					out[k].meaning = "csr";
-					break;
-				case 6:
-					out[k].meaning = "atomic";
-					break;
-				case 7:
-					out[k].meaning = "split_atomic_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_data_format_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)p->lrid_width_p);
 		x = (uint64_t)in->lrid;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "lrid";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "lrid", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->resp;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "resp";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "error";
-					break;
-				case 1:
-					out[k].meaning = "xor_data";
-					break;
-				case 2:
-					out[k].meaning = "full_data";
-					break;
-				case 3:
-					out[k].meaning = "diff_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "resp", x, w, pmregs_etrace_te_data_resp_name(x));
 		f_resp = x;
 		pos += w;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_ddata_len_width(p)));
 		x = (uint64_t)in->data_len;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data_len";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data_len", x, w, PMREGS_NULL);
 		f_data_len = x;
 		pos += w;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
 		x = (uint64_t)in->data;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -3340,78 +2101,36 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_IDLE: {
 		w = 5u;
 		x = (uint64_t)in->length;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "length";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "length", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->flow;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "flow";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "flow", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->extend;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "extend";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "extend", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_ALIGN: {
 		w = 5u;
 		x = (uint64_t)in->length;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "length";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "length", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->flow;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "flow";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "flow", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->extend;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "extend";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "extend", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -3419,76 +2138,34 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 		uint64_t f_extend = 0;
 		w = 5u;
 		x = (uint64_t)in->length;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "length";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "length", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->flow;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "flow";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "flow", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->extend;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "extend";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "extend", x, w, PMREGS_NULL);
 		f_extend = x;
 		pos += w;
 		w = (unsigned)((uint64_t)p->encap_srcid_bits);
 		x = (uint64_t)in->srcid;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "srcid";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "srcid", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((f_extend != 0) ? (PMREGS_U64(8) * (uint64_t)p->encap_timestamp_bytes) : PMREGS_U64(0)));
 		x = (uint64_t)in->timestamp;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "timestamp";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "timestamp", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)p->encap_type_bits);
 		x = (uint64_t)in->type;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "type";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "type", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -3607,49 +2284,18 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 	case PMREGS_ETRACE_SMI_SHAPE_FILL: {
 		w = 5u;
 		x = (uint64_t)in->length;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "length";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "length", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->msg_type;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "msg_type";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 2:
-					out[k].meaning = "te_inst";
-					break;
-				case 3:
-					out[k].meaning = "te_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "msg_type", x, w, pmregs_etrace_smi_msg_type_name(x));
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "timestamp_present";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "timestamp_present", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -3657,86 +2303,34 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 		uint64_t f_timestamp_present = 0;
 		w = 5u;
 		x = (uint64_t)in->length;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "length";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "length", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->msg_type;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "msg_type";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 2:
-					out[k].meaning = "te_inst";
-					break;
-				case 3:
-					out[k].meaning = "te_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "msg_type", x, w, pmregs_etrace_smi_msg_type_name(x));
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "timestamp_present";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "timestamp_present", x, w, PMREGS_NULL);
 		f_timestamp_present = x;
 		pos += w;
 		w = (unsigned)((uint64_t)p->smi_index_bits);
 		x = (uint64_t)in->index;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "index";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "index", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)));
 		x = (uint64_t)in->index_pad;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "index_pad";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "index_pad", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
 		x = (uint64_t)in->timestamp;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "timestamp";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "timestamp", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -3838,39 +2432,18 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 	case PMREGS_ETRACE_ATB_SHAPE_FILL: {
 		w = 5u;
 		x = (uint64_t)in->length;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "length";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "length", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "timestamp_present";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "timestamp_present", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->reserved;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "reserved";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "reserved", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -3878,52 +2451,24 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 		uint64_t f_timestamp_present = 0;
 		w = 5u;
 		x = (uint64_t)in->length;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "length";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "length", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "timestamp_present";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "timestamp_present", x, w, PMREGS_NULL);
 		f_timestamp_present = x;
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->reserved;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "reserved";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "reserved", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
 		x = (uint64_t)in->timestamp;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "timestamp";
-				out[k].value = x;
-				out[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "timestamp", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}

@@ -1480,24 +1480,33 @@ class CodeGen:
                 else:
                     out.append(self.put_line(Pk, Sh, idx, F, nw))
             elif mode == "fields":
-                out.append("if (w) {")
-                out.append("\tif (k < cap) {")
-                out.append(f"\t\tout[k].name = \"{F.name}\";")
-                out.append("\t\tout[k].value = x;")
-                out.append("\t\tout[k].width = (uint8_t)(w < 255u ? w : 255u); /* 255: that many or more */")
-                out.append("\t\tout[k].meaning = PMREGS_NULL;")
-                if F.values:
-                    out.append("\t\tswitch (x) {")
-                    for vn, vv, _ in sorted(F.values, key=lambda t: t[1]):
-                        out.append(f"\t\tcase {vv}:")
-                        out.append(f"\t\t\tout[k].meaning = \"{vn}\";")
-                        out.append("\t\t\tbreak;")
-                    out.append("\t\tdefault:")
-                    out.append("\t\t\tbreak;")
-                    out.append("\t\t}")
-                out.append("\t}")
-                out.append("\tk++;")
-                out.append("}")
+                # one call per field; a named value through the packet's value-name function when
+                # this shape names the same values, else through a switch of its own
+                cases = sorted((vv, vn) for vn, vv, _ in F.values) if F.values else []
+                fn = (v or {}).get("value_fn_of", {}).get(F.name)
+                if not cases:
+                    meaning = "PMREGS_NULL"
+                elif fn and any(f["fn"] == fn and f["cases"] == cases for f in v["value_fns"]):
+                    meaning = f"{fn}(x)"
+                else:
+                    meaning = "m"
+                put = f"k = pmregs_packet_field_put(out, cap, k, \"{F.name}\", x, w, {meaning});"
+                if meaning != "m":
+                    out.append("if (w)")
+                    out.append(f"\t{put}")
+                else:
+                    out.append("if (w) {")
+                    out.append("\tconst char *m = PMREGS_NULL;")
+                    out.append("\tswitch (x) {")
+                    for vv, vn in cases:
+                        out.append(f"\tcase {vv}:")
+                        out.append(f"\t\tm = \"{vn}\";")
+                        out.append("\t\tbreak;")
+                    out.append("\tdefault:")
+                    out.append("\t\tbreak;")
+                    out.append("\t}")
+                    out.append(f"\t{put}")
+                    out.append("}")
             elif mode == "semget":
                 if F.differential:
                     out.append(f"s->{F.name} = (uint8_t)((x ^ prev) & 1u);")
