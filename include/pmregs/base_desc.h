@@ -360,9 +360,49 @@ struct pmregs_packet_field {
 	const char *name;
 	const char *meaning; /* the name of the value, or a null pointer */
 	uint64_t value;
-	uint8_t width;       /* bits the field has under the parameters (before compression) */
+	uint8_t width;       /* bits the field has under the parameters (before compression; 255: that many or more) */
 	uint8_t pmregs_pad[7]; /* unused: the struct's size without implicit padding */
 };
+
+/*
+ * Store a field in out[k] when k < cap (the generated _fields() functions list a packet's
+ * fields this way); returns k + 1. A width of 255 stands for 255 bits or more.
+ */
+static inline size_t pmregs_packet_field_put(struct pmregs_packet_field *out, size_t cap, size_t k, const char *name, uint64_t value,
+		unsigned width, const char *meaning)
+{
+	if (k < cap) {
+		out[k].name = name;
+		out[k].meaning = meaning;
+		out[k].value = value;
+		out[k].width = (uint8_t)(width < 255u ? width : 255u);
+	}
+	return k + 1;
+}
+
+/*
+ * Append " name=value" for each of the n fields f[0..n), the value in decimal for a
+ * field of up to 8 bits, else as hexadecimal, followed by "(meaning)" for a named
+ * value: the text of the generated packet printers (pmregs_<family>_<packet>_snprint).
+ */
+static inline void pmregs_sb_packet_fields(struct pmregs_sbuf *sb, const struct pmregs_packet_field *f, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		pmregs_sb_putc(sb, ' ');
+		pmregs_sb_puts(sb, f[i].name);
+		pmregs_sb_putc(sb, '=');
+		if (f[i].width <= 8)
+			pmregs_sb_dec(sb, f[i].value);
+		else
+			pmregs_sb_hex(sb, f[i].value);
+		if (f[i].meaning) {
+			pmregs_sb_putc(sb, '(');
+			pmregs_sb_puts(sb, f[i].meaning);
+			pmregs_sb_putc(sb, ')');
+		}
+	}
+}
 
 /* A decoded packet: which packet and shape, and the fields present under the parameters. */
 struct pmregs_packet_view {

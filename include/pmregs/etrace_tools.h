@@ -907,1129 +907,6 @@ static inline const char *pmregs_etrace_te_inst_branch_fmt_name(uint64_t x)
 }
 
 /*
- * Describe *in as "shape field=value ...": the fields of its shape that are
- * present under these parameters, named values in parentheses. Writes at most
- * n bytes (NUL-terminated when n > 0); returns the length the text needs.
- */
-static inline size_t pmregs_etrace_te_inst_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_inst *in)
-{
-	struct pmregs_sbuf sb;
-	unsigned pos = 0, w;
-	uint64_t x;
-	sb.buf = buf;
-	sb.cap = n;
-	sb.len = 0;
-	pmregs_sb_puts(&sb, pmregs_etrace_te_inst_shape_name(in->shape) ? pmregs_etrace_te_inst_shape_name(in->shape) : "?");
-	switch (in->shape) {
-	case PMREGS_ETRACE_TE_INST_SHAPE_START: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subformat;
-		if (w) {
-			pmregs_sb_puts(&sb, " subformat=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(start)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(trap)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(context)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(support)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->branch;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->privilege_width_p);
-		x = (uint64_t)in->privilege;
-		if (w) {
-			pmregs_sb_puts(&sb, " privilege=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(u)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(s)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(m)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(d)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(vu)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(vs)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-		x = (uint64_t)in->time;
-		if (w) {
-			pmregs_sb_puts(&sb, " time=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-		x = (uint64_t)in->context;
-		if (w) {
-			pmregs_sb_puts(&sb, " context=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = (uint64_t)in->address;
-		if (w) {
-			pmregs_sb_puts(&sb, " address=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_TRAP: {
-		uint64_t f_interrupt = 0;
-		uint64_t f_thaddr = 0;
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subformat;
-		if (w) {
-			pmregs_sb_puts(&sb, " subformat=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(start)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(trap)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(context)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(support)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->branch;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->privilege_width_p);
-		x = (uint64_t)in->privilege;
-		if (w) {
-			pmregs_sb_puts(&sb, " privilege=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(u)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(s)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(m)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(d)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(vu)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(vs)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-		x = (uint64_t)in->time;
-		if (w) {
-			pmregs_sb_puts(&sb, " time=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-		x = (uint64_t)in->context;
-		if (w) {
-			pmregs_sb_puts(&sb, " context=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->ecause_width_p);
-		x = (uint64_t)in->ecause;
-		if (w) {
-			pmregs_sb_puts(&sb, " ecause=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->interrupt;
-		if (w) {
-			pmregs_sb_puts(&sb, " interrupt=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_interrupt = x;
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->thaddr;
-		if (w) {
-			pmregs_sb_puts(&sb, " thaddr=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_thaddr = x;
-		pos += w;
-		w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
-		x = (uint64_t)in->address;
-		if (w) {
-			pmregs_sb_puts(&sb, " address=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
-		x = (uint64_t)in->tval;
-		if (w) {
-			pmregs_sb_puts(&sb, " tval=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subformat;
-		if (w) {
-			pmregs_sb_puts(&sb, " subformat=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(start)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(trap)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(context)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(support)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->privilege_width_p);
-		x = (uint64_t)in->privilege;
-		if (w) {
-			pmregs_sb_puts(&sb, " privilege=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(u)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(s)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(m)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(d)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(vu)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(vs)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-		x = (uint64_t)in->time;
-		if (w) {
-			pmregs_sb_puts(&sb, " time=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-		x = (uint64_t)in->context;
-		if (w) {
-			pmregs_sb_puts(&sb, " context=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subformat;
-		if (w) {
-			pmregs_sb_puts(&sb, " subformat=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(start)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(trap)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(context)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(support)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->ienable;
-		if (w) {
-			pmregs_sb_puts(&sb, " ienable=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->encoder_mode_width);
-		x = (uint64_t)in->encoder_mode;
-		if (w) {
-			pmregs_sb_puts(&sb, " encoder_mode=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(branch_trace)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->qual_status;
-		if (w) {
-			pmregs_sb_puts(&sb, " qual_status=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(no_change)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(ended_rep)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(trace_lost)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(ended_ntr)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->ioptions_width);
-		x = (uint64_t)in->ioptions;
-		if (w) {
-			pmregs_sb_puts(&sb, " ioptions=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->denable;
-		if (w) {
-			pmregs_sb_puts(&sb, " denable=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->dloss;
-		if (w) {
-			pmregs_sb_puts(&sb, " dloss=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->doptions_width);
-		x = (uint64_t)in->doptions;
-		if (w) {
-			pmregs_sb_puts(&sb, " doptions=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = (uint64_t)in->address;
-		if (w) {
-			pmregs_sb_puts(&sb, " address=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->notify;
-		if (w) {
-			pmregs_sb_puts(&sb, " notify=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->updiscon;
-		if (w) {
-			pmregs_sb_puts(&sb, " updiscon=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->irreport;
-		if (w) {
-			pmregs_sb_puts(&sb, " irreport=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-		x = (uint64_t)in->irdepth;
-		if (w) {
-			pmregs_sb_puts(&sb, " irdepth=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA: {
-		uint64_t f_branches = 0;
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 5u;
-		x = (uint64_t)in->branches;
-		if (w) {
-			pmregs_sb_puts(&sb, " branches=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_branches = x;
-		pos += w;
-		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-		x = (uint64_t)in->branch_map;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch_map=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = (uint64_t)in->address;
-		if (w) {
-			pmregs_sb_puts(&sb, " address=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->notify;
-		if (w) {
-			pmregs_sb_puts(&sb, " notify=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->updiscon;
-		if (w) {
-			pmregs_sb_puts(&sb, " updiscon=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->irreport;
-		if (w) {
-			pmregs_sb_puts(&sb, " irreport=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-		x = (uint64_t)in->irdepth;
-		if (w) {
-			pmregs_sb_puts(&sb, " irdepth=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA_FULL: {
-		uint64_t f_branches = 0;
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 5u;
-		x = (uint64_t)in->branches;
-		if (w) {
-			pmregs_sb_puts(&sb, " branches=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_branches = x;
-		pos += w;
-		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-		x = (uint64_t)in->branch_map;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch_map=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = (uint64_t)in->subformat;
-		if (w) {
-			pmregs_sb_puts(&sb, " subformat=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(branch_count)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(jump_target_cache)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 32u;
-		x = (uint64_t)in->branch_count;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch_count=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->branch_fmt;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch_fmt=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(no_addr)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(addr_fail)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR: {
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = (uint64_t)in->subformat;
-		if (w) {
-			pmregs_sb_puts(&sb, " subformat=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(branch_count)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(jump_target_cache)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 32u;
-		x = (uint64_t)in->branch_count;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch_count=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->branch_fmt;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch_fmt=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(no_addr)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(addr_fail)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = (uint64_t)in->address;
-		if (w) {
-			pmregs_sb_puts(&sb, " address=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->notify;
-		if (w) {
-			pmregs_sb_puts(&sb, " notify=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->updiscon;
-		if (w) {
-			pmregs_sb_puts(&sb, " updiscon=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->irreport;
-		if (w) {
-			pmregs_sb_puts(&sb, " irreport=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-		x = (uint64_t)in->irdepth;
-		if (w) {
-			pmregs_sb_puts(&sb, " irdepth=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE: {
-		uint64_t f_branches = 0;
-		w = 2u;
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(opt_ext)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(diff_delta)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(addr_only)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(sync)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = (uint64_t)in->subformat;
-		if (w) {
-			pmregs_sb_puts(&sb, " subformat=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(branch_count)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(jump_target_cache)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->cache_size_p);
-		x = (uint64_t)in->index;
-		if (w) {
-			pmregs_sb_puts(&sb, " index=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 5u;
-		x = (uint64_t)in->branches;
-		if (w) {
-			pmregs_sb_puts(&sb, " branches=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_branches = x;
-		pos += w;
-		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-		x = (uint64_t)in->branch_map;
-		if (w) {
-			pmregs_sb_puts(&sb, " branch_map=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->irreport;
-		if (w) {
-			pmregs_sb_puts(&sb, " irreport=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
-		x = (uint64_t)in->irdepth;
-		if (w) {
-			pmregs_sb_puts(&sb, " irdepth=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	default:
-		break;
-	}
-	(void)p;
-	(void)pos;
-	(void)x;
-	return pmregs_sb_finish(&sb);
-}
-
-/*
  * The fields pmregs_etrace_te_inst_snprint() prints, as data: those of *in's shape that
  * are present under these parameters, in transmission order, with their named
  * values. Fills out[0..cap) and returns how many there are (at most
@@ -2045,141 +922,56 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 	case PMREGS_ETRACE_TE_INST_SHAPE_START: {
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subformat;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subformat";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "start";
-					break;
-				case 1:
-					out[k].meaning = "trap";
-					break;
-				case 2:
-					out[k].meaning = "context";
-					break;
-				case 3:
-					out[k].meaning = "support";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "start";
+				break;
+			case 1:
+				m = "trap";
+				break;
+			case 2:
+				m = "context";
+				break;
+			case 3:
+				m = "support";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subformat", x, w, m);
 		}
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->branch;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)p->privilege_width_p);
 		x = (uint64_t)in->privilege;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "privilege";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "u";
-					break;
-				case 1:
-					out[k].meaning = "s";
-					break;
-				case 3:
-					out[k].meaning = "m";
-					break;
-				case 4:
-					out[k].meaning = "d";
-					break;
-				case 5:
-					out[k].meaning = "vu";
-					break;
-				case 6:
-					out[k].meaning = "vs";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "privilege", x, w, pmregs_etrace_te_inst_privilege_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
 		x = (uint64_t)in->time;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "time";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "time", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
 		x = (uint64_t)in->context;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "context";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "context", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "address";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "address", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -2188,565 +980,223 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 		uint64_t f_thaddr = 0;
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subformat;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subformat";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "start";
-					break;
-				case 1:
-					out[k].meaning = "trap";
-					break;
-				case 2:
-					out[k].meaning = "context";
-					break;
-				case 3:
-					out[k].meaning = "support";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "start";
+				break;
+			case 1:
+				m = "trap";
+				break;
+			case 2:
+				m = "context";
+				break;
+			case 3:
+				m = "support";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subformat", x, w, m);
 		}
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->branch;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)p->privilege_width_p);
 		x = (uint64_t)in->privilege;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "privilege";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "u";
-					break;
-				case 1:
-					out[k].meaning = "s";
-					break;
-				case 3:
-					out[k].meaning = "m";
-					break;
-				case 4:
-					out[k].meaning = "d";
-					break;
-				case 5:
-					out[k].meaning = "vu";
-					break;
-				case 6:
-					out[k].meaning = "vs";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "privilege", x, w, pmregs_etrace_te_inst_privilege_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
 		x = (uint64_t)in->time;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "time";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "time", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
 		x = (uint64_t)in->context;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "context";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "context", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)p->ecause_width_p);
 		x = (uint64_t)in->ecause;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "ecause";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "ecause", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->interrupt;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "interrupt";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "interrupt", x, w, PMREGS_NULL);
 		f_interrupt = x;
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->thaddr;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "thaddr";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "thaddr", x, w, PMREGS_NULL);
 		f_thaddr = x;
 		pos += w;
 		w = (unsigned)(((((uint64_t)p->implicit_exception != 0) && (f_thaddr != 0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_address_width(p)));
 		x = (uint64_t)in->address;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "address";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "address", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((f_interrupt != 0) ? PMREGS_U64(0) : (uint64_t)p->iaddress_width_p));
 		x = (uint64_t)in->tval;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "tval";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "tval", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT: {
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subformat;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subformat";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "start";
-					break;
-				case 1:
-					out[k].meaning = "trap";
-					break;
-				case 2:
-					out[k].meaning = "context";
-					break;
-				case 3:
-					out[k].meaning = "support";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "start";
+				break;
+			case 1:
+				m = "trap";
+				break;
+			case 2:
+				m = "context";
+				break;
+			case 3:
+				m = "support";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subformat", x, w, m);
 		}
 		pos += w;
 		w = (unsigned)((uint64_t)p->privilege_width_p);
 		x = (uint64_t)in->privilege;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "privilege";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "u";
-					break;
-				case 1:
-					out[k].meaning = "s";
-					break;
-				case 3:
-					out[k].meaning = "m";
-					break;
-				case 4:
-					out[k].meaning = "d";
-					break;
-				case 5:
-					out[k].meaning = "vu";
-					break;
-				case 6:
-					out[k].meaning = "vs";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "privilege", x, w, pmregs_etrace_te_inst_privilege_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
 		x = (uint64_t)in->time;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "time";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "time", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
 		x = (uint64_t)in->context;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "context";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "context", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT: {
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subformat;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subformat";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "start";
-					break;
-				case 1:
-					out[k].meaning = "trap";
-					break;
-				case 2:
-					out[k].meaning = "context";
-					break;
-				case 3:
-					out[k].meaning = "support";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "start";
+				break;
+			case 1:
+				m = "trap";
+				break;
+			case 2:
+				m = "context";
+				break;
+			case 3:
+				m = "support";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subformat", x, w, m);
 		}
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->ienable;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "ienable";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "ienable", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)p->encoder_mode_width);
 		x = (uint64_t)in->encoder_mode;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "encoder_mode";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "branch_trace";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "encoder_mode", x, w, pmregs_etrace_te_inst_encoder_mode_name(x));
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->qual_status;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "qual_status";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "no_change";
-					break;
-				case 1:
-					out[k].meaning = "ended_rep";
-					break;
-				case 2:
-					out[k].meaning = "trace_lost";
-					break;
-				case 3:
-					out[k].meaning = "ended_ntr";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "qual_status", x, w, pmregs_etrace_te_inst_qual_status_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)p->ioptions_width);
 		x = (uint64_t)in->ioptions;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "ioptions";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "ioptions", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->denable;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "denable";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "denable", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->dloss;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "dloss";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "dloss", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)p->doptions_width);
 		x = (uint64_t)in->doptions;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "doptions";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "doptions", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY: {
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "address";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "address", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->notify;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "notify";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "notify", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->updiscon;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "updiscon";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "updiscon", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irreport";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irreport", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irdepth";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irdepth", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -2754,116 +1204,44 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 		uint64_t f_branches = 0;
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = 5u;
 		x = (uint64_t)in->branches;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branches";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branches", x, w, PMREGS_NULL);
 		f_branches = x;
 		pos += w;
 		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
 		x = (uint64_t)in->branch_map;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch_map";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch_map", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "address";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "address", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->notify;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "notify";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "notify", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->updiscon;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "updiscon";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "updiscon", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irreport";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irreport", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irdepth";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irdepth", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -2871,296 +1249,114 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 		uint64_t f_branches = 0;
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = 5u;
 		x = (uint64_t)in->branches;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branches";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branches", x, w, PMREGS_NULL);
 		f_branches = x;
 		pos += w;
 		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(31) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
 		x = (uint64_t)in->branch_map;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch_map";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch_map", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT: {
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)p->f0s_width_p);
 		x = (uint64_t)in->subformat;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subformat";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "branch_count";
-					break;
-				case 1:
-					out[k].meaning = "jump_target_cache";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "branch_count";
+				break;
+			case 1:
+				m = "jump_target_cache";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subformat", x, w, m);
 		}
 		pos += w;
 		w = 32u;
 		x = (uint64_t)in->branch_count;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch_count";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch_count", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->branch_fmt;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch_fmt";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "no_addr";
-					break;
-				case 2:
-					out[k].meaning = "addr";
-					break;
-				case 3:
-					out[k].meaning = "addr_fail";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch_fmt", x, w, pmregs_etrace_te_inst_branch_fmt_name(x));
 		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR: {
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)p->f0s_width_p);
 		x = (uint64_t)in->subformat;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subformat";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "branch_count";
-					break;
-				case 1:
-					out[k].meaning = "jump_target_cache";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "branch_count";
+				break;
+			case 1:
+				m = "jump_target_cache";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subformat", x, w, m);
 		}
 		pos += w;
 		w = 32u;
 		x = (uint64_t)in->branch_count;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch_count";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch_count", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->branch_fmt;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch_fmt";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "no_addr";
-					break;
-				case 2:
-					out[k].meaning = "addr";
-					break;
-				case 3:
-					out[k].meaning = "addr_fail";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch_fmt", x, w, pmregs_etrace_te_inst_branch_fmt_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
 		x = (uint64_t)in->address;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "address";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "address", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->notify;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "notify";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "notify", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->updiscon;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "updiscon";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "updiscon", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irreport";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irreport", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irdepth";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irdepth", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -3168,114 +1364,51 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 		uint64_t f_branches = 0;
 		w = 2u;
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "opt_ext";
-					break;
-				case 1:
-					out[k].meaning = "diff_delta";
-					break;
-				case 2:
-					out[k].meaning = "addr_only";
-					break;
-				case 3:
-					out[k].meaning = "sync";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_inst_format_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)p->f0s_width_p);
 		x = (uint64_t)in->subformat;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subformat";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "branch_count";
-					break;
-				case 1:
-					out[k].meaning = "jump_target_cache";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "branch_count";
+				break;
+			case 1:
+				m = "jump_target_cache";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subformat", x, w, m);
 		}
 		pos += w;
 		w = (unsigned)((uint64_t)p->cache_size_p);
 		x = (uint64_t)in->index;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "index";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "index", x, w, PMREGS_NULL);
 		pos += w;
 		w = 5u;
 		x = (uint64_t)in->branches;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branches";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branches", x, w, PMREGS_NULL);
 		f_branches = x;
 		pos += w;
 		w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
 		x = (uint64_t)in->branch_map;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "branch_map";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "branch_map", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->irreport;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irreport";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irreport", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
 		x = (uint64_t)in->irdepth;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "irdepth";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "irdepth", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -3288,6 +1421,24 @@ static inline size_t pmregs_etrace_te_inst_fields(const struct pmregs_etrace_par
 	(void)out;
 	(void)cap;
 	return k;
+}
+
+/*
+ * Describe *in as "shape field=value ...": the fields of its shape that are
+ * present under these parameters, named values in parentheses. Writes at most
+ * n bytes (NUL-terminated when n > 0); returns the length the text needs.
+ */
+static inline size_t pmregs_etrace_te_inst_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_inst *in)
+{
+	struct pmregs_sbuf sb;
+	struct pmregs_packet_field f[11];
+	const char *shape = pmregs_etrace_te_inst_shape_name(in->shape);
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	pmregs_sb_puts(&sb, shape ? shape : "?");
+	pmregs_sb_packet_fields(&sb, f, pmregs_etrace_te_inst_fields(p, in, f, 11));
+	return pmregs_sb_finish(&sb);
 }
 
 /* ---- te_data packets as text and as field lists ---- */
@@ -3511,753 +1662,6 @@ static inline const char *pmregs_etrace_te_data_resp_name(uint64_t x)
 }
 
 /*
- * Describe *in as "shape field=value ...": the fields of its shape that are
- * present under these parameters, named values in parentheses. Writes at most
- * n bytes (NUL-terminated when n > 0); returns the length the text needs.
- */
-static inline size_t pmregs_etrace_te_data_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_data *in)
-{
-	struct pmregs_sbuf sb;
-	unsigned pos = 0, w;
-	uint64_t x;
-	sb.buf = buf;
-	sb.cap = n;
-	sb.len = 0;
-	pmregs_sb_puts(&sb, pmregs_etrace_te_data_shape_name(in->shape) ? pmregs_etrace_te_data_shape_name(in->shape) : "?");
-	switch (in->shape) {
-	case PMREGS_ETRACE_TE_DATA_SHAPE_LOAD_STORE: {
-		uint64_t f_data_len = 0;
-		uint64_t f_format = 0;
-		uint64_t f_size = 0;
-		w = (unsigned)((uint64_t)p->dformat_width);
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(load_aligned)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(load_unaligned)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(store_aligned)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(store_unaligned)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(split_load_data)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(csr)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(atomic)");
-				break;
-			case 7:
-				pmregs_sb_puts(&sb, "(split_atomic_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		f_format = x;
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = (uint64_t)in->size;
-		if (w) {
-			pmregs_sb_puts(&sb, " size=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_size = x;
-		pos += w;
-		w = (unsigned)((((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
-		x = (uint64_t)in->lrid;
-		if (w) {
-			pmregs_sb_puts(&sb, " lrid=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = (uint64_t)in->diff;
-		if (w) {
-			pmregs_sb_puts(&sb, " diff=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : f_size));
-		x = (uint64_t)in->data_len;
-		if (w) {
-			pmregs_sb_puts(&sb, " data_len=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_data_len = x;
-		pos += w;
-		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
-		x = (uint64_t)in->data;
-		if (w) {
-			pmregs_sb_puts(&sb, " data=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
-		x = (uint64_t)in->address;
-		if (w) {
-			pmregs_sb_puts(&sb, " address=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_LOAD_DATA: {
-		uint64_t f_resp = 0;
-		w = (unsigned)((uint64_t)p->dformat_width);
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(load_aligned)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(load_unaligned)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(store_aligned)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(store_unaligned)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(split_load_data)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(csr)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(atomic)");
-				break;
-			case 7:
-				pmregs_sb_puts(&sb, "(split_atomic_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = (uint64_t)in->size;
-		if (w) {
-			pmregs_sb_puts(&sb, " size=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->lrid_width_p);
-		x = (uint64_t)in->lrid;
-		if (w) {
-			pmregs_sb_puts(&sb, " lrid=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->resp;
-		if (w) {
-			pmregs_sb_puts(&sb, " resp=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(error)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(xor_data)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(full_data)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(diff_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		f_resp = x;
-		pos += w;
-		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)p->data_width_p));
-		x = (uint64_t)in->data;
-		if (w) {
-			pmregs_sb_puts(&sb, " data=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_DATA_SHAPE_CSR: {
-		uint64_t f_data_len = 0;
-		uint64_t f_op_len = 0;
-		w = (unsigned)((uint64_t)p->dformat_width);
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(load_aligned)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(load_unaligned)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(store_aligned)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(store_unaligned)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(split_load_data)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(csr)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(atomic)");
-				break;
-			case 7:
-				pmregs_sb_puts(&sb, "(split_atomic_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subtype;
-		if (w) {
-			pmregs_sb_puts(&sb, " subtype=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(rw)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(rs)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(rc)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = (uint64_t)in->diff;
-		if (w) {
-			pmregs_sb_puts(&sb, " diff=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
-		x = (uint64_t)in->data_len;
-		if (w) {
-			pmregs_sb_puts(&sb, " data_len=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_data_len = x;
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
-		x = (uint64_t)in->data;
-		if (w) {
-			pmregs_sb_puts(&sb, " data=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 6u;
-		x = (uint64_t)in->addr_msbs;
-		if (w) {
-			pmregs_sb_puts(&sb, " addr_msbs=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
-		x = (uint64_t)in->op_len;
-		if (w) {
-			pmregs_sb_puts(&sb, " op_len=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_op_len = x;
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
-		x = (uint64_t)in->operand;
-		if (w) {
-			pmregs_sb_puts(&sb, " operand=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 6u;
-		x = (uint64_t)in->addr_lsbs;
-		if (w) {
-			pmregs_sb_puts(&sb, " addr_lsbs=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_DATA_SHAPE_CSR_READ_ONLY: {
-		uint64_t f_data_len = 0;
-		w = (unsigned)((uint64_t)p->dformat_width);
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(load_aligned)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(load_unaligned)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(store_aligned)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(store_unaligned)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(split_load_data)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(csr)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(atomic)");
-				break;
-			case 7:
-				pmregs_sb_puts(&sb, "(split_atomic_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->subtype;
-		if (w) {
-			pmregs_sb_puts(&sb, " subtype=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(rw)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(rs)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(rc)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = (uint64_t)in->diff;
-		if (w) {
-			pmregs_sb_puts(&sb, " diff=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
-		x = (uint64_t)in->data_len;
-		if (w) {
-			pmregs_sb_puts(&sb, " data_len=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_data_len = x;
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
-		x = (uint64_t)in->data;
-		if (w) {
-			pmregs_sb_puts(&sb, " data=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 6u;
-		x = (uint64_t)in->addr_msbs;
-		if (w) {
-			pmregs_sb_puts(&sb, " addr_msbs=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 6u;
-		x = (uint64_t)in->addr_lsbs;
-		if (w) {
-			pmregs_sb_puts(&sb, " addr_lsbs=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_DATA_SHAPE_ATOMIC: {
-		uint64_t f_data_len = 0;
-		uint64_t f_op_len = 0;
-		uint64_t f_size = 0;
-		w = (unsigned)((uint64_t)p->dformat_width);
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(load_aligned)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(load_unaligned)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(store_aligned)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(store_unaligned)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(split_load_data)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(csr)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(atomic)");
-				break;
-			case 7:
-				pmregs_sb_puts(&sb, "(split_atomic_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 3u;
-		x = (uint64_t)in->subtype;
-		if (w) {
-			pmregs_sb_puts(&sb, " subtype=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(amoswap)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(amoadd)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(amoand)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(amoor)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(amoxor)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(amomax)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(amomin)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = (uint64_t)in->size;
-		if (w) {
-			pmregs_sb_puts(&sb, " size=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_size = x;
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
-		x = (uint64_t)in->lrid;
-		if (w) {
-			pmregs_sb_puts(&sb, " lrid=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = (uint64_t)in->diff;
-		if (w) {
-			pmregs_sb_puts(&sb, " diff=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : f_size));
-		x = (uint64_t)in->op_len;
-		if (w) {
-			pmregs_sb_puts(&sb, " op_len=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_op_len = x;
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
-		x = (uint64_t)in->operand;
-		if (w) {
-			pmregs_sb_puts(&sb, " operand=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : f_size));
-		x = (uint64_t)in->data_len;
-		if (w) {
-			pmregs_sb_puts(&sb, " data_len=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_data_len = x;
-		pos += w;
-		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
-		x = (uint64_t)in->data;
-		if (w) {
-			pmregs_sb_puts(&sb, " data=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
-		x = (uint64_t)in->address;
-		if (w) {
-			pmregs_sb_puts(&sb, " address=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_ATOMIC_DATA: {
-		uint64_t f_data_len = 0;
-		uint64_t f_resp = 0;
-		w = (unsigned)((uint64_t)p->dformat_width);
-		x = (uint64_t)in->format;
-		if (w) {
-			pmregs_sb_puts(&sb, " format=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(load_aligned)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(load_unaligned)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(store_aligned)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(store_unaligned)");
-				break;
-			case 4:
-				pmregs_sb_puts(&sb, "(split_load_data)");
-				break;
-			case 5:
-				pmregs_sb_puts(&sb, "(csr)");
-				break;
-			case 6:
-				pmregs_sb_puts(&sb, "(atomic)");
-				break;
-			case 7:
-				pmregs_sb_puts(&sb, "(split_atomic_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->lrid_width_p);
-		x = (uint64_t)in->lrid;
-		if (w) {
-			pmregs_sb_puts(&sb, " lrid=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->resp;
-		if (w) {
-			pmregs_sb_puts(&sb, " resp=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 0:
-				pmregs_sb_puts(&sb, "(error)");
-				break;
-			case 1:
-				pmregs_sb_puts(&sb, "(xor_data)");
-				break;
-			case 2:
-				pmregs_sb_puts(&sb, "(full_data)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(diff_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		f_resp = x;
-		pos += w;
-		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_ddata_len_width(p)));
-		x = (uint64_t)in->data_len;
-		if (w) {
-			pmregs_sb_puts(&sb, " data_len=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_data_len = x;
-		pos += w;
-		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
-		x = (uint64_t)in->data;
-		if (w) {
-			pmregs_sb_puts(&sb, " data=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	default:
-		break;
-	}
-	(void)p;
-	(void)pos;
-	(void)x;
-	return pmregs_sb_finish(&sb);
-}
-
-/*
  * The fields pmregs_etrace_te_data_snprint() prints, as data: those of *in's shape that
  * are present under these parameters, in transmission order, with their named
  * values. Fills out[0..cap) and returns how many there are (at most
@@ -4276,118 +1680,41 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 		uint64_t f_size = 0;
 		w = (unsigned)((uint64_t)p->dformat_width);
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "load_aligned";
-					break;
-				case 1:
-					out[k].meaning = "load_unaligned";
-					break;
-				case 2:
-					out[k].meaning = "store_aligned";
-					break;
-				case 3:
-					out[k].meaning = "store_unaligned";
-					break;
-				case 4:
-					out[k].meaning = "split_load_data";
-					break;
-				case 5:
-					out[k].meaning = "csr";
-					break;
-				case 6:
-					out[k].meaning = "atomic";
-					break;
-				case 7:
-					out[k].meaning = "split_atomic_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_data_format_name(x));
 		f_format = x;
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
 		x = (uint64_t)in->size;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "size";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "size", x, w, PMREGS_NULL);
 		f_size = x;
 		pos += w;
 		w = (unsigned)((((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
 		x = (uint64_t)in->lrid;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "lrid";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "lrid", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
 		x = (uint64_t)in->diff;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "diff";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "diff", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : f_size));
 		x = (uint64_t)in->data_len;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data_len";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data_len", x, w, PMREGS_NULL);
 		f_data_len = x;
 		pos += w;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
 		x = (uint64_t)in->data;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
 		x = (uint64_t)in->address;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "address";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "address", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -4395,108 +1722,29 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 		uint64_t f_resp = 0;
 		w = (unsigned)((uint64_t)p->dformat_width);
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "load_aligned";
-					break;
-				case 1:
-					out[k].meaning = "load_unaligned";
-					break;
-				case 2:
-					out[k].meaning = "store_aligned";
-					break;
-				case 3:
-					out[k].meaning = "store_unaligned";
-					break;
-				case 4:
-					out[k].meaning = "split_load_data";
-					break;
-				case 5:
-					out[k].meaning = "csr";
-					break;
-				case 6:
-					out[k].meaning = "atomic";
-					break;
-				case 7:
-					out[k].meaning = "split_atomic_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_data_format_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
 		x = (uint64_t)in->size;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "size";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "size", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)p->lrid_width_p);
 		x = (uint64_t)in->lrid;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "lrid";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "lrid", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->resp;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "resp";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "error";
-					break;
-				case 1:
-					out[k].meaning = "xor_data";
-					break;
-				case 2:
-					out[k].meaning = "full_data";
-					break;
-				case 3:
-					out[k].meaning = "diff_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "resp", x, w, pmregs_etrace_te_data_resp_name(x));
 		f_resp = x;
 		pos += w;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)p->data_width_p));
 		x = (uint64_t)in->data;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -4505,154 +1753,65 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 		uint64_t f_op_len = 0;
 		w = (unsigned)((uint64_t)p->dformat_width);
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "load_aligned";
-					break;
-				case 1:
-					out[k].meaning = "load_unaligned";
-					break;
-				case 2:
-					out[k].meaning = "store_aligned";
-					break;
-				case 3:
-					out[k].meaning = "store_unaligned";
-					break;
-				case 4:
-					out[k].meaning = "split_load_data";
-					break;
-				case 5:
-					out[k].meaning = "csr";
-					break;
-				case 6:
-					out[k].meaning = "atomic";
-					break;
-				case 7:
-					out[k].meaning = "split_atomic_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_data_format_name(x));
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subtype;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subtype";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "rw";
-					break;
-				case 1:
-					out[k].meaning = "rs";
-					break;
-				case 2:
-					out[k].meaning = "rc";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "rw";
+				break;
+			case 1:
+				m = "rs";
+				break;
+			case 2:
+				m = "rc";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subtype", x, w, m);
 		}
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
 		x = (uint64_t)in->diff;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "diff";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "diff", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
 		x = (uint64_t)in->data_len;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data_len";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data_len", x, w, PMREGS_NULL);
 		f_data_len = x;
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
 		x = (uint64_t)in->data;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data", x, w, PMREGS_NULL);
 		pos += w;
 		w = 6u;
 		x = (uint64_t)in->addr_msbs;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "addr_msbs";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "addr_msbs", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
 		x = (uint64_t)in->op_len;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "op_len";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "op_len", x, w, PMREGS_NULL);
 		f_op_len = x;
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
 		x = (uint64_t)in->operand;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "operand";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "operand", x, w, PMREGS_NULL);
 		pos += w;
 		w = 6u;
 		x = (uint64_t)in->addr_lsbs;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "addr_lsbs";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "addr_lsbs", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -4660,129 +1819,54 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 		uint64_t f_data_len = 0;
 		w = (unsigned)((uint64_t)p->dformat_width);
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "load_aligned";
-					break;
-				case 1:
-					out[k].meaning = "load_unaligned";
-					break;
-				case 2:
-					out[k].meaning = "store_aligned";
-					break;
-				case 3:
-					out[k].meaning = "store_unaligned";
-					break;
-				case 4:
-					out[k].meaning = "split_load_data";
-					break;
-				case 5:
-					out[k].meaning = "csr";
-					break;
-				case 6:
-					out[k].meaning = "atomic";
-					break;
-				case 7:
-					out[k].meaning = "split_atomic_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_data_format_name(x));
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->subtype;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subtype";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "rw";
-					break;
-				case 1:
-					out[k].meaning = "rs";
-					break;
-				case 2:
-					out[k].meaning = "rc";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "rw";
+				break;
+			case 1:
+				m = "rs";
+				break;
+			case 2:
+				m = "rc";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subtype", x, w, m);
 		}
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
 		x = (uint64_t)in->diff;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "diff";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "diff", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
 		x = (uint64_t)in->data_len;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data_len";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data_len", x, w, PMREGS_NULL);
 		f_data_len = x;
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
 		x = (uint64_t)in->data;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data", x, w, PMREGS_NULL);
 		pos += w;
 		w = 6u;
 		x = (uint64_t)in->addr_msbs;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "addr_msbs";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "addr_msbs", x, w, PMREGS_NULL);
 		pos += w;
 		w = 6u;
 		x = (uint64_t)in->addr_lsbs;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "addr_lsbs";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "addr_lsbs", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -4792,179 +1876,83 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 		uint64_t f_size = 0;
 		w = (unsigned)((uint64_t)p->dformat_width);
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "load_aligned";
-					break;
-				case 1:
-					out[k].meaning = "load_unaligned";
-					break;
-				case 2:
-					out[k].meaning = "store_aligned";
-					break;
-				case 3:
-					out[k].meaning = "store_unaligned";
-					break;
-				case 4:
-					out[k].meaning = "split_load_data";
-					break;
-				case 5:
-					out[k].meaning = "csr";
-					break;
-				case 6:
-					out[k].meaning = "atomic";
-					break;
-				case 7:
-					out[k].meaning = "split_atomic_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_data_format_name(x));
 		pos += w;
 		w = 3u;
 		x = (uint64_t)in->subtype;
 		if (w) {
-			if (k < cap) {
-				out[k].name = "subtype";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "amoswap";
-					break;
-				case 1:
-					out[k].meaning = "amoadd";
-					break;
-				case 2:
-					out[k].meaning = "amoand";
-					break;
-				case 3:
-					out[k].meaning = "amoor";
-					break;
-				case 4:
-					out[k].meaning = "amoxor";
-					break;
-				case 5:
-					out[k].meaning = "amomax";
-					break;
-				case 6:
-					out[k].meaning = "amomin";
-					break;
-				default:
-					break;
-				}
+			const char *m = PMREGS_NULL;
+			switch (x) {
+			case 0:
+				m = "amoswap";
+				break;
+			case 1:
+				m = "amoadd";
+				break;
+			case 2:
+				m = "amoand";
+				break;
+			case 3:
+				m = "amoor";
+				break;
+			case 4:
+				m = "amoxor";
+				break;
+			case 5:
+				m = "amomax";
+				break;
+			case 6:
+				m = "amomin";
+				break;
+			default:
+				break;
 			}
-			k++;
+			k = pmregs_packet_field_put(out, cap, k, "subtype", x, w, m);
 		}
 		pos += w;
 		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
 		x = (uint64_t)in->size;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "size";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "size", x, w, PMREGS_NULL);
 		f_size = x;
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
 		x = (uint64_t)in->lrid;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "lrid";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "lrid", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
 		x = (uint64_t)in->diff;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "diff";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "diff", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : f_size));
 		x = (uint64_t)in->op_len;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "op_len";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "op_len", x, w, PMREGS_NULL);
 		f_op_len = x;
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
 		x = (uint64_t)in->operand;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "operand";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "operand", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : f_size));
 		x = (uint64_t)in->data_len;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data_len";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data_len", x, w, PMREGS_NULL);
 		f_data_len = x;
 		pos += w;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
 		x = (uint64_t)in->data;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
 		x = (uint64_t)in->address;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "address";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "address", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -4973,109 +1961,30 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 		uint64_t f_resp = 0;
 		w = (unsigned)((uint64_t)p->dformat_width);
 		x = (uint64_t)in->format;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "format";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "load_aligned";
-					break;
-				case 1:
-					out[k].meaning = "load_unaligned";
-					break;
-				case 2:
-					out[k].meaning = "store_aligned";
-					break;
-				case 3:
-					out[k].meaning = "store_unaligned";
-					break;
-				case 4:
-					out[k].meaning = "split_load_data";
-					break;
-				case 5:
-					out[k].meaning = "csr";
-					break;
-				case 6:
-					out[k].meaning = "atomic";
-					break;
-				case 7:
-					out[k].meaning = "split_atomic_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "format", x, w, pmregs_etrace_te_data_format_name(x));
 		pos += w;
 		w = (unsigned)((uint64_t)p->lrid_width_p);
 		x = (uint64_t)in->lrid;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "lrid";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "lrid", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->resp;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "resp";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 0:
-					out[k].meaning = "error";
-					break;
-				case 1:
-					out[k].meaning = "xor_data";
-					break;
-				case 2:
-					out[k].meaning = "full_data";
-					break;
-				case 3:
-					out[k].meaning = "diff_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "resp", x, w, pmregs_etrace_te_data_resp_name(x));
 		f_resp = x;
 		pos += w;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_ddata_len_width(p)));
 		x = (uint64_t)in->data_len;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data_len";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data_len", x, w, PMREGS_NULL);
 		f_data_len = x;
 		pos += w;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
 		x = (uint64_t)in->data;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "data";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "data", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -5088,6 +1997,24 @@ static inline size_t pmregs_etrace_te_data_fields(const struct pmregs_etrace_par
 	(void)out;
 	(void)cap;
 	return k;
+}
+
+/*
+ * Describe *in as "shape field=value ...": the fields of its shape that are
+ * present under these parameters, named values in parentheses. Writes at most
+ * n bytes (NUL-terminated when n > 0); returns the length the text needs.
+ */
+static inline size_t pmregs_etrace_te_data_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_data *in)
+{
+	struct pmregs_sbuf sb;
+	struct pmregs_packet_field f[10];
+	const char *shape = pmregs_etrace_te_data_shape_name(in->shape);
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	pmregs_sb_puts(&sb, shape ? shape : "?");
+	pmregs_sb_packet_fields(&sb, f, pmregs_etrace_te_data_fields(p, in, f, 10));
+	return pmregs_sb_finish(&sb);
 }
 
 /* ---- encap packets as text and as field lists ---- */
@@ -5159,161 +2086,6 @@ static inline int pmregs_etrace_encap_bits(const struct pmregs_etrace_params *p,
 }
 
 /*
- * Describe *in as "shape field=value ...": the fields of its shape that are
- * present under these parameters, named values in parentheses. Writes at most
- * n bytes (NUL-terminated when n > 0); returns the length the text needs.
- */
-static inline size_t pmregs_etrace_encap_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *in)
-{
-	struct pmregs_sbuf sb;
-	unsigned pos = 0, w;
-	uint64_t x;
-	sb.buf = buf;
-	sb.cap = n;
-	sb.len = 0;
-	pmregs_sb_puts(&sb, pmregs_etrace_encap_shape_name(in->shape) ? pmregs_etrace_encap_shape_name(in->shape) : "?");
-	switch (in->shape) {
-	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_IDLE: {
-		w = 5u;
-		x = (uint64_t)in->length;
-		if (w) {
-			pmregs_sb_puts(&sb, " length=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->flow;
-		if (w) {
-			pmregs_sb_puts(&sb, " flow=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->extend;
-		if (w) {
-			pmregs_sb_puts(&sb, " extend=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_ALIGN: {
-		w = 5u;
-		x = (uint64_t)in->length;
-		if (w) {
-			pmregs_sb_puts(&sb, " length=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->flow;
-		if (w) {
-			pmregs_sb_puts(&sb, " flow=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->extend;
-		if (w) {
-			pmregs_sb_puts(&sb, " extend=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_ENCAP_SHAPE_NORMAL: {
-		uint64_t f_extend = 0;
-		w = 5u;
-		x = (uint64_t)in->length;
-		if (w) {
-			pmregs_sb_puts(&sb, " length=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->flow;
-		if (w) {
-			pmregs_sb_puts(&sb, " flow=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->extend;
-		if (w) {
-			pmregs_sb_puts(&sb, " extend=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_extend = x;
-		pos += w;
-		w = (unsigned)((uint64_t)p->encap_srcid_bits);
-		x = (uint64_t)in->srcid;
-		if (w) {
-			pmregs_sb_puts(&sb, " srcid=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((f_extend != 0) ? (PMREGS_U64(8) * (uint64_t)p->encap_timestamp_bytes) : PMREGS_U64(0)));
-		x = (uint64_t)in->timestamp;
-		if (w) {
-			pmregs_sb_puts(&sb, " timestamp=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)((uint64_t)p->encap_type_bits);
-		x = (uint64_t)in->type;
-		if (w) {
-			pmregs_sb_puts(&sb, " type=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	default:
-		break;
-	}
-	(void)p;
-	(void)pos;
-	(void)x;
-	return pmregs_sb_finish(&sb);
-}
-
-/*
  * The fields pmregs_etrace_encap_snprint() prints, as data: those of *in's shape that
  * are present under these parameters, in transmission order, with their named
  * values. Fills out[0..cap) and returns how many there are (at most
@@ -5329,78 +2101,36 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_IDLE: {
 		w = 5u;
 		x = (uint64_t)in->length;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "length";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "length", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->flow;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "flow";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "flow", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->extend;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "extend";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "extend", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
 	case PMREGS_ETRACE_ENCAP_SHAPE_NULL_ALIGN: {
 		w = 5u;
 		x = (uint64_t)in->length;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "length";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "length", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->flow;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "flow";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "flow", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->extend;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "extend";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "extend", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -5408,76 +2138,34 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 		uint64_t f_extend = 0;
 		w = 5u;
 		x = (uint64_t)in->length;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "length";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "length", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->flow;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "flow";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "flow", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->extend;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "extend";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "extend", x, w, PMREGS_NULL);
 		f_extend = x;
 		pos += w;
 		w = (unsigned)((uint64_t)p->encap_srcid_bits);
 		x = (uint64_t)in->srcid;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "srcid";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "srcid", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((f_extend != 0) ? (PMREGS_U64(8) * (uint64_t)p->encap_timestamp_bytes) : PMREGS_U64(0)));
 		x = (uint64_t)in->timestamp;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "timestamp";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "timestamp", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)((uint64_t)p->encap_type_bits);
 		x = (uint64_t)in->type;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "type";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "type", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -5490,6 +2178,24 @@ static inline size_t pmregs_etrace_encap_fields(const struct pmregs_etrace_param
 	(void)out;
 	(void)cap;
 	return k;
+}
+
+/*
+ * Describe *in as "shape field=value ...": the fields of its shape that are
+ * present under these parameters, named values in parentheses. Writes at most
+ * n bytes (NUL-terminated when n > 0); returns the length the text needs.
+ */
+static inline size_t pmregs_etrace_encap_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap *in)
+{
+	struct pmregs_sbuf sb;
+	struct pmregs_packet_field f[6];
+	const char *shape = pmregs_etrace_encap_shape_name(in->shape);
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	pmregs_sb_puts(&sb, shape ? shape : "?");
+	pmregs_sb_packet_fields(&sb, f, pmregs_etrace_encap_fields(p, in, f, 6));
+	return pmregs_sb_finish(&sb);
 }
 
 /* ---- smi packets as text and as field lists ---- */
@@ -5563,148 +2269,6 @@ static inline const char *pmregs_etrace_smi_msg_type_name(uint64_t x)
 }
 
 /*
- * Describe *in as "shape field=value ...": the fields of its shape that are
- * present under these parameters, named values in parentheses. Writes at most
- * n bytes (NUL-terminated when n > 0); returns the length the text needs.
- */
-static inline size_t pmregs_etrace_smi_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *in)
-{
-	struct pmregs_sbuf sb;
-	unsigned pos = 0, w;
-	uint64_t x;
-	sb.buf = buf;
-	sb.cap = n;
-	sb.len = 0;
-	pmregs_sb_puts(&sb, pmregs_etrace_smi_shape_name(in->shape) ? pmregs_etrace_smi_shape_name(in->shape) : "?");
-	switch (in->shape) {
-	case PMREGS_ETRACE_SMI_SHAPE_FILL: {
-		w = 5u;
-		x = (uint64_t)in->length;
-		if (w) {
-			pmregs_sb_puts(&sb, " length=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->msg_type;
-		if (w) {
-			pmregs_sb_puts(&sb, " msg_type=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 2:
-				pmregs_sb_puts(&sb, "(te_inst)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(te_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			pmregs_sb_puts(&sb, " timestamp_present=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_SMI_SHAPE_MESSAGE: {
-		uint64_t f_timestamp_present = 0;
-		w = 5u;
-		x = (uint64_t)in->length;
-		if (w) {
-			pmregs_sb_puts(&sb, " length=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->msg_type;
-		if (w) {
-			pmregs_sb_puts(&sb, " msg_type=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-			switch (x) {
-			case 2:
-				pmregs_sb_puts(&sb, "(te_inst)");
-				break;
-			case 3:
-				pmregs_sb_puts(&sb, "(te_data)");
-				break;
-			default:
-				break;
-			}
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			pmregs_sb_puts(&sb, " timestamp_present=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_timestamp_present = x;
-		pos += w;
-		w = (unsigned)((uint64_t)p->smi_index_bits);
-		x = (uint64_t)in->index;
-		if (w) {
-			pmregs_sb_puts(&sb, " index=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)));
-		x = (uint64_t)in->index_pad;
-		if (w) {
-			pmregs_sb_puts(&sb, " index_pad=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
-		x = (uint64_t)in->timestamp;
-		if (w) {
-			pmregs_sb_puts(&sb, " timestamp=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	default:
-		break;
-	}
-	(void)p;
-	(void)pos;
-	(void)x;
-	return pmregs_sb_finish(&sb);
-}
-
-/*
  * The fields pmregs_etrace_smi_snprint() prints, as data: those of *in's shape that
  * are present under these parameters, in transmission order, with their named
  * values. Fills out[0..cap) and returns how many there are (at most
@@ -5720,49 +2284,18 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 	case PMREGS_ETRACE_SMI_SHAPE_FILL: {
 		w = 5u;
 		x = (uint64_t)in->length;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "length";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "length", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->msg_type;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "msg_type";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 2:
-					out[k].meaning = "te_inst";
-					break;
-				case 3:
-					out[k].meaning = "te_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "msg_type", x, w, pmregs_etrace_smi_msg_type_name(x));
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "timestamp_present";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "timestamp_present", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -5770,86 +2303,34 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 		uint64_t f_timestamp_present = 0;
 		w = 5u;
 		x = (uint64_t)in->length;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "length";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "length", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->msg_type;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "msg_type";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-				switch (x) {
-				case 2:
-					out[k].meaning = "te_inst";
-					break;
-				case 3:
-					out[k].meaning = "te_data";
-					break;
-				default:
-					break;
-				}
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "msg_type", x, w, pmregs_etrace_smi_msg_type_name(x));
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "timestamp_present";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "timestamp_present", x, w, PMREGS_NULL);
 		f_timestamp_present = x;
 		pos += w;
 		w = (unsigned)((uint64_t)p->smi_index_bits);
 		x = (uint64_t)in->index;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "index";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "index", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)));
 		x = (uint64_t)in->index_pad;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "index_pad";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "index_pad", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
 		x = (uint64_t)in->timestamp;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "timestamp";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "timestamp", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -5862,6 +2343,24 @@ static inline size_t pmregs_etrace_smi_fields(const struct pmregs_etrace_params 
 	(void)out;
 	(void)cap;
 	return k;
+}
+
+/*
+ * Describe *in as "shape field=value ...": the fields of its shape that are
+ * present under these parameters, named values in parentheses. Writes at most
+ * n bytes (NUL-terminated when n > 0); returns the length the text needs.
+ */
+static inline size_t pmregs_etrace_smi_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi *in)
+{
+	struct pmregs_sbuf sb;
+	struct pmregs_packet_field f[6];
+	const char *shape = pmregs_etrace_smi_shape_name(in->shape);
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	pmregs_sb_puts(&sb, shape ? shape : "?");
+	pmregs_sb_packet_fields(&sb, f, pmregs_etrace_smi_fields(p, in, f, 6));
+	return pmregs_sb_finish(&sb);
 }
 
 /* ---- atb packets as text and as field lists ---- */
@@ -5918,108 +2417,6 @@ static inline int pmregs_etrace_atb_bits(const struct pmregs_etrace_params *p, c
 }
 
 /*
- * Describe *in as "shape field=value ...": the fields of its shape that are
- * present under these parameters, named values in parentheses. Writes at most
- * n bytes (NUL-terminated when n > 0); returns the length the text needs.
- */
-static inline size_t pmregs_etrace_atb_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_atb *in)
-{
-	struct pmregs_sbuf sb;
-	unsigned pos = 0, w;
-	uint64_t x;
-	sb.buf = buf;
-	sb.cap = n;
-	sb.len = 0;
-	pmregs_sb_puts(&sb, pmregs_etrace_atb_shape_name(in->shape) ? pmregs_etrace_atb_shape_name(in->shape) : "?");
-	switch (in->shape) {
-	case PMREGS_ETRACE_ATB_SHAPE_FILL: {
-		w = 5u;
-		x = (uint64_t)in->length;
-		if (w) {
-			pmregs_sb_puts(&sb, " length=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			pmregs_sb_puts(&sb, " timestamp_present=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->reserved;
-		if (w) {
-			pmregs_sb_puts(&sb, " reserved=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	case PMREGS_ETRACE_ATB_SHAPE_MESSAGE: {
-		uint64_t f_timestamp_present = 0;
-		w = 5u;
-		x = (uint64_t)in->length;
-		if (w) {
-			pmregs_sb_puts(&sb, " length=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = 1u;
-		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			pmregs_sb_puts(&sb, " timestamp_present=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		f_timestamp_present = x;
-		pos += w;
-		w = 2u;
-		x = (uint64_t)in->reserved;
-		if (w) {
-			pmregs_sb_puts(&sb, " reserved=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
-		x = (uint64_t)in->timestamp;
-		if (w) {
-			pmregs_sb_puts(&sb, " timestamp=");
-			if (w <= 8)
-				pmregs_sb_dec(&sb, x);
-			else
-				pmregs_sb_hex(&sb, x);
-		}
-		pos += w;
-		break;
-	}
-	default:
-		break;
-	}
-	(void)p;
-	(void)pos;
-	(void)x;
-	return pmregs_sb_finish(&sb);
-}
-
-/*
  * The fields pmregs_etrace_atb_snprint() prints, as data: those of *in's shape that
  * are present under these parameters, in transmission order, with their named
  * values. Fills out[0..cap) and returns how many there are (at most
@@ -6035,39 +2432,18 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 	case PMREGS_ETRACE_ATB_SHAPE_FILL: {
 		w = 5u;
 		x = (uint64_t)in->length;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "length";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "length", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "timestamp_present";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "timestamp_present", x, w, PMREGS_NULL);
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->reserved;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "reserved";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "reserved", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -6075,52 +2451,24 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 		uint64_t f_timestamp_present = 0;
 		w = 5u;
 		x = (uint64_t)in->length;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "length";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "length", x, w, PMREGS_NULL);
 		pos += w;
 		w = 1u;
 		x = (uint64_t)in->timestamp_present;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "timestamp_present";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "timestamp_present", x, w, PMREGS_NULL);
 		f_timestamp_present = x;
 		pos += w;
 		w = 2u;
 		x = (uint64_t)in->reserved;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "reserved";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "reserved", x, w, PMREGS_NULL);
 		pos += w;
 		w = (unsigned)(((f_timestamp_present != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
 		x = (uint64_t)in->timestamp;
-		if (w) {
-			if (k < cap) {
-				out[k].name = "timestamp";
-				out[k].value = x;
-				out[k].width = (uint8_t)w;
-				out[k].meaning = PMREGS_NULL;
-			}
-			k++;
-		}
+		if (w)
+			k = pmregs_packet_field_put(out, cap, k, "timestamp", x, w, PMREGS_NULL);
 		pos += w;
 		break;
 	}
@@ -6133,6 +2481,24 @@ static inline size_t pmregs_etrace_atb_fields(const struct pmregs_etrace_params 
 	(void)out;
 	(void)cap;
 	return k;
+}
+
+/*
+ * Describe *in as "shape field=value ...": the fields of its shape that are
+ * present under these parameters, named values in parentheses. Writes at most
+ * n bytes (NUL-terminated when n > 0); returns the length the text needs.
+ */
+static inline size_t pmregs_etrace_atb_snprint(char *buf, size_t n, const struct pmregs_etrace_params *p, const struct pmregs_etrace_atb *in)
+{
+	struct pmregs_sbuf sb;
+	struct pmregs_packet_field f[4];
+	const char *shape = pmregs_etrace_atb_shape_name(in->shape);
+	sb.buf = buf;
+	sb.cap = n;
+	sb.len = 0;
+	pmregs_sb_puts(&sb, shape ? shape : "?");
+	pmregs_sb_packet_fields(&sb, f, pmregs_etrace_atb_fields(p, in, f, 4));
+	return pmregs_sb_finish(&sb);
 }
 
 /* ---- introspection for tools: every register, stream and the family, without family-specific types ---- */

@@ -1179,7 +1179,6 @@ class CodeGen:
                 self.word_only = False
         v["encode_cases"] = [self.walk(Pk, Sh, i, "encode") for i, Sh in enumerate(Pk.shapes)]
         v["bits_cases"] = [self.walk(Pk, Sh, i, "bits") for i, Sh in enumerate(Pk.shapes)]
-        v["print_cases"] = [self.walk(Pk, Sh, i, "print", v) for i, Sh in enumerate(Pk.shapes)]
         v["fields_cases"] = [self.walk(Pk, Sh, i, "fields", v) for i, Sh in enumerate(Pk.shapes)]
         v["init_cases"] = [self.init_case(Sh) for Sh in Pk.shapes]
         if sem:
@@ -1500,42 +1499,34 @@ class CodeGen:
                         out.append(f"pmregs_ip_put(b, {nw}u, gpos, grp);")
                 else:
                     out.append(self.put_line(Pk, Sh, idx, F, nw))
-            elif mode == "print":
-                out.append("if (w) {")
-                out.append(f"\tpmregs_sb_puts(&sb, \" {F.name}=\");")
-                out.append("\tif (w <= 8)")
-                out.append("\t\tpmregs_sb_dec(&sb, x);")
-                out.append("\telse")
-                out.append("\t\tpmregs_sb_hex(&sb, x);")
-                if F.values:
+            elif mode == "fields":
+                # one call per field; a named value through the packet's value-name function when
+                # this shape names the same values, else through a switch of its own
+                cases = sorted((vv, vn) for vn, vv, _ in F.values) if F.values else []
+                fn = (v or {}).get("value_fn_of", {}).get(F.name)
+                if not cases:
+                    meaning = "PMREGS_NULL"
+                elif fn and any(f["fn"] == fn and f["cases"] == cases for f in v["value_fns"]):
+                    meaning = f"{fn}(x)"
+                else:
+                    meaning = "m"
+                put = f"k = pmregs_packet_field_put(out, cap, k, \"{F.name}\", x, w, {meaning});"
+                if meaning != "m":
+                    out.append("if (w)")
+                    out.append(f"\t{put}")
+                else:
+                    out.append("if (w) {")
+                    out.append("\tconst char *m = PMREGS_NULL;")
                     out.append("\tswitch (x) {")
-                    for vn, vv, _ in sorted(F.values, key=lambda t: t[1]):
+                    for vv, vn in cases:
                         out.append(f"\tcase {vv}:")
-                        out.append(f"\t\tpmregs_sb_puts(&sb, \"({vn})\");")
+                        out.append(f"\t\tm = \"{vn}\";")
                         out.append("\t\tbreak;")
                     out.append("\tdefault:")
                     out.append("\t\tbreak;")
                     out.append("\t}")
-                out.append("}")
-            elif mode == "fields":
-                out.append("if (w) {")
-                out.append("\tif (k < cap) {")
-                out.append(f"\t\tout[k].name = \"{F.name}\";")
-                out.append("\t\tout[k].value = x;")
-                out.append("\t\tout[k].width = (uint8_t)w;")
-                out.append("\t\tout[k].meaning = PMREGS_NULL;")
-                if F.values:
-                    out.append("\t\tswitch (x) {")
-                    for vn, vv, _ in sorted(F.values, key=lambda t: t[1]):
-                        out.append(f"\t\tcase {vv}:")
-                        out.append(f"\t\t\tout[k].meaning = \"{vn}\";")
-                        out.append("\t\t\tbreak;")
-                    out.append("\t\tdefault:")
-                    out.append("\t\t\tbreak;")
-                    out.append("\t\t}")
-                out.append("\t}")
-                out.append("\tk++;")
-                out.append("}")
+                    out.append(f"\t{put}")
+                    out.append("}")
             elif mode == "semget":
                 if F.differential:
                     out.append(f"s->{F.name} = (uint8_t)((x ^ prev) & 1u);")
