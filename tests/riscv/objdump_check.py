@@ -99,8 +99,14 @@ def jump_class(rd, rs1, inferable):
     return 14 + inferable, f               # other jump with linkage
 
 
-def regs(ops):
-    return [int(x[1:]) for x in ops.replace("(", ",").replace(")", "").split(",") if x[:1] == "x"]
+JALR_OPS = re.compile(r"x(\d+),(-?\d+)\(x(\d+)\)")   # jalr's operands with -M numeric: rd,imm(rs1)
+
+
+def first_reg(ops):
+    """The number of the register that starts the operands ("x5,0x1c", "x5")."""
+    if ops[:1] != "x":
+        raise ValueError(f"no register first in objdump's operands {ops!r}")
+    return int(ops[1:].split(",", 1)[0])
 
 
 def disagreement(ours, mnem, ops, pc, xlen, size, judge_illegal):
@@ -128,18 +134,18 @@ def disagreement(ours, mnem, ops, pc, xlen, size, judge_illegal):
     if t_kind == BRANCH:
         t_target, t_itype, t_flags = int(last, 16), 4, INF
     elif t_kind == JAL:
-        t_rd = 1 if mnem == "c.jal" else 0 if mnem == "c.j" else regs(ops)[0]
+        t_rd = 1 if mnem == "c.jal" else 0 if mnem == "c.j" else first_reg(ops)
         t_target, t_rs1 = int(last, 16), 0
         t_itype, t_flags = jump_class(t_rd, 0, 1)
     elif t_kind == JALR:
-        r = regs(ops)
         if mnem == "jalr":                  # jalr rd,imm(rs1)
-            t_rd, t_rs1, t_imm = r[0], r[1], int(ops.split(",")[1].split("(")[0])
-        else:
-            t_rd, t_rs1, t_imm = (1 if mnem == "c.jalr" else 0), r[0], 0
+            m = JALR_OPS.fullmatch(ops)
+            t_rd, t_imm, t_rs1 = int(m[1]), int(m[2]), int(m[3])
+        else:                               # c.jr rs1, c.jalr rs1
+            t_rd, t_rs1, t_imm = (1 if mnem == "c.jalr" else 0), first_reg(ops), 0
         t_itype, t_flags = jump_class(t_rd, t_rs1, 1 if t_rs1 == 0 else 0)
     elif t_kind in (AUIPC, LUI):
-        t_rd, t_upper = regs(ops)[0], int(last, 16)
+        t_rd, t_upper = first_reg(ops), int(last, 16)
     elif t_kind == XRET:
         t_itype, t_flags = 3, UNINF
     if t_target is not None and (pc + imm) & ((1 << xlen) - 1) != t_target:
