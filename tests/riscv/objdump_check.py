@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 """<pmregs/riscv.h> against GNU objdump, an independent disassembler (Debian binutils-riscv64-linux-gnu).
 
-    objdump_check.py VIEW OUTDIR [--random N] [--seed S] [--sets c16,len,w32]
+    objdump_check.py VIEW OUTDIR [--random N] [--seed S] [--sets c16,len,w32,jalr]
 
 VIEW is tests/riscv/riscv_view.c built against the headers: it writes pmregs' view of a
 file of encodings. The same encodings go through `riscv64-linux-gnu-objdump -D -b binary
@@ -15,6 +15,7 @@ file of encodings. The same encodings go through `riscv64-linux-gnu-objdump -D -
         JAL, JALR, AUIPC, LUI, SYSTEM), JALR with every rd, rs1 and funct3, and SYSTEM
         funct3 000 with every rs1 and imm[11:0] (rd 0 on RV64; every fourth, rd random,
         on RV32)
+  jalr  the JALR sweep of w32 alone (not in the default sets)
 
 compared: the kind (from objdump's mnemonic), rd and rs1, the immediate (jalr's offset,
 auipc/lui/c.lui's upper immediate) and the target objdump computes for branches and jumps
@@ -23,7 +24,7 @@ rd and rs1 by the E-Trace ingress chapter's jump classes; whether the encoding i
 (objdump prints .2byte/.4byte or c.unimp), over all 16-bit encodings and, of the 32-bit
 ones, in BRANCH, JAL, JALR, AUIPC and LUI. A disagreement objdump and the ISA manual are
 known to have is counted under its explanation (KNOWN); any other fails the check.
---sets runs only the sets named (all three by default).
+--sets runs only the sets named (c16, len and w32 by default).
 Stdlib only.
 """
 
@@ -299,11 +300,11 @@ def main(argv=None):
     ap.add_argument("out")
     ap.add_argument("--random", type=int, default=1000000, help="random 32-bit words per XLEN (default 1000000)")
     ap.add_argument("--seed", type=int, default=20240411)
-    ap.add_argument("--sets", default="c16,len,w32", help="the sets to compare (default c16,len,w32)")
+    ap.add_argument("--sets", default="c16,len,w32", help="the sets to compare (default c16,len,w32; or jalr)")
     a = ap.parse_args(argv)
     sets = a.sets.split(",")
-    if not sets or any(x not in ("c16", "len", "w32") for x in sets):
-        ap.error(f"--sets: a comma-separated list of c16, len and w32, not {a.sets!r}")
+    if not sets or any(x not in ("c16", "len", "w32", "jalr") for x in sets):
+        ap.error(f"--sets: a comma-separated list of c16, len, w32 and jalr, not {a.sets!r}")
     os.makedirs(a.out, exist_ok=True)
     rng = random.Random(a.seed)
     total, known, problems = 0, {}, []
@@ -328,6 +329,8 @@ def main(argv=None):
         # SYSTEM funct3 000: every rs1 and imm[11:0] with rd = 0 on RV64; a quarter of them, rd random, on RV32
         system = [0x73 | (v & 31) << 15 | (v >> 5) << 20 | (0 if xlen == 64 else rng.getrandbits(5) << 7)
                   for v in range(1 << 17) if xlen == 64 or v % 4 == 0]
+        if "jalr" in sets:
+            add(run_set("jalr", a.view, a.out, 4, xlen, jalr, judged=INTEREST_32), f"JALR sweep ({len(jalr)} words), RV{xlen}")
         if "w32" not in sets:
             continue
         w32 = words(rng, a.random) + jalr + system
