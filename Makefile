@@ -13,7 +13,8 @@
 #   make install    headers + pkg-config file + CMake package files + pmregs-decode + man pages (man1, man3
 #                   for every public function, man7) + the reference pages and examples under docdir
 #                   (PREFIX, DESTDIR, includedir, pkgconfigdir, cmakedir, bindir, mandir, docdir; paths may
-#                   contain spaces; nothing is written in the checkout outside $(BUILD))
+#                   contain spaces; nothing is written in the checkout outside $(BUILD)); MAN3_ALIASES=no
+#                   leaves out the man3 pages that only source another (man/aliases.sh lists them)
 #   make uninstall  remove exactly the files make install writes (same variables)
 
 PREFIX       ?= /usr/local
@@ -165,6 +166,7 @@ INSTALL_DEPS := headers $(TOOL) $(BUILD)/pmregs.pc $(addprefix $(BUILD)/cmake/,$
 DOC_PAGES    := $(notdir $(wildcard doc/*.md))
 DOC_DIRS     := $(notdir $(patsubst %/,%,$(sort $(dir $(wildcard doc/*/*.svg)))))
 MAN3_PAGES   := $(notdir $(wildcard doc/man3/*.3))
+MAN3_ALIASES ?= yes
 EXAMPLE_SRCS := $(notdir $(wildcard examples/*.c))
 
 install: $(INSTALL_DEPS)
@@ -177,10 +179,11 @@ install: $(INSTALL_DEPS)
 	install -m 644 man/pmregs-decode.1 '$(DESTDIR)$(mandir)/man1/pmregs-decode.1'
 	install -m 644 man/pmregs.7 '$(DESTDIR)$(mandir)/man7/pmregs.7'
 	@# man3: a page per function or per layout and record; each name a layout or record page lists is a
-	@# page too, sourcing it (man/aliases.sh)
+	@# page too, sourcing it (man/aliases.sh), unless MAN3_ALIASES=no (a packager who makes them links)
 	install -d '$(DESTDIR)$(mandir)/man3'
 	install -m 644 $(addprefix doc/man3/,$(MAN3_PAGES)) '$(DESTDIR)$(mandir)/man3/'
-	sh man/aliases.sh | awk -v d='$(DESTDIR)$(mandir)/man3' '{ f = d "/" $$1 ".3"; print ".so man3/" $$2 ".3" >f; close(f) }'
+	if [ '$(MAN3_ALIASES)' != no ]; then sh man/aliases.sh | \
+	    awk -v d='$(DESTDIR)$(mandir)/man3' '{ f = d "/" $$1 ".3"; print ".so man3/" $$2 ".3" >f; close(f) }'; fi
 	@# the reference pages with their diagrams, and the examples
 	install -d '$(DESTDIR)$(docdir)/examples' $(foreach d,$(DOC_DIRS),'$(DESTDIR)$(docdir)/$(d)')
 	install -m 644 $(addprefix doc/,$(DOC_PAGES)) '$(DESTDIR)$(docdir)/'

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 """<pmregs/riscv.h> against GNU objdump, an independent disassembler (Debian binutils-riscv64-linux-gnu).
 
-    objdump_check.py VIEW OUTDIR [--random N] [--seed S] [--sets c16,len,w32]
+    objdump_check.py VIEW OUTDIR [--random N] [--seed S] [--sets c16,len,w32,jalr]
 
 VIEW is tests/riscv/riscv_view.c built against the headers: it writes pmregs' view of a
 file of encodings. The same encodings go through `riscv64-linux-gnu-objdump -D -b binary
@@ -15,6 +15,7 @@ file of encodings. The same encodings go through `riscv64-linux-gnu-objdump -D -
         JAL, JALR, AUIPC, LUI, SYSTEM), JALR with every rd, rs1 and funct3, and SYSTEM
         funct3 000 with every rs1 and imm[11:0] (rd 0 on RV64; every fourth, rd random,
         on RV32)
+  jalr  the JALR sweep of w32 alone (not in the default sets)
 
 compared: the kind (from objdump's mnemonic), rd and rs1, the immediate (jalr's offset,
 auipc/lui/c.lui's upper immediate) and the target objdump computes for branches and jumps
@@ -23,7 +24,7 @@ rd and rs1 by the E-Trace ingress chapter's jump classes; whether the encoding i
 (objdump prints .2byte/.4byte or c.unimp), over all 16-bit encodings and, of the 32-bit
 ones, in BRANCH, JAL, JALR, AUIPC and LUI. A disagreement objdump and the ISA manual are
 known to have is counted under its explanation (KNOWN); any other fails the check.
---sets runs only the sets named (all three by default).
+--sets runs only the sets named (c16, len and w32 by default).
 Stdlib only.
 """
 
@@ -35,6 +36,7 @@ import re
 import struct
 import subprocess
 import sys
+from operator import itemgetter
 
 OBJDUMP = "riscv64-linux-gnu-objdump"
 
@@ -71,12 +73,16 @@ def packed(items, size):
     return a.tobytes()
 
 
+# pmregs' record of one encoding, as riscv_view writes it: (imm, length, kind, rd, rs1, itype, flags)
+RECORD = struct.Struct("<qBBBBBBxx")
+KIND_AT, FLAGS_AT = 9, 13                           # the offsets of kind and flags in a record
+
+
 def view(tool, size, xlen, path, out):
-    """pmregs' records: [(imm, length, kind, rd, rs1, itype, flags)]."""
+    """pmregs' records, as the bytes riscv_view writes (RECORD.size each)."""
     subprocess.run([tool, str(size), str(xlen), path, out], check=True)
     with open(out, "rb") as f:
-        data = f.read()
-    return list(struct.iter_unpack("<qBBBBBBxx", data))
+        return f.read()
 
 
 def jump_class(rd, rs1, inferable):
@@ -94,66 +100,68 @@ def jump_class(rd, rs1, inferable):
     return 14 + inferable, f               # other jump with linkage
 
 
-def regs(ops):
-    return [int(x[1:]) for x in ops.replace("(", ",").replace(")", "").split(",") if x[:1] == "x"]
+JALR_OPS = re.compile(r"x(\d+),(-?\d+)\(x(\d+)\)")   # jalr's operands with -M numeric: rd,imm(rs1)
 
 
-def theirs(mnem, ops, pc, xlen, size):
-    """What objdump's line says, as {field: value}; target = the address objdump computes."""
-    kind = KIND.get(mnem, OTHER)
-    unknown = mnem.startswith(".") or mnem == "c.unimp"
-    t = {"kind": kind, "illegal": unknown, "compressed": size == 2}
-    if kind == OTHER:
-        return t
-    ops = ops.split("#")[0].strip()
-    last = ops.rsplit(",", 1)[-1]
-    if kind == BRANCH:
-        t.update(target=int(last, 16), itype=4, flags=INF)
-    elif kind == JAL:
-        rd = 1 if mnem == "c.jal" else 0 if mnem == "c.j" else regs(ops)[0]
-        t.update(target=int(last, 16), rd=rd, rs1=0)
-        t["itype"], t["flags"] = jump_class(rd, 0, 1)
-    elif kind == JALR:
-        r = regs(ops)
-        if mnem == "jalr":                  # jalr rd,imm(rs1)
-            rd, rs1, imm = r[0], r[1], int(ops.split(",")[1].split("(")[0])
-        else:
-            rd, rs1, imm = (1 if mnem == "c.jalr" else 0), r[0], 0
-        t.update(rd=rd, rs1=rs1, imm=imm)
-        t["itype"], t["flags"] = jump_class(rd, rs1, 1 if rs1 == 0 else 0)
-    elif kind in (AUIPC, LUI):
-        t.update(rd=regs(ops)[0], upper=int(last, 16))
-    elif kind == XRET:
-        t.update(itype=3, flags=UNINF)
-    return t
+def first_reg(ops):
+    """The number of the register that starts the operands ("x5,0x1c", "x5")."""
+    if ops[:1] != "x":
+        raise ValueError(f"no register first in objdump's operands {ops!r}")
+    return int(ops[1:].split(",", 1)[0])
 
 
-def compare(ours, t, pc, xlen, judge_illegal):
-    """The names of the fields where pmregs and objdump disagree."""
+def disagreement(ours, mnem, ops, pc, xlen, size, judge_illegal):
+    """The names of the fields where pmregs (a record) and objdump's line disagree: the kind (from the
+    mnemonic), the legality (where it is judged) and the length, then those objdump's operands give
+    for the kind: the target objdump computes (pc + imm modulo 2^XLEN), rd, rs1, the immediate
+    (jalr's offset, the upper immediate of auipc, lui and c.lui), and the itype and flags derived
+    from rd and rs1 by jump_class()."""
     imm, length, kind, rd, rs1, itype, flags = ours
+    t_kind = KIND.get(mnem, OTHER)
     bad = []
-    if kind != t["kind"]:
+    if kind != t_kind:
         bad.append("kind")
-    if judge_illegal and bool(flags & ILL) != t["illegal"]:
+    if judge_illegal and bool(flags & ILL) != (mnem[0] == "." or mnem == "c.unimp"):
         bad.append("illegal")
-    if bool(flags & C16) != t["compressed"]:
+    if bool(flags & C16) != (size == 2):
         bad.append("compressed")
-    if bad:
+    if bad or t_kind == OTHER:
         return bad
-    mask = (1 << xlen) - 1
-    if "target" in t and (pc + imm) & mask != t["target"]:
+    if "#" in ops:
+        ops = ops.split("#")[0]
+    ops = ops.strip()
+    last = ops.rsplit(",", 1)[-1]
+    t_rd = t_rs1 = t_imm = t_upper = t_target = t_itype = t_flags = None
+    if t_kind == BRANCH:
+        t_target, t_itype, t_flags = int(last, 16), 4, INF
+    elif t_kind == JAL:
+        t_rd = 1 if mnem == "c.jal" else 0 if mnem == "c.j" else first_reg(ops)
+        t_target, t_rs1 = int(last, 16), 0
+        t_itype, t_flags = jump_class(t_rd, 0, 1)
+    elif t_kind == JALR:
+        if mnem == "jalr":                  # jalr rd,imm(rs1)
+            m = JALR_OPS.fullmatch(ops)
+            t_rd, t_imm, t_rs1 = int(m[1]), int(m[2]), int(m[3])
+        else:                               # c.jr rs1, c.jalr rs1
+            t_rd, t_rs1, t_imm = (1 if mnem == "c.jalr" else 0), first_reg(ops), 0
+        t_itype, t_flags = jump_class(t_rd, t_rs1, 1 if t_rs1 == 0 else 0)
+    elif t_kind in (AUIPC, LUI):
+        t_rd, t_upper = first_reg(ops), int(last, 16)
+    elif t_kind == XRET:
+        t_itype, t_flags = 3, UNINF
+    if t_target is not None and (pc + imm) & ((1 << xlen) - 1) != t_target:
         bad.append("target")
-    if "rd" in t and rd != t["rd"]:
+    if t_rd is not None and rd != t_rd:
         bad.append("rd")
-    if "rs1" in t and rs1 != t["rs1"]:
+    if t_rs1 is not None and rs1 != t_rs1:
         bad.append("rs1")
-    if "imm" in t and imm != t["imm"]:
+    if t_imm is not None and imm != t_imm:
         bad.append("imm")
-    if "upper" in t and (imm >> 12) & 0xFFFFF != t["upper"]:
+    if t_upper is not None and (imm >> 12) & 0xFFFFF != t_upper:
         bad.append("imm")
-    if "itype" in t and itype != t["itype"]:
+    if t_itype is not None and itype != t_itype:
         bad.append("itype")
-    if "flags" in t and flags & (INF | UNINF | CALL | RET) != t["flags"]:
+    if t_flags is not None and flags & (INF | UNINF | CALL | RET) != t_flags:
         bad.append("flags")
     return bad
 
@@ -172,39 +180,58 @@ KNOWN = [
 ]
 
 
-def run_set(name, tool, out_dir, size, xlen, items, stream=None, judge_illegal=lambda w: True):
-    """Compare one set of encodings; returns (compared, {explanation: count}, [unexplained lines])."""
+def byte_mask(table, data):
+    """data translated byte by byte through table (256 values), as one integer (little-endian)."""
+    return int.from_bytes(data.translate(bytes(table)), "little")
+
+
+def run_set(name, tool, out_dir, size, xlen, items, judged=None):
+    """Compare one set of encodings; returns (compared, {explanation: count}, [unexplained lines]).
+    judged: the opcodes (low 7 bits) whose legality is compared (None: every encoding's)."""
     raw = os.path.join(out_dir, f"{name}.rv{xlen}.bin")
+    data = packed(items, size)
     with open(raw, "wb") as f:
-        f.write(packed(items, size))
+        f.write(data)
     ours = view(tool, size, xlen, raw, os.path.join(out_dir, f"{name}.rv{xlen}.view"))
     known, problems = {}, []
     lines = objdump_lines(raw, xlen)
     # every line is at the address of its encoding, else the comparison stops where objdump is out of step
-    pcs = [int(x[0], 16) for x in lines[:len(items)]]
-    n = len(pcs)
+    n = min(len(lines), len(items))
+    addrs = list(map(itemgetter(0), lines[:n]))
     out_of_step = None
-    if pcs != list(range(0, n * size, size)):
-        n = next(i for i, pc in enumerate(pcs) if pc != i * size)
-        out_of_step = f"{name} rv{xlen}: objdump out of step at {pcs[n]:#x} ({lines[n][1]} {lines[n][2]})"
-    # the common case, set aside in one pass: a mnemonic of no kind that pmregs classifies as
-    # other, with the same length and (where it is judged) the same legality
-    c16 = C16 if size == 2 else 0
-    rest = [i for i, ((_, m, _), w, o) in enumerate(zip(lines[:n], items, ours))
-            if m in KIND or o[2] != OTHER or o[6] & C16 != c16
-            or (judge_illegal(w) and bool(o[6] & ILL) != (m[0] == "." or m == "c.unimp"))]
-    for i in rest:
-        (_, mnem, ops), w, o, pc = lines[i], items[i], ours[i], pcs[i]
-        t = theirs(mnem, ops, pc, xlen, size)
-        bad = compare(o, t, pc, xlen, judge_illegal(w))
+    if addrs != list(map("%x".__mod__, range(0, n * size, size))):
+        n = next(i for i, a in enumerate(addrs) if int(a, 16) != i * size)
+        out_of_step = f"{name} rv{xlen}: objdump out of step at {int(addrs[n], 16):#x} ({lines[n][1]} {lines[n][2]})"
+    # The common case is set aside a byte per encoding at a time: a mnemonic of no kind that pmregs
+    # classifies as other, with the same length and (where it is judged) the same legality. Each side
+    # is a byte per encoding, its kind | 0x80 if illegal (the 0x80 kept only where judged); an encoding
+    # is compared field by field where either kind is not other, the two bytes differ, or pmregs'
+    # length is not the set's.
+    mnems = list(map(itemgetter(1), lines[:n]))
+    code = {m: KIND.get(m, OTHER) | (0x80 if m[0] == "." or m == "c.unimp" else 0) for m in set(mnems)}
+    t = int.from_bytes(bytes(map(code.__getitem__, mnems)), "little")
+    o = (byte_mask(range(256), ours[KIND_AT::RECORD.size][:n])
+         | byte_mask([0x80 if f & ILL else 0 for f in range(256)], ours[FLAGS_AT::RECORD.size][:n]))
+    if judged is not None:
+        low_bytes = data[0::size][:n]   # the low byte of each encoding (little-endian)
+        j = byte_mask([0xFF if b & 0x7F in judged else 0x7F for b in range(256)], low_bytes)
+        t, o = t & j, o & j
+    length = byte_mask([int(bool(f & C16) != (size == 2)) for f in range(256)], ours[FLAGS_AT::RECORD.size][:n])
+    low = int.from_bytes(b"\x7f" * n, "little")
+    sel = (((t | o) & low) | (t ^ o) | length).to_bytes(n, "little")
+    for i in (m.start() for m in re.finditer(b"[^\x00]", sel)):
+        (_, mnem, ops), w = lines[i], items[i]
+        rec = RECORD.unpack_from(ours, i * RECORD.size)
+        bad = disagreement(rec, mnem, ops, i * size, xlen, size, judged is None or w & 0x7F in judged)
         if not bad:
             continue
-        why = next((e for e, test in KNOWN if test(w, xlen, o, mnem)), None)
+        why = next((e for e, test in KNOWN if test(w, xlen, rec, mnem)), None)
         if why:
             known[why] = known.get(why, 0) + 1
         elif len(problems) < 20:
-            problems.append(f"{name} rv{xlen}: {w:#0{2 + 2 * size}x} objdump '{mnem} {ops}' vs pmregs imm={o[0]} "
-                            f"length={o[1]} kind={o[2]} rd={o[3]} rs1={o[4]} itype={o[5]} flags={o[6]:#x}: {bad}")
+            problems.append(f"{name} rv{xlen}: {w:#0{2 + 2 * size}x} objdump '{mnem} {ops}' vs pmregs imm={rec[0]} "
+                            f"length={rec[1]} kind={rec[2]} rd={rec[3]} rs1={rec[4]} itype={rec[5]} "
+                            f"flags={rec[6]:#x}: {bad}")
         else:
             problems.append("")
     if out_of_step:
@@ -222,7 +249,7 @@ def length_set(tool, out_dir, xlen):
     raw = os.path.join(out_dir, f"len.rv{xlen}.bin")
     with open(raw, "wb") as f:
         f.write(packed(parcels, 2))
-    ours = view(tool, 2, xlen, raw, os.path.join(out_dir, f"len.rv{xlen}.view"))
+    ours = list(RECORD.iter_unpack(view(tool, 2, xlen, raw, os.path.join(out_dir, f"len.rv{xlen}.view"))))
     stream, at = [], []
     for p in parcels:
         at.append(2 * len(stream))
@@ -273,11 +300,11 @@ def main(argv=None):
     ap.add_argument("out")
     ap.add_argument("--random", type=int, default=1000000, help="random 32-bit words per XLEN (default 1000000)")
     ap.add_argument("--seed", type=int, default=20240411)
-    ap.add_argument("--sets", default="c16,len,w32", help="the sets to compare (default c16,len,w32)")
+    ap.add_argument("--sets", default="c16,len,w32", help="the sets to compare (default c16,len,w32; or jalr)")
     a = ap.parse_args(argv)
     sets = a.sets.split(",")
-    if not sets or any(x not in ("c16", "len", "w32") for x in sets):
-        ap.error(f"--sets: a comma-separated list of c16, len and w32, not {a.sets!r}")
+    if not sets or any(x not in ("c16", "len", "w32", "jalr") for x in sets):
+        ap.error(f"--sets: a comma-separated list of c16, len, w32 and jalr, not {a.sets!r}")
     os.makedirs(a.out, exist_ok=True)
     rng = random.Random(a.seed)
     total, known, problems = 0, {}, []
@@ -302,10 +329,12 @@ def main(argv=None):
         # SYSTEM funct3 000: every rs1 and imm[11:0] with rd = 0 on RV64; a quarter of them, rd random, on RV32
         system = [0x73 | (v & 31) << 15 | (v >> 5) << 20 | (0 if xlen == 64 else rng.getrandbits(5) << 7)
                   for v in range(1 << 17) if xlen == 64 or v % 4 == 0]
+        if "jalr" in sets:
+            add(run_set("jalr", a.view, a.out, 4, xlen, jalr, judged=INTEREST_32), f"JALR sweep ({len(jalr)} words), RV{xlen}")
         if "w32" not in sets:
             continue
         w32 = words(rng, a.random) + jalr + system
-        add(run_set("w32", a.view, a.out, 4, xlen, w32, judge_illegal=lambda w: w & 0x7F in INTEREST_32),
+        add(run_set("w32", a.view, a.out, 4, xlen, w32, judged=INTEREST_32),
             f"32-bit words ({a.random} random, {len(jalr)} JALR, {len(system)} SYSTEM), RV{xlen}")
     for why, c in sorted(known.items()):
         print(f"  known disagreement ({c}): {why}")
