@@ -4713,14 +4713,30 @@ PMREGS_HOT int pmregs_etrace_encap_stream_read(const unsigned char *buf, size_t 
 		struct pmregs_etrace_encap *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
-	int rc = pmregs_etrace_encap_decode(p, c, len - start, f);
+	size_t avail = len - start;
+	int rc;
+	if (PMREGS_IP_CONSTANT((uint64_t)p->encap_srcid_bits) && PMREGS_IP_CONSTANT((uint64_t)p->encap_timestamp_bytes) && PMREGS_IP_CONSTANT((uint64_t)p->encap_type_bits) && avail >= 42u + PMREGS_INPLACE_SLACK) {
+		/*
+		 * Constant parameters, and the longest packet and its slack are
+		 * there: the same decoder with that constant length, in which the
+		 * tests of the buffer's end fold away (a packet longer than the
+		 * parameters' range allows, which it calls truncated, gets the
+		 * general call's answer). With parameters known only at run time
+		 * the second copy costs more than the tests it saves.
+		 */
+		rc = pmregs_etrace_encap_decode(p, c, 42u + PMREGS_INPLACE_SLACK, f);
+		if (rc == PMREGS_ETRUNC)
+			rc = pmregs_etrace_encap_decode(p, c, avail, f);
+	} else {
+		rc = pmregs_etrace_encap_decode(p, c, avail, f);
+	}
 	*has = 0;
 	*plen = 0;
 	if (rc > 0 && f->payload_bits && ((uint64_t)f->type == (uint64_t)p->encap_type_inst)) {
 		unsigned char t[42 + PMREGS_INPLACE_SLACK];
 		size_t at = f->payload_offset, nb = f->payload_bits, n, i;
 		int prc;
-		if (len - start < (size_t)rc + PMREGS_INPLACE_SLACK) {
+		if (avail < (size_t)rc + PMREGS_INPLACE_SLACK) {
 			for (i = 0; i < (size_t)rc; i++)
 				t[i] = c[i];
 			for (; i < sizeof t; i++)
@@ -4912,14 +4928,30 @@ PMREGS_HOT int pmregs_etrace_smi_stream_read(const unsigned char *buf, size_t le
 		struct pmregs_etrace_smi *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
-	int rc = pmregs_etrace_smi_decode(p, c, len - start, f);
+	size_t avail = len - start;
+	int rc;
+	if (PMREGS_IP_CONSTANT((uint64_t)p->smi_index_bits) && avail >= 36u + PMREGS_INPLACE_SLACK) {
+		/*
+		 * Constant parameters, and the longest packet and its slack are
+		 * there: the same decoder with that constant length, in which the
+		 * tests of the buffer's end fold away (a packet longer than the
+		 * parameters' range allows, which it calls truncated, gets the
+		 * general call's answer). With parameters known only at run time
+		 * the second copy costs more than the tests it saves.
+		 */
+		rc = pmregs_etrace_smi_decode(p, c, 36u + PMREGS_INPLACE_SLACK, f);
+		if (rc == PMREGS_ETRUNC)
+			rc = pmregs_etrace_smi_decode(p, c, avail, f);
+	} else {
+		rc = pmregs_etrace_smi_decode(p, c, avail, f);
+	}
 	*has = 0;
 	*plen = 0;
 	if (rc > 0 && f->payload_bits && ((uint64_t)f->msg_type == PMREGS_U64(2))) {
 		unsigned char t[36 + PMREGS_INPLACE_SLACK];
 		size_t at = f->payload_offset, nb = f->payload_bits, n, i;
 		int prc;
-		if (len - start < (size_t)rc + PMREGS_INPLACE_SLACK) {
+		if (avail < (size_t)rc + PMREGS_INPLACE_SLACK) {
 			for (i = 0; i < (size_t)rc; i++)
 				t[i] = c[i];
 			for (; i < sizeof t; i++)
@@ -5111,14 +5143,30 @@ PMREGS_HOT int pmregs_etrace_atb_stream_read(const unsigned char *buf, size_t le
 		struct pmregs_etrace_atb *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
-	int rc = pmregs_etrace_atb_decode(p, c, len - start, f);
+	size_t avail = len - start;
+	int rc;
+	if (avail >= 34u + PMREGS_INPLACE_SLACK) {
+		/*
+		 * Constant parameters, and the longest packet and its slack are
+		 * there: the same decoder with that constant length, in which the
+		 * tests of the buffer's end fold away (a packet longer than the
+		 * parameters' range allows, which it calls truncated, gets the
+		 * general call's answer). With parameters known only at run time
+		 * the second copy costs more than the tests it saves.
+		 */
+		rc = pmregs_etrace_atb_decode(p, c, 34u + PMREGS_INPLACE_SLACK, f);
+		if (rc == PMREGS_ETRUNC)
+			rc = pmregs_etrace_atb_decode(p, c, avail, f);
+	} else {
+		rc = pmregs_etrace_atb_decode(p, c, avail, f);
+	}
 	*has = 0;
 	*plen = 0;
 	if (rc > 0 && f->payload_bits && ((uint64_t)f->length > PMREGS_U64(0))) {
 		unsigned char t[34 + PMREGS_INPLACE_SLACK];
 		size_t at = f->payload_offset, nb = f->payload_bits, n, i;
 		int prc;
-		if (len - start < (size_t)rc + PMREGS_INPLACE_SLACK) {
+		if (avail < (size_t)rc + PMREGS_INPLACE_SLACK) {
 			for (i = 0; i < (size_t)rc; i++)
 				t[i] = c[i];
 			for (; i < sizeof t; i++)
@@ -5310,14 +5358,30 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_read(const unsigned char *buf, size
 		struct pmregs_etrace_smi *f, struct pmregs_etrace_te_data *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
-	int rc = pmregs_etrace_smi_decode(p, c, len - start, f);
+	size_t avail = len - start;
+	int rc;
+	if (PMREGS_IP_CONSTANT((uint64_t)p->smi_index_bits) && avail >= 36u + PMREGS_INPLACE_SLACK) {
+		/*
+		 * Constant parameters, and the longest packet and its slack are
+		 * there: the same decoder with that constant length, in which the
+		 * tests of the buffer's end fold away (a packet longer than the
+		 * parameters' range allows, which it calls truncated, gets the
+		 * general call's answer). With parameters known only at run time
+		 * the second copy costs more than the tests it saves.
+		 */
+		rc = pmregs_etrace_smi_decode(p, c, 36u + PMREGS_INPLACE_SLACK, f);
+		if (rc == PMREGS_ETRUNC)
+			rc = pmregs_etrace_smi_decode(p, c, avail, f);
+	} else {
+		rc = pmregs_etrace_smi_decode(p, c, avail, f);
+	}
 	*has = 0;
 	*plen = 0;
 	if (rc > 0 && f->payload_bits && ((uint64_t)f->msg_type == PMREGS_U64(3))) {
 		unsigned char t[36 + PMREGS_INPLACE_SLACK];
 		size_t at = f->payload_offset, nb = f->payload_bits, n, i;
 		int prc;
-		if (len - start < (size_t)rc + PMREGS_INPLACE_SLACK) {
+		if (avail < (size_t)rc + PMREGS_INPLACE_SLACK) {
 			for (i = 0; i < (size_t)rc; i++)
 				t[i] = c[i];
 			for (; i < sizeof t; i++)

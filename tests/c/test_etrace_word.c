@@ -19,6 +19,10 @@
  *    (written out below from the public decoders, as the walkers read before
  *    the word path): the status or size, the frame, the payload (also what
  *    a failed decode leaves in it), its length and the has-payload flag.
+ * 3. Constant parameters: the same comparison with _read() given parameter
+ *    blocks that are compile-time constants, where the frame decodes with a
+ *    constant length while the longest packet and its slack are left (the
+ *    other path of _read()).
  */
 #include <stdio.h>
 #include <string.h>
@@ -176,8 +180,10 @@ PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encod
 	{                                                                                                          \
 		return pmregs_etrace_##S##_read(buf, len, start, p, f, pl, plen, has);                            \
 	}                                                                                                          \
-	/* every start offset of buf[0..len): 1 per packet with a decoded payload */                              \
-	static unsigned long S##_offsets(const params_t *p, const unsigned char *buf, size_t len)                  \
+	/* every start offset of buf[0..len) read by rd: 1 per packet with a decoded payload */                   \
+	static unsigned long S##_offsets_by(int (*rd)(const unsigned char *, size_t, size_t, const params_t *,    \
+						      struct pmregs_etrace_##F *, PT *, size_t *, int *),          \
+					   const params_t *p, const unsigned char *buf, size_t len)                \
 	{                                                                                                          \
 		size_t s;                                                                                          \
 		unsigned long good = 0;                                                                            \
@@ -190,7 +196,7 @@ PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encod
 			memset(&fb, 0x33, sizeof fb);                                                              \
 			memset(&a, 0x44, sizeof a);                                                                \
 			memset(&b, 0x44, sizeof b);                                                                \
-			ra = S##_new(buf, len, s, p, &fa, &a, &la, &ha);                                           \
+			ra = rd(buf, len, s, p, &fa, &a, &la, &ha);                                                \
 			rb = S##_ref(buf, len, s, p, &fb, &b, &lb, &hb);                                           \
 			CHECK_EQ(ra, rb);                                                                          \
 			CHECK_EQ(ha, hb);                                                                          \
@@ -200,6 +206,10 @@ PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encod
 			good += (unsigned long)(ra > 0 && ha);                                                     \
 		}                                                                                                  \
 		return good;                                                                                       \
+	}                                                                                                          \
+	static unsigned long S##_offsets(const params_t *p, const unsigned char *buf, size_t len)                  \
+	{                                                                                                          \
+		return S##_offsets_by(S##_new, p, buf, len);                                                       \
 	}
 
 REF_READ(smi_stream, smi, struct pmregs_etrace_te_inst, te_inst, PMREGS_ETRACE_SMI_MAX_BYTES, PMREGS_ETRACE_TE_INST_MAX_BYTES,
@@ -210,6 +220,33 @@ REF_READ(encap_stream, encap, struct pmregs_etrace_te_inst, te_inst, PMREGS_ETRA
 	 PMREGS_ETRACE_TE_INST_MAX_BYTES, f->type == p->encap_type_inst)
 REF_READ(atb_stream, atb, struct pmregs_etrace_te_inst, te_inst, PMREGS_ETRACE_ATB_MAX_BYTES, PMREGS_ETRACE_TE_INST_MAX_BYTES,
 	 f->length > 0)
+
+/* ---- 3. constant parameters ---- */
+
+/*
+ * Parameter blocks as compile-time constants (struct order, as the
+ * PMREGS_ETRACE_PRESET_* initialisers): the spec examples' block (6-bit
+ * encapsulation srcID, 2-bit type), then blocks with 5 and 16 index bits in
+ * SMI headers and 3 and 8 timestamp bytes in encapsulation headers.
+ */
+static const params_t CB0 = PMREGS_ETRACE_PRESET_SPEC_EXAMPLES;
+static const params_t CB1 = {32, 1, 2, 6, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 5, 4, 0, 0, 0, 3, 1, 1, 5, 32, 32, 1, 3, 2, 0, 0, 0, 2};
+static const params_t CB2 = {64, 1, 2, 5, 1, 1, 1, 1, 2, 0, 0, 0, 0, 0, 1, 5, 4, 0, 0, 12, 8, 0, 0, 16, 32, 32, 1, 3, 2, 0, 0, 0, 2};
+
+/* _read() with constant block B (the p it is given is that block, for the reference read) */
+#define CONST_READ(S, F, PT, B)                                                                                    \
+	static TEST_NOINLINE int S##_c##B(const unsigned char *buf, size_t len, size_t start, const params_t *p,    \
+					  struct pmregs_etrace_##F *f, PT *pl, size_t *plen, int *has)             \
+	{                                                                                                          \
+		(void)p;                                                                                           \
+		return pmregs_etrace_##S##_read(buf, len, start, &CB##B, f, pl, plen, has);                       \
+	}
+#define CONST_READS(S, F, PT) CONST_READ(S, F, PT, 0) CONST_READ(S, F, PT, 1) CONST_READ(S, F, PT, 2)
+
+CONST_READS(smi_stream, smi, struct pmregs_etrace_te_inst)
+CONST_READS(smi_data_stream, smi, struct pmregs_etrace_te_data)
+CONST_READS(encap_stream, encap, struct pmregs_etrace_te_inst)
+CONST_READS(atb_stream, atb, struct pmregs_etrace_te_inst)
 
 /* A te_inst / te_data payload that decodes under p (random bits until one does), decoded into *t. */
 static void good_te_inst(const params_t *p, struct pmregs_etrace_te_inst *t)
@@ -327,10 +364,44 @@ static void streams(unsigned long blocks)
 	}
 }
 
+static void const_streams(unsigned long rounds)
+{
+	static const params_t *const cb[3] = {&CB0, &CB1, &CB2};
+	unsigned char buf[512];
+	unsigned long k, good = 0, bytes = 0;
+	unsigned b, w;
+	for (b = 0; b < 3; b++)
+		CHECK_EQ(pmregs_etrace_params_check(cb[b]), PMREGS_OK);
+	for (k = 0; k < rounds; k++)
+		for (b = 0; b < 3; b++)
+			for (w = 0; w < 4; w++) {
+				const params_t *p = cb[b];
+				size_t len = random_stream(p, w, buf, sizeof buf);
+				bytes += len;
+				switch (w * 3 + b) {
+				case 0: good += smi_stream_offsets_by(smi_stream_c0, p, buf, len); break;
+				case 1: good += smi_stream_offsets_by(smi_stream_c1, p, buf, len); break;
+				case 2: good += smi_stream_offsets_by(smi_stream_c2, p, buf, len); break;
+				case 3: good += smi_data_stream_offsets_by(smi_data_stream_c0, p, buf, len); break;
+				case 4: good += smi_data_stream_offsets_by(smi_data_stream_c1, p, buf, len); break;
+				case 5: good += smi_data_stream_offsets_by(smi_data_stream_c2, p, buf, len); break;
+				case 6: good += encap_stream_offsets_by(encap_stream_c0, p, buf, len); break;
+				case 7: good += encap_stream_offsets_by(encap_stream_c1, p, buf, len); break;
+				case 8: good += encap_stream_offsets_by(encap_stream_c2, p, buf, len); break;
+				case 9: good += atb_stream_offsets_by(atb_stream_c0, p, buf, len); break;
+				case 10: good += atb_stream_offsets_by(atb_stream_c1, p, buf, len); break;
+				default: good += atb_stream_offsets_by(atb_stream_c2, p, buf, len); break;
+				}
+			}
+	printf("constant parameters: %lu start offsets on 3 blocks, 4 streams, %lu decoded payloads\n", bytes, good);
+	CHECK(good > bytes / 100);
+}
+
 int main(void)
 {
 	te_inst_payloads(test_scale(2000), 1000);
 	te_data_payloads(test_scale(500), 1000);
 	streams(test_scale(400));
+	const_streams(test_scale(100));
 	return check_done("test_etrace_word");
 }

@@ -1650,7 +1650,17 @@ class CodeGen:
                 "frame": fv, "payload": pv,
                 "payload_if": self.tool.truth(St.payload_if.tree, r),
                 "payload_if_text": St.payload_if.text,
-                "resync": self.tool.c(St.resync.tree, self.res()), "resync_text": St.resync.text}
+                "resync": self.tool.c(St.resync.tree, self.res()), "resync_text": St.resync.text,
+                "frame_const": self.frame_const(St.frame)}
+
+    def frame_const(self, Pk):
+        """The C tests, each followed by " && ", that the compiler sees every parameter that the frame's
+        size and field widths read as a constant (PMREGS_IP_CONSTANT()); empty when they read none."""
+        exprs = [Pk.size] + [F.width for S in Pk.shapes for F in S.fields]
+        fields = {F.name for S in Pk.shapes for F in S.fields}
+        names = sorted(_refs(self.tool, exprs) - fields)
+        r = self.res()
+        return "".join(f"PMREGS_IP_CONSTANT({r(n)}) && " for n in names)
 
 
 def packets_view(hv):
