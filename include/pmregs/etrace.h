@@ -4835,7 +4835,7 @@ PMREGS_HOT size_t pmregs_etrace_encap_stream_put_batch(const struct pmregs_etrac
 }
 
 /* The next item: returns 1 with *it filled, 0 at the end of the buffer. */
-static inline int pmregs_etrace_encap_stream_next(struct pmregs_etrace_encap_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_encap_stream_item *it)
+PMREGS_HOT int pmregs_etrace_encap_stream_next(struct pmregs_etrace_encap_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_encap_stream_item *it)
 {
 	size_t start = s->pos, at;
 	int rc;
@@ -5050,7 +5050,7 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_put_batch(const struct pmregs_etrace_
 }
 
 /* The next item: returns 1 with *it filled, 0 at the end of the buffer. */
-static inline int pmregs_etrace_smi_stream_next(struct pmregs_etrace_smi_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_stream_item *it)
+PMREGS_HOT int pmregs_etrace_smi_stream_next(struct pmregs_etrace_smi_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_stream_item *it)
 {
 	size_t start = s->pos, at;
 	int rc;
@@ -5265,7 +5265,7 @@ PMREGS_HOT size_t pmregs_etrace_atb_stream_put_batch(const struct pmregs_etrace_
 }
 
 /* The next item: returns 1 with *it filled, 0 at the end of the buffer. */
-static inline int pmregs_etrace_atb_stream_next(struct pmregs_etrace_atb_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_atb_stream_item *it)
+PMREGS_HOT int pmregs_etrace_atb_stream_next(struct pmregs_etrace_atb_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_atb_stream_item *it)
 {
 	size_t start = s->pos, at;
 	int rc;
@@ -5480,7 +5480,7 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_put_batch(const struct pmregs_et
 }
 
 /* The next item: returns 1 with *it filled, 0 at the end of the buffer. */
-static inline int pmregs_etrace_smi_data_stream_next(struct pmregs_etrace_smi_data_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_data_stream_item *it)
+PMREGS_HOT int pmregs_etrace_smi_data_stream_next(struct pmregs_etrace_smi_data_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_data_stream_item *it)
 {
 	size_t start = s->pos, at;
 	int rc;
