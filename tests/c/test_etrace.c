@@ -100,6 +100,22 @@ static TEST_NOINLINE size_t c_encap_stream_batch(struct pmregs_etrace_encap_stre
 {
 	return pmregs_etrace_encap_stream_batch(s, p, out, n);
 }
+static TEST_NOINLINE int c_smi_stream_next(struct pmregs_etrace_smi_stream *s, const params_t *p, struct pmregs_etrace_smi_stream_item *it)
+{
+	return pmregs_etrace_smi_stream_next(s, p, it);
+}
+static TEST_NOINLINE int c_encap_stream_next(struct pmregs_etrace_encap_stream *s, const params_t *p, struct pmregs_etrace_encap_stream_item *it)
+{
+	return pmregs_etrace_encap_stream_next(s, p, it);
+}
+static TEST_NOINLINE int c_atb_stream_next(struct pmregs_etrace_atb_stream *s, const params_t *p, struct pmregs_etrace_atb_stream_item *it)
+{
+	return pmregs_etrace_atb_stream_next(s, p, it);
+}
+static TEST_NOINLINE int c_smi_data_stream_next(struct pmregs_etrace_smi_data_stream *s, const params_t *p, struct pmregs_etrace_smi_data_stream_item *it)
+{
+	return pmregs_etrace_smi_data_stream_next(s, p, it);
+}
 static TEST_NOINLINE int c_smi_data_stream_put(const params_t *p, const struct pmregs_etrace_smi *f, const struct pmregs_etrace_te_data *in, void *buf, size_t cap)
 {
 	return pmregs_etrace_smi_data_stream_put(p, f, in, buf, cap);
@@ -1073,7 +1089,7 @@ static void test_stream(void)
 		 */
 		pmregs_etrace_encap_stream_init(&s, buf, len, 1);
 		e = 0;
-		while (pmregs_etrace_encap_stream_next(&s, &p, &it)) {
+		while (c_encap_stream_next(&s, &p, &it)) {
 			CHECK_EQ(it.offset, covered);
 			covered += it.size;
 			while (e < nex && ex[e].offset + ex[e].size <= it.offset)
@@ -1107,16 +1123,16 @@ static void test_stream(void)
 		if (round < 4) {
 			size_t cut, base = 0, lo = len > 600 ? len - 600 : 0, at = 0;
 			pmregs_etrace_encap_stream_init(&s, buf, lo, 1);
-			while (pmregs_etrace_encap_stream_next(&s, &p, &it) && it.offset + it.size + 64 <= lo)
+			while (c_encap_stream_next(&s, &p, &it) && it.offset + it.size + 64 <= lo)
 				base = it.offset + it.size;
 			pmregs_etrace_encap_stream_init(&s, buf, len, 1);
-			while (at < base && pmregs_etrace_encap_stream_next(&s, &p, &it))
+			while (at < base && c_encap_stream_next(&s, &p, &it))
 				at = it.offset + it.size;
 			CHECK_EQ(at, base);
 			for (cut = lo; cut < len; cut++) {
 				size_t cov = base;
 				pmregs_etrace_encap_stream_init(&s, buf + base, cut - base, 1);
-				while (pmregs_etrace_encap_stream_next(&s, &p, &it))
+				while (c_encap_stream_next(&s, &p, &it))
 					cov += it.size;
 				CHECK_EQ(cov, cut);
 			}
@@ -1136,15 +1152,15 @@ static void test_stream(void)
 		memcpy(big, b, 2);
 		memcpy(big + 40, b + 4, 7);
 		pmregs_etrace_encap_stream_init(&s, big, 47, 0);
-		CHECK_EQ(pmregs_etrace_encap_stream_next(&s, &p, &it), 1);
+		CHECK_EQ(c_encap_stream_next(&s, &p, &it), 1);
 		CHECK_EQ(it.status, PMREGS_ENOENT);
 		CHECK_EQ(it.size, 40);
-		CHECK_EQ(pmregs_etrace_encap_stream_next(&s, &p, &it), 1);
+		CHECK_EQ(c_encap_stream_next(&s, &p, &it), 1);
 		CHECK_EQ(it.status, PMREGS_OK);
 		CHECK_EQ(it.offset, 40);
 		CHECK(it.has_payload);
 		CHECK_EQ(it.payload.shape, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY);
-		CHECK_EQ(pmregs_etrace_encap_stream_next(&s, &p, &it), 0);
+		CHECK_EQ(c_encap_stream_next(&s, &p, &it), 0);
 	}
 }
 
@@ -1289,7 +1305,7 @@ static void test_fast_paths(void)
 		CHECK_EQ(bad, 0);
 		/* encapsulation (payloads at bit 3 + 1 of a byte), item by item and in batches */
 		pmregs_etrace_encap_stream_init(&es, enc, ne, 1);
-		for (i = 0; pmregs_etrace_encap_stream_next(&es, &p, &it); i++) {
+		for (i = 0; c_encap_stream_next(&es, &p, &it); i++) {
 			pkt_t want;
 			CHECK(i < NP && it.status == PMREGS_OK && it.has_payload);
 			if (i >= NP || !it.has_payload)
@@ -1361,7 +1377,7 @@ static void test_atb(void)
 	n += 6;
 	pmregs_etrace_atb_stream_init(&s, b, n, 1);
 	k = 0;
-	for (i = 0; pmregs_etrace_atb_stream_next(&s, &p, &it); i++) {
+	for (i = 0; c_atb_stream_next(&s, &p, &it); i++) {
 		if (it.has_payload) {
 			CHECK_EQ(it.payload.address, 0x8000010c);
 			k++;
@@ -1677,7 +1693,7 @@ static void test_data_csr(void)
 		p.dno_address = (uint8_t)mode;
 		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
 		pmregs_etrace_smi_data_stream_init(&s, v_ro, sizeof v_ro, 1);
-		CHECK(pmregs_etrace_smi_data_stream_next(&s, &p, &it));
+		CHECK(c_smi_data_stream_next(&s, &p, &it));
 		CHECK_EQ(it.status, PMREGS_OK);
 		CHECK_EQ(it.size, sizeof v_ro);
 		CHECK(it.has_payload);
@@ -1689,7 +1705,7 @@ static void test_data_csr(void)
 		CHECK_EQ((unsigned)it.payload.addr_msbs << 6 | it.payload.addr_lsbs, 0xc82);
 		CHECK_EQ(it.payload.op_len, 0);
 		CHECK_EQ(it.payload.operand, 0);
-		CHECK(!pmregs_etrace_smi_data_stream_next(&s, &p, &it));
+		CHECK(!c_smi_data_stream_next(&s, &p, &it));
 		/* written back: the same message */
 		f = it.frame;
 		pmregs_etrace_te_data_init(&t, PMREGS_ETRACE_TE_DATA_SHAPE_CSR_READ_ONLY);
@@ -1871,7 +1887,7 @@ static void test_data_stream(void)
 	int i = 0, k = 0;
 	pmregs_etrace_params_default(&p);
 	pmregs_etrace_smi_data_stream_init(&s, buf, sizeof buf, 1);
-	while (pmregs_etrace_smi_data_stream_next(&s, &p, &it)) {
+	while (c_smi_data_stream_next(&s, &p, &it)) {
 		CHECK(it.status >= 0);
 		if (it.has_payload) {
 			CHECK_EQ(it.payload.shape, k == 0 ? PMREGS_ETRACE_TE_DATA_SHAPE_ATOMIC : PMREGS_ETRACE_TE_DATA_SHAPE_LOAD_STORE);
@@ -2118,7 +2134,7 @@ static void test_transport(void)
 		CHECK_EQ(len, total);
 		CHECK(memcmp(buf, want, total) == 0);
 		pmregs_etrace_atb_stream_init(&s, buf, len, 1);
-		while (pmregs_etrace_atb_stream_next(&s, &p, &it))
+		while (c_atb_stream_next(&s, &p, &it))
 			items += it.has_payload && it.status == PMREGS_OK;
 		CHECK_EQ(items, NP);
 
@@ -2145,7 +2161,7 @@ static void test_transport(void)
 			CHECK_EQ(crossed, 0);
 			nb = 0;
 			pmregs_etrace_smi_stream_init(&ss, buf, used, 1);
-			while (pmregs_etrace_smi_stream_next(&ss, &p, &si)) {
+			while (c_smi_stream_next(&ss, &p, &si)) {
 				CHECK(si.status == PMREGS_OK);
 				if (si.has_payload) {
 					CHECK(nb < NP && si.offset == off[nb]);
