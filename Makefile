@@ -34,9 +34,12 @@ CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror
 BUILD   ?= build
 
-# A Python that has PyYAML and Jinja2: python3 first, then the system one.
-PYTHON ?= $(shell for p in python3 /usr/bin/python3; do \
+# A Python that has PyYAML and Jinja2: python3 first, then the system one (looked for once: a
+# recursive `?=` would probe again at every use)
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(shell for p in python3 /usr/bin/python3; do \
 	$$p -c 'import yaml, jinja2' >/dev/null 2>&1 && { echo $$p; break; }; done)
+endif
 
 SPECS    := $(sort $(wildcard spec/*.yaml))
 HEADERS  := $(patsubst spec/%.yaml,include/pmregs/%.h,$(SPECS)) $(patsubst spec/%.yaml,include/pmregs/%_tools.h,$(SPECS)) \
