@@ -91,7 +91,11 @@ grep -Fqx "prefix=$(echo "$second" | sed 's/ /\\ /g')" "$pc" || {
 	cat "$pc"
 	exit 1
 }
-! grep -q '@[a-z_]*@' "$pc" "$second"/share/cmake/pmregs/*.cmake
+# (a "! grep" would not stop the script: set -e ignores a negated command)
+if grep '@[a-z_]*@' "$pc" "$second"/share/cmake/pmregs/*.cmake; then
+	echo "placeholders left unsubstituted in the installed pmregs.pc or CMake files"
+	exit 1
+fi
 export PKG_CONFIG_PATH="$second/lib/pkgconfig"
 test "$(pkg-config --modversion pmregs)" = "$version"
 cflags=$(pkg-config --cflags pmregs)

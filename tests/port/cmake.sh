@@ -69,7 +69,11 @@ grep -q "$dest/usr/local/include" "$out/build/CMakeCache.txt" ||
 	grep -rq -- "$dest/usr/local/include" "$out/build/CMakeFiles"
 cmake --build "$out/build"
 "$out/build/consumer"
-! grep -rq -- "$(pwd)/include" "$out/build/CMakeFiles/consumer.dir/flags.make"
+# (a "! grep" would not stop the script: set -e ignores a negated command)
+if grep -r -- "$(pwd)/include" "$out/build/CMakeFiles/consumer.dir/flags.make"; then
+	echo "the consumer was built with the checkout's headers, not the installed ones"
+	exit 1
+fi
 
 # a version this package does not provide must be refused
 sed -i "s/find_package(pmregs $major.$minor REQUIRED)/find_package(pmregs $((major + 1)).0 REQUIRED)/" "$out/proj/CMakeLists.txt"
