@@ -3,9 +3,9 @@
 # make install / make uninstall as a packager and a user would run them:
 #   1. into a DESTDIR whose path contains a space; uninstall removes every file it wrote;
 #   2. again to a second prefix (with a space, no DESTDIR): pmregs.pc and the CMake files
-#      must name the second prefix, not the first; the examples compile with nothing but
-#      `pkg-config --cflags pmregs` (one is built and run), the installed headers are those of the
-#      checkout; the installed tool runs; uninstall leaves no file;
+#      must name the second prefix, not the first; the examples find every header they include with
+#      nothing but `pkg-config --cflags pmregs` (one is built and run), the installed headers are those
+#      of the checkout; the installed tool runs; uninstall leaves no file;
 #   3. nothing is written in the checkout outside the build folder.
 # The first install also holds a manual page for every public function (every static inline or
 # PMREGS_HOT function and function-like macro named pmregs_... in the headers, but for internal helpers
@@ -91,16 +91,34 @@ grep -Fqx "prefix=$(echo "$second" | sed 's/ /\\ /g')" "$pc" || {
 	cat "$pc"
 	exit 1
 }
-! grep -q '@[a-z_]*@' "$pc" "$second"/share/cmake/pmregs/*.cmake
+# (a "! grep" would not stop the script: set -e ignores a negated command)
+if grep '@[a-z_]*@' "$pc" "$second"/share/cmake/pmregs/*.cmake; then
+	echo "placeholders left unsubstituted in the installed pmregs.pc or CMake files"
+	exit 1
+fi
 export PKG_CONFIG_PATH="$second/lib/pkgconfig"
 test "$(pkg-config --modversion pmregs)" = "$version"
 cflags=$(pkg-config --cflags pmregs)
 echo "pkg-config --cflags pmregs: $cflags"
-# every example compiles against the installed headers (the front end finds every header it
-# includes there; the C checks build, link and run the examples from the same headers, which
-# install copies as they are), and one is built and run from them
+# every example finds the headers it includes in the installed ones: the preprocessor reads them all
+# (-E; -H names each header it read) and every pmregs header it read is the installed one. Installed
+# headers identical to the checkout's (compared below), the examples compile from them as the C checks
+# build, link and run them from the checkout's; one is built and run from them here.
 # (pkg-config escapes the space with a backslash, for the shell to read: eval)
-eval "cc -std=c99 -Wall -Werror $cflags -fsyntax-only examples/*.c"
+read_headers=$(eval "cc -std=c99 -Wall -Werror $cflags -E -H examples/*.c" 2>&1 >/dev/null) || {
+	echo "$read_headers"
+	exit 1
+}
+printf '%s\n' "$read_headers" | sed -n 's/^\.* //p' | LC_ALL=C sort -u >"$build/read_headers.txt"
+n_installed=$(grep -cF "$second/include/pmregs/" "$build/read_headers.txt") || {
+	echo "the examples read no installed pmregs header"
+	exit 1
+}
+if grep '/pmregs/' "$build/read_headers.txt" | grep -vF "$second/include/pmregs/"; then
+	echo "the examples read the pmregs headers above, not the installed ones"
+	exit 1
+fi
+echo "the examples read $n_installed installed headers"
 eval "cc -std=c99 -Wall -Werror $cflags examples/x86_perfevtsel.c -o \"\$out/example\" -lm"
 "$out/example" >/dev/null
 for h in include/pmregs/*.h; do

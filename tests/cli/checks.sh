@@ -15,18 +15,27 @@ cli_build() {
 	ln -sf ../pmregs-decode "$CB/pmregs-decode" &&
 		gcc -std=c99 $WARN -O1 -Iinclude tests/cli/accessor_dump.c -o "$CB/accessor_dump"
 }
+# cli_result DIR/NAME: what tests/cli/cli.py batch printed for one check, and its status
+cli_result() {
+	cat "$1.log" && read -r crc <"$1.rc" && [ "$crc" = 0 ]
+}
 if [ -n "$PYTHON" ] && "$PYTHON" -c 'import json, xml.etree.ElementTree' 2>/dev/null; then
 	after=$native_pmregs_decode always=1 check "tests/cli/accessor_dump.c builds (pmregs-decode: the gcc -O2 build)" cli_build
 	cli_built=$last
+	# every golden file and the checks below in one Python (tests/cli/cli.py batch), one after the
+	# other; then a check of each reads its result
+	always=1 after=$cli_built check "pmregs-decode: goldens, --json, --svg, errors, man, --version in one Python" \
+		"$PYTHON" tests/cli/cli.py batch "$CB/results" "$CB/pmregs-decode" "$CB/accessor_dump" doc VERSION man/pmregs-decode.1 tests/cli/golden/*.txt
+	cli_run=$last
 	for g in tests/cli/golden/*.txt; do
 		[ -f "$g" ] || continue
-		after=$cli_built check "pmregs-decode golden $(basename "$g" .txt)" "$PYTHON" tests/cli/cli.py golden "$CB/pmregs-decode" "$g"
+		after=$cli_run check "pmregs-decode golden $(basename "$g" .txt)" cli_result "$CB/results/golden-$(basename "$g" .txt)"
 	done
-	after=$cli_built check "pmregs-decode --json agrees with the accessors" "$PYTHON" tests/cli/cli.py json "$CB/pmregs-decode" "$CB/accessor_dump"
-	after=$cli_built check "pmregs-decode --svg and doc/ diagrams are well-formed SVG" "$PYTHON" tests/cli/cli.py svg "$CB/pmregs-decode" doc
-	after=$cli_built check "pmregs-decode bad arguments: documented errors and statuses" "$PYTHON" tests/cli/cli.py errors "$CB/pmregs-decode"
-	after=$cli_built check "man/pmregs-decode.1 says what pmregs-decode --help says" "$PYTHON" tests/cli/cli.py man "$CB/pmregs-decode" man/pmregs-decode.1
-	after=$cli_built check "pmregs-decode --version prints VERSION" "$PYTHON" tests/cli/cli.py version "$CB/pmregs-decode" VERSION
+	after=$cli_run check "pmregs-decode --json agrees with the accessors" cli_result "$CB/results/json"
+	after=$cli_run check "pmregs-decode --svg and doc/ diagrams are well-formed SVG" cli_result "$CB/results/svg"
+	after=$cli_run check "pmregs-decode bad arguments: documented errors and statuses" cli_result "$CB/results/errors"
+	after=$cli_run check "man/pmregs-decode.1 says what pmregs-decode --help says" cli_result "$CB/results/man"
+	after=$cli_run check "pmregs-decode --version prints VERSION" cli_result "$CB/results/version"
 	if have groff; then
 		check "man pages format without warnings (groff -man -ww)" sh -c 'for p in man/*.[1-9]; do w=$(groff -man -ww -z "$p" 2>&1); [ -z "$w" ] || { echo "$w"; exit 1; }; done'
 	else

@@ -10,6 +10,9 @@
     cli.py errors TOOL              bad arguments give the documented message and exit status
     cli.py version TOOL VERSION     --version prints the release named in the VERSION file
     cli.py man TOOL PAGE            the man page (SYNOPSIS to EXIT STATUS) says what --help says, word for word
+    cli.py batch DIR TOOL ACCESSOR_DUMP DOC_DIR VERSION PAGE GOLDEN...
+                                    all of the above in one Python, each check's output and status kept
+                                    in DIR (golden-NAME.log/.rc, json.log/.rc, ...; see batch())
 
 A golden file starts with '#' header lines:
 
@@ -23,6 +26,7 @@ A golden file starts with '#' header lines:
     ...
 """
 
+import contextlib
 import json
 import os
 import re
@@ -30,6 +34,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import traceback
 import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -71,48 +76,52 @@ def parse_golden(path):
     return head, "\n".join(parts["stdout"]), "\n".join(parts["stderr"])
 
 
-def golden(tool, files, bless=False):
+def golden(tool, files, bless=False, data=None):
+    """data: the data files of data_files() and their folder ("tmp"), written already (batch)."""
+    if data is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            data = data_files(tmp)
+            data["tmp"] = tmp
+            return golden(tool, files, bless, data)
     bad = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        data = data_files(tmp)
-        data["tmp"] = tmp
-        for path in files:
-            failed = bad
-            head, want_out, want_err = parse_golden(path)
-            args = [a.format(**data) for a in shlex.split(head["args"])]
-            status, out, err = run(tool, args)
-            err = err.replace(tool, "pmregs-decode").replace(tmp, "{tmp}")     # data files live in tmp
-            if bless:
-                with open(path, encoding="utf-8") as f:
-                    keep = [line for line in f.read().split("\n") if line.startswith("# ")]
-                keep = [line if not line.startswith("# status:") else f"# status: {status}" for line in keep]
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write("\n".join(keep) + "\n--- stdout\n" + out + "--- stderr\n" + err)
-                continue
-            name = os.path.basename(path)
-            if status != int(head["status"]):
-                print(f"{name}: exit status {status}, want {head['status']}")
-                bad += 1
-            if out != want_out + ("\n" if want_out else "") and out != want_out:
-                print(f"{name}: stdout differs:\n--- got\n{out}--- want\n{want_out}")
-                bad += 1
-            if err != want_err + ("\n" if want_err else "") and err != want_err:
-                print(f"{name}: stderr differs:\n--- got\n{err}--- want\n{want_err}")
-                bad += 1
-            if head.get("expect"):
-                # what the source says, checked against the decoded fields (independently of the text)
-                st, js, _ = run(tool, ["--json"] + args)
-                fields = {f["name"]: f for f in json.loads(js)["fields"]}
-                for item in head["expect"].split():
-                    k, _, v = item.partition("=")
-                    m = re.match(r"^(-?\w+)(?:\((\w+)\))?$", v)
-                    got = fields.get(k)
-                    want_v = int(m.group(1), 0)
-                    got_v = got.get("signed_value", got["value"]) if got else None
-                    if got is None or got_v != want_v or (m.group(2) and got["meaning"] != m.group(2)):
-                        print(f"{name}: the source says {item}, decoded {got}")
-                        bad += 1
-            print(f"{name}: {'ok' if bad == failed else 'FAILED'}")
+    tmp = data["tmp"]
+    for path in files:
+        failed = bad
+        head, want_out, want_err = parse_golden(path)
+        args = [a.format(**data) for a in shlex.split(head["args"])]
+        status, out, err = run(tool, args)
+        err = err.replace(tool, "pmregs-decode").replace(tmp, "{tmp}")     # data files live in tmp
+        if bless:
+            with open(path, encoding="utf-8") as f:
+                keep = [line for line in f.read().split("\n") if line.startswith("# ")]
+            keep = [line if not line.startswith("# status:") else f"# status: {status}" for line in keep]
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("\n".join(keep) + "\n--- stdout\n" + out + "--- stderr\n" + err)
+            continue
+        name = os.path.basename(path)
+        if status != int(head["status"]):
+            print(f"{name}: exit status {status}, want {head['status']}")
+            bad += 1
+        if out != want_out + ("\n" if want_out else "") and out != want_out:
+            print(f"{name}: stdout differs:\n--- got\n{out}--- want\n{want_out}")
+            bad += 1
+        if err != want_err + ("\n" if want_err else "") and err != want_err:
+            print(f"{name}: stderr differs:\n--- got\n{err}--- want\n{want_err}")
+            bad += 1
+        if head.get("expect"):
+            # what the source says, checked against the decoded fields (independently of the text)
+            st, js, _ = run(tool, ["--json"] + args)
+            fields = {f["name"]: f for f in json.loads(js)["fields"]}
+            for item in head["expect"].split():
+                k, _, v = item.partition("=")
+                m = re.match(r"^(-?\w+)(?:\((\w+)\))?$", v)
+                got = fields.get(k)
+                want_v = int(m.group(1), 0)
+                got_v = got.get("signed_value", got["value"]) if got else None
+                if got is None or got_v != want_v or (m.group(2) and got["meaning"] != m.group(2)):
+                    print(f"{name}: the source says {item}, decoded {got}")
+                    bad += 1
+        print(f"{name}: {'ok' if bad == failed else 'FAILED'}")
     return bad
 
 
@@ -359,8 +368,41 @@ def man_check(tool, page):
     return 1
 
 
+def batch(out_dir, tool, dump, doc_dir, version_file, page, goldens):
+    """Every check of this file, one after the other in this one Python: each golden file's result in
+    OUT_DIR/golden-NAME.log (what it printed) and golden-NAME.rc (its exit status), and those of json,
+    svg, errors, man and version in OUT_DIR/MODE.log and MODE.rc; a check that raises fails with its
+    traceback in its log, and the others still run."""
+    os.makedirs(out_dir, exist_ok=True)
+
+    def one(name, fn, *args):
+        with open(os.path.join(out_dir, name + ".log"), "w", encoding="utf-8") as log:
+            with contextlib.redirect_stdout(log):
+                try:
+                    rc = 1 if fn(*args) else 0
+                except Exception:                       # noqa: BLE001 (reported in that check's log)
+                    traceback.print_exc(file=log)
+                    rc = 1
+        with open(os.path.join(out_dir, name + ".rc"), "w", encoding="ascii") as f:
+            f.write(f"{rc}\n")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        data = data_files(tmp)
+        data["tmp"] = tmp
+        for g in goldens:
+            one("golden-" + os.path.basename(g)[:-len(".txt")], golden, tool, [g], False, data)
+    one("json", json_check, tool, dump)
+    one("svg", svg_check, tool, doc_dir)
+    one("errors", errors, tool)
+    one("man", man_check, tool, page)
+    one("version", version, tool, version_file)
+    return 0
+
+
 def main(argv):
     mode = argv[1]
+    if mode == "batch":
+        return batch(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8:])
     if mode == "golden":
         bless = argv[2] == "--bless"
         rest = argv[3:] if bless else argv[2:]

@@ -2,13 +2,16 @@
 # The C in the reference pages (doc/*.md), sourced by tests/run.sh (it uses check, skip, have, $B, $WARN, $PYTHON,
 # $have_gen):
 # every example program compiles and links, every documented signature matches its header,
-# and a page with a broken example is refused (the check can fail); every public function has its own
+# a page with a broken example is refused (the check can fail), and so is one whose example calls what
+# only another example defines (tests/doc/borrowed.md); every public function has its own
 # description; the man3 pages format without groff warnings.
 if [ -n "$PYTHON" ]; then
 	check "doc pages: C examples and signatures compile (gcc -std=c99)" \
 		"$PYTHON" tests/doc/examples.py "$B/doc_examples" "gcc -std=c99 $WARN -Iinclude" doc/*.md
 	check "doc pages: a broken example fails the example check" \
 		sh -c '! "$1" tests/doc/examples.py "$2" "gcc -std=c99 $3 -Iinclude" tests/doc/broken.md' _ "$PYTHON" "$B/doc_broken" "$WARN"
+	check "doc pages: an example that calls what only another one defines fails the example check" \
+		sh -c '! "$1" tests/doc/examples.py "$2" "gcc -std=c99 $3 -Iinclude" tests/doc/borrowed.md >"$2.log" && cat "$2.log" && grep -q "borrowed_ex1.c" "$2.log"' _ "$PYTHON" "$B/doc_borrowed" "$WARN"
 else
 	skip "doc page examples" "no python3 (Debian: apt-get install python3)"
 fi

@@ -7,8 +7,9 @@ page are compiled together after the page's #include line, so each must match
 the header's definition exactly; the page names its headers as
 `#include <pmregs/X.h>`.
 
-One compiler run per example checks it on its own (-fsyntax-only: the front
-end's diagnostics), and one run per page compiles and links the page's examples
+Each example is checked on its own (-fsyntax-only: the front end's diagnostics;
+examples that have the same #include lines together, see syntax_alone()), and
+one run per page compiles and links the page's examples
 (each main renamed) and signatures in one translation unit (the diagnostics of
 code generation too), so the headers' code is generated once per page. When
 that fails (a clash between two examples, or a broken block), each example is
@@ -58,11 +59,43 @@ def page_unit(stem, progs, sig_text):
     for i, b in enumerate(progs):
         name = f"pmregs_doc_{stem}_example{i}"
         names.append(name)
-        parts.append(f"#define main {name}\n{b}#undef main\n")
+        parts.append(renamed(name, b))
     parts.append(sig_text)
     calls = "".join(f"    rc |= {n}();\n" for n in names)
     parts.append("int main(void);\nint main(void)\n{\n    int rc = 0;\n" + calls + "    return rc;\n}\n")
     return "".join(parts)
+
+
+def directives(block):
+    """The preprocessor lines of an example, in order: examples with the same ones see the same headers."""
+    return tuple(ln.strip() for ln in block.split("\n") if ln.lstrip().startswith("#"))
+
+
+def renamed(name, block):
+    return f"#define main {name}\n{block}#undef main\n"
+
+
+def syntax_alone(cc, out, stem, progs, srcs):
+    """Each example compiles on its own, with only its own #include lines (-fsyntax-only). Examples with
+    the same preprocessor lines see the same headers, so three or more of them are checked in one
+    translation unit (each main renamed), twice: in page order and in reverse order, so that an example
+    that uses what only another one defines comes before it in one of the two and fails. When either
+    fails (two examples may also clash), each is compiled alone, which decides and names it."""
+    groups = {}
+    for i, b in enumerate(progs):
+        groups.setdefault(directives(b), []).append(i)
+    ok = True
+    for members in groups.values():
+        if len(members) >= 3:
+            together = True
+            for order, tag in ((members, "fwd"), (members[::-1], "rev")):
+                unit = os.path.join(out, f"{stem}_alone{members[0]}_{tag}.c")
+                write(unit, "".join(renamed(f"pmregs_doc_{stem}_example{i}", progs[i]) for i in order))
+                together = together and compile_c(cc, unit, None, "syntax", quiet=True)
+            if together:
+                continue
+        ok &= all([compile_c(cc, srcs[i], None, "syntax") for i in members])
+    return ok
 
 
 def main(argv):
@@ -87,7 +120,7 @@ def main(argv):
         n_prog += len(progs)
         n_sig += len(sigs)
         # each example on its own: the front end's diagnostics, with only its own #include lines
-        alone = all([compile_c(cc, src, None, "syntax") for src in srcs])
+        alone = syntax_alone(cc, out, stem, progs, srcs)
         sig_src = os.path.join(out, f"{stem}_signatures.c")
         if not alone:
             ok = False
