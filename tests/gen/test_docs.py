@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import genrun  # noqa: E402
 from pmregs_gen.docs import render_page  # noqa: E402
+from pmregs_gen.emit import render_headers  # noqa: E402
 from pmregs_gen.model import load_family  # noqa: E402
 
 SPECS = sorted(glob.glob(os.path.join(ROOT, "spec", "*.yaml")))
@@ -108,6 +109,16 @@ class Pages(unittest.TestCase):
         with open(path, "rb") as f:
             again = render_page(load_family(path), "spec/netburst.yaml", f.read())
         self.assertEqual(again, self.pages[fam.name])
+
+    def test_rendering_leaves_the_family_as_it_was(self):
+        # the headers and then the page rendered from one family give the page a family of its own gives
+        # (tests/gen/no_drift.py checks headers and pages from the families it read once)
+        fam = self.fams["netburst"]
+        path = os.path.join(ROOT, "spec", "netburst.yaml")
+        with open(path, "rb") as f:
+            raw = f.read()
+        render_headers(fam, "spec/netburst.yaml", raw)
+        self.assertEqual(render_page(fam, "spec/netburst.yaml", raw), self.pages[fam.name])
 
     def test_check_finds_stale_and_stray_files(self):
         # the spec alone in a spec folder of its own: the index page then reads no other spec's title

@@ -70,6 +70,25 @@ def generated_macros():
     return names
 
 
+def top_level_decls(text):
+    """[(loc, node)] of the declarations at the top of clang's -ast-dump=json text, in order: each one's "loc"
+    object, and a function that decodes the whole declaration. The dump is indented two spaces a level, so a
+    top-level declaration is an object whose braces stand alone on a line at four spaces, and its own keys are
+    at six; only the declarations asked for are decoded (the tree is a hundred megabytes, nearly all of it the
+    bodies of the generated headers' functions, which no check reads). A dump laid out otherwise is decoded
+    whole."""
+    decoder = json.JSONDecoder()
+    starts = [m.end() - 2 for m in re.finditer(r"\n    \{\n", text)]
+    if not starts:
+        return [(n.get("loc", {}), lambda n=n: n) for n in json.loads(text)["inner"]]
+    out = []
+    for k, a in enumerate(starts):
+        j = text.find('\n      "loc": ', a, starts[k + 1] if k + 1 < len(starts) else len(text))
+        loc = decoder.raw_decode(text, j + len('\n      "loc": '))[0] if j >= 0 else {}
+        out.append((loc, lambda a=a: decoder.raw_decode(text, a)[0]))
+    return out
+
+
 class Table(unittest.TestCase):
     """What the hand-written headers define, as compilers see it, is in the table."""
 
@@ -115,11 +134,11 @@ class Table(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr[:2000])
             names, tags, where = set(), set(), None
             hand = {os.path.abspath(h) for h in hand_written()}
-            for n in json.loads(p.stdout)["inner"]:
-                loc = n.get("loc", {})
+            for loc, node in top_level_decls(p.stdout):
                 where = loc.get("file") or loc.get("expansionLoc", {}).get("file") or where
                 if not where or os.path.abspath(where) not in hand:     # the generated headers' are their family's
                     continue
+                n = node()
                 if n["kind"] in ("FunctionDecl", "TypedefDecl", "VarDecl") and not n["name"].startswith("__builtin"):
                     names.add(n["name"])
                 elif n["kind"] in ("RecordDecl", "EnumDecl"):
