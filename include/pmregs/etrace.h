@@ -1282,15 +1282,52 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 	return pmregs_ip_check_tail(c, at, end, fill, pos, have);
 }
 
+/* The parameter-only widths of the word decoder (below), and their masks. */
+struct pmregs_etrace_te_inst_layout {
+	uint64_t mask[11]; /* pmregs_lowmask(width[k]) */
+	uint8_t width[11]; /* by the order below */
+	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
+};
+
 /*
- * The decoder on a payload of have (1..64) received bits held in one word: xw
- * is the payload xor its fill (the copies of its last bit that follow it: 0
- * or all ones), so bit have - 1 and every bit above it are 0; xw and fill come
- * from pmregs_ip_word_bytes(). Every field is a shift, an xor and a mask: the
- * same result and status as pmregs_etrace_te_inst_decode_at() on those bits. The stream
- * walkers take this path for every whole-byte payload of up to 8 bytes.
+ * The widths of pmregs_etrace_te_inst_decode_word_l() that only the parameters decide,
+ * each with its mask: computed once per parameter block, so that a decoder
+ * called for many packets does not compute them for each one.
  */
-PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_params *p, uint64_t xw, uint64_t fill, size_t have, struct pmregs_etrace_te_inst *out)
+PMREGS_HOT void pmregs_etrace_te_inst_layout_init(const struct pmregs_etrace_params *p, struct pmregs_etrace_te_inst_layout *L)
+{
+	L->width[0] = (uint8_t)(unsigned)((uint64_t)p->privilege_width_p); /* privilege_width_p */
+	L->mask[0] = pmregs_lowmask(L->width[0]);
+	L->width[1] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_time_width(p)); /* time_width */
+	L->mask[1] = pmregs_lowmask(L->width[1]);
+	L->width[2] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_context_width(p)); /* context_width */
+	L->mask[2] = pmregs_lowmask(L->width[2]);
+	L->width[3] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_address_width(p)); /* address_width */
+	L->mask[3] = pmregs_lowmask(L->width[3]);
+	L->width[4] = (uint8_t)(unsigned)((uint64_t)p->ecause_width_p); /* ecause_width_p */
+	L->mask[4] = pmregs_lowmask(L->width[4]);
+	L->width[5] = (uint8_t)(unsigned)((uint64_t)p->encoder_mode_width); /* encoder_mode_width */
+	L->mask[5] = pmregs_lowmask(L->width[5]);
+	L->width[6] = (uint8_t)(unsigned)((uint64_t)p->ioptions_width); /* ioptions_width */
+	L->mask[6] = pmregs_lowmask(L->width[6]);
+	L->width[7] = (uint8_t)(unsigned)((uint64_t)p->doptions_width); /* doptions_width */
+	L->mask[7] = pmregs_lowmask(L->width[7]);
+	L->width[8] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)); /* irdepth_width */
+	L->mask[8] = pmregs_lowmask(L->width[8]);
+	L->width[9] = (uint8_t)(unsigned)((uint64_t)p->f0s_width_p); /* f0s_width_p */
+	L->mask[9] = pmregs_lowmask(L->width[9]);
+	L->width[10] = (uint8_t)(unsigned)((uint64_t)p->cache_size_p); /* cache_size_p */
+	L->mask[10] = pmregs_lowmask(L->width[10]);
+}
+
+/*
+ * pmregs_etrace_te_inst_decode_word() with the widths that only the parameters decide
+ * read from *L, which pmregs_etrace_te_inst_layout_init() filled from the same *p (a
+ * decoder called for many packets fills it once); with L null they are
+ * computed from *p where they are needed.
+ */
+PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_inst_layout *L, uint64_t xw, uint64_t fill, size_t have,
+		struct pmregs_etrace_te_inst *out)
 {
 	unsigned pos = 0, w;
 	uint64_t x, grp;
@@ -1330,20 +1367,20 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->branch = (uint8_t)x;
-			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (unsigned)((uint64_t)p->privilege_width_p) : (unsigned)L->width[0]);
+			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->privilege_width_p) & 63)) - 1) : L->mask[0]);
 			pos += w;
 			out->privilege = (uint8_t)x;
-			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_time_width(p)) : (unsigned)L->width[1]);
+			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_time_width(p))) : L->mask[1]);
 			pos += w;
 			out->time = (uint64_t)x;
-			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_context_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_context_width(p)) : (unsigned)L->width[2]);
+			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_context_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_context_width(p))) : L->mask[2]);
 			pos += w;
 			out->context = (uint64_t)x;
-			w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_address_width(p)) : (unsigned)L->width[3]);
+			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
 			pos += w;
 			out->address = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_START;
@@ -1367,20 +1404,20 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->branch = (uint8_t)x;
-			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (unsigned)((uint64_t)p->privilege_width_p) : (unsigned)L->width[0]);
+			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->privilege_width_p) & 63)) - 1) : L->mask[0]);
 			pos += w;
 			out->privilege = (uint8_t)x;
-			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_time_width(p)) : (unsigned)L->width[1]);
+			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_time_width(p))) : L->mask[1]);
 			pos += w;
 			out->time = (uint64_t)x;
-			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_context_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_context_width(p)) : (unsigned)L->width[2]);
+			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_context_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_context_width(p))) : L->mask[2]);
 			pos += w;
 			out->context = (uint64_t)x;
-			w = (unsigned)((uint64_t)p->ecause_width_p);
-			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->ecause_width_p)) ? (unsigned)((uint64_t)p->ecause_width_p) : (unsigned)L->width[4]);
+			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->ecause_width_p)) ? pmregs_lowmask((unsigned)((uint64_t)p->ecause_width_p)) : L->mask[4]);
 			pos += w;
 			out->ecause = (uint64_t)x;
 			grp = pmregs_ip_xget(xw, fill, pos) & PMREGS_U64(0x3);
@@ -1424,16 +1461,16 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 			out->irreport = 0;
 			out->branches = 0;
 			out->branch_fmt = 0;
-			w = (unsigned)((uint64_t)p->privilege_width_p);
-			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (unsigned)((uint64_t)p->privilege_width_p) : (unsigned)L->width[0]);
+			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->privilege_width_p) & 63)) - 1) : L->mask[0]);
 			pos += w;
 			out->privilege = (uint8_t)x;
-			w = (unsigned)((uint64_t)pmregs_etrace_time_width(p));
-			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_time_width(p)) : (unsigned)L->width[1]);
+			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_time_width(p))) : L->mask[1]);
 			pos += w;
 			out->time = (uint64_t)x;
-			w = (unsigned)((uint64_t)pmregs_etrace_context_width(p));
-			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_context_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_context_width(p)) : (unsigned)L->width[2]);
+			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_context_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_context_width(p))) : L->mask[2]);
 			pos += w;
 			out->context = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_CONTEXT;
@@ -1459,18 +1496,18 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->ienable = (uint8_t)x;
-			w = (unsigned)((uint64_t)p->encoder_mode_width);
-			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->encoder_mode_width)) ? (unsigned)((uint64_t)p->encoder_mode_width) : (unsigned)L->width[5]);
+			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->encoder_mode_width)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->encoder_mode_width) & 63)) - 1) : L->mask[5]);
 			pos += w;
 			out->encoder_mode = (uint32_t)x;
 			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
 			pos += 2u;
 			out->qual_status = (uint8_t)x;
-			w = (unsigned)((uint64_t)p->ioptions_width);
-			x = pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->ioptions_width)) ? (unsigned)((uint64_t)p->ioptions_width) : (unsigned)L->width[6]);
+			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->ioptions_width)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->ioptions_width) & 63)) - 1) : L->mask[6]);
 			pos += w;
 			out->ioptions = (uint32_t)x;
-			w = (unsigned)((uint64_t)p->doptions_width);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->doptions_width)) ? (unsigned)((uint64_t)p->doptions_width) : (unsigned)L->width[7]);
 			grp = pmregs_ip_xget(xw, fill, pos);
 			x = (grp >> 0) & PMREGS_U64(0x1);
 			pos += 1u;
@@ -1478,7 +1515,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 			x = (grp >> 1) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->dloss = (uint8_t)x;
-			x = (grp >> 2) & (((uint64_t)1 << (w & 63)) - 1);
+			x = (grp >> 2) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->doptions_width)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->doptions_width) & 63)) - 1) : L->mask[7]);
 			pos += w;
 			out->doptions = (uint32_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT;
@@ -1507,11 +1544,11 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 		out->dloss = 0;
 		out->branches = 0;
 		out->branch_fmt = 0;
-		w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_address_width(p)) : (unsigned)L->width[3]);
+		x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
 		pos += w;
 		out->address = (uint64_t)x;
-		w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) : (unsigned)L->width[8]);
 		grp = pmregs_ip_xget(xw, fill, pos);
 		x = (grp >> 0) & PMREGS_U64(0x1);
 		pos += 1u;
@@ -1522,7 +1559,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 		x = (grp >> 2) & PMREGS_U64(0x1);
 		pos += 1u;
 		out->irreport = (uint8_t)x;
-		x = 3u + w <= 64u ? (grp >> 3) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
+		x = 3u + w <= 64u ? (grp >> 3) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) & 63)) - 1) : L->mask[8]) : pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) & 63)) - 1) : L->mask[8]);
 		pos += w;
 		out->irdepth = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY;
@@ -1555,11 +1592,11 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
-			w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-			x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_address_width(p)) : (unsigned)L->width[3]);
+			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
 			pos += w;
 			out->address = (uint64_t)x;
-			w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) : (unsigned)L->width[8]);
 			grp = pmregs_ip_xget(xw, fill, pos);
 			x = (grp >> 0) & PMREGS_U64(0x1);
 			pos += 1u;
@@ -1570,7 +1607,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 			x = (grp >> 2) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->irreport = (uint8_t)x;
-			x = 3u + w <= 64u ? (grp >> 3) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
+			x = 3u + w <= 64u ? (grp >> 3) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) & 63)) - 1) : L->mask[8]) : pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) & 63)) - 1) : L->mask[8]);
 			pos += w;
 			out->irdepth = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA;
@@ -1608,8 +1645,8 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 			return PMREGS_EINVAL;
 		}
 	} else if (x == 0u) {
-		w = (unsigned)((uint64_t)p->f0s_width_p);
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->f0s_width_p)) ? (unsigned)((uint64_t)p->f0s_width_p) : (unsigned)L->width[9]);
+		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->f0s_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->f0s_width_p) & 63)) - 1) : L->mask[9]);
 		pos += w;
 		if (w == 0)
 			x = (uint64_t)p->f0s_inferred;
@@ -1665,11 +1702,11 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 				out->denable = 0;
 				out->dloss = 0;
 				out->branches = 0;
-				w = (unsigned)((uint64_t)pmregs_etrace_address_width(p));
-				x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+				w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_address_width(p)) : (unsigned)L->width[3]);
+				x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
 				pos += w;
 				out->address = (uint64_t)x;
-				w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+				w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) : (unsigned)L->width[8]);
 				grp = pmregs_ip_xget(xw, fill, pos);
 				x = (grp >> 0) & PMREGS_U64(0x1);
 				pos += 1u;
@@ -1680,7 +1717,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 				x = (grp >> 2) & PMREGS_U64(0x1);
 				pos += 1u;
 				out->irreport = (uint8_t)x;
-				x = 3u + w <= 64u ? (grp >> 3) & (((uint64_t)1 << (w & 63)) - 1) : pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
+				x = 3u + w <= 64u ? (grp >> 3) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) & 63)) - 1) : L->mask[8]) : pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) & 63)) - 1) : L->mask[8]);
 				pos += w;
 				out->irdepth = (uint64_t)x;
 				out->shape = PMREGS_ETRACE_TE_INST_SHAPE_BRANCH_COUNT_ADDR;
@@ -1708,8 +1745,8 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 			out->notify = 0;
 			out->updiscon = 0;
 			out->branch_fmt = 0;
-			w = (unsigned)((uint64_t)p->cache_size_p);
-			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->cache_size_p)) ? (unsigned)((uint64_t)p->cache_size_p) : (unsigned)L->width[10]);
+			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->cache_size_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->cache_size_p) & 63)) - 1) : L->mask[10]);
 			pos += w;
 			out->index = (uint32_t)x;
 			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1f);
@@ -1720,12 +1757,12 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 			x = pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
-			w = (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p));
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) : (unsigned)L->width[8]);
 			grp = pmregs_ip_xget(xw, fill, pos);
 			x = (grp >> 0) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->irreport = (uint8_t)x;
-			x = (grp >> 1) & (((uint64_t)1 << (w & 63)) - 1);
+			x = (grp >> 1) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) & 63)) - 1) : L->mask[8]);
 			pos += w;
 			out->irdepth = (uint64_t)x;
 			out->shape = PMREGS_ETRACE_TE_INST_SHAPE_JUMP_TARGET_CACHE;
@@ -1736,6 +1773,19 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_para
 		return PMREGS_EINVAL;
 	}
 	return pmregs_ip_xcheck_tail(xw, pos, have);
+}
+
+/*
+ * The decoder on a payload of have (1..64) received bits held in one word: xw
+ * is the payload xor its fill (the copies of its last bit that follow it: 0
+ * or all ones), so bit have - 1 and every bit above it are 0; xw and fill come
+ * from pmregs_ip_word_bytes(). Every field is a shift, an xor and a mask: the
+ * same result and status as pmregs_etrace_te_inst_decode_at() on those bits. The stream
+ * walkers take this path for every whole-byte payload of up to 8 bytes.
+ */
+PMREGS_HOT int pmregs_etrace_te_inst_decode_word(const struct pmregs_etrace_params *p, uint64_t xw, uint64_t fill, size_t have, struct pmregs_etrace_te_inst *out)
+{
+	return pmregs_etrace_te_inst_decode_word_l(p, PMREGS_NULL, xw, fill, have, out);
 }
 
 /*
@@ -3077,15 +3127,44 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_at(const struct pmregs_etrace_params
 	return pmregs_ip_check_tail(c, at, end, fill, pos, have);
 }
 
+/* The parameter-only widths of the word decoder (below), and their masks. */
+struct pmregs_etrace_te_data_layout {
+	uint64_t mask[7]; /* pmregs_lowmask(width[k]) */
+	uint8_t width[7]; /* by the order below */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
+};
+
 /*
- * The decoder on a payload of have (1..64) received bits held in one word: xw
- * is the payload xor its fill (the copies of its last bit that follow it: 0
- * or all ones), so bit have - 1 and every bit above it are 0; xw and fill come
- * from pmregs_ip_word_bytes(). Every field is a shift, an xor and a mask: the
- * same result and status as pmregs_etrace_te_data_decode_at() on those bits. The stream
- * walkers take this path for every whole-byte payload of up to 8 bytes.
+ * The widths of pmregs_etrace_te_data_decode_word_l() that only the parameters decide,
+ * each with its mask: computed once per parameter block, so that a decoder
+ * called for many packets does not compute them for each one.
  */
-PMREGS_HOT int pmregs_etrace_te_data_decode_word(const struct pmregs_etrace_params *p, uint64_t xw, uint64_t fill, size_t have, struct pmregs_etrace_te_data *out)
+PMREGS_HOT void pmregs_etrace_te_data_layout_init(const struct pmregs_etrace_params *p, struct pmregs_etrace_te_data_layout *L)
+{
+	L->width[0] = (uint8_t)(unsigned)((uint64_t)p->dformat_width); /* dformat_width */
+	L->mask[0] = pmregs_lowmask(L->width[0]);
+	L->width[1] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_dsize_width(p)); /* dsize_width */
+	L->mask[1] = pmregs_lowmask(L->width[1]);
+	L->width[2] = (uint8_t)(unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p)); /* 0 if dno_address else daddress_width_p */
+	L->mask[2] = pmregs_lowmask(L->width[2]);
+	L->width[3] = (uint8_t)(unsigned)((uint64_t)p->lrid_width_p); /* lrid_width_p */
+	L->mask[3] = pmregs_lowmask(L->width[3]);
+	L->width[4] = (uint8_t)(unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width)); /* 1 if dno_data else ddiff_width */
+	L->mask[4] = pmregs_lowmask(L->width[4]);
+	L->width[5] = (uint8_t)(unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width)); /* 0 if dno_data else dcsr_len_width */
+	L->mask[5] = pmregs_lowmask(L->width[5]);
+	L->width[6] = (uint8_t)(unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0))); /* lrid_width_p if dsplit else 0 */
+	L->mask[6] = pmregs_lowmask(L->width[6]);
+}
+
+/*
+ * pmregs_etrace_te_data_decode_word() with the widths that only the parameters decide
+ * read from *L, which pmregs_etrace_te_data_layout_init() filled from the same *p (a
+ * decoder called for many packets fills it once); with L null they are
+ * computed from *p where they are needed.
+ */
+PMREGS_HOT int pmregs_etrace_te_data_decode_word_l(const struct pmregs_etrace_params *p, const struct pmregs_etrace_te_data_layout *L, uint64_t xw, uint64_t fill, size_t have,
+		struct pmregs_etrace_te_data *out)
 {
 	unsigned pos = 0, w;
 	uint64_t x, grp;
@@ -3096,8 +3175,8 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word(const struct pmregs_etrace_para
 	uint64_t f_size = 0;
 	(void)w;
 	(void)grp;
-	w = (unsigned)((uint64_t)p->dformat_width);
-	x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+	w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->dformat_width)) ? (unsigned)((uint64_t)p->dformat_width) : (unsigned)L->width[0]);
+	x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->dformat_width)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->dformat_width) & 63)) - 1) : L->mask[0]);
 	pos += w;
 	out->format = (uint8_t)x;
 	f_format = x;
@@ -3108,8 +3187,8 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word(const struct pmregs_etrace_para
 		out->addr_msbs = 0;
 		out->op_len = 0;
 		out->addr_lsbs = 0;
-		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) : (unsigned)L->width[1]);
+		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) & 63)) - 1) : L->mask[1]);
 		pos += w;
 		out->size = (uint8_t)x;
 		f_size = x;
@@ -3130,8 +3209,8 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word(const struct pmregs_etrace_para
 		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
-		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
-		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p))) ? (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p)) : (unsigned)L->width[2]);
+		x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p))) ? pmregs_lowmask((unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p))) : L->mask[2]);
 		pos += w;
 		out->address = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_LOAD_STORE;
@@ -3144,13 +3223,13 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word(const struct pmregs_etrace_para
 		out->addr_msbs = 0;
 		out->op_len = 0;
 		out->addr_lsbs = 0;
-		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) : (unsigned)L->width[1]);
+		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) & 63)) - 1) : L->mask[1]);
 		pos += w;
 		out->size = (uint8_t)x;
 		f_size = x;
-		w = (unsigned)((uint64_t)p->lrid_width_p);
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->lrid_width_p)) ? (unsigned)((uint64_t)p->lrid_width_p) : (unsigned)L->width[3]);
+		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->lrid_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->lrid_width_p) & 63)) - 1) : L->mask[3]);
 		pos += w;
 		out->lrid = (uint16_t)x;
 		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
@@ -3166,12 +3245,12 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word(const struct pmregs_etrace_para
 		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->subtype = (uint8_t)x;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width))) ? (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width)) : (unsigned)L->width[4]);
+		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width))) ? (((uint64_t)1 << ((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width)) & 63)) - 1) : L->mask[4]);
 		pos += w;
 		out->diff = (uint8_t)x;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width))) ? (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width)) : (unsigned)L->width[5]);
+		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width))) ? (((uint64_t)1 << ((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width)) & 63)) - 1) : L->mask[5]);
 		pos += w;
 		out->data_len = (uint8_t)x;
 		f_data_len = x;
@@ -3187,8 +3266,8 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word(const struct pmregs_etrace_para
 			out->lrid = 0;
 			out->size = 0;
 			out->resp = 0;
-			w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width));
-			x = pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width))) ? (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width)) : (unsigned)L->width[5]);
+			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width))) ? (((uint64_t)1 << ((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width)) & 63)) - 1) : L->mask[5]);
 			pos += w;
 			out->op_len = (uint8_t)x;
 			f_op_len = x;
@@ -3221,17 +3300,17 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word(const struct pmregs_etrace_para
 		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x7);
 		pos += 3u;
 		out->subtype = (uint8_t)x;
-		w = (unsigned)((uint64_t)pmregs_etrace_dsize_width(p));
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) : (unsigned)L->width[1]);
+		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) & 63)) - 1) : L->mask[1]);
 		pos += w;
 		out->size = (uint8_t)x;
 		f_size = x;
-		w = (unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)))) ? (unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0))) : (unsigned)L->width[6]);
+		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)))) ? (((uint64_t)1 << ((unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0))) & 63)) - 1) : L->mask[6]);
 		pos += w;
 		out->lrid = (uint16_t)x;
-		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width))) ? (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width)) : (unsigned)L->width[4]);
+		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width))) ? (((uint64_t)1 << ((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width)) & 63)) - 1) : L->mask[4]);
 		pos += w;
 		out->diff = (uint8_t)x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : f_size));
@@ -3252,8 +3331,8 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word(const struct pmregs_etrace_para
 		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
-		w = (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p));
-		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p))) ? (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p)) : (unsigned)L->width[2]);
+		x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p))) ? pmregs_lowmask((unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p))) : L->mask[2]);
 		pos += w;
 		out->address = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_ATOMIC;
@@ -3266,8 +3345,8 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word(const struct pmregs_etrace_para
 		out->addr_msbs = 0;
 		out->op_len = 0;
 		out->addr_lsbs = 0;
-		w = (unsigned)((uint64_t)p->lrid_width_p);
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->lrid_width_p)) ? (unsigned)((uint64_t)p->lrid_width_p) : (unsigned)L->width[3]);
+		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->lrid_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->lrid_width_p) & 63)) - 1) : L->mask[3]);
 		pos += w;
 		out->lrid = (uint16_t)x;
 		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
@@ -3288,6 +3367,19 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word(const struct pmregs_etrace_para
 		return PMREGS_EINVAL;
 	}
 	return pmregs_ip_xcheck_tail(xw, pos, have);
+}
+
+/*
+ * The decoder on a payload of have (1..64) received bits held in one word: xw
+ * is the payload xor its fill (the copies of its last bit that follow it: 0
+ * or all ones), so bit have - 1 and every bit above it are 0; xw and fill come
+ * from pmregs_ip_word_bytes(). Every field is a shift, an xor and a mask: the
+ * same result and status as pmregs_etrace_te_data_decode_at() on those bits. The stream
+ * walkers take this path for every whole-byte payload of up to 8 bytes.
+ */
+PMREGS_HOT int pmregs_etrace_te_data_decode_word(const struct pmregs_etrace_params *p, uint64_t xw, uint64_t fill, size_t have, struct pmregs_etrace_te_data *out)
+{
+	return pmregs_etrace_te_data_decode_word_l(p, PMREGS_NULL, xw, fill, have, out);
 }
 
 /*
@@ -4703,14 +4795,12 @@ static inline void pmregs_etrace_encap_stream_init(struct pmregs_etrace_encap_st
 }
 
 /*
- * The packet at buf[start..len): its frame into *f and, when type == encap_type_inst,
- * its te_inst payload decoded in place into *pl (*plen = its received bytes, *has = 1).
- * Returns the packet's size, or a negative status. Reads in place while
- * PMREGS_INPLACE_SLACK bytes are left after the packet, else from a
- * zero-padded copy of it (the tail path).
+ * pmregs_etrace_encap_stream_read() with the te_inst decoder's parameter-only widths
+ * read from *L, which pmregs_etrace_te_inst_layout_init() filled from the same *p; L may
+ * be null. The batch decoder fills one layout per call.
  */
-PMREGS_HOT int pmregs_etrace_encap_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
-		struct pmregs_etrace_encap *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
+PMREGS_HOT int pmregs_etrace_encap_stream_read_l(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+		const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_encap *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
 	size_t avail = len - start;
@@ -4748,7 +4838,7 @@ PMREGS_HOT int pmregs_etrace_encap_stream_read(const unsigned char *buf, size_t 
 			uint64_t xw, fill;
 			xw = pmregs_ip_word_bytes(c + (at >> 3), nb, &fill);
 			*plen = nb >> 3;
-			prc = pmregs_etrace_te_inst_decode_word(p, xw, fill, nb, pl);
+			prc = pmregs_etrace_te_inst_decode_word_l(p, L, xw, fill, nb, pl);
 			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
 				prc = pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, nb, pl);
 		} else {
@@ -4761,6 +4851,19 @@ PMREGS_HOT int pmregs_etrace_encap_stream_read(const unsigned char *buf, size_t 
 		*has = 1;
 	}
 	return rc;
+}
+
+/*
+ * The packet at buf[start..len): its frame into *f and, when type == encap_type_inst,
+ * its te_inst payload decoded in place into *pl (*plen = its received bytes, *has = 1).
+ * Returns the packet's size, or a negative status. Reads in place while
+ * PMREGS_INPLACE_SLACK bytes are left after the packet, else from a
+ * zero-padded copy of it (the tail path).
+ */
+PMREGS_HOT int pmregs_etrace_encap_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+		struct pmregs_etrace_encap *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
+{
+	return pmregs_etrace_encap_stream_read_l(buf, len, start, p, PMREGS_NULL, f, pl, plen, has);
 }
 
 /*
@@ -4777,12 +4880,14 @@ PMREGS_HOT size_t pmregs_etrace_encap_stream_batch(struct pmregs_etrace_encap_st
 	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
 	const struct pmregs_etrace_params pv = *params, *p = &pv;
 	struct pmregs_etrace_encap f;
+	struct pmregs_etrace_te_inst_layout L;
 	size_t k = 0, plen;
 	int has, rc;
 	if (!s->synced)
 		return 0;
+	pmregs_etrace_te_inst_layout_init(p, &L);
 	while (k < n && s->pos < s->len) {
-		rc = pmregs_etrace_encap_stream_read(s->buf, s->len, s->pos, p, &f, &out[k], &plen, &has);
+		rc = pmregs_etrace_encap_stream_read_l(s->buf, s->len, s->pos, p, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
 		s->pos += (size_t)rc;
@@ -4918,14 +5023,12 @@ static inline void pmregs_etrace_smi_stream_init(struct pmregs_etrace_smi_stream
 }
 
 /*
- * The packet at buf[start..len): its frame into *f and, when msg_type == 2,
- * its te_inst payload decoded in place into *pl (*plen = its received bytes, *has = 1).
- * Returns the packet's size, or a negative status. Reads in place while
- * PMREGS_INPLACE_SLACK bytes are left after the packet, else from a
- * zero-padded copy of it (the tail path).
+ * pmregs_etrace_smi_stream_read() with the te_inst decoder's parameter-only widths
+ * read from *L, which pmregs_etrace_te_inst_layout_init() filled from the same *p; L may
+ * be null. The batch decoder fills one layout per call.
  */
-PMREGS_HOT int pmregs_etrace_smi_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
-		struct pmregs_etrace_smi *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
+PMREGS_HOT int pmregs_etrace_smi_stream_read_l(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+		const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_smi *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
 	size_t avail = len - start;
@@ -4963,7 +5066,7 @@ PMREGS_HOT int pmregs_etrace_smi_stream_read(const unsigned char *buf, size_t le
 			uint64_t xw, fill;
 			xw = pmregs_ip_word_bytes(c + (at >> 3), nb, &fill);
 			*plen = nb >> 3;
-			prc = pmregs_etrace_te_inst_decode_word(p, xw, fill, nb, pl);
+			prc = pmregs_etrace_te_inst_decode_word_l(p, L, xw, fill, nb, pl);
 			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
 				prc = pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, nb, pl);
 		} else {
@@ -4976,6 +5079,19 @@ PMREGS_HOT int pmregs_etrace_smi_stream_read(const unsigned char *buf, size_t le
 		*has = 1;
 	}
 	return rc;
+}
+
+/*
+ * The packet at buf[start..len): its frame into *f and, when msg_type == 2,
+ * its te_inst payload decoded in place into *pl (*plen = its received bytes, *has = 1).
+ * Returns the packet's size, or a negative status. Reads in place while
+ * PMREGS_INPLACE_SLACK bytes are left after the packet, else from a
+ * zero-padded copy of it (the tail path).
+ */
+PMREGS_HOT int pmregs_etrace_smi_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+		struct pmregs_etrace_smi *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
+{
+	return pmregs_etrace_smi_stream_read_l(buf, len, start, p, PMREGS_NULL, f, pl, plen, has);
 }
 
 /*
@@ -4992,12 +5108,14 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_batch(struct pmregs_etrace_smi_stream
 	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
 	const struct pmregs_etrace_params pv = *params, *p = &pv;
 	struct pmregs_etrace_smi f;
+	struct pmregs_etrace_te_inst_layout L;
 	size_t k = 0, plen;
 	int has, rc;
 	if (!s->synced)
 		return 0;
+	pmregs_etrace_te_inst_layout_init(p, &L);
 	while (k < n && s->pos < s->len) {
-		rc = pmregs_etrace_smi_stream_read(s->buf, s->len, s->pos, p, &f, &out[k], &plen, &has);
+		rc = pmregs_etrace_smi_stream_read_l(s->buf, s->len, s->pos, p, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
 		s->pos += (size_t)rc;
@@ -5133,14 +5251,12 @@ static inline void pmregs_etrace_atb_stream_init(struct pmregs_etrace_atb_stream
 }
 
 /*
- * The packet at buf[start..len): its frame into *f and, when length > 0,
- * its te_inst payload decoded in place into *pl (*plen = its received bytes, *has = 1).
- * Returns the packet's size, or a negative status. Reads in place while
- * PMREGS_INPLACE_SLACK bytes are left after the packet, else from a
- * zero-padded copy of it (the tail path).
+ * pmregs_etrace_atb_stream_read() with the te_inst decoder's parameter-only widths
+ * read from *L, which pmregs_etrace_te_inst_layout_init() filled from the same *p; L may
+ * be null. The batch decoder fills one layout per call.
  */
-PMREGS_HOT int pmregs_etrace_atb_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
-		struct pmregs_etrace_atb *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
+PMREGS_HOT int pmregs_etrace_atb_stream_read_l(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+		const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_atb *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
 	size_t avail = len - start;
@@ -5178,7 +5294,7 @@ PMREGS_HOT int pmregs_etrace_atb_stream_read(const unsigned char *buf, size_t le
 			uint64_t xw, fill;
 			xw = pmregs_ip_word_bytes(c + (at >> 3), nb, &fill);
 			*plen = nb >> 3;
-			prc = pmregs_etrace_te_inst_decode_word(p, xw, fill, nb, pl);
+			prc = pmregs_etrace_te_inst_decode_word_l(p, L, xw, fill, nb, pl);
 			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
 				prc = pmregs_etrace_te_inst_decode_at(p, c, at, at + nb, nb, pl);
 		} else {
@@ -5191,6 +5307,19 @@ PMREGS_HOT int pmregs_etrace_atb_stream_read(const unsigned char *buf, size_t le
 		*has = 1;
 	}
 	return rc;
+}
+
+/*
+ * The packet at buf[start..len): its frame into *f and, when length > 0,
+ * its te_inst payload decoded in place into *pl (*plen = its received bytes, *has = 1).
+ * Returns the packet's size, or a negative status. Reads in place while
+ * PMREGS_INPLACE_SLACK bytes are left after the packet, else from a
+ * zero-padded copy of it (the tail path).
+ */
+PMREGS_HOT int pmregs_etrace_atb_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+		struct pmregs_etrace_atb *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
+{
+	return pmregs_etrace_atb_stream_read_l(buf, len, start, p, PMREGS_NULL, f, pl, plen, has);
 }
 
 /*
@@ -5207,12 +5336,14 @@ PMREGS_HOT size_t pmregs_etrace_atb_stream_batch(struct pmregs_etrace_atb_stream
 	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
 	const struct pmregs_etrace_params pv = *params, *p = &pv;
 	struct pmregs_etrace_atb f;
+	struct pmregs_etrace_te_inst_layout L;
 	size_t k = 0, plen;
 	int has, rc;
 	if (!s->synced)
 		return 0;
+	pmregs_etrace_te_inst_layout_init(p, &L);
 	while (k < n && s->pos < s->len) {
-		rc = pmregs_etrace_atb_stream_read(s->buf, s->len, s->pos, p, &f, &out[k], &plen, &has);
+		rc = pmregs_etrace_atb_stream_read_l(s->buf, s->len, s->pos, p, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
 		s->pos += (size_t)rc;
@@ -5348,14 +5479,12 @@ static inline void pmregs_etrace_smi_data_stream_init(struct pmregs_etrace_smi_d
 }
 
 /*
- * The packet at buf[start..len): its frame into *f and, when msg_type == 3,
- * its te_data payload decoded in place into *pl (*plen = its received bytes, *has = 1).
- * Returns the packet's size, or a negative status. Reads in place while
- * PMREGS_INPLACE_SLACK bytes are left after the packet, else from a
- * zero-padded copy of it (the tail path).
+ * pmregs_etrace_smi_data_stream_read() with the te_data decoder's parameter-only widths
+ * read from *L, which pmregs_etrace_te_data_layout_init() filled from the same *p; L may
+ * be null. The batch decoder fills one layout per call.
  */
-PMREGS_HOT int pmregs_etrace_smi_data_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
-		struct pmregs_etrace_smi *f, struct pmregs_etrace_te_data *pl, size_t *plen, int *has)
+PMREGS_HOT int pmregs_etrace_smi_data_stream_read_l(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+		const struct pmregs_etrace_te_data_layout *L, struct pmregs_etrace_smi *f, struct pmregs_etrace_te_data *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
 	size_t avail = len - start;
@@ -5393,7 +5522,7 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_read(const unsigned char *buf, size
 			uint64_t xw, fill;
 			xw = pmregs_ip_word_bytes(c + (at >> 3), nb, &fill);
 			*plen = nb >> 3;
-			prc = pmregs_etrace_te_data_decode_word(p, xw, fill, nb, pl);
+			prc = pmregs_etrace_te_data_decode_word_l(p, L, xw, fill, nb, pl);
 			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
 				prc = pmregs_etrace_te_data_decode_at(p, c, at, at + nb, nb, pl);
 		} else {
@@ -5406,6 +5535,19 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_read(const unsigned char *buf, size
 		*has = 1;
 	}
 	return rc;
+}
+
+/*
+ * The packet at buf[start..len): its frame into *f and, when msg_type == 3,
+ * its te_data payload decoded in place into *pl (*plen = its received bytes, *has = 1).
+ * Returns the packet's size, or a negative status. Reads in place while
+ * PMREGS_INPLACE_SLACK bytes are left after the packet, else from a
+ * zero-padded copy of it (the tail path).
+ */
+PMREGS_HOT int pmregs_etrace_smi_data_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+		struct pmregs_etrace_smi *f, struct pmregs_etrace_te_data *pl, size_t *plen, int *has)
+{
+	return pmregs_etrace_smi_data_stream_read_l(buf, len, start, p, PMREGS_NULL, f, pl, plen, has);
 }
 
 /*
@@ -5422,12 +5564,14 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_batch(struct pmregs_etrace_smi_d
 	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
 	const struct pmregs_etrace_params pv = *params, *p = &pv;
 	struct pmregs_etrace_smi f;
+	struct pmregs_etrace_te_data_layout L;
 	size_t k = 0, plen;
 	int has, rc;
 	if (!s->synced)
 		return 0;
+	pmregs_etrace_te_data_layout_init(p, &L);
 	while (k < n && s->pos < s->len) {
-		rc = pmregs_etrace_smi_data_stream_read(s->buf, s->len, s->pos, p, &f, &out[k], &plen, &has);
+		rc = pmregs_etrace_smi_data_stream_read_l(s->buf, s->len, s->pos, p, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
 		s->pos += (size_t)rc;

@@ -18,7 +18,10 @@
  *    _read() returns exactly what the read without the word path returns
  *    (written out below from the public decoders, as the walkers read before
  *    the word path): the status or size, the frame, the payload (also what
- *    a failed decode leaves in it), its length and the has-payload flag.
+ *    a failed decode leaves in it), its length and the has-payload flag; and
+ *    so does _read_l(), the batch decoders' read, given the payload decoder's
+ *    layout of parameter-only widths (pmregs_etrace_te_inst_layout_init()),
+ *    as the word decoder with a layout (_decode_word_l()) does in 1.
  * 3. Constant parameters: the same comparison with _read() given parameter
  *    blocks that are compile-time constants, where the frame decodes with a
  *    constant length while the longest packet and its slack are left (the
@@ -83,6 +86,13 @@ static void random_payload(unsigned char *b, size_t n)
 		uint64_t fill, xw = pmregs_ip_word_bytes(c, 8 * n, &fill);                                         \
 		return pmregs_etrace_##NAME##_decode_word(p, xw, fill, 8 * n, out);                                \
 	}                                                                                                          \
+	static TEST_NOINLINE int NAME##_word_l(const params_t *p, const unsigned char *c, size_t n, T *out)         \
+	{                                                                                                          \
+		struct pmregs_etrace_##NAME##_layout L;                                                            \
+		uint64_t fill, xw = pmregs_ip_word_bytes(c, 8 * n, &fill);                                         \
+		pmregs_etrace_##NAME##_layout_init(p, &L);                                                         \
+		return pmregs_etrace_##NAME##_decode_word_l(p, &L, xw, fill, 8 * n, out);                          \
+	}                                                                                                          \
 	static TEST_NOINLINE int NAME##_at(const params_t *p, const unsigned char *c, size_t n, T *out)            \
 	{                                                                                                          \
 		return pmregs_etrace_##NAME##_decode_at(p, c, 0, 8 * n, 8 * n, out);                               \
@@ -90,18 +100,22 @@ static void random_payload(unsigned char *b, size_t n)
 	/* one payload of n (1..8) bytes at c (16 readable bytes past it): 1 when it decoded */                    \
 	static int NAME##_one(const params_t *p, const unsigned char *c, size_t n, unsigned long *ok)              \
 	{                                                                                                          \
-		T a, b;                                                                                            \
-		int ra, rb;                                                                                        \
-		int fill = (int)(rnd() & 0xFF); /* the same bytes under both: padding members neither writes */    \
+		T a, b, l;                                                                                         \
+		int ra, rb, rl;                                                                                    \
+		int fill = (int)(rnd() & 0xFF); /* the same bytes under all: padding members none writes */        \
 		memset(&a, fill, sizeof a);                                                                        \
 		memset(&b, fill, sizeof b);                                                                        \
+		memset(&l, fill, sizeof l);                                                                        \
 		ra = NAME##_word(p, c, n, &a);                                                                     \
 		rb = NAME##_at(p, c, n, &b);                                                                       \
+		rl = NAME##_word_l(p, c, n, &l);                                                                   \
 		CHECK_EQ(ra, rb);                                                                                  \
+		CHECK_EQ(rl, rb);                                                                                  \
 		if (rb == PMREGS_OK) {                                                                             \
 			(*ok)++;                                                                                   \
-			if (memcmp(&a, &b, sizeof a) != 0) {                                                       \
+			if (memcmp(&a, &b, sizeof a) != 0 || memcmp(&l, &b, sizeof l) != 0) {                      \
 				CHECK(memcmp(&a, &b, sizeof a) == 0); /* the word decoder's packet */               \
+				CHECK(memcmp(&l, &b, sizeof l) == 0); /* the same with a layout */                  \
 				return 0;                                                                          \
 			}                                                                                          \
 			return 1;                                                                                  \
@@ -180,6 +194,14 @@ PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encod
 	{                                                                                                          \
 		return pmregs_etrace_##S##_read(buf, len, start, p, f, pl, plen, has);                            \
 	}                                                                                                          \
+	/* _read_l(), the batch decoders' read, with the payload's layout for *p */                               \
+	static TEST_NOINLINE int S##_lay(const unsigned char *buf, size_t len, size_t start, const params_t *p,     \
+					 struct pmregs_etrace_##F *f, PT *pl, size_t *plen, int *has)              \
+	{                                                                                                          \
+		struct pmregs_etrace_##PL##_layout L;                                                              \
+		pmregs_etrace_##PL##_layout_init(p, &L);                                                           \
+		return pmregs_etrace_##S##_read_l(buf, len, start, p, &L, f, pl, plen, has);                      \
+	}                                                                                                          \
 	/* every start offset of buf[0..len) read by rd: 1 per packet with a decoded payload */                   \
 	static unsigned long S##_offsets_by(int (*rd)(const unsigned char *, size_t, size_t, const params_t *,    \
 						      struct pmregs_etrace_##F *, PT *, size_t *, int *),          \
@@ -209,7 +231,9 @@ PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encod
 	}                                                                                                          \
 	static unsigned long S##_offsets(const params_t *p, const unsigned char *buf, size_t len)                  \
 	{                                                                                                          \
-		return S##_offsets_by(S##_new, p, buf, len);                                                       \
+		unsigned long good = S##_offsets_by(S##_new, p, buf, len);                                         \
+		CHECK_EQ(S##_offsets_by(S##_lay, p, buf, len), good);                                              \
+		return good;                                                                                       \
 	}
 
 REF_READ(smi_stream, smi, struct pmregs_etrace_te_inst, te_inst, PMREGS_ETRACE_SMI_MAX_BYTES, PMREGS_ETRACE_TE_INST_MAX_BYTES,

@@ -1172,11 +1172,17 @@ class CodeGen:
         if Pk.compression == "sign":
             v["zero_init"] = ", ".join("{0}" if m["dim"] else "0" for m in v["struct_members"])
             fns["decode_word"] = S(f"{base}_decode_word")
+            fns["decode_word_l"] = S(f"{base}_decode_word_l")
             self.word_only = True
+            self.lay, self.lay_members = {}, {m["name"] for m in v["members"]}
             try:
                 v["decode_word_body"] = self.decode_body(Pk, v)
             finally:
                 self.word_only = False
+            # the layout: every width of the word decoder that only parameters decide, and its mask
+            lay = sorted(self.lay.values(), key=lambda e: e["k"])
+            v["layout"] = {"struct": f"struct {S(base + '_layout')}", "init": S(f"{base}_layout_init"),
+                           "entries": lay, "n": max(len(lay), 1), "pad": (-max(len(lay), 1)) % 8}
         v["encode_cases"] = [self.walk(Pk, Sh, i, "encode") for i, Sh in enumerate(Pk.shapes)]
         v["bits_cases"] = [self.walk(Pk, Sh, i, "bits") for i, Sh in enumerate(Pk.shapes)]
         v["fields_cases"] = [self.walk(Pk, Sh, i, "fields", v) for i, Sh in enumerate(Pk.shapes)]
@@ -1255,6 +1261,10 @@ class CodeGen:
             return out
         wc = self.width_c(F, r)
         get = self.inplace_get(Pk, F, maxstart)
+        lay = self.lay_entry(F)
+        if lay is not None:
+            wc, maskc = lay["w"], lay["m"]
+            get = self.window_get(Pk, maxstart, F.max_width, None, maskc=maskc)
         if group is not None:
             get = lambda w: f"(grp >> {group}) & PMREGS_U64({(1 << F.width.const) - 1:#x})"   # noqa: E731
         if F.width.const is not None:
@@ -1278,9 +1288,11 @@ class CodeGen:
         off + w <= 64 (a test that parameters decide unless it always holds), else read on its own."""
         T = {m["name"]: m["T"] for m in v["members"]}
         pad = "\t" * ind
-        x = f"(grp >> {off}) & {self.low_mask('w', None, F.max_width)}"
+        lay = self.lay_entry(F)
+        maskc = lay["m"] if lay is not None else None
+        x = f"(grp >> {off}) & {maskc or self.low_mask('w', None, F.max_width)}"
         if off + F.max_width > 64:
-            x = f"{off}u + w <= 64u ? {x} : {self.window_get(Pk, maxstart, F.max_width, None)('w')}"
+            x = f"{off}u + w <= 64u ? {x} : {self.window_get(Pk, maxstart, F.max_width, None, maskc=maskc)('w')}"
         out = [f"{pad}x = {x};", f"{pad}pos += w;", f"{pad}out->{F.name} = ({T[F.name]})x;"]
         if F.name in self.dec_refs:
             out.append(f"{pad}f_{F.name} = x;")
@@ -1307,12 +1319,30 @@ class CodeGen:
             return f"(((uint64_t)1 << ({w} & 63)) - 1)"
         return f"pmregs_lowmask({w})"
 
-    def window_get(self, Pk, maxstart, wmax, const, mask=True):
+    def lay_entry(self, F):
+        """The word decoder's layout entry for field F when only parameters decide its width (added on first
+        use; the same width expression shares one entry), else None."""
+        if not getattr(self, "word_only", False) or F.rest or F.width is None or F.width.const is not None:
+            return None
+        if self.tool.names(F.width.tree) & self.lay_members:
+            return None
+        e = self.lay.get(F.width.text)
+        if e is None:
+            k, c = len(self.lay), self.width_c(F, self.res())
+            # without a layout (L null), or where the compiler sees the parameters as constants, the
+            # width is computed where it is needed
+            e = self.lay[F.width.text] = {
+                "k": k, "c": c, "text": F.width.text,
+                "w": f"(!L || PMREGS_IP_CONSTANT({c}) ? {c} : (unsigned)L->width[{k}])",
+                "m": f"(!L || PMREGS_IP_CONSTANT({c}) ? {self.low_mask(c, None, F.max_width)} : L->mask[{k}])"}
+        return e
+
+    def window_get(self, Pk, maxstart, wmax, const, mask=True, maskc=None):
         """A payload's read of a field that starts at most at bit maxstart and is at most wmax bits wide:
         the first word of the window when it always ends there, the two words when it always ends within
         the window, else the window while it does and the buffer beyond (a test that parameters decide).
         mask=False: the bits above the field are left as they are (a shared read masks each field)."""
-        m = (lambda w: f" & {self.low_mask(w, const, wmax)}") if mask else (lambda w: "")  # noqa: E731
+        m = (lambda w: f" & {maskc or self.low_mask(w, const, wmax)}") if mask else (lambda w: "")  # noqa: E731
         if getattr(self, "word_only", False):
             # the word decoder: a payload of at most 64 bits, xor the fill, zeros past it (pmregs_ip_xget())
             if maxstart + wmax <= 64:
@@ -1378,7 +1408,10 @@ class CodeGen:
                     run = fields[k:k + 1]
                 elif tail is not None:
                     # w first; one read of the run and the tail (its low 64 bits when they are more)
-                    out.append(f"{pad}w = {self.width_c(tail, self.res(fields=self.dec_refs))};")
+                    lay = self.lay_entry(tail)
+                    wc = lay["w"] if lay is not None else \
+                        self.width_c(tail, self.res(fields=self.dec_refs))
+                    out.append(f"{pad}w = {wc};")
                     get = self.window_get(Pk, self.max_start(node.shape, run[0][0]), total + tail.max_width, None,
                                           mask=False)
                     out.append(f"{pad}grp = {get(f'({total}u + w)')};")
@@ -1645,7 +1678,8 @@ class CodeGen:
                 "state_members": state, "item_members": item,
                 "struct": f"struct {S(base)}", "item": f"struct {S(base + '_item')}",
                 "init": S(base + "_init"), "next": S(base + "_next"),
-                "read": S(base + "_read"), "batch": S(base + "_batch"), "put": S(base + "_put"),
+                "read": S(base + "_read"), "read_l": S(base + "_read_l"), "batch": S(base + "_batch"),
+                "put": S(base + "_put"),
                 "put_batch": S(base + "_put_batch"),
                 "frame": fv, "payload": pv,
                 "payload_if": self.tool.truth(St.payload_if.tree, r),
