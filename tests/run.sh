@@ -272,6 +272,16 @@ build_run() {
 	run_keep "$out"
 }
 
+# native_build_run OUT SRC [LIBS]: build_run with the native gcc -O2 build of SRC, with $TESTFLAGS when
+# SRC says `pmregs-test: no-force-inline` (read when the check runs: a generated self-test is written
+# by then, not when the checks are registered)
+native_build_run() {
+	nbflags=
+	grep -q 'pmregs-test: no-force-inline' "$2" && nbflags=$TESTFLAGS
+	# shellcheck disable=SC2086
+	build_run "$1" gcc -std=c99 $WARN -O2 $nbflags -Iinclude "$2" ${3:-}
+}
+
 # prebuilt_run OUT BIN: build_run for a program built already by another check (BIN, copied to OUT)
 prebuilt_run() {
 	cp "$2" "$1" || return 1
@@ -452,9 +462,7 @@ suite() {
 			# big-endian runs wait for it: it starts first
 			nearly=0
 			grep -q 'pmregs-test: long-run' "$src" 2>/dev/null && nearly=1
-			nflags=
-			grep -q 'pmregs-test: no-force-inline' "$src" 2>/dev/null && nflags=$TESTFLAGS
-			after=$dep always=1 early=$nearly check "$n (gcc -O2)" build_run "$B/$n" gcc -std=c99 $WARN -O2 $nflags -Iinclude "$src" $libs
+			after=$dep always=1 early=$nearly check "$n (gcc -O2)" native_build_run "$B/$n" "$src" $libs
 		fi
 		eval "native_$(printf '%s' "$n" | tr -c 'A-Za-z0-9_' '_')=$last"
 		if have clang; then
