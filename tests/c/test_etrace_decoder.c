@@ -19,6 +19,10 @@
  *   - the ELF reader on good, truncated and corrupted files.
  * The random rounds (random programs, mutated streams, corrupted ELF headers) are test_scale()'s:
  * fewer in the 32-bit and emulated big-endian runs, whose point is the word size and the byte order.
+ *
+ * pmregs-test: no-force-inline (its native gcc -O2 build also defines PMREGS_NO_FORCE_INLINE, two thirds
+ * of the build time: no path it checks depends on the inlining; the one that does, the stream readers'
+ * constant-parameter path, is test_etrace_word's)
  */
 #include <stdio.h>
 #include <stdlib.h>

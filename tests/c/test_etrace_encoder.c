@@ -10,6 +10,10 @@
  * prediction in their formats; the option checks and refused blocks; the
  * naive transliteration of the flowchart (test_etrace_naive_encoder.h)
  * against the encoder on random programs.
+ *
+ * pmregs-test: no-force-inline (its native gcc -O2 build also defines PMREGS_NO_FORCE_INLINE: no path it
+ * checks depends on the inlining; the one that does, the stream readers' constant-parameter path, is
+ * test_etrace_word's)
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,8 @@
  * Naive, bit-by-bit transcriptions of the Itanium match formulas, one loop per
  * "AND b=..", as the manual writes them (Intel Itanium Processor Reference Manual
  * for Software Development, 6.2.4-6.2.6); a conjunction stops at its first false
- * term, as C's && does (the random tests spend less time in it). Shared by test_itanium_match.c and
+ * term, as C's && does, and tests its one-bit terms (ta, is, db, the x bits) before
+ * the bit-by-bit matches (the random tests spend less time in it). Shared by test_itanium_match.c and
  * tests/bench/bench_itanium.c; they use their own bit positions, not the header's:
  * IBR/DBR odd mask 55:0, plm 59:56, IBR x 63 (SDM Table 7-1); PMC8/9 mask 29:3,
  * match 59:33, b 60, f 61, i 62, m 63 (Fig 6-16); PMC13.ta 0 (Fig 6-15); PMC11.pt 28
@@ -36,10 +37,9 @@ static int naive_ibr_match(const uint64_t ibr[8], unsigned i, uint64_t ip, unsig
 /* SEED 6.2.4: IBRRangeTag */
 static int naive_ibr_range_tag(uint64_t pmc13, int is, int db, unsigned cpl, const uint64_t ibr[8], uint64_t ip)
 {
-	int any = naive_ibr_match(ibr, 0, ip, cpl) || naive_ibr_match(ibr, 1, ip, cpl) ||
-		  naive_ibr_match(ibr, 2, ip, cpl) || naive_ibr_match(ibr, 3, ip, cpl);
 	int busy = db || bit(ibr[1], 63) || bit(ibr[3], 63) || bit(ibr[5], 63) || bit(ibr[7], 63);
-	return bit(pmc13, 0) || (!is && (any && !busy));
+	return bit(pmc13, 0) || (!is && !busy && (naive_ibr_match(ibr, 0, ip, cpl) || naive_ibr_match(ibr, 1, ip, cpl) ||
+						   naive_ibr_match(ibr, 2, ip, cpl) || naive_ibr_match(ibr, 3, ip, cpl)));
 }
 
 /* SEED 6.2.5: imatch; itype M, I, F, B enable bits 63, 62, 61, 60 */
@@ -93,8 +93,8 @@ static int naive_dbr_match(const uint64_t dbr[8], unsigned i, uint64_t addr)
 /* SEED 6.2.6: DBRRangeMatch and DBRRangeTag */
 static int naive_dbr_range_match(const uint64_t dbr[8], uint64_t addr, int db)
 {
-	return (naive_dbr_match(dbr, 0, addr) || naive_dbr_match(dbr, 1, addr) || naive_dbr_match(dbr, 2, addr) ||
-		naive_dbr_match(dbr, 3, addr)) && !db;
+	return !db && (naive_dbr_match(dbr, 0, addr) || naive_dbr_match(dbr, 1, addr) || naive_dbr_match(dbr, 2, addr) ||
+		       naive_dbr_match(dbr, 3, addr));
 }
 
 /*
