@@ -40,7 +40,8 @@ etrace_qemu() {
 	name=$(basename "$elf")
 	log=$EB/$name.log
 	"$qemu" -singlestep -d nochain,exec -D "$log" "$elf" >/dev/null || return 1
-	grep '^Trace [0-9]*: [^ ]* \[[0-9a-f]*/[0-9a-f][0-9a-f]*/' "$log" | cut -d / -f 2 | sed 's/^/0x/' >"$EB/$name.want"
+	# (LC_ALL=C: in a UTF-8 locale this grep takes five times as long)
+	LC_ALL=C grep '^Trace [0-9]*: [^ ]* \[[0-9a-f]*/[0-9a-f][0-9a-f]*/' "$log" | cut -d / -f 2 | sed 's/^/0x/' >"$EB/$name.want"
 	n=$(wc -l <"$EB/$name.want")
 	[ "$n" -gt 1000 ] || { echo "qemu's log of $name has $n instructions"; return 1; }
 	echo "$name: $n instructions"
