@@ -63,22 +63,26 @@ def main():
     if len(args) != 2:
         sys.exit(__doc__)
     segs = load_segments(args[0])
-    line_re = re.compile(r"^Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/")
+    line_re = re.compile(r"^Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/", re.M)
     out = sys.stdout
     if not pcs_only:
         out.write("VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT\n")
-    pcs = []
-    for line in open(args[1]):
-        m = line_re.match(line)
-        if m:
-            pcs.append(int(m.group(1), 16))
-    for i, pc in enumerate(pcs):
-        if pcs_only:
-            out.write("0x%x\n" % pc)
-            continue
-        insn, n = insn_at(segs, pc)
-        exc = 1 if traps and insn == 0x00000073 and i + 1 < len(pcs) else 0
-        out.write("1,%x,%x,0,%d,%x,0,0\n" % (pc, insn, exc, 8 if exc else 0))
+    with open(args[1]) as f:
+        pcs = [int(pc, 16) for pc in line_re.findall(f.read())]
+    if pcs_only:
+        out.write("".join("0x%x\n" % pc for pc in pcs))
+        return
+    rows = []
+    row_at = {}  # the row of each address executed (ecall's but the last's are traps)
+    for pc in pcs:
+        row = row_at.get(pc)
+        if row is None:
+            insn = insn_at(segs, pc)[0]
+            row = row_at[pc] = ("1,%x,%x,0,1,8,0,0\n" if traps and insn == 0x00000073 else "1,%x,%x,0,0,0,0,0\n") % (pc, insn)
+        rows.append(row)
+    if pcs and traps and rows[-1].endswith(",1,8,0,0\n"):
+        rows[-1] = "1,%x,%x,0,0,0,0,0\n" % (pcs[-1], 0x00000073)
+    out.write("".join(rows))
 
 
 main()

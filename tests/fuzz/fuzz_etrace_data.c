@@ -11,6 +11,7 @@
  * to the same packet, and the walker's items must cover the input exactly.
  *
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
+ * pmregs-fuzz-opt: -O1 -fno-inline
  */
 #include <stdlib.h>
 #include <string.h>

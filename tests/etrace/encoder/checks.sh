@@ -5,7 +5,7 @@
 #   - the ingress CSVs of tests/etrace/encoder encode to the reference encoder's bytes
 #     (the parameters of each set are in its name; see tests/etrace/encoder/README.md)
 #   - the hart traces of qemu-user runs of tests/etrace/elf (written by tests/etrace/qemu2csv.py
-#     during the check) encode to the reference encoder's streams in tests/etrace/vectors for
+#     during the check, once per ELF file for these checks and tests/etrace/checks.sh's) encode to the reference encoder's streams in tests/etrace/vectors for
 #     the parameter sets whose options pmregs and the reference encoder share
 #   - bad traces and parameters get a located error, exit status 4 (3 for an unknown name),
 #     and no output file
@@ -42,23 +42,22 @@ enc_vectors() {
 	echo "$n vectors, byte for byte"
 }
 
-# enc_real ELF QEMU: qemu-user's execution of ELF as a hart trace, encoded under the reference
-# flow's parameter sets itype4_basic and itype3_debug: the reference encoder's bytes
+# enc_real ELF CSV: qemu-user's execution of ELF as a hart trace (CSV: tests/etrace/checks.sh's
+# etrace_qemu writes it once for the checks of ELF), encoded under the reference flow's parameter sets
+# itype4_basic and itype3_debug: the reference encoder's bytes
 enc_real() {
-	elf=$1 qemu=$2
+	elf=$1 csv=$2
 	name=$(basename "$elf")
 	xlen=${name##*.rv}
-	"$qemu" -singlestep -d nochain,exec -D "$EE/$name.log" "$elf" >/dev/null || return 1
-	python3 tests/etrace/qemu2csv.py --ecall-traps "$elf" "$EE/$name.log" >"$EE/$name.csv" || return 1
 	for set in itype4_basic itype3_debug; do
 		"$EE/pmregs-decode" etrace --encode --params @tests/etrace/vectors/"$set.rv$xlen".params \
-			--params "$(enc_suite_params $set)" --image "$elf" "$EE/$name.csv" -o "$EE/$name.$set.smi" || return 1
+			--params "$(enc_suite_params $set)" --image "$elf" "$csv" -o "$EE/$name.$set.smi" || return 1
 		cmp "tests/etrace/vectors/$name.$set.smi" "$EE/$name.$set.smi" || return 1
 		# the same ingress in blocks of up to 8 instructions: the same packets but for where a resync lands
 		"$EE/pmregs-decode" etrace --encode --params @tests/etrace/vectors/"$set.rv$xlen".params \
-			--params "$(enc_suite_params $set),resync_max=0" --image "$elf" "$EE/$name.csv" -o "$EE/$name.$set.1.smi" || return 1
+			--params "$(enc_suite_params $set),resync_max=0" --image "$elf" "$csv" -o "$EE/$name.$set.1.smi" || return 1
 		"$EE/pmregs-decode" etrace --encode --params @tests/etrace/vectors/"$set.rv$xlen".params \
-			--params "$(enc_suite_params $set),resync_max=0,blocks=8" --image "$elf" "$EE/$name.csv" -o "$EE/$name.$set.8.smi" ||
+			--params "$(enc_suite_params $set),resync_max=0,blocks=8" --image "$elf" "$csv" -o "$EE/$name.$set.8.smi" ||
 			return 1
 		cmp "$EE/$name.$set.1.smi" "$EE/$name.$set.8.smi" || return 1
 	done
@@ -103,8 +102,11 @@ for elf in tests/etrace/elf/*.rv64 tests/etrace/elf/*.rv32; do
 	*.rv64) q=qemu-riscv64 ;;
 	*) q=qemu-riscv32 ;;
 	esac
-	if have $q && have python3; then
-		after=$enc_built check "etrace --encode: $(basename "$elf") under qemu, the reference encoder's bytes" enc_real "$elf" $q
+	# the run of the ELF file under qemu that tests/etrace/checks.sh registered (after pmregs-decode's build)
+	eval "enc_ran=\${etrace_qemu_$(printf '%s' "${elf##*/}" | tr -c 'A-Za-z0-9_' '_'):-}"
+	if have $q && have python3 && [ -n "$enc_ran" ]; then
+		after=$enc_ran check "etrace --encode: $(basename "$elf") under qemu, the reference encoder's bytes" \
+			enc_real "$elf" "$B/etrace/$(basename "$elf").csv"
 	else
 		skip "etrace --encode: $(basename "$elf") under qemu" "$q or python3 not installed (Debian: apt-get install qemu-user python3)"
 	fi
