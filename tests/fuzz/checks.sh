@@ -10,7 +10,10 @@
 # sanitizers check the same at -O0); `pmregs-fuzz-opt: -O1 -fno-inline` for one whose -O1 build
 # spends most of its time inlining (each function instrumented once, the same code). Line tables
 # only (-gline-tables-only): a sanitizer's report names files and lines, the build skips the rest
-# of the debug information. `make fuzz` runs longer, at -O1, as users build.
+# of the debug information. A `pmregs-fuzz-cmp: off` line builds the target without libFuzzer's
+# comparison tracing (-fno-sanitize-coverage=trace-cmp): for a target whose smoke run reaches the
+# same edges without it (each such line says what was measured), where the tracing hooks took most
+# of the run. `make fuzz` runs longer, at -O1, with every instrumentation, as users build.
 FZ=$B/fuzz
 mkdir -p "$FZ"
 fuzz_ok=
@@ -29,6 +32,7 @@ for src in tests/fuzz/fuzz_*.c; do
 	mkdir -p "$FZ/$name.new"
 	runs=$(sed -n 's/.*pmregs-fuzz-runs: *\([0-9]*\).*/\1/p' "$src" | head -n 1)
 	opt=$(sed -n 's/.*pmregs-fuzz-opt: *\(-O[0-3]\( -fno-inline\)\{0,1\}\).*/\1/p' "$src" | head -n 1)
+	grep -q 'pmregs-fuzz-cmp: off' "$src" && opt="${opt:--O1} -fno-sanitize-coverage=trace-cmp"
 	early=1 check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c 'clang -std=c99 -gline-tables-only $6 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all '"$WARN $TESTFLAGS"' -Iinclude "$1" -o "$2" && "$2" -runs="$5" -max_len=256 "$3" "$4"' \
 		_ "$src" "$FZ/$n" "$FZ/$name.new" "tests/fuzz/corpus/$name" "${runs:-50000}" "${opt:--O1}"
 done

@@ -11,6 +11,8 @@
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  * pmregs-fuzz-runs: 20000
  * pmregs-fuzz-opt: -O0
+ * pmregs-fuzz-cmp: off (edges reached in 20000 runs, seeds 1 and 3: 324, 334 with it, 327, 329
+ *   without)
  */
 #include <stdlib.h>
 #include <string.h>

@@ -11,6 +11,8 @@
  *
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  * pmregs-fuzz-opt: -O1 -fno-inline
+ * pmregs-fuzz-cmp: off (edges reached in 50000 runs, seeds 1-3: 1018, 1017, 1018 with it, 1018,
+ *   1019, 1023 without)
  */
 #include <stdlib.h>
 #include <string.h>

@@ -12,6 +12,7 @@
  *
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  * pmregs-fuzz-opt: -O1 -fno-inline
+ * pmregs-fuzz-cmp: off (edges reached in 50000 runs, seeds 1 and 3: 646 with it and without)
  */
 #include <stdlib.h>
 #include <string.h>

@@ -16,6 +16,7 @@
  *
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  * pmregs-fuzz-runs: 20000
+ * pmregs-fuzz-cmp: off (edges reached in 20000 runs, seeds 1 and 3: 120 with it and without)
  */
 #include <stdlib.h>
 #include <string.h>

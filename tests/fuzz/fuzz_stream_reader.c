@@ -15,6 +15,8 @@
  *
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  * pmregs-fuzz-runs: 3000
+ * pmregs-fuzz-cmp: off (edges reached in 3000 runs, seeds 1 and 3: 674, 689 with it, 688, 688
+ *   without)
  */
 #include <stdlib.h>
 #include <string.h>
