@@ -109,7 +109,8 @@ if ! have make; then
 elif [ -z "$port_kdir" ]; then
 	skip "kernel module build" "no kernel headers under /lib/modules/*/build or /usr/src (Debian: apt-get install linux-headers-amd64)"
 else
-	check "kernel module: <pmregs/tools.h>, every function, kernel flags + W=1 -Werror ($(basename "$(cd "$port_kdir" && pwd -P)"))" \
+	# one of the longest checks: it starts with the first ones
+	early=1 check "kernel module: <pmregs/tools.h>, every function, kernel flags + W=1 -Werror ($(basename "$(cd "$port_kdir" && pwd -P)"))" \
 		sh tests/kmod/build.sh "$PB/kmod" "$port_kdir"
 fi
 

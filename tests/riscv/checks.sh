@@ -11,7 +11,8 @@ if ! have riscv64-linux-gnu-objdump; then
 elif [ -z "$PYTHON" ]; then
 	skip "riscv: instruction classes against objdump" "no python3 (Debian: apt-get install python3)"
 else
-	check "riscv: instruction classes against riscv64-linux-gnu-objdump (every 16-bit parcel, 2 M random 32-bit words, RV32 and RV64)" \
+	# one of the longest checks, and nothing waits for it: it starts with the first ones
+	early=1 check "riscv: instruction classes against riscv64-linux-gnu-objdump (every 16-bit parcel, 2 M random 32-bit words, RV32 and RV64)" \
 		sh -c 'gcc -std=c99 $1 -O2 -Iinclude tests/riscv/riscv_view.c -o "$2/riscv_view" &&
 			"$3" tests/riscv/objdump_check.py "$2/riscv_view" "$2/data" --random 1000000' _ "$WARN" "$RB" "$PYTHON"
 	# the comparison can fail: a view that treats jalr with rs1 = x0 as the peers do must be refused, by
