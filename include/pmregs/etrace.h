@@ -996,6 +996,46 @@ static inline int pmregs_etrace_te_inst_init(struct pmregs_etrace_te_inst *pkt, 
 		return PMREGS_EINVAL;
 	}
 }
+/*
+ * The widths of pmregs_etrace_te_inst_decode_word_l() that only the parameters decide,
+ * and their masks.
+ */
+struct pmregs_etrace_te_inst_layout {
+	uint64_t mask[11]; /* pmregs_lowmask(width[k]) */
+	uint8_t width[11]; /* by the order of pmregs_etrace_te_inst_layout_init() */
+	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
+};
+
+/*
+ * The widths of pmregs_etrace_te_inst_decode_word_l() that only the parameters decide,
+ * each with its mask: computed once per parameter block, so that a decoder
+ * called for many packets does not compute them for each one.
+ */
+PMREGS_HOT void pmregs_etrace_te_inst_layout_init(const struct pmregs_etrace_params *p, struct pmregs_etrace_te_inst_layout *L)
+{
+	L->width[0] = (uint8_t)(unsigned)((uint64_t)p->privilege_width_p); /* privilege_width_p */
+	L->mask[0] = pmregs_lowmask(L->width[0]);
+	L->width[1] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_time_width(p)); /* time_width */
+	L->mask[1] = pmregs_lowmask(L->width[1]);
+	L->width[2] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_context_width(p)); /* context_width */
+	L->mask[2] = pmregs_lowmask(L->width[2]);
+	L->width[3] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_address_width(p)); /* address_width */
+	L->mask[3] = pmregs_lowmask(L->width[3]);
+	L->width[4] = (uint8_t)(unsigned)((uint64_t)p->ecause_width_p); /* ecause_width_p */
+	L->mask[4] = pmregs_lowmask(L->width[4]);
+	L->width[5] = (uint8_t)(unsigned)((uint64_t)p->encoder_mode_width); /* encoder_mode_width */
+	L->mask[5] = pmregs_lowmask(L->width[5]);
+	L->width[6] = (uint8_t)(unsigned)((uint64_t)p->ioptions_width); /* ioptions_width */
+	L->mask[6] = pmregs_lowmask(L->width[6]);
+	L->width[7] = (uint8_t)(unsigned)((uint64_t)p->doptions_width); /* doptions_width */
+	L->mask[7] = pmregs_lowmask(L->width[7]);
+	L->width[8] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)); /* irdepth_width */
+	L->mask[8] = pmregs_lowmask(L->width[8]);
+	L->width[9] = (uint8_t)(unsigned)((uint64_t)p->f0s_width_p); /* f0s_width_p */
+	L->mask[9] = pmregs_lowmask(L->width[9]);
+	L->width[10] = (uint8_t)(unsigned)((uint64_t)p->cache_size_p); /* cache_size_p */
+	L->mask[10] = pmregs_lowmask(L->width[10]);
+}
 
 /*
  * The decoder proper, in place: the payload starts at bit at of c, its
@@ -1280,44 +1320,6 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_at(const struct pmregs_etrace_params
 		return PMREGS_EINVAL;
 	}
 	return pmregs_ip_check_tail(c, at, end, fill, pos, have);
-}
-
-/* The parameter-only widths of the word decoder (below), and their masks. */
-struct pmregs_etrace_te_inst_layout {
-	uint64_t mask[11]; /* pmregs_lowmask(width[k]) */
-	uint8_t width[11]; /* by the order below */
-	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
-};
-
-/*
- * The widths of pmregs_etrace_te_inst_decode_word_l() that only the parameters decide,
- * each with its mask: computed once per parameter block, so that a decoder
- * called for many packets does not compute them for each one.
- */
-PMREGS_HOT void pmregs_etrace_te_inst_layout_init(const struct pmregs_etrace_params *p, struct pmregs_etrace_te_inst_layout *L)
-{
-	L->width[0] = (uint8_t)(unsigned)((uint64_t)p->privilege_width_p); /* privilege_width_p */
-	L->mask[0] = pmregs_lowmask(L->width[0]);
-	L->width[1] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_time_width(p)); /* time_width */
-	L->mask[1] = pmregs_lowmask(L->width[1]);
-	L->width[2] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_context_width(p)); /* context_width */
-	L->mask[2] = pmregs_lowmask(L->width[2]);
-	L->width[3] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_address_width(p)); /* address_width */
-	L->mask[3] = pmregs_lowmask(L->width[3]);
-	L->width[4] = (uint8_t)(unsigned)((uint64_t)p->ecause_width_p); /* ecause_width_p */
-	L->mask[4] = pmregs_lowmask(L->width[4]);
-	L->width[5] = (uint8_t)(unsigned)((uint64_t)p->encoder_mode_width); /* encoder_mode_width */
-	L->mask[5] = pmregs_lowmask(L->width[5]);
-	L->width[6] = (uint8_t)(unsigned)((uint64_t)p->ioptions_width); /* ioptions_width */
-	L->mask[6] = pmregs_lowmask(L->width[6]);
-	L->width[7] = (uint8_t)(unsigned)((uint64_t)p->doptions_width); /* doptions_width */
-	L->mask[7] = pmregs_lowmask(L->width[7]);
-	L->width[8] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)); /* irdepth_width */
-	L->mask[8] = pmregs_lowmask(L->width[8]);
-	L->width[9] = (uint8_t)(unsigned)((uint64_t)p->f0s_width_p); /* f0s_width_p */
-	L->mask[9] = pmregs_lowmask(L->width[9]);
-	L->width[10] = (uint8_t)(unsigned)((uint64_t)p->cache_size_p); /* cache_size_p */
-	L->mask[10] = pmregs_lowmask(L->width[10]);
 }
 
 /*
@@ -2932,6 +2934,38 @@ static inline int pmregs_etrace_te_data_init(struct pmregs_etrace_te_data *pkt, 
 		return PMREGS_EINVAL;
 	}
 }
+/*
+ * The widths of pmregs_etrace_te_data_decode_word_l() that only the parameters decide,
+ * and their masks.
+ */
+struct pmregs_etrace_te_data_layout {
+	uint64_t mask[7]; /* pmregs_lowmask(width[k]) */
+	uint8_t width[7]; /* by the order of pmregs_etrace_te_data_layout_init() */
+	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
+};
+
+/*
+ * The widths of pmregs_etrace_te_data_decode_word_l() that only the parameters decide,
+ * each with its mask: computed once per parameter block, so that a decoder
+ * called for many packets does not compute them for each one.
+ */
+PMREGS_HOT void pmregs_etrace_te_data_layout_init(const struct pmregs_etrace_params *p, struct pmregs_etrace_te_data_layout *L)
+{
+	L->width[0] = (uint8_t)(unsigned)((uint64_t)p->dformat_width); /* dformat_width */
+	L->mask[0] = pmregs_lowmask(L->width[0]);
+	L->width[1] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_dsize_width(p)); /* dsize_width */
+	L->mask[1] = pmregs_lowmask(L->width[1]);
+	L->width[2] = (uint8_t)(unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p)); /* 0 if dno_address else daddress_width_p */
+	L->mask[2] = pmregs_lowmask(L->width[2]);
+	L->width[3] = (uint8_t)(unsigned)((uint64_t)p->lrid_width_p); /* lrid_width_p */
+	L->mask[3] = pmregs_lowmask(L->width[3]);
+	L->width[4] = (uint8_t)(unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width)); /* 1 if dno_data else ddiff_width */
+	L->mask[4] = pmregs_lowmask(L->width[4]);
+	L->width[5] = (uint8_t)(unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width)); /* 0 if dno_data else dcsr_len_width */
+	L->mask[5] = pmregs_lowmask(L->width[5]);
+	L->width[6] = (uint8_t)(unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0))); /* lrid_width_p if dsplit else 0 */
+	L->mask[6] = pmregs_lowmask(L->width[6]);
+}
 
 /*
  * The decoder proper, in place: the payload starts at bit at of c, its
@@ -3125,36 +3159,6 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_at(const struct pmregs_etrace_params
 		return PMREGS_EINVAL;
 	}
 	return pmregs_ip_check_tail(c, at, end, fill, pos, have);
-}
-
-/* The parameter-only widths of the word decoder (below), and their masks. */
-struct pmregs_etrace_te_data_layout {
-	uint64_t mask[7]; /* pmregs_lowmask(width[k]) */
-	uint8_t width[7]; /* by the order below */
-	uint8_t pmregs_pad[1]; /* unused: the struct's size without implicit padding */
-};
-
-/*
- * The widths of pmregs_etrace_te_data_decode_word_l() that only the parameters decide,
- * each with its mask: computed once per parameter block, so that a decoder
- * called for many packets does not compute them for each one.
- */
-PMREGS_HOT void pmregs_etrace_te_data_layout_init(const struct pmregs_etrace_params *p, struct pmregs_etrace_te_data_layout *L)
-{
-	L->width[0] = (uint8_t)(unsigned)((uint64_t)p->dformat_width); /* dformat_width */
-	L->mask[0] = pmregs_lowmask(L->width[0]);
-	L->width[1] = (uint8_t)(unsigned)((uint64_t)pmregs_etrace_dsize_width(p)); /* dsize_width */
-	L->mask[1] = pmregs_lowmask(L->width[1]);
-	L->width[2] = (uint8_t)(unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p)); /* 0 if dno_address else daddress_width_p */
-	L->mask[2] = pmregs_lowmask(L->width[2]);
-	L->width[3] = (uint8_t)(unsigned)((uint64_t)p->lrid_width_p); /* lrid_width_p */
-	L->mask[3] = pmregs_lowmask(L->width[3]);
-	L->width[4] = (uint8_t)(unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width)); /* 1 if dno_data else ddiff_width */
-	L->mask[4] = pmregs_lowmask(L->width[4]);
-	L->width[5] = (uint8_t)(unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width)); /* 0 if dno_data else dcsr_len_width */
-	L->mask[5] = pmregs_lowmask(L->width[5]);
-	L->width[6] = (uint8_t)(unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0))); /* lrid_width_p if dsplit else 0 */
-	L->mask[6] = pmregs_lowmask(L->width[6]);
 }
 
 /*
@@ -3849,14 +3853,39 @@ static inline int pmregs_etrace_encap_init(struct pmregs_etrace_encap *pkt, unsi
 		return PMREGS_EINVAL;
 	}
 }
+/*
+ * The widths of pmregs_etrace_encap_decode_l() that only the parameters decide,
+ * and their masks (and the parts of the packet's size that only they decide).
+ */
+struct pmregs_etrace_encap_layout {
+	uint64_t mask[3]; /* pmregs_lowmask(width[k]) */
+	uint8_t width[3]; /* by the order of pmregs_etrace_encap_layout_init() */
+	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
+};
 
 /*
- * Decode the packet at the start of buf (len bytes available). Returns its
- * size in bytes (payload position in payload_offset/_bits), or
- * PMREGS_ETRUNC when buf ends inside it, PMREGS_EINVAL when no shape has these
- * discriminating values or the fields overrun the packet's size.
+ * The widths of pmregs_etrace_encap_decode_l() that only the parameters decide,
+ * each with its mask: computed once per parameter block, so that a decoder
+ * called for many packets does not compute them for each one.
  */
-PMREGS_HOT int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_encap *out)
+PMREGS_HOT void pmregs_etrace_encap_layout_init(const struct pmregs_etrace_params *p, struct pmregs_etrace_encap_layout *L)
+{
+	L->width[0] = (uint8_t)(unsigned)((uint64_t)p->encap_srcid_bits); /* encap_srcid_bits */
+	L->mask[0] = pmregs_lowmask(L->width[0]);
+	L->width[1] = (uint8_t)(unsigned)((uint64_t)p->encap_type_bits); /* encap_type_bits */
+	L->mask[1] = pmregs_lowmask(L->width[1]);
+	L->width[2] = (uint8_t)(PMREGS_U64(1) + ((uint64_t)p->encap_srcid_bits / PMREGS_U64(8))); /* 1 + encap_srcid_bits // 8 */
+	L->mask[2] = pmregs_lowmask(L->width[2]);
+}
+
+/*
+ * pmregs_etrace_encap_decode() with the widths that only the parameters decide read
+ * from *L, which pmregs_etrace_encap_layout_init() filled from the same *p (a decoder
+ * called for many packets fills it once); with L null they are computed from
+ * *p where they are needed.
+ */
+PMREGS_HOT int pmregs_etrace_encap_decode_l(const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap_layout *L, const void *buf, size_t len,
+		struct pmregs_etrace_encap *out)
 {
 	const unsigned char *c = (const unsigned char *)buf;
 	unsigned char t[28]; /* a zero-padded copy when fewer bytes than that are left */
@@ -3870,6 +3899,7 @@ PMREGS_HOT int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *p, 
 	(void)w;
 	(void)grp;
 	(void)p;
+	(void)L;
 	out->timestamp = 0;
 	out->srcid = 0;
 	out->length = 0;
@@ -3917,15 +3947,15 @@ PMREGS_HOT int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *p, 
 		pos += 1u;
 		out->extend = (uint8_t)x;
 		f_extend = x;
-		w = (unsigned)((uint64_t)p->encap_srcid_bits);
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->encap_srcid_bits)) ? (unsigned)((uint64_t)p->encap_srcid_bits) : (unsigned)L->width[0]);
+		x = (head >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->encap_srcid_bits)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->encap_srcid_bits) & 63)) - 1) : L->mask[0]);
 		pos += w;
 		out->srcid = (uint16_t)x;
 		w = (unsigned)(((f_extend != 0) ? (PMREGS_U64(8) * (uint64_t)p->encap_timestamp_bytes) : PMREGS_U64(0)));
 		x = pmregs_ip_get(c, pos, nbits, 0, w);
 		pos += w;
 		out->timestamp = (uint64_t)x;
-		w = (unsigned)((uint64_t)p->encap_type_bits);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->encap_type_bits)) ? (unsigned)((uint64_t)p->encap_type_bits) : (unsigned)L->width[1]);
 		x = pmregs_ip_get57(c, pos, nbits, 0, w);
 		pos += w;
 		out->type = (uint8_t)x;
@@ -3934,7 +3964,7 @@ PMREGS_HOT int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *p, 
 	} else {
 		return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;
 	}
-	size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((PMREGS_U64(1) + ((uint64_t)p->encap_srcid_bits / PMREGS_U64(8))) + ((f_extend != 0) ? (uint64_t)p->encap_timestamp_bytes : PMREGS_U64(0))) + f_length));
+	size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((!L || PMREGS_IP_CONSTANT((PMREGS_U64(1) + ((uint64_t)p->encap_srcid_bits / PMREGS_U64(8)))) ? (PMREGS_U64(1) + ((uint64_t)p->encap_srcid_bits / PMREGS_U64(8))) : (uint64_t)L->width[2]) + ((f_extend != 0) ? (uint64_t)p->encap_timestamp_bytes : PMREGS_U64(0))) + f_length));
 	if (pos > 8u * size)
 		return PMREGS_EINVAL;
 	if (!(((uint64_t)out->length == PMREGS_U64(0)) || (!((uint64_t)out->extend != 0)) || ((uint64_t)p->encap_timestamp_bytes > PMREGS_U64(0)))) /* a normal packet's extend bit must be 0 when timestamps have no width (ENCAP) */
@@ -3946,6 +3976,17 @@ PMREGS_HOT int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *p, 
 		out->payload_bits = (uint16_t)(8u * size - pos);
 	}
 	return (int)size;
+}
+
+/*
+ * Decode the packet at the start of buf (len bytes available). Returns its
+ * size in bytes (payload position in payload_offset/_bits), or
+ * PMREGS_ETRUNC when buf ends inside it, PMREGS_EINVAL when no shape has these
+ * discriminating values or the fields overrun the packet's size.
+ */
+PMREGS_HOT int pmregs_etrace_encap_decode(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_encap *out)
+{
+	return pmregs_etrace_encap_decode_l(p, PMREGS_NULL, buf, len, out);
 }
 
 /*
@@ -4211,14 +4252,39 @@ static inline int pmregs_etrace_smi_init(struct pmregs_etrace_smi *pkt, unsigned
 		return PMREGS_EINVAL;
 	}
 }
+/*
+ * The widths of pmregs_etrace_smi_decode_l() that only the parameters decide,
+ * and their masks (and the parts of the packet's size that only they decide).
+ */
+struct pmregs_etrace_smi_layout {
+	uint64_t mask[3]; /* pmregs_lowmask(width[k]) */
+	uint8_t width[3]; /* by the order of pmregs_etrace_smi_layout_init() */
+	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
+};
 
 /*
- * Decode the packet at the start of buf (len bytes available). Returns its
- * size in bytes (payload position in payload_offset/_bits), or
- * PMREGS_ETRUNC when buf ends inside it, PMREGS_EINVAL when no shape has these
- * discriminating values or the fields overrun the packet's size.
+ * The widths of pmregs_etrace_smi_decode_l() that only the parameters decide,
+ * each with its mask: computed once per parameter block, so that a decoder
+ * called for many packets does not compute them for each one.
  */
-PMREGS_HOT int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_smi *out)
+PMREGS_HOT void pmregs_etrace_smi_layout_init(const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_layout *L)
+{
+	L->width[0] = (uint8_t)(unsigned)((uint64_t)p->smi_index_bits); /* smi_index_bits */
+	L->mask[0] = pmregs_lowmask(L->width[0]);
+	L->width[1] = (uint8_t)(unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))); /* (8 - smi_index_bits % 8) % 8 */
+	L->mask[1] = pmregs_lowmask(L->width[1]);
+	L->width[2] = (uint8_t)(PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))); /* 1 + (smi_index_bits + 7) // 8 */
+	L->mask[2] = pmregs_lowmask(L->width[2]);
+}
+
+/*
+ * pmregs_etrace_smi_decode() with the widths that only the parameters decide read
+ * from *L, which pmregs_etrace_smi_layout_init() filled from the same *p (a decoder
+ * called for many packets fills it once); with L null they are computed from
+ * *p where they are needed.
+ */
+PMREGS_HOT int pmregs_etrace_smi_decode_l(const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi_layout *L, const void *buf, size_t len,
+		struct pmregs_etrace_smi *out)
 {
 	const unsigned char *c = (const unsigned char *)buf;
 	unsigned char t[22]; /* a zero-padded copy when fewer bytes than that are left */
@@ -4232,6 +4298,7 @@ PMREGS_HOT int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p, co
 	(void)w;
 	(void)grp;
 	(void)p;
+	(void)L;
 	out->index = 0;
 	out->timestamp = 0;
 	out->length = 0;
@@ -4277,12 +4344,12 @@ PMREGS_HOT int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p, co
 		pos += 1u;
 		out->timestamp_present = (uint8_t)x;
 		f_timestamp_present = x;
-		w = (unsigned)((uint64_t)p->smi_index_bits);
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->smi_index_bits)) ? (unsigned)((uint64_t)p->smi_index_bits) : (unsigned)L->width[0]);
+		x = (head >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->smi_index_bits)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->smi_index_bits) & 63)) - 1) : L->mask[0]);
 		pos += w;
 		out->index = (uint16_t)x;
-		w = (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)));
-		x = (head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		w = (!L || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) : (unsigned)L->width[1]);
+		x = (head >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (((uint64_t)1 << ((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) & 63)) - 1) : L->mask[1]);
 		pos += w;
 		out->index_pad = (uint8_t)x;
 		if (!(x == 0u))
@@ -4296,7 +4363,7 @@ PMREGS_HOT int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p, co
 	} else {
 		return pos > nbits ? PMREGS_ETRUNC : PMREGS_EINVAL;
 	}
-	size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) + ((f_timestamp_present != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
+	size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((!L || PMREGS_IP_CONSTANT((PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8)))) ? (PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) : (uint64_t)L->width[2]) + ((f_timestamp_present != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
 	if (pos > 8u * size)
 		return PMREGS_EINVAL;
 	if (size > len)
@@ -4306,6 +4373,17 @@ PMREGS_HOT int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p, co
 		out->payload_bits = (uint16_t)(8u * size - pos);
 	}
 	return (int)size;
+}
+
+/*
+ * Decode the packet at the start of buf (len bytes available). Returns its
+ * size in bytes (payload position in payload_offset/_bits), or
+ * PMREGS_ETRUNC when buf ends inside it, PMREGS_EINVAL when no shape has these
+ * discriminating values or the fields overrun the packet's size.
+ */
+PMREGS_HOT int pmregs_etrace_smi_decode(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_smi *out)
+{
+	return pmregs_etrace_smi_decode_l(p, PMREGS_NULL, buf, len, out);
 }
 
 /*
@@ -4528,14 +4606,36 @@ static inline int pmregs_etrace_atb_init(struct pmregs_etrace_atb *pkt, unsigned
 		return PMREGS_EINVAL;
 	}
 }
+/*
+ * The widths of pmregs_etrace_atb_decode_l() that only the parameters decide,
+ * and their masks (and the parts of the packet's size that only they decide).
+ */
+struct pmregs_etrace_atb_layout {
+	uint64_t mask[1]; /* pmregs_lowmask(width[k]) */
+	uint8_t width[1]; /* by the order of pmregs_etrace_atb_layout_init() */
+	uint8_t pmregs_pad[7]; /* unused: the struct's size without implicit padding */
+};
 
 /*
- * Decode the packet at the start of buf (len bytes available). Returns its
- * size in bytes (payload position in payload_offset/_bits), or
- * PMREGS_ETRUNC when buf ends inside it, PMREGS_EINVAL when no shape has these
- * discriminating values or the fields overrun the packet's size.
+ * The widths of pmregs_etrace_atb_decode_l() that only the parameters decide,
+ * each with its mask: computed once per parameter block, so that a decoder
+ * called for many packets does not compute them for each one.
  */
-PMREGS_HOT int pmregs_etrace_atb_decode(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_atb *out)
+PMREGS_HOT void pmregs_etrace_atb_layout_init(const struct pmregs_etrace_params *p, struct pmregs_etrace_atb_layout *L)
+{
+	(void)p;
+	L->width[0] = 0;
+	L->mask[0] = 0;
+}
+
+/*
+ * pmregs_etrace_atb_decode() with the widths that only the parameters decide read
+ * from *L, which pmregs_etrace_atb_layout_init() filled from the same *p (a decoder
+ * called for many packets fills it once); with L null they are computed from
+ * *p where they are needed.
+ */
+PMREGS_HOT int pmregs_etrace_atb_decode_l(const struct pmregs_etrace_params *p, const struct pmregs_etrace_atb_layout *L, const void *buf, size_t len,
+		struct pmregs_etrace_atb *out)
 {
 	const unsigned char *c = (const unsigned char *)buf;
 	unsigned char t[19]; /* a zero-padded copy when fewer bytes than that are left */
@@ -4549,6 +4649,7 @@ PMREGS_HOT int pmregs_etrace_atb_decode(const struct pmregs_etrace_params *p, co
 	(void)w;
 	(void)grp;
 	(void)p;
+	(void)L;
 	out->timestamp = 0;
 	out->length = 0;
 	out->timestamp_present = 0;
@@ -4613,6 +4714,17 @@ PMREGS_HOT int pmregs_etrace_atb_decode(const struct pmregs_etrace_params *p, co
 		out->payload_bits = (uint16_t)(8u * size - pos);
 	}
 	return (int)size;
+}
+
+/*
+ * Decode the packet at the start of buf (len bytes available). Returns its
+ * size in bytes (payload position in payload_offset/_bits), or
+ * PMREGS_ETRUNC when buf ends inside it, PMREGS_EINVAL when no shape has these
+ * discriminating values or the fields overrun the packet's size.
+ */
+PMREGS_HOT int pmregs_etrace_atb_decode(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_atb *out)
+{
+	return pmregs_etrace_atb_decode_l(p, PMREGS_NULL, buf, len, out);
 }
 
 /*
@@ -4795,12 +4907,14 @@ static inline void pmregs_etrace_encap_stream_init(struct pmregs_etrace_encap_st
 }
 
 /*
- * pmregs_etrace_encap_stream_read() with the te_inst decoder's parameter-only widths
- * read from *L, which pmregs_etrace_te_inst_layout_init() filled from the same *p; L may
- * be null. The batch decoder fills one layout per call.
+ * pmregs_etrace_encap_stream_read() with the parameter-only widths of the encap decoder
+ * read from *FL, which pmregs_etrace_encap_layout_init() filled from the same *p, and
+ * those of the te_inst decoder from *L, which pmregs_etrace_te_inst_layout_init()
+ * filled; either may be null. The batch decoder fills both once per call.
  */
 PMREGS_HOT int pmregs_etrace_encap_stream_read_l(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
-		const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_encap *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
+		const struct pmregs_etrace_encap_layout *FL, const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_encap *f,
+		struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
 	size_t avail = len - start;
@@ -4814,11 +4928,11 @@ PMREGS_HOT int pmregs_etrace_encap_stream_read_l(const unsigned char *buf, size_
 		 * general call's answer). With parameters known only at run time
 		 * the second copy costs more than the tests it saves.
 		 */
-		rc = pmregs_etrace_encap_decode(p, c, 42u + PMREGS_INPLACE_SLACK, f);
+		rc = pmregs_etrace_encap_decode_l(p, FL, c, 42u + PMREGS_INPLACE_SLACK, f);
 		if (rc == PMREGS_ETRUNC)
-			rc = pmregs_etrace_encap_decode(p, c, avail, f);
+			rc = pmregs_etrace_encap_decode_l(p, FL, c, avail, f);
 	} else {
-		rc = pmregs_etrace_encap_decode(p, c, avail, f);
+		rc = pmregs_etrace_encap_decode_l(p, FL, c, avail, f);
 	}
 	*has = 0;
 	*plen = 0;
@@ -4863,7 +4977,7 @@ PMREGS_HOT int pmregs_etrace_encap_stream_read_l(const unsigned char *buf, size_
 PMREGS_HOT int pmregs_etrace_encap_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
 		struct pmregs_etrace_encap *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
-	return pmregs_etrace_encap_stream_read_l(buf, len, start, p, PMREGS_NULL, f, pl, plen, has);
+	return pmregs_etrace_encap_stream_read_l(buf, len, start, p, PMREGS_NULL, PMREGS_NULL, f, pl, plen, has);
 }
 
 /*
@@ -4880,14 +4994,16 @@ PMREGS_HOT size_t pmregs_etrace_encap_stream_batch(struct pmregs_etrace_encap_st
 	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
 	const struct pmregs_etrace_params pv = *params, *p = &pv;
 	struct pmregs_etrace_encap f;
+	struct pmregs_etrace_encap_layout FL;
 	struct pmregs_etrace_te_inst_layout L;
 	size_t k = 0, plen;
 	int has, rc;
 	if (!s->synced)
 		return 0;
+	pmregs_etrace_encap_layout_init(p, &FL);
 	pmregs_etrace_te_inst_layout_init(p, &L);
 	while (k < n && s->pos < s->len) {
-		rc = pmregs_etrace_encap_stream_read_l(s->buf, s->len, s->pos, p, &L, &f, &out[k], &plen, &has);
+		rc = pmregs_etrace_encap_stream_read_l(s->buf, s->len, s->pos, p, &FL, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
 		s->pos += (size_t)rc;
@@ -5023,12 +5139,14 @@ static inline void pmregs_etrace_smi_stream_init(struct pmregs_etrace_smi_stream
 }
 
 /*
- * pmregs_etrace_smi_stream_read() with the te_inst decoder's parameter-only widths
- * read from *L, which pmregs_etrace_te_inst_layout_init() filled from the same *p; L may
- * be null. The batch decoder fills one layout per call.
+ * pmregs_etrace_smi_stream_read() with the parameter-only widths of the smi decoder
+ * read from *FL, which pmregs_etrace_smi_layout_init() filled from the same *p, and
+ * those of the te_inst decoder from *L, which pmregs_etrace_te_inst_layout_init()
+ * filled; either may be null. The batch decoder fills both once per call.
  */
 PMREGS_HOT int pmregs_etrace_smi_stream_read_l(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
-		const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_smi *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
+		const struct pmregs_etrace_smi_layout *FL, const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_smi *f,
+		struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
 	size_t avail = len - start;
@@ -5042,11 +5160,11 @@ PMREGS_HOT int pmregs_etrace_smi_stream_read_l(const unsigned char *buf, size_t 
 		 * general call's answer). With parameters known only at run time
 		 * the second copy costs more than the tests it saves.
 		 */
-		rc = pmregs_etrace_smi_decode(p, c, 36u + PMREGS_INPLACE_SLACK, f);
+		rc = pmregs_etrace_smi_decode_l(p, FL, c, 36u + PMREGS_INPLACE_SLACK, f);
 		if (rc == PMREGS_ETRUNC)
-			rc = pmregs_etrace_smi_decode(p, c, avail, f);
+			rc = pmregs_etrace_smi_decode_l(p, FL, c, avail, f);
 	} else {
-		rc = pmregs_etrace_smi_decode(p, c, avail, f);
+		rc = pmregs_etrace_smi_decode_l(p, FL, c, avail, f);
 	}
 	*has = 0;
 	*plen = 0;
@@ -5091,7 +5209,7 @@ PMREGS_HOT int pmregs_etrace_smi_stream_read_l(const unsigned char *buf, size_t 
 PMREGS_HOT int pmregs_etrace_smi_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
 		struct pmregs_etrace_smi *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
-	return pmregs_etrace_smi_stream_read_l(buf, len, start, p, PMREGS_NULL, f, pl, plen, has);
+	return pmregs_etrace_smi_stream_read_l(buf, len, start, p, PMREGS_NULL, PMREGS_NULL, f, pl, plen, has);
 }
 
 /*
@@ -5108,14 +5226,16 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_batch(struct pmregs_etrace_smi_stream
 	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
 	const struct pmregs_etrace_params pv = *params, *p = &pv;
 	struct pmregs_etrace_smi f;
+	struct pmregs_etrace_smi_layout FL;
 	struct pmregs_etrace_te_inst_layout L;
 	size_t k = 0, plen;
 	int has, rc;
 	if (!s->synced)
 		return 0;
+	pmregs_etrace_smi_layout_init(p, &FL);
 	pmregs_etrace_te_inst_layout_init(p, &L);
 	while (k < n && s->pos < s->len) {
-		rc = pmregs_etrace_smi_stream_read_l(s->buf, s->len, s->pos, p, &L, &f, &out[k], &plen, &has);
+		rc = pmregs_etrace_smi_stream_read_l(s->buf, s->len, s->pos, p, &FL, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
 		s->pos += (size_t)rc;
@@ -5251,12 +5371,14 @@ static inline void pmregs_etrace_atb_stream_init(struct pmregs_etrace_atb_stream
 }
 
 /*
- * pmregs_etrace_atb_stream_read() with the te_inst decoder's parameter-only widths
- * read from *L, which pmregs_etrace_te_inst_layout_init() filled from the same *p; L may
- * be null. The batch decoder fills one layout per call.
+ * pmregs_etrace_atb_stream_read() with the parameter-only widths of the atb decoder
+ * read from *FL, which pmregs_etrace_atb_layout_init() filled from the same *p, and
+ * those of the te_inst decoder from *L, which pmregs_etrace_te_inst_layout_init()
+ * filled; either may be null. The batch decoder fills both once per call.
  */
 PMREGS_HOT int pmregs_etrace_atb_stream_read_l(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
-		const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_atb *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
+		const struct pmregs_etrace_atb_layout *FL, const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_atb *f,
+		struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
 	size_t avail = len - start;
@@ -5270,11 +5392,11 @@ PMREGS_HOT int pmregs_etrace_atb_stream_read_l(const unsigned char *buf, size_t 
 		 * general call's answer). With parameters known only at run time
 		 * the second copy costs more than the tests it saves.
 		 */
-		rc = pmregs_etrace_atb_decode(p, c, 34u + PMREGS_INPLACE_SLACK, f);
+		rc = pmregs_etrace_atb_decode_l(p, FL, c, 34u + PMREGS_INPLACE_SLACK, f);
 		if (rc == PMREGS_ETRUNC)
-			rc = pmregs_etrace_atb_decode(p, c, avail, f);
+			rc = pmregs_etrace_atb_decode_l(p, FL, c, avail, f);
 	} else {
-		rc = pmregs_etrace_atb_decode(p, c, avail, f);
+		rc = pmregs_etrace_atb_decode_l(p, FL, c, avail, f);
 	}
 	*has = 0;
 	*plen = 0;
@@ -5319,7 +5441,7 @@ PMREGS_HOT int pmregs_etrace_atb_stream_read_l(const unsigned char *buf, size_t 
 PMREGS_HOT int pmregs_etrace_atb_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
 		struct pmregs_etrace_atb *f, struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
-	return pmregs_etrace_atb_stream_read_l(buf, len, start, p, PMREGS_NULL, f, pl, plen, has);
+	return pmregs_etrace_atb_stream_read_l(buf, len, start, p, PMREGS_NULL, PMREGS_NULL, f, pl, plen, has);
 }
 
 /*
@@ -5336,14 +5458,16 @@ PMREGS_HOT size_t pmregs_etrace_atb_stream_batch(struct pmregs_etrace_atb_stream
 	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
 	const struct pmregs_etrace_params pv = *params, *p = &pv;
 	struct pmregs_etrace_atb f;
+	struct pmregs_etrace_atb_layout FL;
 	struct pmregs_etrace_te_inst_layout L;
 	size_t k = 0, plen;
 	int has, rc;
 	if (!s->synced)
 		return 0;
+	pmregs_etrace_atb_layout_init(p, &FL);
 	pmregs_etrace_te_inst_layout_init(p, &L);
 	while (k < n && s->pos < s->len) {
-		rc = pmregs_etrace_atb_stream_read_l(s->buf, s->len, s->pos, p, &L, &f, &out[k], &plen, &has);
+		rc = pmregs_etrace_atb_stream_read_l(s->buf, s->len, s->pos, p, &FL, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
 		s->pos += (size_t)rc;
@@ -5479,12 +5603,14 @@ static inline void pmregs_etrace_smi_data_stream_init(struct pmregs_etrace_smi_d
 }
 
 /*
- * pmregs_etrace_smi_data_stream_read() with the te_data decoder's parameter-only widths
- * read from *L, which pmregs_etrace_te_data_layout_init() filled from the same *p; L may
- * be null. The batch decoder fills one layout per call.
+ * pmregs_etrace_smi_data_stream_read() with the parameter-only widths of the smi decoder
+ * read from *FL, which pmregs_etrace_smi_layout_init() filled from the same *p, and
+ * those of the te_data decoder from *L, which pmregs_etrace_te_data_layout_init()
+ * filled; either may be null. The batch decoder fills both once per call.
  */
 PMREGS_HOT int pmregs_etrace_smi_data_stream_read_l(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
-		const struct pmregs_etrace_te_data_layout *L, struct pmregs_etrace_smi *f, struct pmregs_etrace_te_data *pl, size_t *plen, int *has)
+		const struct pmregs_etrace_smi_layout *FL, const struct pmregs_etrace_te_data_layout *L, struct pmregs_etrace_smi *f,
+		struct pmregs_etrace_te_data *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
 	size_t avail = len - start;
@@ -5498,11 +5624,11 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_read_l(const unsigned char *buf, si
 		 * general call's answer). With parameters known only at run time
 		 * the second copy costs more than the tests it saves.
 		 */
-		rc = pmregs_etrace_smi_decode(p, c, 36u + PMREGS_INPLACE_SLACK, f);
+		rc = pmregs_etrace_smi_decode_l(p, FL, c, 36u + PMREGS_INPLACE_SLACK, f);
 		if (rc == PMREGS_ETRUNC)
-			rc = pmregs_etrace_smi_decode(p, c, avail, f);
+			rc = pmregs_etrace_smi_decode_l(p, FL, c, avail, f);
 	} else {
-		rc = pmregs_etrace_smi_decode(p, c, avail, f);
+		rc = pmregs_etrace_smi_decode_l(p, FL, c, avail, f);
 	}
 	*has = 0;
 	*plen = 0;
@@ -5547,7 +5673,7 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_read_l(const unsigned char *buf, si
 PMREGS_HOT int pmregs_etrace_smi_data_stream_read(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
 		struct pmregs_etrace_smi *f, struct pmregs_etrace_te_data *pl, size_t *plen, int *has)
 {
-	return pmregs_etrace_smi_data_stream_read_l(buf, len, start, p, PMREGS_NULL, f, pl, plen, has);
+	return pmregs_etrace_smi_data_stream_read_l(buf, len, start, p, PMREGS_NULL, PMREGS_NULL, f, pl, plen, has);
 }
 
 /*
@@ -5564,14 +5690,16 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_batch(struct pmregs_etrace_smi_d
 	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
 	const struct pmregs_etrace_params pv = *params, *p = &pv;
 	struct pmregs_etrace_smi f;
+	struct pmregs_etrace_smi_layout FL;
 	struct pmregs_etrace_te_data_layout L;
 	size_t k = 0, plen;
 	int has, rc;
 	if (!s->synced)
 		return 0;
+	pmregs_etrace_smi_layout_init(p, &FL);
 	pmregs_etrace_te_data_layout_init(p, &L);
 	while (k < n && s->pos < s->len) {
-		rc = pmregs_etrace_smi_data_stream_read_l(s->buf, s->len, s->pos, p, &L, &f, &out[k], &plen, &has);
+		rc = pmregs_etrace_smi_data_stream_read_l(s->buf, s->len, s->pos, p, &FL, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
 		s->pos += (size_t)rc;

@@ -19,9 +19,10 @@
  *    (written out below from the public decoders, as the walkers read before
  *    the word path): the status or size, the frame, the payload (also what
  *    a failed decode leaves in it), its length and the has-payload flag; and
- *    so does _read_l(), the batch decoders' read, given the payload decoder's
- *    layout of parameter-only widths (pmregs_etrace_te_inst_layout_init()),
- *    as the word decoder with a layout (_decode_word_l()) does in 1.
+ *    so does _read_l(), the batch decoders' read, given the frame and payload
+ *    decoders' layouts of parameter-only widths (pmregs_etrace_smi_layout_init(),
+ *    pmregs_etrace_te_inst_layout_init()), as the word decoder with a layout
+ *    (_decode_word_l()) does in 1.
  * 3. Constant parameters: the same comparison with _read() given parameter
  *    blocks that are compile-time constants, where the frame decodes with a
  *    constant length while the longest packet and its slack are left (the
@@ -197,13 +198,15 @@ PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encod
 	{                                                                                                          \
 		return pmregs_etrace_##S##_read(buf, len, start, p, f, pl, plen, has);                            \
 	}                                                                                                          \
-	/* _read_l(), the batch decoders' read, with the payload's layout for *p */                               \
+	/* _read_l(), the batch decoders' read, with the frame's and the payload's layouts for *p */              \
 	static TEST_NOINLINE int S##_lay(const unsigned char *buf, size_t len, size_t start, const params_t *p,     \
 					 struct pmregs_etrace_##F *f, PT *pl, size_t *plen, int *has)              \
 	{                                                                                                          \
+		struct pmregs_etrace_##F##_layout FL;                                                              \
 		struct pmregs_etrace_##PL##_layout L;                                                              \
+		pmregs_etrace_##F##_layout_init(p, &FL);                                                           \
 		pmregs_etrace_##PL##_layout_init(p, &L);                                                           \
-		return pmregs_etrace_##S##_read_l(buf, len, start, p, &L, f, pl, plen, has);                      \
+		return pmregs_etrace_##S##_read_l(buf, len, start, p, &FL, &L, f, pl, plen, has);                 \
 	}                                                                                                          \
 	/* every start offset of buf[0..len) read by rd: 1 per packet with a decoded payload */                   \
 	static unsigned long S##_offsets_by(int (*rd)(const unsigned char *, size_t, size_t, const params_t *,    \

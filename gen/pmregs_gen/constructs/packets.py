@@ -36,6 +36,7 @@ generator checks that the shapes can always be told apart.
 """
 
 import ast
+import copy
 
 from ..cnames import small_utype
 from ..core import MAX_SHAPE_FIELDS
@@ -1168,21 +1169,32 @@ class CodeGen:
             S(f"{base}_semantic")
             fns["semantic_get"] = S(f"{base}_semantic_get")
             fns["semantic_set"] = S(f"{base}_semantic_set")
-        v["decode_body"] = self.decode_body(Pk, v)
+        # the layout: every width of the word decoder (a sign-compressed payload) or of the decoder (a frame)
+        # that only parameters decide, and its mask, computed once by a caller that decodes many packets
+        self.lay, self.lay_members = {}, {m["name"] for m in v["members"]}
         if Pk.compression == "sign":
+            v["decode_body"] = self.decode_body(Pk, v)
             v["zero_init"] = ", ".join("{0}" if m["dim"] else "0" for m in v["struct_members"])
             fns["decode_word"] = S(f"{base}_decode_word")
             fns["decode_word_l"] = S(f"{base}_decode_word_l")
-            self.word_only = True
-            self.lay, self.lay_members = {}, {m["name"] for m in v["members"]}
+            self.word_only = self.lay_on = True
             try:
                 v["decode_word_body"] = self.decode_body(Pk, v)
             finally:
-                self.word_only = False
-            # the layout: every width of the word decoder that only parameters decide, and its mask
-            lay = sorted(self.lay.values(), key=lambda e: e["k"])
-            v["layout"] = {"struct": f"struct {S(base + '_layout')}", "init": S(f"{base}_layout_init"),
-                           "entries": lay, "n": max(len(lay), 1), "pad": (-max(len(lay), 1)) % 8}
+                self.word_only = self.lay_on = False
+        else:
+            fns["decode_l"] = S(f"{base}_decode_l")
+            self.lay_on = True
+            try:
+                v["decode_body"] = self.decode_body(Pk, v)
+                # the size's terms that only parameters decide (e.g. the header's index bytes) from the layout
+                tree, extra = self.lay_terms(Pk.size.tree)
+                v["size_c"] = self.tool.c(tree, self.res(fields=self.dec_refs, extra=extra))
+            finally:
+                self.lay_on = False
+        lay = sorted(self.lay.values(), key=lambda e: e["k"])
+        v["layout"] = {"struct": f"struct {S(base + '_layout')}", "init": S(f"{base}_layout_init"),
+                       "entries": lay, "n": max(len(lay), 1), "pad": (-max(len(lay), 1)) % 8}
         v["encode_cases"] = [self.walk(Pk, Sh, i, "encode") for i, Sh in enumerate(Pk.shapes)]
         v["bits_cases"] = [self.walk(Pk, Sh, i, "bits") for i, Sh in enumerate(Pk.shapes)]
         v["fields_cases"] = [self.walk(Pk, Sh, i, "fields", v) for i, Sh in enumerate(Pk.shapes)]
@@ -1191,7 +1203,7 @@ class CodeGen:
             v["semget_cases"] = [self.walk(Pk, Sh, i, "semget") for i, Sh in enumerate(Pk.shapes)]
             v["semset_cases"] = [self.walk(Pk, Sh, i, "semset") for i, Sh in enumerate(Pk.shapes)]
         if Pk.is_frame:
-            v["size_c"] = self.tool.c(Pk.size.tree, self.res(fields=self.dec_refs))
+            v.setdefault("size_c", self.tool.c(Pk.size.tree, self.res(fields=self.dec_refs)))
             v["safe_bytes"] = self.header_bytes(Pk) + INPLACE_SLACK
         members = {m["name"] for m in v["members"]}
         v["checks"] = [{"doc": doc, "text": e.text,
@@ -1264,7 +1276,7 @@ class CodeGen:
         lay = self.lay_entry(F)
         if lay is not None:
             wc, maskc = lay["w"], lay["m"]
-            get = self.window_get(Pk, maxstart, F.max_width, None, maskc=maskc)
+            get = self.inplace_get(Pk, F, maxstart, maskc=maskc)
         if group is not None:
             get = lambda w: f"(grp >> {group}) & PMREGS_U64({(1 << F.width.const) - 1:#x})"   # noqa: E731
         if F.width.const is not None:
@@ -1298,16 +1310,16 @@ class CodeGen:
             out.append(f"{pad}f_{F.name} = x;")
         return out
 
-    def inplace_get(self, Pk, F, maxstart):
+    def inplace_get(self, Pk, F, maxstart, maskc=None):
         """The in-place read of field F (base_inplace.h): a payload at bit `at`, sign-filled past `end`;
         a frame from bit 0, zeros past the received bytes. A frame's field that ends within the first
         HEAD_BITS bits whatever the parameters comes from `head`, those bits read once per packet; a
         payload's fields come from its window (pmregs_ip_window(), its first WINDOW_BITS bits)."""
         const = F.width.const
         if Pk.compression == "sign":
-            return self.window_get(Pk, maxstart, F.max_width, const)
+            return self.window_get(Pk, maxstart, F.max_width, const, maskc=maskc)
         if maxstart + F.max_width <= HEAD_BITS:
-            return lambda w: f"(head >> (pos & 63)) & {self.low_mask(w, const, F.max_width)}"
+            return lambda w: f"(head >> (pos & 63)) & {maskc or self.low_mask(w, const, F.max_width)}"
         return self.inplace_read(Pk, "pmregs_ip_get57" if F.max_width <= 57 else "pmregs_ip_get")
 
     @staticmethod
@@ -1320,9 +1332,9 @@ class CodeGen:
         return f"pmregs_lowmask({w})"
 
     def lay_entry(self, F):
-        """The word decoder's layout entry for field F when only parameters decide its width (added on first
+        """The layout entry (word decoder, frame decoder) for field F when only parameters decide its width (added on first
         use; the same width expression shares one entry), else None."""
-        if not getattr(self, "word_only", False) or F.rest or F.width is None or F.width.const is not None:
+        if not getattr(self, "lay_on", False) or F.rest or F.width is None or F.width.const is not None:
             return None
         if self.tool.names(F.width.tree) & self.lay_members:
             return None
@@ -1336,6 +1348,35 @@ class CodeGen:
                 "w": f"(!L || PMREGS_IP_CONSTANT({c}) ? {c} : (unsigned)L->width[{k}])",
                 "m": f"(!L || PMREGS_IP_CONSTANT({c}) ? {self.low_mask(c, None, F.max_width)} : L->mask[{k}])"}
         return e
+
+    def lay_terms(self, tree):
+        """tree with each largest part that only parameters decide (not a lone name or constant; a value of
+        0..255) replaced by a name for its layout entry, and the C text of those names (res()'s extra)."""
+        extra = {}
+
+        def param_only(node):
+            names = self.tool.names(node)
+            return bool(names) and all(n in self.fam.param_map or n in self.fam.width_map for n in names)
+
+        def sub(node):
+            if not isinstance(node, (ast.Name, ast.Constant)) and param_only(node):
+                lo, hi = self.tool.rng(None, node, Scope(self.fam))
+                if 0 <= lo and hi <= 255:
+                    text = ast.unparse(node)
+                    e = self.lay.get(text)
+                    if e is None:
+                        e = self.lay[text] = {"k": len(self.lay), "c": self.tool.c(node, self.res()), "text": text}
+                    e.setdefault("v", f"(!L || PMREGS_IP_CONSTANT({e['c']}) ? {e['c']} : (uint64_t)L->width[{e['k']}])")
+                    name = f"pmregs_lay_{e['k']}"
+                    extra[name] = e["v"]
+                    return ast.Name(id=name, ctx=ast.Load())
+            for fname, val in ast.iter_fields(node):
+                if isinstance(val, ast.AST):
+                    setattr(node, fname, sub(val))
+                elif isinstance(val, list):
+                    setattr(node, fname, [sub(x) if isinstance(x, ast.AST) else x for x in val])
+            return node
+        return sub(copy.deepcopy(tree)), extra
 
     def window_get(self, Pk, maxstart, wmax, const, mask=True, maskc=None):
         """A payload's read of a field that starts at most at bit maxstart and is at most wmax bits wide:
