@@ -146,12 +146,16 @@ static inline int pmregs_cat_pfm_tail(struct pmregs_cat_request *r, const char *
 				      int umask_replaces, size_t *where)
 {
 	const struct pmregs_catalog *c = r->cat;
+	size_t priv_at = 0; /* where the last u or k modifier is */
 	while (s[i] == ':') {
 		size_t j = ++i;
 		int rc;
 		while (s[i] && s[i] != ':')
 			i++;
 		rc = pmregs_cat_pfm_modifier(r, s + j, i - j);
+		if (rc == PMREGS_OK && (i - j == 1 || s[j + 1] == '=') &&
+		    (pmregs_cat_lower((unsigned char)s[j]) == 'u' || pmregs_cat_lower((unsigned char)s[j]) == 'k'))
+			priv_at = j;
 		if (rc == PMREGS_ENOENT && r->event && b) {
 			const struct pmregs_cat_event *u = pmregs_cat_umask(c, r->table, base, b, s + j, i - j, r->event);
 			if (u) {
@@ -170,6 +174,11 @@ static inline int pmregs_cat_pfm_tail(struct pmregs_cat_request *r, const char *
 	}
 	if (s[i]) {
 		*where = i;
+		return PMREGS_EINVAL;
+	}
+	/* u=0 or k=0 that leaves no privilege level: the counter would count nothing, and no perf string says it */
+	if (r->priv_given && !r->user && !r->kernel) {
+		*where = priv_at;
 		return PMREGS_EINVAL;
 	}
 	return PMREGS_OK;
@@ -246,7 +255,9 @@ static inline int pmregs_cat_parse_perf(struct pmregs_cat_request *r, const char
 /*
  * Parse an event request for table t of catalogue c into *r. PMREGS_OK; PMREGS_ENOENT when no event
  * has the name; PMREGS_EINVAL for a modifier, unit mask or term the catalogue does not know or a
- * malformed request; PMREGS_ERANGE when a value does not fit its field. *where (may be null) is the
+ * malformed request, or for u and k modifiers that leave no privilege level to count at (k=0 alone, or
+ * u=0:k=0: libpfm4 would program a counter that counts nothing); PMREGS_ERANGE when a value does not fit
+ * its field. *where (may be null) is the
  * byte offset in s of the part that failed.
  */
 static inline int pmregs_cat_parse(const struct pmregs_catalog *c, const struct pmregs_cat_table *t, const char *s,

@@ -121,6 +121,15 @@ static void test_pfm_syntax(void)
 	CHECK_EQ(e.evtsel & 0x30000, 0x20000);
 	CHECK_EQ(parse(intel, "skl", "inst_retired.any_p:u=0:k=1", &r, &e), PMREGS_OK);
 	CHECK_EQ(e.evtsel & 0x30000, 0x20000);
+	/* modifiers that leave no privilege level are refused at the last of them (libpfm4 would program a
+	 * counter that counts nothing, and no perf string can say it): k=0 alone, u=0:k=0 */
+	CHECK_EQ(pmregs_cat_parse(intel, table(intel, "skl"), "inst_retired.any_p:k=0", &r, &where), PMREGS_EINVAL);
+	CHECK_EQ(where, 19);
+	CHECK_EQ(pmregs_cat_parse(intel, table(intel, "skl"), "r00c0:u=0:c=1:k=0", &r, &where), PMREGS_EINVAL);
+	CHECK_EQ(where, 14);
+	CHECK_EQ(pmregs_cat_parse(intel, table(intel, "skl"), "inst_retired.any_p:k=0:u", &r, &where), PMREGS_OK);
+	pmregs_cat_encode(&r, &e);
+	CHECK_EQ(e.evtsel & 0x30000, 0x10000);
 	/* libpfm4's PMU:: prefix */
 	CHECK_EQ(parse(intel, "skl", "skl::INST_RETIRED:PREC_DIST", &r, &e), PMREGS_OK);
 	CHECK_EQ(e.config, 0x1C0);

@@ -33,7 +33,7 @@ for src in tests/fuzz/fuzz_*.c; do
 	runs=$(sed -n 's/.*pmregs-fuzz-runs: *\([0-9]*\).*/\1/p' "$src" | head -n 1)
 	opt=$(sed -n 's/.*pmregs-fuzz-opt: *\(-O[0-3]\( -fno-inline\)\{0,1\}\).*/\1/p' "$src" | head -n 1)
 	grep -q 'pmregs-fuzz-cmp: off' "$src" && opt="${opt:--O1} -fno-sanitize-coverage=trace-cmp"
-	early=1 check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c 'clang -std=c99 -gline-tables-only $6 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all '"$WARN $TESTFLAGS"' -Iinclude "$1" -o "$2" && "$2" -runs="$5" -max_len=256 "$3" "$4"' \
+	early=1 check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c 'clang -std=c99 -gline-tables-only $6 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all '"$WARN $TESTFLAGS"' -Iinclude "$1" -o "$2" && "$2" -runs="$5" -max_len=256 -artifact_prefix="$2-" "$3" "$4"' \
 		_ "$src" "$FZ/$n" "$FZ/$name.new" "tests/fuzz/corpus/$name" "${runs:-50000}" "${opt:--O1}"
 done
 
