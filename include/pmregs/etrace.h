@@ -5055,8 +5055,15 @@ PMREGS_HOT size_t pmregs_etrace_encap_stream_put_batch(const struct pmregs_etrac
 	return k;
 }
 
-/* The next item: returns 1 with *it filled, 0 at the end of the buffer. */
-PMREGS_HOT int pmregs_etrace_encap_stream_next(struct pmregs_etrace_encap_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_encap_stream_item *it)
+/*
+ * pmregs_etrace_encap_stream_next() with the parameter-only widths of the encap decoder read
+ * from *FL, which pmregs_etrace_encap_layout_init() filled from the same *p, and those
+ * of the te_inst decoder from *L, which pmregs_etrace_te_inst_layout_init() filled;
+ * either may be null. A program that walks many packets under one parameter
+ * block fills both once, and each step no longer computes them: the same items.
+ */
+PMREGS_HOT int pmregs_etrace_encap_stream_next_l(struct pmregs_etrace_encap_stream *s, const struct pmregs_etrace_params *p, const struct pmregs_etrace_encap_layout *FL,
+		const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_encap_stream_item *it)
 {
 	size_t start = s->pos, at;
 	int rc;
@@ -5077,7 +5084,7 @@ PMREGS_HOT int pmregs_etrace_encap_stream_next(struct pmregs_etrace_encap_stream
 			return 1;
 		}
 	}
-	rc = pmregs_etrace_encap_stream_read(s->buf, s->len, start, p, &it->frame, &it->payload, &it->payload_len, &it->has_payload);
+	rc = pmregs_etrace_encap_stream_read_l(s->buf, s->len, start, p, FL, L, &it->frame, &it->payload, &it->payload_len, &it->has_payload);
 	if (rc == PMREGS_ETRUNC) {
 		it->status = rc;
 		it->size = s->len - start;
@@ -5096,6 +5103,12 @@ PMREGS_HOT int pmregs_etrace_encap_stream_next(struct pmregs_etrace_encap_stream
 	it->size = (size_t)rc;
 	s->pos = start + (size_t)rc;
 	return 1;
+}
+
+/* The next item: returns 1 with *it filled, 0 at the end of the buffer. */
+PMREGS_HOT int pmregs_etrace_encap_stream_next(struct pmregs_etrace_encap_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_encap_stream_item *it)
+{
+	return pmregs_etrace_encap_stream_next_l(s, p, PMREGS_NULL, PMREGS_NULL, it);
 }
 
 /*
@@ -5287,8 +5300,15 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_put_batch(const struct pmregs_etrace_
 	return k;
 }
 
-/* The next item: returns 1 with *it filled, 0 at the end of the buffer. */
-PMREGS_HOT int pmregs_etrace_smi_stream_next(struct pmregs_etrace_smi_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_stream_item *it)
+/*
+ * pmregs_etrace_smi_stream_next() with the parameter-only widths of the smi decoder read
+ * from *FL, which pmregs_etrace_smi_layout_init() filled from the same *p, and those
+ * of the te_inst decoder from *L, which pmregs_etrace_te_inst_layout_init() filled;
+ * either may be null. A program that walks many packets under one parameter
+ * block fills both once, and each step no longer computes them: the same items.
+ */
+PMREGS_HOT int pmregs_etrace_smi_stream_next_l(struct pmregs_etrace_smi_stream *s, const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi_layout *FL,
+		const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_smi_stream_item *it)
 {
 	size_t start = s->pos, at;
 	int rc;
@@ -5309,7 +5329,7 @@ PMREGS_HOT int pmregs_etrace_smi_stream_next(struct pmregs_etrace_smi_stream *s,
 			return 1;
 		}
 	}
-	rc = pmregs_etrace_smi_stream_read(s->buf, s->len, start, p, &it->frame, &it->payload, &it->payload_len, &it->has_payload);
+	rc = pmregs_etrace_smi_stream_read_l(s->buf, s->len, start, p, FL, L, &it->frame, &it->payload, &it->payload_len, &it->has_payload);
 	if (rc == PMREGS_ETRUNC) {
 		it->status = rc;
 		it->size = s->len - start;
@@ -5328,6 +5348,12 @@ PMREGS_HOT int pmregs_etrace_smi_stream_next(struct pmregs_etrace_smi_stream *s,
 	it->size = (size_t)rc;
 	s->pos = start + (size_t)rc;
 	return 1;
+}
+
+/* The next item: returns 1 with *it filled, 0 at the end of the buffer. */
+PMREGS_HOT int pmregs_etrace_smi_stream_next(struct pmregs_etrace_smi_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_stream_item *it)
+{
+	return pmregs_etrace_smi_stream_next_l(s, p, PMREGS_NULL, PMREGS_NULL, it);
 }
 
 /*
@@ -5519,8 +5545,15 @@ PMREGS_HOT size_t pmregs_etrace_atb_stream_put_batch(const struct pmregs_etrace_
 	return k;
 }
 
-/* The next item: returns 1 with *it filled, 0 at the end of the buffer. */
-PMREGS_HOT int pmregs_etrace_atb_stream_next(struct pmregs_etrace_atb_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_atb_stream_item *it)
+/*
+ * pmregs_etrace_atb_stream_next() with the parameter-only widths of the atb decoder read
+ * from *FL, which pmregs_etrace_atb_layout_init() filled from the same *p, and those
+ * of the te_inst decoder from *L, which pmregs_etrace_te_inst_layout_init() filled;
+ * either may be null. A program that walks many packets under one parameter
+ * block fills both once, and each step no longer computes them: the same items.
+ */
+PMREGS_HOT int pmregs_etrace_atb_stream_next_l(struct pmregs_etrace_atb_stream *s, const struct pmregs_etrace_params *p, const struct pmregs_etrace_atb_layout *FL,
+		const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_atb_stream_item *it)
 {
 	size_t start = s->pos, at;
 	int rc;
@@ -5541,7 +5574,7 @@ PMREGS_HOT int pmregs_etrace_atb_stream_next(struct pmregs_etrace_atb_stream *s,
 			return 1;
 		}
 	}
-	rc = pmregs_etrace_atb_stream_read(s->buf, s->len, start, p, &it->frame, &it->payload, &it->payload_len, &it->has_payload);
+	rc = pmregs_etrace_atb_stream_read_l(s->buf, s->len, start, p, FL, L, &it->frame, &it->payload, &it->payload_len, &it->has_payload);
 	if (rc == PMREGS_ETRUNC) {
 		it->status = rc;
 		it->size = s->len - start;
@@ -5560,6 +5593,12 @@ PMREGS_HOT int pmregs_etrace_atb_stream_next(struct pmregs_etrace_atb_stream *s,
 	it->size = (size_t)rc;
 	s->pos = start + (size_t)rc;
 	return 1;
+}
+
+/* The next item: returns 1 with *it filled, 0 at the end of the buffer. */
+PMREGS_HOT int pmregs_etrace_atb_stream_next(struct pmregs_etrace_atb_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_atb_stream_item *it)
+{
+	return pmregs_etrace_atb_stream_next_l(s, p, PMREGS_NULL, PMREGS_NULL, it);
 }
 
 /*
@@ -5751,8 +5790,15 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_put_batch(const struct pmregs_et
 	return k;
 }
 
-/* The next item: returns 1 with *it filled, 0 at the end of the buffer. */
-PMREGS_HOT int pmregs_etrace_smi_data_stream_next(struct pmregs_etrace_smi_data_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_data_stream_item *it)
+/*
+ * pmregs_etrace_smi_data_stream_next() with the parameter-only widths of the smi decoder read
+ * from *FL, which pmregs_etrace_smi_layout_init() filled from the same *p, and those
+ * of the te_data decoder from *L, which pmregs_etrace_te_data_layout_init() filled;
+ * either may be null. A program that walks many packets under one parameter
+ * block fills both once, and each step no longer computes them: the same items.
+ */
+PMREGS_HOT int pmregs_etrace_smi_data_stream_next_l(struct pmregs_etrace_smi_data_stream *s, const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi_layout *FL,
+		const struct pmregs_etrace_te_data_layout *L, struct pmregs_etrace_smi_data_stream_item *it)
 {
 	size_t start = s->pos, at;
 	int rc;
@@ -5773,7 +5819,7 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_next(struct pmregs_etrace_smi_data_
 			return 1;
 		}
 	}
-	rc = pmregs_etrace_smi_data_stream_read(s->buf, s->len, start, p, &it->frame, &it->payload, &it->payload_len, &it->has_payload);
+	rc = pmregs_etrace_smi_data_stream_read_l(s->buf, s->len, start, p, FL, L, &it->frame, &it->payload, &it->payload_len, &it->has_payload);
 	if (rc == PMREGS_ETRUNC) {
 		it->status = rc;
 		it->size = s->len - start;
@@ -5792,6 +5838,12 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_next(struct pmregs_etrace_smi_data_
 	it->size = (size_t)rc;
 	s->pos = start + (size_t)rc;
 	return 1;
+}
+
+/* The next item: returns 1 with *it filled, 0 at the end of the buffer. */
+PMREGS_HOT int pmregs_etrace_smi_data_stream_next(struct pmregs_etrace_smi_data_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_data_stream_item *it)
+{
+	return pmregs_etrace_smi_data_stream_next_l(s, p, PMREGS_NULL, PMREGS_NULL, it);
 }
 
 PMREGS_C_END

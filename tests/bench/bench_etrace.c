@@ -251,6 +251,20 @@ static void run_walker(void)
 		sink += it.payload.address ^ it.payload.branch_map;
 }
 
+/* The walker with the frame's and the payload's layouts filled once (pmregs_etrace_smi_stream_next_l()). */
+static void run_walker_l(void)
+{
+	struct pmregs_etrace_smi_stream s;
+	static struct pmregs_etrace_smi_stream_item it;
+	struct pmregs_etrace_smi_layout FL;
+	struct pmregs_etrace_te_inst_layout L;
+	pmregs_etrace_smi_layout_init(&P, &FL);
+	pmregs_etrace_te_inst_layout_init(&P, &L);
+	pmregs_etrace_smi_stream_init(&s, walk, walk_len, 1);
+	while (pmregs_etrace_smi_stream_next_l(&s, &P, &FL, &L, &it))
+		sink += it.payload.address ^ it.payload.branch_map;
+}
+
 /* The batch decoder, 64 payloads per call (this stream has no fill or other message types to stop it). */
 static void run_batch(void)
 {
@@ -363,7 +377,7 @@ static void run_put_batch(void)
 static const struct {
 	const char *name;
 	run_fn fn;
-} one_run[] = {{"naive", run_naive_decode}, {"walker", run_walker}, {"batch", run_batch},
+} one_run[] = {{"naive", run_naive_decode}, {"walker", run_walker}, {"walker_l", run_walker_l}, {"batch", run_batch},
 	       {"naive_encode", run_naive_encode}, {"encode", run_encode},
 	       {"batch_const", run_batch_const}, {"encode_const", run_encode_const}, {"put", run_put},
 	       {"put_const", run_put_const}, {"put_batch", run_put_batch}};
@@ -426,6 +440,7 @@ int main(int argc, char **argv)
 	naive = median_time(run_naive_decode);
 	wrow("walk + decode, naive bit-at-a-time", naive, naive);
 	wrow("walk + decode, smi_stream_next", median_time(run_walker), naive);
+	wrow("walk + decode, smi_stream_next_l", median_time(run_walker_l), naive);
 	wrow("walk + decode, smi_stream_batch", median_time(run_batch), naive);
 	wrow("walk + decode, batch, constant params", median_time(run_batch_const), naive);
 	run_encode();

@@ -23,6 +23,9 @@
  *    decoders' layouts of parameter-only widths (pmregs_etrace_smi_layout_init(),
  *    pmregs_etrace_te_inst_layout_init()), as the word decoder with a layout
  *    (_decode_word_l()) does in 1.
+ *    On the same buffers, the walker with both layouts
+ *    (pmregs_etrace_smi_stream_next_l()) gives the items of the walker without
+ *    them (_next()), from a synchronised start and from an unsynchronised one.
  * 3. Constant parameters: the same comparison with _read() given parameter
  *    blocks that are compile-time constants, where the frame decodes with a
  *    constant length while the longest packet and its slack are left (the
@@ -242,6 +245,45 @@ PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encod
 		return good;                                                                                       \
 	}
 
+/*
+ * The walker with the frame's and the payload's layouts (_next_l()) against
+ * the walker without them (_next()), from buf's start, synced or not: the
+ * same items (every member, what a failed decode leaves in the payload too)
+ * and the same walker state after each step. Returns the items.
+ */
+#define WALK_CHECK(S, F, PL)                                                                                       \
+	static unsigned long S##_walks(const params_t *p, const unsigned char *buf, size_t len, int synced)        \
+	{                                                                                                          \
+		struct pmregs_etrace_##S a, b;                                                                     \
+		struct pmregs_etrace_##S##_item ia, ib;                                                            \
+		struct pmregs_etrace_##F##_layout FL;                                                              \
+		struct pmregs_etrace_##PL##_layout L;                                                              \
+		unsigned long items = 0;                                                                           \
+		int ra, rb;                                                                                        \
+		pmregs_etrace_##F##_layout_init(p, &FL);                                                           \
+		pmregs_etrace_##PL##_layout_init(p, &L);                                                           \
+		pmregs_etrace_##S##_init(&a, buf, len, synced);                                                    \
+		pmregs_etrace_##S##_init(&b, buf, len, synced);                                                    \
+		memset(&ia, 0x55, sizeof ia);                                                                      \
+		memset(&ib, 0x55, sizeof ib);                                                                      \
+		do {                                                                                               \
+			ra = pmregs_etrace_##S##_next_l(&a, p, &FL, &L, &ia);                                      \
+			rb = pmregs_etrace_##S##_next(&b, p, &ib);                                                 \
+			CHECK_EQ(ra, rb);                                                                          \
+			CHECK_EQ(a.pos, b.pos);                                                                    \
+			CHECK_EQ(a.synced, b.synced);                                                              \
+			CHECK(memcmp(&ia, &ib, sizeof ia) == 0);                                                   \
+			items += (unsigned long)ra;                                                                \
+		} while (ra == 1 && items <= len);                                                                 \
+		CHECK_EQ(a.pos, len);                                                                              \
+		return items;                                                                                      \
+	}
+
+WALK_CHECK(smi_stream, smi, te_inst)
+WALK_CHECK(smi_data_stream, smi, te_data)
+WALK_CHECK(encap_stream, encap, te_inst)
+WALK_CHECK(atb_stream, atb, te_inst)
+
 REF_READ(smi_stream, smi, struct pmregs_etrace_te_inst, te_inst, PMREGS_ETRACE_SMI_MAX_BYTES, PMREGS_ETRACE_TE_INST_MAX_BYTES,
 	 f->msg_type == 2)
 REF_READ(smi_data_stream, smi, struct pmregs_etrace_te_data, te_data, PMREGS_ETRACE_SMI_MAX_BYTES,
@@ -383,10 +425,11 @@ static void streams(unsigned long blocks)
 {
 	static const char *const name[4] = {"smi_stream", "smi_data_stream", "encap_stream", "atb_stream"};
 	unsigned char buf[512];
-	unsigned long k, good[4] = {0}, bytes[4] = {0};
+	unsigned long k, good[4] = {0}, bytes[4] = {0}, items[4] = {0};
 	unsigned w;
 	for (k = 0; k < blocks; k++) {
 		params_t p;
+		int synced = (int)(k & 1);
 		random_params(&p);
 		for (w = 0; w < 4; w++) {
 			size_t len = random_stream(&p, w, buf, sizeof buf);
@@ -394,23 +437,28 @@ static void streams(unsigned long blocks)
 			switch (w) {
 			case 0:
 				good[w] += smi_stream_offsets(&p, buf, len);
+				items[w] += smi_stream_walks(&p, buf, len, synced);
 				break;
 			case 1:
 				good[w] += smi_data_stream_offsets(&p, buf, len);
+				items[w] += smi_data_stream_walks(&p, buf, len, synced);
 				break;
 			case 2:
 				good[w] += encap_stream_offsets(&p, buf, len);
+				items[w] += encap_stream_walks(&p, buf, len, synced);
 				break;
 			default:
 				good[w] += atb_stream_offsets(&p, buf, len);
+				items[w] += atb_stream_walks(&p, buf, len, synced);
 				break;
 			}
 		}
 	}
 	for (w = 0; w < 4; w++) {
-		printf("%s: %lu start offsets on %lu parameter blocks, %lu decoded payloads\n", name[w], bytes[w], blocks,
-		       good[w]);
+		printf("%s: %lu start offsets on %lu parameter blocks, %lu decoded payloads; %lu walker items\n", name[w],
+		       bytes[w], blocks, good[w], items[w]);
 		CHECK(good[w] > bytes[w] / 100);
+		CHECK(items[w] > bytes[w] / 100);
 	}
 }
 

@@ -1718,7 +1718,7 @@ class CodeGen:
         return {"name": St.name, "doc": St.doc, "source": St.source,
                 "state_members": state, "item_members": item,
                 "struct": f"struct {S(base)}", "item": f"struct {S(base + '_item')}",
-                "init": S(base + "_init"), "next": S(base + "_next"),
+                "init": S(base + "_init"), "next": S(base + "_next"), "next_l": S(base + "_next_l"),
                 "read": S(base + "_read"), "read_l": S(base + "_read_l"), "batch": S(base + "_batch"),
                 "put": S(base + "_put"),
                 "put_batch": S(base + "_put_batch"),
@@ -1830,7 +1830,7 @@ def page(pv):
 def stream_c_names(fam, St):
     """The C names of a stream's walker, batch decoder and writers (for its page)."""
     base = f"pmregs_{fam.name}_{St.name}"
-    return {k: f"{base}_{k}" for k in ("init", "next", "read", "batch", "put", "put_batch")}
+    return {k: f"{base}_{k}" for k in ("init", "next", "next_l", "read", "batch", "put", "put_batch")}
 
 
 def stream_example(fam, St):
