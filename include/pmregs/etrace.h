@@ -4991,8 +4991,12 @@ PMREGS_HOT int pmregs_etrace_encap_stream_read(const unsigned char *buf, size_t 
  */
 PMREGS_HOT size_t pmregs_etrace_encap_stream_batch(struct pmregs_etrace_encap_stream *s, const struct pmregs_etrace_params *params, struct pmregs_etrace_te_inst *out, size_t n)
 {
-	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
-	const struct pmregs_etrace_params pv = *params, *p = &pv;
+	/*
+	 * a copy that the stores to out[] cannot change (they may alias *params): widths are computed once;
+	 * a block that is a compile-time constant is read where it is, so that every parameter folds
+	 * however long the loop's code (the compiler may stop looking through the copy)
+	 */
+	const struct pmregs_etrace_params pv = *params, *p = PMREGS_IP_CONSTANT(params->iaddress_width_p) ? params : &pv;
 	struct pmregs_etrace_encap f;
 	struct pmregs_etrace_encap_layout FL;
 	struct pmregs_etrace_te_inst_layout L;
@@ -5236,8 +5240,12 @@ PMREGS_HOT int pmregs_etrace_smi_stream_read(const unsigned char *buf, size_t le
  */
 PMREGS_HOT size_t pmregs_etrace_smi_stream_batch(struct pmregs_etrace_smi_stream *s, const struct pmregs_etrace_params *params, struct pmregs_etrace_te_inst *out, size_t n)
 {
-	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
-	const struct pmregs_etrace_params pv = *params, *p = &pv;
+	/*
+	 * a copy that the stores to out[] cannot change (they may alias *params): widths are computed once;
+	 * a block that is a compile-time constant is read where it is, so that every parameter folds
+	 * however long the loop's code (the compiler may stop looking through the copy)
+	 */
+	const struct pmregs_etrace_params pv = *params, *p = PMREGS_IP_CONSTANT(params->iaddress_width_p) ? params : &pv;
 	struct pmregs_etrace_smi f;
 	struct pmregs_etrace_smi_layout FL;
 	struct pmregs_etrace_te_inst_layout L;
@@ -5481,8 +5489,12 @@ PMREGS_HOT int pmregs_etrace_atb_stream_read(const unsigned char *buf, size_t le
  */
 PMREGS_HOT size_t pmregs_etrace_atb_stream_batch(struct pmregs_etrace_atb_stream *s, const struct pmregs_etrace_params *params, struct pmregs_etrace_te_inst *out, size_t n)
 {
-	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
-	const struct pmregs_etrace_params pv = *params, *p = &pv;
+	/*
+	 * a copy that the stores to out[] cannot change (they may alias *params): widths are computed once;
+	 * a block that is a compile-time constant is read where it is, so that every parameter folds
+	 * however long the loop's code (the compiler may stop looking through the copy)
+	 */
+	const struct pmregs_etrace_params pv = *params, *p = PMREGS_IP_CONSTANT(params->iaddress_width_p) ? params : &pv;
 	struct pmregs_etrace_atb f;
 	struct pmregs_etrace_atb_layout FL;
 	struct pmregs_etrace_te_inst_layout L;
@@ -5726,8 +5738,12 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_read(const unsigned char *buf, size
  */
 PMREGS_HOT size_t pmregs_etrace_smi_data_stream_batch(struct pmregs_etrace_smi_data_stream *s, const struct pmregs_etrace_params *params, struct pmregs_etrace_te_data *out, size_t n)
 {
-	/* a copy that the stores to out[] cannot change (they may alias *params): widths are computed once */
-	const struct pmregs_etrace_params pv = *params, *p = &pv;
+	/*
+	 * a copy that the stores to out[] cannot change (they may alias *params): widths are computed once;
+	 * a block that is a compile-time constant is read where it is, so that every parameter folds
+	 * however long the loop's code (the compiler may stop looking through the copy)
+	 */
+	const struct pmregs_etrace_params pv = *params, *p = PMREGS_IP_CONSTANT(params->iaddress_width_p) ? params : &pv;
 	struct pmregs_etrace_smi f;
 	struct pmregs_etrace_smi_layout FL;
 	struct pmregs_etrace_te_data_layout L;

@@ -29,10 +29,13 @@
  * 3. Constant parameters: the same comparison with _read() given parameter
  *    blocks that are compile-time constants, where the frame decodes with a
  *    constant length while the longest packet and its slack are left (the
- *    other path of _read()).
+ *    other path of _read()); and _batch() of one payload from every start
+ *    offset, which reads a constant block where it is, against the same
+ *    reference read (the payload, where the walker stops, and no payload
+ *    where the reference has none or fails).
  *
  * pmregs-test: no-force-inline (its native gcc -O2 build defines PMREGS_NO_FORCE_INLINE, a fifth of the build
- * time: part 3, whose path needs _read() inlined where the block is constant, forces just that, below)
+ * time: part 3, whose path needs _read() and _batch() inlined where the block is constant, forces just that, below)
  */
 #include <stdio.h>
 #include <string.h>
@@ -323,6 +326,13 @@ FORCE_READ(smi_stream, smi, struct pmregs_etrace_te_inst)
 FORCE_READ(smi_data_stream, smi, struct pmregs_etrace_te_data)
 FORCE_READ(encap_stream, encap, struct pmregs_etrace_te_inst)
 FORCE_READ(atb_stream, atb, struct pmregs_etrace_te_inst)
+#define FORCE_BATCH(S, PT)                                                                                         \
+	static inline __attribute__((always_inline)) size_t pmregs_etrace_##S##_batch(                            \
+		struct pmregs_etrace_##S *s, const params_t *params, PT *out, size_t n);
+FORCE_BATCH(smi_stream, struct pmregs_etrace_te_inst)
+FORCE_BATCH(smi_data_stream, struct pmregs_etrace_te_data)
+FORCE_BATCH(encap_stream, struct pmregs_etrace_te_inst)
+FORCE_BATCH(atb_stream, struct pmregs_etrace_te_inst)
 #endif
 
 /* _read() with constant block B (the p it is given is that block, for the reference read) */
@@ -339,6 +349,57 @@ CONST_READS(smi_stream, smi, struct pmregs_etrace_te_inst)
 CONST_READS(smi_data_stream, smi, struct pmregs_etrace_te_data)
 CONST_READS(encap_stream, encap, struct pmregs_etrace_te_inst)
 CONST_READS(atb_stream, atb, struct pmregs_etrace_te_inst)
+
+/*
+ * _batch() with constant block B, which it reads where it is rather than from
+ * its copy: one payload from start (the walker synchronised there); *pos is
+ * where the walker stopped.
+ */
+#define CONST_BATCH(S, PT, B)                                                                                      \
+	static TEST_NOINLINE size_t S##_b##B(const unsigned char *buf, size_t len, size_t start, PT *out, size_t *pos) \
+	{                                                                                                          \
+		struct pmregs_etrace_##S st;                                                                       \
+		size_t k;                                                                                          \
+		pmregs_etrace_##S##_init(&st, buf, len, 1);                                                        \
+		st.pos = start;                                                                                    \
+		k = pmregs_etrace_##S##_batch(&st, &CB##B, out, 1);                                                \
+		*pos = st.pos;                                                                                     \
+		return k;                                                                                          \
+	}
+/* every start offset of buf[0..len) through bt against the reference read: 1 per packet with a decoded payload */
+#define CONST_BATCHES(S, F, PT)                                                                                    \
+	CONST_BATCH(S, PT, 0) CONST_BATCH(S, PT, 1) CONST_BATCH(S, PT, 2)                                          \
+	static unsigned long S##_batch_offsets(size_t (*bt)(const unsigned char *, size_t, size_t, PT *, size_t *), \
+					       const params_t *p, const unsigned char *buf, size_t len)            \
+	{                                                                                                          \
+		size_t s;                                                                                          \
+		unsigned long good = 0;                                                                            \
+		for (s = 0; s < len; s++) {                                                                        \
+			struct pmregs_etrace_##F fb;                                                               \
+			PT a, b;                                                                                   \
+			size_t pos = 77, lb = 77, k;                                                               \
+			int hb = 7, rb;                                                                            \
+			memset(&a, 0x44, sizeof a);                                                                \
+			memset(&b, 0x44, sizeof b);                                                                \
+			k = bt(buf, len, s, &a, &pos);                                                             \
+			rb = S##_ref(buf, len, s, p, &fb, &b, &lb, &hb);                                           \
+			if (rb > 0 && hb) {                                                                        \
+				CHECK_EQ(k, 1);                                                                    \
+				CHECK_EQ(pos, s + (size_t)rb);                                                     \
+				CHECK(memcmp(&a, &b, sizeof a) == 0);                                              \
+				good++;                                                                            \
+			} else {                                                                                   \
+				CHECK_EQ(k, 0);                                                                    \
+				CHECK_EQ(pos, s);                                                                  \
+			}                                                                                          \
+		}                                                                                                  \
+		return good;                                                                                       \
+	}
+
+CONST_BATCHES(smi_stream, smi, struct pmregs_etrace_te_inst)
+CONST_BATCHES(smi_data_stream, smi, struct pmregs_etrace_te_data)
+CONST_BATCHES(encap_stream, encap, struct pmregs_etrace_te_inst)
+CONST_BATCHES(atb_stream, atb, struct pmregs_etrace_te_inst)
 
 /* A te_inst / te_data payload that decodes under p (random bits until one does), decoded into *t. */
 static void good_te_inst(const params_t *p, struct pmregs_etrace_te_inst *t)
@@ -466,7 +527,7 @@ static void const_streams(unsigned long rounds)
 {
 	static const params_t *const cb[3] = {&CB0, &CB1, &CB2};
 	unsigned char buf[512];
-	unsigned long k, good = 0, bytes = 0;
+	unsigned long k, good = 0, bytes = 0, bgood = 0;
 	unsigned b, w;
 	for (b = 0; b < 3; b++)
 		CHECK_EQ(pmregs_etrace_params_check(cb[b]), PMREGS_OK);
@@ -490,9 +551,25 @@ static void const_streams(unsigned long rounds)
 				case 10: good += atb_stream_offsets_by(atb_stream_c1, p, buf, len); break;
 				default: good += atb_stream_offsets_by(atb_stream_c2, p, buf, len); break;
 				}
+				switch (w * 3 + b) {
+				case 0: bgood += smi_stream_batch_offsets(smi_stream_b0, p, buf, len); break;
+				case 1: bgood += smi_stream_batch_offsets(smi_stream_b1, p, buf, len); break;
+				case 2: bgood += smi_stream_batch_offsets(smi_stream_b2, p, buf, len); break;
+				case 3: bgood += smi_data_stream_batch_offsets(smi_data_stream_b0, p, buf, len); break;
+				case 4: bgood += smi_data_stream_batch_offsets(smi_data_stream_b1, p, buf, len); break;
+				case 5: bgood += smi_data_stream_batch_offsets(smi_data_stream_b2, p, buf, len); break;
+				case 6: bgood += encap_stream_batch_offsets(encap_stream_b0, p, buf, len); break;
+				case 7: bgood += encap_stream_batch_offsets(encap_stream_b1, p, buf, len); break;
+				case 8: bgood += encap_stream_batch_offsets(encap_stream_b2, p, buf, len); break;
+				case 9: bgood += atb_stream_batch_offsets(atb_stream_b0, p, buf, len); break;
+				case 10: bgood += atb_stream_batch_offsets(atb_stream_b1, p, buf, len); break;
+				default: bgood += atb_stream_batch_offsets(atb_stream_b2, p, buf, len); break;
+				}
 			}
-	printf("constant parameters: %lu start offsets on 3 blocks, 4 streams, %lu decoded payloads\n", bytes, good);
+	printf("constant parameters: %lu start offsets on 3 blocks, 4 streams, %lu decoded payloads (%lu by _batch())\n",
+	       bytes, good, bgood);
 	CHECK(good > bytes / 100);
+	CHECK_EQ(bgood, good);
 }
 
 int main(void)

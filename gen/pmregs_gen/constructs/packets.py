@@ -1753,6 +1753,7 @@ def packets_view(hv):
     for St in fam.streams:
         v["streams"].append(g.stream_view(St, pviews))
     v["params_t"] = g.params_t
+    v["params_first"] = fam.params[0].name if fam.params else None
     return v
 
 
