@@ -472,12 +472,14 @@ suite() {
 			# pmregs-test: no-inline). They run an eighth of the test_scale() rounds: the sanitizers
 			# watch the same code paths for undefined behaviour and bad accesses, the native build runs
 			# every round, and the libFuzzer runs search for the inputs that matter to a sanitizer.
+			# Line tables only (-gline-tables-only): a report still names each frame's function, file
+			# and line; nothing reads the variables' debug information, whose output cost more build.
 			sanopt=-O0
 			grep -q 'pmregs-test: long-run' "$src" 2>/dev/null && sanopt=-O1
 			grep -q 'pmregs-test: no-inline' "$src" 2>/dev/null && sanopt="$sanopt -fno-inline"
 			case $src in
-			tests/c/*) after=$dep early=1 check "$n (clang, ASan+UBSan)" san_build_run "$B/$n.san" clang -std=c99 $WARN $sanopt -g $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
-			*) after=$dep check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O0 -g $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
+			tests/c/*) after=$dep early=1 check "$n (clang, ASan+UBSan)" san_build_run "$B/$n.san" clang -std=c99 $WARN $sanopt -gline-tables-only $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
+			*) after=$dep check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O0 -gline-tables-only $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
 			esac
 		else
 			skip "$n (clang, ASan+UBSan)" "clang not installed (Debian: apt-get install clang)"

@@ -96,19 +96,19 @@ static void random_payload(unsigned char *b, size_t n)
 		uint64_t fill, xw = pmregs_ip_word_bytes(c, 8 * n, &fill);                                         \
 		return pmregs_etrace_##NAME##_decode_word(p, xw, fill, 8 * n, out);                                \
 	}                                                                                                          \
-	static TEST_NOINLINE int NAME##_word_l(const params_t *p, const unsigned char *c, size_t n, T *out)         \
+	static TEST_NOINLINE int NAME##_word_l(const params_t *p, const struct pmregs_etrace_##NAME##_layout *L,    \
+					       const unsigned char *c, size_t n, T *out)                          \
 	{                                                                                                          \
-		struct pmregs_etrace_##NAME##_layout L;                                                            \
 		uint64_t fill, xw = pmregs_ip_word_bytes(c, 8 * n, &fill);                                         \
-		pmregs_etrace_##NAME##_layout_init(p, &L);                                                         \
-		return pmregs_etrace_##NAME##_decode_word_l(p, &L, xw, fill, 8 * n, out);                          \
+		return pmregs_etrace_##NAME##_decode_word_l(p, L, xw, fill, 8 * n, out);                           \
 	}                                                                                                          \
 	static TEST_NOINLINE int NAME##_at(const params_t *p, const unsigned char *c, size_t n, T *out)            \
 	{                                                                                                          \
 		return pmregs_etrace_##NAME##_decode_at(p, c, 0, 8 * n, 8 * n, out);                               \
 	}                                                                                                          \
-	/* one payload of n (1..8) bytes at c (16 readable bytes past it): 1 when it decoded */                    \
-	static int NAME##_one(const params_t *p, const unsigned char *c, size_t n, unsigned long *ok)              \
+	/* one payload of n (1..8) bytes at c (16 readable bytes past it), L p's layout: 1 when it decoded */      \
+	static int NAME##_one(const params_t *p, const struct pmregs_etrace_##NAME##_layout *L,                    \
+			      const unsigned char *c, size_t n, unsigned long *ok)                                 \
 	{                                                                                                          \
 		T a, b, l;                                                                                         \
 		int ra, rb, rl;                                                                                    \
@@ -118,7 +118,7 @@ static void random_payload(unsigned char *b, size_t n)
 		memset(&l, fill, sizeof l);                                                                        \
 		ra = NAME##_word(p, c, n, &a);                                                                     \
 		rb = NAME##_at(p, c, n, &b);                                                                       \
-		rl = NAME##_word_l(p, c, n, &l);                                                                   \
+		rl = NAME##_word_l(p, L, c, n, &l);                                                                \
 		CHECK_EQ(ra, rb);                                                                                  \
 		CHECK_EQ(rl, rb);                                                                                  \
 		if (rb == PMREGS_OK) {                                                                             \
@@ -137,7 +137,9 @@ static void random_payload(unsigned char *b, size_t n)
 		unsigned long k, j, ok = 0, total = 0;                                                             \
 		for (k = 0; k < blocks; k++) {                                                                     \
 			params_t p;                                                                                \
+			struct pmregs_etrace_##NAME##_layout L; /* p's, for its thousand payloads */               \
 			random_params(&p);                                                                         \
+			pmregs_etrace_##NAME##_layout_init(&p, &L);                                                \
 			for (j = 0; j < per; j++) {                                                                \
 				unsigned char b[8 + PMREGS_INPLACE_SLACK], e[64];                                  \
 				size_t n = 1 + (size_t)(rnd() % 8), i;                                             \
@@ -146,13 +148,13 @@ static void random_payload(unsigned char *b, size_t n)
 				for (i = n; i < sizeof b; i++) /* past the payload: anything */                   \
 					b[i] = (unsigned char)rnd();                                               \
 				total++;                                                                           \
-				if (NAME##_one(&p, b, n, &ok) && NAME##_at(&p, b, n, &t) == PMREGS_OK) {          \
+				if (NAME##_one(&p, &L, b, n, &ok) && NAME##_at(&p, b, n, &t) == PMREGS_OK) {      \
 					int m = ENCODE(&p, &t, e, sizeof e);                                       \
 					if (m > 0 && m <= 8) {                                                     \
 						for (i = (size_t)m; i < (size_t)m + PMREGS_INPLACE_SLACK; i++)    \
 							e[i] = (unsigned char)rnd();                               \
 						total++;                                                           \
-						CHECK(NAME##_one(&p, e, (size_t)m, &ok));                          \
+						CHECK(NAME##_one(&p, &L, e, (size_t)m, &ok));                      \
 					}                                                                          \
 				}                                                                                  \
 			}                                                                                          \
@@ -204,15 +206,14 @@ PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encod
 	{                                                                                                          \
 		return pmregs_etrace_##S##_read(buf, len, start, p, f, pl, plen, has);                            \
 	}                                                                                                          \
-	/* _read_l(), the batch decoders' read, with the frame's and the payload's layouts for *p */              \
+	/* _read_l(), the batch decoders' read, with the frame's and the payload's layouts for *p (S##_offsets()  \
+	   sets them once for the buffer's start offsets) */                                                      \
+	static struct pmregs_etrace_##F##_layout S##_fl;                                                           \
+	static struct pmregs_etrace_##PL##_layout S##_pl;                                                          \
 	static TEST_NOINLINE int S##_lay(const unsigned char *buf, size_t len, size_t start, const params_t *p,     \
 					 struct pmregs_etrace_##F *f, PT *pl, size_t *plen, int *has)              \
 	{                                                                                                          \
-		struct pmregs_etrace_##F##_layout FL;                                                              \
-		struct pmregs_etrace_##PL##_layout L;                                                              \
-		pmregs_etrace_##F##_layout_init(p, &FL);                                                           \
-		pmregs_etrace_##PL##_layout_init(p, &L);                                                           \
-		return pmregs_etrace_##S##_read_l(buf, len, start, p, &FL, &L, f, pl, plen, has);                 \
+		return pmregs_etrace_##S##_read_l(buf, len, start, p, &S##_fl, &S##_pl, f, pl, plen, has);         \
 	}                                                                                                          \
 	/* every start offset of buf[0..len) read by rd: 1 per packet with a decoded payload */                   \
 	static unsigned long S##_offsets_by(int (*rd)(const unsigned char *, size_t, size_t, const params_t *,    \
@@ -244,6 +245,8 @@ PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encod
 	static unsigned long S##_offsets(const params_t *p, const unsigned char *buf, size_t len)                  \
 	{                                                                                                          \
 		unsigned long good = S##_offsets_by(S##_new, p, buf, len);                                         \
+		pmregs_etrace_##F##_layout_init(p, &S##_fl);                                                       \
+		pmregs_etrace_##PL##_layout_init(p, &S##_pl);                                                      \
 		CHECK_EQ(S##_offsets_by(S##_lay, p, buf, len), good);                                              \
 		return good;                                                                                       \
 	}

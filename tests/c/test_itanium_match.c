@@ -32,61 +32,78 @@
 
 /* ---- inputs that make both answers common ---- */
 
+/*
+ * The generators draw few words and do not branch on what they draw: each case of a choice is
+ * computed and the drawn one picked from an array (a branch on a random choice is mispredicted
+ * about as often as not, and the 64-bit draws follow one another; they cost more than the
+ * functions under test). Small choices take disjoint bit fields of one word.
+ */
+
 #define BITS_60_51 (((uint64_t)1 << 61) - ((uint64_t)1 << 51))
 
 /* An implemented address: bits 60:51 copy bit 50. */
 static uint64_t canonical(uint64_t x)
 {
-	return (x & ~BITS_60_51) | (bit(x, 50) ? BITS_60_51 : 0);
+	return (x & ~BITS_60_51) | (BITS_60_51 & (0 - ((x >> 50) & 1)));
 }
 
-static uint64_t flips(void)
+/* pick(w, n): one of 0..n-1, each about as likely (the low 32 bits of w, scaled) */
+static unsigned pick(uint64_t w, unsigned n)
 {
-	uint64_t f = 0;
-	unsigned n = (unsigned)(rnd() % 4);
-	while (n--)
-		f |= (uint64_t)1 << (rnd() & 63);
-	return f;
+	return (unsigned)(((w & 0xFFFFFFFFu) * n) >> 32);
 }
 
-static uint64_t rnd_ip(void)
+/* 0 to 3 flipped bits at uniform positions (they may coincide), from the low 20 bits of w */
+static uint64_t flips_of(uint64_t w)
 {
-	return (rnd() & 3) ? canonical(rnd()) : rnd();
+	unsigned n = (unsigned)(w & 3);
+	return ((uint64_t)(n > 0) << ((w >> 2) & 63)) | ((uint64_t)(n > 1) << ((w >> 8) & 63)) |
+	       ((uint64_t)(n > 2) << ((w >> 14) & 63));
 }
 
+/* an implemented address three times in four, any 64 bits otherwise */
+static uint64_t rnd_ip_of(uint64_t w)
+{
+	uint64_t x = rnd(), v[2];
+	v[0] = x;
+	v[1] = canonical(x);
+	return v[(w & 3) != 0];
+}
+
+/* x itself (1 in 5), x with flipped bits (2 in 5), an implemented address, any 64 bits */
 static uint64_t rnd_near(uint64_t x)
 {
-	switch (rnd() % 5) {
-	case 0: return x;
-	case 1: case 2: return x ^ flips();
-	case 3: return canonical(rnd());
-	default: return rnd();
-	}
+	uint64_t w = rnd(), y = rnd(), v[5];
+	v[0] = x;
+	v[1] = v[2] = x ^ flips_of(w >> 32);
+	v[3] = canonical(y);
+	v[4] = y;
+	return v[pick(w, 5)];
 }
 
+/* all ones, all zeros, a low-bits-clear mask (often with flipped bits), an or, an and, any */
 static uint64_t rnd_mask(void)
 {
-	unsigned k;
-	switch (rnd() % 7) {
-	case 0: return ~(uint64_t)0;
-	case 1: return 0;
-	case 2: case 3:
-		k = (unsigned)(rnd() % 60);
-		return ~(((uint64_t)1 << k) - 1) ^ (rnd() & 1 ? flips() : 0);
-	case 4: return rnd() | rnd();
-	case 5: return rnd() & rnd();
-	default: return rnd();
-	}
+	uint64_t w = rnd(), a = rnd(), b = rnd(), v[7];
+	unsigned k = pick(a, 60);
+	v[0] = ~(uint64_t)0;
+	v[1] = 0;
+	v[2] = v[3] = ~(((uint64_t)1 << k) - 1) ^ (flips_of(w >> 33) & (0 - ((w >> 32) & 1)));
+	v[4] = a | b;
+	v[5] = a & b;
+	v[6] = a;
+	return v[pick(w, 7)];
 }
 
 /* An odd IBR/DBR: mask, plm (often all levels), ignored bits, and a rare x/r/w bit. */
 static uint64_t rnd_odd(void)
 {
-	uint64_t plm = (rnd() & 1) ? 0xF : (rnd() & 0xF);
-	uint64_t hi = rnd() & ((uint64_t)0xF << 60);
-	if (rnd() % 8)
-		hi &= ~((uint64_t)1 << 63);
-	return (rnd_mask() & (((uint64_t)1 << 56) - 1)) | (plm << 56) | hi;
+	uint64_t w = rnd(), plm[2];
+	uint64_t hi = w & ((uint64_t)0xF << 60);
+	plm[0] = (w >> 1) & 0xF;
+	plm[1] = 0xF;
+	hi &= ~((uint64_t)(((w >> 8) & 7) != 0) << 63);
+	return (rnd_mask() & (((uint64_t)1 << 56) - 1)) | (plm[w & 1] << 56) | hi;
 }
 
 static void rnd_pairs(uint64_t r[8], uint64_t near)
@@ -105,8 +122,8 @@ static void ibr_match_random(void)
 	unsigned long n, yes = 0;
 	uint64_t ibr[8] = {0};
 	for (n = 0; n < RANDOM_RUNS; n++) {
-		uint64_t ip = rnd_ip();
-		unsigned i = (unsigned)(rnd() & 3), cpl = (unsigned)(rnd() >> 62);
+		uint64_t w = rnd(), ip = rnd_ip_of(w);
+		unsigned i = (unsigned)((w >> 2) & 3), cpl = (unsigned)((w >> 4) & 3);
 		int f, s;
 		/* IBRmatch_i reads pair i alone: only that pair is drawn */
 		ibr[2 * i] = rnd_near(ip);
@@ -125,11 +142,10 @@ static void ibr_range_tag_random(void)
 	unsigned long n, yes = 0, ta0_yes = 0;
 	uint64_t ibr[8];
 	for (n = 0; n < RANDOM_RUNS; n++) {
-		uint64_t ip = rnd_ip(), pmc13 = rnd() & ~(uint64_t)1;
-		unsigned cpl = (unsigned)(rnd() >> 62);
-		int is = (rnd() % 4) == 0, db = (rnd() % 8) == 0, f, s;
-		if (rnd() % 4 == 0)
-			pmc13 |= 1;
+		uint64_t w = rnd(), ip = rnd_ip_of(w);
+		uint64_t pmc13 = (rnd() & ~(uint64_t)1) | (((w >> 9) & 3) == 0); /* ta one time in four */
+		unsigned cpl = (unsigned)((w >> 2) & 3);
+		int is = ((w >> 4) & 3) == 0, db = ((w >> 6) & 7) == 0, f, s;
 		rnd_pairs(ibr, ip);
 		f = pmregs_itanium_ibr_range_tag(pmc13, is, db, (uint8_t)cpl, ibr, ip);
 		s = naive_ibr_range_tag(pmc13, is, db, cpl, ibr, ip);
@@ -142,9 +158,11 @@ static void ibr_range_tag_random(void)
 	CHECK(ta0_yes > RANDOM_RUNS / 20);
 }
 
-static uint64_t rnd_enco(void)
+/* 41 bits, but one time in eight with bits above 40 too (w's bits 2:0 choose) */
+static uint64_t rnd_enco_of(uint64_t w)
 {
-	return rnd() & (rnd() % 8 ? (((uint64_t)1 << 41) - 1) : ~(uint64_t)0); /* sometimes with bits above 40 */
+	static const uint64_t keep[2] = {~(uint64_t)0, ((uint64_t)1 << 41) - 1};
+	return rnd() & keep[(w & 7) != 0];
 }
 
 /* match/mask fields that often agree with enco */
@@ -153,21 +171,25 @@ static uint64_t gather(uint64_t enco)
 	return ((enco >> 27) & 0x3FFF) << 13 | (enco & 0x1FFF);
 }
 
+/* match near enco's two times in three, mifb all ones two times in three, any mask, and ignored bits */
 static uint64_t rnd_pmc8(uint64_t enco)
 {
-	uint64_t match = (rnd() % 3 ? gather(enco) ^ (flips() & 0x7FFFFFF) : rnd()) & 0x7FFFFFF;
-	uint64_t mask = rnd_mask() & 0x7FFFFFF;
-	uint64_t mifb = rnd() % 3 ? 0xF : rnd() & 0xF;
-	return (mifb << 60) | (match << 33) | (mask << 3) | (rnd() & 0x00000001C0000007u);
+	uint64_t w = rnd(), x = rnd(), y = rnd(), match[2], mifb[2];
+	match[0] = x;
+	match[1] = gather(enco) ^ flips_of(w >> 32);
+	mifb[0] = y & 0xF;
+	mifb[1] = 0xF;
+	return (mifb[pick(x >> 32, 3) != 0] << 60) | ((match[pick(w, 3) != 0] & 0x7FFFFFF) << 33) |
+	       ((rnd_mask() & 0x7FFFFFF) << 3) | ((y >> 4) & 0x00000001C0000007u);
 }
 
 static void opcode_random(void)
 {
 	unsigned long n, yes_e = 0, yes_m = 0, yes_t = 0;
 	for (n = 0; n < RANDOM_RUNS; n++) {
-		uint64_t enco = rnd_enco(), pmc = rnd_pmc8(enco);
+		uint64_t w = rnd(), enco = rnd_enco_of(w), pmc = rnd_pmc8(enco);
 		uint64_t match = (pmc >> 33) & 0x7FFFFFF, mask = (pmc >> 3) & 0x7FFFFFF;
-		int itype = (int)(rnd() & 3), rt = (int)(rnd() & 1), is = (rnd() % 4) == 0, f, s;
+		int itype = (int)((w >> 3) & 3), rt = (int)((w >> 5) & 1), is = ((w >> 6) & 3) == 0, f, s;
 		enum pmregs_itanium_syllable t = (enum pmregs_itanium_syllable)itype;
 		f = pmregs_itanium_ematch(enco, match, mask);
 		s = naive_ematch(enco, match, mask);
@@ -195,9 +217,9 @@ static void dbr_random(void)
 	unsigned long n, yes_i = 0, yes = 0, yes_t = 0;
 	uint64_t dbr[8];
 	for (n = 0; n < RANDOM_RUNS; n++) {
-		uint64_t addr = rnd_ip(), pmc11 = rnd();
-		unsigned i = (unsigned)(rnd() & 3);
-		int db = (rnd() % 8) == 0, tag8 = (int)(rnd() & 1), f, s, rm;
+		uint64_t w = rnd(), addr = rnd_ip_of(w), pmc11 = rnd();
+		unsigned i = (unsigned)((w >> 2) & 3);
+		int db = ((w >> 4) & 7) == 0, tag8 = (int)((w >> 7) & 1), kind = (int)((w >> 8) & 1), f, s, rm;
 		rnd_pairs(dbr, addr);
 		f = pmregs_itanium_dbr_match(dbr, (uint8_t)i, addr);
 		s = naive_dbr_match(dbr, i, addr);
@@ -207,14 +229,11 @@ static void dbr_random(void)
 		rm = naive_dbr_range_match(dbr, addr, db);
 		SAME(f, rm, "DBRRangeMatch", addr, dbr[1]);
 		yes += (unsigned long)rm;
-		{
-			int kind = (int)(rnd() & 1);
-			f = pmregs_itanium_dbr_range_tag(tag8, pmc11, rm, kind ? PMREGS_ITANIUM_DATA_ACCESS_RSE_VHPT
-									     : PMREGS_ITANIUM_DATA_ACCESS_MEMORY_OP);
-			s = naive_dbr_range_tag(tag8, pmc11, rm, kind);
-			SAME(f, s, "DBRRangeTag", pmc11, (uint64_t)rm);
-			yes_t += (unsigned long)s;
-		}
+		f = pmregs_itanium_dbr_range_tag(tag8, pmc11, rm, kind ? PMREGS_ITANIUM_DATA_ACCESS_RSE_VHPT
+								     : PMREGS_ITANIUM_DATA_ACCESS_MEMORY_OP);
+		s = naive_dbr_range_tag(tag8, pmc11, rm, kind);
+		SAME(f, s, "DBRRangeTag", pmc11, (uint64_t)rm);
+		yes_t += (unsigned long)s;
 	}
 	printf("DBRRangeMatch_i/DBRRangeMatch/DBRRangeTag: %lu random inputs; %lu, %lu, %lu true\n", n, yes_i, yes, yes_t);
 	CHECK(yes_i > RANDOM_RUNS / 20 && yes_i < RANDOM_RUNS - RANDOM_RUNS / 20);
@@ -238,6 +257,7 @@ static void address_rules_exhaustive(void)
 	unsigned long i, cases = test_scale(1ul << 20), yes = 0, n = 0;
 	for (i = 0; i < cases; i++) {
 		unsigned c = (unsigned)((i * 0x9E3779B1ul) & 0xFFFFF), a = c >> 12, p = (c >> 4) & 0xFF, m = c & 0xF, k;
+		int s;
 		uint64_t addr = base, ip = base, mask = ((uint64_t)0xF << 56) | 0x00F0F0F0F0F0F0F0u;
 		for (k = 0; k < 8; k++) {
 			addr ^= (uint64_t)((a >> k) & 1) << pos[k];
@@ -248,8 +268,9 @@ static void address_rules_exhaustive(void)
 		ibr[0] = dbr[0] = addr;
 		ibr[1] = dbr[1] = mask;
 		SAME(pmregs_itanium_ibr_match(ibr, 0, ip, 0), naive_ibr_match(ibr, 0, ip, 0), "IBRmatch edge", addr, ip);
-		SAME(pmregs_itanium_dbr_match(dbr, 0, ip), naive_dbr_match(dbr, 0, ip), "DBRmatch edge", addr, ip);
-		yes += (unsigned long)naive_dbr_match(dbr, 0, ip);
+		s = naive_dbr_match(dbr, 0, ip);
+		SAME(pmregs_itanium_dbr_match(dbr, 0, ip), s, "DBRmatch edge", addr, ip);
+		yes += (unsigned long)s;
 		n++;
 	}
 	printf("address rules: %lu %s cases over bits 0, 49-51, 55, 56, 60, 61, %lu matches\n", n,

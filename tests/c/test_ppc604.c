@@ -846,8 +846,16 @@ static void accumulation(void)
 		uint64_t truth = 0, total = 0, last = pre, target = (uint64_t)test_scale(1u << 20) << 20;
 		uint32_t hw = pre;
 		unsigned pmis = 0;
+		/* a step of 1 to 5000 events from each half of a draw, scaled (((h * 5000) >> 32) for a
+		   32-bit h: the draws and the division took most of the run) */
+		uint64_t w = 0;
+		unsigned half = 0;
 		while (truth < target) {
-			uint64_t inc = 1 + rnd() % 5000;
+			uint64_t inc;
+			if (half == 0)
+				w = rnd();
+			inc = 1 + ((((w >> (32 * half)) & 0xFFFFFFFFu) * 5000) >> 32);
+			half ^= 1;
 			truth += inc;
 			hw = (uint32_t)(hw + inc);
 			if (pmregs_ppc604_pmc_is_negative(hw) && rnd() % 4 == 0) {
