@@ -19,6 +19,7 @@
 #ifndef __ASSEMBLER__
 PMREGS_C_BEGIN
 
+PMREGS_CAT_DATA_BEGIN
 /* AMD L3 events, family 17h (Zen 1 and Zen 2): 2 tables, 16 events, 0 aliases. */
 static inline const struct pmregs_catalog *pmregs_amd_l3_f17h_events(void)
 {
@@ -40,45 +41,45 @@ static inline const struct pmregs_catalog *pmregs_amd_l3_f17h_events(void)
 		{351, 356, 379, 344, 8, 8, 0, 0},
 	};
 	static const struct pmregs_cat_event events[] = {
-		{0xff04, 0x0, 1, 0, 0xffff, 0x0, {0}},
-		{0xfe06, 0x0, 13, 0, 0xffff, 0x0, {0}},
-		{0x106, 0x0, 52, 0, 0xffff, 0x0, {0}},
-		{0xff04, 0x0, 85, 0, 0xffff, 0x0, {0}},
-		{0x104, 0x0, 117, 0, 0xffff, 0x0, {0}},
-		{0x8001, 0x0, 127, 0, 0xffff, 0x0, {0}},
-		{0x3f9a, 0x0, 167, 0, 0xffff, 0x0, {0}},
-		{0x90, 0x0, 204, 0, 0xffff, 0x0, {0}},
-		{0xff04, 0x0, 1, 0, 0xffff, 0x0, {0}},
-		{0xfe06, 0x0, 13, 0, 0xffff, 0x0, {0}},
-		{0x106, 0x0, 52, 0, 0xffff, 0x0, {0}},
-		{0xff04, 0x0, 85, 0, 0xffff, 0x0, {0}},
-		{0x104, 0x0, 117, 0, 0xffff, 0x0, {0}},
-		{0x8001, 0x0, 127, 0, 0xffff, 0x0, {0}},
-		{0x3f9a, 0x0, 167, 0, 0xffff, 0x0, {0}},
-		{0x90, 0x0, 204, 0, 0xffff, 0x0, {0}},
+		{0xff04, 0x0, 1u, 0u, 0xffff, 0x0},
+		{0xfe06, 0x0, 13u, 0u, 0xffff, 0x0},
+		{0x106, 0x0, 52u, 0u, 0xffff, 0x0},
+		{0xff04, 0x0, 85u, 0u, 0xffff, 0x0},
+		{0x104, 0x0, 117u, 0u, 0xffff, 0x0},
+		{0x8001, 0x0, 127u, 0u, 0xffff, 0x0},
+		{0x3f9a, 0x0, 167u, 0u, 0xffff, 0x0},
+		{0x90, 0x0, 204u, 0u, 0xffff, 0x0},
+		{0xff04, 0x0, 1u, 0u, 0xffff, 0x0},
+		{0xfe06, 0x0, 13u, 0u, 0xffff, 0x0},
+		{0x106, 0x0, 52u, 0u, 0xffff, 0x0},
+		{0xff04, 0x0, 85u, 0u, 0xffff, 0x0},
+		{0x104, 0x0, 117u, 0u, 0xffff, 0x0},
+		{0x8001, 0x0, 127u, 0u, 0xffff, 0x0},
+		{0x3f9a, 0x0, 167u, 0u, 0xffff, 0x0},
+		{0x90, 0x0, 204u, 0u, 0xffff, 0x0},
 	};
 	static const struct pmregs_cat_alias aliases[] = {
 		{0, 0},
 	};
 	static const struct pmregs_cat_extra extras[] = {
-		{PMREGS_U64(0x0), 0x0, 0xffff, {0}},
+		{0x0, 0x0, 0xffff},
 	};
 	static const struct pmregs_cat_cpu cpus[] = {
-		{23, 0, 0x0, 0x2f, 0, 15, 0x0, {0}},
-		{23, 1, 0x30, 0xff, 0, 15, 0x0, {0}},
+		{23, 0, 0x0, 0x2f, 0, 15, 0x0},
+		{23, 1, 0x30, 0xff, 0, 15, 0x0},
 	};
 	static const struct pmregs_cat_term terms[] = {
-		{"event", "", {0x0, 0x0}, 0, 1, {0, 0, 0, 0}, {8, 0, 0, 0}, {0}},
-		{"umask", "", {0x0, 0x0}, 0, 1, {8, 0, 0, 0}, {8, 0, 0, 0}, {0}},
-		{"slicemask", "", {0x0, 0x0}, 0, 1, {48, 0, 0, 0}, {4, 0, 0, 0}, {0}},
-		{"threadmask", "", {0x0, 0x0}, 0, 1, {56, 0, 0, 0}, {8, 0, 0, 0}, {0}},
+		{"event", "", {0x0, 0x0}, 0, 1, {0, 0, 0, 0}, {8, 0, 0, 0}},
+		{"umask", "", {0x0, 0x0}, 0, 1, {8, 0, 0, 0}, {8, 0, 0, 0}},
+		{"slicemask", "", {0x0, 0x0}, 0, 1, {48, 0, 0, 0}, {4, 0, 0, 0}},
+		{"threadmask", "", {0x0, 0x0}, 0, 1, {56, 0, 0, 0}, {8, 0, 0, 0}},
 	};
-	static const uint32_t hash[] = {
-		0, 0, 0, 0, 0, 3, 0, 0, 6, 9, 4, 1, 10, 8, 11, 12,
-		16, 0, 13, 0, 0, 5, 0, 0, 0, 7, 0, 0, 15, 2, 0, 14,
+	static const unsigned char hash[][2 * PMREGS_CAT_HASH_ROW + 1] = {
+		"\0\0\0\0\0\0\0\0\0\0\3\0\0\0\0\0\6\0\11\0\4\0\1\0\12\0\10\0\13\0\14\0"
+		"\20\0\0\0\15\0\0\0\0\0\5\0\0\0\0\0\0\0\7\0\0\0\0\0\17\0\2\0\0\0\16\0"
 	};
 	static const struct pmregs_cat_flag flags[] = {
-		{"", "", 0, 0, {0}},
+		{"", "", 0, 0},
 	};
 	static const struct pmregs_catalog cat = {
 		"amd l3_f17h_events", "AMD L3 events, family 17h (Zen 1 and Zen 2)", "AMD",
@@ -99,6 +100,7 @@ static inline const struct pmregs_catalog *pmregs_amd_l3_f17h_events(void)
 	};
 	return &cat;
 }
+PMREGS_CAT_DATA_END
 
 PMREGS_C_END
 #endif /* !__ASSEMBLER__ */

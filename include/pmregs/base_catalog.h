@@ -20,6 +20,22 @@ PMREGS_C_BEGIN
 
 #define PMREGS_CAT_CHUNK 4096u /* bytes per string-pool chunk; no string crosses a chunk */
 #define PMREGS_CAT_NONE 0xFFFFu
+#define PMREGS_CAT_HASH_ROW 1024u /* name-index slots per row of struct pmregs_catalog's hash */
+
+/*
+ * A generated catalogue initializes its records without their zero tails (pmregs_pad), which C fills
+ * with zeros anyway: the compiler reads a third fewer initializers. Between PMREGS_CAT_DATA_BEGIN and
+ * PMREGS_CAT_DATA_END gcc's and clang's -Wmissing-field-initializers (in -Wextra), which would name
+ * every record, is off; the user's setting is restored after the catalogue.
+ */
+#if defined(__GNUC__)
+#define PMREGS_CAT_DATA_BEGIN                                                                              \
+	_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")
+#define PMREGS_CAT_DATA_END _Pragma("GCC diagnostic pop")
+#else
+#define PMREGS_CAT_DATA_BEGIN
+#define PMREGS_CAT_DATA_END
+#endif
 
 struct pmregs_cat_event {
 	uint64_t value;    /* every field the event sets, placed in the event-select register */
@@ -89,7 +105,9 @@ struct pmregs_catalog {
 	size_t nterms;
 	const struct pmregs_cat_flag *flags;
 	size_t nflags;
-	const uint32_t *hash;   /* open-addressed name index: 0 empty, else 1 + entry (events, then aliases) */
+	/* open-addressed name index, PMREGS_CAT_HASH_ROW slots a row (a string literal and its NUL), each two
+	 * bytes, low byte first: 0 empty, else 1 + entry (events, then aliases) */
+	const unsigned char (*hash)[2 * PMREGS_CAT_HASH_ROW + 1];
 	size_t nhash;           /* slots, a power of two (0: no index, binary search) */
 	const char *vendor_id;  /* CPUID vendor string of its tables ("GenuineIntel") */
 	uint64_t user, kernel;  /* register bits: count in user mode, in kernel mode */
@@ -228,9 +246,13 @@ static inline const struct pmregs_cat_event *pmregs_cat_event_findn(const struct
 	size_t lo = 0, hi = t->count;
 	if (c->nhash) {
 		size_t mask = c->nhash - 1, k = pmregs_cat_hash((uint32_t)(t - c->tables), name, n) & mask, probes;
-		for (probes = 0; probes < c->nhash && c->hash[k]; probes++, k = (k + 1) & mask) {
-			size_t x = c->hash[k] - 1;
+		for (probes = 0; probes < c->nhash; probes++, k = (k + 1) & mask) {
+			const unsigned char *s = c->hash[k / PMREGS_CAT_HASH_ROW] + 2 * (k % PMREGS_CAT_HASH_ROW);
+			size_t x = (size_t)s[0] | (size_t)s[1] << 8;
 			const struct pmregs_cat_event *e;
+			if (x == 0)
+				break;
+			x--;
 			if (x < c->nevents) {
 				if (x < t->first || x - t->first >= t->count)
 					continue;

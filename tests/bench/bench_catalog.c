@@ -53,7 +53,7 @@ static size_t bytes(const struct pmregs_catalog *c, size_t *descs)
 	*descs = c->ndescs * PMREGS_CAT_CHUNK;
 	return c->npool * PMREGS_CAT_CHUNK + c->ntables * sizeof c->tables[0] + c->nevents * sizeof c->events[0] +
 	       c->naliases * sizeof c->aliases[0] + c->nextras * sizeof c->extras[0] + c->ncpus * sizeof c->cpus[0] +
-	       c->nhash * sizeof c->hash[0];
+	       (c->nhash + PMREGS_CAT_HASH_ROW - 1) / PMREGS_CAT_HASH_ROW * sizeof c->hash[0];
 }
 
 int main(void)

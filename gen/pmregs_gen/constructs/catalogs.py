@@ -523,9 +523,15 @@ def name_hash(table, name):
     return h
 
 
+HASH_ROW = 1024     # PMREGS_CAT_HASH_ROW: two-byte slots per row of the name index
+
+
 def hash_index(entries, nevents, naliases):
     """The open-addressed name index: a power of two of slots, at most two thirds full, each 0 (empty) or
-    1 + the entry (events first, then aliases), placed by linear probing in entry order."""
+    1 + the entry (events first, then aliases), placed by linear probing in entry order; none (a binary
+    search) when an entry would not fit a two-byte slot."""
+    if nevents + naliases + 1 > 0xFFFF:
+        return []
     size = 1
     while 2 * size < 3 * (nevents + naliases):
         size *= 2
@@ -545,6 +551,16 @@ def lit(x):
 
 def u64(x):
     return f"PMREGS_U64({x:#x})"
+
+
+def hash_rows(slots):
+    """The name index as C string literals, a row of HASH_ROW two-byte slots (low byte first) each: one
+    string per row instead of one initializer per slot, which the compiler reads many times faster."""
+    rows = []
+    for r in range(0, len(slots), HASH_ROW):
+        esc = [f"\\{b:o}" for x in slots[r:r + HASH_ROW] for b in (x & 0xFF, x >> 8)]
+        rows.append("\n\t\t".join('"' + "".join(esc[i:i + 32]) + '"' for i in range(0, len(esc), 32)))
+    return rows or ['""']
 
 
 def render_catalog(fam, C, spec_path, spec_sha, version):
@@ -621,6 +637,7 @@ def render_catalog(fam, C, spec_path, spec_sha, version):
     w("#ifndef __ASSEMBLER__")
     w("PMREGS_C_BEGIN")
     w("")
+    w("PMREGS_CAT_DATA_BEGIN")
     w(f"/* {comment_text(C.title or C.name)}: {len(tables)} tables, {len(events)} events, {len(aliases)} aliases. */")
     w(f"static inline const struct pmregs_catalog *{fn}(void)")
     w("{")
@@ -639,8 +656,10 @@ def render_catalog(fam, C, spec_path, spec_sha, version):
         w("\t\t{" + ", ".join(str(x) for x in tb) + "},")
     w("\t};")
     w("\tstatic const struct pmregs_cat_event events[] = {")
-    for v, cnt, nm, ds, ex, fl in events:     # plain constants (C99 long long): no macro to expand per row
-        w(f"\t\t{{{lit(v)}, {lit(cnt)}, {nm}, {ds}, {ex:#x}, {fl:#x}, {{0}}}},")
+    # plain constants (C99 long long): no macro to expand per row; the offsets unsigned like their
+    # members (no conversion to fold); no zero tail (PMREGS_CAT_DATA_BEGIN)
+    for v, cnt, nm, ds, ex, fl in events:
+        w(f"\t\t{{{lit(v)}, {lit(cnt)}, {nm}u, {ds}u, {ex:#x}, {fl:#x}}},")
     w("\t};")
     w("\tstatic const struct pmregs_cat_alias aliases[] = {")
     for nm, ei in aliases or [(0, 0)]:
@@ -648,11 +667,11 @@ def render_catalog(fam, C, spec_path, spec_sha, version):
     w("\t};")
     w("\tstatic const struct pmregs_cat_extra extras[] = {")
     for v, msr, term in extras or [(0, 0, 0xFFFF)]:
-        w(f"\t\t{{{u64(v)}, {msr:#x}, {term:#x}, {{0}}}},")
+        w(f"\t\t{{{lit(v)}, {msr:#x}, {term:#x}}},")
     w("\t};")
     w("\tstatic const struct pmregs_cat_cpu cpus[] = {")
     for fam_, mlo, mhi, slo, shi, ct, ti in cpus:  # struct pmregs_cat_cpu's member order
-        w(f"\t\t{{{fam_}, {ti}, {mlo:#x}, {mhi:#x}, {slo}, {shi}, {ct:#x}, {{0}}}},")
+        w(f"\t\t{{{fam_}, {ti}, {mlo:#x}, {mhi:#x}, {slo}, {shi}, {ct:#x}}},")
     w("\t};")
     w("\tstatic const struct pmregs_cat_term terms[] = {")
     for t in C.terms:
@@ -660,15 +679,14 @@ def render_catalog(fam, C, spec_path, spec_sha, version):
         msr = t["msr"] + [0] * (2 - len(t["msr"]))
         w(f'\t\t{{"{t["name"]}", "{t["pfm"]}", {{{", ".join(f"{x:#x}" for x in msr)}}}, {t["word"]}, '
           f'{len(t["parts"])}, {{{", ".join(str(p[0]) for p in parts)}}}, '
-          f'{{{", ".join(str(p[1]) for p in parts)}}}, {{0}}}},')
+          f'{{{", ".join(str(p[1]) for p in parts)}}}}},')
     w("\t};")
-    w("\tstatic const uint32_t hash[] = {")
-    for i in range(0, len(hashed), 16):
-        w("\t\t" + ", ".join(str(x) for x in hashed[i:i + 16]) + ",")
+    w("\tstatic const unsigned char hash[][2 * PMREGS_CAT_HASH_ROW + 1] = {")
+    w(",\n".join("\t\t" + r for r in hash_rows(hashed)))
     w("\t};")
     w("\tstatic const struct pmregs_cat_flag flags[] = {")
     for name, lo, width, doc in C.flags or [("", 0, 0, "")]:
-        w(f'\t\t{{"{name}", "{cbytes(doc.encode())}", {lo}, {width}, {{0}}}},')
+        w(f'\t\t{{"{name}", "{cbytes(doc.encode())}", {lo}, {width}}},')
     w("\t};")
     notice = notices[0] if notices else ""
     w("\tstatic const struct pmregs_catalog cat = {")
@@ -690,6 +708,7 @@ def render_catalog(fam, C, spec_path, spec_sha, version):
     w("\t};")
     w("\treturn &cat;")
     w("}")
+    w("PMREGS_CAT_DATA_END")
     w("")
     w("PMREGS_C_END")
     w("#endif /* !__ASSEMBLER__ */")
