@@ -16,24 +16,10 @@ from .diag import Diag, SpecError
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+# Of the tags the safe loader's resolver gives an untagged scalar, only null is ever looked at (Scalar.null):
+# it is decided as that resolver decides it (a plain, or '!'-tagged, ~, null, Null, NULL or empty scalar),
+# and no other tag is. A data file read with plain=True has no null but one tagged !!null.
 _NULL = "tag:yaml.org,2002:null"
-
-
-class _SpecLoader(_LOADER):
-    """The loader of specs. Of the tags the safe loader's resolver gives an untagged node, only null is ever
-    looked at (Scalar.null): it is decided as that resolver does (a plain, or '!'-tagged, ~, null, Null, NULL
-    or empty scalar), and no other tag is, which is most of the time spent composing a spec."""
-
-    def resolve(self, kind, value, implicit):
-        if kind is yaml.ScalarNode and implicit[0] and value in ("", "~", "null", "Null", "NULL"):
-            return _NULL
-        return ""
-
-
-class _PlainLoader(_LOADER):
-    """Every scalar a string, no implicit tags: resolving tags is most of the time spent composing a large
-    data file (constructs/catalogs.py reads its files so; a null there is the text 'null')."""
-    yaml_implicit_resolvers = {}
 
 
 class Node:
@@ -47,12 +33,12 @@ class Node:
 
 
 class Scalar(Node):
-    def __init__(self, path, node):
-        super().__init__(path, node.start_mark)
-        self.text = node.value
-        self.quoted = node.style in ("'", '"')
-        self.block = node.style in ("|", ">")
-        self.null = node.tag == _NULL and not self.quoted
+    def __init__(self, path, mark, value, style, tag):
+        super().__init__(path, mark)
+        self.text = value
+        self.quoted = style in ("'", '"')
+        self.block = style in ("|", ">")
+        self.null = tag == _NULL and not self.quoted
 
     kind = "scalar"
 
@@ -63,16 +49,16 @@ class Scalar(Node):
 class Seq(Node):
     kind = "list"
 
-    def __init__(self, path, node, items):
-        super().__init__(path, node.start_mark)
+    def __init__(self, path, mark, items):
+        super().__init__(path, mark)
         self.items = items
 
 
 class Map(Node):
     kind = "mapping"
 
-    def __init__(self, path, node, pairs):
-        super().__init__(path, node.start_mark)
+    def __init__(self, path, mark, pairs):
+        super().__init__(path, mark)
         self.pairs = pairs            # list of (key Scalar, value Node), in order
         self.index = {k.text: (k, v) for k, v in pairs}
 
@@ -166,9 +152,8 @@ def load(path, text=None, display=None, plain=False):
         text = decode(text.encode("utf-8", "surrogatepass"), display)
     diag = Diag()
     try:
-        _bounds(text, display, diag)
+        root, later = _compose(text, display, diag, plain)
         diag.check()
-        root = yaml.compose(text, Loader=_PlainLoader if plain else _SpecLoader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         fake = _Where(display, mark)
@@ -180,43 +165,165 @@ def load(path, text=None, display=None, plain=False):
     if root is None:
         diag.error(_Where(display, None), "PMR004", "the spec is empty")
         diag.check()
-    tree = _convert(display, root, diag)
+    for node, code, message in later:
+        diag.error(node, code, message)
     diag.check()
-    return tree
+    return root
 
 
-def _bounds(text, display, diag):
-    """Walk the YAML events (no recursion) and refuse a document that is nested
-    deeper than MAX_DEPTH, expands to more than MAX_NODES nodes through aliases,
-    or uses an alias inside the node it names (a cycle)."""
-    open_ = []               # (anchor, expanded count at start) of every open collection
-    size = {}                # anchor -> expanded size of its node
-    n = 0
+def _compose(text, display, diag, plain):
+    """(root, later): the document's tree of Nodes (root None for a stream without one) from one pass over
+    the parser's events, the nodes yaml.compose() would give turned into Nodes, without building those.
+
+    While it reads, it refuses a document nested deeper than MAX_DEPTH, one that expands to more than
+    MAX_NODES nodes through aliases, or one that uses an alias inside the node it names (a cycle): the
+    error goes to diag and (None, []) is returned at once, before an alias is expanded. A YAML syntax error
+    is raised as the parser raises it; what PyYAML's composer refuses (an undefined or a second anchor of
+    one name, a second document) is raised once the whole text has parsed within those bounds, as it was
+    when the bounds were checked before composing. later: the errors of keys that are no scalar (PMR004)
+    and duplicate keys (PMR005), whose values are left out, as (node, code, message) in document order.
+    An alias is a copy of the node its anchor names, made of new Nodes, with that node's errors again."""
+    stack = []               # open collections: [start event, bounds' start count, children [(node, errors)]]
+    size = {}                # anchor -> expanded size of its node (bounds)
+    anchors = {}             # anchor -> start mark, from its node's start (the composer's duplicate check)
+    done = {}                # anchor -> (node, errors) of its finished node
+    root, refused, docs, n = None, None, 0, 0
     for ev in yaml.parse(text, Loader=_LOADER):
-        if isinstance(ev, yaml.AliasEvent):
-            if any(a == ev.anchor for a, _ in open_):
-                diag.error(_Where(display, ev.start_mark), "PMR008",
-                           f"alias '*{ev.anchor}' is inside the node it names (a cycle)")
-                return
-            n += size.get(ev.anchor, 1)
-        elif isinstance(ev, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
+        t = type(ev)
+        if t is yaml.ScalarEvent:
             n += 1
-            if isinstance(ev, yaml.CollectionStartEvent):
-                open_.append((ev.anchor, n - 1))
-                if len(open_) > MAX_DEPTH:
-                    diag.error(_Where(display, ev.start_mark), "PMR009",
-                               f"mappings and lists are nested more than {MAX_DEPTH} deep")
-                    return
-            elif ev.anchor is not None:
-                size[ev.anchor] = 1
-        elif isinstance(ev, yaml.CollectionEndEvent):
-            anchor, start = open_.pop()
+            if n > MAX_NODES:
+                return _too_many(diag, display, ev)
+            anchor = ev.anchor
             if anchor is not None:
-                size[anchor] = n - start
-        if n > MAX_NODES:
-            diag.error(_Where(display, ev.start_mark), "PMR008",
-                       f"the spec has more than {MAX_NODES} nodes once its aliases are expanded")
-            return
+                size[anchor] = 1
+            if docs != 1 or refused:
+                continue
+            if anchor is not None:
+                if anchor in anchors:
+                    refused = _duplicate(anchor, anchors[anchor], ev.start_mark)
+                    continue
+                anchors[anchor] = ev.start_mark
+            tag = ev.tag
+            if tag is None or tag == "!":
+                tag = _NULL if not plain and ev.implicit[0] and ev.value in _NULLS else ""
+            node = (Scalar(display, ev.start_mark, ev.value, ev.style, tag), ())
+            if anchor is not None:
+                done[anchor] = node
+        elif t is yaml.MappingStartEvent or t is yaml.SequenceStartEvent:
+            n += 1
+            stack.append([ev, n - 1, []])
+            if len(stack) > MAX_DEPTH:
+                diag.error(_Where(display, ev.start_mark), "PMR009",
+                           f"mappings and lists are nested more than {MAX_DEPTH} deep")
+                return None, []
+            anchor = ev.anchor
+            if docs == 1 and not refused and anchor is not None:
+                if anchor in anchors:
+                    refused = _duplicate(anchor, anchors[anchor], ev.start_mark)
+                else:
+                    anchors[anchor] = ev.start_mark
+            if n > MAX_NODES:
+                return _too_many(diag, display, ev)
+            continue
+        elif t is yaml.MappingEndEvent or t is yaml.SequenceEndEvent:
+            start, count, children = stack.pop()
+            anchor = start.anchor
+            if anchor is not None:
+                size[anchor] = n - count
+            if docs != 1 or refused:
+                continue
+            node = _collection(display, start, children)
+            if anchor is not None:
+                done[anchor] = node
+        elif t is yaml.AliasEvent:
+            anchor = ev.anchor
+            if any(o[0].anchor == anchor for o in stack):
+                diag.error(_Where(display, ev.start_mark), "PMR008",
+                           f"alias '*{anchor}' is inside the node it names (a cycle)")
+                return None, []
+            n += size.get(anchor, 1)
+            if n > MAX_NODES:
+                return _too_many(diag, display, ev)
+            if docs != 1 or refused:
+                continue
+            if anchor not in done:
+                refused = yaml.composer.ComposerError(None, None, "found undefined alias" if _C else
+                                                      f"found undefined alias {anchor!r}", ev.start_mark)
+                continue
+            node, errors = done[anchor]
+            node = (_copy(node), errors)
+        elif t is yaml.DocumentStartEvent:
+            docs += 1
+            if docs == 2 and not refused:
+                refused = yaml.composer.ComposerError("expected a single document in the stream",
+                                                      _mark(root[0]), "but found another document",
+                                                      ev.start_mark)
+            continue
+        else:
+            continue
+        if stack:
+            stack[-1][2].append(node)
+        else:
+            root = node
+    if refused:
+        raise refused
+    return (root[0], list(root[1])) if root else (None, [])
+
+
+_NULLS = ("", "~", "null", "Null", "NULL")
+_C = _LOADER is not yaml.SafeLoader           # libyaml's composer words its errors without the anchor
+
+
+def _too_many(diag, display, ev):
+    diag.error(_Where(display, ev.start_mark), "PMR008",
+               f"the spec has more than {MAX_NODES} nodes once its aliases are expanded")
+    return None, []
+
+
+def _duplicate(anchor, first, mark):
+    return yaml.composer.ComposerError("found duplicate anchor; first occurrence" if _C else
+                                       f"found duplicate anchor {anchor!r}; first occurrence", first,
+                                       "second occurrence", mark)
+
+
+def _mark(node):
+    """A node's start as a yaml Mark (for an error about the document it starts)."""
+    return yaml.error.Mark(node.path, 0, node.line - 1, node.col - 1, None, None)
+
+
+def _collection(display, start, children):
+    """(node, errors) of a finished list or mapping: its children's errors in order, a mapping's keys
+    checked as they come (the value of a key that is no scalar, or is there twice, left out)."""
+    if type(start) is yaml.SequenceStartEvent:
+        errors = [e for _, ce in children for e in ce]
+        return Seq(display, start.start_mark, [c for c, _ in children]), errors
+    pairs, errors, seen = [], [], {}
+    for i in range(0, len(children), 2):
+        (key, ke), (value, ve) = children[i], children[i + 1]
+        errors += ke
+        if not isinstance(key, Scalar):
+            errors.append((key, "PMR004", "mapping keys must be plain names"))
+            continue
+        if key.text in seen:
+            errors.append((key, "PMR005", f"duplicate key '{key.text}' (first at line {seen[key.text]})"))
+            continue
+        seen[key.text] = key.line
+        errors += ve
+        pairs.append((key, value))
+    return Map(display, start.start_mark, pairs), errors
+
+
+def _copy(node):
+    """A node made again of new Nodes (what an alias gives: the node its anchor names)."""
+    c = object.__new__(type(node))
+    c.__dict__.update(node.__dict__)
+    if isinstance(node, Seq):
+        c.items = [_copy(x) for x in node.items]
+    elif isinstance(node, Map):
+        c.pairs = [(_copy(k), _copy(v)) for k, v in node.pairs]
+        c.index = {k.text: (k, v) for k, v in c.pairs}
+    return c
 
 
 class _Where:
@@ -236,26 +343,6 @@ class _At(_Where):
 
 def _one_line(s):
     return " ".join(s.split())
-
-
-def _convert(path, node, diag):
-    if isinstance(node, yaml.ScalarNode):
-        return Scalar(path, node)
-    if isinstance(node, yaml.SequenceNode):
-        return Seq(path, node, [_convert(path, n, diag) for n in node.value])
-    pairs = []
-    seen = {}
-    for k, v in node.value:
-        key = _convert(path, k, diag)
-        if not isinstance(key, Scalar):
-            diag.error(key, "PMR004", "mapping keys must be plain names")
-            continue
-        if key.text in seen:
-            diag.error(key, "PMR005", f"duplicate key '{key.text}' (first at line {seen[key.text]})")
-            continue
-        seen[key.text] = key.line
-        pairs.append((key, _convert(path, v, diag)))
-    return Map(path, node, pairs)
 
 
 __all__ = ["load", "Node", "Scalar", "Seq", "Map", "SpecError"]

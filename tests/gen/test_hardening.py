@@ -4,11 +4,14 @@ traceback, a hang or a half-written output directory."""
 
 import io
 import os
+import re
 import sys
 import tempfile
 import unittest
 from contextlib import redirect_stderr
 from unittest import mock
+
+import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gen"))
@@ -199,6 +202,101 @@ class Bounds(unittest.TestCase):
             e = f"any({e} for {k} in range(64))"
         self.assertEqual(self.expr_codes(e, "bool"), [("PMR044", 6)])
         self.assertEqual(self.expr_codes("any(v[i] != 0 for i in range(64))", "bool"), [])
+
+
+def problem(text):
+    """A YAML error's words where libyaml's and PyYAML's agree (the composer's, without the anchor's name);
+    the parsers word a syntax error each their own way (its place is compared)."""
+    text = re.sub(r" '[^']*'", "", text)
+    return text if re.search(r"alias|occurrence|document", text) else "syntax"
+
+
+def composed(text, plain=False):
+    """What PyYAML's own composer makes of a text, as load() should give it: each node's kind, line and
+    column, a scalar's text, whether it is quoted or a block and whether it is null (the safe loader's
+    resolver; plain: no implicit null), the pairs of a mapping; or the composer's error, its problem and
+    where. A mapping's key that is no scalar or is there twice is a (code, line) in place of its pair."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader if not plain else yaml.BaseLoader)
+    except yaml.MarkedYAMLError as e:
+        m = e.problem_mark or e.context_mark
+        return ("error", problem(e.problem), m.line + 1, m.column + 1)
+
+    def walk(n):
+        at = (n.start_mark.line + 1, n.start_mark.column + 1)
+        if isinstance(n, yaml.ScalarNode):
+            return ("scalar",) + at + (n.value, n.style in ("'", '"'), n.style in ("|", ">"),
+                                       n.tag == "tag:yaml.org,2002:null" and n.style not in ("'", '"'))
+        if isinstance(n, yaml.SequenceNode):
+            return ("list",) + at + (tuple(walk(x) for x in n.value),)
+        pairs, seen = [], set()
+        for k, v in n.value:
+            if not isinstance(k, yaml.ScalarNode):
+                pairs.append(("PMR004", k.start_mark.line + 1))
+            elif k.value in seen:
+                pairs.append(("PMR005", k.start_mark.line + 1))
+            else:
+                seen.add(k.value)
+                pairs.append((walk(k), walk(v)))
+        return ("mapping",) + at + (tuple(pairs),)
+    return walk(root) if root is not None else None
+
+
+def loaded(text, plain=False):
+    """load()'s tree in the form of composed(); errors of keys left out as (code, line) in their place."""
+    try:
+        root = load("t.yaml", text=text, plain=plain)
+    except SpecError as e:
+        bad = [(d.code, d.line) for d in e.errors if d.code in ("PMR004", "PMR005")]
+        if len(bad) != len(e.errors):
+            d = e.errors[0]
+            return ("error", problem(d.message), d.line, d.col) if d.code == "PMR001" else (d.code,)
+        return ("keys", sorted(bad))
+
+    def walk(n):
+        at = (n.line, n.col)
+        if isinstance(n, yamlnode.Scalar):
+            return ("scalar",) + at + (n.text, n.quoted, n.block, n.null)
+        if isinstance(n, yamlnode.Seq):
+            return ("list",) + at + (tuple(walk(x) for x in n.items),)
+        return ("mapping",) + at + (tuple((walk(k), walk(v)) for k, v in n.pairs),)
+    return walk(root)
+
+
+class Composer(unittest.TestCase):
+    """load() builds its nodes in one pass over the parser's events: the tree PyYAML's composer gives."""
+
+    TEXTS = ("a: 1\nb: [x, 'y', \"z\"]\nc:\n  d: |\n    e\n  f: >\n    g\n",
+             "a: null\nb: ~\nc:\nd: 'null'\ne: !!null x\nf: ! null\ng: !!str ~\nh: Null\ni: NULL\nj: nul\n",
+             "a: &x {p: 1, q: [1, 2]}\nb: *x\nc: [*x, *x]\n", "- &a b\n- *a\n",
+             "--- !tag\na: 1\n", "---\n", "!!int 5\n", "%YAML 1.1\n---\na: 1\n...\n",
+             "a: *u\n", "a: &x 1\nb: &x 2\n", "a: &x [&x 1]\n", "a: 1\n---\nb: 2\n", "a: [1\n", "\ta: 1\n",
+             "a: 1\na: {x: 1, x: 2}\nb: [1]\n", "? [a]\n: {b: 1, b: 2}\nc: 1\n", "{a: 1}: 2\n")
+
+    def test_the_tree_of_pyyaml_composer(self):
+        for text in self.TEXTS + (GOOD,):
+            for plain in (False, True):
+                want, got = composed(text, plain), loaded(text, plain)
+                if got and got[0] == "keys":        # the composer's tree, keys refused where load() refuses them
+                    flat = []
+
+                    def keys(t):
+                        if isinstance(t, tuple):
+                            if t and t[0] in ("PMR004", "PMR005"):
+                                flat.append(t)
+                            for x in t:
+                                keys(x)
+                    keys(want)
+                    self.assertEqual(sorted(flat), got[1], text)
+                    continue
+                self.assertEqual(got, want, (text, plain))
+
+    def test_an_alias_is_a_copy(self):
+        root = load("t.yaml", text="a: &x {p: [1]}\nb: *x\n")
+        a, b = root.get("a"), root.get("b")
+        self.assertIsNot(a, b)
+        self.assertIsNot(a.get("p"), b.get("p"))
+        self.assertEqual((a.line, b.line, b.get("p").items[0].text), (1, 1, "1"))
 
 
 class FileSystem(unittest.TestCase):

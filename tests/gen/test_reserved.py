@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import generate  # noqa: E402
 import genrun  # noqa: E402
 from pmregs_gen import reserved  # noqa: E402
-from pmregs_gen.emit import HeaderView, default_reserved, render_headers  # noqa: E402
+from pmregs_gen.emit import default_reserved, render_headers  # noqa: E402
 from pmregs_gen.model import load_family  # noqa: E402
 from pmregs_gen.outputs import TEST_SIGNAL_ENV  # noqa: E402
 from pmregs_gen.yamlnode import read_spec  # noqa: E402
@@ -165,8 +165,9 @@ class Table(unittest.TestCase):
         for path in specs:
             fam = load_family(path)
             raw = read_spec(path)
-            texts = render_headers(fam, f"spec/{os.path.basename(path)}", raw)
-            hv = HeaderView(fam, f"spec/{os.path.basename(path)}", raw)
+            views = []                    # the view the headers were rendered from, its symbol table
+            texts = render_headers(fam, f"spec/{os.path.basename(path)}", raw, views=views)
+            hv, = views
             defined = set()
             for text in texts.values():
                 ordinary, tags = reserved.c_definitions(text)
