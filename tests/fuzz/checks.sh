@@ -80,7 +80,8 @@ fuzz_share_build() {
 # the shared builds first, each once
 fuzz_groups=
 for src in tests/fuzz/fuzz_*.c; do
-	[ -f "$src" ] && [ -n "$fuzz_ok" ] || continue
+	[ -n "$fuzz_ok" ] || break
+	[ -f "$src" ] || continue
 	g=$(sed -n 's/.*pmregs-fuzz-share: *\([a-z0-9_]*\).*/\1/p' "$src" | head -n 1)
 	[ -n "$g" ] || continue
 	case " $fuzz_groups " in *" $g "*) continue ;; esac
@@ -104,6 +105,7 @@ for src in tests/fuzz/fuzz_*.c; do
 	g=$(sed -n 's/.*pmregs-fuzz-share: *\([a-z0-9_]*\).*/\1/p' "$src" | head -n 1)
 	if [ -n "$g" ]; then
 		# built by the group's check (fuzz_share_build)
+		fz_after=0
 		eval "fz_after=\$fuzz_build_$g"
 		after=$fz_after early=1 check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c '"$1" -runs="$4" -max_len=256 -artifact_prefix="$1-" "$2" "$3"' \
 			_ "$FZ/$n" "$FZ/$name.new" "tests/fuzz/corpus/$name" "${runs:-50000}"
