@@ -14,6 +14,7 @@
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  * pmregs-fuzz-runs: 3000
  * pmregs-fuzz-opt: -O0
+ * pmregs-fuzz-share: tools
  */
 #define _DEFAULT_SOURCE /* mkdtemp, access */
 #include <stdio.h>

@@ -13,6 +13,7 @@
  * pmregs-fuzz-opt: -O1 -fno-inline
  * pmregs-fuzz-cmp: off (edges reached in 50000 runs, seeds 1-3: 1018, 1017, 1018 with it, 1018,
  *   1019, 1023 without)
+ * pmregs-fuzz-share: etrace
  */
 #include <stdlib.h>
 #include <string.h>

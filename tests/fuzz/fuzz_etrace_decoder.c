@@ -24,6 +24,7 @@
  * pmregs-fuzz-opt: -O1 -fno-inline
  * pmregs-fuzz-cmp: off (edges reached in 10000 runs, seeds 1 and 3: 512, 518 with it, 520, 510
  *   without)
+ * pmregs-fuzz-share: etrace
  */
 #include <stdlib.h>
 #include <string.h>

@@ -17,6 +17,7 @@
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  * pmregs-fuzz-runs: 20000
  * pmregs-fuzz-cmp: off (edges reached in 20000 runs, seeds 1 and 3: 120 with it and without)
+ * pmregs-fuzz-share: pmu
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ static void build_tiles(unsigned char t[W + 1][W + 1], unsigned g)
 	}
 }
 
-static uint64_t take(const unsigned char **d, size_t *n, unsigned bytes)
+static uint64_t take_bytes(const unsigned char **d, size_t *n, unsigned bytes)
 {
 	uint64_t x = 0;
 	unsigned i;
@@ -79,13 +80,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, unsigned long size)
 		build_tiles(tiles[1], PMREGS_ITANIUM_DBR_COVER_GRANULE);
 		ready = 1;
 	}
-	dbr = (int)(take(&d, &n, 1) & 1);
+	dbr = (int)(take_bytes(&d, &n, 1) & 1);
 	g = dbr ? PMREGS_ITANIUM_DBR_COVER_GRANULE : PMREGS_ITANIUM_IBR_COVER_GRANULE;
-	base = take(&d, &n, 8);
+	base = take_bytes(&d, &n, 8);
 	base = ((base & ~BITS_60_51) | (((base >> 50) & 1) ? BITS_60_51 : 0)) & ~(uint64_t)(W - 1);
-	s = (unsigned)(take(&d, &n, 1) % W);
-	e = s + 1 + (unsigned)(take(&d, &n, 1) % (W - s));
-	slack = take(&d, &n, 2);
+	s = (unsigned)(take_bytes(&d, &n, 1) % W);
+	e = s + 1 + (unsigned)(take_bytes(&d, &n, 1) % (W - s));
+	slack = take_bytes(&d, &n, 2);
 	if (slack & 0x8000u)
 		slack = ~(uint64_t)0 >> (slack & 63);
 	start = base + s;

@@ -12,6 +12,7 @@
  *
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  * pmregs-fuzz-cmp: off (edges reached in 50000 runs, seeds 1 and 3: 219 with it and without)
+ * pmregs-fuzz-share: pmu
  */
 #include <stdlib.h>
 #include <string.h>

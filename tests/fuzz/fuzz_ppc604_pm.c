@@ -17,6 +17,7 @@
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  * pmregs-fuzz-runs: 3000
  * pmregs-fuzz-cmp: off (edges reached in 3000 runs, seeds 1-3: 324 with it and without)
+ * pmregs-fuzz-share: pmu
  */
 #include <stdlib.h>
 #include <string.h>

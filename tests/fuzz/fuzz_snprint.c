@@ -19,6 +19,7 @@
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  * pmregs-fuzz-runs: 10000
  * pmregs-fuzz-opt: -O0
+ * pmregs-fuzz-share: tools
  */
 #include <stdlib.h>
 #include <string.h>
@@ -224,7 +225,7 @@ static size_t (*const f64[])(char *, size_t, uint64_t) = {
 
 struct packet { const struct pmregs_etrace_params *p; const void *pkt; int kind; };
 
-static size_t print_packet(char *buf, size_t n, const void *ctx)
+static size_t print_trace_packet(char *buf, size_t n, const void *ctx)
 {
 	const struct packet *x = (const struct packet *)ctx;
 	if (x->kind == 0)
@@ -301,25 +302,25 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, unsigned long size)
 	pk.kind = (int)which;
 	if (which == 0 && pmregs_etrace_te_inst_decode(&p, rest, nrest, &t) == PMREGS_OK) {
 		pk.pkt = &t;
-		check_sizes(print_packet, &pk);
+		check_sizes(print_trace_packet, &pk);
 	}
 	if (which == 0 && pmregs_etrace_te_data_decode(&p, rest, nrest, &d) == PMREGS_OK) {
 		pk.kind = 4; /* the same bytes as a data trace payload */
 		pk.pkt = &d;
-		check_sizes(print_packet, &pk);
+		check_sizes(print_trace_packet, &pk);
 	}
 	if (which == 1 && pmregs_etrace_encap_decode(&p, rest, nrest, &e) == PMREGS_OK) {
 		pk.pkt = &e;
-		check_sizes(print_packet, &pk);
+		check_sizes(print_trace_packet, &pk);
 	}
 	if (which == 2 && pmregs_etrace_smi_decode(&p, rest, nrest, &s) == PMREGS_OK) {
 		pk.pkt = &s;
-		check_sizes(print_packet, &pk);
+		check_sizes(print_trace_packet, &pk);
 	}
 	if (which == 2 && pmregs_etrace_atb_decode(&p, rest, nrest, &a) > 0) {
 		pk.kind = 5; /* the same bytes as an ATB message */
 		pk.pkt = &a;
-		check_sizes(print_packet, &pk);
+		check_sizes(print_trace_packet, &pk);
 	}
 	if (which != 3)
 		return 0;
