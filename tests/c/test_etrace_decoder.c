@@ -260,8 +260,8 @@ static void make_image(const struct scen *sc, struct pmregs_etrace_image_range *
 		r[i].bytes = sc->g[i].b;
 		r[i].len = sc->g[i].len;
 		r[i].cache = use_cache ? caches[i] : 0;
-		if (use_cache)
-			memset(caches[i], 0, sizeof(struct pmregs_etrace_dinsn) * 8193);
+		if (use_cache) /* the (len + 1) / 2 records the range's cache holds: an empty cache */
+			memset(caches[i], 0, sizeof(struct pmregs_etrace_dinsn) * (size_t)((r[i].len + 1) / 2));
 	}
 	img->ranges = r;
 	img->nranges = (size_t)sc->ng;
@@ -1340,8 +1340,10 @@ static void check_chunks(const char *what, size_t min_packets)
 	(void)what;
 }
 
-/* A digest of the fast decoder's items (FNV-1a over their fields), printed: the 32-bit and emulated
- * runs' output is compared with the native run's, whose items agree with the naive decoder's. */
+/* A digest of the fast decoder's items (FNV-1a's step over their fields, a whole field at a time,
+ * each step followed by an xor-shift: every step a bijection, so one field that differs changes the
+ * digest), printed: the 32-bit and emulated runs' output is compared with the native run's, whose
+ * items agree with the naive decoder's. */
 static uint64_t digest(const struct out *o)
 {
 	uint64_t h = 0xcbf29ce484222325u;
@@ -1349,10 +1351,11 @@ static uint64_t digest(const struct out *o)
 	for (i = 0; i < o->n; i++) {
 		const struct pmregs_etrace_item *x = &o->it[i];
 		const uint64_t v[7] = {x->type, x->address, x->value, x->info, x->length, x->kind, x->privilege};
-		unsigned f, b;
-		for (f = 0; f < 7; f++)
-			for (b = 0; b < 64; b += 8)
-				h = (h ^ ((v[f] >> b) & 0xFF)) * 0x100000001b3u;
+		unsigned f;
+		for (f = 0; f < 7; f++) {
+			h = (h ^ v[f]) * 0x100000001b3u;
+			h ^= h >> 29;
+		}
 	}
 	return h;
 }

@@ -47,13 +47,17 @@ port_native() {
 # run it (through $port_runner) and compare its stdout with the native run's. A test that takes its
 # number of random rounds from test_scale() (tests/common/check.h) runs an eighth of them with -m32
 # (PMREGS_TEST_SCALE=8) and a 64th under emulation, whose point is the byte order (at full scale it
-# would take minutes), and is compared with its native build run at the same scale.
+# would take minutes), and is compared with its native build run at the same scale. Under emulation
+# the exhaustive sweeps and fixed-size loops that say test_sparse() (tests/common/check.h) also visit
+# one case in 16, evenly spread (PMREGS_TEST_SPARSE=16; every case in the native and 32-bit runs),
+# and the native run it is compared with does the same.
 port_scale_m32=8 port_scale_be=64
+port_sparse_m32=1 port_sparse_be=16
 port_opt_m32=-O0 port_opt_be=-O0
 port_target() {
 	mode=$1 src=$2
 	shift 2
-	eval "port_scale=\$port_scale_$mode port_opt=\$port_opt_$mode"
+	eval "port_scale=\$port_scale_$mode port_opt=\$port_opt_$mode port_sparse=\$port_sparse_$mode"
 	pn=${src##*/}
 	pn=${pn%.c}
 	pflags=$TESTFLAGS
@@ -62,7 +66,7 @@ port_target() {
 	[ "$mode" = m32 ] && grep -q 'pmregs-test: no-inline' "$src" 2>/dev/null && port_opt="$port_opt -fno-inline"
 	# shellcheck disable=SC2046
 	"$@" -std=c99 $WARN $port_opt $pflags -Iinclude "$src" -o "$PB/$mode/$pn" $(port_libs "$src") || return 1
-	PMREGS_TEST_SCALE=$port_scale $port_timeout $port_runner "$PB/$mode/$pn" >"$PB/$mode/$pn.out" || {
+	PMREGS_TEST_SCALE=$port_scale PMREGS_TEST_SPARSE=$port_sparse $port_timeout $port_runner "$PB/$mode/$pn" >"$PB/$mode/$pn.out" || {
 		echo "exit status $?; output:"
 		cat "$PB/$mode/$pn.out"
 		return 1
@@ -73,10 +77,10 @@ port_target() {
 		return 1
 	fi
 	native=$B/$pn.out
-	if grep -q 'test_scale(' "$src"; then
+	if grep -q 'test_scale(' "$src" || { [ "$port_sparse" != 1 ] && grep -q 'test_sparse(' "$src"; }; then
 		native=$PB/$mode/$pn.native.out
-		PMREGS_TEST_SCALE=$port_scale "$B/$pn" >"$native" || {
-			echo "the native build, at PMREGS_TEST_SCALE=$port_scale, failed"
+		PMREGS_TEST_SCALE=$port_scale PMREGS_TEST_SPARSE=$port_sparse "$B/$pn" >"$native" || {
+			echo "the native build, at PMREGS_TEST_SCALE=$port_scale PMREGS_TEST_SPARSE=$port_sparse, failed"
 			return 1
 		}
 	fi
