@@ -11,7 +11,8 @@
  * runs, whose point is the word size and the byte order.
  *
  * pmregs-test: long-run (make check builds its sanitizer run at -O1: the run, not the build, takes the time)
- * pmregs-test: no-inline (its sanitizer and 32-bit -O1 builds with -fno-inline: half the build time)
+ * pmregs-test: no-inline (its sanitizer -O1 build with -fno-inline, half the build time; its 32-bit and
+ * emulated builds at -Og, which costs less build than -O1 and less run than -O0)
  * pmregs-test: no-force-inline (its native gcc -O2 build also defines PMREGS_NO_FORCE_INLINE, a third of
  * the build time: no path it checks depends on the inlining; the one that does, the stream readers'
  * constant-parameter path, is test_etrace_word's)

@@ -41,8 +41,8 @@ port_native() {
 
 # port_target MODE SRC CC... : build SRC for MODE with CC... (at -O0, which builds several times
 # faster: these runs check results on another word size and byte order, the native builds are the -O2
-# ones; at -O1 the tests whose random rounds take the time (pmregs-test: long-run; with -m32 also
-# -fno-inline where inlining costs more build than it saves: pmregs-test: no-inline); with $TESTFLAGS,
+# ones; at -O1 the tests whose random rounds take the time (pmregs-test: long-run; at -Og, optimised
+# without inlining, where inlining costs more build than it saves: pmregs-test: no-inline); with $TESTFLAGS,
 # examples too, at -O0 in both modes: their runs take milliseconds, even emulated),
 # run it (through $port_runner) and compare its stdout with the native run's. A test that takes its
 # number of random rounds from test_scale() (tests/common/check.h) runs an eighth of them with -m32
@@ -63,7 +63,7 @@ port_target() {
 	pflags=$TESTFLAGS
 	case $src in examples/*) port_opt=-O0 ;; esac
 	grep -q 'pmregs-test: long-run' "$src" 2>/dev/null && port_opt=-O1
-	[ "$mode" = m32 ] && grep -q 'pmregs-test: no-inline' "$src" 2>/dev/null && port_opt="$port_opt -fno-inline"
+	grep -q 'pmregs-test: no-inline' "$src" 2>/dev/null && port_opt=-Og
 	# shellcheck disable=SC2046
 	"$@" -std=c99 $WARN $port_opt $pflags -Iinclude "$src" -o "$PB/$mode/$pn" $(port_libs "$src") || return 1
 	PMREGS_TEST_SCALE=$port_scale PMREGS_TEST_SPARSE=$port_sparse $port_timeout $port_runner "$PB/$mode/$pn" >"$PB/$mode/$pn.out" || {
