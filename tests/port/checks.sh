@@ -46,12 +46,12 @@ port_native() {
 # examples too, at -O0 in both modes: their runs take milliseconds, even emulated),
 # run it (through $port_runner) and compare its stdout with the native run's. A test that takes its
 # number of random rounds from test_scale() (tests/common/check.h) runs an eighth of them with -m32
-# (PMREGS_TEST_SCALE=8) and a 64th under emulation, whose point is the byte order (at full scale it
+# (PMREGS_TEST_SCALE=8) and a 256th under emulation, whose point is the byte order (at full scale it
 # would take minutes), and is compared with its native build run at the same scale. Under emulation
 # the exhaustive sweeps and fixed-size loops that say test_sparse() (tests/common/check.h) also visit
 # one case in 16, evenly spread (PMREGS_TEST_SPARSE=16; every case in the native and 32-bit runs),
 # and the native run it is compared with does the same.
-port_scale_m32=8 port_scale_be=64
+port_scale_m32=8 port_scale_be=256
 port_sparse_m32=1 port_sparse_be=16
 port_opt_m32=-O0 port_opt_be=-O0
 port_target() {
