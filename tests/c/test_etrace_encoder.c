@@ -731,7 +731,7 @@ static void test_naive(void)
 static void test_smi_short(void)
 {
 	uint64_t r = 0x9e3779b97f4a7c15u;
-	unsigned i, handled = 0, handled3 = 0, rounds = 300000u / (unsigned)test_sparse(); /* fewer under emulation */
+	unsigned i, handled = 0, handled3 = 0, rounds = (unsigned)(300000ul / test_sparse()); /* fewer under emulation */
 	for (i = 0; i < rounds; i++) {
 		struct pmregs_etrace_params p;
 		struct pmregs_etrace_smi f;
