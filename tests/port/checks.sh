@@ -77,13 +77,21 @@ port_target() {
 		return 1
 	fi
 	native=$B/$pn.out
-	if grep -q 'test_scale(' "$src" || { [ "$port_sparse" != 1 ] && grep -q 'test_sparse(' "$src"; }; then
+	# the 64-bit output at the same scale: the sanitizer run's when it has ended (tests/run.sh:
+	# san_build_run; the same program's output as the native build's), or a native run
+	port_san=
+	[ "$port_sparse" = 1 ] && [ -f "$B/$pn.san.scale" ] && [ "$(cat "$B/$pn.san.scale")" = "$port_scale" ] &&
+		[ -f "$B/$pn.san.out" ] && port_san=$B/$pn.san.out
+	if [ -n "$port_san" ] && grep -q 'test_scale(' "$src"; then
+		native=$port_san
+	elif grep -q 'test_scale(' "$src" || { [ "$port_sparse" != 1 ] && grep -q 'test_sparse(' "$src"; }; then
 		native=$PB/$mode/$pn.native.out
 		PMREGS_TEST_SCALE=$port_scale PMREGS_TEST_SPARSE=$port_sparse "$B/$pn" >"$native" || {
 			echo "the native build, at PMREGS_TEST_SCALE=$port_scale PMREGS_TEST_SPARSE=$port_sparse, failed"
 			return 1
 		}
 	fi
+	echo "output compared with $native"
 	if ! cmp -s "$native" "$PB/$mode/$pn.out"; then
 		echo "output differs from the native run (< native, > this target):"
 		diff "$native" "$PB/$mode/$pn.out" | head -n 40
