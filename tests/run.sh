@@ -310,11 +310,12 @@ bench_compile() {
 	done
 }
 
-# san_build_run OUT CC ARGS...: build_run with an eighth of the test_scale() rounds (the sanitizer builds)
+# san_build_run OUT CC ARGS...: build_run with an eighth of the test_scale() rounds (the sanitizer builds);
+# OUT.scale says at which scale OUT.out was written (the 32-bit runs may compare with it)
 san_build_run() {
 	PMREGS_TEST_SCALE=8
 	export PMREGS_TEST_SCALE
-	build_run "$@"
+	build_run "$@" && echo "$PMREGS_TEST_SCALE" >"$1.scale"
 }
 
 # drift_result FIX DIR/PART: what tests/gen/no_drift.py found for one part (generate.py --check's messages

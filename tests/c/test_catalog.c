@@ -339,6 +339,8 @@ static void test_every_event(const struct pmregs_catalog *c)
 			if (j && pmregs_cat_cmp(pmregs_cat_event_name(c, e - 1), (size_t)-1, name, 0) >= 0 && check_failed())
 				fprintf(stderr, "%s: %s is not after %s\n", pmregs_cat_table_name(c, t), name,
 					pmregs_cat_event_name(c, e - 1));
+			if (j % test_sparse()) /* every event; one in test_sparse() under emulation, evenly spread */
+				continue;
 			for (k = 0; name[k] && k + 1 < sizeof lower; k++)
 				lower[k] = (char)(name[k] >= 'A' && name[k] <= 'Z' ? name[k] - 'A' + 'a' : name[k]);
 			lower[k] = 0;

@@ -11,7 +11,8 @@
  * runs, whose point is the word size and the byte order.
  *
  * pmregs-test: long-run (make check builds its sanitizer run at -O1: the run, not the build, takes the time)
- * pmregs-test: no-inline (its sanitizer and 32-bit -O1 builds with -fno-inline: half the build time)
+ * pmregs-test: no-inline (its sanitizer -O1 build with -fno-inline, half the build time; its 32-bit and
+ * emulated builds at -Og, which costs less build than -O1 and less run than -O0)
  * pmregs-test: no-force-inline (its native gcc -O2 build also defines PMREGS_NO_FORCE_INLINE, a third of
  * the build time: no path it checks depends on the inlining; the one that does, the stream readers'
  * constant-parameter path, is test_etrace_word's)
@@ -1990,6 +1991,7 @@ static void spoil(pkt_t *t)
 static void test_writers(void)
 {
 	enum { NP = 4000, NB = 64 };
+	const size_t np = NP / test_sparse(); /* packets per set: fewer under emulation */
 	static pkt_t in[NP];
 	static unsigned char one[NP * 48], all[NP * 48];
 	static size_t at[NP + 1];
@@ -2006,7 +2008,7 @@ static void test_writers(void)
 		p.encap_timestamp_bytes = (uint8_t)(k % 4);
 		p.smi_index_bits = (uint8_t)(k % 2 ? 5 : 0);
 		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
-		for (i = 0; i < NP; i++) {
+		for (i = 0; i < np; i++) {
 			struct pmregs_etrace_encap e;
 			struct pmregs_etrace_atb a;
 			int m;
@@ -2033,13 +2035,13 @@ static void test_writers(void)
 		/* the batch writer: the same bytes as one put after another; it stops at a bad packet or no room */
 		pmregs_etrace_smi_init(&f, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
 		f.msg_type = 2;
-		for (i = 0, at[0] = 0; i < NP; i++) {
+		for (i = 0, at[0] = 0; i < np; i++) {
 			int m = c_smi_stream_put(&p, &f, &in[i], one + at[i], 48);
 			if (m < 0)
 				break;
 			at[i + 1] = at[i] + (size_t)m;
 		}
-		n = c_smi_stream_put_batch(&p, &f, in, NP, all, sizeof all, &used);
+		n = c_smi_stream_put_batch(&p, &f, in, np, all, sizeof all, &used);
 		CHECK_EQ(n, i);
 		CHECK_EQ(used, at[i]);
 		CHECK(memcmp(one, all, at[i]) == 0);
@@ -2058,7 +2060,7 @@ static void test_writers(void)
 		data_param_set(k, &p);
 		p.smi_index_bits = (uint8_t)(k % 2 ? 9 : 0);
 		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
-		for (i = 0; i < NP; i++) {
+		for (i = 0; i < np; i++) {
 			struct pmregs_etrace_smi f;
 			dpkt_t t;
 			random_data(&p, &t);
@@ -2072,8 +2074,8 @@ static void test_writers(void)
 	}
 	CHECK_EQ(bad, 0);
 	printf("writers: %zu packets framed, %zu refused alike by both paths\n", ok, err);
-	CHECK(ok > NP * (NSETS + NDSETS) * 3 / 4); /* most packets were good, */
-	CHECK(err > NP * NSETS / 20);              /* and enough were bad */
+	CHECK(ok > np * (NSETS + NDSETS) * 3 / 4); /* most packets were good, */
+	CHECK(err > np * NSETS / 20);              /* and enough were bad */
 }
 
 /*

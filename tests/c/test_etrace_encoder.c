@@ -731,8 +731,8 @@ static void test_naive(void)
 static void test_smi_short(void)
 {
 	uint64_t r = 0x9e3779b97f4a7c15u;
-	unsigned i, handled = 0, handled3 = 0;
-	for (i = 0; i < 300000; i++) {
+	unsigned i, handled = 0, handled3 = 0, rounds = (unsigned)(300000ul / test_sparse()); /* fewer under emulation */
+	for (i = 0; i < rounds; i++) {
 		struct pmregs_etrace_params p;
 		struct pmregs_etrace_smi f;
 		pkt_t t;
@@ -831,8 +831,8 @@ static void test_smi_short(void)
 		/* too little room: nothing written, PMREGS_ENOSPC */
 		CHECK_EQ(pmregs_etrace_enc_smi_short(&f, &p, aw, dw, &t, a, (size_t)ra - 1u), PMREGS_ENOSPC);
 	}
-	CHECK(handled > 150000); /* most packets took the short writer */
-	CHECK(handled3 > 20000); /* 3.0 and 3.1 too (not those longer than 31 bytes) */
+	CHECK(handled > rounds / 2); /* most packets took the short writer */
+	CHECK(handled3 > rounds / 15); /* 3.0 and 3.1 too (not those longer than 31 bytes) */
 }
 
 int main(void)

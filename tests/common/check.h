@@ -57,6 +57,25 @@ static inline unsigned long test_scale(unsigned long n)
 	return n / div ? n / div : 1;
 }
 
+/*
+ * test_sparse(): 1, or the environment variable PMREGS_TEST_SPARSE when it is set (at least 1).
+ * make check sets it for the emulated big-endian run only, whose point is the byte order: the
+ * exhaustive sweeps and fixed-size loops that use it there visit an evenly spread 1/test_sparse()
+ * of their cases (the native, sanitizer and 32-bit runs visit every one). That run's output is
+ * compared with a native run with the same setting.
+ */
+static inline unsigned long test_sparse(void)
+{
+	static unsigned long div;
+	if (div == 0) {
+		const char *s = getenv("PMREGS_TEST_SPARSE");
+		div = s ? strtoul(s, NULL, 10) : 1;
+		if (div == 0)
+			div = 1;
+	}
+	return div;
+}
+
 static inline int check_done(const char *name)
 {
 	printf("%s: %lu checks, %lu failed\n", name, checks, failures);

@@ -41,28 +41,32 @@ port_native() {
 
 # port_target MODE SRC CC... : build SRC for MODE with CC... (at -O0, which builds several times
 # faster: these runs check results on another word size and byte order, the native builds are the -O2
-# ones; at -O1 the tests whose random rounds take the time (pmregs-test: long-run; with -m32 also
-# -fno-inline where inlining costs more build than it saves: pmregs-test: no-inline); with $TESTFLAGS,
+# ones; at -O1 the tests whose random rounds take the time (pmregs-test: long-run; at -Og, optimised
+# without inlining, where inlining costs more build than it saves: pmregs-test: no-inline); with $TESTFLAGS,
 # examples too, at -O0 in both modes: their runs take milliseconds, even emulated),
 # run it (through $port_runner) and compare its stdout with the native run's. A test that takes its
 # number of random rounds from test_scale() (tests/common/check.h) runs an eighth of them with -m32
-# (PMREGS_TEST_SCALE=8) and a 64th under emulation, whose point is the byte order (at full scale it
-# would take minutes), and is compared with its native build run at the same scale.
-port_scale_m32=8 port_scale_be=64
+# (PMREGS_TEST_SCALE=8) and a 256th under emulation, whose point is the byte order (at full scale it
+# would take minutes), and is compared with its native build run at the same scale. Under emulation
+# the exhaustive sweeps and fixed-size loops that say test_sparse() (tests/common/check.h) also visit
+# one case in 16, evenly spread (PMREGS_TEST_SPARSE=16; every case in the native and 32-bit runs),
+# and the native run it is compared with does the same.
+port_scale_m32=8 port_scale_be=256
+port_sparse_m32=1 port_sparse_be=16
 port_opt_m32=-O0 port_opt_be=-O0
 port_target() {
 	mode=$1 src=$2
 	shift 2
-	eval "port_scale=\$port_scale_$mode port_opt=\$port_opt_$mode"
+	eval "port_scale=\$port_scale_$mode port_opt=\$port_opt_$mode port_sparse=\$port_sparse_$mode"
 	pn=${src##*/}
 	pn=${pn%.c}
 	pflags=$TESTFLAGS
 	case $src in examples/*) port_opt=-O0 ;; esac
 	grep -q 'pmregs-test: long-run' "$src" 2>/dev/null && port_opt=-O1
-	[ "$mode" = m32 ] && grep -q 'pmregs-test: no-inline' "$src" 2>/dev/null && port_opt="$port_opt -fno-inline"
+	grep -q 'pmregs-test: no-inline' "$src" 2>/dev/null && port_opt=-Og
 	# shellcheck disable=SC2046
 	"$@" -std=c99 $WARN $port_opt $pflags -Iinclude "$src" -o "$PB/$mode/$pn" $(port_libs "$src") || return 1
-	PMREGS_TEST_SCALE=$port_scale $port_timeout $port_runner "$PB/$mode/$pn" >"$PB/$mode/$pn.out" || {
+	PMREGS_TEST_SCALE=$port_scale PMREGS_TEST_SPARSE=$port_sparse $port_timeout $port_runner "$PB/$mode/$pn" >"$PB/$mode/$pn.out" || {
 		echo "exit status $?; output:"
 		cat "$PB/$mode/$pn.out"
 		return 1
@@ -73,13 +77,21 @@ port_target() {
 		return 1
 	fi
 	native=$B/$pn.out
-	if grep -q 'test_scale(' "$src"; then
+	# the 64-bit output at the same scale: the sanitizer run's when it has ended (tests/run.sh:
+	# san_build_run; the same program's output as the native build's), or a native run
+	port_san=
+	[ "$port_sparse" = 1 ] && [ -f "$B/$pn.san.scale" ] && [ "$(cat "$B/$pn.san.scale")" = "$port_scale" ] &&
+		[ -f "$B/$pn.san.out" ] && port_san=$B/$pn.san.out
+	if [ -n "$port_san" ] && grep -q 'test_scale(' "$src"; then
+		native=$port_san
+	elif grep -q 'test_scale(' "$src" || { [ "$port_sparse" != 1 ] && grep -q 'test_sparse(' "$src"; }; then
 		native=$PB/$mode/$pn.native.out
-		PMREGS_TEST_SCALE=$port_scale "$B/$pn" >"$native" || {
-			echo "the native build, at PMREGS_TEST_SCALE=$port_scale, failed"
+		PMREGS_TEST_SCALE=$port_scale PMREGS_TEST_SPARSE=$port_sparse "$B/$pn" >"$native" || {
+			echo "the native build, at PMREGS_TEST_SCALE=$port_scale PMREGS_TEST_SPARSE=$port_sparse, failed"
 			return 1
 		}
 	fi
+	echo "output compared with $native"
 	if ! cmp -s "$native" "$PB/$mode/$pn.out"; then
 		echo "output differs from the native run (< native, > this target):"
 		diff "$native" "$PB/$mode/$pn.out" | head -n 40
