@@ -376,6 +376,35 @@ static void test_every_event(const struct pmregs_catalog *c)
 		CHECK(c->aliases[i].event < c->nevents);
 }
 
+/* The lookups without the name index (nhash 0: the binary search that a catalogue with too many entries
+ * for two-byte slots gets): every event's and every alias's name finds what the index finds, a miss none. */
+static void test_unindexed(const struct pmregs_catalog *c)
+{
+	struct pmregs_catalog u = *c;
+	size_t i, j;
+	u.nhash = 0;
+	u.hash = 0;
+	for (i = 0; i < c->ntables; i++) {
+		const struct pmregs_cat_table *t = &c->tables[i];
+		for (j = 0; j < t->count; j += test_sparse()) {
+			const struct pmregs_cat_event *e = &c->events[t->first + j];
+			const char *name = pmregs_cat_event_name(c, e);
+			checks++;
+			if ((pmregs_cat_event_find(&u, t, name) != e || pmregs_cat_event_find(c, t, name) != e) && check_failed())
+				fprintf(stderr, "%s: %s: the index and the search disagree\n", pmregs_cat_table_name(c, t), name);
+		}
+		for (j = 0; j < t->naliases; j++) {
+			const char *name = pmregs_cat_str(c, c->aliases[t->first_alias + j].name);
+			checks++;
+			if ((pmregs_cat_event_find(&u, t, name) != pmregs_cat_event_find(c, t, name) ||
+			     !pmregs_cat_event_find(c, t, name)) && check_failed())
+				fprintf(stderr, "%s: alias %s: the index and the search disagree\n", pmregs_cat_table_name(c, t), name);
+		}
+		CHECK(pmregs_cat_event_find(&u, t, "no_such_event.none") == 0);
+		CHECK(pmregs_cat_event_find(c, t, "no_such_event.none") == 0);
+	}
+}
+
 int main(void)
 {
 	size_t n, i;
@@ -399,8 +428,10 @@ int main(void)
 	test_amd();
 	test_perf_syntax();
 	test_cpus();
-	for (i = 0; i < n; i++) /* the core catalogues and the others (AMD L3, DF, UMC) */
+	for (i = 0; i < n; i++) { /* the core catalogues and the others (AMD L3, DF, UMC) */
 		test_every_event(d[i].catalog());
+		test_unindexed(d[i].catalog());
+	}
 	test_uncore(d, n);
 	printf("test_catalog: %zu Intel and %zu AMD events in %zu + %zu tables; %zu with an extra MSR perf has no term for\n",
 	       intel->nevents, amd->nevents, intel->ntables, amd->ntables, nterm);
