@@ -45,15 +45,19 @@ static inline int check_failed(void)
  * and the emulated big-endian runs, and compares the output of the last two with a native run at
  * the same scale.
  */
+/* the divisor an environment variable sets: its value, 1 when it is unset or 0 */
+static inline unsigned long test_env_divisor(const char *name)
+{
+	const char *s = getenv(name);
+	unsigned long div = s ? strtoul(s, NULL, 10) : 1;
+	return div ? div : 1;
+}
+
 static inline unsigned long test_scale(unsigned long n)
 {
 	static unsigned long div;
-	if (div == 0) {
-		const char *s = getenv("PMREGS_TEST_SCALE");
-		div = s ? strtoul(s, NULL, 10) : 1;
-		if (div == 0)
-			div = 1;
-	}
+	if (div == 0)
+		div = test_env_divisor("PMREGS_TEST_SCALE");
 	return n / div ? n / div : 1;
 }
 
@@ -67,12 +71,8 @@ static inline unsigned long test_scale(unsigned long n)
 static inline unsigned long test_sparse(void)
 {
 	static unsigned long div;
-	if (div == 0) {
-		const char *s = getenv("PMREGS_TEST_SPARSE");
-		div = s ? strtoul(s, NULL, 10) : 1;
-		if (div == 0)
-			div = 1;
-	}
+	if (div == 0)
+		div = test_env_divisor("PMREGS_TEST_SPARSE");
 	return div;
 }
 
