@@ -40,7 +40,9 @@ class Function:
 
 _RETURN = re.compile(r"\breturn\b([^;]*);")
 _COMPARED = re.compile(r"[=!<>]=\s*PMREGS_E[A-Z]+\b|\bPMREGS_E[A-Z]+\s*[=!<>]=")
-_ASSIGN = re.compile(r"\b(\w+)\s*(?:\[[^\]]*\])?\s*(?<![=!<>])=(?!=)([^;]*);")
+_ASSIGN = re.compile(r"\b(?=(\w+))\1\s*(?:\[[^\]]*\])?\s*(?<![=!<>])=(?!=)([^;]*);")
+_WORD = re.compile(r"\b[a-z_]\w*\b")
+_BRACE = re.compile(r"[{}]")
 
 
 def returned(body):
@@ -48,15 +50,16 @@ def returned(body):
     statement, or assigned to a variable a return statement gives back; the functions whose result
     is returned that way. A code only compared with, or stored in an output, is data, not an error."""
     exprs = _RETURN.findall(body)
-    names = {w for e in exprs for w in re.findall(r"\b[a-z_]\w*\b", e)}
+    names = {w for e in exprs for w in _WORD.findall(e)}
     flows = list(exprs)
+    assigns = _ASSIGN.findall(body)         # the body's assignments, read once for every round below
     grew = True
     while grew:                             # rc = f(...); n = rc; return n;  follows rc too
         grew = False
-        for var, rhs in _ASSIGN.findall(body):
+        for var, rhs in assigns:
             if var in names and rhs not in flows:
                 flows.append(rhs)
-                new = set(re.findall(r"\b[a-z_]\w*\b", rhs)) - names
+                new = set(_WORD.findall(rhs)) - names
                 if new:
                     names |= new
                     grew = True
@@ -87,14 +90,13 @@ def decl(t, n):
 def body_end(text, start):
     """Index just past the brace that closes the one at start."""
     depth = 0
-    for i in range(start, len(text)):
-        c = text[i]
-        if c == "{":
+    for m in _BRACE.finditer(text, start):
+        if m.group() == "{":
             depth += 1
-        elif c == "}":
+        else:
             depth -= 1
             if depth == 0:
-                return i + 1
+                return m.end()
     return len(text)
 
 
@@ -159,20 +161,30 @@ def name_tables(api, prefix, owners, claimed):
     field", a list, or "—" for the owner's own names. The functions placed go into the set claimed."""
     api = api or {"functions": [], "macros": []}
     longest_first = sorted(owners, key=lambda o: -len(o[0]))
+    # per letter case (upper: a macro's name), each owner's prefix and its members longest first, each with
+    # its name in that case and the names of its values (the members' order and names, worked out once)
+    cases = {}
+    for upper in (False, True):
+        cased = (lambda x: x.upper()) if upper else (lambda x: x)
+        pre = (prefix.upper() if upper else prefix) + "_"
+        cases[upper] = (pre, [(owner, pre + cased(owner) + "_",
+                               [(m, cased(m), {v.upper() for v in values} if upper else None)
+                                for m, values in sorted(members, key=lambda mv: -len(mv[0]))])
+                              for owner, members in longest_first])
 
     def place(name):
         upper = name.startswith(prefix.upper() + "_")
-        pre = (prefix.upper() if upper else prefix) + "_"
-        cased = (lambda x: x.upper()) if upper else (lambda x: x)
-        for owner, members in longest_first:
-            op = pre + cased(owner) + "_"
+        pre, owners_cased = cases[upper]
+        if not name.startswith(pre):        # every owner's prefix starts with it
+            return None
+        for owner, op, members in owners_cased:
             if not name.startswith(op):
                 continue
             rest = name[len(op):]
-            for m, values in sorted(members, key=lambda mv: -len(mv[0])):
-                if rest == cased(m) or rest.startswith(cased(m) + "_"):
+            for m, cm, uvalues in members:
+                if rest == cm or rest.startswith(cm + "_"):
                     tail = rest[len(m):]
-                    if upper and tail[1:] in {v.upper() for v in values}:
+                    if upper and tail[1:] in uvalues:
                         tail = "_VALUE"
                     return owner, op + "FIELD" + tail, m
             return owner, name, None
