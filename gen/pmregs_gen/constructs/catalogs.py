@@ -483,13 +483,14 @@ class Pool:
     def c_chunks(self):
         out = []
         for ch in self.chunks + ([self.cur] if self.cur else []):
-            lines, line = [], []
+            lines, line, n = [], [], 0
             for b in ch:
                 piece = '"' + cbytes(b) + '\\0"'
                 line.append(piece)
-                if sum(len(p) for p in line) > 96:
+                n += len(piece)                 # the line's pieces' length
+                if n > 96:
                     lines.append(" ".join(line))
-                    line = []
+                    line, n = [], 0
             if line:
                 lines.append(" ".join(line))
             out.append("\n\t\t".join(lines))
@@ -499,27 +500,30 @@ class Pool:
         return (len(self.chunks) + (1 if self.cur else 0)) * CHUNK
 
 
+def _cbyte(x):
+    """The C string literal text of byte x."""
+    ch = chr(x)
+    if ch in '"\\':
+        return "\\" + ch
+    if ch == "?":
+        return "\\?"               # no trigraphs
+    if 32 <= x < 127:
+        return ch
+    return f"\\{x:03o}"
+
+
+_CBYTES = tuple(_cbyte(x) for x in range(256))
+
+
 def cbytes(b):
-    out = []
-    for i, x in enumerate(b):
-        ch = chr(x)
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "?":
-            out.append("\\?")        # no trigraphs
-        elif 32 <= x < 127:
-            out.append(ch)
-        else:
-            out.append(f"\\{x:03o}")
-    return "".join(out)
+    return "".join(map(_CBYTES.__getitem__, b))
 
 
 def name_hash(table, name):
     """pmregs_cat_hash() (base_catalog.h): FNV-1a over the lower-cased bytes, basis XOR the table index."""
     h = 2166136261 ^ table
-    for b in name.encode("utf-8"):
-        h ^= (b + 32) if 65 <= b <= 90 else b
-        h = (h * 16777619) & 0xFFFFFFFF
+    for b in name.encode("utf-8").lower():      # bytes.lower(): A-Z only, as pmregs_cat_hash() does
+        h = ((h ^ b) * 16777619) & 0xFFFFFFFF
     return h
 
 
