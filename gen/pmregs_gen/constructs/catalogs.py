@@ -29,6 +29,7 @@ events sorted by name ignoring case, each with its register value already placed
 
 import hashlib
 import os
+import re
 
 from ..ctext import comment_text
 from ..mdtext import md, md_par
@@ -300,27 +301,78 @@ class _TaglessLoader(getattr(yaml, "CBaseLoader", yaml.BaseLoader)):
         return ""
 
 
+def _plain_node(text):
+    """The node yaml.compose(text, Loader=BaseLoader) gives (None for an empty stream)."""
+    loader = _TaglessLoader(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+def _node_data(n):
+    if isinstance(n, yaml.ScalarNode):
+        return n.value
+    if isinstance(n, yaml.SequenceNode):
+        return [_node_data(x) for x in n.value]
+    return {_node_data(k): _node_data(v) for k, v in n.value}
+
+
 def _plain_data(text):
     """What yaml.load(text, Loader=BaseLoader) gives (str, list and dict; the last of duplicate keys wins), in
     a fraction of the time: the nodes composed by the parser, then turned into data by one small function
     instead of the general constructor. Raises yaml.YAMLError, TypeError for a key that is no scalar, or
     RecursionError for nodes nested hundreds deep (the caller then reads the file the slow way, which says
     where it is wrong)."""
-    loader = _TaglessLoader(text)
-    try:
-        node = loader.get_single_node()
-    finally:
-        loader.dispose()
-    if node is None:
-        return None
+    node = _plain_node(text)
+    return None if node is None else _node_data(node)
 
-    def data(n):
-        if isinstance(n, yaml.ScalarNode):
-            return n.value
-        if isinstance(n, yaml.SequenceNode):
-            return [data(x) for x in n.value]
-        return {data(k): data(v) for k, v in n.value}
-    return data(node)
+
+# One line of the events list as the importer writes it: a flow mapping of plain keys, each with a
+# double-quoted value (printable ASCII, no escape but \xHH) or a plain one of letters, digits and '_'
+_EV_ITEM = r'[a-z_][a-z0-9_]*: (?:"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\x[0-9A-Fa-f]{2})*"|[0-9A-Za-z_]+)'
+_EV_LINE = re.compile(r"  - \{(" + _EV_ITEM + r"(?:, " + _EV_ITEM + r")*)\}\n")
+_EV_PAIR = re.compile(r'([a-z_][a-z0-9_]*): (?:"([^"]*)"|([0-9A-Za-z_]+))(?:, |$)')
+_EV_HEX = re.compile(r"\\x([0-9A-Fa-f]{2})")
+
+
+def _events_line(inner):
+    """The mapping of one line that _EV_LINE matched (what YAML makes of it: the last of duplicate keys wins)."""
+    ev = {}
+    for m in _EV_PAIR.finditer(inner):
+        q = m.group(2)
+        ev[m.group(1)] = m.group(3) if q is None else \
+            _EV_HEX.sub(lambda h: chr(int(h.group(1), 16)), q) if "\\" in q else q
+    return ev
+
+
+def _table_data(text):
+    """_plain_data(text) of a catalogue data file, its events list read line by line where every line of it
+    is as the importer writes it (_EV_LINE): the rest of the file (the events list replaced by []) is read
+    as YAML, and its top-level key 'events' must be that line's, the only one, with that empty list;
+    anything else and the whole file is read as YAML."""
+    at = text.find("\nevents:\n") + 1
+    if at <= 0:
+        return _plain_data(text)
+    end, events = at + len("events:\n"), []
+    m = _EV_LINE.match(text, end)
+    while m:
+        events.append(_events_line(m.group(1)))
+        end = m.end()
+        m = _EV_LINE.match(text, end)
+    if not events or not (end == len(text) or "a" <= text[end] <= "z"):
+        return _plain_data(text)
+    node = _plain_node(text[:at] + "events: []\n" + text[end:])
+    if not isinstance(node, yaml.MappingNode):
+        return _plain_data(text)
+    line = text.count("\n", 0, at)
+    keys = [(k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == "events"]
+    if len(keys) != 1 or (keys[0][0].start_mark.line, keys[0][0].start_mark.column) != (line, 0) or \
+            not isinstance(keys[0][1], yaml.SequenceNode) or keys[0][1].value:
+        return _plain_data(text)
+    d = _node_data(node)
+    d["events"] = events
+    return d
 
 
 def fast_table(raw, fn, fields, flags):
@@ -334,7 +386,7 @@ def fast_table(raw, fn, fields, flags):
     if len(raw) > MAX_BYTES or "&" in text or "*" in text or "\0" in text:
         return None
     try:
-        d = _plain_data(text)
+        d = _table_data(text)
     except (yaml.YAMLError, TypeError, RecursionError):   # a key that is no scalar; nested too deep
         return None
     if not isinstance(d, dict) or not set(d) <= set(TABLE_KEYS) or \
