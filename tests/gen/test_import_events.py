@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import unittest.mock
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gen"))
@@ -212,6 +213,35 @@ class Import(unittest.TestCase):
         self.assertIn("error[PMR002]: unknown event key 'countrs'", p.stderr)
         self.assertIn("error[PMR014]: umask 256 is outside 0..255", p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "none")))
+
+
+
+class EventLines(unittest.TestCase):
+    """The catalogue reader's line-by-line read of an events list (catalogs._table_data) gives what the YAML
+    read of the whole file gives (catalogs._plain_data), or fails where it fails, for files whose 'events:'
+    line is what it seems and for files where it is not."""
+
+    HEAD = 'table: t\ntitle: x\npmu: p\ncpus:\n  - {family: 6, model: 1}\nevents:\n' \
+        '  - {name: "A\\x2aB\\x5cx41", umask: 0x1, brief: "a, b: c {d}"}\n  - {name: "B", umask: 0x2, umask: 3}\n'
+    TEXTS = (HEAD, HEAD + "aliases:\n  - {alias: a, event: A}\n", HEAD + "events: []\n", HEAD + '"events": 1\n',
+             HEAD + "  # note\n", HEAD + "\n", HEAD + "- x\n", HEAD + "xyz\n", HEAD + "  - {name: 'C'}\n",
+             'title: "a\n' + HEAD[9:], "x: 'a\nevents:\n  - {name: \"A\"}\n'\n", "x: |\n  a\nevents:\n  - {name: \"A\"}\n",
+             'x: "\nevents:\n  - {name: "A"}\n"\n', 'x: [1,\nevents:\n  - {name: "A"}\n]\n', '- 1\nevents:\n  - {name: "A"}\n',
+             '? x\nevents:\n  - {name: "A"}\n', 'x: 1\nevents:\n  - {name: "A"}\n---\ny: 2\n', 'events:\n  - {name: "A"}\n')
+
+    def test_the_same_data(self):
+        def read(f, text):
+            try:
+                return f(text)
+            except Exception:               # the kind of failure does not matter: the file is then read slowly
+                return "refused"
+        for text in self.TEXTS:
+            self.assertEqual(read(catalogs._table_data, text), read(catalogs._plain_data, text), text)
+        self.assertEqual(read(catalogs._table_data, self.HEAD)["events"][0]["name"], "A*B\\x41")
+        seen, real = [], catalogs._plain_data
+        with unittest.mock.patch.object(catalogs, "_plain_data", lambda t: seen.append(t) or real(t)):
+            catalogs._table_data(self.HEAD)
+        self.assertEqual(seen, [])          # read line by line, not as YAML
 
 
 def sources():
