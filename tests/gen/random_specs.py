@@ -51,6 +51,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import generate  # noqa: E402
 import genrun  # noqa: E402
+from pmregs_gen.emit import make_env  # noqa: E402
 
 GEN = os.path.join(ROOT, "gen", "generate.py")
 WARN = "-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror".split()
@@ -505,6 +506,11 @@ def generate_all(*runs):
     (tests/gen/genrun.py: the generator imported once): [(status, output)] in order. An argument list
     that starts with a function runs that function instead of the generator's main()."""
     t0 = time.time()
+    # the templates of headers and self-tests compiled here, once, for every run forked below (each would
+    # compile those it renders: the mutants' run renders the headers of the families that pass alone)
+    env = make_env()
+    for name in env.list_templates(filter_func=lambda n: n.endswith((".h.j2", ".c.j2"))):
+        env.get_template(name)
     started = [genrun.start(args[0], GEN, *args[1:]) if callable(args[0]) else genrun.start(generate.main, GEN, *args)
                for args in runs]
     out = []
