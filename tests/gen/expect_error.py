@@ -120,12 +120,6 @@ def main(argv):
             return seen[text]
         reserved.c_definitions = c_definitions
         reserved.table([])
-        # the header templates compiled here, once, for every child (a spec that passes its own checks and
-        # fails across families or outputs renders its headers first)
-        from pmregs_gen.emit import make_env   # noqa: E402
-        env = make_env()
-        for name in env.list_templates(filter_func=lambda n: n.endswith(".h.j2")):
-            env.get_template(name)
         runner = run_forked(generate.main)
         for spec in specs:
             ok, text = expect(spec, runner)
