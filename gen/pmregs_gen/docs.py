@@ -113,8 +113,8 @@ def header_api(fam, spec_path, spec_bytes):
             for f in capi.functions(part):
                 f.header = header
                 fns.append(f)
-        every += fns   # internal helpers too: errors are followed through them
-        api[c.NAME] = {"functions": [f for f in fns if public(f.name)], "macros": capi.macros(text)}
+        every += fns
+        api[c.NAME] = {"functions": fns, "macros": capi.macros(text)}
     base = [f for f in BASE_FUNCTIONS if f.name != "pmregs_strerror"]
     capi.close_errors(every + base)
     for f in every:

@@ -2512,46 +2512,69 @@ static inline const struct pmregs_register_desc *pmregs_etrace_register_descs(si
 }
 
 /*
- * The generic walkers below decode through these, compiled out of line once
- * per program (PMREGS_NOINLINE) whichever streams share them: a walker names
- * and formats every field of every packet and calls back through a pointer,
- * so the forced inlining of the hot decoders (a copy of each in every
- * walker) would buy it nothing and cost every program that includes this
- * header most of its compile time. The same results as the hot decoders.
+ * pmregs_etrace_encap_decode() compiled once, out of line (PMREGS_NOINLINE), for code whose
+ * speed does not depend on it, such as the generic stream walkers (each field
+ * named and formatted, a callback through a pointer): a program that calls it
+ * from many places compiles the decoder once, not once in each. The same results.
  */
-PMREGS_NOINLINE int pmregs_etrace_encap__decode_cold(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_encap *out)
+PMREGS_NOINLINE int pmregs_etrace_encap_decode_cold(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_encap *out)
 {
 	return pmregs_etrace_encap_decode(p, buf, len, out);
 }
 
-PMREGS_NOINLINE int pmregs_etrace_smi__decode_cold(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_smi *out)
+/*
+ * pmregs_etrace_smi_decode() compiled once, out of line (PMREGS_NOINLINE), for code whose
+ * speed does not depend on it, such as the generic stream walkers (each field
+ * named and formatted, a callback through a pointer): a program that calls it
+ * from many places compiles the decoder once, not once in each. The same results.
+ */
+PMREGS_NOINLINE int pmregs_etrace_smi_decode_cold(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_smi *out)
 {
 	return pmregs_etrace_smi_decode(p, buf, len, out);
 }
 
-PMREGS_NOINLINE int pmregs_etrace_atb__decode_cold(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_atb *out)
+/*
+ * pmregs_etrace_atb_decode() compiled once, out of line (PMREGS_NOINLINE), for code whose
+ * speed does not depend on it, such as the generic stream walkers (each field
+ * named and formatted, a callback through a pointer): a program that calls it
+ * from many places compiles the decoder once, not once in each. The same results.
+ */
+PMREGS_NOINLINE int pmregs_etrace_atb_decode_cold(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_atb *out)
 {
 	return pmregs_etrace_atb_decode(p, buf, len, out);
 }
 
-PMREGS_NOINLINE int pmregs_etrace_te_inst__decode_at_cold(const struct pmregs_etrace_params *p, const unsigned char *c, size_t at, size_t end, size_t have,
+/*
+ * pmregs_etrace_te_inst_decode_at() compiled once, out of line (PMREGS_NOINLINE), for code whose
+ * speed does not depend on it, such as the generic stream walkers (each field
+ * named and formatted, a callback through a pointer): a program that calls it
+ * from many places compiles the decoder once, not once in each. The same results.
+ */
+PMREGS_NOINLINE int pmregs_etrace_te_inst_decode_at_cold(const struct pmregs_etrace_params *p, const unsigned char *c, size_t at, size_t end, size_t have,
 		struct pmregs_etrace_te_inst *out)
 {
 	return pmregs_etrace_te_inst_decode_at(p, c, at, end, have, out);
 }
 
-PMREGS_NOINLINE int pmregs_etrace_te_data__decode_at_cold(const struct pmregs_etrace_params *p, const unsigned char *c, size_t at, size_t end, size_t have,
+/*
+ * pmregs_etrace_te_data_decode_at() compiled once, out of line (PMREGS_NOINLINE), for code whose
+ * speed does not depend on it, such as the generic stream walkers (each field
+ * named and formatted, a callback through a pointer): a program that calls it
+ * from many places compiles the decoder once, not once in each. The same results.
+ */
+PMREGS_NOINLINE int pmregs_etrace_te_data_decode_at_cold(const struct pmregs_etrace_params *p, const unsigned char *c, size_t at, size_t end, size_t have,
 		struct pmregs_etrace_te_data *out)
 {
 	return pmregs_etrace_te_data_decode_at(p, c, at, end, have, out);
 }
 
 /*
- * pmregs_etrace_encap_stream_next() for pmregs_etrace_encap_stream_walk(): the same items and walker state, from the
- * decoders above (te_inst by pmregs_etrace_te_inst_decode_at(), whose results the
- * word decoder that pmregs_etrace_encap_stream_next() takes for a short whole-byte payload gives).
+ * pmregs_etrace_encap_stream_next() with the decoders out of line (pmregs_etrace_encap_decode_cold(),
+ * pmregs_etrace_te_inst_decode_at_cold(): every payload by pmregs_etrace_te_inst_decode_at(), whose results
+ * the word decoder gives): the same items and walker state, in a fraction of the
+ * code, for a walk whose speed does not depend on the decoders (pmregs_etrace_encap_stream_walk()).
  */
-static inline int pmregs_etrace_encap_stream__next_cold(struct pmregs_etrace_encap_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_encap_stream_item *it)
+static inline int pmregs_etrace_encap_stream_next_cold(struct pmregs_etrace_encap_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_encap_stream_item *it)
 {
 	struct pmregs_etrace_encap *f = &it->frame;
 	unsigned char t[42 + PMREGS_INPLACE_SLACK];
@@ -2577,7 +2600,7 @@ static inline int pmregs_etrace_encap_stream__next_cold(struct pmregs_etrace_enc
 	}
 	c = s->buf + start;
 	avail = s->len - start;
-	rc = pmregs_etrace_encap__decode_cold(p, c, avail, f);
+	rc = pmregs_etrace_encap_decode_cold(p, c, avail, f);
 	if (rc > 0 && f->payload_bits && ((uint64_t)f->type == (uint64_t)p->encap_type_inst)) {
 		at = f->payload_offset;
 		nb = f->payload_bits;
@@ -2590,7 +2613,7 @@ static inline int pmregs_etrace_encap_stream__next_cold(struct pmregs_etrace_enc
 		}
 		n = pmregs_ip_payload_bytes(c, at, nb);
 		it->payload_len = n;
-		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst__decode_at_cold(p, c, at, at + nb, 8 * n, &it->payload);
+		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_at_cold(p, c, at, at + nb, 8 * n, &it->payload);
 		if (prc < 0)
 			rc = prc;
 		else
@@ -2646,7 +2669,7 @@ static inline int pmregs_etrace_encap_stream_walk(const uint64_t *params, size_t
 	for (i = 0; i < sizeof it; i++)
 		((unsigned char *)&it)[i] = 0;
 	pmregs_etrace_encap_stream_init(&s, buf, len, synced);
-	while (pmregs_etrace_encap_stream__next_cold(&s, &p, &it)) {
+	while (pmregs_etrace_encap_stream_next_cold(&s, &p, &it)) {
 		ev.offset = it.offset;
 		ev.size = it.size;
 		ev.status = it.status;
@@ -2667,11 +2690,12 @@ static inline int pmregs_etrace_encap_stream_walk(const uint64_t *params, size_t
 }
 
 /*
- * pmregs_etrace_smi_stream_next() for pmregs_etrace_smi_stream_walk(): the same items and walker state, from the
- * decoders above (te_inst by pmregs_etrace_te_inst_decode_at(), whose results the
- * word decoder that pmregs_etrace_smi_stream_next() takes for a short whole-byte payload gives).
+ * pmregs_etrace_smi_stream_next() with the decoders out of line (pmregs_etrace_smi_decode_cold(),
+ * pmregs_etrace_te_inst_decode_at_cold(): every payload by pmregs_etrace_te_inst_decode_at(), whose results
+ * the word decoder gives): the same items and walker state, in a fraction of the
+ * code, for a walk whose speed does not depend on the decoders (pmregs_etrace_smi_stream_walk()).
  */
-static inline int pmregs_etrace_smi_stream__next_cold(struct pmregs_etrace_smi_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_stream_item *it)
+static inline int pmregs_etrace_smi_stream_next_cold(struct pmregs_etrace_smi_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_stream_item *it)
 {
 	struct pmregs_etrace_smi *f = &it->frame;
 	unsigned char t[36 + PMREGS_INPLACE_SLACK];
@@ -2697,7 +2721,7 @@ static inline int pmregs_etrace_smi_stream__next_cold(struct pmregs_etrace_smi_s
 	}
 	c = s->buf + start;
 	avail = s->len - start;
-	rc = pmregs_etrace_smi__decode_cold(p, c, avail, f);
+	rc = pmregs_etrace_smi_decode_cold(p, c, avail, f);
 	if (rc > 0 && f->payload_bits && ((uint64_t)f->msg_type == PMREGS_U64(2))) {
 		at = f->payload_offset;
 		nb = f->payload_bits;
@@ -2710,7 +2734,7 @@ static inline int pmregs_etrace_smi_stream__next_cold(struct pmregs_etrace_smi_s
 		}
 		n = pmregs_ip_payload_bytes(c, at, nb);
 		it->payload_len = n;
-		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst__decode_at_cold(p, c, at, at + nb, 8 * n, &it->payload);
+		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_at_cold(p, c, at, at + nb, 8 * n, &it->payload);
 		if (prc < 0)
 			rc = prc;
 		else
@@ -2766,7 +2790,7 @@ static inline int pmregs_etrace_smi_stream_walk(const uint64_t *params, size_t n
 	for (i = 0; i < sizeof it; i++)
 		((unsigned char *)&it)[i] = 0;
 	pmregs_etrace_smi_stream_init(&s, buf, len, synced);
-	while (pmregs_etrace_smi_stream__next_cold(&s, &p, &it)) {
+	while (pmregs_etrace_smi_stream_next_cold(&s, &p, &it)) {
 		ev.offset = it.offset;
 		ev.size = it.size;
 		ev.status = it.status;
@@ -2787,11 +2811,12 @@ static inline int pmregs_etrace_smi_stream_walk(const uint64_t *params, size_t n
 }
 
 /*
- * pmregs_etrace_atb_stream_next() for pmregs_etrace_atb_stream_walk(): the same items and walker state, from the
- * decoders above (te_inst by pmregs_etrace_te_inst_decode_at(), whose results the
- * word decoder that pmregs_etrace_atb_stream_next() takes for a short whole-byte payload gives).
+ * pmregs_etrace_atb_stream_next() with the decoders out of line (pmregs_etrace_atb_decode_cold(),
+ * pmregs_etrace_te_inst_decode_at_cold(): every payload by pmregs_etrace_te_inst_decode_at(), whose results
+ * the word decoder gives): the same items and walker state, in a fraction of the
+ * code, for a walk whose speed does not depend on the decoders (pmregs_etrace_atb_stream_walk()).
  */
-static inline int pmregs_etrace_atb_stream__next_cold(struct pmregs_etrace_atb_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_atb_stream_item *it)
+static inline int pmregs_etrace_atb_stream_next_cold(struct pmregs_etrace_atb_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_atb_stream_item *it)
 {
 	struct pmregs_etrace_atb *f = &it->frame;
 	unsigned char t[34 + PMREGS_INPLACE_SLACK];
@@ -2817,7 +2842,7 @@ static inline int pmregs_etrace_atb_stream__next_cold(struct pmregs_etrace_atb_s
 	}
 	c = s->buf + start;
 	avail = s->len - start;
-	rc = pmregs_etrace_atb__decode_cold(p, c, avail, f);
+	rc = pmregs_etrace_atb_decode_cold(p, c, avail, f);
 	if (rc > 0 && f->payload_bits && ((uint64_t)f->length > PMREGS_U64(0))) {
 		at = f->payload_offset;
 		nb = f->payload_bits;
@@ -2830,7 +2855,7 @@ static inline int pmregs_etrace_atb_stream__next_cold(struct pmregs_etrace_atb_s
 		}
 		n = pmregs_ip_payload_bytes(c, at, nb);
 		it->payload_len = n;
-		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst__decode_at_cold(p, c, at, at + nb, 8 * n, &it->payload);
+		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_at_cold(p, c, at, at + nb, 8 * n, &it->payload);
 		if (prc < 0)
 			rc = prc;
 		else
@@ -2886,7 +2911,7 @@ static inline int pmregs_etrace_atb_stream_walk(const uint64_t *params, size_t n
 	for (i = 0; i < sizeof it; i++)
 		((unsigned char *)&it)[i] = 0;
 	pmregs_etrace_atb_stream_init(&s, buf, len, synced);
-	while (pmregs_etrace_atb_stream__next_cold(&s, &p, &it)) {
+	while (pmregs_etrace_atb_stream_next_cold(&s, &p, &it)) {
 		ev.offset = it.offset;
 		ev.size = it.size;
 		ev.status = it.status;
@@ -2907,11 +2932,12 @@ static inline int pmregs_etrace_atb_stream_walk(const uint64_t *params, size_t n
 }
 
 /*
- * pmregs_etrace_smi_data_stream_next() for pmregs_etrace_smi_data_stream_walk(): the same items and walker state, from the
- * decoders above (te_data by pmregs_etrace_te_data_decode_at(), whose results the
- * word decoder that pmregs_etrace_smi_data_stream_next() takes for a short whole-byte payload gives).
+ * pmregs_etrace_smi_data_stream_next() with the decoders out of line (pmregs_etrace_smi_decode_cold(),
+ * pmregs_etrace_te_data_decode_at_cold(): every payload by pmregs_etrace_te_data_decode_at(), whose results
+ * the word decoder gives): the same items and walker state, in a fraction of the
+ * code, for a walk whose speed does not depend on the decoders (pmregs_etrace_smi_data_stream_walk()).
  */
-static inline int pmregs_etrace_smi_data_stream__next_cold(struct pmregs_etrace_smi_data_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_data_stream_item *it)
+static inline int pmregs_etrace_smi_data_stream_next_cold(struct pmregs_etrace_smi_data_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_data_stream_item *it)
 {
 	struct pmregs_etrace_smi *f = &it->frame;
 	unsigned char t[36 + PMREGS_INPLACE_SLACK];
@@ -2937,7 +2963,7 @@ static inline int pmregs_etrace_smi_data_stream__next_cold(struct pmregs_etrace_
 	}
 	c = s->buf + start;
 	avail = s->len - start;
-	rc = pmregs_etrace_smi__decode_cold(p, c, avail, f);
+	rc = pmregs_etrace_smi_decode_cold(p, c, avail, f);
 	if (rc > 0 && f->payload_bits && ((uint64_t)f->msg_type == PMREGS_U64(3))) {
 		at = f->payload_offset;
 		nb = f->payload_bits;
@@ -2950,7 +2976,7 @@ static inline int pmregs_etrace_smi_data_stream__next_cold(struct pmregs_etrace_
 		}
 		n = pmregs_ip_payload_bytes(c, at, nb);
 		it->payload_len = n;
-		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_data__decode_at_cold(p, c, at, at + nb, 8 * n, &it->payload);
+		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_data_decode_at_cold(p, c, at, at + nb, 8 * n, &it->payload);
 		if (prc < 0)
 			rc = prc;
 		else
@@ -3006,7 +3032,7 @@ static inline int pmregs_etrace_smi_data_stream_walk(const uint64_t *params, siz
 	for (i = 0; i < sizeof it; i++)
 		((unsigned char *)&it)[i] = 0;
 	pmregs_etrace_smi_data_stream_init(&s, buf, len, synced);
-	while (pmregs_etrace_smi_data_stream__next_cold(&s, &p, &it)) {
+	while (pmregs_etrace_smi_data_stream_next_cold(&s, &p, &it)) {
 		ev.offset = it.offset;
 		ev.size = it.size;
 		ev.status = it.status;

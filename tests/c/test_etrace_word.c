@@ -28,7 +28,7 @@
  *    them (_next()), from a synchronised start and from an unsynchronised one;
  *    so does the walker that the generic walk (pmregs_etrace_smi_stream_walk())
  *    takes, whose decoders are out of line and decode every payload with
- *    _decode_at() (pmregs_etrace_smi_stream__next_cold()).
+ *    _decode_at() (pmregs_etrace_smi_stream_next_cold()).
  * 3. Constant parameters: the same comparison with _read() given parameter
  *    blocks that are compile-time constants, where the frame decodes with a
  *    constant length while the longest packet and its slack are left (the
@@ -257,7 +257,7 @@ PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encod
 /*
  * The walker with the frame's and the payload's layouts (_next_l()), and the
  * one that the generic walk (etrace_tools.h's _walk()) takes, with its
- * decoders out of line and every payload decoded by _decode_at() (__next_cold()),
+ * decoders out of line and every payload decoded by _decode_at() (_next_cold()),
  * against the walker without them (_next()), from buf's start, synced or not: the
  * same items (every member, what a failed decode leaves in the payload too)
  * and the same walker state after each step. Returns the items.
@@ -286,7 +286,7 @@ PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encod
 			CHECK_EQ(a.pos, b.pos);                                                                    \
 			CHECK_EQ(a.synced, b.synced);                                                              \
 			CHECK(memcmp(&ia, &ib, sizeof ia) == 0);                                                   \
-			rc = pmregs_etrace_##S##__next_cold(&c, p, &ic);                                           \
+			rc = pmregs_etrace_##S##_next_cold(&c, p, &ic);                                           \
 			CHECK_EQ(rc, rb);                                                                          \
 			CHECK_EQ(c.pos, b.pos);                                                                    \
 			CHECK_EQ(c.synced, b.synced);                                                              \
