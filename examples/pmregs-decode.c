@@ -12,6 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The codecs' hot paths are left to the compiler's inlining (see <pmregs/base_inplace.h>): none of
+ * this tool's paths gains from forcing it (callgrind, x86-64 gcc -O2: etrace --image --summary of a
+ * million-instruction trace 78.6 M instructions forced, 78.1 M not; --encode of 200,000 blocks
+ * 493.1 M and 492.3 M; printing 11,757 packets 181.0 M either way), and its build takes a sixth
+ * less time.
+ */
+#ifndef PMREGS_NO_FORCE_INLINE
+#define PMREGS_NO_FORCE_INLINE 1
+#endif
 #include <pmregs/tools.h>
 #include <pmregs/catalogs.h>
 #include <pmregs/etrace_decoder.h> /* --image */

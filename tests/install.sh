@@ -8,7 +8,7 @@
 #      of the checkout; the installed tool runs; uninstall leaves no file;
 #   3. nothing is written in the checkout outside the build folder.
 # The first install also holds a manual page for every public function (every static inline or
-# PMREGS_HOT function and function-like macro named pmregs_... in the headers, but for internal helpers
+# PMREGS_HOT or PMREGS_NOINLINE function and function-like macro named pmregs_... in the headers, but for internal helpers
 # named pmregs_x__y), which `man` finds through MANPATH, and the reference pages and examples under share/doc/pmregs.
 #
 #   sh tests/install.sh OUTDIR [BUILT]  (OUTDIR itself must not contain a space: it holds make's BUILD)
@@ -52,7 +52,7 @@ test -f "$dest/usr/local/share/doc/pmregs/x86/perfevtsel.svg"
 test -f "$dest/usr/local/share/doc/pmregs/examples/etrace_synth.c"
 man3="$dest/usr/local/share/man/man3"
 missing=0
-for f in $(sed -n -E 's/^(static inline|PMREGS_HOT)[^(;{}]*[ *](pmregs_[a-z0-9_]+)\(.*/\2/p; s/^#define (pmregs_[a-z0-9_]+)\(.*/\1/p' \
+for f in $(sed -n -E 's/^(static inline|PMREGS_HOT|PMREGS_NOINLINE)[^(;{}]*[ *](pmregs_[a-z0-9_]+)\(.*/\2/p; s/^#define (pmregs_[a-z0-9_]+)\(.*/\1/p' \
 	include/pmregs/*.h | grep -v __ | sort -u); do
 	[ -f "$man3/$f.3" ] || { echo "no manual page for $f"; missing=$((missing + 1)); }
 done

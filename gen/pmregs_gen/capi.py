@@ -12,7 +12,7 @@ can return that one's codes too.
 
 import re
 
-_FN = re.compile(r"^(?:PMREGS_DEPRECATED\(\"([^\"]*)\"\)\n)?(?:static inline|PMREGS_HOT) ([^(;{}]*?)\s*\b(pmregs_\w+)\("
+_FN = re.compile(r"^(?:PMREGS_DEPRECATED\(\"([^\"]*)\"\)\n)?(?:static inline|PMREGS_HOT|PMREGS_NOINLINE) ([^(;{}]*?)\s*\b(pmregs_\w+)\("
                  r"((?:[^()]|\([^()]*\))*)\)\s*\{", re.M)       # parameters: one level of parentheses, (*p)[N]
 _MACRO = re.compile(r"^#define (PMREGS_\w+|pmregs_\w+)(\([^)]*\))?", re.M)
 _ERR = re.compile(r"\bPMREGS_E[A-Z]+\b")

@@ -42,6 +42,22 @@ PMREGS_C_BEGIN
 #endif
 
 /*
+ * The opposite, for the few functions that call a hot path where its speed
+ * buys nothing (a generic walker that formats every field and calls back
+ * through a pointer): compiled once, out of line, however many functions of
+ * a program call it, instead of once in each. For gcc not inline, which its
+ * noinline refuses, and unused, as a static inline function may be. (The
+ * __spellings__: a kernel's <linux/compiler_attributes.h> defines noinline.)
+ */
+#if defined(__clang__)
+#define PMREGS_NOINLINE static inline __attribute__((__noinline__))
+#elif defined(__GNUC__)
+#define PMREGS_NOINLINE static __attribute__((__noinline__, __unused__))
+#else
+#define PMREGS_NOINLINE static inline
+#endif
+
+/*
  * 1 where the compiler can tell that x is a compile-time constant, else 0
  * (always 0 where it cannot tell). Code that only pays off once constant
  * parameters fold chooses it with this; both choices give the same results.

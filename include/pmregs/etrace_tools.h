@@ -2512,6 +2512,134 @@ static inline const struct pmregs_register_desc *pmregs_etrace_register_descs(si
 }
 
 /*
+ * pmregs_etrace_encap_decode() compiled once, out of line (PMREGS_NOINLINE), for code whose
+ * speed does not depend on it, such as the generic stream walkers (each field
+ * named and formatted, a callback through a pointer): a program that calls it
+ * from many places compiles the decoder once, not once in each. The same results.
+ */
+PMREGS_NOINLINE int pmregs_etrace_encap_decode_cold(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_encap *out)
+{
+	return pmregs_etrace_encap_decode(p, buf, len, out);
+}
+
+/*
+ * pmregs_etrace_smi_decode() compiled once, out of line (PMREGS_NOINLINE), for code whose
+ * speed does not depend on it, such as the generic stream walkers (each field
+ * named and formatted, a callback through a pointer): a program that calls it
+ * from many places compiles the decoder once, not once in each. The same results.
+ */
+PMREGS_NOINLINE int pmregs_etrace_smi_decode_cold(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_smi *out)
+{
+	return pmregs_etrace_smi_decode(p, buf, len, out);
+}
+
+/*
+ * pmregs_etrace_atb_decode() compiled once, out of line (PMREGS_NOINLINE), for code whose
+ * speed does not depend on it, such as the generic stream walkers (each field
+ * named and formatted, a callback through a pointer): a program that calls it
+ * from many places compiles the decoder once, not once in each. The same results.
+ */
+PMREGS_NOINLINE int pmregs_etrace_atb_decode_cold(const struct pmregs_etrace_params *p, const void *buf, size_t len, struct pmregs_etrace_atb *out)
+{
+	return pmregs_etrace_atb_decode(p, buf, len, out);
+}
+
+/*
+ * pmregs_etrace_te_inst_decode_at() compiled once, out of line (PMREGS_NOINLINE), for code whose
+ * speed does not depend on it, such as the generic stream walkers (each field
+ * named and formatted, a callback through a pointer): a program that calls it
+ * from many places compiles the decoder once, not once in each. The same results.
+ */
+PMREGS_NOINLINE int pmregs_etrace_te_inst_decode_at_cold(const struct pmregs_etrace_params *p, const unsigned char *c, size_t at, size_t end, size_t have,
+		struct pmregs_etrace_te_inst *out)
+{
+	return pmregs_etrace_te_inst_decode_at(p, c, at, end, have, out);
+}
+
+/*
+ * pmregs_etrace_te_data_decode_at() compiled once, out of line (PMREGS_NOINLINE), for code whose
+ * speed does not depend on it, such as the generic stream walkers (each field
+ * named and formatted, a callback through a pointer): a program that calls it
+ * from many places compiles the decoder once, not once in each. The same results.
+ */
+PMREGS_NOINLINE int pmregs_etrace_te_data_decode_at_cold(const struct pmregs_etrace_params *p, const unsigned char *c, size_t at, size_t end, size_t have,
+		struct pmregs_etrace_te_data *out)
+{
+	return pmregs_etrace_te_data_decode_at(p, c, at, end, have, out);
+}
+
+/*
+ * pmregs_etrace_encap_stream_next() with the decoders out of line (pmregs_etrace_encap_decode_cold(),
+ * pmregs_etrace_te_inst_decode_at_cold(): every payload by pmregs_etrace_te_inst_decode_at(), whose results
+ * the word decoder gives): the same items and walker state, in a fraction of the
+ * code, for a walk whose speed does not depend on the decoders (pmregs_etrace_encap_stream_walk()).
+ */
+static inline int pmregs_etrace_encap_stream_next_cold(struct pmregs_etrace_encap_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_encap_stream_item *it)
+{
+	struct pmregs_etrace_encap *f = &it->frame;
+	unsigned char t[42 + PMREGS_INPLACE_SLACK];
+	const unsigned char *c;
+	size_t start = s->pos, avail, at, nb, n, i;
+	int rc, prc;
+	if (s->pos >= s->len)
+		return 0;
+	it->offset = start;
+	it->has_payload = 0;
+	it->payload_len = 0;
+	it->status = PMREGS_OK;
+	if (!s->synced) {
+		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)(((PMREGS_U64(32) + ((uint64_t)p->encap_srcid_bits / PMREGS_U64(8))) + (uint64_t)p->encap_timestamp_bytes)));
+		s->synced = 1;
+		if (at > start) {
+			it->status = PMREGS_ENOENT;
+			it->size = at - start;
+			pmregs_etrace_encap_init(f, 0);
+			s->pos = at;
+			return 1;
+		}
+	}
+	c = s->buf + start;
+	avail = s->len - start;
+	rc = pmregs_etrace_encap_decode_cold(p, c, avail, f);
+	if (rc > 0 && f->payload_bits && ((uint64_t)f->type == (uint64_t)p->encap_type_inst)) {
+		at = f->payload_offset;
+		nb = f->payload_bits;
+		if (avail < (size_t)rc + PMREGS_INPLACE_SLACK) {
+			for (i = 0; i < (size_t)rc; i++)
+				t[i] = c[i];
+			for (; i < sizeof t; i++)
+				t[i] = 0;
+			c = t;
+		}
+		n = pmregs_ip_payload_bytes(c, at, nb);
+		it->payload_len = n;
+		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_at_cold(p, c, at, at + nb, 8 * n, &it->payload);
+		if (prc < 0)
+			rc = prc;
+		else
+			it->has_payload = 1;
+	}
+	if (rc == PMREGS_ETRUNC) {
+		it->status = rc;
+		it->size = s->len - start;
+		s->pos = s->len;
+		return 1;
+	}
+	if (rc < 0) {
+		/* lost the boundaries: skip to the zero-run resynchronisation point */
+		at = pmregs_zero_run_resync(s->buf, s->len, start + 1, (size_t)(((PMREGS_U64(32) + ((uint64_t)p->encap_srcid_bits / PMREGS_U64(8))) + (uint64_t)p->encap_timestamp_bytes)));
+		it->status = rc;
+		it->has_payload = 0;
+		it->size = at - start;
+		s->pos = at;
+		return 1;
+	}
+	it->size = (size_t)rc;
+	s->pos = start + (size_t)rc;
+	return 1;
+}
+
+/*
  * The encap_stream stream through the generic interface (struct pmregs_stream_desc):
  * parameters by index as in pmregs_etrace_params_desc(), each item as packet views.
  */
@@ -2541,7 +2669,7 @@ static inline int pmregs_etrace_encap_stream_walk(const uint64_t *params, size_t
 	for (i = 0; i < sizeof it; i++)
 		((unsigned char *)&it)[i] = 0;
 	pmregs_etrace_encap_stream_init(&s, buf, len, synced);
-	while (pmregs_etrace_encap_stream_next(&s, &p, &it)) {
+	while (pmregs_etrace_encap_stream_next_cold(&s, &p, &it)) {
 		ev.offset = it.offset;
 		ev.size = it.size;
 		ev.status = it.status;
@@ -2559,6 +2687,77 @@ static inline int pmregs_etrace_encap_stream_walk(const uint64_t *params, size_t
 			return rc;
 	}
 	return 0;
+}
+
+/*
+ * pmregs_etrace_smi_stream_next() with the decoders out of line (pmregs_etrace_smi_decode_cold(),
+ * pmregs_etrace_te_inst_decode_at_cold(): every payload by pmregs_etrace_te_inst_decode_at(), whose results
+ * the word decoder gives): the same items and walker state, in a fraction of the
+ * code, for a walk whose speed does not depend on the decoders (pmregs_etrace_smi_stream_walk()).
+ */
+static inline int pmregs_etrace_smi_stream_next_cold(struct pmregs_etrace_smi_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_stream_item *it)
+{
+	struct pmregs_etrace_smi *f = &it->frame;
+	unsigned char t[36 + PMREGS_INPLACE_SLACK];
+	const unsigned char *c;
+	size_t start = s->pos, avail, at, nb, n, i;
+	int rc, prc;
+	if (s->pos >= s->len)
+		return 0;
+	it->offset = start;
+	it->has_payload = 0;
+	it->payload_len = 0;
+	it->status = PMREGS_OK;
+	if (!s->synced) {
+		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)(((PMREGS_U64(32) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) + PMREGS_U64(2))));
+		s->synced = 1;
+		if (at > start) {
+			it->status = PMREGS_ENOENT;
+			it->size = at - start;
+			pmregs_etrace_smi_init(f, 0);
+			s->pos = at;
+			return 1;
+		}
+	}
+	c = s->buf + start;
+	avail = s->len - start;
+	rc = pmregs_etrace_smi_decode_cold(p, c, avail, f);
+	if (rc > 0 && f->payload_bits && ((uint64_t)f->msg_type == PMREGS_U64(2))) {
+		at = f->payload_offset;
+		nb = f->payload_bits;
+		if (avail < (size_t)rc + PMREGS_INPLACE_SLACK) {
+			for (i = 0; i < (size_t)rc; i++)
+				t[i] = c[i];
+			for (; i < sizeof t; i++)
+				t[i] = 0;
+			c = t;
+		}
+		n = pmregs_ip_payload_bytes(c, at, nb);
+		it->payload_len = n;
+		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_at_cold(p, c, at, at + nb, 8 * n, &it->payload);
+		if (prc < 0)
+			rc = prc;
+		else
+			it->has_payload = 1;
+	}
+	if (rc == PMREGS_ETRUNC) {
+		it->status = rc;
+		it->size = s->len - start;
+		s->pos = s->len;
+		return 1;
+	}
+	if (rc < 0) {
+		/* lost the boundaries: skip to the zero-run resynchronisation point */
+		at = pmregs_zero_run_resync(s->buf, s->len, start + 1, (size_t)(((PMREGS_U64(32) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) + PMREGS_U64(2))));
+		it->status = rc;
+		it->has_payload = 0;
+		it->size = at - start;
+		s->pos = at;
+		return 1;
+	}
+	it->size = (size_t)rc;
+	s->pos = start + (size_t)rc;
+	return 1;
 }
 
 /*
@@ -2591,7 +2790,7 @@ static inline int pmregs_etrace_smi_stream_walk(const uint64_t *params, size_t n
 	for (i = 0; i < sizeof it; i++)
 		((unsigned char *)&it)[i] = 0;
 	pmregs_etrace_smi_stream_init(&s, buf, len, synced);
-	while (pmregs_etrace_smi_stream_next(&s, &p, &it)) {
+	while (pmregs_etrace_smi_stream_next_cold(&s, &p, &it)) {
 		ev.offset = it.offset;
 		ev.size = it.size;
 		ev.status = it.status;
@@ -2609,6 +2808,77 @@ static inline int pmregs_etrace_smi_stream_walk(const uint64_t *params, size_t n
 			return rc;
 	}
 	return 0;
+}
+
+/*
+ * pmregs_etrace_atb_stream_next() with the decoders out of line (pmregs_etrace_atb_decode_cold(),
+ * pmregs_etrace_te_inst_decode_at_cold(): every payload by pmregs_etrace_te_inst_decode_at(), whose results
+ * the word decoder gives): the same items and walker state, in a fraction of the
+ * code, for a walk whose speed does not depend on the decoders (pmregs_etrace_atb_stream_walk()).
+ */
+static inline int pmregs_etrace_atb_stream_next_cold(struct pmregs_etrace_atb_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_atb_stream_item *it)
+{
+	struct pmregs_etrace_atb *f = &it->frame;
+	unsigned char t[34 + PMREGS_INPLACE_SLACK];
+	const unsigned char *c;
+	size_t start = s->pos, avail, at, nb, n, i;
+	int rc, prc;
+	if (s->pos >= s->len)
+		return 0;
+	it->offset = start;
+	it->has_payload = 0;
+	it->payload_len = 0;
+	it->status = PMREGS_OK;
+	if (!s->synced) {
+		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)((PMREGS_U64(32) + PMREGS_U64(2))));
+		s->synced = 1;
+		if (at > start) {
+			it->status = PMREGS_ENOENT;
+			it->size = at - start;
+			pmregs_etrace_atb_init(f, 0);
+			s->pos = at;
+			return 1;
+		}
+	}
+	c = s->buf + start;
+	avail = s->len - start;
+	rc = pmregs_etrace_atb_decode_cold(p, c, avail, f);
+	if (rc > 0 && f->payload_bits && ((uint64_t)f->length > PMREGS_U64(0))) {
+		at = f->payload_offset;
+		nb = f->payload_bits;
+		if (avail < (size_t)rc + PMREGS_INPLACE_SLACK) {
+			for (i = 0; i < (size_t)rc; i++)
+				t[i] = c[i];
+			for (; i < sizeof t; i++)
+				t[i] = 0;
+			c = t;
+		}
+		n = pmregs_ip_payload_bytes(c, at, nb);
+		it->payload_len = n;
+		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_inst_decode_at_cold(p, c, at, at + nb, 8 * n, &it->payload);
+		if (prc < 0)
+			rc = prc;
+		else
+			it->has_payload = 1;
+	}
+	if (rc == PMREGS_ETRUNC) {
+		it->status = rc;
+		it->size = s->len - start;
+		s->pos = s->len;
+		return 1;
+	}
+	if (rc < 0) {
+		/* lost the boundaries: skip to the zero-run resynchronisation point */
+		at = pmregs_zero_run_resync(s->buf, s->len, start + 1, (size_t)((PMREGS_U64(32) + PMREGS_U64(2))));
+		it->status = rc;
+		it->has_payload = 0;
+		it->size = at - start;
+		s->pos = at;
+		return 1;
+	}
+	it->size = (size_t)rc;
+	s->pos = start + (size_t)rc;
+	return 1;
 }
 
 /*
@@ -2641,7 +2911,7 @@ static inline int pmregs_etrace_atb_stream_walk(const uint64_t *params, size_t n
 	for (i = 0; i < sizeof it; i++)
 		((unsigned char *)&it)[i] = 0;
 	pmregs_etrace_atb_stream_init(&s, buf, len, synced);
-	while (pmregs_etrace_atb_stream_next(&s, &p, &it)) {
+	while (pmregs_etrace_atb_stream_next_cold(&s, &p, &it)) {
 		ev.offset = it.offset;
 		ev.size = it.size;
 		ev.status = it.status;
@@ -2659,6 +2929,77 @@ static inline int pmregs_etrace_atb_stream_walk(const uint64_t *params, size_t n
 			return rc;
 	}
 	return 0;
+}
+
+/*
+ * pmregs_etrace_smi_data_stream_next() with the decoders out of line (pmregs_etrace_smi_decode_cold(),
+ * pmregs_etrace_te_data_decode_at_cold(): every payload by pmregs_etrace_te_data_decode_at(), whose results
+ * the word decoder gives): the same items and walker state, in a fraction of the
+ * code, for a walk whose speed does not depend on the decoders (pmregs_etrace_smi_data_stream_walk()).
+ */
+static inline int pmregs_etrace_smi_data_stream_next_cold(struct pmregs_etrace_smi_data_stream *s, const struct pmregs_etrace_params *p, struct pmregs_etrace_smi_data_stream_item *it)
+{
+	struct pmregs_etrace_smi *f = &it->frame;
+	unsigned char t[36 + PMREGS_INPLACE_SLACK];
+	const unsigned char *c;
+	size_t start = s->pos, avail, at, nb, n, i;
+	int rc, prc;
+	if (s->pos >= s->len)
+		return 0;
+	it->offset = start;
+	it->has_payload = 0;
+	it->payload_len = 0;
+	it->status = PMREGS_OK;
+	if (!s->synced) {
+		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)(((PMREGS_U64(32) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) + PMREGS_U64(2))));
+		s->synced = 1;
+		if (at > start) {
+			it->status = PMREGS_ENOENT;
+			it->size = at - start;
+			pmregs_etrace_smi_init(f, 0);
+			s->pos = at;
+			return 1;
+		}
+	}
+	c = s->buf + start;
+	avail = s->len - start;
+	rc = pmregs_etrace_smi_decode_cold(p, c, avail, f);
+	if (rc > 0 && f->payload_bits && ((uint64_t)f->msg_type == PMREGS_U64(3))) {
+		at = f->payload_offset;
+		nb = f->payload_bits;
+		if (avail < (size_t)rc + PMREGS_INPLACE_SLACK) {
+			for (i = 0; i < (size_t)rc; i++)
+				t[i] = c[i];
+			for (; i < sizeof t; i++)
+				t[i] = 0;
+			c = t;
+		}
+		n = pmregs_ip_payload_bytes(c, at, nb);
+		it->payload_len = n;
+		prc = n > 31u ? PMREGS_ETOOLONG : pmregs_etrace_te_data_decode_at_cold(p, c, at, at + nb, 8 * n, &it->payload);
+		if (prc < 0)
+			rc = prc;
+		else
+			it->has_payload = 1;
+	}
+	if (rc == PMREGS_ETRUNC) {
+		it->status = rc;
+		it->size = s->len - start;
+		s->pos = s->len;
+		return 1;
+	}
+	if (rc < 0) {
+		/* lost the boundaries: skip to the zero-run resynchronisation point */
+		at = pmregs_zero_run_resync(s->buf, s->len, start + 1, (size_t)(((PMREGS_U64(32) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) + PMREGS_U64(2))));
+		it->status = rc;
+		it->has_payload = 0;
+		it->size = at - start;
+		s->pos = at;
+		return 1;
+	}
+	it->size = (size_t)rc;
+	s->pos = start + (size_t)rc;
+	return 1;
 }
 
 /*
@@ -2691,7 +3032,7 @@ static inline int pmregs_etrace_smi_data_stream_walk(const uint64_t *params, siz
 	for (i = 0; i < sizeof it; i++)
 		((unsigned char *)&it)[i] = 0;
 	pmregs_etrace_smi_data_stream_init(&s, buf, len, synced);
-	while (pmregs_etrace_smi_data_stream_next(&s, &p, &it)) {
+	while (pmregs_etrace_smi_data_stream_next_cold(&s, &p, &it)) {
 		ev.offset = it.offset;
 		ev.size = it.size;
 		ev.status = it.status;

@@ -25,7 +25,10 @@
  *    (_decode_word_l()) does in 1.
  *    On the same buffers, the walker with both layouts
  *    (pmregs_etrace_smi_stream_next_l()) gives the items of the walker without
- *    them (_next()), from a synchronised start and from an unsynchronised one.
+ *    them (_next()), from a synchronised start and from an unsynchronised one;
+ *    so does the walker that the generic walk (pmregs_etrace_smi_stream_walk())
+ *    takes, whose decoders are out of line and decode every payload with
+ *    _decode_at() (pmregs_etrace_smi_stream_next_cold()).
  * 3. Constant parameters: the same comparison with _read() given parameter
  *    blocks that are compile-time constants, where the frame decodes with a
  *    constant length while the longest packet and its slack are left (the
@@ -252,26 +255,30 @@ PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encod
 	}
 
 /*
- * The walker with the frame's and the payload's layouts (_next_l()) against
- * the walker without them (_next()), from buf's start, synced or not: the
+ * The walker with the frame's and the payload's layouts (_next_l()), and the
+ * one that the generic walk (etrace_tools.h's _walk()) takes, with its
+ * decoders out of line and every payload decoded by _decode_at() (_next_cold()),
+ * against the walker without them (_next()), from buf's start, synced or not: the
  * same items (every member, what a failed decode leaves in the payload too)
  * and the same walker state after each step. Returns the items.
  */
 #define WALK_CHECK(S, F, PL)                                                                                       \
 	static unsigned long S##_walks(const params_t *p, const unsigned char *buf, size_t len, int synced)        \
 	{                                                                                                          \
-		struct pmregs_etrace_##S a, b;                                                                     \
-		struct pmregs_etrace_##S##_item ia, ib;                                                            \
+		struct pmregs_etrace_##S a, b, c;                                                                  \
+		struct pmregs_etrace_##S##_item ia, ib, ic;                                                        \
 		struct pmregs_etrace_##F##_layout FL;                                                              \
 		struct pmregs_etrace_##PL##_layout L;                                                              \
 		unsigned long items = 0;                                                                           \
-		int ra, rb;                                                                                        \
+		int ra, rb, rc;                                                                                    \
 		pmregs_etrace_##F##_layout_init(p, &FL);                                                           \
 		pmregs_etrace_##PL##_layout_init(p, &L);                                                           \
 		pmregs_etrace_##S##_init(&a, buf, len, synced);                                                    \
 		pmregs_etrace_##S##_init(&b, buf, len, synced);                                                    \
+		pmregs_etrace_##S##_init(&c, buf, len, synced);                                                    \
 		memset(&ia, 0x55, sizeof ia);                                                                      \
 		memset(&ib, 0x55, sizeof ib);                                                                      \
+		memset(&ic, 0x55, sizeof ic);                                                                      \
 		do {                                                                                               \
 			ra = pmregs_etrace_##S##_next_l(&a, p, &FL, &L, &ia);                                      \
 			rb = pmregs_etrace_##S##_next(&b, p, &ib);                                                 \
@@ -279,6 +286,11 @@ PAYLOAD_CHECK(te_data, struct pmregs_etrace_te_data, pmregs_etrace_te_data_encod
 			CHECK_EQ(a.pos, b.pos);                                                                    \
 			CHECK_EQ(a.synced, b.synced);                                                              \
 			CHECK(memcmp(&ia, &ib, sizeof ia) == 0);                                                   \
+			rc = pmregs_etrace_##S##_next_cold(&c, p, &ic);                                           \
+			CHECK_EQ(rc, rb);                                                                          \
+			CHECK_EQ(c.pos, b.pos);                                                                    \
+			CHECK_EQ(c.synced, b.synced);                                                              \
+			CHECK(memcmp(&ic, &ib, sizeof ic) == 0);                                                   \
 			items += (unsigned long)ra;                                                                \
 		} while (ra == 1 && items <= len);                                                                 \
 		CHECK_EQ(a.pos, len);                                                                              \

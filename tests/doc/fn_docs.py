@@ -4,7 +4,7 @@
 
     fn_docs.py SPEC...
 
-For each family, every function the headers define (static inline or PMREGS_HOT, and every
+For each family, every function the headers define (static inline, PMREGS_HOT or PMREGS_NOINLINE, and every
 function-like macro named pmregs_...; not internal helpers, named pmregs_x__y) must have a description
 in the generator's record of them (docs.header_api()), taken from its own comment (a block comment
 right above it, not the comment ending the line before nor a section banner) or from its construct's
@@ -28,7 +28,7 @@ from pmregs_gen.emit import HeaderView  # noqa: E402
 from pmregs_gen.model import load_family  # noqa: E402
 from pmregs_gen.yamlnode import read_spec  # noqa: E402
 
-PUBLIC = re.compile(r"^(?:static inline|PMREGS_HOT)[^(;{}]*?\b(pmregs_\w+)\(|^#define (pmregs_\w+)\(", re.M)
+PUBLIC = re.compile(r"^(?:static inline|PMREGS_HOT|PMREGS_NOINLINE)[^(;{}]*?\b(pmregs_\w+)\(|^#define (pmregs_\w+)\(", re.M)
 
 
 def words(text):

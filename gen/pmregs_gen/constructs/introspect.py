@@ -10,7 +10,12 @@ Every family header gets, from this module and templates/introspect.h.j2:
     pmregs_<family>_streams(&n)          (families with packet streams) each stream as a
                                          struct pmregs_stream_desc whose walk() takes the
                                          parameters as an array and reports every item as
-                                         generic packet views
+                                         generic packet views (through the stream's
+                                         pmregs_<family>_<stream>_next_cold(), _next()
+                                         with the frame and payload decoders called out
+                                         of line, one copy each per program:
+                                         pmregs_<family>_<packet>_decode_cold(),
+                                         _decode_at_cold())
     PMREGS_<FAMILY>_FAMILY_INIT          an initializer of struct pmregs_family_desc;
     pmregs_<family>_family()             the same as an object
 
@@ -48,7 +53,8 @@ def introspect_view(hv):
          "family_fn": S(f"{p}_family", None, "the family descriptor"),
          "family_init": S(f"{P}_FAMILY_INIT", None, "the family descriptor"),
          "name": fam.name, "title": fam.title or fam.name, "vendor": fam.vendor, "layouts_fn": f"{p}_layouts",
-         "params_fn": None, "presets_fn": None, "params_check_fn": None, "streams": [], "streams_fn": None}
+         "params_fn": None, "presets_fn": None, "params_check_fn": None, "streams": [], "streams_fn": None,
+         "cold_frames": [], "cold_payloads": []}
     v["variant_checks"] = []
     for i, L in enumerate(fam.layouts):
         if L.variants is not None:
@@ -65,10 +71,21 @@ def introspect_view(hv):
     if k and k.get("streams"):
         v["params_t"] = k["params_t"]
         v["streams_fn"] = S(f"{p}_streams", None, "the stream table")
+        # the walkers' decoders out of line: one copy each per program
+        cold = {}
         for st in k["streams"]:
+            for role, pk in (("frame", st["frame"]), ("payload", st["payload"])):
+                if (role, pk["name"]) not in cold:
+                    kind = "decode" if role == "frame" else "decode_at"
+                    cold[role, pk["name"]] = S(f"{p}_{pk['name']}_{kind}_cold", None, f"packet '{pk['name']}'")
+                    v[f"cold_{role}s"].append({"fn": cold[role, pk["name"]], "hot": pk["fn"][kind],
+                                               "struct": pk["struct"]})
             v["streams"].append({
                 "st": st, "name": st["name"], "doc": st["doc"],
                 "walk": S(f"{p}_{st['name']}_walk", None, f"stream '{st['name']}'"),
+                "next_cold": S(f"{p}_{st['name']}_next_cold", None, f"stream '{st['name']}'"),
+                "frame_cold": cold["frame", st["frame"]["name"]],
+                "payload_cold": cold["payload", st["payload"]["name"]],
                 "frame": st["frame"], "payload": st["payload"],
             })
     v["tables"], v["tables_fn"] = [], None
