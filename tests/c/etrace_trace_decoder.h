@@ -223,8 +223,7 @@ static inline void nd_reset(struct nd *d)
 	d->depth = 0;
 	for (i = 0; i < 1024; i++)
 		d->jtc[i] = 1;
-	for (i = 0; i < 4096; i++)
-		d->bp[i] = 1;
+	memset(d->bp, 1, sizeof d->bp);
 }
 
 /* the outcome of the branch at pc (1 taken), consuming one pending outcome */

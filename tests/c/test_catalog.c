@@ -27,6 +27,10 @@
 #include <pmregs/x86.h>
 #include "../common/check.h"
 
+/* The whole test runs in a few hundredths of a second: its own code is compiled with little
+ * optimisation (TEST_COLD_BEGIN, tests/common/check.h), the catalogues' functions with the build's. */
+TEST_COLD_BEGIN
+
 static const struct pmregs_catalog *intel, *amd;
 
 static const struct pmregs_cat_table *table(const struct pmregs_catalog *c, const char *name)
@@ -438,3 +442,4 @@ int main(void)
 	CHECK(nterm < 10); /* Nova Lake's four MEM_LOAD_L2_MISS_RETIRED events with MSR 0x3E0 */
 	return check_done("test_catalog");
 }
+TEST_COLD_END

@@ -269,6 +269,12 @@ static void random_packet(const params_t *p, pkt_t *t)
 	}
 }
 
+/*
+ * The tests that run a fixed, short while are compiled with little optimisation (TEST_COLD_BEGIN,
+ * tests/common/check.h); the random rounds, the random inputs and the comparisons they make are not.
+ */
+TEST_COLD_BEGIN
+
 /* ---- the worked examples ------------------------------------------------------------------ */
 
 /*
@@ -591,6 +597,8 @@ static void test_compression_rules(void)
 	CHECK_EQ(pmregs_etrace_te_inst_decode(&p, c, 32, &u), PMREGS_ETOOLONG);
 }
 
+TEST_COLD_END
+
 /* ---- random round trips against the naive codec ------------------------------------------------- */
 
 static void param_set(int k, params_t *p)
@@ -780,6 +788,7 @@ static void test_random_bytes(void)
 
 /* ---- the semantic view --------------------------------------------------------------------------- */
 
+TEST_COLD_BEGIN
 static void test_semantic(void)
 {
 	params_t p;
@@ -1401,6 +1410,8 @@ static void test_atb(void)
 
 /* ---- data trace (te_data) ------------------------------------------------------------------------ */
 
+TEST_COLD_END
+
 typedef struct pmregs_etrace_te_data dpkt_t;
 
 static int dsame(const dpkt_t *a, const dpkt_t *b)
@@ -1562,6 +1573,7 @@ static void data_param_set(int k, params_t *p)
 
 #define NDSETS 6
 
+TEST_COLD_BEGIN
 /*
  * Hand-assembled payloads under the default parameters, from the tables of RISC-V
  * Efficient Trace for RISC-V, v2.0, chapter "Data Trace Encoder Output Packets" (the
@@ -1793,6 +1805,7 @@ static void test_data_atomic_subtypes(void)
 
 #define DROUNDS ((int)test_scale(200000))
 
+TEST_COLD_END
 /* Every shape under each parameter set: the natural length, shortest and uncompressed round trips, every truncation. */
 static void test_data_round_trips(void)
 {
@@ -1879,6 +1892,7 @@ static void test_data_random_bytes(void)
 	}
 }
 
+TEST_COLD_BEGIN
 /* Data trace in Siemens messages of type 3 (te_data); type 2 (te_inst) messages are passed over. */
 static void test_data_stream(void)
 {
@@ -2254,3 +2268,4 @@ int main(void)
 	test_round_trips();
 	return check_done("test_etrace");
 }
+TEST_COLD_END

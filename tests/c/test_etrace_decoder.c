@@ -406,6 +406,13 @@ static void run_all(const struct scen *sc, const char *what)
 	}
 }
 
+/*
+ * The hand-made scenarios and the ELF reader's tests run a fixed, short while: compiled with little
+ * optimisation (TEST_COLD_BEGIN, tests/common/check.h); the decoders, the runs and comparisons of
+ * both, the vectors and the random and mutated streams are not.
+ */
+TEST_COLD_BEGIN
+
 /* The instruction addresses in o_big must be want[0..n). */
 static void want_insns(const char *what, const uint64_t *want, size_t n)
 {
@@ -1189,6 +1196,8 @@ static void test_errors(void)
 	}
 }
 
+TEST_COLD_END
+
 /* ---- vectors from files ---- */
 
 static unsigned char *slurp(const char *path, size_t *len)
@@ -1624,6 +1633,8 @@ static void test_mutated(void)
 
 /* ---- the ELF reader ---- */
 
+TEST_COLD_BEGIN
+
 static void test_elf(void)
 {
 	struct pmregs_etrace_image_range r[8];
@@ -1723,6 +1734,8 @@ static void test_callback(void)
 	img.xlen = 128;
 	CHECK_EQ(pmregs_etrace_decoder_init(&d, &c), PMREGS_EINVAL);
 }
+
+TEST_COLD_END
 
 int main(void)
 {

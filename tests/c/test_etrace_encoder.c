@@ -20,8 +20,6 @@
 #include <string.h>
 #include <pmregs/etrace_encoder.h>
 #include "../common/check.h"
-#include "etrace_hart.h"
-#include "test_etrace_naive_encoder.h"
 
 /*
  * pmregs_etrace_encoder_step() through one function that is not inlined: the header forces it inline
@@ -35,6 +33,16 @@ static int encoder_step(struct pmregs_etrace_encoder *e, const struct pmregs_etr
 {
 	return pmregs_etrace_encoder_step(e, in);
 }
+
+/*
+ * The rest of this file (the hart model, the naive encoder, the tests) runs for a few hundredths of a
+ * second: compiled with little optimisation (TEST_COLD_BEGIN, tests/common/check.h); the encoder under
+ * test keeps the build's (pmregs_etrace_encoder_step() above, and every other function of the header
+ * it calls).
+ */
+TEST_COLD_BEGIN
+#include "etrace_hart.h"
+#include "test_etrace_naive_encoder.h"
 
 typedef struct pmregs_etrace_te_inst pkt_t;
 typedef struct pmregs_etrace_ingress blk_t;
@@ -850,3 +858,4 @@ int main(void)
 	test_smi_short();
 	return check_done("etrace encoder");
 }
+TEST_COLD_END

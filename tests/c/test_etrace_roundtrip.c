@@ -27,7 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmregs/etrace_encoder.h>
+#include <pmregs/etrace_tools.h>
 #include "../common/check.h"
+
+/*
+ * The hart model, the decoder that rebuilds the addresses and the test itself take a few tenths of a
+ * second: compiled with little optimisation (TEST_COLD_BEGIN, tests/common/check.h); the encoder, the
+ * SMI writer and the stream walker under test keep the build's (the headers above).
+ */
+TEST_COLD_BEGIN
 #include "etrace_hart.h"
 #include "etrace_trace_decoder.h"
 
@@ -91,7 +99,6 @@ static const struct cfg cfgs[] = {
 	{ "everything rv32", 32, 1, 32, 0x1f & ~PMREGS_ETRACE_ENCODER_FULL_ADDRESS, 2, 0, 2, 3, 2, 4, 1, 1, 300, 1, 1, 1, 30, 1, 1 },
 };
 
-#include <pmregs/etrace_tools.h>
 /* the events, blocks and packets around a failure */
 static void debug_dump(const struct pmregs_etrace_params *p, size_t np, size_t j, size_t i)
 {
@@ -315,3 +322,4 @@ int main(void)
 		       (unsigned long long)fail_seed);
 	return check_done("etrace encoder round trip");
 }
+TEST_COLD_END

@@ -76,6 +76,26 @@ static inline unsigned long test_sparse(void)
 	return div;
 }
 
+/*
+ * TEST_COLD_BEGIN ... TEST_COLD_END: a stretch of a test's own code that runs a fixed, short while
+ * (worked examples, table walks, error cases: not its random rounds), compiled with little
+ * optimisation in an optimised build: gcc -Og, clang none (optnone). The headers' functions the
+ * stretch calls keep the build's optimisation (they are defined before it, and are called, not
+ * inlined), as do the sanitizers' checks, which an optnone function gets too; the stretch's own
+ * code was most of the optimiser's work in the E-Trace tests. Nothing checked depends on how the
+ * test's own code is optimised. Unoptimised builds (-O0) are left as they are.
+ */
+#if defined(__clang__) && defined(__OPTIMIZE__)
+#define TEST_COLD_BEGIN _Pragma("clang optimize off")
+#define TEST_COLD_END _Pragma("clang optimize on")
+#elif defined(__GNUC__) && defined(__OPTIMIZE__)
+#define TEST_COLD_BEGIN _Pragma("GCC push_options") _Pragma("GCC optimize (\"Og\")")
+#define TEST_COLD_END _Pragma("GCC pop_options")
+#else
+#define TEST_COLD_BEGIN
+#define TEST_COLD_END
+#endif
+
 static inline int check_done(const char *name)
 {
 	printf("%s: %lu checks, %lu failed\n", name, checks, failures);
