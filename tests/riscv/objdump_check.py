@@ -36,6 +36,8 @@ import re
 import struct
 import subprocess
 import sys
+import tempfile
+from itertools import compress
 from operator import itemgetter
 
 OBJDUMP = "riscv64-linux-gnu-objdump"
@@ -59,10 +61,15 @@ def objdump(path, xlen):
 
 def objdump_lines(path, xlen):
     """[(address in hex, mnemonic, operands)] of every instruction objdump prints."""
-    p = subprocess.run([OBJDUMP, "-D", "-b", "binary", "-m", f"riscv:rv{xlen}", "-M", "no-aliases,numeric",
-                        "--no-show-raw-insn", path], capture_output=True, check=True)
-    # decoded without text=True's newline translation, a pass over tens of megabytes that finds nothing
-    return INSN_LINE.findall(p.stdout.decode("latin-1"))
+    # written to a file and read at once: read from a pipe, in the many small reads communicate() makes,
+    # tens of megabytes took half a second per large set; decoded without text=True's newline
+    # translation, a pass that finds nothing
+    with tempfile.TemporaryFile(dir=os.path.dirname(path) or ".") as f:
+        subprocess.run([OBJDUMP, "-D", "-b", "binary", "-m", f"riscv:rv{xlen}", "-M", "no-aliases,numeric",
+                        "--no-show-raw-insn", path], stdout=f, check=True)
+        f.seek(0)
+        text = f.read().decode("latin-1")
+    return INSN_LINE.findall(text)
 
 
 def packed(items, size):
@@ -242,7 +249,7 @@ def run_set(name, tool, out_dir, size, xlen, items, judged=None):
     sel = (((t | o) & low) | (t ^ o) | length).to_bytes(n, "little")
     fast = ("auipc", "lui", "jal") if size == 4 else ()
     xmask = (1 << xlen) - 1
-    for i in (m.start() for m in re.finditer(b"[^\x00]", sel)):
+    for i in compress(range(n), sel):     # the places of sel's non-zero bytes
         (_, mnem, ops), w = lines[i], items[i]
         rec = RECORD.unpack_from(ours, i * RECORD.size)
         if mnem in fast and agrees_32(rec, mnem, ops, i * size, xmask):
