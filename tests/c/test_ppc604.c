@@ -15,6 +15,9 @@
  * QEMU    = QEMU target/ppc cpu.h / cpu_init.c; BINUTILS = opcodes/ppc-opc.c
  *
  * pmregs-test: libm
+ * pmregs-test: no-inline (its 32-bit and emulated builds at -Og: the 64-bit accumulation's random steps,
+ * a call for each small accessor at -O0, took most of their -O0 run, and -Og costs less build than it
+ * saves there; the sanitizer build stays at -O0, where -fno-inline changes nothing)
  */
 #include <math.h>
 #include <stdio.h>

@@ -54,13 +54,21 @@ port_native() {
 port_scale_m32=8 port_scale_be=256
 port_sparse_m32=1 port_sparse_be=16
 port_opt_m32=-O0 port_opt_be=-O0
+# The 32-bit programs are built position-dependent (-fno-pie -no-pie) and without unwind tables
+# (-fno-asynchronous-unwind-tables): none of them unwinds or asserts on position independence, and
+# i386 has no pc-relative data addressing, so a PIE computes its base in a call in every function
+# that reaches a global and keeps a register for it (the 32-bit checks' builds about 6% and runs about
+# 10% cheaper; the big-endian builds gained nothing measurable without the unwind tables: they keep
+# the defaults)
+port_cflags_m32="-fno-pie -no-pie -fno-asynchronous-unwind-tables"
+port_cflags_be=
 port_target() {
 	mode=$1 src=$2
 	shift 2
 	eval "port_scale=\$port_scale_$mode port_opt=\$port_opt_$mode port_sparse=\$port_sparse_$mode"
 	pn=${src##*/}
 	pn=${pn%.c}
-	pflags=$TESTFLAGS
+	eval "pflags=\"\$TESTFLAGS \$port_cflags_$mode\""
 	case $src in examples/*) port_opt=-O0 ;; esac
 	grep -q 'pmregs-test: long-run' "$src" 2>/dev/null && port_opt=-O1
 	grep -q 'pmregs-test: no-inline' "$src" 2>/dev/null && port_opt=-Og
