@@ -33,9 +33,11 @@ PMREGS_C_BEGIN
  * every width and position into the code. Define PMREGS_NO_FORCE_INLINE
  * before including a pmregs header to leave that to the compiler: smaller
  * code and much faster builds of programs that call the codecs in many
- * places, the same results.
+ * places, the same results. Without optimisation (no __OPTIMIZE__) nothing
+ * is forced: no constant folds there, and the inlined copies only make
+ * large functions, slow to compile and hard to step through in a debugger.
  */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(PMREGS_NO_FORCE_INLINE)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__) && !defined(PMREGS_NO_FORCE_INLINE)
 #define PMREGS_HOT static inline __attribute__((always_inline))
 #else
 #define PMREGS_HOT static inline
@@ -46,12 +48,14 @@ PMREGS_C_BEGIN
  * buys nothing (a generic walker that formats every field and calls back
  * through a pointer): compiled once, out of line, however many functions of
  * a program call it, instead of once in each. For gcc not inline, which its
- * noinline refuses, and unused, as a static inline function may be. (The
+ * noinline refuses, and unused, as a static inline function may be; but
+ * without optimisation, where gcc inlines nothing and would compile such a
+ * static function into every unit, unused or not, plain static inline. (The
  * __spellings__: a kernel's <linux/compiler_attributes.h> defines noinline.)
  */
 #if defined(__clang__)
 #define PMREGS_NOINLINE static inline __attribute__((__noinline__))
-#elif defined(__GNUC__)
+#elif defined(__GNUC__) && defined(__OPTIMIZE__)
 #define PMREGS_NOINLINE static __attribute__((__noinline__, __unused__))
 #else
 #define PMREGS_NOINLINE static inline
