@@ -201,6 +201,23 @@ def default_reserved():
 _DEFAULT_RESERVED = None
 
 
+_DICT_ATTRS = frozenset(dir(dict))
+
+
+class _Environment(jinja2.Environment):
+    """Jinja's environment, with `x.name` on a plain dict looked up as Jinja itself would, without the
+    AttributeError that Jinja's getattr() raises and catches first: a dict has no attribute but its class's,
+    so for any other name the item is what Jinja returns (most of a template's lookups are in the views' dicts)."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and attribute not in _DICT_ATTRS:
+            try:
+                return obj[attribute]
+            except (TypeError, LookupError):
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
 def make_env():
     """The Jinja environment of every template; one per set of template folders, so each template compiles once.
     With PMREGS_TEMPLATE_CACHE naming a folder, the compiled templates are kept there too (Jinja's bytecode
@@ -211,11 +228,11 @@ def make_env():
     env = _ENVS.get(dirs)
     if env is None:
         cache = os.environ.get("PMREGS_TEMPLATE_CACHE")
-        env = _ENVS[dirs] = jinja2.Environment(loader=jinja2.FileSystemLoader(list(dirs)),
-                                               bytecode_cache=jinja2.FileSystemBytecodeCache(cache) if cache else None,
-                                               undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
-                                               auto_reload=False,
-                                               trim_blocks=True, lstrip_blocks=True, autoescape=False)
+        env = _ENVS[dirs] = _Environment(loader=jinja2.FileSystemLoader(list(dirs)),
+                                         bytecode_cache=jinja2.FileSystemBytecodeCache(cache) if cache else None,
+                                         undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                                         auto_reload=False,
+                                         trim_blocks=True, lstrip_blocks=True, autoescape=False)
         env.filters["defines"] = defines
         env.filters["cstr"] = c_string
         env.filters["ctext"] = comment_text

@@ -561,8 +561,10 @@ def run_all(cmds, jobs=2):
 def selftest_program(d, names):
     """One C file holding every self-test, each behind its own prefix, and a main calling them all. The part
     every self-test shares (between #ifndef PMREGS_SELFTEST_COMMON and its #endif) keeps its names: the first
-    self-test defines it, the others skip it."""
-    parts, statics = [], set()
+    self-test defines it, the others skip it. Each self-test's own static names (and main) are renamed around
+    its #include, those alone: the names of all of them for each would be some 650 macros defined and undefined
+    around every one of 200 self-tests (10 MB of #define lines for clang's program)."""
+    parts = []
     common = re.compile(r"^#ifndef PMREGS_SELFTEST_COMMON\n.*?^#endif /\* PMREGS_SELFTEST_COMMON \*/$", re.M | re.S)
     for n in names:
         with open(os.path.join(d, "st", f"selftest_{n}.c"), encoding="utf-8") as f:
@@ -570,13 +572,13 @@ def selftest_program(d, names):
         if len(common.findall(src)) != 1:
             raise SystemExit(f"selftest_{n}.c: no part shared by every self-test (#ifndef PMREGS_SELFTEST_COMMON)")
         src = common.sub("", src)
-        statics |= set(re.findall(r"^static\b[^(=;]*?\b([A-Za-z_]\w*)\s*(?:\(|\[|=|;|,)", src, re.M))
+        statics = set(re.findall(r"^static\b[^(=;]*?\b([A-Za-z_]\w*)\s*(?:\(|\[|=|;|,)", src, re.M))
         statics |= set(re.findall(r"^static [^;(]*,\s*([A-Za-z_]\w*)\s*;", src, re.M))
-        parts.append((n, src))
+        parts.append((n, sorted(statics | {"main"})))
     out = ["#include <stdio.h>"]
-    for n, _ in parts:
-        defs = [f"#define {s} {n}__{s}" for s in sorted(statics | {"main"})]
-        out += defs + [f'#include "st/selftest_{n}.c"'] + [f"#undef {s}" for s in sorted(statics | {"main"})]
+    for n, statics in parts:
+        out += [f"#define {s} {n}__{s}" for s in statics] + [f'#include "st/selftest_{n}.c"']
+        out += [f"#undef {s}" for s in statics]
     out.append("int main(void)\n{\n\tint bad = 0;")
     for n, _ in parts:
         out.append(f'\tif ({n}__main() != 0) {{ bad = 1; printf("self-test of {n} failed\\n"); }}')
