@@ -34,12 +34,11 @@ CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror
 BUILD   ?= build
 
-# A Python that has PyYAML and Jinja2: python3 first, then the system one (looked for once: a
-# recursive `?=` would probe again at every use)
-ifeq ($(origin PYTHON),undefined)
-PYTHON := $(shell for p in python3 /usr/bin/python3; do \
-	$$p -c 'import yaml, jinja2' >/dev/null 2>&1 && { echo $$p; break; }; done)
-endif
+# A Python that has PyYAML and Jinja2: PYTHON if it is set (empty: none), else python3, then the system
+# one. Only the recipes that run it look for it, as their first shell line sets $$py: a make run on
+# current generated files (make, make install, make uninstall) starts no Python.
+FIND_PYTHON = py='$(PYTHON)'; [ -n "$$py" ] || [ '$(origin PYTHON)' != undefined ] || \
+	for p in python3 /usr/bin/python3; do $$p -c 'import yaml, jinja2' >/dev/null 2>&1 && { py=$$p; break; }; done
 
 SPECS    := $(sort $(wildcard spec/*.yaml))
 HEADERS  := $(patsubst spec/%.yaml,include/pmregs/%.h,$(SPECS)) $(patsubst spec/%.yaml,include/pmregs/%_tools.h,$(SPECS)) \
@@ -72,36 +71,44 @@ headers: $(HEADERS) $(CAT_HEADERS)
 # VERSION or generator edited since needs Python with PyYAML and Jinja2.
 $(HEADERS) &: FORCE
 	@why=$$(sh gen/uptodate.sh) && exit 0; \
-	if [ -z "$(PYTHON)" ]; then \
+	$(FIND_PYTHON); \
+	if [ -z "$$py" ]; then \
 		echo "error: $$why; regenerating needs Python with PyYAML"; \
 		echo "       and Jinja2 (Debian: apt-get install python3-yaml python3-jinja2), then run make"; \
 		exit 1; fi; \
 	echo "regenerating: $$why"; \
-	echo "$(PYTHON) gen/generate.py --out include/pmregs $(SPECS)"; \
-	$(PYTHON) gen/generate.py --out include/pmregs $(SPECS) && \
-	echo "$(PYTHON) gen/generate.py --doc --out doc $(SPECS)" && \
-	$(PYTHON) gen/generate.py --doc --out doc $(SPECS)
+	echo "$$py gen/generate.py --out include/pmregs $(SPECS)"; \
+	$$py gen/generate.py --out include/pmregs $(SPECS) && \
+	echo "$$py gen/generate.py --doc --out doc $(SPECS)" && \
+	$$py gen/generate.py --doc --out doc $(SPECS)
 
 $(CAT_HEADERS) &: FORCE
 	@why=$$(sh gen/uptodate.sh catalogs) && exit 0; \
-	if [ -z "$(PYTHON)" ]; then \
+	$(FIND_PYTHON); \
+	if [ -z "$$py" ]; then \
 		echo "error: $$why; regenerating needs Python with PyYAML"; \
 		echo "       and Jinja2 (Debian: apt-get install python3-yaml python3-jinja2), then run make"; \
 		exit 1; fi; \
 	echo "regenerating: $$why"; \
-	echo "$(PYTHON) gen/generate.py --catalogs --out include/pmregs $(CAT_SPECS)"; \
-	$(PYTHON) gen/generate.py --catalogs --out include/pmregs $(CAT_SPECS)
+	echo "$$py gen/generate.py --catalogs --out include/pmregs $(CAT_SPECS)"; \
+	$$py gen/generate.py --catalogs --out include/pmregs $(CAT_SPECS)
 
 check-generated:
-	@test -n "$(PYTHON)" || { echo "check-generated needs python3 with yaml and jinja2"; exit 1; }
-	$(PYTHON) gen/generate.py --check --out include/pmregs $(SPECS)
-	$(PYTHON) gen/generate.py --doc --check --out doc $(SPECS)
-	$(PYTHON) gen/generate.py --catalogs --check --out include/pmregs $(CAT_SPECS)
+	@$(FIND_PYTHON); \
+	test -n "$$py" || { echo "check-generated needs python3 with yaml and jinja2"; exit 1; }; \
+	echo "$$py gen/generate.py --check --out include/pmregs $(SPECS)" && \
+	$$py gen/generate.py --check --out include/pmregs $(SPECS) && \
+	echo "$$py gen/generate.py --doc --check --out doc $(SPECS)" && \
+	$$py gen/generate.py --doc --check --out doc $(SPECS) && \
+	echo "$$py gen/generate.py --catalogs --check --out include/pmregs $(CAT_SPECS)" && \
+	$$py gen/generate.py --catalogs --check --out include/pmregs $(CAT_SPECS)
 
 # The reference pages: one Markdown page per family, a bit diagram per layout, committed like the headers.
 doc:
-	@test -n "$(PYTHON)" || { echo "make doc needs python3 with yaml and jinja2 (Debian: python3-yaml python3-jinja2)"; exit 1; }
-	$(PYTHON) gen/generate.py --doc --out doc $(SPECS)
+	@$(FIND_PYTHON); \
+	test -n "$$py" || { echo "make doc needs python3 with yaml and jinja2 (Debian: python3-yaml python3-jinja2)"; exit 1; }; \
+	echo "$$py gen/generate.py --doc --out doc $(SPECS)" && \
+	$$py gen/generate.py --doc --out doc $(SPECS)
 
 $(BUILD)/examples/%: examples/%.c $(HEADERS) $(CAT_HEADERS) $(wildcard include/pmregs/base*.h include/pmregs/etrace_*coder.h) $(wildcard examples/*.h)
 	@mkdir -p $(dir $@)
@@ -113,11 +120,11 @@ demo: headers $(EXAMPLES)
 # Whether the committed generated files were current is decided before make regenerates them: the
 # suite fails on it (PMREGS_STALE), so a commit whose generated files are stale fails CI.
 check:
-	@stale=$$(sh gen/uptodate.sh; sh gen/uptodate.sh catalogs); $(MAKE) --no-print-directory headers && \
-	PMREGS_STALE="$$stale" PYTHON="$(PYTHON)" CC="$(CC)" T='$(T)' JOBS='$(JOBS)' sh tests/run.sh
+	@stale=$$(sh gen/uptodate.sh; sh gen/uptodate.sh catalogs); $(MAKE) --no-print-directory headers && { \
+	$(FIND_PYTHON); PMREGS_STALE="$$stale" PYTHON="$$py" CC="$(CC)" T='$(T)' JOBS='$(JOBS)' sh tests/run.sh; }
 
 bench: headers
-	@PYTHON="$(PYTHON)" sh tests/bench/run.sh
+	@$(FIND_PYTHON); PYTHON="$$py" sh tests/bench/run.sh
 
 # FUZZTIME seconds per target, each on FUZZJOBS cores (libFuzzer -fork). Measured with 150 s per
 # target on 2 cores (inputs run): etrace_data 52.6 M, netburst 30.5 M, itanium_cover 15.0 M,

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: MIT OR GPL-2.0-only
 # The Debian packages (debian/): built with dpkg-buildpackage from a copy of the checkout in OUTDIR,
 # they must be two (libpmregs-dev for every architecture, pmregs-tools for this one) whose version is
-# VERSION's; unpacked with dpkg -x into a scratch root, they must hold every header, pmregs.pc, the
-# CMake package and a manual page that `man` finds for sample functions; a program built with
-# nothing but `pkg-config --cflags pmregs` (PKG_CONFIG_SYSROOT_DIR and PKG_CONFIG_LIBDIR pointing
-# into the root) must compile from the root's headers and print VERSION; the unpacked pmregs-decode
-# runs. Nothing is written in the checkout outside OUTDIR.
+# VERSION's; they must hold every header, pmregs.pc, the CMake package and manual pages. Unpacked
+# with dpkg -x into a scratch root (of libpmregs-dev's man3 pages only those looked at), `man` must
+# find there the page of sample functions; a program built with nothing but `pkg-config --cflags
+# pmregs` (PKG_CONFIG_SYSROOT_DIR and PKG_CONFIG_LIBDIR pointing into the root) must compile from
+# the root's headers and print VERSION; the unpacked pmregs-decode runs. Nothing is written in the
+# checkout outside OUTDIR.
 #
 #   sh tests/deb/build.sh OUTDIR CC WARN
 set -eu
@@ -54,7 +55,8 @@ for d in "$dev" "$tools"; do
 done
 
 echo "== contents"
-dpkg -c "$dev" | awk '{ print $6 }' >"$top/dev.txt"
+dpkg -c "$dev" >"$top/dev.ls"
+awk '{ print $6 }' "$top/dev.ls" >"$top/dev.txt"
 dpkg -c "$tools" | awk '{ print $6 }' >"$top/tools.txt"
 missing=0
 for h in include/pmregs/*.h; do
@@ -73,7 +75,19 @@ done
 echo "libpmregs-dev: $(grep -c . "$top/dev.txt") entries, every header of include/pmregs; pmregs-tools: $(grep -c . "$top/tools.txt")"
 
 echo "== dpkg -x into $root; pkg-config --cflags pmregs against it"
-dpkg -x "$dev" "$root"
+# libpmregs-dev but for the man3 pages that `man` is not asked for below: some 5,300 files and links
+# whose names dpkg -c listed above and that nothing reads here (the same archive member by member,
+# what dpkg -x runs: dpkg-deb --fsys-tarfile into tar -x); each is a file to create and delete
+man_pages="pmregs_etrace_smi_stream_next pmregs_x86_perfevtsel_umask_set pmregs_strerror"
+man_members=
+for f in $man_pages; do
+	m=./usr/share/man/man3/$f.3.gz
+	# a link's target as well
+	man_members="$man_members $m $(awk -v m="$m" '$6 == m && $7 == "->" { print "./usr/share/man/man3/" $8 }' "$top/dev.ls")"
+done
+dpkg-deb --fsys-tarfile "$dev" | tar -x -C "$root" --wildcards --exclude='./usr/share/man/man3/*'
+# shellcheck disable=SC2086
+dpkg-deb --fsys-tarfile "$dev" | tar -x -C "$root" $man_members
 dpkg -x "$tools" "$root"
 cflags=$(PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR="$root/usr/share/pkgconfig" PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 \
 	pkg-config --cflags pmregs)
@@ -107,7 +121,7 @@ test "$("$root/usr/bin/pmregs-decode" --version)" = "pmregs-decode $version"
 "$root/usr/bin/pmregs-decode" netburst cccr 0x0003D000 | grep -q escr_select
 echo "the unpacked pmregs-decode runs"
 if command -v man >/dev/null 2>&1; then
-	for f in pmregs_etrace_smi_stream_next pmregs_x86_perfevtsel_umask_set pmregs_strerror; do
+	for f in $man_pages; do
 		MANPATH="$root/usr/share/man" man "$f" 2>/dev/null | grep -q "$f" ||
 			{ echo "man $f (MANPATH=$root/usr/share/man) does not show its page"; exit 1; }
 	done
