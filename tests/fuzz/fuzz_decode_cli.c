@@ -19,7 +19,9 @@
  *   CPU with it, 1.0-1.3 s without)
  * pmregs-fuzz-share: tools
  */
+#ifndef _DEFAULT_SOURCE /* defined first in a build shared with other targets */
 #define _DEFAULT_SOURCE /* mkdtemp, access */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
