@@ -12,12 +12,13 @@
 # only (-gline-tables-only): a sanitizer's report names files and lines, the build skips the rest
 # of the debug information. Machine instructions are selected by LLVM's fast selector (FastISel, as
 # at -O0) at every level: the same optimised and instrumented code, the same edges and features in
-# a run from the same seed at the same speed, and a fifth less build for the E-Trace group (at -O1
-# most of it is instruction selection). A `pmregs-fuzz-cmp: off` line builds the target without
-# libFuzzer's comparison tracing (-fno-sanitize-coverage=trace-cmp): for a target whose smoke run reaches the
-# same edges without it (each such line says what was measured), where the tracing hooks took most
-# of the run. Targets that say the same `pmregs-fuzz-share: GROUP` line (and the same -opt and -cmp
-# lines) are built as one program (fuzz_share_build: the headers' code they share built once), which
+# a run from the same seed at the same speed, and a fifth less build for the E-Trace group (its
+# -O1 build spends half of its time in code generation, a third of that in instruction selection).
+# A `pmregs-fuzz-cmp: off` line builds the target without libFuzzer's comparison tracing
+# (-fno-sanitize-coverage=trace-cmp): for a target whose smoke run reaches the same edges without
+# it (each such line says what was measured), where the tracing hooks took most of the run.
+# Targets that say the same `pmregs-fuzz-share: GROUP` line (and the same -opt and -cmp lines)
+# are built as one program (fuzz_share_build: the headers' code they share built once), which
 # runs as the target it is called by; each still runs alone, from its own corpus, for its own runs.
 # `make fuzz` runs longer, at -O1, with every instrumentation, as users build, each target alone.
 FZ=$B/fuzz
