@@ -13,6 +13,7 @@
  * pmregs-fuzz-opt: -O0
  * pmregs-fuzz-cmp: off (edges reached in 20000 runs, seeds 1 and 3: 324, 334 with it, 327, 329
  *   without)
+ * pmregs-fuzz-share: tools (pmregs-decode's build has the catalogue code)
  */
 #include <stdlib.h>
 #include <string.h>

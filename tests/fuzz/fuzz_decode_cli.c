@@ -14,9 +14,14 @@
  *   make fuzz                      (clang -fsanitize=fuzzer,address,undefined)
  * pmregs-fuzz-runs: 3000
  * pmregs-fuzz-opt: -O0
+ * pmregs-fuzz-cmp: off (edges reached in 3000 runs, seeds 1-8: 1271, 1248, 1218, 1236, 1219, 1216,
+ *   1209, 1227 with it, 1222, 1243, 1242, 1235, 1214, 1262, 1248, 1242 without; the run 1.6-2.3 s
+ *   CPU with it, 1.0-1.3 s without)
  * pmregs-fuzz-share: tools
  */
+#ifndef _DEFAULT_SOURCE /* defined first in a build shared with other targets */
 #define _DEFAULT_SOURCE /* mkdtemp, access */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
