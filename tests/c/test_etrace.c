@@ -1346,6 +1346,50 @@ static void test_fast_paths(void)
 }
 
 /*
+ * The word decoders (pmregs_etrace_te_inst_decode_word(), _word_l() with the layout) where irdepth is
+ * wider than what the word has left after the three flags: 63 bits under parameter set 8 (a return
+ * stack and call counter of 31 bits). Format 1 and 2 packets whose address and flags compress to a
+ * few bytes, positive and negative, decode from the word as written. Random packets reach this path
+ * only now and then (a 63-bit address that compresses to fewer than 8 bytes).
+ */
+static void test_word_wide_irdepth(void)
+{
+	static const unsigned shapes[2] = {PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA};
+	params_t p;
+	struct pmregs_etrace_te_inst_layout L;
+	unsigned k, neg;
+	param_set(8, &p);
+	pmregs_etrace_te_inst_layout_init(&p, &L);
+	CHECK_EQ(pmregs_etrace_irdepth_width(&p), 63);
+	for (k = 0; k < 2; k++)
+		for (neg = 0; neg < 2; neg++) {
+			pkt_t t, u, v;
+			unsigned char c[64];
+			uint64_t fill, xw;
+			int n;
+			pmregs_etrace_te_inst_init(&t, shapes[k]);
+			if (shapes[k] == PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA) {
+				t.branches = 3;
+				t.branch_map = 5;
+			}
+			/* the 63-bit address 0x12 or -0x12, the flags and irdepth copies of its sign */
+			t.address = neg ? mask(63) & (0 - (uint64_t)0x12) : 0x12;
+			t.notify = t.updiscon = t.irreport = (uint8_t)neg;
+			t.irdepth = neg ? mask(63) : 0;
+			memset(c, 0, sizeof c);
+			n = c_te_inst_encode(&p, &t, c, sizeof c);
+			CHECK(n > 0 && n <= 8);
+			if (n <= 0 || n > 8)
+				continue;
+			xw = pmregs_ip_word_bytes(c, 8 * (size_t)n, &fill);
+			CHECK_EQ(pmregs_etrace_te_inst_decode_word_l(&p, &L, xw, fill, 8 * (size_t)n, &u), PMREGS_OK);
+			CHECK(same(&u, &t));
+			CHECK_EQ(pmregs_etrace_te_inst_decode_word(&p, xw, fill, 8 * (size_t)n, &v), PMREGS_OK);
+			CHECK(same(&v, &t));
+		}
+}
+
+/*
  * The ATB transport, from the E-Trace specification's example: ATID 1 sends
  * ATDATA 0x00043205 with ATBYTES 3 (4 valid bytes), then 0x00000200 with
  * ATBYTES 1 (2 valid bytes). The valid bytes, least significant first, are
@@ -2261,6 +2305,7 @@ int main(void)
 	test_presets();
 	test_atb();
 	test_fast_paths();
+	test_word_wide_irdepth();
 	test_writers();
 	test_transport();
 	test_data_vectors();
