@@ -8,7 +8,9 @@
  * semantic view, the framings, the stream walker's re-synchronisation and
  * the one-pass writers. The random rounds, random byte strings and random
  * streams are test_scale()'s: fewer in the 32-bit and emulated big-endian
- * runs, whose point is the word size and the byte order.
+ * runs, whose point is the word size and the byte order; the writers', the
+ * semantic view's and the fast paths' packets are test_sparse()'s: fewer
+ * under emulation.
  *
  * pmregs-test: long-run (make check starts its native run among the first: the run, not the build, takes the
  * time)
@@ -799,7 +801,7 @@ static void test_semantic(void)
 	params_t p;
 	long i;
 	param_set(4, &p); /* irdepth 8 bits */
-	for (i = 0; i < 200000; i++) {
+	for (i = 0; i < 200000 / (long)test_sparse(); i++) { /* fewer under emulation */
 		pkt_t t, u;
 		struct pmregs_etrace_te_inst_semantic s, s2;
 		unsigned char c[64];
@@ -1275,6 +1277,7 @@ static void test_fast_paths(void)
 	static unsigned char pay[NP][32];
 	static size_t plen[NP];
 	static pkt_t in[NP], got[NP];
+	const size_t np = NP / test_sparse(); /* packets per set: fewer under emulation */
 	int k;
 	for (k = 0; k < NSETS; k++) {
 		params_t p;
@@ -1287,7 +1290,7 @@ static void test_fast_paths(void)
 		p.encap_type_bits = 1;
 		p.encap_type_inst = 0;
 		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
-		for (i = 0; i < NP; i++) {
+		for (i = 0; i < np; i++) {
 			struct pmregs_etrace_smi f;
 			struct pmregs_etrace_encap e;
 			int m;
@@ -1309,15 +1312,15 @@ static void test_fast_paths(void)
 		}
 		/* SMI, in batches of 64 */
 		pmregs_etrace_smi_stream_init(&ss, smi, ns, 1);
-		for (n = 0; n < NP;) {
+		for (n = 0; n < np;) {
 			size_t got_n = c_smi_stream_batch(&ss, &p, got + n, 64);
 			if (got_n == 0)
 				break;
 			n += got_n;
 		}
-		CHECK_EQ(n, NP);
+		CHECK_EQ(n, np);
 		CHECK_EQ(ss.pos, ns);
-		for (i = 0; i < n && i < NP; i++) {
+		for (i = 0; i < n && i < np; i++) {
 			pkt_t want;
 			CHECK_EQ(nv_decode(&p, pay[i], plen[i], &want), 0);
 			bad += !same(&want, &got[i]) || !same(&in[i], &got[i]);
@@ -1327,19 +1330,19 @@ static void test_fast_paths(void)
 		pmregs_etrace_encap_stream_init(&es, enc, ne, 1);
 		for (i = 0; c_encap_stream_next(&es, &p, &it); i++) {
 			pkt_t want;
-			CHECK(i < NP && it.status == PMREGS_OK && it.has_payload);
-			if (i >= NP || !it.has_payload)
+			CHECK(i < np && it.status == PMREGS_OK && it.has_payload);
+			if (i >= np || !it.has_payload)
 				break;
 			CHECK_EQ(nv_decode(&p, pay[i], plen[i], &want), 0);
 			bad += !same(&want, &it.payload);
 			bad += it.payload_len != plen[i];
 		}
-		CHECK_EQ(i, NP);
+		CHECK_EQ(i, np);
 		pmregs_etrace_encap_stream_init(&es, enc, ne, 1);
-		n = c_encap_stream_batch(&es, &p, got, NP);
-		CHECK_EQ(n, NP);
+		n = c_encap_stream_batch(&es, &p, got, np);
+		CHECK_EQ(n, np);
 		CHECK_EQ(es.pos, ne);
-		for (i = 0; i < n && i < NP; i++)
+		for (i = 0; i < n && i < np; i++)
 			bad += !same(&in[i], &got[i]);
 		CHECK_EQ(bad, 0);
 	}
