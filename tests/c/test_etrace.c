@@ -9,8 +9,7 @@
  * the one-pass writers. The random rounds, random byte strings and random
  * streams are test_scale()'s: fewer in the 32-bit and emulated big-endian
  * runs, whose point is the word size and the byte order; the writers', the
- * semantic view's and the fast paths' packets are test_sparse()'s: fewer
- * under emulation.
+ * semantic view's and the fast paths' packets are fewer there too.
  *
  * pmregs-test: long-run (make check starts its native run among the first: the run, not the build, takes the
  * time)
@@ -20,9 +19,10 @@
  * the build time: no path it checks depends on the inlining; the one that does, the stream readers'
  * constant-parameter path, is test_etrace_word's)
  * pmregs-test: sanitizer-scale 64 (its sanitizer and 32-bit runs take a 64th of the test_scale() rounds, not
- * an eighth: gcov counts the same executed lines and the same branch outcomes of every header at either
- * scale, 15,625 round trips per parameter set; the sanitizer build is then at -O0, whose shorter build
- * outweighs its slower run)
+ * an eighth, and a sixteenth of the writers', semantic view's and fast paths' packets: gcov counts every
+ * line and branch outcome of every header there that those runs took with an eighth of the rounds and
+ * all the packets; 15,625 round trips per parameter set; the sanitizer build is then at -O0, whose
+ * shorter build outweighs its slower run)
  */
 #include <stdio.h>
 #include <string.h>
@@ -686,6 +686,16 @@ static void param_set(int k, params_t *p)
 #define NSETS 9
 #define ROUNDS ((int)test_scale(1000000))
 
+/*
+ * The divisor of the writers', the semantic view's and the fast paths' packets: 16 under emulation
+ * (test_sparse()) and in the runs of a sixteenth or less of the test_scale() rounds (this file's
+ * sanitizer and 32-bit runs), 1 in the native run.
+ */
+static unsigned long fixed_div(void)
+{
+	return test_scale(16) == 1 ? 16 : test_sparse();
+}
+
 static void test_round_trips(void)
 {
 	int k;
@@ -801,7 +811,7 @@ static void test_semantic(void)
 	params_t p;
 	long i;
 	param_set(4, &p); /* irdepth 8 bits */
-	for (i = 0; i < 200000 / (long)test_sparse(); i++) { /* fewer under emulation */
+	for (i = 0; i < 200000 / (long)fixed_div(); i++) {
 		pkt_t t, u;
 		struct pmregs_etrace_te_inst_semantic s, s2;
 		unsigned char c[64];
@@ -1277,7 +1287,7 @@ static void test_fast_paths(void)
 	static unsigned char pay[NP][32];
 	static size_t plen[NP];
 	static pkt_t in[NP], got[NP];
-	const size_t np = NP / test_sparse(); /* packets per set: fewer under emulation */
+	const size_t np = NP / fixed_div(); /* packets per set */
 	int k;
 	for (k = 0; k < NSETS; k++) {
 		params_t p;
@@ -2057,7 +2067,7 @@ static void spoil(pkt_t *t)
 static void test_writers(void)
 {
 	enum { NP = 4000, NB = 64 };
-	const size_t np = NP / test_sparse(); /* packets per set: fewer under emulation */
+	const size_t np = NP / fixed_div(); /* packets per set */
 	static pkt_t in[NP];
 	static unsigned char one[NP * 48], all[NP * 48];
 	static size_t at[NP + 1];
