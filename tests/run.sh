@@ -312,10 +312,19 @@ bench_compile() {
 	done
 }
 
-# san_build_run OUT CC ARGS...: build_run with an eighth of the test_scale() rounds (the sanitizer builds);
-# OUT.scale says at which scale OUT.out was written (the 32-bit runs may compare with it)
+# san_scale SRC: the divisor of the test_scale() rounds in SRC's sanitizer and 32-bit runs: 8, or N when SRC
+# says `pmregs-test: sanitizer-scale N` (it says why: the same lines and branches of the headers run at 1/N,
+# measured with gcov, where the native run takes every round)
+san_scale() {
+	sss=$(sed -n 's/.*pmregs-test: sanitizer-scale \([0-9][0-9]*\).*/\1/p' "$1" 2>/dev/null | head -n 1)
+	echo "${sss:-8}"
+}
+
+# san_build_run OUT CC ARGS...: build_run with an eighth of the test_scale() rounds (the sanitizer builds),
+# or $sanscale's share (san_scale); OUT.scale says at which scale OUT.out was written (the 32-bit runs may
+# compare with it)
 san_build_run() {
-	PMREGS_TEST_SCALE=8
+	PMREGS_TEST_SCALE=${sanscale:-8}
 	export PMREGS_TEST_SCALE
 	build_run "$@" && echo "$PMREGS_TEST_SCALE" >"$1.scale"
 }
@@ -504,9 +513,14 @@ suite() {
 			# every round, and the libFuzzer runs search for the inputs that matter to a sanitizer.
 			# Line tables only (-gline-tables-only): a report still names each frame's function, file
 			# and line; nothing reads the variables' debug information, whose output cost more build.
+			# A test that says `pmregs-test: sanitizer-scale N` runs 1/N of its rounds there, short enough
+			# for -O0 whatever else it says.
 			sanopt=-O0
-			grep -q 'pmregs-test: long-run' "$src" 2>/dev/null && sanopt=-O1
-			grep -q 'pmregs-test: no-inline' "$src" 2>/dev/null && sanopt="$sanopt -fno-inline"
+			sanscale=$(san_scale "$src")
+			if [ "$sanscale" = 8 ]; then
+				grep -q 'pmregs-test: long-run' "$src" 2>/dev/null && sanopt=-O1
+				grep -q 'pmregs-test: no-inline' "$src" 2>/dev/null && sanopt="$sanopt -fno-inline"
+			fi
 			case $src in
 			tests/c/*) after=$dep early=1 check "$n (clang, ASan+UBSan)" san_build_run "$B/$n.san" clang -std=c99 $WARN $sanopt -gline-tables-only $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
 			*) after=$dep check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O0 -gline-tables-only $SAN $TESTFLAGS -Iinclude "$src" $libs ;;

@@ -8,14 +8,21 @@
  * semantic view, the framings, the stream walker's re-synchronisation and
  * the one-pass writers. The random rounds, random byte strings and random
  * streams are test_scale()'s: fewer in the 32-bit and emulated big-endian
- * runs, whose point is the word size and the byte order.
+ * runs, whose point is the word size and the byte order; the writers', the
+ * semantic view's and the fast paths' packets are fewer there too.
  *
- * pmregs-test: long-run (make check builds its sanitizer run at -O1: the run, not the build, takes the time)
- * pmregs-test: no-inline (its sanitizer -O1 build with -fno-inline, half the build time; its 32-bit and
- * emulated builds at -Og, which costs less build than -O1 and less run than -O0)
+ * pmregs-test: long-run (make check starts its native run among the first: the run, not the build, takes the
+ * time)
+ * pmregs-test: no-inline (its 32-bit and emulated builds at -Og, which costs less build than -O1 and less run
+ * than -O0)
  * pmregs-test: no-force-inline (its native gcc -O2 build also defines PMREGS_NO_FORCE_INLINE, a third of
  * the build time: no path it checks depends on the inlining; the one that does, the stream readers'
  * constant-parameter path, is test_etrace_word's)
+ * pmregs-test: sanitizer-scale 64 (its sanitizer and 32-bit runs take a 64th of the test_scale() rounds, not
+ * an eighth, and a sixteenth of the writers', semantic view's and fast paths' packets: gcov counts every
+ * line and branch outcome of every header there that those runs took with an eighth of the rounds and
+ * all the packets; 15,625 round trips per parameter set; the sanitizer build is then at -O0, whose
+ * shorter build outweighs its slower run)
  */
 #include <stdio.h>
 #include <string.h>
@@ -679,6 +686,16 @@ static void param_set(int k, params_t *p)
 #define NSETS 9
 #define ROUNDS ((int)test_scale(1000000))
 
+/*
+ * The divisor of the writers', the semantic view's and the fast paths' packets: 16 under emulation
+ * (test_sparse()) and in the runs of a sixteenth or less of the test_scale() rounds (this file's
+ * sanitizer and 32-bit runs), 1 in the native run.
+ */
+static unsigned long fixed_div(void)
+{
+	return test_scale(16) == 1 ? 16 : test_sparse();
+}
+
 static void test_round_trips(void)
 {
 	int k;
@@ -794,7 +811,7 @@ static void test_semantic(void)
 	params_t p;
 	long i;
 	param_set(4, &p); /* irdepth 8 bits */
-	for (i = 0; i < 200000; i++) {
+	for (i = 0; i < 200000 / (long)fixed_div(); i++) {
 		pkt_t t, u;
 		struct pmregs_etrace_te_inst_semantic s, s2;
 		unsigned char c[64];
@@ -1270,6 +1287,7 @@ static void test_fast_paths(void)
 	static unsigned char pay[NP][32];
 	static size_t plen[NP];
 	static pkt_t in[NP], got[NP];
+	const size_t np = NP / fixed_div(); /* packets per set */
 	int k;
 	for (k = 0; k < NSETS; k++) {
 		params_t p;
@@ -1282,7 +1300,7 @@ static void test_fast_paths(void)
 		p.encap_type_bits = 1;
 		p.encap_type_inst = 0;
 		CHECK_EQ(pmregs_etrace_params_check(&p), PMREGS_OK);
-		for (i = 0; i < NP; i++) {
+		for (i = 0; i < np; i++) {
 			struct pmregs_etrace_smi f;
 			struct pmregs_etrace_encap e;
 			int m;
@@ -1304,15 +1322,15 @@ static void test_fast_paths(void)
 		}
 		/* SMI, in batches of 64 */
 		pmregs_etrace_smi_stream_init(&ss, smi, ns, 1);
-		for (n = 0; n < NP;) {
+		for (n = 0; n < np;) {
 			size_t got_n = c_smi_stream_batch(&ss, &p, got + n, 64);
 			if (got_n == 0)
 				break;
 			n += got_n;
 		}
-		CHECK_EQ(n, NP);
+		CHECK_EQ(n, np);
 		CHECK_EQ(ss.pos, ns);
-		for (i = 0; i < n && i < NP; i++) {
+		for (i = 0; i < n && i < np; i++) {
 			pkt_t want;
 			CHECK_EQ(nv_decode(&p, pay[i], plen[i], &want), 0);
 			bad += !same(&want, &got[i]) || !same(&in[i], &got[i]);
@@ -1322,22 +1340,66 @@ static void test_fast_paths(void)
 		pmregs_etrace_encap_stream_init(&es, enc, ne, 1);
 		for (i = 0; c_encap_stream_next(&es, &p, &it); i++) {
 			pkt_t want;
-			CHECK(i < NP && it.status == PMREGS_OK && it.has_payload);
-			if (i >= NP || !it.has_payload)
+			CHECK(i < np && it.status == PMREGS_OK && it.has_payload);
+			if (i >= np || !it.has_payload)
 				break;
 			CHECK_EQ(nv_decode(&p, pay[i], plen[i], &want), 0);
 			bad += !same(&want, &it.payload);
 			bad += it.payload_len != plen[i];
 		}
-		CHECK_EQ(i, NP);
+		CHECK_EQ(i, np);
 		pmregs_etrace_encap_stream_init(&es, enc, ne, 1);
-		n = c_encap_stream_batch(&es, &p, got, NP);
-		CHECK_EQ(n, NP);
+		n = c_encap_stream_batch(&es, &p, got, np);
+		CHECK_EQ(n, np);
 		CHECK_EQ(es.pos, ne);
-		for (i = 0; i < n && i < NP; i++)
+		for (i = 0; i < n && i < np; i++)
 			bad += !same(&in[i], &got[i]);
 		CHECK_EQ(bad, 0);
 	}
+}
+
+/*
+ * The word decoders (pmregs_etrace_te_inst_decode_word(), _word_l() with the layout) where irdepth is
+ * wider than what the word has left after the three flags: 63 bits under parameter set 8 (a return
+ * stack and call counter of 31 bits). Format 1 and 2 packets whose address and flags compress to a
+ * few bytes, positive and negative, decode from the word as written. Random packets reach this path
+ * only now and then (a 63-bit address that compresses to fewer than 8 bytes).
+ */
+static void test_word_wide_irdepth(void)
+{
+	static const unsigned shapes[2] = {PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA};
+	params_t p;
+	struct pmregs_etrace_te_inst_layout L;
+	unsigned k, neg;
+	param_set(8, &p);
+	pmregs_etrace_te_inst_layout_init(&p, &L);
+	CHECK_EQ(pmregs_etrace_irdepth_width(&p), 63);
+	for (k = 0; k < 2; k++)
+		for (neg = 0; neg < 2; neg++) {
+			pkt_t t, u, v;
+			unsigned char c[64];
+			uint64_t fill, xw;
+			int n;
+			pmregs_etrace_te_inst_init(&t, shapes[k]);
+			if (shapes[k] == PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA) {
+				t.branches = 3;
+				t.branch_map = 5;
+			}
+			/* the 63-bit address 0x12 or -0x12, the flags and irdepth copies of its sign */
+			t.address = neg ? mask(63) & (0 - (uint64_t)0x12) : 0x12;
+			t.notify = t.updiscon = t.irreport = (uint8_t)neg;
+			t.irdepth = neg ? mask(63) : 0;
+			memset(c, 0, sizeof c);
+			n = c_te_inst_encode(&p, &t, c, sizeof c);
+			CHECK(n > 0 && n <= 8);
+			if (n <= 0 || n > 8)
+				continue;
+			xw = pmregs_ip_word_bytes(c, 8 * (size_t)n, &fill);
+			CHECK_EQ(pmregs_etrace_te_inst_decode_word_l(&p, &L, xw, fill, 8 * (size_t)n, &u), PMREGS_OK);
+			CHECK(same(&u, &t));
+			CHECK_EQ(pmregs_etrace_te_inst_decode_word(&p, xw, fill, 8 * (size_t)n, &v), PMREGS_OK);
+			CHECK(same(&v, &t));
+		}
 }
 
 /*
@@ -2005,7 +2067,7 @@ static void spoil(pkt_t *t)
 static void test_writers(void)
 {
 	enum { NP = 4000, NB = 64 };
-	const size_t np = NP / test_sparse(); /* packets per set: fewer under emulation */
+	const size_t np = NP / fixed_div(); /* packets per set */
 	static pkt_t in[NP];
 	static unsigned char one[NP * 48], all[NP * 48];
 	static size_t at[NP + 1];
@@ -2256,6 +2318,7 @@ int main(void)
 	test_presets();
 	test_atb();
 	test_fast_paths();
+	test_word_wide_irdepth();
 	test_writers();
 	test_transport();
 	test_data_vectors();

@@ -47,7 +47,8 @@ port_native() {
 # run it (through $port_runner) and compare its stdout with the native run's. A test that takes its
 # number of random rounds from test_scale() (tests/common/check.h) runs an eighth of them with -m32
 # (PMREGS_TEST_SCALE=8) and a 256th under emulation, whose point is the byte order (at full scale it
-# would take minutes), and is compared with its native build run at the same scale. Under emulation
+# would take minutes), and is compared with its native build run at the same scale (with -m32, 1/N for a test
+# that says `pmregs-test: sanitizer-scale N`, as its sanitizer run). Under emulation
 # the exhaustive sweeps and fixed-size loops that say test_sparse() (tests/common/check.h) also visit
 # one case in 16, evenly spread (PMREGS_TEST_SPARSE=16; every case in the native and 32-bit runs),
 # and the native run it is compared with does the same.
@@ -66,6 +67,8 @@ port_target() {
 	mode=$1 src=$2
 	shift 2
 	eval "port_scale=\$port_scale_$mode port_opt=\$port_opt_$mode port_sparse=\$port_sparse_$mode"
+	# a test that says `pmregs-test: sanitizer-scale N` (tests/run.sh: san_scale) takes 1/N here too
+	[ "$mode" = m32 ] && port_scale=$(san_scale "$src")
 	pn=${src##*/}
 	pn=${pn%.c}
 	eval "pflags=\"\$TESTFLAGS \$port_cflags_$mode\""
