@@ -21,6 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "gen"))
 
 import generate  # noqa: E402
+from pmregs_gen import reserved  # noqa: E402
 
 GEN = os.path.join(ROOT, "gen", "generate.py")
 _warm = False
@@ -33,12 +34,16 @@ WARM_SPEC = ('family: w\ntitle: w\nlayouts:\n  a: {fields: [{name: x, bits: "63:
 
 def warm():
     """Compile the templates of headers, self-tests and reference pages in this process, once, so that
-    every forked child finds them compiled; and read the pages of the hand-written headers (docs.base_files(),
-    a function of the source tree alone, which no test changes) once, for every child that writes pages."""
+    every forked child finds them compiled; read the pages of the hand-written headers (docs.base_files(),
+    a function of the source tree alone, which no test changes) once, for every child that writes pages;
+    and have what a header's text defines (reserved.c_definitions(), a function of the text alone) remembered
+    by text, so that the hand-written headers every run reads for its reserved names are read once, here."""
     global _warm, _base_files
     if _warm:
         return
     _warm = True
+    remember_definitions()
+    reserved.table([])
     _base_files = generate.base_files()
     with tempfile.TemporaryDirectory() as d:
         spec = os.path.join(d, "w.yaml")
@@ -53,6 +58,22 @@ def warm():
                     pass
         finally:
             generate.base_files = real
+
+
+def remember_definitions():
+    """reserved.c_definitions() remembered by text in this process and every child forked after (the same
+    Counters for the same text: nothing that reads them changes them)."""
+    definitions = reserved.c_definitions
+    if getattr(definitions, "remembered", False):
+        return
+    seen = {}
+
+    def c_definitions(text):
+        if text not in seen:
+            seen[text] = definitions(text)
+        return seen[text]
+    c_definitions.remembered = True
+    reserved.c_definitions = c_definitions
 
 
 def _memo_base_files():

@@ -9,6 +9,7 @@ Every import statement under gen/ is read with ast (nothing is imported).
 """
 
 import ast
+import collections
 import os
 import unittest
 
@@ -30,6 +31,19 @@ def modules():
     return out
 
 
+def statements(tree):
+    """Every statement of a module, in the order ast.walk() gives them (breadth first). An import is a
+    statement, and statements sit only in the bodies of other statements (and of their except and case
+    clauses), never inside an expression: the expressions, nearly all of a module's nodes, are not visited."""
+    todo = collections.deque([tree])
+    while todo:
+        node = todo.popleft()
+        yield node
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                todo.extend(v for v in value if isinstance(v, (ast.stmt, ast.excepthandler, ast.match_case)))
+
+
 def imports(name, path, known):
     """[(imported module, line, at module level)] of the generator's own modules that `name` imports."""
     with open(path, encoding="utf-8") as f:
@@ -37,7 +51,7 @@ def imports(name, path, known):
     is_pkg = path.endswith("__init__.py")
     top = {id(n) for n in tree.body}
     out = []
-    for node in ast.walk(tree):
+    for node in statements(tree):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = name.split(".") if is_pkg else name.split(".")[:-1]

@@ -70,22 +70,38 @@ def generated_macros():
     return names
 
 
-def top_level_decls(text):
-    """[(loc, node)] of the declarations at the top of clang's -ast-dump=json text, in order: each one's "loc"
-    object, and a function that decodes the whole declaration. The dump is indented two spaces a level, so a
-    top-level declaration is an object whose braces stand alone on a line at four spaces, and its own keys are
-    at six; only the declarations asked for are decoded (the tree is a hundred megabytes, nearly all of it the
-    bodies of the generated headers' functions, which no check reads). A dump laid out otherwise is decoded
-    whole."""
-    decoder = json.JSONDecoder()
-    starts = [m.end() - 2 for m in re.finditer(r"\n    \{\n", text)]
+def top_level_decls(data):
+    """[(loc, kind, name, node)] of the declarations at the top of clang's -ast-dump=json output (bytes), in
+    order: each one's "loc" object, "kind" and "name" (None without one), and a function that decodes the whole
+    declaration. The dump is indented two spaces a level, so a top-level declaration is an object whose braces
+    stand alone on a line at four spaces, and its own keys are at six (the nested objects' are deeper): those
+    three keys are read where they stand, and only the declarations asked for are decoded (the tree is a
+    hundred megabytes, nearly all of it the bodies of the headers' functions, which no check reads). A dump
+    laid out otherwise is decoded whole."""
+    starts = []
+    k = data.find(b"\n    {\n")
+    while k >= 0:
+        starts.append(k + 5)
+        k = data.find(b"\n    {\n", k + 6)
     if not starts:
-        return [(n.get("loc", {}), lambda n=n: n) for n in json.loads(text)["inner"]]
+        return [(n.get("loc", {}), n.get("kind"), n.get("name"), lambda n=n: n) for n in json.loads(data)["inner"]]
+
+    def own(key, a, z):
+        """The value of the declaration's own key at a..z, or None."""
+        j = data.find(b'\n      "' + key + b'": ', a, z)
+        if j < 0:
+            return None
+        j += len(key) + 11
+        e = data.find(b'\n      "', j, z)            # the next key of its own,
+        if e < 0:
+            e = data.find(b"\n    }", j, z)             # or the end of the object
+        return json.loads(data[j:e].rstrip().rstrip(b",").decode("utf-8"))
+
     out = []
-    for k, a in enumerate(starts):
-        j = text.find('\n      "loc": ', a, starts[k + 1] if k + 1 < len(starts) else len(text))
-        loc = decoder.raw_decode(text, j + len('\n      "loc": '))[0] if j >= 0 else {}
-        out.append((loc, lambda a=a: decoder.raw_decode(text, a)[0]))
+    for i, a in enumerate(starts):
+        z = starts[i + 1] if i + 1 < len(starts) else len(data)
+        out.append((own(b"loc", a, z) or {}, own(b"kind", a, z), own(b"name", a, z),
+                    lambda a=a, z=z: json.JSONDecoder().raw_decode(data[a:z].decode("utf-8"))[0]))
     return out
 
 
@@ -129,19 +145,26 @@ class Table(unittest.TestCase):
             self.skipTest("clang not installed")
         table = default_reserved()
         with tempfile.TemporaryDirectory() as d:
-            p = subprocess.run([cc, "-std=c99", "-fsyntax-only", "-Xclang", "-ast-dump=json", "-I",
-                                os.path.join(ROOT, "include"), self.tu(d, "c")], capture_output=True, text=True)
+            # the dump is written to a file and read back at once (a hundred megabytes through a pipe is
+            # thousands of reads and a copy of the whole text into one string)
+            dump = os.path.join(d, "ast.json")
+            with open(dump, "wb") as f:
+                p = subprocess.run([cc, "-std=c99", "-fsyntax-only", "-Xclang", "-ast-dump=json", "-I",
+                                    os.path.join(ROOT, "include"), self.tu(d, "c")], stdout=f,
+                                   stderr=subprocess.PIPE, text=True)
             self.assertEqual(p.returncode, 0, p.stderr[:2000])
+            with open(dump, "rb") as f:
+                data = f.read()
             names, tags, where = set(), set(), None
             hand = {os.path.abspath(h) for h in hand_written()}
-            for loc, node in top_level_decls(p.stdout):
+            for loc, kind, name, node in top_level_decls(data):
                 where = loc.get("file") or loc.get("expansionLoc", {}).get("file") or where
                 if not where or os.path.abspath(where) not in hand:     # the generated headers' are their family's
                     continue
-                n = node()
-                if n["kind"] in ("FunctionDecl", "TypedefDecl", "VarDecl") and not n["name"].startswith("__builtin"):
-                    names.add(n["name"])
-                elif n["kind"] in ("RecordDecl", "EnumDecl"):
+                if kind in ("FunctionDecl", "TypedefDecl", "VarDecl") and not name.startswith("__builtin"):
+                    names.add(name)
+                elif kind in ("RecordDecl", "EnumDecl"):
+                    n = node()
                     if n.get("name"):
                         tags.add(n["name"])
                     names |= {e["name"] for e in n.get("inner", []) if e["kind"] == "EnumConstantDecl"}
