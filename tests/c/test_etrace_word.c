@@ -86,10 +86,13 @@ static void random_payload(unsigned char *b, size_t n)
 	for (i = 0; i < n; i++)
 		b[i] = (unsigned char)rnd();
 	if (rnd() % 4) {
+		/* every bit above a drawn one copies it: the rest of its byte, then whole bytes (a byte
+		 * rewritten bit by bit waited for its own store at every bit: a fifth of the run) */
 		size_t bit = (size_t)(rnd() % (8 * n)), k;
-		unsigned s = ((unsigned)b[bit >> 3] >> (bit & 7)) & 1u;
-		for (k = bit + 1; k < 8 * n; k++)
-			b[k >> 3] = (unsigned char)((b[k >> 3] & ~(1u << (k & 7))) | (s << (k & 7)));
+		unsigned s = ((unsigned)b[bit >> 3] >> (bit & 7)) & 1u, above = (0xFFu << ((bit & 7) + 1)) & 0xFFu;
+		b[bit >> 3] = (unsigned char)((b[bit >> 3] & ~above) | (above & (0u - s)));
+		for (k = (bit >> 3) + 1; k < n; k++)
+			b[k] = (unsigned char)(0u - s);
 	}
 }
 
