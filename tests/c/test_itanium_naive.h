@@ -90,8 +90,9 @@ static int naive_dbr_match(const uint64_t dbr[8], unsigned i, uint64_t addr)
 	return r;
 }
 
-/* SEED 6.2.6: DBRRangeMatch and DBRRangeTag */
-static int naive_dbr_range_match(const uint64_t dbr[8], uint64_t addr, int db)
+/* SEED 6.2.6: DBRRangeMatch and DBRRangeTag (inline: test_itanium_match.c, which has pair i's
+ * DBRRangeMatch_i already, evaluates the same formula without this function) */
+static inline int naive_dbr_range_match(const uint64_t dbr[8], uint64_t addr, int db)
 {
 	return !db && (naive_dbr_match(dbr, 0, addr) || naive_dbr_match(dbr, 1, addr) || naive_dbr_match(dbr, 2, addr) ||
 		       naive_dbr_match(dbr, 3, addr));
