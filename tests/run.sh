@@ -325,7 +325,7 @@ bench_compile() {
 # says `pmregs-test: sanitizer-scale N` (it says why: the same lines and branches of the headers run at 1/N,
 # measured with gcov, where the native run takes every round)
 san_scale() {
-	sss=$(sed -n 's/.*pmregs-test: sanitizer-scale \([0-9][0-9]*\).*/\1/p' "$1" 2>/dev/null | head -n 1)
+	sss=$(sed -n '/.*pmregs-test: sanitizer-scale \([0-9][0-9]*\).*/{s//\1/p;q;}' "$1" 2>/dev/null)
 	echo "${sss:-8}"
 }
 
@@ -439,7 +439,8 @@ have_gen=
 selftests() {
 	[ -n "$have_gen" ] || return 0
 	for s in spec/*.yaml; do
-		[ -f "$s" ] && echo "$B/selftest/selftest_$(basename "$s" .yaml).c"
+		s=${s##*/}
+		[ -f "spec/$s" ] && echo "$B/selftest/selftest_${s%.yaml}.c"
 	done
 }
 
@@ -498,7 +499,8 @@ suite() {
 	# native_<name> is the check whose run leaves $B/<name>.out, the output other targets must match
 	for src in $(selftests) tests/c/test_*.c examples/*.c; do
 		[ -f "$src" ] || [ "${src#"$B"/selftest/}" != "$src" ] || continue
-		n=$(basename "$src" .c)
+		n=${src##*/}
+		n=${n%.c}
 		dep=0
 		[ "${src#"$B"/selftest/}" != "$src" ] && dep=$gen_selftest
 		libs=
