@@ -233,21 +233,30 @@ schedule() {
 }
 
 # timing_report CPU WALL: the suite's CPU and wall seconds, and the ten checks that took the most CPU
+# (one awk reads every check's name, times and wall seconds: a few processes per check were some
+# 3,000 processes, seconds of CPU after the last check)
 timing_report() {
 	for ti in "$RES"/*.cpu1; do
-		[ -f "$ti" ] || continue
-		tn=${ti%.cpu1}
-		printf '%s\t' "$(cat "$tn.name")"
-		sed -n 2p "$tn.cpu0" | tr '\n' ' '
-		sed -n 2p "$ti" | tr '\n' ' '
-		cat "$tn.wall" 2>/dev/null || echo
-	done | awk -F '\t' -v total="$1" -v wall="$2" -v jobs="$JOBS" '
+		[ -f "$ti" ] && echo "${ti%.cpu1}"
+	done | awk -v total="$1" -v wall="$2" -v jobs="$JOBS" '
 		function sec(s) { split(s, p, "m"); sub("s", "", p[2]); return p[1] * 60 + p[2] }
+		# line2(F): the second line of file F ("" when it has none)
+		function line2(f,   l, k) {
+			k = 0
+			while (k < 2 && (getline l <f) > 0) k++
+			close(f)
+			return k == 2 ? l : ""
+		}
 		{
-			split($2, f, " ")
+			nm = ""
+			getline nm <($0 ".name")
+			close($0 ".name")
+			split(line2($0 ".cpu0") " " line2($0 ".cpu1"), f, " ")
+			w = 0
+			if ((getline wline <($0 ".wall")) > 0) { split(wline, ww, " "); w = ww[2] - ww[1] }
+			close($0 ".wall")
 			cpu = sec(f[3]) + sec(f[4]) - sec(f[1]) - sec(f[2])
-			w = (f[6] != "") ? f[6] - f[5] : 0
-			n++; name[n] = $1; c[n] = cpu; wl[n] = w; sum += cpu
+			n++; name[n] = nm; c[n] = cpu; wl[n] = w; sum += cpu
 		}
 		END {
 			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
@@ -316,7 +325,7 @@ bench_compile() {
 # says `pmregs-test: sanitizer-scale N` (it says why: the same lines and branches of the headers run at 1/N,
 # measured with gcov, where the native run takes every round)
 san_scale() {
-	sss=$(sed -n 's/.*pmregs-test: sanitizer-scale \([0-9][0-9]*\).*/\1/p' "$1" 2>/dev/null | head -n 1)
+	sss=$(sed -n '/.*pmregs-test: sanitizer-scale \([0-9][0-9]*\).*/{s//\1/p;q;}' "$1" 2>/dev/null)
 	echo "${sss:-8}"
 }
 
@@ -430,7 +439,8 @@ have_gen=
 selftests() {
 	[ -n "$have_gen" ] || return 0
 	for s in spec/*.yaml; do
-		[ -f "$s" ] && echo "$B/selftest/selftest_$(basename "$s" .yaml).c"
+		s=${s##*/}
+		[ -f "spec/$s" ] && echo "$B/selftest/selftest_${s%.yaml}.c"
 	done
 }
 
@@ -489,7 +499,8 @@ suite() {
 	# native_<name> is the check whose run leaves $B/<name>.out, the output other targets must match
 	for src in $(selftests) tests/c/test_*.c examples/*.c; do
 		[ -f "$src" ] || [ "${src#"$B"/selftest/}" != "$src" ] || continue
-		n=$(basename "$src" .c)
+		n=${src##*/}
+		n=${n%.c}
 		dep=0
 		[ "${src#"$B"/selftest/}" != "$src" ] && dep=$gen_selftest
 		libs=

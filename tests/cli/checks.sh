@@ -29,7 +29,9 @@ if [ -n "$PYTHON" ] && "$PYTHON" -c 'import json, xml.etree.ElementTree' 2>/dev/
 	cli_run=$last
 	for g in tests/cli/golden/*.txt; do
 		[ -f "$g" ] || continue
-		after=$cli_run check "pmregs-decode golden $(basename "$g" .txt)" cli_result "$CB/results/golden-$(basename "$g" .txt)"
+		gn=${g##*/}
+		gn=${gn%.txt}
+		after=$cli_run check "pmregs-decode golden $gn" cli_result "$CB/results/golden-$gn"
 	done
 	after=$cli_run check "pmregs-decode --json agrees with the accessors" cli_result "$CB/results/json"
 	after=$cli_run check "pmregs-decode --svg and doc/ diagrams are well-formed SVG" cli_result "$CB/results/svg"

@@ -13,12 +13,14 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gen"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from pmregs_gen.constructs import classifier  # noqa: E402
 from pmregs_gen.diag import SpecError  # noqa: E402
 from pmregs_gen.emit import render_headers, render_selftest  # noqa: E402
-from pmregs_gen.model import Builder, load_family  # noqa: E402
+from pmregs_gen.model import Builder  # noqa: E402
 from pmregs_gen.yamlnode import load  # noqa: E402
+import families  # noqa: E402
 
 # A small instruction set of 16-bit words: two branches that differ in one bit, a jump with a
 # sign-extended split offset, a class that exists for one mode only, and a condition on a field.
@@ -75,7 +77,7 @@ def errors(text):
 
 class Patterns(unittest.TestCase):
     def test_mask_and_match_from_the_manual_notation(self):
-        C = load_family(os.path.join(ROOT, "spec", "riscv.yaml")).classifiers[0]
+        C = families.family(os.path.join(ROOT, "spec", "riscv.yaml")).classifiers[0]
         K = {k.name: k for k in C.classes}
         self.assertEqual((K["jalr"].mask, K["jalr"].match), (0x707F, 0x67))
         self.assertEqual((K["c_jr"].mask, K["c_jr"].match), (0xF07F, 0x8002))
@@ -102,7 +104,7 @@ class Gathers(unittest.TestCase):
 
     def test_riscv_immediates_against_the_manual(self):
         """The ISA's immediate layouts, bit by bit ("Immediate Encoding Variants", RVC formats)."""
-        F = {f.name: f for f in load_family(os.path.join(ROOT, "spec", "riscv.yaml")).classifiers[0].fields}
+        F = {f.name: f for f in families.family(os.path.join(ROOT, "spec", "riscv.yaml")).classifiers[0].fields}
         rng = random.Random(1)
 
         def bit(w, b):

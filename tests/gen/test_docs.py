@@ -17,6 +17,7 @@ import genrun  # noqa: E402
 from pmregs_gen.docs import render_page  # noqa: E402
 from pmregs_gen.emit import render_headers  # noqa: E402
 from pmregs_gen.model import load_family  # noqa: E402
+import families  # noqa: E402
 
 SPECS = sorted(glob.glob(os.path.join(ROOT, "spec", "*.yaml")))
 
@@ -33,7 +34,7 @@ class Pages(unittest.TestCase):
         cls.pages = {}
         cls.fams = {}
         for path in SPECS:
-            fam = load_family(path)
+            fam = families.family(path)
             with open(path, "rb") as f:
                 raw = f.read()
             cls.fams[fam.name] = fam

@@ -9,11 +9,13 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gen"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from pmregs_gen.diag import SpecError  # noqa: E402
-from pmregs_gen.model import Builder, load_family  # noqa: E402
+from pmregs_gen.model import Builder  # noqa: E402
 from pmregs_gen.constructs.packets import ExprTool, Leaf, Read, Scope, Switch  # noqa: E402
 from pmregs_gen.yamlnode import load  # noqa: E402
+import families  # noqa: E402
 
 HEAD = "family: t\ntitle: test\nlayouts: {}\n"
 
@@ -137,7 +139,7 @@ class TestEtraceSpec(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.fam = load_family(os.path.join(ROOT, "spec", "etrace.yaml"))
+        cls.fam = families.family(os.path.join(ROOT, "spec", "etrace.yaml"))
         cls.te = next(p for p in cls.fam.packets if p.name == "te_inst")
 
     def shape(self, name):

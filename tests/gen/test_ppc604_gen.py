@@ -10,12 +10,14 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gen"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from pmregs_gen.diag import SpecError  # noqa: E402
 from pmregs_gen.emit import HeaderView  # noqa: E402
 from pmregs_gen.model import load_family  # noqa: E402
 from pmregs_gen.constructs import passes  # noqa: E402
 from pmregs_gen.ctext import struct_shape  # noqa: E402
+import families  # noqa: E402
 
 PPC604 = os.path.join(ROOT, "spec", "ppc604.yaml")
 
@@ -89,7 +91,7 @@ def load_text(text, name="t"):
 
 class Msb0(unittest.TestCase):
     def test_every_ppc604_field_converts(self):
-        fam = load_family(PPC604)
+        fam = families.family(PPC604)
         n = 0
         for L in fam.layouts:
             self.assertTrue(L.msb0)
@@ -104,7 +106,7 @@ class Msb0(unittest.TestCase):
         self.assertGreater(n, 40)
 
     def test_mmcr0_against_reference_and_linux(self):
-        L = load_family(PPC604).layout("mmcr0")
+        L = families.family(PPC604).layout("mmcr0")
         self.assertEqual({F.name for F in L.fields}, set(MMCR0_IBM))
         for F in L.fields:
             a, b = MMCR0_IBM[F.name]
@@ -116,7 +118,7 @@ class Msb0(unittest.TestCase):
 
 class Sets(unittest.TestCase):
     def test_set_facts_are_masks(self):
-        fam = load_family(PPC604)
+        fam = families.family(PPC604)
         regs = {R.name: R for R in fam.registers}
         cpu = {vn: vv for vn, vv, _ in fam.enum("cpu").values}
         self.assertEqual(regs["mmcr1"].facts["models"], 1 << cpu["ppc604e"])
@@ -182,7 +184,7 @@ class Passes(unittest.TestCase):
         # members widest first, the size a multiple of the alignment (the tail filled explicitly), for the
         # small spec (three counters, no sampling, trigger, threshold or interval) and for ppc604
         with open(PPC604, "rb") as f:
-            ppc604 = HeaderView(load_family(PPC604), "spec/ppc604.yaml", f.read()).passes[0]
+            ppc604 = HeaderView(families.family(PPC604), "spec/ppc604.yaml", f.read()).passes[0]
         for p in (self.view(MINI.format(name="t")), ppc604):
             for which in ("request", "pass", "encoding", "decoded"):
                 ms = p[which + "_members"]
@@ -206,7 +208,7 @@ class Passes(unittest.TestCase):
         self.assertEqual((passes.PLACE_ALIGN, passes.PLACE_SIZE), (2, 4))
 
     def test_ppc604_construct(self):
-        fam = load_family(PPC604)
+        fam = families.family(PPC604)
         P = fam.passes[0]
         self.assertEqual([c["name"] for c in P.counters], ["pmc1", "pmc2", "pmc3", "pmc4"])
         cpu = {vn: vv for vn, vv, _ in fam.enum("cpu").values}

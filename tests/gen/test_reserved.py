@@ -25,9 +25,9 @@ import generate  # noqa: E402
 import genrun  # noqa: E402
 from pmregs_gen import reserved  # noqa: E402
 from pmregs_gen.emit import default_reserved, render_headers  # noqa: E402
-from pmregs_gen.model import load_family  # noqa: E402
 from pmregs_gen.outputs import TEST_SIGNAL_ENV  # noqa: E402
 from pmregs_gen.yamlnode import read_spec  # noqa: E402
+import families  # noqa: E402
 
 INC = os.path.join(ROOT, "include", "pmregs")
 
@@ -186,7 +186,7 @@ class Table(unittest.TestCase):
         specs = sorted(glob.glob(os.path.join(ROOT, "spec", "*.yaml")) +
                        glob.glob(os.path.join(ROOT, "tests", "specs", "good", "*.yaml")))
         for path in specs:
-            fam = load_family(path)
+            fam = families.family(path)
             raw = read_spec(path)
             views = []                    # the view the headers were rendered from, its symbol table
             texts = render_headers(fam, f"spec/{os.path.basename(path)}", raw, views=views)
