@@ -103,13 +103,21 @@ static const struct cfg cfgs[] = {
 static void debug_dump(const struct pmregs_etrace_params *p, size_t np, size_t j, size_t i)
 {
 	size_t k;
-	char b[400];
+	(void)p;
 	for (k = j > 30 ? j - 30 : 0; k < j + 5 && k < MAXEV; k++)
 		fprintf(stderr, "truth[%lu] %#llx   decoded %#llx\n", (unsigned long)k, (unsigned long long)truth[k],
 			(unsigned long long)(i + k - j < MAXEV * 2 ? decoded[i + k - j] : 0));
+	/* the members that steer the address reconstruction, as stored (pmregs_etrace_te_inst_snprint() here
+	 * would compile the packet printer, a twelfth of this file's build, for a message only a failure prints) */
 	for (k = 0; k < np && k < 60; k++) {
-		pmregs_etrace_te_inst_snprint(b, sizeof b, p, &pkts[k]);
-		fprintf(stderr, "pkt %lu: %s\n", (unsigned long)k, b);
+		const struct pmregs_etrace_te_inst *t = &pkts[k];
+		fprintf(stderr,
+			"pkt %lu: %s format=%u subformat=%u branches=%u branch_map=%#lx address=%#llx notify=%u updiscon=%u "
+			"irreport=%u irdepth=%llu privilege=%u ecause=%llu interrupt=%u thaddr=%u tval=%#llx\n",
+			(unsigned long)k, pmregs_etrace_te_inst_shape_name(t->shape), t->format, t->subformat, t->branches,
+			(unsigned long)t->branch_map, (unsigned long long)t->address, t->notify, t->updiscon, t->irreport,
+			(unsigned long long)t->irdepth, t->privilege, (unsigned long long)t->ecause, t->interrupt, t->thaddr,
+			(unsigned long long)t->tval);
 	}
 }
 

@@ -18,6 +18,11 @@
 #define TEST_SEED 0x2545F4914F6CDD1Du
 #include "../common/xorshift.h"
 
+/* The whole test runs in a few hundredths of a second: its own code is compiled with little
+ * optimisation (TEST_COLD_BEGIN, tests/common/check.h), the header's functions with the build's,
+ * and so is the brute-force scheduler it compares with (tests/common/brute_passes.h). */
+TEST_COLD_BEGIN
+
 typedef struct pmregs_netburst_event_request req_t;
 typedef struct pmregs_netburst_event_encoding enc_t;
 
@@ -776,7 +781,9 @@ static void test_decoder(void)
 
 /* ---- the scheduler --------------------------------------------------------------------- */
 
+TEST_COLD_END
 #include "../common/brute_passes.h"
+TEST_COLD_BEGIN
 
 static struct pmregs_netburst_event_work work;
 
@@ -1089,3 +1096,4 @@ int main(void)
 	test_at_retirement();
 	return check_done("test_netburst");
 }
+TEST_COLD_END
