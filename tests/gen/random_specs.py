@@ -24,9 +24,10 @@ per compiler and run: gcc builds every third spec's, clang the rest (each spec
 self-tested once; gcc takes twice clang's time to build them at -O0, so it gets
 a third). Each of the two programs is also its compiler's -std=c99 header
 check: its translation unit starts with every header, then the self-tests;
-gcc's defines PMREGS_NO_FORCE_INLINE (as make check builds self-tests), so
-gcc checks the headers in that configuration and, with -std=gnu11, in the
-default one.
+both build without optimisation, where nothing is forced inline (gcc's also
+defines PMREGS_NO_FORCE_INLINE, as make check builds self-tests); gcc -std=gnu11
+and clang++ check the headers with -O2, in the configuration an optimising
+build gets (the codecs' hot paths always inlined).
 Each mutant must fail with one located error line per problem and no traceback;
 mutations include names the generator owns (a table `layouts`, a constant that
 is the header's include guard), two families that define one name, an encoder
@@ -55,8 +56,12 @@ from pmregs_gen.emit import make_env  # noqa: E402
 
 GEN = os.path.join(ROOT, "gen", "generate.py")
 WARN = "-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror".split()
-MODES = [("gcc", "c99", "c"), ("gcc", "gnu11", "c"), ("clang", "c99", "c"),
-         ("g++", "c++11", "c++"), ("clang++", "c++17", "c++")]
+# (compiler, standard, language, options). -O2 in the two modes that only check the headers: the configuration
+# an optimising build gets (base_inplace.h decides by __OPTIMIZE__: the codecs' hot paths always inlined,
+# gcc's out-of-line functions static and noinline) is checked too, with gcc in C and clang in C++; a unit of
+# headers alone calls no function, so there is nothing to optimise and it takes no longer
+MODES = [("gcc", "c99", "c", []), ("gcc", "gnu11", "c", ["-O2"]), ("clang", "c99", "c", []),
+         ("g++", "c++11", "c++", []), ("clang++", "c++17", "c++", ["-O2"])]
 
 
 class Spec:
@@ -669,10 +674,9 @@ def main():
                 f.write(all_tu + selftest_program(d, mine))
             exe = os.path.join(d, f"selftests_{cc}")
             # gcc's program defines PMREGS_NO_FORCE_INLINE, as make check builds the self-tests (each says
-            # pmregs-test: no-force-inline): the headers are checked in both of their configurations, this
-            # one here and the default (the codecs' hot paths always inlined) by gcc -std=gnu11 below, and
-            # gcc builds the self-tests in a fifth less time. clang's keeps the default, the only C check of
-            # it with clang
+            # pmregs-test: no-force-inline); at -O0 nothing is forced inline with or without it. The
+            # configuration of an optimising build (the codecs' hot paths always inlined) is checked by gcc
+            # -std=gnu11 -O2 and clang++ -O2 below
             nfi = ["-DPMREGS_NO_FORCE_INLINE"] if cc == "gcc" and len(ccs) > 1 else []
             # no unwind tables: nothing in a C self-test unwinds, and the compilers then write none for its
             # thousands of functions (clang: about a tenth of the build)
@@ -681,7 +685,7 @@ def main():
                                                           os.path.join(d, f"selftests_{cc}.c"), "-o", exe], d))
             what.append(f"{cc} -std=c99 rejects the generated headers, or the self-tests do not build")
             built.append((len(cmds) - 1, cc, exe))
-        for cc, std, lang in MODES:
+        for cc, std, lang, opts in MODES:
             if shutil.which(cc) is None:
                 print(f"skip {cc}: not installed")
                 continue
@@ -693,7 +697,7 @@ def main():
             # it compiles the unit
             out = (["-fsyntax-only"] if cc.startswith("clang") else
                    ["-c", "-o", os.path.join(d, f"all_{cc}_{std}.o")])
-            cmds.append(([cc, f"-std={std}"] + WARN + ["-I", os.path.join(d, "include"), src] + out, None))
+            cmds.append(([cc, f"-std={std}"] + WARN + opts + ["-I", os.path.join(d, "include"), src] + out, None))
             what.append(f"{cc} -std={std} rejects the generated headers")
         # the two long self-test builds first, so that the header builds fill the other core
         results = run_all(cmds)
