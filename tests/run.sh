@@ -44,6 +44,9 @@ WARN="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
 # g++'s C++-only style warnings, with WARN in the compile matrix
 CXXSTYLE="-Wold-style-cast -Wzero-as-null-pointer-constant -Wuseless-cast"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+# The sanitizer and libFuzzer builds link with lld where clang can (san_ld; Debian: lld): the same
+# program, about half the link's CPU (their runtimes are big archives); without it, with the default ld.
+SANLD=
 # Test programs outside their native gcc -O2 build (sanitizers, 32-bit, big-endian, fuzzing) let the
 # compiler choose what to inline in the codecs' hot paths: the same results, a fraction of the build
 # time of a test that calls them in many places (and at -O0, where the examples build in those modes,
@@ -280,6 +283,14 @@ probe() {
 	[ "$(cat "$RES/probe-$pname")" = 0 ]
 }
 
+# san_ld: SANLD=-fuse-ld=lld when clang links a sanitizer program with lld here (once per suite)
+san_ld() {
+	have clang || return 0
+	printf 'int main(void) { return 0; }\n' >"$B/probe-lld.c"
+	# shellcheck disable=SC2086
+	probe lld clang -fuse-ld=lld $SAN "$B/probe-lld.c" -o "$B/probe-lld" && SANLD=-fuse-ld=lld
+}
+
 # build_run OUT CC ARGS...: compile with CC ARGS -o OUT, then run OUT; its standard output is
 # also kept in OUT.out (the native output other targets are compared with).
 build_run() {
@@ -490,6 +501,7 @@ suite() {
 	fi
 
 	# ---- C: generated self-tests, hand-written tests and examples -------------------
+	san_ld
 	# pmregs-decode as make builds it, once, with gcc -O2 and Debian's hardening flags (the package
 	# check builds at -O0, noopt): it is the native build (below), and the install and CMake checks
 	# start from a copy of it
@@ -533,8 +545,8 @@ suite() {
 				grep -q 'pmregs-test: no-inline' "$src" 2>/dev/null && sanopt="$sanopt -fno-inline"
 			fi
 			case $src in
-			tests/c/*) after=$dep early=1 check "$n (clang, ASan+UBSan)" san_build_run "$B/$n.san" clang -std=c99 $WARN $sanopt -gline-tables-only $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
-			*) after=$dep check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O0 -gline-tables-only $SAN $TESTFLAGS -Iinclude "$src" $libs ;;
+			tests/c/*) after=$dep early=1 check "$n (clang, ASan+UBSan)" san_build_run "$B/$n.san" clang -std=c99 $WARN $sanopt -gline-tables-only $SAN $SANLD $TESTFLAGS -Iinclude "$src" $libs ;;
+			*) after=$dep check "$n (clang, ASan+UBSan)" build_run "$B/$n.san" clang -std=c99 $WARN -O0 -gline-tables-only $SAN $SANLD $TESTFLAGS -Iinclude "$src" $libs ;;
 			esac
 		else
 			skip "$n (clang, ASan+UBSan)" "clang not installed (Debian: apt-get install clang)"

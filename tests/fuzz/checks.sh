@@ -20,6 +20,7 @@
 # Targets that say the same `pmregs-fuzz-share: GROUP` line (and the same -opt and -cmp lines)
 # are built as one program (fuzz_share_build: the headers' code they share built once), which
 # runs as the target it is called by; each still runs alone, from its own corpus, for its own runs.
+# Linked with lld where clang can ($SANLD, tests/run.sh's san_ld).
 # `make fuzz` runs longer, at -O1, with every instrumentation, as users build, each target alone.
 FZ=$B/fuzz
 mkdir -p "$FZ"
@@ -77,7 +78,7 @@ fuzz_share_build() {
 		echo '}'
 	} >"$fs_out.c"
 	# shellcheck disable=SC2086
-	clang -std=c99 -gline-tables-only $fs_opt $FUZZ_ISEL -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	clang -std=c99 -gline-tables-only $fs_opt $FUZZ_ISEL -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $SANLD \
 		$WARN $TESTFLAGS -Iinclude -I. "$fs_out.c" -o "$fs_out" || return 1
 	for fs_src in "$@"; do
 		ln -f "$fs_out" "$FZ/$(basename "$fs_src" .c)" || return 1
@@ -118,7 +119,7 @@ for src in tests/fuzz/fuzz_*.c; do
 			_ "$FZ/$n" "$FZ/$name.new" "tests/fuzz/corpus/$name" "${runs:-50000}"
 		continue
 	fi
-	early=1 check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c 'clang -std=c99 -gline-tables-only $6 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all '"$FUZZ_ISEL $WARN $TESTFLAGS"' -Iinclude "$1" -o "$2" && "$2" -runs="$5" -max_len=256 -artifact_prefix="$2-" "$3" "$4"' \
+	early=1 check "$n (libFuzzer smoke run, ASan+UBSan)" sh -c 'clang -std=c99 -gline-tables-only $6 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all '"$FUZZ_ISEL $SANLD $WARN $TESTFLAGS"' -Iinclude "$1" -o "$2" && "$2" -runs="$5" -max_len=256 -artifact_prefix="$2-" "$3" "$4"' \
 		_ "$src" "$FZ/$n" "$FZ/$name.new" "tests/fuzz/corpus/$name" "${runs:-50000}" "$(fuzz_opt "$src")"
 done
 

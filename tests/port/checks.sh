@@ -121,7 +121,7 @@ for src in tests/port/test_*.c; do
 	if have clang; then
 		# shellcheck disable=SC2046
 		check "$pn (clang, ASan+UBSan)" build_run "$PB/$pn.san" \
-			clang -std=c99 $WARN -O1 -g $SAN -Iinclude "$src" $(port_libs "$src")
+			clang -std=c99 $WARN -O1 -g $SAN $SANLD -Iinclude "$src" $(port_libs "$src")
 	fi
 done
 
