@@ -2,9 +2,8 @@
 """The family of a spec, read once for the test modules that only read it.
 
 family(path) gives what pmregs_gen.model.load_family(path) gives, remembered in the test process by the
-spec's path and bytes: the reference pages' tests (test_docs) and the generated names' test (test_reserved)
-render from the committed specs' families, and each spec is read and checked once for both instead of once
-in each. Rendering headers or pages leaves a family as it was (test_docs checks it), and a test that
+spec's path and bytes: the test modules that render or inspect the committed specs' families (pages, names,
+classifier, family generators) read and check each spec once between them instead of once each. Rendering headers or pages leaves a family as it was (test_docs checks it), and a test that
 changes a family, or checks a fresh read, calls load_family() itself."""
 
 import os
