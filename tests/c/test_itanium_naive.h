@@ -9,16 +9,17 @@
  * IBR/DBR odd mask 55:0, plm 59:56, IBR x 63 (SDM Table 7-1); PMC8/9 mask 29:3,
  * match 59:33, b 60, f 61, i 62, m 63 (Fig 6-16); PMC13.ta 0 (Fig 6-15); PMC11.pt 28
  * (Linux perfmon_itanium.h). Only the syllable enum values come from the header.
+ * Every function is static inline: each of the two programs uses its own subset of them.
  */
 #ifndef TEST_ITANIUM_NAIVE_H
 #define TEST_ITANIUM_NAIVE_H
 
 #include <pmregs/itanium.h>
 
-static int bit(uint64_t x, unsigned b) { return (int)((x >> b) & 1); }
+static inline int bit(uint64_t x, unsigned b) { return (int)((x >> b) & 1); }
 
 /* SEED 6.2.4: IBRmatch_i */
-static int naive_ibr_match(const uint64_t ibr[8], unsigned i, uint64_t ip, unsigned cpl)
+static inline int naive_ibr_match(const uint64_t ibr[8], unsigned i, uint64_t ip, unsigned cpl)
 {
 	uint64_t addr = ibr[2 * i], odd = ibr[2 * i + 1]; /* mask{b} is bit b of the odd register */
 	int r = bit(odd, 56 + cpl);                        /* plm[PSR.cpl]: plm is bits 59:56 */
@@ -35,7 +36,7 @@ static int naive_ibr_match(const uint64_t ibr[8], unsigned i, uint64_t ip, unsig
 }
 
 /* SEED 6.2.4: IBRRangeTag */
-static int naive_ibr_range_tag(uint64_t pmc13, int is, int db, unsigned cpl, const uint64_t ibr[8], uint64_t ip)
+static inline int naive_ibr_range_tag(uint64_t pmc13, int is, int db, unsigned cpl, const uint64_t ibr[8], uint64_t ip)
 {
 	int busy = db || bit(ibr[1], 63) || bit(ibr[3], 63) || bit(ibr[5], 63) || bit(ibr[7], 63);
 	return bit(pmc13, 0) || (!is && !busy && (naive_ibr_match(ibr, 0, ip, cpl) || naive_ibr_match(ibr, 1, ip, cpl) ||
@@ -43,14 +44,14 @@ static int naive_ibr_range_tag(uint64_t pmc13, int is, int db, unsigned cpl, con
 }
 
 /* SEED 6.2.5: imatch; itype M, I, F, B enable bits 63, 62, 61, 60 */
-static int naive_imatch(int itype, uint64_t pmc)
+static inline int naive_imatch(int itype, uint64_t pmc)
 {
 	return (itype == PMREGS_ITANIUM_SYLLABLE_M && bit(pmc, 63)) || (itype == PMREGS_ITANIUM_SYLLABLE_I && bit(pmc, 62)) ||
 	       (itype == PMREGS_ITANIUM_SYLLABLE_F && bit(pmc, 61)) || (itype == PMREGS_ITANIUM_SYLLABLE_B && bit(pmc, 60));
 }
 
 /* SEED 6.2.5: ematch; a mask bit of 1 means "don't care" */
-static int naive_ematch(uint64_t enco, uint64_t match, uint64_t mask)
+static inline int naive_ematch(uint64_t enco, uint64_t match, uint64_t mask)
 {
 	int r = 1;
 	unsigned b;
@@ -62,19 +63,19 @@ static int naive_ematch(uint64_t enco, uint64_t match, uint64_t mask)
 }
 
 /* SEED 6.2.5: Match(PMC[i]) with match = PMC bits 59:33 and mask = bits 29:3 */
-static int naive_match(uint64_t pmc, int itype, uint64_t enco)
+static inline int naive_match(uint64_t pmc, int itype, uint64_t enco)
 {
 	return naive_imatch(itype, pmc) && naive_ematch(enco, (pmc >> 33) & 0x7FFFFFF, (pmc >> 3) & 0x7FFFFFF);
 }
 
 /* SEED 6.2.5: Tag(PMC[8]) and Tag(PMC[9]) */
-static int naive_tag(uint64_t pmc, int itype, uint64_t enco, int range_tag, int is)
+static inline int naive_tag(uint64_t pmc, int itype, uint64_t enco, int range_tag, int is)
 {
 	return naive_match(pmc, itype, enco) && range_tag && !is;
 }
 
 /* SEED 6.2.6: DBRRangeMatch_i (plm, r and w ignored) */
-static int naive_dbr_match(const uint64_t dbr[8], unsigned i, uint64_t addr)
+static inline int naive_dbr_match(const uint64_t dbr[8], unsigned i, uint64_t addr)
 {
 	uint64_t a = dbr[2 * i], odd = dbr[2 * i + 1];
 	int r = 1;
@@ -90,8 +91,8 @@ static int naive_dbr_match(const uint64_t dbr[8], unsigned i, uint64_t addr)
 	return r;
 }
 
-/* SEED 6.2.6: DBRRangeMatch and DBRRangeTag (inline: test_itanium_match.c, which has pair i's
- * DBRRangeMatch_i already, evaluates the same formula without this function) */
+/* SEED 6.2.6: DBRRangeMatch and DBRRangeTag (test_itanium_match.c, which has pair i's DBRRangeMatch_i
+ * already, evaluates the same formula without naive_dbr_range_match()) */
 static inline int naive_dbr_range_match(const uint64_t dbr[8], uint64_t addr, int db)
 {
 	return !db && (naive_dbr_match(dbr, 0, addr) || naive_dbr_match(dbr, 1, addr) || naive_dbr_match(dbr, 2, addr) ||
@@ -105,7 +106,7 @@ static inline int naive_dbr_range_match(const uint64_t dbr[8], uint64_t addr, in
  * PMC[11].pt is zero, all RSE operations and VHPT walks that hit the programmed data address range are
  * tagged (regardless of the opcode match Tag(PMC[8]))."
  */
-static int naive_dbr_range_tag(int tag8, uint64_t pmc11, int range_match, int rse_vhpt)
+static inline int naive_dbr_range_tag(int tag8, uint64_t pmc11, int range_match, int rse_vhpt)
 {
 	int pt = bit(pmc11, 28);
 	if (rse_vhpt)
