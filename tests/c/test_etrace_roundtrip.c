@@ -100,10 +100,9 @@ static const struct cfg cfgs[] = {
 };
 
 /* the events, blocks and packets around a failure */
-static void debug_dump(const struct pmregs_etrace_params *p, size_t np, size_t j, size_t i)
+static void debug_dump(size_t np, size_t j, size_t i)
 {
 	size_t k;
-	(void)p;
 	for (k = j > 30 ? j - 30 : 0; k < j + 5 && k < MAXEV; k++)
 		fprintf(stderr, "truth[%lu] %#llx   decoded %#llx\n", (unsigned long)k, (unsigned long long)truth[k],
 			(unsigned long long)(i + k - j < MAXEV * 2 ? decoded[i + k - j] : 0));
@@ -282,7 +281,7 @@ static int run_one(const struct cfg *c, uint64_t seed, size_t n_insn)
 		}
 		if (j >= nt || truth[j] != decoded[i]) {
 			if (getenv("PMREGS_ROUNDTRIP_DEBUG"))
-				debug_dump(&p, np, j, i);
+				debug_dump(np, j, i);
 			fprintf(stderr, "%s seed %llu: instruction %lu: decoded %#llx, executed %#llx\n", c->name,
 				(unsigned long long)seed, (unsigned long)j, (unsigned long long)decoded[i],
 				j < nt ? (unsigned long long)truth[j] : 0ull);

@@ -19,9 +19,9 @@ of 8 or 16 bits; must-be-one bits in an encoder's control layout; split and
 signed fields in the cases of a variant), so that the default 200 specs reach
 the rare shapes of the generated header code (in gcov's lines and branches,
 names and numbers aside) that would otherwise take 300 or more. The spec
-folder also holds what is
-no spec (a folder, a dangling link, a name with a quote), which the umbrella
-headers must not include: tools.h is compiled with the rest. The
+folder also holds what is no spec (a folder, a dangling link, a name with a
+quote), which the umbrella headers must not include: tools.h is compiled with
+the rest. The
 valid specs' headers and self-tests are generated in one run (each spec read
 once for both), all headers are compiled in one translation unit as gcc
 -std=c99, gcc -std=gnu11, clang -std=c99, g++ -std=c++11 and clang++ -std=c++17
