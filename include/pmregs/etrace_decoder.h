@@ -645,7 +645,8 @@ struct pmregs_etrace_decoder {
 	uint8_t jtc_deferred; /* a format 0.1 packet's cache entry is read once the inferred address is passed */
 	/* the packet being processed */
 	uint8_t notify, updiscon, irreport, fmt3;
-	uint8_t pmregs_pad[7]; /* unused: the struct's size without implicit padding */
+	uint8_t tables_dirty; /* the jump target cache or the predictor was written since the last reset */
+	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
 };
 
 /* Free items a call needs to make progress: an instruction, an error and a restart report. */
@@ -657,10 +658,17 @@ struct pmregs_etrace_decoder {
 #define PMREGS_ETRACE_PH_REPORT 3u /* the start report (pc = address) is next */
 #define PMREGS_ETRACE_PH_NTR    4u /* inside the ended_ntr loop of process_support */
 
-/* Internal: empty the jump-target cache and set every branch predictor entry to its reset state. */
+/*
+ * Internal: empty the jump-target cache and set every branch predictor entry to its reset state.
+ * Only when something was written since the last reset: a sync packet comes often, a table write
+ * (options jump target cache or branch prediction) maybe never.
+ */
 static inline void pmregs_etrace_dec_reset_tables(struct pmregs_etrace_decoder *d)
 {
 	uint64_t i;
+	if (!d->tables_dirty)
+		return;
+	d->tables_dirty = 0;
 	if (d->jcache)
 		for (i = 0; i <= d->jcache_mask; i++)
 			d->jcache[i] = 1; /* an odd value: no instruction address */
@@ -732,6 +740,7 @@ static inline int pmregs_etrace_decoder_init(struct pmregs_etrace_decoder *d, co
 	d->insns = d->traps = d->contexts = d->errors = 0;
 	d->err_packet = d->err_address = 0;
 	d->err_reason = PMREGS_ETRACE_REASON_NONE;
+	d->tables_dirty = 1;
 	pmregs_etrace_dec_reset_tables(d);
 	return PMREGS_OK;
 }
@@ -881,6 +890,7 @@ static inline void pmregs_etrace_dec_train(struct pmregs_etrace_decoder *d, uint
 	if (pred != a && last == a)
 		pred = a;
 	*s = (uint8_t)((pred << 1) | a);
+	d->tables_dirty = 1;
 }
 
 /*
@@ -983,8 +993,10 @@ static inline int pmregs_etrace_dec_next_pc(struct pmregs_etrace_decoder *d, uin
 			return -(int)PMREGS_ETRACE_REASON_UNINFERABLE;
 		d->pc = target;
 		stop = 1;
-		if (d->jcache && (d->options & PMREGS_ETRACE_OPT_JUMP_TARGET_CACHE))
+		if (d->jcache && (d->options & PMREGS_ETRACE_OPT_JUMP_TARGET_CACHE)) {
 			d->jcache[(target >> d->idx_shift) & d->jcache_mask] = target;
+			d->tables_dirty = 1;
+		}
 		break;
 	default:
 		return -(int)PMREGS_ETRACE_REASON_NOT_CODE;
