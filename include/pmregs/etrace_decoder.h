@@ -442,6 +442,13 @@ struct pmregs_etrace_item {
 	uint8_t type; /* PMREGS_ETRACE_ITEM_* */
 };
 
+/* Internal: 1 where an item's info..type may be written as one little-endian 64-bit word. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PMREGS_ETRACE_ITEM_WORD 1
+#else
+#define PMREGS_ETRACE_ITEM_WORD 0
+#endif
+
 /* ---- why a trace is inconsistent ---- */
 
 #define PMREGS_ETRACE_REASON_NONE          0u
@@ -1057,12 +1064,14 @@ static inline void pmregs_etrace_dec_synced(struct pmregs_etrace_decoder *d, con
  * PMREGS_ENOSPC to be resumed, or PMREGS_EINVAL after an inconsistency.
  *
  * The state the loop touches per instruction lives in locals, and the
- * instructions are pointers to their pre-decoded records: sequential
- * instructions, branches resolved from map bits and inferable jumps that push
- * nothing are stepped here; everything else (uninferable discontinuities,
- * calls with implicit return, predicted branches, an address outside the
- * current range or without a cache) goes through pmregs_etrace_dec_step() with
- * the state written back.
+ * instructions are pointers to their pre-decoded records, found by their offset
+ * in the current range (off = pc - rbase): sequential instructions, branches
+ * resolved from map bits, inferable jumps, calls, implicit returns and
+ * uninferable discontinuities to the packet's address are stepped here;
+ * everything else (predicted branches, sequentially inferable jumps, an address
+ * outside the current range or not decoded yet) goes through
+ * pmregs_etrace_dec_step() or pmregs_etrace_dec_fetch() with the state written
+ * back.
  */
 static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
 					struct pmregs_etrace_item *out, size_t cap, size_t *n)
@@ -1071,23 +1080,36 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 	uint64_t address = d->address;
 	const int push_on = (d->options & PMREGS_ETRACE_OPT_IMPLICIT_RETURN) && d->stack && d->stack_max;
 	const int train = d->bpred && (d->options & PMREGS_ETRACE_OPT_BRANCH_PREDICTION);
+	const int jtc_on = d->jcache && (d->options & PMREGS_ETRACE_OPT_JUMP_TARGET_CACHE);
+	const int sijump = (d->options & PMREGS_ETRACE_OPT_SIJUMP) != 0;
 	struct pmregs_etrace_item *o = out + *n, *const oend = out + cap - (PMREGS_ETRACE_ROOM - 1);
-	uint64_t pc = d->pc, last_pc = d->last_pc, run = d->run, bmap = d->branch_map, rbase = d->rbase, rlen = d->rlen;
-	const struct pmregs_etrace_dinsn *cp = &d->cur, *lp = &d->last;
-	struct pmregs_etrace_dinsn *rcache = d->rcache;
-	uint64_t rfast = rcache && !(rbase & 1u) ? rlen : 0; /* pcs below rbase + rfast are in the cache */
-	unsigned nb = d->branches;
-	int fast_br = !d->bq_run && !d->branch_inv && !train, s;
+	uint64_t pc, run, bmap, rbase, rfast, off, aoff;
+	const struct pmregs_etrace_dinsn *cp, *lp;
+	const unsigned char *rrec; /* the current range's records, as bytes: record of off at rrec + 4 * off */
+	unsigned nb, stopmask;
+	int fast_br, s;
 	int inferred = d->inferred_address, last_branch = d->stop_at_last_branch;
 	uint8_t priv = d->privilege;
+#if PMREGS_ETRACE_ITEM_WORD
+	/* the word's layout (the struct has no implicit padding: the strict builds check it) */
+	(void)sizeof(char[__builtin_offsetof(struct pmregs_etrace_item, info) == 16 &&
+				  __builtin_offsetof(struct pmregs_etrace_item, type) == 23 && PMREGS_ETRACE_ITEM_INSN == 0
+			  ? 1
+			  : -1]);
+#endif
+	/* last_pc is not kept: lp is d->last, d->cur (then the pc was d->pc) or a record of the range */
 #define PMREGS_ETRACE_DEC_SAVE()                                                       \
 	do {                                                                           \
-		if (lp != &d->last)                                                    \
+		if (lp == &d->cur) {                                                   \
+			d->last = d->cur;                                              \
+			d->last_pc = d->pc;                                            \
+		} else if (lp != &d->last) {                                           \
 			d->last = *lp;                                                 \
+			d->last_pc = rbase + (uint64_t)((const unsigned char *)lp - rrec) / 4u; \
+		}                                                                      \
 		if (cp != &d->cur)                                                     \
 			d->cur = *cp;                                                  \
 		d->pc = pc;                                                            \
-		d->last_pc = last_pc;                                                  \
 		d->inferred_address = (uint8_t)inferred;                               \
 		d->stop_at_last_branch = (uint8_t)last_branch;                         \
 		d->run = run;                                                          \
@@ -1096,21 +1118,37 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 		d->insns += (uint64_t)(o - out) - *n;                                  \
 		*n = (size_t)(o - out);                                                \
 	} while (0)
+	/* rfast: offsets below it are in the range's records and below 2^awidth (no wrap when added to) */
 #define PMREGS_ETRACE_DEC_LOAD()                                                       \
 	do {                                                                           \
 		pc = d->pc;                                                            \
-		last_pc = d->last_pc;                                                  \
 		run = d->run;                                                          \
 		bmap = d->branch_map;                                                  \
 		nb = d->branches;                                                      \
 		cp = &d->cur;                                                          \
 		lp = &d->last;                                                         \
 		rbase = d->rbase;                                                      \
-		rlen = d->rlen;                                                        \
-		rcache = d->rcache;                                                    \
-		rfast = rcache && !(rbase & 1u) ? rlen : 0;                            \
+		rfast = d->rcache && !(rbase & 1u) ? d->rlen : 0;                      \
+		if (rfast && rfast - 1 > amask - rbase)                                \
+			rfast = amask - rbase + 1;                                     \
+		rrec = (const unsigned char *)d->rcache;                               \
+		off = pc - rbase;                                                      \
+		aoff = address - rbase;                                                \
 		fast_br = !d->bq_run && !d->branch_inv && !train;                      \
 	} while (0)
+#if PMREGS_ETRACE_ITEM_WORD
+	/* info, length, kind, privilege and type in one store */
+#define PMREGS_ETRACE_DEC_EMIT()                                                       \
+	do {                                                                           \
+		uint64_t w_ = ((uint64_t)cp->length << 32) | ((uint64_t)cp->kind << 40) | \
+			      (uint64_t)(cp->act & (PMREGS_ETRACE_DF_CALL | PMREGS_ETRACE_DF_RETURN)) | \
+			      ((uint64_t)priv << 48);                                  \
+		o->address = pc;                                                       \
+		o->value = pidx;                                                       \
+		__builtin_memcpy((unsigned char *)o + 16, &w_, 8);                     \
+		o++;                                                                   \
+	} while (0)
+#else
 #define PMREGS_ETRACE_DEC_EMIT()                                                       \
 	do {                                                                           \
 		o->address = pc;                                                       \
@@ -1122,44 +1160,54 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 		o->type = (uint8_t)PMREGS_ETRACE_ITEM_INSN;                            \
 		o++;                                                                   \
 	} while (0)
-	for (;;) {
-		uint64_t next, off;
+#endif
+	PMREGS_ETRACE_DEC_LOAD();
+	/* after an uninferable discontinuity or a branch the last instruction is not a branch under a full map:
+	 * stop at a record that is bad (act 7), or a branch (act 1) while stopping at the last one */
+	stopmask = 0x80u | (last_branch ? 0x02u : 0u);
+	while (inferred) {
+		/* iterate again from the previously reported address to find its second occurrence */
 		if (o >= oend) {
 			PMREGS_ETRACE_DEC_SAVE();
 			return PMREGS_ENOSPC;
 		}
-		if (inferred) {
-			/* iterate again from the previously reported address to find its second occurrence */
-			PMREGS_ETRACE_DEC_SAVE();
-			s = pmregs_etrace_dec_step(d, d->prev_address);
-			PMREGS_ETRACE_DEC_LOAD();
-			if (s < 0)
-				goto fail;
-			PMREGS_ETRACE_DEC_EMIT();
-			if (s) {
-				inferred = 0;
-				if (d->jtc_deferred) {
-					uint64_t t = d->jcache[d->jtc_index];
-					d->jtc_deferred = 0;
-					if (t & 1u) {
-						s = -(int)PMREGS_ETRACE_REASON_CACHE;
-						goto fail;
-					}
-					address = d->address = d->base = t;
+		PMREGS_ETRACE_DEC_SAVE();
+		s = pmregs_etrace_dec_step(d, d->prev_address);
+		PMREGS_ETRACE_DEC_LOAD();
+		if (s < 0)
+			goto fail;
+		PMREGS_ETRACE_DEC_EMIT();
+		if (s) {
+			inferred = 0;
+			if (d->jtc_deferred) {
+				uint64_t t = d->jcache[d->jtc_index];
+				d->jtc_deferred = 0;
+				if (t & 1u) {
+					s = -(int)PMREGS_ETRACE_REASON_CACHE;
+					goto fail;
 				}
+				address = d->address = d->base = t;
+				aoff = address - rbase;
 			}
-			continue;
 		}
-		/* next_pc(address), inline for the common instructions */
+	}
+	for (;;) {
+		uint64_t noff;
+		unsigned act;
+		if (o >= oend) {
+			PMREGS_ETRACE_DEC_SAVE();
+			return PMREGS_ENOSPC;
+		}
+		/* next_pc(address), inline for all but the rare instructions */
 		if (++run > max_run) {
 			s = -(int)PMREGS_ETRACE_REASON_RUNAWAY;
 			goto fail;
 		}
-		switch (cp->act & 7u) {
-		case PMREGS_ETRACE_ACT_SEQ:
-			next = pc + cp->length;
-			break;
-		case PMREGS_ETRACE_ACT_BRANCH:
+		act = cp->act;
+		/* an if chain, most frequent first: a jump table's indirect branch predicts worse */
+		if ((act & 7u) == PMREGS_ETRACE_ACT_SEQ) {
+			noff = off + cp->length;
+		} else if ((act & 7u) == PMREGS_ETRACE_ACT_BRANCH) {
 			if (!fast_br || nb == 0)
 				goto slow;
 			d->steps += run;
@@ -1168,29 +1216,82 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 				s = -(int)PMREGS_ETRACE_REASON_RUNAWAY;
 				goto fail;
 			}
-			next = pc + ((bmap & 1u) ? (uint64_t)cp->length : (uint64_t)(int64_t)cp->imm);
+			noff = off + ((bmap & 1u) ? (uint64_t)cp->length : (uint64_t)(int64_t)cp->imm);
 			bmap >>= 1;
 			nb--;
-			break;
-		case PMREGS_ETRACE_ACT_JUMP:
-			if ((cp->act & PMREGS_ETRACE_DF_CALL) && push_on)
-				goto slow;
-			next = pc + (uint64_t)(int64_t)cp->imm;
-			break;
-		case PMREGS_ETRACE_ACT_JABS:
-			if ((cp->act & PMREGS_ETRACE_DF_CALL) && push_on)
-				goto slow;
-			next = (uint64_t)(int64_t)cp->imm & ~(uint64_t)1;
-			break;
-		default:
+		} else if ((act & 7u) == PMREGS_ETRACE_ACT_JUMP) {
+			noff = off + (uint64_t)(int64_t)cp->imm;
+			if ((act & PMREGS_ETRACE_DF_CALL) && push_on)
+				pmregs_etrace_dec_push(d, (pc + cp->length) & amask);
+		} else if ((act & 7u) == PMREGS_ETRACE_ACT_UNINF || (act & 7u) == PMREGS_ETRACE_ACT_XRET) {
+			if (sijump && (act & 7u) == PMREGS_ETRACE_ACT_UNINF)
+				goto slow; /* maybe sequentially inferable: next_pc() tells */
+			if ((act & PMREGS_ETRACE_DF_RETURN) && push_on && d->irstack_depth > 0 &&
+			    !(d->irreport && d->irdepth == d->irstack_depth) && (act & 7u) == PMREGS_ETRACE_ACT_UNINF) {
+				/* implicit return (a co-routine swap pushes again below) */
+				d->irstack_depth--;
+				noff = d->stack[(d->stack_base + d->irstack_depth) & d->stack_mask] - rbase;
+				if (act & PMREGS_ETRACE_DF_CALL)
+					pmregs_etrace_dec_push(d, (pc + cp->length) & amask);
+				s = 0;
+				goto moved;
+			} else {
+				/* an uninferable discontinuity: to the packet's address */
+				if (last_branch) {
+					s = -(int)PMREGS_ETRACE_REASON_UNINFERABLE;
+					goto fail;
+				}
+				if (jtc_on) {
+					d->jcache[(address >> d->idx_shift) & d->jcache_mask] = address;
+					d->tables_dirty = 1;
+				}
+				if ((act & PMREGS_ETRACE_DF_CALL) && push_on)
+					pmregs_etrace_dec_push(d, (pc + cp->length) & amask);
+				noff = aoff;
+				s = 1;
+				goto moved;
+			}
+		} else if ((act & 7u) == PMREGS_ETRACE_ACT_JABS) {
+			noff = (((uint64_t)(int64_t)cp->imm & ~(uint64_t)1) & amask) - rbase;
+			if ((act & PMREGS_ETRACE_DF_CALL) && push_on)
+				pmregs_etrace_dec_push(d, (pc + cp->length) & amask);
+		} else {
 			goto slow;
 		}
-		next &= amask;
-		off = next - rbase;
-		/* the fast path keeps pc even: lengths and offsets are even, jalr's target is made so */
-		if (off >= rfast || !rcache[off >> 1].length) {
+		/* the fast path keeps off even: lengths and offsets are even, jalr's target is made so */
+		if (noff < rfast && ((const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * noff))->length) {
+			lp = cp;
+			cp = (const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * noff);
+			off = noff;
+			pc = rbase + noff;
+			/* the common case: not at the address, not bad, not a branch under a full map */
+			if (noff != aoff && !((stopmask >> (cp->act & 7u)) & 1u)) {
+				PMREGS_ETRACE_DEC_EMIT();
+				continue;
+			}
+			if ((cp->act & 7u) == PMREGS_ETRACE_ACT_BAD) {
+				s = -(int)PMREGS_ETRACE_REASON_NOT_CODE;
+				goto fail;
+			}
+			s = 0;
+			goto checks;
+		}
+		s = 0;
+	moved:
+		/* after an implicit return, or (s = 1) stopped at an uninferable discontinuity: the packet's
+		 * address, maybe odd */
+		if (noff < rfast && !(noff & 1u) && ((const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * noff))->length) {
+			lp = cp;
+			cp = (const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * noff);
+			off = noff;
+			pc = rbase + noff;
+			if ((cp->act & 7u) == PMREGS_ETRACE_ACT_BAD) {
+				s = -(int)PMREGS_ETRACE_REASON_NOT_CODE;
+				goto fail;
+			}
+		} else {
 			/* outside the current range, no cache or not decoded yet: the slow way, with the new pc */
-			uint64_t nbmap = bmap;
+			uint64_t nbmap = bmap, next = (rbase + noff) & amask;
 			unsigned nnb = nb;
 			PMREGS_ETRACE_DEC_SAVE();
 			d->last = *cp;
@@ -1204,22 +1305,7 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 				s = -(int)PMREGS_ETRACE_REASON_NOT_CODE;
 				goto fail;
 			}
-		} else {
-			lp = cp;
-			cp = &rcache[off >> 1];
-			last_pc = pc;
-			pc = next;
-			if ((cp->act & 7u) == PMREGS_ETRACE_ACT_BAD) {
-				s = -(int)PMREGS_ETRACE_REASON_NOT_CODE;
-				goto fail;
-			}
 		}
-		/* the common case: not at the address, not a branch under a full map */
-		if (pc != address && !(last_branch && (cp->act & 7u) == PMREGS_ETRACE_ACT_BRANCH)) {
-			PMREGS_ETRACE_DEC_EMIT();
-			continue;
-		}
-		s = 0;
 		goto checks;
 	slow:
 		run--; /* pmregs_etrace_dec_step() counts it */
