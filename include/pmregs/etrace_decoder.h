@@ -629,8 +629,8 @@ struct pmregs_etrace_decoder {
 	uint64_t tvec[8];
 	unsigned idx_shift, lsb, awidth, layout, xlen;
 	uint32_t options;
-	/* the range last looked up */
-	uint64_t rbase, rlen;
+	/* the range last looked up; offsets below rfast have records and do not wrap the address space */
+	uint64_t rbase, rlen, rfast;
 	const unsigned char *rbytes;
 	struct pmregs_etrace_dinsn *rcache;
 	/* the pseudo-code's globals */
@@ -718,6 +718,7 @@ static inline int pmregs_etrace_decoder_init(struct pmregs_etrace_decoder *d, co
 		d->tvec[i] = c->tvec[i];
 	d->rbase = 0;
 	d->rlen = 0;
+	d->rfast = 0;
 	d->rbytes = PMREGS_NULL;
 	d->rcache = PMREGS_NULL;
 	d->pc = d->last_pc = d->address = d->base = d->prev_address = 0;
@@ -783,6 +784,9 @@ static inline void pmregs_etrace_dec_fetch_slow(struct pmregs_etrace_decoder *d,
 			d->rlen = g->len;
 			d->rbytes = g->bytes;
 			d->rcache = g->cache;
+			d->rfast = g->cache && !(d->rbase & 1u) ? g->len : 0;
+			if (d->rfast && d->rfast - 1 > d->amask - d->rbase)
+				d->rfast = d->amask - d->rbase + 1;
 			if (g->cache && ((off | d->rbase) & 1u) == 0) {
 				struct pmregs_etrace_dinsn *c = &g->cache[off >> 1];
 				if (!c->length)
@@ -1128,9 +1132,7 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 		cp = &d->cur;                                                          \
 		lp = &d->last;                                                         \
 		rbase = d->rbase;                                                      \
-		rfast = d->rcache && !(rbase & 1u) ? d->rlen : 0;                      \
-		if (rfast && rfast - 1 > amask - rbase)                                \
-			rfast = amask - rbase + 1;                                     \
+		rfast = d->rfast;                                                      \
 		rrec = (const unsigned char *)d->rcache;                               \
 		off = pc - rbase;                                                      \
 		aoff = address - rbase;                                                \
