@@ -653,8 +653,15 @@ struct pmregs_etrace_decoder {
 	/* the packet being processed */
 	uint8_t notify, updiscon, irreport, fmt3;
 	uint8_t tables_dirty; /* the jump target cache or the predictor was written since the last reset */
-	uint8_t pmregs_pad[6]; /* unused: the struct's size without implicit padding */
+	uint8_t use; /* PMREGS_ETRACE_USE_*: what the options and the storage turn on, from pmregs_etrace_dec_set_options() */
+	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
 };
+
+/* What the options and the storage turn on (internal; the decoder's use). */
+#define PMREGS_ETRACE_USE_STACK 0x01u /* implicit return with a return stack that holds entries */
+#define PMREGS_ETRACE_USE_TRAIN 0x02u /* branch prediction with predictor storage */
+#define PMREGS_ETRACE_USE_JTC   0x04u /* the jump target cache with storage */
+#define PMREGS_ETRACE_USE_SIJ   0x08u /* sequentially inferable jumps */
 
 /* Free items a call needs to make progress: an instruction, an error and a restart report. */
 #define PMREGS_ETRACE_ROOM 3u
@@ -684,6 +691,22 @@ static inline void pmregs_etrace_dec_reset_tables(struct pmregs_etrace_decoder *
 			d->bpred[i] = 1;
 }
 
+/* Internal: the options in force, and what they turn on with the storage given. */
+static inline void pmregs_etrace_dec_set_options(struct pmregs_etrace_decoder *d, uint32_t options)
+{
+	unsigned u = 0;
+	d->options = options;
+	if ((options & PMREGS_ETRACE_OPT_IMPLICIT_RETURN) && d->stack && d->stack_max)
+		u |= PMREGS_ETRACE_USE_STACK;
+	if ((options & PMREGS_ETRACE_OPT_BRANCH_PREDICTION) && d->bpred)
+		u |= PMREGS_ETRACE_USE_TRAIN;
+	if ((options & PMREGS_ETRACE_OPT_JUMP_TARGET_CACHE) && d->jcache)
+		u |= PMREGS_ETRACE_USE_JTC;
+	if (options & PMREGS_ETRACE_OPT_SIJUMP)
+		u |= PMREGS_ETRACE_USE_SIJ;
+	d->use = (uint8_t)u;
+}
+
 /* Set up a decoder. Returns PMREGS_OK, or PMREGS_EINVAL for an image XLEN other than 32 or 64. */
 static inline int pmregs_etrace_decoder_init(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_decoder_config *c)
 {
@@ -709,7 +732,7 @@ static inline int pmregs_etrace_decoder_init(struct pmregs_etrace_decoder *d, co
 	d->awidth = (unsigned)(p->iaddress_width_p - p->iaddress_lsb_p);
 	d->idx_shift = p->iaddress_lsb_p >= 2 ? 2u : 1u;
 	d->layout = c->ioptions_layout;
-	d->options = c->options | (p->implicit_exception ? PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION : 0u);
+	pmregs_etrace_dec_set_options(d, c->options | (p->implicit_exception ? PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION : 0u));
 	for (k = 0; k < c->image->nranges; k++)
 		total += c->image->ranges[k].len;
 	d->max_run = c->max_run ? c->max_run : (c->image->nranges ? total + 1024u : (uint64_t)1 << 22);
@@ -1082,10 +1105,9 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 {
 	const uint64_t amask = d->amask, pidx = d->packets - 1, max_run = d->max_run;
 	uint64_t address = d->address;
-	const int push_on = (d->options & PMREGS_ETRACE_OPT_IMPLICIT_RETURN) && d->stack && d->stack_max;
-	const int train = d->bpred && (d->options & PMREGS_ETRACE_OPT_BRANCH_PREDICTION);
-	const int jtc_on = d->jcache && (d->options & PMREGS_ETRACE_OPT_JUMP_TARGET_CACHE);
-	const int sijump = (d->options & PMREGS_ETRACE_OPT_SIJUMP) != 0;
+	const unsigned use = d->use;
+	const int push_on = (use & PMREGS_ETRACE_USE_STACK) != 0, train = (use & PMREGS_ETRACE_USE_TRAIN) != 0;
+	const int jtc_on = (use & PMREGS_ETRACE_USE_JTC) != 0, sijump = (use & PMREGS_ETRACE_USE_SIJ) != 0;
 	struct pmregs_etrace_item *o = out + *n, *const oend = out + cap - (PMREGS_ETRACE_ROOM - 1);
 	uint64_t pc, run, bmap, rbase, rfast, off, aoff;
 	const struct pmregs_etrace_dinsn *cp, *lp;
@@ -1490,7 +1512,7 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 			if (pkt->subformat == 3) {
 				/* support: the options, and the end of tracing */
 				uint32_t known, o = pmregs_etrace_ioptions_to_options(d->layout, pkt->ioptions, &known);
-				d->options = (d->options & ~known) | (o & known);
+				pmregs_etrace_dec_set_options(d, (d->options & ~known) | (o & known));
 				if (pkt->qual_status != 0) {
 					d->start_of_trace = 1;
 					if (pkt->qual_status == 3 && d->inferred_address && !d->lost) {
