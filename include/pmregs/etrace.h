@@ -5194,7 +5194,7 @@ PMREGS_HOT int pmregs_etrace_smi_stream_read_l(const unsigned char *buf, size_t 
 		pos += w;
 		size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((!FL || PMREGS_IP_CONSTANT((PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8)))) ? (PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) : (uint64_t)FL->width[2]) + ((PMREGS_U64(0) != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
 		nb = 8u * size - pos;
-		if ((head & PMREGS_U64(0xe0)) == PMREGS_U64(0x40) && ((f_length >= 1u && f_length <= 31u)) && (f_index_pad == 0u) && (pos & 7u) == 0 && nb - 1u < 64u &&
+		if ((head & PMREGS_U64(0xe0)) == PMREGS_U64(0x40) && ((f_length >= 1u && f_length <= 31u)) && (f_index_pad == 0u) && nb - 1u < 64u &&
 				size + PMREGS_INPLACE_SLACK <= avail) {
 			uint64_t xw, fill;
 			int prc;
@@ -5489,7 +5489,7 @@ PMREGS_HOT int pmregs_etrace_atb_stream_read_l(const unsigned char *buf, size_t 
 		pos += w;
 		size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : ((PMREGS_U64(1) + ((PMREGS_U64(0) != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
 		nb = 8u * size - pos;
-		if ((head & PMREGS_U64(0x20)) == PMREGS_U64(0x0) && ((f_length >= 1u && f_length <= 31u)) && (f_reserved == 0u) && (f_length > PMREGS_U64(0)) && (pos & 7u) == 0 && nb - 1u < 64u &&
+		if ((head & PMREGS_U64(0xe0)) == PMREGS_U64(0x0) && ((f_length >= 1u && f_length <= 31u)) && (f_length > PMREGS_U64(0)) && nb - 1u < 64u &&
 				size + PMREGS_INPLACE_SLACK <= avail) {
 			uint64_t xw, fill;
 			int prc;
@@ -5787,7 +5787,7 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_read_l(const unsigned char *buf, si
 		pos += w;
 		size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((!FL || PMREGS_IP_CONSTANT((PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8)))) ? (PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) : (uint64_t)FL->width[2]) + ((PMREGS_U64(0) != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
 		nb = 8u * size - pos;
-		if ((head & PMREGS_U64(0xe0)) == PMREGS_U64(0x60) && ((f_length >= 1u && f_length <= 31u)) && (f_index_pad == 0u) && (pos & 7u) == 0 && nb - 1u < 64u &&
+		if ((head & PMREGS_U64(0xe0)) == PMREGS_U64(0x60) && ((f_length >= 1u && f_length <= 31u)) && (f_index_pad == 0u) && nb - 1u < 64u &&
 				size + PMREGS_INPLACE_SLACK <= avail) {
 			uint64_t xw, fill;
 			int prc;

@@ -41,6 +41,8 @@ generator checks that the shapes can always be told apart.
 
 import ast
 import copy
+import itertools
+import math
 import re
 
 from ..cnames import small_utype
@@ -1564,9 +1566,13 @@ class CodeGen:
                 lines.append(f"w = {wc};")
                 wc = "w"
             x = f"((head >> (pos & 63)) & {m})"
-            if F.name in fixed and cpos is not None:
+            one = F.is_set[0][0] if F.is_set is not None and len(F.is_set) == 1 and \
+                F.is_set[0][0] == F.is_set[0][1] else None
+            if cpos is not None and (F.name in fixed or one is not None):
                 mask |= ((1 << F.width.const) - 1) << cpos
-                value |= fixed[F.name] << cpos
+                value |= fixed.get(F.name, one) << cpos
+                if F.name not in fixed:
+                    lines.append(f"f_{F.name} = {x};")
             elif F.name in fixed:
                 conds.append(f"{x} == {consts[F.name]}")
             else:
@@ -1577,6 +1583,8 @@ class CodeGen:
             cpos = cpos + F.width.const if cpos is not None and F.width.const is not None else None
         if mask:
             conds.insert(0, f"(head & PMREGS_U64({mask:#x})) == PMREGS_U64({value:#x})")
+        if not self.whole_bytes([F.width.tree for F in pre], fixed):
+            conds.append("(pos & 7u) == 0")
         tree, extra = self.lay_terms(Pk.size.tree)
         lines.append(f"size = {fl(self.tool.c(tree, self.res(fields=names, extra={**absent, **consts, **extra})))};")
         conds += [self.tool.truth(e.tree, r) for e, _ in getattr(Pk, "checks", [])]
@@ -1586,6 +1594,44 @@ class CodeGen:
         stores.append(f"shape = {v['shapes'][Pk.shapes.index(S)]['macro']}")
         return {"lines": lines, "conds": conds, "stores": stores, "r": r,
                 "uses_w": any(ln.startswith("w = ") for ln in lines)}
+
+    def params_of(self, node, known=frozenset()):
+        """The parameters an expression reads, through named widths (names in known aside); None when it
+        reads anything else."""
+        out = set()
+        for n in self.tool.names(node) | {c.func.id for c in ast.walk(node) if isinstance(c, ast.Call)}:
+            W = self.fam.width_map.get(n)
+            if n in known:
+                continue
+            if n in self.fam.param_map:
+                out.add(n)
+            elif W is not None:
+                sub = self.params_of(W.expr.tree, frozenset(W.args))
+                if sub is None:
+                    return None
+                out |= sub
+            else:
+                return None
+        return out
+
+    def whole_bytes(self, widths, fixed, most=4096):
+        """True when the widths (with the fields in fixed at those values) add up to whole bytes for every
+        parameter set in the parameters' ranges (at most `most` of them tried; else False)."""
+        names = set()
+        for w in widths:
+            sub = self.params_of(w, frozenset(fixed))
+            if sub is None:
+                return False
+            names |= sub
+        names = sorted(names)
+        ranges = [range(self.fam.param_map[n].min, self.fam.param_map[n].max + 1) for n in names]
+        if math.prod(len(r) for r in ranges) > most:
+            return False
+        for vals in itertools.product(*ranges):
+            env = dict(fixed, **dict(zip(names, vals)))
+            if sum(self.tool.value(w, env) for w in widths) % 8:
+                return False
+        return True
 
     def max_start(self, shape, i):
         """The furthest bit where field i of shape can start, over all legal parameters."""
