@@ -468,48 +468,48 @@ static inline void pmregs_etrace_params_default(struct pmregs_etrace_params *p)
 }
 
 /* A, the width of an address field (the address shifted right by iaddress_lsb_p) (ETRACE te_inst tables, address rows): iaddress_width_p - iaddress_lsb_p */
-static inline unsigned pmregs_etrace_address_width(const struct pmregs_etrace_params *p)
+PMREGS_HOT unsigned pmregs_etrace_address_width(const struct pmregs_etrace_params *p)
 {
 	return (unsigned)(((uint64_t)p->iaddress_width_p - (uint64_t)p->iaddress_lsb_p));
 }
 /* T, the width of a time field (ETRACE te_inst tables, time rows): 0 if notime_p else time_width_p */
-static inline unsigned pmregs_etrace_time_width(const struct pmregs_etrace_params *p)
+PMREGS_HOT unsigned pmregs_etrace_time_width(const struct pmregs_etrace_params *p)
 {
 	return (unsigned)((((uint64_t)p->notime_p != 0) ? PMREGS_U64(0) : (uint64_t)p->time_width_p));
 }
 /* C, the width of a context field (ETRACE te_inst tables, context rows): 0 if nocontext_p else context_width_p */
-static inline unsigned pmregs_etrace_context_width(const struct pmregs_etrace_params *p)
+PMREGS_HOT unsigned pmregs_etrace_context_width(const struct pmregs_etrace_params *p)
 {
 	return (unsigned)((((uint64_t)p->nocontext_p != 0) ? PMREGS_U64(0) : (uint64_t)p->context_width_p));
 }
 /* D, the width of irdepth (ETRACE format 0/1/2 tables, irdepth rows): return_stack_size_p + (1 if return_stack_size_p > 0 else 0) + call_counter_size_p */
-static inline unsigned pmregs_etrace_irdepth_width(const struct pmregs_etrace_params *p)
+PMREGS_HOT unsigned pmregs_etrace_irdepth_width(const struct pmregs_etrace_params *p)
 {
 	return (unsigned)((((uint64_t)p->return_stack_size_p + (((uint64_t)p->return_stack_size_p > PMREGS_U64(0)) ? PMREGS_U64(1) : PMREGS_U64(0))) + (uint64_t)p->call_counter_size_p));
 }
 /* The length of a branch_map holding n (1..31) valid bits, the smallest of 1, 3, 7, 15, 31 that is at least n (ETRACE format 1 table, branches row): n | (n >> 1) | (n >> 2) | (n >> 3) | (n >> 4) */
-static inline unsigned pmregs_etrace_branch_map_length(const struct pmregs_etrace_params *p, uint64_t n)
+PMREGS_HOT unsigned pmregs_etrace_branch_map_length(const struct pmregs_etrace_params *p, uint64_t n)
 {
 	(void)p;
 	return (unsigned)(((((n | (n >> PMREGS_U64(1))) | (n >> PMREGS_U64(2))) | (n >> PMREGS_U64(3))) | (n >> PMREGS_U64(4))));
 }
 /* Width of a data trace size field (ETRACE "Data Trace Encoder Output Packets", size rows): 1 if data_width_p <= 16 else 2 */
-static inline unsigned pmregs_etrace_dsize_width(const struct pmregs_etrace_params *p)
+PMREGS_HOT unsigned pmregs_etrace_dsize_width(const struct pmregs_etrace_params *p)
 {
 	return (unsigned)((((uint64_t)p->data_width_p <= PMREGS_U64(16)) ? PMREGS_U64(1) : PMREGS_U64(2)));
 }
 /* Width of a data_len field that no size field precedes (log2 of the bus width in bytes) (ETRACE "Data Trace Encoder Output Packets", split atomic data table): 0 if data_width_p <= 8 else (1 if data_width_p <= 16 else (2 if data_width_p <= 32 else 3)) */
-static inline unsigned pmregs_etrace_ddata_len_width(const struct pmregs_etrace_params *p)
+PMREGS_HOT unsigned pmregs_etrace_ddata_len_width(const struct pmregs_etrace_params *p)
 {
 	return (unsigned)((((uint64_t)p->data_width_p <= PMREGS_U64(8)) ? PMREGS_U64(0) : (((uint64_t)p->data_width_p <= PMREGS_U64(16)) ? PMREGS_U64(1) : (((uint64_t)p->data_width_p <= PMREGS_U64(32)) ? PMREGS_U64(2) : PMREGS_U64(3)))));
 }
 /* 1 when a packet of format 0 or 1 is a split load request (no data) (ETRACE "Data Trace Encoder Output Packets", split load tables): 1 if dsplit and f < 2 else 0 */
-static inline unsigned pmregs_etrace_dload_request(const struct pmregs_etrace_params *p, uint64_t f)
+PMREGS_HOT unsigned pmregs_etrace_dload_request(const struct pmregs_etrace_params *p, uint64_t f)
 {
 	return (unsigned)(((((uint64_t)p->dsplit != 0) && (f < PMREGS_U64(2))) ? PMREGS_U64(1) : PMREGS_U64(0)));
 }
 /* 1 when the 12-bit CSR address a is a read-only CSR (addr[11:10] = 11), whose te_data packet is shape csr_read_only (no op_len, no operand) (ETRACE "CSR", "Packet format for Unified CSR, with address and read-only data (as determined by addr[11:10] = 11)"): 1 if (a >> 10) & 3 == 3 else 0 */
-static inline unsigned pmregs_etrace_dcsr_read_only(const struct pmregs_etrace_params *p, uint64_t a)
+PMREGS_HOT unsigned pmregs_etrace_dcsr_read_only(const struct pmregs_etrace_params *p, uint64_t a)
 {
 	(void)p;
 	return (unsigned)(((((a >> PMREGS_U64(10)) & PMREGS_U64(3)) == PMREGS_U64(3)) ? PMREGS_U64(1) : PMREGS_U64(0)));
