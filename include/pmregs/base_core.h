@@ -146,6 +146,24 @@ template <unsigned long long X, int W> struct pmregs_fits_check {
 #define PMREGS_DEPRECATED(msg)
 #endif
 
+/*
+ * A decoder's hot path, and the tiny helpers it calls, are inlined into the
+ * caller whatever the compiler's size heuristics say, so that a constant
+ * parameter block (a preset) folds every width and position into the code
+ * and no helper becomes a call when a decoder grows. Define
+ * PMREGS_NO_FORCE_INLINE before including a pmregs header to leave that to
+ * the compiler: smaller code and much faster builds of programs that call
+ * the codecs in many places, the same results. Without optimisation (no
+ * __OPTIMIZE__) nothing is forced: no constant folds there, and the inlined
+ * copies only make large functions, slow to compile and hard to step
+ * through in a debugger.
+ */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__) && !defined(PMREGS_NO_FORCE_INLINE)
+#define PMREGS_HOT static inline __attribute__((always_inline))
+#else
+#define PMREGS_HOT static inline
+#endif
+
 /* Field builders: the fitting constant x shifted into place, as a constant expression (set: as above). */
 #define PMREGS_FIELD64(x, shift, w, set) (PMREGS_FITS((x), (w), set) << (shift))
 #define PMREGS_FIELD32(x, shift, w, set) PMREGS_CAST(uint32_t, PMREGS_FITS((x), (w), set) << (shift))
@@ -362,7 +380,7 @@ static inline int pmregs_streq(const char *a, const char *b)
 /* ---- bits ---- */
 
 /* The low w bits set (w = 0..64; anything above 64 counts as 64). */
-static inline uint64_t pmregs_lowmask(unsigned w)
+PMREGS_HOT uint64_t pmregs_lowmask(unsigned w)
 {
 	return (((uint64_t)1 << (w & 63)) - 1) | ((uint64_t)0 - (uint64_t)(w >= 64));
 }

@@ -28,25 +28,9 @@
 PMREGS_C_BEGIN
 
 /*
- * A decoder's hot path is inlined into its caller whatever the compiler's
- * size heuristics say, so that a constant parameter block (a preset) folds
- * every width and position into the code. Define PMREGS_NO_FORCE_INLINE
- * before including a pmregs header to leave that to the compiler: smaller
- * code and much faster builds of programs that call the codecs in many
- * places, the same results. Without optimisation (no __OPTIMIZE__) nothing
- * is forced: no constant folds there, and the inlined copies only make
- * large functions, slow to compile and hard to step through in a debugger.
- */
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__) && !defined(PMREGS_NO_FORCE_INLINE)
-#define PMREGS_HOT static inline __attribute__((always_inline))
-#else
-#define PMREGS_HOT static inline
-#endif
-
-/*
- * The opposite, for the few functions that call a hot path where its speed
- * buys nothing (a generic walker that formats every field and calls back
- * through a pointer): compiled once, out of line, however many functions of
+ * The opposite of PMREGS_HOT (base_core.h), for the few functions that
+ * call a hot path where its speed buys nothing (a generic walker that
+ * formats every field and calls back through a pointer): compiled once, out of line, however many functions of
  * a program call it, instead of once in each. For gcc not inline, which its
  * noinline refuses, and unused, as a static inline function may be; but
  * without optimisation, where gcc inlines nothing and would compile such a
@@ -73,7 +57,7 @@ PMREGS_C_BEGIN
 #endif
 
 /* 8 bytes at p, little-endian: a single unaligned load where the host allows. */
-static inline uint64_t pmregs_ip_load64(const unsigned char *p)
+PMREGS_HOT uint64_t pmregs_ip_load64(const unsigned char *p)
 {
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	uint64_t x;
@@ -85,7 +69,7 @@ static inline uint64_t pmregs_ip_load64(const unsigned char *p)
 }
 
 /* All ones when bit end - 1 of c is set, else 0 (end >= 1): what every bit past the end reads as. */
-static inline uint64_t pmregs_ip_fill(const unsigned char *c, size_t end)
+PMREGS_HOT uint64_t pmregs_ip_fill(const unsigned char *c, size_t end)
 {
 	return (uint64_t)0 - (uint64_t)(((unsigned)c[(end - 1) >> 3] >> ((end - 1) & 7)) & 1u);
 }
@@ -116,7 +100,7 @@ static inline uint64_t pmregs_ip_get(const unsigned char *c, size_t a, size_t en
  * the payload's first byte); every field that ends within it is then a shift
  * and a mask, with no load and no test of the end.
  */
-static inline void pmregs_ip_window(const unsigned char *c, size_t at, size_t end, uint64_t fill, uint64_t *w)
+PMREGS_HOT void pmregs_ip_window(const unsigned char *c, size_t at, size_t end, uint64_t fill, uint64_t *w)
 {
 	const unsigned char *q = c + (at >> 3);
 	unsigned o = (unsigned)(at & 7);
@@ -140,7 +124,7 @@ static inline void pmregs_ip_window(const unsigned char *c, size_t at, size_t en
  * meaningful, so a field read this way must end by bit 128. No branch; one
  * double-word shift where the compiler has a 128-bit integer type.
  */
-static inline uint64_t pmregs_ip_wget(const uint64_t *w, unsigned pos)
+PMREGS_HOT uint64_t pmregs_ip_wget(const uint64_t *w, unsigned pos)
 {
 #if defined(__SIZEOF_INT128__)
 	__extension__ typedef unsigned __int128 pmregs_ip_u128;
@@ -158,7 +142,7 @@ static inline uint64_t pmregs_ip_wget(const uint64_t *w, unsigned pos)
  * last bit is set, else 0), every bit from nbits - 1 on 0. One load; q must
  * be readable 8 bytes on.
  */
-static inline uint64_t pmregs_ip_word_bytes(const unsigned char *q, size_t nbits, uint64_t *fill)
+PMREGS_HOT uint64_t pmregs_ip_word_bytes(const unsigned char *q, size_t nbits, uint64_t *fill)
 {
 	unsigned k = (unsigned)(64 - nbits) & 63; /* 0..56: the payload's last bit to bit 63, and back */
 	uint64_t t = pmregs_ip_load64(q) << k, f = (uint64_t)0 - (t >> 63);
@@ -171,7 +155,7 @@ static inline uint64_t pmregs_ip_word_bytes(const unsigned char *q, size_t nbits
  * payload every bit is the fill. Bit 63 of xw is 0, so a shift by 63 serves
  * every pos past it.
  */
-static inline uint64_t pmregs_ip_xget(uint64_t xw, uint64_t fill, unsigned pos)
+PMREGS_HOT uint64_t pmregs_ip_xget(uint64_t xw, uint64_t fill, unsigned pos)
 {
 	return (xw >> (pos < 63u ? pos : 63u)) ^ fill;
 }
@@ -181,7 +165,7 @@ static inline uint64_t pmregs_ip_xget(uint64_t xw, uint64_t fill, unsigned pos)
  * received as have bits and its fields end at bit nbits (>= 1). The spare
  * bits are copies of the last one when xw has nothing from bit nbits - 1 on.
  */
-static inline int pmregs_ip_xcheck_tail(uint64_t xw, size_t nbits, size_t have)
+PMREGS_HOT int pmregs_ip_xcheck_tail(uint64_t xw, size_t nbits, size_t have)
 {
 	if (have <= nbits)
 		return PMREGS_OK;

@@ -428,6 +428,9 @@ class Spec:
         self.out(f"    payload: {payload}")
         self.out('    payload_if: "kind == 1"')
         self.out('    resync_zeros: "33"')
+        if r.random() < 0.5:
+            # the readers' first try at the common packet (the pad's test joins the header's mask test)
+            self.out('    fast_if: "pad == 0"' if kw < 3 else '    fast_if: "kind == 1"')
 
 
 # -- mutations: each makes a valid spec invalid in one place -----------------------------------

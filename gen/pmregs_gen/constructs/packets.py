@@ -12,7 +12,11 @@ Spec sections handled here (all optional):
     packets:       name -> a packet: shared field definitions and `shapes`, each
                    an ordered field list (first field sent first, LSB first)
     streams:       name -> a frame packet carrying a payload packet, walked
-                   through a byte buffer with zero-run re-synchronisation
+                   through a byte buffer with zero-run re-synchronisation;
+                   optional fast_if: "field == value and ...", the frame
+                   fields' values of the common packet, which the readers try
+                   first with one test of the header (payload_if's fields of
+                   that form join them)
 
 Expressions use Python syntax (parsed with `ast`, like the function language in
 expr.py) over parameters, named widths and fields sent earlier in the shape.
@@ -37,6 +41,9 @@ generator checks that the shapes can always be told apart.
 
 import ast
 import copy
+import itertools
+import math
+import re
 
 from ..cnames import small_utype
 from ..core import MAX_SHAPE_FIELDS
@@ -139,6 +146,7 @@ class Stream:
         self.frame = self.payload = None
         self.payload_if = None
         self.resync = None
+        self.fast_if = None        # PExpr: "field == value and ..." of the common packet
 
 
 # ---- the decision tree ------------------------------------------------------------
@@ -906,7 +914,7 @@ class PacketBuilder:
         m = self.r.mapping(v, f"stream '{k.text}'")
         if name is None or m is None or not self.r.keys(
                 m, f"stream '{name}'", required=("doc", "frame", "payload", "payload_if", "resync_zeros"),
-                optional=("source",)):
+                optional=("source", "fast_if")):
             return
         St = Stream(name, k)
         St.doc = self.r.opt_text(m, "doc", "doc")
@@ -928,6 +936,15 @@ class PacketBuilder:
         St.resync = self.expr(m.get("resync_zeros"), "resync_zeros")
         if St.payload_if is None or St.resync is None:
             return
+        if m.get("fast_if") is not None:
+            St.fast_if = self.expr(m.get("fast_if"), "fast_if")
+            if St.fast_if is None:
+                return
+            eqs = field_values(St.fast_if.tree)
+            if eqs is None or not all(n in fields for n in eqs):
+                self.r.err(m.get("fast_if"), "PMR030", "fast_if is not \"field == value\" terms of the frame's "
+                           "fields joined by and")
+                return
         if self.rng(St.payload_if, Scope(self.fam, fields=fields), "payload_if") is None:
             return
         r = self.rng(St.resync, Scope(self.fam), "resync_zeros")
@@ -941,6 +958,21 @@ class PacketBuilder:
             self.r.err(m.get("resync_zeros"), "PMR091", f"resync_zeros can reach {r[1]}; at most {MAX_RESYNC}")
             return
         self.fam.streams.append(St)
+
+
+def field_values(tree):
+    """{name: value} of an expression of "name == value" terms joined by and, else None."""
+    terms = tree.values if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else [tree]
+    out = {}
+    for t in terms:
+        if not (isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq) and
+                isinstance(t.left, ast.Name) and isinstance(t.comparators[0], ast.Constant) and
+                type(t.comparators[0].value) is int and t.comparators[0].value >= 0):
+            return None
+        if out.get(t.left.id, t.comparators[0].value) != t.comparators[0].value:
+            return None
+        out[t.left.id] = t.comparators[0].value
+    return out
 
 
 def build(builder, m):
@@ -1193,6 +1225,7 @@ class CodeGen:
             finally:
                 self.lay_on = False
         lay = sorted(self.lay.values(), key=lambda e: e["k"])
+        v["lay"] = self.lay
         v["layout"] = {"struct": f"struct {S(base + '_layout')}", "init": S(f"{base}_layout_init"),
                        "entries": lay, "n": max(len(lay), 1), "pad": (-max(len(lay), 1)) % 8}
         v["encode_cases"] = [self.walk(Pk, Sh, i, "encode") for i, Sh in enumerate(Pk.shapes)]
@@ -1489,6 +1522,117 @@ class CodeGen:
         out.append(f"{pad}\t{self.bad(Pk)}")
         out.append(f"{pad}}}")
 
+    def fast_frame(self, Pk, v, fixed):
+        """A stream reader's first try at a frame: the one shape that carries the rest of the packet, with
+        the fields in `fixed` ({name: value}) at those values, every field before the rest read from `head`
+        without a branch; the tests that hold exactly when the decoder would pick that shape and accept the
+        packet (the fixed fields at constant positions in one mask test). The widths that only parameters
+        decide come from the frame layout FL (the reader's name for it). None when that shape's fields do
+        not all end within the head bits whatever the parameters, or it cannot have those values."""
+        shapes = [S for S in Pk.shapes if any(F.rest for F in S.fields)]
+        if len(shapes) != 1:
+            return None
+        S = shapes[0]
+        pre = []
+        for i, F in enumerate(S.fields):
+            if F.rest:
+                break
+            if F.implied is not None or F.differential or self.max_start(S, i) + F.max_width > HEAD_BITS:
+                return None
+            if F.name in fixed and (fixed[F.name] >= 1 << F.max_width or F.is_set is not None and
+                                    not any(lo <= fixed[F.name] <= hi for lo, hi in F.is_set)):
+                return None
+            pre.append(F)
+        if len(pre) + 1 != len(S.fields) or set(fixed) - {F.name for F in pre}:
+            return None
+
+        def fl(s):
+            return re.sub(r"\bL->", "FL->", s.replace("(!L ||", "(!FL ||"))
+        names = {F.name for F in pre}
+        absent = {m["name"]: "PMREGS_U64(0)" for m in v["members"] if m["name"] not in names}
+        consts = {n: f"PMREGS_U64({x})" for n, x in fixed.items()}
+        r = self.res(fields=names, extra={**absent, **consts})
+        lines = [f"uint64_t {', '.join('f_' + F.name for F in pre if F.name not in fixed)};"]
+        conds, mask, value, cpos = [], 0, 0, 0
+        for F in pre:
+            lay = self.lay_entry(F)
+            if F.width.const is not None:
+                wc, m = f"{F.width.const}u", self.low_mask(None, F.width.const, F.max_width)
+            elif lay is not None:
+                wc, m = fl(lay["w"]), fl(lay["m"])
+            else:
+                wc, m = self.width_c(F, r), self.low_mask("w", None, F.max_width)
+            if F.width.const is None:
+                lines.append(f"w = {wc};")
+                wc = "w"
+            x = f"((head >> (pos & 63)) & {m})"
+            one = F.is_set[0][0] if F.is_set is not None and len(F.is_set) == 1 and \
+                F.is_set[0][0] == F.is_set[0][1] else None
+            if cpos is not None and (F.name in fixed or one is not None):
+                mask |= ((1 << F.width.const) - 1) << cpos
+                value |= fixed.get(F.name, one) << cpos
+                if F.name not in fixed:
+                    lines.append(f"f_{F.name} = {x};")
+            elif F.name in fixed:
+                conds.append(f"{x} == {consts[F.name]}")
+            else:
+                lines.append(f"f_{F.name} = {x};")
+                if F.is_set is not None:
+                    conds.append(f"({self.is_cond(F, f'f_{F.name}')})")
+            lines.append(f"pos += {wc};")
+            cpos = cpos + F.width.const if cpos is not None and F.width.const is not None else None
+        if mask:
+            conds.insert(0, f"(head & PMREGS_U64({mask:#x})) == PMREGS_U64({value:#x})")
+        if not self.whole_bytes([F.width.tree for F in pre], fixed):
+            conds.append("(pos & 7u) == 0")
+        tree, extra = self.lay_terms(Pk.size.tree)
+        lines.append(f"size = {fl(self.tool.c(tree, self.res(fields=names, extra={**absent, **consts, **extra})))};")
+        conds += [self.tool.truth(e.tree, r) for e, _ in getattr(Pk, "checks", [])]
+        T = {m["name"]: m["T"] for m in v["members"]}
+        stores = [f"{m['name']} = ({T[m['name']]}){r(m['name']) if m['name'] in fixed else 'f_' + m['name']}"
+                  if m["name"] in names else f"{m['name']} = 0" for m in v["members"]]
+        stores.append(f"shape = {v['shapes'][Pk.shapes.index(S)]['macro']}")
+        return {"lines": lines, "conds": conds, "stores": stores, "r": r,
+                "uses_w": any(ln.startswith("w = ") for ln in lines)}
+
+    def params_of(self, node, known=frozenset()):
+        """The parameters an expression reads, through named widths (names in known aside); None when it
+        reads anything else."""
+        out = set()
+        for n in self.tool.names(node) | {c.func.id for c in ast.walk(node) if isinstance(c, ast.Call)}:
+            W = self.fam.width_map.get(n)
+            if n in known:
+                continue
+            if n in self.fam.param_map:
+                out.add(n)
+            elif W is not None:
+                sub = self.params_of(W.expr.tree, frozenset(W.args))
+                if sub is None:
+                    return None
+                out |= sub
+            else:
+                return None
+        return out
+
+    def whole_bytes(self, widths, fixed, most=4096):
+        """True when the widths (with the fields in fixed at those values) add up to whole bytes for every
+        parameter set in the parameters' ranges (at most `most` of them tried; else False)."""
+        names = set()
+        for w in widths:
+            sub = self.params_of(w, frozenset(fixed))
+            if sub is None:
+                return False
+            names |= sub
+        names = sorted(names)
+        ranges = [range(self.fam.param_map[n].min, self.fam.param_map[n].max + 1) for n in names]
+        if math.prod(len(r) for r in ranges) > most:
+            return False
+        for vals in itertools.product(*ranges):
+            env = dict(fixed, **dict(zip(names, vals)))
+            if sum(self.tool.value(w, env) for w in widths) % 8:
+                return False
+        return True
+
     def max_start(self, shape, i):
         """The furthest bit where field i of shape can start, over all legal parameters."""
         return sum(F.max_width for F in shape.fields[:i])
@@ -1725,8 +1869,33 @@ class CodeGen:
                 "frame": fv, "payload": pv,
                 "payload_if": self.tool.truth(St.payload_if.tree, r),
                 "payload_if_text": St.payload_if.text,
+                "fast_if_text": St.fast_if.text if St.fast_if is not None else "",
                 "resync": self.tool.c(St.resync.tree, self.res()), "resync_text": St.resync.text,
-                "frame_const": self.frame_const(St.frame)}
+                "frame_const": self.frame_const(St.frame), "fast": self.fast_stream(St, fv)}
+
+    def fast_stream(self, St, fv):
+        """The reader's first try (fast_frame()) at the packets of fast_if whose payload_if holds: None
+        without fast_if."""
+        if St.fast_if is None:
+            return None
+        fixed = dict(field_values(St.fast_if.tree))
+        pif = field_values(St.payload_if.tree)
+        if pif is not None and all(fixed.get(n, x) == x for n, x in pif.items()):
+            fixed.update(pif)
+        # the frame's layout entries: the reader reads the frame's widths from them, and adds none
+        saved = self.lay, self.lay_members, getattr(self, "lay_on", False)
+        self.lay, self.lay_members, self.lay_on = fv["lay"], {m["name"] for m in fv["members"]}, True
+        n = len(self.lay)
+        try:
+            fast = self.fast_frame(St.frame, fv, fixed)
+        finally:
+            assert len(self.lay) == n, "the fast path needs a width the frame decoder's layout lacks"
+            self.lay, self.lay_members, self.lay_on = saved
+        if fast is None:
+            return None
+        if pif is None or any(fixed[n] != x for n, x in pif.items()):
+            fast["conds"].append(self.tool.truth(St.payload_if.tree, fast["r"]))
+        return fast
 
     def frame_const(self, Pk):
         """The C tests, each followed by " && ", that the compiler sees every parameter that the frame's
