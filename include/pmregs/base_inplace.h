@@ -72,6 +72,18 @@ PMREGS_C_BEGIN
 #define PMREGS_IP_CONSTANT(x) 0
 #endif
 
+/*
+ * Hides from the compiler how the variable x was computed: a mask derived
+ * from a field stays a mask (and, or), instead of being traced back to the
+ * field and turned into a branch on it, one the predictor cannot learn when
+ * the field's values come in no order. No instruction.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define PMREGS_IP_OPAQUE(x) __asm__("" : "+r"(x))
+#else
+#define PMREGS_IP_OPAQUE(x) ((void)0)
+#endif
+
 /* 8 bytes at p, little-endian: a single unaligned load where the host allows. */
 static inline uint64_t pmregs_ip_load64(const unsigned char *p)
 {

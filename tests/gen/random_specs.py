@@ -386,6 +386,8 @@ class Spec:
         self.out("    doc: a packet")
         self.out("    compression: sign")
         self.out(f"    max_bytes: {(2 + wa + wb + 40 + 7) // 8 + 1}")
+        if (wa + wb) % 2 == 0:             # half the packets: both shapes on the word decoder's one path
+            self.out("    merge: [[one, two]]")
         self.out("    fields:")
         self.out('      kind: {width: 2, doc: "shape selector"}')
         self.out(f'      a: {{width: {wa}, doc: "a"}}')

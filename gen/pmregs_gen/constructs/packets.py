@@ -33,6 +33,14 @@ drops the top run of identical bits, the decoder sign-extends) or a `size`
 expression in bytes (a frame). The decoder reads the fields in order and
 switches on discriminating fields exactly as far as the shapes require; the
 generator checks that the shapes can always be told apart.
+
+A sign-compressed packet may list `merge: [[shape, shape...]...]`: shapes that a
+field tells apart (each chosen by different values of it) whose later fields
+are each one width expression wherever they appear, in one order. The word
+decoder reads such a group on one path, without a branch on that field: a
+field that some of them lack is read 0 bits wide (and stored as 0) in those,
+so every later position follows arithmetically. A later `is` of one of them
+that does not hold sends the packet to the decision tree as before.
 """
 
 import ast
@@ -126,6 +134,7 @@ class Packet:
         self.tree = None
         self.max_bits = 0
         self.rest = None           # name of the rest field
+        self.merges = []           # [{"node": Switch, "members": [(set, Shape)], "fields": [name]}]
 
     @property
     def is_frame(self):
@@ -166,6 +175,27 @@ HEAD_BITS = 57
 WINDOW_BITS = 128
 
 
+def _supersequence(a, b):
+    """The shortest list that has both a and b as subsequences (a's items first where either could go)."""
+    n, m = len(a), len(b)
+    t = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            t[i][j] = t[i + 1][j + 1] + 1 if a[i] == b[j] else max(t[i + 1][j], t[i][j + 1])
+    out, i, j = [], 0, 0
+    while i < n and j < m:
+        if a[i] == b[j]:
+            out.append(a[i])
+            i, j = i + 1, j + 1
+        elif t[i + 1][j] >= t[i][j + 1]:
+            out.append(a[i])
+            i += 1
+        else:
+            out.append(b[j])
+            j += 1
+    return out + a[i:] + b[j:]
+
+
 def set_text(s):
     return ", ".join(str(lo) if lo == hi else f"{lo}..{hi}" for lo, hi in s)
 
@@ -194,6 +224,8 @@ class ExprTool:
 
     def __init__(self, fam):
         self.fam = fam
+        self.branchless = False     # c(): conditions as masks, not branches (merged shapes' widths)
+        self.known = {}             # c(): field name -> (lo, hi) that a shape's `is` guarantees
 
     # -- checking + interval analysis ------------------------------------------------
     def rng(self, e, node, scope):
@@ -348,8 +380,45 @@ class ExprTool:
         if t in (ast.Compare, ast.BoolOp) or (t is ast.UnaryOp and isinstance(node.op, ast.Not)):
             return f"(uint64_t){self.truth(node, res)}"
         if t is ast.IfExp:
+            d = self.decided(node.test)
+            if d is not None:
+                return self.c(node.body if d else node.orelse, res)
+            if self.branchless:
+                # both sides and a mask (both are defined: the ranges are checked for every field value)
+                b = self.c(node.orelse, res)
+                return (f"({b} ^ (({self.c(node.body, res)} ^ {b}) & ((uint64_t)0 - (uint64_t)"
+                        f"{self.truth(node.test, res)})))")
             return f"({self.truth(node.test, res)} ? {self.c(node.body, res)} : {self.c(node.orelse, res)})"
         raise AssertionError(t)
+
+    def decided(self, node):
+        """True or False when the `known` ranges of fields decide the condition, else None."""
+        t = type(node)
+        if t is ast.UnaryOp and isinstance(node.op, ast.Not):
+            d = self.decided(node.operand)
+            return None if d is None else not d
+        if t is ast.BoolOp:
+            ds = [self.decided(v) for v in node.values]
+            if isinstance(node.op, ast.And):
+                return False if False in ds else (True if all(d is True for d in ds) else None)
+            return True if True in ds else (False if all(d is False for d in ds) else None)
+        if t is not ast.Compare or not self.known:
+            return None
+
+        def rng(n):
+            if isinstance(n, ast.Constant) and isinstance(n.value, int):
+                return (n.value, n.value)
+            return self.known.get(n.id) if isinstance(n, ast.Name) else None
+        a, b = rng(node.left), rng(node.comparators[0])
+        if a is None or b is None:
+            return None
+        op = type(node.ops[0])
+        if op in (ast.Eq, ast.NotEq):
+            d = True if a[0] == a[1] == b[0] == b[1] else (False if a[1] < b[0] or b[1] < a[0] else None)
+            return d if op is ast.Eq or d is None else not d
+        lt = {ast.Lt: (a[1] < b[0], a[0] >= b[1]), ast.LtE: (a[1] <= b[0], a[0] > b[1]),
+              ast.Gt: (a[0] > b[1], a[1] <= b[0]), ast.GtE: (a[0] >= b[1], a[1] < b[0])}[op]
+        return True if lt[0] else (False if lt[1] else None)
 
     def truth(self, node, res):
         t = type(node)
@@ -357,7 +426,8 @@ class ExprTool:
             op = self.CMP[type(node.ops[0])]
             return f"({self.c(node.left, res)} {op} {self.c(node.comparators[0], res)})"
         if t is ast.BoolOp:
-            op = " && " if isinstance(node.op, ast.And) else " || "
+            op = (" & " if isinstance(node.op, ast.And) else " | ") if self.branchless else \
+                (" && " if isinstance(node.op, ast.And) else " || ")
             return "(" + op.join(self.truth(v, res) for v in node.values) + ")"
         if t is ast.UnaryOp and isinstance(node.op, ast.Not):
             return f"(!{self.truth(node.operand, res)})"
@@ -602,7 +672,7 @@ class PacketBuilder:
         if name is None or m is None:
             return
         if not self.r.keys(m, f"packet '{name}'", required=("doc", "fields", "shapes"),
-                           optional=("title", "source", "compression", "max_bytes", "size", "checks")):
+                           optional=("title", "source", "compression", "max_bytes", "size", "checks", "merge")):
             return
         P = Packet(name, k)
         P.title = self.r.opt_text(m, "title", "title")
@@ -647,6 +717,9 @@ class PacketBuilder:
             self.diag.check()
         self.finish_packet(P, m)
         self.diag.check()
+        if m.get("merge") is not None:
+            self.merge_groups(P, m.get("merge"))
+            self.diag.check()
         P.checks = []
         if m.get("checks") is not None:
             fields = {}
@@ -847,6 +920,67 @@ class PacketBuilder:
             P.max_size = r[1]
             if r[1] > 4096:
                 self.r.err(m.get("size"), "PMR091", f"size of '{P.name}' can reach {r[1]} bytes")
+
+    def merge_groups(self, P, node):
+        """P.merges from the spec's `merge` lists (see the module doc), each checked."""
+        if P.compression != "sign":
+            self.r.err(node, "PMR093", f"packet '{P.name}' is not sign-compressed: only its word decoder merges shapes")
+            return
+        by_name, used = {S.name: S for S in P.shapes}, set()
+
+        def path(n, S):
+            if isinstance(n, Leaf):
+                return [] if n.shape is S else None
+            for s, sub in ([(None, n.child)] if isinstance(n, Read) else n.cases):
+                q = path(sub, S)
+                if q is not None:
+                    return [(n, s)] + q
+            return None
+
+        for item in self.r.seq(node, "merge") or []:
+            names = [self.r.text(x, "shape name") for x in (self.r.seq(item, "a merge group") or [])]
+            if len(names) < 2 or None in names:
+                self.r.err(item, "PMR093", f"a merge group of packet '{P.name}' needs two or more shape names")
+                continue
+            bad = [n for n in names if n not in by_name]
+            if bad:
+                self.r.err(item, "PMR030", f"packet '{P.name}' has no shape '{bad[0]}'")
+                continue
+            twice = [n for n in names if n in used or names.count(n) > 1]
+            if twice:
+                self.r.err(item, "PMR021", f"shape '{twice[0]}' is in more than one merge group")
+                continue
+            used.update(names)
+            shapes = [by_name[n] for n in names]
+            paths = [path(P.tree, S) for S in shapes]
+            d = 0
+            while all(len(q) > d for q in paths) and all(q[d] == paths[0][d] for q in paths):
+                d += 1
+            sw = paths[0][d][0]
+            sets = [q[d][1] for q in paths]
+            same = [(a, b) for a in range(len(sets)) for b in range(a) if sets[a] == sets[b]]
+            if same:
+                a, b = same[0]
+                self.r.err(item, "PMR090", f"shapes '{names[b]}' and '{names[a]}' of packet '{P.name}' are chosen by"
+                           f" the same values of '{shapes[0].fields[sw.index].name}': they cannot be merged")
+                continue
+            order = []
+            for S in shapes:
+                order = _supersequence(order, [F.name for F in S.fields[sw.index + 1:]])
+            why = None
+            if len(set(order)) != len(order):
+                why = "have fields in different orders"
+            for name in order:
+                fs = [F for S in shapes for F in S.fields[sw.index + 1:] if F.name == name]
+                if len({F.width.text for F in fs}) > 1:
+                    why = why or f"give field '{name}' different widths"
+                if any(F.implied is not None for F in fs):
+                    why = why or f"have field '{name}' with an implied value"
+            if why:
+                self.r.err(item, "PMR090", f"shapes {', '.join(repr(n) for n in names)} of packet '{P.name}' {why}:"
+                           " they cannot be merged")
+                continue
+            P.merges.append({"node": sw, "members": list(zip(sets, shapes)), "fields": order})
 
     def decision(self, P, shapes, i):
         """The decoder's decision tree; reports shapes that cannot be told apart."""
@@ -1402,16 +1536,18 @@ class CodeGen:
             return lambda w: f"{fn}(c, at + pos, end, fill, {w})"
         return lambda w: f"{fn}(c, pos, nbits, 0, {w})"
 
-    def shared_read(self, fields, shape, head=HEAD_BITS, var_tail=False):
+    def shared_read(self, fields, shape, head=HEAD_BITS, var_tail=False, ms=None, skip=()):
         """The leading run of fields (constant widths, together at most 57 bits, past the head) that one
         read or write can serve: e.g. the flag bits after an address. With var_tail (a sign-compressed
         payload's decoder), the run may end with one field of a parameter-dependent width (at most 64
         bits) that none of them decides: e.g. irdepth after the flags; the read then covers it whenever the
-        run fits in 64 bits."""
+        run fits in 64 bits. ms(i): where field i starts at most (default: in shape); fields in skip end
+        the run."""
         run, total = [], 0
+        ms = ms or (lambda i: self.max_start(shape, i))  # noqa: E731
         for i, F in fields:
             w = None if F.rest else F.width.const
-            if F.implied is not None or self.max_start(shape, i) + F.max_width <= head:
+            if F.implied is not None or ms(i) + F.max_width <= head or i in skip:
                 break
             if w is None and var_tail and run and not F.rest and F.is_set is None and F.max_width <= 64 and \
                     not _refs(self.tool, [F.width]) & {R.name for _, R in run}:
@@ -1440,39 +1576,12 @@ class CodeGen:
                 for m in v["members"]:
                     if m["name"] not in have:
                         out.append(f"{pad}out->{m['name']} = 0;")
-            k = 0
-            while k < len(fields):
-                sign = Pk.compression == "sign"
-                run, total = self.shared_read(fields[k:], node.shape, 64 if sign else HEAD_BITS, var_tail=sign)
-                tail = run[-1][1] if len(run) >= 2 and run[-1][1].width.const is None else None
-                if len(run) < 2:
-                    run = fields[k:k + 1]
-                elif tail is not None:
-                    # w first; one read of the run and the tail (its low 64 bits when they are more)
-                    lay = self.lay_entry(tail)
-                    wc = lay["w"] if lay is not None else \
-                        self.width_c(tail, self.res(fields=self.dec_refs))
-                    out.append(f"{pad}w = {wc};")
-                    get = self.window_get(Pk, self.max_start(node.shape, run[0][0]), total + tail.max_width, None,
-                                          mask=False)
-                    out.append(f"{pad}grp = {get(f'({total}u + w)')};")
-                elif sign:
-                    get = self.window_get(Pk, self.max_start(node.shape, run[0][0]), total, total)
-                    out.append(f"{pad}grp = {get(f'{total}u')};")
-                else:
-                    out.append(f"{pad}grp = {self.inplace_read(Pk, 'pmregs_ip_get57')(f'{total}u')};")
-                off = 0
-                for i, F in run:
-                    if F is tail:
-                        out += self.tail_lines(Pk, F, v, ind + 1, self.max_start(node.shape, i), off)
-                        break
-                    out += self.read_lines(Pk, F, v, ind + 1, self.max_start(node.shape, i),
-                                           group=off if len(run) > 1 else None)
-                    off += 0 if F.rest else F.width.const or 0
-                    if F.is_set is not None:
-                        out.append(f"{pad}if (!({self.is_cond(F)}))")
-                        out.append(f"{pad}\t{self.bad(Pk)}")
-                k += len(run)
+            # a width that tests a field with an `is` reads as what that `is` makes of it (checked before)
+            self.tool.known = {F.name: (F.is_set[0][0], F.is_set[-1][1]) for F in node.shape.fields if F.is_set}
+            try:
+                self.fields_lines(Pk, fields, lambda i: self.max_start(node.shape, i), out, ind, v)
+            finally:
+                self.tool.known = {}
             out.append(f"{pad}out->shape = {v['shapes'][Pk.shapes.index(node.shape)]['macro']};")
             return
         shape = self.any_shape(node)
@@ -1481,13 +1590,208 @@ class CodeGen:
         if isinstance(node, Read):
             self.tree_lines(Pk, node.child, out, ind, v)
             return
+        cases = []
         for k, (s, sub) in enumerate(node.cases):
             cond = self.is_cond(type("F", (), {"is_set": s})())
-            out.append(f"{pad}{'if' if k == 0 else '} else if'} ({cond}) {{")
-            self.tree_lines(Pk, sub, out, ind + 1, v)
-        out.append(f"{pad}}} else {{")
-        out.append(f"{pad}\t{self.bad(Pk)}")
-        out.append(f"{pad}}}")
+            cases.append(f"{pad}{'if' if k == 0 else '} else if'} ({cond}) {{")
+            self.tree_lines(Pk, sub, cases, ind + 1, v)
+        cases.append(f"{pad}}} else {{")
+        cases.append(f"{pad}\t{self.bad(Pk)}")
+        cases.append(f"{pad}}}")
+        # merged shapes first, but generated after the tree: the layout's entries keep the tree's order
+        for M in Pk.merges if getattr(self, "word_only", False) else []:
+            if M["node"] is node:
+                self.merged_lines(Pk, M, out, ind, v)
+        out += cases
+
+    def fields_lines(self, Pk, fields, ms, out, ind, v, partial=None, checks=None, known=None):
+        """The reads of fields [(i, F)] in order, field i starting at most at bit ms(i). partial: i -> the
+        C mask (all ones or 0) that says whether field i is there (merged shapes: 0 bits wide when not);
+        checks: i -> the lines that test field i instead of its `is` (a bad packet when it does not hold);
+        known: i -> the tool's `known` ranges for field i's width (default: as they are)."""
+        pad = "\t" * (ind + 1)
+        outer = self.tool.known
+
+        def at(i):
+            self.tool.known = known(i) if known else outer
+        try:
+            self.fields_loop(Pk, fields, ms, out, ind, v, partial, checks, at)
+        finally:
+            self.tool.known = outer
+
+    def fields_loop(self, Pk, fields, ms, out, ind, v, partial, checks, at):
+        pad = "\t" * (ind + 1)
+        partial, checks, sign = partial or {}, checks or {}, Pk.compression == "sign"
+        k = 0
+        while k < len(fields):
+            if fields[k][0] in partial:
+                i, F = fields[k]
+                at(i)
+                out += self.partial_lines(Pk, F, v, ind + 1, ms(i), partial[i])
+                out += self.is_lines(Pk, F, pad, checks.get(i))
+                k += 1
+                continue
+            run, total = self.shared_read(fields[k:], None, 64 if sign else HEAD_BITS, var_tail=sign, ms=ms,
+                                          skip=partial)
+            tail = run[-1][1] if len(run) >= 2 and run[-1][1].width.const is None else None
+            if len(run) < 2:
+                run = fields[k:k + 1]
+            elif tail is not None:
+                # w first; one read of the run and the tail (its low 64 bits when they are more)
+                at(run[-1][0])
+                lay = self.lay_entry(tail)
+                wc = lay["w"] if lay is not None else \
+                    self.width_c(tail, self.res(fields=self.dec_refs))
+                out.append(f"{pad}w = {wc};")
+                get = self.window_get(Pk, ms(run[0][0]), total + tail.max_width, None, mask=False)
+                out.append(f"{pad}grp = {get(f'({total}u + w)')};")
+            elif sign:
+                get = self.window_get(Pk, ms(run[0][0]), total, total)
+                out.append(f"{pad}grp = {get(f'{total}u')};")
+            else:
+                out.append(f"{pad}grp = {self.inplace_read(Pk, 'pmregs_ip_get57')(f'{total}u')};")
+            off = 0
+            for i, F in run:
+                at(i)
+                if F is tail:
+                    out += self.tail_lines(Pk, F, v, ind + 1, ms(i), off)
+                    break
+                out += self.read_lines(Pk, F, v, ind + 1, ms(i), group=off if len(run) > 1 else None)
+                off += 0 if F.rest else F.width.const or 0
+                out += self.is_lines(Pk, F, pad, checks.get(i))
+            k += len(run)
+
+    def is_lines(self, Pk, F, pad, lines):
+        if lines is not None:
+            return [pad + x for x in lines]
+        if F.is_set is None:
+            return []
+        return [f"{pad}if (!({self.is_cond(F)}))", f"{pad}\t{self.bad(Pk)}"]
+
+    def partial_lines(self, Pk, F, v, ind, maxstart, pm):
+        """Field F of merged shapes, there when the mask pm is all ones and 0 bits wide (stored as 0) when 0."""
+        T = {m["name"]: m["T"] for m in v["members"]}
+        pad = "\t" * ind
+        out = []
+        lay = self.lay_entry(F)
+        if F.width.const is not None:
+            wc, maskc = f"({F.width.const}u & (unsigned){pm})", f"({self.low_mask(None, F.width.const, 0)} & {pm})"
+        elif lay is not None:
+            out.append(f"{pad}w = {lay['w']} & (unsigned){pm};")
+            wc, maskc = "w", f"({lay['m']} & {pm})"
+        else:
+            out.append(f"{pad}w = {self.width_c(F, self.res(fields=self.dec_refs))} & (unsigned){pm};")
+            wc, maskc = "w", None
+        get = self.window_get(Pk, maxstart, F.max_width, None, maskc=maskc)
+        out.append(f"{pad}x = {get(wc)};")
+        out.append(f"{pad}pos += {wc};")
+        out.append(f"{pad}out->{F.name} = ({T[F.name]})x;")
+        if F.name in self.dec_refs:
+            out.append(f"{pad}f_{F.name} = x;")
+        return out
+
+    def merged_lines(self, Pk, M, out, ind, v):
+        """A merge group (Pk.merges) at its switch, whose field is in x: when x chooses one of the group's
+        shapes, that shape read on the group's one path, returning; when a later `is` of it does not hold,
+        x and pos as they were, for the decision tree."""
+        pad = "\t" * (ind + 1)
+        sw, members = M["node"], M["members"]
+        cond = lambda s: self.is_cond(type("F", (), {"is_set": s})(), "sel")     # noqa: E731
+        every = sorted(r for s, _ in members for r in s)
+        head = len(out)
+        out.append(f"{pad}if ({self.is_cond(type('F', (), {'is_set': every})())}) {{")
+        pad1 = pad + "\t"
+        names = ", ".join(S.name for _, S in members)
+        out.append(f"{pad1}/* {names}: one path, no branch on which */")
+        where = {}                      # field name -> [(member index, field index)]
+        for j, (_, S) in enumerate(members):
+            for i, F in enumerate(S.fields[sw.index + 1:], sw.index + 1):
+                where.setdefault(F.name, []).append((j, i))
+        masks, decl = {}, []
+        for name in M["fields"]:
+            js = tuple(j for j, _ in where[name])
+            if len(js) < len(members) and js not in masks:
+                masks[js] = f"m{len(masks)}"
+                c = " || ".join(f"({cond(members[j][0])})" for j in js)
+                decl.append(f"{masks[js]} = (uint64_t)0 - (uint64_t)({c})")
+        def mask_of(j):
+            if (j,) not in masks:
+                masks[(j,)] = f"m{len(masks)}"
+                decl.append(f"{masks[(j,)]} = (uint64_t)0 - (uint64_t)({cond(members[j][0])})")
+            return masks[(j,)]
+        for name in M["fields"]:
+            for j, i in where[name]:
+                if members[j][1].fields[i].is_set:
+                    mask_of(j)
+        for j in range(1, len(members)):     # the shape's value
+            mask_of(j)
+        out.append(f"{pad1}const uint64_t sel = x;")
+        spos = len(out)
+        if decl:
+            out.append(f"{pad1}uint64_t {', '.join(decl)};")
+            out += [f"{pad1}PMREGS_IP_OPAQUE({masks[js]});" for js in masks]
+        fields, partial, checks = [], {}, {}
+        for k, name in enumerate(M["fields"]):
+            at = where[name]
+            F = members[at[0][0]][1].fields[at[0][1]]
+            fields.append((k, F))
+            js = tuple(j for j, _ in at)
+            if len(js) < len(members):
+                partial[k] = masks[js]
+            sel_is = [(j, members[j][1].fields[i].is_set) for j, i in at if members[j][1].fields[i].is_set]
+            if sel_is:
+                # a later `is` of a shape: when it does not hold, the decision tree reads the packet
+                # (masks and bitwise operators: no branch on which shape)
+                bad = " | ".join(f"({mask_of(j)} & (uint64_t)!({self.is_cond(type('F', (), {'is_set': s})())}))"
+                                 for j, s in sel_is)
+                checks[k] = [f"if ({bad}) {{", "\tx = sel;", "\tpos = spos;", "\tbreak;", "}"]
+        ms = lambda k: max(self.max_start(members[j][1], i) for j, i in where[M["fields"][k]])   # noqa: E731
+        have = set(M["fields"]) | {F.name for F in members[0][1].fields[:sw.index + 1]}
+        for m in v["members"]:
+            if m["name"] not in have:
+                out.append(f"{pad1}out->{m['name']} = 0;")
+        def known(k):
+            # what the `is` of the shapes that have field k make of the fields its width tests (0 where absent)
+            r = {}
+            for G in {G for _, S in members for G in S.fields}:
+                hull = []
+                for j, i in where[M["fields"][k]]:
+                    Gs = [H for H in members[j][1].fields[:i] if H.name == G.name]
+                    if not Gs:
+                        hull.append((0, 0))
+                    elif Gs[0].is_set:
+                        hull.append((Gs[0].is_set[0][0], Gs[0].is_set[-1][1]))
+                    else:
+                        hull = None
+                        break
+                if hull:
+                    r[G.name] = (min(h[0] for h in hull), max(h[1] for h in hull))
+            return r
+        self.tool.branchless = True
+        try:
+            self.fields_lines(Pk, fields, ms, out, ind + 1, v, partial=partial, checks=checks, known=known)
+        finally:
+            self.tool.branchless = False
+        macro = {S.name: v["shapes"][Pk.shapes.index(S)]["macro"] for _, S in members}
+        # the first shape's value, xor its difference from the chosen one's (the masks exclude each other)
+        first = macro[members[0][1].name]
+        pick = " ^ ".join([f"(uint64_t){first}"] + [f"(((uint64_t){macro[S.name]} ^ {first}) & {mask_of(j)})"
+                                                    for j, (_, S) in enumerate(members[1:], 1)])
+        out.append(f"{pad1}out->shape = (uint8_t)({pick});")
+        # the template's end of the word decoder
+        fields_all = {m["name"] for m in v["members"]}
+        for e, doc in getattr(Pk, "checks", []):
+            out.append(f"{pad1}if (!{self.tool.truth(e.tree, self.res(fields=fields_all, local=False, struct='out'))})"
+                       f" /* {comment_text(doc or '')} */")
+            out.append(f"{pad1}\treturn PMREGS_EINVAL;")
+        out.append(f"{pad1}return pmregs_ip_xcheck_tail(xw, pos, have);")
+        if checks:
+            # a block that a failed `is` leaves with break
+            out[head] = out[head][:-1] + "do {"
+            out.insert(spos, f"{pad1}const unsigned spos = pos;")
+            out.append(f"{pad}}} while (0);")
+        else:
+            out.append(f"{pad}}}")
 
     def max_start(self, shape, i):
         """The furthest bit where field i of shape can start, over all legal parameters."""
