@@ -84,6 +84,13 @@ PMREGS_C_BEGIN
 #define PMREGS_IP_OPAQUE(x) ((void)0)
 #endif
 
+/*
+ * A compile-time check of a struct's layout (c: an integer constant
+ * expression, e.g. of offsetof()) that code relying on it states in its body:
+ * a build error where it does not hold. No code.
+ */
+#define PMREGS_IP_LAYOUT_CHECK(c) ((void)sizeof(char[(c) ? 1 : -1]))
+
 /* 8 bytes at p, little-endian: a single unaligned load where the host allows. */
 static inline uint64_t pmregs_ip_load64(const unsigned char *p)
 {

@@ -1372,10 +1372,14 @@ class CodeGen:
                 out.append(f"pkt->{F.name} = {F.is_set[0][0]};")
         return out
 
-    def is_cond(self, F, x="x"):
+    def is_cond(self, F, x="x", width=None):
+        """C for x in F.is_set; width: x's constant width, when known (a bound it implies is left out)."""
         parts = []
+        top = (1 << width) - 1 if width is not None else None
         for lo, hi in F.is_set:
-            if lo == hi:
+            if top is not None and hi >= top and lo > 0 and lo != hi:
+                parts.append(f"{x} >= {lo}u")
+            elif lo == hi:
                 parts.append(f"{x} == {lo}u")
             elif lo == 0:
                 parts.append(f"{x} <= {hi}u")
@@ -1389,13 +1393,143 @@ class CodeGen:
         for Sh in Pk.shapes:
             for F in Sh.fields:
                 exprs += [F.width, F.implied]
-        refs = sorted(_refs(self.tool, exprs) & {m["name"] for m in v["members"]})
+        refs = set(_refs(self.tool, exprs) & {m["name"] for m in v["members"]})
+        self.pack, self.pw, words = self.pack_plan(Pk, v), None, []
+        self.width_refs = set(refs)
+        held = []
+        if self.pack:
+            # a packed member is held in f_name until its path stores its word
+            names = {F.name for Sh in Pk.shapes for F in Sh.fields} & set(self.pack)
+            held = sorted(names - refs)
+            refs |= names
+            words = sorted(self.pack_words)
+        refs = sorted(refs)
         self.dec_refs = set(refs)
         lines = [f"uint64_t f_{r} = 0;" for r in refs]
+        if words:
+            lines.append(f"uint64_t {', '.join(f'bw{k} = 0' for k in words)};")
+            S = v["struct"]
+            chk = " && ".join(f"offsetof({S}, {a}) + 1u == offsetof({S}, {b})"
+                              for k in words for a, b in zip(self.pack_words[k][1], self.pack_words[k][1][1:]))
+            lines.append(f"PMREGS_IP_LAYOUT_CHECK({chk}); /* the byte members that one word stores */")
+            lines += [f"(void)f_{r};" for r in held] + [f"(void)bw{k};" for k in words]
         body = []
         self.tree_lines(Pk, Pk.tree, body, 0, v)
+        self.pack = {}
         zero = [m["name"] for m in v["members"]]
         return {"locals": lines, "tree": body, "zero": zero}
+
+    def pack_plan(self, Pk, v):
+        """The word decoder's byte members (uint8_t, adjacent in the struct) that it stores 8 at a time, as
+        one little-endian word each: name -> (word, shift); self.pack_words: word -> (first, [names])."""
+        self.pack_words = {}
+        if not getattr(self, "word_only", False):
+            return {}
+        runs, run = [], []
+        for m in v["struct_members"]:
+            if m["decl"].strip() == "uint8_t" and not m["dim"] and m["name"] != "pmregs_pad":
+                run.append(m["name"])
+            else:
+                runs.append(run)
+                run = []
+        runs.append(run)
+        plan = {}
+        for run in runs:
+            for i in range(0, len(run) - 7, 8):
+                k = len(self.pack_words)
+                self.pack_words[k] = (run[i], run[i:i + 8])
+                for j, name in enumerate(run[i:i + 8]):
+                    plan[name] = (k, 8 * j)
+        return plan
+
+    MARK = "\x00"                   # a line that put_words() replaces: a packed member's store
+
+    def put(self, pad, name, T, x="x"):
+        """The store of member name's value x: a packed byte member's is decided at its path's end
+        (put_words(); the value is in x here, and in f_name, which read_lines() sets, until then);
+        any other member's goes to *out."""
+        if name in getattr(self, "pack", {}):
+            return [f"{self.MARK}put {name} {pad}"] if self.pw is not None else []
+        return [f"{pad}out->{name} = ({T}){x};"]
+
+    def put_zero(self, pad, name):
+        return [] if name in getattr(self, "pack", {}) and self.pw is not None else [f"{pad}out->{name} = 0;"]
+
+    def path_begin(self, out, pad):
+        self.pw, self.pw_out, self.pw_start = {}, out, len(out)
+        out.append(f"{self.MARK}begin {pad}")
+
+    def put_words(self, Pk, v, consts):
+        """A path's end: its packed words stored, each once, with what the path knows without reading it
+        (consts: name -> C constant, or (C value,) computed: the shape, a field the tree read) and, for a word that a
+        flag run fills (bw<k>), those flags: at the path's start when no flag run fills it, else after the
+        flags. A byte member the path reads is stored on its own after its word (from x as it is read,
+        or from f_name after the flags)."""
+        out, start = self.pw_out, self.pw_start
+        T = dict({m["name"]: m["T"] for m in v["members"]}, shape="uint8_t")
+        flagged = {int(l.split()[1]) for l in out[start:] if l.startswith(self.MARK + "flags")}
+        seen, held, res = set(), {}, []
+
+        def word(k, pad):
+            first, names = self.pack_words[k]
+            terms = [f"bw{k}"] if k in flagged else []
+            after = []
+            for name in names:
+                if name not in consts:
+                    continue
+                c, sh = consts[name], self.pack[name][1]
+                if isinstance(c, tuple) and sh:
+                    # a value the path computes: its own byte store (a shift and an or into the word cost more)
+                    after.append(f"{pad}out->{name} = ({T[name]}){c[0]};")
+                    continue
+                c = c[0] if isinstance(c, tuple) else c
+                terms.append(f"((uint64_t){c} << {sh})" if sh else f"(uint64_t){c}")
+            val = " | ".join(terms) if terms else "0"
+            return [f"{pad}pmregs_ip_store64((unsigned char *)out + offsetof({v['struct']}, {first}), {val});"] + after
+        for line in out[start:]:
+            if not line.startswith(self.MARK):
+                res.append(line)
+                continue
+            kind, rest = line[1:].split(" ", 1)
+            if kind == "begin":
+                for k in sorted(self.pack_words):
+                    if k not in flagged:
+                        res += word(k, rest)
+            elif kind == "flags":
+                k, pad = rest.split(" ", 1)
+                k = int(k)
+                seen.add(k)
+                res += word(k, pad)
+                res += [f"{pad}out->{n} = ({T[n]})f_{n};" for n in held.pop(k, [])]
+            else:
+                name, pad = rest.split(" ", 1)
+                k = self.pack[name][0]
+                if name in consts:
+                    continue
+                if k in flagged and k not in seen:
+                    held.setdefault(k, []).append(name)
+                else:
+                    res.append(f"{pad}out->{name} = ({T[name]})x;")
+        out[start:] = res
+        self.pw = None
+        return []
+
+    def flag_run(self, run, k0):
+        """The longest run of run[k0:] (a shared read's fields, in grp from its first bit on) that one
+        multiply spreads into their packed bytes: 1-bit fields, no `is`, 2..7 adjacent ones that land in
+        adjacent bytes of one word: its length, else 0."""
+        if self.pw is None:
+            return 0
+        n = 0
+        while k0 + n < len(run) and n < 7:
+            F = run[k0 + n][1]
+            if F.rest or F.width.const != 1 or F.is_set is not None or F.implied is not None or \
+                    F.name not in self.pack:
+                break
+            if n and self.pack[F.name] != (self.pack[run[k0][1].name][0], self.pack[run[k0][1].name][1] + 8 * n):
+                break
+            n += 1
+        return n if n >= 2 else 0
 
     def read_lines(self, Pk, F, v, ind, maxstart=HEAD_BITS, group=None):
         T = {m["name"]: m["T"] for m in v["members"]}
@@ -1424,7 +1558,7 @@ class CodeGen:
             cond = "w == 0" if F.width.const is None else ("1" if F.width.const == 0 else "0")
             out.append(f"{pad}if ({cond})")
             out.append(f"{pad}\tx = {self.tool.c(F.implied.tree, r)};")
-        out.append(f"{pad}out->{F.name} = ({T[F.name]})x;")
+        out += self.put(pad, F.name, T[F.name])
         if F.name in self.dec_refs:
             out.append(f"{pad}f_{F.name} = x;")
         return out
@@ -1439,7 +1573,7 @@ class CodeGen:
         x = f"(grp >> {off}) & {maskc or self.low_mask('w', None, F.max_width)}"
         if off + F.max_width > 64:
             x = f"{off}u + w <= 64u ? {x} : {self.window_get(Pk, maxstart, F.max_width, None, maskc=maskc)('w')}"
-        out = [f"{pad}x = {x};", f"{pad}pos += w;", f"{pad}out->{F.name} = ({T[F.name]})x;"]
+        out = [f"{pad}x = {x};", f"{pad}pos += w;"] + self.put(pad, F.name, T[F.name])
         if F.name in self.dec_refs:
             out.append(f"{pad}f_{F.name} = x;")
         return out
@@ -1573,16 +1707,25 @@ class CodeGen:
             if getattr(self, "word_only", False):
                 # the word decoder zeroes, per shape, only what the shape lacks (the rest it writes)
                 have = {F.name for F in node.shape.fields}
+                if self.pack:
+                    self.path_begin(out, pad)
                 for m in v["members"]:
                     if m["name"] not in have:
-                        out.append(f"{pad}out->{m['name']} = 0;")
+                        out += self.put_zero(pad, m["name"])
             # a width that tests a field with an `is` reads as what that `is` makes of it (checked before)
             self.tool.known = {F.name: (F.is_set[0][0], F.is_set[-1][1]) for F in node.shape.fields if F.is_set}
             try:
                 self.fields_lines(Pk, fields, lambda i: self.max_start(node.shape, i), out, ind, v)
             finally:
                 self.tool.known = {}
-            out.append(f"{pad}out->shape = {v['shapes'][Pk.shapes.index(node.shape)]['macro']};")
+            macro = v['shapes'][Pk.shapes.index(node.shape)]['macro']
+            if self.pw is not None:
+                consts = {"shape": macro}
+                consts.update(self.tree_values(node.shape.fields[:node.index]))
+                out += self.put_words(Pk, v, consts)
+                self.pw = None
+            if "shape" not in getattr(self, "pack", {}):
+                out.append(f"{pad}out->shape = {macro};")
             return
         shape = self.any_shape(node)
         F = shape.fields[node.index]
@@ -1603,6 +1746,15 @@ class CodeGen:
             if M["node"] is node:
                 self.merged_lines(Pk, M, out, ind, v)
         out += cases
+
+    def tree_values(self, fields):
+        """Packed members that the decision tree read: the value its `is` fixes, else f_name."""
+        r = {}
+        for F in fields:
+            if F.name in self.pack:
+                fixed = F.is_set is not None and len(F.is_set) == 1 and F.is_set[0][0] == F.is_set[0][1]
+                r[F.name] = f"PMREGS_U64({F.is_set[0][0]})" if fixed else (f"f_{F.name}",)
+        return r
 
     def fields_lines(self, Pk, fields, ms, out, ind, v, partial=None, checks=None, known=None):
         """The reads of fields [(i, F)] in order, field i starting at most at bit ms(i). partial: i -> the
@@ -1650,15 +1802,35 @@ class CodeGen:
                 out.append(f"{pad}grp = {get(f'{total}u')};")
             else:
                 out.append(f"{pad}grp = {self.inplace_read(Pk, 'pmregs_ip_get57')(f'{total}u')};")
-            off = 0
-            for i, F in run:
+            off, j = 0, 0
+            while j < len(run):
+                i, F = run[j]
                 at(i)
                 if F is tail:
                     out += self.tail_lines(Pk, F, v, ind + 1, ms(i), off)
                     break
+                n = self.flag_run(run, j) if len(run) > 1 else 0
+                if n:
+                    # n flags to n bytes: bit b moves to bit 8b (no two partial products meet: no carry)
+                    wk, sh = self.pack[F.name]
+                    mul = sum(1 << (7 * b + sh) for b in range(n))
+                    msk = sum(1 << (8 * b + sh) for b in range(n))
+                    op = "|=" if wk in self.pw else "="
+                    self.pw[wk] = True
+                    out.append(f"{pad}bw{wk} {op} (((grp >> {off}) & PMREGS_U64({(1 << n) - 1:#x})) * "
+                               f"PMREGS_U64({mul:#x})) & PMREGS_U64({msk:#x}); /* {', '.join(G.name for _, G in run[j:j + n])} */")
+                    out.append(f"{pad}pos += {n}u;")
+                    out.append(f"{self.MARK}flags {wk} {pad}")
+                    for b, (_, G) in enumerate(run[j:j + n]):
+                        if G.name in self.width_refs:
+                            out.append(f"{pad}f_{G.name} = (grp >> {off + b}) & 1u;")
+                    off += n
+                    j += n
+                    continue
                 out += self.read_lines(Pk, F, v, ind + 1, ms(i), group=off if len(run) > 1 else None)
                 off += 0 if F.rest else F.width.const or 0
                 out += self.is_lines(Pk, F, pad, checks.get(i))
+                j += 1
             k += len(run)
 
     def is_lines(self, Pk, F, pad, lines):
@@ -1685,7 +1857,7 @@ class CodeGen:
         get = self.window_get(Pk, maxstart, F.max_width, None, maskc=maskc)
         out.append(f"{pad}x = {get(wc)};")
         out.append(f"{pad}pos += {wc};")
-        out.append(f"{pad}out->{F.name} = ({T[F.name]})x;")
+        out += self.put(pad, F.name, T[F.name])
         if F.name in self.dec_refs:
             out.append(f"{pad}f_{F.name} = x;")
         return out
@@ -1713,11 +1885,11 @@ class CodeGen:
             if len(js) < len(members) and js not in masks:
                 masks[js] = f"m{len(masks)}"
                 c = " || ".join(f"({cond(members[j][0])})" for j in js)
-                decl.append(f"{masks[js]} = (uint64_t)0 - (uint64_t)({c})")
+                decl.append(f"{masks[js]} = {self.sel_mask([members[j][0] for j in js], every, c)}")
         def mask_of(j):
             if (j,) not in masks:
                 masks[(j,)] = f"m{len(masks)}"
-                decl.append(f"{masks[(j,)]} = (uint64_t)0 - (uint64_t)({cond(members[j][0])})")
+                decl.append(f"{masks[(j,)]} = {self.sel_mask([members[j][0]], every, cond(members[j][0]))}")
             return masks[(j,)]
         for name in M["fields"]:
             for j, i in where[name]:
@@ -1742,14 +1914,16 @@ class CodeGen:
             if sel_is:
                 # a later `is` of a shape: when it does not hold, the decision tree reads the packet
                 # (masks and bitwise operators: no branch on which shape)
-                bad = " | ".join(f"({mask_of(j)} & (uint64_t)!({self.is_cond(type('F', (), {'is_set': s})())}))"
+                bad = " | ".join(f"({mask_of(j)} & (uint64_t)!({self.is_cond(type('F', (), {'is_set': s})(), width=F.width.const)}))"
                                  for j, s in sel_is)
                 checks[k] = [f"if ({bad}) {{", "\tx = sel;", "\tpos = spos;", "\tbreak;", "}"]
         ms = lambda k: max(self.max_start(members[j][1], i) for j, i in where[M["fields"][k]])   # noqa: E731
         have = set(M["fields"]) | {F.name for F in members[0][1].fields[:sw.index + 1]}
+        if self.pack:
+            self.path_begin(out, pad1)
         for m in v["members"]:
             if m["name"] not in have:
-                out.append(f"{pad1}out->{m['name']} = 0;")
+                out += self.put_zero(pad1, m["name"])
         def known(k):
             # what the `is` of the shapes that have field k make of the fields its width tests (0 where absent)
             r = {}
@@ -1777,7 +1951,15 @@ class CodeGen:
         first = macro[members[0][1].name]
         pick = " ^ ".join([f"(uint64_t){first}"] + [f"(((uint64_t){macro[S.name]} ^ {first}) & {mask_of(j)})"
                                                     for j, (_, S) in enumerate(members[1:], 1)])
-        out.append(f"{pad1}out->shape = (uint8_t)({pick});")
+        if self.pw is not None:
+            consts = self.tree_values(members[0][1].fields[:sw.index])
+            consts["shape"] = (f"({pick})",)
+            if members[0][1].fields[sw.index].name in self.pack:
+                consts[members[0][1].fields[sw.index].name] = ("sel",)
+            out += self.put_words(Pk, v, consts)
+            self.pw = None
+        if "shape" not in self.pack:
+            out.append(f"{pad1}out->shape = (uint8_t)({pick});")
         # the template's end of the word decoder
         fields_all = {m["name"] for m in v["members"]}
         for e, doc in getattr(Pk, "checks", []):
@@ -1792,6 +1974,20 @@ class CodeGen:
             out.append(f"{pad}}} while (0);")
         else:
             out.append(f"{pad}}}")
+
+    @staticmethod
+    def sel_mask(sets, every, c):
+        """C for all ones when sel (one of the values in the ranges every) is in one of sets, else 0; c: that
+        condition. Two values a, b = a + 1: a subtraction (sel - b, or a - sel), not a compare and a negation."""
+        vals = {x for lo, hi in every for x in range(lo, hi + 1)}
+        on = {x for s in sets for lo, hi in s for x in range(lo, hi + 1)} & vals
+        if len(vals) == 2 and len(on) == 1:
+            a, b = next(iter(on)), next(iter(vals - on))
+            if a + 1 == b:
+                return f"sel - {b}u"
+            if a == b + 1:
+                return f"(uint64_t){b}u - sel"
+        return f"(uint64_t)0 - (uint64_t)({c})"
 
     def max_start(self, shape, i):
         """The furthest bit where field i of shape can start, over all legal parameters."""
