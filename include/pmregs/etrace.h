@@ -1333,6 +1333,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 {
 	unsigned pos = 0, w;
 	uint64_t x, grp;
+	const uint64_t xf = xw ^ fill; /* the payload's bits, for a field that ends within them */
 	uint64_t f_branch = 0;
 	uint64_t f_branch_fmt = 0;
 	uint64_t f_branches = 0;
@@ -1365,8 +1366,9 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 	(void)bw0;
 	(void)bw1;
 	(void)w;
+	(void)xf;
 	(void)grp;
-	x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
+	x = (xf >> (pos & 63)) & PMREGS_U64(0x3);
 	pos += 2u;
 	f_format = x;
 	if (x == 1u || x == 2u) do {
@@ -1385,7 +1387,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 		out->doptions = 0;
 		out->branch_count = 0;
 		out->index = 0;
-		x = ((xw >> (pos & 63)) ^ fill) & (PMREGS_U64(0x1f) & m0);
+		x = (xf >> (pos & 63)) & (PMREGS_U64(0x1f) & m0);
 		pos += (5u & (unsigned)m0);
 		f_branches = x;
 		if ((m0 & (uint64_t)!(x >= 1u))) {
@@ -1393,8 +1395,8 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			pos = spos;
 			break;
 		}
-		w = (unsigned)((uint64_t)pmregs_etrace_branch_map_length(p, f_branches)) & (unsigned)m0;
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		w = (unsigned)((uint64_t)pmregs_etrace_branch_map_length(p, f_branches)); /* 0 where it is absent */
+		x = (xf >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->branch_map = (uint32_t)x;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_address_width(p)) : (unsigned)L->width[3]);
@@ -1414,7 +1416,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 		return pmregs_ip_xcheck_tail(xw, pos, have);
 	} while (0);
 	if (x == 3u) {
-		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
+		x = (xf >> (pos & 63)) & PMREGS_U64(0x3);
 		pos += 2u;
 		f_subformat = x;
 		if (x == 0u) {
@@ -1429,12 +1431,12 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			out->branch_map = 0;
 			out->branch_count = 0;
 			out->index = 0;
-			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1);
+			x = (xf >> (pos & 63)) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->branch = (uint8_t)x;
 			f_branch = x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (unsigned)((uint64_t)p->privilege_width_p) : (unsigned)L->width[0]);
-			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->privilege_width_p) & 63)) - 1) : L->mask[0]);
+			x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->privilege_width_p) & 63)) - 1) : L->mask[0]);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			f_privilege = x;
@@ -1459,11 +1461,11 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			out->branch_map = 0;
 			out->branch_count = 0;
 			out->index = 0;
-			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1);
+			x = (xf >> (pos & 63)) & PMREGS_U64(0x1);
 			pos += 1u;
 			f_branch = x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (unsigned)((uint64_t)p->privilege_width_p) : (unsigned)L->width[0]);
-			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->privilege_width_p) & 63)) - 1) : L->mask[0]);
+			x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->privilege_width_p) & 63)) - 1) : L->mask[0]);
 			pos += w;
 			f_privilege = x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_time_width(p)) : (unsigned)L->width[1]);
@@ -1508,7 +1510,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			out->branch_count = 0;
 			out->index = 0;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (unsigned)((uint64_t)p->privilege_width_p) : (unsigned)L->width[0]);
-			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->privilege_width_p) & 63)) - 1) : L->mask[0]);
+			x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->privilege_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->privilege_width_p) & 63)) - 1) : L->mask[0]);
 			pos += w;
 			out->privilege = (uint8_t)x;
 			f_privilege = x;
@@ -1531,15 +1533,15 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			out->branch_map = 0;
 			out->branch_count = 0;
 			out->index = 0;
-			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1);
+			x = (xf >> (pos & 63)) & PMREGS_U64(0x1);
 			pos += 1u;
 			out->ienable = (uint8_t)x;
 			f_ienable = x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->encoder_mode_width)) ? (unsigned)((uint64_t)p->encoder_mode_width) : (unsigned)L->width[5]);
-			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->encoder_mode_width)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->encoder_mode_width) & 63)) - 1) : L->mask[5]);
+			x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->encoder_mode_width)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->encoder_mode_width) & 63)) - 1) : L->mask[5]);
 			pos += w;
 			out->encoder_mode = (uint32_t)x;
-			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
+			x = (xf >> (pos & 63)) & PMREGS_U64(0x3);
 			pos += 2u;
 			out->qual_status = (uint8_t)x;
 			f_qual_status = x;
@@ -1583,7 +1585,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 		pos += w;
 		out->irdepth = (uint64_t)x;
 	} else if (x == 1u) {
-		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1f);
+		x = (xf >> (pos & 63)) & PMREGS_U64(0x1f);
 		pos += 5u;
 		f_branches = x;
 		if ((x >= 1u && x <= 31u)) {
@@ -1598,7 +1600,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			out->branch_count = 0;
 			out->index = 0;
 			w = (unsigned)((uint64_t)pmregs_etrace_branch_map_length(p, f_branches));
-			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+			x = (xf >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_address_width(p)) : (unsigned)L->width[3]);
@@ -1629,7 +1631,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			out->branch_count = 0;
 			out->index = 0;
 			w = (unsigned)(PMREGS_U64(31));
-			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+			x = (xf >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 		} else {
@@ -1637,16 +1639,16 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 		}
 	} else if (x == 0u) {
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->f0s_width_p)) ? (unsigned)((uint64_t)p->f0s_width_p) : (unsigned)L->width[9]);
-		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->f0s_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->f0s_width_p) & 63)) - 1) : L->mask[9]);
+		x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->f0s_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->f0s_width_p) & 63)) - 1) : L->mask[9]);
 		pos += w;
 		if (w == 0)
 			x = (uint64_t)p->f0s_inferred;
 		f_subformat = x;
 		if (x == 0u) {
-			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0xffffffff);
+			x = (xf >> (pos & 63)) & PMREGS_U64(0xffffffff);
 			pos += 32u;
 			out->branch_count = (uint32_t)x;
-			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
+			x = (xf >> (pos & 63)) & PMREGS_U64(0x3);
 			pos += 2u;
 			f_branch_fmt = x;
 			if (x == 0u) {
@@ -1703,10 +1705,10 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			out->doptions = 0;
 			out->branch_count = 0;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->cache_size_p)) ? (unsigned)((uint64_t)p->cache_size_p) : (unsigned)L->width[10]);
-			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->cache_size_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->cache_size_p) & 63)) - 1) : L->mask[10]);
+			x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->cache_size_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->cache_size_p) & 63)) - 1) : L->mask[10]);
 			pos += w;
 			out->index = (uint32_t)x;
-			x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x1f);
+			x = (xf >> (pos & 63)) & PMREGS_U64(0x1f);
 			pos += 5u;
 			out->branches = (uint8_t)x;
 			f_branches = x;
@@ -3127,6 +3129,7 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word_l(const struct pmregs_etrace_pa
 {
 	unsigned pos = 0, w;
 	uint64_t x, grp;
+	const uint64_t xf = xw ^ fill; /* the payload's bits, for a field that ends within them */
 	uint64_t f_addr_msbs = 0;
 	uint64_t f_data_len = 0;
 	uint64_t f_diff = 0;
@@ -3142,9 +3145,10 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word_l(const struct pmregs_etrace_pa
 	(void)f_subtype;
 	(void)bw0;
 	(void)w;
+	(void)xf;
 	(void)grp;
 	w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->dformat_width)) ? (unsigned)((uint64_t)p->dformat_width) : (unsigned)L->width[0]);
-	x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->dformat_width)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->dformat_width) & 63)) - 1) : L->mask[0]);
+	x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->dformat_width)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->dformat_width) & 63)) - 1) : L->mask[0]);
 	pos += w;
 	f_format = x;
 	if (x <= 3u) {
@@ -3152,21 +3156,21 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word_l(const struct pmregs_etrace_pa
 		out->operand = 0;
 		out->addr_lsbs = 0;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) : (unsigned)L->width[1]);
-		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) & 63)) - 1) : L->mask[1]);
+		x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) & 63)) - 1) : L->mask[1]);
 		pos += w;
 		out->size = (uint8_t)x;
 		f_size = x;
 		w = (unsigned)((((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)));
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (xf >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->lrid = (uint16_t)x;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width));
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (xf >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->diff = (uint8_t)x;
 		f_diff = x;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : f_size));
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (xf >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->data_len = (uint8_t)x;
 		f_data_len = x;
@@ -3185,15 +3189,15 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word_l(const struct pmregs_etrace_pa
 		out->operand = 0;
 		out->addr_lsbs = 0;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) : (unsigned)L->width[1]);
-		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) & 63)) - 1) : L->mask[1]);
+		x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) & 63)) - 1) : L->mask[1]);
 		pos += w;
 		out->size = (uint8_t)x;
 		f_size = x;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->lrid_width_p)) ? (unsigned)((uint64_t)p->lrid_width_p) : (unsigned)L->width[3]);
-		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->lrid_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->lrid_width_p) & 63)) - 1) : L->mask[3]);
+		x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->lrid_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->lrid_width_p) & 63)) - 1) : L->mask[3]);
 		pos += w;
 		out->lrid = (uint16_t)x;
-		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
+		x = (xf >> (pos & 63)) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->resp = (uint8_t)x;
 		f_resp = x;
@@ -3203,15 +3207,15 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word_l(const struct pmregs_etrace_pa
 		out->data = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_LOAD_DATA;
 	} else if (x == 5u) {
-		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
+		x = (xf >> (pos & 63)) & PMREGS_U64(0x3);
 		pos += 2u;
 		f_subtype = x;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width))) ? (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width)) : (unsigned)L->width[4]);
-		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width))) ? (((uint64_t)1 << ((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width)) & 63)) - 1) : L->mask[4]);
+		x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width))) ? (((uint64_t)1 << ((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width)) & 63)) - 1) : L->mask[4]);
 		pos += w;
 		f_diff = x;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width))) ? (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width)) : (unsigned)L->width[5]);
-		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width))) ? (((uint64_t)1 << ((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width)) & 63)) - 1) : L->mask[5]);
+		x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width))) ? (((uint64_t)1 << ((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (uint64_t)p->dcsr_len_width)) & 63)) - 1) : L->mask[5]);
 		pos += w;
 		f_data_len = x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
@@ -3261,26 +3265,26 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word_l(const struct pmregs_etrace_pa
 	} else if (x == 6u) {
 		pmregs_ip_store64((unsigned char *)out + offsetof(struct pmregs_etrace_te_data, format), (uint64_t)PMREGS_U64(6));
 		out->addr_lsbs = 0;
-		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x7);
+		x = (xf >> (pos & 63)) & PMREGS_U64(0x7);
 		pos += 3u;
 		out->subtype = (uint8_t)x;
 		f_subtype = x;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) : (unsigned)L->width[1]);
-		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) & 63)) - 1) : L->mask[1]);
+		x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_dsize_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_dsize_width(p)) & 63)) - 1) : L->mask[1]);
 		pos += w;
 		out->size = (uint8_t)x;
 		f_size = x;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)))) ? (unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0))) : (unsigned)L->width[6]);
-		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)))) ? (((uint64_t)1 << ((unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0))) & 63)) - 1) : L->mask[6]);
+		x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0)))) ? (((uint64_t)1 << ((unsigned)((((uint64_t)p->dsplit != 0) ? (uint64_t)p->lrid_width_p : PMREGS_U64(0))) & 63)) - 1) : L->mask[6]);
 		pos += w;
 		out->lrid = (uint16_t)x;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width))) ? (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width)) : (unsigned)L->width[4]);
-		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width))) ? (((uint64_t)1 << ((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width)) & 63)) - 1) : L->mask[4]);
+		x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width))) ? (((uint64_t)1 << ((unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(1) : (uint64_t)p->ddiff_width)) & 63)) - 1) : L->mask[4]);
 		pos += w;
 		out->diff = (uint8_t)x;
 		f_diff = x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : f_size));
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (xf >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->op_len = (uint8_t)x;
 		f_op_len = x;
@@ -3308,15 +3312,15 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word_l(const struct pmregs_etrace_pa
 		out->operand = 0;
 		out->addr_lsbs = 0;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->lrid_width_p)) ? (unsigned)((uint64_t)p->lrid_width_p) : (unsigned)L->width[3]);
-		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->lrid_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->lrid_width_p) & 63)) - 1) : L->mask[3]);
+		x = (xf >> (pos & 63)) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->lrid_width_p)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->lrid_width_p) & 63)) - 1) : L->mask[3]);
 		pos += w;
 		out->lrid = (uint16_t)x;
-		x = ((xw >> (pos & 63)) ^ fill) & PMREGS_U64(0x3);
+		x = (xf >> (pos & 63)) & PMREGS_U64(0x3);
 		pos += 2u;
 		out->resp = (uint8_t)x;
 		f_resp = x;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_ddata_len_width(p)));
-		x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
+		x = (xf >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
 		pos += w;
 		out->data_len = (uint8_t)x;
 		f_data_len = x;

@@ -1653,9 +1653,10 @@ class CodeGen:
         mask=False: the bits above the field are left as they are (a shared read masks each field)."""
         m = (lambda w: f" & {maskc or self.low_mask(w, const, wmax)}") if mask else (lambda w: "")  # noqa: E731
         if getattr(self, "word_only", False):
-            # the word decoder: a payload of at most 64 bits, xor the fill, zeros past it (pmregs_ip_xget())
+            # the word decoder: a payload of at most 64 bits, xor the fill, zeros past it (pmregs_ip_xget());
+            # a field that ends within the word reads the same from xf = xw ^ fill (one xor per packet)
             if maxstart + wmax <= 64:
-                return lambda w: f"((xw >> (pos & 63)) ^ fill){m(w)}"
+                return lambda w: f"(xf >> (pos & 63)){m(w)}"
             return lambda w: f"pmregs_ip_xget(xw, fill, pos){m(w)}"
         if maxstart + wmax <= 64:
             return lambda w: f"(win[0] >> (pos & 63)){m(w)}"
@@ -1779,7 +1780,7 @@ class CodeGen:
             if fields[k][0] in partial:
                 i, F = fields[k]
                 at(i)
-                out += self.partial_lines(Pk, F, v, ind + 1, ms(i), partial[i])
+                out += self.partial_lines(Pk, F, v, ind + 1, ms(i), *partial[i])
                 out += self.is_lines(Pk, F, pad, checks.get(i))
                 k += 1
                 continue
@@ -1840,13 +1841,35 @@ class CodeGen:
             return []
         return [f"{pad}if (!({self.is_cond(F)}))", f"{pad}\t{self.bad(Pk)}"]
 
-    def partial_lines(self, Pk, F, v, ind, maxstart, pm):
-        """Field F of merged shapes, there when the mask pm is all ones and 0 bits wide (stored as 0) when 0."""
+    def zero_width(self, F, zero):
+        """True when F's width (as the tool's `known` ranges fold it) is 0 whenever the fields in zero are 0
+        and it reads nothing else."""
+        names = self.tool.names(F.width.tree)
+        if not names or not names <= zero:
+            return False
+
+        def fold(node):
+            if isinstance(node, ast.IfExp):
+                d = self.tool.decided(node.test)
+                if d is not None:
+                    return fold(node.body if d else node.orelse)
+            for name, val in ast.iter_fields(node):
+                if isinstance(val, ast.AST):
+                    setattr(node, name, fold(val))
+            return node
+        return self.tool.value(fold(copy.deepcopy(F.width.tree)), {n: 0 for n in names}) == 0
+
+    def partial_lines(self, Pk, F, v, ind, maxstart, pm, zero=frozenset()):
+        """Field F of merged shapes, there when the mask pm is all ones and 0 bits wide (stored as 0) when 0.
+        zero: the fields that are 0 where F is absent (a width they make 0 there needs no mask)."""
         T = {m["name"]: m["T"] for m in v["members"]}
         pad = "\t" * ind
         out = []
         lay = self.lay_entry(F)
-        if F.width.const is not None:
+        if lay is None and F.width.const is None and self.zero_width(F, zero):
+            out.append(f"{pad}w = {self.width_c(F, self.res(fields=self.dec_refs))}; /* 0 where it is absent */")
+            wc, maskc = "w", None
+        elif F.width.const is not None:
             wc, maskc = f"({F.width.const}u & (unsigned){pm})", f"({self.low_mask(None, F.width.const, 0)} & {pm})"
         elif lay is not None:
             out.append(f"{pad}w = {lay['w']} & (unsigned){pm};")
@@ -1909,7 +1932,10 @@ class CodeGen:
             fields.append((k, F))
             js = tuple(j for j, _ in at)
             if len(js) < len(members):
-                partial[k] = masks[js]
+                # fields that only shapes with this one have: 0 (read 0 bits wide) where it is absent
+                zero = frozenset(G for G in M["fields"][:k] if set(j for j, _ in where[G]) <= set(js) and
+                                 len(where[G]) < len(members))
+                partial[k] = (masks[js], zero)
             sel_is = [(j, members[j][1].fields[i].is_set) for j, i in at if members[j][1].fields[i].is_set]
             if sel_is:
                 # a later `is` of a shape: when it does not hold, the decision tree reads the packet
