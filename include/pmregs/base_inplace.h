@@ -73,15 +73,16 @@ PMREGS_C_BEGIN
 #endif
 
 /*
- * Hides from the compiler how the variable x was computed: a mask derived
+ * Hides from the compiler how the variable var was computed: a mask derived
  * from a field stays a mask (and, or), instead of being traced back to the
  * field and turned into a branch on it, one the predictor cannot learn when
- * the field's values come in no order. No instruction.
+ * the field's values come in no order. No instruction. A statement on a
+ * variable (an lvalue), not an expression.
  */
 #if defined(__GNUC__) || defined(__clang__)
-#define PMREGS_IP_OPAQUE(x) __asm__("" : "+r"(x))
+#define PMREGS_IP_OPAQUE(var) __asm__("" : "+r"(var))
 #else
-#define PMREGS_IP_OPAQUE(x) ((void)0)
+#define PMREGS_IP_OPAQUE(var) ((void)0)
 #endif
 
 /*
