@@ -56,6 +56,26 @@ PMREGS_C_BEGIN
 #define PMREGS_IP_CONSTANT(x) 0
 #endif
 
+/*
+ * Hides from the compiler how the variable var was computed: a mask derived
+ * from a field stays a mask (and, or), instead of being traced back to the
+ * field and turned into a branch on it, one the predictor cannot learn when
+ * the field's values come in no order. No instruction. A statement on a
+ * variable (an lvalue), not an expression.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define PMREGS_IP_OPAQUE(var) __asm__("" : "+r"(var))
+#else
+#define PMREGS_IP_OPAQUE(var) ((void)0)
+#endif
+
+/*
+ * A compile-time check of a struct's layout (c: an integer constant
+ * expression, e.g. of offsetof()) that code relying on it states in its body:
+ * a build error where it does not hold. No code.
+ */
+#define PMREGS_IP_LAYOUT_CHECK(c) ((void)sizeof(char[(c) ? 1 : -1]))
+
 /* 8 bytes at p, little-endian: a single unaligned load where the host allows. */
 PMREGS_HOT uint64_t pmregs_ip_load64(const unsigned char *p)
 {

@@ -377,6 +377,10 @@ class Spec:
         r = self.r
         p = self.uid("pk")
         wa, wb = r.randint(1, 20), r.randint(1, 40)
+        # half the packets: a run of 1-bit flags, so that 8 or more byte members sit in a row (the word
+        # decoder then stores them a word at a time and spreads flag runs with a multiply)
+        nf = r.randint(6, 9) if r.random() < 0.5 else 0
+        flags = "".join(f", f{i}" for i in range(nf))
         self.out("params:")
         self.out("  w_p: {doc: a width, default: %d, min: 1, max: 40}" % r.randint(1, 40))
         self.out("param_presets:")
@@ -385,19 +389,23 @@ class Spec:
         self.out(f"  {p}:")
         self.out("    doc: a packet")
         self.out("    compression: sign")
-        self.out(f"    max_bytes: {(2 + wa + wb + 40 + 7) // 8 + 1}")
+        self.out(f"    max_bytes: {(2 + wa + wb + 40 + nf + 7) // 8 + 1}")
+        if (wa + wb) % 2 == 0:             # half the packets: both shapes on the word decoder's one path
+            self.out("    merge: [[one, two]]")
         self.out("    fields:")
         self.out('      kind: {width: 2, doc: "shape selector"}')
         self.out(f'      a: {{width: {wa}, doc: "a"}}')
         self.out(f'      b: {{width: {wb}, doc: "b"}}')
         self.out('      c: {width: "w_p", doc: "c, as wide as the parameter says"}')
+        for i in range(nf):
+            self.out(f'      f{i}: {{width: 1, doc: "a flag"}}')
         self.out("    shapes:")
         self.out("      - name: one")
         self.out("        doc: kind 0")
-        self.out("        fields: [{name: kind, is: 0}, a]")
+        self.out(f"        fields: [{{name: kind, is: 0}}, a{flags if nf % 2 else ''}]")
         self.out("      - name: two")
         self.out("        doc: kind 1 to 3")
-        self.out('        fields: [{name: kind, is: "1..3"}, a, b, c]')
+        self.out(f'        fields: [{{name: kind, is: "1..3"}}, a, b, c{flags}]')
         if r.random() < 0.6:
             self.stream(p)
 

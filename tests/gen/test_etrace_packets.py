@@ -102,6 +102,41 @@ class TestPacketModel(unittest.TestCase):
     def test_value_only_in_frames(self):
         self.assertIn("PMR093", codes(PACKET.replace("n: {width: 3, doc: count}", 'n: {width: 3, doc: count, value: "1"}')))
 
+    def test_merge(self):
+        body = PACKET.replace("    compression: sign\n", "    compression: sign\n    merge: [[big, small]]\n", 1)
+        M = family(body).packets[0].merges
+        self.assertEqual(len(M), 1)
+        self.assertEqual([S.name for _, S in M[0]["members"]], ["big", "small"])
+        self.assertEqual(M[0]["fields"], ["wide", "n", "data", "flag", "depth"])
+        self.assertIn("PMR030", codes(body.replace("[[big, small]]", "[[big, tiny]]")))
+        self.assertIn("PMR093", codes(body.replace("[[big, small]]", "[[big]]")))
+        self.assertIn("PMR021", codes(body.replace("[[big, small]]", "[[big, small], [small, big]]")))
+        # the same field in another width, or two shapes that the same values choose, cannot be merged
+        self.assertIn("PMR090", codes(body.replace("[{name: kind, is: \"big..other\"}, wide]",
+                                                   "[{name: kind, is: \"big..other\"}, {name: n, width: 2}]")))
+        three = body.replace('is: "big..other"', "is: big").replace(
+            'is: big}, wide]', 'is: big}, wide]}'
+            '\n      - {name: c1, doc: c1, fields: [{name: kind, is: other}, {name: n, is: 1}]}'
+            '\n      - {name: c2, doc: c2, fields: [{name: kind, is: other}, {name: n, is: 2}]')
+        self.assertEqual(codes(three.replace("[[big, small]]", "[[c1, c2], [big, small]]")), [])
+        self.assertIn("PMR090", codes(three.replace("[[big, small]]", "[[small, c1, c2]]")))
+
+    def test_merge_only_sign(self):
+        frame = """
+packets:
+  f:
+    doc: a frame
+    size: "1"
+    merge: [[a, b]]
+    fields:
+      k: {width: 1, doc: k}
+      x: {width: 7, doc: x}
+    shapes:
+      - {name: a, doc: a, fields: [{name: k, is: 0}, x]}
+      - {name: b, doc: b, fields: [{name: k, is: 1}, x]}
+"""
+        self.assertIn("PMR093", codes(frame))
+
     def test_checks(self):
         body = PACKET.replace("    compression: sign\n", "    compression: sign\n    checks:\n      - {expr: \"n < 7 or w_p > 2\", doc: a rule}\n", 1)
         self.assertEqual(len(family(body).packets[0].checks), 1)

@@ -37,6 +37,14 @@ drops the top run of identical bits, the decoder sign-extends) or a `size`
 expression in bytes (a frame). The decoder reads the fields in order and
 switches on discriminating fields exactly as far as the shapes require; the
 generator checks that the shapes can always be told apart.
+
+A sign-compressed packet may list `merge: [[shape, shape...]...]`: shapes that a
+field tells apart (each chosen by different values of it) whose later fields
+are each one width expression wherever they appear, in one order. The word
+decoder reads such a group on one path, without a branch on that field: a
+field that some of them lack is read 0 bits wide (and stored as 0) in those,
+so every later position follows arithmetically. A later `is` of one of them
+that does not hold sends the packet to the decision tree as before.
 """
 
 import ast
@@ -133,6 +141,7 @@ class Packet:
         self.tree = None
         self.max_bits = 0
         self.rest = None           # name of the rest field
+        self.merges = []           # [{"node": Switch, "members": [(set, Shape)], "fields": [name]}]
 
     @property
     def is_frame(self):
@@ -174,6 +183,27 @@ HEAD_BITS = 57
 WINDOW_BITS = 128
 
 
+def _supersequence(a, b):
+    """The shortest list that has both a and b as subsequences (a's items first where either could go)."""
+    n, m = len(a), len(b)
+    t = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            t[i][j] = t[i + 1][j + 1] + 1 if a[i] == b[j] else max(t[i + 1][j], t[i][j + 1])
+    out, i, j = [], 0, 0
+    while i < n and j < m:
+        if a[i] == b[j]:
+            out.append(a[i])
+            i, j = i + 1, j + 1
+        elif t[i + 1][j] >= t[i][j + 1]:
+            out.append(a[i])
+            i += 1
+        else:
+            out.append(b[j])
+            j += 1
+    return out + a[i:] + b[j:]
+
+
 def set_text(s):
     return ", ".join(str(lo) if lo == hi else f"{lo}..{hi}" for lo, hi in s)
 
@@ -202,6 +232,8 @@ class ExprTool:
 
     def __init__(self, fam):
         self.fam = fam
+        self.branchless = False     # c(): conditions as masks, not branches (merged shapes' widths)
+        self.known = {}             # c(): field name -> (lo, hi) that a shape's `is` guarantees
 
     # -- checking + interval analysis ------------------------------------------------
     def rng(self, e, node, scope):
@@ -356,8 +388,45 @@ class ExprTool:
         if t in (ast.Compare, ast.BoolOp) or (t is ast.UnaryOp and isinstance(node.op, ast.Not)):
             return f"(uint64_t){self.truth(node, res)}"
         if t is ast.IfExp:
+            d = self.decided(node.test)
+            if d is not None:
+                return self.c(node.body if d else node.orelse, res)
+            if self.branchless:
+                # both sides and a mask (both are defined: the ranges are checked for every field value)
+                b = self.c(node.orelse, res)
+                return (f"({b} ^ (({self.c(node.body, res)} ^ {b}) & ((uint64_t)0 - (uint64_t)"
+                        f"{self.truth(node.test, res)})))")
             return f"({self.truth(node.test, res)} ? {self.c(node.body, res)} : {self.c(node.orelse, res)})"
         raise AssertionError(t)
+
+    def decided(self, node):
+        """True or False when the `known` ranges of fields decide the condition, else None."""
+        t = type(node)
+        if t is ast.UnaryOp and isinstance(node.op, ast.Not):
+            d = self.decided(node.operand)
+            return None if d is None else not d
+        if t is ast.BoolOp:
+            ds = [self.decided(v) for v in node.values]
+            if isinstance(node.op, ast.And):
+                return False if False in ds else (True if all(d is True for d in ds) else None)
+            return True if True in ds else (False if all(d is False for d in ds) else None)
+        if t is not ast.Compare or not self.known:
+            return None
+
+        def rng(n):
+            if isinstance(n, ast.Constant) and isinstance(n.value, int):
+                return (n.value, n.value)
+            return self.known.get(n.id) if isinstance(n, ast.Name) else None
+        a, b = rng(node.left), rng(node.comparators[0])
+        if a is None or b is None:
+            return None
+        op = type(node.ops[0])
+        if op in (ast.Eq, ast.NotEq):
+            d = True if a[0] == a[1] == b[0] == b[1] else (False if a[1] < b[0] or b[1] < a[0] else None)
+            return d if op is ast.Eq or d is None else not d
+        lt = {ast.Lt: (a[1] < b[0], a[0] >= b[1]), ast.LtE: (a[1] <= b[0], a[0] > b[1]),
+              ast.Gt: (a[0] > b[1], a[1] <= b[0]), ast.GtE: (a[0] >= b[1], a[1] < b[0])}[op]
+        return True if lt[0] else (False if lt[1] else None)
 
     def truth(self, node, res):
         t = type(node)
@@ -365,7 +434,8 @@ class ExprTool:
             op = self.CMP[type(node.ops[0])]
             return f"({self.c(node.left, res)} {op} {self.c(node.comparators[0], res)})"
         if t is ast.BoolOp:
-            op = " && " if isinstance(node.op, ast.And) else " || "
+            op = (" & " if isinstance(node.op, ast.And) else " | ") if self.branchless else \
+                (" && " if isinstance(node.op, ast.And) else " || ")
             return "(" + op.join(self.truth(v, res) for v in node.values) + ")"
         if t is ast.UnaryOp and isinstance(node.op, ast.Not):
             return f"(!{self.truth(node.operand, res)})"
@@ -610,7 +680,7 @@ class PacketBuilder:
         if name is None or m is None:
             return
         if not self.r.keys(m, f"packet '{name}'", required=("doc", "fields", "shapes"),
-                           optional=("title", "source", "compression", "max_bytes", "size", "checks")):
+                           optional=("title", "source", "compression", "max_bytes", "size", "checks", "merge")):
             return
         P = Packet(name, k)
         P.title = self.r.opt_text(m, "title", "title")
@@ -655,6 +725,9 @@ class PacketBuilder:
             self.diag.check()
         self.finish_packet(P, m)
         self.diag.check()
+        if m.get("merge") is not None:
+            self.merge_groups(P, m.get("merge"))
+            self.diag.check()
         P.checks = []
         if m.get("checks") is not None:
             fields = {}
@@ -855,6 +928,67 @@ class PacketBuilder:
             P.max_size = r[1]
             if r[1] > 4096:
                 self.r.err(m.get("size"), "PMR091", f"size of '{P.name}' can reach {r[1]} bytes")
+
+    def merge_groups(self, P, node):
+        """P.merges from the spec's `merge` lists (see the module doc), each checked."""
+        if P.compression != "sign":
+            self.r.err(node, "PMR093", f"packet '{P.name}' is not sign-compressed: only its word decoder merges shapes")
+            return
+        by_name, used = {S.name: S for S in P.shapes}, set()
+
+        def path(n, S):
+            if isinstance(n, Leaf):
+                return [] if n.shape is S else None
+            for s, sub in ([(None, n.child)] if isinstance(n, Read) else n.cases):
+                q = path(sub, S)
+                if q is not None:
+                    return [(n, s)] + q
+            return None
+
+        for item in self.r.seq(node, "merge") or []:
+            names = [self.r.text(x, "shape name") for x in (self.r.seq(item, "a merge group") or [])]
+            if len(names) < 2 or None in names:
+                self.r.err(item, "PMR093", f"a merge group of packet '{P.name}' needs two or more shape names")
+                continue
+            bad = [n for n in names if n not in by_name]
+            if bad:
+                self.r.err(item, "PMR030", f"packet '{P.name}' has no shape '{bad[0]}'")
+                continue
+            twice = [n for n in names if n in used or names.count(n) > 1]
+            if twice:
+                self.r.err(item, "PMR021", f"shape '{twice[0]}' is in more than one merge group")
+                continue
+            used.update(names)
+            shapes = [by_name[n] for n in names]
+            paths = [path(P.tree, S) for S in shapes]
+            d = 0
+            while all(len(q) > d for q in paths) and all(q[d] == paths[0][d] for q in paths):
+                d += 1
+            sw = paths[0][d][0]
+            sets = [q[d][1] for q in paths]
+            same = [(a, b) for a in range(len(sets)) for b in range(a) if sets[a] == sets[b]]
+            if same:
+                a, b = same[0]
+                self.r.err(item, "PMR090", f"shapes '{names[b]}' and '{names[a]}' of packet '{P.name}' are chosen by"
+                           f" the same values of '{shapes[0].fields[sw.index].name}': they cannot be merged")
+                continue
+            order = []
+            for S in shapes:
+                order = _supersequence(order, [F.name for F in S.fields[sw.index + 1:]])
+            why = None
+            if len(set(order)) != len(order):
+                why = "have fields in different orders"
+            for name in order:
+                fs = [F for S in shapes for F in S.fields[sw.index + 1:] if F.name == name]
+                if len({F.width.text for F in fs}) > 1:
+                    why = why or f"give field '{name}' different widths"
+                if any(F.implied is not None for F in fs):
+                    why = why or f"have field '{name}' with an implied value"
+            if why:
+                self.r.err(item, "PMR090", f"shapes {', '.join(repr(n) for n in names)} of packet '{P.name}' {why}:"
+                           " they cannot be merged")
+                continue
+            P.merges.append({"node": sw, "members": list(zip(sets, shapes)), "fields": order})
 
     def decision(self, P, shapes, i):
         """The decoder's decision tree; reports shapes that cannot be told apart."""
@@ -1271,10 +1405,14 @@ class CodeGen:
                 out.append(f"pkt->{F.name} = {F.is_set[0][0]};")
         return out
 
-    def is_cond(self, F, x="x"):
+    def is_cond(self, F, x="x", width=None):
+        """C for x in F.is_set; width: x's constant width, when known (a bound it implies is left out)."""
         parts = []
+        top = (1 << width) - 1 if width is not None else None
         for lo, hi in F.is_set:
-            if lo == hi:
+            if top is not None and hi >= top and lo > 0 and lo != hi:
+                parts.append(f"{x} >= {lo}u")
+            elif lo == hi:
                 parts.append(f"{x} == {lo}u")
             elif lo == 0:
                 parts.append(f"{x} <= {hi}u")
@@ -1288,13 +1426,143 @@ class CodeGen:
         for Sh in Pk.shapes:
             for F in Sh.fields:
                 exprs += [F.width, F.implied]
-        refs = sorted(_refs(self.tool, exprs) & {m["name"] for m in v["members"]})
+        refs = set(_refs(self.tool, exprs) & {m["name"] for m in v["members"]})
+        self.pack, self.pw, words = self.pack_plan(Pk, v), None, []
+        self.width_refs = set(refs)
+        held = []
+        if self.pack:
+            # a packed member is held in f_name until its path stores its word
+            names = {F.name for Sh in Pk.shapes for F in Sh.fields} & set(self.pack)
+            held = sorted(names - refs)
+            refs |= names
+            words = sorted(self.pack_words)
+        refs = sorted(refs)
         self.dec_refs = set(refs)
         lines = [f"uint64_t f_{r} = 0;" for r in refs]
+        if words:
+            lines.append(f"uint64_t {', '.join(f'bw{k} = 0' for k in words)};")
+            S = v["struct"]
+            chk = " && ".join(f"offsetof({S}, {a}) + 1u == offsetof({S}, {b})"
+                              for k in words for a, b in zip(self.pack_words[k][1], self.pack_words[k][1][1:]))
+            lines.append(f"PMREGS_IP_LAYOUT_CHECK({chk}); /* the byte members that one word stores */")
+            lines += [f"(void)f_{r};" for r in held] + [f"(void)bw{k};" for k in words]
         body = []
         self.tree_lines(Pk, Pk.tree, body, 0, v)
+        self.pack = {}
         zero = [m["name"] for m in v["members"]]
         return {"locals": lines, "tree": body, "zero": zero}
+
+    def pack_plan(self, Pk, v):
+        """The word decoder's byte members (uint8_t, adjacent in the struct) that it stores 8 at a time, as
+        one little-endian word each: name -> (word, shift); self.pack_words: word -> (first, [names])."""
+        self.pack_words = {}
+        if not getattr(self, "word_only", False):
+            return {}
+        runs, run = [], []
+        for m in v["struct_members"]:
+            if m["decl"].strip() == "uint8_t" and not m["dim"] and m["name"] != "pmregs_pad":
+                run.append(m["name"])
+            else:
+                runs.append(run)
+                run = []
+        runs.append(run)
+        plan = {}
+        for run in runs:
+            for i in range(0, len(run) - 7, 8):
+                k = len(self.pack_words)
+                self.pack_words[k] = (run[i], run[i:i + 8])
+                for j, name in enumerate(run[i:i + 8]):
+                    plan[name] = (k, 8 * j)
+        return plan
+
+    MARK = "\x00"                   # a line that put_words() replaces: a packed member's store
+
+    def put(self, pad, name, T, x="x"):
+        """The store of member name's value x: a packed byte member's is decided at its path's end
+        (put_words(); the value is in x here, and in f_name, which read_lines() sets, until then);
+        any other member's goes to *out."""
+        if name in getattr(self, "pack", {}):
+            return [f"{self.MARK}put {name} {pad}"] if self.pw is not None else []
+        return [f"{pad}out->{name} = ({T}){x};"]
+
+    def put_zero(self, pad, name):
+        return [] if name in getattr(self, "pack", {}) and self.pw is not None else [f"{pad}out->{name} = 0;"]
+
+    def path_begin(self, out, pad):
+        self.pw, self.pw_out, self.pw_start = {}, out, len(out)
+        out.append(f"{self.MARK}begin {pad}")
+
+    def put_words(self, Pk, v, consts):
+        """A path's end: its packed words stored, each once, with what the path knows without reading it
+        (consts: name -> C constant, or (C value,) computed: the shape, a field the tree read) and, for a word that a
+        flag run fills (bw<k>), those flags: at the path's start when no flag run fills it, else after the
+        flags. A byte member the path reads is stored on its own after its word (from x as it is read,
+        or from f_name after the flags)."""
+        out, start = self.pw_out, self.pw_start
+        T = dict({m["name"]: m["T"] for m in v["members"]}, shape="uint8_t")
+        flagged = {int(l.split()[1]) for l in out[start:] if l.startswith(self.MARK + "flags")}
+        seen, held, res = set(), {}, []
+
+        def word(k, pad):
+            first, names = self.pack_words[k]
+            terms = [f"bw{k}"] if k in flagged else []
+            after = []
+            for name in names:
+                if name not in consts:
+                    continue
+                c, sh = consts[name], self.pack[name][1]
+                if isinstance(c, tuple) and sh:
+                    # a value the path computes: its own byte store (a shift and an or into the word cost more)
+                    after.append(f"{pad}out->{name} = ({T[name]}){c[0]};")
+                    continue
+                c = c[0] if isinstance(c, tuple) else c
+                terms.append(f"((uint64_t){c} << {sh})" if sh else f"(uint64_t){c}")
+            val = " | ".join(terms) if terms else "0"
+            return [f"{pad}pmregs_ip_store64((unsigned char *)out + offsetof({v['struct']}, {first}), {val});"] + after
+        for line in out[start:]:
+            if not line.startswith(self.MARK):
+                res.append(line)
+                continue
+            kind, rest = line[1:].split(" ", 1)
+            if kind == "begin":
+                for k in sorted(self.pack_words):
+                    if k not in flagged:
+                        res += word(k, rest)
+            elif kind == "flags":
+                k, pad = rest.split(" ", 1)
+                k = int(k)
+                seen.add(k)
+                res += word(k, pad)
+                res += [f"{pad}out->{n} = ({T[n]})f_{n};" for n in held.pop(k, [])]
+            else:
+                name, pad = rest.split(" ", 1)
+                k = self.pack[name][0]
+                if name in consts:
+                    continue
+                if k in flagged and k not in seen:
+                    held.setdefault(k, []).append(name)
+                else:
+                    res.append(f"{pad}out->{name} = ({T[name]})x;")
+        out[start:] = res
+        self.pw = None
+        return []
+
+    def flag_run(self, run, k0):
+        """The longest run of run[k0:] (a shared read's fields, in grp from its first bit on) that one
+        multiply spreads into their packed bytes: 1-bit fields, no `is`, 2..7 adjacent ones that land in
+        adjacent bytes of one word: its length, else 0."""
+        if self.pw is None:
+            return 0
+        n = 0
+        while k0 + n < len(run) and n < 7:
+            F = run[k0 + n][1]
+            if F.rest or F.width.const != 1 or F.is_set is not None or F.implied is not None or \
+                    F.name not in self.pack:
+                break
+            if n and self.pack[F.name] != (self.pack[run[k0][1].name][0], self.pack[run[k0][1].name][1] + 8 * n):
+                break
+            n += 1
+        return n if n >= 2 else 0
 
     def read_lines(self, Pk, F, v, ind, maxstart=HEAD_BITS, group=None):
         T = {m["name"]: m["T"] for m in v["members"]}
@@ -1323,7 +1591,7 @@ class CodeGen:
             cond = "w == 0" if F.width.const is None else ("1" if F.width.const == 0 else "0")
             out.append(f"{pad}if ({cond})")
             out.append(f"{pad}\tx = {self.tool.c(F.implied.tree, r)};")
-        out.append(f"{pad}out->{F.name} = ({T[F.name]})x;")
+        out += self.put(pad, F.name, T[F.name])
         if F.name in self.dec_refs:
             out.append(f"{pad}f_{F.name} = x;")
         return out
@@ -1338,7 +1606,7 @@ class CodeGen:
         x = f"(grp >> {off}) & {maskc or self.low_mask('w', None, F.max_width)}"
         if off + F.max_width > 64:
             x = f"{off}u + w <= 64u ? {x} : {self.window_get(Pk, maxstart, F.max_width, None, maskc=maskc)('w')}"
-        out = [f"{pad}x = {x};", f"{pad}pos += w;", f"{pad}out->{F.name} = ({T[F.name]})x;"]
+        out = [f"{pad}x = {x};", f"{pad}pos += w;"] + self.put(pad, F.name, T[F.name])
         if F.name in self.dec_refs:
             out.append(f"{pad}f_{F.name} = x;")
         return out
@@ -1418,9 +1686,10 @@ class CodeGen:
         mask=False: the bits above the field are left as they are (a shared read masks each field)."""
         m = (lambda w: f" & {maskc or self.low_mask(w, const, wmax)}") if mask else (lambda w: "")  # noqa: E731
         if getattr(self, "word_only", False):
-            # the word decoder: a payload of at most 64 bits, xor the fill, zeros past it (pmregs_ip_xget())
+            # the word decoder: a payload of at most 64 bits, xor the fill, zeros past it (pmregs_ip_xget());
+            # a field that ends within the word reads the same from xf = xw ^ fill (one xor per packet)
             if maxstart + wmax <= 64:
-                return lambda w: f"((xw >> (pos & 63)) ^ fill){m(w)}"
+                return lambda w: f"(xf >> (pos & 63)){m(w)}"
             return lambda w: f"pmregs_ip_xget(xw, fill, pos){m(w)}"
         if maxstart + wmax <= 64:
             return lambda w: f"(win[0] >> (pos & 63)){m(w)}"
@@ -1435,16 +1704,18 @@ class CodeGen:
             return lambda w: f"{fn}(c, at + pos, end, fill, {w})"
         return lambda w: f"{fn}(c, pos, nbits, 0, {w})"
 
-    def shared_read(self, fields, shape, head=HEAD_BITS, var_tail=False):
+    def shared_read(self, fields, shape, head=HEAD_BITS, var_tail=False, ms=None, skip=()):
         """The leading run of fields (constant widths, together at most 57 bits, past the head) that one
         read or write can serve: e.g. the flag bits after an address. With var_tail (a sign-compressed
         payload's decoder), the run may end with one field of a parameter-dependent width (at most 64
         bits) that none of them decides: e.g. irdepth after the flags; the read then covers it whenever the
-        run fits in 64 bits."""
+        run fits in 64 bits. ms(i): where field i starts at most (default: in shape); fields in skip end
+        the run."""
         run, total = [], 0
+        ms = ms or (lambda i: self.max_start(shape, i))  # noqa: E731
         for i, F in fields:
             w = None if F.rest else F.width.const
-            if F.implied is not None or self.max_start(shape, i) + F.max_width <= head:
+            if F.implied is not None or ms(i) + F.max_width <= head or i in skip:
                 break
             if w is None and var_tail and run and not F.rest and F.is_set is None and F.max_width <= 64 and \
                     not _refs(self.tool, [F.width]) & {R.name for _, R in run}:
@@ -1470,43 +1741,25 @@ class CodeGen:
             if getattr(self, "word_only", False):
                 # the word decoder zeroes, per shape, only what the shape lacks (the rest it writes)
                 have = {F.name for F in node.shape.fields}
+                if self.pack:
+                    self.path_begin(out, pad)
                 for m in v["members"]:
                     if m["name"] not in have:
-                        out.append(f"{pad}out->{m['name']} = 0;")
-            k = 0
-            while k < len(fields):
-                sign = Pk.compression == "sign"
-                run, total = self.shared_read(fields[k:], node.shape, 64 if sign else HEAD_BITS, var_tail=sign)
-                tail = run[-1][1] if len(run) >= 2 and run[-1][1].width.const is None else None
-                if len(run) < 2:
-                    run = fields[k:k + 1]
-                elif tail is not None:
-                    # w first; one read of the run and the tail (its low 64 bits when they are more)
-                    lay = self.lay_entry(tail)
-                    wc = lay["w"] if lay is not None else \
-                        self.width_c(tail, self.res(fields=self.dec_refs))
-                    out.append(f"{pad}w = {wc};")
-                    get = self.window_get(Pk, self.max_start(node.shape, run[0][0]), total + tail.max_width, None,
-                                          mask=False)
-                    out.append(f"{pad}grp = {get(f'({total}u + w)')};")
-                elif sign:
-                    get = self.window_get(Pk, self.max_start(node.shape, run[0][0]), total, total)
-                    out.append(f"{pad}grp = {get(f'{total}u')};")
-                else:
-                    out.append(f"{pad}grp = {self.inplace_read(Pk, 'pmregs_ip_get57')(f'{total}u')};")
-                off = 0
-                for i, F in run:
-                    if F is tail:
-                        out += self.tail_lines(Pk, F, v, ind + 1, self.max_start(node.shape, i), off)
-                        break
-                    out += self.read_lines(Pk, F, v, ind + 1, self.max_start(node.shape, i),
-                                           group=off if len(run) > 1 else None)
-                    off += 0 if F.rest else F.width.const or 0
-                    if F.is_set is not None:
-                        out.append(f"{pad}if (!({self.is_cond(F)}))")
-                        out.append(f"{pad}\t{self.bad(Pk)}")
-                k += len(run)
-            out.append(f"{pad}out->shape = {v['shapes'][Pk.shapes.index(node.shape)]['macro']};")
+                        out += self.put_zero(pad, m["name"])
+            # a width that tests a field with an `is` reads as what that `is` makes of it (checked before)
+            self.tool.known = {F.name: (F.is_set[0][0], F.is_set[-1][1]) for F in node.shape.fields if F.is_set}
+            try:
+                self.fields_lines(Pk, fields, lambda i: self.max_start(node.shape, i), out, ind, v)
+            finally:
+                self.tool.known = {}
+            macro = v['shapes'][Pk.shapes.index(node.shape)]['macro']
+            if self.pw is not None:
+                consts = {"shape": macro}
+                consts.update(self.tree_values(node.shape.fields[:node.index]))
+                out += self.put_words(Pk, v, consts)
+                self.pw = None
+            if "shape" not in getattr(self, "pack", {}):
+                out.append(f"{pad}out->shape = {macro};")
             return
         shape = self.any_shape(node)
         F = shape.fields[node.index]
@@ -1514,13 +1767,286 @@ class CodeGen:
         if isinstance(node, Read):
             self.tree_lines(Pk, node.child, out, ind, v)
             return
+        cases = []
         for k, (s, sub) in enumerate(node.cases):
             cond = self.is_cond(type("F", (), {"is_set": s})())
-            out.append(f"{pad}{'if' if k == 0 else '} else if'} ({cond}) {{")
-            self.tree_lines(Pk, sub, out, ind + 1, v)
-        out.append(f"{pad}}} else {{")
-        out.append(f"{pad}\t{self.bad(Pk)}")
-        out.append(f"{pad}}}")
+            cases.append(f"{pad}{'if' if k == 0 else '} else if'} ({cond}) {{")
+            self.tree_lines(Pk, sub, cases, ind + 1, v)
+        cases.append(f"{pad}}} else {{")
+        cases.append(f"{pad}\t{self.bad(Pk)}")
+        cases.append(f"{pad}}}")
+        # merged shapes first, but generated after the tree: the layout's entries keep the tree's order
+        for M in Pk.merges if getattr(self, "word_only", False) else []:
+            if M["node"] is node:
+                self.merged_lines(Pk, M, out, ind, v)
+        out += cases
+
+    def tree_values(self, fields):
+        """Packed members that the decision tree read: the value its `is` fixes, else f_name."""
+        r = {}
+        for F in fields:
+            if F.name in self.pack:
+                fixed = F.is_set is not None and len(F.is_set) == 1 and F.is_set[0][0] == F.is_set[0][1]
+                r[F.name] = f"PMREGS_U64({F.is_set[0][0]})" if fixed else (f"f_{F.name}",)
+        return r
+
+    def fields_lines(self, Pk, fields, ms, out, ind, v, partial=None, checks=None, known=None):
+        """The reads of fields [(i, F)] in order, field i starting at most at bit ms(i). partial: i -> the
+        C mask (all ones or 0) that says whether field i is there (merged shapes: 0 bits wide when not);
+        checks: i -> the lines that test field i instead of its `is` (a bad packet when it does not hold);
+        known: i -> the tool's `known` ranges for field i's width (default: as they are)."""
+        pad = "\t" * (ind + 1)
+        outer = self.tool.known
+
+        def at(i):
+            self.tool.known = known(i) if known else outer
+        try:
+            self.fields_loop(Pk, fields, ms, out, ind, v, partial, checks, at)
+        finally:
+            self.tool.known = outer
+
+    def fields_loop(self, Pk, fields, ms, out, ind, v, partial, checks, at):
+        pad = "\t" * (ind + 1)
+        partial, checks, sign = partial or {}, checks or {}, Pk.compression == "sign"
+        k = 0
+        while k < len(fields):
+            if fields[k][0] in partial:
+                i, F = fields[k]
+                at(i)
+                out += self.partial_lines(Pk, F, v, ind + 1, ms(i), *partial[i])
+                out += self.is_lines(Pk, F, pad, checks.get(i))
+                k += 1
+                continue
+            run, total = self.shared_read(fields[k:], None, 64 if sign else HEAD_BITS, var_tail=sign, ms=ms,
+                                          skip=partial)
+            tail = run[-1][1] if len(run) >= 2 and run[-1][1].width.const is None else None
+            if len(run) < 2:
+                run = fields[k:k + 1]
+            elif tail is not None:
+                # w first; one read of the run and the tail (its low 64 bits when they are more)
+                at(run[-1][0])
+                lay = self.lay_entry(tail)
+                wc = lay["w"] if lay is not None else \
+                    self.width_c(tail, self.res(fields=self.dec_refs))
+                out.append(f"{pad}w = {wc};")
+                get = self.window_get(Pk, ms(run[0][0]), total + tail.max_width, None, mask=False)
+                out.append(f"{pad}grp = {get(f'({total}u + w)')};")
+            elif sign:
+                get = self.window_get(Pk, ms(run[0][0]), total, total)
+                out.append(f"{pad}grp = {get(f'{total}u')};")
+            else:
+                out.append(f"{pad}grp = {self.inplace_read(Pk, 'pmregs_ip_get57')(f'{total}u')};")
+            off, j = 0, 0
+            while j < len(run):
+                i, F = run[j]
+                at(i)
+                if F is tail:
+                    out += self.tail_lines(Pk, F, v, ind + 1, ms(i), off)
+                    break
+                n = self.flag_run(run, j) if len(run) > 1 else 0
+                if n:
+                    # n flags to n bytes: bit b moves to bit 8b (no two partial products meet: no carry)
+                    wk, sh = self.pack[F.name]
+                    mul = sum(1 << (7 * b + sh) for b in range(n))
+                    msk = sum(1 << (8 * b + sh) for b in range(n))
+                    op = "|=" if wk in self.pw else "="
+                    self.pw[wk] = True
+                    out.append(f"{pad}bw{wk} {op} (((grp >> {off}) & PMREGS_U64({(1 << n) - 1:#x})) * "
+                               f"PMREGS_U64({mul:#x})) & PMREGS_U64({msk:#x}); /* {', '.join(G.name for _, G in run[j:j + n])} */")
+                    out.append(f"{pad}pos += {n}u;")
+                    out.append(f"{self.MARK}flags {wk} {pad}")
+                    for b, (_, G) in enumerate(run[j:j + n]):
+                        if G.name in self.width_refs:
+                            out.append(f"{pad}f_{G.name} = (grp >> {off + b}) & 1u;")
+                    off += n
+                    j += n
+                    continue
+                out += self.read_lines(Pk, F, v, ind + 1, ms(i), group=off if len(run) > 1 else None)
+                off += 0 if F.rest else F.width.const or 0
+                out += self.is_lines(Pk, F, pad, checks.get(i))
+                j += 1
+            k += len(run)
+
+    def is_lines(self, Pk, F, pad, lines):
+        if lines is not None:
+            return [pad + x for x in lines]
+        if F.is_set is None:
+            return []
+        return [f"{pad}if (!({self.is_cond(F)}))", f"{pad}\t{self.bad(Pk)}"]
+
+    def zero_width(self, F, zero):
+        """True when F's width (as the tool's `known` ranges fold it) is 0 whenever the fields in zero are 0
+        and it reads nothing else."""
+        names = self.tool.names(F.width.tree)
+        if not names or not names <= zero:
+            return False
+
+        def fold(node):
+            if isinstance(node, ast.IfExp):
+                d = self.tool.decided(node.test)
+                if d is not None:
+                    return fold(node.body if d else node.orelse)
+            for name, val in ast.iter_fields(node):
+                if isinstance(val, ast.AST):
+                    setattr(node, name, fold(val))
+            return node
+        return self.tool.value(fold(copy.deepcopy(F.width.tree)), {n: 0 for n in names}) == 0
+
+    def partial_lines(self, Pk, F, v, ind, maxstart, pm, zero=frozenset()):
+        """Field F of merged shapes, there when the mask pm is all ones and 0 bits wide (stored as 0) when 0.
+        zero: the fields that are 0 where F is absent (a width they make 0 there needs no mask)."""
+        T = {m["name"]: m["T"] for m in v["members"]}
+        pad = "\t" * ind
+        out = []
+        lay = self.lay_entry(F)
+        if lay is None and F.width.const is None and self.zero_width(F, zero):
+            out.append(f"{pad}w = {self.width_c(F, self.res(fields=self.dec_refs))}; /* 0 where it is absent */")
+            wc, maskc = "w", None
+        elif F.width.const is not None:
+            wc, maskc = f"({F.width.const}u & (unsigned){pm})", f"({self.low_mask(None, F.width.const, 0)} & {pm})"
+        elif lay is not None:
+            out.append(f"{pad}w = {lay['w']} & (unsigned){pm};")
+            wc, maskc = "w", f"({lay['m']} & {pm})"
+        else:
+            out.append(f"{pad}w = {self.width_c(F, self.res(fields=self.dec_refs))} & (unsigned){pm};")
+            wc, maskc = "w", None
+        get = self.window_get(Pk, maxstart, F.max_width, None, maskc=maskc)
+        out.append(f"{pad}x = {get(wc)};")
+        out.append(f"{pad}pos += {wc};")
+        out += self.put(pad, F.name, T[F.name])
+        if F.name in self.dec_refs:
+            out.append(f"{pad}f_{F.name} = x;")
+        return out
+
+    def merged_lines(self, Pk, M, out, ind, v):
+        """A merge group (Pk.merges) at its switch, whose field is in x: when x chooses one of the group's
+        shapes, that shape read on the group's one path, returning; when a later `is` of it does not hold,
+        x and pos as they were, for the decision tree."""
+        pad = "\t" * (ind + 1)
+        sw, members = M["node"], M["members"]
+        cond = lambda s: self.is_cond(type("F", (), {"is_set": s})(), "sel")     # noqa: E731
+        every = sorted(r for s, _ in members for r in s)
+        head = len(out)
+        out.append(f"{pad}if ({self.is_cond(type('F', (), {'is_set': every})())}) {{")
+        pad1 = pad + "\t"
+        names = ", ".join(S.name for _, S in members)
+        out.append(f"{pad1}/* {names}: one path, no branch on which */")
+        where = {}                      # field name -> [(member index, field index)]
+        for j, (_, S) in enumerate(members):
+            for i, F in enumerate(S.fields[sw.index + 1:], sw.index + 1):
+                where.setdefault(F.name, []).append((j, i))
+        masks, decl = {}, []
+        for name in M["fields"]:
+            js = tuple(j for j, _ in where[name])
+            if len(js) < len(members) and js not in masks:
+                masks[js] = f"m{len(masks)}"
+                c = " || ".join(f"({cond(members[j][0])})" for j in js)
+                decl.append(f"{masks[js]} = {self.sel_mask([members[j][0] for j in js], every, c)}")
+        def mask_of(j):
+            if (j,) not in masks:
+                masks[(j,)] = f"m{len(masks)}"
+                decl.append(f"{masks[(j,)]} = {self.sel_mask([members[j][0]], every, cond(members[j][0]))}")
+            return masks[(j,)]
+        for name in M["fields"]:
+            for j, i in where[name]:
+                if members[j][1].fields[i].is_set:
+                    mask_of(j)
+        for j in range(1, len(members)):     # the shape's value
+            mask_of(j)
+        out.append(f"{pad1}const uint64_t sel = x;")
+        spos = len(out)
+        if decl:
+            out.append(f"{pad1}uint64_t {', '.join(decl)};")
+            out += [f"{pad1}PMREGS_IP_OPAQUE({masks[js]});" for js in masks]
+        fields, partial, checks = [], {}, {}
+        for k, name in enumerate(M["fields"]):
+            at = where[name]
+            F = members[at[0][0]][1].fields[at[0][1]]
+            fields.append((k, F))
+            js = tuple(j for j, _ in at)
+            if len(js) < len(members):
+                # fields that only shapes with this one have: 0 (read 0 bits wide) where it is absent
+                zero = frozenset(G for G in M["fields"][:k] if set(j for j, _ in where[G]) <= set(js) and
+                                 len(where[G]) < len(members))
+                partial[k] = (masks[js], zero)
+            sel_is = [(j, members[j][1].fields[i].is_set) for j, i in at if members[j][1].fields[i].is_set]
+            if sel_is:
+                # a later `is` of a shape: when it does not hold, the decision tree reads the packet
+                # (masks and bitwise operators: no branch on which shape)
+                bad = " | ".join(f"({mask_of(j)} & (uint64_t)!({self.is_cond(type('F', (), {'is_set': s})(), width=F.width.const)}))"
+                                 for j, s in sel_is)
+                checks[k] = [f"if ({bad}) {{", "\tx = sel;", "\tpos = spos;", "\tbreak;", "}"]
+        ms = lambda k: max(self.max_start(members[j][1], i) for j, i in where[M["fields"][k]])   # noqa: E731
+        have = set(M["fields"]) | {F.name for F in members[0][1].fields[:sw.index + 1]}
+        if self.pack:
+            self.path_begin(out, pad1)
+        for m in v["members"]:
+            if m["name"] not in have:
+                out += self.put_zero(pad1, m["name"])
+        def known(k):
+            # what the `is` of the shapes that have field k make of the fields its width tests (0 where absent)
+            r = {}
+            for G in {G for _, S in members for G in S.fields}:
+                hull = []
+                for j, i in where[M["fields"][k]]:
+                    Gs = [H for H in members[j][1].fields[:i] if H.name == G.name]
+                    if not Gs:
+                        hull.append((0, 0))
+                    elif Gs[0].is_set:
+                        hull.append((Gs[0].is_set[0][0], Gs[0].is_set[-1][1]))
+                    else:
+                        hull = None
+                        break
+                if hull:
+                    r[G.name] = (min(h[0] for h in hull), max(h[1] for h in hull))
+            return r
+        self.tool.branchless = True
+        try:
+            self.fields_lines(Pk, fields, ms, out, ind + 1, v, partial=partial, checks=checks, known=known)
+        finally:
+            self.tool.branchless = False
+        macro = {S.name: v["shapes"][Pk.shapes.index(S)]["macro"] for _, S in members}
+        # the first shape's value, xor its difference from the chosen one's (the masks exclude each other)
+        first = macro[members[0][1].name]
+        pick = " ^ ".join([f"(uint64_t){first}"] + [f"(((uint64_t){macro[S.name]} ^ {first}) & {mask_of(j)})"
+                                                    for j, (_, S) in enumerate(members[1:], 1)])
+        if self.pw is not None:
+            consts = self.tree_values(members[0][1].fields[:sw.index])
+            consts["shape"] = (f"({pick})",)
+            if members[0][1].fields[sw.index].name in self.pack:
+                consts[members[0][1].fields[sw.index].name] = ("sel",)
+            out += self.put_words(Pk, v, consts)
+            self.pw = None
+        if "shape" not in self.pack:
+            out.append(f"{pad1}out->shape = (uint8_t)({pick});")
+        # the template's end of the word decoder
+        fields_all = {m["name"] for m in v["members"]}
+        for e, doc in getattr(Pk, "checks", []):
+            out.append(f"{pad1}if (!{self.tool.truth(e.tree, self.res(fields=fields_all, local=False, struct='out'))})"
+                       f" /* {comment_text(doc or '')} */")
+            out.append(f"{pad1}\treturn PMREGS_EINVAL;")
+        out.append(f"{pad1}return pmregs_ip_xcheck_tail(xw, pos, have);")
+        if checks:
+            # a block that a failed `is` leaves with break
+            out[head] = out[head][:-1] + "do {"
+            out.insert(spos, f"{pad1}const unsigned spos = pos;")
+            out.append(f"{pad}}} while (0);")
+        else:
+            out.append(f"{pad}}}")
+
+    @staticmethod
+    def sel_mask(sets, every, c):
+        """C for all ones when sel (one of the values in the ranges every) is in one of sets, else 0; c: that
+        condition. Two values a, b = a + 1: a subtraction (sel - b, or a - sel), not a compare and a negation."""
+        vals = {x for lo, hi in every for x in range(lo, hi + 1)}
+        on = {x for s in sets for lo, hi in s for x in range(lo, hi + 1)} & vals
+        if len(vals) == 2 and len(on) == 1:
+            a, b = next(iter(on)), next(iter(vals - on))
+            if a + 1 == b:
+                return f"sel - {b}u"
+            if a == b + 1:
+                return f"(uint64_t){b}u - sel"
+        return f"(uint64_t)0 - (uint64_t)({c})"
 
     def fast_frame(self, Pk, v, fixed):
         """A stream reader's first try at a frame: the one shape that carries the rest of the packet, with
