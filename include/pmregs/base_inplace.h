@@ -30,12 +30,13 @@ PMREGS_C_BEGIN
 /*
  * The opposite of PMREGS_HOT (base_core.h), for the few functions that
  * call a hot path where its speed buys nothing (a generic walker that
- * formats every field and calls back through a pointer): compiled once, out of line, however many functions of
- * a program call it, instead of once in each. For gcc not inline, which its
- * noinline refuses, and unused, as a static inline function may be; but
- * without optimisation, where gcc inlines nothing and would compile such a
- * static function into every unit, unused or not, plain static inline. (The
- * __spellings__: a kernel's <linux/compiler_attributes.h> defines noinline.)
+ * formats every field and calls back through a pointer): compiled once, out
+ * of line, however many functions of a program call it, instead of once in
+ * each. For gcc not inline, which its noinline refuses, and unused, as a
+ * static inline function may be; but without optimisation, where gcc
+ * inlines nothing and would compile such a static function into every unit,
+ * unused or not, plain static inline. (The __spellings__: a kernel's
+ * <linux/compiler_attributes.h> defines noinline.)
  */
 #if defined(__clang__)
 #define PMREGS_NOINLINE static inline __attribute__((__noinline__))
