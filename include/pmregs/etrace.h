@@ -5135,6 +5135,7 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_read_fast(const unsigned char *c, con
 	uint64_t head = pmregs_ip_load64(c), size, nb, xw, fill;
 	unsigned pos = 0, w;
 	(void)FL; /* a frame with no width that parameters decide */
+	uint64_t xm = 0, xv = 0;
 	uint64_t f_length, f_index, f_index_pad, f_timestamp;
 	f_length = ((head >> (pos & 63)) & PMREGS_U64(0x1f));
 	pos += 5u;
@@ -5144,14 +5145,17 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_read_fast(const unsigned char *c, con
 	f_index = ((head >> (pos & 63)) & (!FL || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->smi_index_bits)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->smi_index_bits) & 63)) - 1) : FL->mask[0]));
 	pos += w;
 	w = (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) : (unsigned)FL->width[1]);
-	f_index_pad = ((head >> (pos & 63)) & (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (((uint64_t)1 << ((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) & 63)) - 1) : FL->mask[1]));
+	if (FL) {
+		xm |= (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (((uint64_t)1 << ((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) & 63)) - 1) : FL->mask[1]) << (pos & 63);
+	}
+	f_index_pad = FL ? PMREGS_U64(0) : ((head >> (pos & 63)) & (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (((uint64_t)1 << ((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) & 63)) - 1) : FL->mask[1]));
 	pos += w;
 	w = (unsigned)(((PMREGS_U64(0) != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
 	f_timestamp = ((head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1));
 	pos += w;
 	size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((!FL || PMREGS_IP_CONSTANT((PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8)))) ? (PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) : (uint64_t)FL->width[2]) + ((PMREGS_U64(0) != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
 	nb = 8u * size - pos;
-	if (!((head & PMREGS_U64(0xe0)) == PMREGS_U64(0x40) && ((f_length >= 1u && f_length <= 31u)) && (f_index_pad == 0u) && nb - 1u < 64u &&
+	if (!((head & (PMREGS_U64(0xe0) | xm)) == (PMREGS_U64(0x40) | xv) && ((f_length >= 1u && f_length <= 31u)) && (FL || f_index_pad == PMREGS_U64(0)) && nb - 1u < 64u &&
 			size <= 36u))
 		return 0;
 	/* stored before the decode, whose registers they would take: the general path rewrites them */
@@ -5768,6 +5772,7 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_read_fast(const unsigned char *c
 	uint64_t head = pmregs_ip_load64(c), size, nb, xw, fill;
 	unsigned pos = 0, w;
 	(void)FL; /* a frame with no width that parameters decide */
+	uint64_t xm = 0, xv = 0;
 	uint64_t f_length, f_index, f_index_pad, f_timestamp;
 	f_length = ((head >> (pos & 63)) & PMREGS_U64(0x1f));
 	pos += 5u;
@@ -5777,14 +5782,17 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_read_fast(const unsigned char *c
 	f_index = ((head >> (pos & 63)) & (!FL || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->smi_index_bits)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->smi_index_bits) & 63)) - 1) : FL->mask[0]));
 	pos += w;
 	w = (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) : (unsigned)FL->width[1]);
-	f_index_pad = ((head >> (pos & 63)) & (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (((uint64_t)1 << ((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) & 63)) - 1) : FL->mask[1]));
+	if (FL) {
+		xm |= (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (((uint64_t)1 << ((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) & 63)) - 1) : FL->mask[1]) << (pos & 63);
+	}
+	f_index_pad = FL ? PMREGS_U64(0) : ((head >> (pos & 63)) & (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (((uint64_t)1 << ((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) & 63)) - 1) : FL->mask[1]));
 	pos += w;
 	w = (unsigned)(((PMREGS_U64(0) != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
 	f_timestamp = ((head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1));
 	pos += w;
 	size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((!FL || PMREGS_IP_CONSTANT((PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8)))) ? (PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) : (uint64_t)FL->width[2]) + ((PMREGS_U64(0) != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
 	nb = 8u * size - pos;
-	if (!((head & PMREGS_U64(0xe0)) == PMREGS_U64(0x60) && ((f_length >= 1u && f_length <= 31u)) && (f_index_pad == 0u) && nb - 1u < 64u &&
+	if (!((head & (PMREGS_U64(0xe0) | xm)) == (PMREGS_U64(0x60) | xv) && ((f_length >= 1u && f_length <= 31u)) && (FL || f_index_pad == PMREGS_U64(0)) && nb - 1u < 64u &&
 			size <= 36u))
 		return 0;
 	/* stored before the decode, whose registers they would take: the general path rewrites them */
