@@ -4962,19 +4962,23 @@ PMREGS_HOT size_t pmregs_etrace_encap_stream_batch(struct pmregs_etrace_encap_st
 	struct pmregs_etrace_encap f;
 	struct pmregs_etrace_encap_layout FL;
 	struct pmregs_etrace_te_inst_layout L;
-	size_t k = 0, plen;
+	const unsigned char *buf = s->buf;
+	size_t k = 0, plen, len = s->len, pos = s->pos;
 	int has, rc;
 	if (!s->synced)
 		return 0;
 	pmregs_etrace_encap_layout_init(p, &FL);
 	pmregs_etrace_te_inst_layout_init(p, &L);
-	while (k < n && s->pos < s->len) {
-		rc = pmregs_etrace_encap_stream_read_l(s->buf, s->len, s->pos, p, &FL, &L, &f, &out[k], &plen, &has);
+	while (k < n) {
+		if (pos >= len)
+			break;
+		rc = pmregs_etrace_encap_stream_read_l(buf, len, pos, p, &FL, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
-		s->pos += (size_t)rc;
+		pos += (size_t)rc;
 		k++;
 	}
+	s->pos = pos;
 	return k;
 }
 
@@ -5036,13 +5040,13 @@ PMREGS_HOT int pmregs_etrace_encap_stream_next_l(struct pmregs_etrace_encap_stre
 	if (s->pos >= s->len)
 		return 0;
 	it->offset = start;
-	it->has_payload = 0;
-	it->payload_len = 0;
 	it->status = PMREGS_OK;
 	if (!s->synced) {
 		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)(((PMREGS_U64(32) + ((uint64_t)p->encap_srcid_bits / PMREGS_U64(8))) + (uint64_t)p->encap_timestamp_bytes)));
 		s->synced = 1;
 		if (at > start) {
+			it->has_payload = 0;
+			it->payload_len = 0;
 			it->status = PMREGS_ENOENT;
 			it->size = at - start;
 			pmregs_etrace_encap_init(&it->frame, 0);
@@ -5118,6 +5122,63 @@ static inline void pmregs_etrace_smi_stream_init(struct pmregs_etrace_smi_stream
 }
 
 /*
+ * The readers' first try at c, where 36 + PMREGS_INPLACE_SLACK bytes are there: the
+ * common packet (timestamp_present == 0, msg_type == 2) with a payload of whole
+ * bytes, at most 8, its fields from one load of the header without a branch and a few tests of them.
+ * Returns its size with its payload in *pl, and when f (plen) is not null its frame in *f (the payload's
+ * bytes in *plen); 0 for any other packet, or one the word decoder refuses, which the general path
+ * answers (the batch decoder passes null f and plen: it reads neither).
+ */
+PMREGS_HOT size_t pmregs_etrace_smi_stream_read_fast(const unsigned char *c, const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi_layout *FL,
+		const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_smi *f, struct pmregs_etrace_te_inst *pl, size_t *plen)
+{
+	uint64_t head = pmregs_ip_load64(c), size, nb, xw, fill;
+	unsigned pos = 0, w;
+	(void)FL; /* a frame with no width that parameters decide */
+	uint64_t xm = 0, xv = 0;
+	uint64_t f_length, f_index, f_index_pad, f_timestamp;
+	f_length = ((head >> (pos & 63)) & PMREGS_U64(0x1f));
+	pos += 5u;
+	pos += 2u;
+	pos += 1u;
+	w = (!FL || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->smi_index_bits)) ? (unsigned)((uint64_t)p->smi_index_bits) : (unsigned)FL->width[0]);
+	f_index = ((head >> (pos & 63)) & (!FL || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->smi_index_bits)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->smi_index_bits) & 63)) - 1) : FL->mask[0]));
+	pos += w;
+	w = (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) : (unsigned)FL->width[1]);
+	if (FL) {
+		xm |= (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (((uint64_t)1 << ((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) & 63)) - 1) : FL->mask[1]) << (pos & 63);
+	}
+	f_index_pad = FL ? PMREGS_U64(0) : ((head >> (pos & 63)) & (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (((uint64_t)1 << ((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) & 63)) - 1) : FL->mask[1]));
+	pos += w;
+	w = (unsigned)(((PMREGS_U64(0) != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
+	f_timestamp = ((head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1));
+	pos += w;
+	size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((!FL || PMREGS_IP_CONSTANT((PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8)))) ? (PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) : (uint64_t)FL->width[2]) + ((PMREGS_U64(0) != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
+	nb = 8u * size - pos;
+	if (!((head & (PMREGS_U64(0xe0) | xm)) == (PMREGS_U64(0x40) | xv) && ((f_length >= 1u && f_length <= 31u)) && (FL || f_index_pad == PMREGS_U64(0)) && nb - 1u < 64u &&
+			size <= 36u))
+		return 0;
+	/* stored before the decode, whose registers they would take: the general path rewrites them */
+	if (f) {
+		f->index = (uint16_t)f_index;
+		f->timestamp = (uint16_t)f_timestamp;
+		f->length = (uint8_t)f_length;
+		f->msg_type = (uint8_t)PMREGS_U64(2);
+		f->timestamp_present = (uint8_t)PMREGS_U64(0);
+		f->index_pad = (uint8_t)f_index_pad;
+		f->shape = PMREGS_ETRACE_SMI_SHAPE_MESSAGE;
+		f->payload_offset = (uint16_t)pos;
+		f->payload_bits = (uint16_t)nb;
+	}
+	if (plen)
+		*plen = (size_t)(nb >> 3);
+	xw = pmregs_ip_word_bytes(c + (pos >> 3), (size_t)nb, &fill);
+	if (pmregs_etrace_te_inst_decode_word_l(p, L, xw, fill, (size_t)nb, pl) < 0)
+		return 0;
+	return (size_t)size;
+}
+
+/*
  * pmregs_etrace_smi_stream_read() with the parameter-only widths of the smi decoder
  * read from *FL, which pmregs_etrace_smi_layout_init() filled from the same *p, and
  * those of the te_inst decoder from *L, which pmregs_etrace_te_inst_layout_init()
@@ -5131,54 +5192,10 @@ PMREGS_HOT int pmregs_etrace_smi_stream_read_l(const unsigned char *buf, size_t 
 	size_t avail = len - start;
 	int rc;
 	if (avail >= 36u + PMREGS_INPLACE_SLACK) {
-		/*
-		 * The common packet first (timestamp_present == 0, msg_type == 2),
-		 * with a payload of whole bytes, at most 8, and its slack in the
-		 * buffer: its fields from one load without a branch, and a few
-		 * tests of them. Any other packet, or one a decoder refuses, takes
-		 * the general path below, which answers the same.
-		 */
-		uint64_t head = pmregs_ip_load64(c), size, nb;
-		unsigned pos = 0, w;
-		uint64_t f_length, f_index, f_index_pad, f_timestamp;
-		f_length = ((head >> (pos & 63)) & PMREGS_U64(0x1f));
-		pos += 5u;
-		pos += 2u;
-		pos += 1u;
-		w = (!FL || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->smi_index_bits)) ? (unsigned)((uint64_t)p->smi_index_bits) : (unsigned)FL->width[0]);
-		f_index = ((head >> (pos & 63)) & (!FL || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->smi_index_bits)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->smi_index_bits) & 63)) - 1) : FL->mask[0]));
-		pos += w;
-		w = (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) : (unsigned)FL->width[1]);
-		f_index_pad = ((head >> (pos & 63)) & (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (((uint64_t)1 << ((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) & 63)) - 1) : FL->mask[1]));
-		pos += w;
-		w = (unsigned)(((PMREGS_U64(0) != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
-		f_timestamp = ((head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1));
-		pos += w;
-		size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((!FL || PMREGS_IP_CONSTANT((PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8)))) ? (PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) : (uint64_t)FL->width[2]) + ((PMREGS_U64(0) != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
-		nb = 8u * size - pos;
-		if ((head & PMREGS_U64(0xe0)) == PMREGS_U64(0x40) && ((f_length >= 1u && f_length <= 31u)) && (f_index_pad == 0u) && nb - 1u < 64u &&
-				size + PMREGS_INPLACE_SLACK <= avail) {
-			uint64_t xw, fill;
-			int prc;
-			f->index = (uint16_t)f_index;
-			f->timestamp = (uint16_t)f_timestamp;
-			f->length = (uint8_t)f_length;
-			f->msg_type = (uint8_t)PMREGS_U64(2);
-			f->timestamp_present = (uint8_t)PMREGS_U64(0);
-			f->index_pad = (uint8_t)f_index_pad;
-			f->shape = PMREGS_ETRACE_SMI_SHAPE_MESSAGE;
-			f->payload_offset = (uint16_t)pos;
-			f->payload_bits = (uint16_t)nb;
-			*has = 0;
-			*plen = (size_t)(nb >> 3);
-			xw = pmregs_ip_word_bytes(c + (pos >> 3), (size_t)nb, &fill);
-			prc = pmregs_etrace_te_inst_decode_word_l(p, L, xw, fill, (size_t)nb, pl);
-			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
-				prc = pmregs_etrace_te_inst_decode_at(p, c, pos, pos + (size_t)nb, (size_t)nb, pl);
-			if (prc < 0)
-				return prc;
+		size_t n = pmregs_etrace_smi_stream_read_fast(c, p, FL, L, f, pl, plen);
+		if (n) {
 			*has = 1;
-			return (int)size;
+			return (int)n;
 		}
 	}
 	if (PMREGS_IP_CONSTANT((uint64_t)p->smi_index_bits) && avail >= 36u + PMREGS_INPLACE_SLACK) {
@@ -5262,19 +5279,30 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_batch(struct pmregs_etrace_smi_stream
 	struct pmregs_etrace_smi f;
 	struct pmregs_etrace_smi_layout FL;
 	struct pmregs_etrace_te_inst_layout L;
-	size_t k = 0, plen;
+	const unsigned char *buf = s->buf;
+	size_t k = 0, plen, len = s->len, pos = s->pos;
+	/* pos < lim: the first try's bytes are there */
+	size_t lim = len >= 36u + PMREGS_INPLACE_SLACK ? len - (36u + PMREGS_INPLACE_SLACK - 1u) : 0, m;
 	int has, rc;
 	if (!s->synced)
 		return 0;
 	pmregs_etrace_smi_layout_init(p, &FL);
 	pmregs_etrace_te_inst_layout_init(p, &L);
-	while (k < n && s->pos < s->len) {
-		rc = pmregs_etrace_smi_stream_read_l(s->buf, s->len, s->pos, p, &FL, &L, &f, &out[k], &plen, &has);
+	while (k < n) {
+		if (pos < lim && (m = pmregs_etrace_smi_stream_read_fast(buf + pos, p, &FL, &L, PMREGS_NULL, &out[k], PMREGS_NULL)) != 0) {
+			pos += m;
+			k++;
+			continue;
+		}
+		if (pos >= len)
+			break;
+		rc = pmregs_etrace_smi_stream_read_l(buf, len, pos, p, &FL, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
-		s->pos += (size_t)rc;
+		pos += (size_t)rc;
 		k++;
 	}
+	s->pos = pos;
 	return k;
 }
 
@@ -5336,13 +5364,13 @@ PMREGS_HOT int pmregs_etrace_smi_stream_next_l(struct pmregs_etrace_smi_stream *
 	if (s->pos >= s->len)
 		return 0;
 	it->offset = start;
-	it->has_payload = 0;
-	it->payload_len = 0;
 	it->status = PMREGS_OK;
 	if (!s->synced) {
 		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)(((PMREGS_U64(32) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) + PMREGS_U64(2))));
 		s->synced = 1;
 		if (at > start) {
+			it->has_payload = 0;
+			it->payload_len = 0;
 			it->status = PMREGS_ENOENT;
 			it->size = at - start;
 			pmregs_etrace_smi_init(&it->frame, 0);
@@ -5418,6 +5446,52 @@ static inline void pmregs_etrace_atb_stream_init(struct pmregs_etrace_atb_stream
 }
 
 /*
+ * The readers' first try at c, where 34 + PMREGS_INPLACE_SLACK bytes are there: the
+ * common packet (timestamp_present == 0, length > 0) with a payload of whole
+ * bytes, at most 8, its fields from one load of the header without a branch and a few tests of them.
+ * Returns its size with its payload in *pl, and when f (plen) is not null its frame in *f (the payload's
+ * bytes in *plen); 0 for any other packet, or one the word decoder refuses, which the general path
+ * answers (the batch decoder passes null f and plen: it reads neither).
+ */
+PMREGS_HOT size_t pmregs_etrace_atb_stream_read_fast(const unsigned char *c, const struct pmregs_etrace_params *p, const struct pmregs_etrace_atb_layout *FL,
+		const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_atb *f, struct pmregs_etrace_te_inst *pl, size_t *plen)
+{
+	uint64_t head = pmregs_ip_load64(c), size, nb, xw, fill;
+	unsigned pos = 0, w;
+	(void)FL; /* a frame with no width that parameters decide */
+	uint64_t f_length, f_reserved, f_timestamp;
+	f_length = ((head >> (pos & 63)) & PMREGS_U64(0x1f));
+	pos += 5u;
+	pos += 1u;
+	f_reserved = ((head >> (pos & 63)) & PMREGS_U64(0x3));
+	pos += 2u;
+	w = (unsigned)(((PMREGS_U64(0) != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
+	f_timestamp = ((head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1));
+	pos += w;
+	size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : ((PMREGS_U64(1) + ((PMREGS_U64(0) != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
+	nb = 8u * size - pos;
+	if (!((head & PMREGS_U64(0xe0)) == PMREGS_U64(0x0) && ((f_length >= 1u && f_length <= 31u)) && (f_length > PMREGS_U64(0)) && nb - 1u < 64u &&
+			size <= 34u))
+		return 0;
+	/* stored before the decode, whose registers they would take: the general path rewrites them */
+	if (f) {
+		f->timestamp = (uint16_t)f_timestamp;
+		f->length = (uint8_t)f_length;
+		f->timestamp_present = (uint8_t)PMREGS_U64(0);
+		f->reserved = (uint8_t)f_reserved;
+		f->shape = PMREGS_ETRACE_ATB_SHAPE_MESSAGE;
+		f->payload_offset = (uint16_t)pos;
+		f->payload_bits = (uint16_t)nb;
+	}
+	if (plen)
+		*plen = (size_t)(nb >> 3);
+	xw = pmregs_ip_word_bytes(c + (pos >> 3), (size_t)nb, &fill);
+	if (pmregs_etrace_te_inst_decode_word_l(p, L, xw, fill, (size_t)nb, pl) < 0)
+		return 0;
+	return (size_t)size;
+}
+
+/*
  * pmregs_etrace_atb_stream_read() with the parameter-only widths of the atb decoder
  * read from *FL, which pmregs_etrace_atb_layout_init() filled from the same *p, and
  * those of the te_inst decoder from *L, which pmregs_etrace_te_inst_layout_init()
@@ -5431,47 +5505,10 @@ PMREGS_HOT int pmregs_etrace_atb_stream_read_l(const unsigned char *buf, size_t 
 	size_t avail = len - start;
 	int rc;
 	if (avail >= 34u + PMREGS_INPLACE_SLACK) {
-		/*
-		 * The common packet first (timestamp_present == 0, length > 0),
-		 * with a payload of whole bytes, at most 8, and its slack in the
-		 * buffer: its fields from one load without a branch, and a few
-		 * tests of them. Any other packet, or one a decoder refuses, takes
-		 * the general path below, which answers the same.
-		 */
-		uint64_t head = pmregs_ip_load64(c), size, nb;
-		unsigned pos = 0, w;
-		uint64_t f_length, f_reserved, f_timestamp;
-		f_length = ((head >> (pos & 63)) & PMREGS_U64(0x1f));
-		pos += 5u;
-		pos += 1u;
-		f_reserved = ((head >> (pos & 63)) & PMREGS_U64(0x3));
-		pos += 2u;
-		w = (unsigned)(((PMREGS_U64(0) != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
-		f_timestamp = ((head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1));
-		pos += w;
-		size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : ((PMREGS_U64(1) + ((PMREGS_U64(0) != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
-		nb = 8u * size - pos;
-		if ((head & PMREGS_U64(0xe0)) == PMREGS_U64(0x0) && ((f_length >= 1u && f_length <= 31u)) && (f_length > PMREGS_U64(0)) && nb - 1u < 64u &&
-				size + PMREGS_INPLACE_SLACK <= avail) {
-			uint64_t xw, fill;
-			int prc;
-			f->timestamp = (uint16_t)f_timestamp;
-			f->length = (uint8_t)f_length;
-			f->timestamp_present = (uint8_t)PMREGS_U64(0);
-			f->reserved = (uint8_t)f_reserved;
-			f->shape = PMREGS_ETRACE_ATB_SHAPE_MESSAGE;
-			f->payload_offset = (uint16_t)pos;
-			f->payload_bits = (uint16_t)nb;
-			*has = 0;
-			*plen = (size_t)(nb >> 3);
-			xw = pmregs_ip_word_bytes(c + (pos >> 3), (size_t)nb, &fill);
-			prc = pmregs_etrace_te_inst_decode_word_l(p, L, xw, fill, (size_t)nb, pl);
-			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
-				prc = pmregs_etrace_te_inst_decode_at(p, c, pos, pos + (size_t)nb, (size_t)nb, pl);
-			if (prc < 0)
-				return prc;
+		size_t n = pmregs_etrace_atb_stream_read_fast(c, p, FL, L, f, pl, plen);
+		if (n) {
 			*has = 1;
-			return (int)size;
+			return (int)n;
 		}
 	}
 	if (avail >= 34u + PMREGS_INPLACE_SLACK) {
@@ -5555,19 +5592,30 @@ PMREGS_HOT size_t pmregs_etrace_atb_stream_batch(struct pmregs_etrace_atb_stream
 	struct pmregs_etrace_atb f;
 	struct pmregs_etrace_atb_layout FL;
 	struct pmregs_etrace_te_inst_layout L;
-	size_t k = 0, plen;
+	const unsigned char *buf = s->buf;
+	size_t k = 0, plen, len = s->len, pos = s->pos;
+	/* pos < lim: the first try's bytes are there */
+	size_t lim = len >= 34u + PMREGS_INPLACE_SLACK ? len - (34u + PMREGS_INPLACE_SLACK - 1u) : 0, m;
 	int has, rc;
 	if (!s->synced)
 		return 0;
 	pmregs_etrace_atb_layout_init(p, &FL);
 	pmregs_etrace_te_inst_layout_init(p, &L);
-	while (k < n && s->pos < s->len) {
-		rc = pmregs_etrace_atb_stream_read_l(s->buf, s->len, s->pos, p, &FL, &L, &f, &out[k], &plen, &has);
+	while (k < n) {
+		if (pos < lim && (m = pmregs_etrace_atb_stream_read_fast(buf + pos, p, &FL, &L, PMREGS_NULL, &out[k], PMREGS_NULL)) != 0) {
+			pos += m;
+			k++;
+			continue;
+		}
+		if (pos >= len)
+			break;
+		rc = pmregs_etrace_atb_stream_read_l(buf, len, pos, p, &FL, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
-		s->pos += (size_t)rc;
+		pos += (size_t)rc;
 		k++;
 	}
+	s->pos = pos;
 	return k;
 }
 
@@ -5629,13 +5677,13 @@ PMREGS_HOT int pmregs_etrace_atb_stream_next_l(struct pmregs_etrace_atb_stream *
 	if (s->pos >= s->len)
 		return 0;
 	it->offset = start;
-	it->has_payload = 0;
-	it->payload_len = 0;
 	it->status = PMREGS_OK;
 	if (!s->synced) {
 		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)((PMREGS_U64(32) + PMREGS_U64(2))));
 		s->synced = 1;
 		if (at > start) {
+			it->has_payload = 0;
+			it->payload_len = 0;
 			it->status = PMREGS_ENOENT;
 			it->size = at - start;
 			pmregs_etrace_atb_init(&it->frame, 0);
@@ -5711,6 +5759,63 @@ static inline void pmregs_etrace_smi_data_stream_init(struct pmregs_etrace_smi_d
 }
 
 /*
+ * The readers' first try at c, where 36 + PMREGS_INPLACE_SLACK bytes are there: the
+ * common packet (timestamp_present == 0, msg_type == 3) with a payload of whole
+ * bytes, at most 8, its fields from one load of the header without a branch and a few tests of them.
+ * Returns its size with its payload in *pl, and when f (plen) is not null its frame in *f (the payload's
+ * bytes in *plen); 0 for any other packet, or one the word decoder refuses, which the general path
+ * answers (the batch decoder passes null f and plen: it reads neither).
+ */
+PMREGS_HOT size_t pmregs_etrace_smi_data_stream_read_fast(const unsigned char *c, const struct pmregs_etrace_params *p, const struct pmregs_etrace_smi_layout *FL,
+		const struct pmregs_etrace_te_data_layout *L, struct pmregs_etrace_smi *f, struct pmregs_etrace_te_data *pl, size_t *plen)
+{
+	uint64_t head = pmregs_ip_load64(c), size, nb, xw, fill;
+	unsigned pos = 0, w;
+	(void)FL; /* a frame with no width that parameters decide */
+	uint64_t xm = 0, xv = 0;
+	uint64_t f_length, f_index, f_index_pad, f_timestamp;
+	f_length = ((head >> (pos & 63)) & PMREGS_U64(0x1f));
+	pos += 5u;
+	pos += 2u;
+	pos += 1u;
+	w = (!FL || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->smi_index_bits)) ? (unsigned)((uint64_t)p->smi_index_bits) : (unsigned)FL->width[0]);
+	f_index = ((head >> (pos & 63)) & (!FL || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->smi_index_bits)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->smi_index_bits) & 63)) - 1) : FL->mask[0]));
+	pos += w;
+	w = (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) : (unsigned)FL->width[1]);
+	if (FL) {
+		xm |= (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (((uint64_t)1 << ((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) & 63)) - 1) : FL->mask[1]) << (pos & 63);
+	}
+	f_index_pad = FL ? PMREGS_U64(0) : ((head >> (pos & 63)) & (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (((uint64_t)1 << ((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) & 63)) - 1) : FL->mask[1]));
+	pos += w;
+	w = (unsigned)(((PMREGS_U64(0) != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
+	f_timestamp = ((head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1));
+	pos += w;
+	size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((!FL || PMREGS_IP_CONSTANT((PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8)))) ? (PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) : (uint64_t)FL->width[2]) + ((PMREGS_U64(0) != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
+	nb = 8u * size - pos;
+	if (!((head & (PMREGS_U64(0xe0) | xm)) == (PMREGS_U64(0x60) | xv) && ((f_length >= 1u && f_length <= 31u)) && (FL || f_index_pad == PMREGS_U64(0)) && nb - 1u < 64u &&
+			size <= 36u))
+		return 0;
+	/* stored before the decode, whose registers they would take: the general path rewrites them */
+	if (f) {
+		f->index = (uint16_t)f_index;
+		f->timestamp = (uint16_t)f_timestamp;
+		f->length = (uint8_t)f_length;
+		f->msg_type = (uint8_t)PMREGS_U64(3);
+		f->timestamp_present = (uint8_t)PMREGS_U64(0);
+		f->index_pad = (uint8_t)f_index_pad;
+		f->shape = PMREGS_ETRACE_SMI_SHAPE_MESSAGE;
+		f->payload_offset = (uint16_t)pos;
+		f->payload_bits = (uint16_t)nb;
+	}
+	if (plen)
+		*plen = (size_t)(nb >> 3);
+	xw = pmregs_ip_word_bytes(c + (pos >> 3), (size_t)nb, &fill);
+	if (pmregs_etrace_te_data_decode_word_l(p, L, xw, fill, (size_t)nb, pl) < 0)
+		return 0;
+	return (size_t)size;
+}
+
+/*
  * pmregs_etrace_smi_data_stream_read() with the parameter-only widths of the smi decoder
  * read from *FL, which pmregs_etrace_smi_layout_init() filled from the same *p, and
  * those of the te_data decoder from *L, which pmregs_etrace_te_data_layout_init()
@@ -5724,54 +5829,10 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_read_l(const unsigned char *buf, si
 	size_t avail = len - start;
 	int rc;
 	if (avail >= 36u + PMREGS_INPLACE_SLACK) {
-		/*
-		 * The common packet first (timestamp_present == 0, msg_type == 3),
-		 * with a payload of whole bytes, at most 8, and its slack in the
-		 * buffer: its fields from one load without a branch, and a few
-		 * tests of them. Any other packet, or one a decoder refuses, takes
-		 * the general path below, which answers the same.
-		 */
-		uint64_t head = pmregs_ip_load64(c), size, nb;
-		unsigned pos = 0, w;
-		uint64_t f_length, f_index, f_index_pad, f_timestamp;
-		f_length = ((head >> (pos & 63)) & PMREGS_U64(0x1f));
-		pos += 5u;
-		pos += 2u;
-		pos += 1u;
-		w = (!FL || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->smi_index_bits)) ? (unsigned)((uint64_t)p->smi_index_bits) : (unsigned)FL->width[0]);
-		f_index = ((head >> (pos & 63)) & (!FL || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->smi_index_bits)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->smi_index_bits) & 63)) - 1) : FL->mask[0]));
-		pos += w;
-		w = (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) : (unsigned)FL->width[1]);
-		f_index_pad = ((head >> (pos & 63)) & (!FL || PMREGS_IP_CONSTANT((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8)))) ? (((uint64_t)1 << ((unsigned)(((PMREGS_U64(8) - ((uint64_t)p->smi_index_bits % PMREGS_U64(8))) % PMREGS_U64(8))) & 63)) - 1) : FL->mask[1]));
-		pos += w;
-		w = (unsigned)(((PMREGS_U64(0) != 0) ? PMREGS_U64(16) : PMREGS_U64(0)));
-		f_timestamp = ((head >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1));
-		pos += w;
-		size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((!FL || PMREGS_IP_CONSTANT((PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8)))) ? (PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) : (uint64_t)FL->width[2]) + ((PMREGS_U64(0) != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
-		nb = 8u * size - pos;
-		if ((head & PMREGS_U64(0xe0)) == PMREGS_U64(0x60) && ((f_length >= 1u && f_length <= 31u)) && (f_index_pad == 0u) && nb - 1u < 64u &&
-				size + PMREGS_INPLACE_SLACK <= avail) {
-			uint64_t xw, fill;
-			int prc;
-			f->index = (uint16_t)f_index;
-			f->timestamp = (uint16_t)f_timestamp;
-			f->length = (uint8_t)f_length;
-			f->msg_type = (uint8_t)PMREGS_U64(3);
-			f->timestamp_present = (uint8_t)PMREGS_U64(0);
-			f->index_pad = (uint8_t)f_index_pad;
-			f->shape = PMREGS_ETRACE_SMI_SHAPE_MESSAGE;
-			f->payload_offset = (uint16_t)pos;
-			f->payload_bits = (uint16_t)nb;
-			*has = 0;
-			*plen = (size_t)(nb >> 3);
-			xw = pmregs_ip_word_bytes(c + (pos >> 3), (size_t)nb, &fill);
-			prc = pmregs_etrace_te_data_decode_word_l(p, L, xw, fill, (size_t)nb, pl);
-			if (prc < 0) /* the error, and *pl, as the general decoder leaves them */
-				prc = pmregs_etrace_te_data_decode_at(p, c, pos, pos + (size_t)nb, (size_t)nb, pl);
-			if (prc < 0)
-				return prc;
+		size_t n = pmregs_etrace_smi_data_stream_read_fast(c, p, FL, L, f, pl, plen);
+		if (n) {
 			*has = 1;
-			return (int)size;
+			return (int)n;
 		}
 	}
 	if (PMREGS_IP_CONSTANT((uint64_t)p->smi_index_bits) && avail >= 36u + PMREGS_INPLACE_SLACK) {
@@ -5855,19 +5916,30 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_batch(struct pmregs_etrace_smi_d
 	struct pmregs_etrace_smi f;
 	struct pmregs_etrace_smi_layout FL;
 	struct pmregs_etrace_te_data_layout L;
-	size_t k = 0, plen;
+	const unsigned char *buf = s->buf;
+	size_t k = 0, plen, len = s->len, pos = s->pos;
+	/* pos < lim: the first try's bytes are there */
+	size_t lim = len >= 36u + PMREGS_INPLACE_SLACK ? len - (36u + PMREGS_INPLACE_SLACK - 1u) : 0, m;
 	int has, rc;
 	if (!s->synced)
 		return 0;
 	pmregs_etrace_smi_layout_init(p, &FL);
 	pmregs_etrace_te_data_layout_init(p, &L);
-	while (k < n && s->pos < s->len) {
-		rc = pmregs_etrace_smi_data_stream_read_l(s->buf, s->len, s->pos, p, &FL, &L, &f, &out[k], &plen, &has);
+	while (k < n) {
+		if (pos < lim && (m = pmregs_etrace_smi_data_stream_read_fast(buf + pos, p, &FL, &L, PMREGS_NULL, &out[k], PMREGS_NULL)) != 0) {
+			pos += m;
+			k++;
+			continue;
+		}
+		if (pos >= len)
+			break;
+		rc = pmregs_etrace_smi_data_stream_read_l(buf, len, pos, p, &FL, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
-		s->pos += (size_t)rc;
+		pos += (size_t)rc;
 		k++;
 	}
+	s->pos = pos;
 	return k;
 }
 
@@ -5929,13 +6001,13 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_next_l(struct pmregs_etrace_smi_dat
 	if (s->pos >= s->len)
 		return 0;
 	it->offset = start;
-	it->has_payload = 0;
-	it->payload_len = 0;
 	it->status = PMREGS_OK;
 	if (!s->synced) {
 		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)(((PMREGS_U64(32) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) + PMREGS_U64(2))));
 		s->synced = 1;
 		if (at > start) {
+			it->has_payload = 0;
+			it->payload_len = 0;
 			it->status = PMREGS_ENOENT;
 			it->size = at - start;
 			pmregs_etrace_smi_init(&it->frame, 0);

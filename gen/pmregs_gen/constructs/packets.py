@@ -2079,7 +2079,7 @@ class CodeGen:
         consts = {n: f"PMREGS_U64({x})" for n, x in fixed.items()}
         r = self.res(fields=names, extra={**absent, **consts})
         lines = [f"uint64_t {', '.join('f_' + F.name for F in pre if F.name not in fixed)};"]
-        conds, mask, value, cpos = [], 0, 0, 0
+        conds, mask, value, cpos, dyn = [], 0, 0, 0, False
         for F in pre:
             lay = self.lay_entry(F)
             if F.width.const is not None:
@@ -2099,6 +2099,15 @@ class CodeGen:
                 value |= fixed.get(F.name, one) << cpos
                 if F.name not in fixed:
                     lines.append(f"f_{F.name} = {x};")
+            elif F.name not in fixed and one is not None:
+                # at a position that parameters decide: with the layout, its mask and value join the one
+                # mask test (both computed once per block); without, a test of its own is cheaper
+                dyn = True
+                lines += ["if (FL) {", f"\txm |= {m} << (pos & 63);"] + \
+                    ([f"\txv |= PMREGS_U64({one}) << (pos & 63);"] if one else []) + ["}"]
+                # with the layout, that value where the test holds
+                lines.append(f"f_{F.name} = FL ? PMREGS_U64({one}) : {x};")
+                conds.append(f"(FL || f_{F.name} == PMREGS_U64({one}))")
             elif F.name in fixed:
                 conds.append(f"{x} == {consts[F.name]}")
             else:
@@ -2107,7 +2116,10 @@ class CodeGen:
                     conds.append(f"({self.is_cond(F, f'f_{F.name}')})")
             lines.append(f"pos += {wc};")
             cpos = cpos + F.width.const if cpos is not None and F.width.const is not None else None
-        if mask:
+        if dyn:
+            conds.insert(0, f"(head & (PMREGS_U64({mask:#x}) | xm)) == (PMREGS_U64({value:#x}) | xv)")
+            lines.insert(0, "uint64_t xm = 0, xv = 0;")
+        elif mask:
             conds.insert(0, f"(head & PMREGS_U64({mask:#x})) == PMREGS_U64({value:#x})")
         if not self.whole_bytes([F.width.tree for F in pre], fixed):
             conds.append("(pos & 7u) == 0")
@@ -2389,7 +2401,8 @@ class CodeGen:
                 "state_members": state, "item_members": item,
                 "struct": f"struct {S(base)}", "item": f"struct {S(base + '_item')}",
                 "init": S(base + "_init"), "next": S(base + "_next"), "next_l": S(base + "_next_l"),
-                "read": S(base + "_read"), "read_l": S(base + "_read_l"), "batch": S(base + "_batch"),
+                "read": S(base + "_read"), "read_l": S(base + "_read_l"),
+                "read_fast": S(base + "_read_fast"), "batch": S(base + "_batch"),
                 "put": S(base + "_put"),
                 "put_batch": S(base + "_put_batch"),
                 "frame": fv, "payload": pv,
