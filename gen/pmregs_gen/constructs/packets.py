@@ -2054,7 +2054,8 @@ class CodeGen:
         without a branch; the tests that hold exactly when the decoder would pick that shape and accept the
         packet (the fixed fields at constant positions in one mask test). The widths that only parameters
         decide come from the frame layout FL (the reader's name for it). None when that shape's fields do
-        not all end within the head bits whatever the parameters, or it cannot have those values."""
+        not all end within the head bits whatever the parameters, it cannot have those values, or a field
+        in `fixed` sits where parameters decide."""
         shapes = [S for S in Pk.shapes if any(F.rest for F in S.fields)]
         if len(shapes) != 1:
             return None
@@ -2109,7 +2110,8 @@ class CodeGen:
                 lines.append(f"f_{F.name} = FL ? PMREGS_U64({one}) : {x};")
                 conds.append(f"(FL || f_{F.name} == PMREGS_U64({one}))")
             elif F.name in fixed:
-                conds.append(f"{x} == {consts[F.name]}")
+                # at a position that parameters decide (the tests read pos after the last field): no first try
+                return None
             else:
                 lines.append(f"f_{F.name} = {x};")
                 if F.is_set is not None:
