@@ -5134,9 +5134,9 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_read_fast(const unsigned char *c, con
 {
 	uint64_t head = pmregs_ip_load64(c), size, nb, xw, fill;
 	unsigned pos = 0, w;
-	(void)FL; /* a frame with no width that parameters decide */
 	uint64_t xm = 0, xv = 0;
 	uint64_t f_length, f_index, f_index_pad, f_timestamp;
+	(void)FL; /* unused where no width of the frame depends on the parameters */
 	f_length = ((head >> (pos & 63)) & PMREGS_U64(0x1f));
 	pos += 5u;
 	pos += 2u;
@@ -5458,8 +5458,8 @@ PMREGS_HOT size_t pmregs_etrace_atb_stream_read_fast(const unsigned char *c, con
 {
 	uint64_t head = pmregs_ip_load64(c), size, nb, xw, fill;
 	unsigned pos = 0, w;
-	(void)FL; /* a frame with no width that parameters decide */
 	uint64_t f_length, f_reserved, f_timestamp;
+	(void)FL; /* unused where no width of the frame depends on the parameters */
 	f_length = ((head >> (pos & 63)) & PMREGS_U64(0x1f));
 	pos += 5u;
 	pos += 1u;
@@ -5771,9 +5771,9 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_read_fast(const unsigned char *c
 {
 	uint64_t head = pmregs_ip_load64(c), size, nb, xw, fill;
 	unsigned pos = 0, w;
-	(void)FL; /* a frame with no width that parameters decide */
 	uint64_t xm = 0, xv = 0;
 	uint64_t f_length, f_index, f_index_pad, f_timestamp;
+	(void)FL; /* unused where no width of the frame depends on the parameters */
 	f_length = ((head >> (pos & 63)) & PMREGS_U64(0x1f));
 	pos += 5u;
 	pos += 2u;

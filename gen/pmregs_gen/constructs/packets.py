@@ -2079,7 +2079,8 @@ class CodeGen:
         absent = {m["name"]: "PMREGS_U64(0)" for m in v["members"] if m["name"] not in names}
         consts = {n: f"PMREGS_U64({x})" for n, x in fixed.items()}
         r = self.res(fields=names, extra={**absent, **consts})
-        lines = [f"uint64_t {', '.join('f_' + F.name for F in pre if F.name not in fixed)};"]
+        decls = [f"uint64_t {', '.join('f_' + F.name for F in pre if F.name not in fixed)};"]
+        lines = []
         conds, mask, value, cpos, dyn = [], 0, 0, 0, False
         for F in pre:
             lay = self.lay_entry(F)
@@ -2120,7 +2121,7 @@ class CodeGen:
             cpos = cpos + F.width.const if cpos is not None and F.width.const is not None else None
         if dyn:
             conds.insert(0, f"(head & (PMREGS_U64({mask:#x}) | xm)) == (PMREGS_U64({value:#x}) | xv)")
-            lines.insert(0, "uint64_t xm = 0, xv = 0;")
+            decls.insert(0, "uint64_t xm = 0, xv = 0;")
         elif mask:
             conds.insert(0, f"(head & PMREGS_U64({mask:#x})) == PMREGS_U64({value:#x})")
         if not self.whole_bytes([F.width.tree for F in pre], fixed):
@@ -2132,7 +2133,7 @@ class CodeGen:
         stores = [f"{m['name']} = ({T[m['name']]}){r(m['name']) if m['name'] in fixed else 'f_' + m['name']}"
                   if m["name"] in names else f"{m['name']} = 0" for m in v["members"]]
         stores.append(f"shape = {v['shapes'][Pk.shapes.index(S)]['macro']}")
-        return {"lines": lines, "conds": conds, "stores": stores, "r": r,
+        return {"decls": decls, "lines": lines, "conds": conds, "stores": stores, "r": r,
                 "uses_w": any(ln.startswith("w = ") for ln in lines)}
 
     def params_of(self, node, known=frozenset()):
