@@ -5179,25 +5179,17 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_read_fast(const unsigned char *c, con
 }
 
 /*
- * pmregs_etrace_smi_stream_read() with the parameter-only widths of the smi decoder
- * read from *FL, which pmregs_etrace_smi_layout_init() filled from the same *p, and
- * those of the te_inst decoder from *L, which pmregs_etrace_te_inst_layout_init()
- * filled; either may be null. The batch decoder fills both once per call.
+ * pmregs_etrace_smi_stream_read_l() without its first try: the general path. The batch decoder,
+ * whose own first try has failed, calls it alone: a second inlined copy of the
+ * first try only took registers from its loop.
  */
-PMREGS_HOT int pmregs_etrace_smi_stream_read_l(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+PMREGS_HOT int pmregs_etrace_smi_stream_read_general(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
 		const struct pmregs_etrace_smi_layout *FL, const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_smi *f,
 		struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
 	size_t avail = len - start;
 	int rc;
-	if (avail >= 36u + PMREGS_INPLACE_SLACK) {
-		size_t n = pmregs_etrace_smi_stream_read_fast(c, p, FL, L, f, pl, plen);
-		if (n) {
-			*has = 1;
-			return (int)n;
-		}
-	}
 	if (PMREGS_IP_CONSTANT((uint64_t)p->smi_index_bits) && avail >= 36u + PMREGS_INPLACE_SLACK) {
 		/*
 		 * Constant parameters, and the longest packet and its slack are
@@ -5244,6 +5236,26 @@ PMREGS_HOT int pmregs_etrace_smi_stream_read_l(const unsigned char *buf, size_t 
 		*has = 1;
 	}
 	return rc;
+}
+
+/*
+ * pmregs_etrace_smi_stream_read() with the parameter-only widths of the smi decoder
+ * read from *FL, which pmregs_etrace_smi_layout_init() filled from the same *p, and
+ * those of the te_inst decoder from *L, which pmregs_etrace_te_inst_layout_init()
+ * filled; either may be null. The batch decoder fills both once per call.
+ */
+PMREGS_HOT int pmregs_etrace_smi_stream_read_l(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+		const struct pmregs_etrace_smi_layout *FL, const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_smi *f,
+		struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
+{
+	if (len - start >= 36u + PMREGS_INPLACE_SLACK) {
+		size_t n = pmregs_etrace_smi_stream_read_fast(buf + start, p, FL, L, f, pl, plen);
+		if (n) {
+			*has = 1;
+			return (int)n;
+		}
+	}
+	return pmregs_etrace_smi_stream_read_general(buf, len, start, p, FL, L, f, pl, plen, has);
 }
 
 /*
@@ -5296,7 +5308,7 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_batch(struct pmregs_etrace_smi_stream
 		}
 		if (pos >= len)
 			break;
-		rc = pmregs_etrace_smi_stream_read_l(buf, len, pos, p, &FL, &L, &f, &out[k], &plen, &has);
+		rc = pmregs_etrace_smi_stream_read_general(buf, len, pos, p, &FL, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
 		pos += (size_t)rc;
@@ -5492,25 +5504,17 @@ PMREGS_HOT size_t pmregs_etrace_atb_stream_read_fast(const unsigned char *c, con
 }
 
 /*
- * pmregs_etrace_atb_stream_read() with the parameter-only widths of the atb decoder
- * read from *FL, which pmregs_etrace_atb_layout_init() filled from the same *p, and
- * those of the te_inst decoder from *L, which pmregs_etrace_te_inst_layout_init()
- * filled; either may be null. The batch decoder fills both once per call.
+ * pmregs_etrace_atb_stream_read_l() without its first try: the general path. The batch decoder,
+ * whose own first try has failed, calls it alone: a second inlined copy of the
+ * first try only took registers from its loop.
  */
-PMREGS_HOT int pmregs_etrace_atb_stream_read_l(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+PMREGS_HOT int pmregs_etrace_atb_stream_read_general(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
 		const struct pmregs_etrace_atb_layout *FL, const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_atb *f,
 		struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
 	size_t avail = len - start;
 	int rc;
-	if (avail >= 34u + PMREGS_INPLACE_SLACK) {
-		size_t n = pmregs_etrace_atb_stream_read_fast(c, p, FL, L, f, pl, plen);
-		if (n) {
-			*has = 1;
-			return (int)n;
-		}
-	}
 	if (avail >= 34u + PMREGS_INPLACE_SLACK) {
 		/*
 		 * Constant parameters, and the longest packet and its slack are
@@ -5557,6 +5561,26 @@ PMREGS_HOT int pmregs_etrace_atb_stream_read_l(const unsigned char *buf, size_t 
 		*has = 1;
 	}
 	return rc;
+}
+
+/*
+ * pmregs_etrace_atb_stream_read() with the parameter-only widths of the atb decoder
+ * read from *FL, which pmregs_etrace_atb_layout_init() filled from the same *p, and
+ * those of the te_inst decoder from *L, which pmregs_etrace_te_inst_layout_init()
+ * filled; either may be null. The batch decoder fills both once per call.
+ */
+PMREGS_HOT int pmregs_etrace_atb_stream_read_l(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+		const struct pmregs_etrace_atb_layout *FL, const struct pmregs_etrace_te_inst_layout *L, struct pmregs_etrace_atb *f,
+		struct pmregs_etrace_te_inst *pl, size_t *plen, int *has)
+{
+	if (len - start >= 34u + PMREGS_INPLACE_SLACK) {
+		size_t n = pmregs_etrace_atb_stream_read_fast(buf + start, p, FL, L, f, pl, plen);
+		if (n) {
+			*has = 1;
+			return (int)n;
+		}
+	}
+	return pmregs_etrace_atb_stream_read_general(buf, len, start, p, FL, L, f, pl, plen, has);
 }
 
 /*
@@ -5609,7 +5633,7 @@ PMREGS_HOT size_t pmregs_etrace_atb_stream_batch(struct pmregs_etrace_atb_stream
 		}
 		if (pos >= len)
 			break;
-		rc = pmregs_etrace_atb_stream_read_l(buf, len, pos, p, &FL, &L, &f, &out[k], &plen, &has);
+		rc = pmregs_etrace_atb_stream_read_general(buf, len, pos, p, &FL, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
 		pos += (size_t)rc;
@@ -5816,25 +5840,17 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_read_fast(const unsigned char *c
 }
 
 /*
- * pmregs_etrace_smi_data_stream_read() with the parameter-only widths of the smi decoder
- * read from *FL, which pmregs_etrace_smi_layout_init() filled from the same *p, and
- * those of the te_data decoder from *L, which pmregs_etrace_te_data_layout_init()
- * filled; either may be null. The batch decoder fills both once per call.
+ * pmregs_etrace_smi_data_stream_read_l() without its first try: the general path. The batch decoder,
+ * whose own first try has failed, calls it alone: a second inlined copy of the
+ * first try only took registers from its loop.
  */
-PMREGS_HOT int pmregs_etrace_smi_data_stream_read_l(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+PMREGS_HOT int pmregs_etrace_smi_data_stream_read_general(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
 		const struct pmregs_etrace_smi_layout *FL, const struct pmregs_etrace_te_data_layout *L, struct pmregs_etrace_smi *f,
 		struct pmregs_etrace_te_data *pl, size_t *plen, int *has)
 {
 	const unsigned char *c = buf + start;
 	size_t avail = len - start;
 	int rc;
-	if (avail >= 36u + PMREGS_INPLACE_SLACK) {
-		size_t n = pmregs_etrace_smi_data_stream_read_fast(c, p, FL, L, f, pl, plen);
-		if (n) {
-			*has = 1;
-			return (int)n;
-		}
-	}
 	if (PMREGS_IP_CONSTANT((uint64_t)p->smi_index_bits) && avail >= 36u + PMREGS_INPLACE_SLACK) {
 		/*
 		 * Constant parameters, and the longest packet and its slack are
@@ -5881,6 +5897,26 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_read_l(const unsigned char *buf, si
 		*has = 1;
 	}
 	return rc;
+}
+
+/*
+ * pmregs_etrace_smi_data_stream_read() with the parameter-only widths of the smi decoder
+ * read from *FL, which pmregs_etrace_smi_layout_init() filled from the same *p, and
+ * those of the te_data decoder from *L, which pmregs_etrace_te_data_layout_init()
+ * filled; either may be null. The batch decoder fills both once per call.
+ */
+PMREGS_HOT int pmregs_etrace_smi_data_stream_read_l(const unsigned char *buf, size_t len, size_t start, const struct pmregs_etrace_params *p,
+		const struct pmregs_etrace_smi_layout *FL, const struct pmregs_etrace_te_data_layout *L, struct pmregs_etrace_smi *f,
+		struct pmregs_etrace_te_data *pl, size_t *plen, int *has)
+{
+	if (len - start >= 36u + PMREGS_INPLACE_SLACK) {
+		size_t n = pmregs_etrace_smi_data_stream_read_fast(buf + start, p, FL, L, f, pl, plen);
+		if (n) {
+			*has = 1;
+			return (int)n;
+		}
+	}
+	return pmregs_etrace_smi_data_stream_read_general(buf, len, start, p, FL, L, f, pl, plen, has);
 }
 
 /*
@@ -5933,7 +5969,7 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_batch(struct pmregs_etrace_smi_d
 		}
 		if (pos >= len)
 			break;
-		rc = pmregs_etrace_smi_data_stream_read_l(buf, len, pos, p, &FL, &L, &f, &out[k], &plen, &has);
+		rc = pmregs_etrace_smi_data_stream_read_general(buf, len, pos, p, &FL, &L, &f, &out[k], &plen, &has);
 		if (rc <= 0 || !has)
 			break;
 		pos += (size_t)rc;
