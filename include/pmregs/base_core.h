@@ -164,6 +164,19 @@ template <unsigned long long X, int W> struct pmregs_fits_check {
 #define PMREGS_HOT static inline
 #endif
 
+/*
+ * The way a hot test nearly always goes (the common packet, a fast path
+ * taken): the compiler lays that path out straight, with no taken jump, which
+ * a wide core fetches faster. Only a hint; the results are the same.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define PMREGS_LIKELY(c) __builtin_expect(!!(c), 1)
+#define PMREGS_UNLIKELY(c) __builtin_expect(!!(c), 0)
+#else
+#define PMREGS_LIKELY(c) (c)
+#define PMREGS_UNLIKELY(c) (c)
+#endif
+
 /* Field builders: the fitting constant x shifted into place, as a constant expression (set: as above). */
 #define PMREGS_FIELD64(x, shift, w, set) (PMREGS_FITS((x), (w), set) << (shift))
 #define PMREGS_FIELD32(x, shift, w, set) PMREGS_CAST(uint32_t, PMREGS_FITS((x), (w), set) << (shift))

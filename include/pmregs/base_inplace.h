@@ -166,9 +166,22 @@ PMREGS_HOT uint64_t pmregs_ip_wget(const uint64_t *w, unsigned pos)
 PMREGS_HOT uint64_t pmregs_ip_word_bytes(const unsigned char *q, size_t nbits, uint64_t *fill)
 {
 	unsigned k = (unsigned)(64 - nbits) & 63; /* 0..56: the payload's last bit to bit 63, and back */
+#if defined(__GNUC__) || defined(__clang__)
+	/*
+	 * One arithmetic shift back: gcc and clang document the conversion to
+	 * int64_t as modulo 2^64 and >> of a negative value as arithmetic (ISO C
+	 * leaves both to the implementation). The word decoders' xw ^ fill then
+	 * folds to sx, which saves the xor and shift pairs below.
+	 */
+	int64_t sx = (int64_t)(pmregs_ip_load64(q) << k) >> k;
+	uint64_t f = (uint64_t)(sx >> 63);
+	*fill = f;
+	return (uint64_t)sx ^ f;
+#else
 	uint64_t t = pmregs_ip_load64(q) << k, f = (uint64_t)0 - (t >> 63);
 	*fill = f;
 	return (t ^ f) >> k;
+#endif
 }
 
 /*

@@ -1371,7 +1371,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 	x = (xf >> (pos & 63)) & PMREGS_U64(0x3);
 	pos += 2u;
 	f_format = x;
-	if (x == 1u || x == 2u) do {
+	if (PMREGS_LIKELY(x == 1u || x == 2u)) do {
 		/* addr_only, diff_delta: one path, no branch on which */
 		const uint64_t sel = x;
 		const unsigned spos = pos;
@@ -1390,7 +1390,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 		x = (xf >> (pos & 63)) & (PMREGS_U64(0x1f) & m0);
 		pos += (5u & (unsigned)m0);
 		f_branches = x;
-		if ((m0 & (uint64_t)!(x >= 1u))) {
+		if (PMREGS_UNLIKELY((m0 & (uint64_t)!(x >= 1u)))) {
 			x = sel;
 			pos = spos;
 			break;
@@ -5155,8 +5155,7 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_read_fast(const unsigned char *c, con
 	pos += w;
 	size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((!FL || PMREGS_IP_CONSTANT((PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8)))) ? (PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) : (uint64_t)FL->width[2]) + ((PMREGS_U64(0) != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
 	nb = 8u * size - pos;
-	if (!((head & (PMREGS_U64(0xe0) | xm)) == (PMREGS_U64(0x40) | xv) && ((f_length >= 1u && f_length <= 31u)) && (FL || f_index_pad == PMREGS_U64(0)) && nb - 1u < 64u &&
-			size <= 36u))
+	if (PMREGS_UNLIKELY(!((head & (PMREGS_U64(0xff) | xm)) - (PMREGS_U64(0x41) | xv) <= PMREGS_U64(0x7) && (FL || f_index_pad == PMREGS_U64(0)))))
 		return 0;
 	/* stored before the decode, whose registers they would take: the general path rewrites them */
 	if (f) {
@@ -5173,7 +5172,7 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_read_fast(const unsigned char *c, con
 	if (plen)
 		*plen = (size_t)(nb >> 3);
 	xw = pmregs_ip_word_bytes(c + (pos >> 3), (size_t)nb, &fill);
-	if (pmregs_etrace_te_inst_decode_word_l(p, L, xw, fill, (size_t)nb, pl) < 0)
+	if (PMREGS_UNLIKELY(pmregs_etrace_te_inst_decode_word_l(p, L, xw, fill, (size_t)nb, pl) < 0))
 		return 0;
 	return (size_t)size;
 }
@@ -5250,7 +5249,7 @@ PMREGS_HOT int pmregs_etrace_smi_stream_read_l(const unsigned char *buf, size_t 
 {
 	if (len - start >= 36u + PMREGS_INPLACE_SLACK) {
 		size_t n = pmregs_etrace_smi_stream_read_fast(buf + start, p, FL, L, f, pl, plen);
-		if (n) {
+		if (PMREGS_LIKELY(n != 0)) {
 			*has = 1;
 			return (int)n;
 		}
@@ -5294,14 +5293,14 @@ PMREGS_HOT size_t pmregs_etrace_smi_stream_batch(struct pmregs_etrace_smi_stream
 	const unsigned char *buf = s->buf;
 	size_t k = 0, plen, len = s->len, pos = s->pos;
 	/* pos < lim: the first try's bytes are there */
-	size_t lim = len >= 36u + PMREGS_INPLACE_SLACK ? len - (36u + PMREGS_INPLACE_SLACK - 1u) : 0, m;
+	size_t lim = len >= 36u + PMREGS_INPLACE_SLACK ? len - (36u + PMREGS_INPLACE_SLACK - 1u) : 0, m = 0;
 	int has, rc;
 	if (!s->synced)
 		return 0;
 	pmregs_etrace_smi_layout_init(p, &FL);
 	pmregs_etrace_te_inst_layout_init(p, &L);
 	while (k < n) {
-		if (pos < lim && (m = pmregs_etrace_smi_stream_read_fast(buf + pos, p, &FL, &L, PMREGS_NULL, &out[k], PMREGS_NULL)) != 0) {
+		if (PMREGS_LIKELY(pos < lim && (m = pmregs_etrace_smi_stream_read_fast(buf + pos, p, &FL, &L, PMREGS_NULL, &out[k], PMREGS_NULL)) != 0)) {
 			pos += m;
 			k++;
 			continue;
@@ -5482,8 +5481,7 @@ PMREGS_HOT size_t pmregs_etrace_atb_stream_read_fast(const unsigned char *c, con
 	pos += w;
 	size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : ((PMREGS_U64(1) + ((PMREGS_U64(0) != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
 	nb = 8u * size - pos;
-	if (!((head & PMREGS_U64(0xe0)) == PMREGS_U64(0x0) && ((f_length >= 1u && f_length <= 31u)) && (f_length > PMREGS_U64(0)) && nb - 1u < 64u &&
-			size <= 34u))
+	if (PMREGS_UNLIKELY(!((head & (PMREGS_U64(0xff))) - (PMREGS_U64(0x1)) <= PMREGS_U64(0x7) && (f_length > PMREGS_U64(0)))))
 		return 0;
 	/* stored before the decode, whose registers they would take: the general path rewrites them */
 	if (f) {
@@ -5498,7 +5496,7 @@ PMREGS_HOT size_t pmregs_etrace_atb_stream_read_fast(const unsigned char *c, con
 	if (plen)
 		*plen = (size_t)(nb >> 3);
 	xw = pmregs_ip_word_bytes(c + (pos >> 3), (size_t)nb, &fill);
-	if (pmregs_etrace_te_inst_decode_word_l(p, L, xw, fill, (size_t)nb, pl) < 0)
+	if (PMREGS_UNLIKELY(pmregs_etrace_te_inst_decode_word_l(p, L, xw, fill, (size_t)nb, pl) < 0))
 		return 0;
 	return (size_t)size;
 }
@@ -5575,7 +5573,7 @@ PMREGS_HOT int pmregs_etrace_atb_stream_read_l(const unsigned char *buf, size_t 
 {
 	if (len - start >= 34u + PMREGS_INPLACE_SLACK) {
 		size_t n = pmregs_etrace_atb_stream_read_fast(buf + start, p, FL, L, f, pl, plen);
-		if (n) {
+		if (PMREGS_LIKELY(n != 0)) {
 			*has = 1;
 			return (int)n;
 		}
@@ -5619,14 +5617,14 @@ PMREGS_HOT size_t pmregs_etrace_atb_stream_batch(struct pmregs_etrace_atb_stream
 	const unsigned char *buf = s->buf;
 	size_t k = 0, plen, len = s->len, pos = s->pos;
 	/* pos < lim: the first try's bytes are there */
-	size_t lim = len >= 34u + PMREGS_INPLACE_SLACK ? len - (34u + PMREGS_INPLACE_SLACK - 1u) : 0, m;
+	size_t lim = len >= 34u + PMREGS_INPLACE_SLACK ? len - (34u + PMREGS_INPLACE_SLACK - 1u) : 0, m = 0;
 	int has, rc;
 	if (!s->synced)
 		return 0;
 	pmregs_etrace_atb_layout_init(p, &FL);
 	pmregs_etrace_te_inst_layout_init(p, &L);
 	while (k < n) {
-		if (pos < lim && (m = pmregs_etrace_atb_stream_read_fast(buf + pos, p, &FL, &L, PMREGS_NULL, &out[k], PMREGS_NULL)) != 0) {
+		if (PMREGS_LIKELY(pos < lim && (m = pmregs_etrace_atb_stream_read_fast(buf + pos, p, &FL, &L, PMREGS_NULL, &out[k], PMREGS_NULL)) != 0)) {
 			pos += m;
 			k++;
 			continue;
@@ -5816,8 +5814,7 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_read_fast(const unsigned char *c
 	pos += w;
 	size = ((f_length == PMREGS_U64(0)) ? PMREGS_U64(1) : (((!FL || PMREGS_IP_CONSTANT((PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8)))) ? (PMREGS_U64(1) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) : (uint64_t)FL->width[2]) + ((PMREGS_U64(0) != 0) ? PMREGS_U64(2) : PMREGS_U64(0))) + f_length));
 	nb = 8u * size - pos;
-	if (!((head & (PMREGS_U64(0xe0) | xm)) == (PMREGS_U64(0x60) | xv) && ((f_length >= 1u && f_length <= 31u)) && (FL || f_index_pad == PMREGS_U64(0)) && nb - 1u < 64u &&
-			size <= 36u))
+	if (PMREGS_UNLIKELY(!((head & (PMREGS_U64(0xff) | xm)) - (PMREGS_U64(0x61) | xv) <= PMREGS_U64(0x7) && (FL || f_index_pad == PMREGS_U64(0)))))
 		return 0;
 	/* stored before the decode, whose registers they would take: the general path rewrites them */
 	if (f) {
@@ -5834,7 +5831,7 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_read_fast(const unsigned char *c
 	if (plen)
 		*plen = (size_t)(nb >> 3);
 	xw = pmregs_ip_word_bytes(c + (pos >> 3), (size_t)nb, &fill);
-	if (pmregs_etrace_te_data_decode_word_l(p, L, xw, fill, (size_t)nb, pl) < 0)
+	if (PMREGS_UNLIKELY(pmregs_etrace_te_data_decode_word_l(p, L, xw, fill, (size_t)nb, pl) < 0))
 		return 0;
 	return (size_t)size;
 }
@@ -5911,7 +5908,7 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_read_l(const unsigned char *buf, si
 {
 	if (len - start >= 36u + PMREGS_INPLACE_SLACK) {
 		size_t n = pmregs_etrace_smi_data_stream_read_fast(buf + start, p, FL, L, f, pl, plen);
-		if (n) {
+		if (PMREGS_LIKELY(n != 0)) {
 			*has = 1;
 			return (int)n;
 		}
@@ -5955,14 +5952,14 @@ PMREGS_HOT size_t pmregs_etrace_smi_data_stream_batch(struct pmregs_etrace_smi_d
 	const unsigned char *buf = s->buf;
 	size_t k = 0, plen, len = s->len, pos = s->pos;
 	/* pos < lim: the first try's bytes are there */
-	size_t lim = len >= 36u + PMREGS_INPLACE_SLACK ? len - (36u + PMREGS_INPLACE_SLACK - 1u) : 0, m;
+	size_t lim = len >= 36u + PMREGS_INPLACE_SLACK ? len - (36u + PMREGS_INPLACE_SLACK - 1u) : 0, m = 0;
 	int has, rc;
 	if (!s->synced)
 		return 0;
 	pmregs_etrace_smi_layout_init(p, &FL);
 	pmregs_etrace_te_data_layout_init(p, &L);
 	while (k < n) {
-		if (pos < lim && (m = pmregs_etrace_smi_data_stream_read_fast(buf + pos, p, &FL, &L, PMREGS_NULL, &out[k], PMREGS_NULL)) != 0) {
+		if (PMREGS_LIKELY(pos < lim && (m = pmregs_etrace_smi_data_stream_read_fast(buf + pos, p, &FL, &L, PMREGS_NULL, &out[k], PMREGS_NULL)) != 0)) {
 			pos += m;
 			k++;
 			continue;

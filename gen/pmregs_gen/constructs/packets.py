@@ -1927,7 +1927,8 @@ class CodeGen:
         cond = lambda s: self.is_cond(type("F", (), {"is_set": s})(), "sel")     # noqa: E731
         every = sorted(r for s, _ in members for r in s)
         head = len(out)
-        out.append(f"{pad}if ({self.is_cond(type('F', (), {'is_set': every})())}) {{")
+        # merged shapes are the common ones: their path laid out straight
+        out.append(f"{pad}if (PMREGS_LIKELY({self.is_cond(type('F', (), {'is_set': every})())})) {{")
         pad1 = pad + "\t"
         names = ", ".join(S.name for _, S in members)
         out.append(f"{pad1}/* {names}: one path, no branch on which */")
@@ -1975,7 +1976,7 @@ class CodeGen:
                 # (masks and bitwise operators: no branch on which shape)
                 bad = " | ".join(f"({mask_of(j)} & (uint64_t)!({self.is_cond(type('F', (), {'is_set': s})(), width=F.width.const)}))"
                                  for j, s in sel_is)
-                checks[k] = [f"if ({bad}) {{", "\tx = sel;", "\tpos = spos;", "\tbreak;", "}"]
+                checks[k] = [f"if (PMREGS_UNLIKELY({bad})) {{", "\tx = sel;", "\tpos = spos;", "\tbreak;", "}"]
         ms = lambda k: max(self.max_start(members[j][1], i) for j, i in where[M["fields"][k]])   # noqa: E731
         have = set(M["fields"]) | {F.name for F in members[0][1].fields[:sw.index + 1]}
         if self.pack:
@@ -2048,7 +2049,7 @@ class CodeGen:
                 return f"(uint64_t){b}u - sel"
         return f"(uint64_t)0 - (uint64_t)({c})"
 
-    def fast_frame(self, Pk, v, fixed):
+    def fast_frame(self, Pk, v, fixed, nbmax):
         """A stream reader's first try at a frame: the one shape that carries the rest of the packet, with
         the fields in `fixed` ({name: value}) at those values, every field before the rest read from `head`
         without a branch; the tests that hold exactly when the decoder would pick that shape and accept the
@@ -2082,6 +2083,7 @@ class CodeGen:
         decls = [f"uint64_t {', '.join('f_' + F.name for F in pre if F.name not in fixed)};"]
         lines = []
         conds, mask, value, cpos, dyn = [], 0, 0, 0, False
+        ranged, tested = None, []     # the first range-tested field (its position, its test), fields in the mask
         for F in pre:
             lay = self.lay_entry(F)
             if F.width.const is not None:
@@ -2096,6 +2098,8 @@ class CodeGen:
             x = f"((head >> (pos & 63)) & {m})"
             one = F.is_set[0][0] if F.is_set is not None and len(F.is_set) == 1 and \
                 F.is_set[0][0] == F.is_set[0][1] else None
+            if F.name in fixed or one is not None:
+                tested.append(F)
             if cpos is not None and (F.name in fixed or one is not None):
                 mask |= ((1 << F.width.const) - 1) << cpos
                 value |= fixed.get(F.name, one) << cpos
@@ -2117,13 +2121,25 @@ class CodeGen:
                 lines.append(f"f_{F.name} = {x};")
                 if F.is_set is not None:
                     conds.append(f"({self.is_cond(F, f'f_{F.name}')})")
+                    if ranged is None and len(F.is_set) == 1 and cpos is not None and F.width.const is not None:
+                        ranged = (F, cpos, conds[-1], not tested)
             lines.append(f"pos += {wc};")
             cpos = cpos + F.width.const if cpos is not None and F.width.const is not None else None
+        xm, xv = (" | xm", " | xv") if dyn else ("", "")
+        top = self.fold_range(Pk, pre, fixed, ranged, nbmax, v["max_bytes"]) if ranged is not None and ranged[3] else None
+        if top is not None:
+            # one subtraction and compare for the mask test, the range and the payload's bounds: the
+            # mask's bits lie above the range-tested field, whose values up to top are exactly the
+            # packets whose payload and size the first try takes
+            R, rpos, rcond, _ = ranged
+            lo = R.is_set[0][0]
+            conds.remove(rcond)
+            conds.insert(0, f"(head & (PMREGS_U64({mask | ((1 << R.width.const) - 1) << rpos:#x}){xm})) - "
+                            f"(PMREGS_U64({value | lo << rpos:#x}){xv}) <= PMREGS_U64({(top - lo) << rpos:#x})")
+        elif dyn or mask:
+            conds.insert(0, f"(head & (PMREGS_U64({mask:#x}){xm})) == (PMREGS_U64({value:#x}){xv})")
         if dyn:
-            conds.insert(0, f"(head & (PMREGS_U64({mask:#x}) | xm)) == (PMREGS_U64({value:#x}) | xv)")
             decls.insert(0, "uint64_t xm = 0, xv = 0;")
-        elif mask:
-            conds.insert(0, f"(head & PMREGS_U64({mask:#x})) == PMREGS_U64({value:#x})")
         if not self.whole_bytes([F.width.tree for F in pre], fixed):
             conds.append("(pos & 7u) == 0")
         tree, extra = self.lay_terms(Pk.size.tree)
@@ -2134,7 +2150,46 @@ class CodeGen:
                   if m["name"] in names else f"{m['name']} = 0" for m in v["members"]]
         stores.append(f"shape = {v['shapes'][Pk.shapes.index(S)]['macro']}")
         return {"decls": decls, "lines": lines, "conds": conds, "stores": stores, "r": r,
-                "uses_w": any(ln.startswith("w = ") for ln in lines)}
+                "uses_w": any(ln.startswith("w = ") for ln in lines), "bounded": top is not None}
+
+    def fold_range(self, Pk, pre, fixed, ranged, nbmax, sizemax, most=4096):
+        """The largest value top of the range-tested field R (ranged[0], before every field of the mask
+        test) such that R's values lo..top are exactly the ones whose packets the first try takes: a
+        payload of 1 to 64 bits (and at most the payload's longest) and a size at most the frame's
+        longest, for every parameter set (at most `most` tried); None when there is none, or R's values
+        above top are not all refused the same way."""
+        R = ranged[0]
+        lo, hi = R.is_set[0]
+        widths = [F.width.tree for F in pre]
+        names = set()
+        for w in widths + [Pk.size.tree]:
+            sub = self.params_of(w, frozenset(fixed) | {F.name for F in pre})
+            if sub is None:
+                return None
+            names |= sub
+        names = sorted(names)
+        ranges = [range(self.fam.param_map[n].min, self.fam.param_map[n].max + 1) for n in names]
+        if math.prod(len(r) for r in ranges) * (hi - lo + 1) > most * 32:
+            return None
+        takes = {}
+        for vals in itertools.product(*ranges):
+            for x in range(lo, hi + 1):
+                env = dict({F.name: 0 for F in pre}, **fixed, **dict(zip(names, vals)), **{R.name: x})
+                try:
+                    pos = sum(self.tool.value(w, env) for w in widths)
+                    size = self.tool.value(Pk.size.tree, env)
+                except Exception:
+                    return None
+                nb = 8 * size - pos
+                takes.setdefault(x, set()).add(1 <= nb <= nbmax and size <= sizemax)
+        if any(len(t) != 1 for t in takes.values()):
+            return None
+        top = lo - 1
+        while top < hi and takes[top + 1] == {True}:
+            top += 1
+        if top < lo or any(takes[x] == {True} for x in range(top + 1, hi + 1)):
+            return None
+        return top
 
     def params_of(self, node, known=frozenset()):
         """The parameters an expression reads, through named widths (names in known aside); None when it
@@ -2430,7 +2485,8 @@ class CodeGen:
         self.lay, self.lay_members, self.lay_on = fv["lay"], {m["name"] for m in fv["members"]}, True
         n = len(self.lay)
         try:
-            fast = self.fast_frame(St.frame, fv, fixed)
+            pl = St.payload
+            fast = self.fast_frame(St.frame, fv, fixed, min(64, 8 * (pl.max_bytes if pl.compression else pl.max_size)))
         finally:
             assert len(self.lay) == n, "the fast path needs a width the frame decoder's layout lacks"
             self.lay, self.lay_members, self.lay_on = saved
