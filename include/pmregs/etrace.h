@@ -1395,8 +1395,12 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			pos = spos;
 			break;
 		}
-		w = (unsigned)((uint64_t)pmregs_etrace_branch_map_length(p, f_branches)); /* 0 where it is absent */
-		x = (xf >> (pos & 63)) & (((uint64_t)1 << (w & 63)) - 1);
+		{
+			static const unsigned char wtab[32] = {0, 1, 3, 3, 7, 7, 7, 7, 15, 15, 15, 15, 15, 15, 15, 15, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31};
+			static const uint32_t mtab[32] = {0x0u, 0x1u, 0x7u, 0x7u, 0x7fu, 0x7fu, 0x7fu, 0x7fu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu};
+			w = wtab[f_branches & 31u]; /* 0 where it is absent */
+			x = (xf >> (pos & 63)) & mtab[f_branches & 31u];
+		}
 		pos += w;
 		out->branch_map = (uint32_t)x;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_address_width(p)) : (unsigned)L->width[3]);

@@ -1880,7 +1880,11 @@ class CodeGen:
         names = self.tool.names(F.width.tree)
         if not names or not names <= zero:
             return False
+        return self.tool.value(self.folded(F.width.tree), {n: 0 for n in names}) == 0
 
+    def folded(self, tree):
+        """A copy of tree with each conditional that the tool's `known` ranges decide replaced by its branch
+        (what the generated C computes there)."""
         def fold(node):
             if isinstance(node, ast.IfExp):
                 d = self.tool.decided(node.test)
@@ -1890,7 +1894,7 @@ class CodeGen:
                 if isinstance(val, ast.AST):
                     setattr(node, name, fold(val))
             return node
-        return self.tool.value(fold(copy.deepcopy(F.width.tree)), {n: 0 for n in names}) == 0
+        return fold(copy.deepcopy(tree))
 
     def partial_lines(self, Pk, F, v, ind, maxstart, pm, zero=frozenset()):
         """Field F of merged shapes, there when the mask pm is all ones and 0 bits wide (stored as 0) when 0.
@@ -1899,6 +1903,19 @@ class CodeGen:
         pad = "\t" * ind
         out = []
         lay = self.lay_entry(F)
+        tab = self.width_table(Pk, F) if lay is None and F.width.const is None and self.zero_width(F, zero) else None
+        if tab is not None:
+            # its width and mask from two tables by the field that decides them (cheaper than the expression)
+            ws, ms, T, ix = tab
+            out += [f"{pad}{{", f"{pad}\tstatic const unsigned char wtab[{len(ws)}] = {{{', '.join(map(str, ws))}}};",
+                    f"{pad}\tstatic const {T} mtab[{len(ms)}] = {{{', '.join(ms)}}};",
+                    f"{pad}\tw = wtab[{ix}]; /* 0 where it is absent */"]
+            get = self.window_get(Pk, maxstart, F.max_width, None, maskc=f"mtab[{ix}]")
+            out += [f"{pad}\tx = {get('w')};", f"{pad}}}", f"{pad}pos += w;"]
+            out += self.put(pad, F.name, {m["name"]: m["T"] for m in v["members"]}[F.name])
+            if F.name in self.dec_refs:
+                out.append(f"{pad}f_{F.name} = x;")
+            return out
         if lay is None and F.width.const is None and self.zero_width(F, zero):
             out.append(f"{pad}w = {self.width_c(F, self.res(fields=self.dec_refs))}; /* 0 where it is absent */")
             wc, maskc = "w", None
@@ -1917,6 +1934,28 @@ class CodeGen:
         if F.name in self.dec_refs:
             out.append(f"{pad}f_{F.name} = x;")
         return out
+
+    def width_table(self, Pk, F, most=6):
+        """([width], [mask C], mask type, index C) of field F when its width is a function of one earlier
+        field alone (no parameter), of a constant width of at most `most` bits; else None."""
+        names = self.tool.names(F.width.tree)
+        if len(names) != 1 or self.params_of(F.width.tree, frozenset(names)) != set():
+            return None
+        G = next(iter(names))
+        gw = {H.width.const for S in Pk.shapes for H in S.fields if H.name == G}
+        if len(gw) != 1 or None in gw or not 1 <= next(iter(gw)) <= most or G not in self.dec_refs:
+            return None
+        n = 1 << next(iter(gw))
+        tree = self.folded(F.width.tree)
+        try:
+            ws = [self.tool.value(tree, {G: x}) for x in range(n)]
+        except (KeyError, ZeroDivisionError, ValueError):
+            return None
+        if any(not 0 <= w <= min(64, F.max_width) for w in ws):
+            return None
+        wide = any(w > 32 for w in ws)
+        ms = [f"PMREGS_U64({(1 << w) - 1:#x})" if wide else f"{(1 << w) - 1:#x}u" for w in ws]
+        return ws, ms, "uint64_t" if wide else "uint32_t", f"{self.res(fields=self.dec_refs)(G)} & {n - 1}u"
 
     def merged_lines(self, Pk, M, out, ind, v):
         """A merge group (Pk.merges) at its switch, whose field is in x: when x chooses one of the group's
