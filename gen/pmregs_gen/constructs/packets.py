@@ -2195,8 +2195,8 @@ class CodeGen:
         """The largest value top of the range-tested field R (ranged[0], before every field of the mask
         test) such that R's values lo..top are exactly the ones whose packets the first try takes: a
         payload of 1 to 64 bits (and at most the payload's longest) and a size at most the frame's
-        longest, for every parameter set (at most `most` tried); None when there is none, or R's values
-        above top are not all refused the same way."""
+        longest, for every parameter set (at most `most` of them tried); None when there is none, or R's
+        values above top are not all refused the same way."""
         R = ranged[0]
         lo, hi = R.is_set[0]
         widths = [F.width.tree for F in pre]
@@ -2217,7 +2217,7 @@ class CodeGen:
                 try:
                     pos = sum(self.tool.value(w, env) for w in widths)
                     size = self.tool.value(Pk.size.tree, env)
-                except Exception:
+                except (KeyError, ZeroDivisionError, ValueError):
                     return None
                 nb = 8 * size - pos
                 takes.setdefault(x, set()).add(1 <= nb <= nbmax and size <= sizemax)
