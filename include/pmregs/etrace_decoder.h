@@ -1760,11 +1760,16 @@ static inline void pmregs_etrace_smi_feed_init(struct pmregs_etrace_smi_feed *f,
 static inline int pmregs_etrace_decode_smi(struct pmregs_etrace_decoder *d, struct pmregs_etrace_smi_feed *f, struct pmregs_etrace_item *out,
 					   size_t cap, size_t *n)
 {
+	/* the widths only the parameters decide, once per call (implicit_exception, which changes, is none of them) */
+	struct pmregs_etrace_smi_layout FL;
+	struct pmregs_etrace_te_inst_layout L;
+	pmregs_etrace_smi_layout_init(&f->p, &FL);
+	pmregs_etrace_te_inst_layout_init(&f->p, &L);
 	for (;;) {
 		int rc;
 		if (!f->pending) {
 			f->p.implicit_exception = (uint8_t)((d->options & PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION) != 0);
-			if (!pmregs_etrace_smi_stream_next(&f->s, &f->p, &f->it))
+			if (!pmregs_etrace_smi_stream_next_l(&f->s, &f->p, &FL, &L, &f->it))
 				return PMREGS_OK;
 			if (f->it.status < 0) {
 				f->unreadable++;
