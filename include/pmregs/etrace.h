@@ -1404,7 +1404,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 		pos += w;
 		out->branch_map = (uint32_t)x;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_address_width(p)) : (unsigned)L->width[3]);
-		x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
+		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
 		pos += w;
 		out->address = (uint64_t)x;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) : (unsigned)L->width[8]);
@@ -1445,7 +1445,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			out->privilege = (uint8_t)x;
 			f_privilege = x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_time_width(p)) : (unsigned)L->width[1]);
-			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_time_width(p))) : L->mask[1]);
+			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_time_width(p))) : L->mask[1]);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_context_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_context_width(p)) : (unsigned)L->width[2]);
@@ -1473,7 +1473,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			pos += w;
 			f_privilege = x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_time_width(p)) : (unsigned)L->width[1]);
-			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_time_width(p))) : L->mask[1]);
+			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_time_width(p))) : L->mask[1]);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_context_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_context_width(p)) : (unsigned)L->width[2]);
@@ -1519,7 +1519,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			out->privilege = (uint8_t)x;
 			f_privilege = x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_time_width(p)) : (unsigned)L->width[1]);
-			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_time_width(p))) : L->mask[1]);
+			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_time_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_time_width(p))) : L->mask[1]);
 			pos += w;
 			out->time = (uint64_t)x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_context_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_context_width(p)) : (unsigned)L->width[2]);
@@ -1550,7 +1550,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			out->qual_status = (uint8_t)x;
 			f_qual_status = x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->ioptions_width)) ? (unsigned)((uint64_t)p->ioptions_width) : (unsigned)L->width[6]);
-			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->ioptions_width)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->ioptions_width) & 63)) - 1) : L->mask[6]);
+			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->ioptions_width)) ? (((uint64_t)1 << ((unsigned)((uint64_t)p->ioptions_width) & 63)) - 1) : L->mask[6]);
 			pos += w;
 			out->ioptions = (uint32_t)x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)p->doptions_width)) ? (unsigned)((uint64_t)p->doptions_width) : (unsigned)L->width[7]);
@@ -1577,7 +1577,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 		out->branch_count = 0;
 		out->index = 0;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_address_width(p)) : (unsigned)L->width[3]);
-		x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
+		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
 		pos += w;
 		out->address = (uint64_t)x;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) : (unsigned)L->width[8]);
@@ -1608,7 +1608,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_address_width(p)) : (unsigned)L->width[3]);
-			x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
+			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
 			pos += w;
 			out->address = (uint64_t)x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) : (unsigned)L->width[8]);
@@ -1681,7 +1681,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 				out->branch_map = 0;
 				out->index = 0;
 				w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_address_width(p)) : (unsigned)L->width[3]);
-				x = pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
+				x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
 				pos += w;
 				out->address = (uint64_t)x;
 				w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) : (unsigned)L->width[8]);
@@ -1717,7 +1717,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			out->branches = (uint8_t)x;
 			f_branches = x;
 			w = (unsigned)(((f_branches == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)pmregs_etrace_branch_map_length(p, f_branches)));
-			x = pmregs_ip_xget(xw, fill, pos) & (((uint64_t)1 << (w & 63)) - 1);
+			x = ((xw >> (pos & 63)) ^ fill) & (((uint64_t)1 << (w & 63)) - 1);
 			pos += w;
 			out->branch_map = (uint32_t)x;
 			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) : (unsigned)L->width[8]);
@@ -3179,7 +3179,7 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word_l(const struct pmregs_etrace_pa
 		out->data_len = (uint8_t)x;
 		f_data_len = x;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)pmregs_etrace_dload_request(p, f_format) != 0)) ? PMREGS_U64(0) : (((uint64_t)p->dno_address != 0) ? (uint64_t)p->data_width_p : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1))))));
-		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		x = ((xw >> (pos & 63)) ^ fill) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p))) ? (unsigned)((((uint64_t)p->dno_address != 0) ? PMREGS_U64(0) : (uint64_t)p->daddress_width_p)) : (unsigned)L->width[2]);
@@ -3206,7 +3206,7 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word_l(const struct pmregs_etrace_pa
 		out->resp = (uint8_t)x;
 		f_resp = x;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (uint64_t)p->data_width_p));
-		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		x = ((xw >> (pos & 63)) ^ fill) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_LOAD_DATA;
@@ -3223,7 +3223,7 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word_l(const struct pmregs_etrace_pa
 		pos += w;
 		f_data_len = x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
-		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		x = ((xw >> (pos & 63)) ^ fill) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
 		x = pmregs_ip_xget(xw, fill, pos) & PMREGS_U64(0x3f);
@@ -3293,7 +3293,7 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word_l(const struct pmregs_etrace_pa
 		out->op_len = (uint8_t)x;
 		f_op_len = x;
 		w = (unsigned)((((uint64_t)p->dno_data != 0) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_op_len + PMREGS_U64(1)))));
-		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		x = ((xw >> (pos & 63)) ^ fill) & pmregs_lowmask(w);
 		pos += w;
 		out->operand = (uint64_t)x;
 		w = (unsigned)(((((uint64_t)p->dno_data != 0) || ((uint64_t)p->dno_address != 0) || ((uint64_t)p->dsplit != 0)) ? PMREGS_U64(0) : f_size));
@@ -3329,7 +3329,7 @@ PMREGS_HOT int pmregs_etrace_te_data_decode_word_l(const struct pmregs_etrace_pa
 		out->data_len = (uint8_t)x;
 		f_data_len = x;
 		w = (unsigned)(((f_resp == PMREGS_U64(0)) ? PMREGS_U64(0) : (PMREGS_U64(8) * (f_data_len + PMREGS_U64(1)))));
-		x = pmregs_ip_xget(xw, fill, pos) & pmregs_lowmask(w);
+		x = ((xw >> (pos & 63)) ^ fill) & pmregs_lowmask(w);
 		pos += w;
 		out->data = (uint64_t)x;
 		out->shape = PMREGS_ETRACE_TE_DATA_SHAPE_SPLIT_ATOMIC_DATA;

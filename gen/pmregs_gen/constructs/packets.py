@@ -1690,6 +1690,9 @@ class CodeGen:
             # a field that ends within the word reads the same from xf = xw ^ fill (one xor per packet)
             if maxstart + wmax <= 64:
                 return lambda w: f"(xf >> (pos & 63)){m(w)}"
+            if maxstart <= 63:
+                # starts within the word: the shift needs no bound (the bits past the payload are 0 in xw)
+                return lambda w: f"((xw >> (pos & 63)) ^ fill){m(w)}"
             return lambda w: f"pmregs_ip_xget(xw, fill, pos){m(w)}"
         if maxstart + wmax <= 64:
             return lambda w: f"(win[0] >> (pos & 63)){m(w)}"
