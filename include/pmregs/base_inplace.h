@@ -186,12 +186,12 @@ PMREGS_HOT uint64_t pmregs_ip_word_bytes(const unsigned char *q, size_t nbits, u
 
 /*
  * The 64 bits from bit pos (any) of a word of pmregs_ip_word_bytes(): past the
- * payload every bit is the fill. Bit 63 of xw is 0, so a shift by 63 serves
- * every pos past it.
+ * payload every bit is the fill. Bit 63 of xw is 0, so from pos 63 on they are
+ * the fill alone (a position the compiler knows is that far folds to it).
  */
 PMREGS_HOT uint64_t pmregs_ip_xget(uint64_t xw, uint64_t fill, unsigned pos)
 {
-	return (xw >> (pos < 63u ? pos : 63u)) ^ fill;
+	return pos < 63u ? (xw >> pos) ^ fill : fill;
 }
 
 /*
