@@ -216,5 +216,95 @@ class TestEtraceSpec(unittest.TestCase):
         self.assertEqual(self.te.max_bytes, 31)
 
 
+FRAMED = """
+params:
+  w_p: {doc: a width, default: 8, min: 1, max: 16}
+packets:
+  p:
+    doc: a payload
+    compression: sign
+    max_bytes: 8
+    fields:
+      a: {width: 12, doc: a}
+    shapes:
+      - {name: one, doc: one, fields: [a]}
+  fr:
+    doc: a frame
+    size: "1 if length == 0 else 1 + length"
+    fields:
+      length: {width: 5, doc: "payload bytes", value: "(rest_bits + 7) // 8"}
+      kind: {width: 3, doc: "what the payload is"}
+      payload: {rest: true, doc: "the payload"}
+    shapes:
+      - {name: fill, doc: a zero byte, fields: [FILL]}
+      - {name: message, doc: a message, fields: [ORDER, payload]}
+streams:
+  st:
+    doc: frames in a byte buffer
+    frame: fr
+    payload: p
+    payload_if: "kind == 1"
+    resync_zeros: "33"
+    fast_if: "kind == 1"
+"""
+
+
+class TestFirstTry(unittest.TestCase):
+    """A stream reader's first try: the length's range, the payload's bound and the fixed fields in one compare
+    exactly when the range-tested field lies below the fixed ones."""
+
+    def fast(self, order, fill):
+        from pmregs_gen.emit import HeaderView
+        text = FRAMED.replace("ORDER", order).replace("FILL", fill)
+        fam = family(text)
+        return HeaderView(fam, "t.yaml", text.encode(), reserved=False).packets_view["streams"][0]["fast"]
+
+    def test_length_below(self):
+        f = self.fast('{name: length, is: "1..31"}, kind',
+                      "{name: length, is: 0}, {name: kind, is: 0}")
+        self.assertTrue(f["bounded"])
+        # kind 1 at bits 7:5, length 1..8 at bits 4:0 (8 payload bytes at most)
+        self.assertEqual(f["conds"][0], "(head & (PMREGS_U64(0xff))) - (PMREGS_U64(0x21)) <= PMREGS_U64(0x7)")
+
+    def test_length_above(self):
+        # the same fields sent the other way round: kind below the length, no single compare
+        f = self.fast('{name: kind, is: "1..7"}, {name: length, is: "1..31"}',
+                      "{name: kind, is: 0}, {name: length, is: 0}")
+        self.assertFalse(f["bounded"])
+        self.assertEqual(f["conds"], ["(head & (PMREGS_U64(0x7))) == (PMREGS_U64(0x1))",
+                                      "((f_length >= 1u && f_length <= 31u))"])
+
+
+class TestEtraceReaders(unittest.TestCase):
+    """What the generator makes of spec/etrace.yaml's streams and merged shapes (generated C, as text)."""
+
+    @classmethod
+    def setUpClass(cls):
+        from pmregs_gen.emit import HeaderView
+        path = os.path.join(ROOT, "spec", "etrace.yaml")
+        with open(path, "rb") as f:
+            raw = f.read()
+        cls.v = HeaderView(families.family(path), path, raw, reserved=False).packets_view
+
+    def test_smi_first_try_is_one_compare(self):
+        # SMI: msg_type 2 (bits 6:5), no timestamp (bit 7), length (bits 4:0) 1..8: one load of 8 payload bytes
+        # at most, so every length up to 8 is taken and none above (a length of 9 needs a second load)
+        st = next(s for s in self.v["streams"] if s["name"] == "smi_stream")
+        self.assertTrue(st["fast"]["bounded"])
+        self.assertIn("(head & (PMREGS_U64(0xff) | xm)) - (PMREGS_U64(0x41) | xv) <= PMREGS_U64(0x7)",
+                      st["fast"]["conds"][0])
+        self.assertFalse(any("f_length" in c for c in st["fast"]["conds"]))
+
+    def test_branch_map_width_table(self):
+        # formats 1 and 2 merged: branch_map's width and mask by branches, from tables (the width's values are
+        # the ETRACE format 1 table's: 0 where the map is absent, else the smallest of 1, 3, 7, 15, 31 >= n)
+        te = next(p for p in self.v["packets"] if p["name"] == "te_inst")
+        text = "\n".join(line.strip() for line in te["decode_word_body"]["tree"])
+        want = [0, 1, 3, 3] + [7] * 4 + [15] * 8 + [31] * 16
+        self.assertIn("static const unsigned char wtab[32] = {" + ", ".join(map(str, want)) + "};", text)
+        masks = ", ".join(f"{(1 << w) - 1:#x}u" for w in want)
+        self.assertIn("static const uint32_t mtab[32] = {" + masks + "};", text)
+
+
 if __name__ == "__main__":
     unittest.main()
