@@ -593,8 +593,36 @@ static void const_streams(unsigned long rounds)
 	CHECK_EQ(bgood, good);
 }
 
+/*
+ * pmregs_etrace_decode_smi() fills the layouts once per call, while support
+ * packets change implicit_exception between packets: neither layout may read it.
+ */
+static void layouts_without_implicit_exception(size_t rounds)
+{
+	size_t r;
+	for (r = 0; r < rounds; r++) {
+		params_t p;
+		struct pmregs_etrace_smi_layout f0, f1;
+		struct pmregs_etrace_te_inst_layout l0, l1;
+		random_params(&p);
+		memset(&f0, 0x5a, sizeof f0);
+		memset(&f1, 0x5a, sizeof f1);
+		memset(&l0, 0x5a, sizeof l0);
+		memset(&l1, 0x5a, sizeof l1);
+		p.implicit_exception = 0;
+		pmregs_etrace_smi_layout_init(&p, &f0);
+		pmregs_etrace_te_inst_layout_init(&p, &l0);
+		p.implicit_exception = 1;
+		pmregs_etrace_smi_layout_init(&p, &f1);
+		pmregs_etrace_te_inst_layout_init(&p, &l1);
+		CHECK(memcmp(&f0, &f1, sizeof f0) == 0);
+		CHECK(memcmp(&l0, &l1, sizeof l0) == 0);
+	}
+}
+
 int main(void)
 {
+	layouts_without_implicit_exception(test_scale(200));
 	te_inst_payloads(test_scale(2000), 1000);
 	te_data_payloads(test_scale(500), 1000);
 	streams(test_scale(400) < 8 ? 8 : test_scale(400)); /* synced and unsynced starts at any scale: its walker-item count is checked */
