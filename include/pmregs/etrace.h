@@ -1400,9 +1400,9 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 			static const uint32_t mtab[32] = {0x0u, 0x1u, 0x7u, 0x7u, 0x7fu, 0x7fu, 0x7fu, 0x7fu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu};
 			w = wtab[f_branches & 31u]; /* 0 where it is absent */
 			x = (xf >> (pos & 63)) & mtab[f_branches & 31u];
+			pos += w;
+			out->branch_map = (uint32_t)x;
 		}
-		pos += w;
-		out->branch_map = (uint32_t)x;
 		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_address_width(p)) : (unsigned)L->width[3]);
 		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
 		pos += w;

@@ -1903,23 +1903,20 @@ class CodeGen:
         """Field F of merged shapes, there when the mask pm is all ones and 0 bits wide (stored as 0) when 0.
         zero: the fields that are 0 where F is absent (a width they make 0 there needs no mask)."""
         T = {m["name"]: m["T"] for m in v["members"]}
-        pad = "\t" * ind
+        pad = outer = "\t" * ind
         out = []
         lay = self.lay_entry(F)
         tab = self.width_table(Pk, F) if lay is None and F.width.const is None and self.zero_width(F, zero) else None
         if tab is not None:
-            # its width and mask from two tables by the field that decides them (cheaper than the expression)
-            ws, ms, T, ix = tab
-            out += [f"{pad}{{", f"{pad}\tstatic const unsigned char wtab[{len(ws)}] = {{{', '.join(map(str, ws))}}};",
-                    f"{pad}\tstatic const {T} mtab[{len(ms)}] = {{{', '.join(ms)}}};",
-                    f"{pad}\tw = wtab[{ix}]; /* 0 where it is absent */"]
-            get = self.window_get(Pk, maxstart, F.max_width, None, maskc=f"mtab[{ix}]")
-            out += [f"{pad}\tx = {get('w')};", f"{pad}}}", f"{pad}pos += w;"]
-            out += self.put(pad, F.name, {m["name"]: m["T"] for m in v["members"]}[F.name])
-            if F.name in self.dec_refs:
-                out.append(f"{pad}f_{F.name} = x;")
-            return out
-        if lay is None and F.width.const is None and self.zero_width(F, zero):
+            # its width and mask from two tables by the field that decides them (cheaper than the expression),
+            # in a block of their own
+            ws, ms, mt, ix = tab
+            pad = outer + "\t"
+            out += [f"{outer}{{", f"{pad}static const unsigned char wtab[{len(ws)}] = {{{', '.join(map(str, ws))}}};",
+                    f"{pad}static const {mt} mtab[{len(ms)}] = {{{', '.join(ms)}}};",
+                    f"{pad}w = wtab[{ix}]; /* 0 where it is absent */"]
+            wc, maskc = "w", f"mtab[{ix}]"
+        elif lay is None and F.width.const is None and self.zero_width(F, zero):
             out.append(f"{pad}w = {self.width_c(F, self.res(fields=self.dec_refs))}; /* 0 where it is absent */")
             wc, maskc = "w", None
         elif F.width.const is not None:
@@ -1936,6 +1933,8 @@ class CodeGen:
         out += self.put(pad, F.name, T[F.name])
         if F.name in self.dec_refs:
             out.append(f"{pad}f_{F.name} = x;")
+        if pad != outer:
+            out.append(f"{outer}}}")
         return out
 
     def width_table(self, Pk, F, most=6):
