@@ -5041,11 +5041,11 @@ PMREGS_HOT int pmregs_etrace_encap_stream_next_l(struct pmregs_etrace_encap_stre
 {
 	size_t start = s->pos, at;
 	int rc;
-	if (s->pos >= s->len)
+	if (PMREGS_UNLIKELY(s->pos >= s->len))
 		return 0;
 	it->offset = start;
 	it->status = PMREGS_OK;
-	if (!s->synced) {
+	if (PMREGS_UNLIKELY(!s->synced)) {
 		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)(((PMREGS_U64(32) + ((uint64_t)p->encap_srcid_bits / PMREGS_U64(8))) + (uint64_t)p->encap_timestamp_bytes)));
 		s->synced = 1;
 		if (at > start) {
@@ -5376,11 +5376,11 @@ PMREGS_HOT int pmregs_etrace_smi_stream_next_l(struct pmregs_etrace_smi_stream *
 {
 	size_t start = s->pos, at;
 	int rc;
-	if (s->pos >= s->len)
+	if (PMREGS_UNLIKELY(s->pos >= s->len))
 		return 0;
 	it->offset = start;
 	it->status = PMREGS_OK;
-	if (!s->synced) {
+	if (PMREGS_UNLIKELY(!s->synced)) {
 		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)(((PMREGS_U64(32) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) + PMREGS_U64(2))));
 		s->synced = 1;
 		if (at > start) {
@@ -5700,11 +5700,11 @@ PMREGS_HOT int pmregs_etrace_atb_stream_next_l(struct pmregs_etrace_atb_stream *
 {
 	size_t start = s->pos, at;
 	int rc;
-	if (s->pos >= s->len)
+	if (PMREGS_UNLIKELY(s->pos >= s->len))
 		return 0;
 	it->offset = start;
 	it->status = PMREGS_OK;
-	if (!s->synced) {
+	if (PMREGS_UNLIKELY(!s->synced)) {
 		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)((PMREGS_U64(32) + PMREGS_U64(2))));
 		s->synced = 1;
 		if (at > start) {
@@ -6035,11 +6035,11 @@ PMREGS_HOT int pmregs_etrace_smi_data_stream_next_l(struct pmregs_etrace_smi_dat
 {
 	size_t start = s->pos, at;
 	int rc;
-	if (s->pos >= s->len)
+	if (PMREGS_UNLIKELY(s->pos >= s->len))
 		return 0;
 	it->offset = start;
 	it->status = PMREGS_OK;
-	if (!s->synced) {
+	if (PMREGS_UNLIKELY(!s->synced)) {
 		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)(((PMREGS_U64(32) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) + PMREGS_U64(2))));
 		s->synced = 1;
 		if (at > start) {

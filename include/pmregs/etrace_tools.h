@@ -2581,13 +2581,13 @@ static inline int pmregs_etrace_encap_stream_next_cold(struct pmregs_etrace_enca
 	const unsigned char *c;
 	size_t start = s->pos, avail, at, nb, n, i;
 	int rc, prc;
-	if (s->pos >= s->len)
+	if (PMREGS_UNLIKELY(s->pos >= s->len))
 		return 0;
 	it->offset = start;
 	it->has_payload = 0;
 	it->payload_len = 0;
 	it->status = PMREGS_OK;
-	if (!s->synced) {
+	if (PMREGS_UNLIKELY(!s->synced)) {
 		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)(((PMREGS_U64(32) + ((uint64_t)p->encap_srcid_bits / PMREGS_U64(8))) + (uint64_t)p->encap_timestamp_bytes)));
 		s->synced = 1;
 		if (at > start) {
@@ -2702,13 +2702,13 @@ static inline int pmregs_etrace_smi_stream_next_cold(struct pmregs_etrace_smi_st
 	const unsigned char *c;
 	size_t start = s->pos, avail, at, nb, n, i;
 	int rc, prc;
-	if (s->pos >= s->len)
+	if (PMREGS_UNLIKELY(s->pos >= s->len))
 		return 0;
 	it->offset = start;
 	it->has_payload = 0;
 	it->payload_len = 0;
 	it->status = PMREGS_OK;
-	if (!s->synced) {
+	if (PMREGS_UNLIKELY(!s->synced)) {
 		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)(((PMREGS_U64(32) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) + PMREGS_U64(2))));
 		s->synced = 1;
 		if (at > start) {
@@ -2823,13 +2823,13 @@ static inline int pmregs_etrace_atb_stream_next_cold(struct pmregs_etrace_atb_st
 	const unsigned char *c;
 	size_t start = s->pos, avail, at, nb, n, i;
 	int rc, prc;
-	if (s->pos >= s->len)
+	if (PMREGS_UNLIKELY(s->pos >= s->len))
 		return 0;
 	it->offset = start;
 	it->has_payload = 0;
 	it->payload_len = 0;
 	it->status = PMREGS_OK;
-	if (!s->synced) {
+	if (PMREGS_UNLIKELY(!s->synced)) {
 		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)((PMREGS_U64(32) + PMREGS_U64(2))));
 		s->synced = 1;
 		if (at > start) {
@@ -2944,13 +2944,13 @@ static inline int pmregs_etrace_smi_data_stream_next_cold(struct pmregs_etrace_s
 	const unsigned char *c;
 	size_t start = s->pos, avail, at, nb, n, i;
 	int rc, prc;
-	if (s->pos >= s->len)
+	if (PMREGS_UNLIKELY(s->pos >= s->len))
 		return 0;
 	it->offset = start;
 	it->has_payload = 0;
 	it->payload_len = 0;
 	it->status = PMREGS_OK;
-	if (!s->synced) {
+	if (PMREGS_UNLIKELY(!s->synced)) {
 		at = pmregs_zero_run_resync(s->buf, s->len, s->pos, (size_t)(((PMREGS_U64(32) + (((uint64_t)p->smi_index_bits + PMREGS_U64(7)) / PMREGS_U64(8))) + PMREGS_U64(2))));
 		s->synced = 1;
 		if (at > start) {
