@@ -2202,20 +2202,13 @@ class CodeGen:
         R = ranged[0]
         lo, hi = R.is_set[0]
         widths = [F.width.tree for F in pre]
-        names = set()
-        for w in widths + [Pk.size.tree]:
-            sub = self.params_of(w, frozenset(fixed) | {F.name for F in pre})
-            if sub is None:
-                return None
-            names |= sub
-        names = sorted(names)
-        ranges = [range(self.fam.param_map[n].min, self.fam.param_map[n].max + 1) for n in names]
-        if math.prod(len(r) for r in ranges) * (hi - lo + 1) > most * 32:
+        envs = self.param_sets(widths + [Pk.size.tree], frozenset(fixed) | {F.name for F in pre}, most)
+        if envs is None:
             return None
         takes = {}
-        for vals in itertools.product(*ranges):
+        for penv in envs:
             for x in range(lo, hi + 1):
-                env = dict({F.name: 0 for F in pre}, **fixed, **dict(zip(names, vals)), **{R.name: x})
+                env = dict({F.name: 0 for F in pre}, **fixed, **penv, **{R.name: x})
                 try:
                     pos = sum(self.tool.value(w, env) for w in widths)
                     size = self.tool.value(Pk.size.tree, env)
@@ -2254,21 +2247,24 @@ class CodeGen:
     def whole_bytes(self, widths, fixed, most=4096):
         """True when the widths (with the fields in fixed at those values) add up to whole bytes for every
         parameter set in the parameters' ranges (at most `most` of them tried; else False)."""
+        envs = self.param_sets(widths, frozenset(fixed), most)
+        return envs is not None and all(sum(self.tool.value(w, dict(fixed, **env)) for w in widths) % 8 == 0
+                                        for env in envs)
+
+    def param_sets(self, trees, known, most):
+        """Every assignment ({name: value}) of the parameters the trees read (names in known aside) over
+        their legal ranges; None when they read something else or there are more than `most`."""
         names = set()
-        for w in widths:
-            sub = self.params_of(w, frozenset(fixed))
+        for t in trees:
+            sub = self.params_of(t, known)
             if sub is None:
-                return False
+                return None
             names |= sub
         names = sorted(names)
         ranges = [range(self.fam.param_map[n].min, self.fam.param_map[n].max + 1) for n in names]
         if math.prod(len(r) for r in ranges) > most:
-            return False
-        for vals in itertools.product(*ranges):
-            env = dict(fixed, **dict(zip(names, vals)))
-            if sum(self.tool.value(w, env) for w in widths) % 8:
-                return False
-        return True
+            return None
+        return [dict(zip(names, vals)) for vals in itertools.product(*ranges)]
 
     def max_start(self, shape, i):
         """The furthest bit where field i of shape can start, over all legal parameters."""
