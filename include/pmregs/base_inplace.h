@@ -196,12 +196,14 @@ PMREGS_HOT uint64_t pmregs_ip_xget(uint64_t xw, uint64_t fill, unsigned pos)
 
 /*
  * pmregs_ip_check_tail() on a word of pmregs_ip_word_bytes(): the payload was
- * received as have bits and its fields end at bit nbits (>= 1). The spare
- * bits are copies of the last one when xw has nothing from bit nbits - 1 on.
+ * received as have (at most 64) bits and its fields end at bit nbits (>= 1).
+ * The spare bits are copies of the last one when xw has nothing from bit
+ * nbits - 1 on. Fields that end at bit 64 or later leave no spare bits: where
+ * the compiler can tell that they do, the test folds away.
  */
 PMREGS_HOT int pmregs_ip_xcheck_tail(uint64_t xw, size_t nbits, size_t have)
 {
-	if (have <= nbits)
+	if ((PMREGS_IP_CONSTANT(nbits >= 64u) && nbits >= 64u) || have <= nbits)
 		return PMREGS_OK;
 	if (have - nbits >= 8)
 		return PMREGS_ETOOLONG;

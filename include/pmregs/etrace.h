@@ -1371,54 +1371,76 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 	x = (xf >> (pos & 63)) & PMREGS_U64(0x3);
 	pos += 2u;
 	f_format = x;
-	if (PMREGS_LIKELY(x == 1u || x == 2u)) do {
-		/* addr_only, diff_delta: one path, no branch on which */
-		const uint64_t sel = x;
-		const unsigned spos = pos;
-		uint64_t m0 = sel - 2u;
-		PMREGS_IP_OPAQUE(m0);
-		pmregs_ip_store64((unsigned char *)out + offsetof(struct pmregs_etrace_te_inst, format), (uint64_t)sel);
-		out->time = 0;
-		out->context = 0;
-		out->ecause = 0;
-		out->tval = 0;
-		out->encoder_mode = 0;
-		out->ioptions = 0;
-		out->doptions = 0;
-		out->branch_count = 0;
-		out->index = 0;
-		x = (xf >> (pos & 63)) & (PMREGS_U64(0x1f) & m0);
-		pos += (5u & (unsigned)m0);
-		f_branches = x;
-		if (PMREGS_UNLIKELY((m0 & (uint64_t)!(x >= 1u)))) {
-			x = sel;
-			pos = spos;
-			break;
-		}
-		{
-			static const unsigned char wtab[32] = {0, 1, 3, 3, 7, 7, 7, 7, 15, 15, 15, 15, 15, 15, 15, 15, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31};
-			static const uint32_t mtab[32] = {0x0u, 0x1u, 0x7u, 0x7u, 0x7fu, 0x7fu, 0x7fu, 0x7fu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu};
-			w = wtab[f_branches & 31u]; /* 0 where it is absent */
-			x = (xf >> (pos & 63)) & mtab[f_branches & 31u];
-			pos += w;
+	{
+		static const struct { uint32_t m_branch_map; uint8_t pos, shape, v_branches, p_branch_map; } ktab[128] = {
+			{0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x1u, 8, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 1, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7u, 10, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 2, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7u, 10, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 3, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fu, 14, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 4, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fu, 14, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 5, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fu, 14, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 6, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fu, 14, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 7, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffu, 22, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 8, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffu, 22, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 9, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffu, 22, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 10, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffu, 22, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 11, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffu, 22, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 12, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffu, 22, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 13, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffu, 22, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 14, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffu, 22, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 15, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 16, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 17, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 18, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 19, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 20, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 21, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 22, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 23, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 24, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 25, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 26, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 27, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 28, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 29, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 30, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0}, {0x7fffffffu, 38, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 31, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0}
+		};
+		const unsigned key = (unsigned)(xf & 127u);
+		if (PMREGS_LIKELY(ktab[key].pos)) {
+			/* addr_only, diff_delta: one path, no branch on which */
+			pmregs_ip_store64((unsigned char *)out + offsetof(struct pmregs_etrace_te_inst, format), (uint64_t)(key & 3u));
+			out->time = 0;
+			out->context = 0;
+			out->ecause = 0;
+			out->tval = 0;
+			out->encoder_mode = 0;
+			out->ioptions = 0;
+			out->doptions = 0;
+			out->branch_count = 0;
+			out->index = 0;
+			x = ktab[key].v_branches;
+			f_branches = x;
+			x = (xf >> ktab[key].p_branch_map) & ktab[key].m_branch_map;
 			out->branch_map = (uint32_t)x;
+			pos = ktab[key].pos;
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_address_width(p)) : (unsigned)L->width[3]);
+			x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
+			pos += w;
+			out->address = (uint64_t)x;
+			w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) : (unsigned)L->width[8]);
+			grp = pmregs_ip_xget(xw, fill, pos);
+			bw1 = (((grp >> 0) & PMREGS_U64(0x7)) * PMREGS_U64(0x40810000)) & PMREGS_U64(0x101010000); /* notify, updiscon, irreport */
+			pos += 3u;
+			pmregs_ip_store64((unsigned char *)out + offsetof(struct pmregs_etrace_te_inst, denable), bw1);
+			out->shape = (uint8_t)(ktab[key].shape);
+			out->branches = (uint8_t)f_branches;
+			x = 3u + w <= 64u ? (grp >> 3) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) & 63)) - 1) : L->mask[8]) : pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) & 63)) - 1) : L->mask[8]);
+			pos += w;
+			out->irdepth = (uint64_t)x;
+			return pmregs_ip_xcheck_tail(xw, pos, have);
 		}
-		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_address_width(p)) : (unsigned)L->width[3]);
-		x = ((xw >> (pos & 63)) ^ fill) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_address_width(p))) ? pmregs_lowmask((unsigned)((uint64_t)pmregs_etrace_address_width(p))) : L->mask[3]);
-		pos += w;
-		out->address = (uint64_t)x;
-		w = (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) : (unsigned)L->width[8]);
-		grp = pmregs_ip_xget(xw, fill, pos);
-		bw1 = (((grp >> 0) & PMREGS_U64(0x7)) * PMREGS_U64(0x40810000)) & PMREGS_U64(0x101010000); /* notify, updiscon, irreport */
-		pos += 3u;
-		pmregs_ip_store64((unsigned char *)out + offsetof(struct pmregs_etrace_te_inst, denable), bw1);
-		out->shape = (uint8_t)((uint64_t)PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY ^ (((uint64_t)PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA ^ PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY) & m0));
-		out->branches = (uint8_t)f_branches;
-		x = 3u + w <= 64u ? (grp >> 3) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) & 63)) - 1) : L->mask[8]) : pmregs_ip_xget(xw, fill, pos) & (!L || PMREGS_IP_CONSTANT((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p))) ? (((uint64_t)1 << ((unsigned)((uint64_t)pmregs_etrace_irdepth_width(p)) & 63)) - 1) : L->mask[8]);
-		pos += w;
-		out->irdepth = (uint64_t)x;
-		return pmregs_ip_xcheck_tail(xw, pos, have);
-	} while (0);
+	}
 	if (x == 3u) {
 		x = (xf >> (pos & 63)) & PMREGS_U64(0x3);
 		pos += 2u;

@@ -36,6 +36,7 @@
  *    offset, which reads a constant block where it is, against the same
  *    reference read (the payload, where the walker stops, and no payload
  *    where the reference has none or fails).
+ * 4. pmregs_ip_xcheck_tail()'s shortcut for fields that end at bit 64 or later.
  *
  * pmregs-test: no-force-inline (its native gcc -O2 build defines PMREGS_NO_FORCE_INLINE, a fifth of the build
  * time: part 3, whose path needs _read() and _batch() inlined where the block is constant, forces just that, below)
@@ -620,8 +621,29 @@ static void layouts_without_implicit_exception(size_t rounds)
 	}
 }
 
+/*
+ * pmregs_ip_xcheck_tail() returns at once where the compiler can tell that the
+ * fields end at bit 64 or later (constant positions here): the same statuses as
+ * where it cannot (positions it only knows at run time), for payloads of 1..8
+ * bytes in the word decoders' form (nothing from the received length's last bit on).
+ */
+static void xcheck_tail_ends(size_t rounds)
+{
+	volatile size_t at[3] = {63, 64, 71};
+	size_t r, have;
+	for (r = 0; r < rounds; r++)
+		for (have = 8; have <= 64; have += 8) {
+			uint64_t xw = rnd() & ((uint64_t)-1 >> (65 - have));
+			CHECK(pmregs_ip_xcheck_tail(xw, 63, have) == pmregs_ip_xcheck_tail(xw, at[0], have));
+			CHECK(pmregs_ip_xcheck_tail(xw, 64, have) == pmregs_ip_xcheck_tail(xw, at[1], have));
+			CHECK(pmregs_ip_xcheck_tail(xw, 71, have) == pmregs_ip_xcheck_tail(xw, at[2], have));
+			CHECK(pmregs_ip_xcheck_tail(xw, at[1], have) == PMREGS_OK);
+		}
+}
+
 int main(void)
 {
+	xcheck_tail_ends(test_scale(1000));
 	layouts_without_implicit_exception(test_scale(200));
 	te_inst_payloads(test_scale(2000), 1000);
 	te_data_payloads(test_scale(500), 1000);

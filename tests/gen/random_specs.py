@@ -12,11 +12,12 @@ ignored and must-be-one ranges, repeat groups, variants, register arrays with
 address facts, enums, constants, tables with field checks, functions (field
 reads, replace(), any()), matchers, encoders (some whose every event needs a
 mask bit, given by its named bits) and packets with a stream and parameter
-presets; empty parts too (a table without rows or columns, a field without
-named values, a family without registers). The odds favour what is rare in
-combination (a repeat group, signed or unsigned, in a layout with variants or
-of 8 or 16 bits; must-be-one bits in an encoder's control layout; split and
-signed fields in the cases of a variant), so that the default 200 specs reach
+presets (some with merged shapes that a key table reads); empty parts too (a
+table without rows or columns, a field without named values, a family without
+registers). The odds favour what is rare in combination (a repeat group,
+signed or unsigned, in a layout with variants or of 8 or 16 bits; must-be-one
+bits in an encoder's control layout; split and signed fields in the cases of a
+variant), so that the default 200 specs reach
 the rare shapes of the generated header code (in gcov's lines and branches,
 names and numbers aside) that would otherwise take 300 or more. The spec
 folder also holds what is no spec (a folder, a dangling link, a name with a
@@ -389,12 +390,19 @@ class Spec:
         self.out(f"  {p}:")
         self.out("    doc: a packet")
         self.out("    compression: sign")
-        self.out(f"    max_bytes: {(2 + wa + wb + 40 + nf + 7) // 8 + 1}")
-        if (wa + wb) % 2 == 0:             # half the packets: both shapes on the word decoder's one path
+        merged = (wa + wb) % 2 == 0
+        # some merged packets: a field whose width a (6 bits at most) decides, in shape two only, so the
+        # word decoder reads kind and a's values, d's position and mask from a key table (no draw of r: the
+        # same seed gives the same specs otherwise)
+        keyed = merged and wa <= 6
+        self.out(f"    max_bytes: {(2 + wa + wb + 40 + nf + 7) // 8 + 1 + (3 if keyed else 0)}")
+        if merged:                          # half the packets: both shapes on the word decoder's one path
             self.out("    merge: [[one, two]]")
         self.out("    fields:")
         self.out('      kind: {width: 2, doc: "shape selector"}')
         self.out(f'      a: {{width: {wa}, doc: "a"}}')
+        if keyed:
+            self.out('      d: {width: "a % 25", doc: "d, as wide as a says (up to 24 bits)"}')
         self.out(f'      b: {{width: {wb}, doc: "b"}}')
         self.out('      c: {width: "w_p", doc: "c, as wide as the parameter says"}')
         for i in range(nf):
@@ -405,7 +413,7 @@ class Spec:
         self.out(f"        fields: [{{name: kind, is: 0}}, a{flags if nf % 2 else ''}]")
         self.out("      - name: two")
         self.out("        doc: kind 1 to 3")
-        self.out(f'        fields: [{{name: kind, is: "1..3"}}, a, b, c{flags}]')
+        self.out(f'        fields: [{{name: kind, is: "1..3"}}, a, {"d, " if keyed else ""}b, c{flags}]')
         if r.random() < 0.6:
             self.stream(p)
 

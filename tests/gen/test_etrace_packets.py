@@ -295,15 +295,66 @@ class TestEtraceReaders(unittest.TestCase):
                       st["fast"]["conds"][0])
         self.assertFalse(any("f_length" in c for c in st["fast"]["conds"]))
 
-    def test_branch_map_width_table(self):
-        # formats 1 and 2 merged: branch_map's width and mask by branches, from tables (the width's values are
-        # the ETRACE format 1 table's: 0 where the map is absent, else the smallest of 1, 3, 7, 15, 31 >= n)
+    def test_branch_map_key_table(self):
+        # formats 1 and 2 merged: one table keyed on format (bits 1:0) and branches (bits 6:2) says whether the
+        # merged path takes the packet (format 2, or format 1 with 1..31 branches), its shape, branches, and
+        # branch_map's position and mask; the map's width is the ETRACE format 1 table's (the smallest of 1, 3,
+        # 7, 15, 31 >= branches), the address follows the map
         te = next(p for p in self.v["packets"] if p["name"] == "te_inst")
-        text = "\n".join(line.strip() for line in te["decode_word_body"]["tree"])
-        want = [0, 1, 3, 3] + [7] * 4 + [15] * 8 + [31] * 16
-        self.assertIn("static const unsigned char wtab[32] = {" + ", ".join(map(str, want)) + "};", text)
-        masks = ", ".join(f"{(1 << w) - 1:#x}u" for w in want)
-        self.assertIn("static const uint32_t mtab[32] = {" + masks + "};", text)
+        rows = key_rows(te["decode_word_body"]["tree"],
+                        "static const struct { uint32_t m_branch_map; uint8_t pos, shape, v_branches, p_branch_map; } ktab[128]")
+        self.assertEqual(len(rows), 128)
+        for key, row in enumerate(rows):
+            fmt, n = key & 3, key >> 2
+            if fmt == 2:
+                want = ["0x0u", "2", "PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY", "0", "2"]
+            elif fmt == 1 and n:
+                w = next(w for w in (1, 3, 7, 15, 31) if w >= n)
+                want = [f"{(1 << w) - 1:#x}u", str(7 + w), "PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA", str(n), "7"]
+            else:
+                want = ["0"] * 5
+            self.assertEqual(row, want, f"key {key}")
+
+
+def key_rows(lines, decl):
+    """The entries of the key table declared as decl in the generated lines, each as its list of C values."""
+    text = "\n".join(line.strip() for line in lines)
+    at = text.index(decl + " = {")
+    body = text[at + len(decl) + 4:text.index("};", at)]
+    return [[x.strip() for x in row.split(",")] for row in body.replace("\n", " ").strip(" {}").split("}, {")]
+
+
+class TestMergedTables(unittest.TestCase):
+    """A merge group's leading fields from a key table, or a width from a width table when there is none."""
+
+    def tree(self, body):
+        from pmregs_gen.emit import HeaderView
+        fam = family(body)
+        return HeaderView(fam, "t.yaml", (HEAD + body).encode(), reserved=False).packets_view["packets"][0]["decode_word_body"]["tree"]
+
+    def test_width_table_without_key(self):
+        # the group's first field after kind has a parameter's width: no key table; data (n * 2 bits, only in
+        # small) takes its width and mask from tables by n
+        text = "\n".join(self.tree(PACKET.replace("    compression: sign\n", "    compression: sign\n    merge: [[big, small]]\n", 1)))
+        self.assertNotIn("ktab", text)
+        self.assertIn("static const unsigned char wtab[8] = {0, 2, 4, 6, 8, 10, 12, 14};", text)
+
+    def test_key_table(self):
+        # n after kind in both shapes: the key is kind (bits 1:0) and n (bits 4:2); small's data follows at bit 5,
+        # n * 2 bits wide, and is absent (0 wide, mask 0) in big; kind 3 picks no shape; flag and depth, of
+        # constant widths, are read after the table's fields
+        body = PACKET.replace("    compression: sign\n", "    compression: sign\n    merge: [[big, small]]\n", 1).replace(
+            '[{name: kind, is: "big..other"}, wide]', '[{name: kind, is: "big..other"}, n]')
+        rows = key_rows(self.tree(body), "static const struct { uint32_t m_data; uint8_t pos, shape, v_n, p_data; } ktab[32]")
+        for key, row in enumerate(rows):
+            kind, n = key & 3, key >> 2
+            if kind == 0:
+                want = [f"{(1 << 2 * n) - 1:#x}u", str(5 + 2 * n), "PMREGS_T_P_SHAPE_SMALL", str(n), "5"]
+            elif kind in (1, 2):
+                want = ["0x0u", "5", "PMREGS_T_P_SHAPE_BIG", str(n), "5"]
+            else:
+                want = ["0"] * 5
+            self.assertEqual(row, want, f"key {key}")
 
 
 if __name__ == "__main__":

@@ -44,7 +44,12 @@ are each one width expression wherever they appear, in one order. The word
 decoder reads such a group on one path, without a branch on that field: a
 field that some of them lack is read 0 bits wide (and stored as 0) in those,
 so every later position follows arithmetically. A later `is` of one of them
-that does not hold sends the packet to the decision tree as before.
+that does not hold sends the packet to the decision tree as before. Where the
+telling field and the constant-width fields after it fit in 8 bits and a later
+field's width depends on them alone (E-Trace: format, branches, then
+branch_map), one table keyed on those bits says whether the group takes the
+packet, which shape it is, those fields' values and the later fields'
+positions and masks.
 """
 
 import ast
@@ -1959,17 +1964,124 @@ class CodeGen:
         ms = [f"PMREGS_U64({(1 << w) - 1:#x})" if wide else f"{(1 << w) - 1:#x}u" for w in ws]
         return ws, ms, "uint64_t" if wide else "uint32_t", f"{self.res(fields=self.dec_refs)(G)} & {n - 1}u"
 
+    def key_table(self, M, most=8):
+        """A merge group's table, keyed on the bits from its switch's field on (that field at a constant
+        position, then the group's leading fields of constant width, at most `most` bits in all): for each
+        key, whether it picks a member whose `is` of those fields hold, that member, the fields' values (0
+        where absent), the position and width of each following field whose width they alone decide (no
+        parameter, no `is`, not a packed byte member, within the first 64 bits; 0 wide where absent), and
+        the position after those (up to the last such field of varying width). None when there is none (the
+        table would only replace arithmetic that is as cheap)."""
+        sw, members = M["node"], M["members"]
+        lead = members[0][1].fields[:sw.index + 1]
+        if any(F.width.const is None for F in lead):
+            return None
+        s0, dw = sum(F.width.const for F in lead[:-1]), lead[-1].width.const
+        names = M["fields"]
+
+        def field(j, name):
+            return next((F for F in members[j][1].fields[sw.index + 1:] if F.name == name), None)
+        nkey, ends = 0, [dw] * len(members)
+        while nkey < len(names):
+            fs = [field(j, names[nkey]) for j in range(len(members))]
+            if any(F is not None and (F.rest or F.width.const is None or F.implied is not None) for F in fs):
+                break
+            new = [e + (F.width.const if F is not None else 0) for F, e in zip(fs, ends)]
+            if max(new) > most or s0 + max(new) > 64:
+                break
+            ends, nkey = new, nkey + 1
+        keyn, ntab = frozenset(names[:nkey]), 0
+        while nkey + ntab < len(names):
+            name = names[nkey + ntab]
+            fs = [F for F in (field(j, name) for j in range(len(members))) if F is not None]
+            if name in self.pack or any(F.rest or F.is_set is not None or F.implied is not None or
+                                        (F.width.const is None and (not self.tool.names(F.width.tree) <= keyn or
+                                                                    self.params_of(F.width.tree, keyn) != set()))
+                                        for F in fs):
+                break
+            ntab += 1
+        # up to the last field of varying width (a constant one after it follows from pos as cheaply)
+        vary = [t for t in range(ntab) if any(F is not None and F.width.const is None
+                                              for F in (field(j, names[nkey + t]) for j in range(len(members))))]
+        if not nkey or not vary:
+            return None
+        ntab = vary[-1] + 1
+        bits, entries = max(ends), []
+        for key in range(1 << bits):
+            sel = key & ((1 << dw) - 1)
+            j = next((j for j, (st, _) in enumerate(members) if any(lo <= sel <= hi for lo, hi in st)), None)
+            vals, pos, tabs = {}, dw, []
+            for name in names[:nkey]:
+                F = field(j, name) if j is not None else None
+                vals[name] = (key >> pos) & ((1 << F.width.const) - 1) if F is not None else 0
+                if F is not None and F.is_set is not None and not any(lo <= vals[name] <= hi for lo, hi in F.is_set):
+                    j = None
+                pos += F.width.const if F is not None else 0
+            if j is None:
+                entries.append(None)
+                continue
+            for name in names[nkey:nkey + ntab]:
+                F = field(j, name)
+                try:
+                    w = 0 if F is None else F.width.const if F.width.const is not None else \
+                        self.tool.value(F.width.tree, vals)
+                except (KeyError, ZeroDivisionError, ValueError):
+                    return None
+                if F is not None and not 0 <= w <= F.max_width or s0 + pos + w > 64:
+                    return None
+                tabs.append((s0 + pos, w))
+                pos += w
+            entries.append({"member": j, "vals": vals, "tabs": tabs, "pos": s0 + pos})
+        return {"s0": s0, "bits": bits, "key": names[:nkey], "tab": names[nkey:nkey + ntab], "entries": entries}
+
+    def key_table_lines(self, kt, pad, macro):
+        """The C of a key table (key_table()): a block-scope array of structs without implicit padding, of
+        4, 8 or 16 bytes when that holds them (indexing scales), and the key, read from xf. pos 0 marks a
+        key that the group does not take; macro[j]: member j's shape constant."""
+        wide = any(w > 32 for e in kt["entries"] if e for _, w in e["tabs"])
+        mt, msz = ("uint64_t", 8) if wide else ("uint32_t", 4)
+        byt = ["pos", "shape"] + [f"v_{n}" for n in kt["key"]] + [f"p_{n}" for n in kt["tab"]]
+        size = msz * len(kt["tab"]) + len(byt)
+        full = next((n for n in (4, 8, 16) if n >= size and n % msz == 0), -(-size // msz) * msz)
+        decl = " ".join(f"{mt} m_{n};" for n in kt["tab"]) + f" uint8_t {', '.join(byt)}" + \
+            (f", pmregs_pad[{full - size}]" if full > size else "") + ";"
+        rows = []
+        for e in kt["entries"]:
+            if e is None:
+                vals = ["0"] * (len(kt["tab"]) + len(byt))
+            else:
+                vals = [f"PMREGS_U64({(1 << w) - 1:#x})" if wide else f"{(1 << w) - 1:#x}u" for _, w in e["tabs"]]
+                vals += [str(e["pos"]), macro[e["member"]]] + [str(e["vals"][n]) for n in kt["key"]]
+                vals += [str(p) for p, _ in e["tabs"]]
+            rows.append("{" + ", ".join(vals + (["{0}"] if full > size else [])) + "}")
+        key = f"(xf >> {kt['s0']})" if kt["s0"] else "xf"
+        return ([f"{pad}static const struct {{ {decl} }} ktab[{len(rows)}] = {{"] +
+                [f"{pad}\t{', '.join(rows[i:i + 4])}{',' if i + 4 < len(rows) else ''}" for i in range(0, len(rows), 4)] +
+                [f"{pad}}};", f"{pad}const unsigned key = (unsigned)({key} & {len(rows) - 1}u);"])
+
     def merged_lines(self, Pk, M, out, ind, v):
         """A merge group (Pk.merges) at its switch, whose field is in x: when x chooses one of the group's
         shapes, that shape read on the group's one path, returning; when a later `is` of it does not hold,
-        x and pos as they were, for the decision tree."""
+        x and pos as they were, for the decision tree. With a key table (key_table()), the table tells
+        whether the group takes the packet, which member it is, and the leading fields' values,
+        positions and masks, instead of a test and arithmetic one after another."""
         pad = "\t" * (ind + 1)
         sw, members = M["node"], M["members"]
         cond = lambda s: self.is_cond(type("F", (), {"is_set": s})(), "sel")     # noqa: E731
         every = sorted(r for s, _ in members for r in s)
+        macro = {S.name: v["shapes"][Pk.shapes.index(S)]["macro"] for _, S in members}
+        kt = self.key_table(M)
+        done = set(kt["key"] + kt["tab"]) if kt else set()
+        outer = pad
+        if kt:
+            # a block of its own for the table's declarations
+            out.append(f"{pad}{{")
+            pad += "\t"
+            out += self.key_table_lines(kt, pad, [macro[S.name] for _, S in members])
         head = len(out)
         # merged shapes are the common ones: their path laid out straight
-        out.append(f"{pad}if (PMREGS_LIKELY({self.is_cond(type('F', (), {'is_set': every})())})) {{")
+        test = "ktab[key].pos" if kt else self.is_cond(type('F', (), {'is_set': every})())
+        out.append(f"{pad}if (PMREGS_LIKELY({test})) {{")
         pad1 = pad + "\t"
         names = ", ".join(S.name for _, S in members)
         out.append(f"{pad1}/* {names}: one path, no branch on which */")
@@ -1980,7 +2092,7 @@ class CodeGen:
         masks, decl = {}, []
         for name in M["fields"]:
             js = tuple(j for j, _ in where[name])
-            if len(js) < len(members) and js not in masks:
+            if name not in done and len(js) < len(members) and js not in masks:
                 masks[js] = f"m{len(masks)}"
                 c = " || ".join(f"({cond(members[j][0])})" for j in js)
                 decl.append(f"{masks[js]} = {self.sel_mask([members[j][0] for j in js], every, c)}")
@@ -1991,17 +2103,20 @@ class CodeGen:
             return masks[(j,)]
         for name in M["fields"]:
             for j, i in where[name]:
-                if members[j][1].fields[i].is_set:
+                if name not in done and members[j][1].fields[i].is_set:
                     mask_of(j)
-        for j in range(1, len(members)):     # the shape's value
+        for j in range(1, len(members) if not kt else 1):     # the shape's value (the table holds it)
             mask_of(j)
-        out.append(f"{pad1}const uint64_t sel = x;")
-        spos = len(out)
+        spos = len(out) + 1
+        if masks or not kt:
+            out.append(f"{pad1}const uint64_t sel = x;")
         if decl:
             out.append(f"{pad1}uint64_t {', '.join(decl)};")
             out += [f"{pad1}PMREGS_IP_OPAQUE({masks[js]});" for js in masks]
         fields, partial, checks = [], {}, {}
         for k, name in enumerate(M["fields"]):
+            if name in done:
+                continue
             at = where[name]
             F = members[at[0][0]][1].fields[at[0][1]]
             fields.append((k, F))
@@ -2025,6 +2140,17 @@ class CodeGen:
         for m in v["members"]:
             if m["name"] not in have:
                 out += self.put_zero(pad1, m["name"])
+        if kt:
+            # the leading fields from the table: the key's fields' values, then each following field at its
+            # position with its mask (0 where absent)
+            T = {m["name"]: m["T"] for m in v["members"]}
+            for name in kt["key"] + kt["tab"]:
+                get = f"ktab[key].v_{name}" if name in kt["key"] else f"(xf >> ktab[key].p_{name}) & ktab[key].m_{name}"
+                out.append(f"{pad1}x = {get};")
+                out += self.put(pad1, name, T[name])
+                if name in self.dec_refs:
+                    out.append(f"{pad1}f_{name} = x;")
+            out.append(f"{pad1}pos = ktab[key].pos;")
         def known(k):
             # what the `is` of the shapes that have field k make of the fields its width tests (0 where absent)
             r = {}
@@ -2044,19 +2170,20 @@ class CodeGen:
             return r
         self.tool.branchless = True
         try:
-            self.fields_lines(Pk, fields, ms, out, ind + 1, v, partial=partial, checks=checks, known=known)
+            self.fields_lines(Pk, fields, ms, out, ind + 1 + bool(kt), v, partial=partial, checks=checks, known=known)
         finally:
             self.tool.branchless = False
-        macro = {S.name: v["shapes"][Pk.shapes.index(S)]["macro"] for _, S in members}
         # the first shape's value, xor its difference from the chosen one's (the masks exclude each other)
         first = macro[members[0][1].name]
-        pick = " ^ ".join([f"(uint64_t){first}"] + [f"(((uint64_t){macro[S.name]} ^ {first}) & {mask_of(j)})"
-                                                    for j, (_, S) in enumerate(members[1:], 1)])
+        pick = "ktab[key].shape" if kt else " ^ ".join(
+            [f"(uint64_t){first}"] + [f"(((uint64_t){macro[S.name]} ^ {first}) & {mask_of(j)})"
+                                      for j, (_, S) in enumerate(members[1:], 1)])
         if self.pw is not None:
             consts = self.tree_values(members[0][1].fields[:sw.index])
             consts["shape"] = (f"({pick})",)
             if members[0][1].fields[sw.index].name in self.pack:
-                consts[members[0][1].fields[sw.index].name] = ("sel",)
+                consts[members[0][1].fields[sw.index].name] = ("sel",) if not kt else \
+                    (f"(key & {(1 << members[0][1].fields[sw.index].width.const) - 1}u)",)   # the key holds it
             out += self.put_words(Pk, v, consts)
             self.pw = None
         if "shape" not in self.pack:
@@ -2075,6 +2202,8 @@ class CodeGen:
             out.append(f"{pad}}} while (0);")
         else:
             out.append(f"{pad}}}")
+        if kt:
+            out.append(f"{outer}}}")
 
     @staticmethod
     def sel_mask(sets, every, c):
