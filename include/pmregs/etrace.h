@@ -1372,6 +1372,7 @@ PMREGS_HOT int pmregs_etrace_te_inst_decode_word_l(const struct pmregs_etrace_pa
 	pos += 2u;
 	f_format = x;
 	{
+		/* by bits 0..6 (format, branches): pos, where branch_map ends (0: not this path), the shape, branches (0 where absent), where branch_map starts and its mask (0 where absent) */
 		static const struct { uint32_t m_branch_map; uint8_t pos, shape, v_branches, p_branch_map; } ktab[128] = {
 			{0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},
 			{0, 0, 0, 0, 0}, {0x1u, 8, PMREGS_ETRACE_TE_INST_SHAPE_DIFF_DELTA, 1, 7}, {0x0u, 2, PMREGS_ETRACE_TE_INST_SHAPE_ADDR_ONLY, 0, 2}, {0, 0, 0, 0, 0},

@@ -2032,7 +2032,8 @@ class CodeGen:
                 tabs.append((s0 + pos, w))
                 pos += w
             entries.append({"member": j, "vals": vals, "tabs": tabs, "pos": s0 + pos})
-        return {"s0": s0, "bits": bits, "key": names[:nkey], "tab": names[nkey:nkey + ntab], "entries": entries}
+        return {"s0": s0, "bits": bits, "disc": lead[-1].name, "key": names[:nkey], "tab": names[nkey:nkey + ntab],
+                "entries": entries}
 
     def key_table_lines(self, kt, pad, macro):
         """The C of a key table (key_table()): a block-scope array of structs without implicit padding, of
@@ -2055,7 +2056,12 @@ class CodeGen:
                 vals += [str(p) for p, _ in e["tabs"]]
             rows.append("{" + ", ".join(vals + (["{0}"] if full > size else [])) + "}")
         key = f"(xf >> {kt['s0']})" if kt["s0"] else "xf"
-        return ([f"{pad}static const struct {{ {decl} }} ktab[{len(rows)}] = {{"] +
+        lo, hi = kt["s0"], kt["s0"] + kt["bits"] - 1
+        tabs = " and ".join(kt["tab"])
+        doc = (f"/* by bits {lo}..{hi} ({', '.join([kt['disc']] + kt['key'])}): pos, where {kt['tab'][-1]} ends (0: not this "
+               f"path), the shape, {' and '.join(kt['key'])} (0 where absent), where {tabs} start{'s' if len(kt['tab']) == 1 else ''}"
+               f" and {'their masks' if len(kt['tab']) > 1 else 'its mask'} (0 where absent) */")
+        return ([f"{pad}{doc}", f"{pad}static const struct {{ {decl} }} ktab[{len(rows)}] = {{"] +
                 [f"{pad}\t{', '.join(rows[i:i + 4])}{',' if i + 4 < len(rows) else ''}" for i in range(0, len(rows), 4)] +
                 [f"{pad}}};", f"{pad}const unsigned key = (unsigned)({key} & {len(rows) - 1}u);"])
 
