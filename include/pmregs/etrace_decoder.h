@@ -154,7 +154,8 @@ PMREGS_C_BEGIN
  * zero-filled array is an empty cache.
  */
 struct pmregs_etrace_dinsn {
-	int32_t imm;    /* branch/jal offset, jalr immediate, auipc/lui/c.lui value (pmregs_riscv_insn.imm) */
+	int32_t imm;    /* branch/jal offset, jalr immediate, auipc/lui/c.lui value (pmregs_riscv_insn.imm); for any other
+	                 * instruction that goes on at pc + length: its run (PMREGS_ETRACE_RUN_*), 0 = not known yet */
 	uint8_t length; /* bytes (2, 4, 6, 8); 0 = not decoded yet */
 	uint8_t kind;   /* enum pmregs_riscv_kind, or PMREGS_ETRACE_DKIND_BAD */
 	uint8_t act;    /* PMREGS_ETRACE_ACT_* (low 3 bits) | PMREGS_ETRACE_DF_* flags */
@@ -162,6 +163,18 @@ struct pmregs_etrace_dinsn {
 };
 
 #define PMREGS_ETRACE_DKIND_BAD 0xffu /* the halfword does not start a readable instruction */
+
+/*
+ * The run of a sequential record (act SEQ without DF_AUIPC/DF_LUI): the
+ * instruction n after it (n >= 1) is span bytes on, and every instruction in
+ * between goes on at pc + length too, so the decoder may step there at once.
+ */
+#define PMREGS_ETRACE_RUN_SPAN(imm) ((uint32_t)(imm) & 0xffffu)
+#define PMREGS_ETRACE_RUN_N(imm)    ((uint32_t)(imm) >> 16)
+#define PMREGS_ETRACE_RUN_MAX_N     0x7fffu /* imm stays positive */
+#define PMREGS_ETRACE_RUN_MAX_SPAN  0xfffeu
+/* Internal: a record whose imm is its run. */
+#define PMREGS_ETRACE_DINSN_HAS_RUN(act) (((act) & (7u | PMREGS_ETRACE_DF_AUIPC | PMREGS_ETRACE_DF_LUI)) == PMREGS_ETRACE_ACT_SEQ)
 
 /* What next_pc does with an instruction (act & 7). */
 #define PMREGS_ETRACE_ACT_SEQ    0u /* goes on at pc + length */
@@ -270,13 +283,48 @@ static inline void pmregs_etrace_dinsn_make(struct pmregs_etrace_dinsn *r, const
 	if (i.flags & PMREGS_RISCV_FLAG_RETURN)
 		act |= PMREGS_ETRACE_DF_RETURN;
 	r->act = (uint8_t)act;
+	if (PMREGS_ETRACE_DINSN_HAS_RUN(act))
+		r->imm = 0; /* its run: not known yet */
+}
+
+/*
+ * Internal: the run of the sequential record at byte offset off of a range's
+ * records rec (bytes b, len bytes), and of every sequential record on the way:
+ * over sequential instructions up to the first other one, the caps, or the
+ * offset limit (no instruction at or past it is stepped to). Records on the way
+ * not decoded yet are decoded.
+ */
+static inline void pmregs_etrace_dinsn_run(struct pmregs_etrace_dinsn *rec, const unsigned char *b, uint64_t len, uint64_t limit,
+					   uint64_t off, unsigned xlen)
+{
+	uint64_t x = off, n = 0, end, k;
+	for (;;) {
+		uint64_t nx = x + rec[x >> 1].length;
+		if ((rec[x >> 1].act & 7u) != PMREGS_ETRACE_ACT_SEQ || nx >= limit || nx - off > PMREGS_ETRACE_RUN_MAX_SPAN ||
+		    n == PMREGS_ETRACE_RUN_MAX_N)
+			break;
+		if (!rec[nx >> 1].length)
+			pmregs_etrace_dinsn_make(&rec[nx >> 1], b + nx, len - nx, xlen);
+		x = nx;
+		n++;
+	}
+	end = x;
+	if (n == 0) {
+		rec[off >> 1].imm = (int32_t)(rec[off >> 1].length | (1u << 16)); /* the next instruction only */
+		return;
+	}
+	for (x = off, k = n; k > 0; k--) {
+		if (PMREGS_ETRACE_DINSN_HAS_RUN(rec[x >> 1].act))
+			rec[x >> 1].imm = (int32_t)((uint32_t)(end - x) | ((uint32_t)k << 16));
+		x += rec[x >> 1].length;
+	}
 }
 
 /*
  * Fill a range's cache (range->cache must hold (len + 1) / 2 records) with
- * every halfword decoded. Optional: the decoder fills records lazily as it
- * meets them; this moves the work before decoding (and makes the records
- * read-only, so threads may share them).
+ * every halfword decoded, runs included. Optional: the decoder fills records
+ * lazily as it meets them; this moves the work before decoding (and makes the
+ * records read-only, so threads may share them).
  */
 static inline void pmregs_etrace_image_predecode(const struct pmregs_etrace_image_range *range, unsigned xlen)
 {
@@ -285,6 +333,9 @@ static inline void pmregs_etrace_image_predecode(const struct pmregs_etrace_imag
 		return;
 	for (off = 0; off < range->len; off += 2)
 		pmregs_etrace_dinsn_make(&range->cache[off >> 1], range->bytes + off, range->len - off, xlen);
+	for (off = 0; off < range->len; off += 2)
+		if (PMREGS_ETRACE_DINSN_HAS_RUN(range->cache[off >> 1].act) && range->cache[off >> 1].imm == 0)
+			pmregs_etrace_dinsn_run(range->cache, range->bytes, range->len, range->len, off, xlen);
 }
 
 /* ---- ELF images ---- */
@@ -1162,29 +1213,30 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 	} while (0)
 #if PMREGS_ETRACE_ITEM_WORD
 	/* info, length, kind, privilege and type in one store */
-#define PMREGS_ETRACE_DEC_EMIT()                                                       \
+#define PMREGS_ETRACE_DEC_EMIT_AT(r, a)                                                \
 	do {                                                                           \
-		uint64_t w_ = ((uint64_t)cp->length << 32) | ((uint64_t)cp->kind << 40) | \
-			      (uint64_t)(cp->act & (PMREGS_ETRACE_DF_CALL | PMREGS_ETRACE_DF_RETURN)) | \
+		uint64_t w_ = ((uint64_t)(r)->length << 32) | ((uint64_t)(r)->kind << 40) | \
+			      (uint64_t)((r)->act & (PMREGS_ETRACE_DF_CALL | PMREGS_ETRACE_DF_RETURN)) | \
 			      ((uint64_t)priv << 48);                                  \
-		o->address = pc;                                                       \
+		o->address = (a);                                                      \
 		o->value = pidx;                                                       \
 		__builtin_memcpy((unsigned char *)o + 16, &w_, 8);                     \
 		o++;                                                                   \
 	} while (0)
 #else
-#define PMREGS_ETRACE_DEC_EMIT()                                                       \
+#define PMREGS_ETRACE_DEC_EMIT_AT(r, a)                                                \
 	do {                                                                           \
-		o->address = pc;                                                       \
+		o->address = (a);                                                      \
 		o->value = pidx;                                                       \
-		o->info = (uint32_t)(cp->act & (PMREGS_ETRACE_DF_CALL | PMREGS_ETRACE_DF_RETURN)); \
-		o->length = cp->length;                                                \
-		o->kind = cp->kind;                                                    \
+		o->info = (uint32_t)((r)->act & (PMREGS_ETRACE_DF_CALL | PMREGS_ETRACE_DF_RETURN)); \
+		o->length = (r)->length;                                               \
+		o->kind = (r)->kind;                                                   \
 		o->privilege = priv;                                                   \
 		o->type = (uint8_t)PMREGS_ETRACE_ITEM_INSN;                            \
 		o++;                                                                   \
 	} while (0)
 #endif
+#define PMREGS_ETRACE_DEC_EMIT() PMREGS_ETRACE_DEC_EMIT_AT(cp, pc)
 	PMREGS_ETRACE_DEC_LOAD();
 	/* after an uninferable discontinuity or a branch the last instruction is not a branch under a full map:
 	 * stop at a record that is bad (act 7), or a branch (act 1) while stopping at the last one */
@@ -1230,7 +1282,29 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 		act = cp->act;
 		/* an if chain, most frequent first: a jump table's indirect branch predicts worse */
 		if ((act & 7u) == PMREGS_ETRACE_ACT_SEQ) {
+			uint32_t ri = (uint32_t)cp->imm;
 			noff = off + cp->length;
+			if (PMREGS_ETRACE_RUN_N(ri) >= 2u && PMREGS_ETRACE_DINSN_HAS_RUN(act)) {
+				/* a run: its instructions in between go on at pc + length, none is the address */
+				uint64_t span = PMREGS_ETRACE_RUN_SPAN(ri), nrun = PMREGS_ETRACE_RUN_N(ri);
+				if (aoff - off - 1u >= span - 1u && off + span < rfast && (uint64_t)(oend - o) > nrun &&
+				    max_run - run >= nrun) {
+					const struct pmregs_etrace_dinsn *x = cp;
+					uint64_t xoff = off, k;
+					for (k = 1; k < nrun; k++) {
+						xoff += x->length;
+						x = (const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * xoff);
+						PMREGS_ETRACE_DEC_EMIT_AT(x, rbase + xoff);
+					}
+					run += nrun - 1;
+					cp = x; /* the instruction before the run's last (lp below) */
+					noff = off + span;
+				}
+			} else if (ri == 0 && PMREGS_ETRACE_DINSN_HAS_RUN(act) && off < rfast &&
+				   cp == (const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * off)) {
+				/* not known yet: the next step takes it */
+				pmregs_etrace_dinsn_run(d->rcache, d->rbytes, d->rlen, rfast, off, d->xlen);
+			}
 		} else if ((act & 7u) == PMREGS_ETRACE_ACT_BRANCH) {
 			if (!fast_br || nb == 0)
 				goto slow;
@@ -1394,6 +1468,7 @@ fail:
 #undef PMREGS_ETRACE_DEC_SAVE
 #undef PMREGS_ETRACE_DEC_LOAD
 #undef PMREGS_ETRACE_DEC_EMIT
+#undef PMREGS_ETRACE_DEC_EMIT_AT
 }
 
 /* The start report of a synchronisation packet: pc = address. */

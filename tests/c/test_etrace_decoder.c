@@ -263,6 +263,8 @@ static void make_image(const struct scen *sc, struct pmregs_etrace_image_range *
 		r[i].cache = use_cache ? caches[i] : 0;
 		if (use_cache) /* the (len + 1) / 2 records the range's cache holds: an empty cache */
 			memset(caches[i], 0, sizeof(struct pmregs_etrace_dinsn) * (size_t)((r[i].len + 1) / 2));
+		if (use_cache == 2) /* every record decoded before, runs and all */
+			pmregs_etrace_image_predecode(&r[i], sc->xlen);
 	}
 	img->ranges = r;
 	img->nranges = (size_t)sc->ng;
@@ -287,7 +289,8 @@ static void config(const struct scen *sc, struct pmregs_etrace_decoder_config *c
 
 static struct pmregs_etrace_dinsn cache0[8193], cache1[8193];
 
-/* The fast decoder on sc's packets through an output window of cap items (use_cache: pre-decoded records). */
+/* The fast decoder on sc's packets through an output window of cap items (use_cache: 0 no records, 1 records
+ * decoded as met, 2 pre-decoded). */
 static void run_fast(const struct scen *sc, size_t cap, int use_cache, struct out *o)
 {
 	struct pmregs_etrace_image_range r[2];
@@ -398,7 +401,7 @@ static void run_all(const struct scen *sc, const char *what)
 	nn = run_naive(sc);
 	CHECK(same_as_naive(&o_big, nn, what));
 	for (cap = PMREGS_ETRACE_ROOM; cap <= 8; cap++) {
-		run_fast(sc, cap, (int)(cap & 1), &o_small);
+		run_fast(sc, cap, (int)(cap % 3), &o_small);
 		if (!same_items(&o_big, &o_small)) {
 			fprintf(stderr, "%s: output window %zu differs\n", what, cap);
 			CHECK(0);
@@ -1526,7 +1529,7 @@ static void test_random(void)
 		random_params();
 		random_packets(1 + (int)(rnd() % 60));
 		snprintf(what, sizeof what, "random %d", iter);
-		run_fast(&sc, 64, (int)(iter & 1), &o_big);
+		run_fast(&sc, 64, iter % 3, &o_big);
 		nn = run_naive(&sc);
 		if (getenv("RANDOM_DUMP") && atoi(getenv("RANDOM_DUMP")) == iter) {
 			size_t q;
@@ -1561,7 +1564,7 @@ static void test_random(void)
 		else
 			CHECK(0);
 		if (iter % 10 == 0) {
-			run_fast(&sc, PMREGS_ETRACE_ROOM + (size_t)(rnd() % 5), (int)(rnd() & 1), &o_small);
+			run_fast(&sc, PMREGS_ETRACE_ROOM + (size_t)(rnd() % 5), (int)(rnd() % 3), &o_small);
 			CHECK(same_items(&o_big, &o_small));
 		}
 	}
@@ -1625,7 +1628,7 @@ static void test_mutated(void)
 				break;
 		}
 		snprintf(what, sizeof what, "mutated %d", iter);
-		run_fast(&sc, 64, (int)(iter & 1), &o_big);
+		run_fast(&sc, 64, iter % 3, &o_big);
 		nn = run_naive(&sc);
 		CHECK(same_as_naive(&o_big, nn, what));
 	}
@@ -1735,6 +1738,205 @@ static void test_callback(void)
 	CHECK_EQ(pmregs_etrace_decoder_init(&d, &c), PMREGS_EINVAL);
 }
 
+/*
+ * Runs: a sequential record's imm names the instruction n after it (span bytes on) that the decoder may step
+ * to at once. Every record with one must tell the truth: n and span within their caps, the n - 1 instructions
+ * in between sequential, decoded, and the last one inside the range.
+ */
+static void check_runs(const struct pmregs_etrace_dinsn *rec, uint64_t len, int all, int some, const char *what)
+{
+	uint64_t off, bad = 0, known = 0;
+	for (off = 0; off < len; off += 2) {
+		const struct pmregs_etrace_dinsn *r = &rec[off >> 1];
+		uint32_t ri = (uint32_t)r->imm, k, n, span;
+		uint64_t x = off;
+		if (!r->length || !PMREGS_ETRACE_DINSN_HAS_RUN(r->act))
+			continue;
+		if (ri == 0) {
+			bad += (uint64_t)all; /* pre-decoded: every run is known */
+			continue;
+		}
+		known++;
+		n = PMREGS_ETRACE_RUN_N(ri);
+		span = PMREGS_ETRACE_RUN_SPAN(ri);
+		if (n == 0 || n > PMREGS_ETRACE_RUN_MAX_N || span > PMREGS_ETRACE_RUN_MAX_SPAN) {
+			bad++;
+			continue;
+		}
+		for (k = 0; k < n; k++) {
+			if (k > 0 && (!rec[x >> 1].length || (rec[x >> 1].act & 7u) != PMREGS_ETRACE_ACT_SEQ))
+				break;
+			x += rec[x >> 1].length;
+			if (x >= len)
+				break;
+		}
+		if (k != n || x != off + span)
+			bad++;
+	}
+	if (bad)
+		fprintf(stderr, "%s: %llu of the runs are wrong\n", what, (unsigned long long)bad);
+	CHECK_EQ(bad, 0);
+	CHECK(known > 0 || !some);
+}
+
+/* A straight stretch longer than a run's span reaches: 4-byte addi and 2-byte c.nop, an auipc half-way, then
+ * an uninferable jalr. */
+#define RUNS_LEN 0x11000u
+static unsigned char runs_code[RUNS_LEN];
+static struct pmregs_etrace_dinsn runs_rec[RUNS_LEN / 2];
+static struct pmregs_etrace_item runs_win[4096];
+static uint64_t runs_at[RUNS_LEN / 2]; /* the instructions' offsets */
+
+static uint64_t runs_decode(uint64_t base, uint64_t len, int mode, size_t cap, struct out *o)
+{
+	struct pmregs_etrace_image_range r;
+	struct pmregs_etrace_image img;
+	struct pmregs_etrace_decoder_config c;
+	struct pmregs_etrace_decoder d;
+	int i;
+	r.base = base;
+	r.bytes = runs_code;
+	r.len = len;
+	r.cache = mode ? runs_rec : 0;
+	memset(runs_rec, 0, sizeof runs_rec);
+	if (mode == 2)
+		pmregs_etrace_image_predecode(&r, sc.xlen);
+	img.ranges = &r;
+	img.nranges = 1;
+	img.xlen = sc.xlen;
+	img.read = 0;
+	img.ctx = 0;
+	config(&sc, &c, &img);
+	CHECK_EQ(pmregs_etrace_decoder_init(&d, &c), PMREGS_OK);
+	o->n = 0;
+	o->overflow = 0;
+	for (i = 0; i < sc.n; i++) {
+		int rc;
+		do {
+			size_t n = 0, k;
+			rc = pmregs_etrace_decoder_packet(&d, &sc.pk[i], runs_win, cap, &n);
+			for (k = 0; k < n && o->n < MAXIT; k++)
+				o->it[o->n++] = runs_win[k];
+		} while (rc == PMREGS_ENOSPC);
+		CHECK_EQ(rc, PMREGS_OK);
+	}
+	return d.errors;
+}
+
+static void test_runs(void)
+{
+	const uint64_t base = 0x100000;
+	uint64_t a = base, end, nn, k, ni = 0, tgt, insns[3];
+	struct naive_image im;
+	struct pmregs_etrace_image_range r;
+	static const size_t caps[] = {PMREGS_ETRACE_ROOM, 7, 64, 4096};
+	size_t ci;
+	int mode;
+	scen_init(&sc, 64, base);
+	while (a + 12 < base + RUNS_LEN) {
+		uint64_t o = a - base;
+		uint32_t w = (o / 2) % 7 == 3 ? 0x0001u : i_addi(0, 0, (int)(o % 100));
+		if (o == 0x8000)
+			w = i_auipc(7, 0x12);
+		runs_at[ni++] = o;
+		runs_code[o] = (unsigned char)w;
+		runs_code[o + 1] = (unsigned char)(w >> 8);
+		if ((w & 3u) == 3u) {
+			runs_code[o + 2] = (unsigned char)(w >> 16);
+			runs_code[o + 3] = (unsigned char)(w >> 24);
+			a += 4;
+		} else {
+			a += 2;
+		}
+	}
+	end = a;
+	{
+		uint32_t w = i_jalr(0, 6, 0); /* rs1 = x6: no return */
+		uint64_t o = end - base;
+		runs_code[o] = (unsigned char)w;
+		runs_code[o + 1] = (unsigned char)(w >> 8);
+		runs_code[o + 2] = (unsigned char)(w >> 16);
+		runs_code[o + 3] = (unsigned char)(w >> 24);
+	}
+	/* the records, pre-decoded: true, and the first run stops at a cap */
+	r.base = base;
+	r.bytes = runs_code;
+	r.len = end + 4 - base;
+	r.cache = runs_rec;
+	memset(runs_rec, 0, sizeof runs_rec);
+	pmregs_etrace_image_predecode(&r, 64);
+	check_runs(runs_rec, r.len, 1, 1, "runs, pre-decoded");
+	CHECK(PMREGS_ETRACE_RUN_SPAN(runs_rec[0].imm) + 4u > PMREGS_ETRACE_RUN_MAX_SPAN);
+	CHECK_EQ((runs_rec[0x8000 / 2].act & PMREGS_ETRACE_DF_AUIPC) != 0, 1);
+	CHECK_EQ(runs_rec[0x8000 / 2].imm, 0x12000); /* auipc keeps its value */
+	/* the trace: from the 200th instruction through the stretch and its jump back to the 64th; a
+	 * resynchronisation at an address inside a run; a notification further on, inside another; then through
+	 * the jump again */
+	tgt = base + runs_at[64];
+	pk_support(&sc, 0, 0);
+	pk_start(&sc, base + runs_at[200], 3, 0);
+	pk_addr(&sc, tgt, 0, 0, 0, 0);
+	pk_start(&sc, base + runs_at[300], 3, 0);
+	pk_addr(&sc, base + runs_at[ni / 2 + 11], 1, 0, 0, 0);
+	pk_addr(&sc, tgt, 0, 0, 0, 0);
+	im.n = 1;
+	im.xlen = 64;
+	im.base[0] = base;
+	im.bytes[0] = runs_code;
+	im.len[0] = end + 4 - base;
+	naive_init(&nv, &sc.p, &im, sc.layout, sc.options, 1, 1, 1, 0, nitems, MAXIT);
+	for (k = 0; k < (uint64_t)sc.n; k++)
+		naive_process_te_inst(&nv, &sc.pk[k]);
+	nn = nv.nout;
+	CHECK(nn > 2 * (end - base) / 4);
+	for (mode = 0; mode < 3; mode++)
+		for (ci = 0; ci < sizeof caps / sizeof caps[0]; ci++) {
+			char what[64];
+			snprintf(what, sizeof what, "runs, records %d, window %zu", mode, caps[ci]);
+			CHECK_EQ(runs_decode(base, end + 4 - base, mode, caps[ci], &o_big), 0);
+			CHECK(same_as_naive(&o_big, (size_t)nn, what));
+			if (mode == 1)
+				check_runs(runs_rec, end + 4 - base, 0, caps[ci] >= 64, what); /* (a window that small restarts
+													 * at every instruction, before its run is known) */
+		}
+	/* the run budget: max_run stops a run at the same instruction as one step at a time would */
+	sc.n = 0;
+	pk_support(&sc, 0, 0);
+	pk_start(&sc, base + runs_at[200], 3, 0);
+	pk_addr(&sc, tgt, 0, 0, 0, 0);
+	for (mode = 0; mode < 3; mode++) {
+		struct pmregs_etrace_decoder_config c;
+		struct pmregs_etrace_decoder d;
+		struct pmregs_etrace_image img;
+		size_t n = 0;
+		int i, rc = PMREGS_OK;
+		r.cache = mode ? runs_rec : 0;
+		memset(runs_rec, 0, sizeof runs_rec);
+		if (mode == 2)
+			pmregs_etrace_image_predecode(&r, 64);
+		img.ranges = &r;
+		img.nranges = 1;
+		img.xlen = 64;
+		img.read = 0;
+		img.ctx = 0;
+		config(&sc, &c, &img);
+		c.max_run = 1000;
+		CHECK_EQ(pmregs_etrace_decoder_init(&d, &c), PMREGS_OK);
+		for (i = 0; i < sc.n; i++) {
+			n = 0;
+			do
+				rc = pmregs_etrace_decoder_packet(&d, &sc.pk[i], runs_win, 4096, &n);
+			while (rc == PMREGS_ENOSPC);
+		}
+		CHECK_EQ(rc, PMREGS_EINVAL);
+		CHECK_EQ(d.err_reason, PMREGS_ETRACE_REASON_RUNAWAY);
+		insns[mode] = d.insns;
+	}
+	CHECK_EQ(insns[0], 1001); /* the start's instruction and 1000 followed */
+	CHECK_EQ(insns[1], insns[0]);
+	CHECK_EQ(insns[2], insns[0]);
+}
+
 TEST_COLD_END
 
 int main(void)
@@ -1753,5 +1955,6 @@ int main(void)
 	test_random();
 	test_mutated();
 	test_elf();
+	test_runs();
 	return check_done("test_etrace_decoder");
 }
