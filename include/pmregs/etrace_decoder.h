@@ -1160,7 +1160,7 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 	const int push_on = (use & PMREGS_ETRACE_USE_STACK) != 0, train = (use & PMREGS_ETRACE_USE_TRAIN) != 0;
 	const int jtc_on = (use & PMREGS_ETRACE_USE_JTC) != 0, sijump = (use & PMREGS_ETRACE_USE_SIJ) != 0;
 	struct pmregs_etrace_item *o = out + *n, *const oend = out + cap - (PMREGS_ETRACE_ROOM - 1);
-	uint64_t pc, run, bmap, rbase, rfast, off, aoff;
+	uint64_t pc, run, bmap, rbase, rfast, off, aoff, soff;
 	const struct pmregs_etrace_dinsn *cp, *lp;
 	const unsigned char *rrec; /* the current range's records, as bytes: record of off at rrec + 4 * off */
 	unsigned nb, stopmask;
@@ -1195,7 +1195,9 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 		d->insns += (uint64_t)(o - out) - *n;                                  \
 		*n = (size_t)(o - out);                                                \
 	} while (0)
-	/* rfast: offsets below it are in the range's records and below 2^awidth (no wrap when added to) */
+	/* rfast: offsets below it are in the range's records and below 2^awidth (no wrap when added to);
+	 * soff: where the address may stop the follow, none while a full map stops it at its last branch (a
+	 * format 0 or 1 packet's, whose address is an earlier packet's: passing it changes nothing) */
 #define PMREGS_ETRACE_DEC_LOAD()                                                       \
 	do {                                                                           \
 		pc = d->pc;                                                            \
@@ -1209,7 +1211,9 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 		rrec = (const unsigned char *)d->rcache;                               \
 		off = pc - rbase;                                                      \
 		aoff = address - rbase;                                                \
+		soff = last_branch ? ~(uint64_t)0 : aoff;                              \
 		fast_br = !d->bq_run && !d->branch_inv && !train;                      \
+		stopmask = 0x80u | ((last_branch && nb + d->bq_run == 1u) ? 0x02u : 0u); \
 	} while (0)
 #if PMREGS_ETRACE_ITEM_WORD
 	/* info, length, kind, privilege and type in one store */
@@ -1237,10 +1241,9 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 	} while (0)
 #endif
 #define PMREGS_ETRACE_DEC_EMIT() PMREGS_ETRACE_DEC_EMIT_AT(cp, pc)
+	/* stopmask: stop at a record that is bad (act 7), or a branch (act 1) that is the last one of a full map
+	 * (after an uninferable discontinuity or a branch the last instruction is not a branch under a full map) */
 	PMREGS_ETRACE_DEC_LOAD();
-	/* after an uninferable discontinuity or a branch the last instruction is not a branch under a full map:
-	 * stop at a record that is bad (act 7), or a branch (act 1) while stopping at the last one */
-	stopmask = 0x80u | (last_branch ? 0x02u : 0u);
 	while (inferred) {
 		/* iterate again from the previously reported address to find its second occurrence */
 		if (o >= oend) {
@@ -1264,6 +1267,7 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 				}
 				address = d->address = d->base = t;
 				aoff = address - rbase;
+				soff = last_branch ? ~(uint64_t)0 : aoff;
 			}
 		}
 	}
@@ -1287,7 +1291,7 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 			if (PMREGS_ETRACE_RUN_N(ri) >= 2u && PMREGS_ETRACE_DINSN_HAS_RUN(act)) {
 				/* a run: its instructions in between go on at pc + length, none is the address */
 				uint64_t span = PMREGS_ETRACE_RUN_SPAN(ri), nrun = PMREGS_ETRACE_RUN_N(ri);
-				if (aoff - off - 1u >= span - 1u && off + span < rfast && (uint64_t)(oend - o) > nrun &&
+				if (soff - off - 1u >= span - 1u && off + span < rfast && (uint64_t)(oend - o) > nrun &&
 				    max_run - run >= nrun) {
 					const struct pmregs_etrace_dinsn *x = cp;
 					uint64_t xoff = off, k;
@@ -1317,6 +1321,8 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 			noff = off + ((bmap & 1u) ? (uint64_t)cp->length : (uint64_t)(int64_t)cp->imm);
 			bmap >>= 1;
 			nb--;
+			if (PMREGS_UNLIKELY(nb == 1u) && last_branch)
+				stopmask = 0x82u; /* the next branch is the last one */
 		} else if ((act & 7u) == PMREGS_ETRACE_ACT_JUMP) {
 			noff = off + (uint64_t)(int64_t)cp->imm;
 			if ((act & PMREGS_ETRACE_DF_CALL) && push_on)
@@ -1363,7 +1369,7 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 			off = noff;
 			pc = rbase + noff;
 			/* the common case: not at the address, not bad, not a branch under a full map */
-			if (noff != aoff && !((stopmask >> (cp->act & 7u)) & 1u)) {
+			if (noff != soff && !((stopmask >> (cp->act & 7u)) & 1u)) {
 				PMREGS_ETRACE_DEC_EMIT();
 				continue;
 			}
