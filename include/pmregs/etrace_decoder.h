@@ -669,6 +669,29 @@ struct pmregs_etrace_decoder_config {
 	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
+/*
+ * A walker over an SMI stream and the packet being decoded. Its parameter copy
+ * p decodes the packets; its implicit_exception follows the decoder's options
+ * (which support packets may change).
+ */
+struct pmregs_etrace_smi_feed {
+	struct pmregs_etrace_smi_stream s;
+	struct pmregs_etrace_smi_stream_item it;
+	/* the widths only the parameters decide, filled by each pmregs_etrace_decode_smi() call from p
+	 * (implicit_exception, which changes, is none of them) */
+	struct pmregs_etrace_smi_layout fl;
+	struct pmregs_etrace_te_inst_layout tl;
+	size_t end;         /* a chunk's end: the offset of the next chunk's first packet (or the length) */
+	uint64_t unreadable; /* stream items that could not be read (each makes the decoder lose its place) */
+	uint64_t inconsistent; /* packets the decoder found inconsistent */
+	int pending;        /* it holds a packet the decoder has not finished */
+	struct pmregs_etrace_params p; /* bytes only */
+	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
+};
+/* pmregs_etrace_dec_follow()'s returns under a feed besides PMREGS_OK (internal): the packet is done and ... */
+#define PMREGS_ETRACE_DEC_NEXT 1 /* ... the feed's next item is in it, not looked at yet */
+#define PMREGS_ETRACE_DEC_END  2 /* ... the stream ended */
+
 /* The state. Treat it as opaque; the counters and the last error may be read. */
 struct pmregs_etrace_decoder {
 	/* configuration */
@@ -684,6 +707,7 @@ struct pmregs_etrace_decoder {
 	uint64_t rbase, rlen, rfast;
 	const unsigned char *rbytes;
 	struct pmregs_etrace_dinsn *rcache;
+	struct pmregs_etrace_smi_feed *feed; /* during pmregs_etrace_decode_smi(): where the packets come from */
 	/* the pseudo-code's globals */
 	uint64_t pc, last_pc, address, base, prev_address;
 	struct pmregs_etrace_dinsn cur, last; /* the instructions at pc and last_pc */
@@ -795,6 +819,7 @@ static inline int pmregs_etrace_decoder_init(struct pmregs_etrace_decoder *d, co
 	d->rfast = 0;
 	d->rbytes = PMREGS_NULL;
 	d->rcache = PMREGS_NULL;
+	d->feed = PMREGS_NULL;
 	d->pc = d->last_pc = d->address = d->base = d->prev_address = 0;
 	d->cur.imm = d->last.imm = 0;
 	d->cur.length = d->last.length = 1;
@@ -1139,7 +1164,12 @@ static inline void pmregs_etrace_dec_synced(struct pmregs_etrace_decoder *d, con
 /*
  * follow_execution_path() from where the packet left it, writing items into out
  * from *n while PMREGS_ETRACE_ROOM slots are free. Returns PMREGS_OK when done,
- * PMREGS_ENOSPC to be resumed, or PMREGS_EINVAL after an inconsistency.
+ * PMREGS_ENOSPC to be resumed, or PMREGS_EINVAL after an inconsistency. Under
+ * pmregs_etrace_decode_smi() (d->feed set, pkt its item's payload) it takes the
+ * stream's next items itself while they are format 1 or 2 packets with room and
+ * nothing else to do, its state staying in locals; the first other item ends it
+ * (PMREGS_ETRACE_DEC_NEXT, or PMREGS_ETRACE_DEC_END at the stream's end), with
+ * the items, statuses and resumption of one packet at a time.
  *
  * The state the loop touches per instruction lives in locals, and the
  * instructions are pointers to their pre-decoded records, found by their offset
@@ -1154,7 +1184,10 @@ static inline void pmregs_etrace_dec_synced(struct pmregs_etrace_decoder *d, con
 static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
 					struct pmregs_etrace_item *out, size_t cap, size_t *n)
 {
-	const uint64_t amask = d->amask, pidx = d->packets - 1, max_run = d->max_run;
+	struct pmregs_etrace_smi_feed *const f = d->feed;
+	const uint64_t amask = d->amask, max_run = d->max_run;
+	uint64_t pidx = d->packets - 1;
+	int rc;
 	uint64_t address = d->address;
 	const unsigned use = d->use;
 	const int push_on = (use & PMREGS_ETRACE_USE_STACK) != 0, train = (use & PMREGS_ETRACE_USE_TRAIN) != 0;
@@ -1244,6 +1277,7 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 	/* stopmask: stop at a record that is bad (act 7), or a branch (act 1) that is the last one of a full map
 	 * (after an uninferable discontinuity or a branch the last instruction is not a branch under a full map) */
 	PMREGS_ETRACE_DEC_LOAD();
+packet:
 	while (inferred) {
 		/* iterate again from the previously reported address to find its second occurrence */
 		if (o >= oend) {
@@ -1464,9 +1498,55 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 done_report:
 	PMREGS_ETRACE_DEC_EMIT();
 done:
+	rc = PMREGS_OK;
+	if (f && !d->fmt3 && !d->end_chunk && !d->start_of_trace) {
+		/* under pmregs_etrace_decode_smi(): its step and pmregs_etrace_decoder_packet()'s for the next items,
+		 * as long as they are format 1 or 2 packets with room and nothing else to do, the state staying here */
+		struct pmregs_etrace_te_inst_semantic sem;
+		unsigned add;
+		pkt = &f->it.payload; /* (it was already) */
+		f->pending = 0;
+		do {
+			f->p.implicit_exception = (uint8_t)((d->options & PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION) != 0);
+			if (!pmregs_etrace_smi_stream_next_l(&f->s, &f->p, &f->fl, &f->tl, &f->it)) {
+				rc = PMREGS_ETRACE_DEC_END;
+				goto leave;
+			}
+		} while (f->it.status >= 0 && !f->it.has_payload);
+		rc = PMREGS_ETRACE_DEC_NEXT;
+		if (f->it.status < 0 || f->it.offset >= f->end || (pkt->format != 1 && pkt->format != 2))
+			goto leave;
+		add = pkt->format == 1 ? (pkt->branches ? pkt->branches : 31u) : 0u;
+		if (nb + add > 63 || pmregs_etrace_te_inst_semantic_get(d->p, pkt, &sem) != PMREGS_OK)
+			goto leave; /* pmregs_etrace_decoder_packet() reports it */
+		f->pending = 1;
+		d->packets++;
+		pidx++;
+		d->steps = 0;
+		d->notify = sem.notify;
+		d->updiscon = sem.updiscon;
+		d->irreport = sem.irreport;
+		d->irdepth = sem.irdepth;
+		run = 0;
+		d->prev_address = pc;
+		if (pkt->format == 2 || pkt->branches != 0) {
+			last_branch = 0;
+			address = d->address = d->base = pmregs_etrace_dec_address(d, pkt->address, d->base);
+			aoff = address - rbase;
+		}
+		if (pkt->format == 1) {
+			last_branch = pkt->branches == 0;
+			bmap |= ((uint64_t)pkt->branch_map & pmregs_lowmask(add)) << nb; /* (pmregs_etrace_dec_add_bits(), nb < 64) */
+			nb += add;
+		}
+		soff = last_branch ? ~(uint64_t)0 : aoff;
+		stopmask = 0x80u | ((last_branch && nb + d->bq_run == 1u) ? 0x02u : 0u);
+		goto packet;
+	}
+leave:
 	PMREGS_ETRACE_DEC_SAVE();
 	d->privilege = priv;
-	return PMREGS_OK;
+	return rc;
 fail:
 	PMREGS_ETRACE_DEC_SAVE();
 	pmregs_etrace_dec_error(d, (unsigned)-s, out, n);
@@ -1729,7 +1809,7 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 		}
 		d->phase = PMREGS_ETRACE_PH_FOLLOW;
 		rc = pmregs_etrace_dec_follow(d, pkt, out, cap, n);
-		if (rc == PMREGS_OK)
+		if (rc >= PMREGS_OK)
 			d->phase = PMREGS_ETRACE_PH_NEW;
 		return rc;
 	}
@@ -1755,7 +1835,7 @@ sync:
 		goto report;
 follow:
 	rc = pmregs_etrace_dec_follow(d, pkt, out, cap, n);
-	if (rc == PMREGS_OK) {
+	if (rc >= PMREGS_OK) {
 		if (d->fmt3)
 			pmregs_etrace_dec_synced(d, pkt);
 		d->phase = PMREGS_ETRACE_PH_NEW;
@@ -1802,21 +1882,6 @@ static inline void pmregs_etrace_decoder_lose(struct pmregs_etrace_decoder *d)
 
 /* ---- pulling packets from an SMI stream ---- */
 
-/*
- * A walker over an SMI stream and the packet being decoded. Its parameter copy
- * p decodes the packets; its implicit_exception follows the decoder's options
- * (which support packets may change).
- */
-struct pmregs_etrace_smi_feed {
-	struct pmregs_etrace_smi_stream s;
-	struct pmregs_etrace_smi_stream_item it;
-	size_t end;         /* a chunk's end: the offset of the next chunk's first packet (or the length) */
-	uint64_t unreadable; /* stream items that could not be read (each makes the decoder lose its place) */
-	uint64_t inconsistent; /* packets the decoder found inconsistent */
-	int pending;        /* it holds a packet the decoder has not finished */
-	struct pmregs_etrace_params p; /* bytes only */
-	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
-};
 
 /* Start feeding the SMI stream in buf[0..len) (synced: it starts at a message boundary), decoded with
  * parameters p, to a decoder with pmregs_etrace_decode_smi() or pmregs_etrace_smi_feed_chunk(). */
@@ -1841,17 +1906,16 @@ static inline void pmregs_etrace_smi_feed_init(struct pmregs_etrace_smi_feed *f,
 static inline int pmregs_etrace_decode_smi(struct pmregs_etrace_decoder *d, struct pmregs_etrace_smi_feed *f, struct pmregs_etrace_item *out,
 					   size_t cap, size_t *n)
 {
-	/* the widths only the parameters decide, once per call (implicit_exception, which changes, is none of them) */
-	struct pmregs_etrace_smi_layout FL;
-	struct pmregs_etrace_te_inst_layout L;
-	pmregs_etrace_smi_layout_init(&f->p, &FL);
-	pmregs_etrace_te_inst_layout_init(&f->p, &L);
+	int rc;
+	pmregs_etrace_smi_layout_init(&f->p, &f->fl);
+	pmregs_etrace_te_inst_layout_init(&f->p, &f->tl);
+	d->feed = f; /* pmregs_etrace_dec_follow() takes the plain packets after the one it follows */
 	for (;;) {
-		int rc;
 		if (!f->pending) {
 			f->p.implicit_exception = (uint8_t)((d->options & PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION) != 0);
-			if (!pmregs_etrace_smi_stream_next_l(&f->s, &f->p, &FL, &L, &f->it))
-				return PMREGS_OK;
+			if (!pmregs_etrace_smi_stream_next_l(&f->s, &f->p, &f->fl, &f->tl, &f->it))
+				break;
+		item:
 			if (f->it.status < 0) {
 				f->unreadable++;
 				pmregs_etrace_decoder_lose(d);
@@ -1860,20 +1924,28 @@ static inline int pmregs_etrace_decode_smi(struct pmregs_etrace_decoder *d, stru
 			if (!f->it.has_payload)
 				continue;
 			if (f->it.offset > f->end)
-				return PMREGS_OK;
+				break;
 			if (f->it.offset == f->end && f->end < f->s.len)
 				d->end_chunk = 1; /* the next chunk's first packet: follow to it, leave its report to that chunk */
 			f->pending = 1;
 		}
 		rc = pmregs_etrace_decoder_packet(d, &f->it.payload, out, cap, n);
-		if (rc == PMREGS_ENOSPC)
+		if (rc == PMREGS_ENOSPC) {
+			d->feed = PMREGS_NULL;
 			return rc;
+		}
 		f->pending = 0;
+		if (rc == PMREGS_ETRACE_DEC_NEXT)
+			goto item; /* the packets before it are done */
+		if (rc == PMREGS_ETRACE_DEC_END)
+			break;
 		if (rc == PMREGS_EINVAL)
 			f->inconsistent++;
 		if (d->end_chunk)
-			return PMREGS_OK;
+			break;
 	}
+	d->feed = PMREGS_NULL;
+	return PMREGS_OK;
 }
 
 /* ---- parallel decoding: chunks ---- */

@@ -1412,6 +1412,122 @@ static void test_vectors(void)
 	CHECK_EQ(found, 32);
 }
 
+/* ---- pmregs_etrace_decode_smi() against one packet at a time ---- */
+
+static struct out o_ref, o_smi;
+
+/*
+ * The SMI stream buf[0..len) with sc's image and configuration: packetwise (smi 0) the walker's items one at a
+ * time through pmregs_etrace_decoder_packet(), as pmregs_etrace_decode_smi() takes them but with no feed (its
+ * follower takes no packet of its own); or (smi 1) pmregs_etrace_decode_smi() itself. Output windows of cap.
+ * Returns 0 when a call fails. (No CHECK here: the random scenarios differ from compiler to compiler, which
+ * evaluate rnd() arguments in their own order, and the number of checks a test prints must not.)
+ */
+static int run_stream(const unsigned char *buf, size_t len, int smi, size_t cap, int use_cache, struct out *o)
+{
+	struct pmregs_etrace_image_range r[2];
+	struct pmregs_etrace_dinsn *caches[2] = {cache0, cache1};
+	struct pmregs_etrace_image img;
+	struct pmregs_etrace_decoder_config c;
+	struct pmregs_etrace_decoder d;
+	struct pmregs_etrace_smi_feed f;
+	struct pmregs_etrace_item win[256];
+	int rc = PMREGS_OK;
+	make_image(&sc, r, caches, &img, use_cache);
+	config(&sc, &c, &img);
+	pmregs_etrace_smi_feed_init(&f, &sc.p, buf, len, 1);
+	c.params = &f.p;
+	if (pmregs_etrace_decoder_init(&d, &c) != PMREGS_OK)
+		return 0;
+	o->n = 0;
+	o->overflow = 0;
+	for (;;) {
+		size_t n = 0, k;
+		if (smi) {
+			rc = pmregs_etrace_decode_smi(&d, &f, win, cap, &n);
+		} else {
+			f.p.implicit_exception = (uint8_t)((d.options & PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION) != 0);
+			if (!pmregs_etrace_smi_stream_next(&f.s, &f.p, &f.it))
+				break;
+			if (f.it.status < 0) {
+				pmregs_etrace_decoder_lose(&d);
+				continue;
+			}
+			if (!f.it.has_payload)
+				continue;
+			do {
+				size_t m;
+				n = 0;
+				rc = pmregs_etrace_decoder_packet(&d, &f.it.payload, win, cap, &n);
+				for (m = 0; m < n; m++)
+					if (o->n < MAXIT)
+						o->it[o->n++] = win[m];
+			} while (rc == PMREGS_ENOSPC);
+			continue;
+		}
+		for (k = 0; k < n; k++)
+			if (o->n < MAXIT)
+				o->it[o->n++] = win[k];
+		if (rc != PMREGS_ENOSPC)
+			break;
+	}
+	o->errors = d.errors;
+	return rc == PMREGS_OK || !smi;
+}
+
+/* sc's packets as an SMI stream, those that encode (the scenarios' builders leave bits above a field's width,
+ * which the decoders ignore and the writer refuses): its length; smi_put and smi_left count the packets */
+static unsigned char smi_buf[MAXPK * 40];
+static unsigned long smi_put, smi_left;
+static size_t smi_stream_of(void)
+{
+	struct pmregs_etrace_smi fr;
+	size_t used = 0;
+	int i;
+	pmregs_etrace_smi_init(&fr, PMREGS_ETRACE_SMI_SHAPE_MESSAGE);
+	fr.msg_type = PMREGS_ETRACE_SMI_MSG_TYPE_TE_INST;
+	for (i = 0; i < sc.n; i++) {
+		int m = pmregs_etrace_smi_stream_put(&sc.p, &fr, &sc.pk[i], smi_buf + used, sizeof smi_buf - used);
+		if (m < 0) {
+			/* again with the map and the address cut to their widths */
+			struct pmregs_etrace_te_inst t = sc.pk[i];
+			t.branch_map &= (uint32_t)pmregs_lowmask(t.branches ? pmregs_etrace_branch_map_length(&sc.p, t.branches) : 31u);
+			t.address &= pmregs_lowmask(pmregs_etrace_address_width(&sc.p));
+			m = pmregs_etrace_smi_stream_put(&sc.p, &fr, &t, smi_buf + used, sizeof smi_buf - used);
+		}
+		if (m < 0) {
+			smi_left++;
+			continue;
+		}
+		smi_put++;
+		used += (size_t)m;
+	}
+	return used;
+}
+
+/* pmregs_etrace_decode_smi() (whose follower takes the next plain packets itself) gives the items and errors
+ * of one packet at a time, in a big window and a small one (resumed inside the packets it took), on sc's
+ * packets as a stream. Returns 0 when none of them encodes. */
+static int check_smi(const char *what, size_t small)
+{
+	size_t len = smi_stream_of();
+	int ok = 1;
+	if (len) {
+		ok = run_stream(smi_buf, len, 0, 256, 1, &o_ref) && run_stream(smi_buf, len, 1, 256, 2, &o_smi);
+		if (!ok || !same_items(&o_ref, &o_smi) || o_ref.errors != o_smi.errors) {
+			fprintf(stderr, "%s: pmregs_etrace_decode_smi(): %zu items, %llu errors; one packet at a time %zu, %llu\n", what,
+				o_smi.n, (unsigned long long)o_smi.errors, o_ref.n, (unsigned long long)o_ref.errors);
+			ok = 0;
+		}
+		if (ok && (!run_stream(smi_buf, len, 1, small, 1, &o_smi) || !same_items(&o_ref, &o_smi))) {
+			fprintf(stderr, "%s: pmregs_etrace_decode_smi() with a window of %zu differs\n", what, small);
+			ok = 0;
+		}
+	}
+	CHECK(ok);
+	return len != 0;
+}
+
 /* ---- random and mutated streams: fast and naive agree on everything, errors included ---- */
 
 static void random_params(void)
@@ -1521,7 +1637,7 @@ static void random_packets(int count)
 
 static void test_random(void)
 {
-	int iter, agree = 0, total = 0;
+	int iter, agree = 0, total = 0, smi_streams = 0;
 	for (iter = 0; iter < (int)test_scale(3000); iter++) {
 		char what[64];
 		size_t nn;
@@ -1567,8 +1683,11 @@ static void test_random(void)
 			run_fast(&sc, PMREGS_ETRACE_ROOM + (size_t)(rnd() % 5), (int)(rnd() % 3), &o_small);
 			CHECK(same_items(&o_big, &o_small));
 		}
+		smi_streams += check_smi(what, PMREGS_ETRACE_ROOM + (size_t)(iter % 6));
 	}
 	CHECK_EQ(agree, total);
+	CHECK(10 * smi_streams >= 9 * total);
+	CHECK(smi_put > 3 * smi_left); /* most of the packets were in the streams */
 }
 
 /* Mutated real streams: fields changed, packets dropped, duplicated or swapped. */
@@ -1581,6 +1700,9 @@ static void test_mutated(void)
 		return;
 	norig = sc.n;
 	memcpy(orig, sc.pk, sizeof orig);
+	CHECK(check_smi("vm.rv64.itype4_basic", 7));
+	CHECK_EQ(o_ref.errors, 0);
+	CHECK(o_ref.n > 10000);
 	for (iter = 0; iter < (int)test_scale(600); iter++) {
 		char what[64];
 		size_t nn;
@@ -1631,6 +1753,7 @@ static void test_mutated(void)
 		run_fast(&sc, 64, iter % 3, &o_big);
 		nn = run_naive(&sc);
 		CHECK(same_as_naive(&o_big, nn, what));
+		CHECK(check_smi(what, PMREGS_ETRACE_ROOM + (size_t)(iter % 6)));
 	}
 }
 
