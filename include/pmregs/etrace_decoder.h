@@ -729,7 +729,8 @@ struct pmregs_etrace_decoder {
 	uint8_t notify, updiscon, irreport, fmt3;
 	uint8_t tables_dirty; /* the jump target cache or the predictor was written since the last reset */
 	uint8_t use; /* PMREGS_ETRACE_USE_*: what the options and the storage turn on, from pmregs_etrace_dec_set_options() */
-	uint8_t pmregs_pad[5]; /* unused: the struct's size without implicit padding */
+	uint8_t sem_due; /* notify, updiscon, irreport and irdepth are still to be read from the packet (pmregs_etrace_dec_sem()) */
+	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
 };
 
 /* What the options and the storage turn on (internal; the decoder's use). */
@@ -841,7 +842,7 @@ static inline int pmregs_etrace_decoder_init(struct pmregs_etrace_decoder *d, co
 	d->phase = PMREGS_ETRACE_PH_NEW;
 	d->jtc_deferred = 0;
 	d->jtc_index = 0;
-	d->notify = d->updiscon = d->irreport = d->fmt3 = 0;
+	d->notify = d->updiscon = d->irreport = d->fmt3 = d->sem_due = 0;
 	d->irdepth = 0;
 	d->packets = c->first_packet;
 	d->insns = d->traps = d->contexts = d->errors = 0;
@@ -1162,6 +1163,24 @@ static inline void pmregs_etrace_dec_synced(struct pmregs_etrace_decoder *d, con
 }
 
 /*
+ * Internal: notify, updiscon, irreport and irdepth of pkt, the packet being
+ * followed, when the follower took it without reading them (most packets end
+ * at an uninferable jump, where none of them is asked).
+ */
+static inline void pmregs_etrace_dec_sem(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt)
+{
+	struct pmregs_etrace_te_inst_semantic sem;
+	if (!d->sem_due)
+		return;
+	d->sem_due = 0;
+	(void)pmregs_etrace_te_inst_semantic_get(d->p, pkt, &sem); /* a format 1 or 2 shape: never refused */
+	d->notify = sem.notify;
+	d->updiscon = sem.updiscon;
+	d->irreport = sem.irreport;
+	d->irdepth = sem.irdepth;
+}
+
+/*
  * follow_execution_path() from where the packet left it, writing items into out
  * from *n while PMREGS_ETRACE_ROOM slots are free. Returns PMREGS_OK when done,
  * PMREGS_ENOSPC to be resumed, or PMREGS_EINVAL after an inconsistency. Under
@@ -1285,6 +1304,7 @@ packet:
 			return PMREGS_ENOSPC;
 		}
 		PMREGS_ETRACE_DEC_SAVE();
+		pmregs_etrace_dec_sem(d, pkt); /* next_pc() may ask irreport */
 		s = pmregs_etrace_dec_step(d, d->prev_address);
 		PMREGS_ETRACE_DEC_LOAD();
 		if (s < 0)
@@ -1362,10 +1382,15 @@ packet:
 			if ((act & PMREGS_ETRACE_DF_CALL) && push_on)
 				pmregs_etrace_dec_push(d, (pc + cp->length) & amask);
 		} else if ((act & 7u) == PMREGS_ETRACE_ACT_UNINF || (act & 7u) == PMREGS_ETRACE_ACT_XRET) {
+			int ret;
 			if (sijump && (act & 7u) == PMREGS_ETRACE_ACT_UNINF)
 				goto slow; /* maybe sequentially inferable: next_pc() tells */
-			if ((act & PMREGS_ETRACE_DF_RETURN) && push_on && d->irstack_depth > 0 &&
-			    !(d->irreport && d->irdepth == d->irstack_depth) && (act & 7u) == PMREGS_ETRACE_ACT_UNINF) {
+			ret = (act & PMREGS_ETRACE_DF_RETURN) && push_on && d->irstack_depth > 0 && (act & 7u) == PMREGS_ETRACE_ACT_UNINF;
+			if (ret) {
+				pmregs_etrace_dec_sem(d, pkt);
+				ret = !(d->irreport && d->irdepth == d->irstack_depth);
+			}
+			if (ret) {
 				/* implicit return (a co-routine swap pushes again below) */
 				d->irstack_depth--;
 				noff = d->stack[(d->stack_base + d->irstack_depth) & d->stack_mask] - rbase;
@@ -1448,6 +1473,7 @@ packet:
 	slow:
 		run--; /* pmregs_etrace_dec_step() counts it */
 		PMREGS_ETRACE_DEC_SAVE();
+		pmregs_etrace_dec_sem(d, pkt); /* next_pc() may ask irreport */
 		s = pmregs_etrace_dec_step(d, address);
 		PMREGS_ETRACE_DEC_LOAD();
 		if (s < 0)
@@ -1474,6 +1500,7 @@ packet:
 		}
 		if (pc == address) {
 			int unprocessed = nb + d->bq_run != ((cp->act & 7u) == PMREGS_ETRACE_ACT_BRANCH ? 1u : 0u);
+			pmregs_etrace_dec_sem(d, pkt);
 			if (!d->fmt3) {
 				if (!last_branch && d->notify && !unprocessed)
 					goto done_report; /* reported because of a notification, not as an uninferable jump target */
@@ -1502,7 +1529,6 @@ done:
 	if (f && !d->fmt3 && !d->end_chunk && !d->start_of_trace) {
 		/* under pmregs_etrace_decode_smi(): its step and pmregs_etrace_decoder_packet()'s for the next items,
 		 * as long as they are format 1 or 2 packets with room and nothing else to do, the state staying here */
-		struct pmregs_etrace_te_inst_semantic sem;
 		unsigned add;
 		pkt = &f->it.payload; /* (it was already) */
 		f->pending = 0;
@@ -1517,16 +1543,13 @@ done:
 		if (f->it.status < 0 || f->it.offset >= f->end || (pkt->format != 1 && pkt->format != 2))
 			goto leave;
 		add = pkt->format == 1 ? (pkt->branches ? pkt->branches : 31u) : 0u;
-		if (nb + add > 63 || pmregs_etrace_te_inst_semantic_get(d->p, pkt, &sem) != PMREGS_OK)
+		if (nb + add > 63)
 			goto leave; /* pmregs_etrace_decoder_packet() reports it */
 		f->pending = 1;
 		d->packets++;
 		pidx++;
 		d->steps = 0;
-		d->notify = sem.notify;
-		d->updiscon = sem.updiscon;
-		d->irreport = sem.irreport;
-		d->irdepth = sem.irdepth;
+		d->sem_due = 1; /* read when asked */
 		run = 0;
 		d->prev_address = pc;
 		if (pkt->format == 2 || pkt->branches != 0) {
@@ -1667,6 +1690,7 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 		d->updiscon = sem.updiscon;
 		d->irreport = sem.irreport;
 		d->irdepth = sem.irdepth;
+		d->sem_due = 0;
 		if (pkt->format == 3) {
 			int first = d->chunk_first;
 			d->chunk_first = 0;

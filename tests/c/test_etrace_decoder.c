@@ -384,8 +384,11 @@ static int same_as_naive(const struct out *f, size_t nn, const char *what)
 
 static struct out o_big, o_small;
 
+static int check_smi(const char *what, size_t small);
+
 /* Run sc: the fast decoder (big window, then every small window, with and without pre-decoding) and the
- * naive one must agree. Leaves the big-window result in o_big. */
+ * naive one must agree, and pmregs_etrace_decode_smi() on its packets as a stream with one packet at a time.
+ * Leaves the big-window result in o_big. */
 static void run_all(const struct scen *sc, const char *what)
 {
 	size_t nn, cap;
@@ -407,6 +410,7 @@ static void run_all(const struct scen *sc, const char *what)
 			CHECK(0);
 		}
 	}
+	(void)check_smi(what, PMREGS_ETRACE_ROOM + 2);
 }
 
 /*
@@ -677,6 +681,28 @@ static void test_implicit_return(void)
 		pk_branch(&sc, 3, 0x4, 0x1200, 0, 0, 1, 3);
 		run_all(&sc, "mispredicted return");
 		WANT("mispredicted return", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1200);
+		/* the same in two packets, so that pmregs_etrace_decode_smi()'s follower takes the one with irreport
+		 * itself (run_all compares that with one packet at a time): the first reports 0x1108 with a
+		 * notification; again with sequentially inferable jumps on (the return goes through next_pc());
+		 * and with 0x1108 reported as an address that may come again (the second packet first follows to
+		 * an uninferable jump, the return with irreport, which goes back to 0x1108: the branches then run
+		 * out, an error, whichever way the packets come) */
+		call_program(rss, ccs);
+		pk_branch(&sc, 1, 0x0, 0x1108, 1, 0, 0, 0);
+		pk_branch(&sc, 2, 0x2, 0x1200, 0, 0, 1, 3);
+		run_all(&sc, "mispredicted return after a notification");
+		WANT("mispredicted return after a notification", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104,
+		     0x1200);
+		call_program(rss, ccs);
+		sc.options = PMREGS_ETRACE_OPT_SIJUMP;
+		pk_branch(&sc, 1, 0x0, 0x1108, 1, 0, 0, 0);
+		pk_branch(&sc, 2, 0x2, 0x1200, 0, 0, 1, 3);
+		run_all(&sc, "mispredicted return, sijump");
+		WANT("mispredicted return, sijump", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1200);
+		call_program(rss, ccs);
+		pk_branch(&sc, 1, 0x0, 0x1108, 0, 0, 0, 0);
+		pk_branch(&sc, 2, 0x2, 0x1200, 0, 0, 1, 3);
+		run_all(&sc, "mispredicted return after an inferred address");
 
 		/* The instruction before an exception, not right after a return: the depth tells which
 		 * occurrence. 0x1114 is met at depth 2 and at depth 1; an interrupt after the second. */
