@@ -1220,9 +1220,13 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 	int inferred = d->inferred_address, last_branch = d->stop_at_last_branch;
 	uint8_t priv = d->privilege;
 #if PMREGS_ETRACE_ITEM_WORD
-	/* the word's layout (the struct has no implicit padding: the strict builds check it) */
+	/* the word's layout, and the record's it is made from (the structs have no implicit padding: the strict
+	 * builds check it) */
 	(void)sizeof(char[__builtin_offsetof(struct pmregs_etrace_item, info) == 16 &&
-				  __builtin_offsetof(struct pmregs_etrace_item, type) == 23 && PMREGS_ETRACE_ITEM_INSN == 0
+				  __builtin_offsetof(struct pmregs_etrace_item, type) == 23 && PMREGS_ETRACE_ITEM_INSN == 0 &&
+				  __builtin_offsetof(struct pmregs_etrace_dinsn, length) == 4 &&
+				  __builtin_offsetof(struct pmregs_etrace_dinsn, kind) == 5 &&
+				  __builtin_offsetof(struct pmregs_etrace_dinsn, act) == 6 && sizeof(struct pmregs_etrace_dinsn) == 8
 			  ? 1
 			  : -1]);
 #endif
@@ -1268,12 +1272,14 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 		stopmask = 0x80u | ((last_branch && nb + d->bq_run == 1u) ? 0x02u : 0u); \
 	} while (0)
 #if PMREGS_ETRACE_ITEM_WORD
-	/* info, length, kind, privilege and type in one store */
+	/* info, length, kind, privilege and type in one store, from the record in one load: its length and kind
+	 * bytes are where the item word has them, its act's call and return flags 48 bits above info's */
 #define PMREGS_ETRACE_DEC_EMIT_AT(r, a)                                                \
 	do {                                                                           \
-		uint64_t w_ = ((uint64_t)(r)->length << 32) | ((uint64_t)(r)->kind << 40) | \
-			      (uint64_t)((r)->act & (PMREGS_ETRACE_DF_CALL | PMREGS_ETRACE_DF_RETURN)) | \
-			      ((uint64_t)priv << 48);                                  \
+		uint64_t r_, w_;                                                       \
+		__builtin_memcpy(&r_, (r), 8);                                         \
+		w_ = (r_ & PMREGS_U64(0x0000ffff00000000)) |                              \
+		     ((r_ >> 48) & (PMREGS_ETRACE_DF_CALL | PMREGS_ETRACE_DF_RETURN)) | ((uint64_t)priv << 48); \
 		o->address = (a);                                                      \
 		o->value = pidx;                                                       \
 		__builtin_memcpy((unsigned char *)o + 16, &w_, 8);                     \
