@@ -657,7 +657,7 @@ static void call_program(unsigned rss, unsigned ccs)
 
 static void test_implicit_return(void)
 {
-	unsigned v;
+	unsigned v, sij;
 	for (v = 0; v < 2; v++) {
 		/* a return stack of 4, or a 3-bit call counter */
 		unsigned rss = v ? 0 : 2, ccs = v ? 3 : 0;
@@ -687,18 +687,15 @@ static void test_implicit_return(void)
 		 * and with 0x1108 reported as an address that may come again (the second packet first follows to
 		 * an uninferable jump, the return with irreport, which goes back to 0x1108: the branches then run
 		 * out, an error, whichever way the packets come) */
-		call_program(rss, ccs);
-		pk_branch(&sc, 1, 0x0, 0x1108, 1, 0, 0, 0);
-		pk_branch(&sc, 2, 0x2, 0x1200, 0, 0, 1, 3);
-		run_all(&sc, "mispredicted return after a notification");
-		WANT("mispredicted return after a notification", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104,
-		     0x1200);
-		call_program(rss, ccs);
-		sc.options = PMREGS_ETRACE_OPT_SIJUMP;
-		pk_branch(&sc, 1, 0x0, 0x1108, 1, 0, 0, 0);
-		pk_branch(&sc, 2, 0x2, 0x1200, 0, 0, 1, 3);
-		run_all(&sc, "mispredicted return, sijump");
-		WANT("mispredicted return, sijump", 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1200);
+		for (sij = 0; sij < 2; sij++) {
+			const char *w2 = sij ? "mispredicted return, sijump" : "mispredicted return after a notification";
+			call_program(rss, ccs);
+			sc.options = sij ? PMREGS_ETRACE_OPT_SIJUMP : 0u;
+			pk_branch(&sc, 1, 0x0, 0x1108, 1, 0, 0, 0);
+			pk_branch(&sc, 2, 0x2, 0x1200, 0, 0, 1, 3);
+			run_all(&sc, w2);
+			WANT(w2, 0x1000, 0x1100, 0x1108, 0x110c, 0x1100, 0x1108, 0x110c, 0x1100, 0x1104, 0x1200);
+		}
 		call_program(rss, ccs);
 		pk_branch(&sc, 1, 0x0, 0x1108, 0, 0, 0, 0);
 		pk_branch(&sc, 2, 0x2, 0x1200, 0, 0, 1, 3);
