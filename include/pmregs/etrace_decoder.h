@@ -1180,14 +1180,20 @@ static inline void pmregs_etrace_dec_sem(struct pmregs_etrace_decoder *d, const 
 	d->irdepth = sem.irdepth;
 }
 
+/* (below: the follower hands it format 3 packets) */
+static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
+					       struct pmregs_etrace_item *out, size_t cap, size_t *n);
+
 /*
  * follow_execution_path() from where the packet left it, writing items into out
  * from *n while PMREGS_ETRACE_ROOM slots are free. Returns PMREGS_OK when done,
  * PMREGS_ENOSPC to be resumed, or PMREGS_EINVAL after an inconsistency. Under
  * pmregs_etrace_decode_smi() (d->feed set, pkt its item's payload) it takes the
  * stream's next items itself while they are format 1 or 2 packets with room and
- * nothing else to do, its state staying in locals; the first other item ends it
- * (PMREGS_ETRACE_DEC_NEXT, or PMREGS_ETRACE_DEC_END at the stream's end), with
+ * nothing else to do, its state staying in locals, and hands format 3
+ * synchronisations and traps to pmregs_etrace_decoder_packet() (whose follow
+ * takes no packet: one level deep) without returning; the first other item ends
+ * it (PMREGS_ETRACE_DEC_NEXT, or PMREGS_ETRACE_DEC_END at the stream's end), with
  * the items, statuses and resumption of one packet at a time.
  *
  * The state the loop touches per instruction lives in locals, and the
@@ -1534,7 +1540,8 @@ done:
 	rc = PMREGS_OK;
 	if (f && !d->fmt3 && !d->end_chunk && !d->start_of_trace) {
 		/* under pmregs_etrace_decode_smi(): its step and pmregs_etrace_decoder_packet()'s for the next items,
-		 * as long as they are format 1 or 2 packets with room and nothing else to do, the state staying here */
+		 * as long as they are format 1 or 2 packets with room and nothing else to do, the state staying here,
+		 * or format 3 synchronisations and traps, which pmregs_etrace_decoder_packet() does from here */
 		unsigned add;
 		pkt = &f->it.payload; /* (it was already) */
 		f->pending = 0;
@@ -1546,7 +1553,32 @@ done:
 			}
 		} while (f->it.status >= 0 && !f->it.has_payload);
 		rc = PMREGS_ETRACE_DEC_NEXT;
-		if (f->it.status < 0 || f->it.offset >= f->end || (pkt->format != 1 && pkt->format != 2))
+		if (f->it.status < 0 || f->it.offset >= f->end)
+			goto leave;
+		if (pkt->format == 3 && pkt->subformat <= 1) {
+			/* a synchronisation or a trap: pmregs_etrace_decoder_packet() does it here (its own follow, to a
+			 * synchronisation, takes no packet), and the plain packets after it stay here. Once it is done
+			 * fmt3 is cleared: this packet's caller then has no format 3 packet to end, and the next is
+			 * taken as after any other */
+			f->pending = 1;
+			PMREGS_ETRACE_DEC_SAVE(); /* (d->privilege is priv: only a format 3 packet changes it) */
+			d->phase = PMREGS_ETRACE_PH_NEW;
+			rc = pmregs_etrace_decoder_packet(d, pkt, out, cap, n);
+			if (rc == PMREGS_ENOSPC)
+				return rc; /* the packet stays pending, in its own phase */
+			d->fmt3 = 0;
+			if (rc != PMREGS_OK)
+				return rc; /* (an inconsistency, reported: pmregs_etrace_decode_smi() goes on after it) */
+			d->phase = PMREGS_ETRACE_PH_FOLLOW;
+			o = out + *n;
+			pidx = d->packets - 1;
+			address = d->address;
+			inferred = d->inferred_address; /* (last_branch is still 0) */
+			priv = d->privilege;
+			PMREGS_ETRACE_DEC_LOAD();
+			goto done;
+		}
+		if (pkt->format != 1 && pkt->format != 2)
 			goto leave;
 		add = pkt->format == 1 ? (pkt->branches ? pkt->branches : 31u) : 0u;
 		if (nb + add > 63)
