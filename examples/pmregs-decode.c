@@ -2103,23 +2103,23 @@ static const struct {
 /*
  * Take the opt_NAME=0|1 and ioptions_layout=0|1|2 items out of the --params lists (each
  * expanded from @FILE first) into *options and *layout; the other items go to rest[] (malloc'd
- * strings, *nrest of them) for apply_params().
+ * strings, *nrest of them) for apply_params(). On an error rest[] is freed and *nrest is 0.
  */
 static int etrace_take_opts(const char *const *params, int nparams, char **rest, int *nrest, uint32_t *options, uint32_t *given,
 			    unsigned *layout)
 {
-	int k;
+	int k, rc;
 	*nrest = 0;
 	for (k = 0; k < nparams; k++) {
 		char *list, *item, *o, *next;
-		int rc;
 		if (params[k][0] == '@') {
 			if ((rc = params_file(params[k] + 1, &list)) != ST_OK)
-				return rc;
+				goto fail;
 		} else {
 			list = (char *)malloc(strlen(params[k]) + 1);
+			rc = ST_IO;
 			if (!list)
-				return ST_IO;
+				goto fail;
 			strcpy(list, params[k]);
 		}
 		o = list;
@@ -2139,7 +2139,8 @@ static int etrace_take_opts(const char *const *params, int nparams, char **rest,
 				if (!eq || parse_u64(eq + 1, &x) != 0 || x > 1) {
 					fprintf(stderr, "%s: --params: %s wants 0 or 1\n", prog, etrace_opts[i].name);
 					free(list);
-					return ST_VALUE;
+					rc = ST_VALUE;
+					goto fail;
 				}
 				*options = x ? (*options | etrace_opts[i].bit) : (*options & ~etrace_opts[i].bit);
 				*given |= etrace_opts[i].bit;
@@ -2157,7 +2158,8 @@ static int etrace_take_opts(const char *const *params, int nparams, char **rest,
 				else {
 					fprintf(stderr, "%s: --params: ioptions_layout is 0 (reference), 1 (PULP) or 2 (none)\n", prog);
 					free(list);
-					return ST_VALUE;
+					rc = ST_VALUE;
+					goto fail;
 				}
 				continue;
 			}
@@ -2173,6 +2175,11 @@ static int etrace_take_opts(const char *const *params, int nparams, char **rest,
 			free(list);
 	}
 	return ST_OK;
+fail:
+	/* the lists taken before this one */
+	while (*nrest > 0)
+		free(rest[--*nrest]);
+	return rc;
 }
 
 static const char *riscv_kind_name(unsigned k)
