@@ -701,7 +701,7 @@ struct pmregs_etrace_decoder {
 	uint8_t *bpred;
 	uint64_t stack_mask, stack_max, jcache_mask, bpred_mask, amask, max_run, max_steps;
 	uint64_t tvec[8];
-	unsigned idx_shift, lsb, awidth, layout, xlen;
+	unsigned idx_shift, lsb, ashift, layout, xlen; /* ashift: 64 - the address field's width (at least 1) */
 	uint32_t options;
 	/* the range last looked up; offsets below rfast have records and do not wrap the address space */
 	uint64_t rbase, rlen, rfast;
@@ -805,7 +805,8 @@ static inline int pmregs_etrace_decoder_init(struct pmregs_etrace_decoder *d, co
 	d->amask = pmregs_lowmask(w);
 	d->xlen = c->image->xlen;
 	d->lsb = p->iaddress_lsb_p;
-	d->awidth = (unsigned)(p->iaddress_width_p - p->iaddress_lsb_p);
+	w = (unsigned)(p->iaddress_width_p - p->iaddress_lsb_p);
+	d->ashift = 64u - (w ? w : 1u);
 	d->idx_shift = p->iaddress_lsb_p >= 2 ? 2u : 1u;
 	d->layout = c->ioptions_layout;
 	pmregs_etrace_dec_set_options(d, c->options | (p->implicit_exception ? PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION : 0u));
@@ -963,7 +964,8 @@ static inline uint64_t pmregs_etrace_dec_address(const struct pmregs_etrace_deco
 {
 	if (d->options & PMREGS_ETRACE_OPT_FULL_ADDRESS)
 		return (field << d->lsb) & d->amask;
-	return (base + ((uint64_t)pmregs_sext(field, d->awidth ? d->awidth : 1) << d->lsb)) & d->amask;
+	/* sign-extended from the field's width: shifted up and arithmetically back (as pmregs_sext()) */
+	return (base + ((uint64_t)((int64_t)(field << d->ashift) >> d->ashift) << d->lsb)) & d->amask;
 }
 
 /* Pending branches: map entries plus predicted ones. */
@@ -1224,6 +1226,8 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 	unsigned nb, stopmask;
 	int fast_br, s;
 	int inferred = d->inferred_address, last_branch = d->stop_at_last_branch;
+	/* the packets after this one are the follower's to take (unchanged while it takes them) */
+	const int fed = f && !d->fmt3 && !d->end_chunk && !d->start_of_trace;
 	uint8_t priv = d->privilege;
 #if PMREGS_ETRACE_ITEM_WORD
 	/* the word's layout, and the record's it is made from (the structs have no implicit padding: the strict
@@ -1257,7 +1261,7 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 		d->insns += (uint64_t)(o - out) - *n;                                  \
 		*n = (size_t)(o - out);                                                \
 	} while (0)
-	/* rfast: offsets below it are in the range's records and below 2^awidth (no wrap when added to);
+	/* rfast: offsets below it are in the range's records and below 2^(address width) (no wrap when added to);
 	 * soff: where the address may stop the follow, none while a full map stops it at its last branch (a
 	 * format 0 or 1 packet's, whose address is an earlier packet's: passing it changes nothing) */
 #define PMREGS_ETRACE_DEC_LOAD()                                                       \
@@ -1538,7 +1542,7 @@ done_report:
 	PMREGS_ETRACE_DEC_EMIT();
 done:
 	rc = PMREGS_OK;
-	if (f && !d->fmt3 && !d->end_chunk && !d->start_of_trace) {
+	if (fed) {
 		/* under pmregs_etrace_decode_smi(): its step and pmregs_etrace_decoder_packet()'s for the next items,
 		 * as long as they are format 1 or 2 packets with room and nothing else to do, the state staying here,
 		 * or format 3 synchronisations and traps, which pmregs_etrace_decoder_packet() does from here */
@@ -1546,7 +1550,8 @@ done:
 		pkt = &f->it.payload; /* (it was already) */
 		f->pending = 0;
 		do {
-			f->p.implicit_exception = (uint8_t)((d->options & PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION) != 0);
+			/* (f->p.implicit_exception is as pmregs_etrace_decode_smi() set it: only a support packet, which
+			 * ends this, changes the options) */
 			if (!pmregs_etrace_smi_stream_next_l(&f->s, &f->p, &f->fl, &f->tl, &f->it)) {
 				rc = PMREGS_ETRACE_DEC_END;
 				goto leave;
@@ -1579,8 +1584,8 @@ done:
 			PMREGS_ETRACE_DEC_LOAD();
 			goto done;
 		}
-		if (pkt->format != 1 && pkt->format != 2)
-			goto leave;
+		if ((unsigned)pkt->format - 1u > 1u)
+			goto leave; /* not format 1 or 2 */
 		add = pkt->format == 1 ? (pkt->branches ? pkt->branches : 31u) : 0u;
 		if (nb + add > 63)
 			goto leave; /* pmregs_etrace_decoder_packet() reports it */
