@@ -463,7 +463,8 @@ static inline void pmregs_cat_encode(const struct pmregs_cat_request *r, struct 
 }
 
 /* "PMU/event=0xc0,umask=0x0,.../MODS" in perf's syntax: every term whose value is not 0 (event and
- * umask always), the extra MSR's term, then u or k when only one privilege level counts. */
+ * umask always), the extra MSR's term, then u or k when only one privilege level counts, H for HostOnly
+ * and G for GuestOnly. */
 static inline size_t pmregs_cat_perf_snprint(char *buf, size_t n, const struct pmregs_cat_request *r)
 {
 	struct pmregs_sbuf sb;
@@ -499,9 +500,11 @@ static inline size_t pmregs_cat_perf_snprint(char *buf, size_t n, const struct p
 		pmregs_sb_putc(&sb, 'u');
 	if (r->kernel && !r->user)
 		pmregs_sb_putc(&sb, 'k');
-	if (r->host_only && !r->guest_only)
+	/* both when both were asked: perf then excludes neither, and the string parses back to HostOnly and
+	 * GuestOnly both set, as asked (APM2's "guest and host") */
+	if (r->host_only)
 		pmregs_sb_putc(&sb, 'H');
-	if (r->guest_only && !r->host_only)
+	if (r->guest_only)
 		pmregs_sb_putc(&sb, 'G');
 	return pmregs_sb_finish(&sb);
 }

@@ -161,7 +161,7 @@ static void test_pfm_syntax(void)
 static void test_amd(void)
 {
 	struct pmregs_cat_request r;
-	struct pmregs_cat_encoding e;
+	struct pmregs_cat_encoding e, e2;
 	char buf[128];
 	const struct pmregs_cat_event *a, *b;
 	CHECK_EQ(parse(amd, "zen5", "ex_ret_instr", &r, &e), PMREGS_OK);
@@ -188,6 +188,16 @@ static void test_amd(void)
 	CHECK_EQ(parse(amd, "zen3", "cpu/event=0xc0/G", &r, &e), PMREGS_OK);
 	CHECK_EQ(e.evtsel >> 40, 1);
 	CHECK_EQ(e.exclude_host, 1);
+	/* both (APM2 Table 13-4: HostOnly and GuestOnly set, guest and host): the perf string says both, excludes
+	 * neither, and parses back to the same register value (it printed neither, which parsed back to 00) */
+	CHECK_EQ(parse(amd, "zen2", "RETIRED_INSTRUCTIONS:g:h", &r, &e), PMREGS_OK);
+	CHECK_EQ(e.evtsel >> 40, 3);
+	CHECK(e.exclude_host == 0 && e.exclude_guest == 0);
+	pmregs_cat_perf_snprint(buf, sizeof buf, &r);
+	CHECK(strcmp(buf, "cpu/event=0xc0,umask=0x0/HG") == 0);
+	CHECK_EQ(parse(amd, "zen2", buf, &r, &e2), PMREGS_OK);
+	CHECK_EQ(e2.evtsel, e.evtsel);
+	CHECK(e2.exclude_host == 0 && e2.exclude_guest == 0);
 }
 
 static void test_perf_syntax(void)
