@@ -676,7 +676,7 @@ struct pmregs_etrace_decoder_config {
  */
 struct pmregs_etrace_smi_feed {
 	struct pmregs_etrace_smi_stream s;
-	struct pmregs_etrace_smi_stream_item it;
+	struct pmregs_etrace_smi_stream_item it; /* the packet being decoded (its frame and payload_len are not always filled) */
 	/* the widths only the parameters decide, filled by each pmregs_etrace_decode_smi() call from p
 	 * (implicit_exception, which changes, is none of them) */
 	struct pmregs_etrace_smi_layout fl;
@@ -1182,7 +1182,9 @@ static inline void pmregs_etrace_dec_sem(struct pmregs_etrace_decoder *d, const 
 	d->irdepth = sem.irdepth;
 }
 
-/* (below: the follower hands it format 3 packets) */
+/* (below: the follower hands it format 3 packets, and restarts at a synchronisation it took) */
+static inline int pmregs_etrace_dec_start(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
+				       struct pmregs_etrace_item *out, size_t *n);
 static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
 					       struct pmregs_etrace_item *out, size_t cap, size_t *n);
 
@@ -1549,6 +1551,31 @@ done:
 		unsigned add;
 		pkt = &f->it.payload; /* (it was already) */
 		f->pending = 0;
+		if (PMREGS_UNLIKELY(d->fmt3)) {
+			/* the end of a synchronisation this took (pmregs_etrace_dec_synced()) */
+			d->fmt3 = 0;
+			priv = pkt->privilege;
+			d->privilege = priv; /* (kept equal while this takes packets: pmregs_etrace_decoder_packet() below reads it) */
+			d->start_of_trace = 0;
+			d->lost = 0;
+			d->irstack_depth = 0;
+			d->stack_base = 0;
+			pmregs_etrace_dec_reset_tables(d);
+		}
+		{
+			/* the common packet's payload alone, its frame not filled (nothing reads the feed's) */
+			size_t at = f->s.pos, m;
+			if (PMREGS_LIKELY(f->s.len - at >= 36u + PMREGS_INPLACE_SLACK) &&
+			    (m = pmregs_etrace_smi_stream_read_fast(f->s.buf + at, &f->p, &f->fl, &f->tl, PMREGS_NULL, &f->it.payload,
+								    PMREGS_NULL)) != 0) {
+				f->it.offset = at;
+				f->it.size = m;
+				f->it.status = PMREGS_OK;
+				f->it.has_payload = 1;
+				f->s.pos = at + m;
+				goto taken;
+			}
+		}
 		do {
 			/* (f->p.implicit_exception is as pmregs_etrace_decode_smi() set it: only a support packet, which
 			 * ends this, changes the options) */
@@ -1557,10 +1584,80 @@ done:
 				goto leave;
 			}
 		} while (f->it.status >= 0 && !f->it.has_payload);
+	taken:
 		rc = PMREGS_ETRACE_DEC_NEXT;
 		if (f->it.status < 0 || f->it.offset >= f->end)
 			goto leave;
 		if (PMREGS_UNLIKELY(pkt->format == 3) && pkt->subformat <= 1) {
+			/* the common traps and synchronisations, as pmregs_etrace_decoder_packet() does them, the state staying
+			 * here: h is the reported address's instruction when it is in the range, read before and code */
+			const uint64_t hoff = ((pkt->address << d->lsb) & amask) - rbase;
+			const struct pmregs_etrace_dinsn *h = PMREGS_NULL;
+			const unsigned cact = cp->act & 7u;
+			if (o < oend && hoff < rfast && !(hoff & 1u) &&
+			    ((const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * hoff))->length &&
+			    (((const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * hoff))->act & 7u) != PMREGS_ETRACE_ACT_BAD)
+				h = (const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * hoff);
+			if (pkt->subformat == 1 && o < oend &&
+			    (pkt->thaddr ? h && !(d->options & PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION) &&
+						   (pkt->interrupt || (cp->act & PMREGS_ETRACE_DF_TRAPS))
+					 : pkt->interrupt || cact == PMREGS_ETRACE_ACT_UNINF || cact == PMREGS_ETRACE_ACT_XRET)) {
+				/* an interrupt, or an exception at the instruction just reported (ecall, ebreak) or at the
+				 * reported address (after an uninferable jump, thaddr 0): the trap's report */
+				unsigned bits = pkt->interrupt ? PMREGS_ETRACE_TRAP_INTERRUPT : PMREGS_ETRACE_TRAP_EPC;
+				pmregs_etrace_dec_item(o++, PMREGS_ETRACE_ITEM_TRAP,
+						       pkt->interrupt ? 0 : pkt->thaddr ? pc : rbase + hoff, pkt->interrupt ? 0 : pkt->tval,
+						       (uint32_t)pkt->ecause, bits | (pkt->thaddr ? PMREGS_ETRACE_TRAP_THADDR : 0u), 0,
+						       pkt->privilege);
+				d->traps++;
+				d->insns--; /* (the save counts every item from o as an instruction) */
+				d->packets++;
+				pidx++;
+				d->steps = 0;
+				d->notify = d->updiscon = d->irreport = 0;
+				d->irdepth = 0;
+				d->sem_due = 0;
+				if (!pkt->thaddr)
+					goto done;
+				/* and the handler's address: a synchronisation there, and its start report */
+				inferred = 0;
+				lp = cp = h;
+				off = hoff;
+				pc = address = d->address = d->base = rbase + hoff;
+				d->branch_inv = d->bq_run = 0;
+				d->bq_head = 0;
+				nb = (h->act & 7u) == PMREGS_ETRACE_ACT_BRANCH ? 1u : 0u;
+				bmap = nb ? pkt->branch : 0u;
+				priv = pkt->privilege;
+				PMREGS_ETRACE_DEC_EMIT();
+				d->privilege = priv;
+				d->irstack_depth = 0;
+				d->stack_base = 0;
+				pmregs_etrace_dec_reset_tables(d);
+				goto done;
+			}
+			if (pkt->subformat == 0 && h && nb < 63) {
+				/* a synchronisation: followed to its address like a plain packet, fmt3 set for the rules of the
+				 * follow that differ and for its end (at done) */
+				f->pending = 1;
+				d->packets++;
+				pidx++;
+				d->steps = 0;
+				d->notify = d->updiscon = d->irreport = 0;
+				d->irdepth = 0;
+				d->sem_due = 0;
+				d->fmt3 = 1;
+				inferred = 0;
+				address = d->address = d->base = rbase + hoff;
+				aoff = hoff;
+				if ((h->act & 7u) == PMREGS_ETRACE_ACT_BRANCH)
+					bmap |= (uint64_t)(pkt->branch & 1u) << nb++;
+				d->prev_address = pc;
+				run = 0;
+				soff = last_branch ? ~(uint64_t)0 : aoff;
+				stopmask = 0x80u | ((last_branch && nb + d->bq_run == 1u) ? 0x02u : 0u);
+				goto packet;
+			}
 			/* a synchronisation or a trap: pmregs_etrace_decoder_packet() does it here (its own follow, to a
 			 * synchronisation, takes no packet), and the plain packets after it stay here. Once it is done
 			 * fmt3 is cleared: this packet's caller then has no format 3 packet to end, and the next is
@@ -1617,6 +1714,12 @@ leave:
 fail:
 	PMREGS_ETRACE_DEC_SAVE();
 	pmregs_etrace_dec_error(d, (unsigned)-s, out, n);
+	if (fed && d->fmt3) {
+		/* a synchronisation this took: restart at it (room is left), as pmregs_etrace_decoder_packet() would, which
+		 * then has no format 3 packet to end (this may be under its resumed follow) */
+		(void)pmregs_etrace_dec_start(d, pkt, out, n);
+		d->fmt3 = 0;
+	}
 	return PMREGS_EINVAL;
 #undef PMREGS_ETRACE_DEC_SAVE
 #undef PMREGS_ETRACE_DEC_LOAD
@@ -1726,15 +1829,21 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 		d->packets++;
 		d->steps = 0;
 		d->fmt3 = (uint8_t)(pkt->format == 3);
-		if (pmregs_etrace_te_inst_semantic_get(d->p, pkt, &sem) != PMREGS_OK) {
-			pmregs_etrace_dec_error(d, PMREGS_ETRACE_REASON_BAD_PACKET, out, n);
-			return PMREGS_EINVAL;
-		}
-		d->notify = sem.notify;
-		d->updiscon = sem.updiscon;
-		d->irreport = sem.irreport;
-		d->irdepth = sem.irdepth;
 		d->sem_due = 0;
+		if (pkt->format == 3 && pkt->shape <= PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT) {
+			/* format 3 shapes have none of the fields */
+			d->notify = d->updiscon = d->irreport = 0;
+			d->irdepth = 0;
+		} else {
+			if (pmregs_etrace_te_inst_semantic_get(d->p, pkt, &sem) != PMREGS_OK) {
+				pmregs_etrace_dec_error(d, PMREGS_ETRACE_REASON_BAD_PACKET, out, n);
+				return PMREGS_EINVAL;
+			}
+			d->notify = sem.notify;
+			d->updiscon = sem.updiscon;
+			d->irreport = sem.irreport;
+			d->irdepth = sem.irdepth;
+		}
 		if (pkt->format == 3) {
 			int first = d->chunk_first;
 			d->chunk_first = 0;

@@ -247,6 +247,7 @@ struct out {
 	size_t n;
 	int overflow;
 	uint64_t errors;
+	uint64_t counts[4]; /* the decoder's counters after it (run_stream()): instructions, traps, contexts, packets */
 };
 
 static uint64_t stack_mem[1 << 12], jc_mem[1 << 12];
@@ -837,6 +838,7 @@ static void test_sijump(void)
 static void test_traps(void)
 {
 	const struct pmregs_etrace_item *t;
+	int i;
 	/* ecall: it retires and traps; its EPC is itself. The handler returns with mret to user mode:
 	 * a privilege change, so a format 3.0 at the instruction after the ecall. */
 	scen_init(&sc, 64, 0x1000);
@@ -939,6 +941,46 @@ static void test_traps(void)
 	run_all(&sc, "context");
 	t = find_item(PMREGS_ETRACE_ITEM_CONTEXT);
 	CHECK(t && t->address == 0x42 && t->privilege == 1);
+
+	/* ecall in a loop, the handler's first instruction a branch (taken, then not, by the trap packets' branch
+	 * bit), mret back: once the handler has been read, pmregs_etrace_decode_smi()'s follower takes these traps
+	 * itself; the same items and counters as one packet at a time (run_all()) */
+	scen_init(&sc, 64, 0x1000);
+	put32(&sc.g[0], 0x1000, i_nop());
+	put32(&sc.g[0], 0x1004, I_ECALL);
+	put32(&sc.g[0], 0x1008, i_jal(0, -8));
+	put32(&sc.g[0], 0x1100, i_bne(1, 0, 8));
+	put32(&sc.g[0], 0x1104, i_nop());
+	put32(&sc.g[0], 0x1108, I_MRET);
+	pk_support(&sc, 0, 0);
+	pk_start(&sc, 0x1000, 3, 1);
+	for (i = 0; i < 6; i++) {
+		pk_addr(&sc, 0x1004, 0, 0, 0, 0); /* the ecall */
+		pk_trap(&sc, 0x1100, 3, 11, 0, 1, 0);
+		sc.pk[sc.n - 1].branch = (uint8_t)(i & 1); /* bne: taken (0), not taken (1) */
+		pk_addr(&sc, 0x1008, 0, 0, 0, 0); /* mret's target */
+	}
+	run_all(&sc, "ecall loop");
+	{
+		uint64_t want[40];
+		size_t nw = 0;
+		want[nw++] = 0x1000;
+		for (i = 0; i < 6; i++) {
+			if (i)
+				want[nw++] = 0x1000;
+			want[nw++] = 0x1004;
+			want[nw++] = 0x1100;
+			if (i & 1)
+				want[nw++] = 0x1104;
+			want[nw++] = 0x1108;
+			want[nw++] = 0x1008;
+		}
+		want_insns("ecall loop", want, nw);
+	}
+	CHECK_EQ(count_items(PMREGS_ETRACE_ITEM_TRAP), 6);
+	t = find_item(PMREGS_ETRACE_ITEM_TRAP);
+	CHECK(t && t->address == 0x1004 && t->info == 11 && t->privilege == 3 &&
+	      t->length == (PMREGS_ETRACE_TRAP_EPC | PMREGS_ETRACE_TRAP_THADDR));
 }
 
 /* The jump target cache (branch trace chapter, "Jump target cache mode"; payload format 0.1). */
@@ -1495,6 +1537,10 @@ static int run_stream(const unsigned char *buf, size_t len, int smi, size_t cap,
 			break;
 	}
 	o->errors = d.errors;
+	o->counts[0] = d.insns;
+	o->counts[1] = d.traps;
+	o->counts[2] = d.contexts;
+	o->counts[3] = d.packets;
 	return rc == PMREGS_OK || !smi;
 }
 
@@ -1537,12 +1583,14 @@ static int check_smi(const char *what, size_t small)
 	int ok = 1;
 	if (len) {
 		ok = run_stream(smi_buf, len, 0, 256, 1, &o_ref) && run_stream(smi_buf, len, 1, 256, 2, &o_smi);
-		if (!ok || !same_items(&o_ref, &o_smi) || o_ref.errors != o_smi.errors) {
+		if (!ok || !same_items(&o_ref, &o_smi) || o_ref.errors != o_smi.errors ||
+		    memcmp(o_ref.counts, o_smi.counts, sizeof o_ref.counts) != 0) {
 			fprintf(stderr, "%s: pmregs_etrace_decode_smi(): %zu items, %llu errors; one packet at a time %zu, %llu\n", what,
 				o_smi.n, (unsigned long long)o_smi.errors, o_ref.n, (unsigned long long)o_ref.errors);
 			ok = 0;
 		}
-		if (ok && (!run_stream(smi_buf, len, 1, small, 1, &o_smi) || !same_items(&o_ref, &o_smi))) {
+		if (ok && (!run_stream(smi_buf, len, 1, small, 1, &o_smi) || !same_items(&o_ref, &o_smi) ||
+			   memcmp(o_ref.counts, o_smi.counts, sizeof o_ref.counts) != 0)) {
 			fprintf(stderr, "%s: pmregs_etrace_decode_smi() with a window of %zu differs\n", what, small);
 			ok = 0;
 		}
