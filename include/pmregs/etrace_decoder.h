@@ -1152,16 +1152,32 @@ static inline int pmregs_etrace_dec_step(struct pmregs_etrace_decoder *d, uint64
 	return s;
 }
 
-/* The end of processing a synchronisation packet (after its follow or start report). */
-static inline void pmregs_etrace_dec_synced(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt)
+/* The state after a synchronisation (its follow or start report done) at the privilege its packet reports. */
+static inline void pmregs_etrace_dec_sync_end(struct pmregs_etrace_decoder *d, unsigned privilege)
 {
-	d->privilege = pkt->privilege;
+	d->privilege = (uint8_t)privilege;
 	d->start_of_trace = 0;
 	d->lost = 0;
 	d->irstack_depth = 0;
 	d->stack_base = 0;
-	d->phase = PMREGS_ETRACE_PH_NEW;
 	pmregs_etrace_dec_reset_tables(d);
+}
+
+/* The end of processing a synchronisation packet. */
+static inline void pmregs_etrace_dec_synced(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt)
+{
+	pmregs_etrace_dec_sync_end(d, pkt->privilege);
+	d->phase = PMREGS_ETRACE_PH_NEW;
+}
+
+/* The start of processing a format 3 packet: its counters, and none of the formats 1 and 2 fields. */
+static inline void pmregs_etrace_dec_fmt3_begin(struct pmregs_etrace_decoder *d)
+{
+	d->packets++;
+	d->steps = 0;
+	d->notify = d->updiscon = d->irreport = 0;
+	d->irdepth = 0;
+	d->sem_due = 0;
 }
 
 /*
@@ -1555,12 +1571,9 @@ done:
 			/* the end of a synchronisation this took (pmregs_etrace_dec_synced()) */
 			d->fmt3 = 0;
 			priv = pkt->privilege;
-			d->privilege = priv; /* (kept equal while this takes packets: pmregs_etrace_decoder_packet() below reads it) */
-			d->start_of_trace = 0;
-			d->lost = 0;
-			d->irstack_depth = 0;
-			d->stack_base = 0;
-			pmregs_etrace_dec_reset_tables(d);
+			/* (d->privilege is kept equal to priv while this takes packets: pmregs_etrace_decoder_packet() below
+			 * reads it) */
+			pmregs_etrace_dec_sync_end(d, priv);
 		}
 		{
 			/* the common packet's payload alone, its frame not filled (nothing reads the feed's) */
@@ -1594,14 +1607,20 @@ done:
 			const uint64_t hoff = ((pkt->address << d->lsb) & amask) - rbase;
 			const struct pmregs_etrace_dinsn *h = PMREGS_NULL;
 			const unsigned cact = cp->act & 7u;
+			int trap;
 			if (o < oend && hoff < rfast && !(hoff & 1u) &&
 			    ((const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * hoff))->length &&
 			    (((const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * hoff))->act & 7u) != PMREGS_ETRACE_ACT_BAD)
 				h = (const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * hoff);
-			if (pkt->subformat == 1 && o < oend &&
-			    (pkt->thaddr ? h && !(d->options & PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION) &&
-						   (pkt->interrupt || (cp->act & PMREGS_ETRACE_DF_TRAPS))
-					 : pkt->interrupt || cact == PMREGS_ETRACE_ACT_UNINF || cact == PMREGS_ETRACE_ACT_XRET)) {
+			trap = pkt->subformat == 1 && o < oend &&
+			       (pkt->thaddr ? h && !(d->options & PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION) &&
+						      (pkt->interrupt || (cp->act & PMREGS_ETRACE_DF_TRAPS))
+					    : pkt->interrupt || cact == PMREGS_ETRACE_ACT_UNINF || cact == PMREGS_ETRACE_ACT_XRET);
+			if (trap || (pkt->subformat == 0 && h && nb < 63)) {
+				pmregs_etrace_dec_fmt3_begin(d);
+				pidx++;
+			}
+			if (trap) {
 				/* an interrupt, or an exception at the instruction just reported (ecall, ebreak) or at the
 				 * reported address (after an uninferable jump, thaddr 0): the trap's report */
 				unsigned bits = pkt->interrupt ? PMREGS_ETRACE_TRAP_INTERRUPT : PMREGS_ETRACE_TRAP_EPC;
@@ -1611,12 +1630,6 @@ done:
 						       pkt->privilege);
 				d->traps++;
 				d->insns--; /* (the save counts every item from o as an instruction) */
-				d->packets++;
-				pidx++;
-				d->steps = 0;
-				d->notify = d->updiscon = d->irreport = 0;
-				d->irdepth = 0;
-				d->sem_due = 0;
 				if (!pkt->thaddr)
 					goto done;
 				/* and the handler's address: a synchronisation there, and its start report */
@@ -1630,22 +1643,13 @@ done:
 				bmap = nb ? pkt->branch : 0u;
 				priv = pkt->privilege;
 				PMREGS_ETRACE_DEC_EMIT();
-				d->privilege = priv;
-				d->irstack_depth = 0;
-				d->stack_base = 0;
-				pmregs_etrace_dec_reset_tables(d);
+				pmregs_etrace_dec_sync_end(d, priv);
 				goto done;
 			}
 			if (pkt->subformat == 0 && h && nb < 63) {
 				/* a synchronisation: followed to its address like a plain packet, fmt3 set for the rules of the
 				 * follow that differ and for its end (at done) */
 				f->pending = 1;
-				d->packets++;
-				pidx++;
-				d->steps = 0;
-				d->notify = d->updiscon = d->irreport = 0;
-				d->irdepth = 0;
-				d->sem_due = 0;
 				d->fmt3 = 1;
 				inferred = 0;
 				address = d->address = d->base = rbase + hoff;
@@ -1826,15 +1830,13 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 		struct pmregs_etrace_te_inst_semantic sem;
 		if (cap - *n < PMREGS_ETRACE_ROOM)
 			return PMREGS_ENOSPC;
-		d->packets++;
-		d->steps = 0;
 		d->fmt3 = (uint8_t)(pkt->format == 3);
-		d->sem_due = 0;
 		if (pkt->format == 3 && pkt->shape <= PMREGS_ETRACE_TE_INST_SHAPE_SUPPORT) {
-			/* format 3 shapes have none of the fields */
-			d->notify = d->updiscon = d->irreport = 0;
-			d->irdepth = 0;
+			pmregs_etrace_dec_fmt3_begin(d); /* (format 3 shapes have none of the fields) */
 		} else {
+			d->packets++;
+			d->steps = 0;
+			d->sem_due = 0;
 			if (pmregs_etrace_te_inst_semantic_get(d->p, pkt, &sem) != PMREGS_OK) {
 				pmregs_etrace_dec_error(d, PMREGS_ETRACE_REASON_BAD_PACKET, out, n);
 				return PMREGS_EINVAL;
