@@ -981,6 +981,47 @@ static void test_traps(void)
 	t = find_item(PMREGS_ETRACE_ITEM_TRAP);
 	CHECK(t && t->address == 0x1004 && t->info == 11 && t->privilege == 3 &&
 	      t->length == (PMREGS_ETRACE_TRAP_EPC | PMREGS_ETRACE_TRAP_THADDR));
+
+	/* traps without the handler's address (thaddr 0) at the target of an uninferable jump, an exception and
+	 * an interrupt in turn, each followed by a synchronisation at the handler, whose mret goes back: the
+	 * follower takes these too (the exception's EPC is the packet's address) */
+	scen_init(&sc, 64, 0x1000);
+	put32(&sc.g[0], 0x1000, i_nop());
+	put32(&sc.g[0], 0x1004, i_jalr(0, 5, 0));
+	put32(&sc.g[0], 0x1010, 0);
+	put32(&sc.g[0], 0x1100, i_nop());
+	put32(&sc.g[0], 0x1104, I_MRET);
+	pk_support(&sc, 0, 0);
+	pk_start(&sc, 0x1000, 3, 1);
+	for (i = 0; i < 6; i++) {
+		pk_addr(&sc, 0x1004, 0, 0, 0, 0); /* the jalr */
+		pk_trap(&sc, 0x1010, 3, (i & 1) ? 7u : 2u, i & 1, 0, 0);
+		pk_start(&sc, 0x1100, 3, 1);
+		pk_addr(&sc, 0x1000, 0, 0, 0, 0); /* mret's target */
+	}
+	run_all(&sc, "thaddr 0 loop");
+	{
+		uint64_t want[40];
+		size_t nw = 0, k, ntrap = 0;
+		want[nw++] = 0x1000;
+		for (i = 0; i < 6; i++) {
+			want[nw++] = 0x1004;
+			want[nw++] = 0x1100;
+			want[nw++] = 0x1104;
+			want[nw++] = 0x1000;
+		}
+		want_insns("thaddr 0 loop", want, nw);
+		for (k = 0; k < o_big.n; k++) {
+			const struct pmregs_etrace_item *x = &o_big.it[k];
+			if (x->type != PMREGS_ETRACE_ITEM_TRAP)
+				continue;
+			/* exceptions: EPC 0x1010; interrupts: no EPC */
+			CHECK(ntrap & 1 ? x->address == 0 && x->info == 7 && x->length == PMREGS_ETRACE_TRAP_INTERRUPT
+					: x->address == 0x1010 && x->info == 2 && x->length == PMREGS_ETRACE_TRAP_EPC);
+			ntrap++;
+		}
+		CHECK_EQ(ntrap, 6);
+	}
 }
 
 /* The jump target cache (branch trace chapter, "Jump target cache mode"; payload format 0.1). */
