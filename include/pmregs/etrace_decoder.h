@@ -1210,11 +1210,14 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
  * PMREGS_ENOSPC to be resumed, or PMREGS_EINVAL after an inconsistency. Under
  * pmregs_etrace_decode_smi() (d->feed set, pkt its item's payload) it takes the
  * stream's next items itself while they are format 1 or 2 packets with room and
- * nothing else to do, its state staying in locals, and hands format 3
- * synchronisations and traps to pmregs_etrace_decoder_packet() (whose follow
- * takes no packet: one level deep) without returning; the first other item ends
- * it (PMREGS_ETRACE_DEC_NEXT, or PMREGS_ETRACE_DEC_END at the stream's end), with
- * the items, statuses and resumption of one packet at a time.
+ * nothing else to do, or the common format 3 traps and synchronisations (a trap
+ * at the instruction just reported or, thaddr 0, after an uninferable jump, an
+ * interrupt, a synchronisation whose instruction has been read), its state
+ * staying in locals; it hands the other format 3 synchronisations and traps to
+ * pmregs_etrace_decoder_packet() (whose follow takes no packet: one level deep)
+ * without returning. The first other item ends it (PMREGS_ETRACE_DEC_NEXT, or
+ * PMREGS_ETRACE_DEC_END at the stream's end), with the items, statuses and
+ * resumption of one packet at a time.
  *
  * The state the loop touches per instruction lives in locals, and the
  * instructions are pointers to their pre-decoded records, found by their offset
@@ -1662,13 +1665,13 @@ done:
 				stopmask = 0x80u | ((last_branch && nb + d->bq_run == 1u) ? 0x02u : 0u);
 				goto packet;
 			}
-			/* a synchronisation or a trap: pmregs_etrace_decoder_packet() does it here (its own follow, to a
+			/* any other synchronisation or trap: pmregs_etrace_decoder_packet() does it here (its own follow, to a
 			 * synchronisation, takes no packet), and the plain packets after it stay here. Once it is done
 			 * fmt3 is cleared: this packet's caller then has no format 3 packet to end, and the next is
 			 * taken as after any other. (The hint lays this out away from the plain packets' path: unhinted,
 			 * streams with few such packets ran up to 20% slower in some code layouts.) */
 			f->pending = 1;
-			PMREGS_ETRACE_DEC_SAVE(); /* (d->privilege is priv: only a format 3 packet changes it) */
+			PMREGS_ETRACE_DEC_SAVE(); /* (d->privilege is priv: the format 3 packets taken above keep it so) */
 			d->phase = PMREGS_ETRACE_PH_NEW;
 			rc = pmregs_etrace_decoder_packet(d, pkt, out, cap, n);
 			if (rc == PMREGS_ENOSPC)
