@@ -1611,10 +1611,11 @@ done:
 			const struct pmregs_etrace_dinsn *h = PMREGS_NULL;
 			const unsigned cact = cp->act & 7u;
 			int trap;
-			if (o < oend && hoff < rfast && !(hoff & 1u) &&
-			    ((const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * hoff))->length &&
-			    (((const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * hoff))->act & 7u) != PMREGS_ETRACE_ACT_BAD)
+			if (o < oend && hoff < rfast && !(hoff & 1u)) {
 				h = (const struct pmregs_etrace_dinsn *)(const void *)(rrec + 4 * hoff);
+				if (!h->length || (h->act & 7u) == PMREGS_ETRACE_ACT_BAD)
+					h = PMREGS_NULL;
+			}
 			trap = pkt->subformat == 1 && o < oend &&
 			       (pkt->thaddr ? h && !(d->options & PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION) &&
 						      (pkt->interrupt || (cp->act & PMREGS_ETRACE_DF_TRAPS))
