@@ -493,6 +493,9 @@ struct pmregs_etrace_item {
 	uint8_t type; /* PMREGS_ETRACE_ITEM_* */
 };
 
+/* A consumer of items (pmregs_etrace_decode_smi_each()): called for each, in order; item is a temporary. */
+typedef void (*pmregs_etrace_item_fn)(void *ctx, const struct pmregs_etrace_item *item);
+
 /* Internal: 1 where an item's info..type may be written as one little-endian 64-bit word. */
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define PMREGS_ETRACE_ITEM_WORD 1
@@ -691,6 +694,8 @@ struct pmregs_etrace_smi_feed {
 /* pmregs_etrace_dec_follow()'s returns under a feed besides PMREGS_OK (internal): the packet is done and ... */
 #define PMREGS_ETRACE_DEC_NEXT 1 /* ... the feed's next item is in it, not looked at yet */
 #define PMREGS_ETRACE_DEC_END  2 /* ... the stream ended */
+/* pmregs_etrace_decoder_packet()'s return under pmregs_etrace_decode_smi_each() (internal): the packet is to be followed */
+#define PMREGS_ETRACE_DEC_FOLLOW 3
 
 /* The state. Treat it as opaque; the counters and the last error may be read. */
 struct pmregs_etrace_decoder {
@@ -730,7 +735,8 @@ struct pmregs_etrace_decoder {
 	uint8_t tables_dirty; /* the jump target cache or the predictor was written since the last reset */
 	uint8_t use; /* PMREGS_ETRACE_USE_*: what the options and the storage turn on, from pmregs_etrace_dec_set_options() */
 	uint8_t sem_due; /* notify, updiscon, irreport and irdepth are still to be read from the packet (pmregs_etrace_dec_sem()) */
-	uint8_t pmregs_pad[4]; /* unused: the struct's size without implicit padding */
+	uint8_t each; /* under pmregs_etrace_decode_smi_each(): pmregs_etrace_decoder_packet() leaves the follow to it */
+	uint8_t pmregs_pad[3]; /* unused: the struct's size without implicit padding */
 };
 
 /* What the options and the storage turn on (internal; the decoder's use). */
@@ -843,7 +849,7 @@ static inline int pmregs_etrace_decoder_init(struct pmregs_etrace_decoder *d, co
 	d->phase = PMREGS_ETRACE_PH_NEW;
 	d->jtc_deferred = 0;
 	d->jtc_index = 0;
-	d->notify = d->updiscon = d->irreport = d->fmt3 = d->sem_due = 0;
+	d->notify = d->updiscon = d->irreport = d->fmt3 = d->sem_due = d->each = 0;
 	d->irdepth = 0;
 	d->packets = c->first_packet;
 	d->insns = d->traps = d->contexts = d->errors = 0;
@@ -1206,14 +1212,17 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 
 /*
  * follow_execution_path() from where the packet left it, writing items into out
- * from *n while PMREGS_ETRACE_ROOM slots are free. Returns PMREGS_OK when done,
- * PMREGS_ENOSPC to be resumed, or PMREGS_EINVAL after an inconsistency. Under
- * pmregs_etrace_decode_smi() (d->feed set, pkt its item's payload) it takes the
- * stream's next items itself while they are format 1 or 2 packets with room and
- * nothing else to do, or the common format 3 traps and synchronisations (a trap
- * at the instruction just reported or, thaddr 0, after an uninferable jump, an
- * interrupt, a synchronisation whose instruction has been read), its state
- * staying in locals; it hands the other format 3 synchronisations and traps to
+ * from *n while PMREGS_ETRACE_ROOM slots are free, or, with a consumer fn, giving
+ * it the instruction and trap items (out then holds only the items of the
+ * packets handed on and of an inconsistency; *n is 0 on entry). Returns
+ * PMREGS_OK when done, PMREGS_ENOSPC to be resumed, or PMREGS_EINVAL after an
+ * inconsistency. Under pmregs_etrace_decode_smi() (d->feed set, pkt its item's
+ * payload) it takes the stream's next items itself while they are format 1 or 2
+ * packets with room and nothing else to do, or the common format 3 traps and
+ * synchronisations (a trap at the instruction just reported or, thaddr 0, after
+ * an uninferable jump, an interrupt, a synchronisation whose instruction has
+ * been read), its state staying in locals; it hands the other format 3
+ * synchronisations and traps to
  * pmregs_etrace_decoder_packet() (whose follow takes no packet: one level deep)
  * without returning. The first other item ends it (PMREGS_ETRACE_DEC_NEXT, or
  * PMREGS_ETRACE_DEC_END at the stream's end), with the items, statuses and
@@ -1229,8 +1238,8 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
  * pmregs_etrace_dec_step() or pmregs_etrace_dec_fetch() with the state written
  * back.
  */
-static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
-					struct pmregs_etrace_item *out, size_t cap, size_t *n)
+PMREGS_HOT int pmregs_etrace_dec_follow_to(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
+					   struct pmregs_etrace_item *out, size_t cap, size_t *n, pmregs_etrace_item_fn fn, void *ctx)
 {
 	struct pmregs_etrace_smi_feed *const f = d->feed;
 	const uint64_t amask = d->amask, max_run = d->max_run;
@@ -1250,6 +1259,9 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 	/* the packets after this one are the follower's to take (unchanged while it takes them) */
 	const int fed = f && !d->fmt3 && !d->end_chunk && !d->start_of_trace;
 	uint8_t priv = d->privilege;
+	/* with a consumer fn: the instruction and trap items it is given (out has the other items; o stays at
+	 * out + *n, so the room tests below hold) */
+	uint64_t given = 0;
 #if PMREGS_ETRACE_ITEM_WORD
 	/* the word's layout, and the record's it is made from (the structs have no implicit padding: the strict
 	 * builds check it) */
@@ -1279,7 +1291,8 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 		d->run = run;                                                          \
 		d->branch_map = bmap;                                                  \
 		d->branches = nb;                                                      \
-		d->insns += (uint64_t)(o - out) - *n;                                  \
+		d->insns += (uint64_t)(o - out) - *n + given;                          \
+		given = 0;                                                             \
 		*n = (size_t)(o - out);                                                \
 	} while (0)
 	/* rfast: offsets below it are in the range's records and below 2^(address width) (no wrap when added to);
@@ -1305,30 +1318,42 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 #if PMREGS_ETRACE_ITEM_WORD
 	/* info, length, kind, privilege and type in one store, from the record in one load: its length and kind
 	 * bytes are where the item word has them, its act's call and return flags 48 bits above info's */
-#define PMREGS_ETRACE_DEC_EMIT_AT(r, a)                                                \
+#define PMREGS_ETRACE_DEC_PUT_AT(o, r, a)                                              \
 	do {                                                                           \
 		uint64_t r_, w_;                                                       \
 		__builtin_memcpy(&r_, (r), 8);                                         \
 		w_ = (r_ & PMREGS_U64(0x0000ffff00000000)) |                              \
 		     ((r_ >> 48) & (PMREGS_ETRACE_DF_CALL | PMREGS_ETRACE_DF_RETURN)) | ((uint64_t)priv << 48); \
-		o->address = (a);                                                      \
-		o->value = pidx;                                                       \
-		__builtin_memcpy((unsigned char *)o + 16, &w_, 8);                     \
-		o++;                                                                   \
+		(o)->address = (a);                                                    \
+		(o)->value = pidx;                                                     \
+		__builtin_memcpy((unsigned char *)(o) + 16, &w_, 8);                   \
 	} while (0)
 #else
-#define PMREGS_ETRACE_DEC_EMIT_AT(r, a)                                                \
+#define PMREGS_ETRACE_DEC_PUT_AT(o, r, a)                                              \
 	do {                                                                           \
-		o->address = (a);                                                      \
-		o->value = pidx;                                                       \
-		o->info = (uint32_t)((r)->act & (PMREGS_ETRACE_DF_CALL | PMREGS_ETRACE_DF_RETURN)); \
-		o->length = (r)->length;                                               \
-		o->kind = (r)->kind;                                                   \
-		o->privilege = priv;                                                   \
-		o->type = (uint8_t)PMREGS_ETRACE_ITEM_INSN;                            \
-		o++;                                                                   \
+		(o)->address = (a);                                                    \
+		(o)->value = pidx;                                                     \
+		(o)->info = (uint32_t)((r)->act & (PMREGS_ETRACE_DF_CALL | PMREGS_ETRACE_DF_RETURN)); \
+		(o)->length = (r)->length;                                             \
+		(o)->kind = (r)->kind;                                                 \
+		(o)->privilege = priv;                                                 \
+		(o)->type = (uint8_t)PMREGS_ETRACE_ITEM_INSN;                          \
 	} while (0)
 #endif
+	/* the instruction item at address a whose record is r: to fn (made in a local the compiler drops where fn
+	 * is inlined and does not read it) or into out */
+#define PMREGS_ETRACE_DEC_EMIT_AT(r, a)                                                \
+	do {                                                                           \
+		if (fn) {                                                              \
+			struct pmregs_etrace_item i_;                                  \
+			PMREGS_ETRACE_DEC_PUT_AT(&i_, r, a);                           \
+			fn(ctx, &i_);                                                  \
+			given++;                                                       \
+		} else {                                                               \
+			PMREGS_ETRACE_DEC_PUT_AT(o, r, a);                             \
+			o++;                                                           \
+		}                                                                      \
+	} while (0)
 #define PMREGS_ETRACE_DEC_EMIT() PMREGS_ETRACE_DEC_EMIT_AT(cp, pc)
 	/* stopmask: stop at a record that is bad (act 7), or a branch (act 1) that is the last one of a full map
 	 * (after an uninferable discontinuity or a branch the last instruction is not a branch under a full map) */
@@ -1336,7 +1361,7 @@ static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, cons
 packet:
 	while (inferred) {
 		/* iterate again from the previously reported address to find its second occurrence */
-		if (o >= oend) {
+		if (!fn && o >= oend) {
 			PMREGS_ETRACE_DEC_SAVE();
 			return PMREGS_ENOSPC;
 		}
@@ -1365,7 +1390,7 @@ packet:
 	for (;;) {
 		uint64_t noff;
 		unsigned act;
-		if (o >= oend) {
+		if (!fn && o >= oend) {
 			PMREGS_ETRACE_DEC_SAVE();
 			return PMREGS_ENOSPC;
 		}
@@ -1382,7 +1407,7 @@ packet:
 			if (PMREGS_ETRACE_RUN_N(ri) >= 2u && PMREGS_ETRACE_DINSN_HAS_RUN(act)) {
 				/* a run: its instructions in between go on at pc + length, none is the address */
 				uint64_t span = PMREGS_ETRACE_RUN_SPAN(ri), nrun = PMREGS_ETRACE_RUN_N(ri);
-				if (soff - off - 1u >= span - 1u && off + span < rfast && (uint64_t)(oend - o) > nrun &&
+				if (soff - off - 1u >= span - 1u && off + span < rfast && (fn || (uint64_t)(oend - o) > nrun) &&
 				    max_run - run >= nrun) {
 					const struct pmregs_etrace_dinsn *x = cp;
 					uint64_t xoff = off, k;
@@ -1628,12 +1653,17 @@ done:
 				/* an interrupt, or an exception at the instruction just reported (ecall, ebreak) or at the
 				 * reported address (after an uninferable jump, thaddr 0): the trap's report */
 				unsigned bits = pkt->interrupt ? PMREGS_ETRACE_TRAP_INTERRUPT : PMREGS_ETRACE_TRAP_EPC;
-				pmregs_etrace_dec_item(o++, PMREGS_ETRACE_ITEM_TRAP,
+				pmregs_etrace_dec_item(o, PMREGS_ETRACE_ITEM_TRAP,
 						       pkt->interrupt ? 0 : pkt->thaddr ? pc : rbase + hoff, pkt->interrupt ? 0 : pkt->tval,
 						       (uint32_t)pkt->ecause, bits | (pkt->thaddr ? PMREGS_ETRACE_TRAP_THADDR : 0u), 0,
 						       pkt->privilege);
 				d->traps++;
-				d->insns--; /* (the save counts every item from o as an instruction) */
+				if (fn) {
+					fn(ctx, o);
+				} else {
+					o++;
+					d->insns--; /* (the save counts every item from o as an instruction) */
+				}
 				if (!pkt->thaddr)
 					goto done;
 				/* and the handler's address: a synchronisation there, and its start report */
@@ -1674,13 +1704,24 @@ done:
 			f->pending = 1;
 			PMREGS_ETRACE_DEC_SAVE(); /* (d->privilege is priv: the format 3 packets taken above keep it so) */
 			d->phase = PMREGS_ETRACE_PH_NEW;
+			if (fn)
+				d->each = 0; /* (its follow is its own, into out) */
 			rc = pmregs_etrace_decoder_packet(d, pkt, out, cap, n);
+			if (fn)
+				d->each = 1;
 			if (rc == PMREGS_ENOSPC)
 				return rc; /* the packet stays pending, in its own phase */
 			d->fmt3 = 0;
 			if (rc != PMREGS_OK)
 				return rc; /* (an inconsistency, reported: pmregs_etrace_decode_smi() goes on after it) */
 			d->phase = PMREGS_ETRACE_PH_FOLLOW;
+			if (fn) {
+				/* its items to fn now, in their order */
+				size_t k;
+				for (k = 0; k < *n; k++)
+					fn(ctx, &out[k]);
+				*n = 0;
+			}
 			o = out + *n;
 			pidx = d->packets - 1;
 			address = d->address;
@@ -1733,6 +1774,14 @@ fail:
 #undef PMREGS_ETRACE_DEC_LOAD
 #undef PMREGS_ETRACE_DEC_EMIT
 #undef PMREGS_ETRACE_DEC_EMIT_AT
+#undef PMREGS_ETRACE_DEC_PUT_AT
+}
+
+/* The follower into out[*n..cap). */
+static inline int pmregs_etrace_dec_follow(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
+					struct pmregs_etrace_item *out, size_t cap, size_t *n)
+{
+	return pmregs_etrace_dec_follow_to(d, pkt, out, cap, n, PMREGS_NULL, PMREGS_NULL);
 }
 
 /* The start report of a synchronisation packet: pc = address. */
@@ -1817,6 +1866,21 @@ static inline int pmregs_etrace_dec_epc(struct pmregs_etrace_decoder *d, const s
 	pmregs_etrace_dec_fetch(d, d->pc, &d->cur);
 	*epc = d->pc;
 	return 0;
+}
+
+/* After the follow of pkt that returned rc: the end of a synchronisation, or a restart at it after an
+ * inconsistency on the way (room is left). */
+static inline int pmregs_etrace_dec_followed(struct pmregs_etrace_decoder *d, const struct pmregs_etrace_te_inst *pkt,
+					     struct pmregs_etrace_item *out, size_t *n, int rc)
+{
+	if (rc >= PMREGS_OK) {
+		if (d->fmt3)
+			pmregs_etrace_dec_synced(d, pkt);
+		d->phase = PMREGS_ETRACE_PH_NEW;
+	} else if (rc == PMREGS_EINVAL && d->fmt3 && !d->end_chunk) {
+		(void)pmregs_etrace_dec_start(d, pkt, out, n);
+	}
+	return rc;
 }
 
 /*
@@ -1991,6 +2055,8 @@ static inline int pmregs_etrace_decoder_packet(struct pmregs_etrace_decoder *d, 
 			return PMREGS_EINVAL;
 		}
 		d->phase = PMREGS_ETRACE_PH_FOLLOW;
+		if (d->each)
+			return PMREGS_ETRACE_DEC_FOLLOW;
 		rc = pmregs_etrace_dec_follow(d, pkt, out, cap, n);
 		if (rc >= PMREGS_OK)
 			d->phase = PMREGS_ETRACE_PH_NEW;
@@ -2017,16 +2083,10 @@ sync:
 	if (d->phase == PMREGS_ETRACE_PH_REPORT)
 		goto report;
 follow:
+	if (d->each)
+		return PMREGS_ETRACE_DEC_FOLLOW; /* (the phase is PMREGS_ETRACE_PH_FOLLOW) */
 	rc = pmregs_etrace_dec_follow(d, pkt, out, cap, n);
-	if (rc >= PMREGS_OK) {
-		if (d->fmt3)
-			pmregs_etrace_dec_synced(d, pkt);
-		d->phase = PMREGS_ETRACE_PH_NEW;
-	} else if (rc == PMREGS_EINVAL && d->fmt3 && !d->end_chunk) {
-		/* an inconsistency on the way to a synchronisation packet: restart at it (room is left) */
-		(void)pmregs_etrace_dec_start(d, pkt, out, n);
-	}
-	return rc;
+	return pmregs_etrace_dec_followed(d, pkt, out, n, rc);
 report:
 	d->phase = PMREGS_ETRACE_PH_NEW;
 	return pmregs_etrace_dec_start(d, pkt, out, n);
@@ -2079,20 +2139,17 @@ static inline void pmregs_etrace_smi_feed_init(struct pmregs_etrace_smi_feed *f,
 	f->inconsistent = 0;
 }
 
-/*
- * Decode the stream's te_inst packets into out[*n..cap) until the stream ends
- * (returns PMREGS_OK) or out is full (returns PMREGS_ENOSPC: consume the items
- * and call again; it resumes exactly where it stopped). Inconsistencies are
- * ERROR items (and counted in f->inconsistent), unreadable bytes make the
- * decoder wait for the next synchronisation packet.
- */
-static inline int pmregs_etrace_decode_smi(struct pmregs_etrace_decoder *d, struct pmregs_etrace_smi_feed *f, struct pmregs_etrace_item *out,
-					   size_t cap, size_t *n)
+/* pmregs_etrace_decode_smi(), and with fn its consumer's form: fn is given the items, out holds those of the
+ * rare paths until they are given, and this goes on to the end. */
+PMREGS_HOT int pmregs_etrace_dec_smi(struct pmregs_etrace_decoder *d, struct pmregs_etrace_smi_feed *f, struct pmregs_etrace_item *out,
+				  size_t cap, size_t *n, pmregs_etrace_item_fn fn, void *ctx)
 {
 	int rc;
+	size_t k;
 	pmregs_etrace_smi_layout_init(&f->p, &f->fl);
 	pmregs_etrace_te_inst_layout_init(&f->p, &f->tl);
 	d->feed = f; /* pmregs_etrace_dec_follow() takes the plain packets after the one it follows */
+	d->each = (uint8_t)(fn != PMREGS_NULL);
 	for (;;) {
 		if (!f->pending) {
 			f->p.implicit_exception = (uint8_t)((d->options & PMREGS_ETRACE_OPT_IMPLICIT_EXCEPTION) != 0);
@@ -2113,7 +2170,20 @@ static inline int pmregs_etrace_decode_smi(struct pmregs_etrace_decoder *d, stru
 			f->pending = 1;
 		}
 		rc = pmregs_etrace_decoder_packet(d, &f->it.payload, out, cap, n);
-		if (rc == PMREGS_ENOSPC) {
+		if (fn) {
+			if (rc == PMREGS_ETRACE_DEC_FOLLOW) {
+				for (k = 0; k < *n; k++)
+					fn(ctx, &out[k]);
+				*n = 0;
+				rc = pmregs_etrace_dec_follow_to(d, &f->it.payload, out, cap, n, fn, ctx);
+				rc = pmregs_etrace_dec_followed(d, &f->it.payload, out, n, rc);
+			}
+			for (k = 0; k < *n; k++)
+				fn(ctx, &out[k]);
+			*n = 0;
+			if (rc == PMREGS_ENOSPC)
+				continue; /* (out was full: the packet resumes) */
+		} else if (rc == PMREGS_ENOSPC) {
 			d->feed = PMREGS_NULL;
 			return rc;
 		}
@@ -2128,7 +2198,40 @@ static inline int pmregs_etrace_decode_smi(struct pmregs_etrace_decoder *d, stru
 			break;
 	}
 	d->feed = PMREGS_NULL;
+	d->each = 0;
 	return PMREGS_OK;
+}
+
+/*
+ * Decode the stream's te_inst packets into out[*n..cap) until the stream ends
+ * (returns PMREGS_OK) or out is full (returns PMREGS_ENOSPC: consume the items
+ * and call again; it resumes exactly where it stopped). Inconsistencies are
+ * ERROR items (and counted in f->inconsistent), unreadable bytes make the
+ * decoder wait for the next synchronisation packet.
+ */
+static inline int pmregs_etrace_decode_smi(struct pmregs_etrace_decoder *d, struct pmregs_etrace_smi_feed *f, struct pmregs_etrace_item *out,
+					   size_t cap, size_t *n)
+{
+	return pmregs_etrace_dec_smi(d, f, out, cap, n, PMREGS_NULL, PMREGS_NULL);
+}
+
+/* Items pmregs_etrace_decode_smi_each() holds for the rare paths (at least PMREGS_ETRACE_ROOM). */
+#define PMREGS_ETRACE_EACH_ITEMS 64u
+
+/*
+ * pmregs_etrace_decode_smi() with a consumer: fn(ctx, item) for every item, in
+ * order, until the stream (or the chunk) ends; returns PMREGS_OK. The counters
+ * and the feed's are as after pmregs_etrace_decode_smi(). It is inlined where
+ * it is called, and so is fn where the compiler sees its body (a static
+ * function): the fields of an item that fn does not read are never made, and
+ * no item is stored. item points to a temporary: fn copies what it keeps.
+ */
+PMREGS_HOT int pmregs_etrace_decode_smi_each(struct pmregs_etrace_decoder *d, struct pmregs_etrace_smi_feed *f, pmregs_etrace_item_fn fn,
+					  void *ctx)
+{
+	struct pmregs_etrace_item held[PMREGS_ETRACE_EACH_ITEMS];
+	size_t n = 0;
+	return pmregs_etrace_dec_smi(d, f, held, PMREGS_ETRACE_EACH_ITEMS, &n, fn, ctx);
 }
 
 /* ---- parallel decoding: chunks ---- */

@@ -2,9 +2,11 @@
 /*
  * E-Trace decoder throughput (`make bench`): retired instructions per second
  * reconstructed by <pmregs/etrace_decoder.h> from an SMI stream and the
- * program image, against the naive transliteration of the specification's
- * pseudo-code (tests/etrace/naive_decoder.h), and the speed-up of decoding
- * the chunks between restart packets on every core.
+ * program image (into windows of items with pmregs_etrace_decode_smi(), and
+ * to a consumer with pmregs_etrace_decode_smi_each(): the same hash of the
+ * instruction addresses either way), against the naive transliteration of
+ * the specification's pseudo-code (tests/etrace/naive_decoder.h), and the
+ * speed-up of decoding the chunks between restart packets on every core.
  *
  * The trace: random programs of the tests' hart model (tests/c/etrace_hart.h:
  * calls, returns, loops, switch tables, traps and interrupts; branch outcomes
@@ -197,6 +199,30 @@ static struct result run_pmregs(void)
 		rc = pmregs_etrace_decode_smi(&d, &f, items, WIN, &n);
 		r.hash = hash_items(r.hash, items, n);
 	} while (rc == PMREGS_ENOSPC);
+	r.insns = d.insns;
+	r.errors = d.errors;
+	return r;
+}
+
+/* The consumer of pmregs_etrace_decode_smi_each(): the same hash, one item at a time. */
+static void hash_one(void *ctx, const struct pmregs_etrace_item *it)
+{
+	uint64_t *h = (uint64_t *)ctx;
+	if (it->type == PMREGS_ETRACE_ITEM_INSN)
+		*h = *h * HMUL + it->address + 1;
+}
+
+/* The whole stream through the fast decoder's consumer form. */
+static struct result run_pmregs_each(void)
+{
+	struct pmregs_etrace_smi_feed f;
+	struct pmregs_etrace_decoder d;
+	struct pmregs_etrace_decoder_config c;
+	struct result r = {0, 0, 0};
+	pmregs_etrace_smi_feed_init(&f, &P, stream, stream_len, 1);
+	config(&c, &f, stack_mem, jc_mem, bp_mem);
+	pmregs_etrace_decoder_init(&d, &c);
+	(void)pmregs_etrace_decode_smi_each(&d, &f, hash_one, &r.hash);
 	r.insns = d.insns;
 	r.errors = d.errors;
 	return r;
@@ -403,7 +429,7 @@ static void bench(const char *label, const struct pmregs_etrace_encoder_config *
 /* The rows for the stream in stream[0..stream_len), whose instructions hash to want_hash (verify()). */
 static void measure(unsigned threads)
 {
-	double t[RUNS], naive_s, lazy_s, pre_s, w_serial, w_par, w0;
+	double t[RUNS], naive_s, lazy_s, pre_s, each_lazy_s, each_pre_s, w_serial, w_par, w0;
 	struct result r;
 	int i;
 
@@ -423,6 +449,15 @@ static void measure(unsigned threads)
 	check("pmregs, lazy", r);
 	qsort(t, RUNS, sizeof t[0], cmpd);
 	lazy_s = t[RUNS / 2];
+	for (i = 0; i < RUNS; i++) {
+		memset(records, 0, sizeof *records * (size_t)((range.len + 1) / 2));
+		t[i] = cpu_now();
+		r = run_pmregs_each();
+		t[i] = cpu_now() - t[i];
+	}
+	check("pmregs_etrace_decode_smi_each(), lazy", r);
+	qsort(t, RUNS, sizeof t[0], cmpd);
+	each_lazy_s = t[RUNS / 2];
 	/* records decoded before (the cache is then read-only) */
 	pmregs_etrace_image_predecode(&range, img.xlen);
 	for (i = 0; i < RUNS; i++) {
@@ -433,8 +468,20 @@ static void measure(unsigned threads)
 	check("pmregs, pre-decoded", r);
 	qsort(t, RUNS, sizeof t[0], cmpd);
 	pre_s = t[RUNS / 2];
+	for (i = 0; i < RUNS; i++) {
+		t[i] = cpu_now();
+		r = run_pmregs_each();
+		t[i] = cpu_now() - t[i];
+	}
+	check("pmregs_etrace_decode_smi_each(), pre-decoded", r);
+	qsort(t, RUNS, sizeof t[0], cmpd);
+	each_pre_s = t[RUNS / 2];
 	printf("%-52s %8.1f M instr/s %7.1fx naive\n", "  pmregs, image records pre-decoded", (double)want_n / pre_s * 1e-6, naive_s / pre_s);
 	printf("%-52s %8.1f M instr/s %7.1fx naive\n", "  pmregs, image records decoded as met", (double)want_n / lazy_s * 1e-6, naive_s / lazy_s);
+	printf("%-52s %8.1f M instr/s %7.1fx naive\n", "  pmregs, consumer form (_each), pre-decoded", (double)want_n / each_pre_s * 1e-6,
+	       naive_s / each_pre_s);
+	printf("%-52s %8.1f M instr/s %7.1fx naive\n", "  pmregs, consumer form (_each), decoded as met", (double)want_n / each_lazy_s * 1e-6,
+	       naive_s / each_lazy_s);
 	printf("%-52s %8.1f M instr/s\n", "  naive transliteration of the pseudo-code", (double)want_n / naive_s * 1e-6);
 
 	/* parallel: chunks of at least 1/(16 threads) of the packets, on every core; wall times */

@@ -1405,10 +1405,23 @@ static const char *const progs[] = {"sort", "recur", "vm", "crc"};
 static const char *const xlens[] = {"rv64", "rv32"};
 static const char *const sets[] = {"itype4_basic", "itype3_debug", "itype4_debug", "itype4_fake_scf"};
 
-/* The whole stream through the SMI feed, then in chunks split at restart packets. */
+/* The chunks' items part[0..np) are the whole trace's. */
+static void check_parts(const char *what, const char *how, size_t nch, const struct pmregs_etrace_item *whole, size_t nw, size_t np);
+
+/* pmregs_etrace_decode_smi_each()'s consumer for check_chunks(): the items into part[] */
+static struct pmregs_etrace_item part[200000];
+static void collect_part(void *ctx, const struct pmregs_etrace_item *it)
+{
+	size_t *np = (size_t *)ctx;
+	if (*np < sizeof part / sizeof part[0])
+		part[(*np)++] = *it;
+}
+
+/* The whole stream through the SMI feed, then in chunks split at restart packets (each chunk by
+ * pmregs_etrace_decode_smi() in windows, then again by pmregs_etrace_decode_smi_each()). */
 static void check_chunks(const char *what, size_t min_packets)
 {
-	static struct pmregs_etrace_item whole[200000], part[200000], win[256];
+	static struct pmregs_etrace_item whole[200000], win[256];
 	struct pmregs_etrace_image_range r[1];
 	struct pmregs_etrace_dinsn *caches[2] = {cache0, cache1};
 	struct pmregs_etrace_image img;
@@ -1446,8 +1459,24 @@ static void check_chunks(const char *what, size_t min_packets)
 			np += n;
 		} while (rc == PMREGS_ENOSPC && np < 190000);
 	}
+	check_parts(what, "", nch, whole, nw, np);
+	np = 0;
+	for (k = 0; k < nch; k++) {
+		size_t end = k + 1 < nch ? ch[k + 1].offset : vec_stream_len;
+		config(&sc, &c, &img);
+		pmregs_etrace_smi_feed_chunk(&f, &sc.p, vec_stream, vec_stream_len, 1, &ch[k], end, &c);
+		c.params = &f.p;
+		pmregs_etrace_decoder_init(&d, &c);
+		CHECK_EQ(pmregs_etrace_decode_smi_each(&d, &f, collect_part, &np), PMREGS_OK);
+	}
+	check_parts(what, " (pmregs_etrace_decode_smi_each())", nch, whole, nw, np);
+}
+
+static void check_parts(const char *what, const char *how, size_t nch, const struct pmregs_etrace_item *whole, size_t nw, size_t np)
+{
+	size_t k;
 	if (np != nw || memcmp(whole, part, nw * sizeof whole[0]) != 0) {
-		fprintf(stderr, "%s: %zu chunks: %zu items, the whole trace %zu\n", what, nch, np, nw);
+		fprintf(stderr, "%s: %zu chunks%s: %zu items, the whole trace %zu\n", what, nch, how, np, nw);
 		for (k = 0; k < nw && k < np; k++)
 			if (memcmp(&whole[k], &part[k], sizeof whole[0]) != 0) {
 				fprintf(stderr, "  first difference at item %zu: %#llx/%u vs %#llx/%u\n", k, (unsigned long long)whole[k].address,
@@ -1456,7 +1485,6 @@ static void check_chunks(const char *what, size_t min_packets)
 			}
 		CHECK(0);
 	}
-	(void)what;
 }
 
 /* A digest of the fast decoder's items (FNV-1a's step over their fields, a whole field at a time,
@@ -1522,10 +1550,22 @@ static void test_vectors(void)
 
 static struct out o_ref, o_smi;
 
+/* pmregs_etrace_decode_smi_each()'s consumer for the tests: the items into an out */
+static void collect(void *ctx, const struct pmregs_etrace_item *it)
+{
+	struct out *o = (struct out *)ctx;
+	if (o->n < MAXIT)
+		o->it[o->n++] = *it;
+	else
+		o->overflow = 1;
+}
+
 /*
  * The SMI stream buf[0..len) with sc's image and configuration: packetwise (smi 0) the walker's items one at a
  * time through pmregs_etrace_decoder_packet(), as pmregs_etrace_decode_smi() takes them but with no feed (its
- * follower takes no packet of its own); or (smi 1) pmregs_etrace_decode_smi() itself. Output windows of cap.
+ * follower takes no packet of its own); or (smi 1) pmregs_etrace_decode_smi() itself, in output windows of cap;
+ * or (smi 2) pmregs_etrace_decode_smi_each(); or (smi 3) the same holding the rare paths' items in a window of cap
+ * (its own holds more than those ever make at once: this makes it resume them).
  * Returns 0 when a call fails. (No CHECK here: the random scenarios differ from compiler to compiler, which
  * evaluate rnd() arguments in their own order, and the number of checks a test prints must not.)
  */
@@ -1549,6 +1589,14 @@ static int run_stream(const unsigned char *buf, size_t len, int smi, size_t cap,
 	o->overflow = 0;
 	for (;;) {
 		size_t n = 0, k;
+		if (smi == 2) {
+			rc = pmregs_etrace_decode_smi_each(&d, &f, collect, o);
+			break;
+		}
+		if (smi == 3) {
+			rc = pmregs_etrace_dec_smi(&d, &f, win, cap, &n, collect, o);
+			break;
+		}
 		if (smi) {
 			rc = pmregs_etrace_decode_smi(&d, &f, win, cap, &n);
 		} else {
@@ -1617,11 +1665,11 @@ static size_t smi_stream_of(void)
 
 /* pmregs_etrace_decode_smi() (whose follower takes the next plain packets itself) gives the items and errors
  * of one packet at a time, in a big window and a small one (resumed inside the packets it took), on sc's
- * packets as a stream. Returns 0 when none of them encodes. */
+ * packets as a stream; so does pmregs_etrace_decode_smi_each(). Returns 0 when none of them encodes. */
 static int check_smi(const char *what, size_t small)
 {
 	size_t len = smi_stream_of();
-	int ok = 1;
+	int ok = 1, each;
 	if (len) {
 		ok = run_stream(smi_buf, len, 0, 256, 1, &o_ref) && run_stream(smi_buf, len, 1, 256, 2, &o_smi);
 		if (!ok || !same_items(&o_ref, &o_smi) || o_ref.errors != o_smi.errors ||
@@ -1635,6 +1683,14 @@ static int check_smi(const char *what, size_t small)
 			fprintf(stderr, "%s: pmregs_etrace_decode_smi() with a window of %zu differs\n", what, small);
 			ok = 0;
 		}
+		for (each = 2; each <= 3; each++)
+			if (ok && (!run_stream(smi_buf, len, each, small, 2, &o_smi) || o_smi.overflow || !same_items(&o_ref, &o_smi) ||
+				   o_ref.errors != o_smi.errors || memcmp(o_ref.counts, o_smi.counts, sizeof o_ref.counts) != 0)) {
+				fprintf(stderr, "%s: pmregs_etrace_decode_smi_each()%s: %zu items, %llu errors; one packet at a time %zu, %llu\n",
+					what, each == 3 ? " holding few" : "", o_smi.n, (unsigned long long)o_smi.errors, o_ref.n,
+					(unsigned long long)o_ref.errors);
+				ok = 0;
+			}
 	}
 	CHECK(ok);
 	return len != 0;

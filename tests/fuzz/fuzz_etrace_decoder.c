@@ -5,7 +5,9 @@
  * image, under ASan and UBSan, by the fast decoder through an output window
  * of a few items and by the naive one (tests/etrace/naive_decoder.h): both
  * must give the same items, errors included, and every instruction item must
- * lie in the image.
+ * lie in the image. The fast decoder's consumer form
+ * (pmregs_etrace_decode_smi_each()), holding the rare paths' items in the
+ * same window, must give them too.
  *
  * The image is the executable segment of tests/etrace/elf/vm.rv32 (the
  * bytecode interpreter, RV32GC), so the seed corpus holds the starts of its
@@ -120,7 +122,16 @@ static const unsigned char code[] = {
 
 #define MAXITEMS 60000
 
-static struct pmregs_etrace_item fast[MAXITEMS];
+static struct pmregs_etrace_item fast[MAXITEMS], given[MAXITEMS];
+static size_t ngiven;
+
+/* the consumer form's items into given[] */
+static void take_given(void *ctx, const struct pmregs_etrace_item *item)
+{
+	(void)ctx;
+	if (ngiven < MAXITEMS)
+		given[ngiven++] = *item;
+}
 static struct naive_item slow[MAXITEMS];
 static struct naive nv;
 static struct pmregs_etrace_dinsn records[sizeof code / 2 + 1];
@@ -268,6 +279,22 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (nf == MAXITEMS)
 		return 0;
 	REQUIRE(rc == PMREGS_OK);
+	{
+		/* the consumer form: the same items, counters and feed counts */
+		struct pmregs_etrace_decoder e;
+		struct pmregs_etrace_smi_feed g;
+		size_t held = 0;
+		memset(records, 0, sizeof records);
+		pmregs_etrace_smi_feed_init(&g, &p, data, size, 1);
+		c.params = &g.p;
+		memset(&e, 0x5a, sizeof e);
+		REQUIRE(pmregs_etrace_decoder_init(&e, &c) == PMREGS_OK);
+		ngiven = 0;
+		REQUIRE(pmregs_etrace_dec_smi(&e, &g, win, cap, &held, take_given, PMREGS_NULL) == PMREGS_OK);
+		REQUIRE(held == 0 && ngiven == nf && memcmp(given, fast, nf * sizeof fast[0]) == 0);
+		REQUIRE(e.insns == d.insns && e.traps == d.traps && e.contexts == d.contexts && e.errors == d.errors &&
+			e.packets == d.packets && g.unreadable == f.unreadable && g.inconsistent == f.inconsistent);
+	}
 	for (i = 0; i < nf; i++)
 		if (fast[i].type == PMREGS_ETRACE_ITEM_INSN)
 			REQUIRE(fast[i].address >= CODE_BASE && fast[i].address + fast[i].length <= CODE_BASE + sizeof code);
