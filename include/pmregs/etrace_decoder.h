@@ -2216,7 +2216,7 @@ static inline int pmregs_etrace_decode_smi(struct pmregs_etrace_decoder *d, stru
 }
 
 /* Items pmregs_etrace_decode_smi_each() holds for the rare paths (at least PMREGS_ETRACE_ROOM). */
-#define PMREGS_ETRACE_EACH_ITEMS 64u
+#define PMREGS_ETRACE_EACH_ITEMS 16u
 
 /*
  * pmregs_etrace_decode_smi() with a consumer: fn(ctx, item) for every item, in
@@ -2224,7 +2224,8 @@ static inline int pmregs_etrace_decode_smi(struct pmregs_etrace_decoder *d, stru
  * and the feed's are as after pmregs_etrace_decode_smi(). It is inlined where
  * it is called, and so is fn where the compiler sees its body (a static
  * function): the fields of an item that fn does not read are never made, and
- * no item is stored. item points to a temporary: fn copies what it keeps.
+ * no item is stored. item points to a temporary: fn copies what it keeps, and
+ * it must not use d or f.
  */
 PMREGS_HOT int pmregs_etrace_decode_smi_each(struct pmregs_etrace_decoder *d, struct pmregs_etrace_smi_feed *f, pmregs_etrace_item_fn fn,
 					  void *ctx)
