@@ -28,7 +28,10 @@
  * Results come out as struct pmregs_etrace_item records in the caller's array:
  * one per retired instruction, trap, context report and inconsistency. When
  * the array is full the call returns PMREGS_ENOSPC and the next call (with the
- * same packet) resumes exactly where it stopped.
+ * same packet) resumes exactly where it stopped. Or they go to a consumer
+ * function, one call per item, to the end of the stream
+ * (pmregs_etrace_decode_smi_each(): inlined with a static consumer, no item is
+ * stored, the fastest form).
  *
  * An inconsistent trace (a branch with no map bit, branches left when the
  * reported address is reached, an address that is not code, a packet that
@@ -712,7 +715,7 @@ struct pmregs_etrace_decoder {
 	uint64_t rbase, rlen, rfast;
 	const unsigned char *rbytes;
 	struct pmregs_etrace_dinsn *rcache;
-	struct pmregs_etrace_smi_feed *feed; /* during pmregs_etrace_decode_smi(): where the packets come from */
+	struct pmregs_etrace_smi_feed *feed; /* during pmregs_etrace_decode_smi() and _each(): where the packets come from */
 	/* the pseudo-code's globals */
 	uint64_t pc, last_pc, address, base, prev_address;
 	struct pmregs_etrace_dinsn cur, last; /* the instructions at pc and last_pc */
@@ -2127,7 +2130,8 @@ static inline void pmregs_etrace_decoder_lose(struct pmregs_etrace_decoder *d)
 
 
 /* Start feeding the SMI stream in buf[0..len) (synced: it starts at a message boundary), decoded with
- * parameters p, to a decoder with pmregs_etrace_decode_smi() or pmregs_etrace_smi_feed_chunk(). */
+ * parameters p, to a decoder with pmregs_etrace_decode_smi() or pmregs_etrace_decode_smi_each() (or a
+ * chunk of it: pmregs_etrace_smi_feed_chunk()). */
 static inline void pmregs_etrace_smi_feed_init(struct pmregs_etrace_smi_feed *f, const struct pmregs_etrace_params *p, const void *buf,
 					       size_t len, int synced)
 {
