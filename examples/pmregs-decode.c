@@ -2188,7 +2188,6 @@ static const char *riscv_kind_name(unsigned k)
 	return k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
-/* Print items: one line per instruction ("0x..."), trap ("trap ..."), context or error. */
 /* --summary's consumer: the decoder counts the items, nothing else needs them */
 static void skip_item(void *ctx, const struct pmregs_etrace_item *it)
 {
@@ -2196,6 +2195,7 @@ static void skip_item(void *ctx, const struct pmregs_etrace_item *it)
 	(void)it;
 }
 
+/* Print items: one line per instruction ("0x..."), trap ("trap ..."), context or error. */
 static void print_items(FILE *o, const struct pmregs_etrace_item *it, size_t n, unsigned xlen)
 {
 	size_t i;

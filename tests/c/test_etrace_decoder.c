@@ -1564,8 +1564,8 @@ static void collect(void *ctx, const struct pmregs_etrace_item *it)
  * The SMI stream buf[0..len) with sc's image and configuration: packetwise (smi 0) the walker's items one at a
  * time through pmregs_etrace_decoder_packet(), as pmregs_etrace_decode_smi() takes them but with no feed (its
  * follower takes no packet of its own); or (smi 1) pmregs_etrace_decode_smi() itself, in output windows of cap;
- * or (smi 2) pmregs_etrace_decode_smi_each(); or (smi 3) the same holding the rare paths' items in a window of cap
- * (its own holds more than those ever make at once: this makes it resume them).
+ * or (smi 2) pmregs_etrace_decode_smi_each(); or (smi 3) the same holding the rare paths' items in a window of cap,
+ * smaller than its own, so that they fill it and resume more often.
  * Returns 0 when a call fails. (No CHECK here: the random scenarios differ from compiler to compiler, which
  * evaluate rnd() arguments in their own order, and the number of checks a test prints must not.)
  */
