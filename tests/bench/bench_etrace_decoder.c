@@ -420,10 +420,29 @@ static void bench(const char *label, const struct pmregs_etrace_encoder_config *
 	measure(threads);
 }
 
+/* The median CPU time of RUNS runs of run(), its result checked (what names it); lazy: the records cache
+ * emptied before each. */
+static double median_run(struct result (*run)(void), int lazy, const char *what)
+{
+	double t[RUNS];
+	struct result r = {0, 0, 0};
+	int i;
+	for (i = 0; i < RUNS; i++) {
+		if (lazy)
+			memset(records, 0, sizeof *records * (size_t)((range.len + 1) / 2));
+		t[i] = cpu_now();
+		r = run();
+		t[i] = cpu_now() - t[i];
+	}
+	check(what, r);
+	qsort(t, RUNS, sizeof t[0], cmpd);
+	return t[RUNS / 2];
+}
+
 /* The rows for the stream in stream[0..stream_len), whose instructions hash to want_hash (verify()). */
 static void measure(unsigned threads)
 {
-	double t[RUNS], naive_s, lazy_s, pre_s, each_lazy_s, each_pre_s, w_serial, w_par, w0;
+	double naive_s, lazy_s, pre_s, each_lazy_s, each_pre_s, w_serial, w_par, w0;
 	struct result r;
 	int i;
 
@@ -434,42 +453,12 @@ static void measure(unsigned threads)
 	check("naive", r);
 
 	/* lazily decoded records: each run starts with an empty cache */
-	for (i = 0; i < RUNS; i++) {
-		memset(records, 0, sizeof *records * (size_t)((range.len + 1) / 2));
-		t[i] = cpu_now();
-		r = run_pmregs();
-		t[i] = cpu_now() - t[i];
-	}
-	check("pmregs, lazy", r);
-	qsort(t, RUNS, sizeof t[0], cmpd);
-	lazy_s = t[RUNS / 2];
-	for (i = 0; i < RUNS; i++) {
-		memset(records, 0, sizeof *records * (size_t)((range.len + 1) / 2));
-		t[i] = cpu_now();
-		r = run_pmregs_each();
-		t[i] = cpu_now() - t[i];
-	}
-	check("pmregs_etrace_decode_smi_each(), lazy", r);
-	qsort(t, RUNS, sizeof t[0], cmpd);
-	each_lazy_s = t[RUNS / 2];
+	lazy_s = median_run(run_pmregs, 1, "pmregs, lazy");
+	each_lazy_s = median_run(run_pmregs_each, 1, "pmregs_etrace_decode_smi_each(), lazy");
 	/* records decoded before (the cache is then read-only) */
 	pmregs_etrace_image_predecode(&range, img.xlen);
-	for (i = 0; i < RUNS; i++) {
-		t[i] = cpu_now();
-		r = run_pmregs();
-		t[i] = cpu_now() - t[i];
-	}
-	check("pmregs, pre-decoded", r);
-	qsort(t, RUNS, sizeof t[0], cmpd);
-	pre_s = t[RUNS / 2];
-	for (i = 0; i < RUNS; i++) {
-		t[i] = cpu_now();
-		r = run_pmregs_each();
-		t[i] = cpu_now() - t[i];
-	}
-	check("pmregs_etrace_decode_smi_each(), pre-decoded", r);
-	qsort(t, RUNS, sizeof t[0], cmpd);
-	each_pre_s = t[RUNS / 2];
+	pre_s = median_run(run_pmregs, 0, "pmregs, pre-decoded");
+	each_pre_s = median_run(run_pmregs_each, 0, "pmregs_etrace_decode_smi_each(), pre-decoded");
 	printf("%-52s %8.1f M instr/s %7.1fx naive\n", "  pmregs, image records pre-decoded", (double)want_n / pre_s * 1e-6, naive_s / pre_s);
 	printf("%-52s %8.1f M instr/s %7.1fx naive\n", "  pmregs, image records decoded as met", (double)want_n / lazy_s * 1e-6, naive_s / lazy_s);
 	printf("%-52s %8.1f M instr/s %7.1fx naive\n", "  pmregs, consumer form (_each), pre-decoded", (double)want_n / each_pre_s * 1e-6,

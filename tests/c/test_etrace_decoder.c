@@ -1405,9 +1405,6 @@ static const char *const progs[] = {"sort", "recur", "vm", "crc"};
 static const char *const xlens[] = {"rv64", "rv32"};
 static const char *const sets[] = {"itype4_basic", "itype3_debug", "itype4_debug", "itype4_fake_scf"};
 
-/* The chunks' items part[0..np) are the whole trace's. */
-static void check_parts(const char *what, const char *how, size_t nch, const struct pmregs_etrace_item *whole, size_t nw, size_t np);
-
 /* pmregs_etrace_decode_smi_each()'s consumer for check_chunks(): the items into part[] */
 static struct pmregs_etrace_item part[200000];
 static void collect_part(void *ctx, const struct pmregs_etrace_item *it)
@@ -1415,6 +1412,22 @@ static void collect_part(void *ctx, const struct pmregs_etrace_item *it)
 	size_t *np = (size_t *)ctx;
 	if (*np < sizeof part / sizeof part[0])
 		part[(*np)++] = *it;
+}
+
+/* The chunks' items part[0..np) are the whole trace's. */
+static void check_parts(const char *what, const char *how, size_t nch, const struct pmregs_etrace_item *whole, size_t nw, size_t np)
+{
+	size_t k;
+	if (np != nw || memcmp(whole, part, nw * sizeof whole[0]) != 0) {
+		fprintf(stderr, "%s: %zu chunks%s: %zu items, the whole trace %zu\n", what, nch, how, np, nw);
+		for (k = 0; k < nw && k < np; k++)
+			if (memcmp(&whole[k], &part[k], sizeof whole[0]) != 0) {
+				fprintf(stderr, "  first difference at item %zu: %#llx/%u vs %#llx/%u\n", k, (unsigned long long)whole[k].address,
+					whole[k].type, (unsigned long long)part[k].address, part[k].type);
+				break;
+			}
+		CHECK(0);
+	}
 }
 
 /* The whole stream through the SMI feed, then in chunks split at restart packets (each chunk by
@@ -1429,8 +1442,8 @@ static void check_chunks(const char *what, size_t min_packets)
 	struct pmregs_etrace_decoder d;
 	struct pmregs_etrace_smi_feed f;
 	struct pmregs_etrace_chunk ch[64];
-	size_t nw = 0, np = 0, nch, k;
-	int rc;
+	size_t nw = 0, np, nch, k;
+	int rc, each;
 	make_image(&sc, r, caches, &img, 1);
 	config(&sc, &c, &img);
 	pmregs_etrace_smi_feed_init(&f, &sc.p, vec_stream, vec_stream_len, 1);
@@ -1446,44 +1459,26 @@ static void check_chunks(const char *what, size_t min_packets)
 	CHECK_EQ(f.unreadable, 0);
 	nch = pmregs_etrace_smi_split(&sc.p, vec_stream, vec_stream_len, 1, sc.layout, sc.options, min_packets, ch, 64);
 	CHECK(nch >= 2);
-	for (k = 0; k < nch; k++) {
-		size_t end = k + 1 < nch ? ch[k + 1].offset : vec_stream_len;
-		config(&sc, &c, &img);
-		pmregs_etrace_smi_feed_chunk(&f, &sc.p, vec_stream, vec_stream_len, 1, &ch[k], end, &c);
-		c.params = &f.p;
-		pmregs_etrace_decoder_init(&d, &c);
-		do {
-			size_t n = 0;
-			rc = pmregs_etrace_decode_smi(&d, &f, win, 256, &n);
-			memcpy(part + np, win, n * sizeof win[0]);
-			np += n;
-		} while (rc == PMREGS_ENOSPC && np < 190000);
-	}
-	check_parts(what, "", nch, whole, nw, np);
-	np = 0;
-	for (k = 0; k < nch; k++) {
-		size_t end = k + 1 < nch ? ch[k + 1].offset : vec_stream_len;
-		config(&sc, &c, &img);
-		pmregs_etrace_smi_feed_chunk(&f, &sc.p, vec_stream, vec_stream_len, 1, &ch[k], end, &c);
-		c.params = &f.p;
-		pmregs_etrace_decoder_init(&d, &c);
-		CHECK_EQ(pmregs_etrace_decode_smi_each(&d, &f, collect_part, &np), PMREGS_OK);
-	}
-	check_parts(what, " (pmregs_etrace_decode_smi_each())", nch, whole, nw, np);
-}
-
-static void check_parts(const char *what, const char *how, size_t nch, const struct pmregs_etrace_item *whole, size_t nw, size_t np)
-{
-	size_t k;
-	if (np != nw || memcmp(whole, part, nw * sizeof whole[0]) != 0) {
-		fprintf(stderr, "%s: %zu chunks%s: %zu items, the whole trace %zu\n", what, nch, how, np, nw);
-		for (k = 0; k < nw && k < np; k++)
-			if (memcmp(&whole[k], &part[k], sizeof whole[0]) != 0) {
-				fprintf(stderr, "  first difference at item %zu: %#llx/%u vs %#llx/%u\n", k, (unsigned long long)whole[k].address,
-					whole[k].type, (unsigned long long)part[k].address, part[k].type);
-				break;
+	for (each = 0; each <= 1; each++) {
+		np = 0;
+		for (k = 0; k < nch; k++) {
+			size_t end = k + 1 < nch ? ch[k + 1].offset : vec_stream_len;
+			config(&sc, &c, &img);
+			pmregs_etrace_smi_feed_chunk(&f, &sc.p, vec_stream, vec_stream_len, 1, &ch[k], end, &c);
+			c.params = &f.p;
+			pmregs_etrace_decoder_init(&d, &c);
+			if (each) {
+				CHECK_EQ(pmregs_etrace_decode_smi_each(&d, &f, collect_part, &np), PMREGS_OK);
+				continue;
 			}
-		CHECK(0);
+			do {
+				size_t n = 0;
+				rc = pmregs_etrace_decode_smi(&d, &f, win, 256, &n);
+				memcpy(part + np, win, n * sizeof win[0]);
+				np += n;
+			} while (rc == PMREGS_ENOSPC && np < 190000);
+		}
+		check_parts(what, each ? " (pmregs_etrace_decode_smi_each())" : "", nch, whole, nw, np);
 	}
 }
 
